@@ -1,0 +1,191 @@
+"""The shared vLLM command recogniser."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from vllm_lint.frontends.commands import (
+    find_vllm_command,
+    image_is_vllm,
+    split_env_word,
+    version_from_image,
+    version_from_pip_install,
+)
+
+
+def find(cmd: str):
+    return find_vllm_command(shlex.split(cmd))
+
+
+def rest(cmd: str) -> list[str] | None:
+    words = shlex.split(cmd)
+    found = find_vllm_command(words)
+    return None if found is None else words[found.args_start :]
+
+
+@pytest.mark.parametrize(
+    "cmd, entry, args",
+    [
+        ("vllm serve m --tp 2", "vllm serve", ["m", "--tp", "2"]),
+        ("/usr/local/bin/vllm serve m", "vllm serve", ["m"]),
+        ("vllm serve", "vllm serve", []),
+        ("uv run vllm serve m", "vllm serve", ["m"]),
+        ("uv run --with vllm==0.9 vllm serve m", "vllm serve", ["m"]),
+        ("uvx --from vllm vllm serve m", "vllm serve", ["m"]),
+        ("python -m vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"]),
+        ("python3 -m vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"]),
+        ("python3.11 -u -m vllm.entrypoints.openai.api_server --x", "openai.api_server", ["--x"]),
+        ("/opt/venv/bin/python3 -X dev -m vllm.entrypoints.api_server --x", "api_server", ["--x"]),
+        ("python -mvllm.entrypoints.openai.api_server --x", "openai.api_server", ["--x"]),
+        ("python -m vllm.entrypoints.cli.main serve m", "vllm serve", ["m"]),
+        ("exec vllm serve m", "vllm serve", ["m"]),
+        ("exec -a name vllm serve m", "vllm serve", ["m"]),
+        ("nohup vllm serve m", "vllm serve", ["m"]),
+        ("nohup python -m vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"]),
+        ("env -u X A=B vllm serve m", "vllm serve", ["m"]),
+        ("timeout 600 vllm serve m", "vllm serve", ["m"]),
+        ("timeout -s KILL --preserve-status 10m vllm serve m", "vllm serve", ["m"]),
+        ("numactl --cpunodebind=0 --membind=0 vllm serve m", "vllm serve", ["m"]),
+        ("numactl -N 0 -m 0 vllm serve m", "vllm serve", ["m"]),
+        ("taskset -c 0-15 vllm serve m", "vllm serve", ["m"]),
+        ("taskset 0xff vllm serve m", "vllm serve", ["m"]),
+        ("srun -N 1 --gres gpu:8 --ntasks-per-node=1 vllm serve m", "vllm serve", ["m"]),
+        ("stdbuf -oL -eL vllm serve m", "vllm serve", ["m"]),
+        ("nice -n 10 vllm serve m", "vllm serve", ["m"]),
+        ("sudo -E vllm serve m", "vllm serve", ["m"]),
+        ("sudo -u svc -E env A=1 vllm serve m", "vllm serve", ["m"]),
+        ("time vllm serve m", "vllm serve", ["m"]),
+        ("CUDA_VISIBLE_DEVICES=0,1 vllm serve m", "vllm serve", ["m"]),
+        ("conda run -n vllm vllm serve m", "vllm serve", ["m"]),
+        ("docker run --gpus all -p 8000:8000 vllm/vllm-openai:v0.8.5 --model m", "docker:vllm/vllm-openai:v0.8.5", ["--model", "m"]),
+        ("docker run -it --rm --ipc=host vllm/vllm-openai --model m", "docker:vllm/vllm-openai", ["--model", "m"]),
+        ("docker run -d --name x -v a:b --shm-size 10g --runtime nvidia docker.io/vllm/vllm-openai:latest m", "docker:docker.io/vllm/vllm-openai:latest", ["m"]),
+        ("podman run --device nvidia.com/gpu=all vllm/vllm-openai:v0.9.0 --model m", "docker:vllm/vllm-openai:v0.9.0", ["--model", "m"]),
+        ("docker container run rocm/vllm:latest --model m", "docker:rocm/vllm:latest", ["--model", "m"]),
+        ("docker run nvidia/cuda:12.4 vllm serve m", "vllm serve", ["m"]),
+        ("docker run --entrypoint vllm vllm/vllm-openai:v0.9 serve m --tp 2", "vllm serve", ["m", "--tp", "2"]),
+        ("docker run --entrypoint python3 vllm/vllm-openai -m vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"]),
+        ("docker exec -it c vllm serve m", "vllm serve", ["m"]),
+    ],
+)
+def test_recognised(cmd, entry, args):
+    found = find(cmd)
+    assert found is not None, cmd
+    assert found.entry == entry
+    assert rest(cmd) == args
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "vllm bench serve --model m",
+        "vllm chat",
+        "vllm complete",
+        "vllm --version",
+        "pip install vllm",
+        "python -m pip install vllm",
+        "python -c 'import vllm'",
+        "python serve.py",
+        "docker run myorg/vllm-proxy --model m",
+        "docker run ubuntu bash",
+        "docker pull vllm/vllm-openai",
+        "echo vllm serve",
+        "",
+        "env",
+        "timeout 10",
+        "docker run",
+        "docker run -e",
+    ],
+)
+def test_not_recognised(cmd):
+    assert find(cmd) is None
+
+
+def test_env_prefix_and_env_wrapper():
+    words = shlex.split("A=1 env -u Z B=2 vllm serve m")
+    found = find_vllm_command(words)
+    assert found.env == [(0, "A", "1"), (4, "B", "2")]
+
+
+def test_docker_env():
+    words = shlex.split(
+        "docker run -e VLLM_A=1 --env VLLM_B=2 --env=VLLM_C=3 -eVLLM_D=4 -e HF_TOKEN vllm/vllm-openai:v0.8.5 m"
+    )
+    found = find_vllm_command(words)
+    assert found.image == "vllm/vllm-openai:v0.8.5"
+    assert [(n, v) for _i, n, v in found.env] == [
+        ("VLLM_A", "1"), ("VLLM_B", "2"), ("VLLM_C", "3"), ("VLLM_D", "4"), ("HF_TOKEN", None)
+    ]
+    for idx, name, _v in found.env:
+        prefix, n2, _ = split_env_word(words[idx])
+        assert words[idx][prefix:].startswith(name) and n2 == name
+
+
+@pytest.mark.parametrize(
+    "image, ok",
+    [
+        ("vllm/vllm-openai", True),
+        ("vllm/vllm-openai:v0.8.5", True),
+        ("docker.io/vllm/vllm-openai:latest", True),
+        ("registry.example.com:5000/mirror/vllm/vllm-openai:v0.9.0", True),
+        ("vllm/vllm-openai@sha256:" + "a" * 64, True),
+        ("rocm/vllm:latest", True),
+        ("rocm/vllm-dev:main", True),
+        ("lmcache/vllm-openai:2025-01", True),
+        ("vllm/vllm-tpu:nightly", True),
+        ("public.ecr.aws/q9t5s3a7/vllm-ci-postmerge-repo:abc", True),
+        ("myorg/vllm-proxy", False),
+        ("ubuntu:22.04", False),
+        ("nvidia/cuda:12.4.0-devel-ubuntu22.04", False),
+        ("${IMAGE}", False),
+        ("", False),
+    ],
+)
+def test_image_is_vllm(image, ok):
+    assert image_is_vllm(image) is ok
+
+
+@pytest.mark.parametrize(
+    "image, version",
+    [
+        ("vllm/vllm-openai:v0.8.5", "v0.8.5"),
+        ("vllm/vllm-openai:latest", "latest"),
+        ("vllm/vllm-openai", "latest"),
+        ("vllm/vllm-openai:v0.10.1.1", "v0.10.1.1"),
+        ("vllm/vllm-openai:0.9.2-cu124", "0.9.2-cu124"),
+        ("registry:5000/vllm/vllm-openai:v0.9.0", "v0.9.0"),
+        ("registry:5000/vllm/vllm-openai", "latest"),
+        ("vllm/vllm-openai@sha256:" + "a" * 64, None),
+        ("vllm/vllm-openai:v0.9.0@sha256:" + "a" * 64, "v0.9.0"),
+        ("vllm/vllm-openai:${TAG}", None),
+    ],
+)
+def test_version_from_image(image, version):
+    assert version_from_image(image) == version
+
+
+@pytest.mark.parametrize(
+    "cmd, version",
+    [
+        ("pip install vllm==0.8.5", "0.8.5"),
+        ("pip3 install -U vllm==0.8.5 transformers", "0.8.5"),
+        ("pip install 'vllm>=0.9'", ">=0.9"),
+        ("pip install 'vllm[all]==0.6.3'", "0.6.3"),
+        ("python -m pip install --no-cache-dir vllm==0.7.2", "0.7.2"),
+        ("uv pip install --system vllm==0.9.1 --torch-backend=auto", "0.9.1"),
+        ("uv pip install --index-url https://x vllm==0.9.1", "0.9.1"),
+        ("uv add vllm==0.10.0", "0.10.0"),
+        ("pip install 'vllm>=0.8,<0.9'", ">=0.8,<0.9"),
+        ("pip install vllm-0.8.5-cp38-abi3-manylinux1_x86_64.whl", "0.8.5"),
+        ("pip install vllm==${VLLM_VERSION}", "${VLLM_VERSION}"),
+        ("pip install vllm", None),
+        ("pip install vllm-flash-attn==2.5", None),
+        ("pip install torch==2.3", None),
+        ("pip install -r requirements.txt", None),
+        ("vllm serve m", None),
+    ],
+)
+def test_version_from_pip_install(cmd, version):
+    assert version_from_pip_install(shlex.split(cmd)) == version

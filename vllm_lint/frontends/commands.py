@@ -1,0 +1,571 @@
+"""Recognise a vLLM start in an argv word list, shared by every front-end.
+
+Front-ends turn their format into a list of decoded words (a shell command, a Kubernetes
+``command`` + ``args`` list, a Dockerfile exec form) and ask :func:`find_vllm_command` whether
+the words start vLLM's server, and where vLLM's own arguments begin. The recogniser knows the
+launchers people put in front of vLLM (``exec``, ``env``, ``timeout``, ``numactl``, ``srun``,
+``sudo``, ``uv run``, ``docker run`` ...) but nothing about vLLM's options.
+
+Everything here is pure string work on already-decoded words: no spans, no format knowledge.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+__all__ = [
+    "VllmCommand",
+    "find_vllm_command",
+    "image_is_vllm",
+    "version_from_image",
+    "version_from_pip_install",
+    "split_env_word",
+    "is_assignment",
+]
+
+
+@dataclass
+class VllmCommand:
+    """Where vLLM starts in a word list.
+
+    ``entry``: ``"vllm serve"``, ``"openai.api_server"``, ``"api_server"`` or ``"docker:<image>"``.
+    ``args_start``: index of the first word that is vLLM's (after ``serve``, after the module of
+    ``python -m``, after the image of ``docker run``); may equal ``len(words)``.
+    ``env``: ``(word index, NAME, value)`` for environment set on the way (leading ``A=B``,
+    ``env A=B``, ``docker -e A=B``); ``value`` is None for ``-e NAME`` pass-through. The word at
+    ``index`` may carry a prefix before ``NAME`` (``--env=A=B``, ``-eA=B``): use
+    :func:`split_env_word` to find where the name starts.
+    ``image``: the container image when the words are a ``docker``/``podman`` run.
+    """
+
+    entry: str
+    args_start: int
+    env: list[tuple[int, str, Optional[str]]] = field(default_factory=list)
+    image: Optional[str] = None
+
+
+_ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_PYTHON_RE = re.compile(r"^python(\d(\.\d+)?)?[mtw]?$")
+
+
+def is_assignment(word: str) -> bool:
+    """``NAME=value`` (a shell assignment word / an env entry)."""
+    return bool(_ASSIGN_RE.match(word))
+
+
+def split_env_word(word: str) -> tuple[int, str, Optional[str]]:
+    """Split an env-setting word into ``(prefix_len, NAME, value)``.
+
+    ``"A=B"`` -> ``(0, "A", "B")``; ``"--env=A=B"`` -> ``(6, "A", "B")``; ``"-eA=B"`` ->
+    ``(2, "A", "B")``; ``"A"`` -> ``(0, "A", None)``.
+    """
+    prefix = 0
+    if word.startswith("--") and "=" in word:
+        prefix = word.index("=") + 1
+    elif word.startswith("-") and len(word) > 2:
+        prefix = 2
+    rest = word[prefix:]
+    if "=" in rest:
+        name, value = rest.split("=", 1)
+        return prefix, name, value
+    return prefix, rest, None
+
+
+def _base(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+# --------------------------------------------------------------------------------------------
+# images and versions
+
+
+_VLLM_NAMESPACES = {"vllm", "rocm", "lmcache", "intel", "vllm-project"}
+_VLLM_REPOS = {"vllm-ci-postmerge-repo", "vllm-ci-test-repo", "vllm-release-repo"}
+
+
+def _split_image(image: str) -> tuple[str, Optional[str], Optional[str]]:
+    """``(repository path incl. registry, tag or None, digest or None)``."""
+    digest = None
+    if "@" in image:
+        image, digest = image.split("@", 1)
+    tag = None
+    slash = image.rfind("/")
+    colon = image.rfind(":")
+    if colon > slash:
+        image, tag = image[:colon], image[colon + 1 :]
+    return image, tag, digest
+
+
+def image_is_vllm(image: str) -> bool:
+    """True for images whose entrypoint is vLLM's OpenAI server.
+
+    ``vllm/vllm-openai[:tag]`` under any registry prefix, ``*/vllm-openai*`` (``lmcache/vllm-openai``,
+    ``vllm/vllm-openai-rocm``), ``rocm/vllm[-dev]``, ``vllm/vllm-tpu``, vLLM's CI/release ECR
+    repositories. Not arbitrary images that merely mention vllm (``myorg/vllm-proxy``).
+    """
+    if not image or "$" in image or "{" in image:
+        return False
+    repo, _tag, _digest = _split_image(image.strip().lower())
+    parts = [p for p in repo.split("/") if p]
+    if not parts:
+        return False
+    last = parts[-1]
+    if re.match(r"^vllm-openai([-_.].*)?$", last):
+        return True
+    if last in _VLLM_REPOS:
+        return True
+    if len(parts) >= 2 and parts[-2] in _VLLM_NAMESPACES and re.match(r"^vllm([-_.].*)?$", last):
+        return True
+    return False
+
+
+def version_from_image(image: str) -> Optional[str]:
+    """The tag of an image as written (``"v0.8.5"``, ``"latest"``, ``"0.9.2-cu124"``).
+
+    Digest-only references give None; an untagged reference is ``"latest"`` (what Docker pulls).
+    Tags that are template expressions (``${VLLM_TAG}``) give None.
+    """
+    _repo, tag, digest = _split_image(image.strip())
+    if tag is None:
+        return None if digest else "latest"
+    if not tag or "$" in tag or "{" in tag:
+        return None
+    return tag
+
+
+_PIP_VALUE_OPTS = {
+    "-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
+    "-f", "--find-links", "-e", "--editable", "-t", "--target", "--prefix", "--root",
+    "--python", "-p", "--platform", "--python-version", "--implementation", "--abi",
+    "--src", "--upgrade-strategy", "--progress-bar", "--trusted-host", "--cache-dir",
+    "--index-strategy", "--torch-backend", "--extra", "--group", "--config-settings", "-C",
+    "--only-binary", "--no-binary", "--proxy", "--timeout", "--retries", "--log",
+}
+
+_REQ_RE = re.compile(
+    r"^\s*vllm\s*(\[[^\]]*\])?\s*(?P<spec>(===|==|>=|<=|~=|!=|>|<)\s*[^;\s]+(\s*,\s*(===|==|>=|<=|~=|!=|>|<)\s*[^;,\s]+)*)?\s*(;.*)?$",
+    re.IGNORECASE,
+)
+_WHEEL_RE = re.compile(r"(?:^|/)vllm-(\d[^-/]*)-[^/]*\.whl$", re.IGNORECASE)
+
+
+def _version_from_requirement(req: str) -> Optional[str]:
+    m = _WHEEL_RE.search(req)
+    if m:
+        return m.group(1).replace("%2B", "+")
+    if "@" in req:  # vllm @ url
+        name, url = req.split("@", 1)
+        if name.strip().lower().split("[")[0] == "vllm":
+            m = _WHEEL_RE.search(url.strip())
+            return m.group(1) if m else None
+        return None
+    m = _REQ_RE.match(req)
+    if not m or not m.group("spec"):
+        return None
+    spec = re.sub(r"\s+", "", m.group("spec"))
+    if "," not in spec:
+        for op in ("===", "=="):
+            if spec.startswith(op):
+                return spec[len(op) :]
+    return spec
+
+
+def version_from_pip_install(words: list[str]) -> Optional[str]:
+    """The vLLM version pinned by ``pip install vllm==0.8.5`` (also ``pip3``, ``python -m pip``,
+    ``uv pip install``, ``uv add``, extras ``vllm[all]==x``, a ``vllm-X-....whl`` file).
+
+    ``==X`` gives ``"X"``; any other specifier is returned as written without spaces
+    (``">=0.9"``, ``">=0.8,<0.9"``); an unpinned ``vllm`` gives None.
+    """
+    n = len(words)
+    start = None
+    for i, w in enumerate(words):
+        b = _base(w)
+        if w == "install" and i > 0:
+            prev = _base(words[i - 1])
+            if prev.startswith("pip") or (i >= 2 and _base(words[i - 2]) == "uv" and prev == "pip"):
+                start = i + 1
+                break
+        if b == "uv" and i + 1 < n and words[i + 1] == "add":
+            start = i + 2
+            break
+        if b in ("pipx",) and i + 1 < n and words[i + 1] == "install":
+            start = i + 2
+            break
+    if start is None:
+        return None
+    i = start
+    while i < n:
+        w = words[i]
+        if w in ("&&", "||", ";", "|"):
+            break
+        if w.startswith("-"):
+            if w in _PIP_VALUE_OPTS:
+                i += 2
+                continue
+            i += 1
+            continue
+        v = _version_from_requirement(w)
+        if v is not None:
+            return v
+        i += 1
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# the recogniser
+
+_DOCKER_VALUE_OPTS = {
+    "-e", "--env", "-v", "--volume", "-p", "--publish", "--name", "--gpus", "--ipc",
+    "--shm-size", "--network", "--net", "--entrypoint", "-w", "--workdir", "--runtime",
+    "--env-file", "--mount", "--device", "-u", "--user", "--ulimit", "-l", "--label",
+    "--label-file", "-h", "--hostname", "-m", "--memory", "--memory-swap", "--memory-reservation",
+    "-c", "--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems", "--cap-add", "--cap-drop",
+    "--security-opt", "--add-host", "--dns", "--dns-search", "--dns-option", "--log-driver",
+    "--log-opt", "--restart", "--pid", "--uts", "--userns", "--cgroupns", "--cgroup-parent",
+    "--platform", "--pull", "--stop-signal", "--stop-timeout", "--tmpfs", "--volumes-from",
+    "-a", "--attach", "--link", "--ip", "--ip6", "--mac-address", "--expose", "--group-add",
+    "--health-cmd", "--health-interval", "--health-retries", "--health-timeout",
+    "--health-start-period", "--isolation", "--kernel-memory", "--network-alias", "--oom-score-adj",
+    "--storage-opt", "--sysctl", "--blkio-weight", "--device-cgroup-rule", "--cidfile",
+    "--detach-keys", "--annotation", "--device-read-bps", "--device-write-bps", "--pids-limit",
+    "--memory-swappiness", "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime",
+    "--domainname", "--gpus-all", "--hooks-dir", "--pod", "--arch", "--os", "--variant",
+    "--secret", "--replace-env", "--env-merge", "--requires", "--sdnotify", "--timeout",
+    "--tz", "--umask", "--uidmap", "--gidmap", "--subuidname", "--subgidname", "--chrootdirs",
+    "--init-path", "--label", "--log-level", "--preserve-fds", "--rdt-class", "--seccomp-policy",
+    "--personality", "--passwd-entry", "--group-entry", "--decryption-key", "--authfile",
+    "--cert-dir", "--creds", "--conmon-pidfile", "--pidfile", "--cgroups", "--cgroup-conf",
+}
+_DOCKER_SHORT_VALUE = set("aceghlmpuvw")
+
+_PY_VALUE_OPTS = {"-X", "-W", "-Q", "--check-hash-based-pycs"}
+
+_OPENAI_MODULES = {
+    "vllm.entrypoints.openai.api_server": "openai.api_server",
+    "vllm.entrypoints.api_server": "api_server",
+}
+
+# wrapper program -> options that take a separate value (others are flags)
+_WRAPPER_VALUE_OPTS: dict[str, set[str]] = {
+    "exec": {"-a"},
+    "nohup": set(),
+    "time": {"-f", "--format", "-o", "--output"},
+    "nice": {"-n", "--adjustment"},
+    "ionice": {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
+    "stdbuf": {"-i", "-o", "-e", "--input", "--output", "--error"},
+    "sudo": {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user", "--group",
+             "--host", "--prompt", "--chdir", "--role", "--type", "--other-user",
+             "--command-timeout", "--close-from"},
+    "doas": {"-u", "-C"},
+    "timeout": {"-s", "-k", "--signal", "--kill-after"},
+    "numactl": {"-N", "-m", "-C", "-i", "-p", "--cpunodebind", "--membind", "--physcpubind",
+                "--interleave", "--preferred", "--preferred-many", "-P", "-w", "--weighted-interleave"},
+    "taskset": set(),
+    "srun": set(),  # srun has too many; handled by looking ahead for a program
+    "mpirun": set(),
+    "torchrun": set(),
+    "env": {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
+    "chrt": set(),
+    "setsid": set(),
+    "xargs": set(),
+    "caffeinate": set(),
+    "unbuffer": set(),
+    "ddtrace-run": set(),
+    "opentelemetry-instrument": set(),
+    "dumb-init": set(),
+    "tini": set(),
+    "gosu": set(),
+    "su-exec": set(),
+    "catchsegv": set(),
+    "strace": {"-o", "-e", "-p", "-s", "-u"},
+    "nsys": set(),
+    "command": set(),
+    "builtin": set(),
+}
+# wrappers whose first non-option word is an argument, not the program (timeout DURATION ...)
+_WRAPPER_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1, "gosu": 1, "su-exec": 1}
+
+
+def _looks_like_program(word: str) -> bool:
+    b = _base(word)
+    return (
+        b == "vllm"
+        or bool(_PYTHON_RE.match(b))
+        or b in ("uv", "uvx", "docker", "podman", "nvidia-docker", "conda", "micromamba", "mamba",
+                 "pixi", "poetry", "pipenv", "hatch", "pdm", "rye")
+        or b in _WRAPPER_VALUE_OPTS
+        or is_assignment(word)
+    )
+
+
+def _skip_wrapper_options(words: list[str], i: int, prog: str) -> int:
+    """From just after wrapper ``prog`` at ``i``, return the index of the wrapped program."""
+    n = len(words)
+    value_opts = _WRAPPER_VALUE_OPTS.get(prog, set())
+    positional = _WRAPPER_POSITIONAL.get(prog, 0)
+    lookahead = not value_opts and positional == 0 and prog not in ("nohup", "command", "builtin")
+    while i < n:
+        w = words[i]
+        if w == "--":
+            return i + 1
+        if w.startswith("-") and len(w) > 1:
+            if w in value_opts:
+                i += 2
+            elif prog == "taskset" and w in ("-c", "--cpu-list"):
+                i += 1
+            else:
+                i += 1
+            continue
+        if positional > 0:
+            positional -= 1
+            i += 1
+            continue
+        if lookahead and not _looks_like_program(w):
+            # an option value of a wrapper whose options we do not model (srun -N 2 vllm ...)
+            i += 1
+            continue
+        return i
+    return i
+
+
+def _parse_docker(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
+    """``i`` is the index just after ``run``."""
+    n = len(words)
+    entrypoint: Optional[str] = None
+    while i < n:
+        w = words[i]
+        if w == "--":
+            i += 1
+            break
+        if not w.startswith("-") or w == "-":
+            break
+        if w.startswith("--"):
+            if "=" in w:
+                opt, val = w.split("=", 1)
+                if opt == "--env":
+                    env.append((i, *split_env_word(w)[1:]))
+                elif opt == "--entrypoint":
+                    entrypoint = val
+                i += 1
+                continue
+            if w in _DOCKER_VALUE_OPTS:
+                if i + 1 < n:
+                    if w == "--env":
+                        _p, name, val = split_env_word(words[i + 1])
+                        env.append((i + 1, name, val))
+                    elif w == "--entrypoint":
+                        entrypoint = words[i + 1]
+                i += 2
+                continue
+            i += 1
+            continue
+        # short options: -e X, -eX=1, -it, -p8000:8000
+        letter = w[1]
+        if letter in _DOCKER_SHORT_VALUE:
+            if len(w) > 2:
+                if letter == "e":
+                    env.append((i, *split_env_word(w)[1:]))
+                i += 1
+                continue
+            if i + 1 < n and letter == "e":
+                _p, name, val = split_env_word(words[i + 1])
+                env.append((i + 1, name, val))
+            i += 2
+            continue
+        # a run of boolean letters, possibly ending in a value-taking one (-ite X)
+        if w[-1] in _DOCKER_SHORT_VALUE:
+            i += 2
+        else:
+            i += 1
+    if i >= n:
+        return None
+    image = words[i]
+    rest = i + 1
+    if entrypoint is not None:
+        ep = entrypoint.split()
+        if ep and _base(ep[0]) == "vllm":
+            if len(ep) > 1 and ep[1] == "serve":
+                return VllmCommand("vllm serve", rest, env, image)
+            if rest < n and words[rest] == "serve":
+                return VllmCommand("vllm serve", rest + 1, env, image)
+            return None
+        if ep and _PYTHON_RE.match(_base(ep[0])):
+            # python entrypoint: the command words are python's arguments
+            found = _parse_python(words, rest)
+            if found is not None:
+                entry, start = found
+                return VllmCommand(entry, start, env, image)
+            return None
+        sub = _find(words, rest, [], depth + 1)
+        if sub is not None:
+            sub.env = env + sub.env
+            sub.image = image
+        return sub
+    if rest < n:
+        sub = _find(words, rest, [], depth + 1)
+        if sub is not None:
+            sub.env = env + sub.env
+            sub.image = image
+            return sub
+    if image_is_vllm(image):
+        return VllmCommand(f"docker:{image}", rest, env, image)
+    return None
+
+
+def _parse_python(words: list[str], i: int) -> Optional[tuple[str, int]]:
+    """``i`` is the index just after the interpreter. Returns ``(entry, args_start)``."""
+    n = len(words)
+    while i < n:
+        w = words[i]
+        if w == "-m":
+            if i + 1 >= n:
+                return None
+            return _module_entry(words, words[i + 1], i + 2)
+        if w.startswith("-m") and len(w) > 2:
+            return _module_entry(words, w[2:], i + 1)
+        if w in _PY_VALUE_OPTS:
+            i += 2
+            continue
+        if w.startswith("-") and len(w) > 1 and w != "-c":
+            i += 1
+            continue
+        if w.endswith("vllm/entrypoints/openai/api_server.py"):
+            return "openai.api_server", i + 1
+        if w.endswith("vllm/entrypoints/api_server.py"):
+            return "api_server", i + 1
+        return None
+    return None
+
+
+def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str, int]]:
+    if module in _OPENAI_MODULES:
+        return _OPENAI_MODULES[module], nxt
+    if module in ("vllm.entrypoints.cli.main", "vllm"):
+        if nxt < len(words) and words[nxt] == "serve":
+            return "vllm serve", nxt + 1
+    return None
+
+
+def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
+    n = len(words)
+    if depth > 8:
+        return None
+    while i < n:
+        w = words[i]
+        if is_assignment(w):
+            name, value = w.split("=", 1)
+            env.append((i, name, value))
+            i += 1
+            continue
+        b = _base(w)
+        if b == "vllm":
+            if i + 1 < n and words[i + 1] == "serve":
+                return VllmCommand("vllm serve", i + 2, env)
+            return None
+        if _PYTHON_RE.match(b):
+            found = _parse_python(words, i + 1)
+            if found is None:
+                return None
+            return VllmCommand(found[0], found[1], env)
+        if b in ("docker", "podman", "nvidia-docker"):
+            j = i + 1
+            # global options: docker --context x run / podman --log-level debug run
+            while j < n and words[j].startswith("-"):
+                j += 2 if "=" not in words[j] and words[j] in (
+                    "--context", "-c", "--host", "-H", "--config", "--log-level", "-l",
+                    "--root", "--runroot", "--url", "--connection", "--cgroup-manager") else 1
+            if j < n and words[j] == "container" and j + 1 < n:
+                j += 1
+            if j < n and words[j] == "run":
+                return _parse_docker(words, j + 1, env, depth)
+            if j < n and words[j] == "exec":
+                return _parse_docker_exec(words, j + 1, env, depth)
+            return None
+        if b in ("uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi"):
+            if i + 1 < n and words[i + 1] == "run":
+                i = _skip_wrapper_options(words, i + 2, "srun")
+                continue
+            return None
+        if b in ("conda", "micromamba", "mamba"):
+            if i + 1 < n and words[i + 1] == "run":
+                j = i + 2
+                while j < n and words[j].startswith("-"):
+                    j += 2 if words[j] in ("-n", "--name", "-p", "--prefix", "--cwd") else 1
+                i = j
+                continue
+            return None
+        if b == "uvx":
+            j = i + 1
+            while j < n and words[j].startswith("-"):
+                j += 2 if words[j] in ("--from", "--with", "--python", "-p", "--index-url") else 1
+            i = j
+            continue
+        if b in _WRAPPER_VALUE_OPTS:
+            if b == "env":
+                # env [-i] [-u NAME] [NAME=VALUE]... program
+                j = i + 1
+                while j < n:
+                    x = words[j]
+                    if x in ("-u", "--unset", "-C", "--chdir"):
+                        j += 2
+                    elif x in ("-S", "--split-string"):
+                        return None  # env -S "string": a shell string we do not split here
+                    elif x.startswith("-") and len(x) > 1 or x == "-":
+                        j += 1
+                    elif is_assignment(x):
+                        name, value = x.split("=", 1)
+                        env.append((j, name, value))
+                        j += 1
+                    else:
+                        break
+                i = j
+                continue
+            i = _skip_wrapper_options(words, i + 1, b)
+            continue
+        return None
+    return None
+
+
+def _parse_docker_exec(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
+    n = len(words)
+    while i < n:
+        w = words[i]
+        if not w.startswith("-"):
+            break
+        if w in ("-e", "--env") and i + 1 < n:
+            _p, name, val = split_env_word(words[i + 1])
+            env.append((i + 1, name, val))
+            i += 2
+        elif w in ("-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"):
+            i += 2
+        else:
+            i += 1
+    # words[i] is the container; the command follows
+    if i + 1 >= n:
+        return None
+    sub = _find(words, i + 1, [], depth + 1)
+    if sub is not None:
+        sub.env = env + sub.env
+    return sub
+
+
+def find_vllm_command(words: list[str]) -> Optional[VllmCommand]:
+    """Recognise a command that starts vLLM's server; None otherwise.
+
+    ``vllm serve`` (any path to ``vllm``, ``uv run``/``conda run``/``uvx``), ``python -m
+    vllm.entrypoints.openai.api_server`` / ``vllm.entrypoints.api_server`` (any ``python3.x``,
+    interpreter options before ``-m``), behind ``exec``, ``nohup``, ``env``, ``timeout``,
+    ``numactl``, ``taskset``, ``srun``, ``stdbuf``, ``nice``, ``sudo``, ``time`` and leading
+    ``NAME=value`` assignments; ``docker``/``podman run`` of a vLLM image (arguments after the image
+    are vLLM's) or of any image with a vLLM command after it. Not ``vllm bench|chat|complete``.
+    """
+    if not words:
+        return None
+    try:
+        return _find(list(words), 0, [], 0)
+    except (IndexError, ValueError):  # pragma: no cover - defensive
+        return None
