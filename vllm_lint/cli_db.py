@@ -1,0 +1,147 @@
+"""``vllm-lint db``: build and update the flag database from vLLM's released source.
+
+Exit codes: 0 every selected release landed; 1 some releases failed (the others landed);
+2 usage error, or the source could not be reached at all. Errors are one line, never a traceback.
+Heavy imports (requests, libcst, the extractor) happen inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _checkout_db_dir() -> Optional[Path]:
+    """flag_db/ of the repository this package runs from (an editable install / checkout)."""
+    pkg = Path(__file__).resolve().parent
+    root = pkg.parent
+    db = root / "flag_db"
+    if db.is_dir() and (root / "pyproject.toml").is_file() and ((root / ".git").exists() or (db / "README.md").is_file()):
+        return db
+    return None
+
+
+def _resolve_db_dir(db_dir: Optional[Path]) -> Path:
+    if db_dir is not None:
+        return db_dir
+    found = _checkout_db_dir()
+    if found is None:
+        raise click.UsageError("not running from a vllm-lint checkout; pass --db-dir DIR")
+    return found
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _make_source(kind: str, repo: Optional[str]) -> Any:
+    from vllm_lint.scrape.sources import SourceError, make_source
+
+    try:
+        return make_source(kind, repo)
+    except SourceError as e:
+        _fail(str(e))
+
+
+def _run(kind: str, repo: Optional[str], db_dir: Path, versions: Optional[str], jobs: Optional[int],
+         only_newer: bool) -> None:
+    from vllm_lint.scrape import build as b
+    from vllm_lint.scrape.sources import SourceError
+
+    if jobs is not None and jobs < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--jobs")
+    source = _make_source(kind, repo)
+    try:
+        if only_newer:
+            todo = b.newer_versions(source, db_dir)
+        else:
+            todo = b.select_versions(source.versions(), versions)
+    except b.VersionSpecError as e:
+        raise click.BadParameter(str(e), param_hint="--versions")
+    except SourceError as e:
+        _fail(str(e))
+    except Exception as e:  # noqa: BLE001
+        _fail(f"{type(e).__name__}: {e}")
+    for note in getattr(source, "notes", []) or []:
+        click.echo(f"note: {note}", err=True)
+    if not todo:
+        click.echo("nothing to do: the database already has every release" if only_newer
+                   else "no release matches", err=True)
+        sys.exit(EXIT_OK)
+
+    failures: list[Any] = []
+    with click.progressbar(length=len(todo), label=f"{len(todo)} release(s) from {kind}", file=sys.stderr,
+                           show_pos=True, item_show_func=lambda s: s) as bar:
+        def progress(r: Any) -> None:
+            if not r.ok:
+                failures.append(r)
+            bar.update(1, r.version)
+
+        try:
+            result = b.build(source, None, db_dir, progress=progress, jobs=jobs, resolved=todo)
+        except KeyboardInterrupt:
+            _fail("interrupted", EXIT_FAILED)
+        except Exception as e:  # noqa: BLE001
+            _fail(f"{type(e).__name__}: {e}", EXIT_FAILED)
+
+    landed = [r for r in result.releases if r.ok]
+    changed = sum(1 for r in landed if r.changed)
+    for r in result.failed:
+        click.echo(f"failed {r.version}: {r.reason}", err=True)
+    click.echo(f"{len(landed)}/{len(result.releases)} release(s) written to {db_dir / 'releases'} "
+               f"({changed} changed) in {result.seconds:.1f}s", err=True)
+    if result.index == "unavailable":
+        click.echo("note: index not compiled (vllm_lint.surface.index is not available)", err=True)
+    elif result.index and result.index != "compiled":
+        click.echo(f"error: {result.index}", err=True)
+    sys.exit(EXIT_OK if result.ok else EXIT_FAILED)
+
+
+_source_opt = click.option("--source", "kind", type=click.Choice(["pypi", "github", "git"]), default="pypi",
+                           show_default=True, help="Where releases come from.")
+_repo_opt = click.option("--repo", type=str, default=None,
+                         help="Local vLLM checkout (--source git) or owner/name (--source github).")
+_dbdir_opt = click.option("--db-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                          help="Database directory [default: flag_db/ of this checkout].")
+_jobs_opt = click.option("--jobs", "-j", type=int, default=None, help="Worker processes [default: up to 2].")
+
+
+@click.group("db")
+def db() -> None:
+    """Build or update the flag database from vLLM's release source."""
+
+
+@db.command("build")
+@_source_opt
+@_repo_opt
+@click.option("--versions", default=None, metavar="SPEC",
+              help="Releases to build: a PEP 440 spec ('>=0.4.0,<=0.33.0') or a list ('0.8.5,0.10.2') "
+                   "[default: every release from 0.4.0].")
+@_dbdir_opt
+@_jobs_opt
+def build_cmd(kind: str, repo: Optional[str], versions: Optional[str], db_dir: Optional[Path],
+              jobs: Optional[int]) -> None:
+    """Scrape the selected releases and rewrite their files, then compile the index."""
+    _run(kind, repo, _resolve_db_dir(db_dir), versions, jobs, only_newer=False)
+
+
+@db.command("update")
+@_source_opt
+@_repo_opt
+@_dbdir_opt
+@_jobs_opt
+def update_cmd(kind: str, repo: Optional[str], db_dir: Optional[Path], jobs: Optional[int]) -> None:
+    """Scrape only releases newer than the newest one in the database."""
+    _run(kind, repo, _resolve_db_dir(db_dir), None, jobs, only_newer=True)
+
+
+main = db
+
+if __name__ == "__main__":  # pragma: no cover
+    db()

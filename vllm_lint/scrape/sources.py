@@ -1,0 +1,747 @@
+"""Where a release's source comes from: a PyPI archive, a GitHub tag, or a local git checkout.
+
+Every source answers two questions:
+
+* ``versions()``: the releases it can provide, as PEP 440 strings sorted oldest first (final and
+  post releases only; pre and dev releases are skipped);
+* ``fetch(version)``: a :class:`~vllm_lint.scrape.tree.SourceTree` over that release's source plus
+  the ``source`` record that goes into the release file (``{"kind": "sdist", "archive": ...,
+  "sha256": ...}``).
+
+Archives are never unpacked to disk. Only the members the extractor can need (see
+:func:`wanted`) are read, into memory, with limits on member size and total bytes; symlinks and
+hard links are never followed and members with absolute paths or ``..`` components make the whole
+archive invalid.
+
+All HTTP goes through ``requests`` with timeouts and retries (exponential backoff on connection
+errors, timeouts, 429 and 5xx). Failures surface as :class:`SourceError` with a one-line message.
+Sources are picklable (the HTTP session is recreated lazily), so the build can fetch and extract in
+worker processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import posixpath
+import re
+import subprocess
+import tarfile
+import tempfile
+import time
+import urllib.parse
+import zipfile
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Optional
+
+from packaging.version import InvalidVersion, Version
+
+from vllm_lint.scrape.tree import DictTree
+
+PYPI_JSON_URL = "https://pypi.org/pypi/vllm/json"
+GITHUB_API = "https://api.github.com"
+GITHUB_REPO = "vllm-project/vllm"
+
+#: Largest single member read from an archive; vLLM's biggest Python file is well under 1 MB.
+MAX_MEMBER_BYTES = 8 * 1024 * 1024
+#: Largest total of member bytes read from one archive.
+MAX_TOTAL_BYTES = 160 * 1024 * 1024
+
+USER_AGENT = "vllm-lint (flag database builder; +https://github.com/vllm-project)"
+
+
+class SourceError(Exception):
+    """A release could not be obtained. ``str(err)`` is a one-line message for the user."""
+
+
+class NetworkError(SourceError):
+    """The host could not be reached, or kept failing after retries."""
+
+
+class NotFoundError(SourceError):
+    """The server answered 404 (no such project, release, tag or file)."""
+
+
+class IntegrityError(SourceError):
+    """A download did not match the digest the index published."""
+
+
+class ArchiveError(SourceError):
+    """An archive is malformed, unsafe, or not laid out like a vLLM release."""
+
+
+# --------------------------------------------------------------------------------------------
+# Which members to read
+
+
+_WANTED_EXTRA = (
+    "pyproject.toml",
+    "setup.py",
+    "requirements.txt",
+    "vllm/version.py",
+)
+#: Subtrees that are large and irrelevant to the CLI surface (model code, kernels, workers).
+_SKIPPED_SUBTREES = (
+    "vllm/model_executor/models/",
+    "vllm/models/",
+    "vllm/model_executor/kernels/",
+    "vllm/third_party/",
+    "vllm/vllm_flash_attn/",
+    "vllm/csrc/",
+    "vllm/worker/",
+    "vllm/v1/worker/",
+)
+
+
+def wanted(path: str) -> bool:
+    """Whether the member ``path`` (relative to the source root) is read.
+
+    Generous on purpose: every Python module under ``vllm/`` except model implementations,
+    kernels and workers, whose size dwarfs the rest and which never define CLI options or choices;
+    ``vllm/model_executor/layers/`` only for its ``quantization/`` modules (the quantization
+    method registry). Also the requirement files and build metadata (used by the cross-check).
+    """
+    if path in _WANTED_EXTRA:
+        return True
+    if path.startswith("requirements") and path.endswith(".txt"):
+        # requirements-common.txt (old) and requirements/common.txt (new)
+        return path.count("/") <= 1
+    if not (path.startswith("vllm/") and path.endswith(".py")):
+        return False
+    if any(path.startswith(s) for s in _SKIPPED_SUBTREES):
+        return False
+    if path.startswith("vllm/model_executor/layers/"):
+        return path.startswith("vllm/model_executor/layers/quantization/") and path.count("/") == 4
+    if "/ops/" in path:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# Safe, bounded archive reading
+
+
+def _safe_relpath(name: str) -> str:
+    """The member name normalised to a relative POSIX path, or ArchiveError when it is unsafe."""
+    raw = name.replace("\\", "/")
+    if raw.startswith("/") or re.match(r"^[A-Za-z]:", raw):
+        raise ArchiveError(f"unsafe member path {name!r} (absolute)")
+    parts = [p for p in raw.split("/") if p not in ("", ".")]
+    if any(p == ".." for p in parts):
+        raise ArchiveError(f"unsafe member path {name!r} (contains '..')")
+    return "/".join(parts)
+
+
+def _read_members(
+    entries: Iterable[tuple[str, str, int, Callable[[], Optional[bytes]]]],
+    archive: str,
+    want: Callable[[str], bool],
+    max_member: int,
+    max_total: int,
+) -> DictTree:
+    """Common logic for tar and zip. ``entries`` yields (name, kind, declared_size, reader) with
+    kind "file", "dir", "link" (symlink/hardlink) or "other"; only wanted regular files are read.
+
+    Paths are made relative to the source root: a wheel holds ``vllm/`` at its root, an sdist or
+    a GitHub tarball under one top-level directory (``vllm-0.27.1/``), which is stripped. A
+    compressed tar stream cannot be read twice, so the prefix is decided by the first member that
+    reveals it; wanted-looking members seen before that are read then and sorted out afterwards.
+    """
+    files: dict[str, bytes] = {}
+    total = 0
+    prefix: Optional[str] = None
+    tops: set[str] = set()
+    early: list[tuple[str, bytes]] = []
+
+    def resolve_prefix(rel: str) -> Optional[str]:
+        if rel == "vllm" or rel.startswith("vllm/"):
+            return ""
+        head, _, rest = rel.partition("/")
+        if rest == "vllm" or rest.startswith("vllm/"):
+            return head + "/"
+        return None
+
+    def load(path: str, size: int, reader: Callable[[], Optional[bytes]]) -> Optional[bytes]:
+        nonlocal total
+        if size > max_member:
+            raise ArchiveError(f"{archive}: member {path} is {size} bytes (limit {max_member})")
+        data = reader()
+        if data is None:
+            return None
+        if len(data) > max_member:
+            raise ArchiveError(f"{archive}: member {path} exceeds {max_member} bytes")
+        total += len(data)
+        if total > max_total:
+            raise ArchiveError(f"{archive}: members to read exceed {max_total} bytes")
+        return data
+
+    for name, kind, size, reader in entries:
+        rel = _safe_relpath(name)
+        if not rel:
+            continue
+        tops.add(rel.split("/", 1)[0])
+        if prefix is None:
+            prefix = resolve_prefix(rel)
+            if prefix is None:
+                if kind == "file":
+                    stripped = rel.partition("/")[2]
+                    if want(rel) or (stripped and want(stripped)):
+                        data = load(rel, size, reader)
+                        if data is not None:
+                            early.append((rel, data))
+                continue
+            for erel, data in early:
+                if erel.startswith(prefix) and want(erel[len(prefix):]):
+                    files[erel[len(prefix):]] = data
+            early.clear()
+        if prefix and not rel.startswith(prefix):
+            continue
+        path = rel[len(prefix):]
+        if kind != "file" or not want(path):
+            continue
+        data = load(path, size, reader)
+        if data is not None:
+            files[path] = data
+
+    if prefix is None:
+        raise ArchiveError(
+            f"{archive}: unexpected layout (no vllm/ package at the root or under one top-level "
+            f"directory; top level: {', '.join(sorted(tops)[:5]) or 'empty'})"
+        )
+    if prefix and len(tops) > 1:
+        raise ArchiveError(f"{archive}: unexpected layout (several top-level entries: {', '.join(sorted(tops)[:5])})")
+    if not any(p.startswith("vllm/") for p in files):
+        raise ArchiveError(f"{archive}: no vllm/*.py sources found")
+    return DictTree(files)
+
+
+def read_tar(
+    data_or_path: bytes | str | os.PathLike,
+    archive: str = "archive",
+    want: Callable[[str], bool] = wanted,
+    max_member: int = MAX_MEMBER_BYTES,
+    max_total: int = MAX_TOTAL_BYTES,
+) -> DictTree:
+    """Read the wanted members of a (compressed) tar archive into a DictTree."""
+    try:
+        if isinstance(data_or_path, (bytes, bytearray)):
+            tf = tarfile.open(fileobj=io.BytesIO(data_or_path), mode="r:*")
+        else:
+            tf = tarfile.open(os.fspath(data_or_path), mode="r:*")
+    except (tarfile.TarError, OSError, EOFError) as e:
+        raise ArchiveError(f"{archive}: not a readable tar archive ({e})") from None
+
+    def entries() -> Iterator[tuple[str, str, int, Callable[[], Optional[bytes]]]]:
+        for m in tf:
+            if m.isreg():
+                kind = "file"
+            elif m.isdir():
+                kind = "dir"
+            elif m.issym() or m.islnk():
+                kind = "link"
+            else:
+                kind = "other"
+
+            def reader(m: tarfile.TarInfo = m) -> Optional[bytes]:
+                f = tf.extractfile(m)
+                if f is None:
+                    return None
+                return f.read(max_member + 1)
+
+            yield m.name, kind, m.size, reader
+
+    try:
+        with tf:
+            return _read_members(entries(), archive, want, max_member, max_total)
+    except (tarfile.TarError, EOFError, OSError, zlib_error()) as e:
+        raise ArchiveError(f"{archive}: corrupt tar archive ({e})") from None
+
+
+def zlib_error() -> type[BaseException]:
+    import zlib
+
+    return zlib.error
+
+
+def read_zip(
+    data_or_path: bytes | str | os.PathLike,
+    archive: str = "archive",
+    want: Callable[[str], bool] = wanted,
+    max_member: int = MAX_MEMBER_BYTES,
+    max_total: int = MAX_TOTAL_BYTES,
+) -> DictTree:
+    """Read the wanted members of a zip (wheel) into a DictTree. Symlinks stored in zips (Unix
+    mode S_IFLNK in external_attr) are skipped."""
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data_or_path) if isinstance(data_or_path, (bytes, bytearray))
+                             else os.fspath(data_or_path))
+    except (zipfile.BadZipFile, OSError) as e:
+        raise ArchiveError(f"{archive}: not a readable zip archive ({e})") from None
+
+    def entries() -> Iterator[tuple[str, str, int, Callable[[], Optional[bytes]]]]:
+        for info in zf.infolist():
+            mode = (info.external_attr >> 16) & 0o170000
+            if info.is_dir():
+                kind = "dir"
+            elif mode == 0o120000:
+                kind = "link"
+            elif mode in (0, 0o100000):
+                kind = "file"
+            else:
+                kind = "other"
+
+            def reader(info: zipfile.ZipInfo = info) -> Optional[bytes]:
+                with zf.open(info) as f:
+                    return f.read(max_member + 1)
+
+            yield info.filename, kind, info.file_size, reader
+
+    try:
+        with zf:
+            return _read_members(entries(), archive, want, max_member, max_total)
+    except (zipfile.BadZipFile, OSError, EOFError, zlib_error()) as e:
+        raise ArchiveError(f"{archive}: corrupt zip archive ({e})") from None
+
+
+def read_archive(path: str | os.PathLike, archive: Optional[str] = None, **kw: Any) -> DictTree:
+    name = archive or os.path.basename(os.fspath(path))
+    if name.endswith((".whl", ".zip")):
+        return read_zip(path, name, **kw)
+    return read_tar(path, name, **kw)
+
+
+# --------------------------------------------------------------------------------------------
+# HTTP with retries
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())[:300]
+
+
+class Http:
+    """A small wrapper over ``requests.Session``: timeouts, retries with exponential backoff on
+    connection errors, timeouts, 429 and 5xx; 404 becomes :class:`NotFoundError`; everything
+    else that fails becomes :class:`NetworkError` with a one-line message."""
+
+    RETRY_STATUS = {429, 500, 502, 503, 504}
+
+    def __init__(
+        self,
+        session: Any = None,
+        retries: int = 4,
+        backoff: float = 1.0,
+        timeout: tuple[float, float] = (10.0, 60.0),
+        sleep: Callable[[float], None] = time.sleep,
+        headers: Optional[dict[str, str]] = None,
+    ):
+        self._session = session
+        self.retries = retries
+        self.backoff = backoff
+        self.timeout = timeout
+        self.sleep = sleep
+        self.headers = dict(headers or {})
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_session"] = None
+        if state.get("sleep") is not time.sleep:
+            state["sleep"] = time.sleep
+        return state
+
+    @property
+    def session(self) -> Any:
+        if self._session is None:
+            import requests
+
+            s = requests.Session()
+            s.headers["User-Agent"] = USER_AGENT
+            self._session = s
+        return self._session
+
+    def get(self, url: str, stream: bool = False, headers: Optional[dict[str, str]] = None) -> Any:
+        import requests
+
+        hdrs = {**self.headers, **(headers or {})}
+        last = ""
+        for attempt in range(self.retries + 1):
+            delay = self.backoff * (2 ** attempt)
+            try:
+                resp = self.session.get(url, timeout=self.timeout, stream=stream, headers=hdrs or None)
+            except (requests.ConnectionError, requests.Timeout) as e:
+                kind = "timed out" if isinstance(e, requests.Timeout) else "connection failed"
+                last = f"{kind} ({_short_exc(e)})"
+            except requests.RequestException as e:
+                raise NetworkError(f"cannot fetch {url}: {_short_exc(e)}") from None
+            else:
+                status = resp.status_code
+                if status == 404:
+                    resp.close()
+                    raise NotFoundError(f"not found (HTTP 404): {url}")
+                if status in self.RETRY_STATUS:
+                    last = f"HTTP {status}"
+                    retry_after = resp.headers.get("Retry-After") if resp.headers else None
+                    resp.close()
+                    if retry_after and retry_after.isdigit():
+                        delay = min(max(delay, float(retry_after)), 60.0)
+                elif status >= 400:
+                    resp.close()
+                    raise NetworkError(f"cannot fetch {url}: HTTP {status}")
+                else:
+                    return resp
+            if attempt < self.retries:
+                self.sleep(delay)
+        raise NetworkError(
+            f"cannot reach {url} after {self.retries + 1} attempts: {last}"
+            + (" (offline? set up network access or use --source git)" if "connection" in last or "timed out" in last else "")
+        )
+
+
+def _short_exc(e: BaseException) -> str:
+    """requests' exception strings nest urllib3 reprs; keep the innermost reason, one line."""
+    text = _one_line(str(e))
+    m = re.search(r"(Failed to resolve[^(]*|Name or service not known|Temporary failure in name resolution|"
+                  r"Connection refused|Network is unreachable|timed out|Read timed out)", text)
+    return m.group(1).strip(" '\":") if m else text[:160]
+
+
+# --------------------------------------------------------------------------------------------
+# Sources
+
+
+def _parse_release(v: str) -> Optional[Version]:
+    try:
+        ver = Version(v)
+    except InvalidVersion:
+        return None
+    if ver.is_prerelease or ver.is_devrelease:
+        return None
+    return ver
+
+
+def default_cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("vllm-lint"))
+
+
+class PyPISource:
+    """Release archives from the PyPI JSON API, cached under ``<cache>/archives/``."""
+
+    kind = "pypi"
+
+    def __init__(
+        self,
+        url: str = PYPI_JSON_URL,
+        cache_dir: Optional[os.PathLike | str] = None,
+        http: Optional[Http] = None,
+        offline_index: bool = True,
+    ):
+        self.url = url
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        self.http = http or Http()
+        self.offline_index = offline_index
+        self._releases: Optional[dict[str, list[dict[str, Any]]]] = None
+        self.notes: list[str] = []
+
+    # -- index ---------------------------------------------------------------------------
+    def _index_cache(self) -> Path:
+        return self.cache_dir / "pypi-vllm.json"
+
+    def releases(self) -> dict[str, list[dict[str, Any]]]:
+        if self._releases is None:
+            import json
+
+            try:
+                resp = self.http.get(self.url)
+                try:
+                    doc = resp.json()
+                except ValueError:
+                    raise SourceError(f"{self.url}: answer is not JSON") from None
+                self._write_cache(self._index_cache(), json.dumps(doc).encode())
+            except NetworkError as e:
+                cached = self._index_cache()
+                if not (self.offline_index and cached.is_file()):
+                    raise
+                doc = json.loads(cached.read_bytes())
+                self.notes.append(f"PyPI unreachable ({e}); using the cached index {cached}")
+            rel = doc.get("releases") if isinstance(doc, dict) else None
+            if not isinstance(rel, dict):
+                raise SourceError(f"{self.url}: no 'releases' in the answer")
+            self._releases = rel
+        return self._releases
+
+    def versions(self) -> list[str]:
+        out = []
+        for v, files in self.releases().items():
+            ver = _parse_release(v)
+            if ver is not None and self._pick(files) is not None:
+                out.append((ver, v))
+        return [v for _, v in sorted(out)]
+
+    @staticmethod
+    def _pick(files: list[dict[str, Any]]) -> Optional[dict[str, Any]]:
+        """The sdist, else the best wheel: x86_64 first, then CPython 3.11, then by name
+        (matches what the prefetch cached)."""
+        sdists = [f for f in files if f.get("packagetype") == "sdist" and f.get("filename", "").endswith((".tar.gz", ".tgz", ".zip"))]
+        if sdists:
+            return sorted(sdists, key=lambda f: f["filename"])[0]
+        wheels = [f for f in files if f.get("filename", "").endswith(".whl")]
+        if not wheels:
+            return None
+
+        def rank(f: dict[str, Any]) -> tuple[bool, bool, str]:
+            n = f["filename"]
+            return ("x86_64" not in n, "cp311" not in n, n)
+
+        return sorted(wheels, key=rank)[0]
+
+    def file_for(self, version: str) -> dict[str, Any]:
+        files = self.releases().get(version)
+        if files is None:
+            raise NotFoundError(f"vllm {version} is not on PyPI ({self.url})")
+        f = self._pick(files)
+        if f is None:
+            raise NotFoundError(f"vllm {version} has no sdist or wheel on PyPI")
+        return f
+
+    # -- download ------------------------------------------------------------------------
+    @staticmethod
+    def _write_cache(path: Path, data: bytes) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # the cache is an optimisation
+
+    @staticmethod
+    def _sha256_file(path: Path) -> str:
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest()
+
+    def download(self, version: str) -> tuple[Path, dict[str, Any]]:
+        """The cached archive for ``version`` (downloaded if absent or stale) and its file entry."""
+        f = self.file_for(version)
+        filename = f["filename"]
+        if "/" in filename or "\\" in filename or filename.startswith("."):
+            raise ArchiveError(f"refusing suspicious archive name {filename!r}")
+        expected = (f.get("digests") or {}).get("sha256")
+        if not expected:
+            raise IntegrityError(f"{filename}: PyPI publishes no sha256 digest")
+        dest = self.cache_dir / "archives" / filename
+        if dest.is_file() and self._sha256_file(dest) == expected:
+            return dest, f
+        url = urllib.parse.urljoin(self.url, f["url"])
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        resp = self.http.get(url, stream=True)
+        fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=filename + ".", suffix=".part")
+        h = hashlib.sha256()
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                try:
+                    for chunk in resp.iter_content(chunk_size=1 << 20):
+                        if chunk:
+                            h.update(chunk)
+                            fh.write(chunk)
+                except Exception as e:  # connection dropped mid-body
+                    raise NetworkError(f"download of {filename} interrupted: {_short_exc(e)}") from None
+            got = h.hexdigest()
+            if got != expected:
+                raise IntegrityError(f"{filename}: sha256 mismatch (expected {expected[:16]}..., got {got[:16]}...); file discarded")
+            os.replace(tmp, dest)
+        finally:
+            resp.close()
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        return dest, f
+
+    def fetch(self, version: str) -> tuple[DictTree, dict[str, Any]]:
+        path, f = self.download(version)
+        tree = read_archive(path, f["filename"])
+        kind = "sdist" if f.get("packagetype") == "sdist" else "wheel"
+        return tree, {"kind": kind, "archive": f["filename"], "sha256": f["digests"]["sha256"]}
+
+
+def _tag_version(tag: str) -> Optional[str]:
+    """``v0.8.5`` -> ``0.8.5``; None for tags that are not final/post releases."""
+    t = tag[1:] if tag.startswith("v") else tag
+    ver = _parse_release(t)
+    if ver is None or not re.fullmatch(r"[0-9][0-9.]*(\.post[0-9]+)?", t):
+        return None
+    return t
+
+
+class GitHubSource:
+    """Tags of a GitHub repository, read from the tag's tarball (honours ``GITHUB_TOKEN``)."""
+
+    kind = "github"
+
+    def __init__(self, repo: str = GITHUB_REPO, http: Optional[Http] = None, api: str = GITHUB_API,
+                 token: Optional[str] = None):
+        self.repo = repo
+        self.api = api.rstrip("/")
+        token = token if token is not None else os.environ.get("GITHUB_TOKEN")
+        headers = {"Accept": "application/vnd.github+json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.http = http or Http()
+        self.http.headers.update(headers)
+        self._tags: Optional[dict[str, str]] = None
+
+    def tags(self) -> dict[str, str]:
+        """version -> tag name."""
+        if self._tags is None:
+            tags: dict[str, str] = {}
+            url: Optional[str] = f"{self.api}/repos/{self.repo}/tags?per_page=100"
+            pages = 0
+            while url and pages < 50:
+                resp = self.http.get(url)
+                try:
+                    items = resp.json()
+                except ValueError:
+                    raise SourceError(f"{url}: answer is not JSON") from None
+                if not isinstance(items, list):
+                    raise SourceError(f"{url}: unexpected answer")
+                for item in items:
+                    name = item.get("name", "") if isinstance(item, dict) else ""
+                    v = _tag_version(name)
+                    if v is not None and (v not in tags or name.startswith("v")):
+                        tags[v] = name
+                url = (getattr(resp, "links", None) or {}).get("next", {}).get("url")
+                pages += 1
+            self._tags = tags
+        return self._tags
+
+    def versions(self) -> list[str]:
+        return sorted(self.tags(), key=Version)
+
+    def fetch(self, version: str) -> tuple[DictTree, dict[str, Any]]:
+        tag = self.tags().get(version)
+        if tag is None:
+            raise NotFoundError(f"no tag for vllm {version} in {self.repo}")
+        url = f"{self.api}/repos/{self.repo}/tarball/{urllib.parse.quote(tag)}"
+        resp = self.http.get(url, stream=True)
+        try:
+            buf = io.BytesIO()
+            for chunk in resp.iter_content(chunk_size=1 << 20):
+                buf.write(chunk)
+                if buf.tell() > 1024 * 1024 * 1024:
+                    raise ArchiveError(f"{url}: tarball larger than 1 GB")
+        finally:
+            resp.close()
+        tree = read_tar(buf.getvalue(), f"{self.repo}@{tag}")
+        return tree, {"kind": "github", "repo": self.repo, "ref": tag}
+
+
+class GitTree:
+    """A SourceTree over one ref of a local git repository (``git show`` / ``git ls-tree``)."""
+
+    def __init__(self, repo: str | os.PathLike, ref: str):
+        self.repo = os.fspath(repo)
+        self.ref = ref
+        self._blobs: Optional[dict[str, int]] = None
+        self._cache: dict[str, Optional[bytes]] = {}
+
+    def _git(self, *args: str) -> bytes:
+        return _run_git(self.repo, *args)
+
+    def _listing(self) -> dict[str, int]:
+        """path -> size of every regular blob at the ref (symlinks and submodules excluded)."""
+        if self._blobs is None:
+            out = self._git("ls-tree", "-r", "-z", "--long", "--full-tree", self.ref)
+            blobs: dict[str, int] = {}
+            for rec in out.split(b"\0"):
+                if not rec:
+                    continue
+                meta, _, path = rec.partition(b"\t")
+                fields = meta.split()
+                if len(fields) < 4 or fields[1] != b"blob" or fields[0] not in (b"100644", b"100755"):
+                    continue
+                try:
+                    blobs[path.decode("utf-8")] = int(fields[3])
+                except (ValueError, UnicodeDecodeError):
+                    continue
+            self._blobs = blobs
+        return self._blobs
+
+    def read(self, path: str) -> Optional[bytes]:
+        if path in self._cache:
+            return self._cache[path]
+        size = self._listing().get(path)
+        data: Optional[bytes] = None
+        if size is not None:
+            if size > MAX_MEMBER_BYTES:
+                raise ArchiveError(f"{self.ref}:{path} is {size} bytes (limit {MAX_MEMBER_BYTES})")
+            data = self._git("show", f"{self.ref}:{path}")
+        self._cache[path] = data
+        return data
+
+    def listdir(self, directory: str) -> list[str]:
+        prefix = directory.rstrip("/") + "/"
+        return sorted(p for p in self._listing() if p.startswith(prefix) and "/" not in p[len(prefix):])
+
+    def paths(self) -> list[str]:
+        return sorted(self._listing())
+
+
+def _run_git(repo: str, *args: str) -> bytes:
+    try:
+        proc = subprocess.run(["git", "-C", repo, *args], capture_output=True, timeout=120)
+    except FileNotFoundError:
+        raise SourceError("git is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise SourceError(f"git {args[0]} timed out in {repo}") from None
+    if proc.returncode != 0:
+        msg = _one_line(proc.stderr.decode("utf-8", "replace")) or f"exit {proc.returncode}"
+        raise SourceError(f"git {args[0]} failed in {repo}: {msg}")
+    return proc.stdout
+
+
+class GitSource:
+    """Release tags of a local vLLM checkout."""
+
+    kind = "git"
+
+    def __init__(self, repo: str | os.PathLike):
+        self.repo = os.fspath(repo)
+        if not os.path.isdir(self.repo):
+            raise SourceError(f"{self.repo}: not a directory")
+        self._tags: Optional[dict[str, str]] = None
+
+    def tags(self) -> dict[str, str]:
+        if self._tags is None:
+            out = _run_git(self.repo, "tag", "--list").decode("utf-8", "replace")
+            tags: dict[str, str] = {}
+            for name in out.split():
+                v = _tag_version(name)
+                if v is not None and (v not in tags or name.startswith("v")):
+                    tags[v] = name
+            self._tags = tags
+        return self._tags
+
+    def versions(self) -> list[str]:
+        return sorted(self.tags(), key=Version)
+
+    def fetch(self, version: str) -> tuple[GitTree, dict[str, Any]]:
+        tag = self.tags().get(version)
+        if tag is None:
+            raise NotFoundError(f"no tag for vllm {version} in {self.repo}")
+        return GitTree(self.repo, tag), {"kind": "git", "ref": tag}
+
+
+def make_source(kind: str, repo: Optional[str] = None, **kw: Any) -> Any:
+    if kind == "pypi":
+        return PyPISource(**kw)
+    if kind == "github":
+        return GitHubSource(repo=repo or GITHUB_REPO, **kw)
+    if kind == "git":
+        if not repo:
+            raise SourceError("--source git needs --repo PATH (a local vLLM checkout)")
+        return GitSource(repo)
+    raise SourceError(f"unknown source {kind!r} (pypi, github or git)")
