@@ -1,0 +1,796 @@
+"""Shell front-end: vLLM launches in shell scripts (and shell snippets nested in other formats).
+
+Parsing uses tree-sitter-bash (error tolerant, byte offsets). Only subtrees whose bytes mention
+``vllm``/``VLLM_`` are decoded, so large scripts cost little more than the parse.
+
+Found:
+
+* every command that starts vLLM (:func:`vllm_lint.frontends.commands.find_vllm_command`), wherever
+  it sits (``&&``/``||``/``;`` chains, pipelines, subshells, functions, ``if``/``for`` bodies);
+* ``sh -c "..."`` / ``bash -lc '...'`` strings and ``bash <<EOF`` heredoc bodies, parsed as shell in
+  turn with offsets mapped back through the quoting;
+* ``export VLLM_X=...`` / bare ``VLLM_X=...`` (``Extraction.env``, also attached to later launches),
+  ``VAR=value vllm serve`` prefixes, ``env A=B``, ``docker run -e A=B`` (``Launch.env``);
+* ``pip install vllm==X`` (``Extraction.version_hints``, source ``pip-install``) and vLLM image
+  tags (``Launch.version_hints``, source ``image-tag``);
+* options cut off by a broken line continuation (``Launch.dropped``): a ``--`` line after a vLLM
+  command whose last line lacks its ``\\``, ends in ``\\`` + spaces, ends in ``\\`` + CRLF, or is
+  followed by a comment line inside the continuation (bash ends the command at the comment).
+
+Word decoding follows bash quoting: ``'...'`` verbatim, ``"..."`` with ``\\$ \\` \\" \\\\`` escapes,
+unquoted backslash escapes, ``$'...'`` ANSI-C strings. Words containing expansions are opaque;
+a lone unquoted ``$ARGS``-like expansion, ``$(cmd)``, ``"$@"`` or ``"${A[@]}"`` is a splat.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from vllm_lint.frontends.commands import (
+    find_vllm_command,
+    image_is_vllm,
+    split_env_word,
+    version_from_image,
+    version_from_pip_install,
+)
+from vllm_lint.launch import (
+    Edit,
+    EnvAssign,
+    Extraction,
+    Launch,
+    Note,
+    ParseError,
+    Span,
+    Token,
+    VersionHint,
+)
+
+FORMAT = "shell"
+
+OffsetMap = Callable[[int], Optional[int]]
+
+_PARSER = None
+
+
+def _parser():
+    global _PARSER
+    if _PARSER is None:
+        import tree_sitter
+        import tree_sitter_bash
+
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return _PARSER
+
+
+def might_contain_launch(data: bytes) -> bool:
+    return b"vllm" in data or b"VLLM_" in data
+
+
+def extract(data: bytes, path: str) -> Extraction:
+    return extract_script(data, path)
+
+
+# --------------------------------------------------------------------------------------------
+# decoded words
+
+_EXPANSIONS = frozenset(
+    {"simple_expansion", "expansion", "command_substitution", "arithmetic_expansion",
+     "process_substitution"}
+)
+_SPLAT_NAME_RE = re.compile(r"ARG|OPT|FLAG|PARAM|EXTRA|CMD|CLI|ADDITIONAL", re.IGNORECASE)
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"})
+_SHELL_C_RE = re.compile(r"^-[a-zA-Z]*c[a-zA-Z]*$")
+_PY_RE = re.compile(r"^python[\d.]*$")
+_ANSI_C = {
+    "n": b"\n", "t": b"\t", "r": b"\r", "a": b"\a", "b": b"\b", "e": b"\x1b", "E": b"\x1b",
+    "f": b"\f", "v": b"\v", "\\": b"\\", "'": b"'", '"': b'"', "?": b"?",
+}
+
+
+@dataclass
+class _Word:
+    node: object
+    start: int  # script offsets of the word as written
+    end: int
+    raw: bytearray  # decoded bytes
+    pos: list  # script offset of each decoded byte (None: synthesized)
+    opaque: bool = False
+    splat: bool = False
+    text: str = ""
+
+    def text_range(self) -> Optional[tuple[int, int]]:
+        """Script range spelling the decoded text verbatim, if any."""
+        if self.opaque or not self.pos:
+            return None
+        first = self.pos[0]
+        if first is None:
+            return None
+        for k, p in enumerate(self.pos):
+            if p != first + k:
+                return None
+        return first, first + len(self.pos)
+
+
+class _Decoder:
+    def __init__(self, src: bytes):
+        self.src = src
+
+    def word(self, node) -> _Word:
+        raw = bytearray()
+        pos: list = []
+        st = {"opaque": False}
+        self._node(node, raw, pos, st)
+        w = _Word(node, node.start_byte, node.end_byte, raw, pos, st["opaque"])
+        w.splat = self._is_splat(node)
+        if w.splat:
+            w.opaque = True
+        w.text = bytes(raw).decode("utf-8", "replace")
+        return w
+
+    def _is_splat(self, node) -> bool:
+        t = node.type
+        src = self.src
+        if t in ("simple_expansion", "expansion"):
+            body = src[node.start_byte : node.end_byte]
+            if b"@" in body or b"*" in body:
+                return True
+            if body.startswith(b"${") and (b":" in body or b"-" in body or b"#" in body or b"/" in body):
+                # ${X:-default} and friends: still a word-split unquoted expansion
+                return bool(_SPLAT_NAME_RE.search(body.decode("utf-8", "replace")))
+            return bool(_SPLAT_NAME_RE.search(body.decode("utf-8", "replace")))
+        if t == "command_substitution":
+            return True
+        if t == "string":
+            named = [c for c in node.named_children if c.type != "string_content" or c.end_byte > c.start_byte]
+            if len(named) == 1 and named[0].type in ("simple_expansion", "expansion"):
+                body = src[named[0].start_byte : named[0].end_byte]
+                return body in (b"$@", b"${@}") or body.endswith(b"[@]}")
+        return False
+
+    def _verbatim(self, s: int, e: int, raw: bytearray, pos: list) -> None:
+        raw += self.src[s:e]
+        pos.extend(range(s, e))
+
+    def _node(self, node, raw: bytearray, pos: list, st: dict) -> None:
+        t = node.type
+        s, e = node.start_byte, node.end_byte
+        src = self.src
+        if t in _EXPANSIONS:
+            st["opaque"] = True
+            self._verbatim(s, e, raw, pos)
+        elif t == "raw_string":
+            if e - s >= 2:
+                self._verbatim(s + 1, e - 1, raw, pos)
+        elif t in ("string", "translated_string"):
+            qs = s + (2 if t == "translated_string" else 1)
+            qe = e - 1 if e - qs >= 1 and src[e - 1 : e] == b'"' else e
+            self._dquote(node, qs, qe, raw, pos, st)
+        elif t == "ansi_c_string":
+            self._ansi_c(s + 2, max(s + 2, e - 1), raw, pos)
+        elif t == "concatenation":
+            cur = s
+            for c in node.children:
+                if c.start_byte > cur:  # bytes not covered by a child (defensive)
+                    self._unquoted(cur, c.start_byte, raw, pos)
+                self._node(c, raw, pos, st)
+                cur = max(cur, c.end_byte)
+            if cur < e:
+                self._unquoted(cur, e, raw, pos)
+        elif t == "command_name":
+            if node.child_count:
+                for c in node.children:
+                    self._node(c, raw, pos, st)
+            else:
+                self._unquoted(s, e, raw, pos)
+        else:  # word, number, brace expressions, anything else: unquoted text
+            if any(c.type in _EXPANSIONS for c in node.children):
+                cur = s
+                for c in node.children:
+                    if c.type in _EXPANSIONS:
+                        self._unquoted(cur, c.start_byte, raw, pos)
+                        self._node(c, raw, pos, st)
+                        cur = c.end_byte
+                self._unquoted(cur, e, raw, pos)
+            else:
+                self._unquoted(s, e, raw, pos)
+
+    def _unquoted(self, s: int, e: int, raw: bytearray, pos: list) -> None:
+        src = self.src
+        i = s
+        while i < e:
+            ch = src[i]
+            if ch == 0x5C and i + 1 < e:  # backslash
+                nxt = src[i + 1]
+                if nxt == 0x0A:
+                    i += 2
+                    continue
+                if nxt == 0x0D and i + 2 < e and src[i + 2] == 0x0A:
+                    i += 3
+                    continue
+                raw.append(nxt)
+                pos.append(i + 1)
+                i += 2
+                continue
+            raw.append(ch)
+            pos.append(i)
+            i += 1
+
+    def _dquote(self, node, s: int, e: int, raw: bytearray, pos: list, st: dict) -> None:
+        src = self.src
+        kids = [c for c in node.named_children if c.type in _EXPANSIONS]
+        cur = s
+        for c in kids:
+            self._dq_text(cur, c.start_byte, raw, pos)
+            st["opaque"] = True
+            self._verbatim(c.start_byte, c.end_byte, raw, pos)
+            cur = c.end_byte
+        self._dq_text(cur, e, raw, pos)
+
+    def _dq_text(self, s: int, e: int, raw: bytearray, pos: list) -> None:
+        src = self.src
+        i = s
+        while i < e:
+            ch = src[i]
+            if ch == 0x5C and i + 1 < e:
+                nxt = src[i + 1]
+                if nxt in b'$`"\\':
+                    raw.append(nxt)
+                    pos.append(i + 1)
+                    i += 2
+                    continue
+                if nxt == 0x0A:
+                    i += 2
+                    continue
+            raw.append(ch)
+            pos.append(i)
+            i += 1
+
+    def _ansi_c(self, s: int, e: int, raw: bytearray, pos: list) -> None:
+        src = self.src
+        i = s
+        while i < e:
+            ch = src[i]
+            if ch == 0x5C and i + 1 < e:
+                c = chr(src[i + 1])
+                if c in _ANSI_C:
+                    raw += _ANSI_C[c]
+                    pos.append(None)
+                    i += 2
+                    continue
+                m = re.match(rb"x([0-9a-fA-F]{1,2})|([0-7]{1,3})", src[i + 1 : i + 4])
+                if m:
+                    val = int(m.group(1), 16) if m.group(1) else int(m.group(2), 8)
+                    raw.append(val & 0xFF)
+                    pos.append(None)
+                    i += 1 + len(m.group(0))
+                    continue
+            raw.append(ch)
+            pos.append(i)
+            i += 1
+
+
+# --------------------------------------------------------------------------------------------
+# the walk
+
+
+@dataclass
+class _Ctx:
+    src: bytes
+    path: str
+    omap: Optional[OffsetMap]
+    depth: int
+    out: Extraction = field(default_factory=Extraction)
+    file_env: list = field(default_factory=list)  # (script offset, EnvAssign) of VLLM_ exports
+    marks: list = field(default_factory=list)  # sorted offsets of b"vllm" / b"VLLM_"
+
+
+def _find_all(data: bytes, needle: bytes) -> list[int]:
+    out = []
+    i = data.find(needle)
+    while i != -1:
+        out.append(i)
+        i = data.find(needle, i + 1)
+    return out
+
+
+def extract_script(
+    script: bytes, path: str, offset_map: Optional[OffsetMap] = None, *, _depth: int = 0
+) -> Extraction:
+    """Extract launches from shell text ``script`` (UTF-8 bytes).
+
+    ``offset_map(i)`` maps a byte offset in ``script`` to the byte offset in the containing file
+    (None where there is no 1:1 counterpart); identity when omitted. All spans in the result are
+    in the containing file's coordinates.
+    """
+    if b"\x00" in script:
+        raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
+    ctx = _Ctx(script, path, offset_map, _depth)
+    marks = sorted(set(_find_all(script, b"vllm")) | set(_find_all(script, b"VLLM_")))
+    if not marks:
+        return ctx.out
+    ctx.marks = marks
+    tree = _parser().parse(script)
+    _walk(ctx, tree.root_node)
+    return ctx.out
+
+
+def _relevant(ctx: _Ctx, node) -> bool:
+    marks = ctx.marks
+    k = bisect_left(marks, node.start_byte)
+    return k < len(marks) and marks[k] < node.end_byte
+
+
+def _walk(ctx: _Ctx, root) -> None:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not _relevant(ctx, node):
+            continue
+        t = node.type
+        if t == "command":
+            _command(ctx, node)
+            continue
+        if t == "declaration_command":
+            _declaration(ctx, node)
+            continue
+        if t == "variable_assignment":
+            _bare_assignment(ctx, node)
+            continue
+        if t == "redirected_statement":
+            _heredocs(ctx, node)
+        if t == "heredoc_redirect":
+            continue  # bodies are handled by _heredocs
+        stack.extend(reversed(node.children))
+
+
+# ---- coordinates
+
+
+def _map(ctx: _Ctx, i: int) -> Optional[int]:
+    return i if ctx.omap is None else ctx.omap(i)
+
+
+def _map_span(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
+    """Map a script range as written; approximate when the ends have no counterpart."""
+    if ctx.omap is None:
+        return Span(s, e)
+    if e <= s:
+        a = ctx.omap(s)
+        return Span(a, a) if a is not None else None
+    a = None
+    for i in range(s, e):
+        a = ctx.omap(i)
+        if a is not None:
+            break
+    b = None
+    for i in range(e - 1, s - 1, -1):
+        b = ctx.omap(i)
+        if b is not None:
+            break
+    if a is None or b is None or b + 1 < a:
+        return None
+    return Span(a, b + 1)
+
+
+def _map_exact(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
+    """Map a script range that must be 1:1 in the file (every byte, contiguously)."""
+    if ctx.omap is None:
+        return Span(s, e)
+    if e <= s:
+        a = ctx.omap(s)
+        return Span(a, a) if a is not None else None
+    a = ctx.omap(s)
+    if a is None:
+        return None
+    for k in range(1, e - s):
+        if ctx.omap(s + k) != a + k:
+            return None
+    return Span(a, a + (e - s))
+
+
+def _token(ctx: _Ctx, w: _Word) -> Token:
+    tr = w.text_range()
+    return Token(
+        text=w.text,
+        span=_map_span(ctx, w.start, w.end),
+        text_span=_map_exact(ctx, *tr) if tr else None,
+        opaque=w.opaque,
+        splat=w.splat,
+    )
+
+
+# ---- commands
+
+
+_WORD_SKIP_SUFFIX = ("redirect",)
+
+
+def _command_words(ctx: _Ctx, node) -> tuple[list[_Word], list]:
+    """Decoded words of a command (assignment prefixes included as ``NAME=value`` words)."""
+    dec = _Decoder(ctx.src)
+    words: list[_Word] = []
+    assigns = []
+    for c in node.children:
+        t = c.type
+        if t.endswith(_WORD_SKIP_SUFFIX) or t in ("comment", "ERROR") and not c.named_children:
+            continue
+        if not c.is_named:
+            continue
+        if t == "variable_assignment":
+            w = _assignment_word(dec, c)
+            assigns.append((len(words), c))
+            words.append(w)
+            continue
+        if t == "subscript":
+            continue
+        words.append(dec.word(c))
+    return words, assigns
+
+
+def _assignment_word(dec: _Decoder, node) -> _Word:
+    name = node.child_by_field_name("name")
+    value = node.child_by_field_name("value")
+    raw = bytearray()
+    pos: list = []
+    if name is not None:
+        dec._verbatim(name.start_byte, name.end_byte, raw, pos)
+        raw += b"="
+        pos.append(name.end_byte)
+    opaque = False
+    if value is not None:
+        vw = dec.word(value)
+        raw += vw.raw
+        pos += vw.pos
+        opaque = vw.opaque or value.type == "array"
+    w = _Word(node, node.start_byte, node.end_byte, raw, pos, opaque)
+    w.text = bytes(raw).decode("utf-8", "replace")
+    return w
+
+
+def _command(ctx: _Ctx, node) -> None:
+    words, assigns = _command_words(ctx, node)
+    texts = [w.text for w in words]
+    found = find_vllm_command(texts)
+    if found is not None:
+        _launch(ctx, node, words, found)
+    else:
+        v = version_from_pip_install(texts)
+        if v is not None:
+            wi = next((w for w in words if "vllm" in w.text.lower() and not w.text.startswith("-")), None)
+            span = _map_span(ctx, wi.start, wi.end) if wi is not None else _map_span(
+                ctx, node.start_byte, node.end_byte)
+            ctx.out.version_hints.append(VersionHint(v, "pip-install", span))
+    _nested_shell(ctx, words)
+
+
+def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
+    """``sh -c '...'`` (also behind docker ``--entrypoint bash``): parse the string as shell."""
+    if ctx.depth >= 6:
+        return
+    seen_shell = False
+    for k, w in enumerate(words):
+        t = w.text
+        base = t.rsplit("/", 1)[-1]
+        if base in _SHELLS or t.startswith("--entrypoint=") and t.split("=", 1)[1].rsplit("/", 1)[-1] in _SHELLS:
+            seen_shell = True
+            continue
+        if seen_shell and _SHELL_C_RE.match(t) and k + 1 < len(words):
+            inner = words[k + 1]
+            body = bytes(inner.raw)
+            if b"vllm" not in body and b"VLLM_" not in body:
+                return
+            poslist = inner.pos
+            outer = ctx.omap
+
+            def omap(i: int, _p=poslist, _o=outer) -> Optional[int]:
+                if i < 0 or i >= len(_p):
+                    return None
+                p = _p[i]
+                if p is None:
+                    return None
+                return p if _o is None else _o(p)
+
+            sub = extract_script(body, ctx.path, omap, _depth=ctx.depth + 1)
+            _merge(ctx, sub)
+            return
+
+
+def _merge(ctx: _Ctx, sub: Extraction) -> None:
+    for la in sub.launches:
+        # file-level exports before this point apply to the nested launch too
+        la.env = [e for _o, e in ctx.file_env] + la.env
+        ctx.out.launches.append(la)
+    ctx.out.env.extend(sub.env)
+    ctx.out.version_hints.extend(sub.version_hints)
+    ctx.out.notes.extend(sub.notes)
+
+
+def _heredocs(ctx: _Ctx, node) -> None:
+    """``bash <<EOF ... EOF``: parse the body as shell (not for python/cat-to-non-script)."""
+    if ctx.depth >= 6:
+        return
+    body_cmd = node.child_by_field_name("body")
+    prog = ""
+    if body_cmd is not None and body_cmd.type == "command":
+        name = body_cmd.child_by_field_name("name")
+        if name is not None:
+            prog = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace").rsplit("/", 1)[-1]
+    if _PY_RE.match(prog):
+        return
+    for c in node.children:
+        if c.type != "heredoc_redirect":
+            continue
+        for b in c.children:
+            if b.type == "heredoc_body" and _relevant(ctx, b):
+                s, e = b.start_byte, b.end_byte
+                outer = ctx.omap
+
+                def omap(i: int, _s=s, _e=e, _o=outer) -> Optional[int]:
+                    if i < 0 or _s + i >= _e:
+                        return None
+                    return _s + i if _o is None else _o(_s + i)
+
+                try:
+                    sub = extract_script(ctx.src[s:e], ctx.path, omap, _depth=ctx.depth + 1)
+                except ParseError:
+                    continue
+                _merge(ctx, sub)
+
+
+def _env_from_assign_node(ctx: _Ctx, dec: _Decoder, node, delete: Optional[Span]) -> Optional[EnvAssign]:
+    name = node.child_by_field_name("name")
+    if name is None:
+        return None
+    value = node.child_by_field_name("value")
+    nm = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
+    if value is None:
+        return EnvAssign(nm, _map_span(ctx, name.start_byte, name.end_byte), "",
+                         delete_span=delete)
+    vw = dec.word(value)
+    tr = vw.text_range()
+    opaque = vw.opaque or value.type == "array"
+    return EnvAssign(
+        name=nm,
+        name_span=_map_exact(ctx, name.start_byte, name.end_byte),
+        value=None if opaque else vw.text,
+        value_span=_map_span(ctx, vw.start, vw.end),
+        value_text_span=_map_exact(ctx, *tr) if tr and not opaque else None,
+        value_opaque=opaque,
+        delete_span=delete,
+    )
+
+
+def _line_bounds(src: bytes, s: int, e: int) -> tuple[int, int]:
+    ls = src.rfind(b"\n", 0, s) + 1
+    le = src.find(b"\n", e)
+    le = len(src) if le == -1 else le + 1
+    return ls, le
+
+
+def _whole_line_span(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
+    """The statement's whole line when it is alone on it, else None."""
+    src = ctx.src
+    ls, le = _line_bounds(src, s, e)
+    if src[ls:s].strip() or src[e:le].strip():
+        return None
+    return _map_exact(ctx, ls, le)
+
+
+def _declaration(ctx: _Ctx, node) -> None:
+    dec = _Decoder(ctx.src)
+    assigns = [c for c in node.named_children if c.type == "variable_assignment"]
+    for c in assigns:
+        name = c.child_by_field_name("name")
+        if name is None or not ctx.src[name.start_byte : name.end_byte].startswith(b"VLLM_"):
+            continue
+        delete = _whole_line_span(ctx, node.start_byte, node.end_byte) if len([x for x in node.named_children if x.type in ("variable_assignment", "variable_name")]) == 1 else None
+        ea = _env_from_assign_node(ctx, dec, c, delete)
+        if ea is not None:
+            ctx.out.env.append(ea)
+            ctx.file_env.append((c.start_byte, ea))
+    # `export X=$(... vllm ...)`: nothing to launch; command substitutions with vllm inside
+    for c in node.named_children:
+        if c.type == "variable_assignment":
+            v = c.child_by_field_name("value")
+            if v is not None and _relevant(ctx, v):
+                _walk(ctx, v)
+
+
+def _bare_assignment(ctx: _Ctx, node) -> None:
+    name = node.child_by_field_name("name")
+    if name is not None and ctx.src[name.start_byte : name.end_byte].startswith(b"VLLM_"):
+        ea = _env_from_assign_node(ctx, _Decoder(ctx.src), node,
+                                   _whole_line_span(ctx, node.start_byte, node.end_byte))
+        if ea is not None:
+            ctx.out.env.append(ea)
+            ctx.file_env.append((node.start_byte, ea))
+    v = node.child_by_field_name("value")
+    if v is not None and _relevant(ctx, v):
+        _walk(ctx, v)
+
+
+# ---- launches
+
+
+def _launch(ctx: _Ctx, node, words: list[_Word], found) -> None:
+    src = ctx.src
+    start = found.args_start
+    arg_words = words[start:]
+    dropped_words: list[_Word] = []
+    # `\` + CRLF: bash sees an escaped CR and ends the command there
+    cut = src.find(b"\\\r\n", node.start_byte, node.end_byte)
+    if cut != -1:
+        kept = [w for w in arg_words if w.start < cut]
+        dropped_words = [w for w in arg_words if w.start >= cut]
+        arg_words = kept
+    tokens = [_token(ctx, w) for w in arg_words]
+    word_of = {id(t): w for t, w in zip(tokens, arg_words)}
+    env: list[EnvAssign] = [e for _o, e in ctx.file_env]
+    for idx, name, value in found.env:
+        env.append(_env_from_word(ctx, words, idx, name, value))
+    hints: list[VersionHint] = []
+    if found.image and image_is_vllm(found.image):
+        v = version_from_image(found.image)
+        if v is not None:
+            iw = next((w for w in words if w.text == found.image), None)
+            hints.append(VersionHint(v, "image-tag", _map_span(ctx, iw.start, iw.end) if iw else None))
+    if not dropped_words:
+        dropped_words = _dropped_after(ctx, node)
+    else:
+        dropped_words += _dropped_after(ctx, node)
+    span = _map_span(ctx, node.start_byte, node.end_byte) or Span(0, 0)
+    la = Launch(
+        path=ctx.path,
+        entry=found.entry,
+        style="argv",
+        span=span,
+        tokens=tokens,
+        env=env,
+        version_hints=hints,
+        dropped=[_token(ctx, w) for w in dropped_words],
+        opaque=any(t.splat for t in tokens),
+    )
+    if found.image:
+        la.context["image"] = found.image
+
+    def delete_tokens(toks: list[Token], _la=la, _word_of=word_of) -> Optional[list[Edit]]:
+        ws = []
+        for t in toks:
+            w = _word_of.get(id(t))
+            if w is None:  # a copy: match by span
+                w = next((_word_of[id(x)] for x in _la.tokens if x.span == t.span and t.span is not None), None)
+            if w is None:
+                return None
+            ws.append(w)
+        if not ws:
+            return None
+        ws.sort(key=lambda w: w.start)
+        rng = _deletion_range(ctx.src, ws[0].start, ws[-1].end)
+        if rng is None:
+            return None
+        sp = _map_exact(ctx, *rng)
+        if sp is None:
+            return None
+        return [Edit(sp, "")]
+
+    la.delete_tokens = delete_tokens
+    ctx.out.launches.append(la)
+
+
+def _env_from_word(ctx: _Ctx, words: list[_Word], idx: int, name: str, value: Optional[str]) -> EnvAssign:
+    w = words[idx]
+    tr = w.text_range()
+    prefix = 0 if w.node.type == "variable_assignment" else split_env_word(w.text)[0]
+    name_span = value_span = value_text_span = None
+    if tr is not None:
+        a = tr[0] + prefix
+        name_span = _map_exact(ctx, a, a + len(name.encode()))
+        if value is not None:
+            vs = a + len(name.encode()) + 1
+            value_text_span = _map_exact(ctx, vs, tr[1])
+            value_span = value_text_span
+    else:
+        value_span = _map_span(ctx, w.start, w.end)
+    # `-e A=B`: delete the option word too
+    s = w.start
+    if idx > 0 and words[idx - 1].text in ("-e", "--env", "-u", "--unset"):
+        s = words[idx - 1].start
+    rng = _deletion_range(ctx.src, s, w.end)
+    delete = _map_exact(ctx, *rng) if rng else None
+    opaque = w.opaque
+    return EnvAssign(
+        name=name,
+        name_span=name_span,
+        value=None if opaque else value,
+        value_span=value_span,
+        value_text_span=value_text_span if not opaque else None,
+        value_opaque=opaque,
+        delete_span=delete,
+    )
+
+
+_CONT_END = re.compile(rb"[ \t]*\\\r?\n")
+
+
+def _deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:
+    """Bytes to cut to remove the words spanning ``[s, e)`` cleanly from a command line."""
+    ls = src.rfind(b"\n", 0, s) + 1
+    before = src[ls:s]
+    m = _CONT_END.match(src, e)
+    if not before.strip() and m:
+        # alone on a continuation line: remove the whole line
+        return ls, m.end()
+    # trailing whitespace on the same line, up to the end of line
+    j = e
+    while j < len(src) and src[j] in b" \t":
+        j += 1
+    at_eol = j >= len(src) or src[j] in b"\r\n;&|#)" or src[j : j + 1] == b"}"
+    if not before.strip() and at_eol and ls >= 2:
+        # alone on the command's last line: cut from the previous line's ` \`
+        prev_end = ls - 1
+        if src[prev_end - 1 : prev_end] == b"\r":
+            prev_end -= 1
+        if src[prev_end - 1 : prev_end] == b"\\":
+            k = prev_end - 1
+            while k > 0 and src[k - 1] in b" \t":
+                k -= 1
+            return k, e
+        return None
+    if before.strip():
+        # remove the whitespace that precedes the first word (same line)
+        k = s
+        while k > ls and src[k - 1] in b" \t":
+            k -= 1
+        if k == s:
+            return None  # glued to something: unsafe
+        return k, e
+    # first on its line with more words after it: remove it and the whitespace after
+    if j == e:
+        return None
+    return s, j
+
+
+_DASH_LINE = re.compile(rb"[ \t]*-(-|[A-Za-z])")
+_COMMENT_LINE = re.compile(rb"[ \t]*#[^\n]*\n")
+_REST_NONE = re.compile(rb"[ \t]*\r?\n")
+_REST_BS = re.compile(rb"[ \t]*\\(\r?\n)")
+_REST_BS_SPACE = re.compile(rb"[ \t]*\\[ \t]+(#[^\n]*)?\r?\n")
+
+
+def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
+    """Option lines cut off after the launch by a broken continuation."""
+    src = ctx.src
+    out: list[_Word] = []
+    end = node.end_byte
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    for _guard in range(10000):
+        m = _REST_BS_SPACE.match(src, end) or _REST_BS.match(src, end) or _REST_NONE.match(src, end)
+        if not m:
+            return out
+        p = m.end()
+        if m.re is not _REST_NONE:
+            # the continuation was cut (`\ ` or a comment line): skip comment lines
+            while True:
+                c = _COMMENT_LINE.match(src, p)
+                if not c:
+                    break
+                p = c.end()
+        if not _DASH_LINE.match(src, p):
+            return out
+        q = p
+        while src[q : q + 1] in (b" ", b"\t"):
+            q += 1
+        cmd = root.descendant_for_byte_range(q, q + 1)
+        while cmd is not None and cmd.type != "command":
+            cmd = cmd.parent
+        if cmd is None or cmd.start_byte != q:
+            return out
+        words, _a = _command_words(ctx, cmd)
+        out.extend(words)
+        end = cmd.end_byte
+    return out
