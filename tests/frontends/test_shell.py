@@ -1,0 +1,388 @@
+"""Shell front-end: launches, tokens with exact spans, env, hints, dropped options, deletions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from vllm_lint.frontends import shell
+from vllm_lint.launch import Edit, Extraction, Launch, ParseError
+
+
+def check_spans(data: bytes, ex: Extraction) -> None:
+    """Invariant: wherever a text span is set, it spells the decoded text verbatim."""
+    for la in ex.launches:
+        assert la.span.start <= la.span.end <= len(data)
+        for t in list(la.tokens) + list(la.dropped):
+            if t.text_span is not None:
+                assert data[t.text_span.start : t.text_span.end].decode("utf-8", "replace") == t.text
+                assert t.span is not None
+                assert t.span.start <= t.text_span.start <= t.text_span.end <= t.span.end
+        for e in la.env:
+            check_env(data, e)
+    for e in ex.env:
+        check_env(data, e)
+
+
+def check_env(data: bytes, e) -> None:
+    if e.name_span is not None:
+        assert data[e.name_span.start : e.name_span.end].decode() == e.name
+    if e.value_text_span is not None:
+        assert data[e.value_text_span.start : e.value_text_span.end].decode("utf-8", "replace") == e.value
+
+
+def ex(text: str | bytes) -> tuple[bytes, Extraction]:
+    data = text.encode() if isinstance(text, str) else text
+    out = shell.extract(data, "run.sh")
+    check_spans(data, out)
+    return data, out
+
+
+def one(text: str | bytes) -> tuple[bytes, Launch]:
+    data, out = ex(text)
+    assert len(out.launches) == 1, out.launches
+    return data, out.launches[0]
+
+
+def texts(la: Launch) -> list[str]:
+    return [t.text for t in la.tokens]
+
+
+def apply(data: bytes, edits: list[Edit]) -> bytes:
+    for e in sorted(edits, key=lambda e: e.span.start, reverse=True):
+        data = data[: e.span.start] + e.content.encode() + data[e.span.end :]
+    return data
+
+
+def find_tok(la: Launch, text: str, after: int = 0):
+    return [t for t in la.tokens if t.text == text][after]
+
+
+def test_module_interface():
+    assert shell.FORMAT == "shell"
+    assert shell.might_contain_launch(b"vllm serve m")
+    assert shell.might_contain_launch(b"export VLLM_X=1")
+    assert not shell.might_contain_launch(b"echo hi")
+
+
+def test_simple_serve():
+    data, la = one("vllm serve meta-llama/Llama-3-8B --tensor-parallel-size 2 --dtype=half\n")
+    assert la.entry == "vllm serve"
+    assert texts(la) == ["meta-llama/Llama-3-8B", "--tensor-parallel-size", "2", "--dtype=half"]
+    t = find_tok(la, "--dtype=half")
+    assert t.text_span == t.span
+    assert data[la.span.start : la.span.end].startswith(b"vllm serve")
+    assert not la.opaque and la.dropped == []
+
+
+def test_quoted_words_text_span_excludes_quotes():
+    data, la = one("""vllm serve "m" '--max-model-len' "4096" --x='{"a": 1}' --y "a\\"b"\n""")
+    assert texts(la) == ["m", "--max-model-len", "4096", '--x={"a": 1}', "--y", 'a"b']
+    t = find_tok(la, "--max-model-len")
+    assert data[t.span.start : t.span.end] == b"'--max-model-len'"
+    assert t.text_span == type(t.span)(t.span.start + 1, t.span.end - 1)
+    assert find_tok(la, '--x={"a": 1}').text_span is None  # concatenation: not one verbatim run
+    assert find_tok(la, 'a"b').text_span is None  # escape inside
+
+
+def test_json_in_single_quotes_is_verbatim():
+    data, la = one("""vllm serve m --compilation-config '{"level": 3, "cudagraph_capture_sizes": [1, 2]}'\n""")
+    t = la.tokens[-1]
+    assert t.text == '{"level": 3, "cudagraph_capture_sizes": [1, 2]}'
+    assert t.text_span is not None
+
+
+def test_escaped_space_word():
+    data, la = one("vllm serve a\\ b --x\n")
+    assert texts(la) == ["a b", "--x"]
+    assert la.tokens[0].text_span is None
+
+
+def test_expansions_opaque_and_splat():
+    data, la = one('vllm serve "$MODEL" --tp $TP --port=${PORT:-8000} $EXTRA_ARGS "$@" "${ARGS[@]}" $(cat flags)\n')
+    by = {t.text: t for t in la.tokens}
+    assert by["$MODEL"].opaque and not by["$MODEL"].splat
+    assert by["$TP"].opaque and not by["$TP"].splat
+    assert by["--port=${PORT:-8000}"].opaque and not by["--port=${PORT:-8000}"].splat
+    for w in ("$EXTRA_ARGS", "$@", "${ARGS[@]}", "$(cat flags)"):
+        assert by[w].splat and by[w].opaque, w
+    assert la.opaque
+    assert all(t.text_span is None for t in la.tokens if t.opaque)
+
+
+@pytest.mark.parametrize(
+    "script, entry",
+    [
+        ("cd /app && vllm serve m --tp 2 || exit 1\n", "vllm serve"),
+        ("echo start; exec python3 -m vllm.entrypoints.openai.api_server --model m\n", "openai.api_server"),
+        ("vllm serve m 2>&1 | tee log.txt\n", "vllm serve"),
+        ("(cd x; vllm serve m) &\n", "vllm serve"),
+        ("start() {\n  vllm serve m \"$@\"\n}\nstart\n", "vllm serve"),
+        ("if [ -n \"$X\" ]; then\n  vllm serve m\nelse\n  echo no\nfi\n", "vllm serve"),
+        ("for i in 1 2; do\n  vllm serve m --port 800$i &\ndone\nwait\n", "vllm serve"),
+        ("while true; do vllm serve m; sleep 1; done\n", "vllm serve"),
+        ("case $1 in\n  serve) vllm serve m ;;\nesac\n", "vllm serve"),
+        ("nohup python -m vllm.entrypoints.api_server --model m > out.log 2>&1 &\n", "api_server"),
+        ("srun -N 1 --gres=gpu:8 numactl --cpunodebind=0 vllm serve m\n", "vllm serve"),
+        ("uv run vllm serve m\n", "vllm serve"),
+    ],
+)
+def test_contexts(script, entry):
+    _data, la = one(script)
+    assert la.entry == entry
+    assert "m" in texts(la) or "--model" in texts(la)
+
+
+def test_not_launches():
+    _d, out = ex("vllm bench serve --model m\npip install vllm\necho vllm serve\nvllm --version\n")
+    assert out.launches == []
+
+
+def test_env_prefix_and_exports():
+    data, out = ex(
+        "export VLLM_ATTENTION_BACKEND=FLASHINFER\n"
+        "VLLM_USE_V1=0\n"
+        "export HF_HOME=/x\n"
+        "VLLM_LOGGING_LEVEL=DEBUG CUDA_VISIBLE_DEVICES=0,1 vllm serve m\n"
+    )
+    assert [(e.name, e.value) for e in out.env] == [
+        ("VLLM_ATTENTION_BACKEND", "FLASHINFER"), ("VLLM_USE_V1", "0")]
+    la = out.launches[0]
+    assert [(e.name, e.value) for e in la.env] == [
+        ("VLLM_ATTENTION_BACKEND", "FLASHINFER"), ("VLLM_USE_V1", "0"),
+        ("VLLM_LOGGING_LEVEL", "DEBUG"), ("CUDA_VISIBLE_DEVICES", "0,1")]
+    exp = out.env[0]
+    assert apply(data, [Edit(exp.delete_span, "")]).startswith(b"VLLM_USE_V1=0\n")
+    pre = la.env[2]
+    assert apply(data, [Edit(pre.delete_span, "")]).endswith(b"\nCUDA_VISIBLE_DEVICES=0,1 vllm serve m\n")
+
+
+def test_export_after_launch_not_attached():
+    _d, out = ex("vllm serve m\nexport VLLM_X=1\n")
+    assert out.launches[0].env == []
+    assert [e.name for e in out.env] == ["VLLM_X"]
+
+
+def test_export_opaque_value():
+    _d, out = ex('export VLLM_X="$(nproc)"\nexport VLLM_Y="a b" OTHER=1\n')
+    assert out.env[0].value_opaque and out.env[0].value is None
+    assert out.env[1].value == "a b" and out.env[1].delete_span is None
+
+
+def test_docker_run_env_and_tag():
+    data, la = one(
+        "docker run --runtime nvidia --gpus all \\\n"
+        "  -v ~/.cache/huggingface:/root/.cache/huggingface \\\n"
+        "  --env \"HUGGING_FACE_HUB_TOKEN=$HF_TOKEN\" \\\n"
+        "  -e VLLM_USE_V1=1 \\\n"
+        "  -p 8000:8000 --ipc=host \\\n"
+        "  vllm/vllm-openai:v0.8.5 \\\n"
+        "  --model mistralai/Mistral-7B-v0.1 --max-model-len 8192\n"
+    )
+    assert la.entry == "docker:vllm/vllm-openai:v0.8.5"
+    assert texts(la) == ["--model", "mistralai/Mistral-7B-v0.1", "--max-model-len", "8192"]
+    assert [(h.version, h.source) for h in la.version_hints] == [("v0.8.5", "image-tag")]
+    h = la.version_hints[0]
+    assert data[h.span.start : h.span.end] == b"vllm/vllm-openai:v0.8.5"
+    env = {e.name: e for e in la.env}
+    assert env["HUGGING_FACE_HUB_TOKEN"].value_opaque
+    v1 = env["VLLM_USE_V1"]
+    assert v1.value == "1" and data[v1.value_text_span.start : v1.value_text_span.end] == b"1"
+    assert b"VLLM_USE_V1" not in apply(data, [Edit(v1.delete_span, "")])
+    assert b"  -p 8000:8000" in apply(data, [Edit(v1.delete_span, "")])
+
+
+def test_pip_install_hint():
+    data, out = ex("pip install vllm==0.8.5\nvllm serve m\n")
+    assert [(h.version, h.source) for h in out.version_hints] == [("0.8.5", "pip-install")]
+    h = out.version_hints[0]
+    assert data[h.span.start : h.span.end] == b"vllm==0.8.5"
+
+
+def test_sh_c_single_quotes():
+    data, la = one("docker run --entrypoint bash img -c 'vllm serve m --tp 2'\n")
+    assert texts(la) == ["m", "--tp", "2"]
+    t = find_tok(la, "--tp")
+    assert data[t.text_span.start : t.text_span.end] == b"--tp"
+
+
+def test_sh_c_double_quotes_with_escapes():
+    data, la = one('bash -lc "cd /x && vllm serve m --chat-template \\"$T\\" --max-model-len 4096 --q \\"a b\\""\n')
+    assert texts(la)[:2] == ["m", "--chat-template"]
+    assert find_tok(la, "--max-model-len").text_span is not None
+    ab = find_tok(la, "a b")  # its quotes came from escapes, its text is still verbatim
+    assert data[ab.text_span.start : ab.text_span.end] == b"a b"
+    # deletion within the 1:1 part works, deletion across escapes is refused
+    edits = la.delete_tokens([find_tok(la, "--max-model-len"), find_tok(la, "4096")])
+    assert apply(data, edits) == b'bash -lc "cd /x && vllm serve m --chat-template \\"$T\\" --q \\"a b\\""\n'
+    assert la.delete_tokens([find_tok(la, "--q"), find_tok(la, "a b")]) is None
+
+
+def test_sh_c_nested_twice():
+    data, la = one("""sh -c "bash -c 'vllm serve m --x 1'"\n""")
+    assert texts(la) == ["m", "--x", "1"]
+    assert data[la.tokens[1].text_span.start : la.tokens[1].text_span.end] == b"--x"
+
+
+def test_heredoc():
+    data, out = ex("ssh host bash <<'EOF'\nexport VLLM_X=1\nvllm serve m --tp 4\nEOF\necho done\n")
+    la = out.launches[0]
+    assert texts(la) == ["m", "--tp", "4"]
+    assert [e.name for e in la.env] == ["VLLM_X"]
+
+
+def test_python_heredoc_not_parsed_as_shell():
+    _d, out = ex("python - <<EOF\nimport os\nos.system('vllm serve m')\nEOF\n")
+    assert out.launches == []
+
+
+def test_continuation_with_comment_line_drops_options():
+    data, la = one("vllm serve m \\\n  --tp 2 \\\n  # --dtype half \\\n  --max-model-len 4096 \\\n  --port 8000\n")
+    assert texts(la) == ["m", "--tp", "2"]
+    assert [t.text for t in la.dropped] == ["--max-model-len", "4096", "--port", "8000"]
+    d = la.dropped[0]
+    assert data[d.text_span.start : d.text_span.end] == b"--max-model-len"
+
+
+def test_missing_backslash_drops_following_dash_lines():
+    data, la = one("vllm serve m \\\n  --tp 2\n  --max-model-len 4096 \\\n  --port 8000\necho next\n")
+    assert texts(la) == ["m", "--tp", "2"]
+    assert [t.text for t in la.dropped] == ["--max-model-len", "4096", "--port", "8000"]
+
+
+def test_backslash_space_drops():
+    data, la = one("vllm serve m \\\n  --dtype half \\  \n  --port 8000\n")
+    assert texts(la) == ["m", "--dtype", "half"]
+    assert [t.text for t in la.dropped] == ["--port", "8000"]
+
+
+def test_no_false_dropped():
+    _d, la = one("vllm serve m \\\n  --tp 2\n\necho --not-dropped\n-x\n")
+    assert la.dropped == []
+    _d, la = one("vllm serve m &\n--x\n")
+    assert la.dropped == []
+
+
+def test_crlf_file():
+    data, la = one(b"#!/bin/sh\r\nvllm serve m --tp 2\r\necho ok\r\n")
+    assert texts(la) == ["m", "--tp", "2"] and la.dropped == []
+
+
+def test_crlf_continuation_is_broken():
+    data, la = one(b"vllm serve m \\\r\n  --tp 2 \\\r\n  --port 8000\r\n")
+    assert texts(la) == ["m"]
+    assert [t.text for t in la.dropped] == ["--tp", "2", "--port", "8000"]
+
+
+def test_non_utf8_bytes():
+    data, la = one(b"# caf\xe9\nvllm serve m --served-model-name caf\xe9 --tp 2\n")
+    assert texts(la)[-2:] == ["--tp", "2"]
+    assert la.tokens[2].text == "caf\ufffd"
+
+
+def test_nul_byte_raises():
+    with pytest.raises(ParseError):
+        shell.extract(b"vllm serve\x00 m", "x.sh")
+
+
+def test_broken_scripts_still_yield_launches():
+    for s in (
+        "if [ x ]; then\n vllm serve m --tp 2\n",  # missing fi
+        "vllm serve m --x 'unterminated\n",
+        "echo $((\nvllm serve m2 --tp 2\n",
+        "}}}\nvllm serve m3\n((((",
+    ):
+        _d, out = ex(s)
+        assert isinstance(out, Extraction)
+    _d, out = ex("if [ x ]; then\n vllm serve m --tp 2\n")
+    assert texts(out.launches[0]) == ["m", "--tp", "2"]
+
+
+# ---- delete_tokens
+
+
+def test_delete_whole_continuation_line():
+    data, la = one("vllm serve m \\\n  --swap-space 4 \\\n  --tp 2\n")
+    edits = la.delete_tokens([find_tok(la, "--swap-space"), find_tok(la, "4")])
+    assert apply(data, edits) == b"vllm serve m \\\n  --tp 2\n"
+
+
+def test_delete_last_line_of_command():
+    data, la = one("vllm serve m \\\n  --tp 2 \\\n  --swap-space 4\necho\n")
+    edits = la.delete_tokens([find_tok(la, "--swap-space"), find_tok(la, "4")])
+    assert apply(data, edits) == b"vllm serve m \\\n  --tp 2\necho\n"
+
+
+def test_delete_inline():
+    data, la = one("vllm serve m --swap-space 4 --tp 2\n")
+    edits = la.delete_tokens([find_tok(la, "--swap-space"), find_tok(la, "4")])
+    assert apply(data, edits) == b"vllm serve m --tp 2\n"
+    edits = la.delete_tokens([find_tok(la, "--tp"), find_tok(la, "2")])
+    assert apply(data, edits) == b"vllm serve m --swap-space 4\n"
+
+
+def test_delete_first_on_line_with_more_after():
+    data, la = one("vllm serve m \\\n  --swap-space 4 --tp 2 \\\n  --x\n")
+    edits = la.delete_tokens([find_tok(la, "--swap-space"), find_tok(la, "4")])
+    assert apply(data, edits) == b"vllm serve m \\\n  --tp 2 \\\n  --x\n"
+
+
+def test_delete_crlf_line():
+    data, la = one(b"vllm serve m --swap-space=4 --tp 2\r\n")
+    edits = la.delete_tokens([find_tok(la, "--swap-space=4")])
+    assert apply(data, edits) == b"vllm serve m --tp 2\r\n"
+
+
+def test_delete_in_docker_run():
+    data, la = one("docker run --gpus all vllm/vllm-openai:v0.9.0 \\\n  --model m \\\n  --disable-log-requests \\\n  --port 8000\n")
+    edits = la.delete_tokens([find_tok(la, "--disable-log-requests")])
+    assert apply(data, edits) == b"docker run --gpus all vllm/vllm-openai:v0.9.0 \\\n  --model m \\\n  --port 8000\n"
+
+
+# ---- offset maps (nested use by other front-ends)
+
+
+def test_extract_script_with_offset_map():
+    outer = b"run: |\n  vllm serve m --tp 2\n"
+    start = outer.index(b"vllm")
+    script = outer[start:]
+    out = shell.extract_script(script, "x.yaml", lambda i: start + i)
+    la = out.launches[0]
+    t = find_tok(la, "--tp")
+    assert outer[t.text_span.start : t.text_span.end] == b"--tp"
+    edits = la.delete_tokens([t, find_tok(la, "2")])
+    assert apply(outer, edits) == b"run: |\n  vllm serve m\n"
+
+
+def test_offset_map_holes():
+    script = b"vllm serve m --tp 2"
+    out = shell.extract_script(script, "x", lambda i: None if 13 <= i < 15 else 100 + i)
+    la = out.launches[0]
+    t = find_tok(la, "--tp")
+    assert t.text_span is None
+    assert la.delete_tokens([t, find_tok(la, "2")]) is None
+    assert find_tok(la, "2").text_span.start == 118
+
+
+# ---- fuzz
+
+
+def test_quick_fuzz_no_crash():
+    rng = random.Random(1234)
+    pieces = ["vllm", "serve", "m", "--tp", "2", "\\\n", "\\ \n", "\\\r\n", "'", '"', "$X", "${A[@]}",
+              "$(", ")", "`", "#", "\n", ";", "&&", "|", "<<EOF\n", "EOF\n", "bash -c", "docker run",
+              "-e", "VLLM_X=1", "export", "vllm/vllm-openai:v0.8.5", " ", " ", "\xe9", "{", "}", "if",
+              "then", "fi", "(", "=", "$'\\n'", "--x=", "sh -c '", "pip install vllm==0.8.5"]
+    for _ in range(400):
+        s = "".join(rng.choice(pieces) + rng.choice(["", " "]) for _ in range(rng.randint(1, 40)))
+        data = s.encode("utf-8", "surrogateescape")
+        if rng.random() < 0.2:
+            data = data.replace(b"\xc3", b"\xff")
+        out = shell.extract(data, "f.sh")
+        check_spans(data, out)
+        for la in out.launches:
+            if la.tokens:
+                res = la.delete_tokens(la.tokens[:1])
+                if res:
+                    apply(data, res)
