@@ -1,0 +1,115 @@
+"""A small synthetic flag database (three releases) for engine and rule tests, written in the
+schema of flag_db/README.md. Facts are modelled on real vLLM history but kept tiny."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from vllm_lint.surface.db import compile_index, write_json
+
+
+def opt(name, aliases=(), kind="valued", type="str", default=None, choices=None, nargs=None,
+        negations=(), deprecated=None, dest=None, group=None, optional=False, default_computed=False):
+    return {"name": name, "aliases": list(aliases), "negations": list(negations), "hidden": [],
+            "dest": dest or name.lstrip("-").replace("-", "_"), "kind": kind, "type": type,
+            "optional": optional, "nargs": nargs, "choices": choices, "default": default,
+            "default_computed": default_computed, "group": group, "config": None, "deprecated": deprecated}
+
+
+BASE = [
+    opt("--model", default="facebook/opt-125m"),
+    opt("--tensor-parallel-size", ["-tp"], type="int", default=1, group="ParallelConfig"),
+    opt("--pipeline-parallel-size", ["-pp"], type="int", default=1),
+    opt("--dtype", choices=["auto", "bfloat16", "float16", "half"], default="auto"),
+    opt("--enforce-eager", ["--no-enforce-eager"], kind="negatable", type=None, default=False,
+        negations=["--no-enforce-eager"]),
+    opt("--max-model-len", type="human_int_or_auto", optional=True),
+    opt("--max-num-seqs", type="int", optional=True),
+    opt("--max-num-batched-tokens", type="human_int", optional=True),
+    opt("--gpu-memory-utilization", type="float", default=0.9),
+    opt("--port", type="int", default=8000),
+    opt("--host", optional=True),
+    opt("--served-model-name", nargs="+"),
+    opt("--quantization", ["-q"], choices=["awq", "fp8", "gptq", "None"], optional=True),
+]
+
+V085 = BASE + [
+    opt("--swap-space", type="float", default=4),
+    opt("--num-scheduler-steps", type="int", default=1),
+    opt("--cuda-graph-sizes", type="int", nargs="+", default=[512]),
+    opt("--compilation-config", ["-O"], kind="json", type="json", dest="compilation_config"),
+    opt("--guided-decoding-backend", default="xgrammar"),
+]
+V0100 = BASE + [
+    opt("--swap-space", type="float", default=4),
+    opt("--cuda-graph-sizes", type="int", nargs="+",
+        deprecated={"how": "argparse", "successor": "--cudagraph-capture-sizes"}),
+    opt("--cudagraph-capture-sizes", type="int", nargs="+"),
+    opt("--compilation-config", ["-O"], kind="json", type="json"),
+    opt("--guided-decoding-backend", deprecated={"how": "help", "successor": None}),
+    opt("--structured-outputs-config", kind="json", type="json"),
+    opt("--async-scheduling", ["--no-async-scheduling"], kind="negatable", type=None, default=False,
+        negations=["--no-async-scheduling"]),
+]
+V0271 = BASE + [
+    opt("--cudagraph-capture-sizes", type="int", nargs="+"),
+    opt("--compilation-config", ["-cc"], kind="json", type="json"),
+    opt("--optimization-level", type="int", default=2),
+    opt("--structured-outputs-config", kind="json", type="json"),
+    opt("--async-scheduling", ["--no-async-scheduling"], kind="negatable", type=None, default=None,
+        negations=["--no-async-scheduling"]),
+    opt("--max-num-partial-prefills-x", type="int"),  # makes "--max-num" prefixes richer
+]
+
+JSON_CONFIGS = {
+    "compilation_config": {"class": "CompilationConfig", "fields": {
+        "level": {"type": "int", "default": None}, "mode": {"type": "int", "default": None},
+        "cudagraph_capture_sizes": {"type": "list[int]", "default": None}}},
+    "structured_outputs_config": {"class": "StructuredOutputsConfig", "fields": {
+        "backend": {"type": "str", "default": "auto"}, "disable_fallback": {"type": "bool", "default": False}}},
+}
+
+
+def _record(version, options, env, engine_extra=(), drop_json=()):
+    engine = {o["dest"]: {"type": o["type"], "default": o["default"], "default_computed": False}
+              for o in options if o["dest"] not in ("model_tag",)}
+    for f in engine_extra:
+        engine[f] = {"type": "str", "default": None, "default_computed": False}
+    jc = {k: v for k, v in JSON_CONFIGS.items() if any(o["dest"] == k for o in options)}
+    return {"schema": 1, "version": version, "source": {"kind": "synthetic"},
+            "era": {"parser_module": "x", "entry": "y"},
+            "options": sorted(copy.deepcopy(options), key=lambda o: o["name"]),
+            "positionals": [{"dest": "model_tag", "nargs": "?"}],
+            "engine_args": engine, "async_engine_args": [], "llm_params": ["model", "tokenizer"],
+            "json_configs": jc, "env": env}
+
+
+def env(*names, deprecated=()):
+    return {n: {"type": "str", "default": None, "default_computed": False, "choices": None,
+                "deprecated": {"successor": None} if n in deprecated else None} for n in names}
+
+
+OVERLAY = {
+    "options": {
+        "--cuda-graph-sizes": {"successor": "--cudagraph-capture-sizes", "safe": True, "evidence": "test"},
+        "--swap-space": {"successor": None, "noop_at_removal": True, "evidence": "test"},
+        "--guided-decoding-backend": {"successor": "--structured-outputs-config.backend", "safe": True,
+                                      "evidence": "test"},
+    },
+    "env": {"VLLM_ATTENTION_BACKEND": {"successor": "--attention-backend", "evidence": "test"}},
+}
+
+
+def build(path: Path) -> Path:
+    rel = path / "releases"
+    rel.mkdir(parents=True, exist_ok=True)
+    write_json(rel / "0.8.5.json", _record("0.8.5", V085, env("VLLM_USE_V1", "VLLM_ATTENTION_BACKEND", "VLLM_HOST_IP")))
+    write_json(rel / "0.10.0.json", _record("0.10.0", V0100, env("VLLM_USE_V1", "VLLM_ATTENTION_BACKEND", "VLLM_HOST_IP",
+                                                                  deprecated=("VLLM_ATTENTION_BACKEND",))))
+    write_json(rel / "0.27.1.json", _record("0.27.1", V0271, env("VLLM_HOST_IP", "VLLM_NEW_THING")))
+    (path / "overlays").mkdir(exist_ok=True)
+    write_json(path / "overlays" / "renames.json", OVERLAY)
+    compile_index(path)
+    return path

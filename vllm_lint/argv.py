@@ -1,0 +1,303 @@
+"""Reading a vLLM command line the way the target release's parser reads it.
+
+One place for vLLM's argv semantics (DESIGN.md): ``--a_b`` equals ``--a-b`` (0.5.1+),
+``--opt=value`` and ``--opt value``, negated switches, ``-O3`` / ``-O 3`` / ``-O.mode`` (an alias of
+``--compilation-config`` until 0.11, a rewrite to ``--optimization-level`` from 0.12), dotted JSON
+options (``--compilation-config.mode 3``, 0.9+), the positional model of ``vllm serve``, and
+argparse's unique-prefix abbreviations. Keyword-style launches (``LLM(...)``, ``--config`` YAML,
+Helm values) are mapped onto the same ``ParsedArg`` shape so that rules see one model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .launch import KeyedArg, Launch, Span, Token
+from .surface.db import Database, Option, Surface
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+
+@dataclass
+class ParsedArg:
+    """One option occurrence (or the positional model) in a launch."""
+
+    written: str  # the option as written, without "=value" ("--max_num_seqs", "-tp", "swap_space")
+    canonical: str  # normalised option string before resolution ("--max-num-seqs")
+    tokens: list[Token] = field(default_factory=list)  # argv: option token + value tokens
+    keyed: Optional[KeyedArg] = None  # kwargs / config style
+    name_span: Optional[Span] = None  # exact bytes of the written option name, when editable
+    value: Any = None  # str for argv values (joined for nargs), Python value for keyed args
+    value_tokens: list[Token] = field(default_factory=list)
+    value_opaque: bool = False
+    inline_value: bool = False  # "--opt=value"
+    json_path: Optional[str] = None  # dotted JSON key ("mode" in --compilation-config.mode)
+    option: Optional[Option] = None  # resolved in the target surface
+    resolved_string: Optional[str] = None  # the target's option string it resolved to
+    how: str = "unknown"  # exact | underscore | abbrev | negation | dotted | o-rewrite | kwarg | key | unknown
+    ambiguous: list[str] = field(default_factory=list)  # abbreviation candidates when ambiguous
+    positional: bool = False
+    style: str = "argv"  # argv | kwargs | config
+    key_style: str = "cli"
+
+    @property
+    def span(self) -> Optional[Span]:
+        spans = [t.span for t in self.tokens if t.span] if self.tokens else []
+        if spans:
+            return Span(min(s.start for s in spans), max(s.end for s in spans))
+        if self.keyed is not None:
+            return self.keyed.key_span or self.keyed.value_span
+        return None
+
+    @property
+    def report_span(self) -> Optional[Span]:
+        """Where a finding about this option points: the option name."""
+        if self.tokens and self.tokens[0].span:
+            return self.tokens[0].span
+        if self.keyed is not None:
+            return self.keyed.key_span or self.keyed.value_span
+        return None
+
+
+def looks_like_option(text: str) -> bool:
+    return text.startswith("-") and len(text) > 1 and not _NEGATIVE_NUMBER.match(text)
+
+
+def normalise_long(name: str, surface: Optional[Surface]) -> str:
+    """``--max_num_seqs`` -> ``--max-num-seqs`` where the release rewrites underscores (only the
+    part before the first ``.``, as vLLM's FlexibleArgumentParser does)."""
+    if not name.startswith("--"):
+        return name
+    if surface is not None and not surface.underscores_normalised:
+        return name
+    head, dot, tail = name.partition(".")
+    return head.replace("_", "-") + dot + tail
+
+
+def _name_span(tok: Token, length_bytes: int) -> Optional[Span]:
+    if tok.text_span is None or tok.opaque:
+        return None
+    return Span(tok.text_span.start, tok.text_span.start + length_bytes)
+
+
+class ArgvParser:
+    """Parses a launch's tokens against one release surface."""
+
+    def __init__(self, surface: Surface, db: Optional[Database] = None, positional_model: bool = True):
+        self.surface = surface
+        self.db = db
+        self.positional_model = positional_model
+
+    def _shape_takes_value(self, string: str) -> Optional[bool]:
+        if self.db is None:
+            return None
+        shape = self.db.option_shape(string)
+        return None if shape is None else bool(shape.get("takes_value"))
+
+    def resolve(self, written: str) -> tuple[str, Optional[Option], Optional[str], str, Optional[str], list[str]]:
+        """-> (canonical, option, resolved string, how, json_path, ambiguous candidates)."""
+        s = self.surface
+        canonical = normalise_long(written, s)
+        how = "exact" if canonical == written else "underscore"
+        json_path = None
+        base = canonical
+        if canonical.startswith("--") and "." in canonical and s.dotted_json:
+            base, _, json_path = canonical.partition(".")
+        elif canonical.startswith("-O") and not canonical.startswith("--"):
+            # -O forms (handled before exact lookup for the 0.12+ rewrite)
+            if s.o_flag == "optimization-level" and "--optimization-level" in s.by_string:
+                if canonical.startswith("-O."):
+                    cc = "-cc" if "-cc" in s.by_string else "--compilation-config"
+                    return canonical, s.by_string.get(cc), cc, "o-rewrite", canonical[3:], []
+                return canonical, s.by_string["--optimization-level"], "--optimization-level", "o-rewrite", None, []
+            if s.o_flag == "alias" and canonical.startswith("-O."):
+                base, json_path = "-O", canonical[3:]
+        elif canonical.startswith("-") and not canonical.startswith("--") and "." in canonical and s.dotted_json:
+            base, _, json_path = canonical.partition(".")
+        opt = s.lookup(base)
+        if opt is not None:
+            if json_path is not None:
+                how = "dotted"
+            elif base in opt.negations:
+                how = "negation"
+            return canonical, opt, base, how, json_path, []
+        if base.startswith("--") and len(base) > 2:
+            cands = s.prefix_matches(base)
+            distinct = {s.by_string[c].dest for c in cands}
+            if len(distinct) == 1 and cands:
+                # argparse picks the unique action; prefer the canonical name among its strings
+                target = s.by_string[cands[0]]
+                chosen = target.name if target.name in cands else cands[0]
+                return canonical, target, chosen, "abbrev", json_path, []
+            if len(distinct) > 1:
+                return canonical, None, None, "ambiguous", json_path, sorted(cands)
+        return canonical, None, None, "unknown", json_path, []
+
+    def parse(self, launch: Launch) -> list[ParsedArg]:
+        if launch.style != "argv":
+            return self.parse_keyed(launch)
+        out: list[ParsedArg] = []
+        toks = launch.tokens
+        i = 0
+        seen_positional = False
+        while i < len(toks):
+            tok = toks[i]
+            if tok.splat:
+                i += 1
+                continue
+            text = tok.text
+            if tok.opaque and not looks_like_option(text):
+                # an opaque word in option position: value of nothing we know; skip it
+                if not seen_positional and self.positional_model and self.surface.has_serve:
+                    seen_positional = True
+                    out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
+                                         value=None, value_opaque=True, positional=True))
+                i += 1
+                continue
+            if text == "--":
+                i += 1
+                continue
+            if not looks_like_option(text):
+                if self.positional_model and not seen_positional and self.surface.has_serve:
+                    seen_positional = True
+                    out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
+                                         value=text, positional=True, how="positional"))
+                i += 1
+                continue
+            written, eq, inline = text.partition("=")
+            # argparse short option with attached value: -O3, -qawq
+            attached = None
+            if not eq and not written.startswith("--") and len(written) > 2 and "." not in written:
+                head = written[:2]
+                if head == "-O" and self.surface.o_flag != "none":
+                    attached = written[2:]
+                    written = head
+                elif self.surface.lookup(written) is None and self.surface.lookup(head) is not None:
+                    attached = written[2:]
+                    written = head
+            canonical, opt, resolved, how, json_path, ambiguous = self.resolve(written)
+            pa = ParsedArg(written=written, canonical=canonical, tokens=[tok], option=opt,
+                           resolved_string=resolved, how=how, json_path=json_path, ambiguous=ambiguous)
+            pa.name_span = _name_span(tok, len(written.encode("utf-8")))
+            i += 1
+            if eq or attached is not None:
+                pa.inline_value = True
+                pa.value = inline if eq else attached
+                pa.value_opaque = tok.opaque
+                out.append(pa)
+                continue
+            takes: Optional[bool]
+            nargs: Any = None
+            if opt is not None:
+                takes = json_path is not None or opt.takes_value(resolved or written)
+                nargs = opt.nargs if json_path is None else None
+                if how == "o-rewrite" and resolved == "--optimization-level":
+                    takes = True
+            else:
+                takes = self._shape_takes_value(canonical.partition(".")[0])
+                if takes is None:
+                    # unknown to every release: a following non-option word is most likely its value
+                    takes = i < len(toks) and not looks_like_option(toks[i].text) and not toks[i].splat
+                if json_path is not None:
+                    takes = True
+                shape = self.db.option_shape(canonical) if self.db else None
+                nargs = shape.get("nargs") if shape else None
+            if takes:
+                if nargs in ("+", "*"):
+                    vals = []
+                    while i < len(toks) and not looks_like_option(toks[i].text) and not toks[i].splat:
+                        vals.append(toks[i])
+                        i += 1
+                elif nargs == "?":
+                    vals = []
+                    if i < len(toks) and not looks_like_option(toks[i].text) and not toks[i].splat:
+                        vals.append(toks[i])
+                        i += 1
+                elif isinstance(nargs, int) and nargs > 1:
+                    vals = toks[i:i + nargs]
+                    i += len(vals)
+                else:
+                    vals = []
+                    if i < len(toks) and not toks[i].splat and (
+                            not looks_like_option(toks[i].text) or _NEGATIVE_NUMBER.match(toks[i].text)):
+                        vals.append(toks[i])
+                        i += 1
+                pa.value_tokens = vals
+                pa.tokens = [tok, *vals]
+                if vals:
+                    pa.value = " ".join(v.text for v in vals) if len(vals) > 1 else vals[0].text
+                    pa.value_opaque = any(v.opaque for v in vals)
+            out.append(pa)
+        return out
+
+    def parse_keyed(self, launch: Launch) -> list[ParsedArg]:
+        s = self.surface
+        out: list[ParsedArg] = []
+        for ka in launch.keyed:
+            if ka.key_style == "cli":
+                written = ka.key
+                canonical, opt, resolved, how, json_path, amb = self.resolve(written)
+                pa = ParsedArg(written=written, canonical=canonical, keyed=ka, option=opt,
+                               resolved_string=resolved, how=how, json_path=json_path, ambiguous=amb,
+                               value=ka.value, value_opaque=ka.value_opaque, style=launch.style,
+                               key_style="cli", name_span=_keyed_name_span(ka))
+                out.append(pa)
+                continue
+            field_name = _key_to_field(ka.key, ka.key_style)
+            if launch.style == "kwargs":
+                # keyword arguments of LLM(...) / EngineArgs(...): EngineArgs fields, not argv
+                opt = s.by_dest.get(field_name)
+                pa = ParsedArg(written=ka.key, canonical=field_name, keyed=ka, option=opt,
+                               resolved_string=opt.name if opt else None,
+                               how="kwarg" if field_name in s.engine_args or field_name in s.llm_params else "unknown",
+                               value=ka.value, value_opaque=ka.value_opaque, style="kwargs",
+                               key_style=ka.key_style, name_span=_keyed_name_span(ka))
+                out.append(pa)
+                continue
+            # config file / chart keys: "--" + key, read by the parser as a long option
+            if field_name == "model":
+                out.append(ParsedArg(written=ka.key, canonical="<model>", keyed=ka, value=ka.value,
+                                     value_opaque=ka.value_opaque, positional=True, style="config",
+                                     key_style=ka.key_style, how="positional"))
+                continue
+            written = "--" + field_name.replace("_", "-")
+            canonical, opt, resolved, how, json_path, amb = self.resolve(written)
+            if how == "exact":
+                how = "key"
+            out.append(ParsedArg(written=ka.key, canonical=canonical, keyed=ka, option=opt,
+                                 resolved_string=resolved, how=how, json_path=json_path, ambiguous=amb,
+                                 value=ka.value, value_opaque=ka.value_opaque, style="config",
+                                 key_style=ka.key_style, name_span=_keyed_name_span(ka)))
+        return out
+
+
+def _keyed_name_span(ka: KeyedArg) -> Optional[Span]:
+    return ka.key_span
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+
+
+def _key_to_field(key: str, style: str) -> str:
+    if style == "camel":
+        return _CAMEL.sub(r"_\1", key).lower()
+    return key.lstrip("-").replace("-", "_")
+
+
+def spell_like(new_option: str, arg: ParsedArg) -> str:
+    """Spell ``new_option`` (``--new-name`` or ``--cfg.key``) the way ``arg`` is written."""
+    if arg.style == "argv" or arg.key_style == "cli":
+        written = arg.written
+        if written.startswith("--") and "_" in written.partition(".")[0] and "-" not in written[2:].partition(".")[0]:
+            head, dot, tail = new_option.partition(".")
+            return "--" + head[2:].replace("-", "_") + dot + tail
+        return new_option
+    bare = new_option.lstrip("-")
+    if arg.key_style == "camel":
+        parts = bare.replace("_", "-").split("-")
+        return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+    if arg.key_style == "dash":
+        return bare.replace("_", "-")
+    return bare.replace("-", "_")

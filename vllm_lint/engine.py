@@ -1,0 +1,436 @@
+"""The lint pipeline: paths -> files -> format -> front-end -> launches -> target -> rules -> diagnostics.
+
+Also the fix loop: apply non-overlapping edits, re-lint, repeat (bounded); a fixed file is written
+only if it still parses in its format (``vllm_lint.fix``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import importlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .launch import EnvAssign, Extraction, Launch, ParseError, Span, VersionHint
+from .rules.base import Diagnostic, LintContext, Rule, registry
+from .settings import Settings
+from .surface.db import Database, DatabaseError, UnknownVersion
+
+FORMATS = ("shell", "python", "dockerfile", "yaml", "markdown")
+MAX_FIX_PASSES = 10
+MAX_FILE_BYTES = 10 * 1024 * 1024  # larger files get a VL001 finding instead of being parsed
+
+_SHELL_EXT = {".sh", ".bash", ".zsh", ".ksh", ".env.sh"}
+_YAML_EXT = {".yaml", ".yml"}
+_MD_EXT = {".md", ".markdown"}
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
+              ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
+
+_SUPPRESS = re.compile(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
+_SUPPRESS_FILE = re.compile(rb"#\s*vllm-lint:\s*ignore-file\b")
+
+
+# ----------------------------------------------------------------------------- format detection
+
+
+def format_by_name(path: Path) -> Optional[str]:
+    name = path.name
+    lower = name.lower()
+    suffix = path.suffix.lower()
+    if suffix in _YAML_EXT:
+        return "yaml"
+    if suffix == ".py" or suffix == ".pyw":
+        return "python"
+    if suffix in _SHELL_EXT:
+        return "shell"
+    if suffix in _MD_EXT:
+        return "markdown"
+    if lower.startswith(("dockerfile", "containerfile")) or lower.endswith((".dockerfile", ".containerfile")):
+        return "dockerfile"
+    return None
+
+
+def format_by_content(head: bytes) -> Optional[str]:
+    first = head.split(b"\n", 1)[0].strip()
+    if first.startswith(b"#!"):
+        if re.search(rb"\b(ba|z|k|da)?sh\b", first):
+            return "shell"
+        if b"python" in first:
+            return "python"
+        return None
+    text = head.lstrip(b"\xef\xbb\xbf")
+    if re.match(rb"(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", text, re.I):
+        return "dockerfile"
+    if re.search(rb"^(apiVersion|kind|services|version|steps|jobs|run|setup|resources):", text, re.M):
+        return "yaml"
+    return None
+
+
+# ----------------------------------------------------------------------------- discovery
+
+
+@dataclass
+class Target:
+    path: Path
+    explicit: bool
+
+
+def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
+    """Files to lint. Explicit files are always linted; directories are walked honouring
+    ``.gitignore``, ``exclude`` / ``extend-exclude`` and skipping VCS, virtualenvs and
+    node_modules. Unreadable paths become VL001 findings."""
+    import pathspec
+
+    out: list[Target] = []
+    problems: list[Diagnostic] = []
+    excludes = list(settings.exclude) + list(settings.extend_exclude)
+    base = settings.source.parent if settings.source else Path.cwd()
+    user_spec = pathspec.PathSpec.from_lines("gitwildmatch", excludes) if excludes else None
+
+    def excluded(p: Path) -> bool:
+        if user_spec is None:
+            return False
+        try:
+            rel = p.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            rel = p.as_posix()
+        return user_spec.match_file(rel) or user_spec.match_file(p.name)
+
+    seen: set[str] = set()
+    for raw in paths:
+        p = Path(raw)
+        if not os.path.lexists(p):
+            problems.append(Diagnostic("VL001", f"{raw}: no such file or directory", raw, None, line=1))
+            continue
+        if p.is_dir():
+            for f in _walk(p, excluded):
+                key = os.path.realpath(f)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Target(f, False))
+        else:
+            key = os.path.realpath(p)
+            if key not in seen:
+                seen.add(key)
+                out.append(Target(p, True))
+    return out, problems
+
+
+def _walk(root: Path, excluded) -> Iterable[Path]:
+    import pathspec
+
+    specs: list[tuple[Path, pathspec.PathSpec]] = []
+    visited: set[tuple[int, int]] = set()
+
+    def ignored(path: Path, is_dir: bool) -> bool:
+        for d, spec in specs:
+            try:
+                rel = path.relative_to(d).as_posix()
+            except ValueError:
+                continue
+            if spec.match_file(rel + ("/" if is_dir else "")):
+                return True
+        return False
+
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        try:
+            st = d.stat()
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in visited:  # symlink loops
+            continue
+        visited.add((st.st_dev, st.st_ino))
+        gi = d / ".gitignore"
+        if gi.is_file():
+            try:
+                specs.append((d, pathspec.PathSpec.from_lines("gitwildmatch", gi.read_text(errors="replace").splitlines())))
+            except Exception:
+                pass
+        try:
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs = []
+        for e in entries:
+            p = Path(e.path)
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                if e.name in _SKIP_DIRS or (e.name.startswith(".") and e.name not in (".github", ".gitlab")) \
+                        or ignored(p, True) or excluded(p) or (p / "pyvenv.cfg").exists():
+                    continue
+                subdirs.append(p)
+            else:
+                if ignored(p, False) or excluded(p):
+                    continue
+                if format_by_name(p) is not None or "." not in e.name:
+                    yield p
+        stack.extend(reversed(subdirs))
+
+
+# ----------------------------------------------------------------------------- file linting
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    fixed: Optional[bytes] = None  # new content when --fix changed something
+    original: Optional[bytes] = None
+    format: Optional[str] = None
+    fix_note: Optional[str] = None
+    fixed_count: int = 0
+    verbose: list[str] = field(default_factory=list)
+
+
+class LineIndex:
+    def __init__(self, data: bytes):
+        self.data = data
+        self.starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        offset = max(0, min(offset, len(self.data)))
+        row = bisect.bisect_right(self.starts, offset) - 1
+        col = len(self.data[self.starts[row]:offset].decode("utf-8", errors="replace")) + 1
+        return row + 1, col
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, max(0, offset)) - 1
+
+    def line_bytes(self, row0: int) -> bytes:
+        end = self.starts[row0 + 1] if row0 + 1 < len(self.starts) else len(self.data)
+        return self.data[self.starts[row0]:end]
+
+
+def frontend(fmt: str):
+    return importlib.import_module(f"vllm_lint.frontends.{fmt}")
+
+
+class Linter:
+    def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False):
+        self.db = db
+        self.settings = settings
+        self.rules = rules
+        self.unsafe_fixes = unsafe_fixes
+        self._pins: dict[str, Optional[tuple[str, str]]] = {}
+        self.explicit_target: Optional[str] = None
+        if settings.target_version:
+            self.explicit_target = db.resolve_version(settings.target_version)
+
+    # -- target release
+    def _project_pin(self, directory: Path) -> Optional[tuple[str, str]]:
+        key = str(directory)
+        if key in self._pins:
+            return self._pins[key]
+        found = None
+        pin_re = re.compile(r"^\s*vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", re.M)
+        for name in sorted(os.listdir(directory)) if directory.is_dir() else []:
+            if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) or name == "pyproject.toml":
+                try:
+                    text = (directory / name).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                m = pin_re.search(text) or re.search(r"[\"']vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", text)
+                if m:
+                    op, ver = m.group(1), m.group(2)
+                    v = self.db.floor_version(ver) if op in ("==", "~=") else self.db.newest
+                    if v:
+                        found = (v, f"{name} pins vllm{op}{ver}")
+                        break
+        if found is None and not (directory / ".git").exists() and directory.parent != directory:
+            found = self._project_pin(directory.parent)
+        self._pins[key] = found
+        return found
+
+    def target_for(self, path: Path, hints: list[VersionHint]) -> tuple[str, str]:
+        if self.explicit_target:
+            return self.explicit_target, "--target-version" if self.settings.source is None else "configuration"
+        for h in hints:
+            text = h.version.strip()
+            if text.lower() in ("latest", "nightly", "main"):
+                return self.db.newest, f"{h.source} '{text}' (newest release in the database)"
+            v = self.db.floor_version(text)
+            if v:
+                return v, f"{h.source} {text}"
+        pin = self._project_pin(path.parent.resolve())
+        if pin:
+            return pin
+        return self.db.newest, "newest release in the database"
+
+    # -- one file
+    def lint_bytes(self, path: Path, data: bytes, fmt: str) -> tuple[list[Diagnostic], Optional[Extraction]]:
+        from .argv import ArgvParser
+
+        shown = str(path)
+        fe = frontend(fmt)
+        try:
+            extraction: Extraction = fe.extract(data, shown)
+        except ParseError as e:
+            d = Diagnostic("VL001", f"cannot parse {fmt}: {e.message}", shown, None, line=e.line)
+            if e.offset is not None:
+                d.span = Span(e.offset, e.offset)
+            return [d], None
+        except RecursionError:
+            return [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)], None
+        diags: list[Diagnostic] = []
+        seen_env: set[tuple[int, int]] = set()
+        for launch in extraction.launches:
+            hints = list(launch.version_hints) + list(extraction.version_hints)
+            target, source = self.target_for(path, hints)
+            surface = self.db.surface(target)
+            args = ArgvParser(surface, self.db, positional_model=launch.entry != "openai.api_server"
+                              and launch.entry != "api_server").parse(launch)
+            for e in launch.env:
+                if e.name_span:
+                    seen_env.add((e.name_span.start, e.name_span.end))
+            ctx = LintContext(shown, launch, args, list(launch.env), surface, self.db, target, source,
+                              self.settings, data)
+            ctx.extra["extraction"] = extraction
+            diags.extend(self._run(ctx))
+        loose = [e for e in extraction.env if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
+        if loose:
+            target, source = self.target_for(path, list(extraction.version_hints))
+            ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
+                              self.settings, data)
+            ctx.extra["extraction"] = extraction
+            diags.extend(self._run(ctx))
+        for note in extraction.notes:
+            if any(r.code == note.code for r in self.rules):
+                diags.append(Diagnostic(note.code, note.message, shown, note.span, severity="info"))
+        return _dedupe(diags), extraction
+
+    def _run(self, ctx: LintContext) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        for rule in self.rules:
+            try:
+                out.extend(rule.run(ctx))
+            except (DatabaseError, UnknownVersion):
+                raise
+            except Exception as e:  # a rule bug must not lose the other findings
+                out.append(Diagnostic("VL001", f"internal error in {rule.code}: {type(e).__name__}: {e}",
+                                      ctx.path, ctx.launch.span if ctx.launch else None, line=1))
+        return out
+
+    def detect_format(self, path: Path, data: bytes, explicit: bool) -> Optional[str]:
+        fmt = format_by_name(path)
+        if fmt is None:
+            fmt = format_by_content(data[:4096])
+        return fmt
+
+    def lint_file(self, target: Target, fix: bool = False) -> FileResult:
+        path = target.path
+        shown = str(path)
+        res = FileResult(shown)
+        try:
+            if path.is_dir():
+                if target.explicit:
+                    res.diagnostics.append(Diagnostic("VL001", "is a directory, not a file", shown, None, line=1))
+                return res
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                if target.explicit or format_by_name(path):
+                    res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
+                                                      f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
+                return res
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            res.diagnostics.append(Diagnostic("VL001", "file disappeared while linting", shown, None, line=1))
+            return res
+        except OSError as e:
+            res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
+            return res
+        fmt = self.detect_format(path, data, target.explicit)
+        res.format = fmt
+        if fmt is None:
+            return res
+        if b"\x00" in data[:8192]:
+            if target.explicit:
+                res.diagnostics.append(Diagnostic("VL001", "binary file (contains NUL bytes)", shown, None, line=1))
+            return res
+        if _SUPPRESS_FILE.search(data):
+            return res
+        fe = frontend(fmt)
+        if not fe.might_contain_launch(data):
+            return res
+        diags, _ = self.lint_bytes(path, data, fmt)
+        if fix:
+            from .fix import fix_loop
+
+            new, diags, note, count = fix_loop(self, path, data, fmt, diags)
+            if new != data:
+                res.fixed, res.original, res.fixed_count = new, data, count
+            res.fix_note = note
+        res.diagnostics = self.finish(data, diags)
+        return res
+
+    def finish(self, data: bytes, diags: list[Diagnostic]) -> list[Diagnostic]:
+        """Positions, suppression comments, per-file-ignores."""
+        index = LineIndex(data)
+        out = []
+        for d in diags:
+            _place(d, index)
+            if self._suppressed(d, index):
+                continue
+            out.append(d)
+        return sorted(out, key=lambda d: (d.row, d.column, d.code))
+
+    def _suppressed(self, d: Diagnostic, index: LineIndex) -> bool:
+        if self.settings.per_file_ignores:
+            import fnmatch
+
+            p = Path(d.path)
+            for pattern, codes in self.settings.per_file_ignores.items():
+                if fnmatch.fnmatch(p.as_posix(), pattern) or fnmatch.fnmatch(p.name, pattern) \
+                        or fnmatch.fnmatch(p.as_posix(), "*/" + pattern):
+                    if any(d.code.startswith(c.upper()) for c in codes):
+                        return True
+        if d.code == "VL001":
+            return False
+        row0 = d.row - 1
+        candidates = [row0]
+        # a standalone comment line right above applies to the next line (shell continuations
+        # cannot carry a trailing comment)
+        if row0 > 0 and index.line_bytes(row0 - 1).lstrip().startswith(b"#"):
+            candidates.append(row0 - 1)
+        for r in candidates:
+            if r < 0 or r >= len(index.starts):
+                continue
+            m = _SUPPRESS.search(index.line_bytes(r))
+            if m:
+                codes = m.group(1)
+                if codes is None:
+                    return True
+                wanted = [c.strip().upper() for c in codes.decode().split(",") if c.strip()]
+                if any(d.code.startswith(c) for c in wanted):
+                    return True
+        return False
+
+
+def _place(d: Diagnostic, index: LineIndex) -> None:
+    if d.span is not None:
+        d.row, d.column = index.position(d.span.start)
+        d.end_row, d.end_column = index.position(d.span.end)
+    else:
+        d.row = d.line or 1
+        d.column = 1
+        d.end_row, d.end_column = d.row, 1
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen = set()
+    out = []
+    for d in diags:
+        key = (d.code, d.span.start if d.span else None, d.span.end if d.span else None, d.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    return out

@@ -1,0 +1,49 @@
+"""Running the linter over many files: sequential for the few files of a pre-commit run (start-up
+bound), a process pool over both cores for whole repositories."""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+PARALLEL_MIN_FILES = 64
+
+
+def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
+    if len(targets) < PARALLEL_MIN_FILES or (os.cpu_count() or 1) < 2:
+        return [linter.lint_file(t, fix=fix) for t in targets]
+    from concurrent.futures import ProcessPoolExecutor
+
+    workers = min(os.cpu_count() or 2, 4)
+    chunks = [targets[i::workers] for i in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init,
+                             initargs=(db_path, linter.settings, [r.code for r in linter.rules],
+                                       linter.unsafe_fixes)) as pool:
+        parts = list(pool.map(_run_chunk, [(c, fix) for c in chunks]))
+    order = {id(t): i for i, t in enumerate(targets)}
+    by_path = {}
+    for part in parts:
+        for r in part:
+            by_path[r.path] = r
+    return [by_path[str(t.path)] for t in targets if str(t.path) in by_path]
+
+
+_WORKER = None
+
+
+def _init(db_path, settings, codes, unsafe) -> None:
+    global _WORKER
+    from pathlib import Path
+
+    from .engine import Linter
+    from .rules.base import registry
+    from .surface.db import Database
+
+    reg = registry()
+    _WORKER = Linter(Database(Path(db_path) if db_path else None), settings, [reg[c] for c in codes],
+                     unsafe_fixes=unsafe)
+
+
+def _run_chunk(job):
+    targets, fix = job
+    return [_WORKER.lint_file(t, fix=fix) for t in targets]

@@ -1,0 +1,72 @@
+"""ruff's JSON shape, plus ``severity``, ``option`` and ``target_version``.
+
+A list of objects: ``code``, ``message``, ``filename``, ``location {row, column}``,
+``end_location``, ``fix {applicability, message, edits [{content, location, end_location}]}`` or
+null, ``url``, ``noqa_row``; and ours: ``severity``, ``option``, ``target_version``. Tools that
+read ruff's JSON read ours.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from . import ReportContext
+
+
+def diagnostic_dict(d, positions) -> dict:
+    from ..rules.base import registry
+
+    fix = None
+    if d.fix is not None:
+        edits = []
+        for e in d.fix.edits:
+            (r1, c1), (r2, c2) = positions(d.path, e.span.start), positions(d.path, e.span.end)
+            edits.append({"content": e.content, "location": {"row": r1, "column": c1},
+                          "end_location": {"row": r2, "column": c2}})
+        fix = {"applicability": d.fix.applicability, "message": d.fix.message, "edits": edits}
+    rule = registry().get(d.code)
+    return {
+        "code": d.code,
+        "message": d.message,
+        "filename": os.path.abspath(d.path),
+        "location": {"row": d.row, "column": d.column},
+        "end_location": {"row": d.end_row or d.row, "column": d.end_column or d.column},
+        "fix": fix,
+        "url": rule.url if rule else None,
+        "noqa_row": d.row,
+        "severity": d.severity,
+        "option": d.option,
+        "target_version": d.target_version,
+    }
+
+
+def make_positions(results):
+    """Maps (path, byte offset) to (row, column) for fix edits, from each file's bytes."""
+    from ..engine import LineIndex
+
+    cache = {}
+
+    def positions(path, offset):
+        if path not in cache:
+            data = None
+            for r in results:
+                if r.path == path:
+                    data = r.original if r.original is not None else None
+                    break
+            if data is None:
+                try:
+                    with open(path, "rb") as f:
+                        data = f.read()
+                except OSError:
+                    data = b""
+            cache[path] = LineIndex(data)
+        return cache[path].position(offset)
+
+    return positions
+
+
+def render(results, ctx: ReportContext) -> str:
+    positions = make_positions(results)
+    out = [diagnostic_dict(d, positions) for r in results for d in r.diagnostics]
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,51 @@
+"""Timeline status of a VLLM_* environment variable, shared by the VL2xx rules."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Optional
+
+from ..launch import EnvAssign
+from .base import LintContext
+
+
+@dataclass
+class EnvStatus:
+    state: str  # ok | removed | unknown | too-new
+    last: Optional[str] = None
+    removed_in: Optional[str] = None
+    first: Optional[str] = None
+    suggestion: Optional[str] = None
+    successor: Optional[str] = None
+    note: Optional[str] = None
+
+
+def is_vllm_var(name: str) -> bool:
+    return name.startswith("VLLM_")
+
+
+def env_status(ctx: LintContext, env: EnvAssign) -> EnvStatus:
+    cache = ctx.extra.setdefault("env_status", {})
+    if env.name in cache:
+        return cache[env.name]
+    st = _compute(ctx, env.name)
+    cache[env.name] = st
+    return st
+
+
+def _compute(ctx: LintContext, name: str) -> EnvStatus:
+    ov = ctx.db.env_overlay(name) or {}
+    if name in ctx.surface.env:
+        return EnvStatus("ok", successor=ov.get("successor"), note=ov.get("note"))
+    hist = ctx.db.env_history(name)
+    if hist is None:
+        pool = [n for n in ctx.surface.env if is_vllm_var(n)]
+        close = difflib.get_close_matches(name, pool, n=1, cutoff=0.8)
+        return EnvStatus("unknown", suggestion=close[0] if close else None)
+    last = ctx.db.last_accepting(hist, ctx.target)
+    if last is not None:
+        pos = ctx.db.position(last)
+        nxt = ctx.db.versions[pos + 1] if pos + 1 < len(ctx.db.versions) else None
+        return EnvStatus("removed", last=last, removed_in=nxt, successor=ov.get("successor"), note=ov.get("note"))
+    return EnvStatus("too-new", first=ctx.db.first_accepting_after(hist, ctx.target))

@@ -1,0 +1,148 @@
+"""What the timeline says about each option of a launch, computed once and shared by the
+VL1xx rules (removed, renamed, unknown, too new, deprecated, abbreviated)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Optional
+
+from ..argv import ParsedArg, spell_like
+from ..launch import Edit
+from .base import LintContext
+
+
+@dataclass
+class Status:
+    arg: ParsedArg
+    state: str  # ok | removed | renamed | unknown | too-new | ambiguous
+    name: str  # the name the timeline knows it by ("--swap-space" or the EngineArgs field)
+    last: Optional[str] = None  # last release accepting it before the target
+    removed_in: Optional[str] = None  # the release after ``last``
+    first: Optional[str] = None  # first release accepting it after the target
+    successor: Optional[str] = None  # option string the target accepts in its place
+    successor_safe: bool = False
+    successor_note: Optional[str] = None
+    noop_at_removal: bool = False
+    evidence: Optional[str] = None
+    suggestion: Optional[str] = None
+
+
+def _next_version(ctx: LintContext, version: str) -> Optional[str]:
+    pos = ctx.db.position(version)
+    return ctx.db.versions[pos + 1] if pos + 1 < len(ctx.db.versions) else None
+
+
+def _successor(ctx: LintContext, name: str, last: Optional[str]) -> tuple[Optional[str], bool, Optional[str], bool, Optional[str]]:
+    """(successor, safe, note, noop_at_removal, evidence) from the curated overlay first, then the
+    deprecation record of the last release that accepted ``name``."""
+    ov = ctx.db.option_overlay(name)
+    if ov:
+        return (ov.get("successor"), bool(ov.get("safe")), ov.get("note"),
+                bool(ov.get("noop_at_removal")), ov.get("evidence"))
+    if last:
+        opt = ctx.db.surface(last).lookup(name)
+        if opt and opt.deprecated and opt.deprecated.get("successor"):
+            return opt.deprecated["successor"], True, None, False, f"deprecated in vLLM {last} with a named successor"
+    return None, False, None, False, None
+
+
+def target_accepts(ctx: LintContext, option: str) -> bool:
+    base = option.partition(".")[0]
+    opt = ctx.surface.lookup(base)
+    if opt is None:
+        return False
+    if "." in option:
+        if not ctx.surface.dotted_json:
+            return False
+        cfg = ctx.surface.json_config_for(opt)
+        key = option.partition(".")[2].split(".")[0].rstrip("+")
+        return cfg is None or key in (cfg.get("fields") or {})
+    return True
+
+
+def option_status(ctx: LintContext, arg: ParsedArg) -> Status:
+    cache = ctx.extra.setdefault("status", {})
+    key = id(arg)
+    if key not in cache:
+        cache[key] = _compute(ctx, arg)
+    return cache[key]
+
+
+def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
+    if arg.style == "kwargs" and arg.key_style != "cli":
+        return _compute_kwarg(ctx, arg)
+    base = arg.canonical.partition(".")[0] if arg.json_path is not None or "." in arg.canonical else arg.canonical
+    if arg.option is not None:
+        return Status(arg, "ok", arg.resolved_string or base)
+    if arg.how == "ambiguous":
+        return Status(arg, "ambiguous", base)
+    hist = ctx.db.option_history(base)
+    if hist is None:
+        pool = ctx.surface.long_strings if base.startswith("--") else list(ctx.surface.by_string)
+        close = difflib.get_close_matches(base, pool, n=1, cutoff=0.75)
+        return Status(arg, "unknown", base, suggestion=close[0] if close else None)
+    last = ctx.db.last_accepting(hist, ctx.target)
+    if last is not None:
+        succ, safe, note, noop, evidence = _successor(ctx, base, last)
+        st = Status(arg, "removed", base, last=last, removed_in=_next_version(ctx, last),
+                    noop_at_removal=noop, evidence=evidence, successor_note=note)
+        if succ and target_accepts(ctx, succ):
+            st.state, st.successor, st.successor_safe = "renamed", succ, safe
+        elif succ:
+            st.successor_note = note or f"its successor `{succ}` is not accepted by {ctx.target} either"
+        return st
+    first = ctx.db.first_accepting_after(hist, ctx.target)
+    return Status(arg, "too-new", base, first=first)
+
+
+def _compute_kwarg(ctx: LintContext, arg: ParsedArg) -> Status:
+    name = arg.canonical
+    s = ctx.surface
+    if name in s.engine_args or name in s.llm_params:
+        return Status(arg, "ok", name)
+    hist = ctx.db.engine_arg_history(name)
+    if hist is None:
+        pool = sorted(set(s.engine_args) | set(s.llm_params))
+        close = difflib.get_close_matches(name, pool, n=1, cutoff=0.75)
+        return Status(arg, "unknown", name, suggestion=close[0] if close else None)
+    last = ctx.db.last_accepting(hist, ctx.target)
+    if last is not None:
+        succ, safe, note, noop, evidence = _successor(ctx, "--" + name.replace("_", "-"), last)
+        st = Status(arg, "removed", name, last=last, removed_in=_next_version(ctx, last),
+                    noop_at_removal=noop, evidence=evidence, successor_note=note)
+        if succ and "." not in succ:
+            field = succ.lstrip("-").replace("-", "_")
+            if field in s.engine_args:
+                st.state, st.successor, st.successor_safe = "renamed", field, safe
+        elif succ:
+            st.successor_note = note or f"moved into `{succ}`, which has no keyword form"
+        return st
+    return Status(arg, "too-new", name, first=ctx.db.first_accepting_after(hist, ctx.target))
+
+
+# ------------------------------------------------------------------------------- edits
+
+
+def rename_edits(arg: ParsedArg, new_option: str) -> Optional[list[Edit]]:
+    """Rewrite the written option name, keeping its value and ``=`` style."""
+    if arg.name_span is None:
+        return None
+    if arg.style == "kwargs" and arg.key_style != "cli":
+        text = new_option.lstrip("-").replace("-", "_")
+    else:
+        text = spell_like(new_option, arg)
+    return [Edit(arg.name_span, text)]
+
+
+def delete_edits(ctx: LintContext, arg: ParsedArg) -> Optional[list[Edit]]:
+    if arg.keyed is not None:
+        if arg.keyed.delete_span is None:
+            return None
+        return [Edit(arg.keyed.delete_span, "")]
+    launch = ctx.launch
+    if launch is None or launch.delete_tokens is None or not arg.tokens:
+        return None
+    if any(t.span is None for t in arg.tokens):
+        return None
+    return launch.delete_tokens(list(arg.tokens))

@@ -1,0 +1,150 @@
+"""Rules: each a module ``vlNNN_<name>.py`` in this package whose docstring is its documentation.
+
+A rule module defines ``RULE = Rule(code=..., name=..., ...)`` and decorates its check function
+with ``@RULE.check``. Adding a rule touches one new module and one fixture folder
+(``tests/rules/<code>/``); the registry finds it by walking this package.
+
+Rules know launches and surfaces, not formats: they read ``LintContext`` (the parsed arguments of
+one launch, its environment, the target release's surface and the timeline) and emit
+``Diagnostic`` objects whose fixes are byte ``Edit``s built by the helpers in ``vllm_lint.edits``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Literal, Optional
+
+from ..launch import Edit, EnvAssign, Launch, Span
+
+Severity = Literal["error", "warning", "info"]
+Applicability = Literal["safe", "unsafe", "display-only"]
+
+
+@dataclass
+class Fix:
+    edits: list[Edit]
+    applicability: Applicability
+    message: str
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    message: str
+    path: str
+    span: Optional[Span]
+    severity: Severity = "error"
+    fix: Optional[Fix] = None
+    option: Optional[str] = None  # canonical option or variable name involved
+    target_version: Optional[str] = None
+    line: Optional[int] = None  # 1-based, when the span is unknown (parse errors)
+    # filled in by the engine from the file's bytes
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+    fix_blocked: Optional[str] = None  # why a fix exists but was not written (would not re-parse)
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not None and self.fix.applicability != "display-only"
+
+
+@dataclass
+class LintContext:
+    """Everything a rule may read about one launch (or one file's loose environment)."""
+
+    path: str
+    launch: Optional[Launch]
+    args: list[Any]  # list[argv.ParsedArg]
+    env: list[EnvAssign]
+    surface: Any  # surface.db.Surface of the target release
+    db: Any  # surface.db.Database
+    target: str
+    target_source: str  # "--target-version", "config", "image-tag", "newest in database", ...
+    settings: Any  # settings.Settings
+    data: bytes = b""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def diag(self, rule: "Rule", message: str, span: Optional[Span], *, fix: Optional[Fix] = None,
+             option: Optional[str] = None, severity: Optional[Severity] = None) -> Diagnostic:
+        return Diagnostic(code=rule.code, message=message, path=self.path, span=span,
+                          severity=severity or rule.severity, fix=fix, option=option,
+                          target_version=self.target)
+
+
+CheckFn = Callable[[LintContext], Iterable[Diagnostic]]
+
+
+@dataclass
+class Rule:
+    code: str
+    name: str
+    summary: str
+    severity: Severity = "error"
+    fix: Optional[Applicability] = None  # the applicability of the fix this rule offers, if any
+    default_enabled: bool = True
+    doc: str = ""
+    _check: Optional[CheckFn] = None
+
+    def check(self, fn: CheckFn) -> CheckFn:
+        self._check = fn
+        return fn
+
+    def run(self, ctx: LintContext) -> Iterable[Diagnostic]:
+        if self._check is None:
+            return ()
+        return self._check(ctx)
+
+    @property
+    def url(self) -> str:
+        return f"https://github.com/vllm-lint/vllm-lint/blob/main/docs/rules.md#{self.code.lower()}-{self.name}"
+
+
+_REGISTRY: Optional[dict[str, Rule]] = None
+
+
+def registry() -> dict[str, Rule]:
+    """All rules, by code, in code order. Importing a rule module registers nothing globally;
+    the module's ``RULE`` object is collected here."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        from .. import rules as pkg
+
+        found: dict[str, Rule] = {}
+        for info in pkgutil.iter_modules(pkg.__path__):
+            if not info.name.startswith("vl"):
+                continue
+            mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
+            rule = getattr(mod, "RULE", None)
+            if isinstance(rule, Rule):
+                if not rule.doc:
+                    rule.doc = (mod.__doc__ or "").strip()
+                if rule.code in found:
+                    raise RuntimeError(f"rule code {rule.code} defined twice")
+                found[rule.code] = rule
+        _REGISTRY = dict(sorted(found.items()))
+    return _REGISTRY
+
+
+def select_rules(select: Iterable[str], ignore: Iterable[str], extend_select: Iterable[str] = ()) -> list[Rule]:
+    """ruff-style selection by code prefix: ``VL1`` selects VL101..VL109."""
+    select = [s.upper() for s in select]
+    ignore = [s.upper() for s in ignore]
+    extend = [s.upper() for s in extend_select]
+    out = []
+    for code, rule in registry().items():
+        if select:
+            chosen = any(code.startswith(p) for p in select) and (rule.default_enabled or any(
+                code == p or (len(p) > 3 and code.startswith(p)) for p in select))
+        else:
+            chosen = rule.default_enabled
+        if any(code.startswith(p) for p in extend):
+            chosen = True
+        if any(code.startswith(p) for p in ignore):
+            chosen = False
+        if chosen:
+            out.append(rule)
+    return out

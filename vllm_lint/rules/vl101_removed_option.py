@@ -1,0 +1,51 @@
+"""## What it does
+Finds options that an earlier vLLM release accepted and the target release no longer accepts,
+and names the last release that accepted them.
+
+## Why is this bad?
+vLLM's parser rejects unknown options at startup (`unrecognized arguments`), so a deploy script
+that worked on the old release dies at pod start on the new one, after minutes of image pulls
+and imports. Keyword arguments of `LLM(...)` / `EngineArgs(...)` fail the same way (`TypeError`).
+
+## Example
+```bash
+vllm serve meta-llama/Llama-3.1-8B-Instruct --swap-space 16 --num-scheduler-steps 8
+```
+At 0.27.1: `VL101 --swap-space was removed in vLLM 0.18.0 (last accepted by 0.17.1)`.
+
+## Fix safety
+The fix deletes the option (and its value) only where the database's curated overlay records it
+as a no-op at removal (the setting had no effect any more in the last releases that accepted
+it), so deleting it cannot change behaviour. Otherwise there is no automatic fix: the message
+says what replaced it, if anything.
+
+## Evidence
+The per-release database in `flag_db/` (scraped from each release's source) and
+`flag_db/overlays/renames.json` (curated, each entry with its evidence).
+"""
+
+from ._status import delete_edits, option_status
+from .base import Fix, LintContext, Rule
+
+RULE = Rule(code="VL101", name="removed-option", summary="option removed before the target release",
+            severity="error", fix="safe")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    for arg in ctx.args:
+        if arg.positional:
+            continue
+        st = option_status(ctx, arg)
+        if st.state != "removed":
+            continue
+        where = f"removed in vLLM {st.removed_in}" if st.removed_in else "removed"
+        msg = f"`{arg.written}` was {where} (last accepted by {st.last}); {ctx.target} rejects it"
+        if st.successor_note:
+            msg += f": {st.successor_note}"
+        fix = None
+        if st.noop_at_removal:
+            edits = delete_edits(ctx, arg)
+            if edits:
+                fix = Fix(edits, "safe", f"Remove `{arg.written}` (it had no effect when it was removed)")
+        yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name)

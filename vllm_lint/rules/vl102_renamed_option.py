@@ -1,0 +1,53 @@
+"""## What it does
+Finds options that were removed under one name and that the target release accepts under
+another (a rename, or a move into a JSON config option such as `--structured-outputs-config`).
+
+## Why is this bad?
+The old spelling is rejected at startup by the target release, although the setting itself
+still exists.
+
+## Example
+```bash
+vllm serve m --cuda-graph-sizes 1 2 4 8
+```
+At 0.27.1: `VL102 --cuda-graph-sizes was renamed to --cudagraph-capture-sizes`; the fix gives
+`vllm serve m --cudagraph-capture-sizes 1 2 4 8`.
+
+## Fix safety
+Safe where the successor takes the same value with the same meaning (curated in
+`flag_db/overlays/renames.json`, or named by vLLM's own deprecation of the old option). The fix
+keeps the value, the `=` style and the dash or underscore spelling. Renames that change meaning
+(opposite polarity, a value that moves into a different unit) are unsafe fixes and apply only
+with `--unsafe-fixes`.
+
+## Evidence
+`flag_db/overlays/renames.json` entries cite the release notes, pull requests or vLLM's
+deprecation messages; the database records the first and last releases of each spelling.
+"""
+
+from ._status import option_status, rename_edits
+from .base import Fix, LintContext, Rule
+
+RULE = Rule(code="VL102", name="renamed-option", summary="option renamed; the target accepts only the new name",
+            severity="error", fix="safe")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    for arg in ctx.args:
+        if arg.positional:
+            continue
+        st = option_status(ctx, arg)
+        if st.state != "renamed":
+            continue
+        new = st.successor
+        shown = new if arg.style != "kwargs" or arg.key_style == "cli" else new
+        msg = (f"`{arg.written}` was renamed to `{shown}` (the old name was last accepted by {st.last}; "
+               f"{ctx.target} rejects it)")
+        if st.successor_note:
+            msg += f": {st.successor_note}"
+        fix = None
+        edits = rename_edits(arg, new)
+        if edits:
+            fix = Fix(edits, "safe" if st.successor_safe else "unsafe", f"Rename to `{shown}`")
+        yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name)

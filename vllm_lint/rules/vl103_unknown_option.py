@@ -1,0 +1,41 @@
+"""## What it does
+Finds options that no vLLM release in the database ever accepted (typos, options of another
+server, options invented by a blog post) and suggests the nearest option of the target release.
+
+## Why is this bad?
+vLLM exits at startup with `unrecognized arguments`.
+
+## Example
+```bash
+vllm serve m --tensor-paralel-size 2
+```
+`VL103 --tensor-paralel-size is not an option of any vLLM release; did you mean --tensor-parallel-size?`
+
+## Fix safety
+No automatic fix: a typo's intended option is a guess.
+
+## Evidence
+The union of every release's option strings in `flag_db/`.
+"""
+
+from ._status import option_status
+from .base import LintContext, Rule
+
+RULE = Rule(code="VL103", name="unknown-option", summary="option no vLLM release accepts",
+            severity="error")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    for arg in ctx.args:
+        if arg.positional:
+            continue
+        st = option_status(ctx, arg)
+        if st.state != "unknown":
+            continue
+        what = "keyword argument of any vLLM release's EngineArgs or LLM" if arg.style == "kwargs" \
+            else "option of any vLLM release"
+        msg = f"`{arg.written}` is not a {what}"
+        if st.suggestion:
+            msg += f"; did you mean `{st.suggestion}`?"
+        yield ctx.diag(RULE, msg, arg.report_span, option=st.name)

@@ -1,0 +1,38 @@
+"""## What it does
+Finds options that the target release does not accept yet: they first appear in a later release.
+
+## Why is this bad?
+A config written for a newer vLLM is deployed on an older image (a pinned tag, a stale base
+image): it fails at startup with `unrecognized arguments`.
+
+## Example
+```dockerfile
+FROM vllm/vllm-openai:v0.9.2
+CMD ["--model", "m", "--async-scheduling"]
+```
+`VL104 --async-scheduling is accepted from vLLM 0.10.0; the target 0.9.2 rejects it`
+
+## Fix safety
+No fix: upgrade the image, or drop the option by hand.
+
+## Evidence
+The first release of each option in `flag_db/index.json`.
+"""
+
+from ._status import option_status
+from .base import LintContext, Rule
+
+RULE = Rule(code="VL104", name="option-too-new", summary="option first accepted after the target release",
+            severity="error")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    for arg in ctx.args:
+        if arg.positional:
+            continue
+        st = option_status(ctx, arg)
+        if st.state != "too-new":
+            continue
+        msg = f"`{arg.written}` is accepted from vLLM {st.first}; the target {ctx.target} rejects it"
+        yield ctx.diag(RULE, msg, arg.report_span, option=st.name)

@@ -1,0 +1,41 @@
+"""## What it does
+Finds `VLLM_*` environment variables that no vLLM release ever read, and suggests the nearest
+variable the target release reads.
+
+## Why is this bad?
+A misspelt variable (`VLLM_ATTENTION_BACKEN`) is ignored without a word; the setting never
+applies.
+
+## Example
+```bash
+export VLLM_WORKER_MULTIPROC_METHD=spawn
+```
+`VL202 VLLM_WORKER_MULTIPROC_METHD is not read by any vLLM release; did you mean VLLM_WORKER_MULTIPROC_METHOD?`
+
+## Fix safety
+No automatic fix.
+
+## Evidence
+The union of `vllm/envs.py` keys over every release in `flag_db/`. Plugins and forks read
+variables of their own (`VLLM_ASCEND_*`); ignore the rule for them per file or by code.
+"""
+
+from ._env_status import env_status, is_vllm_var
+from .base import LintContext, Rule
+
+RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no release reads",
+            severity="warning")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    for env in ctx.env:
+        if not is_vllm_var(env.name):
+            continue
+        st = env_status(ctx, env)
+        if st.state != "unknown":
+            continue
+        msg = f"`{env.name}` is not read by any vLLM release"
+        if st.suggestion:
+            msg += f"; did you mean `{st.suggestion}`?"
+        yield ctx.diag(RULE, msg, env.name_span, option=env.name)

@@ -1,0 +1,32 @@
+"""## What it does
+Finds `VLLM_*` environment variables that only releases after the target read.
+
+## Why is this bad?
+The older image ignores the variable; the behaviour the author expects does not happen.
+
+## Example
+`VL203 VLLM_X is read from vLLM 0.20.0; the target 0.9.2 ignores it`
+
+## Fix safety
+No automatic fix.
+
+## Evidence
+First release of each variable in `flag_db/index.json`.
+"""
+
+from ._env_status import env_status, is_vllm_var
+from .base import LintContext, Rule
+
+RULE = Rule(code="VL203", name="env-var-too-new", summary="VLLM_ variable read only after the target",
+            severity="warning")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    for env in ctx.env:
+        if not is_vllm_var(env.name):
+            continue
+        st = env_status(ctx, env)
+        if st.state == "too-new":
+            yield ctx.diag(RULE, f"`{env.name}` is read from vLLM {st.first}; the target {ctx.target} ignores it",
+                           env.name_span, option=env.name)

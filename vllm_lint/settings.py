@@ -1,0 +1,122 @@
+"""Configuration: ``[tool.vllm-lint]`` in ``pyproject.toml`` or a ``.vllm-lint.toml``, found by
+walking up from the linted path (the nearest wins; ``.vllm-lint.toml`` before ``pyproject.toml``
+in the same directory), overridden by command-line options."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Optional
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+class ConfigError(Exception):
+    """Invalid configuration (exit code 2)."""
+
+
+@dataclass
+class Settings:
+    target_version: Optional[str] = None
+    select: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    extend_exclude: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    config_files: list[str] = field(default_factory=list)  # globs of vLLM --config YAML files
+    gpu: Optional[str] = None  # GPU product when the launch's context does not say
+    gpus: Optional[int] = None
+    # anti-pattern thresholds (VL302/VL303)
+    moe_gpu_memory_utilization_threshold: float = 0.95
+    moe_gpu_memory_utilization_cap: float = 0.90
+    ep_min_activation_density: float = 0.02
+    source: Optional[Path] = None  # the file these settings came from
+
+    _KEYS = None  # set below
+
+    def merged(self, **overrides: Any) -> "Settings":
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        for k, v in overrides.items():
+            if v is not None and v != [] and v != ():
+                data[k] = v
+        return Settings(**data)
+
+
+_TYPES: dict[str, type] = {
+    "target-version": str,
+    "select": list,
+    "extend-select": list,
+    "ignore": list,
+    "exclude": list,
+    "extend-exclude": list,
+    "per-file-ignores": dict,
+    "config-files": list,
+    "gpu": str,
+    "gpus": int,
+    "moe-gpu-memory-utilization-threshold": float,
+    "moe-gpu-memory-utilization-cap": float,
+    "ep-min-activation-density": float,
+}
+
+
+def _validate(table: dict[str, Any], source: Path) -> Settings:
+    s = Settings(source=source)
+    for key, value in table.items():
+        if key not in _TYPES:
+            import difflib
+
+            close = difflib.get_close_matches(key, list(_TYPES), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ConfigError(f"{source}: unknown setting '{key}'{hint}")
+        want = _TYPES[key]
+        ok = isinstance(value, want) or (want is float and isinstance(value, int) and not isinstance(value, bool))
+        if want is int and isinstance(value, bool):
+            ok = False
+        if not ok:
+            raise ConfigError(f"{source}: setting '{key}' must be a {want.__name__}, got {type(value).__name__}")
+        if want is list and not all(isinstance(x, str) for x in value):
+            raise ConfigError(f"{source}: setting '{key}' must be a list of strings")
+        if want is dict:
+            for k, v in value.items():
+                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                    raise ConfigError(f"{source}: per-file-ignores['{k}'] must be a list of codes")
+        setattr(s, key.replace("-", "_"), float(value) if want is float else value)
+    return s
+
+
+def load_file(path: Path) -> Optional[Settings]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read configuration: {e.strerror or e}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("vllm-lint")
+        if table is None:
+            return None
+    else:
+        table = data.get("tool", {}).get("vllm-lint", data)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.vllm-lint] must be a table")
+    return _validate(table, path)
+
+
+def discover(start: Path) -> Settings:
+    """Settings of the nearest configuration file at or above ``start``."""
+    here = start.resolve()
+    if here.is_file() or not here.exists():
+        here = here.parent
+    for d in [here, *here.parents]:
+        for name in (".vllm-lint.toml", "pyproject.toml"):
+            p = d / name
+            if p.is_file():
+                s = load_file(p)
+                if s is not None:
+                    return s
+    return Settings()

@@ -1,0 +1,410 @@
+"""Loading the flag database: one release's surface plus the cross-release timeline.
+
+A lint run loads ``index.json`` (every name ever accepted, with version ranges) and the one
+release file it checks against; everything else (``flags show``, ``flags diff``, audits) loads
+more release files on demand. See ``flag_db/README.md`` for the file formats.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from packaging.version import InvalidVersion, Version
+
+DB_ENV_VAR = "VLLM_LINT_DB"
+
+
+class DatabaseError(Exception):
+    """The database is missing, unreadable or inconsistent (exit code 2)."""
+
+
+class UnknownVersion(DatabaseError):
+    """A version the database does not cover."""
+
+
+def default_db_path() -> Path:
+    override = os.environ.get(DB_ENV_VAR)
+    if override:
+        return Path(override)
+    from importlib.resources import files
+
+    return Path(str(files("vllm_lint.flag_db")))
+
+
+# --------------------------------------------------------------------------- release surface
+
+
+@dataclass
+class Option:
+    """One argparse action of the serve parser at one release."""
+
+    name: str
+    aliases: list[str]
+    negations: list[str]
+    hidden: list[str]
+    dest: str
+    kind: str
+    type: Optional[str]
+    optional: bool
+    nargs: Any
+    choices: Optional[list[Any]]
+    default: Any
+    default_computed: bool
+    group: Optional[str]
+    config: Optional[str]
+    deprecated: Optional[dict[str, Any]]
+
+    @property
+    def strings(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+    @classmethod
+    def from_record(cls, r: dict[str, Any]) -> "Option":
+        return cls(
+            name=r["name"],
+            aliases=list(r.get("aliases") or []),
+            negations=list(r.get("negations") or []),
+            hidden=list(r.get("hidden") or []),
+            dest=r.get("dest") or r["name"].lstrip("-").replace("-", "_"),
+            kind=r.get("kind") or "valued",
+            type=r.get("type"),
+            optional=bool(r.get("optional")),
+            nargs=r.get("nargs"),
+            choices=r.get("choices"),
+            default=r.get("default"),
+            default_computed=bool(r.get("default_computed")),
+            group=r.get("group"),
+            config=r.get("config"),
+            deprecated=r.get("deprecated"),
+        )
+
+    def takes_value(self, string: str) -> bool:
+        if string in self.negations:
+            return False
+        return self.kind not in ("switch", "negatable")
+
+
+class Surface:
+    """What one vLLM release accepts."""
+
+    def __init__(self, record: dict[str, Any]):
+        self.record = record
+        self.version: str = record["version"]
+        self.options: list[Option] = [Option.from_record(o) for o in record.get("options", [])]
+        self.by_string: dict[str, Option] = {}
+        for opt in self.options:
+            for s in opt.strings:
+                self.by_string.setdefault(s, opt)
+        self.by_dest: dict[str, Option] = {}
+        for opt in self.options:
+            self.by_dest.setdefault(opt.dest, opt)
+        self.env: dict[str, dict[str, Any]] = record.get("env", {}) or {}
+        self.engine_args: dict[str, dict[str, Any]] = record.get("engine_args", {}) or {}
+        self.async_engine_args: list[str] = record.get("async_engine_args", []) or []
+        self.llm_params: list[str] = record.get("llm_params", []) or []
+        self.json_configs: dict[str, dict[str, Any]] = record.get("json_configs", {}) or {}
+        self.positionals: list[dict[str, Any]] = record.get("positionals", []) or []
+
+    @property
+    def v(self) -> Version:
+        return Version(self.version)
+
+    def lookup(self, string: str) -> Optional[Option]:
+        return self.by_string.get(string)
+
+    @cached_property
+    def long_strings(self) -> list[str]:
+        return sorted(s for s in self.by_string if s.startswith("--"))
+
+    def prefix_matches(self, prefix: str) -> list[str]:
+        """Long option strings that argparse's abbreviation matching would accept for ``prefix``."""
+        return [s for s in self.long_strings if s.startswith(prefix) and s != prefix]
+
+    def json_config_for(self, option: Option) -> Optional[dict[str, Any]]:
+        return self.json_configs.get(option.dest)
+
+    def is_negation(self, string: str) -> bool:
+        opt = self.by_string.get(string)
+        return bool(opt and string in opt.negations)
+
+    # Parser behaviour that changed by era (vllm-cli-eras.md sections 0 and 4); version-gated here,
+    # in one place, rather than guessed per rule.
+    @cached_property
+    def underscores_normalised(self) -> bool:
+        return self.v >= Version("0.5.1")
+
+    @cached_property
+    def dotted_json(self) -> bool:
+        return self.v >= Version("0.9.0")
+
+    @cached_property
+    def o_flag(self) -> str:
+        """How ``-O`` is read: "none", "alias" (of --compilation-config) or "optimization-level"."""
+        if "-O" in self.by_string:
+            return "alias"
+        if self.v >= Version("0.12.0"):
+            return "optimization-level"
+        return "none"
+
+    @cached_property
+    def has_serve(self) -> bool:
+        return self.v >= Version("0.5.2")
+
+
+# --------------------------------------------------------------------------- timeline index
+
+Ranges = list[list[int]]  # [[first_index, last_index], ...] into Database.versions, inclusive
+
+
+def _runs(indices: Iterable[int]) -> Ranges:
+    out: Ranges = []
+    for i in sorted(set(indices)):
+        if out and out[-1][1] == i - 1:
+            out[-1][1] = i
+        else:
+            out.append([i, i])
+    return out
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        with open(path, "rb") as f:
+            return json.loads(f.read())
+    except FileNotFoundError:
+        raise DatabaseError(f"{path}: database file is missing") from None
+    except (OSError, ValueError) as e:
+        raise DatabaseError(f"{path}: cannot read database file: {e}") from None
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write deterministic JSON atomically (temporary file in the same directory, then rename)."""
+    import tempfile
+
+    text = json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def release_files(db_dir: Path) -> list[tuple[Version, Path]]:
+    rel = db_dir / "releases"
+    out = []
+    for p in rel.glob("*.json") if rel.is_dir() else []:
+        try:
+            out.append((Version(p.stem), p))
+        except InvalidVersion:
+            continue
+    return sorted(out)
+
+
+def compile_index(db_dir: Path) -> dict[str, Any]:
+    """Build ``index.json`` from ``releases/*.json``: every name ever seen and where."""
+    files = release_files(db_dir)
+    versions = [str(v) for v, _ in files]
+    options: dict[str, list[int]] = {}
+    deprecated: dict[str, list[int]] = {}
+    kinds: dict[str, dict[str, Any]] = {}
+    env: dict[str, list[int]] = {}
+    engine: dict[str, list[int]] = {}
+    for i, (_, path) in enumerate(files):
+        rec = _read_json(path)
+        for o in rec.get("options", []):
+            opt = Option.from_record(o)
+            for s in opt.strings:
+                options.setdefault(s, []).append(i)
+                # latest known shape of each string: whether it takes a value (used to parse
+                # argv of options the target release no longer knows)
+                kinds[s] = {"takes_value": opt.takes_value(s), "nargs": opt.nargs, "dest": opt.dest}
+            if opt.deprecated:
+                for s in opt.strings:
+                    deprecated.setdefault(s, []).append(i)
+        for name in rec.get("env", {}) or {}:
+            env.setdefault(name, []).append(i)
+        for name in rec.get("engine_args", {}) or {}:
+            engine.setdefault(name, []).append(i)
+    index = {
+        "schema": 1,
+        "versions": versions,
+        "options": {k: _runs(v) for k, v in sorted(options.items())},
+        "option_shapes": dict(sorted(kinds.items())),
+        "deprecated": {k: _runs(v) for k, v in sorted(deprecated.items())},
+        "env": {k: _runs(v) for k, v in sorted(env.items())},
+        "engine_args": {k: _runs(v) for k, v in sorted(engine.items())},
+    }
+    write_json(db_dir / "index.json", index)
+    return index
+
+
+@dataclass
+class History:
+    """Where one name (option string, env var or EngineArgs field) was accepted."""
+
+    name: str
+    ranges: list[tuple[str, str]]  # (first version, last version) runs
+    indices: set[int] = field(default_factory=set)
+
+    @property
+    def first(self) -> Optional[str]:
+        return self.ranges[0][0] if self.ranges else None
+
+    @property
+    def last(self) -> Optional[str]:
+        return self.ranges[-1][1] if self.ranges else None
+
+
+class Database:
+    def __init__(self, path: Optional[Path] = None):
+        self.path = Path(path) if path else default_db_path()
+        index_path = self.path / "index.json"
+        if not index_path.exists():
+            raise DatabaseError(f"{index_path}: no flag database index (run `vllm-lint db build`)")
+        self.index = _read_json(index_path)
+        if not isinstance(self.index, dict) or self.index.get("schema") != 1:
+            raise DatabaseError(f"{index_path}: unsupported or corrupted database index")
+        try:
+            self.versions: list[str] = list(self.index["versions"])
+            self._parsed = [Version(v) for v in self.versions]
+        except (KeyError, TypeError, InvalidVersion) as e:
+            raise DatabaseError(f"{index_path}: corrupted database index ({e})") from None
+        if not self.versions:
+            raise DatabaseError(f"{index_path}: the database holds no release")
+        self._surfaces: dict[str, Surface] = {}
+        self._overlay: Optional[dict[str, Any]] = None
+
+    # ---- versions
+    @property
+    def newest(self) -> str:
+        return self.versions[-1]
+
+    def position(self, version: str) -> int:
+        return self.versions.index(version)
+
+    def resolve_version(self, spec: str) -> str:
+        """``0.27.1`` / ``v0.27.1`` as is; ``0.27`` the newest 0.27.x; ``latest`` the newest."""
+        s = spec.strip()
+        if s.lower() in ("latest", "newest", "stable"):
+            return self.newest
+        s = s[1:] if s[:1] in ("v", "V") else s
+        try:
+            want = Version(s)
+        except InvalidVersion:
+            raise UnknownVersion(f"'{spec}' is not a version number") from None
+        for v, pv in zip(self.versions, self._parsed):
+            if pv == want:
+                return v
+        if len(want.release) == 2:
+            same = [v for v, pv in zip(self.versions, self._parsed) if pv.release[:2] == want.release]
+            if same:
+                return same[-1]
+        nearest = self.nearest(want)
+        raise UnknownVersion(
+            f"vLLM {spec} is not in the flag database (covers {self.versions[0]} to {self.newest}); "
+            f"nearest releases: {', '.join(nearest)}"
+        )
+
+    def nearest(self, want: Version, n: int = 3) -> list[str]:
+        below = [v for v, pv in zip(self.versions, self._parsed) if pv < want][-n:]
+        above = [v for v, pv in zip(self.versions, self._parsed) if pv > want][:n]
+        return below[-2:] + above[:2] if below and above else (below or above)
+
+    def floor_version(self, spec: str) -> Optional[str]:
+        """The newest known release <= ``spec`` in the same minor series (for loose hints such as
+        an image tag ``v0.8.6`` that PyPI never had), or None."""
+        try:
+            return self.resolve_version(spec)
+        except UnknownVersion:
+            pass
+        s = spec.strip().lstrip("vV").split("-")[0].split("+")[0]
+        try:
+            want = Version(s)
+        except InvalidVersion:
+            return None
+        cands = [v for v, pv in zip(self.versions, self._parsed)
+                 if pv <= want and pv.release[:2] == want.release[:2]]
+        return cands[-1] if cands else None
+
+    # ---- surfaces
+    def surface(self, version: str) -> Surface:
+        version = self.resolve_version(version)
+        s = self._surfaces.get(version)
+        if s is None:
+            rec = _read_json(self.path / "releases" / f"{version}.json")
+            if not isinstance(rec, dict) or rec.get("version") != version:
+                raise DatabaseError(f"{self.path / 'releases' / (version + '.json')}: corrupted release file")
+            s = self._surfaces[version] = Surface(rec)
+        return s
+
+    # ---- timeline
+    def _history(self, table: str, name: str) -> Optional[History]:
+        runs = self.index.get(table, {}).get(name)
+        if not runs:
+            return None
+        idx: set[int] = set()
+        for a, b in runs:
+            idx.update(range(a, b + 1))
+        return History(name, [(self.versions[a], self.versions[b]) for a, b in runs], idx)
+
+    def option_history(self, string: str) -> Optional[History]:
+        return self._history("options", string)
+
+    def env_history(self, name: str) -> Optional[History]:
+        return self._history("env", name)
+
+    def engine_arg_history(self, name: str) -> Optional[History]:
+        return self._history("engine_args", name)
+
+    def deprecated_history(self, string: str) -> Optional[History]:
+        return self._history("deprecated", string)
+
+    def option_shape(self, string: str) -> Optional[dict[str, Any]]:
+        return self.index.get("option_shapes", {}).get(string)
+
+    @property
+    def all_option_strings(self) -> list[str]:
+        return list(self.index.get("options", {}))
+
+    @property
+    def all_env_names(self) -> list[str]:
+        return list(self.index.get("env", {}))
+
+    @property
+    def all_engine_args(self) -> list[str]:
+        return list(self.index.get("engine_args", {}))
+
+    @property
+    def overlay(self) -> dict[str, Any]:
+        if self._overlay is None:
+            p = self.path / "overlays" / "renames.json"
+            self._overlay = _read_json(p) if p.exists() else {}
+        return self._overlay
+
+    def option_overlay(self, string: str) -> Optional[dict[str, Any]]:
+        return self.overlay.get("options", {}).get(string)
+
+    def env_overlay(self, name: str) -> Optional[dict[str, Any]]:
+        return self.overlay.get("env", {}).get(name)
+
+    def last_accepting(self, history: History, before: str) -> Optional[str]:
+        """The newest release older than ``before`` in which ``history`` was accepted."""
+        pos = self.position(before)
+        prior = [i for i in history.indices if i < pos]
+        return self.versions[max(prior)] if prior else None
+
+    def first_accepting_after(self, history: History, after: str) -> Optional[str]:
+        pos = self.position(after)
+        later = [i for i in history.indices if i > pos]
+        return self.versions[min(later)] if later else None

@@ -1,0 +1,211 @@
+"""Cross-release questions: an option's life story (``flags show``) and what changed between two
+releases (``flags diff``, the upgrade audit)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .db import Database, Option, Surface
+
+
+def canonical_query(name: str) -> tuple[str, str]:
+    """('option', '--swap-space') or ('env', 'VLLM_USE_V1') from any spelling a person types."""
+    n = name.strip()
+    if n.startswith("VLLM_") or (n.isupper() and "_" in n):
+        return "env", n
+    if n.startswith("-") and not n.startswith("--") and len(n) <= 6:
+        return "option", n  # a short alias such as -tp
+    bare = n.lstrip("-")
+    return "option", "--" + bare.replace("_", "-")
+
+
+@dataclass
+class Change:
+    version: str  # first release with the new value
+    what: str  # default | choices | type | kind | deprecated
+    old: Any
+    new: Any
+
+
+@dataclass
+class OptionStory:
+    name: str
+    kind: str  # option | env
+    ranges: list[tuple[str, str]]
+    removed_in: list[str]  # releases right after each range that ended before the newest
+    successor: Optional[str] = None
+    successor_evidence: Optional[str] = None
+    aliases: list[str] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    deprecated_from: Optional[str] = None
+    canonical: Optional[str] = None  # when the query was an alias
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "kind": self.kind, "canonical": self.canonical,
+            "accepted": [{"first": a, "last": b} for a, b in self.ranges],
+            "removed_in": self.removed_in, "successor": self.successor,
+            "successor_evidence": self.successor_evidence, "deprecated_from": self.deprecated_from,
+            "aliases": self.aliases,
+            "changes": [{"version": c.version, "what": c.what, "old": c.old, "new": c.new} for c in self.changes],
+        }
+
+
+def _fields(opt: Option) -> dict[str, Any]:
+    return {
+        "default": "(computed)" if opt.default_computed else opt.default,
+        "choices": opt.choices,
+        "type": opt.type,
+        "kind": opt.kind,
+    }
+
+
+def story(db: Database, query: str) -> Optional[OptionStory]:
+    kind, name = canonical_query(query)
+    if kind == "env":
+        hist = db.env_history(name)
+        if hist is None:
+            return None
+        st = OptionStory(name, "env", hist.ranges, _removed(db, hist.ranges))
+        ov = db.env_overlay(name) or {}
+        st.successor, st.successor_evidence = ov.get("successor"), ov.get("evidence")
+        prev = None
+        for v in db.versions:
+            idx = db.position(v)
+            if idx not in hist.indices:
+                prev = None
+                continue
+            rec = db.surface(v).env.get(name, {})
+            cur = {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
+                   "choices": rec.get("choices"), "type": rec.get("type")}
+            if rec.get("deprecated") and st.deprecated_from is None:
+                st.deprecated_from = v
+            if prev is not None:
+                for k in cur:
+                    if cur[k] != prev[k]:
+                        st.changes.append(Change(v, k, prev[k], cur[k]))
+            prev = cur
+        return st
+    hist = db.option_history(name)
+    if hist is None:
+        return None
+    st = OptionStory(name, "option", hist.ranges, _removed(db, hist.ranges))
+    ov = db.option_overlay(name) or {}
+    st.successor, st.successor_evidence = ov.get("successor"), ov.get("evidence")
+    prev: Optional[dict[str, Any]] = None
+    aliases: set[str] = set()
+    for v in db.versions:
+        if db.position(v) not in hist.indices:
+            prev = None
+            continue
+        opt = db.surface(v).lookup(name)
+        if opt is None:
+            continue
+        if opt.name != name:
+            st.canonical = opt.name
+        aliases.update(s for s in opt.strings if s != name)
+        if opt.deprecated:
+            if st.deprecated_from is None:
+                st.deprecated_from = v
+            if not st.successor and opt.deprecated.get("successor"):
+                st.successor = opt.deprecated["successor"]
+                st.successor_evidence = f"named by vLLM {v}'s deprecation"
+        cur = _fields(opt)
+        if prev is not None:
+            for k in cur:
+                if cur[k] != prev[k]:
+                    st.changes.append(Change(v, k, prev[k], cur[k]))
+        prev = cur
+    st.aliases = sorted(aliases)
+    return st
+
+
+def _removed(db: Database, ranges: list[tuple[str, str]]) -> list[str]:
+    out = []
+    for _, last in ranges:
+        pos = db.position(last)
+        if pos + 1 < len(db.versions):
+            out.append(db.versions[pos + 1])
+    return out
+
+
+@dataclass
+class SurfaceDiff:
+    old: str
+    new: str
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    renamed: list[tuple[str, str, Optional[str]]] = field(default_factory=list)  # (old, new, evidence)
+    deprecated: list[str] = field(default_factory=list)
+    changed: list[tuple[str, str, Any, Any]] = field(default_factory=list)  # (option, what, old, new)
+    env_added: list[str] = field(default_factory=list)
+    env_removed: list[str] = field(default_factory=list)
+    env_renamed: list[tuple[str, str, Optional[str]]] = field(default_factory=list)
+    env_deprecated: list[str] = field(default_factory=list)
+    env_changed: list[tuple[str, str, Any, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "from": self.old, "to": self.new,
+            "options": {
+                "added": self.added, "removed": self.removed, "deprecated": self.deprecated,
+                "renamed": [{"old": a, "new": b, "evidence": e} for a, b, e in self.renamed],
+                "changed": [{"option": o, "what": w, "old": a, "new": b} for o, w, a, b in self.changed],
+            },
+            "env": {
+                "added": self.env_added, "removed": self.env_removed, "deprecated": self.env_deprecated,
+                "renamed": [{"old": a, "new": b, "evidence": e} for a, b, e in self.env_renamed],
+                "changed": [{"variable": o, "what": w, "old": a, "new": b} for o, w, a, b in self.env_changed],
+            },
+        }
+
+
+def _strings(s: Surface) -> dict[str, Option]:
+    return dict(s.by_string)
+
+
+def diff(db: Database, old: str, new: str) -> SurfaceDiff:
+    a, b = db.surface(old), db.surface(new)
+    d = SurfaceDiff(a.version, b.version)
+    sa, sb = _strings(a), _strings(b)
+    removed = sorted(set(sa) - set(sb))
+    d.added = sorted(set(sb) - set(sa))
+    for s in removed:
+        ov = db.option_overlay(s) or {}
+        succ = ov.get("successor")
+        if not succ:
+            dep = sa[s].deprecated or {}
+            succ = dep.get("successor")
+        if succ and succ.partition(".")[0] in sb:
+            d.renamed.append((s, succ, ov.get("evidence") or "named by vLLM's deprecation"))
+        else:
+            d.removed.append(s)
+    for s in sorted(set(sa) & set(sb)):
+        oa, ob = sa[s], sb[s]
+        if s != ob.name:
+            continue  # report each action once, under its canonical name in the new release
+        if ob.deprecated and not oa.deprecated:
+            d.deprecated.append(s)
+        fa, fb = _fields(oa), _fields(ob)
+        for k in ("default", "choices", "type", "kind"):
+            if fa[k] != fb[k]:
+                d.changed.append((s, k, fa[k], fb[k]))
+    ea, eb = a.env, b.env
+    for n in sorted(set(ea) - set(eb)):
+        ov = db.env_overlay(n) or {}
+        if ov.get("successor") and ov["successor"] in eb:
+            d.env_renamed.append((n, ov["successor"], ov.get("evidence")))
+        else:
+            d.env_removed.append(n)
+    d.env_added = sorted(set(eb) - set(ea))
+    for n in sorted(set(ea) & set(eb)):
+        ra, rb = ea[n], eb[n]
+        if rb.get("deprecated") and not ra.get("deprecated"):
+            d.env_deprecated.append(n)
+        for k in ("default", "choices", "type"):
+            va = "(computed)" if k == "default" and ra.get("default_computed") else ra.get(k)
+            vb = "(computed)" if k == "default" and rb.get("default_computed") else rb.get(k)
+            if va != vb:
+                d.env_changed.append((n, k, va, vb))
+    return d
