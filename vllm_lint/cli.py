@@ -275,7 +275,7 @@ def flags_list(version, fmt, env, db_path) -> None:
         click.echo(f"  {names}  [{r['kind']}] {' '.join(extra)}")
 
 
-@flags_group.command("show")
+@flags_group.command("show", context_settings={"ignore_unknown_options": True})
 @click.argument("name")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)

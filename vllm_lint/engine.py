@@ -82,13 +82,12 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
     """Files to lint. Explicit files are always linted; directories are walked honouring
     ``.gitignore``, ``exclude`` / ``extend-exclude`` and skipping VCS, virtualenvs and
     node_modules. Unreadable paths become VL001 findings."""
-    import pathspec
 
     out: list[Target] = []
     problems: list[Diagnostic] = []
     excludes = list(settings.exclude) + list(settings.extend_exclude)
     base = settings.source.parent if settings.source else Path.cwd()
-    user_spec = pathspec.PathSpec.from_lines("gitwildmatch", excludes) if excludes else None
+    user_spec = _spec(excludes) if excludes else None
 
     def excluded(p: Path) -> bool:
         if user_spec is None:
@@ -117,6 +116,15 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
                 seen.add(key)
                 out.append(Target(p, True))
     return out, problems
+
+
+def _spec(lines: list[str]):
+    import pathspec
+
+    try:  # pathspec >= 1.0 names git's own semantics "gitignore"
+        return pathspec.PathSpec.from_lines("gitignore", lines)
+    except (KeyError, LookupError):
+        return pathspec.PathSpec.from_lines("gitwildmatch", lines)
 
 
 def _walk(root: Path, excluded) -> Iterable[Path]:
@@ -148,7 +156,7 @@ def _walk(root: Path, excluded) -> Iterable[Path]:
         gi = d / ".gitignore"
         if gi.is_file():
             try:
-                specs.append((d, pathspec.PathSpec.from_lines("gitwildmatch", gi.read_text(errors="replace").splitlines())))
+                specs.append((d, _spec(gi.read_text(errors="replace").splitlines())))
             except Exception:
                 pass
         try:

@@ -1,4 +1,4 @@
-"""## What it does
+r"""## What it does
 Finds options cut off from their command by a broken line continuation: a line that starts with
 `--` right after a vLLM command whose previous line lacks its trailing backslash, or ends in
 `\ ` (a backslash followed by a space), or a backslash followed by CRLF.
@@ -10,7 +10,7 @@ defaults: no tensor parallelism, a different context length.
 
 ## Example
 ```bash
-vllm serve m \\
+vllm serve m \
   --tensor-parallel-size 8
   --max-model-len 32768
 ```

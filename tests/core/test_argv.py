@@ -1,0 +1,103 @@
+"""vLLM's argv semantics, per era, against the synthetic database."""
+
+from __future__ import annotations
+
+import pytest
+
+from vllm_lint.argv import ArgvParser, spell_like
+from vllm_lint.launch import Launch, Span, Token
+
+
+def toks(*words):
+    out, pos = [], 0
+    for w in words:
+        b = len(w.encode())
+        out.append(Token(w, Span(pos, pos + b), Span(pos, pos + b)))
+        pos += b + 1
+    return out
+
+
+def parse(db, version, *words, entry="vllm serve"):
+    launch = Launch("x.sh", entry, "argv", Span(0, 1), tokens=toks(*words))
+    return ArgvParser(db.surface(version), db).parse(launch)
+
+
+def test_positional_model_and_values(synth_db):
+    args = parse(synth_db, "0.27.1", "m", "--tensor-parallel-size", "2", "--enforce-eager", "--port=9000")
+    assert args[0].positional and args[0].value == "m"
+    assert [(a.canonical, a.value) for a in args[1:]] == [
+        ("--tensor-parallel-size", "2"), ("--enforce-eager", None), ("--port", "9000")]
+    assert args[3].inline_value
+
+
+def test_underscores_and_short_alias(synth_db):
+    args = parse(synth_db, "0.27.1", "--max_num_seqs", "8", "-tp", "4")
+    assert args[0].option.name == "--max-num-seqs" and args[0].how == "underscore"
+    assert args[1].option.name == "--tensor-parallel-size" and args[1].value == "4"
+
+
+def test_negation(synth_db):
+    (a,) = parse(synth_db, "0.27.1", "--no-enforce-eager")
+    assert a.how == "negation" and a.value is None
+
+
+def test_nargs_plus_stops_at_next_option(synth_db):
+    a, b = parse(synth_db, "0.27.1", "--cudagraph-capture-sizes", "1", "2", "4", "--port", "1")
+    assert a.value == "1 2 4" and len(a.value_tokens) == 3 and b.value == "1"
+
+
+def test_abbreviation_unique_and_ambiguous(synth_db):
+    (a,) = parse(synth_db, "0.27.1", "--max-model", "8k")
+    assert a.how == "abbrev" and a.resolved_string == "--max-model-len"
+    (b,) = parse(synth_db, "0.27.1", "--max-num", "8")
+    assert b.how == "ambiguous" and "--max-num-seqs" in b.ambiguous
+
+
+def test_dotted_json(synth_db):
+    (a,) = parse(synth_db, "0.27.1", "--compilation-config.mode", "3")
+    assert a.how == "dotted" and a.json_path == "mode" and a.value == "3"
+
+
+def test_O_is_alias_before_0_12_and_rewrite_after(synth_db):
+    (old,) = parse(synth_db, "0.8.5", "-O3")
+    assert old.option.name == "--compilation-config" and old.value == "3"
+    (new,) = parse(synth_db, "0.27.1", "-O3")
+    assert new.how == "o-rewrite" and new.option.name == "--optimization-level" and new.value == "3"
+    (dotted,) = parse(synth_db, "0.27.1", "-O.mode", "3")
+    assert dotted.option.name == "--compilation-config" and dotted.json_path == "mode"
+
+
+def test_removed_option_value_consumed_by_historic_shape(synth_db):
+    # --swap-space is unknown at 0.27.1 but the index remembers it takes a value
+    args = parse(synth_db, "0.27.1", "m", "--swap-space", "16", "--enforce-eager")
+    assert [a.canonical for a in args] == ["<model>", "--swap-space", "--enforce-eager"]
+    assert args[1].value == "16" and args[1].option is None
+
+
+def test_api_server_has_no_positional(synth_db):
+    args = parse(synth_db, "0.8.5", "--model", "m", entry="openai.api_server")
+    launch = Launch("x", "openai.api_server", "argv", Span(0, 1), tokens=toks("--model", "m", "stray"))
+    parsed = ArgvParser(synth_db.surface("0.8.5"), synth_db, positional_model=False).parse(launch)
+    assert not any(a.positional for a in parsed)
+    assert args[0].value == "m"
+
+
+def test_splat_and_opaque_words_are_skipped(synth_db):
+    launch = Launch("x", "vllm serve", "argv", Span(0, 1), tokens=[
+        Token("m", None), Token("$EXTRA", None, splat=True), Token("--tensor-parallel-size", None),
+        Token("$TP", None, opaque=True)])
+    args = ArgvParser(synth_db.surface("0.27.1"), synth_db).parse(launch)
+    assert args[1].canonical == "--tensor-parallel-size" and args[1].value_opaque
+
+
+@pytest.mark.parametrize("written,new,style,key_style,expected", [
+    ("--old_name", "--new-name", "argv", "cli", "--new_name"),
+    ("--old-name", "--new-name", "argv", "cli", "--new-name"),
+    ("oldName", "--new-name", "config", "camel", "newName"),
+    ("old-name", "--new-name", "config", "dash", "new-name"),
+    ("old_name", "--new-name", "config", "snake", "new_name"),
+])
+def test_spell_like(written, new, style, key_style, expected):
+    from vllm_lint.argv import ParsedArg
+
+    assert spell_like(new, ParsedArg(written=written, canonical=written, style=style, key_style=key_style)) == expected

@@ -1,0 +1,184 @@
+"""Rules end to end through the CLI on shell scripts, against the synthetic database."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+SCRIPT = """#!/bin/bash
+export VLLM_USE_V1=1
+vllm serve meta-llama/Llama-3.1-8B-Instruct \\
+  --tensor_parallel_size 2 \\
+  --swap-space 16 \\
+  --num-scheduler-steps 8 \\
+  --cuda-graph-sizes 1 2 4 \\
+  --dtype fp16 \\
+  --max-model 8192 \\
+  --guided-decoding-backend=xgrammar \\
+  --port 8000
+"""
+
+
+def findings(run_cli, path, *extra):
+    r = run_cli("--output-format", "json", *extra, str(path))
+    assert r.exit_code in (0, 1), r.output
+    return [(d["code"], d["location"]["row"], d["option"]) for d in json.loads(r.output)]
+
+
+def test_each_code_on_its_line(run_cli, tmp_path):
+    p = tmp_path / "deploy.sh"
+    p.write_text(SCRIPT)
+    got = findings(run_cli, p, "-t", "0.27.1")
+    assert ("VL201", 2, "VLLM_USE_V1") in got
+    assert ("VL101", 5, "--swap-space") in got
+    assert ("VL101", 6, "--num-scheduler-steps") in got
+    assert ("VL102", 7, "--cuda-graph-sizes") in got
+    assert ("VL105", 8, "--dtype") in got
+    assert ("VL107", 9, "--max-model-len") in got
+    assert ("VL102", 10, "--guided-decoding-backend") in got
+    assert not [g for g in got if g[1] == 4], "underscore spelling is accepted since 0.5.1"
+
+
+def test_too_new_and_deprecated(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --async-scheduling --cuda-graph-sizes 8\n")
+    assert ("VL104", 1, "--async-scheduling") in findings(run_cli, p, "-t", "0.8.5")
+    got = findings(run_cli, p, "-t", "0.10.0")
+    assert ("VL106", 1, "--cuda-graph-sizes") in got and not any(c == "VL104" for c, *_ in got)
+
+
+def test_unknown_option_suggests(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --tensor-paralel-size 2\n")
+    r = run_cli("-t", "0.27.1", str(p))
+    assert r.exit_code == 1 and "VL103" in r.output and "did you mean `--tensor-parallel-size`" in r.output
+
+
+def test_env_rules(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("export VLLM_NEW_THING=1\nexport VLLM_ATENTION=x\nexport VLLM_ATTENTION_BACKEND=X\nvllm serve m\n")
+    got = findings(run_cli, p, "-t", "0.10.0")
+    codes = {c for c, *_ in got}
+    assert {"VL203", "VL202", "VL204"} <= codes
+
+
+def test_fix_is_idempotent_keeps_mode_and_other_bytes(run_cli, tmp_path):
+    p = tmp_path / "deploy.sh"
+    p.write_bytes(SCRIPT.encode())
+    os.chmod(p, 0o751)
+    r = run_cli("-t", "0.27.1", "--fix", str(p))
+    assert r.exit_code == 1  # unfixable findings remain
+    fixed = p.read_text()
+    assert "--cudagraph-capture-sizes 1 2 4" in fixed and "--swap-space" not in fixed
+    assert "--structured-outputs-config.backend=xgrammar" in fixed and "--max-model-len 8192" in fixed
+    assert "--num-scheduler-steps 8" in fixed  # not a recorded no-op: reported, not deleted
+    assert stat.S_IMODE(os.stat(p).st_mode) == 0o751
+    before = p.read_bytes()
+    run_cli("-t", "0.27.1", "--fix", str(p))
+    assert p.read_bytes() == before
+    # every line that no fix touched is byte-identical
+    untouched = [l for l in SCRIPT.splitlines() if not any(k in l for k in
+                 ("swap-space", "cuda-graph", "max-model", "guided"))]
+    for line in untouched:
+        assert line in fixed.splitlines()
+
+
+def test_fix_keeps_crlf(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_bytes(b"vllm serve m --cuda-graph-sizes 8 --port 1\r\n")
+    run_cli("-t", "0.27.1", "--fix", str(p))
+    assert p.read_bytes() == b"vllm serve m --cudagraph-capture-sizes 8 --port 1\r\n"
+
+
+def test_diff_writes_nothing(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --cuda-graph-sizes 8\n")
+    r = run_cli("-t", "0.27.1", "--diff", str(p))
+    assert "+vllm serve m --cudagraph-capture-sizes 8" in r.output
+    assert p.read_text() == "vllm serve m --cuda-graph-sizes 8\n"
+
+
+def test_suppression_comments(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --swap-space 4  # vllm-lint: ignore[VL101]\n"
+                 "# vllm-lint: ignore\nvllm serve m --num-scheduler-steps 2\n"
+                 "vllm serve m --num-scheduler-steps 3  # vllm-lint: ignore[VL2]\n")
+    got = findings(run_cli, p, "-t", "0.27.1")
+    assert [g[1] for g in got] == [4]
+    q = tmp_path / "b.sh"
+    q.write_text("# vllm-lint: ignore-file\nvllm serve m --swap-space 4\n")
+    assert findings(run_cli, q, "-t", "0.27.1") == []
+
+
+def test_select_ignore_and_exit_codes(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --swap-space 4 --dtype fp16\n")
+    assert {c for c, *_ in findings(run_cli, p, "-t", "0.27.1", "--select", "VL105")} == {"VL105"}
+    assert {c for c, *_ in findings(run_cli, p, "-t", "0.27.1", "--ignore", "VL1")} == set()
+    assert run_cli("-t", "0.27.1", "--exit-zero", str(p)).exit_code == 0
+    ok = tmp_path / "ok.sh"
+    ok.write_text("vllm serve m --port 1\n")
+    assert run_cli("-t", "0.27.1", str(ok)).exit_code == 0
+    assert run_cli("--select", "XX9", str(ok)).exit_code == 2
+    assert run_cli("-t", "9.9.9", str(ok)).exit_code == 2
+
+
+def test_target_from_minor_and_config(run_cli, tmp_path):
+    (tmp_path / ".vllm-lint.toml").write_text('target-version = "0.10"\n')
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --cuda-graph-sizes 8\n")
+    got = findings(run_cli, p)
+    assert got == [("VL106", 1, "--cuda-graph-sizes")]
+
+
+def test_config_errors_are_one_line(run_cli, tmp_path):
+    (tmp_path / ".vllm-lint.toml").write_text('target-versoin = "0.10"\n')
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m\n")
+    r = run_cli(str(p))
+    assert r.exit_code == 2 and "unknown setting 'target-versoin'" in r.output and "did you mean" in r.output
+    (tmp_path / ".vllm-lint.toml").write_text('select = "VL1"\n')
+    r = run_cli(str(p))
+    assert r.exit_code == 2 and "must be a list" in r.output
+
+
+def test_version_hint_from_requirements_pin(run_cli, tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch\nvllm==0.8.5\n")
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --async-scheduling\n")
+    got = findings(run_cli, p)
+    assert got == [("VL104", 1, "--async-scheduling")]
+
+
+def test_missing_path_and_directory_walk(run_cli, tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.sh").write_text("vllm serve m --swap-space 1\n")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "b.sh").write_text("vllm serve m --swap-space 1\n")
+    (tmp_path / ".gitignore").write_text("ignored/\n")
+    (tmp_path / "ignored").mkdir()
+    (tmp_path / "ignored" / "c.sh").write_text("vllm serve m --swap-space 1\n")
+    r = run_cli("-t", "0.27.1", "--output-format", "json", str(tmp_path))
+    files = {os.path.basename(d["filename"]) for d in json.loads(r.output)}
+    assert files == {"a.sh"}
+    r = run_cli(str(tmp_path / "nope.sh"))
+    assert r.exit_code == 1 and "VL001" in r.output
+
+
+def test_statistics_and_quiet(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --swap-space 4 --num-scheduler-steps 2\n")
+    r = run_cli("-t", "0.27.1", "--statistics", str(p))
+    assert "2\tVL101" in r.output
+    r = run_cli("-t", "0.27.1", "-q", str(p))
+    assert "Found" not in r.output
+
+
+def test_rule_docs(run_cli):
+    r = run_cli("rule", "VL102")
+    assert r.exit_code == 0 and "## What it does" in r.output and "Fix safety" in r.output
+    assert run_cli("rule", "renamed-option").exit_code == 0
+    assert run_cli("rule", "VL999").exit_code == 2
