@@ -81,26 +81,23 @@ _WANTED_EXTRA = (
     "requirements.txt",
     "vllm/version.py",
 )
-#: Subtrees that are large and irrelevant to the CLI surface (model code, kernels, workers).
+#: Subtrees that are large and never define CLI options, choices or config classes: model
+#: implementations and vendored third-party code.
 _SKIPPED_SUBTREES = (
     "vllm/model_executor/models/",
     "vllm/models/",
-    "vllm/model_executor/kernels/",
     "vllm/third_party/",
     "vllm/vllm_flash_attn/",
-    "vllm/csrc/",
-    "vllm/worker/",
-    "vllm/v1/worker/",
 )
 
 
 def wanted(path: str) -> bool:
     """Whether the member ``path`` (relative to the source root) is read.
 
-    Generous on purpose: every Python module under ``vllm/`` except model implementations,
-    kernels and workers, whose size dwarfs the rest and which never define CLI options or choices;
-    ``vllm/model_executor/layers/`` only for its ``quantization/`` modules (the quantization
-    method registry). Also the requirement files and build metadata (used by the cross-check).
+    Generous on purpose, since choices and defaults can be resolved from almost anywhere in the
+    package: every Python module under ``vllm/`` except model implementations and vendored code,
+    whose size dwarfs the rest. Also the requirement files and build metadata (the cross-check
+    tool reads them).
     """
     if path in _WANTED_EXTRA:
         return True
@@ -109,13 +106,7 @@ def wanted(path: str) -> bool:
         return path.count("/") <= 1
     if not (path.startswith("vllm/") and path.endswith(".py")):
         return False
-    if any(path.startswith(s) for s in _SKIPPED_SUBTREES):
-        return False
-    if path.startswith("vllm/model_executor/layers/"):
-        return path.startswith("vllm/model_executor/layers/quantization/") and path.count("/") == 4
-    if "/ops/" in path:
-        return False
-    return True
+    return not any(path.startswith(s) for s in _SKIPPED_SUBTREES)
 
 
 # --------------------------------------------------------------------------------------------
