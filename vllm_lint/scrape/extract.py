@@ -1,0 +1,508 @@
+"""Static extraction of one vLLM release's option surface (``flag_db`` schema 1).
+
+``extract_release(tree, version, source)`` reads the release through ``tree`` only (libcst; vLLM
+is never imported or run) and returns the per-release record described in ``flag_db/README.md``.
+
+How the ``vllm serve`` parser is found, by era:
+
+* ``vllm/entrypoints/cli/serve.py`` (0.7.3+): ``<Serve>Subcommand.subparser_init`` is interpreted
+  with a sub-parsers object; the parser it creates is the serve parser.
+* ``vllm/scripts.py`` (0.5.2-0.7.2): ``main()`` is interpreted; the sub-parser named ``serve``.
+* otherwise (0.4.x-0.5.1): ``vllm/entrypoints/openai/api_server.py``'s ``parse_args()`` (or its
+  ``__main__`` block); the first parser it creates.
+
+The functions they call (``make_arg_parser``, ``add_cli_args``, ``_customize_cli_kwargs``...) are
+interpreted in turn by ``argparse_calls.Interpreter``; ``get_kwargs(Config)`` is modelled there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Optional
+
+import libcst as cst
+
+from .argparse_calls import Interpreter, KwargsModel, ParserObj, RecordedAction
+from .envs import extract_env
+from .pyresolve import (
+    UNKNOWN,
+    BoundMethod,
+    CallOf,
+    ClassInfo,
+    EnumMember,
+    ExtractionError,
+    FuncRef,
+    Lambda,
+    Project,
+    Ref,
+    TypeHint,
+    TypeResolver,
+    _Unknown,
+    literal_choices,
+    type_members,
+    type_str,
+)
+from .tree import SourceTree
+
+SCHEMA = 1
+
+__all__ = ["ExtractionError", "extract_release"]
+
+
+def extract_release(tree: SourceTree, version: str, source: dict) -> dict:
+    """The schema-1 record of one release. Raises ``ExtractionError`` naming the reason when the
+    release's source does not have the shape this extractor knows."""
+    project = Project(tree)
+    if not project.exists("vllm/engine/arg_utils.py"):
+        raise ExtractionError("vllm/engine/arg_utils.py not found in the source tree")
+    ex = _Extractor(project, version)
+    return ex.run(dict(source))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def to_json(v: Any) -> tuple[Any, bool]:
+    """(JSON value, computed?) for a statically evaluated Python value."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return v, False
+    if isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            return None, True
+        return v, False
+    if isinstance(v, EnumMember):
+        return to_json(v.value)
+    if isinstance(v, (list, tuple)):
+        out = []
+        for x in v:
+            j, c = to_json(x)
+            if c:
+                return None, True
+            out.append(j)
+        return out, False
+    if isinstance(v, (set, frozenset)):
+        j, c = to_json(list(v))
+        if c:
+            return None, True
+        try:
+            return sorted(j), False
+        except TypeError:
+            return sorted(j, key=repr), False
+    if isinstance(v, dict):
+        out_d = {}
+        for k, x in v.items():
+            if not isinstance(k, (str, int, float, bool)) or isinstance(k, bool):
+                return None, True
+            j, c = to_json(x)
+            if c:
+                return None, True
+            out_d[str(k)] = j
+        return out_d, False
+    return None, True
+
+
+_TYPE_NAMES = {
+    "int": "int", "float": "float", "str": "str", "bool": "bool",
+    "loads": "json", "json.loads": "json",
+    "human_readable_int": "human_int", "human_readable_int_or_auto": "human_int_or_auto",
+    "union_dict_and_str": "dict_or_str",
+}
+
+
+def norm_type(t: Any) -> tuple[Optional[str], bool, Optional[ClassInfo]]:
+    """(type name, accepts "None"?, config class for JSON options) of an argparse ``type=``."""
+    if t is None or t is UNKNOWN:
+        return None, False, None
+    if isinstance(t, Ref):
+        if t.short == "parse_dataclass":
+            return "json", False, t.args[0] if t.args else None
+        if t.short == "nullable_str":
+            return "str", True, None
+        return _TYPE_NAMES.get(t.name, _TYPE_NAMES.get(t.short, "str")), False, None
+    if isinstance(t, FuncRef):
+        if t.name == "nullable_str":
+            return "str", True, None
+        return _TYPE_NAMES.get(t.name, "str"), False, None
+    if isinstance(t, CallOf):
+        if t.short == "optional_type" and t.args:
+            inner, _, cls = norm_type(t.args[0])
+            return inner, True, cls
+        if t.short == "parse_type" and t.args:
+            return norm_type(t.args[0])
+        return "str", False, None
+    if isinstance(t, BoundMethod):
+        if t.func.name in ("from_cli", "from_json") and isinstance(t.self_value, ClassInfo):
+            return "json", False, t.self_value
+        return "str", False, None
+    if isinstance(t, ClassInfo):
+        return "str", False, None
+    if isinstance(t, Lambda):
+        return "str", False, None
+    return "str", False, None
+
+
+_DEPRECATED_RE = re.compile(
+    r"\[DEPRECATED\]|\(DEPRECATED|\bDeprecated[:.,]|\bis deprecated\b|\bare deprecated\b|"
+    r"\bhas been deprecated\b|\bdeprecated(?: and|,)? (?:will|in favou?r)|"
+    r"\bhas been replaced by\b|^\s*deprecated\b|\bdeprecated\s*[.;:]",
+    re.IGNORECASE)
+_SUCCESSOR_RES = [
+    re.compile(r"\b(?:[Uu]se|[Pp]lease use|[Uu]sing)\s+[`'\"]*(-{1,2}[A-Za-z0-9][\w.\-]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+               r"[`'\"]*(?:\s*=\s*\S+)?[^.]*?\binstead\b"),
+    re.compile(r"\b(?:replaced|superseded) by\s+(?:the\s+)?[`'\"]*(-{1,2}[A-Za-z0-9][\w.\-]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"),
+    re.compile(r"\b(?:[Uu]se|[Pp]lease use)\s+[`'\"]*(--[A-Za-z0-9][\w.\-]*)"),
+]
+
+
+def is_deprecated_text(text: Optional[str]) -> bool:
+    return bool(text) and bool(_DEPRECATED_RE.search(text))
+
+
+def successor_in(text: str, accepted: set[str], own: set[str]) -> Optional[str]:
+    for rx in _SUCCESSOR_RES:
+        for m in rx.finditer(text):
+            cand = m.group(1).rstrip(".,;:)`'\"")
+            if not cand.startswith("-"):
+                cand = "--" + cand.replace("_", "-")
+            head = cand.split(".", 1)[0].split("=", 1)[0]
+            if head in own:
+                continue
+            if head in accepted:
+                return cand.split("=", 1)[0]
+    return None
+
+
+# --------------------------------------------------------------------------- extractor
+
+
+class _Extractor:
+    def __init__(self, project: Project, version: str):
+        self.p = project
+        self.version = version
+        self.arg_utils = project.module("vllm.engine.arg_utils")
+        self.kwmodel = KwargsModel(project, self.arg_utils)
+        self.types = TypeResolver(project)
+
+    # -- the serve parser
+    def build_parser(self) -> tuple[ParserObj, str, str, Interpreter]:
+        interp = Interpreter(self.p, self.kwmodel)
+        entry = None
+        serve = self.p.module("vllm.entrypoints.cli.serve")
+        scripts = self.p.module("vllm.scripts") if serve is None else None
+        if serve is not None:
+            entry = serve.path
+            cls = None
+            for name, b in serve.bindings.items():
+                if b[0] == "class":
+                    ci = self.p.class_info(serve, b[1])
+                    if any(isinstance(s, cst.FunctionDef) and s.name.value == "subparser_init"
+                           for s in ci.node.body.body):
+                        cls = ci
+                        break
+            if cls is None:
+                raise ExtractionError(f"{serve.path}: no class with subparser_init")
+            from .argparse_calls import SubparsersObj
+            root = ParserObj(name=None, flexible=True)
+            interp.parsers.append(root)
+            meth = cls.method("subparser_init")
+            from .pyresolve import Instance
+            inst = Instance(cls)
+            if cls.class_attr("name") is None:
+                inst.attrs["name"] = "serve"
+            interp.invoke(BoundMethod(meth, inst), [SubparsersObj(root)], {})
+            parser = next((p for p in interp.parsers if p.name == "serve"), None)
+        elif scripts is not None and scripts.bindings.get("main", ("",))[0] == "func":
+            entry = scripts.path
+            interp.invoke(FuncRef(scripts, scripts.bindings["main"][1]), [], {})
+            parser = next((p for p in interp.parsers if p.name == "serve"), None)
+        else:
+            api = self.p.module("vllm.entrypoints.openai.api_server")
+            if api is None:
+                raise ExtractionError("no serve entry point: none of vllm/entrypoints/cli/serve.py, "
+                                      "vllm/scripts.py, vllm/entrypoints/openai/api_server.py")
+            entry = api.path
+            b = api.bindings.get("parse_args")
+            if b and b[0] == "func":
+                interp.invoke(FuncRef(api, b[1]), [], {})
+            else:
+                main_block = None
+                for stmt in api.node.body:
+                    if isinstance(stmt, cst.If) and "__main__" in api.node.code_for_node(stmt.test):
+                        main_block = stmt
+                if main_block is None:
+                    raise ExtractionError(f"{api.path}: no parse_args() and no __main__ block")
+                try:
+                    interp.exec_block(main_block.body.body, api, {})
+                except Exception as exc:  # noqa: BLE001 - _Return etc.
+                    if type(exc).__name__ != "_Return":
+                        raise
+            parser = interp.parsers[0] if interp.parsers else None
+        if parser is None or not parser.actions:
+            raise ExtractionError(f"{entry}: could not find the serve parser's arguments")
+        parser_module = None
+        for f in interp.called:
+            if f.name == "make_arg_parser":
+                parser_module = f.module.path
+                break
+        return parser, entry, parser_module or entry, interp
+
+    # -- records
+    def run(self, source: dict) -> dict:
+        parser, entry, parser_module, interp = self.build_parser()
+        enable_disable = self._enable_disable()
+        actions = list(parser.actions)
+        if parser.add_help:
+            actions.insert(0, RecordedAction(["-h", "--help"], {"action": "help", "default": "==SUPPRESS=="},
+                                             None, False))
+        raw = [self._option(a, enable_disable) for a in actions]
+        positionals = [r for r in raw if r is not None and r.get("__positional__")]
+        options = [r for r in raw if r is not None and not r.get("__positional__")]
+        # later registrations of the same string win in argparse (conflict_handler="error" would
+        # raise, so a well-formed release has none); keep them all but check
+        accepted = set()
+        for o in options:
+            accepted.add(o["name"])
+            accepted.update(o["aliases"])
+        for o in options:
+            dep = o.pop("__dep_text__")
+            how = o["deprecated"]
+            if how is not None:
+                own = {o["name"], *o["aliases"]}
+                o["deprecated"] = {"how": how, "successor": successor_in(dep or "", accepted, own)}
+        options.sort(key=lambda o: (o["name"], o["dest"]))
+        json_configs = self._json_configs(options)
+        for o in options:
+            o.pop("__json_class__", None)
+        engine_args, async_only = self._engine_args()
+        rec = {
+            "schema": SCHEMA,
+            "version": self.version,
+            "source": source,
+            "era": {"parser_module": parser_module, "entry": entry},
+            "options": options,
+            "positionals": [{"dest": p["dest"], "nargs": p["nargs"]} for p in positionals],
+            "engine_args": engine_args,
+            "async_engine_args": async_only,
+            "llm_params": self._llm_params(),
+            "json_configs": json_configs,
+            "env": extract_env(self.p),
+        }
+        # round-trip through JSON so the record is plain data with sorted keys
+        return json.loads(json.dumps(rec, sort_keys=True))
+
+    def _enable_disable(self) -> bool:
+        for path in ("vllm/utils/argparse_utils.py", "vllm/utils/__init__.py", "vllm/utils.py"):
+            text = self.p.text(path)
+            if text and "EnableDisableAction" in text and re.search(
+                    r"register\(\s*[\"']action[\"']\s*,\s*(?:argparse\.)?BooleanOptionalAction\s*,\s*EnableDisableAction",
+                    text):
+                return True
+        return False
+
+    def _option(self, a: RecordedAction, enable_disable: bool) -> Optional[dict]:
+        kw = a.kwargs
+        strings = [s for s in a.strings if isinstance(s, str)]
+        if not strings:
+            return None
+        if not strings[0].startswith("-"):
+            return {"__positional__": True, "dest": kw.get("dest") if isinstance(kw.get("dest"), str) else strings[0],
+                    "nargs": kw.get("nargs") if isinstance(kw.get("nargs"), (str, int)) else None}
+        longs = [s for s in strings if s.startswith("--")]
+        name = longs[0] if longs else strings[0]
+        dest = kw.get("dest")
+        if not isinstance(dest, str):
+            d = longs[0] if longs else strings[0]
+            dest = d.lstrip("-").replace("-", "_")
+        action = kw.get("action")
+        action_name = None
+        if isinstance(action, str):
+            action_name = action
+        elif isinstance(action, (Ref, ClassInfo, FuncRef)):
+            action_name = action.short if isinstance(action, Ref) else action.name
+        negations: list[str] = []
+        hidden: list[str] = []
+        aliases = [s for s in strings if s != name]
+        help_text = kw.get("help")
+        if isinstance(help_text, Ref) and help_text.short == "SUPPRESS":
+            hidden = list(strings)
+        elif help_text == "==SUPPRESS==":
+            hidden = list(strings)
+        kind = "valued"
+        typ, optional, json_cls = norm_type(kw.get("type"))
+        if action_name in ("store_true", "store_false", "store_const", "count", "help", "version",
+                           "append_const"):
+            kind, typ = "switch", None
+        elif action_name == "BooleanOptionalAction":
+            kind, typ = "negatable", "bool"
+            negs = ["--no-" + s[2:] for s in strings if s.startswith("--")]
+            if enable_disable:
+                inverses = []
+                for s in strings:
+                    for prefix, inv in (("--enable-", "--disable-"), ("--disable-", "--enable-")):
+                        if s.startswith(prefix):
+                            inverses.append(inv + s[len(prefix):])
+                if inverses:
+                    hidden = sorted(set(hidden) | set(negs))
+                negs = negs + inverses
+            negations = negs
+            aliases = aliases + negs
+        elif action_name == "StoreBoolean":
+            kind, typ = "bool_value", "bool"
+        elif kw.get("nargs") == "?" and "const" in kw:
+            kind = "optional_value"
+        elif json_cls is not None:
+            kind = "json"
+        if kind in ("valued", "optional_value") and typ is None:
+            typ = "str"
+        nargs = kw.get("nargs")
+        if not isinstance(nargs, (str, int)) or isinstance(nargs, bool):
+            nargs = None
+        if kind in ("switch", "negatable"):
+            nargs = None
+        choices = kw.get("choices")
+        choices_json = None
+        if choices is not None and choices is not UNKNOWN:
+            items = list(choices) if isinstance(choices, (list, tuple, set, dict)) else None
+            if items is not None:
+                cj = []
+                for c in items:
+                    if c is None:
+                        cj.append("None")
+                        continue
+                    j, comp = to_json(c)
+                    if comp:
+                        cj = None
+                        break
+                    if j not in cj:
+                        cj.append(j)
+                choices_json = cj
+                if isinstance(choices, set) and cj is not None:
+                    choices_json = sorted(cj, key=repr)
+        # default
+        if action_name == "help":
+            default, computed = None, False
+        elif "default" in kw:
+            default, computed = to_json(kw["default"])
+            if kw["default"] is UNKNOWN:
+                default, computed = None, True
+        elif action_name == "store_true":
+            default, computed = False, False
+        elif action_name == "store_false":
+            default, computed = True, False
+        else:
+            default, computed = None, False
+        if a.hidden:
+            hidden = sorted(set(hidden) | set(strings))
+        # deprecation
+        dep_how = None
+        dep_text = help_text if isinstance(help_text, str) else ""
+        doc = kw.get("__doc__") if isinstance(kw.get("__doc__"), str) else ""
+        if kw.get("deprecated") is True:
+            dep_how = "argparse"
+        elif isinstance(action, ClassInfo) and "deprecat" in action.name.lower():
+            dep_how = "action"
+            dep_text = dep_text + " " + _class_text(action)
+        elif is_deprecated_text(dep_text):
+            dep_how = "docstring" if doc and dep_text.startswith(doc) and is_deprecated_text(doc) else "help"
+        group = a.group
+        field = kw.get("__field__") if isinstance(kw.get("__field__"), str) else None
+        return {
+            "name": name,
+            "aliases": sorted(set(aliases)),
+            "negations": sorted(set(negations)),
+            "hidden": sorted(set(hidden)),
+            "dest": dest,
+            "kind": kind,
+            "type": typ,
+            "optional": bool(optional),
+            "nargs": nargs,
+            "choices": choices_json,
+            "default": default,
+            "default_computed": computed,
+            "group": group,
+            "config": field,
+            "deprecated": dep_how,
+            "__dep_text__": dep_text,
+            "__json_class__": json_cls,
+        }
+
+    # -- JSON configs
+    def _json_configs(self, options: list[dict]) -> dict:
+        out = {}
+        vllm_config = self._find_config_class("VllmConfig")
+        for o in options:
+            cls = o.get("__json_class__")
+            if cls is None and o["kind"] in ("json", "valued") and o["type"] == "json" and vllm_config is not None:
+                f = vllm_config.field(o["dest"])
+                if f is not None:
+                    t = self.types.resolve(f.annotation, f.module)
+                    cls = next((m.cls for m in type_members(t) if m.kind == "class" and m.cls is not None
+                                and m.cls.is_dataclass), None)
+                    if cls is not None:
+                        o["kind"] = "json"
+            if cls is None or o["kind"] != "json":
+                continue
+            out[o["dest"]] = {"class": cls.name, "fields": self._class_fields(cls)}
+        return out
+
+    def _find_config_class(self, name: str) -> Optional[ClassInfo]:
+        for mod in ("vllm.config", "vllm.config.vllm"):
+            ci = self.p.find_class(mod, name)
+            if ci is not None:
+                return ci
+        return None
+
+    def _class_fields(self, cls: ClassInfo) -> dict:
+        from .pyresolve import Evaluator
+        ev = Evaluator(self.p)
+        out = {}
+        for f in cls.fields():
+            t = self.types.resolve(f.annotation, f.module)
+            if f.value is None:
+                default, computed = None, False
+            else:
+                dv = ev.field_default(f.value, f.module)
+                default, computed = (None, True) if dv is UNKNOWN else to_json(dv)
+            choices = literal_choices(t)
+            cj = None
+            if choices is not None:
+                cj, comp = to_json(choices)
+                if comp:
+                    cj = None
+            out[f.name] = {"type": type_str(t), "choices": cj, "default": default,
+                           "default_computed": computed}
+        return out
+
+    # -- EngineArgs / LLM
+    def _engine_args(self) -> tuple[dict, list]:
+        ea = self.p.find_class("vllm.engine.arg_utils", "EngineArgs")
+        if ea is None:
+            raise ExtractionError("vllm/engine/arg_utils.py has no EngineArgs class")
+        fields = self._class_fields(ea)
+        engine = {k: {"type": v["type"], "default": v["default"], "default_computed": v["default_computed"]}
+                  for k, v in fields.items()}
+        aea = self.p.find_class("vllm.engine.arg_utils", "AsyncEngineArgs")
+        async_only = []
+        if aea is not None:
+            async_only = sorted(f.name for f in aea.fields() if f.name not in engine)
+        return engine, async_only
+
+    def _llm_params(self) -> list:
+        llm = self.p.find_class("vllm.entrypoints.llm", "LLM")
+        if llm is None:
+            return []
+        init = llm.method("__init__")
+        if init is None:
+            return []
+        ps = init.node.params
+        names = [p.name.value for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]]
+        return [n for n in names if n not in ("self",)]
+
+
+def _class_text(ci: ClassInfo) -> str:
+    return ci.module.node.code_for_node(ci.node)
+
+
+# keep names referenced for type checkers
+_ = (TypeHint, _Unknown, Lambda)
