@@ -100,9 +100,12 @@ def _load_db(db_path: Optional[str]):
 @click.option("--gpu", help="GPU product for anti-pattern rules when the launch does not say (H100, H200, GB200...).")
 @click.option("--gpus", type=int, help="GPUs available to each launch when the launch does not say.")
 @click.option("--color/--no-color", default=None, help="Force coloured output on or off (default: on a terminal, unless NO_COLOR).")
-@click.option("--verbose", "-v", is_flag=True, help="Say which target release each file was checked against and why.")
+@click.option("--online", is_flag=True, default=None,
+              help="Allow fetching model facts (config.json) from the Hugging Face hub; cached.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Say which release each launch was checked against and why, and which rules were skipped.")
 def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_select, ignore, output_format,
-             exit_zero, quiet, statistics, config_path, db_path, gpu, gpus, color, verbose) -> None:
+             exit_zero, quiet, statistics, config_path, db_path, gpu, gpus, color, online, verbose) -> None:
     from .engine import Linter, discover
     from .report import ReportContext
     from .rules.base import registry, select_rules
@@ -119,7 +122,7 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
         raise _fail(str(e))
     split = lambda s: [c.strip() for c in s.split(",") if c.strip()] if s else None  # noqa: E731
     settings = settings.merged(target_version=target_version, select=split(select), ignore=split(ignore),
-                               extend_select=split(extend_select), gpu=gpu, gpus=gpus)
+                               extend_select=split(extend_select), gpu=gpu, gpus=gpus, online=online)
     if target_version:
         settings.source = None if not config_path else settings.source
     codes = set(registry())

@@ -228,6 +228,7 @@ class Linter:
         self.rules = rules
         self.unsafe_fixes = unsafe_fixes
         self._pins: dict[str, Optional[tuple[str, str]]] = {}
+        self.verbose: list[str] = []  # per-file notes for --verbose, collected by lint_file
         self.explicit_target: Optional[str] = None
         if settings.target_version:
             self.explicit_target = db.resolve_version(settings.target_version)
@@ -316,6 +317,8 @@ class Linter:
 
     def _run(self, ctx: LintContext) -> list[Diagnostic]:
         out: list[Diagnostic] = []
+        self.verbose.append(f"checked against vLLM {ctx.target} ({ctx.target_source})"
+                            + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
         for rule in self.rules:
             try:
                 out.extend(rule.run(ctx))
@@ -324,6 +327,7 @@ class Linter:
             except Exception as e:  # a rule bug must not lose the other findings
                 out.append(Diagnostic("VL001", f"internal error in {rule.code}: {type(e).__name__}: {e}",
                                       ctx.path, ctx.launch.span if ctx.launch else None, line=1))
+        self.verbose.extend(ctx.extra.get("skipped", []))
         return out
 
     def detect_format(self, path: Path, data: bytes, explicit: bool) -> Optional[str]:
@@ -368,7 +372,9 @@ class Linter:
         fe = frontend(fmt)
         if not fe.might_contain_launch(data):
             return res
+        self.verbose = []
         diags, _ = self.lint_bytes(path, data, fmt)
+        res.verbose = list(dict.fromkeys(self.verbose))
         if fix:
             from .fix import fix_loop
 
@@ -420,6 +426,10 @@ class Linter:
                 if any(d.code.startswith(c) for c in wanted):
                     return True
         return False
+
+
+def _line(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, max(0, offset)) + 1
 
 
 def _place(d: Diagnostic, index: LineIndex) -> None:

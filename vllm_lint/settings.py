@@ -35,6 +35,7 @@ class Settings:
     moe_gpu_memory_utilization_threshold: float = 0.95
     moe_gpu_memory_utilization_cap: float = 0.90
     ep_min_activation_density: float = 0.02
+    online: bool = False  # model facts may be fetched from the Hugging Face hub (cached)
     source: Optional[Path] = None  # the file these settings came from
 
     _KEYS = None  # set below
@@ -61,6 +62,7 @@ _TYPES: dict[str, type] = {
     "moe-gpu-memory-utilization-threshold": float,
     "moe-gpu-memory-utilization-cap": float,
     "ep-min-activation-density": float,
+    "online": bool,
 }
 
 
@@ -74,7 +76,7 @@ def _validate(table: dict[str, Any], source: Path) -> Settings:
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise ConfigError(f"{source}: unknown setting '{key}'{hint}")
         want = _TYPES[key]
-        ok = isinstance(value, want) or (want is float and isinstance(value, int) and not isinstance(value, bool))
+        ok = isinstance(value, want) and (want is bool or not isinstance(value, bool)) or (want is float and isinstance(value, int) and not isinstance(value, bool))
         if want is int and isinstance(value, bool):
             ok = False
         if not ok:

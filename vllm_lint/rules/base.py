@@ -68,6 +68,10 @@ class LintContext:
     data: bytes = b""
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def skip(self, rule: "Rule", reason: str) -> None:
+        """Record why a rule stayed silent (shown with --verbose): an unknown model, no GPU count."""
+        self.extra.setdefault("skipped", []).append(f"{rule.code} skipped: {reason}")
+
     def diag(self, rule: "Rule", message: str, span: Optional[Span], *, fix: Optional[Fix] = None,
              option: Optional[str] = None, severity: Optional[Severity] = None) -> Diagnostic:
         return Diagnostic(code=rule.code, message=message, path=self.path, span=span,
