@@ -1,0 +1,302 @@
+"""Markdown front-end: vLLM launches in fenced code blocks of READMEs and docs.
+
+Fenced blocks (```` ``` ```` or ``~~~``, any indentation, an unclosed fence runs to the end of
+the file) are handed to the front-end for their language, on the block's own bytes:
+
+* ``bash``, ``sh``, ``shell``, ``zsh``, ``ksh`` -> :func:`shell.extract_script`;
+  ``console``, ``shell-session``, ``sh-session``, ``terminal`` (and any shell block whose first
+  line starts with a ``$`` prompt) -> prompts (``$ ``, ``(venv) $ ``, ``user@host:~$ ``) are
+  stripped, output lines dropped, ``\\``-continued lines kept (a ``> `` PS2 prompt stripped), and
+  offsets mapped back through the stripping;
+* ``yaml``, ``yml`` -> :mod:`vllm_lint.frontends.yaml`;
+* ``python``, ``py``, ``python3`` -> :mod:`vllm_lint.frontends.python` (an indented block, e.g.
+  inside a list item, is parsed under an ``if True:`` header so its indentation is legal);
+* ``dockerfile``, ``Dockerfile``, ``containerfile`` -> :mod:`vllm_lint.frontends.dockerfile`;
+* a block with no language whose text holds ``vllm serve`` or ``vllm.entrypoints`` -> shell.
+
+A block's bytes are contiguous in the file, so the sub-front-end's spans are shifted exactly;
+``delete_tokens`` is wrapped so its edits are shifted too. A block that its front-end cannot
+parse is skipped with an informational ``VL002`` note; it never fails the Markdown file.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import replace
+from typing import Callable, Optional
+
+from vllm_lint.launch import (
+    Edit,
+    EnvAssign,
+    Extraction,
+    KeyedArg,
+    Launch,
+    Note,
+    ParseError,
+    Span,
+    Token,
+    VersionHint,
+)
+
+FORMAT = "markdown"
+
+__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks"]
+
+_SHELL = {"bash", "sh", "shell", "zsh", "ksh", "shellscript", "bash-session"}
+_CONSOLE = {"console", "shell-session", "sh-session", "terminal", "shellsession", "bash-session"}
+_YAML = {"yaml", "yml"}
+_PYTHON = {"python", "py", "python3", "py3"}
+_DOCKER = {"dockerfile", "containerfile"}
+
+_FENCE = re.compile(rb"^([ \t]*)(`{3,}|~{3,})[ \t]*([^\r\n]*?)[ \t]*\r?$", re.M)
+_PROMPT = re.compile(
+    rb"^[ \t]*(?:\([^)\r\n]{0,60}\)[ \t]*)?(?:[\w.-]+@[\w.-]+(?::[^$#\s]*)?[ \t]*)?\$[ \t]"
+)
+_PS2 = re.compile(rb"^[ \t]*>[ \t]")
+
+
+def might_contain_launch(data: bytes) -> bool:
+    return b"vllm" in data or b"VLLM" in data or b"vLLM" in data
+
+
+def _language(info: bytes) -> str:
+    s = info.decode("utf-8", "replace").strip()
+    if not s:
+        return ""
+    if s.startswith("{"):  # MyST: ```{code-block} bash  /  pandoc: ```{.bash}
+        inner = s[1:].split("}", 1)
+        head = inner[0].strip().lstrip(".")
+        if head in ("code-block", "code", "sourcecode", "literalinclude"):
+            rest = inner[1].split() if len(inner) > 1 else []
+            return rest[0].lower() if rest else ""
+        return head.split()[0].lower() if head else ""
+    return re.split(r"[\s{,]", s, 1)[0].lower()
+
+
+def fenced_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
+    """``(language, content_start, content_end, fence_line)`` for each fenced block."""
+    out = []
+    pos = 0
+    n = len(data)
+    while pos < n:
+        m = _FENCE.search(data, pos)
+        if not m:
+            break
+        fence = m.group(2)
+        info = m.group(3)
+        if fence[:1] == b"`" and b"`" in info:
+            pos = m.end() + 1
+            continue  # inline code, not a fence
+        start = m.end()
+        if start < n and data[start : start + 1] == b"\n":
+            start += 1
+        elif data[start : start + 2] == b"\r\n":
+            start += 2
+        line = data.count(b"\n", 0, m.start()) + 1
+        close = re.compile(rb"^[ \t]*" + re.escape(fence[:1]) + rb"{" + str(len(fence)).encode()
+                           + rb",}[ \t]*\r?$", re.M)
+        c = close.search(data, start)
+        if c is None:
+            end = n
+            pos = n
+        else:
+            end = c.start()
+            pos = c.end() + 1
+        out.append((_language(info), start, end, line))
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# shifting a sub-extraction into file coordinates
+
+
+def _sh(span: Optional[Span], f: Callable[[int], Optional[int]]) -> Optional[Span]:
+    if span is None:
+        return None
+    s = f(span.start)
+    if span.end == span.start:
+        e = s
+    else:
+        e1 = f(span.end - 1)
+        e = e1 + 1 if e1 is not None else None
+    if s is None or e is None or e < s:
+        return None
+    return Span(s, e)
+
+
+def _shift(ex: Extraction, f: Callable[[int], Optional[int]], out: Extraction) -> None:
+    for la in ex.launches:
+        tok_map: dict[int, Token] = {}
+
+        def tok(t: Token) -> Token:
+            c = replace(t, span=_sh(t.span, f), text_span=_sh(t.text_span, f))
+            if c.text_span is not None and c.span is None:
+                c.text_span = None
+            tok_map[id(c)] = t
+            return c
+
+        def ka(k: KeyedArg) -> KeyedArg:
+            return replace(k, key_span=_sh(k.key_span, f), value_span=_sh(k.value_span, f),
+                           value_text_span=_sh(k.value_text_span, f),
+                           delete_span=_sh(k.delete_span, f))
+
+        def env(e: EnvAssign) -> EnvAssign:
+            return replace(e, name_span=_sh(e.name_span, f), value_span=_sh(e.value_span, f),
+                           value_text_span=_sh(e.value_text_span, f),
+                           delete_span=_sh(e.delete_span, f))
+
+        def vh(v: VersionHint) -> VersionHint:
+            return replace(v, span=_sh(v.span, f))
+
+        new = replace(
+            la,
+            span=_sh(la.span, f) or Span(0, 0),
+            tokens=[tok(t) for t in la.tokens],
+            dropped=[tok(t) for t in la.dropped],
+            keyed=[ka(k) for k in la.keyed],
+            env=[env(e) for e in la.env],
+            version_hints=[vh(v) for v in la.version_hints],
+            context=dict(la.context),
+        )
+        if la.delete_tokens is not None:
+            orig = la.delete_tokens
+
+            def delete_tokens(tokens: list[Token], _orig=orig, _map=tok_map) -> Optional[list[Edit]]:
+                originals = []
+                for t in tokens:
+                    o = _map.get(id(t))
+                    if o is None:
+                        return None
+                    originals.append(o)
+                edits = _orig(originals)
+                if edits is None:
+                    return None
+                shifted = []
+                for e in edits:
+                    sp = _sh(e.span, f)
+                    if sp is None:
+                        return None
+                    shifted.append(Edit(sp, e.content))
+                return shifted
+
+            new.delete_tokens = delete_tokens
+        out.launches.append(new)
+    for e in ex.env:
+        out.env.append(replace(e, name_span=_sh(e.name_span, f), value_span=_sh(e.value_span, f),
+                               value_text_span=_sh(e.value_text_span, f),
+                               delete_span=_sh(e.delete_span, f)))
+    for v in ex.version_hints:
+        out.version_hints.append(replace(v, span=_sh(v.span, f)))
+    for n in ex.notes:
+        out.notes.append(replace(n, span=_sh(n.span, f)))
+
+
+# ------------------------------------------------------------------------------------------
+# console blocks
+
+
+def _strip_prompts(block: bytes, base: int) -> tuple[bytes, Callable[[int], Optional[int]]]:
+    """Commands of a console transcript, and a map from script offsets to file offsets."""
+    script = bytearray()
+    segs: list[tuple[int, int, int]] = []  # (script offset, file offset, length)
+    cont = False
+    pos = 0
+    for line in block.splitlines(keepends=True):
+        body = line.rstrip(b"\r\n")
+        m = _PROMPT.match(body)
+        skip = None
+        if m:
+            skip = m.end()
+        elif cont:
+            p2 = _PS2.match(body)
+            skip = p2.end() if p2 else 0
+        if skip is not None:
+            segs.append((len(script), base + pos + skip, len(body) - skip))
+            script += body[skip:]
+            script += b"\n"
+            cont = body.endswith(b"\\")
+        else:
+            cont = False
+        pos += len(line)
+    starts = [s[0] for s in segs]
+
+    def omap(o: int) -> Optional[int]:
+        i = bisect_right(starts, o) - 1
+        if i < 0:
+            return None
+        s, fo, ln = segs[i]
+        if o <= s + ln:  # the end of a line maps to its line break
+            return fo + o - s
+        return None
+
+    return bytes(script), omap
+
+
+# ------------------------------------------------------------------------------------------
+
+
+def extract(data: bytes, path: str) -> Extraction:
+    out = Extraction()
+    for lang, start, end, line in fenced_blocks(data):
+        block = data[start:end]
+        if b"vllm" not in block and b"VLLM" not in block and b"servingEngineSpec" not in block:
+            continue
+        try:
+            _block(lang, block, start, path, out)
+        except ParseError as e:
+            out.notes.append(Note(
+                f"```{lang} block at line {line} could not be parsed and was skipped: {e.message}",
+                span=Span(start, end),
+            ))
+        except (RecursionError, ValueError) as e:  # a front-end's own limit
+            out.notes.append(Note(
+                f"```{lang} block at line {line} was skipped: {type(e).__name__}",
+                span=Span(start, end),
+            ))
+    return out
+
+
+def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> None:
+    first = next((ln for ln in block.splitlines() if ln.strip()), b"")
+    if lang in _CONSOLE or ((lang in _SHELL or not lang) and _PROMPT.match(first)):
+        from vllm_lint.frontends import shell
+
+        script, omap = _strip_prompts(block, start)
+        if not lang and b"vllm serve" not in script and b"vllm.entrypoints" not in script:
+            return
+        ex = shell.extract_script(script, path, omap)
+        out.launches.extend(ex.launches)
+        out.env.extend(ex.env)
+        out.version_hints.extend(ex.version_hints)
+        out.notes.extend(ex.notes)
+        return
+    if lang in _SHELL or (not lang and (b"vllm serve" in block or b"vllm.entrypoints" in block)):
+        from vllm_lint.frontends import shell
+
+        ex = shell.extract_script(block, path, lambda o: start + o)
+        out.launches.extend(ex.launches)
+        out.env.extend(ex.env)
+        out.version_hints.extend(ex.version_hints)
+        out.notes.extend(ex.notes)
+        return
+    if lang in _YAML:
+        from vllm_lint.frontends import yaml as yaml_fe
+
+        _shift(yaml_fe.extract(block, path), lambda o: start + o, out)
+        return
+    if lang in _PYTHON:
+        from vllm_lint.frontends import python as python_fe
+
+        prefix = b""
+        if first[:1] in (b" ", b"\t"):
+            prefix = b"if True:\n"
+        plen = len(prefix)
+        _shift(python_fe.extract(prefix + block, path),
+               lambda o: start + o - plen if o >= plen else None, out)
+        return
+    if lang in _DOCKER:
+        from vllm_lint.frontends import dockerfile as docker_fe
+
+        _shift(docker_fe.extract(block, path), lambda o: start + o, out)
+        return
