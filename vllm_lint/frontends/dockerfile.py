@@ -253,6 +253,11 @@ class _SWord:
     end: int
     inner: Optional[tuple[int, int]]
     opaque: bool
+    raw: bytes = b""
+
+    def blen(self, upto: str) -> int:
+        """Byte length of the decoded text up to and including the first ``upto``."""
+        return self.raw.index(upto.encode()) + len(upto)
 
 
 def _shell_words(data: bytes, s: int, e: int) -> list[_SWord]:
@@ -288,7 +293,7 @@ def _shell_words(data: bytes, s: int, e: int) -> list[_SWord]:
         if pos and all(p is not None for p in pos) and pos[-1] - pos[0] == len(pos) - 1:
             inner = (pos[0], pos[-1] + 1)
         text = bytes(raw).decode("utf-8", "replace")
-        out.append(_SWord(text, m.start(), m.end(), inner, "$" in text))
+        out.append(_SWord(text, m.start(), m.end(), inner, "$" in text, bytes(raw)))
     return out
 
 
@@ -352,7 +357,7 @@ def extract(data: bytes, path: str) -> Extraction:
                 if eq:
                     vspan = None
                     if w.inner is not None:
-                        vs = w.inner[0] + len(name.encode()) + 1
+                        vs = w.inner[0] + w.blen("=")
                         vspan = Span(vs, w.inner[1])
                     target[name] = (value, vspan)
                 elif stage is not None and name in global_vars:
@@ -418,8 +423,7 @@ def _from(data: bytes, ins: _Instr, global_vars: dict, by_name: dict) -> _Stage:
             else:
                 span = None
                 if img_w.inner is not None and ":" in img_w.text and "@" not in img_w.text:
-                    colon = img_w.text.rfind(":")
-                    span = Span(img_w.inner[0] + len(img_w.text[: colon + 1].encode()), img_w.inner[1])
+                    span = Span(img_w.inner[0] + img_w.raw.rindex(b":") + 1, img_w.inner[1])
                 elif img_w.inner is not None:
                     span = Span(*img_w.inner)
                 st.hints.append(VersionHint(v, "dockerfile-from", span))
@@ -448,11 +452,11 @@ def _env(data: bytes, ins: _Instr, stage: _Stage, out: Extraction) -> None:
                 continue
             nspan = vspan = vtext = None
             if w.inner is not None:
-                nspan = Span(w.inner[0], w.inner[0] + len(name.encode()))
+                nspan = Span(w.inner[0], w.inner[0] + w.blen("=") - 1)
                 vtext = Span(nspan.end + 1, w.inner[1])
                 vspan = vtext
             else:
-                vspan = Span(w.start + len(name.encode()) + 1, w.end) if data[w.start :].startswith(name.encode()) else None
+                vspan = Span(w.start + w.blen("="), w.end) if data[w.start :].startswith(w.raw.partition(b"=")[0]) else None
             if len(words) == 1:
                 delete = whole
             else:

@@ -41,7 +41,6 @@ from vllm_lint.launch import (
     EnvAssign,
     Extraction,
     Launch,
-    Note,
     ParseError,
     Span,
     Token,
@@ -105,13 +104,13 @@ class _Word:
         """Script range spelling the decoded text verbatim, if any."""
         if self.opaque or not self.pos:
             return None
-        first = self.pos[0]
-        if first is None:
+        pos = self.pos
+        first = pos[0]
+        if first is None or pos[-1] != first + len(pos) - 1:
             return None
-        for k, p in enumerate(self.pos):
-            if p != first + k:
-                return None
-        return first, first + len(self.pos)
+        if len(pos) > 2 and pos != list(range(first, first + len(pos))):
+            return None
+        return first, first + len(pos)
 
 
 class _Decoder:
@@ -199,6 +198,10 @@ class _Decoder:
 
     def _unquoted(self, s: int, e: int, raw: bytearray, pos: list) -> None:
         src = self.src
+        if src.find(b"\\", s, e) == -1:
+            raw += src[s:e]
+            pos.extend(range(s, e))
+            return
         i = s
         while i < e:
             ch = src[i]
@@ -231,6 +234,10 @@ class _Decoder:
 
     def _dq_text(self, s: int, e: int, raw: bytearray, pos: list) -> None:
         src = self.src
+        if src.find(b"\\", s, e) == -1:
+            raw += src[s:e]
+            pos.extend(range(s, e))
+            return
         i = s
         while i < e:
             ch = src[i]
