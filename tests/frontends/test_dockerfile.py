@@ -194,3 +194,9 @@ def test_quick_fuzz_no_crash():
         for la in out.launches:
             if la.tokens and la.delete_tokens:
                 la.delete_tokens(la.tokens[:1])
+
+
+def test_from_registry_port_untagged():
+    data, out = ex('FROM registry:5000/vllm/vllm-openai\nCMD ["--model", "m"]\n')
+    (h,) = out.launches[0].version_hints
+    assert h.version == "latest" and data[h.span.start : h.span.end] == b"registry:5000/vllm/vllm-openai"

@@ -422,7 +422,7 @@ def _from(data: bytes, ins: _Instr, global_vars: dict, by_name: dict) -> _Stage:
                 st.hints.append(VersionHint(v, "dockerfile-arg", global_vars[u][1]))
             else:
                 span = None
-                if img_w.inner is not None and ":" in img_w.text and "@" not in img_w.text:
+                if img_w.inner is not None and img_w.raw.rfind(b":") > img_w.raw.rfind(b"/") and b"@" not in img_w.raw:
                     span = Span(img_w.inner[0] + img_w.raw.rindex(b":") + 1, img_w.inner[1])
                 elif img_w.inner is not None:
                     span = Span(*img_w.inner)
