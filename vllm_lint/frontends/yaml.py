@@ -117,7 +117,7 @@ ScalarNode = _pyyaml.ScalarNode
 MappingNode = _pyyaml.MappingNode
 SequenceNode = _pyyaml.SequenceNode
 
-_PREFILTER = re.compile(rb"(?i)vllm")
+_PREFILTER = re.compile(rb"(?i)vllm|modelFormat|engine_kwargs")
 
 
 def might_contain_launch(data: bytes) -> bool:
@@ -386,6 +386,7 @@ def split_words(s: str) -> list[tuple[str, int, int, Optional[tuple[int, int]], 
 
 
 _GPU_RESOURCE_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
+_HW_KEYS = frozenset({"resources", "nodeSelector", "affinity", "size", "resourceProfile"})
 _GPU_PRODUCT_KEYS = (
     "nvidia.com/gpu.product",
     "cloud.google.com/gke-accelerator",
@@ -1027,6 +1028,10 @@ class _File:
     # ---- the walk ---------------------------------------------------------------------------
 
     def walk_document(self, root: Any) -> None:
+        s0 = self.pos(root.start_mark.index)
+        e0 = self.pos(root.end_mark.index)
+        if _PREFILTER.search(self.data, s0, max(e0, s0 + 1)) is None:
+            return  # nothing in this document mentions vLLM
         if not isinstance(root, MappingNode):
             if isinstance(root, SequenceNode):
                 self._walk(root, Hardware(), None)
@@ -1128,21 +1133,23 @@ class _File:
                 continue
             if not isinstance(node, MappingNode):
                 continue
-            here = self.hardware_here(node)
-            size = _int(_str(_get(node, "size")))
-            if size is not None and (_get(node, "workerTemplate") is not None
-                                     or _get(node, "leaderTemplate") is not None):
-                here.nodes = size
-            # KubeAI Model resourceProfile: "nvidia-gpu-h100:8"
-            rp = _str(_get(node, "resourceProfile"))
-            if rp and ":" in rp:
-                p, _sep, c = rp.rpartition(":")
-                here.gpu_product = here.gpu_product or p
-                if here.gpu_count is None:
-                    here.gpu_count = _int(c)
-                here.source = here.source or "kubeai.resourceProfile"
-            hw2 = _hw_merge(hw, here)
-            if compose_root is not None and node is compose_root and isinstance(node, MappingNode):
+            km = {k.value: v for k, v in node.value if isinstance(k, ScalarNode)}
+            hw2 = hw
+            if _HW_KEYS.intersection(km):
+                here = self.hardware_here(node)
+                size = _int(_str(km.get("size")))
+                if size is not None and ("workerTemplate" in km or "leaderTemplate" in km):
+                    here.nodes = size
+                # KubeAI Model resourceProfile: "nvidia-gpu-h100:8"
+                rp = _str(km.get("resourceProfile"))
+                if rp and ":" in rp:
+                    p, _sep, c = rp.rpartition(":")
+                    here.gpu_product = here.gpu_product or p
+                    if here.gpu_count is None:
+                        here.gpu_count = _int(c)
+                    here.source = here.source or "kubeai.resourceProfile"
+                hw2 = _hw_merge(hw, here)
+            if compose_root is not None and node is compose_root:
                 for _k, svc in node.value:
                     if isinstance(svc, MappingNode) and id(svc) not in seen:
                         seen.add(id(svc))
@@ -1152,15 +1159,12 @@ class _File:
                             stack.append((v, hw2, None, vers))
                 continue
             # serveConfigV2: YAML inside a string
-            sc = _get(node, "serveConfigV2")
+            sc = km.get("serveConfigV2")
             if isinstance(sc, ScalarNode):
                 self._nested_yaml(sc, hw2)
-            if (
-                pkey not in ("containers", "initContainers")
-                and (_get(node, "command") is not None or _get(node, "args") is not None)
-            ):
+            if pkey not in ("containers", "initContainers") and ("command" in km or "args" in km):
                 self.container(node, hw2, kind=kind)
-            img = _get(node, "image")
+            img = km.get("image")
             if isinstance(img, ScalarNode) and pkey not in ("containers", "initContainers"):
                 vers = self._image_version(img.value, img, "${" in img.value) or vers
             for k, v in node.value:
