@@ -100,12 +100,13 @@ def _load_db(db_path: Optional[str]):
 @click.option("--gpu", help="GPU product for anti-pattern rules when the launch does not say (H100, H200, GB200...).")
 @click.option("--gpus", type=int, help="GPUs available to each launch when the launch does not say.")
 @click.option("--color/--no-color", default=None, help="Force coloured output on or off (default: on a terminal, unless NO_COLOR).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache (.vllm-lint-cache/).")
 @click.option("--online", is_flag=True, default=None,
               help="Allow fetching model facts (config.json) from the Hugging Face hub; cached.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Say which release each launch was checked against and why, and which rules were skipped.")
 def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_select, ignore, output_format,
-             exit_zero, quiet, statistics, config_path, db_path, gpu, gpus, color, online, verbose) -> None:
+             exit_zero, quiet, statistics, config_path, db_path, gpu, gpus, color, no_cache, online, verbose) -> None:
     from .engine import Linter, discover
     from .report import ReportContext
     from .rules.base import registry, select_rules
@@ -130,9 +131,14 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
         if not any(code.startswith(c.upper()) for code in codes):
             raise _fail(f"unknown rule code or prefix '{c}' (see `vllm-lint rule --all`)")
     db = _load_db(db_path)
+    rules = select_rules(settings.select, settings.ignore, settings.extend_select)
+    cache = None
+    if not (no_cache or verbose or os.environ.get("VLLM_LINT_NO_CACHE")):
+        from .cache import Cache, default_dir
+
+        cache = Cache(default_dir(), Cache.fingerprint_of(db.path, settings, [r.code for r in rules], unsafe_fixes))
     try:
-        linter = Linter(db, settings, select_rules(settings.select, settings.ignore, settings.extend_select),
-                        unsafe_fixes=unsafe_fixes)
+        linter = Linter(db, settings, rules, unsafe_fixes=unsafe_fixes, cache=cache)
     except UnknownVersion as e:
         raise _fail(str(e))
     targets, problems = discover(paths, settings)

@@ -222,8 +222,10 @@ def frontend(fmt: str):
 
 
 class Linter:
-    def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False):
+    def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
+                 cache=None):
         self.db = db
+        self.cache = cache  # vllm_lint.cache.Cache or None
         self.settings = settings
         self.rules = rules
         self.unsafe_fixes = unsafe_fixes
@@ -373,8 +375,18 @@ class Linter:
         if not fe.might_contain_launch(data):
             return res
         self.verbose = []
+        key = None
+        if self.cache is not None:
+            pin = self._project_pin(path.parent.resolve())
+            key = self.cache.key(shown, data, f"{fmt}|{pin}")
+            cached = self.cache.get(key, shown)
+            if cached is not None and not (fix and any(d.fix is not None for d in cached)):
+                res.diagnostics = self.finish(data, cached)
+                return res
         diags, _ = self.lint_bytes(path, data, fmt)
         res.verbose = list(dict.fromkeys(self.verbose))
+        if key is not None:
+            self.cache.put(key, diags)
         if fix:
             from .fix import fix_loop
 

@@ -18,9 +18,8 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
     chunks = [targets[i::workers] for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers, initializer=_init,
                              initargs=(db_path, linter.settings, [r.code for r in linter.rules],
-                                       linter.unsafe_fixes)) as pool:
+                                       linter.unsafe_fixes, linter.cache)) as pool:
         parts = list(pool.map(_run_chunk, [(c, fix) for c in chunks]))
-    order = {id(t): i for i, t in enumerate(targets)}
     by_path = {}
     for part in parts:
         for r in part:
@@ -31,7 +30,7 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
 _WORKER = None
 
 
-def _init(db_path, settings, codes, unsafe) -> None:
+def _init(db_path, settings, codes, unsafe, cache) -> None:
     global _WORKER
     from pathlib import Path
 
@@ -41,7 +40,7 @@ def _init(db_path, settings, codes, unsafe) -> None:
 
     reg = registry()
     _WORKER = Linter(Database(Path(db_path) if db_path else None), settings, [reg[c] for c in codes],
-                     unsafe_fixes=unsafe)
+                     unsafe_fixes=unsafe, cache=cache)
 
 
 def _run_chunk(job):

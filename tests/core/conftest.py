@@ -30,6 +30,7 @@ def run_cli(synth_db_path, monkeypatch):
     from vllm_lint.cli import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
     monkeypatch.delenv("NO_COLOR", raising=False)
 
     def run(*args, input=None):

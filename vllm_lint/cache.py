@@ -1,0 +1,142 @@
+"""A content-keyed result cache, so a second run over unchanged files costs almost nothing.
+
+Key: the file's bytes, its path (findings name it, and project pins near it choose the target
+release), the pin found for its directory, the database's identity, the settings, the selected
+rules, the fix mode and the tool version. Value: the findings, serialised. Entries are written
+atomically (temporary file, then rename), so concurrent runs (pre-commit runs hooks in parallel)
+never read a half-written entry; an unreadable entry is a miss.
+
+The cache lives in ``.vllm-lint-cache/`` in the working directory (like ruff's ``.ruff_cache``),
+holding a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``; ``--no-cache`` bypasses it and
+``VLLM_LINT_CACHE_DIR`` moves it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+from . import __version__
+from .launch import Edit, Span
+from .rules.base import Diagnostic, Fix
+
+CACHE_DIR_ENV = "VLLM_LINT_CACHE_DIR"
+_FORMAT = "v1"
+
+
+def default_dir() -> Path:
+    return Path(os.environ.get(CACHE_DIR_ENV) or ".vllm-lint-cache")
+
+
+def _span(s: Optional[Span]) -> Optional[list[int]]:
+    return None if s is None else [s.start, s.end]
+
+
+def _unspan(v: Optional[list[int]]) -> Optional[Span]:
+    return None if v is None else Span(v[0], v[1])
+
+
+def dump(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "code": d.code, "message": d.message, "span": _span(d.span), "severity": d.severity,
+        "option": d.option, "target_version": d.target_version, "line": d.line,
+        "fix": None if d.fix is None else {
+            "applicability": d.fix.applicability, "message": d.fix.message,
+            "edits": [[e.span.start, e.span.end, e.content] for e in d.fix.edits]},
+    }
+
+
+def load(rec: dict[str, Any], path: str) -> Diagnostic:
+    fix = rec.get("fix")
+    return Diagnostic(
+        code=rec["code"], message=rec["message"], path=path, span=_unspan(rec.get("span")),
+        severity=rec.get("severity", "error"), option=rec.get("option"),
+        target_version=rec.get("target_version"), line=rec.get("line"),
+        fix=None if fix is None else Fix([Edit(Span(a, b), c) for a, b, c in fix["edits"]],
+                                         fix["applicability"], fix["message"]),
+    )
+
+
+class Cache:
+    def __init__(self, directory: Path, fingerprint: str):
+        self.dir = directory / _FORMAT
+        self.fingerprint = fingerprint
+        self.hits = 0
+        self.misses = 0
+        self._ready = False
+
+    @staticmethod
+    def fingerprint_of(db_path: Path, settings: Any, rule_codes: list[str], unsafe: bool) -> str:
+        h = hashlib.sha256()
+        h.update(__version__.encode())
+        index = db_path / "index.json"
+        try:
+            st = index.stat()
+            h.update(f"{index}:{st.st_size}:{st.st_mtime_ns}".encode())
+        except OSError:
+            h.update(b"no-index")
+        overlay = db_path / "overlays" / "renames.json"
+        try:
+            st = overlay.stat()
+            h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+        except OSError:
+            pass
+        fields = {k: v for k, v in vars(settings).items() if k != "source"}
+        h.update(json.dumps(fields, sort_keys=True, default=str).encode())
+        h.update(",".join(rule_codes).encode())
+        h.update(b"unsafe" if unsafe else b"safe")
+        return h.hexdigest()
+
+    def key(self, path: str, data: bytes, context: str) -> str:
+        h = hashlib.sha256()
+        h.update(self.fingerprint.encode())
+        h.update(path.encode("utf-8", "surrogateescape"))
+        h.update(b"\0")
+        h.update(context.encode())
+        h.update(b"\0")
+        h.update(data)
+        return h.hexdigest()
+
+    def get(self, key: str, path: str) -> Optional[list[Diagnostic]]:
+        p = self.dir / key[:2] / f"{key}.json"
+        try:
+            with open(p, "rb") as f:
+                recs = json.loads(f.read())
+            out = [load(r, path) for r in recs]
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return out
+
+    def _prepare(self) -> None:
+        if self._ready:
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        root = self.dir.parent
+        for name, text in ((".gitignore", "# created by vllm-lint\n*\n"),
+                           ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                            "# vllm-lint result cache; see https://bford.info/cachedir/\n")):
+            p = root / name
+            if not p.exists():
+                try:
+                    p.write_text(text)
+                except OSError:
+                    pass
+        self._ready = True
+
+    def put(self, key: str, diags: list[Diagnostic]) -> None:
+        try:
+            self._prepare()
+            d = self.dir / key[:2]
+            d.mkdir(exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump([dump(x) for x in diags], f, separators=(",", ":"))
+            os.replace(tmp, d / f"{key}.json")
+        except OSError:
+            pass  # a cache that cannot be written is just a slower run
