@@ -31,7 +31,6 @@ from vllm_lint.launch import (
     EnvAssign,
     Extraction,
     KeyedArg,
-    Launch,
     Note,
     ParseError,
     Span,

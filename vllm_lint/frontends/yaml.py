@@ -189,10 +189,6 @@ def _fill_templates(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
 # small node helpers
 
 
-def _is_plain(style: Optional[str]) -> bool:
-    return not style
-
-
 def _get(node: Any, key: str) -> Any:
     if not isinstance(node, MappingNode):
         return None
