@@ -182,3 +182,36 @@ def test_rule_docs(run_cli):
     assert r.exit_code == 0 and "## What it does" in r.output and "Fix safety" in r.output
     assert run_cli("rule", "renamed-option").exit_code == 0
     assert run_cli("rule", "VL999").exit_code == 2
+
+
+def test_removed_option_that_prefixes_a_current_one_is_not_expanded(run_cli, tmp_path):
+    # the synthetic 0.27.1 has --max-num-partial-prefills-x; --max-num-seqs etc. are unrelated
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --swap 4\n")  # --swap: prefix of nothing at 0.27.1, unknown everywhere
+    assert ("VL103", 1, "--swap") in findings(run_cli, p, "-t", "0.27.1")
+    q = tmp_path / "b.sh"
+    q.write_text("vllm serve m --cuda-graph 8\n")  # abbreviation of --cuda-graph-sizes at 0.8.5
+    r = run_cli("-t", "0.8.5", "--fix", str(q))
+    assert q.read_text() == "vllm serve m --cuda-graph-sizes 8\n"
+
+
+def test_removed_option_read_as_abbreviation_of_another_is_an_error(tmp_path, monkeypatch):
+    import synthetic_db
+    from click.testing import CliRunner
+
+    from vllm_lint.cli import main
+
+    db = synthetic_db.build(tmp_path / "db")
+    rec = json.loads((db / "releases" / "0.27.1.json").read_text())
+    rec["options"].append(synthetic_db.opt("--num-scheduler-steps-max", type="int"))
+    synthetic_db.write_json(db / "releases" / "0.27.1.json", rec)
+    synthetic_db.compile_index(db)
+    monkeypatch.setenv("VLLM_LINT_DB", str(db))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --num-scheduler-steps 8\n")
+    r = CliRunner().invoke(main, ["-t", "0.27.1", "--fix", "--output-format", "json", str(p)])
+    (d,) = json.loads(r.output)
+    assert d["code"] == "VL107" and d["severity"] == "error" and d["fix"] is None
+    assert "silently reads it" in d["message"]
+    assert p.read_text() == "vllm serve m --num-scheduler-steps 8\n"

@@ -33,9 +33,9 @@ def check(ctx: LintContext):
         st = option_status(ctx, arg)
         if st.state != "unknown":
             continue
-        what = "keyword argument of any vLLM release's EngineArgs or LLM" if arg.style == "kwargs" \
-            else "option of any vLLM release"
-        msg = f"`{arg.written}` is not a {what}"
+        what = "a keyword argument of any vLLM release's EngineArgs or LLM" if arg.style == "kwargs" \
+            else "an option of any vLLM release"
+        msg = f"`{arg.written}` is not {what}"
         if st.suggestion:
             msg += f"; did you mean `{st.suggestion}`?"
         yield ctx.diag(RULE, msg, arg.report_span, option=st.name)

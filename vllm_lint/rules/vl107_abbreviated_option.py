@@ -14,8 +14,13 @@ vllm serve m --max-model 8192
 ```
 `VL107 --max-model is an abbreviation of --max-model-len`; the fix writes `--max-model-len`.
 
+A removed option that happens to be a prefix of a current one is the dangerous case: the target
+release does not reject it, it silently reads it as the other option. That is reported as an
+error, with no fix (the author meant the removed option, not its namesake).
+
 ## Fix safety
-Safe: the expansion is exactly what the target release's parser does.
+Safe: the expansion is exactly what the target release's parser does. No fix when the written
+option was a real option of an earlier release.
 
 ## Evidence
 argparse's `allow_abbrev` is left on by vLLM's parser in every release; matches are computed
@@ -42,6 +47,13 @@ def check(ctx: LintContext):
         if arg.how != "abbrev" or arg.option is None:
             continue
         full = arg.resolved_string
+        former = ctx.db.option_history(arg.canonical.partition(".")[0])
+        if former is not None:
+            last = ctx.db.last_accepting(former, ctx.target)
+            yield ctx.diag(RULE, f"`{arg.written}` was an option until vLLM {last}; {ctx.target} silently reads it "
+                                 f"as an abbreviation of a different option, `{full}`", arg.report_span,
+                           option=arg.canonical, severity="error")
+            continue
         msg = f"`{arg.written}` is an abbreviation of `{full}`"
         newest = ctx.db.surface(ctx.db.newest)
         prefix = arg.canonical.partition(".")[0]
