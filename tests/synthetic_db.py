@@ -33,6 +33,7 @@ BASE = [
     opt("--host", optional=True),
     opt("--served-model-name", nargs="+"),
     opt("--quantization", ["-q"], choices=["awq", "fp8", "gptq", "None"], optional=True),
+    opt("--config", default=""),
 ]
 
 V085 = BASE + [

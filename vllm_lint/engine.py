@@ -196,6 +196,7 @@ class FileResult:
     fix_note: Optional[str] = None
     fixed_count: int = 0
     verbose: list[str] = field(default_factory=list)
+    related: list["FileResult"] = field(default_factory=list)  # config files reached via --config
 
 
 class LineIndex:
@@ -231,6 +232,8 @@ class Linter:
         self.unsafe_fixes = unsafe_fixes
         self._pins: dict[str, Optional[tuple[str, str]]] = {}
         self.verbose: list[str] = []  # per-file notes for --verbose, collected by lint_file
+        self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
+        self._linted_refs: set[str] = set()
         self.explicit_target: Optional[str] = None
         if settings.target_version:
             self.explicit_target = db.resolve_version(settings.target_version)
@@ -276,13 +279,22 @@ class Linter:
         return self.db.newest, "newest release in the database"
 
     # -- one file
-    def lint_bytes(self, path: Path, data: bytes, fmt: str) -> tuple[list[Diagnostic], Optional[Extraction]]:
+    def lint_bytes(self, path: Path, data: bytes, fmt: str, mode: str = "auto",
+                   forced: Optional[tuple[str, str]] = None) -> tuple[list[Diagnostic], Optional[Extraction]]:
+        """Lint ``data`` as ``fmt``. ``mode``: "auto", "explicit" (the file was named on the command
+        line) or "config" (a vLLM ``--config`` YAML); ``forced``: (release, reason) to check against,
+        for a config file reached through a launch's ``--config``."""
         from .argv import ArgvParser
 
         shown = str(path)
         fe = frontend(fmt)
         try:
-            extraction: Extraction = fe.extract(data, shown)
+            if fmt == "yaml" and mode == "config":
+                extraction: Extraction = fe.extract_config_file(data, shown)
+            elif fmt == "yaml":
+                extraction = fe.extract(data, shown, explicit=mode == "explicit")
+            else:
+                extraction = fe.extract(data, shown)
         except ParseError as e:
             d = Diagnostic("VL001", f"cannot parse {fmt}: {e.message}", shown, None, line=e.line)
             if e.offset is not None:
@@ -294,10 +306,11 @@ class Linter:
         seen_env: set[tuple[int, int]] = set()
         for launch in extraction.launches:
             hints = list(launch.version_hints) + list(extraction.version_hints)
-            target, source = self.target_for(path, hints)
+            target, source = forced or self.target_for(path, hints)
             surface = self.db.surface(target)
             args = ArgvParser(surface, self.db, positional_model=launch.entry != "openai.api_server"
                               and launch.entry != "api_server").parse(launch)
+            self._note_config_reference(path, args, target, source)
             for e in launch.env:
                 if e.name_span:
                     seen_env.add((e.name_span.start, e.name_span.end))
@@ -307,7 +320,7 @@ class Linter:
             diags.extend(self._run(ctx))
         loose = [e for e in extraction.env if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
         if loose:
-            target, source = self.target_for(path, list(extraction.version_hints))
+            target, source = forced or self.target_for(path, list(extraction.version_hints))
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
                               self.settings, data)
             ctx.extra["extraction"] = extraction
@@ -316,6 +329,17 @@ class Linter:
             if any(r.code == note.code for r in self.rules):
                 diags.append(Diagnostic(note.code, note.message, shown, note.span, severity="info"))
         return _dedupe(diags), extraction
+
+    def _note_config_reference(self, path: Path, args, target: str, source: str) -> None:
+        """A launch's ``--config FILE``: lint FILE as a vLLM config file at this launch's release."""
+        for a in args:
+            if a.option is None or a.option.dest != "config" or not a.value or a.value_opaque:
+                continue
+            ref = Path(a.value)
+            for cand in ([ref] if ref.is_absolute() else [path.parent / ref, Path.cwd() / ref]):
+                if cand.is_file() and format_by_name(cand) == "yaml":
+                    self.references.append((cand, (target, f"{source}, via --config in {path}")))
+                    break
 
     def _run(self, ctx: LintContext) -> list[Diagnostic]:
         out: list[Diagnostic] = []
@@ -338,10 +362,33 @@ class Linter:
             fmt = format_by_content(data[:4096])
         return fmt
 
-    def lint_file(self, target: Target, fix: bool = False) -> FileResult:
+    def lint_file(self, target: Target, fix: bool = False, mode: Optional[str] = None,
+                  forced: Optional[tuple[str, str]] = None) -> FileResult:
+        res = self._lint_one(target, fix, mode, forced)
+        # config files named by --config in this file's launches, at those launches' releases
+        while self.references:
+            ref, ref_target = self.references.pop(0)
+            key = os.path.realpath(ref)
+            if key in self._linted_refs:
+                continue
+            self._linted_refs.add(key)
+            res.related.append(self._lint_one(Target(ref, True), fix, "config", ref_target))
+        return res
+
+    def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:
         path = target.path
         shown = str(path)
         res = FileResult(shown)
+        self.references = []
+        if mode is None:
+            mode = "explicit" if target.explicit else "auto"
+            if self.settings.config_files and format_by_name(path) == "yaml":
+                import fnmatch
+
+                posix = path.resolve().as_posix()
+                if any(fnmatch.fnmatch(posix, g) or fnmatch.fnmatch(posix, "*/" + g) or fnmatch.fnmatch(path.name, g)
+                       for g in self.settings.config_files):
+                    mode = "config"
         try:
             if path.is_dir():
                 if target.explicit:
@@ -372,43 +419,69 @@ class Linter:
         if _SUPPRESS_FILE.search(data):
             return res
         fe = frontend(fmt)
-        if not fe.might_contain_launch(data):
+        if not (mode == "config" or (mode == "explicit" and fmt == "yaml") or fe.might_contain_launch(data)):
             return res
         self.verbose = []
         key = None
         if self.cache is not None:
             pin = self._project_pin(path.parent.resolve())
-            key = self.cache.key(shown, data, f"{fmt}|{pin}")
+            key = self.cache.key(shown, data, f"{fmt}|{pin}|{mode}|{forced}")
             cached = self.cache.get(key, shown)
             if cached is not None and not (fix and any(d.fix is not None for d in cached)):
-                res.diagnostics = self.finish(data, cached)
+                res.diagnostics = self.finish(data, cached, shown)
                 return res
-        diags, _ = self.lint_bytes(path, data, fmt)
+        diags, _ = self.lint_bytes(path, data, fmt, mode, forced)
         res.verbose = list(dict.fromkeys(self.verbose))
         if key is not None:
             self.cache.put(key, diags)
         if fix:
             from .fix import fix_loop
 
-            new, diags, note, count = fix_loop(self, path, data, fmt, diags)
+            new, diags, note, count = fix_loop(self, path, data, fmt, diags, mode=mode, forced=forced)
             if new != data:
                 res.fixed, res.original, res.fixed_count = new, data, count
             res.fix_note = note
-        res.diagnostics = self.finish(data, diags)
+        res.diagnostics = self.finish(data, diags, shown)
         return res
 
-    def finish(self, data: bytes, diags: list[Diagnostic]) -> list[Diagnostic]:
-        """Positions, suppression comments, per-file-ignores."""
+    def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None) -> list[Diagnostic]:
+        """Positions, suppression comments, per-file-ignores; and, when VL003 is selected, a
+        finding for each suppression comment (or code in one) that suppressed nothing."""
         index = LineIndex(data)
         out = []
+        used: set[tuple[int, Optional[str]]] = set()  # (row0 of the comment, code or None if blanket)
         for d in diags:
             _place(d, index)
-            if self._suppressed(d, index):
+            if self._suppressed(d, index, used):
                 continue
             out.append(d)
+        if any(r.code == "VL003" for r in self.rules) and b"vllm-lint" in data:
+            from .rules.vl003_unused_suppression import unused_suppressions
+
+            shown = path if path is not None else (diags[0].path if diags else "")
+            for d in unused_suppressions(data, index, used, {r.code for r in self.rules}, shown):
+                _place(d, index)
+                if not self._suppressed(d, index, None):
+                    out.append(d)
         return sorted(out, key=lambda d: (d.row, d.column, d.code))
 
-    def _suppressed(self, d: Diagnostic, index: LineIndex) -> bool:
+    def _suppressed(self, d: Diagnostic, index: LineIndex,
+                    used: Optional[set[tuple[int, Optional[str]]]] = None) -> bool:
+        """Whether ``d`` is switched off by per-file-ignores or a suppression comment.
+
+        A ``# vllm-lint: ignore[CODES]`` comment applies to findings on its own line, and a
+        standalone comment line applies to the line right below it. Two extensions, so that
+        every line can be suppressed without changing what the file means (``--add-noqa``):
+
+        * a command continued with trailing backslashes (shell, Dockerfile, Python) is one
+          logical line: a standalone comment line right above its first line covers all of it
+          (a comment cannot follow a backslash, and a comment line inside the command would
+          end it);
+        * a comment on a YAML block scalar's header line (``args: |  # vllm-lint: ignore``)
+          covers the whole scalar (a ``#`` inside the scalar would be part of its value).
+
+        When ``used`` is given, the (comment row, code) pairs that matched are added to it.
+        """
         if self.settings.per_file_ignores:
             import fnmatch
 
@@ -418,26 +491,68 @@ class Linter:
                         or fnmatch.fnmatch(p.as_posix(), "*/" + pattern):
                     if any(d.code.startswith(c.upper()) for c in codes):
                         return True
-        if d.code == "VL001":
+        if d.code in ("VL001", "VL003"):
             return False
         row0 = d.row - 1
+        if row0 < 0 or row0 >= len(index.starts):
+            return False
         candidates = [row0]
-        # a standalone comment line right above applies to the next line (shell continuations
-        # cannot carry a trailing comment)
+        # a standalone comment line right above applies to the next line
         if row0 > 0 and index.line_bytes(row0 - 1).lstrip().startswith(b"#"):
             candidates.append(row0 - 1)
+        first = row0
+        while first > 0 and index.line_bytes(first - 1).rstrip().endswith(b"\\"):
+            first -= 1
+        if first != row0 and first > 0 and index.line_bytes(first - 1).lstrip().startswith(b"#"):
+            candidates.append(first - 1)
+        header = _block_scalar_header(index, row0)
+        if header is not None:
+            candidates.append(header)
         for r in candidates:
-            if r < 0 or r >= len(index.starts):
-                continue
             m = _SUPPRESS.search(index.line_bytes(r))
             if m:
                 codes = m.group(1)
                 if codes is None:
+                    if used is not None:
+                        used.add((r, None))
                     return True
                 wanted = [c.strip().upper() for c in codes.decode().split(",") if c.strip()]
-                if any(d.code.startswith(c) for c in wanted):
+                hit = [c for c in wanted if d.code.startswith(c)]
+                if hit:
+                    if used is not None:
+                        used.update((r, c) for c in hit)
                     return True
         return False
+
+
+_BLOCK_HEADER = re.compile(rb"(?:^|:|^\s*-|\s-)\s+[|>][1-9+-]{0,2}\s*(?:#.*)?$")
+
+
+def _indent(line: bytes) -> Optional[int]:
+    stripped = line.rstrip(b"\r\n")
+    if not stripped.strip():
+        return None
+    return len(stripped) - len(stripped.lstrip(b" \t"))
+
+
+def _block_scalar_header(index: LineIndex, row0: int) -> Optional[int]:
+    """The row of the YAML block scalar header (``key: |``, ``- >-``) whose scalar contains
+    ``row0``, found by walking up to ever less indented lines; None when there is none."""
+    level = _indent(index.line_bytes(row0))
+    if not level:
+        return None
+    r = row0 - 1
+    while r >= 0:
+        line = index.line_bytes(r)
+        ind = _indent(line)
+        if ind is not None and ind < level:
+            if _BLOCK_HEADER.search(line.rstrip(b"\r\n")):
+                return r
+            if ind == 0:
+                return None
+            level = ind
+        r -= 1
+    return None
 
 
 def _line(data: bytes, offset: int) -> int:

@@ -102,8 +102,8 @@ def _shell_errors(data: bytes) -> int:
     return count
 
 
-def fix_loop(linter: "Linter", path: Path, data: bytes, fmt: str,
-             diags: list[Diagnostic]) -> tuple[bytes, list[Diagnostic], Optional[str], int]:
+def fix_loop(linter: "Linter", path: Path, data: bytes, fmt: str, diags: list[Diagnostic],
+             **lint_kwargs) -> tuple[bytes, list[Diagnostic], Optional[str], int]:
     """Apply fixes until nothing changes (at most MAX_FIX_PASSES); return the new bytes, the
     findings left, a note when a fix was refused, and how many fixes were applied."""
     from .engine import MAX_FIX_PASSES
@@ -129,7 +129,7 @@ def fix_loop(linter: "Linter", path: Path, data: bytes, fmt: str,
             break
         if candidate == current:
             break
-        new_diags, _ = linter.lint_bytes(path, candidate, fmt)
+        new_diags, _ = linter.lint_bytes(path, candidate, fmt, **lint_kwargs)
         current, diags = candidate, new_diags
         applied += count
     return current, diags, note, applied

@@ -11,7 +11,7 @@ PARALLEL_MIN_FILES = 64
 
 def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
     if len(targets) < PARALLEL_MIN_FILES or (os.cpu_count() or 1) < 2:
-        return [linter.lint_file(t, fix=fix) for t in targets]
+        return _flatten([linter.lint_file(t, fix=fix) for t in targets])
     from concurrent.futures import ProcessPoolExecutor
 
     workers = min(os.cpu_count() or 2, 4)
@@ -24,7 +24,24 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
     for part in parts:
         for r in part:
             by_path[r.path] = r
-    return [by_path[str(t.path)] for t in targets if str(t.path) in by_path]
+    return _flatten([by_path[str(t.path)] for t in targets if str(t.path) in by_path])
+
+
+def _flatten(results: list) -> list:
+    """Each file's result, then the config files its launches named (once each)."""
+    out, seen = [], set()
+    for r in results:
+        for x in [r, *r.related]:
+            key = os.path.realpath(x.path)
+            if key in seen:
+                # the same file linted directly and through --config: keep the --config reading,
+                # which knows the launch's release
+                if x is not r:
+                    out = [y for y in out if os.path.realpath(y.path) != key] + [x]
+                continue
+            seen.add(key)
+            out.append(x)
+    return out
 
 
 _WORKER = None

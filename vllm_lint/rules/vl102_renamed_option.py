@@ -25,6 +25,7 @@ with `--unsafe-fixes`.
 deprecation messages; the database records the first and last releases of each spelling.
 """
 
+from ..argv import spell_like
 from ._status import option_status, rename_edits
 from .base import Fix, LintContext, Rule
 
@@ -41,7 +42,7 @@ def check(ctx: LintContext):
         if st.state != "renamed":
             continue
         new = st.successor
-        shown = new if arg.style != "kwargs" or arg.key_style == "cli" else new
+        shown = spell_like(new, arg) if arg.style == "config" else new
         msg = (f"`{arg.written}` was renamed to `{shown}` (the old name was last accepted by {st.last}; "
                f"{ctx.target} rejects it)")
         if st.successor_note:

@@ -21,6 +21,7 @@ Deprecation is scraped per release: argparse `deprecated=True` (0.9-0.16), `[DEP
 text, deprecation message constants and field docstrings (0.17+).
 """
 
+from ..argv import spell_like
 from ._status import rename_edits, target_accepts
 from .base import Fix, LintContext, Rule
 
@@ -41,7 +42,7 @@ def check(ctx: LintContext):
         msg = f"`{arg.written}` is deprecated at vLLM {ctx.target}"
         fix = None
         if succ and target_accepts(ctx, succ):
-            msg += f"; use `{succ}`"
+            msg += f"; use `{spell_like(succ, arg) if arg.style == 'config' else succ}`"
             if ov.get("note"):
                 msg += f" ({ov['note']})"
             edits = rename_edits(arg, succ)
@@ -49,7 +50,4 @@ def check(ctx: LintContext):
                 fix = Fix(edits, "safe" if safe else "unsafe", f"Replace with `{succ}`")
         elif ov.get("note"):
             msg += f": {ov['note']}"
-        hist = ctx.db.option_history(opt.name)
-        if hist and hist.last and hist.last != ctx.db.newest and hist.last != ctx.target:
-            pass
         yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=opt.name)
