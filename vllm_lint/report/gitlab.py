@@ -1,0 +1,35 @@
+"""GitLab Code Quality report (the ``codequality`` artifact): a JSON list of issues.
+
+Each issue: ``description``, ``check_name`` (the rule code), ``fingerprint`` (stable across line
+shifts: path, code, option and message, see ``vllm_lint.baseline``), ``severity`` (``major`` for
+errors, ``minor`` for warnings, ``info``), ``location.path`` (relative to the working directory,
+the project root in a CI job) and ``location.lines.begin`` / ``end``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from . import ReportContext
+
+_SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
+
+
+def render(results, ctx: ReportContext) -> str:
+    from ..baseline import display_path, fingerprints
+
+    out = []
+    for r in results:
+        for d, fp in zip(r.diagnostics, fingerprints(r.diagnostics)):
+            out.append({
+                "type": "issue",
+                "description": f"{d.code} {d.message}",
+                "check_name": d.code,
+                "categories": ["Bug Risk"] if d.severity == "error" else ["Compatibility"],
+                "fingerprint": fp.replace(":", "-"),
+                "severity": _SEVERITY.get(d.severity, "major"),
+                "engine_name": "vllm-lint",
+                "location": {"path": display_path(d.path),
+                             "lines": {"begin": d.row, "end": d.end_row or d.row}},
+            })
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
