@@ -1,0 +1,328 @@
+"""The upgrade audit end to end (`vllm-lint audit`) and through `vllm_lint.audit` directly,
+against the synthetic four-release database of audit_db.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SERVE = """#!/usr/bin/env bash
+pip install vllm==0.8.5
+VLLM_USE_V1=0 VLLM_OLD_KNOB=1 vllm serve m \\
+  --swap-space 16 \\
+  --num-scheduler-steps 8 \\
+  --cuda-graph-sizes 1 2 4 \\
+  --guided-decoding-backend xgrammar \\
+  --dtype half \\
+  --disable-log-requests \\
+  --gpu-memory-utilization 0.95
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def audit_json(run_audit, *args):
+    r = run_audit(*args, "--format", "json")
+    return r, json.loads(r.output)
+
+
+def by_name(findings):
+    return {f["name"]: f for f in findings}
+
+
+# ----------------------------------------------------------------------------- breaks
+
+
+def test_breaks_from_pip_pin(run_audit, tmp_path):
+    p = write(tmp_path, "serve.sh", SERVE)
+    before = p.read_bytes()
+    r, out = audit_json(run_audit, "--to", "0.27.1", str(p))
+    assert r.exit_code == 1
+    assert p.read_bytes() == before  # the audit never writes
+    (la,) = out["files"][0]["launches"]
+    assert la["from"] == "0.8.5" and la["from_source"] == "pip-install 0.8.5" and la["to"] == "0.27.1"
+    assert not la["ready"]
+    b = by_name(la["breaks"])
+    assert b["--swap-space"]["what"] == "removed" and b["--swap-space"]["changed_in"] == "0.27.1"
+    assert b["--swap-space"]["last_accepted"] == "0.10.0" and b["--swap-space"]["fix"] == "safe"
+    assert b["--num-scheduler-steps"]["what"] == "removed" and b["--num-scheduler-steps"]["changed_in"] == "0.9.0"
+    assert b["--num-scheduler-steps"]["fix"] is None
+    assert b["--cuda-graph-sizes"]["what"] == "renamed"
+    assert b["--cuda-graph-sizes"]["successor"] == "--cudagraph-capture-sizes"
+    assert b["--guided-decoding-backend"]["successor"] == "--structured-outputs-config.backend"
+    assert b["--dtype"]["what"] == "value" and b["--dtype"]["changed_in"] == "0.27.1"
+    assert b["--dtype"]["old"] == "half" and b["--dtype"]["line"] == 8
+    assert b["VLLM_USE_V1"]["what"] == "env-removed" and b["VLLM_USE_V1"]["kind"] == "env"
+    assert "V0 engine" in b["VLLM_USE_V1"]["message"]
+    assert b["--swap-space"]["history"] == "vllm-lint flags show --swap-space"
+    assert "--gpu-memory-utilization" not in b  # a valid value is no break
+    assert out["exit_code"] == 1 and out["summary"]["breaks"] == 6
+
+
+def test_value_invalid_at_both_ends_is_no_value_break(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m --dtype fp99 --tensor-parallel-size two\n")
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    la = out["files"][0]["launches"][0]
+    assert la["breaks"] == [] and r.exit_code == 0
+    # ... but the lint run at B still reports them, as left to do by hand
+    assert {x["code"] for x in out["files"][0]["remaining"]} == {"VL105"}
+
+
+def test_switch_that_takes_a_value_is_a_break(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m --enable-prefix-caching --port 1\n")
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    b = by_name(out["files"][0]["launches"][0]["breaks"])
+    assert b["--enable-prefix-caching"]["what"] == "arity"
+    assert b["--enable-prefix-caching"]["changed_in"] == "0.27.1"
+    assert r.exit_code == 1
+
+
+def test_ready_launch_exit_zero(run_audit, tmp_path):
+    p = write(tmp_path, "ok.sh", "vllm serve m --tensor-parallel-size 2 --gpu-memory-utilization 0.9\n")
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    assert r.exit_code == 0
+    assert out["summary"]["ready"] == 1
+    assert out["summary"]["ready_launches"] == [{"path": str(p), "line": 1, "from": "0.8.5"}]
+    assert out["files"][0]["diff"] == ""
+
+
+# ----------------------------------------------------------------------------- deprecated
+
+
+def test_deprecated_on_the_way(run_audit, tmp_path):
+    p = write(tmp_path, "serve.sh", SERVE)
+    _, out = audit_json(run_audit, "--to", "0.27.1", str(p))
+    d = by_name(out["files"][0]["launches"][0]["deprecated"])
+    assert set(d) == {"--disable-log-requests", "VLLM_OLD_KNOB"}  # breaks are not listed twice
+    assert d["--disable-log-requests"]["changed_in"] == "0.10.0"
+    assert d["--disable-log-requests"]["already_at_from"] is False
+    assert d["VLLM_OLD_KNOB"]["changed_in"] == "0.27.1"
+
+
+def test_deprecated_between_but_removed_by_to_is_a_break(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m --guided-decoding-backend xgrammar\n")
+    _, out = audit_json(run_audit, "--from", "0.9.0", "--to", "0.10.0", str(p))
+    la = out["files"][0]["launches"][0]
+    assert la["breaks"] == []
+    (d,) = la["deprecated"]
+    assert d["name"] == "--guided-decoding-backend" and d["changed_in"] == "0.10.0"
+    assert d["successor"] == "--structured-outputs-config.backend"
+
+
+# ----------------------------------------------------------------------------- drift
+
+
+def test_default_drift(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m --tensor-parallel-size 2\n")
+    _, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    d = by_name(out["files"][0]["launches"][0]["drift"])
+    g = d["--gpu-memory-utilization"]
+    assert (g["old"], g["new"], g["changed_in"], g["statically_known"]) == (0.9, 0.92, "0.9.0", True)
+    assert g["changes"] == [{"version": "0.9.0", "old": 0.9, "new": 0.92}]
+    m = d["--max-num-seqs"]
+    assert m["what"] == "default-computed" and not m["statically_known"]
+    assert m["old"] == 256 and m["new_computed"] and m["changed_in"] == "0.10.0"
+    assert "not statically known" in m["message"]
+    c = d["--cuda-graph-sizes"]
+    assert c["what"] == "moved" and c["successor"] == "--cudagraph-capture-sizes"
+    assert (c["old"], c["new"], c["changed_in"]) == ([512], [1, 2, 4, 8], "0.27.1")
+    assert "--max-model-len" not in d  # computed on both sides
+    assert "--swap-space" not in d and "--num-scheduler-steps" not in d  # gone, not drift
+    assert "--optimization-level" not in d  # new, not drift
+    assert "--tensor-parallel-size" not in d and "--port" not in d
+
+
+def test_drift_skips_options_the_launch_sets(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m --gpu-memory-utilization 0.9 --cudagraph-capture-sizes 8\n")
+    _, out = audit_json(run_audit, "--from", "0.10.0", "--to", "0.27.1", str(p))
+    d = by_name(out["files"][0]["launches"][0]["drift"])
+    assert "--gpu-memory-utilization" not in d and "--cudagraph-capture-sizes" not in d
+    assert "--cuda-graph-sizes" not in d  # moved onto an option the launch sets
+
+
+def test_no_drift_between_same_defaults(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m\n")
+    _, out = audit_json(run_audit, "--from", "0.9.0", "--to", "0.9.0", str(p))
+    assert out["files"][0]["launches"][0]["drift"] == []
+
+
+# ----------------------------------------------------------------------------- fixes and semantic check
+
+
+def test_fix_diff_and_remaining(run_audit, tmp_path):
+    p = write(tmp_path, "serve.sh", SERVE)
+    _, out = audit_json(run_audit, "--to", "0.27.1", str(p))
+    f = out["files"][0]
+    assert "-  --swap-space 16 \\\n" in f["diff"]
+    assert "+  --cudagraph-capture-sizes 1 2 4 \\\n" in f["diff"]
+    assert "+  --structured-outputs-config.backend xgrammar \\\n" in f["diff"]
+    assert f["fixes_applied"] == 3
+    rem = {(x["code"], x["message"].split("`")[1]): x for x in f["remaining"]}
+    assert rem[("VL101", "--num-scheduler-steps")]["reason"].startswith("no automatic fix")
+    assert ("VL105", "half") in rem
+    la = f["launches"][0]
+    assert la["fixed"] and la["semantic_check"]["checked"]
+    assert la["semantic_check"]["differences"] == []
+    assert la["semantic_check"]["removed_outright"] == ["--swap-space", "--num-scheduler-steps"]
+    assert {x["code"] for x in la["remaining"]} == {x["code"] for x in f["remaining"]}
+
+
+def test_semantic_check_reports_a_changed_reading(run_audit, tmp_path):
+    # -O3 is --compilation-config at 0.8.5 and --optimization-level at 0.27.1
+    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4 -O3\n")
+    _, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    sem = out["files"][0]["launches"][0]["semantic_check"]
+    assert sem["checked"]
+    fields = {d["field"]: d for d in sem["differences"]}
+    assert fields["compilation_config"]["old"] == "3" and fields["compilation_config"]["new"] is None
+    assert fields["optimization_level"]["new"] == "3"
+
+
+def test_unfixed_launch_is_not_semantically_checked(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m --num-scheduler-steps 2\n")
+    _, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    la = out["files"][0]["launches"][0]
+    assert not la["fixed"] and not la["semantic_check"]["checked"]
+
+
+def test_unsafe_fixes_flag(run_audit, tmp_path, audit_db_path):
+    from vllm_lint.audit import audit_paths
+    from vllm_lint.surface.db import Database
+
+    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4\n")
+    rep = audit_paths([str(p)], Database(audit_db_path), "0.27.1", from_version="0.8.5", unsafe_fixes=True)
+    assert rep.files[0].fixes_applied == 1 and rep.exit_code == 1
+
+
+# ----------------------------------------------------------------------------- front-ends
+
+
+def test_dockerfile_from_tag(run_audit, tmp_path):
+    p = write(tmp_path, "Dockerfile", 'FROM vllm/vllm-openai:v0.8.5\nENV VLLM_USE_V1=1\n'
+                                      'CMD ["--model", "m", "--swap-space", "4"]\n')
+    r, out = audit_json(run_audit, "--to", "0.27.1", str(tmp_path))
+    f = out["files"][0]
+    assert f["format"] == "dockerfile"
+    names = {b["name"] for la in f["launches"] for b in la["breaks"]}
+    assert {"--swap-space", "VLLM_USE_V1"} <= names
+    assert all(la["from"] == "0.8.5" for la in f["launches"])
+    assert '"--swap-space", "4"' in f["diff"].split("\n-", 1)[1]
+    assert r.exit_code == 1
+
+
+def test_yaml_image_tag(run_audit, tmp_path):
+    p = write(tmp_path, "deploy.yaml", """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: x}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.9.0
+          args: ["m", "--cuda-graph-sizes", "8", "--port", "8000"]
+""")
+    r, out = audit_json(run_audit, "--to", "0.27.1", str(p))
+    la = out["files"][0]["launches"][0]
+    assert la["from"] == "0.9.0" and "image-tag" in la["from_source"]
+    assert by_name(la["breaks"])["--cuda-graph-sizes"]["fix"] == "safe"
+    assert '"--cudagraph-capture-sizes"' in out["files"][0]["diff"]
+    assert la["semantic_check"]["checked"] and la["semantic_check"]["differences"] == []
+
+
+def test_python_kwargs(run_audit, tmp_path):
+    p = write(tmp_path, "offline.py", "from vllm import LLM\nllm = LLM(model='m', swap_space=8, "
+                                      "num_scheduler_steps=4, tensor_parallel_size=2)\n")
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    la = out["files"][0]["launches"][0]
+    b = by_name(la["breaks"])
+    assert b["swap_space"]["kind"] == "kwarg" and b["swap_space"]["what"] == "removed"
+    assert "num_scheduler_steps" in b
+    d = by_name(la["drift"])
+    assert d["gpu_memory_utilization"]["old"] == 0.9 and d["gpu_memory_utilization"]["new"] == 0.92
+    assert d["gpu_memory_utilization"]["changed_in"] == "0.9.0"
+    assert "tensor_parallel_size" not in d
+    assert r.exit_code == 1
+
+
+# ----------------------------------------------------------------------------- usage and formats
+
+
+def test_from_required_when_launch_names_no_release(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4\n")
+    r = run_audit("--to", "0.27.1", str(p))
+    assert r.exit_code == 2
+    err = r.output.strip().splitlines()
+    assert len(err) == 1 and "--from" in err[0] and "a.sh:1" in err[0]
+
+
+@pytest.mark.parametrize("args", [["--to", "9.9.9"], ["--from", "nonsense"], ["--from", "0.27.1", "--to", "0.8.5"]])
+def test_bad_versions_exit_2(run_audit, tmp_path, args):
+    p = write(tmp_path, "a.sh", "vllm serve m\n")
+    r = run_audit(*args, str(p))
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+
+
+def test_to_defaults_to_newest(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m\n")
+    _, out = audit_json(run_audit, "--from", "0.8.5", str(p))
+    assert out["to"] == "0.27.1" and out["from"] == "0.8.5"
+
+
+def test_json_schema_keys(run_audit, tmp_path):
+    write(tmp_path, "serve.sh", SERVE)
+    _, out = audit_json(run_audit, "--to", "0.27.1", str(tmp_path))
+    assert set(out) == {"schema", "from", "to", "exit_code", "summary", "files"}
+    assert out["schema"] == 1
+    assert set(out["summary"]) == {"files", "launches", "ready", "breaks", "deprecated", "drift", "fixes_applied",
+                                   "remaining", "semantic_differences", "per_file", "ready_launches"}
+    f = out["files"][0]
+    assert set(f) == {"path", "format", "error", "diff", "fixes_applied", "fix_note", "remaining", "launches"}
+    la = f["launches"][0]
+    assert set(la) == {"line", "entry", "from", "from_source", "to", "ready", "opaque", "fixed", "breaks",
+                       "deprecated", "drift", "semantic_check", "remaining"}
+    finding_keys = {"category", "kind", "name", "what", "message", "written", "line", "column", "changed_in",
+                    "changes", "last_accepted", "successor", "old", "new", "statically_known", "old_computed",
+                    "new_computed", "already_at_from", "fix", "fix_message", "history"}
+    for cat in ("breaks", "deprecated", "drift"):
+        for x in la[cat]:
+            assert set(x) == finding_keys and x["category"] == {"breaks": "break"}.get(cat, cat)
+
+
+def test_markdown_reads_as_a_pr_description(run_audit, tmp_path):
+    write(tmp_path, "serve.sh", SERVE)
+    write(tmp_path, "ok.sh", "pip install vllm==0.9.0\nvllm serve m --tensor-parallel-size 2\n")
+    r = run_audit("--to", "0.27.1", "--format", "markdown", str(tmp_path))
+    md = r.output
+    assert r.exit_code == 1
+    assert md.startswith("## vLLM upgrade audit: each launch's release → 0.27.1")
+    assert "| Breaks | 6 |" in md and "| File | Launches |" in md
+    assert "Already ready for 0.27.1:" in md and "ok.sh:2" in md
+    assert "```diff" in md and "<details>" in md
+    assert "`vllm-lint flags show --swap-space`" in md
+    assert "https://github.com/vllm-project/vllm/releases/tag/v0.27.1" in md
+    assert "**Left to do by hand**" in md
+
+
+def test_text_format(run_audit, tmp_path):
+    p = write(tmp_path, "serve.sh", SERVE)
+    r = run_audit("--to", "0.27.1", str(p))
+    assert r.exit_code == 1
+    assert "Breaks at 0.27.1 (6):" in r.output
+    assert "history: vllm-lint flags show --num-scheduler-steps" in r.output
+    assert "Summary: 1 file(s), 1 launch(es), 0 ready" in r.output
+
+
+def test_unparseable_file_is_reported_not_fatal(run_audit, tmp_path):
+    write(tmp_path, "bad.yaml", "apiVersion: v1\nkind: Pod\nspec: [\n  vllm serve m\n")
+    write(tmp_path, "ok.sh", "vllm serve m\n")
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(tmp_path))
+    errs = [f for f in out["files"] if f["error"]]
+    assert r.exit_code == 0
+    assert all(f["launches"] == [] for f in errs)

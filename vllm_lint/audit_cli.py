@@ -1,0 +1,67 @@
+"""``vllm-lint audit``: the version-upgrade audit (logic in ``vllm_lint.audit``, schema in
+``docs/audit.md``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+AUDIT_HELP = """Audit what upgrading the vLLM launches in PATHS from one release to another breaks,
+deprecates and silently changes (default drift), the fixes `vllm-lint --fix --target-version TO`
+would make (shown as a diff; nothing is written), what is left to do by hand, and whether the
+fixed launches still set the same configuration.
+
+\b
+--from defaults, per launch, to the release the launch names (image tag, FROM, pip pin);
+a launch that names none needs --from. --to defaults to the newest release in the database.
+\b
+Exit codes: 0 nothing breaks at --to, 1 something breaks, 2 usage or database error."""
+
+
+@click.command("audit", help=AUDIT_HELP)
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--to", "to_version", metavar="VERSION", help="Release to upgrade to (default: newest in the database).")
+@click.option("--from", "from_version", metavar="VERSION",
+              help="Release the launches run today (default: what each launch names).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+@click.option("--unsafe-fixes", is_flag=True, help="Include unsafe fixes in the diff and the semantic check.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Configuration file to use.")
+@click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB",
+              help="Flag database directory (default: the shipped one).")
+def audit(paths, to_version, from_version, fmt, unsafe_fixes, config_path, db_path) -> None:
+    from .audit import AuditUsageError, audit_paths, render_markdown, render_text
+    from .cli import _fail, _load_db
+    from .settings import ConfigError, Settings, discover as discover_settings, load_file
+    from .surface.db import DatabaseError, UnknownVersion
+
+    paths = paths or (".",)
+    try:
+        if config_path:
+            settings = load_file(Path(config_path)) or Settings(source=Path(config_path))
+        else:
+            settings = discover_settings(Path(paths[0]))
+    except ConfigError as e:
+        raise _fail(str(e))
+    db = _load_db(db_path)
+    try:
+        to = db.resolve_version(to_version) if to_version else db.newest
+        frm = db.resolve_version(from_version) if from_version else None
+    except UnknownVersion as e:
+        raise _fail(str(e))
+    if frm is not None and db.position(frm) > db.position(to):
+        raise _fail(f"--from {frm} is newer than --to {to}")
+    try:
+        report = audit_paths(paths, db, to, from_version=frm, settings=settings, unsafe_fixes=unsafe_fixes)
+    except AuditUsageError as e:
+        raise _fail(str(e))
+    except (DatabaseError, UnknownVersion) as e:
+        raise _fail(str(e))
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2, sort_keys=False))
+    elif fmt == "markdown":
+        click.echo(render_markdown(report), nl=False)
+    else:
+        click.echo(render_text(report), nl=False)
+    raise click.exceptions.Exit(report.exit_code)
