@@ -58,7 +58,10 @@ def check_invariants(data: bytes, ex: Extraction) -> None:
                 assert ast.literal_eval(text(data, k.value_span).decode(enc).strip()) == k.value
             if k.value_text_span is not None:
                 t = text(data, k.value_text_span).decode(enc)
-                assert t == (k.value if isinstance(k.value, str) else str(k.value))
+                if isinstance(k.value, str):
+                    assert t == k.value
+                else:
+                    assert ast.literal_eval(t) == k.value
             if k.delete_span is not None:
                 assert parses(cut(data, k.delete_span)), cut(data, k.delete_span)
         for t in la.tokens:
