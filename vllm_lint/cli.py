@@ -105,8 +105,14 @@ def _load_db(db_path: Optional[str]):
               help="Allow fetching model facts (config.json) from the Hugging Face hub; cached.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Say which release each launch was checked against and why, and which rules were skipped.")
+@click.option("--add-noqa", is_flag=True,
+              help="Write a `# vllm-lint: ignore[CODES]` comment for every finding (adopting on an existing repository).")
+@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Hide the findings recorded in this baseline file; report only new ones.")
+@click.option("--write-baseline", is_flag=True, help="Record the current findings in the --baseline FILE and exit 0.")
 def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_select, ignore, output_format,
-             exit_zero, quiet, statistics, config_path, db_path, gpu, gpus, color, no_cache, online, verbose) -> None:
+             exit_zero, quiet, statistics, config_path, db_path, gpu, gpus, color, no_cache, online, verbose,
+             add_noqa, baseline_path, write_baseline) -> None:
     from .engine import Linter, discover
     from .report import ReportContext
     from .rules.base import registry, select_rules
@@ -114,6 +120,10 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
     from .surface.db import DatabaseError, UnknownVersion
 
     paths = paths or (".",)
+    if write_baseline and not baseline_path:
+        raise _fail("--write-baseline needs --baseline FILE")
+    if add_noqa and (fix or show_diff or write_baseline):
+        raise _fail("--add-noqa cannot be combined with --fix, --diff or --write-baseline")
     try:
         if config_path:
             settings = load_file(Path(config_path)) or Settings(source=Path(config_path))
@@ -177,6 +187,19 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
                 except OSError as e:
                     raise _fail(f"{r.path}: cannot write the fixed file: {e.strerror or e}")
             fixed_count += r.fixed_count
+    if add_noqa:
+        _add_noqa(linter, results)
+    if baseline_path:
+        from . import baseline
+
+        try:
+            if write_baseline:
+                n = baseline.write(Path(baseline_path), results)
+                click.echo(f"Recorded {n} finding{'s' if n != 1 else ''} in {baseline_path}.", err=True)
+                raise click.exceptions.Exit(EXIT_CLEAN)
+            baseline.apply(Path(baseline_path), results)
+        except (baseline.BaselineError, OSError) as e:
+            raise _fail(str(e))
     if color is None:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     ctx = ReportContext(fix_mode=fix, unsafe_fixes=unsafe_fixes, fixed_count=fixed_count, statistics=statistics,
@@ -194,6 +217,33 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
     if show_diff:
         raise click.exceptions.Exit(EXIT_FINDINGS if fixed_count or remaining and not exit_zero else EXIT_CLEAN)
     raise click.exceptions.Exit(EXIT_FINDINGS if remaining and not exit_zero else EXIT_CLEAN)
+
+
+def _add_noqa(linter, results) -> None:
+    """--add-noqa: write the comments, say what was done, exit 0 when nothing is left to report."""
+    from .fix import write_atomic
+    from .noqa import UNSUPPRESSIBLE, add_noqa
+
+    added = files = left = 0
+    for nr in add_noqa(linter, results):
+        if nr.new != nr.data:
+            try:
+                write_atomic(Path(nr.path), nr.new)
+            except OSError as e:
+                raise _fail(f"{nr.path}: cannot write: {e.strerror or e}")
+            added += nr.added
+            files += 1
+        for row, codes, reason in nr.failed:
+            left += 1
+            click.echo(f"{nr.path}:{row}: no suppression comment added for {codes}: {reason}", err=True)
+    for r in results:
+        for d in r.diagnostics:
+            if d.code in UNSUPPRESSIBLE:
+                left += 1
+                click.echo(f"{d.path}:{d.row}:{d.column}: {d.code} {d.message} (cannot be suppressed)", err=True)
+    click.echo(f"Added {added} suppression comment{'s' if added != 1 else ''} to {files} file{'s' if files != 1 else ''}.",
+               err=True)
+    raise click.exceptions.Exit(EXIT_FINDINGS if left else EXIT_CLEAN)
 
 
 # --------------------------------------------------------------------------------- rule

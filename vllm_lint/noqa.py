@@ -1,0 +1,323 @@
+"""``--add-noqa``: write a suppression comment for every finding, so a repository can adopt
+vllm-lint and see only new findings from then on (ruff's ``--add-noqa``).
+
+Each comment is ``# vllm-lint: ignore[CODES]`` with the codes found on that line, placed where the
+format can take a comment without changing what the file means:
+
+* at the end of the finding's line (shell, Python, YAML, fenced blocks in Markdown), merged into
+  a suppression comment already there;
+* for a line of a YAML block scalar (``args: |``), at the end of the scalar's header line: a ``#``
+  inside the scalar would become part of its value;
+* otherwise on a standalone comment line inserted right above the first line of the command
+  (a line ending in a backslash cannot take a trailing comment, and a comment line inside a
+  continued command would end it); always so for Dockerfiles, where ``#`` starts a comment only
+  at the beginning of a line (``CMD ["vllm", ...]  # x`` would no longer be JSON).
+
+Every placement is checked before it is kept: the file must still parse as it did, must mean
+the same (the same YAML data, the same Python AST, the same shell tokens apart from comments, the
+same launches, options and environment), and re-linting it must show exactly the findings that
+were there minus the ones suppressed. A line where no placement passes is left untouched and
+reported. Findings that cannot be suppressed by a comment (VL001) are never touched.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+UNSUPPRESSIBLE = ("VL001", "VL003")
+_MD_COMMENTABLE = {"shell": "shell", "yaml": "yaml", "python": "python", "dockerfile": "dockerfile"}
+
+
+@dataclass
+class NoqaResult:
+    path: str
+    data: bytes
+    new: bytes
+    added: int = 0  # comments written or extended
+    failed: list[tuple[int, str, str]] = field(default_factory=list)  # (row, codes, reason), rows of the new bytes
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.splitlines(keepends=True) or [b""]
+
+
+def _eol(line: bytes) -> bytes:
+    if line.endswith(b"\r\n"):
+        return b"\r\n"
+    if line.endswith(b"\n"):
+        return b"\n"
+    return b""
+
+
+def _merge(line: bytes, codes: list[str]) -> Optional[bytes]:
+    """``line`` with ``codes`` added to its suppression comment; None if it has none."""
+    from .engine import _SUPPRESS
+
+    m = _SUPPRESS.search(line)
+    if not m:
+        return None
+    if m.group(1) is None:
+        return line  # blanket already
+    have = [c.strip().upper() for c in m.group(1).decode().split(",") if c.strip()]
+    merged = sorted(set(have) | set(codes))
+    body = line[:m.start()] + b"# vllm-lint: ignore[" + ",".join(merged).encode() + b"]" + line[m.end():]
+    return body
+
+
+def _comment(codes: list[str]) -> bytes:
+    return b"# vllm-lint: ignore[" + ",".join(sorted(set(codes))).encode() + b"]"
+
+
+def _trailing(lines: list[bytes], idx: int, codes: list[str]) -> Optional[list[bytes]]:
+    line = lines[idx]
+    eol = _eol(line)
+    body = line[: len(line) - len(eol)]
+    if body.rstrip().endswith(b"\\") or not body.strip():
+        return None
+    merged = _merge(line, codes)
+    if merged is not None:
+        new = merged
+    else:
+        new = body.rstrip(b" \t") + b"  " + _comment(codes) + eol
+    return lines[:idx] + [new] + lines[idx + 1:]
+
+
+def _anchor(lines: list[bytes], idx: int) -> int:
+    """First line of the backslash-continued command containing line ``idx``."""
+    while idx > 0 and lines[idx - 1].rstrip().endswith(b"\\"):
+        idx -= 1
+    return idx
+
+
+def _standalone(lines: list[bytes], idx: int, codes: list[str], lo: int = 0) -> Optional[tuple[list[bytes], int]]:
+    """A comment line above the first line of the command containing ``idx`` (or the comment
+    already there, extended); returns the new lines and the 0-based row inserted at (or -1)."""
+    a = _anchor(lines, idx)
+    if a < lo:
+        return None
+    if a > lo and lines[a - 1].lstrip().startswith(b"#"):
+        merged = _merge(lines[a - 1], codes)
+        if merged is not None:
+            return lines[:a - 1] + [merged] + lines[a:], -1
+    anchor = lines[a]
+    indent = anchor[: len(anchor) - len(anchor.lstrip(b" \t"))]
+    eol = _eol(anchor) or (_eol(lines[0]) or b"\n")
+    return lines[:a] + [indent + _comment(codes) + eol] + lines[a:], a
+
+
+def _header(lines: list[bytes], idx: int, codes: list[str]) -> Optional[list[bytes]]:
+    from .engine import LineIndex, _block_scalar_header
+
+    index = LineIndex(b"".join(lines))
+    h = _block_scalar_header(index, idx)
+    if h is None:
+        return None
+    return _trailing(lines, h, codes)
+
+
+# ------------------------------------------------------------------------------ equivalence
+
+
+def _shell_leaves(data: bytes) -> Optional[list[tuple[str, bytes]]]:
+    try:
+        import tree_sitter_bash
+        from tree_sitter import Language, Parser
+    except ImportError:  # pragma: no cover
+        return None
+    tree = Parser(Language(tree_sitter_bash.language())).parse(data)
+    out = []
+    stack = [tree.root_node]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            continue
+        if n.child_count == 0:
+            out.append((n.type, data[n.start_byte:n.end_byte]))
+        else:
+            stack.extend(reversed(n.children))
+    return out
+
+
+def _same_meaning(fmt: str, before: bytes, after: bytes) -> Optional[str]:
+    """None when ``after`` means what ``before`` meant in ``fmt``; else why not."""
+    if fmt == "yaml":
+        import yaml
+
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        try:
+            old = list(yaml.load_all(before, Loader=loader))
+        except Exception:  # templated YAML: the launch comparison has to do
+            return None
+        try:
+            new = list(yaml.load_all(after, Loader=loader))
+        except Exception:
+            return "the YAML would no longer load"
+        return None if old == new else "the YAML data would change"
+    if fmt == "python":
+        import ast
+
+        try:
+            old = ast.dump(ast.parse(before))
+        except (SyntaxError, ValueError):
+            return None
+        try:
+            new = ast.dump(ast.parse(after))
+        except (SyntaxError, ValueError):
+            return "the Python would no longer parse"
+        return None if old == new else "the Python code would change"
+    if fmt == "shell":
+        old, new = _shell_leaves(before), _shell_leaves(after)
+        return None if old == new else "the shell words would change"
+    return None
+
+
+def _signature(extraction) -> Any:
+    if extraction is None:
+        return None
+
+    def env(e):
+        return (e.name, e.value, e.value_opaque)
+
+    sig = []
+    for ln in extraction.launches:
+        sig.append((ln.entry, ln.style, tuple(t.text for t in ln.tokens), tuple(t.text for t in ln.dropped),
+                    tuple((k.key, repr(k.value)) for k in ln.keyed), tuple(env(e) for e in ln.env),
+                    tuple(h.version for h in ln.version_hints), ln.opaque))
+    return (tuple(sig), tuple(env(e) for e in extraction.env), tuple(h.version for h in extraction.version_hints))
+
+
+def _md_block(data: bytes, idx: int) -> Optional[tuple[str, int, int]]:
+    """(inner format, first row, end row exclusive) of the fenced block containing row ``idx``."""
+    from .frontends import markdown as md
+
+    for lang, start, end, _line in md.fenced_blocks(data):
+        first = data.count(b"\n", 0, start)
+        last = data.count(b"\n", 0, end)  # the closing fence's row
+        if first <= idx < last:
+            if lang in md._CONSOLE or lang in md._SHELL or not lang:
+                return "shell", first, last
+            if lang in md._YAML:
+                return "yaml", first, last
+            if lang in md._PYTHON:
+                return "python", first, last
+            if lang in md._DOCKER:
+                return "dockerfile", first, last
+            return None
+    return None
+
+
+# ------------------------------------------------------------------------------ driver
+
+
+class _State:
+    def __init__(self, linter, path: Path, data: bytes, fmt: str):
+        diags, extraction = linter.lint_bytes(path, data, fmt)
+        self.data = data
+        self.diags = linter.finish(data, diags, str(path))
+        self.signature = _signature(extraction)
+        self.parse_error = any(d.code == "VL001" for d in self.diags)
+
+    def counter(self) -> Counter:
+        return Counter((d.code, d.message, d.option) for d in self.diags)
+
+
+def add_to_bytes(linter, path: Path, data: bytes, fmt: str) -> NoqaResult:
+    from .fix import verify
+
+    res = NoqaResult(str(path), data, data)
+    state = _State(linter, path, data, fmt)
+    if state.parse_error:
+        return res
+    failed_rows: set[int] = set()
+    for _ in range(10000):
+        todo = [d for d in state.diags if d.code not in UNSUPPRESSIBLE and d.row - 1 not in failed_rows]
+        if not todo:
+            break
+        row = max(d.row for d in todo)
+        idx = row - 1
+        targets = [d for d in todo if d.row == row]
+        codes = sorted({d.code for d in targets})
+        want = state.counter() - Counter((d.code, d.message, d.option) for d in targets)
+        lines = _lines(state.data)
+        inner, lo = fmt, 0
+        block = None
+        if fmt == "markdown":
+            block = _md_block(state.data, idx)
+            if block is None:
+                res.failed.append((row, ",".join(codes), "not inside a fenced code block that takes # comments"))
+                failed_rows.add(idx)
+                continue
+            inner, lo = block[0], block[1]
+        candidates: list[tuple[Optional[list[bytes]], int]] = []
+        if inner != "dockerfile":
+            candidates.append((_trailing(lines, idx, codes), -1))
+        if inner == "yaml":
+            candidates.append((_header(lines, idx, codes), -1))
+        st = _standalone(lines, idx, codes, lo)
+        if st is not None:
+            candidates.append(st)
+        reason = "no placement keeps the file's meaning"
+        done = False
+        for new_lines, inserted_at in candidates:
+            if new_lines is None:
+                continue
+            cand = b"".join(new_lines)
+            if cand == state.data:
+                continue
+            problem = verify(fmt, state.data, cand)
+            if problem is None:
+                if block is not None:
+                    before = b"".join(lines[block[1]:block[2]])
+                    after_end = block[2] + (1 if inserted_at >= 0 else 0)
+                    problem = _same_meaning(inner, before, b"".join(new_lines[block[1]:after_end]))
+                else:
+                    problem = _same_meaning(fmt, state.data, cand)
+            if problem is not None:
+                reason = problem
+                continue
+            new_state = _State(linter, path, cand, fmt)
+            if new_state.signature != state.signature:
+                reason = "the launches would change"
+                continue
+            now = new_state.counter()
+            # nothing new may appear and every target must go; a comment merged above a command
+            # may also cover other suppressible findings of that command, which is the goal anyway
+            if now - want or any(k[0] in UNSUPPRESSIBLE for k in want - now):
+                reason = "the comment would not suppress exactly these findings"
+                continue
+            state = new_state
+            res.added += 1
+            if inserted_at >= 0:
+                failed_rows = {r + 1 if r >= inserted_at else r for r in failed_rows}
+                res.failed = [(r + 1 if r - 1 >= inserted_at else r, c, why) for r, c, why in res.failed]
+            done = True
+            break
+        if not done:
+            res.failed.append((row, ",".join(codes), reason))
+            failed_rows.add(idx)
+    res.new = state.data
+    res.failed = sorted(res.failed)  # rows of the new bytes
+    return res
+
+
+def add_noqa(linter, results) -> list[NoqaResult]:
+    """Suppress every suppressible finding in ``results`` by writing comments into the files.
+    Returns one ``NoqaResult`` per file that had findings; the caller writes ``new``."""
+    out = []
+    for r in results:
+        if r.format is None or not any(d.code not in UNSUPPRESSIBLE for d in r.diagnostics):
+            continue
+        p = Path(r.path)
+        try:
+            data = p.read_bytes()
+        except OSError as e:
+            nr = NoqaResult(r.path, b"", b"")
+            nr.failed.append((1, "", f"cannot read the file: {e.strerror or e}"))
+            out.append(nr)
+            continue
+        out.append(add_to_bytes(linter, p, data, r.format))
+    return out
+
