@@ -145,3 +145,79 @@ main = db
 
 if __name__ == "__main__":  # pragma: no cover
     db()
+
+
+@db.command("status")
+@click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", default=None,
+              help="Database directory [default: the shipped one].")
+@click.option("--online", is_flag=True, help="Also ask PyPI whether vLLM has releases newer than the database.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def status_cmd(db_path: Optional[str], online: bool, fmt: str) -> None:
+    """How current the flag database is: its newest release and how many it holds; with --online,
+    the vLLM releases on PyPI that it lacks. The database carries no timestamps by design (its
+    files are reproducible from vLLM's source), so age is told in releases.
+
+    Exit codes: 0 current (or not checked online), 1 newer releases exist, 2 error."""
+    import json as _json
+    import os
+
+    from packaging.version import InvalidVersion, Version
+
+    from vllm_lint.surface.db import Database, DatabaseError
+
+    try:
+        database = Database(Path(db_path) if db_path else None)
+    except DatabaseError as e:
+        _fail(str(e))
+    info: dict[str, Any] = {"path": str(database.path), "releases": len(database.versions),
+                            "oldest": database.versions[0], "newest": database.newest}
+    newer: list[dict[str, Any]] = []
+    if online:
+        import requests
+
+        from vllm_lint.scrape.sources import PYPI_JSON_URL
+
+        url = os.environ.get("VLLM_LINT_PYPI_URL") or PYPI_JSON_URL
+        try:
+            resp = requests.get(url, timeout=15, headers={"Accept": "application/json"})
+            resp.raise_for_status()
+            releases = resp.json().get("releases", {})
+        except requests.RequestException as e:
+            _fail(f"cannot reach PyPI ({url}): {type(e).__name__}; check the network or run without --online")
+        except (ValueError, AttributeError):
+            _fail(f"unexpected answer from {url} (not PyPI's JSON API)")
+        have = Version(database.newest)
+
+        def uploaded(files: Any) -> Optional[str]:
+            times = sorted(f.get("upload_time_iso_8601") or f.get("upload_time") or ""
+                           for f in files or [] if isinstance(f, dict))
+            times = [t for t in times if t]
+            return times[0][:10] if times else None
+
+        for v, files in releases.items():
+            try:
+                pv = Version(v)
+            except InvalidVersion:
+                continue
+            if pv > have and not pv.is_prerelease and not pv.is_devrelease and files and not all(
+                    isinstance(f, dict) and f.get("yanked") for f in files):
+                newer.append({"version": v, "uploaded": uploaded(files)})
+        newer.sort(key=lambda r: Version(r["version"]))
+        info["newest_uploaded"] = uploaded(releases.get(database.newest))
+        info["newer_on_pypi"] = newer
+    if fmt == "json":
+        click.echo(_json.dumps(info, indent=2))
+    else:
+        up = f" (uploaded to PyPI {info['newest_uploaded']})" if info.get("newest_uploaded") else ""
+        click.echo(f"flag database: {info['path']}")
+        click.echo(f"  {info['releases']} releases, vLLM {info['oldest']} to {info['newest']}{up}")
+        if online:
+            if newer:
+                click.echo(f"  {len(newer)} newer release(s) on PyPI: "
+                           + ", ".join(r["version"] + (f" ({r['uploaded']})" if r["uploaded"] else "") for r in newer))
+                click.echo("  run `vllm-lint db update` in a checkout to add them (or upgrade vllm-lint)")
+            else:
+                click.echo("  up to date with PyPI")
+        else:
+            click.echo("  (pass --online to compare with the releases on PyPI)")
+    sys.exit(EXIT_FAILED if newer else EXIT_OK)
