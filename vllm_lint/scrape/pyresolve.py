@@ -928,6 +928,9 @@ class Evaluator:
             # anything else: a call of some library object
             return CallOf(name, tuple(args))
         if isinstance(fn, FuncRef):
+            if fn.name == "get_field" and len(args) == 2 and isinstance(args[0], ClassInfo) \
+                    and isinstance(args[1], str):
+                return self.apply(Ref("get_field"), args, kwargs, e, module, env)
             return CallOf(fn.name, tuple(args))
         if isinstance(fn, BoundMethod):
             return CallOf(fn.func.name, tuple(args))
@@ -1186,7 +1189,8 @@ def type_str(t: TypeHint) -> str:
         return " | ".join(parts)
     if t.kind == "class":
         if t.cls is not None and t.cls.is_enum:
-            return "str"
+            kinds = {type(m.value).__name__ for m in t.cls.enum_members()}
+            return "int" if kinds == {"int"} else "str"
         return t.name
     return t.name or "Any"
 

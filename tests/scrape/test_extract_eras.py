@@ -1,0 +1,316 @@
+"""extract_release over synthetic source trees shaped like each vLLM CLI era (fixtures/<era>)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vllm_lint.scrape.extract import ExtractionError, extract_release
+from vllm_lint.scrape.tree import DictTree
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SOURCE = {"kind": "git", "ref": "fixture"}
+
+
+def load_tree(era: str, patch: dict | None = None) -> DictTree:
+    root = FIXTURES / era
+    files = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.py")}
+    for path, (old, new) in (patch or {}).items():
+        text = files[path].decode()
+        assert old in text
+        files[path] = text.replace(old, new).encode()
+    return DictTree(files)
+
+
+def extract(era: str, patch: dict | None = None) -> dict:
+    return extract_release(load_tree(era, patch), "0.0.0", SOURCE)
+
+
+def by_name(rec: dict) -> dict:
+    return {o["name"]: o for o in rec["options"]}
+
+
+def accepted(rec: dict) -> set:
+    out = set()
+    for o in rec["options"]:
+        out.add(o["name"])
+        out.update(o["aliases"])
+    return out
+
+
+def pick(opt: dict, *keys: str) -> dict:
+    return {k: opt[k] for k in keys}
+
+
+# --------------------------------------------------------------------------- 0.4: api_server
+
+
+def test_era_0_4_strings_and_entry():
+    rec = extract("era_0_4")
+    assert rec["schema"] == 1 and rec["version"] == "0.0.0" and rec["source"] == SOURCE
+    assert rec["era"] == {"entry": "vllm/entrypoints/openai/api_server.py",
+                          "parser_module": "vllm/entrypoints/openai/cli_args.py"}
+    assert rec["positionals"] == []
+    assert accepted(rec) == {
+        "-h", "--help", "--host", "--port", "--allowed-origins", "--lora-modules", "--model",
+        "--tokenizer", "--tensor-parallel-size", "-tp", "--quantization", "-q", "--enforce-eager",
+        "--kv-cache-dtype", "--max-context-len-to-capture", "--max-seq-len-to-capture",
+        "--served-model-name", "--engine-use-ray", "--disable-log-requests"}
+    assert [o["name"] for o in rec["options"]] == sorted(o["name"] for o in rec["options"])
+
+
+def test_era_0_4_option_facts():
+    o = by_name(extract("era_0_4"))
+    assert pick(o["--quantization"], "aliases", "kind", "type", "optional", "choices", "default",
+                "default_computed", "group", "config") == {
+        "aliases": ["-q"], "kind": "valued", "type": "str", "optional": True,
+        "choices": ["awq", "gptq", "fp8", "None"], "default": None, "default_computed": False,
+        "group": None, "config": None}
+    assert pick(o["--tensor-parallel-size"], "aliases", "type", "default") == {
+        "aliases": ["-tp"], "type": "int", "default": 1}
+    assert pick(o["--enforce-eager"], "kind", "type", "default", "negations") == {
+        "kind": "switch", "type": None, "default": False, "negations": []}
+    assert pick(o["--allowed-origins"], "type", "default") == {"type": "json", "default": ["*"]}
+    assert o["--served-model-name"]["nargs"] == "+"
+    assert o["--max-context-len-to-capture"]["deprecated"] == {
+        "how": "help", "successor": "--max-seq-len-to-capture"}
+    assert o["--max-seq-len-to-capture"]["deprecated"] is None
+    assert o["--help"]["aliases"] == ["-h"]
+
+
+def test_era_0_4_engine_args_llm_env():
+    rec = extract("era_0_4")
+    ea = rec["engine_args"]
+    assert ea["tensor_parallel_size"] == {"type": "int", "default": 1, "default_computed": False}
+    assert ea["served_model_name"]["type"] == "list[str] | None"
+    assert ea["max_context_len_to_capture"]["type"] == "int | None"
+    assert rec["async_engine_args"] == ["disable_log_requests", "engine_use_ray"]
+    assert rec["llm_params"] == ["model", "tokenizer", "tensor_parallel_size", "seed"]
+    assert rec["json_configs"] == {}
+    env = rec["env"]
+    assert set(env) == {"VLLM_HOST_IP", "VLLM_PORT", "VLLM_USE_TRITON_FLASH_ATTN", "LOCAL_RANK",
+                        "VLLM_CACHE_ROOT"}
+    assert env["VLLM_HOST_IP"] == {"type": "str", "default": "", "default_computed": False,
+                                   "choices": None, "deprecated": None}
+    assert env["VLLM_PORT"]["default"] is None and env["VLLM_PORT"]["type"] == "int | None"
+    assert env["VLLM_USE_TRITON_FLASH_ATTN"]["default"] is True
+    assert env["LOCAL_RANK"]["default"] == 0
+    assert env["VLLM_CACHE_ROOT"]["default_computed"] is True
+
+
+# --------------------------------------------------------------------------- 0.6: scripts.py
+
+
+def test_era_0_6_serve_parser():
+    rec = extract("era_0_6")
+    assert rec["era"]["entry"] == "vllm/scripts.py"
+    assert rec["positionals"] == [{"dest": "model_tag", "nargs": None}]
+    acc = accepted(rec)
+    assert "--url" not in acc  # belongs to the `complete` sub-parser
+    assert acc == {"-h", "--help", "--config", "--host", "--port", "--chat-template-content-format",
+                   "--disable-frontend-multiprocessing", "--model", "--config-format",
+                   "--enable-prefix-caching", "--no-enable-prefix-caching", "--enable-chunked-prefill",
+                   "--use-v2-block-manager", "--compilation-config", "-O", "--kv-transfer-config",
+                   "--disable-log-requests"}
+    o = by_name(rec)
+    assert pick(o["--compilation-config"], "aliases", "kind", "type") == {
+        "aliases": ["-O"], "kind": "json", "type": "json"}
+    assert pick(o["--enable-prefix-caching"], "kind", "negations", "type") == {
+        "kind": "negatable", "negations": ["--no-enable-prefix-caching"], "type": "bool"}
+    assert pick(o["--enable-chunked-prefill"], "kind", "type") == {"kind": "bool_value", "type": "bool"}
+    assert o["--config-format"]["choices"] == ["auto", "hf", "mistral"]
+    assert o["--chat-template-content-format"]["choices"] == ["auto", "string", "openai"]
+    assert o["--use-v2-block-manager"]["deprecated"] == {"how": "help", "successor": None}
+    assert o["--use-v2-block-manager"]["default"] is True
+    jc = rec["json_configs"]
+    assert set(jc) == {"compilation_config", "kv_transfer_config"}
+    assert jc["compilation_config"]["class"] == "CompilationConfig"
+    assert jc["compilation_config"]["fields"]["custom_ops"] == {
+        "type": "list[str]", "choices": None, "default": [], "default_computed": False}
+    assert set(jc["kv_transfer_config"]["fields"]) == {"kv_connector", "kv_role"}
+
+
+# --------------------------------------------------------------------------- 0.8.5: get_kwargs
+
+
+def test_era_0_8_5_dataclass_kwargs():
+    rec = extract("era_0_8_5")
+    assert rec["era"]["entry"] == "vllm/entrypoints/cli/serve.py"
+    assert rec["positionals"] == [{"dest": "model_tag", "nargs": "?"}]
+    o = by_name(rec)
+    assert pick(o["--tensor-parallel-size"], "aliases", "type", "default", "group", "config") == {
+        "aliases": ["-tp"], "type": "int", "default": 1, "group": "ParallelConfig",
+        "config": "ParallelConfig.tensor_parallel_size"}
+    assert pick(o["--distributed-executor-backend"], "choices", "optional", "type") == {
+        "choices": ["mp", "ray", "uni", "None"], "optional": True, "type": "str"}
+    assert pick(o["--disable-custom-all-reduce"], "kind", "aliases", "negations", "default") == {
+        "kind": "negatable", "aliases": ["--no-disable-custom-all-reduce"],
+        "negations": ["--no-disable-custom-all-reduce"], "default": False}
+    assert pick(o["--block-size"], "type", "choices", "default") == {
+        "type": "int", "choices": [8, 16, 32], "default": 16}
+    assert o["--kv-cache-dtype"]["choices"] == ["auto", "fp8", "fp8_e4m3"]
+    assert pick(o["--tokenizer-pool-extra-config"], "type", "optional", "default") == {
+        "type": "json", "optional": True, "default": {}}
+    assert o["--tokenizer-pool-size"]["deprecated"] == {"how": "docstring", "successor": None}
+    assert o["--enable-reasoning"]["deprecated"] == {"how": "help", "successor": "--reasoning-parser"}
+    # a plain json.loads option whose dest is a config dataclass in VllmConfig
+    assert o["--speculative-config"]["kind"] == "json"
+    assert rec["json_configs"]["speculative_config"]["fields"]["method"] == {
+        "type": "str | None", "choices": ["ngram", "eagle"], "default": None, "default_computed": False}
+    assert rec["engine_args"]["tensor_parallel_size"] == {"type": "int", "default": 1,
+                                                          "default_computed": False}
+    assert rec["engine_args"]["kv_cache_dtype"]["default"] == "auto"
+
+
+# --------------------------------------------------------------------------- 0.10: FrontendArgs loop
+
+
+def test_era_0_10_frontend_loop_and_config_package():
+    rec = extract("era_0_10")
+    assert rec["era"]["parser_module"] == "vllm/entrypoints/openai/cli_args.py"
+    o = by_name(rec)
+    for name in ("--host", "--port", "--uvicorn-log-level", "--allowed-origins", "--lora-modules",
+                 "--middleware", "--disable-fastapi-docs"):
+        assert o[name]["group"] == "Frontend"
+        assert o[name]["config"] == "FrontendArgs." + name[2:].replace("-", "_")
+    assert o["--uvicorn-log-level"]["choices"] == ["debug", "info", "warning"]
+    assert pick(o["--allowed-origins"], "type", "nargs", "default") == {
+        "type": "json", "nargs": None, "default": ["*"]}
+    assert pick(o["--middleware"], "type", "nargs", "default") == {"type": "str", "nargs": None, "default": []}
+    assert pick(o["--lora-modules"], "type", "optional", "nargs") == {"type": "str", "optional": True, "nargs": "+"}
+    assert o["--disable-fastapi-docs"]["negations"] == ["--no-disable-fastapi-docs"]
+    assert pick(o["--api-server-count"], "aliases", "default") == {"aliases": ["-asc"], "default": 1}
+    assert o["--headless"]["kind"] == "switch"
+    assert rec["positionals"] == [{"dest": "model_tag", "nargs": "?"}]
+
+
+def test_era_0_10_types_choices_deprecations():
+    rec = extract("era_0_10")
+    o = by_name(rec)
+    # Literal in a union with str: a metavar, no choices (0.10.1+)
+    assert o["--distributed-executor-backend"]["choices"] is None
+    assert o["--dtype"]["choices"] is None
+    assert o["--task"]["choices"] == ["auto", "embed", "generate", "None"]
+    assert o["--task"]["deprecated"] == {"how": "argparse", "successor": None}
+    # the docstring names `eplb_config`, which is no option string of this release: no successor
+    assert o["--num-redundant-experts"]["deprecated"] == {"how": "docstring", "successor": None}
+    assert pick(o["--disable-log-requests"], "deprecated", "default", "kind") == {
+        "deprecated": {"how": "argparse", "successor": None}, "default": True, "kind": "negatable"}
+    assert pick(o["--compilation-config"], "aliases", "kind", "type", "default", "default_computed",
+                "config") == {"aliases": ["-O"], "kind": "json", "type": "json", "default": None,
+                              "default_computed": True, "config": "VllmConfig.compilation_config"}
+    assert pick(o["--limit-mm-per-prompt"], "type", "default") == {"type": "json", "default": {}}
+    assert o["--max-model-len"]["type"] == "int" and o["--max-model-len"]["optional"] is True
+    # --model: accepted by `vllm serve MODEL ...`, left out of `vllm serve --help`
+    assert o["--model"]["hidden"] == ["--model"]
+    fields = rec["json_configs"]["compilation_config"]["fields"]
+    assert set(fields) == {"level", "backend", "custom_ops", "cudagraph_mode", "cudagraph_capture_sizes"}
+    assert fields["cudagraph_mode"]["choices"] == [0, 1, 2]
+    ea = rec["engine_args"]
+    assert ea["limit_mm_per_prompt"] == {"type": "dict[str, int]", "default": {}, "default_computed": False}
+    assert ea["compilation_config"]["default_computed"] is True
+    assert ea["model"]["default"] == "Qwen/Qwen3-0.6B"
+    assert rec["async_engine_args"] == ["enable_log_requests"]
+
+
+def test_era_0_9_0_serve_parser_has_no_model():
+    cond = "if not ('serve' in sys.argv[1:] and '--help' in sys.argv[1:]):"
+    rec = extract("era_0_10", {"vllm/engine/arg_utils.py": (
+        cond, "if not ('serve' in sys.argv[1:] or '--help' in sys.argv[1:]):")})
+    assert "--model" not in accepted(rec)
+
+
+# --------------------------------------------------------------------------- 0.12: -cc, no -O
+
+
+def test_era_0_12_cc_alias_and_human_ints():
+    rec = extract("era_0_12")
+    acc = accepted(rec)
+    assert "-O" not in acc and "-cc" in acc and "--optimization-level" in acc
+    o = by_name(rec)
+    assert o["--compilation-config"]["aliases"] == ["-cc"]
+    assert pick(o["--hf-token"], "kind", "nargs", "type") == {"kind": "optional_value", "nargs": "?", "type": "str"}
+    assert o["--max-model-len"]["type"] == "human_int_or_auto"
+    assert o["--max-num-batched-tokens"]["type"] == "human_int"
+    assert o["--max-num-seqs"]["type"] == "int"
+    assert pick(o["--optimization-level"], "type", "default") == {"type": "str", "default": 2}
+    assert o["--uds"]["optional"] is True
+    assert rec["json_configs"]["compilation_config"]["fields"]["compile_cache_save_format"] == {
+        "type": "str", "choices": ["binary", "unpacked"], "default": "binary", "default_computed": False}
+    assert rec["engine_args"]["optimization_level"]["default"] == 2
+
+
+# --------------------------------------------------------------------------- 0.33: EnableDisableAction
+
+
+def test_era_0_33_enable_disable():
+    rec = extract("era_0_33")
+    assert rec["era"]["parser_module"] == "vllm/entrypoints/common/cli_args.py"
+    o = by_name(rec)
+    assert pick(o["--enable-log-requests"], "aliases", "negations", "hidden", "kind") == {
+        "aliases": ["--disable-log-requests", "--no-enable-log-requests"],
+        "negations": ["--disable-log-requests", "--no-enable-log-requests"],
+        "hidden": ["--no-enable-log-requests"], "kind": "negatable"}
+    assert pick(o["--enable-expert-parallel"], "aliases", "hidden") == {
+        "aliases": ["--disable-expert-parallel", "--no-enable-expert-parallel", "-ep"],
+        "hidden": ["--no-enable-expert-parallel"]}
+    assert pick(o["--disable-uvicorn-access-log"], "aliases", "negations", "group") == {
+        "aliases": ["--enable-uvicorn-access-log", "--no-disable-uvicorn-access-log"],
+        "negations": ["--enable-uvicorn-access-log", "--no-disable-uvicorn-access-log"],
+        "group": "Frontend"}
+    # base-class fields are registered too, base customisation applied through super()
+    assert o["--enable-auto-tool-choice"]["group"] == "Frontend"
+    assert o["--default-chat-template-kwargs"]["type"] == "json"
+    assert pick(o["--allowed-origins"], "type", "nargs") == {"type": "json", "nargs": None}
+    # choices computed, then edited in place by add_cli_args
+    assert o["--all2all-backend"]["choices"] == ["allgather_reducescatter", "deepep_low_latency", "naive"]
+
+
+def test_era_0_33_deprecations():
+    o = by_name(extract("era_0_33"))
+    assert o["--disable-cascade-attn"]["deprecated"] == {"how": "help", "successor": None}
+    assert o["--log-config-file"]["deprecated"] == {"how": "action", "successor": "--logging-config-path"}
+    assert o["--ir-op-priority"]["deprecated"] == {"how": "docstring", "successor": None}
+    assert o["--dcp-kv-cache-interleave-size"]["deprecated"] == {
+        "how": "docstring", "successor": "--cp-kv-cache-interleave-size"}
+    assert o["--cp-kv-cache-interleave-size"]["deprecated"] is None
+    assert o["--ir-op-priority"]["nargs"] == "+"
+
+
+def test_era_0_33_env_with_choices():
+    env = extract("era_0_33")["env"]
+    assert env["VLLM_FLOAT32_MATMUL_PRECISION"] == {
+        "type": "str", "default": "highest", "default_computed": False,
+        "choices": ["highest", "high", "medium"], "deprecated": None}
+    assert env["VLLM_TARGET_DEVICE"]["default"] == "cuda"
+    assert env["VLLM_BATCH_INVARIANT"] == {"type": "bool", "default": False, "default_computed": False,
+                                           "choices": None, "deprecated": None}
+    assert env["VLLM_PORT"]["default_computed"] is True
+
+
+# --------------------------------------------------------------------------- generic
+
+
+@pytest.mark.parametrize("era", ["era_0_4", "era_0_6", "era_0_8_5", "era_0_10", "era_0_12", "era_0_33"])
+def test_deterministic_and_json_clean(era):
+    a = json.dumps(extract(era), sort_keys=True, indent=2)
+    b = json.dumps(extract(era), sort_keys=True, indent=2)
+    assert a == b
+    rec = json.loads(a)
+    for opt in rec["options"]:
+        assert set(opt["negations"]) <= set(opt["aliases"])
+        assert set(opt["hidden"]) <= set(opt["aliases"]) | {opt["name"]}
+        assert opt["kind"] in {"valued", "switch", "negatable", "optional_value", "bool_value", "json"}
+
+
+def test_missing_arg_utils_raises():
+    with pytest.raises(ExtractionError, match="arg_utils"):
+        extract_release(DictTree({"vllm/__init__.py": b""}), "0.0.0", SOURCE)
+
+
+def test_no_entry_point_raises():
+    tree = DictTree({"vllm/engine/arg_utils.py": b"class EngineArgs:\n    pass\n"})
+    with pytest.raises(ExtractionError, match="entry point"):
+        extract_release(tree, "0.0.0", SOURCE)
