@@ -660,3 +660,102 @@ def test_environ_alias_imported_after_use_order_independent():
     assert [e.name for e in ex.env] == ["VLLM_X"]
     _, ex = ext('environ = {}\nenviron["VLLM_X"] = "1"\n')
     assert ex.env == []
+
+
+def test_create_subprocess_exec_with_starred_named_list():
+    src = '''\
+import asyncio
+
+async def start_server(model):
+    cmd = ["vllm", "serve", model, "--port", "8000"]
+    cmd.extend(["--max-num-seqs", "64"])
+    cmd.extend(extra_args)
+    cmd.append("--enforce-eager")
+    return await asyncio.create_subprocess_exec(*cmd, stdout=asyncio.subprocess.PIPE)
+'''
+    data, ex = ext(src)
+    la = only(ex)
+    assert [t.text for t in la.tokens] == ["model", "--port", "8000", "--max-num-seqs", "64", "extra_args",
+                                           "--enforce-eager"]
+    assert la.opaque and la.tokens[5].splat
+    out = apply(data, la.delete_tokens(la.tokens[3:5]))
+    assert parses(out) and b"cmd.extend([])" in out
+
+
+def test_list_literal_starred_name():
+    src = 'import subprocess\nBASE = ["vllm", "serve"]\nsubprocess.run([*BASE, "m", "--seed", "1"])\n'
+    _, ex = ext(src)
+    assert [t.text for t in only(ex).tokens] == ["m", "--seed", "1"]
+
+
+def test_shell_true_with_named_fstring():
+    pytest.importorskip("vllm_lint.frontends.shell")
+    src = 'import subprocess\ncmd = f"vllm serve {m} --tensor-parallel-size {tp} --seed 3"\nsubprocess.Popen(cmd, shell=True)\n'
+    data, ex = ext(src)
+    la = only(ex)
+    assert [t.text for t in la.tokens][1:] == ["--tensor-parallel-size", "${PYTHON_EXPR_1}", "--seed", "3"]
+    assert text(data, la.tokens[1].text_span) == b"--tensor-parallel-size"
+    assert text(data, la.tokens[2].span) == b"{tp}"
+    assert la.span == Span(data.index(b"subprocess.Popen"), len(data) - 1)
+
+
+def test_shell_string_with_escapes_and_crlf():
+    pytest.importorskip("vllm_lint.frontends.shell")
+    src = b'import os\r\nos.system("VLLM_LOGGING_LEVEL=DEBUG vllm serve \\"m\\" --seed 1\\n")\r\n'
+    data, ex = ext(src)
+    la = only(ex)
+    assert [t.text for t in la.tokens] == ["m", "--seed", "1"]
+    assert text(data, la.tokens[1].text_span) == b"--seed"
+    assert text(data, la.tokens[0].text_span) == b"m"  # inside \"m\": the m itself is verbatim
+    envs = la.env + ex.env
+    assert any(e.name == "VLLM_LOGGING_LEVEL" and text(data, e.name_span) == b"VLLM_LOGGING_LEVEL" for e in envs)
+
+
+def test_shlex_split_literal():
+    pytest.importorskip("vllm_lint.frontends.shell")
+    data, ex = ext('import shlex, subprocess\nsubprocess.run(shlex.split("vllm serve m --seed 2"))\n')
+    la = only(ex)
+    assert [t.text for t in la.tokens] == ["m", "--seed", "2"]
+    assert text(data, la.tokens[2].text_span) == b"2"
+
+
+def test_multiple_kwargs_launches_and_order():
+    src = ('from vllm import LLM, EngineArgs\n'
+           'a = LLM("m1", seed=1)\n'
+           'def f():\n'
+           '    return EngineArgs(model="m2", seed=2)\n'
+           'b = LLM("m3")\n')
+    _, ex = ext(src)
+    assert [(la.entry, la.context["model"]) for la in ex.launches] == [("LLM", "m1"), ("EngineArgs", "m2"), ("LLM", "m3")]
+
+
+def test_lambda_and_class_scopes():
+    src = ('from vllm import LLM\n'
+           'cfg = {"seed": 1}\n'
+           'class Server:\n'
+           '    cfg = {"seed": 2}\n'
+           '    def start(self):\n'
+           '        return LLM("m", **cfg)\n'
+           'make = lambda: LLM("m", **cfg)\n')
+    _, ex = ext(src)
+    assert [keyed(la)["seed"] for la in ex.launches] == [1, 1]  # class bodies do not scope methods
+
+
+def test_tuple_argv_has_no_delete():
+    _, ex = ext('import subprocess\nsubprocess.run(("vllm", "serve", "m", "--seed", "1"))\n')
+    la = only(ex)
+    assert la.delete_tokens(la.tokens[1:3]) is None
+
+
+def test_keyword_value_spanning_lines_and_nested_call():
+    src = ('from vllm import LLM\n'
+           'llm = LLM(model=os.path.join(\n'
+           '    root, "model"),\n'
+           '    hf_overrides={"architectures": ["X"],\n'
+           '                  "max_position_embeddings": 2048},\n'
+           '    seed=0)\n')
+    data, ex = ext(src)
+    by = {k.key: k for k in only(ex).keyed}
+    assert by["model"].value_opaque
+    assert by["hf_overrides"].value == {"architectures": ["X"], "max_position_embeddings": 2048}
+    assert cut(data, by["hf_overrides"].delete_span).endswith(b'"model"),\n    seed=0)\n')

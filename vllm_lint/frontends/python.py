@@ -1110,7 +1110,7 @@ class _Extractor:
             args = list(call.args[idx:])
             if kind == "varargs-env" and args:
                 env_node = args.pop()
-            launches = self._argv_launches(args, None, call, scope, pos)
+            launches = self._argv_launches(args, call, scope, pos)
         else:
             if len(call.args) > idx:
                 arg = call.args[idx]
@@ -1151,55 +1151,61 @@ class _Extractor:
             if shell:
                 return self._shell_launches(node, call)
             return []
-        return self._argv_launches([node], (mutations, binding), call, scope, pos)
+        if not isinstance(node, (ast.List, ast.Tuple, ast.BinOp)):
+            return []
+        return self._argv_launches([arg], call, scope, pos, varargs=False)
 
-    def _argv_launches(self, parts: list[ast.AST], named: Optional[tuple[list[_Mutation], Optional[_Binding]]],
-                       call: ast.Call, scope: _Scope, pos: tuple[int, int]) -> list[Launch]:
-        """Words from list literals, ``+`` concatenations, bare elements (varargs)."""
+    def _argv_launches(self, parts: list[ast.AST], call: ast.Call, scope: _Scope, pos: tuple[int, int],
+                       varargs: bool = True) -> list[Launch]:
+        """Words from list literals, ``+`` concatenations, names bound to those (with their later
+        ``append``/``extend``/``+=``), or bare elements (``varargs``: ``os.execl``-style)."""
         src = self.src
         entries: list[tuple[Token, str, Optional[_Layout], int]] = []  # token, word, layout, index
 
-        def add_seq(seq: ast.AST, depth: int = 0) -> bool:
+        def splat(node: ast.AST, span: Optional[Span]) -> None:
+            entries.append((Token(text=src.text(src.span(node)), span=span, opaque=True, splat=True),
+                            _OPAQUE_WORD, None, -1))
+
+        def add_seq(seq: ast.AST, depth: int = 0) -> None:
             if isinstance(seq, (ast.List, ast.Tuple)):
                 layout = None
                 if isinstance(seq, ast.List):
                     sp = src.span(seq)
                     layout = _Layout(src, sp.start, sp.end - 1, [src.span(e) for e in seq.elts])
                 for i, e in enumerate(seq.elts):
+                    if isinstance(e, ast.Starred) and depth < 8:
+                        add_seq(e.value, depth + 1)
+                        continue
                     tok, word = self._element_token(e)
                     entries.append((tok, word, layout, i))
-                return True
+                return
             if isinstance(seq, ast.BinOp) and isinstance(seq.op, ast.Add) and depth < 50:
-                return add_seq(seq.left, depth + 1) and add_seq(seq.right, depth + 1)
+                add_seq(seq.left, depth + 1)
+                add_seq(seq.right, depth + 1)
+                return
             if isinstance(seq, ast.Name) and depth < 8:
-                node, muts, _b = self._resolve_name(seq, scope, pos)
-                if node is not seq and not muts and isinstance(node, (ast.List, ast.Tuple, ast.BinOp)):
-                    return add_seq(node, depth + 1)
-            entries.append((Token(text=src.text(src.span(seq)), span=src.span(seq), opaque=True, splat=True),
-                            _OPAQUE_WORD, None, -1))
-            return True
+                node, muts, binding = self._resolve_name(seq, scope, pos)
+                if node is not seq and isinstance(node, (ast.List, ast.Tuple, ast.BinOp)):
+                    add_seq(node, depth + 1)
+                    for m in muts:
+                        same_block = binding is not None and \
+                            self.parent_body.get(id(m.stmt)) is self.parent_body.get(id(binding.stmt))
+                        if same_block and m.kind in ("extend", "iadd") and m.node is not None:
+                            add_seq(m.node, depth + 1)
+                        elif same_block and m.kind == "append" and m.node is not None:
+                            tok, word = self._element_token(m.node)
+                            entries.append((tok, word, None, -1))
+                        else:
+                            splat(m.stmt, None)
+                    return
+            splat(seq, src.span(seq))
 
-        if named is not None:
-            node = parts[0]
-            if not isinstance(node, (ast.List, ast.Tuple, ast.BinOp)):
-                return []
-            add_seq(node)
-            mutations, binding = named
-            for m in mutations:
-                same_block = binding is not None and self.parent_body.get(id(m.stmt)) is self.parent_body.get(id(binding.stmt))
-                if same_block and m.kind in ("extend", "iadd") and isinstance(m.node, (ast.List, ast.Tuple)):
-                    add_seq(m.node)
-                elif same_block and m.kind == "append" and m.node is not None:
-                    tok, word = self._element_token(m.node)
-                    entries.append((tok, word, None, -1))
-                else:
-                    entries.append((Token(text=src.text(src.span(m.stmt)), span=None, opaque=True, splat=True),
-                                    _OPAQUE_WORD, None, -1))
+        if not varargs:
+            add_seq(parts[0])
         else:
             for p in parts:
                 if isinstance(p, ast.Starred):
-                    entries.append((Token(text=src.text(src.span(p)), span=src.span(p), opaque=True, splat=True),
-                                    _OPAQUE_WORD, None, -1))
+                    add_seq(p.value)
                 else:
                     tok, word = self._element_token(p)
                     entries.append((tok, word, None, -1))
