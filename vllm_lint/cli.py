@@ -212,7 +212,7 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
 
     out = render(output_format, results, ctx)
     if out and not (show_diff and output_format == "text" and not any(r.diagnostics for r in results)):
-        click.echo(out, nl=False)
+        click.echo(out, nl=False, color=color)
     remaining = sum(len(r.diagnostics) for r in results)
     if show_diff:
         raise click.exceptions.Exit(EXIT_FINDINGS if fixed_count or remaining and not exit_zero else EXIT_CLEAN)
