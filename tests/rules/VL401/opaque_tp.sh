@@ -1,0 +1,1 @@
+vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size "$TP"

@@ -1,0 +1,119 @@
+"""A synthetic flag database for the deployment anti-pattern rules (VL3xx/VL4xx/VL5xx): the releases
+whose boundaries these rules gate on, with only the options and variables the rules read. Facts
+are modelled on vLLM's history (see docs/antipatterns.md); kept small and independent of the
+shipped database, which changes as releases are scraped."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from packaging.version import Version
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from synthetic_db import _record, env, opt  # noqa: E402
+
+from vllm_lint.surface.db import compile_index, write_json  # noqa: E402
+
+VERSIONS = ["0.8.4", "0.8.5", "0.10.0", "0.11.0", "0.11.1", "0.12.0", "0.14.1", "0.15.0", "0.16.0",
+            "0.17.0", "0.23.0", "0.24.0", "0.27.1"]
+
+
+def _v(s):
+    return Version(s)
+
+
+def options(version: str) -> list[dict]:
+    v = _v(version)
+    o = [
+        opt("--model", default="facebook/opt-125m"),
+        opt("--served-model-name", nargs="+"),
+        opt("--tensor-parallel-size", ["-tp"], type="int", default=1),
+        opt("--pipeline-parallel-size", ["-pp"], type="int", default=1),
+        opt("--data-parallel-size", ["-dp"], type="int", default=1),
+        opt("--gpu-memory-utilization", type="float", default=0.9),
+        opt("--max-model-len", type="human_int_or_auto", optional=True),
+        opt("--api-key", optional=True),
+        opt("--trust-remote-code", kind="switch", type=None, default=False),
+        opt("--revision", optional=True),
+        opt("--code-revision", optional=True),
+        opt("--enforce-eager", ["--no-enforce-eager"], kind="negatable", type=None, default=False,
+            negations=["--no-enforce-eager"]),
+        opt("--distributed-executor-backend", optional=True),
+        opt("--hf-overrides", kind="json", type="json"),
+        opt("--override-generation-config", kind="json", type="json"),
+        opt("--allowed-local-media-path", default=""),
+        opt("--port", type="int", default=8000),
+    ]
+    if v >= _v("0.8.5"):
+        o.append(opt("--enable-expert-parallel", ["--no-enable-expert-parallel"] + (["-ep"] if v >= _v("0.23.0") else []),
+                     kind="negatable", type=None, default=False, negations=["--no-enable-expert-parallel"]))
+    if v >= _v("0.10.0"):
+        o += [opt("--data-parallel-size-local", ["-dpl"], type="int", optional=True),
+              opt("--enable-eplb", ["--no-enable-eplb"], kind="negatable", type=None, default=False,
+                  negations=["--no-enable-eplb"]),
+              opt("--async-scheduling", ["--no-async-scheduling"], kind="negatable", type=None,
+                  default=None if v >= _v("0.14.0") else False, negations=["--no-async-scheduling"]),
+              opt("--speculative-config", kind="json", type="json"),
+              opt("--headless", kind="switch", type=None, default=False)]
+    if v >= _v("0.11.0"):
+        o += [opt("--decode-context-parallel-size", ["-dcp"], type="int", default=1),
+              opt("--eplb-config", kind="json", type="json"),
+              opt("--all2all-backend", default="allgather_reducescatter",
+                  choices=["allgather_reducescatter", "deepep_high_throughput", "deepep_low_latency", "naive", "pplx"])]
+    if v >= _v("0.12.0"):
+        o += [opt("--optimization-level", type="int", default=2),
+              opt("--compilation-config", ["-cc"], kind="json", type="json")]
+    else:
+        o.append(opt("--compilation-config", ["-O"], kind="json", type="json"))
+    if v >= _v("0.23.0"):
+        o.append(opt("--nnodes", ["-n"], type="int", default=1))
+    return o
+
+
+def env_vars(version: str) -> dict:
+    v = _v(version)
+    names = ["VLLM_ALLOW_LONG_MAX_MODEL_LEN", "VLLM_DISABLE_COMPILE_CACHE", "VLLM_SERVER_DEV_MODE", "VLLM_API_KEY"]
+    if v <= _v("0.15.0"):
+        names.append("VLLM_ALL2ALL_BACKEND")
+    if v >= _v("0.11.1"):
+        names.append("VLLM_MOE_USE_DEEP_GEMM")
+    return env(*names)
+
+
+def _eplb_fields(version: str) -> dict:
+    v = _v(version)
+    f = {"window_size": {"type": "int", "default": 1000}, "step_interval": {"type": "int", "default": 3000},
+         "num_redundant_experts": {"type": "int", "default": 0}, "log_balancedness": {"type": "bool", "default": False}}
+    if v >= _v("0.17.0"):
+        f["use_async"] = {"type": "bool", "default": v >= _v("0.23.0")}
+    if v >= _v("0.23.0"):
+        f["communicator"] = {"type": "str | None", "default": None,
+                             "choices": ["torch_nccl", "torch_gloo", "nixl", "pynccl"]}
+    return f
+
+
+def build(path: Path) -> Path:
+    import synthetic_db
+
+    rel = path / "releases"
+    rel.mkdir(parents=True, exist_ok=True)
+    for ver in VERSIONS:
+        opts = options(ver)
+        saved = dict(synthetic_db.JSON_CONFIGS)
+        try:
+            synthetic_db.JSON_CONFIGS.update({
+                "eplb_config": {"class": "EPLBConfig", "fields": _eplb_fields(ver)},
+                "speculative_config": {"class": "SpeculativeConfig", "fields": {
+                    "method": {"type": "str", "default": None}, "model": {"type": "str", "default": None},
+                    "num_speculative_tokens": {"type": "int", "default": None}}},
+            })
+            rec = _record(ver, opts, env_vars(ver))
+        finally:
+            synthetic_db.JSON_CONFIGS.clear()
+            synthetic_db.JSON_CONFIGS.update(saved)
+        write_json(rel / f"{ver}.json", rec)
+    (path / "overlays").mkdir(exist_ok=True)
+    write_json(path / "overlays" / "renames.json", {"options": {}, "env": {}})
+    compile_index(path)
+    return path

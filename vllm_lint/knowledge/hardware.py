@@ -1,0 +1,97 @@
+"""What a launch says about its GPUs: product and count.
+
+Sources, most specific first: the launch's context (``Launch.hardware``, filled by front-ends from
+Kubernetes resources and node selectors, compose device reservations, SkyPilot, dstack),
+``CUDA_VISIBLE_DEVICES`` in the launch's environment, then the user's ``--gpu`` / ``--gpus``
+settings. Nothing is guessed: unknown stays ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from .layout import env_lookup
+
+
+@dataclass
+class GPUs:
+    product: Optional[str] = None  # as written
+    product_source: Optional[str] = None
+    requested: Optional[int] = None  # GPUs the pod / service / task requests
+    requested_source: Optional[str] = None
+    visible: Optional[int] = None  # GPUs the process may use (CUDA_VISIBLE_DEVICES, else requested)
+    visible_source: Optional[str] = None
+    nodes: Optional[int] = None
+
+    @property
+    def family(self) -> Optional[str]:
+        return gpu_family(self.product)
+
+    @property
+    def grace_blackwell(self) -> bool:
+        return is_grace_blackwell(self.product)
+
+
+_FAMILIES = ["gb300", "gb200", "b300", "b200", "h200", "h100", "h20", "h800", "a100", "a800", "l40s", "l40",
+             "l4", "a10g", "a10", "mi355x", "mi325x", "mi300x", "t4", "v100"]
+
+
+def gpu_family(product: Optional[str]) -> Optional[str]:
+    """``NVIDIA-H100-80GB-HBM3`` -> ``h100``; ``nvidia-gb200`` -> ``gb200``; unknown -> None."""
+    if not product:
+        return None
+    p = product.lower()
+    for fam in _FAMILIES:
+        if re.search(rf"(?<![a-z0-9]){fam}(?![0-9])", p):
+            return fam
+    return None
+
+
+def is_grace_blackwell(product: Optional[str]) -> bool:
+    """GB200 / GB300 (NVL72 racks): the systems where multi-node NVLink exists."""
+    if not product:
+        return False
+    p = product.lower()
+    return gpu_family(product) in ("gb200", "gb300") or "nvl72" in p or "nvl36" in p
+
+
+def count_visible_devices(value: str) -> Optional[int]:
+    v = value.strip()
+    if v.lower() in ("all", "none", "void"):
+        return None
+    if v == "":
+        return 0
+    parts = [p.strip() for p in v.split(",")]
+    if not all(p and re.match(r"^(\d+|GPU-[0-9a-fA-F-]+|MIG-[\w/-]+)$", p) for p in parts):
+        return None
+    return len(parts)
+
+
+def gpus(ctx) -> GPUs:
+    cached = ctx.extra.get("gpus")
+    if cached is not None:
+        return cached
+    g = GPUs()
+    hw = ctx.launch.hardware if ctx.launch is not None else None
+    if hw is not None:
+        if hw.gpu_product:
+            g.product, g.product_source = hw.gpu_product, hw.source or "the launch's context"
+        if hw.gpu_count is not None:
+            g.requested, g.requested_source = hw.gpu_count, hw.source or "the launch's context"
+        g.nodes = hw.nodes
+    s = ctx.settings
+    if g.product is None and getattr(s, "gpu", None):
+        g.product, g.product_source = s.gpu, "--gpu"
+    if g.requested is None and getattr(s, "gpus", None) is not None:
+        g.requested, g.requested_source = s.gpus, "--gpus"
+    e = env_lookup(ctx, "CUDA_VISIBLE_DEVICES", file_wide=False)
+    if e is not None and not e.value_opaque and e.value is not None:
+        n = count_visible_devices(e.value)
+        if n is not None:
+            g.visible, g.visible_source = n, f"CUDA_VISIBLE_DEVICES={e.value}"
+    if g.visible is None and g.requested is not None:
+        g.visible, g.visible_source = g.requested, g.requested_source
+    ctx.extra["gpus"] = g
+    return g

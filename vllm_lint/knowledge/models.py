@@ -1,0 +1,298 @@
+"""Model facts for the anti-pattern rules: heads, KV heads, experts, MLA, max positions.
+
+Where they come from, in order:
+
+1. a local ``config.json`` when the model is a local directory;
+2. the shipped table ``vllm_lint/data/models.tsv`` (reviewed data, one source per row), matched on
+   the Hugging Face repository id (case-insensitive, exact: no fuzzy matching, no guessing);
+3. the local Hugging Face cache (``HF_HUB_CACHE``, ``HF_HOME/hub`` or ``~/.cache/huggingface/hub``:
+   ``models--org--name/snapshots/*/config.json``);
+4. only with ``--online``: the hub's ``config.json`` fetched with ``requests`` and cached under the
+   user cache directory. ``requests`` is imported only then.
+
+An unknown model yields ``None`` and the reason; model-dependent rules then stay silent (and say
+so under ``--verbose``). ``--served-model-name`` is never the model: the model is the positional of
+``vllm serve``, ``--model``, the ``model=`` keyword of ``LLM(...)`` or a config file's ``model:``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+HUB_URL = "https://huggingface.co/{repo}/resolve/{revision}/config.json"
+_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    model: str  # the name the facts are filed under (table row or repo id)
+    architecture: Optional[str] = None
+    heads: Optional[int] = None
+    kv_heads: Optional[int] = None  # None when not applicable (MLA) or heterogeneous
+    hidden_size: Optional[int] = None
+    layers: Optional[int] = None
+    routed_experts: Optional[int] = None
+    experts_per_token: Optional[int] = None
+    mla: Optional[bool] = None
+    max_positions: Optional[int] = None
+    block_fp8: Optional[bool] = None
+    source: str = ""  # where these facts come from ("models.tsv: <row source>", "config.json at ...")
+    notes: str = ""
+
+    @property
+    def is_moe(self) -> bool:
+        return bool(self.routed_experts and self.routed_experts > 1)
+
+    @property
+    def activation_density(self) -> Optional[float]:
+        if not self.is_moe or not self.experts_per_token:
+            return None
+        return self.experts_per_token / self.routed_experts  # type: ignore[operator]
+
+
+# ------------------------------------------------------------------------------ shipped table
+
+_TABLE: Optional[dict[str, ModelFacts]] = None
+
+
+def _int(s: str) -> Optional[int]:
+    s = (s or "").strip()
+    try:
+        return int(s) if s else None
+    except ValueError:
+        return None
+
+
+def _yesno(s: str) -> Optional[bool]:
+    s = (s or "").strip().lower()
+    return True if s == "yes" else False if s == "no" else None
+
+
+def _table_path() -> Path:
+    return Path(__file__).resolve().parent.parent / "data" / "models.tsv"
+
+
+def table() -> dict[str, ModelFacts]:
+    """repo id (lower case) -> facts, loaded once per process."""
+    global _TABLE
+    if _TABLE is None:
+        out: dict[str, ModelFacts] = {}
+        with open(_table_path(), encoding="utf-8", newline="") as f:
+            lines = [ln for ln in f if not ln.startswith("#")]
+        for row in csv.DictReader(lines, delimiter="\t"):
+            facts = ModelFacts(
+                model=row["model"], architecture=row.get("architecture") or None,
+                heads=_int(row.get("num_attention_heads", "")),
+                kv_heads=_int(row.get("num_key_value_heads", "")),
+                hidden_size=_int(row.get("hidden_size", "")), layers=_int(row.get("num_hidden_layers", "")),
+                routed_experts=_int(row.get("moe_routed_experts", "")),
+                experts_per_token=_int(row.get("experts_per_token", "")),
+                mla=_yesno(row.get("uses_mla", "")), max_positions=_int(row.get("max_position_embeddings", "")),
+                block_fp8=_yesno(row.get("block_fp8", "")),
+                source="vllm_lint/data/models.tsv row " + row["model"] + ": " + (row.get("source") or ""),
+                notes=row.get("notes") or "")
+            for rid in (row.get("hf_repo_ids") or "").split(";"):
+                rid = rid.strip()
+                if rid:
+                    out[rid.lower()] = facts
+        _TABLE = out
+    return _TABLE
+
+
+# ------------------------------------------------------------------------------ config.json
+
+
+def _first(d: dict[str, Any], *keys: str) -> Any:
+    for k in keys:
+        if d.get(k) is not None:
+            return d[k]
+    return None
+
+
+def _pos_int(v: Any) -> Optional[int]:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int) and v > 0:
+        return v
+    if isinstance(v, float) and v > 0 and v.is_integer():
+        return int(v)
+    return None
+
+
+def facts_from_config(cfg: dict[str, Any], name: str, source: str) -> Optional[ModelFacts]:
+    """Facts from a Hugging Face ``config.json`` (text part of multimodal configs)."""
+    if not isinstance(cfg, dict):
+        return None
+    archs = cfg.get("architectures")
+    arch = archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else None
+    text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else cfg
+    heads = _pos_int(_first(text, "num_attention_heads", "n_head", "num_heads"))
+    mla = text.get("kv_lora_rank") is not None
+    kv_raw = _first(text, "num_key_value_heads", "n_head_kv", "num_kv_heads")
+    kv = None if mla else (_pos_int(kv_raw) if kv_raw is not None else heads)
+    if isinstance(kv_raw, list):  # heterogeneous layers
+        kv = None
+    experts = _pos_int(_first(text, "n_routed_experts", "num_local_experts", "num_experts", "moe_num_experts"))
+    per_tok = _pos_int(_first(text, "num_experts_per_tok", "num_experts_per_token", "moe_topk", "experts_per_token"))
+    max_pos = _pos_int(text.get("max_position_embeddings"))
+    rope = text.get("rope_scaling") or cfg.get("rope_scaling")
+    if max_pos is not None and isinstance(rope, dict):
+        # vLLM derives a longer limit from some rope scalings; take the largest candidate so that
+        # VL403 never fires on a model whose scaling extends the context.
+        rtype = str(rope.get("rope_type") or rope.get("type") or "")
+        factor = rope.get("factor")
+        if rtype not in ("", "default", "llama3", "su", "longrope", "mrope") and isinstance(factor, (int, float)) \
+                and not isinstance(factor, bool) and factor > 1:
+            cands = [max_pos, int(max_pos * factor)]
+            orig = _pos_int(rope.get("original_max_position_embeddings"))
+            if orig:
+                cands.append(int(orig * factor))
+            max_pos = max(cands)
+        elif rtype in ("longrope", "su"):
+            orig = _pos_int(rope.get("original_max_position_embeddings"))
+            max_pos = max(max_pos, orig or 0)
+    q = cfg.get("quantization_config") if isinstance(cfg.get("quantization_config"), dict) else {}
+    block_fp8 = bool(q.get("weight_block_size")) and str(q.get("quant_method", "")).lower() == "fp8" if q else False
+    if heads is None and experts is None and max_pos is None:
+        return None
+    return ModelFacts(model=name, architecture=arch, heads=heads, kv_heads=kv,
+                      hidden_size=_pos_int(text.get("hidden_size")), layers=_pos_int(text.get("num_hidden_layers")),
+                      routed_experts=experts, experts_per_token=per_tok, mla=mla, max_positions=max_pos,
+                      block_fp8=block_fp8, source=source)
+
+
+def _read_config(path: Path, name: str) -> Optional[ModelFacts]:
+    try:
+        with open(path, "rb") as f:
+            data = json.loads(f.read(4 * 1024 * 1024))
+    except (OSError, ValueError):
+        return None
+    return facts_from_config(data, name, f"config.json at {path}")
+
+
+def hf_cache_dirs() -> list[Path]:
+    out = []
+    if os.environ.get("HF_HUB_CACHE"):
+        out.append(Path(os.environ["HF_HUB_CACHE"]))
+    if os.environ.get("HUGGINGFACE_HUB_CACHE"):
+        out.append(Path(os.environ["HUGGINGFACE_HUB_CACHE"]))
+    if os.environ.get("HF_HOME"):
+        out.append(Path(os.environ["HF_HOME"]) / "hub")
+    out.append(Path(os.path.expanduser("~")) / ".cache" / "huggingface" / "hub")
+    return out
+
+
+def _from_hf_cache(repo: str) -> Optional[ModelFacts]:
+    folder = "models--" + repo.replace("/", "--")
+    for base in hf_cache_dirs():
+        snaps = base / folder / "snapshots"
+        try:
+            cands = sorted(snaps.glob("*/config.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            continue
+        for c in cands:
+            facts = _read_config(c, repo)
+            if facts is not None:
+                return facts
+    return None
+
+
+def _cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("vllm-lint")) / "hf-configs"
+
+
+def _from_hub(repo: str, revision: Optional[str]) -> tuple[Optional[ModelFacts], Optional[str]]:
+    rev = revision or "main"
+    cache = _cache_dir() / (repo.replace("/", "--") + "@" + re.sub(r"[^A-Za-z0-9._-]", "_", rev) + ".json")
+    if cache.is_file():
+        facts = _read_config(cache, repo)
+        if facts is not None:
+            return facts, None
+    import requests  # only with --online
+
+    headers = {}
+    token = os.environ.get("HF_TOKEN") or os.environ.get("HUGGING_FACE_HUB_TOKEN")
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        r = requests.get(HUB_URL.format(repo=repo, revision=rev), headers=headers, timeout=10)
+    except requests.RequestException as e:
+        return None, f"the hub could not be reached ({type(e).__name__})"
+    if r.status_code != 200:
+        return None, f"the hub answered {r.status_code} for {repo}"
+    try:
+        data = r.json()
+    except ValueError:
+        return None, "the hub's config.json is not JSON"
+    facts = facts_from_config(data, repo, f"config.json of {repo}@{rev} from the Hugging Face hub")
+    if facts is None:
+        return None, f"{repo}'s config.json has no usable architecture facts"
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return facts, None
+
+
+# ------------------------------------------------------------------------------ resolution
+
+_MEMO: dict[tuple[str, Optional[str], bool, Optional[str]], tuple[Optional[ModelFacts], str]] = {}
+
+
+def clear_cache() -> None:
+    """Forget resolved models (tests change HF_HOME between runs)."""
+    _MEMO.clear()
+
+
+def resolve(model: Optional[str], *, revision: Optional[str] = None, online: bool = False,
+            base_dir: Optional[Path] = None) -> tuple[Optional[ModelFacts], str]:
+    """-> (facts, how or why not)."""
+    if not model or not isinstance(model, str):
+        return None, "the launch names no model"
+    model = model.strip()
+    key = (model, revision, online, str(base_dir) if base_dir else None)
+    if key not in _MEMO:
+        _MEMO[key] = _resolve(model, revision, online, base_dir)
+    return _MEMO[key]
+
+
+def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Optional[Path]) -> tuple[Optional[ModelFacts], str]:
+    if any(c in model for c in "${}`") or not model:
+        return None, f"the model `{model}` is not known statically"
+    # a local directory
+    looks_local = model.startswith(("/", "./", "../", "~")) or not _REPO_ID.match(model)
+    cands = [Path(os.path.expanduser(model))]
+    if base_dir is not None and not os.path.isabs(os.path.expanduser(model)):
+        cands.append(base_dir / model)
+    for p in cands:
+        cfg = p / "config.json"
+        if cfg.is_file():
+            facts = _read_config(cfg, model)
+            if facts is not None:
+                return facts, facts.source
+    if looks_local:
+        return None, f"the model `{model}` is a local path without a readable config.json here"
+    facts = table().get(model.lower())
+    if facts is not None:
+        return facts, facts.source
+    facts = _from_hf_cache(model)
+    if facts is not None:
+        return facts, facts.source
+    if online:
+        facts, why = _from_hub(model, revision)
+        if facts is not None:
+            return facts, facts.source
+        return None, f"the model `{model}` is not in the shipped table or the local Hugging Face cache, and {why}"
+    return None, (f"the model `{model}` is not in the shipped table or the local Hugging Face cache "
+                  "(use --online to read its config.json from the hub)")

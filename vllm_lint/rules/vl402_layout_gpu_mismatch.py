@@ -1,0 +1,97 @@
+"""## What it does
+Compares the GPUs the launch's parallel layout needs, `tensor-parallel-size x pipeline-parallel-size
+x data-parallel-size` (the local DP size when `--data-parallel-size-local` is given), with the GPUs
+the deployment gives it: the pod's / service's / task's GPU request (Kubernetes `nvidia.com/gpu`,
+compose device reservations, SkyPilot `accelerators`, dstack `resources.gpu`), `CUDA_VISIBLE_DEVICES`
+in the launch's environment, or `--gpus`.
+
+## Why is this bad?
+A layout larger than the GPUs available never starts (vLLM waits for or fails to create the
+missing workers). A layout smaller than the request leaves paid-for GPUs idle (warning).
+
+## Example
+```yaml
+containers:
+- name: vllm
+  args: ["--model", "meta-llama/Llama-3.1-70B-Instruct", "--tensor-parallel-size", "8"]
+  resources: {limits: {nvidia.com/gpu: 4}}     # VL402 error: needs 8, gets 4
+```
+
+## Fix safety
+No fix: which side is wrong (the layout or the request) is the operator's call.
+
+## Evidence
+vLLM starts one worker per GPU of `tp x pp` per data-parallel rank (`ParallelConfig.world_size`);
+the check is arithmetic. It stays silent when the layout is multi-node (`--nnodes` > 1, Ray executor,
+`--headless`, `--data-parallel-size-local` smaller than `--data-parallel-size`, or more than one
+node declared by the context) unless the node count is known, when a factor is opaque (`-tp $TP`),
+and for the idle-GPU warning when the launch may carry options we cannot see (`$EXTRA_ARGS`).
+"""
+
+from ..knowledge.hardware import gpus
+from ..knowledge.layout import layout
+from .base import LintContext, Rule
+
+RULE = Rule(code="VL402", name="layout-gpu-mismatch",
+            summary="parallel layout needs more GPUs than requested, or leaves requested GPUs idle",
+            severity="error")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    if ctx.launch is None:
+        return
+    lay = layout(ctx)
+    g = gpus(ctx)
+    if g.visible is None and g.requested is None:
+        ctx.skip(RULE, "the GPUs available to the launch are unknown (no resource request, CUDA_VISIBLE_DEVICES or --gpus)")
+        return
+    need = lay.gpus_per_launch()
+    if need is None:
+        ctx.skip(RULE, "a parallel size is not known statically")
+        return
+    nodes = None
+    multi = False
+    if lay.nnodes.present:
+        if not lay.nnodes.known:
+            ctx.skip(RULE, "--nnodes is not known statically")
+            return
+        if isinstance(lay.nnodes.value, int) and lay.nnodes.value > 1:
+            multi, nodes = True, lay.nnodes.value
+    if g.nodes is not None and g.nodes > 1:
+        multi, nodes = True, g.nodes
+    ex = str(lay.executor.value or "").lower()
+    if ex == "ray" or "headless" in lay.by_dest or (
+            lay.dp_local.value is not None and isinstance(lay.dp.value, int) and lay.dp_local.value < lay.dp.value):
+        multi = True
+    span = (lay.tp.span or lay.pp.span or lay.dp.span or ctx.launch.span)
+    parts = f"tp {lay.tp.value} x pp {lay.pp.value}"
+    dpv = lay.dp_local.value if lay.dp_local.value is not None else lay.dp.value
+    if dpv != 1:
+        parts += f" x dp {dpv}"
+    if multi:
+        if nodes is None or g.requested is None:
+            ctx.skip(RULE, "multi-node layout with an unknown number of nodes")
+            return
+        if lay.dp_local.value is not None:
+            have = g.requested  # local DP ranks run on this node
+            scope = "this node"
+        else:
+            have = g.requested * nodes
+            scope = f"{nodes} nodes x {g.requested} GPUs"
+        src = g.requested_source
+    else:
+        have = g.visible
+        scope = f"{have} GPU{'s' if have != 1 else ''}"
+        src = g.visible_source
+    if have is None:
+        return
+    if need > have:
+        yield ctx.diag(RULE, f"the parallel layout needs {need} GPUs ({parts}) but the launch gets {scope} "
+                             f"(from {src}): vLLM cannot start all its workers", span)
+        return
+    requested = g.requested if not multi else have
+    if need < (requested or 0) and not lay.hidden and not multi:
+        yield ctx.diag(RULE, f"{requested} GPUs are requested (from {g.requested_source}) but the parallel layout uses "
+                             f"{need} ({parts}): {requested - need} GPU{'s' if requested - need != 1 else ''} stay idle",
+                       span, severity="warning")

@@ -1,0 +1,75 @@
+"""## What it does
+Finds secrets written in plain text into a manifest, script or Dockerfile: a literal
+`--api-key` value (or `api_key:` in a config file), and literal values of `HF_TOKEN`,
+`HUGGING_FACE_HUB_TOKEN` and `VLLM_API_KEY` in the launch's environment.
+
+A variable reference (`$HF_TOKEN`, `${API_KEY}`, `$(API_KEY)`), a Kubernetes `valueFrom`
+secret reference, a template expression, or any value we cannot read statically is fine, and so
+are obvious placeholders (`<your-token>`, `hf_xxx`, `changeme`, `EMPTY`, `...`).
+
+## Why is this bad?
+Anything committed is readable by everyone with access to the repository, its forks, CI logs and
+image layers, and stays in the history after it is removed. A Hugging Face token can download
+gated models on your account; an API key opens the server to anyone who has read the file.
+
+## Example
+```yaml
+env:
+- name: HF_TOKEN
+  value: hf_AbCdEf0123456789          # VL501
+- name: HF_TOKEN
+  valueFrom: {secretKeyRef: {name: hf, key: token}}   # fine
+```
+
+## Fix safety
+No fix: the secret must be rotated and moved to a secret store, which a linter cannot do.
+
+## Evidence
+vLLM reads `--api-key` / `VLLM_API_KEY` as the server's bearer token (`vllm/entrypoints/openai/cli_args.py`,
+`vllm/envs.py`); `HF_TOKEN` / `HUGGING_FACE_HUB_TOKEN` are the Hugging Face hub credentials read by
+`huggingface_hub`. Kubernetes documents `valueFrom.secretKeyRef` for this purpose.
+"""
+
+import re
+
+from ..knowledge.layout import dest_of
+from .base import LintContext, Rule
+
+RULE = Rule(code="VL501", name="plaintext-secret",
+            summary="API key or Hugging Face token written in plain text",
+            severity="warning")
+
+_ENV_SECRETS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY")
+_PLACEHOLDER = re.compile(
+    r"^(?:<.*>|\{\{.*\}\}|\$.*|.*\$\{.*|x+|\*+|\.+|hf_x+|hf_\.+|hf_\*+|hf_<.*>|empty|none|null|changeme|change-me|"
+    r"secret|token|api[-_]?key|your[-_ ].*|my[-_ ].*|<.*|.*(?:xxxx|\.\.\.).*|redacted|todo|fixme|dummy|example.*|"
+    r"placeholder|test|fake)$", re.I)
+
+
+def is_literal_secret(value) -> bool:
+    if not isinstance(value, str):
+        return False
+    v = value.strip().strip("'\"")
+    if len(v) < 6 or any(c.isspace() for c in v):
+        return False
+    if any(c in v for c in "$`{}") or _PLACEHOLDER.match(v):
+        return False
+    return True
+
+
+@RULE.check
+def check(ctx: LintContext):
+    for e in ctx.env:
+        if e.name in _ENV_SECRETS and not e.value_opaque and is_literal_secret(e.value):
+            yield ctx.diag(RULE, f"{e.name} is written in plain text: use a secret reference (Kubernetes valueFrom.secretKeyRef, "
+                                 f"a compose/CI secret, or an environment variable set outside the file) and rotate it",
+                           e.value_span or e.name_span, option=e.name)
+    if ctx.launch is None:
+        return
+    for arg in ctx.args:
+        if arg.positional or dest_of(arg) != "api_key" or arg.value_opaque:
+            continue
+        if is_literal_secret(arg.value):
+            span = (arg.value_tokens[0].span if arg.value_tokens else None) or arg.report_span
+            yield ctx.diag(RULE, "the API key is written in plain text: pass it through VLLM_API_KEY from a secret store "
+                                 "and rotate it", span, option="--api-key")

@@ -1,0 +1,86 @@
+"""## What it does
+Finds server settings that widen what a client or a model repository can do:
+
+* `VLLM_SERVER_DEV_MODE=1` (warning): enables development endpoints on the API server
+  (e.g. resetting caches, sleeping/waking the engine, `collective_rpc`) that are not meant to be
+  reachable in production;
+* `--allowed-local-media-path /` (warning): lets any API client make the server read any file the
+  process can read (`file://` media URLs);
+* `--trust-remote-code` on a hub model without a pinned `--revision` / `--code-revision`
+  (informational): the model repository's Python code runs in the server, and whatever its owner
+  pushes next runs on the next start.
+
+## Why is this bad?
+Each turns a request or a repository push into code execution or file disclosure on the server.
+
+## Example
+```bash
+VLLM_SERVER_DEV_MODE=1 vllm serve some-org/model --trust-remote-code --allowed-local-media-path /
+```
+
+## Fix safety
+No fix.
+
+## Evidence
+vLLM's help text for `--allowed-local-media-path` ("This is a security risk. Should only be enabled
+in trusted environments."), vLLM's security documentation (`docs/usage/security.md`) on
+`VLLM_SERVER_DEV_MODE` and development endpoints, and `--trust-remote-code` / `--revision` /
+`--code-revision` help texts (the revision pins the model's code). Local model paths are not
+reported for remote code (their code does not change underneath you).
+"""
+
+import re
+
+from ..knowledge.layout import as_bool, dest_of, env_lookup, layout
+from .base import LintContext, Rule
+
+RULE = Rule(code="VL502", name="risky-server-setting",
+            summary="development mode, unrestricted local media path, or unpinned remote code",
+            severity="warning")
+
+_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+_PINNED = re.compile(r"^[0-9a-f]{7,40}$|^v?\d+(\.\d+)*$")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    e = env_lookup(ctx, "VLLM_SERVER_DEV_MODE", file_wide=False)
+    if e is not None and not e.value_opaque and as_bool(e.value) is True:
+        yield ctx.diag(RULE, "VLLM_SERVER_DEV_MODE=1 exposes development endpoints on the API server; never enable it "
+                             "where clients are not fully trusted", e.name_span or e.value_span,
+                       option="VLLM_SERVER_DEV_MODE")
+    if ctx.launch is None:
+        return
+    lay = layout(ctx)
+    trust = None
+    for arg in ctx.args:
+        d = dest_of(arg)
+        if d == "allowed_local_media_path" and not arg.value_opaque and isinstance(arg.value, str):
+            if arg.value.strip().rstrip("/") == "" and arg.value.strip() != "":
+                yield ctx.diag(RULE, "--allowed-local-media-path / lets any API client read any file the server can read; "
+                                     "point it at the media directory only", arg.report_span,
+                               option="--allowed-local-media-path")
+        elif d == "trust_remote_code":
+            trust = arg
+    if trust is None or trust.value_opaque:
+        return
+    if trust.option is not None and trust.written in trust.option.negations:
+        return
+    if trust.value is not None and as_bool(trust.value) is not True:
+        return
+    model = lay.model.value if lay.model.known else None
+    if not isinstance(model, str) or not _REPO_ID.match(model.strip()):
+        return
+    for key in ("revision", "code_revision"):
+        a = lay.by_dest.get(key)
+        if a is not None:
+            if a.value_opaque:
+                return
+            if isinstance(a.value, str) and _PINNED.match(a.value.strip()):
+                return
+    if lay.hidden:
+        ctx.skip(RULE, "the launch may pass a revision we cannot see")
+        return
+    yield ctx.diag(RULE, f"--trust-remote-code runs {model}'s repository code without a pinned revision: pin "
+                         f"--revision (and --code-revision) to a commit", trust.report_span,
+                   option="--trust-remote-code", severity="info")
