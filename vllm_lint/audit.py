@@ -65,6 +65,7 @@ class Finding:
     statically_known: bool = True
     old_computed: bool = False  # drift: the default at A is computed at run time
     new_computed: bool = False  # drift: the default at B is computed at run time
+    empty_to_empty: bool = False  # drift between two empty values (null, "", [], {}): likely cosmetic
     already_at_from: bool = False  # the launch is already rejected at A for this reason
     fix: Optional[str] = None  # what `--fix --target-version B` does: safe | unsafe | None
     fix_message: Optional[str] = None
@@ -81,7 +82,8 @@ class Finding:
             "changed_in": self.changed_in, "changes": self.changes, "last_accepted": self.last_accepted,
             "successor": self.successor, "old": self.old, "new": self.new,
             "statically_known": self.statically_known, "old_computed": self.old_computed,
-            "new_computed": self.new_computed, "already_at_from": self.already_at_from,
+            "new_computed": self.new_computed, "empty_to_empty": self.empty_to_empty,
+            "already_at_from": self.already_at_from,
             "fix": self.fix, "fix_message": self.fix_message, "history": self.history,
         }
 
@@ -129,6 +131,7 @@ class LaunchAudit:
     semantic_checked: bool = False
     semantic: list[SemanticDiff] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)  # removed outright, left out of the check
+    not_at_from: list[str] = field(default_factory=list)  # A itself rejected them: nothing to preserve
     remaining: list[Remaining] = field(default_factory=list)  # findings left at B after the fix
 
     @property
@@ -144,7 +147,7 @@ class LaunchAudit:
             "drift": [f.to_json() for f in self.drift],
             "semantic_check": {"checked": self.semantic_checked,
                                "differences": [d.to_json() for d in self.semantic],
-                               "removed_outright": self.dropped},
+                               "removed_outright": self.dropped, "not_accepted_at_from": self.not_at_from},
             "remaining": [r.to_json() for r in self.remaining],
         }
 
@@ -247,6 +250,9 @@ def _successor(db: Database, name: str, last: Optional[str]) -> tuple[Optional[s
         if opt and opt.deprecated and opt.deprecated.get("successor"):
             return opt.deprecated["successor"], f"named by vLLM {last}'s deprecation"
     return None, None
+
+
+_EMPTY = (None, "", [], {})
 
 
 def _fmt(v: Any) -> str:
@@ -406,7 +412,7 @@ class Auditor:
             la.fixed = True
             args_fixed = ArgvParser(sb, db, positional_model=pm).parse(fixed_launch)
             la.semantic_checked = True
-            la.semantic, la.dropped = self._semantic(ctx_a, ctx_b, args_a, args_b, args_fixed)
+            la.semantic, la.dropped, la.not_at_from = self._semantic(ctx_a, ctx_b, args_a, args_b, args_fixed)
         return la
 
     def _audit_loose_env(self, path: Path, index: LineIndex, extraction: Extraction, loose: list[EnvAssign],
@@ -624,6 +630,8 @@ class Auditor:
         if launch.style == "kwargs":
             return self._drift_engine_args(sa, sb, args_a, args_b)
         set_dests = {x.option.dest for x in [*args_a, *args_b] if x.option is not None}
+        if any(x.positional for x in args_a):
+            set_dests |= {"model", "model_tag"}
         out: list[Finding] = []
         seen: set[str] = set()
         for oa in sorted(sa.options, key=lambda o: o.name):
@@ -649,6 +657,8 @@ class Auditor:
             obs = sb.lookup(base)
             if obs is None or obs.dest in set_dests:
                 continue
+            if not key and sa.lookup(base) is not None:
+                continue  # the successor existed at A: its own drift (if any) is reported under its name
             if key:
                 cfg = (sb.json_config_for(obs) or {}).get("fields", {}).get(key.split(".")[0])
                 if cfg is None:
@@ -693,13 +703,14 @@ class Auditor:
         if not ca and not cb and dva == dvb:
             return None
         known = not (ca or cb)
+        empty = known and dva in _EMPTY and dvb in _EMPTY
         shown_a = "(computed)" if ca else _fmt(dva)
         shown_b = "(computed)" if cb else _fmt(dvb)
         changes = self._default_steps(old_name if what != "moved" else new_name, frm, kind) if what != "moved" \
             else []
         f = Finding("drift", kind, old_name, what if known or what == "moved" else "default-computed", "",
                     old=None if ca else dva, new=None if cb else dvb, statically_known=known, changes=changes,
-                    old_computed=ca, new_computed=cb,
+                    old_computed=ca, new_computed=cb, empty_to_empty=empty,
                     changed_in=changes[0]["version"] if changes else None)
         label = f"`{old_name}`" if kind != "kwarg" else f"`{old_name}=`"
         if known:
@@ -735,61 +746,72 @@ class Auditor:
 
     # -- semantic check
     def _semantic(self, ctx_a: LintContext, ctx_b: LintContext, args_a: list[ParsedArg],
-                  args_b: list[ParsedArg], args_fixed: list[ParsedArg]) -> tuple[list[SemanticDiff], list[str]]:
+                  args_b: list[ParsedArg], args_fixed: list[ParsedArg]
+                  ) -> tuple[list[SemanticDiff], list[str], list[str]]:
         """Does the fixed launch, read at B, set the same fields to the same values as the
-        original did at A (options removed outright aside)?"""
+        original did at A? Options removed outright (no successor) are left out (returned as the
+        second value); so are options A itself did not accept (nothing to preserve) and whatever
+        the fixed launch sets that B does not accept (still reported among the remaining findings)."""
         from .rules._status import option_status
 
         sb = ctx_b.surface
         b_by_key = {_arg_key(b): b for b in args_b}
         expected: dict[str, list[Any]] = {}
         dropped: list[str] = []
+        skip: set[str] = set()  # fields at B fed by options A did not accept
+        not_at_a: list[str] = []
         for a in args_a:
             key, value = _field_value(a)
             if key is None:
                 continue
-            if a.positional or (a.style == "kwargs" and a.key_style != "cli"):
-                b = b_by_key.get(_arg_key(a))
-                if b is not None and not a.positional:
-                    st = option_status(ctx_b, b)
-                    if st.state == "renamed":
-                        key = st.successor
-                    elif st.state == "removed":
+            kw = a.style == "kwargs" and a.key_style != "cli"
+            accepted_at_a = a.positional or (a.canonical in ctx_a.surface.engine_args
+                                             or a.canonical in ctx_a.surface.llm_params if kw else a.option is not None)
+            b = b_by_key.get(_arg_key(a))
+            st = option_status(ctx_b, b) if b is not None and not a.positional else None
+            # the field this occurrence maps to at B
+            if a.positional or (st is not None and st.state == "ok"):
+                if kw or a.positional:
+                    k = key
+                else:
+                    ob = b.option if b is not None and b.option is not None else None
+                    if ob is not None and (a.option is None or ob.name in a.option.strings
+                                           or a.option.name in ob.strings):
+                        # the same option at both ends (its dest may have been renamed internally)
+                        k = ob.dest + (f".{a.json_path}" if a.json_path else "")
+                    else:
+                        k = key  # B reads the same words as a different option: compare A's field
+            elif st is not None and st.state == "renamed" and st.successor:
+                if kw:
+                    k = st.successor
+                else:
+                    base, _, jkey = st.successor.partition(".")
+                    ob = sb.lookup(base)
+                    if ob is None:
                         dropped.append(a.written)
                         continue
-                expected.setdefault(key, []).append(value)
-                continue
-            if a.option is None:
-                continue  # unknown at A already: no field to compare
-            same = sb.lookup(a.resolved_string or a.option.name) or sb.lookup(a.option.name)
-            if same is not None:
-                k = same.dest + (f".{a.json_path}" if a.json_path else "")
-                expected.setdefault(k, []).append(value)
-                continue
-            b = b_by_key.get(_arg_key(a))
-            st = option_status(ctx_b, b) if b is not None else None
-            if st is not None and st.state == "renamed" and st.successor:
-                base, _, jkey = st.successor.partition(".")
-                ob = sb.lookup(base)
-                if ob is not None:
                     k = ob.dest + (f".{jkey}" if jkey else "") + (f".{a.json_path}" if a.json_path else "")
-                    expected.setdefault(k, []).append(value)
-                    continue
-            dropped.append(a.written)
+            else:
+                if accepted_at_a:
+                    dropped.append(a.written)
+                continue
+            if not accepted_at_a:
+                skip.add(k)
+                not_at_a.append(a.written)
+                continue
+            expected.setdefault(k, []).append(value)
         actual: dict[str, list[Any]] = {}
         for f in args_fixed:
             key, value = _field_value(f)
             if key is None:
                 continue
-            if f.option is None and not f.positional and not (f.style == "kwargs" and f.key_style != "cli"):
-                key = "?" + f.canonical  # still unknown at B (reported among the remaining findings)
+            if not f.positional and option_status(ctx_b, f).state != "ok":
+                continue  # still rejected at B: a remaining finding, not a meaning change
             actual.setdefault(key, []).append(value)
         diffs: list[SemanticDiff] = []
-        for k in sorted(set(expected) | set(actual)):
+        for k in sorted((set(expected) | set(actual)) - skip):
             ea, aa = expected.get(k), actual.get(k)
             if ea is not None and aa is not None and [_norm(v) for v in ea] == [_norm(v) for v in aa]:
-                continue
-            if k.startswith("?"):
                 continue
             old = ea[-1] if ea else None
             new = aa[-1] if aa else None
@@ -800,7 +822,7 @@ class Auditor:
             else:
                 msg = f"`{k}`: {_fmt(old)} at {ctx_a.target} but {_fmt(new)} in the fixed launch at {self.to}"
             diffs.append(SemanticDiff(k, old, new, msg))
-        return diffs, dropped
+        return diffs, dropped, not_at_a
 
 
 def _field_value(a: ParsedArg) -> tuple[Optional[str], Any]:
@@ -912,11 +934,16 @@ def render_text(report: AuditReport) -> str:
                 if not items:
                     continue
                 out.append(f"  {title.format(to=la.to_version)} ({len(items)}):")
-                for f in items:
+                shown = [f for f in items if not f.empty_to_empty]
+                for f in shown:
                     loc = f"line {f.line}: " if f.line else ""
                     extra = [x for x in (_fix_text(f), f"history: {f.history}") if x]
-                    out.append(f"    {loc}{f.message}")
+                    out.append(f"    {loc}{f.message}{_already(f, la)}")
                     out.append(f"      {'; '.join(extra)}")
+                empties = [f for f in items if f.empty_to_empty]
+                if empties:
+                    out.append("    between empty values (null, \"\", [], {}; likely cosmetic): "
+                               + ", ".join(f"{f.name} ({_fmt(f.old)} -> {_fmt(f.new)})" for f in empties))
             if la.opaque and la.drift:
                 out.append("  (the launch may set more options than shown, e.g. $EXTRA_ARGS: drift may over-report)")
             if la.semantic_checked:
@@ -926,6 +953,8 @@ def render_text(report: AuditReport) -> str:
                 else:
                     out.append("  Semantic check: the fixed launch sets the same fields to the same values"
                                + (f" (removed outright: {', '.join(la.dropped)})" if la.dropped else ""))
+                if la.not_at_from:
+                    out.append(f"    not compared, {la.from_version} itself rejects: {', '.join(la.not_at_from)}")
         if fa.diff:
             out.append(f"Fixes `vllm-lint --fix --target-version {report.to_version}` would make "
                        f"({fa.fixes_applied}):")
@@ -999,18 +1028,18 @@ def render_markdown(report: AuditReport) -> str:
             if la.breaks:
                 out += [f"**Breaks at {to}**", ""]
                 for f in la.breaks:
-                    out.append(_md_finding(f))
+                    out.append(_md_finding(f) + _already(f, la))
                 out.append("")
             if la.deprecated:
                 out += ["**Deprecated on the way**", ""]
                 for f in la.deprecated:
-                    out.append(_md_finding(f))
+                    out.append(_md_finding(f) + _already(f, la))
                 out.append("")
             if la.drift:
                 out += [f"<details><summary>Default drift: {len(la.drift)} option(s) this launch does not set"
                         + (" (it may set more than shown)" if la.opaque else "") + "</summary>", "",
                         f"| Option | {la.from_version} | {to} | Changed in |", "|---|---|---|---|"]
-                for f in la.drift:
+                for f in [x for x in la.drift if not x.empty_to_empty]:
                     a = "(computed)" if f.old_computed else _fmt(f.old)
                     b = "(computed)" if f.new_computed else _fmt(f.new)
                     name = f"`{f.name}`" + (f" → `{f.successor}`" if f.successor else "")
@@ -1018,6 +1047,11 @@ def render_markdown(report: AuditReport) -> str:
                     if not f.statically_known:
                         b += " — changed, not statically known"
                     out.append(f"| {name} | `{_md_cell(a)}` | `{_md_cell(b)}` | {when} |")
+                empties = [x for x in la.drift if x.empty_to_empty]
+                if empties:
+                    out += ["", "Between empty values (likely cosmetic): "
+                            + ", ".join(f"`{x.name}` (`{_md_cell(_fmt(x.old))}` → `{_md_cell(_fmt(x.new))}`)"
+                                        for x in empties)]
                 out += ["", "</details>", ""]
             if la.semantic_checked:
                 if la.semantic:
@@ -1028,6 +1062,9 @@ def render_markdown(report: AuditReport) -> str:
                     out += ["Semantic check: the fixed launch sets the same fields to the same values"
                             + (f" (removed outright: {', '.join('`' + x + '`' for x in la.dropped)})" if la.dropped else "")
                             + ".", ""]
+                if la.not_at_from:
+                    out += [f"Not compared ({la.from_version} itself rejects them): "
+                            + ", ".join(f"`{x}`" for x in la.not_at_from) + ".", ""]
         if fa.diff:
             out += [f"<details><summary>Fixes by <code>vllm-lint --fix --target-version {to}</code> "
                     f"({fa.fixes_applied})</summary>", "", "```diff", fa.diff.rstrip("\n"), "```", "", "</details>", ""]
@@ -1037,6 +1074,14 @@ def render_markdown(report: AuditReport) -> str:
                 out.append(f"- line {r.line}: {r.code} {_md_cell(r.message)} — _{r.reason}_")
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _already(f: Finding, la: LaunchAudit) -> str:
+    if not f.already_at_from:
+        return ""
+    if f.category == "deprecated":
+        return f" (already deprecated at {la.from_version})"
+    return f" (already rejected by {la.from_version})"
 
 
 def _md_finding(f: Finding) -> str:

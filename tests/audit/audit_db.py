@@ -5,7 +5,8 @@ flag_db/README.md, with the drift cases the audit must handle:
 * ``--max-num-seqs``: default 256 at 0.8.5, computed at run time from 0.10.0 (not statically known);
 * ``--cuda-graph-sizes`` (default [512]) renamed ``--cudagraph-capture-sizes`` (default [1, 2, 4, 8]
   at 0.27.1): drift through a rename;
-* ``--max-model-len``: computed on both sides (never reported).
+* ``--max-model-len``: computed on both sides (never reported);
+* ``--reasoning-parser``: default None at 0.8.5, "" from 0.9.0 (drift between empty values).
 
 Breaks at 0.27.1 for a 0.8.5 launch: ``--swap-space`` (removed, no-op: fixable),
 ``--num-scheduler-steps`` (removed at 0.9.0, no successor), ``--cuda-graph-sizes`` (renamed, safe
@@ -52,8 +53,10 @@ def releases() -> dict[str, dict]:
         opt("--guided-decoding-backend", default="xgrammar"),
         opt("--disable-log-requests", kind="switch", type=None, default=False),
         opt("--enable-prefix-caching", kind="switch", type=None, default=False),
+        opt("--reasoning-parser", default=None),
     ]
     v090 = common(0.92, {"default": 256}, DTYPES) + [
+        opt("--reasoning-parser", default=""),
         opt("--swap-space", type="float", default=4),
         opt("--cuda-graph-sizes", type="int", nargs="+", default=[512]),
         opt("--compilation-config", ["-O"], kind="json", type="json"),
@@ -62,6 +65,7 @@ def releases() -> dict[str, dict]:
         opt("--enable-prefix-caching", kind="switch", type=None, default=False),
     ]
     v0100 = common(0.92, {"default_computed": True}, DTYPES) + [
+        opt("--reasoning-parser", default=""),
         opt("--swap-space", type="float", default=4),
         opt("--cuda-graph-sizes", type="int", nargs="+", default=[512],
             deprecated={"how": "argparse", "successor": "--cudagraph-capture-sizes"}),
@@ -74,6 +78,7 @@ def releases() -> dict[str, dict]:
         opt("--enable-prefix-caching", kind="switch", type=None, default=False),
     ]
     v0271 = common(0.92, {"default_computed": True}, ["auto", "bfloat16", "float16"]) + [
+        opt("--reasoning-parser", default=""),
         opt("--cudagraph-capture-sizes", type="int", nargs="+", default=[1, 2, 4, 8]),
         opt("--compilation-config", ["-cc"], kind="json", type="json"),
         opt("--optimization-level", type="int", default=2),

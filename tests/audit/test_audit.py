@@ -289,7 +289,7 @@ def test_json_schema_keys(run_audit, tmp_path):
                        "deprecated", "drift", "semantic_check", "remaining"}
     finding_keys = {"category", "kind", "name", "what", "message", "written", "line", "column", "changed_in",
                     "changes", "last_accepted", "successor", "old", "new", "statically_known", "old_computed",
-                    "new_computed", "already_at_from", "fix", "fix_message", "history"}
+                    "new_computed", "empty_to_empty", "already_at_from", "fix", "fix_message", "history"}
     for cat in ("breaks", "deprecated", "drift"):
         for x in la[cat]:
             assert set(x) == finding_keys and x["category"] == {"breaks": "break"}.get(cat, cat)
@@ -326,3 +326,34 @@ def test_unparseable_file_is_reported_not_fatal(run_audit, tmp_path):
     errs = [f for f in out["files"] if f["error"]]
     assert r.exit_code == 0
     assert all(f["launches"] == [] for f in errs)
+
+
+def test_drift_between_empty_values_is_marked(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m\n")
+    _, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    d = by_name(out["files"][0]["launches"][0]["drift"])
+    r = d["--reasoning-parser"]
+    assert r["empty_to_empty"] and (r["old"], r["new"], r["changed_in"]) == (None, "", "0.9.0")
+    assert not d["--gpu-memory-utilization"]["empty_to_empty"]
+    text = run_audit("--from", "0.8.5", "--to", "0.27.1", str(p)).output
+    assert "likely cosmetic): --reasoning-parser (null -> \"\")" in text
+
+
+def test_rename_drift_only_when_the_successor_is_new(run_audit, tmp_path):
+    # at 0.10.0 --cudagraph-capture-sizes already exists: its own drift is reported, not a move
+    p = write(tmp_path, "a.sh", "vllm serve m\n")
+    _, out = audit_json(run_audit, "--from", "0.10.0", "--to", "0.27.1", str(p))
+    d = by_name(out["files"][0]["launches"][0]["drift"])
+    assert "--cuda-graph-sizes" not in d
+    c = d["--cudagraph-capture-sizes"]
+    assert (c["what"], c["old"], c["new"], c["changed_in"]) == ("default", [512], [1, 2, 4, 8], "0.27.1")
+
+
+def test_semantic_check_leaves_out_options_from_rejected(run_audit, tmp_path):
+    # --cudagraph-capture-sizes does not exist at 0.9.0: nothing to preserve, not a difference
+    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4 --cudagraph-capture-sizes 8 --port 1\n")
+    _, out = audit_json(run_audit, "--from", "0.9.0", "--to", "0.27.1", str(p))
+    sem = out["files"][0]["launches"][0]["semantic_check"]
+    assert sem["checked"] and sem["differences"] == []
+    assert sem["not_accepted_at_from"] == ["--cudagraph-capture-sizes"]
+    assert sem["removed_outright"] == ["--swap-space"]
