@@ -217,10 +217,16 @@ def read_tar(
     """Read the wanted members of a (compressed) tar archive into a DictTree."""
     try:
         if isinstance(data_or_path, (bytes, bytearray)):
-            tf = tarfile.open(fileobj=io.BytesIO(data_or_path), mode="r:*")
+            raw = bytes(data_or_path)
         else:
-            tf = tarfile.open(os.fspath(data_or_path), mode="r:*")
-    except (tarfile.TarError, OSError, EOFError) as e:
+            with open(os.fspath(data_or_path), "rb") as fh:
+                raw = fh.read()
+        if raw[:2] == b"\x1f\x8b":
+            # Inflating in one go and parsing the tar from memory is ~3x faster than tarfile's
+            # gzip stream (whose header reads seek through GzipFile); bounded against bombs.
+            raw = _gunzip(raw, archive)
+        tf = tarfile.open(fileobj=io.BytesIO(raw), mode="r:*")
+    except (tarfile.TarError, OSError, EOFError, zlib_error()) as e:
         raise ArchiveError(f"{archive}: not a readable tar archive ({e})") from None
 
     def entries() -> Iterator[tuple[str, str, int, Callable[[], Optional[bytes]]]]:
@@ -247,6 +253,35 @@ def read_tar(
             return _read_members(entries(), archive, want, max_member, max_total)
     except (tarfile.TarError, EOFError, OSError, zlib_error()) as e:
         raise ArchiveError(f"{archive}: corrupt tar archive ({e})") from None
+
+
+#: Largest inflated size of a gzip-compressed tar (vLLM 0.33.0's sdist inflates to ~150 MB).
+MAX_INFLATED_BYTES = 1536 * 1024 * 1024
+
+
+def _gunzip(raw: bytes, archive: str) -> bytes:
+    import zlib
+
+    out = []
+    size = 0
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    data = raw
+    while True:
+        chunk = d.decompress(data, MAX_INFLATED_BYTES - size + 1)
+        size += len(chunk)
+        out.append(chunk)
+        if size > MAX_INFLATED_BYTES:
+            raise ArchiveError(f"{archive}: inflates to more than {MAX_INFLATED_BYTES} bytes")
+        if d.unconsumed_tail:
+            data = d.unconsumed_tail
+            continue
+        if not d.eof:
+            raise ArchiveError(f"{archive}: truncated gzip stream")
+        if d.unused_data[:2] == b"\x1f\x8b":  # concatenated gzip members
+            data = d.unused_data
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            continue
+        return b"".join(out)
 
 
 def zlib_error() -> type[BaseException]:
