@@ -369,8 +369,10 @@ def flags_show(name, fmt, db_path) -> None:
         click.echo(f"  successor:   {st.successor}" + (f"  ({st.successor_evidence})" if st.successor_evidence else ""))
     if st.aliases:
         click.echo("  other spellings: " + ", ".join(st.aliases))
+    from .surface.timeline import describe_change
+
     for c in st.changes:
-        click.echo(f"  {c.version}: {c.what} {json.dumps(c.old)} -> {json.dumps(c.new)}")
+        click.echo(f"  {c.version}: {describe_change(c.what, c.old, c.new)}")
 
 
 @flags_group.command("diff")
@@ -380,7 +382,7 @@ def flags_show(name, fmt, db_path) -> None:
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
 def flags_diff(old, new, fmt, db_path) -> None:
     """Options and environment variables added, removed, renamed, deprecated or changed between two releases."""
-    from .surface.timeline import diff
+    from .surface.timeline import describe_change, diff
 
     db = _load_db(db_path)
     d = diff(db, _resolve(db, old), _resolve(db, new))
@@ -402,12 +404,12 @@ def flags_diff(old, new, fmt, db_path) -> None:
     section("Renamed options", [f"{q(a)} -> {q(b)}" for a, b, _ in d.renamed])
     section("Added options", [q(s) for s in d.added])
     section("Newly deprecated options", [q(s) for s in d.deprecated])
-    section("Changed options", [f"{q(o)}: {w} {json.dumps(a)} -> {json.dumps(b)}" for o, w, a, b in d.changed])
+    section("Changed options", [f"{q(o)}: {describe_change(w, a, b)}" for o, w, a, b in d.changed])
     section("Removed environment variables", [q(s) for s in d.env_removed])
     section("Renamed environment variables", [f"{q(a)} -> {q(b)}" for a, b, _ in d.env_renamed])
     section("Added environment variables", [q(s) for s in d.env_added])
     section("Newly deprecated environment variables", [q(s) for s in d.env_deprecated])
-    section("Changed environment variables", [f"{q(o)}: {w} {json.dumps(a)} -> {json.dumps(b)}" for o, w, a, b in d.env_changed])
+    section("Changed environment variables", [f"{q(o)}: {describe_change(w, a, b)}" for o, w, a, b in d.env_changed])
     click.echo("\n".join(out))
 
 

@@ -9,6 +9,18 @@ from typing import Any, Optional
 from .db import Database, Option, Surface
 
 
+def describe_change(what: str, old: Any, new: Any) -> str:
+    """One line for a person: choices as additions and removals, anything else as old -> new."""
+    import json
+
+    if what == "choices" and isinstance(old, list) and isinstance(new, list):
+        added = [c for c in new if c not in old]
+        removed = [c for c in old if c not in new]
+        parts = [f"+{c}" for c in added] + [f"-{c}" for c in removed]
+        return "choices " + (", ".join(parts) if parts else "reordered")
+    return f"{what} {json.dumps(old)} -> {json.dumps(new)}"
+
+
 def canonical_query(name: str) -> tuple[str, str]:
     """('option', '--swap-space') or ('env', 'VLLM_USE_V1') from any spelling a person types."""
     n = name.strip()
