@@ -198,6 +198,7 @@ class AuditReport:
             "launches": len(las),
             "ready": sum(1 for la in las if la.ready),
             "breaks": self.breaks,
+            "new_breaks": sum(1 for la in las for f in la.breaks if not f.already_at_from),
             "deprecated": sum(len(la.deprecated) for la in las),
             "drift": sum(len(la.drift) for la in las),
             "fixes_applied": sum(f.fixes_applied for f in self.files),
@@ -792,8 +793,7 @@ class Auditor:
                         continue
                     k = ob.dest + (f".{jkey}" if jkey else "") + (f".{a.json_path}" if a.json_path else "")
             else:
-                if accepted_at_a:
-                    dropped.append(a.written)
+                (dropped if accepted_at_a else not_at_a).append(a.written)
                 continue
             if not accepted_at_a:
                 skip.add(k)
@@ -968,7 +968,7 @@ def render_text(report: AuditReport) -> str:
                 out.append(f"    why: {r.reason}")
     out.append("")
     out.append(f"Summary: {s['files']} file(s), {s['launches']} launch(es), {s['ready']} ready for "
-               f"{report.to_version}; {s['breaks']} break(s), {s['deprecated']} deprecated, {s['drift']} default "
+               f"{report.to_version}; {s['breaks']} break(s) ({s['new_breaks']} new since A), {s['deprecated']} deprecated, {s['drift']} default "
                f"drift(s), {s['fixes_applied']} fix(es), {s['remaining']} left after fixing, "
                f"{s['semantic_differences']} semantic difference(s).")
     for pf in s["per_file"]:
@@ -997,6 +997,7 @@ def render_markdown(report: AuditReport) -> str:
             f"| Launches | {s['launches']} |",
             f"| Ready for {to} | {s['ready']} |",
             f"| Breaks | {s['breaks']} |",
+            f"| … of which new since the launch's release (A already rejected the rest) | {s['new_breaks']} |",
             f"| Deprecated on the way | {s['deprecated']} |",
             f"| Default drift | {s['drift']} |",
             f"| Fixes `vllm-lint --fix --target-version {to}` makes | {s['fixes_applied']} |",
@@ -1028,12 +1029,12 @@ def render_markdown(report: AuditReport) -> str:
             if la.breaks:
                 out += [f"**Breaks at {to}**", ""]
                 for f in la.breaks:
-                    out.append(_md_finding(f) + _already(f, la))
+                    out.append(_md_finding(f, la))
                 out.append("")
             if la.deprecated:
                 out += ["**Deprecated on the way**", ""]
                 for f in la.deprecated:
-                    out.append(_md_finding(f) + _already(f, la))
+                    out.append(_md_finding(f, la))
                 out.append("")
             if la.drift:
                 out += [f"<details><summary>Default drift: {len(la.drift)} option(s) this launch does not set"
@@ -1084,9 +1085,9 @@ def _already(f: Finding, la: LaunchAudit) -> str:
     return f" (already rejected by {la.from_version})"
 
 
-def _md_finding(f: Finding) -> str:
+def _md_finding(f: Finding, la: LaunchAudit) -> str:
     where = f"line {f.line}: " if f.line else ""
-    bits = [f"- {where}{f.message}"]
+    bits = [f"- {where}{f.message}{_already(f, la)}"]
     if f.changed_in:
         bits.append(f"({'removed' if f.what in ('removed', 'renamed', 'env-removed') else 'changed'} in "
                     f"{_release_link(f.changed_in)})")

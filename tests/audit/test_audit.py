@@ -63,6 +63,7 @@ def test_breaks_from_pip_pin(run_audit, tmp_path):
     assert b["--swap-space"]["history"] == "vllm-lint flags show --swap-space"
     assert "--gpu-memory-utilization" not in b  # a valid value is no break
     assert out["exit_code"] == 1 and out["summary"]["breaks"] == 6
+    assert out["summary"]["new_breaks"] == 6
 
 
 def test_value_invalid_at_both_ends_is_no_value_break(run_audit, tmp_path):
@@ -280,7 +281,7 @@ def test_json_schema_keys(run_audit, tmp_path):
     _, out = audit_json(run_audit, "--to", "0.27.1", str(tmp_path))
     assert set(out) == {"schema", "from", "to", "exit_code", "summary", "files"}
     assert out["schema"] == 1
-    assert set(out["summary"]) == {"files", "launches", "ready", "breaks", "deprecated", "drift", "fixes_applied",
+    assert set(out["summary"]) == {"files", "launches", "ready", "breaks", "new_breaks", "deprecated", "drift", "fixes_applied",
                                    "remaining", "semantic_differences", "per_file", "ready_launches"}
     f = out["files"][0]
     assert set(f) == {"path", "format", "error", "diff", "fixes_applied", "fix_note", "remaining", "launches"}
