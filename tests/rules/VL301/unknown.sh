@@ -1,0 +1,1 @@
+vllm serve acme/mla-thing -tp 8

@@ -1,0 +1,4 @@
+# references and placeholders are fine
+HF_TOKEN=$HF_TOKEN vllm serve meta-llama/Llama-3.1-8B-Instruct --api-key "$VLLM_API_KEY"
+VLLM_API_KEY=changeme vllm serve meta-llama/Llama-3.1-8B-Instruct --api-key '<your-key>'
+vllm serve meta-llama/Llama-3.1-8B-Instruct --api-key ${API_KEY}
