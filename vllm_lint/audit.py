@@ -50,7 +50,7 @@ class Finding:
     category: str  # break | deprecated | drift
     kind: str  # option | env | kwarg
     name: str  # canonical name in the timeline (--swap-space, VLLM_USE_V1, swap_space)
-    what: str  # break: removed | renamed | ambiguous | value | arity | env-removed | env-value
+    what: str  # break: removed | renamed | ambiguous | abbreviation | value | arity | env-removed | env-value
     #            deprecated: deprecated;  drift: default | default-computed | moved
     message: str
     written: Optional[str] = None  # as written in the file (breaks, deprecations)
@@ -465,6 +465,12 @@ class Auditor:
                            **common)
         if st_b.state != "ok" or b.option is None or a.option is None:
             return None
+        # an abbreviation (or -O) that B reads as a different option than A did
+        if b.option.name not in a.option.strings and a.option.name not in b.option.strings \
+                and b.style == "argv" and "abbrev" in (a.how, b.how):
+            return Finding("break", name=a.option.name, what="abbreviation",
+                           message=f"`{b.written}` meant `{a.option.name}` at {ctx_a.target} but `{b.option.name}` at "
+                                   f"{self.to}; spell the option out", **common)
         # a switch that now takes a value, or the reverse (argv only: the next word changes role)
         if b.style == "argv" and b.json_path is None and a.json_path is None and b.how != "o-rewrite" \
                 and a.how != "o-rewrite":

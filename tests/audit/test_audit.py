@@ -358,3 +358,13 @@ def test_semantic_check_leaves_out_options_from_rejected(run_audit, tmp_path):
     assert sem["checked"] and sem["differences"] == []
     assert sem["not_accepted_at_from"] == ["--cudagraph-capture-sizes"]
     assert sem["removed_outright"] == ["--swap-space"]
+
+
+def test_abbreviation_read_as_another_option_is_a_break(run_audit, tmp_path):
+    # --cuda abbreviates --cuda-graph-sizes at 0.8.5 and --cudagraph-capture-sizes at 0.27.1
+    p = write(tmp_path, "a.sh", "vllm serve m --cuda 8\n")
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    (b,) = out["files"][0]["launches"][0]["breaks"]
+    assert b["what"] == "abbreviation" and b["name"] == "--cuda-graph-sizes"
+    assert "--cudagraph-capture-sizes" in b["message"]
+    assert r.exit_code == 1
