@@ -1,0 +1,300 @@
+"""Model facts, layout reading, fixes through the CLI, --verbose skip reasons, --online (mocked)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+from vllm_lint.knowledge import models
+from vllm_lint.knowledge.layout import human_int
+
+_REAL_HF_CACHE_DIRS = models.hf_cache_dirs
+
+
+def findings(lint, path, *extra, target="0.27.1"):
+    r = lint("--output-format", "json", "-t", target, *extra, str(path))
+    assert r.exit_code in (0, 1), r.output
+    return json.loads(r.output)
+
+
+# ------------------------------------------------------------------------- shipped table
+
+
+def test_table_rows_have_sources_and_no_unverified():
+    path = models._table_path()
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines(keepends=True) if not ln.startswith("#")]
+    rows = list(csv.DictReader(lines, delimiter="\t"))
+    assert len(rows) >= 30
+    seen = set()
+    for r in rows:
+        assert r["source"].strip(), r["model"]
+        assert "UNVERIFIED" not in r["source"], r["model"]
+        for rid in r["hf_repo_ids"].split(";"):
+            assert rid.lower() not in seen, f"{rid} in two rows"
+            seen.add(rid.lower())
+        heads, kv = r["num_attention_heads"], r["num_key_value_heads"]
+        if heads and kv:
+            assert int(heads) % int(kv) == 0, r["model"]
+        if r["experts_per_token"]:
+            assert int(r["experts_per_token"]) <= int(r["moe_routed_experts"])
+
+
+def test_table_facts():
+    t = models.table()
+    mav = t["meta-llama/llama-4-maverick-17b-128e-instruct-fp8"]
+    assert mav.routed_experts == 128 and mav.experts_per_token == 1 and round(mav.activation_density, 4) == 0.0078
+    r1 = t["deepseek-ai/deepseek-r1"]
+    assert r1.mla and r1.is_moe and r1.block_fp8
+    assert not t["meta-llama/llama-3.1-8b-instruct"].is_moe
+    assert "models.tsv" in r1.source
+
+
+def test_lookup_is_exact_and_case_insensitive():
+    assert models.resolve("qwen/qwen2.5-7b-instruct")[0].heads == 28
+    facts, why = models.resolve("Qwen/Qwen2.5-7B-Instruct-AWQ")
+    assert facts is None and "--online" in why
+
+
+def test_table_loaded_once(monkeypatch):
+    models.table()
+    monkeypatch.setattr(models, "_table_path", lambda: (_ for _ in ()).throw(AssertionError("reloaded")))
+    assert models.table()
+
+
+# ------------------------------------------------------------------------- config.json sources
+
+DEEPSEEK_LIKE = {"architectures": ["DeepseekV3ForCausalLM"], "num_attention_heads": 128, "num_key_value_heads": 128,
+                 "kv_lora_rank": 512, "n_routed_experts": 256, "num_experts_per_tok": 8, "hidden_size": 7168,
+                 "max_position_embeddings": 163840,
+                 "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}}
+
+
+def test_facts_from_config_multimodal_and_rope():
+    f = models.facts_from_config({"architectures": ["Llama4ForConditionalGeneration"], "text_config": {
+        "num_attention_heads": 40, "num_key_value_heads": 8, "num_local_experts": 128, "num_experts_per_tok": 1,
+        "max_position_embeddings": 1048576}}, "x", "test")
+    assert f.heads == 40 and f.kv_heads == 8 and f.routed_experts == 128 and f.mla is False
+    y = models.facts_from_config({"num_attention_heads": 28, "num_key_value_heads": 4, "max_position_embeddings": 32768,
+                                  "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+                                                   "original_max_position_embeddings": 32768}}, "y", "test")
+    assert y.max_positions == 131072
+    d = models.facts_from_config(DEEPSEEK_LIKE, "d", "test")
+    assert d.mla and d.kv_heads is None and d.block_fp8
+
+
+def test_local_model_directory(lint, tmp_path):
+    mdir = tmp_path / "models" / "my-moe"
+    mdir.mkdir(parents=True)
+    (mdir / "config.json").write_text(json.dumps({**DEEPSEEK_LIKE, "num_attention_heads": 28}))
+    p = tmp_path / "run.sh"
+    p.write_text(f"vllm serve {mdir} -tp 8\n")
+    codes = {d["code"] for d in findings(lint, p)}
+    assert "VL401" in codes
+
+
+def test_hf_cache_snapshot(lint, tmp_path, monkeypatch):
+    home = tmp_path / "hfh"
+    snap = home / "hub" / "models--acme--tiny-moe" / "snapshots" / "abc123"
+    snap.mkdir(parents=True)
+    (snap / "config.json").write_text(json.dumps({"num_attention_heads": 16, "num_key_value_heads": 4,
+                                                  "num_local_experts": 256, "num_experts_per_tok": 1,
+                                                  "max_position_embeddings": 4096}))
+    monkeypatch.setenv("HF_HOME", str(home))
+    monkeypatch.setattr(models, "hf_cache_dirs", _REAL_HF_CACHE_DIRS)
+    assert models.hf_cache_dirs()[0] == home / "hub"
+    p = tmp_path / "run.sh"
+    p.write_text("vllm serve acme/tiny-moe -tp 4 --enable-expert-parallel --max-model-len 8192\n")
+    codes = sorted(d["code"] for d in findings(lint, p))
+    assert codes == ["VL303", "VL403"]
+
+
+# ------------------------------------------------------------------------- --online (mocked)
+
+
+class _Resp:
+    def __init__(self, status, data):
+        self.status_code, self._data = status, data
+
+    def json(self):
+        return self._data
+
+
+def test_online_fetches_and_caches(lint, tmp_path, monkeypatch):
+    import requests
+
+    calls = []
+
+    def fake_get(url, headers=None, timeout=None):
+        calls.append(url)
+        return _Resp(200, {"num_attention_heads": 28, "num_key_value_heads": 4, "max_position_embeddings": 32768})
+
+    monkeypatch.setattr(requests, "get", fake_get)
+    p = tmp_path / "run.sh"
+    p.write_text("vllm serve acme/online-model -tp 8\n")
+    assert not [d for d in findings(lint, p) if d["code"] == "VL401"], "offline by default"
+    assert calls == []
+    got = findings(lint, p, "--online")
+    assert [d["code"] for d in got if d["code"] == "VL401"] == ["VL401"]
+    assert calls == ["https://huggingface.co/acme/online-model/resolve/main/config.json"]
+    models.clear_cache()
+    findings(lint, p, "--online")
+    assert len(calls) == 1, "second run reads the user cache"
+
+
+def test_online_failure_is_silent(lint, tmp_path, monkeypatch):
+    import requests
+
+    monkeypatch.setattr(requests, "get", lambda *a, **k: _Resp(404, None))
+    p = tmp_path / "run.sh"
+    p.write_text("vllm serve acme/missing -tp 7\n")
+    r = lint("-t", "0.27.1", "--online", "-v", str(p))
+    assert "VL401" not in r.output.split("skipped")[0]
+    assert "VL401 skipped" in r.output and "404" in r.output
+
+
+def test_requests_not_imported_offline(tmp_path, deploy_db_path):
+    p = tmp_path / "run.sh"
+    p.write_text("vllm serve acme/unknown -tp 8 --enable-expert-parallel\n"
+                 "vllm serve deepseek-ai/DeepSeek-R1 -tp 8\n")
+    code = ("import sys; from vllm_lint.cli import run; sys.argv=['vllm-lint','-t','0.27.1',%r]\n"
+            "try:\n    run()\nexcept SystemExit:\n    pass\n"
+            "import sys; print('REQUESTS' if 'requests' in sys.modules else 'CLEAN')" % str(p))
+    env = {"VLLM_LINT_DB": str(deploy_db_path), "PATH": "/usr/bin:/bin", "VLLM_LINT_NO_CACHE": "1",
+           "HF_HOME": str(tmp_path / "hf")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.strip().endswith("CLEAN"), out.stdout + out.stderr
+
+
+# ------------------------------------------------------------------------- --verbose skip reasons
+
+
+def test_verbose_says_which_rules_skipped(lint, tmp_path):
+    p = tmp_path / "run.sh"
+    p.write_text("vllm serve acme/unknown-model -tp 8 --enable-expert-parallel --gpu-memory-utilization 0.97\n")
+    r = lint("-t", "0.27.1", "-v", str(p))
+    assert r.exit_code == 0, r.output
+    for code in ("VL401", "VL301", "VL302", "VL303"):
+        assert f"{code} skipped: the model `acme/unknown-model` is not in the shipped table" in r.output
+    assert "VL402 skipped: the GPUs available to the launch are unknown" in r.output
+
+
+# ------------------------------------------------------------------------- unsafe fixes
+
+
+MAVERICK = """#!/bin/bash
+vllm serve meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8 -tp 8 \\
+  --enable-expert-parallel \\
+  --max-model-len 65536
+"""
+
+
+def test_vl303_fix_only_with_unsafe_fixes(lint, tmp_path):
+    p = tmp_path / "deploy.sh"
+    p.write_text(MAVERICK)
+    r = lint("-t", "0.27.1", "--fix", str(p))
+    assert p.read_text() == MAVERICK and "--unsafe-fixes" in r.output
+    r = lint("-t", "0.27.1", "--fix", "--unsafe-fixes", str(p))
+    fixed = p.read_text()
+    assert "--enable-expert-parallel" not in fixed
+    assert "-tp 8" in fixed and "--max-model-len 65536" in fixed
+    assert not [d for d in findings(lint, p) if d["code"] == "VL303"]
+    subprocess.run(["bash", "-n", str(p)], check=True)
+
+
+def test_vl303_fix_yaml_list_and_kwargs(lint, tmp_path):
+    y = tmp_path / "pod.yaml"
+    y.write_text("""apiVersion: v1
+kind: Pod
+metadata: {name: m}
+spec:
+  containers:
+  - name: vllm
+    image: vllm/vllm-openai:v0.27.1
+    args:
+    - meta-llama/Llama-4-Maverick-17B-128E-Instruct
+    - --tensor-parallel-size=8
+    - --enable-expert-parallel
+    - --port=8000
+""")
+    lint("-t", "0.27.1", "--fix", "--unsafe-fixes", str(y))
+    text = y.read_text()
+    assert "--enable-expert-parallel" not in text and "--tensor-parallel-size=8" in text and "--port=8000" in text
+    py = tmp_path / "run.py"
+    py.write_text('from vllm import LLM\nllm = LLM("meta-llama/Llama-4-Maverick-17B-128E-Instruct", '
+                  'tensor_parallel_size=8, enable_expert_parallel=True)\n')
+    lint("-t", "0.27.1", "--fix", "--unsafe-fixes", str(py))
+    text = py.read_text()
+    assert "enable_expert_parallel" not in text and "tensor_parallel_size=8" in text
+    compile(text, str(py), "exec")
+
+
+@pytest.mark.parametrize("before,after", [
+    ("--gpu-memory-utilization 0.95", "--gpu-memory-utilization 0.9"),
+    ("--gpu-memory-utilization=0.97", "--gpu-memory-utilization=0.9"),
+    ("--gpu-memory-utilization '0.95'", "--gpu-memory-utilization '0.9'"),
+])
+def test_vl302_fix_sets_cap(lint, tmp_path, before, after):
+    p = tmp_path / "deploy.sh"
+    src = f"vllm serve deepseek-ai/DeepSeek-V3 -dp 8 --enable-expert-parallel --all2all-backend deepep_low_latency {before}\n"
+    p.write_text(src)
+    lint("-t", "0.27.1", "--fix", str(p))
+    assert p.read_text() == src
+    got = [d for d in findings(lint, p) if d["code"] == "VL302"]
+    assert got[0]["fix"]["applicability"] == "unsafe"
+    lint("-t", "0.27.1", "--fix", "--unsafe-fixes", str(p))
+    assert p.read_text() == src.replace(before, after)
+    assert not [d for d in findings(lint, p) if d["code"] == "VL302"]
+
+
+def test_vl302_fix_uses_configured_cap_in_yaml(lint, tmp_path):
+    (tmp_path / ".vllm-lint.toml").write_text("moe-gpu-memory-utilization-cap = 0.85\n")
+    y = tmp_path / "values.yaml"
+    y.write_text("""apiVersion: v1
+kind: Pod
+metadata: {name: m}
+spec:
+  containers:
+  - name: vllm
+    image: vllm/vllm-openai:v0.27.1
+    args: ["Qwen/Qwen3-30B-A3B", "--gpu-memory-utilization", "0.95"]
+""")
+    lint("-t", "0.27.1", "--fix", "--unsafe-fixes", str(y))
+    assert '"--gpu-memory-utilization", "0.85"' in y.read_text()
+
+
+def test_vl302_no_fix_for_opaque_value(lint, tmp_path):
+    p = tmp_path / "deploy.sh"
+    p.write_text('vllm serve Qwen/Qwen3-30B-A3B --gpu-memory-utilization "$GMU"\n')
+    assert not [d for d in findings(lint, p) if d["code"] == "VL302"]
+
+
+# ------------------------------------------------------------------------- defaults and units
+
+
+def test_vl306_off_by_default(lint, tmp_path):
+    p = tmp_path / "run.sh"
+    p.write_text("vllm serve meta-llama/Llama-3.1-8B-Instruct --enforce-eager\n")
+    assert not [d for d in findings(lint, p) if d["code"] == "VL306"]
+    assert [d["code"] for d in findings(lint, p, "--select", "VL306")] == ["VL306"]
+
+
+@pytest.mark.parametrize("text,value", [("32k", 32000), ("32K", 32768), ("25.6k", 25600), ("1M", 1048576),
+                                        ("131072", 131072), ("auto", None), ("-1", None), ("1.5K", None), (8192, 8192)])
+def test_human_int(text, value):
+    assert human_int(text) == value
+
+
+def test_rule_docs_have_sections():
+    from vllm_lint.rules.base import registry
+
+    for code, rule in registry().items():
+        if code[2] not in "345":
+            continue
+        for section in ("## What it does", "## Why is this bad?", "## Example", "## Fix safety", "## Evidence"):
+            assert section in rule.doc, f"{code} lacks {section}"
+        if rule.fix is not None:
+            assert rule.fix == "unsafe", code
