@@ -49,8 +49,11 @@ def select_edits(diags: list[Diagnostic], unsafe: bool) -> tuple[list[Edit], int
         if f is None or f.applicability == "display-only" or (f.applicability == "unsafe" and not unsafe):
             continue
         spans = [(e.span.start, e.span.end) for e in f.edits]
-        if any(a < y and x < b or (a == b == x == y) for a, b in spans for x, y in taken):
-            continue  # applied in a later pass, after re-linting
+        # overlapping or touching edits wait for the next pass: each was computed against the
+        # original text around it (a deletion takes the whitespace beside it), so two neighbours
+        # applied together can compound; re-linting recomputes the second against the result
+        if any(a <= y and x <= b for a, b in spans for x, y in taken):
+            continue
         chosen.extend(f.edits)
         taken.extend(spans)
         count += 1

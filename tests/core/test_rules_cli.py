@@ -215,3 +215,32 @@ def test_removed_option_read_as_abbreviation_of_another_is_an_error(tmp_path, mo
     assert d["code"] == "VL107" and d["severity"] == "error" and d["fix"] is None
     assert "silently reads it" in d["message"]
     assert p.read_text() == "vllm serve m --num-scheduler-steps 8\n"
+
+
+def test_deleting_a_line_inside_a_yaml_block_script_takes_its_indentation(run_cli, tmp_path):
+    p = tmp_path / "pod.yaml"
+    p.write_text(
+        "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: s\n    image: vllm/vllm-openai:v0.27.1\n"
+        "    command: [\"/bin/sh\", \"-c\"]\n    args:\n      - |\n        vllm serve m \\\n"
+        "          --swap-space 32 \\\n          --port 8000\n")
+    run_cli("--fix", str(p))
+    assert "        vllm serve m \\\n          --port 8000\n" in p.read_text()
+
+
+def test_curated_overlay_without_successor_wins_over_deprecation_text(tmp_path, monkeypatch):
+    import synthetic_db
+    from click.testing import CliRunner
+
+    from vllm_lint.cli import main
+
+    db = synthetic_db.build(tmp_path / "db")
+    ov = json.loads((db / "overlays" / "renames.json").read_text())
+    ov["options"]["--cuda-graph-sizes"] = {"successor": None, "evidence": "test"}
+    synthetic_db.write_json(db / "overlays" / "renames.json", ov)
+    monkeypatch.setenv("VLLM_LINT_DB", str(db))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --cuda-graph-sizes 8\n")
+    r = CliRunner().invoke(main, ["-t", "0.10.0", "--output-format", "json", str(p)])
+    (d,) = json.loads(r.output)
+    assert d["code"] == "VL106" and d["fix"] is None

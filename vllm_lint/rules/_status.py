@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..argv import ParsedArg, spell_like
-from ..launch import Edit
+from ..launch import Edit, Span
 from .base import LintContext
 
 
@@ -45,6 +45,21 @@ def _successor(ctx: LintContext, name: str, last: Optional[str]) -> tuple[Option
         if opt and opt.deprecated and opt.deprecated.get("successor"):
             return opt.deprecated["successor"], True, None, False, f"deprecated in vLLM {last} with a named successor"
     return None, False, None, False, None
+
+
+def _unaccepted_successor(ctx: LintContext, succ: str, arg: ParsedArg) -> str:
+    base, dot, key = succ.partition(".")
+    if dot and ctx.surface.lookup(base) is not None and not ctx.surface.dotted_json:
+        import json
+
+        value = arg.value if isinstance(arg.value, str) and not arg.value_opaque else "..."
+        try:
+            shown = json.dumps({key: json.loads(value)})
+        except ValueError:
+            shown = json.dumps({key: value})
+        return (f"its successor `{succ}` needs dotted keys (vLLM 0.9.0+); at {ctx.target} write "
+                f"`{base} '{shown}'`")
+    return f"its successor `{succ}` is not accepted by {ctx.target} either"
 
 
 def target_accepts(ctx: LintContext, option: str) -> bool:
@@ -90,7 +105,7 @@ def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
         if succ and target_accepts(ctx, succ):
             st.state, st.successor, st.successor_safe = "renamed", succ, safe
         elif succ:
-            st.successor_note = note or f"its successor `{succ}` is not accepted by {ctx.target} either"
+            st.successor_note = note or _unaccepted_successor(ctx, succ, arg)
         return st
     first = ctx.db.first_accepting_after(hist, ctx.target)
     return Status(arg, "too-new", base, first=first)
@@ -139,10 +154,25 @@ def delete_edits(ctx: LintContext, arg: ParsedArg) -> Optional[list[Edit]]:
     if arg.keyed is not None:
         if arg.keyed.delete_span is None:
             return None
-        return [Edit(arg.keyed.delete_span, "")]
+        return [_whole_line(ctx.data, Edit(arg.keyed.delete_span, ""))]
     launch = ctx.launch
     if launch is None or launch.delete_tokens is None or not arg.tokens:
         return None
     if any(t.span is None for t in arg.tokens):
         return None
-    return launch.delete_tokens(list(arg.tokens))
+    edits = launch.delete_tokens(list(arg.tokens))
+    return None if edits is None else [_whole_line(ctx.data, e) for e in edits]
+
+
+def _whole_line(data: bytes, e: Edit) -> Edit:
+    """A deletion that removes a line's content and its newline takes the line's indentation too.
+
+    Front-ends that see embedded text (a shell script in a YAML ``|`` block, a Markdown fence)
+    measure "the whole line" without the container's indentation; left alone, that indentation
+    would be glued to the next line."""
+    if e.content or not data or e.span.end == 0 or data[e.span.end - 1:e.span.end] != b"\n":
+        return e
+    start = data.rfind(b"\n", 0, e.span.start) + 1
+    if start < e.span.start and not data[start:e.span.start].strip(b" \t"):
+        return Edit(Span(start, e.span.end), "")
+    return e

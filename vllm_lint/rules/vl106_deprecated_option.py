@@ -37,7 +37,8 @@ def check(ctx: LintContext):
             continue
         written_base = arg.resolved_string or opt.name
         ov = ctx.db.option_overlay(written_base) or ctx.db.option_overlay(opt.name) or {}
-        succ = ov.get("successor") or opt.deprecated.get("successor")
+        # the curated overlay wins, also when it says there is no successor
+        succ = ov["successor"] if "successor" in ov else opt.deprecated.get("successor")
         safe = bool(ov.get("safe")) if ov else True
         msg = f"`{arg.written}` is deprecated at vLLM {ctx.target}"
         fix = None
