@@ -102,7 +102,7 @@ def check(ctx: LintContext):
                "no all-to-all backend is configured")
         msg = (f"gpu memory utilization {val} on MoE model {facts.model}: {why}, so the known out-of-memory mechanism "
                f"(all-to-all buffers allocated after profiling) does not apply; there is no public evidence that "
-               f"{val} fails here, keep it if it runs stably")
+               f"{val} fails here (the unsafe fix lowers it to the configured cap)")
     fix = None
     cap = float(ctx.settings.moe_gpu_memory_utilization_cap)
     if g.arg is not None and cap < g.value:

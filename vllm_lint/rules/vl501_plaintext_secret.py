@@ -5,7 +5,8 @@ Finds secrets written in plain text into a manifest, script or Dockerfile: a lit
 
 A variable reference (`$HF_TOKEN`, `${API_KEY}`, `$(API_KEY)`), a Kubernetes `valueFrom`
 secret reference, a template expression, or any value we cannot read statically is fine, and so
-are obvious placeholders (`<your-token>`, `hf_xxx`, `changeme`, `EMPTY`, `...`).
+are obvious placeholders (`<your-token>`, `hf_xxx`, `changeme`, `EMPTY`, `...`). Code blocks in
+Markdown documentation are not checked: examples there show literal example keys on purpose.
 
 ## Why is this bad?
 Anything committed is readable by everyone with access to the repository, its forks, CI logs and
@@ -59,6 +60,8 @@ def is_literal_secret(value) -> bool:
 
 @RULE.check
 def check(ctx: LintContext):
+    if ctx.path.lower().endswith((".md", ".markdown")):
+        return
     for e in ctx.env:
         if e.name in _ENV_SECRETS and not e.value_opaque and is_literal_secret(e.value):
             yield ctx.diag(RULE, f"{e.name} is written in plain text: use a secret reference (Kubernetes valueFrom.secretKeyRef, "
