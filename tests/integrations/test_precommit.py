@@ -1,0 +1,54 @@
+"""The pre-commit hook for real: ``pre-commit try-repo`` installs this repository's hook (from
+.pre-commit-hooks.yaml, into its own virtualenv, with pip and the machine's package index) and
+runs it on a deploy script in a temporary git repository. Uncommitted changes of this checkout
+are used (try-repo's shadow repository), so it tests the working tree. The database is the
+synthetic one (VLLM_LINT_DB), so the result is deterministic. About 40 s, mostly the hook's
+environment install."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+
+def _pre_commit() -> list[str]:
+    exe = Path(sys.executable).parent / "pre-commit"
+    if exe.exists():
+        return [str(exe)]
+    if shutil.which("pre-commit"):
+        return ["pre-commit"]
+    pytest.skip("pre-commit is not installed (pip install -e '.[test]')")
+
+
+def test_try_repo(tmp_path, synth_db_path):
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    work = tmp_path / "consumer"
+    work.mkdir()
+    (work / "deploy.sh").write_text("#!/bin/bash\nvllm serve m \\\n  --swap-space 4 \\\n  --port 8000\n")
+    (work / "ok.sh").write_text("#!/bin/bash\nvllm serve m --port 8000\n")
+    (work / "notes.txt").write_text("vllm serve m --swap-space 4\n")  # not a type the hook runs on
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pc-home"), "VLLM_LINT_DB": str(synth_db_path),
+           "VLLM_LINT_NO_CACHE": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid", "NO_COLOR": "1"}
+    env.pop("VIRTUAL_ENV", None)
+    subprocess.run(["git", "init", "-q", "."], cwd=work, check=True, env=env)
+    subprocess.run(["git", "add", "-A"], cwd=work, check=True, env=env)
+    r = subprocess.run([*_pre_commit(), "try-repo", str(REPO), "vllm-lint", "--verbose",
+                        "--files", "deploy.sh", "ok.sh", "notes.txt"],
+                       cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert "vllm-lint" in out and "Failed" in out
+    assert "deploy.sh:3:3: VL101" in out
+    assert "ok.sh" not in out.split("- exit code: 1", 1)[-1]
+    assert "notes.txt" not in out.split("- exit code: 1", 1)[-1]
