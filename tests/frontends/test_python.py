@@ -759,3 +759,59 @@ def test_keyword_value_spanning_lines_and_nested_call():
     assert by["model"].value_opaque
     assert by["hf_overrides"].value == {"architectures": ["X"], "max_position_embeddings": 2048}
     assert cut(data, by["hf_overrides"].delete_span).endswith(b'"model"),\n    seed=0)\n')
+
+
+# ---------------------------------------------------------------------------------------------
+# property: generated layouts; deleting any argument leaves valid code with the others intact
+
+
+def _gen_call(rng: random.Random) -> tuple[str, list[str]]:
+    values = ["1", "-2", "0.5", "'s'", '"d"', "True", "None", "[1, 2]", "{'a': 1}", "(3)", "x.y", "f(1, 2)",
+              "'é'", "r'\\d'"]
+    keys = rng.sample(["seed", "swap_space", "max_model_len", "tensor_parallel_size", "dtype",
+                       "enforce_eager", "quantization", "trust_remote_code"], rng.randint(1, 6))
+    seps = [", ", ",", ",\n    ", ",\n        ", ", # c\n    ", ",\r\n    ", " ,  ", ",\\\n    "]
+    parts = []
+    if rng.random() < 0.5:
+        parts.append(rng.choice(["'m'", '"org/model"', "path"]))
+    parts += [f"{k}={rng.choice(values)}" for k in keys]
+    if rng.random() < 0.2:
+        parts.append("**extra")
+    rng.shuffle(parts)
+    if parts[0] in ("'m'", '"org/model"', "path") or True:
+        pos = [p for p in parts if "=" not in p and not p.startswith("**")]
+        kw = [p for p in parts if "=" in p and not p.startswith("**")]
+        st = [p for p in parts if p.startswith("**")]
+        parts = pos + kw + st
+    body = ""
+    for i, p in enumerate(parts):
+        body += p
+        if i + 1 < len(parts):
+            body += rng.choice(seps)
+    lead = rng.choice(["", "\n    ", " ", "  # open\n    "])
+    trail = rng.choice(["", ",", ",\n", "\n", " ", "  # close\n"])
+    return f"llm = LLM({lead}{body}{trail})\n", keys
+
+
+def test_generated_layouts_delete_cleanly():
+    rng = random.Random(7)
+    for _ in range(400):
+        call, keys = _gen_call(rng)
+        src = "from vllm import LLM\n# ünï\n" + call + "print(llm)\n"
+        data = src.encode()
+        try:
+            ast.parse(data)
+        except SyntaxError:
+            continue
+        ex = py.extract(data, "t.py")
+        check_invariants(data, ex)
+        la = only(ex)
+        for ka in la.keyed:
+            if ka.key_span is None:
+                continue
+            out = cut(data, ka.delete_span)
+            again = only(py.extract(out, "t.py"))
+            remaining = [k.key for k in again.keyed]
+            expected = [k.key for k in la.keyed if k is not ka]
+            assert remaining == expected, (src, ka.key, out)
+            assert b",," not in out and b"(," not in out, out

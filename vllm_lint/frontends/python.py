@@ -26,6 +26,17 @@ What it finds
   ``os.environ |= {...}``, ``os.putenv`` -> ``Extraction.env`` (every literal name, not only
   ``VLLM_*``; rules decide what matters).
 
+``Launch.context`` keys: ``model`` (value of the first positional / ``model=``),
+``model_positional``, ``positional`` (source text of further positionals), ``kwargs_dicts`` (names
+expanded with ``**``), ``python_call`` (the subprocess/os function), ``image`` (docker run),
+``python_shell_string`` and ``shell_span`` (launches found in a shell string; ``span`` is then the
+Python call).
+
+Known limits: deletes of two adjacent arguments are computed independently and may overlap (the
+fixer's loop re-lints and applies the second); a list/dict bound in a branch (``if``) or mutated in a
+nested block makes the launch ``opaque`` rather than guessing; tuple argv has no ``delete_tokens``;
+``" ".join(cmd)`` strings are not followed.
+
 Parser choice: stdlib ``ast``, not libcst
 -----------------------------------------
 Measured (CPU seconds, best of 3, a loop of ``extract`` over every file; CPython 3.11):
