@@ -210,12 +210,16 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
                 click.echo(f"{r.path}: {line}", err=True)
     from .report import render
 
-    out = render(output_format, results, ctx)
-    if out and not (show_diff and output_format == "text" and not any(r.diagnostics for r in results)):
-        click.echo(out, nl=False, color=color)
     remaining = sum(len(r.diagnostics) for r in results)
     if show_diff:
-        raise click.exceptions.Exit(EXIT_FINDINGS if fixed_count or remaining and not exit_zero else EXIT_CLEAN)
+        # as ruff: the diff on stdout, a one-line account on stderr; exit 1 when a fix is pending
+        files = sum(1 for r in results if r.fixed is not None)
+        click.echo(f"Would fix {fixed_count} problem{'s' if fixed_count != 1 else ''} in {files} "
+                   f"file{'s' if files != 1 else ''} ({remaining} would remain).", err=True)
+        raise click.exceptions.Exit(EXIT_FINDINGS if fixed_count and not exit_zero else EXIT_CLEAN)
+    out = render(output_format, results, ctx)
+    if out:
+        click.echo(out, nl=False, color=color)
     raise click.exceptions.Exit(EXIT_FINDINGS if remaining and not exit_zero else EXIT_CLEAN)
 
 
