@@ -485,7 +485,10 @@ class ClassInfo:
         return None
 
     def method(self, name: str) -> Optional[FuncRef]:
-        for c in self.mro():
+        for stmt in self.node.body.body:  # own body first: no need to resolve the bases
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+                return FuncRef(self.module, stmt, self)
+        for c in self.mro()[1:]:
             for stmt in c.node.body.body:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
                     return FuncRef(c.module, stmt, c)
