@@ -815,3 +815,12 @@ def test_generated_layouts_delete_cleanly():
             expected = [k.key for k in la.keyed if k is not ka]
             assert remaining == expected, (src, ka.key, out)
             assert b",," not in out and b"(," not in out, out
+
+
+def test_rebound_names_make_launch_opaque():
+    src = ('import subprocess\nfrom vllm import LLM\n'
+           'if big:\n    cmd = ["vllm", "serve", "m", "--tp", "8"]\n    kw = {"seed": 1}\n'
+           'else:\n    cmd = ["vllm", "serve", "m"]\n    kw = {"seed": 2}\n'
+           'subprocess.run(cmd)\nLLM("m", **kw)\n')
+    _, ex = ext(src)
+    assert [la.opaque for la in ex.launches] == [True, True]

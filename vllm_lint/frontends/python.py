@@ -34,7 +34,8 @@ Python call).
 
 Known limits: deletes of two adjacent arguments are computed independently and may overlap (the
 fixer's loop re-lints and applies the second); a list/dict bound in a branch (``if``) or mutated in a
-nested block makes the launch ``opaque`` rather than guessing; tuple argv has no ``delete_tokens``;
+nested block, or bound more than once before the call, makes the launch ``opaque`` (the last
+binding's contents are still reported); tuple argv has no ``delete_tokens``;
 ``" ".join(cmd)`` strings are not followed.
 
 Parser choice: stdlib ``ast``, not libcst
@@ -811,6 +812,13 @@ class _Extractor:
             s = s.parent
         return None, scope
 
+    def _rebound(self, name: str, bscope: _Scope, pos: tuple[int, int], scope: _Scope) -> bool:
+        """More than one binding could reach ``pos`` (``if``/``else`` branches, loops)."""
+        binds = bscope.bindings.get(name, [])
+        if bscope is scope:
+            binds = [b for b in binds if b.pos < pos]
+        return len(binds) > 1
+
     def _mutations(self, name: str, bscope: _Scope, binding: _Binding, pos: tuple[int, int], scope: _Scope) -> list[_Mutation]:
         """Changes to ``name`` after ``binding`` (and before ``pos`` when in the call's scope)."""
         muts = [m for m in bscope.mutations.get(name, []) if m.pos > binding.pos]
@@ -941,6 +949,8 @@ class _Extractor:
                 return
             node = binding.value
             mutations = self._mutations(value.id, bscope, binding, pos, scope)
+            if self._rebound(value.id, bscope, pos, scope):
+                launch.opaque = True
             launch.context.setdefault("kwargs_dicts", []).append(value.id)
         keyed, opaque = self._mapping(node)
         if opaque is None:
@@ -1173,6 +1183,8 @@ class _Extractor:
         src = self.src
         entries: list[tuple[Token, str, Optional[_Layout], int]] = []  # token, word, layout, index
 
+        ambiguous: list[str] = []
+
         def splat(node: ast.AST, span: Optional[Span]) -> None:
             entries.append((Token(text=src.text(src.span(node)), span=span, opaque=True, splat=True),
                             _OPAQUE_WORD, None, -1))
@@ -1197,6 +1209,9 @@ class _Extractor:
             if isinstance(seq, ast.Name) and depth < 8:
                 node, muts, binding = self._resolve_name(seq, scope, pos)
                 if node is not seq and isinstance(node, (ast.List, ast.Tuple, ast.BinOp)):
+                    _b, bscope = self._lookup(seq.id, scope, pos)
+                    if self._rebound(seq.id, bscope, pos, scope):
+                        ambiguous.append(seq.id)
                     add_seq(node, depth + 1)
                     for m in muts:
                         same_block = binding is not None and \
@@ -1230,7 +1245,7 @@ class _Extractor:
             return []
         launch = Launch(path=self.path, entry=cmd.entry, style="argv", span=src.span(call))
         launch.tokens = [t for t, _w, _l, _i in entries[cmd.args_start:]]
-        launch.opaque = any(t.splat for t in launch.tokens)
+        launch.opaque = any(t.splat for t in launch.tokens) or bool(ambiguous)
         if cmd.image:
             launch.context["image"] = cmd.image
         for wi, name, value in cmd.env:
