@@ -33,9 +33,9 @@ expanded with ``**``), ``python_call`` (the subprocess/os function), ``image`` (
 Python call).
 
 Known limits: deletes of two adjacent arguments are computed independently and may overlap (the
-fixer's loop re-lints and applies the second); a list/dict bound in a branch (``if``) or mutated in a
-nested block, or bound more than once before the call, makes the launch ``opaque`` (the last
-binding's contents are still reported); tuple argv has no ``delete_tokens``;
+fixer's loop re-lints and applies the second); a list/dict bound more than once before the call
+(``if``/``else`` branches) or mutated inside a nested block makes the launch ``opaque`` (the last
+binding's contents are still reported); a single binding inside an ``if`` is taken as is; tuple argv has no ``delete_tokens``;
 ``" ".join(cmd)`` strings are not followed.
 
 Parser choice: stdlib ``ast``, not libcst
