@@ -4,6 +4,7 @@ in the same directory), overridden by command-line options."""
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -98,12 +99,15 @@ def load_file(path: Path) -> Optional[Settings]:
         raise ConfigError(f"{path}: cannot read configuration: {e.strerror or e}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: [tool] must be a table")
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("vllm-lint")
+        table = tool.get("vllm-lint")
         if table is None:
             return None
     else:
-        table = data.get("tool", {}).get("vllm-lint", data)
+        table = tool.get("vllm-lint", data)
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.vllm-lint] must be a table")
     return _validate(table, path)
@@ -111,7 +115,10 @@ def load_file(path: Path) -> Optional[Settings]:
 
 def discover(start: Path) -> Settings:
     """Settings of the nearest configuration file at or above ``start``."""
-    here = start.resolve()
+    try:
+        here = start.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: search from the directory holding it
+        here = Path(os.path.abspath(start)).parent
     if here.is_file() or not here.exists():
         here = here.parent
     for d in [here, *here.parents]:

@@ -465,7 +465,10 @@ class _File:
         return self.fspan(self.pos(node.start_mark.index), self.pos(node.end_mark.index))
 
     def content_span(self, node: Any) -> Optional[Span]:
-        return self.fspan(self.pos(node.start_mark.index), self.pos(_content_end(node)))
+        s, e = self.pos(node.start_mark.index), self.pos(_content_end(node))
+        if e < s:  # the last value is an alias of a node anchored earlier in the file
+            e = self.pos(node.end_mark.index)
+        return self.fspan(s, e)
 
     def smap(self, node: Any) -> ScalarMap:
         """Map from the scalar's value bytes to *file* bytes."""

@@ -156,6 +156,21 @@ class Surface:
         return self.v >= Version("0.5.2")
 
 
+def _check_release(rec: dict[str, Any]) -> None:
+    """The container shapes a release record must have (flag_db/README.md)."""
+    for key, typ in (("options", list), ("positionals", list), ("llm_params", list), ("async_engine_args", list),
+                     ("env", dict), ("engine_args", dict), ("json_configs", dict)):
+        v = rec.get(key)
+        if v is not None and not isinstance(v, typ):
+            raise TypeError(f"'{key}' is a {type(v).__name__}, not a {typ.__name__}")
+    for o in rec.get("options") or []:
+        if not isinstance(o, dict) or not isinstance(o.get("name"), str):
+            raise TypeError("an option record has no name")
+        for k in ("aliases", "negations", "hidden"):
+            if o.get(k) is not None and not isinstance(o[k], list):
+                raise TypeError(f"option {o['name']}: '{k}' is not a list")
+
+
 # --------------------------------------------------------------------------- timeline index
 
 Ranges = list[list[int]]  # [[first_index, last_index], ...] into Database.versions, inclusive
@@ -342,10 +357,16 @@ class Database:
         version = self.resolve_version(version)
         s = self._surfaces.get(version)
         if s is None:
-            rec = _read_json(self.path / "releases" / f"{version}.json")
+            file = self.path / "releases" / f"{version}.json"
+            rec = _read_json(file)
             if not isinstance(rec, dict) or rec.get("version") != version:
-                raise DatabaseError(f"{self.path / 'releases' / (version + '.json')}: corrupted release file")
-            s = self._surfaces[version] = Surface(rec)
+                raise DatabaseError(f"{file}: corrupted release file")
+            try:  # a hand-edited file: wrong shapes must be an error message, not a traceback
+                _check_release(rec)
+                s = Surface(rec)
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                raise DatabaseError(f"{file}: corrupted release file ({type(e).__name__}: {e})") from None
+            self._surfaces[version] = s
         return s
 
     # ---- timeline

@@ -1,0 +1,62 @@
+"""Reliability suite: property tests (hypothesis), the bad-input matrix, crash-safe and concurrent
+fixing, scraper hardening.
+
+Hypothesis profiles (select with ``HYPOTHESIS_PROFILE``):
+
+* ``ci`` (default): 200 examples per property, derandomized (the same inputs on every run, so CI
+  is reproducible), no deadline (shared machines), no example database written.
+* ``nightly``: 5000 examples per property, randomized, for a scheduled job.
+* ``dev``: 30 examples, for quick local iteration.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import synthetic_db  # noqa: E402
+
+_COMMON = dict(deadline=None, database=None, print_blob=True,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                      HealthCheck.filter_too_much])
+settings.register_profile("ci", max_examples=200, derandomize=True, **_COMMON)
+settings.register_profile("nightly", max_examples=5000, derandomize=False, **_COMMON)
+settings.register_profile("dev", max_examples=30, derandomize=True, **_COMMON)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def synth_db_path(tmp_path_factory) -> Path:
+    return synthetic_db.build(tmp_path_factory.mktemp("db"))
+
+
+@pytest.fixture
+def run_cli(synth_db_path, monkeypatch):
+    """Invoke the CLI in-process against the synthetic database (no cache)."""
+    from click.testing import CliRunner
+
+    from vllm_lint.cli import main
+
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    def run(*args, input=None):
+        return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+    return run
+
+
+def cli_env(db: Path, **extra: str) -> dict[str, str]:
+    """Environment for running ``python -m vllm_lint`` as a subprocess."""
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    env.update({"VLLM_LINT_DB": str(db), "VLLM_LINT_NO_CACHE": "1", "PYTHONUTF8": "1"})
+    env.update(extra)
+    return env
