@@ -386,3 +386,14 @@ def test_quick_fuzz_no_crash():
                 res = la.delete_tokens(la.tokens[:1])
                 if res:
                     apply(data, res)
+
+
+def test_exports_that_rules_read_are_recorded_and_others_are_not():
+    from vllm_lint.frontends import shell
+
+    data = (b"export HF_TOKEN=hf_x\nexport NCCL_CUMEM_ENABLE=0\nexport PATH=/x:$PATH\n"
+            b"CUDA_VISIBLE_DEVICES=0,1\nvllm serve m\n")
+    ex = shell.extract(data, "x.sh")
+    names = {e.name for e in ex.env}
+    assert names == {"HF_TOKEN", "NCCL_CUMEM_ENABLE", "CUDA_VISIBLE_DEVICES"}
+    assert {e.name for e in ex.launches[0].env} >= names

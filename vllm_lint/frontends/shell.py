@@ -64,6 +64,11 @@ def _parser():
     return _PARSER
 
 
+# Exported variables worth recording: vLLM's own, and the few others that rules read (secrets for
+# VL501, NCCL and device settings for the VL3xx/VL4xx rules). Others are not decoded at all.
+ENV_PREFIXES = (b"VLLM_", b"NCCL_", b"HF_TOKEN", b"HUGGING_FACE_HUB_TOKEN", b"CUDA_VISIBLE_DEVICES")
+
+
 def might_contain_launch(data: bytes) -> bool:
     return b"vllm" in data or b"VLLM_" in data
 
@@ -315,7 +320,10 @@ def extract_script(
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
     ctx = _Ctx(script, path, offset_map, _depth)
-    marks = sorted(set(_find_all(script, b"vllm")) | set(_find_all(script, b"VLLM_")))
+    found: set[int] = set()
+    for needle in (b"vllm", *ENV_PREFIXES):
+        found.update(_find_all(script, needle))
+    marks = sorted(found)
     if not marks:
         return ctx.out
     ctx.marks = marks
@@ -591,7 +599,7 @@ def _declaration(ctx: _Ctx, node) -> None:
     assigns = [c for c in node.named_children if c.type == "variable_assignment"]
     for c in assigns:
         name = c.child_by_field_name("name")
-        if name is None or not ctx.src[name.start_byte : name.end_byte].startswith(b"VLLM_"):
+        if name is None or not ctx.src[name.start_byte : name.end_byte].startswith(ENV_PREFIXES):
             continue
         delete = _whole_line_span(ctx, node.start_byte, node.end_byte) if len([x for x in node.named_children if x.type in ("variable_assignment", "variable_name")]) == 1 else None
         ea = _env_from_assign_node(ctx, dec, c, delete)
@@ -608,7 +616,7 @@ def _declaration(ctx: _Ctx, node) -> None:
 
 def _bare_assignment(ctx: _Ctx, node) -> None:
     name = node.child_by_field_name("name")
-    if name is not None and ctx.src[name.start_byte : name.end_byte].startswith(b"VLLM_"):
+    if name is not None and ctx.src[name.start_byte : name.end_byte].startswith(ENV_PREFIXES):
         ea = _env_from_assign_node(ctx, _Decoder(ctx.src), node,
                                    _whole_line_span(ctx, node.start_byte, node.end_byte))
         if ea is not None:
