@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Optional
 
@@ -25,6 +24,15 @@ def is_vllm_var(name: str) -> bool:
     return name.startswith("VLLM_")
 
 
+def env_in_state(ctx: LintContext, state: str):
+    """(assignment, status) for each VLLM_ variable of the context in timeline state ``state``."""
+    for env in ctx.env:
+        if is_vllm_var(env.name):
+            st = env_status(ctx, env)
+            if st.state == state:
+                yield env, st
+
+
 def env_status(ctx: LintContext, env: EnvAssign) -> EnvStatus:
     cache = ctx.extra.setdefault("env_status", {})
     if env.name in cache:
@@ -40,9 +48,10 @@ def _compute(ctx: LintContext, name: str) -> EnvStatus:
         return EnvStatus("ok", successor=ov.get("successor"), note=ov.get("note"))
     hist = ctx.db.env_history(name)
     if hist is None:
-        pool = [n for n in ctx.surface.env if is_vllm_var(n)]
-        close = difflib.get_close_matches(name, pool, n=1, cutoff=0.8)
-        return EnvStatus("unknown", suggestion=close[0] if close else None)
+        from ._status import closest
+
+        close = closest(ctx.surface, name, lambda: [n for n in ctx.surface.env if is_vllm_var(n)], 0.8, "env")
+        return EnvStatus("unknown", suggestion=close)
     last = ctx.db.last_accepting(hist, ctx.target)
     if last is not None:
         pos = ctx.db.position(last)

@@ -76,6 +76,27 @@ def target_accepts(ctx: LintContext, option: str) -> bool:
     return True
 
 
+def closest(surface, word: str, pool, cutoff: float, kind: str = "") -> Optional[str]:
+    """The closest name to ``word`` in ``pool()`` (difflib), memoised per release surface: a
+    repository repeats its typos, and each lookup compares against hundreds of names."""
+    memo = surface.__dict__.setdefault("_closest_memo", {})
+    key = (kind, word, cutoff)
+    if key not in memo:
+        close = difflib.get_close_matches(word, pool(), n=1, cutoff=cutoff)
+        memo[key] = close[0] if close else None
+    return memo[key]
+
+
+def args_in_state(ctx: LintContext, state: str):
+    """(argument, status) for each option of the launch whose timeline state is ``state``."""
+    for arg in ctx.args:
+        if arg.positional:
+            continue
+        st = option_status(ctx, arg)
+        if st.state == state:
+            yield arg, st
+
+
 def option_status(ctx: LintContext, arg: ParsedArg) -> Status:
     cache = ctx.extra.setdefault("status", {})
     key = id(arg)
@@ -94,9 +115,9 @@ def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
         return Status(arg, "ambiguous", base)
     hist = ctx.db.option_history(base)
     if hist is None:
-        pool = ctx.surface.long_strings if base.startswith("--") else list(ctx.surface.by_string)
-        close = difflib.get_close_matches(base, pool, n=1, cutoff=0.75)
-        return Status(arg, "unknown", base, suggestion=close[0] if close else None)
+        s = ctx.surface
+        close = closest(s, base, lambda: s.long_strings if base.startswith("--") else list(s.by_string), 0.75)
+        return Status(arg, "unknown", base, suggestion=close)
     last = ctx.db.last_accepting(hist, ctx.target)
     if last is not None:
         succ, safe, note, noop, evidence = _successor(ctx, base, last)
@@ -118,9 +139,8 @@ def _compute_kwarg(ctx: LintContext, arg: ParsedArg) -> Status:
         return Status(arg, "ok", name)
     hist = ctx.db.engine_arg_history(name)
     if hist is None:
-        pool = sorted(set(s.engine_args) | set(s.llm_params))
-        close = difflib.get_close_matches(name, pool, n=1, cutoff=0.75)
-        return Status(arg, "unknown", name, suggestion=close[0] if close else None)
+        close = closest(s, name, lambda: sorted(set(s.engine_args) | set(s.llm_params)), 0.75, "kwarg")
+        return Status(arg, "unknown", name, suggestion=close)
     last = ctx.db.last_accepting(hist, ctx.target)
     if last is not None:
         succ, safe, note, noop, evidence = _successor(ctx, "--" + name.replace("_", "-"), last)

@@ -24,7 +24,7 @@ The per-release database in `flag_db/` (scraped from each release's source) and
 `flag_db/overlays/renames.json` (curated, each entry with its evidence).
 """
 
-from ._status import delete_edits, option_status
+from ._status import args_in_state, delete_edits
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL101", name="removed-option", summary="option removed before the target release",
@@ -33,12 +33,7 @@ RULE = Rule(code="VL101", name="removed-option", summary="option removed before 
 
 @RULE.check
 def check(ctx: LintContext):
-    for arg in ctx.args:
-        if arg.positional:
-            continue
-        st = option_status(ctx, arg)
-        if st.state != "removed":
-            continue
+    for arg, st in args_in_state(ctx, "removed"):
         where = f"removed in vLLM {st.removed_in}" if st.removed_in else "removed"
         msg = f"`{arg.written}` was {where} (last accepted by {st.last}); {ctx.target} rejects it"
         if st.successor_note:

@@ -26,7 +26,7 @@ deprecation messages; the database records the first and last releases of each s
 """
 
 from ..argv import spell_like
-from ._status import option_status, rename_edits
+from ._status import args_in_state, rename_edits
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL102", name="renamed-option", summary="option renamed; the target accepts only the new name",
@@ -35,12 +35,7 @@ RULE = Rule(code="VL102", name="renamed-option", summary="option renamed; the ta
 
 @RULE.check
 def check(ctx: LintContext):
-    for arg in ctx.args:
-        if arg.positional:
-            continue
-        st = option_status(ctx, arg)
-        if st.state != "renamed":
-            continue
+    for arg, st in args_in_state(ctx, "renamed"):
         new = st.successor
         shown = spell_like(new, arg) if arg.style == "config" else new
         msg = (f"`{arg.written}` was renamed to `{shown}` (the old name was last accepted by {st.last}; "

@@ -18,7 +18,7 @@ No automatic fix: a typo's intended option is a guess.
 The union of every release's option strings in `flag_db/`.
 """
 
-from ._status import option_status
+from ._status import args_in_state
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL103", name="unknown-option", summary="option no vLLM release accepts",
@@ -27,12 +27,7 @@ RULE = Rule(code="VL103", name="unknown-option", summary="option no vLLM release
 
 @RULE.check
 def check(ctx: LintContext):
-    for arg in ctx.args:
-        if arg.positional:
-            continue
-        st = option_status(ctx, arg)
-        if st.state != "unknown":
-            continue
+    for arg, st in args_in_state(ctx, "unknown"):
         what = "a keyword argument of any vLLM release's EngineArgs or LLM" if arg.style == "kwargs" \
             else "an option of any vLLM release"
         msg = f"`{arg.written}` is not {what}"

@@ -19,7 +19,7 @@ No fix: upgrade the image, or drop the option by hand.
 The first release of each option in `flag_db/index.json`.
 """
 
-from ._status import option_status
+from ._status import args_in_state
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL104", name="option-too-new", summary="option first accepted after the target release",
@@ -28,11 +28,6 @@ RULE = Rule(code="VL104", name="option-too-new", summary="option first accepted 
 
 @RULE.check
 def check(ctx: LintContext):
-    for arg in ctx.args:
-        if arg.positional:
-            continue
-        st = option_status(ctx, arg)
-        if st.state != "too-new":
-            continue
+    for arg, st in args_in_state(ctx, "too-new"):
         msg = f"`{arg.written}` is accepted from vLLM {st.first}; the target {ctx.target} rejects it"
         yield ctx.diag(RULE, msg, arg.report_span, option=st.name)

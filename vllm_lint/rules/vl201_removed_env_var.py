@@ -24,7 +24,7 @@ the replacement (if any) is named in the message.
 The keys of `vllm/envs.py`'s `environment_variables` at each release, in `flag_db/`.
 """
 
-from ._env_status import env_status, is_vllm_var
+from ._env_status import env_in_state
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL201", name="removed-env-var", summary="VLLM_ variable the target no longer reads",
@@ -33,12 +33,7 @@ RULE = Rule(code="VL201", name="removed-env-var", summary="VLLM_ variable the ta
 
 @RULE.check
 def check(ctx: LintContext):
-    for env in ctx.env:
-        if not is_vllm_var(env.name):
-            continue
-        st = env_status(ctx, env)
-        if st.state != "removed":
-            continue
+    for env, st in env_in_state(ctx, "removed"):
         msg = f"`{env.name}` is no longer read by vLLM {ctx.target} (last read by {st.last})"
         if st.successor:
             msg += f"; use `{st.successor}`"

@@ -20,7 +20,7 @@ The union of `vllm/envs.py` keys over every release in `flag_db/`. Plugins and f
 variables of their own (`VLLM_ASCEND_*`); ignore the rule for them per file or by code.
 """
 
-from ._env_status import env_status, is_vllm_var
+from ._env_status import env_in_state
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no release reads",
@@ -29,12 +29,7 @@ RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no rel
 
 @RULE.check
 def check(ctx: LintContext):
-    for env in ctx.env:
-        if not is_vllm_var(env.name):
-            continue
-        st = env_status(ctx, env)
-        if st.state != "unknown":
-            continue
+    for env, st in env_in_state(ctx, "unknown"):
         msg = f"`{env.name}` is not read by any vLLM release"
         if st.suggestion:
             msg += f"; did you mean `{st.suggestion}`?"

@@ -14,7 +14,7 @@ No automatic fix.
 First release of each variable in `flag_db/index.json`.
 """
 
-from ._env_status import env_status, is_vllm_var
+from ._env_status import env_in_state
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL203", name="env-var-too-new", summary="VLLM_ variable read only after the target",
@@ -23,10 +23,6 @@ RULE = Rule(code="VL203", name="env-var-too-new", summary="VLLM_ variable read o
 
 @RULE.check
 def check(ctx: LintContext):
-    for env in ctx.env:
-        if not is_vllm_var(env.name):
-            continue
-        st = env_status(ctx, env)
-        if st.state == "too-new":
-            yield ctx.diag(RULE, f"`{env.name}` is read from vLLM {st.first}; the target {ctx.target} ignores it",
-                           env.name_span, option=env.name)
+    for env, st in env_in_state(ctx, "too-new"):
+        yield ctx.diag(RULE, f"`{env.name}` is read from vLLM {st.first}; the target {ctx.target} ignores it",
+                       env.name_span, option=env.name)

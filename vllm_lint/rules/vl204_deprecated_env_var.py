@@ -16,7 +16,7 @@ Deprecations scraped from `vllm/envs.py` where the source marks them, and the cu
 (`flag_db/overlays/renames.json`, section `env`) with evidence per entry.
 """
 
-from ._env_status import env_status, is_vllm_var
+from ._env_status import env_in_state
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL204", name="deprecated-env-var", summary="VLLM_ variable deprecated at the target",
@@ -25,12 +25,7 @@ RULE = Rule(code="VL204", name="deprecated-env-var", summary="VLLM_ variable dep
 
 @RULE.check
 def check(ctx: LintContext):
-    for env in ctx.env:
-        if not is_vllm_var(env.name):
-            continue
-        st = env_status(ctx, env)
-        if st.state != "ok":
-            continue
+    for env, st in env_in_state(ctx, "ok"):
         rec = ctx.surface.env.get(env.name) or {}
         dep = rec.get("deprecated")
         if not dep and not (ctx.db.env_overlay(env.name) or {}).get("deprecated_since"):
@@ -38,7 +33,7 @@ def check(ctx: LintContext):
         ov = ctx.db.env_overlay(env.name) or {}
         since = ov.get("deprecated_since")
         if not dep and since:
-            from packaging.version import Version
+            from ..surface.version import Version
             if Version(ctx.target) < Version(since):
                 continue
         succ = (dep or {}).get("successor") if isinstance(dep, dict) else None
