@@ -10,9 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
-from packaging.version import Version
-
 from ..launch import Edit, Span
+from ..surface.version import Version
 
 
 @lru_cache(maxsize=256)

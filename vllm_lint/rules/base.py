@@ -12,7 +12,7 @@ one launch, its environment, the target release's surface and the timeline) and 
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Optional
 
@@ -110,6 +110,22 @@ class Rule:
 _REGISTRY: Optional[dict[str, Rule]] = None
 
 
+def _rule_modules(paths: Iterable[str]) -> list[str]:
+    """Names of the ``vl*`` modules of the rules package (a directory listing: pkgutil's import
+    and module walk cost start-up time; benchmarks/README.md)."""
+    names: set[str] = set()
+    for d in paths:
+        try:
+            entries = os.listdir(d)
+        except OSError:  # not a directory (zip import): ask pkgutil
+            import pkgutil
+
+            names.update(i.name for i in pkgutil.iter_modules([d]) if i.name.startswith("vl"))
+            continue
+        names.update(n[:-3] for n in entries if n.startswith("vl") and n.endswith(".py"))
+    return sorted(names)
+
+
 def registry() -> dict[str, Rule]:
     """All rules, by code, in code order. Importing a rule module registers nothing globally;
     the module's ``RULE`` object is collected here."""
@@ -118,10 +134,8 @@ def registry() -> dict[str, Rule]:
         from .. import rules as pkg
 
         found: dict[str, Rule] = {}
-        for info in pkgutil.iter_modules(pkg.__path__):
-            if not info.name.startswith("vl"):
-                continue
-            mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        for name in _rule_modules(pkg.__path__):
+            mod = importlib.import_module(f"{pkg.__name__}.{name}")
             rule = getattr(mod, "RULE", None)
             if isinstance(rule, Rule):
                 if not rule.doc:
