@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO
+from integration_data import REPO
 
 
 def action():

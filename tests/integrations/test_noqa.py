@@ -10,7 +10,7 @@ import subprocess
 import pytest
 import yaml
 
-from conftest import PROJECT
+from integration_data import PROJECT
 
 FILES = list(PROJECT)
 

@@ -13,20 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
-
-
-def _copy_tree(dst: Path) -> None:
-    """The checkout's files as git sees them (tracked and untracked-but-not-ignored), so the
-    working tree is tested, without build/ or egg-info left in the repository."""
-    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, check=True,
-                         capture_output=True).stdout.decode().split("\0")
-    for rel in filter(None, out):
-        src = REPO / rel
-        if src.is_file():
-            target = dst / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(src.read_bytes())
+from integration_data import REPO, copy_tree
 
 
 def test_python_m(synth_db_path, tmp_path):
@@ -54,7 +41,7 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path, synth_db_path)
     if not (REPO / ".git").exists():
         pytest.skip("not a git checkout")
     src = tmp_path / "vllm-lint-checkout"  # (a directory named 'src' confuses setuptools' bdist_wheel)
-    _copy_tree(src)
+    copy_tree(src)
     dist = tmp_path / "dist"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(src)],
                    check=True, timeout=600, capture_output=True)

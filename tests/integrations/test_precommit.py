@@ -1,7 +1,8 @@
 """The pre-commit hook for real: ``pre-commit try-repo`` installs this repository's hook (from
 .pre-commit-hooks.yaml, into its own virtualenv, with pip and the machine's package index) and
-runs it on a deploy script in a temporary git repository. Uncommitted changes of this checkout
-are used (try-repo's shadow repository), so it tests the working tree. The database is the
+runs it on a deploy script in a temporary git repository. The hook repository is a snapshot of
+this checkout's working tree (tracked and untracked-but-not-ignored files, committed into a
+temporary git repository), so the test sees what a clean clone would, plus work in progress. The database is the
 synthetic one (VLLM_LINT_DB), so the result is deterministic. About 40 s, mostly the hook's
 environment install."""
 
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from integration_data import REPO, copy_tree
 
 pytestmark = pytest.mark.slow
 
@@ -32,6 +33,8 @@ def _pre_commit() -> list[str]:
 def test_try_repo(tmp_path, synth_db_path):
     if not (REPO / ".git").exists():
         pytest.skip("not a git checkout")
+    hooks = tmp_path / "vllm-lint-hooks"
+    copy_tree(hooks)
     work = tmp_path / "consumer"
     work.mkdir()
     (work / "deploy.sh").write_text("#!/bin/bash\nvllm serve m \\\n  --swap-space 4 \\\n  --port 8000\n")
@@ -41,9 +44,11 @@ def test_try_repo(tmp_path, synth_db_path):
            "VLLM_LINT_NO_CACHE": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid", "NO_COLOR": "1"}
     env.pop("VIRTUAL_ENV", None)
-    subprocess.run(["git", "init", "-q", "."], cwd=work, check=True, env=env)
-    subprocess.run(["git", "add", "-A"], cwd=work, check=True, env=env)
-    r = subprocess.run([*_pre_commit(), "try-repo", str(REPO), "vllm-lint", "--verbose",
+    for repo in (hooks, work):
+        subprocess.run(["git", "init", "-q", "."], cwd=repo, check=True, env=env)
+        subprocess.run(["git", "add", "-A"], cwd=repo, check=True, env=env)
+    subprocess.run(["git", "commit", "-q", "-m", "snapshot"], cwd=hooks, check=True, env=env)
+    r = subprocess.run([*_pre_commit(), "try-repo", str(hooks), "vllm-lint", "--verbose",
                         "--files", "deploy.sh", "ok.sh", "notes.txt"],
                        cwd=work, env=env, capture_output=True, text=True, timeout=600)
     out = r.stdout + r.stderr

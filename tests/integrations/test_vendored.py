@@ -3,7 +3,7 @@ rules for matching files; both from the project's configuration."""
 
 from __future__ import annotations
 
-from conftest import DEPLOYMENT
+from integration_data import DEPLOYMENT
 
 
 def findings(run_cli, *args):
