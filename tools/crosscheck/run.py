@@ -151,8 +151,25 @@ def release_venv(version: str, src: Path, work: Path, base: Path) -> tuple[Path,
     return venv, failed
 
 
+def fake_dist_info(version: str, venv: Path) -> None:
+    """Metadata for a ``vllm <v>+cpu`` distribution, so that ``importlib.metadata.version("vllm")``
+    works and vLLM's platform detection (which looks for "cpu" in that version) picks the CPU
+    platform instead of failing to infer a device."""
+    sp = site_packages(venv)
+    for old in sp.glob("vllm-*.dist-info"):
+        shutil.rmtree(old)
+    d = sp / f"vllm-{version}+cpu.dist-info"
+    d.mkdir()
+    (d / "METADATA").write_text(f"Metadata-Version: 2.1\nName: vllm\nVersion: {version}+cpu\n")
+    (d / "INSTALLER").write_text("xc\n")
+    (d / "RECORD").write_text("")
+
+
 def dump(version: str, src: Path, venv: Path, work: Path, max_stubs: int = 40) -> dict[str, Any]:
     out = work / f"xc-out-{version}.json"
+    fake_dist_info(version, venv)
+    # the sdist's own vllm.egg-info (first on sys.path) would shadow that metadata
+    shutil.rmtree(src / "vllm.egg-info", ignore_errors=True)
     stubs: list[str] = []
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "VLLM_TARGET_DEVICE": "cpu", "TOKENIZERS_PARALLELISM": "false"}
     env.pop("PYTHONPATH", None)
@@ -218,6 +235,8 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
         if not o.get("default_computed"):
             defaults["checked"] += 1
             rd = a["default"]
+            if rd == "==SUPPRESS==":  # argparse.SUPPRESS: no attribute set, i.e. no default
+                rd = None
             if a["action"] in ("_StoreTrueAction",) and rd is False and o.get("default") in (False, None):
                 ok = o.get("default") is False or o.get("default") is None
             else:
