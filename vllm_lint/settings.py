@@ -96,10 +96,24 @@ def _validate(table: dict[str, Any], source: Path) -> Settings:
     return s
 
 
+def _may_configure(raw: bytes) -> bool:
+    """Whether a pyproject.toml can hold a ``tool.vllm-lint`` table: ``[tool.vllm-lint]``,
+    ``[tool."vllm-lint"]``, ``tool.vllm-lint.x = ...``, a ``vllm-lint`` key under ``[tool]`` or
+    an inline ``tool = {...}``. Never false when the table exists; a project that merely names
+    vllm-lint (a dependency, a script) is not parsed."""
+    if b"vllm-lint" not in raw:
+        return False
+    import re
+
+    return bool(re.search(rb"tool\s*\.\s*[\"']?vllm-lint", raw)
+                or re.search(rb"(?m)^\s*\[\s*tool\s*\]", raw)
+                or re.search(rb"(?m)^\s*tool\s*=", raw))
+
+
 def load_file(path: Path) -> Optional[Settings]:
     try:
         raw = path.read_bytes()
-        if path.name == "pyproject.toml" and b"vllm-lint" not in raw:
+        if path.name == "pyproject.toml" and not _may_configure(raw):
             return None  # no [tool.vllm-lint] table: not worth parsing (benchmarks/README.md)
         data = _tomllib().loads(raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n"))
     except OSError as e:

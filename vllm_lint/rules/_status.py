@@ -3,7 +3,6 @@ VL1xx rules (removed, renamed, unknown, too new, deprecated, abbreviated)."""
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Optional
 
@@ -82,6 +81,8 @@ def closest(surface, word: str, pool, cutoff: float, kind: str = "") -> Optional
     memo = surface.__dict__.setdefault("_closest_memo", {})
     key = (kind, word, cutoff)
     if key not in memo:
+        import difflib  # only when a name is unknown (~2 ms of start-up otherwise)
+
         close = difflib.get_close_matches(word, pool(), n=1, cutoff=cutoff)
         memo[key] = close[0] if close else None
     return memo[key]
