@@ -441,7 +441,8 @@ class Linter:
             if new != data:
                 res.fixed, res.original, res.fixed_count = new, data, count
             res.fix_note = note
-        res.diagnostics = self.finish(data, diags, shown)
+        # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
+        res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown)
         return res
 
     def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None) -> list[Diagnostic]:
