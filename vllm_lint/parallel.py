@@ -29,6 +29,8 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
 
 def _flatten(results: list) -> list:
     """Each file's result, then the config files its launches named (once each)."""
+    if not any(r.related for r in results):
+        return list(results)  # discover() already gave each file once
     out, seen = [], set()
     for r in results:
         for x in [r, *r.related]:
