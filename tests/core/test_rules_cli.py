@@ -244,3 +244,15 @@ def test_curated_overlay_without_successor_wins_over_deprecation_text(tmp_path, 
     r = CliRunner().invoke(main, ["-t", "0.10.0", "--output-format", "json", str(p)])
     (d,) = json.loads(r.output)
     assert d["code"] == "VL106" and d["fix"] is None
+
+
+def test_json_fix_positions_after_fix_refer_to_the_fixed_text(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m \\\n  --swap-space 4 \\\n  --max-model 8 \\\n  --port 1\n")
+    # --swap-space deleted (safe); the abbreviation is expanded; unsafe nothing
+    r = run_cli("-t", "0.27.1", "--fix", "--select", "VL101,VL107", "--output-format", "json", str(p))
+    assert json.loads(r.output) == []
+    p.write_text("vllm serve m \\\n  --swap-space 4 \\\n  --dtype fp16 \\\n  --max-model 8\n")
+    r = run_cli("-t", "0.27.1", "--fix", "--select", "VL101,VL105", "--output-format", "json", str(p))
+    (d,) = json.loads(r.output)
+    assert d["code"] == "VL105" and d["location"]["row"] == 2  # line 2 of the fixed file

@@ -52,7 +52,8 @@ def make_positions(results):
             data = None
             for r in results:
                 if r.path == path:
-                    data = r.original if r.original is not None else None
+                    # the bytes the findings were computed on: the fixed text after --fix
+                    data = r.fixed if r.fixed is not None else r.original
                     break
             if data is None:
                 try:
