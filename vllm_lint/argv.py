@@ -181,6 +181,12 @@ class ArgvParser:
             pa = ParsedArg(written=written, canonical=canonical, tokens=[tok], option=opt,
                            resolved_string=resolved, how=how, json_path=json_path, ambiguous=ambiguous)
             pa.name_span = _name_span(tok, len(written.encode("utf-8")))
+            if opt is None and canonical == "--model" and self.surface.has_serve:
+                # 0.9.0's serve parser has no --model, yet `--model X` works: the api_server
+                # module adds it, and FlexibleArgumentParser.parse_args moves `vllm serve
+                # --model X` to the positional slot. It is the model either way.
+                pa.positional, pa.how, pa.ambiguous = True, "positional", []
+                seen_positional = True
             i += 1
             if eq or attached is not None:
                 pa.inline_value = True

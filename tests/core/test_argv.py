@@ -101,3 +101,26 @@ def test_spell_like(written, new, style, key_style, expected):
     from vllm_lint.argv import ParsedArg
 
     assert spell_like(new, ParsedArg(written=written, canonical=written, style=style, key_style=key_style)) == expected
+
+
+def test_model_option_missing_from_the_serve_parser_is_the_positional_model(tmp_path):
+    """vLLM 0.9.0's serve parser has no --model (only --model-impl, --model-loader-extra-config),
+    yet `--model X` works there: not an ambiguous abbreviation, and the model of the launch."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from synthetic_db import _record, opt
+
+    from vllm_lint.surface.db import Database, compile_index, write_json
+
+    options = [opt("--model-impl"), opt("--model-loader-extra-config", kind="json", type="json"),
+               opt("--tensor-parallel-size", ["-tp"], type="int")]
+    (tmp_path / "releases").mkdir()
+    write_json(tmp_path / "releases" / "0.9.0.json", _record("0.9.0", options, {}))
+    compile_index(tmp_path)
+    db = Database(tmp_path)
+    for words in (("--model", "m", "-tp", "2"), ("--model=m", "-tp", "2")):
+        args = parse(db, "0.9.0", *words)
+        assert args[0].positional and args[0].value == "m" and not args[0].ambiguous, words
+        assert args[1].canonical == "-tp" and args[1].value == "2"
