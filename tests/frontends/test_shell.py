@@ -397,3 +397,22 @@ def test_exports_that_rules_read_are_recorded_and_others_are_not():
     names = {e.name for e in ex.env}
     assert names == {"HF_TOKEN", "NCCL_CUMEM_ENABLE", "CUDA_VISIBLE_DEVICES"}
     assert {e.name for e in ex.launches[0].env} >= names
+
+
+@pytest.mark.parametrize("ref", ["$IMAGE", '"$IMAGE"', "${IMAGE}", '"${IMAGE}"'])
+@pytest.mark.parametrize("assign", ["IMAGE=vllm/vllm-openai:v0.27.1", "export IMAGE='vllm/vllm-openai:v0.27.1'"])
+def test_docker_run_with_the_image_in_a_variable(assign, ref):
+    """`IMAGE=vllm/vllm-openai:vX` then `docker run ... $IMAGE --opts`: the launch is found (the
+    command itself never spells "vllm") and the tag is the version hint, pointing at the value."""
+    data, out = ex(f"{assign}\ndocker run --gpus all -e VLLM_USE_V1=1 {ref} \\\n  --model m \\\n  --swap-space 4\n")
+    (la,) = out.launches
+    assert la.entry == "docker:vllm/vllm-openai:v0.27.1"
+    assert [t.text for t in la.tokens] == ["--model", "m", "--swap-space", "4"]
+    assert [e.name for e in la.env] == ["VLLM_USE_V1"]
+    (hint,) = la.version_hints
+    assert hint.version == "v0.27.1" and data[hint.span.start:hint.span.end].strip(b"'") == b"vllm/vllm-openai:v0.27.1"
+
+
+def test_image_variable_of_another_image_is_not_a_launch():
+    _, out = ex("IMAGE=nginx:1.25\ndocker run $IMAGE --model m\n")
+    assert out.launches == []

@@ -25,7 +25,7 @@ a lone unquoted ``$ARGS``-like expansion, ``$(cmd)``, ``"$@"`` or ``"${A[@]}"`` 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -122,6 +122,7 @@ _SPLAT_NAME_RE = re.compile(r"ARG|OPT|FLAG|PARAM|EXTRA|CMD|CLI|ADDITIONAL", re.I
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"})
 _SHELL_C_RE = re.compile(r"^-[a-zA-Z]*c[a-zA-Z]*$")
 _PY_RE = re.compile(r"^python[\d.]*$")
+_VAR_REF = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 _ANSI_C = {
     "n": b"\n", "t": b"\t", "r": b"\r", "a": b"\a", "b": b"\b", "e": b"\x1b", "E": b"\x1b",
     "f": b"\f", "v": b"\v", "\\": b"\\", "'": b"'", '"': b'"', "?": b"?",
@@ -331,6 +332,8 @@ class _Ctx:
     out: Extraction = field(default_factory=Extraction)
     file_env: list = field(default_factory=list)  # (script offset, EnvAssign) of VLLM_ exports
     marks: list = field(default_factory=list)  # sorted offsets of b"vllm" / b"VLLM_"
+    # IMAGE=vllm/vllm-openai:vX: name -> (image, script offsets of the value), for `docker run $IMAGE`
+    image_vars: dict = field(default_factory=dict)
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -502,9 +505,16 @@ def _assignment_word(dec: _Decoder, node) -> _Word:
 def _command(ctx: _Ctx, node) -> None:
     words, assigns = _command_words(ctx, node)
     texts = [w.text for w in words]
+    image_at = None
+    if ctx.image_vars:
+        for k, w in enumerate(words):
+            var = _VAR_REF.fullmatch(w.text) if w.opaque else None
+            if var and (var.group(1) or var.group(2)) in ctx.image_vars:
+                image, image_at = ctx.image_vars[var.group(1) or var.group(2)]
+                texts[k] = image
     found = find_vllm_command(texts)
     if found is not None:
-        _launch(ctx, node, words, found)
+        _launch(ctx, node, words, found, image_at)
     else:
         v = version_from_pip_install(texts)
         if v is not None:
@@ -632,6 +642,7 @@ def _declaration(ctx: _Ctx, node) -> None:
     dec = _Decoder(ctx.src)
     assigns = [c for c in node.named_children if c.type == "variable_assignment"]
     for c in assigns:
+        _image_var(ctx, c)
         name = c.child_by_field_name("name")
         if name is None or not ctx.src[name.start_byte : name.end_byte].startswith(ENV_PREFIXES):
             continue
@@ -648,7 +659,24 @@ def _declaration(ctx: _Ctx, node) -> None:
                 _walk(ctx, v)
 
 
+def _image_var(ctx: _Ctx, node) -> None:
+    """``IMAGE=vllm/vllm-openai:v0.27.1``: remember it, and make later ``$IMAGE`` words relevant."""
+    name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+    if name is None or value is None or value.type not in ("word", "string", "raw_string"):
+        return
+    w = _Decoder(ctx.src).word(value)
+    if w.opaque or not image_is_vllm(w.text):
+        return
+    var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
+    ctx.image_vars[var] = (w.text, (value.start_byte, value.end_byte))
+    for needle in (b"$" + var.encode(), b"${" + var.encode()):
+        for i in _find_all(ctx.src, needle):
+            if i > node.end_byte:
+                insort(ctx.marks, i)
+
+
 def _bare_assignment(ctx: _Ctx, node) -> None:
+    _image_var(ctx, node)
     name = node.child_by_field_name("name")
     if name is not None and ctx.src[name.start_byte : name.end_byte].startswith(ENV_PREFIXES):
         ea = _env_from_assign_node(ctx, _Decoder(ctx.src), node,
@@ -664,7 +692,7 @@ def _bare_assignment(ctx: _Ctx, node) -> None:
 # ---- launches
 
 
-def _launch(ctx: _Ctx, node, words: list[_Word], found) -> None:
+def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
     src = ctx.src
     start = found.args_start
     arg_words = words[start:]
@@ -685,7 +713,8 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found) -> None:
         v = version_from_image(found.image)
         if v is not None:
             iw = next((w for w in words if w.text == found.image), None)
-            hints.append(VersionHint(v, "image-tag", _map_span(ctx, iw.start, iw.end) if iw else None))
+            at = (iw.start, iw.end) if iw else image_at
+            hints.append(VersionHint(v, "image-tag", _map_span(ctx, *at) if at else None))
     if not dropped_words:
         dropped_words = _dropped_after(ctx, node)
     else:
