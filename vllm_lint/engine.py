@@ -236,6 +236,12 @@ def frontend(fmt: str):
     return importlib.import_module(f"vllm_lint.frontends.{fmt}")
 
 
+class Deferred(Exception):
+    """Raised by ``lint_file`` when ``Linter.defer_parsing`` is set and the file needs parsing
+    (it passed the pre-filter and missed the cache): ``vllm_lint.parallel`` screens every file in
+    the main process and sends only these to the worker processes."""
+
+
 class Linter:
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
                  cache=None):
@@ -249,6 +255,7 @@ class Linter:
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
         self._linted_refs: set[str] = set()
         self.explicit_target: Optional[str] = None
+        self.defer_parsing = False  # see Deferred
         if settings.target_version:
             self.explicit_target = db.resolve_version(settings.target_version)
 
@@ -454,6 +461,8 @@ class Linter:
             if cached is not None and not (fix and any(d.fix is not None for d in cached)):
                 res.diagnostics = self.finish(data, cached, shown)
                 return res
+        if self.defer_parsing:
+            raise Deferred(len(data))
         diags, _ = self.lint_bytes(path, data, fmt, mode, forced)
         res.verbose = list(dict.fromkeys(self.verbose))
         if key is not None:

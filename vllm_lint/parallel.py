@@ -6,25 +6,62 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-PARALLEL_MIN_FILES = 64
+PARALLEL_MIN_FILES = 64  # below this, one process: a pre-commit run is start-up bound
+PARALLEL_MIN_PARSED = 48  # files needing a parse before worker processes pay off (benchmarks/)
+CHUNK = 8  # files per task at most, and CHUNK_BYTES: small tasks keep both cores busy to the end
+CHUNK_BYTES = 32 * 1024
 
 
 def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
     if len(targets) < PARALLEL_MIN_FILES or (os.cpu_count() or 1) < 2:
         return _flatten([linter.lint_file(t, fix=fix) for t in targets])
+    from .engine import Deferred
+
+    # This process screens every file (read, format, pre-filter, cache lookup: cheap, and in a
+    # repository most files stop there); the files that need parsing go to worker processes in
+    # small tasks once there are enough of them to pay for the workers' start-up.
+    results: list = [None] * len(targets)
+    pending: list[int] = []
+    pending_bytes = 0
+    futures: list = []
+    pool = None
+    linter.defer_parsing = True
+    try:
+        for i, t in enumerate(targets):
+            try:
+                results[i] = linter.lint_file(t, fix=fix)
+                continue
+            except Deferred as d:
+                pending.append(i)
+                pending_bytes += d.args[0]
+            if pool is None and len(pending) >= PARALLEL_MIN_PARSED:
+                pool = _pool(linter, db_path)
+            if pool is not None and (len(pending) >= CHUNK or pending_bytes >= CHUNK_BYTES):
+                futures.append((pending, pool.submit(_run_chunk, ([targets[j] for j in pending], fix))))
+                pending, pending_bytes = [], 0
+    finally:
+        linter.defer_parsing = False
+    try:
+        if pool is not None and pending:
+            futures.append((pending, pool.submit(_run_chunk, ([targets[j] for j in pending], fix))))
+            pending = []
+        for i in pending:
+            results[i] = linter.lint_file(targets[i], fix=fix)
+        for idx, fut in futures:
+            for j, r in zip(idx, fut.result()):
+                results[j] = r
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return _flatten(results)
+
+
+def _pool(linter, db_path: Optional[str]):
     from concurrent.futures import ProcessPoolExecutor
 
-    workers = min(os.cpu_count() or 2, 4)
-    chunks = [targets[i::workers] for i in range(workers)]
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init,
-                             initargs=(db_path, linter.settings, [r.code for r in linter.rules],
-                                       linter.unsafe_fixes, linter.cache)) as pool:
-        parts = list(pool.map(_run_chunk, [(c, fix) for c in chunks]))
-    by_path = {}
-    for part in parts:
-        for r in part:
-            by_path[r.path] = r
-    return _flatten([by_path[str(t.path)] for t in targets if str(t.path) in by_path])
+    return ProcessPoolExecutor(max_workers=min(os.cpu_count() or 2, 4), initializer=_init,
+                               initargs=(db_path, linter.settings, [r.code for r in linter.rules],
+                                         linter.unsafe_fixes, linter.cache))
 
 
 def _flatten(results: list) -> list:
