@@ -1,0 +1,35 @@
+"""Structural start-up checks (issue 7): what the CLI imports, never how long it takes.
+
+A pre-commit run pays for every module imported; heavy ones must stay behind the commands and
+files that need them (benchmarks/README.md has the timings)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("requests", "libcst", "yaml", "tree_sitter", "packaging", "tomllib", "importlib.resources",
+         "tempfile", "difflib", "pathspec", "concurrent.futures")
+
+
+def _imported_after(code: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint(' '.join(sorted(sys.modules)))"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return set(out)
+
+
+def test_cli_import_is_light():
+    mods = _imported_after("import vllm_lint.cli")
+    assert not [m for m in HEAVY if m in mods]
+
+
+def test_lint_of_a_shell_file_imports_no_yaml_libcst_or_requests(tmp_path, synth_db_path):
+    f = tmp_path / "run.sh"
+    f.write_text("vllm serve m --swap-space 4\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli import main\n"
+            f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.frontends.shell" in mods  # the lint did run
+    assert not [m for m in ("requests", "libcst", "yaml", "packaging", "pathspec", "importlib.resources",
+                            "concurrent.futures") if m in mods]
