@@ -256,3 +256,13 @@ def test_json_fix_positions_after_fix_refer_to_the_fixed_text(run_cli, tmp_path)
     r = run_cli("-t", "0.27.1", "--fix", "--select", "VL101,VL105", "--output-format", "json", str(p))
     (d,) = json.loads(r.output)
     assert d["code"] == "VL105" and d["location"]["row"] == 2  # line 2 of the fixed file
+
+
+def test_env_finding_without_a_name_in_the_file_points_at_its_value(run_cli, tmp_path):
+    """production-stack's `v0: 1` sets VLLM_USE_V1=0: the finding points at that value, not 1:1."""
+    p = tmp_path / "values.yaml"
+    p.write_text("servingEngineSpec:\n  modelSpec:\n  - name: m\n    repository: vllm/vllm-openai\n"
+                 "    tag: v0.27.1\n    modelURL: facebook/opt-125m\n    vllmConfig:\n      v0: 1\n")
+    r = run_cli("--output-format", "json", str(p))
+    got = [(d["code"], d["location"]["row"], d["location"]["column"]) for d in json.loads(r.output)]
+    assert ("VL201", 8, 11) in got, r.output

@@ -39,4 +39,4 @@ def check(ctx: LintContext):
             msg += f"; use `{st.successor}`"
         if st.note:
             msg += f": {st.note}"
-        yield ctx.diag(RULE, msg, env.name_span, option=env.name)
+        yield ctx.diag(RULE, msg, env.name_span or env.value_span, option=env.name)

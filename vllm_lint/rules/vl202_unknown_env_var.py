@@ -33,4 +33,4 @@ def check(ctx: LintContext):
         msg = f"`{env.name}` is not read by any vLLM release"
         if st.suggestion:
             msg += f"; did you mean `{st.suggestion}`?"
-        yield ctx.diag(RULE, msg, env.name_span, option=env.name)
+        yield ctx.diag(RULE, msg, env.name_span or env.value_span, option=env.name)

@@ -25,4 +25,4 @@ RULE = Rule(code="VL203", name="env-var-too-new", summary="VLLM_ variable read o
 def check(ctx: LintContext):
     for env, st in env_in_state(ctx, "too-new"):
         yield ctx.diag(RULE, f"`{env.name}` is read from vLLM {st.first}; the target {ctx.target} ignores it",
-                       env.name_span, option=env.name)
+                       env.name_span or env.value_span, option=env.name)

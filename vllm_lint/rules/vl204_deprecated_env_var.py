@@ -41,4 +41,4 @@ def check(ctx: LintContext):
         msg = f"`{env.name}` is deprecated at vLLM {ctx.target}"
         if succ:
             msg += f"; use `{succ}`"
-        yield ctx.diag(RULE, msg, env.name_span, option=env.name)
+        yield ctx.diag(RULE, msg, env.name_span or env.value_span, option=env.name)
