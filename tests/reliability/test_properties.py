@@ -60,7 +60,8 @@ def lint(linter: Linter, doc: Doc, data: bytes):
 
 
 def fix(linter: Linter, doc: Doc, data: bytes, diags):
-    if _HAS_MODE and "mode" in inspect.signature(fix_loop).parameters:
+    params = inspect.signature(fix_loop).parameters
+    if _HAS_MODE and ("mode" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())):
         return fix_loop(linter, Path(doc.name), data, doc.fmt, diags, mode=doc.mode)
     return fix_loop(linter, Path(doc.name), data, doc.fmt, diags)
 
