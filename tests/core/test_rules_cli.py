@@ -266,3 +266,36 @@ def test_env_finding_without_a_name_in_the_file_points_at_its_value(run_cli, tmp
     r = run_cli("--output-format", "json", str(p))
     got = [(d["code"], d["location"]["row"], d["location"]["column"]) for d in json.loads(r.output)]
     assert ("VL201", 8, 11) in got, r.output
+
+
+def test_async_engine_args_fields(tmp_path, monkeypatch):
+    """AsyncEngineArgs adds fields of its own (disable_log_requests until 0.10.x): accepted where
+    the release has them, removed (not "unknown to every release") after; LLM(...) never had them."""
+    from click.testing import CliRunner
+
+    import synthetic_db
+    from vllm_lint.cli import main
+    from vllm_lint.surface.db import compile_index, write_json
+
+    old = synthetic_db._record("0.8.5", synthetic_db.BASE, {})
+    old["async_engine_args"] = ["disable_log_requests"]
+    new = synthetic_db._record("0.27.1", synthetic_db.BASE, {})
+    new["async_engine_args"] = ["enable_log_requests"]
+    (tmp_path / "db" / "releases").mkdir(parents=True)
+    write_json(tmp_path / "db" / "releases" / "0.8.5.json", old)
+    write_json(tmp_path / "db" / "releases" / "0.27.1.json", new)
+    compile_index(tmp_path / "db")
+    monkeypatch.setenv("VLLM_LINT_DB", str(tmp_path / "db"))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    p = tmp_path / "engine.py"
+    p.write_text("from vllm.engine.arg_utils import AsyncEngineArgs\nfrom vllm import LLM\n"
+                 "a = AsyncEngineArgs(model='m', disable_log_requests=True)\n"
+                 "b = AsyncEngineArgs(model='m', enable_log_requests=True)\n"
+                 "c = LLM(model='m', enable_log_requests=True)\n")
+
+    def codes(target):
+        r = CliRunner().invoke(main, ["--output-format", "json", "-t", target, str(p)], catch_exceptions=False)
+        return [(d["code"], d["location"]["row"]) for d in json.loads(r.output)]
+
+    assert codes("0.27.1") == [("VL101", 3), ("VL103", 5)]
+    assert codes("0.8.5") == [("VL104", 4), ("VL103", 5)]

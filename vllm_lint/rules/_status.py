@@ -136,9 +136,12 @@ def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
 def _compute_kwarg(ctx: LintContext, arg: ParsedArg) -> Status:
     name = arg.canonical
     s = ctx.surface
-    if name in s.engine_args or name in s.llm_params:
+    is_async = ctx.launch is not None and ctx.launch.entry == "AsyncEngineArgs"
+    if name in s.engine_args or name in s.llm_params or is_async and name in s.async_engine_args:
         return Status(arg, "ok", name)
     hist = ctx.db.engine_arg_history(name)
+    if hist is None and is_async:
+        hist = ctx.db.async_engine_arg_history(name)
     if hist is None:
         close = closest(s, name, lambda: sorted(set(s.engine_args) | set(s.llm_params)), 0.75, "kwarg")
         return Status(arg, "unknown", name, suggestion=close)

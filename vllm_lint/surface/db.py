@@ -242,6 +242,7 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
     kinds: dict[str, dict[str, Any]] = {}
     env: dict[str, list[int]] = {}
     engine: dict[str, list[int]] = {}
+    async_engine: dict[str, list[int]] = {}
     for i, (_, path) in enumerate(files):
         rec = _read_json(path)
         for o in rec.get("options", []):
@@ -258,6 +259,8 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
             env.setdefault(name, []).append(i)
         for name in rec.get("engine_args", {}) or {}:
             engine.setdefault(name, []).append(i)
+        for name in rec.get("async_engine_args", []) or []:
+            async_engine.setdefault(name, []).append(i)
     index = {
         "schema": 1,
         "versions": versions,
@@ -266,6 +269,7 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         "deprecated": {k: _runs(v) for k, v in sorted(deprecated.items())},
         "env": {k: _runs(v) for k, v in sorted(env.items())},
         "engine_args": {k: _runs(v) for k, v in sorted(engine.items())},
+        "async_engine_args": {k: _runs(v) for k, v in sorted(async_engine.items())},
     }
     write_json(db_dir / "index.json", index)
     return index
@@ -394,6 +398,10 @@ class Database:
 
     def engine_arg_history(self, name: str) -> Optional[History]:
         return self._history("engine_args", name)
+
+    def async_engine_arg_history(self, name: str) -> Optional[History]:
+        """Fields only ``AsyncEngineArgs`` adds (``disable_log_requests`` until 0.10.1.1)."""
+        return self._history("async_engine_args", name)
 
     def deprecated_history(self, string: str) -> Optional[History]:
         return self._history("deprecated", string)
