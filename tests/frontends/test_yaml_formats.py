@@ -341,3 +341,19 @@ def test_crlf_and_bom():
     i = [t.text for t in la.tokens].index("--swap-space")
     new = apply(data, la.delete_tokens(la.tokens[i : i + 2]))
     assert b"--swap-space" not in new and b"\r\n" in new and b"\n\n" not in new.replace(b"\r", b"")
+
+
+def test_production_stack_literal_tokens_are_launch_env():
+    """A string `hf_token` / `vllmApiKey` becomes the HF_TOKEN / VLLM_API_KEY the chart sets (so
+    VL501 sees a token committed in the values file); a secret reference does not."""
+    data = (b"servingEngineSpec:\n  vllmApiKey: sk-live-0123456789\n  modelSpec:\n"
+            b"  - name: a\n    repository: vllm/vllm-openai\n    tag: v0.8.5\n    modelURL: m\n"
+            b"    hf_token: hf_1234567890abcdefghij\n"
+            b"  - name: b\n    repository: vllm/vllm-openai\n    tag: v0.8.5\n    modelURL: m\n"
+            b"    hf_token:\n      secretName: hf\n      secretKey: token\n")
+    ex = Y.extract(data, "values.yaml")
+    check_spans(data, ex)
+    a, b = [la for la in ex.launches if la.entry == "production-stack"]
+    got = {e.name: data[e.value_text_span.start:e.value_text_span.end] for e in a.env}
+    assert got == {"HF_TOKEN": b"hf_1234567890abcdefghij", "VLLM_API_KEY": b"sk-live-0123456789"}
+    assert [e.name for e in b.env] == ["VLLM_API_KEY"]

@@ -56,8 +56,9 @@ What is read
 * Helm values of vllm-project/production-stack (``servingEngineSpec.modelSpec[]``): one
   ``style="config"`` launch per model with camelCase ``vllmConfig`` keys
   (``context["option_for_key"]`` maps each key to the option the chart emits), ``modelURL`` in
-  ``context["model"]``, ``v0`` -> ``VLLM_USE_V1=0``, ``requestGPU`` -> gpu count, plus an argv
-  launch for ``extraArgs``. vLLM's own example chart (``image.command``) and other values files
+  ``context["model"]``, ``v0`` -> ``VLLM_USE_V1=0``, string ``hf_token`` / ``vllmApiKey`` ->
+  ``HF_TOKEN`` / ``VLLM_API_KEY``, ``requestGPU`` -> gpu count, plus an argv launch for
+  ``extraArgs``. vLLM's own example chart (``image.command``) and other values files
   with ``command``/``args`` lists are read as containers.
 * vLLM ``--config`` files: :func:`extract_config_file` (called by the engine when a launch
   references the file), or ``extract(..., explicit=True)`` for a file named on the command line
@@ -1276,6 +1277,14 @@ class _File:
             if prod:
                 hw.gpu_product = prod
             env = self.k8s_env(_get(ms, "env"))
+            # the chart turns a string `hf_token` (and servingEngineSpec `vllmApiKey`) into a
+            # Secret read as HF_TOKEN / VLLM_API_KEY: a literal token in the values file
+            for holder, key, var in ((ms, "hf_token", "HF_TOKEN"), (spec, "vllmApiKey", "VLLM_API_KEY")):
+                tok = _get(holder, key)
+                if isinstance(tok, ScalarNode) and _str(tok):
+                    tm = self.smap(tok)
+                    env.append(EnvAssign(var, None, tok.value, value_span=self.content_span(tok),
+                                         value_text_span=tm.span(0, len(tm.value)) if tm.complete else None))
             cfg = _get(ms, "vllmConfig")
             ctx: dict[str, Any] = {"chart": "vllm-project/production-stack"}
             name = _str(_get(ms, "name"))
