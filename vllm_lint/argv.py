@@ -142,6 +142,9 @@ class ArgvParser:
         toks = launch.tokens
         i = 0
         seen_positional = False
+        # options of a wrapper that shares the argv with vLLM (KServe's huggingfaceserver):
+        # consumed with their values, never vLLM's to judge
+        wrapper = frozenset(launch.context.get("wrapper_options") or ())
         while i < len(toks):
             tok = toks[i]
             if tok.splat:
@@ -192,7 +195,8 @@ class ArgvParser:
                 pa.inline_value = True
                 pa.value = inline if eq else attached
                 pa.value_opaque = tok.opaque
-                out.append(pa)
+                if written not in wrapper:
+                    out.append(pa)
                 continue
             takes: Optional[bool]
             nargs: Any = None
@@ -235,7 +239,8 @@ class ArgvParser:
                 if vals:
                     pa.value = " ".join(v.text for v in vals) if len(vals) > 1 else vals[0].text
                     pa.value_opaque = any(v.opaque for v in vals)
-            out.append(pa)
+            if written not in wrapper:
+                out.append(pa)
         return out
 
     def parse_keyed(self, launch: Launch) -> list[ParsedArg]:
