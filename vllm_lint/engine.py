@@ -403,6 +403,10 @@ class Linter:
                 continue
             self._linted_refs.add(key)
             res.related.append(self._lint_one(Target(ref, True), fix, "config", ref_target))
+        for r in [res, *res.related]:
+            for d in r.diagnostics:  # file-level findings (unreadable, binary, too large) skip finish()
+                if d.row == 0:
+                    _place(d, LineIndex(b""))
         return res
 
     def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:

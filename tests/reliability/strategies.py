@@ -292,8 +292,8 @@ def yaml_word(draw, text: str) -> str:
 
 
 @st.composite
-def k8s_doc(draw) -> Doc:
-    doc = Doc("yaml", "deploy.yaml", draw(NL))
+def k8s_doc(draw, doc: Optional[Doc] = None) -> Doc:
+    doc = doc or Doc("yaml", "deploy.yaml", draw(NL))
     nl = doc.nl
     model = draw(MODEL)
     items = draw(ITEMS)
@@ -384,8 +384,8 @@ def config_doc(draw) -> Doc:
 
 
 @st.composite
-def python_doc(draw) -> Doc:
-    doc = Doc("python", "serve.py", draw(NL))
+def python_doc(draw, doc: Optional[Doc] = None) -> Doc:
+    doc = doc or Doc("python", "serve.py", draw(NL))
     nl = doc.nl
     doc.put(f"# -*- coding: utf-8 -*-{nl}{draw(COMMENT)}{nl}")
     shape = draw(st.sampled_from(["kwargs", "subprocess"]))
@@ -435,8 +435,8 @@ def python_doc(draw) -> Doc:
 
 
 @st.composite
-def dockerfile_doc(draw) -> Doc:
-    doc = Doc("dockerfile", "Dockerfile", draw(NL))
+def dockerfile_doc(draw, doc: Optional[Doc] = None) -> Doc:
+    doc = doc or Doc("dockerfile", "Dockerfile", draw(NL))
     nl = doc.nl
     items = draw(ITEMS)
     words = [w for it in items for w in it.words()]
@@ -468,15 +468,23 @@ def markdown_doc(draw) -> Doc:
     doc = Doc("markdown", "README.md", draw(NL))
     nl = doc.nl
     doc.put(f"# Déploiement 模型{nl}{nl}Run the server:{nl}{nl}")
-    lang = draw(st.sampled_from(["bash", "sh", "console", "shell"]))
-    doc.put(f"```{lang}{nl}")
-    if lang == "console":
-        doc.put("$ ")
-        draw(shell_launch(doc))
-        doc.put(f"INFO: started{nl}")
-    else:
-        draw(shell_launch(doc))
-    doc.put(f"```{nl}{nl}Some text with `vllm serve` inline.{nl}")
+    for _ in range(draw(st.integers(1, 2))):
+        lang = draw(st.sampled_from(["bash", "sh", "console", "shell", "yaml", "python", "dockerfile"]))
+        fence = draw(st.sampled_from(["```", "~~~"]))
+        doc.put(f"{fence}{lang}{nl}")
+        if lang == "console":
+            doc.put("$ ")
+            draw(shell_launch(doc))
+            doc.put(f"INFO: started{nl}")
+        elif lang == "yaml":
+            draw(k8s_doc(doc))
+        elif lang == "python":
+            draw(python_doc(doc))
+        elif lang == "dockerfile":
+            draw(dockerfile_doc(doc))
+        else:
+            draw(shell_launch(doc))
+        doc.put(f"{fence}{nl}{nl}Some text with `vllm serve` inline.{nl}{nl}")
     return doc
 
 
