@@ -109,8 +109,11 @@ class ArgvParser:
             # -O forms (handled before exact lookup for the 0.12+ rewrite)
             if s.o_flag == "optimization-level" and "--optimization-level" in s.by_string:
                 if canonical.startswith("-O."):
-                    cc = "-cc" if "-cc" in s.by_string else "--compilation-config"
-                    return canonical, s.by_string.get(cc), cc, "o-rewrite", canonical[3:], []
+                    # 0.12+ rewrites every word starting with -O (but a bare -O) to
+                    # `--optimization-level <rest>`: `-O.mode=3` is the level ".mode=3", not a
+                    # --compilation-config key (the -O alias of it is gone; checked against the
+                    # real parsers of 0.13.0, 0.27.1 and 0.33.0 by tools/crosscheck/fixcheck.py)
+                    return canonical, None, None, "unknown", canonical[3:], []
                 return canonical, s.by_string["--optimization-level"], "--optimization-level", "o-rewrite", None, []
             if s.o_flag == "alias" and canonical.startswith("-O."):
                 base, json_path = "-O", canonical[3:]
@@ -181,6 +184,11 @@ class ArgvParser:
                     attached = written[2:]
                     written = head
             canonical, opt, resolved, how, json_path, ambiguous = self.resolve(written)
+            if how == "o-rewrite" and written == "-O" and not eq and attached is None and not (
+                    i + 1 < len(toks) and (toks[i + 1].text in ("0", "1", "2", "3") or toks[i + 1].opaque)):
+                # a bare -O becomes --optimization-level only before a level 0-3; otherwise the
+                # parser keeps "-O", which it no longer knows (`-O '{"mode": 3}'` is rejected)
+                opt, resolved, how = None, None, "unknown"
             pa = ParsedArg(written=written, canonical=canonical, tokens=[tok], option=opt,
                            resolved_string=resolved, how=how, json_path=json_path, ambiguous=ambiguous)
             pa.name_span = _name_span(tok, len(written.encode("utf-8")))

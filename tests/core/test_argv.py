@@ -63,8 +63,19 @@ def test_O_is_alias_before_0_12_and_rewrite_after(synth_db):
     assert old.option.name == "--compilation-config" and old.value == "3"
     (new,) = parse(synth_db, "0.27.1", "-O3")
     assert new.how == "o-rewrite" and new.option.name == "--optimization-level" and new.value == "3"
+    # 0.12+ reads `-O.mode 3` as `--optimization-level .mode` (then a stray "3"), not as a
+    # --compilation-config key: the word is no option of the target (real parsers of 0.13.0,
+    # 0.27.1 and 0.33.0, tools/crosscheck/fixcheck.py)
     (dotted,) = parse(synth_db, "0.27.1", "-O.mode", "3")
-    assert dotted.option.name == "--compilation-config" and dotted.json_path == "mode"
+    assert dotted.option is None and dotted.how == "unknown" and dotted.json_path == "mode"
+    assert dotted.value == "3"
+    # a bare -O is the optimization level only before 0-3; `-O '{"mode": 3}'` is rejected
+    (level, _) = parse(synth_db, "0.27.1", "-O", "2", "--enforce-eager")
+    assert level.how == "o-rewrite" and level.option.name == "--optimization-level" and level.value == "2"
+    (js,) = parse(synth_db, "0.27.1", "-O", '{"mode": 3}')
+    assert js.option is None and js.how == "unknown" and js.value == '{"mode": 3}'
+    (old_js,) = parse(synth_db, "0.8.5", "-O", '{"level": 3}')
+    assert old_js.option.name == "--compilation-config" and old_js.value == '{"level": 3}'
 
 
 def test_removed_option_value_consumed_by_historic_shape(synth_db):
