@@ -222,6 +222,16 @@ def test_huge_member(area):
     build_and_check_failure(area, src, "limit")
 
 
+def test_gzip_bomb(area, monkeypatch):
+    # the inflation limit (1.5 GB) lowered so that a 64 KB bomb trips it without the real cost
+    monkeypatch.setattr(S, "MAX_INFLATED_BYTES", 4 * 1024 * 1024)
+    import gzip
+
+    bomb = gzip.compress(b"\0" * (16 * 1024 * 1024))
+    src, _, _ = source_for(bomb, area["cache"])
+    build_and_check_failure(area, src, "inflates to more than")
+
+
 def test_not_an_archive(area):
     src, _, _ = source_for(b"<html>proxy login</html>", area["cache"])
     build_and_check_failure(area, src, "not a readable tar archive")
