@@ -131,7 +131,8 @@ def release_venv(version: str, src: Path, work: Path, base: Path) -> tuple[Path,
     sh([sys.executable, "-m", "venv", str(venv)])
     (site_packages(venv) / "_xc_base.pth").write_text(str(site_packages(base)) + "\n")
     cons = work / "xc-constraints.txt"
-    cons.write_text(f"torch=={TORCH}\n")
+    # recent pyarrow/datasets (pulled in by old outlines) refuse the numpy<2 that old releases pin
+    cons.write_text(f"torch=={TORCH}\npyarrow<18\ndatasets<3\n")
     reqs = requirement_lines(src)
     req_file = venv / "xc-requirements.txt"
     req_file.write_text("\n".join(reqs) + "\n")
