@@ -178,6 +178,7 @@ def test_index_compiled_when_available(tmp_path: Path, monkeypatch: pytest.Monke
 
 def test_index_skipped_when_module_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "vllm_lint.surface.index", None)  # import raises ImportError
+    monkeypatch.setitem(sys.modules, "vllm_lint.surface.db", None)
     res = B.build(FakeSource(["0.8.5"]), None, tmp_path, jobs=1, extractor=stub_extract)
     assert res.index == "unavailable" and res.ok
 
@@ -195,6 +196,7 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(sources, "make_source", lambda kind, repo=None: state["source"])
     monkeypatch.setattr(B, "_default_extractor", lambda: stub_extract)
     monkeypatch.setitem(sys.modules, "vllm_lint.surface.index", None)
+    monkeypatch.setitem(sys.modules, "vllm_lint.surface.db", None)
     runner = CliRunner()
 
     def run(*args: str) -> Any:

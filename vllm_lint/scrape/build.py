@@ -177,10 +177,22 @@ def build_one(source: Any, version: str, db_dir: Union[str, Path],
     return ReleaseResult(version, True, "", time.perf_counter() - t0, dest, changed)
 
 
+#: where the index compiler may live (the first importable one is used)
+INDEX_MODULES = ("vllm_lint.surface.index", "vllm_lint.surface.db")
+
+
 def compile_index(db_dir: Path) -> str:
-    try:
-        from vllm_lint.surface.index import compile_index as _compile
-    except ImportError:
+    import importlib
+
+    _compile = None
+    for name in INDEX_MODULES:
+        try:
+            _compile = getattr(importlib.import_module(name), "compile_index", None)
+        except ImportError:
+            continue
+        if _compile is not None:
+            break
+    if _compile is None:
         return "unavailable"
     try:
         _compile(Path(db_dir))
