@@ -1001,7 +1001,7 @@ class _File:
                 omap = lambda o, m=m, base=base: m.map(base + o)  # noqa: E731
             else:
                 omap = lambda o: None  # noqa: E731
-        launches = self.shell_launches(script, omap)
+        launches = self.shell_launches(script, omap, self.content_span(h[3] if h[0] == "seq" else h[1]))
         for la in launches:
             la.env = list(env) + la.env
             la.version_hints = list(versions) + la.version_hints
@@ -1009,7 +1009,11 @@ class _File:
             la.context = {**ctx, **la.context, "shell": True}
         return bool(launches)
 
-    def shell_launches(self, script: bytes, omap: Callable[[int], Optional[int]]) -> list[Launch]:
+    def shell_launches(self, script: bytes, omap: Callable[[int], Optional[int]],
+                       outer: Optional[Span] = None) -> list[Launch]:
+        """Launches of the shell ``script`` held in a scalar; ``outer`` is the scalar's span, the
+        launch's span when the scalar's text does not map back 1:1 (multi-line plain or quoted
+        scalars, folded blocks), so findings there point at the scalar, not at 1:1."""
         if b"vllm" not in script:
             return []
         try:
@@ -1020,6 +1024,10 @@ class _File:
             ex = shell.extract_script(script, self.path, omap)
         except ParseError:
             return []
+        if outer is not None:
+            for la in ex.launches:
+                if la.span == Span(0, 0):  # the shell front-end found no mapped byte
+                    la.span = outer
         self.out.launches.extend(ex.launches)
         self.out.env.extend(ex.env)
         self.out.version_hints.extend(ex.version_hints)
@@ -1103,7 +1111,7 @@ class _File:
     def _string_launches(self, node: Any) -> list[Launch]:
         self.consumed.add(id(node))
         m = self.smap(node)
-        return self.shell_launches(m.value, m.map)
+        return self.shell_launches(m.value, m.map, self.content_span(node))
 
     def _walk(self, root: Any, hw0: Hardware, kind: Optional[str], compose_root: Any = None) -> None:
         seen: set[int] = set()

@@ -74,6 +74,8 @@ class LintContext:
 
     def diag(self, rule: "Rule", message: str, span: Optional[Span], *, fix: Optional[Fix] = None,
              option: Optional[str] = None, severity: Optional[Severity] = None) -> Diagnostic:
+        if span is None and self.launch is not None:
+            span = self.launch.span  # words with no exact position (a folded YAML scalar): the launch
         return Diagnostic(code=rule.code, message=message, path=self.path, span=span,
                           severity=severity or rule.severity, fix=fix, option=option,
                           target_version=self.target)
