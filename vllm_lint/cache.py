@@ -6,6 +6,11 @@ rules, the fix mode and the tool version. Value: the findings, serialised. Entri
 atomically (temporary file, then rename), so concurrent runs (pre-commit runs hooks in parallel)
 never read a half-written entry; an unreadable entry is a miss.
 
+A second, cheaper layer: the *stat index* remembers, per file, its size and modification time
+(nanoseconds) when its last run ended with nothing to report, and why it was clean (no launch at
+all, or launches checked against a given project pin). An unchanged file is then skipped without
+being read, as ruff does. A file whose size or mtime changed is read and keyed by content again.
+
 The cache lives in ``.vllm-lint-cache/`` in the working directory (like ruff's ``.ruff_cache``),
 holding a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``; ``--no-cache`` bypasses it and
 ``VLLM_LINT_CACHE_DIR`` moves it.
@@ -64,6 +69,8 @@ class Cache:
     def __init__(self, directory: Path, fingerprint: str):
         self.dir = directory / _FORMAT
         self.fingerprint = fingerprint
+        self._stat_index: Optional[dict[str, list]] = None
+        self._stat_new: dict[str, list] = {}
         self.hits = 0
         self.misses = 0
         self._ready = False
@@ -141,3 +148,50 @@ class Cache:
             os.replace(tmp, d / f"{key}.json")
         except OSError:
             pass  # a cache that cannot be written is just a slower run
+
+    # ------------------------------------------------------------------ stat index
+
+    @property
+    def _stat_path(self) -> Path:
+        return self.dir / f"stat-{self.fingerprint[:24]}.json"
+
+    def clean_verdict(self, path: str, stat_key: tuple[int, int]) -> Optional[str]:
+        """Why ``path`` was clean last time ("none" or "clean|<pin>") if its size and mtime are
+        unchanged, else None."""
+        if self._stat_index is None:
+            try:
+                with open(self._stat_path, "rb") as f:
+                    loaded = json.loads(f.read())
+                self._stat_index = loaded if isinstance(loaded, dict) else {}
+            except (OSError, ValueError):
+                self._stat_index = {}
+        rec = self._stat_index.get(path)
+        if isinstance(rec, list) and len(rec) == 3 and rec[0] == stat_key[0] and rec[1] == stat_key[1]:
+            return rec[2]
+        return None
+
+    def note_clean(self, path: str, stat_key: tuple[int, int], verdict: str) -> None:
+        self._stat_new[path] = [stat_key[0], stat_key[1], verdict]
+
+    def flush(self) -> None:
+        """Merge this run's clean files into the stat index (atomically; a concurrent run's entries
+        may be lost, which only costs a re-read)."""
+        if not self._stat_new:
+            return
+        try:
+            self._prepare()
+            merged = dict(self._stat_index or {})
+            try:
+                with open(self._stat_path, "rb") as f:
+                    on_disk = json.loads(f.read())
+                if isinstance(on_disk, dict):
+                    merged.update(on_disk)
+            except (OSError, ValueError):
+                pass
+            merged.update(self._stat_new)
+            tmp = self.dir / f".tmp-stat-{os.getpid()}"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(merged, f, separators=(",", ":"))
+            os.replace(tmp, self._stat_path)
+        except OSError:
+            pass

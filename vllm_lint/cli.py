@@ -166,6 +166,11 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
         from .parallel import lint_all
 
         results.extend(lint_all(linter, targets, do_fix, db_path=db_path))
+        if cache is not None and not do_fix:
+            for r in results:
+                if r.clean_verdict and r.stat_key and not r.diagnostics and not r.related:
+                    cache.note_clean(r.path, r.stat_key, r.clean_verdict)
+            cache.flush()
     except (DatabaseError, UnknownVersion) as e:
         raise _fail(str(e))
     fixed_count = 0

@@ -211,6 +211,8 @@ class FileResult:
     fixed_count: int = 0
     verbose: list[str] = field(default_factory=list)
     related: list["FileResult"] = field(default_factory=list)  # config files reached via --config
+    stat_key: Optional[tuple[int, int]] = None  # (size, mtime_ns) when read
+    clean_verdict: Optional[str] = None  # why nothing can be reported: "none" (no launch), "clean|<pin>"
 
 
 class LineIndex:
@@ -430,6 +432,12 @@ class Linter:
                     res.diagnostics.append(Diagnostic("VL001", "is a directory, not a file", shown, None, line=1))
                 return res
             size = st.st_size
+            res.stat_key = (size, st.st_mtime_ns)
+            if self.cache is not None and not fix and forced is None:
+                verdict = self.cache.clean_verdict(shown, res.stat_key)
+                if verdict == "none" or (verdict is not None and verdict == self._clean_verdict(path)):
+                    res.clean_verdict = verdict
+                    return res
             if size > MAX_FILE_BYTES:
                 if target.explicit or format_by_name(path):
                     res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
@@ -446,6 +454,7 @@ class Linter:
         fmt = self.detect_format(path, data, target.explicit)
         res.format = fmt
         if fmt is None:
+            res.clean_verdict = "none"
             return res
         if b"\x00" in data[:8192]:
             if target.explicit:
@@ -455,6 +464,7 @@ class Linter:
             return res
         fe = frontend(fmt)
         if not (mode == "config" or (mode == "explicit" and fmt == "yaml") or fe.might_contain_launch(data)):
+            res.clean_verdict = "none"
             return res
         self.verbose = []
         key = None
@@ -480,7 +490,13 @@ class Linter:
             res.fix_note = note
         # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
         res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown)
+        if not res.diagnostics and not self.references and mode != "config":
+            res.clean_verdict = self._clean_verdict(path)
         return res
+
+    def _clean_verdict(self, path: Path) -> str:
+        """A clean file with launches stays clean while the project pin near it is the same."""
+        return f"clean|{self._project_pin(self._real_parent(path))}"
 
     def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None) -> list[Diagnostic]:
         """Positions, suppression comments, per-file-ignores; and, when VL003 is selected, a

@@ -43,3 +43,37 @@ def test_fix_mode_ignores_cached_fixable_findings(run_cli, monkeypatch, tmp_path
     monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(tmp_path / "cache"))
     run_cli("-t", "0.27.1", "--fix", str(p))
     assert p.read_text() == "vllm serve m --cudagraph-capture-sizes 8\n"
+
+
+def test_stat_index_skips_unchanged_clean_files_without_reading_them(run_cli, monkeypatch, tmp_path):
+    clean = tmp_path / "clean.sh"
+    clean.write_text("vllm serve m --port 1\n")
+    other = tmp_path / "other.sh"
+    other.write_text("echo hello\n")
+    dirty = tmp_path / "dirty.sh"
+    dirty.write_text("vllm serve m --swap-space 4\n")
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(tmp_path)) == [("VL101", 1)]
+    import builtins
+
+    opened = []
+    real_open = builtins.open
+
+    def spy(file, *a, **k):
+        opened.append(str(file))
+        return real_open(file, *a, **k)
+
+    monkeypatch.setattr(builtins, "open", spy)
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(tmp_path)) == [("VL101", 1)]
+    assert str(clean) not in opened and str(other) not in opened and str(dirty) in opened
+    # a changed file is read again (size differs), and a changed pin invalidates clean launches
+    clean.write_text("vllm serve m --swap-space 44\n")
+    assert ("VL101", 1) in _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(clean))
+
+
+def test_stat_index_respects_project_pin_changes(run_cli, monkeypatch, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --async-scheduling\n")
+    (tmp_path / "requirements.txt").write_text("vllm==0.27.1\n")
+    assert _lint(run_cli, monkeypatch, tmp_path, str(p)) == []
+    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
+    assert _lint(run_cli, monkeypatch, tmp_path, str(p)) == [("VL104", 1)]
