@@ -53,10 +53,4 @@ def run_cli(synth_db_path, monkeypatch):
     return run
 
 
-def cli_env(db: Path, **extra: str) -> dict[str, str]:
-    """Environment for running ``python -m vllm_lint`` as a subprocess."""
-    env = dict(os.environ)
-    env.pop("NO_COLOR", None)
-    env.update({"VLLM_LINT_DB": str(db), "VLLM_LINT_NO_CACHE": "1", "PYTHONUTF8": "1"})
-    env.update(extra)
-    return env
+from reliability_support import cli_env  # noqa: E402,F401  (kept importable from here)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli_env
+from reliability_support import cli_env
 from vllm_lint import fix as fixmod
 from vllm_lint.fix import write_atomic
 
