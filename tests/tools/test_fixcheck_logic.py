@@ -141,16 +141,17 @@ def test_aliases_from_db(tmp_path):
 def test_summary_and_markdown():
     report = {"cases": {
         "a.sh": {"origin_ok": True, "targets": {"0.13.0": {
-            "changed": True, "class": "accepted",
+            "changed": True, "class": "accepted", "errors_left": 0,
             "settings": {"agree": ["x"], "differ": [], "dropped": ["y"], "lost": []}}}},
-        "b.sh": {"origin_ok": True, "targets": {"0.13.0": {"changed": False, "class": "reported"}}},
+        "b.sh": {"origin_ok": True, "targets": {"0.13.0": {"changed": False, "class": "reported",
+                                                             "errors_left": 1, "attributed": True}}},
         "c.sh": {"origin_ok": False, "targets": {}},
     }}
     s = fc.summarise(report)["0.13.0"]
     assert (s["cases"], s["changed"], s["accepted"], s["reported"], s["bug"]) == (2, 1, 1, 1, 0)
     assert (s["meaning_kept"], s["compared"], s["settings_agree"], s["settings_dropped"]) == (1, 1, 1, 1)
     md = fc.markdown(report)
-    assert "| 0.13.0 | 2 | 1 | 1 | 1 | 0 | 1/1 |" in md
+    assert "| 0.13.0 | 2 | 1 | 1 (0) | 1 (1) | 0 | 1/1 |" in md
     assert "rejected at origin: c.sh" in md
 
 
@@ -174,3 +175,13 @@ def test_error_line():
     assert fc._error_line("ValidationError: 1 validation error for CompilationConfig\nlevel\n  Unexpected keyword "
                           "argument\n    For further information visit https://x") == \
         "ValidationError: 1 validation error for CompilationConfig | level | Unexpected keyword argument"
+
+
+def test_attributed():
+    f = [{"severity": "error", "option": "--task", "message": "`--task` was removed in vLLM 0.13.0"}]
+    assert fc.attributed("vllm: error: unrecognized arguments: --task embed", f)
+    assert not fc.attributed("vllm: error: unrecognized arguments: --other", f)
+    g = [{"severity": "error", "option": "--compilation-config",
+          "message": "unknown key `level` in `--compilation-config` at vLLM 0.27.1"}]
+    assert fc.attributed("1 validation error for CompilationConfig\nlevel\n  Unexpected keyword argument", g)
+    assert not fc.attributed("anything", [{"severity": "warning", "option": "anything", "message": ""}])

@@ -502,6 +502,22 @@ def classify(accepted: bool, remaining: list[dict[str, Any]]) -> str:
     return "bug"
 
 
+def attributed(error_text: str, remaining: list[dict[str, Any]]) -> bool:
+    """Does an error-level finding name what the parser complained about (the option as written,
+    in backticks in the message, or the option the finding is about, appears in the error)?"""
+    for f in remaining:
+        if f.get("severity") != "error":
+            continue
+        names = re.findall(r"`([^`]+)`", f.get("message") or "")[:1] + [f.get("option") or ""]
+        key_words = [n for n in names if n and n in error_text]
+        if key_words:
+            return True
+        # a JSON key vLLM's validation names ("unknown key `level` in `--compilation-config`")
+        if any(re.search(rf"\b{re.escape(n)}\b", error_text) for n in re.findall(r"`([^`]+)`", f.get("message") or "")):
+            return True
+    return False
+
+
 def aliases_from_db(db_dir: Path) -> dict[str, str]:
     """``old_dest`` -> ``new_dest[.key]`` from the curated overlay and vLLM's own deprecation
     successors in every release file (option strings converted to dests)."""
@@ -677,6 +693,8 @@ def drive(ns: argparse.Namespace) -> int:
                 "accepted": r["ok"], "error": r.get("error"), "validate_error": r.get("validate_error"),
                 "remaining": [f"{f.get('code')} {f.get('severity')}: {f.get('message')}" for f in rem],
                 "class": classify(r["ok"], rem),
+                "errors_left": sum(f.get("severity") == "error" for f in rem),
+                "attributed": attributed(r.get("error_full") or r.get("error") or "", rem),
             }
             if r["ok"]:
                 oset = flatten(o["namespace"], o["given"])
@@ -704,11 +722,14 @@ def summarise(report: dict[str, Any]) -> dict[str, dict[str, int]]:
     for c in report["cases"].values():
         for t, row in c["targets"].items():
             s = out.setdefault(t, {"cases": 0, "changed": 0, "accepted": 0, "reported": 0, "bug": 0,
+                                   "accepted_flagged": 0, "reported_attributed": 0,
                                    "settings_agree": 0, "settings_differ": 0, "settings_dropped": 0,
                                    "settings_lost": 0, "meaning_kept": 0, "compared": 0})
             s["cases"] += 1
             s["changed"] += bool(row["changed"])
             s[row["class"]] += 1
+            s["accepted_flagged"] += row["class"] == "accepted" and bool(row.get("errors_left"))
+            s["reported_attributed"] += row["class"] == "reported" and bool(row.get("attributed"))
             st = row.get("settings")
             if st is not None:
                 s["compared"] += 1
@@ -722,11 +743,13 @@ def summarise(report: dict[str, Any]) -> dict[str, dict[str, int]]:
 
 def markdown(report: dict[str, Any]) -> str:
     invalid = [n for n, c in report["cases"].items() if not c["origin_ok"]]
-    rows = ["| target | cases | fixed (changed) | accepted | rejected, reported | rejected, NOT reported (bug) "
+    rows = ["| target | cases | fixed (changed) | accepted (of which still flagged as error) "
+            "| rejected, reported (finding names the rejected option) | rejected, NOT reported (bug) "
             "| meaning kept / compared | settings agree / differ / dropped / lost |",
             "|---|---|---|---|---|---|---|---|"]
     for t, s in summarise(report).items():
-        rows.append(f"| {t} | {s['cases']} | {s['changed']} | {s['accepted']} | {s['reported']} | {s['bug']} | "
+        rows.append(f"| {t} | {s['cases']} | {s['changed']} | {s['accepted']} ({s['accepted_flagged']}) | "
+                    f"{s['reported']} ({s['reported_attributed']}) | {s['bug']} | "
                     f"{s['meaning_kept']}/{s['compared']} | {s['settings_agree']} / {s['settings_differ']} / "
                     f"{s['settings_dropped']} / {s['settings_lost']} |")
     text = "\n".join(rows) + "\n"
