@@ -314,3 +314,9 @@ def test_no_entry_point_raises():
     tree = DictTree({"vllm/engine/arg_utils.py": b"class EngineArgs:\n    pass\n"})
     with pytest.raises(ExtractionError, match="entry point"):
         extract_release(tree, "0.0.0", SOURCE)
+
+
+def test_choices_from_a_registry_filled_at_import_time_are_unknown():
+    rec = extract("era_0_8_5")
+    rp = next(o for o in rec["options"] if o["name"] == "--reasoning-parser")
+    assert rp["choices"] is None

@@ -379,6 +379,10 @@ class _Extractor:
                 choices_json = cj
                 if isinstance(choices, set) and cj is not None:
                     choices_json = sorted(cj, key=repr)
+                if not items:
+                    # an empty container here is a registry that decorators fill at import time
+                    # (reasoning parsers, tool parsers): the real choices are unknown, not "none"
+                    choices_json = None
         # default
         if action_name == "help":
             default, computed = None, False

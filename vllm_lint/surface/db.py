@@ -213,6 +213,7 @@ def write_json(path: Path, data: Any) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; database files are read by everyone
         os.replace(tmp, path)
     except BaseException:
         try:
