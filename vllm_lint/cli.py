@@ -185,7 +185,8 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
 
                 a = r.original.decode("utf-8", errors="replace").splitlines(keepends=True)
                 b = r.fixed.decode("utf-8", errors="replace").splitlines(keepends=True)
-                sys.stdout.write("".join(difflib.unified_diff(a, b, f"a/{r.path}", f"b/{r.path}")))
+                old_name, new_name = (r.path, r.path) if os.path.isabs(r.path) else (f"a/{r.path}", f"b/{r.path}")
+                sys.stdout.write("".join(difflib.unified_diff(a, b, old_name, new_name)))
             else:
                 try:
                     write_atomic(Path(r.path), r.fixed)
@@ -218,6 +219,7 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
     remaining = sum(len(r.diagnostics) for r in results)
     if show_diff:
         # as ruff: the diff on stdout, a one-line account on stderr; exit 1 when a fix is pending
+        sys.stdout.flush()
         files = sum(1 for r in results if r.fixed is not None)
         click.echo(f"Would fix {fixed_count} problem{'s' if fixed_count != 1 else ''} in {files} "
                    f"file{'s' if files != 1 else ''} ({remaining} would remain).", err=True)

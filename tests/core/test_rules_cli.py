@@ -187,8 +187,10 @@ def test_rule_docs(run_cli):
 def test_removed_option_that_prefixes_a_current_one_is_not_expanded(run_cli, tmp_path):
     # the synthetic 0.27.1 has --max-num-partial-prefills-x; --max-num-seqs etc. are unrelated
     p = tmp_path / "a.sh"
-    p.write_text("vllm serve m --swap 4\n")  # --swap: prefix of nothing at 0.27.1, unknown everywhere
-    assert ("VL103", 1, "--swap") in findings(run_cli, p, "-t", "0.27.1")
+    p.write_text("vllm serve m --swap 4\n")  # --swap: prefix of nothing at 0.27.1; --swap-space before
+    assert ("VL101", 1, "--swap-space") in findings(run_cli, p, "-t", "0.27.1")
+    p.write_text("vllm serve m --swapx 4\n")  # a prefix of nothing, ever
+    assert ("VL103", 1, "--swapx") in findings(run_cli, p, "-t", "0.27.1")
     q = tmp_path / "b.sh"
     q.write_text("vllm serve m --cuda-graph 8\n")  # abbreviation of --cuda-graph-sizes at 0.8.5
     r = run_cli("-t", "0.8.5", "--fix", str(q))
@@ -313,3 +315,31 @@ def test_finding_in_a_multi_line_yaml_scalar_points_at_the_scalar(run_cli, tmp_p
         r = run_cli("--output-format", "json", str(path))
         got = [(d["code"], d["location"]["row"]) for d in json.loads(r.output)]
         assert got == [("VL101", row)], (path.name, r.output)
+
+
+def test_abbreviation_of_a_removed_option_resolves_through_history(run_cli, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --cuda-graph 8 --swap-sp 4\n")
+    got = findings(run_cli, p, "-t", "0.27.1")
+    assert ("VL102", 1, "--cuda-graph-sizes") in got and ("VL101", 1, "--swap-space") in got
+    run_cli("-t", "0.27.1", "--fix", str(p))
+    assert p.read_text() == "vllm serve m --cudagraph-capture-sizes 8\n"
+
+
+def test_no_fix_values_in_the_overlay_block_the_rename(tmp_path, monkeypatch):
+    import synthetic_db
+    from click.testing import CliRunner
+
+    from vllm_lint.cli import main
+
+    db = synthetic_db.build(tmp_path / "db")
+    ov = json.loads((db / "overlays" / "renames.json").read_text())
+    ov["options"]["--cuda-graph-sizes"]["no_fix_values"] = ["[odd]"]
+    synthetic_db.write_json(db / "overlays" / "renames.json", ov)
+    monkeypatch.setenv("VLLM_LINT_DB", str(db))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --cuda-graph-sizes '[odd]'\n")
+    r = CliRunner().invoke(main, ["-t", "0.27.1", "--output-format", "json", str(p)])
+    (d,) = json.loads(r.output)
+    assert d["code"] == "VL102" and d["fix"] is None

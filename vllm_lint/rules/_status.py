@@ -3,7 +3,7 @@ VL1xx rules (removed, renamed, unknown, too new, deprecated, abbreviated)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ..argv import ParsedArg, spell_like
@@ -25,6 +25,15 @@ class Status:
     noop_at_removal: bool = False
     evidence: Optional[str] = None
     suggestion: Optional[str] = None
+    expanded_from: Optional[str] = None  # the abbreviation written, when resolved through history
+    historic_matches: list[str] = field(default_factory=list)  # options an unknown prefix once abbreviated
+
+    @property
+    def shown(self) -> str:
+        """How messages name the option: as written, with its expansion when abbreviated."""
+        if self.expanded_from:
+            return f"`{self.arg.written}` (short for `{self.name}`)"
+        return f"`{self.arg.written}`"
 
 
 def _next_version(ctx: LintContext, version: str) -> Optional[str]:
@@ -115,10 +124,41 @@ def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
     if arg.how == "ambiguous":
         return Status(arg, "ambiguous", base)
     hist = ctx.db.option_history(base)
+    expanded_from = None
     if hist is None:
-        s = ctx.surface
-        close = closest(s, base, lambda: s.long_strings if base.startswith("--") else list(s.by_string), 0.75)
-        return Status(arg, "unknown", base, suggestion=close)
+        full = _historic_expansion(ctx, base)
+        if full is None:
+            s = ctx.surface
+            close = closest(s, base, lambda: s.long_strings if base.startswith("--") else list(s.by_string), 0.75)
+            st = Status(arg, "unknown", base, suggestion=close)
+            if base.startswith("--") and len(base) >= 4:
+                st.historic_matches = sorted(x for x in ctx.db.all_option_strings if x.startswith(base))
+            return st
+        expanded_from, base, hist = base, full, ctx.db.option_history(full)
+    st = _timeline_status(ctx, arg, base, hist)
+    st.expanded_from = expanded_from
+    return st
+
+
+def _historic_expansion(ctx: LintContext, prefix: str) -> Optional[str]:
+    """The option an abbreviation meant in the newest release before the target that had a
+    unique match for it (``--cuda-graph`` -> ``--cuda-graph-sizes``), or None."""
+    if not prefix.startswith("--") or len(prefix) < 4:
+        return None
+    if not any(s.startswith(prefix) and s != prefix for s in ctx.db.all_option_strings):
+        return None
+    pos = ctx.db.position(ctx.target)
+    for v in reversed(ctx.db.versions[:pos]):
+        s = ctx.db.surface(v)
+        dests = {s.by_string[c].dest: s.by_string[c].name for c in s.prefix_matches(prefix)}
+        if len(dests) == 1:
+            return next(iter(dests.values()))
+        if len(dests) > 1:
+            return None
+    return None
+
+
+def _timeline_status(ctx: LintContext, arg: ParsedArg, base: str, hist) -> Status:
     last = ctx.db.last_accepting(hist, ctx.target)
     if last is not None:
         succ, safe, note, noop, evidence = _successor(ctx, base, last)

@@ -35,7 +35,7 @@ RULE = Rule(code="VL101", name="removed-option", summary="option removed before 
 def check(ctx: LintContext):
     for arg, st in args_in_state(ctx, "removed"):
         where = f"removed in vLLM {st.removed_in}" if st.removed_in else "removed"
-        msg = f"`{arg.written}` was {where} (last accepted by {st.last}); {ctx.target} rejects it"
+        msg = f"{st.shown} was {where} (last accepted by {st.last}); {ctx.target} rejects it"
         if st.successor_note:
             msg += f": {st.successor_note}"
         fix = None

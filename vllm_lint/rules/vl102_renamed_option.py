@@ -38,12 +38,13 @@ def check(ctx: LintContext):
     for arg, st in args_in_state(ctx, "renamed"):
         new = st.successor
         shown = spell_like(new, arg) if arg.style == "config" else new
-        msg = (f"`{arg.written}` was renamed to `{shown}` (the old name was last accepted by {st.last}; "
+        msg = (f"{st.shown} was renamed to `{shown}` (the old name was last accepted by {st.last}; "
                f"{ctx.target} rejects it)")
         if st.successor_note:
             msg += f": {st.successor_note}"
         fix = None
-        edits = rename_edits(arg, new)
+        no_fix = (ctx.db.option_overlay(st.name) or {}).get("no_fix_values") or []
+        edits = None if isinstance(arg.value, str) and arg.value in no_fix else rename_edits(arg, new)
         if edits:
             fix = Fix(edits, "safe" if st.successor_safe else "unsafe", f"Rename to `{shown}`")
         yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name)

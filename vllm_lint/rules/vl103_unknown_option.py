@@ -31,6 +31,9 @@ def check(ctx: LintContext):
         what = "a keyword argument of any vLLM release's EngineArgs or LLM" if arg.style == "kwargs" \
             else "an option of any vLLM release"
         msg = f"`{arg.written}` is not {what}"
-        if st.suggestion:
+        if st.historic_matches:
+            shown = ", ".join(f"`{m}`" for m in st.historic_matches[:4]) + (" ..." if len(st.historic_matches) > 4 else "")
+            msg += f"; as an abbreviation it could have meant {shown}, none of which {ctx.target} accepts"
+        elif st.suggestion:
             msg += f"; did you mean `{st.suggestion}`?"
         yield ctx.diag(RULE, msg, arg.report_span, option=st.name)

@@ -29,5 +29,5 @@ RULE = Rule(code="VL104", name="option-too-new", summary="option first accepted 
 @RULE.check
 def check(ctx: LintContext):
     for arg, st in args_in_state(ctx, "too-new"):
-        msg = f"`{arg.written}` is accepted from vLLM {st.first}; the target {ctx.target} rejects it"
+        msg = f"{st.shown} is accepted from vLLM {st.first}; the target {ctx.target} rejects it"
         yield ctx.diag(RULE, msg, arg.report_span, option=st.name)
