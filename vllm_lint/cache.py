@@ -7,9 +7,10 @@ atomically (temporary file, then rename), so concurrent runs (pre-commit runs ho
 never read a half-written entry; an unreadable entry is a miss.
 
 A second, cheaper layer: the *stat index* remembers, per file, its size and modification time
-(nanoseconds) when its last run ended with nothing to report, and why it was clean (no launch at
-all, or launches checked against a given project pin). An unchanged file is then skipped without
-being read, as ruff does. A file whose size or mtime changed is read and keyed by content again.
+(nanoseconds) at its last run, why its result holds (no launch at all, or launches checked against
+a given project pin) and its final findings, positioned. An unchanged file is then answered
+without being read, as ruff does. A file whose size or mtime changed is read and keyed by content
+again.
 
 The cache lives in ``.vllm-lint-cache/`` in the working directory (like ruff's ``.ruff_cache``),
 holding a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``; ``--no-cache`` bypasses it and
@@ -63,6 +64,18 @@ def load(rec: dict[str, Any], path: str) -> Diagnostic:
         fix=None if fix is None else Fix([Edit(Span(a, b), c) for a, b, c in fix["edits"]],
                                          fix["applicability"], fix["message"]),
     )
+
+
+def dump_placed(d: Diagnostic) -> dict[str, Any]:
+    rec = dump(d)
+    rec["pos"] = [d.row, d.column, d.end_row, d.end_column]
+    return rec
+
+
+def load_placed(rec: dict[str, Any], path: str) -> Diagnostic:
+    d = load(rec, path)
+    d.row, d.column, d.end_row, d.end_column = rec["pos"]
+    return d
 
 
 class Cache:
@@ -155,9 +168,9 @@ class Cache:
     def _stat_path(self) -> Path:
         return self.dir / f"stat-{self.fingerprint[:24]}.json"
 
-    def clean_verdict(self, path: str, stat_key: tuple[int, int]) -> Optional[str]:
-        """Why ``path`` was clean last time ("none" or "clean|<pin>") if its size and mtime are
-        unchanged, else None."""
+    def stat_result(self, path: str, stat_key: tuple[int, int]) -> Optional[tuple[str, list[Diagnostic]]]:
+        """(why the last result holds, its positioned findings) when ``path``'s size and mtime are
+        unchanged since, else None. The reason is "none" (no launch) or "clean|<pin>"."""
         if self._stat_index is None:
             try:
                 with open(self._stat_path, "rb") as f:
@@ -166,12 +179,19 @@ class Cache:
             except (OSError, ValueError):
                 self._stat_index = {}
         rec = self._stat_index.get(path)
-        if isinstance(rec, list) and len(rec) == 3 and rec[0] == stat_key[0] and rec[1] == stat_key[1]:
-            return rec[2]
-        return None
+        if not (isinstance(rec, list) and len(rec) in (3, 4) and rec[0] == stat_key[0] and rec[1] == stat_key[1]):
+            return None
+        try:
+            diags = [load_placed(d, path) for d in (rec[3] if len(rec) == 4 else [])]
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
+        return rec[2], diags
 
-    def note_clean(self, path: str, stat_key: tuple[int, int], verdict: str) -> None:
-        self._stat_new[path] = [stat_key[0], stat_key[1], verdict]
+    def note_result(self, path: str, stat_key: tuple[int, int], verdict: str, diags: list[Diagnostic]) -> None:
+        rec: list = [stat_key[0], stat_key[1], verdict]
+        if diags:
+            rec.append([dump_placed(d) for d in diags])
+        self._stat_new[path] = rec
 
     def flush(self) -> None:
         """Merge this run's clean files into the stat index (atomically; a concurrent run's entries

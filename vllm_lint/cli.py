@@ -168,8 +168,8 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
         results.extend(lint_all(linter, targets, do_fix, db_path=db_path))
         if cache is not None and not do_fix:
             for r in results:
-                if r.clean_verdict and r.stat_key and not r.diagnostics and not r.related:
-                    cache.note_clean(r.path, r.stat_key, r.clean_verdict)
+                if r.verdict and r.stat_key and not r.related:
+                    cache.note_result(r.path, r.stat_key, r.verdict, r.diagnostics)
             cache.flush()
     except (DatabaseError, UnknownVersion) as e:
         raise _fail(str(e))

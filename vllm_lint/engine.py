@@ -212,7 +212,7 @@ class FileResult:
     verbose: list[str] = field(default_factory=list)
     related: list["FileResult"] = field(default_factory=list)  # config files reached via --config
     stat_key: Optional[tuple[int, int]] = None  # (size, mtime_ns) when read
-    clean_verdict: Optional[str] = None  # why nothing can be reported: "none" (no launch), "clean|<pin>"
+    verdict: Optional[str] = None  # why the result holds while the file is unchanged: "none" (no launch), "clean|<pin>"
 
 
 class LineIndex:
@@ -434,9 +434,9 @@ class Linter:
             size = st.st_size
             res.stat_key = (size, st.st_mtime_ns)
             if self.cache is not None and not fix and forced is None:
-                verdict = self.cache.clean_verdict(shown, res.stat_key)
-                if verdict == "none" or (verdict is not None and verdict == self._clean_verdict(path)):
-                    res.clean_verdict = verdict
+                known = self.cache.stat_result(shown, res.stat_key)
+                if known is not None and (known[0] == "none" or known[0] == self._verdict(path)):
+                    res.verdict, res.diagnostics = known
                     return res
             if size > MAX_FILE_BYTES:
                 if target.explicit or format_by_name(path):
@@ -454,7 +454,7 @@ class Linter:
         fmt = self.detect_format(path, data, target.explicit)
         res.format = fmt
         if fmt is None:
-            res.clean_verdict = "none"
+            res.verdict = "none"
             return res
         if b"\x00" in data[:8192]:
             if target.explicit:
@@ -464,7 +464,7 @@ class Linter:
             return res
         fe = frontend(fmt)
         if not (mode == "config" or (mode == "explicit" and fmt == "yaml") or fe.might_contain_launch(data)):
-            res.clean_verdict = "none"
+            res.verdict = "none"
             return res
         self.verbose = []
         key = None
@@ -490,12 +490,12 @@ class Linter:
             res.fix_note = note
         # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
         res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown)
-        if not res.diagnostics and not self.references and mode != "config":
-            res.clean_verdict = self._clean_verdict(path)
+        if not self.references and mode != "config" and res.fixed is None:
+            res.verdict = self._verdict(path)
         return res
 
-    def _clean_verdict(self, path: Path) -> str:
-        """A clean file with launches stays clean while the project pin near it is the same."""
+    def _verdict(self, path: Path) -> str:
+        """A file's findings hold while its bytes and the project pin near it stay the same."""
         return f"clean|{self._project_pin(self._real_parent(path))}"
 
     def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None) -> list[Diagnostic]:

@@ -13,16 +13,21 @@ def _lint(run_cli, monkeypatch, tmp_path, *args):
     return [(d["code"], d["location"]["row"]) for d in json.loads(r.output)]
 
 
+def _entries(tmp_path):
+    """Content-keyed entries (the stat index is a file of its own)."""
+    return [e for e in (tmp_path / "cache").rglob("*.json") if not e.name.startswith("stat-")]
+
+
 def test_second_run_reads_cache_and_agrees(run_cli, monkeypatch, tmp_path):
     p = tmp_path / "a.sh"
     p.write_text("vllm serve m --swap-space 4 --dtype fp16\n")
     first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p))
-    entries = list((tmp_path / "cache").rglob("*.json"))
+    entries = _entries(tmp_path)
     assert len(entries) == 1 and (tmp_path / "cache" / ".gitignore").exists()
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == first
     # a different target is a different key
     other = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.10.0", str(p))
-    assert other != first and len(list((tmp_path / "cache").rglob("*.json"))) == 2
+    assert other != first and len(_entries(tmp_path)) == 2
 
 
 def test_content_change_and_corrupt_entry(run_cli, monkeypatch, tmp_path):
@@ -30,7 +35,7 @@ def test_content_change_and_corrupt_entry(run_cli, monkeypatch, tmp_path):
     p.write_text("vllm serve m --swap-space 4\n")
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
     for e in (tmp_path / "cache").rglob("*.json"):
-        e.write_text("{corrupt")
+        e.write_text("{corrupt")  # entries and the stat index alike
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
     p.write_text("vllm serve m --port 1\n")
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == []
@@ -77,3 +82,17 @@ def test_stat_index_respects_project_pin_changes(run_cli, monkeypatch, tmp_path)
     assert _lint(run_cli, monkeypatch, tmp_path, str(p)) == []
     (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
     assert _lint(run_cli, monkeypatch, tmp_path, str(p)) == [("VL104", 1)]
+
+
+def test_stat_index_answers_files_with_findings_without_reading_them(run_cli, monkeypatch, tmp_path):
+    p = tmp_path / "dirty.sh"
+    # a finding without a fix: JSON output reads the file only to position fix edits
+    p.write_text("# a comment\nvllm serve m \\\n  --dtype fp16\n")
+    first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p))
+    assert first == [("VL105", 3)]
+    import builtins
+
+    real_open = builtins.open
+    monkeypatch.setattr(builtins, "open", lambda f, *a, **k: (_ for _ in ()).throw(AssertionError(f))
+                        if str(f) == str(p) else real_open(f, *a, **k))
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == first
