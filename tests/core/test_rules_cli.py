@@ -343,3 +343,11 @@ def test_no_fix_values_in_the_overlay_block_the_rename(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["-t", "0.27.1", "--output-format", "json", str(p)])
     (d,) = json.loads(r.output)
     assert d["code"] == "VL102" and d["fix"] is None
+
+
+def test_llm_only_parameters_count_for_llm_not_for_engine_args(run_cli, tmp_path):
+    p = tmp_path / "a.py"
+    p.write_text("from vllm import LLM, EngineArgs\nLLM(model='m', tokenizer='t')\nEngineArgs(model='m', tokenizer='t')\n")
+    got = findings(run_cli, p, "-t", "0.27.1")
+    # the synthetic release lists llm_params ["model", "tokenizer"]; only LLM(...) takes "tokenizer"
+    assert ("VL103", 3, "tokenizer") in got and not [g for g in got if g[1] == 2]

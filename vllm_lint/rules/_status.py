@@ -176,14 +176,19 @@ def _timeline_status(ctx: LintContext, arg: ParsedArg, base: str, hist) -> Statu
 def _compute_kwarg(ctx: LintContext, arg: ParsedArg) -> Status:
     name = arg.canonical
     s = ctx.surface
-    is_async = ctx.launch is not None and ctx.launch.entry == "AsyncEngineArgs"
-    if name in s.engine_args or name in s.llm_params or is_async and name in s.async_engine_args:
+    entry = ctx.launch.entry if ctx.launch is not None else ""
+    is_async = entry == "AsyncEngineArgs"
+    is_llm = entry == "LLM"  # LLM(...) takes its own parameters besides EngineArgs' fields
+    if name in s.engine_args or is_llm and name in s.llm_params or is_async and name in s.async_engine_args:
         return Status(arg, "ok", name)
     hist = ctx.db.engine_arg_history(name)
     if hist is None and is_async:
         hist = ctx.db.async_engine_arg_history(name)
+    if hist is None and is_llm:
+        hist = ctx.db.llm_param_history(name)
     if hist is None:
-        close = closest(s, name, lambda: sorted(set(s.engine_args) | set(s.llm_params)), 0.75, "kwarg")
+        close = closest(s, name, lambda: sorted(set(s.engine_args) | (set(s.llm_params) if is_llm else set())),
+                        0.75, "kwarg")
         return Status(arg, "unknown", name, suggestion=close)
     last = ctx.db.last_accepting(hist, ctx.target)
     if last is not None:

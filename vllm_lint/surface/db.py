@@ -244,6 +244,7 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
     env: dict[str, list[int]] = {}
     engine: dict[str, list[int]] = {}
     async_engine: dict[str, list[int]] = {}
+    llm_params: dict[str, list[int]] = {}
     for i, (_, path) in enumerate(files):
         rec = _read_json(path)
         for o in rec.get("options", []):
@@ -262,6 +263,8 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
             engine.setdefault(name, []).append(i)
         for name in rec.get("async_engine_args", []) or []:
             async_engine.setdefault(name, []).append(i)
+        for name in rec.get("llm_params", []) or []:
+            llm_params.setdefault(name, []).append(i)
     index = {
         "schema": 1,
         "versions": versions,
@@ -271,6 +274,7 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         "env": {k: _runs(v) for k, v in sorted(env.items())},
         "engine_args": {k: _runs(v) for k, v in sorted(engine.items())},
         "async_engine_args": {k: _runs(v) for k, v in sorted(async_engine.items())},
+        "llm_params": {k: _runs(v) for k, v in sorted(llm_params.items())},
     }
     write_json(db_dir / "index.json", index)
     return index
@@ -399,6 +403,10 @@ class Database:
 
     def engine_arg_history(self, name: str) -> Optional[History]:
         return self._history("engine_args", name)
+
+    def llm_param_history(self, name: str) -> Optional[History]:
+        """Where ``name`` was a named parameter of ``LLM.__init__`` itself."""
+        return self._history("llm_params", name)
 
     def async_engine_arg_history(self, name: str) -> Optional[History]:
         """Fields only ``AsyncEngineArgs`` adds (``disable_log_requests`` until 0.10.1.1)."""

@@ -1,0 +1,68 @@
+"""The shipped database is consistent: the committed index is what the release files compile to,
+every release loads, and the facts the issues name are right."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vllm_lint.surface.db import Database, compile_index, default_db_path
+
+SHIPPED = default_db_path()
+
+
+def test_committed_index_matches_the_release_files(tmp_path):
+    copy = tmp_path / "db"
+    shutil.copytree(SHIPPED / "releases", copy / "releases")
+    compile_index(copy)
+    assert (copy / "index.json").read_bytes() == (SHIPPED / "index.json").read_bytes(), \
+        "flag_db/index.json is stale: recompile it with vllm_lint.surface.db.compile_index"
+
+
+def test_every_release_loads_and_names_itself():
+    db = Database(SHIPPED)
+    assert db.versions[0] == "0.4.0" and db.newest == "0.33.0" and len(db.versions) == 79
+    no_envs_py = {"0.4.0", "0.4.0.post1", "0.4.1"}  # vllm/envs.py first ships in 0.4.2
+    for v in db.versions:
+        s = db.surface(v)
+        assert s.version == v and s.options
+        assert bool(s.env) == (v not in no_envs_py), v
+
+
+@pytest.mark.parametrize("option,last,removed_in", [
+    ("--swap-space", "0.17.1", "0.18.0"),
+    ("--preemption-mode", "0.10.2", "0.11.0"),
+    ("--num-scheduler-steps", "0.10.0", "0.10.1"),
+    ("--max-num-partial-prefills", "0.26.0", "0.27.0"),
+    ("--max-long-partial-prefills", "0.26.0", "0.27.0"),
+    ("--cuda-graph-sizes", "0.12.0", "0.13.0"),
+])
+def test_named_removals(option, last, removed_in):
+    db = Database(SHIPPED)
+    h = db.option_history(option)
+    assert h.last == last and db.versions[db.position(last) + 1] == removed_in
+
+
+def test_env_and_renames():
+    db = Database(SHIPPED)
+    assert db.env_history("VLLM_USE_V1").last == "0.11.0"
+    assert db.option_overlay("--cuda-graph-sizes")["successor"] == "--cudagraph-capture-sizes"
+    assert db.option_history("--cudagraph-capture-sizes").first == "0.11.1"
+    assert db.surface("0.20.0").lookup("--gpu-memory-utilization").default == 0.92
+    assert db.surface("0.19.1").lookup("--gpu-memory-utilization").default == 0.9
+
+
+def test_overlay_entries_name_real_options_with_evidence():
+    db = Database(SHIPPED)
+    ov = json.loads((SHIPPED / "overlays" / "renames.json").read_text())
+    for name, entry in ov["options"].items():
+        assert db.option_history(name) is not None, name
+        assert entry.get("evidence"), name
+        succ = entry.get("successor")
+        if succ:
+            assert db.option_history(succ.partition(".")[0]) is not None, succ
+    for name, entry in ov["env"].items():
+        assert db.env_history(name) is not None and entry.get("evidence"), name
