@@ -11,36 +11,58 @@ Helm values) are mapped onto the same ``ParsedArg`` shape so that rules see one 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .launch import KeyedArg, Launch, Span, Token
+from .record import Record
 from .surface.db import Database, Option, Surface
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
 
-@dataclass
-class ParsedArg:
-    """One option occurrence (or the positional model) in a launch."""
+class ParsedArg(Record):
+    """One option occurrence (or the positional model) in a launch.
 
-    written: str  # the option as written, without "=value" ("--max_num_seqs", "-tp", "swap_space")
-    canonical: str  # normalised option string before resolution ("--max-num-seqs")
-    tokens: list[Token] = field(default_factory=list)  # argv: option token + value tokens
-    keyed: Optional[KeyedArg] = None  # kwargs / config style
-    name_span: Optional[Span] = None  # exact bytes of the written option name, when editable
-    value: Any = None  # str for argv values (joined for nargs), Python value for keyed args
-    value_tokens: list[Token] = field(default_factory=list)
-    value_opaque: bool = False
-    inline_value: bool = False  # "--opt=value"
-    json_path: Optional[str] = None  # dotted JSON key ("mode" in --compilation-config.mode)
-    option: Optional[Option] = None  # resolved in the target surface
-    resolved_string: Optional[str] = None  # the target's option string it resolved to
-    how: str = "unknown"  # exact | underscore | abbrev | negation | dotted | o-rewrite | kwarg | key | unknown
-    ambiguous: list[str] = field(default_factory=list)  # abbreviation candidates when ambiguous
-    positional: bool = False
-    style: str = "argv"  # argv | kwargs | config
-    key_style: str = "cli"
+    * ``written``: the option as written, without "=value" ("--max_num_seqs", "-tp", "swap_space");
+      ``canonical``: the normalised option string before resolution ("--max-num-seqs").
+    * ``tokens`` (argv): the option token and its value tokens; ``keyed``: kwargs / config style.
+    * ``name_span``: the exact bytes of the written option name, when editable.
+    * ``value``: str for argv values (joined for nargs), the Python value for keyed args.
+    * ``inline_value``: "--opt=value"; ``json_path``: the dotted JSON key ("mode" in
+      --compilation-config.mode).
+    * ``option``: resolved in the target surface; ``resolved_string``: the target's option string
+      it resolved to; ``how``: exact | underscore | abbrev | negation | dotted | o-rewrite | kwarg |
+      key | unknown; ``ambiguous``: abbreviation candidates when ambiguous.
+    * ``style``: argv | kwargs | config.
+    """
+
+    __slots__ = ("written", "canonical", "tokens", "keyed", "name_span", "value", "value_tokens", "value_opaque",
+                 "inline_value", "json_path", "option", "resolved_string", "how", "ambiguous", "positional", "style",
+                 "key_style")
+
+    def __init__(self, written: str, canonical: str, tokens: Optional[list[Token]] = None,
+                 keyed: Optional[KeyedArg] = None, name_span: Optional[Span] = None, value: Any = None,
+                 value_tokens: Optional[list[Token]] = None, value_opaque: bool = False, inline_value: bool = False,
+                 json_path: Optional[str] = None, option: Optional[Option] = None,
+                 resolved_string: Optional[str] = None, how: str = "unknown", ambiguous: Optional[list[str]] = None,
+                 positional: bool = False, style: str = "argv", key_style: str = "cli") -> None:
+        self.written = written
+        self.canonical = canonical
+        self.tokens = [] if tokens is None else tokens
+        self.keyed = keyed
+        self.name_span = name_span
+        self.value = value
+        self.value_tokens = [] if value_tokens is None else value_tokens
+        self.value_opaque = value_opaque
+        self.inline_value = inline_value
+        self.json_path = json_path
+        self.option = option
+        self.resolved_string = resolved_string
+        self.how = how
+        self.ambiguous = [] if ambiguous is None else ambiguous
+        self.positional = positional
+        self.style = style
+        self.key_style = key_style
 
     @property
     def span(self) -> Optional[Span]:

@@ -11,11 +11,11 @@ import importlib
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
 from .launch import EnvAssign, Extraction, Launch, ParseError, Span, VersionHint
+from .record import Record
 from .rules.base import Diagnostic, LintContext, Rule, registry
 from .settings import Settings
 from .surface.db import Database, DatabaseError, UnknownVersion
@@ -73,10 +73,12 @@ def format_by_content(head: bytes) -> Optional[str]:
 # ----------------------------------------------------------------------------- discovery
 
 
-@dataclass
-class Target:
-    path: Path
-    explicit: bool
+class Target(Record):
+    __slots__ = ("path", "explicit")
+
+    def __init__(self, path: Path, explicit: bool) -> None:
+        self.path = path
+        self.explicit = explicit
 
 
 def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
@@ -200,19 +202,30 @@ def _walk(root: Path, excluded) -> Iterable[Path]:
 # ----------------------------------------------------------------------------- file linting
 
 
-@dataclass
-class FileResult:
-    path: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    fixed: Optional[bytes] = None  # new content when --fix changed something
-    original: Optional[bytes] = None
-    format: Optional[str] = None
-    fix_note: Optional[str] = None
-    fixed_count: int = 0
-    verbose: list[str] = field(default_factory=list)
-    related: list["FileResult"] = field(default_factory=list)  # config files reached via --config
-    stat_key: Optional[tuple[int, int]] = None  # (size, mtime_ns) when read
-    verdict: Optional[str] = None  # why the result holds while the file is unchanged: "none" (no launch), "clean|<pin>"
+class FileResult(Record):
+    """One file's outcome. ``fixed``: the new content when --fix changed something; ``related``:
+    config files reached via --config; ``stat_key``: (size, mtime_ns) when read; ``verdict``: why
+    the result holds while the file is unchanged: "none" (no launch), "clean|<pin>"."""
+
+    __slots__ = ("path", "diagnostics", "fixed", "original", "format", "fix_note", "fixed_count", "verbose",
+                 "related", "stat_key", "verdict")
+
+    def __init__(self, path: str, diagnostics: Optional[list[Diagnostic]] = None, fixed: Optional[bytes] = None,
+                 original: Optional[bytes] = None, format: Optional[str] = None, fix_note: Optional[str] = None,
+                 fixed_count: int = 0, verbose: Optional[list[str]] = None,
+                 related: Optional[list["FileResult"]] = None, stat_key: Optional[tuple[int, int]] = None,
+                 verdict: Optional[str] = None) -> None:
+        self.path = path
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.fixed = fixed
+        self.original = original
+        self.format = format
+        self.fix_note = fix_note
+        self.fixed_count = fixed_count
+        self.verbose = [] if verbose is None else verbose
+        self.related = [] if related is None else related
+        self.stat_key = stat_key
+        self.verdict = verdict
 
 
 class LineIndex:

@@ -16,32 +16,104 @@ Two shapes of launch exist:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Optional
 
+from .record import Record
 
-@dataclass(frozen=True, order=True)
+
 class Span:
-    """Half-open byte range ``[start, end)`` in the file's original bytes."""
+    """Half-open byte range ``[start, end)`` in the file's original bytes. Immutable, hashable and
+    ordered by ``(start, end)``, as the frozen, ordered dataclass it replaces."""
 
+    __slots__ = ("start", "end")
     start: int
     end: int
 
-    def __post_init__(self) -> None:
-        if self.start > self.end:
-            raise ValueError(f"bad span {self.start}..{self.end}")
+    def __init__(self, start: int, end: int) -> None:
+        if start > end:
+            raise ValueError(f"bad span {start}..{end}")
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self):
+        return (Span, (self.start, self.end))
+
+    def __repr__(self) -> str:
+        return f"Span(start={self.start!r}, end={self.end!r})"
+
+    def __hash__(self) -> int:
+        return hash((self.start, self.end))
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self.start == other.start and self.end == other.end
+
+    def __ne__(self, other: Any) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self.start != other.start or self.end != other.end
+
+    def __lt__(self, other: Any) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return (self.start, self.end) < (other.start, other.end)
+
+    def __le__(self, other: Any) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return (self.start, self.end) <= (other.start, other.end)
+
+    def __gt__(self, other: Any) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return (self.start, self.end) > (other.start, other.end)
+
+    def __ge__(self, other: Any) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return (self.start, self.end) >= (other.start, other.end)
 
 
-@dataclass(frozen=True)
 class Edit:
-    """Replace the bytes in ``span`` with ``content`` (UTF-8 text)."""
+    """Replace the bytes in ``span`` with ``content`` (UTF-8 text). Immutable and hashable."""
 
+    __slots__ = ("span", "content")
     span: Span
     content: str
 
+    def __init__(self, span: Span, content: str) -> None:
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "content", content)
 
-@dataclass
-class Token:
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self):
+        return (Edit, (self.span, self.content))
+
+    def __repr__(self) -> str:
+        return f"Edit(span={self.span!r}, content={self.content!r})"
+
+    def __hash__(self) -> int:
+        return hash((self.span, self.content))
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is not Edit:
+            return NotImplemented
+        return self.span == other.span and self.content == other.content
+
+
+class Token(Record):
     """One argv word as the program will receive it.
 
     ``text`` is the decoded word (quotes removed, escapes resolved). ``span`` covers the word as
@@ -52,15 +124,18 @@ class Token:
     ``splat`` marks a word that may expand to any number of words (``$EXTRA_ARGS``, ``"$@"``).
     """
 
-    text: str
-    span: Optional[Span]
-    text_span: Optional[Span] = None
-    opaque: bool = False
-    splat: bool = False
+    __slots__ = ("text", "span", "text_span", "opaque", "splat")
+
+    def __init__(self, text: str, span: Optional[Span], text_span: Optional[Span] = None, opaque: bool = False,
+                 splat: bool = False) -> None:
+        self.text = text
+        self.span = span
+        self.text_span = text_span
+        self.opaque = opaque
+        self.splat = splat
 
 
-@dataclass
-class KeyedArg:
+class KeyedArg(Record):
     """A keyword argument or config key: ``LLM(swap_space=4)``, ``swap-space: 4``.
 
     ``key`` is written as in the file (``swap_space``, ``swap-space``, ``tensorParallelSize``);
@@ -70,93 +145,135 @@ class KeyedArg:
     remove the whole key/argument cleanly (with its separator), or ``None`` if it cannot be cut.
     """
 
-    key: str
-    key_span: Optional[Span]
-    value: Any
-    value_span: Optional[Span] = None
-    value_text_span: Optional[Span] = None
-    value_opaque: bool = False
-    delete_span: Optional[Span] = None
-    key_style: Literal["snake", "dash", "camel", "cli"] = "snake"
+    __slots__ = ("key", "key_span", "value", "value_span", "value_text_span", "value_opaque", "delete_span",
+                 "key_style")
+
+    def __init__(self, key: str, key_span: Optional[Span], value: Any, value_span: Optional[Span] = None,
+                 value_text_span: Optional[Span] = None, value_opaque: bool = False,
+                 delete_span: Optional[Span] = None,
+                 key_style: Literal["snake", "dash", "camel", "cli"] = "snake") -> None:
+        self.key = key
+        self.key_span = key_span
+        self.value = value
+        self.value_span = value_span
+        self.value_text_span = value_text_span
+        self.value_opaque = value_opaque
+        self.delete_span = delete_span
+        self.key_style = key_style
 
 
-@dataclass
-class EnvAssign:
+class EnvAssign(Record):
     """An environment variable set for the launch: ``VLLM_X=1 vllm serve``, ``ENV``, ``env:``."""
 
-    name: str
-    name_span: Optional[Span]
-    value: Optional[str]
-    value_span: Optional[Span] = None
-    value_text_span: Optional[Span] = None
-    value_opaque: bool = False
-    delete_span: Optional[Span] = None
+    __slots__ = ("name", "name_span", "value", "value_span", "value_text_span", "value_opaque", "delete_span")
+
+    def __init__(self, name: str, name_span: Optional[Span], value: Optional[str], value_span: Optional[Span] = None,
+                 value_text_span: Optional[Span] = None, value_opaque: bool = False,
+                 delete_span: Optional[Span] = None) -> None:
+        self.name = name
+        self.name_span = name_span
+        self.value = value
+        self.value_span = value_span
+        self.value_text_span = value_text_span
+        self.value_opaque = value_opaque
+        self.delete_span = delete_span
 
 
-@dataclass
-class VersionHint:
-    """Where the launch names a vLLM release: an image tag, ``FROM``, a pin."""
+class VersionHint(Record):
+    """Where the launch names a vLLM release: an image tag, ``FROM``, a pin.
 
-    version: str  # as written ("v0.8.5", "0.27", "latest", "nightly")
-    source: str  # "image-tag", "dockerfile-from", "pip-install", "requirements", "pyproject", ...
-    span: Optional[Span] = None
+    ``version`` as written ("v0.8.5", "0.27", "latest", "nightly"); ``source``: "image-tag",
+    "dockerfile-from", "pip-install", "requirements", "pyproject", ..."""
+
+    __slots__ = ("version", "source", "span")
+
+    def __init__(self, version: str, source: str, span: Optional[Span] = None) -> None:
+        self.version = version
+        self.source = source
+        self.span = span
 
 
-@dataclass
-class Hardware:
-    """What the launch's context says about the GPUs it runs on."""
+class Hardware(Record):
+    """What the launch's context says about the GPUs it runs on: ``gpu_product`` as written ("H100",
+    "NVIDIA-H200", "nvidia-gb200"), ``gpu_count`` GPUs requested for this launch (per pod / service /
+    node)."""
 
-    gpu_product: Optional[str] = None  # "H100", "NVIDIA-H200", "nvidia-gb200", as written
-    gpu_count: Optional[int] = None  # GPUs requested for this launch (per pod / service / node)
-    nodes: Optional[int] = None
-    source: Optional[str] = None
+    __slots__ = ("gpu_product", "gpu_count", "nodes", "source")
+
+    def __init__(self, gpu_product: Optional[str] = None, gpu_count: Optional[int] = None,
+                 nodes: Optional[int] = None, source: Optional[str] = None) -> None:
+        self.gpu_product = gpu_product
+        self.gpu_count = gpu_count
+        self.nodes = nodes
+        self.source = source
 
 
 DeleteTokens = Callable[[list[Token]], Optional[list[Edit]]]
 
 
-@dataclass
-class Launch:
-    """One vLLM start or configuration found in a file."""
+class Launch(Record):
+    """One vLLM start or configuration found in a file.
 
-    path: str
-    entry: str  # "vllm serve", "api_server", "openai.api_server", "LLM", "EngineArgs", "config-file", ...
-    style: Literal["argv", "kwargs", "config"]
-    span: Span  # the whole launch, for reporting and suppression
-    tokens: list[Token] = field(default_factory=list)  # argv style: the words after the command
-    keyed: list[KeyedArg] = field(default_factory=list)  # kwargs / config style
-    env: list[EnvAssign] = field(default_factory=list)
-    version_hints: list[VersionHint] = field(default_factory=list)
-    hardware: Hardware = field(default_factory=Hardware)
-    # argv style: cut these tokens (and the separator around them) out of the file. The front-end
-    # knows its format: shell removes a continuation line, a YAML list removes its items.
-    delete_tokens: Optional[DeleteTokens] = None
-    # Options silently cut off by a broken line continuation (shell), reported by VL109.
-    dropped: list[Token] = field(default_factory=list)
-    # The launch's options may include more than we see (``$EXTRA_ARGS``, ``**kwargs`` of unknown
-    # content): rules must not claim an option is absent.
-    opaque: bool = False
-    # Front-end specific extra context (e.g. the referenced --config file path).
-    context: dict[str, Any] = field(default_factory=dict)
+    * ``entry``: "vllm serve", "api_server", "openai.api_server", "LLM", "EngineArgs", "config-file", ...
+    * ``span``: the whole launch, for reporting and suppression.
+    * ``tokens`` (argv style): the words after the command; ``keyed``: kwargs / config style.
+    * ``delete_tokens`` (argv style): cut these tokens (and the separator around them) out of the
+      file. The front-end knows its format: shell removes a continuation line, a YAML list removes
+      its items.
+    * ``dropped``: options silently cut off by a broken line continuation (shell), reported by VL109.
+    * ``opaque``: the launch's options may include more than we see (``$EXTRA_ARGS``, ``**kwargs``
+      of unknown content): rules must not claim an option is absent.
+    * ``context``: front-end specific extra context (e.g. the referenced --config file path).
+    """
+
+    __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
+                 "delete_tokens", "dropped", "opaque", "context")
+
+    def __init__(self, path: str, entry: str, style: Literal["argv", "kwargs", "config"], span: Span,
+                 tokens: Optional[list[Token]] = None, keyed: Optional[list[KeyedArg]] = None,
+                 env: Optional[list[EnvAssign]] = None, version_hints: Optional[list[VersionHint]] = None,
+                 hardware: Optional[Hardware] = None, delete_tokens: Optional[DeleteTokens] = None,
+                 dropped: Optional[list[Token]] = None, opaque: bool = False,
+                 context: Optional[dict[str, Any]] = None) -> None:
+        self.path = path
+        self.entry = entry
+        self.style = style
+        self.span = span
+        self.tokens = [] if tokens is None else tokens
+        self.keyed = [] if keyed is None else keyed
+        self.env = [] if env is None else env
+        self.version_hints = [] if version_hints is None else version_hints
+        self.hardware = Hardware() if hardware is None else hardware
+        self.delete_tokens = delete_tokens
+        self.dropped = [] if dropped is None else dropped
+        self.opaque = opaque
+        self.context = {} if context is None else context
 
 
-@dataclass
-class Extraction:
-    """What a front-end found in one file."""
+class Extraction(Record):
+    """What a front-end found in one file: its launches, the ``VLLM_*`` variables set outside any
+    launch (``env``), file-wide ``version_hints``, and informational ``notes`` (what was skipped and
+    why)."""
 
-    launches: list[Launch] = field(default_factory=list)
-    env: list[EnvAssign] = field(default_factory=list)  # VLLM_* set outside any launch
-    version_hints: list[VersionHint] = field(default_factory=list)  # file-wide hints
-    notes: list["Note"] = field(default_factory=list)  # informational: what was skipped and why
+    __slots__ = ("launches", "env", "version_hints", "notes")
+
+    def __init__(self, launches: Optional[list[Launch]] = None, env: Optional[list[EnvAssign]] = None,
+                 version_hints: Optional[list[VersionHint]] = None, notes: Optional[list["Note"]] = None) -> None:
+        self.launches = [] if launches is None else launches
+        self.env = [] if env is None else env
+        self.version_hints = [] if version_hints is None else version_hints
+        self.notes = [] if notes is None else notes
 
 
-@dataclass
-class Note:
+class Note(Record):
     """An informational message from a front-end (``Helm template expressions skipped``)."""
 
-    message: str
-    span: Optional[Span] = None
-    code: str = "VL002"
+    __slots__ = ("message", "span", "code")
+
+    def __init__(self, message: str, span: Optional[Span] = None, code: str = "VL002") -> None:
+        self.message = message
+        self.span = span
+        self.code = code
 
 
 class ParseError(Exception):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Optional
 
@@ -24,29 +23,55 @@ class ConfigError(Exception):
     """Invalid configuration (exit code 2)."""
 
 
-@dataclass
 class Settings:
-    target_version: Optional[str] = None
-    select: list[str] = field(default_factory=list)
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
-    extend_exclude: list[str] = field(default_factory=list)
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
-    config_files: list[str] = field(default_factory=list)  # globs of vLLM --config YAML files
-    gpu: Optional[str] = None  # GPU product when the launch's context does not say
-    gpus: Optional[int] = None
-    # anti-pattern thresholds (VL302/VL303)
-    moe_gpu_memory_utilization_threshold: float = 0.95
-    moe_gpu_memory_utilization_cap: float = 0.90
-    ep_min_activation_density: float = 0.02
-    online: bool = False  # model facts may be fetched from the Hugging Face hub (cached)
-    source: Optional[Path] = None  # the file these settings came from
+    """Settings of one run. A plain class rather than a dataclass (start-up, vllm_lint/record.py);
+    its instance ``__dict__`` holds exactly the fields (the cache fingerprints ``vars(settings)``).
+    ``config_files``: globs of vLLM --config YAML files; ``gpu``: the GPU product when the launch's
+    context does not say; ``moe_*`` and ``ep_*``: anti-pattern thresholds (VL302/VL303);
+    ``online``: model facts may be fetched from the Hugging Face hub (cached); ``source``: the file
+    these settings came from."""
 
+    _FIELDS = ("target_version", "select", "extend_select", "ignore", "exclude", "extend_exclude",
+               "per_file_ignores", "config_files", "gpu", "gpus", "moe_gpu_memory_utilization_threshold",
+               "moe_gpu_memory_utilization_cap", "ep_min_activation_density", "online", "source")
     _KEYS = None  # set below
 
+    def __init__(self, target_version: Optional[str] = None, select: Optional[list[str]] = None,
+                 extend_select: Optional[list[str]] = None, ignore: Optional[list[str]] = None,
+                 exclude: Optional[list[str]] = None, extend_exclude: Optional[list[str]] = None,
+                 per_file_ignores: Optional[dict[str, list[str]]] = None, config_files: Optional[list[str]] = None,
+                 gpu: Optional[str] = None, gpus: Optional[int] = None,
+                 moe_gpu_memory_utilization_threshold: float = 0.95, moe_gpu_memory_utilization_cap: float = 0.90,
+                 ep_min_activation_density: float = 0.02, online: bool = False,
+                 source: Optional[Path] = None) -> None:
+        self.target_version = target_version
+        self.select = [] if select is None else select
+        self.extend_select = [] if extend_select is None else extend_select
+        self.ignore = [] if ignore is None else ignore
+        self.exclude = [] if exclude is None else exclude
+        self.extend_exclude = [] if extend_exclude is None else extend_exclude
+        self.per_file_ignores = {} if per_file_ignores is None else per_file_ignores
+        self.config_files = [] if config_files is None else config_files
+        self.gpu = gpu
+        self.gpus = gpus
+        self.moe_gpu_memory_utilization_threshold = moe_gpu_memory_utilization_threshold
+        self.moe_gpu_memory_utilization_cap = moe_gpu_memory_utilization_cap
+        self.ep_min_activation_density = ep_min_activation_density
+        self.online = online
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"Settings({', '.join(f'{k}={getattr(self, k)!r}' for k in self._FIELDS)})"
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self._FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def merged(self, **overrides: Any) -> "Settings":
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {k: getattr(self, k) for k in self._FIELDS}
         for k, v in overrides.items():
             if v is not None and v != [] and v != ():
                 data[k] = v

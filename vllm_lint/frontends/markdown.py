@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import replace
 from typing import Callable, Optional
 
 from vllm_lint.launch import (
@@ -37,6 +36,7 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
+from vllm_lint.record import replace
 
 FORMAT = "markdown"
 

@@ -9,21 +9,29 @@ settings. Nothing is guessed: unknown stays ``None``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional
 
+from ..record import Record
 from .layout import env_lookup
 
 
-@dataclass
-class GPUs:
-    product: Optional[str] = None  # as written
-    product_source: Optional[str] = None
-    requested: Optional[int] = None  # GPUs the pod / service / task requests
-    requested_source: Optional[str] = None
-    visible: Optional[int] = None  # GPUs the process may use (CUDA_VISIBLE_DEVICES, else requested)
-    visible_source: Optional[str] = None
-    nodes: Optional[int] = None
+class GPUs(Record):
+    """``product`` as written; ``requested``: GPUs the pod / service / task requests; ``visible``:
+    GPUs the process may use (CUDA_VISIBLE_DEVICES, else requested)."""
+
+    __slots__ = ("product", "product_source", "requested", "requested_source", "visible", "visible_source", "nodes")
+
+    def __init__(self, product: Optional[str] = None, product_source: Optional[str] = None,
+                 requested: Optional[int] = None, requested_source: Optional[str] = None,
+                 visible: Optional[int] = None, visible_source: Optional[str] = None,
+                 nodes: Optional[int] = None) -> None:
+        self.product = product
+        self.product_source = product_source
+        self.requested = requested
+        self.requested_source = requested_source
+        self.visible = visible
+        self.visible_source = visible_source
+        self.nodes = nodes
 
     @property
     def family(self) -> Optional[str]:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..launch import EnvAssign
+from ..record import Record
 
 # option strings that older/other releases may not resolve, mapped to their EngineArgs field
 _ALIASES = {
@@ -27,15 +27,19 @@ _TRUE = {"1", "true", "yes", "on", "y", "t"}
 _FALSE = {"0", "false", "no", "off", "n", "f", ""}
 
 
-@dataclass
-class Value:
-    """One setting: its value (None when absent or opaque), the argument that gave it, and whether
-    its value is known."""
+class Value(Record):
+    """One setting: its value (None when absent or opaque), the argument that gave it
+    (``argv.ParsedArg``, or None when absent: the default), whether its value is known, and the
+    environment variable it came from, if any."""
 
-    value: Any = None
-    arg: Any = None  # argv.ParsedArg, or None when absent (default)
-    known: bool = True
-    env: Optional[EnvAssign] = None  # when it came from an environment variable
+    __slots__ = ("value", "arg", "known", "env")
+
+    def __init__(self, value: Any = None, arg: Any = None, known: bool = True,
+                 env: Optional[EnvAssign] = None) -> None:
+        self.value = value
+        self.arg = arg
+        self.known = known
+        self.env = env
 
     @property
     def present(self) -> bool:
@@ -131,29 +135,44 @@ def _set_path(d: dict, path: str, value: Any) -> None:
     d[parts[-1].rstrip("+")] = value
 
 
-@dataclass
-class Layout:
-    model: Value = field(default_factory=Value)
-    revision: Value = field(default_factory=Value)
-    tp: Value = field(default_factory=lambda: Value(1))
-    pp: Value = field(default_factory=lambda: Value(1))
-    dp: Value = field(default_factory=lambda: Value(1))
-    dp_local: Value = field(default_factory=Value)
-    dcp: Value = field(default_factory=lambda: Value(1))
-    ep: Value = field(default_factory=lambda: Value(False))
-    all2all: Value = field(default_factory=Value)  # explicit backend (option or env)
-    eplb: Value = field(default_factory=lambda: Value(False))
-    eplb_config: dict = field(default_factory=dict)  # merged JSON + dotted keys (+ old flat options)
-    eplb_config_known: bool = True
-    eplb_args: list = field(default_factory=list)
-    async_scheduling: Value = field(default_factory=Value)  # None = not given
-    speculative: Value = field(default_factory=Value)  # dict
-    gmu: Value = field(default_factory=Value)
-    max_model_len: Value = field(default_factory=Value)
-    nnodes: Value = field(default_factory=Value)
-    executor: Value = field(default_factory=Value)
-    hidden: bool = False  # the launch may hold options we cannot see
-    by_dest: dict = field(default_factory=dict)  # dest -> last ParsedArg
+class Layout(Record):
+    """``all2all``: an explicit backend (option or env); ``eplb_config``: merged JSON + dotted keys
+    (+ old flat options); ``async_scheduling``: value None = not given; ``speculative``: a dict;
+    ``hidden``: the launch may hold options we cannot see; ``by_dest``: dest -> last ParsedArg."""
+
+    __slots__ = ("model", "revision", "tp", "pp", "dp", "dp_local", "dcp", "ep", "all2all", "eplb", "eplb_config",
+                 "eplb_config_known", "eplb_args", "async_scheduling", "speculative", "gmu", "max_model_len",
+                 "nnodes", "executor", "hidden", "by_dest")
+
+    def __init__(self, model: Optional[Value] = None, revision: Optional[Value] = None, tp: Optional[Value] = None,
+                 pp: Optional[Value] = None, dp: Optional[Value] = None, dp_local: Optional[Value] = None,
+                 dcp: Optional[Value] = None, ep: Optional[Value] = None, all2all: Optional[Value] = None,
+                 eplb: Optional[Value] = None, eplb_config: Optional[dict] = None, eplb_config_known: bool = True,
+                 eplb_args: Optional[list] = None, async_scheduling: Optional[Value] = None,
+                 speculative: Optional[Value] = None, gmu: Optional[Value] = None,
+                 max_model_len: Optional[Value] = None, nnodes: Optional[Value] = None,
+                 executor: Optional[Value] = None, hidden: bool = False, by_dest: Optional[dict] = None) -> None:
+        self.model = Value() if model is None else model
+        self.revision = Value() if revision is None else revision
+        self.tp = Value(1) if tp is None else tp
+        self.pp = Value(1) if pp is None else pp
+        self.dp = Value(1) if dp is None else dp
+        self.dp_local = Value() if dp_local is None else dp_local
+        self.dcp = Value(1) if dcp is None else dcp
+        self.ep = Value(False) if ep is None else ep
+        self.all2all = Value() if all2all is None else all2all
+        self.eplb = Value(False) if eplb is None else eplb
+        self.eplb_config = {} if eplb_config is None else eplb_config
+        self.eplb_config_known = eplb_config_known
+        self.eplb_args = [] if eplb_args is None else eplb_args
+        self.async_scheduling = Value() if async_scheduling is None else async_scheduling
+        self.speculative = Value() if speculative is None else speculative
+        self.gmu = Value() if gmu is None else gmu
+        self.max_model_len = Value() if max_model_len is None else max_model_len
+        self.nnodes = Value() if nnodes is None else nnodes
+        self.executor = Value() if executor is None else executor
+        self.hidden = hidden
+        self.by_dest = {} if by_dest is None else by_dest
 
     def gpus_per_launch(self) -> Optional[int]:
         """GPUs this launch drives: tp x pp x (local) dp; None if any factor is unknown."""

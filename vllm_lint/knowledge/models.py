@@ -21,7 +21,6 @@ import csv
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -29,21 +28,57 @@ HUB_URL = "https://huggingface.co/{repo}/resolve/{revision}/config.json"
 _REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
-@dataclass(frozen=True)
 class ModelFacts:
-    model: str  # the name the facts are filed under (table row or repo id)
-    architecture: Optional[str] = None
-    heads: Optional[int] = None
-    kv_heads: Optional[int] = None  # None when not applicable (MLA) or heterogeneous
-    hidden_size: Optional[int] = None
-    layers: Optional[int] = None
-    routed_experts: Optional[int] = None
-    experts_per_token: Optional[int] = None
-    mla: Optional[bool] = None
-    max_positions: Optional[int] = None
-    block_fp8: Optional[bool] = None
-    source: str = ""  # where these facts come from ("models.tsv: <row source>", "config.json at ...")
-    notes: str = ""
+    """What the rules know of one model. ``model``: the name the facts are filed under (table row
+    or repo id); ``kv_heads``: None when not applicable (MLA) or heterogeneous; ``source``: where
+    these facts come from ("models.tsv: <row source>", "config.json at ..."). Immutable and
+    hashable, as the frozen dataclass it replaces (a plain class: start-up, vllm_lint/record.py)."""
+
+    __slots__ = ("model", "architecture", "heads", "kv_heads", "hidden_size", "layers", "routed_experts",
+                 "experts_per_token", "mla", "max_positions", "block_fp8", "source", "notes")
+
+    def __init__(self, model: str, architecture: Optional[str] = None, heads: Optional[int] = None,
+                 kv_heads: Optional[int] = None, hidden_size: Optional[int] = None, layers: Optional[int] = None,
+                 routed_experts: Optional[int] = None, experts_per_token: Optional[int] = None,
+                 mla: Optional[bool] = None, max_positions: Optional[int] = None, block_fp8: Optional[bool] = None,
+                 source: str = "", notes: str = "") -> None:
+        s = object.__setattr__
+        s(self, "model", model)
+        s(self, "architecture", architecture)
+        s(self, "heads", heads)
+        s(self, "kv_heads", kv_heads)
+        s(self, "hidden_size", hidden_size)
+        s(self, "layers", layers)
+        s(self, "routed_experts", routed_experts)
+        s(self, "experts_per_token", experts_per_token)
+        s(self, "mla", mla)
+        s(self, "max_positions", max_positions)
+        s(self, "block_fp8", block_fp8)
+        s(self, "source", source)
+        s(self, "notes", notes)
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, k) for k in self.__slots__)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self):
+        return (ModelFacts, self._values())
+
+    def __repr__(self) -> str:
+        return f"ModelFacts({', '.join(f'{k}={getattr(self, k)!r}' for k in self.__slots__)})"
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is not ModelFacts:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     @property
     def is_moe(self) -> bool:

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
+from ..record import Record
 
-@dataclass
-class ReportContext:
-    fix_mode: bool = False
-    unsafe_fixes: bool = False
-    fixed_count: int = 0
-    statistics: bool = False
-    quiet: bool = False
-    color: bool = False
-    db_range: Optional[str] = None
-    rules: Optional[dict] = None  # code -> Rule, for formats carrying rule metadata
+
+class ReportContext(Record):
+    """``rules``: code -> Rule, for formats carrying rule metadata."""
+
+    __slots__ = ("fix_mode", "unsafe_fixes", "fixed_count", "statistics", "quiet", "color", "db_range", "rules")
+
+    def __init__(self, fix_mode: bool = False, unsafe_fixes: bool = False, fixed_count: int = 0,
+                 statistics: bool = False, quiet: bool = False, color: bool = False, db_range: Optional[str] = None,
+                 rules: Optional[dict] = None) -> None:
+        self.fix_mode = fix_mode
+        self.unsafe_fixes = unsafe_fixes
+        self.fixed_count = fixed_count
+        self.statistics = statistics
+        self.quiet = quiet
+        self.color = color
+        self.db_range = db_range
+        self.rules = rules
 
 
 FORMATS = ("text", "concise", "json", "github", "gitlab", "sarif", "junit")

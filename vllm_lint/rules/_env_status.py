@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 from ..launch import EnvAssign
+from ..record import Record
 from .base import LintContext
 
 
-@dataclass
-class EnvStatus:
-    state: str  # ok | removed | unknown | too-new
-    last: Optional[str] = None
-    removed_in: Optional[str] = None
-    first: Optional[str] = None
-    suggestion: Optional[str] = None
-    successor: Optional[str] = None
-    note: Optional[str] = None
+class EnvStatus(Record):
+    __slots__ = ("state", "last", "removed_in", "first", "suggestion", "successor", "note")
+
+    def __init__(self, state: str, last: Optional[str] = None, removed_in: Optional[str] = None,
+                 first: Optional[str] = None, suggestion: Optional[str] = None, successor: Optional[str] = None,
+                 note: Optional[str] = None) -> None:
+        self.state = state  # ok | removed | unknown | too-new
+        self.last = last
+        self.removed_in = removed_in
+        self.first = first
+        self.suggestion = suggestion
+        self.successor = successor
+        self.note = note
 
 
 def is_vllm_var(name: str) -> bool:

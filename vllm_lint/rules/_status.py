@@ -3,30 +3,43 @@ VL1xx rules (removed, renamed, unknown, too new, deprecated, abbreviated)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
 
 from ..argv import ParsedArg, spell_like
 from ..launch import Edit, Span
+from ..record import Record
 from .base import LintContext
 
 
-@dataclass
-class Status:
-    arg: ParsedArg
-    state: str  # ok | removed | renamed | unknown | too-new | ambiguous
-    name: str  # the name the timeline knows it by ("--swap-space" or the EngineArgs field)
-    last: Optional[str] = None  # last release accepting it before the target
-    removed_in: Optional[str] = None  # the release after ``last``
-    first: Optional[str] = None  # first release accepting it after the target
-    successor: Optional[str] = None  # option string the target accepts in its place
-    successor_safe: bool = False
-    successor_note: Optional[str] = None
-    noop_at_removal: bool = False
-    evidence: Optional[str] = None
-    suggestion: Optional[str] = None
-    expanded_from: Optional[str] = None  # the abbreviation written, when resolved through history
-    historic_matches: list[str] = field(default_factory=list)  # options an unknown prefix once abbreviated
+class Status(Record):
+    """``name``: the name the timeline knows the option by ("--swap-space" or the EngineArgs field);
+    ``last``: the last release accepting it before the target, ``removed_in`` the release after it,
+    ``first``: the first release accepting it after the target; ``successor``: the option string
+    the target accepts in its place; ``expanded_from``: the abbreviation written, when resolved
+    through history; ``historic_matches``: options an unknown prefix once abbreviated."""
+
+    __slots__ = ("arg", "state", "name", "last", "removed_in", "first", "successor", "successor_safe",
+                 "successor_note", "noop_at_removal", "evidence", "suggestion", "expanded_from", "historic_matches")
+
+    def __init__(self, arg: ParsedArg, state: str, name: str, last: Optional[str] = None,
+                 removed_in: Optional[str] = None, first: Optional[str] = None, successor: Optional[str] = None,
+                 successor_safe: bool = False, successor_note: Optional[str] = None, noop_at_removal: bool = False,
+                 evidence: Optional[str] = None, suggestion: Optional[str] = None,
+                 expanded_from: Optional[str] = None, historic_matches: Optional[list[str]] = None) -> None:
+        self.arg = arg
+        self.state = state  # ok | removed | renamed | unknown | too-new | ambiguous
+        self.name = name
+        self.last = last
+        self.removed_in = removed_in
+        self.first = first
+        self.successor = successor
+        self.successor_safe = successor_safe
+        self.successor_note = successor_note
+        self.noop_at_removal = noop_at_removal
+        self.evidence = evidence
+        self.suggestion = suggestion
+        self.expanded_from = expanded_from
+        self.historic_matches = [] if historic_matches is None else historic_matches
 
     @property
     def shown(self) -> str:

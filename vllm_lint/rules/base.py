@@ -13,60 +13,81 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Optional
 
 from ..launch import Edit, EnvAssign, Launch, Span
+from ..record import Record
 
 Severity = Literal["error", "warning", "info"]
 Applicability = Literal["safe", "unsafe", "display-only"]
 
 
-@dataclass
-class Fix:
-    edits: list[Edit]
-    applicability: Applicability
-    message: str
+class Fix(Record):
+    __slots__ = ("edits", "applicability", "message")
+
+    def __init__(self, edits: list[Edit], applicability: Applicability, message: str) -> None:
+        self.edits = edits
+        self.applicability = applicability
+        self.message = message
 
 
-@dataclass
-class Diagnostic:
-    code: str
-    message: str
-    path: str
-    span: Optional[Span]
-    severity: Severity = "error"
-    fix: Optional[Fix] = None
-    option: Optional[str] = None  # canonical option or variable name involved
-    target_version: Optional[str] = None
-    line: Optional[int] = None  # 1-based, when the span is unknown (parse errors)
-    # filled in by the engine from the file's bytes
-    row: int = 0
-    column: int = 0
-    end_row: int = 0
-    end_column: int = 0
-    fix_blocked: Optional[str] = None  # why a fix exists but was not written (would not re-parse)
+class Diagnostic(Record):
+    """One finding. ``option``: the canonical option or variable name involved; ``line`` (1-based)
+    when the span is unknown (parse errors). The engine fills in ``row``, ``column``, ``end_row``
+    and ``end_column`` from the file's bytes; ``fix_blocked`` says why a fix exists but was not
+    written (it would not re-parse)."""
+
+    __slots__ = ("code", "message", "path", "span", "severity", "fix", "option", "target_version", "line", "row",
+                 "column", "end_row", "end_column", "fix_blocked")
+
+    def __init__(self, code: str, message: str, path: str, span: Optional[Span], severity: Severity = "error",
+                 fix: Optional[Fix] = None, option: Optional[str] = None, target_version: Optional[str] = None,
+                 line: Optional[int] = None, row: int = 0, column: int = 0, end_row: int = 0, end_column: int = 0,
+                 fix_blocked: Optional[str] = None) -> None:
+        self.code = code
+        self.message = message
+        self.path = path
+        self.span = span
+        self.severity = severity
+        self.fix = fix
+        self.option = option
+        self.target_version = target_version
+        self.line = line
+        self.row = row
+        self.column = column
+        self.end_row = end_row
+        self.end_column = end_column
+        self.fix_blocked = fix_blocked
 
     @property
     def fixable(self) -> bool:
         return self.fix is not None and self.fix.applicability != "display-only"
 
 
-@dataclass
-class LintContext:
-    """Everything a rule may read about one launch (or one file's loose environment)."""
+class LintContext(Record):
+    """Everything a rule may read about one launch (or one file's loose environment).
 
-    path: str
-    launch: Optional[Launch]
-    args: list[Any]  # list[argv.ParsedArg]
-    env: list[EnvAssign]
-    surface: Any  # surface.db.Surface of the target release
-    db: Any  # surface.db.Database
-    target: str
-    target_source: str  # "--target-version", "config", "image-tag", "newest in database", ...
-    settings: Any  # settings.Settings
-    data: bytes = b""
-    extra: dict[str, Any] = field(default_factory=dict)
+    ``args``: list of ``argv.ParsedArg``; ``surface``: the ``surface.db.Surface`` of the target
+    release; ``db``: the ``surface.db.Database``; ``target_source``: "--target-version", "config",
+    "image-tag", "newest in database", ...; ``settings``: ``settings.Settings``."""
+
+    __slots__ = ("path", "launch", "args", "env", "surface", "db", "target", "target_source", "settings", "data",
+                 "extra")
+
+    def __init__(self, path: str, launch: Optional[Launch], args: list[Any], env: list[EnvAssign], surface: Any,
+                 db: Any, target: str, target_source: str, settings: Any, data: bytes = b"",
+                 extra: Optional[dict[str, Any]] = None) -> None:
+        self.path = path
+        self.launch = launch
+        self.args = args
+        self.env = env
+        self.surface = surface
+        self.db = db
+        self.target = target
+        self.target_source = target_source
+        self.settings = settings
+        self.data = data
+        self.extra = {} if extra is None else extra
 
     def skip(self, rule: "Rule", reason: str) -> None:
         """Record why a rule stayed silent (shown with --verbose): an unknown model, no GPU count."""
@@ -84,16 +105,22 @@ class LintContext:
 CheckFn = Callable[[LintContext], Iterable[Diagnostic]]
 
 
-@dataclass
-class Rule:
-    code: str
-    name: str
-    summary: str
-    severity: Severity = "error"
-    fix: Optional[Applicability] = None  # the applicability of the fix this rule offers, if any
-    default_enabled: bool = True
-    doc: str = ""
-    _check: Optional[CheckFn] = None
+class Rule(Record):
+    """A rule's metadata and check. ``fix``: the applicability of the fix this rule offers, if any."""
+
+    __slots__ = ("code", "name", "summary", "severity", "fix", "default_enabled", "doc", "_check")
+
+    def __init__(self, code: str, name: str, summary: str, severity: Severity = "error",
+                 fix: Optional[Applicability] = None, default_enabled: bool = True, doc: str = "",
+                 _check: Optional[CheckFn] = None) -> None:
+        self.code = code
+        self.name = name
+        self.summary = summary
+        self.severity = severity
+        self.fix = fix
+        self.default_enabled = default_enabled
+        self.doc = doc
+        self._check = _check
 
     def check(self, fn: CheckFn) -> CheckFn:
         self._check = fn

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
+from ..record import Record
 from .version import InvalidVersion, Version  # not packaging.version: start-up cost (version.py)
 
 DB_ENV_VAR = "VLLM_LINT_DB"
@@ -46,25 +46,31 @@ def default_db_path() -> Path:
 # --------------------------------------------------------------------------- release surface
 
 
-@dataclass
-class Option:
+class Option(Record):
     """One argparse action of the serve parser at one release."""
 
-    name: str
-    aliases: list[str]
-    negations: list[str]
-    hidden: list[str]
-    dest: str
-    kind: str
-    type: Optional[str]
-    optional: bool
-    nargs: Any
-    choices: Optional[list[Any]]
-    default: Any
-    default_computed: bool
-    group: Optional[str]
-    config: Optional[str]
-    deprecated: Optional[dict[str, Any]]
+    __slots__ = ("name", "aliases", "negations", "hidden", "dest", "kind", "type", "optional", "nargs", "choices",
+                 "default", "default_computed", "group", "config", "deprecated")
+
+    def __init__(self, name: str, aliases: list[str], negations: list[str], hidden: list[str], dest: str, kind: str,
+                 type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
+                 default_computed: bool, group: Optional[str], config: Optional[str],
+                 deprecated: Optional[dict[str, Any]]) -> None:
+        self.name = name
+        self.aliases = aliases
+        self.negations = negations
+        self.hidden = hidden
+        self.dest = dest
+        self.kind = kind
+        self.type = type
+        self.optional = optional
+        self.nargs = nargs
+        self.choices = choices
+        self.default = default
+        self.default_computed = default_computed
+        self.group = group
+        self.config = config
+        self.deprecated = deprecated
 
     @property
     def strings(self) -> list[str]:
@@ -280,13 +286,16 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
     return index
 
 
-@dataclass
-class History:
-    """Where one name (option string, env var or EngineArgs field) was accepted."""
+class History(Record):
+    """Where one name (option string, env var or EngineArgs field) was accepted: ``ranges`` of
+    (first version, last version) runs."""
 
-    name: str
-    ranges: list[tuple[str, str]]  # (first version, last version) runs
-    indices: set[int] = field(default_factory=set)
+    __slots__ = ("name", "ranges", "indices")
+
+    def __init__(self, name: str, ranges: list[tuple[str, str]], indices: Optional[set[int]] = None) -> None:
+        self.name = name
+        self.ranges = ranges
+        self.indices = set() if indices is None else indices
 
     @property
     def first(self) -> Optional[str]:
