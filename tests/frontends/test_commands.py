@@ -7,6 +7,7 @@ import shlex
 import pytest
 
 from vllm_lint.frontends.commands import (
+    docker_gpu_count,
     find_vllm_command,
     image_is_vllm,
     split_env_word,
@@ -101,6 +102,42 @@ def test_recognised(cmd, entry, args):
 )
 def test_not_recognised(cmd):
     assert find(cmd) is None
+
+
+@pytest.mark.parametrize(
+    "value, count",
+    [
+        ("2", 2), ("all", None), ('"device=0,1"', 2), ("device=0,1", 2), ("'device=3'", 1),
+        ("device=GPU-3a23c669-1f69-c64e-cf85-44e9b07e7a2a", 1), ("count=4", 4), ("count=all", None),
+        ("all,capabilities=utility", None), ("device=0,x", None), ("", None), ("nvidia", None),
+    ],
+)
+def test_docker_gpu_count(value, count):
+    assert docker_gpu_count(value) == count
+
+
+@pytest.mark.parametrize(
+    "cmd, count, source",
+    [
+        ("docker run --gpus 2 vllm/vllm-openai:v0.8.5 --model m", 2, "docker --gpus"),
+        ("docker run --gpus=4 --rm vllm/vllm-openai:v0.8.5 --model m", 4, "docker --gpus"),
+        ("docker run --gpus '\"device=0,1\"' vllm/vllm-openai:v0.8.5 m", 2, "docker --gpus"),
+        ("docker run --gpus device=0,1,2 vllm/vllm-openai:v0.8.5 m", 3, "docker --gpus"),
+        ("docker run --gpus all vllm/vllm-openai:v0.8.5 m", None, None),
+        ("docker run --gpus 1 --gpus 2 vllm/vllm-openai:v0.8.5 m", 2, "docker --gpus"),  # last wins
+        ("docker run --runtime nvidia vllm/vllm-openai:v0.8.5 m", None, None),
+        ("docker run --gpus 2 img vllm serve m", 2, "docker --gpus"),
+        ("podman run --device nvidia.com/gpu=all vllm/vllm-openai:v0.8.5 m", None, None),
+        ("podman run --device nvidia.com/gpu=0 --device=nvidia.com/gpu=1 vllm/vllm-openai:v0.8.5 m",
+         2, "podman --device nvidia.com/gpu"),
+        ("podman run --device /dev/fuse vllm/vllm-openai:v0.8.5 m", None, None),
+        ("vllm serve m", None, None),
+    ],
+)
+def test_docker_gpus_recorded(cmd, count, source):
+    found = find(cmd)
+    assert found is not None
+    assert (found.gpu_count, found.gpus_source) == (count, source)
 
 
 def test_env_prefix_and_env_wrapper():

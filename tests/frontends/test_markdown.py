@@ -93,3 +93,67 @@ def test_prefilter_and_empty():
     assert not M.might_contain_launch(b"# hello\n")
     assert M.extract(b"", "e.md").launches == []
     assert M.extract(b"```\n", "e.md").launches == []
+
+
+def _prose_hints(md: str) -> list[list[tuple[str, str]]]:
+    data = md.encode()
+    ex = M.extract(data, "doc.md")
+    out = []
+    for la in ex.launches:
+        for v in la.version_hints:
+            if v.source == "markdown-prose":
+                assert data[v.span.start:v.span.end].decode() == v.version
+        out.append([(v.version, v.source) for v in la.version_hints])
+    return out
+
+
+def test_prose_release_before_a_block_is_its_version():
+    md = (
+        "# Deploy\n\nWe pin vLLM 0.8.5 for this model:\n\n```bash\nvllm serve m --swap-space 4\n```\n\n"
+        "Then, for the newest vLLM:\n\n```bash\nvllm serve m\n```\n"
+    )
+    # the second block's own paragraph names no release; the first paragraph introduces block 1
+    assert _prose_hints(md) == [[("0.8.5", "markdown-prose")], []]
+
+
+def test_prose_release_forms_heading_and_setext():
+    md = (
+        "## Running vllm/vllm-openai:v0.9.1\n\n```bash\nvllm serve m\n```\n\n"
+        "Install\n-------\n\nText with `vllm==0.10.0` pinned.\n\n```bash\nvllm serve m\n```\n\n"
+        "## vLLM v0.11.0 (setext above is a heading)\n\nStart it:\n\n```bash\nvllm serve m\n```\n"
+    )
+    assert _prose_hints(md) == [
+        [("v0.9.1", "markdown-prose")], [("0.10.0", "markdown-prose")], [("v0.11.0", "markdown-prose")],
+    ]
+
+
+def test_prose_stops_at_the_section_heading():
+    md = "Our cluster runs vLLM 0.8.5.\n\n## Quick start\n\nRun:\n\n```bash\nvllm serve m\n```\n"
+    assert _prose_hints(md) == [[]]
+
+
+def test_prose_ranges_and_two_releases_give_no_hint():
+    for sentence in (
+        "Requires vLLM 0.8.5 or later.",
+        "Works with vllm>=0.8.5.",
+        "Needs at least vLLM 0.8.5.",
+        "Upgrade from vLLM 0.8.5 to vLLM 0.9.0:",
+        "Tested on vLLM 0.8.5 - 0.9.0.",
+        "vLLM 0.8.x is fine.",
+        "vLLM 0.9 works.",
+        "Pin vllm==0.8.* here.",
+        "vLLM 0.8.5+ only.",
+    ):
+        md = f"## Serve vLLM 0.7.3\n\n{sentence}\n\n```bash\nvllm serve m\n```\n"
+        assert _prose_hints(md) == [[]], sentence
+    # another product's release is no statement about vLLM: the heading's release applies
+    md = "## Serve vLLM 0.7.3\n\nUse vllm-ascend 0.9.0 here.\n\n```bash\nvllm serve m\n```\n"
+    assert _prose_hints(md) == [[("0.7.3", "markdown-prose")]]
+
+
+def test_prose_never_overrides_a_blocks_own_version():
+    md = (
+        "We use vLLM 0.8.5.\n\n```bash\ndocker run vllm/vllm-openai:v0.9.0 --model m\n```\n\n"
+        "```bash\npip install vllm==0.10.0\nvllm serve m\n```\n"
+    )
+    assert _prose_hints(md) == [[("v0.9.0", "image-tag")], []]

@@ -824,3 +824,14 @@ def test_rebound_names_make_launch_opaque():
            'subprocess.run(cmd)\nLLM("m", **kw)\n')
     _, ex = ext(src)
     assert [la.opaque for la in ex.launches] == [True, True]
+
+
+def test_subprocess_docker_run_gpus_sets_hardware():
+    _d, ex = ext(
+        'import subprocess\n'
+        'subprocess.run(["docker", "run", "--gpus", "2", "vllm/vllm-openai:v0.8.5", "--model", "m"])\n'
+        'subprocess.run("docker run --gpus device=0,1,2 vllm/vllm-openai:v0.8.5 --model m", shell=True)\n'
+        'subprocess.run(["docker", "run", "--gpus", "all", "vllm/vllm-openai:v0.8.5", "--model", "m"])\n'
+    )
+    got = [(la.hardware.gpu_count, la.hardware.source) for la in ex.launches]
+    assert got == [(2, "docker --gpus"), (3, "docker --gpus"), (None, None)]

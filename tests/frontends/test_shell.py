@@ -416,3 +416,68 @@ def test_docker_run_with_the_image_in_a_variable(assign, ref):
 def test_image_variable_of_another_image_is_not_a_launch():
     _, out = ex("IMAGE=nginx:1.25\ndocker run $IMAGE --model m\n")
     assert out.launches == []
+
+
+def test_docker_run_gpus_sets_hardware():
+    _d, out = ex(
+        "docker run --gpus 2 vllm/vllm-openai:v0.8.5 --model m -tp 4\n"
+        "docker run --gpus '\"device=0,1,2\"' --rm vllm/vllm-openai:v0.8.5 --model m\n"
+        "docker run --gpus all vllm/vllm-openai:v0.8.5 --model m\n"
+        "podman run --device nvidia.com/gpu=0 --device nvidia.com/gpu=1 vllm/vllm-openai:v0.8.5 m\n"
+        "sudo docker run --gpus=1 img vllm serve m\n"
+    )
+    got = [(la.hardware.gpu_count, la.hardware.source) for la in out.launches]
+    assert got == [
+        (2, "docker --gpus"), (3, "docker --gpus"), (None, None),
+        (2, "podman --device nvidia.com/gpu"), (1, "docker --gpus"),
+    ]
+
+
+def test_systemd_unit_written_by_heredoc_exec_start_is_a_launch():
+    data, out = ex(
+        "export VLLM_USE_V1=0\n"
+        "cat > /etc/systemd/system/vllm.service <<EOF\n"
+        "[Unit]\n"
+        "Description=vLLM\n"
+        "[Service]\n"
+        'Environment="VLLM_ATTENTION_BACKEND=XFORMERS" HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz12\n'
+        "Environment=VLLM_LOGGING_LEVEL=DEBUG\n"
+        "ExecStart=-/opt/venv/bin/vllm serve m \\\n"
+        "  --swap-space 4 --port $PORT\n"
+        "Restart=always\n"
+        "EOF\n"
+    )
+    (la,) = out.launches
+    assert la.entry == "vllm serve" and la.context["systemd"] == "ExecStart"
+    assert [t.text for t in la.tokens] == ["m", "--swap-space", "4", "--port", "$PORT"]
+    assert la.tokens[-1].opaque
+    # the unit's Environment= lines, not the script's exports (systemd does not inherit them)
+    assert [(e.name, e.value) for e in la.env] == [
+        ("VLLM_ATTENTION_BACKEND", "XFORMERS"), ("HF_TOKEN", "hf_abcdefghijklmnopqrstuvwxyz12"),
+        ("VLLM_LOGGING_LEVEL", "DEBUG"),
+    ]
+    assert la.env[0].delete_span is None  # two assignments on that line
+    cut = la.env[2].delete_span
+    assert data[cut.start:cut.end] == b"Environment=VLLM_LOGGING_LEVEL=DEBUG\n"
+    i = [t.text for t in la.tokens].index("--swap-space")
+    new = shell.extract(apply(data, la.delete_tokens(la.tokens[i:i + 2])), "run.sh")
+    assert [t.text for t in new.launches[0].tokens] == ["m", "--port", "$PORT"]
+
+
+def test_systemd_unit_in_command_substitution_and_tee():
+    data, out = ex(
+        "UNIT=$(cat <<EOF\n"
+        "[Service]\n"
+        "ExecStart=/usr/bin/vllm serve m1 --max-model-len 10\n"
+        "EOF\n"
+        ")\n"
+        "sudo tee /etc/systemd/system/v2.service > /dev/null <<'EOF'\n"
+        "ExecStart=/usr/bin/vllm serve m2\n"
+        "EOF\n"
+        "cat > notes.txt <<EOF\n"
+        "ExecStart=/usr/bin/vllm serve not-a-unit\n"
+        "EOF\n"
+    )
+    assert [la.tokens[0].text for la in out.launches] == ["m1", "m2"]
+    sp = out.launches[0].tokens[0].text_span
+    assert data[sp.start:sp.end] == b"m1"

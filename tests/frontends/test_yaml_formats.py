@@ -249,7 +249,8 @@ def test_helm_template_is_read_with_opaque_values():
     assert "--swap-space" in texts(la)
     assert la.tokens[0].opaque and la.tokens[0].text == "{{ .Values.vllm.model | quote }}"
     assert la.tokens[-1].opaque
-    assert la.version_hints == []
+    # image: "vllm/vllm-openai:{{ .Values.vllm.tag | default "v0.8.5" }}" renders v0.8.5 when unset
+    assert [(v.version, v.source) for v in la.version_hints] == [("v0.8.5", "helm-default")]
     assert len(ex.notes) == 1 and ex.notes[0].code == "VL002"
     i = texts(la).index("--swap-space")
     new = apply(data, la.delete_tokens(la.tokens[i : i + 2]))
@@ -357,3 +358,122 @@ def test_production_stack_literal_tokens_are_launch_env():
     got = {e.name: data[e.value_text_span.start:e.value_text_span.end] for e in a.env}
     assert got == {"HF_TOKEN": b"hf_1234567890abcdefghij", "VLLM_API_KEY": b"sk-live-0123456789"}
     assert [e.name for e in b.env] == ["VLLM_API_KEY"]
+
+
+def test_gitlab_variables_global_and_job_attach_to_script_launches():
+    data = b"""variables:
+  VLLM_USE_V1: "1"
+  VLLM_ATTENTION_BACKEND:
+    value: FLASHINFER
+    description: attention backend
+default:
+  image:
+    name: vllm/vllm-openai:v0.9.2
+    entrypoint: [""]
+smoke:
+  stage: test
+  variables:
+    HF_TOKEN: hf_abcdefghijklmnopqrstuvwxyz0123
+  script:
+    - vllm serve m --max-model-len 1024 &
+other:
+  stage: test
+  image: vllm/vllm-openai:v0.8.5
+  before_script:
+    - vllm serve m2 --swap-space 1 &
+"""
+    ex = Y.extract(data, ".gitlab-ci.yml")
+    check_spans(data, ex)
+    by_model = {la.tokens[0].text: la for la in ex.launches}
+    smoke, other = by_model["m"], by_model["m2"]
+    assert [e.name for e in smoke.env] == ["VLLM_USE_V1", "VLLM_ATTENTION_BACKEND", "HF_TOKEN"]
+    assert [e.name for e in other.env] == ["VLLM_USE_V1", "VLLM_ATTENTION_BACKEND"]
+    backend = smoke.env[1]
+    assert backend.value == "FLASHINFER" and backend.delete_span is None  # {value:, description:}
+    assert data[backend.value_text_span.start:backend.value_text_span.end] == b"FLASHINFER"
+    v1 = smoke.env[0]
+    assert apply(data, [Y.Edit(v1.delete_span, "")]).count(b"VLLM_USE_V1") == 0
+    assert [v.version for v in smoke.version_hints] == ["v0.9.2"]  # default: image: {name:}
+    assert [v.version for v in other.version_hints] == ["v0.8.5"]  # the job's own image
+
+
+def test_gitlab_variables_need_a_gitlab_shaped_file():
+    # a `script:` key alone (no stage/stages/.gitlab-ci name) is not taken for GitLab CI
+    data = b"variables:\n  VLLM_USE_V1: '1'\ntask:\n  script:\n    - vllm serve m\n"
+    (la,) = Y.extract(data, "tasks.yaml").launches
+    assert la.env == []
+    (la,) = Y.extract(data, "ci/.gitlab-ci.yml").launches
+    assert [e.name for e in la.env] == ["VLLM_USE_V1"]
+
+
+def test_github_env_workflow_job_step_levels():
+    data = b"""on: push
+env:
+  A_WF: "1"
+jobs:
+  serve:
+    env:
+      VLLM_JOB: "1"
+    steps:
+      - env:
+          VLLM_STEP: "1"
+        run: vllm serve m
+"""
+    (la,) = Y.extract(data, "wf.yml").launches
+    assert [e.name for e in la.env] == ["A_WF", "VLLM_JOB", "VLLM_STEP"]
+
+
+HELM_DEFAULT_TAGS = b'''apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        - name: a
+          image: "vllm/vllm-openai:{{ .Values.image.tag | default "v0.8.5" }}"
+          args: ["--model", "{{ .Values.model }}"]
+        - name: b
+          image: vllm/vllm-openai:v{{- default "0.9.1" .Values.tag -}}
+          args: ["--model", "m"]
+        - name: c
+          image: "vllm/vllm-openai:{{ .Values.image.tag | default .Chart.AppVersion }}"
+          args: ["--model", "m"]
+        - name: d
+          image: "{{ .Values.image.repository | default "vllm/vllm-openai" }}:{{ .Values.image.tag | default "v0.10.0" }}"
+          args: ["--model", "m"]
+        - name: e
+          image: "vllm/vllm-openai:{{ .Values.image.tag | default "v0.8.5" | quote }}"
+          args: ["--model", "m"]
+'''
+
+
+def test_helm_default_tag_gives_a_version_hint():
+    ex = Y.extract(HELM_DEFAULT_TAGS, "templates/deployment.yaml")
+    check_spans(HELM_DEFAULT_TAGS, ex)
+    got = {la.context["container"]: [(v.version, v.source) for v in la.version_hints] for la in ex.launches}
+    assert got == {
+        "a": [("v0.8.5", "helm-default")],
+        "b": [("v0.9.1", "helm-default")],
+        "c": [],  # default .Chart.AppVersion: not a literal
+        "d": [("v0.10.0", "helm-default")],  # the repository renders from its default too
+        "e": [],  # a pipeline after default: not followed
+    }
+    a = next(la for la in ex.launches if la.context["container"] == "a")
+    sp = a.version_hints[0].span
+    assert HELM_DEFAULT_TAGS[sp.start:sp.end] == b'{{ .Values.image.tag | default "v0.8.5" }}'
+    b = next(la for la in ex.launches if la.context["container"] == "b")
+    sp = b.version_hints[0].span
+    assert HELM_DEFAULT_TAGS[sp.start:sp.end] == b'v{{- default "0.9.1" .Values.tag -}}'
+
+
+def test_helm_default_tag_in_values_file():
+    data = b'''image:
+  repository: vllm/vllm-openai
+  tag: '{{ .Values.global.vllmTag | default "0.8.5" }}'
+command: ["vllm", "serve", "m"]
+'''
+    (la,) = Y.extract(data, "values.yaml").launches
+    assert [(v.version, v.source) for v in la.version_hints] == [("0.8.5", "helm-default")]
+    plain = data.replace(b'{{ .Values.global.vllmTag | default "0.8.5" }}', b"{{ .Values.global.vllmTag }}")
+    (la,) = Y.extract(plain, "values.yaml").launches
+    assert la.version_hints == []

@@ -23,6 +23,7 @@ __all__ = [
     "version_from_pip_install",
     "split_env_word",
     "is_assignment",
+    "docker_gpu_count",
 ]
 
 
@@ -38,12 +39,18 @@ class VllmCommand:
     ``index`` may carry a prefix before ``NAME`` (``--env=A=B``, ``-eA=B``): use
     :func:`split_env_word` to find where the name starts.
     ``image``: the container image when the words are a ``docker``/``podman`` run.
+    ``gpu_count``: the GPUs a ``docker``/``podman`` run gives the container, when stated as a number
+    or a device list (:func:`docker_gpu_count`).
     """
 
     entry: str
     args_start: int
     env: list[tuple[int, str, Optional[str]]] = field(default_factory=list)
     image: Optional[str] = None
+    # GPUs the container gets: ``--gpus 2`` / ``--gpus '"device=0,1"'`` / podman ``--device
+    # nvidia.com/gpu=0`` (``all`` is unknown: None); ``gpus_source`` names the option.
+    gpu_count: Optional[int] = None
+    gpus_source: Optional[str] = None
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -332,10 +339,57 @@ def _skip_wrapper_options(words: list[str], i: int, prog: str) -> int:
     return i
 
 
+_GPU_ID_RE = re.compile(r"^(\d+|GPU-[0-9a-fA-F-]+|MIG-[\w/-]+)$")
+_CDI_GPU_RE = re.compile(r"^(?:nvidia\.com|amd\.com)/gpu=(.+)$")
+
+
+def docker_gpu_count(value: str) -> Optional[int]:
+    """GPUs given by ``docker run --gpus VALUE``: ``2`` -> 2, ``"device=0,1"`` / ``device=0,1``
+    -> 2, ``count=4`` -> 4; ``all`` (the host's count, unknown here), ``count=all`` and anything
+    unrecognised -> None."""
+    v = value.strip()
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+        v = v[1:-1].strip()
+    if v.isdigit():
+        return int(v)
+    m = re.match(r"^(device|count)=(.*)$", v)
+    if not m:
+        return None
+    rest = m.group(2)
+    if len(rest) >= 2 and rest[0] == rest[-1] and rest[0] in "\"'":
+        rest = rest[1:-1]
+    if m.group(1) == "count":
+        return int(rest) if rest.isdigit() else None
+    # device=0,1 (docker reads the value as CSV: capabilities=... may follow only when quoted)
+    ids = [x.strip() for x in rest.split(",")]
+    if not ids or not all(_GPU_ID_RE.match(x) for x in ids):
+        return None
+    return len(ids)
+
+
+def _gpu_facts(gpus: list[str], cdi: list[str]) -> tuple[Optional[int], Optional[str]]:
+    """``(count, source)`` from ``--gpus`` values (the last one wins, as in docker) and podman CDI
+    ``--device nvidia.com/gpu=N`` values (one GPU each; ``=all`` unknown)."""
+    if gpus:
+        n = docker_gpu_count(gpus[-1])
+        return (n, "docker --gpus") if n is not None else (None, None)
+    if cdi:
+        names: set[str] = set()
+        for d in cdi:
+            ident = _CDI_GPU_RE.match(d).group(1)  # type: ignore[union-attr]
+            if not _GPU_ID_RE.match(ident):
+                return None, None  # `all`, or a name we cannot count
+            names.add(ident)
+        return len(names), "podman --device nvidia.com/gpu"
+    return None, None
+
+
 def _parse_docker(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
     """``i`` is the index just after ``run``."""
     n = len(words)
     entrypoint: Optional[str] = None
+    gpus: list[str] = []
+    cdi: list[str] = []
     while i < n:
         w = words[i]
         if w == "--":
@@ -350,6 +404,10 @@ def _parse_docker(words: list[str], i: int, env: list, depth: int) -> Optional[V
                     env.append((i, *split_env_word(w)[1:]))
                 elif opt == "--entrypoint":
                     entrypoint = val
+                elif opt == "--gpus":
+                    gpus.append(val)
+                elif opt == "--device" and _CDI_GPU_RE.match(val):
+                    cdi.append(val)
                 i += 1
                 continue
             if w in _DOCKER_VALUE_OPTS:
@@ -359,6 +417,10 @@ def _parse_docker(words: list[str], i: int, env: list, depth: int) -> Optional[V
                         env.append((i + 1, name, val))
                     elif w == "--entrypoint":
                         entrypoint = words[i + 1]
+                    elif w == "--gpus":
+                        gpus.append(words[i + 1])
+                    elif w == "--device" and _CDI_GPU_RE.match(words[i + 1]):
+                        cdi.append(words[i + 1])
                 i += 2
                 continue
             i += 1
@@ -383,6 +445,18 @@ def _parse_docker(words: list[str], i: int, env: list, depth: int) -> Optional[V
             i += 1
     if i >= n:
         return None
+    found = _parse_docker_image(words, i, env, depth, entrypoint)
+    if found is not None:
+        count, source = _gpu_facts(gpus, cdi)
+        if count is not None:
+            found.gpu_count, found.gpus_source = count, source
+    return found
+
+
+def _parse_docker_image(words: list[str], i: int, env: list, depth: int,
+                        entrypoint: Optional[str]) -> Optional[VllmCommand]:
+    """``words[i]`` is the image of a ``docker run``; what follows is its command."""
+    n = len(words)
     image = words[i]
     rest = i + 1
     if entrypoint is not None:

@@ -14,6 +14,11 @@ the file) are handed to the front-end for their language, on the block's own byt
 * ``dockerfile``, ``Dockerfile``, ``containerfile`` -> :mod:`vllm_lint.frontends.dockerfile`;
 * a block with no language whose text holds ``vllm serve`` or ``vllm.entrypoints`` -> shell.
 
+A block with no version of its own (no image tag, ``FROM``, ``pip install vllm==X`` in it) takes the
+exact release named by the prose that introduces it: the paragraphs since the previous block, then
+its section's heading (``vLLM 0.8.5``, ``vllm==0.8.5``, ``vllm/vllm-openai:v0.8.5``; never a
+range), as ``VersionHint(source="markdown-prose")``; see :class:`_Prose`.
+
 A block's bytes are contiguous in the file, so the sub-front-end's spans are shifted exactly;
 ``delete_tokens`` is wrapped so its edits are shifted too. A block that its front-end cannot
 parse is skipped with an informational ``VL002`` note; it never fails the Markdown file.
@@ -237,12 +242,23 @@ def _strip_prompts(block: bytes, base: int) -> tuple[bytes, Callable[[int], Opti
 
 def extract(data: bytes, path: str) -> Extraction:
     out = Extraction()
-    for lang, start, end, line in fenced_blocks(data):
+    blocks = fenced_blocks(data)
+    prose: Optional[_Prose] = None
+    for k, (lang, start, end, line) in enumerate(blocks):
         block = data[start:end]
         if b"vllm" not in block and b"VLLM" not in block and b"servingEngineSpec" not in block:
             continue
+        n_launches, n_hints = len(out.launches), len(out.version_hints)
         try:
             _block(lang, block, start, path, out)
+            new = out.launches[n_launches:]
+            if new and len(out.version_hints) == n_hints and not any(la.version_hints for la in new):
+                if prose is None:
+                    prose = _Prose(data, blocks)
+                hint = prose.hint_for(k)
+                if hint is not None:
+                    for la in new:
+                        la.version_hints = [hint]
         except ParseError as e:
             out.notes.append(Note(
                 f"```{lang} block at line {line} could not be parsed and was skipped: {e.message}",
@@ -254,6 +270,141 @@ def extract(data: bytes, path: str) -> Extraction:
                 span=Span(start, end),
             ))
     return out
+
+
+# ------------------------------------------------------------------------------------------
+# the release the prose around a block names
+
+_REL = r"v?\d+\.\d+\.\d+(?:\.post\d+)?"
+_REL_END = r"(?![\w+*-]|\.[\w*])"  # not 0.8.5.x, 0.8.5+, 0.8.5-rc, 0.8.5.* (a final '.' is fine)
+_PROSE_RELEASE = re.compile(
+    r"(?<![\w./-])vllm(?:\s+version)?\s+(?P<a>" + _REL + ")" + _REL_END
+    + r"|(?<![\w./-])vllm\s*==\s*(?P<b>" + _REL + ")" + _REL_END
+    + r"|(?P<img>(?<![\w./:-])[\w.:/-]*vllm[\w.-]*):(?P<c>" + _REL + ")" + _REL_END,
+    re.I,
+)
+# a mention that bounds a range rather than naming the release in use
+_RANGE_BEFORE = re.compile(
+    r"(?:>=?|<=?|~=|\^|\bat least|\bsince|\bbefore|\bafter|\buntil|\bprior to|\bolder than|"
+    r"\bnewer than|\bup to|\bfrom|\bthan|\bpre|\bbelow|\babove)\s*$", re.I)
+# any version-like mention of vLLM; one that is not an exact release (``vllm>=0.8``, ``vLLM 0.9``,
+# ``vllm==0.8.*``, ``vLLM 0.8.5+``) ends the search
+_PROSE_VAGUE = re.compile(
+    r"(?<![\w./-])vllm(?:\s*(?:[<>~!^]=?|==?)\s*|(?:\s+version)?\s+)v?\d+(?:\.\d+)*", re.I)
+_RANGE_AFTER = re.compile(
+    r"^\s*(?:\+|(?:or|and) (?:later|newer|above|higher|up|greater|earlier|older|below|lower)|"
+    r"onwards|and beyond|(?:-|–|—|to|through)\s*v?\d)", re.I)
+_ATX = re.compile(rb"^ {0,3}(#{1,6})(?:[ \t]|\r?$)")
+_SETEXT = re.compile(rb"^ {0,3}(=+|-+)[ \t]*\r?$")
+
+
+class _Prose:
+    """Headings and paragraphs between fenced blocks, to find the exact vLLM release that the
+    prose introducing a block names (``vLLM 0.8.5``, ``vllm==0.8.5``, ``vllm/vllm-openai:v0.8.5``).
+
+    For block ``k`` the search runs backwards over the paragraphs between the previous fenced
+    block and this one, then the heading of the block's section (a paragraph before an earlier
+    block introduces that block, not this one). The first paragraph or heading that names exactly
+    one release gives it; one that names two releases or a range (``vLLM 0.8.5 or later``,
+    ``>= 0.8.5``, ``from 0.8.5 to 0.9.0``) ends the search with no hint. The section's heading
+    ends the search either way."""
+
+    def __init__(self, data: bytes, blocks: list[tuple[str, int, int, int]]):
+        self.data = data
+        # elements in file order: ("para", s, e) / ("heading", s, e) / ("block", k)
+        self.elems: list[tuple] = []
+        self.block_at: dict[int, int] = {}
+        pos = 0
+        for k, (_lang, start, end, _line) in enumerate(blocks):
+            open_start = data.rfind(b"\n", 0, max(0, start - 1)) + 1
+            if open_start < pos:
+                open_start = pos
+            self._text(pos, open_start)
+            self.block_at[k] = len(self.elems)
+            self.elems.append(("block", k))
+            close_end = data.find(b"\n", end)
+            pos = len(data) if close_end == -1 or end >= len(data) else close_end + 1
+        self._text(pos, len(data))
+
+    def _text(self, s: int, e: int) -> None:
+        data = self.data
+        para: Optional[list[int]] = None  # [start, end]
+        i = s
+        while i < e:
+            nl = data.find(b"\n", i, e)
+            le = e if nl == -1 else nl + 1
+            line = data[i:le].rstrip(b"\r\n")
+            if not line.strip():
+                if para:
+                    self.elems.append(("para", para[0], para[1]))
+                para = None
+            elif _ATX.match(line):
+                if para:
+                    self.elems.append(("para", para[0], para[1]))
+                para = None
+                self.elems.append(("heading", i, i + len(line)))
+            elif para and _SETEXT.match(line):
+                self.elems.append(("heading", para[0], para[1]))  # the underlined text
+                para = None
+            elif para:
+                para[1] = i + len(line)
+            else:
+                para = [i, i + len(line)]
+            i = le
+        if para:
+            self.elems.append(("para", para[0], para[1]))
+
+    def releases(self, s: int, e: int) -> Optional[list[tuple[str, int, int]]]:
+        """``(release, start, end)`` named in ``[s, e)``; None when a range is mentioned."""
+        from vllm_lint.frontends.commands import image_is_vllm
+
+        text = self.data[s:e].decode("utf-8", "replace")
+        ascii_only = text.isascii()
+
+        def off(i: int) -> int:  # character index -> file offset
+            return s + i if ascii_only else s + len(text[:i].encode("utf-8", "replace"))
+
+        found = []
+        exact_at: set[int] = set()
+        for m in _PROSE_RELEASE.finditer(text):
+            g = "a" if m.group("a") else "b" if m.group("b") else "c"
+            if g == "c" and not image_is_vllm(m.group("img")):
+                continue
+            if g != "c" and (_RANGE_BEFORE.search(text[max(0, m.start() - 20):m.start()])
+                             or _RANGE_AFTER.match(text[m.end():m.end() + 30])):
+                return None
+            if g == "c" and _RANGE_AFTER.match(text[m.end():m.end() + 30]):
+                return None
+            found.append((m.group(g), off(m.start(g)), off(m.end(g))))
+            exact_at.add(m.start())
+        for m in _PROSE_VAGUE.finditer(text):
+            if m.start() not in exact_at:
+                return None
+        return found
+
+    def hint_for(self, k: int) -> Optional[VersionHint]:
+        i = self.block_at[k] - 1
+        past_block = False
+        while i >= 0:
+            el = self.elems[i]
+            i -= 1
+            if el[0] == "block":
+                past_block = True
+                continue
+            if el[0] == "para" and past_block:
+                continue
+            rel = self.releases(el[1], el[2])
+            if rel is None:
+                return None
+            distinct = {r.lstrip("vV") for r, _s, _e in rel}
+            if len(distinct) > 1:
+                return None
+            if rel:
+                r, rs, re_ = rel[0]
+                return VersionHint(r, "markdown-prose", Span(rs, re_))
+            if el[0] == "heading":
+                return None
+        return None
 
 
 def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> None:

@@ -78,7 +78,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ..launch import EnvAssign, Edit, Extraction, KeyedArg, Launch, Note, ParseError, Span, Token
+from ..launch import EnvAssign, Edit, Extraction, Hardware, KeyedArg, Launch, Note, ParseError, Span, Token
 
 FORMAT = "python"
 
@@ -1248,6 +1248,8 @@ class _Extractor:
         launch.opaque = any(t.splat for t in launch.tokens) or bool(ambiguous)
         if cmd.image:
             launch.context["image"] = cmd.image
+        if cmd.gpu_count is not None:
+            launch.hardware = Hardware(gpu_count=cmd.gpu_count, source=cmd.gpus_source)
         for wi, name, value in cmd.env:
             tok = entries[wi][0]
             launch.env.append(_env_from_token(tok, words[wi], name, value))

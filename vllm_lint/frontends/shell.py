@@ -9,6 +9,12 @@ Found:
   it sits (``&&``/``||``/``;`` chains, pipelines, subshells, functions, ``if``/``for`` bodies);
 * ``sh -c "..."`` / ``bash -lc '...'`` strings and ``bash <<EOF`` heredoc bodies, parsed as shell in
   turn with offsets mapped back through the quoting;
+* a heredoc that writes a systemd unit (``cat > /etc/systemd/system/vllm.service <<EOF``, ``tee``,
+  ``$(cat <<EOF ...)``; the body has a ``[Service]``-style header or the target is a ``.service``):
+  each ``ExecStart=`` command line is a launch (offsets 1:1 into the body), with the unit's
+  ``Environment=`` assignments as its environment and not the script's exports;
+* ``docker run --gpus N`` / a device list / podman ``--device nvidia.com/gpu=N`` ->
+  ``Launch.hardware.gpu_count`` (``--gpus all`` stays unknown);
 * ``export VLLM_X=...`` / bare ``VLLM_X=...`` (``Extraction.env``, also attached to later launches),
   ``VAR=value vllm serve`` prefixes, ``env A=B``, ``docker run -e A=B`` (``Launch.env``);
 * ``pip install vllm==X`` (``Extraction.version_hints``, source ``pip-install``) and vLLM image
@@ -40,6 +46,7 @@ from vllm_lint.launch import (
     Edit,
     EnvAssign,
     Extraction,
+    Hardware,
     Launch,
     ParseError,
     Span,
@@ -585,6 +592,9 @@ def _heredocs(ctx: _Ctx, node) -> None:
         for b in c.children:
             if b.type == "heredoc_body" and _relevant(ctx, b):
                 s, e = b.start_byte, b.end_byte
+                if _is_systemd_unit(ctx.src, node.start_byte, s, e):
+                    _systemd_unit(ctx, s, e)
+                    continue
                 outer = ctx.omap
 
                 def omap(i: int, _s=s, _e=e, _o=outer) -> Optional[int]:
@@ -597,6 +607,91 @@ def _heredocs(ctx: _Ctx, node) -> None:
                 except ParseError:
                     continue
                 _merge(ctx, sub)
+
+
+_UNIT_SECTION = re.compile(rb"^[ \t]*\[(?:Unit|Service|Install)\][ \t]*\r?$", re.M)
+_EXEC_START = re.compile(rb"^[ \t]*ExecStart[ \t]*=[ \t]*", re.M)
+_UNIT_ENV = re.compile(rb"^[ \t]*Environment[ \t]*=[ \t]*", re.M)
+_UNIT_ENV_WORD = re.compile(rb'"([^"\\]*)"|\'([^\'\\]*)\'|([^\s"\']+)')
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _is_systemd_unit(src: bytes, stmt_start: int, s: int, e: int) -> bool:
+    """A heredoc that writes a systemd unit: ``cat > /etc/systemd/system/vllm.service <<EOF``
+    (or ``tee``, or ``$(cat <<EOF ...)``) whose body has a ``[Service]``-style section header, or
+    an ``ExecStart=`` line under a redirect to a ``.service`` file."""
+    if _EXEC_START.search(src, s, e) is None:
+        return False
+    return _UNIT_SECTION.search(src, s, e) is not None or b".service" in src[stmt_start:s]
+
+
+def _logical_line_end(src: bytes, i: int, e: int) -> int:
+    """End of the unit-file line starting at or before ``i`` (``\\``-newline continues it)."""
+    while True:
+        nl = src.find(b"\n", i, e)
+        if nl == -1:
+            return e
+        end = nl - 1 if nl > 0 and src[nl - 1 : nl] == b"\r" else nl
+        if src[end - 1 : end] == b"\\":
+            i = nl + 1
+            continue
+        return end
+
+
+def _systemd_unit(ctx: _Ctx, s: int, e: int) -> None:
+    """Lint the ``ExecStart=`` command lines of a unit file written by a heredoc, with the unit's
+    ``Environment=`` assignments as their environment (not the script's exports: systemd starts
+    the service with its own environment). Offsets map 1:1 into the body."""
+    src = ctx.src
+    env: list[EnvAssign] = []
+    for m in _UNIT_ENV.finditer(src, s, e):
+        vend = _logical_line_end(src, m.end(), e)
+        words = list(_UNIT_ENV_WORD.finditer(src, m.end(), vend))
+        for w in words:
+            k = next(g for g in (1, 2, 3) if w.group(g) is not None)
+            ws, we = w.start(k), w.end(k)
+            text = src[ws:we].decode("utf-8", "replace")
+            name, eq, value = text.partition("=")
+            if not eq or not _ENV_NAME.match(name):
+                continue
+            nlen = len(name.encode())
+            opaque = "$" in value  # an unquoted heredoc expands it
+            ls, le = _line_bounds(src, m.start(), vend)
+            env.append(EnvAssign(
+                name=name,
+                name_span=_map_exact(ctx, ws, ws + nlen),
+                value=None if opaque else value,
+                value_span=_map_span(ctx, w.start(), w.end()),
+                value_text_span=None if opaque else _map_exact(ctx, ws + nlen + 1, we),
+                value_opaque=opaque,
+                delete_span=_map_exact(ctx, ls, le) if len(words) == 1 and le <= e else None,
+            ))
+    for m in _EXEC_START.finditer(src, s, e):
+        vs = m.end()
+        prefix = re.match(rb"[-@:+!]*", src[vs:vs + 4]).group(0)
+        if b"@" in prefix:
+            continue  # ExecStart=@path argv0 ...: the second word is not the program
+        vs += len(prefix)
+        ve = _logical_line_end(src, vs, e)
+        if src.find(b"vllm", vs, ve) == -1:
+            continue
+        outer = ctx.omap
+
+        def omap(i: int, _s=vs, _e=ve, _o=outer) -> Optional[int]:
+            if i < 0 or _s + i >= _e:
+                return None
+            return _s + i if _o is None else _o(_s + i)
+
+        try:
+            sub = extract_script(src[vs:ve], ctx.path, omap, _depth=ctx.depth + 1)
+        except ParseError:
+            continue
+        for la in sub.launches:
+            la.env = list(env) + la.env
+            la.context["systemd"] = "ExecStart"
+            ctx.out.launches.append(la)
+        ctx.out.version_hints.extend(sub.version_hints)
+        ctx.out.notes.extend(sub.notes)
 
 
 def _env_from_assign_node(ctx: _Ctx, dec: _Decoder, node, delete: Optional[Span]) -> Optional[EnvAssign]:
@@ -733,6 +828,8 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
     )
     if found.image:
         la.context["image"] = found.image
+    if found.gpu_count is not None:
+        la.hardware = Hardware(gpu_count=found.gpu_count, source=found.gpus_source)
 
     def delete_tokens(toks: list[Token], _la=la, _word_of=word_of) -> Optional[list[Edit]]:
         ws = []

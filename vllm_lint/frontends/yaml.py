@@ -65,13 +65,14 @@ What is read
   that looks like one.
 * Task files: SkyPilot ``setup``/``run`` (+ ``resources.accelerators``, ``num_nodes``, ``envs``),
   dstack ``commands`` (+ ``resources.gpu``, ``nodes``, ``env``), GitHub Actions
-  ``jobs.*.steps[].run`` (+ workflow/job/step ``env``), GitLab ``script`` lists, and any other
+  ``jobs.*.steps[].run`` (+ workflow/job/step ``env``), GitLab ``script`` lists (+ global and job
+  ``variables``, the job's or ``default`` image), and any other
   string scalar holding a vLLM command. Folded (``>``) and multi-line plain scalars are reported
   with no spans inside, so no fix is offered there.
 
 Gaps: flow mappings (``{a: 1}``) give no ``delete_span``; deleting every item of a block list
-leaves ``key:`` (null); Helm ``if``/``else`` branches are both read; GitLab ``variables`` are not
-attached to launches.
+leaves ``key:`` (null); Helm ``if``/``else`` branches are both read; GitLab ``extends`` /
+``!reference`` are not followed (a job's inherited ``variables`` are not seen).
 """
 
 from __future__ import annotations
@@ -451,6 +452,7 @@ class _File:
         self.outer = outer  # for a nested YAML string: its map into the real file
         self.root_data = data  # the file's (filled) bytes; set by the parent for nested texts
         self.regions = regions or []
+        self.original: Optional[bytes] = None  # the bytes as written, when templates were filled
         self.consumed: set[int] = set()
         self.pos: Callable[[int], int] = lambda i: i
 
@@ -797,6 +799,10 @@ class _File:
                 image = self._image_from_values(node)
                 image_node = node
         eff_image = _compose_default(image) if (compose and image) else image
+        if not compose and isinstance(image_node, ScalarNode) and self.regions:
+            rendered = self._helm_default(image_node)  # "{{ .Values.x | default "vllm/..." }}"
+            if rendered is not None:
+                eff_image = rendered[0]
         cmd_node = _get(node, cmd_key)
         args_node = _get(node, args_key)
         env = (
@@ -898,12 +904,20 @@ class _File:
 
         if not image:
             return []
+        if isinstance(image_node, ScalarNode) and not compose:
+            rendered = self._helm_default(image_node)
+            if rendered is not None:
+                v = version_from_image(rendered[0]) if image_is_vllm(rendered[0]) else None
+                return [VersionHint(v, "helm-default", rendered[1])] if v else []
         eff = _compose_default(image) if compose else image
         if not image_is_vllm(eff):
             return []
         if isinstance(image_node, MappingNode):
             tag_node = _get(image_node, "tag")
             v = _str(tag_node)
+            rendered = self._helm_default(tag_node)
+            if rendered is not None:
+                return [VersionHint(rendered[0], "helm-default", rendered[1])] if rendered[0] else []
             if v:
                 return [VersionHint(v, "image-tag", self.node_span(tag_node))]
             return []
@@ -920,6 +934,43 @@ class _File:
             if span is None:
                 span = self.node_span(image_node)
         return [VersionHint(v, "image-tag", span)]
+
+    def _helm_default(self, node: Any) -> Optional[tuple[str, Optional[Span]]]:
+        """A scalar written with template expressions that all carry a literal ``default``
+        (``vllm/vllm-openai:{{ .Values.image.tag | default "v0.8.5" }}``): its text as it renders
+        when the values are unset, and the span of its last expression. None otherwise (no
+        template, an expression without a default, a nested YAML text)."""
+        if not isinstance(node, ScalarNode) or self.original is None or self.outer is not None:
+            return None
+        s, e = self.pos(node.start_mark.index), self.pos(node.end_mark.index)
+        inside = [(a, b) for a, b in self.regions if a >= s and b <= e]
+        if not inside:
+            return None
+        rb = self.original[s:e]
+        s += len(rb) - len(rb.lstrip())
+        e -= len(rb) - len(rb.rstrip())
+        if e - s >= 2 and rb.strip()[:1] in (b"'", b'"') and rb.strip()[-1:] == rb.strip()[:1]:
+            s, e = s + 1, e - 1
+        raw = self.original[s:e].decode("utf-8", "replace")
+        if not raw.isascii():
+            return None  # keep character and byte offsets equal
+        out, pos, exprs = [], 0, []
+        for m in _TEMPLATE_STR.finditer(raw):
+            lit = _template_default(m.group(0))
+            if lit is None:
+                return None
+            out.append(raw[pos:m.start()])
+            out.append(lit)
+            exprs.append((m.start(), m.end()))
+            pos = m.end()
+        out.append(raw[pos:])
+        text = "".join(out)
+        if "{{" in text or "}}" in text or not text or any(c.isspace() for c in text):
+            return None
+        # the tag as written: after the last ':' outside the expressions
+        tag_at = next((i + 1 for i in range(len(raw) - 1, -1, -1)
+                       if raw[i] == ":" and not any(a <= i < b for a, b in exprs)), 0)
+        return text, self.fspan(s + tag_at, e)
 
     def _compose_hw(self, node: Any) -> Hardware:
         hw = Hardware()
@@ -1088,6 +1139,8 @@ class _File:
         self._walk(root, Hardware(), kind, compose_root=_get(root, "services"))
         if b"engine_kwargs" in self.data:
             self._ray_llm(root, Hardware())
+        if not (isinstance(jobs, MappingNode) and _get(root, "on") is not None):
+            self._gitlab(root, start)
         for la in self.out.launches[start:]:
             if doc_hw.source:
                 la.hardware = _hw_merge(doc_hw, la.hardware)
@@ -1107,6 +1160,53 @@ class _File:
                 for la in launches:
                     la.env = env + la.env
                     la.context.setdefault("step", _str(_get(step, "name")) or "")
+
+    def _gitlab(self, root: Any, start: int) -> None:
+        """GitLab CI: global ``variables`` and each job's own ``variables`` are the environment of
+        the launches in its ``script`` / ``before_script`` / ``after_script``; a job's image given
+        as ``image: {name: ...}`` or inherited from ``default: image`` names the release."""
+        if len(self.out.launches) == start:
+            return
+        jobs = _gitlab_jobs(root, self.path)
+        if jobs is None:
+            return
+        glob_env = self.gitlab_env(_get(root, "variables"))
+        default_image = _get(_get(root, "default"), "image") or _get(root, "image")
+        ranges = []
+        for job in jobs:
+            sp = self.node_span(job)
+            if sp is not None:
+                ranges.append((sp, job))
+        for la in self.out.launches[start:]:
+            job = next((j for sp, j in ranges if sp.start <= la.span.start < sp.end), None)
+            env = list(glob_env)
+            if job is not None:
+                env += self.gitlab_env(_get(job, "variables"))
+                if not la.version_hints:
+                    img = _get(job, "image") or default_image
+                    name = _get(img, "name") if isinstance(img, MappingNode) else img
+                    if isinstance(name, ScalarNode):
+                        la.version_hints = self._image_version(name.value, name, False)
+            if env:
+                la.env = env + la.env
+
+    def gitlab_env(self, node: Any) -> list[EnvAssign]:
+        """GitLab ``variables``: ``NAME: value`` or ``NAME: {value: ..., description: ...}``."""
+        if not isinstance(node, MappingNode):
+            return []
+        out: list[EnvAssign] = []
+        for k, v in node.value:
+            if isinstance(v, MappingNode):
+                val = _get(v, "value")
+                if not isinstance(val, ScalarNode):
+                    continue
+                one = self.compose_env(MappingNode("tag:yaml.org,2002:map", [(k, val)]))
+                for ea in one:
+                    ea.delete_span = None  # the key's mapping holds more than the value
+                out.extend(one)
+            else:
+                out.extend(self.compose_env(MappingNode("tag:yaml.org,2002:map", [(k, v)])))
+        return out
 
     def _string_launches(self, node: Any) -> list[Launch]:
         self.consumed.add(id(node))
@@ -1381,6 +1481,53 @@ class _PairView:
         self.flow_style = False
 
 
+# top-level GitLab CI keywords that are not jobs
+_GITLAB_GLOBAL = frozenset({"stages", "variables", "default", "include", "workflow", "image",
+                            "services", "before_script", "after_script", "cache", "types"})
+# keys only GitLab CI jobs (or the file) carry, to tell a CI file from other YAML with `script`
+_GITLAB_MARKS = frozenset({"stage", "extends", "rules", "only", "except", "needs", "artifacts",
+                           "tags", "when", "allow_failure", "dependencies", "interruptible", "trigger"})
+
+
+def _gitlab_jobs(root: Any, path: str) -> Optional[list]:
+    """The job mappings of a GitLab CI document, or None when it does not look like one."""
+    if not isinstance(root, MappingNode) or _get(root, "kind") is not None:
+        return None
+    jobs = []
+    marked = "gitlab-ci" in path.rsplit("/", 1)[-1].lower() or any(
+        _get(root, k) is not None for k in ("stages", "workflow", "include"))
+    for k, v in root.value:
+        key = _str(k)
+        if not key or key in _GITLAB_GLOBAL or not isinstance(v, MappingNode):
+            continue
+        keys = {_str(kk) for kk, _v in v.value}
+        if keys & {"script", "before_script", "after_script"}:
+            jobs.append(v)
+            marked = marked or bool(keys & _GITLAB_MARKS)
+    return jobs if jobs and marked else None
+
+
+_TEMPLATE_STR = re.compile(r"\{\{.*?\}\}", re.S)
+_GO_STRING = r'(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)'
+# {{ X | default "lit" }}  /  {{ default "lit" X }}  (trim markers allowed)
+_DEFAULT_PIPE = re.compile(r"^\{\{-?\s*[.$][\w.$]*\s*\|\s*default\s+" + _GO_STRING + r"\s*-?\}\}$", re.S)
+_DEFAULT_CALL = re.compile(r"^\{\{-?\s*default\s+" + _GO_STRING + r"\s+[.$][\w.$]*\s*-?\}\}$", re.S)
+
+
+def _template_default(expr: str) -> Optional[str]:
+    """The literal a Helm expression renders when its value is unset: ``{{ .Values.image.tag |
+    default "v0.8.5" }}`` -> ``v0.8.5``; None for anything else (pipelines after ``default``,
+    ``default .Chart.AppVersion``, conditionals)."""
+    m = _DEFAULT_PIPE.match(expr) or _DEFAULT_CALL.match(expr)
+    if not m:
+        return None
+    if m.group(1) is not None:
+        if "\\" in m.group(1):
+            return None  # escapes: not worth decoding for a tag
+        return m.group(1)
+    return m.group(2)
+
+
 def _short(e: Exception) -> str:
     p = getattr(e, "problem", None)
     c = getattr(e, "context", None)
@@ -1546,9 +1693,10 @@ def _apply_templates(f: _File, out: Extraction, original: bytes, failed: bool = 
                 ea.value_text_span = None
                 touched += 1
         for vh in la.version_hints:
-            if _overlaps(regions, vh.span):
+            if _overlaps(regions, vh.span) and vh.source != "helm-default":
                 touched += 1
-        la.version_hints = [vh for vh in la.version_hints if not _overlaps(regions, vh.span)]
+        la.version_hints = [vh for vh in la.version_hints
+                            if vh.source == "helm-default" or not _overlaps(regions, vh.span)]
     if failed:
         out.notes.append(Note(
             f"{len(regions)} template expression(s) ({{{{ ... }}}}) make this file unparseable "
@@ -1569,6 +1717,8 @@ def extract(data: bytes, path: str, *, explicit: bool = False) -> Extraction:
     out = Extraction()
     filled, regions = _prepare(data)
     f = _File(filled, path, out, regions=regions)
+    if regions:
+        f.original = data
     try:
         docs = f.parse()
     except ParseError:

@@ -2,7 +2,8 @@
 Compares the GPUs the launch's parallel layout needs, `tensor-parallel-size x pipeline-parallel-size
 x data-parallel-size` (the local DP size when `--data-parallel-size-local` is given), with the GPUs
 the deployment gives it: the pod's / service's / task's GPU request (Kubernetes `nvidia.com/gpu`,
-compose device reservations, SkyPilot `accelerators`, dstack `resources.gpu`), `CUDA_VISIBLE_DEVICES`
+compose device reservations, SkyPilot `accelerators`, dstack `resources.gpu`, `docker run --gpus N` or
+a device list, podman `--device nvidia.com/gpu=N`; `--gpus all` is unknown), `CUDA_VISIBLE_DEVICES`
 in the launch's environment, or `--gpus`.
 
 ## Why is this bad?
