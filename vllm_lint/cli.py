@@ -7,7 +7,6 @@ Heavy modules (libcst, requests, front-ends) are imported only when a command ne
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -29,16 +28,34 @@ vllm-lint db build|update|status. Run `vllm-lint COMMAND --help` for each."""
 
 
 class DefaultGroup(click.Group):
-    """A group whose default command is ``lint``: ``vllm-lint --fix deploy/`` runs ``lint``."""
+    """A group whose default command is ``lint``: ``vllm-lint --fix deploy/`` runs ``lint``.
+
+    The other commands live in their own modules and are imported only when named (or listed), so
+    a lint run neither imports nor builds them (start-up, benchmarks/README.md)."""
+
+    LAZY = {"db": ("cli_db", "db"), "audit": ("audit_cli", "audit"), "flags": ("cli_flags", "flags_group"),
+            "rule": ("cli_flags", "rule_cmd")}
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> Optional[click.Command]:
+        if cmd_name not in self.commands and cmd_name in self.LAZY:
+            import importlib
+
+            module, attr = self.LAZY[cmd_name]
+            try:
+                cmd = getattr(importlib.import_module(f"{__package__}.{module}"), attr)
+            except ImportError:  # an optional command whose dependencies are missing
+                return None
+            self.add_command(cmd, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.LAZY})
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] in ("--version",):
             return super().parse_args(ctx, args)
-        if not args or args[0] not in self.commands:
-            if args and args[0] in ("-h", "--help"):
-                args = ["lint", *args]
-            else:
-                args = ["lint", *args]
+        if not args or (args[0] not in self.commands and args[0] not in self.LAZY):
+            args = ["lint", *args]
         return super().parse_args(ctx, args)
 
 
@@ -255,192 +272,6 @@ def _add_noqa(linter, results) -> None:
     click.echo(f"Added {added} suppression comment{'s' if added != 1 else ''} to {files} file{'s' if files != 1 else ''}.",
                err=True)
     raise click.exceptions.Exit(EXIT_FINDINGS if left else EXIT_CLEAN)
-
-
-# --------------------------------------------------------------------------------- rule
-
-
-@main.command("rule")
-@click.argument("code", required=False)
-@click.option("--all", "show_all", is_flag=True, help="Every rule.")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
-def rule_cmd(code, show_all, fmt) -> None:
-    """Print a rule's documentation (what, why, example, fix safety, evidence)."""
-    from .rules.base import registry
-    from .docs import render_rules
-
-    reg = registry()
-    if show_all:
-        chosen = list(reg.values())
-    elif code:
-        c = code.upper()
-        if c not in reg:
-            by_name = [r for r in reg.values() if r.name == code.lower()]
-            if not by_name:
-                raise _fail(f"unknown rule '{code}' (known: {', '.join(reg)})")
-            c = by_name[0].code
-        chosen = [reg[c]]
-    else:
-        raise _fail("name a rule code (vllm-lint rule VL102) or pass --all")
-    click.echo(render_rules(chosen, fmt), nl=False)
-
-
-# --------------------------------------------------------------------------------- flags
-
-
-@main.group("flags")
-def flags_group() -> None:
-    """Query the flag database: list a release's options, show an option's history, diff releases."""
-
-
-def _resolve(db, version: str) -> str:
-    from .surface.db import UnknownVersion
-
-    try:
-        return db.resolve_version(version)
-    except UnknownVersion as e:
-        raise _fail(str(e))
-
-
-@flags_group.command("list")
-@click.option("--version", "version", required=True, help="vLLM release (0.27 = newest 0.27.x).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--env", "env", is_flag=True, help="List the environment variables instead.")
-@click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
-def flags_list(version, fmt, env, db_path) -> None:
-    """Every option (or environment variable) one release accepts."""
-    db = _load_db(db_path)
-    s = db.surface(_resolve(db, version))
-    if env:
-        rows = [{"name": n, "default": r.get("default"), "deprecated": bool(r.get("deprecated")),
-                 "type": r.get("type"), "choices": r.get("choices"),
-                 "default_computed": bool(r.get("default_computed"))} for n, r in sorted(s.env.items())]
-        if fmt == "json":
-            click.echo(json.dumps(rows, indent=2))
-        else:
-            for r in rows:
-                dep = "  [deprecated]" if r["deprecated"] else ""
-                default = "(computed)" if r["default_computed"] else json.dumps(r["default"])
-                click.echo(f"{r['name']} = {default}{dep}")
-        return
-    rows = []
-    for o in sorted(s.options, key=lambda o: o.name):
-        rows.append({"name": o.name, "aliases": o.aliases, "kind": o.kind, "type": o.type, "nargs": o.nargs,
-                     "choices": o.choices, "default": o.default, "default_computed": o.default_computed,
-                     "deprecated": o.deprecated, "group": o.group, "dest": o.dest})
-    if fmt == "json":
-        click.echo(json.dumps(rows, indent=2))
-        return
-    click.echo(f"vLLM {s.version}: {len(rows)} options")
-    for r in rows:
-        names = ", ".join([r["name"], *r["aliases"]])
-        extra = []
-        if r["type"]:
-            extra.append(r["type"])
-        if r["choices"]:
-            extra.append("{" + ",".join(map(str, r["choices"])) + "}")
-        extra.append("default (computed)" if r["default_computed"] else f"default {json.dumps(r['default'])}")
-        if r["deprecated"]:
-            extra.append("DEPRECATED")
-        click.echo(f"  {names}  [{r['kind']}] {' '.join(extra)}")
-
-
-@flags_group.command("show", context_settings={"ignore_unknown_options": True})
-@click.argument("name")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
-def flags_show(name, fmt, db_path) -> None:
-    """An option's or environment variable's history: accepted ranges, removal, successor, changes."""
-    import difflib
-
-    from .surface.timeline import canonical_query, story
-
-    db = _load_db(db_path)
-    st = story(db, name)
-    if st is None:
-        kind, canon = canonical_query(name)
-        pool = db.all_env_names if kind == "env" else db.all_option_strings
-        close = difflib.get_close_matches(canon, pool, n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise _fail(f"'{name}' is not an option or variable of any vLLM release in the database{hint}",
-                    EXIT_FINDINGS)
-    if fmt == "json":
-        click.echo(json.dumps(st.to_json(), indent=2))
-        return
-    label = "environment variable" if st.kind == "env" else "option"
-    click.echo(f"{st.name} ({label}{', alias of ' + st.canonical if st.canonical else ''})")
-    click.echo("  accepted by: " + ", ".join(a if a == b else f"{a} .. {b}" for a, b in st.ranges))
-    if st.removed_in:
-        click.echo("  removed in:  " + ", ".join(st.removed_in))
-    else:
-        click.echo(f"  still accepted by the newest release ({db.newest})")
-    if st.deprecated_from:
-        click.echo(f"  deprecated from: {st.deprecated_from}")
-    if st.successor:
-        click.echo(f"  successor:   {st.successor}" + (f"  ({st.successor_evidence})" if st.successor_evidence else ""))
-    if st.aliases:
-        click.echo("  other spellings: " + ", ".join(st.aliases))
-    from .surface.timeline import describe_change
-
-    for c in st.changes:
-        click.echo(f"  {c.version}: {describe_change(c.what, c.old, c.new)}")
-
-
-@flags_group.command("diff")
-@click.argument("old")
-@click.argument("new")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-@click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
-def flags_diff(old, new, fmt, db_path) -> None:
-    """Options and environment variables added, removed, renamed, deprecated or changed between two releases."""
-    from .surface.timeline import describe_change, diff
-
-    db = _load_db(db_path)
-    d = diff(db, _resolve(db, old), _resolve(db, new))
-    if fmt == "json":
-        click.echo(json.dumps(d.to_json(), indent=2))
-        return
-    md = fmt == "markdown"
-    out = [f"## vLLM {d.old} -> {d.new}" if md else f"vLLM {d.old} -> {d.new}"]
-
-    def section(title, items):
-        if not items:
-            return
-        out.append(f"\n### {title} ({len(items)})" if md else f"\n{title} ({len(items)}):")
-        for it in items:
-            out.append(f"- {it}" if md else f"  {it}")
-
-    q = (lambda s: f"`{s}`") if md else (lambda s: s)
-    section("Removed options", [q(s) for s in d.removed])
-    section("Renamed options", [f"{q(a)} -> {q(b)}" for a, b, _ in d.renamed])
-    section("Added options", [q(s) for s in d.added])
-    section("Newly deprecated options", [q(s) for s in d.deprecated])
-    section("Changed options", [f"{q(o)}: {describe_change(w, a, b)}" for o, w, a, b in d.changed])
-    section("Removed environment variables", [q(s) for s in d.env_removed])
-    section("Renamed environment variables", [f"{q(a)} -> {q(b)}" for a, b, _ in d.env_renamed])
-    section("Added environment variables", [q(s) for s in d.env_added])
-    section("Newly deprecated environment variables", [q(s) for s in d.env_deprecated])
-    section("Changed environment variables", [f"{q(o)}: {describe_change(w, a, b)}" for o, w, a, b in d.env_changed])
-    click.echo("\n".join(out))
-
-
-def _register_optional() -> None:
-    """Subcommands owned by their own modules (kept out of this file's import cost)."""
-    try:
-        from .cli_db import db as db_group
-
-        main.add_command(db_group, "db")
-    except ImportError:
-        pass
-    try:
-        from .audit_cli import audit as audit_cmd
-
-        main.add_command(audit_cmd, "audit")
-    except ImportError:
-        pass
-
-
-_register_optional()
 
 
 def run() -> None:

@@ -33,3 +33,28 @@ def test_lint_of_a_shell_file_imports_no_yaml_libcst_or_requests(tmp_path, synth
     assert "vllm_lint.frontends.shell" in mods  # the lint did run
     assert not [m for m in ("requests", "libcst", "yaml", "packaging", "pathspec", "importlib.resources",
                             "concurrent.futures") if m in mods]
+
+
+def test_lint_run_builds_no_other_command(tmp_path, synth_db_path):
+    """``db``, ``audit``, ``flags`` and ``rule`` are imported only when named (cli.DefaultGroup)."""
+    f = tmp_path / "run.sh"
+    f.write_text("vllm serve m --swap-space 4\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli import main\n"
+            f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.frontends.shell" in mods
+    assert not {"vllm_lint.cli_db", "vllm_lint.audit_cli", "vllm_lint.cli_flags"} & mods
+
+
+def test_lazy_commands_are_listed_and_run(synth_db_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from vllm_lint.cli import main
+
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    assert {"lint", "db", "audit", "flags", "rule"} <= set(main.list_commands(None))
+    r = CliRunner().invoke(main, ["flags", "show", "--swap-space"])
+    assert r.exit_code == 0 and "--swap-space" in r.output
+    r = CliRunner().invoke(main, ["rule", "VL101"])
+    assert r.exit_code == 0 and "VL101" in r.output
