@@ -12,8 +12,9 @@ Everything here is pure string work on already-decoded words: no spans, no forma
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
+
+from vllm_lint.record import Record
 
 __all__ = [
     "VllmCommand",
@@ -27,8 +28,7 @@ __all__ = [
 ]
 
 
-@dataclass
-class VllmCommand:
+class VllmCommand(Record):
     """Where vLLM starts in a word list.
 
     ``entry``: ``"vllm serve"``, ``"openai.api_server"``, ``"api_server"`` or ``"docker:<image>"``.
@@ -43,14 +43,19 @@ class VllmCommand:
     or a device list (:func:`docker_gpu_count`).
     """
 
-    entry: str
-    args_start: int
-    env: list[tuple[int, str, Optional[str]]] = field(default_factory=list)
-    image: Optional[str] = None
-    # GPUs the container gets: ``--gpus 2`` / ``--gpus '"device=0,1"'`` / podman ``--device
-    # nvidia.com/gpu=0`` (``all`` is unknown: None); ``gpus_source`` names the option.
-    gpu_count: Optional[int] = None
-    gpus_source: Optional[str] = None
+    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source")
+
+    def __init__(self, entry: str, args_start: int, env: Optional[list[tuple[int, str, Optional[str]]]] = None,
+                 image: Optional[str] = None, gpu_count: Optional[int] = None,
+                 gpus_source: Optional[str] = None) -> None:
+        self.entry = entry
+        self.args_start = args_start
+        self.env = [] if env is None else env
+        self.image = image
+        # GPUs the container gets: ``--gpus 2`` / ``--gpus '"device=0,1"'`` / podman ``--device
+        # nvidia.com/gpu=0`` (``all`` is unknown: None); ``gpus_source`` names the option.
+        self.gpu_count = gpu_count
+        self.gpus_source = gpus_source
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")

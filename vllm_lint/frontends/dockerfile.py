@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from typing import Optional
 
 from vllm_lint.frontends import shell
@@ -41,6 +40,7 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
+from vllm_lint.record import Record
 
 FORMAT = "dockerfile"
 
@@ -53,15 +53,18 @@ def might_contain_launch(data: bytes) -> bool:
 # instructions
 
 
-@dataclass
-class _Instr:
-    keyword: str  # upper case
-    start: int  # offset of the keyword
-    args: int  # offset of the first argument byte
-    end: int  # end of the instruction's last line content (no newline)
-    line_end: int  # after the newline of the last line (heredoc bodies included)
-    skipped: list = field(default_factory=list)  # (start, end) ranges Docker removes (comment lines)
-    body_end: int = 0  # end including heredoc bodies
+class _Instr(Record):
+    __slots__ = ("keyword", "start", "args", "end", "line_end", "skipped", "body_end")
+
+    def __init__(self, keyword: str, start: int, args: int, end: int, line_end: int, skipped: Optional[list] = None,
+                 body_end: int = 0) -> None:
+        self.keyword = keyword  # upper case
+        self.start = start  # offset of the keyword
+        self.args = args  # offset of the first argument byte
+        self.end = end  # end of the instruction's last line content (no newline)
+        self.line_end = line_end  # after the newline of the last line (heredoc bodies included)
+        self.skipped = [] if skipped is None else skipped  # (start, end) ranges Docker removes (comment lines)
+        self.body_end = body_end  # end including heredoc bodies
 
 
 _DIRECTIVE_RE = re.compile(rb"#[ \t]*([A-Za-z]+)[ \t]*=[ \t]*(\S*)[ \t]*\r?$")
@@ -154,13 +157,15 @@ def _instructions(data: bytes) -> tuple[list[_Instr], bytes]:
 # words of exec form (JSON) and of ENV/ARG/FROM (shell-like words)
 
 
-@dataclass
-class _JWord:
-    text: str
-    start: int
-    end: int
-    inner: Optional[tuple[int, int]]  # verbatim inner range, None with escapes
-    pos: list  # file offset per decoded byte (None for escapes)
+class _JWord(Record):
+    __slots__ = ("text", "start", "end", "inner", "pos")
+
+    def __init__(self, text: str, start: int, end: int, inner: Optional[tuple[int, int]], pos: list) -> None:
+        self.text = text
+        self.start = start
+        self.end = end
+        self.inner = inner  # verbatim inner range, None with escapes
+        self.pos = pos  # file offset per decoded byte (None for escapes)
 
 
 _JSON_ESC = {"\"": "\"", "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -246,14 +251,17 @@ def _json_array(data: bytes, ins: _Instr, escape: bytes) -> Optional[list[_JWord
 _WORD_RE = re.compile(rb"""(?:[^\s"'\\]|\\.|"(?:[^"\\]|\\.)*"|'[^']*')+""", re.S)
 
 
-@dataclass
-class _SWord:
-    text: str
-    start: int
-    end: int
-    inner: Optional[tuple[int, int]]
-    opaque: bool
-    raw: bytes = b""
+class _SWord(Record):
+    __slots__ = ("text", "start", "end", "inner", "opaque", "raw")
+
+    def __init__(self, text: str, start: int, end: int, inner: Optional[tuple[int, int]], opaque: bool,
+                 raw: bytes = b"") -> None:
+        self.text = text
+        self.start = start
+        self.end = end
+        self.inner = inner
+        self.opaque = opaque
+        self.raw = raw
 
     def blen(self, upto: str) -> int:
         """Byte length of the decoded text up to and including the first ``upto``."""
@@ -324,17 +332,21 @@ def _substitute(text: str, vars_: dict) -> tuple[str, list]:
 # extraction
 
 
-@dataclass
-class _Stage:
-    image: Optional[str]  # resolved image reference
-    name: Optional[str]
-    hints: list = field(default_factory=list)
-    entrypoint: Optional[tuple] = None  # ("exec", words, ins) | ("shell", None, ins)
-    cmd: Optional[tuple] = None
-    env: list = field(default_factory=list)
-    vars: dict = field(default_factory=dict)  # name -> (value, span of value or None)
-    vllm_image: bool = False
-    globals: dict = field(default_factory=dict)
+class _Stage(Record):
+    __slots__ = ("image", "name", "hints", "entrypoint", "cmd", "env", "vars", "vllm_image", "globals")
+
+    def __init__(self, image: Optional[str], name: Optional[str], hints: Optional[list] = None,
+                 entrypoint: Optional[tuple] = None, cmd: Optional[tuple] = None, env: Optional[list] = None,
+                 vars: Optional[dict] = None, vllm_image: bool = False, globals: Optional[dict] = None) -> None:
+        self.image = image  # resolved image reference
+        self.name = name
+        self.hints = [] if hints is None else hints
+        self.entrypoint = entrypoint  # ("exec", words, ins) | ("shell", None, ins)
+        self.cmd = cmd
+        self.env = [] if env is None else env
+        self.vars = {} if vars is None else vars  # name -> (value, span of value or None)
+        self.vllm_image = vllm_image
+        self.globals = {} if globals is None else globals
 
 
 def extract(data: bytes, path: str) -> Extraction:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, insort
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from vllm_lint.frontends.commands import (
@@ -53,6 +52,7 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
+from vllm_lint.record import Record
 
 FORMAT = "shell"
 
@@ -136,16 +136,19 @@ _ANSI_C = {
 }
 
 
-@dataclass
-class _Word:
-    node: object
-    start: int  # script offsets of the word as written
-    end: int
-    raw: bytearray  # decoded bytes
-    pos: list  # script offset of each decoded byte (None: synthesized)
-    opaque: bool = False
-    splat: bool = False
-    text: str = ""
+class _Word(Record):
+    __slots__ = ("node", "start", "end", "raw", "pos", "opaque", "splat", "text")
+
+    def __init__(self, node: object, start: int, end: int, raw: bytearray, pos: list, opaque: bool = False,
+                 splat: bool = False, text: str = "") -> None:
+        self.node = node
+        self.start = start  # script offsets of the word as written
+        self.end = end
+        self.raw = raw  # decoded bytes
+        self.pos = pos  # script offset of each decoded byte (None: synthesized)
+        self.opaque = opaque
+        self.splat = splat
+        self.text = text
 
     def text_range(self) -> Optional[tuple[int, int]]:
         """Script range spelling the decoded text verbatim, if any."""
@@ -330,17 +333,21 @@ class _Decoder:
 # the walk
 
 
-@dataclass
-class _Ctx:
-    src: bytes
-    path: str
-    omap: Optional[OffsetMap]
-    depth: int
-    out: Extraction = field(default_factory=Extraction)
-    file_env: list = field(default_factory=list)  # (script offset, EnvAssign) of VLLM_ exports
-    marks: list = field(default_factory=list)  # sorted offsets of b"vllm" / b"VLLM_"
-    # IMAGE=vllm/vllm-openai:vX: name -> (image, script offsets of the value), for `docker run $IMAGE`
-    image_vars: dict = field(default_factory=dict)
+class _Ctx(Record):
+    __slots__ = ("src", "path", "omap", "depth", "out", "file_env", "marks", "image_vars")
+
+    def __init__(self, src: bytes, path: str, omap: Optional[OffsetMap], depth: int, out: Optional[Extraction] = None,
+                 file_env: Optional[list] = None, marks: Optional[list] = None,
+                 image_vars: Optional[dict] = None) -> None:
+        self.src = src
+        self.path = path
+        self.omap = omap
+        self.depth = depth
+        self.out = Extraction() if out is None else out
+        self.file_env = [] if file_env is None else file_env  # (script offset, EnvAssign) of VLLM_ exports
+        self.marks = [] if marks is None else marks  # sorted offsets of b"vllm" / b"VLLM_"
+        # IMAGE=vllm/vllm-openai:vX: name -> (image, script offsets of the value), for `docker run $IMAGE`
+        self.image_vars = {} if image_vars is None else image_vars
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
