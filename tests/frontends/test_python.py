@@ -835,3 +835,15 @@ def test_subprocess_docker_run_gpus_sets_hardware():
     )
     got = [(la.hardware.gpu_count, la.hardware.source) for la in ex.launches]
     assert got == [(2, "docker --gpus"), (3, "docker --gpus"), (None, None)]
+
+
+def test_docker_run_image_tag_in_a_subprocess_list_is_a_version_hint():
+    from vllm_lint.frontends import python as fp
+
+    data = (b'import subprocess\nsubprocess.run(["docker", "run", "--gpus", "2", "vllm/vllm-openai:v0.8.5",'
+            b' "--model", "m", "--swap-space", "4"])\n')
+    (launch,) = fp.extract(data, "x.py").launches
+    (hint,) = launch.version_hints
+    assert hint.version == "v0.8.5" and hint.source == "image-tag"
+    assert data[hint.span.start:hint.span.end] == b'"vllm/vllm-openai:v0.8.5"'
+    assert launch.hardware.gpu_count == 2

@@ -78,7 +78,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ..launch import EnvAssign, Edit, Extraction, Hardware, KeyedArg, Launch, Note, ParseError, Span, Token
+from ..launch import EnvAssign, Edit, Extraction, Hardware, KeyedArg, Launch, Note, ParseError, Span, Token, VersionHint
 
 FORMAT = "python"
 
@@ -1238,7 +1238,7 @@ class _Extractor:
         words = [w for _t, w, _l, _i in entries]
         if "vllm" not in " ".join(words):
             return []
-        from .commands import find_vllm_command  # noqa: PLC0415 - cheap, local
+        from .commands import find_vllm_command, version_from_image  # noqa: PLC0415 - cheap, local
 
         cmd = find_vllm_command(words)
         if cmd is None:
@@ -1248,6 +1248,11 @@ class _Extractor:
         launch.opaque = any(t.splat for t in launch.tokens) or bool(ambiguous)
         if cmd.image:
             launch.context["image"] = cmd.image
+            tag = version_from_image(cmd.image)
+            if tag:
+                # the image word's span, so the hint points at the tag as written
+                img = next((t for t, w, _l, _i in entries if w == cmd.image), None)
+                launch.version_hints.append(VersionHint(tag, "image-tag", img.span if img else None))
         if cmd.gpu_count is not None:
             launch.hardware = Hardware(gpu_count=cmd.gpu_count, source=cmd.gpus_source)
         for wi, name, value in cmd.env:
