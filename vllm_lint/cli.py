@@ -282,5 +282,38 @@ def run() -> None:
         sys.exit(EXIT_ERROR)
 
 
+def console() -> None:
+    """The ``vllm-lint`` program (console script and ``python -m vllm_lint``): :func:`run`, after
+    which the process ends at once (:func:`_exit_now`). ``run`` itself raises ``SystemExit`` as usual
+    for callers in the same process."""
+    try:
+        run()
+    except SystemExit as e:
+        _exit_now(e.code)
+        raise
+
+
+def _exit_now(code: object) -> None:
+    """End the process without the interpreter's teardown when nothing depends on it.
+
+    Freeing every module and object at exit (the release file's dicts, the grammar, ~250 modules)
+    costs about 9 ms CPU, an eighth of a one-file lint (benchmarks/README.md). Output is flushed
+    first; a run that started worker processes or other threads, or runs under coverage, exits
+    normally (their atexit handlers matter), and so does any exit that is not a plain code."""
+    if code is not None and not isinstance(code, int):
+        return
+    if "multiprocessing" in sys.modules or "coverage" in sys.modules:
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return  # a closed or broken pipe: let the normal exit report it as before
+    os._exit(code or 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
     run()

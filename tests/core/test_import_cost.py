@@ -58,3 +58,17 @@ def test_lazy_commands_are_listed_and_run(synth_db_path, monkeypatch):
     assert r.exit_code == 0 and "--swap-space" in r.output
     r = CliRunner().invoke(main, ["rule", "VL101"])
     assert r.exit_code == 0 and "VL101" in r.output
+
+
+def test_program_flushes_its_output_before_the_fast_exit(tmp_path, synth_db_path):
+    """``python -m vllm_lint`` (and the console script) end with os._exit: everything written must
+    still arrive, with the exit code."""
+    import os
+
+    f = tmp_path / "run.sh"
+    f.write_text("".join(f"vllm serve m --swap-space {i}\n" for i in range(300)))
+    env = dict(os.environ, VLLM_LINT_DB=str(synth_db_path))
+    out = subprocess.run([sys.executable, "-m", "vllm_lint", "--no-cache", "-t", "0.27.1", str(f)],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 1, out.stderr
+    assert out.stdout.count("VL101") == 300 and "Found 300 problems" in out.stdout
