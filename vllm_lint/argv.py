@@ -14,7 +14,7 @@ import re
 from typing import Any, Optional
 
 from .launch import KeyedArg, Launch, Span, Token
-from .record import Record
+from .record import Record, lazy_re
 from .surface.db import Database, Option, Surface
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
@@ -318,7 +318,7 @@ def _keyed_name_span(ka: KeyedArg) -> Optional[Span]:
     return ka.key_span
 
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+_CAMEL = lazy_re(r"(?<=[a-z0-9])([A-Z])")
 
 
 def _key_to_field(key: str, style: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from .launch import EnvAssign, Extraction, Launch, ParseError, Span, VersionHint
-from .record import Record
+from .record import Record, lazy_re
 from .rules.base import Diagnostic, LintContext, Rule, registry
 from .settings import Settings
 from .surface.db import Database, DatabaseError, UnknownVersion
@@ -31,7 +31,7 @@ _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache
               ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
 
 _SUPPRESS = re.compile(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
-_SUPPRESS_FILE = re.compile(rb"#\s*vllm-lint:\s*ignore-file\b")
+_SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file\b")
 
 
 # ----------------------------------------------------------------------------- format detection

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from vllm_lint.record import Record
+from vllm_lint.record import Record, lazy_re
 
 __all__ = [
     "VllmCommand",
@@ -59,7 +59,6 @@ class VllmCommand(Record):
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _PYTHON_RE = re.compile(r"^python(\d(\.\d+)?)?[mtw]?$")
 
 
@@ -157,11 +156,11 @@ _PIP_VALUE_OPTS = {
     "--only-binary", "--no-binary", "--proxy", "--timeout", "--retries", "--log",
 }
 
-_REQ_RE = re.compile(
+_REQ_RE = lazy_re(
     r"^\s*vllm\s*(\[[^\]]*\])?\s*(?P<spec>(===|==|>=|<=|~=|!=|>|<)\s*[^;\s]+(\s*,\s*(===|==|>=|<=|~=|!=|>|<)\s*[^;,\s]+)*)?\s*(;.*)?$",
     re.IGNORECASE,
 )
-_WHEEL_RE = re.compile(r"(?:^|/)vllm-(\d[^-/]*)-[^/]*\.whl$", re.IGNORECASE)
+_WHEEL_RE = lazy_re(r"(?:^|/)vllm-(\d[^-/]*)-[^/]*\.whl$", re.IGNORECASE)
 
 
 def _version_from_requirement(req: str) -> Optional[str]:
@@ -344,8 +343,8 @@ def _skip_wrapper_options(words: list[str], i: int, prog: str) -> int:
     return i
 
 
-_GPU_ID_RE = re.compile(r"^(\d+|GPU-[0-9a-fA-F-]+|MIG-[\w/-]+)$")
-_CDI_GPU_RE = re.compile(r"^(?:nvidia\.com|amd\.com)/gpu=(.+)$")
+_GPU_ID_RE = lazy_re(r"^(\d+|GPU-[0-9a-fA-F-]+|MIG-[\w/-]+)$")
+_CDI_GPU_RE = lazy_re(r"^(?:nvidia\.com|amd\.com)/gpu=(.+)$")
 
 
 def docker_gpu_count(value: str) -> Optional[int]:

@@ -40,7 +40,7 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
-from vllm_lint.record import Record
+from vllm_lint.record import Record, lazy_re
 
 FORMAT = "dockerfile"
 
@@ -67,8 +67,8 @@ class _Instr(Record):
         self.body_end = body_end  # end including heredoc bodies
 
 
-_DIRECTIVE_RE = re.compile(rb"#[ \t]*([A-Za-z]+)[ \t]*=[ \t]*(\S*)[ \t]*\r?$")
-_HEREDOC_RE = re.compile(rb"<<(-?)([\"']?)([A-Za-z_][A-Za-z0-9_]*)\2")
+_DIRECTIVE_RE = lazy_re(rb"#[ \t]*([A-Za-z]+)[ \t]*=[ \t]*(\S*)[ \t]*\r?$")
+_HEREDOC_RE = lazy_re(rb"<<(-?)([\"']?)([A-Za-z_][A-Za-z0-9_]*)\2")
 
 
 def _lines(data: bytes) -> list[tuple[int, int, int]]:

@@ -52,7 +52,7 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
-from vllm_lint.record import Record
+from vllm_lint.record import Record, lazy_re
 
 FORMAT = "shell"
 
@@ -125,11 +125,11 @@ _EXPANSIONS = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "arithmetic_expansion",
      "process_substitution"}
 )
-_SPLAT_NAME_RE = re.compile(r"ARG|OPT|FLAG|PARAM|EXTRA|CMD|CLI|ADDITIONAL", re.IGNORECASE)
+_SPLAT_NAME_RE = lazy_re(r"ARG|OPT|FLAG|PARAM|EXTRA|CMD|CLI|ADDITIONAL", re.IGNORECASE)
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"})
-_SHELL_C_RE = re.compile(r"^-[a-zA-Z]*c[a-zA-Z]*$")
-_PY_RE = re.compile(r"^python[\d.]*$")
-_VAR_REF = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+_SHELL_C_RE = lazy_re(r"^-[a-zA-Z]*c[a-zA-Z]*$")
+_PY_RE = lazy_re(r"^python[\d.]*$")
+_VAR_REF = lazy_re(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 _ANSI_C = {
     "n": b"\n", "t": b"\t", "r": b"\r", "a": b"\a", "b": b"\b", "e": b"\x1b", "E": b"\x1b",
     "f": b"\f", "v": b"\v", "\\": b"\\", "'": b"'", '"': b'"', "?": b"?",
@@ -616,11 +616,11 @@ def _heredocs(ctx: _Ctx, node) -> None:
                 _merge(ctx, sub)
 
 
-_UNIT_SECTION = re.compile(rb"^[ \t]*\[(?:Unit|Service|Install)\][ \t]*\r?$", re.M)
-_EXEC_START = re.compile(rb"^[ \t]*ExecStart[ \t]*=[ \t]*", re.M)
-_UNIT_ENV = re.compile(rb"^[ \t]*Environment[ \t]*=[ \t]*", re.M)
-_UNIT_ENV_WORD = re.compile(rb'"([^"\\]*)"|\'([^\'\\]*)\'|([^\s"\']+)')
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_UNIT_SECTION = lazy_re(rb"^[ \t]*\[(?:Unit|Service|Install)\][ \t]*\r?$", re.M)
+_EXEC_START = lazy_re(rb"^[ \t]*ExecStart[ \t]*=[ \t]*", re.M)
+_UNIT_ENV = lazy_re(rb"^[ \t]*Environment[ \t]*=[ \t]*", re.M)
+_UNIT_ENV_WORD = lazy_re(rb'"([^"\\]*)"|\'([^\'\\]*)\'|([^\s"\']+)')
+_ENV_NAME = lazy_re(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _is_systemd_unit(src: bytes, stmt_start: int, s: int, e: int) -> bool:

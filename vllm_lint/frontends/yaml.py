@@ -97,6 +97,7 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
+from vllm_lint.record import lazy_re
 
 FORMAT = "yaml"
 MAX_BYTES = 32 * 1024 * 1024
@@ -156,7 +157,7 @@ class _Pos:
 # ------------------------------------------------------------------------------------------
 # templates
 
-_TEMPLATE = re.compile(rb"\{\{.*?\}\}", re.S)
+_TEMPLATE = lazy_re(rb"\{\{.*?\}\}", re.S)
 _CONFLICT = re.compile(rb"^(?:<{7}|>{7})(?: |\r?$)|^={7}\r?$", re.M)
 
 
@@ -393,7 +394,7 @@ _GPU_PRODUCT_KEYS = (
 _SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
 _ENV_ARG_CARRIERS = ("VLLM_ADDITIONAL_ARGS",)
 _K8S_VAR = re.compile(r"\$\([A-Za-z_][A-Za-z0-9_]*\)")
-_COMPOSE_VAR_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
+_COMPOSE_VAR_DEFAULT = lazy_re(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
 
 
 def _hw_merge(outer: Hardware, inner: Hardware) -> Hardware:
@@ -1507,11 +1508,11 @@ def _gitlab_jobs(root: Any, path: str) -> Optional[list]:
     return jobs if jobs and marked else None
 
 
-_TEMPLATE_STR = re.compile(r"\{\{.*?\}\}", re.S)
+_TEMPLATE_STR = lazy_re(r"\{\{.*?\}\}", re.S)
 _GO_STRING = r'(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)'
 # {{ X | default "lit" }}  /  {{ default "lit" X }}  (trim markers allowed)
-_DEFAULT_PIPE = re.compile(r"^\{\{-?\s*[.$][\w.$]*\s*\|\s*default\s+" + _GO_STRING + r"\s*-?\}\}$", re.S)
-_DEFAULT_CALL = re.compile(r"^\{\{-?\s*default\s+" + _GO_STRING + r"\s+[.$][\w.$]*\s*-?\}\}$", re.S)
+_DEFAULT_PIPE = lazy_re(r"^\{\{-?\s*[.$][\w.$]*\s*\|\s*default\s+" + _GO_STRING + r"\s*-?\}\}$", re.S)
+_DEFAULT_CALL = lazy_re(r"^\{\{-?\s*default\s+" + _GO_STRING + r"\s+[.$][\w.$]*\s*-?\}\}$", re.S)
 
 
 def _template_default(expr: str) -> Optional[str]:

@@ -34,6 +34,7 @@ vLLM reads `--api-key` / `VLLM_API_KEY` as the server's bearer token (`vllm/entr
 import re
 
 from ..knowledge.layout import dest_of
+from ..record import lazy_re
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL501", name="plaintext-secret",
@@ -41,7 +42,7 @@ RULE = Rule(code="VL501", name="plaintext-secret",
             severity="warning")
 
 _ENV_SECRETS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY")
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy_re(
     r"^(?:<.*>|\{\{.*\}\}|\$.*|.*\$\{.*|x+|\*+|\.+|hf_x+|hf_\.+|hf_\*+|hf_<.*>|empty|none|null|changeme|change-me|"
     r"secret|token|api[-_]?key|your[-_ ].*|my[-_ ].*|<.*|.*(?:xxxx|\.\.\.).*|redacted|todo|fixme|dummy|example.*|"
     r"placeholder|test|fake)$", re.I)

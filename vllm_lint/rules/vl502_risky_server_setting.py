@@ -29,17 +29,16 @@ in trusted environments."), vLLM's security documentation (`docs/usage/security.
 reported for remote code (their code does not change underneath you).
 """
 
-import re
-
 from ..knowledge.layout import as_bool, dest_of, env_lookup, layout
+from ..record import lazy_re
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL502", name="risky-server-setting",
             summary="development mode, unrestricted local media path, or unpinned remote code",
             severity="warning")
 
-_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
-_PINNED = re.compile(r"^[0-9a-f]{7,40}$|^v?\d+(\.\d+)*$")
+_REPO_ID = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+_PINNED = lazy_re(r"^[0-9a-f]{7,40}$|^v?\d+(\.\d+)*$")
 
 
 @RULE.check
