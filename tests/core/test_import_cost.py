@@ -74,3 +74,17 @@ def test_program_flushes_its_output_before_the_fast_exit(tmp_path, synth_db_path
                          capture_output=True, text=True, env=env)
     assert out.returncode == 1, out.stderr
     assert out.stdout.count("VL101") == 300 and "Found 300 problems" in out.stdout
+
+
+def test_yaml_with_only_one_word_vllm_strings_loads_no_shell_grammar(tmp_path, synth_db_path):
+    """A container name or an image mentioning vllm is no command line: no tree-sitter."""
+    f = tmp_path / "deploy.yaml"
+    f.write_text("apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
+                 "        - name: vllm\n          image: vllm/vllm-openai:v0.8.5\n"
+                 "          args: [\"--model\", \"m\", \"--swap-space\", \"4\"]\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli import main\n"
+            f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.frontends.yaml" in mods
+    assert not {"vllm_lint.frontends.shell", "tree_sitter"} & mods

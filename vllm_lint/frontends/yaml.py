@@ -1066,7 +1066,9 @@ class _File:
         """Launches of the shell ``script`` held in a scalar; ``outer`` is the scalar's span, the
         launch's span when the scalar's text does not map back 1:1 (multi-line plain or quoted
         scalars, folded blocks), so findings there point at the scalar, not at 1:1."""
-        if b"vllm" not in script:
+        if b"vllm" not in script or len(script.split(None, 1)) < 2:
+            # one word (a container name, an image, a label) is no command line: the shell
+            # front-end and its grammar are not even loaded (start-up, benchmarks/README.md)
             return []
         try:
             from vllm_lint.frontends import shell
