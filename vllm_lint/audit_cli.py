@@ -33,15 +33,12 @@ Exit codes: 0 nothing breaks at --to, 1 something breaks, 2 usage or database er
 def audit(paths, to_version, from_version, fmt, unsafe_fixes, config_path, db_path) -> None:
     from .audit import AuditUsageError, audit_paths, render_markdown, render_text
     from .cli import _fail, _load_db
-    from .settings import ConfigError, Settings, discover as discover_settings, load_file
+    from .settings import ConfigError, for_run as settings_for_run
     from .surface.db import DatabaseError, UnknownVersion
 
     paths = paths or (".",)
     try:
-        if config_path:
-            settings = load_file(Path(config_path)) or Settings(source=Path(config_path))
-        else:
-            settings = discover_settings(Path(paths[0]))
+        settings = settings_for_run(config_path, paths)
     except ConfigError as e:
         raise _fail(str(e))
     db = _load_db(db_path)

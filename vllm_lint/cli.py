@@ -133,7 +133,7 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
     from .engine import Linter, discover
     from .report import ReportContext
     from .rules.base import registry, select_rules
-    from .settings import ConfigError, Settings, discover as discover_settings, load_file
+    from .settings import ConfigError, for_run as settings_for_run
     from .surface.db import DatabaseError, UnknownVersion
 
     paths = paths or (".",)
@@ -142,10 +142,7 @@ def lint_cmd(paths, fix, unsafe_fixes, show_diff, target_version, select, extend
     if add_noqa and (fix or show_diff or write_baseline):
         raise _fail("--add-noqa cannot be combined with --fix, --diff or --write-baseline")
     try:
-        if config_path:
-            settings = load_file(Path(config_path)) or Settings(source=Path(config_path))
-        else:
-            settings = discover_settings(Path(paths[0]))
+        settings = settings_for_run(config_path, paths)
     except ConfigError as e:
         raise _fail(str(e))
     split = lambda s: [c.strip() for c in s.split(",") if c.strip()] if s else None  # noqa: E731

@@ -175,3 +175,11 @@ def discover(start: Path) -> Settings:
                 if s is not None:
                     return s
     return Settings()
+
+
+def for_run(config_path: Optional[str], paths) -> Settings:
+    """The configuration one run uses: the file named by ``--config``, else the nearest one above
+    the first linted path."""
+    if config_path:
+        return load_file(Path(config_path)) or Settings(source=Path(config_path))
+    return discover(Path(paths[0]))
