@@ -109,8 +109,8 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
             problems.append(Diagnostic("VL001", f"{raw}: no such file or directory", raw, None, line=1))
             continue
         if p.is_dir():
-            for f in _walk(p, excluded):
-                key = _realpath(f, real_dirs)
+            for f, is_link in _walk(p, excluded):
+                key = os.path.realpath(f) if is_link else _realpath(f, real_dirs)
                 if key not in seen:
                     seen.add(key)
                     out.append(Target(f, False))
@@ -123,10 +123,8 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
 
 
 def _realpath(f: Path, real_dirs: dict[str, str]) -> str:
-    """``os.path.realpath(f)`` for a walked file, resolving each directory once rather than every
-    component of every file (one lstat per file instead of one per path component)."""
-    if os.path.islink(f):
-        return os.path.realpath(f)
+    """``os.path.realpath(f)`` for a walked file that is not a symbolic link, resolving each
+    directory once rather than every component of every file."""
     parent = os.path.dirname(f)
     d = real_dirs.get(parent)
     if d is None:
@@ -143,7 +141,9 @@ def _spec(lines: list[str]):
         return pathspec.PathSpec.from_lines("gitwildmatch", lines)
 
 
-def _walk(root: Path, excluded) -> Iterable[Path]:
+def _walk(root: Path, excluded) -> Iterable[tuple[Path, bool]]:
+    """Candidate files under ``root``, each with whether it is a symbolic link (from the directory
+    entry: no system call)."""
     import pathspec
 
     specs: list[tuple[Path, pathspec.PathSpec]] = []
@@ -195,7 +195,11 @@ def _walk(root: Path, excluded) -> Iterable[Path]:
                 if ignored(p, False) or excluded(p):
                     continue
                 if format_by_name(p) is not None or "." not in e.name:
-                    yield p
+                    try:
+                        is_link = e.is_symlink()
+                    except OSError:
+                        is_link = True  # let realpath decide
+                    yield p, is_link
         stack.extend(reversed(subdirs))
 
 
@@ -254,7 +258,8 @@ def frontend(fmt: str):
 class Deferred(Exception):
     """Raised by ``lint_file`` when ``Linter.defer_parsing`` is set and the file needs parsing
     (it passed the pre-filter and missed the cache): ``vllm_lint.parallel`` screens every file in
-    the main process and sends only these to the worker processes."""
+    the main process and sends only these to the worker processes. Arguments: the file's size and
+    format."""
 
 
 class Linter:
@@ -489,7 +494,7 @@ class Linter:
                 res.diagnostics = self.finish(data, cached, shown)
                 return res
         if self.defer_parsing:
-            raise Deferred(len(data))
+            raise Deferred(len(data), fmt)
         diags, _ = self.lint_bytes(path, data, fmt, mode, forced)
         res.verbose = list(dict.fromkeys(self.verbose))
         if key is not None:
