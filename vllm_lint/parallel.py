@@ -25,6 +25,7 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
     pending_bytes = 0
     futures: list = []
     pool = None
+    formats: dict = {}  # format -> (size, index) of a deferred file, before the pool exists
     linter.defer_parsing = True
     try:
         for i, t in enumerate(targets):
@@ -34,7 +35,10 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
             except Deferred as d:
                 pending.append(i)
                 pending_bytes += d.args[0]
+                if pool is None:
+                    formats.setdefault(d.args[1], (d.args[0], i))
             if pool is None and len(pending) >= PARALLEL_MIN_PARSED:
+                pending_bytes -= _warm_up(linter, targets, pending, results, fix, formats)
                 pool = _pool(linter, db_path)
             if pool is not None and (len(pending) >= CHUNK or pending_bytes >= CHUNK_BYTES):
                 futures.append((pending, pool.submit(_run_chunk, ([targets[j] for j in pending], fix))))
@@ -56,10 +60,37 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
     return _flatten(results)
 
 
+def _warm_up(linter, targets, pending: list[int], results: list, fix: bool, formats: dict) -> int:
+    """Lint here, before forking, the first deferred file of each format (taken out of ``pending``);
+    return their bytes. The forked workers inherit what that loaded (parser modules and grammars,
+    release surfaces, model tables, rule helpers, memos) instead of each loading it again."""
+    done = 0
+    linter.defer_parsing = False
+    try:
+        for size, i in formats.values():
+            results[i] = linter.lint_file(targets[i], fix=fix)
+            pending.remove(i)
+            done += size
+    finally:
+        linter.defer_parsing = True
+    return done
+
+
 def _pool(linter, db_path: Optional[str]):
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(max_workers=min(os.cpu_count() or 2, 4), initializer=_init,
+    workers = min(os.cpu_count() or 2, 4)
+    if multiprocessing.get_start_method() == "fork":
+        # forked workers use a copy of this linter and everything it has loaded so far; frozen,
+        # the objects they inherit are left out of garbage collection, whose passes would write
+        # to (and so copy) every page that holds one
+        import gc
+
+        gc.freeze()
+        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_adopt, initargs=(linter,))
+    return ProcessPoolExecutor(max_workers=workers, initializer=_init,
                                initargs=(db_path, linter.settings, [r.code for r in linter.rules],
                                          linter.unsafe_fixes, linter.cache))
 
@@ -97,6 +128,16 @@ def _init(db_path, settings, codes, unsafe, cache) -> None:
     reg = registry()
     _WORKER = Linter(Database(Path(db_path) if db_path else None), settings, [reg[c] for c in codes],
                      unsafe_fixes=unsafe, cache=cache)
+
+
+def _adopt(linter) -> None:
+    """Worker start under fork: the parent's linter, reset to what a new one would hold."""
+    global _WORKER
+    linter.defer_parsing = False
+    linter.references = []
+    linter.verbose = []
+    linter._linted_refs = set()
+    _WORKER = linter
 
 
 def _run_chunk(job):
