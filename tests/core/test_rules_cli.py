@@ -7,6 +7,7 @@ import os
 import stat
 
 import pytest
+import synthetic_db
 
 SCRIPT = """#!/bin/bash
 export VLLM_USE_V1=1
@@ -26,6 +27,20 @@ def findings(run_cli, path, *extra):
     r = run_cli("--output-format", "json", *extra, str(path))
     assert r.exit_code in (0, 1), r.output
     return [(d["code"], d["location"]["row"], d["option"]) for d in json.loads(r.output)]
+
+
+def lint_with_db(tmp_path, monkeypatch, mutate, *args):
+    """Lint (JSON findings) against a synthetic database changed by ``mutate(db_dir)``."""
+    from click.testing import CliRunner
+
+    from vllm_lint.cli import main
+
+    db = synthetic_db.build(tmp_path / "db")
+    mutate(db)
+    synthetic_db.compile_index(db)
+    monkeypatch.setenv("VLLM_LINT_DB", str(db))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    return json.loads(CliRunner().invoke(main, ["--output-format", "json", *args]).output)
 
 
 def test_each_code_on_its_line(run_cli, tmp_path):
@@ -198,22 +213,14 @@ def test_removed_option_that_prefixes_a_current_one_is_not_expanded(run_cli, tmp
 
 
 def test_removed_option_read_as_abbreviation_of_another_is_an_error(tmp_path, monkeypatch):
-    import synthetic_db
-    from click.testing import CliRunner
+    def add_option(db):
+        rec = json.loads((db / "releases" / "0.27.1.json").read_text())
+        rec["options"].append(synthetic_db.opt("--num-scheduler-steps-max", type="int"))
+        synthetic_db.write_json(db / "releases" / "0.27.1.json", rec)
 
-    from vllm_lint.cli import main
-
-    db = synthetic_db.build(tmp_path / "db")
-    rec = json.loads((db / "releases" / "0.27.1.json").read_text())
-    rec["options"].append(synthetic_db.opt("--num-scheduler-steps-max", type="int"))
-    synthetic_db.write_json(db / "releases" / "0.27.1.json", rec)
-    synthetic_db.compile_index(db)
-    monkeypatch.setenv("VLLM_LINT_DB", str(db))
-    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
     p = tmp_path / "a.sh"
     p.write_text("vllm serve m --num-scheduler-steps 8\n")
-    r = CliRunner().invoke(main, ["-t", "0.27.1", "--fix", "--output-format", "json", str(p)])
-    (d,) = json.loads(r.output)
+    (d,) = lint_with_db(tmp_path, monkeypatch, add_option, "-t", "0.27.1", "--fix", str(p))
     assert d["code"] == "VL107" and d["severity"] == "error" and d["fix"] is None
     assert "silently reads it" in d["message"]
     assert p.read_text() == "vllm serve m --num-scheduler-steps 8\n"
@@ -230,21 +237,14 @@ def test_deleting_a_line_inside_a_yaml_block_script_takes_its_indentation(run_cl
 
 
 def test_curated_overlay_without_successor_wins_over_deprecation_text(tmp_path, monkeypatch):
-    import synthetic_db
-    from click.testing import CliRunner
+    def no_successor(db):
+        ov = json.loads((db / "overlays" / "renames.json").read_text())
+        ov["options"]["--cuda-graph-sizes"] = {"successor": None, "evidence": "test"}
+        synthetic_db.write_json(db / "overlays" / "renames.json", ov)
 
-    from vllm_lint.cli import main
-
-    db = synthetic_db.build(tmp_path / "db")
-    ov = json.loads((db / "overlays" / "renames.json").read_text())
-    ov["options"]["--cuda-graph-sizes"] = {"successor": None, "evidence": "test"}
-    synthetic_db.write_json(db / "overlays" / "renames.json", ov)
-    monkeypatch.setenv("VLLM_LINT_DB", str(db))
-    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
     p = tmp_path / "a.sh"
     p.write_text("vllm serve m --cuda-graph-sizes 8\n")
-    r = CliRunner().invoke(main, ["-t", "0.10.0", "--output-format", "json", str(p)])
-    (d,) = json.loads(r.output)
+    (d,) = lint_with_db(tmp_path, monkeypatch, no_successor, "-t", "0.10.0", str(p))
     assert d["code"] == "VL106" and d["fix"] is None
 
 
@@ -327,21 +327,14 @@ def test_abbreviation_of_a_removed_option_resolves_through_history(run_cli, tmp_
 
 
 def test_no_fix_values_in_the_overlay_block_the_rename(tmp_path, monkeypatch):
-    import synthetic_db
-    from click.testing import CliRunner
+    def no_fix_value(db):
+        ov = json.loads((db / "overlays" / "renames.json").read_text())
+        ov["options"]["--cuda-graph-sizes"]["no_fix_values"] = ["[odd]"]
+        synthetic_db.write_json(db / "overlays" / "renames.json", ov)
 
-    from vllm_lint.cli import main
-
-    db = synthetic_db.build(tmp_path / "db")
-    ov = json.loads((db / "overlays" / "renames.json").read_text())
-    ov["options"]["--cuda-graph-sizes"]["no_fix_values"] = ["[odd]"]
-    synthetic_db.write_json(db / "overlays" / "renames.json", ov)
-    monkeypatch.setenv("VLLM_LINT_DB", str(db))
-    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
     p = tmp_path / "a.sh"
     p.write_text("vllm serve m --cuda-graph-sizes '[odd]'\n")
-    r = CliRunner().invoke(main, ["-t", "0.27.1", "--output-format", "json", str(p)])
-    (d,) = json.loads(r.output)
+    (d,) = lint_with_db(tmp_path, monkeypatch, no_fix_value, "-t", "0.27.1", str(p))
     assert d["code"] == "VL102" and d["fix"] is None
 
 
