@@ -551,16 +551,9 @@ def _run(data: bytes, ins: _Instr, escape: bytes, stage: _Stage, out: Extraction
             break
         s += m.end()
     script, omap = _script_of(data, ins, escape, s, ins.body_end)
-    try:
-        sub = shell.extract_script(script, path, omap)
-    except ParseError:
+    sub = _add_shell_launches(out, script, path, omap, stage, "RUN")
+    if sub is None:
         return
-    for la in sub.launches:
-        la.env = list(stage.env) + la.env
-        la.version_hints = list(stage.hints) + la.version_hints
-        la.context["dockerfile_instruction"] = "RUN"
-        out.launches.append(la)
-    out.env.extend(sub.env)
     for h in sub.version_hints:
         _add_pip_hint(out, stage, h.version, h.span)
 
@@ -641,31 +634,13 @@ def _exec_shell_c(data, words, st, out, path, ins) -> None:
             def omap(i: int, _p=inner.pos) -> Optional[int]:
                 return _p[i] if 0 <= i < len(_p) else None
 
-            try:
-                sub = shell.extract_script(script, path, omap)
-            except ParseError:
-                return
-            for la in sub.launches:
-                la.env = list(st.env) + la.env
-                la.version_hints = list(st.hints) + la.version_hints
-                la.context["dockerfile_instruction"] = ins.keyword
-                out.launches.append(la)
-            out.env.extend(sub.env)
+            _add_shell_launches(out, script, path, omap, st, ins.keyword)
             return
 
 
 def _shell_form(data, ins, escape, st, out, path, keyword) -> None:
     script, omap = _script_of(data, ins, escape, ins.args, ins.end)
-    try:
-        sub = shell.extract_script(script, path, omap)
-    except ParseError:
-        return
-    for la in sub.launches:
-        la.env = list(st.env) + la.env
-        la.version_hints = list(st.hints) + la.version_hints
-        la.context["dockerfile_instruction"] = keyword
-        out.launches.append(la)
-    out.env.extend(sub.env)
+    _add_shell_launches(out, script, path, omap, st, keyword)
 
 
 def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_ins) -> None:
@@ -719,3 +694,21 @@ def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_i
 
     la.delete_tokens = delete_tokens
     out.launches.append(la)
+
+
+def _add_shell_launches(out: Extraction, script: bytes, path: str, omap, stage,
+                        keyword: str) -> Optional[Extraction]:
+    """Launches and exported variables of a shell script inside an instruction (RUN, shell-form
+    CMD/ENTRYPOINT, exec-form ``sh -c``); the launches inherit the stage's ENV and version hints.
+    Returns the script's extraction (None when it does not parse)."""
+    try:
+        sub = shell.extract_script(script, path, omap)
+    except ParseError:
+        return None
+    for la in sub.launches:
+        la.env = list(stage.env) + la.env
+        la.version_hints = list(stage.hints) + la.version_hints
+        la.context["dockerfile_instruction"] = keyword
+        out.launches.append(la)
+    out.env.extend(sub.env)
+    return sub
