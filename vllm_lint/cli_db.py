@@ -96,9 +96,7 @@ def _run(kind: str, repo: Optional[str], db_dir: Path, versions: Optional[str], 
         click.echo(f"failed {r.version}: {r.reason}", err=True)
     click.echo(f"{len(landed)}/{len(result.releases)} release(s) written to {db_dir / 'releases'} "
                f"({changed} changed) in {result.seconds:.1f}s", err=True)
-    if result.index == "unavailable":
-        click.echo("note: index not compiled (vllm_lint.surface.index is not available)", err=True)
-    elif result.index and result.index != "compiled":
+    if result.index and result.index != "compiled":
         click.echo(f"error: {result.index}", err=True)
     sys.exit(EXIT_OK if result.ok else EXIT_FAILED)
 

@@ -5,14 +5,12 @@ For each release: fetch the source tree, run the extractor, and write
 ``os.replace``) only once the release extracted completely. A release that fails is reported with
 its reason and the others still land. Several releases are fetched and extracted in a process pool
 (reading a compressed archive and parsing with libcst are CPU-bound). The index is compiled
-afterwards when ``vllm_lint.surface.index.compile_index`` is available.
+afterwards (``vllm_lint.surface.db.compile_index``).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -21,6 +19,8 @@ from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
+
+from vllm_lint.surface.db import compile_index as compile_db_index, dump_json, write_file_atomic
 
 #: The database covers releases from here on (earlier ones predate the CLI this tool models).
 MIN_VERSION = "0.4.0"
@@ -43,7 +43,7 @@ class ReleaseResult:
 @dataclass
 class BuildResult:
     releases: list[ReleaseResult] = field(default_factory=list)
-    index: Optional[str] = None  # "compiled", "unavailable" or an error message
+    index: Optional[str] = None  # "compiled" or an error message
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -53,7 +53,7 @@ class BuildResult:
 
     @property
     def ok(self) -> bool:
-        return not self.failed and (self.index is None or self.index in ("compiled", "unavailable"))
+        return not self.failed and self.index in (None, "compiled")
 
 
 class VersionSpecError(ValueError):
@@ -100,35 +100,6 @@ def select_versions(available: Iterable[str], spec: Union[None, str, Sequence[st
     return sorted((v for v, ver in avail.items() if sset.contains(ver, prereleases=False)), key=lambda v: avail[v])
 
 
-def dump_release(record: dict) -> bytes:
-    """The canonical bytes of a release file."""
-    return (json.dumps(record, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def write_atomic(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` via a temporary file in the same directory and ``os.replace``.
-    Returns whether the content changed (an identical file is left untouched)."""
-    path = Path(path)
-    try:
-        if path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return True
-
-
 def _default_extractor() -> Extractor:
     from vllm_lint.scrape.extract import extract_release
 
@@ -165,37 +136,22 @@ def build_one(source: Any, version: str, db_dir: Union[str, Path],
         tree, src = source.fetch(version)
         record = extract(tree, version, src)
         _check_record(record, version)
-        data = dump_release(record)
+        data = dump_json(record)  # inside the try: a record that is not JSON is a failed release
     except KeyboardInterrupt:
         raise
     except BaseException as e:  # noqa: BLE001 - one bad release must not stop the others
         return ReleaseResult(version, False, _one_line(e), time.perf_counter() - t0)
     try:
-        changed = write_atomic(dest, data)
+        changed = write_file_atomic(dest, data)
     except OSError as e:
         return ReleaseResult(version, False, f"cannot write {dest}: {e.strerror or e}", time.perf_counter() - t0)
     return ReleaseResult(version, True, "", time.perf_counter() - t0, dest, changed)
 
 
-#: where the index compiler may live (the first importable one is used)
-INDEX_MODULES = ("vllm_lint.surface.index", "vllm_lint.surface.db")
-
-
 def compile_index(db_dir: Path) -> str:
-    import importlib
-
-    _compile = None
-    for name in INDEX_MODULES:
-        try:
-            _compile = getattr(importlib.import_module(name), "compile_index", None)
-        except ImportError:
-            continue
-        if _compile is not None:
-            break
-    if _compile is None:
-        return "unavailable"
+    """Compile ``index.json``; "compiled", or the reason it failed."""
     try:
-        _compile(Path(db_dir))
+        compile_db_index(Path(db_dir))
     except Exception as e:  # noqa: BLE001
         return f"index compilation failed: {_one_line(e)}"
     return "compiled"

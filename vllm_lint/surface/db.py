@@ -209,24 +209,41 @@ def _read_json(path: Path) -> Any:
         raise DatabaseError(f"{path}: cannot read database file: {e}") from None
 
 
-def write_json(path: Path, data: Any) -> None:
-    """Write deterministic JSON atomically (temporary file in the same directory, then rename)."""
+def dump_json(data: Any) -> bytes:
+    """The canonical bytes of a database file: sorted keys, two-space indent, a final newline."""
+    return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def write_file_atomic(path: Path, data: bytes) -> bool:
+    """Replace ``path`` with ``data`` through a temporary file in the same directory and
+    ``os.replace``, so a reader never sees half a file. An identical file is left untouched.
+    Returns whether the content changed."""
     import tempfile
 
-    text = json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    path = Path(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
         os.chmod(tmp, 0o644)  # mkstemp makes 0600; database files are read by everyone
         os.replace(tmp, path)
-    except BaseException:
-        try:
+    finally:
+        if os.path.exists(tmp):
             os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    return True
+
+
+def write_json(path: Path, data: Any) -> bool:
+    """Write a database file (release, index, overlay) deterministically and atomically."""
+    return write_file_atomic(path, dump_json(data))
 
 
 def release_files(db_dir: Path) -> list[tuple[Version, Path]]:
