@@ -603,7 +603,37 @@ def _tag_version(tag: str) -> Optional[str]:
     return t
 
 
-class GitHubSource:
+class _TagSource:
+    """A source whose releases are the repository's release tags (``v0.8.5`` or ``0.8.5``)."""
+
+    repo: str
+    _tags: Optional[dict[str, str]] = None
+
+    def _tag_names(self) -> Iterable[str]:
+        raise NotImplementedError
+
+    def tags(self) -> dict[str, str]:
+        """version -> tag name; ``v``-prefixed tags win when both spellings exist."""
+        if self._tags is None:
+            tags: dict[str, str] = {}
+            for name in self._tag_names():
+                v = _tag_version(name)
+                if v is not None and (v not in tags or name.startswith("v")):
+                    tags[v] = name
+            self._tags = tags
+        return self._tags
+
+    def versions(self) -> list[str]:
+        return sorted(self.tags(), key=Version)
+
+    def _tag_for(self, version: str) -> str:
+        tag = self.tags().get(version)
+        if tag is None:
+            raise NotFoundError(f"no tag for vllm {version} in {self.repo}")
+        return tag
+
+
+class GitHubSource(_TagSource):
     """Tags of a GitHub repository, read from the tag's tarball (honours ``GITHUB_TOKEN``)."""
 
     kind = "github"
@@ -618,39 +648,25 @@ class GitHubSource:
             headers["Authorization"] = f"Bearer {token}"
         self.http = http or Http()
         self.http.headers.update(headers)
-        self._tags: Optional[dict[str, str]] = None
 
-    def tags(self) -> dict[str, str]:
-        """version -> tag name."""
-        if self._tags is None:
-            tags: dict[str, str] = {}
-            url: Optional[str] = f"{self.api}/repos/{self.repo}/tags?per_page=100"
-            pages = 0
-            while url and pages < 50:
-                resp = self.http.get(url)
-                try:
-                    items = resp.json()
-                except ValueError:
-                    raise SourceError(f"{url}: answer is not JSON") from None
-                if not isinstance(items, list):
-                    raise SourceError(f"{url}: unexpected answer")
-                for item in items:
-                    name = item.get("name", "") if isinstance(item, dict) else ""
-                    v = _tag_version(name)
-                    if v is not None and (v not in tags or name.startswith("v")):
-                        tags[v] = name
-                url = (getattr(resp, "links", None) or {}).get("next", {}).get("url")
-                pages += 1
-            self._tags = tags
-        return self._tags
-
-    def versions(self) -> list[str]:
-        return sorted(self.tags(), key=Version)
+    def _tag_names(self) -> Iterable[str]:
+        url: Optional[str] = f"{self.api}/repos/{self.repo}/tags?per_page=100"
+        pages = 0
+        while url and pages < 50:
+            resp = self.http.get(url)
+            try:
+                items = resp.json()
+            except ValueError:
+                raise SourceError(f"{url}: answer is not JSON") from None
+            if not isinstance(items, list):
+                raise SourceError(f"{url}: unexpected answer")
+            for item in items:
+                yield item.get("name", "") if isinstance(item, dict) else ""
+            url = (getattr(resp, "links", None) or {}).get("next", {}).get("url")
+            pages += 1
 
     def fetch(self, version: str) -> tuple[DictTree, dict[str, Any]]:
-        tag = self.tags().get(version)
-        if tag is None:
-            raise NotFoundError(f"no tag for vllm {version} in {self.repo}")
+        tag = self._tag_for(version)
         url = f"{self.api}/repos/{self.repo}/tarball/{urllib.parse.quote(tag)}"
         resp = self.http.get(url, stream=True)
         try:
@@ -729,7 +745,7 @@ def _run_git(repo: str, *args: str) -> bytes:
     return proc.stdout
 
 
-class GitSource:
+class GitSource(_TagSource):
     """Release tags of a local vLLM checkout."""
 
     kind = "git"
@@ -738,26 +754,12 @@ class GitSource:
         self.repo = os.fspath(repo)
         if not os.path.isdir(self.repo):
             raise SourceError(f"{self.repo}: not a directory")
-        self._tags: Optional[dict[str, str]] = None
 
-    def tags(self) -> dict[str, str]:
-        if self._tags is None:
-            out = _run_git(self.repo, "tag", "--list").decode("utf-8", "replace")
-            tags: dict[str, str] = {}
-            for name in out.split():
-                v = _tag_version(name)
-                if v is not None and (v not in tags or name.startswith("v")):
-                    tags[v] = name
-            self._tags = tags
-        return self._tags
-
-    def versions(self) -> list[str]:
-        return sorted(self.tags(), key=Version)
+    def _tag_names(self) -> Iterable[str]:
+        return _run_git(self.repo, "tag", "--list").decode("utf-8", "replace").split()
 
     def fetch(self, version: str) -> tuple[GitTree, dict[str, Any]]:
-        tag = self.tags().get(version)
-        if tag is None:
-            raise NotFoundError(f"no tag for vllm {version} in {self.repo}")
+        tag = self._tag_for(version)
         return GitTree(self.repo, tag), {"kind": "git", "ref": tag}
 
 
