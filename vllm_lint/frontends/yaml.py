@@ -566,20 +566,7 @@ class _File:
                 s = self.pos(items[0].start_mark.index)
                 e = self.pos(items[-1].end_mark.index)
             ranges.append((s, e))
-        ranges.sort()
-        merged: list[list[int]] = []
-        for s, e in ranges:
-            if merged and s <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], e)
-            else:
-                merged.append([s, e])
-        edits = []
-        for s, e in merged:
-            sp = self.fspan(s, e)
-            if sp is None:
-                return None
-            edits.append(Edit(sp, ""))
-        return edits
+        return _deletions(ranges, self.fspan)
 
     # ---- env ------------------------------------------------------------------------------
 
@@ -758,18 +745,10 @@ class _File:
                         ranges.append((words[0][1], words[1][1]))
                     else:
                         ranges.append((words[0][1], words[0][2]))
-                ranges.sort()
-                merged: list[list[int]] = []
-                for s, e in ranges:
-                    if merged and s <= merged[-1][1]:
-                        merged[-1][1] = max(merged[-1][1], e)
-                    else:
-                        merged.append([s, e])
-                for s, e in merged:
-                    sp = m.span(s, e)
-                    if sp is None:
-                        return None
-                    edits.append(Edit(sp, ""))
+                part = _deletions(ranges, m.span)
+                if part is None:
+                    return None
+                edits.extend(part)
             return edits
 
         return delete_tokens
@@ -1736,3 +1715,21 @@ def extract(data: bytes, path: str, *, explicit: bool = False) -> Extraction:
         f.walk_document(root)
     _apply_templates(f, out, data)
     return out
+
+
+def _deletions(ranges: list[tuple[int, int]], to_span: Callable[[int, int], Optional[Span]]) -> Optional[list[Edit]]:
+    """Deletion edits for ``ranges`` (overlapping ones merged), each mapped to file bytes by
+    ``to_span``; None when any range has no exact counterpart in the file."""
+    merged: list[list[int]] = []
+    for s, e in sorted(ranges):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    edits = []
+    for s, e in merged:
+        sp = to_span(s, e)
+        if sp is None:
+            return None
+        edits.append(Edit(sp, ""))
+    return edits
