@@ -980,18 +980,23 @@ class _Extractor:
             return None
         return info.verbatim
 
+    def _dict_layout(self, node: ast.Dict) -> "_Layout":
+        """The entries of a dict literal (``key: value``, or ``**x``) as a deletable list layout."""
+        src = self.src
+        spans = []
+        for k, v in zip(node.keys, node.values):
+            vs = src.span(v)
+            spans.append(Span(src.span(k).start, vs.end) if k is not None else vs)
+        dspan = src.span(node)
+        return _Layout(src, dspan.start, dspan.end - 1, spans)
+
     def _mapping(self, node: ast.AST) -> tuple[list[KeyedArg], Optional[bool]]:
         """KeyedArgs of a dict literal or ``dict(k=v, ...)``; opaque is None if not a mapping."""
         src = self.src
         out: list[KeyedArg] = []
         opaque = False
         if isinstance(node, ast.Dict):
-            spans = []
-            for k, v in zip(node.keys, node.values):
-                vs = src.span(v)
-                spans.append(Span(src.span(k).start, vs.end) if k is not None else vs)
-            dspan = src.span(node)
-            layout = _Layout(src, dspan.start, dspan.end - 1, spans)
+            layout = self._dict_layout(node)
             for i, (k, v) in enumerate(zip(node.keys, node.values)):
                 if k is None or not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
                     opaque = True
@@ -1058,12 +1063,7 @@ class _Extractor:
         out = []
         src = self.src
         if isinstance(node, ast.Dict):
-            spans = []
-            for k, v in zip(node.keys, node.values):
-                vs = src.span(v)
-                spans.append(Span(src.span(k).start, vs.end) if k is not None else vs)
-            dspan = src.span(node)
-            layout = _Layout(src, dspan.start, dspan.end - 1, spans)
+            layout = self._dict_layout(node)
             for i, (k, v) in enumerate(zip(node.keys, node.values)):
                 if k is None:
                     continue
