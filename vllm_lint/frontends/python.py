@@ -992,7 +992,6 @@ class _Extractor:
 
     def _mapping(self, node: ast.AST) -> tuple[list[KeyedArg], Optional[bool]]:
         """KeyedArgs of a dict literal or ``dict(k=v, ...)``; opaque is None if not a mapping."""
-        src = self.src
         out: list[KeyedArg] = []
         opaque = False
         if isinstance(node, ast.Dict):
@@ -1061,7 +1060,6 @@ class _Extractor:
 
     def _env_from_mapping(self, node: ast.AST, stmt_delete: Optional[Span]) -> list[EnvAssign]:
         out = []
-        src = self.src
         if isinstance(node, ast.Dict):
             layout = self._dict_layout(node)
             for i, (k, v) in enumerate(zip(node.keys, node.values)):
