@@ -46,6 +46,11 @@ class Value(Record):
         return self.arg is not None or self.env is not None
 
     @property
+    def count(self) -> Optional[int]:
+        """The value when it is known and a whole number (a parallel size, a node count), else None."""
+        return self.value if self.known and isinstance(self.value, int) else None
+
+    @property
     def span(self):
         if self.arg is not None:
             return self.arg.report_span
@@ -173,6 +178,12 @@ class Layout(Record):
         self.executor = Value() if executor is None else executor
         self.hidden = hidden
         self.by_dest = {} if by_dest is None else by_dest
+
+    @property
+    def dp_spans_nodes(self) -> bool:
+        """Data parallelism larger than its local part: the launch is one node of several."""
+        return (self.dp_local.value is not None and isinstance(self.dp.value, int)
+                and self.dp_local.value < self.dp.value)
 
     def gpus_per_launch(self) -> Optional[int]:
         """GPUs this launch drives: tp x pp x (local) dp; None if any factor is unknown."""

@@ -62,7 +62,7 @@ def check(ctx: LintContext):
     if ctx.launch is None:
         return
     lay = layout(ctx)
-    if not lay.tp.known or not isinstance(lay.tp.value, int) or lay.tp.value <= 1:
+    if (lay.tp.count or 0) <= 1:
         return
     if lay.dcp.present and (not lay.dcp.known or (isinstance(lay.dcp.value, int) and lay.dcp.value > 1)):
         ctx.skip(RULE, "decode context parallelism is already configured")

@@ -44,11 +44,11 @@ def _multi_node(ctx: LintContext) -> bool:
     g = gpus(ctx)
     if g.nodes is not None and g.nodes > 1:
         return True
-    if lay.nnodes.known and isinstance(lay.nnodes.value, int) and lay.nnodes.value > 1:
+    if (lay.nnodes.count or 0) > 1:
         return True
     if "headless" in lay.by_dest:
         return True
-    return lay.dp_local.value is not None and isinstance(lay.dp.value, int) and lay.dp_local.value < lay.dp.value
+    return lay.dp_spans_nodes
 
 
 @RULE.check

@@ -52,8 +52,7 @@ def check(ctx: LintContext):
     if _on(dg) and ctx.launch is not None and version_in(t, "0.12.0", "0.15.0"):
         lay = layout(ctx)
         ep_on = lay.ep.known and lay.ep.value is True
-        if lay.tp.known and lay.dp.known and isinstance(lay.tp.value, int) and isinstance(lay.dp.value, int) \
-                and not ep_on and lay.ep.known:
+        if lay.tp.count is not None and lay.dp.count is not None and not ep_on and lay.ep.known:
             moe_tp = lay.tp.value * lay.dp.value
             if moe_tp >= 8:
                 facts, _ = model_facts(ctx, RULE)

@@ -41,7 +41,7 @@ def check(ctx: LintContext):
     if ctx.launch is None:
         return
     lay = layout(ctx)
-    if not lay.tp.known or not isinstance(lay.tp.value, int) or lay.tp.value <= 1:
+    if (lay.tp.count or 0) <= 1:
         return
     facts, _ = model_facts(ctx, RULE)
     if facts is None:

@@ -62,8 +62,7 @@ def check(ctx: LintContext):
     if g.nodes is not None and g.nodes > 1:
         multi, nodes = True, g.nodes
     ex = str(lay.executor.value or "").lower()
-    if ex == "ray" or "headless" in lay.by_dest or (
-            lay.dp_local.value is not None and isinstance(lay.dp.value, int) and lay.dp_local.value < lay.dp.value):
+    if ex == "ray" or "headless" in lay.by_dest or lay.dp_spans_nodes:
         multi = True
     span = (lay.tp.span or lay.pp.span or lay.dp.span or ctx.launch.span)
     parts = f"tp {lay.tp.value} x pp {lay.pp.value}"

@@ -65,7 +65,7 @@ def check(ctx: LintContext):
     if not version_in(t, "0.10.0"):
         return  # the option does not exist (VL104 reports it)
     span = a.span
-    if version_in(t, "0.10.0", "0.15.0") and lay.pp.known and isinstance(lay.pp.value, int) and lay.pp.value > 1:
+    if version_in(t, "0.10.0", "0.15.0") and (lay.pp.count or 0) > 1:
         yield ctx.diag(RULE, f"--async-scheduling with pipeline parallelism (pp {lay.pp.value}) is rejected at startup "
                              f"by vLLM {t} (supported from 0.15.0)", span, option="--async-scheduling")
     spec = lay.speculative
