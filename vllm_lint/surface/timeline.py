@@ -73,6 +73,16 @@ def _fields(opt: Option) -> dict[str, Any]:
     }
 
 
+def _env_fields(rec: dict[str, Any]) -> dict[str, Any]:
+    return {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
+            "choices": rec.get("choices"), "type": rec.get("type")}
+
+
+def _changes(version: str, old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """What differs between the field views of two consecutive releases."""
+    return [Change(version, k, old[k], new[k]) for k in new if new[k] != old[k]]
+
+
 def story(db: Database, query: str) -> Optional[OptionStory]:
     kind, name = canonical_query(query)
     if kind == "env":
@@ -83,20 +93,16 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
         ov = db.env_overlay(name) or {}
         st.successor, st.successor_evidence = ov.get("successor"), ov.get("evidence")
         prev = None
-        for v in db.versions:
-            idx = db.position(v)
+        for idx, v in enumerate(db.versions):
             if idx not in hist.indices:
                 prev = None
                 continue
             rec = db.surface(v).env.get(name, {})
-            cur = {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
-                   "choices": rec.get("choices"), "type": rec.get("type")}
+            cur = _env_fields(rec)
             if rec.get("deprecated") and st.deprecated_from is None:
                 st.deprecated_from = v
             if prev is not None:
-                for k in cur:
-                    if cur[k] != prev[k]:
-                        st.changes.append(Change(v, k, prev[k], cur[k]))
+                st.changes.extend(_changes(v, prev, cur))
             prev = cur
         return st
     hist = db.option_history(name)
@@ -107,8 +113,8 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
     st.successor, st.successor_evidence = ov.get("successor"), ov.get("evidence")
     prev: Optional[dict[str, Any]] = None
     aliases: set[str] = set()
-    for v in db.versions:
-        if db.position(v) not in hist.indices:
+    for idx, v in enumerate(db.versions):
+        if idx not in hist.indices:
             prev = None
             continue
         opt = db.surface(v).lookup(name)
@@ -125,9 +131,7 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
                 st.successor_evidence = f"named by vLLM {v}'s deprecation"
         cur = _fields(opt)
         if prev is not None:
-            for k in cur:
-                if cur[k] != prev[k]:
-                    st.changes.append(Change(v, k, prev[k], cur[k]))
+            st.changes.extend(_changes(v, prev, cur))
         prev = cur
     st.aliases = sorted(aliases)
     return st
@@ -199,10 +203,7 @@ def diff(db: Database, old: str, new: str) -> SurfaceDiff:
             continue  # report each action once, under its canonical name in the new release
         if ob.deprecated and not oa.deprecated:
             d.deprecated.append(s)
-        fa, fb = _fields(oa), _fields(ob)
-        for k in ("default", "choices", "type", "kind"):
-            if fa[k] != fb[k]:
-                d.changed.append((s, k, fa[k], fb[k]))
+        d.changed.extend((s, c.what, c.old, c.new) for c in _changes(b.version, _fields(oa), _fields(ob)))
     ea, eb = a.env, b.env
     for n in sorted(set(ea) - set(eb)):
         ov = db.env_overlay(n) or {}
@@ -215,9 +216,5 @@ def diff(db: Database, old: str, new: str) -> SurfaceDiff:
         ra, rb = ea[n], eb[n]
         if rb.get("deprecated") and not ra.get("deprecated"):
             d.env_deprecated.append(n)
-        for k in ("default", "choices", "type"):
-            va = "(computed)" if k == "default" and ra.get("default_computed") else ra.get(k)
-            vb = "(computed)" if k == "default" and rb.get("default_computed") else rb.get(k)
-            if va != vb:
-                d.env_changed.append((n, k, va, vb))
+        d.env_changed.extend((n, c.what, c.old, c.new) for c in _changes(b.version, _env_fields(ra), _env_fields(rb)))
     return d
