@@ -46,15 +46,14 @@ def make_positions(results):
     from ..engine import LineIndex
 
     cache = {}
+    # the bytes the findings were computed on: the fixed text after --fix (first result per path)
+    known = {}
+    for r in results:
+        known.setdefault(r.path, r.fixed if r.fixed is not None else r.original)
 
     def positions(path, offset):
         if path not in cache:
-            data = None
-            for r in results:
-                if r.path == path:
-                    # the bytes the findings were computed on: the fixed text after --fix
-                    data = r.fixed if r.fixed is not None else r.original
-                    break
+            data = known.get(path)
             if data is None:
                 try:
                     with open(path, "rb") as f:
