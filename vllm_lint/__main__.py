@@ -1,3 +1,3 @@
-from .cli import console
+from .program import console
 
 console()
