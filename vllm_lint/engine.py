@@ -12,7 +12,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from .launch import EnvAssign, Extraction, Launch, ParseError, Span, VersionHint
 from .record import Record, lazy_re
@@ -38,9 +38,14 @@ _SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file\b")
 
 
 def format_by_name(path: Path) -> Optional[str]:
-    name = path.name
+    return format_by_filename(path.name)
+
+
+def format_by_filename(name: str) -> Optional[str]:
+    """The format a file name says (``format_by_name`` for a name string: no path object)."""
     lower = name.lower()
-    suffix = path.suffix.lower()
+    dot = lower.rfind(".")
+    suffix = lower[dot:] if 0 < dot < len(lower) - 1 else ""  # as PurePath.suffix
     if suffix in _YAML_EXT:
         return "yaml"
     if suffix == ".py" or suffix == ".pyw":
@@ -92,9 +97,10 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
     base = settings.source.parent if settings.source else Path.cwd()
     user_spec = _spec(excludes) if excludes else None
 
-    def excluded(p: Path) -> bool:
+    def excluded(path: str) -> bool:
         if user_spec is None:
             return False
+        p = Path(path)
         try:
             rel = p.resolve().relative_to(base.resolve()).as_posix()
         except ValueError:
@@ -102,34 +108,22 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
         return user_spec.match_file(rel) or user_spec.match_file(p.name)
 
     seen: set[str] = set()
-    real_dirs: dict[str, str] = {}
     for raw in paths:
         p = Path(raw)
         if not os.path.lexists(p):
             problems.append(Diagnostic("VL001", f"{raw}: no such file or directory", raw, None, line=1))
             continue
         if p.is_dir():
-            for f, is_link in _walk(p, excluded):
-                key = os.path.realpath(f) if is_link else _realpath(f, real_dirs)
+            for f, key in _walk(str(p), excluded):
                 if key not in seen:
                     seen.add(key)
-                    out.append(Target(f, False))
+                    out.append(Target(Path(f), False))
         else:
             key = os.path.realpath(p)
             if key not in seen:
                 seen.add(key)
                 out.append(Target(p, True))
     return out, problems
-
-
-def _realpath(f: Path, real_dirs: dict[str, str]) -> str:
-    """``os.path.realpath(f)`` for a walked file that is not a symbolic link, resolving each
-    directory once rather than every component of every file."""
-    parent = os.path.dirname(f)
-    d = real_dirs.get(parent)
-    if d is None:
-        d = real_dirs[parent] = os.path.realpath(parent)
-    return os.path.join(d, f.name)
 
 
 def _spec(lines: list[str]):
@@ -141,65 +135,73 @@ def _spec(lines: list[str]):
         return pathspec.PathSpec.from_lines("gitwildmatch", lines)
 
 
-def _walk(root: Path, excluded) -> Iterable[tuple[Path, bool]]:
-    """Candidate files under ``root``, each with whether it is a symbolic link (from the directory
-    entry: no system call)."""
-    import pathspec
-
-    specs: list[tuple[Path, pathspec.PathSpec]] = []
+def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
+    """Candidate files under ``root``: each path, with its real path (the key that makes a file
+    linted once). Strings and directory entries throughout: a path object per walked file, and a
+    system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
+    A directory is resolved once; a symbolic link (known from its entry) is resolved itself."""
+    specs: list[tuple[str, Any]] = []  # (directory with a trailing separator, its .gitignore)
     visited: set[tuple[int, int]] = set()
 
-    def ignored(path: Path, is_dir: bool) -> bool:
-        for d, spec in specs:
-            try:
-                rel = path.relative_to(d).as_posix()
-            except ValueError:
-                continue
-            if spec.match_file(rel + ("/" if is_dir else "")):
-                return True
+    def ignored(path: str, is_dir: bool) -> bool:
+        for prefix, spec in specs:
+            if path.startswith(prefix):
+                rel = path[len(prefix):]
+                if os.sep != "/":
+                    rel = rel.replace(os.sep, "/")
+                if spec.match_file(rel + "/" if is_dir else rel):
+                    return True
         return False
 
     stack = [root]
     while stack:
         d = stack.pop()
         try:
-            st = d.stat()
+            st = os.stat(d)
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
         except OSError:
             continue
         if (st.st_dev, st.st_ino) in visited:  # symlink loops
             continue
         visited.add((st.st_dev, st.st_ino))
-        gi = d / ".gitignore"
-        if gi.is_file():
-            try:
-                specs.append((d, _spec(gi.read_text(errors="replace").splitlines())))
-            except Exception:
-                pass
-        try:
-            entries = sorted(os.scandir(d), key=lambda e: e.name)
-        except OSError:
-            continue
+        for e in entries:
+            if e.name == ".gitignore":
+                try:
+                    if e.is_file():
+                        with open(e.path, encoding="utf-8", errors="replace") as fh:
+                            specs.append((os.path.join(d, ""), _spec(fh.read().splitlines())))
+                except Exception:
+                    pass
+                break
+        real_d = None
         subdirs = []
         for e in entries:
-            p = Path(e.path)
+            path = e.path
             try:
                 is_dir = e.is_dir()
             except OSError:
                 continue
             if is_dir:
-                if e.name in _SKIP_DIRS or (e.name.startswith(".") and e.name not in (".github", ".gitlab")) \
-                        or ignored(p, True) or excluded(p) or (p / "pyvenv.cfg").exists():
+                name = e.name
+                if name in _SKIP_DIRS or (name.startswith(".") and name not in (".github", ".gitlab")) \
+                        or (specs and ignored(path, True)) or excluded(path) \
+                        or os.path.exists(os.path.join(path, "pyvenv.cfg")):
                     continue
-                subdirs.append(p)
+                subdirs.append(path)
             else:
-                if ignored(p, False) or excluded(p):
+                if (specs and ignored(path, False)) or excluded(path):
                     continue
-                if format_by_name(p) is not None or "." not in e.name:
+                if format_by_filename(e.name) is not None or "." not in e.name:
                     try:
                         is_link = e.is_symlink()
                     except OSError:
                         is_link = True  # let realpath decide
-                    yield p, is_link
+                    if is_link:
+                        yield path, os.path.realpath(path)
+                    else:
+                        if real_d is None:
+                            real_d = os.path.realpath(d)
+                        yield path, os.path.join(real_d, e.name)
         stack.extend(reversed(subdirs))
 
 
