@@ -11,6 +11,7 @@ options we cannot see (``$EXTRA_ARGS``), so rules must not rely on an option bei
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Any, Optional
 
@@ -321,11 +322,23 @@ def layout(ctx) -> Layout:
     return lay
 
 
+_BASE_DIRS: dict = {}
+
+
+def _base_dir(path: str):
+    """The real directory of a linted file, where a relative local model path is looked for
+    (resolved once per file: several rules ask for every launch)."""
+    from pathlib import Path
+
+    d = _BASE_DIRS.get(path)
+    if d is None:
+        d = _BASE_DIRS[path] = Path(os.path.dirname(os.path.realpath(path)))
+    return d
+
+
 def model_facts(ctx, rule=None):
     """(facts, why) for the launch's model; records a --verbose skip reason for ``rule`` when the
     model is unknown."""
-    from pathlib import Path
-
     from . import models
 
     lay = layout(ctx)
@@ -342,7 +355,7 @@ def model_facts(ctx, rule=None):
         why = ""
     facts = None
     if name:
-        base = Path(ctx.path).resolve().parent if ctx.path else None
+        base = _base_dir(ctx.path) if ctx.path else None
         rev = lay.revision.value if lay.revision.known and isinstance(lay.revision.value, str) else None
         facts, why = models.resolve(name, revision=rev, online=bool(getattr(ctx.settings, "online", False)),
                                     base_dir=base)

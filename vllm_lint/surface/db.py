@@ -7,6 +7,7 @@ more release files on demand. See ``flag_db/README.md`` for the file formats.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 from functools import cached_property
@@ -136,7 +137,15 @@ class Surface:
 
     def prefix_matches(self, prefix: str) -> list[str]:
         """Long option strings that argparse's abbreviation matching would accept for ``prefix``."""
-        return [s for s in self.long_strings if s.startswith(prefix) and s != prefix]
+        strings = self.long_strings  # sorted: the matches are one run, found by bisection
+        out = []
+        for i in range(bisect.bisect_left(strings, prefix), len(strings)):
+            s = strings[i]
+            if not s.startswith(prefix):
+                break
+            if s != prefix:
+                out.append(s)
+        return out
 
     def json_config_for(self, option: Option) -> Optional[dict[str, Any]]:
         return self.json_configs.get(option.dest)
@@ -340,6 +349,7 @@ class Database:
         if not self.versions:
             raise DatabaseError(f"{index_path}: the database holds no release")
         self._surfaces: dict[str, Surface] = {}
+        self._resolved: dict[str, str] = {}
         self._overlay: Optional[dict[str, Any]] = None
 
     # ---- versions
@@ -352,6 +362,12 @@ class Database:
 
     def resolve_version(self, spec: str) -> str:
         """``0.27.1`` / ``v0.27.1`` as is; ``0.27`` the newest 0.27.x; ``latest`` the newest."""
+        v = self._resolved.get(spec)  # asked for every launch and every surface lookup
+        if v is None:
+            v = self._resolved[spec] = self._resolve_version(spec)
+        return v
+
+    def _resolve_version(self, spec: str) -> str:
         s = spec.strip()
         if s.lower() in ("latest", "newest", "stable"):
             return self.newest
