@@ -211,10 +211,12 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
 class FileResult(Record):
     """One file's outcome. ``fixed``: the new content when --fix changed something; ``related``:
     config files reached via --config; ``stat_key``: (size, mtime_ns) when read; ``verdict``: why
-    the result holds while the file is unchanged: "none" (no launch), "clean|<pin>"."""
+    the result holds while the file is unchanged: "none" (no launch), "clean|<pin>";
+    ``content_key``: (content key, the findings before suppression had a fix) for the result cache,
+    brought back from worker processes with the result."""
 
     __slots__ = ("path", "diagnostics", "fixed", "original", "format", "fix_note", "fixed_count", "verbose",
-                 "related", "stat_key", "verdict")
+                 "related", "stat_key", "verdict", "content_key")
 
     def __init__(self, path: str, diagnostics: Optional[list[Diagnostic]] = None, fixed: Optional[bytes] = None,
                  original: Optional[bytes] = None, format: Optional[str] = None, fix_note: Optional[str] = None,
@@ -232,6 +234,7 @@ class FileResult(Record):
         self.related = [] if related is None else related
         self.stat_key = stat_key
         self.verdict = verdict
+        self.content_key: Optional[tuple[str, int]] = None
 
 
 class LineIndex:
@@ -488,19 +491,22 @@ class Linter:
             return res
         self.verbose = []
         key = None
-        if self.cache is not None:
-            pin = self._project_pin(self._real_parent(path))
-            key = self.cache.key(shown, data, f"{fmt}|{pin}|{mode}|{forced}")
-            cached = self.cache.get(key, shown)
-            if cached is not None and not (fix and any(d.fix is not None for d in cached)):
-                res.diagnostics = self.finish(data, cached, shown)
+        if self.cache is not None and self.cache.has_content(shown):
+            # the same bytes as at this path's last record (only its mtime changed): its findings.
+            # (Without such a record the key waits for the verdict: a file deferred to a worker
+            # process would otherwise have its project pin looked up in both processes.)
+            key = self._content_key(path, data, fmt, mode, forced)
+            known = self.cache.content_result(shown, key, fix)
+            if known is not None:
+                res.verdict, res.diagnostics = known[0], known[1]
+                res.content_key = (key, known[2])
+                self.cache.note_key(shown, res.content_key)
                 return res
         if self.defer_parsing:
             raise Deferred(len(data), fmt)
         diags, _ = self.lint_bytes(path, data, fmt, mode, forced)
         res.verbose = list(dict.fromkeys(self.verbose))
-        if key is not None:
-            self.cache.put(key, diags)
+        fixable = any(d.fix is not None for d in diags)
         if fix:
             from .fix import fix_loop
 
@@ -510,13 +516,20 @@ class Linter:
             res.fix_note = note
         # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
         res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown)
-        if not self.references and mode != "config" and res.fixed is None:
+        if not self.references and forced is None and res.fixed is None:
             res.verdict = self._verdict(path)
+            if self.cache is not None:
+                res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
+                self.cache.note_key(shown, res.content_key)
         return res
 
     def _verdict(self, path: Path) -> str:
         """A file's findings hold while its bytes and the project pin near it stay the same."""
         return f"clean|{self._project_pin(self._real_parent(path))}"
+
+    def _content_key(self, path: Path, data: bytes, fmt: str, mode: str, forced: Optional[tuple[str, str]]) -> str:
+        pin = self._project_pin(self._real_parent(path))
+        return self.cache.key(str(path), data, f"{fmt}|{pin}|{mode}|{forced}")
 
     def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None) -> list[Diagnostic]:
         """Positions, suppression comments, per-file-ignores; and, when VL003 is selected, a

@@ -51,9 +51,14 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
             pending = []
         for i in pending:
             results[i] = linter.lint_file(targets[i], fix=fix)
+        cache = linter.cache
         for idx, fut in futures:
             for j, r in zip(idx, fut.result()):
                 results[j] = r
+                if cache is not None and r.content_key is not None:
+                    # the worker noted it in its own copy of the cache: note it here, where the
+                    # cache is written
+                    cache.note_key(r.path, r.content_key)
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)

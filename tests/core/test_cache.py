@@ -1,9 +1,14 @@
 """The result cache: hits on unchanged files, misses on any change of content or settings,
-never stale across database changes, safe to corrupt."""
+never stale across database changes, safe to corrupt, one file written per run."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+
+import pytest
 
 
 def _lint(run_cli, monkeypatch, tmp_path, *args):
@@ -13,32 +18,169 @@ def _lint(run_cli, monkeypatch, tmp_path, *args):
     return [(d["code"], d["location"]["row"]) for d in json.loads(r.output)]
 
 
-def _entries(tmp_path):
-    """Content-keyed entries (the stat index is a file of its own)."""
-    return [e for e in (tmp_path / "cache").rglob("*.json") if not e.name.startswith("stat-")]
+def _full(run_cli, monkeypatch, tmp_path, *args):
+    """Every field of every finding, in output order."""
+    monkeypatch.delenv("VLLM_LINT_NO_CACHE", raising=False)
+    monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    return json.loads(run_cli("--output-format", "json", *args).output)
 
 
-def test_second_run_reads_cache_and_agrees(run_cli, monkeypatch, tmp_path):
+def _files(tmp_path):
+    root = tmp_path / "cache"
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+def _index(tmp_path):
+    (p,) = (tmp_path / "cache").glob("v2/stat-*.json")
+    return json.loads(p.read_text())
+
+
+def _touch(p, step=7):
+    """Change only the mtime."""
+    st = p.stat()
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + step * 1_000_000_000))
+
+
+@pytest.fixture
+def linted(monkeypatch):
+    """The paths Linter.lint_bytes parses, in this process."""
+    from vllm_lint.engine import Linter
+
+    seen: list[str] = []
+    real = Linter.lint_bytes
+
+    def spy(self, path, *a, **k):
+        seen.append(str(path))
+        return real(self, path, *a, **k)
+
+    monkeypatch.setattr(Linter, "lint_bytes", spy)
+    return seen
+
+
+def test_one_index_file_and_no_per_entry_files(run_cli, monkeypatch, tmp_path):
+    for i in range(5):
+        (tmp_path / f"a{i}.sh").write_text(f"vllm serve m --swap-space {i} --dtype fp16\n")
+    (tmp_path / "b.sh").write_text("echo hello\n")
+    src = tmp_path / "src"
+    src.mkdir()
+    for p in tmp_path.glob("*.sh"):
+        p.rename(src / p.name)
+    first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(src))
+    files = _files(tmp_path)
+    assert files[:2] == [".gitignore", "CACHEDIR.TAG"] and len(files) == 3
+    assert files[2].startswith("v2/stat-") and files[2].endswith(".json")
+    index = _index(tmp_path)
+    assert len(index) == 6
+    # files with launches carry their content key; the file without one does not
+    assert sorted(len(r) for r in index.values()) == [3, 6, 6, 6, 6, 6]
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(src)) == first
+    assert _files(tmp_path) == files
+
+
+def test_content_hit_after_touch_reuses_findings_without_linting(run_cli, monkeypatch, tmp_path, linted):
+    p = tmp_path / "a.sh"
+    # a finding with a fix, one without, a suppressed one, and an unused suppression (VL003)
+    p.write_text("# a comment\nvllm serve m --swap-space 4 \\\n  --dtype fp16 \\\n"
+                 "  --cuda-graph-sizes 8 \\\n  --port 1  # vllm-lint: ignore[VL101]\n")
+    first = _full(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", "--extend-select", "VL003", str(p))
+    assert first and linted == [str(p)]
+    linted.clear()
+    _touch(p)
+    again = _full(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", "--extend-select", "VL003", str(p))
+    assert again == first and linted == []
+    # the content hit refreshed the record's mtime: the next run is a stat hit
+    assert _index(tmp_path)[str(p)][1] == p.stat().st_mtime_ns
+    assert _full(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", "--extend-select", "VL003", str(p)) == first
+    assert linted == []
+    # and a fresh run agrees
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    assert json.loads(run_cli("--output-format", "json", "-t", "0.27.1", "--extend-select", "VL003",
+                              str(p)).output) == first
+
+
+def test_content_change_invalidates(run_cli, monkeypatch, tmp_path, linted):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --swap-space 4\n")
+    st = p.stat()
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
+    # same size, same mtime as recorded is a stat hit by design; same size, new mtime and new bytes
+    # must be linted again
+    p.write_text("vllm serve m --port 4444444\n")
+    assert p.stat().st_size == st.st_size
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 3_000_000_000))
+    linted.clear()
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == []
+    assert linted == [str(p)]
+
+
+def test_settings_change_invalidates(run_cli, monkeypatch, tmp_path, linted):
     p = tmp_path / "a.sh"
     p.write_text("vllm serve m --swap-space 4 --dtype fp16\n")
-    first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p))
-    entries = _entries(tmp_path)
-    assert len(entries) == 1 and (tmp_path / "cache" / ".gitignore").exists()
-    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == first
-    # a different target is a different key
+    both = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p))
+    assert {c for c, _ in both} >= {"VL101", "VL105"}
+    _touch(p)
+    linted.clear()
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", "--select", "VL105", str(p)) == [("VL105", 1)]
+    assert linted == [str(p)]
+    # a different target is a different fingerprint, with its own index
+    linted.clear()
     other = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.10.0", str(p))
-    assert other != first and len(_entries(tmp_path)) == 2
+    assert other != both and linted == [str(p)]
+    assert len(list((tmp_path / "cache").glob("v2/stat-*.json"))) == 3
+    # each index answers its own settings
+    linted.clear()
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == both and linted == []
 
 
-def test_content_change_and_corrupt_entry(run_cli, monkeypatch, tmp_path):
+def test_corrupt_index_is_a_miss(run_cli, monkeypatch, tmp_path, linted):
     p = tmp_path / "a.sh"
     p.write_text("vllm serve m --swap-space 4\n")
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
-    for e in (tmp_path / "cache").rglob("*.json"):
-        e.write_text("{corrupt")  # entries and the stat index alike
+    (index,) = (tmp_path / "cache").glob("v2/stat-*.json")
+    for junk in ("{corrupt", "[1, 2]", "[" * 100000, '{"%s": "x"}' % p, '{"%s": [1, 2, 3, [{"a": 1}], 4, 5]}' % p):
+        index.write_text(junk)
+        linted.clear()
+        assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
+        assert linted == [str(p)]
+        assert len(_index(tmp_path)[str(p)]) == 6  # rewritten whole
+    # a record whose findings do not load, under the right size and mtime, is relinted and replaced
+    rec = _index(tmp_path)[str(p)]
+    rec[3] = [{"code": "VL101"}]
+    index.write_text(json.dumps({str(p): rec}))
+    linted.clear()
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
-    p.write_text("vllm serve m --port 1\n")
-    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == []
+    assert linted == [str(p)] and "message" in _index(tmp_path)[str(p)][3][0]
+
+
+def test_old_format_directory_is_ignored(run_cli, monkeypatch, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --swap-space 4\n")
+    old = tmp_path / "cache" / "v1" / "ab"
+    old.mkdir(parents=True)
+    (old / ("ab" * 32 + ".json")).write_text("[]")
+    (old.parent / "stat-x.json").write_text("{corrupt")
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
+
+
+def test_unchanged_run_writes_nothing(run_cli, monkeypatch, tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "b.sh").write_text("echo hi\n")
+    first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(tmp_path))
+    (index,) = (tmp_path / "cache").glob("v2/stat-*.json")
+    before = index.stat()
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(tmp_path)) == first
+    after = index.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_one_record_per_path(run_cli, monkeypatch, tmp_path):
+    p = tmp_path / "a.sh"
+    for i in range(6):
+        p.write_text(f"vllm serve m --swap-space {i}\n")
+        _touch(p, i + 1)
+        assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
+    assert list(_index(tmp_path)) == [str(p)]
 
 
 def test_fix_mode_ignores_cached_fixable_findings(run_cli, monkeypatch, tmp_path):
@@ -50,49 +192,130 @@ def test_fix_mode_ignores_cached_fixable_findings(run_cli, monkeypatch, tmp_path
     assert p.read_text() == "vllm serve m --cudagraph-capture-sizes 8\n"
 
 
-def test_stat_index_skips_unchanged_clean_files_without_reading_them(run_cli, monkeypatch, tmp_path):
-    clean = tmp_path / "clean.sh"
-    clean.write_text("vllm serve m --port 1\n")
-    other = tmp_path / "other.sh"
-    other.write_text("echo hello\n")
-    dirty = tmp_path / "dirty.sh"
-    dirty.write_text("vllm serve m --swap-space 4\n")
-    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(tmp_path)) == [("VL101", 1)]
-    import builtins
-
-    opened = []
-    real_open = builtins.open
-
-    def spy(file, *a, **k):
-        opened.append(str(file))
-        return real_open(file, *a, **k)
-
-    monkeypatch.setattr(builtins, "open", spy)
-    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(tmp_path)) == [("VL101", 1)]
-    assert str(clean) not in opened and str(other) not in opened and str(dirty) in opened
-    # a changed file is read again (size differs), and a changed pin invalidates clean launches
-    clean.write_text("vllm serve m --swap-space 44\n")
-    assert ("VL101", 1) in _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(clean))
+def test_fix_mode_with_cache_does_what_a_fresh_fix_run_does(run_cli, monkeypatch, tmp_path):
+    """A cached result is reused by --fix only when the findings before suppression had no fix: a
+    fresh --fix run also applies the fix of a finding a comment suppresses, so the cache must too."""
+    texts = ["vllm serve m --cuda-graph-sizes 8  # vllm-lint: ignore[VL102]\n",
+             "vllm serve m --dtype fp16\n"]
+    outcomes = []
+    for cached in (True, False):
+        d = tmp_path / ("cached" if cached else "fresh")
+        d.mkdir()
+        paths = [d / f"f{i}.sh" for i in range(len(texts))]
+        for p, t in zip(paths, texts):
+            p.write_text(t)
+        if cached:
+            _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(d))
+            monkeypatch.delenv("VLLM_LINT_NO_CACHE", raising=False)
+        else:
+            monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+        r = run_cli("-t", "0.27.1", "--fix", "--output-format", "json", str(d))
+        outcomes.append(([p.read_text() for p in paths],
+                         [(x["code"], x["location"]["row"]) for x in json.loads(r.output)]))
+    assert outcomes[0] == outcomes[1]
 
 
-def test_stat_index_respects_project_pin_changes(run_cli, monkeypatch, tmp_path):
-    p = tmp_path / "a.sh"
-    p.write_text("vllm serve m --async-scheduling\n")
-    (tmp_path / "requirements.txt").write_text("vllm==0.27.1\n")
-    assert _lint(run_cli, monkeypatch, tmp_path, str(p)) == []
-    (tmp_path / "requirements.txt").write_text("vllm==0.8.5\n")
-    assert _lint(run_cli, monkeypatch, tmp_path, str(p)) == [("VL104", 1)]
+def test_config_files_setting_is_cached(run_cli, monkeypatch, tmp_path, linted):
+    (tmp_path / ".vllm-lint.toml").write_text('config-files = ["serving/*.yaml"]\ntarget-version = "0.27.1"\n')
+    (tmp_path / "serving").mkdir()
+    p = tmp_path / "serving" / "llama.yaml"
+    p.write_text("swap-space: 4\n")
+    assert _lint(run_cli, monkeypatch, tmp_path, str(tmp_path)) == [("VL101", 1)]
+    _touch(p)
+    linted.clear()
+    assert _lint(run_cli, monkeypatch, tmp_path, str(tmp_path)) == [("VL101", 1)] and linted == []
+    p.write_text("swap-space: 4\nport: 1\n")
+    assert _lint(run_cli, monkeypatch, tmp_path, str(tmp_path)) == [("VL101", 1)] and linted == [str(p)]
 
 
-def test_stat_index_answers_files_with_findings_without_reading_them(run_cli, monkeypatch, tmp_path):
-    p = tmp_path / "dirty.sh"
-    # a finding without a fix: JSON output reads the file only to position fix edits
-    p.write_text("# a comment\nvllm serve m \\\n  --dtype fp16\n")
-    first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p))
-    assert first == [("VL105", 3)]
-    import builtins
+_FLUSHER = r"""
+import json, sys, time
+from pathlib import Path
+from vllm_lint.cache import Cache
 
-    real_open = builtins.open
-    monkeypatch.setattr(builtins, "open", lambda f, *a, **k: (_ for _ in ()).throw(AssertionError(f))
-                        if str(f) == str(p) else real_open(f, *a, **k))
-    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == first
+root, who, go = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+index = root / "v2" / ("stat-" + "f" * 24 + ".json")
+
+
+def check():
+    # what any run may read at any moment: a whole index
+    try:
+        text = index.read_bytes()
+    except FileNotFoundError:
+        return
+    if not isinstance(json.loads(text), dict):
+        sys.exit(3)
+
+
+while time.time() < go:
+    pass
+if who == "reader":
+    while not (root / "done").exists() and time.time() < go + 60:
+        check()
+    sys.exit(0)
+for round in range(40):
+    c = Cache(root, "f" * 64)
+    c.stat_result("nothing", (0, 0))  # reads the index as a run does
+    for i in range(1000):
+        path = f"{who}/{'x' * 100}/{i}.sh"
+        c.note_key(path, ("%032x" % (round * 1000 + i), 0))
+        c.note_result(path, (i, round), "clean|None", [])
+    c.flush()
+    check()
+"""
+
+
+def test_concurrent_flushes_leave_a_valid_index(tmp_path):
+    go = str(__import__("time").time() + 1.0)
+    reader = subprocess.Popen([sys.executable, "-c", _FLUSHER, str(tmp_path), "reader", go])
+    procs = [subprocess.Popen([sys.executable, "-c", _FLUSHER, str(tmp_path), who, go]) for who in "ab"]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    (tmp_path / "done").write_text("")
+    assert reader.wait(timeout=120) == 0
+    files = sorted(p.name for p in (tmp_path / "v2").iterdir())
+    assert files == ["stat-" + "f" * 24 + ".json"]  # no temporary file left behind
+    index = json.loads((tmp_path / "v2" / files[0]).read_text())
+    assert isinstance(index, dict)
+    for path, rec in index.items():
+        assert path[0] in "ab" and len(rec) == 6 and rec[2] == "clean|None" and rec[3] == []
+    # the last writer's records are all there, from its last round
+    assert any(all(index.get(f"{who}/{'x' * 100}/{i}.sh", [None, None])[1] == 39 for i in range(1000))
+               for who in "ab")
+    from vllm_lint.cache import Cache
+
+    c = Cache(tmp_path, "f" * 64)
+    path = f"a/{'x' * 100}/0.sh"
+    rec = index[path]
+    assert c.stat_result(path, (rec[0], rec[1])) == ("clean|None", [])
+    assert c.content_result(path, rec[4], False) == ("clean|None", [], 0)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the pool is used only with two or more CPUs")
+def test_parallel_run_keeps_what_workers_linted(run_cli, monkeypatch, tmp_path, linted):
+    from vllm_lint import parallel
+
+    src = tmp_path / "src"
+    src.mkdir()
+    flags = ["--swap-space 4", "--dtype fp16", "--port 1", "--cuda-graph-sizes 8"]
+    for i in range(72):
+        (src / f"s{i}.sh").write_text(f"#!/bin/sh\nvllm serve m{i} {flags[i % 4]}\n")
+    for i in range(8):
+        (src / f"p{i}.sh").write_text("echo hello\n")
+    assert parallel.PARALLEL_MIN_FILES <= 80
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_PARSED", 5)
+    monkeypatch.setattr(parallel, "CHUNK", 3)
+    pools = []
+    real_pool = parallel._pool
+    monkeypatch.setattr(parallel, "_pool", lambda *a: pools.append(1) or real_pool(*a))
+    first = _full(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(src))
+    assert pools and first
+    assert len(linted) < 72  # the rest were linted by worker processes
+    index = _index(tmp_path)
+    launches = [str(src / f"s{i}.sh") for i in range(72)]
+    assert all(len(index[p]) == 6 for p in launches)  # with their content keys
+    # every file touched: all answered by content, in this process, with the same findings
+    for p in src.iterdir():
+        _touch(p)
+    linted.clear()
+    assert _full(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(src)) == first
+    assert linted == []
