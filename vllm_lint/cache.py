@@ -6,6 +6,11 @@
     [size, mtime_ns, "clean|<pin>", findings]                     (without a content key)
     [size, mtime_ns, "clean|<pin>", findings, key, raw_fixable]   a file that was linted
 
+For YAML files (and files whose format is sniffed from their content) the reason also names how
+the file was named, ``none|auto`` or ``clean|<pin>|explicit``: named explicitly or matched by
+``config-files`` they skip the pre-filter, so their outcome differs from a directory walk's
+(``engine._mode_tag``).
+
 ``findings`` are the file's final findings, positioned (what the report prints); ``key`` is 128
 bits of the sha256 of the fingerprint, the path (findings name it), the format, the project pin
 near the file (it chooses the target release), the lint mode and the bytes; ``raw_fixable`` says
@@ -170,7 +175,7 @@ class Cache:
 
     def stat_result(self, path: str, stat_key: tuple[int, int]) -> Optional[tuple[str, list[Diagnostic]]]:
         """(why the last result holds, its positioned findings) when ``path``'s size and mtime are
-        unchanged since, else None. The reason is "none" (no launch) or "clean|<pin>"."""
+        unchanged since, else None. The reason is "none" (no launch) or "clean|<pin>" (see above)."""
         rec = self._load().get(path)
         if not (isinstance(rec, list) and len(rec) in (3, 4, 6) and rec[0] == stat_key[0] and rec[1] == stat_key[1]):
             return None
@@ -216,10 +221,11 @@ class Cache:
         if old is not None and old[0] == stat_key[0] and old[1] == stat_key[1] and old[2] == verdict:
             return  # answered by its record, which stays as it is
         rec: list = [stat_key[0], stat_key[1], verdict]
-        if verdict != "none" or diags:
+        launches = not verdict.startswith("none")
+        if launches or diags:
             rec.append([dump_placed(d) for d in diags])
             key = self._keys.get(path)
-            if key is not None and verdict != "none":
+            if key is not None and launches:
                 rec.append(key[0])
                 rec.append(1 if key[1] else 0)
         self._new[path] = rec

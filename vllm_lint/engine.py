@@ -211,7 +211,8 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
 class FileResult(Record):
     """One file's outcome. ``fixed``: the new content when --fix changed something; ``related``:
     config files reached via --config; ``stat_key``: (size, mtime_ns) when read; ``verdict``: why
-    the result holds while the file is unchanged: "none" (no launch), "clean|<pin>";
+    the result holds while the file is unchanged: "none" (no launch), "clean|<pin>" (and, for YAML, how
+    it was named: ``_mode_tag``);
     ``content_key``: (content key, the findings before suppression had a fix) for the result cache,
     brought back from worker processes with the result."""
 
@@ -258,6 +259,19 @@ class LineIndex:
 
 def frontend(fmt: str):
     return importlib.import_module(f"vllm_lint.frontends.{fmt}")
+
+
+def _mode_tag(path: Path, mode: str) -> str:
+    """The part of a cached verdict that says how the file was named, for the files whose outcome
+    depends on it: YAML (and files whose format is sniffed from content) skips the pre-filter when
+    named explicitly or matched by ``config-files``, so a file without a launch in a directory
+    walk may hold one when named."""
+    return f"|{mode}" if format_by_name(path) in (None, "yaml") else ""
+
+
+def _no_launch(path: Path, mode: str) -> str:
+    """The verdict of a file found to hold no launch."""
+    return "none" + _mode_tag(path, mode)
 
 
 class Deferred(Exception):
@@ -458,7 +472,7 @@ class Linter:
             res.stat_key = (size, st.st_mtime_ns)
             if self.cache is not None and not fix and forced is None:
                 known = self.cache.stat_result(shown, res.stat_key)
-                if known is not None and (known[0] == "none" or known[0] == self._verdict(path)):
+                if known is not None and (known[0] == _no_launch(path, mode) or known[0] == self._verdict(path, mode)):
                     res.verdict, res.diagnostics = known
                     return res
             if size > MAX_FILE_BYTES:
@@ -477,7 +491,7 @@ class Linter:
         fmt = self.detect_format(path, data, target.explicit)
         res.format = fmt
         if fmt is None:
-            res.verdict = "none"
+            res.verdict = _no_launch(path, mode)
             return res
         if b"\x00" in data[:8192]:
             if target.explicit:
@@ -487,7 +501,7 @@ class Linter:
             return res
         fe = frontend(fmt)
         if not (mode == "config" or (mode == "explicit" and fmt == "yaml") or fe.might_contain_launch(data)):
-            res.verdict = "none"
+            res.verdict = _no_launch(path, mode)
             return res
         self.verbose = []
         key = None
@@ -517,15 +531,16 @@ class Linter:
         # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
         res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown)
         if not self.references and forced is None and res.fixed is None:
-            res.verdict = self._verdict(path)
+            res.verdict = self._verdict(path, mode)
             if self.cache is not None:
                 res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
                 self.cache.note_key(shown, res.content_key)
         return res
 
-    def _verdict(self, path: Path) -> str:
-        """A file's findings hold while its bytes and the project pin near it stay the same."""
-        return f"clean|{self._project_pin(self._real_parent(path))}"
+    def _verdict(self, path: Path, mode: str) -> str:
+        """A file's findings hold while its bytes, the project pin near it and (where it matters)
+        the way it was named stay the same."""
+        return f"clean|{self._project_pin(self._real_parent(path))}{_mode_tag(path, mode)}"
 
     def _content_key(self, path: Path, data: bytes, fmt: str, mode: str, forced: Optional[tuple[str, str]]) -> str:
         pin = self._project_pin(self._real_parent(path))

@@ -319,3 +319,30 @@ def test_parallel_run_keeps_what_workers_linted(run_cli, monkeypatch, tmp_path, 
     linted.clear()
     assert _full(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(src)) == first
     assert linted == []
+
+
+def test_a_yaml_file_named_explicitly_is_not_answered_by_a_directory_walks_record(run_cli, monkeypatch, tmp_path):
+    """A directory walk pre-filters YAML (no `vllm` in it: no launch); named explicitly, the same file
+    is read as a vLLM config. Neither reading may answer for the other from the cache."""
+    d = tmp_path / "d"
+    d.mkdir()
+    cfg = d / "cfg.yaml"
+    cfg.write_text("model: m\nswap-space: 4\n")
+    explicit = _lint(run_cli, monkeypatch, tmp_path, "--no-cache", "-t", "0.27.1", str(cfg))
+    assert explicit and explicit[0][0] == "VL101"
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(d)) == []
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(cfg)) == explicit
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(d)) == []  # and back
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(cfg)) == explicit
+
+
+def test_a_shell_file_is_answered_whichever_way_it_was_named(run_cli, monkeypatch, tmp_path, linted):
+    """Shell, Python, Dockerfile and Markdown files are pre-filtered either way: one record serves both."""
+    d = tmp_path / "d"
+    d.mkdir()
+    sh = d / "run.sh"
+    sh.write_text("vllm serve m --swap-space 4\n")
+    first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(d))
+    assert first and linted == [str(sh)]
+    assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(sh)) == first
+    assert linted == [str(sh)]  # answered by the walk's record
