@@ -569,6 +569,19 @@ class Linter:
                     out.append(d)
         return sorted(out, key=lambda d: (d.row, d.column, d.code))
 
+    def unsuppressed(self, data: bytes, diags: list[Diagnostic]) -> list[Diagnostic]:
+        """The findings that no suppression comment or per-file-ignore switches off: those --fix
+        may fix (as ruff, a suppressed finding is left alone, fix included)."""
+        if not diags or (b"vllm-lint" not in data and not self.settings.per_file_ignores):
+            return diags
+        index = LineIndex(data)
+        out = []
+        for d in diags:
+            _place(d, index)
+            if not self._suppressed(d, index):
+                out.append(d)
+        return out
+
     def _suppressed(self, d: Diagnostic, index: LineIndex,
                     used: Optional[set[tuple[int, Optional[str]]]] = None) -> bool:
         """Whether ``d`` is switched off by per-file-ignores or a suppression comment.

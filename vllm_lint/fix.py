@@ -132,7 +132,7 @@ def fix_loop(linter: "Linter", path: Path, data: bytes, fmt: str, diags: list[Di
     note = None
     applied = 0
     for _ in range(MAX_FIX_PASSES):
-        edits, count = select_edits(diags, linter.unsafe_fixes)
+        edits, count = select_edits(linter.unsuppressed(current, diags), linter.unsafe_fixes)
         if not edits:
             break
         try:

@@ -193,8 +193,9 @@ def test_fix_mode_ignores_cached_fixable_findings(run_cli, monkeypatch, tmp_path
 
 
 def test_fix_mode_with_cache_does_what_a_fresh_fix_run_does(run_cli, monkeypatch, tmp_path):
-    """A cached result is reused by --fix only when the findings before suppression had no fix: a
-    fresh --fix run also applies the fix of a finding a comment suppresses, so the cache must too."""
+    """A cached result is reused by --fix only when the findings before suppression had no fix (the
+    cache does not know which suppressed findings a fresh run would have fixed): the outcome is a
+    fresh --fix run's, where a suppressed finding keeps its text."""
     texts = ["vllm serve m --cuda-graph-sizes 8  # vllm-lint: ignore[VL102]\n",
              "vllm serve m --dtype fp16\n"]
     outcomes = []
@@ -213,6 +214,7 @@ def test_fix_mode_with_cache_does_what_a_fresh_fix_run_does(run_cli, monkeypatch
         outcomes.append(([p.read_text() for p in paths],
                          [(x["code"], x["location"]["row"]) for x in json.loads(r.output)]))
     assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0][0] == texts[0]  # suppressed: not rewritten
 
 
 def test_config_files_setting_is_cached(run_cli, monkeypatch, tmp_path, linted):

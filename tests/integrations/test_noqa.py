@@ -126,3 +126,15 @@ def test_parse_errors_are_not_touched(run_cli, project):
 def test_usage_errors(run_cli, project):
     assert lint(run_cli, "--add-noqa", "--fix", ".").exit_code == 2
     assert lint(run_cli, "--write-baseline", ".").exit_code == 2
+
+
+def test_fix_leaves_a_suppressed_finding_alone(run_cli, tmp_path):
+    """As ruff: a finding switched off by a suppression comment (or per-file-ignores) is not fixed."""
+    f = tmp_path / "run.sh"
+    text = ("vllm serve m --cuda-graph-sizes 8  # vllm-lint: ignore[VL102]\n"
+            "vllm serve m --cuda-graph-sizes 8\n")
+    f.write_text(text)
+    r = lint(run_cli, "--fix", str(f))
+    assert f.read_text() == ("vllm serve m --cuda-graph-sizes 8  # vllm-lint: ignore[VL102]\n"
+                             "vllm serve m --cudagraph-capture-sizes 8\n")
+    assert r.exit_code == 0, r.output
