@@ -28,7 +28,10 @@ Written once per run: ``flush()`` merges this run's records into the index, re-r
 first if another run replaced it since this one read it, and writes it atomically (temporary file,
 then rename), so concurrent runs (pre-commit runs hooks in parallel) never read a half-written
 index; a record lost to a race only costs a re-read. One record per path, so a file does not grow
-with a path's history (records of deleted paths stay). A run that changed nothing writes nothing.
+with a path's history (records of deleted paths stay). A run that changed nothing writes nothing
+(it only refreshes the file's mtime once a day, to mark it in use). When a new index file is
+created (the settings or the tool version changed), the index files of other fingerprints unused
+for ``PRUNE_DAYS`` are deleted.
 Results linted in worker processes bring their content keys back in ``FileResult.content_key``.
 An unreadable or corrupt index, or record, is a miss, never an error.
 
@@ -50,6 +53,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -58,6 +62,8 @@ from .launch import Edit, Span
 from .rules.base import Diagnostic, Fix
 
 CACHE_DIR_ENV = "VLLM_LINT_CACHE_DIR"
+PRUNE_DAYS = 30  # an index file of other settings, unused this long, is deleted
+_DAY = 86400
 _FORMAT = "v2"  # v1: one file per content entry (ignored now)
 _KEY_CHARS = 32
 
@@ -167,6 +173,11 @@ class Cache:
                 if isinstance(loaded, dict):
                     self._index = loaded
                     self._seen = (st.st_ino, st.st_size, st.st_mtime_ns)
+                    if time.time() - st.st_mtime > _DAY:
+                        # a run that changes nothing writes nothing: mark the index as in use,
+                        # so that pruning (flush) keeps it
+                        os.utime(self._path)
+                        self._seen = None
             except (OSError, ValueError, RecursionError):
                 pass  # no index yet, or an unreadable one: every file is a miss
         return self._index
@@ -230,6 +241,17 @@ class Cache:
                 rec.append(1 if key[1] else 0)
         self._new[path] = rec
 
+    def _prune(self) -> None:
+        """Delete the index files of other fingerprints (older settings or tool versions) unused for
+        ``PRUNE_DAYS``; run when a new index file is created, so only when settings change."""
+        now = time.time()
+        try:
+            for p in self.dir.glob("stat-*.json"):
+                if p != self._path and now - p.stat().st_mtime > PRUNE_DAYS * _DAY:
+                    p.unlink()
+        except OSError:
+            pass
+
     def _prepare(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         root = self.dir.parent
@@ -269,8 +291,11 @@ class Cache:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
+            created = not self._path.exists()
             os.replace(tmp, self._path)
             self._new = {}
+            if created:
+                self._prune()
         except OSError:
             try:
                 os.unlink(tmp)

@@ -348,3 +348,25 @@ def test_a_shell_file_is_answered_whichever_way_it_was_named(run_cli, monkeypatc
     assert first and linted == [str(sh)]
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(sh)) == first
     assert linted == [str(sh)]  # answered by the walk's record
+
+
+def test_index_files_of_other_settings_unused_for_a_month_are_pruned(run_cli, monkeypatch, tmp_path):
+    from vllm_lint.cache import PRUNE_DAYS
+
+    f = tmp_path / "run.sh"
+    f.write_text("vllm serve m --swap-space 4\n")
+    _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(f))
+    (current,) = (tmp_path / "cache").glob("v2/stat-*.json")
+    day = 86400
+    old, recent = current.with_name("stat-old.json"), current.with_name("stat-recent.json")
+    for p, age in ((old, PRUNE_DAYS + 1), (recent, PRUNE_DAYS - 1), (current, 2)):
+        if p != current:
+            p.write_text("{}")
+        t = p.stat().st_mtime - age * day
+        os.utime(p, (t, t))
+    _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(f))  # same settings: the index is in use
+    assert current.stat().st_mtime > recent.stat().st_mtime + day  # its mtime says so
+    assert old.exists()  # nothing new was created: nothing pruned
+    _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", "--ignore", "VL3", str(f))  # new settings
+    assert not old.exists() and recent.exists() and current.exists()
+    assert len(list((tmp_path / "cache").glob("v2/stat-*.json"))) == 3
