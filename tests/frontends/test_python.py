@@ -847,3 +847,121 @@ def test_docker_run_image_tag_in_a_subprocess_list_is_a_version_hint():
     assert hint.version == "v0.8.5" and hint.source == "image-tag"
     assert data[hint.span.start:hint.span.end] == b'"vllm/vllm-openai:v0.8.5"'
     assert launch.hardware.gpu_count == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# the walk enters only statements whose lines can matter (issue 7): what it must still find
+
+_FAR = "def unrelated(a):\n    return [a.real for _ in range(3)]\n\n"  # code with nothing to find
+
+
+@pytest.mark.parametrize(
+    "src, entry",
+    [
+        # the name after the dot on a later line, past a backslash continuation or comments
+        ('import subprocess\ndef f():\n    return subprocess.\\\n        run(["vllm", "serve", "m", "--seed", "1"])\n',
+         "vllm serve"),
+        ('import subprocess\nclass A:\n    def f(self):\n        return (subprocess.  # start it.\n'
+         '                # (the server.)\n                Popen)(["vllm", "serve", "m", "--seed", "1"])\n',
+         "vllm serve"),
+        # a callee imported under another name, in another function: only the alias is on the line
+        ('def helper():\n    from subprocess import Popen as Start\n\ndef main():\n'
+         '    if True:\n        return Start(["vllm", "serve", "m", "--seed", "1"])\n', "vllm serve"),
+        ('from vllm import LLM as Engine\nclass A:\n    def f(self):\n        return Engine(model="m", seed=1)\n', "LLM"),
+        # in a decorator: before the ``def`` line
+        ('import subprocess\n@register(subprocess.run(["vllm", "serve", "m", "--seed", "1"]))\ndef f():\n    pass\n',
+         "vllm serve"),
+        # an identifier in other characters that NFKC-normalise to the name
+        ('from vllm import LLM\ndef f():\n    return \uff2c\uff2c\uff2d(model="m", seed=1)\n', "LLM"),
+        ('import subprocess\ndef f():\n    subprocess.\uff52\uff55\uff4e(["vllm", "serve", "m", "--seed", "1"])\n', "vllm serve"),
+        # blocks of every kind
+        ('import subprocess\nmatch mode:\n    case "serve" if ok:\n        subprocess.run(["vllm", "serve", "m", "--seed", "1"])\n',
+         "vllm serve"),
+        ('from vllm import LLM\ntry:\n    pass\nexcept Exception:\n    with a:\n        for i in x:\n            pass\n'
+         '        else:\n            while y:\n                LLM(model="m", seed=1)\n', "LLM"),
+        ('from vllm import LLM\nasync def f():\n    async with a:\n        async for i in x:\n'
+         '            await g(lambda: LLM(model="m", seed=1))\n', "LLM"),
+        ('from vllm import LLM\nx = 1; y = [LLM(model="m", seed=1)]\n', "LLM"),
+    ],
+)
+def test_launch_found_in_any_statement(src, entry):
+    _, ex = ext(_FAR + src + "\n" + _FAR)
+    la = only(ex)
+    assert la.entry == entry
+    assert keyed(la).get("seed") == 1 or [t.text for t in la.tokens][-2:] == ["--seed", "1"]
+
+
+@pytest.mark.parametrize("nl", [b"\n", b"\r\n", b"\r"])
+def test_launch_found_deep_in_any_line_ending(nl):
+    src = (b"import subprocess\n\nclass A:\n    x = 1\n\n    def f(self):\n        if self:\n"
+           b"            pass\n        else:\n            subprocess.run([\n                \"vllm\", \"serve\", \"m\",\n"
+           b"                \"--seed\", \"1\",\n            ])\n")
+    data, ex = ext(_FAR.encode() + src.replace(b"\n", nl))
+    la = only(ex)
+    assert [t.text for t in la.tokens] == ["m", "--seed", "1"]
+    out = apply(data, la.delete_tokens(la.tokens[1:]))
+    assert parses(out) and b"--seed" not in out
+
+
+def test_environ_through_an_alias_in_a_nested_block():
+    src = 'from os import environ as E\ndef setup():\n    if True:\n        a = 1; E["VLLM_USE_V1"] = "1"\n'
+    _, ex = ext(_FAR + src)
+    assert [(e.name, e.value) for e in ex.env] == [("VLLM_USE_V1", "1")]
+
+
+def test_binding_without_any_launch_word_is_still_resolved():
+    """Names are looked up in statements the walk skipped: ``cmd`` is bound and extended in an
+    ``if`` at module level and used in a method."""
+    src = ('import subprocess\nif True:\n    cmd = ["vllm", "serve", "m"]\n    cmd.extend(["--seed", "1"])\n'
+           'class Server:\n    port = 1\n    def start(self):\n        return subprocess.Popen(cmd)\n')
+    _, ex = ext(_FAR + src)
+    la = only(ex)
+    assert [t.text for t in la.tokens] == ["m", "--seed", "1"]
+    assert not la.opaque
+
+
+@pytest.mark.parametrize("shadow", ["def LLM(**kw):\n        pass", "class LLM:\n        pass", "LLM = make()"])
+def test_module_level_definition_in_a_block_shadows_the_bare_name(shadow):
+    _, ex = ext(f"if ready:\n    {shadow}\ndef f():\n    return LLM(model='m')  # vllm\n")
+    assert ex.launches == []
+
+
+def test_line_ends_are_only_cr_and_lf():
+    """A form feed, \\x0b, \\x1c-\\x1e, NEL and U+2028 end a line for str.splitlines, not for Python."""
+    src = ('# \x0c \x0b \x1c \x1d \x1e \x85 \u2028 \u2029\nX = "\x0c\x0b\x1c\x1d\x1e\x85\u2028"\n'
+           'from vllm import LLM\nllm = LLM(model="m", seed=3)\n')
+    data, ex = ext(src)
+    by = {k.key: k for k in only(ex).keyed}
+    assert text(data, by["seed"].key_span) == b"seed"
+    assert text(data, by["model"].value_text_span) == b"m"
+
+
+@pytest.mark.parametrize(
+    "literal, verbatim",
+    [("'m'", True), ('"m"', True), ("''", True), ("'say \"hi\"'", True), ('"it\'s"', True), ("'a\tb'", True),
+     ("'caf\u00e9'", True), ("'a\\'b'", False), ("'a' 'b'", False), ("'''m'''", True), ("rb'm'", False)],
+)
+def test_string_literal_text_span(literal, verbatim):
+    data, ex = ext(f"from vllm import LLM\nLLM(model={literal})\n")
+    (k,) = only(ex).keyed
+    assert k.value == ast.literal_eval(literal)
+    assert (k.value_text_span is not None) == verbatim  # check_invariants: the span spells the value
+
+
+def test_no_reference_cycles_left_behind():
+    """A cycle through the extractor kept the file's whole tree alive until a full collection."""
+    import gc
+
+    src = ('import subprocess\nfrom vllm import LLM\ncmd = ["vllm", "serve", "m"]\ncmd += ["--seed", "1"]\n'
+           'subprocess.run(cmd + ["--port", "1"])\nkw = {"seed": 1}\nLLM("m", **kw)\n'
+           'import os\nos.environ.update({"VLLM_X": "1"})\n')
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        ex = py.extract(src.encode(), "t.py")
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
+    assert len(ex.launches) == 2 and [e.name for e in ex.env] == ["VLLM_X"]

@@ -78,6 +78,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ..record import lazy_re
 from ..launch import EnvAssign, Edit, Extraction, Hardware, KeyedArg, Launch, Note, ParseError, Span, Token, VersionHint
 
 FORMAT = "python"
@@ -147,8 +148,9 @@ _ENV_KW_INDEX = {"os.execve": 2, "os.execvpe": 2, "os.spawnve": 3, "os.spawnvpe"
 
 _OPAQUE_WORD = "${PYTHON_EXPR}"
 
-# traversal tables: node classes that never hold a call or statement, and per class the fields
-# worth descending into (ast.iter_child_nodes costs ~3x more, mostly on ctx/op leaves)
+# traversal tables: node classes that never hold a call or statement, and per class its statement
+# blocks and the other fields worth descending into (ast.iter_child_nodes costs ~3x more, mostly on
+# ctx/op leaves)
 _LEAF_TYPES = frozenset(
     [ast.Name, ast.Constant, ast.alias, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal]
     + [c for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
@@ -158,21 +160,106 @@ _NON_CHILD_FIELDS = frozenset(
     ["ctx", "op", "ops", "id", "attr", "name", "arg", "kind", "type_comment", "level", "module",
      "names", "conversion", "is_async", "asname"]
 )
-_BODY_FIELDS = ("body", "orelse", "finalbody", "handlers")
+_BODY_FIELDS = ("body", "orelse", "finalbody", "handlers")  # IfExp's and Lambda's are expressions
 _CLASS_SPEC: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+# statement lists only, "cases" included (match_case.body holds statements): the statement walks
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_BLOCKS: dict[type, tuple[str, ...]] = {}
 _FUNC_DEFS = frozenset([ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef])
 _IMPORTS = frozenset([ast.Import, ast.ImportFrom])
 _STMTS = frozenset([ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr])
 
 
 def _class_spec(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(body fields, other child fields)`` of a node class."""
     fields = getattr(cls, "_fields", ())
     spec = (tuple(f for f in fields if f in _BODY_FIELDS),
-            tuple(f for f in fields if f not in _NON_CHILD_FIELDS))
+            tuple(f for f in fields if f not in _NON_CHILD_FIELDS and f not in _BODY_FIELDS))
     _CLASS_SPEC[cls] = spec
     return spec
+
+
+def _blocks(cls: type) -> tuple[str, ...]:
+    """The fields of a statement, handler, match case or module that hold statements, in order."""
+    blocks = _BLOCKS.get(cls)
+    if blocks is None:
+        blocks = _BLOCKS[cls] = tuple(f for f in getattr(cls, "_fields", ()) if f in _BLOCK_FIELDS)
+    return blocks
+
+
+# Pruning (issue 7). On the benchmark corpus's 45 Python files (0.9 MB of stdlib modules with a
+# launch appended), walking every node, recording every binding and resolving every call cost
+# ~55 ms CPU on top of ast.parse's ~110, for code that almost never holds a launch. So the walk
+# enters a statement only if one of its lines holds a word that can make something in it
+# matter (_Extractor._hit_lines), and a scope's bindings are collected when a launch looks a name
+# up (_Scope). The words: a callee we
+# look at ends in ``.name`` (``subprocess.run``, ``os.environ.update``) or is a bare entry class
+# or a name imported as one of those (``from subprocess import Popen as P``); an environment
+# statement names ``.environ`` or such an alias. Lines with non-ASCII bytes always count (an
+# identifier is NFKC-normalised, so other characters may spell ``system``). Imports are collected
+# first, by the same rule on the word ``import``. Statement line ranges come from the tokenizer
+# (decorators are before ``def``), and so do the line numbers here (_Source.line_starts).
+
+
+def _words_re(words: list[str]) -> bytes:
+    """A regular expression for exactly ``words``, factored on common prefixes: ``re`` tries the
+    branches of an alternation one by one, and a flat one of 37 words cost ~60% more here."""
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        if len(alts) > 1:
+            body = "(?:" + "|".join(alts) + ")"
+        elif len(alts[0]) > 1 and "" in node:
+            body = "(?:" + alts[0] + ")"
+        else:
+            body = alts[0]
+        return body + "?" if "" in node else body  # "": a word ends here
+
+    return emit(trie).encode()
+
+
+_ATTR_WORDS = _words_re(sorted(_INTERESTING_LAST | {"environ"}))
+# the dot, then whitespace, backslash continuations or (inside brackets) comments, then the name.
+# A dot followed by a comment is rare in code but common in prose (``end.\n# Next``): there the
+# gap is skipped (_GAP_RE) and the name after it checked, once for all the dots of one comment.
+_ATTR_RE = lazy_re(rb"\.[\s\\]*(?:(?:" + _ATTR_WORDS + rb")\b|#)")
+_GAP_RE = lazy_re(rb"(?:[\s\\]|#[^\r\n]*)*")
+_ATTR_NAME_RE = lazy_re(rb"(?:" + _ATTR_WORDS + rb")\b")
+_NON_ASCII_RE = lazy_re(rb"[\x80-\xff]+")
+
+
+def _touching(lines: Optional[list[int]], body: list) -> list:
+    """The statements (or handlers, match cases) of a block whose lines hold one of ``lines``
+    (sorted; None: all lines)."""
+    if lines is None:
+        return body
+    out = []
+    i, n = 0, len(lines)
+    for st in body:
+        if st.__class__ is ast.match_case:  # no position of its own
+            out.append(st)
+            continue
+        lo = st.lineno
+        if st.__class__ in _FUNC_DEFS and st.decorator_list:  # decorators come before ``def``
+            lo = st.decorator_list[0].lineno
+        while i < n and lines[i] < lo:  # a block's statements come in order (lo never decreases)
+            i += 1
+        if i == n:
+            break
+        if lines[i] <= st.end_lineno:
+            out.append(st)
+    return out
+
+
 _WS = b" \t\x0c\r\n\\"
-_LINE_RE = re.compile(rb"\r\n|\r|\n")
 
 
 # ------------------------------------------------------------------------------------------
@@ -196,12 +283,10 @@ class _Source:
         starts = self._line_starts
         if starts is None:
             data = self.data
-            if b"\r" in data:
-                starts = [0]
-                starts.extend(m.end() for m in _LINE_RE.finditer(data))
-            else:
-                starts = [0]
-                starts.extend(accumulate(len(line) + 1 for line in data.split(b"\n")))
+            # bytes.splitlines breaks at exactly these three (str.splitlines at more)
+            starts = [0]
+            starts.extend(accumulate(map(len, data.splitlines(True))))
+            if data and data[-1] not in b"\r\n":  # the last line has no end: no line after it
                 starts.pop()
             self._line_starts = starts
         return starts
@@ -388,6 +473,14 @@ def _decode_literal(src: _Source, span: Span, placeholder: Callable[[int], str])
     Returns None for bytes literals or anything this scanner does not understand.
     """
     raw = src.data[span.start:span.end]
+    q = raw[:1]
+    if (q == b"'" or q == b'"') and len(raw) >= 2 and raw[-1:] == q and raw[:3] != q * 3 and src.utf8:
+        body = raw[1:-1]
+        if body.isascii() and q not in body and b"\\" not in body and b"\n" not in body and b"\r" not in body:
+            # one plain ASCII literal, each char spelled by one byte: what the loop below returns
+            k = span.start + 1
+            return _StrInfo(body.decode("ascii"), [(i, i + 1) for i in range(k, k + len(body))], [],
+                            Span(k, k + len(body)))
     try:
         s = raw.decode(src.encoding)
     except (UnicodeError, LookupError):
@@ -554,6 +647,8 @@ _NOT_LITERAL = object()
 
 
 def _literal(node: ast.AST) -> Any:
+    if node.__class__ is ast.Constant:  # what literal_eval returns, without the warnings guard
+        return node.value
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -583,11 +678,100 @@ class _Mutation:
 
 
 class _Scope:
-    def __init__(self, node: ast.AST, parent: Optional["_Scope"]):
+    """A module, function, class or lambda. Its bindings and mutations are collected from its own
+    statements (not those of nested functions and classes) when a launch first looks a name up."""
+
+    def __init__(self, node: ast.AST, parent: Optional["_Scope"], parent_body: dict[int, list]):
         self.node = node
         self.parent = parent
-        self.bindings: dict[str, list[_Binding]] = {}
-        self.mutations: dict[str, list[_Mutation]] = {}
+        self._parent_body = parent_body
+        self._bindings: Optional[dict[str, list[_Binding]]] = None
+        self._mutations: dict[str, list[_Mutation]] = {}
+        self._local_defs: set[str] = set()
+
+    @property
+    def bindings(self) -> dict[str, list[_Binding]]:
+        if self._bindings is None:
+            self.collect()
+        return self._bindings  # type: ignore[return-value]
+
+    @property
+    def mutations(self) -> dict[str, list[_Mutation]]:
+        if self._bindings is None:
+            self.collect()
+        return self._mutations
+
+    @property
+    def local_defs(self) -> set[str]:
+        """The module's names that shadow an import: functions, classes and assignments to an
+        entry class's name (anywhere outside functions and classes)."""
+        if self._bindings is None:
+            self.collect()
+        return self._local_defs
+
+    def collect(self) -> None:
+        """Record the scope's bindings, mutations, statement blocks (``parent_body``) and, for the
+        module, ``local_defs``."""
+        bindings: dict[str, list[_Binding]] = {}
+        mutations: dict[str, list[_Mutation]] = {}
+        local_defs = self._local_defs if self.parent is None else None
+        parent_body = self._parent_body
+        stack = [] if self.node.__class__ is ast.Lambda else [self.node]
+        while stack:
+            node = stack.pop()
+            for name in _blocks(node.__class__):
+                body = getattr(node, name)
+                for st in body:
+                    parent_body[id(st)] = body
+                    cls = st.__class__
+                    if cls in _FUNC_DEFS:  # a scope of its own
+                        if local_defs is not None:
+                            local_defs.add(st.name)
+                        continue
+                    if cls in _STMTS:
+                        _record_statement(st, bindings, mutations)
+                        if local_defs is not None and cls is not ast.Expr and cls is not ast.AugAssign:
+                            for t in (st.targets if cls is ast.Assign else [st.target]):
+                                if t.__class__ is ast.Name and t.id in _ENTRIES:
+                                    local_defs.add(t.id)
+                    elif _blocks(cls):
+                        stack.append(st)
+        for lst in bindings.values():
+            lst.sort(key=lambda b: b.pos)
+        for mlst in mutations.values():
+            mlst.sort(key=lambda m: m.pos)
+        self._bindings, self._mutations = bindings, mutations
+
+
+def _record_statement(st: ast.stmt, bindings: dict[str, list[_Binding]], mutations: dict[str, list[_Mutation]]) -> None:
+    """The names an assignment binds, and the changes it (or a method call) makes to a name."""
+    pos = (st.lineno, st.col_offset)
+    if isinstance(st, (ast.Assign, ast.AnnAssign)):
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+        if st.value is None:
+            return
+        for t in targets:
+            if isinstance(t, ast.Name):
+                bindings.setdefault(t.id, []).append(_Binding(pos, st.value, st))
+            elif isinstance(t, ast.Subscript):
+                if isinstance(t.value, ast.Name):
+                    mutations.setdefault(t.value.id, []).append(_Mutation(pos, st, "setitem", st.value, t.slice))
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                for e in t.elts:
+                    if isinstance(e, ast.Name):
+                        bindings.setdefault(e.id, []).append(_Binding(pos, e, st))  # unknown
+    elif isinstance(st, ast.AugAssign):
+        if isinstance(st.target, ast.Name):
+            mutations.setdefault(st.target.id, []).append(
+                _Mutation(pos, st, "iadd" if isinstance(st.op, ast.Add) else "other", st.value))
+    elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+        f = st.value.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+            kind = f.attr if f.attr in ("extend", "append", "insert", "update") else "other"
+            if f.attr in ("extend", "append", "insert", "update", "setdefault", "pop", "clear",
+                          "remove", "popitem", "__setitem__"):
+                node = st.value.args[-1] if st.value.args else None
+                mutations.setdefault(f.value.id, []).append(_Mutation(pos, st, kind, node))
 
 
 class _Extractor:
@@ -628,78 +812,14 @@ class _Extractor:
     def run(self) -> Extraction:
         tree = self._parse()
         self.aliases: dict[str, str] = {}
-        self.local_defs: set[str] = set()
         self.star_modules: set[str] = set()
         self.parent_body: dict[int, list] = {}
         self._expr_stmts: dict[int, ast.stmt] = {}
-        calls: list[tuple[ast.Call, _Scope]] = []
-        env_stmts: list[tuple[ast.stmt, _Scope]] = []
-        module_scope = _Scope(tree, None)
-        self._scopes: list[_Scope] = [module_scope]
-        self.module_scope = module_scope
-
-        stack: list[tuple[ast.AST, _Scope]] = [(tree, module_scope)]
-        push = stack.append
-        parent_body = self.parent_body
-        leaf = _LEAF_TYPES
-        Call, FuncDefs, Lambda, Imports, Stmts = ast.Call, _FUNC_DEFS, ast.Lambda, _IMPORTS, _STMTS
-        while stack:
-            node, scope = stack.pop()
-            cls = node.__class__
-            spec = _CLASS_SPEC.get(cls)
-            if spec is None:
-                spec = _class_spec(cls)
-            body_fields, child_fields = spec
-            for name in body_fields:
-                body = getattr(node, name)
-                if body.__class__ is list:
-                    for st in body:
-                        parent_body[id(st)] = body
-            if cls is Call:
-                calls.append((node, scope))
-            elif cls in Imports:
-                self._import(node)
-                continue
-            elif cls in FuncDefs:
-                if scope is module_scope:
-                    self.local_defs.add(node.name)
-                inner = _Scope(node, scope)
-                self._scopes.append(inner)
-                for child in node.body:
-                    push((child, inner))
-                for name in child_fields:
-                    if name == "body":
-                        continue
-                    v = getattr(node, name, None)
-                    for c in (v if v.__class__ is list else (v,)):
-                        if c is not None and c.__class__ not in leaf:
-                            push((c, scope))
-                continue
-            elif cls is Lambda:
-                inner = _Scope(node, scope)
-                self._scopes.append(inner)
-                push((node.body, inner))
-                continue
-            elif cls in Stmts:
-                self._statement(node, scope, env_stmts)
-                if scope is module_scope and cls is not ast.Expr and cls is not ast.AugAssign:
-                    for t in (node.targets if cls is ast.Assign else [node.target]):
-                        if t.__class__ is ast.Name and t.id in _ENTRIES:
-                            self.local_defs.add(t.id)
-            for name in child_fields:
-                v = getattr(node, name, None)
-                if v.__class__ is list:
-                    for c in v:
-                        if c is not None and c.__class__ not in leaf:
-                            push((c, scope))
-                elif v is not None and v.__class__ not in leaf:
-                    push((v, scope))
-
-        for sc in self._scopes:
-            for lst in sc.bindings.values():
-                lst.sort(key=lambda b: b.pos)
-            for lst in sc.mutations.values():
-                lst.sort(key=lambda m: m.pos)
+        self._collect_imports(tree, self._hit_lines([b"import"]))
+        # after the imports: a name imported as a callee we look at is one of the words
+        lines = self._hit_lines(self._alias_words() + [b"LLM", b"EngineArgs"], attributes=True)
+        self.module_scope = _Scope(tree, None, self.parent_body)
+        calls, env_stmts = self._walk(tree, self.module_scope, lines)
         calls.sort(key=lambda cs: (cs[0].lineno, cs[0].col_offset))
         for call, scope in calls:
             self._call(call, scope)
@@ -708,6 +828,107 @@ class _Extractor:
             self._env_statement(st, scope)
         self.result.env.sort(key=_env_pos)
         return self.result
+
+    def _hit_lines(self, words: list[bytes], attributes: bool = False) -> Optional[list[int]]:
+        """Sorted numbers of the lines holding one of ``words`` (anywhere, even inside a longer
+        name or a string: a line too many is only walked), with ``attributes`` the lines of a
+        ``.name`` of :data:`_ATTR_RE`, and every line with a non-ASCII byte. None (every line)
+        when the file declares another encoding than UTF-8."""
+        src = self.src
+        if not src.utf8:
+            return None
+        data = src.data
+        offsets = []
+        for w in words:
+            i = data.find(w)
+            while i >= 0:
+                offsets.append(i)
+                i = data.find(w, i + len(w))
+        if attributes:
+            gap_end, named = -1, False
+            for m in _ATTR_RE.finditer(data):
+                if data[m.end() - 1] == 0x23:  # '#': does a name follow the comments?
+                    if m.start() >= gap_end:  # (a later dot inside the same gap has the same answer)
+                        gap_end = _GAP_RE.match(data, m.start() + 1).end()
+                        named = _ATTR_NAME_RE.match(data, gap_end) is not None
+                    if not named:
+                        continue
+                offsets.append(m.start())
+        if not data.isascii():
+            offsets.extend(m.start() for m in _NON_ASCII_RE.finditer(data))
+        starts = src.line_starts
+        return sorted({bisect.bisect_right(starts, p) for p in offsets})
+
+    def _collect_imports(self, tree: ast.Module, lines: Optional[list[int]]) -> None:
+        """Every import, in the order of the full walk this replaced (the last one processed
+        wins a name): depth first, a block's later statements first. Only statements whose lines
+        say ``import`` are entered."""
+        stack: list[ast.AST] = [tree]
+        while stack:
+            node = stack.pop()
+            if node.__class__ in _IMPORTS:
+                self._import(node)
+                continue
+            for name in _blocks(node.__class__):
+                stack.extend(_touching(lines, getattr(node, name)))
+
+    def _alias_words(self) -> list[bytes]:
+        """Names imported as something :meth:`_call` or :meth:`_is_environ` acts on."""
+        return [name.encode("utf-8") for name, target in self.aliases.items()
+                if target in _PROC_CALLS or target in _ENV_CALLS or target == "os.environ"
+                or self._entry_of(target) is not None]
+
+    def _walk(self, tree: ast.Module, module_scope: _Scope, lines: Optional[list[int]]
+              ) -> tuple[list[tuple[ast.Call, _Scope]], list[tuple[ast.stmt, _Scope]]]:
+        """The calls and the statements that may set ``os.environ``, each with its scope, in the
+        statements that touch ``lines``. The order does not matter: both are sorted by position,
+        and a call is listed before the calls inside it (``f(a)(b)`` share a position)."""
+        calls: list[tuple[ast.Call, _Scope]] = []
+        env_stmts: list[tuple[ast.stmt, _Scope]] = []
+        parent_body = self.parent_body
+        stack: list[tuple[ast.AST, _Scope]] = [(tree, module_scope)]
+        push = stack.append
+        leaf = _LEAF_TYPES
+        Call, FuncDefs, Lambda, Stmts = ast.Call, _FUNC_DEFS, ast.Lambda, _STMTS
+        while stack:
+            node, scope = stack.pop()
+            cls = node.__class__
+            spec = _CLASS_SPEC.get(cls)
+            if spec is None:
+                spec = _class_spec(cls)
+            body_fields, child_fields = spec
+            if cls is Call:
+                calls.append((node, scope))
+            elif cls in FuncDefs:
+                scope, outer = _Scope(node, scope, parent_body), scope
+                for name in child_fields:  # decorators, arguments, bases: the enclosing scope's
+                    v = getattr(node, name, None)
+                    for c in (v if v.__class__ is list else (v,)):
+                        if c is not None and c.__class__ not in leaf:
+                            push((c, outer))
+                child_fields = ()
+            elif cls is Lambda:  # its defaults are not looked at
+                push((node.body, _Scope(node, scope, parent_body)))
+                continue
+            elif cls in Stmts:
+                self._note_statement(node, scope, env_stmts)
+            for name in body_fields:
+                body = getattr(node, name)
+                if body.__class__ is list:
+                    for st in _touching(lines, body):
+                        parent_body[id(st)] = body
+                        push((st, scope))
+                elif body.__class__ not in leaf:  # IfExp
+                    push((body, scope))
+            for name in child_fields:
+                v = getattr(node, name, None)
+                if v.__class__ is list:
+                    for c in v:
+                        if c is not None and c.__class__ not in leaf:
+                            push((c, scope))
+                elif v is not None and v.__class__ not in leaf:
+                    push((v, scope))
+        return calls, env_stmts
 
     # -- imports and names ---------------------------------------------------------------------
 
@@ -744,7 +965,7 @@ class _Extractor:
             return None
         base = self.aliases.get(node.id)
         if base is None:
-            if node.id in self.local_defs:
+            if node.id in self.module_scope.local_defs:
                 base = "<local>." + node.id
             elif self.star_modules and node.id in _ENTRIES and "vllm" in self.star_modules:
                 base = "vllm." + node.id
@@ -761,40 +982,22 @@ class _Extractor:
             return _ENTRIES[last]
         return None
 
-    # -- statements: bindings, mutations, env ---------------------------------------------------
+    # -- statements: env, and names in scope ---------------------------------------------------
 
-    def _statement(self, st: ast.stmt, scope: _Scope, env_stmts: list) -> None:
-        pos = (st.lineno, st.col_offset)
+    def _note_statement(self, st: ast.stmt, scope: _Scope, env_stmts: list) -> None:
+        """Assignments to a subscript and ``|=`` may set ``os.environ``; an expression statement
+        holding a call is what ``os.environ.update(...)`` deletes."""
         if isinstance(st, (ast.Assign, ast.AnnAssign)):
-            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
             if st.value is None:
                 return
-            for t in targets:
-                if isinstance(t, ast.Name):
-                    scope.bindings.setdefault(t.id, []).append(_Binding(pos, st.value, st))
-                elif isinstance(t, ast.Subscript):
-                    if isinstance(t.value, ast.Name):
-                        scope.mutations.setdefault(t.value.id, []).append(
-                            _Mutation(pos, st, "setitem", st.value, t.slice))
+            for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
+                if isinstance(t, ast.Subscript):
                     env_stmts.append((st, scope))
-                elif isinstance(t, (ast.Tuple, ast.List)):
-                    for e in t.elts:
-                        if isinstance(e, ast.Name):
-                            scope.bindings.setdefault(e.id, []).append(_Binding(pos, e, st))  # unknown
         elif isinstance(st, ast.AugAssign):
-            if isinstance(st.target, ast.Name):
-                scope.mutations.setdefault(st.target.id, []).append(_Mutation(pos, st, "iadd" if isinstance(st.op, ast.Add) else "other", st.value))
             if isinstance(st.op, ast.BitOr):
                 env_stmts.append((st, scope))
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
             self._expr_stmts[id(st.value)] = st
-            f = st.value.func
-            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
-                kind = f.attr if f.attr in ("extend", "append", "insert", "update") else "other"
-                if f.attr in ("extend", "append", "insert", "update", "setdefault", "pop", "clear",
-                              "remove", "popitem", "__setitem__"):
-                    node = st.value.args[-1] if st.value.args else None
-                    scope.mutations.setdefault(f.value.id, []).append(_Mutation(pos, st, kind, node))
 
     def _is_environ(self, node: ast.AST) -> bool:
         return self._dotted(node) == "os.environ"
@@ -1224,15 +1427,20 @@ class _Extractor:
                     return
             splat(seq, src.span(seq))
 
-        if not varargs:
-            add_seq(parts[0])
-        else:
-            for p in parts:
-                if isinstance(p, ast.Starred):
-                    add_seq(p.value)
-                else:
-                    tok, word = self._element_token(p)
-                    entries.append((tok, word, None, -1))
+        try:
+            if not varargs:
+                add_seq(parts[0])
+            else:
+                for p in parts:
+                    if isinstance(p, ast.Starred):
+                        add_seq(p.value)
+                    else:
+                        tok, word = self._element_token(p)
+                        entries.append((tok, word, None, -1))
+        finally:
+            # add_seq refers to itself: that cycle would keep this extractor, and with it the
+            # whole tree, alive until the next full garbage collection
+            del add_seq
         words = [w for _t, w, _l, _i in entries]
         if "vllm" not in " ".join(words):
             return []
