@@ -965,3 +965,23 @@ def test_no_reference_cycles_left_behind():
         if enabled:
             gc.enable()
     assert len(ex.launches) == 2 and [e.name for e in ex.env] == ["VLLM_X"]
+
+
+def test_garbage_collector_switched_back_on():
+    """extract() runs with the cyclic collector off, and leaves it as it found it."""
+    import gc
+
+    enabled = gc.isenabled()
+    try:
+        gc.enable()
+        py.extract(b"from vllm import LLM\nLLM(model='m')\n", "t.py")
+        assert gc.isenabled()
+        with pytest.raises(ParseError):
+            py.extract(b"from vllm import LLM\ndef (:\n", "t.py")
+        assert gc.isenabled()
+        gc.disable()
+        py.extract(b"from vllm import LLM\nLLM(model='m')\n", "t.py")
+        assert not gc.isenabled()
+    finally:
+        if enabled:
+            gc.enable()
