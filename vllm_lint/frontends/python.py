@@ -40,16 +40,19 @@ binding's contents are still reported); a single binding inside an ``if`` is tak
 
 Parser choice: stdlib ``ast``, not libcst
 -----------------------------------------
-Measured (CPU seconds, best of 3, a loop of ``extract`` over every file; CPython 3.11):
+Measured (CPU seconds, best of 3, a loop over every file, pre-filter bypassed; CPython 3.11;
+libcst in an earlier run, on 740 stdlib files, 12.2 MB):
 
 ============================================  =========  ========  =========
 corpus                                        ast.parse  libcst    extract()
 ============================================  =========  ========  =========
-stdlib, 740 files, 12.2 MB (no vLLM)          9.1 MB/s   0.86 MB/s 6.7 MB/s
-vLLM 0.8.5 source tree, 1401 files, 14.3 MB   7.5 MB/s   0.77 MB/s 5.7 MB/s
+stdlib, 734 files, 12.1 MB (no vLLM)          9.5 MB/s   0.86 MB/s 9.1 MB/s
+vLLM 0.8.5 source tree, 1401 files, 14.3 MB   8.8 MB/s   0.77 MB/s 8.8 MB/s
 ============================================  =========  ========  =========
 
-so libcst would cost ~10x the parse (before any metadata provider, which deps.md measured at
+``extract()`` includes its own ``ast.parse``, which it runs with the garbage collector off; with
+the whole tree walked (before the pruning of issue 7, see "Pruning" below) it ran at 6.8 and
+6.6 MB/s. So libcst would cost ~10x the parse (before any metadata provider, which deps.md measured at
 another 4-7x) plus its import (138 ms CPU here, ~320 ms in deps.md). ``ast`` gives every node's
 start and end as (line, UTF-8 byte column), which converts to absolute byte offsets with a
 line-start table built on the raw bytes (``\\r\\n``, ``\\r``, ``\\n`` all end a line, as in CPython's
