@@ -985,3 +985,20 @@ def test_garbage_collector_switched_back_on():
     finally:
         if enabled:
             gc.enable()
+
+
+@pytest.mark.parametrize("first,second", [("import subprocess32 as subprocess", "import subprocess"),
+                                          ("import subprocess", "import subprocess32 as subprocess"),
+                                          ("from vllm import LLM", "from other import LLM"),
+                                          ("from other import LLM", "from vllm import LLM")])
+def test_a_name_imported_twice_keeps_the_binding_that_can_start_vllm(first, second):
+    """Alternative imports (try/except ImportError) bind one name twice; either may run."""
+    src = (f"try:\n    {first}\nexcept ImportError:\n    {second}\n\n"
+           "subprocess.run(['vllm', 'serve', 'm', '--swap-space', '4'])\nLLM(model='m', swap_space=4)\n")
+    styles = sorted(launch.style for launch in py.extract(src.encode(), "t.py").launches)
+    assert styles == ["argv", "kwargs"]  # (an LLM imported from nowhere is read as vLLM's, as in docs)
+
+
+def test_an_llm_imported_from_elsewhere_is_not_vllms():
+    src = "from other import LLM\nLLM(model='m', swap_space=4)\n"
+    assert py.extract(src.encode(), "t.py").launches == []

@@ -152,6 +152,16 @@ _PROC_CALLS: dict[str, tuple[str, int]] = {
     "os.posix_spawn": ("argv", 1),
     "os.posix_spawnp": ("argv", 1),
 }
+_MODULES = frozenset({"vllm"} | {d.split(".", 1)[0] for d in _PROC_CALLS})
+
+
+def _ours(target: Optional[str]) -> bool:
+    """Whether an import binds a name to a module this front-end reads calls of. A name imported
+    twice keeps that binding (``try: import subprocess32 as subprocess`` / ``except ImportError:
+    import subprocess``: either way the calls may start vLLM)."""
+    return target is not None and target.split(".", 1)[0] in _MODULES
+
+
 _ENV_CALLS = ("os.environ.setdefault", "os.putenv", "os.environ.update", "os.environ.__setitem__")
 _INTERESTING_LAST = frozenset(
     list(_ENTRIES) + [d.rsplit(".", 1)[-1] for d in list(_PROC_CALLS) + list(_ENV_CALLS)])
@@ -947,11 +957,9 @@ class _Extractor:
     def _import(self, node: ast.AST) -> None:
         if isinstance(node, ast.Import):
             for a in node.names:
-                if a.asname:
-                    self.aliases[a.asname] = a.name
-                else:
-                    top = a.name.split(".")[0]
-                    self.aliases[top] = top
+                name = a.asname or a.name.split(".")[0]
+                if not _ours(self.aliases.get(name)):
+                    self.aliases[name] = a.name if a.asname else name
             return
         assert isinstance(node, ast.ImportFrom)
         if node.level or not node.module:
@@ -964,8 +972,7 @@ class _Extractor:
                 continue
             name = a.asname or a.name
             target = f"{node.module}.{a.name}"
-            prev = self.aliases.get(name)
-            if prev is None or not prev.startswith("vllm"):
+            if not _ours(self.aliases.get(name)):
                 self.aliases[name] = target
 
     def _dotted(self, node: ast.AST) -> Optional[str]:
