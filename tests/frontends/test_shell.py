@@ -481,3 +481,164 @@ def test_systemd_unit_in_command_substitution_and_tee():
     assert [la.tokens[0].text for la in out.launches] == ["m1", "m2"]
     sp = out.launches[0].tokens[0].text_span
     assert data[sp.start:sp.end] == b"m1"
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 7: what the cheaper paths must still give
+
+
+def _named_nodes(root):
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.is_named:
+            yield node
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        b"vllm serve m --tp 2 --x=1 8000 /a/b/vllm 'q' '' \"d\" \"$X\" a\\ b $'\\x41\\n' {a,b} ~/x *.sh\n",
+        b"'vllm' serve m\n\"vllm\" serve m\nv\\llm serve m\n/opt/bin/vllm serve m \\\n  --tp 2 \\\r\n  --y\n",
+        b"VLLM_X=1 A='b c' B=\"$D\" C=(1 2) vllm serve m $EXTRA_ARGS \"$@\" \"${A[@]}\" $(cat f) `x` $((1+2))\n",
+        b"export VLLM_Y=caf\xe9 IMAGE=vllm/vllm-openai:v1\ndocker run -e A=1 --gpus=2 $IMAGE --model m\n",
+        b"bash -c 'vllm serve m --tp 2' && sh -lc \"vllm serve \\\"a b\\\"\"\ncat <<EOF\nvllm serve m\nEOF\n",
+        b"x=$'a\\'b' y=$\"t\" z=a$X\"b\"'c' w=\\$ v=\\\\ u=\"\\\\$\"\necho 0x1f 12 -3 -- - ''\n",
+    ],
+)
+def test_word_fast_path_decodes_as_the_general_decoder(script):
+    """``_Decoder.word`` takes a short cut for a word that is one leaf spelled as written; on
+    every named node of these scripts it gives what the general decoder does."""
+    dec = shell._Decoder(script)
+    fast = 0
+    for node in _named_nodes(shell._parser().parse(script).root_node):
+        a, b = dec.word(node), dec.decode(node)
+        fast += a.pos.__class__ is range
+        assert (bytes(a.raw), list(a.pos), a.text, a.opaque, a.splat, a.start, a.end, a.text_range()) == \
+               (bytes(b.raw), list(b.pos), b.text, b.opaque, b.splat, b.start, b.end, b.text_range()), node.type
+    assert fast
+
+
+@pytest.mark.parametrize(
+    "script",
+    [b"a\n\n  b; c &&  d\n# x\nif x; then y; fi  \\\n z\n", b"vllm serve m \\\n  --tp 2 # c\ncat <<EOF\nvllm\nEOF\n",
+     b"f() {\n  vllm serve m;\n}\n((((\n", b""],
+)
+def test_child_after_is_the_first_child_ending_after_the_byte(script):
+    """On every node and at every byte: a child's bytes (tree-sitter's search) and the gaps
+    between children (bisection) alike."""
+    from bisect import bisect_right
+
+    for node in _named_nodes(shell._parser().parse(script).root_node):
+        kids = node.children
+        ends = [c.end_byte for c in kids]
+        for i in range(node.start_byte - 1, node.end_byte + 2):
+            k = bisect_right(ends, i)
+            got = shell._child_after(node, i)
+            if k == len(kids):
+                assert got is None
+            else:
+                assert (got.start_byte, got.end_byte, got.type) == (kids[k].start_byte, kids[k].end_byte, kids[k].type)
+
+
+def _full_walk(ctx, root):
+    """The walk as first written: every child of a node holding a mark is tested."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not shell._relevant(ctx, node):
+            continue
+        t = node.type
+        if t == "command":
+            shell._command(ctx, node)
+            continue
+        if t == "declaration_command":
+            shell._declaration(ctx, node)
+            continue
+        if t == "variable_assignment":
+            shell._bare_assignment(ctx, node)
+            continue
+        if t == "redirected_statement":
+            shell._heredocs(ctx, node)
+        if t == "heredoc_redirect":
+            continue
+        stack.extend(reversed(node.children))
+
+
+def _walk_scripts():
+    rng = random.Random(7)
+    filler = ["echo a", "ls -la /tmp", "x=$(date)", "if [ -f a ]; then\n  rm a\nfi", "for i in 1 2; do echo $i; done",
+              "f() { true; }", "cat a | grep b > c", "", "# vllm in a comment", "(cd /x && make)"]
+    hits = ["vllm serve m --tp 2", "export VLLM_X=1", "VLLM_Y=2", "docker run $IMAGE --model m",
+            "IMAGE=vllm/vllm-openai:v0.9.0", "NCCL_DEBUG=INFO python -m vllm.entrypoints.openai.api_server --model m",
+            "if true; then\n  { vllm serve m2; }\nfi", "bash -c 'vllm serve m3'", "pip install vllm==0.8.5",
+            "cat > /etc/systemd/system/v.service <<EOF\n[Service]\nExecStart=/bin/vllm serve m4\nEOF",
+            "while :; do\n  case $1 in\n    a) HF_TOKEN=x vllm serve m5 ;;\n  esac\ndone", "echo ${IMAGE} $IMAGE"]
+    for _ in range(60):
+        lines = [rng.choice(filler) if rng.random() < 0.7 else rng.choice(hits) for _ in range(rng.randint(1, 40))]
+        yield "\n".join(lines).encode() + b"\n"
+
+
+@pytest.mark.parametrize("script", list(_walk_scripts()))
+def test_walk_visits_what_a_full_walk_visits(script, monkeypatch):
+    """The walk jumps to the children that hold a mark; it must reach the same nodes, in the
+    same order, as testing every child (marks added on the way by ``IMAGE=vllm/...`` included)."""
+
+    def run(walk):
+        seen = []
+        with monkeypatch.context() as m:
+            m.setattr(shell, "_walk", walk)
+            for name in ("_command", "_declaration", "_bare_assignment", "_heredocs"):
+                real = getattr(shell, name)
+                m.setattr(shell, name, lambda ctx, node, _r=real, _n=name: (
+                    seen.append((_n, node.start_byte, node.end_byte)), _r(ctx, node))[1])
+            ex = shell.extract(script, "w.sh")
+        return seen, [(la.entry, [t.text for t in la.tokens], [e.name for e in la.env]) for la in ex.launches], \
+            [e.name for e in ex.env], [h.version for h in ex.version_hints]
+
+    assert run(shell._walk) == run(_full_walk)
+
+
+def test_launches_keep_neither_the_tree_nor_a_cycle(monkeypatch):
+    """The launches' delete_tokens keep the words' offsets, not the words (a word holds a
+    tree-sitter node, and a node its whole tree), and the extraction holds no reference cycle:
+    all of it is freed as soon as it is dropped."""
+    import gc
+    import sys
+
+    real = shell._parser()
+    trees = [real.parse(b"echo control")]
+
+    class Recording:
+        def parse(self, data):
+            trees.append(real.parse(data))
+            return trees[-1]
+
+    monkeypatch.setattr(shell, "_parser", lambda: Recording())
+    data = (b"export VLLM_X=1\nIMAGE=vllm/vllm-openai:v1\ndocker run $IMAGE --x 1\nbash -c 'vllm serve m --tp 2'\n"
+            b"vllm serve m \\\n --a 1\n  --b 2\nbash <<EOF\nvllm serve m3\nEOF\n")
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        ex = shell.extract(data, "x.sh")
+        assert len(ex.launches) == 4 and len(trees) == 4
+        assert len({sys.getrefcount(t) for t in trees}) == 1  # no more references than the control's
+        edits = [la.delete_tokens(la.tokens[-1:]) for la in ex.launches]
+        assert all(edits)
+        del ex
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_delete_tokens_of_a_copied_token_matches_by_span():
+    from vllm_lint.record import replace
+
+    data, la = one("vllm serve m --swap-space 4 --tp 2\n")
+    copy = replace(find_tok(la, "--swap-space"))
+    edits = la.delete_tokens([find_tok(la, "4"), copy])
+    assert apply(data, edits) == b"vllm serve m --tp 2\n"
+    assert la.delete_tokens([replace(copy, span=None)]) is None

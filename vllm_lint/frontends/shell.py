@@ -31,7 +31,7 @@ a lone unquoted ``$ARGS``-like expansion, ``$(cmd)``, ``"$@"`` or ``"${A[@]}"`` 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, insort
+from bisect import bisect_left, bisect_right, insort
 from typing import Callable, Optional
 
 from vllm_lint.frontends.commands import (
@@ -110,6 +110,10 @@ def _bash_language():
 ENV_PREFIXES = (b"VLLM_", b"NCCL_", b"HF_TOKEN", b"HUGGING_FACE_HUB_TOKEN", b"CUDA_VISIBLE_DEVICES")
 
 
+# the words whose offsets make a node worth decoding (``_Ctx.marks``)
+_MARK_WORDS = (b"vllm", *ENV_PREFIXES)
+
+
 def might_contain_launch(data: bytes) -> bool:
     return b"vllm" in data or b"VLLM_" in data
 
@@ -125,6 +129,8 @@ _EXPANSIONS = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "arithmetic_expansion",
      "process_substitution"}
 )
+# node types _Decoder.word decodes otherwise than as unquoted text
+_NOT_PLAIN = _EXPANSIONS | {"raw_string", "string", "translated_string", "ansi_c_string", "concatenation"}
 _SPLAT_NAME_RE = lazy_re(r"ARG|OPT|FLAG|PARAM|EXTRA|CMD|CLI|ADDITIONAL", re.IGNORECASE)
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"})
 _SHELL_C_RE = lazy_re(r"^-[a-zA-Z]*c[a-zA-Z]*$")
@@ -155,6 +161,8 @@ class _Word(Record):
         if self.opaque or not self.pos:
             return None
         pos = self.pos
+        if pos.__class__ is range:  # a verbatim run (_Decoder.word's fast path)
+            return pos.start, pos.stop
         first = pos[0]
         if first is None or pos[-1] != first + len(pos) - 1:
             return None
@@ -168,6 +176,33 @@ class _Decoder:
         self.src = src
 
     def word(self, node) -> _Word:
+        # Fast path: a word that is one leaf spelled verbatim (``--tp``, ``2``, ``'a b'``, a command
+        # name), most words of a launch. Its decoded bytes are a slice of the script and its
+        # ``pos`` a range; otherwise the same as ``decode`` (tests/frontends/test_shell.py).
+        t = node.type
+        if t not in _NOT_PLAIN:
+            leaf = node
+            if node.child_count:
+                if t != "command_name" or node.child_count != 1:
+                    return self.decode(node)
+                leaf = node.children[0]
+                if leaf.child_count or leaf.type in _NOT_PLAIN:
+                    return self.decode(node)
+            s, e = leaf.start_byte, leaf.end_byte
+            src = self.src
+            if src.find(b"\\", s, e) == -1:
+                raw = src[s:e]
+                return _Word(node, node.start_byte, node.end_byte, raw, range(s, e), False, False,
+                             raw.decode("utf-8", "replace"))
+        elif t == "raw_string" and not node.child_count:
+            s, e = node.start_byte, node.end_byte
+            if e - s >= 2:
+                raw = self.src[s + 1:e - 1]
+                return _Word(node, s, e, raw, range(s + 1, e - 1), False, False, raw.decode("utf-8", "replace"))
+        return self.decode(node)
+
+    def decode(self, node) -> _Word:
+        """The word ``node`` spells, decoded node by node."""
         raw = bytearray()
         pos: list = []
         st = {"opaque": False}
@@ -371,16 +406,21 @@ def extract_script(
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
     ctx = _Ctx(script, path, offset_map, _depth)
-    found: set[int] = set()
-    for needle in (b"vllm", *ENV_PREFIXES):
-        found.update(_find_all(script, needle))
-    marks = sorted(found)
+    marks = ctx.marks
+    for needle in _MARK_WORDS:
+        i = script.find(needle)
+        while i != -1:
+            marks.append(i)
+            i = script.find(needle, i + 1)
     if not marks:
         return ctx.out
-    ctx.marks = marks
+    marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
     tree = _parser().parse(script)
     _walk(ctx, tree.root_node)
-    return ctx.out
+    # the launches' delete_tokens keep the context (for its bytes and offset map): without its
+    # reference to the extraction, that is no reference cycle and is freed once dropped
+    out, ctx.out = ctx.out, None
+    return out
 
 
 def _relevant(ctx: _Ctx, node) -> bool:
@@ -390,26 +430,68 @@ def _relevant(ctx: _Ctx, node) -> bool:
 
 
 def _walk(ctx: _Ctx, root) -> None:
-    stack = [root]
+    """Visit, in document order, the nodes that hold a mark (``_relevant``), down to the first
+    command, declaration or assignment on each path.
+
+    A node's children tile its bytes in order, so the children worth visiting are found from
+    the marks (``_child_after``) rather than by testing every child: a script's top level has a
+    statement per line, few of which mention vLLM, and listing a node's children costs ~0.4 us
+    each (tree-sitter walks the hidden repetition nodes under them). The next mark is looked up
+    only once the previous child is done, as marks are added on the way (``_image_var``: uses of
+    ``$IMAGE`` after ``IMAGE=vllm/...``)."""
+    marks = ctx.marks  # sorted; _image_var inserts into this very list
+    if not _relevant(ctx, root):
+        return
+    # entries: a node that holds a mark, or (node, from byte, its end): the rest of the node's
+    # children, from the first one that holds a mark at or after that byte
+    stack: list = [root]
     while stack:
         node = stack.pop()
-        if not _relevant(ctx, node):
-            continue
-        t = node.type
-        if t == "command":
-            _command(ctx, node)
-            continue
-        if t == "declaration_command":
-            _declaration(ctx, node)
-            continue
-        if t == "variable_assignment":
-            _bare_assignment(ctx, node)
-            continue
-        if t == "redirected_statement":
-            _heredocs(ctx, node)
-        if t == "heredoc_redirect":
-            continue  # bodies are handled by _heredocs
-        stack.extend(reversed(node.children))
+        if node.__class__ is tuple:
+            parent, pos, end = node
+            while True:
+                k = bisect_left(marks, pos)
+                if k == len(marks) or marks[k] >= end:
+                    break
+                m = marks[k]
+                c = _child_after(parent, m)
+                if c is None:
+                    break
+                pos = c.start_byte
+                if pos <= m:  # it holds the mark
+                    stack.append((parent, c.end_byte, end))
+                    stack.append(c)
+                    break
+        else:
+            t = node.type
+            if t == "command":
+                _command(ctx, node)
+                continue
+            if t == "declaration_command":
+                _declaration(ctx, node)
+                continue
+            if t == "variable_assignment":
+                _bare_assignment(ctx, node)
+                continue
+            if t == "redirected_statement":
+                _heredocs(ctx, node)
+            if t == "heredoc_redirect":
+                continue  # bodies are handled by _heredocs
+            stack.append((node, node.start_byte, node.end_byte))
+
+
+def _child_after(parent, i: int):
+    """The first child of ``parent`` that ends after byte ``i``, or None."""
+    # tree-sitter's own search, taken when it lands on a child that holds the byte (that child
+    # is then the first to end after it); a byte between children is settled by bisection
+    cur = parent.walk()
+    if cur.goto_first_child_for_byte(i) is not None and cur.depth == 1:
+        c = cur.node
+        if c.start_byte <= i < c.end_byte:
+            return c
+    kids = parent.children
+    k = bisect_right([c.end_byte for c in kids], i)
+    return kids[k] if k < len(kids) else None
 
 
 # ---- coordinates
@@ -459,13 +541,15 @@ def _map_exact(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
 
 def _token(ctx: _Ctx, w: _Word) -> Token:
     tr = w.text_range()
-    return Token(
-        text=w.text,
-        span=_map_span(ctx, w.start, w.end),
-        text_span=_map_exact(ctx, *tr) if tr else None,
-        opaque=w.opaque,
-        splat=w.splat,
-    )
+    start, end = w.start, w.end
+    if ctx.omap is None:
+        span = Span(start, end)
+        # a word spelled as written (no quotes, no escapes): one span object for both (immutable)
+        text_span = None if tr is None else span if tr[0] == start and tr[1] == end else Span(tr[0], tr[1])
+    else:
+        text_span = _map_exact(ctx, *tr) if tr else None
+        span = text_span if text_span is not None and tr[0] == start and tr[1] == end else _map_span(ctx, start, end)
+    return Token(w.text, span, text_span, w.opaque, w.splat)
 
 
 # ---- commands
@@ -806,7 +890,9 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         dropped_words = [w for w in arg_words if w.start >= cut]
         arg_words = kept
     tokens = [_token(ctx, w) for w in arg_words]
-    word_of = {id(t): w for t, w in zip(tokens, arg_words)}
+    # token -> its word's script range (not the word: that holds a tree-sitter node, and with
+    # it the whole tree, for as long as the launch lives)
+    word_of = {id(t): (w.start, w.end) for t, w in zip(tokens, arg_words)}
     env: list[EnvAssign] = [e for _o, e in ctx.file_env]
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
@@ -838,19 +924,19 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
     if found.gpu_count is not None:
         la.hardware = Hardware(gpu_count=found.gpu_count, source=found.gpus_source)
 
-    def delete_tokens(toks: list[Token], _la=la, _word_of=word_of) -> Optional[list[Edit]]:
+    def delete_tokens(toks: list[Token], _tokens=tokens, _word_of=word_of) -> Optional[list[Edit]]:
         ws = []
         for t in toks:
             w = _word_of.get(id(t))
             if w is None:  # a copy: match by span
-                w = next((_word_of[id(x)] for x in _la.tokens if x.span == t.span and t.span is not None), None)
+                w = next((_word_of[id(x)] for x in _tokens if x.span == t.span and t.span is not None), None)
             if w is None:
                 return None
             ws.append(w)
         if not ws:
             return None
-        ws.sort(key=lambda w: w.start)
-        rng = _deletion_range(ctx.src, ws[0].start, ws[-1].end)
+        ws.sort(key=_first)
+        rng = _deletion_range(ctx.src, ws[0][0], ws[-1][1])
         if rng is None:
             return None
         sp = _map_exact(ctx, *rng)
@@ -860,6 +946,10 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
 
     la.delete_tokens = delete_tokens
     ctx.out.launches.append(la)
+
+
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]
 
 
 def _env_from_word(ctx: _Ctx, words: list[_Word], idx: int, name: str, value: Optional[str]) -> EnvAssign:
