@@ -119,7 +119,17 @@ class ArgvParser:
         return None if shape is None else bool(shape.get("takes_value"))
 
     def resolve(self, written: str) -> tuple[str, Optional[Option], Optional[str], str, Optional[str], list[str]]:
-        """-> (canonical, option, resolved string, how, json_path, ambiguous candidates)."""
+        """-> (canonical, option, resolved string, how, json_path, ambiguous candidates).
+
+        A pure function of the surface and the word, memoised per surface: a repository writes
+        the same options in launch after launch."""
+        memo = self.surface.__dict__.setdefault("_resolved", {})
+        r = memo.get(written)
+        if r is None:
+            r = memo[written] = self._resolve(written)
+        return r[0], r[1], r[2], r[3], r[4], list(r[5])  # the caller owns its list
+
+    def _resolve(self, written: str) -> tuple[str, Optional[Option], Optional[str], str, Optional[str], list[str]]:
         s = self.surface
         canonical = normalise_long(written, s)
         how = "exact" if canonical == written else "underscore"

@@ -299,16 +299,20 @@ class Linter:
             self.explicit_target = db.resolve_version(settings.target_version)
 
     # -- target release
-    def _project_pin(self, directory: Path) -> Optional[tuple[str, str]]:
+    def _project_pin(self, directory) -> Optional[tuple[str, str]]:
+        """The release a requirements / constraints file or pyproject.toml in ``directory`` (a
+        real directory, path or string) or an ancestor up to the repository root pins, once per
+        directory. Strings, not path objects: every directory of a corpus is asked once."""
         key = str(directory)
         if key in self._pins:
             return self._pins[key]
         found = None
         pin_re = re.compile(r"^\s*vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", re.M)
-        for name in sorted(os.listdir(directory)) if directory.is_dir() else []:
+        for name in sorted(os.listdir(key)) if os.path.isdir(key) else []:
             if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) or name == "pyproject.toml":
                 try:
-                    text = (directory / name).read_text(encoding="utf-8", errors="replace")
+                    with open(os.path.join(key, name), encoding="utf-8", errors="replace") as f:
+                        text = f.read()
                 except OSError:
                     continue
                 m = pin_re.search(text) or re.search(r"[\"']vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", text)
@@ -318,18 +322,37 @@ class Linter:
                     if v:
                         found = (v, f"{name} pins vllm{op}{ver}")
                         break
-        if found is None and not (directory / ".git").exists() and directory.parent != directory:
-            found = self._project_pin(directory.parent)
+        if found is None and not os.path.exists(os.path.join(key, ".git")):
+            parent = os.path.dirname(key)
+            if parent != key:
+                found = self._project_pin(parent)
         self._pins[key] = found
         return found
 
     def _real_parent(self, path: Path) -> Path:
-        """``path.parent.resolve()``, once per directory (a resolve costs an lstat per component)."""
+        """``path.parent.resolve()``, once per directory. A resolve costs an lstat per path
+        component, so a directory is resolved from its parent's memoised real path: joined with
+        its name unless it is a symbolic link (one lstat per new directory)."""
         memo = self.__dict__.setdefault("_real_parents", {})
         key = str(path.parent)
         r = memo.get(key)
         if r is None:
-            r = memo[key] = path.parent.resolve()
+            dirs = self.__dict__.setdefault("_real_dirs", {})  # directory string -> its real path
+
+            def real(d: str) -> str:
+                got = dirs.get(d)
+                if got is None:
+                    head, tail = os.path.split(d)
+                    if not head or head == d or tail in ("", ".", ".."):
+                        got = os.path.realpath(d)
+                    else:
+                        got = os.path.join(real(head), tail)
+                        if os.path.islink(got):
+                            got = os.path.realpath(got)
+                    dirs[d] = got
+                return got
+
+            r = memo[key] = Path(real(key))
         return r
 
     def target_for(self, path: Path, hints: list[VersionHint]) -> tuple[str, str]:

@@ -323,6 +323,23 @@ def layout(ctx) -> Layout:
 
 
 _BASE_DIRS: dict = {}
+_REAL_DIRS: dict = {}
+
+
+def _real_dir(d: str) -> str:
+    """``os.path.realpath(d)``, once per directory, built from the parent's real path: an lstat
+    per new directory instead of one per path component."""
+    got = _REAL_DIRS.get(d)
+    if got is None:
+        head, tail = os.path.split(d)
+        if not head or head == d or tail in ("", ".", ".."):
+            got = os.path.realpath(d)
+        else:
+            got = os.path.join(_real_dir(head), tail)
+            if os.path.islink(got):
+                got = os.path.realpath(got)
+        _REAL_DIRS[d] = got
+    return got
 
 
 def _base_dir(path: str):
@@ -332,7 +349,8 @@ def _base_dir(path: str):
 
     d = _BASE_DIRS.get(path)
     if d is None:
-        d = _BASE_DIRS[path] = Path(os.path.dirname(os.path.realpath(path)))
+        real = os.path.dirname(os.path.realpath(path)) if os.path.islink(path) else _real_dir(os.path.dirname(path))
+        d = _BASE_DIRS[path] = Path(real)
     return d
 
 

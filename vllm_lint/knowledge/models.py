@@ -17,9 +17,11 @@ so under ``--verbose``). ``--served-model-name`` is never the model: the model i
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Optional
 
@@ -306,11 +308,15 @@ def _from_hub(repo: str, revision: Optional[str]) -> tuple[Optional[ModelFacts],
 # ------------------------------------------------------------------------------ resolution
 
 _MEMO: dict[tuple[str, Optional[str], bool, Optional[str]], tuple[Optional[ModelFacts], str]] = {}
+# the part of a resolution that does not depend on the linted file's directory: a repository
+# asks for the same few models from many directories
+_BY_NAME: dict[tuple[str, Optional[str], bool], tuple[Optional[ModelFacts], str]] = {}
 
 
 def clear_cache() -> None:
     """Forget resolved models (tests change HF_HOME between runs)."""
     _MEMO.clear()
+    _BY_NAME.clear()
 
 
 def resolve(model: Optional[str], *, revision: Optional[str] = None, online: bool = False,
@@ -325,21 +331,44 @@ def resolve(model: Optional[str], *, revision: Optional[str] = None, online: boo
     return _MEMO[key]
 
 
+def _may_be_file(path: str) -> bool:
+    """False when ``path`` is certainly not a regular file (``Path.is_file`` would say False
+    without raising); True when it is one or that cannot be told this way."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as e:
+        return e.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+    except ValueError:
+        return False
+
+
 def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Optional[Path]) -> tuple[Optional[ModelFacts], str]:
     if any(c in model for c in "${}`") or not model:
         return None, f"the model `{model}` is not known statically"
-    # a local directory
-    looks_local = model.startswith(("/", "./", "../", "~")) or not _REPO_ID.match(model)
-    cands = [Path(os.path.expanduser(model))]
-    if base_dir is not None and not os.path.isabs(os.path.expanduser(model)):
-        cands.append(base_dir / model)
-    for p in cands:
-        cfg = p / "config.json"
-        if cfg.is_file():
-            facts = _read_config(cfg, model)
-            if facts is not None:
-                return facts, facts.source
-    if looks_local:
+    # a local directory (checked with strings first: usually there is no such file)
+    expanded = os.path.expanduser(model)
+    dirs = [expanded]
+    if base_dir is not None and not os.path.isabs(expanded):
+        dirs.append(os.path.join(str(base_dir), model))
+    if any(_may_be_file(os.path.join(d, "config.json")) for d in dirs):
+        cands = [Path(expanded)]
+        if base_dir is not None and not os.path.isabs(expanded):
+            cands.append(base_dir / model)
+        for p in cands:
+            cfg = p / "config.json"
+            if cfg.is_file():
+                facts = _read_config(cfg, model)
+                if facts is not None:
+                    return facts, facts.source
+    key = (model, revision, online)
+    if key not in _BY_NAME:
+        _BY_NAME[key] = _by_name(model, revision, online)
+    return _BY_NAME[key]
+
+
+def _by_name(model: str, revision: Optional[str], online: bool) -> tuple[Optional[ModelFacts], str]:
+    """The facts of a model that is not a local directory with a config.json."""
+    if model.startswith(("/", "./", "../", "~")) or not _REPO_ID.match(model):
         return None, f"the model `{model}` is a local path without a readable config.json here"
     facts = table().get(model.lower())
     if facts is not None:

@@ -1,0 +1,102 @@
+"""The per-directory and per-surface memos of the lint path give what the direct computations give:
+real directories (symbolic links, ``..``, relative paths), project pins, model resolution from a
+file's directory, and option resolution."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from vllm_lint.argv import ArgvParser
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """real/sub (pinned in real/), a link to it, a file link from another pinned directory, a
+    directory link in the middle of a path."""
+    (tmp_path / ".git").mkdir()
+    sub = tmp_path / "real" / "sub"
+    sub.mkdir(parents=True)
+    (tmp_path / "real" / "requirements.txt").write_text("vllm==0.10.2\n")
+    (sub / "serve.sh").write_text("vllm serve m\n")
+    (tmp_path / "linkdir").symlink_to("real/sub")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "requirements.txt").write_text("vllm==0.8.5\n")
+    (other / "serve_link.sh").symlink_to("../real/sub/serve.sh")
+    (tmp_path / "deep" / "x").mkdir(parents=True)
+    (tmp_path / "deep" / "x" / "up").symlink_to("../../real")
+    (tmp_path / "dangling").symlink_to("nowhere")
+    return tmp_path
+
+
+def _paths(root: Path) -> list[str]:
+    return [f"{root}/real/sub/serve.sh", f"{root}/linkdir/serve.sh", f"{root}/other/serve_link.sh",
+            f"{root}/real/sub/../sub/serve.sh", f"{root}/deep/x/up/sub/serve.sh",
+            f"{root}/deep/x/up/../other/serve_link.sh", f"{root}/dangling/x.sh", f"{root}/missing/dir/x.sh",
+            "serve.sh", "sub/serve.sh", "../linkdir/serve.sh", "./sub/../sub/serve.sh"]
+
+
+def _linter(synth_db):
+    from vllm_lint.engine import Linter
+    from vllm_lint.settings import Settings
+
+    return Linter(synth_db, Settings(), [])
+
+
+def test_real_parent_is_the_resolved_parent(synth_db, tree, monkeypatch):
+    monkeypatch.chdir(tree / "real")
+    linter = _linter(synth_db)
+    for p in _paths(tree) * 2:  # twice: from the memo as well
+        assert linter._real_parent(Path(p)) == Path(p).parent.resolve(), p
+
+
+def test_base_dir_is_the_real_files_directory(tree, monkeypatch):
+    from vllm_lint.knowledge import layout
+
+    monkeypatch.chdir(tree / "real")
+    monkeypatch.setattr(layout, "_BASE_DIRS", {})
+    monkeypatch.setattr(layout, "_REAL_DIRS", {})
+    for p in _paths(tree) * 2:
+        assert layout._base_dir(p) == Path(os.path.dirname(os.path.realpath(p))), p
+
+
+def test_project_pin_is_read_from_the_real_directory(synth_db, tree):
+    linter = _linter(synth_db)
+    for p, pin in (("real/sub/serve.sh", "0.10.2"), ("linkdir/serve.sh", "0.10.2"), ("deep/x/up/sub/serve.sh", "0.10.2"),
+                   ("other/serve_link.sh", "0.8.5")):  # a linked file: its own directory, as before
+        target, why = linter.target_for(tree / p, [])
+        assert (target, why) == (synth_db.floor_version(pin), f"requirements.txt pins vllm=={pin}"), p
+
+
+def test_a_models_directory_next_to_one_file_does_not_leak_to_others(tmp_path):
+    from vllm_lint.knowledge import models
+
+    models.clear_cache()
+    a, b = tmp_path / "a", tmp_path / "b"
+    (a / "deepseek-ai" / "DeepSeek-V3").mkdir(parents=True)
+    (a / "deepseek-ai" / "DeepSeek-V3" / "config.json").write_text(json.dumps({"num_attention_heads": 12}))
+    b.mkdir()
+    try:
+        for _ in range(2):
+            in_b, _why = models.resolve("deepseek-ai/DeepSeek-V3", base_dir=b)
+            in_a, why = models.resolve("deepseek-ai/DeepSeek-V3", base_dir=a)
+            assert in_b is not None and in_b.heads == 128 and in_b.source.startswith("vllm_lint/data/models.tsv")
+            assert in_a is not None and in_a.heads == 12 and why == f"config.json at {a}/deepseek-ai/DeepSeek-V3/config.json"
+    finally:
+        models.clear_cache()
+
+
+def test_option_resolution_memo(synth_db):
+    s = synth_db.surface("0.27.1")
+    first = [ArgvParser(s, synth_db).resolve(w) for w in ("--tensor_parallel_size", "--max-num", "--enf", "-tp")]
+    again = [ArgvParser(s, synth_db).resolve(w) for w in ("--tensor_parallel_size", "--max-num", "--enf", "-tp")]
+    assert first == again
+    fresh = ArgvParser(synth_db.surface("0.27.1"), synth_db)
+    fresh.surface = type(s)(s.record)  # a surface without memo
+    assert [fresh.resolve(w) for w in ("--tensor_parallel_size", "--max-num", "--enf", "-tp")] == first
+    for a, b in zip(first, again):
+        assert a[5] is not b[5]  # each caller gets its own list of candidates
