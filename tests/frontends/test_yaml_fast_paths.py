@@ -143,3 +143,69 @@ def test_extraction_still_usable_after_the_call():
     assert [e.name for e in k8s.env] == ["VLLM_USE_V1"]
     assert [t.text for t in compose.tokens] == ["--model", "m", "--seed", "1"]
     assert k8s.delete_tokens(k8s.tokens[2:]) and compose.delete_tokens(compose.tokens[2:])
+
+
+# ---------------------------------------------------------------------------------------------
+# the pre-filter: the case-insensitive regular expression, spelled as substring searches
+
+
+@pytest.mark.parametrize("data, want", [
+    (b"", False), (b"image: vllm/vllm-openai", True), (b"IMAGE: VLLM/VLLM-OPENAI", True), (b"x: vLlM", True),
+    (b"modelFormat: {name: huggingface}", True), (b"MODELFORMAT: x", True), (b"model_format: x", False),
+    (b"engine_kwargs: {}", True), (b"ENGINE_KWARGS: {}", True), (b"engine-kwargs: {}", False), (b"vl lm", False),
+    (b"v\nllm", False), (b"\xc4\xb0vllm", True), (b"\xff\xfe v\xc4\xb0llm", False), (b"...vll", False), (b"llm", False),
+])
+def test_pre_filter(data, want):
+    assert Y.might_contain_launch(data) is want
+    assert (Y._PREFILTER.search(data) is not None) is want
+
+
+def test_pre_filter_matches_the_regular_expression():
+    import random
+
+    rnd = random.Random(3)
+    alphabet = b"vVlLmMoOdDeEfFrRaAtTnNgGiIkKwWsS_ -\n\xc4\xb0"
+    for _ in range(20000):
+        data = bytes(rnd.choice(alphabet) for _ in range(rnd.randint(0, 20)))
+        assert Y.might_contain_launch(data) == (Y._PREFILTER.search(data) is not None), data
+        s, e = rnd.randint(0, len(data)), rnd.randint(0, len(data))
+        assert Y._mentions(data.lower(), s, e) == (Y._PREFILTER.search(data, s, e) is not None), (data, s, e)
+
+
+def test_each_document_is_checked_on_its_own_bytes():
+    """A document is walked only if its own bytes mention vLLM (any case): here the second."""
+    data = (b"kind: Pod\nspec:\n  containers:\n    - image: example/server\n      args: [--model, m]\n"
+            b"---\nkind: Pod\nspec:\n  containers:\n    - image: example/server\n      args: [--model, m]\n"
+            b"      env:\n        - {name: VLLM_ADDITIONAL_ARGS, value: --seed 1}\n")
+    (la,) = Y.extract(data, "t.yaml").launches
+    assert la.entry == "env:VLLM_ADDITIONAL_ARGS" and [t.text for t in la.tokens] == ["--seed", "1"]
+    assert la.span.start > data.index(b"---")
+
+
+# ---------------------------------------------------------------------------------------------
+# _prepare: merge-conflict markers and template filling
+
+
+@pytest.mark.parametrize("data, line", [
+    (b"a: 1\n<<<<<<< HEAD\nb: 2\n", 2), (b"a: 1\r\n>>>>>>>\r\n", 2), (b"=======\n", 1), (b"a: 1\n======= \n", None),
+    (b"a: '<<<<<<< x'\n", None), (b"a: 1\n<<<<<<<< eight\n", None), (b"a: 1\n <<<<<<< indented\n", None),
+    (b"a: 1\n>>>>>>> feature\n", 2), (b"x: =======\n", None),
+])
+def test_merge_conflict_marker_lines(data, line):
+    if line is None:
+        assert Y._prepare(data) == (data, [])
+    else:
+        with pytest.raises(ParseError) as ei:
+            Y._prepare(data)
+        assert "conflict" in ei.value.message and ei.value.line == line
+
+
+def test_template_filling_keeps_offsets_and_line_breaks():
+    data = (b"image: vllm/vllm-openai:{{ .Values.tag }}\n{{- if .Values.x }}\n"
+            b"args: [{{ .Values.a\r\n | quote }}, '--seed']\n  {{ end }}  \n")
+    filled, regions = Y._prepare(data)
+    assert len(filled) == len(data)
+    assert [data[s:e] for s, e in regions] == [b"{{ .Values.tag }}", b"{{- if .Values.x }}",
+                                               b"{{ .Values.a\r\n | quote }}", b"{{ end }}"]
+    assert filled == (b"image: vllm/vllm-openai:" + b"_" * 17 + b"\n" + b" " * 19 + b"\n"
+                      b"args: [" + b"_" * 12 + b"\r\n" + b"_" * 11 + b", '--seed']\n" + b" " * 13 + b"\n")

@@ -163,8 +163,18 @@ _PREFILTER = re.compile(rb"(?i)vllm|modelFormat|engine_kwargs")
 
 
 def might_contain_launch(data: bytes) -> bool:
-    """Cheap pre-filter: the bytes mention vLLM (image, command, module, Helm chart keys)."""
-    return _PREFILTER.search(data) is not None
+    """Cheap pre-filter: the bytes mention vLLM (image, command, module, Helm chart keys).
+
+    ``_PREFILTER.search(data) is not None``, spelled as substring searches of the ASCII-lowered
+    bytes: a case-insensitive regular expression tests every byte in Python's matcher (~14 ns a
+    byte), ``bytes.lower`` and ``in`` run at memory speed."""
+    return _mentions(data.lower(), 0, len(data))
+
+
+def _mentions(low: bytes, s: int, e: int) -> bool:
+    """``_PREFILTER.search(data, s, e) is not None``, given ``low = data.lower()``."""
+    return low.find(b"vllm", s, e) >= 0 or low.find(b"modelformat", s, e) >= 0 or (
+        low.find(b"engine_kwargs", s, e) >= 0)
 
 
 # ------------------------------------------------------------------------------------------
@@ -200,6 +210,10 @@ _TEMPLATE = lazy_re(rb"\{\{.*?\}\}", re.S)
 _CONFLICT = re.compile(rb"^(?:<{7}|>{7})(?: |\r?$)|^={7}\r?$", re.M)
 
 
+_BLANK_FILL = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
+_INLINE_FILL = bytes(b if b in (0x0A, 0x0D) else 0x5F for b in range(256))
+
+
 def _fill_templates(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
     """Replace each ``{{ ... }}`` with same-length filler; return the new bytes and regions."""
     regions: list[tuple[int, int]] = []
@@ -219,10 +233,8 @@ def _fill_templates(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
             le = len(data)
         line = data[ls:le]
         blank_line = not _TEMPLATE.sub(b"", line).strip()
-        for i in range(s, e):
-            if out[i] in (0x0A, 0x0D):
-                continue
-            out[i] = 0x20 if blank_line else 0x5F  # ' ' or '_'
+        # every byte but line breaks -> ' ' or '_'
+        out[s:e] = data[s:e].translate(_BLANK_FILL if blank_line else _INLINE_FILL)
     # `${{` (GitHub Actions) leaves `$____`: a shell variable, which is opaque anyway
     return bytes(out), regions
 
@@ -495,6 +507,7 @@ class _File:
         self.original: Optional[bytes] = None  # the bytes as written, when templates were filled
         self.consumed: set[int] = set()
         self.pos: Callable[[int], int] = lambda i: i
+        self.low: Optional[bytes] = None  # data.lower(), once a document is walked
 
     # ---- positions ------------------------------------------------------------------------
 
@@ -1110,7 +1123,9 @@ class _File:
     def walk_document(self, root: Any) -> None:
         s0 = self.pos(root.start_mark.index)
         e0 = self.pos(root.end_mark.index)
-        if _PREFILTER.search(self.data, s0, max(e0, s0 + 1)) is None:
+        if self.low is None:
+            self.low = self.data.lower()
+        if not _mentions(self.low, s0, max(e0, s0 + 1)):
             return  # nothing in this document mentions vLLM
         if not isinstance(root, MappingNode):
             if isinstance(root, SequenceNode):
@@ -1661,7 +1676,8 @@ def extract_config_file(data: bytes, path: str) -> Extraction:
 def _prepare(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
     if len(data) > MAX_BYTES:
         raise ParseError(f"file too large for the YAML front-end ({len(data)} bytes)", offset=0)
-    m = _CONFLICT.search(data)
+    # (no run of seven '<', '>' or '=': no marker, and no scan of every line start)
+    m = _CONFLICT.search(data) if (b"<<<<<<<" in data or b">>>>>>>" in data or b"=======" in data) else None
     if m:
         raise ParseError("merge conflict marker", offset=m.start(),
                          line=data.count(b"\n", 0, m.start()) + 1)
