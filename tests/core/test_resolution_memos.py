@@ -100,3 +100,42 @@ def test_option_resolution_memo(synth_db):
     assert [fresh.resolve(w) for w in ("--tensor_parallel_size", "--max-num", "--enf", "-tp")] == first
     for a, b in zip(first, again):
         assert a[5] is not b[5]  # each caller gets its own list of candidates
+
+
+def test_close_match_is_difflibs(synth_db):
+    import difflib
+
+    from vllm_lint.rules import _status
+
+    pools = [synth_db.surface(v).long_strings for v in synth_db.versions] + [
+        ["--abc", "--abd", "--abe"], ["--ab", "--ba"], [], ["x", "x", "y"]]
+    words = ["--max-model-length", "--tensor-paralel-size", "--ab", "--abx", "--enforce_eager", "x", "--zzz", ""]
+    for cutoff in (0.0, 0.6, 0.75, 0.8, 1.0):
+        for word in words:
+            for pool in pools * 2:  # the second time from the per-process ratios
+                want = difflib.get_close_matches(word, pool, n=1, cutoff=cutoff)
+                assert _status._close_match(word, pool, cutoff) == (want[0] if want else None), (word, cutoff)
+
+
+def test_option_strings_starting(synth_db):
+    for prefix in ("", "-", "--", "--max", "--max-num-seqs", "--no", "--zzz", "-t", "--tensor-parallel-size-x"):
+        assert synth_db.option_strings_starting(prefix) == sorted(
+            s for s in synth_db.all_option_strings if s.startswith(prefix)), prefix
+
+
+def test_option_from_record_sets_every_field(synth_db):
+    from vllm_lint.surface.db import Option
+
+    n = 0
+    for v in synth_db.versions:
+        for r in synth_db.surface(v).record["options"]:
+            want = Option(name=r["name"], aliases=list(r.get("aliases") or []), negations=list(r.get("negations") or []),
+                          hidden=list(r.get("hidden") or []), dest=r.get("dest") or r["name"].lstrip("-").replace("-", "_"),
+                          kind=r.get("kind") or "valued", type=r.get("type"), optional=bool(r.get("optional")),
+                          nargs=r.get("nargs"), choices=r.get("choices"), default=r.get("default"),
+                          default_computed=bool(r.get("default_computed")), group=r.get("group"), config=r.get("config"),
+                          deprecated=r.get("deprecated"))
+            got = Option.from_record(r)
+            assert got == want and repr(got) == repr(want)
+            n += 1
+    assert n > 50

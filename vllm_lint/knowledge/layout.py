@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any, Optional
 
 from ..launch import EnvAssign
-from ..record import Record
+from ..record import Record, lazy_re
 
 # option strings that older/other releases may not resolve, mapped to their EngineArgs field
 _ALIASES = {
@@ -386,7 +385,7 @@ def fmt_ratio(x: float) -> str:
     return f"{x * 100:.2f}%".replace(".00%", "%")
 
 
-_HUMAN = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)\s*$")
+_HUMAN = lazy_re(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)\s*$")
 
 
 def human_int(v: Any) -> Optional[int]:

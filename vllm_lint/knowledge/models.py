@@ -25,8 +25,10 @@ import stat
 from pathlib import Path
 from typing import Any, Optional
 
+from ..record import lazy_re
+
 HUB_URL = "https://huggingface.co/{repo}/resolve/{revision}/config.json"
-_REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+_REPO_ID = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 class ModelFacts:

@@ -98,24 +98,57 @@ def target_accepts(ctx: LintContext, option: str) -> bool:
 
 
 def closest(surface, word: str, pool, cutoff: float, kind: str = "") -> Optional[str]:
-    """The closest name to ``word`` in ``pool()`` (difflib), memoised per release surface: a
-    repository repeats its typos, and each lookup compares against hundreds of names."""
+    """The closest name to ``word`` in ``pool()``: ``difflib.get_close_matches(word, pool(), n=1,
+    cutoff=cutoff)``, memoised per release surface: a repository repeats its typos, and each
+    lookup compares against hundreds of names. The similarity of a word to a name is computed
+    once per process (``_RATIOS``): releases share most of their names."""
     memo = surface.__dict__.setdefault("_closest_memo", {})
     key = (kind, word, cutoff)
     if key not in memo:
-        import difflib  # only when a name is unknown (~2 ms of start-up otherwise)
-
-        close = difflib.get_close_matches(word, pool(), n=1, cutoff=cutoff)
-        memo[key] = close[0] if close else None
+        memo[key] = _close_match(word, pool(), cutoff)
     return memo[key]
+
+
+# (word, cutoff) -> {name: difflib ratio of name to word, or None when below cutoff}
+_RATIOS: dict[tuple[str, float], dict[str, Optional[float]]] = {}
+
+
+def _close_match(word: str, names, cutoff: float) -> Optional[str]:
+    """``get_close_matches(word, names, n=1, cutoff)``: the best (ratio, name) at or above
+    ``cutoff``, the same filters (real_quick_ratio, quick_ratio, ratio) on the same matcher."""
+    scores = _RATIOS.setdefault((word, cutoff), {})
+    best: Optional[tuple[float, str]] = None
+    matcher = None
+    for x in names:
+        if x in scores:
+            r = scores[x]
+        else:
+            if matcher is None:
+                import difflib  # only when a name is unknown (~2 ms of start-up otherwise)
+
+                matcher = difflib.SequenceMatcher()
+                matcher.set_seq2(word)
+            matcher.set_seq1(x)
+            if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff \
+                    and matcher.ratio() >= cutoff:
+                r = matcher.ratio()
+            else:
+                r = None
+            scores[x] = r
+        if r is not None and (best is None or (r, x) > best):
+            best = (r, x)
+    return best[1] if best is not None else None
 
 
 def args_in_state(ctx: LintContext, state: str):
     """(argument, status) for each option of the launch whose timeline state is ``state``."""
+    cache = ctx.extra.setdefault("status", {})  # as option_status, without a call per argument
     for arg in ctx.args:
         if arg.positional:
             continue
-        st = option_status(ctx, arg)
+        st = cache.get(id(arg))
+        if st is None:
+            st = cache[id(arg)] = _compute(ctx, arg)
         if st.state == state:
             yield arg, st
 
@@ -145,7 +178,7 @@ def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
             close = closest(s, base, lambda: s.long_strings if base.startswith("--") else list(s.by_string), 0.75)
             st = Status(arg, "unknown", base, suggestion=close)
             if base.startswith("--") and len(base) >= 4:
-                st.historic_matches = sorted(x for x in ctx.db.all_option_strings if x.startswith(base))
+                st.historic_matches = ctx.db.option_strings_starting(base)
             return st
         expanded_from, base, hist = base, full, ctx.db.option_history(full)
     st = _timeline_status(ctx, arg, base, hist)
@@ -158,7 +191,7 @@ def _historic_expansion(ctx: LintContext, prefix: str) -> Optional[str]:
     unique match for it (``--cuda-graph`` -> ``--cuda-graph-sizes``), or None."""
     if not prefix.startswith("--") or len(prefix) < 4:
         return None
-    if not any(s.startswith(prefix) and s != prefix for s in ctx.db.all_option_strings):
+    if not any(s != prefix for s in ctx.db.option_strings_starting(prefix)):
         return None
     pos = ctx.db.position(ctx.target)
     for v in reversed(ctx.db.versions[:pos]):

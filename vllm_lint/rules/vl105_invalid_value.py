@@ -25,15 +25,15 @@ Values that are shell variables or templates are unknown and never reported.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Optional
 
+from ..record import lazy_re
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL105", name="invalid-value", summary="value the target release rejects",
             severity="error")
 
-_HUMAN_INT = re.compile(r"^\d+(\.\d+)?\s*[kKmMgGtT]?[iI]?[bB]?$")
+_HUMAN_INT = lazy_re(r"^\d+(\.\d+)?\s*[kKmMgGtT]?[iI]?[bB]?$")
 
 
 def _type_error(type_name: Optional[str], value: str, optional: bool) -> Optional[str]:
