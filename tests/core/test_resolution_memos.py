@@ -139,3 +139,28 @@ def test_option_from_record_sets_every_field(synth_db):
             assert got == want and repr(got) == repr(want)
             n += 1
     assert n > 50
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_database_loading_restores_the_garbage_collector(synth_db_path, tmp_path, enabled):
+    import gc
+    import shutil
+
+    from vllm_lint.surface.db import Database, DatabaseError
+
+    bad = tmp_path / "db"
+    shutil.copytree(synth_db_path, bad)
+    first = sorted((bad / "releases").glob("*.json"))[0]
+    first.write_text("{not json")
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        db = Database(synth_db_path)
+        for v in db.versions:
+            db.surface(v)
+        assert gc.isenabled() is enabled
+        with pytest.raises(DatabaseError):
+            Database(bad).surface(first.stem)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

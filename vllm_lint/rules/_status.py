@@ -61,7 +61,10 @@ def _successor(ctx: LintContext, name: str, last: Optional[str]) -> tuple[Option
     if ov:
         return (ov.get("successor"), bool(ov.get("safe")), ov.get("note"),
                 bool(ov.get("noop_at_removal")), ov.get("evidence"))
-    if last:
+    # the index says where a string was deprecated: without that, the release file of ``last``
+    # (a whole surface, ~1.5 ms) is not read for nothing
+    dep = ctx.db.deprecated_history(name) if last else None
+    if dep is not None and ctx.db.position(last) in dep.indices:
         opt = ctx.db.surface(last).lookup(name)
         if opt and opt.deprecated and opt.deprecated.get("successor"):
             return opt.deprecated["successor"], True, None, False, f"deprecated in vLLM {last} with a named successor"

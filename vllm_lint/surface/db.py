@@ -8,6 +8,7 @@ more release files on demand. See ``flag_db/README.md`` for the file formats.
 from __future__ import annotations
 
 import bisect
+import gc
 import json
 import os
 from functools import cached_property
@@ -211,9 +212,23 @@ def _runs(indices: Iterable[int]) -> Ranges:
     return out
 
 
+class _NoCollection:
+    """The cyclic garbage collector off (restored as found) while a database file is parsed and
+    its surface built: tens of thousands of acyclic containers, whose allocation would otherwise
+    trigger collections that traverse every surface and index already loaded."""
+
+    def __enter__(self) -> None:
+        self.enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.enabled:
+            gc.enable()
+
+
 def _read_json(path: Path) -> Any:
     try:
-        with open(path, "rb") as f:
+        with open(path, "rb") as f, _NoCollection():
             return json.loads(f.read())
     except FileNotFoundError:
         raise DatabaseError(f"{path}: database file is missing") from None
@@ -419,14 +434,15 @@ class Database:
         s = self._surfaces.get(version)
         if s is None:
             file = self.path / "releases" / f"{version}.json"
-            rec = _read_json(file)
-            if not isinstance(rec, dict) or rec.get("version") != version:
-                raise DatabaseError(f"{file}: corrupted release file")
-            try:  # a hand-edited file: wrong shapes must be an error message, not a traceback
-                _check_release(rec)
-                s = Surface(rec)
-            except (KeyError, TypeError, ValueError, AttributeError) as e:
-                raise DatabaseError(f"{file}: corrupted release file ({type(e).__name__}: {e})") from None
+            with _NoCollection():
+                rec = _read_json(file)
+                if not isinstance(rec, dict) or rec.get("version") != version:
+                    raise DatabaseError(f"{file}: corrupted release file")
+                try:  # a hand-edited file: wrong shapes must be an error message, not a traceback
+                    _check_release(rec)
+                    s = Surface(rec)
+                except (KeyError, TypeError, ValueError, AttributeError) as e:
+                    raise DatabaseError(f"{file}: corrupted release file ({type(e).__name__}: {e})") from None
             self._surfaces[version] = s
         return s
 
