@@ -329,31 +329,26 @@ class Linter:
         self._pins[key] = found
         return found
 
-    def _real_parent(self, path: Path) -> Path:
-        """``path.parent.resolve()``, once per directory. A resolve costs an lstat per path
+    def _real_parent(self, path: Path) -> str:
+        """``str(path.parent.resolve())``, once per directory. A resolve costs an lstat per path
         component, so a directory is resolved from its parent's memoised real path: joined with
-        its name unless it is a symbolic link (one lstat per new directory)."""
-        memo = self.__dict__.setdefault("_real_parents", {})
-        key = str(path.parent)
-        r = memo.get(key)
-        if r is None:
-            dirs = self.__dict__.setdefault("_real_dirs", {})  # directory string -> its real path
+        its name unless it is a symbolic link (one lstat per new directory). Strings throughout."""
+        dirs = self.__dict__.setdefault("_real_dirs", {})  # directory string -> its real path
 
-            def real(d: str) -> str:
-                got = dirs.get(d)
-                if got is None:
-                    head, tail = os.path.split(d)
-                    if not head or head == d or tail in ("", ".", ".."):
-                        got = os.path.realpath(d)
-                    else:
-                        got = os.path.join(real(head), tail)
-                        if os.path.islink(got):
-                            got = os.path.realpath(got)
-                    dirs[d] = got
-                return got
+        def real(d: str) -> str:
+            got = dirs.get(d)
+            if got is None:
+                head, tail = os.path.split(d)
+                if not head or head == d or tail in ("", ".", ".."):
+                    got = os.path.realpath(d)
+                else:
+                    got = os.path.join(real(head), tail)
+                    if os.path.islink(got):
+                        got = os.path.realpath(got)
+                dirs[d] = got
+            return got
 
-            r = memo[key] = Path(real(key))
-        return r
+        return real(os.path.dirname(str(path)) or ".")  # str(path.parent), without a path object
 
     def target_for(self, path: Path, hints: list[VersionHint]) -> tuple[str, str]:
         if self.explicit_target:

@@ -51,7 +51,7 @@ def test_real_parent_is_the_resolved_parent(synth_db, tree, monkeypatch):
     monkeypatch.chdir(tree / "real")
     linter = _linter(synth_db)
     for p in _paths(tree) * 2:  # twice: from the memo as well
-        assert linter._real_parent(Path(p)) == Path(p).parent.resolve(), p
+        assert linter._real_parent(Path(p)) == str(Path(p).parent.resolve()), p
 
 
 def test_base_dir_is_the_real_files_directory(tree, monkeypatch):
