@@ -164,3 +164,16 @@ def test_database_loading_restores_the_garbage_collector(synth_db_path, tmp_path
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+def test_a_model_path_the_file_system_cannot_hold_is_an_unknown_model(run_cli, tmp_path):
+    """A path component over the file system's limit (ENAMETOOLONG) is no local model directory:
+    the rules skip the model, no internal error."""
+    from vllm_lint.knowledge import models
+
+    models.clear_cache()
+    f = tmp_path / "run.sh"
+    f.write_text(f"vllm serve {'a' * 300} --tensor-parallel-size 3 --kv-cache-dtype fp8\n")
+    r = run_cli("-t", "0.27.1", "--output-format", "json", str(f))
+    assert "VL001" not in r.output and "internal error" not in r.output
+    assert models.resolve("a" * 300, base_dir=tmp_path)[0] is None

@@ -17,7 +17,6 @@ so under ``--verbose``). ``--served-model-name`` is never the model: the model i
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
@@ -274,7 +273,7 @@ def _cache_dir() -> Path:
 def _from_hub(repo: str, revision: Optional[str]) -> tuple[Optional[ModelFacts], Optional[str]]:
     rev = revision or "main"
     cache = _cache_dir() / (repo.replace("/", "--") + "@" + re.sub(r"[^A-Za-z0-9._-]", "_", rev) + ".json")
-    if cache.is_file():
+    if _is_file(str(cache)):
         facts = _read_config(cache, repo)
         if facts is not None:
             return facts, None
@@ -333,14 +332,12 @@ def resolve(model: Optional[str], *, revision: Optional[str] = None, online: boo
     return _MEMO[key]
 
 
-def _may_be_file(path: str) -> bool:
-    """False when ``path`` is certainly not a regular file (``Path.is_file`` would say False
-    without raising); True when it is one or that cannot be told this way."""
+def _is_file(path: str) -> bool:
+    """Whether ``path`` is a regular file; any error (a missing path, a name too long for the file
+    system, a NUL byte) means no. ``Path.is_file`` raises for some of those."""
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError as e:
-        return e.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
-    except ValueError:
+    except (OSError, ValueError):
         return False
 
 
@@ -352,16 +349,12 @@ def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Option
     dirs = [expanded]
     if base_dir is not None and not os.path.isabs(expanded):
         dirs.append(os.path.join(str(base_dir), model))
-    if any(_may_be_file(os.path.join(d, "config.json")) for d in dirs):
-        cands = [Path(expanded)]
-        if base_dir is not None and not os.path.isabs(expanded):
-            cands.append(base_dir / model)
-        for p in cands:
-            cfg = p / "config.json"
-            if cfg.is_file():
-                facts = _read_config(cfg, model)
-                if facts is not None:
-                    return facts, facts.source
+    for d in dirs:
+        cfg = os.path.join(d, "config.json")
+        if _is_file(cfg):
+            facts = _read_config(Path(cfg), model)
+            if facts is not None:
+                return facts, facts.source
     key = (model, revision, online)
     if key not in _BY_NAME:
         _BY_NAME[key] = _by_name(model, revision, online)
