@@ -209,3 +209,175 @@ def test_template_filling_keeps_offsets_and_line_breaks():
                                                b"{{ .Values.a\r\n | quote }}", b"{{ end }}"]
     assert filled == (b"image: vllm/vllm-openai:" + b"_" * 17 + b"\n" + b" " * 19 + b"\n"
                       b"args: [" + b"_" * 12 + b"\r\n" + b"_" * 11 + b", '--seed']\n" + b" " * 13 + b"\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# the walk skips collections whose bytes mention none of the pre-filter's words: what it must
+# still find (the document itself mentions vllm only in a label)
+
+_LABEL = "metadata: {labels: {app: vllm}}\n"
+
+
+def _launches(src: str, **kw):
+    data = src.encode()
+    ex = Y.extract(data, "t.yaml", **kw)
+    check_spans(data, ex)
+    return [(la.entry, [t.text for t in la.tokens]) for la in ex.launches], ex
+
+
+@pytest.mark.parametrize("container, entry, words", [
+    # a double-quoted escape spells vllm
+    ('{name: a, image: example/x, command: ["\\x76llm", serve, m, --seed, "1"]}', "vllm serve", ["m", "--seed", "1"]),
+    ('{name: a, image: example/x, command: [sh, -c, "\\x76llm serve m --seed 1"]}', "vllm serve", ["m", "--seed", "1"]),
+    ('{name: a, image: "\\x76llm/vllm-openai:v0.8.5", args: [--model, m]}', "docker:vllm/vllm-openai:v0.8.5",
+     ["--model", "m"]),
+    ('{name: a, image: example/x, env: [{name: "\\x56LLM_ADDITIONAL_ARGS", value: --seed 1}]}',
+     "env:VLLM_ADDITIONAL_ARGS", ["--seed", "1"]),
+    # other case: the image, the carrier
+    ("{name: a, image: VLLM/VLLM-OPENAI:v0.8.5, args: [--model, m]}", "docker:VLLM/VLLM-OPENAI:v0.8.5", ["--model", "m"]),
+    ("{name: a, image: example/x, env: [{name: VLLM_ADDITIONAL_ARGS, value: --seed 1}]}", "env:VLLM_ADDITIONAL_ARGS",
+     ["--seed", "1"]),
+    # the image only in a template's default
+    ("{name: a, image: '{{ .Values.image | default \"vllm/vllm-openai:v0.8.5\" }}', args: [--model, m]}",
+     "docker:vllm/vllm-openai:v0.8.5", ["--model", "m"]),
+])
+def test_pruned_walk_still_finds_the_container(container, entry, words):
+    got, _ = _launches(_LABEL + f"spec:\n  template:\n    spec:\n      containers:\n        - {container}\n")
+    assert got == [(entry, words)]
+
+
+def test_pruned_walk_follows_aliases():
+    """The container's mapping is written elsewhere (under an anchor): a '*' turns skipping off."""
+    src = (_LABEL + "defs:\n  c: &c {name: s, image: \"\\x76llm/vllm-openai:v0.8.5\", args: [--model, m]}\n"
+           "spec:\n  template:\n    spec:\n      containers: [*c]\n")
+    got, ex = _launches(src)
+    assert got == [("docker:vllm/vllm-openai:v0.8.5", ["--model", "m"])]
+    assert ex.launches[0].context["container"] == "s"
+
+
+def test_pruned_walk_kserve_and_ray_words():
+    got, _ = _launches(_LABEL + "kind: InferenceService\nspec:\n  predictor:\n    model:\n"
+                       "      modelFormat: {name: huggingface}\n      args: [--model_name=m, --max-model-len=4096]\n")
+    assert got == [("kserve:huggingfaceserver", ["--model_name=m", "--max-model-len=4096"])]
+    got, _ = _launches(_LABEL + 'spec:\n  serveConfigV2: "applications:\\n- args: {llm_configs: '
+                       '[{engine_kwargs: {max_model_len: 1}}]}"\n')
+    assert got == [("ray.serve.llm", [])]
+
+
+def test_pruned_walk_keeps_the_inherited_hardware_and_image_tag():
+    src = (_LABEL + "spec:\n  nodeSelector: {nvidia.com/gpu.product: H100}\n  template:\n    image: vllm/vllm-openai:v0.9.0\n"
+           "    other: {a: 1, b: [1, 2]}\n    jobs:\n      - run: vllm serve m --seed 1\n")
+    _, ex = _launches(src)
+    (la,) = ex.launches
+    assert la.hardware.gpu_product == "H100" and [v.version for v in la.version_hints] == ["v0.9.0"]
+
+
+# ---------------------------------------------------------------------------------------------
+# a container's tokens, environment, hardware and versions are built only for a launch
+
+
+def test_launches_of_one_container_share_its_facts():
+    src = ("spec:\n  containers:\n    - name: s\n      image: vllm/vllm-openai:v0.8.5\n"
+           "      command: [sh, -c, \"vllm serve m --seed 1\"]\n      env:\n"
+           "        - {name: VLLM_ADDITIONAL_ARGS, value: \"--max-model-len 4096\"}\n        - {name: A, value: \"1\"}\n"
+           "      resources: {limits: {nvidia.com/gpu: 2}}\n")
+    got, ex = _launches(src)
+    assert got == [("vllm serve", ["m", "--seed", "1"]), ("env:VLLM_ADDITIONAL_ARGS", ["--max-model-len", "4096"])]
+    shell, carrier = ex.launches
+    assert shell.context["shell"] and carrier.context["args_only"]
+    for la in (shell, carrier):
+        assert [(e.name, e.value) for e in la.env] == [("VLLM_ADDITIONAL_ARGS", "--max-model-len 4096"), ("A", "1")]
+        assert la.hardware.gpu_count == 2 and [v.version for v in la.version_hints] == ["v0.8.5"]
+    assert shell.env[1] is carrier.env[1] and shell.version_hints[0] is carrier.version_hints[0]
+
+
+@pytest.mark.parametrize("service", [
+    "{image: redis, command: redis-server --port 1}",
+    "{image: example/x, entrypoint: [sh, -c, echo vllm], command: [a]}",
+    "{image: example/x, command: 'vllm'}",
+    "{image: vllm/vllm-openai:v0.8.5}",
+])
+def test_compose_services_without_a_launch(service):
+    got, _ = _launches(f"services:\n  a: {service}\n  llm:\n    image: vllm/vllm-openai:v0.8.5\n    command: --model m\n")
+    assert got == [("docker:vllm/vllm-openai:v0.8.5", ["--model", "m"])]
+
+
+def test_env_items_take_the_first_of_duplicate_keys():
+    src = ("spec:\n  containers:\n    - name: s\n      image: vllm/vllm-openai:v0.8.5\n      args: [--model, m]\n"
+           "      env:\n        - {name: A, name: B, value: \"1\", value: \"2\"}\n")
+    _, ex = _launches(src)
+    (ea,) = ex.launches[0].env
+    assert (ea.name, ea.value) == ("A", "1")
+
+
+def test_github_env_of_workflow_job_and_step():
+    src = ("on: push\nenv: {W: \"1\"}\njobs:\n  a:\n    env: {J: \"2\"}\n    steps:\n      - run: make\n        env: {S0: x}\n"
+           "      - run: vllm serve m --seed 1\n        env: {S1: y}\n        name: serve\n  b:\n    steps:\n"
+           "      - run: vllm serve n\n")
+    got, ex = _launches(src)
+    assert got == [("vllm serve", ["m", "--seed", "1"]), ("vllm serve", ["n"])]
+    assert [e.name for e in ex.launches[0].env] == ["W", "J", "S1"] and ex.launches[0].context["step"] == "serve"
+    assert [e.name for e in ex.launches[1].env] == ["W"]
+    assert ex.launches[0].env[0] is ex.launches[1].env[0]
+
+
+@pytest.mark.parametrize("src, path, env", [
+    ("job:\n  script: [vllm serve m]\n  variables: {A: \"1\"}\n", "t.yaml", []),
+    ("job:\n  script: [vllm serve m]\n  variables: {A: \"1\"}\n", ".gitlab-ci.yml", ["A"]),
+    ("stages: [x]\njob:\n  script: [vllm serve m]\n  variables: {A: \"1\"}\n", "t.yaml", ["A"]),
+    ("job:\n  stage: x\n  script: [vllm serve m]\n  variables: {A: \"1\"}\n", "t.yaml", ["A"]),
+    ("other: {stage: x}\njob:\n  script: [vllm serve m]\n  variables: {A: \"1\"}\n", "t.yaml", []),
+])
+def test_gitlab_jobs_need_a_mark(src, path, env):
+    ex = Y.extract(src.encode(), path)
+    (la,) = ex.launches
+    assert [e.name for e in la.env] == env
+
+
+def test_root_keys_take_the_first_of_duplicates():
+    got, ex = _launches("kind: Pod\nkind: Other\nservices:\n  x: {image: vllm/vllm-openai:v0.8.5, command: --model m}\n")
+    assert got == [("docker:vllm/vllm-openai:v0.8.5", ["--model", "m"])] and ex.launches[0].context["kind"] == "compose"
+
+
+# ---------------------------------------------------------------------------------------------
+# scalar spans without building a map, and words of strings without quotes
+
+
+_STYLED = [
+    "plain", "two words", "caf\u00e9 \u2014 x", "'single'", "'it''s'", "''", "'caf\u00e9'", '"double"', '"a\\tb"',
+    '"a\\"b"', '""', '"caf\u00e9"', '"\\x76llm"', "|\n    literal\n", ">\n    folded\n", "'multi\n    line'",
+    '"multi\n    line"', "multi\n    line", "~", "", "'a\\b'", '"a\'b"',
+]
+
+
+@pytest.mark.parametrize("outer", [False, True])
+def test_text_span_is_the_maps_whole_span(outer):
+    body = "".join(f"k{i}: {v}\n" for i, v in enumerate(_STYLED))
+    if outer:  # a YAML text in a scalar (serveConfigV2): spans go through the outer map
+        body = "spec:\n  serveConfigV2: |\n" + "".join("    " + line + "\n" for line in body.splitlines())
+    data = body.encode()
+    f = Y._File(data, "t.yaml", None)
+    (root,) = f.parse()
+    if outer:
+        sc = Y._get(Y._get(root, "spec"), "serveConfigV2")
+        m = f.smap(sc)
+        f = Y._File(m.value, "t.yaml", None, outer=m)
+        (root,) = f.parse()
+    nodes = [n for kv in root.value for n in kv]
+    assert len(nodes) == 2 * len(_STYLED)
+    for node in nodes:
+        m = f.smap(node)
+        want = m.span(0, len(m.value)) if m.complete else None
+        assert f.text_span(node) == want, node
+        tok = f.scalar_token(node)
+        assert tok.text_span == want and tok.span == f.node_span(node) and tok.text == node.value
+
+
+@pytest.mark.parametrize("s", ["", " ", "a", "  vllm serve m\t--seed\r\n1  ", "a\x0bb \x0cc", "caf\u00e9 x\u00a0y",
+                               "a\u2028b", "--x=1 --y=2"])
+def test_split_words_without_quotes_escapes_or_expansions(s):
+    b = s.encode()
+    words = Y.split_words(s)
+    assert [w[0] for w in words] == [w.decode() for w in b.replace(b"\t", b" ").replace(b"\r", b" ").replace(b"\n", b" ").split(b" ") if w]
+    for text, start, end, verbatim, opaque in words:
+        assert b[start:end].decode() == text and verbatim == (start, end) and opaque is False

@@ -18,6 +18,12 @@ time: libyaml refuses nesting deeper than 1000 levels; our own walks are iterati
 set, so alias bombs (billion laughs) cost one visit per distinct node; files above
 ``MAX_BYTES`` are refused; merge-conflict markers and non-UTF-8 bytes are reported as such.
 
+Cost beyond the parse (issue 7): the loader caches plain scalars' implicit tags (:class:`_Loader`);
+a document, and within it a collection, is walked only if its bytes mention one of the
+pre-filter's words (:meth:`_File._walk` says when that is sound); a container's tokens,
+environment and hardware are built only when it holds a launch; a one-line scalar without escapes
+gets its spans without a :class:`~vllm_lint.frontends.yaml_scalar.ScalarMap`.
+
 Templates
 ---------
 A file with ``{{ ... }}`` (Helm, KServe ``{{.Name}}``, GitHub Actions ``${{ }}``) is not YAML as
@@ -121,7 +127,6 @@ ScalarNode = _pyyaml.ScalarNode
 MappingNode = _pyyaml.MappingNode
 SequenceNode = _pyyaml.SequenceNode
 
-_STR_TAG = "tag:yaml.org,2002:str"
 # plain scalar text -> its resolved tag (null, bool, int, float, str, ...); texts up to
 # _TAG_TEXT_MAX characters, emptied when it reaches _TAG_CACHE_MAX entries
 _PLAIN_TAGS: dict[str, str] = {}
@@ -252,6 +257,15 @@ def _get(node: Any, key: str) -> Any:
     return None
 
 
+def _keys(node: Any) -> dict[str, Any]:
+    """A mapping's values by key, as :func:`_get` finds them (the first of duplicate keys)."""
+    out: dict[str, Any] = {}
+    for k, v in node.value:
+        if isinstance(k, ScalarNode) and k.value not in out:
+            out[k.value] = v
+    return out
+
+
 def _get_pair(node: Any, key: str) -> Any:
     if not isinstance(node, MappingNode):
         return None
@@ -269,6 +283,49 @@ def _str(node: Any) -> Optional[str]:
 
 def _seq(node: Any) -> list:
     return list(node.value) if isinstance(node, SequenceNode) else []
+
+
+def _may_be_command(script: bytes) -> bool:
+    """Whether ``script`` can hold a vLLM command line: it says vllm and has two words."""
+    return b"vllm" in script and len(script.split(None, 1)) >= 2
+
+
+def _split_value(node: Any) -> Optional[list]:
+    """:func:`split_words` of a command/args string (None for a list or anything else)."""
+    if isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null":
+        return split_words(node.value)
+    return None
+
+
+def _word_texts(node: Any, split: Optional[list]) -> list[str]:
+    """The texts of ``_File._words_from(node, split)``'s tokens, without building them."""
+    if isinstance(node, SequenceNode):
+        return [item.value if isinstance(item, ScalarNode) else "" for item in node.value]
+    if split is not None:
+        return [w[0] for w in split]
+    return []
+
+
+def _verbatim(data: bytes, s: int, e: int, style: Optional[str], value: str) -> Any:
+    """``map_scalar(data, s, e, style, value)``'s span of the whole value, for the scalars that are
+    one verbatim run on one line: plain, or quoted without escapes (``''`` / backslash); False for
+    any other scalar (left to map_scalar)."""
+    src = data[s:e]
+    if not style:
+        if b"\n" in src or b"\r" in src:
+            return False
+        if not value:
+            return None
+        return Span(s, e) if src == value.encode("utf-8", "surrogatepass") else None
+    if style == '"' or style == "'":
+        q = 0x22 if style == '"' else 0x27
+        if e - s < 3 or src[0] != q or src[-1] != q or b"\n" in src or b"\r" in src:
+            return False
+        body = src[1:-1]
+        if (b"\\" if q == 0x22 else b"''") in body:
+            return False
+        return Span(s + 1, e - 1) if body == value.encode("utf-8", "surrogatepass") else None
+    return False
 
 
 def _content_end(node: Any) -> int:
@@ -352,6 +409,9 @@ def _py(node: Any, depth: int = 0, budget: Optional[list] = None) -> Any:
 # VLLM_ADDITIONAL_ARGS): quotes and backslashes as in POSIX shell, `$VAR` marks a word opaque.
 
 
+_BARE_WORD = lazy_re(rb"[^ \t\r\n]+")
+
+
 def split_words(s: str) -> list[tuple[str, int, int, Optional[tuple[int, int]], bool]]:
     """Split ``s`` into words: ``(text, raw_start, raw_end, verbatim, opaque)``.
 
@@ -361,6 +421,10 @@ def split_words(s: str) -> list[tuple[str, int, int, Optional[tuple[int, int]], 
     expansions.
     """
     b = s.encode("utf-8", "surrogatepass")
+    if b"'" not in b and b'"' not in b and b"\\" not in b and b"$" not in b:
+        # no quote, escape or expansion: each run of other bytes is a word, spelled as written
+        return [(m.group().decode("utf-8", "replace"), m.start(), m.end(), m.span(), False)
+                for m in _BARE_WORD.finditer(b)]
     n = len(b)
     i = 0
     words = []
@@ -508,6 +572,7 @@ class _File:
         self.consumed: set[int] = set()
         self.pos: Callable[[int], int] = lambda i: i
         self.low: Optional[bytes] = None  # data.lower(), once a document is walked
+        self.original_low: Optional[bytes] = None  # original.lower(), likewise
 
     # ---- positions ------------------------------------------------------------------------
 
@@ -545,19 +610,30 @@ class _File:
                         segs.append((v + k, sp1.start, 1))
         return ScalarMap(m.value, segs)
 
+    def text_span(self, node: Any) -> Optional[Span]:
+        """The file span that spells the scalar's whole value verbatim (``smap(node)`` maps it as
+        one run), or None."""
+        if self.outer is None:
+            s = self.pos(node.start_mark.index)
+            e = self.pos(node.end_mark.index)
+            sp = _verbatim(self.data, s, e, node.style, node.value)
+            if sp is not False:
+                return sp  # type: ignore[return-value]
+        m = self.smap(node)
+        return m.span(0, len(m.value)) if m.complete else None
+
     def scalar_token(self, node: Any) -> Token:
         if not isinstance(node, ScalarNode):
             return Token(text="", span=self.node_span(node), opaque=True)
-        m = self.smap(node)
         text = node.value
-        tok = Token(
-            text=text,
-            span=self.node_span(node),
-            text_span=m.span(0, len(m.value)) if m.complete else None,
-        )
-        if _K8S_VAR.search(text):
-            tok.opaque = True
-        return tok
+        opaque = "$(" in text and _K8S_VAR.search(text) is not None
+        if self.outer is None:
+            s = self.pos(node.start_mark.index)
+            e = self.pos(node.end_mark.index)
+            sp = _verbatim(self.data, s, e, node.style, text)
+            if sp is not False:
+                return Token(text, Span(s, e), sp, opaque)  # type: ignore[arg-type]
+        return Token(text, self.node_span(node), self.text_span(node), opaque)
 
     def line_block(self, start: int, end: int, allow_dash: bool = False) -> Optional[Span]:
         """Local byte range [start, end) widened to whole lines, if nothing else is on them."""
@@ -635,14 +711,12 @@ class _File:
             vf = _get(item, "valueFrom")
             ea = EnvAssign(name=name, name_span=None, value=None)
             if isinstance(nm, ScalarNode):
-                m = self.smap(nm)
-                ea.name_span = m.span(0, len(m.value)) if m.complete else None
+                ea.name_span = self.text_span(nm)
             if val is not None and isinstance(val, ScalarNode):
                 ea.value = val.value if val.tag != "tag:yaml.org,2002:null" else ""
                 ea.value_span = self.node_span(val)
-                m = self.smap(val)
-                ea.value_text_span = m.span(0, len(m.value)) if m.complete else None
-                if _K8S_VAR.search(ea.value):
+                ea.value_text_span = self.text_span(val)
+                if "$(" in ea.value and _K8S_VAR.search(ea.value):
                     ea.value_opaque = True
             elif vf is not None or val is not None:
                 ea.value_opaque = True
@@ -659,14 +733,13 @@ class _File:
                 t = _str(item)
                 if not t:
                     continue
-                m = self.smap(item)
+                whole = self.text_span(item)  # a value spelled as one run: its parts are runs too
                 name, eq, value = t.partition("=")
                 ea = EnvAssign(name=name.strip(), name_span=None, value=value if eq else None)
-                if m.complete:
-                    ea.name_span = m.span(0, len(name.encode()))
+                if whole is not None:
+                    ea.name_span = Span(whole.start, whole.start + len(name.encode()))
                     if eq:
-                        vs = len(name.encode()) + 1
-                        ea.value_span = m.span(vs, len(m.value))
+                        ea.value_span = Span(ea.name_span.end + 1, whole.end)
                         ea.value_text_span = ea.value_span
                 if not eq or "$" in value:
                     ea.value_opaque = True
@@ -679,13 +752,11 @@ class _File:
                 if not name:
                     continue
                 ea = EnvAssign(name=name, name_span=None, value=None)
-                km = self.smap(k)
-                ea.name_span = km.span(0, len(km.value)) if km.complete else None
+                ea.name_span = self.text_span(k)
                 if isinstance(v, ScalarNode) and v.tag != "tag:yaml.org,2002:null":
                     ea.value = v.value
                     ea.value_span = self.node_span(v)
-                    vm = self.smap(v)
-                    ea.value_text_span = vm.span(0, len(vm.value)) if vm.complete else None
+                    ea.value_text_span = self.text_span(v)
                     if "$" in v.value:
                         ea.value_opaque = True
                 else:
@@ -744,20 +815,27 @@ class _File:
 
     # ---- launches from word lists -----------------------------------------------------------
 
-    def _words_from(self, node: Any) -> list[tuple[Token, Any]]:
-        """(token, deletion handle) for a command/args value: a list or a string."""
+    def _words_from(self, node: Any, split: Optional[list] = None) -> list[tuple[Token, Any]]:
+        """(token, deletion handle) for a command/args value: a list or a string (``split``: its
+        :func:`split_words`, when already made)."""
         out: list[tuple[Token, Any]] = []
         if isinstance(node, SequenceNode):
             for i, item in enumerate(node.value):
                 out.append((self.scalar_token(item), ("seq", node, i, item)))
         elif isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null":
-            out.extend(self.string_words(node))
+            out.extend(self.string_words(node, split))
         return out
 
-    def string_words(self, node: Any) -> list[tuple[Token, Any]]:
+    def string_words(self, node: Any, split: Optional[list] = None) -> list[tuple[Token, Any]]:
         m = self.smap(node)
-        words = split_words(node.value)
+        words = split_words(node.value) if split is None else split
         out = []
+        if m.complete and m.segments:  # one verbatim run: value byte i is file byte f + i
+            f = m.segments[0][1]
+            for k, (text, rs, re_, verb, opaque) in enumerate(words):
+                tok = Token(text, Span(f + rs, f + re_), Span(f + verb[0], f + verb[1]) if verb else None, opaque)
+                out.append((tok, ("str", node, m, words, k)))
+            return out
         for k, (text, rs, re_, verb, opaque) in enumerate(words):
             tok = Token(
                 text=text,
@@ -837,22 +915,14 @@ class _File:
                 eff_image = rendered[0]
         cmd_node = _get(node, cmd_key)
         args_node = _get(node, args_key)
-        env = (
-            self.compose_env(_get(node, env_key))
-            if compose
-            else self.k8s_env(_get(node, env_key))
-        )
-        if extra_env:
-            env = list(extra_env) + env
-        hw = _hw_merge(hw, self.hardware_here(node))
-        if compose:
-            hw = _hw_merge(hw, self._compose_hw(node))
-        versions = self._image_version(image, image_node, compose)
-        cmd_words = self._words_from(cmd_node)
-        arg_words = self._words_from(args_node)
-        words = cmd_words + arg_words
-        texts = [t.text for t, _h in words]
-        span = self.content_span(node) or Span(0, 0)
+        # The words' texts decide whether this container starts vLLM; the tokens, environment,
+        # hardware, version hints and span are built only for a launch (most containers of a
+        # manifest or services of a compose file hold none).
+        cmd_split = _split_value(cmd_node)
+        args_split = _split_value(args_node)
+        cmd_texts = _word_texts(cmd_node, cmd_split)
+        arg_texts = _word_texts(args_node, args_split)
+        texts = cmd_texts + arg_texts
         ctx: dict[str, Any] = {}
         if kind:
             ctx["kind"] = kind
@@ -862,6 +932,26 @@ class _File:
         if eff_image:
             ctx["image"] = eff_image
         found = False
+        built: list = []  # [words, env, hw, versions, span], on first use
+
+        def facts() -> list:
+            if not built:
+                cmd_words = self._words_from(cmd_node, cmd_split)
+                words = cmd_words + self._words_from(args_node, args_split)
+                env = (
+                    self.compose_env(_get(node, env_key))
+                    if compose
+                    else self.k8s_env(_get(node, env_key))
+                )
+                if extra_env:
+                    env = list(extra_env) + env
+                hw2 = _hw_merge(hw, self.hardware_here(node))
+                if compose:
+                    hw2 = _hw_merge(hw2, self._compose_hw(node))
+                versions = self._image_version(image, image_node, compose)
+                span = self.content_span(node) or Span(0, 0)
+                built.extend((words, env, hw2, versions, span))
+            return built
 
         # sh -c / bash -c
         for i, w in enumerate(texts[:4]):
@@ -872,17 +962,18 @@ class _File:
                     j += 1
                 if j < len(texts) and re.match(r"^-[a-zA-Z]*c[a-zA-Z]*$", texts[j]):
                     if j + 1 < len(texts):
-                        tok, h = words[j + 1]
-                        if self._shell_word(tok, h, env, versions, hw, ctx):
+                        if self._shell_word(j + 1, len(cmd_texts), cmd_node, args_node, cmd_split,
+                                            args_split, facts, ctx):
                             found = True
                 break
         if not found:
             vc = find_vllm_command(texts) if texts else None
             if vc is not None:
-                self._argv_launch(vc.entry, words[vc.args_start:], span, env, versions, hw, ctx,
+                words, env, hw2, versions, span = facts()
+                self._argv_launch(vc.entry, words[vc.args_start:], span, env, versions, hw2, ctx,
                                   wrapped_env=[(words[k], nm, v) for k, nm, v in vc.env])
                 found = True
-            elif not cmd_words and arg_words:
+            elif not cmd_texts and arg_texts:
                 entry = None
                 if eff_image and image_is_vllm(eff_image):
                     entry = f"docker:{eff_image}"
@@ -896,23 +987,26 @@ class _File:
                     entry = "kserve:huggingfaceserver"
                     ctx["wrapper_options"] = sorted(_KSERVE_HF_OPTIONS)
                 if entry:
-                    self._argv_launch(entry, arg_words, span, env, versions, hw, ctx)
+                    words, env, hw2, versions, span = facts()
+                    self._argv_launch(entry, words, span, env, versions, hw2, ctx)  # no command words
                     found = True
         # options carried in an environment variable by a known wrapper
         for item in _seq(_get(node, env_key)):
             nm = _str(_get(item, "name"))
             val = _get(item, "value")
             if nm in _ENV_ARG_CARRIERS and isinstance(val, ScalarNode):
+                _words, env, hw2, versions, span = facts()
                 toks = self.string_words(val)
                 c2 = dict(ctx, args_only=True, carrier=nm)
                 self._argv_launch(f"env:{nm}", toks, self.content_span(item) or span, env,
-                                  versions, hw, c2)
+                                  versions, hw2, c2)
                 self.consumed.add(id(val))
                 found = True
         if found:
-            self.consumed.update(id(h[3]) for _t, h in words if h[0] == "seq")
             for n in (cmd_node, args_node):
-                if isinstance(n, ScalarNode):
+                if isinstance(n, SequenceNode):
+                    self.consumed.update(id(item) for item in n.value)
+                elif isinstance(n, ScalarNode):
                     self.consumed.add(id(n))
         return found
 
@@ -1066,30 +1160,40 @@ class _File:
         self.out.launches.append(launch)
         return launch
 
-    def _shell_word(self, tok: Token, h: Any, env, versions, hw, ctx) -> bool:
-        """A ``sh -c`` script word: run the shell front-end on it."""
-        if h[0] == "seq":
-            node = h[3]
-            if not isinstance(node, ScalarNode):
-                return False
-            m = self.smap(node)
+    def _shell_word(self, j: int, ncmd: int, cmd_node: Any, args_node: Any, cmd_split: Optional[list],
+                    args_split: Optional[list], facts: Callable[[], list], ctx: dict) -> bool:
+        """A ``sh -c`` script, word ``j`` of a container's command + args (``ncmd`` of them from
+        the command): run the shell front-end on it."""
+        node, split, k = (cmd_node, cmd_split, j) if j < ncmd else (args_node, args_split, j - ncmd)
+        if isinstance(node, SequenceNode):
+            item = node.value[k]
+            if not isinstance(item, ScalarNode) or not _may_be_command(item.value.encode("utf-8", "surrogatepass")):
+                return False  # (shell_launches would find nothing: no map needed)
+            m = self.smap(item)
             script = m.value
             omap = m.map
+            outer = item
         else:
-            _node, m, words, k = h[1], h[2], h[3], h[4]
-            text, rs, re_, verb, _op = words[k]
+            assert split is not None
+            text, rs, re_, verb, _op = split[k]
             script = text.encode("utf-8", "surrogatepass")
+            if not _may_be_command(script):
+                return False
+            m = self.smap(node)
             if verb is not None:
                 base = verb[0]
                 omap = lambda o, m=m, base=base: m.map(base + o)  # noqa: E731
             else:
                 omap = lambda o: None  # noqa: E731
-        launches = self.shell_launches(script, omap, self.content_span(h[3] if h[0] == "seq" else h[1]))
-        for la in launches:
-            la.env = list(env) + la.env
-            la.version_hints = list(versions) + la.version_hints
-            la.hardware = _hw_merge(hw, la.hardware)
-            la.context = {**ctx, **la.context, "shell": True}
+            outer = node
+        launches = self.shell_launches(script, omap, self.content_span(outer))
+        if launches:
+            _words, env, hw, versions, _span = facts()
+            for la in launches:
+                la.env = list(env) + la.env
+                la.version_hints = list(versions) + la.version_hints
+                la.hardware = _hw_merge(hw, la.hardware)
+                la.context = {**ctx, **la.context, "shell": True}
         return bool(launches)
 
     def shell_launches(self, script: bytes, omap: Callable[[int], Optional[int]],
@@ -1097,7 +1201,7 @@ class _File:
         """Launches of the shell ``script`` held in a scalar; ``outer`` is the scalar's span, the
         launch's span when the scalar's text does not map back 1:1 (multi-line plain or quoted
         scalars, folded blocks), so findings there point at the scalar, not at 1:1."""
-        if b"vllm" not in script or len(script.split(None, 1)) < 2:
+        if not _may_be_command(script):
             # one word (a container name, an image, a label) is no command line: the shell
             # front-end and its grammar are not even loaded (start-up, benchmarks/README.md)
             return []
@@ -1131,14 +1235,15 @@ class _File:
             if isinstance(root, SequenceNode):
                 self._walk(root, Hardware(), None)
             return
-        kind = _str(_get(root, "kind"))
+        top = _keys(root)  # the root's keys as _get finds them (the first of duplicates)
+        kind = _str(top.get("kind"))
         start = len(self.out.launches)
         doc_hw = Hardware()
         doc_env: list[EnvAssign] = []
         # task files
-        res = _get(root, "resources")
+        res = top.get("resources")
         acc = _get(res, "accelerators")
-        if acc is not None and (_get(root, "run") is not None or _get(root, "setup") is not None):
+        if acc is not None and (top.get("run") is not None or top.get("setup") is not None):
             prod, cnt = None, None
             if isinstance(acc, ScalarNode):
                 prod, cnt = _parse_accel(acc.value)
@@ -1148,10 +1253,10 @@ class _File:
             elif isinstance(acc, SequenceNode) and acc.value:
                 prod, cnt = _parse_accel(_str(acc.value[0]) or "")
             doc_hw = Hardware(gpu_product=prod, gpu_count=cnt,
-                              nodes=_int(_str(_get(root, "num_nodes"))), source="skypilot")
-            doc_env = self.compose_env(_get(root, "envs"))
-        elif _str(_get(root, "type")) in ("task", "service", "dev-environment") and (
-            _get(root, "commands") is not None
+                              nodes=_int(_str(top.get("num_nodes"))), source="skypilot")
+            doc_env = self.compose_env(top.get("envs"))
+        elif _str(top.get("type")) in ("task", "service", "dev-environment") and (
+            top.get("commands") is not None
         ):
             gpu = _get(res, "gpu")
             prod, cnt = (None, None)
@@ -1162,20 +1267,21 @@ class _File:
                 prod = _str(nm) or (_str(_seq(nm)[0]) if _seq(nm) else None)
                 cnt = _int(_str(_get(gpu, "count")))
             doc_hw = Hardware(gpu_product=prod, gpu_count=cnt,
-                              nodes=_int(_str(_get(root, "nodes"))), source="dstack")
-            doc_env = self.compose_env(_get(root, "env"))
+                              nodes=_int(_str(top.get("nodes"))), source="dstack")
+            doc_env = self.compose_env(top.get("env"))
         # production-stack values
-        pse = _get(root, "servingEngineSpec")
+        pse = top.get("servingEngineSpec")
         if isinstance(pse, MappingNode):
             self._production_stack(pse)
         # GitHub Actions: env of workflow/job/step for each run
-        jobs = _get(root, "jobs")
-        if isinstance(jobs, MappingNode) and _get(root, "on") is not None:
+        jobs = top.get("jobs")
+        github = isinstance(jobs, MappingNode) and top.get("on") is not None
+        if github:
             self._github(root, jobs)
-        self._walk(root, Hardware(), kind, compose_root=_get(root, "services"))
+        self._walk(root, Hardware(), kind, compose_root=top.get("services"))
         if b"engine_kwargs" in self.data:
             self._ray_llm(root, Hardware())
-        if not (isinstance(jobs, MappingNode) and _get(root, "on") is not None):
+        if not github:
             self._gitlab(root, start)
         for la in self.out.launches[start:]:
             if doc_hw.source:
@@ -1246,6 +1352,8 @@ class _File:
 
     def _string_launches(self, node: Any) -> list[Launch]:
         self.consumed.add(id(node))
+        if not _may_be_command(node.value.encode("utf-8", "surrogatepass")):
+            return []  # (shell_launches would find nothing: no map needed)
         m = self.smap(node)
         return self.shell_launches(m.value, m.map, self.content_span(node))
 
@@ -1254,6 +1362,24 @@ class _File:
         # (node, inherited hardware, parent key)
         stack: list[tuple[Any, Hardware, Optional[str], list]] = [(root, hw0, None, [])]
         strings: list[tuple[Any, Hardware, list]] = []
+        # A collection whose bytes (as written: template text included) mention none of the
+        # pre-filter's words holds no launch: every launch needs one (see might_contain_launch:
+        # a command or image names vllm, a KServe model its modelFormat, a Ray config its
+        # engine_kwargs), and what the walk takes from a collection (hardware, image tag) only
+        # reaches launches inside it. This holds when every node lies within its parent's bytes,
+        # i.e. without aliases (a '*'), and when values are spelled as written: a backslash (an
+        # escape in a double-quoted string) may spell anything.
+        prune = b"*" not in self.data
+        raw, low = self.data, self.low  # (walk_document made self.low)
+        if prune and self.original is not None:
+            if self.original_low is None:
+                self.original_low = self.original.lower()
+            raw, low = self.original, self.original_low
+        pos = self.pos
+
+        def holds_none(n: Any) -> bool:
+            s, e = pos(n.start_mark.index), pos(n.end_mark.index)
+            return not _mentions(low, s, e) and raw.find(b"\\", s, e) < 0  # type: ignore[arg-type]
         while stack:
             node, hw, pkey, vers = stack.pop()
             if id(node) in seen:
@@ -1263,11 +1389,15 @@ class _File:
                 if node.tag == "tag:yaml.org,2002:str" and "vllm" in node.value:
                     strings.append((node, hw, vers))
                 continue
+            if prune and holds_none(node):
+                continue
             if isinstance(node, SequenceNode):
                 if pkey in ("containers", "initContainers"):
                     for item in node.value:
                         if isinstance(item, MappingNode) and id(item) not in seen:
                             seen.add(id(item))
+                            if prune and holds_none(item):
+                                continue
                             self.container(item, hw, kind=kind)
                             for _k, v in item.value:
                                 stack.append((v, hw, None, vers))
@@ -1297,6 +1427,8 @@ class _File:
                 for _k, svc in node.value:
                     if isinstance(svc, MappingNode) and id(svc) not in seen:
                         seen.add(id(svc))
+                        if prune and holds_none(svc):
+                            continue
                         self.container(svc, hw2, cmd_key="entrypoint", args_key="command",
                                        env_key="environment", compose=True, kind="compose")
                         for _k2, v in svc.value:
@@ -1381,17 +1513,15 @@ class _File:
             key = _str(k)
             if key is None or (keys is not None and not keys(key)):
                 continue
-            km = self.smap(k)
             ka = KeyedArg(
                 key=key,
-                key_span=km.span(0, len(km.value)) if km.complete else None,
+                key_span=self.text_span(k),
                 value=_py(v),
                 value_span=self.content_span(v),
                 key_style=style_of(key),  # type: ignore[arg-type]
             )
             if isinstance(v, ScalarNode):
-                vm = self.smap(v)
-                ka.value_text_span = vm.span(0, len(vm.value)) if vm.complete else None
+                ka.value_text_span = self.text_span(v)
             if block:
                 ka.delete_span = self.line_block(self.pos(k.start_mark.index), self.pos(_content_end(v)))
             out.append(ka)
@@ -1427,9 +1557,8 @@ class _File:
             for holder, key, var in ((ms, "hf_token", "HF_TOKEN"), (spec, "vllmApiKey", "VLLM_API_KEY")):
                 tok = _get(holder, key)
                 if isinstance(tok, ScalarNode) and _str(tok):
-                    tm = self.smap(tok)
                     env.append(EnvAssign(var, None, tok.value, value_span=self.content_span(tok),
-                                         value_text_span=tm.span(0, len(tm.value)) if tm.complete else None))
+                                         value_text_span=self.text_span(tok)))
             cfg = _get(ms, "vllmConfig")
             ctx: dict[str, Any] = {"chart": "vllm-project/production-stack"}
             name = _str(_get(ms, "name"))
@@ -1498,7 +1627,8 @@ class _File:
         except UnicodeDecodeError as e:
             raise ParseError(f"not UTF-8: {e.reason}", offset=base + e.start,
                              line=data.count(b"\n", 0, base + e.start) + 1) from None
-        self.pos = _Pos(text, base)
+        # ASCII text (most files): a code-point index is a byte offset after the BOM
+        self.pos = base.__add__ if text.isascii() else _Pos(text, base)
         try:
             return list(_pyyaml.compose_all(text, Loader=_Loader))
         except _pyyaml.YAMLError as e:
