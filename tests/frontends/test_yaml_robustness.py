@@ -85,3 +85,22 @@ def test_random_garbage_never_crashes():
             for t in la.tokens:
                 if t.text_span is not None:
                     assert data[t.text_span.start : t.text_span.end].decode() == t.text
+
+
+@pytest.mark.parametrize("text", ["--model m --seed 1 \\", "\\", "a \\\\\\", "'x' \\"])
+def test_a_string_ending_with_a_backslash_is_split(text):
+    """A trailing backslash is a literal backslash (as in ``sh -c 'echo a\\'``); it once made the
+    word splitter loop forever."""
+    import subprocess
+    import sys
+
+    code = f"from vllm_lint.frontends import yaml as Y\nprint(Y.split_words({text!r})[-1][0])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.rstrip("\n").endswith("\\"), out.stderr
+
+
+def test_a_compose_command_ending_with_a_backslash_is_linted():
+    ex = Y.extract(b"services:\n  vllm:\n    image: vllm/vllm-openai:v0.8.5\n"
+                   b"    command: --model m --swap-space 4 \\\n", "compose.yaml")
+    (launch,) = ex.launches
+    assert any(t.text == "--swap-space" for t in launch.tokens)

@@ -461,10 +461,14 @@ def split_words(s: str) -> list[tuple[str, int, int, Optional[tuple[int, int]], 
                     j += 1
                 i = j + 1
                 parts += 1
-            elif c == 0x5C and i + 1 < n:
-                out.append(b[i + 1])
-                escaped = True
-                i += 2
+            elif c == 0x5C:
+                if i + 1 < n:
+                    out.append(b[i + 1])
+                    escaped = True
+                    i += 2
+                else:  # a backslash that ends the string is itself (as in sh -c 'echo a\')
+                    out.append(c)
+                    i += 1
                 parts += 1
             else:
                 if c == 0x24:
