@@ -98,7 +98,7 @@ def _click_option(opt):
     elif opt.kind == "pair":
         kw["default"] = opt.default
     elif opt.kind == "int":
-        kw["type"] = int
+        kw.update(type=int, default=opt.default)
     elif opt.kind == "choice":
         kw.update(type=click.Choice(list(OUTPUT_FORMATS)), default=opt.default, show_default=True)
     elif opt.kind == "file":

@@ -83,6 +83,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("color", ("--color/--no-color",), "pair",
            "Force coloured output on or off (default: on a terminal, unless NO_COLOR).", default=None),
     Option("no_cache", ("--no-cache",), "flag", "Neither read nor write the result cache (.vllm-lint-cache/)."),
+    Option("jobs", ("--jobs", "-j"), "int",
+           "Processes to lint with (default 0: one per core, at most four; 1: no worker processes).", default=0,
+           metavar="N"),
     Option("online", ("--online",), "flag",
            "Allow fetching model facts (config.json) from the Hugging Face hub; cached.", default=None),
     Option("verbose", ("--verbose", "-v"), "flag",
@@ -220,7 +223,7 @@ def load_db(db_path: Optional[str]):
 
 def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_select, ignore, output_format,
             exit_zero, quiet, statistics, config_path, db_path, gpu, gpus, color, no_cache, online, verbose,
-            add_noqa, baseline_path, write_baseline) -> int:
+            add_noqa, baseline_path, write_baseline, jobs=0) -> int:
     """Run the lint command; return its exit code (or raise :class:`Exit` after an error message)."""
     from .engine import Linter, discover
     from .report import ReportContext
@@ -229,6 +232,8 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
     from .surface.db import DatabaseError, UnknownVersion
 
     paths = paths or (".",)
+    if jobs < 0:
+        raise fail("--jobs must be 0 (one per core) or more")
     if write_baseline and not baseline_path:
         raise fail("--write-baseline needs --baseline FILE")
     if add_noqa and (fix or show_diff or write_baseline):
@@ -271,7 +276,7 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
     try:
         from .parallel import lint_all
 
-        results.extend(lint_all(linter, targets, do_fix, db_path=db_path))
+        results.extend(lint_all(linter, targets, do_fix, db_path=db_path, jobs=jobs))
         if cache is not None and not do_fix:
             for r in results:
                 if r.verdict and r.stat_key and not r.related:

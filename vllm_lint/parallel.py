@@ -14,8 +14,13 @@ CHUNK_BYTES = 32 * 1024
 AHEAD = 2  # unfinished tasks per worker: enough that a worker never waits for this process
 
 
-def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
-    if len(targets) < PARALLEL_MIN_FILES or (os.cpu_count() or 1) < 2:
+def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None, jobs: int = 0) -> list:
+    """Each target's result. ``jobs``: processes to use, this one included (0: one per core, at
+    most four; 1: this process only). The others are forked workers: this process lints too once
+    its screening is done (2 cores, one worker: measured against two workers, the same wall time
+    for ~30 ms less CPU on the benchmark corpus)."""
+    workers = (jobs or min(os.cpu_count() or 1, 4)) - 1
+    if len(targets) < PARALLEL_MIN_FILES or workers < 1:
         return _flatten([linter.lint_file(t, fix=fix) for t in targets])
     from collections import deque
 
@@ -46,11 +51,11 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
                     formats.setdefault(d.args[1], (d.args[0], i))
             if pool is None and len(pending) >= PARALLEL_MIN_PARSED:
                 pending_bytes -= _warm_up(linter, targets, pending, results, fix, formats)
-                pool = _pool(linter, db_path)
+                pool = _pool(linter, db_path, workers)
             if pool is not None and (len(pending) >= CHUNK or pending_bytes >= CHUNK_BYTES):
                 queue.append(pending)
                 pending, pending_bytes = [], 0
-                _feed(pool, queue, running, targets, fix, results, linter.cache)
+                _feed(pool, workers, queue, running, targets, fix, results, linter.cache)
     finally:
         linter.defer_parsing = False
     if pending:
@@ -58,7 +63,7 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
     try:
         while queue:
             if pool is not None:
-                _feed(pool, queue, running, targets, fix, results, linter.cache)
+                _feed(pool, workers, queue, running, targets, fix, results, linter.cache)
             if queue:
                 for i in queue.pop():
                     results[i] = linter.lint_file(targets[i], fix=fix)
@@ -69,10 +74,10 @@ def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None) -> list:
     return _flatten(results)
 
 
-def _feed(pool, queue, running: list, targets, fix: bool, results: list, cache) -> None:
+def _feed(pool, workers: int, queue, running: list, targets, fix: bool, results: list, cache) -> None:
     """Hand tasks from the front of the queue to the pool until AHEAD of them are unfinished."""
     _collect(running, results, cache, wait=False)
-    while queue and len(running) < AHEAD * _workers():
+    while queue and len(running) < AHEAD * workers:
         task = queue.popleft()
         running.append((task, pool.submit(_run_chunk, ([targets[j] for j in task], fix))))
 
@@ -109,18 +114,10 @@ def _warm_up(linter, targets, pending: list[int], results: list, fix: bool, form
     return done
 
 
-def _workers() -> int:
-    """Worker processes beside this one, which lints too once its screening is done: one per
-    further core, at most three (2 cores: one worker; measured against two workers, the same wall
-    time for ~30 ms less CPU on the benchmark corpus)."""
-    return max(1, min((os.cpu_count() or 2) - 1, 3))
-
-
-def _pool(linter, db_path: Optional[str]):
+def _pool(linter, db_path: Optional[str], workers: int):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    workers = _workers()
     if multiprocessing.get_start_method() == "fork":
         # forked workers use a copy of this linter and everything it has loaded so far; frozen,
         # the objects they inherit are left out of garbage collection, whose passes would write

@@ -61,3 +61,29 @@ def test_pool_gives_the_sequential_findings(synth_db_path, tmp_path, monkeypatch
     assert warmed and warmed[0] >= 1
     assert _findings(pooled) == _findings(sequential)
     assert [r.verdict for r in pooled] == [r.verdict for r in sequential]
+
+
+def test_jobs_one_lints_in_this_process_only(synth_db_path, tmp_path, monkeypatch):
+    from vllm_lint import parallel
+    from vllm_lint.engine import Linter, discover
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    settings = Settings()
+    targets, _ = discover(["."], settings)
+
+    def no_pool(*a, **k):
+        raise AssertionError("a worker process was started")
+
+    monkeypatch.setattr(parallel, "_pool", no_pool)
+    linter = Linter(Database(synth_db_path), settings, select_rules([], []))
+    sequential = [Linter(Database(synth_db_path), settings, select_rules([], [])).lint_file(t) for t in targets]
+    assert _findings(parallel.lint_all(linter, targets, False, jobs=1)) == _findings(sequential)
+
+
+def test_negative_jobs_is_a_usage_error(run_cli, tmp_path):
+    r = run_cli("--jobs", "-1", str(tmp_path))
+    assert r.exit_code == 2 and "--jobs" in r.stderr
