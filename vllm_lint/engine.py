@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
+from .fsutil import real_dir
 from .launch import EnvAssign, Extraction, Launch, ParseError, Span, VersionHint
 from .record import Record, lazy_re
 from .rules.base import Diagnostic, LintContext, Rule, registry
@@ -330,25 +331,9 @@ class Linter:
         return found
 
     def _real_parent(self, path: Path) -> str:
-        """``str(path.parent.resolve())``, once per directory. A resolve costs an lstat per path
-        component, so a directory is resolved from its parent's memoised real path: joined with
-        its name unless it is a symbolic link (one lstat per new directory). Strings throughout."""
-        dirs = self.__dict__.setdefault("_real_dirs", {})  # directory string -> its real path
-
-        def real(d: str) -> str:
-            got = dirs.get(d)
-            if got is None:
-                head, tail = os.path.split(d)
-                if not head or head == d or tail in ("", ".", ".."):
-                    got = os.path.realpath(d)
-                else:
-                    got = os.path.join(real(head), tail)
-                    if os.path.islink(got):
-                        got = os.path.realpath(got)
-                dirs[d] = got
-            return got
-
-        return real(os.path.dirname(str(path)) or ".")  # str(path.parent), without a path object
+        """``str(path.parent.resolve())``, once per directory (``fsutil.real_dir``; the memo lives as
+        long as this linter). ``str(path.parent)`` without a path object."""
+        return real_dir(os.path.dirname(str(path)) or ".", self.__dict__.setdefault("_real_dirs", {}))
 
     def target_for(self, path: Path, hints: list[VersionHint]) -> tuple[str, str]:
         if self.explicit_target:

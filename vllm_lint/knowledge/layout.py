@@ -14,6 +14,7 @@ import json
 import os
 from typing import Any, Optional
 
+from ..fsutil import real_dir
 from ..launch import EnvAssign
 from ..record import Record, lazy_re
 
@@ -322,23 +323,7 @@ def layout(ctx) -> Layout:
 
 
 _BASE_DIRS: dict = {}
-_REAL_DIRS: dict = {}
-
-
-def _real_dir(d: str) -> str:
-    """``os.path.realpath(d)``, once per directory, built from the parent's real path: an lstat
-    per new directory instead of one per path component."""
-    got = _REAL_DIRS.get(d)
-    if got is None:
-        head, tail = os.path.split(d)
-        if not head or head == d or tail in ("", ".", ".."):
-            got = os.path.realpath(d)
-        else:
-            got = os.path.join(_real_dir(head), tail)
-            if os.path.islink(got):
-                got = os.path.realpath(got)
-        _REAL_DIRS[d] = got
-    return got
+_REAL_DIRS: dict = {}  # directory -> its real path (fsutil.real_dir)
 
 
 def _base_dir(path: str):
@@ -348,7 +333,7 @@ def _base_dir(path: str):
 
     d = _BASE_DIRS.get(path)
     if d is None:
-        real = os.path.dirname(os.path.realpath(path)) if os.path.islink(path) else _real_dir(os.path.dirname(path))
+        real = os.path.dirname(os.path.realpath(path)) if os.path.islink(path) else real_dir(os.path.dirname(path), _REAL_DIRS)
         d = _BASE_DIRS[path] = Path(real)
     return d
 
