@@ -13,7 +13,8 @@ from typing import Optional
 import click
 
 from . import __version__
-from .lint_command import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, LINT_HELP, OPTIONS, OUTPUT_FORMATS, Exit, execute, fail
+from .lint_command import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, LINT_HELP, OPTIONS, OTHER_COMMANDS, OUTPUT_FORMATS,
+                           Exit, execute, fail)
 
 __all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main", "run", "console"]
 
@@ -24,8 +25,7 @@ class DefaultGroup(click.Group):
     The other commands live in their own modules and are imported only when named (or listed), so
     a lint run neither imports nor builds them (start-up, benchmarks/README.md)."""
 
-    LAZY = {"db": ("cli_db", "db"), "audit": ("audit_cli", "audit"), "flags": ("cli_flags", "flags_group"),
-            "rule": ("cli_flags", "rule_cmd")}
+    LAZY = OTHER_COMMANDS
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> Optional[click.Command]:
         if cmd_name not in self.commands and cmd_name in self.LAZY:

@@ -32,8 +32,10 @@ vllm-lint db build|update|status. Run `vllm-lint COMMAND --help` for each."""
 
 OUTPUT_FORMATS = ("text", "concise", "json", "github", "gitlab", "sarif", "junit")
 
-# the names that make the first word a command other than lint (cli.DefaultGroup)
-OTHER_COMMANDS = ("db", "audit", "flags", "rule")
+# the commands beside lint: name -> (module, attribute), imported only when named (cli.DefaultGroup);
+# a first word among them is no path to lint
+OTHER_COMMANDS = {"db": ("cli_db", "db"), "audit": ("audit_cli", "audit"), "flags": ("cli_flags", "flags_group"),
+                  "rule": ("cli_flags", "rule_cmd")}
 
 
 class Option:
