@@ -140,9 +140,11 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
     """Candidate files under ``root``: each path, with its real path (the key that makes a file
     linted once). Strings and directory entries throughout: a path object per walked file, and a
     system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
-    A directory is resolved once; a symbolic link (known from its entry) is resolved itself."""
+    A directory is resolved once (``fsutil.real_dir``); a symbolic link (known from its entry) is
+    resolved itself."""
     specs: list[tuple[str, Any]] = []  # (directory with a trailing separator, its .gitignore)
     visited: set[tuple[int, int]] = set()
+    real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
 
     def ignored(path: str, is_dir: bool) -> bool:
         for prefix, spec in specs:
@@ -174,7 +176,6 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
                 except Exception:
                     pass
                 break
-        real_d = None
         subdirs = []
         for e in entries:
             path = e.path
@@ -200,9 +201,7 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
                     if is_link:
                         yield path, os.path.realpath(path)
                     else:
-                        if real_d is None:
-                            real_d = os.path.realpath(d)
-                        yield path, os.path.join(real_d, e.name)
+                        yield path, os.path.join(real_dir(d, real_dirs), e.name)
         stack.extend(reversed(subdirs))
 
 
@@ -555,13 +554,8 @@ class Linter:
         if not diags and b"vllm-lint" not in data:
             return []  # nothing to place or suppress, no suppression comment to report
         index = LineIndex(data)
-        out = []
         used: set[tuple[int, Optional[str]]] = set()  # (row0 of the comment, code or None if blanket)
-        for d in diags:
-            _place(d, index)
-            if self._suppressed(d, index, used):
-                continue
-            out.append(d)
+        out = self._placed_unsuppressed(diags, index, used)
         if any(r.code == "VL003" for r in self.rules) and b"vllm-lint" in data:
             from .rules.vl003_unused_suppression import unused_suppressions
 
@@ -577,11 +571,15 @@ class Linter:
         may fix (as ruff, a suppressed finding is left alone, fix included)."""
         if not diags or (b"vllm-lint" not in data and not self.settings.per_file_ignores):
             return diags
-        index = LineIndex(data)
+        return self._placed_unsuppressed(diags, LineIndex(data))
+
+    def _placed_unsuppressed(self, diags: list[Diagnostic], index: LineIndex,
+                             used: Optional[set[tuple[int, Optional[str]]]] = None) -> list[Diagnostic]:
+        """``diags`` positioned, without those a suppression switches off (see ``_suppressed``)."""
         out = []
         for d in diags:
             _place(d, index)
-            if not self._suppressed(d, index):
+            if not self._suppressed(d, index, used):
                 out.append(d)
         return out
 
