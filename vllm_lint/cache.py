@@ -122,8 +122,6 @@ class Cache:
         self._new: dict[str, list] = {}  # this run's records, written by flush()
         self._answered: dict[str, list] = {}  # records that answered a stat lookup unchanged
         self._keys: dict[str, tuple[str, int]] = {}  # path -> (content key, its raw findings had a fix)
-        self.hits = 0  # content-layer hits and misses (the stat layer is not counted)
-        self.misses = 0
 
     @staticmethod
     def fingerprint_of(db_path: Path, settings: Any, rule_codes: list[str], unsafe: bool) -> str:
@@ -209,14 +207,11 @@ class Cache:
         rec = self._load().get(path)
         if not (isinstance(rec, list) and len(rec) == 6 and rec[4] == key and isinstance(rec[2], str)) \
                 or (fix and rec[5]):
-            self.misses += 1
             return None
         try:
             diags = [load_placed(d, path) for d in rec[3]]
         except (KeyError, TypeError, ValueError, IndexError):
-            self.misses += 1
             return None
-        self.hits += 1
         return rec[2], diags, rec[5]
 
     # ------------------------------------------------------------------ recording
