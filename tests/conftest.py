@@ -1,4 +1,5 @@
-"""Shared test configuration.
+"""Shared test configuration and fixtures: the synthetic database (tests/synthetic_db.py, built
+once per session) and the CLI run in-process against it.
 
 Tests are offline and deterministic by default. Tests marked ``network`` reach PyPI and run only
 with ``--run-network``.
@@ -6,7 +7,13 @@ with ``--run-network``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import synthetic_db  # noqa: E402
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -21,3 +28,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "network" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def synth_db_path(tmp_path_factory) -> Path:
+    return synthetic_db.build(tmp_path_factory.mktemp("db"))
+
+
+@pytest.fixture
+def synth_db(synth_db_path):
+    from vllm_lint.surface.db import Database
+
+    return Database(synth_db_path)
+
+
+@pytest.fixture
+def run_cli(synth_db_path, monkeypatch):
+    """Invoke the CLI in-process against the synthetic database, without the result cache."""
+    from click.testing import CliRunner
+
+    from vllm_lint.cli import main
+
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    def run(*args, input=None, env=None):
+        return CliRunner().invoke(main, list(args), input=input, env=env, catch_exceptions=False)
+
+    return run

@@ -1,5 +1,5 @@
 """Reliability suite: property tests (hypothesis), the bad-input matrix, crash-safe and concurrent
-fixing, scraper hardening.
+fixing, scraper hardening. ``synth_db_path`` and ``run_cli`` come from tests/conftest.py.
 
 Hypothesis profiles (select with ``HYPOTHESIS_PROFILE``):
 
@@ -18,9 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import synthetic_db  # noqa: E402
 
 _COMMON = dict(deadline=None, database=None, print_blob=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -29,28 +27,6 @@ settings.register_profile("ci", max_examples=200, derandomize=True, **_COMMON)
 settings.register_profile("nightly", max_examples=5000, derandomize=False, **_COMMON)
 settings.register_profile("dev", max_examples=30, derandomize=True, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-
-
-@pytest.fixture(scope="session")
-def synth_db_path(tmp_path_factory) -> Path:
-    return synthetic_db.build(tmp_path_factory.mktemp("db"))
-
-
-@pytest.fixture
-def run_cli(synth_db_path, monkeypatch):
-    """Invoke the CLI in-process against the synthetic database (no cache)."""
-    from click.testing import CliRunner
-
-    from vllm_lint.cli import main
-
-    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
-    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-    def run(*args, input=None):
-        return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
-
-    return run
 
 
 from reliability_support import cli_env  # noqa: E402,F401  (kept importable from here)
