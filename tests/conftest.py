@@ -57,3 +57,28 @@ def run_cli(synth_db_path, monkeypatch):
         return CliRunner().invoke(main, list(args), input=input, env=env, catch_exceptions=False)
 
     return run
+
+
+@pytest.fixture
+def workers_only(monkeypatch):
+    """``vllm_lint.parallel`` with every task drawn by the forked workers (this process draws none),
+    so that a test sees what workers send back: deterministic, where a race for the tasks is not.
+    Returns the list of forks made (one entry each)."""
+    import os
+
+    from vllm_lint import parallel
+
+    main = os.getpid()
+    real_take, real_fork = parallel._take, os.fork
+    forks: list[int] = []
+
+    def take(queue_r):
+        return real_take(queue_r) if os.getpid() != main else iter(())
+
+    def fork():
+        forks.append(1)
+        return real_fork()
+
+    monkeypatch.setattr(parallel, "_take", take)
+    monkeypatch.setattr(os, "fork", fork)
+    return forks

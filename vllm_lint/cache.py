@@ -195,6 +195,10 @@ class Cache:
         self._answered[path] = rec
         return rec[2], diags
 
+    def has_records(self) -> bool:
+        """Whether the index holds any record (else no stat lookup can hit: a cold run)."""
+        return bool(self._load())
+
     def has_content(self, path: str) -> bool:
         """Whether ``path``'s record carries a content key (else ``content_result`` cannot hit)."""
         rec = self._load().get(path)

@@ -274,13 +274,6 @@ def _no_launch(path: Path, mode: str) -> str:
     return "none" + _mode_tag(path, mode)
 
 
-class Deferred(Exception):
-    """Raised by ``lint_file`` when ``Linter.defer_parsing`` is set and the file needs parsing
-    (it passed the pre-filter and missed the cache): ``vllm_lint.parallel`` screens every file in
-    the main process and sends only these to the worker processes. Arguments: the file's size and
-    format."""
-
-
 class Linter:
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
                  cache=None):
@@ -294,7 +287,6 @@ class Linter:
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
         self._linted_refs: set[str] = set()
         self.explicit_target: Optional[str] = None
-        self.defer_parsing = False  # see Deferred
         if settings.target_version:
             self.explicit_target = db.resolve_version(settings.target_version)
 
@@ -450,20 +442,52 @@ class Linter:
                     _place(d, LineIndex(b""))
         return res
 
+    def _mode(self, target: Target) -> str:
+        """How the file was named: "explicit", "auto" (found by a directory walk) or "config" (matched
+        by the ``config-files`` setting: read as a vLLM config file)."""
+        mode = "explicit" if target.explicit else "auto"
+        if self.settings.config_files and format_by_name(target.path) == "yaml":
+            import fnmatch
+
+            path = target.path
+            posix = path.resolve().as_posix()
+            if any(fnmatch.fnmatch(posix, g) or fnmatch.fnmatch(posix, "*/" + g) or fnmatch.fnmatch(path.name, g)
+                   for g in self.settings.config_files):
+                mode = "config"
+        return mode
+
+    def _stat_known(self, path: Path, shown: str, mode: str, stat_key: tuple[int, int]):
+        """(verdict, findings) from the cache's stat index when the file is unchanged since its
+        record and the record's verdict still holds, else None."""
+        known = self.cache.stat_result(shown, stat_key)
+        if known is not None and (known[0] == _no_launch(path, mode) or known[0] == self._verdict(path, mode)):
+            return known
+        return None
+
+    def cached_result(self, target: Target) -> Optional[FileResult]:
+        """The result of an unchanged file from the cache's stat index, without reading the file;
+        None when it must be linted (``vllm_lint.parallel`` asks this before sharing out files)."""
+        try:
+            st = os.stat(target.path)
+        except OSError:
+            return None
+        if stat.S_ISDIR(st.st_mode):
+            return None
+        shown = str(target.path)
+        known = self._stat_known(target.path, shown, self._mode(target), (st.st_size, st.st_mtime_ns))
+        if known is None:
+            return None
+        res = FileResult(shown, stat_key=(st.st_size, st.st_mtime_ns))
+        res.verdict, res.diagnostics = known
+        return res
+
     def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:
         path = target.path
         shown = str(path)
         res = FileResult(shown)
         self.references = []
         if mode is None:
-            mode = "explicit" if target.explicit else "auto"
-            if self.settings.config_files and format_by_name(path) == "yaml":
-                import fnmatch
-
-                posix = path.resolve().as_posix()
-                if any(fnmatch.fnmatch(posix, g) or fnmatch.fnmatch(posix, "*/" + g) or fnmatch.fnmatch(path.name, g)
-                       for g in self.settings.config_files):
-                    mode = "config"
+            mode = self._mode(target)
         try:
             st = os.stat(path)  # one stat for both questions (not is_dir() and stat())
             if stat.S_ISDIR(st.st_mode):
@@ -473,8 +497,8 @@ class Linter:
             size = st.st_size
             res.stat_key = (size, st.st_mtime_ns)
             if self.cache is not None and not fix and forced is None:
-                known = self.cache.stat_result(shown, res.stat_key)
-                if known is not None and (known[0] == _no_launch(path, mode) or known[0] == self._verdict(path, mode)):
+                known = self._stat_known(path, shown, mode, res.stat_key)
+                if known is not None:
                     res.verdict, res.diagnostics = known
                     return res
             if size > MAX_FILE_BYTES:
@@ -509,8 +533,7 @@ class Linter:
         key = None
         if self.cache is not None and self.cache.has_content(shown):
             # the same bytes as at this path's last record (only its mtime changed): its findings.
-            # (Without such a record the key waits for the verdict: a file deferred to a worker
-            # process would otherwise have its project pin looked up in both processes.)
+            # (Without such a record the key waits for the verdict, which needs the project pin.)
             key = self._content_key(path, data, fmt, mode, forced)
             known = self.cache.content_result(shown, key, fix)
             if known is not None:
@@ -518,8 +541,6 @@ class Linter:
                 res.content_key = (key, known[2])
                 self.cache.note_key(shown, res.content_key)
                 return res
-        if self.defer_parsing:
-            raise Deferred(len(data), fmt)
         diags, _ = self.lint_bytes(path, data, fmt, mode, forced)
         res.verbose = list(dict.fromkeys(self.verbose))
         fixable = any(d.fix is not None for d in diags)

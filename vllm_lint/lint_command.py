@@ -278,7 +278,7 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
     try:
         from .parallel import lint_all
 
-        results.extend(lint_all(linter, targets, do_fix, db_path=db_path, jobs=jobs))
+        results.extend(lint_all(linter, targets, do_fix, jobs=jobs))
         if cache is not None and not do_fix:
             for r in results:
                 if r.verdict and r.stat_key and not r.related:

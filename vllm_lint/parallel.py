@@ -1,135 +1,170 @@
-"""Running the linter over many files: sequential for the few files of a pre-commit run (start-up
-bound); for whole repositories, this process and forked workers share the files that need parsing,
-so every core works to the end."""
+"""Running the linter over many files: in this process for the few files of a pre-commit run
+(start-up bound); for whole repositories, shared with forked worker processes so that every core
+works to the end.
+
+Sharing: the files still to lint are dealt into tasks, file ``k``, ``k + T``, ``k + 2T``... for
+task ``k`` of ``T``, so that the few expensive files (those that need a parse cluster by directory)
+spread evenly over the tasks. Task numbers wait in a pipe written before forking; this process and
+each worker read one number at a time (a pipe read of 4 bytes is atomic) until the pipe is empty,
+so a process that drew cheap tasks simply takes more. A worker sends its results back pickled
+through a pipe of its own and ends with ``os._exit``. Whatever a worker did not bring back (it
+failed or was killed) is linted here, so an error in it is reported as in a sequential run.
+
+Forking right after discovery (benchmarks/README.md): screening files (read, pre-filter) is most
+of a repository's files and is shared too; a fork costs ~1 ms, where a ``ProcessPoolExecutor``
+cost ~20 ms to import and start and the teardown of ``multiprocessing`` at exit ~10 ms more.
+Without ``os.fork`` (Windows) the files are linted in this process.
+"""
 
 from __future__ import annotations
 
 import os
-from typing import Optional
-
 PARALLEL_MIN_FILES = 64  # below this, one process: a pre-commit run is start-up bound
-PARALLEL_MIN_PARSED = 48  # files needing a parse before worker processes pay off (benchmarks/)
-CHUNK = 8  # files per task at most, and CHUNK_BYTES: small tasks keep both cores busy to the end
-CHUNK_BYTES = 32 * 1024
-AHEAD = 2  # unfinished tasks per worker: enough that a worker never waits for this process
+TASKS_PER_PROCESS = 64  # more tasks: a shorter wait for the last one; each costs one pipe read
 
 
-def lint_all(linter, targets, fix: bool, db_path: Optional[str] = None, jobs: int = 0) -> list:
-    """Each target's result. ``jobs``: processes to use, this one included (0: one per core, at
-    most four; 1: this process only). The others are forked workers: this process lints too once
-    its screening is done (2 cores, one worker: measured against two workers, the same wall time
-    for ~30 ms less CPU on the benchmark corpus)."""
-    workers = (jobs or min(os.cpu_count() or 1, 4)) - 1
-    if len(targets) < PARALLEL_MIN_FILES or workers < 1:
-        return _flatten([linter.lint_file(t, fix=fix) for t in targets])
-    from collections import deque
-
-    from .engine import Deferred
-
-    # This process screens every file (read, format, pre-filter, cache lookup: cheap, and in a
-    # repository most files stop there); the files that need parsing are queued in small tasks.
-    # Once there are enough of them to pay for it, a worker process is forked and fed from the
-    # front of the queue, a few tasks ahead; when the screening is done, this process lints
-    # from the back of the queue itself, so both cores work to the end.
+def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
+    """Each target's result (with the config files its launches named, after it). ``jobs``:
+    processes to use, this one included (0: one per core, at most four; 1: this process only)."""
+    processes = jobs or min(os.cpu_count() or 1, 4)
     results: list = [None] * len(targets)
-    queue: deque = deque()  # tasks (lists of indices into targets) not yet handed out
-    pending: list[int] = []
-    pending_bytes = 0
-    running: list = []  # (task, future) handed to the pool
-    pool = None
-    formats: dict = {}  # format -> (size, index) of a deferred file, before the pool exists
-    linter.defer_parsing = True
-    try:
-        for i, t in enumerate(targets):
-            try:
-                results[i] = linter.lint_file(t, fix=fix)
-                continue
-            except Deferred as d:
-                pending.append(i)
-                pending_bytes += d.args[0]
-                if pool is None:
-                    formats.setdefault(d.args[1], (d.args[0], i))
-            if pool is None and len(pending) >= PARALLEL_MIN_PARSED:
-                pending_bytes -= _warm_up(linter, targets, pending, results, fix, formats)
-                pool = _pool(linter, db_path, workers)
-            if pool is not None and (len(pending) >= CHUNK or pending_bytes >= CHUNK_BYTES):
-                queue.append(pending)
-                pending, pending_bytes = [], 0
-                _feed(pool, workers, queue, running, targets, fix, results, linter.cache)
-    finally:
-        linter.defer_parsing = False
-    if pending:
-        queue.append(pending)
-    try:
-        while queue:
-            if pool is not None:
-                _feed(pool, workers, queue, running, targets, fix, results, linter.cache)
-            if queue:
-                for i in queue.pop():
-                    results[i] = linter.lint_file(targets[i], fix=fix)
-        _collect(running, results, linter.cache, wait=True)
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+    todo = list(range(len(targets)))
+    cache = linter.cache
+    if cache is not None and not fix and len(targets) >= PARALLEL_MIN_FILES and cache.has_records():
+        # unchanged files are answered from the cache's stat index without being read; in a
+        # repository linted before, that is nearly all of them, and the rest seldom pay a fork
+        todo = [i for i in todo if (results.__setitem__(i, linter.cached_result(targets[i])) or results[i]) is None]
+    if processes > 1 and len(todo) >= PARALLEL_MIN_FILES and hasattr(os, "fork"):
+        _share(linter, targets, todo, results, fix, processes - 1)
+    for i in todo:
+        if results[i] is None:  # sequential, or what a worker did not bring back
+            results[i] = linter.lint_file(targets[i], fix=fix)
     return _flatten(results)
 
 
-def _feed(pool, workers: int, queue, running: list, targets, fix: bool, results: list, cache) -> None:
-    """Hand tasks from the front of the queue to the pool until AHEAD of them are unfinished."""
-    _collect(running, results, cache, wait=False)
-    while queue and len(running) < AHEAD * workers:
-        task = queue.popleft()
-        running.append((task, pool.submit(_run_chunk, ([targets[j] for j in task], fix))))
+def _share(linter, targets, todo: list[int], results: list, fix: bool, workers: int) -> None:
+    """Lint ``todo`` in this process and ``workers`` forked ones; fill ``results``."""
+    import gc
+    import sys
 
-
-def _collect(running: list, results: list, cache, wait: bool) -> None:
-    """Take the results of finished tasks (all of them, waiting, when ``wait``)."""
-    keep = []
-    for task, fut in running:
-        if not wait and not fut.done():
-            keep.append((task, fut))
-            continue
-        for j, r in zip(task, fut.result()):
-            results[j] = r
-            if cache is not None and r.content_key is not None:
-                # the worker noted it in its own copy of the cache: note it here, where the
-                # cache is written
-                cache.note_key(r.path, r.content_key)
-    running[:] = keep
-
-
-def _warm_up(linter, targets, pending: list[int], results: list, fix: bool, formats: dict) -> int:
-    """Lint here, before forking, the first deferred file of each format (taken out of ``pending``);
-    return their bytes. The forked workers inherit what that loaded (parser modules and grammars,
-    release surfaces, model tables, rule helpers, memos) instead of each loading it again."""
-    done = 0
-    linter.defer_parsing = False
+    n_tasks = min(len(todo), TASKS_PER_PROCESS * (workers + 1))
+    tasks = [todo[k::n_tasks] for k in range(n_tasks)]
+    queue_r, queue_w = os.pipe()
+    # at most 4 * 64 * 4 tasks' numbers: far below a pipe's buffer, so this write cannot block
+    os.write(queue_w, b"".join(k.to_bytes(4, "little") for k in range(n_tasks)))
+    os.close(queue_w)  # with no writer left, an empty queue reads as end of file
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()  # nothing buffered is inherited (and written twice)
+        except (OSError, ValueError):
+            pass
+    # frozen, the objects the workers inherit are left out of garbage collection, whose passes
+    # would write to (and so copy) every page that holds one
+    _warm_up(linter, targets, todo)
+    gc.freeze()
+    children: list[tuple[int, int]] = []  # (pid, read end of its results pipe)
     try:
-        for size, i in formats.values():
-            results[i] = linter.lint_file(targets[i], fix=fix)
-            pending.remove(i)
-            done += size
+        for _ in range(workers):
+            out_r, out_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns
+                os.close(out_r)
+                for _pid, r in children:
+                    os.close(r)
+                _work(linter, targets, tasks, queue_r, out_w, fix)
+            os.close(out_w)
+            children.append((pid, out_r))
+        for k in _take(queue_r):
+            for i in tasks[k]:
+                results[i] = linter.lint_file(targets[i], fix=fix)
+        for pid, out_r in children:
+            for i, res in _receive(out_r):
+                results[i] = res
+                if linter.cache is not None and res.content_key is not None:
+                    # the worker noted it in its own copy of the cache: note it here, where the
+                    # cache is written
+                    linter.cache.note_key(res.path, res.content_key)
     finally:
-        linter.defer_parsing = True
-    return done
+        os.close(queue_r)
+        for pid, out_r in children:
+            try:
+                os.close(out_r)
+            except OSError:
+                pass
+            try:
+                os.kill(pid, 9)  # a no-op for a worker that has ended (it is a zombie until reaped)
+            except OSError:
+                pass
+            os.waitpid(pid, 0)
+        gc.unfreeze()
 
 
-def _pool(linter, db_path: Optional[str], workers: int):
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+def _warm_up(linter, targets, todo: list[int]) -> None:
+    """Load, before forking, what each worker would otherwise load again for itself: the
+    front-ends of the formats the file names show (PyYAML's ~14 ms among them), the shell grammar
+    (every format can embed shell) and the newest release's option surface. Measured on the
+    benchmark corpus: the same wall time as loading in every process, ~40 ms less CPU."""
+    from .engine import format_by_filename, frontend
+    from .frontends import shell
 
-    if multiprocessing.get_start_method() == "fork":
-        # forked workers use a copy of this linter and everything it has loaded so far; frozen,
-        # the objects they inherit are left out of garbage collection, whose passes would write
-        # to (and so copy) every page that holds one
-        import gc
+    for fmt in {format_by_filename(os.path.basename(str(targets[i].path))) for i in todo} - {None}:
+        frontend(fmt)
+    shell.parser()
+    from .surface.db import DatabaseError, UnknownVersion
 
-        gc.freeze()
-        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_adopt, initargs=(linter,))
-    return ProcessPoolExecutor(max_workers=workers, initializer=_init,
-                               initargs=(db_path, linter.settings, [r.code for r in linter.rules],
-                                         linter.unsafe_fixes, linter.cache))
+    try:
+        linter.db.surface(linter.explicit_target or linter.db.newest)
+    except (DatabaseError, UnknownVersion):
+        pass  # reported where a file needs it, as in a run in one process
+
+
+def _take(queue_r: int):
+    """Task numbers from the shared queue until it is empty."""
+    while True:
+        b = os.read(queue_r, 4)
+        if len(b) < 4:
+            return
+        yield int.from_bytes(b, "little")
+
+
+def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
+    """A forked worker's whole life: lint the tasks it draws, send back ``[(index, result)]``, end."""
+    code = 1
+    try:
+        done = []
+        try:
+            linter.references = []
+            linter.verbose = []
+            linter._linted_refs = set()
+            for k in _take(queue_r):
+                for i in tasks[k]:
+                    done.append((i, linter.lint_file(targets[i], fix=fix)))
+        except BaseException:
+            pass  # the main process lints what is not sent back, and reports any error itself
+        import pickle
+
+        with open(out_w, "wb") as f:
+            f.write(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _receive(out_r: int) -> list:
+    """A worker's results, or nothing when they did not arrive whole."""
+    import pickle
+
+    chunks = []
+    while True:
+        b = os.read(out_r, 1 << 20)
+        if not b:
+            break
+        chunks.append(b)
+    try:
+        got = pickle.loads(b"".join(chunks))
+    except Exception:
+        return []
+    return got if isinstance(got, list) else []
 
 
 def _flatten(results: list) -> list:
@@ -149,34 +184,3 @@ def _flatten(results: list) -> list:
             seen.add(key)
             out.append(x)
     return out
-
-
-_WORKER = None
-
-
-def _init(db_path, settings, codes, unsafe, cache) -> None:
-    global _WORKER
-    from pathlib import Path
-
-    from .engine import Linter
-    from .rules.base import registry
-    from .surface.db import Database
-
-    reg = registry()
-    _WORKER = Linter(Database(Path(db_path) if db_path else None), settings, [reg[c] for c in codes],
-                     unsafe_fixes=unsafe, cache=cache)
-
-
-def _adopt(linter) -> None:
-    """Worker start under fork: the parent's linter, reset to what a new one would hold."""
-    global _WORKER
-    linter.defer_parsing = False
-    linter.references = []
-    linter.verbose = []
-    linter._linted_refs = set()
-    _WORKER = linter
-
-
-def _run_chunk(job):
-    targets, fix = job
-    return [_WORKER.lint_file(t, fix=fix) for t in targets]

@@ -1,10 +1,13 @@
-"""The process pool (vllm_lint.parallel) gives the findings of a sequential run, file for file."""
+"""Sharing files with forked workers (vllm_lint.parallel) gives the findings of a sequential run,
+file for file; whatever a worker does not bring back is linted in the main process."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
 
 
 def _tree(root) -> None:
@@ -28,8 +31,9 @@ def _findings(results) -> list:
     return [(r.path, d.code, d.row, d.column, d.message) for r in results for d in r.diagnostics]
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the pool is used only with two or more CPUs")
-def test_pool_gives_the_sequential_findings(synth_db_path, tmp_path, monkeypatch):
+@pytest.fixture
+def corpus(synth_db_path, tmp_path, monkeypatch):
+    """(targets, a new linter each call, the sequential results)."""
     from vllm_lint import parallel
     from vllm_lint.engine import Linter, discover
     from vllm_lint.rules.base import select_rules
@@ -47,41 +51,98 @@ def test_pool_gives_the_sequential_findings(synth_db_path, tmp_path, monkeypatch
 
     sequential = [linter().lint_file(t) for t in targets]
     assert any(r.diagnostics for r in sequential)
-    monkeypatch.setattr(parallel, "PARALLEL_MIN_PARSED", 5)  # the pool starts after a few deferred files
-    monkeypatch.setattr(parallel, "CHUNK", 3)
-    warmed = []
-    real_warm_up = parallel._warm_up
-
-    def warm_up(*args):
-        warmed.append(len(args[5]))  # formats linted in this process before forking
-        return real_warm_up(*args)
-
-    monkeypatch.setattr(parallel, "_warm_up", warm_up)
-    pooled = parallel.lint_all(linter(), targets, False, db_path=str(synth_db_path))
-    assert warmed and warmed[0] >= 1
-    assert _findings(pooled) == _findings(sequential)
-    assert [r.verdict for r in pooled] == [r.verdict for r in sequential]
+    return targets, linter, sequential
 
 
-def test_jobs_one_lints_in_this_process_only(synth_db_path, tmp_path, monkeypatch):
+@needs_fork
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_workers_give_the_sequential_findings(corpus, workers_only, monkeypatch, jobs):
     from vllm_lint import parallel
-    from vllm_lint.engine import Linter, discover
-    from vllm_lint.rules.base import select_rules
-    from vllm_lint.settings import Settings
-    from vllm_lint.surface.db import Database
 
-    _tree(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    settings = Settings()
-    targets, _ = discover(["."], settings)
+    targets, linter, sequential = corpus
+    monkeypatch.setattr(parallel, "TASKS_PER_PROCESS", 3)
+    main = linter()
+    linted_here = []
+    real = main.lint_file
+    monkeypatch.setattr(main, "lint_file", lambda t, **k: linted_here.append(t) or real(t, **k))
+    shared = parallel.lint_all(main, targets, False, jobs=jobs)
+    assert len(workers_only) == jobs - 1
+    assert linted_here == []  # every result came back from a worker
+    assert _findings(shared) == _findings(sequential)
+    assert [r.verdict for r in shared] == [r.verdict for r in sequential]
+    assert [r.stat_key for r in shared] == [r.stat_key for r in sequential]
 
-    def no_pool(*a, **k):
+
+@needs_fork
+def test_both_processes_draw_tasks_and_agree(corpus, monkeypatch):
+    """Without the test hook, this process and the worker race for the tasks: any split gives the
+    same results in the same order."""
+    from vllm_lint import parallel
+
+    targets, linter, sequential = corpus
+    monkeypatch.setattr(parallel, "TASKS_PER_PROCESS", 5)
+    shared = parallel.lint_all(linter(), targets, False, jobs=2)
+    assert _findings(shared) == _findings(sequential)
+
+
+@needs_fork
+@pytest.mark.parametrize("how", ["raises", "dies"])
+def test_what_a_failed_worker_did_not_send_is_linted_here(corpus, workers_only, monkeypatch, how):
+    from vllm_lint import parallel
+
+    targets, linter, sequential = corpus
+    main_pid = os.getpid()
+    main = linter()
+    real = main.lint_file
+    calls = []
+
+    def failing(t, **k):
+        calls.append(t)
+        if os.getpid() != main_pid and len(calls) == 5:
+            if how == "dies":
+                os._exit(3)  # killed: nothing comes back
+            raise RuntimeError("worker bug")  # what it linted before comes back
+        return real(t, **k)
+
+    monkeypatch.setattr(main, "lint_file", failing)
+    shared = parallel.lint_all(main, targets, False, jobs=2)
+    assert _findings(shared) == _findings(sequential)
+    # all of them here after a death; after an exception, all but the four the worker sent
+    assert len(calls) == (len(targets) if how == "dies" else len(targets) - 4)
+
+
+@needs_fork
+def test_an_error_in_a_worker_is_raised_here_as_in_a_sequential_run(corpus, workers_only, monkeypatch):
+    from vllm_lint import parallel
+    from vllm_lint.surface.db import DatabaseError
+
+    targets, linter, _ = corpus
+    main = linter()
+    real = main.db.surface
+    calls: list = []
+
+    def broken(*a, **k):
+        calls.append(1)
+        if len(calls) == 1:
+            return real(*a, **k)  # the warm-up before forking
+        raise DatabaseError("release file unreadable")
+
+    monkeypatch.setattr(main.db, "surface", broken)
+    with pytest.raises(DatabaseError):
+        parallel.lint_all(main, targets, False, jobs=2)
+    assert len(calls) > 1  # raised in this process, linting what the worker could not
+
+
+def test_jobs_one_lints_in_this_process_only(corpus, monkeypatch):
+    from vllm_lint import parallel
+
+    targets, linter, sequential = corpus
+
+    def no_fork():
         raise AssertionError("a worker process was started")
 
-    monkeypatch.setattr(parallel, "_pool", no_pool)
-    linter = Linter(Database(synth_db_path), settings, select_rules([], []))
-    sequential = [Linter(Database(synth_db_path), settings, select_rules([], [])).lint_file(t) for t in targets]
-    assert _findings(parallel.lint_all(linter, targets, False, jobs=1)) == _findings(sequential)
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert _findings(parallel.lint_all(linter(), targets, False, jobs=1)) == _findings(sequential)
 
 
 def test_negative_jobs_is_a_usage_error(run_cli, tmp_path):

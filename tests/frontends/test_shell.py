@@ -512,7 +512,7 @@ def test_word_fast_path_decodes_as_the_general_decoder(script):
     every named node of these scripts it gives what the general decoder does."""
     dec = shell._Decoder(script)
     fast = 0
-    for node in _named_nodes(shell._parser().parse(script).root_node):
+    for node in _named_nodes(shell.parser().parse(script).root_node):
         a, b = dec.word(node), dec.decode(node)
         fast += a.pos.__class__ is range
         assert (bytes(a.raw), list(a.pos), a.text, a.opaque, a.splat, a.start, a.end, a.text_range()) == \
@@ -530,7 +530,7 @@ def test_child_after_is_the_first_child_ending_after_the_byte(script):
     between children (bisection) alike."""
     from bisect import bisect_right
 
-    for node in _named_nodes(shell._parser().parse(script).root_node):
+    for node in _named_nodes(shell.parser().parse(script).root_node):
         kids = node.children
         ends = [c.end_byte for c in kids]
         for i in range(node.start_byte - 1, node.end_byte + 2):
@@ -607,7 +607,7 @@ def test_launches_keep_neither_the_tree_nor_a_cycle(monkeypatch):
     import gc
     import sys
 
-    real = shell._parser()
+    real = shell.parser()
     trees = [real.parse(b"echo control")]
 
     class Recording:
@@ -615,7 +615,7 @@ def test_launches_keep_neither_the_tree_nor_a_cycle(monkeypatch):
             trees.append(real.parse(data))
             return trees[-1]
 
-    monkeypatch.setattr(shell, "_parser", lambda: Recording())
+    monkeypatch.setattr(shell, "parser", lambda: Recording())
     data = (b"export VLLM_X=1\nIMAGE=vllm/vllm-openai:v1\ndocker run $IMAGE --x 1\nbash -c 'vllm serve m --tp 2'\n"
             b"vllm serve m \\\n --a 1\n  --b 2\nbash <<EOF\nvllm serve m3\nEOF\n")
     gc.collect()

@@ -61,7 +61,8 @@ OffsetMap = Callable[[int], Optional[int]]
 _PARSER = None
 
 
-def _parser():
+def parser():
+    """The tree-sitter parser for bash, made at first use."""
     global _PARSER
     if _PARSER is None:
         import tree_sitter
@@ -415,7 +416,7 @@ def extract_script(
     if not marks:
         return ctx.out
     marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
-    tree = _parser().parse(script)
+    tree = parser().parse(script)
     _walk(ctx, tree.root_node)
     # the launches' delete_tokens keep the context (for its bytes and offset map): without its
     # reference to the extraction, that is no reference cycle and is freed once dropped
