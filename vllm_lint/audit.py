@@ -884,7 +884,7 @@ def audit_paths(paths: Iterable[str], db: Database, to_version: Optional[str] = 
     for p in problems:
         report.files.append(FileAudit(p.path, None, error=p.message.partition(": ")[2] or p.message))
     for t in targets:
-        path = t.path
+        path = Path(t.path)
         try:
             if path.is_dir():
                 continue

@@ -12,7 +12,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Union
 
 from .fsutil import real_dir
 from .launch import EnvAssign, Extraction, Launch, ParseError, Span, VersionHint
@@ -20,6 +20,8 @@ from .record import Record, lazy_re
 from .rules.base import Diagnostic, LintContext, Rule, registry
 from .settings import Settings
 from .surface.db import Database, DatabaseError, UnknownVersion
+
+AnyPath = Union[str, "os.PathLike[str]"]  # a file's path: a string on the lint path, or a path object
 
 FORMATS = ("shell", "python", "dockerfile", "yaml", "markdown")
 MAX_FIX_PASSES = 10
@@ -38,8 +40,9 @@ _SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file\b")
 # ----------------------------------------------------------------------------- format detection
 
 
-def format_by_name(path: Path) -> Optional[str]:
-    return format_by_filename(path.name)
+def format_by_name(path: AnyPath) -> Optional[str]:
+    """The format a path's file name says."""
+    return format_by_filename(os.path.basename(path))
 
 
 def format_by_filename(name: str) -> Optional[str]:
@@ -80,9 +83,13 @@ def format_by_content(head: bytes) -> Optional[str]:
 
 
 class Target(Record):
+    """A file to lint. ``path``: as shown in findings, normalised as ``str(Path(...))`` would (a
+    string: a path object per walked file cost more than the rest of screening it); ``explicit``:
+    named on the command line, not found by a directory walk."""
+
     __slots__ = ("path", "explicit")
 
-    def __init__(self, path: Path, explicit: bool) -> None:
+    def __init__(self, path: str, explicit: bool) -> None:
         self.path = path
         self.explicit = explicit
 
@@ -115,15 +122,19 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
             problems.append(Diagnostic("VL001", f"{raw}: no such file or directory", raw, None, line=1))
             continue
         if p.is_dir():
-            for f, key in _walk(str(p), excluded):
+            root = str(p)
+            # the walk's paths are ``root/name...``: normalised as ``root`` is, except that the
+            # entries of "." read "./name" where ``str(Path("./name"))`` is "name"
+            cut = 2 if root == "." else 0
+            for f, key in _walk(root, excluded):
                 if key not in seen:
                     seen.add(key)
-                    out.append(Target(Path(f), False))
+                    out.append(Target(f[cut:], False))
         else:
             key = os.path.realpath(p)
             if key not in seen:
                 seen.add(key)
-                out.append(Target(p, True))
+                out.append(Target(str(p), True))
     return out, problems
 
 
@@ -261,7 +272,7 @@ def frontend(fmt: str):
     return importlib.import_module(f"vllm_lint.frontends.{fmt}")
 
 
-def _mode_tag(path: Path, mode: str) -> str:
+def _mode_tag(path: AnyPath, mode: str) -> str:
     """The part of a cached verdict that says how the file was named, for the files whose outcome
     depends on it: YAML (and files whose format is sniffed from content) skips the pre-filter when
     named explicitly or matched by ``config-files``, so a file without a launch in a directory
@@ -269,7 +280,7 @@ def _mode_tag(path: Path, mode: str) -> str:
     return f"|{mode}" if format_by_name(path) in (None, "yaml") else ""
 
 
-def _no_launch(path: Path, mode: str) -> str:
+def _no_launch(path: AnyPath, mode: str) -> str:
     """The verdict of a file found to hold no launch."""
     return "none" + _mode_tag(path, mode)
 
@@ -321,12 +332,12 @@ class Linter:
         self._pins[key] = found
         return found
 
-    def _real_parent(self, path: Path) -> str:
+    def _real_parent(self, path: AnyPath) -> str:
         """``str(path.parent.resolve())``, once per directory (``fsutil.real_dir``; the memo lives as
         long as this linter). ``str(path.parent)`` without a path object."""
         return real_dir(os.path.dirname(str(path)) or ".", self.__dict__.setdefault("_real_dirs", {}))
 
-    def target_for(self, path: Path, hints: list[VersionHint]) -> tuple[str, str]:
+    def target_for(self, path: AnyPath, hints: list[VersionHint]) -> tuple[str, str]:
         if self.explicit_target:
             return self.explicit_target, "--target-version" if self.settings.source is None else "configuration"
         for h in hints:
@@ -342,7 +353,7 @@ class Linter:
         return self.db.newest, "newest release in the database"
 
     # -- one file
-    def lint_bytes(self, path: Path, data: bytes, fmt: str, mode: str = "auto",
+    def lint_bytes(self, path: AnyPath, data: bytes, fmt: str, mode: str = "auto",
                    forced: Optional[tuple[str, str]] = None) -> tuple[list[Diagnostic], Optional[Extraction]]:
         """Lint ``data`` as ``fmt``. ``mode``: "auto", "explicit" (the file was named on the command
         line) or "config" (a vLLM ``--config`` YAML); ``forced``: (release, reason) to check against,
@@ -393,13 +404,13 @@ class Linter:
                 diags.append(Diagnostic(note.code, note.message, shown, note.span, severity="info"))
         return _dedupe(diags), extraction
 
-    def _note_config_reference(self, path: Path, args, target: str, source: str) -> None:
+    def _note_config_reference(self, path: AnyPath, args, target: str, source: str) -> None:
         """A launch's ``--config FILE``: lint FILE as a vLLM config file at this launch's release."""
         for a in args:
             if a.option is None or a.option.dest != "config" or not a.value or a.value_opaque:
                 continue
             ref = Path(a.value)
-            for cand in ([ref] if ref.is_absolute() else [path.parent / ref, Path.cwd() / ref]):
+            for cand in ([ref] if ref.is_absolute() else [Path(path).parent / ref, Path.cwd() / ref]):
                 if cand.is_file() and format_by_name(cand) == "yaml":
                     self.references.append((cand, (target, f"{source}, via --config in {path}")))
                     break
@@ -419,7 +430,7 @@ class Linter:
         self.verbose.extend(ctx.extra.get("skipped", []))
         return out
 
-    def detect_format(self, path: Path, data: bytes, explicit: bool) -> Optional[str]:
+    def detect_format(self, path: AnyPath, data: bytes, explicit: bool) -> Optional[str]:
         fmt = format_by_name(path)
         if fmt is None:
             fmt = format_by_content(data[:4096])
@@ -435,7 +446,7 @@ class Linter:
             if key in self._linted_refs:
                 continue
             self._linted_refs.add(key)
-            res.related.append(self._lint_one(Target(ref, True), fix, "config", ref_target))
+            res.related.append(self._lint_one(Target(str(ref), True), fix, "config", ref_target))
         for r in [res, *res.related]:
             for d in r.diagnostics:  # file-level findings (unreadable, binary, too large) skip finish()
                 if d.row == 0:
@@ -449,17 +460,17 @@ class Linter:
         if self.settings.config_files and format_by_name(target.path) == "yaml":
             import fnmatch
 
-            path = target.path
+            path = Path(target.path)
             posix = path.resolve().as_posix()
             if any(fnmatch.fnmatch(posix, g) or fnmatch.fnmatch(posix, "*/" + g) or fnmatch.fnmatch(path.name, g)
                    for g in self.settings.config_files):
                 mode = "config"
         return mode
 
-    def _stat_known(self, path: Path, shown: str, mode: str, stat_key: tuple[int, int]):
+    def _stat_known(self, path: str, mode: str, stat_key: tuple[int, int]):
         """(verdict, findings) from the cache's stat index when the file is unchanged since its
         record and the record's verdict still holds, else None."""
-        known = self.cache.stat_result(shown, stat_key)
+        known = self.cache.stat_result(path, stat_key)
         if known is not None and (known[0] == _no_launch(path, mode) or known[0] == self._verdict(path, mode)):
             return known
         return None
@@ -473,8 +484,8 @@ class Linter:
             return None
         if stat.S_ISDIR(st.st_mode):
             return None
-        shown = str(target.path)
-        known = self._stat_known(target.path, shown, self._mode(target), (st.st_size, st.st_mtime_ns))
+        shown = os.fspath(target.path)
+        known = self._stat_known(shown, self._mode(target), (st.st_size, st.st_mtime_ns))
         if known is None:
             return None
         res = FileResult(shown, stat_key=(st.st_size, st.st_mtime_ns))
@@ -482,8 +493,7 @@ class Linter:
         return res
 
     def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:
-        path = target.path
-        shown = str(path)
+        path = shown = os.fspath(target.path)
         res = FileResult(shown)
         self.references = []
         if mode is None:
@@ -497,7 +507,7 @@ class Linter:
             size = st.st_size
             res.stat_key = (size, st.st_mtime_ns)
             if self.cache is not None and not fix and forced is None:
-                known = self._stat_known(path, shown, mode, res.stat_key)
+                known = self._stat_known(shown, mode, res.stat_key)
                 if known is not None:
                     res.verdict, res.diagnostics = known
                     return res
@@ -560,12 +570,12 @@ class Linter:
                 self.cache.note_key(shown, res.content_key)
         return res
 
-    def _verdict(self, path: Path, mode: str) -> str:
+    def _verdict(self, path: AnyPath, mode: str) -> str:
         """A file's findings hold while its bytes, the project pin near it and (where it matters)
         the way it was named stay the same."""
         return f"clean|{self._project_pin(self._real_parent(path))}{_mode_tag(path, mode)}"
 
-    def _content_key(self, path: Path, data: bytes, fmt: str, mode: str, forced: Optional[tuple[str, str]]) -> str:
+    def _content_key(self, path: AnyPath, data: bytes, fmt: str, mode: str, forced: Optional[tuple[str, str]]) -> str:
         pin = self._project_pin(self._real_parent(path))
         return self.cache.key(str(path), data, f"{fmt}|{pin}|{mode}|{forced}")
 

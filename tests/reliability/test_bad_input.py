@@ -342,7 +342,7 @@ def test_file_deleted_while_the_run_is_under_way(run_cli, tmp_path, monkeypatch)
     real = Linter.lint_file
 
     def deleting(self, target, *a, **k):
-        if target.path.name == "gone.sh":
+        if os.path.basename(target.path) == "gone.sh":
             os.unlink(target.path)
         return real(self, target, *a, **k)
 
