@@ -202,6 +202,11 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
                     continue
                 subdirs.append(path)
             else:
+                try:
+                    if not e.is_file():
+                        continue  # a FIFO, socket or device: reading it could block (named, it is read)
+                except OSError:
+                    continue
                 if (specs and ignored(path, False)) or excluded(path):
                     continue
                 if format_by_filename(e.name) is not None or "." not in e.name:
@@ -268,8 +273,15 @@ class LineIndex:
         return self.data[self.starts[row0]:end]
 
 
+_FRONTENDS: dict[str, Any] = {}
+
+
 def frontend(fmt: str):
-    return importlib.import_module(f"vllm_lint.frontends.{fmt}")
+    """The front-end module of a format, imported at first use."""
+    fe = _FRONTENDS.get(fmt)
+    if fe is None:
+        fe = _FRONTENDS[fmt] = importlib.import_module(f"vllm_lint.frontends.{fmt}")
+    return fe
 
 
 def _mode_tag(path: AnyPath, mode: str) -> str:
@@ -277,7 +289,12 @@ def _mode_tag(path: AnyPath, mode: str) -> str:
     depends on it: YAML (and files whose format is sniffed from content) skips the pre-filter when
     named explicitly or matched by ``config-files``, so a file without a launch in a directory
     walk may hold one when named."""
-    return f"|{mode}" if format_by_name(path) in (None, "yaml") else ""
+    return _mode_tag_of(format_by_name(path), mode)
+
+
+def _mode_tag_of(named_format: Optional[str], mode: str) -> str:
+    """``_mode_tag`` of a file whose name says ``named_format``."""
+    return f"|{mode}" if named_format in (None, "yaml") else ""
 
 
 def _no_launch(path: AnyPath, mode: str) -> str:
@@ -499,45 +516,52 @@ class Linter:
         if mode is None:
             mode = self._mode(target)
         try:
-            st = os.stat(path)  # one stat for both questions (not is_dir() and stat())
-            if stat.S_ISDIR(st.st_mode):
-                if target.explicit:
-                    res.diagnostics.append(Diagnostic("VL001", "is a directory, not a file", shown, None, line=1))
-                return res
-            size = st.st_size
-            res.stat_key = (size, st.st_mtime_ns)
-            if self.cache is not None and not fix and forced is None:
-                known = self._stat_known(shown, mode, res.stat_key)
-                if known is not None:
-                    res.verdict, res.diagnostics = known
+            st = None
+            if self.cache is not None and not fix and forced is None and self.cache.has_records():
+                # an unchanged file is answered by its record without being read
+                st = os.stat(path)
+                if not stat.S_ISDIR(st.st_mode):
+                    known = self._stat_known(shown, mode, (st.st_size, st.st_mtime_ns))
+                    if known is not None:
+                        res.stat_key = (st.st_size, st.st_mtime_ns)
+                        res.verdict, res.diagnostics = known
+                        return res
+            with open(path, "rb") as f:  # (a directory: IsADirectoryError)
+                if st is None:
+                    st = os.fstat(f.fileno())  # no second lookup of the path
+                size = st.st_size
+                res.stat_key = (size, st.st_mtime_ns)
+                if size > MAX_FILE_BYTES:
+                    if target.explicit or format_by_name(path):
+                        res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
+                                                          f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
                     return res
-            if size > MAX_FILE_BYTES:
-                if target.explicit or format_by_name(path):
-                    res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
-                                                      f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
-                return res
-            with open(path, "rb") as f:
                 data = f.read()
+        except IsADirectoryError:
+            res.stat_key = None
+            if target.explicit:
+                res.diagnostics.append(Diagnostic("VL001", "is a directory, not a file", shown, None, line=1))
+            return res
         except FileNotFoundError:
             res.diagnostics.append(Diagnostic("VL001", "file disappeared while linting", shown, None, line=1))
             return res
         except OSError as e:
             res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
             return res
-        fmt = self.detect_format(path, data, target.explicit)
+        named = format_by_name(path)
+        fmt = named or format_by_content(data[:4096])
         res.format = fmt
         if fmt is None:
-            res.verdict = _no_launch(path, mode)
+            res.verdict = "none" + _mode_tag_of(named, mode)
             return res
-        if b"\x00" in data[:8192]:
+        if data.find(b"\x00", 0, 8192) >= 0:
             if target.explicit:
                 res.diagnostics.append(Diagnostic("VL001", "binary file (contains NUL bytes)", shown, None, line=1))
             return res
-        if b"vllm-lint" in data and _SUPPRESS_FILE.search(data):
+        if not (mode == "config" or (mode == "explicit" and fmt == "yaml") or frontend(fmt).might_contain_launch(data)):
+            res.verdict = "none" + _mode_tag_of(named, mode)
             return res
-        fe = frontend(fmt)
-        if not (mode == "config" or (mode == "explicit" and fmt == "yaml") or fe.might_contain_launch(data)):
-            res.verdict = _no_launch(path, mode)
+        if b"vllm-lint" in data and _SUPPRESS_FILE.search(data):
             return res
         self.verbose = []
         key = None

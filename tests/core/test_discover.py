@@ -43,3 +43,28 @@ def test_a_named_file_is_shown_as_named_normalised(tree, arg):
         arg = str(tree / "d" / "e" / "Dockerfile")
     targets, _ = discover([arg], Settings())
     assert [(t.path, t.explicit) for t in targets] == [(str(Path(arg)), True)]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_walk_skips_fifos_and_sockets(tree):
+    """Opening a FIFO blocks until a writer comes: a walk lists regular files (and links to them)
+    only. A FIFO named on the command line (``vllm-lint <(...)``) is read as given."""
+    import socket
+
+    from vllm_lint.engine import discover
+    from vllm_lint.settings import Settings
+
+    os.mkfifo(tree / "d" / "pipe.sh")
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(tree / "d" / "sock.yaml"))
+    except OSError:  # a path too long for a socket address: the FIFO alone
+        pass
+    (tree / "d" / "link.sh").symlink_to(tree / "a.sh")
+    try:
+        shown = {t.path for t in discover(["d"], Settings())[0]}
+    finally:
+        sock.close()
+    assert "d/link.sh" in shown and "d/b.yaml" in shown
+    assert not shown & {"d/pipe.sh", "d/sock.yaml"}
+    assert [t.path for t in discover(["d/pipe.sh"], Settings())[0]] == ["d/pipe.sh"]

@@ -144,10 +144,28 @@ def test_20mb_file_is_refused_without_reading_it(run_cli, tmp_path, monkeypatch)
     reads: list[str] = []
     real_open = builtins.open
 
+    class Reading:
+        """The file object, with its reads recorded."""
+
+        def __init__(self, f):
+            self.f = f
+
+        def __getattr__(self, name):
+            return getattr(self.f, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def read(self, *a):
+            reads.append(str(self.f.name))
+            return self.f.read(*a)
+
     def spy(file, mode="r", *a, **k):
-        if str(file).endswith("huge.sh") and "r" in mode:
-            reads.append(str(file))
-        return real_open(file, mode, *a, **k)
+        f = real_open(file, mode, *a, **k)
+        return Reading(f) if str(file).endswith("huge.sh") and "r" in mode else f
 
     monkeypatch.setattr(builtins, "open", spy)
     found, _ = lint(run_cli, tmp_path, "huge.sh", make)
