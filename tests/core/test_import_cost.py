@@ -88,3 +88,35 @@ def test_yaml_with_only_one_word_vllm_strings_loads_no_shell_grammar(tmp_path, s
     mods = _imported_after(code)
     assert "vllm_lint.frontends.yaml" in mods
     assert not {"vllm_lint.frontends.shell", "tree_sitter"} & mods
+
+
+def test_cached_lint_loads_no_openssl(tmp_path, synth_db_path):
+    """The cache's hashes come from the BLAKE2 module: ``hashlib`` loads OpenSSL's bindings first."""
+    f = tmp_path / "run.sh"
+    f.write_text("vllm serve m --swap-space 4\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            f"os.environ['VLLM_LINT_CACHE_DIR'] = {str(tmp_path / 'cache')!r}\n"
+            "os.environ.pop('VLLM_LINT_NO_CACHE', None)\n"
+            "from vllm_lint.program import _run\n"
+            f"try:\n    _run([{str(f)!r}])\nexcept SystemExit:\n    pass\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.cache" in mods and list((tmp_path / "cache").rglob("stat-*.json"))
+    assert not {"hashlib", "_hashlib"} & mods
+
+
+def test_a_repository_run_forks_without_multiprocessing(tmp_path, synth_db_path):
+    """Workers are forked directly (vllm_lint.parallel): no multiprocessing or concurrent.futures,
+    whose import, start-up and exit cost ~30 ms."""
+    import os
+
+    for i in range(80):
+        (tmp_path / f"s{i}.sh").write_text(f"vllm serve m --swap-space {i}\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "forks = []\nreal = os.fork\nos.fork = lambda: forks.append(1) or real()\n"
+            "from vllm_lint.program import _run\n"
+            f"try:\n    _run(['--no-cache', '-j', '2', {str(tmp_path)!r}])\nexcept SystemExit:\n    pass\n"
+            "assert forks, 'no worker was forked'\n")
+    if not hasattr(os, "fork"):
+        return
+    mods = _imported_after(code)
+    assert not {"multiprocessing", "concurrent.futures"} & mods
