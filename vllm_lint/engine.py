@@ -587,11 +587,11 @@ class Linter:
             res.fix_note = note
         # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
         res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown)
-        if not self.references and forced is None and res.fixed is None:
+        if self.cache is not None and not self.references and forced is None and res.fixed is None:
+            # (the verdict needs the project pin, which a launch with an image tag never looked up)
             res.verdict = self._verdict(path, mode)
-            if self.cache is not None:
-                res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
-                self.cache.note_key(shown, res.content_key)
+            res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
+            self.cache.note_key(shown, res.content_key)
         return res
 
     def _verdict(self, path: AnyPath, mode: str) -> str:
