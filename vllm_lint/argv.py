@@ -84,7 +84,11 @@ class ParsedArg(Record):
 
 
 def looks_like_option(text: str) -> bool:
-    return text.startswith("-") and len(text) > 1 and not _NEGATIVE_NUMBER.match(text)
+    if text[:1] != "-" or len(text) < 2:
+        return False
+    c = text[1]
+    # "--x" and "-tp" cannot be negative numbers: the pattern only for the rest ("-1", "-.5")
+    return c == "-" or c.isalpha() or not _NEGATIVE_NUMBER.match(text)
 
 
 def normalise_long(name: str, surface: Optional[Surface]) -> str:

@@ -199,15 +199,14 @@ class Layout(Record):
 def env_lookup(ctx, name: str, *, file_wide: bool = True) -> Optional[EnvAssign]:
     """The last assignment of ``name`` in the launch's environment (and, with ``file_wide``, the
     file's loose environment)."""
-    found = None
-    for e in ctx.env:
-        if e.name == name:
-            found = e
-    if found is None and file_wide:
+    last = ctx.extra.get("env_last")
+    if last is None:  # built once per context: the rules look up about six names per launch
         ex = ctx.extra.get("extraction")
-        for e in getattr(ex, "env", []) or []:
-            if e.name == name:
-                found = e
+        last = ctx.extra["env_last"] = ({e.name: e for e in ctx.env},
+                                        {e.name: e for e in getattr(ex, "env", []) or []})
+    found = last[0].get(name)
+    if found is None and file_wide:
+        found = last[1].get(name)
     return found
 
 
@@ -324,11 +323,11 @@ def layout(ctx) -> Layout:
 
 _BASE_DIRS: dict = {}
 _REAL_DIRS: dict = {}  # directory -> its real path (fsutil.real_dir)
+_FILE_DIRS: dict = {}  # linted file -> _file_dir(file)
 
 
 def _base_dir(path: str):
-    """The real directory of a linted file, where a relative local model path is looked for
-    (resolved once per file: several rules ask for every launch)."""
+    """The real directory of a linted file, where a relative local model path is looked for."""
     from pathlib import Path
 
     d = _BASE_DIRS.get(path)
@@ -336,6 +335,22 @@ def _base_dir(path: str):
         real = os.path.dirname(os.path.realpath(path)) if os.path.islink(path) else real_dir(os.path.dirname(path), _REAL_DIRS)
         d = _BASE_DIRS[path] = Path(real)
     return d
+
+
+def _file_dir(path: str):
+    """(directory, real_base) for ``models.resolve``: a file's directory as written (the kernel
+    resolves it as ``realpath`` would) and how to get its real path, asked only when a config.json
+    is found there (resolving every file's directory cost ~15 us a launch, an lstat per new
+    directory). A linked file's directory is not its link's: then its real directory at once.
+    Once per file: several rules ask for every launch."""
+    got = _FILE_DIRS.get(path)
+    if got is None:
+        if os.path.islink(path):
+            got = (_base_dir(path), None)
+        else:
+            got = (os.path.dirname(path) or ".", lambda: _base_dir(path))
+        _FILE_DIRS[path] = got
+    return got
 
 
 def model_facts(ctx, rule=None):
@@ -357,10 +372,10 @@ def model_facts(ctx, rule=None):
         why = ""
     facts = None
     if name:
-        base = _base_dir(ctx.path) if ctx.path else None
+        base, real_base = _file_dir(ctx.path) if ctx.path else (None, None)
         rev = lay.revision.value if lay.revision.known and isinstance(lay.revision.value, str) else None
         facts, why = models.resolve(name, revision=rev, online=bool(getattr(ctx.settings, "online", False)),
-                                    base_dir=base)
+                                    base_dir=base, real_base=real_base)
     if facts is None and rule is not None:
         ctx.skip(rule, why)
     return facts, why

@@ -22,7 +22,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..record import lazy_re
 
@@ -321,14 +321,18 @@ def clear_cache() -> None:
 
 
 def resolve(model: Optional[str], *, revision: Optional[str] = None, online: bool = False,
-            base_dir: Optional[Path] = None) -> tuple[Optional[ModelFacts], str]:
-    """-> (facts, how or why not)."""
+            base_dir: Optional[Path | str] = None,
+            real_base: Optional[Callable[[], Path]] = None) -> tuple[Optional[ModelFacts], str]:
+    """-> (facts, how or why not). ``base_dir``: the linted file's directory, where a relative
+    local model path is looked for. With ``real_base`` it may be the directory as written: the
+    kernel finds the same config.json through it, and ``real_base()`` (the real directory, which
+    costs an lstat per new path component) is asked only to name a config.json found there."""
     if not model or not isinstance(model, str):
         return None, "the launch names no model"
     model = model.strip()
     key = (model, revision, online, str(base_dir) if base_dir else None)
     if key not in _MEMO:
-        _MEMO[key] = _resolve(model, revision, online, base_dir)
+        _MEMO[key] = _resolve(model, revision, online, base_dir, real_base)
     return _MEMO[key]
 
 
@@ -341,7 +345,8 @@ def _is_file(path: str) -> bool:
         return False
 
 
-def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Optional[Path]) -> tuple[Optional[ModelFacts], str]:
+def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Optional[Path | str],
+             real_base: Optional[Callable[[], Path]] = None) -> tuple[Optional[ModelFacts], str]:
     if any(c in model for c in "${}`") or not model:
         return None, f"the model `{model}` is not known statically"
     # a local directory (checked with strings first: usually there is no such file)
@@ -349,9 +354,11 @@ def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Option
     dirs = [expanded]
     if base_dir is not None and not os.path.isabs(expanded):
         dirs.append(os.path.join(str(base_dir), model))
-    for d in dirs:
+    for i, d in enumerate(dirs):
         cfg = os.path.join(d, "config.json")
         if _is_file(cfg):
+            if i == 1 and real_base is not None:
+                cfg = os.path.join(str(real_base()), model, "config.json")
             facts = _read_config(Path(cfg), model)
             if facts is not None:
                 return facts, facts.source

@@ -144,16 +144,29 @@ def _close_match(word: str, names, cutoff: float) -> Optional[str]:
 
 
 def args_in_state(ctx: LintContext, state: str):
-    """(argument, status) for each option of the launch whose timeline state is ``state``."""
+    """(argument, status) for each option of the launch whose timeline state is ``state``.
+
+    Six rules ask per launch, and nearly every option is "ok": after the first full pass the
+    pairs are grouped by state, so the other rules get theirs without a pass over the arguments."""
+    by_state = ctx.extra.get("status_by_state")
+    if by_state is not None:
+        return by_state.get(state, ())
+    return _first_pass(ctx, state)
+
+
+def _first_pass(ctx: LintContext, state: str):
     cache = ctx.extra.setdefault("status", {})  # as option_status, without a call per argument
+    by_state: dict[str, list] = {}
     for arg in ctx.args:
         if arg.positional:
             continue
         st = cache.get(id(arg))
         if st is None:
             st = cache[id(arg)] = _compute(ctx, arg)
+        by_state.setdefault(st.state, []).append((arg, st))
         if st.state == state:
             yield arg, st
+    ctx.extra["status_by_state"] = by_state  # only when every argument has its status
 
 
 def option_status(ctx: LintContext, arg: ParsedArg) -> Status:
