@@ -118,25 +118,43 @@ _RATIOS: dict[tuple[str, float], dict[str, Optional[float]]] = {}
 
 def _close_match(word: str, names, cutoff: float) -> Optional[str]:
     """``get_close_matches(word, names, n=1, cutoff)``: the best (ratio, name) at or above
-    ``cutoff``, the same filters (real_quick_ratio, quick_ratio, ratio) on the same matcher."""
+    ``cutoff``, the same filters (real_quick_ratio, quick_ratio, ratio) with the same floats. The
+    first two are computed here, without a matcher: most names pass the length filter and share
+    most letters with an option name, and the method calls cost more than the arithmetic."""
     scores = _RATIOS.setdefault((word, cutoff), {})
     best: Optional[tuple[float, str]] = None
     matcher = None
+    lw = len(word)
+    counts: Optional[dict[str, int]] = None
     for x in names:
         if x in scores:
             r = scores[x]
         else:
-            if matcher is None:
-                import difflib  # only when a name is unknown (~2 ms of start-up otherwise)
+            r = None
+            lx = len(x)
+            n = lx + lw
+            if (2.0 * min(lx, lw) / n if n else 1.0) >= cutoff:  # real_quick_ratio
+                if counts is None:
+                    counts = {}
+                    for c in word:
+                        counts[c] = counts.get(c, 0) + 1
+                avail = dict(counts)
+                matches = 0
+                for c in x:  # quick_ratio: the characters in common, with multiplicity
+                    k = avail.get(c, 0)
+                    if k > 0:
+                        matches += 1
+                        avail[c] = k - 1
+                if (2.0 * matches / n if n else 1.0) >= cutoff:
+                    if matcher is None:
+                        import difflib  # only when a name is that close (~2 ms of start-up otherwise)
 
-                matcher = difflib.SequenceMatcher()
-                matcher.set_seq2(word)
-            matcher.set_seq1(x)
-            if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff \
-                    and matcher.ratio() >= cutoff:
-                r = matcher.ratio()
-            else:
-                r = None
+                        matcher = difflib.SequenceMatcher()
+                        matcher.set_seq2(word)
+                    matcher.set_seq1(x)
+                    ratio = matcher.ratio()
+                    if ratio >= cutoff:
+                        r = ratio
             scores[x] = r
         if r is not None and (best is None or (r, x) > best):
             best = (r, x)
