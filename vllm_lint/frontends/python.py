@@ -74,15 +74,12 @@ from __future__ import annotations
 import ast
 import bisect
 import gc
-import io
 import re
-import tokenize
 from itertools import accumulate
 import warnings
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ..record import lazy_re
+from ..record import Record, lazy_re
 from ..launch import EnvAssign, Edit, Extraction, Hardware, KeyedArg, Launch, Note, ParseError, Span, Token, VersionHint
 
 FORMAT = "python"
@@ -248,14 +245,18 @@ def _words_re(words: list[str]) -> bytes:
     return emit(trie).encode()
 
 
-_ATTR_WORDS = _words_re(sorted(_INTERESTING_LAST | {"environ"}))
+# _words_re(sorted(_INTERESTING_LAST | {"environ"})) written out, as building it cost ~0.2 ms at
+# import (tests/frontends/test_python_startup.py checks that the two agree)
+_ATTR_WORDS = (rb"(?:AsyncEngineArgs|EngineArgs|LLM|Popen|__setitem__|c(?:all|heck_(?:call|output)|"
+               rb"reate_subprocess_(?:exec|shell))|e(?:nviron|xec(?:l(?:e|pe?)?|v(?:e|pe?)?))|"
+               rb"get(?:output|statusoutput)|p(?:o(?:pen|six_spawnp?)|utenv)|run|"
+               rb"s(?:etdefault|pawn(?:l(?:e|pe?)?|v(?:e|pe?)?)|ystem)|update)")
 # the dot, then whitespace, backslash continuations or (inside brackets) comments, then the name.
 # A dot followed by a comment is rare in code but common in prose (``end.\n# Next``): there the
 # gap is skipped (_GAP_RE) and the name after it checked, once for all the dots of one comment.
 _ATTR_RE = lazy_re(rb"\.[\s\\]*(?:(?:" + _ATTR_WORDS + rb")\b|#)")
 _GAP_RE = lazy_re(rb"(?:[\s\\]|#[^\r\n]*)*")
 _ATTR_NAME_RE = lazy_re(rb"(?:" + _ATTR_WORDS + rb")\b")
-_NON_ASCII_RE = lazy_re(rb"[\x80-\xff]+")
 
 
 def _touching(lines: Optional[list[int]], body: list) -> list:
@@ -282,6 +283,8 @@ def _touching(lines: Optional[list[int]], body: list) -> list:
 
 
 _WS = b" \t\x0c\r\n\\"
+# for _Source.non_ascii: ASCII bytes stay, but \r becomes \n (both end a line), the others 0x80
+_MARK_NON_ASCII = bytes(range(128)).replace(b"\r", b"\n") + b"\x80" * 128
 
 
 # ------------------------------------------------------------------------------------------
@@ -297,6 +300,7 @@ class _Source:
         self.encoding = "utf-8" if self.utf8 else encoding  # for slices: a BOM is never inside
         self.bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
         self._line_starts: Optional[list[int]] = None
+        self._non_ascii: Optional[list[int]] = None
         self._conv: dict[int, Optional[list[int]]] = {}
 
     @property
@@ -313,8 +317,29 @@ class _Source:
             self._line_starts = starts
         return starts
 
+    @property
+    def non_ascii(self) -> list[int]:
+        """The offset of the first non-ASCII byte of each line holding one; built on first use."""
+        found = self._non_ascii
+        if found is None:
+            found = self._non_ascii = []
+            data = self.data
+            if not data.isascii():
+                # two byte searches per such line, where a regular expression for the bytes took
+                # ~8 ms per MB: every non-ASCII byte reads 0x80, and every line end \n
+                marked = data.translate(_MARK_NON_ASCII)
+                i = marked.find(b"\x80")
+                while i >= 0:
+                    found.append(i)
+                    j = marked.find(b"\n", i)
+                    if j < 0:
+                        break
+                    i = marked.find(b"\x80", j)
+        return found
+
     def off(self, lineno: int, col: int) -> int:
-        base = self.line_starts[lineno - 1] if lineno - 1 < len(self.line_starts) else len(self.data)
+        starts = self._line_starts or self.line_starts  # (the property costs a call)
+        base = starts[lineno - 1] if lineno - 1 < len(starts) else len(self.data)
         if lineno == 1:
             base += self.bom
         if self.utf8:
@@ -384,11 +409,13 @@ def _scan_gap(data: bytes, a: int, b: int) -> list[int]:
     return out
 
 
-@dataclass
-class _Item:
-    start: int  # first byte of the element as written (leading '(' / '*' / '**' included)
-    end: int  # after its last byte (trailing ')' of a parenthesised element included)
-    comma: Optional[int]  # position of the comma that follows it, if any
+class _Item(Record):
+    __slots__ = ("start", "end", "comma")
+
+    def __init__(self, start: int, end: int, comma: Optional[int]) -> None:
+        self.start = start  # first byte of the element as written (leading '(' / '*' / '**' included)
+        self.end = end  # after its last byte (trailing ')' of a parenthesised element included)
+        self.comma = comma  # position of the comma that follows it, if any
 
 
 class _Layout:
@@ -471,14 +498,17 @@ class _Layout:
 # string literals with positions
 
 
-@dataclass
-class _StrInfo:
+class _StrInfo(Record):
     """A decoded ``str`` literal (possibly implicitly concatenated, possibly an f-string)."""
 
-    value: str  # with f-string fields replaced by placeholders when ``fields``
-    char_spans: list[Optional[tuple[int, int]]]  # file bytes spelling each char verbatim
-    fields: list[tuple[int, int, int, int]]  # (char index, char length, file start, file end)
-    verbatim: Optional[Span]  # inner bytes when the whole value is spelled 1:1 in one piece
+    __slots__ = ("value", "char_spans", "fields", "verbatim")
+
+    def __init__(self, value: str, char_spans: list[Optional[tuple[int, int]]],
+                 fields: list[tuple[int, int, int, int]], verbatim: Optional[Span]) -> None:
+        self.value = value  # with f-string fields replaced by placeholders when ``fields``
+        self.char_spans = char_spans  # file bytes spelling each char verbatim
+        self.fields = fields  # (char index, char length, file start, file end)
+        self.verbatim = verbatim  # inner bytes when the whole value is spelled 1:1 in one piece
 
     @property
     def opaque(self) -> bool:
@@ -683,20 +713,25 @@ def _literal(node: ast.AST) -> Any:
 # the extractor
 
 
-@dataclass
-class _Binding:
-    pos: tuple[int, int]  # (line, column): only ever compared
-    value: ast.AST
-    stmt: ast.stmt
+class _Binding(Record):
+    __slots__ = ("pos", "value", "stmt")
+
+    def __init__(self, pos: tuple[int, int], value: ast.AST, stmt: ast.stmt) -> None:
+        self.pos = pos  # (line, column): only ever compared
+        self.value = value
+        self.stmt = stmt
 
 
-@dataclass
-class _Mutation:
-    pos: tuple[int, int]
-    stmt: ast.stmt
-    kind: str  # "setitem" | "extend" | "append" | "insert" | "iadd" | "update" | "other"
-    node: Optional[ast.AST]  # the value / argument
-    key: Optional[ast.AST] = None
+class _Mutation(Record):
+    __slots__ = ("pos", "stmt", "kind", "node", "key")
+
+    def __init__(self, pos: tuple[int, int], stmt: ast.stmt, kind: str, node: Optional[ast.AST],
+                 key: Optional[ast.AST] = None) -> None:
+        self.pos = pos
+        self.stmt = stmt
+        self.kind = kind  # "setitem" | "extend" | "append" | "insert" | "iadd" | "update" | "other"
+        self.node = node  # the value / argument
+        self.key = key
 
 
 class _Scope:
@@ -796,6 +831,34 @@ def _record_statement(st: ast.stmt, bindings: dict[str, list[_Binding]], mutatio
                 mutations.setdefault(f.value.id, []).append(_Mutation(pos, st, kind, node))
 
 
+def _source_encoding(data: bytes) -> str:
+    """The encoding CPython reads ``data`` in, as ``tokenize.detect_encoding`` finds it, lower case.
+
+    It only reads the first two lines (up to ``\\n``, as ``readline`` splits): when they are ASCII
+    and never say ``coding``, there is no BOM and no declaration, and the answer is UTF-8 without
+    importing ``tokenize`` (~1 ms) or running it. Anything else takes the full route."""
+    end = data.find(b"\n")
+    if end >= 0:
+        end = data.find(b"\n", end + 1)
+    head = data if end < 0 else data[:end]
+    if head.isascii() and b"coding" not in head:
+        return "utf-8"
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise ParseError(f"bad encoding declaration: {exc}", line=getattr(exc, "lineno", None) or 1) from None
+    encoding = encoding.lower()
+    if encoding not in ("utf-8", "utf-8-sig"):
+        try:
+            "".encode(encoding)
+        except LookupError:
+            raise ParseError(f"unknown encoding {encoding!r}", line=1) from None
+    return encoding
+
+
 class _Extractor:
     def __init__(self, data: bytes, path: str):
         self.data = data
@@ -806,17 +869,7 @@ class _Extractor:
 
     def _parse(self) -> ast.Module:
         data = self.data
-        try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        except SyntaxError as exc:
-            raise ParseError(f"bad encoding declaration: {exc}", line=getattr(exc, "lineno", None) or 1) from None
-        encoding = encoding.lower()
-        if encoding not in ("utf-8", "utf-8-sig"):
-            try:
-                "".encode(encoding)
-            except LookupError:
-                raise ParseError(f"unknown encoding {encoding!r}", line=1) from None
-        self.src = _Source(data, encoding)
+        self.src = _Source(data, _source_encoding(data))
         try:
             with warnings.catch_warnings():  # the user's invalid escapes are not our warnings
                 warnings.simplefilter("ignore")
@@ -876,8 +929,7 @@ class _Extractor:
                     if not named:
                         continue
                 offsets.append(m.start())
-        if not data.isascii():
-            offsets.extend(m.start() for m in _NON_ASCII_RE.finditer(data))
+        offsets.extend(src.non_ascii)
         starts = src.line_starts
         return sorted({bisect.bisect_right(starts, p) for p in offsets})
 
