@@ -57,7 +57,8 @@ def _exit_now(code: object) -> None:
 
     Freeing every module and object at exit (the release file's dicts, the grammar, ~250 modules)
     costs about 9 ms CPU, an eighth of a one-file lint (benchmarks/README.md). Output is flushed
-    first; a run that started worker processes or other threads, or runs under coverage, exits
+    first. The lint's own workers are forked and reaped before this (``vllm_lint.parallel``); a
+    process with ``multiprocessing`` loaded or other threads running, or under coverage, exits
     normally (their atexit handlers matter), and so does any exit that is not a plain code."""
     if code is not None and not isinstance(code, int):
         return
