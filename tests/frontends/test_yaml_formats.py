@@ -234,6 +234,20 @@ def test_rayservice_serve_config():
     assert kw == {"tensor_parallel_size": 2, "max_model_len": 4096}
 
 
+def test_a_document_whose_only_vllm_is_a_template_default_is_read():
+    """The image names vLLM only inside ``{{ ... | default "vllm/..." }}``: the document is still
+    read (its mention is in the bytes as written, not in the filled ones), at the default's release."""
+    data = (b"apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
+            b"        - name: server\n"
+            b"          image: {{ .Values.image | default \"vllm/vllm-openai:v0.8.5\" }}\n"
+            b"          args: [\"--model\", \"m\", \"--swap-space\", \"4\"]\n")
+    (la,) = Y.extract(data, "deploy.yaml").launches
+    assert "--swap-space" in texts(la)
+    assert [(v.version, v.source) for v in la.version_hints] == [("v0.8.5", "helm-default")]
+    # without the default, nothing says this container runs vLLM
+    assert Y.extract(data.replace(b' | default \"vllm/vllm-openai:v0.8.5\"', b""), "deploy.yaml").launches == []
+
+
 def test_kubeai_model():
     data, ex = load("kubeai_model.yaml")
     (la,) = ex.launches

@@ -1233,7 +1233,12 @@ class _File:
         e0 = self.pos(root.end_mark.index)
         if self.low is None:
             self.low = self.data.lower()
-        if not _mentions(self.low, s0, max(e0, s0 + 1)):
+        low = self.low
+        if self.original is not None:  # as written: a template's default may name the image
+            if self.original_low is None:
+                self.original_low = self.original.lower()
+            low = self.original_low
+        if not _mentions(low, s0, max(e0, s0 + 1)):
             return  # nothing in this document mentions vLLM
         if not isinstance(root, MappingNode):
             if isinstance(root, SequenceNode):
