@@ -741,6 +741,15 @@ def test_lambda_and_class_scopes():
     assert [keyed(la)["seed"] for la in ex.launches] == [1, 1]  # class bodies do not scope methods
 
 
+def test_lambda_defaults_are_read_in_the_enclosing_scope():
+    src = ('from vllm import LLM\n'
+           'cfg = {"seed": 3}\n'
+           'make = lambda cfg={"seed": 5}, llm=LLM("m1", **cfg), *, e=LLM("m2", seed=4): llm\n'
+           'def f(x=lambda y=LLM("m3"): y): pass\n')
+    _, ex = ext(src)
+    assert [(la.context["model"], keyed(la).get("seed")) for la in ex.launches] == [("m1", 3), ("m2", 4), ("m3", None)]
+
+
 def test_tuple_argv_has_no_delete():
     _, ex = ext('import subprocess\nsubprocess.run(("vllm", "serve", "m", "--seed", "1"))\n')
     la = only(ex)

@@ -981,8 +981,11 @@ class _Extractor:
                         if c is not None and c.__class__ not in leaf:
                             push((c, outer))
                 child_fields = ()
-            elif cls is Lambda:  # its defaults are not looked at
+            elif cls is Lambda:
                 push((node.body, _Scope(node, scope, parent_body)))
+                for c in (*node.args.defaults, *node.args.kw_defaults):  # evaluated where it stands
+                    if c is not None and c.__class__ not in leaf:
+                        push((c, scope))
                 continue
             elif cls in Stmts:
                 self._note_statement(node, scope, env_stmts)
