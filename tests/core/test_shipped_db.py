@@ -66,3 +66,21 @@ def test_overlay_entries_name_real_options_with_evidence():
             assert db.option_history(succ.partition(".")[0]) is not None, succ
     for name, entry in ov["env"].items():
         assert db.env_history(name) is not None and entry.get("evidence"), name
+
+
+def test_a_source_checkout_finds_its_database_or_says_what_to_do(monkeypatch, tmp_path):
+    """Run from a checkout on sys.path (not installed), ``vllm_lint.flag_db`` does not import: the
+    database at the repository root is used, and without one the error says what to do (it was
+    a traceback)."""
+    import importlib.util
+
+    from vllm_lint.surface import db as D
+
+    monkeypatch.delenv("VLLM_LINT_DB", raising=False)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "vllm_lint.flag_db" else real(name, *a))
+    assert (default_db_path() / "index.json").is_file()
+    monkeypatch.setattr(D, "_checkout_db", lambda: tmp_path / "flag_db")
+    with pytest.raises(D.DatabaseError, match="VLLM_LINT_DB"):
+        default_db_path()

@@ -37,12 +37,24 @@ def default_db_path() -> Path:
     import importlib.util
 
     spec = importlib.util.find_spec("vllm_lint.flag_db")
-    for loc in (spec.submodule_search_locations or []) if spec else []:
+    if spec is None:
+        # a source checkout on sys.path, not installed: the database at the repository's root
+        here = _checkout_db()
+        if here.is_dir():
+            return here
+        raise DatabaseError(f"no flag database: vllm_lint.flag_db is not installed and {here} does not "
+                            f"exist; install vllm-lint or set {DB_ENV_VAR} to a database directory")
+    for loc in spec.submodule_search_locations or []:
         if os.path.isdir(loc):
             return Path(loc)
     from importlib.resources import files
 
     return Path(str(files("vllm_lint.flag_db")))
+
+
+def _checkout_db() -> Path:
+    """Where a source checkout keeps the database: ``flag_db/`` beside the ``vllm_lint`` package."""
+    return Path(__file__).resolve().parents[2] / "flag_db"
 
 
 # --------------------------------------------------------------------------- release surface
