@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 PARALLEL_MIN_FILES = 64  # below this, one process: a pre-commit run is start-up bound
 TASKS_PER_PROCESS = 64  # more tasks: a shorter wait for the last one; each costs one pipe read
+MAX_TASKS = 1024  # 4 KB of task numbers: a pipe holds at least that much before a write blocks
 
 
 def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
@@ -60,10 +61,14 @@ def _share(linter, targets, todo: list[int], results: list, fix: bool, workers: 
     import gc
     import sys
 
-    n_tasks = min(len(todo), TASKS_PER_PROCESS * (workers + 1))
+    n_tasks = min(len(todo), TASKS_PER_PROCESS * (workers + 1), MAX_TASKS)
+    workers = min(workers, n_tasks - 1)  # (``-j 500``: no worker without a task)
     tasks = [todo[k::n_tasks] for k in range(n_tasks)]
-    queue_r, queue_w = os.pipe()
-    # at most 4 * 64 * 4 tasks' numbers: far below a pipe's buffer, so this write cannot block
+    try:
+        queue_r, queue_w = os.pipe()
+    except OSError:
+        return  # no file descriptor left: lint_all lints everything in this process
+    # at most MAX_TASKS numbers of 4 bytes: within any pipe's buffer, so this write cannot block
     os.write(queue_w, b"".join(k.to_bytes(4, "little") for k in range(n_tasks)))
     os.close(queue_w)  # with no writer left, an empty queue reads as end of file
     for stream in (sys.stdout, sys.stderr):
@@ -78,8 +83,16 @@ def _share(linter, targets, todo: list[int], results: list, fix: bool, workers: 
     children: list[tuple[int, int]] = []  # (pid, read end of its results pipe)
     try:
         for _ in range(workers):
-            out_r, out_w = os.pipe()
-            pid = os.fork()
+            try:
+                out_r, out_w = os.pipe()
+            except OSError:  # out of file descriptors (``-j 5000``): the workers forked so far
+                break
+            try:
+                pid = os.fork()
+            except OSError:  # out of processes or memory: the same
+                os.close(out_r)
+                os.close(out_w)
+                break
             if pid == 0:  # the worker: never returns
                 os.close(out_r)
                 for _pid, r in children:

@@ -148,3 +148,32 @@ def test_jobs_one_lints_in_this_process_only(corpus, monkeypatch):
 def test_negative_jobs_is_a_usage_error(run_cli, tmp_path):
     r = run_cli("--jobs", "-1", str(tmp_path))
     assert r.exit_code == 2 and "--jobs" in r.stderr
+
+
+@needs_fork
+@pytest.mark.parametrize("fails", ["fork", "pipe", "queue"])
+def test_a_failed_fork_or_pipe_leaves_the_work_to_the_processes_there_are(corpus, monkeypatch, fails):
+    from vllm_lint import parallel
+
+    targets, linter, sequential = corpus
+    real_fork, real_pipe = os.fork, os.pipe
+    made = []
+
+    def fork():
+        if made:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        made.append(1)
+        return real_fork()
+
+    def pipe():
+        made.append(1)
+        if len(made) > (0 if fails == "queue" else 2):  # (else: the queue's pipe and one worker's)
+            raise OSError(24, "Too many open files")
+        return real_pipe()
+
+    if fails == "fork":
+        monkeypatch.setattr(os, "fork", fork)
+    else:
+        monkeypatch.setattr(os, "pipe", pipe)
+    shared = parallel.lint_all(linter(), targets, False, jobs=4)
+    assert _findings(shared) == _findings(sequential)
