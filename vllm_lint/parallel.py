@@ -64,6 +64,7 @@ def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
 def _share(linter, targets, todo: list[int], results: list, fix: bool, workers: int) -> None:
     """Lint ``todo`` in this process and ``workers`` forked ones; fill ``results``."""
     import gc
+    import signal
     import sys
 
     n_tasks = min(len(todo), TASKS_PER_PROCESS * (workers + 1), MAX_TASKS)
@@ -123,10 +124,10 @@ def _share(linter, targets, todo: list[int], results: list, fix: bool, workers: 
             except OSError:
                 pass
             try:
-                os.kill(pid, 9)  # a no-op for a worker that has ended (it is a zombie until reaped)
-            except OSError:
+                os.kill(pid, signal.SIGKILL)  # a no-op for a worker that has ended (a zombie until reaped)
+                os.waitpid(pid, 0)
+            except OSError:  # (ChildProcessError: reaped already, where SIGCHLD is ignored)
                 pass
-            os.waitpid(pid, 0)
 
 
 def _warm_up(linter, targets, todo: list[int]) -> None:

@@ -177,3 +177,20 @@ def test_a_failed_fork_or_pipe_leaves_the_work_to_the_processes_there_are(corpus
         monkeypatch.setattr(os, "pipe", pipe)
     shared = parallel.lint_all(linter(), targets, False, jobs=4)
     assert _findings(shared) == _findings(sequential)
+
+
+@needs_fork
+def test_workers_are_reaped_where_sigchld_is_ignored(synth_db_path, tmp_path):
+    """A process started with SIGCHLD ignored (inherited) has its children reaped by the kernel:
+    waiting for a worker then fails with ECHILD, which must not end the run in a traceback."""
+    import subprocess
+    import sys
+
+    _tree(tmp_path)
+    code = ("import signal, sys\nsignal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
+            "from vllm_lint.program import _run\n"
+            f"_run(['--no-cache', '-j', '2', '-t', '0.27.1', {str(tmp_path)!r}])\n")
+    env = dict(os.environ, VLLM_LINT_DB=str(synth_db_path))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert "Traceback" not in r.stderr, r.stderr
+    assert r.returncode == 1 and "VL101" in r.stdout
