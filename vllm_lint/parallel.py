@@ -13,7 +13,7 @@ failed or was killed) is linted here, so an error in it is reported as in a sequ
 Forking right after discovery (benchmarks/README.md): screening files (read, pre-filter) is most
 of a repository's files and is shared too; a fork costs ~1 ms, where a ``ProcessPoolExecutor``
 cost ~20 ms to import and start and the teardown of ``multiprocessing`` at exit ~10 ms more.
-Without ``os.fork`` (Windows) the files are linted in this process.
+Without ``os.fork`` (Windows), or with other threads running, the files are linted in this process.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
                 results[i] = linter.cached_result(target)
                 if results[i] is None:
                     todo.append(i)
-        if processes > 1 and len(todo) >= PARALLEL_MIN_FILES and hasattr(os, "fork"):
+        if processes > 1 and len(todo) >= PARALLEL_MIN_FILES and _can_fork():
             _share(linter, targets, todo, results, fix, processes - 1)
         for i in todo:
             if results[i] is None:  # sequential, or what a worker did not bring back
@@ -59,6 +59,16 @@ def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
         gc.unfreeze()
         gc.set_threshold(*threshold)
     return _flatten(results)
+
+
+def _can_fork() -> bool:
+    """Whether forking is safe here: a platform with ``fork``, and no other thread running (called
+    as a library from a threaded program, a child could inherit a lock that another thread holds,
+    an import lock among them, and wait for it forever)."""
+    import sys
+
+    threading = sys.modules.get("threading")
+    return hasattr(os, "fork") and (threading is None or threading.active_count() == 1)
 
 
 def _share(linter, targets, todo: list[int], results: list, fix: bool, workers: int) -> None:

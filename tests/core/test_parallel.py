@@ -194,3 +194,24 @@ def test_workers_are_reaped_where_sigchld_is_ignored(synth_db_path, tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert "Traceback" not in r.stderr, r.stderr
     assert r.returncode == 1 and "VL101" in r.stdout
+
+
+def test_no_fork_while_other_threads_run(corpus, monkeypatch):
+    import threading
+
+    from vllm_lint import parallel
+
+    targets, linter, sequential = corpus
+
+    def no_fork():
+        raise AssertionError("forked with another thread running")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    release = threading.Event()
+    t = threading.Thread(target=release.wait)
+    t.start()
+    try:
+        assert _findings(parallel.lint_all(linter(), targets, False, jobs=2)) == _findings(sequential)
+    finally:
+        release.set()
+        t.join()
