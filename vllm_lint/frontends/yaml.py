@@ -190,7 +190,7 @@ class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
     descend_resolver = slice  # descend_resolver(parent, index)
     ascend_resolver = tuple  # ascend_resolver()
 
-_PREFILTER = re.compile(rb"(?i)vllm|modelFormat|engine_kwargs")
+_PREFILTER = lazy_re(rb"(?i)vllm|modelFormat|engine_kwargs")  # the definition; tests compare with it
 
 
 def might_contain_launch(data: bytes) -> bool:
