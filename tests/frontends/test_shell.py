@@ -642,3 +642,66 @@ def test_delete_tokens_of_a_copied_token_matches_by_span():
     edits = la.delete_tokens([find_tok(la, "4"), copy])
     assert apply(data, edits) == b"vllm serve m --tp 2\n"
     assert la.delete_tokens([replace(copy, span=None)]) is None
+
+
+# ---- arrays expanded into a launch: "${ARGS[@]}"
+
+_ARRAY_SCRIPT = ("#!/bin/bash\n"
+                 "ARGS=(\n"
+                 "  --model \"$MODEL\"\n"
+                 "  --swap-space 8  # why\n"
+                 "  --dtype bfloat16\n"
+                 ")\n"
+                 "if [[ -n \"$LORA\" ]]; then\n"
+                 "  ARGS+=(--enable-lora --max-loras 4)\n"
+                 "fi\n"
+                 "exec vllm serve \"${ARGS[@]}\" --port 8000 \"$@\"\n")
+
+
+def test_an_array_assigned_before_the_launch_is_read_where_it_is_written():
+    data, la = one(_ARRAY_SCRIPT)
+    assert texts(la) == ["--model", "$MODEL", "--swap-space", "8", "--dtype", "bfloat16", "--enable-lora",
+                         "--max-loras", "4", "--port", "8000", "$@"]
+    swap = find_tok(la, "--swap-space")
+    assert data[swap.span.start:swap.span.end] == b"--swap-space" and data.index(b"--swap-space") == swap.span.start
+    assert la.opaque  # "$@" is still there
+    i = texts(la).index("--swap-space")
+    new = apply(data, la.delete_tokens(la.tokens[i:i + 2]))
+    assert new == data.replace(b"--swap-space 8  ", b"")  # the comment stays on its line
+    i = texts(la).index("--dtype")
+    assert apply(data, la.delete_tokens(la.tokens[i:i + 2])) == data.replace(b"  --dtype bfloat16\n", b"")
+    i = texts(la).index("--max-loras")
+    assert apply(data, la.delete_tokens(la.tokens[i:i + 2])) == data.replace(b" --max-loras 4", b"")
+    # words of the array and of the command together: no single cut removes them
+    j = texts(la).index("--port")
+    assert la.delete_tokens([la.tokens[i], la.tokens[j]]) is None
+    for t in (data, new):
+        shell.extract_script(t, "x.sh")  # still shell
+
+
+@pytest.mark.parametrize("assign", ["declare -a ARGS=(--swap-space 8 --dtype x)", "local ARGS=(--swap-space 8 --dtype x)"])
+def test_declared_and_local_arrays_are_read(assign):
+    data, la = one(f"run() {{\n  {assign}\n  vllm serve m \"${{ARGS[@]}}\"\n}}\n")
+    assert texts(la) == ["m", "--swap-space", "8", "--dtype", "x"]
+    i = texts(la).index("--swap-space")
+    assert b"(--dtype x)" in apply(data, la.delete_tokens(la.tokens[i:i + 2]))
+    assert b"(--swap-space 8)" in apply(data, la.delete_tokens(la.tokens[i + 2:i + 4]))
+    assert la.delete_tokens(la.tokens[i:i + 4]) is None  # the array would be left empty: not cut
+
+
+@pytest.mark.parametrize("script", [
+    "ARGS=(--swap-space 8)\nARGS[1]=4\nvllm serve m \"${ARGS[@]}\"\n",  # an element assigned
+    "ARGS=(--swap-space 8)\nARGS=--dtype\nvllm serve m \"${ARGS[@]}\"\n",  # a scalar assigned
+    "ARGS=(--swap-space 8)\nARGS=(--dtype x)\nvllm serve m \"${ARGS[@]}\"\n",  # assigned twice
+    "ARGS+=(--swap-space 8)\nvllm serve m \"${ARGS[@]}\"\n",  # appended to what the caller gave
+    "ARGS=(--swap-space 8)\nread -ra ARGS <<< \"$X\"\nvllm serve m \"${ARGS[@]}\"\n",  # read into it
+    "ARGS=(--swap-space 8)\nunset ARGS\nvllm serve m \"${ARGS[@]}\"\n",
+    "vllm serve m \"${ARGS[@]}\"\nARGS=(--swap-space 8)\n",  # assigned after the command
+    "# ARGS=(--swap-space 8)\nvllm serve m \"${ARGS[@]}\"\n",  # a comment only
+    "echo 'ARGS=(--swap-space 8)'\nvllm serve m \"${ARGS[@]}\"\n",  # a string only
+    "ARGS=(--swap-space 8)\nvllm serve m \"${ARGS[*]}\"\n",  # one word, not a splat
+])
+def test_an_array_the_script_does_not_say_for_certain_stays_opaque(script):
+    _, la = one(script)
+    assert "--swap-space" not in texts(la)
+    assert la.opaque or "[*]" in script  # (as before: "${A[*]}" is one opaque word)

@@ -25,7 +25,10 @@ Found:
 
 Word decoding follows bash quoting: ``'...'`` verbatim, ``"..."`` with ``\\$ \\` \\" \\\\`` escapes,
 unquoted backslash escapes, ``$'...'`` ANSI-C strings. Words containing expansions are opaque;
-a lone unquoted ``$ARGS``-like expansion, ``$(cmd)``, ``"$@"`` or ``"${A[@]}"`` is a splat.
+a lone unquoted ``$ARGS``-like expansion, ``$(cmd)``, ``"$@"`` or ``"${A[@]}"`` is a splat. An
+array the script assigns for certain before the command (``ARGS=(...)``, then ``ARGS+=(...)``) is
+read in its place: its words are the launch's, at their offsets in the array literal, so a fix
+edits the array (``_array_words``).
 """
 
 from __future__ import annotations
@@ -370,7 +373,7 @@ class _Decoder:
 
 
 class _Ctx(Record):
-    __slots__ = ("src", "path", "omap", "depth", "out", "file_env", "marks", "image_vars")
+    __slots__ = ("src", "path", "omap", "depth", "out", "file_env", "marks", "image_vars", "root")
 
     def __init__(self, src: bytes, path: str, omap: Optional[OffsetMap], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -384,6 +387,7 @@ class _Ctx(Record):
         self.marks = [] if marks is None else marks  # sorted offsets of b"vllm" / b"VLLM_"
         # IMAGE=vllm/vllm-openai:vX: name -> (image, script offsets of the value), for `docker run $IMAGE`
         self.image_vars = {} if image_vars is None else image_vars
+        self.root = None  # the tree's root while the script is walked (for _array_words), then None
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -417,7 +421,9 @@ def extract_script(
         return ctx.out
     marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
     tree = parser().parse(script)
-    _walk(ctx, tree.root_node)
+    ctx.root = tree.root_node
+    _walk(ctx, ctx.root)
+    ctx.root = None
     # the launches' delete_tokens keep the context (for its bytes and offset map): without its
     # reference to the extraction, that is no reference cycle and is freed once dropped
     out, ctx.out = ctx.out, None
@@ -890,10 +896,23 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         kept = [w for w in arg_words if w.start < cut]
         dropped_words = [w for w in arg_words if w.start >= cut]
         arg_words = kept
+    # "${ARGS[@]}" of an array assigned before the command: its words, where they are written
+    arrays: set[int] = set()  # start offsets of the array literals whose words were taken
+    expanded: list[_Word] = []
+    for w in arg_words:
+        m = _ARRAY_SPLAT.fullmatch(w.text) if w.splat else None
+        got = _array_words(ctx, m.group(1), node.start_byte) if m else None
+        if got is None:
+            expanded.append(w)
+        else:
+            arrays.update(x.node.start_byte for x in got)
+            expanded.extend(got)
+    arg_words = expanded
     tokens = [_token(ctx, w) for w in arg_words]
-    # token -> its word's script range (not the word: that holds a tree-sitter node, and with
-    # it the whole tree, for as long as the launch lives)
-    word_of = {id(t): (w.start, w.end) for t, w in zip(tokens, arg_words)}
+    # token -> its word's script range and the segment holding it: the command (0) or an array
+    # literal (its start). Ranges, not words: a word holds a tree-sitter node, and with it the
+    # whole tree, for as long as the launch lives.
+    word_of = {id(t): (w.start, w.end, _segment(w, arrays)) for t, w in zip(tokens, arg_words)}
     env: list[EnvAssign] = [e for _o, e in ctx.file_env]
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
@@ -934,10 +953,10 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
             if w is None:
                 return None
             ws.append(w)
-        if not ws:
-            return None
+        if not ws or len({w[2] for w in ws}) > 1:
+            return None  # nothing, or words both in the command and in an array it expands
         ws.sort(key=_first)
-        rng = _deletion_range(ctx.src, ws[0][0], ws[-1][1])
+        rng = (_deletion_range if ws[0][2] == 0 else _array_deletion_range)(ctx.src, ws[0][0], ws[-1][1])
         if rng is None:
             return None
         sp = _map_exact(ctx, *rng)
@@ -949,8 +968,80 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
     ctx.out.launches.append(la)
 
 
-def _first(pair: tuple[int, int]) -> int:
+def _first(pair: tuple) -> int:
     return pair[0]
+
+
+_ARRAY_SPLAT = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}")  # (a splat; "${A[*]}" is one word)
+_READS_INTO = lazy_re(rb"\b(?:read|mapfile|readarray|unset)\b[^\n;&|]*")
+
+
+def _array_words(ctx: _Ctx, name: str, before: int) -> Optional[list[_Word]]:
+    """The words of array ``name`` as a command at ``before`` expands it, when the script says
+    them for certain: one ``name=(...)`` (``declare``/``local`` allowed), then only
+    ``name+=(...)`` appends (their words count, conditional or not: a removed option in a branch
+    fails when the branch runs), all before the command; no element assignment, scalar
+    assignment, ``read``/``mapfile``/``unset`` of it. Otherwise None: the splat stays opaque.
+    Each word keeps its node (for its segment) and its offsets in the array literal."""
+    root = ctx.root
+    src = ctx.src
+    if root is None:
+        return None
+    key = name.encode()
+    assigns = []
+    for m in re.finditer(rb"(?<![\w$-])" + re.escape(key) + rb"(\[[^\]\n]*\])?(\+?)=(\(?)", src):
+        if m.group(1) or not m.group(3) or m.start() >= before:
+            return None  # an element or a scalar assigned, or an assignment after the command
+        assigns.append((m.start(), m.group(2) == b"+"))
+    if not assigns or assigns[0][1] or sum(1 for _s, plus in assigns if not plus) != 1:
+        return None
+    for m in _READS_INTO.finditer(src, 0, before):
+        if re.search(rb"(?<![\w$-])" + re.escape(key) + rb"\b", m.group(0)):
+            return None
+    dec = _Decoder(src)
+    words: list[_Word] = []
+    for start, _plus in assigns:
+        node = root.descendant_for_byte_range(start, start + len(key))
+        while node is not None and node.type != "variable_assignment":
+            node = node.parent
+        value = node.child_by_field_name("value") if node is not None else None
+        if value is None or value.type != "array" or value.start_byte < start:
+            return None  # in a comment or a string, not an assignment
+        for c in value.named_children:
+            if c.type != "comment":
+                w = dec.word(c)
+                w.node = value  # the segment: this array literal
+                words.append(w)
+    return words
+
+
+def _segment(w: _Word, arrays: set[int]) -> int:
+    """0 for a word of the command, else the start of the array literal holding it."""
+    node = w.node
+    if node is not None and getattr(node, "type", None) == "array" and node.start_byte in arrays:
+        return node.start_byte
+    return 0
+
+
+def _array_deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:
+    """Bytes to cut to remove the words spanning ``[s, e)`` from an array literal ``(...)``:
+    their whole line when they are alone on it, else the words and the blanks before (or after)
+    them."""
+    ls = src.rfind(b"\n", 0, s) + 1
+    le = src.find(b"\n", e)
+    le = len(src) if le < 0 else le
+    before, after = src[ls:s], src[e:le]
+    if not before.strip() and not after.strip():
+        return ls, min(le + 1, len(src))
+    if before.strip() and not before.strip().endswith(b"("):
+        k = s
+        while k > ls and src[k - 1] in b" \t":
+            k -= 1
+        return (k, e) if k < s else None
+    j = e
+    while j < le and src[j] in b" \t":
+        j += 1
+    return (s, j) if j > e and src[j:j + 1] != b")" else None
 
 
 def _env_from_word(ctx: _Ctx, words: list[_Word], idx: int, name: str, value: Optional[str]) -> EnvAssign:
