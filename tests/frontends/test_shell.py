@@ -705,3 +705,34 @@ def test_an_array_the_script_does_not_say_for_certain_stays_opaque(script):
     _, la = one(script)
     assert "--swap-space" not in texts(la)
     assert la.opaque or "[*]" in script  # (as before: "${A[*]}" is one opaque word)
+
+
+# ---- strings of options expanded into a launch: $OPTS
+
+@pytest.mark.parametrize("assign, after", [
+    ('EXTRA_ARGS="--swap-space 4 --dtype half"', 'EXTRA_ARGS="--dtype half"'),
+    ("export EXTRA_ARGS='--swap-space 4 --dtype half'", "export EXTRA_ARGS='--dtype half'"),
+    ('EXTRA_ARGS="\n  --swap-space 4\n  --dtype half\n"', 'EXTRA_ARGS="\n  --dtype half\n"'),
+])
+def test_a_string_of_options_is_read_where_it_is_written(assign, after):
+    data, la = one(f"#!/bin/sh\n{assign}\nvllm serve m $EXTRA_ARGS --port 8000\n")
+    assert texts(la) == ["m", "--swap-space", "4", "--dtype", "half", "--port", "8000"]
+    assert not la.opaque
+    swap = find_tok(la, "--swap-space")
+    assert data[swap.span.start:swap.span.end] == b"--swap-space"
+    i = texts(la).index("--swap-space")
+    assert apply(data, la.delete_tokens(la.tokens[i:i + 2])) == data.replace(assign.encode(), after.encode())
+
+
+@pytest.mark.parametrize("script", [
+    'OPTS="--swap-space $N"\nvllm serve m $OPTS\n',  # an expansion in the value
+    'OPTS="--swap-space 4 *"\nvllm serve m $OPTS\n',  # a glob character
+    'OPTS="--swap-space 4"\nOPTS="--dtype half"\nvllm serve m $OPTS\n',  # assigned twice
+    'OPTS="--swap-space 4"\nOPTS+=" --x"\nvllm serve m $OPTS\n',  # appended to
+    'OPTS=(--swap-space 4)\nvllm serve m $OPTS\n',  # an array (its first element only)
+    'OPTS="--swap-space 4"\nvllm serve m "$OPTS"\n',  # quoted: one word
+    'vllm serve m $OPTS\nOPTS="--swap-space 4"\n',  # after the command
+])
+def test_a_string_the_script_does_not_say_for_certain_stays_as_it_was(script):
+    _, la = one(script)
+    assert "--swap-space" not in texts(la)

@@ -896,23 +896,23 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         kept = [w for w in arg_words if w.start < cut]
         dropped_words = [w for w in arg_words if w.start >= cut]
         arg_words = kept
-    # "${ARGS[@]}" of an array assigned before the command: its words, where they are written
-    arrays: set[int] = set()  # start offsets of the array literals whose words were taken
+    # "${ARGS[@]}" of an array, $OPTS of a string, assigned before the command: their words,
+    # where they are written (_splat_words)
+    literals: set[int] = set()  # start offsets of the literals whose words were taken
     expanded: list[_Word] = []
     for w in arg_words:
-        m = _ARRAY_SPLAT.fullmatch(w.text) if w.splat else None
-        got = _array_words(ctx, m.group(1), node.start_byte) if m else None
+        got = _splat_words(ctx, w, node.start_byte) if w.splat else None
         if got is None:
             expanded.append(w)
         else:
-            arrays.update(x.node.start_byte for x in got)
+            literals.update(x.node.start_byte for x in got)
             expanded.extend(got)
     arg_words = expanded
     tokens = [_token(ctx, w) for w in arg_words]
     # token -> its word's script range and the segment holding it: the command (0) or an array
     # literal (its start). Ranges, not words: a word holds a tree-sitter node, and with it the
     # whole tree, for as long as the launch lives.
-    word_of = {id(t): (w.start, w.end, _segment(w, arrays)) for t, w in zip(tokens, arg_words)}
+    word_of = {id(t): (w.start, w.end, _segment(w, literals)) for t, w in zip(tokens, arg_words)}
     env: list[EnvAssign] = [e for _o, e in ctx.file_env]
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
@@ -956,7 +956,7 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         if not ws or len({w[2] for w in ws}) > 1:
             return None  # nothing, or words both in the command and in an array it expands
         ws.sort(key=_first)
-        rng = (_deletion_range if ws[0][2] == 0 else _array_deletion_range)(ctx.src, ws[0][0], ws[-1][1])
+        rng = (_deletion_range if ws[0][2] == 0 else _literal_deletion_range)(ctx.src, ws[0][0], ws[-1][1])
         if rng is None:
             return None
         sp = _map_exact(ctx, *rng)
@@ -976,13 +976,27 @@ _ARRAY_SPLAT = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}")  # (a splat; "${A
 _READS_INTO = lazy_re(rb"\b(?:read|mapfile|readarray|unset)\b[^\n;&|]*")
 
 
-def _array_words(ctx: _Ctx, name: str, before: int) -> Optional[list[_Word]]:
-    """The words of array ``name`` as a command at ``before`` expands it, when the script says
-    them for certain: one ``name=(...)`` (``declare``/``local`` allowed), then only
-    ``name+=(...)`` appends (their words count, conditional or not: a removed option in a branch
-    fails when the branch runs), all before the command; no element assignment, scalar
-    assignment, ``read``/``mapfile``/``unset`` of it. Otherwise None: the splat stays opaque.
-    Each word keeps its node (for its segment) and its offsets in the array literal."""
+def _splat_words(ctx: _Ctx, w: _Word, before: int) -> Optional[list[_Word]]:
+    """The words a splat expands to when the script says them for certain (else None: it stays
+    opaque): ``"${A[@]}"`` of an array, ``$OPTS`` of a string of plain words (split at blanks as
+    bash does). Each word keeps its offsets where the script writes it, and as ``node`` the
+    literal holding it (its segment: a fix cuts within one literal)."""
+    m = _ARRAY_SPLAT.fullmatch(w.text)
+    if m is not None:
+        return _variable_words(ctx, m.group(1), before, array=True)
+    m = _VAR_REF.fullmatch(w.text)
+    if m is not None:
+        return _variable_words(ctx, m.group(1) or m.group(2), before, array=False)
+    return None
+
+
+def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[list[_Word]]:
+    """The words variable ``name`` holds for a command at ``before``: assigned once
+    (``declare``/``local``/``export`` allowed), an array then only appended to with ``+=(...)``
+    (the appended words count, conditional or not: a removed option in a branch fails when the
+    branch runs); all before the command; no element assignment, other assignment, or
+    ``read``/``mapfile``/``unset`` of it. A string's value must be plain words (no expansion, no
+    glob character)."""
     root = ctx.root
     src = ctx.src
     if root is None:
@@ -990,10 +1004,11 @@ def _array_words(ctx: _Ctx, name: str, before: int) -> Optional[list[_Word]]:
     key = name.encode()
     assigns = []
     for m in re.finditer(rb"(?<![\w$-])" + re.escape(key) + rb"(\[[^\]\n]*\])?(\+?)=(\(?)", src):
-        if m.group(1) or not m.group(3) or m.start() >= before:
-            return None  # an element or a scalar assigned, or an assignment after the command
+        if m.group(1) or bool(m.group(3)) != array or m.start() >= before:
+            return None  # an element assigned, the other kind, or an assignment after the command
         assigns.append((m.start(), m.group(2) == b"+"))
-    if not assigns or assigns[0][1] or sum(1 for _s, plus in assigns if not plus) != 1:
+    if not assigns or assigns[0][1] or sum(1 for _s, plus in assigns if not plus) != 1 \
+            or (not array and len(assigns) > 1):
         return None
     for m in _READS_INTO.finditer(src, 0, before):
         if re.search(rb"(?<![\w$-])" + re.escape(key) + rb"\b", m.group(0)):
@@ -1005,35 +1020,52 @@ def _array_words(ctx: _Ctx, name: str, before: int) -> Optional[list[_Word]]:
         while node is not None and node.type != "variable_assignment":
             node = node.parent
         value = node.child_by_field_name("value") if node is not None else None
-        if value is None or value.type != "array" or value.start_byte < start:
+        if value is None or value.start_byte < start or (value.type == "array") != array:
             return None  # in a comment or a string, not an assignment
-        for c in value.named_children:
-            if c.type != "comment":
-                w = dec.word(c)
-                w.node = value  # the segment: this array literal
-                words.append(w)
+        if array:
+            for c in value.named_children:
+                if c.type != "comment":
+                    w = dec.word(c)
+                    w.node = value  # the segment: this array literal
+                    words.append(w)
+            continue
+        whole = dec.word(value)
+        raw, pos = bytes(whole.raw), whole.pos
+        if whole.opaque or any(c in raw for c in b"*?[") or not raw.strip():
+            return None
+        for m in re.finditer(rb"[^ \t\n]+", raw):
+            i, j = m.span()
+            at = pos[i:j]
+            if None in at or list(at) != list(range(at[0], at[0] + j - i)):
+                return None  # spelled with escapes: no span to edit
+            w = _Word(value, at[0], at[0] + j - i, bytearray(raw[i:j]), range(at[0], at[0] + j - i))
+            w.text = raw[i:j].decode("utf-8", "replace")
+            words.append(w)
     return words
 
 
-def _segment(w: _Word, arrays: set[int]) -> int:
-    """0 for a word of the command, else the start of the array literal holding it."""
+def _segment(w: _Word, literals: set[int]) -> int:
+    """0 for a word of the command, else the start of the literal (array or string) holding it."""
     node = w.node
-    if node is not None and getattr(node, "type", None) == "array" and node.start_byte in arrays:
+    if node is not None and node.start_byte in literals and node.type in _LITERALS:
         return node.start_byte
     return 0
 
 
-def _array_deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:
-    """Bytes to cut to remove the words spanning ``[s, e)`` from an array literal ``(...)``:
-    their whole line when they are alone on it, else the words and the blanks before (or after)
-    them."""
+_LITERALS = frozenset({"array", "string", "raw_string", "word", "concatenation"})
+
+
+def _literal_deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:
+    """Bytes to cut to remove the words spanning ``[s, e)`` from an array literal ``(...)`` or a
+    string of words: their whole line when they are alone on it, else the words and the blanks
+    before (or after) them; None when they are all the literal holds."""
     ls = src.rfind(b"\n", 0, s) + 1
     le = src.find(b"\n", e)
     le = len(src) if le < 0 else le
     before, after = src[ls:s], src[e:le]
     if not before.strip() and not after.strip():
         return ls, min(le + 1, len(src))
-    if before.strip() and not before.strip().endswith(b"("):
+    if before.strip() and not before.strip().endswith((b"(", b'"', b"'")):
         k = s
         while k > ls and src[k - 1] in b" \t":
             k -= 1
@@ -1041,7 +1073,7 @@ def _array_deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int
     j = e
     while j < le and src[j] in b" \t":
         j += 1
-    return (s, j) if j > e and src[j:j + 1] != b")" else None
+    return (s, j) if j > e and src[j:j + 1] not in (b")", b'"', b"'") else None
 
 
 def _env_from_word(ctx: _Ctx, words: list[_Word], idx: int, name: str, value: Optional[str]) -> EnvAssign:
