@@ -182,6 +182,15 @@ def test_verbose_says_which_rules_skipped(lint, tmp_path):
     assert "VL402 skipped: the GPUs available to the launch are unknown" in r.output
 
 
+@pytest.mark.parametrize("gpus, idle", [(2, "1 GPU stays idle"), (8, "7 GPUs stay idle")])
+def test_idle_gpus_are_counted_in_words(lint, tmp_path, gpus, idle):
+    p = tmp_path / "run.sh"
+    p.write_text(f"docker run --gpus {gpus} vllm/vllm-openai:v0.27.1 --model facebook/opt-125m\n")
+    r = lint("--output-format", "json", str(p))
+    (d,) = [d for d in json.loads(r.output) if d["code"] == "VL402"]
+    assert d["message"].endswith(idle)
+
+
 # ------------------------------------------------------------------------- unsafe fixes
 
 

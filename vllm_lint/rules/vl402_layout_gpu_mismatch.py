@@ -93,5 +93,10 @@ def check(ctx: LintContext):
     requested = g.requested if not multi else have
     if need < (requested or 0) and not lay.hidden and not multi:
         yield ctx.diag(RULE, f"{requested} GPUs are requested (from {g.requested_source}) but the parallel layout uses "
-                             f"{need} ({parts}): {requested - need} GPU{'s' if requested - need != 1 else ''} stay idle",
+                             f"{need} ({parts}): {_gpus(requested - need)} idle",
                        span, severity="warning")
+
+
+def _gpus(n: int) -> str:
+    """How many GPUs stay idle, in words: "1 GPU stays", "3 GPUs stay"."""
+    return "1 GPU stays" if n == 1 else f"{n} GPUs stay"
