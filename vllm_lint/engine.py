@@ -484,13 +484,18 @@ class Linter:
                 mode = "config"
         return mode
 
-    def _stat_known(self, path: str, mode: str, stat_key: tuple[int, int]):
-        """(verdict, findings) from the cache's stat index when the file is unchanged since its
-        record and the record's verdict still holds, else None."""
+    def _stat_answer(self, path: str, mode: str, st: os.stat_result) -> Optional[FileResult]:
+        """The result the cache's stat index holds for ``path`` (stat ``st``) when the file is
+        unchanged since its record and the record's verdict still holds, else None."""
+        if stat.S_ISDIR(st.st_mode):
+            return None
+        stat_key = (st.st_size, st.st_mtime_ns)
         known = self.cache.stat_result(path, stat_key)
-        if known is not None and (known[0] == _no_launch(path, mode) or known[0] == self._verdict(path, mode)):
-            return known
-        return None
+        if known is None or (known[0] != _no_launch(path, mode) and known[0] != self._verdict(path, mode)):
+            return None
+        res = FileResult(path, stat_key=stat_key)
+        res.verdict, res.diagnostics = known
+        return res
 
     def cached_result(self, target: Target) -> Optional[FileResult]:
         """The result of an unchanged file from the cache's stat index, without reading the file;
@@ -499,15 +504,7 @@ class Linter:
             st = os.stat(target.path)
         except OSError:
             return None
-        if stat.S_ISDIR(st.st_mode):
-            return None
-        shown = os.fspath(target.path)
-        known = self._stat_known(shown, self._mode(target), (st.st_size, st.st_mtime_ns))
-        if known is None:
-            return None
-        res = FileResult(shown, stat_key=(st.st_size, st.st_mtime_ns))
-        res.verdict, res.diagnostics = known
-        return res
+        return self._stat_answer(os.fspath(target.path), self._mode(target), st)
 
     def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:
         path = shown = os.fspath(target.path)
@@ -520,12 +517,9 @@ class Linter:
             if self.cache is not None and not fix and forced is None and self.cache.has_records():
                 # an unchanged file is answered by its record without being read
                 st = os.stat(path)
-                if not stat.S_ISDIR(st.st_mode):
-                    known = self._stat_known(shown, mode, (st.st_size, st.st_mtime_ns))
-                    if known is not None:
-                        res.stat_key = (st.st_size, st.st_mtime_ns)
-                        res.verdict, res.diagnostics = known
-                        return res
+                known = self._stat_answer(shown, mode, st)
+                if known is not None:
+                    return known
             with open(path, "rb") as f:  # (a directory: IsADirectoryError)
                 if st is None:
                     st = os.fstat(f.fileno())  # no second lookup of the path
