@@ -145,10 +145,10 @@ def _warm_up(linter, targets, todo: list[int]) -> None:
     front-ends of the formats the file names show (PyYAML's ~14 ms among them), the shell grammar
     (every format can embed shell) and the newest release's option surface. Measured on the
     benchmark corpus: the same wall time as loading in every process, ~40 ms less CPU."""
-    from .engine import format_by_filename, frontend
+    from .engine import format_by_name, frontend
     from .frontends import shell
 
-    for fmt in {format_by_filename(os.path.basename(str(targets[i].path))) for i in todo} - {None}:
+    for fmt in {format_by_name(targets[i].path) for i in todo} - {None}:
         frontend(fmt)
     shell.parser()
     from .surface.db import DatabaseError, UnknownVersion
@@ -174,9 +174,6 @@ def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
     try:
         done = []
         try:
-            linter.references = []
-            linter.verbose = []
-            linter._linted_refs = set()
             for k in _take(queue_r):
                 for i in tasks[k]:
                     done.append((i, linter.lint_file(targets[i], fix=fix)))
