@@ -27,8 +27,8 @@ Word decoding follows bash quoting: ``'...'`` verbatim, ``"..."`` with ``\\$ \\`
 unquoted backslash escapes, ``$'...'`` ANSI-C strings. Words containing expansions are opaque;
 a lone unquoted ``$ARGS``-like expansion, ``$(cmd)``, ``"$@"`` or ``"${A[@]}"`` is a splat. An
 array the script assigns for certain before the command (``ARGS=(...)``, then ``ARGS+=(...)``) is
-read in its place: its words are the launch's, at their offsets in the array literal, so a fix
-edits the array (``_array_words``).
+read in its place, as is a string of plain options (``OPTS="..."``, then ``$OPTS``): the words
+are the launch's, at their offsets in the literal, so a fix edits the literal (``_splat_words``).
 """
 
 from __future__ import annotations
@@ -387,7 +387,7 @@ class _Ctx(Record):
         self.marks = [] if marks is None else marks  # sorted offsets of b"vllm" / b"VLLM_"
         # IMAGE=vllm/vllm-openai:vX: name -> (image, script offsets of the value), for `docker run $IMAGE`
         self.image_vars = {} if image_vars is None else image_vars
-        self.root = None  # the tree's root while the script is walked (for _array_words), then None
+        self.root = None  # the tree's root while the script is walked (for _splat_words), then None
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -897,22 +897,23 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         dropped_words = [w for w in arg_words if w.start >= cut]
         arg_words = kept
     # "${ARGS[@]}" of an array, $OPTS of a string, assigned before the command: their words,
-    # where they are written (_splat_words)
-    literals: set[int] = set()  # start offsets of the literals whose words were taken
+    # where they are written (_splat_words); each word with its segment, 0 for the command, else
+    # the start of the literal holding it (a fix cuts within one segment)
+    segments: list[int] = []
     expanded: list[_Word] = []
     for w in arg_words:
         got = _splat_words(ctx, w, node.start_byte) if w.splat else None
         if got is None:
             expanded.append(w)
+            segments.append(0)
         else:
-            literals.update(x.node.start_byte for x in got)
             expanded.extend(got)
+            segments.extend(x.node.start_byte for x in got)
     arg_words = expanded
     tokens = [_token(ctx, w) for w in arg_words]
-    # token -> its word's script range and the segment holding it: the command (0) or an array
-    # literal (its start). Ranges, not words: a word holds a tree-sitter node, and with it the
-    # whole tree, for as long as the launch lives.
-    word_of = {id(t): (w.start, w.end, _segment(w, literals)) for t, w in zip(tokens, arg_words)}
+    # token -> its word's script range and segment. Ranges, not words: a word holds a
+    # tree-sitter node, and with it the whole tree, for as long as the launch lives.
+    word_of = {id(t): (w.start, w.end, seg) for t, w, seg in zip(tokens, arg_words, segments)}
     env: list[EnvAssign] = [e for _o, e in ctx.file_env]
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
@@ -954,7 +955,7 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
                 return None
             ws.append(w)
         if not ws or len({w[2] for w in ws}) > 1:
-            return None  # nothing, or words both in the command and in an array it expands
+            return None  # nothing, or words both in the command and in a literal it expands
         ws.sort(key=_first)
         rng = (_deletion_range if ws[0][2] == 0 else _literal_deletion_range)(ctx.src, ws[0][0], ws[-1][1])
         if rng is None:
@@ -1042,17 +1043,6 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
             w.text = raw[i:j].decode("utf-8", "replace")
             words.append(w)
     return words
-
-
-def _segment(w: _Word, literals: set[int]) -> int:
-    """0 for a word of the command, else the start of the literal (array or string) holding it."""
-    node = w.node
-    if node is not None and node.start_byte in literals and node.type in _LITERALS:
-        return node.start_byte
-    return 0
-
-
-_LITERALS = frozenset({"array", "string", "raw_string", "word", "concatenation"})
 
 
 def _literal_deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:
