@@ -601,8 +601,7 @@ class _File:
         self.original: Optional[bytes] = None  # the bytes as written, when templates were filled
         self.consumed: set[int] = set()
         self.pos: Callable[[int], int] = lambda i: i
-        self.low: Optional[bytes] = None  # data.lower(), once a document is walked
-        self.original_low: Optional[bytes] = None  # original.lower(), likewise
+        self.written_low: Optional[bytes] = None  # see _as_written
 
     # ---- positions ------------------------------------------------------------------------
 
@@ -1254,17 +1253,19 @@ class _File:
 
     # ---- the walk ---------------------------------------------------------------------------
 
+    def _as_written(self) -> tuple[bytes, bytes]:
+        """The bytes as written (template text included where templates were filled: a
+        template's default may name the image) and their ASCII lower case, made once: what the
+        mention checks of the walk look at."""
+        written = self.original if self.original is not None else self.data
+        if self.written_low is None:
+            self.written_low = written.lower()
+        return written, self.written_low
+
     def walk_document(self, root: Any) -> None:
         s0 = self.pos(root.start_mark.index)
         e0 = self.pos(root.end_mark.index)
-        if self.low is None:
-            self.low = self.data.lower()
-        low = self.low
-        if self.original is not None:  # as written: a template's default may name the image
-            if self.original_low is None:
-                self.original_low = self.original.lower()
-            low = self.original_low
-        if not _mentions(low, s0, max(e0, s0 + 1)):
+        if not _mentions(self._as_written()[1], s0, max(e0, s0 + 1)):
             return  # nothing in this document mentions vLLM
         if not isinstance(root, MappingNode):
             if isinstance(root, SequenceNode):
@@ -1405,11 +1406,7 @@ class _File:
         # i.e. without aliases (a '*'), and when values are spelled as written: a backslash (an
         # escape in a double-quoted string) may spell anything.
         prune = b"*" not in self.data
-        raw, low = self.data, self.low  # (walk_document made self.low)
-        if prune and self.original is not None:
-            if self.original_low is None:
-                self.original_low = self.original.lower()
-            raw, low = self.original, self.original_low
+        raw, low = self._as_written()
         pos = self.pos
 
         def holds_none(n: Any) -> bool:
