@@ -224,7 +224,9 @@ class _State:
         return Counter((d.code, d.message, d.option) for d in self.diags)
 
 
-def add_to_bytes(linter, path: Path, data: bytes, fmt: str) -> NoqaResult:
+def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[int]] = None) -> NoqaResult:
+    """Suppression comments for the findings in ``data`` (only those on ``rows``, 1-based, when
+    given: an editor's "suppress on this line")."""
     from .fix import verify
 
     res = NoqaResult(str(path), data, data)
@@ -233,7 +235,8 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str) -> NoqaResult:
         return res
     failed_rows: set[int] = set()
     for _ in range(10000):
-        todo = [d for d in state.diags if d.code not in UNSUPPRESSIBLE and d.row - 1 not in failed_rows]
+        todo = [d for d in state.diags if d.code not in UNSUPPRESSIBLE and d.row - 1 not in failed_rows
+                and (rows is None or d.row in rows)]
         if not todo:
             break
         row = max(d.row for d in todo)

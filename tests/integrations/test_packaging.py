@@ -82,3 +82,19 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path, synth_db_path)
     r = subprocess.run([str(py), "-m", "vllm_lint", "rule", "VL101"], cwd=outside, env=env,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "removed-option" in r.stdout
+    # the language server runs from the wheel: initialize, open a launch, get its findings
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from lsp import Client
+
+    script = outside / "serve.sh"
+    text = "vllm serve m --swap-space 8\n"
+    script.write_text(text)
+    c = Client([str(exe), "server", "--debounce", "0"], cwd=outside, env=env)
+    c.send("initialize", {"processId": None, "rootUri": None, "capabilities": {}}, request=True)
+    c.wait(lambda m: m.get("id") == 1)
+    c.send("initialized", {})
+    c.send("textDocument/didOpen", {"textDocument": {"uri": script.as_uri(), "languageId": "shellscript",
+                                                     "version": 1, "text": text}})
+    msg = c.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+    c.close()
+    assert [d["code"] for d in msg["params"]["diagnostics"]] == ["VL101"]

@@ -1,0 +1,148 @@
+"""The language server's transport-free parts: positions in each encoding, client settings,
+the file's own configuration against the client's, fixes and suppressions as text edits."""
+
+from __future__ import annotations
+
+import pytest
+
+from vllm_lint.server import core
+
+LAUNCH = b"vllm serve m \\\n  --swap-space 8 \\\n  --cuda-graph-sizes 8\n"
+
+
+def test_positions_count_code_units_of_the_negotiated_encoding():
+    data = "x = '\U0001F600' --swap-space\n\u00e9b\r\nc\rd".encode()
+    off = data.index(b"--swap")
+    assert core.Positions(data, "utf-32").position(off) == (0, 8)
+    assert core.Positions(data, "utf-16").position(off) == (0, 9)  # the emoji is a surrogate pair
+    assert core.Positions(data, "utf-8").position(off) == (0, 11)
+    p = core.Positions(data, "utf-16")
+    assert p.position(data.index(b"b")) == (1, 1)
+    assert p.position(data.index(b"\nc") + 1) == (2, 0)  # \r\n ends a line
+    assert p.position(data.index(b"\rd") + 1) == (3, 0)  # so does a lone \r
+    for enc in ("utf-8", "utf-16", "utf-32"):
+        q = core.Positions(data, enc)
+        for o in (0, off, data.index(b"b"), data.index(b"\rd") + 1, len(data)):
+            assert q.offset(*q.position(o)) == o
+
+
+def test_offset_clamps_past_the_end_of_a_line():
+    p = core.Positions(b"ab\ncd\n", "utf-16")
+    assert p.offset(0, 99) == 2
+    assert p.offset(9, 0) == 6
+
+
+def test_client_settings_are_read_leniently():
+    c = core.ClientSettings.from_json({"vllm-lint": {"targetVersion": "0.27", "select": "VL1, VL2",
+                                                     "unsafeFixes": True, "configurationPreference": "nope",
+                                                     "documentationBaseUrl": "https://x.test/site/"}})
+    assert (c.target_version, c.select, c.unsafe_fixes, c.preference, c.docs_base_url) == (
+        "0.27", ["VL1", "VL2"], True, "filesystemFirst", "https://x.test/site")
+    bad = core.ClientSettings.from_json({"targetVersion": 3, "select": [1], "unsafeFixes": "yes"})
+    assert (bad.target_version, bad.select, bad.unsafe_fixes) == (None, None, False)
+    assert core.ClientSettings.from_json(None).preference == "filesystemFirst"
+
+
+@pytest.mark.parametrize("preference, expected", [("filesystemFirst", "0.8.5"), ("editorFirst", "0.27.1"),
+                                                  ("editorOnly", "0.27.1")])
+def test_configuration_preference(tmp_path, preference, expected):
+    (tmp_path / ".vllm-lint.toml").write_text('target-version = "0.8.5"\n')
+    s = core.Session()
+    s.client = core.ClientSettings(target_version="0.27.1", preference=preference)
+    assert s.settings_for(str(tmp_path / "a.sh")).target_version == expected
+
+
+def test_editor_settings_apply_where_the_file_sets_nothing(tmp_path):
+    (tmp_path / ".vllm-lint.toml").write_text('ignore = ["VL107"]\n')
+    s = core.Session()
+    s.client = core.ClientSettings(target_version="0.27.1")
+    got = s.settings_for(str(tmp_path / "a.sh"))
+    assert (got.target_version, got.ignore) == ("0.27.1", ["VL107"])
+
+
+def test_document_lint_matches_the_cli(tmp_path):
+    from vllm_lint.lint_command import execute  # noqa: F401 - the CLI path is importable beside the server
+
+    s = core.Session()
+    a = s.analyse(str(tmp_path / "serve.sh"), LAUNCH.decode(), "shellscript")
+    assert [(d.code, d.row, d.column) for d in a.diagnostics] == [("VL101", 2, 3), ("VL102", 3, 3)]
+    assert a.targets and a.targets[0][2] == s.db.newest
+    assert "[vllm " in core.shown_message(a.diagnostics[0])
+
+
+def test_language_id_decides_the_format_of_an_unnamed_buffer():
+    s = core.Session()
+    assert s.analyse("", LAUNCH.decode(), "shellscript").fmt == "shell"
+    assert s.analyse("", "just prose\n", "plaintext").fmt is None
+
+
+def test_fixes_and_suppressions_as_bytes(tmp_path):
+    s = core.Session()
+    a = s.analyse(str(tmp_path / "serve.sh"), LAUNCH.decode())
+    vl102 = next(d for d in a.diagnostics if d.code == "VL102")
+    assert b"--cudagraph-capture-sizes 8" in core.fixed_bytes(a, vl102)
+    everything = core.fix_all(a)
+    assert b"--swap-space" not in everything and b"--cudagraph-capture-sizes" in everything
+    sup = core.suppressed_bytes(a, vl102.row)
+    assert sup is not None and b"vllm-lint: ignore[VL102]" in sup
+    again = s.analyse(str(tmp_path / "serve.sh"), sup.decode())
+    assert [d.code for d in again.diagnostics] == ["VL101"]
+
+
+def test_minimal_edit_cuts_at_character_boundaries():
+    old, new = "a\u00e9b".encode(), "a\u00e8b".encode()
+    start, end, text = core.minimal_edit(old, new)
+    assert old[:start] + text + old[end:] == new
+    assert old[start:end].decode() == "\u00e9"
+
+
+def test_hover_and_completion(tmp_path):
+    s = core.Session()
+    a = s.analyse(str(tmp_path / "serve.sh"), LAUNCH.decode())
+    start, end, text = core.hover_markdown(s, a, LAUNCH.index(b"--swap") + 4)
+    assert LAUNCH[start:end] == b"--swap-space"
+    assert "removed in" in text and "checked against vLLM" in text
+    assert core.hover_markdown(s, a, LAUNCH.index(b"serve") + 1) is None
+    doc = LAUNCH + b"vllm serve m --max-model\n"
+    a = s.analyse(str(tmp_path / "serve.sh"), doc.decode())
+    start, items = core.completions(s, a, len(doc) - 1)
+    assert doc[start:len(doc) - 1] == b"--max-model"
+    assert "--max-model-len" in [i["label"] for i in items]
+    assert core.completions(s, a, doc.index(b"serve") + 3)[1] == []
+
+
+def test_python_keyword_completion_inside_an_engine_call(tmp_path):
+    s = core.Session()
+    doc = b"from vllm import LLM\nllm = LLM(model='m', max_mo\n"
+    a = s.analyse(str(tmp_path / "app.py"), doc.decode())
+    start, items = core.completions(s, a, len(doc) - 1)
+    assert "max_model_len" in [i["label"] for i in items]
+    doc2 = b"from vllm import LLM\nprint(max_mo\n"
+    a2 = s.analyse(str(tmp_path / "app.py"), doc2.decode())
+    assert core.completions(s, a2, len(doc2) - 1)[1] == []
+
+
+def test_a_result_for_a_superseded_version_is_dropped(tmp_path):
+    from lsprotocol import types
+    from pygls.workspace import Workspace
+
+    from vllm_lint.server.protocol import build_server
+
+    server = build_server(debounce=0)
+    ws = Workspace(None)
+    server.protocol._workspace = ws
+    uri = (tmp_path / "serve.sh").as_uri()
+    ws.put_text_document(types.TextDocumentItem(uri=uri, language_id="shellscript", version=1,
+                                                text=LAUNCH.decode()))
+    real = server.session.analyse
+
+    def typing_meanwhile(path, text, language=None):
+        out = real(path, text, language)
+        ws.update_text_document(types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                                types.TextDocumentContentChangeWholeDocument(text="vllm serve m\n"))
+        return out
+
+    server.session.analyse = typing_meanwhile
+    assert server.analyse_now(uri) is None and uri not in server.analyses
+    server.session.analyse = real
+    assert server.analyse_now(uri).diagnostics == [] and server.analyses[uri][0] == 2

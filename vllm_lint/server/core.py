@@ -1,0 +1,479 @@
+"""The language server's knowledge, free of any transport: lint a document's text in memory with
+the file's own settings, and turn what the engine found into what an editor shows (ranges in the
+client's position encoding, quick fixes, suppressions, hovers, completions).
+
+``vllm_lint.server.protocol`` wires this to LSP messages; the tests drive both.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from ..rules.base import Diagnostic
+
+# the language identifiers editors use, and the format each one means when the file name does not say
+LANGUAGE_FORMATS = {
+    "shellscript": "shell", "sh": "shell", "bash": "shell", "zsh": "shell",
+    "yaml": "yaml", "dockercompose": "yaml", "helm": "yaml", "github-actions-workflow": "yaml",
+    "dockerfile": "dockerfile", "python": "python", "markdown": "markdown", "jupyter": None,
+}
+
+# which wins when a project configuration file and the client's settings both set something
+# (ruff's configurationPreference): the file, the editor, or the editor alone
+PREFERENCES = ("filesystemFirst", "editorFirst", "editorOnly")
+
+
+class ClientSettings:
+    """What the client may set (``initializationOptions`` or ``workspace/didChangeConfiguration``,
+    under ``vllm-lint``): ``targetVersion``, ``select``, ``ignore``, ``unsafeFixes``,
+    ``documentationBaseUrl`` and ``configurationPreference``."""
+
+    __slots__ = ("target_version", "select", "ignore", "unsafe_fixes", "docs_base_url", "preference")
+
+    def __init__(self, target_version: Optional[str] = None, select: Optional[list[str]] = None,
+                 ignore: Optional[list[str]] = None, unsafe_fixes: bool = False,
+                 docs_base_url: Optional[str] = None, preference: str = "filesystemFirst") -> None:
+        self.target_version = target_version
+        self.select = select
+        self.ignore = ignore
+        self.unsafe_fixes = unsafe_fixes
+        self.docs_base_url = docs_base_url
+        self.preference = preference
+
+    @classmethod
+    def from_json(cls, raw: Any) -> "ClientSettings":
+        """Read leniently: a value of the wrong shape is ignored (an editor's settings UI must never
+        take the server down); ``raw`` may hold the keys directly or under ``vllm-lint``."""
+        if isinstance(raw, dict) and isinstance(raw.get("vllm-lint"), dict):
+            raw = raw["vllm-lint"]
+        if not isinstance(raw, dict):
+            return cls()
+
+        def codes(key: str) -> Optional[list[str]]:
+            v = raw.get(key)
+            if isinstance(v, str):
+                v = [c for c in re.split(r"[,\s]+", v) if c]
+            if isinstance(v, list) and all(isinstance(c, str) for c in v):
+                return v or None
+            return None
+
+        target = raw.get("targetVersion")
+        base = raw.get("documentationBaseUrl")
+        pref = raw.get("configurationPreference")
+        return cls(target_version=target if isinstance(target, str) and target.strip() else None,
+                   select=codes("select"), ignore=codes("ignore"),
+                   unsafe_fixes=raw.get("unsafeFixes") is True,
+                   docs_base_url=base.rstrip("/") if isinstance(base, str) and base.strip() else None,
+                   preference=pref if pref in PREFERENCES else "filesystemFirst")
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+class Positions:
+    """Byte offsets of a document's UTF-8 bytes as LSP positions in the negotiated encoding
+    ("utf-8", "utf-16" or "utf-32"), and back. LSP lines end at ``\\n``, ``\\r\\n`` or ``\\r``."""
+
+    def __init__(self, data: bytes, encoding: str = "utf-16") -> None:
+        self.data = data
+        self.encoding = encoding
+        starts = [0]
+        i, n = 0, len(data)
+        while i < n:
+            c = data[i]
+            if c == 0x0A:
+                starts.append(i + 1)
+            elif c == 0x0D:
+                if i + 1 < n and data[i + 1] == 0x0A:
+                    i += 1
+                starts.append(i + 1)
+            i += 1
+        self.starts = starts
+
+    def _units(self, chunk: bytes) -> int:
+        if self.encoding == "utf-8":
+            return len(chunk)
+        text = chunk.decode("utf-8", errors="replace")
+        if self.encoding == "utf-32":
+            return len(text)
+        return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        offset = max(0, min(offset, len(self.data)))
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return line, self._units(self.data[self.starts[line]:offset])
+
+    def offset(self, line: int, character: int) -> int:
+        """The byte offset of an LSP position (clamped to the line, as the protocol asks)."""
+        if line >= len(self.starts):
+            return len(self.data)
+        start = self.starts[max(line, 0)]
+        end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.data)
+        row = self.data[start:end].rstrip(b"\r\n")
+        if self.encoding == "utf-8":
+            return start + min(character, len(row))
+        text = row.decode("utf-8", errors="replace")
+        units = 0
+        for i, ch in enumerate(text):
+            if units >= character:
+                return start + len(text[:i].encode("utf-8"))
+            units += 2 if self.encoding == "utf-16" and ord(ch) > 0xFFFF else 1
+        return start + len(row)
+
+
+# ----------------------------------------------------------------------------- one document
+
+
+class Analysis:
+    """One lint of one version of a document: its bytes, format, the findings as the CLI reports
+    them (placed, suppressions applied) and the release each launch was checked against."""
+
+    __slots__ = ("path", "data", "fmt", "diagnostics", "targets", "linter", "error")
+
+    def __init__(self, path: str, data: bytes, fmt: Optional[str], diagnostics: list[Diagnostic],
+                 targets: list[tuple[int, int, str, str]], linter: Any = None, error: Optional[str] = None):
+        self.path = path
+        self.data = data
+        self.fmt = fmt
+        self.diagnostics = diagnostics
+        self.targets = targets  # (launch start, launch end, release, why that release)
+        self.linter = linter
+        self.error = error  # a configuration or database problem: one message, shown once
+
+    def target_at(self, offset: int) -> Optional[tuple[str, str]]:
+        for start, end, release, why in self.targets:
+            if start <= offset <= end:
+                return release, why
+        return (self.targets[0][2], self.targets[0][3]) if self.targets else None
+
+
+class Session:
+    """What the server keeps between requests: the database (loaded once), the client's
+    settings, and the rule selection per configuration. Every lint builds a fresh ``Linter``
+    (cheap), so a project pin or ``config.json`` edited on disk is seen at the next keystroke."""
+
+    def __init__(self, db_path: Optional[str] = None) -> None:
+        self.db_path = db_path
+        self._db = None
+        self.client = ClientSettings()
+        self._rules: dict[tuple, list] = {}
+
+    @property
+    def db(self):
+        if self._db is None:
+            from ..surface.db import Database
+
+            self._db = Database(Path(self.db_path) if self.db_path else None)
+        return self._db
+
+    def settings_for(self, path: str):
+        """The file's own configuration (found from its folder, as the CLI does) combined with
+        the client's settings by ``configurationPreference``."""
+        from ..settings import Settings, discover
+
+        c = self.client
+        if c.preference == "editorOnly":
+            base = Settings()
+        else:
+            base = discover(Path(path).parent if path else Path.cwd())
+        chosen = {"target_version": c.target_version, "select": c.select, "ignore": c.ignore}
+        if c.preference == "filesystemFirst" and base.source is not None:
+            chosen = {k: v for k, v in chosen.items() if not getattr(base, k)}
+        return base.merged(**chosen)
+
+    def rules_for(self, settings) -> list:
+        from ..rules.base import select_rules
+
+        key = (tuple(settings.select or ()), tuple(settings.ignore or ()), tuple(settings.extend_select or ()))
+        rules = self._rules.get(key)
+        if rules is None:
+            rules = self._rules[key] = select_rules(settings.select, settings.ignore, settings.extend_select)
+        return rules
+
+    def linter_for(self, path: str):
+        from ..engine import Linter
+
+        settings = self.settings_for(path)
+        return Linter(self.db, settings, self.rules_for(settings), unsafe_fixes=self.client.unsafe_fixes)
+
+    def analyse(self, path: str, text: str, language_id: Optional[str] = None) -> Analysis:
+        """Lint ``text`` (the editor's buffer, saved or not) as the file at ``path``."""
+        from ..engine import format_by_content, format_by_name
+        from ..settings import ConfigError
+        from ..surface.db import DatabaseError
+
+        data = text.encode("utf-8")
+        fmt = format_by_name(path) if path else None
+        if fmt is None and language_id in LANGUAGE_FORMATS:
+            fmt = LANGUAGE_FORMATS[language_id]
+        if fmt is None:
+            fmt = format_by_content(data[:4096])
+        if fmt is None:
+            return Analysis(path, data, None, [], [])
+        try:
+            linter = self.linter_for(path)
+            diags, targets = lint_document(linter, path, data, fmt)
+        except ConfigError as e:
+            return Analysis(path, data, fmt, [], [], error=str(e))
+        except DatabaseError as e:
+            return Analysis(path, data, fmt, [], [], error=str(e))
+        return Analysis(path, data, fmt, diags, targets, linter)
+
+
+def lint_document(linter, path: str, data: bytes, fmt: str) -> tuple[list[Diagnostic], list[tuple[int, int, str, str]]]:
+    """The findings the CLI would report for ``data`` at ``path`` (nothing read from disk for
+    the document itself), and the release each launch was checked against."""
+    from ..engine import frontend
+    from ..surface.db import Surface  # noqa: F401 - keep the database module loaded with the engine
+
+    if b"\x00" in data[:8192]:
+        return [], []
+    if not frontend(fmt).might_contain_launch(data):
+        return [], []
+    if b"vllm-lint" in data and re.search(rb"#\s*vllm-lint:\s*ignore-file\b", data):
+        return [], []
+    diags, extraction = linter.lint_bytes(path, data, fmt)
+    targets = []
+    if extraction is not None:
+        for launch in extraction.launches:
+            hints = list(launch.version_hints) + list(extraction.version_hints)
+            release, why = linter.target_for(path, hints)
+            targets.append((launch.span.start, launch.span.end, release, why))
+    return linter.finish(data, diags, path), targets
+
+
+# ----------------------------------------------------------------------------- fixes
+
+
+def fixable(d: Diagnostic, unsafe: bool) -> bool:
+    return d.fix is not None and (d.fix.applicability == "safe" or (unsafe and d.fix.applicability == "unsafe"))
+
+
+def fixed_bytes(analysis: Analysis, d: Diagnostic) -> Optional[bytes]:
+    """The document with ``d``'s own fix applied, or None when it conflicts or would not re-parse
+    (the same check ``--fix`` makes before a write)."""
+    from ..fix import FixConflict, apply_edits, verify
+
+    try:
+        new = apply_edits(analysis.data, list(d.fix.edits))
+    except FixConflict:
+        return None
+    if new == analysis.data or verify(analysis.fmt, analysis.data, new):
+        return None
+    return new
+
+
+def fix_all(analysis: Analysis) -> Optional[bytes]:
+    """What ``vllm-lint --fix`` would write for this document (the engine's bounded fix loop), or
+    None when nothing changes."""
+    from ..fix import fix_loop
+
+    if analysis.linter is None or not analysis.diagnostics:
+        return None
+    raw, _ = analysis.linter.lint_bytes(analysis.path, analysis.data, analysis.fmt)
+    new, _, _, _ = fix_loop(analysis.linter, analysis.path, analysis.data, analysis.fmt, raw)
+    return None if new == analysis.data else new
+
+
+def suppressed_bytes(analysis: Analysis, row: int) -> Optional[bytes]:
+    """The document with a suppression comment for the findings on ``row`` (1-based), placed as
+    ``--add-noqa`` places it, or None where no placement keeps the file's meaning."""
+    from ..noqa import add_to_bytes
+
+    if analysis.linter is None:
+        return None
+    res = add_to_bytes(analysis.linter, Path(analysis.path), analysis.data, analysis.fmt, rows={row})
+    return res.new if res.added and res.new != analysis.data else None
+
+
+def minimal_edit(old: bytes, new: bytes) -> tuple[int, int, bytes]:
+    """One replacement turning ``old`` into ``new``: (start, end) in ``old`` and the new bytes,
+    cut at UTF-8 character boundaries so that positions convert exactly."""
+    n = min(len(old), len(new))
+    p = 0
+    while p < n and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < n - p and old[-1 - s] == new[-1 - s]:
+        s += 1
+    while p > 0 and (old[p] & 0xC0) == 0x80:
+        p -= 1
+    while s > 0 and (old[len(old) - s] & 0xC0) == 0x80:
+        s -= 1
+    return p, len(old) - s, new[p:len(new) - s]
+
+
+# ----------------------------------------------------------------------------- hover and completion
+
+_WORD = re.compile(rb"--?[A-Za-z0-9][A-Za-z0-9_.\-]*|VLLM_[A-Z0-9_]+|[A-Za-z_][A-Za-z0-9_]*")
+
+
+def word_at(data: bytes, offset: int) -> Optional[tuple[int, int, str]]:
+    """The option, variable or identifier under ``offset``: (start, end, text)."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line_end = data.find(b"\n", offset)
+    line_end = len(data) if line_end < 0 else line_end
+    for m in _WORD.finditer(data, line_start, line_end):
+        if m.start() <= offset <= m.end():
+            text = m.group().decode("utf-8", "replace")
+            if text.startswith("--") and "=" not in text:
+                text = text.split(".")[0]  # --compilation-config.mode: the option
+            return m.start(), m.end(), text
+    return None
+
+
+def _page(base: Optional[str], kind: str, name: str) -> Optional[str]:
+    if not base:
+        return None
+    if kind == "env":
+        return f"{base}/env/{name}/index.html"
+    return f"{base}/options/{name.lstrip('-')}/index.html"
+
+
+def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optional[tuple[int, int, str]]:
+    """A few lines of history for the option or environment variable under ``offset``: accepted
+    from, removed in, successor, the default at the target release, and which release that is and
+    why. None when the word is neither."""
+    import json
+
+    from ..surface.timeline import canonical_query, story
+
+    w = word_at(analysis.data, offset)
+    if w is None:
+        return None
+    start, end, text = w
+    if not (text.startswith("-") or text.startswith("VLLM_")):
+        if analysis.fmt != "python":
+            return None
+        text = "--" + text.replace("_", "-")  # an LLM(...) keyword argument
+    db = session.db
+    st = story(db, text)
+    if st is None:
+        return None
+    target = analysis.target_at(start)
+    if target is None:
+        release, why = analysis.linter.target_for(analysis.path, []) if analysis.linter else (db.newest, "newest")
+    else:
+        release, why = target
+    label = "environment variable" if st.kind == "env" else "option"
+    lines = [f"**`{st.name}`** ({label}{', alias of `' + st.canonical + '`' if st.canonical else ''})", ""]
+    lines.append("- accepted by: " + ", ".join(a if a == b else f"{a} .. {b}" for a, b in st.ranges))
+    if st.removed_in:
+        lines.append("- removed in: " + ", ".join(st.removed_in))
+    if st.deprecated_from:
+        lines.append(f"- deprecated from: {st.deprecated_from}")
+    if st.successor:
+        lines.append(f"- successor: `{st.successor}`")
+    surface = db.surface(release)
+    if st.kind == "env":
+        rec = surface.env.get(st.name)
+        state = "read" if rec is not None else "not read"
+        lines.append(f"- vLLM {release}: {state}"
+                     + (f", default `{json.dumps(rec.get('default'))}`" if rec and not rec.get("default_computed") else ""))
+    else:
+        opt = surface.lookup(st.canonical or st.name)
+        if opt is None:
+            lines.append(f"- vLLM {release}: not accepted")
+        else:
+            default = "computed at start" if opt.default_computed else f"`{json.dumps(opt.default)}`"
+            lines.append(f"- vLLM {release}: accepted, default {default}" + (", deprecated" if opt.deprecated else ""))
+    lines.append(f"- checked against vLLM {release} ({why})")
+    kind, canon = canonical_query(st.canonical or st.name)
+    page = _page(session.client.docs_base_url, kind, canon)
+    if page:
+        lines.append(f"- [history of `{canon}`]({page})")
+    return start, end, "\n".join(lines)
+
+
+_ENGINE_CALL = re.compile(rb"\b(?:LLM|EngineArgs|AsyncEngineArgs)\s*\($")
+
+
+def _inside_engine_call(data: bytes, offset: int) -> bool:
+    """Whether ``offset`` sits among the keyword arguments of an ``LLM(``/``EngineArgs(`` call:
+    the nearest unclosed parenthesis before it opens one (a cheap scan; strings are not parsed)."""
+    depth = 0
+    i = offset - 1
+    lo = max(0, offset - 20000)
+    while i >= lo:
+        c = data[i]
+        if c in b")]}":
+            depth += 1
+        elif c in b"([{":
+            if depth == 0:
+                return c == 0x28 and bool(_ENGINE_CALL.search(data[max(0, i - 40):i + 1]))
+            depth -= 1
+        i -= 1
+    return False
+
+
+def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int, list[dict[str, Any]]]:
+    """Option names valid at the document's target release for the word being typed at
+    ``offset``: (start offset of the word, items as dicts of label, detail, documentation,
+    deprecated, insert). Empty where no option can be written."""
+    import json
+
+    data = analysis.data
+    start = offset
+    while start > 0 and (chr(data[start - 1]).isalnum() or data[start - 1] in b"-_"):
+        start -= 1
+    prefix = data[start:offset].decode("utf-8", "replace")
+    python_kwargs = analysis.fmt == "python" and not prefix.startswith("-") and _inside_engine_call(data, start)
+    if not python_kwargs and not prefix.startswith("-"):
+        return start, []
+    if analysis.fmt is None:
+        return start, []
+    target = analysis.target_at(start)
+    if target is None:
+        release = (analysis.linter.target_for(analysis.path, [])[0] if analysis.linter else session.db.newest)
+    else:
+        release = target[0]
+    surface = session.db.surface(release)
+    items = []
+    if python_kwargs:
+        for name, rec in sorted(surface.engine_args.items()):
+            if name.startswith(prefix) and not name.startswith("_"):
+                items.append({"label": name, "detail": f"EngineArgs.{name} (vLLM {release})",
+                              "documentation": None, "deprecated": False, "insert": name + "="})
+        return start, items
+    want = "--" + prefix.lstrip("-").replace("_", "-") if prefix.startswith("--") else prefix
+    for opt in sorted(surface.options, key=lambda o: o.name):
+        if not opt.name.startswith(want) or opt.name in opt.hidden:
+            continue
+        parts = [opt.kind]
+        if opt.type:
+            parts.append(opt.type)
+        if opt.choices:
+            parts.append("{" + ",".join(map(str, opt.choices)) + "}")
+        default = "computed" if opt.default_computed else json.dumps(opt.default)
+        items.append({"label": opt.name, "detail": f"{' '.join(parts)}, default {default} (vLLM {release})",
+                      "documentation": ("deprecated at this release" if opt.deprecated else None),
+                      "deprecated": bool(opt.deprecated), "insert": opt.name})
+    return start, items
+
+
+def rule_url(session: Session, code: str, fallback: str) -> str:
+    base = session.client.docs_base_url
+    return f"{base}/rules/{code}/index.html" if base else fallback
+
+
+def shown_message(d: Diagnostic) -> str:
+    """The message as the CLI's text output gives it: the release it was checked against named."""
+    msg = d.message
+    if d.target_version and d.code != "VL001":
+        msg += f" [vllm {d.target_version}]"
+    if d.fix_blocked:
+        msg += f" (fix not applied: {d.fix_blocked})"
+    return msg
+
+
+def uri_to_path(uri: str) -> str:
+    from urllib.parse import unquote, urlparse
+
+    p = urlparse(uri)
+    if p.scheme != "file":
+        return ""
+    return os.path.normpath(unquote(p.path))
