@@ -170,3 +170,27 @@ async def test_superseded_versions_are_never_published(client: LanguageClient, t
             break
         await asyncio.sleep(0)
     assert seen[-1] == ["VL101", "VL102"]  # version 11 is SHELL
+
+
+@pytest_lsp.fixture(scope="module", loop_scope="module", config=ClientServerConfig(
+    server_command=[sys.executable, "-m", "vllm_lint", "server", "--debounce", "0"]))
+async def pulling_client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=client_capabilities("neovim")))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_client_that_pulls_gets_no_pushed_duplicates(pulling_client: LanguageClient, tmp_path):
+    uri = _uri(tmp_path, "serve.sh")
+    pulling_client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="sh", version=1, text=SHELL)))
+    report = await pulling_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert sorted(d.code for d in report.items) == ["VL101", "VL102"]
+    await asyncio.sleep(0.5)  # what the server would have pushed has arrived by now
+    assert uri not in pulling_client.diagnostics
+    pulling_client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"vllm-lint": {"targetVersion": "0.10.2"}}))
+    report = await pulling_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert [d.code for d in report.items if d.code in ("VL101", "VL102")] == []

@@ -39,7 +39,14 @@ class VllmLintServer(LanguageServer):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
         self._errors_shown: set[str] = set()
 
-    # -- encoding
+    # -- what the client does
+    @property
+    def pull_mode(self) -> bool:
+        """Whether the client pulls diagnostics (LSP 3.17): then nothing is pushed, since clients
+        keep pushed and pulled diagnostics apart and would show each finding twice."""
+        caps = self.client_capabilities
+        return bool(caps and caps.text_document and caps.text_document.diagnostic)
+
     @property
     def encoding(self) -> str:
         enc = self.workspace.position_encoding if self.workspace else None
@@ -74,8 +81,8 @@ class VllmLintServer(LanguageServer):
             analysis = await loop.run_in_executor(self._worker, self.analyse_now, uri)
             if analysis is None or self.workspace.get_text_document(uri).version != version:
                 return
-            if self._pending.get(uri) is not asyncio.current_task():
-                return  # a newer lint of this document is on its way
+            if self._pending.get(uri) is not asyncio.current_task() or self.pull_mode:
+                return  # a newer lint of this document is on its way, or the client pulls
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri, version=version, diagnostics=self.lsp_diagnostics(analysis)))
         except asyncio.CancelledError:
@@ -87,6 +94,14 @@ class VllmLintServer(LanguageServer):
                 del self._pending[uri]
 
     def relint_all(self) -> None:
+        """After a settings or configuration change: lint every open document again (a pulling
+        client is asked to pull again)."""
+        if self.pull_mode:
+            self.analyses.clear()
+            ws = self.client_capabilities.workspace
+            if ws and ws.diagnostics and ws.diagnostics.refresh_support:
+                self.workspace_diagnostic_refresh(None)
+            return
         for uri in list(self.workspace.text_documents):
             self.schedule(uri, 0)
 
