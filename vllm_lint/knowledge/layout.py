@@ -378,6 +378,9 @@ def model_facts(ctx, rule=None):
                                     base_dir=base, real_base=real_base)
     if facts is None and rule is not None:
         ctx.skip(rule, why)
+    elif facts is not None and facts.matched_by and not ctx.extra.get("model_noted"):
+        ctx.extra["model_noted"] = True
+        ctx.extra.setdefault("skipped", []).append(f"model `{name}`: {facts.matched_by}")
     return facts, why
 
 

@@ -37,13 +37,17 @@ class ModelFacts:
     hashable, as the frozen dataclass it replaces (a plain class: start-up, vllm_lint/record.py)."""
 
     __slots__ = ("model", "architecture", "heads", "kv_heads", "hidden_size", "layers", "routed_experts",
-                 "experts_per_token", "mla", "max_positions", "block_fp8", "source", "notes")
+                 "experts_per_token", "mla", "max_positions", "block_fp8", "source", "notes", "head_dim",
+                 "params_total", "params_active", "params_lower_bound", "weight_dtype", "matched_by")
 
     def __init__(self, model: str, architecture: Optional[str] = None, heads: Optional[int] = None,
                  kv_heads: Optional[int] = None, hidden_size: Optional[int] = None, layers: Optional[int] = None,
                  routed_experts: Optional[int] = None, experts_per_token: Optional[int] = None,
                  mla: Optional[bool] = None, max_positions: Optional[int] = None, block_fp8: Optional[bool] = None,
-                 source: str = "", notes: str = "") -> None:
+                 source: str = "", notes: str = "", head_dim: Optional[int] = None,
+                 params_total: Optional[int] = None, params_active: Optional[int] = None,
+                 params_lower_bound: bool = False, weight_dtype: Optional[str] = None,
+                 matched_by: str = "") -> None:
         s = object.__setattr__
         s(self, "model", model)
         s(self, "architecture", architecture)
@@ -58,6 +62,17 @@ class ModelFacts:
         s(self, "block_fp8", block_fp8)
         s(self, "source", source)
         s(self, "notes", notes)
+        s(self, "head_dim", head_dim)
+        s(self, "params_total", params_total)
+        s(self, "params_active", params_active)
+        s(self, "params_lower_bound", params_lower_bound)
+        s(self, "weight_dtype", weight_dtype)
+        s(self, "matched_by", matched_by)
+
+    def replace(self, **changes: Any) -> "ModelFacts":
+        vals = {k: getattr(self, k) for k in self.__slots__}
+        vals.update(changes)
+        return ModelFacts(**vals)
 
     def _values(self) -> tuple:
         return tuple(getattr(self, k) for k in self.__slots__)
@@ -102,6 +117,14 @@ def _int(s: str) -> Optional[int]:
     s = (s or "").strip()
     try:
         return int(s) if s else None
+    except ValueError:
+        return None
+
+
+def _billions(s: Optional[str]) -> Optional[int]:
+    s = (s or "").strip()
+    try:
+        return int(round(float(s) * 1e9)) if s else None
     except ValueError:
         return None
 
@@ -157,7 +180,10 @@ def table() -> dict[str, ModelFacts]:
                 mla=_yesno(row.get("uses_mla", "")), max_positions=_int(row.get("max_position_embeddings", "")),
                 block_fp8=_yesno(row.get("block_fp8", "")),
                 source="vllm_lint/data/models.tsv row " + row["model"] + ": " + (row.get("source") or ""),
-                notes=row.get("notes") or "")
+                notes=row.get("notes") or "", head_dim=_int(row.get("head_dim") or ""),
+                params_total=_billions(row.get("params_total_b")), params_active=_billions(row.get("params_active_b")),
+                params_lower_bound="lower bound" in (row.get("params_basis") or ""),
+                weight_dtype=(row.get("native_dtype") or "").strip() or None)
             for rid in (row.get("hf_repo_ids") or "").split(";"):
                 rid = rid.strip()
                 if rid:
@@ -222,10 +248,20 @@ def facts_from_config(cfg: dict[str, Any], name: str, source: str) -> Optional[M
     block_fp8 = bool(q.get("weight_block_size")) and str(q.get("quant_method", "")).lower() == "fp8" if q else False
     if heads is None and experts is None and max_pos is None:
         return None
+    from .params import count_params, dtype_of_config
+
+    counted = count_params(cfg)
+    hidden = _pos_int(text.get("hidden_size"))
+    if mla:
+        head_dim = (_pos_int(text.get("kv_lora_rank")) or 0) + (_pos_int(text.get("qk_rope_head_dim")) or 0) or None
+    else:
+        head_dim = _pos_int(text.get("head_dim")) or (hidden // heads if hidden and heads else None)
     return ModelFacts(model=name, architecture=arch, heads=heads, kv_heads=kv,
-                      hidden_size=_pos_int(text.get("hidden_size")), layers=_pos_int(text.get("num_hidden_layers")),
+                      hidden_size=hidden, layers=_pos_int(text.get("num_hidden_layers")),
                       routed_experts=experts, experts_per_token=per_tok, mla=mla, max_positions=max_pos,
-                      block_fp8=block_fp8, source=source)
+                      block_fp8=block_fp8, source=source, head_dim=head_dim,
+                      params_total=counted[0] if counted else None, params_active=counted[1] if counted else None,
+                      weight_dtype=dtype_of_config(cfg))
 
 
 def _read_config(path: Path, name: str) -> Optional[ModelFacts]:
@@ -368,13 +404,179 @@ def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Option
     return _BY_NAME[key]
 
 
+# ------------------------------------------------------------------------------ name rules
+
+# quantisation suffixes, outermost last: (pattern, weight format it sets or None when the bits vary)
+_QUANT_SUFFIXES = lazy_re(
+    r"(?i)[-_.](fp8(?:[-_](?:dynamic|static|block|per[-_]?tensor|e4m3))*|nvfp4|mxfp4|awq|gptq(?:[-_]int[48])?|"
+    r"int[48](?:[-_]awq)?|w8a8(?:[-_]fp8|[-_]int8)?|w4a16(?:[-_]g128)?|w4a8|bnb[-_]4bit|[48]bit|gguf|"
+    r"quantized[-_.]w\d+a\d+|qat)$")
+_INSTRUCT_SUFFIXES = lazy_re(r"(?i)[-_](instruct|chat|it|thinking|base|hf|sft|dpo|\d{4})$")
+_HF_CACHE_DIR = lazy_re(r"(?:^|/)models--([^/]+?)--([^/]+)(?:/snapshots/[^/]+)?/?$")
+
+
+def _quant_dtype(suffix: str) -> Optional[str]:
+    s = suffix.lower().lstrip("-_.").replace("quantized.", "").replace("quantized-", "")
+    if s.startswith("fp8") or s.startswith("w8a8-fp8") or s == "w8a8_fp8":
+        return "fp8"
+    if s.startswith(("nvfp4",)):
+        return "nvfp4"
+    if s.startswith("mxfp4"):
+        return "mxfp4"
+    if s.startswith(("awq", "w4a16", "bnb", "4bit", "int4", "w4a8")) or s in ("gptq-int4", "gptq_int4"):
+        return "int4"
+    if s.startswith(("int8", "w8a8", "8bit")) or s in ("gptq-int8", "gptq_int8"):
+        return "int8"
+    return None  # GPTQ without bits, GGUF, QAT: the width is not in the name
+
+
+def model_name_parts(model: str) -> Optional[tuple[Optional[str], str, str]]:
+    """(repo id or None, last component, how the name was read) for a model as written: a hub id,
+    ``hf://org/name``, a URL or a local path whose last component names the model, a Hugging Face
+    cache directory (``models--org--name``)."""
+    m = model.strip()
+    low = m.lower()
+    for scheme in ("hf://", "huggingface://"):
+        if low.startswith(scheme):
+            rest = m[len(scheme):].strip("/")
+            if _REPO_ID.match(rest):
+                return rest, rest.split("/")[1], "hf:// URL"
+            return None, rest.rsplit("/", 1)[-1], "hf:// URL"
+    c = _HF_CACHE_DIR.search(m)
+    if c:
+        return f"{c.group(1)}/{c.group(2)}", c.group(2), "Hugging Face cache directory"
+    if "://" in m or m.startswith(("/", "./", "../", "~")) or m.count("/") > 1:
+        last = m.rstrip("/").rsplit("/", 1)[-1]
+        if not last or last in (".", "..") or "://" in last:
+            return None
+        return None, last, ("URL" if "://" in m else "local path") + " ending in the model's name"
+    if _REPO_ID.match(m):
+        return m, m.split("/")[1], "hub id"
+    if re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", m):
+        return None, m, "bare model name"
+    return None
+
+
+_NAME_INDEX: Optional[dict[str, list[ModelFacts]]] = None
+
+
+def _name_index() -> dict[str, list[ModelFacts]]:
+    """last component of every table id (lower case) -> the distinct rows it names."""
+    global _NAME_INDEX
+    if _NAME_INDEX is None:
+        idx: dict[str, list[ModelFacts]] = {}
+        for rid, facts in table().items():
+            lst = idx.setdefault(rid.split("/", 1)[1], [])
+            if facts not in lst:
+                lst.append(facts)
+        _NAME_INDEX = idx
+    return _NAME_INDEX
+
+
+_INHERITED = ("heads", "kv_heads", "hidden_size", "layers", "routed_experts", "experts_per_token", "mla")
+
+
+def _one(rows: list[ModelFacts]) -> Optional[ModelFacts]:
+    """The row when every candidate has the same architecture facts, else None (ambiguous); of equal
+    rows, one whose parameter count is exact rather than a lower bound."""
+    if not rows:
+        return None
+    first = rows[0]
+    if not all(tuple(getattr(r, k) for k in _INHERITED) == tuple(getattr(first, k) for k in _INHERITED) for r in rows):
+        return None
+    return sorted(rows, key=lambda r: (r.params_total is None, r.params_lower_bound))[0]
+
+
+def identify(model: str) -> tuple[Optional[ModelFacts], str]:
+    """The table row a model name identifies, through the name rules, in order:
+
+    1. the hub id itself (case-insensitive);
+    2. its last component, under any organisation (a re-upload: ``RedHatAI/Llama-3.1-8B-Instruct``);
+    3. without its quantisation suffixes (``-FP8-dynamic``, ``-AWQ``, ``-GPTQ-Int4``, ``-W4A16``, ``-NVFP4``,
+       ``-GGUF``, ...): the variant keeps the row's facts and records the weight format the suffix names;
+    4. without its instruction / dated suffixes as well (``-Instruct``, ``-Chat``, ``-Thinking``, ``-2507``):
+       the architecture facts are inherited, the context length is not (such variants change it).
+
+    Local paths and URLs are read by their last component (``/models/X``, ``s3://bucket/X``); two rows
+    with different facts for one name give nothing. -> (facts or None, how or why not)."""
+    parts = model_name_parts(model)
+    if parts is None:
+        return None, f"the model `{model}` does not end in a model name"
+    repo, last, how = parts
+    facts, why = _identify(repo, last, how)
+    if facts is not None:
+        m = _QUANT_SUFFIXES.search(last.lower())
+        if m and m.start() > 0 and facts.weight_dtype != _quant_dtype(m.group(0)):
+            # a listed quantised id (``...-FP8`` in its base's row): the suffix says what the weights are
+            facts = facts.replace(weight_dtype=_quant_dtype(m.group(0)))
+    return facts, why
+
+
+def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelFacts], str]:
+    if repo is not None:
+        facts = table().get(repo.lower())
+        if facts is not None:
+            return facts.replace(matched_by=f"{how} `{repo}` is listed in row {facts.model}"), ""
+    idx = _name_index()
+    name = last.lower()
+    cands = idx.get(name, [])
+    if cands:
+        f = _one(cands)
+        if f is None:
+            return None, f"`{last}` names {len(cands)} rows with different facts"
+        return f.replace(matched_by=f"{how}: `{last}` is row {f.model}'s name"), ""
+    stem, dtype, stripped = name, None, []
+    while True:
+        m = _QUANT_SUFFIXES.search(stem)
+        if not m or m.start() == 0:
+            break
+        stripped.append(m.group(0))
+        dtype = dtype or _quant_dtype(m.group(0))
+        stem = stem[:m.start()]
+    unknown_width = bool(stripped) and dtype is None
+    if stripped:
+        cands = idx.get(stem, [])
+        if cands:
+            f = _one(cands)
+            if f is None:
+                return None, f"`{stem}` names {len(cands)} rows with different facts"
+            return f.replace(weight_dtype=None if unknown_width else dtype, block_fp8=f.block_fp8 if dtype == "fp8" else False,
+                             matched_by=f"{how}: quantised variant (`{''.join(stripped)}`) of row {f.model}"), ""
+    base = stem
+    while True:
+        m = _INSTRUCT_SUFFIXES.search(base)
+        if not m or m.start() == 0:
+            break
+        base = base[:m.start()]
+    if base != stem:
+        found = []
+        for key, rows in idx.items():
+            k = key
+            while True:
+                m = _QUANT_SUFFIXES.search(k) or _INSTRUCT_SUFFIXES.search(k)
+                if not m or m.start() == 0:
+                    break
+                k = k[:m.start()]
+            if k == base:
+                found.extend(r for r in rows if r not in found)
+        f = _one(found)
+        if f is not None:
+            return f.replace(max_positions=None, weight_dtype=dtype if stripped else None, block_fp8=None,
+                             matched_by=(f"{how}: `{last}` is a variant of row {f.model} (architecture inherited, "
+                                         f"context length not)")), ""
+        if found:
+            return None, f"`{last}` could be a variant of {len(found)} rows with different facts"
+    return None, f"no row of the shipped table names `{last}`"
+
+
 def _by_name(model: str, revision: Optional[str], online: bool) -> tuple[Optional[ModelFacts], str]:
     """The facts of a model that is not a local directory with a config.json."""
-    if model.startswith(("/", "./", "../", "~")) or not _REPO_ID.match(model):
-        return None, f"the model `{model}` is a local path without a readable config.json here"
-    facts = table().get(model.lower())
+    is_repo = bool(_REPO_ID.match(model)) and not model.startswith(("./", "../", "~"))
+    facts, why = identify(model)
     if facts is not None:
         return facts, facts.source
+    if not is_repo:
+        return None, f"the model `{model}` is a local path or URL without a readable config.json here, and {why}"
     facts = _from_hf_cache(model)
     if facts is not None:
         return facts, facts.source
