@@ -44,6 +44,11 @@ def options(version: str) -> list[dict]:
         opt("--override-generation-config", kind="json", type="json"),
         opt("--allowed-local-media-path", default=""),
         opt("--port", type="int", default=8000),
+        opt("--enable-lora", kind="switch", type=None, default=False),
+        opt("--cpu-offload-gb", type="float", default=0),
+        opt("--dtype", default="auto"),
+        opt("--quantization", ["-q"], optional=True),
+        opt("--kv-cache-dtype", default="auto"),
     ]
     if v >= _v("0.8.5"):
         o.append(opt("--enable-expert-parallel", ["--no-enable-expert-parallel"] + (["-ep"] if v >= _v("0.23.0") else []),
@@ -73,7 +78,8 @@ def options(version: str) -> list[dict]:
 
 def env_vars(version: str) -> dict:
     v = _v(version)
-    names = ["VLLM_ALLOW_LONG_MAX_MODEL_LEN", "VLLM_DISABLE_COMPILE_CACHE", "VLLM_SERVER_DEV_MODE", "VLLM_API_KEY"]
+    names = ["VLLM_ALLOW_LONG_MAX_MODEL_LEN", "VLLM_DISABLE_COMPILE_CACHE", "VLLM_SERVER_DEV_MODE", "VLLM_API_KEY",
+             "VLLM_ALLOW_RUNTIME_LORA_UPDATING"]
     if v <= _v("0.15.0"):
         names.append("VLLM_ALL2ALL_BACKEND")
     if v >= _v("0.11.1"):
