@@ -57,6 +57,29 @@ def gpu_family(product: Optional[str]) -> Optional[str]:
     return None
 
 
+# memory per GPU in GiB, as the vendors' product pages give it; an upper bound of what torch reports
+# (an "80GB" H100 reports about 79.6 GiB), so a launch found short of it is short on the real device
+_MEMORY_GIB = {"a10g": 24, "a10": 24, "l4": 24, "l40s": 48, "l40": 48, "t4": 16, "h800": 80, "h200": 141, "h20": 96,
+               "b200": 180, "mi300x": 192, "mi325x": 256, "mi355x": 288}
+
+
+def gpu_memory_gib(product: Optional[str]) -> Optional[int]:
+    """Memory of one GPU of ``product`` in GiB, or None when the product string leaves it open
+    (an A100 without 40GB / 80GB, an H100 that may be the 94 GB NVL part)."""
+    fam = gpu_family(product)
+    if fam is None:
+        return None
+    p = (product or "").lower()
+    if fam in ("a100", "a800", "v100"):
+        for size in (80, 40, 32, 16):
+            if re.search(rf"(?<![0-9]){size}\s*g", p):
+                return size if fam != "v100" or size in (16, 32) else None
+        return None
+    if fam == "h100":
+        return None if "nvl" in p or "94" in p or "96" in p else 80
+    return _MEMORY_GIB.get(fam)
+
+
 def is_grace_blackwell(product: Optional[str]) -> bool:
     """GB200 / GB300 (NVL72 racks): the systems where multi-node NVLink exists."""
     if not product:
