@@ -1,0 +1,21 @@
+"""Helpers for rules about a file's text rather than one launch: they run on the file's first
+context only (its first launch, else its loose environment), so each finding is made once."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+def is_first_context(ctx) -> bool:
+    ex = ctx.extra.get("extraction")
+    if ex is None:
+        return ctx.launch is None
+    if ex.launches:
+        return ctx.launch is ex.launches[0]
+    return ctx.launch is None
+
+
+def file_format(ctx) -> Optional[str]:
+    from ..engine import format_by_content, format_by_name
+
+    return format_by_name(ctx.path) or format_by_content(ctx.data[:4096])

@@ -1,0 +1,75 @@
+"""## What it does
+Finds a vLLM requirement with an unquoted `>`, `>=`, `<` or `<=` in a shell install:
+`pip install vllm>=0.10.0`, `pip3 install vllm[audio]<0.11`, `python -m pip install ...`,
+`uv pip install ...`, in shell scripts, Dockerfile `RUN` lines and YAML (CI steps, container
+commands). Quoted requirements (`'vllm>=0.10.0'`), exec-form `RUN [...]` and requirement files
+are not affected.
+
+## Why is this bad?
+The shell reads `>` and `<` as redirections before pip sees them: `pip install vllm>=0.10.0`
+runs `pip install vllm` with its output written to a file named `=0.10.0`: pip sees no bound, so
+an already installed older vLLM is kept (or the newest is installed), and nothing fails; `vllm<0.11` reads its input from a file named `0.11`, and
+the command fails when there is none. The file says one thing and the shell does another.
+
+## Example
+```dockerfile
+RUN pip install vllm>=0.10.0
+```
+
+## Fix safety
+Unsafe (`--unsafe-fixes`): quotes the requirement (`'vllm>=0.10.0'`), which installs what was
+written; that may be a different release from the one installed today.
+
+## Evidence
+POSIX shell grammar (redirection operators `>`, `<` are recognised anywhere in a simple command's
+words unless quoted); pip's documentation quotes requirement specifiers on the command line for this
+reason ("pip install 'SomeProject>=1,<2'"). A warning: the install is not a vLLM launch, and the
+command is accepted.
+"""
+
+import re
+
+from ..launch import Edit, Span
+from ._file_scope import file_format, is_first_context
+from .base import Fix, LintContext, Rule
+
+RULE = Rule(code="VL408", name="unquoted-version-specifier",
+            summary="an unquoted > or < in `pip install vllm>=...` is a shell redirection: the pin is lost",
+            severity="warning", fix="unsafe")
+
+_INSTALL = re.compile(
+    rb"(?:(?<=[\s;&|(`])|^)(?:uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\b(?P<rest>[^\n;&|]*)", re.M)
+_REQ = re.compile(rb"(?<=[\s])(?P<req>vllm(?:\[[A-Za-z0-9_,.-]*\])?(?P<op>[<>]=?)(?P<ver>[^\s;&|'\"`]*))(?=[\s;&|]|$)")
+
+
+def _quoted_before(line_prefix: bytes) -> bool:
+    """Whether a position follows an unclosed quote on its line."""
+    return line_prefix.count(b"'") % 2 == 1 or line_prefix.count(b'"') % 2 == 1
+
+
+@RULE.check
+def check(ctx: LintContext):
+    if not is_first_context(ctx) or file_format(ctx) not in ("shell", "dockerfile", "yaml"):
+        return
+    data = ctx.data
+    for m in _INSTALL.finditer(data):
+        start = m.start("rest")
+        for r in _REQ.finditer(data, start, m.end("rest")):
+            line_start = data.rfind(b"\n", 0, r.start()) + 1
+            if _quoted_before(data[line_start:r.start()]):
+                continue
+            req = r.group("req").decode("utf-8", "replace")
+            op = r.group("op").decode()
+            name = req[:req.index(op)]
+            if op.startswith(">"):
+                what = (f"the shell runs `pip install {name}` and writes its output to a file named "
+                        f"`{req[len(name) + 1:]}`: pip sees no version bound (an installed older vLLM is kept, "
+                        f"else the newest is installed)")
+            else:
+                what = (f"the shell runs `pip install {name}` reading its input from a file named "
+                        f"`{req[len(name) + 1:]}`, and fails when there is none")
+            span = Span(r.start("op"), r.end("req"))
+            fix = Fix([Edit(Span(r.start("req"), r.start("req")), "'"), Edit(Span(r.end("req"), r.end("req")), "'")],
+                      "unsafe", f"Quote the requirement ('{req}')")
+            yield ctx.diag(RULE, f"unquoted `{req}` in a shell install: {what}; quote the requirement ('{req}')",
+                           span, fix=fix, option=None)
