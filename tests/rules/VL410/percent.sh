@@ -1,0 +1,2 @@
+# test-expect: VL410 2 error
+vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 90
