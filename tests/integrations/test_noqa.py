@@ -49,7 +49,7 @@ def test_add_noqa_then_nothing_is_reported(run_cli, project):
 
     # Dockerfile: comments only on their own lines; the JSON CMD is untouched
     df = after["Dockerfile"].splitlines()
-    assert df == ["FROM vllm/vllm-openai:latest", "# vllm-lint: ignore[VL201]", "ENV VLLM_USE_V1=1",
+    assert df == ["# vllm-lint: ignore[VL406]", "FROM vllm/vllm-openai:latest", "# vllm-lint: ignore[VL201]", "ENV VLLM_USE_V1=1",
                   "# vllm-lint: ignore[VL101]", 'CMD ["--model", "m", \\', '     "--swap-space", "4"]']
 
     # Python: same AST
@@ -83,7 +83,7 @@ def test_crlf_is_kept(run_cli, project):
     d = project / "Dockerfile.crlf"
     d.write_bytes(b"FROM vllm/vllm-openai:latest\r\nCMD [\"--model\", \"m\", \"--swap-space\", \"4\"]\r\n")
     assert lint(run_cli, "--add-noqa", "Dockerfile.crlf").exit_code == 0
-    assert d.read_bytes() == (b"FROM vllm/vllm-openai:latest\r\n# vllm-lint: ignore[VL101]\r\n"
+    assert d.read_bytes() == (b"# vllm-lint: ignore[VL406]\r\nFROM vllm/vllm-openai:latest\r\n# vllm-lint: ignore[VL101]\r\n"
                               b"CMD [\"--model\", \"m\", \"--swap-space\", \"4\"]\r\n")
 
 

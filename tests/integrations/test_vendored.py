@@ -37,7 +37,7 @@ def test_per_file_ignores_for_charts(run_cli, project):
     setup_charts(project)
     (project / ".vllm-lint.toml").write_text(
         'extend-exclude = ["charts/vendor/"]\n\n[per-file-ignores]\n"charts/*/values.yaml" = ["VL1"]\n'
-        '"charts/ours/templates/*" = ["VL101", "VL2"]\n')
+        '"charts/ours/templates/*" = ["VL101", "VL2", "VL406"]\n')
     r = run_cli("-t", "0.27.1", "--output-format", "concise", "charts")
     lines = [line for line in r.stdout.splitlines() if ": VL" in line]
     assert not any(line.startswith("charts/ours/values.yaml") and ": VL1" in line for line in lines)

@@ -55,7 +55,7 @@ def test_continued_commands_and_block_scalars(run_cli, project):
         "VL101 [*] `--swap-space` was removed in vLLM 0.27.1 (last accepted by 0.10.0); 0.27.1 rejects it",
     ]
     y = project / "d.yaml"
-    y.write_text("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - image: vllm/vllm-openai:latest\n"
+    y.write_text("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - image: vllm/vllm-openai:v0.27.1\n"
                  "      command: [sh, -c]\n      args:\n        - |  # vllm-lint: ignore[VL101]\n"
                  "          echo hi\n          vllm serve m \\\n            --swap-space 4\n")
     assert codes(run_cli, y, "--extend-select", "VL003") == []

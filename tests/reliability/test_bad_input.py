@@ -108,7 +108,7 @@ def test_invalid_utf8(run_cli, tmp_path, name, expect):
 @pytest.mark.parametrize("name, data", [
     ("bom.sh", b"\xef\xbb\xbfvllm serve m --swap-space 4\n"),
     ("bom.py", b"\xef\xbb\xbffrom vllm import LLM\nLLM(model='m', swap_space=4)\n"),
-    ("bom.yaml", b"\xef\xbb\xbfservices:\n  vllm:\n    image: vllm/vllm-openai\n    command: [\"--swap-space\", \"4\"]\n"),
+    ("bom.yaml", b"\xef\xbb\xbfservices:\n  vllm:\n    image: vllm/vllm-openai:v0.27.1\n    command: [\"--swap-space\", \"4\"]\n"),
 ])
 def test_utf8_bom_is_linted_and_kept_by_fixes(run_cli, tmp_path, name, data):
     found, _ = lint(run_cli, tmp_path, name, data)
@@ -178,7 +178,7 @@ def test_yaml_alias_bomb_is_not_expanded(run_cli, tmp_path):
     for i in range(1, 30):  # 2**29 leaves if expanded
         prev = f"*a{i - 1}".encode()
         lines.append(f"a{i}: &a{i} [".encode() + b", ".join([prev] * 2) + b"]")
-    data = b"# vllm\n" + b"\n".join(lines) + b"\nservices:\n  vllm:\n    image: vllm/vllm-openai\n    command: *a29\n"
+    data = b"# vllm\n" + b"\n".join(lines) + b"\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.27.1\n    command: *a29\n"
     tracemalloc.start()
     try:
         found, _ = lint(run_cli, tmp_path, "bomb.yaml", data)
@@ -194,7 +194,7 @@ def test_yaml_alias_bomb_is_not_expanded(run_cli, tmp_path):
 def test_yaml_alias_bomb_of_containers_is_linted_once(run_cli, tmp_path):
     """Billion laughs whose leaves are vLLM containers: 2**25 containers if expanded; the walk
     visits each distinct node once, so the one container is reported once."""
-    lines = [b"c0: &c0 {name: vllm, image: vllm/vllm-openai, args: [--swap-space, \"4\"]}"]
+    lines = [b"c0: &c0 {name: vllm, image: vllm/vllm-openai:v0.27.1, args: [--swap-space, \"4\"]}"]
     for i in range(1, 26):
         lines.append(f"c{i}: &c{i} [*c{i - 1}, *c{i - 1}]".encode())
     data = b"\n".join(lines) + b"\nspec:\n  containers: *c25\n"
@@ -273,7 +273,7 @@ def test_merge_conflict_markers(run_cli, tmp_path, name):
                               b"    command: [--port, '1']\n"),
             "conflict.py": (b"from vllm import LLM\n", b"LLM(model='m', swap_space=4)\n", b"LLM(model='m')\n"),
             "conflict.sh": (b"#!/bin/sh\n", b"vllm serve m --swap-space 4\n", b"vllm serve m\n"),
-            "Dockerfile": (b"FROM vllm/vllm-openai:latest\n", b"CMD [\"--swap-space\", \"4\"]\n", b"CMD [\"--port\", \"1\"]\n")}[name]
+            "Dockerfile": (b"FROM vllm/vllm-openai:v0.27.1\n", b"CMD [\"--swap-space\", \"4\"]\n", b"CMD [\"--port\", \"1\"]\n")}[name]
     data = body[0] + b"<<<<<<< HEAD\n" + body[1] + b"=======\n" + body[2] + b">>>>>>> branch\n"
     found, _ = lint(run_cli, tmp_path, name, data)
     # a structured format cannot be parsed (VL001); line-based ones still lint each side
