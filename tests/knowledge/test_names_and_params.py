@@ -51,7 +51,7 @@ def test_instruction_variant_inherits_architecture_not_context():
 
 
 @pytest.mark.parametrize("written", [
-    "facebook/opt-125m", "/mnt/models", "/models", "s3://bucket/", "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+    "EleutherAI/pythia-1b", "/mnt/models", "/models", "s3://bucket/", "Qwen/Qwen3-Coder-30B-A3B-Instruct",
     "$MODEL", "my-finetune",
 ])
 def test_unknown_names_stay_unknown(written):
@@ -95,6 +95,13 @@ PUBLISHED = [
       "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 8192,
       "intermediate_size_mlp": 16384, "num_local_experts": 128, "num_experts_per_tok": 1, "interleave_moe_layer_step": 2},
      400e9, 17e9, "Llama 4 Maverick model card: 400B total, 17B active"),
+    ({"model_type": "opt", "vocab_size": 50272, "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
+      "ffn_dim": 3072, "max_position_embeddings": 2048, "word_embed_proj_dim": 768},
+     125e6, 125e6, "OPT: 125M (facebook/opt-125m model card)"),
+    ({"vocab_size": 151552, "hidden_size": 4096, "num_hidden_layers": 46, "num_attention_heads": 96,
+      "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 10944, "moe_intermediate_size": 1408,
+      "n_routed_experts": 128, "n_shared_experts": 1, "num_experts_per_tok": 8, "first_k_dense_replace": 1},
+     106e9, None, "GLM-4.5-Air: 106B total (zai-org/GLM-4.5 README; its 12B active leaves out the embeddings)"),
 ]
 
 

@@ -548,24 +548,24 @@ def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelF
         if not m or m.start() == 0:
             break
         base = base[:m.start()]
-    if base != stem:
-        found = []
-        for key, rows in idx.items():
-            k = key
-            while True:
-                m = _QUANT_SUFFIXES.search(k) or _INSTRUCT_SUFFIXES.search(k)
-                if not m or m.start() == 0:
-                    break
-                k = k[:m.start()]
-            if k == base:
-                found.extend(r for r in rows if r not in found)
-        f = _one(found)
-        if f is not None:
-            return f.replace(max_positions=None, weight_dtype=dtype if stripped else None, block_fp8=None,
-                             matched_by=(f"{how}: `{last}` is a variant of row {f.model} (architecture inherited, "
-                                         f"context length not)")), ""
-        if found:
-            return None, f"`{last}` could be a variant of {len(found)} rows with different facts"
+    # with a suffix stripped, or a base model written whose row lists only its -Instruct
+    found = []
+    for key, rows in idx.items():
+        k = key
+        while True:
+            m = _QUANT_SUFFIXES.search(k) or _INSTRUCT_SUFFIXES.search(k)
+            if not m or m.start() == 0:
+                break
+            k = k[:m.start()]
+        if k == base:
+            found.extend(r for r in rows if r not in found)
+    f = _one(found)
+    if f is not None:
+        return f.replace(max_positions=None, weight_dtype=dtype if stripped else None, block_fp8=None,
+                         matched_by=(f"{how}: `{last}` is a variant of row {f.model} (architecture inherited, "
+                                     f"context length not)")), ""
+    if found:
+        return None, f"`{last}` could be a variant of {len(found)} rows with different facts"
     return None, f"no row of the shipped table names `{last}`"
 
 

@@ -8,7 +8,7 @@ V2/V3, Kimi K2), mixture-of-experts MLPs with routed and shared experts, dense l
 * embeddings ``V x H``, plus an output head ``V x H`` unless ``tie_word_embeddings``;
 * attention per layer ``H x (heads x d) + 2 x H x (kv x d) + (heads x d) x H``; with MLA the low-rank
   query and KV projections (``q_lora_rank``, ``kv_lora_rank``, nope/rope/v head dims) instead;
-* a gated MLP ``3 x H x I``; an MoE layer ``E x 3 x H x I_moe`` routed, plus its shared experts and
+* a gated MLP ``3 x H x I`` (OPT: ``2 x H x ffn_dim``, plus its learned positions); an MoE layer ``E x 3 x H x I_moe`` routed, plus its shared experts and
   its router ``H x E``; active parameters take ``k`` routed experts instead of ``E``;
 * DeepSeek's multi-token-prediction layers are not counted (the published 671B excludes them).
 
@@ -71,6 +71,13 @@ def count_params(cfg: Any) -> Optional[tuple[int, int]]:
 
     inter = _i(t, "intermediate_size")
     E = _i(t, "n_routed_experts", "num_local_experts", "num_experts", "moe_num_experts")
+    if t.get("model_type") == "opt":  # two-matrix MLP (ffn_dim) and learned positions (2 offset rows)
+        ffn = _i(t, "ffn_dim")
+        if not ffn or (_i(t, "word_embed_proj_dim") or H) != H:
+            return None
+        tied = t.get("tie_word_embeddings", True) is not False
+        total = V * H * (1 if tied else 2) + ((_i(t, "max_position_embeddings") or 0) + 2) * H + L * (attn + 2 * H * ffn)
+        return total, total
     if not E or E <= 1:
         if not inter:
             return None
