@@ -35,6 +35,9 @@ def _no_hf_cache(tmp_path, monkeypatch):
     ("gs://bucket/DeepSeek-R1", "DeepSeek-R1", "fp8", "URL"),
     ("/root/.cache/huggingface/hub/models--Qwen--Qwen3-8B/snapshots/0a1b2c", "Qwen3-8B", "bf16", "cache"),
     ("someorg/Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x7B-Instruct-v0.1", "bf16", "row Mixtral"),
+    ("Qwen-2.5-0.5B", "Qwen2.5-0.5B", None, "row Qwen2.5-0.5B"),
+    ("/models/llama3.1-8b-instruct", "Llama-3.1-8B-Instruct", "bf16", "local path"),
+    ("meta-llama/Llama-3.1-8B", "Llama-3.1-8B-Instruct", None, "variant of row"),
 ])
 def test_name_rules(written, row, dtype, rule):
     facts, _ = models.resolve(written)

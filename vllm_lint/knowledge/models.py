@@ -458,6 +458,13 @@ def model_name_parts(model: str) -> Optional[tuple[Optional[str], str, str]]:
 
 
 _NAME_INDEX: Optional[dict[str, list[ModelFacts]]] = None
+_FAMILY_DASH = lazy_re(r"(?<=[a-z])-(?=\d)")
+
+
+def _norm(name: str) -> str:
+    """A name for comparison: lower case, no dash between a family and its version
+    (``Qwen-2.5-0.5B`` and ``Qwen2.5-0.5B``, ``llama3-8b`` and ``Llama-3-8B`` are written both ways)."""
+    return _FAMILY_DASH.sub("", name.lower())
 
 
 def _name_index() -> dict[str, list[ModelFacts]]:
@@ -466,7 +473,7 @@ def _name_index() -> dict[str, list[ModelFacts]]:
     if _NAME_INDEX is None:
         idx: dict[str, list[ModelFacts]] = {}
         for rid, facts in table().items():
-            lst = idx.setdefault(rid.split("/", 1)[1], [])
+            lst = idx.setdefault(_norm(rid.rsplit("/", 1)[-1]), [])
             if facts not in lst:
                 lst.append(facts)
         _NAME_INDEX = idx
@@ -518,7 +525,7 @@ def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelF
         if facts is not None:
             return facts.replace(matched_by=f"{how} `{repo}` is listed in row {facts.model}"), ""
     idx = _name_index()
-    name = last.lower()
+    name = _norm(last)
     cands = idx.get(name, [])
     if cands:
         f = _one(cands)
