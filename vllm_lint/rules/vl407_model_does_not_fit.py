@@ -9,7 +9,8 @@ format, the GPU product and the parallel layout are all known:
 * budget per GPU = the product's memory (a per-product table: A10G, L4, L40S, A100 40/80 GB, H100,
   H200, B200, MI300X, MI325X, MI355X, ...) x `--gpu-memory-utilization` + `--cpu-offload-gb`;
 * for models whose every layer caches full-length attention, the KV cache of one `--max-model-len`
-  sequence (the model's context length when not given) at `--kv-cache-dtype`.
+  sequence (the model's context length when not given; nothing for `auto` / `-1`, which vLLM fits
+  to the memory) at `--kv-cache-dtype`.
 
 A warning when the weights alone exceed the budget, or leave no room for one such sequence.
 
@@ -49,9 +50,9 @@ RULE = Rule(code="VL407", name="model-does-not-fit",
 _GIB = 1024 ** 3
 # architectures whose every layer caches the whole context (no sliding window, chunked or linear
 # attention), so one sequence's KV cache is layers x KV heads x head size x length
-_FULL_ATTENTION = {"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Qwen2ForCausalLM",
-                   "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM",
-                   "Glm4MoeForCausalLM"}
+# (Mistral and Mixtral are not: some of their configs set a sliding window)
+_FULL_ATTENTION = {"LlamaForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM",
+                   "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "Glm4MoeForCausalLM"}
 _QUANT_OPTION = {"fp8": "fp8", "fbgemm_fp8": "fp8", "ptpc_fp8": "fp8", "mxfp4": "mxfp4", "modelopt_fp4": "nvfp4"}
 
 
