@@ -54,6 +54,7 @@ def test_instruction_variant_inherits_architecture_not_context():
 
 
 @pytest.mark.parametrize("written", [
+    "mistralai/Mistral-Small-Instruct-2507",  # another release date than the 2409 row: another model
     "EleutherAI/pythia-1b", "/mnt/models", "/models", "s3://bucket/", "Qwen/Qwen3-Coder-30B-A3B-Instruct",
     "$MODEL", "my-finetune",
 ])

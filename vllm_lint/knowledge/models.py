@@ -412,6 +412,7 @@ _QUANT_SUFFIXES = lazy_re(
     r"int[48](?:[-_]awq)?|w8a8(?:[-_]fp8|[-_]int8)?|w4a16(?:[-_]g128)?|w4a8|bnb[-_]4bit|[48]bit|gguf|"
     r"quantized[-_.]w\d+a\d+|qat)$")
 _INSTRUCT_SUFFIXES = lazy_re(r"(?i)[-_](instruct|chat|it|thinking|base|hf|sft|dpo|\d{4})$")
+_DATE = lazy_re(r"(?<=[-_])\d{4}(?=$|[-_])")
 _HF_CACHE_DIR = lazy_re(r"(?:^|/)models--([^/]+?)--([^/]+)(?:/snapshots/[^/]+)?/?$")
 
 
@@ -555,7 +556,9 @@ def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelF
         if not m or m.start() == 0:
             break
         base = base[:m.start()]
-    # with a suffix stripped, or a base model written whose row lists only its -Instruct
+    # with a suffix stripped, or a base model written whose row lists only its -Instruct; a dated
+    # name never matches a row of another date (Mistral-Small-2409 and -2501 differ)
+    dates = set(_DATE.findall(stem))
     found = []
     for key, rows in idx.items():
         k = key
@@ -564,7 +567,8 @@ def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelF
             if not m or m.start() == 0:
                 break
             k = k[:m.start()]
-        if k == base:
+        key_dates = set(_DATE.findall(key))
+        if k == base and not (dates and key_dates and dates != key_dates):
             found.extend(r for r in rows if r not in found)
     f = _one(found)
     if f is not None:
