@@ -29,6 +29,7 @@ command is accepted.
 
 import re
 
+from ..record import lazy_re
 from ..launch import Edit, Span
 from ._file_scope import file_format, is_first_context
 from .base import Fix, LintContext, Rule
@@ -37,9 +38,9 @@ RULE = Rule(code="VL408", name="unquoted-version-specifier",
             summary="an unquoted > or < in `pip install vllm>=...` is a shell redirection: the pin is lost",
             severity="warning", fix="unsafe")
 
-_INSTALL = re.compile(
+_INSTALL = lazy_re(
     rb"(?:(?<=[\s;&|(`])|^)(?:uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\b(?P<rest>[^\n;&|]*)", re.M)
-_REQ = re.compile(rb"(?<=[\s])(?P<req>vllm(?:\[[A-Za-z0-9_,.-]*\])?(?P<op>[<>]=?)(?P<ver>[^\s;&|'\"`]*))(?=[\s;&|]|$)")
+_REQ = lazy_re(rb"(?<=[\s])(?P<req>vllm(?:\[[A-Za-z0-9_,.-]*\])?(?P<op>[<>]=?)(?P<ver>[^\s;&|'\"`]*))(?=[\s;&|]|$)")
 
 
 def _quoted_before(line_prefix: bytes) -> bool:

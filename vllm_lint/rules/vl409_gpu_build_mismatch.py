@@ -33,6 +33,7 @@ accepted, the failure comes at start.
 
 import re
 
+from ..record import lazy_re
 from ..launch import Span
 from ._file_scope import file_format, is_first_context
 from .base import LintContext, Rule
@@ -41,10 +42,10 @@ RULE = Rule(code="VL409", name="gpu-build-mismatch",
             summary="a CUDA build of vLLM installed over a ROCm base image, or a ROCm build over a CUDA one",
             severity="warning")
 
-_INSTR = re.compile(rb"^[ \t]*(FROM|RUN)[ \t]+((?:[^\n\\]|\\.|\\\n)*)", re.M | re.I)
-_INSTALL = re.compile(rb"(?:^|(?<=[\s;&|(]))(?:uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\b(?P<rest>[^;&|]*)")
-_WORD = re.compile(rb"[^\s\\]+")
-_VLLM_REQ = re.compile(rb"^['\"]?vllm(\[[^\]]*\])?(?P<spec>[=<>!~][^'\"]*)?['\"]?$", re.I)
+_INSTR = lazy_re(rb"^[ \t]*(FROM|RUN)[ \t]+((?:[^\n\\]|\\.|\\\n)*)", re.M | re.I)
+_INSTALL = lazy_re(rb"(?:^|(?<=[\s;&|(]))(?:uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\b(?P<rest>[^;&|]*)")
+_WORD = lazy_re(rb"[^\s\\]+")
+_VLLM_REQ = lazy_re(rb"^['\"]?vllm(\[[^\]]*\])?(?P<spec>[=<>!~][^'\"]*)?['\"]?$", re.I)
 _URL_OPTS = (b"--extra-index-url", b"--index-url", b"-i", b"--find-links", b"-f")
 
 
