@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from .argv import ArgvParser, ParsedArg
-from .engine import LineIndex, Linter, _SUPPRESS_FILE, discover, frontend
-from .launch import EnvAssign, Extraction, Launch, ParseError, Span
+from .engine import Linter, discover
+from .launch import EnvAssign, Extraction, Launch, LineIndex, Span
 from .rules.base import Diagnostic, LintContext, registry, select_rules
 from .settings import Settings
 from .surface.db import Database, Option, Surface
@@ -309,44 +309,40 @@ class Auditor:
         return v, source
 
     # -- one file
-    def audit_file(self, path: Path, data: bytes, fmt: str) -> Optional[FileAudit]:
+    def audit_file(self, path: Path, data: bytes, mode: str = "explicit") -> Optional[FileAudit]:
+        """The audit of one file's bytes (named as ``mode`` says: ``Linter.analyse``); None when
+        it holds no launch and no vLLM environment."""
         shown = str(path)
+        # B: the lint run (the engine's one analysis of the file), and the in-memory fix loop
+        analysis = self.to_linter.analyse(path, data, mode=mode)
+        if analysis.skipped is not None:
+            return None
+        fmt = analysis.format
         fa = FileAudit(shown, fmt)
-        try:
-            extraction: Extraction = frontend(fmt).extract(data, shown)
-        except ParseError as e:
-            fa.error = f"cannot parse {fmt}: {e.message}"
-            return fa
-        except RecursionError:
-            fa.error = f"cannot parse {fmt}: nesting too deep"
+        extraction = analysis.extraction
+        if extraction is None:  # it did not parse
+            fa.error = analysis.diagnostics[0].message
             return fa
         if not extraction.launches and not extraction.env:
             return None
         index = LineIndex(data)
-        # B: the lint run, and the in-memory fix loop
-        from .fix import fix_loop
-
-        diags_b, _ = self.to_linter.lint_bytes(path, data, fmt)
+        diags_b = analysis.diagnostics
         by_span: dict[tuple[int, int], list[Diagnostic]] = {}
         for d in diags_b:
             if d.span is not None:
                 by_span.setdefault((d.span.start, d.span.end), []).append(d)
-        fixed, left, note, count = fix_loop(self.to_linter, path, data, fmt, list(diags_b))
+        outcome = self.to_linter.fix_loop(path, data, analysis)
+        fixed, left, note, count = outcome.data, list(outcome.diagnostics), outcome.note, outcome.count
         fa.fixes_applied, fa.fix_note = (count if fixed != data else 0), note
         if fixed != data:
             a = data.decode("utf-8", errors="replace").splitlines(keepends=True)
             b = fixed.decode("utf-8", errors="replace").splitlines(keepends=True)
             rel = shown.lstrip("/")
             fa.diff = "".join(difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}"))
-        left = self.to_linter.finish(fixed, left)
+        left = self.to_linter.finish(fixed, left, shown, fmt)
         fa.remaining = [Remaining(d.code, d.message, d.row, d.column, _reason(d, self.unsafe), d.severity)
                         for d in left]
-        fixed_extraction: Optional[Extraction] = None
-        if fixed != data:
-            try:
-                fixed_extraction = frontend(fmt).extract(fixed, shown)
-            except (ParseError, RecursionError):
-                fixed_extraction = None
+        fixed_extraction: Optional[Extraction] = outcome.analysis.extraction if fixed != data else None
         # launches
         seen_env: set[tuple[int, int]] = set()
         for i, launch in enumerate(extraction.launches):
@@ -356,7 +352,8 @@ class Auditor:
             fixed_launch = None
             if fixed_extraction is not None and len(fixed_extraction.launches) == len(extraction.launches):
                 fixed_launch = fixed_extraction.launches[i]
-            la = self._audit_launch(path, data, index, extraction, launch, by_span, fixed_launch)
+            la = self._audit_launch(path, data, index, extraction, launch, by_span, fixed_launch,
+                                    analysis.launches[i].args)
             if fixed_launch is not None:
                 span = fixed_launch.span
                 la.remaining = [r for r, d in zip(fa.remaining, left)
@@ -374,7 +371,7 @@ class Auditor:
 
     # -- one launch
     def _audit_launch(self, path: Path, data: bytes, index: LineIndex, extraction: Extraction, launch: Launch,
-                      by_span, fixed_launch: Optional[Launch]) -> LaunchAudit:
+                      by_span, fixed_launch: Optional[Launch], args_b: list[ParsedArg]) -> LaunchAudit:
         db = self.db
         line = index.position(launch.span.start)[0]
         hints = list(launch.version_hints) + list(extraction.version_hints)
@@ -382,8 +379,7 @@ class Auditor:
         sa, sb = db.surface(frm), db.surface(self.to)
         la = LaunchAudit(str(path), line, launch.entry, frm, source, self.to, opaque=launch.opaque)
         pm = launch.entry not in ("openai.api_server", "api_server")
-        args_a = ArgvParser(sa, db, positional_model=pm).parse(launch)
-        args_b = ArgvParser(sb, db, positional_model=pm).parse(launch)
+        args_a = ArgvParser(sa, db, positional_model=pm).parse(launch)  # (at B: the analysis's)
         ctx_a = self._ctx(path, launch, args_a, list(launch.env), sa, frm, data)
         ctx_b = self._ctx(path, launch, args_b, list(launch.env), sb, self.to, data)
         a_by_key = {_arg_key(a): a for a in args_a}
@@ -892,12 +888,7 @@ def audit_paths(paths: Iterable[str], db: Database, to_version: Optional[str] = 
         except OSError as e:
             report.files.append(FileAudit(str(path), None, error=f"cannot read file: {e.strerror or e}"))
             continue
-        fmt = auditor.to_linter.detect_format(path, data, t.explicit)
-        if fmt is None or b"\x00" in data[:8192] or _SUPPRESS_FILE.search(data):
-            continue
-        if not frontend(fmt).might_contain_launch(data):
-            continue
-        fa = auditor.audit_file(path, data, fmt)
+        fa = auditor.audit_file(path, data, auditor.to_linter.mode_of(t))
         if fa is not None:
             report.files.append(fa)
     return report

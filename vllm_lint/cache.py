@@ -5,6 +5,12 @@
     [size, mtime_ns, "none"]                                      no launch in the file
     [size, mtime_ns, "clean|<pin>", findings]                     (without a content key)
     [size, mtime_ns, "clean|<pin>", findings, key, raw_fixable]   a file that was linted
+    [size, mtime_ns, "clean|<pin>", findings, key, raw_fixable, reads]   ... whose analysis read
+                                                                  other files
+
+``reads`` lists the other files the analysis read, ``[path, content key]`` each (a local model
+directory's ``config.json``: ``vllm_lint.inputs``); a record holds only while each of them still
+has its content key, in both lookups.
 
 For YAML files (and files whose format is sniffed from their content) the reason also names how
 the file was named, ``none|auto`` or ``clean|<pin>|explicit``: named explicitly or matched by
@@ -119,6 +125,16 @@ def load_placed(rec: dict[str, Any], path: str) -> Diagnostic:
     return d
 
 
+def _reads(rec: list) -> Optional[tuple[tuple[str, str], ...]]:
+    """The other files a record's analysis read, when every one is unchanged; else None."""
+    if len(rec) < 7:
+        return ()
+    from . import inputs
+
+    reads = tuple((str(p), str(k)) for p, k in rec[6])
+    return reads if inputs.unchanged(reads) else None
+
+
 class Cache:
     def __init__(self, directory: Path, fingerprint: str):
         self.dir = directory / _FORMAT
@@ -188,18 +204,23 @@ class Cache:
 
     # ------------------------------------------------------------------ lookups
 
-    def stat_result(self, path: str, stat_key: tuple[int, int]) -> Optional[tuple[str, list[Diagnostic]]]:
-        """(why the last result holds, its positioned findings) when ``path``'s size and mtime are
-        unchanged since, else None. The reason is "none" (no launch) or "clean|<pin>" (see above)."""
+    def stat_result(self, path: str, stat_key: tuple[int, int]
+                    ) -> Optional[tuple[str, list[Diagnostic], tuple[tuple[str, str], ...]]]:
+        """(why the last result holds, its positioned findings, the other files it read) when
+        ``path``'s size and mtime are unchanged since and so are the files it read, else None. The
+        reason is "none" (no launch) or "clean|<pin>" (see above)."""
         rec = self._load().get(path)
-        if not (isinstance(rec, list) and len(rec) in (3, 4, 6) and rec[0] == stat_key[0] and rec[1] == stat_key[1]):
+        if not (isinstance(rec, list) and len(rec) in (3, 4, 6, 7) and rec[0] == stat_key[0] and rec[1] == stat_key[1]):
             return None
         try:
             diags = [load_placed(d, path) for d in (rec[3] if len(rec) > 3 else [])]
+            reads = _reads(rec)
         except (KeyError, TypeError, ValueError, IndexError):
             return None
+        if reads is None:
+            return None
         self._answered[path] = rec
-        return rec[2], diags
+        return rec[2], diags, reads
 
     def has_records(self) -> bool:
         """Whether the index holds any record (else no stat lookup can hit: a cold run)."""
@@ -208,21 +229,26 @@ class Cache:
     def has_content(self, path: str) -> bool:
         """Whether ``path``'s record carries a content key (else ``content_result`` cannot hit)."""
         rec = self._load().get(path)
-        return isinstance(rec, list) and len(rec) == 6
+        return isinstance(rec, list) and len(rec) in (6, 7)
 
-    def content_result(self, path: str, key: str, fix: bool) -> Optional[tuple[str, list[Diagnostic], int]]:
+    def content_result(self, path: str, key: str, fix: bool
+                       ) -> Optional[tuple[str, list[Diagnostic], int, tuple[tuple[str, str], ...]]]:
         """(why the result holds, its positioned findings, whether the findings before suppression
-        had a fix) when ``path``'s last record was made from content with this ``key``, else None.
-        In a --fix run a result whose findings had a fix is a miss: the fix is to be applied."""
+        had a fix, the other files it read) when ``path``'s last record was made from content with
+        this ``key`` and the files it read are unchanged, else None. In a --fix run a result whose
+        findings had a fix is a miss: the fix is to be applied."""
         rec = self._load().get(path)
-        if not (isinstance(rec, list) and len(rec) == 6 and rec[4] == key and isinstance(rec[2], str)) \
+        if not (isinstance(rec, list) and len(rec) in (6, 7) and rec[4] == key and isinstance(rec[2], str)) \
                 or (fix and rec[5]):
             return None
         try:
             diags = [load_placed(d, path) for d in rec[3]]
+            reads = _reads(rec)
         except (KeyError, TypeError, ValueError, IndexError):
             return None
-        return rec[2], diags, rec[5]
+        if reads is None:
+            return None
+        return rec[2], diags, rec[5], reads
 
     # ------------------------------------------------------------------ recording
 
@@ -231,8 +257,10 @@ class Cache:
         Results linted in worker processes bring theirs back in ``FileResult.content_key``."""
         self._keys[path] = key
 
-    def note_result(self, path: str, stat_key: tuple[int, int], verdict: str, diags: list[Diagnostic]) -> None:
-        """Record ``path``'s result of this run (its final findings), for ``flush()`` to write."""
+    def note_result(self, path: str, stat_key: tuple[int, int], verdict: str, diags: list[Diagnostic],
+                    reads: tuple[tuple[str, str], ...] = ()) -> None:
+        """Record ``path``'s result of this run (its final findings, the other files its analysis
+        read), for ``flush()`` to write."""
         old = self._answered.get(path)
         if old is not None and old[0] == stat_key[0] and old[1] == stat_key[1] and old[2] == verdict:
             return  # answered by its record, which stays as it is
@@ -244,6 +272,8 @@ class Cache:
             if key is not None and launches:
                 rec.append(key[0])
                 rec.append(1 if key[1] else 0)
+                if reads:
+                    rec.append([list(r) for r in reads])
         self._new[path] = rec
 
     def _prune(self) -> None:

@@ -6,35 +6,30 @@ only if it still parses in its format (``vllm_lint.fix``).
 
 from __future__ import annotations
 
-import bisect
-import importlib
 import os
 import re
 import stat
 from pathlib import Path
 from typing import Any, Iterable, Optional, Union
 
+from . import suppress
+from .frontends.base import Mode, format_by_content, format_by_filename
+from .frontends.base import get as format_unit
 from .fsutil import real_dir
-from .launch import EnvAssign, Extraction, Launch, ParseError, Span, VersionHint
-from .record import Record, lazy_re
+from .launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, VersionHint
+from .record import Record
 from .rules.base import Diagnostic, LintContext, Rule, registry
 from .settings import Settings
 from .surface.db import Database, DatabaseError, UnknownVersion
 
 AnyPath = Union[str, "os.PathLike[str]"]  # a file's path: a string on the lint path, or a path object
 
-FORMATS = ("shell", "python", "dockerfile", "yaml", "markdown")
 MAX_FIX_PASSES = 10
 MAX_FILE_BYTES = 10 * 1024 * 1024  # larger files get a VL001 finding instead of being parsed
 
-_SHELL_EXT = {".sh", ".bash", ".zsh", ".ksh", ".env.sh"}
-_YAML_EXT = {".yaml", ".yml"}
-_MD_EXT = {".md", ".markdown"}
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
               ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
 
-_SUPPRESS = re.compile(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
-_SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file\b")
 
 
 # ----------------------------------------------------------------------------- format detection
@@ -43,40 +38,6 @@ _SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file\b")
 def format_by_name(path: AnyPath) -> Optional[str]:
     """The format a path's file name says."""
     return format_by_filename(os.path.basename(path))
-
-
-def format_by_filename(name: str) -> Optional[str]:
-    """The format a file name says (``format_by_name`` for a name string: no path object)."""
-    lower = name.lower()
-    dot = lower.rfind(".")
-    suffix = lower[dot:] if 0 < dot < len(lower) - 1 else ""  # as PurePath.suffix
-    if suffix in _YAML_EXT:
-        return "yaml"
-    if suffix == ".py" or suffix == ".pyw":
-        return "python"
-    if suffix in _SHELL_EXT:
-        return "shell"
-    if suffix in _MD_EXT:
-        return "markdown"
-    if lower.startswith(("dockerfile", "containerfile")) or lower.endswith((".dockerfile", ".containerfile")):
-        return "dockerfile"
-    return None
-
-
-def format_by_content(head: bytes) -> Optional[str]:
-    first = head.split(b"\n", 1)[0].strip()
-    if first.startswith(b"#!"):
-        if re.search(rb"\b(ba|z|k|da)?sh\b", first):
-            return "shell"
-        if b"python" in first:
-            return "python"
-        return None
-    text = head.lstrip(b"\xef\xbb\xbf")
-    if re.match(rb"(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", text, re.I):
-        return "dockerfile"
-    if re.search(rb"^(apiVersion|kind|services|version|steps|jobs|run|setup|resources):", text, re.M):
-        return "yaml"
-    return None
 
 
 # ----------------------------------------------------------------------------- discovery
@@ -230,10 +191,11 @@ class FileResult(Record):
     the result holds while the file is unchanged: "none" (no launch), "clean|<pin>" (and, for YAML, how
     it was named: ``_mode_tag``);
     ``content_key``: (content key, the findings before suppression had a fix) for the result cache,
-    brought back from worker processes with the result."""
+    brought back from worker processes with the result; ``reads``: the other files the analysis
+    read, (path, content key) each (``FileAnalysis.reads``)."""
 
     __slots__ = ("path", "diagnostics", "fixed", "original", "format", "fix_note", "fixed_count", "verbose",
-                 "related", "stat_key", "verdict", "content_key")
+                 "related", "stat_key", "verdict", "content_key", "reads")
 
     def __init__(self, path: str, diagnostics: Optional[list[Diagnostic]] = None, fixed: Optional[bytes] = None,
                  original: Optional[bytes] = None, format: Optional[str] = None, fix_note: Optional[str] = None,
@@ -252,36 +214,59 @@ class FileResult(Record):
         self.stat_key = stat_key
         self.verdict = verdict
         self.content_key: Optional[tuple[str, int]] = None
+        self.reads: tuple[tuple[str, str], ...] = ()
 
 
-class LineIndex:
-    def __init__(self, data: bytes):
-        self.data = data
-        self.starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+class LaunchAnalysis(Record):
+    """One launch of a file as the lint sees it: the release it is checked against (``target``,
+    and why: ``target_source``), that release's ``surface`` and the arguments as that release's
+    parser reads them (``args``)."""
 
-    def position(self, offset: int) -> tuple[int, int]:
-        offset = max(0, min(offset, len(self.data)))
-        row = bisect.bisect_right(self.starts, offset) - 1
-        col = len(self.data[self.starts[row]:offset].decode("utf-8", errors="replace")) + 1
-        return row + 1, col
+    __slots__ = ("launch", "target", "target_source", "surface", "args")
 
-    def line_of(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, max(0, offset)) - 1
-
-    def line_bytes(self, row0: int) -> bytes:
-        end = self.starts[row0 + 1] if row0 + 1 < len(self.starts) else len(self.data)
-        return self.data[self.starts[row0]:end]
+    def __init__(self, launch: Launch, target: str, target_source: str, surface: Any, args: list) -> None:
+        self.launch = launch
+        self.target = target
+        self.target_source = target_source
+        self.surface = surface
+        self.args = args
 
 
-_FRONTENDS: dict[str, Any] = {}
+class FileAnalysis(Record):
+    """The engine's one product for one file's bytes (``Linter.analyse``): its ``format``, how it
+    was named (``mode``), the release it was forced to (``forced``: a ``--config`` file is checked
+    at the release of the launch naming it), what its front-end found (``extraction``; None when the file was not
+    read as a format or did not parse), each launch with its release and parsed arguments
+    (``launches``), the findings before positions and suppression (``diagnostics``; their fixes
+    carry the ``edits``), and the other files the analysis read (``reads``: (path, content key)
+    each, ``vllm_lint.inputs``). ``skipped``: why the bytes were not linted ("no-format",
+    "binary", "no-launch" (the pre-filter), "ignore-file"), else None."""
+
+    __slots__ = ("path", "format", "mode", "forced", "extraction", "launches", "diagnostics", "reads", "skipped")
+
+    def __init__(self, path: str, format: Optional[str], mode: str, forced: Optional[tuple[str, str]] = None,
+                 extraction: Optional[Extraction] = None, launches: Optional[list[LaunchAnalysis]] = None,
+                 diagnostics: Optional[list[Diagnostic]] = None, reads: tuple[tuple[str, str], ...] = (),
+                 skipped: Optional[str] = None) -> None:
+        self.path = path
+        self.format = format
+        self.mode = mode
+        self.forced = forced
+        self.extraction = extraction
+        self.launches = [] if launches is None else launches
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.reads = reads
+        self.skipped = skipped
+
+    @property
+    def edits(self) -> list[Edit]:
+        """The edits of every fix the findings carry."""
+        return [e for d in self.diagnostics if d.fix is not None for e in d.fix.edits]
 
 
 def frontend(fmt: str):
-    """The front-end module of a format, imported at first use."""
-    fe = _FRONTENDS.get(fmt)
-    if fe is None:
-        fe = _FRONTENDS[fmt] = importlib.import_module(f"vllm_lint.frontends.{fmt}")
-    return fe
+    """The front-end module of a format, imported at first use (``frontends.base``)."""
+    return format_unit(fmt).module
 
 
 def _mode_tag(path: AnyPath, mode: str) -> str:
@@ -294,7 +279,7 @@ def _mode_tag(path: AnyPath, mode: str) -> str:
 
 def _mode_tag_of(named_format: Optional[str], mode: str) -> str:
     """``_mode_tag`` of a file whose name says ``named_format``."""
-    return f"|{mode}" if named_format in (None, "yaml") else ""
+    return f"|{mode}" if named_format is None or format_unit(named_format).mode_matters() else ""
 
 
 def _no_launch(path: AnyPath, mode: str) -> str:
@@ -356,7 +341,7 @@ class Linter:
 
     def target_for(self, path: AnyPath, hints: list[VersionHint]) -> tuple[str, str]:
         if self.explicit_target:
-            return self.explicit_target, "--target-version" if self.settings.source is None else "configuration"
+            return self.explicit_target, self.settings.target_origin or "--target-version"
         for h in hints:
             text = h.version.strip()
             if text.lower() in ("latest", "nightly", "main"):
@@ -370,29 +355,61 @@ class Linter:
         return self.db.newest, "newest release in the database"
 
     # -- one file
-    def lint_bytes(self, path: AnyPath, data: bytes, fmt: str, mode: str = "auto",
-                   forced: Optional[tuple[str, str]] = None) -> tuple[list[Diagnostic], Optional[Extraction]]:
-        """Lint ``data`` as ``fmt``. ``mode``: "auto", "explicit" (the file was named on the command
-        line) or "config" (a vLLM ``--config`` YAML); ``forced``: (release, reason) to check against,
-        for a config file reached through a launch's ``--config``."""
+    def screen(self, path: AnyPath, data: bytes, mode: str) -> tuple[Optional[str], Optional[str]]:
+        """(format, why the bytes are not linted or None): the format the name or the content
+        says, then the checks that need no parse (NUL bytes, the format's pre-filter, which a
+        file named explicitly as YAML or matched by ``config-files`` skips, an ``ignore-file``
+        comment). ``FileAnalysis.skipped`` lists the reasons."""
+        named = format_by_name(path)
+        fmt = named or format_by_content(data[:4096])
+        if fmt is None:
+            return None, "no-format"
+        if data.find(b"\x00", 0, 8192) >= 0:
+            return fmt, "binary"
+        unit = format_unit(fmt)
+        if not (unit.skips_prefilter(mode) or unit.might_contain_launch(data)):
+            return fmt, "no-launch"
+        if suppress.skips_file(data):
+            return fmt, "ignore-file"
+        return fmt, None
+
+    def analyse(self, path: AnyPath, data: bytes, *, mode: str = "explicit", fmt: Optional[str] = None,
+                forced: Optional[tuple[str, str]] = None) -> FileAnalysis:
+        """Analyse ``data`` (the bytes of the file at ``path``, which is not read: an editor's unsaved
+        buffer will do). ``mode``: "auto" (found by a directory walk), "explicit" (named on the
+        command line) or "config" (a vLLM ``--config`` YAML); ``fmt``: the format, when the caller
+        has screened the bytes already (``screen``), else it is screened here; ``forced``:
+        (release, reason) to check against, for a config file reached through a launch's
+        ``--config``. The launches' ``--config`` files are queued in ``references``."""
+        shown = str(path)
+        if fmt is None:
+            fmt, skipped = self.screen(path, data, mode)
+            if skipped is not None:
+                return FileAnalysis(shown, fmt, mode, forced, skipped=skipped)
+        from . import inputs
+
+        with inputs.recording() as reads:
+            analysis = self._analyse(path, shown, data, fmt, mode, forced)
+        analysis.reads = tuple(sorted(reads.items()))
+        return analysis
+
+    def _analyse(self, path: AnyPath, shown: str, data: bytes, fmt: str, mode: str,
+                 forced: Optional[tuple[str, str]]) -> FileAnalysis:
         from .argv import ArgvParser
 
-        shown = str(path)
-        fe = frontend(fmt)
+        analysis = FileAnalysis(shown, fmt, mode, forced)
         try:
-            if fmt == "yaml" and mode == "config":
-                extraction: Extraction = fe.extract_config_file(data, shown)
-            elif fmt == "yaml":
-                extraction = fe.extract(data, shown, explicit=mode == "explicit")
-            else:
-                extraction = fe.extract(data, shown)
+            extraction: Extraction = format_unit(fmt).extract(data, shown, mode)
         except ParseError as e:
             d = Diagnostic("VL001", f"cannot parse {fmt}: {e.message}", shown, None, line=e.line)
             if e.offset is not None:
                 d.span = Span(e.offset, e.offset)
-            return [d], None
+            analysis.diagnostics = [d]
+            return analysis
         except RecursionError:
-            return [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)], None
+            analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
+            return analysis
+        analysis.extraction = extraction
         diags: list[Diagnostic] = []
         seen_env: set[tuple[int, int]] = set()
         for launch in extraction.launches:
@@ -401,6 +418,7 @@ class Linter:
             surface = self.db.surface(target)
             args = ArgvParser(surface, self.db, positional_model=launch.entry != "openai.api_server"
                               and launch.entry != "api_server").parse(launch)
+            analysis.launches.append(LaunchAnalysis(launch, target, source, surface, args))
             self._note_config_reference(path, args, target, source)
             for e in launch.env:
                 if e.name_span:
@@ -419,7 +437,14 @@ class Linter:
         for note in extraction.notes:
             if any(r.code == note.code for r in self.rules):
                 diags.append(Diagnostic(note.code, note.message, shown, note.span, severity="info"))
-        return _dedupe(diags), extraction
+        analysis.diagnostics = _dedupe(diags)
+        return analysis
+
+    def lint_bytes(self, path: AnyPath, data: bytes, fmt: str, mode: str = "auto",
+                   forced: Optional[tuple[str, str]] = None) -> tuple[list[Diagnostic], Optional[Extraction]]:
+        """(findings, extraction) of ``data`` as ``fmt``: ``analyse`` for callers that screened."""
+        analysis = self.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
+        return analysis.diagnostics, analysis.extraction
 
     def _note_config_reference(self, path: AnyPath, args, target: str, source: str) -> None:
         """A launch's ``--config FILE``: lint FILE as a vLLM config file at this launch's release."""
@@ -428,7 +453,8 @@ class Linter:
                 continue
             ref = Path(a.value)
             for cand in ([ref] if ref.is_absolute() else [Path(path).parent / ref, Path.cwd() / ref]):
-                if cand.is_file() and format_by_name(cand) == "yaml":
+                named = format_by_name(cand)
+                if cand.is_file() and named is not None and Mode.CONFIG in format_unit(named).modes:
                     self.references.append((cand, (target, f"{source}, via --config in {path}")))
                     break
 
@@ -447,12 +473,6 @@ class Linter:
         self.verbose.extend(ctx.extra.get("skipped", []))
         return out
 
-    def detect_format(self, path: AnyPath, data: bytes, explicit: bool) -> Optional[str]:
-        fmt = format_by_name(path)
-        if fmt is None:
-            fmt = format_by_content(data[:4096])
-        return fmt
-
     def lint_file(self, target: Target, fix: bool = False, mode: Optional[str] = None,
                   forced: Optional[tuple[str, str]] = None) -> FileResult:
         res = self._lint_one(target, fix, mode, forced)
@@ -470,11 +490,12 @@ class Linter:
                     _place(d, LineIndex(b""))
         return res
 
-    def _mode(self, target: Target) -> str:
+    def mode_of(self, target: Target) -> str:
         """How the file was named: "explicit", "auto" (found by a directory walk) or "config" (matched
         by the ``config-files`` setting: read as a vLLM config file)."""
         mode = "explicit" if target.explicit else "auto"
-        if self.settings.config_files and format_by_name(target.path) == "yaml":
+        named = format_by_name(target.path) if self.settings.config_files else None
+        if named is not None and Mode.CONFIG in format_unit(named).modes:
             import fnmatch
 
             path = Path(target.path)
@@ -494,7 +515,7 @@ class Linter:
         if known is None or (known[0] != _no_launch(path, mode) and known[0] != self._verdict(path, mode)):
             return None
         res = FileResult(path, stat_key=stat_key)
-        res.verdict, res.diagnostics = known
+        res.verdict, res.diagnostics, res.reads = known
         return res
 
     def cached_result(self, target: Target) -> Optional[FileResult]:
@@ -504,14 +525,14 @@ class Linter:
             st = os.stat(target.path)
         except OSError:
             return None
-        return self._stat_answer(os.fspath(target.path), self._mode(target), st)
+        return self._stat_answer(os.fspath(target.path), self.mode_of(target), st)
 
     def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:
         path = shown = os.fspath(target.path)
         res = FileResult(shown)
         self.references = []
         if mode is None:
-            mode = self._mode(target)
+            mode = self.mode_of(target)
         try:
             st = None
             if self.cache is not None and not fix and forced is None and self.cache.has_records():
@@ -542,20 +563,13 @@ class Linter:
         except OSError as e:
             res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
             return res
-        named = format_by_name(path)
-        fmt = named or format_by_content(data[:4096])
+        fmt, skipped = self.screen(path, data, mode)
         res.format = fmt
-        if fmt is None:
-            res.verdict = "none" + _mode_tag_of(named, mode)
-            return res
-        if data.find(b"\x00", 0, 8192) >= 0:
-            if target.explicit:
+        if skipped is not None:
+            if skipped in ("no-format", "no-launch"):
+                res.verdict = _no_launch(path, mode)
+            elif skipped == "binary" and target.explicit:
                 res.diagnostics.append(Diagnostic("VL001", "binary file (contains NUL bytes)", shown, None, line=1))
-            return res
-        if not (mode == "config" or (mode == "explicit" and fmt == "yaml") or frontend(fmt).might_contain_launch(data)):
-            res.verdict = "none" + _mode_tag_of(named, mode)
-            return res
-        if b"vllm-lint" in data and _SUPPRESS_FILE.search(data):
             return res
         self.verbose = []
         key = None
@@ -567,20 +581,22 @@ class Linter:
             if known is not None:
                 res.verdict, res.diagnostics = known[0], known[1]
                 res.content_key = (key, known[2])
+                res.reads = known[3]
                 self.cache.note_key(shown, res.content_key)
                 return res
-        diags, _ = self.lint_bytes(path, data, fmt, mode, forced)
+        analysis = self.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
+        diags = analysis.diagnostics
+        res.reads = analysis.reads
         res.verbose = list(dict.fromkeys(self.verbose))
         fixable = any(d.fix is not None for d in diags)
         if fix:
-            from .fix import fix_loop
-
-            new, diags, note, count = fix_loop(self, path, data, fmt, diags, mode=mode, forced=forced)
-            if new != data:
-                res.fixed, res.original, res.fixed_count = new, data, count
-            res.fix_note = note
+            outcome = self.fix_loop(path, data, analysis)
+            diags = outcome.diagnostics
+            if outcome.data != data:
+                res.fixed, res.original, res.fixed_count = outcome.data, data, outcome.count
+            res.fix_note = outcome.note
         # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
-        res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown)
+        res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown, fmt)
         if self.cache is not None and not self.references and forced is None and res.fixed is None:
             # (the verdict needs the project pin, which a launch with an image tag never looked up)
             res.verdict = self._verdict(path, mode)
@@ -597,129 +613,109 @@ class Linter:
         pin = self._project_pin(self._real_parent(path))
         return self.cache.key(str(path), data, f"{fmt}|{pin}|{mode}|{forced}")
 
-    def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None) -> list[Diagnostic]:
+    def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None,
+               fmt: Optional[str] = None) -> list[Diagnostic]:
         """Positions, suppression comments, per-file-ignores; and, when VL003 is selected, a
-        finding for each suppression comment (or code in one) that suppressed nothing."""
+        finding for each suppression comment (or code in one) that suppressed nothing
+        (``vllm_lint.suppress``). ``fmt``: the file's format (default: what its name says)."""
         if not diags and b"vllm-lint" not in data:
             return []  # nothing to place or suppress, no suppression comment to report
+        shown = path if path is not None else (diags[0].path if diags else "")
+        unit = self._unit(fmt, shown)
         index = LineIndex(data)
         used: set[tuple[int, Optional[str]]] = set()  # (row0 of the comment, code or None if blanket)
-        out = self._placed_unsuppressed(diags, index, used)
-        if any(r.code == "VL003" for r in self.rules) and b"vllm-lint" in data:
-            from .rules.vl003_unused_suppression import unused_suppressions
-
-            shown = path if path is not None else (diags[0].path if diags else "")
-            for d in unused_suppressions(data, index, used, {r.code for r in self.rules}, shown):
+        out = self._placed_unsuppressed(diags, index, unit, used)
+        vl003 = next((r for r in self.rules if r.code == "VL003"), None)
+        if vl003 is not None and b"vllm-lint" in data:
+            for d in suppress.unused_suppressions(index, used, {r.code for r in self.rules}, registry(), shown,
+                                                  vl003.code, vl003.severity):
                 _place(d, index)
-                if not self._suppressed(d, index, None):
+                if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores):
                     out.append(d)
         return sorted(out, key=lambda d: (d.row, d.column, d.code))
 
-    def unsuppressed(self, data: bytes, diags: list[Diagnostic]) -> list[Diagnostic]:
+    def unsuppressed(self, data: bytes, diags: list[Diagnostic], fmt: Optional[str] = None) -> list[Diagnostic]:
         """The findings that no suppression comment or per-file-ignore switches off: those --fix
         may fix (as ruff, a suppressed finding is left alone, fix included)."""
         if not diags or (b"vllm-lint" not in data and not self.settings.per_file_ignores):
             return diags
-        return self._placed_unsuppressed(diags, LineIndex(data))
+        return self._placed_unsuppressed(diags, LineIndex(data), self._unit(fmt, diags[0].path))
 
-    def _placed_unsuppressed(self, diags: list[Diagnostic], index: LineIndex,
+    @staticmethod
+    def _unit(fmt: Optional[str], path: str):
+        """The format unit of a file (``fmt``, else what the name ``path`` says), or None."""
+        fmt = fmt or (format_by_name(path) if path else None)
+        return format_unit(fmt) if fmt else None
+
+    def _placed_unsuppressed(self, diags: list[Diagnostic], index: LineIndex, unit,
                              used: Optional[set[tuple[int, Optional[str]]]] = None) -> list[Diagnostic]:
-        """``diags`` positioned, without those a suppression switches off (see ``_suppressed``)."""
+        """``diags`` positioned, without those a suppression switches off (``suppress.suppressed``)."""
         out = []
         for d in diags:
             _place(d, index)
-            if not self._suppressed(d, index, used):
+            if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, used):
                 out.append(d)
         return out
 
-    def _suppressed(self, d: Diagnostic, index: LineIndex,
-                    used: Optional[set[tuple[int, Optional[str]]]] = None) -> bool:
-        """Whether ``d`` is switched off by per-file-ignores or a suppression comment.
+    # -- the fix loop
+    def fix_loop(self, path: AnyPath, data: bytes, analysis: FileAnalysis) -> "FixOutcome":
+        """Apply fixes until nothing changes (at most MAX_FIX_PASSES), re-analysing after each
+        pass; a pass whose result the format's parse check refuses is not applied, and the findings
+        with fixes say why (``fix_blocked``)."""
+        from .fix import FixConflict, apply_edits, select_edits
 
-        A ``# vllm-lint: ignore[CODES]`` comment applies to findings on its own line, and a
-        standalone comment line applies to the line right below it. Two extensions, so that
-        every line can be suppressed without changing what the file means (``--add-noqa``):
-
-        * a command continued with trailing backslashes (shell, Dockerfile, Python) is one
-          logical line: a standalone comment line right above its first line covers all of it
-          (a comment cannot follow a backslash, and a comment line inside the command would
-          end it);
-        * a comment on a YAML block scalar's header line (``args: |  # vllm-lint: ignore``)
-          covers the whole scalar (a ``#`` inside the scalar would be part of its value).
-
-        When ``used`` is given, the (comment row, code) pairs that matched are added to it.
-        """
-        if self.settings.per_file_ignores:
-            import fnmatch
-
-            p = Path(d.path)
-            for pattern, codes in self.settings.per_file_ignores.items():
-                if fnmatch.fnmatch(p.as_posix(), pattern) or fnmatch.fnmatch(p.name, pattern) \
-                        or fnmatch.fnmatch(p.as_posix(), "*/" + pattern):
-                    if any(d.code.startswith(c.upper()) for c in codes):
-                        return True
-        if d.code in ("VL001", "VL003"):
-            return False
-        row0 = d.row - 1
-        if row0 < 0 or row0 >= len(index.starts):
-            return False
-        candidates = [row0]
-        # a standalone comment line right above applies to the next line
-        if row0 > 0 and index.line_bytes(row0 - 1).lstrip().startswith(b"#"):
-            candidates.append(row0 - 1)
-        first = row0
-        while first > 0 and index.line_bytes(first - 1).rstrip().endswith(b"\\"):
-            first -= 1
-        if first != row0 and first > 0 and index.line_bytes(first - 1).lstrip().startswith(b"#"):
-            candidates.append(first - 1)
-        header = _block_scalar_header(index, row0)
-        if header is not None:
-            candidates.append(header)
-        for r in candidates:
-            m = _SUPPRESS.search(index.line_bytes(r))
-            if m:
-                codes = m.group(1)
-                if codes is None:
-                    if used is not None:
-                        used.add((r, None))
-                    return True
-                wanted = [c.strip().upper() for c in codes.decode().split(",") if c.strip()]
-                hit = [c for c in wanted if d.code.startswith(c)]
-                if hit:
-                    if used is not None:
-                        used.update((r, c) for c in hit)
-                    return True
-        return False
+        unit = format_unit(analysis.format)
+        current, last = data, analysis
+        note = None
+        applied = 0
+        diags = analysis.diagnostics
+        for _ in range(MAX_FIX_PASSES):
+            edits, count = select_edits(self.unsuppressed(current, diags, analysis.format), self.unsafe_fixes)
+            if not edits:
+                break
+            try:
+                candidate = apply_edits(current, edits)
+            except FixConflict as e:
+                note = str(e)
+                break
+            problem = unit.parse_check(current, candidate)
+            if problem:
+                note = problem
+                for d in diags:
+                    if d.fix is not None:
+                        d.fix_blocked = problem
+                break
+            if candidate == current:
+                break
+            last = self.analyse(path, candidate, mode=analysis.mode, fmt=analysis.format, forced=analysis.forced)
+            current, diags = candidate, last.diagnostics
+            applied += count
+        return FixOutcome(current, last, diags, note, applied)
 
 
-_BLOCK_HEADER = re.compile(rb"(?:^|:|^\s*-|\s-)\s+[|>][1-9+-]{0,2}\s*(?:#.*)?$")
+class FixOutcome(Record):
+    """What ``Linter.fix_loop`` made: the fixed bytes (``data``; the input when nothing changed),
+    the analysis of those bytes (``analysis``), the findings left (``diagnostics``), why a fix
+    was refused (``note``) and how many fixes were applied (``count``)."""
+
+    __slots__ = ("data", "analysis", "diagnostics", "note", "count")
+
+    def __init__(self, data: bytes, analysis: FileAnalysis, diagnostics: list[Diagnostic], note: Optional[str],
+                 count: int) -> None:
+        self.data = data
+        self.analysis = analysis
+        self.diagnostics = diagnostics
+        self.note = note
+        self.count = count
 
 
-def _indent(line: bytes) -> Optional[int]:
-    stripped = line.rstrip(b"\r\n")
-    if not stripped.strip():
-        return None
-    return len(stripped) - len(stripped.lstrip(b" \t"))
-
-
-def _block_scalar_header(index: LineIndex, row0: int) -> Optional[int]:
-    """The row of the YAML block scalar header (``key: |``, ``- >-``) whose scalar contains
-    ``row0``, found by walking up to ever less indented lines; None when there is none."""
-    level = _indent(index.line_bytes(row0))
-    if not level:
-        return None
-    r = row0 - 1
-    while r >= 0:
-        line = index.line_bytes(r)
-        ind = _indent(line)
-        if ind is not None and ind < level:
-            if _BLOCK_HEADER.search(line.rstrip(b"\r\n")):
-                return r
-            if ind == 0:
-                return None
-            level = ind
-        r -= 1
-    return None
+def fix_loop(linter: Linter, path: AnyPath, data: bytes, fmt: str, diags: list[Diagnostic], *,
+             mode: str = "auto", forced: Optional[tuple[str, str]] = None
+             ) -> tuple[bytes, list[Diagnostic], Optional[str], int]:
+    """``Linter.fix_loop`` for findings already made: (new bytes, findings left, the note of a
+    refused fix, fixes applied)."""
+    out = linter.fix_loop(path, data, FileAnalysis(str(path), fmt, mode, forced, diagnostics=diags))
+    return out.data, out.diagnostics, out.note, out.count
 
 
 def _line(data: bytes, offset: int) -> int:

@@ -1,8 +1,10 @@
-"""Applying fixes: byte edits, a bounded convergence loop, verification, atomic writes.
+"""Applying fixes: byte edits (checked not to overlap), the choice of a pass's edits, atomic
+writes.
 
-The fixer knows byte edits and nothing about rules or formats, except that a fixed file must
-still parse in its format (``verify``): a fix that would break the file is not written, and the
-finding says why.
+The fixer knows byte edits and nothing about rules or formats. The fix loop (apply, re-analyse,
+repeat, bounded) is the engine's (``Linter.fix_loop``, as ruff's linter owns its loop); it asks
+the format's parse check (``Format.parse_check``) before a pass is kept, so a fix that would
+break the file is not written, and the finding says why.
 """
 
 from __future__ import annotations
@@ -12,13 +14,9 @@ import stat
 import tempfile
 from bisect import bisect_left, bisect_right
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
 
 from .launch import Edit
 from .rules.base import Diagnostic
-
-if TYPE_CHECKING:
-    from .engine import Linter
 
 
 class FixConflict(Exception):
@@ -75,84 +73,6 @@ def select_edits(diags: list[Diagnostic], unsafe: bool) -> tuple[list[Edit], int
             take(a, b)
         count += 1
     return chosen, count
-
-
-def verify(fmt: str, before: bytes, after: bytes) -> Optional[str]:
-    """None when ``after`` parses in ``fmt`` at least as well as ``before``; else the reason."""
-    try:
-        if fmt == "python":
-            import ast
-
-            ast.parse(after)
-        elif fmt == "yaml":
-            import yaml
-
-            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-            try:
-                list(yaml.compose_all(before, Loader=loader))
-            except yaml.YAMLError:
-                return None  # the original did not parse as plain YAML (templated); spans were checked
-            list(yaml.compose_all(after, Loader=loader))
-        elif fmt in ("shell", "dockerfile", "markdown"):
-            if _shell_errors(after) > _shell_errors(before) and fmt == "shell":
-                return "the fixed script no longer parses as shell"
-    except SyntaxError as e:
-        return f"the fixed file would not parse ({e.msg})"
-    except Exception as e:  # yaml.YAMLError and friends
-        return f"the fixed file would not parse ({type(e).__name__})"
-    return None
-
-
-def _shell_errors(data: bytes) -> int:
-    try:
-        import tree_sitter_bash
-        from tree_sitter import Language, Parser
-    except ImportError:  # pragma: no cover
-        return 0
-    parser = Parser(Language(tree_sitter_bash.language()))
-    tree = parser.parse(data)
-    count = 0
-    stack = [tree.root_node]
-    while stack:
-        n = stack.pop()
-        if n.type == "ERROR" or n.is_missing:
-            count += 1
-        if n.has_error:
-            stack.extend(n.children)
-    return count
-
-
-def fix_loop(linter: "Linter", path: Path, data: bytes, fmt: str, diags: list[Diagnostic],
-             **lint_kwargs) -> tuple[bytes, list[Diagnostic], Optional[str], int]:
-    """Apply fixes until nothing changes (at most MAX_FIX_PASSES); return the new bytes, the
-    findings left, a note when a fix was refused, and how many fixes were applied."""
-    from .engine import MAX_FIX_PASSES
-
-    current = data
-    note = None
-    applied = 0
-    for _ in range(MAX_FIX_PASSES):
-        edits, count = select_edits(linter.unsuppressed(current, diags), linter.unsafe_fixes)
-        if not edits:
-            break
-        try:
-            candidate = apply_edits(current, edits)
-        except FixConflict as e:
-            note = str(e)
-            break
-        problem = verify(fmt, current, candidate)
-        if problem:
-            note = problem
-            for d in diags:
-                if d.fix is not None:
-                    d.fix_blocked = problem
-            break
-        if candidate == current:
-            break
-        new_diags, _ = linter.lint_bytes(path, candidate, fmt, **lint_kwargs)
-        current, diags = candidate, new_diags
-        applied += count
-    return current, diags, note, applied
 
 
 def write_atomic(path: Path, data: bytes) -> Path:

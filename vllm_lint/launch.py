@@ -16,6 +16,8 @@ Two shapes of launch exist:
 
 from __future__ import annotations
 
+import bisect
+import re
 from typing import Any, Callable, Literal, Optional
 
 from .record import Record
@@ -288,3 +290,22 @@ class ParseError(Exception):
         self.message = message
         self.offset = offset
         self.line = line  # 1-based, when the parser reports a line rather than an offset
+
+
+class LineIndex:
+    """Rows and columns of byte offsets in ``data`` (rows split at ``\\n``)."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+        self.mentions_tool = b"vllm-lint" in data  # else no suppression comment can be there
+
+    def position(self, offset: int) -> tuple[int, int]:
+        offset = max(0, min(offset, len(self.data)))
+        row = bisect.bisect_right(self.starts, offset) - 1
+        col = len(self.data[self.starts[row]:offset].decode("utf-8", errors="replace")) + 1
+        return row + 1, col
+
+    def line_bytes(self, row0: int) -> bytes:
+        end = self.starts[row0 + 1] if row0 + 1 < len(self.starts) else len(self.data)
+        return self.data[self.starts[row0]:end]

@@ -246,9 +246,8 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
         raise fail(str(e))
     split = lambda s: [c.strip() for c in s.split(",") if c.strip()] if s else None  # noqa: E731
     settings = settings.merged(target_version=target_version, select=split(select), ignore=split(ignore),
-                               extend_select=split(extend_select), gpu=gpu, gpus=gpus, online=online)
-    if target_version:
-        settings.source = None if not config_path else settings.source
+                               extend_select=split(extend_select), gpu=gpu, gpus=gpus, online=online,
+                               target_origin="--target-version" if target_version else None)
     codes = set(registry())
     for c in (settings.select or []) + (settings.ignore or []) + (settings.extend_select or []):
         if not any(code.startswith(c.upper()) for code in codes):
@@ -282,7 +281,7 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
         if cache is not None and not do_fix:
             for r in results:
                 if r.verdict and r.stat_key and not r.related:
-                    cache.note_result(r.path, r.stat_key, r.verdict, r.diagnostics)
+                    cache.note_result(r.path, r.stat_key, r.verdict, r.diagnostics, r.reads)
             cache.flush()
     except (DatabaseError, UnknownVersion) as e:
         raise fail(str(e))

@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-UNSUPPRESSIBLE = ("VL001", "VL003")
-_MD_COMMENTABLE = {"shell": "shell", "yaml": "yaml", "python": "python", "dockerfile": "dockerfile"}
+from .suppress import UNSUPPRESSIBLE, comment as _comment, merge_codes as _merge
 
 
 @dataclass
@@ -50,25 +49,6 @@ def _eol(line: bytes) -> bytes:
     if line.endswith(b"\n"):
         return b"\n"
     return b""
-
-
-def _merge(line: bytes, codes: list[str]) -> Optional[bytes]:
-    """``line`` with ``codes`` added to its suppression comment; None if it has none."""
-    from .engine import _SUPPRESS
-
-    m = _SUPPRESS.search(line)
-    if not m:
-        return None
-    if m.group(1) is None:
-        return line  # blanket already
-    have = [c.strip().upper() for c in m.group(1).decode().split(",") if c.strip()]
-    merged = sorted(set(have) | set(codes))
-    body = line[:m.start()] + b"# vllm-lint: ignore[" + ",".join(merged).encode() + b"]" + line[m.end():]
-    return body
-
-
-def _comment(codes: list[str]) -> bytes:
-    return b"# vllm-lint: ignore[" + ",".join(sorted(set(codes))).encode() + b"]"
 
 
 def _trailing(lines: list[bytes], idx: int, codes: list[str]) -> Optional[list[bytes]]:
@@ -108,70 +88,7 @@ def _standalone(lines: list[bytes], idx: int, codes: list[str], lo: int = 0) -> 
     return lines[:a] + [indent + _comment(codes) + eol] + lines[a:], a
 
 
-def _header(lines: list[bytes], idx: int, codes: list[str]) -> Optional[list[bytes]]:
-    from .engine import LineIndex, _block_scalar_header
-
-    index = LineIndex(b"".join(lines))
-    h = _block_scalar_header(index, idx)
-    if h is None:
-        return None
-    return _trailing(lines, h, codes)
-
-
 # ------------------------------------------------------------------------------ equivalence
-
-
-def _shell_leaves(data: bytes) -> Optional[list[tuple[str, bytes]]]:
-    try:
-        import tree_sitter_bash
-        from tree_sitter import Language, Parser
-    except ImportError:  # pragma: no cover
-        return None
-    tree = Parser(Language(tree_sitter_bash.language())).parse(data)
-    out = []
-    stack = [tree.root_node]
-    while stack:
-        n = stack.pop()
-        if n.type == "comment":
-            continue
-        if n.child_count == 0:
-            out.append((n.type, data[n.start_byte:n.end_byte]))
-        else:
-            stack.extend(reversed(n.children))
-    return out
-
-
-def _same_meaning(fmt: str, before: bytes, after: bytes) -> Optional[str]:
-    """None when ``after`` means what ``before`` meant in ``fmt``; else why not."""
-    if fmt == "yaml":
-        import yaml
-
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        try:
-            old = list(yaml.load_all(before, Loader=loader))
-        except Exception:  # templated YAML: the launch comparison has to do
-            return None
-        try:
-            new = list(yaml.load_all(after, Loader=loader))
-        except Exception:
-            return "the YAML would no longer load"
-        return None if old == new else "the YAML data would change"
-    if fmt == "python":
-        import ast
-
-        try:
-            old = ast.dump(ast.parse(before))
-        except (SyntaxError, ValueError):
-            return None
-        try:
-            new = ast.dump(ast.parse(after))
-        except (SyntaxError, ValueError):
-            return "the Python would no longer parse"
-        return None if old == new else "the Python code would change"
-    if fmt == "shell":
-        old, new = _shell_leaves(before), _shell_leaves(after)
-        return None if old == new else "the shell words would change"
-    return None
 
 
 def _signature(extraction) -> Any:
@@ -189,35 +106,15 @@ def _signature(extraction) -> Any:
     return (tuple(sig), tuple(env(e) for e in extraction.env), tuple(h.version for h in extraction.version_hints))
 
 
-def _md_block(data: bytes, idx: int) -> Optional[tuple[str, int, int]]:
-    """(inner format, first row, end row exclusive) of the fenced block containing row ``idx``."""
-    from .frontends import markdown as md
-
-    for lang, start, end, _line in md.fenced_blocks(data):
-        first = data.count(b"\n", 0, start)
-        last = data.count(b"\n", 0, end)  # the closing fence's row
-        if first <= idx < last:
-            if lang in md._CONSOLE or lang in md._SHELL or not lang:
-                return "shell", first, last
-            if lang in md._YAML:
-                return "yaml", first, last
-            if lang in md._PYTHON:
-                return "python", first, last
-            if lang in md._DOCKER:
-                return "dockerfile", first, last
-            return None
-    return None
-
-
 # ------------------------------------------------------------------------------ driver
 
 
 class _State:
     def __init__(self, linter, path: Path, data: bytes, fmt: str):
-        diags, extraction = linter.lint_bytes(path, data, fmt)
+        analysis = linter.analyse(path, data, mode="auto", fmt=fmt)
         self.data = data
-        self.diags = linter.finish(data, diags, str(path))
-        self.signature = _signature(extraction)
+        self.diags = linter.finish(data, analysis.diagnostics, str(path), fmt)
+        self.signature = _signature(analysis.extraction)
         self.parse_error = any(d.code == "VL001" for d in self.diags)
 
     def counter(self) -> Counter:
@@ -227,8 +124,9 @@ class _State:
 def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[int]] = None) -> NoqaResult:
     """Suppression comments for the findings in ``data`` (only those on ``rows``, 1-based, when
     given: an editor's "suppress on this line")."""
-    from .fix import verify
+    from .frontends.base import get as format_unit
 
+    unit = format_unit(fmt)
     res = NoqaResult(str(path), data, data)
     state = _State(linter, path, data, fmt)
     if state.parse_error:
@@ -245,20 +143,18 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[i
         codes = sorted({d.code for d in targets})
         want = state.counter() - Counter((d.code, d.message, d.option) for d in targets)
         lines = _lines(state.data)
-        inner, lo = fmt, 0
+        inner, lo = unit, 0
         block = None
-        if fmt == "markdown":
-            block = _md_block(state.data, idx)
+        if unit.holds_others():
+            # a format that holds others takes comments only inside the text it embeds
+            block = unit.embedded_at(state.data, idx)
             if block is None:
                 res.failed.append((row, ",".join(codes), "not inside a fenced code block that takes # comments"))
                 failed_rows.add(idx)
                 continue
-            inner, lo = block[0], block[1]
-        candidates: list[tuple[Optional[list[bytes]], int]] = []
-        if inner != "dockerfile":
-            candidates.append((_trailing(lines, idx, codes), -1))
-        if inner == "yaml":
-            candidates.append((_header(lines, idx, codes), -1))
+            inner, lo = format_unit(block[0]), block[1]
+        candidates: list[tuple[Optional[list[bytes]], int]] = [
+            (_trailing(lines, r, codes), -1) for r in inner.comment_placements(lines, idx)]
         st = _standalone(lines, idx, codes, lo)
         if st is not None:
             candidates.append(st)
@@ -270,14 +166,14 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[i
             cand = b"".join(new_lines)
             if cand == state.data:
                 continue
-            problem = verify(fmt, state.data, cand)
+            problem = unit.parse_check(state.data, cand)
             if problem is None:
                 if block is not None:
                     before = b"".join(lines[block[1]:block[2]])
                     after_end = block[2] + (1 if inserted_at >= 0 else 0)
-                    problem = _same_meaning(inner, before, b"".join(new_lines[block[1]:after_end]))
+                    problem = inner.same_meaning(before, b"".join(new_lines[block[1]:after_end]))
                 else:
-                    problem = _same_meaning(fmt, state.data, cand)
+                    problem = unit.same_meaning(state.data, cand)
             if problem is not None:
                 reason = problem
                 continue

@@ -29,11 +29,13 @@ class Settings:
     ``config_files``: globs of vLLM --config YAML files; ``gpu``: the GPU product when the launch's
     context does not say; ``moe_*`` and ``ep_*``: anti-pattern thresholds (VL302/VL303);
     ``online``: model facts may be fetched from the Hugging Face hub (cached); ``source``: the file
-    these settings came from."""
+    these settings came from (excludes are relative to its folder); ``target_origin``: where
+    ``target_version`` came from, "configuration" (a configuration file) or "--target-version"
+    (the command line), None when it is not set."""
 
     _FIELDS = ("target_version", "select", "extend_select", "ignore", "exclude", "extend_exclude",
                "per_file_ignores", "config_files", "gpu", "gpus", "moe_gpu_memory_utilization_threshold",
-               "moe_gpu_memory_utilization_cap", "ep_min_activation_density", "online", "source")
+               "moe_gpu_memory_utilization_cap", "ep_min_activation_density", "online", "source", "target_origin")
     _KEYS = None  # set below
 
     def __init__(self, target_version: Optional[str] = None, select: Optional[list[str]] = None,
@@ -43,7 +45,7 @@ class Settings:
                  gpu: Optional[str] = None, gpus: Optional[int] = None,
                  moe_gpu_memory_utilization_threshold: float = 0.95, moe_gpu_memory_utilization_cap: float = 0.90,
                  ep_min_activation_density: float = 0.02, online: bool = False,
-                 source: Optional[Path] = None) -> None:
+                 source: Optional[Path] = None, target_origin: Optional[str] = None) -> None:
         self.target_version = target_version
         self.select = [] if select is None else select
         self.extend_select = [] if extend_select is None else extend_select
@@ -59,6 +61,7 @@ class Settings:
         self.ep_min_activation_density = ep_min_activation_density
         self.online = online
         self.source = source
+        self.target_origin = target_origin
 
     def __repr__(self) -> str:
         return f"Settings({', '.join(f'{k}={getattr(self, k)!r}' for k in self._FIELDS)})"
@@ -118,6 +121,8 @@ def _validate(table: dict[str, Any], source: Path) -> Settings:
                 if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                     raise ConfigError(f"{source}: per-file-ignores['{k}'] must be a list of codes")
         setattr(s, key.replace("-", "_"), float(value) if want is float else value)
+    if s.target_version is not None:
+        s.target_origin = "configuration"
     return s
 
 

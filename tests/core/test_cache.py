@@ -43,17 +43,17 @@ def _touch(p, step=7):
 
 @pytest.fixture
 def linted(monkeypatch):
-    """The paths Linter.lint_bytes parses, in this process."""
+    """The paths Linter.analyse parses, in this process."""
     from vllm_lint.engine import Linter
 
     seen: list[str] = []
-    real = Linter.lint_bytes
+    real = Linter.analyse
 
     def spy(self, path, *a, **k):
         seen.append(str(path))
         return real(self, path, *a, **k)
 
-    monkeypatch.setattr(Linter, "lint_bytes", spy)
+    monkeypatch.setattr(Linter, "analyse", spy)
     return seen
 
 
@@ -288,8 +288,8 @@ def test_concurrent_flushes_leave_a_valid_index(tmp_path):
     c = Cache(tmp_path, "f" * 64)
     path = f"a/{'x' * 100}/0.sh"
     rec = index[path]
-    assert c.stat_result(path, (rec[0], rec[1])) == ("clean|None", [])
-    assert c.content_result(path, rec[4], False) == ("clean|None", [], 0)
+    assert c.stat_result(path, (rec[0], rec[1])) == ("clean|None", [], ())
+    assert c.content_result(path, rec[4], False) == ("clean|None", [], 0, ())
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")

@@ -30,8 +30,10 @@ from hypothesis import event, given, note
 from hypothesis import strategies as st
 
 from strategies import STRATEGIES, Doc
-from vllm_lint.engine import MAX_FIX_PASSES, Linter, frontend
-from vllm_lint.fix import _shell_errors, fix_loop, select_edits, verify
+from vllm_lint.engine import MAX_FIX_PASSES, Linter, fix_loop, frontend
+from vllm_lint.fix import select_edits
+from vllm_lint.frontends.base import get as format_unit
+from vllm_lint.frontends.shell import parse_errors as _shell_errors
 from vllm_lint.rules.base import select_rules
 from vllm_lint.settings import Settings
 from vllm_lint.surface.db import Database
@@ -171,7 +173,7 @@ def check(doc: Doc, target: str, linters) -> None:
     assert not [d for d in again if d.code == "VL001"], [d.message for d in again if d.code == "VL001"]
     new2, _, refused2, count2 = fix(linter, doc, new, again)
     assert new2 == new and count2 == 0 and refused2 is None
-    assert verify(doc.fmt, data, new) is None
+    assert format_unit(doc.fmt).parse_check(data, new) is None
     parses(doc, new)
     if doc.fmt == "shell":
         assert _shell_errors(new) <= _shell_errors(data)

@@ -712,3 +712,13 @@ def _add_shell_launches(out: Extraction, script: bytes, path: str, omap, stage,
         out.launches.append(la)
     out.env.extend(sub.env)
     return sub
+
+
+# ----------------------------------------------------------------------------- the format unit
+# (the hooks of vllm_lint.frontends.base)
+
+
+def comment_placements(lines: list[bytes], idx: int) -> list[int]:
+    """No trailing comment: ``#`` starts a comment only at the beginning of a line
+    (``CMD ["vllm", ...]  # x`` would no longer be JSON); --add-noqa puts a comment line above."""
+    return []

@@ -450,3 +450,36 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
 
         _shift(docker_fe.extract(block, path), lambda o: start + o, out)
         return
+
+
+# ----------------------------------------------------------------------------- the format unit
+# (the hooks of vllm_lint.frontends.base: the formats a fenced block holds)
+
+
+def embedded_at(data: bytes, row0: int) -> Optional[tuple[str, int, int]]:
+    """(format, first row, end row exclusive) of the fenced block holding row ``row0``, when its
+    language takes ``#`` comments; None outside a block or in another language's."""
+    for lang, start, end, _line in fenced_blocks(data):
+        first = data.count(b"\n", 0, start)
+        last = data.count(b"\n", 0, end)  # the closing fence's row
+        if first <= row0 < last:
+            if lang in _CONSOLE or lang in _SHELL or not lang:
+                return "shell", first, last
+            if lang in _YAML:
+                return "yaml", first, last
+            if lang in _PYTHON:
+                return "python", first, last
+            if lang in _DOCKER:
+                return "dockerfile", first, last
+            return None
+    return None
+
+
+def suppression_rows(index, row0: int) -> list[int]:
+    """In a YAML block, YAML's rows (a comment on a block scalar's header line)."""
+    block = embedded_at(index.data, row0)
+    if block is None or block[0] != "yaml":
+        return []
+    from . import yaml
+
+    return [r for r in yaml.suppression_rows(index, row0) if r >= block[1]]

@@ -1691,3 +1691,31 @@ def _offset_map(info: _StrInfo, script: bytes, utf8: bool) -> Callable[[int], Op
         return pos[off] if 0 <= off <= L else None
 
     return omap
+
+
+# ----------------------------------------------------------------------------- the format unit
+# (the hooks of vllm_lint.frontends.base: the fixer's parse check, --add-noqa's equivalence check)
+
+
+def parse_check(before: bytes, after: bytes) -> Optional[str]:
+    """Why the fixed module ``after`` would not parse, or None."""
+    try:
+        ast.parse(after)
+    except SyntaxError as e:
+        return f"the fixed file would not parse ({e.msg})"
+    except Exception as e:
+        return f"the fixed file would not parse ({type(e).__name__})"
+    return None
+
+
+def same_meaning(before: bytes, after: bytes) -> Optional[str]:
+    """None when ``after`` has the same AST as ``before``; else why not."""
+    try:
+        old = ast.dump(ast.parse(before))
+    except (SyntaxError, ValueError):
+        return None
+    try:
+        new = ast.dump(ast.parse(after))
+    except (SyntaxError, ValueError):
+        return "the Python would no longer parse"
+    return None if old == new else "the Python code would change"

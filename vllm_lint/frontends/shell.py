@@ -1180,3 +1180,60 @@ def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
         out.extend(words)
         end = cmd.end_byte
     return out
+
+
+# ----------------------------------------------------------------------------- the format unit
+# (the hooks of vllm_lint.frontends.base: the fixer's parse check, --add-noqa's equivalence check)
+
+
+def parse_errors(data: bytes) -> int:
+    """How many error or missing nodes tree-sitter's bash grammar finds in ``data``."""
+    count = 0
+    stack = [parser().parse(data).root_node]
+    while stack:
+        n = stack.pop()
+        if n.type == "ERROR" or n.is_missing:
+            count += 1
+        if n.has_error:
+            stack.extend(n.children)
+    return count
+
+
+def parse_check(before: bytes, after: bytes) -> Optional[str]:
+    """Why the fixed script ``after`` parses worse than ``before`` did, or None."""
+    try:
+        if parse_errors(after) > parse_errors(before):
+            return "the fixed script no longer parses as shell"
+    except ImportError:  # pragma: no cover - no grammar, no check
+        return None
+    except Exception as e:
+        return f"the fixed file would not parse ({type(e).__name__})"
+    return None
+
+
+def _leaves(data: bytes) -> list[tuple[str, bytes]]:
+    """The script's leaf tokens (type, bytes), comments left out."""
+    out = []
+    stack = [parser().parse(data).root_node]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            continue
+        if n.child_count == 0:
+            out.append((n.type, data[n.start_byte:n.end_byte]))
+        else:
+            stack.extend(reversed(n.children))
+    return out
+
+
+def same_meaning(before: bytes, after: bytes) -> Optional[str]:
+    """None when ``after`` has the same shell words as ``before`` apart from comments."""
+    try:
+        return None if _leaves(before) == _leaves(after) else "the shell words would change"
+    except ImportError:  # pragma: no cover
+        return None
+
+
+def warm_up() -> None:
+    """Load the grammar before worker processes fork (each would load it again)."""
+    parser()

@@ -1967,3 +1967,97 @@ def _deletions(ranges: list[tuple[int, int]], to_span: Callable[[int, int], Opti
             return None
         edits.append(Edit(sp, ""))
     return edits
+
+
+# ----------------------------------------------------------------------------- the format unit
+# (the hooks of vllm_lint.frontends.base: modes, the fixer's parse check, suppression comments)
+
+
+def extract_in_mode(data: bytes, path: str, mode: str) -> Extraction:
+    """``extract`` in a lint mode: a vLLM ``--config`` file ("config"), a file named on the
+    command line ("explicit": a document shaped like a config file is read as one), or found by a
+    directory walk ("auto")."""
+    if mode == "config":
+        return extract_config_file(data, path)
+    return extract(data, path, explicit=mode == "explicit")
+
+
+def _plain_loader():
+    import yaml as pyyaml
+
+    return pyyaml, getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
+
+
+def parse_check(before: bytes, after: bytes) -> Optional[str]:
+    """Why the fixed YAML ``after`` would not compose where ``before`` did (templated YAML, which
+    does not compose as plain YAML, has had its spans checked instead)."""
+    try:
+        pyyaml, loader = _plain_loader()
+        try:
+            list(pyyaml.compose_all(before, Loader=loader))
+        except pyyaml.YAMLError:
+            return None
+        list(pyyaml.compose_all(after, Loader=loader))
+    except Exception as e:  # yaml.YAMLError and friends
+        return f"the fixed file would not parse ({type(e).__name__})"
+    return None
+
+
+def same_meaning(before: bytes, after: bytes) -> Optional[str]:
+    """None when ``after`` loads to the same YAML data as ``before``; else why not."""
+    pyyaml, loader = _plain_loader()
+    try:
+        old = list(pyyaml.load_all(before, Loader=loader))
+    except Exception:  # templated YAML: the launch comparison has to do
+        return None
+    try:
+        new = list(pyyaml.load_all(after, Loader=loader))
+    except Exception:
+        return "the YAML would no longer load"
+    return None if old == new else "the YAML data would change"
+
+
+_BLOCK_HEADER = re.compile(rb"(?:^|:|^\s*-|\s-)\s+[|>][1-9+-]{0,2}\s*(?:#.*)?$")
+
+
+def _indent(line: bytes) -> Optional[int]:
+    stripped = line.rstrip(b"\r\n")
+    if not stripped.strip():
+        return None
+    return len(stripped) - len(stripped.lstrip(b" \t"))
+
+
+def block_scalar_header(line_bytes: Callable[[int], bytes], row0: int) -> Optional[int]:
+    """The row of the block scalar header (``key: |``, ``- >-``) whose scalar contains row
+    ``row0`` (``line_bytes(row)``: a row's bytes), found by walking up to ever less indented
+    lines; None when there is none."""
+    level = _indent(line_bytes(row0))
+    if not level:
+        return None
+    r = row0 - 1
+    while r >= 0:
+        line = line_bytes(r)
+        ind = _indent(line)
+        if ind is not None and ind < level:
+            if _BLOCK_HEADER.search(line.rstrip(b"\r\n")):
+                return r
+            if ind == 0:
+                return None
+            level = ind
+        r -= 1
+    return None
+
+
+def suppression_rows(index, row0: int) -> list[int]:
+    """A comment on a block scalar's header line (``args: |  # vllm-lint: ignore``) covers the
+    whole scalar: a ``#`` inside the scalar would be part of its value."""
+    header = block_scalar_header(index.line_bytes, row0)
+    return [] if header is None else [header]
+
+
+def comment_placements(lines: list[bytes], idx: int) -> list[int]:
+    """A trailing comment on the finding's line, else on its block scalar's header line."""
+    from vllm_lint.launch import LineIndex
+
+    header = block_scalar_header(LineIndex(b"".join(lines)).line_bytes, idx)
+    return [idx] if header is None else [idx, header]

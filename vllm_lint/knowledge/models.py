@@ -265,10 +265,18 @@ def facts_from_config(cfg: dict[str, Any], name: str, source: str) -> Optional[M
 
 
 def _read_config(path: Path, name: str) -> Optional[ModelFacts]:
+    from .. import inputs
+
     try:
         with open(path, "rb") as f:
-            data = json.loads(f.read(4 * 1024 * 1024))
-    except (OSError, ValueError):
+            raw = f.read(4 * 1024 * 1024)
+    except OSError:
+        inputs.note(str(path), None)
+        return None
+    inputs.note(str(path), raw)  # the finding depends on this file (the result cache must know)
+    try:
+        data = json.loads(raw)
+    except ValueError:
         return None
     return facts_from_config(data, name, f"config.json at {path}")
 
@@ -344,10 +352,10 @@ def _from_hub(repo: str, revision: Optional[str]) -> tuple[Optional[ModelFacts],
 
 # ------------------------------------------------------------------------------ resolution
 
-_MEMO: dict[tuple[str, Optional[str], bool, Optional[str]], tuple[Optional[ModelFacts], str]] = {}
+_MEMO: dict[tuple[str, Optional[str], bool, Optional[str]], Any] = {}  # key -> (answer, files read)
 # the part of a resolution that does not depend on the linted file's directory: a repository
 # asks for the same few models from many directories
-_BY_NAME: dict[tuple[str, Optional[str], bool], tuple[Optional[ModelFacts], str]] = {}
+_BY_NAME: dict[tuple[str, Optional[str], bool], Any] = {}
 
 
 def clear_cache() -> None:
@@ -367,9 +375,23 @@ def resolve(model: Optional[str], *, revision: Optional[str] = None, online: boo
         return None, "the launch names no model"
     model = model.strip()
     key = (model, revision, online, str(base_dir) if base_dir else None)
-    if key not in _MEMO:
-        _MEMO[key] = _resolve(model, revision, online, base_dir, real_base)
-    return _MEMO[key]
+    return _memoised(_MEMO, key, lambda: _resolve(model, revision, online, base_dir, real_base))
+
+
+def _memoised(memo: dict, key: Any, resolve_once: Callable[[], tuple[Optional[ModelFacts], str]]
+              ) -> tuple[Optional[ModelFacts], str]:
+    """``memo[key]``, resolved once; the files the resolution read (``vllm_lint.inputs``) are
+    noted again on every hit, so each file's analysis knows what its findings depend on."""
+    from .. import inputs
+
+    hit = memo.get(key)
+    if hit is None:
+        with inputs.recording() as reads:
+            answer = resolve_once()
+        hit = memo[key] = (answer, tuple(reads.items()))
+    else:
+        inputs.replay(hit[1])
+    return hit[0]
 
 
 def _is_file(path: str) -> bool:
@@ -398,10 +420,7 @@ def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Option
             facts = _read_config(Path(cfg), model)
             if facts is not None:
                 return facts, facts.source
-    key = (model, revision, online)
-    if key not in _BY_NAME:
-        _BY_NAME[key] = _by_name(model, revision, online)
-    return _BY_NAME[key]
+    return _memoised(_BY_NAME, (model, revision, online), lambda: _by_name(model, revision, online))
 
 
 # ------------------------------------------------------------------------------ name rules

@@ -43,7 +43,7 @@ def diagnostic_dict(d, positions) -> dict:
 
 def make_positions(results):
     """Maps (path, byte offset) to (row, column) for fix edits, from each file's bytes."""
-    from ..engine import LineIndex
+    from ..launch import LineIndex
 
     cache = {}
     # the bytes the findings were computed on: the fixed text after --fix (first result per path)

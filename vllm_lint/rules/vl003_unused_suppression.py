@@ -31,52 +31,9 @@ line of a backslash-continued command, and on the header line of a YAML block sc
 
 from __future__ import annotations
 
-from typing import Optional
-
-from .base import Diagnostic, Rule
+from .base import Rule
 
 RULE = Rule(code="VL003", name="unused-suppression", summary="suppression comment that suppresses nothing",
             severity="warning", default_enabled=False)
-# Emitted by the engine (Linter.finish), which knows which comments matched a finding.
-
-
-def unused_suppressions(data: bytes, index, used: set, enabled: set[str], path: str) -> list[Diagnostic]:
-    """VL003 findings for ``data``: ``used`` holds the ``(row0, code or None)`` pairs that matched
-    a finding in ``Linter._suppressed``; ``enabled`` the codes selected in this run."""
-    from ..engine import _SUPPRESS
-    from ..launch import Span
-    from .base import registry
-
-    known = set(registry())
-    out = []
-    for row0 in range(len(index.starts)):
-        line = index.line_bytes(row0)
-        m = _SUPPRESS.search(line)
-        if not m:
-            continue
-        start = index.starts[row0]
-        span = Span(start + m.start(), start + len(line.rstrip(b"\r\n")))
-        if m.group(1) is None:
-            if (row0, None) not in used:
-                out.append(_diag("unused suppression comment (it suppresses nothing)", path, span))
-            continue
-        wanted = [c.strip().upper() for c in m.group(1).decode().split(",") if c.strip()]
-        unused, unknown = [], []
-        for c in wanted:
-            if (row0, c) in used:
-                continue
-            if not any(k.startswith(c) for k in known):
-                unknown.append(c)
-            elif any(k.startswith(c) for k in enabled if k not in ("VL001", "VL003")):
-                unused.append(c)
-        if unused or unknown:
-            parts = ([f"unused: {', '.join(unused)}"] if unused else []) \
-                + ([f"unknown: {', '.join(unknown)}"] if unknown else [])
-            whole = len(unused) + len(unknown) == len(wanted)
-            what = "unused suppression comment" if whole else "suppression comment names codes it does not need"
-            out.append(_diag(f"{what} ({'; '.join(parts)})", path, span))
-    return out
-
-
-def _diag(message: str, path: str, span: Optional[object]) -> Diagnostic:
-    return Diagnostic(RULE.code, message, path, span, severity=RULE.severity)
+# Emitted by the engine (Linter.finish), which knows which comments matched a finding; the scan
+# is vllm_lint.suppress.unused_suppressions.

@@ -1,0 +1,236 @@
+"""A format is a unit: the registry of formats and the protocol each one's module implements.
+
+The pipeline (engine, discovery, suppression, the fixer, --add-noqa, the audit) knows no format
+by name: it asks this registry which format a file is (:func:`format_by_filename`,
+:func:`format_by_content`) and then the format's :class:`Format` for everything format-specific.
+
+**Registering a format is one entry** in :data:`FORMATS` (its name, the module that implements
+it, and what it claims by file name and by content: that part is data, so that screening a
+walked file imports no front-end) plus that module. Order matters twice: a file name's suffix is
+matched before any name prefix or ending (``Dockerfile.yaml`` is YAML), and the content claims
+are tried in the order of the entries (a shebang line settles the format on its own).
+
+The module of a format provides (the first two are required)::
+
+    might_contain_launch(data) -> bool          the cheap byte pre-filter, no parsing
+    extract(data, path) -> Extraction           raises launch.ParseError on bad input
+    extract_in_mode(data, path, mode) -> Extraction
+                                                when the entry lists more ``modes`` than AUTO
+    parse_check(before, after) -> str | None    why ``after`` (a fixed file) no longer parses as
+                                                well as ``before`` did; the fixer writes nothing then
+    same_meaning(before, after) -> str | None   why ``after`` (a comment added) means something else
+    suppression_rows(index, row0) -> list[int]  rows, besides the finding's own line and the
+                                                comment lines above it, whose suppression comment
+                                                applies to row ``row0`` (``vllm_lint.suppress``)
+    comment_placements(lines, idx) -> list[int] rows where --add-noqa may put a trailing comment
+                                                for row ``idx``, besides a standalone comment line
+                                                above (default: the row itself)
+    embedded_at(data, row0) -> (format, first_row, end_row) | None
+                                                for a format that holds others (Markdown fences):
+                                                the format and rows of the embedded text at ``row0``
+    warm_up() -> None                           load what a forked worker would load again
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from enum import Enum
+from typing import Any, Optional
+
+
+class Mode(str, Enum):
+    """How a file came to be linted: found by a directory walk, named on the command line, or a
+    vLLM ``--config`` file (named by a launch, or matched by the ``config-files`` setting). A
+    string, so that it reads (and is cached) as its value."""
+
+    AUTO = "auto"
+    EXPLICIT = "explicit"
+    CONFIG = "config"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+class Format:
+    """One registered format. ``suffixes``: file-name suffixes (as ``PurePath.suffix``, lower
+    case); ``prefixes``/``endings``: how else a (lower-cased) file name can say it; ``shebang``:
+    a pattern searched in a ``#!`` first line; ``content``: a pattern matched at the start of the
+    head of a file whose name says nothing (``content_anywhere``: searched, multi-line);
+    ``modes``: the modes in which its extraction differs (a format whose modes are only AUTO
+    reads a file the same way however it was named; one with EXPLICIT skips the pre-filter for
+    a file named on the command line; one with CONFIG reads vLLM ``--config`` files);
+    ``embeds``: the formats its text can hold (loaded with it before workers fork)."""
+
+    __slots__ = ("name", "module_name", "suffixes", "prefixes", "endings", "shebang", "content",
+                 "content_anywhere", "modes", "embeds", "_module")
+
+    def __init__(self, name: str, module: str, *, suffixes: tuple[str, ...] = (), prefixes: tuple[str, ...] = (),
+                 endings: tuple[str, ...] = (), shebang: Optional[bytes] = None, content: Optional[bytes] = None,
+                 content_anywhere: bool = False, modes: tuple[Mode, ...] = (Mode.AUTO,),
+                 embeds: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.module_name = module
+        self.suffixes = suffixes
+        self.prefixes = prefixes
+        self.endings = endings
+        self.shebang = shebang
+        self.content = content
+        self.content_anywhere = content_anywhere
+        self.modes = modes
+        self.embeds = embeds
+        self._module: Any = None
+
+    def __repr__(self) -> str:
+        return f"Format({self.name!r})"
+
+    @property
+    def module(self) -> Any:
+        """The format's module, imported at first use."""
+        if self._module is None:
+            self._module = importlib.import_module(self.module_name)
+        return self._module
+
+    # -- what a file's bytes hold
+    def might_contain_launch(self, data: bytes) -> bool:
+        return self.module.might_contain_launch(data)
+
+    def skips_prefilter(self, mode: str) -> bool:
+        """Whether a file named this way is read even when the pre-filter says no launch: a
+        ``--config`` file, or a file named explicitly in a format that reads more when named."""
+        return mode == Mode.CONFIG or (mode == Mode.EXPLICIT and Mode.EXPLICIT in self.modes)
+
+    def mode_matters(self) -> bool:
+        """Whether how a file was named can change what it gives (the result cache keys on it)."""
+        return len(self.modes) > 1
+
+    def extract(self, data: bytes, path: str, mode: str = Mode.AUTO):
+        """The format's :class:`~vllm_lint.launch.Extraction` of ``data`` read in ``mode``."""
+        if len(self.modes) > 1:
+            return self.module.extract_in_mode(data, path, Mode(mode))
+        return self.module.extract(data, path)
+
+    # -- checks before a write
+    def parse_check(self, before: bytes, after: bytes) -> Optional[str]:
+        """None when ``after`` parses at least as well as ``before``; else the reason."""
+        check = getattr(self.module, "parse_check", None)
+        return None if check is None else check(before, after)
+
+    def same_meaning(self, before: bytes, after: bytes) -> Optional[str]:
+        """None when ``after`` means what ``before`` meant; else why not."""
+        check = getattr(self.module, "same_meaning", None)
+        return None if check is None else check(before, after)
+
+    # -- suppression comments
+    def suppression_rows(self, index: Any, row0: int) -> list[int]:
+        rows = getattr(self.module, "suppression_rows", None)
+        return [] if rows is None else rows(index, row0)
+
+    def comment_placements(self, lines: list[bytes], idx: int) -> list[int]:
+        rows = getattr(self.module, "comment_placements", None)
+        return [idx] if rows is None else rows(lines, idx)
+
+    def holds_others(self) -> bool:
+        """Whether the format's text is mostly host to other formats' (Markdown fences), so that
+        comments go only inside what it embeds (``embedded_at``)."""
+        return hasattr(self.module, "embedded_at")
+
+    def embedded_at(self, data: bytes, row0: int) -> Optional[tuple[str, int, int]]:
+        find = getattr(self.module, "embedded_at", None)
+        return None if find is None else find(data, row0)
+
+    def warm_up(self) -> None:
+        hook = getattr(self.module, "warm_up", None)
+        if hook is not None:
+            hook()
+
+
+#: The registered formats (see the module docstring). A new format is one more entry here.
+FORMATS: tuple[Format, ...] = (
+    Format("shell", "vllm_lint.frontends.shell", suffixes=(".sh", ".bash", ".zsh", ".ksh"),
+           shebang=rb"\b(ba|z|k|da)?sh\b"),
+    Format("python", "vllm_lint.frontends.python", suffixes=(".py", ".pyw"), shebang=rb"python",
+           embeds=("shell",)),
+    Format("dockerfile", "vllm_lint.frontends.dockerfile", prefixes=("dockerfile", "containerfile"),
+           endings=(".dockerfile", ".containerfile"),
+           content=rb"(?i)(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", embeds=("shell",)),
+    Format("yaml", "vllm_lint.frontends.yaml", suffixes=(".yaml", ".yml"),
+           content=rb"(?m)^(apiVersion|kind|services|version|steps|jobs|run|setup|resources):",
+           content_anywhere=True, modes=(Mode.AUTO, Mode.EXPLICIT, Mode.CONFIG), embeds=("shell",)),
+    Format("markdown", "vllm_lint.frontends.markdown", suffixes=(".md", ".markdown"),
+           embeds=("shell", "yaml", "python", "dockerfile")),
+)
+
+_BY_NAME = {f.name: f for f in FORMATS}
+_BY_SUFFIX: dict[str, Format] = {}
+for _f in FORMATS:
+    for _s in _f.suffixes:
+        _BY_SUFFIX.setdefault(_s, _f)
+_PREFIXES = tuple((p, f) for f in FORMATS for p in f.prefixes)
+_ENDINGS = tuple((e, f) for f in FORMATS for e in f.endings)
+_COMPILED: dict[str, tuple[Any, Any]] = {}  # name -> (shebang pattern, content pattern), compiled at first use
+
+
+def names() -> tuple[str, ...]:
+    """The registered formats' names, in registry order."""
+    return tuple(f.name for f in FORMATS)
+
+
+def get(name: str) -> Format:
+    """The registered format called ``name`` (KeyError if none is)."""
+    return _BY_NAME[name]
+
+
+def format_by_filename(name: str) -> Optional[str]:
+    """The format a file name says: a suffix first, then a name prefix or ending."""
+    lower = name.lower()
+    dot = lower.rfind(".")
+    suffix = lower[dot:] if 0 < dot < len(lower) - 1 else ""  # as PurePath.suffix
+    if suffix:
+        f = _BY_SUFFIX.get(suffix)
+        if f is not None:
+            return f.name
+    for prefix, f in _PREFIXES:
+        if lower.startswith(prefix):
+            return f.name
+    for ending, f in _ENDINGS:
+        if lower.endswith(ending):
+            return f.name
+    return None
+
+
+def _patterns(f: Format) -> tuple[Any, Any]:
+    got = _COMPILED.get(f.name)
+    if got is None:
+        got = _COMPILED[f.name] = (re.compile(f.shebang) if f.shebang else None,
+                                   re.compile(f.content) if f.content else None)
+    return got
+
+
+def format_by_content(head: bytes) -> Optional[str]:
+    """The format the first bytes of a file say, for a file whose name says none: a ``#!`` line
+    settles it alone; else the first entry whose content pattern matches."""
+    first = head.split(b"\n", 1)[0].strip()
+    if first.startswith(b"#!"):
+        for f in FORMATS:
+            shebang = _patterns(f)[0]
+            if shebang is not None and shebang.search(first):
+                return f.name
+        return None
+    text = head.lstrip(b"\xef\xbb\xbf")
+    for f in FORMATS:
+        content = _patterns(f)[1]
+        if content is not None and (content.search(text) if f.content_anywhere else content.match(text)):
+            return f.name
+    return None
+
+
+def warm_up(format_names) -> None:
+    """Import the named formats and those they embed, and their own warm-up (before a fork)."""
+    todo = set(format_names)
+    for name in list(todo):
+        todo.update(get(name).embeds)
+    todo.add("shell")  # every format can embed shell (Markdown fences, YAML `sh -c`, RUN, subprocess)
+    for f in FORMATS:
+        if f.name in todo:
+            f.warm_up()

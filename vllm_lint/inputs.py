@@ -1,0 +1,76 @@
+"""The other files one file's analysis reads (a local model directory's ``config.json``, a
+Hugging Face cache snapshot), each with its content key.
+
+A finding can depend on more than the linted file's bytes: ``vllm serve ./m -tp 3`` is checked
+against ``m/config.json``. Whatever reads such a file tells this module (:func:`note`); the engine
+collects what one analysis read (:func:`recording`) into ``FileAnalysis.reads``, and the result
+cache keeps a result only while every one of those files still has the content key it had
+(:func:`unchanged`). A file that could not be read has the key ``"-"``.
+
+Recordings nest: what an inner recording collects (a memoised model lookup records what its first
+resolution read, to replay it on later hits) is also added to the one around it.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Iterable, Iterator, Optional
+
+MISSING = "-"
+_stack: list[dict[str, str]] = []
+
+
+def key_of(data: bytes) -> str:
+    """The content key of ``data``: 128 bits of its BLAKE2b hash."""
+    try:
+        from _blake2 import blake2b  # (``hashlib`` loads OpenSSL's bindings first: cache.py)
+    except ImportError:  # pragma: no cover - an interpreter without CPython's module layout
+        from hashlib import blake2b
+    return blake2b(data, digest_size=16).hexdigest()
+
+
+def _where(path: str) -> str:
+    return os.path.abspath(path)
+
+
+def content_key(path: str) -> str:
+    """The content key of the file at ``path`` now (``MISSING`` when it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            return key_of(f.read())
+    except (OSError, ValueError):
+        return MISSING
+
+
+def note(path: str, data: Optional[bytes]) -> None:
+    """``path`` was read and gave ``data`` (None: it could not be read)."""
+    if _stack:
+        _stack[-1].setdefault(_where(str(path)), MISSING if data is None else key_of(data))
+
+
+def replay(reads: Iterable[tuple[str, str]]) -> None:
+    """Note again what an earlier recording collected (a memoised result is reused)."""
+    if _stack:
+        top = _stack[-1]
+        for path, key in reads:
+            top.setdefault(path, key)
+
+
+@contextmanager
+def recording() -> Iterator[dict[str, str]]:
+    """Collect the files read inside the block: a dict path -> content key, filled as they are."""
+    reads: dict[str, str] = {}
+    _stack.append(reads)
+    try:
+        yield reads
+    finally:
+        _stack.pop()
+        if _stack:
+            for path, key in reads.items():
+                _stack[-1].setdefault(path, key)
+
+
+def unchanged(reads: Iterable[tuple[str, str]]) -> bool:
+    """Whether every file in ``reads`` (path, content key) still has that content key."""
+    return all(content_key(path) == key for path, key in reads)

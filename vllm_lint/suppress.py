@@ -1,0 +1,165 @@
+"""Suppression comments, in one place: the comment syntax, which findings cannot be suppressed,
+which comment applies to which finding, and the scan for comments that suppress nothing (VL003).
+
+``# vllm-lint: ignore[CODES]`` (or a blanket ``# vllm-lint: ignore``) applies to findings on its
+own line, and a standalone comment line applies to the line right below it; ``# vllm-lint:
+ignore-file`` anywhere skips the file. So that every line can be suppressed without changing
+what the file means (``--add-noqa``, which places the comments: ``vllm_lint.noqa``):
+
+* a command continued with trailing backslashes is one logical line: a standalone comment line
+  right above its first line covers all of it (a comment cannot follow a backslash, and a
+  comment line inside the command would end it);
+* a format adds the rows its own syntax needs (``Format.suppression_rows``: YAML's block scalar
+  header, ``args: |  # vllm-lint: ignore``, covers the whole scalar).
+
+``per-file-ignores`` switch codes off by path. VL001 (the file could not be read) and VL003 (a
+suppression comment that suppresses nothing) cannot be suppressed by a comment.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from pathlib import PurePath
+from typing import Any, Iterable, Optional
+
+from .launch import LineIndex, Span
+from .record import lazy_re
+
+SUPPRESS = re.compile(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
+SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file\b")
+UNSUPPRESSIBLE = ("VL001", "VL003")
+
+Used = set  # of (row0 of a comment, code or None for a blanket comment) that matched a finding
+
+
+def named_codes(match: "re.Match[bytes]") -> Optional[list[str]]:
+    """The codes a suppression comment names, upper case; None for a blanket comment."""
+    codes = match.group(1)
+    if codes is None:
+        return None
+    return [c.strip().upper() for c in codes.decode().split(",") if c.strip()]
+
+
+def skips_file(data: bytes) -> bool:
+    """Whether ``data`` holds an ``ignore-file`` comment."""
+    return b"vllm-lint" in data and SUPPRESS_FILE.search(data) is not None
+
+
+def ignored_by_path(code: str, path: str, per_file_ignores: dict[str, list[str]]) -> bool:
+    """Whether ``per-file-ignores`` switches ``code`` off in ``path``."""
+    p = PurePath(path)
+    for pattern, codes in per_file_ignores.items():
+        if fnmatch.fnmatch(p.as_posix(), pattern) or fnmatch.fnmatch(p.name, pattern) \
+                or fnmatch.fnmatch(p.as_posix(), "*/" + pattern):
+            if any(code.startswith(c.upper()) for c in codes):
+                return True
+    return False
+
+
+def comment_rows(index: LineIndex, row0: int, fmt: Any = None) -> Iterable[int]:
+    """The rows whose suppression comment applies to a finding on row ``row0``, in order: its
+    own, a standalone comment line right above, the comment line above a backslash-continued
+    command's first line, then what the format ``fmt`` (a ``frontends.base.Format`` or None)
+    adds (asked only when no earlier row matched)."""
+    yield from _line_rows(index, row0)
+    if fmt is not None:
+        yield from fmt.suppression_rows(index, row0)
+
+
+def _line_rows(index: LineIndex, row0: int) -> list[int]:
+    rows = [row0]
+    if row0 > 0 and index.line_bytes(row0 - 1).lstrip().startswith(b"#"):
+        rows.append(row0 - 1)
+    first = row0
+    while first > 0 and index.line_bytes(first - 1).rstrip().endswith(b"\\"):
+        first -= 1
+    if first != row0 and first > 0 and index.line_bytes(first - 1).lstrip().startswith(b"#"):
+        rows.append(first - 1)
+    return rows
+
+
+def suppressed(d: Any, index: LineIndex, fmt: Any = None, per_file_ignores: Optional[dict[str, list[str]]] = None,
+               used: Optional[Used] = None) -> bool:
+    """Whether the placed finding ``d`` is switched off by ``per_file_ignores`` or by a
+    suppression comment in the file ``index`` shows (as format ``fmt``). When ``used`` is given,
+    the (comment row, code) pairs that matched are added to it."""
+    if per_file_ignores and ignored_by_path(d.code, d.path, per_file_ignores):
+        return True
+    if d.code in UNSUPPRESSIBLE or not index.mentions_tool:
+        return False
+    row0 = d.row - 1
+    if row0 < 0 or row0 >= len(index.starts):
+        return False
+    for r in comment_rows(index, row0, fmt):
+        m = SUPPRESS.search(index.line_bytes(r))
+        if m:
+            wanted = named_codes(m)
+            if wanted is None:
+                if used is not None:
+                    used.add((r, None))
+                return True
+            hit = [c for c in wanted if d.code.startswith(c)]
+            if hit:
+                if used is not None:
+                    used.update((r, c) for c in hit)
+                return True
+    return False
+
+
+def unused_suppressions(index: LineIndex, used: Used, enabled: Iterable[str], known: Iterable[str],
+                        path: str, code: str = "VL003", severity: str = "warning") -> list[Any]:
+    """VL003's findings: each suppression comment in the file ``index`` shows that suppressed
+    nothing, or whose codes match no finding (``used``: what matched, from ``suppressed``) or no
+    rule (``known``). Codes of rules not ``enabled`` in this run are left alone: they may
+    suppress findings in a run that selects them."""
+    from .rules.base import Diagnostic
+
+    known = set(known)
+    enabled = [k for k in enabled if k not in UNSUPPRESSIBLE]
+    out = []
+    for row0 in range(len(index.starts)):
+        line = index.line_bytes(row0)
+        m = SUPPRESS.search(line)
+        if not m:
+            continue
+        start = index.starts[row0]
+        span = Span(start + m.start(), start + len(line.rstrip(b"\r\n")))
+        wanted = named_codes(m)
+        if wanted is None:
+            if (row0, None) not in used:
+                out.append(Diagnostic(code, "unused suppression comment (it suppresses nothing)", path, span,
+                                      severity=severity))
+            continue
+        unused, unknown = [], []
+        for c in wanted:
+            if (row0, c) in used:
+                continue
+            if not any(k.startswith(c) for k in known):
+                unknown.append(c)
+            elif any(k.startswith(c) for k in enabled):
+                unused.append(c)
+        if unused or unknown:
+            parts = ([f"unused: {', '.join(unused)}"] if unused else []) \
+                + ([f"unknown: {', '.join(unknown)}"] if unknown else [])
+            whole = len(unused) + len(unknown) == len(wanted)
+            what = "unused suppression comment" if whole else "suppression comment names codes it does not need"
+            out.append(Diagnostic(code, f"{what} ({'; '.join(parts)})", path, span, severity=severity))
+    return out
+
+
+def merge_codes(line: bytes, codes: list[str]) -> Optional[bytes]:
+    """``line`` with ``codes`` added to its suppression comment; None if it has none."""
+    m = SUPPRESS.search(line)
+    if not m:
+        return None
+    have = named_codes(m)
+    if have is None:
+        return line  # blanket already
+    merged = sorted(set(have) | set(codes))
+    return line[:m.start()] + comment(merged) + line[m.end():]
+
+
+def comment(codes: list[str]) -> bytes:
+    """The suppression comment for ``codes``."""
+    return b"# vllm-lint: ignore[" + ",".join(sorted(set(codes))).encode() + b"]"
