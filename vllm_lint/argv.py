@@ -82,6 +82,18 @@ class ParsedArg(Record):
             return self.keyed.key_span or self.keyed.value_span
         return None
 
+    @property
+    def o_shorthand(self) -> bool:
+        """Written as vLLM's ``-O`` shorthand, in any spelling (``-O3``, ``-O 3``, ``-O.mode=3``,
+        ``-O '{...}'``), whatever the release makes of it."""
+        return self.canonical.startswith("-O")
+
+    @property
+    def bare_level_allowed(self) -> bool:
+        """Written as an option for which vLLM's parser reads a bare integer as the compilation
+        level rather than as JSON (``-O3``, ``--compilation-config 3``)."""
+        return self.written in ("-O", "--compilation-config")
+
 
 def looks_like_option(text: str) -> bool:
     if text[:1] != "-" or len(text) < 2:

@@ -16,7 +16,7 @@ from . import __version__
 from .lint_command import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, LINT_HELP, OPTIONS, OTHER_COMMANDS, OUTPUT_FORMATS,
                            Exit, execute, fail)
 
-__all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main", "run", "console"]
+__all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main", "run"]
 
 
 class DefaultGroup(click.Group):
@@ -134,8 +134,6 @@ def run() -> None:
         click.echo("vllm-lint: interrupted", err=True)
         sys.exit(EXIT_ERROR)
 
-
-from .program import console  # noqa: E402 - the entry point of installs made before program.py
 
 
 if __name__ == "__main__":  # pragma: no cover

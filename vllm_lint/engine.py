@@ -398,8 +398,9 @@ class Linter:
         from .argv import ArgvParser
 
         analysis = FileAnalysis(shown, fmt, mode, forced)
+        unit = format_unit(fmt)
         try:
-            extraction: Extraction = format_unit(fmt).extract(data, shown, mode)
+            extraction: Extraction = unit.extract(data, shown, mode)
         except ParseError as e:
             d = Diagnostic("VL001", f"cannot parse {fmt}: {e.message}", shown, None, line=e.line)
             if e.offset is not None:
@@ -424,15 +425,13 @@ class Linter:
                 if e.name_span:
                     seen_env.add((e.name_span.start, e.name_span.end))
             ctx = LintContext(shown, launch, args, list(launch.env), surface, self.db, target, source,
-                              self.settings, data)
-            ctx.extra["extraction"] = extraction
+                              self.settings, data, extraction=extraction, documentation=unit.documentation)
             diags.extend(self._run(ctx))
         loose = [e for e in extraction.env if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
         if loose:
             target, source = forced or self.target_for(path, list(extraction.version_hints))
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
-                              self.settings, data)
-            ctx.extra["extraction"] = extraction
+                              self.settings, data, extraction=extraction, documentation=unit.documentation)
             diags.extend(self._run(ctx))
         for note in extraction.notes:
             if any(r.code == note.code for r in self.rules):

@@ -1,11 +1,7 @@
-"""Front-ends: one module per format family, each turning a file's bytes into launches.
+"""Front-ends: one unit per format, each turning a file's bytes into launches.
 
-Every front-end module exposes::
-
-    FORMAT: str                                   # "shell", "python", "dockerfile", "yaml", "markdown"
-    def might_contain_launch(data: bytes) -> bool  # cheap byte pre-filter, no parsing
-    def extract(data: bytes, path: str) -> Extraction   # raises launch.ParseError on bad input
-
-Front-ends never import rules and never look at a flag database. They are imported lazily by
-``vllm_lint.engine`` (a Python file pays for libcst only when its bytes pass the pre-filter).
+The registry of formats and the protocol each format's module implements are in
+``vllm_lint.frontends.base`` (adding a format: ``docs/architecture.md``). Front-ends never import
+rules, ``argv`` or the flag database; each is imported at first use, when a file's bytes pass its
+pre-filter.
 """

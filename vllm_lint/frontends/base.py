@@ -60,15 +60,20 @@ class Format:
     ``modes``: the modes in which its extraction differs (a format whose modes are only AUTO
     reads a file the same way however it was named; one with EXPLICIT skips the pre-filter for
     a file named on the command line; one with CONFIG reads vLLM ``--config`` files);
-    ``embeds``: the formats its text can hold (loaded with it before workers fork)."""
+    ``embeds``: the formats its text can hold (loaded with it before workers fork);
+    ``documentation``: its files are documentation, so their launches are examples
+    (``LintContext.documentation``: VL501 leaves the secrets of examples alone); ``types``: the
+    file types pre-commit's ``identify`` gives its files (``.pre-commit-hooks.yaml``'s
+    ``types_or``; default: the name)."""
 
     __slots__ = ("name", "module_name", "suffixes", "prefixes", "endings", "shebang", "content",
-                 "content_anywhere", "modes", "embeds", "_module")
+                 "content_anywhere", "modes", "embeds", "documentation", "types", "_module")
 
     def __init__(self, name: str, module: str, *, suffixes: tuple[str, ...] = (), prefixes: tuple[str, ...] = (),
                  endings: tuple[str, ...] = (), shebang: Optional[bytes] = None, content: Optional[bytes] = None,
                  content_anywhere: bool = False, modes: tuple[Mode, ...] = (Mode.AUTO,),
-                 embeds: tuple[str, ...] = ()) -> None:
+                 embeds: tuple[str, ...] = (), documentation: bool = False,
+                 types: Optional[tuple[str, ...]] = None) -> None:
         self.name = name
         self.module_name = module
         self.suffixes = suffixes
@@ -79,6 +84,8 @@ class Format:
         self.content_anywhere = content_anywhere
         self.modes = modes
         self.embeds = embeds
+        self.documentation = documentation
+        self.types = (name,) if types is None else types
         self._module: Any = None
 
     def __repr__(self) -> str:
@@ -158,7 +165,7 @@ FORMATS: tuple[Format, ...] = (
            content=rb"(?m)^(apiVersion|kind|services|version|steps|jobs|run|setup|resources):",
            content_anywhere=True, modes=(Mode.AUTO, Mode.EXPLICIT, Mode.CONFIG), embeds=("shell",)),
     Format("markdown", "vllm_lint.frontends.markdown", suffixes=(".md", ".markdown"),
-           embeds=("shell", "yaml", "python", "dockerfile")),
+           embeds=("shell", "yaml", "python", "dockerfile"), documentation=True),
 )
 
 _BY_NAME = {f.name: f for f in FORMATS}

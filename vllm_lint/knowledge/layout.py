@@ -201,7 +201,7 @@ def env_lookup(ctx, name: str, *, file_wide: bool = True) -> Optional[EnvAssign]
     file's loose environment)."""
     last = ctx.extra.get("env_last")
     if last is None:  # built once per context: the rules look up about six names per launch
-        ex = ctx.extra.get("extraction")
+        ex = ctx.extraction
         last = ctx.extra["env_last"] = ({e.name: e for e in ctx.env},
                                         {e.name: e for e in getattr(ex, "env", []) or []})
     found = last[0].get(name)

@@ -69,14 +69,17 @@ class LintContext(Record):
 
     ``args``: list of ``argv.ParsedArg``; ``surface``: the ``surface.db.Surface`` of the target
     release; ``db``: the ``surface.db.Database``; ``target_source``: "--target-version", "config",
-    "image-tag", "newest in database", ...; ``settings``: ``settings.Settings``."""
+    "image-tag", "newest in database", ...; ``settings``: ``settings.Settings``; ``extraction``:
+    the file's whole ``launch.Extraction`` (its loose environment, other launches);
+    ``documentation``: the file is documentation (its format says so: Markdown), so its launches
+    are examples rather than deployments."""
 
     __slots__ = ("path", "launch", "args", "env", "surface", "db", "target", "target_source", "settings", "data",
-                 "extra")
+                 "extra", "extraction", "documentation")
 
     def __init__(self, path: str, launch: Optional[Launch], args: list[Any], env: list[EnvAssign], surface: Any,
                  db: Any, target: str, target_source: str, settings: Any, data: bytes = b"",
-                 extra: Optional[dict[str, Any]] = None) -> None:
+                 extra: Optional[dict[str, Any]] = None, extraction: Any = None, documentation: bool = False) -> None:
         self.path = path
         self.launch = launch
         self.args = args
@@ -88,6 +91,8 @@ class LintContext(Record):
         self.settings = settings
         self.data = data
         self.extra = {} if extra is None else extra
+        self.extraction = extraction
+        self.documentation = documentation
 
     def skip(self, rule: "Rule", reason: str) -> None:
         """Record why a rule stayed silent (shown with --verbose): an unknown model, no GPU count."""

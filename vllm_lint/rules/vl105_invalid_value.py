@@ -107,7 +107,7 @@ def check(ctx: LintContext):
                         try:
                             parsed = json.loads(v)
                         except ValueError:
-                            if opt.kind == "json" and v.isdigit() and arg.written in ("-O", "--compilation-config"):
+                            if opt.kind == "json" and v.isdigit() and arg.bare_level_allowed:
                                 continue  # a bare level: -O3 means level 3 where -O is the alias
                             problem = f"value of `{arg.written}` is not valid JSON"
                             break

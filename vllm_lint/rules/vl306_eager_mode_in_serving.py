@@ -37,7 +37,7 @@ def check(ctx: LintContext):
     if ctx.launch is None or ctx.launch.style == "kwargs":
         return  # LLM(...) / EngineArgs(...) are offline or embedded uses
     for arg in ctx.args:
-        if arg.positional or arg.option is None and not arg.canonical.startswith("-O"):
+        if arg.positional or arg.option is None and not arg.o_shorthand:
             continue
         dest = arg.option.dest if arg.option is not None else None
         if dest == "enforce_eager":
@@ -60,7 +60,7 @@ def check(ctx: LintContext):
                 d = as_json(arg.value)
                 if d is not None:
                     level = as_int(d.get("mode", d.get("level")))
-                elif arg.written == "-O" or arg.canonical.startswith("-O"):
+                elif arg.o_shorthand:
                     level = as_int(arg.value)
             if level == 0:
                 yield ctx.diag(RULE, "compilation level 0 disables torch.compile (and with it compiled CUDA graphs) in "

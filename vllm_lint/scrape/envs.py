@@ -106,7 +106,7 @@ def extract_env(project: Project) -> dict:
         if isinstance(default, (Ref, CallOf)) or default is UNKNOWN:
             dj, computed = None, True
         else:
-            from .extract import to_json
+            from .jsonify import to_json
             dj, computed = to_json(default)
         ann = annotations.get(key)
         if ann is not None:
@@ -121,7 +121,7 @@ def extract_env(project: Project) -> dict:
             tname = {"NoneType": "str", "list": "list[str]", "dict": "dict"}.get(tname, tname)
         cj = None
         if choices is not None:
-            from .extract import to_json
+            from .jsonify import to_json
             cj, comp = to_json(choices)
             if comp:
                 cj = None

@@ -25,12 +25,12 @@ import libcst as cst
 
 from .argparse_calls import Interpreter, KwargsModel, ParserObj, RecordedAction
 from .envs import extract_env
+from .jsonify import to_json
 from .pyresolve import (
     UNKNOWN,
     BoundMethod,
     CallOf,
     ClassInfo,
-    EnumMember,
     ExtractionError,
     FuncRef,
     Lambda,
@@ -61,45 +61,6 @@ def extract_release(tree: SourceTree, version: str, source: dict) -> dict:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def to_json(v: Any) -> tuple[Any, bool]:
-    """(JSON value, computed?) for a statically evaluated Python value."""
-    if v is None or isinstance(v, (bool, int, str)):
-        return v, False
-    if isinstance(v, float):
-        if v != v or v in (float("inf"), float("-inf")):
-            return None, True
-        return v, False
-    if isinstance(v, EnumMember):
-        return to_json(v.value)
-    if isinstance(v, (list, tuple)):
-        out = []
-        for x in v:
-            j, c = to_json(x)
-            if c:
-                return None, True
-            out.append(j)
-        return out, False
-    if isinstance(v, (set, frozenset)):
-        j, c = to_json(list(v))
-        if c:
-            return None, True
-        try:
-            return sorted(j), False
-        except TypeError:
-            return sorted(j, key=repr), False
-    if isinstance(v, dict):
-        out_d = {}
-        for k, x in v.items():
-            if not isinstance(k, (str, int, float, bool)) or isinstance(k, bool):
-                return None, True
-            j, c = to_json(x)
-            if c:
-                return None, True
-            out_d[str(k)] = j
-        return out_d, False
-    return None, True
 
 
 _TYPE_NAMES = {

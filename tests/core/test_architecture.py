@@ -1,0 +1,153 @@
+"""The layer order of docs/architecture.md, checked against the import graph of ``vllm_lint``
+(every import, function-local ones included): no import cycles, no import from a lower layer to a
+higher one, the "never" rules of that page, and every module placed in a layer."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "vllm_lint"
+DOC = ROOT / "docs" / "architecture.md"
+
+# (importer, imported) pairs the page forbids whatever the layers say
+NEVER = [("vllm_lint.frontends", "vllm_lint.rules"), ("vllm_lint.frontends", "vllm_lint.surface"),
+         ("vllm_lint.frontends", "vllm_lint.argv"), ("vllm_lint.frontends", "vllm_lint.knowledge"),
+         ("vllm_lint.fix", "vllm_lint.frontends"), ("vllm_lint.fix", "vllm_lint.engine")]
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for p in sorted(PACKAGE.rglob("*.py")):
+        parts = list(p.relative_to(ROOT).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        if is_pkg:
+            parts = parts[:-1]
+        out[".".join(parts)] = (p, is_pkg)
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, (path, is_pkg) in mods.items():
+        base = name.split(".") if is_pkg else name.split(".")[:-1]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                mod = ".".join(base[: len(base) - (node.level - 1)] + ([node.module] if node.module else [])) \
+                    if node.level else (node.module or "")
+                targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+            else:
+                continue
+            for t in targets:
+                while t and t not in mods:
+                    t = t.rpartition(".")[0]
+                if t and t != name and not name.startswith(t + "."):
+                    found.add(t)
+        graph[name] = found
+    return graph
+
+
+def _layers() -> dict[str, tuple[int, str]]:
+    """'vllm_lint.x' or 'vllm_lint.pkg/' -> (layer number, layer name), from the page's table."""
+    out = {}
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\|\s*(\d+)\.\s*([^|]+?)\s*\|([^|]*)\|", line)
+        if not m:
+            continue
+        for entry in re.findall(r"`([^`]+)`", m.group(3)):
+            out["vllm_lint" + ("" if entry == "__init__" else "." + entry)] = (int(m.group(1)), m.group(2))
+    return out
+
+
+def _layer_of(module: str, layers: dict[str, tuple[int, str]]):
+    if module in layers:
+        return layers[module]
+    parts = module.split(".")
+    for i in range(len(parts), 1, -1):
+        key = ".".join(parts[:i]) + "/"
+        if key in layers:
+            return layers[key]
+    return None
+
+
+def test_the_page_places_every_module():
+    layers = _layers()
+    assert len(layers) > 20, "the layer table of docs/architecture.md was not found"
+    missing = [m for m in _modules() if _layer_of(m, layers) is None]
+    assert not missing, f"modules in no layer of docs/architecture.md: {missing}"
+
+
+def test_no_import_cycles():
+    graph = _graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    cycles = []
+
+    def strong(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    assert cycles == []
+
+
+def _upward(graph: dict[str, set[str]], layers: dict[str, tuple[int, str]]) -> list[str]:
+    out = []
+    for importer, imported in sorted(graph.items()):
+        a = _layer_of(importer, layers)
+        for target in sorted(imported):
+            b = _layer_of(target, layers)
+            if a is not None and b is not None and b[0] > a[0]:
+                out.append(f"{importer} ({a[1]}) imports {target} ({b[1]})")
+    return out
+
+
+def test_no_import_runs_up_the_layers():
+    assert _upward(_graph(), _layers()) == []
+
+
+def test_the_never_rules_hold():
+    broken = []
+    for importer, imported in sorted(_graph().items()):
+        for target in imported:
+            for a, b in NEVER:
+                if (importer == a or importer.startswith(a + ".")) and (target == b or target.startswith(b + ".")):
+                    broken.append(f"{importer} imports {target}")
+    assert broken == []
+
+
+def test_an_upward_import_would_be_seen():
+    layers = _layers()
+    assert "vllm_lint.launch" in _graph()["vllm_lint.engine"]  # the graph sees imports
+    assert _upward({"vllm_lint.engine": {"vllm_lint.launch"}}, layers) == []
+    assert _upward({"vllm_lint.launch": {"vllm_lint.engine"}, "vllm_lint.rules.vl101_removed_option":
+                    {"vllm_lint.report.text"}}, layers) == [
+        "vllm_lint.launch (model) imports vllm_lint.engine (pipeline)",
+        "vllm_lint.rules.vl101_removed_option (rules) imports vllm_lint.report.text (report)"]
