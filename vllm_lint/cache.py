@@ -125,16 +125,6 @@ def load_placed(rec: dict[str, Any], path: str) -> Diagnostic:
     return d
 
 
-def _reads(rec: list) -> Optional[tuple[tuple[str, str], ...]]:
-    """The other files a record's analysis read, when every one is unchanged; else None."""
-    if len(rec) < 7:
-        return ()
-    from . import inputs
-
-    reads = tuple((str(p), str(k)) for p, k in rec[6])
-    return reads if inputs.unchanged(reads) else None
-
-
 class Cache:
     def __init__(self, directory: Path, fingerprint: str):
         self.dir = directory / _FORMAT
@@ -144,6 +134,7 @@ class Cache:
         self._new: dict[str, list] = {}  # this run's records, written by flush()
         self._answered: dict[str, list] = {}  # records that answered a stat lookup unchanged
         self._keys: dict[str, tuple[str, int]] = {}  # path -> (content key, its raw findings had a fix)
+        self._read_keys: dict[str, str] = {}  # content keys of the other files records name, once a run
 
     @staticmethod
     def fingerprint_of(db_path: Path, settings: Any, rule_codes: list[str], unsafe: bool) -> str:
@@ -214,7 +205,7 @@ class Cache:
             return None
         try:
             diags = [load_placed(d, path) for d in (rec[3] if len(rec) > 3 else [])]
-            reads = _reads(rec)
+            reads = self._reads(rec)
         except (KeyError, TypeError, ValueError, IndexError):
             return None
         if reads is None:
@@ -243,12 +234,28 @@ class Cache:
             return None
         try:
             diags = [load_placed(d, path) for d in rec[3]]
-            reads = _reads(rec)
+            reads = self._reads(rec)
         except (KeyError, TypeError, ValueError, IndexError):
             return None
         if reads is None:
             return None
         return rec[2], diags, rec[5], reads
+
+    def _reads(self, rec: list) -> Optional[tuple[tuple[str, str], ...]]:
+        """The other files a record's analysis read, when every one is unchanged; else None. Each
+        file's content key is computed once per run (many files read the same model's config)."""
+        if len(rec) < 7:
+            return ()
+        from .inputs import content_key
+
+        reads = tuple((str(p), str(k)) for p, k in rec[6])
+        for path, key in reads:
+            now = self._read_keys.get(path)
+            if now is None:
+                now = self._read_keys[path] = content_key(path)
+            if now != key:
+                return None
+        return reads
 
     # ------------------------------------------------------------------ recording
 

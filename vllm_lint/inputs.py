@@ -5,7 +5,7 @@ A finding can depend on more than the linted file's bytes: ``vllm serve ./m -tp 
 against ``m/config.json``. Whatever reads such a file tells this module (:func:`note`); the engine
 collects what one analysis read (:func:`recording`) into ``FileAnalysis.reads``, and the result
 cache keeps a result only while every one of those files still has the content key it had
-(:func:`unchanged`). A file that could not be read has the key ``"-"``.
+(:func:`content_key`). A file that could not be read has the key ``"-"``.
 
 Recordings nest: what an inner recording collects (a memoised model lookup records what its first
 resolution read, to replay it on later hits) is also added to the one around it.
@@ -69,8 +69,3 @@ def recording() -> Iterator[dict[str, str]]:
         if _stack:
             for path, key in reads.items():
                 _stack[-1].setdefault(path, key)
-
-
-def unchanged(reads: Iterable[tuple[str, str]]) -> bool:
-    """Whether every file in ``reads`` (path, content key) still has that content key."""
-    return all(content_key(path) == key for path, key in reads)

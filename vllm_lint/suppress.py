@@ -18,9 +18,7 @@ suppression comment that suppresses nothing) cannot be suppressed by a comment.
 
 from __future__ import annotations
 
-import fnmatch
 import re
-from pathlib import PurePath
 from typing import Any, Iterable, Optional
 
 from .launch import LineIndex, Span
@@ -48,6 +46,9 @@ def skips_file(data: bytes) -> bool:
 
 def ignored_by_path(code: str, path: str, per_file_ignores: dict[str, list[str]]) -> bool:
     """Whether ``per-file-ignores`` switches ``code`` off in ``path``."""
+    import fnmatch  # (only a run with per-file-ignores pays for it)
+    from pathlib import PurePath
+
     p = PurePath(path)
     for pattern, codes in per_file_ignores.items():
         if fnmatch.fnmatch(p.as_posix(), pattern) or fnmatch.fnmatch(p.name, pattern) \

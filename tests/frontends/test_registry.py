@@ -63,5 +63,7 @@ def test_pre_commit_hook_lists_the_registered_types():
     assert sorted(hook["types_or"]) == sorted({t for f in base.FORMATS for t in f.types})
 
 
-def test_the_mode_reads_as_its_value():
-    assert f"|{Mode.CONFIG}" == "|config" and Mode("explicit") is Mode.EXPLICIT and Mode.AUTO == "auto"
+def test_an_unknown_mode_is_refused():
+    with pytest.raises(ValueError, match="unknown lint mode 'explict'"):
+        base.get("shell").extract(b"vllm serve m\n", "a.sh", "explict")
+    assert Mode.ALL == ("auto", "explicit", "config")

@@ -35,21 +35,20 @@ from __future__ import annotations
 
 import importlib
 import re
-from enum import Enum
 from typing import Any, Optional
 
 
-class Mode(str, Enum):
-    """How a file came to be linted: found by a directory walk, named on the command line, or a
-    vLLM ``--config`` file (named by a launch, or matched by the ``config-files`` setting). A
-    string, so that it reads (and is cached) as its value."""
+class Mode:
+    """How a file came to be linted, one of three values: found by a directory walk (``AUTO``),
+    named on the command line (``EXPLICIT``), or a vLLM ``--config`` file, named by a launch or
+    matched by the ``config-files`` setting (``CONFIG``). Plain strings rather than an ``Enum``
+    (whose class creation every start-up would pay): they read, compare and are cached as
+    themselves."""
 
     AUTO = "auto"
     EXPLICIT = "explicit"
     CONFIG = "config"
-
-    __str__ = str.__str__
-    __format__ = str.__format__
+    ALL = (AUTO, EXPLICIT, CONFIG)
 
 
 class Format:
@@ -71,7 +70,7 @@ class Format:
 
     def __init__(self, name: str, module: str, *, suffixes: tuple[str, ...] = (), prefixes: tuple[str, ...] = (),
                  endings: tuple[str, ...] = (), shebang: Optional[bytes] = None, content: Optional[bytes] = None,
-                 content_anywhere: bool = False, modes: tuple[Mode, ...] = (Mode.AUTO,),
+                 content_anywhere: bool = False, modes: tuple[str, ...] = (Mode.AUTO,),
                  embeds: tuple[str, ...] = (), documentation: bool = False,
                  types: Optional[tuple[str, ...]] = None) -> None:
         self.name = name
@@ -113,8 +112,10 @@ class Format:
 
     def extract(self, data: bytes, path: str, mode: str = Mode.AUTO):
         """The format's :class:`~vllm_lint.launch.Extraction` of ``data`` read in ``mode``."""
+        if mode not in Mode.ALL:
+            raise ValueError(f"unknown lint mode {mode!r} (one of {', '.join(Mode.ALL)})")
         if len(self.modes) > 1:
-            return self.module.extract_in_mode(data, path, Mode(mode))
+            return self.module.extract_in_mode(data, path, mode)
         return self.module.extract(data, path)
 
     # -- checks before a write
