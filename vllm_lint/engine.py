@@ -355,13 +355,13 @@ class Linter:
         return self.db.newest, "newest release in the database"
 
     # -- one file
-    def screen(self, path: AnyPath, data: bytes, mode: str) -> tuple[Optional[str], Optional[str]]:
-        """(format, why the bytes are not linted or None): the format the name or the content
-        says, then the checks that need no parse (NUL bytes, the format's pre-filter, which a
-        file named explicitly as YAML or matched by ``config-files`` skips, an ``ignore-file``
-        comment). ``FileAnalysis.skipped`` lists the reasons."""
-        named = format_by_name(path)
-        fmt = named or format_by_content(data[:4096])
+    def screen(self, path: AnyPath, data: bytes, mode: str,
+               fmt: Optional[str] = None) -> tuple[Optional[str], Optional[str]]:
+        """(format, why the bytes are not linted or None): the format (``fmt``, else what the name
+        or the content says), then the checks that need no parse (NUL bytes, the format's
+        pre-filter, which a file named explicitly as YAML or matched by ``config-files`` skips, an
+        ``ignore-file`` comment). ``FileAnalysis.skipped`` lists the reasons."""
+        fmt = fmt or format_by_name(path) or format_by_content(data[:4096])
         if fmt is None:
             return None, "no-format"
         if data.find(b"\x00", 0, 8192) >= 0:

@@ -226,24 +226,16 @@ class Session:
 
 def lint_document(linter, path: str, data: bytes, fmt: str) -> tuple[list[Diagnostic], list[tuple[int, int, str, str]]]:
     """The findings the CLI would report for ``data`` at ``path`` (nothing read from disk for
-    the document itself), and the release each launch was checked against."""
-    from ..engine import frontend
+    the document itself: the engine's ``Linter.analyse``), and the release each launch was
+    checked against."""
     from ..surface.db import Surface  # noqa: F401 - keep the database module loaded with the engine
 
-    if b"\x00" in data[:8192]:
+    _, skipped = linter.screen(path, data, "auto", fmt)
+    if skipped is not None:
         return [], []
-    if not frontend(fmt).might_contain_launch(data):
-        return [], []
-    if b"vllm-lint" in data and re.search(rb"#\s*vllm-lint:\s*ignore-file\b", data):
-        return [], []
-    diags, extraction = linter.lint_bytes(path, data, fmt)
-    targets = []
-    if extraction is not None:
-        for launch in extraction.launches:
-            hints = list(launch.version_hints) + list(extraction.version_hints)
-            release, why = linter.target_for(path, hints)
-            targets.append((launch.span.start, launch.span.end, release, why))
-    return linter.finish(data, diags, path), targets
+    analysis = linter.analyse(path, data, mode="auto", fmt=fmt)
+    targets = [(la.launch.span.start, la.launch.span.end, la.target, la.target_source) for la in analysis.launches]
+    return linter.finish(data, analysis.diagnostics, path, fmt), targets
 
 
 # ----------------------------------------------------------------------------- fixes
@@ -256,13 +248,14 @@ def fixable(d: Diagnostic, unsafe: bool) -> bool:
 def fixed_bytes(analysis: Analysis, d: Diagnostic) -> Optional[bytes]:
     """The document with ``d``'s own fix applied, or None when it conflicts or would not re-parse
     (the same check ``--fix`` makes before a write)."""
-    from ..fix import FixConflict, apply_edits, verify
+    from ..fix import FixConflict, apply_edits
+    from ..frontends.base import get as format_unit
 
     try:
         new = apply_edits(analysis.data, list(d.fix.edits))
     except FixConflict:
         return None
-    if new == analysis.data or verify(analysis.fmt, analysis.data, new):
+    if new == analysis.data or format_unit(analysis.fmt).parse_check(analysis.data, new):
         return None
     return new
 
@@ -270,12 +263,11 @@ def fixed_bytes(analysis: Analysis, d: Diagnostic) -> Optional[bytes]:
 def fix_all(analysis: Analysis) -> Optional[bytes]:
     """What ``vllm-lint --fix`` would write for this document (the engine's bounded fix loop), or
     None when nothing changes."""
-    from ..fix import fix_loop
-
-    if analysis.linter is None or not analysis.diagnostics:
+    linter = analysis.linter
+    if linter is None or not analysis.diagnostics:
         return None
-    raw, _ = analysis.linter.lint_bytes(analysis.path, analysis.data, analysis.fmt)
-    new, _, _, _ = fix_loop(analysis.linter, analysis.path, analysis.data, analysis.fmt, raw)
+    first = linter.analyse(analysis.path, analysis.data, mode="auto", fmt=analysis.fmt)
+    new = linter.fix_loop(analysis.path, analysis.data, first).data
     return None if new == analysis.data else new
 
 
