@@ -3,6 +3,7 @@ claims by name and by content, and the file types other files list (pre-commit's
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,18 @@ def test_an_unknown_mode_is_refused():
     with pytest.raises(ValueError, match="unknown lint mode 'explict'"):
         base.get("shell").extract(b"vllm serve m\n", "a.sh", "explict")
     assert Mode.ALL == ("auto", "explicit", "config")
+
+
+@pytest.mark.parametrize("language_id, fmt", [("shellscript", "shell"), ("dockercompose", "yaml"),
+                                              ("github-actions-workflow", "yaml"), ("markdown", "markdown"),
+                                              ("jupyter", None), (None, None)])
+def test_editor_language_ids(language_id, fmt):
+    assert base.format_by_language_id(language_id) == fmt
+
+
+def test_the_editor_guide_names_registered_language_ids():
+    text = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    sentence = text[text.index("The language identifiers editors use"):]
+    sentence = sentence[:sentence.index(". ")]
+    named = set(re.findall(r"`([^`]+)`", sentence))
+    assert named and named <= {i for f in base.FORMATS for i in f.language_ids}

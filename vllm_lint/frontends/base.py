@@ -63,16 +63,17 @@ class Format:
     ``documentation``: its files are documentation, so their launches are examples
     (``LintContext.documentation``: VL501 leaves the secrets of examples alone); ``types``: the
     file types pre-commit's ``identify`` gives its files (``.pre-commit-hooks.yaml``'s
-    ``types_or``; default: the name)."""
+    ``types_or``; default: the name); ``language_ids``: the language identifiers editors give
+    its documents (the language server's fallback for a buffer whose name says nothing)."""
 
     __slots__ = ("name", "module_name", "suffixes", "prefixes", "endings", "shebang", "content",
-                 "content_anywhere", "modes", "embeds", "documentation", "types", "_module")
+                 "content_anywhere", "modes", "embeds", "documentation", "types", "language_ids", "_module")
 
     def __init__(self, name: str, module: str, *, suffixes: tuple[str, ...] = (), prefixes: tuple[str, ...] = (),
                  endings: tuple[str, ...] = (), shebang: Optional[bytes] = None, content: Optional[bytes] = None,
                  content_anywhere: bool = False, modes: tuple[str, ...] = (Mode.AUTO,),
                  embeds: tuple[str, ...] = (), documentation: bool = False,
-                 types: Optional[tuple[str, ...]] = None) -> None:
+                 types: Optional[tuple[str, ...]] = None, language_ids: tuple[str, ...] = ()) -> None:
         self.name = name
         self.module_name = module
         self.suffixes = suffixes
@@ -85,6 +86,7 @@ class Format:
         self.embeds = embeds
         self.documentation = documentation
         self.types = (name,) if types is None else types
+        self.language_ids = language_ids
         self._module: Any = None
 
     def __repr__(self) -> str:
@@ -156,17 +158,19 @@ class Format:
 #: The registered formats (see the module docstring). A new format is one more entry here.
 FORMATS: tuple[Format, ...] = (
     Format("shell", "vllm_lint.frontends.shell", suffixes=(".sh", ".bash", ".zsh", ".ksh"),
-           shebang=rb"\b(ba|z|k|da)?sh\b"),
+           shebang=rb"\b(ba|z|k|da)?sh\b", language_ids=("shellscript", "sh", "bash", "zsh")),
     Format("python", "vllm_lint.frontends.python", suffixes=(".py", ".pyw"), shebang=rb"python",
-           embeds=("shell",)),
+           embeds=("shell",), language_ids=("python",)),
     Format("dockerfile", "vllm_lint.frontends.dockerfile", prefixes=("dockerfile", "containerfile"),
            endings=(".dockerfile", ".containerfile"),
-           content=rb"(?i)(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", embeds=("shell",)),
+           content=rb"(?i)(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", embeds=("shell",),
+           language_ids=("dockerfile",)),
     Format("yaml", "vllm_lint.frontends.yaml", suffixes=(".yaml", ".yml"),
            content=rb"(?m)^(apiVersion|kind|services|version|steps|jobs|run|setup|resources):",
-           content_anywhere=True, modes=(Mode.AUTO, Mode.EXPLICIT, Mode.CONFIG), embeds=("shell",)),
+           content_anywhere=True, modes=(Mode.AUTO, Mode.EXPLICIT, Mode.CONFIG), embeds=("shell",),
+           language_ids=("yaml", "dockercompose", "helm", "github-actions-workflow")),
     Format("markdown", "vllm_lint.frontends.markdown", suffixes=(".md", ".markdown"),
-           embeds=("shell", "yaml", "python", "dockerfile"), documentation=True),
+           embeds=("shell", "yaml", "python", "dockerfile"), documentation=True, language_ids=("markdown",)),
 )
 
 _BY_NAME = {f.name: f for f in FORMATS}
@@ -187,6 +191,14 @@ def names() -> tuple[str, ...]:
 def get(name: str) -> Format:
     """The registered format called ``name`` (KeyError if none is)."""
     return _BY_NAME[name]
+
+
+def format_by_language_id(language_id: Optional[str]) -> Optional[str]:
+    """The format of an editor document with this language identifier (LSP ``languageId``)."""
+    for f in FORMATS:
+        if language_id in f.language_ids:
+            return f.name
+    return None
 
 
 def format_by_filename(name: str) -> Optional[str]:

@@ -16,12 +16,6 @@ from typing import Any, Optional
 from ..rules.base import Diagnostic
 
 # the language identifiers editors use, and the format each one means when the file name does not say
-LANGUAGE_FORMATS = {
-    "shellscript": "shell", "sh": "shell", "bash": "shell", "zsh": "shell",
-    "yaml": "yaml", "dockercompose": "yaml", "helm": "yaml", "github-actions-workflow": "yaml",
-    "dockerfile": "dockerfile", "python": "python", "markdown": "markdown", "jupyter": None,
-}
-
 # which wins when a project configuration file and the client's settings both set something
 # (ruff's configurationPreference): the file, the editor, or the editor alone
 PREFERENCES = ("filesystemFirst", "editorFirst", "editorOnly")
@@ -208,8 +202,10 @@ class Session:
 
         data = text.encode("utf-8")
         fmt = format_by_name(path) if path else None
-        if fmt is None and language_id in LANGUAGE_FORMATS:
-            fmt = LANGUAGE_FORMATS[language_id]
+        if fmt is None:
+            from ..frontends.base import format_by_language_id
+
+            fmt = format_by_language_id(language_id)
         if fmt is None:
             fmt = format_by_content(data[:4096])
         if fmt is None:
