@@ -192,10 +192,12 @@ class FileResult(Record):
     it was named: ``_mode_tag``);
     ``content_key``: (content key, the findings before suppression had a fix) for the result cache,
     brought back from worker processes with the result; ``reads``: the other files the analysis
-    read, (path, content key) each (``FileAnalysis.reads``)."""
+    read, (path, content key) each (``FileAnalysis.reads``); ``mode`` and ``forced``: how the file
+    was read (``Linter.analyse``), for what consumes the result and analyses the file again
+    (--add-noqa)."""
 
     __slots__ = ("path", "diagnostics", "fixed", "original", "format", "fix_note", "fixed_count", "verbose",
-                 "related", "stat_key", "verdict", "content_key", "reads")
+                 "related", "stat_key", "verdict", "content_key", "reads", "mode", "forced")
 
     def __init__(self, path: str, diagnostics: Optional[list[Diagnostic]] = None, fixed: Optional[bytes] = None,
                  original: Optional[bytes] = None, format: Optional[str] = None, fix_note: Optional[str] = None,
@@ -215,6 +217,8 @@ class FileResult(Record):
         self.verdict = verdict
         self.content_key: Optional[tuple[str, int]] = None
         self.reads: tuple[tuple[str, str], ...] = ()
+        self.mode: Optional[str] = None
+        self.forced: Optional[tuple[str, str]] = None
 
 
 class LaunchAnalysis(Record):
@@ -515,6 +519,7 @@ class Linter:
             return None
         res = FileResult(path, stat_key=stat_key)
         res.verdict, res.diagnostics, res.reads = known
+        res.mode = mode
         return res
 
     def cached_result(self, target: Target) -> Optional[FileResult]:
@@ -532,6 +537,7 @@ class Linter:
         self.references = []
         if mode is None:
             mode = self.mode_of(target)
+        res.mode, res.forced = mode, forced
         try:
             st = None
             if self.cache is not None and not fix and forced is None and self.cache.has_records():

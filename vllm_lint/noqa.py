@@ -110,8 +110,8 @@ def _signature(extraction) -> Any:
 
 
 class _State:
-    def __init__(self, linter, path: Path, data: bytes, fmt: str):
-        analysis = linter.analyse(path, data, mode="auto", fmt=fmt)
+    def __init__(self, linter, path: Path, data: bytes, fmt: str, mode: str, forced):
+        analysis = linter.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
         self.data = data
         self.diags = linter.finish(data, analysis.diagnostics, str(path), fmt)
         self.signature = _signature(analysis.extraction)
@@ -121,14 +121,16 @@ class _State:
         return Counter((d.code, d.message, d.option) for d in self.diags)
 
 
-def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[int]] = None) -> NoqaResult:
+def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[int]] = None, *,
+                 mode: str = "auto", forced: Optional[tuple[str, str]] = None) -> NoqaResult:
     """Suppression comments for the findings in ``data`` (only those on ``rows``, 1-based, when
-    given: an editor's "suppress on this line")."""
+    given: an editor's "suppress on this line"), the file read as the lint read it (``mode``,
+    ``forced``: ``Linter.analyse``)."""
     from .frontends.base import get as format_unit
 
     unit = format_unit(fmt)
     res = NoqaResult(str(path), data, data)
-    state = _State(linter, path, data, fmt)
+    state = _State(linter, path, data, fmt, mode, forced)
     if state.parse_error:
         return res
     failed_rows: set[int] = set()
@@ -177,7 +179,7 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[i
             if problem is not None:
                 reason = problem
                 continue
-            new_state = _State(linter, path, cand, fmt)
+            new_state = _State(linter, path, cand, fmt, mode, forced)
             if new_state.signature != state.signature:
                 reason = "the launches would change"
                 continue
@@ -207,7 +209,7 @@ def add_noqa(linter, results) -> list[NoqaResult]:
     Returns one ``NoqaResult`` per file that had findings; the caller writes ``new``."""
     out = []
     for r in results:
-        if r.format is None or not any(d.code not in UNSUPPRESSIBLE for d in r.diagnostics):
+        if not any(d.code not in UNSUPPRESSIBLE for d in r.diagnostics):
             continue
         p = Path(r.path)
         try:
@@ -217,6 +219,12 @@ def add_noqa(linter, results) -> list[NoqaResult]:
             nr.failed.append((1, "", f"cannot read the file: {e.strerror or e}"))
             out.append(nr)
             continue
-        out.append(add_to_bytes(linter, p, data, r.format))
+        mode = r.mode or "auto"
+        fmt = r.format
+        if fmt is None:  # a result the cache answered without reading the file
+            fmt, skipped = linter.screen(p, data, mode)
+            if skipped is not None:
+                continue
+        out.append(add_to_bytes(linter, p, data, fmt, mode=mode, forced=r.forced))
     return out
 

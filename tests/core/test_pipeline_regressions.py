@@ -95,3 +95,28 @@ def test_analysis_of_unsaved_bytes_does_not_read_the_file(synth_db_path, tmp_pat
     assert analysis.edits and analysis.reads == ()
     skipped = linter.analyse(tmp_path / "notes.txt", b"nothing here\n")
     assert skipped.skipped == "no-format" and skipped.diagnostics == []
+
+
+def test_add_noqa_reads_a_named_vllm_config_file_as_lint_does(run_cli, tmp_path, monkeypatch):
+    # the same family as the audit's bug: --add-noqa analysed the file again in the walk's mode,
+    # found nothing, and added nothing; with the cache, a second run answers from the stat index
+    monkeypatch.delenv("VLLM_LINT_NO_CACHE", raising=False)
+    monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    cfg = tmp_path / "vllm-config.yaml"
+    cfg.write_text("model: m\nswap-space: 4\n")
+    assert _codes(run_cli("--output-format", "json", "-t", "0.27.1", str(cfg)).output) == [("vllm-config.yaml", "VL101")]
+    r = run_cli("-t", "0.27.1", "--add-noqa", str(cfg))
+    assert "Added 1 suppression comment to 1 file." in r.output
+    assert cfg.read_text() == "model: m\nswap-space: 4  # vllm-lint: ignore[VL101]\n"
+    assert run_cli("--output-format", "json", "-t", "0.27.1", str(cfg)).output.strip() == "[]"
+
+
+def test_add_noqa_after_a_cached_run(run_cli, tmp_path, monkeypatch):
+    # a result the cache's stat index answers carries no format: --add-noqa screens the bytes
+    monkeypatch.delenv("VLLM_LINT_NO_CACHE", raising=False)
+    monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    p = tmp_path / "a.sh"
+    p.write_text("vllm serve m --swap-space 4\n")
+    run_cli("-t", "0.27.1", str(p))
+    assert "Added 1 suppression comment" in run_cli("-t", "0.27.1", "--add-noqa", str(p)).output
+    assert p.read_text() == "vllm serve m --swap-space 4  # vllm-lint: ignore[VL101]\n"
