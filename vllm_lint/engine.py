@@ -1,7 +1,11 @@
 """The lint pipeline: paths -> files -> format -> front-end -> launches -> target -> rules -> diagnostics.
 
-Also the fix loop: apply non-overlapping edits, re-lint, repeat (bounded); a fixed file is written
-only if it still parses in its format (``vllm_lint.fix``).
+Its one product is ``Linter.analyse(path, data) -> FileAnalysis``: lint, --fix, --add-noqa, the
+baseline, the audit and the language server consume it. The engine names no format: it asks
+the registry (``vllm_lint.frontends.base``). Also the fix loop (``Linter.fix_loop``): apply
+non-overlapping edits (``vllm_lint.fix``), analyse again, repeat (bounded); a pass is kept only
+if the result still parses in its format (``Format.parse_check``). Suppression comments:
+``vllm_lint.suppress``. The layers and the data flow of one run: ``docs/architecture.md``.
 """
 
 from __future__ import annotations
