@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from .suppress import UNSUPPRESSIBLE, comment as _comment, merge_codes as _merge
+from .suppress import UNSUPPRESSIBLE, comment_line_above as _standalone, lines_of as _lines, trailing_comment as _trailing
 
 
 @dataclass
@@ -37,55 +37,6 @@ class NoqaResult:
     new: bytes
     added: int = 0  # comments written or extended
     failed: list[tuple[int, str, str]] = field(default_factory=list)  # (row, codes, reason), rows of the new bytes
-
-
-def _lines(data: bytes) -> list[bytes]:
-    return data.splitlines(keepends=True) or [b""]
-
-
-def _eol(line: bytes) -> bytes:
-    if line.endswith(b"\r\n"):
-        return b"\r\n"
-    if line.endswith(b"\n"):
-        return b"\n"
-    return b""
-
-
-def _trailing(lines: list[bytes], idx: int, codes: list[str]) -> Optional[list[bytes]]:
-    line = lines[idx]
-    eol = _eol(line)
-    body = line[: len(line) - len(eol)]
-    if body.rstrip().endswith(b"\\") or not body.strip():
-        return None
-    merged = _merge(line, codes)
-    if merged is not None:
-        new = merged
-    else:
-        new = body.rstrip(b" \t") + b"  " + _comment(codes) + eol
-    return lines[:idx] + [new] + lines[idx + 1:]
-
-
-def _anchor(lines: list[bytes], idx: int) -> int:
-    """First line of the backslash-continued command containing line ``idx``."""
-    while idx > 0 and lines[idx - 1].rstrip().endswith(b"\\"):
-        idx -= 1
-    return idx
-
-
-def _standalone(lines: list[bytes], idx: int, codes: list[str], lo: int = 0) -> Optional[tuple[list[bytes], int]]:
-    """A comment line above the first line of the command containing ``idx`` (or the comment
-    already there, extended); returns the new lines and the 0-based row inserted at (or -1)."""
-    a = _anchor(lines, idx)
-    if a < lo:
-        return None
-    if a > lo and lines[a - 1].lstrip().startswith(b"#"):
-        merged = _merge(lines[a - 1], codes)
-        if merged is not None:
-            return lines[:a - 1] + [merged] + lines[a:], -1
-    anchor = lines[a]
-    indent = anchor[: len(anchor) - len(anchor.lstrip(b" \t"))]
-    eol = _eol(anchor) or (_eol(lines[0]) or b"\n")
-    return lines[:a] + [indent + _comment(codes) + eol] + lines[a:], a
 
 
 # ------------------------------------------------------------------------------ equivalence

@@ -4,7 +4,8 @@ which comment applies to which finding, and the scan for comments that suppress 
 ``# vllm-lint: ignore[CODES]`` (or a blanket ``# vllm-lint: ignore``) applies to findings on its
 own line, and a standalone comment line applies to the line right below it; ``# vllm-lint:
 ignore-file`` anywhere skips the file. So that every line can be suppressed without changing
-what the file means (``--add-noqa``, which places the comments: ``vllm_lint.noqa``):
+what the file means (``--add-noqa``: ``vllm_lint.noqa`` chooses among the placements made here
+and verifies each):
 
 * a command continued with trailing backslashes is one logical line: a standalone comment line
   right above its first line covers all of it (a comment cannot follow a backslash, and a
@@ -164,3 +165,58 @@ def merge_codes(line: bytes, codes: list[str]) -> Optional[bytes]:
 def comment(codes: list[str]) -> bytes:
     """The suppression comment for ``codes``."""
     return b"# vllm-lint: ignore[" + ",".join(sorted(set(codes))).encode() + b"]"
+
+
+# ----------------------------------------------------------------------------- placement
+
+
+def lines_of(data: bytes) -> list[bytes]:
+    """``data``'s lines with their line ends (one empty line for empty bytes), as placement sees them."""
+    return data.splitlines(keepends=True) or [b""]
+
+
+def _eol(line: bytes) -> bytes:
+    if line.endswith(b"\r\n"):
+        return b"\r\n"
+    if line.endswith(b"\n"):
+        return b"\n"
+    return b""
+
+
+def trailing_comment(lines: list[bytes], idx: int, codes: list[str]) -> Optional[list[bytes]]:
+    """``lines`` with a comment for ``codes`` at the end of line ``idx`` (merged into one already
+    there); None where a trailing comment cannot go (a continued line, a blank line)."""
+    line = lines[idx]
+    eol = _eol(line)
+    body = line[: len(line) - len(eol)]
+    if body.rstrip().endswith(b"\\") or not body.strip():
+        return None
+    merged = merge_codes(line, codes)
+    if merged is not None:
+        new = merged
+    else:
+        new = body.rstrip(b" \t") + b"  " + comment(codes) + eol
+    return lines[:idx] + [new] + lines[idx + 1:]
+
+
+def _anchor(lines: list[bytes], idx: int) -> int:
+    """First line of the backslash-continued command containing line ``idx``."""
+    while idx > 0 and lines[idx - 1].rstrip().endswith(b"\\"):
+        idx -= 1
+    return idx
+
+
+def comment_line_above(lines: list[bytes], idx: int, codes: list[str], lo: int = 0) -> Optional[tuple[list[bytes], int]]:
+    """A comment line above the first line of the command containing ``idx`` (or the comment
+    already there, extended); returns the new lines and the 0-based row inserted at (or -1)."""
+    a = _anchor(lines, idx)
+    if a < lo:
+        return None
+    if a > lo and lines[a - 1].lstrip().startswith(b"#"):
+        merged = merge_codes(lines[a - 1], codes)
+        if merged is not None:
+            return lines[:a - 1] + [merged] + lines[a:], -1
+    anchor = lines[a]
+    indent = anchor[: len(anchor) - len(anchor.lstrip(b" \t"))]
+    eol = _eol(anchor) or (_eol(lines[0]) or b"\n")
+    return lines[:a] + [indent + comment(codes) + eol] + lines[a:], a
