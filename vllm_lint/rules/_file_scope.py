@@ -7,7 +7,7 @@ from typing import Optional
 
 
 def is_first_context(ctx) -> bool:
-    ex = ctx.extra.get("extraction")
+    ex = ctx.extraction
     if ex is None:
         return ctx.launch is None
     if ex.launches:
@@ -16,6 +16,8 @@ def is_first_context(ctx) -> bool:
 
 
 def file_format(ctx) -> Optional[str]:
-    from ..engine import format_by_content, format_by_name
+    import os
 
-    return format_by_name(ctx.path) or format_by_content(ctx.data[:4096])
+    from ..frontends.base import format_by_content, format_by_filename
+
+    return format_by_filename(os.path.basename(ctx.path)) or format_by_content(ctx.data[:4096])

@@ -48,7 +48,7 @@ def _hints(ctx: LintContext):
     out = []
     if ctx.launch is not None:
         out.extend(ctx.launch.version_hints)
-    ex = ctx.extra.get("extraction")
+    ex = ctx.extraction
     if ex is not None:
         first = ex.launches[0] if ex.launches else None
         if ctx.launch is first:
