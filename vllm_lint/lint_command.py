@@ -35,7 +35,8 @@ OUTPUT_FORMATS = ("text", "concise", "json", "github", "gitlab", "sarif", "junit
 # the commands beside lint: name -> (module, attribute), imported only when named (cli.DefaultGroup);
 # a first word among them is no path to lint
 OTHER_COMMANDS = {"db": ("cli_db", "db"), "audit": ("audit_cli", "audit"), "flags": ("cli_flags", "flags_group"),
-                  "rule": ("cli_flags", "rule_cmd"), "server": ("cli_server", "server_cmd")}
+                  "rule": ("cli_flags", "rule_cmd"), "server": ("cli_server", "server_cmd"),
+                  "site": ("site.command", "site_group")}
 
 
 class Option:

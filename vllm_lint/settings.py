@@ -98,6 +98,28 @@ _TYPES: dict[str, type] = {
     "online": bool,
 }
 
+# What each setting does: the configuration reference (`vllm-lint site build`, tests/site checks
+# that every key has one).
+DESCRIPTIONS: dict[str, str] = {
+    "target-version": "The vLLM release to check against when the launch names none (`0.27` = the newest 0.27.x); "
+                      "the command line's `--target-version` wins.",
+    "select": "Rule codes or prefixes to enable (`VL1`, `VL101`), replacing the default set.",
+    "extend-select": "Rule codes or prefixes to enable on top of the selection (opt-in rules included).",
+    "ignore": "Rule codes or prefixes to disable.",
+    "exclude": "Path patterns (gitignore syntax) never linted, replacing the default exclusions.",
+    "extend-exclude": "Path patterns (gitignore syntax) never linted, on top of the default exclusions.",
+    "per-file-ignores": "A table from a path pattern to the rule codes ignored in the files it matches.",
+    "config-files": "Globs of vLLM `--config` YAML files to lint as such, even when no launch names them.",
+    "gpu": "The GPU product (`H100`, `A100-80GB`) assumed when a launch's own context does not say (VL3xx/VL4xx).",
+    "gpus": "The number of GPUs assumed when a launch's own context does not say (VL402).",
+    "moe-gpu-memory-utilization-threshold": "VL302 reports `--gpu-memory-utilization` at or above this value on a "
+                                            "mixture-of-experts model.",
+    "moe-gpu-memory-utilization-cap": "The value VL302's unsafe fix lowers `--gpu-memory-utilization` to.",
+    "ep-min-activation-density": "VL303 reports expert parallelism on a model whose routed activation density "
+                                 "(experts per token / routed experts) is below this value.",
+    "online": "Allow fetching model facts from the Hugging Face hub (cached) for models the shipped table lacks.",
+}
+
 
 def _validate(table: dict[str, Any], source: Path) -> Settings:
     s = Settings(source=source)

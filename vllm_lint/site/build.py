@@ -1,0 +1,334 @@
+"""Rendering the site: every page of ``SiteModel`` through the Jinja2 templates into OUTDIR.
+
+Links are relative and name ``index.html`` (the site works opened from disk); the search index
+and the compare data are scripts, not fetched JSON (``fetch`` of ``file://`` is blocked). Output is
+deterministic: sorted inputs, no timestamps, files written in a fixed order.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Optional
+
+from ..surface.db import Database
+from . import model as m
+from .svg import Timeline
+
+HERE = Path(__file__).parent
+MARKER = "vllm-lint-site.txt"  # a folder holding it was built by this command and may be rebuilt
+
+
+class SiteError(Exception):
+    """The site cannot be built where asked (exit code 2)."""
+
+
+def _json_script(var: str, data: Any) -> str:
+    # "</" inside a string would end an inline script; \u003c keeps the JSON valid
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return f"window.{var}={text};\n"
+
+
+def _md():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+class Builder:
+    def __init__(self, db: Database, out: Path) -> None:
+        import jinja2
+
+        self.db = db
+        self.out = Path(out)
+        self.model = m.SiteModel(db)
+        self.files: dict[str, bytes] = {}
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+                                      autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+        self.env.filters["shown"] = m.shown
+        self.env.globals.update(option_url=m.option_url, env_url=m.env_url, release_url=m.release_url,
+                                compare_url=m.compare_url, option_link=self.model.option_link,
+                                newest=self.model.newest, describe=m.describe_change, oldest=self.model.versions[0],
+                                nversions=len(self.model.versions))
+
+    # ------------------------------------------------------------------ output
+    def page(self, path: str, template: str, title: str, description: str, **ctx: Any) -> None:
+        depth = path.count("/")
+        html = self.env.get_template(template).render(root="../" * depth, title=title, description=description,
+                                                      path=path, **ctx)
+        self.files[path] = html.encode("utf-8")
+
+    def write(self) -> None:
+        out = self.out
+        if out.exists() and not out.is_dir():
+            raise SiteError(f"{out}: exists and is not a directory")
+        if out.is_dir() and any(out.iterdir()):
+            if not (out / MARKER).is_file():
+                raise SiteError(f"{out}: not empty and not a site built by vllm-lint ({MARKER} is missing); "
+                                f"choose an empty or new directory")
+            for entry in sorted(out.iterdir()):
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry)
+                else:
+                    entry.unlink()
+        out.mkdir(parents=True, exist_ok=True)
+        dirs: set[Path] = set()
+        for rel in sorted(self.files):
+            p = out / rel
+            if p.parent not in dirs:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                dirs.add(p.parent)
+            p.write_bytes(self.files[rel])
+
+    # ------------------------------------------------------------------ pages
+    def build(self) -> dict[str, int]:
+        self.static()
+        self.search_index()
+        self.index_page()
+        self.option_pages()
+        self.env_pages()
+        self.release_pages()
+        self.compare_pages()
+        self.rule_pages()
+        self.reference_pages()
+        self.files[MARKER] = (f"Built by `vllm-lint site build` from the flag database "
+                              f"(vLLM {self.model.versions[0]} to {self.model.newest}). "
+                              f"Rebuilding replaces everything in this folder.\n").encode()
+        self.write()
+        return {"files": len(self.files), "bytes": sum(len(b) for b in self.files.values())}
+
+    def static(self) -> None:
+        for p in sorted((HERE / "static").iterdir()):
+            if p.is_file():
+                self.files[f"static/{p.name}"] = p.read_bytes()
+
+    def search_index(self) -> None:
+        """``[name, kind, url, note]`` rows for every option string, variable, release and rule."""
+        rows: list[list[str]] = []
+        mdl = self.model
+        for name, page in mdl.options.items():
+            if page.is_canonical:
+                last = page.spelling_eras[-1]
+                note = (f"{mdl.versions[page.accepted[0]]} .. {last.last}" if last.b < len(mdl.versions) - 1
+                        else f"since {mdl.versions[page.accepted[0]]}")
+            else:
+                owners = sorted({e.value for e in page.spelling_eras})
+                note = "alias of " + ", ".join(owners)
+            rows.append([name, "option", page.url, note])
+        for name, page in mdl.env.items():
+            note = f"{page.eras[0].first} .. {page.eras[-1].last}" if page.eras[-1].b < len(mdl.versions) - 1 \
+                else f"since {page.eras[0].first}"
+            kind = "build env" if not page.runtime else "env"
+            rows.append([name, kind, page.url, note])
+        for r in mdl.releases:
+            rows.append([r.version, "release", r.url, f"{r.options} options"])
+        for rule in self.rules():
+            rows.append([rule.code, "rule", f"rules/{rule.code}/index.html", f"{rule.name}: {rule.summary}"])
+        self.files["search-index.js"] = _json_script("VLLM_LINT_SEARCH", rows).encode("utf-8")
+
+    def index_page(self) -> None:
+        mdl = self.model
+        newest = mdl.releases[-1]
+        self.page("index.html", "index.html", "vLLM flag history",
+                  f"Every option and environment variable of vLLM {mdl.versions[0]} to {mdl.newest}: "
+                  f"when each appeared, changed, was deprecated, renamed or removed.",
+                  counts=mdl.counts(), newest_release=newest, releases=list(reversed(mdl.releases[-8:])))
+        canonical = [p for p in mdl.options.values() if p.is_canonical]
+        spellings = [p for p in mdl.options.values() if not p.is_canonical]
+        self.page("options/index.html", "options.html", "vLLM options",
+                  f"All {len(canonical)} vLLM serve options from {mdl.versions[0]} to {mdl.newest}, "
+                  f"with {len(spellings)} other spellings.", options=canonical, spellings=spellings)
+        self.page("env/index.html", "env_index.html", "vLLM environment variables",
+                  f"All {len(mdl.env)} environment variables vLLM {mdl.versions[0]} to {mdl.newest} read.",
+                  variables=list(mdl.env.values()))
+        self.page("releases/index.html", "releases.html", "vLLM releases",
+                  f"{len(mdl.releases)} vLLM releases and what each changed.", releases=list(reversed(mdl.releases)))
+
+    # ---- options
+    def option_pages(self) -> None:
+        mdl = self.model
+        for page in mdl.options.values():
+            st = page.story
+            if page.is_canonical:
+                tl = self.option_timeline(page)
+                last = mdl.versions[page.accepted[-1]]
+                gone = page.accepted[-1] < len(mdl.versions) - 1
+                desc = (f"vLLM option {page.name}: accepted {self._ranges_text(st)}"
+                        + (f"; last accepted by {last}, removed in {st.removed_in[-1]}" if gone and st else "")
+                        + (f"; successor {st.successor}" if st and st.successor else "") + ".")
+                gaps = (st.removed_in[:-1] if gone else st.removed_in) if st else []
+                self.page(page.url, "option.html", f"{page.name} (vLLM option)", desc, page=page, st=st,
+                          timeline=tl.render(), gone=gone, last=last, gaps=gaps, command=self._command(page.name),
+                          canon_last=mdl.versions[page.canonical[-1]])
+            else:
+                owners = sorted({e.value for e in page.spelling_eras})
+                desc = f"vLLM option spelling {page.name}: " + "; ".join(
+                    f"{e.label} alias of {e.value}" for e in page.spelling_eras) + "."
+                self.page(page.url, "spelling.html", f"{page.name} (vLLM option spelling)", desc, page=page,
+                          owners=owners, command=self._command(page.name))
+
+    @staticmethod
+    def _command(name: str) -> str:
+        return f"vllm-lint flags show -- {name}" if name.startswith("-") and not name.startswith("--") \
+            else f"vllm-lint flags show {name}"
+
+    @staticmethod
+    def _ranges_text(st: Optional[Any]) -> str:
+        if st is None:
+            return ""
+        return ", ".join(a if a == b else f"{a} .. {b}" for a, b in st.ranges)
+
+    def option_timeline(self, page: m.OptionPage) -> Timeline:
+        mdl = self.model
+        v = mdl.versions
+        tl = Timeline(v, f"Timeline of {page.name} across vLLM {v[0]} to {v[-1]}")
+        for e in page.spelling_eras:
+            if e.value == page.name:
+                tl.bar(e.a, e.b, "tl-acc", f"{page.name} accepted: {e.label}")
+            else:
+                tl.bar(e.a, e.b, "tl-alias", f"{e.label}: an alias of {e.value}")
+        for e in page.deprecated_eras:
+            tl.overlay(e.a, e.b, "tl-dep", f"deprecated: {e.label}")
+        st = page.story
+        if st:
+            pos = {ver: i for i, ver in enumerate(v)}
+            for c in st.changes:
+                tl.marker(pos[c.version], c.what if c.what in ("default", "choices") else "type",
+                          f"{c.version}: {m.describe_change(c.what, c.old, c.new)}")
+            for k, removed in enumerate(st.removed_in):
+                final = k == len(st.removed_in) - 1
+                if final and st.successor:
+                    tl.end(pos[removed], f"{removed}: renamed to {st.successor}",
+                           self._rel(page.url, page.successor_url) if page.successor_url else None, "tl-renamed")
+                else:
+                    tl.end(pos[removed], f"removed in {removed}")
+        return tl
+
+    @staticmethod
+    def _rel(from_path: str, to_path: str) -> str:
+        return "../" * from_path.count("/") + to_path
+
+    # ---- environment variables
+    def env_pages(self) -> None:
+        mdl = self.model
+        v = mdl.versions
+        for page in mdl.env.values():
+            tl = Timeline(v, f"Timeline of {page.name} across vLLM {v[0]} to {v[-1]}")
+            for e in page.category_eras:
+                cls = "tl-acc" if e.value == "runtime" else "tl-build" if e.value == "build" else "tl-both"
+                tl.bar(e.a, e.b, cls, f"read as a {e.value} variable: {e.label}")
+            for e in page.deprecated_eras:
+                tl.overlay(e.a, e.b, "tl-dep", f"deprecated: {e.label}")
+            pos = {ver: i for i, ver in enumerate(v)}
+            for c in page.changes:
+                tl.marker(pos[c.version], c.what if c.what in ("default", "choices") else "type",
+                          f"{c.version}: {c.text}")
+            for k, removed in enumerate(page.removed_in):
+                if k == len(page.removed_in) - 1 and page.successor:
+                    tl.end(pos[removed], f"{removed}: replaced by {page.successor}",
+                           self._rel(page.url, page.successor_url) if page.successor_url else None, "tl-renamed")
+                else:
+                    tl.end(pos[removed], f"removed in {removed}")
+            last = page.eras[-1].last
+            gone = page.eras[-1].b < len(v) - 1
+            kinds = " and ".join(page.categories)
+            desc = (f"vLLM {kinds} environment variable {page.name}: read by "
+                    + ", ".join(e.label for e in page.eras)
+                    + (f"; last read by {last}, removed in {page.removed_in[-1]}" if gone else "") + ".")
+            self.page(page.url, "env.html", f"{page.name} (vLLM environment variable)", desc, page=page,
+                      timeline=tl.render(), gone=gone, last=last, command=f"vllm-lint flags show {page.name}")
+
+    # ---- releases and comparisons
+    def release_pages(self) -> None:
+        mdl = self.model
+        for r in mdl.releases:
+            d = r.diff
+            if d:
+                desc = (f"vLLM {r.version} against {r.prev}: {len(d.added)} options added, {len(d.removed)} removed, "
+                        f"{len(d.renamed)} renamed, {len(d.deprecated)} deprecated, {len(d.changed)} changed; "
+                        f"{len(d.env_added)} environment variables added, {len(d.env_removed)} removed.")
+            else:
+                desc = f"vLLM {r.version}, the oldest release in the database: {r.options} options, {r.env} variables."
+            self.page(r.url, "release.html", f"vLLM {r.version}: what changed", desc, r=r, d=d)
+            self.files[f"data/releases/{r.version}.js"] = self._release_data(r.index).encode("utf-8")
+        ov = self.db.overlay
+        renames = {"options": {k: (val or {}).get("successor") for k, val in sorted((ov.get("options") or {}).items())},
+                   "env": {k: (val or {}).get("successor") for k, val in sorted((ov.get("env") or {}).items())}}
+        self.files["data/renames.js"] = _json_script("VLLM_LINT_RENAMES", renames).encode("utf-8")
+
+    def _release_data(self, i: int) -> str:
+        """What the client-side compare needs of one release: each option string's owner, each
+        action's compared fields, each variable's fields (as ``timeline.diff`` compares them)."""
+        s = self.model.surfaces[i]
+
+        def fields(rec_default: Any, computed: bool, choices: Any, typ: Any) -> list[Any]:
+            default = "(computed)" if computed else rec_default
+            return [m.shown(default), m.shown(choices), m.shown(typ), choices]
+
+        actions = {}
+        for o in s.options:
+            dep = o.deprecated or None
+            actions.setdefault(o.name, fields(o.default, o.default_computed, o.choices, o.type)
+                               + [m.shown(o.kind), o.kind, 1 if dep else 0, (dep or {}).get("successor")])
+        owners = {string: opt.name for string, opt in s.by_string.items()}
+        runtime, build = m.env_tables(s)
+        env = {}
+        for name, rec in {**runtime}.items():
+            env[name] = fields(rec.get("default"), bool(rec.get("default_computed")), rec.get("choices"),
+                               rec.get("type")) + [1 if rec.get("deprecated") else 0]
+        data = {"version": s.version, "owners": owners, "actions": actions, "env": env}
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        return f"(window.VLLM_LINT_RELEASES=window.VLLM_LINT_RELEASES||{{}})[{json.dumps(s.version)}]={text};\n"
+
+    def compare_pages(self) -> None:
+        mdl = self.model
+        pairs = sorted(mdl.compares, key=lambda p: (mdl.versions.index(p[0]), mdl.versions.index(p[1])))
+        for old, new in pairs:
+            d = mdl.compares[(old, new)]
+            self.page(m.compare_url(old, new), "compare_pair.html", f"vLLM {old} ... {new}",
+                      f"What changed in vLLM's options and environment variables from {old} to {new}: "
+                      f"{len(d.removed)} options removed, {len(d.renamed)} renamed, {len(d.added)} added.",
+                      d=d, old=old, new=new)
+        index_of = {v: i for i, v in enumerate(mdl.versions)}
+        self.files["data/compare.js"] = _json_script("VLLM_LINT_COMPARE", {
+            "versions": mdl.versions, "index": index_of,
+            "prerendered": [f"{a}...{b}" for a, b in pairs]}).encode("utf-8")
+        self.page("compare/index.html", "compare.html", "Compare vLLM releases",
+                  "What changed in vLLM's options and environment variables between any two releases.",
+                  versions=mdl.versions, pairs=pairs)
+
+    # ---- rules and reference
+    def rules(self) -> list[Any]:
+        from ..rules.base import registry
+
+        return list(registry().values())
+
+    def rule_pages(self) -> None:
+        md = _md()
+        rules = self.rules()
+        self.page("rules/index.html", "rules.html", "vllm-lint rules",
+                  f"The {len(rules)} rules of vllm-lint: what each finds, why, and whether it fixes it.", rules=rules)
+        for rule in rules:
+            doc = "\n".join("#" + line if line.startswith("#") else line for line in rule.doc.splitlines())
+            self.page(f"rules/{rule.code}/index.html", "rule.html", f"{rule.code} {rule.name} (vllm-lint rule)",
+                      f"vllm-lint {rule.code} {rule.name}: {rule.summary}.", rule=rule, doc_html=md.render(doc))
+
+    def reference_pages(self) -> None:
+        from .reference import audit_schema, configuration, schema_rows
+
+        self.page("reference/configuration/index.html", "configuration.html", "vllm-lint configuration",
+                  "Every [tool.vllm-lint] setting: type, default and meaning.", settings=configuration())
+        schema = audit_schema()
+        self.page("reference/audit-schema/index.html", "audit_schema.html", "vllm-lint audit JSON schema",
+                  "The JSON schema of `vllm-lint audit --format json` output.", schema=schema, rows=schema_rows(schema),
+                  schema_text=json.dumps(schema, indent=2, ensure_ascii=False))
+        self.files["reference/audit-schema/audit.schema.json"] = (
+            json.dumps(schema, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def build_site(out: Path, db: Optional[Database] = None) -> dict[str, int]:
+    """Build the whole site into ``out``; returns file and byte counts."""
+    builder = Builder(db or Database(), out)
+    return builder.build()

@@ -1,0 +1,39 @@
+"""``vllm-lint site build OUTDIR``: the flag-history website (see ``vllm_lint/site``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..cli import _fail, _load_db
+
+
+@click.group("site")
+def site_group() -> None:
+    """The flag-history website generated from the database and the rule docs."""
+
+
+@site_group.command("build")
+@click.argument("outdir", type=click.Path(file_okay=False))
+@click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
+def site_build(outdir, db_path) -> None:
+    """Write the static site into OUTDIR (new, empty, or a previous build, which is replaced).
+
+    Open OUTDIR/index.html from disk or publish the folder on any static host."""
+    try:
+        import jinja2  # noqa: F401 - the dependencies this command alone needs
+        import markdown_it  # noqa: F401
+    except ImportError as e:
+        raise _fail(f"site build needs the {e.name} package (a dependency of vllm-lint): pip install {e.name}")
+    from .build import SiteError, build_site
+
+    db = _load_db(db_path)
+    try:
+        stats = build_site(Path(outdir), db)
+    except SiteError as e:
+        raise _fail(str(e))
+    except OSError as e:
+        raise _fail(f"{e.filename or outdir}: cannot write the site: {e.strerror or e}")
+    click.echo(f"Built {stats['files']} files ({stats['bytes'] / 1e6:.1f} MB) in {outdir}; "
+               f"open {Path(outdir) / 'index.html'}")

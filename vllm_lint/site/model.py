@@ -1,0 +1,387 @@
+"""What the pages say, gathered from the flag database in one pass over the releases.
+
+Everything is read through ``surface.db.Database`` (surfaces, histories, overlays) and
+``surface.timeline`` (an option's story, a release diff, how a change is worded), so the website
+says what ``vllm-lint flags show`` and ``flags diff`` say. Release positions below are indices
+into ``Database.versions``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Optional
+
+from ..surface.db import Database, Surface
+from ..surface.timeline import OptionStory, SurfaceDiff, describe_change, diff, story
+
+# vLLM's documentation of a release lives at docs.vllm.ai under the release's tag. Where the page
+# sits inside it moved twice; these are the places read from the sdists' own docs/ trees (release
+# -> engine-arguments page, environment-variables page). A release between two checked releases
+# with the same place has it there too; elsewhere no link is given rather than a guessed one.
+DOCS_URL = "https://docs.vllm.ai/en/v{version}/{page}"
+DOC_PAGES_CHECKED = {
+    "0.6.6.post1": ("usage/engine_args.html", "usage/env_vars.html"),
+    "0.7.3": ("serving/engine_args.html", "serving/env_vars.html"),
+    "0.8.5": ("serving/engine_args.html", "serving/env_vars.html"),
+    "0.9.2": ("configuration/engine_args.html", "configuration/env_vars.html"),
+    "0.10.2": ("configuration/engine_args.html", "configuration/env_vars.html"),
+    "0.11.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
+    "0.13.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
+    "0.18.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
+    "0.25.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
+    "0.33.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
+}
+
+
+def option_slug(string: str) -> str:
+    """The folder of an option string's page: ``--swap-space`` -> ``swap-space``, ``-tp`` -> ``-tp``."""
+    return string[2:] if string.startswith("--") else string
+
+
+def option_url(string: str) -> str:
+    return f"options/{option_slug(string)}/index.html"
+
+
+def env_url(name: str) -> str:
+    return f"env/{name}/index.html"
+
+
+def release_url(version: str) -> str:
+    return f"releases/{version}/index.html"
+
+
+def compare_url(old: str, new: str) -> str:
+    return f"compare/{old}...{new}/index.html"
+
+
+def runs(indices: Iterable[int]) -> list[tuple[int, int]]:
+    """Consecutive runs of release positions, inclusive."""
+    out: list[list[int]] = []
+    for i in sorted(set(indices)):
+        if out and out[-1][1] == i - 1:
+            out[-1][1] = i
+        else:
+            out.append([i, i])
+    return [(a, b) for a, b in out]
+
+
+def value_runs(values: dict[int, Any]) -> list[tuple[int, int, Any]]:
+    """Runs of consecutive positions holding the same value: ``[(first, last, value)]``."""
+    out: list[list[Any]] = []
+    for i in sorted(values):
+        v = values[i]
+        if out and out[-1][1] == i - 1 and out[-1][2] == v:
+            out[-1][1] = i
+        else:
+            out.append([i, i, v])
+    return [(a, b, v) for a, b, v in out]
+
+
+def shown(value: Any) -> str:
+    """A value as the terminal commands print it (JSON)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def env_tables(surface: Surface) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """A release's runtime and build-time environment variables.
+
+    Runtime variables are the release's ``env`` table. Build-time variables are shown where the
+    database tells them apart: a ``build_env`` table beside ``env``, or ``env`` entries whose
+    ``scope`` is ``"build"``. A database without either has runtime variables only."""
+    runtime: dict[str, dict[str, Any]] = {}
+    build: dict[str, dict[str, Any]] = {}
+    for name, rec in surface.env.items():
+        rec = rec if isinstance(rec, dict) else {}
+        (build if rec.get("scope") == "build" else runtime)[name] = rec
+    extra = surface.record.get("build_env")
+    if isinstance(extra, dict):
+        for name, rec in extra.items():
+            build[name] = rec if isinstance(rec, dict) else {}
+    return runtime, build
+
+
+class Era:
+    """A run of releases ``first..last`` (versions) in which something held ``value``."""
+
+    __slots__ = ("first", "last", "value", "a", "b")
+
+    def __init__(self, versions: list[str], a: int, b: int, value: Any = None) -> None:
+        self.a, self.b, self.value = a, b, value
+        self.first, self.last = versions[a], versions[b]
+
+    @property
+    def label(self) -> str:
+        return self.first if self.first == self.last else f"{self.first} .. {self.last}"
+
+
+class FieldChange:
+    __slots__ = ("version", "what", "old", "new", "text")
+
+    def __init__(self, version: str, what: str, old: Any, new: Any) -> None:
+        self.version, self.what, self.old, self.new = version, what, old, new
+        self.text = describe_change(what, old, new)
+
+
+def field_changes(versions: list[str], records: dict[int, dict[str, Any]]) -> list[FieldChange]:
+    """Changes of ``default``/``choices``/``type`` between consecutive releases that both hold the
+    record (as ``flags show`` reports them: a computed default reads ``(computed)``)."""
+    out: list[FieldChange] = []
+    prev: Optional[dict[str, Any]] = None
+    prev_i = -2
+    for i in sorted(records):
+        rec = records[i]
+        cur = {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
+               "choices": rec.get("choices"), "type": rec.get("type")}
+        if prev is not None and prev_i == i - 1:
+            out.extend(FieldChange(versions[i], k, prev[k], cur[k]) for k in cur if cur[k] != prev[k])
+        prev, prev_i = cur, i
+    return out
+
+
+class JsonKey:
+    """One key of a JSON option's config class, with its own history."""
+
+    __slots__ = ("name", "eras", "changes", "latest")
+
+    def __init__(self, name: str, eras: list[Era], changes: list[FieldChange], latest: dict[str, Any]) -> None:
+        self.name, self.eras, self.changes, self.latest = name, eras, changes, latest
+
+
+class OptionPage:
+    """Everything an option's page shows. ``canonical``: releases where this string is an
+    action's first long option string; ``spelling_eras``: who owned the string, release by
+    release (itself, or another option it was an alias of)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.slug = option_slug(name)
+        self.url = option_url(name)
+        self.story: Optional[OptionStory] = None
+        self.canonical: list[int] = []
+        self.accepted: list[int] = []
+        self.spelling_eras: list[Era] = []
+        self.deprecated_eras: list[Era] = []
+        self.config_eras: list[Era] = []
+        self.kind_eras: list[Era] = []
+        self.alias_eras: list[Era] = []
+        self.json_classes: list[Era] = []
+        self.json_keys: list[JsonKey] = []
+        self.docs: list[tuple[str, str]] = []  # (version, url)
+        self.successor_url: Optional[str] = None
+        self.latest: Any = None  # the Option at the newest release that had it as canonical
+
+    @property
+    def is_canonical(self) -> bool:
+        return bool(self.canonical)
+
+
+class EnvPage:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.url = env_url(name)
+        self.runtime: list[int] = []
+        self.build: list[int] = []
+        self.eras: list[Era] = []  # accepted runs
+        self.category_eras: list[Era] = []  # value: "runtime" | "build" | "runtime and build"
+        self.deprecated_eras: list[Era] = []
+        self.changes: list[FieldChange] = []
+        self.removed_in: list[str] = []
+        self.successor: Optional[str] = None
+        self.successor_url: Optional[str] = None
+        self.evidence: Optional[str] = None
+        self.note: Optional[str] = None
+        self.latest: dict[str, Any] = {}
+        self.docs: list[tuple[str, str]] = []
+
+    @property
+    def categories(self) -> list[str]:
+        return [c for c, idx in (("runtime", self.runtime), ("build", self.build)) if idx]
+
+
+class ReleasePage:
+    def __init__(self, version: str, index: int) -> None:
+        self.version = version
+        self.index = index
+        self.url = release_url(version)
+        self.prev: Optional[str] = None
+        self.next: Optional[str] = None
+        self.diff: Optional[SurfaceDiff] = None
+        self.options = 0  # actions (canonical names)
+        self.strings = 0  # every option string
+        self.env = 0
+        self.build_env = 0
+        self.source: dict[str, Any] = {}
+
+
+class SiteModel:
+    """The whole site's content, computed once from a database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.versions: list[str] = list(db.versions)
+        self.newest = db.newest
+        self.surfaces = [db.surface(v) for v in self.versions]
+        self.options: dict[str, OptionPage] = {}
+        self.env: dict[str, EnvPage] = {}
+        self.releases: list[ReleasePage] = []
+        self.compares: dict[tuple[str, str], SurfaceDiff] = {}
+        self._gather_options()
+        self._gather_env()
+        self._gather_releases()
+
+    # ------------------------------------------------------------------ docs links
+    def doc_page(self, i: int, which: int) -> Optional[str]:
+        """Where release ``i``'s own docs keep the engine-arguments (0) or env-vars (1) page."""
+        checked = [(self.versions.index(v), pages[which]) for v, pages in DOC_PAGES_CHECKED.items()
+                   if v in self.versions]
+        checked.sort()
+        below = [p for j, p in checked if j <= i]
+        above = [p for j, p in checked if j >= i]
+        if below and above and below[-1] == above[0]:
+            return DOCS_URL.format(version=self.versions[i], page=below[-1])
+        return None
+
+    def _docs(self, indices: Iterable[int], which: int) -> list[tuple[str, str]]:
+        out = []
+        for i in sorted(indices):
+            url = self._doc_cache.get((i, which))
+            if url is None and (i, which) not in self._doc_cache:
+                url = self._doc_cache[(i, which)] = self.doc_page(i, which)
+            if url:
+                out.append((self.versions[i], url))
+        return out
+
+    _doc_cache: dict[tuple[int, int], Optional[str]]
+
+    # ------------------------------------------------------------------ options
+    def _gather_options(self) -> None:
+        self._doc_cache = {}
+        owners: dict[str, dict[int, str]] = {}  # string -> release -> canonical name owning it
+        actions: dict[str, dict[int, Any]] = {}  # canonical name -> release -> Option
+        for i, s in enumerate(self.surfaces):
+            for opt in s.options:
+                actions.setdefault(opt.name, {})[i] = opt
+            for string, opt in s.by_string.items():
+                owners.setdefault(string, {})[i] = opt.name
+        for string in sorted(owners):
+            page = OptionPage(string)
+            page.accepted = sorted(owners[string])
+            page.spelling_eras = [Era(self.versions, a, b, v) for a, b, v in value_runs(owners[string])]
+            self.options[string] = page
+        for name, per_release in actions.items():
+            self._fill_option(self.options[name], per_release)
+        for page in self.options.values():
+            page.story = story(self.db, page.name)
+            succ = page.story.successor if page.story else None
+            if succ:
+                page.successor_url = self.option_link(succ)
+
+    def option_link(self, string: Optional[str]) -> Optional[str]:
+        """The page of an option string, or of the JSON option a dotted key belongs to."""
+        if not string:
+            return None
+        if string in self.options:
+            return self.options[string].url
+        head, dot, key = string.partition(".")
+        if dot and head in self.options:
+            return self.options[head].url + "#key-" + key.split(".")[0]
+        return None
+
+    def _fill_option(self, page: OptionPage, per_release: dict[int, Any]) -> None:
+        v = self.versions
+        page.canonical = sorted(per_release)
+        page.latest = per_release[page.canonical[-1]]
+        dep = self.db.deprecated_history(page.name)
+        dep_idx = (dep.indices if dep else set()) & set(page.canonical)
+        page.deprecated_eras = [Era(v, a, b) for a, b in runs(dep_idx)]
+        page.config_eras = [Era(v, a, b, val) for a, b, val in
+                            value_runs({i: o.config for i, o in per_release.items()})]
+        page.kind_eras = [Era(v, a, b, val) for a, b, val in
+                          value_runs({i: (o.kind, o.type) for i, o in per_release.items()})]
+        page.alias_eras = [Era(v, a, b, val) for a, b, val in
+                           value_runs({i: tuple(o.aliases) for i, o in per_release.items()})]
+        page.docs = self._docs(page.canonical, 0)
+        keys: dict[str, dict[int, dict[str, Any]]] = {}
+        classes: dict[int, Any] = {}
+        for i, opt in per_release.items():
+            if opt.kind != "json":
+                continue
+            cfg = self.surfaces[i].json_config_for(opt)
+            if not isinstance(cfg, dict):
+                continue
+            classes[i] = cfg.get("class")
+            for key, rec in (cfg.get("fields") or {}).items():
+                keys.setdefault(key, {})[i] = rec if isinstance(rec, dict) else {}
+        page.json_classes = [Era(v, a, b, val) for a, b, val in value_runs(classes)]
+        for key in sorted(keys):
+            recs = keys[key]
+            page.json_keys.append(JsonKey(key, [Era(v, a, b) for a, b in runs(recs)], field_changes(v, recs),
+                                          recs[max(recs)]))
+
+    # ------------------------------------------------------------------ environment
+    def _gather_env(self) -> None:
+        v = self.versions
+        records: dict[str, dict[int, dict[str, Any]]] = {}
+        runtime: dict[str, list[int]] = {}
+        build: dict[str, list[int]] = {}
+        for i, s in enumerate(self.surfaces):
+            rt, bd = env_tables(s)
+            for name, rec in rt.items():
+                runtime.setdefault(name, []).append(i)
+                records.setdefault(name, {})[i] = rec
+            for name, rec in bd.items():
+                build.setdefault(name, []).append(i)
+                records.setdefault(name, {}).setdefault(i, rec)
+        for name in sorted(records):
+            page = EnvPage(name)
+            recs = records[name]
+            page.runtime, page.build = runtime.get(name, []), build.get(name, [])
+            page.eras = [Era(v, a, b) for a, b in runs(recs)]
+            rt, bd = set(page.runtime), set(page.build)
+            page.category_eras = [Era(v, a, b, val) for a, b, val in value_runs(
+                {i: "runtime and build" if i in rt and i in bd else "runtime" if i in rt else "build" for i in recs})]
+            page.deprecated_eras = [Era(v, a, b) for a, b in runs(i for i, r in recs.items() if r.get("deprecated"))]
+            page.changes = field_changes(v, recs)
+            page.removed_in = [v[e.b + 1] for e in page.eras if e.b + 1 < len(v)]
+            ov = self.db.env_overlay(name) or {}
+            page.successor, page.evidence, page.note = ov.get("successor"), ov.get("evidence"), ov.get("note")
+            page.latest = recs[max(recs)]
+            page.docs = self._docs(page.runtime, 1)
+            self.env[name] = page
+        for page in self.env.values():
+            if page.successor:
+                page.successor_url = (self.env[page.successor].url if page.successor in self.env
+                                      else self.option_link(page.successor))
+
+    # ------------------------------------------------------------------ releases
+    def _gather_releases(self) -> None:
+        for i, (version, s) in enumerate(zip(self.versions, self.surfaces)):
+            page = ReleasePage(version, i)
+            page.prev = self.versions[i - 1] if i else None
+            page.next = self.versions[i + 1] if i + 1 < len(self.versions) else None
+            page.options = len(s.options)
+            page.strings = len(s.by_string)
+            rt, bd = env_tables(s)
+            page.env, page.build_env = len(rt), len(bd)
+            page.source = s.record.get("source") or {}
+            if page.prev:
+                page.diff = self.compare(page.prev, version)
+            self.releases.append(page)
+        for version in self.versions[:-2]:  # each release against the newest ("what breaks if I upgrade")
+            self.compare(version, self.newest)
+
+    def compare(self, old: str, new: str) -> SurfaceDiff:
+        d = self.compares.get((old, new))
+        if d is None:
+            d = self.compares[(old, new)] = diff(self.db, old, new)
+        return d
+
+    # ------------------------------------------------------------------ the index page
+    def counts(self) -> dict[str, int]:
+        return {
+            "releases": len(self.versions),
+            "options": sum(1 for p in self.options.values() if p.is_canonical),
+            "spellings": len(self.options),
+            "env": sum(1 for p in self.env.values() if p.runtime),
+            "build_env": sum(1 for p in self.env.values() if p.build),
+        }
