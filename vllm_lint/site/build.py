@@ -8,6 +8,7 @@ deterministic: sorted inputs, no timestamps, files written in a fixed order.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any, Optional
@@ -51,7 +52,40 @@ class Builder:
         self.env.globals.update(option_url=m.option_url, env_url=m.env_url, release_url=m.release_url,
                                 compare_url=m.compare_url, option_link=self.model.option_link,
                                 newest=self.model.newest, describe=m.describe_change, oldest=self.model.versions[0],
-                                nversions=len(self.model.versions))
+                                nversions=len(self.model.versions), opt=self.opt_link, env=self.env_link,
+                                rel=self.release_link)
+        self._links: dict[tuple[str, str, str], Any] = {}
+
+    # ------------------------------------------------------------------ links
+    # Links are rendered once per (name, depth): release and compare pages hold thousands of them.
+    def opt_link(self, name: str, root: str) -> Any:
+        key = ("o", name, root)
+        html = self._links.get(key)
+        if html is None:
+            from markupsafe import Markup
+
+            url = self.model.option_link(name)
+            code = Markup("<code>%s</code>") % name
+            html = self._links[key] = Markup('<a href="%s">%s</a>') % (root + url, code) if url else code
+        return html
+
+    def env_link(self, name: str, root: str) -> Any:
+        key = ("e", name, root)
+        html = self._links.get(key)
+        if html is None:
+            from markupsafe import Markup
+
+            html = self._links[key] = Markup('<a href="%s"><code>%s</code></a>') % (root + m.env_url(name), name)
+        return html
+
+    def release_link(self, version: str, root: str) -> Any:
+        key = ("r", version, root)
+        html = self._links.get(key)
+        if html is None:
+            from markupsafe import Markup
+
+            html = self._links[key] = Markup('<a href="%s">%s</a>') % (root + m.release_url(version), version)
+        return html
 
     # ------------------------------------------------------------------ output
     def page(self, path: str, template: str, title: str, description: str, **ctx: Any) -> None:
@@ -74,13 +108,15 @@ class Builder:
                 else:
                     entry.unlink()
         out.mkdir(parents=True, exist_ok=True)
-        dirs: set[Path] = set()
+        base = str(out)
+        made: set[str] = set()
         for rel in sorted(self.files):
-            p = out / rel
-            if p.parent not in dirs:
-                p.parent.mkdir(parents=True, exist_ok=True)
-                dirs.add(p.parent)
-            p.write_bytes(self.files[rel])
+            folder, _, _ = rel.rpartition("/")
+            if folder and folder not in made:
+                os.makedirs(os.path.join(base, folder), exist_ok=True)
+                made.add(folder)
+            with open(os.path.join(base, rel), "wb") as f:
+                f.write(self.files[rel])
 
     # ------------------------------------------------------------------ pages
     def build(self) -> dict[str, int]:
@@ -193,7 +229,7 @@ class Builder:
             tl.overlay(e.a, e.b, "tl-dep", f"deprecated: {e.label}")
         st = page.story
         if st:
-            pos = {ver: i for i, ver in enumerate(v)}
+            pos = mdl.pos
             for c in st.changes:
                 tl.marker(pos[c.version], c.what if c.what in ("default", "choices") else "type",
                           f"{c.version}: {m.describe_change(c.what, c.old, c.new)}")
@@ -221,7 +257,7 @@ class Builder:
                 tl.bar(e.a, e.b, cls, f"read as a {e.value} variable: {e.label}")
             for e in page.deprecated_eras:
                 tl.overlay(e.a, e.b, "tl-dep", f"deprecated: {e.label}")
-            pos = {ver: i for i, ver in enumerate(v)}
+            pos = mdl.pos
             for c in page.changes:
                 tl.marker(pos[c.version], c.what if c.what in ("default", "choices") else "type",
                           f"{c.version}: {c.text}")

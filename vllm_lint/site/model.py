@@ -77,8 +77,18 @@ def value_runs(values: dict[int, Any]) -> list[tuple[int, int, Any]]:
     return [(a, b, v) for a, b, v in out]
 
 
+_SHOWN: dict[tuple[type, Any], str] = {}
+
+
 def shown(value: Any) -> str:
-    """A value as the terminal commands print it (JSON)."""
+    """A value as the terminal commands print it (JSON); scalars memoised (the compare data
+    formats every field of every release)."""
+    if value is None or isinstance(value, (str, int, float)):
+        key = (value.__class__, value)
+        text = _SHOWN.get(key)
+        if text is None:
+            text = _SHOWN[key] = json.dumps(value, ensure_ascii=False)
+        return text
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -220,6 +230,7 @@ class SiteModel:
         self.db = db
         self.versions: list[str] = list(db.versions)
         self.newest = db.newest
+        self.pos = {v: i for i, v in enumerate(self.versions)}
         self.surfaces = [db.surface(v) for v in self.versions]
         self.options: dict[str, OptionPage] = {}
         self.env: dict[str, EnvPage] = {}
@@ -367,8 +378,6 @@ class SiteModel:
             if page.prev:
                 page.diff = self.compare(page.prev, version)
             self.releases.append(page)
-        for version in self.versions[:-2]:  # each release against the newest ("what breaks if I upgrade")
-            self.compare(version, self.newest)
 
     def compare(self, old: str, new: str) -> SurfaceDiff:
         d = self.compares.get((old, new))

@@ -6,6 +6,7 @@ Every mark carries a ``<title>`` (a tooltip, and what a screen reader reads).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 from typing import Optional
 
@@ -43,8 +44,8 @@ class Timeline:
     def render(self) -> str:
         n = len(self.versions)
         width = n * COL + 28  # room for the last axis label
-        label_rows = self._axis_rows()
-        height = AXIS_Y + 14 + 11 * len(label_rows) + 4
+        rows, axis = _axis(tuple(self.versions))
+        height = AXIS_Y + 14 + 11 * rows + 4
         out = [f'<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
                f'width="{width}" height="{height}" role="img" aria-label="{escape(self.label)}">',
                f"<title>{escape(self.label)}</title>",
@@ -56,7 +57,7 @@ class Timeline:
         for i, shape, title in self.markers:
             out.append(self._marker(i, shape, title))
         out.extend(self._ends())
-        out.extend(self._axis(label_rows))
+        out.append(axis)
         out.append("</svg>")
         return "".join(out)
 
@@ -95,32 +96,32 @@ class Timeline:
             out.append(label)
         return out
 
-    def _axis_rows(self) -> list[list[tuple[int, str]]]:
-        """The first release of each minor series, labelled, in as many rows as keep labels apart."""
-        starts: list[tuple[int, str]] = []
-        seen = None
-        for i, v in enumerate(self.versions):
-            series = ".".join(v.split(".")[:2])
-            if series != seen:
-                starts.append((i, series))
-                seen = series
-        rows: list[list[tuple[int, str]]] = []
-        for i, text in starts:
-            for row in rows:
-                last_i, last_text = row[-1]
-                if self._x(i) >= self._x(last_i) + len(last_text) * 6 + 4:
-                    row.append((i, text))
-                    break
-            else:
-                rows.append([(i, text)])
-        return rows
 
-    def _axis(self, rows: list[list[tuple[int, str]]]) -> list[str]:
-        out = []
-        for i in range(len(self.versions)):
-            out.append(f'<line class="tl-tick" x1="{self._x(i)}" y1="{AXIS_Y - 4}" x2="{self._x(i)}" y2="{AXIS_Y}"/>')
-        for r, row in enumerate(rows):
-            y = AXIS_Y + 10 + 11 * r
-            for i, text in row:
-                out.append(f'<text class="tl-axis" x="{self._x(i)}" y="{y}">{escape(text)}</text>')
-        return out
+
+@lru_cache(maxsize=4)
+def _axis(versions: tuple[str, ...]) -> tuple[int, str]:
+    """The axis under every timeline (the same for all of them): a tick per release and the first
+    release of each minor series labelled, in as many rows as keep labels apart."""
+    x = Timeline._x
+    starts: list[tuple[int, str]] = []
+    seen = None
+    for i, v in enumerate(versions):
+        series = ".".join(v.split(".")[:2])
+        if series != seen:
+            starts.append((i, series))
+            seen = series
+    rows: list[list[tuple[int, str]]] = []
+    for i, text in starts:
+        for row in rows:
+            last_i, last_text = row[-1]
+            if x(i) >= x(last_i) + len(last_text) * 6 + 4:
+                row.append((i, text))
+                break
+        else:
+            rows.append([(i, text)])
+    out = [f'<line class="tl-tick" x1="{x(i)}" y1="{AXIS_Y - 4}" x2="{x(i)}" y2="{AXIS_Y}"/>'
+           for i in range(len(versions))]
+    for r, row in enumerate(rows):
+        y = AXIS_Y + 10 + 11 * r
+        out.extend(f'<text class="tl-axis" x="{x(i)}" y="{y}">{escape(text)}</text>' for i, text in row)
+    return len(rows), "".join(out)

@@ -1,0 +1,218 @@
+"""``vllm-lint site build``: pages for everything in the database, deterministic output, size
+limits, links that resolve from disk and no external requests."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from site_helpers import text_of
+
+PAGE_LIMIT = 300_000
+SITE_LIMIT = 50_000_000
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_the_same_database_gives_byte_identical_sites(tmp_path, synth_db):
+    from vllm_lint.site.build import build_site
+
+    build_site(tmp_path / "a", synth_db)
+    build_site(tmp_path / "b", synth_db)
+    a, b = _files(tmp_path / "a"), _files(tmp_path / "b")
+    assert a.keys() == b.keys() and len(a) > 20
+    assert [k for k in a if a[k] != b[k]] == []
+
+
+def test_a_rebuild_over_a_previous_build_is_identical(tmp_path, synth_db):
+    from vllm_lint.site.build import build_site
+
+    build_site(tmp_path / "a", synth_db)
+    first = _files(tmp_path / "a")
+    (tmp_path / "a" / "options" / "stale.html").write_text("left from an older build")
+    build_site(tmp_path / "a", synth_db)
+    assert _files(tmp_path / "a") == first
+
+
+def test_a_folder_that_is_not_a_site_is_refused(run_cli, tmp_path):
+    (tmp_path / "mine.txt").write_text("keep me")
+    r = run_cli("site", "build", str(tmp_path))
+    assert r.exit_code == 2 and "not a site built by vllm-lint" in r.output
+    assert (tmp_path / "mine.txt").read_text() == "keep me" and len(list(tmp_path.iterdir())) == 1
+
+
+def test_the_command_builds_and_says_where(run_cli, tmp_path):
+    r = run_cli("site", "build", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output
+    assert "Built " in r.output and str(tmp_path / "out" / "index.html") in r.output
+    assert (tmp_path / "out" / "options" / "swap-space" / "index.html").is_file()
+
+
+def test_every_option_variable_release_and_rule_has_its_page(site_dir, shipped_db):
+    from vllm_lint.rules.base import registry
+    from vllm_lint.site.model import env_url, option_url, release_url
+
+    missing = [u for u in
+               [option_url(s) for s in shipped_db.all_option_strings]
+               + [env_url(n) for n in shipped_db.all_env_names]
+               + [release_url(v) for v in shipped_db.versions]
+               + [f"rules/{code}/index.html" for code in registry()]
+               + ["reference/configuration/index.html", "reference/audit-schema/index.html",
+                  "compare/index.html", "compare/0.26.0...0.27.0/index.html"]
+               if not (site_dir / u).is_file()]
+    assert missing == []
+    assert (site_dir / "options" / "swap-space" / "index.html").is_file()
+    assert (site_dir / "env" / "VLLM_USE_V1" / "index.html").is_file()
+    assert (site_dir / "releases" / "0.27.0" / "index.html").is_file()
+    assert (site_dir / "rules" / "VL101" / "index.html").is_file()
+
+
+def test_sizes(site_dir):
+    files = _files(site_dir)
+    too_big = {k: len(v) for k, v in files.items() if len(v) > PAGE_LIMIT}
+    assert too_big == {}
+    assert sum(map(len, files.values())) < SITE_LIMIT
+
+
+_REF = re.compile(r'<(\w+)\b[^>]*?\s(?:href|src)="([^"]*)"')
+_ID = re.compile(r'\sid="([^"]*)"')
+
+
+def test_every_internal_link_resolves_from_disk_and_nothing_is_fetched_from_elsewhere(site_dir):
+    """Every href/src of every page names a file of the site (``index.html``, never a folder,
+    which ``file://`` shows as a listing), every ``#fragment`` an id of its page, and nothing is
+    loaded from another host (the only absolute URLs are links to vLLM's documentation)."""
+    import html
+    import posixpath
+
+    files = {p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*") if p.is_file()}
+    pages = {f: (site_dir / f).read_text(encoding="utf-8") for f in sorted(files) if f.endswith(".html")}
+    ids = {f: set(_ID.findall(text)) for f, text in pages.items()}
+    broken, external_loads, untitled, checked = [], [], [], 0
+    for f, text in pages.items():
+        if "<title>" not in text or '<meta name="description" content="' not in text:
+            untitled.append(f)
+        here = posixpath.dirname(f)
+        for tag, value in _REF.findall(text):
+            value = html.unescape(value)
+            parts = urlsplit(value)
+            if parts.scheme or value.startswith("//"):
+                if tag != "a" or parts.scheme != "https":
+                    external_loads.append((f, value))
+                continue
+            target = posixpath.normpath(posixpath.join(here, unquote(parts.path))) if parts.path else f
+            checked += 1
+            if target not in files or (parts.fragment and target in ids and parts.fragment not in ids[target]):
+                broken.append((f, value))
+    assert broken == [] and external_loads == [] and untitled == []
+    assert checked > 10 * len(pages)
+
+
+def test_external_links_are_vllm_docs_only(site_dir):
+    page = (site_dir / "options" / "swap-space" / "index.html").read_text()
+    links = re.findall(r'href="(https://[^"]+)"', page)
+    assert links and all(u.startswith("https://docs.vllm.ai/en/v") for u in links)
+    assert "https://docs.vllm.ai/en/v0.8.5/serving/engine_args.html" in links
+
+
+def test_swap_space_page_says_when_it_went(site_dir, shipped_db):
+    from vllm_lint.surface.timeline import story
+
+    st = story(shipped_db, "--swap-space")
+    last, removed = st.ranges[-1][1], st.removed_in[-1]
+    text = text_of((site_dir / "options" / "swap-space" / "index.html").read_text())
+    assert f"Last accepted by {last}" in text and f"Removed in {removed}" in text
+    page = (site_dir / "options" / "swap-space" / "index.html").read_text()
+    assert "<svg" in page and f"removed in {removed}" in page
+    assert "vllm-lint flags show --swap-space" in text
+    assert "CacheConfig.swap_space" in text
+
+
+def test_the_changes_table_is_what_flags_show_reports(site_dir, shipped_db, run_cli, monkeypatch):
+    from click.testing import CliRunner
+
+    from vllm_lint.cli import main
+
+    monkeypatch.setenv("VLLM_LINT_DB", str(shipped_db.path))
+    for name, path in (("--max-num-batched-tokens", "options/max-num-batched-tokens"),
+                       ("VLLM_USE_V1", "env/VLLM_USE_V1"), ("--quantization", "options/quantization")):
+        shown = json.loads(CliRunner().invoke(main, ["flags", "show", name, "--format", "json"]).output)
+        rows = re.findall(r"<tr><td><a [^>]+>([^<]+)</a></td><td>(\w+)</td><td><code>",
+                          (site_dir / path / "index.html").read_text().split("<h2>Changes</h2>")[1].split("</table>")[0])
+        assert rows == [(c["version"], c["what"]) for c in shown["changes"]], name
+
+
+def test_a_renamed_option_links_its_successor(site_dir):
+    page = (site_dir / "options" / "cuda-graph-sizes" / "index.html").read_text()
+    assert 'href="../../options/cudagraph-capture-sizes/index.html"' in page
+    assert "renamed to --cudagraph-capture-sizes" in page  # the timeline's label
+
+
+def test_a_spelling_that_meant_different_options_leads_to_each(site_dir, shipped_db):
+    page = text_of((site_dir / "options" / "disable-log-requests" / "index.html").read_text())
+    owners = {shipped_db.surface(v).lookup("--disable-log-requests").name
+              for v in shipped_db.versions if shipped_db.surface(v).lookup("--disable-log-requests")}
+    assert len(owners) > 1  # the database's own fact: the spelling changed meaning
+    for o in owners - {"--disable-log-requests"}:
+        assert f"as an alias of {o}" in page
+
+
+def test_json_options_list_their_keys_with_histories(site_dir, shipped_db):
+    page = (site_dir / "options" / "compilation-config" / "index.html").read_text()
+    fields = shipped_db.surface(shipped_db.newest).json_configs["compilation_config"]["fields"]
+    for key in fields:
+        assert f'id="key-{key}"' in page
+
+
+def test_search_index_covers_every_name(site_dir, shipped_db):
+    raw = (site_dir / "search-index.js").read_text()
+    rows = json.loads(raw[raw.index("=") + 1:].rstrip().rstrip(";"))
+    names = {r[0] for r in rows}
+    assert set(shipped_db.all_option_strings) <= names and set(shipped_db.all_env_names) <= names
+    assert set(shipped_db.versions) <= names and "VL101" in names
+    assert all((site_dir / r[2]).is_file() for r in rows)
+
+
+def test_build_time_variables_are_told_apart_when_the_database_has_them(tmp_path, synth_db_path):
+    """A database with a ``build_env`` table (or ``scope: build`` entries) gets build-time pages;
+    one without them is unaffected (the shipped database has none yet)."""
+    import shutil
+
+    from vllm_lint.site.build import build_site
+    from vllm_lint.surface.db import Database, compile_index, write_json
+
+    db_dir = tmp_path / "db"
+    shutil.copytree(synth_db_path, db_dir)
+    newest = sorted((db_dir / "releases").glob("*.json"))[-1]
+    rec = json.loads(newest.read_text())
+    rec["build_env"] = {"VLLM_TARGET_DEVICE": {"type": "str", "default": "cuda", "default_computed": False,
+                                               "choices": None, "deprecated": None}}
+    first = next(iter(rec["env"]))
+    rec["env"][first] = dict(rec["env"][first], scope="build")
+    write_json(newest, rec)
+    compile_index(db_dir)
+    build_site(tmp_path / "out", Database(db_dir))
+    page = text_of((tmp_path / "out" / "env" / "VLLM_TARGET_DEVICE" / "index.html").read_text())
+    assert "build variable" in page and "runtime variable" not in page
+    assert "build" in text_of((tmp_path / "out" / "env" / first / "index.html").read_text())
+    index = text_of((tmp_path / "out" / "env" / "index.html").read_text())
+    assert "build-time variables are read by the release's build" in index
+
+
+def test_every_setting_is_documented():
+    from vllm_lint import settings
+    from vllm_lint.site.reference import configuration
+
+    assert set(settings.DESCRIPTIONS) == set(settings._TYPES)
+    assert [s["key"] for s in configuration()] == list(settings._TYPES)
+
+
+def test_rule_pages_render_their_docs(site_dir):
+    page = (site_dir / "rules" / "VL101" / "index.html").read_text()
+    assert "<h3>What it does</h3>" in page and "<pre><code" in page and "removed-option" in page
