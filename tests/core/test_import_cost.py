@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 HEAVY = ("requests", "libcst", "yaml", "tree_sitter", "packaging", "tomllib", "importlib.resources",
-         "tempfile", "difflib", "pathspec", "concurrent.futures")
+         "tempfile", "difflib", "pathspec", "concurrent.futures", "jinja2", "markdown_it")
 
 
 def _imported_after(code: str) -> set[str]:
@@ -46,7 +46,8 @@ def test_lint_run_builds_no_other_command(tmp_path, synth_db_path):
             f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n")
     mods = _imported_after(code)
     assert "vllm_lint.frontends.shell" in mods
-    assert not {"vllm_lint.cli_db", "vllm_lint.audit_cli", "vllm_lint.cli_flags"} & mods
+    assert not {"vllm_lint.cli_db", "vllm_lint.audit_cli", "vllm_lint.cli_flags", "vllm_lint.site.command",
+                "jinja2", "markdown_it"} & mods
 
 
 def test_lazy_commands_are_listed_and_run(synth_db_path, monkeypatch):
@@ -55,7 +56,7 @@ def test_lazy_commands_are_listed_and_run(synth_db_path, monkeypatch):
     from vllm_lint.cli import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
-    assert {"lint", "db", "audit", "flags", "rule"} <= set(main.list_commands(None))
+    assert {"lint", "db", "audit", "flags", "rule", "site"} <= set(main.list_commands(None))
     r = CliRunner().invoke(main, ["flags", "show", "--swap-space"])
     assert r.exit_code == 0 and "--swap-space" in r.output
     r = CliRunner().invoke(main, ["rule", "VL101"])

@@ -31,6 +31,30 @@ def _json_script(var: str, data: Any) -> str:
     return f"window.{var}={text};\n"
 
 
+def _equality_key(value: Any) -> Any:
+    """``value`` with the Python equalities JSON text does not show (``True == 1``, ``1 == 1.0``)
+    made explicit, so that the client-side compare sees a change exactly where ``timeline.diff`` does."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_equality_key(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _equality_key(v) for k, v in value.items()}
+    return value
+
+
+def _compared(value: Any) -> Any:
+    """A field of the compare data: its text as ``flags diff`` shows it, or ``[text, key]`` when
+    the text alone would tell apart values Python holds equal."""
+    text = m.shown(value)
+    if value is None or value.__class__ is str or value.__class__ is int:
+        return text
+    key = m.shown(_equality_key(value))
+    return text if key == text else [text, key]
+
+
 def _md():
     from markdown_it import MarkdownIt
 
@@ -301,7 +325,7 @@ class Builder:
 
         def fields(rec_default: Any, computed: bool, choices: Any, typ: Any) -> list[Any]:
             default = "(computed)" if computed else rec_default
-            return [m.shown(default), m.shown(choices), m.shown(typ), choices]
+            return [_compared(default), _compared(choices), _compared(typ), choices]
 
         actions = {}
         for o in s.options:

@@ -32,6 +32,9 @@
     }
     return what + " " + oldJ + " -> " + newJ;
   }
+  // a field is its text, or [text, equality key] where the text would tell apart equal values
+  function text(f) { return Array.isArray(f) ? f[0] : f; }
+  function key(f) { return Array.isArray(f) ? f[1] : f; }
   var FIELDS = [["default", 0], ["choices", 1], ["type", 2], ["kind", 4]];
   var ENV_FIELDS = [["default", 0], ["choices", 1], ["type", 2]];
 
@@ -50,7 +53,8 @@
       var fa = a.actions[a.owners[s]], fb = b.actions[s];
       if (fb[6] && !fa[6]) d.deprecated.push(s);
       FIELDS.forEach(function (f) {
-        if (fa[f[1]] !== fb[f[1]]) d.changed.push([s, describe(f[0], fa[f[1]], fb[f[1]], fa[3], fb[3])]);
+        var x = fa[f[1]], y = fb[f[1]];
+        if (key(x) !== key(y)) d.changed.push([s, describe(f[0], text(x), text(y), fa[3], fb[3])]);
       });
     });
     var ea = Object.keys(a.env).sort(), eb = Object.keys(b.env).sort();
@@ -65,7 +69,8 @@
       var fa = a.env[n], fb = b.env[n];
       if (fb[4] && !fa[4]) d.env_deprecated.push(n);
       ENV_FIELDS.forEach(function (f) {
-        if (fa[f[1]] !== fb[f[1]]) d.env_changed.push([n, describe(f[0], fa[f[1]], fb[f[1]], fa[3], fb[3])]);
+        var x = fa[f[1]], y = fb[f[1]];
+        if (key(x) !== key(y)) d.env_changed.push([n, describe(f[0], text(x), text(y), fa[3], fb[3])]);
       });
     });
     return d;

@@ -1,0 +1,185 @@
+"""The built site in a real browser: headless Chromium driven by selenium (Debian's ``chromium``
+and ``chromium-driver``; ``.ci/run`` installs them). Skipped when they are missing on a
+developer's machine; under ``CI`` a missing browser fails instead."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--window-size=1200,900")
+
+
+def _missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        return "headless Chromium is not installed (apt-get install chromium chromium-driver)"
+    if not shutil.which("chromedriver"):
+        return "chromedriver is not installed (apt-get install chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = _missing()
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests must run in CI: {why}")
+        pytest.skip(why)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ.setdefault("SE_OFFLINE", "true")  # selenium must never try to download a driver
+    profile = tempfile.mkdtemp(prefix="vllm-lint-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver")), options=opts)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _wait(driver, css: str, timeout: float = 20):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def _texts(driver, css: str) -> list[str]:
+    """The rendered text of every element matching ``css`` (one round trip, not one per element)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0])).map(e => (e.innerText ?? e.textContent).trim());", css)
+
+
+def _search_and_follow(browser, site_dir, query: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    browser.get((site_dir / "index.html").as_uri())
+    box = browser.find_element(By.ID, "q")
+    box.send_keys(query)
+    first = _wait(browser, "#results li a")
+    assert first.text == query or first.text == f"--{query}", first.text
+    first.click()
+    _wait(browser, "h1")
+    return browser.find_element(By.TAG_NAME, "h1").text
+
+
+def test_search_swap_space_and_read_its_timeline(browser, site_dir, shipped_db):
+    from selenium.webdriver.common.by import By
+
+    from vllm_lint.surface.timeline import story
+
+    st = story(shipped_db, "--swap-space")
+    assert _search_and_follow(browser, site_dir, "swap-space") == "--swap-space"
+    assert browser.current_url.endswith("/options/swap-space/index.html")
+    assert browser.find_element(By.CSS_SELECTOR, ".last-accepted").text == st.ranges[-1][1]
+    assert browser.find_element(By.CSS_SELECTOR, ".removed-in").text.startswith(st.removed_in[-1])
+    svg_text = " ".join(_texts(browser, "svg.timeline text"))
+    assert f"removed in {st.removed_in[-1]}" in svg_text
+    assert browser.find_element(By.CSS_SELECTOR, "svg.timeline").size["width"] > 500
+
+
+def test_vllm_use_v1(browser, site_dir, shipped_db):
+    from selenium.webdriver.common.by import By
+
+    hist = shipped_db.env_history("VLLM_USE_V1")
+    assert _search_and_follow(browser, site_dir, "VLLM_USE_V1") == "VLLM_USE_V1"
+    assert browser.find_element(By.CSS_SELECTOR, ".last-accepted").text == hist.last
+    removed = shipped_db.versions[shipped_db.position(hist.last) + 1]
+    assert browser.find_element(By.CSS_SELECTOR, ".removed-in").text.startswith(removed)
+    assert "runtime variable" in browser.find_element(By.CSS_SELECTOR, ".env-kind").text
+
+
+def test_release_0_27_0_lists_its_removals(browser, site_dir, shipped_db):
+    from selenium.webdriver.common.by import By
+
+    from vllm_lint.surface.timeline import diff
+
+    browser.get((site_dir / "releases" / "index.html").as_uri())
+    browser.find_element(By.LINK_TEXT, "0.27.0").click()
+    _wait(browser, "#removed")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "vLLM 0.27.0"
+    expected = diff(shipped_db, "0.26.0", "0.27.0").removed
+    assert expected and _texts(browser, "#removed li") == expected
+
+
+SECTIONS = {"removed": "removed", "renamed": "renamed", "added": "added", "deprecated": "deprecated",
+            "changed": "changed", "env-removed": "env_removed", "env-renamed": "env_renamed",
+            "env-added": "env_added", "env-deprecated": "env_deprecated", "env-changed": "env_changed"}
+
+
+def _expected_lists(d) -> dict[str, list[str]]:
+    from vllm_lint.surface.timeline import describe_change
+
+    out = {}
+    for section, attr in SECTIONS.items():
+        items = getattr(d, attr)
+        if attr in ("renamed", "env_renamed"):
+            out[section] = [f"{a} \u2192 {b}" for a, b, _ in items]
+        elif attr in ("changed", "env_changed"):
+            out[section] = [f"{o}: {describe_change(w, a, b)}" for o, w, a, b in items]
+        else:
+            out[section] = list(items)
+    return out
+
+
+@pytest.mark.parametrize("old,new", [("0.8.5", "0.27.1"), ("0.26.0", "0.27.0")])
+def test_compare_two_releases_in_the_browser_as_flags_diff_does(browser, site_dir, shipped_db, old, new):
+    """The client-side compare gives, section by section, what ``timeline.diff`` (``flags diff``)
+    gives, and its permalink reopens it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from vllm_lint.surface.timeline import diff
+
+    browser.get((site_dir / "compare" / "index.html").as_uri())
+    Select(browser.find_element(By.ID, "from")).select_by_value(old)
+    Select(browser.find_element(By.ID, "to")).select_by_value(new)
+    browser.find_element(By.CSS_SELECTOR, "#compare button").click()
+    _wait(browser, "#compare-result #env-changed")
+    expected = _expected_lists(diff(shipped_db, old, new))
+    got = {section: _texts(browser, f"#compare-result #{section} li") for section in SECTIONS}
+    assert got == expected
+    assert sum(map(len, got.values())) > 5
+    permalink = browser.find_element(By.CSS_SELECTOR, "#permalink a").get_attribute("href")
+    browser.get(permalink)
+    _wait(browser, "#compare-result #env-changed")
+    assert _texts(browser, "#compare-result #removed li") == expected["removed"]
+    if (site_dir / "compare" / f"{old}...{new}" / "index.html").is_file():  # the ready-made page agrees
+        browser.get((site_dir / "compare" / f"{old}...{new}" / "index.html").as_uri())
+        assert {section: _texts(browser, f"#{section} li") for section in SECTIONS} == expected
+
+
+def test_screenshots_are_not_blank(browser, site_dir, tmp_path):
+    from PIL import Image
+
+    pages = {"option": site_dir / "options" / "swap-space" / "index.html",
+             "env": site_dir / "env" / "VLLM_USE_V1" / "index.html",
+             "release": site_dir / "releases" / "0.27.0" / "index.html"}
+    for name, page in pages.items():
+        browser.get(page.as_uri())
+        _wait(browser, "h1")
+        shot = tmp_path / f"{name}.png"
+        assert browser.save_screenshot(str(shot))
+        img = Image.open(shot).convert("RGB")
+        assert img.size[0] >= 800 and img.size[1] >= 600
+        colors = img.getcolors(maxcolors=1 << 20)
+        dominant = max(n for n, _ in colors)
+        assert len(colors) > 20 and dominant < 0.97 * img.size[0] * img.size[1], name
