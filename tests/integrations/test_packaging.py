@@ -53,6 +53,8 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path, synth_db_path)
     shipped = {f"vllm_lint/flag_db/releases/{p.name}" for p in (src / "flag_db" / "releases").glob("*.json")}
     assert shipped <= names, "the wheel must carry every release of the database"
     assert "vllm_lint/report/sarif.py" in names and "vllm_lint/py.typed" in names
+    assert {"vllm_lint/site/templates/option.html", "vllm_lint/site/static/search.js",
+            "vllm_lint/data/audit.schema.json"} <= names, "the site's templates and assets are package data"
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
@@ -98,3 +100,9 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path, synth_db_path)
     msg = c.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
     c.close()
     assert [d["code"] for d in msg["params"]["diagnostics"]] == ["VL101"]
+    site = outside / "site"
+    r = subprocess.run([str(exe), "site", "build", str(site)], cwd=outside, env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert (site / "options" / "tensor-parallel-size" / "index.html").is_file()
+    assert (site / "static" / "style.css").is_file() and (site / "rules" / "VL101" / "index.html").is_file()
