@@ -282,6 +282,8 @@ class SiteModel:
         for name, per_release in actions.items():
             self._fill_option(self.options[name], per_release)
         for page in self.options.values():
+            if not page.is_canonical:
+                continue  # a spelling's page lists its eras; only options tell a story
             page.story = story(self.db, page.name)
             succ = page.story.successor if page.story else None
             if succ:
