@@ -177,6 +177,7 @@ class OptionPage:
         self.json_classes: list[Era] = []
         self.json_keys: list[JsonKey] = []
         self.docs: list[tuple[str, str]] = []  # (version, url)
+        self.era_notes: dict[int, str] = {}  # spelling era (first position) -> how vLLM reads it there
         self.successor_url: Optional[str] = None
         self.latest: Any = None  # the Option at the newest release that had it as canonical
 
@@ -274,10 +275,21 @@ class SiteModel:
                 actions.setdefault(opt.name, {})[i] = opt
             for string, opt in s.by_string.items():
                 owners.setdefault(string, {})[i] = opt.name
+        # -O from 0.12.0 is no parser string: vLLM rewrites it into --optimization-level before
+        # parsing (Surface.o_flag), so the spelling still means that option there
+        rewritten: set[int] = set()
+        for i, s in enumerate(self.surfaces):
+            if "-O" not in s.by_string and s.o_flag == "optimization-level" and "--optimization-level" in s.by_string:
+                owners.setdefault("-O", {})[i] = "--optimization-level"
+                rewritten.add(i)
         for string in sorted(owners):
             page = OptionPage(string)
             page.accepted = sorted(owners[string])
             page.spelling_eras = [Era(self.versions, a, b, v) for a, b, v in value_runs(owners[string])]
+            if string == "-O":
+                page.era_notes = {e.a: "vLLM rewrites -O3 and -O 3 into --optimization-level 3 before parsing; "
+                                       "-O.key is no --compilation-config key any more"
+                                  for e in page.spelling_eras if e.a in rewritten}
             self.options[string] = page
         for name, per_release in actions.items():
             self._fill_option(self.options[name], per_release)
