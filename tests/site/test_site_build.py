@@ -216,3 +216,9 @@ def test_every_setting_is_documented():
 def test_rule_pages_render_their_docs(site_dir):
     page = (site_dir / "rules" / "VL101" / "index.html").read_text()
     assert "<h3>What it does</h3>" in page and "<pre><code" in page and "removed-option" in page
+
+
+def test_o_leads_to_the_option_it_meant_in_each_era(site_dir, shipped_db):
+    page = text_of((site_dir / "options" / "-O" / "index.html").read_text())
+    first_rewrite = next(v for v in shipped_db.versions if shipped_db.surface(v).o_flag == "optimization-level")
+    assert "--compilation-config" in page and f"{first_rewrite} .. {shipped_db.newest} --optimization-level" in page
