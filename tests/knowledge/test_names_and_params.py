@@ -38,6 +38,10 @@ def _no_hf_cache(tmp_path, monkeypatch):
     ("Qwen-2.5-0.5B", "Qwen2.5-0.5B", None, "row Qwen2.5-0.5B"),
     ("/models/llama3.1-8b-instruct", "Llama-3.1-8B-Instruct", "bf16", "local path"),
     ("meta-llama/Llama-3.1-8B", "Llama-3.1-8B-Instruct", None, "variant of row"),
+    ("Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", "Qwen3-Coder-30B-A3B-Instruct", "fp8", "quantised variant"),
+    ("RedHatAI/Mistral-Small-3.1-24B-Instruct-2503-FP8-dynamic", "Mistral-Small-3.1-24B-Instruct-2503", "fp8",
+     "quantised variant"),
+    ("/models/granite-3.0-3b-a800m-instruct", "granite-3.0-3b-a800m-instruct", None, "local path"),
 ])
 def test_name_rules(written, row, dtype, rule):
     facts, _ = models.resolve(written)
@@ -55,7 +59,7 @@ def test_instruction_variant_inherits_architecture_not_context():
 
 @pytest.mark.parametrize("written", [
     "mistralai/Mistral-Small-Instruct-2507",  # another release date than the 2409 row: another model
-    "EleutherAI/pythia-1b", "/mnt/models", "/models", "s3://bucket/", "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+    "EleutherAI/pythia-1b", "/mnt/models", "/models", "s3://bucket/", "mistralai/Devstral-Small-2505",
     "$MODEL", "my-finetune",
 ])
 def test_unknown_names_stay_unknown(written):
@@ -106,6 +110,10 @@ PUBLISHED = [
       "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 10944, "moe_intermediate_size": 1408,
       "n_routed_experts": 128, "n_shared_experts": 1, "num_experts_per_tok": 8, "first_k_dense_replace": 1},
      106e9, None, "GLM-4.5-Air: 106B total (zai-org/GLM-4.5 README; its 12B active leaves out the embeddings)"),
+    ({"vocab_size": 151936, "hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 32,
+      "num_key_value_heads": 4, "head_dim": 128, "intermediate_size": 5472, "moe_intermediate_size": 768,
+      "num_experts": 128, "num_experts_per_tok": 8, "mlp_only_layers": [], "decoder_sparse_step": 1},
+     30.5e9, 3.3e9, "Qwen3-Coder-30B-A3B-Instruct model card: 30.5B total, 3.3B activated"),
 ]
 
 
