@@ -7,7 +7,9 @@ In a Dockerfile, finds a vLLM install whose GPU build does not match the stage's
 * a CUDA base image (`nvidia/cuda`, `vllm/vllm-openai`) with a vLLM install from a ROCm index
   (`--extra-index-url https://wheels.vllm.ai/rocm/...`) or a `+rocm` version.
 
-Stages inherit their base through `FROM <stage>`.
+Stages inherit their base through `FROM <stage>`. Kubernetes and compose containers whose command
+runs `pip install vllm` are not checked yet: the front-ends pass rules the tag of a vLLM image
+only, not the image a container runs (`rocm/pytorch`, `nvidia/cuda`).
 
 ## Why is this bad?
 The install replaces the image's vLLM (and usually its torch) with a build for the other vendor's
