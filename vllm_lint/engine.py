@@ -21,7 +21,7 @@ from .frontends.base import Mode, format_by_content, format_by_filename
 from .frontends.base import get as format_unit
 from .fsutil import real_dir
 from .launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, VersionHint
-from .record import Record
+from .record import Record, lazy_re
 from .rules.base import Diagnostic, LintContext, Rule, registry
 from .settings import Settings
 from .surface.db import Database, DatabaseError, UnknownVersion
@@ -198,10 +198,12 @@ class FileResult(Record):
     brought back from worker processes with the result; ``reads``: the other files the analysis
     read, (path, content key) each (``FileAnalysis.reads``); ``mode`` and ``forced``: how the file
     was read (``Linter.analyse``), for what consumes the result and analyses the file again
-    (--add-noqa)."""
+    (--add-noqa). ``read``: a vLLM launch was read in the file; ``unread``: why none was, for a
+    file that could have held one (``NO_LAUNCH``...), else None (a walked file of no format that
+    does not mention vLLM is no candidate)."""
 
     __slots__ = ("path", "diagnostics", "fixed", "original", "format", "fix_note", "fixed_count", "verbose",
-                 "related", "stat_key", "verdict", "content_key", "reads", "mode", "forced")
+                 "related", "stat_key", "verdict", "content_key", "reads", "mode", "forced", "read", "unread")
 
     def __init__(self, path: str, diagnostics: Optional[list[Diagnostic]] = None, fixed: Optional[bytes] = None,
                  original: Optional[bytes] = None, format: Optional[str] = None, fix_note: Optional[str] = None,
@@ -223,6 +225,8 @@ class FileResult(Record):
         self.reads: tuple[tuple[str, str], ...] = ()
         self.mode: Optional[str] = None
         self.forced: Optional[tuple[str, str]] = None
+        self.read = False
+        self.unread: Optional[str] = None
 
 
 class LaunchAnalysis(Record):
@@ -293,6 +297,22 @@ def _mode_tag_of(named_format: Optional[str], mode: str) -> str:
 def _no_launch(path: AnyPath, mode: str) -> str:
     """The verdict of a file found to hold no launch."""
     return "none" + _mode_tag(path, mode)
+
+
+# Why a file yields no launch (``FileResult.unread``), and the verdict state that keeps it in the
+# cache. A verdict is "none..." when no release was involved, else "<state>|<pin>..." (_verdict).
+NO_LAUNCH, NOT_SUPPORTED, TEMPLATE_UNKNOWN, NOT_PARSED, IGNORED = (
+    "no launch found", "format not supported", "template value unknown", "could not be parsed",
+    "ignore-file comment")
+_STATE_UNREAD = {"nolaunch": NO_LAUNCH, "template": TEMPLATE_UNKNOWN}
+_NONE_UNREAD = {"none": NO_LAUNCH, "none-unsupported": NOT_SUPPORTED, "none-format": None}
+
+
+def _apply_verdict(res: "FileResult") -> None:
+    """``res.read`` / ``res.unread`` from a cached verdict."""
+    state = res.verdict.split("|", 1)[0] if res.verdict else ""
+    res.read = state == "clean"
+    res.unread = _STATE_UNREAD.get(state) if state in _STATE_UNREAD else _NONE_UNREAD.get(state)
 
 
 class Linter:
@@ -519,11 +539,19 @@ class Linter:
             return None
         stat_key = (st.st_size, st.st_mtime_ns)
         known = self.cache.stat_result(path, stat_key)
-        if known is None or (known[0] != _no_launch(path, mode) and known[0] != self._verdict(path, mode)):
+        if known is None:
+            return None
+        state = known[0].split("|", 1)[0]
+        tag = _mode_tag(path, mode)
+        if state in _NONE_UNREAD:
+            if known[0] != state + tag:
+                return None
+        elif state not in ("clean", *_STATE_UNREAD) or known[0] != self._verdict(path, mode, state):
             return None
         res = FileResult(path, stat_key=stat_key)
         res.verdict, res.diagnostics, res.reads = known
         res.mode = mode
+        _apply_verdict(res)
         return res
 
     def cached_result(self, target: Target) -> Optional[FileResult]:
@@ -575,10 +603,19 @@ class Linter:
         fmt, skipped = self.screen(path, data, mode)
         res.format = fmt
         if skipped is not None:
-            if skipped in ("no-format", "no-launch"):
+            if skipped == "no-format":
+                # a walked file of no format is no candidate unless it mentions vLLM
+                state = "none-unsupported" if target.explicit or b"vllm" in data.lower() else "none-format"
+                res.verdict = state + _mode_tag(path, mode)
+                res.unread = _NONE_UNREAD[state]
+            elif skipped == "no-launch":
                 res.verdict = _no_launch(path, mode)
+                res.unread = NO_LAUNCH
+            elif skipped == "ignore-file":
+                res.unread = IGNORED
             elif skipped == "binary" and target.explicit:
                 res.diagnostics.append(Diagnostic("VL001", "binary file (contains NUL bytes)", shown, None, line=1))
+                res.unread = NOT_PARSED
             return res
         self.verbose = []
         key = None
@@ -589,6 +626,7 @@ class Linter:
             known = self.cache.content_result(shown, key, fix)
             if known is not None:
                 res.verdict, res.diagnostics = known[0], known[1]
+                _apply_verdict(res)
                 res.content_key = (key, known[2])
                 res.reads = known[3]
                 self.cache.note_key(shown, res.content_key)
@@ -596,6 +634,12 @@ class Linter:
         analysis = self.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
         diags = analysis.diagnostics
         res.reads = analysis.reads
+        if analysis.extraction is None:
+            res.unread = NOT_PARSED
+        elif analysis.extraction.launches:
+            res.read = True
+        else:
+            res.unread = TEMPLATE_UNKNOWN if _template_hid_launch(data, analysis.extraction) else NO_LAUNCH
         res.verbose = list(dict.fromkeys(self.verbose))
         fixable = any(d.fix is not None for d in diags)
         if fix:
@@ -608,15 +652,17 @@ class Linter:
         res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown, fmt)
         if self.cache is not None and not self.references and forced is None and res.fixed is None:
             # (the verdict needs the project pin, which a launch with an image tag never looked up)
-            res.verdict = self._verdict(path, mode)
+            state = "clean" if res.read else "template" if res.unread == TEMPLATE_UNKNOWN else "nolaunch"
+            res.verdict = self._verdict(path, mode, state)
             res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
             self.cache.note_key(shown, res.content_key)
         return res
 
-    def _verdict(self, path: AnyPath, mode: str) -> str:
+    def _verdict(self, path: AnyPath, mode: str, state: str = "clean") -> str:
         """A file's findings hold while its bytes, the project pin near it and (where it matters)
-        the way it was named stay the same."""
-        return f"clean|{self._project_pin(self._real_parent(path))}{_mode_tag(path, mode)}"
+        the way it was named stay the same. ``state``: "clean" when a launch was read, else
+        "nolaunch" / "template" (``_STATE_UNREAD``)."""
+        return f"{state}|{self._project_pin(self._real_parent(path))}{_mode_tag(path, mode)}"
 
     def _content_key(self, path: AnyPath, data: bytes, fmt: str, mode: str, forced: Optional[tuple[str, str]]) -> str:
         pin = self._project_pin(self._real_parent(path))
@@ -725,6 +771,23 @@ def fix_loop(linter: Linter, path: AnyPath, data: bytes, fmt: str, diags: list[D
     refused fix, fixes applied)."""
     out = linter.fix_loop(path, data, FileAnalysis(str(path), fmt, mode, forced, diagnostics=diags))
     return out.data, out.diagnostics, out.note, out.count
+
+
+_TEMPLATE_LAUNCH = lazy_re(rb"\{\{[^}\n]*\}\}")
+
+
+def _template_hid_launch(data: bytes, extraction: Extraction) -> bool:
+    """Whether a template expression may hide the launch of a file that yielded none: the file is
+    templated and one of its lines names vLLM beside an expression (``command: {{ .Values.cmd }}``,
+    ``image: vllm/vllm-openai:{{ .Values.tag }}``), or its front-end said so in a note."""
+    if b"{{" not in data:
+        return False
+    if any("template expression" in n.message for n in extraction.notes):
+        return True
+    for line in data.splitlines():
+        if b"{{" in line and b"vllm" in line.lower() and _TEMPLATE_LAUNCH.search(line):
+            return True
+    return False
 
 
 def _line(data: bytes, offset: int) -> int:

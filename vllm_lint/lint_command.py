@@ -321,12 +321,22 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
             raise fail(str(e))
     if color is None:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    read, unread = reading(results)
+    note = unread_note(read, unread, verbose)
     ctx = ReportContext(fix_mode=fix, unsafe_fixes=unsafe_fixes, fixed_count=fixed_count, statistics=statistics,
-                        quiet=quiet or show_diff, color=color, rules=registry())
+                        quiet=quiet or show_diff, color=color, rules=registry(), no_launch=not read,
+                        reading_note=note)
+    explicit = {t.path for t in targets if t.explicit}
+    if not quiet:
+        for r in unread:
+            if r.path in explicit and r.unread == "format not supported":
+                echo(f"warning: {r.path}: format not supported, file not read", err=True)
     if verbose:
         for r in results:
             for line in r.verbose:
                 echo(f"{r.path}: {line}", err=True)
+        for r in unread:
+            echo(f"{r.path}: not read: {r.unread}", err=True)
     from .report import render
 
     remaining = sum(len(r.diagnostics) for r in results)
@@ -340,7 +350,29 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
     out = render(output_format, results, ctx)
     if out:
         echo(out, nl=False)
+    if note and not quiet and output_format not in ("text", "concise"):
+        echo(note, err=True)  # machine formats keep their shape
     return EXIT_FINDINGS if remaining and not exit_zero else EXIT_CLEAN
+
+
+def reading(results) -> tuple[int, list]:
+    """How many files had a vLLM launch read, and the results of the files that held none
+    (``FileResult.unread`` says why)."""
+    read = sum(1 for r in results if r.read)
+    return read, [r for r in results if not r.read and r.unread]
+
+
+def unread_note(read: int, unread: list, verbose: bool) -> Optional[str]:
+    """The summary's account of what was not read; None when every candidate file held a launch."""
+    n = len(unread)
+    if not n:
+        return None if read else "No vLLM launch found: no file to read."
+    files = f"{n} file{'s' if n != 1 else ''}"
+    if not read:
+        text = f"No vLLM launch found in {files}."
+    else:
+        text = f"{files} held no vLLM launch."
+    return text if verbose else text + " Run with --verbose to see which and why."
 
 
 def _add_noqa(linter, results) -> int:

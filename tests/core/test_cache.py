@@ -15,14 +15,14 @@ def _lint(run_cli, monkeypatch, tmp_path, *args):
     monkeypatch.delenv("VLLM_LINT_NO_CACHE", raising=False)
     monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(tmp_path / "cache"))
     r = run_cli("--output-format", "json", *args)
-    return [(d["code"], d["location"]["row"]) for d in json.loads(r.output)]
+    return [(d["code"], d["location"]["row"]) for d in json.loads(r.stdout)]
 
 
 def _full(run_cli, monkeypatch, tmp_path, *args):
     """Every field of every finding, in output order."""
     monkeypatch.delenv("VLLM_LINT_NO_CACHE", raising=False)
     monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(tmp_path / "cache"))
-    return json.loads(run_cli("--output-format", "json", *args).output)
+    return json.loads(run_cli("--output-format", "json", *args).stdout)
 
 
 def _files(tmp_path):
@@ -212,7 +212,7 @@ def test_fix_mode_with_cache_does_what_a_fresh_fix_run_does(run_cli, monkeypatch
             monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
         r = run_cli("-t", "0.27.1", "--fix", "--output-format", "json", str(d))
         outcomes.append(([p.read_text() for p in paths],
-                         [(x["code"], x["location"]["row"]) for x in json.loads(r.output)]))
+                         [(x["code"], x["location"]["row"]) for x in json.loads(r.stdout)]))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][0][0] == texts[0]  # suppressed: not rewritten
 

@@ -26,7 +26,7 @@ vllm serve meta-llama/Llama-3.1-8B-Instruct \\
 def findings(run_cli, path, *extra):
     r = run_cli("--output-format", "json", *extra, str(path))
     assert r.exit_code in (0, 1), r.output
-    return [(d["code"], d["location"]["row"], d["option"]) for d in json.loads(r.output)]
+    return [(d["code"], d["location"]["row"], d["option"]) for d in json.loads(r.stdout)]
 
 
 def lint_with_db(tmp_path, monkeypatch, mutate, *args):
@@ -266,7 +266,7 @@ def test_env_finding_without_a_name_in_the_file_points_at_its_value(run_cli, tmp
     p.write_text("servingEngineSpec:\n  modelSpec:\n  - name: m\n    repository: vllm/vllm-openai\n"
                  "    tag: v0.27.1\n    modelURL: facebook/opt-125m\n    vllmConfig:\n      v0: 1\n")
     r = run_cli("--output-format", "json", str(p))
-    got = [(d["code"], d["location"]["row"], d["location"]["column"]) for d in json.loads(r.output)]
+    got = [(d["code"], d["location"]["row"], d["location"]["column"]) for d in json.loads(r.stdout)]
     assert ("VL201", 8, 11) in got, r.output
 
 
@@ -297,7 +297,7 @@ def test_async_engine_args_fields(tmp_path, monkeypatch):
 
     def codes(target):
         r = CliRunner().invoke(main, ["--output-format", "json", "-t", target, str(p)], catch_exceptions=False)
-        return [(d["code"], d["location"]["row"]) for d in json.loads(r.output)]
+        return [(d["code"], d["location"]["row"]) for d in json.loads(r.stdout)]
 
     assert codes("0.27.1") == [("VL101", 3), ("VL103", 5)]
     assert codes("0.8.5") == [("VL104", 4), ("VL103", 5)]
@@ -313,7 +313,7 @@ def test_finding_in_a_multi_line_yaml_scalar_points_at_the_scalar(run_cli, tmp_p
     q.write_text("type: task\nimage: vllm/vllm-openai:v0.27.1\ncommands:\n  - vllm serve m\n    --swap-space 4\n")
     for path, row in ((p, 10), (q, 4)):
         r = run_cli("--output-format", "json", str(path))
-        got = [(d["code"], d["location"]["row"]) for d in json.loads(r.output)]
+        got = [(d["code"], d["location"]["row"]) for d in json.loads(r.stdout)]
         assert got == [("VL101", row)], (path.name, r.output)
 
 

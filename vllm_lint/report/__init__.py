@@ -8,13 +8,16 @@ from ..record import Record
 
 
 class ReportContext(Record):
-    """``rules``: code -> Rule, for formats carrying rule metadata."""
+    """``rules``: code -> Rule, for formats carrying rule metadata; ``no_launch``: no file held a
+    vLLM launch (the text summary never says "All checks passed!" then); ``reading_note``: what was
+    not read, for the text summary (machine formats leave it to stderr)."""
 
-    __slots__ = ("fix_mode", "unsafe_fixes", "fixed_count", "statistics", "quiet", "color", "db_range", "rules")
+    __slots__ = ("fix_mode", "unsafe_fixes", "fixed_count", "statistics", "quiet", "color", "db_range", "rules",
+                 "no_launch", "reading_note")
 
     def __init__(self, fix_mode: bool = False, unsafe_fixes: bool = False, fixed_count: int = 0,
                  statistics: bool = False, quiet: bool = False, color: bool = False, db_range: Optional[str] = None,
-                 rules: Optional[dict] = None) -> None:
+                 rules: Optional[dict] = None, no_launch: bool = False, reading_note: Optional[str] = None) -> None:
         self.fix_mode = fix_mode
         self.unsafe_fixes = unsafe_fixes
         self.fixed_count = fixed_count
@@ -23,6 +26,8 @@ class ReportContext(Record):
         self.color = color
         self.db_range = db_range
         self.rules = rules
+        self.no_launch = no_launch
+        self.reading_note = reading_note
 
 
 FORMATS = ("text", "concise", "json", "github", "gitlab", "sarif", "junit")

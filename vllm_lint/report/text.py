@@ -52,11 +52,13 @@ def render(results, ctx: ReportContext, concise: bool = False) -> str:
                        f"({ctx.fixed_count} fixed, {n} remaining).")
     elif n:
         summary.append(f"Found {n} problem{'s' if n != 1 else ''}.")
-    else:
+    elif not ctx.no_launch:
         summary.append("All checks passed!")
     if fixable_n and not ctx.fix_mode:
         summary.append(f"[*] {fixable_n} fixable with the `--fix` option.")
     if unsafe_n:
         summary.append(f"({unsafe_n} hidden fix{'es' if unsafe_n != 1 else ''} can be enabled with the `--unsafe-fixes` option.)")
+    if ctx.reading_note:
+        summary.append(ctx.reading_note)
     body = "\n".join(lines)
     return (body + "\n" if body else "") + "\n".join(summary) + "\n"
