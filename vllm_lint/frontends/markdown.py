@@ -1,18 +1,35 @@
 """Markdown front-end: vLLM launches in fenced code blocks of READMEs and docs.
 
 Fenced blocks (```` ``` ```` or ``~~~``, any indentation, an unclosed fence runs to the end of
-the file) are handed to the front-end for their language, on the block's own bytes:
+the file) are handed to the front-end for their language. A block indented inside a list item,
+an admonition (``!!!``, ``???``) or an mkdocs tab (``=== "tab"``) is dedented first (the
+indentation its lines share is cut, and offsets map back line by line; a deletion of whole lines
+takes their indentation with them), so an indented YAML block with ``---`` parses:
 
 * ``bash``, ``sh``, ``shell``, ``zsh``, ``ksh`` -> :func:`shell.extract_script`;
   ``console``, ``shell-session``, ``sh-session``, ``terminal`` (and any shell block whose first
   line starts with a ``$`` prompt) -> prompts (``$ ``, ``(venv) $ ``, ``user@host:~$ ``) are
   stripped, output lines dropped, ``\\``-continued lines kept (a ``> `` PS2 prompt stripped), and
-  offsets mapped back through the stripping;
+  offsets mapped back through the stripping; the option lines after a broken continuation
+  (``\\ `` or a blank line after ``\\``) are kept too, so that VL109 reports them. A console
+  block without any prompt is read as commands;
 * ``yaml``, ``yml`` -> :mod:`vllm_lint.frontends.yaml`;
-* ``python``, ``py``, ``python3`` -> :mod:`vllm_lint.frontends.python` (an indented block, e.g.
-  inside a list item, is parsed under an ``if True:`` header so its indentation is legal);
+* ``python``, ``py``, ``python3`` -> :mod:`vllm_lint.frontends.python` (a block whose first
+  line is indented beyond the others is parsed under an ``if True:`` header);
 * ``dockerfile``, ``Dockerfile``, ``containerfile`` -> :mod:`vllm_lint.frontends.dockerfile`;
-* a block with no language whose text holds ``vllm serve`` or ``vllm.entrypoints`` -> shell.
+* a block with no language (or ``text``, ``plain``...) is sniffed by content (:func:`_sniff`):
+  ``FROM`` first -> Dockerfile, a ``$`` prompt first -> console, vLLM / OpenAI imports ->
+  Python, a manifest's top-level keys -> YAML, else shell when it names ``vllm serve``.
+
+Placeholders of documentation are opaque words (:func:`_placeholders`): ``<model>``,
+``[options]``, ``...`` and ``{{var}}``. In shell blocks they are filled to one word of the same
+length before parsing (``<model>`` would be a redirection), and the words they touch are marked
+opaque (``[options]`` and ``...`` as splats: any number of words); the options around them are
+checked, the placeholders never judged nor rewritten. In YAML, Python and Dockerfile blocks a
+value that is a placeholder is opaque.
+
+Markdown inside a YAML string (vLLM recipes' ``guide: |``) is read by the YAML front-end through
+this module (:func:`shift` maps the blocks' spans through the scalar).
 
 A block with no version of its own (no image tag, ``FROM``, ``pip install vllm==X`` in it) takes the
 exact release named by the prose that introduces it: the paragraphs since the previous block, then
@@ -45,7 +62,7 @@ from vllm_lint.record import replace
 
 FORMAT = "markdown"
 
-__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks"]
+__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks", "shift"]
 
 _SHELL = {"bash", "sh", "shell", "zsh", "ksh", "shellscript", "bash-session"}
 _CONSOLE = {"console", "shell-session", "sh-session", "terminal", "shellsession", "bash-session"}
@@ -58,6 +75,7 @@ _PROMPT = re.compile(
     rb"^[ \t]*(?:\([^)\r\n]{0,60}\)[ \t]*)?(?:[\w.-]+@[\w.-]+(?::[^$#\s]*)?[ \t]*)?\$[ \t]"
 )
 _PS2 = re.compile(rb"^[ \t]*>[ \t]")
+_OPTION_LINE = re.compile(rb"^[ \t]*(?:>[ \t]+)?-")
 
 
 def might_contain_launch(data: bytes) -> bool:
@@ -129,7 +147,12 @@ def _sh(span: Optional[Span], f: Callable[[int], Optional[int]]) -> Optional[Spa
     return Span(s, e)
 
 
-def _shift(ex: Extraction, f: Callable[[int], Optional[int]], out: Extraction) -> None:
+def shift(ex: Extraction, f: Callable[[int], Optional[int]], out: Extraction,
+           deletion: Optional[Callable[[Span], Optional[Span]]] = None) -> None:
+    """Add ``ex``'s findings to ``out``, every offset mapped by ``f``; ``deletion`` maps the span
+    of a deletion (default: as any span)."""
+    if deletion is None:
+        deletion = lambda sp: _sh(sp, f)  # noqa: E731
     for la in ex.launches:
         tok_map: dict[int, Token] = {}
 
@@ -143,12 +166,12 @@ def _shift(ex: Extraction, f: Callable[[int], Optional[int]], out: Extraction) -
         def ka(k: KeyedArg) -> KeyedArg:
             return replace(k, key_span=_sh(k.key_span, f), value_span=_sh(k.value_span, f),
                            value_text_span=_sh(k.value_text_span, f),
-                           delete_span=_sh(k.delete_span, f))
+                           delete_span=deletion(k.delete_span) if k.delete_span else None)
 
         def env(e: EnvAssign) -> EnvAssign:
             return replace(e, name_span=_sh(e.name_span, f), value_span=_sh(e.value_span, f),
                            value_text_span=_sh(e.value_text_span, f),
-                           delete_span=_sh(e.delete_span, f))
+                           delete_span=deletion(e.delete_span) if e.delete_span else None)
 
         def vh(v: VersionHint) -> VersionHint:
             return replace(v, span=_sh(v.span, f))
@@ -178,7 +201,7 @@ def _shift(ex: Extraction, f: Callable[[int], Optional[int]], out: Extraction) -
                     return None
                 shifted = []
                 for e in edits:
-                    sp = _sh(e.span, f)
+                    sp = deletion(e.span) if not e.content else _sh(e.span, f)
                     if sp is None:
                         return None
                     shifted.append(Edit(sp, e.content))
@@ -189,7 +212,7 @@ def _shift(ex: Extraction, f: Callable[[int], Optional[int]], out: Extraction) -
     for e in ex.env:
         out.env.append(replace(e, name_span=_sh(e.name_span, f), value_span=_sh(e.value_span, f),
                                value_text_span=_sh(e.value_text_span, f),
-                               delete_span=_sh(e.delete_span, f)))
+                               delete_span=deletion(e.delete_span) if e.delete_span else None))
     for v in ex.version_hints:
         out.version_hints.append(replace(v, span=_sh(v.span, f)))
     for n in ex.notes:
@@ -204,7 +227,8 @@ def _strip_prompts(block: bytes, base: int) -> tuple[bytes, Callable[[int], Opti
     """Commands of a console transcript, and a map from script offsets to file offsets."""
     script = bytearray()
     segs: list[tuple[int, int, int]] = []  # (script offset, file offset, length)
-    cont = False
+    cont = False  # the line before continues the command (or ends it with a broken continuation)
+    broken = False  # ... and was a blank line after a `\`: only option lines still belong to it
     pos = 0
     for line in block.splitlines(keepends=True):
         body = line.rstrip(b"\r\n")
@@ -212,16 +236,24 @@ def _strip_prompts(block: bytes, base: int) -> tuple[bytes, Callable[[int], Opti
         skip = None
         if m:
             skip = m.end()
-        elif cont:
+        elif cont and (not broken or _OPTION_LINE.match(body)):
             p2 = _PS2.match(body)
             skip = p2.end() if p2 else 0
         if skip is not None:
             segs.append((len(script), base + pos + skip, len(body) - skip))
             script += body[skip:]
             script += b"\n"
-            cont = body.endswith(b"\\")
+            # `\ ` (a space after the backslash) and a blank line after `\` end the command in
+            # bash; the lines after them are kept so that the shell front-end reports the options
+            # they cut off (VL109)
+            if body.rstrip(b" \t").endswith(b"\\"):
+                cont, broken = True, False
+            elif cont and not body.strip():
+                broken = True
+            else:
+                cont = broken = False
         else:
-            cont = False
+            cont = broken = False
         pos += len(line)
     starts = [s[0] for s in segs]
 
@@ -407,49 +439,216 @@ class _Prose:
         return None
 
 
+class _Lines:
+    """A block's text with the indentation its lines share removed (a block inside a list item, an
+    admonition ``!!!``/``???`` or an mkdocs tab ``=== "tab"``), and the map from its offsets back
+    to the file's: each line keeps its bytes after the cut, so spans map line by line."""
+
+    def __init__(self, block: bytes, base: int):
+        lines = block.splitlines(keepends=True)
+        cut = None
+        for line in lines:
+            if line.strip():
+                n = len(line) - len(line.lstrip(b" \t"))
+                cut = n if cut is None else min(cut, n)
+        cut = cut or 0
+        if cut:  # only a prefix all lines share, byte for byte (never a tab for spaces)
+            first = next(line for line in lines if line.strip())[:cut]
+            while cut and not all(not line.strip() or line.startswith(first[:cut]) for line in lines):
+                cut -= 1
+        self.cut = cut
+        text = bytearray()
+        self.starts: list[int] = []  # text offset of each line
+        self.file_starts: list[int] = []  # file offset of the byte at that text offset
+        self.line_starts: list[int] = []  # file offset of the line itself
+        pos = base
+        for line in lines:
+            k = min(cut, len(line) - len(line.lstrip(b" \t")), len(line.rstrip(b"\r\n")))
+            self.starts.append(len(text))
+            self.file_starts.append(pos + k)
+            self.line_starts.append(pos)
+            text += line[k:]
+            pos += len(line)
+        self.text = bytes(text)
+        self.base = base
+        self.end = pos
+
+    def omap(self, o: int) -> Optional[int]:
+        if not self.cut:
+            return self.base + o
+        if o < 0 or o > len(self.text):
+            return None
+        i = bisect_right(self.starts, o) - 1
+        if i < 0:
+            return None
+        return self.file_starts[i] + o - self.starts[i]
+
+    def deletion(self, span: Span) -> Optional[Span]:
+        """A deletion's span in the file: one that starts a line of the text starts the file's
+        line too (its cut indentation goes with the line), when it ends at a line's end."""
+        sp = _sh(span, self.omap)
+        if sp is None or not self.cut or span.start not in self.starts:
+            return sp
+        if span.end in self.starts or span.end == len(self.text):
+            return Span(self.line_starts[self.starts.index(span.start)], sp.end)
+        return sp
+
+
+# placeholders of documentation: `<model>`, `[options]`, `...`, `{{var}}`: opaque words
+_PLACEHOLDER = re.compile(
+    rb"(?P<angle>(?<![<\w$])<[A-Za-z_][\w.:/@=+-]*(?:[ ][\w.:/@=+-]+){0,3}>(?!>))"
+    rb"|(?P<bracket>(?<![^\s\"'=])\[[A-Za-z_-][^\]\n]{0,80}\](?![^\s\"']))"
+    rb"|(?P<dots>(?<![^\s\"'=])(?:\.\.\.|\xe2\x80\xa6)(?![^\s\"']))"
+    rb"|(?P<braces>\{\{[^{}\n]{1,80}\}\})"
+)
+
+
+def _placeholders(script: bytes) -> tuple[bytes, list[tuple[int, int, bool]]]:
+    """``script`` with each placeholder filled to one shell word of the same length (``<model>``
+    -> ``_model_``: a ``<`` would be a redirection), and the ``(start, end, splat)`` of each:
+    ``[options]`` and ``...`` may stand for any number of words."""
+    if not (b"<" in script or b"[" in script or b"..." in script or b"{{" in script or b"\xe2\x80\xa6" in script):
+        return script, []
+    regions = []
+    filled = bytearray(script)
+    for m in _PLACEHOLDER.finditer(script):
+        s, e = m.span()
+        if m.lastgroup == "angle":
+            filled[s:e] = b"_" + script[s + 1 : e - 1].replace(b" ", b"_") + b"_"
+        elif m.lastgroup in ("bracket", "braces"):
+            filled[s:e] = script[s:e].replace(b" ", b"_").replace(b"\t", b"_")
+        regions.append((s, e, m.lastgroup in ("bracket", "dots")))
+    return bytes(filled), regions
+
+
+def _mark_placeholders(ex: Extraction, regions: list[tuple[int, int, bool]], omap) -> None:
+    """Words of ``ex``'s launches that a placeholder touches become opaque (and, for ``[options]``
+    and ``...``, splats): never judged, never edited."""
+    spans = []
+    for s, e, splat in regions:
+        sp = _sh(Span(s, e), omap)
+        if sp is not None:
+            spans.append((sp.start, sp.end, splat))
+    if not spans:
+        return
+
+    def hit(sp: Optional[Span]) -> Optional[bool]:
+        if sp is None:
+            return None
+        for s, e, splat in spans:
+            if s < sp.end and sp.start < e:
+                return splat
+        return None
+
+    for la in ex.launches:
+        for t in la.tokens:
+            h = hit(t.span)
+            if h is not None:
+                t.opaque, t.text_span = True, None
+                if h:
+                    t.splat = True
+                    la.opaque = True
+        for ea in la.env:
+            if hit(ea.value_span) is not None:
+                ea.value_opaque, ea.value_text_span = True, None
+
+
+_WORD_PLACEHOLDER = re.compile(r"<[A-Za-z_][^<>]*>|\[[A-Za-z_-][^\]]*\]|\.\.\.|\u2026|\{\{[^{}]*\}\}")
+
+
+def _mark_placeholder_values(ex: Extraction, first: int) -> None:
+    """Values of launches from a YAML, Python or Dockerfile block (from ``first`` on) that are a
+    placeholder (``"<model>"``, ``"..."``) are opaque."""
+    for la in ex.launches[first:]:
+        for t in la.tokens:
+            if not t.opaque and _WORD_PLACEHOLDER.fullmatch(t.text):
+                t.opaque, t.text_span = True, None
+                if t.text in ("...", "\u2026") or t.text.startswith("["):
+                    t.splat = la.opaque = True
+        for k in la.keyed:
+            if isinstance(k.value, str) and _WORD_PLACEHOLDER.fullmatch(k.value):
+                k.value, k.value_opaque, k.value_text_span = None, True, None
+        for ea in la.env:
+            if isinstance(ea.value, str) and _WORD_PLACEHOLDER.fullmatch(ea.value):
+                ea.value_opaque, ea.value_text_span = True, None
+
+
+# a block with no language (or ``text``): what its content is
+_UNTAGGED = {"", "text", "txt", "plain", "plaintext", "none", "code", "cli", "command"}
+_SNIFF_DOCKER = re.compile(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S")
+_SNIFF_YAML = re.compile(rb"^(?:apiVersion|kind|services|spec|containers|command|args|image|envs?|"
+                         rb"run|setup|resources|model|engine_kwargs|servingEngineSpec):[ \t]*(?:\S.*)?$", re.M)
+_SNIFF_YAML_ITEM = re.compile(rb"^[ \t]*- ", re.M)
+_SNIFF_PYTHON = re.compile(rb"^(?:from vllm\b|import vllm\b|from openai import|import openai\b)|"
+                           rb"^\w+ = (?:LLM|AsyncEngineArgs|EngineArgs)\(", re.M)
+
+
+def _sniff(text: bytes) -> str:
+    """The language of an untagged block's (dedented) text: a Dockerfile (``FROM`` first), a YAML
+    manifest (top-level keys of one), Python (imports vLLM or a client), a console transcript (a
+    ``$`` prompt first) or else shell."""
+    if _SNIFF_DOCKER.match(text):
+        return "dockerfile"
+    first = next((ln for ln in text.splitlines() if ln.strip()), b"")
+    if _PROMPT.match(first):
+        return "console"
+    if _SNIFF_PYTHON.search(text):
+        return "python"
+    if _SNIFF_YAML.search(text) and not re.search(rb"^\s*(?:vllm|python3?|docker|export)\s", text, re.M):
+        return "yaml"
+    return "sh"
+
+
 def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> None:
-    first = next((ln for ln in block.splitlines() if ln.strip()), b"")
-    if lang in _CONSOLE or ((lang in _SHELL or not lang) and _PROMPT.match(first)):
-        from vllm_lint.frontends import shell
-
-        script, omap = _strip_prompts(block, start)
-        if not lang and b"vllm serve" not in script and b"vllm.entrypoints" not in script:
+    lines = _Lines(block, start)
+    text = lines.text
+    if lang in _UNTAGGED:
+        lang = _sniff(text)
+        if lang == "sh" and b"vllm serve" not in text and b"vllm.entrypoints" not in text \
+                and b"dynamo.vllm" not in text:
             return
-        ex = shell.extract_script(script, path, omap)
-        out.launches.extend(ex.launches)
-        out.env.extend(ex.env)
-        out.version_hints.extend(ex.version_hints)
-        out.notes.extend(ex.notes)
+    first = next((ln for ln in text.splitlines() if ln.strip()), b"")
+    if lang in _CONSOLE or (lang in _SHELL and _PROMPT.match(first)):
+        if any(_PROMPT.match(ln) for ln in text.splitlines()):
+            script, omap = _strip_prompts(block, start)
+            _shell(script, omap, path, out)
+            return
+        lang = "sh"  # a console block without prompts: the commands alone
+    if lang in _SHELL or lang in _CONSOLE:
+        _shell(text, lines.omap, path, out)
         return
-    if lang in _SHELL or (not lang and (b"vllm serve" in block or b"vllm.entrypoints" in block)):
-        from vllm_lint.frontends import shell
-
-        ex = shell.extract_script(block, path, lambda o: start + o)
-        out.launches.extend(ex.launches)
-        out.env.extend(ex.env)
-        out.version_hints.extend(ex.version_hints)
-        out.notes.extend(ex.notes)
-        return
+    n = len(out.launches)
     if lang in _YAML:
         from vllm_lint.frontends import yaml as yaml_fe
 
-        _shift(yaml_fe.extract(block, path), lambda o: start + o, out)
-        return
-    if lang in _PYTHON:
+        shift(yaml_fe.extract(text, path), lines.omap, out, lines.deletion)
+    elif lang in _PYTHON:
         from vllm_lint.frontends import python as python_fe
 
         prefix = b""
-        if first[:1] in (b" ", b"\t"):
+        if first[:1] in (b" ", b"\t"):  # indented beyond the block's other lines
             prefix = b"if True:\n"
         plen = len(prefix)
-        _shift(python_fe.extract(prefix + block, path),
-               lambda o: start + o - plen if o >= plen else None, out)
-        return
-    if lang in _DOCKER:
+        shift(python_fe.extract(prefix + text, path),
+               lambda o: lines.omap(o - plen) if o >= plen else None, out)
+    elif lang in _DOCKER:
         from vllm_lint.frontends import dockerfile as docker_fe
 
-        _shift(docker_fe.extract(block, path), lambda o: start + o, out)
-        return
+        shift(docker_fe.extract(text, path), lines.omap, out, lines.deletion)
+    _mark_placeholder_values(out, n)
+
+
+def _shell(script: bytes, omap, path: str, out: Extraction) -> None:
+    from vllm_lint.frontends import shell
+
+    filled, regions = _placeholders(script)
+    ex = shell.extract_script(filled, path, omap)
+    if regions:
+        _mark_placeholders(ex, regions, omap)
+    out.launches.extend(ex.launches)
+    out.env.extend(ex.env)
+    out.version_hints.extend(ex.version_hints)
+    out.notes.extend(ex.notes)
 
 
 # ----------------------------------------------------------------------------- the format unit

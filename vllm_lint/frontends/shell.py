@@ -1141,6 +1141,7 @@ def _deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:
 
 _DASH_LINE = re.compile(rb"[ \t]*-(-|[A-Za-z])")
 _COMMENT_LINE = re.compile(rb"[ \t]*#[^\n]*\n")
+_BLANK_LINE = re.compile(rb"[ \t]*\r?\n")
 _REST_NONE = re.compile(rb"[ \t]*\r?\n")
 _REST_BS = re.compile(rb"[ \t]*\\(\r?\n)")
 _REST_BS_SPACE = re.compile(rb"[ \t]*\\[ \t]+(#[^\n]*)?\r?\n")
@@ -1160,9 +1161,9 @@ def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
             return out
         p = m.end()
         if m.re is not _REST_NONE:
-            # the continuation was cut (`\ ` or a comment line): skip comment lines
+            # the continuation was cut (`\ `, a comment line or a blank line): skip those lines
             while True:
-                c = _COMMENT_LINE.match(src, p)
+                c = _COMMENT_LINE.match(src, p) or _BLANK_LINE.match(src, p)
                 if not c:
                     break
                 p = c.end()

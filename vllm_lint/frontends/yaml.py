@@ -1391,7 +1391,22 @@ class _File:
         if not _may_be_command(node.value.encode("utf-8", "surrogatepass")):
             return []  # (shell_launches would find nothing: no map needed)
         m = self.smap(node)
+        if "```" in node.value or "~~~" in node.value:
+            return self._markdown_launches(m)
         return self.shell_launches(m.value, m.map, self.content_span(node))
+
+    def _markdown_launches(self, m: ScalarMap) -> list[Launch]:
+        """A string holding Markdown with fenced blocks (vLLM recipes' ``guide: |``): its blocks
+        are read by the Markdown front-end, through the scalar's map."""
+        from vllm_lint.frontends import markdown
+
+        try:
+            ex = markdown.extract(m.value, self.path)
+        except ParseError:
+            return []
+        start = len(self.out.launches)
+        markdown.shift(ex, m.map, self.out)
+        return self.out.launches[start:]
 
     def _walk(self, root: Any, hw0: Hardware, kind: Optional[str], compose_root: Any = None) -> None:
         seen: set[int] = set()
@@ -1801,6 +1816,9 @@ def looks_like_config_file(root: Any) -> bool:
     keys = [_str(k) for k, _v in root.value]
     if any(k is None for k in keys):
         return False
+    model = _get(root, "model")
+    if model is not None and not isinstance(model, ScalarNode):
+        return False  # a vLLM config's model is a name; a mapping is another file's (vLLM recipes')
     known = sum(1 for k in keys if _norm_key(k) in _COMMON_OPTIONS)  # type: ignore[arg-type]
     shaped = sum(1 for k in keys if re.match(r"^[a-z][a-z0-9]*([-_][a-z0-9]+)*$", k or ""))
     return known >= 1 and shaped == len(keys) and known * 2 >= len(keys) - 1
