@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from vllm_lint.frontends import markdown as M
+from vllm_lint.frontends import placeholders
 from yaml_invariants import check_spans
 
 
@@ -115,7 +116,7 @@ def test_a_placeholder_value_in_a_yaml_block_is_opaque():
 
 
 def test_redirections_and_heredocs_are_no_placeholders():
-    filled, regions = M._placeholders(b"cat <<EOF > config.yaml\nvllm serve m < in.txt 2>&1 >out.log\n")
+    filled, regions = placeholders.fill(b"cat <<EOF > config.yaml\nvllm serve m < in.txt 2>&1 >out.log\n")
     assert regions == []
 
 

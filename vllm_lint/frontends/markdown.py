@@ -21,7 +21,7 @@ takes their indentation with them), so an indented YAML block with ``---`` parse
   ``FROM`` first -> Dockerfile, a ``$`` prompt first -> console, vLLM / OpenAI imports ->
   Python, a manifest's top-level keys -> YAML, else shell when it names ``vllm serve``.
 
-Placeholders of documentation are opaque words (:func:`_placeholders`): ``<model>``,
+Placeholders of documentation are opaque words (:mod:`~vllm_lint.frontends.placeholders`): ``<model>``,
 ``[options]``, ``...`` and ``{{var}}``. In shell blocks they are filled to one word of the same
 length before parsing (``<model>`` would be a redirection), and the words they touch are marked
 opaque (``[options]`` and ``...`` as splats: any number of words); the options around them are
@@ -58,6 +58,7 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
+from vllm_lint.frontends import placeholders
 from vllm_lint.record import replace
 
 FORMAT = "markdown"
@@ -494,85 +495,6 @@ class _Lines:
         return sp
 
 
-# placeholders of documentation: `<model>`, `[options]`, `...`, `{{var}}`: opaque words
-_PLACEHOLDER = re.compile(
-    rb"(?P<angle>(?<![<\w$])<[A-Za-z_][\w.:/@=+-]*(?:[ ][\w.:/@=+-]+){0,3}>(?!>))"
-    rb"|(?P<bracket>(?<![^\s\"'=])\[[A-Za-z_-][^\]\n]{0,80}\](?![^\s\"']))"
-    rb"|(?P<dots>(?<![^\s\"'=])(?:\.\.\.|\xe2\x80\xa6)(?![^\s\"']))"
-    rb"|(?P<braces>\{\{[^{}\n]{1,80}\}\})"
-)
-
-
-def _placeholders(script: bytes) -> tuple[bytes, list[tuple[int, int, bool]]]:
-    """``script`` with each placeholder filled to one shell word of the same length (``<model>``
-    -> ``_model_``: a ``<`` would be a redirection), and the ``(start, end, splat)`` of each:
-    ``[options]`` and ``...`` may stand for any number of words."""
-    if not (b"<" in script or b"[" in script or b"..." in script or b"{{" in script or b"\xe2\x80\xa6" in script):
-        return script, []
-    regions = []
-    filled = bytearray(script)
-    for m in _PLACEHOLDER.finditer(script):
-        s, e = m.span()
-        if m.lastgroup == "angle":
-            filled[s:e] = b"_" + script[s + 1 : e - 1].replace(b" ", b"_") + b"_"
-        elif m.lastgroup in ("bracket", "braces"):
-            filled[s:e] = script[s:e].replace(b" ", b"_").replace(b"\t", b"_")
-        regions.append((s, e, m.lastgroup in ("bracket", "dots")))
-    return bytes(filled), regions
-
-
-def _mark_placeholders(ex: Extraction, regions: list[tuple[int, int, bool]], omap) -> None:
-    """Words of ``ex``'s launches that a placeholder touches become opaque (and, for ``[options]``
-    and ``...``, splats): never judged, never edited."""
-    spans = []
-    for s, e, splat in regions:
-        sp = _sh(Span(s, e), omap)
-        if sp is not None:
-            spans.append((sp.start, sp.end, splat))
-    if not spans:
-        return
-
-    def hit(sp: Optional[Span]) -> Optional[bool]:
-        if sp is None:
-            return None
-        for s, e, splat in spans:
-            if s < sp.end and sp.start < e:
-                return splat
-        return None
-
-    for la in ex.launches:
-        for t in la.tokens:
-            h = hit(t.span)
-            if h is not None:
-                t.opaque, t.text_span = True, None
-                if h:
-                    t.splat = True
-                    la.opaque = True
-        for ea in la.env:
-            if hit(ea.value_span) is not None:
-                ea.value_opaque, ea.value_text_span = True, None
-
-
-_WORD_PLACEHOLDER = re.compile(r"<[A-Za-z_][^<>]*>|\[[A-Za-z_-][^\]]*\]|\.\.\.|\u2026|\{\{[^{}]*\}\}")
-
-
-def _mark_placeholder_values(ex: Extraction, first: int) -> None:
-    """Values of launches from a YAML, Python or Dockerfile block (from ``first`` on) that are a
-    placeholder (``"<model>"``, ``"..."``) are opaque."""
-    for la in ex.launches[first:]:
-        for t in la.tokens:
-            if not t.opaque and _WORD_PLACEHOLDER.fullmatch(t.text):
-                t.opaque, t.text_span = True, None
-                if t.text in ("...", "\u2026") or t.text.startswith("["):
-                    t.splat = la.opaque = True
-        for k in la.keyed:
-            if isinstance(k.value, str) and _WORD_PLACEHOLDER.fullmatch(k.value):
-                k.value, k.value_opaque, k.value_text_span = None, True, None
-        for ea in la.env:
-            if isinstance(ea.value, str) and _WORD_PLACEHOLDER.fullmatch(ea.value):
-                ea.value_opaque, ea.value_text_span = True, None
-
-
 # a block with no language (or ``text``): what its content is
 _UNTAGGED = {"", "text", "txt", "plain", "plaintext", "none", "code", "cli", "command"}
 _SNIFF_DOCKER = re.compile(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S")
@@ -635,16 +557,16 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
         from vllm_lint.frontends import dockerfile as docker_fe
 
         shift(docker_fe.extract(text, path), lines.omap, out, lines.deletion)
-    _mark_placeholder_values(out, n)
+    placeholders.mark_values(out.launches[n:])
 
 
 def _shell(script: bytes, omap, path: str, out: Extraction) -> None:
     from vllm_lint.frontends import shell
 
-    filled, regions = _placeholders(script)
+    filled, regions = placeholders.fill(script)
     ex = shell.extract_script(filled, path, omap)
     if regions:
-        _mark_placeholders(ex, regions, omap)
+        placeholders.mark(ex, regions, omap)
     out.launches.extend(ex.launches)
     out.env.extend(ex.env)
     out.version_hints.extend(ex.version_hints)

@@ -22,6 +22,18 @@ What it finds
   with an offset map into the string literal (f-string fields become ``${...}`` placeholders,
   i.e. opaque shell words). ``env=`` dicts (``{**os.environ, "VLLM_X": "1"}``, ``dict(os.environ,
   ...)``, ``env = os.environ.copy(); env["VLLM_X"] = "1"``) become the launch's env.
+* Command lines shown in docstrings and other string statements ("Start the server with:
+  ``vllm serve m --runner pooling``"): lines that start with a vLLM command (after an optional
+  ``$`` prompt) with their backslash continuations, and inline backquoted commands with an
+  argument, read as shell (never run) through the string's offset map, so findings point at the
+  word and fixes edit the docstring where its bytes spell the value 1:1 (a raw docstring; an
+  escaped ``\\\\`` has no 1:1 bytes, so no fix is offered there). Placeholders (``<model>``,
+  ``[options]``, ``...``) are opaque words (:mod:`~vllm_lint.frontends.placeholders`).
+* Mappings reaching ``**`` through the module: a name bound to a mapping is followed inside
+  ``{**BASE, ...}`` and ``DEFAULTS | overrides`` (an unknown operand makes the launch opaque), and
+  ``{k: v for k, v in D.items() if ...}`` over a known mapping gives its keys (opaque: the
+  condition may drop some). A key given twice in a literal dict is kept twice (VL108: the first
+  is silently lost).
 * ``os.environ["X"] = ...``, ``os.environ.setdefault``, ``os.environ.update({...} | k=v)``,
   ``os.environ |= {...}``, ``os.putenv`` -> ``Extraction.env`` (every literal name, not only
   ``VLLM_*``; rules decide what matters).
@@ -901,8 +913,45 @@ class _Extractor:
         env_stmts.sort(key=lambda ss: (ss[0].lineno, ss[0].col_offset))
         for st, scope in env_stmts:
             self._env_statement(st, scope)
+        if _DOC_NEEDLES.search(self.data):
+            self._documented_commands(tree)
         self.result.env.sort(key=_env_pos)
         return self.result
+
+    def _documented_commands(self, tree: ast.Module) -> None:
+        """Command lines shown in docstrings and other string statements ("Start the server
+        with: ``vllm serve m --runner pooling``"), read as shell (never run) with exact
+        positions: lines that start with a vLLM command (after an optional ``$`` prompt) with
+        their backslash continuations, and inline backquoted spans that hold one with an
+        argument (:func:`_command_text`). Placeholders (``<model>``, ``...``) are opaque words."""
+        from . import placeholders
+
+        src = self.src
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                    and isinstance(node.value.value, str) and _DOC_COMMAND.search(node.value.value)):
+                continue
+            info = _decode_literal(src, src.span(node.value), _placeholder)
+            if info is None or info.value != node.value.value:
+                continue
+            shown = _command_text(info.value)
+            if shown is None:
+                continue
+            script = shown.encode("utf-8")
+            doc = _StrInfo(shown, info.char_spans, [], None)
+            omap = _offset_map(doc, script, src.utf8)
+            filled, regions = placeholders.fill(script)
+            try:
+                from .shell import extract_script  # noqa: PLC0415
+
+                sub = extract_script(filled, self.path, omap)
+            except ParseError:
+                continue
+            if regions:
+                placeholders.mark(sub, regions, omap)
+            for la in sub.launches:
+                la.context["documented"] = True
+            self.result.launches.extend(sub.launches)
 
     def _hit_lines(self, words: list[bytes], attributes: bool = False) -> Optional[list[int]]:
         """Sorted numbers of the lines holding one of ``words`` (anywhere, even inside a longer
@@ -1218,10 +1267,10 @@ class _Extractor:
         """``**value`` in a kwargs call."""
         node = value
         mutations: list[_Mutation] = []
+        pos = (call.lineno, call.col_offset)
         if isinstance(value, ast.Name):
-            pos = (call.lineno, call.col_offset)
             binding, bscope = self._lookup(value.id, scope, pos)
-            if binding is None or binding.value is binding.stmt or not isinstance(binding.value, (ast.Dict, ast.Call)):
+            if binding is None or binding.value is binding.stmt or not isinstance(binding.value, _MAPPING_NODES):
                 launch.opaque = True
                 return
             node = binding.value
@@ -1229,7 +1278,7 @@ class _Extractor:
             if self._rebound(value.id, bscope, pos, scope):
                 launch.opaque = True
             launch.context.setdefault("kwargs_dicts", []).append(value.id)
-        keyed, opaque = self._mapping(node)
+        keyed, opaque = self._mapping(node, scope, pos)
         if opaque is None:
             launch.opaque = True
             return
@@ -1267,14 +1316,54 @@ class _Extractor:
         dspan = src.span(node)
         return _Layout(src, dspan.start, dspan.end - 1, spans)
 
-    def _mapping(self, node: ast.AST) -> tuple[list[KeyedArg], Optional[bool]]:
-        """KeyedArgs of a dict literal or ``dict(k=v, ...)``; opaque is None if not a mapping."""
+    def _mapping(self, node: ast.AST, scope: Optional[_Scope] = None, pos: Optional[tuple[int, int]] = None,
+                 depth: int = 0) -> tuple[list[KeyedArg], Optional[bool]]:
+        """KeyedArgs of a dict literal or ``dict(k=v, ...)``, in the order they take effect (a key
+        given twice is there twice: the first is silently lost, VL108); opaque is None if not a
+        mapping. With ``scope`` and ``pos`` (where the mapping is used), a name bound once to a
+        mapping in the same module is followed (``{**BASE, ...}``, ``DEFAULTS | overrides``), and
+        a comprehension that copies a known mapping (``{k: v for k, v in D.items() if ...}``)
+        gives its keys (opaque: its condition may drop some)."""
         out: list[KeyedArg] = []
         opaque = False
+        if depth > 8:
+            return out, None
+        if isinstance(node, ast.Name) and scope is not None and pos is not None:
+            binding, bscope = self._lookup(node.id, scope, pos)
+            if binding is None or binding.value is binding.stmt or not isinstance(binding.value, _MAPPING_NODES):
+                return out, None
+            keyed, op = self._mapping(binding.value, bscope, (binding.stmt.lineno, binding.stmt.col_offset), depth + 1)
+            if op is not None and (self._rebound(node.id, bscope, pos, scope)
+                                   or self._mutations(node.id, bscope, binding, pos, scope)):
+                op = True
+            return keyed, op
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            left, lop = self._mapping(node.left, scope, pos, depth + 1)
+            right, rop = self._mapping(node.right, scope, pos, depth + 1)
+            if lop is None and rop is None:
+                return out, None
+            return left + right, lop is None or rop is None or bool(lop) or bool(rop)
+        if isinstance(node, ast.DictComp):
+            gens = node.generators
+            if len(gens) == 1 and isinstance(gens[0].target, ast.Tuple) and len(gens[0].target.elts) == 2 \
+                    and all(isinstance(e, ast.Name) for e in gens[0].target.elts) \
+                    and isinstance(node.key, ast.Name) and node.key.id == gens[0].target.elts[0].id \
+                    and isinstance(node.value, ast.Name) and node.value.id == gens[0].target.elts[1].id \
+                    and isinstance(gens[0].iter, ast.Call) and isinstance(gens[0].iter.func, ast.Attribute) \
+                    and gens[0].iter.func.attr == "items" and not gens[0].iter.args:
+                keyed, op = self._mapping(gens[0].iter.func.value, scope, pos, depth + 1)
+                if op is not None:
+                    return keyed, bool(op) or bool(gens[0].ifs)
+            return out, None
         if isinstance(node, ast.Dict):
             layout = self._dict_layout(node)
             for i, (k, v) in enumerate(zip(node.keys, node.values)):
-                if k is None or not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                if k is None:  # **x inside the literal
+                    more, op = self._mapping(v, scope, pos, depth + 1)
+                    out.extend(more)
+                    opaque = opaque or op is None or bool(op)
+                    continue
+                if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
                     opaque = True
                     continue
                 out.append(self._keyed_value(k.value, self._str_inner(k), v, layout.delete_span(i)))
@@ -1623,6 +1712,42 @@ class _Extractor:
             elif m.kind == "update" and m.node is not None:
                 out.extend(self._env_from_mapping(m.node, self._stmt_delete(m.stmt)))
         return out
+
+
+_DOC_NEEDLES = lazy_re(rb"vllm serve|vllm\.entrypoints|dynamo\.vllm")
+# a command line as documentation shows it: a vLLM command first, after an optional prompt and
+# VAR=value prefixes
+_DOC_START = r"(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*(?:vllm[ \t]+serve\b|python3?[ \t]+-m[ \t]+(?:vllm\.entrypoints|dynamo\.vllm)\b)"
+_DOC_COMMAND = lazy_re(r"(?m)^[ \t]*(?:\$[ \t]+)?" + _DOC_START + r"|`" + _DOC_START)
+_DOC_LINE = lazy_re(r"[ \t]*(?:\$[ \t]+)?(?=" + _DOC_START + ")")
+_DOC_INLINE = lazy_re(r"(?<!`)(``?)(" + _DOC_START + r"[ \t]+[^`\n]*?)\1(?!`)")
+
+
+def _command_text(value: str) -> Optional[str]:
+    """``value`` (a docstring) with everything but its command lines blanked to spaces (line
+    breaks kept), so that offsets into it are offsets into the string; None when it shows none."""
+    out = [ch if ch == "\n" else " " for ch in value]
+    found = False
+    lines = value.split("\n")
+    pos = 0
+    cont = False
+    for line in lines:
+        m = None if cont else _DOC_LINE.match(line)
+        if cont or m:
+            k = m.end() if m else 0
+            out[pos + k : pos + len(line)] = line[k:]
+            found = True
+            cont = line.rstrip().endswith("\\")
+        else:
+            for im in _DOC_INLINE.finditer(line):
+                s, e = im.span(2)
+                out[pos + s : pos + e] = line[s:e]
+                found = True
+        pos += len(line) + 1
+    return "".join(out) if found else None
+
+
+_MAPPING_NODES = (ast.Dict, ast.Call, ast.BinOp, ast.DictComp, ast.Name)
 
 
 def _env_pos(ea: EnvAssign) -> int:

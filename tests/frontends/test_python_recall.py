@@ -1,0 +1,121 @@
+"""Python launches read where they live (issue 17): command lines shown in docstrings and string
+statements, read as shell with exact positions; mappings that reach an engine call through the
+module (``DEFAULTS | overrides``, ``{**BASE, ...}``, a comprehension over a literal dict), and a
+key given twice in a literal dict of engine arguments."""
+
+from __future__ import annotations
+
+import json
+
+from vllm_lint.frontends import python as P
+from yaml_invariants import check_spans
+
+
+def lint(run_cli, path, *extra):
+    r = run_cli("--output-format", "json", "-t", "0.27.1", *extra, str(path))
+    assert r.exit_code in (0, 1), r.output
+    return [(d["code"], d["location"]["row"], d["location"]["column"]) for d in json.loads(r.stdout)]
+
+
+DOC_CLIENT = '''"""
+Example client.
+
+Start the server with:
+
+    vllm serve org/m \\\\
+        --swap-space 4 \\\\
+        --port 8000
+
+or `vllm serve <model> --num-scheduler-steps 8` on an older release; see `vllm serve`.
+"""
+import requests
+
+
+def main():
+    """Also:
+
+    $ vllm serve org/m --swap-space 2
+    """
+    requests.get("http://localhost:8000/v1/models")
+'''
+
+
+def test_command_lines_in_docstrings_are_read_with_exact_positions(run_cli, tmp_path):
+    p = tmp_path / "client.py"
+    p.write_text(DOC_CLIENT)
+    data = p.read_bytes()
+    ex = P.extract(data, str(p))
+    check_spans(data, ex)
+    assert [[t.text for t in la.tokens] for la in ex.launches] == [
+        ["org/m", "--swap-space", "4", "--port", "8000"],
+        ["_model_", "--num-scheduler-steps", "8"],
+        ["org/m", "--swap-space", "2"],
+    ]
+    assert ex.launches[1].tokens[0].opaque  # `<model>` is a placeholder
+    assert lint(run_cli, p) == [("VL101", 7, 9), ("VL101", 10, 24), ("VL101", 18, 24)]
+
+
+def test_a_fix_in_a_docstring_edits_the_docstring(run_cli, tmp_path):
+    p = tmp_path / "client.py"
+    p.write_text("r" + DOC_CLIENT.replace("\\\\", "\\"))  # a raw docstring spells its value 1:1
+    r = run_cli("-t", "0.27.1", "--fix", str(p))
+    assert r.exit_code == 1  # --num-scheduler-steps has no safe fix
+    new = p.read_text()
+    assert "    vllm serve org/m \\\n        --port 8000\n" in new
+    assert "    $ vllm serve org/m\n" in new
+    # an escaped backslash (``\\\\`` for ``\\``) has no 1:1 bytes: the finding stays, unfixed
+    q = tmp_path / "escaped.py"
+    q.write_text(DOC_CLIENT)
+    run_cli("-t", "0.27.1", "--fix", str(q))
+    assert "--swap-space 4" in q.read_text()
+
+
+def test_prose_that_only_names_the_command_is_no_launch():
+    data = b'"""Start a server with `vllm serve`, then run this script. The vllm serve docs..."""\n'
+    assert P.extract(data, "a.py").launches == []
+
+
+def test_strings_passed_to_calls_are_not_read_as_documentation():
+    data = b'import argparse\np = argparse.ArgumentParser(description="vllm serve m --swap-space 4")\n'
+    assert P.extract(data, "a.py").launches == []
+
+
+FLOW = '''from vllm import AsyncEngineArgs, EngineArgs
+
+DEFAULT_ARGS = {"model": "m", "swap_space": 4, "max_model_len": 1024, "max_model_len": 2048}
+BASE = dict(tensor_parallel_size=2)
+
+
+def build(overrides):
+    args = DEFAULT_ARGS | overrides
+    return AsyncEngineArgs(**args)
+
+
+def build2():
+    return EngineArgs(**{k: v for k, v in DEFAULT_ARGS.items() if v is not None})
+
+
+def build3():
+    merged = {**BASE, "swap_space": 8}
+    return EngineArgs(**merged)
+'''
+
+
+def test_mappings_passed_on_through_the_module_are_read():
+    ex = P.extract(FLOW.encode(), "flow.py")
+    keys = [[k.key for k in la.keyed] for la in ex.launches]
+    assert keys == [["model", "swap_space", "max_model_len", "max_model_len"],
+                    ["model", "swap_space", "max_model_len", "max_model_len"],
+                    ["tensor_parallel_size", "swap_space"]]
+    # what the launch may hold beyond what is seen: overrides, the comprehension's condition
+    assert [la.opaque for la in ex.launches] == [True, True, False]
+
+
+def test_dead_and_duplicate_keys_are_found_and_fixed_in_the_literal(run_cli, tmp_path):
+    p = tmp_path / "flow.py"
+    p.write_text(FLOW)
+    assert lint(run_cli, p) == [("VL101", 3, 32), ("VL108", 3, 72), ("VL101", 17, 24)]
+    run_cli("-t", "0.27.1", "--fix", str(p))
+    new = p.read_text()
+    assert 'DEFAULT_ARGS = {"model": "m", "max_model_len": 1024, "max_model_len": 2048}\n' in new
+    assert "    merged = {**BASE}\n" in new

@@ -1,0 +1,101 @@
+"""Placeholders of documentation: ``<model>``, ``[options]``, ``...``, ``{{var}}``.
+
+A command line shown in documentation (a Markdown block, a Python docstring) stands for many:
+``vllm serve <model> --swap-space 4``. Its placeholders are opaque words, never judged nor
+rewritten, and the options around them are checked. Not a format: a helper of the front-ends
+that read documentation (:mod:`~vllm_lint.frontends.markdown`, :mod:`~vllm_lint.frontends.python`).
+
+For shell text, :func:`fill` first makes each placeholder one shell word of the same length
+(``<model>`` -> ``_model_``: a ``<`` would be a redirection), then :func:`mark` makes the words
+they touch opaque; ``[options]`` and ``...`` may stand for any number of words (splats, and the
+launch ``opaque``). For values parsed by another format (YAML, Python, Dockerfile),
+:func:`mark_values` makes a value that is a placeholder opaque.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+from vllm_lint.launch import Extraction, Launch, Span
+
+__all__ = ["fill", "mark", "mark_values"]
+
+_PLACEHOLDER = re.compile(
+    rb"(?P<angle>(?<![<\w$])<[A-Za-z_][\w.:/@=+-]*(?:[ ][\w.:/@=+-]+){0,3}>(?!>))"
+    rb"|(?P<bracket>(?<![^\s\"'=])\[[A-Za-z_-][^\]\n]{0,80}\](?![^\s\"']))"
+    rb"|(?P<dots>(?<![^\s\"'=])(?:\.\.\.|\xe2\x80\xa6)(?![^\s\"']))"
+    rb"|(?P<braces>\{\{[^{}\n]{1,80}\}\})"
+)
+_VALUE = re.compile(r"<[A-Za-z_][^<>]*>|\[[A-Za-z_-][^\]]*\]|\.\.\.|\u2026|\{\{[^{}]*\}\}")
+
+Region = tuple[int, int, bool]  # (start, end, splat)
+
+
+def fill(script: bytes) -> tuple[bytes, list[Region]]:
+    """``script`` with each placeholder filled to one shell word of the same length, and the
+    ``(start, end, splat)`` of each."""
+    if not (b"<" in script or b"[" in script or b"..." in script or b"{{" in script or b"\xe2\x80\xa6" in script):
+        return script, []
+    regions = []
+    filled = bytearray(script)
+    for m in _PLACEHOLDER.finditer(script):
+        s, e = m.span()
+        if m.lastgroup == "angle":
+            filled[s:e] = b"_" + script[s + 1 : e - 1].replace(b" ", b"_") + b"_"
+        elif m.lastgroup in ("bracket", "braces"):
+            filled[s:e] = script[s:e].replace(b" ", b"_").replace(b"\t", b"_")
+        regions.append((s, e, m.lastgroup in ("bracket", "dots")))
+    return bytes(filled), regions
+
+
+def _sh(span: Span, f: Callable[[int], Optional[int]]) -> Optional[Span]:
+    s, e1 = f(span.start), f(span.end - 1)
+    return None if s is None or e1 is None or e1 + 1 < s else Span(s, e1 + 1)
+
+
+def mark(ex: Extraction, regions: list[Region], omap: Optional[Callable[[int], Optional[int]]] = None) -> None:
+    """Words of ``ex``'s launches (in file offsets; ``omap`` maps the regions' script offsets
+    there) that a placeholder touches become opaque, or splats for ``[options]`` and ``...``."""
+    spans = []
+    for s, e, splat in regions:
+        sp = Span(s, e) if omap is None else _sh(Span(s, e), omap)
+        if sp is not None:
+            spans.append((sp.start, sp.end, splat))
+    if not spans:
+        return
+
+    def hit(sp: Optional[Span]) -> Optional[bool]:
+        if sp is None:
+            return None
+        for s, e, splat in spans:
+            if s < sp.end and sp.start < e:
+                return splat
+        return None
+
+    for la in ex.launches:
+        for t in la.tokens:
+            h = hit(t.span)
+            if h is not None:
+                t.opaque, t.text_span = True, None
+                if h:
+                    t.splat = la.opaque = True
+        for ea in la.env:
+            if hit(ea.value_span) is not None:
+                ea.value_opaque, ea.value_text_span = True, None
+
+
+def mark_values(launches: list[Launch]) -> None:
+    """Values of ``launches`` that are a placeholder (``"<model>"``, ``"..."``) are opaque."""
+    for la in launches:
+        for t in la.tokens:
+            if not t.opaque and _VALUE.fullmatch(t.text):
+                t.opaque, t.text_span = True, None
+                if t.text in ("...", "\u2026") or t.text.startswith("["):
+                    t.splat = la.opaque = True
+        for k in la.keyed:
+            if isinstance(k.value, str) and _VALUE.fullmatch(k.value):
+                k.value, k.value_opaque, k.value_text_span = None, True, None
+        for ea in la.env:
+            if isinstance(ea.value, str) and _VALUE.fullmatch(ea.value):
+                ea.value_opaque, ea.value_text_span = True, None
