@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from vllm_lint.frontends import markdown as M
-from vllm_lint.frontends import placeholders
+from vllm_lint.frontends import doc_commands
 from yaml_invariants import check_spans
 
 
@@ -116,7 +116,7 @@ def test_a_placeholder_value_in_a_yaml_block_is_opaque():
 
 
 def test_redirections_and_heredocs_are_no_placeholders():
-    filled, regions = placeholders.fill(b"cat <<EOF > config.yaml\nvllm serve m < in.txt 2>&1 >out.log\n")
+    filled, regions = doc_commands.fill(b"cat <<EOF > config.yaml\nvllm serve m < in.txt 2>&1 >out.log\n")
     assert regions == []
 
 
@@ -159,3 +159,25 @@ def test_markdown_in_a_yaml_string_is_read(run_cli, tmp_path):
     assert lint(run_cli, p) == [("VL101", 10, 5)]
     new = fixed(run_cli, p).decode()
     assert new.endswith("  vllm serve org/m \\\n    --port 8000\n  ```\n")
+
+
+def test_commands_inline_in_the_prose_are_read_and_mentions_are_not(run_cli, tmp_path):
+    p = tmp_path / "a.md"
+    p.write_text("Serve it with `vllm serve org/m --swap-space 4` or `vllm serve <model> --port 1`.\n"
+                 "See `vllm serve --help` and the `vllm serve` page.\n")
+    assert [[t.text for t in la.tokens] for la in M.extract(p.read_bytes(), "a.md").launches] == [
+        ["org/m", "--swap-space", "4"], ["_model_", "--port", "1"]]
+    assert lint(run_cli, p) == [("VL101", 1, 33)]
+
+
+def test_a_python_snippet_without_its_import_is_read():
+    data = b"```python\nllm = LLM(model=\"m\", swap_space=4)\n```\n"
+    (la,) = M.extract(data, "a.md").launches
+    assert la.entry == "LLM" and [k.key for k in la.keyed] == ["model", "swap_space"]
+
+
+def test_an_elided_manifest_parses():
+    data = (b"```yaml\n...\nspec:\n  containers:\n    - image: vllm/vllm-openai:latest\n"
+            b"      args: [--port, \"1\"]\n...\n```\n")
+    ex = M.extract(data, "a.md")
+    assert not ex.notes and [t.text for t in ex.launches[0].tokens] == ["--port", "1"]

@@ -298,6 +298,7 @@ _WRAPPER_VALUE_OPTS: dict[str, set[str]] = {
     "builtin": set(),
 }
 # wrappers whose first non-option word is an argument, not the program (timeout DURATION ...)
+_EXPANDED_ASSIGNMENT = lazy_re(r"^\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*)=")
 _WRAPPER_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1, "gosu": 1, "su-exec": 1}
 
 
@@ -598,6 +599,8 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
                         name, value = x.split("=", 1)
                         env.append((j, name, value))
                         j += 1
+                    elif _EXPANDED_ASSIGNMENT.match(x):
+                        j += 1  # env "$NAME=$VALUE": a variable whose name is unknown here
                     else:
                         break
                 i = j

@@ -21,12 +21,15 @@ takes their indentation with them), so an indented YAML block with ``---`` parse
   ``FROM`` first -> Dockerfile, a ``$`` prompt first -> console, vLLM / OpenAI imports ->
   Python, a manifest's top-level keys -> YAML, else shell when it names ``vllm serve``.
 
-Placeholders of documentation are opaque words (:mod:`~vllm_lint.frontends.placeholders`): ``<model>``,
+Placeholders of documentation are opaque words (:mod:`~vllm_lint.frontends.doc_commands`): ``<model>``,
 ``[options]``, ``...`` and ``{{var}}``. In shell blocks they are filled to one word of the same
 length before parsing (``<model>`` would be a redirection), and the words they touch are marked
 opaque (``[options]`` and ``...`` as splats: any number of words); the options around them are
 checked, the placeholders never judged nor rewritten. In YAML, Python and Dockerfile blocks a
 value that is a placeholder is opaque.
+
+Commands shown inline in the prose (`` `vllm serve m --max-model-len 8192` ``, with an argument)
+are read as shell too.
 
 Markdown inside a YAML string (vLLM recipes' ``guide: |``) is read by the YAML front-end through
 this module (:func:`shift` maps the blocks' spans through the scalar).
@@ -58,7 +61,7 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
-from vllm_lint.frontends import placeholders
+from vllm_lint.frontends import doc_commands
 from vllm_lint.record import replace
 
 FORMAT = "markdown"
@@ -279,8 +282,9 @@ def extract(data: bytes, path: str) -> Extraction:
     prose: Optional[_Prose] = None
     for k, (lang, start, end, line) in enumerate(blocks):
         block = data[start:end]
-        if b"vllm" not in block and b"VLLM" not in block and b"servingEngineSpec" not in block:
-            continue
+        if b"vllm" not in block and b"VLLM" not in block and b"servingEngineSpec" not in block \
+                and b"LLM(" not in block and b"EngineArgs(" not in block:
+            continue  # (a documentation snippet may call LLM(...) with its import left out)
         n_launches, n_hints = len(out.launches), len(out.version_hints)
         try:
             _block(lang, block, start, path, out)
@@ -302,7 +306,26 @@ def extract(data: bytes, path: str) -> Extraction:
                 f"```{lang} block at line {line} was skipped: {type(e).__name__}",
                 span=Span(start, end),
             ))
+    if b"vllm serve" in data or b"-m vllm" in data:
+        _inline(data, blocks, path, out)
     return out
+
+
+def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out: Extraction) -> None:
+    """Commands shown inline in the prose (`` `vllm serve m --max-model-len 8192` ``), each read
+    as shell on its own bytes; a mention without an argument (`` `vllm serve` ``) is none."""
+    pos = 0
+    prose = []
+    for _lang, start, end, _line in blocks:
+        prose.append((pos, data.rfind(b"\n", 0, max(0, start - 1)) + 1))  # up to the fence line
+        nl = data.find(b"\n", end)
+        pos = len(data) if nl < 0 else nl + 1
+    prose.append((pos, len(data)))
+    for a, b in prose:
+        if b <= a:
+            continue
+        for s, e in doc_commands.inline_commands(data[a:b]):
+            _shell(data[a + s : a + e], lambda o, base=a + s: base + o, path, out)
 
 
 # ------------------------------------------------------------------------------------------
@@ -497,6 +520,7 @@ class _Lines:
 
 # a block with no language (or ``text``): what its content is
 _UNTAGGED = {"", "text", "txt", "plain", "plaintext", "none", "code", "cli", "command"}
+_ELISION = re.compile(rb"(?m)^[ \t]*(?:\.\.\.|\xe2\x80\xa6)[ \t]*$")
 _SNIFF_DOCKER = re.compile(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S")
 _SNIFF_YAML = re.compile(rb"^(?:apiVersion|kind|services|spec|containers|command|args|image|envs?|"
                          rb"run|setup|resources|model|engine_kwargs|servingEngineSpec):[ \t]*(?:\S.*)?$", re.M)
@@ -543,6 +567,9 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
     if lang in _YAML:
         from vllm_lint.frontends import yaml as yaml_fe
 
+        # a line of only `...` elides part of a manifest in documentation (as YAML it would end
+        # the document): blanked, offsets kept
+        text = _ELISION.sub(lambda m: b" " * len(m.group(0)), text)
         shift(yaml_fe.extract(text, path), lines.omap, out, lines.deletion)
     elif lang in _PYTHON:
         from vllm_lint.frontends import python as python_fe
@@ -557,16 +584,16 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
         from vllm_lint.frontends import dockerfile as docker_fe
 
         shift(docker_fe.extract(text, path), lines.omap, out, lines.deletion)
-    placeholders.mark_values(out.launches[n:])
+    doc_commands.mark_values(out.launches[n:])
 
 
 def _shell(script: bytes, omap, path: str, out: Extraction) -> None:
     from vllm_lint.frontends import shell
 
-    filled, regions = placeholders.fill(script)
+    filled, regions = doc_commands.fill(script)
     ex = shell.extract_script(filled, path, omap)
     if regions:
-        placeholders.mark(ex, regions, omap)
+        doc_commands.mark(ex, regions, omap)
     out.launches.extend(ex.launches)
     out.env.extend(ex.env)
     out.version_hints.extend(ex.version_hints)

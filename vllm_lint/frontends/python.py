@@ -28,7 +28,7 @@ What it finds
   argument, read as shell (never run) through the string's offset map, so findings point at the
   word and fixes edit the docstring where its bytes spell the value 1:1 (a raw docstring; an
   escaped ``\\\\`` has no 1:1 bytes, so no fix is offered there). Placeholders (``<model>``,
-  ``[options]``, ``...``) are opaque words (:mod:`~vllm_lint.frontends.placeholders`).
+  ``[options]``, ``...``) are opaque words (:mod:`~vllm_lint.frontends.doc_commands`).
 * Mappings reaching ``**`` through the module: a name bound to a mapping is followed inside
   ``{**BASE, ...}`` and ``DEFAULTS | overrides`` (an unknown operand makes the launch opaque), and
   ``{k: v for k, v in D.items() if ...}`` over a known mapping gives its keys (opaque: the
@@ -923,24 +923,24 @@ class _Extractor:
         with: ``vllm serve m --runner pooling``"), read as shell (never run) with exact
         positions: lines that start with a vLLM command (after an optional ``$`` prompt) with
         their backslash continuations, and inline backquoted spans that hold one with an
-        argument (:func:`_command_text`). Placeholders (``<model>``, ``...``) are opaque words."""
-        from . import placeholders
+        argument (:func:`~vllm_lint.frontends.doc_commands.command_text`). Placeholders (``<model>``, ``...``) are opaque words."""
+        from .doc_commands import COMMAND, command_text, fill, mark
 
         src = self.src
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-                    and isinstance(node.value.value, str) and _DOC_COMMAND.search(node.value.value)):
+                    and isinstance(node.value.value, str) and COMMAND.search(node.value.value)):
                 continue
             info = _decode_literal(src, src.span(node.value), _placeholder)
             if info is None or info.value != node.value.value:
                 continue
-            shown = _command_text(info.value)
+            shown = command_text(info.value)
             if shown is None:
                 continue
             script = shown.encode("utf-8")
             doc = _StrInfo(shown, info.char_spans, [], None)
             omap = _offset_map(doc, script, src.utf8)
-            filled, regions = placeholders.fill(script)
+            filled, regions = fill(script)
             try:
                 from .shell import extract_script  # noqa: PLC0415
 
@@ -948,7 +948,7 @@ class _Extractor:
             except ParseError:
                 continue
             if regions:
-                placeholders.mark(sub, regions, omap)
+                mark(sub, regions, omap)
             for la in sub.launches:
                 la.context["documented"] = True
             self.result.launches.extend(sub.launches)
@@ -1715,36 +1715,6 @@ class _Extractor:
 
 
 _DOC_NEEDLES = lazy_re(rb"vllm serve|vllm\.entrypoints|dynamo\.vllm")
-# a command line as documentation shows it: a vLLM command first, after an optional prompt and
-# VAR=value prefixes
-_DOC_START = r"(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*(?:vllm[ \t]+serve\b|python3?[ \t]+-m[ \t]+(?:vllm\.entrypoints|dynamo\.vllm)\b)"
-_DOC_COMMAND = lazy_re(r"(?m)^[ \t]*(?:\$[ \t]+)?" + _DOC_START + r"|`" + _DOC_START)
-_DOC_LINE = lazy_re(r"[ \t]*(?:\$[ \t]+)?(?=" + _DOC_START + ")")
-_DOC_INLINE = lazy_re(r"(?<!`)(``?)(" + _DOC_START + r"[ \t]+[^`\n]*?)\1(?!`)")
-
-
-def _command_text(value: str) -> Optional[str]:
-    """``value`` (a docstring) with everything but its command lines blanked to spaces (line
-    breaks kept), so that offsets into it are offsets into the string; None when it shows none."""
-    out = [ch if ch == "\n" else " " for ch in value]
-    found = False
-    lines = value.split("\n")
-    pos = 0
-    cont = False
-    for line in lines:
-        m = None if cont else _DOC_LINE.match(line)
-        if cont or m:
-            k = m.end() if m else 0
-            out[pos + k : pos + len(line)] = line[k:]
-            found = True
-            cont = line.rstrip().endswith("\\")
-        else:
-            for im in _DOC_INLINE.finditer(line):
-                s, e = im.span(2)
-                out[pos + s : pos + e] = line[s:e]
-                found = True
-        pos += len(line) + 1
-    return "".join(out) if found else None
 
 
 _MAPPING_NODES = (ast.Dict, ast.Call, ast.BinOp, ast.DictComp, ast.Name)

@@ -13,10 +13,15 @@ Found:
   ``$(cat <<EOF ...)``; the body has a ``[Service]``-style header or the target is a ``.service``):
   each ``ExecStart=`` command line is a launch (offsets 1:1 into the body), with the unit's
   ``Environment=`` assignments as its environment and not the script's exports;
+* a heredoc that writes a file of another format (``cat <<EOF > config.yaml``, ``| tee
+  Dockerfile``, ``| kubectl apply -f -``): the body is read as that file, in the format of the
+  target's name, else of its content (``_written_file``); with an unquoted delimiter, values
+  holding ``$`` are opaque (the shell expands them). A heredoc only reached when it mentions vLLM
+  (a config file written without naming vLLM is not seen);
 * ``docker run --gpus N`` / a device list / podman ``--device nvidia.com/gpu=N`` ->
   ``Launch.hardware.gpu_count`` (``--gpus all`` stays unknown);
 * ``export VLLM_X=...`` / bare ``VLLM_X=...`` (``Extraction.env``, also attached to later launches),
-  ``VAR=value vllm serve`` prefixes, ``env A=B``, ``docker run -e A=B`` (``Launch.env``);
+  ``VAR=value vllm serve`` prefixes, ``env A=B`` (``env "$NAME=$VALUE"`` is skipped: its name is unknown), ``docker run -e A=B`` (``Launch.env``);
 * ``pip install vllm==X`` (``Extraction.version_hints``, source ``pip-install``) and vLLM image
   tags (``Launch.version_hints``, source ``image-tag``);
 * options cut off by a broken line continuation (``Launch.dropped``): a ``--`` line after a vLLM
@@ -693,6 +698,8 @@ def _heredocs(ctx: _Ctx, node) -> None:
                 if _is_systemd_unit(ctx.src, node.start_byte, s, e):
                     _systemd_unit(ctx, s, e)
                     continue
+                if _written_file(ctx, node, c, s, e):
+                    continue
                 outer = ctx.omap
 
                 def omap(i: int, _s=s, _e=e, _o=outer) -> Optional[int]:
@@ -705,6 +712,83 @@ def _heredocs(ctx: _Ctx, node) -> None:
                 except ParseError:
                     continue
                 _merge(ctx, sub)
+
+
+_HEREDOC_TARGET = lazy_re(rb"(?:>>?|\btee(?:[ \t]+-a)?)[ \t]*(?P<q>[\"']?)(?P<name>[^\s\"'|;&<>]+)(?P=q)")
+_KUBECTL_STDIN = lazy_re(rb"\b(?:kubectl|oc)\b[^\n|;&]*\b(?:apply|create|replace)\b[^\n|;&]*-f[ \t]*-(?![\w-])")
+_SNIFF_MANIFEST = lazy_re(rb"^(?:apiVersion|kind|services):", re.M)
+_SNIFF_FROM = lazy_re(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S")
+
+
+def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
+    """A heredoc that writes a file of another format (``cat <<EOF > config.yaml``, ``| tee
+    Dockerfile``, ``| kubectl apply -f -``): its body is read as that file, in the format its
+    target's name says (else its content: a manifest, a Dockerfile), with offsets 1:1 into the
+    body. An unquoted delimiter lets the shell expand ``$VAR`` in the body: such values are
+    opaque. False when the body is no file of another format (it stays shell)."""
+    from vllm_lint.frontends import markdown
+
+    src = ctx.src
+    line_start = src.rfind(b"\n", 0, node.start_byte) + 1
+    head = src[line_start:s]
+    fmt = None
+    m = _HEREDOC_TARGET.search(head)
+    if m is not None:
+        name = m.group("name").decode("utf-8", "replace").rsplit("/", 1)[-1].lower()
+        if name.endswith((".yaml", ".yml", ".json")):
+            fmt = "yaml"  # (JSON is YAML)
+        elif name.endswith(".py"):
+            fmt = "python"
+        elif name.startswith(("dockerfile", "containerfile")) or name.endswith(".dockerfile"):
+            fmt = "dockerfile"
+        elif name.endswith((".sh", ".bash", ".service")):
+            return False
+    if fmt is None and _KUBECTL_STDIN.search(head):
+        fmt = "yaml"
+    body = src[s:e]
+    if fmt is None and m is not None:  # a file with no telling name: its content
+        if _SNIFF_MANIFEST.search(body):
+            fmt = "yaml"
+        elif _SNIFF_FROM.match(body):
+            fmt = "dockerfile"
+    if fmt is None:
+        return False
+    outer = ctx.omap
+
+    def omap(i: int, _s=s, _e=e, _o=outer) -> Optional[int]:
+        if i < 0 or _s + i > _e:
+            return None
+        return _s + i if _o is None else _o(_s + i)
+
+    try:
+        if fmt == "yaml":
+            from vllm_lint.frontends import yaml as sub_fe
+        elif fmt == "python":
+            from vllm_lint.frontends import python as sub_fe  # type: ignore[no-redef]
+        else:
+            from vllm_lint.frontends import dockerfile as sub_fe  # type: ignore[no-redef]
+        # a YAML file a script writes that looks like a vLLM config file is one (--config)
+        sub = sub_fe.extract(body, ctx.path, explicit=True) if fmt == "yaml" else sub_fe.extract(body, ctx.path)
+    except ParseError:
+        return True  # not a file of that format after all: nothing to read, no shell either
+    delimiter = redirect.child_by_field_name("delimiter") if hasattr(redirect, "child_by_field_name") else None
+    quoted = delimiter is not None and src[delimiter.start_byte:delimiter.end_byte][:1] in (b"'", b'"', b"\\")
+    if not quoted:
+        for la in sub.launches:
+            for t in la.tokens:
+                if "$" in t.text:
+                    t.opaque, t.text_span = True, None
+            for k in la.keyed:
+                if isinstance(k.value, str) and "$" in k.value:
+                    k.value, k.value_opaque, k.value_text_span = None, True, None
+            for ea in la.env:
+                if ea.value and "$" in ea.value:
+                    ea.value_opaque, ea.value_text_span = True, None
+    start = len(ctx.out.launches)
+    markdown.shift(sub, omap, ctx.out)
+    for la in ctx.out.launches[start:]:
+        la.context["heredoc_file"] = fmt
+    return True
 
 
 _UNIT_SECTION = lazy_re(rb"^[ \t]*\[(?:Unit|Service|Install)\][ \t]*\r?$", re.M)

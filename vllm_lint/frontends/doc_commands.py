@@ -1,4 +1,11 @@
-"""Placeholders of documentation: ``<model>``, ``[options]``, ``...``, ``{{var}}``.
+"""Commands shown in documentation, and their placeholders (``<model>``, ``[options]``, ``...``,
+``{{var}}``).
+
+Where documentation shows a command: :data:`COMMAND` finds one (a line that starts with a vLLM
+command, after an optional ``$`` prompt, ``VAR=value`` prefixes or a short ``run:`` lead-in, or
+an inline backquoted command with an argument); :func:`command_text` keeps those and blanks the
+rest, keeping every offset (Python docstrings); :func:`inline_commands` finds the inline ones in
+Markdown prose.
 
 A command line shown in documentation (a Markdown block, a Python docstring) stands for many:
 ``vllm serve <model> --swap-space 4``. Its placeholders are opaque words, never judged nor
@@ -14,20 +21,62 @@ launch ``opaque``). For values parsed by another format (YAML, Python, Dockerfil
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Optional
 
 from vllm_lint.launch import Extraction, Launch, Span
+from vllm_lint.record import lazy_re
 
-__all__ = ["fill", "mark", "mark_values"]
+__all__ = ["COMMAND", "command_text", "inline_commands", "fill", "mark", "mark_values"]
 
-_PLACEHOLDER = re.compile(
+# a command line as documentation shows it: a vLLM command first, after VAR=value prefixes
+_START = (r"(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*"
+          r"(?:vllm[ \t]+serve\b|python3?[ \t]+-m[ \t]+(?:vllm\.entrypoints|dynamo\.vllm)\b)")
+_LEAD = r"[ \t]*(?:[A-Za-z][\w ,()-]{0,40}:[ \t]+)?(?:\$[ \t]+)?"  # "run: ", "$ "
+_INLINE_PATTERN = r"(?<!`)(``?)(" + _START + r"[ \t]+[^`\n]*?)\1(?!`)"
+COMMAND = lazy_re(r"(?m)^" + _LEAD + _START + r"|`" + _START)
+_LINE = lazy_re(_LEAD + r"(?=" + _START + ")")
+_INLINE = lazy_re(_INLINE_PATTERN)
+_INLINE_BYTES = lazy_re(_INLINE_PATTERN.encode())
+
+
+def command_text(value: str) -> Optional[str]:
+    """``value`` (a docstring) with everything but its command lines blanked to spaces (line
+    breaks kept; the closing backquote of an inline command becomes ``;``, which ends it), so
+    that offsets into it are offsets into ``value``; None when it shows none."""
+    out = [ch if ch == "\n" else " " for ch in value]
+    found = False
+    pos = 0
+    cont = False
+    for line in value.split("\n"):
+        m = None if cont else _LINE.match(line)
+        if cont or m:
+            k = m.end() if m else 0
+            out[pos + k : pos + len(line)] = line[k:]
+            found = True
+            cont = line.rstrip().endswith("\\")
+        else:
+            for im in _INLINE.finditer(line):
+                if "--help" in im.group(2):
+                    continue  # a request for help is no launch
+                s, e = im.span(2)
+                out[pos + s : pos + e] = line[s:e]
+                out[pos + e] = ";"
+                found = True
+        pos += len(line) + 1
+    return "".join(out) if found else None
+
+
+def inline_commands(text: bytes) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each inline backquoted command with an argument in ``text``."""
+    return [im.span(2) for im in _INLINE_BYTES.finditer(text) if b"--help" not in im.group(2)]
+
+_PLACEHOLDER = lazy_re(
     rb"(?P<angle>(?<![<\w$])<[A-Za-z_][\w.:/@=+-]*(?:[ ][\w.:/@=+-]+){0,3}>(?!>))"
     rb"|(?P<bracket>(?<![^\s\"'=])\[[A-Za-z_-][^\]\n]{0,80}\](?![^\s\"']))"
     rb"|(?P<dots>(?<![^\s\"'=])(?:\.\.\.|\xe2\x80\xa6)(?![^\s\"']))"
     rb"|(?P<braces>\{\{[^{}\n]{1,80}\}\})"
 )
-_VALUE = re.compile(r"<[A-Za-z_][^<>]*>|\[[A-Za-z_-][^\]]*\]|\.\.\.|\u2026|\{\{[^{}]*\}\}")
+_VALUE = lazy_re(r"<[A-Za-z_][^<>]*>|\[[A-Za-z_-][^\]]*\]|\.\.\.|\u2026|\{\{[^{}]*\}\}")
 
 Region = tuple[int, int, bool]  # (start, end, splat)
 
