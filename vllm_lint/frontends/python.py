@@ -913,7 +913,7 @@ class _Extractor:
         env_stmts.sort(key=lambda ss: (ss[0].lineno, ss[0].col_offset))
         for st, scope in env_stmts:
             self._env_statement(st, scope)
-        if _DOC_NEEDLES.search(self.data):
+        if _DOC_NEEDLES.search(self.data) or (b"LLM(" in self.data and b'"""' in self.data):
             self._documented_commands(tree)
         self.result.env.sort(key=_env_pos)
         return self.result
@@ -926,32 +926,96 @@ class _Extractor:
         argument (:func:`~vllm_lint.frontends.doc_commands.command_text`). Placeholders (``<model>``, ``...``) are opaque words."""
         from .doc_commands import COMMAND, command_text, fill, mark
 
+        from .shell import extract_script  # noqa: PLC0415
+
         src = self.src
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-                    and isinstance(node.value.value, str) and COMMAND.search(node.value.value)):
-                continue
-            info = _decode_literal(src, src.span(node.value), _placeholder)
-            if info is None or info.value != node.value.value:
-                continue
-            shown = command_text(info.value)
-            if shown is None:
-                continue
-            script = shown.encode("utf-8")
-            doc = _StrInfo(shown, info.char_spans, [], None)
-            omap = _offset_map(doc, script, src.utf8)
+        strings: list[Span] = []
+
+        def shell(shown: str, omap: Callable[[int], Optional[int]], utf8: bool = True) -> None:
+            script = shown.encode("utf-8" if utf8 else "latin-1")
             filled, regions = fill(script)
             try:
-                from .shell import extract_script  # noqa: PLC0415
-
                 sub = extract_script(filled, self.path, omap)
             except ParseError:
-                continue
+                return
             if regions:
                 mark(sub, regions, omap)
             for la in sub.launches:
                 la.context["documented"] = True
             self.result.launches.extend(sub.launches)
+
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                    and isinstance(node.value.value, str)):
+                continue
+            strings.append(src.span(node.value))
+            value = node.value.value
+            if not (COMMAND.search(value) or "```" in value or _DOC_CALL.search(value)):
+                continue
+            info = _decode_literal(src, src.span(node.value), _placeholder)
+            if info is None or info.value != value:
+                continue
+            if "```" in value or _DOC_CALL.search(value):
+                self._documented_code(info)
+            shown = command_text(info.value)
+            if shown is not None and "```" not in value:
+                script = shown.encode("utf-8")
+                shell(shown, _offset_map(_StrInfo(shown, info.char_spans, [], None), script, src.utf8))
+        # comments that show a command line (``# vllm serve m \``), outside the strings
+        data = self.data
+        if b"#" in data and _DOC_NEEDLES.search(data):
+            text = bytearray(b" " * len(data))
+            for m in _COMMENT_TEXT.finditer(data):
+                if any(sp.start <= m.start() < sp.end for sp in strings):
+                    continue
+                text[m.start(1):m.end(1)] = m.group(1)
+            for i in _find_all(data, b"\n"):
+                text[i] = 10
+            shown = command_text(text.decode("latin-1"))
+            if shown is not None:
+                shell(shown, lambda o: o, utf8=False)
+
+    def _documented_code(self, info: "_StrInfo") -> None:
+        """Code shown in a docstring: Markdown fenced blocks (read by the Markdown front-end), or
+        else ``llm = LLM(...)`` statements (read as Python), through the string's offset map."""
+        from . import markdown  # noqa: PLC0415
+
+        value = info.value
+        script = value.encode("utf-8")
+        omap = _offset_map(info, script, self.src.utf8)
+        if "```" in value:
+            try:
+                markdown.shift(markdown.extract(script, self.path), omap, self.result)
+            except ParseError:
+                pass
+            return
+        kept = [" " if ch != "\n" else ch for ch in value]
+        lines = value.split("\n")
+        pos = 0
+        depth = 0
+        indent = None
+        for line in lines:
+            start = depth == 0 and _DOC_CALL.match(line)
+            if start or depth > 0:
+                if start:
+                    ind = len(line) - len(line.lstrip())
+                    if indent not in (None, ind):
+                        return  # statements at two indentations: no snippet to parse
+                    indent = ind
+                kept[pos:pos + len(line)] = line
+                depth = max(0, depth + line.count("(") + line.count("[") + line.count("{")
+                            - line.count(")") - line.count("]") - line.count("}"))
+            pos += len(line) + 1
+        if indent is None:
+            return
+        prefix = "if True:\n" if indent else ""
+        code = (prefix + "".join(kept)).encode("utf-8")
+        plen = len(prefix)
+        try:
+            sub = extract(code, self.path)
+        except ParseError:
+            return
+        markdown.shift(sub, lambda o: omap(o - plen) if o >= plen else None, self.result)
 
     def _hit_lines(self, words: list[bytes], attributes: bool = False) -> Optional[list[int]]:
         """Sorted numbers of the lines holding one of ``words`` (anywhere, even inside a longer
@@ -1715,6 +1779,17 @@ class _Extractor:
 
 
 _DOC_NEEDLES = lazy_re(rb"vllm serve|vllm\.entrypoints|dynamo\.vllm")
+_DOC_CALL = lazy_re(r"(?m)^[ \t]*(?:\w+[ \t]*=[ \t]*)?(?:LLM|EngineArgs|AsyncEngineArgs)\(")
+_COMMENT_TEXT = lazy_re(rb"(?m)^[ \t]*#[ \t]?([^\r\n]*)")
+
+
+def _find_all(data: bytes, needle: bytes) -> list[int]:
+    out = []
+    i = data.find(needle)
+    while i >= 0:
+        out.append(i)
+        i = data.find(needle, i + 1)
+    return out
 
 
 _MAPPING_NODES = (ast.Dict, ast.Call, ast.BinOp, ast.DictComp, ast.Name)
