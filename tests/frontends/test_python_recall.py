@@ -119,3 +119,33 @@ def test_dead_and_duplicate_keys_are_found_and_fixed_in_the_literal(run_cli, tmp
     new = p.read_text()
     assert 'DEFAULT_ARGS = {"model": "m", "max_model_len": 1024, "max_model_len": 2048}\n' in new
     assert "    merged = {**BASE}\n" in new
+
+
+def test_commands_in_comments_and_code_in_docstrings_are_read(run_cli, tmp_path):
+    p = tmp_path / "offline.py"
+    p.write_text('"""Load it again with\n'
+                 '\n'
+                 '    llm = LLM(\n'
+                 '        model="/path/to/save",\n'
+                 '        swap_space=4,\n'
+                 '    )\n'
+                 '"""\n'
+                 '# Server:\n'
+                 '# vllm serve org/m \\\n'
+                 '#   --swap-space 4\n'
+                 'import vllm\n'
+                 'x = "# vllm serve not/a-comment --swap-space 4"\n')
+    data = p.read_bytes()
+    ex = P.extract(data, str(p))
+    check_spans(data, ex)
+    assert [(la.entry, la.span.start < data.index(b'"""\n#')) for la in ex.launches] == [
+        ("LLM", True), ("vllm serve", False)]
+    assert lint(run_cli, p) == [("VL101", 5, 9), ("VL101", 10, 5)]
+
+
+def test_markdown_fences_in_a_docstring_are_read():
+    data = b'"""Use it:\n\n```python\nfrom vllm import LLM\nllm = LLM("m", swap_space=4)\n```\n"""\n'
+    ex = P.extract(data, "a.py")
+    check_spans(data, ex)
+    (la,) = ex.launches
+    assert la.entry == "LLM" and data[la.keyed[1].key_span.start:la.keyed[1].key_span.end] == b"swap_space"
