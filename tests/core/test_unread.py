@@ -23,7 +23,7 @@ spec:
 def _tree(tmp_path):
     (tmp_path / "serve.sh").write_text(LAUNCH)
     (tmp_path / "other.sh").write_text("echo hello\n")
-    (tmp_path / "Makefile").write_text("serve:\n\tvllm serve m\n")
+    (tmp_path / "Jenkinsfile").write_text("sh 'vllm serve m'\n")
     (tmp_path / "LICENSE").write_text("MIT\n")  # of no format and no mention of vLLM: no candidate
     (tmp_path / "chart").mkdir()
     (tmp_path / "chart" / "deploy.yaml").write_text(TEMPLATED)
@@ -47,7 +47,7 @@ def test_verbose_names_each_unread_file_and_why(run_cli, tmp_path):
     unread = sorted(line for line in r.stderr.splitlines() if ": not read: " in line)
     assert unread == sorted([
         f"{tmp_path / 'other.sh'}: not read: no launch found",
-        f"{tmp_path / 'Makefile'}: not read: format not supported",
+        f"{tmp_path / 'Jenkinsfile'}: not read: format not supported",
         f"{tmp_path / 'chart' / 'deploy.yaml'}: not read: template value unknown",
     ])
     assert r.stdout.splitlines()[-1] == "3 files held no vLLM launch."

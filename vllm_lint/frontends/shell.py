@@ -876,6 +876,17 @@ def _systemd_unit(ctx: _Ctx, s: int, e: int) -> None:
         ctx.out.notes.extend(sub.notes)
 
 
+def extract_unit(data: bytes, path: str) -> Extraction:
+    """The ``ExecStart=`` launches of a systemd unit file (:mod:`vllm_lint.frontends.systemd`),
+    read as the heredoc-written units are (``_systemd_unit``)."""
+    if b"\x00" in data:
+        raise ParseError("binary data (NUL byte) in unit file", offset=data.index(b"\x00"))
+    ctx = _Ctx(data, path, None, 0)
+    _systemd_unit(ctx, 0, len(data))
+    out, ctx.out = ctx.out, None
+    return out
+
+
 def _env_from_assign_node(ctx: _Ctx, dec: _Decoder, node, delete: Optional[Span]) -> Optional[EnvAssign]:
     name = node.child_by_field_name("name")
     if name is None:

@@ -1,0 +1,59 @@
+"""Makefiles (``Makefile``, ``makefile``, ``GNUmakefile``, ``*.mk``): vLLM launches in recipe lines.
+
+A recipe line is a line that starts with a tab after a rule (``serve:``); make hands it to the
+shell, without its ``@``/``-``/``+`` prefixes, and a recipe line ending in ``\\`` goes on on the
+next line. The recipe lines are read as one shell script of the file's own length: every other
+byte becomes a space (line breaks kept), so offsets are the file's and fixes edit the recipe.
+Make's ``$(VAR)`` / ``${VAR}`` read as the shell's expansions: opaque words. ``#`` comment lines
+hold suppression comments as in shell.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vllm_lint.launch import Extraction
+
+FORMAT = "makefile"
+NAMES = ("makefile", "gnumakefile")
+SUFFIXES = (".mk",)
+
+__all__ = ["FORMAT", "NAMES", "SUFFIXES", "might_contain_launch", "extract", "recipe_script"]
+
+_RECIPE_PREFIX = re.compile(rb"\t[@+\- \t]*")
+
+
+def might_contain_launch(data: bytes) -> bool:
+    return b"vllm" in data or b"VLLM_" in data
+
+
+def recipe_script(data: bytes) -> bytes:
+    """The recipe lines of ``data`` with everything else blanked (offsets kept)."""
+    out = bytearray(b" " * len(data))
+    pos = 0
+    in_rule = False
+    cont = False
+    for line in data.splitlines(keepends=True):
+        body = line.rstrip(b"\r\n")
+        if cont or (in_rule and line.startswith(b"\t")):
+            m = _RECIPE_PREFIX.match(body) if not cont else None
+            k = m.end() if m else 0
+            out[pos + k : pos + len(body)] = body[k:]
+            cont = body.endswith(b"\\")
+        else:
+            cont = False
+            stripped = body.strip()
+            if stripped and not stripped.startswith(b"#"):
+                # a rule line (`target: deps`) opens a recipe; an assignment or directive ends one
+                in_rule = b":" in body and not re.match(rb"\s*[\w.-]+\s*(?::?=|\+=|\?=)", body)
+        for i in range(pos, pos + len(line)):
+            if data[i : i + 1] in (b"\n", b"\r"):
+                out[i] = data[i]
+        pos += len(line)
+    return bytes(out)
+
+
+def extract(data: bytes, path: str) -> Extraction:
+    from vllm_lint.frontends import shell
+
+    return shell.extract_script(recipe_script(data), path)

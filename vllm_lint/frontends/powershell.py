@@ -1,0 +1,42 @@
+"""PowerShell scripts (``*.ps1``, ``*.psm1``): vLLM launches on Windows hosts (``docker run ...
+vllm/vllm-openai``, ``vllm serve`` in a venv), read as shell after a same-length translation:
+
+* a backtick that ends a line (PowerShell's continuation) becomes ``\\``, so a command continued
+  over lines is one command, and a backtick followed by spaces before the line end becomes ``\\``
+  + spaces: the broken continuation that VL109 reports, as in shell;
+* any other backtick (PowerShell's escape character) becomes ``\\``;
+* ``<# ... #>`` block comments become spaces.
+
+Offsets are the file's, so findings point at the words and fixes edit them. ``$env:NAME`` and
+``$var`` are unknown values (opaque), as shell variables are. ``#`` comments hold suppression
+comments as in shell.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vllm_lint.launch import Extraction
+
+FORMAT = "powershell"
+SUFFIXES = (".ps1", ".psm1")
+
+__all__ = ["FORMAT", "SUFFIXES", "might_contain_launch", "extract", "as_shell"]
+
+_BLOCK_COMMENT = re.compile(rb"<#.*?#>", re.S)
+
+
+def might_contain_launch(data: bytes) -> bool:
+    return b"vllm" in data or b"VLLM_" in data
+
+
+def as_shell(data: bytes) -> bytes:
+    """``data`` translated to shell, byte for byte (see the module docstring)."""
+    out = _BLOCK_COMMENT.sub(lambda m: re.sub(rb"[^\r\n]", b" ", m.group(0)), data)
+    return out.replace(b"`", b"\\")
+
+
+def extract(data: bytes, path: str) -> Extraction:
+    from vllm_lint.frontends import shell
+
+    return shell.extract_script(as_shell(data), path)
