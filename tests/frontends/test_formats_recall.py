@@ -18,7 +18,7 @@ POD_JSON = """{
     "containers": [
       {
         "name": "vllm",
-        "image": "vllm/vllm-openai:latest",
+        "image": "vllm/vllm-openai:v0.27.1",
         "args": ["--model", "m", "--swap-space", "4"]
       }
     ]
@@ -34,7 +34,7 @@ ExecStart=/opt/venv/bin/vllm serve m \\
     --swap-space 4
 """
 MAKEFILE = "MODEL ?= m\n\nserve:\n\t@vllm serve $(MODEL) \\\n\t  --swap-space 4\n\nclean:\n\trm -rf x\n"
-PS1 = ("docker run --gpus all `\n  vllm/vllm-openai:latest `\n  --model m `\n  --swap-space 4\n"
+PS1 = ("docker run --gpus all `\n  vllm/vllm-openai:v0.27.1 `\n  --model m `\n  --swap-space 4\n"
        "<# vllm serve m --swap-space 4 #>\nvllm serve m ` \n  --port 1\n")
 
 CASES = [

@@ -33,11 +33,11 @@ kind: Pod
 spec:
   containers:
     - name: vllm
-      image: vllm/vllm-openai:latest
+      image: vllm/vllm-openai:v0.27.1
       args: ["--swap-space", "4", "--model", "$MODEL"]
 EOF
 cat > Dockerfile <<'EOF'
-FROM vllm/vllm-openai:latest
+FROM vllm/vllm-openai:v0.27.1
 CMD ["--swap-space", "4"]
 EOF
 tee deploy/pod.yml <<EOF >/dev/null
@@ -45,7 +45,7 @@ apiVersion: v1
 kind: Pod
 spec:
   containers:
-    - image: vllm/vllm-openai:latest
+    - image: vllm/vllm-openai:v0.27.1
       command: ["vllm", "serve", "m", "--port", "8000"]
 EOF
 """
