@@ -173,14 +173,14 @@ FORMATS: tuple[Format, ...] = (
            embeds=("shell", "yaml", "python", "dockerfile"), documentation=True, language_ids=("markdown",)),
     # issue 17: each its own module
     Format("json", "vllm_lint.frontends.json", suffixes=(".json",), embeds=("yaml", "shell"), language_ids=("json",)),
-    Format("systemd", "vllm_lint.frontends.systemd", suffixes=(".service",), embeds=("shell",),
+    Format("systemd", "vllm_lint.frontends.systemd", suffixes=(".service",), embeds=("shell",), types=(),
            language_ids=("systemd",)),
     Format("makefile", "vllm_lint.frontends.makefile", suffixes=(".mk",), prefixes=("makefile", "gnumakefile"),
            embeds=("shell",), language_ids=("makefile",)),
     Format("powershell", "vllm_lint.frontends.powershell", suffixes=(".ps1", ".psm1"), embeds=("shell",),
            language_ids=("powershell",)),
     Format("notebook", "vllm_lint.frontends.notebook", suffixes=(".ipynb",),
-           embeds=("yaml", "shell", "python", "markdown"), documentation=True, language_ids=("jupyter",)),
+           embeds=("yaml", "shell", "python", "markdown"), documentation=True, types=("jupyter",)),
 )
 
 _BY_NAME = {f.name: f for f in FORMATS}

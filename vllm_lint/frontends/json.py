@@ -29,6 +29,8 @@ def might_contain_launch(data: bytes) -> bool:
 def extract(data: bytes, path: str) -> Extraction:
     import json
 
+    if not data.strip():
+        return Extraction()
     try:
         json.loads(data)
     except ValueError as e:

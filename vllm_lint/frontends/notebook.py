@@ -65,6 +65,8 @@ def _blank(text: bytes, keep) -> bytes:
 def extract(data: bytes, path: str) -> Extraction:
     import json
 
+    if not data.strip():
+        return Extraction()
     try:
         json.loads(data)
     except ValueError as e:

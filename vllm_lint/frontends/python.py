@@ -978,7 +978,9 @@ class _Extractor:
     def _documented_code(self, info: "_StrInfo") -> None:
         """Code shown in a docstring: Markdown fenced blocks (read by the Markdown front-end), or
         else ``llm = LLM(...)`` statements (read as Python), through the string's offset map."""
-        from . import markdown  # noqa: PLC0415
+        from .base import get  # noqa: PLC0415  (the registry: Markdown reads Python blocks)
+
+        markdown = get("markdown").module
 
         value = info.value
         script = value.encode("utf-8")

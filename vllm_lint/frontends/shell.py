@@ -726,7 +726,7 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
     target's name says (else its content: a manifest, a Dockerfile), with offsets 1:1 into the
     body. An unquoted delimiter lets the shell expand ``$VAR`` in the body: such values are
     opaque. False when the body is no file of another format (it stays shell)."""
-    from vllm_lint.frontends import markdown
+    from vllm_lint.frontends.base import get  # (the registry: those formats read shell in turn)
 
     src = ctx.src
     line_start = src.rfind(b"\n", 0, node.start_byte) + 1
@@ -761,12 +761,7 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
         return _s + i if _o is None else _o(_s + i)
 
     try:
-        if fmt == "yaml":
-            from vllm_lint.frontends import yaml as sub_fe
-        elif fmt == "python":
-            from vllm_lint.frontends import python as sub_fe  # type: ignore[no-redef]
-        else:
-            from vllm_lint.frontends import dockerfile as sub_fe  # type: ignore[no-redef]
+        sub_fe = get(fmt).module
         # a YAML file a script writes that looks like a vLLM config file is one (--config)
         sub = sub_fe.extract(body, ctx.path, explicit=True) if fmt == "yaml" else sub_fe.extract(body, ctx.path)
     except ParseError:
@@ -785,7 +780,7 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
                 if ea.value and "$" in ea.value:
                     ea.value_opaque, ea.value_text_span = True, None
     start = len(ctx.out.launches)
-    markdown.shift(sub, omap, ctx.out)
+    get("markdown").module.shift(sub, omap, ctx.out)
     for la in ctx.out.launches[start:]:
         la.context["heredoc_file"] = fmt
     return True

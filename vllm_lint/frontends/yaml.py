@@ -1398,8 +1398,9 @@ class _File:
     def _markdown_launches(self, m: ScalarMap) -> list[Launch]:
         """A string holding Markdown with fenced blocks (vLLM recipes' ``guide: |``): its blocks
         are read by the Markdown front-end, through the scalar's map."""
-        from vllm_lint.frontends import markdown
+        from vllm_lint.frontends.base import get
 
+        markdown = get("markdown").module  # (through the registry: Markdown reads YAML blocks)
         try:
             ex = markdown.extract(m.value, self.path)
         except ParseError:
