@@ -193,6 +193,36 @@ class Surface:
     def has_serve(self) -> bool:
         return self.v >= Version("0.5.2")
 
+    @cached_property
+    def serve_model_option(self) -> str:
+        """What ``vllm serve --model X`` does, measured with the real parsers
+        (tools/crosscheck/difftest.py): "option" (an ordinary option; the positional model is
+        still required), "refused" (``parse_args`` raises: give the model as the positional),
+        "moved" (``parse_args`` moves it to the positional slot; a positional model as well is
+        then left over)."""
+        if self.v < Version("0.8.5"):
+            return "option"
+        if self.v < Version("0.13.0"):
+            return "refused"
+        return "moved"
+
+    @cached_property
+    def compilation_from_cli(self) -> bool:
+        """``--compilation-config`` / ``-O`` values go through ``CompilationConfig.from_cli`` (a
+        level 0-3 or ``ast.literal_eval``), not JSON validation."""
+        return Version("0.6.6") <= self.v < Version("0.9.2")
+
+    @cached_property
+    def json_extra_keys_ignored(self) -> bool:
+        """Unknown keys in a JSON config option are dropped with no error (config classes that are
+        plain dataclasses validated by pydantic, which ignores extra keys)."""
+        return self.v < Version("0.14.0")
+
+    @cached_property
+    def positional_model_required(self) -> bool:
+        """The serve parser's ``model_tag`` has no ``nargs="?"`` (before 0.8.5)."""
+        return any(p.get("dest") == "model_tag" and p.get("nargs") is None for p in self.positionals)
+
 
 def _check_release(rec: dict[str, Any]) -> None:
     """The container shapes a release record must have (flag_db/README.md)."""
