@@ -51,7 +51,7 @@ def test_era_0_4_strings_and_entry():
     rec = extract("era_0_4")
     assert rec["schema"] == 1 and rec["version"] == "0.0.0" and rec["source"] == SOURCE
     assert rec["era"] == {"entry": "vllm/entrypoints/openai/api_server.py",
-                          "parser_module": "vllm/entrypoints/openai/cli_args.py"}
+                          "parser_module": "vllm/entrypoints/openai/cli_args.py", "image_entrypoint": None}
     assert rec["positionals"] == []
     assert accepted(rec) == {
         "-h", "--help", "--host", "--port", "--allowed-origins", "--lora-modules", "--model",
@@ -320,3 +320,25 @@ def test_choices_from_a_registry_filled_at_import_time_are_unknown():
     rec = extract("era_0_8_5")
     rp = next(o for o in rec["options"] if o["name"] == "--reasoning-parser")
     assert rp["choices"] is None
+
+
+def test_image_entrypoint_of_the_vllm_openai_stage():
+    from vllm_lint.scrape.extract import image_entrypoint
+
+    class Tree:
+        def __init__(self, files):
+            self.files = files
+
+        def text(self, path):
+            return self.files.get(path)
+
+    old = ("FROM nvidia/cuda:12 AS base\nENTRYPOINT [\"bash\"]\nFROM base AS vllm-openai\n"
+           "ENTRYPOINT [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n")
+    new = ("FROM base AS vllm-openai-base\nENTRYPOINT [\"vllm\", \\\n  \"serve\"]\n"
+           "FROM vllm-openai-base AS vllm-sagemaker\nENTRYPOINT [\"./sagemaker-entrypoint.sh\"]\n"
+           "FROM vllm-openai-base AS vllm-openai\nRUN true\n"
+           "FROM vllm-openai AS vllm-openai-nonroot\nENTRYPOINT [\"/x.sh\"]\n")
+    assert image_entrypoint(Tree({"Dockerfile": old})) == ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+    assert image_entrypoint(Tree({"docker/Dockerfile": new})) == ["vllm", "serve"]   # inherited from its FROM
+    assert image_entrypoint(Tree({})) is None
+    assert image_entrypoint(Tree({"Dockerfile": "FROM x AS other\nENTRYPOINT [\"a\"]\n"})) is None

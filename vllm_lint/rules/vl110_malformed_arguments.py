@@ -73,8 +73,8 @@ def check(ctx: LintContext):
             else:
                 msg = f"`{arg.value}` is left over: no option or positional argument takes it"
             yield ctx.diag(RULE, msg, arg.report_span, option=arg.after_switch)
-    if not model_opts:
-        return
+    if not model_opts or not s.runs_serve(ctx.launch.entry):
+        return  # `--model` is the normal spelling for the api_server module
     mode = s.serve_model_option
     first = model_opts[0]
     if mode == "refused":

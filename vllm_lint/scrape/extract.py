@@ -240,7 +240,8 @@ class _Extractor:
             "schema": SCHEMA,
             "version": self.version,
             "source": source,
-            "era": {"parser_module": parser_module, "entry": entry},
+            "era": {"parser_module": parser_module, "entry": entry,
+                    "image_entrypoint": image_entrypoint(self.p)},
             "options": options,
             "positionals": [{"dest": p["dest"], "nargs": p["nargs"]} for p in positionals],
             "engine_args": engine_args,
@@ -471,3 +472,45 @@ def _class_text(ci: ClassInfo) -> str:
 
 # keep names referenced for type checkers
 _ = (TypeHint, _Unknown, Lambda)
+
+
+_FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.I)
+_ENTRYPOINT = re.compile(r"^ENTRYPOINT\s+(\[.*\])\s*$", re.I)
+
+
+def image_entrypoint(p, stage: str = "vllm-openai") -> Optional[list[str]]:
+    """The exec-form ``ENTRYPOINT`` of the ``vllm-openai`` stage of vLLM's own Dockerfile (what
+    ``docker run vllm/vllm-openai:vX ARGS`` runs ARGS after), following the stage's ``FROM`` to
+    an earlier stage when it sets none; None when there is no such Dockerfile or stage."""
+    text = None
+    for path in ("docker/Dockerfile", "Dockerfile"):
+        text = p.text(path)
+        if text:
+            break
+    if not text:
+        return None
+    parent: dict[str, str] = {}
+    entry: dict[str, list[str]] = {}
+    current = None
+    for raw in re.sub(r"\\\r?\n", " ", text).splitlines():
+        line = raw.strip()
+        m = _FROM.match(line)
+        if m:
+            current = m.group(2) or m.group(1)
+            parent[current] = m.group(1)
+            continue
+        m = _ENTRYPOINT.match(line)
+        if m and current is not None:
+            try:
+                words = json.loads(m.group(1))
+            except ValueError:
+                continue
+            if isinstance(words, list) and all(isinstance(w, str) for w in words):
+                entry[current] = words
+    seen = set()
+    while stage is not None and stage not in seen:
+        if stage in entry:
+            return entry[stage]
+        seen.add(stage)
+        stage = parent.get(stage)
+    return None

@@ -207,6 +207,32 @@ class Surface:
         return "moved"
 
     @cached_property
+    def image_runs(self) -> Optional[str]:
+        """What the ``vllm/vllm-openai`` image of this release runs its arguments with, from the
+        ``ENTRYPOINT`` of vLLM's own Dockerfile (``era.image_entrypoint``): "vllm serve",
+        "openai.api_server", or None when the release file does not say."""
+        words = (self.record.get("era") or {}).get("image_entrypoint") or []
+        if words[:2] == ["vllm", "serve"]:
+            return "vllm serve"
+        if "vllm.entrypoints.openai.api_server" in words:
+            return "openai.api_server"
+        return None
+
+    def entry_has_positional_model(self, entry: str) -> bool:
+        """Whether the words of a launch with this entry start with ``vllm serve``'s positional
+        model: not for the api_server modules, nor for arguments to a vLLM image whose entrypoint
+        at this release is the api_server module."""
+        if entry in ("openai.api_server", "api_server"):
+            return False
+        if entry.startswith("docker:"):
+            return self.image_runs != "openai.api_server"
+        return True
+
+    def runs_serve(self, entry: str) -> bool:
+        """Whether a launch with this entry is known to run ``vllm serve`` at this release."""
+        return entry == "vllm serve" or entry.startswith("docker:") and self.image_runs == "vllm serve"
+
+    @cached_property
     def compilation_from_cli(self) -> bool:
         """``--compilation-config`` / ``-O`` values go through ``CompilationConfig.from_cli`` (a
         level 0-3 or ``ast.literal_eval``), not JSON validation."""
