@@ -10,6 +10,7 @@ import copy
 from pathlib import Path
 
 import pytest
+from packaging.version import Version
 
 from synthetic_db import _record, opt
 from vllm_lint.engine import Linter
@@ -39,6 +40,8 @@ COMPILATION = {"compilation_config": {"class": "CompilationConfig", "fields": {
 
 def _release(version, extra, json_configs, positional_nargs="?"):
     rec = _record(version, COMMON + extra, {})
+    rec["era"]["image_entrypoint"] = ["vllm", "serve"] if Version(version) >= Version("0.12") else \
+        ["python3", "-m", "vllm.entrypoints.openai.api_server"]
     rec["json_configs"] = copy.deepcopy(json_configs)
     rec["positionals"] = [{"dest": "model_tag", "nargs": positional_nargs}]
     return rec
@@ -152,3 +155,44 @@ def test_model_option_fix_moves_the_value_to_the_positional(linters):
         for e in sorted(d.fix.edits, key=lambda e: -e.span.start):
             out = out[:e.span.start] + e.content.encode() + out[e.span.end:]
         assert out.decode() == f"vllm serve {fixed}\n", (version, line, out)
+
+
+def _lint(linters, version, name, text):
+    fmt = "yaml" if name.endswith(".yaml") else "shell"
+    diags, _ = linters[version].lint_bytes(Path(name), text.encode(), fmt)
+    return diags
+
+
+def test_words_repeating_the_image_entrypoint(linters):
+    cases = [
+        # (release, file, text, codes expected, fixed text or None)
+        ("0.13.0", "run.sh", "docker run --gpus all vllm/vllm-openai:v0.13.0 vllm serve m --dtype auto\n",
+         {"VL111"}, "docker run --gpus all vllm/vllm-openai:v0.13.0 m --dtype auto\n"),
+        ("0.13.0", "run.sh", "docker run vllm/vllm-openai:v0.13.0 serve m\n", {"VL111"},
+         "docker run vllm/vllm-openai:v0.13.0 m\n"),
+        ("0.13.0", "run.sh", "docker run vllm/vllm-openai:v0.13.0 m --dtype auto\n", set(), None),
+        ("0.13.0", "run.sh", "docker run --entrypoint vllm vllm/vllm-openai:v0.13.0 serve m\n", set(), None),
+        ("0.10.2", "run.sh", "docker run vllm/vllm-openai:v0.10.2 --model m --dtype auto\n", set(), None),
+        ("0.10.2", "run.sh", "docker run vllm/vllm-openai:v0.10.2 vllm serve m\n", {"VL111"}, None),
+        ("0.13.0", "compose.yaml", "services:\n  vllm:\n    image: vllm/vllm-openai:v0.13.0\n"
+                                   "    command: [\"vllm\", \"serve\", \"m\", \"--dtype\", \"auto\"]\n", {"VL111"}, None),
+        ("0.13.0", "compose.yaml", "services:\n  vllm:\n    image: vllm/vllm-openai:v0.13.0\n"
+                                   "    command: [\"serve\", \"m\"]\n", {"VL111"}, None),
+        ("0.13.0", "compose.yaml", "services:\n  vllm:\n    image: vllm/vllm-openai:v0.13.0\n"
+                                   "    command: [\"m\", \"--dtype\", \"auto\"]\n", set(), None),
+    ]
+    wrong = []
+    for version, name, text, want, fixed in cases:
+        diags = _lint(linters, version, name, text)
+        got = {d.code for d in diags if d.code == "VL111"}
+        if got != want:
+            wrong.append((version, text, sorted(f"{d.code} {d.message}" for d in diags)))
+            continue
+        if fixed is not None:
+            (d,) = [d for d in diags if d.code == "VL111"]
+            out = text.encode()
+            for e in sorted(d.fix.edits, key=lambda e: -e.span.start):
+                out = out[:e.span.start] + e.content.encode() + out[e.span.end:]
+            if out.decode() != fixed:
+                wrong.append((version, text, out.decode()))
+    assert not wrong, "\n".join(map(str, wrong))
