@@ -30,11 +30,11 @@ COMMON = [
     opt("--hf-overrides", type="dict_or_str"),
     opt("--override-generation-config", type="json"),
 ]
-KV_EVENTS = {"kv_events_config": {"class": "KVEventsConfig", "fields": {
+KV_EVENTS = {"kv_events_config": {"class": "KVEventsConfig", "extra": "ignore", "fields": {
     "hwm": {"type": "int", "default": 100000}, "enable_kv_cache_events": {"type": "bool", "default": False},
     "endpoint": {"type": "str", "default": "tcp://*:5557"}, "replay_endpoint": {"type": "str | None"},
     "buffer_sizes": {"type": "list[int] | None"}}}}
-COMPILATION = {"compilation_config": {"class": "CompilationConfig", "fields": {
+COMPILATION = {"compilation_config": {"class": "CompilationConfig", "extra": "forbid", "fields": {
     "level": {"type": "int | None"}, "use_cudagraph": {"type": "bool"}}}}
 
 
@@ -43,6 +43,9 @@ def _release(version, extra, json_configs, positional_nargs="?"):
     rec["era"]["image_entrypoint"] = ["vllm", "serve"] if Version(version) >= Version("0.12") else \
         ["python3", "-m", "vllm.entrypoints.openai.api_server"]
     rec["json_configs"] = copy.deepcopy(json_configs)
+    if Version(version) >= Version("0.14"):  # the `config` decorator forbids extra keys everywhere
+        for cfg in rec["json_configs"].values():
+            cfg["extra"] = "forbid"
     rec["positionals"] = [{"dest": "model_tag", "nargs": positional_nargs}]
     return rec
 
@@ -118,7 +121,9 @@ CASES = [
     ("0.13.0", "m --kv-events-config ''", set()),        # optional: the empty string is None
     ("0.24.0", "m -dc ''", set()),
     ("0.24.0", "m -dc None", set()),
-    ("0.13.0", "m --kv-events-config '{\"bogus\": 1}'", {("VL105", "warning")}),   # ignored up to 0.13
+    ("0.13.0", "m --kv-events-config '{\"bogus\": 1}'", {("VL105", "warning")}),   # KVEventsConfig ignores it
+    ("0.13.0", "m -cc '{\"bogus\": 1}'", {E105}),          # CompilationConfig forbids extra keys
+    ("0.13.0", "m -cc.bogus 1", {E105}),
     ("0.24.0", "m --kv-events-config '{\"bogus\": 1}'", {E105}),
     ("0.10.2", "m -O3", set()),
     ("0.10.2", "m --override-generation-config '{bad'", {E105}),

@@ -75,7 +75,8 @@ def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Option
     t = t.replace("|None", "").replace("None|", "")
     if value is None:
         return None if nullable or not t else "not null"
-    if choices and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+    if choices and t in ("str", "int", "float") and isinstance(value, (str, int, float)) \
+            and not isinstance(value, bool):
         return None if str(value) in {str(c) for c in choices} else "one of " + ", ".join(str(c) for c in choices)
     if t == "int":
         if isinstance(value, bool) or isinstance(value, int):
@@ -128,7 +129,7 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
             close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
             hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
         what = f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
-        if ctx.surface.json_extra_keys_ignored:
+        if ctx.surface.json_extra_keys_ignored(cfg):
             return what + ": ignored, it has no effect", "warning"
         return what, "error"
     for k, v in (values or {}).items():

@@ -409,7 +409,8 @@ class _Extractor:
                         o["kind"] = "json"
             if cls is None or o["kind"] != "json":
                 continue
-            out[o["dest"]] = {"class": cls.name, "fields": self._class_fields(cls)}
+            out[o["dest"]] = {"class": cls.name, "fields": self._class_fields(cls, init_only=True),
+                              "extra": "forbid" if cls.forbids_extra() else "ignore"}
         return out
 
     def _find_config_class(self, name: str) -> Optional[ClassInfo]:
@@ -419,11 +420,15 @@ class _Extractor:
                 return ci
         return None
 
-    def _class_fields(self, cls: ClassInfo) -> dict:
+    def _class_fields(self, cls: ClassInfo, init_only: bool = False) -> dict:
+        """Fields of a dataclass; ``init_only``: only those its constructor (and so pydantic's
+        validation of a JSON object) accepts: no ``field(init=False)``, no ``_private`` names."""
         from .pyresolve import Evaluator
         ev = Evaluator(self.p)
         out = {}
         for f in cls.fields():
+            if init_only and (f.name.startswith("_") or _init_false(f.value)):
+                continue
             t = self.types.resolve(f.annotation, f.module)
             if f.value is None:
                 default, computed = None, False
@@ -472,6 +477,17 @@ def _class_text(ci: ClassInfo) -> str:
 
 # keep names referenced for type checkers
 _ = (TypeHint, _Unknown, Lambda)
+
+
+def _init_false(value) -> bool:
+    """``field(..., init=False)`` / ``Field(init=False)``."""
+    if not isinstance(value, cst.Call):
+        return False
+    for a in value.args:
+        if a.keyword is not None and a.keyword.value == "init" and isinstance(a.value, cst.Name) \
+                and a.value.value == "False":
+            return True
+    return False
 
 
 _FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.I)

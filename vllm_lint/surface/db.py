@@ -238,11 +238,11 @@ class Surface:
         level 0-3 or ``ast.literal_eval``), not JSON validation."""
         return Version("0.6.6") <= self.v < Version("0.9.2")
 
-    @cached_property
-    def json_extra_keys_ignored(self) -> bool:
-        """Unknown keys in a JSON config option are dropped with no error (config classes that are
-        plain dataclasses validated by pydantic, which ignores extra keys)."""
-        return self.v < Version("0.14.0")
+    def json_extra_keys_ignored(self, config: dict[str, Any]) -> bool:
+        """Whether unknown keys in this JSON config option are dropped with no error: the value is
+        validated by pydantic (``TypeAdapter``, 0.9.2+; before, the class was called with the keys)
+        and the class does not forbid extra keys (``extra`` of ``json_configs``, scraped)."""
+        return self.v >= Version("0.9.2") and config.get("extra") == "ignore"
 
     @cached_property
     def positional_model_required(self) -> bool:
