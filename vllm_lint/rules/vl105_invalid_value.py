@@ -59,8 +59,10 @@ def _type_error(type_name: Optional[str], value: str, optional: bool) -> Optiona
 
 
 def _choice_ok(value: Any, choices: list[Any], optional: bool) -> bool:
-    if optional and value in ("None", None):
-        return True
+    if optional and value in ("None", "", None):
+        # the type turns the word into Python None; the database lists "None" exactly where the
+        # release's choices then hold it
+        return "None" in {str(c) for c in choices}
     as_text = {str(c) for c in choices} | {json.dumps(c) for c in choices if not isinstance(c, str)}
     if isinstance(value, bool):
         value = str(value).lower()

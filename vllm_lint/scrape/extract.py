@@ -329,8 +329,14 @@ class _Extractor:
             if items is not None:
                 cj = []
                 for c in items:
+                    # "None" is listed only where the word None passes the choice check: Python
+                    # None with a type that turns the word into it (optional_type, nullable_str),
+                    # or the string "None" with a type that keeps it
                     if c is None:
-                        cj.append("None")
+                        if optional:
+                            cj.append("None")
+                        continue
+                    if c == "None" and optional:
                         continue
                     j, comp = to_json(c)
                     if comp:
