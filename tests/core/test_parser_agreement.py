@@ -29,6 +29,7 @@ COMMON = [
     opt("--kv-events-config", kind="json", type="json", optional=True),
     opt("--hf-overrides", type="dict_or_str"),
     opt("--override-generation-config", type="json"),
+    opt("--lora-modules", nargs="+"),
 ]
 KV_EVENTS = {"kv_events_config": {"class": "KVEventsConfig", "extra": "ignore", "fields": {
     "hwm": {"type": "int", "default": 100000}, "enable_kv_cache_events": {"type": "bool", "default": False},
@@ -129,6 +130,11 @@ CASES = [
     ("0.10.2", "m --override-generation-config '{bad'", {E105}),
     ("0.10.2", "m --override-generation-config '[1, 2]'", set()),
     ("0.10.2", "m --hf-overrides some-string", set()),   # union_dict_and_str: a plain string is fine
+    # adapter options: name=path or a JSON object per item
+    ("0.13.0", "m --lora-modules=foo", {E105}),
+    ("0.13.0", "m --lora-modules a=b '{\"name\": \"x\", \"path\": \"y\"}'", set()),
+    ("0.13.0", "m --lora-modules a=b=c", {E105}),
+    ("0.13.0", "m --lora-modules '[1]'", {E105}),
     # -O / --compilation-config through CompilationConfig.from_cli (a level 0-3 or a Python literal)
     ("0.7.3", "m -O 3", set()),
     ("0.7.3", "m -O 5", {E105}),

@@ -183,6 +183,21 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
     return None
 
 
+def _lora_module_problem(written: str, item: str) -> Optional[str]:
+    """vLLM's LoRAParserAction: each item is ``name=path`` (one ``=``, no comma) or a JSON object."""
+    if item == "":
+        return None
+    if "=" in item and "," not in item:
+        return None if item.count("=") == 1 else f"`{item}` for `{written}` is neither `name=path` nor a JSON object"
+    try:
+        parsed = json.loads(item)
+    except ValueError:
+        return f"`{item}` for `{written}` is neither `name=path` nor a JSON object"
+    if not isinstance(parsed, dict):
+        return f"`{item}` for `{written}` must be `name=path` or a JSON object"
+    return None
+
+
 @RULE.check
 def check(ctx: LintContext):
     for arg in ctx.args:
@@ -208,6 +223,11 @@ def check(ctx: LintContext):
             else:
                 values = [t.text for t in arg.value_tokens] if len(arg.value_tokens) > 1 else [value]
                 for v in values:
+                    if opt.dest == "lora_modules":
+                        problem = _lora_module_problem(arg.written, v)
+                        if problem:
+                            break
+                        continue
                     if opt.kind == "json" or opt.type == "json":
                         found = _json_value_problem(ctx, arg, opt, v)
                         if found:
