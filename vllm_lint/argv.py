@@ -249,7 +249,11 @@ class ArgvParser:
             written, eq, inline = text.partition("=")
             # argparse short option with attached value: -O3, -qawq
             attached = None
-            if not eq and not written.startswith("--") and len(written) > 2 and "." not in written:
+            if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json:
+                # before dotted keys, argparse gives `-O` the rest of the word (`.level=3`)
+                written, eq, inline, attached = "-O", "", "", text[2:]
+            if attached is None and not eq and not written.startswith("--") and len(written) > 2 \
+                    and "." not in written:
                 head = written[:2]
                 if head == "-O" and self.surface.o_flag != "none":
                     attached = written[2:]

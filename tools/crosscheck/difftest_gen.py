@@ -280,6 +280,12 @@ EDGE: dict[str, Callable[[Vocabulary, dict, random.Random], Unit]] = {
 }
 
 
+def _prints_help(word: str) -> bool:
+    """``--help`` and its prefixes (``--hel``) print and exit: the line is never parsed."""
+    w = word.split("=")[0].replace("_", "-")
+    return w == "-h" or len(w) >= 4 and "--help".startswith(w)
+
+
 def model_units(rng: random.Random, edge: bool) -> list[Unit]:
     m = rng.choice(MODELS)
     if not edge:
@@ -302,6 +308,8 @@ def edge(voc: Vocabulary, target: dict[str, Any], seed: int) -> Line:
     names = sorted(EDGE)
     for _ in range(rng.randint(1, 4)):
         u = EDGE[rng.choice(names)](voc, target, rng)
+        while _prints_help(u[0]):
+            u = EDGE[rng.choice(names)](voc, target, rng)
         # the missing-value case needs a following option or the end of the line
         line.insert(rng.randint(1 if line and not line[0][0].startswith("-") else 0, len(line)), u)
     return line

@@ -77,6 +77,8 @@ def check(ctx: LintContext):
         return  # `--model` is the normal spelling for the api_server module
     mode = s.serve_model_option
     first = model_opts[0]
+    if first.inline_value and mode in ("refused", "moved"):
+        return  # `--model=X`: parse_args looks for the word `--model`; the option takes it as usual
     if mode == "refused":
         fix = _model_fix(ctx, first) if not models and len(model_opts) == 1 else None
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} refuses `--model`: give the model as the "
