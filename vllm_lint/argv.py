@@ -276,7 +276,10 @@ class ArgvParser:
                 # Surface.serve_model_option and VL110)
                 pa.positional, pa.how, pa.ambiguous = True, "positional", []
                 pa.structure = "model-option"
-                seen_positional = True
+                # only `--model X` (the word itself) is refused or moved to the positional slot;
+                # otherwise a later word is still the positional model
+                if not eq and self.surface.serve_model_option in ("refused", "moved"):
+                    seen_positional = True
             i += 1
             if eq or attached is not None:
                 pa.inline_value = True

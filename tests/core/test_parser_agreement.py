@@ -102,9 +102,11 @@ CASES = [
     # vllm serve --model, era by era
     ("0.7.3", "--model m", {E110}),
     ("0.7.3", "m --model m", set()),
+    ("0.7.3", "--model x m", set()),                  # `m` is still the positional model
     ("0.10.2", "--model m", {E110}),
     ("0.10.2", "--model=m --dtype auto", set()),      # parse_args looks for the word `--model`
     ("0.10.2", "m --model m", {E110}),
+    ("0.10.2", "--model=m serve", set()),             # `serve` is the positional model
     ("0.13.0", "--model m", set()),
     ("0.13.0", "m --model m", {E110}),
     # single-dash prefixes: argparse matches them like long ones

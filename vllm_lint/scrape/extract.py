@@ -253,6 +253,30 @@ class _Extractor:
         # round-trip through JSON so the record is plain data with sorted keys
         return json.loads(json.dumps(rec, sort_keys=True))
 
+    #: options whose choices are a registry filled by ``@Manager.register_module("name")``
+    _REGISTRIES = {"reasoning_parser": "ReasoningParserManager"}
+
+    def _registered(self, dest: Any) -> Optional[list]:
+        """The names registered with literal ``@Manager.register_module(...)`` decorators for the
+        registry behind ``dest``'s choices, or None (unknown) when there are none or any module
+        registers lazily or by other means."""
+        manager = self._REGISTRIES.get(dest) if isinstance(dest, str) else None
+        if manager is None or self.p.tree is None:
+            return None
+        names: list[str] = []
+        deco = re.compile(r"@" + manager + r"\.register_module\(\s*(\[[^\]]*\]|[\"'][^\"']+[\"'])\s*\)")
+        for path in sorted(self.p.tree.paths()) if hasattr(self.p.tree, "paths") else []:
+            if not path.endswith(".py"):
+                continue
+            text = self.p.text(path) or ""
+            if manager not in text:
+                continue
+            if "register_lazy_module" in text or re.search(manager + r"\.register_module\(\s*(module|name)\s*=", text):
+                return None
+            for m in deco.finditer(text):
+                names.extend(re.findall(r"[\"']([^\"']+)[\"']", m.group(1)))
+        return sorted(set(names)) or None
+
     def _enable_disable(self) -> bool:
         for path in ("vllm/utils/argparse_utils.py", "vllm/utils/__init__.py", "vllm/utils.py"):
             text = self.p.text(path)
@@ -349,8 +373,9 @@ class _Extractor:
                     choices_json = sorted(cj, key=repr)
                 if not items:
                     # an empty container here is a registry that decorators fill at import time
-                    # (reasoning parsers, tool parsers): the real choices are unknown, not "none"
-                    choices_json = None
+                    # (reasoning parsers, tool parsers): the real choices are unknown, not "none",
+                    # unless every registration is a decorator with literal names
+                    choices_json = self._registered(dest)
         # default
         if action_name == "help":
             default, computed = None, False
