@@ -32,13 +32,18 @@ class ParsedArg(Record):
       --compilation-config.mode).
     * ``option``: resolved in the target surface; ``resolved_string``: the target's option string
       it resolved to; ``how``: exact | underscore | abbrev | negation | dotted | o-rewrite | kwarg |
-      key | unknown; ``ambiguous``: abbreviation candidates when ambiguous.
+      key | unknown | positional | stray; ``ambiguous``: abbreviation candidates when ambiguous.
     * ``style``: argv | kwargs | config.
+    * ``structure``: what is wrong with the shape of the command line at this argument, as the
+      target's parser reads it: "missing-value" (an option that takes a value is followed by
+      another option or ends the line), "stray" (a word no option or positional takes:
+      ``positional`` is true, ``how`` is "stray", ``after_switch`` names the switch it follows),
+      "model-option" (``--model`` given to ``vllm serve``); None when nothing is.
     """
 
     __slots__ = ("written", "canonical", "tokens", "keyed", "name_span", "value", "value_tokens", "value_opaque",
                  "inline_value", "json_path", "option", "resolved_string", "how", "ambiguous", "positional", "style",
-                 "key_style")
+                 "key_style", "structure", "after_switch")
 
     def __init__(self, written: str, canonical: str, tokens: Optional[list[Token]] = None,
                  keyed: Optional[KeyedArg] = None, name_span: Optional[Span] = None, value: Any = None,
@@ -63,6 +68,8 @@ class ParsedArg(Record):
         self.positional = positional
         self.style = style
         self.key_style = key_style
+        self.structure: Optional[str] = None
+        self.after_switch: Optional[str] = None
 
     @property
     def span(self) -> Optional[Span]:
@@ -184,6 +191,14 @@ class ArgvParser:
                 return canonical, target, chosen, "abbrev", json_path, []
             if len(distinct) > 1:
                 return canonical, None, None, "ambiguous", json_path, sorted(cands)
+        elif base.startswith("-") and not base.startswith("--") and len(base) >= 2 and json_path is None:
+            # argparse matches prefixes of single-dash options too: `-t 2` is `-tp 2`
+            cands = sorted(c for c in s.by_string if c.startswith(base) and c != base and not c.startswith("--"))
+            distinct = {s.by_string[c].dest for c in cands}
+            if len(distinct) == 1:
+                return canonical, s.by_string[cands[0]], cands[0], "abbrev", None, []
+            if len(distinct) > 1:
+                return canonical, None, None, "ambiguous", None, cands
         return canonical, None, None, "unknown", json_path, []
 
     def parse(self, launch: Launch) -> list[ParsedArg]:
@@ -218,12 +233,27 @@ class ArgvParser:
                     seen_positional = True
                     out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
                                          value=text, positional=True, how="positional"))
+                else:
+                    # no option or positional takes it: argparse's "unrecognized arguments"
+                    stray = ParsedArg(written=text, canonical="<stray>", tokens=[tok], value=text,
+                                      positional=True, how="stray")
+                    stray.structure = "stray"
+                    prev = out[-1] if out else None
+                    if prev is not None and prev.tokens and prev.tokens[-1] is toks[i - 1] and \
+                            prev.option is not None and not prev.value_tokens and not prev.inline_value and \
+                            not prev.option.takes_value(prev.resolved_string or prev.written):
+                        stray.after_switch = prev.written
+                    out.append(stray)
                 i += 1
                 continue
             written, eq, inline = text.partition("=")
             # argparse short option with attached value: -O3, -qawq
             attached = None
-            if not eq and not written.startswith("--") and len(written) > 2 and "." not in written:
+            if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json:
+                # before dotted keys, argparse gives `-O` the rest of the word (`.level=3`)
+                written, eq, inline, attached = "-O", "", "", text[2:]
+            if attached is None and not eq and not written.startswith("--") and len(written) > 2 \
+                    and "." not in written:
                 head = written[:2]
                 if head == "-O" and self.surface.o_flag != "none":
                     attached = written[2:]
@@ -240,12 +270,16 @@ class ArgvParser:
             pa = ParsedArg(written=written, canonical=canonical, tokens=[tok], option=opt,
                            resolved_string=resolved, how=how, json_path=json_path, ambiguous=ambiguous)
             pa.name_span = _name_span(tok, len(written.encode("utf-8")))
-            if opt is None and canonical == "--model" and self.surface.has_serve:
-                # 0.9.0's serve parser has no --model, yet `--model X` works: the api_server
-                # module adds it, and FlexibleArgumentParser.parse_args moves `vllm serve
-                # --model X` to the positional slot. It is the model either way.
+            if canonical == "--model" and self.positional_model and self.surface.has_serve:
+                # `vllm serve --model X`: it names the model whatever the release then does with
+                # it (accepts it, refuses it, or moves it to the positional slot: see
+                # Surface.serve_model_option and VL110)
                 pa.positional, pa.how, pa.ambiguous = True, "positional", []
-                seen_positional = True
+                pa.structure = "model-option"
+                # only `--model X` (the word itself) is refused or moved to the positional slot;
+                # otherwise a later word is still the positional model
+                if not eq and self.surface.serve_model_option in ("refused", "moved"):
+                    seen_positional = True
             i += 1
             if eq or attached is not None:
                 pa.inline_value = True
@@ -292,6 +326,11 @@ class ArgvParser:
                         i += 1
                 pa.value_tokens = vals
                 pa.tokens = [tok, *vals]
+                if not vals and nargs not in ("?", "*") and (opt is not None or json_path is not None or (
+                        self._shape_takes_value(canonical.partition(".")[0]) is True)) and (
+                        i >= len(toks) or looks_like_option(toks[i].text) and not toks[i].splat
+                        and not toks[i].opaque):
+                    pa.structure = "missing-value"
                 if vals:
                     pa.value = " ".join(v.text for v in vals) if len(vals) > 1 else vals[0].text
                     pa.value_opaque = any(v.opaque for v in vals)

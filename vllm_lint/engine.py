@@ -445,8 +445,8 @@ class Linter:
             hints = list(launch.version_hints) + list(extraction.version_hints)
             target, source = forced or self.target_for(path, hints)
             surface = self.db.surface(target)
-            args = ArgvParser(surface, self.db, positional_model=launch.entry != "openai.api_server"
-                              and launch.entry != "api_server").parse(launch)
+            args = ArgvParser(surface, self.db,
+                              positional_model=surface.entry_has_positional_model(launch.entry)).parse(launch)
             analysis.launches.append(LaunchAnalysis(launch, target, source, surface, args))
             self._note_config_reference(path, args, target, source)
             for e in launch.env:

@@ -51,7 +51,7 @@ def test_era_0_4_strings_and_entry():
     rec = extract("era_0_4")
     assert rec["schema"] == 1 and rec["version"] == "0.0.0" and rec["source"] == SOURCE
     assert rec["era"] == {"entry": "vllm/entrypoints/openai/api_server.py",
-                          "parser_module": "vllm/entrypoints/openai/cli_args.py"}
+                          "parser_module": "vllm/entrypoints/openai/cli_args.py", "image_entrypoint": None}
     assert rec["positionals"] == []
     assert accepted(rec) == {
         "-h", "--help", "--host", "--port", "--allowed-origins", "--lora-modules", "--model",
@@ -143,8 +143,9 @@ def test_era_0_8_5_dataclass_kwargs():
     assert pick(o["--tensor-parallel-size"], "aliases", "type", "default", "group", "config") == {
         "aliases": ["-tp"], "type": "int", "default": 1, "group": "ParallelConfig",
         "config": "ParallelConfig.tensor_parallel_size"}
+    # get_kwargs appends the string "None", which optional_type's Python None never matches
     assert pick(o["--distributed-executor-backend"], "choices", "optional", "type") == {
-        "choices": ["mp", "ray", "uni", "None"], "optional": True, "type": "str"}
+        "choices": ["mp", "ray", "uni"], "optional": True, "type": "str"}
     assert pick(o["--disable-custom-all-reduce"], "kind", "aliases", "negations", "default") == {
         "kind": "negatable", "aliases": ["--no-disable-custom-all-reduce"],
         "negations": ["--no-disable-custom-all-reduce"], "default": False}
@@ -192,7 +193,7 @@ def test_era_0_10_types_choices_deprecations():
     # Literal in a union with str: a metavar, no choices (0.10.1+)
     assert o["--distributed-executor-backend"]["choices"] is None
     assert o["--dtype"]["choices"] is None
-    assert o["--task"]["choices"] == ["auto", "embed", "generate", "None"]
+    assert o["--task"]["choices"] == ["auto", "embed", "generate"]  # the string "None" never matches
     assert o["--task"]["deprecated"] == {"how": "argparse", "successor": None}
     # the docstring names `eplb_config`, which is no option string of this release: no successor
     assert o["--num-redundant-experts"]["deprecated"] == {"how": "docstring", "successor": None}
@@ -320,3 +321,25 @@ def test_choices_from_a_registry_filled_at_import_time_are_unknown():
     rec = extract("era_0_8_5")
     rp = next(o for o in rec["options"] if o["name"] == "--reasoning-parser")
     assert rp["choices"] is None
+
+
+def test_image_entrypoint_of_the_vllm_openai_stage():
+    from vllm_lint.scrape.extract import image_entrypoint
+
+    class Tree:
+        def __init__(self, files):
+            self.files = files
+
+        def text(self, path):
+            return self.files.get(path)
+
+    old = ("FROM nvidia/cuda:12 AS base\nENTRYPOINT [\"bash\"]\nFROM base AS vllm-openai\n"
+           "ENTRYPOINT [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n")
+    new = ("FROM base AS vllm-openai-base\nENTRYPOINT [\"vllm\", \\\n  \"serve\"]\n"
+           "FROM vllm-openai-base AS vllm-sagemaker\nENTRYPOINT [\"./sagemaker-entrypoint.sh\"]\n"
+           "FROM vllm-openai-base AS vllm-openai\nRUN true\n"
+           "FROM vllm-openai AS vllm-openai-nonroot\nENTRYPOINT [\"/x.sh\"]\n")
+    assert image_entrypoint(Tree({"Dockerfile": old})) == ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+    assert image_entrypoint(Tree({"docker/Dockerfile": new})) == ["vllm", "serve"]   # inherited from its FROM
+    assert image_entrypoint(Tree({})) is None
+    assert image_entrypoint(Tree({"Dockerfile": "FROM x AS other\nENTRYPOINT [\"a\"]\n"})) is None

@@ -41,9 +41,12 @@ class VllmCommand(Record):
     ``image``: the container image when the words are a ``docker``/``podman`` run.
     ``gpu_count``: the GPUs a ``docker``/``podman`` run gives the container, when stated as a number
     or a device list (:func:`docker_gpu_count`).
+    ``image_cmd_start``: for a vLLM image run without ``--entrypoint``, the index of the first word
+    after the image: the words from there to ``args_start`` (``vllm serve``) are appended to the
+    image's own entrypoint, not run instead of it.
     """
 
-    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source")
+    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start")
 
     def __init__(self, entry: str, args_start: int, env: Optional[list[tuple[int, str, Optional[str]]]] = None,
                  image: Optional[str] = None, gpu_count: Optional[int] = None,
@@ -56,6 +59,7 @@ class VllmCommand(Record):
         # nvidia.com/gpu=0`` (``all`` is unknown: None); ``gpus_source`` names the option.
         self.gpu_count = gpu_count
         self.gpus_source = gpus_source
+        self.image_cmd_start: Optional[int] = None
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -489,6 +493,8 @@ def _parse_docker_image(words: list[str], i: int, env: list, depth: int,
         if sub is not None:
             sub.env = env + sub.env
             sub.image = image
+            if image_is_vllm(image) and sub.args_start > rest:
+                sub.image_cmd_start = rest
             return sub
     if image_is_vllm(image):
         return VllmCommand(f"docker:{image}", rest, env, image)

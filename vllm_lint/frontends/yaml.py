@@ -998,6 +998,9 @@ class _File:
         if not found:
             vc = find_vllm_command(texts) if texts else None
             if vc is not None:
+                if not cmd_texts and eff_image and image_is_vllm(eff_image) and vc.args_start > 0:
+                    # compose `command:` / Kubernetes `args:` are appended to the image's entrypoint
+                    ctx["image_cmd"] = texts[:vc.args_start]
                 words, env, hw2, versions, span = facts()
                 self._argv_launch(vc.entry, words[vc.args_start:], span, env, versions, hw2, ctx,
                                   wrapped_env=[(words[k], nm, v) for k, nm, v in vc.env])

@@ -62,7 +62,7 @@ class Value(Record):
 
 def dest_of(arg) -> Optional[str]:
     if arg.positional:
-        return "model"
+        return None if arg.how == "stray" else "model"
     if arg.option is not None:
         return arg.option.dest
     c = arg.canonical

@@ -59,29 +59,142 @@ def _type_error(type_name: Optional[str], value: str, optional: bool) -> Optiona
 
 
 def _choice_ok(value: Any, choices: list[Any], optional: bool) -> bool:
-    if optional and value in ("None", None):
-        return True
+    if optional and value in ("None", "", None):
+        # the type turns the word into Python None; the database lists "None" exactly where the
+        # release's choices then hold it
+        return "None" in {str(c) for c in choices}
     as_text = {str(c) for c in choices} | {json.dumps(c) for c in choices if not isinstance(c, str)}
     if isinstance(value, bool):
         value = str(value).lower()
     return str(value) in as_text
 
 
-def _json_keys_error(ctx: LintContext, opt, keys: list[str]) -> Optional[str]:
+def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Optional[str]:
+    """What a config field of type ``ftype`` refuses in ``value`` (a JSON value), judged as pydantic
+    does in its lax mode; None when it may accept it. Only plain types are judged."""
+    t = (ftype or "").replace(" ", "")
+    nullable = t.endswith("|None") or t.startswith("None|") or t.startswith("Optional[")
+    t = t.replace("|None", "").replace("None|", "")
+    if value is None:
+        return None if nullable or not t else "not null"
+    # the choices scraped for config fields (enum values, plugin-extensible names) are not what
+    # the class accepts on the command line (tools/crosscheck/difftest.py): not judged
+    if t == "int":
+        if isinstance(value, bool) or isinstance(value, int):
+            return None
+        if isinstance(value, float):
+            return None if value.is_integer() else "a whole number"
+        if isinstance(value, str):
+            return None if _INT_TEXT.match(value.strip()) else "a whole number"
+        return "a whole number"
+    if t == "float":
+        if isinstance(value, (int, float)):
+            return None
+        if isinstance(value, str):
+            try:
+                float(value)
+                return None
+            except ValueError:
+                return "a number"
+        return "a number"
+    if t == "bool":
+        if isinstance(value, bool) or value in (0, 1):
+            return None
+        if isinstance(value, str) and value.lower() in _BOOL_TEXT:
+            return None
+        return "true or false"
+    if t.startswith(("list[", "set[", "tuple[")) and isinstance(value, (int, float, bool, dict)):
+        return "a list"  # a string may be split by the class's own validator (`a,b`)
+    if t.startswith("dict") and not isinstance(value, dict):
+        return "an object"
+    return None
+
+
+_INT_TEXT = lazy_re(r"^[+-]?\d+$")
+_BOOL_TEXT = {"true", "false", "0", "1", "yes", "no", "on", "off", "t", "f", "y", "n"}
+
+
+def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[dict] = None) -> Optional[tuple[str, str]]:
+    """(message, severity) for the first key of ``keys`` the option's config class refuses or
+    ignores, or whose value (``values``: key -> parsed value) its field refuses."""
     cfg = ctx.surface.json_config_for(opt)
     fields = (cfg or {}).get("fields")
     if not fields:
         return None
     unknown = [k for k in keys if k.rstrip("+") not in fields]
-    if not unknown:
-        return None
-    import difflib
+    if unknown:
+        import difflib
 
-    hints = []
-    for k in unknown:
-        close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
-        hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
-    return f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
+        hints = []
+        for k in unknown:
+            close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
+            hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
+        what = f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
+        if ctx.surface.json_extra_keys_ignored(cfg):
+            return what + ": ignored, it has no effect", "warning"
+        return what, "error"
+    for k, v in (values or {}).items():
+        f = fields.get(k.rstrip("+")) or {}
+        if k.endswith("+"):
+            continue
+        err = _field_value_error(f.get("type"), f.get("choices"), v)
+        if err:
+            return f"key `{k}` of `{opt.name}` must be {err} (got `{json.dumps(v)}`)", "error"
+    return None
+
+
+def _dotted_value(text: str) -> Any:
+    """A dotted key's value as vLLM reads it: JSON where it parses, else the string."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[str, str]]:
+    """(message, severity) for the value ``v`` of a JSON-valued option, or None."""
+    s = ctx.surface
+    if opt.optional and v in ("", "None"):
+        return None  # optional_type: the empty string and None are Python None
+    if arg.written == "-O" and v.isdigit() and not s.compilation_from_cli:
+        return None  # `-O3`: a compilation level wherever -O is the --compilation-config alias
+    if opt.kind == "json" and s.compilation_from_cli and opt.dest == "compilation_config":
+        # CompilationConfig.from_cli: a level 0-3, else a Python literal (ast.literal_eval)
+        if v in ("0", "1", "2", "3"):
+            return None
+        import ast
+
+        try:
+            parsed = ast.literal_eval(v)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return f"value of `{arg.written}` is neither a level 0-3 nor a Python literal", "error"
+        if not isinstance(parsed, dict):
+            return f"value of `{arg.written}` must be a level 0-3 or an object", "error"
+        return _json_keys_error(ctx, opt, [str(k) for k in parsed], {str(k): x for k, x in parsed.items()})
+    try:
+        parsed = json.loads(v)
+    except ValueError:
+        return f"value of `{arg.written}` is not valid JSON", "error"
+    if isinstance(parsed, dict):
+        return _json_keys_error(ctx, opt, list(parsed), parsed)
+    if opt.kind == "json":
+        return f"value of `{arg.written}` must be a JSON object (got `{v}`)", "error"
+    return None
+
+
+def _lora_module_problem(written: str, item: str) -> Optional[str]:
+    """vLLM's LoRAParserAction: each item is ``name=path`` (one ``=``, no comma) or a JSON object."""
+    if item == "":
+        return None
+    if "=" in item and "," not in item:
+        return None if item.count("=") == 1 else f"`{item}` for `{written}` is neither `name=path` nor a JSON object"
+    try:
+        parsed = json.loads(item)
+    except ValueError:
+        return f"`{item}` for `{written}` is neither `name=path` nor a JSON object"
+    if not isinstance(parsed, dict):
+        return f"`{item}` for `{written}` must be `name=path` or a JSON object"
+    return None
 
 
 @RULE.check
@@ -91,9 +204,15 @@ def check(ctx: LintContext):
         if opt is None or arg.positional or arg.value_opaque:
             continue
         problem = None
+        severity = "error"
         value = arg.value
         if arg.json_path is not None:
-            problem = _json_keys_error(ctx, opt, [arg.json_path.split(".")[0]])
+            head = arg.json_path.split(".")[0]
+            nested = "." in arg.json_path
+            got = None if value is None or nested else {head: _dotted_value(value)}
+            found = _json_keys_error(ctx, opt, [head], got)
+            if found:
+                problem, severity = found
         elif arg.style == "argv" or arg.key_style == "cli":
             if value is None:
                 continue
@@ -103,18 +222,16 @@ def check(ctx: LintContext):
             else:
                 values = [t.text for t in arg.value_tokens] if len(arg.value_tokens) > 1 else [value]
                 for v in values:
-                    if opt.kind == "json" or opt.type == "json":
-                        try:
-                            parsed = json.loads(v)
-                        except ValueError:
-                            if opt.kind == "json" and v.isdigit() and arg.bare_level_allowed:
-                                continue  # a bare level: -O3 means level 3 where -O is the alias
-                            problem = f"value of `{arg.written}` is not valid JSON"
+                    if opt.dest == "lora_modules":
+                        problem = _lora_module_problem(arg.written, v)
+                        if problem:
                             break
-                        if isinstance(parsed, dict):
-                            problem = _json_keys_error(ctx, opt, list(parsed))
-                            if problem:
-                                break
+                        continue
+                    if opt.kind == "json" or opt.type == "json":
+                        found = _json_value_problem(ctx, arg, opt, v)
+                        if found:
+                            problem, severity = found
+                            break
                         continue
                     if opt.choices and not _choice_ok(v, opt.choices, opt.optional):
                         shown = ", ".join(str(c) for c in opt.choices)
@@ -129,7 +246,9 @@ def check(ctx: LintContext):
             if value is None or isinstance(value, bool):
                 continue
             if opt.kind == "json" and isinstance(value, dict):
-                problem = _json_keys_error(ctx, opt, [str(k) for k in value])
+                found = _json_keys_error(ctx, opt, [str(k) for k in value])
+                if found:
+                    problem, severity = found
             elif opt.choices and isinstance(value, (str, int, float)) and not _choice_ok(value, opt.choices, opt.optional):
                 shown = ", ".join(str(c) for c in opt.choices)
                 problem = f"invalid value `{value}` for `{arg.written}` at vLLM {ctx.target}: expected one of {shown}"
@@ -137,4 +256,4 @@ def check(ctx: LintContext):
             span = arg.value_tokens[0].span if arg.value_tokens and arg.value_tokens[0].span else arg.report_span
             if arg.keyed is not None and arg.keyed.value_span is not None:
                 span = arg.keyed.value_span
-            yield ctx.diag(RULE, problem, span, option=opt.name)
+            yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity)

@@ -118,6 +118,11 @@ class KwargsModel:
         self.dataclass_json = "is_dataclass" in text
         self.dict_optional_json = "optional_type(json.loads)" in text
         self.dict_or_str = "union_dict_and_str" in text
+        # get_kwargs appends the string "None" (0.8.5-0.27) or Python None (0.33) to the choices
+        # of an optional field: only the latter accepts the word None, which optional_type turns
+        # into Python None before the choice check
+        self.none_choice: Any = None if re.search(r"\[\s*[\"']choices[\"']\s*\]\.append\(\s*None\s*\)", text) \
+            else "None"
         self.literal_in_collection = "get_origin(kwargs[name].get(\"type\")) is Literal" in text
         self.set_collection = "contains_type(type_hints, set)" in text
         self.human_int_or_auto = "human_readable_int_or_auto" in text
@@ -203,7 +208,7 @@ class KwargsModel:
                         and isinstance(kw["type"], CallOf) and kw["type"].short == "optional_type"):
                     kw["type"] = CallOf("optional_type", (kw.get("type", Ref("str")),))
                 if kw.get("choices"):
-                    kw["choices"].append("None")
+                    kw["choices"].append(self.none_choice)
             out[f.name] = kw
         return out
 

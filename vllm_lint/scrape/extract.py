@@ -240,7 +240,8 @@ class _Extractor:
             "schema": SCHEMA,
             "version": self.version,
             "source": source,
-            "era": {"parser_module": parser_module, "entry": entry},
+            "era": {"parser_module": parser_module, "entry": entry,
+                    "image_entrypoint": image_entrypoint(self.p)},
             "options": options,
             "positionals": [{"dest": p["dest"], "nargs": p["nargs"]} for p in positionals],
             "engine_args": engine_args,
@@ -251,6 +252,30 @@ class _Extractor:
         }
         # round-trip through JSON so the record is plain data with sorted keys
         return json.loads(json.dumps(rec, sort_keys=True))
+
+    #: options whose choices are a registry filled by ``@Manager.register_module("name")``
+    _REGISTRIES = {"reasoning_parser": "ReasoningParserManager"}
+
+    def _registered(self, dest: Any) -> Optional[list]:
+        """The names registered with literal ``@Manager.register_module(...)`` decorators for the
+        registry behind ``dest``'s choices, or None (unknown) when there are none or any module
+        registers lazily or by other means."""
+        manager = self._REGISTRIES.get(dest) if isinstance(dest, str) else None
+        if manager is None or self.p.tree is None:
+            return None
+        names: list[str] = []
+        deco = re.compile(r"@" + manager + r"\.register_module\(\s*(\[[^\]]*\]|[\"'][^\"']+[\"'])\s*\)")
+        for path in sorted(self.p.tree.paths()) if hasattr(self.p.tree, "paths") else []:
+            if not path.endswith(".py"):
+                continue
+            text = self.p.text(path) or ""
+            if manager not in text:
+                continue
+            if "register_lazy_module" in text or re.search(manager + r"\.register_module\(\s*(module|name)\s*=", text):
+                return None
+            for m in deco.finditer(text):
+                names.extend(re.findall(r"[\"']([^\"']+)[\"']", m.group(1)))
+        return sorted(set(names)) or None
 
     def _enable_disable(self) -> bool:
         for path in ("vllm/utils/argparse_utils.py", "vllm/utils/__init__.py", "vllm/utils.py"):
@@ -328,8 +353,14 @@ class _Extractor:
             if items is not None:
                 cj = []
                 for c in items:
+                    # "None" is listed only where the word None passes the choice check: Python
+                    # None with a type that turns the word into it (optional_type, nullable_str),
+                    # or the string "None" with a type that keeps it
                     if c is None:
-                        cj.append("None")
+                        if optional:
+                            cj.append("None")
+                        continue
+                    if c == "None" and optional:
                         continue
                     j, comp = to_json(c)
                     if comp:
@@ -342,8 +373,9 @@ class _Extractor:
                     choices_json = sorted(cj, key=repr)
                 if not items:
                     # an empty container here is a registry that decorators fill at import time
-                    # (reasoning parsers, tool parsers): the real choices are unknown, not "none"
-                    choices_json = None
+                    # (reasoning parsers, tool parsers): the real choices are unknown, not "none",
+                    # unless every registration is a decorator with literal names
+                    choices_json = self._registered(dest)
         # default
         if action_name == "help":
             default, computed = None, False
@@ -408,7 +440,8 @@ class _Extractor:
                         o["kind"] = "json"
             if cls is None or o["kind"] != "json":
                 continue
-            out[o["dest"]] = {"class": cls.name, "fields": self._class_fields(cls)}
+            out[o["dest"]] = {"class": cls.name, "fields": self._class_fields(cls, init_only=True),
+                              "extra": "forbid" if cls.forbids_extra() else "ignore"}
         return out
 
     def _find_config_class(self, name: str) -> Optional[ClassInfo]:
@@ -418,11 +451,15 @@ class _Extractor:
                 return ci
         return None
 
-    def _class_fields(self, cls: ClassInfo) -> dict:
+    def _class_fields(self, cls: ClassInfo, init_only: bool = False) -> dict:
+        """Fields of a dataclass; ``init_only``: only those its constructor (and so pydantic's
+        validation of a JSON object) accepts: no ``field(init=False)``, no ``_private`` names."""
         from .pyresolve import Evaluator
         ev = Evaluator(self.p)
         out = {}
         for f in cls.fields():
+            if init_only and (f.name.startswith("_") or _init_false(f.value)):
+                continue
             t = self.types.resolve(f.annotation, f.module)
             if f.value is None:
                 default, computed = None, False
@@ -471,3 +508,56 @@ def _class_text(ci: ClassInfo) -> str:
 
 # keep names referenced for type checkers
 _ = (TypeHint, _Unknown, Lambda)
+
+
+def _init_false(value) -> bool:
+    """``field(..., init=False)`` / ``Field(init=False)``."""
+    if not isinstance(value, cst.Call):
+        return False
+    for a in value.args:
+        if a.keyword is not None and a.keyword.value == "init" and isinstance(a.value, cst.Name) \
+                and a.value.value == "False":
+            return True
+    return False
+
+
+_FROM = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?\s*$", re.I)
+_ENTRYPOINT = re.compile(r"^ENTRYPOINT\s+(\[.*\])\s*$", re.I)
+
+
+def image_entrypoint(p, stage: str = "vllm-openai") -> Optional[list[str]]:
+    """The exec-form ``ENTRYPOINT`` of the ``vllm-openai`` stage of vLLM's own Dockerfile (what
+    ``docker run vllm/vllm-openai:vX ARGS`` runs ARGS after), following the stage's ``FROM`` to
+    an earlier stage when it sets none; None when there is no such Dockerfile or stage."""
+    text = None
+    for path in ("docker/Dockerfile", "Dockerfile"):
+        text = p.text(path)
+        if text:
+            break
+    if not text:
+        return None
+    parent: dict[str, str] = {}
+    entry: dict[str, list[str]] = {}
+    current = None
+    for raw in re.sub(r"\\\r?\n", " ", text).splitlines():
+        line = raw.strip()
+        m = _FROM.match(line)
+        if m:
+            current = m.group(2) or m.group(1)
+            parent[current] = m.group(1)
+            continue
+        m = _ENTRYPOINT.match(line)
+        if m and current is not None:
+            try:
+                words = json.loads(m.group(1))
+            except ValueError:
+                continue
+            if isinstance(words, list) and all(isinstance(w, str) for w in words):
+                entry[current] = words
+    seen = set()
+    while stage is not None and stage not in seen:
+        if stage in entry:
+            return entry[stage]
+        seen.add(stage)
+        stage = parent.get(stage)
+    return None

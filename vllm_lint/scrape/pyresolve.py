@@ -8,6 +8,8 @@ its bases, its fields in ``dataclasses.fields`` order, attribute docstrings and 
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Iterator, Optional
 
@@ -137,6 +139,9 @@ class Module:
 
 # binding kinds: ("value", expr), ("ann", annotation, value|None), ("class", ClassDef),
 # ("func", FunctionDef), ("import", module, attr|None)
+
+
+_EXTRA_FORBID = re.compile(r"""extra\s*=\s*(?:["']forbid["']|Extra\.forbid)""")
 
 
 def _dotted(node: cst.BaseExpression) -> Optional[str]:
@@ -400,6 +405,21 @@ class ClassInfo:
             if n:
                 names.add(n.rsplit(".", 1)[-1])
         return names
+
+    def forbids_extra(self) -> bool:
+        """Whether the class (or a base) is a pydantic dataclass or model configured with
+        ``extra="forbid"``: in its decorators, its class body, or the ``config`` decorator that
+        vLLM 0.14+ defines to apply it (vllm/config/utils.py)."""
+        for c in self.mro():
+            code = cst.Module([]).code_for_node(c.node)
+            if _EXTRA_FORBID.search(code):
+                return True
+            if "config" in c.decorator_names():
+                text = c.project.text("vllm/config/utils.py") or ""
+                if any(_EXTRA_FORBID.search(m.group(0))
+                       for m in re.finditer(r"\ndef config\(.*?(?=\ndef |\Z)", text, re.S)):
+                    return True
+        return False
 
     @property
     def is_enum(self) -> bool:

@@ -80,6 +80,8 @@ _WANTED_EXTRA = (
     "setup.py",
     "requirements.txt",
     "vllm/version.py",
+    "Dockerfile",          # the vllm/vllm-openai image's ENTRYPOINT (before docker/ existed)
+    "docker/Dockerfile",
 )
 #: Subtrees that are large and never define CLI options, choices or config classes: model
 #: implementations and vendored third-party code.

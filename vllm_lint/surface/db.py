@@ -193,6 +193,62 @@ class Surface:
     def has_serve(self) -> bool:
         return self.v >= Version("0.5.2")
 
+    @cached_property
+    def serve_model_option(self) -> str:
+        """What ``vllm serve --model X`` does, measured with the real parsers
+        (tools/crosscheck/difftest.py): "option" (an ordinary option; the positional model is
+        still required), "refused" (``parse_args`` raises: give the model as the positional),
+        "moved" (``parse_args`` moves it to the positional slot; a positional model as well is
+        then left over)."""
+        if self.v < Version("0.8.5"):
+            return "option"
+        if self.v < Version("0.13.0"):
+            return "refused"
+        return "moved"
+
+    @cached_property
+    def image_runs(self) -> Optional[str]:
+        """What the ``vllm/vllm-openai`` image of this release runs its arguments with, from the
+        ``ENTRYPOINT`` of vLLM's own Dockerfile (``era.image_entrypoint``): "vllm serve",
+        "openai.api_server", or None when the release file does not say."""
+        words = (self.record.get("era") or {}).get("image_entrypoint") or []
+        if words[:2] == ["vllm", "serve"]:
+            return "vllm serve"
+        if "vllm.entrypoints.openai.api_server" in words:
+            return "openai.api_server"
+        return None
+
+    def entry_has_positional_model(self, entry: str) -> bool:
+        """Whether the words of a launch with this entry start with ``vllm serve``'s positional
+        model: not for the api_server modules, nor for arguments to a vLLM image whose entrypoint
+        at this release is the api_server module."""
+        if entry in ("openai.api_server", "api_server"):
+            return False
+        if entry.startswith("docker:"):
+            return self.image_runs != "openai.api_server"
+        return True
+
+    def runs_serve(self, entry: str) -> bool:
+        """Whether a launch with this entry is known to run ``vllm serve`` at this release."""
+        return entry == "vllm serve" or entry.startswith("docker:") and self.image_runs == "vllm serve"
+
+    @cached_property
+    def compilation_from_cli(self) -> bool:
+        """``--compilation-config`` / ``-O`` values go through ``CompilationConfig.from_cli`` (a
+        level 0-3 or ``ast.literal_eval``), not JSON validation."""
+        return Version("0.6.6") <= self.v < Version("0.9.2")
+
+    def json_extra_keys_ignored(self, config: dict[str, Any]) -> bool:
+        """Whether unknown keys in this JSON config option are dropped with no error: the value is
+        validated by pydantic (``TypeAdapter``, 0.9.2+; before, the class was called with the keys)
+        and the class does not forbid extra keys (``extra`` of ``json_configs``, scraped)."""
+        return self.v >= Version("0.9.2") and config.get("extra") == "ignore"
+
+    @cached_property
+    def positional_model_required(self) -> bool:
+        """The serve parser's ``model_tag`` has no ``nargs="?"`` (before 0.8.5)."""
+        return any(p.get("dest") == "model_tag" and p.get("nargs") is None for p in self.positionals)
+
 
 def _check_release(rec: dict[str, Any]) -> None:
     """The container shapes a release record must have (flag_db/README.md)."""

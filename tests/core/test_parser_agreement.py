@@ -1,0 +1,211 @@
+"""Regression tests for the minimal disagreements that tools/crosscheck/difftest.py found between
+vllm-lint and the real `vllm serve` parsers, on a synthetic database of four releases shaped
+like the real eras (0.7.3: positional model required; 0.10.2: `--model` refused, `-O` alias,
+from-CLI-free JSON; 0.13.0: `--model` moved to the positional; 0.24.0: config classes that
+refuse unknown keys). One linter per release, many lines per test."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from packaging.version import Version
+
+from synthetic_db import _record, opt
+from vllm_lint.engine import Linter
+from vllm_lint.rules.base import select_rules
+from vllm_lint.settings import Settings
+from vllm_lint.surface.db import Database, compile_index, write_json
+
+COMMON = [
+    opt("--model", default="facebook/opt-125m"),
+    opt("--tensor-parallel-size", ["-tp"], type="int", default=1),
+    opt("--dtype", choices=["auto", "bfloat16", "float16"], default="auto"),
+    opt("--enforce-eager", kind="switch", type=None, default=False),
+    opt("--max-model-len", type="human_int_or_auto", optional=True),
+    opt("--served-model-name", nargs="+"),
+    opt("--port", type="int", default=8000),
+    opt("--kv-events-config", kind="json", type="json", optional=True),
+    opt("--hf-overrides", type="dict_or_str"),
+    opt("--override-generation-config", type="json"),
+    opt("--lora-modules", nargs="+"),
+]
+KV_EVENTS = {"kv_events_config": {"class": "KVEventsConfig", "extra": "ignore", "fields": {
+    "hwm": {"type": "int", "default": 100000}, "enable_kv_cache_events": {"type": "bool", "default": False},
+    "endpoint": {"type": "str", "default": "tcp://*:5557"}, "replay_endpoint": {"type": "str | None"},
+    "buffer_sizes": {"type": "list[int] | None"}}}}
+COMPILATION = {"compilation_config": {"class": "CompilationConfig", "extra": "forbid", "fields": {
+    "level": {"type": "int | None"}, "use_cudagraph": {"type": "bool"}}}}
+
+
+def _release(version, extra, json_configs, positional_nargs="?"):
+    rec = _record(version, COMMON + extra, {})
+    rec["era"]["image_entrypoint"] = ["vllm", "serve"] if Version(version) >= Version("0.12") else \
+        ["python3", "-m", "vllm.entrypoints.openai.api_server"]
+    rec["json_configs"] = copy.deepcopy(json_configs)
+    if Version(version) >= Version("0.14"):  # the `config` decorator forbids extra keys everywhere
+        for cfg in rec["json_configs"].values():
+            cfg["extra"] = "forbid"
+    rec["positionals"] = [{"dest": "model_tag", "nargs": positional_nargs}]
+    return rec
+
+
+RELEASES = {
+    "0.7.3": _release("0.7.3", [opt("--compilation-config", ["-O"], kind="json", type="json")], COMPILATION,
+                      positional_nargs=None),
+    "0.10.2": _release("0.10.2", [opt("--compilation-config", ["-O"], kind="json", type="json"),
+                                  opt("--data-parallel-size", ["-dp"], type="int"),
+                                  opt("--data-parallel-address", ["-dpa"])], {**COMPILATION, **KV_EVENTS}),
+    "0.13.0": _release("0.13.0", [opt("--compilation-config", ["-cc"], kind="json", type="json"),
+                                  opt("--optimization-level", type="int")], {**COMPILATION, **KV_EVENTS}),
+    "0.24.0": _release("0.24.0", [opt("--compilation-config", ["-cc"], kind="json", type="json"),
+                                  opt("--diffusion-config", ["-dc"], kind="json", type="json", optional=True),
+                                  opt("--enable-expert-parallel", ["-ep"], kind="switch", type=None)],
+                       {**COMPILATION, **KV_EVENTS}),
+}
+
+
+@pytest.fixture(scope="module")
+def linters(tmp_path_factory):
+    root: Path = tmp_path_factory.mktemp("agreement-db")
+    (root / "releases").mkdir()
+    for v, rec in RELEASES.items():
+        write_json(root / "releases" / f"{v}.json", rec)
+    (root / "overlays").mkdir()
+    write_json(root / "overlays" / "renames.json", {"options": {}, "env": {}})
+    compile_index(root)
+    db = Database(root)
+    return {v: Linter(db, Settings(target_version=v), select_rules([], [])) for v in RELEASES}
+
+
+def findings(linters, version, line):
+    """{(code, severity)} of the VL1xx findings for ``vllm serve <line>`` at ``version``."""
+    diags, _ = linters[version].lint_bytes(Path("t.sh"), f"vllm serve {line}\n".encode(), "shell")
+    return {(d.code, d.severity) for d in diags if d.code.startswith("VL1")}
+
+
+E110, E105 = ("VL110", "error"), ("VL105", "error")
+
+CASES = [
+    # argument structure: a value missing, a word after a switch, a stray positional
+    ("0.13.0", "m --max-model-len", {E110}),
+    ("0.13.0", "m --max-model-len --dtype auto", {E110}),
+    ("0.13.0", "m --port --enforce-eager", {E110}),
+    ("0.13.0", "m --enforce-eager true", {E110}),
+    ("0.24.0", "m -ep 1", {E110}),
+    ("0.13.0", "m extra", {E110}),
+    ("0.13.0", "m --served-model-name a b", set()),
+    ("0.13.0", "m --enforce-eager $EAGER", set()),       # an unknown shell value: silent
+    ("0.13.0", "m --max-model-len $LEN", set()),
+    ("0.13.0", "m --port -1", set()),                    # a negative number is a value
+    # vllm serve --model, era by era
+    ("0.7.3", "--model m", {E110}),
+    ("0.7.3", "m --model m", set()),
+    ("0.7.3", "--model x m", set()),                  # `m` is still the positional model
+    ("0.10.2", "--model m", {E110}),
+    ("0.10.2", "--model=m --dtype auto", set()),      # parse_args looks for the word `--model`
+    ("0.10.2", "m --model m", {E110}),
+    ("0.10.2", "--model=m serve", set()),             # `serve` is the positional model
+    ("0.13.0", "--model m", set()),
+    ("0.13.0", "m --model m", {E110}),
+    # single-dash prefixes: argparse matches them like long ones
+    ("0.13.0", "m -t 2", {("VL107", "warning")}),   # `-t` is `-tp`, reported like `--tensor-par`
+    ("0.10.2", "m -d 2", {("VL107", "error")}),
+    # JSON-valued options
+    ("0.13.0", "m --compilation-config 3", {E105}),
+    ("0.13.0", "m --kv-events-config.hwm abc", {E105}),
+    ("0.13.0", "m --kv-events-config.hwm 3", set()),
+    ("0.13.0", "m --kv-events-config '{\"hwm\": \"abc\"}'", {E105}),
+    ("0.13.0", "m --kv-events-config '{\"buffer_sizes\": 3}'", {E105}),
+    ("0.13.0", "m --kv-events-config '{\"enable_kv_cache_events\": \"maybe\"}'", {E105}),
+    ("0.13.0", "m --kv-events-config '{\"replay_endpoint\": null}'", set()),
+    ("0.13.0", "m --kv-events-config '[1]'", {E105}),
+    ("0.13.0", "m --kv-events-config ''", set()),        # optional: the empty string is None
+    ("0.24.0", "m -dc ''", set()),
+    ("0.24.0", "m -dc None", set()),
+    ("0.13.0", "m --kv-events-config '{\"bogus\": 1}'", {("VL105", "warning")}),   # KVEventsConfig ignores it
+    ("0.13.0", "m -cc '{\"bogus\": 1}'", {E105}),          # CompilationConfig forbids extra keys
+    ("0.13.0", "m -cc.bogus 1", {E105}),
+    ("0.24.0", "m --kv-events-config '{\"bogus\": 1}'", {E105}),
+    ("0.10.2", "m -O3", set()),
+    ("0.10.2", "m --override-generation-config '{bad'", {E105}),
+    ("0.10.2", "m --override-generation-config '[1, 2]'", set()),
+    ("0.10.2", "m --hf-overrides some-string", set()),   # union_dict_and_str: a plain string is fine
+    # adapter options: name=path or a JSON object per item
+    ("0.13.0", "m --lora-modules=foo", {E105}),
+    ("0.13.0", "m --lora-modules a=b '{\"name\": \"x\", \"path\": \"y\"}'", set()),
+    ("0.13.0", "m --lora-modules a=b=c", {E105}),
+    ("0.13.0", "m --lora-modules '[1]'", {E105}),
+    # -O / --compilation-config through CompilationConfig.from_cli (a level 0-3 or a Python literal)
+    ("0.7.3", "m -O 3", set()),
+    ("0.7.3", "m -O 5", {E105}),
+    ("0.7.3", "m -O \"{'level': 3}\"", set()),
+    ("0.7.3", "m -O '{\"use_cudagraph\": true}'", {E105}),   # `true` is no Python literal
+    ("0.7.3", "m --compilation-config '[1]'", {E105}),
+    ("0.7.3", "m -O.level=3", {E105}),                # no dotted keys yet: `-O` gets `.level=3`
+]
+
+
+def test_lines_agree_with_the_real_parsers(linters):
+    wrong = []
+    for version, line, want in CASES:
+        got = findings(linters, version, line)
+        if got != want:
+            wrong.append((version, line, sorted(got), sorted(want)))
+    assert not wrong, "\n".join(map(str, wrong))
+
+
+def test_model_option_fix_moves_the_value_to_the_positional(linters):
+    for version, line, fixed in [("0.10.2", "--model m --dtype auto", "m --dtype auto"),
+                                 ("0.10.2", "--dtype auto --model m", "--dtype auto m"),
+                                 ("0.7.3", "--model m", "m")]:
+        data = f"vllm serve {line}\n".encode()
+        diags, _ = linters[version].lint_bytes(Path("t.sh"), data, "shell")
+        (d,) = [d for d in diags if d.code == "VL110"]
+        assert d.fix is not None and d.fix.applicability == "safe"
+        out = data
+        for e in sorted(d.fix.edits, key=lambda e: -e.span.start):
+            out = out[:e.span.start] + e.content.encode() + out[e.span.end:]
+        assert out.decode() == f"vllm serve {fixed}\n", (version, line, out)
+
+
+def _lint(linters, version, name, text):
+    fmt = "yaml" if name.endswith(".yaml") else "shell"
+    diags, _ = linters[version].lint_bytes(Path(name), text.encode(), fmt)
+    return diags
+
+
+def test_words_repeating_the_image_entrypoint(linters):
+    cases = [
+        # (release, file, text, codes expected, fixed text or None)
+        ("0.13.0", "run.sh", "docker run --gpus all vllm/vllm-openai:v0.13.0 vllm serve m --dtype auto\n",
+         {"VL111"}, "docker run --gpus all vllm/vllm-openai:v0.13.0 m --dtype auto\n"),
+        ("0.13.0", "run.sh", "docker run vllm/vllm-openai:v0.13.0 serve m\n", {"VL111"},
+         "docker run vllm/vllm-openai:v0.13.0 m\n"),
+        ("0.13.0", "run.sh", "docker run vllm/vllm-openai:v0.13.0 m --dtype auto\n", set(), None),
+        ("0.13.0", "run.sh", "docker run --entrypoint vllm vllm/vllm-openai:v0.13.0 serve m\n", set(), None),
+        ("0.10.2", "run.sh", "docker run vllm/vllm-openai:v0.10.2 --model m --dtype auto\n", set(), None),
+        ("0.10.2", "run.sh", "docker run vllm/vllm-openai:v0.10.2 vllm serve m\n", {"VL111"}, None),
+        ("0.13.0", "compose.yaml", "services:\n  vllm:\n    image: vllm/vllm-openai:v0.13.0\n"
+                                   "    command: [\"vllm\", \"serve\", \"m\", \"--dtype\", \"auto\"]\n", {"VL111"}, None),
+        ("0.13.0", "compose.yaml", "services:\n  vllm:\n    image: vllm/vllm-openai:v0.13.0\n"
+                                   "    command: [\"serve\", \"m\"]\n", {"VL111"}, None),
+        ("0.13.0", "compose.yaml", "services:\n  vllm:\n    image: vllm/vllm-openai:v0.13.0\n"
+                                   "    command: [\"m\", \"--dtype\", \"auto\"]\n", set(), None),
+    ]
+    wrong = []
+    for version, name, text, want, fixed in cases:
+        diags = _lint(linters, version, name, text)
+        got = {d.code for d in diags if d.code == "VL111"}
+        if got != want:
+            wrong.append((version, text, sorted(f"{d.code} {d.message}" for d in diags)))
+            continue
+        if fixed is not None:
+            (d,) = [d for d in diags if d.code == "VL111"]
+            out = text.encode()
+            for e in sorted(d.fix.edits, key=lambda e: -e.span.start):
+                out = out[:e.span.start] + e.content.encode() + out[e.span.end:]
+            if out.decode() != fixed:
+                wrong.append((version, text, out.decode()))
+    assert not wrong, "\n".join(map(str, wrong))

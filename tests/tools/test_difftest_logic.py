@@ -1,0 +1,52 @@
+"""Pure parts of the differential tester (tools/crosscheck/difftest.py, difftest_gen.py): culprit
+parsing, shrinking, seeded generation and unit mining (no vLLM, no venvs, no network)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools" / "crosscheck"))
+
+import difftest as dt  # noqa: E402
+import difftest_gen as gen  # noqa: E402
+
+
+def test_culprit_of_argparse_errors():
+    assert dt.culprit("argument --tensor-parallel-size/-tp: invalid int value: 'x'") == ["--tensor-parallel-size", "-tp"]
+    assert dt.culprit("unrecognized arguments: true --foo") == ["true"]
+    assert dt.culprit("unrecognized arguments: --bar=1") == ["--bar"]
+    assert dt.culprit("ambiguous option: --max could match --max-model-len, --max-num-seqs") == ["--max"]
+    assert dt.culprit("ValueError: With `vllm serve`, you should provide the model as a positional argument or in a config file instead of via the `--model` option.") == ["--model"]
+    assert dt.culprit("the following arguments are required: model_tag") is None
+    assert dt.culprit(None) is None
+
+
+def test_verdicts_and_shrinking():
+    assert dt.verdict_kind(True, True) == dt.verdict_kind(False, False) == "agree"
+    assert dt.verdict_kind(True, False) == "missed" and dt.verdict_kind(False, True) == "false-alarm"
+    line = [["m"], ["--dtype", "auto"], ["--bad", "1"], ["-tp", "2"]]
+    assert dt.shrink(line, lambda argv: "--bad" in argv) == [["--bad", "1"]]
+    assert dt.shrink(line, lambda argv: "m" in argv and "-tp" in argv) == [["m"], ["-tp", "2"]]
+
+
+def test_generators_are_seeded(tmp_path):
+    voc = gen.load_vocabulary(ROOT / "flag_db")
+    target = voc.releases["0.13.0"]
+    a = [gen.edge(voc, target, dt.seed_of(0, "edge", i)) for i in range(200)]
+    b = [gen.edge(voc, target, dt.seed_of(0, "edge", i)) for i in range(200)]
+    assert a == b and len({repr(x) for x in a}) > 150
+    units = {"models": ["m"], "units": [[["--enforce-eager"], 3], [["-tp", "2"], 1]]}
+    r = [gen.realistic(units, s) for s in range(50)]
+    assert r == [gen.realistic(units, s) for s in range(50)]
+    assert all(line[0] == ["m"] for line in r)
+
+
+def test_mine_units():
+    shapes = {"--tensor-parallel-size": True, "--enforce-eager": False, "--served-model-name": "many"}
+    doc = gen.mine_units(["vllm serve org/m --tensor-parallel-size 2 --enforce-eager \\\n  --served-model-name a b\n",
+                          "vllm serve org/m --port $PORT --dtype=auto | tee log\n"], shapes.get)
+    assert doc["models"] == ["org/m"]
+    assert sorted(map(tuple, (u for u, _ in doc["units"]))) == [
+        ("--dtype=auto",), ("--enforce-eager",), ("--served-model-name", "a", "b"), ("--tensor-parallel-size", "2")]

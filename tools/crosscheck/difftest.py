@@ -1,0 +1,316 @@
+"""Differential tester: vllm-lint against the REAL ``vllm serve`` parser, line by line.
+
+Maintainer tool; not part of the default tests (the pure parts are tested offline in
+``tests/tools/test_difftest_logic.py``). For each release:
+
+1. the real parser is built once in a worker (``difftest_worker.py`` in the release venv of
+   ``run.py``: the release's own CLI ``main()`` up to ``parse_args``, vLLM's argv preprocessing
+   included) and kept running;
+2. seeded command lines are generated (``difftest_gen.py``: ``realistic`` from units mined from
+   real files, ``edge`` from the edge categories), parsed by the worker and linted in-process at
+   the same release (``vllm serve <line>`` as a shell script);
+3. verdicts are compared (the real parser refuses / vllm-lint reports an error-level VL1xx
+   finding) and, where both refuse and argparse names a culprit, whether a finding names it;
+4. each disagreement is shrunk to a minimal line (whole units removed while the disagreement
+   keeps its direction) and the distinct minimal examples are listed.
+
+    .venv/bin/python tools/crosscheck/difftest.py 0.8.5 0.13.0 --work /work/scratch/xc \\
+        [-n 2000] [--seed 0] [--db flag_db] [--json out.json] [--markdown out.md]
+
+Seeds: line ``i`` of generator ``g`` at release ``v`` uses seed ``hash((seed, g, i))`` computed
+with ``zlib.crc32`` (stable across runs and Pythons).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+from typing import Any, Optional
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO))
+
+import difftest_gen as gen  # noqa: E402
+
+UNITS_FILE = HERE / "realistic_units.json"
+
+
+# ----------------------------------------------------------------------------------------------
+# the real parser
+
+
+class RealParser:
+    def __init__(self, version: str, work: Path):
+        import fixcheck
+
+        venv, src, stubs = fixcheck.release_env(version, work)
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "VLLM_TARGET_DEVICE": "cpu",
+               "TOKENIZERS_PARALLELISM": "false"}
+        env.pop("PYTHONPATH", None)
+        cmd = [str(venv / "bin" / "python"), str(HERE / "difftest_worker.py"), str(src)]
+        for s in stubs:
+            cmd += ["--stub", s]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, env=env, cwd=str(work), bufsize=1)
+        hello = json.loads(self.proc.stdout.readline() or "{}")
+        if not hello.get("ready"):
+            raise SystemExit(f"{version}: worker failed: {hello}")
+        self.entry = hello.get("entry")
+        self.memo: dict[tuple[str, ...], dict[str, Any]] = {}
+
+    def parse(self, argv: list[str]) -> dict[str, Any]:
+        key = tuple(argv)
+        if key not in self.memo:
+            self.proc.stdin.write(json.dumps(argv) + "\n")
+            self.proc.stdin.flush()
+            self.memo[key] = json.loads(self.proc.stdout.readline())
+        return self.memo[key]
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=30)
+        except Exception:  # noqa: BLE001
+            self.proc.kill()
+
+
+# ----------------------------------------------------------------------------------------------
+# vllm-lint, in-process
+
+
+class Lint:
+    def __init__(self, version: str, db_dir: Optional[Path]):
+        from vllm_lint.engine import Linter
+        from vllm_lint.rules.base import select_rules
+        from vllm_lint.settings import Settings
+        from vllm_lint.surface.db import Database
+
+        self.db = Database(db_dir) if db_dir else Database()
+        self.version = version
+        self.linter = Linter(self.db, Settings(target_version=version), select_rules([], []))
+        self.surface = self.db.surface(version)
+        self.memo: dict[tuple[str, ...], tuple[bool, list[Any]]] = {}
+
+    def lint(self, argv: list[str]) -> tuple[bool, list[Any]]:
+        key = tuple(argv)
+        if key not in self.memo:
+            data = ("vllm serve " + shlex.join(argv) + "\n").encode()
+            self.linter.verbose = []
+            diags, _ = self.linter.lint_bytes(Path("difftest.sh"), data, "shell")
+            errors = [d for d in diags if d.severity == "error" and d.code.startswith("VL1")]
+            self.memo[key] = (bool(errors), errors)
+        return self.memo[key]
+
+
+# ----------------------------------------------------------------------------------------------
+# pure helpers (tested offline)
+
+_ARGUMENT = re.compile(r"^argument ([^:]+): ")
+_UNRECOGNIZED = re.compile(r"^unrecognized arguments: (.*)")
+_AMBIGUOUS = re.compile(r"^ambiguous option: ([^\s=]+)")
+
+
+def culprit(error: Optional[str]) -> Optional[list[str]]:
+    """The option strings argparse blames in its error line (the first it met), or None."""
+    if not error:
+        return None
+    m = _ARGUMENT.match(error)
+    if m:
+        return [s.strip() for s in m.group(1).split("/") if s.strip()]
+    m = _UNRECOGNIZED.match(error)
+    if m:
+        words = shlex.split(m.group(1)) if m.group(1).count("'") % 2 == 0 else m.group(1).split()
+        return [words[0].split("=")[0]] if words else None
+    m = _AMBIGUOUS.match(error)
+    if m:
+        return [m.group(1)]
+    if "--model" in error and "positional" in error:
+        return ["--model"]
+    return None
+
+
+def names_culprit(findings: list[Any], blamed: list[str], canonical: Optional[str]) -> bool:
+    """Does an error finding name the blamed option (its canonical name, a string argparse lists,
+    or the word as written in the message)?"""
+    for d in findings:
+        if d.option and (d.option in blamed or d.option == canonical):
+            return True
+        quoted = re.findall(r"`([^`]+)`", d.message)
+        for q in quoted:
+            head = q.split("=")[0]
+            if head in blamed or head.split(".")[0] in blamed or canonical and head == canonical:
+                return True
+    return False
+
+
+def seed_of(seed: int, generator: str, i: int) -> int:
+    return zlib.crc32(f"{seed}:{generator}:{i}".encode())
+
+
+def verdict_kind(real_rejects: bool, lint_rejects: bool) -> str:
+    if real_rejects == lint_rejects:
+        return "agree"
+    return "missed" if real_rejects else "false-alarm"
+
+
+def shrink(line: list[list[str]], still: Any) -> list[list[str]]:
+    """Greedy unit removal: drop each unit while ``still(flattened)`` holds; then try to drop
+    single trailing value words of multi-word units."""
+    cur = [list(u) for u in line]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(cur)):
+            cand = cur[:i] + cur[i + 1:]
+            if still(gen.flatten(cand)):
+                cur, changed = cand, True
+                break
+    return cur
+
+
+# ----------------------------------------------------------------------------------------------
+# driver
+
+
+def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units: dict[str, Any]) -> dict[str, Any]:
+    real = RealParser(version, ns.work)
+    lint = Lint(version, ns.db)
+    target = voc.releases[version]
+    res: dict[str, Any] = {"entry": real.entry, "generators": {}}
+    t0 = time.time()
+    try:
+        for g in ("realistic", "edge"):
+            st = {"lines": 0, "agree": 0, "missed": 0, "false-alarm": 0, "culprit_checked": 0,
+                  "culprit_agree": 0, "examples": {}, "culprit_misses": {}}
+            for i in range(ns.n):
+                s = seed_of(ns.seed, g, i)
+                line = gen.realistic(units, s) if g == "realistic" else gen.edge(voc, target, s)
+                argv = gen.flatten(line)
+                r = real.parse(argv)
+                l_rej, findings = lint.lint(argv)
+                kind = verdict_kind(not r["ok"], l_rej)
+                st["lines"] += 1
+                st[kind] += 1
+                if kind != "agree":
+                    def still(a: list[str], _k=kind) -> bool:
+                        return verdict_kind(not real.parse(a)["ok"], lint.lint(a)[0]) == _k
+                    small = gen.flatten(shrink(line, still))
+                    key = shlex.join(small)
+                    ex = st["examples"].setdefault(key, {"kind": kind, "count": 0, "seed": s,
+                                                         "real": real.parse(small).get("error"),
+                                                         "lint": [f"{d.code} {d.message}" for d in lint.lint(small)[1]]})
+                    ex["count"] += 1
+                elif not r["ok"]:
+                    blamed = culprit(r.get("error"))
+                    if blamed:
+                        st["culprit_checked"] += 1
+                        opt = lint.surface.lookup(blamed[0])
+                        if names_culprit(findings, blamed, opt.name if opt else None):
+                            st["culprit_agree"] += 1
+                        else:
+                            key = shlex.join(argv)
+                            st["culprit_misses"][key] = {"real": r.get("error"),
+                                                         "lint": [f"{d.code} {d.message}" for d in findings]}
+            res["generators"][g] = st
+            print(f"[difftest] {version} {g}: {st['agree']}/{st['lines']} agree, {st['missed']} missed, "
+                  f"{st['false-alarm']} false alarms, culprit {st['culprit_agree']}/{st['culprit_checked']}, "
+                  f"{len(st['examples'])} minimal examples ({time.time() - t0:.0f}s)", file=sys.stderr)
+    finally:
+        real.close()
+    return res
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:.1f}" if b else "-"
+
+
+def markdown(results: dict[str, Any], n: int, seed: int) -> str:
+    rows = [f"| release | realistic agree % ({n} lines) | edge agree % ({n} lines) | culprit agree % "
+            "(both refuse, argparse names one) | missed / false alarms (realistic + edge) |",
+            "|---|---|---|---|---|"]
+    for v, r in results.items():
+        if "error" in r:
+            rows.append(f"| {v} | error: {r['error'][:60]} | | | |")
+            continue
+        re_, ed = r["generators"]["realistic"], r["generators"]["edge"]
+        ca = re_["culprit_agree"] + ed["culprit_agree"]
+        cc = re_["culprit_checked"] + ed["culprit_checked"]
+        rows.append(f"| {v} | {pct(re_['agree'], re_['lines'])} | {pct(ed['agree'], ed['lines'])} | "
+                    f"{pct(ca, cc)} ({ca}/{cc}) | {re_['missed'] + ed['missed']} / "
+                    f"{re_['false-alarm'] + ed['false-alarm']} |")
+    return "\n".join(rows) + f"\n\nseed {seed}\n"
+
+
+def mine(dirs: list[Path], db_dir: Path, out: Path) -> None:
+    """Write ``realistic_units.json`` from the ``vllm serve`` lines of the documents, scripts and
+    YAML files under ``dirs`` (extracted sdists' ``docs/`` and ``examples/``, deployment files)."""
+    voc = gen.load_vocabulary(db_dir)
+
+    def takes_value(s: str) -> Optional[Any]:
+        o = voc.by_string.get(s)
+        if o is None:
+            return None
+        if o.get("kind") in ("switch", "negatable"):
+            return False
+        return "many" if o.get("nargs") in ("+", "*") else True
+
+    texts = []
+    for d in dirs:
+        for p in sorted(d.rglob("*")):
+            if p.suffix in (".md", ".sh", ".yaml", ".yml", ".rst", ".txt", "") and p.is_file() and p.stat().st_size < 500_000:
+                try:
+                    texts.append(p.read_text(encoding="utf-8", errors="replace"))
+                except OSError:
+                    continue
+    doc = gen.mine_units(texts, takes_value)
+    out.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    print(f"[difftest] {len(doc['units'])} distinct units, {sum(c for _, c in doc['units'])} occurrences, "
+          f"{len(doc['models'])} models from {len(texts)} files", file=sys.stderr)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--mine"]:
+        mine([Path(a) for a in argv[1:]], REPO / "flag_db", UNITS_FILE)
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("versions", nargs="+")
+    ap.add_argument("--work", type=Path, default=Path("/tmp"))
+    ap.add_argument("--db", type=Path, default=None, help="flag database (default: vllm-lint's own)")
+    ap.add_argument("-n", type=int, default=2000, help="lines per generator and release")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--units", type=Path, default=UNITS_FILE)
+    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--markdown", type=Path, default=None)
+    ns = ap.parse_args(argv)
+    voc = gen.load_vocabulary(ns.db or REPO / "flag_db")
+    units = json.loads(ns.units.read_text())
+    results: dict[str, Any] = {}
+    for v in ns.versions:
+        try:
+            results[v] = run_release(v, ns, voc, units)
+        except SystemExit as e:
+            results[v] = {"error": str(e)}
+            print(f"[difftest] {v}: FAILED {e}", file=sys.stderr)
+        if ns.json:
+            ns.json.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    table = markdown(results, ns.n, ns.seed)
+    if ns.markdown:
+        ns.markdown.write_text(table)
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

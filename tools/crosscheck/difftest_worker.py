@@ -1,0 +1,137 @@
+"""Worker of the differential tester: the REAL ``vllm serve`` parser of one release, as a server.
+
+Runs INSIDE a release venv prepared by ``run.py`` (the release's sdist on ``sys.path``, stubs for
+compiled extensions). It builds the parser once the way ``vllm serve m`` builds it (the release's
+own CLI ``main()`` runs until ``parse_args``, see ``dump_parser.serve_parser``) and keeps the
+captured TOP-LEVEL parser, whose ``FlexibleArgumentParser.parse_args`` does vLLM's argv
+preprocessing (underscores, ``=``, dotted keys, ``-O`` rewrites, ``--model`` checks).
+
+Protocol: one JSON array (the words after ``vllm serve``) per line on stdin; one JSON object per
+line on stdout: ``{"ok": bool, "error": "<argparse error line or exception>", "kind":
+"argparse" | "exception", "validate_error": str | null}``. The first line written is
+``{"ready": true, "entry": ...}`` (or ``{"error": ..., "missing_module": ...}`` when the parser
+cannot be built). No vllm_lint import here.
+
+    python difftest_worker.py SRC_DIR [--stub MODULE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import logging
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+def _error_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    for ln in lines:
+        if "error:" in ln:
+            return ln[ln.index("error:") + 6:].strip()[:400]
+    return " | ".join(lines[:3])[:400]
+
+
+def build(src: str, stubs: list[str]) -> tuple[Any, bool, str, Any]:
+    sys.path.insert(0, str(HERE))
+    sys.path.insert(0, os.path.abspath(src))
+    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
+    os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
+    import dump_parser as dp  # noqa: E402  (tools/crosscheck/dump_parser.py)
+
+    sys.meta_path.append(dp.StubFinder(dp.DEFAULT_STUBS | set(stubs)))
+    orig = argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args
+    tops: list = []
+
+    class Recorded(dp.Captured):
+        def __init__(self, parser):
+            super().__init__(parser)
+            tops.append(parser)
+
+    dp.Captured = Recorded
+    try:
+        serve, entry = dp.serve_parser(os.path.abspath(src))
+    finally:
+        argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args = orig
+    top = tops[0] if tops else serve
+    validate = None
+    try:
+        import importlib
+
+        validate = getattr(importlib.import_module("vllm.entrypoints.openai.cli_args"),
+                           "validate_parsed_serve_args", None)
+    except Exception:  # noqa: BLE001
+        pass
+    return top, top is not serve, entry, validate
+
+
+def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str]) -> dict[str, Any]:
+    full = ["serve", *argv] if via_serve else list(argv)
+    sys.argv = ["vllm", *full]
+    err = io.StringIO()
+    rec: dict[str, Any] = {"ok": False, "error": None, "kind": None, "validate_error": None}
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            ns = top.parse_args(list(full))
+    except SystemExit as e:
+        rec.update(error=_error_line(err.getvalue()) or f"exit {e.code}", kind="argparse")
+        if e.code == 0:
+            rec.update(ok=True, error=None, kind=None)
+        return rec
+    except BaseException as e:  # noqa: BLE001 - vLLM's preprocessing raises ValueError and friends
+        rec.update(error=f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:400],
+                   kind="exception")
+        return rec
+    rec["ok"] = True
+    if validate is not None:
+        try:
+            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+                validate(ns)
+        except BaseException as e:  # noqa: BLE001
+            rec["validate_error"] = f"{type(e).__name__}: {e}"[:300]
+    return rec
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("src")
+    ap.add_argument("--stub", action="append", default=[])
+    ns = ap.parse_args()
+    out = sys.stdout
+    sys.stdout = io.StringIO()  # vLLM prints at import; keep the protocol channel clean
+    try:
+        top, via_serve, entry, validate = build(ns.src, ns.stub)
+    except ModuleNotFoundError as e:
+        out.write(json.dumps({"error": f"ModuleNotFoundError: {e}", "missing_module": e.name}) + "\n")
+        out.flush()
+        return 3
+    except BaseException as e:  # noqa: BLE001
+        out.write(json.dumps({"error": f"{type(e).__name__}: {e}"}) + "\n")
+        out.flush()
+        return 1
+    logging.disable(logging.CRITICAL)
+    warnings.simplefilter("ignore")
+    out.write(json.dumps({"ready": True, "entry": entry, "via_serve": via_serve}) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            rec = parse_one(top, via_serve, validate, json.loads(line))
+        except BaseException as e:  # noqa: BLE001 - never lose the protocol
+            rec = {"ok": False, "error": f"worker: {type(e).__name__}: {e}"[:300], "kind": "exception"}
+        out.write(json.dumps(rec) + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""## What it does
+Checks the shape of a `vllm serve` command line the way the target release's parser reads it:
+an option that takes a value given none (the line ends, or another option follows); a word no
+option takes (`--enforce-eager true`, `-ep 1`, a second model); `--model` given to `vllm serve`
+where the release refuses it, or needs the positional model as well, or together with a
+positional model that it then leaves over.
+
+## Why is this bad?
+argparse exits at startup: `expected one argument`, `unrecognized arguments: true`, `the
+following arguments are required: model_tag`; vLLM 0.8.5 to 0.12 raise "provide the model as a
+positional argument" for `vllm serve --model X`.
+
+## Example
+```bash
+vllm serve m --enforce-eager true --max-model-len
+```
+`VL110 `true` is left over: `--enforce-eager` is a switch and takes no value`
+
+## Fix safety
+`--model X` to `vllm serve` where the release wants the positional model: the safe fix drops
+the word `--model`, so that `X` becomes the positional model (vLLM's documented form). Other
+findings have no automatic fix.
+
+## Evidence
+Measured against the real parsers of each era with `tools/crosscheck/difftest.py`. Words that
+are shell variables or templates are unknown and never reported.
+"""
+
+from __future__ import annotations
+
+from ..launch import Edit, Span
+from .base import Fix, LintContext, Rule
+
+RULE = Rule(code="VL110", name="malformed-arguments", summary="command line the parser cannot read",
+            severity="error", fix="safe")
+
+
+def _model_fix(ctx: LintContext, arg) -> Fix | None:
+    """Drop the word ``--model`` (``--model=`` of an inline value) so its value is the positional."""
+    tok = arg.tokens[0] if arg.tokens else None
+    if tok is None or arg.name_span is None or tok.opaque:
+        return None
+    if arg.inline_value:
+        edits = [Edit(Span(arg.name_span.start, arg.name_span.end + 1), "")]
+    elif arg.value_tokens and ctx.launch is not None and ctx.launch.delete_tokens is not None and tok.span:
+        edits = ctx.launch.delete_tokens([tok])
+        if edits is None:
+            return None
+    else:
+        return None
+    return Fix(list(edits), "safe", "Give the model as the positional argument")
+
+
+@RULE.check
+def check(ctx: LintContext):
+    if ctx.launch is None or ctx.launch.style != "argv":
+        return
+    s = ctx.surface
+    models = [a for a in ctx.args if a.positional and a.how == "positional" and a.structure != "model-option"]
+    model_opts = [a for a in ctx.args if a.structure == "model-option"]
+    for arg in ctx.args:
+        if arg.structure == "missing-value":
+            yield ctx.diag(RULE, f"`{arg.written}` expects a value, but "
+                                 + ("the line ends" if arg.tokens[-1] is ctx.launch.tokens[-1] else "an option follows"),
+                           arg.report_span, option=arg.option.name if arg.option else arg.canonical)
+        elif arg.structure == "stray":
+            if arg.value_opaque or any(t.opaque for t in arg.tokens):
+                continue
+            if arg.after_switch:
+                msg = f"`{arg.value}` is left over: `{arg.after_switch}` is a switch and takes no value"
+            elif models or model_opts:
+                msg = f"`{arg.value}` is left over: no option or positional argument takes it"
+            else:
+                msg = f"`{arg.value}` is left over: no option or positional argument takes it"
+            yield ctx.diag(RULE, msg, arg.report_span, option=arg.after_switch)
+    if not model_opts or not s.runs_serve(ctx.launch.entry):
+        return  # `--model` is the normal spelling for the api_server module
+    mode = s.serve_model_option
+    first = model_opts[0]
+    if first.inline_value and mode in ("refused", "moved"):
+        return  # `--model=X`: parse_args looks for the word `--model`; the option takes it as usual
+    if mode == "refused":
+        fix = _model_fix(ctx, first) if not models and len(model_opts) == 1 else None
+        yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} refuses `--model`: give the model as the "
+                             "positional argument", first.report_span, fix=fix, option="--model")
+    elif mode == "option" and not models and s.positional_model_required:
+        fix = _model_fix(ctx, first) if len(model_opts) == 1 else None
+        yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument; "
+                             "`--model` alone leaves it missing", first.report_span, fix=fix, option="--model")
+    elif mode == "moved" and models and not models[0].value_opaque:
+        yield ctx.diag(RULE, f"`{models[0].value}` is left over: at vLLM {ctx.target} `--model` fills the "
+                             "positional model slot", models[0].report_span, option="--model")
