@@ -60,9 +60,11 @@ class Target(Record):
 
 
 def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
-    """Files to lint. Explicit files are always linted; directories are walked honouring
-    ``.gitignore``, ``exclude`` / ``extend-exclude`` and skipping VCS, virtualenvs and
-    node_modules. Unreadable paths become VL001 findings."""
+    """Files to lint. Explicit files are always linted, unless ``force-exclude`` is on and an
+    ``exclude`` / ``extend-exclude`` pattern matches the file or a folder above it (pre-commit names
+    every staged file); directories are walked honouring ``.gitignore``, ``exclude`` /
+    ``extend-exclude`` and skipping VCS, virtualenvs and node_modules. Missing paths become VL001
+    findings."""
 
     out: list[Target] = []
     problems: list[Diagnostic] = []
@@ -84,7 +86,9 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
     for raw in paths:
         p = Path(raw)
         if not os.path.lexists(p):
-            problems.append(Diagnostic("VL001", f"{raw}: no such file or directory", raw, None, line=1))
+            problems.append(Diagnostic("VL001", "no such file or directory", raw, None, line=1))
+            continue
+        if settings.force_exclude and _force_excluded(p, excluded):
             continue
         if p.is_dir():
             root = str(p)
@@ -101,6 +105,20 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
                 seen.add(key)
                 out.append(Target(str(p), True))
     return out, problems
+
+
+def _force_excluded(p: Path, excluded) -> bool:
+    """Whether an explicitly named path, or a folder above it, is excluded (``--force-exclude``)."""
+    if excluded(str(p)):
+        return True
+    if not p.is_absolute() and any(part in _SKIP_DIRS for part in p.parts[:-1]):
+        return True
+    parent = p.parent
+    while str(parent) not in ("", ".", os.sep) and parent != parent.parent:
+        if excluded(str(parent)):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _spec(lines: list[str]):
@@ -377,7 +395,7 @@ class Linter:
         unit = format_unit(fmt)
         if not (unit.skips_prefilter(mode) or unit.might_contain_launch(data)):
             return fmt, "no-launch"
-        if suppress.skips_file(data):
+        if suppress.skips_file(data) and not getattr(self.settings, "ignore_noqa", False):
             return fmt, "ignore-file"
         return fmt, None
 
@@ -639,7 +657,7 @@ class Linter:
             for d in suppress.unused_suppressions(index, used, {r.code for r in self.rules}, registry(), shown,
                                                   vl003.code, vl003.severity):
                 _place(d, index)
-                if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores):
+                if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, **self._suppression()):
                     out.append(d)
         return sorted(out, key=lambda d: (d.row, d.column, d.code))
 
@@ -649,6 +667,12 @@ class Linter:
         if not diags or (b"vllm-lint" not in data and not self.settings.per_file_ignores):
             return diags
         return self._placed_unsuppressed(diags, LineIndex(data), self._unit(fmt, diags[0].path))
+
+    def _suppression(self) -> dict:
+        """How this run suppresses: per-file-ignores relative to the configuration file's folder,
+        and comments unless ``--ignore-noqa``."""
+        src = self.settings.source
+        return {"base": str(src.parent) if src else None, "comments": not getattr(self.settings, "ignore_noqa", False)}
 
     @staticmethod
     def _unit(fmt: Optional[str], path: str):
@@ -662,7 +686,7 @@ class Linter:
         out = []
         for d in diags:
             _place(d, index)
-            if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, used):
+            if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, used, **self._suppression()):
                 out.append(d)
         return out
 

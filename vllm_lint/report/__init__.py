@@ -10,11 +10,12 @@ from ..record import Record
 class ReportContext(Record):
     """``rules``: code -> Rule, for formats carrying rule metadata."""
 
-    __slots__ = ("fix_mode", "unsafe_fixes", "fixed_count", "statistics", "quiet", "color", "db_range", "rules")
+    __slots__ = ("fix_mode", "unsafe_fixes", "fixed_count", "statistics", "quiet", "color", "db_range", "rules",
+                 "fail_on", "sources")
 
     def __init__(self, fix_mode: bool = False, unsafe_fixes: bool = False, fixed_count: int = 0,
                  statistics: bool = False, quiet: bool = False, color: bool = False, db_range: Optional[str] = None,
-                 rules: Optional[dict] = None) -> None:
+                 rules: Optional[dict] = None, fail_on: str = "warning", sources: Optional[dict] = None) -> None:
         self.fix_mode = fix_mode
         self.unsafe_fixes = unsafe_fixes
         self.fixed_count = fixed_count
@@ -23,9 +24,11 @@ class ReportContext(Record):
         self.color = color
         self.db_range = db_range
         self.rules = rules
+        self.fail_on = fail_on  # the lowest severity that fails the run (the summary says what is below it)
+        self.sources = sources  # path -> bytes for findings in no file on disk (standard input)
 
 
-FORMATS = ("text", "concise", "json", "github", "gitlab", "sarif", "junit")
+FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson", "checkstyle")
 
 
 def render(fmt: str, results, ctx: ReportContext) -> str:
@@ -36,4 +39,8 @@ def render(fmt: str, results, ctx: ReportContext) -> str:
 
         return text(results, ctx, concise=fmt == "concise")
     module = {"json": "json_report"}.get(fmt, fmt)
+    if fmt == "json-lines":
+        from .json_report import render_lines
+
+        return render_lines(results, ctx)
     return importlib.import_module(f"{__name__}.{module}").render(results, ctx)
