@@ -158,6 +158,8 @@ def _check(key: str, value: Any, source: Path) -> Any:
     ok = isinstance(value, want) and not (isinstance(value, bool) and want is not bool)
     if want is float and isinstance(value, int) and not isinstance(value, bool):
         ok = True
+    if want is int and isinstance(value, float) and value.is_integer():
+        value, ok = int(value), True  # 2.0 is an integer to JSON schema too
     if not ok:
         raise ConfigError(f"{source}: setting '{key}' must be {_NAMES[spec.type]}, got {_toml_kind(value)}")
     if spec.type == "array" and not all(isinstance(x, str) for x in value):
@@ -183,9 +185,10 @@ def _check(key: str, value: Any, source: Path) -> Any:
 def _validate(table: dict[str, Any], source: Path) -> Settings:
     s = Settings(source=source)
     for key, value in table.items():
-        if key not in SETTINGS or key == "extend":
-            if key == "extend":
-                continue
+        if key == "extend":
+            _check(key, value, source)
+            continue
+        if key not in SETTINGS:
             import difflib
 
             close = difflib.get_close_matches(key, list(SETTINGS), n=1)
@@ -321,3 +324,11 @@ def for_run(config_path: Optional[str], paths, isolated: bool = False) -> Settin
     if config_path:
         return load_file(Path(config_path)) or Settings(source=Path(config_path))
     return discover(Path(paths[0]))
+
+
+SCHEMA_FILE = Path(__file__).resolve().parent / "data" / "vllm-lint.schema.json"
+
+if __name__ == "__main__":  # python -m vllm_lint.settings > vllm_lint/data/vllm-lint.schema.json
+    import json
+
+    print(json.dumps(json_schema(), indent=2))
