@@ -428,7 +428,10 @@ class Linter:
         try:
             extraction: Extraction = unit.extract(data, shown, mode)
         except ParseError as e:
-            d = Diagnostic("VL001", f"cannot parse {fmt}: {e.message}", shown, None, line=e.line)
+            why = e.message
+            if why.lower().startswith(f"invalid {fmt}: "):  # "cannot parse yaml: invalid YAML: ..." said it twice
+                why = why[len(fmt) + 10:]
+            d = Diagnostic("VL001", f"cannot parse {fmt}: {why}", shown, None, line=e.line)
             if e.offset is not None:
                 d.span = Span(e.offset, e.offset)
             analysis.diagnostics = [d]
@@ -461,7 +464,7 @@ class Linter:
             diags.extend(self._run(ctx))
         for note in extraction.notes:
             if any(r.code == note.code for r in self.rules):
-                diags.append(Diagnostic(note.code, note.message, shown, note.span, severity="info"))
+                diags.append(Diagnostic(note.code, note.message, shown, note.span, severity=note.severity))
         analysis.diagnostics = _dedupe(diags)
         return analysis
 
@@ -585,7 +588,9 @@ class Linter:
                 res.diagnostics.append(Diagnostic("VL001", "is a directory, not a file", shown, None, line=1))
             return res
         except FileNotFoundError:
-            res.diagnostics.append(Diagnostic("VL001", "file disappeared while linting", shown, None, line=1))
+            why = ("broken symbolic link (its target does not exist)" if os.path.islink(path)
+                   else "file disappeared while linting")
+            res.diagnostics.append(Diagnostic("VL001", why, shown, None, line=1))
             return res
         except OSError as e:
             res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
@@ -596,7 +601,7 @@ class Linter:
             if skipped in ("no-format", "no-launch"):
                 res.verdict = _no_launch(path, mode)
             elif skipped == "binary" and target.explicit:
-                res.diagnostics.append(Diagnostic("VL001", "binary file (contains NUL bytes)", shown, None, line=1))
+                res.diagnostics.append(Diagnostic("VL001", _binary_reason(data), shown, None, line=1))
             return res
         self.verbose = []
         key = None
@@ -749,6 +754,18 @@ def fix_loop(linter: Linter, path: AnyPath, data: bytes, fmt: str, diags: list[D
     refused fix, fixes applied)."""
     out = linter.fix_loop(path, data, FileAnalysis(str(path), fmt, mode, forced, diagnostics=diags))
     return out.data, out.diagnostics, out.note, out.count
+
+
+def _binary_reason(data: bytes) -> str:
+    """Why a file with NUL bytes is not linted: UTF-16 or UTF-32 text (a byte order mark, or NULs in
+    every other byte) is named as such, with the way out."""
+    head = data[:4096]
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text: vllm-lint reads UTF-8 (convert it: iconv -f UTF-32 -t UTF-8)"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(head) >= 8 and (
+            head[1::2].count(0) > len(head) // 4 or head[0::2].count(0) > len(head) // 4)):
+        return "UTF-16 text: vllm-lint reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"
+    return "binary file (contains NUL bytes)"
 
 
 def _line(data: bytes, offset: int) -> int:

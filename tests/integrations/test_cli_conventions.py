@@ -393,3 +393,32 @@ def test_completion_offers_commands_codes_option_names_and_releases(run_cli, syn
     assert "VL1,VL201" in complete(["--select"], "VL1,VL20")
     assert "0.27.1" in complete(["-t"], "0.2") and "0.27" in complete(["-t"], "0.2")
     assert "swap-space" in complete(["flags", "show"], "swap")
+
+
+# ------------------------------------------------------------------ bad input messages (defect 18)
+
+
+def test_bad_input_messages_say_what_is_wrong(run_cli, here):
+    (here / "u16.sh").write_bytes("vllm serve m --swap-space 4\n".encode("utf-16"))
+    (here / "dangling.sh").symlink_to(here / "gone.sh")
+    (here / "bom.sh").write_bytes(b"\xef\xbb\xbfvllm serve m --swap-space 4\n")
+    (here / "bad.yaml").write_text("a: [b\n")
+    r = run_cli("-t", "0.27.1", "--output-format", "concise", "u16.sh", "dangling.sh", "bom.sh", "bad.yaml")
+    out = concise(r)
+    assert "u16.sh:1:1: VL001 error: UTF-16 text: vllm-lint reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)" in out
+    assert "dangling.sh:1:1: VL001 error: broken symbolic link (its target does not exist)" in out
+    assert any(line.startswith("bom.sh:1:14: VL101") for line in out)  # the BOM is no column
+    yaml_line = next(line for line in out if line.startswith("bad.yaml"))
+    assert "invalid YAML" not in yaml_line and yaml_line.count("yaml") == 2  # path and "cannot parse yaml"
+
+
+def test_a_comment_after_an_exec_form_cmd_is_reported(run_cli, here):
+    """Defect 20: Docker reads `CMD [...]  # x` in shell form; the linter said nothing."""
+    (here / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.27.1\n'
+                                     'CMD ["--model", "m", "--swap-space", "4"]  # vllm-lint: ignore[VL101]\n')
+    r = run_cli("--output-format", "concise", "Dockerfile")
+    assert [line.split()[1:3] for line in concise(r)] == [["VL002", "warning:"]]
+    assert "shell form" in r.stdout and r.exit_code == 1
+    (here / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.27.1\n# vllm-lint: ignore[VL101]\n'
+                                     'CMD ["--model", "m", "--swap-space", "4"]\n')
+    assert concise(run_cli("--output-format", "concise", "Dockerfile")) == []
