@@ -153,7 +153,8 @@ def prune_archives(folder: Path, limit: int) -> int:
 
 def _confirm_plan(source: Any, kind: str, db_dir: Path, todo: list[str], have: list[str], yes: bool) -> None:
     """Say what the command will do before it starts: which releases, into which folder, how much to
-    download. Building a new database (every release: gigabytes) needs --yes, or a yes at a prompt."""
+    download. ``db update`` into a folder with no database (every release: gigabytes) needs --yes,
+    or a yes at a prompt."""
     size = cached = 0
     if hasattr(source, "file_for"):
         folder = Path(source.cache_dir) / "archives"
@@ -205,11 +206,11 @@ def db() -> None:
                    "[default: every release from 0.4.0].")
 @_dbdir_opt
 @_jobs_opt
-@_yes_opt
 def build_cmd(kind: str, repo: Optional[str], versions: Optional[str], db_dir: Optional[Path],
-              jobs: Optional[int], yes: bool) -> None:
+              jobs: Optional[int]) -> None:
     """Scrape the selected releases and rewrite their files, then compile the index."""
-    _run(kind, repo, _resolve_db_dir(db_dir), versions, jobs, only_newer=False, yes=yes or versions is not None)
+    # building is what was asked for: the plan is said, not asked (update into a new folder asks)
+    _run(kind, repo, _resolve_db_dir(db_dir), versions, jobs, only_newer=False, yes=True)
 
 
 @db.command("update")

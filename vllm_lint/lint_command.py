@@ -325,10 +325,11 @@ def execute(paths=(), **values) -> int:
     settings = settings.merged(target_version=o.target_version, gpu=o.gpu, gpus=o.gpus, online=o.online,
                                fail_on=o.fail_on, force_exclude=o.force_exclude, preview=o.preview,
                                target_origin="--target-version" if o.target_version else None)
-    if o.isolated:
+    if o.isolated or "vllm_lint.knowledge.models" in sys.modules:
         from .knowledge import models
 
-        models.USE_USER_CACHES = False
+        models.USE_USER_CACHES = not o.isolated  # (set by every run: an in-process caller runs several)
+    if o.isolated:
         settings.online = False
     layers = rule_layers(settings) + [(_codes(o.select), _codes(o.extend_select) or [],
                                        (_codes(o.ignore) or []) + (_codes(o.extend_ignore) or []))]
