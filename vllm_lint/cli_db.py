@@ -96,6 +96,8 @@ def _run(kind: str, repo: Optional[str], db_dir: Path, versions: Optional[str], 
 
     landed = [r for r in result.releases if r.ok]
     changed = sum(1 for r in landed if r.changed)
+    for r in result.failed:
+        click.echo(f"failed {r.version}: {r.reason}", err=True)
     click.echo(f"{len(landed)}/{len(result.releases)} release(s) written to {db_dir / 'releases'} "
                f"({changed} changed) in {result.seconds:.1f}s", err=True)
     cache = getattr(source, "cache_dir", None)
