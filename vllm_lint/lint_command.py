@@ -30,7 +30,7 @@ Exit codes: 0 nothing to report, 1 findings at or above --fail-on remain, 2 usag
 configuration or internal error.
 \b
 Other commands: vllm-lint flags list|show|diff, vllm-lint rule CODE, vllm-lint audit,
-vllm-lint db build|update|status|cache. Run `vllm-lint COMMAND --help` for each."""
+vllm-lint db build|update|status|cache, vllm-lint server. Run `vllm-lint COMMAND --help` for each."""
 
 OUTPUT_FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson",
                   "checkstyle")

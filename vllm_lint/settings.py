@@ -34,10 +34,13 @@ class Settings:
     its instance ``__dict__`` holds exactly the fields (the cache fingerprints ``vars(settings)``).
     ``config_files``: globs of vLLM --config YAML files; ``gpu``: the GPU product when the launch's
     context does not say; ``moe_*`` and ``ep_*``: anti-pattern thresholds (VL302/VL303);
-    ``online``: model facts may be fetched from the Hugging Face hub (cached); ``source``: the file
-    these settings came from (excludes are relative to its folder); ``target_origin``: where
-    ``target_version`` came from, "configuration" (a configuration file) or "--target-version"
-    (the command line), None when it is not set."""
+    ``online``: model facts may be fetched from the Hugging Face hub (cached); ``fail_on``: the
+    lowest severity that fails a run (None: warning); ``severity``: code prefix -> severity;
+    ``source``: the file these settings came from (excludes are relative to its folder);
+    ``target_origin``: where ``target_version`` came from, "configuration" (a configuration file)
+    or "--target-version" (the command line), None when it is not set. A run also sets ``layers``
+    (the rule selection of each file in the ``extend`` chain, :func:`rule_layers`) and
+    ``ignore_noqa``; they are in ``__dict__`` too, so the cache sees them."""
 
     _FIELDS = ("target_version", "select", "extend_select", "ignore", "exclude", "extend_exclude",
                "per_file_ignores", "config_files", "gpu", "gpus", "moe_gpu_memory_utilization_threshold",
