@@ -422,3 +422,22 @@ def test_a_comment_after_an_exec_form_cmd_is_reported(run_cli, here):
     (here / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.27.1\n# vllm-lint: ignore[VL101]\n'
                                      'CMD ["--model", "m", "--swap-space", "4"]\n')
     assert concise(run_cli("--output-format", "concise", "Dockerfile")) == []
+
+
+def test_rule_docs_keep_their_line_continuations():
+    """Issue 18 item 19: a docstring's `\\` + newline was a string continuation (a triple space in
+    the rendered example)."""
+    import re
+
+    from vllm_lint.rules.base import registry
+
+    for rule in registry().values():
+        for line in rule.doc.splitlines():
+            assert not re.search(r"\S {3,}--", line), (rule.code, line)
+
+
+def test_vl109_message_agrees_in_number(run_cli, here):
+    (here / "a.sh").write_text("vllm serve m \\\n  --port 1\n  --max-model-len 4096\n")
+    r = run_cli("-t", "0.27.1", "--output-format", "concise", "a.sh")
+    line = next(x for x in concise(r) if " VL109 " in x)
+    assert "is cut off" in line and "never reaches vLLM" in line

@@ -1,4 +1,4 @@
-"""## What it does
+r"""## What it does
 Finds `--gpu-memory-utilization` at or above a threshold (default 0.95, setting
 `moe-gpu-memory-utilization-threshold`) on a mixture-of-experts model, and says which case applies:
 
