@@ -22,12 +22,19 @@ Exit codes: 0 nothing breaks at --to, 1 something breaks or a launch could not b
 2 usage or database error."""
 
 
+def _releases(ctx, param, incomplete: str):
+    from .cli import complete_releases
+
+    return complete_releases(ctx, param, incomplete)
+
+
 @click.command("audit", help=AUDIT_HELP)
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--to", "to_version", metavar="VERSION", help="Release to upgrade to (default: newest in the database).")
-@click.option("--from", "from_version", metavar="VERSION",
+@click.option("--to", "to_version", metavar="VERSION", shell_complete=_releases,
+              help="Release to upgrade to (default: newest in the database).")
+@click.option("--from", "from_version", metavar="VERSION", shell_complete=_releases,
               help="Release every launch runs today (default: what each launch names).")
-@click.option("--default-from", "default_from", metavar="VERSION",
+@click.option("--default-from", "default_from", metavar="VERSION", shell_complete=_releases,
               help="Release of the launches that name none (the others keep their own).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 @click.option("--unsafe-fixes", is_flag=True, help="Include unsafe fixes in the diff and the semantic check.")

@@ -393,6 +393,7 @@ def test_completion_offers_commands_codes_option_names_and_releases(run_cli, syn
     assert "VL1,VL201" in complete(["--select"], "VL1,VL20")
     assert "0.27.1" in complete(["-t"], "0.2") and "0.27" in complete(["-t"], "0.2")
     assert "swap-space" in complete(["flags", "show"], "swap")
+    assert "0.8.5" in complete(["audit", "--from"], "0.8") and "0.10.0" in complete(["flags", "list", "--version"], "0.1")
 
 
 # ------------------------------------------------------------------ bad input messages (defect 18)
