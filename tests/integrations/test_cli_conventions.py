@@ -442,3 +442,11 @@ def test_vl109_message_agrees_in_number(run_cli, here):
     r = run_cli("-t", "0.27.1", "--output-format", "concise", "a.sh")
     line = next(x for x in concise(r) if " VL109 " in x)
     assert "is cut off" in line and "never reaches vLLM" in line
+
+
+def test_an_out_of_range_gpu_memory_utilization_is_reported(run_cli, here):
+    """Issue 18 item 19 (the range rule is VL410's): `--gpu-memory-utilization 1.5` passed silently."""
+    (here / "a.sh").write_text("vllm serve m --gpu-memory-utilization 1.5\n")
+    r = run_cli("--db", shipped_db(), "-t", "0.27.1", "--output-format", "concise", "a.sh")
+    assert any(" VL410 " in line and "gpu-memory-utilization" in line for line in concise(r)), r.stdout
+    assert r.exit_code == 1
