@@ -1,3 +1,27 @@
-"""vllm-lint: lint and fix vLLM launch configurations against the release you deploy."""
+"""vllm-lint: lint and fix vLLM launch configurations against the release you deploy.
+
+The Python API (``vllm_lint.lint``, ``vllm_lint.fix``, ``vllm_lint.FixResult``) lives in
+``vllm_lint.api``, imported at first use so that the command line's start-up does not pay for it.
+"""
 
 __version__ = "0.1.0"
+
+__all__ = ["__version__", "lint", "fix", "FixResult", "Diagnostic"]
+
+
+def __getattr__(name: str):
+    if name == "fix":  # the fixer module, which answers calls as the API's fix (vllm_lint/fix.py)
+        import importlib
+
+        return importlib.import_module(f"{__name__}.fix")
+    if name in ("lint", "FixResult", "UnknownFormat"):
+        # a facade resolved at first use: the package (layer 0, docs/architecture.md) names the
+        # entry module only by name, so importing vllm_lint loads nothing else
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.api"), name)
+    if name == "Diagnostic":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.rules.base").Diagnostic
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -39,7 +39,12 @@ NEWEST_SOURCE = "newest release in the database"  # Linter.target_for's fallback
 
 
 class AuditUsageError(Exception):
-    """A usage problem (exit code 2): no --from for a launch that names no release, bad version."""
+    """A usage problem (exit code 2): a bad version."""
+
+
+class NoOrigin(Exception):
+    """A launch names no release, and neither --from nor --default-from gives one: it is listed
+    in the report, not audited."""
 
 
 # ----------------------------------------------------------------------------- data classes
@@ -98,10 +103,11 @@ class Remaining:
     column: int
     reason: str
     severity: str = "error"
+    original_line: int = 0  # the line of the original file it comes from (breaks are numbered so)
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "line": self.line, "column": self.column,
-                "severity": self.severity, "reason": self.reason}
+                "original_line": self.original_line, "severity": self.severity, "reason": self.reason}
 
 
 @dataclass
@@ -162,12 +168,14 @@ class FileAudit:
     fix_note: Optional[str] = None
     remaining: list[Remaining] = field(default_factory=list)
     error: Optional[str] = None
+    no_origin: list[int] = field(default_factory=list)  # lines of launches that name no release
 
     def count(self, category: str) -> int:
         return sum(len(getattr(la, category)) for la in self.launches)
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "format": self.format, "error": self.error, "diff": self.diff,
+        return {"path": self.path, "format": self.format, "error": self.error, "no_origin": self.no_origin,
+                "diff": self.diff,
                 "fixes_applied": self.fixes_applied, "fix_note": self.fix_note,
                 "remaining": [r.to_json() for r in self.remaining],
                 "launches": [la.to_json() for la in self.launches]}
@@ -188,8 +196,12 @@ class AuditReport:
         return sum(len(la.breaks) for la in self.launches)
 
     @property
+    def no_origin(self) -> list[tuple[str, int]]:
+        return [(f.path, line) for f in self.files for line in f.no_origin]
+
+    @property
     def exit_code(self) -> int:
-        return 1 if self.breaks else 0
+        return 1 if self.breaks or self.no_origin else 0
 
     def summary(self) -> dict[str, Any]:
         las = self.launches
@@ -204,6 +216,7 @@ class AuditReport:
             "fixes_applied": sum(f.fixes_applied for f in self.files),
             "remaining": sum(len(f.remaining) for f in self.files),
             "semantic_differences": sum(len(la.semantic) for la in las),
+            "no_origin": [{"path": p, "line": line} for p, line in self.no_origin],
             "per_file": [{"path": f.path, "launches": len(f.launches), "breaks": f.count("breaks"),
                           "deprecated": f.count("deprecated"), "drift": f.count("drift"),
                           "fixes_applied": f.fixes_applied, "remaining": len(f.remaining),
@@ -282,10 +295,12 @@ class Auditor:
     """Audits files from A (per launch, or ``from_version``) to ``to_version``."""
 
     def __init__(self, db: Database, to_version: str, *, from_version: Optional[str] = None,
-                 settings: Optional[Settings] = None, unsafe_fixes: bool = False, rules=None):
+                 settings: Optional[Settings] = None, unsafe_fixes: bool = False, rules=None,
+                 default_from: Optional[str] = None):
         self.db = db
         self.to = db.resolve_version(to_version)
         self.from_version = db.resolve_version(from_version) if from_version else None
+        self.default_from = db.resolve_version(default_from) if default_from else None
         base = settings or Settings()
         rules = rules if rules is not None else select_rules(base.select, base.ignore, base.extend_select)
         self.unsafe = unsafe_fixes
@@ -304,8 +319,9 @@ class Auditor:
             return self.from_version, "--from"
         v, source = self.from_linter.target_for(path, hints)
         if source == NEWEST_SOURCE:
-            raise AuditUsageError(f"{path}:{line}: the launch names no vLLM release (no image tag, FROM or "
-                                  f"pin); pass --from VERSION")
+            if self.default_from:
+                return self.default_from, "--default-from"
+            raise NoOrigin(line)
         return v, source
 
     # -- one file
@@ -340,8 +356,9 @@ class Auditor:
             rel = shown.lstrip("/")
             fa.diff = "".join(difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}"))
         left = self.to_linter.finish(fixed, left, shown, fmt)
-        fa.remaining = [Remaining(d.code, d.message, d.row, d.column, _reason(d, self.unsafe), d.severity)
-                        for d in left]
+        original_row = _line_map(data, fixed)
+        fa.remaining = [Remaining(d.code, d.message, d.row, d.column, _reason(d, self.unsafe), d.severity,
+                                  original_row(d.row)) for d in left]
         fixed_extraction: Optional[Extraction] = outcome.analysis.extraction if fixed != data else None
         # launches
         seen_env: set[tuple[int, int]] = set()
@@ -352,8 +369,12 @@ class Auditor:
             fixed_launch = None
             if fixed_extraction is not None and len(fixed_extraction.launches) == len(extraction.launches):
                 fixed_launch = fixed_extraction.launches[i]
-            la = self._audit_launch(path, data, index, extraction, launch, by_span, fixed_launch,
-                                    analysis.launches[i].args)
+            try:
+                la = self._audit_launch(path, data, index, extraction, launch, by_span, fixed_launch,
+                                        analysis.launches[i].args)
+            except NoOrigin as e:
+                fa.no_origin.append(e.args[0])
+                continue
             if fixed_launch is not None:
                 span = fixed_launch.span
                 la.remaining = [r for r, d in zip(fa.remaining, left)
@@ -366,7 +387,10 @@ class Auditor:
         loose = [e for e in extraction.env
                  if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
         if loose:
-            fa.launches.append(self._audit_loose_env(path, index, extraction, loose, by_span))
+            try:
+                fa.launches.append(self._audit_loose_env(path, index, extraction, loose, by_span))
+            except NoOrigin as e:
+                fa.no_origin.append(e.args[0])
         return fa
 
     # -- one launch
@@ -645,8 +669,11 @@ class Auditor:
                 if ob.dest in set_dests:
                     continue
                 seen.add(oa.name)
+                # the same words may feed an inverted field at B (--disable-x: disable_x at A,
+                # enable_x at B): compare what the defaults mean, in the terms of the option named
                 f = self._compare(oa.name, oa.name, (oa.default, oa.default_computed),
-                                  (ob.default, ob.default_computed), sa.version, "default")
+                                  (_translate(ob.dest, oa.dest, ob.default), ob.default_computed), sa.version,
+                                  "default")
                 if f:
                     out.append(f)
                 continue
@@ -780,8 +807,10 @@ class Auditor:
                     ob = b.option if b is not None and b.option is not None else None
                     if ob is not None and (a.option is None or ob.name in a.option.strings
                                            or a.option.name in ob.strings):
-                        # the same option at both ends (its dest may have been renamed internally)
+                        # the same option at both ends (its dest may have been renamed internally,
+                        # or inverted: --disable-x sets disable_x at A and enable_x at B)
                         k = ob.dest + (f".{a.json_path}" if a.json_path else "")
+                        value = _translate(key, k, value)
                     else:
                         k = key  # B reads the same words as a different option: compare A's field
             elif st is not None and st.state == "renamed" and st.successor:
@@ -794,6 +823,7 @@ class Auditor:
                         dropped.append(a.written)
                         continue
                     k = ob.dest + (f".{jkey}" if jkey else "") + (f".{a.json_path}" if a.json_path else "")
+                    value = _translate(key, k, value)
             else:
                 (dropped if accepted_at_a else not_at_a).append(a.written)
                 continue
@@ -825,6 +855,50 @@ class Auditor:
                 msg = f"`{k}`: {_fmt(old)} at {ctx_a.target} but {_fmt(new)} in the fixed launch at {self.to}"
             diffs.append(SemanticDiff(k, old, new, msg))
         return diffs, dropped, not_at_a
+
+
+_POLARITY = (("enable_", False), ("disable_", True), ("no_", True))
+
+
+def _polarity(field: str) -> tuple[str, bool]:
+    """A boolean field's subject and whether it is stated inverted: ``disable_log_requests`` ->
+    (``log_requests``, True), ``enable_log_requests`` -> (``log_requests``, False)."""
+    for prefix, inverted in _POLARITY:
+        if field.startswith(prefix):
+            return field[len(prefix):], inverted
+    return field, False
+
+
+def _translate(field_a: Optional[str], field_b: Optional[str], value: Any) -> Any:
+    """A boolean ``value`` of ``field_a`` as the value of ``field_b`` that means the same, when the
+    two fields are one subject stated the other way round (``disable_x=True`` is
+    ``enable_x=False``); anything else unchanged."""
+    if not isinstance(value, bool) or not field_a or not field_b or field_a == field_b:
+        return value
+    (subject_a, inv_a), (subject_b, inv_b) = _polarity(field_a), _polarity(field_b)
+    if subject_a != subject_b:
+        return value
+    return value if inv_a == inv_b else not value
+
+
+def _line_map(before: bytes, after: bytes):
+    """Row of ``after`` (1-based) -> the row of ``before`` it comes from: the same line where the
+    fix left it, else the first line of the text it replaced."""
+    if before == after:
+        return lambda row: row
+    import difflib
+
+    a, b = before.splitlines(), after.splitlines()
+    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+
+    def original(row: int) -> int:
+        j = row - 1
+        for tag, i1, i2, j1, j2 in ops:
+            if j1 <= j < j2:
+                return (i1 + (j - j1) if tag == "equal" else i1) + 1
+        return min(row, len(a) or 1)
+
+    return original
 
 
 def _field_value(a: ParsedArg) -> tuple[Optional[str], Any]:
@@ -869,12 +943,14 @@ def _launch_text(launch: Launch) -> Any:
 
 def audit_paths(paths: Iterable[str], db: Database, to_version: Optional[str] = None, *,
                 from_version: Optional[str] = None, settings: Optional[Settings] = None,
-                unsafe_fixes: bool = False) -> AuditReport:
-    """Audit every launch under ``paths``. Raises ``AuditUsageError`` (exit 2) for a launch that
-    names no release when ``from_version`` is not given, and ``UnknownVersion`` for bad versions."""
+                unsafe_fixes: bool = False, default_from: Optional[str] = None) -> AuditReport:
+    """Audit every launch under ``paths``. ``from_version`` (--from) is A for every launch;
+    ``default_from`` (--default-from) only for launches that name no release; a launch with
+    neither is listed in the report (``no_origin``) and not audited. Raises ``UnknownVersion``
+    for bad versions."""
     settings = settings or Settings()
     auditor = Auditor(db, to_version or db.newest, from_version=from_version, settings=settings,
-                      unsafe_fixes=unsafe_fixes)
+                      unsafe_fixes=unsafe_fixes, default_from=default_from)
     report = AuditReport(auditor.from_version, auditor.to)
     targets, problems = discover(list(paths) or ["."], settings)
     for p in problems:
@@ -923,6 +999,9 @@ def render_text(report: AuditReport) -> str:
         if fa.error:
             out.append(f"{fa.path}: error: {fa.error}")
             continue
+        for line in fa.no_origin:
+            out.append(f"{fa.path}:{line}: not audited: the launch names no vLLM release (no image tag, FROM or "
+                       f"pin); pass --default-from VERSION")
         for la in fa.launches:
             out.append(f"{la.path}:{la.line}: {la.entry}, {la.from_version} -> {la.to_version} "
                        f"(from: {la.from_source}){'  READY' if la.ready else ''}")
@@ -961,17 +1040,21 @@ def render_text(report: AuditReport) -> str:
         if fa.remaining:
             out.append(f"Left after the fixes ({len(fa.remaining)}):")
             for r in fa.remaining:
-                out.append(f"  {fa.path}:{r.line}:{r.column}: {r.code} {r.message}")
+                out.append(f"  {fa.path}:{r.original_line or r.line}: {r.code} {r.message}")
                 out.append(f"    why: {r.reason}")
     out.append("")
     out.append(f"Summary: {s['files']} file(s), {s['launches']} launch(es), {s['ready']} ready for "
-               f"{report.to_version}; {s['breaks']} break(s) ({s['new_breaks']} new since A), {s['deprecated']} deprecated, {s['drift']} default "
+               f"{report.to_version}; {s['breaks']} break(s) ({s['new_breaks']} new in this upgrade, the rest "
+               f"already refused today), {s['deprecated']} deprecated, {s['drift']} default "
                f"drift(s), {s['fixes_applied']} fix(es), {s['remaining']} left after fixing, "
                f"{s['semantic_differences']} semantic difference(s).")
     for pf in s["per_file"]:
         out.append(f"  {pf['path']}: " + (f"error: {pf['error']}" if pf["error"] else
                    f"{pf['launches']} launch(es), {pf['breaks']} break(s), {pf['deprecated']} deprecated, "
                    f"{pf['drift']} drift, {pf['fixes_applied']} fix(es), {pf['remaining']} left"))
+    if s["no_origin"]:
+        out.append(f"Not audited ({len(s['no_origin'])}: no release named; --default-from VERSION audits them): "
+                   + ", ".join(f"{r['path']}:{r['line']}" for r in s["no_origin"]))
     if s["ready_launches"]:
         out.append("Ready for " + report.to_version + ": "
                    + ", ".join(f"{r['path']}:{r['line']}" for r in s["ready_launches"]))
@@ -994,7 +1077,7 @@ def render_markdown(report: AuditReport) -> str:
             f"| Launches | {s['launches']} |",
             f"| Ready for {to} | {s['ready']} |",
             f"| Breaks | {s['breaks']} |",
-            f"| … of which new since the launch's release (A already rejected the rest) | {s['new_breaks']} |",
+            f"| … of which new in this upgrade (the rest already fail at the release each launch runs today) | {s['new_breaks']} |",
             f"| Deprecated on the way | {s['deprecated']} |",
             f"| Default drift | {s['drift']} |",
             f"| Fixes `vllm-lint --fix --target-version {to}` makes | {s['fixes_applied']} |",
@@ -1008,6 +1091,10 @@ def render_markdown(report: AuditReport) -> str:
             else:
                 out.append(f"| `{_md_cell(pf['path'])}` | {pf['launches']} | {pf['breaks']} | {pf['deprecated']} | "
                            f"{pf['drift']} | {pf['fixes_applied']} | {pf['remaining']} |")
+        out.append("")
+    if s["no_origin"]:
+        out.append(f"Not audited ({len(s['no_origin'])} launch(es) name no vLLM release; `--default-from VERSION` "
+                   "audits them from that release): " + ", ".join(f"`{r['path']}:{r['line']}`" for r in s["no_origin"]))
         out.append("")
     if s["ready_launches"]:
         out.append("Already ready for " + to + ": " + ", ".join(f"`{r['path']}:{r['line']}`"
@@ -1069,7 +1156,7 @@ def render_markdown(report: AuditReport) -> str:
         if fa.remaining:
             out += ["**Left to do by hand**", ""]
             for r in fa.remaining:
-                out.append(f"- line {r.line}: {r.code} {_md_cell(r.message)} — _{r.reason}_")
+                out.append(f"- line {r.original_line or r.line}: {r.code} {_md_cell(r.message)} — _{r.reason}_")
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 

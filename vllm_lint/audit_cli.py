@@ -14,23 +14,34 @@ would make (shown as a diff; nothing is written), what is left to do by hand, an
 fixed launches still set the same configuration.
 
 \b
---from defaults, per launch, to the release the launch names (image tag, FROM, pip pin);
-a launch that names none needs --from. --to defaults to the newest release in the database.
+--from sets the release of every launch; without it, each launch's own (image tag, FROM, pip
+pin), and --default-from for the launches that name none (they are listed, not audited, without
+it). --to defaults to the newest release in the database.
 \b
-Exit codes: 0 nothing breaks at --to, 1 something breaks, 2 usage or database error."""
+Exit codes: 0 nothing breaks at --to, 1 something breaks or a launch could not be audited,
+2 usage or database error."""
+
+
+def _releases(ctx, param, incomplete: str):
+    from .cli import complete_releases
+
+    return complete_releases(ctx, param, incomplete)
 
 
 @click.command("audit", help=AUDIT_HELP)
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--to", "to_version", metavar="VERSION", help="Release to upgrade to (default: newest in the database).")
-@click.option("--from", "from_version", metavar="VERSION",
-              help="Release the launches run today (default: what each launch names).")
+@click.option("--to", "to_version", metavar="VERSION", shell_complete=_releases,
+              help="Release to upgrade to (default: newest in the database).")
+@click.option("--from", "from_version", metavar="VERSION", shell_complete=_releases,
+              help="Release every launch runs today (default: what each launch names).")
+@click.option("--default-from", "default_from", metavar="VERSION", shell_complete=_releases,
+              help="Release of the launches that name none (the others keep their own).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 @click.option("--unsafe-fixes", is_flag=True, help="Include unsafe fixes in the diff and the semantic check.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Configuration file to use.")
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB",
               help="Flag database directory (default: the shipped one).")
-def audit(paths, to_version, from_version, fmt, unsafe_fixes, config_path, db_path) -> None:
+def audit(paths, to_version, from_version, default_from, fmt, unsafe_fixes, config_path, db_path) -> None:
     from .audit import AuditUsageError, audit_paths, render_markdown, render_text
     from .cli import _fail, _load_db
     from .settings import ConfigError, for_run as settings_for_run
@@ -45,12 +56,18 @@ def audit(paths, to_version, from_version, fmt, unsafe_fixes, config_path, db_pa
     try:
         to = db.resolve_version(to_version) if to_version else db.newest
         frm = db.resolve_version(from_version) if from_version else None
+        dfrm = db.resolve_version(default_from) if default_from else None
     except UnknownVersion as e:
         raise _fail(str(e))
     if frm is not None and db.position(frm) > db.position(to):
         raise _fail(f"--from {frm} is newer than --to {to}")
+    if dfrm is not None and db.position(dfrm) > db.position(to):
+        raise _fail(f"--default-from {dfrm} is newer than --to {to}")
+    if frm is not None and dfrm is not None:
+        raise _fail("--from sets every launch's release; --default-from only those that name none: pass one")
     try:
-        report = audit_paths(paths, db, to, from_version=frm, settings=settings, unsafe_fixes=unsafe_fixes)
+        report = audit_paths(paths, db, to, from_version=frm, settings=settings, unsafe_fixes=unsafe_fixes,
+                             default_from=dfrm)
     except AuditUsageError as e:
         raise _fail(str(e))
     except (DatabaseError, UnknownVersion) as e:

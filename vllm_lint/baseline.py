@@ -6,22 +6,23 @@ the rest. Nothing in the linted files changes (compare ``--add-noqa``, which wri
 comments).
 
 A finding's fingerprint is a hash of its path (relative to the baseline file's directory, POSIX
-separators), rule code, option and message; never its line or column, so edits elsewhere in a
-file do not turn recorded findings into new ones. Identical findings in one file (the same
+separators), rule code, option (or environment variable) and the content of its line with the
+whitespace normalised; never its line number or column, so edits elsewhere in a file do not turn
+recorded findings into new ones, and never its message or the release it was checked against, so
+a new vLLM release in the database (or a reworded message) does not either. Identical findings in one file (the same
 removed option in two launches) are counted: a baseline recording two hides two, and a third is
 reported. The same fingerprints identify findings in the GitLab and SARIF reports.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections import Counter
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
-BASELINE_VERSION = 1
+BASELINE_VERSION = 2  # 1 hashed the message, which names the target release
 
 
 class BaselineError(Exception):
@@ -42,22 +43,60 @@ def display_path(path: str, root: Optional[str] = None) -> str:
     return Path(rel).as_posix()
 
 
-def fingerprint_key(d, root: Optional[str] = None) -> str:
-    """The line-independent identity of a finding: sha256 of path, code, option and message."""
+def lines_of(results, sources: Optional[dict] = None) -> Callable[[str], list[str]]:
+    """Path -> its lines as text: the bytes the findings were placed in (the fixed text after
+    --fix or --diff, standard input), else the file as it is now."""
+    known = dict(sources or {})
+    for r in results:
+        if r.path not in known and (r.fixed is not None or r.original is not None):
+            known[r.path] = r.fixed if r.fixed is not None else r.original
+    memo: dict[str, list[str]] = {}
+
+    def get(path: str) -> list[str]:
+        got = memo.get(path)
+        if got is None:
+            data: Optional[bytes] = known.get(path)
+            if data is None:
+                try:
+                    with open(path, "rb") as f:
+                        data = f.read()
+                except (OSError, ValueError):
+                    data = b""
+            if data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]
+            got = memo[path] = data.decode("utf-8", errors="replace").splitlines()
+        return got
+
+    return get
+
+
+def line_content(d, lines: Optional[Callable[[str], list[str]]]) -> str:
+    """The finding's line with its whitespace normalised ("" for a finding with no place)."""
+    if lines is None or d.span is None:
+        return ""
+    rows = lines(d.path)
+    return " ".join(rows[d.row - 1].split()) if 1 <= d.row <= len(rows) else ""
+
+
+def fingerprint_key(d, root: Optional[str] = None, line: str = "") -> str:
+    """The identity of a finding: sha256 of path, code, option and normalised line content."""
+    import hashlib  # (loads OpenSSL's bindings: not on the path of a plain text report)
+
     h = hashlib.sha256()
-    for part in (display_path(d.path, root), d.code, d.option or "", d.message):
+    for part in (display_path(d.path, root), d.code, d.option or "", line):
         h.update(part.encode("utf-8", "surrogateescape"))
         h.update(b"\0")
     return h.hexdigest()
 
 
-def fingerprints(diags: Iterable, root: Optional[str] = None) -> list[str]:
+def fingerprints(diags: Iterable, root: Optional[str] = None,
+                 lines: Optional[Callable[[str], list[str]]] = None) -> list[str]:
     """Unique fingerprints in order: the n-th finding with the same key gets ``key:n`` (n from 0),
     so duplicates stay distinct and stable as long as their order in the file is."""
     seen: Counter = Counter()
     out = []
     for d in diags:
-        k = fingerprint_key(d, root)
+        k = fingerprint_key(d, root, line_content(d, lines))
         out.append(f"{k[:32]}:{seen[k]}")
         seen[k] += 1
     return out
@@ -66,17 +105,19 @@ def fingerprints(diags: Iterable, root: Optional[str] = None) -> list[str]:
 def write(path: Path, results) -> int:
     """Record every finding of ``results`` in ``path``; returns how many were recorded."""
     root = str(path.resolve().parent)
-    entries: dict[tuple, dict] = {}
+    lines = lines_of(results)
+    entries: dict[str, dict] = {}
     for r in results:
         for d in r.diagnostics:
             if d.code == "VL001":  # files that cannot be read are never baselined
                 continue
             shown = display_path(d.path, root)
-            key = (shown, d.code, d.option or "", d.message)
-            e = entries.setdefault(key, {"fingerprint": fingerprint_key(d, root), "path": shown, "code": d.code,
-                                         "option": d.option, "message": d.message, "count": 0})
+            content = line_content(d, lines)
+            fp = fingerprint_key(d, root, content)
+            e = entries.setdefault(fp, {"fingerprint": fp, "path": shown, "code": d.code, "option": d.option,
+                                        "content": content, "message": d.message, "count": 0})
             e["count"] += 1
-    rows = sorted(entries.values(), key=lambda e: (e["path"], e["code"], e["option"] or "", e["message"]))
+    rows = sorted(entries.values(), key=lambda e: (e["path"], e["code"], e["option"] or "", e["content"], e["message"]))
     doc = {"tool": "vllm-lint", "version": BASELINE_VERSION,
            "note": "Findings recorded by `vllm-lint --write-baseline`; runs with --baseline report only others.",
            "findings": rows}
@@ -114,11 +155,12 @@ def apply(path: Path, results) -> int:
     returns how many were dropped."""
     budget = load(path)
     root = str(path.resolve().parent)
+    lines = lines_of(results)
     dropped = 0
     for r in results:
         kept = []
         for d in r.diagnostics:
-            k = fingerprint_key(d, root)
+            k = fingerprint_key(d, root, line_content(d, lines))
             if d.code != "VL001" and budget[k] > 0:
                 budget[k] -= 1
                 dropped += 1

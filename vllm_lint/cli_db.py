@@ -50,7 +50,7 @@ def _make_source(kind: str, repo: Optional[str]) -> Any:
 
 
 def _run(kind: str, repo: Optional[str], db_dir: Path, versions: Optional[str], jobs: Optional[int],
-         only_newer: bool) -> None:
+         only_newer: bool, yes: bool = False) -> None:
     from vllm_lint.scrape import build as b
     from vllm_lint.scrape.sources import SourceError
 
@@ -74,21 +74,25 @@ def _run(kind: str, repo: Optional[str], db_dir: Path, versions: Optional[str], 
         click.echo("nothing to do: the database already has every release" if only_newer
                    else "no release matches", err=True)
         sys.exit(EXIT_OK)
+    _confirm_plan(source, kind, db_dir, todo, b.db_versions(db_dir), yes)
 
+    source.report = True  # download and extraction lines (vllm_lint.scrape.sources)
     failures: list[Any] = []
-    with click.progressbar(length=len(todo), label=f"{len(todo)} release(s) from {kind}", file=sys.stderr,
-                           show_pos=True, item_show_func=lambda s: s) as bar:
-        def progress(r: Any) -> None:
-            if not r.ok:
-                failures.append(r)
-            bar.update(1, r.version)
+    done = [0]
 
-        try:
-            result = b.build(source, None, db_dir, progress=progress, jobs=jobs, resolved=todo)
-        except KeyboardInterrupt:
-            _fail("interrupted", EXIT_FAILED)
-        except Exception as e:  # noqa: BLE001
-            _fail(f"{type(e).__name__}: {e}", EXIT_FAILED)
+    def progress(r: Any) -> None:
+        done[0] += 1
+        if not r.ok:
+            failures.append(r)
+        state = "written" + (" (changed)" if getattr(r, "changed", False) else "") if r.ok else f"failed: {r.reason}"
+        click.echo(f"[{done[0]}/{len(todo)}] {r.version} {state}", err=True)
+
+    try:
+        result = b.build(source, None, db_dir, progress=progress, jobs=jobs, resolved=todo)
+    except KeyboardInterrupt:
+        _fail("interrupted", EXIT_FAILED)
+    except Exception as e:  # noqa: BLE001
+        _fail(f"{type(e).__name__}: {e}", EXIT_FAILED)
 
     landed = [r for r in result.releases if r.ok]
     changed = sum(1 for r in landed if r.changed)
@@ -96,9 +100,89 @@ def _run(kind: str, repo: Optional[str], db_dir: Path, versions: Optional[str], 
         click.echo(f"failed {r.version}: {r.reason}", err=True)
     click.echo(f"{len(landed)}/{len(result.releases)} release(s) written to {db_dir / 'releases'} "
                f"({changed} changed) in {result.seconds:.1f}s", err=True)
+    cache = getattr(source, "cache_dir", None)
+    if cache is not None:
+        removed = prune_archives(Path(cache) / "archives", archive_cache_limit())
+        if removed:
+            click.echo(f"archive cache: removed {removed} least recently used archive(s) to stay under "
+                       f"{archive_cache_limit() // 10**6} MB ({ARCHIVE_LIMIT_ENV})", err=True)
     if result.index and result.index != "compiled":
         click.echo(f"error: {result.index}", err=True)
     sys.exit(EXIT_OK if result.ok else EXIT_FAILED)
+
+
+ARCHIVE_LIMIT_ENV = "VLLM_LINT_ARCHIVE_CACHE_MB"
+ARCHIVE_LIMIT_MB = 4000  # about the newest ten sdists; older ones are downloaded again when needed
+
+
+def archive_cache_limit() -> int:
+    """The archive cache's bound in bytes (``VLLM_LINT_ARCHIVE_CACHE_MB``, default 4000 MB)."""
+    import os
+
+    try:
+        return max(0, int(os.environ.get(ARCHIVE_LIMIT_ENV, ARCHIVE_LIMIT_MB))) * 10**6
+    except ValueError:
+        return ARCHIVE_LIMIT_MB * 10**6
+
+
+def _archives(folder: Path) -> list[tuple[float, int, Path]]:
+    """(last use, size, path) of each cached archive, oldest use first."""
+    out = []
+    for p in folder.glob("*") if folder.is_dir() else []:
+        if p.is_file() and not p.name.endswith((".part", ".tmp")):
+            st = p.stat()
+            out.append((max(st.st_atime, st.st_mtime), st.st_size, p))
+    return sorted(out)
+
+
+def prune_archives(folder: Path, limit: int) -> int:
+    """Remove the least recently used archives until the folder holds at most ``limit`` bytes;
+    returns how many were removed."""
+    items = _archives(folder)
+    total = sum(size for _, size, _ in items)
+    removed = 0
+    for _, size, p in items:
+        if total <= limit:
+            break
+        try:
+            p.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed += 1
+    return removed
+
+
+def _confirm_plan(source: Any, kind: str, db_dir: Path, todo: list[str], have: list[str], yes: bool) -> None:
+    """Say what the command will do before it starts: which releases, into which folder, how much to
+    download. ``db update`` into a folder with no database (every release: gigabytes) needs --yes,
+    or a yes at a prompt."""
+    size = cached = 0
+    if hasattr(source, "file_for"):
+        folder = Path(source.cache_dir) / "archives"
+        for v in todo:
+            try:
+                f = source.file_for(v)
+            except Exception:  # noqa: BLE001 - the build reports it per release
+                continue
+            if (folder / f.get("filename", "")).is_file():
+                cached += 1
+            elif isinstance(f.get("size"), int):
+                size += f["size"]
+    span = f"{todo[0]}" if len(todo) == 1 else f"{todo[0]} to {todo[-1]}"
+    where = "a new database" if not have else f"the database ({len(have)} releases, newest {have[-1]})"
+    click.echo(f"{len(todo)} release(s) of vLLM ({span}) from {kind} into {where} at {db_dir}", err=True)
+    if hasattr(source, "file_for"):
+        click.echo(f"  about {size / 1e6:,.0f} MB to download into {Path(source.cache_dir) / 'archives'}"
+                   f" ({cached} archive(s) already cached; `vllm-lint db cache` shows and prunes it)", err=True)
+    if have or yes:
+        return
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        if click.confirm("Build every release?", err=True, default=False):
+            return
+        sys.exit(EXIT_USAGE)
+    _fail(f"{db_dir} holds no database: this would build all {len(todo)} releases; pass --yes to go ahead, "
+          "or --versions SPEC to `db build` fewer")
 
 
 _source_opt = click.option("--source", "kind", type=click.Choice(["pypi", "github", "git"]), default="pypi",
@@ -108,6 +192,7 @@ _repo_opt = click.option("--repo", type=str, default=None,
 _dbdir_opt = click.option("--db-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
                           help="Database directory [default: flag_db/ of this checkout].")
 _jobs_opt = click.option("--jobs", "-j", type=int, default=None, help="Worker processes [default: up to 2].")
+_yes_opt = click.option("--yes", "-y", is_flag=True, help="Do not ask before building a new database (every release).")
 
 
 @click.group("db")
@@ -126,7 +211,8 @@ def db() -> None:
 def build_cmd(kind: str, repo: Optional[str], versions: Optional[str], db_dir: Optional[Path],
               jobs: Optional[int]) -> None:
     """Scrape the selected releases and rewrite their files, then compile the index."""
-    _run(kind, repo, _resolve_db_dir(db_dir), versions, jobs, only_newer=False)
+    # building is what was asked for: the plan is said, not asked (update into a new folder asks)
+    _run(kind, repo, _resolve_db_dir(db_dir), versions, jobs, only_newer=False, yes=True)
 
 
 @db.command("update")
@@ -134,9 +220,36 @@ def build_cmd(kind: str, repo: Optional[str], versions: Optional[str], db_dir: O
 @_repo_opt
 @_dbdir_opt
 @_jobs_opt
-def update_cmd(kind: str, repo: Optional[str], db_dir: Optional[Path], jobs: Optional[int]) -> None:
-    """Scrape only releases newer than the newest one in the database."""
-    _run(kind, repo, _resolve_db_dir(db_dir), None, jobs, only_newer=True)
+@_yes_opt
+def update_cmd(kind: str, repo: Optional[str], db_dir: Optional[Path], jobs: Optional[int], yes: bool) -> None:
+    """Scrape only releases newer than the newest one in the database (in an empty --db-dir: every
+    release, which asks first)."""
+    _run(kind, repo, _resolve_db_dir(db_dir), None, jobs, only_newer=True, yes=yes)
+
+
+@db.command("cache")
+@click.option("--prune", is_flag=True, help="Remove every cached archive and the cached PyPI index.")
+@click.option("--max-size", type=int, default=None, metavar="MB",
+              help="Remove the least recently used archives until the cache holds at most MB megabytes.")
+def cache_cmd(prune: bool, max_size: Optional[int]) -> None:
+    """The cache of release archives `db build` and `db update` download (from PyPI): where it is,
+    how large, and pruning. It is bounded after every build (VLLM_LINT_ARCHIVE_CACHE_MB, default
+    4000); the lint's own result cache is .vllm-lint-cache/ in the working directory."""
+    from vllm_lint.scrape.sources import default_cache_dir
+
+    root = default_cache_dir()
+    folder = root / "archives"
+    if prune or max_size is not None:
+        limit = 0 if prune else max(0, max_size) * 10**6
+        removed = prune_archives(folder, limit)
+        if prune and (root / "pypi-vllm.json").is_file():
+            (root / "pypi-vllm.json").unlink()
+        click.echo(f"removed {removed} archive(s) from {folder}")
+    items = _archives(folder)
+    total = sum(size for _, size, _ in items)
+    click.echo(f"archive cache: {folder}")
+    click.echo(f"  {len(items)} archive(s), {total / 1e6:,.0f} MB (bound: {archive_cache_limit() // 10**6} MB, "
+               f"{ARCHIVE_LIMIT_ENV})")
 
 
 main = db

@@ -10,8 +10,33 @@ import click
 from .cli import EXIT_FINDINGS, _fail, _load_db
 
 
+def _complete_rule(ctx, param, incomplete: str):
+    from .cli import complete_codes
+
+    return complete_codes(ctx, param, incomplete)
+
+
+def _complete_release(ctx, param, incomplete: str):
+    from .cli import complete_releases
+
+    return complete_releases(ctx, param, incomplete)
+
+
+def _complete_flag_name(ctx, param, incomplete: str):
+    """Shell completion for ``flags show``: every option and environment variable of the database."""
+    try:
+        from .surface.db import Database
+
+        index = Database().index
+    except Exception:  # noqa: BLE001 - completion never fails loudly
+        return []
+    bare = incomplete.lstrip("-")
+    names = [o[2:] if o.startswith("--") else o for o in index.get("options", {})] + list(index.get("env", {}))
+    return sorted(n for n in set(names) if n.startswith(bare) or n.lower().startswith(bare.lower()))
+
+
 @click.command("rule")
-@click.argument("code", required=False)
+@click.argument("code", required=False, shell_complete=_complete_rule)
 @click.option("--all", "show_all", is_flag=True, help="Every rule.")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 def rule_cmd(code, show_all, fmt) -> None:
@@ -53,7 +78,8 @@ def _resolve(db, version: str) -> str:
 
 
 @flags_group.command("list")
-@click.option("--version", "version", required=True, help="vLLM release (0.27 = newest 0.27.x).")
+@click.option("--version", "version", required=True, help="vLLM release (0.27 = newest 0.27.x).",
+              shell_complete=_complete_release)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--env", "env", is_flag=True, help="List the environment variables instead.")
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
@@ -96,7 +122,7 @@ def flags_list(version, fmt, env, db_path) -> None:
 
 
 @flags_group.command("show", context_settings={"ignore_unknown_options": True})
-@click.argument("name")
+@click.argument("name", shell_complete=_complete_flag_name)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
 def flags_show(name, fmt, db_path) -> None:

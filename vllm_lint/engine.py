@@ -60,9 +60,11 @@ class Target(Record):
 
 
 def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
-    """Files to lint. Explicit files are always linted; directories are walked honouring
-    ``.gitignore``, ``exclude`` / ``extend-exclude`` and skipping VCS, virtualenvs and
-    node_modules. Unreadable paths become VL001 findings."""
+    """Files to lint. Explicit files are always linted, unless ``force-exclude`` is on and an
+    ``exclude`` / ``extend-exclude`` pattern matches the file or a folder above it (pre-commit names
+    every staged file); directories are walked honouring ``.gitignore``, ``exclude`` /
+    ``extend-exclude`` and skipping VCS, virtualenvs and node_modules. Missing paths become VL001
+    findings."""
 
     out: list[Target] = []
     problems: list[Diagnostic] = []
@@ -84,7 +86,9 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
     for raw in paths:
         p = Path(raw)
         if not os.path.lexists(p):
-            problems.append(Diagnostic("VL001", f"{raw}: no such file or directory", raw, None, line=1))
+            problems.append(Diagnostic("VL001", "no such file or directory", raw, None, line=1))
+            continue
+        if settings.force_exclude and _force_excluded(p, excluded):
             continue
         if p.is_dir():
             root = str(p)
@@ -101,6 +105,20 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
                 seen.add(key)
                 out.append(Target(str(p), True))
     return out, problems
+
+
+def _force_excluded(p: Path, excluded) -> bool:
+    """Whether an explicitly named path, or a folder above it, is excluded (``--force-exclude``)."""
+    if excluded(str(p)):
+        return True
+    if not p.is_absolute() and any(part in _SKIP_DIRS for part in p.parts[:-1]):
+        return True
+    parent = p.parent
+    while str(parent) not in ("", ".", os.sep) and parent != parent.parent:
+        if excluded(str(parent)):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _spec(lines: list[str]):
@@ -397,7 +415,7 @@ class Linter:
         unit = format_unit(fmt)
         if not (unit.skips_prefilter(mode) or unit.might_contain_launch(data)):
             return fmt, "no-launch"
-        if suppress.skips_file(data):
+        if suppress.skips_file(data) and not getattr(self.settings, "ignore_noqa", False):
             return fmt, "ignore-file"
         return fmt, None
 
@@ -430,7 +448,10 @@ class Linter:
         try:
             extraction: Extraction = unit.extract(data, shown, mode)
         except ParseError as e:
-            d = Diagnostic("VL001", f"cannot parse {fmt}: {e.message}", shown, None, line=e.line)
+            why = e.message
+            if why.lower().startswith(f"invalid {fmt}: "):  # "cannot parse yaml: invalid YAML: ..." said it twice
+                why = why[len(fmt) + 10:]
+            d = Diagnostic("VL001", f"cannot parse {fmt}: {why}", shown, None, line=e.line)
             if e.offset is not None:
                 d.span = Span(e.offset, e.offset)
             analysis.diagnostics = [d]
@@ -463,7 +484,7 @@ class Linter:
             diags.extend(self._run(ctx))
         for note in extraction.notes:
             if any(r.code == note.code for r in self.rules):
-                diags.append(Diagnostic(note.code, note.message, shown, note.span, severity="info"))
+                diags.append(Diagnostic(note.code, note.message, shown, note.span, severity=note.severity))
         analysis.diagnostics = _dedupe(diags)
         return analysis
 
@@ -595,7 +616,9 @@ class Linter:
                 res.diagnostics.append(Diagnostic("VL001", "is a directory, not a file", shown, None, line=1))
             return res
         except FileNotFoundError:
-            res.diagnostics.append(Diagnostic("VL001", "file disappeared while linting", shown, None, line=1))
+            why = ("broken symbolic link (its target does not exist)" if os.path.islink(path)
+                   else "file disappeared while linting")
+            res.diagnostics.append(Diagnostic("VL001", why, shown, None, line=1))
             return res
         except OSError as e:
             res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
@@ -614,7 +637,7 @@ class Linter:
             elif skipped == "ignore-file":
                 res.unread = IGNORED
             elif skipped == "binary" and target.explicit:
-                res.diagnostics.append(Diagnostic("VL001", "binary file (contains NUL bytes)", shown, None, line=1))
+                res.diagnostics.append(Diagnostic("VL001", _binary_reason(data), shown, None, line=1))
                 res.unread = NOT_PARSED
             return res
         self.verbose = []
@@ -685,7 +708,7 @@ class Linter:
             for d in suppress.unused_suppressions(index, used, {r.code for r in self.rules}, registry(), shown,
                                                   vl003.code, vl003.severity):
                 _place(d, index)
-                if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores):
+                if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, **self._suppression()):
                     out.append(d)
         return sorted(out, key=lambda d: (d.row, d.column, d.code))
 
@@ -695,6 +718,12 @@ class Linter:
         if not diags or (b"vllm-lint" not in data and not self.settings.per_file_ignores):
             return diags
         return self._placed_unsuppressed(diags, LineIndex(data), self._unit(fmt, diags[0].path))
+
+    def _suppression(self) -> dict:
+        """How this run suppresses: per-file-ignores relative to the configuration file's folder,
+        and comments unless ``--ignore-noqa``."""
+        src = self.settings.source
+        return {"base": str(src.parent) if src else None, "comments": not getattr(self.settings, "ignore_noqa", False)}
 
     @staticmethod
     def _unit(fmt: Optional[str], path: str):
@@ -708,7 +737,7 @@ class Linter:
         out = []
         for d in diags:
             _place(d, index)
-            if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, used):
+            if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, used, **self._suppression()):
                 out.append(d)
         return out
 
@@ -788,6 +817,18 @@ def _template_hid_launch(data: bytes, extraction: Extraction) -> bool:
         if b"{{" in line and b"vllm" in line.lower() and _TEMPLATE_LAUNCH.search(line):
             return True
     return False
+
+
+def _binary_reason(data: bytes) -> str:
+    """Why a file with NUL bytes is not linted: UTF-16 or UTF-32 text (a byte order mark, or NULs in
+    every other byte) is named as such, with the way out."""
+    head = data[:4096]
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text: vllm-lint reads UTF-8 (convert it: iconv -f UTF-32 -t UTF-8)"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(head) >= 8 and (
+            head[1::2].count(0) > len(head) // 4 or head[0::2].count(0) > len(head) // 4)):
+        return "UTF-16 text: vllm-lint reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"
+    return "binary file (contains NUL bytes)"
 
 
 def _line(data: bytes, offset: int) -> int:

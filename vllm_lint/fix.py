@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import tempfile
 from bisect import bisect_left, bisect_right
 from pathlib import Path
@@ -99,3 +100,17 @@ def write_atomic(path: Path, data: bytes) -> Path:
             pass
         raise
     return real
+
+
+class _CallableModule(type(sys.modules[__name__])):
+    """``vllm_lint.fix(text, filename, ...)`` is the Python API's fix (``vllm_lint.api.fix``), and
+    ``vllm_lint.fix`` is also this module: once the module is imported, the package's attribute is
+    the module, so the module answers the call."""
+
+    def __call__(self, *args, **kwargs):
+        import importlib  # the entry module, by name: called, never imported by this layer
+
+        return importlib.import_module("vllm_lint.api").fix(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

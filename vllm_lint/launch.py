@@ -274,12 +274,13 @@ class Extraction(Record):
 class Note(Record):
     """An informational message from a front-end (``Helm template expressions skipped``)."""
 
-    __slots__ = ("message", "span", "code")
+    __slots__ = ("message", "span", "code", "severity")
 
-    def __init__(self, message: str, span: Optional[Span] = None, code: str = "VL002") -> None:
+    def __init__(self, message: str, span: Optional[Span] = None, code: str = "VL002", severity: str = "info") -> None:
         self.message = message
         self.span = span
         self.code = code
+        self.severity = severity
 
 
 class ParseError(Exception):
@@ -303,7 +304,10 @@ class LineIndex:
     def position(self, offset: int) -> tuple[int, int]:
         offset = max(0, min(offset, len(self.data)))
         row = bisect.bisect_right(self.starts, offset) - 1
-        col = len(self.data[self.starts[row]:offset].decode("utf-8", errors="replace")) + 1
+        start = self.starts[row]
+        if row == 0 and self.data.startswith(b"\xef\xbb\xbf"):
+            start = min(3, offset)  # a UTF-8 byte order mark is no column of line 1
+        col = len(self.data[start:offset].decode("utf-8", errors="replace")) + 1
         return row + 1, col
 
     def line_bytes(self, row0: int) -> bytes:

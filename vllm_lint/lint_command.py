@@ -23,14 +23,19 @@ from typing import Any, Optional
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 LINT_HELP = """Lint (and with --fix, rewrite) vLLM launches in PATHS against the vLLM release they deploy.
+PATH `-` reads standard input (name it with --stdin-filename).
 
 \b
-Exit codes: 0 nothing to report, 1 findings remain, 2 usage, configuration or internal error.
+Exit codes: 0 nothing to report, 1 findings at or above --fail-on remain, 2 usage,
+configuration or internal error.
 \b
 Other commands: vllm-lint flags list|show|diff, vllm-lint rule CODE, vllm-lint audit,
-vllm-lint db build|update|status. Run `vllm-lint COMMAND --help` for each."""
+vllm-lint db build|update|status|cache, vllm-lint server. Run `vllm-lint COMMAND --help` for each."""
 
-OUTPUT_FORMATS = ("text", "concise", "json", "github", "gitlab", "sarif", "junit")
+OUTPUT_FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson",
+                  "checkstyle")
+SEVERITIES = ("error", "warning", "info")
+_RANK = {"info": 0, "warning": 1, "error": 2}
 
 # the commands beside lint: name -> (module, attribute), imported only when named (cli.DefaultGroup);
 # a first word among them is no path to lint
@@ -41,15 +46,16 @@ OTHER_COMMANDS = {"db": ("cli_db", "db"), "audit": ("audit_cli", "audit"), "flag
 
 class Option:
     """One option of the lint command. ``kind``: ``flag`` (present or not), ``pair`` (``--x/--no-x``),
-    ``text``, ``int``, ``choice``, ``file`` (a path that must not be a directory) or ``dir`` (a path
-    that must not be a file)."""
+    ``text``, ``int``, ``choice`` (one of ``choices``), ``file`` (a path that must not be a
+    directory) or ``dir`` (a path that must not be a file)."""
 
-    __slots__ = ("name", "decls", "kind", "help", "metavar", "default", "envvar")
+    __slots__ = ("name", "decls", "kind", "help", "metavar", "default", "envvar", "choices")
 
     def __init__(self, name: str, decls: tuple[str, ...], kind: str, help: Optional[str] = None,
-                 metavar: Optional[str] = None, default: Any = False, envvar: Optional[str] = None):
+                 metavar: Optional[str] = None, default: Any = False, envvar: Optional[str] = None,
+                 choices: tuple[str, ...] = ()):
         self.name, self.decls, self.kind, self.help = name, decls, kind, help
-        self.metavar, self.default, self.envvar = metavar, default, envvar
+        self.metavar, self.default, self.envvar, self.choices = metavar, default, envvar, choices
 
     def spellings(self) -> list[tuple[str, Any]]:
         """Each command-line spelling with the value a flag spelling sets (None: takes a value)."""
@@ -65,6 +71,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("fix", ("--fix",), "flag", "Apply safe fixes in place."),
     Option("unsafe_fixes", ("--unsafe-fixes",), "flag", "Also apply (and show as fixable) unsafe fixes."),
     Option("show_diff", ("--diff",), "flag", "Print the unified diff of the fixes; write nothing."),
+    Option("fix_only", ("--fix-only",), "flag", "Apply fixes; do not report (or fail on) what is left. Implies --fix."),
+    Option("show_fixes", ("--show-fixes",), "flag", "List the fixes applied, per file and rule."),
+    Option("exit_non_zero_on_fix", ("--exit-non-zero-on-fix",), "flag",
+           "Exit 1 when a fix was applied, even if nothing is left to report."),
     Option("target_version", ("--target-version", "-t"), "text",
            "vLLM release to check against (0.27 = newest 0.27.x).", metavar="VERSION", default=None),
     Option("select", ("--select",), "text", "Comma-separated rule codes or prefixes to enable (VL1,VL201).",
@@ -73,11 +83,31 @@ OPTIONS: tuple[Option, ...] = (
            metavar="CODES", default=None),
     Option("ignore", ("--ignore",), "text", "Comma-separated rule codes or prefixes to disable.", metavar="CODES",
            default=None),
-    Option("output_format", ("--output-format",), "choice", default="text"),
+    Option("extend_ignore", ("--extend-ignore",), "text", "Rule codes or prefixes to disable on top of --ignore.",
+           metavar="CODES", default=None),
+    Option("preview", ("--preview/--no-preview",), "pair", "Enable rules in preview (new in this vllm-lint release).",
+           default=None),
+    Option("breaking_only", ("--breaking-only",), "flag",
+           "Report only what the target release refuses (errors): will the launch start?"),
+    Option("output_format", ("--output-format",), "choice", default="text", choices=OUTPUT_FORMATS),
+    Option("output_file", ("--output-file", "-o"), "file", "Write the report to FILE instead of standard output.",
+           metavar="FILE", default=None),
+    Option("fail_on", ("--fail-on",), "choice",
+           "Lowest severity that makes the run exit 1 (default: warning, or `fail-on` in the configuration).",
+           default=None, choices=SEVERITIES),
     Option("exit_zero", ("--exit-zero",), "flag", "Exit 0 even when findings remain."),
     Option("quiet", ("--quiet", "-q"), "flag", "Print findings only, no summary."),
     Option("statistics", ("--statistics",), "flag", "Print a count per rule instead of each finding."),
     Option("config_path", ("--config",), "file", "Configuration file to use.", default=None),
+    Option("isolated", ("--isolated",), "flag",
+           "Read no configuration file and no user cache of model facts (the same result everywhere)."),
+    Option("force_exclude", ("--force-exclude/--no-force-exclude",), "pair",
+           "Apply the excludes to files named on the command line too (as pre-commit passes them).", default=None),
+    Option("stdin_filename", ("--stdin-filename",), "text",
+           "The name of the file read from standard input (its format, settings and excludes).", metavar="NAME",
+           default=None),
+    Option("show_settings", ("--show-settings",), "flag", "Print the resolved settings for the first path and exit."),
+    Option("show_files", ("--show-files",), "flag", "Print the files that would be linted and exit."),
     Option("db_path", ("--db",), "dir", "Flag database directory (default: the shipped one).", default=None,
            envvar="VLLM_LINT_DB"),
     Option("gpu", ("--gpu",), "text",
@@ -95,6 +125,7 @@ OPTIONS: tuple[Option, ...] = (
            "Say which release each launch was checked against and why, and which rules were skipped."),
     Option("add_noqa", ("--add-noqa",), "flag",
            "Write a `# vllm-lint: ignore[CODES]` comment for every finding (adopting on an existing repository)."),
+    Option("ignore_noqa", ("--ignore-noqa",), "flag", "Ignore `# vllm-lint: ignore` comments (per-file-ignores still apply)."),
     Option("baseline_path", ("--baseline",), "file",
            "Hide the findings recorded in this baseline file; report only new ones.", metavar="FILE", default=None),
     Option("write_baseline", ("--write-baseline",), "flag", "Record the current findings in the --baseline FILE and exit 0."),
@@ -167,7 +198,7 @@ def _convert(opt: Option, text: str) -> Any:
         except ValueError:
             return None
     if opt.kind == "choice":
-        return text if text in OUTPUT_FORMATS else None
+        return text if text in opt.choices else None
     if opt.kind == "file":
         return text if _path_ok(text, file_ok=True, dir_ok=False) else None
     if opt.kind == "dir":
@@ -176,15 +207,14 @@ def _convert(opt: Option, text: str) -> Any:
 
 
 def _path_ok(text: str, file_ok: bool, dir_ok: bool) -> bool:
-    """What ``click.Path(exists=False, file_okay=..., dir_okay=...)`` accepts: a missing path, or one
-    of an allowed kind that is readable."""
+    """What ``click.Path(exists=False, file_okay=..., dir_okay=..., readable=False)`` accepts: a
+    missing path, or one of an allowed kind. (An unreadable path is the command's to report, in one
+    line: VL001 for a file to lint.)"""
     try:
         st = os.stat(text)
     except (OSError, ValueError):
         return True
-    if (not file_ok and stat.S_ISREG(st.st_mode)) or (not dir_ok and stat.S_ISDIR(st.st_mode)):
-        return False
-    return os.access(text, os.R_OK)
+    return not ((not file_ok and stat.S_ISREG(st.st_mode)) or (not dir_ok and stat.S_ISDIR(st.st_mode)))
 
 
 # ------------------------------------------------------------------------------------ the job
@@ -224,48 +254,117 @@ def load_db(db_path: Optional[str]):
         raise fail(str(e))
 
 
-def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_select, ignore, output_format,
-            exit_zero, quiet, statistics, config_path, db_path, gpu, gpus, color, no_cache, online, verbose,
-            add_noqa, baseline_path, write_baseline, jobs=0) -> int:
+class Run:
+    """The lint command's values as attributes (the names of :data:`OPTIONS`, and ``paths``)."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update({opt.name: opt.default for opt in OPTIONS})
+        self.__dict__.update(values)
+
+
+def _codes(text: Optional[str]) -> Optional[list[str]]:
+    return [c.strip() for c in text.split(",") if c.strip()] if text else None
+
+
+def _check_usage(o: Run) -> None:
+    """Combinations that cannot work are usage errors (exit 2), never silently ignored."""
+    if o.jobs < 0:
+        raise fail("--jobs must be 0 (one per core) or more")
+    if o.write_baseline and not o.baseline_path:
+        raise fail("--write-baseline needs --baseline FILE")
+    if o.add_noqa and (o.fix or o.show_diff or o.write_baseline or o.fix_only):
+        raise fail("--add-noqa cannot be combined with --fix, --fix-only, --diff or --write-baseline")
+    if o.target_version is not None and not o.target_version.strip():
+        raise fail("--target-version needs a release (0.27 for the newest 0.27.x, or 0.27.1)")
+    if o.statistics and o.output_format not in ("text", "concise", "json", "json-lines"):
+        raise fail(f"--statistics prints text or JSON; it cannot be combined with --output-format {o.output_format}")
+    if o.show_diff and o.output_format not in ("text", "concise"):
+        raise fail(f"--diff prints a unified diff; it cannot be combined with --output-format {o.output_format}")
+    if o.isolated and o.config_path:
+        raise fail("--isolated reads no configuration file; it cannot be combined with --config")
+    if o.stdin_filename is not None and "-" not in o.paths:
+        if o.paths:
+            raise fail("--stdin-filename names standard input: pass `-` as the only path")
+        o.paths = ("-",)
+    if "-" in o.paths and len(o.paths) > 1:
+        raise fail("`-` (standard input) must be the only path")
+    if "-" in o.paths and (o.add_noqa or o.write_baseline or o.show_files):
+        raise fail("--add-noqa, --write-baseline and --show-files need files, not standard input")
+
+
+def _severity_overrides(results, overrides: dict[str, str]) -> None:
+    """``severity`` in the configuration: the longest matching code prefix gives a finding's severity."""
+    table = sorted(((k.upper(), v) for k, v in overrides.items()), key=lambda kv: -len(kv[0]))
+    for r in results:
+        for d in r.diagnostics:
+            for prefix, severity in table:
+                if d.code.startswith(prefix):
+                    d.severity = severity
+                    break
+
+
+def execute(paths=(), **values) -> int:
     """Run the lint command; return its exit code (or raise :class:`Exit` after an error message)."""
     from .engine import Linter, discover
     from .report import ReportContext
-    from .rules.base import registry, select_rules
-    from .settings import ConfigError, for_run as settings_for_run
+    from .rules.base import registry, select_layered
+    from .settings import ConfigError, for_run as settings_for_run, rule_layers
     from .surface.db import DatabaseError, UnknownVersion
 
-    paths = paths or (".",)
-    if jobs < 0:
-        raise fail("--jobs must be 0 (one per core) or more")
-    if write_baseline and not baseline_path:
-        raise fail("--write-baseline needs --baseline FILE")
-    if add_noqa and (fix or show_diff or write_baseline):
-        raise fail("--add-noqa cannot be combined with --fix, --diff or --write-baseline")
+    o = Run({**values, "paths": tuple(paths)})
+    _check_usage(o)
+    o.paths = o.paths or (".",)
+    from_stdin = o.paths == ("-",)
+    where = (o.stdin_filename or "-",) if from_stdin else o.paths
     try:
-        settings = settings_for_run(config_path, paths)
+        settings = settings_for_run(o.config_path, where if from_stdin and o.stdin_filename else
+                                    (("." if from_stdin else o.paths[0]),), isolated=o.isolated)
     except ConfigError as e:
         raise fail(str(e))
-    split = lambda s: [c.strip() for c in s.split(",") if c.strip()] if s else None  # noqa: E731
-    settings = settings.merged(target_version=target_version, select=split(select), ignore=split(ignore),
-                               extend_select=split(extend_select), gpu=gpu, gpus=gpus, online=online,
-                               target_origin="--target-version" if target_version else None)
+    config_target = settings.target_version
+    settings = settings.merged(target_version=o.target_version, gpu=o.gpu, gpus=o.gpus, online=o.online,
+                               fail_on=o.fail_on, force_exclude=o.force_exclude, preview=o.preview,
+                               target_origin="--target-version" if o.target_version else None)
+    if o.isolated or "vllm_lint.knowledge.models" in sys.modules:
+        from .knowledge import models
+
+        models.USE_USER_CACHES = not o.isolated  # (set by every run: an in-process caller runs several)
+    if o.isolated:
+        settings.online = False
+    layers = rule_layers(settings) + [(_codes(o.select), _codes(o.extend_select) or [],
+                                       (_codes(o.ignore) or []) + (_codes(o.extend_ignore) or []))]
     codes = set(registry())
-    for c in (settings.select or []) + (settings.ignore or []) + (settings.extend_select or []):
-        if not any(code.startswith(c.upper()) for code in codes):
-            raise fail(f"unknown rule code or prefix '{c}' (see `vllm-lint rule --all`)")
-    db = load_db(db_path)
-    rules = select_rules(settings.select, settings.ignore, settings.extend_select)
+    for i, (sel, ext, ign) in enumerate(layers):
+        for c in (sel or []) + list(ext) + list(ign):
+            if not any(code.startswith(c.upper()) for code in codes):
+                origin = f"{settings.source}: " if i < len(layers) - 1 and settings.source else ""
+                raise fail(f"{origin}unknown rule code or prefix '{c}' (see `vllm-lint rule --all`)")
+    db = load_db(o.db_path)
+    rules = select_layered(layers, preview=bool(settings.preview))
+    if o.ignore_noqa:
+        settings.ignore_noqa = True
     cache = None
-    if not (no_cache or verbose or os.environ.get("VLLM_LINT_NO_CACHE")):
+    if not (o.no_cache or o.verbose or o.add_noqa or from_stdin or o.show_settings or o.show_files
+            or os.environ.get("VLLM_LINT_NO_CACHE")):
         from .cache import Cache, default_dir
 
-        cache = Cache(default_dir(), Cache.fingerprint_of(db.path, settings, [r.code for r in rules], unsafe_fixes))
+        cache = Cache(default_dir(), Cache.fingerprint_of(db.path, settings, [r.code for r in rules], o.unsafe_fixes))
     try:
-        linter = Linter(db, settings, rules, unsafe_fixes=unsafe_fixes, cache=cache)
+        linter = Linter(db, settings, rules, unsafe_fixes=o.unsafe_fixes, cache=cache)
     except UnknownVersion as e:
-        raise fail(str(e))
-    targets, problems = discover(paths, settings)
-    do_fix = fix or show_diff
+        origin = f"{settings.source}: setting 'target-version': " if config_target and not o.target_version \
+            and settings.source else ""
+        raise fail(f"{origin}{e}")
+    if o.show_settings:
+        return _show_settings(settings, rules, linter, where[0])
+    do_fix = o.fix or o.show_diff or o.fix_only
+    if from_stdin:
+        return _lint_stdin(o, linter, settings, do_fix)
+    targets, problems = discover(o.paths, settings)
+    if o.show_files:
+        for t in sorted(targets, key=lambda t: t.path):
+            echo(t.path)
+        return EXIT_CLEAN
     results = []
     from .engine import FileResult
 
@@ -278,7 +377,7 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
     try:
         from .parallel import lint_all
 
-        results.extend(lint_all(linter, targets, do_fix, jobs=jobs))
+        results.extend(lint_all(linter, targets, do_fix, jobs=o.jobs))
         if cache is not None and not do_fix:
             for r in results:
                 if r.verdict and r.stat_key and not r.related:
@@ -293,66 +392,191 @@ def execute(paths, fix, unsafe_fixes, show_diff, target_version, select, extend_
         for r in results:
             if r.fixed is None:
                 continue
-            if show_diff:
-                import difflib
-
-                a = r.original.decode("utf-8", errors="replace").splitlines(keepends=True)
-                b = r.fixed.decode("utf-8", errors="replace").splitlines(keepends=True)
-                old_name, new_name = (r.path, r.path) if os.path.isabs(r.path) else (f"a/{r.path}", f"b/{r.path}")
-                sys.stdout.write("".join(difflib.unified_diff(a, b, old_name, new_name)))
+            if o.show_diff:
+                sys.stdout.write(_diff(r.path, r.original, r.fixed))
             else:
                 try:
                     write_atomic(Path(r.path), r.fixed)
                 except OSError as e:
                     raise fail(f"{r.path}: cannot write the fixed file: {e.strerror or e}")
             fixed_count += r.fixed_count
-    if add_noqa:
+    if o.add_noqa:
         return _add_noqa(linter, results)
-    if baseline_path:
+    if not o.quiet:
+        explicit = {t.path for t in targets if t.explicit}
+        for r in reading(results)[1]:
+            if r.path in explicit and r.unread == "format not supported":
+                echo(f"warning: {r.path}: format not supported, file not read", err=True)
+    return _report(o, results, settings, linter, fixed_count)
+
+
+def _diff(path: str, before: bytes, after: bytes) -> str:
+    import difflib
+
+    a = before.decode("utf-8", errors="replace").splitlines(keepends=True)
+    b = after.decode("utf-8", errors="replace").splitlines(keepends=True)
+    old_name, new_name = (path, path) if os.path.isabs(path) else (f"a/{path}", f"b/{path}")
+    return "".join(difflib.unified_diff(a, b, old_name, new_name))
+
+
+def _report(o: Run, results, settings, linter, fixed_count: int, sources: Optional[dict] = None,
+            to_stderr: bool = False) -> int:
+    """Baseline, severity, the report and the exit code, for files and standard input alike."""
+    from .report import ReportContext, render
+    from .rules.base import registry
+
+    if o.breaking_only:  # what the target refuses (VL001: the file could not be checked at all)
+        for r in results:
+            r.diagnostics = [d for d in r.diagnostics if d.severity == "error"]
+    if settings.severity:
+        _severity_overrides(results, settings.severity)
+    if o.baseline_path:
         from . import baseline
 
         try:
-            if write_baseline:
-                n = baseline.write(Path(baseline_path), results)
-                echo(f"Recorded {n} finding{'s' if n != 1 else ''} in {baseline_path}.", err=True)
+            if o.write_baseline:
+                n = baseline.write(Path(o.baseline_path), results)
+                echo(f"Recorded {n} finding{'s' if n != 1 else ''} in {o.baseline_path}.", err=True)
                 return EXIT_CLEAN
-            baseline.apply(Path(baseline_path), results)
+            baseline.apply(Path(o.baseline_path), results)
         except (baseline.BaselineError, OSError) as e:
             raise fail(str(e))
+    fail_on = settings.fail_on or "warning"
+    color = o.color
     if color is None:
-        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        if o.output_file:
+            color = False
+        elif os.environ.get("NO_COLOR"):
+            color = False
+        elif os.environ.get("FORCE_COLOR"):
+            color = True
+        else:
+            color = (sys.stderr if to_stderr else sys.stdout).isatty()
+    do_fix = o.fix or o.fix_only
     read, unread = reading(results)
-    note = unread_note(read, unread, verbose)
-    ctx = ReportContext(fix_mode=fix, unsafe_fixes=unsafe_fixes, fixed_count=fixed_count, statistics=statistics,
-                        quiet=quiet or show_diff, color=color, rules=registry(), no_launch=not read,
-                        reading_note=note)
-    explicit = {t.path for t in targets if t.explicit}
-    if not quiet:
-        for r in unread:
-            if r.path in explicit and r.unread == "format not supported":
-                echo(f"warning: {r.path}: format not supported, file not read", err=True)
-    if verbose:
+    note = unread_note(read, unread, o.verbose)
+    ctx = ReportContext(fix_mode=do_fix, unsafe_fixes=o.unsafe_fixes, fixed_count=fixed_count,
+                        statistics=o.statistics, quiet=o.quiet or o.show_diff, color=color, rules=registry(),
+                        fail_on=fail_on, sources=sources, no_launch=not read, reading_note=note)
+    if o.verbose:
         for r in results:
             for line in r.verbose:
                 echo(f"{r.path}: {line}", err=True)
         for r in unread:
             echo(f"{r.path}: not read: {r.unread}", err=True)
-    from .report import render
-
-    remaining = sum(len(r.diagnostics) for r in results)
-    if show_diff:
+    remaining = [d for r in results for d in r.diagnostics]
+    failing = sum(1 for d in remaining if _RANK.get(d.severity, 2) >= _RANK[fail_on])
+    if o.show_diff:
         # as ruff: the diff on stdout, a one-line account on stderr; exit 1 when a fix is pending
         sys.stdout.flush()
         files = sum(1 for r in results if r.fixed is not None)
         echo(f"Would fix {fixed_count} problem{'s' if fixed_count != 1 else ''} in {files} "
-             f"file{'s' if files != 1 else ''} ({remaining} would remain).", err=True)
-        return EXIT_FINDINGS if fixed_count and not exit_zero else EXIT_CLEAN
-    out = render(output_format, results, ctx)
-    if out:
-        echo(out, nl=False)
-    if note and not quiet and output_format not in ("text", "concise"):
+             f"file{'s' if files != 1 else ''} ({len(remaining)} would remain).", err=True)
+        return EXIT_FINDINGS if fixed_count and not o.exit_zero else EXIT_CLEAN
+    if o.show_fixes and do_fix:
+        _print_fixes(linter, results)
+    if o.fix_only:
+        if not o.quiet:
+            echo(f"Fixed {fixed_count} problem{'s' if fixed_count != 1 else ''}." if fixed_count else
+                 "No problems fixed.", err=to_stderr)
+        return EXIT_FINDINGS if o.exit_non_zero_on_fix and fixed_count and not o.exit_zero else EXIT_CLEAN
+    out = render(o.output_format, results, ctx)
+    if o.output_file:
+        try:
+            Path(o.output_file).write_text(out, encoding="utf-8")
+        except OSError as e:
+            raise fail(f"{o.output_file}: cannot write the report: {e.strerror or e}")
+    elif out:
+        echo(out, nl=False, err=to_stderr)
+    if note and not o.quiet and o.output_format not in ("text", "concise"):
         echo(note, err=True)  # machine formats keep their shape
-    return EXIT_FINDINGS if remaining and not exit_zero else EXIT_CLEAN
+    if o.exit_zero:
+        return EXIT_CLEAN
+    if failing or (o.exit_non_zero_on_fix and fixed_count):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _print_fixes(linter, results) -> None:
+    """--show-fixes: per file, how many findings of each rule the fixes removed (as ruff)."""
+    from collections import Counter
+
+    lines = []
+    for r in results:
+        if r.fixed is None or r.original is None or r.format is None:
+            continue
+        before, _ = linter.lint_bytes(r.path, r.original, r.format)
+        gone = Counter(d.code for d in linter.finish(r.original, before, r.path)) - Counter(d.code for d in r.diagnostics)
+        if gone:
+            lines.append(f"  {r.path}:")
+            names = {rule.code: rule.name for rule in linter.rules}
+            lines.extend(f"    {n} x {code} ({names.get(code, code)})" for code, n in sorted(gone.items()))
+    if lines:
+        echo("Fixed:", err=True)
+        for line in lines:
+            echo(line, err=True)
+
+
+def _show_settings(settings, rules, linter, path: str) -> int:
+    """--show-settings: the configuration file, the target and every setting, for ``path``."""
+    import json
+
+    echo(f"Resolved settings for: {path}")
+    echo(f"Settings path: {settings.source if settings.source else '(none: defaults)'}")
+    if linter.explicit_target:
+        echo(f"target-version = {json.dumps(linter.explicit_target)}  # from {getattr(settings, 'target_origin', 'configuration')}")
+    else:
+        echo("target-version: inferred per launch (image tag, FROM, pin, prose), else the newest release "
+             f"{linter.db.newest}")
+    echo(f"rules = {json.dumps([r.code for r in rules])}")
+    for key in settings._FIELDS:
+        if key in ("source", "target_version", "select"):
+            continue
+        value = getattr(settings, key)
+        if key == "fail_on" and value is None:
+            value = "warning"
+        echo(f"{key.replace('_', '-')} = {json.dumps(value)}")
+    return EXIT_CLEAN
+
+
+def _lint_stdin(o: Run, linter, settings, do_fix: bool) -> int:
+    """``vllm-lint -``: lint standard input as the file ``--stdin-filename`` names (its format,
+    settings and excludes); with --fix the fixed text goes to standard output (always, changed or
+    not, so an editor can replace the buffer with it) and the report to standard error."""
+    from .api import UnknownFormat, analyse_bytes
+    from .engine import FileResult, discover
+
+    name = o.stdin_filename or "-"
+    data = sys.stdin.buffer.read()
+    if o.stdin_filename and settings.force_exclude:
+        targets, _ = discover([name], settings)
+        if os.path.lexists(name) and not targets:
+            if do_fix and not o.show_diff:
+                sys.stdout.buffer.write(data)
+                sys.stdout.flush()
+            return EXIT_CLEAN
+    res = FileResult(name)
+    try:
+        diags, fixed, count = analyse_bytes(linter, data, name, fix=do_fix)
+    except UnknownFormat as e:
+        echo(f"vllm-lint: warning: {e}", err=True)
+        if do_fix and not o.show_diff:
+            sys.stdout.buffer.write(data)
+        return EXIT_CLEAN
+    res.diagnostics = diags
+    res.format = "stdin"
+    res.read = True  # the one file the user handed over: its report stands on its own
+    if fixed is not None and fixed != data:
+        res.original, res.fixed, res.fixed_count = data, fixed, count
+    if o.show_diff:
+        if res.fixed is not None:
+            sys.stdout.write(_diff(name, data, res.fixed))
+        return _report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
+    if do_fix:
+        sys.stdout.buffer.write(res.fixed if res.fixed is not None else data)
+        sys.stdout.flush()
+        return _report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
+    return _report(o, [res], settings, linter, 0, sources={name: data})
 
 
 def reading(results) -> tuple[int, list]:

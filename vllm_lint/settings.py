@@ -1,6 +1,12 @@
 """Configuration: ``[tool.vllm-lint]`` in ``pyproject.toml`` or a ``.vllm-lint.toml``, found by
 walking up from the linted path (the nearest wins; ``.vllm-lint.toml`` before ``pyproject.toml``
-in the same directory), overridden by command-line options."""
+in the same directory), overridden by command-line options. ``extend = "../base.toml"`` reads
+another file first (paths relative to the file naming it) and lays this one over it.
+
+The settings are declared once, in :data:`SETTINGS`: the validator reads that table, and so does
+:func:`json_schema` (shipped as ``vllm_lint/data/vllm-lint.schema.json`` for editors; a test
+keeps the two in step). Validation stays in-house: ``jsonschema`` costs more start-up than a
+one-file lint."""
 
 from __future__ import annotations
 
@@ -28,14 +34,18 @@ class Settings:
     its instance ``__dict__`` holds exactly the fields (the cache fingerprints ``vars(settings)``).
     ``config_files``: globs of vLLM --config YAML files; ``gpu``: the GPU product when the launch's
     context does not say; ``moe_*`` and ``ep_*``: anti-pattern thresholds (VL302/VL303);
-    ``online``: model facts may be fetched from the Hugging Face hub (cached); ``source``: the file
-    these settings came from (excludes are relative to its folder); ``target_origin``: where
-    ``target_version`` came from, "configuration" (a configuration file) or "--target-version"
-    (the command line), None when it is not set."""
+    ``online``: model facts may be fetched from the Hugging Face hub (cached); ``fail_on``: the
+    lowest severity that fails a run (None: warning); ``severity``: code prefix -> severity;
+    ``source``: the file these settings came from (excludes are relative to its folder);
+    ``target_origin``: where ``target_version`` came from, "configuration" (a configuration file)
+    or "--target-version" (the command line), None when it is not set. A run also sets ``layers``
+    (the rule selection of each file in the ``extend`` chain, :func:`rule_layers`) and
+    ``ignore_noqa``; they are in ``__dict__`` too, so the cache sees them."""
 
     _FIELDS = ("target_version", "select", "extend_select", "ignore", "exclude", "extend_exclude",
                "per_file_ignores", "config_files", "gpu", "gpus", "moe_gpu_memory_utilization_threshold",
-               "moe_gpu_memory_utilization_cap", "ep_min_activation_density", "online", "source", "target_origin")
+               "moe_gpu_memory_utilization_cap", "ep_min_activation_density", "online", "fail_on", "severity",
+               "force_exclude", "preview", "source", "target_origin")
     _KEYS = None  # set below
 
     def __init__(self, target_version: Optional[str] = None, select: Optional[list[str]] = None,
@@ -44,7 +54,8 @@ class Settings:
                  per_file_ignores: Optional[dict[str, list[str]]] = None, config_files: Optional[list[str]] = None,
                  gpu: Optional[str] = None, gpus: Optional[int] = None,
                  moe_gpu_memory_utilization_threshold: float = 0.95, moe_gpu_memory_utilization_cap: float = 0.90,
-                 ep_min_activation_density: float = 0.02, online: bool = False,
+                 ep_min_activation_density: float = 0.02, online: bool = False, fail_on: Optional[str] = None,
+                 severity: Optional[dict[str, str]] = None, force_exclude: bool = False, preview: bool = False,
                  source: Optional[Path] = None, target_origin: Optional[str] = None) -> None:
         self.target_version = target_version
         self.select = [] if select is None else select
@@ -60,6 +71,10 @@ class Settings:
         self.moe_gpu_memory_utilization_cap = moe_gpu_memory_utilization_cap
         self.ep_min_activation_density = ep_min_activation_density
         self.online = online
+        self.fail_on = fail_on
+        self.severity = {} if severity is None else severity
+        self.force_exclude = force_exclude
+        self.preview = preview
         self.source = source
         self.target_origin = target_origin
 
@@ -78,74 +93,156 @@ class Settings:
         for k, v in overrides.items():
             if v is not None and v != [] and v != ():
                 data[k] = v
-        return Settings(**data)
+        out = Settings(**data)
+        if "layers" in vars(self):
+            out.layers = self.layers
+        return out
 
 
-_TYPES: dict[str, type] = {
-    "target-version": str,
-    "select": list,
-    "extend-select": list,
-    "ignore": list,
-    "exclude": list,
-    "extend-exclude": list,
-    "per-file-ignores": dict,
-    "config-files": list,
-    "gpu": str,
-    "gpus": int,
-    "moe-gpu-memory-utilization-threshold": float,
-    "moe-gpu-memory-utilization-cap": float,
-    "ep-min-activation-density": float,
-    "online": bool,
+class Setting:
+    """One key of ``[tool.vllm-lint]``: its TOML type (``string``, ``array`` of strings, ``table``
+    of code lists or of severities, ``integer``, ``number``, ``boolean``), what it means, and its
+    bounds or choices."""
+
+    __slots__ = ("type", "help", "minimum", "maximum", "choices")
+
+    def __init__(self, type: str, help: str, minimum: Optional[float] = None, maximum: Optional[float] = None,
+                 choices: Optional[tuple[str, ...]] = None) -> None:
+        self.type, self.help, self.minimum, self.maximum, self.choices = type, help, minimum, maximum, choices
+
+
+SEVERITIES = ("error", "warning", "info")
+
+SETTINGS: dict[str, Setting] = {
+    "extend": Setting("string", "Another configuration file to read first (relative to this one); this file's keys override it."),
+    "target-version": Setting("string", "vLLM release to check against (0.27 = newest 0.27.x)."),
+    "select": Setting("array", "Rule codes or prefixes to enable (replaces the default selection)."),
+    "extend-select": Setting("array", "Rule codes or prefixes to enable on top of the selection."),
+    "ignore": Setting("array", "Rule codes or prefixes to disable."),
+    "exclude": Setting("array", "gitignore-style patterns of files and folders to skip (replaces the defaults)."),
+    "extend-exclude": Setting("array", "gitignore-style patterns to skip in addition to `exclude`."),
+    "force-exclude": Setting("boolean", "Apply the excludes to files named on the command line too (pre-commit)."),
+    "per-file-ignores": Setting("codes-table", "Glob (relative to this file's folder) -> rule codes or prefixes to disable there."),
+    "config-files": Setting("array", "Globs of vLLM --config YAML files to lint as such."),
+    "gpu": Setting("string", "GPU product when a launch does not say (H100, H200, GB200...)."),
+    "gpus": Setting("integer", "GPUs available to each launch when the launch does not say.", minimum=1),
+    "moe-gpu-memory-utilization-threshold": Setting("number", "VL302: lowest --gpu-memory-utilization reported on a MoE model.",
+                                                    minimum=0.0, maximum=1.0),
+    "moe-gpu-memory-utilization-cap": Setting("number", "VL302: the value its unsafe fix sets.", minimum=0.0, maximum=1.0),
+    "ep-min-activation-density": Setting("number", "VL303: lowest share of experts active per token.", minimum=0.0, maximum=1.0),
+    "online": Setting("boolean", "Allow fetching model facts (config.json) from the Hugging Face hub; cached."),
+    "fail-on": Setting("string", "Lowest severity that makes the run exit 1 (default warning).", choices=SEVERITIES),
+    "severity": Setting("severity-table", "Rule code or prefix -> the severity to report it with (the longest prefix wins)."),
+    "preview": Setting("boolean", "Enable rules in preview (new in this vllm-lint release)."),
 }
 
-# What each setting does: the configuration reference (`vllm-lint site build`, tests/site checks
-# that every key has one).
-DESCRIPTIONS: dict[str, str] = {
-    "target-version": "The vLLM release to check against when the launch names none (`0.27` = the newest 0.27.x); "
-                      "the command line's `--target-version` wins.",
-    "select": "Rule codes or prefixes to enable (`VL1`, `VL101`), replacing the default set.",
-    "extend-select": "Rule codes or prefixes to enable on top of the selection (opt-in rules included).",
-    "ignore": "Rule codes or prefixes to disable.",
-    "exclude": "Path patterns (gitignore syntax) never linted, replacing the default exclusions.",
-    "extend-exclude": "Path patterns (gitignore syntax) never linted, on top of the default exclusions.",
-    "per-file-ignores": "A table from a path pattern to the rule codes ignored in the files it matches.",
-    "config-files": "Globs of vLLM `--config` YAML files to lint as such, even when no launch names them.",
-    "gpu": "The GPU product (`H100`, `A100-80GB`) assumed when a launch's own context does not say (VL3xx/VL4xx).",
-    "gpus": "The number of GPUs assumed when a launch's own context does not say (VL402).",
-    "moe-gpu-memory-utilization-threshold": "VL302 reports `--gpu-memory-utilization` at or above this value on a "
-                                            "mixture-of-experts model.",
-    "moe-gpu-memory-utilization-cap": "The value VL302's unsafe fix lowers `--gpu-memory-utilization` to.",
-    "ep-min-activation-density": "VL303 reports expert parallelism on a model whose routed activation density "
-                                 "(experts per token / routed experts) is below this value.",
-    "online": "Allow fetching model facts from the Hugging Face hub (cached) for models the shipped table lacks.",
-}
+# what each setting does, for the configuration reference (`vllm-lint site build`)
+DESCRIPTIONS: dict[str, str] = {key: spec.help for key, spec in SETTINGS.items()}
+
+_PYTHON = {"string": str, "array": list, "codes-table": dict, "severity-table": dict, "integer": int, "number": float,
+           "boolean": bool}
+_NAMES = {"string": "a string", "array": "a list of strings", "codes-table": "a table of code lists",
+          "severity-table": "a table of severities", "integer": "an integer", "number": "a number",
+          "boolean": "true or false"}
+_TOML_NAMES = {str: "a string", list: "a list", dict: "a table", int: "an integer", float: "a number", bool: "a boolean"}
+
+
+def _toml_kind(value: Any) -> str:
+    for t in (bool, int, float, str, list, dict):
+        if isinstance(value, t):
+            return _TOML_NAMES[t]
+    return type(value).__name__
+
+
+def _check(key: str, value: Any, source: Path) -> Any:
+    """``value`` of ``key`` as the settings hold it, or a ConfigError naming the file and the key."""
+    spec = SETTINGS[key]
+    want = _PYTHON[spec.type]
+    ok = isinstance(value, want) and not (isinstance(value, bool) and want is not bool)
+    if want is float and isinstance(value, int) and not isinstance(value, bool):
+        ok = True
+    if want is int and isinstance(value, float) and value.is_integer():
+        value, ok = int(value), True  # 2.0 is an integer to JSON schema too
+    if not ok:
+        raise ConfigError(f"{source}: setting '{key}' must be {_NAMES[spec.type]}, got {_toml_kind(value)}")
+    if spec.type == "array" and not all(isinstance(x, str) for x in value):
+        raise ConfigError(f"{source}: setting '{key}' must be a list of strings")
+    if spec.type == "codes-table":
+        for k, v in value.items():
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise ConfigError(f"{source}: {key}['{k}'] must be a list of codes")
+    if spec.type == "severity-table":
+        for k, v in value.items():
+            if v not in SEVERITIES:
+                raise ConfigError(f"{source}: {key}['{k}'] must be one of {', '.join(SEVERITIES)}, got {v!r}")
+    if spec.choices and value not in spec.choices:
+        raise ConfigError(f"{source}: setting '{key}' must be one of {', '.join(spec.choices)}, got {value!r}")
+    if spec.minimum is not None and value < spec.minimum or spec.maximum is not None and value > spec.maximum:
+        bounds = f"between {spec.minimum:g} and {spec.maximum:g}" if spec.maximum is not None else f"at least {spec.minimum:g}"
+        raise ConfigError(f"{source}: setting '{key}' must be {bounds}, got {value}")
+    if key == "target-version" and not value.strip():
+        raise ConfigError(f"{source}: setting '{key}' must name a release (0.27 or 0.27.1)")
+    return float(value) if want is float else value
 
 
 def _validate(table: dict[str, Any], source: Path) -> Settings:
     s = Settings(source=source)
     for key, value in table.items():
-        if key not in _TYPES:
+        if key == "extend":
+            _check(key, value, source)
+            continue
+        if key not in SETTINGS:
             import difflib
 
-            close = difflib.get_close_matches(key, list(_TYPES), n=1)
+            close = difflib.get_close_matches(key, list(SETTINGS), n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise ConfigError(f"{source}: unknown setting '{key}'{hint}")
-        want = _TYPES[key]
-        ok = isinstance(value, want) and (want is bool or not isinstance(value, bool)) or (want is float and isinstance(value, int) and not isinstance(value, bool))
-        if want is int and isinstance(value, bool):
-            ok = False
-        if not ok:
-            raise ConfigError(f"{source}: setting '{key}' must be a {want.__name__}, got {type(value).__name__}")
-        if want is list and not all(isinstance(x, str) for x in value):
-            raise ConfigError(f"{source}: setting '{key}' must be a list of strings")
-        if want is dict:
-            for k, v in value.items():
-                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                    raise ConfigError(f"{source}: per-file-ignores['{k}'] must be a list of codes")
-        setattr(s, key.replace("-", "_"), float(value) if want is float else value)
+        setattr(s, key.replace("-", "_"), _check(key, value, source))
     if s.target_version is not None:
         s.target_origin = "configuration"
+    s.layers = [_layer(table)]
     return s
+
+
+def _layer(table: dict[str, Any]) -> tuple:
+    """One file's rule selection: (select or None when not given, extend-select, ignore)."""
+    return (table.get("select"), table.get("extend-select", []), table.get("ignore", []))
+
+
+def rule_layers(settings: "Settings") -> list[tuple]:
+    """The selection layers of ``settings``, base files first (ruff's order: each layer's
+    ``select`` replaces what the layers below chose, ``extend-select`` adds, ``ignore`` removes)."""
+    got = getattr(settings, "layers", None)
+    if got is not None:
+        return list(got)
+    return [(settings.select or None, settings.extend_select, settings.ignore)]
+
+
+def json_schema() -> dict:
+    """The JSON schema of ``[tool.vllm-lint]``, from :data:`SETTINGS`."""
+    props: dict[str, Any] = {}
+    for key, spec in SETTINGS.items():
+        if spec.type == "array":
+            p: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+        elif spec.type == "codes-table":
+            p = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
+        elif spec.type == "severity-table":
+            p = {"type": "object", "additionalProperties": {"enum": list(SEVERITIES)}}
+        else:
+            p = {"type": spec.type}
+        if key == "target-version":
+            p["pattern"] = r"\S"
+        if spec.choices:
+            p["enum"] = list(spec.choices)
+        if spec.minimum is not None:
+            p["minimum"] = spec.minimum
+        if spec.maximum is not None:
+            p["maximum"] = spec.maximum
+        p["description"] = spec.help
+        props[key] = p
+    return {"$schema": "http://json-schema.org/draft-07/schema#", "title": "[tool.vllm-lint]",
+            "description": "vllm-lint configuration: [tool.vllm-lint] in pyproject.toml, or a .vllm-lint.toml",
+            "type": "object", "properties": props, "additionalProperties": False}
 
 
 def _may_configure(raw: bytes) -> bool:
@@ -162,7 +259,9 @@ def _may_configure(raw: bytes) -> bool:
                 or re.search(rb"(?m)^\s*tool\s*=", raw))
 
 
-def load_file(path: Path) -> Optional[Settings]:
+def load_file(path: Path, _chain: tuple = ()) -> Optional[Settings]:
+    """The settings of one file (and the files it extends); None for a pyproject.toml without a
+    ``[tool.vllm-lint]`` table."""
     try:
         raw = path.read_bytes()
         if path.name == "pyproject.toml" and not _may_configure(raw):
@@ -183,7 +282,23 @@ def load_file(path: Path) -> Optional[Settings]:
         table = tool.get("vllm-lint", data)
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.vllm-lint] must be a table")
-    return _validate(table, path)
+    own = _validate(table, path)
+    if "extend" not in table:
+        return own
+    ext = _check("extend", table["extend"], path)
+    base_path = (path.parent / os.path.expanduser(ext)).resolve()
+    if base_path in _chain or base_path == path.resolve():
+        raise ConfigError(f"{path}: 'extend' makes a cycle through {base_path}")
+    if not base_path.is_file():
+        raise ConfigError(f"{path}: setting 'extend': no such file {base_path}")
+    base = load_file(base_path, (*_chain, path.resolve())) or Settings(source=base_path)
+    for key in table:
+        if key != "extend":
+            attr = key.replace("-", "_")
+            setattr(base, attr, getattr(own, attr))
+    base.source = path
+    base.layers = rule_layers(base) + own.layers
+    return base
 
 
 def discover(start: Path) -> Settings:
@@ -204,9 +319,19 @@ def discover(start: Path) -> Settings:
     return Settings()
 
 
-def for_run(config_path: Optional[str], paths) -> Settings:
+def for_run(config_path: Optional[str], paths, isolated: bool = False) -> Settings:
     """The configuration one run uses: the file named by ``--config``, else the nearest one above
-    the first linted path."""
+    the first linted path; none with ``isolated`` (``--isolated``)."""
+    if isolated:
+        return Settings()
     if config_path:
         return load_file(Path(config_path)) or Settings(source=Path(config_path))
     return discover(Path(paths[0]))
+
+
+SCHEMA_FILE = Path(__file__).resolve().parent / "data" / "vllm-lint.schema.json"
+
+if __name__ == "__main__":  # python -m vllm_lint.settings > vllm_lint/data/vllm-lint.schema.json
+    import json
+
+    print(json.dumps(json_schema(), indent=2))

@@ -26,7 +26,7 @@ from .launch import LineIndex, Span
 from .record import lazy_re
 
 SUPPRESS = re.compile(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
-SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file\b")
+SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file(?:\[([A-Za-z0-9_,\s]+)\])?(?![\w-])")
 UNSUPPRESSIBLE = ("VL001", "VL003")
 
 Used = set  # of (row0 of a comment, code or None for a blanket comment) that matched a finding
@@ -40,20 +40,43 @@ def named_codes(match: "re.Match[bytes]") -> Optional[list[str]]:
     return [c.strip().upper() for c in codes.decode().split(",") if c.strip()]
 
 
+def file_ignores(data: bytes):
+    """What the file's ``# vllm-lint: ignore-file`` comments switch off: True (everything: a bare
+    comment), the codes named in brackets (``ignore-file[VL101,VL2]``, upper case), or None."""
+    if b"vllm-lint" not in data:
+        return None
+    codes: list[str] = []
+    for m in SUPPRESS_FILE.finditer(data):
+        named = named_codes(m)
+        if named is None:
+            return True
+        codes += named
+    return codes or None
+
+
 def skips_file(data: bytes) -> bool:
-    """Whether ``data`` holds an ``ignore-file`` comment."""
-    return b"vllm-lint" in data and SUPPRESS_FILE.search(data) is not None
+    """Whether ``data`` holds a bare ``ignore-file`` comment (one naming codes is applied per finding)."""
+    return file_ignores(data) is True
 
 
-def ignored_by_path(code: str, path: str, per_file_ignores: dict[str, list[str]]) -> bool:
-    """Whether ``per-file-ignores`` switches ``code`` off in ``path``."""
+def ignored_by_path(code: str, path: str, per_file_ignores: dict[str, list[str]], base: Optional[str] = None) -> bool:
+    """Whether ``per-file-ignores`` switches ``code`` off in ``path``. Patterns are read relative to
+    ``base``, the folder of the configuration file that holds them (default: the working
+    directory), whatever folder vllm-lint runs from; a pattern also matches at any depth below
+    it, and one without a ``/`` matches the file name."""
     import fnmatch  # (only a run with per-file-ignores pays for it)
+    import os
     from pathlib import PurePath
 
-    p = PurePath(path)
+    full = os.path.abspath(path)
+    try:
+        rel = PurePath(os.path.relpath(full, os.path.abspath(base or os.getcwd()))).as_posix()
+    except ValueError:  # another drive
+        rel = PurePath(full).as_posix()
+    name = os.path.basename(full)
     for pattern, codes in per_file_ignores.items():
-        if fnmatch.fnmatch(p.as_posix(), pattern) or fnmatch.fnmatch(p.name, pattern) \
-                or fnmatch.fnmatch(p.as_posix(), "*/" + pattern):
+        pat = pattern[2:] if pattern.startswith("./") else pattern
+        if fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(rel, "*/" + pat) or ("/" not in pat and fnmatch.fnmatch(name, pat)):
             if any(code.startswith(c.upper()) for c in codes):
                 return True
     return False
@@ -82,14 +105,20 @@ def _line_rows(index: LineIndex, row0: int) -> list[int]:
 
 
 def suppressed(d: Any, index: LineIndex, fmt: Any = None, per_file_ignores: Optional[dict[str, list[str]]] = None,
-               used: Optional[Used] = None) -> bool:
-    """Whether the placed finding ``d`` is switched off by ``per_file_ignores`` or by a
-    suppression comment in the file ``index`` shows (as format ``fmt``). When ``used`` is given,
-    the (comment row, code) pairs that matched are added to it."""
-    if per_file_ignores and ignored_by_path(d.code, d.path, per_file_ignores):
+               used: Optional[Used] = None, base: Optional[str] = None, comments: bool = True) -> bool:
+    """Whether the placed finding ``d`` is switched off by ``per_file_ignores`` (read relative to
+    ``base``) or by a suppression comment in the file ``index`` shows (as format ``fmt``; none
+    with ``comments=False``: ``--ignore-noqa``). When ``used`` is given, the (comment row, code)
+    pairs that matched are added to it."""
+    if per_file_ignores and ignored_by_path(d.code, d.path, per_file_ignores, base):
         return True
-    if d.code in UNSUPPRESSIBLE or not index.mentions_tool:
+    if d.code in UNSUPPRESSIBLE or not comments or not index.mentions_tool:
         return False
+    whole = index.__dict__.get("file_ignores", ())
+    if whole == ():
+        whole = index.file_ignores = file_ignores(index.data)
+    if whole is True or (whole and any(d.code.startswith(c) for c in whole)):
+        return True
     row0 = d.row - 1
     if row0 < 0 or row0 >= len(index.starts):
         return False

@@ -255,12 +255,58 @@ def test_python_kwargs(run_audit, tmp_path):
 # ----------------------------------------------------------------------------- usage and formats
 
 
-def test_from_required_when_launch_names_no_release(run_audit, tmp_path):
+def test_a_launch_naming_no_release_is_listed_not_fatal(run_audit, tmp_path):
+    """Issue 18 defect 7: `audit .` stopped with exit 2 at the first launch naming no release."""
     p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4\n")
-    r = run_audit("--to", "0.27.1", str(p))
-    assert r.exit_code == 2
-    err = r.output.strip().splitlines()
-    assert len(err) == 1 and "--from" in err[0] and "a.sh:1" in err[0]
+    q = write(tmp_path, "b.sh", "docker run vllm/vllm-openai:v0.8.5 --model m --swap-space 4\n")
+    r = run_audit("--to", "0.27.1", str(p), str(q))
+    assert r.exit_code == 1, r.output
+    assert "a.sh:1: not audited: the launch names no vLLM release" in r.output and "--default-from" in r.output
+    assert "b.sh:1: docker:vllm/vllm-openai:v0.8.5, 0.8.5 -> 0.27.1" in r.output
+    _, out = audit_json(run_audit, "--to", "0.27.1", str(p))
+    assert out["summary"]["no_origin"] == [{"path": str(p), "line": 1}]
+
+
+def test_default_from_applies_only_where_a_launch_names_none(run_audit, tmp_path):
+    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4\n")
+    q = write(tmp_path, "b.sh", "docker run vllm/vllm-openai:v0.8.5 --model m --swap-space 4\n")
+    _, out = audit_json(run_audit, "--to", "0.27.1", "--default-from", "0.10.0", str(p), str(q))
+    got = {Path(f["path"]).name: (la["from"], la["from_source"]) for f in out["files"] for la in f["launches"]}
+    assert got["a.sh"] == ("0.10.0", "--default-from") and got["b.sh"][0] == "0.8.5"
+    assert out["summary"]["no_origin"] == []
+    r = run_audit("--to", "0.27.1", "--default-from", "0.10.0", "--from", "0.8.5", str(p))
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+
+
+def test_an_inverted_option_compares_by_meaning(run_audit, tmp_path):
+    """Issue 18 defect 6: `--disable-log-requests` sets disable_log_requests at 0.16.0 and the
+    inverse enable_log_requests at 0.33.0; request logging is off in both (the shipped database)."""
+    import importlib.resources
+
+    db = str(importlib.resources.files("vllm_lint.flag_db"))
+    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4 --disable-log-requests\n")
+    _, out = audit_json(run_audit, "--db", db, "--from", "0.16.0", "--to", "0.33.0", str(p))
+    la = out["files"][0]["launches"][0]
+    assert la["semantic_check"]["checked"] and la["semantic_check"]["differences"] == []
+    q = write(tmp_path, "b.sh", "vllm serve m --port 1\n")
+    _, out = audit_json(run_audit, "--db", db, "--from", "0.16.0", "--to", "0.33.0", str(q))
+    assert "--disable-log-requests" not in {f["name"] for f in out["files"][0]["launches"][0]["drift"]}
+    _, out = audit_json(run_audit, "--db", db, "--from", "0.8.5", "--to", "0.33.0", str(q))
+    drift = {f["name"]: f for f in out["files"][0]["launches"][0]["drift"]}
+    # a real change: logging on by default at 0.8.5, off at 0.33.0 (in the option's own terms)
+    assert (drift["--disable-log-requests"]["old"], drift["--disable-log-requests"]["new"]) == (False, True)
+
+
+def test_markdown_numbers_lines_of_the_original_file_and_says_it_plainly(run_audit, tmp_path):
+    """Issue 18 defect 16: "left to do by hand" gave post-fix lines, "breaks" original ones."""
+    p = write(tmp_path, "a.sh", "vllm serve m \\\n  --swap-space 4 \\\n  --port 1\n"
+                                "vllm serve m --bogus-option 1\n")
+    r = run_audit("--from", "0.8.5", "--to", "0.27.1", "--format", "markdown", str(p))
+    left = [line for line in r.output.splitlines() if line.startswith("- line") and "VL103" in line]
+    assert left and left[0].startswith("- line 4:"), r.output
+    assert "A already rejected" not in r.output and "new since A" not in r.output
+    text = run_audit("--from", "0.8.5", "--to", "0.27.1", str(p)).output
+    assert f"{p}:4: VL103" in text and "new since A" not in text
 
 
 @pytest.mark.parametrize("args", [["--to", "9.9.9"], ["--from", "nonsense"], ["--from", "0.27.1", "--to", "0.8.5"]])
@@ -282,9 +328,10 @@ def test_json_schema_keys(run_audit, tmp_path):
     assert set(out) == {"schema", "from", "to", "exit_code", "summary", "files"}
     assert out["schema"] == 1
     assert set(out["summary"]) == {"files", "launches", "ready", "breaks", "new_breaks", "deprecated", "drift", "fixes_applied",
-                                   "remaining", "semantic_differences", "per_file", "ready_launches"}
+                                   "remaining", "semantic_differences", "no_origin", "per_file", "ready_launches"}
     f = out["files"][0]
-    assert set(f) == {"path", "format", "error", "diff", "fixes_applied", "fix_note", "remaining", "launches"}
+    assert set(f) == {"path", "format", "error", "no_origin", "diff", "fixes_applied", "fix_note", "remaining",
+                      "launches"}
     la = f["launches"][0]
     assert set(la) == {"line", "entry", "from", "from_source", "to", "ready", "opaque", "fixed", "breaks",
                        "deprecated", "drift", "semantic_check", "remaining"}

@@ -18,7 +18,7 @@ def test_record_then_only_new_findings(run_cli, project):
     assert r.exit_code == 0, r.output
     assert r.stderr.startswith("Recorded ") and BASE in r.stderr
     doc = json.loads((project / BASE).read_text())
-    assert doc["tool"] == "vllm-lint" and doc["version"] == 1
+    assert doc["tool"] == "vllm-lint" and doc["version"] == 2
     paths = {e["path"] for e in doc["findings"]}
     assert {"deploy.sh", "k8s/deployment.yaml", "Dockerfile", "offline.py", "README.md"} <= paths
     assert all("row" not in e and "line" not in e for e in doc["findings"]), "no positions in fingerprints"

@@ -129,16 +129,22 @@ def test_sarif_fixes_reproduce_the_fix(run_cli, project):
 def test_junit(run_cli, project, reference):
     root = ET.fromstring(lint(run_cli, "junit"))
     assert root.tag == "testsuites"
-    cases = root.findall("./testsuite/testcase")
-    assert sorted(c.get("name") for c in cases) == sorted(FILES)
+    # as ruff: one test suite per file, one test case per finding; a clean file is one passing case
+    suites = {s.get("name"): s for s in root.findall("./testsuite")}
+    assert sorted(suites) == sorted(FILES)
     failures = root.findall("./testsuite/testcase/failure")
     assert len(failures) == len(reference) == int(root.get("failures"))
-    assert int(root.get("tests")) == len(FILES)
-    clean = next(c for c in cases if c.get("name") == "clean.sh")
-    assert clean.find("failure") is None
-    sh = next(c for c in cases if c.get("name") == "deploy.sh")
-    assert {f.get("type") for f in sh.findall("failure")} >= {"VL101", "VL102", "VL105", "VL201"}
-    assert any(f.text.startswith("deploy.sh:4:3: VL101 ") for f in sh.findall("failure"))
+    cases = root.findall("./testsuite/testcase")
+    assert all(len(c.findall("failure")) <= 1 for c in cases)
+    assert int(root.get("tests")) == len(cases) == len(reference) + 1  # clean.sh
+    clean = suites["clean.sh"].findall("testcase")
+    assert len(clean) == 1 and clean[0].find("failure") is None
+    sh = suites["deploy.sh"].findall("testcase")
+    assert len(sh) == sum(1 for ref in reference if ref[0] == "deploy.sh")
+    assert {c.get("name") for c in sh} >= {"vllm-lint.VL101", "vllm-lint.VL102", "vllm-lint.VL105", "vllm-lint.VL201"}
+    first = next(c for c in sh if c.get("line") == "4")
+    assert first.get("classname") == "deploy.sh" and first.get("column") == "3"
+    assert first.find("failure").text.startswith("deploy.sh:4:3: VL101 error: ")
 
 
 def test_concise_and_colour(run_cli, project, reference):

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 def codes(run_cli, path, *extra):
     r = run_cli("-t", "0.27.1", "--output-format", "concise", *extra, str(path))
-    return [line.split(": ", 1)[1] for line in r.stdout.splitlines() if ": VL" in line]
+    # "path:row:col: CODE [*] severity: message" -> "CODE [*] message"
+    out = []
+    for line in r.stdout.splitlines():
+        if ": VL" in line:
+            head, message = line.split(": ", 1)[1].split(": ", 1)
+            out.append(f"{head.rsplit(' ', 1)[0]} {message}")
+    return out
 
 
 def test_off_by_default(run_cli, project):

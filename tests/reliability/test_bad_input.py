@@ -457,8 +457,8 @@ def test_db_path_is_a_file(run_cli, tmp_path, monkeypatch):
 @pytest.mark.parametrize("name, text, expect", [
     (".vllm-lint.toml", 'target-versoin = "0.10"\n', "unknown setting"),
     (".vllm-lint.toml", 'select = "VL1"\n', "must be a list"),
-    (".vllm-lint.toml", "gpus = true\n", "must be a int"),
-    (".vllm-lint.toml", "gpus = 1.5\n", "must be a int"),
+    (".vllm-lint.toml", "gpus = true\n", "must be an integer, got a boolean"),
+    (".vllm-lint.toml", "gpus = 1.5\n", "must be an integer, got a number"),
     (".vllm-lint.toml", "per-file-ignores = { \"*.sh\" = \"VL1\" }\n", "per-file-ignores"),
     (".vllm-lint.toml", "select = [1, 2]\n", "list of strings"),
     (".vllm-lint.toml", "[oops\n", "invalid TOML"),

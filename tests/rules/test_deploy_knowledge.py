@@ -269,10 +269,22 @@ spec:
   containers:
   - name: vllm
     image: vllm/vllm-openai:v0.27.1
-    args: ["Qwen/Qwen3-30B-A3B", "--gpu-memory-utilization", "0.95"]
+    args: ["deepseek-ai/DeepSeek-V3", "-dp", "8", "--enable-expert-parallel", "--all2all-backend", "deepep_low_latency", "--gpu-memory-utilization", "0.95"]
 """)
     lint("-t", "0.27.1", "--fix", "--unsafe-fixes", str(y))
     assert '"--gpu-memory-utilization", "0.85"' in y.read_text()
+
+
+def test_vl302_unsafe_fixes_leave_the_informational_case_alone(lint, tmp_path):
+    """Issue 18 defect 4: the informational finding says the mechanism does not apply, so
+    --unsafe-fixes must not lower the value."""
+    p = tmp_path / "serve.sh"
+    text = "vllm serve Qwen/Qwen3-30B-A3B --gpu-memory-utilization 0.95\n"
+    p.write_text(text)
+    got = [d for d in findings(lint, p) if d["code"] == "VL302"]
+    assert [d["severity"] for d in got] == ["info"] and got[0]["fix"] is None
+    lint("-t", "0.27.1", "--fix", "--unsafe-fixes", str(p))
+    assert p.read_text() == text
 
 
 def test_vl302_no_fix_for_opaque_value(lint, tmp_path):

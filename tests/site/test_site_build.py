@@ -209,8 +209,8 @@ def test_every_setting_is_documented():
     from vllm_lint import settings
     from vllm_lint.site.reference import configuration
 
-    assert set(settings.DESCRIPTIONS) == set(settings._TYPES)
-    assert [s["key"] for s in configuration()] == list(settings._TYPES)
+    assert set(settings.DESCRIPTIONS) == set(settings.SETTINGS) and all(settings.DESCRIPTIONS.values())
+    assert [s["key"] for s in configuration()] == list(settings.SETTINGS)
 
 
 def test_rule_pages_render_their_docs(site_dir):

@@ -35,6 +35,7 @@ from vllm_lint.launch import (
     EnvAssign,
     Extraction,
     Launch,
+    Note,
     ParseError,
     Span,
     Token,
@@ -188,6 +189,23 @@ def _skip_ws(data: bytes, i: int, end: int, skipped: list, escape: bytes) -> int
             if not hit:
                 return i
     return i
+
+
+_TRAILING_COMMENT = lazy_re(rb"\[[^\]\n]*\][ \t]*(#.*)$")
+
+
+def _note_trailing_comment(data: bytes, ins: _Instr, kw: str, out: Extraction) -> None:
+    """An exec form followed by ``# ...`` on its line (``CMD ["vllm", ...]  # vllm-lint: ignore``)
+    is no JSON array to Docker: ``#`` starts a comment only at the start of a line, so Docker runs
+    the whole text through ``/bin/sh -c``. The linter reads it as Docker does (no launch), so a
+    suppression comment there hides nothing but breaks the container: say so."""
+    m = _TRAILING_COMMENT.search(data, ins.args, ins.end)
+    if m is None or data[ins.args:m.start()].strip():
+        return
+    out.notes.append(Note(f"{kw} is not in exec form: the text after `]` (`{m.group(1).decode(errors='replace')[:40]}`) "
+                          f"makes it shell form, so Docker runs the whole line through /bin/sh -c; put the "
+                          f"comment on a line of its own above the instruction", Span(m.start(1), m.end(1)),
+                          severity="warning"))
 
 
 def _json_array(data: bytes, ins: _Instr, escape: bytes) -> Optional[list[_JWord]]:
@@ -393,6 +411,8 @@ def extract(data: bytes, path: str) -> Extraction:
         elif kw in ("CMD", "ENTRYPOINT"):
             words = _json_array(data, ins, escape)
             form = ("exec", words, ins) if words is not None else ("shell", None, ins)
+            if words is None:
+                _note_trailing_comment(data, ins, kw, out)
             if kw == "CMD":
                 stage.cmd = form
             else:

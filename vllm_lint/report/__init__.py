@@ -13,11 +13,12 @@ class ReportContext(Record):
     not read, for the text summary (machine formats leave it to stderr)."""
 
     __slots__ = ("fix_mode", "unsafe_fixes", "fixed_count", "statistics", "quiet", "color", "db_range", "rules",
-                 "no_launch", "reading_note")
+                 "no_launch", "reading_note", "fail_on", "sources")
 
     def __init__(self, fix_mode: bool = False, unsafe_fixes: bool = False, fixed_count: int = 0,
                  statistics: bool = False, quiet: bool = False, color: bool = False, db_range: Optional[str] = None,
-                 rules: Optional[dict] = None, no_launch: bool = False, reading_note: Optional[str] = None) -> None:
+                 rules: Optional[dict] = None, no_launch: bool = False, reading_note: Optional[str] = None,
+                 fail_on: str = "warning", sources: Optional[dict] = None) -> None:
         self.fix_mode = fix_mode
         self.unsafe_fixes = unsafe_fixes
         self.fixed_count = fixed_count
@@ -28,9 +29,11 @@ class ReportContext(Record):
         self.rules = rules
         self.no_launch = no_launch
         self.reading_note = reading_note
+        self.fail_on = fail_on  # the lowest severity that fails the run (the summary says what is below it)
+        self.sources = sources  # path -> bytes for findings in no file on disk (standard input)
 
 
-FORMATS = ("text", "concise", "json", "github", "gitlab", "sarif", "junit")
+FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson", "checkstyle")
 
 
 def render(fmt: str, results, ctx: ReportContext) -> str:
@@ -41,4 +44,8 @@ def render(fmt: str, results, ctx: ReportContext) -> str:
 
         return text(results, ctx, concise=fmt == "concise")
     module = {"json": "json_report"}.get(fmt, fmt)
+    if fmt == "json-lines":
+        from .json_report import render_lines
+
+        return render_lines(results, ctx)
     return importlib.import_module(f"{__name__}.{module}").render(results, ctx)

@@ -1,7 +1,7 @@
 """GitLab Code Quality report (the ``codequality`` artifact): a JSON list of issues.
 
 Each issue: ``description``, ``check_name`` (the rule code), ``fingerprint`` (stable across line
-shifts: path, code, option and message, see ``vllm_lint.baseline``), ``severity`` (``major`` for
+shifts and release bumps: path, code, option and line content, see ``vllm_lint.baseline``), ``severity`` (``major`` for
 errors, ``minor`` for warnings, ``info``), ``location.path`` (relative to the working directory,
 the project root in a CI job) and ``location.lines.begin`` / ``end``.
 """
@@ -16,11 +16,12 @@ _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..baseline import display_path, fingerprints
+    from ..baseline import display_path, fingerprints, lines_of
 
+    lines = lines_of(results, ctx.sources)
     out = []
     for r in results:
-        for d, fp in zip(r.diagnostics, fingerprints(r.diagnostics)):
+        for d, fp in zip(r.diagnostics, fingerprints(r.diagnostics, lines=lines)):
             out.append({
                 "type": "issue",
                 "description": f"{d.code} {d.message}",

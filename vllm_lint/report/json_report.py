@@ -1,9 +1,10 @@
 """ruff's JSON shape, plus ``severity``, ``option`` and ``target_version``.
 
-A list of objects: ``code``, ``message``, ``filename``, ``location {row, column}``,
-``end_location``, ``fix {applicability, message, edits [{content, location, end_location}]}`` or
-null, ``url``, ``noqa_row``; and ours: ``severity``, ``option``, ``target_version``. Tools that
-read ruff's JSON read ours.
+``json``: a list of objects: ``code``, ``name`` (the rule's name), ``message``, ``filename``,
+``location {row, column}``, ``end_location``, ``fix {applicability, message, edits [{content,
+location, end_location}]}`` or null, ``url``, ``noqa_row``; and ours: ``severity``, ``option``,
+``target_version``. Tools that read ruff's JSON read ours. ``json-lines``: the same objects, one
+per line. With ``--statistics``: ``{code, name, count, fixable}`` per rule instead, as ruff.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def diagnostic_dict(d, positions) -> dict:
     rule = registry().get(d.code)
     return {
         "code": d.code,
+        "name": rule.name if rule else None,
         "message": d.message,
         "filename": os.path.abspath(d.path),
         "location": {"row": d.row, "column": d.column},
@@ -66,7 +68,20 @@ def make_positions(results):
     return positions
 
 
-def render(results, ctx: ReportContext) -> str:
+def _objects(results, ctx: ReportContext) -> list[dict]:
+    if ctx.statistics:
+        from .text import statistics_rows
+
+        diags = [d for r in results for d in r.diagnostics]
+        return [{"code": code, "name": name or None, "count": n, "fixable": fixable}
+                for code, n, fixable, name in statistics_rows(diags, ctx)]
     positions = make_positions(results)
-    out = [diagnostic_dict(d, positions) for r in results for d in r.diagnostics]
-    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    return [diagnostic_dict(d, positions) for r in results for d in r.diagnostics]
+
+
+def render(results, ctx: ReportContext) -> str:
+    return json.dumps(_objects(results, ctx), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_lines(results, ctx: ReportContext) -> str:
+    return "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in _objects(results, ctx))

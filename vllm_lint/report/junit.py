@@ -1,8 +1,9 @@
-"""JUnit XML: one ``testcase`` per linted file, one ``failure`` per finding in it.
+"""JUnit XML, as ruff writes it: one ``testsuite`` per linted file, one ``testcase`` per finding.
 
-A clean file is a passing test case, so CI dashboards (GitLab's test report, Jenkins) show what
-was checked as well as what failed. ``failure`` carries ``type`` (the rule code), ``message``
-(code and message) and, as text, ``path:row:col: CODE message``.
+Each finding's test case is named ``vllm-lint.CODE`` with the file as ``classname`` (so dashboards
+group by file) and carries ``line`` and ``column``; its ``failure`` has the message and, as text,
+``path:row:col: CODE message``. A clean file is one passing test case, so CI dashboards (GitLab's
+test report, Jenkins) show what was checked as well as what failed.
 """
 
 from __future__ import annotations
@@ -15,20 +16,27 @@ from . import ReportContext
 def render(results, ctx: ReportContext) -> str:
     from ..baseline import display_path
 
-    cases = []
-    failures = 0
+    suites = ET.Element("testsuites", {"name": "vllm-lint"})
+    total = failures = 0
     for r in results:
-        case = ET.Element("testcase", {"name": display_path(r.path), "classname": "vllm-lint",
-                                       "file": display_path(r.path), "time": "0"})
+        shown = display_path(r.path)
+        suite = ET.SubElement(suites, "testsuite", {"name": shown, "file": shown})
+        cases = failed = 0
         for d in r.diagnostics:
-            failures += 1
-            f = ET.SubElement(case, "failure", {"type": d.code, "message": f"{d.code} {d.message}"})
-            f.text = f"{display_path(d.path)}:{d.row}:{d.column}: {d.code} {d.message}" + (
+            case = ET.SubElement(suite, "testcase", {"name": f"vllm-lint.{d.code}", "classname": shown,
+                                                     "file": shown, "line": str(d.row), "column": str(d.column),
+                                                     "time": "0"})
+            f = ET.SubElement(case, "failure", {"type": d.code, "message": d.message})
+            f.text = f"{shown}:{d.row}:{d.column}: {d.code} {d.severity}: {d.message}" + (
                 f" [vllm {d.target_version}]" if d.target_version else "")
-        cases.append(case)
-    counts = {"tests": str(len(cases)), "failures": str(failures), "errors": "0", "skipped": "0", "time": "0"}
-    suites = ET.Element("testsuites", {"name": "vllm-lint", **counts})
-    suite = ET.SubElement(suites, "testsuite", {"name": "vllm-lint", **counts})
-    suite.extend(cases)
+            cases += 1
+            failed += 1
+        if not cases:
+            ET.SubElement(suite, "testcase", {"name": "vllm-lint", "classname": shown, "file": shown, "time": "0"})
+            cases = 1
+        suite.attrib.update({"tests": str(cases), "failures": str(failed), "errors": "0", "skipped": "0", "time": "0"})
+        total += cases
+        failures += failed
+    suites.attrib.update({"tests": str(total), "failures": str(failures), "errors": "0", "time": "0"})
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"

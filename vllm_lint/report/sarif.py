@@ -48,16 +48,17 @@ def _artifact(path: str) -> dict:
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..baseline import fingerprints
+    from ..baseline import fingerprints, lines_of
     from ..rules.base import registry
     from .json_report import make_positions
 
     reg = ctx.rules or registry()
     codes = list(reg)
     positions = make_positions(results)
+    lines = lines_of(results, ctx.sources)
     out_results = []
     for r in results:
-        for d, fp in zip(r.diagnostics, fingerprints(r.diagnostics)):
+        for d, fp in zip(r.diagnostics, fingerprints(r.diagnostics, lines=lines)):
             region = {"startLine": max(1, d.row), "startColumn": max(1, d.column)}
             if d.end_row:
                 region["endLine"] = max(d.end_row, region["startLine"])

@@ -1,64 +1,146 @@
-"""ruff-style text output: ``path:row:col: CODE [*] message`` and a closing summary."""
+"""ruff-style text output.
+
+``text`` (the default, ruff's "full"): each finding's line ``path:row:col: CODE [*] severity: message
+[vllm X.Y.Z]``, then the source lines around it with carets under the span, and the fix's title
+(``help: Rename to ...``) when the finding has a fix. ``concise``: the first line only, without the
+release. The severity is a word in both, so it shows without colour. A closing summary follows
+(:func:`summary_lines`, one list so that further lines can join it).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Callable
 
 from . import ReportContext
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
-_BOLD, _RESET = "\033[1m", "\033[0m"
+_BOLD, _BLUE, _RESET = "\033[1m", "\033[34m", "\033[0m"
+CONTEXT_LINES = 2  # source lines shown before and after a finding's line, as ruff shows
+TAB = 4
 
 
 def _fixable(d, ctx: ReportContext) -> bool:
     return d.fix is not None and (d.fix.applicability == "safe" or ctx.unsafe_fixes and d.fix.applicability == "unsafe")
 
 
-def render(results, ctx: ReportContext, concise: bool = False) -> str:
-    lines = []
-    diags = [d for r in results for d in r.diagnostics]
-    for d in diags:
-        code = d.code
-        mark = " [*]" if _fixable(d, ctx) else ""
-        loc = f"{d.path}:{d.row}:{d.column}:"
-        if ctx.color:
-            loc = f"{_BOLD}{loc}{_RESET}"
-            code = f"{_COLORS.get(d.severity, '')}{_BOLD}{code}{_RESET}"
-        line = f"{loc} {code}{mark} {d.message}"
-        if not concise and d.target_version and d.code != "VL001":
-            line += f" [vllm {d.target_version}]"
-        if d.fix_blocked:
-            line += f" (fix not applied: {d.fix_blocked})"
-        lines.append(line)
-    if ctx.statistics:
-        lines = []
-        counts = Counter(d.code for d in diags)
-        fixable = Counter(d.code for d in diags if _fixable(d, ctx))
-        from ..rules.base import registry
+def header(d, ctx: ReportContext, with_release: bool = True) -> str:
+    """A finding's first line: ``path:row:col: CODE [*] severity: message``."""
+    code, severity = d.code, d.severity
+    mark = " [*]" if _fixable(d, ctx) else ""
+    loc = f"{d.path}:{d.row}:{d.column}:"
+    if ctx.color:
+        loc = f"{_BOLD}{loc}{_RESET}"
+        tint = _COLORS.get(d.severity, "")
+        code = f"{tint}{_BOLD}{code}{_RESET}"
+        severity = f"{tint}{severity}{_RESET}"
+    line = f"{loc} {code}{mark} {severity}: {d.message}"
+    if with_release and d.target_version and d.code != "VL001":
+        line += f" [vllm {d.target_version}]"
+    if d.fix_blocked:
+        line += f" (fix not applied: {d.fix_blocked})"
+    return line
 
-        reg = registry()
-        for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            name = reg[code].name if code in reg else ""
-            mark = "[*]" if fixable.get(code) else "   "
-            lines.append(f"{n:>5}\t{code}\t{mark} {name}")
-    if ctx.quiet:
-        return "\n".join(lines) + ("\n" if lines else "")
+
+def snippet(d, lines: list[str], ctx: ReportContext) -> list[str]:
+    """The source around ``d`` with carets under its span (rows of ``lines``, 1-based); empty for a
+    finding with no place in the file (an unreadable file)."""
+    if d.span is None or not lines or not 1 <= d.row <= len(lines):
+        return []
+    first, last = max(1, d.row - CONTEXT_LINES), min(len(lines), d.row + CONTEXT_LINES)
+    width = len(str(last))
+    pad = " " * width
+    bar = f"{_BLUE}{_BOLD}|{_RESET}" if ctx.color else "|"
+    out = [f"{pad} {bar}"]
+    for row in range(first, last + 1):
+        text = lines[row - 1].expandtabs(TAB)
+        num = f"{row:>{width}}"
+        if ctx.color:
+            num = f"{_BLUE}{_BOLD}{num}{_RESET}"
+        out.append(f"{num} {bar} {text}".rstrip())
+        if row == d.row:
+            raw = lines[row - 1]
+            start = len(raw[:max(0, d.column - 1)].expandtabs(TAB))
+            if d.end_row == d.row and d.end_column > d.column:
+                end = len(raw[:d.end_column - 1].expandtabs(TAB))
+            else:  # a span running on to later lines: up to the end of this one
+                end = max(len(text), start + 1)
+            carets = "^" * max(1, end - start)
+            if ctx.color:
+                carets = f"{_COLORS.get(d.severity, '')}{_BOLD}{carets}{_RESET}"
+            out.append(f"{pad} {bar} {' ' * start}{carets}")
+    out.append(f"{pad} {bar}")
+    if d.fix is not None and d.fix.message:
+        out.append(f"help: {d.fix.message}")
+    return out
+
+
+def source_lines(results, ctx: ReportContext) -> Callable[[str], list[str]]:
+    """Path -> its lines as text (``baseline.lines_of``)."""
+    from ..baseline import lines_of
+
+    return lines_of(results, ctx.sources)
+
+
+def statistics_rows(diags, ctx: ReportContext) -> list[tuple[str, int, bool, str]]:
+    """(code, count, any fixable, rule name), most frequent first: ``--statistics``."""
+    from ..rules.base import registry
+
+    counts = Counter(d.code for d in diags)
+    fixable = Counter(d.code for d in diags if _fixable(d, ctx))
+    reg = ctx.rules or registry()
+    return [(code, n, bool(fixable.get(code)), reg[code].name if code in reg else "")
+            for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def summary_lines(diags, ctx: ReportContext) -> list[str]:
+    """The closing summary: how many findings, how many fixed, what --fix and --unsafe-fixes would do."""
     n = len(diags)
     fixable_n = sum(1 for d in diags if _fixable(d, ctx))
     unsafe_n = sum(1 for d in diags if d.fix is not None and d.fix.applicability == "unsafe" and not ctx.unsafe_fixes)
+    by = Counter(d.severity for d in diags)
+    kinds = ", ".join(f"{by[s]} {s}{'s' if by[s] != 1 and s != 'info' else ''}" for s in _RANK_ORDER if by[s])
     summary = []
     if ctx.fix_mode and ctx.fixed_count:
         summary.append(f"Found {n + ctx.fixed_count} problem{'s' if n + ctx.fixed_count != 1 else ''} "
-                       f"({ctx.fixed_count} fixed, {n} remaining).")
+                       f"({ctx.fixed_count} fixed, {n} remaining{': ' + kinds if kinds else ''}).")
     elif n:
-        summary.append(f"Found {n} problem{'s' if n != 1 else ''}.")
+        summary.append(f"Found {n} problem{'s' if n != 1 else ''} ({kinds}).")
     elif not ctx.no_launch:
         summary.append("All checks passed!")
+    below = sum(by[s] for s in _RANK_ORDER if _RANK[s] < _RANK.get(ctx.fail_on, 1))
+    if below:
+        summary.append(f"({below} below the --fail-on {ctx.fail_on} threshold, which do not fail the run.)")
     if fixable_n and not ctx.fix_mode:
         summary.append(f"[*] {fixable_n} fixable with the `--fix` option.")
     if unsafe_n:
         summary.append(f"({unsafe_n} hidden fix{'es' if unsafe_n != 1 else ''} can be enabled with the `--unsafe-fixes` option.)")
     if ctx.reading_note:
         summary.append(ctx.reading_note)
-    body = "\n".join(lines)
-    return (body + "\n" if body else "") + "\n".join(summary) + "\n"
+    return summary
+
+
+_RANK = {"info": 0, "warning": 1, "error": 2}
+_RANK_ORDER = ("error", "warning", "info")
+
+
+def render(results, ctx: ReportContext, concise: bool = False) -> str:
+    diags = [d for r in results for d in r.diagnostics]
+    lines: list[str] = []
+    if ctx.statistics:
+        for code, n, fixable, name in statistics_rows(diags, ctx):
+            lines.append(f"{n:>5}\t{code}\t{'[*]' if fixable else '   '} {name}")
+    elif concise:
+        lines = [header(d, ctx, with_release=False) for d in diags]
+    else:
+        source = source_lines(results, ctx)
+        for d in diags:
+            lines.append(header(d, ctx))
+            shown = snippet(d, source(d.path), ctx)
+            if shown:
+                lines.extend(shown)
+                lines.append("")
+    if ctx.quiet:
+        return "\n".join(lines) + ("\n" if lines else "")
+    body = "\n".join(lines) + ("\n" if lines else "")
+    return body + "\n".join(summary_lines(diags, ctx)) + "\n"

@@ -113,11 +113,11 @@ CheckFn = Callable[[LintContext], Iterable[Diagnostic]]
 class Rule(Record):
     """A rule's metadata and check. ``fix``: the applicability of the fix this rule offers, if any."""
 
-    __slots__ = ("code", "name", "summary", "severity", "fix", "default_enabled", "doc", "_check")
+    __slots__ = ("code", "name", "summary", "severity", "fix", "default_enabled", "doc", "_check", "preview")
 
     def __init__(self, code: str, name: str, summary: str, severity: Severity = "error",
                  fix: Optional[Applicability] = None, default_enabled: bool = True, doc: str = "",
-                 _check: Optional[CheckFn] = None) -> None:
+                 _check: Optional[CheckFn] = None, preview: bool = False) -> None:
         self.code = code
         self.name = name
         self.summary = summary
@@ -126,6 +126,7 @@ class Rule(Record):
         self.default_enabled = default_enabled
         self.doc = doc
         self._check = _check
+        self.preview = preview  # new in this vllm-lint release: runs only with --preview (CHANGELOG.md)
 
     def check(self, fn: CheckFn) -> CheckFn:
         self._check = fn
@@ -181,22 +182,33 @@ def registry() -> dict[str, Rule]:
     return _REGISTRY
 
 
-def select_rules(select: Iterable[str], ignore: Iterable[str], extend_select: Iterable[str] = ()) -> list[Rule]:
-    """ruff-style selection by code prefix: ``VL1`` selects VL101..VL109."""
-    select = [s.upper() for s in select]
-    ignore = [s.upper() for s in ignore]
-    extend = [s.upper() for s in extend_select]
+def select_rules(select: Iterable[str], ignore: Iterable[str], extend_select: Iterable[str] = (),
+                 preview: bool = False) -> list[Rule]:
+    """ruff-style selection by code prefix: ``VL1`` selects VL101..VL109 (one layer)."""
+    return select_layered([(list(select) or None, list(extend_select), list(ignore))], preview)
+
+
+def select_layered(layers: Iterable[tuple], preview: bool = False) -> list[Rule]:
+    """The rules chosen by selection layers, lowest first (the files a configuration extends, the
+    configuration, the command line), as ruff resolves them: a layer's ``select`` (None: not given)
+    replaces the choice of the layers below, its ``extend-select`` adds and its ``ignore`` removes;
+    within a layer the longest matching prefix decides (``ignore = ["VL1"]`` with
+    ``extend-select = ["VL101"]`` keeps VL101), an ignore winning a tie. A rule that is off by
+    default is chosen only by a prefix longer than ``VLn`` (``VL00``, ``VL003``); a preview rule
+    only with ``preview``."""
+    layers = [(None if sel is None else [c.upper() for c in sel], [c.upper() for c in ext or ()],
+               [c.upper() for c in ign or ()]) for sel, ext, ign in layers]
     out = []
     for code, rule in registry().items():
-        if select:
-            chosen = any(code.startswith(p) for p in select) and (rule.default_enabled or any(
-                code == p or (len(p) > 3 and code.startswith(p)) for p in select))
-        else:
-            chosen = rule.default_enabled
-        if any(code.startswith(p) for p in extend):
-            chosen = True
-        if any(code.startswith(p) for p in ignore):
-            chosen = False
-        if chosen:
+        chosen = rule.default_enabled
+        for sel, ext, ign in layers:
+            on = [p for p in (sel or []) + ext if code.startswith(p)
+                  and (rule.default_enabled or code == p or len(p) > 3)]
+            off = [p for p in ign if code.startswith(p)]
+            if sel is not None and not on:
+                chosen = False
+            if on or off:
+                chosen = max(map(len, on), default=-1) > max(map(len, off), default=-1)
+        if chosen and (preview or not rule.preview):
             out.append(rule)
     return out

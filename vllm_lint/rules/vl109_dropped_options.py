@@ -40,5 +40,7 @@ def check(ctx: LintContext):
     span = Span(min(s.start for s in spans), max(s.end for s in spans)) if spans else launch.span
     opts = [t.text for t in launch.dropped if t.text.startswith("-")]
     shown = ", ".join(f"`{o}`" for o in opts[:4]) + (" ..." if len(opts) > 4 else "")
-    yield ctx.diag(RULE, f"{shown} {'is' if len(opts) == 1 else 'are'} cut off from the vLLM command by a broken "
-                         f"line continuation and never reach vLLM", span, option=opts[0] if opts else None)
+    one = len(opts) == 1
+    yield ctx.diag(RULE, f"{shown} {'is' if one else 'are'} cut off from the vLLM command by a broken "
+                         f"line continuation and never {'reaches' if one else 'reach'} vLLM", span,
+                   option=opts[0] if opts else None)

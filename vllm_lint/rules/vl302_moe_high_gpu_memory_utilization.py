@@ -1,4 +1,4 @@
-"""## What it does
+r"""## What it does
 Finds `--gpu-memory-utilization` at or above a threshold (default 0.95, setting
 `moe-gpu-memory-utilization-threshold`) on a mixture-of-experts model, and says which case applies:
 
@@ -27,7 +27,8 @@ vllm serve deepseek-ai/DeepSeek-V3 -dp 8 --enable-expert-parallel \
 ```
 
 ## Fix safety
-Unsafe (`--unsafe-fixes`): sets the value to `moe-gpu-memory-utilization-cap` (default 0.90). This
+Unsafe (`--unsafe-fixes`), for the warning only (the informational finding says the mechanism does
+not apply, so it has no fix): sets the value to `moe-gpu-memory-utilization-cap` (default 0.90). This
 shrinks the KV cache, so fewer sequences run concurrently; vLLM's `--kv-cache-memory-bytes` (where
 the release has it) or `VLLM_DEEPEP_BUFFER_SIZE_MB` may be the better lever.
 
@@ -102,10 +103,11 @@ def check(ctx: LintContext):
                "no all-to-all backend is configured")
         msg = (f"gpu memory utilization {val} on MoE model {facts.model}: {why}, so the known out-of-memory mechanism "
                f"(all-to-all buffers allocated after profiling) does not apply; there is no public evidence that "
-               f"{val} fails here (the unsafe fix lowers it to the configured cap)")
+               f"{val} fails here")
     fix = None
     cap = float(ctx.settings.moe_gpu_memory_utilization_cap)
-    if g.arg is not None and cap < g.value:
+    # a fix only where the mechanism applies: the informational case says it does not
+    if severity == "warning" and g.arg is not None and cap < g.value:
         edits = value_edit(g.arg, f"{cap:g}")
         if edits:
             fix = Fix(edits, "unsafe", f"Set gpu memory utilization to {cap:g}")

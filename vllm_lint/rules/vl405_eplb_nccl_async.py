@@ -1,4 +1,4 @@
-"""## What it does
+r"""## What it does
 Finds expert-parallel load balancing (`--enable-eplb`) with asynchronous rebalancing
 (`eplb_config.use_async`, given or on by default in the target release) and an NCCL-based
 communicator (`eplb_config.communicator` `torch_nccl` or `pynccl`).

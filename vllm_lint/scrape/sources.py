@@ -25,6 +25,7 @@ import hashlib
 import io
 import os
 import posixpath
+import sys
 import re
 import subprocess
 import tarfile
@@ -564,7 +565,10 @@ class PyPISource:
             raise IntegrityError(f"{filename}: PyPI publishes no sha256 digest")
         dest = self.cache_dir / "archives" / filename
         if dest.is_file() and self._sha256_file(dest) == expected:
+            self._say(f"{version}: using the cached {filename}")
             return dest, f
+        size = f.get("size")
+        self._say(f"{version}: downloading {filename}" + (f" ({size / 1e6:.0f} MB)" if isinstance(size, int) else ""))
         url = urllib.parse.urljoin(self.url, f["url"])
         dest.parent.mkdir(parents=True, exist_ok=True)
         resp = self.http.get(url, stream=True)
@@ -589,8 +593,15 @@ class PyPISource:
                 os.unlink(tmp)
         return dest, f
 
+    def _say(self, message: str) -> None:
+        """A progress line on stderr (``db build`` / ``db update`` turn it on: ``report = True``)."""
+        if getattr(self, "report", False):
+            sys.stderr.write(f"  {message}\n")
+            sys.stderr.flush()
+
     def fetch(self, version: str) -> tuple[DictTree, dict[str, Any]]:
         path, f = self.download(version)
+        self._say(f"{version}: extracting {f['filename']}")
         tree = read_archive(path, f["filename"])
         kind = "sdist" if f.get("packagetype") == "sdist" else "wheel"
         return tree, {"kind": kind, "archive": f["filename"], "sha256": f["digests"]["sha256"]}

@@ -16,10 +16,11 @@ def configuration() -> list[dict[str, Any]]:
 
     defaults = settings.Settings()
     out = []
-    for key, typ in settings._TYPES.items():
-        out.append({"key": key, "type": {str: "string", list: "list of strings", dict: "table", int: "integer",
-                                         float: "number", bool: "boolean"}[typ],
-                    "default": getattr(defaults, key.replace("-", "_")),
+    names = {"string": "string", "array": "list of strings", "codes-table": "table", "severity-table": "table",
+             "integer": "integer", "number": "number", "boolean": "boolean"}
+    for key, spec in settings.SETTINGS.items():
+        out.append({"key": key, "type": names[spec.type],
+                    "default": getattr(defaults, key.replace("-", "_"), None),
                     "description": settings.DESCRIPTIONS[key]})
     return out
 
