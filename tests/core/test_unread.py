@@ -73,7 +73,7 @@ def test_findings_and_the_note_together(run_cli, tmp_path):
     r = run_cli("-t", "0.27.1", str(tmp_path))
     assert r.exit_code == 1
     assert r.stdout.splitlines()[-3:] == [
-        "Found 1 problem.",
+        "Found 1 problem (1 error).",
         "[*] 1 fixable with the `--fix` option.",
         "1 file held no vLLM launch. Run with --verbose to see which and why.",
     ]
