@@ -20,6 +20,7 @@ from . import suppress
 from .frontends.base import Mode, format_by_content, format_by_filename
 from .frontends.base import get as format_unit
 from .fsutil import real_dir
+from . import reach
 from .launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, VersionHint
 from .record import Record, lazy_re
 from .rules.base import Diagnostic, LintContext, Rule, registry
@@ -438,6 +439,7 @@ class Linter:
         except RecursionError:
             analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
             return analysis
+        reach.decide(extraction, data, self.db)
         analysis.extraction = extraction
         diags: list[Diagnostic] = []
         seen_env: set[tuple[int, int]] = set()

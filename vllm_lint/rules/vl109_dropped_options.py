@@ -39,6 +39,6 @@ def check(ctx: LintContext):
     spans = [t.span for t in launch.dropped if t.span]
     span = Span(min(s.start for s in spans), max(s.end for s in spans)) if spans else launch.span
     opts = [t.text for t in launch.dropped if t.text.startswith("-")]
-    shown = ", ".join(f"`{o}`" for o in opts[:4]) + (" ..." if len(opts) > 4 else "")
+    shown = ", ".join(f"`{o}`" for o in opts[:4]) + (f" and {len(opts) - 4} more" if len(opts) > 4 else "")
     yield ctx.diag(RULE, f"{shown} {'is' if len(opts) == 1 else 'are'} cut off from the vLLM command by a broken "
                          f"line continuation and never reach vLLM", span, option=opts[0] if opts else None)
