@@ -16,6 +16,9 @@ vllm serve m \
 ```
 `VL109 --max-model-len and what follows are not part of the vllm command (line 2 has no trailing backslash)`
 
+## Severity
+Warning: vLLM accepts the shortened command and starts; the cut-off options are silently ignored.
+
 ## Fix safety
 No automatic fix: the intended command may need the backslash, or the lines may be meant as
 something else.
@@ -28,7 +31,7 @@ from ..launch import Span
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL109", name="dropped-options", summary="options cut off by a broken line continuation",
-            severity="error")
+            severity="warning")
 
 
 @RULE.check
