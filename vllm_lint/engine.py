@@ -376,6 +376,9 @@ class Linter:
             if text.lower() in ("latest", "nightly", "main"):
                 return self.db.newest, f"{h.source} '{text}' (newest release in the database)"
             v = self.db.floor_version(text)
+            if v is None:  # a local suffix on the release (v0.7.3.self.post1): the release it names
+                m = re.match(r"v?(\d+\.\d+(?:\.\d+)?)(?=[.+_-]|$)", text)
+                v = self.db.floor_version(m.group(1)) if m else None
             if v:
                 return v, f"{h.source} {text}"
         pin = self._project_pin(self._real_parent(path))

@@ -209,3 +209,10 @@ docker run --network host vllm/vllm-router:nightly vllm-router \\
   --vllm-pd-disaggregation --kv-connector moriio
 """, target="0.25.0")
     assert codes(found) == []
+
+
+def test_an_image_tag_with_a_local_suffix_names_its_release(lint):
+    found = lint("run.sh", "docker run --gpus 1 vllm/vllm-openai:v0.7.3.self.post1 --model m --swap-space 4\n")
+    assert {f["target_version"] for f in found} <= {"0.7.3"}
+    found = lint("run2.sh", "docker run --gpus 1 vllm/vllm-openai:v0.7.3.self.post1 --model m --bogus-flag 1\n")
+    assert [(f["code"], f["target_version"]) for f in found] == [("VL103", "0.7.3")]
