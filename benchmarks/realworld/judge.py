@@ -97,7 +97,9 @@ def report(found: list[dict], rows: list[dict]) -> dict:
         print(f"{g:28} {c['all']:5} {c['true']:5} {c['false']:5} {c['?']:4}  "
               f"{_share(c['opt_false'], c['opt_all']):>11}  {_share(c['false'], c['all']):>9}")
     here = {(f["group"], f["path"], f["line"], f["option"]) for f in found}
-    lost = [r for r in rows if r["verdict"] == "true" and (r["group"], r["path"], r["line"], r["option"]) not in here]
+    groups = {f["group"] for f in found}  # a group not measured this time loses nothing
+    lost = [r for r in rows if r["verdict"] == "true" and r["group"] in groups
+            and (r["group"], r["path"], r["line"], r["option"]) not in here]
     if unjudged:
         print(f"\n{len(unjudged)} unjudged finding(s):")
         for f in unjudged:

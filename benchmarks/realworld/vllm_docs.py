@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
         dest = scratch / "docs" / rel
         if not (dest / ".extracted").exists():
             archive, _ = src.download(rel)
+            if not archive.name.endswith((".tar.gz", ".tgz")):
+                print(f"{rel:12} skipped: PyPI has no sdist, only {archive.name} (no docs in a wheel)")
+                continue
             dest.mkdir(parents=True, exist_ok=True)
             n = extract(archive, dest)
             (dest / ".extracted").write_text(f"{archive.name} {n}\n")
