@@ -352,7 +352,8 @@ class Linter:
                 m = pin_re.search(text) or re.search(r"[\"']vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", text)
                 if m:
                     op, ver = m.group(1), m.group(2)
-                    v = self.db.floor_version(ver) if op in ("==", "~=") else self.db.newest
+                    # a range (vllm>=0.10) is not a pin: it names no release
+                    v = self.db.floor_version(ver) if op in ("==", "~=") else None
                     if v:
                         found = (v, f"{name} pins vllm{op}{ver}")
                         break

@@ -216,3 +216,12 @@ def test_an_image_tag_with_a_local_suffix_names_its_release(lint):
     assert {f["target_version"] for f in found} <= {"0.7.3"}
     found = lint("run2.sh", "docker run --gpus 1 vllm/vllm-openai:v0.7.3.self.post1 --model m --bogus-flag 1\n")
     assert [(f["code"], f["target_version"]) for f in found] == [("VL103", "0.7.3")]
+
+
+def test_a_range_is_not_a_pin(tmp_path, monkeypatch):
+    monkeypatch.setenv("VLLM_LINT_DB", str(default_db_path()))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+    (tmp_path / "requirements.txt").write_text("vllm>=0.10\n")
+    (tmp_path / "run.sh").write_text("vllm serve m --max-num-seqs 8\n")
+    res = CliRunner().invoke(main, ["-v", "--exit-zero", str(tmp_path / "run.sh")], catch_exceptions=False)
+    assert "(newest release in the database)" in res.output and "pins vllm>=" not in res.output
