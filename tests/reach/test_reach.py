@@ -225,3 +225,9 @@ def test_a_range_is_not_a_pin(tmp_path, monkeypatch):
     (tmp_path / "run.sh").write_text("vllm serve m --max-num-seqs 8\n")
     res = CliRunner().invoke(main, ["-v", "--exit-zero", str(tmp_path / "run.sh")], catch_exceptions=False)
     assert "(newest release in the database)" in res.output and "pins vllm>=" not in res.output
+
+
+def test_env_deprecated_outside_envs_py_names_its_successor(lint):
+    found = lint("run.sh", "VLLM_ATTENTION_BACKEND=FLASH_ATTN vllm serve m\n", target="0.13.0")
+    assert [(f["code"], f["message"]) for f in found] == [
+        ("VL204", "`VLLM_ATTENTION_BACKEND` is deprecated at vLLM 0.13.0; use `--attention-config.backend`")]

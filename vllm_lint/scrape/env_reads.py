@@ -85,3 +85,40 @@ def _paths(tree: SourceTree) -> Iterable[str]:
 def _text(tree: SourceTree, path: str) -> str | None:
     raw = tree.read(path)
     return raw.decode("utf-8", "replace") if raw is not None else None
+
+
+_HELPER_DEF = re.compile(r"^(\s*)def (\w+)\(\s*self\s*,\s*(\w+)\s*:\s*str\s*,\s*(\w+)\s*:\s*str\s*\)[^:]*:", re.M)
+_CLASS_DEF = re.compile(r"^class (\w+)\b", re.M)
+
+
+def config_env_deprecations(tree: SourceTree) -> dict[str, str]:
+    """``{VLLM_NAME: "--x-config.field"}``: variables a config class under ``vllm/config/`` still
+    copies into one of its fields with a deprecation warning (0.13.0-0.14.1:
+    ``AttentionConfig._set_from_env_if_set("backend", "VLLM_ATTENTION_BACKEND")``). The helper is
+    recognised by its shape (a method taking a field name and a variable name whose body says
+    "deprecated" and checks the environment); the successor is the class's JSON option (class
+    ``AttentionConfig`` -> ``--attention-config``) and the field."""
+    out: dict[str, str] = {}
+    for path in _paths(tree):
+        if not (path.startswith("vllm/config/") and path.endswith(".py")):
+            continue
+        text = _text(tree, path) or ""
+        if "deprecated" not in text:
+            continue
+        for m in _HELPER_DEF.finditer(text):
+            indent, helper = m.group(1), m.group(2)
+            body_end = re.compile(r"^" + re.escape(indent) + r"\S", re.M).search(text, m.end())
+            body = text[m.end(): body_end.start() if body_end else len(text)]
+            if "deprecated" not in body or "envs." not in body and "environ" not in body:
+                continue
+            calls = re.finditer(r"self\." + helper + r"\(\s*['\"](\w+)['\"]\s*,\s*['\"](VLLM_\w+)['\"]\s*,?\s*\)", text)
+            for c in calls:
+                owners = [k for k in _CLASS_DEF.finditer(text) if k.start() < c.start()]
+                if not owners:
+                    continue
+                cls = owners[-1].group(1)
+                if not cls.endswith("Config"):
+                    continue
+                option = "--" + re.sub(r"(?<!^)(?=[A-Z])", "-", cls).lower()
+                out[c.group(2)] = f"{option}.{c.group(1)}"
+    return out

@@ -24,7 +24,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from .argparse_calls import Interpreter, KwargsModel, ParserObj, RecordedAction
-from .env_reads import build_reads, runtime_reads
+from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .envs import extract_env
 from .jsonify import to_json
 from .pyresolve import (
@@ -241,6 +241,9 @@ class _Extractor:
         for name in runtime_reads(self.p.tree, env):  # read directly, outside envs.py: runtime surface too
             env[name] = {"choices": None, "default": None, "default_computed": True, "deprecated": None,
                          "type": None, "outside_envs": True}
+        for name, successor in config_env_deprecations(self.p.tree).items():
+            if name in env and not env[name].get("deprecated"):  # copied into a config with a warning
+                env[name]["deprecated"] = {"how": "config", "successor": successor}
         rec = {
             "schema": SCHEMA,
             "version": self.version,
