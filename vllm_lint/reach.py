@@ -109,21 +109,21 @@ def _is_help_request(la: Launch) -> bool:
 #: Options that say one process holds only part of the data-parallel ranks.
 _PARTIAL_DP = ("data_parallel_rank", "data_parallel_start_rank", "data_parallel_rank_local")
 #: What in a deployment file starts the other nodes of one vLLM instance.
-_MULTI_NODE_MARKERS = (b"multi-node-serving.sh", b"ray start", b"leaderWorkerTemplate", b"LWS_LEADER_ADDRESS",
-                       b"LWS_GROUP_SIZE", b"run_cluster.sh")
+_MULTI_NODE_MARKERS = (b"multi-node-serving.sh", b"ray start", b"run_cluster.sh", b"LWS_LEADER_ADDRESS")
 
 
-def layout_is_partial(launch: Launch, by_dest: dict[str, Any], data: bytes) -> Optional[str]:
+def layout_is_partial(launch: Launch, by_dest: dict[str, Any], data: bytes, nodes_known: bool = False) -> Optional[str]:
     """Why the launch's words are not its process's whole parallel layout, or ``None``: an external
     or hybrid data-parallel rank, a file that starts the other nodes of a multi-node instance, or a
     chart that renders one launch from two parts (production-stack ``vllmConfig`` and
-    ``extraArgs``), which each hold only some of the sizes."""
+    ``extraArgs``), which each hold only some of the sizes. The file's markers of other nodes count
+    only while the number of nodes is unknown (``nodes_known``: a LeaderWorkerSet ``size``)."""
     if launch.context.get("chart") == "vllm-project/production-stack":
         return "production-stack renders vllmConfig and extraArgs into one launch; each part holds only some sizes"
     for dest in _PARTIAL_DP:
         if dest in by_dest:
             return f"--{dest.replace('_', '-')} runs part of the data-parallel ranks in this process"
-    for marker in _MULTI_NODE_MARKERS:
+    for marker in () if nodes_known else _MULTI_NODE_MARKERS:  # a known node count (LWS size) is checked as such
         if marker in data:
             return f"the file starts a multi-node instance ({marker.decode()})"
     return None

@@ -25,7 +25,7 @@ No fix: which side is wrong (the layout or the request) is the operator's call.
 vLLM starts one worker per GPU of `tp x pp` per data-parallel rank (`ParallelConfig.world_size`);
 the check is arithmetic. It stays silent when one process does not own the whole layout (`--data-parallel-rank`,
 `--data-parallel-start-rank`: external or hybrid data parallelism; a file that starts the other
-nodes: `multi-node-serving.sh`, `ray start`, a LeaderWorkerSet), when the layout is multi-node (`--nnodes` > 1, Ray executor,
+nodes: `multi-node-serving.sh`, `ray start`, while the number of nodes is unknown), when the layout is multi-node (`--nnodes` > 1, Ray executor,
 `--headless`, `--data-parallel-size-local` smaller than `--data-parallel-size`, or more than one
 node declared by the context) unless the node count is known, when a factor is opaque (`-tp $TP`),
 and for the idle-GPU warning when the launch may carry options we cannot see (`$EXTRA_ARGS`).
@@ -46,11 +46,11 @@ def check(ctx: LintContext):
     if ctx.launch is None:
         return
     lay = layout(ctx)
-    partial = layout_is_partial(ctx.launch, lay.by_dest, ctx.data)
+    g = gpus(ctx)
+    partial = layout_is_partial(ctx.launch, lay.by_dest, ctx.data, nodes_known=g.nodes is not None)
     if partial:
         ctx.skip(RULE, partial)
         return
-    g = gpus(ctx)
     if g.visible is None and g.requested is None:
         ctx.skip(RULE, "the GPUs available to the launch are unknown (no resource request, CUDA_VISIBLE_DEVICES or --gpus)")
         return
