@@ -253,11 +253,13 @@ class Surface:
 
 def _check_release(rec: dict[str, Any]) -> None:
     """The container shapes a release record must have (flag_db/README.md)."""
-    for key, typ in (("options", list), ("positionals", list), ("llm_params", list), ("async_engine_args", list), ("build_env", list),
+    for key, typ in (("options", list), ("positionals", list), ("llm_params", list), ("async_engine_args", list),
                      ("env", dict), ("engine_args", dict), ("json_configs", dict)):
         v = rec.get(key)
         if v is not None and not isinstance(v, typ):
             raise TypeError(f"'{key}' is a {type(v).__name__}, not a {typ.__name__}")
+    if rec.get("build_env") is not None and not isinstance(rec["build_env"], (list, dict)):
+        raise TypeError("'build_env' is neither a list of names nor a table")
     for o in rec.get("options") or []:
         if not isinstance(o, dict) or not isinstance(o.get("name"), str):
             raise TypeError("an option record has no name")
