@@ -368,7 +368,10 @@ class ArgvParser:
                                      value_opaque=ka.value_opaque, positional=True, style="config",
                                      key_style=ka.key_style, how="positional"))
                 continue
-            written = "--" + field_name.replace("_", "-")
+            # a chart key renders as the option the chart says (production-stack enableLoRA ->
+            # --enable-lora), whatever its spelling; other keys as "--" + key
+            rendered = launch.context.get("option_for_key", {}).get(ka.key)
+            written = rendered or "--" + field_name.replace("_", "-")
             canonical, opt, resolved, how, json_path, amb = self.resolve(written)
             if how == "exact":
                 how = "key"

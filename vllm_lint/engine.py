@@ -20,6 +20,7 @@ from . import suppress
 from .frontends.base import Mode, format_by_content, format_by_filename
 from .frontends.base import get as format_unit
 from .fsutil import real_dir
+from . import reach
 from .launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, VersionHint
 from .record import Record, lazy_re
 from .rules.base import Diagnostic, LintContext, Rule, registry
@@ -369,7 +370,8 @@ class Linter:
                 m = pin_re.search(text) or re.search(r"[\"']vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", text)
                 if m:
                     op, ver = m.group(1), m.group(2)
-                    v = self.db.floor_version(ver) if op in ("==", "~=") else self.db.newest
+                    # a range (vllm>=0.10) is not a pin: it names no release
+                    v = self.db.floor_version(ver) if op in ("==", "~=") else None
                     if v:
                         found = (v, f"{name} pins vllm{op}{ver}")
                         break
@@ -393,6 +395,9 @@ class Linter:
             if text.lower() in ("latest", "nightly", "main"):
                 return self.db.newest, f"{h.source} '{text}' (newest release in the database)"
             v = self.db.floor_version(text)
+            if v is None:  # a local suffix on the release (v0.7.3.self.post1): the release it names
+                m = re.match(r"v?(\d+\.\d+(?:\.\d+)?)(?=[.+_-]|$)", text)
+                v = self.db.floor_version(m.group(1)) if m else None
             if v:
                 return v, f"{h.source} {text}"
         pin = self._project_pin(self._real_parent(path))
@@ -459,6 +464,7 @@ class Linter:
         except RecursionError:
             analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
             return analysis
+        reach.decide(extraction, data, self.db)
         analysis.extraction = extraction
         diags: list[Diagnostic] = []
         seen_env: set[tuple[int, int]] = set()

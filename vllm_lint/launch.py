@@ -169,13 +169,20 @@ class KeyedArg(Record):
 
 
 class EnvAssign(Record):
-    """An environment variable set for the launch: ``VLLM_X=1 vllm serve``, ``ENV``, ``env:``."""
+    """An environment variable set for the launch: ``VLLM_X=1 vllm serve``, ``ENV``, ``env:``.
 
-    __slots__ = ("name", "name_span", "value", "value_span", "value_text_span", "value_opaque", "delete_span")
+    ``origin`` is what the front-end knows of where the variable ends up (``vllm_lint.reach``
+    decides from it): ``None`` for the environment of the processes the file starts, ``"build"``
+    for a variable that only a build sees (a Dockerfile ``ENV`` outside the final image's stages,
+    an ``export`` inside a ``RUN``)."""
+
+    __slots__ = ("name", "name_span", "value", "value_span", "value_text_span", "value_opaque", "delete_span",
+                 "origin")
 
     def __init__(self, name: str, name_span: Optional[Span], value: Optional[str], value_span: Optional[Span] = None,
                  value_text_span: Optional[Span] = None, value_opaque: bool = False,
-                 delete_span: Optional[Span] = None) -> None:
+                 delete_span: Optional[Span] = None, origin: Optional[str] = None) -> None:
+        self.origin = origin
         self.name = name
         self.name_span = name_span
         self.value = value

@@ -22,6 +22,16 @@ def test_committed_index_matches_the_release_files(tmp_path):
         "flag_db/index.json is stale: recompile it with vllm_lint.surface.db.compile_index"
 
 
+def test_runtime_and_build_reads_outside_envs_py():
+    db = Database(SHIPPED)
+    # read with os.getenv before it moved into envs.py (0.19.0)
+    assert db.surface("0.13.0").env["VLLM_BATCH_INVARIANT"]["outside_envs"]
+    # read by setup.py / CMake, per release
+    assert "VLLM_PRECOMPILED_WHEEL_LOCATION" in db.surface("0.13.0").build_env
+    assert "VLLM_CPU_AVX512BF16" in db.surface("0.9.2").build_env
+    assert db.build_env_history("VLLM_CPU_X86") is not None
+
+
 def test_every_release_loads_and_names_itself():
     db = Database(SHIPPED)
     assert db.versions[0] == "0.4.0" and db.newest == "0.33.0" and len(db.versions) == 79
@@ -29,7 +39,9 @@ def test_every_release_loads_and_names_itself():
     for v in db.versions:
         s = db.surface(v)
         assert s.version == v and s.options
-        assert bool(s.env) == (v not in no_envs_py), v
+        from_envs_py = {k for k, e in s.env.items() if not e.get("outside_envs")}
+        assert bool(from_envs_py) == (v not in no_envs_py), v
+        assert s.env  # every release reads some VLLM_* directly (os.getenv), envs.py or not
 
 
 @pytest.mark.parametrize("option,last,removed_in", [

@@ -496,6 +496,8 @@ def _parse_docker_image(words: list[str], i: int, env: list, depth: int,
             if image_is_vllm(image) and sub.args_start > rest:
                 sub.image_cmd_start = rest
             return sub
+    if rest < n and _base(words[rest]) == _split_image(image.lower())[0].rsplit("/", 1)[-1]:
+        return None  # the image's own program (vllm/vllm-router ... vllm-router): not vLLM's server
     if image_is_vllm(image):
         return VllmCommand(f"docker:{image}", rest, env, image)
     return None

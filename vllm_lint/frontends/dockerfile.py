@@ -422,6 +422,10 @@ def extract(data: bytes, path: str) -> Extraction:
             _run(data, ins, escape, stage, out, path)
     for st in stages:
         _stage_launches(data, st, escape, out, path)
+    image_env = {id(e) for e in stages[-1].env} if stages else set()
+    for e in out.env:  # what no container of the final image has: an earlier stage's ENV, a RUN's export
+        if id(e) not in image_env:
+            e.origin = "build"
     return out
 
 

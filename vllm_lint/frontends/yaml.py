@@ -1467,7 +1467,7 @@ class _File:
                     here.nodes = size
                 # KubeAI Model resourceProfile: "nvidia-gpu-h100:8"
                 rp = _str(km.get("resourceProfile"))
-                if rp and ":" in rp:
+                if rp and ":" in rp and "gpu" in rp.lower():  # "cpu:6" is six CPU units, no GPU
                     p, _sep, c = rp.rpartition(":")
                     here.gpu_product = here.gpu_product or p
                     if here.gpu_count is None:

@@ -15,7 +15,7 @@ class EnvStatus(Record):
     def __init__(self, state: str, last: Optional[str] = None, removed_in: Optional[str] = None,
                  first: Optional[str] = None, suggestion: Optional[str] = None, successor: Optional[str] = None,
                  note: Optional[str] = None) -> None:
-        self.state = state  # ok | removed | unknown | too-new
+        self.state = state  # ok | removed | unknown | too-new | build
         self.last = last
         self.removed_in = removed_in
         self.first = first
@@ -62,6 +62,8 @@ def _compute(ctx: LintContext, name: str) -> EnvStatus:
     if name in ctx.surface.env:
         return EnvStatus("ok", successor=ov.get("successor"), note=ov.get("note"))
     hist = ctx.db.env_history(name)
+    if hist is None and ctx.db.build_env_history(name) is not None:
+        return EnvStatus("build")  # a setting of vLLM's build, not of a server: no runtime finding
     if hist is None:
         from ._status import closest
 

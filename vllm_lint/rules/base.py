@@ -19,6 +19,14 @@ from ..launch import Edit, EnvAssign, Launch, Span
 from ..record import Record
 
 Severity = Literal["error", "warning", "info"]
+
+#: The one severity contract every rule obeys (README "Severity", docs/rules.md, each rule's entry).
+SEVERITY_CONTRACT: dict[str, str] = {
+    "error": "the release refuses the launch: its parser rejects the command line, or the config it builds "
+             "at start fails",
+    "warning": "accepted, but ignored, deprecated, changed in meaning, or a likely mistake",
+    "info": "advice",
+}
 Applicability = Literal["safe", "unsafe", "display-only"]
 
 

@@ -19,7 +19,12 @@ No automatic fix.
 
 ## Evidence
 Choices, types and JSON config keys are scraped per release into `flag_db/releases/*.json`.
-Values that are shell variables or templates are unknown and never reported.
+Values that are shell variables or templates are unknown and never reported. Keyword arguments of
+`LLM(...)`/`EngineArgs(...)` skip argparse: their numeric choices are not checked, and strings
+are compared without case (vLLM lower-cases `quantization` and `dtype`).
+
+## Severity
+Error: the parser or the config the release builds at start refuses the value.
 """
 
 from __future__ import annotations
@@ -112,6 +117,17 @@ def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Option
 
 _INT_TEXT = lazy_re(r"^[+-]?\d+$")
 _BOOL_TEXT = {"true", "false", "0", "1", "yes", "no", "on", "off", "t", "f", "y", "n"}
+
+
+def _kwarg_checked(value: Any, choices: Optional[list[Any]]) -> bool:
+    """Whether a keyword argument's value meets the command line's choices at all. ``LLM(...)`` and
+    ``EngineArgs(...)`` never pass through argparse: numeric choices (``block_size``) are the
+    parser's alone (Neuron-era configs took 1024-4096), and the configs lower-case the strings
+    they validate (``quantization="AWQ"`` is ``awq``), so only a string that matches no choice in
+    any case is checked."""
+    if not choices or not isinstance(value, str):
+        return False
+    return value.lower() not in {str(c).lower() for c in choices}
 
 
 def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[dict] = None) -> Optional[tuple[str, str]]:
@@ -249,6 +265,8 @@ def check(ctx: LintContext):
                 found = _json_keys_error(ctx, opt, [str(k) for k in value])
                 if found:
                     problem, severity = found
+            elif ctx.launch is not None and ctx.launch.style == "kwargs" and not _kwarg_checked(value, opt.choices):
+                continue
             elif opt.choices and isinstance(value, (str, int, float)) and not _choice_ok(value, opt.choices, opt.optional):
                 shown = ", ".join(str(c) for c in opt.choices)
                 problem = f"invalid value `{value}` for `{arg.written}` at vLLM {ctx.target}: expected one of {shown}"

@@ -16,6 +16,9 @@ vllm serve m \
 ```
 `VL109 --max-model-len and what follows are not part of the vllm command (line 2 has no trailing backslash)`
 
+## Severity
+Warning: vLLM accepts the shortened command and starts; the cut-off options are silently ignored.
+
 ## Fix safety
 No automatic fix: the intended command may need the backslash, or the lines may be meant as
 something else.
@@ -28,7 +31,7 @@ from ..launch import Span
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL109", name="dropped-options", summary="options cut off by a broken line continuation",
-            severity="error")
+            severity="warning")
 
 
 @RULE.check
@@ -39,7 +42,7 @@ def check(ctx: LintContext):
     spans = [t.span for t in launch.dropped if t.span]
     span = Span(min(s.start for s in spans), max(s.end for s in spans)) if spans else launch.span
     opts = [t.text for t in launch.dropped if t.text.startswith("-")]
-    shown = ", ".join(f"`{o}`" for o in opts[:4]) + (" ..." if len(opts) > 4 else "")
+    shown = ", ".join(f"`{o}`" for o in opts[:4]) + (f" and {len(opts) - 4} more" if len(opts) > 4 else "")
     one = len(opts) == 1
     yield ctx.diag(RULE, f"{shown} {'is' if one else 'are'} cut off from the vLLM command by a broken "
                          f"line continuation and never {'reaches' if one else 'reach'} vLLM", span,

@@ -6,6 +6,15 @@ variable the target release reads.
 A misspelt variable (`VLLM_ATTENTION_BACKEN`) is ignored without a word; the setting never
 applies.
 
+Only names that reach a vLLM process are checked (`vllm_lint/reach.py`): not a Dockerfile `ARG` or
+an `ENV` of a build stage, not a variable the file expands itself (`${VLLM_VERSION}` in a URL).
+Names vLLM's build reads (`setup.py`, CMake `$ENV{...}`, the scripts its Dockerfiles call) and
+names it reads outside `envs.py` are known per release and never reported here.
+
+## Severity
+Warning when the name is close to one the target release reads (a likely typo); information
+otherwise (vLLM itself only logs unknown `VLLM_*` names).
+
 ## Example
 ```bash
 export VLLM_WORKER_MULTIPROC_METHD=spawn
@@ -33,4 +42,6 @@ def check(ctx: LintContext):
         msg = f"`{env.name}` is not read by any vLLM release"
         if st.suggestion:
             msg += f"; did you mean `{st.suggestion}`?"
-        yield ctx.diag(RULE, msg, env.name_span or env.value_span, option=env.name)
+        # a likely typo is a likely mistake (warning); any other unknown name vLLM only logs (info)
+        yield ctx.diag(RULE, msg, env.name_span or env.value_span, option=env.name,
+                       severity="warning" if st.suggestion else "info")

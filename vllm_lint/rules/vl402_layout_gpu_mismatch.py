@@ -23,7 +23,9 @@ No fix: which side is wrong (the layout or the request) is the operator's call.
 
 ## Evidence
 vLLM starts one worker per GPU of `tp x pp` per data-parallel rank (`ParallelConfig.world_size`);
-the check is arithmetic. It stays silent when the layout is multi-node (`--nnodes` > 1, Ray executor,
+the check is arithmetic. It stays silent when one process does not own the whole layout (`--data-parallel-rank`,
+`--data-parallel-start-rank`: external or hybrid data parallelism; a file that starts the other
+nodes: `multi-node-serving.sh`, `ray start`, while the number of nodes is unknown), when the layout is multi-node (`--nnodes` > 1, Ray executor,
 `--headless`, `--data-parallel-size-local` smaller than `--data-parallel-size`, or more than one
 node declared by the context) unless the node count is known, when a factor is opaque (`-tp $TP`),
 and for the idle-GPU warning when the launch may carry options we cannot see (`$EXTRA_ARGS`).
@@ -31,6 +33,7 @@ and for the idle-GPU warning when the launch may carry options we cannot see (`$
 
 from ..knowledge.hardware import gpus
 from ..knowledge.layout import layout
+from ..reach import layout_is_partial
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL402", name="layout-gpu-mismatch",
@@ -44,6 +47,10 @@ def check(ctx: LintContext):
         return
     lay = layout(ctx)
     g = gpus(ctx)
+    partial = layout_is_partial(ctx.launch, lay.by_dest, ctx.data, nodes_known=g.nodes is not None)
+    if partial:
+        ctx.skip(RULE, partial)
+        return
     if g.visible is None and g.requested is None:
         ctx.skip(RULE, "the GPUs available to the launch are unknown (no resource request, CUDA_VISIBLE_DEVICES or --gpus)")
         return

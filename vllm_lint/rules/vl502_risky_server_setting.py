@@ -7,8 +7,8 @@ Finds server settings that widen what a client or a model repository can do:
 * `--allowed-local-media-path /` (warning): lets any API client make the server read any file the
   process can read (`file://` media URLs);
 * `--trust-remote-code` on a hub model without a pinned `--revision` / `--code-revision`
-  (informational): the model repository's Python code runs in the server, and whatever its owner
-  pushes next runs on the next start.
+  (informational): Python code the model repository ships (whether it ships any is not known
+  offline) runs in the server, and whatever its owner pushes next runs on the next start.
 
 ## Why is this bad?
 Each turns a request or a repository push into code execution or file disclosure on the server.
@@ -80,6 +80,7 @@ def check(ctx: LintContext):
     if lay.hidden:
         ctx.skip(RULE, "the launch may pass a revision we cannot see")
         return
-    yield ctx.diag(RULE, f"--trust-remote-code runs {model}'s repository code without a pinned revision: pin "
+    # whether the repository ships code is not known offline: it "may" run
+    yield ctx.diag(RULE, f"--trust-remote-code may run {model}'s repository code without a pinned revision: pin "
                          f"--revision (and --code-revision) to a commit", trust.report_span,
                    option="--trust-remote-code", severity="info")

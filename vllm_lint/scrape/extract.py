@@ -24,6 +24,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from .argparse_calls import Interpreter, KwargsModel, ParserObj, RecordedAction
+from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .envs import extract_env
 from .jsonify import to_json
 from .pyresolve import (
@@ -236,6 +237,13 @@ class _Extractor:
         for o in options:
             o.pop("__json_class__", None)
         engine_args, async_only = self._engine_args()
+        env = extract_env(self.p)
+        for name in runtime_reads(self.p.tree, env):  # read directly, outside envs.py: runtime surface too
+            env[name] = {"choices": None, "default": None, "default_computed": True, "deprecated": None,
+                         "type": None, "outside_envs": True}
+        for name, successor in config_env_deprecations(self.p.tree).items():
+            if name in env and not env[name].get("deprecated"):  # copied into a config with a warning
+                env[name]["deprecated"] = {"how": "config", "successor": successor}
         rec = {
             "schema": SCHEMA,
             "version": self.version,
@@ -248,7 +256,8 @@ class _Extractor:
             "async_engine_args": async_only,
             "llm_params": self._llm_params(),
             "json_configs": json_configs,
-            "env": extract_env(self.p),
+            "env": env,
+            "build_env": build_reads(self.p.tree),
         }
         # round-trip through JSON so the record is plain data with sorted keys
         return json.loads(json.dumps(rec, sort_keys=True))

@@ -94,6 +94,17 @@ _SKIPPED_SUBTREES = (
 )
 
 
+def _build_member(path: str) -> bool:
+    """The members that say which variables vLLM's build reads (``scrape/env_reads.py``): CMake
+    files, Dockerfiles, and the scripts under ``tools/`` and ``.buildkite/`` they may call."""
+    base = posixpath.basename(path)
+    if path.startswith("cmake/") and path.endswith(".cmake"):
+        return True
+    if base.startswith("Dockerfile") and (path.count("/") == 0 or path.startswith("docker/")):
+        return True
+    return path.startswith(("tools/", ".buildkite/")) and path.endswith((".py", ".sh")) and path.count("/") <= 2
+
+
 def wanted(path: str) -> bool:
     """Whether the member ``path`` (relative to the source root) is read.
 
@@ -102,7 +113,9 @@ def wanted(path: str) -> bool:
     whose size dwarfs the rest. Also the requirement files and build metadata (the cross-check
     tool reads them).
     """
-    if path in _WANTED_EXTRA:
+    if path in _WANTED_EXTRA or path == "CMakeLists.txt":
+        return True
+    if _build_member(path):
         return True
     if path.startswith("requirements") and path.endswith(".txt"):
         # requirements-common.txt (old) and requirements/common.txt (new)

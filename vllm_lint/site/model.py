@@ -104,6 +104,8 @@ def env_tables(surface: Surface) -> tuple[dict[str, dict[str, Any]], dict[str, d
         rec = rec if isinstance(rec, dict) else {}
         (build if rec.get("scope") == "build" else runtime)[name] = rec
     extra = surface.record.get("build_env")
+    if isinstance(extra, list):  # the shipped database: the names vLLM's build reads (scrape/env_reads.py)
+        extra = {name: {} for name in extra}
     if isinstance(extra, dict):
         for name, rec in extra.items():
             build[name] = rec if isinstance(rec, dict) else {}

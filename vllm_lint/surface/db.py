@@ -134,6 +134,7 @@ class Surface:
         for opt in self.options:
             self.by_dest.setdefault(opt.dest, opt)
         self.env: dict[str, dict[str, Any]] = record.get("env", {}) or {}
+        self.build_env: frozenset[str] = frozenset(record.get("build_env", []) or [])
         self.engine_args: dict[str, dict[str, Any]] = record.get("engine_args", {}) or {}
         self.async_engine_args: list[str] = record.get("async_engine_args", []) or []
         self.llm_params: list[str] = record.get("llm_params", []) or []
@@ -257,6 +258,8 @@ def _check_release(rec: dict[str, Any]) -> None:
         v = rec.get(key)
         if v is not None and not isinstance(v, typ):
             raise TypeError(f"'{key}' is a {type(v).__name__}, not a {typ.__name__}")
+    if rec.get("build_env") is not None and not isinstance(rec["build_env"], (list, dict)):
+        raise TypeError("'build_env' is neither a list of names nor a table")
     for o in rec.get("options") or []:
         if not isinstance(o, dict) or not isinstance(o.get("name"), str):
             raise TypeError("an option record has no name")
@@ -360,6 +363,7 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
     deprecated: dict[str, list[int]] = {}
     kinds: dict[str, dict[str, Any]] = {}
     env: dict[str, list[int]] = {}
+    build_env: dict[str, list[int]] = {}
     engine: dict[str, list[int]] = {}
     async_engine: dict[str, list[int]] = {}
     llm_params: dict[str, list[int]] = {}
@@ -377,6 +381,8 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
                     deprecated.setdefault(s, []).append(i)
         for name in rec.get("env", {}) or {}:
             env.setdefault(name, []).append(i)
+        for name in rec.get("build_env", []) or []:
+            build_env.setdefault(name, []).append(i)
         for name in rec.get("engine_args", {}) or {}:
             engine.setdefault(name, []).append(i)
         for name in rec.get("async_engine_args", []) or []:
@@ -390,6 +396,7 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         "option_shapes": dict(sorted(kinds.items())),
         "deprecated": {k: _runs(v) for k, v in sorted(deprecated.items())},
         "env": {k: _runs(v) for k, v in sorted(env.items())},
+        "build_env": {k: _runs(v) for k, v in sorted(build_env.items())},
         "engine_args": {k: _runs(v) for k, v in sorted(engine.items())},
         "async_engine_args": {k: _runs(v) for k, v in sorted(async_engine.items())},
         "llm_params": {k: _runs(v) for k, v in sorted(llm_params.items())},
@@ -529,6 +536,10 @@ class Database:
 
     def env_history(self, name: str) -> Optional[History]:
         return self._history("env", name)
+
+    def build_env_history(self, name: str) -> Optional[History]:
+        """Where vLLM's own build (setup.py, CMake, the scripts its Dockerfiles call) read ``name``."""
+        return self._history("build_env", name)
 
     def engine_arg_history(self, name: str) -> Optional[History]:
         return self._history("engine_args", name)

@@ -1,0 +1,137 @@
+"""Compare fresh findings with the judged rows (issue 15).
+
+    python benchmarks/realworld/judge.py docs      # after vllm_docs.py
+    python benchmarks/realworld/judge.py deploy    # after deploy.py
+
+Reads ``<scratch>/findings-<set>.jsonl`` and ``benchmarks/realworld/judged-<set>.tsv`` and prints,
+per release (or repository) and pooled: findings, judged true, judged false, unjudged, the false
+share of VL1xx/VL2xx findings and of all findings; then every finding no row judges (new
+findings after a change: judge them and add rows), and every finding judged true that is no longer
+found at the same place (path, line and option, whatever its code: a lost true finding).
+
+``--add-unjudged`` appends the unjudged findings to the TSV with verdict ``?`` for a person to
+judge. Rows are matched on (group, path, line, code, option); the TSV format is in
+``benchmarks/realworld/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+COLUMNS = ["group", "path", "line", "code", "option", "verdict", "reason"]
+
+
+def read_rows(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path, newline="") as fh:
+        rows = [r for r in csv.DictReader((ln for ln in fh if not ln.startswith("#")), delimiter="\t")]
+    for r in rows:
+        r["line"] = int(r["line"])
+    return rows
+
+
+def write_rows(path: Path, rows: list[dict]) -> None:
+    rows = sorted(rows, key=_sort_key)
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, COLUMNS, delimiter="\t", lineterminator="\n", extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def _sort_key(r: dict):
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        g = (0, Version(r["group"]), "")
+    except InvalidVersion:
+        g = (1, Version("0"), r["group"])
+    return (g, r["path"], int(r["line"]), r["code"], r["option"])
+
+
+def key(r: dict) -> tuple:
+    return (r["group"], r["path"], int(r["line"]), r["code"], r["option"])
+
+
+def findings(path: Path, group_field: str) -> list[dict]:
+    out = []
+    with open(path) as fh:
+        for ln in fh:
+            f = json.loads(ln)
+            f["group"] = f[group_field]
+            out.append(f)
+    return out
+
+
+def _share(n: int, d: int) -> str:
+    return f"{100.0 * n / d:5.1f} %" if d else "    - "
+
+
+def report(found: list[dict], rows: list[dict]) -> dict:
+    judged = {key(r): r for r in rows}
+    per: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    unjudged = []
+    for f in found:
+        r = judged.get(key(f))
+        v = r["verdict"] if r else "?"
+        if v == "?":
+            unjudged.append(f)
+        for g in (f["group"], "pooled"):
+            c = per[g]
+            c["all"] += 1
+            c[v] += 1
+            if f["code"].startswith(("VL1", "VL2")):
+                c["opt_all"] += 1
+                c["opt_" + v] += 1
+    print(f"{'group':28} {'found':>5} {'true':>5} {'false':>5} {'?':>4}  {'false VL1/2':>11}  {'false all':>9}")
+    for g in sorted(per, key=lambda g: (g == "pooled", _sort_key({"group": g, "path": "", "line": 0, "code": "", "option": ""}))):
+        c = per[g]
+        print(f"{g:28} {c['all']:5} {c['true']:5} {c['false']:5} {c['?']:4}  "
+              f"{_share(c['opt_false'], c['opt_all']):>11}  {_share(c['false'], c['all']):>9}")
+    here = {(f["group"], f["path"], f["line"], f["option"]) for f in found}
+    groups = {f["group"] for f in found}  # a group not measured this time loses nothing
+    lost = [r for r in rows if r["verdict"] == "true" and r["group"] in groups
+            and (r["group"], r["path"], r["line"], r["option"]) not in here]
+    if unjudged:
+        print(f"\n{len(unjudged)} unjudged finding(s):")
+        for f in unjudged:
+            print(f"  {f['group']}\t{f['path']}:{f['line']}\t{f['code']}\t{f['option']}\t{f['message'][:140]}")
+    if lost:
+        print(f"\n{len(lost)} finding(s) judged true no longer found:")
+        for r in lost:
+            print(f"  {r['group']}\t{r['path']}:{r['line']}\t{r['code']}\t{r['option']}\t{r['reason']}")
+    return {"unjudged": unjudged, "lost": lost, "per": per}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("set", choices=["docs", "deploy"])
+    ap.add_argument("--scratch", default=os.environ.get("VLLM_LINT_SCRATCH", "/work/scratch/realworld"))
+    ap.add_argument("--findings", help="findings file (default: <scratch>/findings-<set>.jsonl)")
+    ap.add_argument("--add-unjudged", action="store_true", help="append unjudged findings with verdict '?'")
+    args = ap.parse_args(argv)
+    table = HERE / f"judged-{args.set}.tsv"
+    found = findings(Path(args.findings or Path(args.scratch) / f"findings-{args.set}.jsonl"),
+                     "release" if args.set == "docs" else "repo")
+    rows = read_rows(table)
+    res = report(found, rows)
+    if args.add_unjudged and res["unjudged"]:
+        have = {key(r) for r in rows}
+        for f in res["unjudged"]:
+            if key(f) not in have:
+                rows.append({**f, "verdict": "?", "reason": f["message"][:120]})
+        write_rows(table, rows)
+        print(f"\n{table}: {len(res['unjudged'])} row(s) added with verdict '?'")
+    return 1 if res["unjudged"] or res["lost"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

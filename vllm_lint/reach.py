@@ -1,0 +1,129 @@
+"""What reaches vLLM: the one decision between extraction and rules.
+
+Front-ends report every launch and every ``VLLM_*`` assignment they find, with what they know of
+where it goes (``EnvAssign.origin``). This module decides, once per file, which of them reach a
+vLLM server or engine process and how, so that rules only see what does:
+
+* **Build-only variables.** An assignment whose origin is ``"build"`` (a Dockerfile ``ENV`` in a
+  stage that the final image does not inherit, an ``export`` inside a ``RUN``) never reaches a
+  container's vLLM: dropped.
+* **The file's own variables.** A ``VLLM_*`` name that no vLLM release reads (neither ``envs.py``
+  nor a direct ``os.getenv`` under ``vllm/`` nor its build, per the database) and that the file
+  itself expands (``${VLLM_VERSION}`` in a URL, ``$VLLM_COMMIT`` in a ``pip install``, a heredoc's
+  ``${VLLM_IMAGE}``) is a variable of the file, exported or not: dropped. Names some release
+  reads stay, expanded or not: they do reach vLLM.
+* **Help requests.** ``vllm serve --help[=keyword]`` prints and exits; it is no launch.
+* **Partial layouts.** :func:`layout_is_partial` says when one process does not own the whole
+  parallel layout (external or hybrid data parallelism, multi-node launches), for VL402.
+
+Severity of what is left is the rules' business (an unknown name that reaches vLLM is a warning
+when it is close to a real one, else information: VL202).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from .launch import EnvAssign, Extraction, Launch, Span
+
+_EXPANSION = re.compile(rb"\$\{?(VLLM_[A-Za-z0-9_]*)")
+
+
+def decide(extraction: Extraction, data: bytes, db: Any) -> Extraction:
+    """``extraction`` with what does not reach vLLM removed (in place; returned for chaining)."""
+    expanded = _expansions(data, extraction)
+    keep = _Keep(db, expanded)
+    extraction.env = [e for e in extraction.env if keep(e)]
+    launches = []
+    for la in extraction.launches:
+        if _is_help_request(la):
+            continue
+        la.env = [e for e in la.env if keep(e)]
+        launches.append(la)
+    extraction.launches = launches
+    return extraction
+
+
+class _Keep:
+    def __init__(self, db: Any, expanded: set[str]) -> None:
+        self.db = db
+        self.expanded = expanded
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, e: EnvAssign) -> bool:
+        if e.origin == "build":
+            return False
+        if e.name in self.expanded and not self._read_by_vllm(e.name):
+            return False
+        return True
+
+    def _read_by_vllm(self, name: str) -> bool:
+        if name not in self.known:
+            self.known[name] = (self.db.env_history(name) is not None
+                                or _build_history(self.db, name) is not None)
+        return self.known[name]
+
+
+def _build_history(db: Any, name: str) -> Optional[Any]:
+    look = getattr(db, "build_env_history", None)
+    return look(name) if look is not None else None
+
+
+def _expansions(data: bytes, extraction: Extraction) -> set[str]:
+    """``VLLM_*`` names the file expands itself (``$NAME``, ``${NAME...}``), not counting an
+    assignment's own value (``ENV VLLM_X=$VLLM_X`` passes an ``ARG`` on; it consumes nothing)."""
+    if b"$" not in data:
+        return set()
+    own: list[tuple[str, Span]] = []
+    for e in _all_env(extraction):
+        if e.value_span is not None:
+            own.append((e.name, e.value_span))
+    out: set[str] = set()
+    for m in _EXPANSION.finditer(data):
+        name = m.group(1).decode()
+        if any(n == name and s.start <= m.start() < s.end for n, s in own):
+            continue
+        out.add(name)
+    return out
+
+
+def _all_env(extraction: Extraction):
+    yield from extraction.env
+    for la in extraction.launches:
+        yield from la.env
+
+
+def _is_help_request(la: Launch) -> bool:
+    """``--help``/``--help=keyword``/``-h`` among a command line's words: vLLM prints help and exits."""
+    if la.style != "argv":
+        return False
+    for t in la.tokens:
+        if t.opaque:
+            continue
+        if t.text == "--" or t.text == "-h" or t.text == "--help" or t.text.startswith("--help="):
+            return t.text != "--"
+    return False
+
+
+#: Options that say one process holds only part of the data-parallel ranks.
+_PARTIAL_DP = ("data_parallel_rank", "data_parallel_start_rank", "data_parallel_rank_local")
+#: What in a deployment file starts the other nodes of one vLLM instance.
+_MULTI_NODE_MARKERS = (b"multi-node-serving.sh", b"ray start", b"run_cluster.sh", b"LWS_LEADER_ADDRESS")
+
+
+def layout_is_partial(launch: Launch, by_dest: dict[str, Any], data: bytes, nodes_known: bool = False) -> Optional[str]:
+    """Why the launch's words are not its process's whole parallel layout, or ``None``: an external
+    or hybrid data-parallel rank, a file that starts the other nodes of a multi-node instance, or a
+    chart that renders one launch from two parts (production-stack ``vllmConfig`` and
+    ``extraArgs``), which each hold only some of the sizes. The file's markers of other nodes count
+    only while the number of nodes is unknown (``nodes_known``: a LeaderWorkerSet ``size``)."""
+    if launch.context.get("chart") == "vllm-project/production-stack":
+        return "production-stack renders vllmConfig and extraArgs into one launch; each part holds only some sizes"
+    for dest in _PARTIAL_DP:
+        if dest in by_dest:
+            return f"--{dest.replace('_', '-')} runs part of the data-parallel ranks in this process"
+    for marker in () if nodes_known else _MULTI_NODE_MARKERS:  # a known node count (LWS size) is checked as such
+        if marker in data:
+            return f"the file starts a multi-node instance ({marker.decode()})"
+    return None
