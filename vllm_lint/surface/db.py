@@ -391,13 +391,15 @@ class Database:
         return self.versions.index(version)
 
     def resolve_version(self, spec: str) -> str:
-        """``0.27.1`` / ``v0.27.1`` as is; ``0.27`` the newest 0.27.x; ``latest`` the newest."""
+        """A release the user names (``-t``, ``target-version``, ``flags --version``, ``audit
+        --from/--to``): ``0.27.1`` / ``v0.27.1`` as is; ``0.27`` the newest 0.27.x (not 0.27.0,
+        which PEP 440 equality would pick); ``latest`` the newest."""
         v = self._resolved.get(spec)  # asked for every launch and every surface lookup
         if v is None:
-            v = self._resolved[spec] = self._resolve_version(spec)
+            v = self._resolved[spec] = self._resolve_version(spec, series_first=True)
         return v
 
-    def _resolve_version(self, spec: str) -> str:
+    def _resolve_version(self, spec: str, series_first: bool) -> str:
         s = spec.strip()
         if s.lower() in ("latest", "newest", "stable"):
             return self.newest
@@ -406,13 +408,16 @@ class Database:
             want = Version(s)
         except InvalidVersion:
             raise UnknownVersion(f"'{spec}' is not a version number") from None
+        series = None
+        if len(want.release) == 2 and want.pre is None and want.post is None and want.dev is None and not want.local:
+            series = [v for v, pv in zip(self.versions, self._parsed) if pv.release[:2] == want.release]
+        if series and series_first:
+            return series[-1]
         for v, pv in zip(self.versions, self._parsed):
             if pv == want:
                 return v
-        if len(want.release) == 2:
-            same = [v for v, pv in zip(self.versions, self._parsed) if pv.release[:2] == want.release]
-            if same:
-                return same[-1]
+        if series:
+            return series[-1]
         nearest = self.nearest(want)
         raise UnknownVersion(
             f"vLLM {spec} is not in the flag database (covers {self.versions[0]} to {self.newest}); "
@@ -426,9 +431,10 @@ class Database:
 
     def floor_version(self, spec: str) -> Optional[str]:
         """The newest known release <= ``spec`` in the same minor series (for loose hints such as
-        an image tag ``v0.8.6`` that PyPI never had), or None."""
+        an image tag ``v0.8.6`` that PyPI never had), or None. A hint is read as pip reads a pin:
+        ``==0.10`` is 0.10.0 when the database has it."""
         try:
-            return self.resolve_version(spec)
+            return self._resolve_version(spec, series_first=False)
         except UnknownVersion:
             pass
         s = spec.strip().lstrip("vV").split("-")[0].split("+")[0]
