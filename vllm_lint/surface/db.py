@@ -211,17 +211,22 @@ def _check_release(rec: dict[str, Any]) -> None:
 
 # --------------------------------------------------------------------------- timeline index
 
-Ranges = list[list[int]]  # [[first_index, last_index], ...] into Database.versions, inclusive
+INDEX_SCHEMA = 2
+
+# A name's history in index.json: runs of releases, each ``[first]`` (still accepted by the newest
+# release) or ``[first, removed_in]`` (accepted from ``first`` up to, not including, ``removed_in``),
+# as version strings. A new release rewrites only the runs of names it adds or drops.
+Ranges = list[list[str]]
 
 
-def _runs(indices: Iterable[int]) -> Ranges:
-    out: Ranges = []
+def _runs(indices: Iterable[int], versions: list[str]) -> Ranges:
+    spans: list[list[int]] = []
     for i in sorted(set(indices)):
-        if out and out[-1][1] == i - 1:
-            out[-1][1] = i
+        if spans and spans[-1][1] == i - 1:
+            spans[-1][1] = i
         else:
-            out.append([i, i])
-    return out
+            spans.append([i, i])
+    return [[versions[a]] if b + 1 == len(versions) else [versions[a], versions[b + 1]] for a, b in spans]
 
 
 class _NoCollection:
@@ -328,15 +333,15 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         for name in rec.get("llm_params", []) or []:
             llm_params.setdefault(name, []).append(i)
     index = {
-        "schema": 1,
+        "schema": INDEX_SCHEMA,
         "versions": versions,
-        "options": {k: _runs(v) for k, v in sorted(options.items())},
+        "options": {k: _runs(v, versions) for k, v in sorted(options.items())},
         "option_shapes": dict(sorted(kinds.items())),
-        "deprecated": {k: _runs(v) for k, v in sorted(deprecated.items())},
-        "env": {k: _runs(v) for k, v in sorted(env.items())},
-        "engine_args": {k: _runs(v) for k, v in sorted(engine.items())},
-        "async_engine_args": {k: _runs(v) for k, v in sorted(async_engine.items())},
-        "llm_params": {k: _runs(v) for k, v in sorted(llm_params.items())},
+        "deprecated": {k: _runs(v, versions) for k, v in sorted(deprecated.items())},
+        "env": {k: _runs(v, versions) for k, v in sorted(env.items())},
+        "engine_args": {k: _runs(v, versions) for k, v in sorted(engine.items())},
+        "async_engine_args": {k: _runs(v, versions) for k, v in sorted(async_engine.items())},
+        "llm_params": {k: _runs(v, versions) for k, v in sorted(llm_params.items())},
     }
     write_json(db_dir / "index.json", index)
     return index
@@ -369,7 +374,7 @@ class Database:
         if not index_path.exists():
             raise DatabaseError(f"{index_path}: no flag database index (run `vllm-lint db build`)")
         self.index = _read_json(index_path)
-        if not isinstance(self.index, dict) or self.index.get("schema") != 1:
+        if not isinstance(self.index, dict) or self.index.get("schema") != INDEX_SCHEMA:
             raise DatabaseError(f"{index_path}: unsupported or corrupted database index")
         try:
             self.versions: list[str] = list(self.index["versions"])
@@ -378,6 +383,7 @@ class Database:
             raise DatabaseError(f"{index_path}: corrupted database index ({e})") from None
         if not self.versions:
             raise DatabaseError(f"{index_path}: the database holds no release")
+        self._positions = {v: i for i, v in enumerate(self.versions)}
         self._surfaces: dict[str, Surface] = {}
         self._resolved: dict[str, str] = {}
         self._overlay: Optional[dict[str, Any]] = None
@@ -388,7 +394,10 @@ class Database:
         return self.versions[-1]
 
     def position(self, version: str) -> int:
-        return self.versions.index(version)
+        pos = self._positions.get(version)
+        if pos is None:
+            raise ValueError(f"{version} is not a release of the database")
+        return pos
 
     def resolve_version(self, spec: str) -> str:
         """A release the user names (``-t``, ``target-version``, ``flags --version``, ``audit
@@ -470,9 +479,16 @@ class Database:
         if not runs:
             return None
         idx: set[int] = set()
-        for a, b in runs:
-            idx.update(range(a, b + 1))
-        return History(name, [(self.versions[a], self.versions[b]) for a, b in runs], idx)
+        ranges = []
+        try:
+            for run in runs:
+                a = self._positions[run[0]]
+                b = self._positions[run[1]] - 1 if len(run) > 1 else len(self.versions) - 1
+                idx.update(range(a, b + 1))
+                ranges.append((self.versions[a], self.versions[b]))
+        except (KeyError, IndexError, TypeError):
+            raise DatabaseError(f"{self.path / 'index.json'}: corrupted database index ({table} {name}: {runs})") from None
+        return History(name, ranges, idx)
 
     def option_history(self, string: str) -> Optional[History]:
         return self._history("options", string)
