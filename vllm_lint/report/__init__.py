@@ -30,9 +30,6 @@ class ReportContext(Record):
         self.reading_note = reading_note
 
 
-FORMATS = ("text", "concise", "json", "github", "gitlab", "sarif", "junit")
-
-
 def render(fmt: str, results, ctx: ReportContext) -> str:
     import importlib
 

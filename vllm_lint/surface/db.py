@@ -166,10 +166,6 @@ class Surface:
     def json_config_for(self, option: Option) -> Optional[dict[str, Any]]:
         return self.json_configs.get(option.dest)
 
-    def is_negation(self, string: str) -> bool:
-        opt = self.by_string.get(string)
-        return bool(opt and string in opt.negations)
-
     # Parser behaviour that changed by era (vllm-cli-eras.md sections 0 and 4); version-gated here,
     # in one place, rather than guessed per rule.
     @cached_property
@@ -535,10 +531,6 @@ class Database:
     @property
     def all_env_names(self) -> list[str]:
         return list(self.index.get("env", {}))
-
-    @property
-    def all_engine_args(self) -> list[str]:
-        return list(self.index.get("engine_args", {}))
 
     @property
     def overlay(self) -> dict[str, Any]:
