@@ -166,7 +166,7 @@ class Surface:
     def json_config_for(self, option: Option) -> Optional[dict[str, Any]]:
         return self.json_configs.get(option.dest)
 
-    # Parser behaviour that changed by era (vllm-cli-eras.md sections 0 and 4); version-gated here,
+    # Parser behaviour that changed by era (docs/cli-history.md, parser behaviour by release); version-gated here,
     # in one place, rather than guessed per rule.
     @cached_property
     def underscores_normalised(self) -> bool:
