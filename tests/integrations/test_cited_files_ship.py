@@ -16,7 +16,7 @@ OUTSIDE = ("research", "seeds", "shared")
 # files that commands write (not committed)
 GENERATED = {"benchmarks/results/latest.json"}
 _VLLM = re.compile(r"\bvllm\b(?![-_.])", re.I)
-_PATH = re.compile(r"(?<![\w/.:-])((?:\.\./)+[\w.-][\w./-]*|(?:[\w.-]+/)+[\w.-]+\.(?:md|json|py|toml|yaml|yml|txt|sh))")
+_PATH = re.compile(r"(?<![\w/.:-])((?:\.\./)+[\w.-][\w./-]*|(?:research|seeds|shared)/[\w.-][\w./-]*|(?:[\w.-]+/)+[\w.-]+\.(?:md|json|py|toml|yaml|yml|txt|sh))")
 
 
 def _tracked() -> set[str]:
@@ -86,3 +86,4 @@ def test_the_check_finds_a_missing_file():
     assert _dangling("see research/vllm-cli-eras.md 8a and ../shared/DESIGN.md", "README.md", tracked) == \
         ["research/vllm-cli-eras.md", "../shared/DESIGN.md"]
     assert _dangling("see docs/rules.md and docs/gone.md", "README.md", tracked) == ["docs/gone.md"]
+    assert _dangling("the forum thread in seeds/000", "x.json", tracked) == ["seeds/000"]
