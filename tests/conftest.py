@@ -19,6 +19,17 @@ import synthetic_db  # noqa: E402
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-network", action="store_true", default=False,
                      help="run tests that reach PyPI or GitHub")
+    parser.addoption("--regen", action="store_true", default=False,
+                     help="rewrite the snapshots (tests/rules, tests/e2e) instead of comparing with them")
+
+
+@pytest.fixture
+def snapshot(request):
+    """``snapshot(path, content)``: compare ``content`` with the file (tests/snapshots.py)."""
+    import snapshots
+
+    regen = request.config.getoption("--regen")
+    return lambda path, content: snapshots.check(path, content, regen)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -57,9 +57,10 @@ def replace(obj: T, **changes: Any) -> T:
 
 class LazyPattern:
     """``re.compile(pattern, flags)``, compiled at first use. For the module-level expressions that
-    most runs never use: compiling costs 0.05-0.4 ms each at import (benchmarks/README.md). After
-    the first use the pattern's methods are instance attributes, so later calls cost no more than
-    the compiled pattern's."""
+    most runs never use: compiling costs 0.05-0.4 ms each at import (benchmarks/README.md). The
+    pattern may be a function that returns it, called then too (for a pattern that takes work to
+    build). After the first use the pattern's methods are instance attributes, so later calls cost
+    no more than the compiled pattern's."""
 
     def __init__(self, pattern: Any, flags: int = 0) -> None:
         self._source = (pattern, flags)
@@ -69,7 +70,8 @@ class LazyPattern:
             raise AttributeError(name)
         import re
 
-        compiled = re.compile(*self._source)
+        pattern, flags = self._source
+        compiled = re.compile(pattern() if callable(pattern) else pattern, flags)
         for attr in ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split"):
             setattr(self, attr, getattr(compiled, attr))
         return getattr(compiled, name)

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -235,7 +236,7 @@ import json, sys, time
 from pathlib import Path
 from vllm_lint.cache import Cache
 
-root, who, go = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+root, who, records = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 index = root / "v2" / ("stat-" + "f" * 24 + ".json")
 
 
@@ -249,16 +250,18 @@ def check():
         sys.exit(3)
 
 
-while time.time() < go:
-    pass
+# a start barrier: every process says it is ready, then waits for the test's go
+(root / f"ready-{who}").write_text("")
+while not (root / "go").exists():
+    time.sleep(0.001)
 if who == "reader":
-    while not (root / "done").exists() and time.time() < go + 60:
+    while not (root / "done").exists():
         check()
     sys.exit(0)
 for round in range(40):
     c = Cache(root, "f" * 64)
     c.stat_result("nothing", (0, 0))  # reads the index as a run does
-    for i in range(1000):
+    for i in range(records):
         path = f"{who}/{'x' * 100}/{i}.sh"
         c.note_key(path, ("%032x" % (round * 1000 + i), 0))
         c.note_result(path, (i, round), "clean|None", [])
@@ -268,12 +271,23 @@ for round in range(40):
 
 
 def test_concurrent_flushes_leave_a_valid_index(tmp_path):
-    go = str(__import__("time").time() + 1.0)
-    reader = subprocess.Popen([sys.executable, "-c", _FLUSHER, str(tmp_path), "reader", go])
-    procs = [subprocess.Popen([sys.executable, "-c", _FLUSHER, str(tmp_path), who, go]) for who in "ab"]
-    assert [p.wait(timeout=120) for p in procs] == [0, 0]
-    (tmp_path / "done").write_text("")
-    assert reader.wait(timeout=120) == 0
+    # 40 flushes by each writer while a reader reads the index in a loop; what races is the
+    # replace of the index against the other writer's and the reader's, so a few hundred records
+    # per flush give as many races as thousands, at a fraction of the cost
+    records = 250
+    procs = {who: subprocess.Popen([sys.executable, "-c", _FLUSHER, str(tmp_path), who, str(records)])
+             for who in ("reader", "a", "b")}
+    try:
+        while not all((tmp_path / f"ready-{who}").exists() or p.poll() is not None for who, p in procs.items()):
+            time.sleep(0.005)
+        (tmp_path / "go").write_text("")
+        assert [procs[w].wait(timeout=120) for w in "ab"] == [0, 0]
+        (tmp_path / "done").write_text("")
+        assert procs["reader"].wait(timeout=120) == 0
+    finally:
+        for p in procs.values():
+            p.kill()
+            p.wait()
     files = sorted(p.name for p in (tmp_path / "v2").iterdir())
     assert files == ["stat-" + "f" * 24 + ".json"]  # no temporary file left behind
     index = json.loads((tmp_path / "v2" / files[0]).read_text())
@@ -281,7 +295,7 @@ def test_concurrent_flushes_leave_a_valid_index(tmp_path):
     for path, rec in index.items():
         assert path[0] in "ab" and len(rec) == 6 and rec[2] == "clean|None" and rec[3] == []
     # the last writer's records are all there, from its last round
-    assert any(all(index.get(f"{who}/{'x' * 100}/{i}.sh", [None, None])[1] == 39 for i in range(1000))
+    assert any(all(index.get(f"{who}/{'x' * 100}/{i}.sh", [None, None])[1] == 39 for i in range(records))
                for who in "ab")
     from vllm_lint.cache import Cache
 

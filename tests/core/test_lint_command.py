@@ -116,18 +116,18 @@ def _program(args, cwd, db, through_click=False):
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
-def test_both_paths_print_and_exit_alike(tmp_path, synth_db_path):
+@pytest.mark.parametrize("args", [
+    ["-t", "0.27.1", "a.sh"], ["-t", "0.27.1", "--output-format", "json", "a.sh"],
+    ["-t", "0.27.1", "--statistics", "a.sh"], ["--select", "VL999", "a.sh"], ["--write-baseline", "a.sh"],
+    ["--config", "bad.toml", "a.sh"], ["-t", "0.27.1", "--diff", "a.sh"], ["-t", "9.9", "a.sh"]], ids=" ".join)
+def test_both_paths_print_and_exit_alike(tmp_path, synth_db_path, args):
     (tmp_path / "a.sh").write_text("vllm serve m --swap-space 4\n")
     (tmp_path / "bad.toml").write_text("[tool.vllm-lint]\nnot valid = = toml\n")
-    cases = [["-t", "0.27.1", "a.sh"], ["-t", "0.27.1", "--output-format", "json", "a.sh"],
-             ["-t", "0.27.1", "--statistics", "a.sh"], ["--select", "VL999", "a.sh"], ["--write-baseline", "a.sh"],
-             ["--config", "bad.toml", "a.sh"], ["-t", "0.27.1", "--diff", "a.sh"], ["-t", "9.9", "a.sh"]]
-    for args in cases:
-        assert parse_argv(args) is not None
-        fast = _program(args, tmp_path, synth_db_path)
-        slow = _program(args, tmp_path, synth_db_path, through_click=True)
-        assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr), args
-        assert fast.stdout or fast.stderr
+    assert parse_argv(args) is not None
+    fast = _program(args, tmp_path, synth_db_path)
+    slow = _program(args, tmp_path, synth_db_path, through_click=True)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr), args
+    assert fast.stdout or fast.stderr
 
 
 def test_plain_lint_run_does_not_import_click(tmp_path, synth_db_path):

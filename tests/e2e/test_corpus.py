@@ -10,7 +10,7 @@ hint). Expectations were written after checking each fact with ``vllm-lint flags
 ``test_expectations_agree_with_the_timeline`` re-checks the version facts they rest on.
 
 Regenerate after a deliberate change (then review the diff line by line):
-    python tests/e2e/test_corpus.py --regen
+    python -m pytest tests/e2e --regen
 """
 
 from __future__ import annotations
@@ -88,19 +88,31 @@ def corpus_result(shipped_db_path, tmp_path_factory):
         return lint_corpus(CORPUS, newest_release())
 
 
-def test_every_corpus_file_has_a_sidecar_and_no_sidecar_is_stale():
+def sidecar_text(entry: dict) -> str:
+    """A sidecar's bytes: one launch or finding a line, so that a diff shows each change."""
+    lines = ["{", '  "launches": [']
+    lines += [f"    {json.dumps(x)}," for x in entry["launches"]]
+    lines[-1] = lines[-1].rstrip(",") if entry["launches"] else lines[-1]
+    lines += ["  ],", '  "findings": [']
+    lines += [f"    {json.dumps(x)}," for x in entry["findings"]]
+    lines[-1] = lines[-1].rstrip(",") if entry["findings"] else lines[-1]
+    lines += ["  ]", "}", ""]
+    return "\n".join(lines)
+
+
+def test_every_corpus_file_has_a_sidecar_and_no_sidecar_is_stale(snapshot, request):
     files = set(corpus_files())
     sidecars = {p.relative_to(EXPECTED).as_posix()[: -len(".json")] for p in EXPECTED.rglob("*.json")}
-    assert files - sidecars == set(), "corpus files without expectations"
-    assert sidecars - files == set(), "expectations for files that are gone"
+    for gone in sorted(sidecars - files):
+        snapshot(sidecar(gone), None)  # expectations for files that are gone (deleted by --regen)
+    if not request.config.getoption("--regen"):  # --regen writes them in test_findings_match_expectations
+        assert files - sidecars == set(), "corpus files without expectations (run with --regen)"
 
 
 @pytest.mark.parametrize("rel", corpus_files())
-def test_findings_match_expectations(corpus_result, rel):
-    expected = json.loads(sidecar(rel).read_text())
+def test_findings_match_expectations(corpus_result, rel, snapshot):
     got = corpus_result.get(rel, {"launches": [], "findings": []})
-    assert got["launches"] == expected["launches"], f"{rel}: launches / targets differ"
-    assert got["findings"] == expected["findings"], f"{rel}: findings differ"
+    snapshot(sidecar(rel), sidecar_text(got))
 
 
 def test_expectations_agree_with_the_timeline(shipped_db_path):
@@ -208,52 +220,11 @@ def test_fix_converges_and_touches_only_the_reported_lines(shipped_db_path, tmp_
     assert changed_files == set(allowed)
 
 
-def test_diff_is_the_golden_diff(shipped_db_path, tmp_path, monkeypatch):
+def test_diff_is_the_golden_diff(shipped_db_path, tmp_path, monkeypatch, snapshot):
     """The exact fixes, as a reviewer sees them (`vllm-lint --diff .` from the corpus root)."""
     work = tmp_path / "corpus"
     shutil.copytree(CORPUS, work)
     monkeypatch.chdir(work)
     r = run_cli("--diff", ".")
     assert r.exit_code == 1, r.output
-    golden = EXPECTED / "fix.diff"
-    assert r.stdout == golden.read_text(), "the --diff output changed; review and regenerate"
-
-
-def _regen() -> None:
-    import os
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as home, pytest.MonkeyPatch.context() as mp, isolated(mp, Path(home)):
-        res = lint_corpus(CORPUS, newest_release())
-    for old in EXPECTED.rglob("*.json"):
-        old.unlink()
-    for rel in corpus_files():
-        out = sidecar(rel)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        entry = res.get(rel, {"launches": [], "findings": []})
-        lines = ["{", '  "launches": [']
-        lines += [f"    {json.dumps(x)}," for x in entry["launches"]]
-        lines[-1] = lines[-1].rstrip(",") if entry["launches"] else lines[-1]
-        lines += ["  ],", '  "findings": [']
-        lines += [f"    {json.dumps(x)}," for x in entry["findings"]]
-        lines[-1] = lines[-1].rstrip(",") if entry["findings"] else lines[-1]
-        lines += ["  ]", "}", ""]
-        out.write_text("\n".join(lines))
-    from click.testing import CliRunner
-
-    from vllm_lint.cli import main
-
-    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp, isolated(mp, Path(tmp)):
-        work = Path(tmp) / "corpus"
-        shutil.copytree(CORPUS, work)
-        cwd = os.getcwd()
-        os.chdir(work)
-        try:
-            r = CliRunner().invoke(main, ["--diff", "."], catch_exceptions=False)
-        finally:
-            os.chdir(cwd)
-    (EXPECTED / "fix.diff").write_text(r.stdout)
-
-
-if __name__ == "__main__" and sys.argv[1:] == ["--regen"]:
-    _regen()
+    snapshot(EXPECTED / "fix.diff", r.stdout)

@@ -787,11 +787,11 @@ def _gen_call(rng: random.Random) -> tuple[str, list[str]]:
     if rng.random() < 0.2:
         parts.append("**extra")
     rng.shuffle(parts)
-    if parts[0] in ("'m'", '"org/model"', "path") or True:
-        pos = [p for p in parts if "=" not in p and not p.startswith("**")]
-        kw = [p for p in parts if "=" in p and not p.startswith("**")]
-        st = [p for p in parts if p.startswith("**")]
-        parts = pos + kw + st
+    # keywords in random order, but valid Python: positionals first, then keywords, then **
+    pos = [p for p in parts if "=" not in p and not p.startswith("**")]
+    kw = [p for p in parts if "=" in p and not p.startswith("**")]
+    st = [p for p in parts if p.startswith("**")]
+    parts = pos + kw + st
     body = ""
     for i, p in enumerate(parts):
         body += p

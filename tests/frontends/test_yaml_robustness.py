@@ -1,8 +1,9 @@
-"""YAML front-end on bad input: a ParseError in bounded time, never a crash or a hang."""
+"""YAML front-end on bad input: a ParseError, never a crash; bounds are structural (memory
+measured with tracemalloc), never wall-clock thresholds."""
 
 from __future__ import annotations
 
-import time
+import tracemalloc
 
 import pytest
 
@@ -10,11 +11,9 @@ from vllm_lint.frontends import yaml as Y
 from vllm_lint.launch import ParseError
 
 
-def _fails(data: bytes, limit: float = 5.0) -> ParseError:
-    t0 = time.monotonic()
+def _fails(data: bytes) -> ParseError:
     with pytest.raises(ParseError) as ei:
         Y.extract(data, "bad.yaml")
-    assert time.monotonic() - t0 < limit
     return ei.value
 
 
@@ -50,9 +49,13 @@ def test_alias_bomb_is_cheap():
         lines.append(cur + b": &" + cur + b" [" + b",".join([b"*" + prev] * 9) + b"]")
     lines.append(b"command: *j")
     data = b"\n".join(lines) + b"\n"
-    t0 = time.monotonic()
-    ex = Y.extract(data, "bomb.yaml")
-    assert time.monotonic() - t0 < 2.0
+    tracemalloc.start()
+    try:
+        ex = Y.extract(data, "bomb.yaml")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20, f"{peak} bytes: the 9**9 aliases were expanded"
     assert len(ex.launches) <= 2
 
 
@@ -63,11 +66,9 @@ def test_huge_file_refused():
 
 def test_empty_and_odd_documents():
     for data in [b"", b"---\n", b"--- 3\n", b"- vllm\n", b"? [a, b]\n: vllm serve m\n", b"!!binary aGk=\n",
-                 b"key: !custom vllm serve m --tp 2\n", b"a: *undefined\n" if False else b"a: 1\n"]:
-        try:
-            Y.extract(data, "odd.yaml")
-        except ParseError:
-            pass
+                 b"key: !custom vllm serve m --tp 2\n", b"a: 1\n"]:
+        Y.extract(data, "odd.yaml")  # read, not refused
+    assert "undefined alias" in _fails(b"a: *undefined\n").message
 
 
 def test_random_garbage_never_crashes():

@@ -17,6 +17,8 @@ text, every quoting style of the format, comments, line continuations and LF or 
 
 from __future__ import annotations
 
+import functools
+
 import json
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -123,20 +125,28 @@ POOL: list[tuple[str, Optional[st.SearchStrategy], bool]] = [
     ("--swap-space", INT.map(lambda v: [v]), True),  # removed, no-op at removal: deleted
     ("--num-scheduler-steps", INT.map(lambda v: [v]), True),  # removed, no fix
     ("--cuda-graph-sizes", st.lists(INT, min_size=1, max_size=3), True),  # renamed
-    ("--guided-decoding-backend", st.sampled_from(["xgrammar", "outlines"]).map(lambda v: [v]), True),
+    ("--guided-decoding-backend", st.sampled_from(("xgrammar", "outlines")).map(lambda v: [v]), True),
     ("--max-model", INT.map(lambda v: [v]), True),  # abbreviation of --max-model-len
     ("--tensor-parallel-size", INT.map(lambda v: [v]), False),
     ("-tp", INT.map(lambda v: [v]), False),
     ("--port", INT.map(lambda v: [v]), False),
-    ("--dtype", st.sampled_from(["auto", "bfloat16", "fp16"]).map(lambda v: [v]), False),
+    ("--dtype", st.sampled_from(("auto", "bfloat16", "fp16")).map(lambda v: [v]), False),
     ("--enforce-eager", None, False),
     ("--served-model-name", st.lists(NAME_TEXT, min_size=1, max_size=2), False),
-    ("--gpu-memory-utilization", st.sampled_from(["0.9", "0.85"]).map(lambda v: [v]), False),
+    ("--gpu-memory-utilization", st.sampled_from(("0.9", "0.85")).map(lambda v: [v]), False),
     ("--tensor-paralel-size", INT.map(lambda v: [v]), False),  # unknown: VL103, no fix
     ("--max-num-seqs", INT.map(lambda v: [v]), False),
 ]
 
 
+def _reused(factory):
+    """The same strategy object for the same arguments: a strategy built in every draw is
+    validated again every time, which cost more than the lint of the drawn file. The drawn values
+    are the same."""
+    return functools.lru_cache(maxsize=None)(factory)
+
+
+@_reused
 @st.composite
 def spelled(draw, name: str, allow_underscore: bool = True) -> str:
     if not name.startswith("--") or not allow_underscore:
@@ -144,26 +154,29 @@ def spelled(draw, name: str, allow_underscore: bool = True) -> str:
     head = name[2:].split("-")
     out = head[0]
     for part in head[1:]:
-        out += draw(st.sampled_from(["-", "_"])) + part
+        out += draw(st.sampled_from(("-", "_"))) + part
     return "--" + out
 
 
+@_reused
 @st.composite
 def item(draw, allow_inline: bool = True, allow_underscore: bool = True) -> Item:
-    name, values, touchy = draw(st.sampled_from(POOL))
+    name, values, touchy = draw(_POOL)
     vals = draw(values) if values is not None else []
     inline = allow_inline and len(vals) == 1 and draw(st.booleans())
     return Item(name, draw(spelled(name, allow_underscore)), vals, inline, touchy)
 
 
 TOUCHY = [p for p in POOL if p[2]]
+# strategies built once: one built inside each draw is validated again every time (most of the run)
+_POOL, _TOUCHY = st.sampled_from(POOL), st.sampled_from(TOUCHY)
 
 
 @st.composite
 def items(draw) -> list[Item]:
     """1-7 options, at least one of which a fix may touch, in random order."""
     out = draw(st.lists(item(), min_size=0, max_size=6))
-    name, values, _ = draw(st.sampled_from(TOUCHY))
+    name, values, _ = draw(_TOUCHY)
     vals = draw(values)
     extra = Item(name, draw(spelled(name)), vals, len(vals) == 1 and draw(st.booleans()), True)
     out.insert(draw(st.integers(0, len(out))), extra)
@@ -173,7 +186,7 @@ def items(draw) -> list[Item]:
 ITEMS = items()
 MODEL = st.builds(lambda a, b: f"{a}/{b}", NAME_TEXT, NAME_TEXT)
 COMMENT = st.text("abc xyz-é模型ü\U0001f600", max_size=12).map(lambda t: "# " + t.strip())
-NL = st.sampled_from(["\n", "\r\n"])
+NL = st.sampled_from(("\n", "\r\n"))
 
 
 def emit(doc: Doc, words: list[W], render: Callable[[str], str], sep: Callable[[], str],
@@ -191,10 +204,11 @@ def emit(doc: Doc, words: list[W], render: Callable[[str], str], sep: Callable[[
 # ----------------------------------------------------------------------------- shell
 
 
+@_reused
 @st.composite
 def shell_quote(draw, text: str, split: bool = True) -> str:
     styles = ["bare", "bare", "single", "double", "ansi", "partial", "backslash"]
-    style = draw(st.sampled_from(styles if split else styles[:4]))
+    style = draw(st.sampled_from(tuple(styles if split else styles[:4])))
     if style == "single":
         return f"'{text}'"
     if style == "double":
@@ -218,6 +232,7 @@ HEADS = [
     ["VLLM_HOST_IP=10.0.0.1", "vllm", "serve", "{model}"],
     ["docker", "run", "--gpus", "all", "vllm/vllm-openai:latest", "--model", "{model}"],
 ]
+_HEADS = st.sampled_from(HEADS)
 
 
 @st.composite
@@ -226,10 +241,10 @@ def shell_launch(draw, doc: Doc, quote: bool = True) -> None:
     model = draw(MODEL)
     # a command name split by quotes (vll'm') is not found: the pre-filters look for the bytes
     # "vllm", by design
-    head = [W(h.format(model=model), head=True) for h in draw(st.sampled_from(HEADS))]
+    head = [W(h.format(model=model), head=True) for h in draw(_HEADS)]
     items = draw(ITEMS)
     words = head + [w for it in items for w in it.words()]
-    indent = draw(st.sampled_from(["  ", "    ", "\t"]))
+    indent = draw(st.sampled_from(("  ", "    ", "\t")))
     continued = draw(st.booleans())
 
     def sep() -> str:
@@ -240,7 +255,7 @@ def shell_launch(draw, doc: Doc, quote: bool = True) -> None:
     def render(t: str) -> str:
         return draw(shell_quote(t)) if quote else t
 
-    trailing = draw(st.sampled_from(["", "  " + draw(COMMENT)]))
+    trailing = draw(st.sampled_from(("", "  " + draw(COMMENT))))
     emit(doc, words, render, sep, tail=trailing + nl,
          head_render=lambda t: draw(shell_quote(t, split=False)) if quote else t)
 
@@ -262,9 +277,10 @@ def shell_doc(draw, doc: Optional[Doc] = None) -> Doc:
 # ----------------------------------------------------------------------------- YAML
 
 
+@_reused
 @st.composite
 def yaml_quote(draw, text: str) -> str:
-    style = draw(st.sampled_from(["plain", "single", "double"]))
+    style = draw(st.sampled_from(("plain", "single", "double")))
     if style == "single":
         return f"'{text}'"
     if style == "double":
@@ -282,6 +298,7 @@ def _plain_ok(text: str) -> bool:
         return False
 
 
+@_reused
 @st.composite
 def yaml_word(draw, text: str) -> str:
     q = draw(yaml_quote(text))
@@ -300,7 +317,7 @@ def k8s_doc(draw, doc: Optional[Doc] = None) -> Doc:
     doc.put(f"apiVersion: apps/v1{nl}kind: Deployment{nl}metadata:{nl}  name: vllm  {draw(COMMENT)}{nl}"
             f"spec:{nl}  template:{nl}    spec:{nl}      containers:{nl}        - name: vllm{nl}"
             f"          image: vllm/vllm-openai:latest{nl}")
-    shape = draw(st.sampled_from(["block", "flow", "sh-c-literal", "sh-c-flow", "command-block"]))
+    shape = draw(st.sampled_from(("block", "flow", "sh-c-literal", "sh-c-flow", "command-block")))
     ind = "            "
     if shape in ("block", "flow", "command-block"):
         words = [w for it in items for w in it.words()]
@@ -315,7 +332,7 @@ def k8s_doc(draw, doc: Optional[Doc] = None) -> Doc:
                 emit(doc, words, lambda t: draw(yaml_word(t)), lambda: nl + ind + "- ",
                      lead=nl + ind + "- ", tail=nl)
             else:
-                emit(doc, words, lambda t: draw(yaml_word(t)), lambda: draw(st.sampled_from([", ", ","])),
+                emit(doc, words, lambda t: draw(yaml_word(t)), lambda: draw(st.sampled_from((", ", ","))),
                      lead=" [", tail="]" + nl)
     elif shape == "sh-c-flow":
         doc.put(f'          command: ["/bin/sh", "-c"]{nl}          args: ["')
@@ -326,7 +343,7 @@ def k8s_doc(draw, doc: Optional[Doc] = None) -> Doc:
         body = ind + "  "
         doc.put(f"{body}echo start{nl}{body}")
         words = [W("exec"), W("vllm"), W("serve"), W(model)] + [w for it in items for w in it.words()]
-        emit(doc, words, lambda t: t, lambda: draw(st.sampled_from([" ", " \\" + nl + body + "  "])),
+        emit(doc, words, lambda t: t, lambda: draw(st.sampled_from((" ", " \\" + nl + body + "  "))),
              tail=nl)
     if draw(st.booleans()):
         doc.put(f"          env:{nl}            - name: VLLM_HOST_IP{nl}              value: \"10.0.0.1\"{nl}")
@@ -341,7 +358,7 @@ def compose_doc(draw) -> Doc:
     items = draw(ITEMS)
     doc.put(f"services:{nl}  vllm:{nl}    image: vllm/vllm-openai:latest  {draw(COMMENT)}{nl}")
     words = [W("--model"), W(draw(MODEL))] + [w for it in items for w in it.words()]
-    shape = draw(st.sampled_from(["string", "block", "flow"]))
+    shape = draw(st.sampled_from(("string", "block", "flow")))
     if shape == "string":
         emit(doc, words, lambda t: t, lambda: " ", lead="    command: ", tail=nl)
     elif shape == "block":
@@ -368,7 +385,7 @@ def config_doc(draw) -> Doc:
     chosen = draw(st.lists(st.sampled_from(keys), min_size=1, max_size=6, unique_by=lambda k: k[0]))
     for key, value, touchy in chosen:
         spelled_key = key.replace("-", "_") if draw(st.booleans()) else key
-        k = draw(st.sampled_from([spelled_key, spelled_key, f'"{spelled_key}"']))
+        k = draw(st.sampled_from((spelled_key, spelled_key, f'"{spelled_key}"')))
         rendered_value = value if value.startswith("[") or _plain_ok(value) or value in ("true", "8192", "4", "2", "8000", "8") \
             else f'"{value}"'
         doc.put("", not touchy)
@@ -388,8 +405,8 @@ def python_doc(draw, doc: Optional[Doc] = None) -> Doc:
     doc = doc or Doc("python", "serve.py", draw(NL))
     nl = doc.nl
     doc.put(f"# -*- coding: utf-8 -*-{nl}{draw(COMMENT)}{nl}")
-    shape = draw(st.sampled_from(["kwargs", "subprocess"]))
-    q = draw(st.sampled_from(["'", '"']))
+    shape = draw(st.sampled_from(("kwargs", "subprocess")))
+    q = draw(st.sampled_from(("'", '"')))
     multiline = draw(st.booleans())
 
     def sep() -> str:
@@ -399,7 +416,7 @@ def python_doc(draw, doc: Optional[Doc] = None) -> Doc:
         return ", "
 
     if shape == "kwargs":
-        cls = draw(st.sampled_from(["LLM", "EngineArgs"]))
+        cls = draw(st.sampled_from(("LLM", "EngineArgs")))
         doc.put(f"from vllm import LLM, EngineArgs{nl}{nl}llm = {cls}(")
         kw = [("swap_space", "4", True), ("cuda_graph_sizes", "[1, 2]", True), ("tensor_parallel_size", "2", False),
               ("max_model_len", "8192", False), ("num_scheduler_steps", "8", True),
@@ -440,7 +457,7 @@ def dockerfile_doc(draw, doc: Optional[Doc] = None) -> Doc:
     nl = doc.nl
     items = draw(ITEMS)
     words = [w for it in items for w in it.words()]
-    shape = draw(st.sampled_from(["cmd-exec", "entrypoint-exec", "cmd-shell"]))
+    shape = draw(st.sampled_from(("cmd-exec", "entrypoint-exec", "cmd-shell")))
     # the vLLM image's exec ENTRYPOINT takes CMD as its arguments; a shell-form CMD needs a plain base
     base = "vllm/vllm-openai:latest" if shape == "cmd-exec" else "python:3.12-slim"
     doc.put(f"{draw(COMMENT)}{nl}FROM {base}{nl}ENV VLLM_HOST_IP=0.0.0.0{nl}")
@@ -455,7 +472,7 @@ def dockerfile_doc(draw, doc: Optional[Doc] = None) -> Doc:
              tail="]" + nl)
     else:
         words = [W("vllm"), W("serve"), W(draw(MODEL))] + words
-        emit(doc, words, lambda t: t, lambda: draw(st.sampled_from([" ", " \\" + nl + "    "])), lead="CMD ",
+        emit(doc, words, lambda t: t, lambda: draw(st.sampled_from((" ", " \\" + nl + "    "))), lead="CMD ",
              tail=nl)
     return doc
 
@@ -469,8 +486,8 @@ def markdown_doc(draw) -> Doc:
     nl = doc.nl
     doc.put(f"# Déploiement 模型{nl}{nl}Run the server:{nl}{nl}")
     for _ in range(draw(st.integers(1, 2))):
-        lang = draw(st.sampled_from(["bash", "sh", "console", "shell", "yaml", "python", "dockerfile"]))
-        fence = draw(st.sampled_from(["```", "~~~"]))
+        lang = draw(st.sampled_from(("bash", "sh", "console", "shell", "yaml", "python", "dockerfile")))
+        fence = draw(st.sampled_from(("```", "~~~")))
         doc.put(f"{fence}{lang}{nl}")
         if lang == "console":
             doc.put("$ ")

@@ -2,9 +2,9 @@
 
 * ``write_atomic`` with injected failures (replace, fsync, interrupt): the original stays intact
   and no temporary file is left.
-* Killing ``vllm-lint --fix`` (SIGKILL, a subprocess) at random moments, and again the moment its
-  temporary file appears (mid-write): the file is always exactly the old or exactly the new
-  content.
+* Killing ``vllm-lint --fix`` (SIGKILL, a subprocess) at random moments, and again while its
+  temporary file is half written (the write held there): the file is always exactly the old or
+  exactly the new content.
 * Two ``--fix`` runs on the same files at once (pre-commit runs hooks in parallel), several
   times, with and without a shared result cache: the files equal a single run's result.
   No lock is needed: a fix is a pure function of the file's bytes and is idempotent, and each
@@ -212,26 +212,69 @@ def test_sigkill_at_random_moments_leaves_old_or_new(big, synth_db_path, tmp_pat
     print("sigkill outcomes:", outcomes)
 
 
+# The fix run with its write held half-way: the temporary file gets the first half of the fixed
+# bytes, then the writer waits, so that the SIGKILL is sure to land mid-write.
+_HELD_WRITE = r"""
+import os, runpy, sys, time
+real_fdopen = os.fdopen
+
+
+class HalfThenWait:
+    def __init__(self, f):
+        self.f = f
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return self.f.__exit__(*exc)
+
+    def write(self, data):
+        self.f.write(data[: len(data) // 2])
+        self.f.flush()
+        time.sleep(600)
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+
+def fdopen(fd, mode="r", *args, **kwargs):
+    f = real_fdopen(fd, mode, *args, **kwargs)
+    return HalfThenWait(f) if "w" in mode else f
+
+
+os.fdopen = fdopen
+sys.argv = ["vllm-lint", *sys.argv[1:]]
+runpy.run_module("vllm_lint", run_name="__main__")
+"""
+
+
 def test_sigkill_while_the_temporary_file_is_written(big, synth_db_path, tmp_path):
-    """Watch for the temporary file and kill the moment it appears: the kill lands mid-write."""
-    old, new, _ = big
+    """Kill the moment the temporary file holds part of the new content: the kill lands mid-write,
+    the original is intact and the partial temporary file is left beside it (never read)."""
+    # 40 of the big script's launches: the held write needs no long run (each line is fixed alone)
+    old, new = (b"".join(text.splitlines(keepends=True)[:40]) for text in big[:2])
     p = tmp_path / "deploy.sh"
-    caught = 0
     for i in range(3):
         p.write_bytes(old)
         for stale in tmp_path.glob("*.vllm-lint.tmp"):
             stale.unlink()
-        proc = subprocess.Popen(_fix_cmd(p), env=cli_env(synth_db_path), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        while proc.poll() is None:
-            if any(e.name.endswith(".vllm-lint.tmp") for e in os.scandir(tmp_path)):
-                proc.send_signal(signal.SIGKILL)
-                caught += 1
-                break
-        proc.wait()
-        got = p.read_bytes()
-        assert got in (old, new), f"kill {i}: the file is neither the old nor the new content"
-    print(f"killed mid-write {caught} of 3 times")
+        proc = subprocess.Popen([sys.executable, "-c", _HELD_WRITE, *_fix_cmd(p)[3:]], env=cli_env(synth_db_path),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            partial = []
+            while not partial and proc.poll() is None:
+                partial = [t for t in tmp_path.glob("*.vllm-lint.tmp") if t.stat().st_size == len(new) // 2]
+                time.sleep(0.01)
+            assert partial, f"kill {i}: the run ended (exit {proc.returncode}) before writing its temporary file"
+            proc.send_signal(signal.SIGKILL)
+        finally:
+            proc.kill()
+            proc.wait()
+        assert proc.returncode == -signal.SIGKILL
+        assert p.read_bytes() == old, f"kill {i}: the file is not the old content"
+        (left,) = tmp_path.glob("*.vllm-lint.tmp")
+        assert left.read_bytes() == new[: len(new) // 2]
 
 
 # ----------------------------------------------------------------------------- concurrency

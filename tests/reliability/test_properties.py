@@ -18,7 +18,6 @@ database:
 from __future__ import annotations
 
 import ast
-import inspect
 import json
 import os
 import re
@@ -52,23 +51,13 @@ def linters(synth_db_path):
     return out
 
 
-_HAS_MODE = "mode" in inspect.signature(Linter.lint_bytes).parameters
-
-
 def lint(linter: Linter, doc: Doc, data: bytes):
     linter.verbose = []
-    if _HAS_MODE:
-        return linter.lint_bytes(Path(doc.name), data, doc.fmt, mode=doc.mode)
-    if doc.mode == "config":
-        pytest.skip("this engine cannot lint a file as a vLLM --config file")
-    return linter.lint_bytes(Path(doc.name), data, doc.fmt)
+    return linter.lint_bytes(Path(doc.name), data, doc.fmt, mode=doc.mode)
 
 
 def fix(linter: Linter, doc: Doc, data: bytes, diags):
-    params = inspect.signature(fix_loop).parameters
-    if _HAS_MODE and ("mode" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())):
-        return fix_loop(linter, Path(doc.name), data, doc.fmt, diags, mode=doc.mode)
-    return fix_loop(linter, Path(doc.name), data, doc.fmt, diags)
+    return fix_loop(linter, Path(doc.name), data, doc.fmt, diags, mode=doc.mode)
 
 
 def extraction_invariants(data: bytes, ex) -> None:

@@ -85,6 +85,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import gc
 import re
 from itertools import accumulate
@@ -257,18 +258,18 @@ def _words_re(words: list[str]) -> bytes:
     return emit(trie).encode()
 
 
-# _words_re(sorted(_INTERESTING_LAST | {"environ"})) written out, as building it cost ~0.2 ms at
-# import (tests/frontends/test_python_startup.py checks that the two agree)
-_ATTR_WORDS = (rb"(?:AsyncEngineArgs|EngineArgs|LLM|Popen|__setitem__|c(?:all|heck_(?:call|output)|"
-               rb"reate_subprocess_(?:exec|shell))|e(?:nviron|xec(?:l(?:e|pe?)?|v(?:e|pe?)?))|"
-               rb"get(?:output|statusoutput)|p(?:o(?:pen|six_spawnp?)|utenv)|run|"
-               rb"s(?:etdefault|pawn(?:l(?:e|pe?)?|v(?:e|pe?)?)|ystem)|update)")
+@functools.lru_cache(maxsize=None)
+def _attr_words() -> bytes:
+    """The names a look at ends in, as one expression (built at first use, not at import)."""
+    return _words_re(sorted(_INTERESTING_LAST | {"environ"}))
+
+
 # the dot, then whitespace, backslash continuations or (inside brackets) comments, then the name.
 # A dot followed by a comment is rare in code but common in prose (``end.\n# Next``): there the
 # gap is skipped (_GAP_RE) and the name after it checked, once for all the dots of one comment.
-_ATTR_RE = lazy_re(rb"\.[\s\\]*(?:(?:" + _ATTR_WORDS + rb")\b|#)")
+_ATTR_RE = lazy_re(lambda: rb"\.[\s\\]*(?:(?:" + _attr_words() + rb")\b|#)")
 _GAP_RE = lazy_re(rb"(?:[\s\\]|#[^\r\n]*)*")
-_ATTR_NAME_RE = lazy_re(rb"(?:" + _ATTR_WORDS + rb")\b")
+_ATTR_NAME_RE = lazy_re(lambda: rb"(?:" + _attr_words() + rb")\b")
 
 
 def _touching(lines: Optional[list[int]], body: list) -> list:

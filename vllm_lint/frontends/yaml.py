@@ -104,33 +104,7 @@ from vllm_lint.launch import (
 )
 from vllm_lint.record import lazy_re
 
-
-def _import_pyyaml() -> Any:
-    """``import yaml``, without compiling the expression of PyYAML's pure-Python reader that the
-    C loader never uses: ``Reader.NON_PRINTABLE``, a Unicode class whose compilation is ~4.6 ms,
-    a twelfth of a one-file lint (benchmarks/README.md). While PyYAML imports, ``re.compile``
-    hands that one pattern back as a ``lazy_re``, compiled if anything ever uses it (the
-    pure-Python loader does, when libyaml is missing)."""
-    import sys
-
-    if "yaml" in sys.modules:
-        return sys.modules["yaml"]
-    real = re.compile
-
-    def compile(pattern: Any, flags: int = 0) -> Any:
-        if isinstance(pattern, str) and pattern.startswith("[^\x09\x0A\x0D\x20-\x7E\x85"):
-            return lazy_re(pattern, flags)
-        return real(pattern, flags)
-
-    re.compile = compile
-    try:
-        import yaml
-    finally:
-        re.compile = real
-    return yaml
-
-
-_pyyaml = _import_pyyaml()
+import yaml as _pyyaml
 
 FORMAT = "yaml"
 MAX_BYTES = 32 * 1024 * 1024

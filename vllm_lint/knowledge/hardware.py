@@ -34,10 +34,6 @@ class GPUs(Record):
         self.nodes = nodes
 
     @property
-    def family(self) -> Optional[str]:
-        return gpu_family(self.product)
-
-    @property
     def grace_blackwell(self) -> bool:
         return is_grace_blackwell(self.product)
 

@@ -14,7 +14,7 @@ V2/V3, Kimi K2), mixture-of-experts MLPs with routed and shared experts, dense l
 
 Biases, norms and vision towers are left out (well under 1 % of the counts it matches). Families
 it does not describe (linear-attention hybrids, state-space layers, per-layer shapes) give None.
-``tests/knowledge/test_params.py`` checks the formula against published counts (within 5 %).
+``tests/knowledge/test_names_and_params.py`` checks the formula against published counts (within 5 %).
 
 ``weight_bytes(total, dtype)``: a lower bound of the checkpoint's weight bytes, every parameter at
 the width of its quantisation (quantised checkpoints keep some layers wider; scales are small).

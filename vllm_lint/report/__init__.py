@@ -33,9 +33,6 @@ class ReportContext(Record):
         self.sources = sources  # path -> bytes for findings in no file on disk (standard input)
 
 
-FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson", "checkstyle")
-
-
 def render(fmt: str, results, ctx: ReportContext) -> str:
     import importlib
 

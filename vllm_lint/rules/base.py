@@ -6,7 +6,8 @@ with ``@RULE.check``. Adding a rule touches one new module and one fixture folde
 
 Rules know launches and surfaces, not formats: they read ``LintContext`` (the parsed arguments of
 one launch, its environment, the target release's surface and the timeline) and emit
-``Diagnostic`` objects whose fixes are byte ``Edit``s built by the helpers in ``vllm_lint.edits``.
+``Diagnostic`` objects whose fixes are byte ``Edit``s (``vllm_lint.launch``), built by the helpers in
+``rules/_status.py`` and ``knowledge/__init__.py``.
 """
 
 from __future__ import annotations

@@ -113,7 +113,6 @@ class KwargsModel:
                 if b and b[0] == "func":
                     text += arg_utils.node.code_for_node(b[1])
         self.text = text
-        self.literal_str_metavar = "metavar" in text
         self.bool_str_none = "{bool, str, type(None)}" in text
         self.dataclass_json = "is_dataclass" in text
         self.dict_optional_json = "optional_type(json.loads)" in text

@@ -167,11 +167,7 @@ class Surface:
     def json_config_for(self, option: Option) -> Optional[dict[str, Any]]:
         return self.json_configs.get(option.dest)
 
-    def is_negation(self, string: str) -> bool:
-        opt = self.by_string.get(string)
-        return bool(opt and string in opt.negations)
-
-    # Parser behaviour that changed by era (vllm-cli-eras.md sections 0 and 4); version-gated here,
+    # Parser behaviour that changed by era (docs/cli-history.md, parser behaviour by release); version-gated here,
     # in one place, rather than guessed per rule.
     @cached_property
     def underscores_normalised(self) -> bool:
@@ -270,17 +266,22 @@ def _check_release(rec: dict[str, Any]) -> None:
 
 # --------------------------------------------------------------------------- timeline index
 
-Ranges = list[list[int]]  # [[first_index, last_index], ...] into Database.versions, inclusive
+INDEX_SCHEMA = 2
+
+# A name's history in index.json: runs of releases, each ``[first]`` (still accepted by the newest
+# release) or ``[first, removed_in]`` (accepted from ``first`` up to, not including, ``removed_in``),
+# as version strings. A new release rewrites only the runs of names it adds or drops.
+Ranges = list[list[str]]
 
 
-def _runs(indices: Iterable[int]) -> Ranges:
-    out: Ranges = []
+def _runs(indices: Iterable[int], versions: list[str]) -> Ranges:
+    spans: list[list[int]] = []
     for i in sorted(set(indices)):
-        if out and out[-1][1] == i - 1:
-            out[-1][1] = i
+        if spans and spans[-1][1] == i - 1:
+            spans[-1][1] = i
         else:
-            out.append([i, i])
-    return out
+            spans.append([i, i])
+    return [[versions[a]] if b + 1 == len(versions) else [versions[a], versions[b + 1]] for a, b in spans]
 
 
 class _NoCollection:
@@ -390,16 +391,16 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         for name in rec.get("llm_params", []) or []:
             llm_params.setdefault(name, []).append(i)
     index = {
-        "schema": 1,
+        "schema": INDEX_SCHEMA,
         "versions": versions,
-        "options": {k: _runs(v) for k, v in sorted(options.items())},
+        "options": {k: _runs(v, versions) for k, v in sorted(options.items())},
         "option_shapes": dict(sorted(kinds.items())),
-        "deprecated": {k: _runs(v) for k, v in sorted(deprecated.items())},
-        "env": {k: _runs(v) for k, v in sorted(env.items())},
-        "build_env": {k: _runs(v) for k, v in sorted(build_env.items())},
-        "engine_args": {k: _runs(v) for k, v in sorted(engine.items())},
-        "async_engine_args": {k: _runs(v) for k, v in sorted(async_engine.items())},
-        "llm_params": {k: _runs(v) for k, v in sorted(llm_params.items())},
+        "deprecated": {k: _runs(v, versions) for k, v in sorted(deprecated.items())},
+        "env": {k: _runs(v, versions) for k, v in sorted(env.items())},
+        "build_env": {k: _runs(v, versions) for k, v in sorted(build_env.items())},
+        "engine_args": {k: _runs(v, versions) for k, v in sorted(engine.items())},
+        "async_engine_args": {k: _runs(v, versions) for k, v in sorted(async_engine.items())},
+        "llm_params": {k: _runs(v, versions) for k, v in sorted(llm_params.items())},
     }
     write_json(db_dir / "index.json", index)
     return index
@@ -432,7 +433,7 @@ class Database:
         if not index_path.exists():
             raise DatabaseError(f"{index_path}: no flag database index (run `vllm-lint db build`)")
         self.index = _read_json(index_path)
-        if not isinstance(self.index, dict) or self.index.get("schema") != 1:
+        if not isinstance(self.index, dict) or self.index.get("schema") != INDEX_SCHEMA:
             raise DatabaseError(f"{index_path}: unsupported or corrupted database index")
         try:
             self.versions: list[str] = list(self.index["versions"])
@@ -441,6 +442,7 @@ class Database:
             raise DatabaseError(f"{index_path}: corrupted database index ({e})") from None
         if not self.versions:
             raise DatabaseError(f"{index_path}: the database holds no release")
+        self._positions = {v: i for i, v in enumerate(self.versions)}
         self._surfaces: dict[str, Surface] = {}
         self._resolved: dict[str, str] = {}
         self._overlay: Optional[dict[str, Any]] = None
@@ -451,16 +453,21 @@ class Database:
         return self.versions[-1]
 
     def position(self, version: str) -> int:
-        return self.versions.index(version)
+        pos = self._positions.get(version)
+        if pos is None:
+            raise ValueError(f"{version} is not a release of the database")
+        return pos
 
     def resolve_version(self, spec: str) -> str:
-        """``0.27.1`` / ``v0.27.1`` as is; ``0.27`` the newest 0.27.x; ``latest`` the newest."""
+        """A release the user names (``-t``, ``target-version``, ``flags --version``, ``audit
+        --from/--to``): ``0.27.1`` / ``v0.27.1`` as is; ``0.27`` the newest 0.27.x (not 0.27.0,
+        which PEP 440 equality would pick); ``latest`` the newest."""
         v = self._resolved.get(spec)  # asked for every launch and every surface lookup
         if v is None:
-            v = self._resolved[spec] = self._resolve_version(spec)
+            v = self._resolved[spec] = self._resolve_version(spec, series_first=True)
         return v
 
-    def _resolve_version(self, spec: str) -> str:
+    def _resolve_version(self, spec: str, series_first: bool) -> str:
         s = spec.strip()
         if s.lower() in ("latest", "newest", "stable"):
             return self.newest
@@ -469,13 +476,16 @@ class Database:
             want = Version(s)
         except InvalidVersion:
             raise UnknownVersion(f"'{spec}' is not a version number") from None
+        series = None
+        if len(want.release) == 2 and want.pre is None and want.post is None and want.dev is None and not want.local:
+            series = [v for v, pv in zip(self.versions, self._parsed) if pv.release[:2] == want.release]
+        if series and series_first:
+            return series[-1]
         for v, pv in zip(self.versions, self._parsed):
             if pv == want:
                 return v
-        if len(want.release) == 2:
-            same = [v for v, pv in zip(self.versions, self._parsed) if pv.release[:2] == want.release]
-            if same:
-                return same[-1]
+        if series:
+            return series[-1]
         nearest = self.nearest(want)
         raise UnknownVersion(
             f"vLLM {spec} is not in the flag database (covers {self.versions[0]} to {self.newest}); "
@@ -489,9 +499,10 @@ class Database:
 
     def floor_version(self, spec: str) -> Optional[str]:
         """The newest known release <= ``spec`` in the same minor series (for loose hints such as
-        an image tag ``v0.8.6`` that PyPI never had), or None."""
+        an image tag ``v0.8.6`` that PyPI never had), or None. A hint is read as pip reads a pin:
+        ``==0.10`` is 0.10.0 when the database has it."""
         try:
-            return self.resolve_version(spec)
+            return self._resolve_version(spec, series_first=False)
         except UnknownVersion:
             pass
         s = spec.strip().lstrip("vV").split("-")[0].split("+")[0]
@@ -527,9 +538,16 @@ class Database:
         if not runs:
             return None
         idx: set[int] = set()
-        for a, b in runs:
-            idx.update(range(a, b + 1))
-        return History(name, [(self.versions[a], self.versions[b]) for a, b in runs], idx)
+        ranges = []
+        try:
+            for run in runs:
+                a = self._positions[run[0]]
+                b = self._positions[run[1]] - 1 if len(run) > 1 else len(self.versions) - 1
+                idx.update(range(a, b + 1))
+                ranges.append((self.versions[a], self.versions[b]))
+        except (KeyError, IndexError, TypeError):
+            raise DatabaseError(f"{self.path / 'index.json'}: corrupted database index ({table} {name}: {runs})") from None
+        return History(name, ranges, idx)
 
     def option_history(self, string: str) -> Optional[History]:
         return self._history("options", string)
@@ -580,10 +598,6 @@ class Database:
     @property
     def all_env_names(self) -> list[str]:
         return list(self.index.get("env", {}))
-
-    @property
-    def all_engine_args(self) -> list[str]:
-        return list(self.index.get("engine_args", {}))
 
     @property
     def overlay(self) -> dict[str, Any]:

@@ -1,0 +1,3 @@
+# invalid UTF-8 inside a string literal
+from vllm import LLM
+LLM(model="café")

@@ -1,0 +1,1 @@
+vllm serve m --swap-space 4  # vllm-lint: ignore[VL101]

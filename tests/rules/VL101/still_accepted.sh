@@ -1,0 +1,3 @@
+# still accepted by 0.10.0
+# test-target: 0.10.0
+vllm serve m --swap-space 4

@@ -1,0 +1,2 @@
+# the new name: nothing to report
+vllm serve m --cudagraph-capture-sizes 1 2 4

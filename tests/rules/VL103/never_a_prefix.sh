@@ -1,0 +1,2 @@
+# a prefix of nothing, ever
+vllm serve m --swapx 4

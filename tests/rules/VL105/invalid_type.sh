@@ -1,0 +1,1 @@
+vllm serve m --max-num-seqs 256.5 --port eighty

@@ -1,0 +1,2 @@
+# a shell variable: unknown, never reported
+vllm serve m --dtype half --max-num-seqs "$SEQS"

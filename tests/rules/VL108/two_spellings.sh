@@ -1,0 +1,1 @@
+vllm serve m -tp 2 --max-model-len 8192 --tensor-parallel-size 4

@@ -1,0 +1,3 @@
+#!/bin/sh
+vllm serve m \ 
+  --max-model-len 4096

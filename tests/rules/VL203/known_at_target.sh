@@ -1,0 +1,2 @@
+export VLLM_NEW_THING=1
+vllm serve m
