@@ -80,7 +80,10 @@ def _record(version, options, env, engine_extra=(), drop_json=()):
         engine[f] = {"type": "str", "default": None, "default_computed": False}
     jc = {k: v for k, v in JSON_CONFIGS.items() if any(o["dest"] == k for o in options)}
     return {"schema": 1, "version": version, "source": {"kind": "synthetic"},
-            "era": {"parser_module": "x", "entry": "y"},
+            "era": {"parser_module": "x", "entry": "y",
+                    # the vllm-openai image's ENTRYPOINT (VL111): the api_server module, `vllm serve` from 0.12
+                    "image_entrypoint": ["vllm", "serve"] if tuple(map(int, version.split("."))) >= (0, 12)
+                    else ["python3", "-m", "vllm.entrypoints.openai.api_server"]},
             "options": sorted(copy.deepcopy(options), key=lambda o: o["name"]),
             "positionals": [{"dest": "model_tag", "nargs": "?"}],
             "engine_args": engine, "async_engine_args": [], "llm_params": ["model", "tokenizer"],

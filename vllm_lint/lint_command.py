@@ -361,6 +361,9 @@ def execute(paths=(), **values) -> int:
     if from_stdin:
         return _lint_stdin(o, linter, settings, do_fix)
     targets, problems = discover(o.paths, settings)
+    if o.baseline_path:  # the baseline quotes the lines it records: it is vllm-lint's file, not a launch
+        own = os.path.realpath(o.baseline_path)
+        targets = [t for t in targets if os.path.realpath(t.path) != own]
     if o.show_files:
         for t in sorted(targets, key=lambda t: t.path):
             echo(t.path)

@@ -79,7 +79,7 @@ def test_a_json_file_that_is_not_json_is_one_parse_error(run_cli, tmp_path):
     p.write_text('{"image": "vllm/vllm-openai", args: [}\n')
     r = run_cli("-t", "0.27.1", str(p))
     assert r.exit_code == 1
-    assert "VL001 cannot parse json: invalid JSON" in r.stdout
+    assert "VL001 error: cannot parse json: Expecting property name" in r.stdout
 
 
 def test_add_noqa_skips_json_and_says_so(run_cli, tmp_path):

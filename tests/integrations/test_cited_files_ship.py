@@ -44,6 +44,8 @@ def _dangling(text: str, here: str, tracked: set[str]) -> list[str]:
         first = path.split("/", 1)[0]
         if _VLLM.search(text[max(0, m.start() - 40):m.start()]) or path.startswith(GENERATED):
             continue  # a file of vLLM's (`vLLM's docs/usage/security.md`), or one a command writes
+        if path.endswith(".toml") and "extend" in text[max(0, m.start() - 12):m.start()]:
+            continue  # `extend = "../base.toml"`: an example of a user's own shared configuration
         if first == "docs" and path.count("/") > 1:
             continue  # docs/serving/...: vLLM's documentation tree (ours is one flat folder)
         if first in OUTSIDE or path.startswith("../"):

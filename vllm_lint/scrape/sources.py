@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import posixpath
 import sys
 import re
 import subprocess

@@ -1,0 +1,1 @@
+vllm serve m --max-model-len --enforce-eager

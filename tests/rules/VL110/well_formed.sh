@@ -1,0 +1,1 @@
+vllm serve m --max-model-len 8192 --enforce-eager
