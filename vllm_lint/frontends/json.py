@@ -17,7 +17,8 @@ FORMAT = "json"
 SUFFIXES = (".json",)
 COMMENTS = False
 
-__all__ = ["FORMAT", "SUFFIXES", "COMMENTS", "might_contain_launch", "extract", "parse_check"]
+__all__ = ["FORMAT", "SUFFIXES", "COMMENTS", "might_contain_launch", "extract", "parse_check", "require_json",
+           "check_still_json"]
 
 
 def might_contain_launch(data: bytes) -> bool:
@@ -26,17 +27,34 @@ def might_contain_launch(data: bytes) -> bool:
     return yaml.might_contain_launch(data)
 
 
-def extract(data: bytes, path: str) -> Extraction:
+def require_json(data: bytes, what: str = "JSON") -> None:
+    """Raise a one-line ParseError (with its line) when ``data`` is not JSON; ``what`` names the
+    kind of file in the message (``JSON``, ``notebook JSON``)."""
     import json
 
-    if not data.strip():
-        return Extraction()
     try:
         json.loads(data)
     except ValueError as e:
-        raise ParseError(f"invalid JSON: {getattr(e, 'msg', e)}", line=getattr(e, "lineno", None)) from None
+        raise ParseError(f"invalid {what}: {getattr(e, 'msg', e)}", line=getattr(e, "lineno", None)) from None
     except RecursionError:
-        raise ParseError("JSON nested too deeply") from None
+        raise ParseError(f"{what} nested too deeply") from None
+
+
+def check_still_json(after: bytes, what: str = "file") -> Optional[str]:
+    """None when fixed bytes still load as JSON; else why not (``what``: the file's kind)."""
+    import json
+
+    try:
+        json.loads(after)
+    except ValueError as e:
+        return f"the fixed {what} would not load as JSON ({getattr(e, 'msg', e)})"
+    return None
+
+
+def extract(data: bytes, path: str) -> Extraction:
+    if not data.strip():
+        return Extraction()
+    require_json(data)
     from vllm_lint.frontends import yaml
 
     return yaml.extract(data, path)
@@ -44,10 +62,4 @@ def extract(data: bytes, path: str) -> Extraction:
 
 def parse_check(before: bytes, after: bytes) -> Optional[str]:
     """None when the fixed bytes still load as JSON; else why not."""
-    import json
-
-    try:
-        json.loads(after)
-    except ValueError as e:
-        return f"the fixed file would not load as JSON ({getattr(e, 'msg', e)})"
-    return None
+    return check_still_json(after)

@@ -63,16 +63,11 @@ def _blank(text: bytes, keep) -> bytes:
 
 
 def extract(data: bytes, path: str) -> Extraction:
-    import json
+    from vllm_lint.frontends.json import require_json
 
     if not data.strip():
         return Extraction()
-    try:
-        json.loads(data)
-    except ValueError as e:
-        raise ParseError(f"invalid notebook JSON: {getattr(e, 'msg', e)}", line=getattr(e, "lineno", None)) from None
-    except RecursionError:
-        raise ParseError("notebook JSON nested too deeply") from None
+    require_json(data, "notebook JSON")
     from vllm_lint.frontends import markdown, python, shell
     from vllm_lint.frontends import yaml as Y
 
@@ -125,10 +120,6 @@ def _add(out: Extraction, ex: Extraction) -> None:
 
 def parse_check(before: bytes, after: bytes) -> Optional[str]:
     """None when the fixed notebook still loads as JSON; else why not."""
-    import json
+    from vllm_lint.frontends.json import check_still_json
 
-    try:
-        json.loads(after)
-    except ValueError as e:
-        return f"the fixed notebook would not load as JSON ({getattr(e, 'msg', e)})"
-    return None
+    return check_still_json(after, "notebook")
