@@ -224,8 +224,6 @@ def lint_document(linter, path: str, data: bytes, fmt: str) -> tuple[list[Diagno
     """The findings the CLI would report for ``data`` at ``path`` (nothing read from disk for
     the document itself: the engine's ``Linter.analyse``), and the release each launch was
     checked against."""
-    from ..surface.db import Surface  # noqa: F401 - keep the database module loaded with the engine
-
     _, skipped = linter.screen(path, data, "auto", fmt)
     if skipped is not None:
         return [], []
