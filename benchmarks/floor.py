@@ -41,9 +41,9 @@ def parse_shell(data: bytes) -> None:
 def parse_yaml(data: bytes) -> None:
     import yaml
 
-    from vllm_lint.frontends.yaml import _prepare
+    from vllm_lint.frontends.yaml.loader import prepare
 
-    filled, _ = _prepare(data)
+    filled, _ = prepare(data)
     try:
         list(yaml.compose_all(filled.decode("utf-8"), Loader=yaml.CSafeLoader))
     except (yaml.YAMLError, UnicodeDecodeError, RecursionError):

@@ -8,6 +8,8 @@ import pytest
 import yaml as pyyaml
 
 from vllm_lint.frontends import yaml as Y
+from vllm_lint.frontends.yaml import loader as L, nodes as N, prefilter as P
+from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import ParseError
 from yaml_invariants import check_spans
 
@@ -44,22 +46,22 @@ def test_loader_tags_match_the_safe_loader(style):
     src += "\n"
     want = [_tags(d) for d in pyyaml.compose_all(src, Loader=pyyaml.CSafeLoader)]
     for _ in range(2):  # the second pass answers from the cache
-        assert [_tags(d) for d in pyyaml.compose_all(src, Loader=Y._Loader)] == want
+        assert [_tags(d) for d in pyyaml.compose_all(src, Loader=L.Loader)] == want
 
 
 def test_loader_tags_after_the_cache_is_emptied(monkeypatch):
-    monkeypatch.setattr(Y, "_PLAIN_TAGS", {})
-    monkeypatch.setattr(Y, "_TAG_CACHE_MAX", 3)
+    monkeypatch.setattr(L, "PLAIN_TAGS", {})
+    monkeypatch.setattr(L, "TAG_CACHE_MAX", 3)
     src = "\n".join(f"k{i}: {s}" for i, s in enumerate(_SCALARS)) + "\n"
     want = [_tags(d) for d in pyyaml.compose_all(src, Loader=pyyaml.CSafeLoader)]
-    assert [_tags(d) for d in pyyaml.compose_all(src, Loader=Y._Loader)] == want
-    assert len(Y._PLAIN_TAGS) <= 3
-    assert all(len(k) <= Y._TAG_TEXT_MAX for k in Y._PLAIN_TAGS)
+    assert [_tags(d) for d in pyyaml.compose_all(src, Loader=L.Loader)] == want
+    assert len(L.PLAIN_TAGS) <= 3
+    assert all(len(k) <= L.TAG_TEXT_MAX for k in L.PLAIN_TAGS)
 
 
 def test_loader_leaves_pyyaml_alone():
     assert pyyaml.CSafeLoader.resolve is pyyaml.resolver.BaseResolver.resolve
-    assert not Y._Loader.yaml_path_resolvers
+    assert not L.Loader.yaml_path_resolvers
     assert pyyaml.compose("a: 1", Loader=pyyaml.CSafeLoader).value[0][1].tag == "tag:yaml.org,2002:int"
 
 
@@ -157,7 +159,7 @@ def test_extraction_still_usable_after_the_call():
 ])
 def test_pre_filter(data, want):
     assert Y.might_contain_launch(data) is want
-    assert (Y._PREFILTER.search(data) is not None) is want
+    assert (P.PREFILTER.search(data) is not None) is want
 
 
 def test_pre_filter_matches_the_regular_expression():
@@ -167,9 +169,9 @@ def test_pre_filter_matches_the_regular_expression():
     alphabet = b"vVlLmMoOdDeEfFrRaAtTnNgGiIkKwWsS_ -\n\xc4\xb0"
     for _ in range(20000):
         data = bytes(rnd.choice(alphabet) for _ in range(rnd.randint(0, 20)))
-        assert Y.might_contain_launch(data) == (Y._PREFILTER.search(data) is not None), data
+        assert Y.might_contain_launch(data) == (P.PREFILTER.search(data) is not None), data
         s, e = rnd.randint(0, len(data)), rnd.randint(0, len(data))
-        assert Y._mentions(data.lower(), s, e) == (Y._PREFILTER.search(data, s, e) is not None), (data, s, e)
+        assert P.mentions(data.lower(), s, e) == (P.PREFILTER.search(data, s, e) is not None), (data, s, e)
 
 
 def test_each_document_is_checked_on_its_own_bytes():
@@ -183,7 +185,7 @@ def test_each_document_is_checked_on_its_own_bytes():
 
 
 # ---------------------------------------------------------------------------------------------
-# _prepare: merge-conflict markers and template filling
+# prepare: merge-conflict markers and template filling
 
 
 @pytest.mark.parametrize("data, line", [
@@ -193,17 +195,17 @@ def test_each_document_is_checked_on_its_own_bytes():
 ])
 def test_merge_conflict_marker_lines(data, line):
     if line is None:
-        assert Y._prepare(data) == (data, [])
+        assert L.prepare(data) == (data, [])
     else:
         with pytest.raises(ParseError) as ei:
-            Y._prepare(data)
+            L.prepare(data)
         assert "conflict" in ei.value.message and ei.value.line == line
 
 
 def test_template_filling_keeps_offsets_and_line_breaks():
     data = (b"image: vllm/vllm-openai:{{ .Values.tag }}\n{{- if .Values.x }}\n"
             b"args: [{{ .Values.a\r\n | quote }}, '--seed']\n  {{ end }}  \n")
-    filled, regions = Y._prepare(data)
+    filled, regions = L.prepare(data)
     assert len(filled) == len(data)
     assert [data[s:e] for s, e in regions] == [b"{{ .Values.tag }}", b"{{- if .Values.x }}",
                                                b"{{ .Values.a\r\n | quote }}", b"{{ end }}"]
@@ -356,12 +358,12 @@ def test_text_span_is_the_maps_whole_span(outer):
     if outer:  # a YAML text in a scalar (serveConfigV2): spans go through the outer map
         body = "spec:\n  serveConfigV2: |\n" + "".join("    " + line + "\n" for line in body.splitlines())
     data = body.encode()
-    f = Y._File(data, "t.yaml", None)
+    f = YamlText(data, "t.yaml", None)
     (root,) = f.parse()
     if outer:
-        sc = Y._get(Y._get(root, "spec"), "serveConfigV2")
+        sc = N.get(N.get(root, "spec"), "serveConfigV2")
         m = f.smap(sc)
-        f = Y._File(m.value, "t.yaml", None, outer=m)
+        f = YamlText(m.value, "t.yaml", None, outer=m)
         (root,) = f.parse()
     nodes = [n for kv in root.value for n in kv]
     assert len(nodes) == 2 * len(_STYLED)

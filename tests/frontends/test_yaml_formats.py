@@ -8,6 +8,7 @@ import pytest
 import yaml as pyyaml
 
 from vllm_lint.frontends import yaml as Y
+from vllm_lint.launch import Edit
 from yaml_invariants import apply, check_spans
 
 FIX = Path(__file__).parent / "fixtures" / "yaml"
@@ -406,7 +407,7 @@ other:
     assert backend.value == "FLASHINFER" and backend.delete_span is None  # {value:, description:}
     assert data[backend.value_text_span.start:backend.value_text_span.end] == b"FLASHINFER"
     v1 = smoke.env[0]
-    assert apply(data, [Y.Edit(v1.delete_span, "")]).count(b"VLLM_USE_V1") == 0
+    assert apply(data, [Edit(v1.delete_span, "")]).count(b"VLLM_USE_V1") == 0
     assert [v.version for v in smoke.version_hints] == ["v0.9.2"]  # default: image: {name:}
     assert [v.version for v in other.version_hints] == ["v0.8.5"]  # the job's own image
 

@@ -7,7 +7,7 @@ import random
 import pytest
 import yaml as pyyaml
 
-from vllm_lint.frontends.yaml_scalar import map_scalar
+from vllm_lint.frontends.yaml.scalar import map_scalar
 
 
 def _node(src: str):

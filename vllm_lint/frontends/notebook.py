@@ -69,19 +69,21 @@ def extract(data: bytes, path: str) -> Extraction:
         return Extraction()
     require_json(data, "notebook JSON")
     from vllm_lint.frontends import markdown, python, shell
-    from vllm_lint.frontends import yaml as Y
+    from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode
+    from vllm_lint.frontends.yaml.nodes import get, text as node_text
+    from vllm_lint.frontends.yaml.text import YamlText
 
     out = Extraction()
-    f = Y._File(data, path, Extraction())
+    f = YamlText(data, path, Extraction())
     docs = f.parse()
-    cells = Y._get(docs[0], "cells") if docs else None
-    for cell in (cells.value if isinstance(cells, Y.SequenceNode) else []):
-        kind = Y._str(Y._get(cell, "cell_type"))
-        src = Y._get(cell, "source")
-        pieces = [src] if isinstance(src, Y.ScalarNode) else list(src.value) if isinstance(src, Y.SequenceNode) else []
+    cells = get(docs[0], "cells") if docs else None
+    for cell in (cells.value if isinstance(cells, SequenceNode) else []):
+        kind = node_text(get(cell, "cell_type"))
+        src = get(cell, "source")
+        pieces = [src] if isinstance(src, ScalarNode) else list(src.value) if isinstance(src, SequenceNode) else []
         t = _Text()
         for piece in pieces:
-            if isinstance(piece, Y.ScalarNode):
+            if isinstance(piece, ScalarNode):
                 m = f.smap(piece)
                 t.add(m.value, m.segments)
         text = bytes(t.text)

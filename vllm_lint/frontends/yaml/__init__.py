@@ -1,0 +1,112 @@
+"""YAML front-end: vLLM launches in Kubernetes manifests, compose files, Helm values, vLLM
+``--config`` files, task files (SkyPilot, dstack, GitHub Actions, GitLab CI) and any YAML string
+that holds a vLLM command.
+
+This module is the format unit's face (:mod:`vllm_lint.frontends.base` registers it): the
+pre-filter, extraction in each mode, the fixer's checks and where suppression comments go. The
+package's modules, in the order a file meets them:
+
+* :mod:`.loader`: bytes to PyYAML nodes with byte positions (libyaml's ``compose_all``, a cached
+  implicit-tag resolver, size and merge-conflict checks), the fixer's parse checks;
+  :mod:`.templates`: ``{{ ... }}`` filled with same-length filler, what they touch made opaque;
+* :mod:`.text`: one parsed text, the byte spans of its nodes (:mod:`.scalar` maps a decoded value
+  back to the bytes that spell it; nothing is ever re-serialised), tokens, keyed arguments and
+  the launches built from them; :mod:`.nodes`, :mod:`.words` (shell-like splitting of strings
+  not run by a shell), :mod:`.deleters` (cutting a launch's words out of the file);
+* :mod:`.walk`: which reader takes which part of a document; :mod:`.containers`, :mod:`.env`,
+  :mod:`.hardware`: Kubernetes containers and compose services, their environment and GPUs;
+* one module per ecosystem: :mod:`.helm` (image values, ``default`` expressions,
+  production-stack), :mod:`.kserve`, :mod:`.kubeai`, :mod:`.llm_d`, :mod:`.ray`, :mod:`.lws`,
+  :mod:`.ci` (GitHub Actions, GitLab CI), :mod:`.tasks` (SkyPilot, dstack);
+* :mod:`.config_file`: vLLM ``--config`` files; :mod:`.suppression`: comments and block scalars.
+
+PyYAML's node tree (``start_mark``/``end_mark`` and each scalar's ``style``, at ~1.5 MB/s) is
+what makes byte-exact fixes possible. ruamel.yaml's round-trip mode is deliberately *not* used:
+it is 10-20x slower, gives only start positions, and re-emits untouched bytes (quotes dropped,
+sequences re-indented, long scalars folded, CRLF mixed), which would turn a one-token fix into a
+noisy diff.
+
+Folded (``>``) and multi-line plain scalars are reported with no spans inside, so no fix is
+offered there. Gaps: flow mappings (``{a: 1}``) give no ``delete_span``; deleting every item of a
+block list leaves ``key:`` (null); Helm ``if``/``else`` branches are both read.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from vllm_lint.frontends.yaml.config_file import config_launch, extract_config_file, looks_like_config_file
+from vllm_lint.frontends.yaml.loader import MAX_BYTES, parse_check, prepare, same_meaning
+from vllm_lint.frontends.yaml.prefilter import might_contain_launch
+from vllm_lint.frontends.yaml.suppression import comment_placements, suppression_rows
+from vllm_lint.frontends.yaml.templates import apply_templates
+from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.frontends.yaml.walk import walk_document
+from vllm_lint.frontends.yaml.words import split_words
+from vllm_lint.launch import Extraction, ParseError
+
+FORMAT = "yaml"
+
+__all__ = [
+    "FORMAT",
+    "MAX_BYTES",
+    "might_contain_launch",
+    "extract",
+    "extract_in_mode",
+    "extract_config_file",
+    "looks_like_config_file",
+    "split_words",
+    "parse_check",
+    "same_meaning",
+    "suppression_rows",
+    "comment_placements",
+]
+
+
+def extract(data: bytes, path: str, *, explicit: bool = False) -> Extraction:
+    """Launches in a YAML file. ``explicit``: the file was named on the command line, so a
+    document shaped like a vLLM ``--config`` file is read as one."""
+    # The node trees have no reference cycles and die with this call, yet the cyclic garbage
+    # collector's passes, which the composer's allocations trigger, traverse them (and what the
+    # walk builds): the collector is off for the call, and back on afterwards if it was on.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _extract(data, path, explicit)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
+    out = Extraction()
+    filled, regions = prepare(data)
+    t = YamlText(filled, path, out, regions=regions)
+    if regions:
+        t.original = data
+    try:
+        docs = t.parse()
+    except ParseError:
+        if regions:
+            apply_templates(regions, out, data, failed=True)
+            return out
+        raise
+    for root in docs:
+        if explicit and looks_like_config_file(root):
+            out.launches.append(config_launch(t, root))
+            continue
+        walk_document(t, root)
+    # An argv launch's delete_tokens keeps the YamlText that found it: without its reference to
+    # the extraction, the extraction is no reference cycle and is freed as soon as it is dropped.
+    t.out = None  # type: ignore[assignment]
+    apply_templates(t.regions, out, data)
+    return out
+
+
+def extract_in_mode(data: bytes, path: str, mode: str) -> Extraction:
+    """``extract`` in a lint mode: a vLLM ``--config`` file ("config"), a file named on the
+    command line ("explicit": a document shaped like a config file is read as one), or found by a
+    directory walk ("auto")."""
+    if mode == "config":
+        return extract_config_file(data, path)
+    return extract(data, path, explicit=mode == "explicit")

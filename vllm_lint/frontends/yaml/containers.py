@@ -1,0 +1,265 @@
+"""Container-like mappings: Kubernetes ``containers``/``initContainers`` items, compose services,
+and any mapping with ``command``/``args`` (Helm values, KubeAI ``Model``, KServe predictors).
+
+A container's ``command`` + ``args`` are matched with :func:`commands.find_vllm_command`;
+``sh -c``/``bash -c`` scripts go to the shell front-end through the scalar's offset map; a vLLM
+image with ``args`` and no ``command`` gives ``entry="docker:<image>"``, and the wrappers that run
+vLLM with a container's ``args`` (:mod:`.llm_d`, :mod:`.kubeai`, :mod:`.kserve`) give theirs.
+``$(VAR)`` words are opaque. The image tag is a ``VersionHint("image-tag")`` (compose
+``${VAR:-default}`` tags use the default, Helm expressions their literal ``default``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from vllm_lint.frontends.yaml import kserve, kubeai, llm_d
+from vllm_lint.frontends.yaml.env import compose_env, k8s_env
+from vllm_lint.frontends.yaml.hardware import compose_hw, hardware_here, hw_merge
+from vllm_lint.frontends.yaml.helm import helm_default, image_from_values
+from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
+from vllm_lint.frontends.yaml.nodes import get, seq, text
+from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.frontends.yaml.words import may_be_command, split_value, word_texts
+from vllm_lint.launch import EnvAssign, Hardware, Span, VersionHint
+from vllm_lint.record import lazy_re
+
+_SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
+_COMPOSE_VAR_DEFAULT = lazy_re(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
+# the wrappers that run vLLM with a container's `args` (no `command`), in the order they are tried
+_ARGS_ENTRIES = (llm_d.args_entry, kubeai.args_entry, kserve.args_entry)
+
+
+def compose_default(image: str) -> str:
+    """``vllm/vllm-openai:${TAG:-v0.8.5}`` -> ``vllm/vllm-openai:v0.8.5``."""
+    if "$" not in image:
+        return image
+    return _COMPOSE_VAR_DEFAULT.sub(lambda m: m.group(1) or "", image)
+
+
+def container(
+    t: YamlText,
+    node: Any,
+    hw: Hardware,
+    *,
+    cmd_key: str = "command",
+    args_key: str = "args",
+    env_key: str = "env",
+    kind: Optional[str] = None,
+    compose: bool = False,
+) -> bool:
+    """Launches of one container-like mapping. True when it held a vLLM launch."""
+    return _Container(t, node, hw, cmd_key, args_key, env_key, kind, compose).read()
+
+
+class _Container:
+    """One container-like mapping being read. The words' texts decide whether it starts vLLM; the
+    tokens, environment, hardware, version hints and span are built only for a launch (most
+    containers of a manifest or services of a compose file hold none)."""
+
+    def __init__(self, t: YamlText, node: Any, hw: Hardware, cmd_key: str, args_key: str,
+                 env_key: str, kind: Optional[str], compose: bool):
+        self.t, self.node, self.hw, self.env_key, self.compose = t, node, hw, env_key, compose
+        image_node = get(node, "image")
+        image = text(image_node)
+        if image is None and isinstance(image_node, MappingNode):
+            image = image_from_values(image_node)
+        if image is None and get(node, "repository") is not None:
+            image = image_from_values(node)
+            image_node = node
+        self.image, self.image_node = image, image_node
+        eff_image = compose_default(image) if (compose and image) else image
+        if not compose and isinstance(image_node, ScalarNode) and t.regions:
+            rendered = helm_default(t, image_node)  # "{{ .Values.x | default "vllm/..." }}"
+            if rendered is not None:
+                eff_image = rendered[0]
+        self.eff_image = eff_image
+        self.cmd_node = get(node, cmd_key)
+        self.args_node = get(node, args_key)
+        self.cmd_split = split_value(self.cmd_node)
+        self.args_split = split_value(self.args_node)
+        self.cmd_texts = word_texts(self.cmd_node, self.cmd_split)
+        self.arg_texts = word_texts(self.args_node, self.args_split)
+        self.texts = self.cmd_texts + self.arg_texts
+        ctx: dict[str, Any] = {}
+        if kind:
+            ctx["kind"] = kind
+        name = text(get(node, "name"))
+        if name:
+            ctx["container"] = name
+        if eff_image:
+            ctx["image"] = eff_image
+        self.ctx = ctx
+        self.built: list = []  # [words, env, hw, versions, span], on first use
+
+    def read(self) -> bool:
+        found = self._shell()
+        if not found:
+            found = self._vllm_command() or self._args_entry()
+        found = self._env_carriers() or found
+        if found:
+            for n in (self.cmd_node, self.args_node):
+                if isinstance(n, SequenceNode):
+                    self.t.consumed.update(id(item) for item in n.value)
+                elif isinstance(n, ScalarNode):
+                    self.t.consumed.add(id(n))
+        return found
+
+    def facts(self) -> list:
+        """[words, env, hardware, version hints, span] of the launch, made once."""
+        if not self.built:
+            t, node = self.t, self.node
+            cmd_words = t.words_from(self.cmd_node, self.cmd_split)
+            words = cmd_words + t.words_from(self.args_node, self.args_split)
+            env = compose_env(t, get(node, self.env_key)) if self.compose else k8s_env(t, get(node, self.env_key))
+            hw2 = hw_merge(self.hw, hardware_here(node))
+            if self.compose:
+                hw2 = hw_merge(hw2, compose_hw(node))
+            versions = image_version(t, self.image, self.image_node, self.compose)
+            span = t.content_span(node) or Span(0, 0)
+            self.built.extend((words, env, hw2, versions, span))
+        return self.built
+
+    def _shell(self) -> bool:
+        """``sh -c SCRIPT`` among the first words: the script's launches."""
+        texts = self.texts
+        for i, w in enumerate(texts[:4]):
+            base = w.rsplit("/", 1)[-1]
+            if base in _SHELLS and i + 1 < len(texts):
+                j = i + 1
+                while j < len(texts) and texts[j].startswith("-") and "c" not in texts[j][1:]:
+                    j += 1
+                if j < len(texts) and re.match(r"^-[a-zA-Z]*c[a-zA-Z]*$", texts[j]):
+                    if j + 1 < len(texts):
+                        return self._shell_word(j + 1)
+                break
+        return False
+
+    def _shell_word(self, j: int) -> bool:
+        """A ``sh -c`` script, word ``j`` of the command + args: run the shell front-end on it."""
+        t = self.t
+        ncmd = len(self.cmd_texts)
+        node, split, k = (self.cmd_node, self.cmd_split, j) if j < ncmd else (
+            self.args_node, self.args_split, j - ncmd)
+        if isinstance(node, SequenceNode):
+            item = node.value[k]
+            if not isinstance(item, ScalarNode) or not may_be_command(item.value.encode("utf-8", "surrogatepass")):
+                return False  # (shell_launches would find nothing: no map needed)
+            m = t.smap(item)
+            script = m.value
+            omap = m.map
+            outer = item
+        else:
+            assert split is not None
+            word, rs, re_, verb, _op = split[k]
+            script = word.encode("utf-8", "surrogatepass")
+            if not may_be_command(script):
+                return False
+            m = t.smap(node)
+            if verb is not None:
+                base = verb[0]
+                omap = lambda o, m=m, base=base: m.map(base + o)  # noqa: E731
+            else:
+                omap = lambda o: None  # noqa: E731
+            outer = node
+        launches = t.shell_launches(script, omap, t.content_span(outer))
+        if launches:
+            _words, env, hw, versions, _span = self.facts()
+            for la in launches:
+                la.env = list(env) + la.env
+                la.version_hints = list(versions) + la.version_hints
+                la.hardware = hw_merge(hw, la.hardware)
+                la.context = {**self.ctx, **la.context, "shell": True}
+        return bool(launches)
+
+    def _vllm_command(self) -> bool:
+        """The command + args name a vLLM entry point: its launch."""
+        from vllm_lint.frontends.commands import find_vllm_command, image_is_vllm
+
+        texts = self.texts
+        vc = find_vllm_command(texts) if texts else None
+        if vc is None:
+            return False
+        if not self.cmd_texts and self.eff_image and image_is_vllm(self.eff_image) and vc.args_start > 0:
+            # compose `command:` / Kubernetes `args:` are appended to the image's entrypoint
+            self.ctx["image_cmd"] = texts[:vc.args_start]
+        words, env, hw2, versions, span = self.facts()
+        self.t.argv_launch(vc.entry, words[vc.args_start:], span, env, versions, hw2, self.ctx,
+                           wrapped_env=[(words[k], nm, v) for k, nm, v in vc.env])
+        return True
+
+    def _args_entry(self) -> bool:
+        """Only ``args``, run by a vLLM image's entrypoint or by a wrapper: their launch."""
+        from vllm_lint.frontends.commands import image_is_vllm
+
+        if self.cmd_texts or not self.arg_texts:
+            return False
+        entry = None
+        if self.eff_image and image_is_vllm(self.eff_image):
+            entry = f"docker:{self.eff_image}"
+        else:
+            for args_entry in _ARGS_ENTRIES:
+                entry = args_entry(self.node, self.ctx)
+                if entry:
+                    break
+        if not entry:
+            return False
+        words, env, hw2, versions, span = self.facts()
+        self.t.argv_launch(entry, words, span, env, versions, hw2, self.ctx)  # no command words
+        return True
+
+    def _env_carriers(self) -> bool:
+        """Options carried in an environment variable by a known wrapper: their launches."""
+        t = self.t
+        found = False
+        for item in seq(get(self.node, self.env_key)):
+            nm = text(get(item, "name"))
+            val = get(item, "value")
+            if nm in kserve.ENV_ARG_CARRIERS and isinstance(val, ScalarNode):
+                _words, env, hw2, versions, span = self.facts()
+                toks = t.string_words(val)
+                c2 = dict(self.ctx, args_only=True, carrier=nm)
+                t.argv_launch(f"env:{nm}", toks, t.content_span(item) or span, env,
+                              versions, hw2, c2)
+                t.consumed.add(id(val))
+                found = True
+        return found
+
+
+def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: bool) -> list[VersionHint]:
+    """The release an image names (``image_node``: where it is written)."""
+    from vllm_lint.frontends.commands import image_is_vllm, version_from_image
+
+    if not image:
+        return []
+    if isinstance(image_node, ScalarNode) and not compose:
+        rendered = helm_default(t, image_node)
+        if rendered is not None:
+            v = version_from_image(rendered[0]) if image_is_vllm(rendered[0]) else None
+            return [VersionHint(v, "helm-default", rendered[1])] if v else []
+    eff = compose_default(image) if compose else image
+    if not image_is_vllm(eff):
+        return []
+    if isinstance(image_node, MappingNode):
+        tag_node = get(image_node, "tag")
+        v = text(tag_node)
+        rendered = helm_default(t, tag_node)
+        if rendered is not None:
+            return [VersionHint(rendered[0], "helm-default", rendered[1])] if rendered[0] else []
+        if v:
+            return [VersionHint(v, "image-tag", t.node_span(tag_node))]
+        return []
+    v = version_from_image(eff)
+    if not v:
+        return []
+    span = None
+    if isinstance(image_node, ScalarNode):
+        m = t.smap(image_node)
+        raw = image_node.value.encode()
+        k = raw.rfind(v.encode())
+        if k >= 0:
+            span = m.span(k, k + len(v.encode()))
+        if span is None:
+            span = t.node_span(image_node)
+    return [VersionHint(v, "image-tag", span)]

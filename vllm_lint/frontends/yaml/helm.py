@@ -1,0 +1,223 @@
+"""Helm: image values (``repository``/``registry``/``tag``), expressions with a literal
+``default`` (the text a scalar renders when the values are unset), and the values of
+vllm-project/production-stack's chart.
+
+production-stack (``servingEngineSpec.modelSpec[]``): one ``style="config"`` launch per model with
+camelCase ``vllmConfig`` keys (``context["option_for_key"]`` maps each key to the option the chart
+emits), ``modelURL`` in ``context["model"]``, ``v0`` -> ``VLLM_USE_V1=0``, string ``hf_token`` /
+``vllmApiKey`` -> ``HF_TOKEN`` / ``VLLM_API_KEY``, ``requestGPU`` -> gpu count, plus an argv launch
+for ``extraArgs``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from vllm_lint.frontends.yaml.env import k8s_env
+from vllm_lint.frontends.yaml.hardware import affinity_product, hardware_here
+from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
+from vllm_lint.frontends.yaml.nodes import PairView, get, get_pair, seq, text, to_int
+from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.launch import EnvAssign, Hardware, KeyedArg, Launch, Span, VersionHint
+from vllm_lint.record import lazy_re
+
+# production-stack chart (helm/templates/deployment-vllm-multi.yaml): keys that become options
+PS_VLLMCONFIG_OPTIONS = {
+    "enableChunkedPrefill": "--enable-chunked-prefill",  # false -> --no-enable-chunked-prefill
+    "enablePrefixCaching": "--enable-prefix-caching",  # false/absent -> --no-enable-prefix-caching
+    "maxModelLen": "--max-model-len",
+    "dtype": "--dtype",
+    "tensorParallelSize": "--tensor-parallel-size",
+    "maxNumSeqs": "--max-num-seqs",
+    "gpuMemoryUtilization": "--gpu-memory-utilization",
+    "maxLoras": "--max-loras",
+}
+PS_MODELSPEC_OPTIONS = {
+    "enableLoRA": "--enable-lora",
+    "enableTool": "--enable-auto-tool-choice",
+    "toolCallParser": "--tool-call-parser",
+    "chatTemplate": "--chat-template",
+}
+
+
+def image_from_values(node: Any) -> Optional[str]:
+    """``{registry, repository, tag}`` -> ``registry/repository:tag``."""
+    repo = text(get(node, "repository"))
+    if not repo:
+        return None
+    reg = text(get(node, "registry"))
+    tag = text(get(node, "tag"))
+    img = f"{reg}/{repo}" if reg else repo
+    return f"{img}:{tag}" if tag else img
+
+
+# ---- expressions with a default ------------------------------------------------------------
+
+_TEMPLATE_STR = lazy_re(r"\{\{.*?\}\}", re.S)
+_GO_STRING = r'(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)'
+# {{ X | default "lit" }}  /  {{ default "lit" X }}  (trim markers allowed)
+_DEFAULT_PIPE = lazy_re(r"^\{\{-?\s*[.$][\w.$]*\s*\|\s*default\s+" + _GO_STRING + r"\s*-?\}\}$", re.S)
+_DEFAULT_CALL = lazy_re(r"^\{\{-?\s*default\s+" + _GO_STRING + r"\s+[.$][\w.$]*\s*-?\}\}$", re.S)
+
+
+def template_default(expr: str) -> Optional[str]:
+    """The literal a Helm expression renders when its value is unset: ``{{ .Values.image.tag |
+    default "v0.8.5" }}`` -> ``v0.8.5``; None for anything else (pipelines after ``default``,
+    ``default .Chart.AppVersion``, conditionals)."""
+    m = _DEFAULT_PIPE.match(expr) or _DEFAULT_CALL.match(expr)
+    if not m:
+        return None
+    if m.group(1) is not None:
+        if "\\" in m.group(1):
+            return None  # escapes: not worth decoding for a tag
+        return m.group(1)
+    return m.group(2)
+
+
+def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span]]]:
+    """A scalar written with template expressions that all carry a literal ``default``
+    (``vllm/vllm-openai:{{ .Values.image.tag | default "v0.8.5" }}``): its text as it renders
+    when the values are unset, and the span of its last expression. None otherwise (no
+    template, an expression without a default, a nested YAML text)."""
+    if not isinstance(node, ScalarNode) or t.original is None or t.outer is not None:
+        return None
+    s, e = t.pos(node.start_mark.index), t.pos(node.end_mark.index)
+    inside = [(a, b) for a, b in t.regions if a >= s and b <= e]
+    if not inside:
+        return None
+    rb = t.original[s:e]
+    s += len(rb) - len(rb.lstrip())
+    e -= len(rb) - len(rb.rstrip())
+    if e - s >= 2 and rb.strip()[:1] in (b"'", b'"') and rb.strip()[-1:] == rb.strip()[:1]:
+        s, e = s + 1, e - 1
+    raw = t.original[s:e].decode("utf-8", "replace")
+    if not raw.isascii():
+        return None  # keep character and byte offsets equal
+    out, pos, exprs = [], 0, []
+    for m in _TEMPLATE_STR.finditer(raw):
+        lit = template_default(m.group(0))
+        if lit is None:
+            return None
+        out.append(raw[pos:m.start()])
+        out.append(lit)
+        exprs.append((m.start(), m.end()))
+        pos = m.end()
+    out.append(raw[pos:])
+    rendered = "".join(out)
+    if "{{" in rendered or "}}" in rendered or not rendered or any(c.isspace() for c in rendered):
+        return None
+    # the tag as written: after the last ':' outside the expressions
+    tag_at = next((i + 1 for i in range(len(raw) - 1, -1, -1)
+                   if raw[i] == ":" and not any(a <= i < b for a, b in exprs)), 0)
+    return rendered, t.fspan(s + tag_at, e)
+
+
+# ---- production-stack ----------------------------------------------------------------------
+
+
+def production_stack(t: YamlText, spec: Any) -> None:
+    """The launches of production-stack's ``servingEngineSpec`` (``spec``)."""
+    for ms in seq(get(spec, "modelSpec")):
+        if isinstance(ms, MappingNode):
+            _model_spec(t, spec, ms)
+
+
+def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
+    from vllm_lint.frontends.commands import image_is_vllm
+
+    repo = text(get(ms, "repository"))
+    tag_node = get(ms, "tag")
+    tag = text(tag_node)
+    image = f"{repo}:{tag}" if repo and tag else repo
+    versions = []
+    if image and image_is_vllm(image) and tag:
+        versions.append(VersionHint(tag, "image-tag", t.node_span(tag_node)))
+    hw = _hardware(ms)
+    env = _env(t, spec, ms)
+    cfg = get(ms, "vllmConfig")
+    ctx: dict[str, Any] = {"chart": "vllm-project/production-stack"}
+    name = text(get(ms, "name"))
+    if name:
+        ctx["name"] = name
+    if image:
+        ctx["image"] = image
+    url = get(ms, "modelURL")
+    if text(url):
+        ctx["model"] = url.value
+        ctx["model_span"] = t.node_span(url)
+    keyed = _keyed(t, ms, cfg, env, ctx)
+    span = t.content_span(ms) or Span(0, 0)
+    t.out.launches.append(Launch(
+        path=t.path, entry="production-stack", style="config", span=span,
+        keyed=keyed, env=env, version_hints=versions, hardware=hw, context=ctx,
+    ))
+    extra = get(cfg, "extraArgs")
+    if isinstance(extra, SequenceNode):
+        words = t.words_from(extra)
+        t.argv_launch("production-stack:extraArgs", words, t.content_span(extra) or span, env,
+                      versions, hw, dict(ctx, args_only=True))
+        t.consumed.update(id(x) for x in extra.value)
+    t.consumed.add(id(ms))
+
+
+def _hardware(ms: Any) -> Hardware:
+    hw = hardware_here(ms)
+    n = to_int(text(get(ms, "requestGPU")))
+    if n is not None:
+        hw.gpu_count = n
+        hw.source = "production-stack.requestGPU"
+    terms = get(ms, "nodeSelectorTerms")
+    prod = affinity_product(terms) if terms is not None else None
+    if prod:
+        hw.gpu_product = prod
+    return hw
+
+
+def _env(t: YamlText, spec: Any, ms: Any) -> list[EnvAssign]:
+    env = k8s_env(t, get(ms, "env"))
+    # the chart turns a string `hf_token` (and servingEngineSpec `vllmApiKey`) into a
+    # Secret read as HF_TOKEN / VLLM_API_KEY: a literal token in the values file
+    for holder, key, var in ((ms, "hf_token", "HF_TOKEN"), (spec, "vllmApiKey", "VLLM_API_KEY")):
+        tok = get(holder, key)
+        if isinstance(tok, ScalarNode) and text(tok):
+            env.append(EnvAssign(var, None, tok.value, value_span=t.content_span(tok),
+                                 value_text_span=t.text_span(tok)))
+    return env
+
+
+def _keyed(t: YamlText, ms: Any, cfg: Any, env: list[EnvAssign], ctx: dict[str, Any]) -> list[KeyedArg]:
+    """The model spec's keys that become options (``ctx["option_for_key"]``), and what
+    ``vllmConfig`` sets otherwise (variables appended to ``env``, keys the chart ignores)."""
+    keyed: list[KeyedArg] = []
+    option_for_key: dict[str, str] = {}
+    ignored: list[str] = []
+    for key, opt in PS_MODELSPEC_OPTIONS.items():
+        pair = get_pair(ms, key)
+        if pair is not None:
+            keyed.extend(t.keyed_args(PairView(pair), style_of=lambda k: "camel"))
+            option_for_key[key] = opt
+    if isinstance(cfg, MappingNode):
+        for ka in t.keyed_args(cfg, style_of=lambda k: "camel"):
+            if ka.key in PS_VLLMCONFIG_OPTIONS:
+                keyed.append(ka)
+                option_for_key[ka.key] = PS_VLLMCONFIG_OPTIONS[ka.key]
+            elif ka.key == "v0":
+                if str(ka.value) == "1":
+                    env.append(EnvAssign("VLLM_USE_V1", None, "0", value_span=ka.value_span,
+                                         delete_span=ka.delete_span))
+            elif ka.key == "prometheusMultiprocDir":
+                env.append(EnvAssign("PROMETHEUS_MULTIPROC_DIR", None, str(ka.value),
+                                     value_span=ka.value_span,
+                                     value_text_span=ka.value_text_span,
+                                     delete_span=ka.delete_span))
+            elif ka.key != "extraArgs":
+                ignored.append(ka.key)
+        if not any(ka.key == "enablePrefixCaching" and ka.value for ka in keyed):
+            # the chart emits --no-enable-prefix-caching whenever vllmConfig is set and
+            # enablePrefixCaching is not true
+            ctx["implicit_args"] = ["--no-enable-prefix-caching"]
+    ctx["option_for_key"] = option_for_key
+    if ignored:
+        ctx["ignored_keys"] = ignored
+    return keyed

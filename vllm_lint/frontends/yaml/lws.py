@@ -1,0 +1,16 @@
+"""LeaderWorkerSet: ``size`` beside a ``leaderTemplate``/``workerTemplate`` is the number of nodes
+(pods) of one replica."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from vllm_lint.frontends.yaml.nodes import text, to_int
+
+
+def group_size(keys: dict[str, Any]) -> Optional[int]:
+    """The group size a mapping's keys state, or None when it is no LeaderWorkerSet template."""
+    size = to_int(text(keys.get("size")))
+    if size is not None and ("workerTemplate" in keys or "leaderTemplate" in keys):
+        return size
+    return None

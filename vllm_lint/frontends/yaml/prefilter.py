@@ -1,0 +1,24 @@
+"""The cheap pre-filter: which bytes may hold a launch. Every launch needs one of its words: a
+command or image names vllm, a KServe model its ``modelFormat``, a Ray config its
+``engine_kwargs``. The walk also uses it to skip documents and collections (:mod:`.walk`)."""
+
+from __future__ import annotations
+
+from vllm_lint.record import lazy_re
+
+PREFILTER = lazy_re(rb"(?i)vllm|modelFormat|engine_kwargs")  # the definition; tests compare with it
+
+
+def might_contain_launch(data: bytes) -> bool:
+    """Cheap pre-filter: the bytes mention vLLM (image, command, module, Helm chart keys).
+
+    ``PREFILTER.search(data) is not None``, spelled as substring searches of the ASCII-lowered
+    bytes: a case-insensitive regular expression tests every byte in Python's matcher (~14 ns a
+    byte), ``bytes.lower`` and ``in`` run at memory speed."""
+    return mentions(data.lower(), 0, len(data))
+
+
+def mentions(low: bytes, s: int, e: int) -> bool:
+    """``PREFILTER.search(data, s, e) is not None``, given ``low = data.lower()``."""
+    return low.find(b"vllm", s, e) >= 0 or low.find(b"modelformat", s, e) >= 0 or (
+        low.find(b"engine_kwargs", s, e) >= 0)

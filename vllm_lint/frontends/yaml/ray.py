@@ -1,0 +1,67 @@
+"""Ray: a RayService's ``serveConfigV2`` is YAML inside a string, walked in turn and mapped
+through the outer scalar where 1:1; ``ray.serve.llm`` configs' ``llm_configs[].engine_kwargs``
+are a ``style="kwargs"`` launch (``accelerator_type`` -> GPU product,
+``model_loading_config.model_source``/``model_id`` -> model)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from vllm_lint.frontends.yaml.hardware import hw_merge
+from vllm_lint.frontends.yaml.loader import MappingNode, SequenceNode
+from vllm_lint.frontends.yaml.nodes import get, text
+from vllm_lint.frontends.yaml.scalar import ScalarMap
+from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.launch import Hardware, Launch, ParseError, Span
+
+SERVE_CONFIG_KEY = "serveConfigV2"
+
+
+def serve_config(t: YamlText, node: Any, hw: Hardware,
+                 walk_document: Callable[[YamlText, Any], None]) -> None:
+    """The launches of a ``serveConfigV2`` string ``node``, each document read by
+    ``walk_document``."""
+    t.consumed.add(id(node))
+    m = t.smap(node)
+    inner = YamlText(m.value, t.path, t.out, outer=m if m.segments else ScalarMap(m.value, []))
+    inner.root_data = t.root_data
+    try:
+        docs = inner.parse()
+    except ParseError:
+        return
+    start = len(t.out.launches)
+    for d in docs:
+        walk_document(inner, d)
+    inner.out = None  # type: ignore[assignment]  # see extract: no cycle through the deleters
+    for la in t.out.launches[start:]:
+        la.hardware = hw_merge(hw, la.hardware)
+        la.context.setdefault("embedded", SERVE_CONFIG_KEY)
+
+
+def serve_llm(t: YamlText, root: Any, hw: Hardware) -> None:
+    """ray.serve.llm configs: llm_configs[].engine_kwargs."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, MappingNode):
+            ek = get(n, "engine_kwargs")
+            if isinstance(ek, MappingNode):
+                hw2 = Hardware(gpu_product=text(get(n, "accelerator_type")))
+                keyed = t.keyed_args(ek, style_of=lambda k: "snake")
+                mlc = get(n, "model_loading_config")
+                ctx: dict[str, Any] = {"engine": "ray.serve.llm"}
+                mid = text(get(mlc, "model_source")) or text(get(mlc, "model_id"))
+                if mid:
+                    ctx["model"] = mid
+                t.out.launches.append(Launch(
+                    path=t.path, entry="ray.serve.llm", style="kwargs",
+                    span=t.content_span(ek) or Span(0, 0), keyed=keyed,
+                    hardware=hw_merge(hw, hw2) if hw2.gpu_product else hw, context=ctx,
+                ))
+            stack.extend(v for _k, v in n.value)
+        elif isinstance(n, SequenceNode):
+            stack.extend(n.value)

@@ -1,0 +1,118 @@
+"""Template expressions (``{{ ... }}``: Helm, KServe ``{{.Name}}``, GitHub Actions ``${{ }}``).
+
+A file with them is not YAML as written. Each expression is replaced with same-length filler
+(blank for a line that holds only template actions, ``_`` inline), which keeps every byte offset.
+Values touched by a template become opaque; when templates touch a launch (or the filled text
+still does not parse) one informational ``VL002`` note says so. What a Helm expression renders
+when it carries a literal ``default`` is read in :mod:`.helm`.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import Any, Optional
+
+from vllm_lint.launch import Extraction, Note, Span
+from vllm_lint.record import lazy_re
+
+TEMPLATE = lazy_re(rb"\{\{.*?\}\}", re.S)
+
+_BLANK_FILL = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
+_INLINE_FILL = bytes(b if b in (0x0A, 0x0D) else 0x5F for b in range(256))
+
+
+def fill_templates(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+    """Replace each ``{{ ... }}`` with same-length filler; return the new bytes and regions."""
+    regions: list[tuple[int, int]] = []
+    out = bytearray(data)
+    for m in TEMPLATE.finditer(data):
+        s, e = m.span()
+        if e - s > 20000:
+            continue
+        regions.append((s, e))
+    if not regions:
+        return data, regions
+    # lines that hold only template actions (and spaces) become blank
+    for s, e in regions:
+        ls = data.rfind(b"\n", 0, s) + 1
+        le = data.find(b"\n", e)
+        if le < 0:
+            le = len(data)
+        line = data[ls:le]
+        blank_line = not TEMPLATE.sub(b"", line).strip()
+        # every byte but line breaks -> ' ' or '_'
+        out[s:e] = data[s:e].translate(_BLANK_FILL if blank_line else _INLINE_FILL)
+    # `${{` (GitHub Actions) leaves `$____`: a shell variable, which is opaque anyway
+    return bytes(out), regions
+
+
+def overlaps(regions: list[tuple[int, int]], span: Optional[Span]) -> bool:
+    """Whether ``span`` overlaps one of the sorted, disjoint ``regions``."""
+    if span is None or not regions:
+        return False
+    k = bisect_right(regions, (span.end, span.end))
+    while k > 0:
+        s, e = regions[k - 1]
+        if e <= span.start:
+            return False
+        if s < span.end and e > span.start:
+            return True
+        k -= 1
+    return False
+
+
+def apply_templates(regions: list[tuple[int, int]], out: Extraction, original: bytes,
+                    failed: bool = False) -> None:
+    """Make what the template ``regions`` touch opaque, and note it (``failed``: the filled text
+    did not parse, the file was skipped)."""
+    if not regions:
+        return
+    touched = sum(_blank_launch(regions, la, original) for la in out.launches)
+    if failed:
+        out.notes.append(Note(
+            f"{len(regions)} template expression(s) ({{{{ ... }}}}) make this file unparseable "
+            "as YAML even with them blanked out; the file was skipped",
+            span=Span(regions[0][0], regions[0][1]),
+        ))
+    elif out.launches:
+        out.notes.append(Note(
+            f"{len(regions)} template expression(s) ({{{{ ... }}}}) were read as unknown values"
+            + (f"; {touched} launch value(s) they touch are treated as opaque" if touched else ""),
+            span=Span(regions[0][0], regions[0][1]),
+        ))
+
+
+def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes) -> int:
+    """Make the values of launch ``la`` that templates touch opaque; how many there were."""
+    touched = 0
+    for t in la.tokens:
+        if overlaps(regions, t.span):
+            t.opaque = True
+            t.text_span = None
+            if t.span is not None:  # show the expression as written, not the filler
+                raw = original[t.span.start:t.span.end].decode("utf-8", "replace")
+                if len(raw) >= 2 and raw[0] in "'\"" and raw[-1] == raw[0]:
+                    raw = raw[1:-1]
+                t.text = raw
+            touched += 1
+    for ka in la.keyed:
+        if overlaps(regions, ka.value_span):
+            ka.value_opaque = True
+            ka.value = None
+            ka.value_text_span = None
+            touched += 1
+        if overlaps(regions, ka.key_span):
+            ka.key_span = None
+            touched += 1
+    for ea in la.env:
+        if overlaps(regions, ea.value_span):
+            ea.value_opaque = True
+            ea.value_text_span = None
+            touched += 1
+    for vh in la.version_hints:
+        if overlaps(regions, vh.span) and vh.source != "helm-default":
+            touched += 1
+    la.version_hints = [vh for vh in la.version_hints
+                        if vh.source == "helm-default" or not overlaps(regions, vh.span)]
+    return touched

@@ -1,0 +1,173 @@
+"""The walk of one YAML document: which ecosystem reads which part of it.
+
+A document, and within it a collection, is walked only if its bytes mention one of the
+pre-filter's words (:class:`_Walk` says when that is sound). Our walks are iterative with a
+visited set, so alias bombs (billion laughs) cost one visit per distinct node. String scalars
+left over that mention vllm are read as shell command lines (or Markdown with fenced blocks).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from vllm_lint.frontends.yaml import ci, kubeai, lws, ray, tasks
+from vllm_lint.frontends.yaml.containers import container, image_version
+from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
+from vllm_lint.frontends.yaml.helm import production_stack
+from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
+from vllm_lint.frontends.yaml.nodes import keys, text
+from vllm_lint.frontends.yaml.prefilter import mentions
+from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.launch import Hardware
+
+_CONTAINER_LISTS = ("containers", "initContainers")
+
+
+def walk_document(t: YamlText, root: Any) -> None:
+    """Record the launches of document ``root`` of ``t``."""
+    s0 = t.pos(root.start_mark.index)
+    e0 = t.pos(root.end_mark.index)
+    if not mentions(t.as_written()[1], s0, max(e0, s0 + 1)):
+        return  # nothing in this document mentions vLLM
+    if not isinstance(root, MappingNode):
+        if isinstance(root, SequenceNode):
+            _Walk(t, None, None).run(root, Hardware())
+        return
+    top = keys(root)  # the root's keys as get finds them (the first of duplicates)
+    kind = text(top.get("kind"))
+    start = len(t.out.launches)
+    doc_hw, doc_env = tasks.task_context(t, top)
+    # production-stack values
+    pse = top.get("servingEngineSpec")
+    if isinstance(pse, MappingNode):
+        production_stack(t, pse)
+    # GitHub Actions: env of workflow/job/step for each run
+    github = ci.is_github_workflow(top)
+    if github:
+        ci.github(t, root, top.get("jobs"))
+    _Walk(t, kind, top.get("services")).run(root, Hardware())
+    if b"engine_kwargs" in t.data:
+        ray.serve_llm(t, root, Hardware())
+    if not github:
+        ci.gitlab(t, root, start)
+    for la in t.out.launches[start:]:
+        if doc_hw.source:
+            la.hardware = hw_merge(doc_hw, la.hardware)
+        if doc_env:
+            la.env = list(doc_env) + la.env
+
+
+class _Walk:
+    """One walk of a node tree: containers, compose services, command mappings, hardware and
+    image tags inherited downwards, strings that mention vllm.
+
+    A collection whose bytes (as written: template text included) mention none of the
+    pre-filter's words holds no launch: every launch needs one (see
+    :func:`~.prefilter.might_contain_launch`), and what the walk takes from a collection
+    (hardware, image tag) only reaches launches inside it. This holds when every node lies
+    within its parent's bytes, i.e. without aliases (a ``*``), and when values are spelled as
+    written: a backslash (an escape in a double-quoted string) may spell anything.
+    """
+
+    def __init__(self, t: YamlText, kind: Optional[str], compose_root: Any):
+        self.t = t
+        self.kind = kind
+        self.compose_root = compose_root
+        self.seen: set[int] = set()
+        # (node, inherited hardware, parent key, inherited version hints)
+        self.stack: list[tuple[Any, Hardware, Optional[str], list]] = []
+        self.strings: list[tuple[Any, Hardware, list]] = []
+        self.prune = b"*" not in t.data
+        self.raw, self.low = t.as_written()
+
+    def holds_none(self, n: Any) -> bool:
+        """Whether node ``n`` can be skipped (see the class)."""
+        if not self.prune:
+            return False
+        pos = self.t.pos
+        s, e = pos(n.start_mark.index), pos(n.end_mark.index)
+        return not mentions(self.low, s, e) and self.raw.find(b"\\", s, e) < 0
+
+    def run(self, root: Any, hw0: Hardware) -> None:
+        self.stack.append((root, hw0, None, []))
+        stack, seen = self.stack, self.seen
+        while stack:
+            node, hw, pkey, vers = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node, ScalarNode):
+                if node.tag == "tag:yaml.org,2002:str" and "vllm" in node.value:
+                    self.strings.append((node, hw, vers))
+                continue
+            if self.holds_none(node):
+                continue
+            if isinstance(node, SequenceNode):
+                self._sequence(node, hw, pkey, vers)
+            elif isinstance(node, MappingNode):
+                self._mapping(node, hw, pkey, vers)
+        self._strings()
+
+    def _sequence(self, node: Any, hw: Hardware, pkey: Optional[str], vers: list) -> None:
+        if pkey in _CONTAINER_LISTS:
+            for item in node.value:
+                if isinstance(item, MappingNode) and id(item) not in self.seen:
+                    self.seen.add(id(item))
+                    if self.holds_none(item):
+                        continue
+                    container(self.t, item, hw, kind=self.kind)
+                    for _k, v in item.value:
+                        self.stack.append((v, hw, None, vers))
+            return
+        for item in node.value:
+            self.stack.append((item, hw, pkey, vers))
+
+    def _mapping(self, node: Any, hw: Hardware, pkey: Optional[str], vers: list) -> None:
+        t = self.t
+        km = {k.value: v for k, v in node.value if isinstance(k, ScalarNode)}
+        hw2 = _hardware(node, km, hw) if HW_KEYS.intersection(km) else hw
+        if self.compose_root is not None and node is self.compose_root:
+            self._compose_services(node, hw2, vers)
+            return
+        sc = km.get(ray.SERVE_CONFIG_KEY)  # YAML inside a string
+        if isinstance(sc, ScalarNode):
+            ray.serve_config(t, sc, hw2, walk_document)
+        if pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km):
+            container(t, node, hw2, kind=self.kind)
+        img = km.get("image")
+        if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
+            vers = image_version(t, img.value, img, "${" in img.value) or vers
+        for k, v in node.value:
+            self.stack.append((k, hw2, None, vers))
+            self.stack.append((v, hw2, text(k), vers))
+
+    def _compose_services(self, node: Any, hw: Hardware, vers: list) -> None:
+        for _k, svc in node.value:
+            if isinstance(svc, MappingNode) and id(svc) not in self.seen:
+                self.seen.add(id(svc))
+                if self.holds_none(svc):
+                    continue
+                container(self.t, svc, hw, cmd_key="entrypoint", args_key="command",
+                          env_key="environment", compose=True, kind="compose")
+                for _k2, v in svc.value:
+                    self.stack.append((v, hw, None, vers))
+
+    def _strings(self) -> None:
+        t = self.t
+        for s, hw, vers in self.strings:
+            if id(s) in t.consumed:
+                continue
+            for la in t.string_launches(s):
+                la.hardware = hw_merge(hw, la.hardware)
+                if vers:
+                    la.version_hints = list(vers) + la.version_hints
+
+
+def _hardware(node: Any, km: dict[str, Any], hw: Hardware) -> Hardware:
+    """The hardware a mapping (its keys ``km``) states, over the inherited ``hw``."""
+    here = hardware_here(node)
+    size = lws.group_size(km)
+    if size is not None:
+        here.nodes = size
+    kubeai.resource_profile(here, text(km.get("resourceProfile")))
+    return hw_merge(hw, here)
