@@ -13,17 +13,17 @@ import tokenize
 
 import pytest
 
-from vllm_lint.frontends import python as py
+from vllm_lint.frontends.python import callees, literals, scope, source, walk
 from vllm_lint.launch import ParseError
 
 
 def test_attr_words_match_exactly_the_interesting_names() -> None:
-    words = sorted(py._INTERESTING_LAST | {"environ"})
+    words = sorted(callees.INTERESTING_LAST | {"environ"})
     for w in words:
-        assert py._ATTR_NAME_RE.match(w.encode()).end() == len(w), w
-        assert py._ATTR_RE.match(b". \\\n  " + w.encode() + b"(") is not None, w
+        assert walk.ATTR_NAME_RE.match(w.encode()).end() == len(w), w
+        assert walk.ATTR_RE.match(b". \\\n  " + w.encode() + b"(") is not None, w
     for near in ("ru", "runs", "exe", "execx", "LL", "Popenx", "environs", "updat"):
-        assert py._ATTR_NAME_RE.match(near.encode()) is None, near
+        assert walk.ATTR_NAME_RE.match(near.encode()) is None, near
 
 
 def test_import_needs_neither_dataclasses_nor_tokenize() -> None:
@@ -50,7 +50,7 @@ def _reference_encoding(data: bytes) -> object:
 
 def _encoding(data: bytes) -> object:
     try:
-        return py._source_encoding(data)
+        return source.source_encoding(data)
     except ParseError as exc:
         return ("error", exc.message, exc.line)
 
@@ -83,7 +83,7 @@ def test_source_encoding_random() -> None:
         assert _encoding(data) == _reference_encoding(data), data
 
 
-def _lines(src: py._Source, offsets: list[int]) -> list[int]:
+def _lines(src: source.Source, offsets: list[int]) -> list[int]:
     return sorted({bisect.bisect_right(src.line_starts, p) for p in offsets})
 
 
@@ -92,7 +92,7 @@ def test_non_ascii_lines_match_a_regex_scan() -> None:
     pieces = [b"a", b"bc ", b"\n", b"\r", b"\r\n", b"\xc3\xa9", b"\xe2\x82\xac", b"\xff", b"\x80\x80"]
     for _ in range(3000):
         data = b"".join(rng.choice(pieces) for _ in range(rng.randrange(20)))
-        src = py._Source(data, "utf-8")
+        src = source.Source(data, "utf-8")
         found = src.non_ascii
         assert all(data[p] >= 0x80 for p in found)
         expected = _lines(src, [m.start() for m in re.finditer(rb"[\x80-\xff]", data)])
@@ -101,10 +101,10 @@ def test_non_ascii_lines_match_a_regex_scan() -> None:
 
 
 def test_records_repr_and_compare_like_dataclasses() -> None:
-    m = py._Mutation((1, 2), None, "append", None)
-    assert repr(m) == "_Mutation(pos=(1, 2), stmt=None, kind='append', node=None, key=None)"
-    assert m == py._Mutation((1, 2), None, "append", None, None)
-    assert py._StrInfo("a", [(0, 1)], [], None).opaque is False
-    assert py._StrInfo("${X}", [None] * 4, [(0, 4, 0, 3)], None).opaque is True
-    assert repr(py._Item(1, 2, None)) == "_Item(start=1, end=2, comma=None)"
-    assert repr(py._Binding((1, 0), None, None)) == "_Binding(pos=(1, 0), value=None, stmt=None)"
+    m = scope.Mutation((1, 2), None, "append", None)
+    assert repr(m) == "Mutation(pos=(1, 2), stmt=None, kind='append', node=None, key=None)"
+    assert m == scope.Mutation((1, 2), None, "append", None, None)
+    assert literals.StrInfo("a", [(0, 1)], [], None).opaque is False
+    assert literals.StrInfo("${X}", [None] * 4, [(0, 4, 0, 3)], None).opaque is True
+    assert repr(source.Item(1, 2, None)) == "Item(start=1, end=2, comma=None)"
+    assert repr(scope.Binding((1, 0), None, None)) == "Binding(pos=(1, 0), value=None, stmt=None)"

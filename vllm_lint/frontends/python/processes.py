@@ -1,0 +1,276 @@
+"""Process calls that may start vLLM: ``subprocess.run/Popen/...``, ``os.exec*``/``os.spawn*``/
+``os.posix_spawn*``, ``asyncio.create_subprocess_*``, ``os.system``/``os.popen``.
+
+A list/tuple literal (or a name bound to one, with its later ``append``/``extend``/``+=``,
+``+`` concatenations, ``shlex.split("...")``) whose words start vLLM is an ``argv`` launch, with
+``delete_tokens`` for list literals; ``sys.executable`` reads as ``python``. A string run by a
+shell is handed to the shell front-end through the string's offset map. ``env=`` becomes the
+launch's env."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
+from .callees import ENV_KW_INDEX
+from .environ import env_kwarg
+from .literals import decode_literal, is_str_node, offset_map, placeholder
+from .scope import Scope, lookup, rebound, resolve_name
+from .source import Layout
+from .state import PyFile
+
+_OPAQUE_WORD = "${PYTHON_EXPR}"
+_MAX_NESTING = 8  # names and ``*`` followed inside an argv
+_MAX_CONCAT = 50  # ``a + b + ...`` operands followed
+
+
+def proc_launch(fx: PyFile, call: ast.Call, dotted: str, spec: tuple[str, int], scope: Scope) -> None:
+    kind, idx = spec
+    kw = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    pos = (call.lineno, call.col_offset)
+    env_node = kw.get("env")
+    if env_node is None and dotted in ENV_KW_INDEX and len(call.args) > ENV_KW_INDEX[dotted]:
+        env_node = call.args[ENV_KW_INDEX[dotted]]
+    if kind in ("varargs", "varargs-env"):
+        args = list(call.args[idx:])
+        if kind == "varargs-env" and args:
+            env_node = args.pop()
+        launches = _argv_launches(fx, args, call, scope, pos)
+    else:
+        if len(call.args) > idx:
+            arg = call.args[idx]
+        elif kind == "popen" and "args" in kw:
+            arg = kw["args"]
+        elif kind == "shell" and "cmd" in kw:
+            arg = kw["cmd"]
+        else:
+            return
+        shell = kind == "shell"
+        if kind == "popen":
+            sh = kw.get("shell")
+            shell = isinstance(sh, ast.Constant) and bool(sh.value)
+        launches = _command_launches(fx, arg, shell, call, scope, pos)
+    if not launches:
+        return
+    env = env_kwarg(fx, env_node, scope, pos) if env_node is not None else []
+    for la in launches:
+        la.env = env + la.env
+        la.context.setdefault("python_call", dotted)
+        fx.result.launches.append(la)
+
+
+def _command_launches(fx: PyFile, arg: ast.AST, shell: bool, call: ast.Call, scope: Scope,
+                      pos: tuple[int, int]) -> list[Launch]:
+    node, _mutations, _binding = resolve_name(arg, scope, pos)
+    if isinstance(node, ast.Call) and fx.names.dotted(node.func) == "shlex.split" and node.args:
+        inner, _m, _b = resolve_name(node.args[0], scope, pos)
+        if is_str_node(inner):
+            return _shell_launches(fx, inner, call)
+        return []
+    if is_str_node(node):
+        if shell:
+            return _shell_launches(fx, node, call)
+        return []
+    if not isinstance(node, (ast.List, ast.Tuple, ast.BinOp)):
+        return []
+    return _argv_launches(fx, [arg], call, scope, pos, varargs=False)
+
+
+class _Words:
+    """The words of an argv as written: per word its token, its text (opaque words read as
+    :data:`_OPAQUE_WORD`), and the list literal and index it can be deleted from."""
+
+    def __init__(self, fx: PyFile, scope: Scope, pos: tuple[int, int]):
+        self.fx = fx
+        self.scope = scope
+        self.pos = pos
+        self.entries: list[tuple[Token, str, Optional[Layout], int]] = []  # token, word, layout, index
+        self.ambiguous: list[str] = []  # names bound more than once before the call
+
+    def element(self, e: ast.AST, layout: Optional[Layout] = None, index: int = -1) -> None:
+        tok, word = _element_token(self.fx, e)
+        self.entries.append((tok, word, layout, index))
+
+    def splat(self, node: ast.AST, span: Optional[Span]) -> None:
+        src = self.fx.src
+        self.entries.append((Token(text=src.text(src.span(node)), span=span, opaque=True, splat=True),
+                             _OPAQUE_WORD, None, -1))
+
+    def add_seq(self, seq: ast.AST, depth: int = 0) -> None:
+        """A list or tuple literal, ``a + b``, or a name bound to one of those."""
+        src = self.fx.src
+        if isinstance(seq, (ast.List, ast.Tuple)):
+            layout = None
+            if isinstance(seq, ast.List):
+                sp = src.span(seq)
+                layout = Layout(src, sp.start, sp.end - 1, [src.span(e) for e in seq.elts])
+            for i, e in enumerate(seq.elts):
+                if isinstance(e, ast.Starred) and depth < _MAX_NESTING:
+                    self.add_seq(e.value, depth + 1)
+                    continue
+                self.element(e, layout, i)
+            return
+        if isinstance(seq, ast.BinOp) and isinstance(seq.op, ast.Add) and depth < _MAX_CONCAT:
+            self.add_seq(seq.left, depth + 1)
+            self.add_seq(seq.right, depth + 1)
+            return
+        if isinstance(seq, ast.Name) and depth < _MAX_NESTING and self._add_named(seq, depth):
+            return
+        self.splat(seq, src.span(seq))
+
+    def _add_named(self, seq: ast.Name, depth: int) -> bool:
+        """The words of the sequence ``seq`` is bound to, with its later changes; False if none."""
+        fx, scope, pos = self.fx, self.scope, self.pos
+        node, muts, binding = resolve_name(seq, scope, pos)
+        if node is seq or not isinstance(node, (ast.List, ast.Tuple, ast.BinOp)):
+            return False
+        _b, bscope = lookup(seq.id, scope, pos)
+        if rebound(seq.id, bscope, pos, scope):
+            self.ambiguous.append(seq.id)
+        self.add_seq(node, depth + 1)
+        for m in muts:
+            same_block = binding is not None and fx.same_block(m.stmt, binding.stmt)
+            if same_block and m.kind in ("extend", "iadd") and m.node is not None:
+                self.add_seq(m.node, depth + 1)
+            elif same_block and m.kind == "append" and m.node is not None:
+                self.element(m.node)
+            else:
+                self.splat(m.stmt, None)
+        return True
+
+
+def _argv_launches(fx: PyFile, parts: list[ast.AST], call: ast.Call, scope: Scope, pos: tuple[int, int],
+                   varargs: bool = True) -> list[Launch]:
+    """Words from list literals, ``+`` concatenations, names bound to those (with their later
+    ``append``/``extend``/``+=``), or bare elements (``varargs``: ``os.execl``-style)."""
+    words = _Words(fx, scope, pos)
+    if not varargs:
+        words.add_seq(parts[0])
+    else:
+        for p in parts:
+            if isinstance(p, ast.Starred):
+                words.add_seq(p.value)
+            else:
+                words.element(p)
+    texts = [w for _t, w, _l, _i in words.entries]
+    if "vllm" not in " ".join(texts):
+        return []
+    launch = _argv_launch(fx, call, words.entries, texts, bool(words.ambiguous))
+    return [] if launch is None else [launch]
+
+
+def _argv_launch(fx: PyFile, call: ast.Call, entries: list[tuple[Token, str, Optional[Layout], int]],
+                 texts: list[str], ambiguous: bool) -> Optional[Launch]:
+    """The launch the words start, if they start vLLM."""
+    from ..commands import find_vllm_command, version_from_image  # noqa: PLC0415 - cheap, local
+
+    cmd = find_vllm_command(texts)
+    if cmd is None:
+        return None
+    launch = Launch(path=fx.path, entry=cmd.entry, style="argv", span=fx.src.span(call))
+    launch.tokens = [t for t, _w, _l, _i in entries[cmd.args_start:]]
+    launch.opaque = any(t.splat for t in launch.tokens) or ambiguous
+    if cmd.image:
+        launch.context["image"] = cmd.image
+        tag = version_from_image(cmd.image)
+        if tag:
+            # the image word's span, so the hint points at the tag as written
+            img = next((t for t, w, _l, _i in entries if w == cmd.image), None)
+            launch.version_hints.append(VersionHint(tag, "image-tag", img.span if img else None))
+    if cmd.gpu_count is not None:
+        launch.hardware = Hardware(gpu_count=cmd.gpu_count, source=cmd.gpus_source)
+    for wi, name, value in cmd.env:
+        tok = entries[wi][0]
+        launch.env.append(_env_from_token(tok, texts[wi], name, value))
+    launch.delete_tokens = _token_deleter({id(t): (lay, i) for t, _w, lay, i in entries})
+    return launch
+
+
+def _token_deleter(table: dict[int, tuple[Optional[Layout], int]]):
+    """``Launch.delete_tokens``: the edits removing tokens from the list literals they stand in."""
+
+    def delete_tokens(tokens: list[Token]) -> Optional[list[Edit]]:
+        groups: dict[int, tuple[Layout, set[int]]] = {}
+        for t in tokens:
+            lay, i = table.get(id(t), (None, -1))
+            if lay is None:
+                return None
+            groups.setdefault(id(lay), (lay, set()))[1].add(i)
+        edits: list[Edit] = []
+        for lay, idxs in groups.values():
+            part = lay.delete_runs(idxs)
+            if part is None:
+                return None
+            edits.extend(part)
+        return sorted(edits, key=lambda e: e.span.start)
+
+    return delete_tokens
+
+
+def _element_token(fx: PyFile, e: ast.AST) -> tuple[Token, str]:
+    src = fx.src
+    sp = src.span(e)
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        info = decode_literal(src, sp, placeholder)
+        ts = info.verbatim if info is not None and info.value == e.value else None
+        return Token(text=e.value, span=sp, text_span=ts), e.value
+    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
+        # not valid for subprocess, but the intent is clear
+        return Token(text=str(e.value), span=sp, text_span=sp), str(e.value)
+    if fx.names.dotted(e) == "sys.executable":
+        return Token(text="python", span=sp, opaque=True), "python"
+    if isinstance(e, ast.Starred):
+        return Token(text=src.text(sp), span=sp, opaque=True, splat=True), _OPAQUE_WORD
+    text = src.text(sp)
+    if isinstance(e, ast.JoinedStr):
+        info = decode_literal(src, sp, lambda k: "${PY%d}" % k)
+        if info is not None:
+            text = info.value
+    return Token(text=text, span=sp, opaque=True), _OPAQUE_WORD
+
+
+def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call) -> list[Launch]:
+    src = fx.src
+    sp = src.span(node)
+    info = decode_literal(src, sp, placeholder)
+    if info is None:
+        return []
+    if isinstance(node, ast.Constant) and info.value != node.value:
+        return []
+    if "vllm" not in info.value:
+        return []
+    script = info.value.encode("utf-8")
+    omap = offset_map(info, script, src.utf8)
+    try:
+        from ..shell import extract_script  # noqa: PLC0415
+    except ImportError:
+        fx.result.notes.append(Note("shell front-end unavailable: shell string not analysed", sp))
+        return []
+    try:
+        sub = extract_script(script, fx.path, omap)
+    except ParseError as exc:
+        fx.result.notes.append(Note(f"shell string in Python not parsed: {exc.message}", sp))
+        return []
+    for la in sub.launches:
+        la.context["shell_span"] = la.span
+        la.span = src.span(call)
+        la.context["python_shell_string"] = True
+    fx.result.env.extend(sub.env)
+    fx.result.notes.extend(sub.notes)
+    fx.result.version_hints.extend(sub.version_hints)
+    return list(sub.launches)
+
+
+def _env_from_token(tok: Token, word: str, name: str, value: Optional[str]) -> EnvAssign:
+    """``VAR=value`` before the command in an argv (``env VLLM_X=1 vllm serve``)."""
+    ea = EnvAssign(name=name, name_span=None, value=value, value_opaque=tok.opaque)
+    ts = tok.text_span
+    if ts is not None and not tok.opaque:
+        k = word.find(name + ("=" if value is not None else ""))
+        if k >= 0 and word.isascii():
+            ea.name_span = Span(ts.start + k, ts.start + k + len(name))
+            if value is not None:
+                vs = ts.start + k + len(name) + 1
+                ea.value_span = ea.value_text_span = Span(vs, vs + len(value))
+    return ea
