@@ -22,6 +22,7 @@ __all__ = [
     "image_is_vllm",
     "version_from_image",
     "version_from_pip_install",
+    "version_from_requirement",
     "split_env_word",
     "is_assignment",
     "docker_gpu_count",
@@ -167,7 +168,9 @@ _REQ_RE = lazy_re(
 _WHEEL_RE = lazy_re(r"(?:^|/)vllm-(\d[^-/]*)-[^/]*\.whl$", re.IGNORECASE)
 
 
-def _version_from_requirement(req: str) -> Optional[str]:
+def version_from_requirement(req: str) -> Optional[str]:
+    """The vLLM version one requirement pins (``vllm==0.8.5``, ``vllm[audio]>=0.9``, a wheel), as
+    :func:`version_from_pip_install` gives it; None for another package or an unpinned ``vllm``."""
     m = _WHEEL_RE.search(req)
     if m:
         return m.group(1).replace("%2B", "+")
@@ -223,7 +226,7 @@ def version_from_pip_install(words: list[str]) -> Optional[str]:
                 continue
             i += 1
             continue
-        v = _version_from_requirement(w)
+        v = version_from_requirement(w)
         if v is not None:
             return v
         i += 1

@@ -34,6 +34,12 @@ What it finds
   ``{k: v for k, v in D.items() if ...}`` over a known mapping gives its keys (opaque: the
   condition may drop some). A key given twice in a literal dict is kept twice (VL108: the first
   is silently lost).
+* Serving frameworks (:mod:`.wrappers`): Ray Serve ``LLMConfig(engine_kwargs=...,
+  runtime_env={"env_vars": ...})`` (a ``ray.serve.llm`` kwargs launch with its env); Modal's
+  ``pip_install("vllm==X")``/``uv_pip_install``/``Image.from_registry("vllm/vllm-openai:vX")``
+  (version hints) and a ``modal.Image`` chain's ``.env({...})``; BentoML's
+  ``python_packages("vllm==X")``, ``bentoml.service(envs=[...])`` and vLLM's server parser called
+  on a list (``make_arg_parser(...).parse_args([...])``, an ``openai.api_server`` argv launch).
 * ``os.environ["X"] = ...``, ``os.environ.setdefault``, ``os.environ.update({...} | k=v)``,
   ``os.environ |= {...}``, ``os.putenv`` -> ``Extraction.env`` (every literal name, not only
   ``VLLM_*``; rules decide what matters).
@@ -48,7 +54,8 @@ Known limits: deletes of two adjacent arguments are computed independently and m
 fixer's loop re-lints and applies the second); a list/dict bound more than once before the call
 (``if``/``else`` branches) or mutated inside a nested block makes the launch ``opaque`` (the last
 binding's contents are still reported); a single binding inside an ``if`` is taken as is; tuple argv has no ``delete_tokens``;
-``" ".join(cmd)`` strings are not followed.
+a ``" ".join(cmd)`` string is read as the list's words only when every literal word is one the
+shell reads back as itself (``shlex.join`` always).
 
 Parser choice: stdlib ``ast``, not libcst
 -----------------------------------------
@@ -82,7 +89,8 @@ Modules
 with positions, literal values), ``callees`` (the calls read, imports and dotted names), ``walk``
 (which statements are entered), ``scope`` (bindings and changes of names), ``state`` (the file
 under extraction), ``engine_args`` (``LLM(...)`` and its kin), ``processes`` (subprocess and
-``os.exec*``), ``environ`` (``os.environ`` and ``env=``), ``documented`` (commands in strings and
+``os.exec*``), ``environ`` (``os.environ`` and ``env=``), ``wrappers`` (Ray Serve, Modal,
+BentoML), ``documented`` (commands in strings and
 comments), ``extractor`` (the driver).
 
 Errors: syntax errors, undeclared non-UTF-8 bytes and null bytes raise ``ParseError(line=...)``;
@@ -103,8 +111,9 @@ __all__ = ["FORMAT", "might_contain_launch", "extract"]
 
 
 def might_contain_launch(data: bytes) -> bool:
-    """Cheap pre-filter: a file that never says ``vllm`` nor ``VLLM_`` holds nothing for us."""
-    return b"vllm" in data or b"VLLM_" in data
+    """Cheap pre-filter: a file that never says ``vllm`` nor ``VLLM_`` holds nothing for us, unless
+    it passes ``engine_kwargs`` (a Ray Serve ``LLMConfig`` need not name vLLM)."""
+    return b"vllm" in data or b"VLLM_" in data or b"engine_kwargs" in data
 
 
 # ----------------------------------------------------------------------------- the format unit

@@ -45,8 +45,14 @@ PROC_CALLS: dict[str, tuple[str, int]] = {
 _MODULES = frozenset({"vllm"} | {d.split(".", 1)[0] for d in PROC_CALLS})
 
 ENV_CALLS = ("os.environ.setdefault", "os.putenv", "os.environ.update", "os.environ.__setitem__")
+# serving frameworks (.wrappers): methods read on any receiver, and calls named by their import
+PIN_METHODS = frozenset({"pip_install", "uv_pip_install", "python_packages"})
+IMAGE_METHODS = frozenset({"from_registry"})
+WRAPPER_METHODS = PIN_METHODS | IMAGE_METHODS | {"env", "parse_args"}
+WRAPPER_CALLS = ("LLMConfig", "service")
 INTERESTING_LAST = frozenset(
-    list(ENTRIES) + [d.rsplit(".", 1)[-1] for d in list(PROC_CALLS) + list(ENV_CALLS)])
+    list(ENTRIES) + [d.rsplit(".", 1)[-1] for d in list(PROC_CALLS) + list(ENV_CALLS)]
+    + list(WRAPPER_METHODS) + list(WRAPPER_CALLS))
 ENV_KW_INDEX = {"os.execve": 2, "os.execvpe": 2, "os.spawnve": 3, "os.spawnvpe": 3,
                 "os.posix_spawn": 2, "os.posix_spawnp": 2}
 

@@ -10,7 +10,8 @@ import warnings
 from typing import Optional
 
 from ...launch import Extraction, ParseError
-from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, entry_of
+from . import wrappers
+from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, WRAPPER_METHODS, entry_of
 from .documented import documented_commands, worth_reading
 from .engine_args import kwargs_launch
 from .environ import env_call, env_pos, env_statement
@@ -166,6 +167,9 @@ def _call(fx: PyFile, call: ast.Call, scope: Scope) -> None:
     if f.__class__ is ast.Attribute:
         if f.attr not in INTERESTING_LAST:
             return
+        if f.attr in WRAPPER_METHODS:
+            wrappers.method_call(fx, call, f.attr, scope)
+            return
     elif f.__class__ is ast.Name:
         if f.id not in INTERESTING_LAST and f.id not in fx.names.aliases:
             return
@@ -184,3 +188,5 @@ def _call(fx: PyFile, call: ast.Call, scope: Scope) -> None:
         return
     if dotted in ENV_CALLS:
         env_call(fx, call, dotted)
+        return
+    wrappers.call(fx, call, dotted, scope)

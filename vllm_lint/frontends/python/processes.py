@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ...record import lazy_re
 from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
 from .callees import ENV_KW_INDEX
 from .environ import env_kwarg
@@ -21,6 +22,8 @@ from .source import Layout
 from .state import PyFile
 
 _OPAQUE_WORD = "${PYTHON_EXPR}"
+# a word the shell reads back as itself: no whitespace, quotes, expansions or operators
+_PLAIN_WORD = lazy_re(r"[\w@%+=:,./-]+")
 _MAX_NESTING = 8  # names and ``*`` followed inside an argv
 _MAX_CONCAT = 50  # ``a + b + ...`` operands followed
 
@@ -68,6 +71,12 @@ def _command_launches(fx: PyFile, arg: ast.AST, shell: bool, call: ast.Call, sco
         if is_str_node(inner):
             return _shell_launches(fx, inner, call)
         return []
+    joined = _joined(fx, node)
+    if joined is not None:
+        seq, shell_splits = joined
+        if not shell:
+            return []
+        return _argv_launches(fx, [seq], call, scope, pos, varargs=False, plain=shell_splits)
     if is_str_node(node):
         if shell:
             return _shell_launches(fx, node, call)
@@ -77,7 +86,7 @@ def _command_launches(fx: PyFile, arg: ast.AST, shell: bool, call: ast.Call, sco
     return _argv_launches(fx, [arg], call, scope, pos, varargs=False)
 
 
-class _Words:
+class ArgvWords:
     """The words of an argv as written: per word its token, its text (opaque words read as
     :data:`_OPAQUE_WORD`), and the list literal and index it can be deleted from."""
 
@@ -87,6 +96,10 @@ class _Words:
         self.pos = pos
         self.entries: list[tuple[Token, str, Optional[Layout], int]] = []  # token, word, layout, index
         self.ambiguous: list[str] = []  # names bound more than once before the call
+
+    def deleter(self):
+        """``Launch.delete_tokens`` for these words."""
+        return _token_deleter({id(t): (lay, i) for t, _w, lay, i in self.entries})
 
     def element(self, e: ast.AST, layout: Optional[Layout] = None, index: int = -1) -> None:
         tok, word = _element_token(self.fx, e)
@@ -140,11 +153,27 @@ class _Words:
         return True
 
 
+def _joined(fx: PyFile, node: ast.AST) -> Optional[tuple[ast.AST, bool]]:
+    """``" ".join(seq)`` or ``shlex.join(seq)``: the sequence, and whether a shell splits the
+    string again at whitespace (``" ".join``: a word with a space or a quote would not come
+    back as one word)."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords):
+        return None
+    f = node.func
+    if isinstance(f, ast.Attribute) and f.attr == "join" and isinstance(f.value, ast.Constant) \
+            and f.value.value == " ":
+        return node.args[0], True
+    if fx.names.dotted(f) == "shlex.join":
+        return node.args[0], False
+    return None
+
+
 def _argv_launches(fx: PyFile, parts: list[ast.AST], call: ast.Call, scope: Scope, pos: tuple[int, int],
-                   varargs: bool = True) -> list[Launch]:
+                   varargs: bool = True, plain: bool = False) -> list[Launch]:
     """Words from list literals, ``+`` concatenations, names bound to those (with their later
-    ``append``/``extend``/``+=``), or bare elements (``varargs``: ``os.execl``-style)."""
-    words = _Words(fx, scope, pos)
+    ``append``/``extend``/``+=``), or bare elements (``varargs``: ``os.execl``-style). With
+    ``plain``, every literal word must be one a shell reads back as itself."""
+    words = ArgvWords(fx, scope, pos)
     if not varargs:
         words.add_seq(parts[0])
     else:
@@ -155,6 +184,8 @@ def _argv_launches(fx: PyFile, parts: list[ast.AST], call: ast.Call, scope: Scop
                 words.element(p)
     texts = [w for _t, w, _l, _i in words.entries]
     if "vllm" not in " ".join(texts):
+        return []
+    if plain and not all(t.opaque or _PLAIN_WORD.fullmatch(w) for t, w, _l, _i in words.entries):
         return []
     launch = _argv_launch(fx, call, words.entries, texts, bool(words.ambiguous))
     return [] if launch is None else [launch]
@@ -185,6 +216,13 @@ def _argv_launch(fx: PyFile, call: ast.Call, entries: list[tuple[Token, str, Opt
         launch.env.append(_env_from_token(tok, texts[wi], name, value))
     launch.delete_tokens = _token_deleter({id(t): (lay, i) for t, _w, lay, i in entries})
     return launch
+
+
+def argv_words(fx: PyFile, node: ast.AST, scope: Scope, pos: tuple[int, int]) -> ArgvWords:
+    """The words of one argv expression (a list, ``a + b``, a name bound to one)."""
+    words = ArgvWords(fx, scope, pos)
+    words.add_seq(node)
+    return words
 
 
 def _token_deleter(table: dict[int, tuple[Optional[Layout], int]]):
