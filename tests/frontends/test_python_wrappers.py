@@ -59,8 +59,10 @@ def test_ray_llm_config_follows_names_and_reads_runtime_env():
              'ENGINE = {"tensor_parallel_size": 2}\n'
              'RUNTIME = {"env_vars": {"VLLM_X": "1"}, "pip": ["vllm"]}\n'
              'cfg = LLMConfig(model_loading_config={"model_id": "a", "model_source": "org/m"},\n'
-             '                engine_kwargs=ENGINE | {"max_model_len": 4096}, runtime_env=RUNTIME)\n')
+             '                engine_kwargs=ENGINE | {"max_model_len": 4096}, runtime_env=RUNTIME,\n'
+             '                accelerator_type="H100")\n')
     (la,) = ex.launches
+    assert la.hardware.gpu_product == "H100"
     assert (la.entry, la.style, la.context["model"]) == ("ray.serve.llm", "kwargs", "org/m")
     assert [(k.key, k.value) for k in la.keyed] == [("tensor_parallel_size", 2), ("max_model_len", 4096)]
     assert not la.opaque

@@ -3,7 +3,8 @@
 * Ray Serve: ``LLMConfig(model_loading_config=..., engine_kwargs=..., runtime_env=...)`` (from
   ``ray.serve.llm``) is a ``style="kwargs"`` launch of entry ``ray.serve.llm`` (as in the YAML
   front-end): ``engine_kwargs`` are vLLM's engine arguments, ``runtime_env["env_vars"]`` the
-  environment of the replica that runs vLLM, the model its ``model_source`` (else ``model_id``).
+  environment of the replica that runs vLLM, the model its ``model_source`` (else ``model_id``),
+  the GPU its ``accelerator_type``.
 * Modal: ``Image....pip_install("vllm==X")``, ``.uv_pip_install(...)`` and
   ``Image.from_registry("vllm/vllm-openai:vX")`` name the release; a ``modal.Image`` chain's
   ``.env({...})`` is the environment of the functions that run on it.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ...launch import EnvAssign, Launch, VersionHint
+from ...launch import EnvAssign, Hardware, Launch, VersionHint
 from .callees import IMAGE_METHODS, PIN_METHODS
 from .engine_args import mapping
 from .environ import env_assign, env_from_mapping
@@ -132,6 +133,9 @@ def _ray_llm_config(fx: PyFile, call: ast.Call, scope: Scope) -> None:
         keyed, opaque = mapping(fx, kwargs, scope, pos)
         launch.keyed.extend(keyed)
         launch.opaque = opaque is None or bool(opaque)
+    accelerator = _keyword(call, "accelerator_type")
+    if isinstance(accelerator, ast.Constant) and isinstance(accelerator.value, str):
+        launch.hardware = Hardware(gpu_product=accelerator.value, source="accelerator_type")
     model = _model_of(fx, _keyword(call, "model_loading_config"), scope, pos)
     if model is not None:
         launch.context["model"] = model
