@@ -677,175 +677,178 @@ class Evaluator:
         except RecursionError:  # pragma: no cover
             return UNKNOWN
 
-    def _eval(self, e, module: Module, env: dict) -> Any:  # noqa: C901 - a dispatcher
+    def _eval(self, e, module: Module, env: dict) -> Any:
+        """Dispatch on the node's class (:data:`_EVAL_BY_TYPE`); a kind not listed is UNKNOWN."""
         if e is None:
             return None
-        if isinstance(e, (cst.SimpleString, cst.ConcatenatedString)):
-            try:
-                v = e.evaluated_value
-            except Exception:  # noqa: BLE001
-                return UNKNOWN
-            if isinstance(v, bytes):
-                return UNKNOWN
-            return v
-        if isinstance(e, cst.FormattedString):
-            parts = []
-            for p in e.parts:
-                if isinstance(p, cst.FormattedStringText):
-                    parts.append(p.value)
-                else:
-                    v = self._eval(p.expression, module, env)
-                    if v is UNKNOWN or not isinstance(v, (str, int, float)):
-                        return UNKNOWN
-                    parts.append(str(v))
-            return "".join(parts)
-        if isinstance(e, cst.Integer):
-            return int(e.value.replace("_", ""), 0)
-        if isinstance(e, cst.Float):
-            return float(e.value.replace("_", ""))
-        if isinstance(e, cst.Name):
-            return self.name(e.value, module, env)
-        if isinstance(e, cst.Attribute):
-            return self.attr(self._eval(e.value, module, env), e.attr.value)
-        if isinstance(e, cst.UnaryOperation):
-            v = self._eval(e.expression, module, env)
-            if isinstance(e.operator, cst.Minus) and isinstance(v, (int, float)) and not isinstance(v, bool):
-                return -v
-            if isinstance(e.operator, cst.Not):
-                if v is UNKNOWN or not isinstance(v, (bool, int, str, list, dict, type(None))):
-                    return UNKNOWN
-                return not v
-            return UNKNOWN
-        if isinstance(e, (cst.List, cst.Tuple, cst.Set)):
-            out: list = []
-            for el in e.elements:
-                if isinstance(el, cst.StarredElement):
-                    v = self._eval(el.value, module, env)
-                    if isinstance(v, dict):
-                        v = list(v)
-                    if not isinstance(v, (list, tuple, set)):
-                        return UNKNOWN
-                    out.extend(sorted(v, key=repr) if isinstance(v, set) else v)
-                else:
-                    v = self._eval(el.value, module, env)
-                    if v is UNKNOWN:
-                        return UNKNOWN
-                    out.append(v)
-            if isinstance(e, cst.Tuple):
-                return tuple(out)
-            if isinstance(e, cst.Set):
-                try:
-                    return set(out)
-                except TypeError:
-                    return UNKNOWN
-            return out
-        if isinstance(e, cst.Dict):
-            d: dict = {}
-            for el in e.elements:
-                if isinstance(el, cst.StarredDictElement):
-                    v = self._eval(el.value, module, env)
-                    if not isinstance(v, dict):
-                        return UNKNOWN
-                    d.update(v)
-                else:
-                    k = self._eval(el.key, module, env)
-                    if k is UNKNOWN or isinstance(k, (list, dict, set)):
-                        return UNKNOWN
-                    d[k] = self._eval(el.value, module, env)
-            return d
-        if isinstance(e, cst.Subscript):
-            base = self._eval(e.value, module, env)
-            if isinstance(base, Ref) and base.short in ("Literal", "Optional", "Union", "Annotated"):
-                return TypeResolver(self.project).resolve(e, module)
-            if len(e.slice) != 1 or not isinstance(e.slice[0].slice, cst.Index):
-                if isinstance(base, list) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Slice):
-                    s = e.slice[0].slice
-                    lo = self._eval(s.lower, module, env) if s.lower else None
-                    hi = self._eval(s.upper, module, env) if s.upper else None
-                    if (lo is None or isinstance(lo, int)) and (hi is None or isinstance(hi, int)):
-                        return base[lo:hi]
-                return UNKNOWN
-            key = self._eval(e.slice[0].slice.value, module, env)
-            if isinstance(base, dict):
-                try:
-                    return base.get(key, UNKNOWN)
-                except TypeError:
-                    return UNKNOWN
-            if isinstance(base, (list, tuple)) and isinstance(key, int):
-                try:
-                    return base[key]
-                except IndexError:
-                    return UNKNOWN
-            return UNKNOWN
-        if isinstance(e, cst.BinaryOperation):
-            a = self._eval(e.left, module, env)
-            b = self._eval(e.right, module, env)
-            if a is UNKNOWN or b is UNKNOWN:
-                return UNKNOWN
-            op = e.operator
-            try:
-                if isinstance(op, cst.Add) and type(a) is type(b) and isinstance(a, (str, list, tuple, int, float)):
-                    return a + b
-                if isinstance(op, cst.Multiply) and isinstance(a, (int, float)) and isinstance(b, (int, float)):
-                    return a * b
-                if isinstance(op, cst.Power) and isinstance(a, int) and isinstance(b, int):
-                    return a ** b
-                if isinstance(op, cst.Modulo) and isinstance(a, str):
-                    return UNKNOWN
-                if isinstance(op, cst.Subtract) and isinstance(a, (int, float)) and isinstance(b, (int, float)):
-                    return a - b
-                if isinstance(op, cst.LeftShift) and isinstance(a, int) and isinstance(b, int):
-                    return a << b
-                if isinstance(op, cst.Divide) and isinstance(a, (int, float)) and isinstance(b, (int, float)) and b:
-                    return a / b
-                if isinstance(op, cst.BitOr) and isinstance(a, dict) and isinstance(b, dict):
-                    return {**a, **b}
-            except Exception:  # noqa: BLE001
-                return UNKNOWN
-            return UNKNOWN
-        if isinstance(e, cst.BooleanOperation):
-            a = self._eval(e.left, module, env)
-            if a is UNKNOWN:
-                return UNKNOWN
-            if isinstance(e.operator, cst.And):
-                return self._eval(e.right, module, env) if _truthy(a) else a
-            return a if _truthy(a) else self._eval(e.right, module, env)
-        if isinstance(e, cst.Comparison):
-            left = self._eval(e.left, module, env)
-            for c in e.comparisons:
-                right = self._eval(c.comparator, module, env)
-                if left is UNKNOWN or right is UNKNOWN:
-                    return UNKNOWN
-                op = c.operator
-                try:
-                    if isinstance(op, cst.In):
-                        ok = left in right
-                    elif isinstance(op, cst.NotIn):
-                        ok = left not in right
-                    elif isinstance(op, (cst.Equal, cst.Is)):
-                        ok = left == right
-                    elif isinstance(op, (cst.NotEqual, cst.IsNot)):
-                        ok = left != right
-                    else:
-                        return UNKNOWN
-                except TypeError:
-                    return UNKNOWN
-                if not ok:
-                    return False
-                left = right
-            return True
-        if isinstance(e, cst.IfExp):
-            t = self._eval(e.test, module, env)
-            if t is UNKNOWN or not isinstance(t, (bool, int, str, list, dict, type(None))):
-                return UNKNOWN
-            return self._eval(e.body if t else e.orelse, module, env)
-        if isinstance(e, cst.Lambda):
-            return Lambda(module, e)
-        if isinstance(e, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-            return self._comp(e, module, env)
-        if isinstance(e, cst.Call):
-            return self.call(e, module, env)
+        cls = type(e)
+        handler = _EVAL_BY_TYPE.get(cls)
+        if handler is None:
+            handler = _EVAL_BY_TYPE[cls] = _eval_handler(cls)
+        return handler(self, e, module, env)
+
+    def _eval_unknown(self, e, module: Module, env: dict) -> Any:
         return UNKNOWN
+
+    def _eval_string(self, e, module: Module, env: dict) -> Any:
+        try:
+            v = e.evaluated_value
+        except Exception:  # noqa: BLE001
+            return UNKNOWN
+        if isinstance(v, bytes):
+            return UNKNOWN
+        return v
+
+    def _eval_fstring(self, e, module: Module, env: dict) -> Any:
+        parts = []
+        for p in e.parts:
+            if isinstance(p, cst.FormattedStringText):
+                parts.append(p.value)
+            else:
+                v = self._eval(p.expression, module, env)
+                if v is UNKNOWN or not isinstance(v, (str, int, float)):
+                    return UNKNOWN
+                parts.append(str(v))
+        return "".join(parts)
+
+    def _eval_integer(self, e, module: Module, env: dict) -> Any:
+        return int(e.value.replace("_", ""), 0)
+
+    def _eval_float(self, e, module: Module, env: dict) -> Any:
+        return float(e.value.replace("_", ""))
+
+    def _eval_name(self, e, module: Module, env: dict) -> Any:
+        return self.name(e.value, module, env)
+
+    def _eval_attribute(self, e, module: Module, env: dict) -> Any:
+        return self.attr(self._eval(e.value, module, env), e.attr.value)
+
+    def _eval_unary(self, e, module: Module, env: dict) -> Any:
+        v = self._eval(e.expression, module, env)
+        if isinstance(e.operator, cst.Minus) and isinstance(v, (int, float)) and not isinstance(v, bool):
+            return -v
+        if isinstance(e.operator, cst.Not):
+            if v is UNKNOWN or not isinstance(v, (bool, int, str, list, dict, type(None))):
+                return UNKNOWN
+            return not v
+        return UNKNOWN
+
+    def _eval_sequence(self, e, module: Module, env: dict) -> Any:
+        """A list, tuple or set display (``*x`` elements spliced in)."""
+        out: list = []
+        for el in e.elements:
+            if isinstance(el, cst.StarredElement):
+                v = self._eval(el.value, module, env)
+                if isinstance(v, dict):
+                    v = list(v)
+                if not isinstance(v, (list, tuple, set)):
+                    return UNKNOWN
+                out.extend(sorted(v, key=repr) if isinstance(v, set) else v)
+            else:
+                v = self._eval(el.value, module, env)
+                if v is UNKNOWN:
+                    return UNKNOWN
+                out.append(v)
+        if isinstance(e, cst.Tuple):
+            return tuple(out)
+        if isinstance(e, cst.Set):
+            try:
+                return set(out)
+            except TypeError:
+                return UNKNOWN
+        return out
+
+    def _eval_dict(self, e, module: Module, env: dict) -> Any:
+        d: dict = {}
+        for el in e.elements:
+            if isinstance(el, cst.StarredDictElement):
+                v = self._eval(el.value, module, env)
+                if not isinstance(v, dict):
+                    return UNKNOWN
+                d.update(v)
+            else:
+                k = self._eval(el.key, module, env)
+                if k is UNKNOWN or isinstance(k, (list, dict, set)):
+                    return UNKNOWN
+                d[k] = self._eval(el.value, module, env)
+        return d
+
+    def _eval_subscript(self, e, module: Module, env: dict) -> Any:
+        base = self._eval(e.value, module, env)
+        if isinstance(base, Ref) and base.short in ("Literal", "Optional", "Union", "Annotated"):
+            return TypeResolver(self.project).resolve(e, module)
+        if len(e.slice) != 1 or not isinstance(e.slice[0].slice, cst.Index):
+            if isinstance(base, list) and len(e.slice) == 1 and isinstance(e.slice[0].slice, cst.Slice):
+                s = e.slice[0].slice
+                lo = self._eval(s.lower, module, env) if s.lower else None
+                hi = self._eval(s.upper, module, env) if s.upper else None
+                if (lo is None or isinstance(lo, int)) and (hi is None or isinstance(hi, int)):
+                    return base[lo:hi]
+            return UNKNOWN
+        key = self._eval(e.slice[0].slice.value, module, env)
+        if isinstance(base, dict):
+            try:
+                return base.get(key, UNKNOWN)
+            except TypeError:
+                return UNKNOWN
+        if isinstance(base, (list, tuple)) and isinstance(key, int):
+            try:
+                return base[key]
+            except IndexError:
+                return UNKNOWN
+        return UNKNOWN
+
+    def _eval_binary(self, e, module: Module, env: dict) -> Any:
+        a = self._eval(e.left, module, env)
+        b = self._eval(e.right, module, env)
+        if a is UNKNOWN or b is UNKNOWN:
+            return UNKNOWN
+        try:
+            return _binary(e.operator, a, b)
+        except Exception:  # noqa: BLE001
+            return UNKNOWN
+
+    def _eval_boolean(self, e, module: Module, env: dict) -> Any:
+        a = self._eval(e.left, module, env)
+        if a is UNKNOWN:
+            return UNKNOWN
+        if isinstance(e.operator, cst.And):
+            return self._eval(e.right, module, env) if _truthy(a) else a
+        return a if _truthy(a) else self._eval(e.right, module, env)
+
+    def _eval_comparison(self, e, module: Module, env: dict) -> Any:
+        left = self._eval(e.left, module, env)
+        for c in e.comparisons:
+            right = self._eval(c.comparator, module, env)
+            if left is UNKNOWN or right is UNKNOWN:
+                return UNKNOWN
+            op = c.operator
+            try:
+                if isinstance(op, cst.In):
+                    ok = left in right
+                elif isinstance(op, cst.NotIn):
+                    ok = left not in right
+                elif isinstance(op, (cst.Equal, cst.Is)):
+                    ok = left == right
+                elif isinstance(op, (cst.NotEqual, cst.IsNot)):
+                    ok = left != right
+                else:
+                    return UNKNOWN
+            except TypeError:
+                return UNKNOWN
+            if not ok:
+                return False
+            left = right
+        return True
+
+    def _eval_ifexp(self, e, module: Module, env: dict) -> Any:
+        t = self._eval(e.test, module, env)
+        if t is UNKNOWN or not isinstance(t, (bool, int, str, list, dict, type(None))):
+            return UNKNOWN
+        return self._eval(e.body if t else e.orelse, module, env)
+
+    def _eval_lambda(self, e, module: Module, env: dict) -> Any:
+        return Lambda(module, e)
 
     def _comp(self, e, module: Module, env: dict) -> Any:
         f = e.for_in
@@ -958,6 +961,62 @@ class Evaluator:
         if isinstance(fn, BoundMethod):
             return CallOf(fn.func.name, tuple(args))
         return UNKNOWN
+
+
+def _binary(op: cst.BaseBinaryOp, a: Any, b: Any) -> Any:
+    """``a op b`` for the operators and operand types a release's option tables use."""
+    if isinstance(op, cst.Add) and type(a) is type(b) and isinstance(a, (str, list, tuple, int, float)):
+        return a + b
+    if isinstance(op, cst.Multiply) and isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a * b
+    if isinstance(op, cst.Power) and isinstance(a, int) and isinstance(b, int):
+        return a ** b
+    if isinstance(op, cst.Modulo) and isinstance(a, str):
+        return UNKNOWN
+    if isinstance(op, cst.Subtract) and isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a - b
+    if isinstance(op, cst.LeftShift) and isinstance(a, int) and isinstance(b, int):
+        return a << b
+    if isinstance(op, cst.Divide) and isinstance(a, (int, float)) and isinstance(b, (int, float)) and b:
+        return a / b
+    if isinstance(op, cst.BitOr) and isinstance(a, dict) and isinstance(b, dict):
+        return {**a, **b}
+    return UNKNOWN
+
+
+# Evaluator._eval's dispatch: node class -> handler (a class not listed is looked up along its MRO
+# once, then cached; none found: UNKNOWN)
+_EVAL_BY_TYPE: dict[type, Any] = {
+    cst.SimpleString: Evaluator._eval_string,
+    cst.ConcatenatedString: Evaluator._eval_string,
+    cst.FormattedString: Evaluator._eval_fstring,
+    cst.Integer: Evaluator._eval_integer,
+    cst.Float: Evaluator._eval_float,
+    cst.Name: Evaluator._eval_name,
+    cst.Attribute: Evaluator._eval_attribute,
+    cst.UnaryOperation: Evaluator._eval_unary,
+    cst.List: Evaluator._eval_sequence,
+    cst.Tuple: Evaluator._eval_sequence,
+    cst.Set: Evaluator._eval_sequence,
+    cst.Dict: Evaluator._eval_dict,
+    cst.Subscript: Evaluator._eval_subscript,
+    cst.BinaryOperation: Evaluator._eval_binary,
+    cst.BooleanOperation: Evaluator._eval_boolean,
+    cst.Comparison: Evaluator._eval_comparison,
+    cst.IfExp: Evaluator._eval_ifexp,
+    cst.Lambda: Evaluator._eval_lambda,
+    cst.ListComp: Evaluator._comp,
+    cst.SetComp: Evaluator._comp,
+    cst.GeneratorExp: Evaluator._comp,
+    cst.Call: Evaluator.call,
+}
+
+
+def _eval_handler(cls: type) -> Any:
+    for base in cls.__mro__[1:]:
+        if base in _EVAL_BY_TYPE:
+            return _EVAL_BY_TYPE[base]
+    return Evaluator._eval_unknown
 
 
 def _truthy(v: Any) -> bool:
