@@ -4,6 +4,7 @@ table's schema (one row per base model, a source per row, numbers that agree wit
 from __future__ import annotations
 
 import csv
+import re
 
 import pytest
 
@@ -42,6 +43,11 @@ def _no_hf_cache(tmp_path, monkeypatch):
     ("RedHatAI/Mistral-Small-3.1-24B-Instruct-2503-FP8-dynamic", "Mistral-Small-3.1-24B-Instruct-2503", "fp8",
      "quantised variant"),
     ("/models/granite-3.0-3b-a800m-instruct", "granite-3.0-3b-a800m-instruct", None, "local path"),
+    ("mistralai/Devstral-Small-2505", "Devstral-Small-2505", None, "listed"),
+    ("unsloth/Devstral-Small-2507-GGUF", "Devstral-Small-2507", None, "quantised variant"),
+    ("/models/Devstral-Small-2-24B-Instruct-2512", "Devstral-Small-2-24B-Instruct-2512", "fp8", "local path"),
+    ("mistralai/Magistral-Small-2506", "Magistral-Small-2506", None, "listed"),
+    ("RedHatAI/Magistral-Small-2509-FP8-dynamic", "Magistral-Small-2509", "fp8", "quantised variant"),
 ])
 def test_name_rules(written, row, dtype, rule):
     facts, _ = models.resolve(written)
@@ -59,7 +65,7 @@ def test_instruction_variant_inherits_architecture_not_context():
 
 @pytest.mark.parametrize("written", [
     "mistralai/Mistral-Small-Instruct-2507",  # another release date than the 2409 row: another model
-    "EleutherAI/pythia-1b", "/mnt/models", "/models", "s3://bucket/", "mistralai/Devstral-Small-2505",
+    "EleutherAI/pythia-1b", "/mnt/models", "/models", "s3://bucket/", "mistralai/Devstral-Medium-2507",
     "$MODEL", "my-finetune",
 ])
 def test_unknown_names_stay_unknown(written):
@@ -147,6 +153,13 @@ def test_table_schema():
     assert len(names) == len(set(names)), "one row per base model"
     for r in rows:
         assert r["source"].strip() and ("@" in r["source"] or "sdist" in r["source"] or "code-index file id" in r["source"]), r["model"]
+        # a model card is cited by its hub page and by where the copy that was read is kept
+        for part in r["source"].split(" | "):
+            if part.startswith("model card "):
+                assert part.startswith("model card huggingface.co/") and ("https://" in part or "@" in part), r["model"]
+        # facts a row inherits from another row name that row, which must exist
+        for base in re.findall(r"inherited from row (\S+)", r["source"]):
+            assert base in {x["model"] for x in rows}, (r["model"], base)
         for k in ("num_attention_heads", "num_key_value_heads", "head_dim", "hidden_size", "num_hidden_layers",
                   "moe_routed_experts", "experts_per_token", "max_position_embeddings"):
             assert r[k] == "" or int(r[k]) > 0, (r["model"], k)
