@@ -483,7 +483,9 @@ class Linter:
                               self.settings, data, extraction=extraction, documentation=unit.documentation)
             diags.extend(self._run(ctx))
         loose = [e for e in extraction.env if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
-        if loose:
+        # a file without a launch still gets one context: the rules about a file's text (an image
+        # tag, an install line) need no launch (rules/_file_scope.py)
+        if loose or not extraction.launches:
             target, source = forced or self.target_for(path, list(extraction.version_hints))
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
                               self.settings, data, extraction=extraction, documentation=unit.documentation)
@@ -514,8 +516,9 @@ class Linter:
 
     def _run(self, ctx: LintContext) -> list[Diagnostic]:
         out: list[Diagnostic] = []
-        self.verbose.append(f"checked against vLLM {ctx.target} ({ctx.target_source})"
-                            + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
+        if ctx.launch is not None or ctx.env:  # (a file's launch-less context checks no launch)
+            self.verbose.append(f"checked against vLLM {ctx.target} ({ctx.target_source})"
+                                + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
         for rule in self.rules:
             try:
                 out.extend(rule.run(ctx))

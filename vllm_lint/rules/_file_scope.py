@@ -1,5 +1,6 @@
 """Helpers for rules about a file's text rather than one launch: they run on the file's first
-context only (its first launch, else its loose environment), so each finding is made once."""
+context only (its first launch, else the launch-less context of its loose environment, which a
+file without a launch always gets), so each finding is made once."""
 
 from __future__ import annotations
 
