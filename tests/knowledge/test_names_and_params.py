@@ -38,7 +38,12 @@ def _no_hf_cache(tmp_path, monkeypatch):
     ("someorg/Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x7B-Instruct-v0.1", "bf16", "row Mixtral"),
     ("Qwen-2.5-0.5B", "Qwen2.5-0.5B", None, "row Qwen2.5-0.5B"),
     ("/models/llama3.1-8b-instruct", "Llama-3.1-8B-Instruct", "bf16", "local path"),
-    ("meta-llama/Llama-3.1-8B", "Llama-3.1-8B-Instruct", None, "variant of row"),
+    ("meta-llama/Llama-3.1-8B", "Llama-3.1-8B-Instruct", "bf16", "is the name of `meta-llama/Meta-Llama-3.1-8B`"),
+    ("someorg/Llama-3.3-70B", "Llama-3.3-70B-Instruct", None, "variant of row"),
+    ("casperhansen/llama-3-70b-instruct-awq", "Meta-Llama-3-70B", "int4", "quantised variant (`-awq`"),
+    ("unsloth/Llama-3.2-3B-Instruct-bnb-4bit", "Llama-3.2-3B-Instruct", "int4", "quantised variant (`-bnb-4bit`"),
+    ("unsloth/Qwen3-8B-unsloth-bnb-4bit", "Qwen3-8B", "int4", "quantised variant (`-unsloth-bnb-4bit`"),
+    ("someorg/Qwen3-8B-4bit", "Qwen3-8B", "int4", "quantised variant (`-4bit`"),
     ("Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", "Qwen3-Coder-30B-A3B-Instruct", "fp8", "quantised variant"),
     ("RedHatAI/Mistral-Small-3.1-24B-Instruct-2503-FP8-dynamic", "Mistral-Small-3.1-24B-Instruct-2503", "fp8",
      "quantised variant"),
@@ -77,9 +82,9 @@ def test_two_bases_with_different_facts_are_silent(monkeypatch):
     b = models.ModelFacts("B", heads=64, kv_heads=8, layers=80)
     monkeypatch.setattr(models, "_TABLE", {"x/foo-7b": a, "y/foo-7b": b})
     monkeypatch.setattr(models, "_NAME_INDEX", None)
+    monkeypatch.setattr(models, "_NORM_INDEX", None)
     facts, why = models.identify("z/foo-7b-FP8")
     assert facts is None and "different facts" in why
-    monkeypatch.setattr(models, "_NAME_INDEX", None)
 
 
 # ------------------------------------------------------------------------- parameter formula

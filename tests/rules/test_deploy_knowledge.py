@@ -182,6 +182,48 @@ def test_verbose_says_which_rules_skipped(lint, tmp_path):
     assert "VL402 skipped: the GPUs available to the launch are unknown" in r.output
 
 
+@pytest.mark.parametrize("written, says", [
+    ("/models/Llama-4-Maverick-17B-128E-Instruct-FP8",
+     "local path ending in the model's name: `Llama-4-Maverick-17B-128E-Instruct-FP8` is the name of "
+     "`meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8`, listed in row Llama-4-Maverick-17B-128E-Instruct; "
+     "a quantised id: weights fp8, as `-FP8` says"),
+    ("hf://meta-llama/Llama-3.1-70B-Instruct",
+     "hf:// URL `meta-llama/Llama-3.1-70B-Instruct` is listed in row Llama-3.1-70B-Instruct"),
+    ("s3://bucket/models/Qwen2.5-72B-Instruct-AWQ",
+     "URL ending in the model's name: quantised variant (`-AWQ`, weights int4) of row Qwen2.5-72B-Instruct"),
+    ("gs://bucket/DeepSeek-R1/",
+     "URL ending in the model's name: `DeepSeek-R1` is the name of `deepseek-ai/DeepSeek-R1`, listed in row DeepSeek-R1"),
+    ("RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic",
+     "hub id: quantised variant (`-FP8-dynamic`, weights fp8) of row Llama-3.1-8B-Instruct"),
+    ("unsloth/DeepSeek-R1-GGUF",
+     "hub id: quantised variant (`-GGUF`, weights of a width the name does not give) of row DeepSeek-R1"),
+    ("someorg/Qwen3-14B-Chat", "hub id: `Qwen3-14B-Chat` is a variant of row Qwen3-14B (`-Chat` read as a "
+                               "variant's suffix; architecture inherited, context length not)"),
+])
+def test_verbose_says_which_row_and_name_rule(lint, tmp_path, monkeypatch, written, says):
+    monkeypatch.setattr(models, "hf_cache_dirs", lambda: [])
+    models.clear_cache()
+    p = tmp_path / "run.sh"
+    p.write_text(f"vllm serve {written} --served-model-name Llama-3.1-8B-Instruct\n")
+    r = lint("-t", "0.27.1", "-v", str(p))
+    assert f"model `{written}`: {says}" in r.output, r.output
+    models.clear_cache()
+
+
+def test_verbose_names_the_config_json_a_local_model_was_read_from(lint, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "models" / "Qwen3-8B").mkdir(parents=True)  # named like a row; its own config.json wins
+    (tmp_path / "models" / "Qwen3-8B" / "config.json").write_text(json.dumps({
+        "architectures": ["LlamaForCausalLM"], "num_attention_heads": 32, "num_key_value_heads": 8,
+        "hidden_size": 4096, "num_hidden_layers": 32, "max_position_embeddings": 8192}))
+    (tmp_path / "run.sh").write_text("vllm serve ./models/Qwen3-8B\n")
+    models.clear_cache()
+    r = lint("-t", "0.27.1", "-v", "run.sh")
+    assert "model `./models/Qwen3-8B`: facts from the config.json at models/Qwen3-8B/config.json" in r.output, r.output
+    assert "row Qwen3-8B" not in r.output
+    models.clear_cache()
+
+
 @pytest.mark.parametrize("gpus, idle", [(2, "1 GPU stays idle"), (8, "7 GPUs stay idle")])
 def test_idle_gpus_are_counted_in_words(lint, tmp_path, gpus, idle):
     p = tmp_path / "run.sh"

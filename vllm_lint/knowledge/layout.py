@@ -378,9 +378,10 @@ def model_facts(ctx, rule=None):
                                     base_dir=base, real_base=real_base)
     if facts is None and rule is not None:
         ctx.skip(rule, why)
-    elif facts is not None and facts.matched_by and not ctx.extra.get("model_noted"):
+    elif facts is not None and not ctx.extra.get("model_noted"):
+        # which row and name rule, or which config.json (a local directory, the cache, the hub)
         ctx.extra["model_noted"] = True
-        ctx.extra.setdefault("skipped", []).append(f"model `{name}`: {facts.matched_by}")
+        ctx.extra.setdefault("skipped", []).append(f"model `{name}`: {facts.matched_by or 'facts from the ' + facts.source}")
     return facts, why
 
 

@@ -111,6 +111,7 @@ class ModelFacts:
 # ------------------------------------------------------------------------------ shipped table
 
 _TABLE: Optional[dict[str, ModelFacts]] = None
+_WRITTEN: dict[str, str] = {}  # a table id in lower case -> as the table writes it
 
 
 def _int(s: str) -> Optional[int]:
@@ -188,6 +189,7 @@ def table() -> dict[str, ModelFacts]:
                 rid = rid.strip()
                 if rid:
                     out[rid.lower()] = facts
+                    _WRITTEN[rid.lower()] = rid
         _TABLE = out
     return _TABLE
 
@@ -433,7 +435,7 @@ def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Option
 # quantisation suffixes, outermost last: (pattern, weight format it sets or None when the bits vary)
 _QUANT_SUFFIXES = lazy_re(
     r"(?i)[-_.](fp8(?:[-_](?:dynamic|static|block|per[-_]?tensor|e4m3))*|nvfp4|mxfp4|awq|gptq(?:[-_]int[48])?|"
-    r"int[48](?:[-_]awq)?|w8a8(?:[-_]fp8|[-_]int8)?|w4a16(?:[-_]g128)?|w4a8|bnb[-_]4bit|[48]bit|gguf|"
+    r"int[48](?:[-_]awq)?|w8a8(?:[-_]fp8|[-_]int8)?|w4a16(?:[-_]g128)?|w4a8|(?:unsloth[-_])?bnb[-_]4bit|[48]bit|gguf|"
     r"quantized[-_.]w\d+a\d+|qat)$")
 _INSTRUCT_SUFFIXES = lazy_re(r"(?i)[-_](instruct|chat|it|thinking|base|hf|sft|dpo|\d{4})$")
 _DATE = lazy_re(r"(?<=[-_])\d{4}(?=$|[-_])")
@@ -442,6 +444,7 @@ _HF_CACHE_DIR = lazy_re(r"(?:^|/)models--([^/]+?)--([^/]+)(?:/snapshots/[^/]+)?/
 
 def _quant_dtype(suffix: str) -> Optional[str]:
     s = suffix.lower().lstrip("-_.").replace("quantized.", "").replace("quantized-", "")
+    s = s[len("unsloth-"):] if s.startswith(("unsloth-", "unsloth_")) else s
     if s.startswith("fp8") or s.startswith("w8a8-fp8") or s == "w8a8_fp8":
         return "fp8"
     if s.startswith(("nvfp4",)):
@@ -482,27 +485,46 @@ def model_name_parts(model: str) -> Optional[tuple[Optional[str], str, str]]:
     return None
 
 
-_NAME_INDEX: Optional[dict[str, list[ModelFacts]]] = None
+_NAME_INDEX: Optional[dict[str, list[tuple[str, ModelFacts]]]] = None
 _FAMILY_DASH = lazy_re(r"(?<=[a-z])-(?=\d)")
+_META_PREFIX = lazy_re(r"^meta-(?=llama)")
 
 
 def _norm(name: str) -> str:
     """A name for comparison: lower case, no dash between a family and its version
-    (``Qwen-2.5-0.5B`` and ``Qwen2.5-0.5B``, ``llama3-8b`` and ``Llama-3-8B`` are written both ways)."""
-    return _FAMILY_DASH.sub("", name.lower())
+    (``Qwen-2.5-0.5B`` and ``Qwen2.5-0.5B``, ``llama3-8b`` and ``Llama-3-8B`` are written both ways),
+    no ``Meta-`` before ``Llama`` (Meta's repositories dropped it from Llama 3.1 on). Suffixes are
+    read on the name as written, before this (``-2507``, ``-4bit`` follow a letter as a version does)."""
+    return _FAMILY_DASH.sub("", _META_PREFIX.sub("", name.lower()))
 
 
-def _name_index() -> dict[str, list[ModelFacts]]:
-    """last component of every table id (lower case) -> the distinct rows it names."""
+def _name_index() -> dict[str, list[tuple[str, ModelFacts]]]:
+    """last component of every table id, as written in lower case -> (the id, its row) of the
+    distinct rows it names."""
     global _NAME_INDEX
     if _NAME_INDEX is None:
-        idx: dict[str, list[ModelFacts]] = {}
+        idx: dict[str, list[tuple[str, ModelFacts]]] = {}
         for rid, facts in table().items():
-            lst = idx.setdefault(_norm(rid.rsplit("/", 1)[-1]), [])
-            if facts not in lst:
-                lst.append(facts)
+            lst = idx.setdefault(rid.rsplit("/", 1)[-1], [])
+            if all(f != facts for _, f in lst):
+                lst.append((rid, facts))
         _NAME_INDEX = idx
     return _NAME_INDEX
+
+
+_NORM_INDEX: Optional[dict[str, list[tuple[str, ModelFacts]]]] = None
+
+
+def _by_norm(name: str) -> list[tuple[str, ModelFacts]]:
+    """The index entries whose name compares equal to ``name`` (``_norm``), distinct rows."""
+    global _NORM_INDEX
+    if _NORM_INDEX is None:
+        out: dict[str, list[tuple[str, ModelFacts]]] = {}
+        for key, entries in _name_index().items():
+            lst = out.setdefault(_norm(key), [])
+            lst.extend(e for e in entries if all(f != e[1] for _, f in lst))
+        _NORM_INDEX = out
+    return _NORM_INDEX.get(_norm(name), [])
 
 
 _INHERITED = ("heads", "kv_heads", "hidden_size", "layers", "routed_experts", "experts_per_token", "mla")
@@ -519,6 +541,18 @@ def _one(rows: list[ModelFacts]) -> Optional[ModelFacts]:
     return sorted(rows, key=lambda r: (r.params_total is None, r.params_lower_bound))[0]
 
 
+def _strip(name: str, pattern) -> tuple[str, list[str]]:
+    """``name`` without its trailing matches of ``pattern`` (outermost last), and those suffixes as
+    written, innermost first."""
+    stripped: list[str] = []
+    while True:
+        m = pattern.search(name)
+        if not m or m.start() == 0:
+            return name, stripped[::-1]
+        stripped.append(name[m.start():])
+        name = name[:m.start()]
+
+
 def identify(model: str) -> tuple[Optional[ModelFacts], str]:
     """The table row a model name identifies, through the name rules, in order:
 
@@ -530,7 +564,8 @@ def identify(model: str) -> tuple[Optional[ModelFacts], str]:
        the architecture facts are inherited, the context length is not (such variants change it).
 
     Local paths and URLs are read by their last component (``/models/X``, ``s3://bucket/X``); two rows
-    with different facts for one name give nothing. -> (facts or None, how or why not)."""
+    with different facts for one name give nothing. ``matched_by`` says which rule matched, on which
+    part of the name. -> (facts or None, how or why not)."""
     parts = model_name_parts(model)
     if parts is None:
         return None, f"the model `{model}` does not end in a model name"
@@ -540,7 +575,10 @@ def identify(model: str) -> tuple[Optional[ModelFacts], str]:
         m = _QUANT_SUFFIXES.search(last.lower())
         if m and m.start() > 0 and facts.weight_dtype != _quant_dtype(m.group(0)):
             # a listed quantised id (``...-FP8`` in its base's row): the suffix says what the weights are
-            facts = facts.replace(weight_dtype=_quant_dtype(m.group(0)))
+            dtype = _quant_dtype(m.group(0))
+            facts = facts.replace(weight_dtype=dtype, matched_by=facts.matched_by + (
+                f"; a quantised id: weights {dtype}, as `{last[m.start():]}` says" if dtype else
+                f"; weight width not in `{last[m.start():]}`"))
     return facts, why
 
 
@@ -549,56 +587,47 @@ def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelF
         facts = table().get(repo.lower())
         if facts is not None:
             return facts.replace(matched_by=f"{how} `{repo}` is listed in row {facts.model}"), ""
-    idx = _name_index()
-    name = _norm(last)
-    cands = idx.get(name, [])
+    cands = _by_norm(last)
     if cands:
-        f = _one(cands)
+        f = _one([r for _, r in cands])
         if f is None:
             return None, f"`{last}` names {len(cands)} rows with different facts"
-        return f.replace(matched_by=f"{how}: `{last}` is row {f.model}'s name"), ""
-    stem, dtype, stripped = name, None, []
-    while True:
-        m = _QUANT_SUFFIXES.search(stem)
-        if not m or m.start() == 0:
-            break
-        stripped.append(m.group(0))
-        dtype = dtype or _quant_dtype(m.group(0))
-        stem = stem[:m.start()]
-    unknown_width = bool(stripped) and dtype is None
-    if stripped:
-        cands = idx.get(stem, [])
+        rid = next(i for i, r in cands if r == f)
+        return f.replace(matched_by=f"{how}: `{last}` is the name of `{_WRITTEN.get(rid, rid)}`, listed in row "
+                                    f"{f.model}"), ""
+    low = last.lower()
+    stem, quant = _strip(low, _QUANT_SUFFIXES)
+    suffix = last[len(stem):]
+    dtype = next((d for d in (_quant_dtype(q) for q in reversed(quant)) if d), None)
+    unknown_width = bool(quant) and dtype is None
+    if quant:
+        cands = _by_norm(stem)
         if cands:
-            f = _one(cands)
+            f = _one([r for _, r in cands])
             if f is None:
-                return None, f"`{stem}` names {len(cands)} rows with different facts"
+                return None, f"`{last[:len(stem)]}` names {len(cands)} rows with different facts"
             return f.replace(weight_dtype=None if unknown_width else dtype, block_fp8=f.block_fp8 if dtype == "fp8" else False,
-                             matched_by=f"{how}: quantised variant (`{''.join(stripped)}`) of row {f.model}"), ""
-    base = stem
-    while True:
-        m = _INSTRUCT_SUFFIXES.search(base)
-        if not m or m.start() == 0:
-            break
-        base = base[:m.start()]
+                             matched_by=f"{how}: quantised variant (`{suffix}`, weights "
+                                        f"{dtype or 'of a width the name does not give'}) of row {f.model}"), ""
+    base, _ = _strip(stem, _INSTRUCT_SUFFIXES)
+    want = _norm(base)
     # with a suffix stripped, or a base model written whose row lists only its -Instruct; a dated
     # name never matches a row of another date (Mistral-Small-2409 and -2501 differ)
     dates = set(_DATE.findall(stem))
-    found = []
-    for key, rows in idx.items():
-        k = key
-        while True:
-            m = _QUANT_SUFFIXES.search(k) or _INSTRUCT_SUFFIXES.search(k)
-            if not m or m.start() == 0:
-                break
-            k = k[:m.start()]
+    found: list[ModelFacts] = []
+    for key, entries in _name_index().items():
+        k, _ = _strip(_strip(key, _QUANT_SUFFIXES)[0], _INSTRUCT_SUFFIXES)
         key_dates = set(_DATE.findall(key))
-        if k == base and not (dates and key_dates and dates != key_dates):
-            found.extend(r for r in rows if r not in found)
+        if _norm(k) == want and not (dates and key_dates and dates != key_dates):
+            found.extend(r for _, r in entries if r not in found)
     f = _one(found)
     if f is not None:
-        return f.replace(max_positions=None, weight_dtype=dtype if stripped else None, block_fp8=None,
-                         matched_by=(f"{how}: `{last}` is a variant of row {f.model} (architecture inherited, "
-                                     f"context length not)")), ""
+        variant = last[len(base):]
+        what = f"`{variant}` read as a variant's suffix" if variant else "the row's ids add an instruction suffix"
+        return f.replace(max_positions=None, weight_dtype=dtype if quant else None, block_fp8=None,
+                         matched_by=(f"{how}: `{last}` is a variant of row {f.model} ({what}; architecture "
+                                     f"inherited, context length not"
+                                     + (f"; weights {dtype}, as `{suffix}` says" if quant and dtype else "") + ")")), ""
     if found:
         return None, f"`{last}` could be a variant of {len(found)} rows with different facts"
     return None, f"no row of the shipped table names `{last}`"
