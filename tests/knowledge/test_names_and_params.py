@@ -44,6 +44,7 @@ def _no_hf_cache(tmp_path, monkeypatch):
     ("unsloth/Llama-3.2-3B-Instruct-bnb-4bit", "Llama-3.2-3B-Instruct", "int4", "quantised variant (`-bnb-4bit`"),
     ("unsloth/Qwen3-8B-unsloth-bnb-4bit", "Qwen3-8B", "int4", "quantised variant (`-unsloth-bnb-4bit`"),
     ("someorg/Qwen3-8B-4bit", "Qwen3-8B", "int4", "quantised variant (`-4bit`"),
+    ("hf://amd/Llama-3.1-70B-Instruct-FP8-KV", "Llama-3.1-70B-Instruct", "fp8", "quantised variant (`-FP8-KV`"),
     ("Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", "Qwen3-Coder-30B-A3B-Instruct", "fp8", "quantised variant"),
     ("RedHatAI/Mistral-Small-3.1-24B-Instruct-2503-FP8-dynamic", "Mistral-Small-3.1-24B-Instruct-2503", "fp8",
      "quantised variant"),

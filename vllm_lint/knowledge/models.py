@@ -434,7 +434,7 @@ def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Option
 
 # quantisation suffixes, outermost last: (pattern, weight format it sets or None when the bits vary)
 _QUANT_SUFFIXES = lazy_re(
-    r"(?i)[-_.](fp8(?:[-_](?:dynamic|static|block|per[-_]?tensor|e4m3))*|nvfp4|mxfp4|awq|gptq(?:[-_]int[48])?|"
+    r"(?i)[-_.](fp8(?:[-_](?:dynamic|static|block|per[-_]?tensor|e4m3|kv))*|nvfp4|mxfp4|awq|gptq(?:[-_]int[48])?|"
     r"int[48](?:[-_]awq)?|w8a8(?:[-_]fp8|[-_]int8)?|w4a16(?:[-_]g128)?|w4a8|(?:unsloth[-_])?bnb[-_]4bit|[48]bit|gguf|"
     r"quantized[-_.]w\d+a\d+|qat)$")
 _INSTRUCT_SUFFIXES = lazy_re(r"(?i)[-_](instruct|chat|it|thinking|base|hf|sft|dpo|\d{4})$")

@@ -5,7 +5,8 @@ Finds secrets written in plain text into a manifest, script or Dockerfile: a lit
 
 A variable reference (`$HF_TOKEN`, `${API_KEY}`, `$(API_KEY)`), a Kubernetes `valueFrom`
 secret reference, a template expression, or any value we cannot read statically is fine, and so
-are obvious placeholders (`<your-token>`, `hf_xxx`, `changeme`, `EMPTY`, `...`). Code blocks in
+are obvious placeholders (`<your-token>`, `hf_xxx`, `changeme`, `EMPTY`, `...`, the name of the
+secret in capitals such as `HUGGINGFACE_TOKEN`). Code blocks in
 Markdown documentation are not checked: examples there show literal example keys on purpose.
 
 ## Why is this bad?
@@ -46,6 +47,8 @@ _PLACEHOLDER = lazy_re(
     r"^(?:<.*>|\{\{.*\}\}|\$.*|.*\$\{.*|x+|\*+|\.+|hf_x+|hf_\.+|hf_\*+|hf_<.*>|empty|none|null|changeme|change-me|"
     r"secret|token|api[-_]?key|your[-_ ].*|my[-_ ].*|<.*|.*(?:xxxx|\.\.\.).*|redacted|todo|fixme|dummy|example.*|"
     r"placeholder|test|fake)$", re.I)
+# the name of a secret written where its value belongs (``hf_token: HUGGINGFACE_TOKEN``): a value to fill in
+_SECRET_NAME = lazy_re(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:TOKEN|KEY|SECRET|PASSWORD)$|^(?:TOKEN|KEY|SECRET)_[A-Z0-9_]+$")
 
 
 def is_literal_secret(value) -> bool:
@@ -54,7 +57,7 @@ def is_literal_secret(value) -> bool:
     v = value.strip().strip("'\"")
     if len(v) < 6 or any(c.isspace() for c in v):
         return False
-    if any(c in v for c in "$`{}") or _PLACEHOLDER.match(v):
+    if any(c in v for c in "$`{}") or _PLACEHOLDER.match(v) or _SECRET_NAME.match(v):
         return False
     return True
 
