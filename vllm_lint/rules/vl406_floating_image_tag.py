@@ -1,7 +1,10 @@
 """## What it does
 Finds a vLLM image referenced by a floating tag: `vllm/vllm-openai:latest`, `:nightly`, or no tag
 at all (Docker pulls `latest`), in Kubernetes manifests, compose files, Helm values, a Dockerfile's
-`FROM` and `docker run` / `podman run` lines. Markdown is not checked: documentation shows
+`FROM` and `docker run` / `podman run` lines, also where the file starts no vLLM itself (Helm values
+`image: {repository: vllm/vllm-openai, tag: latest}`, a compose service or container without a
+command, a base-image Dockerfile without `CMD`). A Helm `image` with a repository and no tag is not
+flagged: charts fill it from their `appVersion`. Markdown is not checked: documentation shows
 `:latest` on purpose.
 
 ## Why is this bad?

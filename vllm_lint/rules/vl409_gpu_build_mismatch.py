@@ -1,5 +1,6 @@
 """## What it does
-In a Dockerfile, finds a vLLM install whose GPU build does not match the stage's base image:
+Finds a vLLM install whose GPU build does not match the image it runs on, in a Dockerfile stage
+or in the `sh -c` script of a Kubernetes or compose container that launches vLLM:
 
 * a ROCm base image (`rocm/vllm`, `rocm/pytorch`, `rocm/dev-*`, `vllm/vllm-openai-rocm`, any image
   whose name says `rocm`) with `pip install vllm` / `uv pip install vllm` from PyPI (no index or
@@ -7,9 +8,10 @@ In a Dockerfile, finds a vLLM install whose GPU build does not match the stage's
 * a CUDA base image (`nvidia/cuda`, `vllm/vllm-openai`) with a vLLM install from a ROCm index
   (`--extra-index-url https://wheels.vllm.ai/rocm/...`) or a `+rocm` version.
 
-Stages inherit their base through `FROM <stage>`. Kubernetes and compose containers whose command
-runs `pip install vllm` are not checked yet: the front-ends pass rules the tag of a vLLM image
-only, not the image a container runs (`rocm/pytorch`, `nvidia/cuda`).
+Stages inherit their base through `FROM <stage>`; a Dockerfile stage is checked whether or not
+the file launches vLLM. A container is checked when its script launches vLLM: the front-end gives
+the container's `image:` and where the script is written. An install in a container that starts
+no vLLM, or an image named through a variable, is not checked.
 
 ## Why is this bad?
 The install replaces the image's vLLM (and usually its torch) with a build for the other vendor's
@@ -45,7 +47,9 @@ RULE = Rule(code="VL409", name="gpu-build-mismatch",
             severity="warning")
 
 _INSTR = lazy_re(rb"^[ \t]*(FROM|RUN)[ \t]+((?:[^\n\\]|\\.|\\\n)*)", re.M | re.I)
-_INSTALL = lazy_re(rb"(?:^|(?<=[\s;&|(]))(?:uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\b(?P<rest>[^;&|]*)")
+# an install command up to the end of its shell command (a line continuation does not end it)
+_INSTALL = lazy_re(rb"(?:^|(?<=[\s;&|(\"']))(?:uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\b"
+                   rb"(?P<rest>(?:[^;&|\n\\]|\\[^\n]|\\\n)*)")
 _WORD = lazy_re(rb"[^\s\\]+")
 _VLLM_REQ = lazy_re(rb"^['\"]?vllm(\[[^\]]*\])?(?P<spec>[=<>!~][^'\"]*)?['\"]?$", re.I)
 _URL_OPTS = (b"--extra-index-url", b"--index-url", b"-i", b"--find-links", b"-f")
@@ -61,15 +65,40 @@ def _kind(image: str) -> str | None:
     return None
 
 
-@RULE.check
-def check(ctx: LintContext):
-    if not is_first_context(ctx) or file_format(ctx) != "dockerfile":
-        return
+def _mismatches(ctx: LintContext, start: int, end: int, kind: str, image: str):
+    """Findings for the vLLM installs in ``ctx.data[start:end]`` (one RUN, or a container's
+    script) run on an image of GPU ``kind``."""
     data = ctx.data
+    for inst in _INSTALL.finditer(data, start, end):
+        rest = inst.group("rest")
+        words = list(_WORD.finditer(rest))
+        urls = [words[i + 1].group(0) for i, w in enumerate(words[:-1]) if w.group(0) in _URL_OPTS]
+        urls += [w.group(0).split(b"=", 1)[1] for w in words if b"=" in w.group(0)
+                 and w.group(0).split(b"=", 1)[0] in _URL_OPTS]
+        rocm_source = any(b"rocm" in u.lower() for u in urls)
+        for w in words:
+            r = _VLLM_REQ.match(w.group(0))
+            if not r:
+                continue
+            rocm_build = rocm_source or b"+rocm" in w.group(0).lower()
+            at = inst.start("rest") + w.start()
+            span = Span(at, at + len(w.group(0)))
+            req = w.group(0).decode("utf-8", "replace")
+            if kind == "rocm" and not rocm_build:
+                yield ctx.diag(RULE, f"`{req}` installs PyPI's CUDA build of vLLM over the ROCm image `{image}`: it "
+                                     f"replaces the image's ROCm build and fails on AMD GPUs at start; install from "
+                                     f"vLLM's ROCm index (--extra-index-url https://wheels.vllm.ai/rocm/) or keep the "
+                                     f"image's vLLM", span)
+            elif kind == "cuda" and rocm_build:
+                yield ctx.diag(RULE, f"`{req}` installs a ROCm build of vLLM over the CUDA image `{image}`: it does "
+                                     f"not run on NVIDIA GPUs", span)
+
+
+def _dockerfile(ctx: LintContext):
     stages: dict[str, str | None] = {}
     kind = None
     image = ""
-    for m in _INSTR.finditer(data):
+    for m in _INSTR.finditer(ctx.data):
         op, body = m.group(1).upper(), m.group(2)
         if op == b"FROM":
             words = [w.decode("utf-8", "replace") for w in _WORD.findall(body) if not w.startswith(b"--")]
@@ -81,29 +110,27 @@ def check(ctx: LintContext):
             if len(words) >= 3 and words[1].lower() == "as":
                 stages[words[2].lower()] = kind
             continue
-        if kind is None:
-            continue
-        base = m.start(2)
-        for inst in _INSTALL.finditer(body):
-            rest = inst.group("rest")
-            words = list(_WORD.finditer(rest))
-            urls = [words[i + 1].group(0) for i, w in enumerate(words[:-1]) if w.group(0) in _URL_OPTS]
-            urls += [w.group(0).split(b"=", 1)[1] for w in words if b"=" in w.group(0)
-                     and w.group(0).split(b"=", 1)[0] in _URL_OPTS]
-            rocm_source = any(b"rocm" in u.lower() for u in urls)
-            for w in words:
-                r = _VLLM_REQ.match(w.group(0))
-                if not r:
-                    continue
-                rocm_build = rocm_source or b"+rocm" in w.group(0).lower()
-                start = base + inst.start("rest") + w.start()
-                span = Span(start, start + len(w.group(0)))
-                req = w.group(0).decode("utf-8", "replace")
-                if kind == "rocm" and not rocm_build:
-                    yield ctx.diag(RULE, f"`{req}` installs PyPI's CUDA build of vLLM over the ROCm image `{image}`: it "
-                                         f"replaces the image's ROCm build and fails on AMD GPUs at start; install from "
-                                         f"vLLM's ROCm index (--extra-index-url https://wheels.vllm.ai/rocm/) or keep the "
-                                         f"image's vLLM", span)
-                elif kind == "cuda" and rocm_build:
-                    yield ctx.diag(RULE, f"`{req}` installs a ROCm build of vLLM over the CUDA image `{image}`: it does "
-                                         f"not run on NVIDIA GPUs", span)
+        if kind is not None:
+            yield from _mismatches(ctx, m.start(2), m.end(2), kind, image)
+
+
+def _container_script(ctx: LintContext):
+    """A launch in a container's ``sh -c`` script (Kubernetes, compose): the container's image."""
+    launch = ctx.launch
+    if launch is None:
+        return
+    image, span = launch.context.get("image"), launch.context.get("script_span")
+    if not isinstance(image, str) or "$" in image or span is None:
+        return
+    kind = _kind(image)
+    if kind is not None:
+        yield from _mismatches(ctx, span.start, span.end, kind, image)
+
+
+@RULE.check
+def check(ctx: LintContext):
+    if file_format(ctx) == "dockerfile":
+        if is_first_context(ctx):
+            yield from _dockerfile(ctx)
+    else:
+        yield from _container_script(ctx)

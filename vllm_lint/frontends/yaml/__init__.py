@@ -100,6 +100,9 @@ def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
     # the extraction, the extraction is no reference cycle and is freed as soon as it is dropped.
     t.out = None  # type: ignore[assignment]
     apply_templates(t.regions, out, data)
+    if not out.launches:  # a file of images only (Helm values, a compose service without a command)
+        for hints in t.idle_images.values():
+            out.version_hints.extend(hints)
     return out
 
 

@@ -6,7 +6,9 @@ A container's ``command`` + ``args`` are matched with :func:`commands.find_vllm_
 image with ``args`` and no ``command`` gives ``entry="docker:<image>"``, and the wrappers that run
 vLLM with a container's ``args`` (:mod:`.llm_d`, :mod:`.kubeai`, :mod:`.kserve`) give theirs.
 ``$(VAR)`` words are opaque. The image tag is a ``VersionHint("image-tag")`` (compose
-``${VAR:-default}`` tags use the default, Helm expressions their literal ``default``).
+``${VAR:-default}`` tags use the default, Helm expressions their literal ``default``); the tag of a
+vLLM image that starts no launch is kept in ``YamlText.idle_images``. A ``sh -c`` launch's
+``context["script_span"]`` is where its script is written.
 """
 
 from __future__ import annotations
@@ -98,6 +100,8 @@ class _Container:
         if not found:
             found = self._vllm_command() or self._args_entry()
         found = self._env_carriers() or found
+        if not found and self.image:
+            idle_image(self.t, self.image, self.image_node, self.compose)
         if found:
             for n in (self.cmd_node, self.args_node):
                 if isinstance(n, SequenceNode):
@@ -170,7 +174,8 @@ class _Container:
                 la.env = list(env) + la.env
                 la.version_hints = list(versions) + la.version_hints
                 la.hardware = hw_merge(hw, la.hardware)
-                la.context = {**self.ctx, **la.context, "shell": True}
+                # script_span: the script's bytes in the file, where the image's other steps are
+                la.context = {**self.ctx, **la.context, "shell": True, "script_span": t.content_span(outer)}
         return bool(launches)
 
     def _vllm_command(self) -> bool:
@@ -225,6 +230,15 @@ class _Container:
                 t.consumed.add(id(val))
                 found = True
         return found
+
+
+def idle_image(t: YamlText, image: Optional[str], image_node: Any, compose: bool) -> None:
+    """Note a vLLM image that starts no launch here (a base image in values, a container without
+    a command): ``YamlText.idle_images``."""
+    if image and id(image_node) not in t.idle_images:
+        hints = image_version(t, image, image_node, compose)
+        if hints:
+            t.idle_images[id(image_node)] = hints
 
 
 def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: bool) -> list[VersionHint]:

@@ -73,6 +73,9 @@ class YamlText:
         self.regions = regions or []
         self.original: Optional[bytes] = None  # the bytes as written, when templates were filled
         self.consumed: set[int] = set()
+        # vLLM images of containers and values that hold no launch: the file's version hints when
+        # the file holds no launch at all (image rules read them; ``_extract``); id(node) -> hints
+        self.idle_images: dict[int, list[VersionHint]] = {}
         self.pos: Callable[[int], int] = lambda i: i
         self.written_low: Optional[bytes] = None  # see as_written
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from vllm_lint.frontends.yaml import ci, kubeai, lws, ray, tasks
-from vllm_lint.frontends.yaml.containers import container, image_version
+from vllm_lint.frontends.yaml.containers import container, idle_image, image_version
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
-from vllm_lint.frontends.yaml.helm import production_stack
+from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import keys, text
 from vllm_lint.frontends.yaml.prefilter import mentions
@@ -137,6 +137,9 @@ class _Walk:
         img = km.get("image")
         if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
             vers = image_version(t, img.value, img, "${" in img.value) or vers
+            idle_image(t, img.value, img, "${" in img.value)
+        elif isinstance(img, MappingNode) and pkey not in _CONTAINER_LISTS:
+            idle_image(t, image_from_values(img), img, False)  # Helm values: image: {repository, tag}
         for k, v in node.value:
             self.stack.append((k, hw2, None, vers))
             self.stack.append((v, hw2, text(k), vers))
