@@ -136,8 +136,11 @@ class _Walk:
             container(t, node, hw2, kind=self.kind)
         img = km.get("image")
         if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
-            vers = image_version(t, img.value, img, "${" in img.value) or vers
-            idle_image(t, img.value, img, "${" in img.value)
+            tag = km.get("tag")
+            # an untagged image with its tag beside it (KServe's values: image: ..., tag: ...)
+            where = node if isinstance(tag, ScalarNode) and ":" not in img.value.rsplit("/", 1)[-1] else img
+            vers = image_version(t, img.value, where, "${" in img.value) or vers
+            idle_image(t, img.value, where, "${" in img.value)
         elif isinstance(img, MappingNode) and pkey not in _CONTAINER_LISTS:
             idle_image(t, image_from_values(img), img, False)  # Helm values: image: {repository, tag}
         for k, v in node.value:
