@@ -202,12 +202,20 @@ class ArgvParser:
         return canonical, None, None, "unknown", json_path, []
 
     def parse(self, launch: Launch) -> list[ParsedArg]:
-        if launch.style != "argv":
-            return self.parse_keyed(launch)
+        if launch.style == "argv":
+            return self._parse_words(launch)
+        out = self.parse_keyed(launch)
+        if launch.tokens:
+            # a chart renders its keys and a list of words (production-stack's vllmConfig and
+            # extraArgs) into one command line, the words after the model
+            out += self._parse_words(launch, model_given=True)
+        return out
+
+    def _parse_words(self, launch: Launch, model_given: bool = False) -> list[ParsedArg]:
         out: list[ParsedArg] = []
         toks = launch.tokens
         i = 0
-        seen_positional = False
+        seen_positional = model_given
         # options of a wrapper that shares the argv with vLLM (KServe's huggingfaceserver):
         # consumed with their values, never vLLM's to judge
         wrapper = frozenset(launch.context.get("wrapper_options") or ())

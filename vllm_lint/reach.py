@@ -114,12 +114,8 @@ _MULTI_NODE_MARKERS = (b"multi-node-serving.sh", b"ray start", b"run_cluster.sh"
 
 def layout_is_partial(launch: Launch, by_dest: dict[str, Any], data: bytes, nodes_known: bool = False) -> Optional[str]:
     """Why the launch's words are not its process's whole parallel layout, or ``None``: an external
-    or hybrid data-parallel rank, a file that starts the other nodes of a multi-node instance, or a
-    chart that renders one launch from two parts (production-stack ``vllmConfig`` and
-    ``extraArgs``), which each hold only some of the sizes. The file's markers of other nodes count
-    only while the number of nodes is unknown (``nodes_known``: a LeaderWorkerSet ``size``)."""
-    if launch.context.get("chart") == "vllm-project/production-stack":
-        return "production-stack renders vllmConfig and extraArgs into one launch; each part holds only some sizes"
+    or hybrid data-parallel rank, or a file that starts the other nodes of a multi-node instance.
+    The file's markers of other nodes count only while the number of nodes is unknown (``nodes_known``: a LeaderWorkerSet ``size``)."""
     for dest in _PARTIAL_DP:
         if dest in by_dest:
             return f"--{dest.replace('_', '-')} runs part of the data-parallel ranks in this process"

@@ -105,7 +105,8 @@ def test_compose_command_string():
 
 def test_production_stack_values():
     data, ex = load("production_stack_values.yaml")
-    cfg, extra = ex.launches
+    (cfg,) = ex.launches  # vllmConfig and extraArgs: one command line, as the chart renders it
+    extra = cfg
     assert cfg.style == "config" and cfg.entry == "production-stack"
     keys = {k.key: k for k in cfg.keyed}
     assert keys["tensorParallelSize"].value == 2
@@ -118,7 +119,6 @@ def test_production_stack_values():
     assert cfg.context["model"] == "meta-llama/Llama-3.1-8B-Instruct"
     assert cfg.hardware.gpu_count == 2
     assert cfg.version_hints[0].version == "v0.8.5"
-    assert extra.style == "argv" and extra.context["args_only"]
     assert texts(extra) == ["--disable-log-requests", "--num-scheduler-steps", "8"]
     # deleting from a flow list keeps it valid
     new = apply(data, extra.delete_tokens(extra.tokens[1:]))

@@ -53,7 +53,7 @@ def _model_fix(ctx: LintContext, arg) -> Fix | None:
 
 @RULE.check
 def check(ctx: LintContext):
-    if ctx.launch is None or ctx.launch.style != "argv":
+    if ctx.launch is None or not ctx.launch.tokens:
         return
     s = ctx.surface
     models = [a for a in ctx.args if a.positional and a.how == "positional" and a.structure != "model-option"]

@@ -5,8 +5,8 @@ vllm-project/production-stack's chart.
 production-stack (``servingEngineSpec.modelSpec[]``): one ``style="config"`` launch per model with
 camelCase ``vllmConfig`` keys (``context["option_for_key"]`` maps each key to the option the chart
 emits), ``modelURL`` in ``context["model"]``, ``v0`` -> ``VLLM_USE_V1=0``, string ``hf_token`` /
-``vllmApiKey`` -> ``HF_TOKEN`` / ``VLLM_API_KEY``, ``requestGPU`` -> gpu count, plus an argv launch
-for ``extraArgs``.
+``vllmApiKey`` -> ``HF_TOKEN`` / ``VLLM_API_KEY``, ``requestGPU`` -> gpu count; ``extraArgs``, which
+the chart renders after those keys on the same command line, are the launch's ``tokens``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import k8s_env
 from vllm_lint.frontends.yaml.hardware import affinity_product, hardware_here
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
@@ -147,17 +148,16 @@ def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
         ctx["model"] = url.value
         ctx["model_span"] = t.node_span(url)
     keyed = _keyed(t, ms, cfg, env, ctx)
-    span = t.content_span(ms) or Span(0, 0)
-    t.out.launches.append(Launch(
-        path=t.path, entry="production-stack", style="config", span=span,
-        keyed=keyed, env=env, version_hints=versions, hardware=hw, context=ctx,
-    ))
+    # the chart renders vllmConfig's keys and then its extraArgs into one command line
     extra = get(cfg, "extraArgs")
-    if isinstance(extra, SequenceNode):
-        words = t.words_from(extra)
-        t.argv_launch("production-stack:extraArgs", words, t.content_span(extra) or span, env,
-                      versions, hw, dict(ctx, args_only=True))
+    words = t.words_from(extra) if isinstance(extra, SequenceNode) else []
+    if words:
         t.consumed.update(id(x) for x in extra.value)
+    t.out.launches.append(Launch(
+        path=t.path, entry="production-stack", style="config", span=t.content_span(ms) or Span(0, 0),
+        keyed=keyed, tokens=[tok for tok, _h in words], env=env, version_hints=versions, hardware=hw,
+        delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None, context=ctx,
+    ))
     t.consumed.add(id(ms))
 
 
