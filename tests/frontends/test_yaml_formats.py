@@ -204,7 +204,10 @@ def test_kserve_runtimes():
     assert rt.entry == "openai.api_server"
     name = [t for t in rt.tokens if t.text.startswith("--served-model-name")][0]
     assert name.opaque and name.text == "--served-model-name={{.Name}}"
-    assert llmisvc.entry == "env:VLLM_ADDITIONAL_ARGS" and llmisvc.context["args_only"]
+    # one launch: the template's vllm serve with VLLM_ADDITIONAL_ARGS's words
+    assert llmisvc.entry == "kserve:LLMInferenceService" and llmisvc.style == "config"
+    assert not any(e.name == "VLLM_ADDITIONAL_ARGS" for e in llmisvc.env)
+    assert llmisvc.context["model"] == "Qwen/Qwen3-8B" and llmisvc.hardware.gpu_count == 1
     assert texts(llmisvc) == ["--max-model-len=16384", "--gpu-memory-utilization", "0.92",
                               "--disable-log-requests"]
     new = apply(data, llmisvc.delete_tokens(llmisvc.tokens[1:3]))

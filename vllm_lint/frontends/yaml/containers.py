@@ -117,6 +117,8 @@ class _Container:
             cmd_words = t.words_from(self.cmd_node, self.cmd_split)
             words = cmd_words + t.words_from(self.args_node, self.args_split)
             env = compose_env(t, get(node, self.env_key)) if self.compose else k8s_env(t, get(node, self.env_key))
+            # a variable that carries arguments is the wrapper's, read by its script, not by vLLM
+            env = [e for e in env if e.name not in kserve.ENV_ARG_CARRIERS]
             hw2 = hw_merge(self.hw, hardware_here(node))
             if self.compose:
                 hw2 = hw_merge(hw2, compose_hw(node))
@@ -221,7 +223,7 @@ class _Container:
         for item in seq(get(self.node, self.env_key)):
             nm = text(get(item, "name"))
             val = get(item, "value")
-            if nm in kserve.ENV_ARG_CARRIERS and isinstance(val, ScalarNode):
+            if nm in kserve.ENV_ARG_CARRIERS and isinstance(val, ScalarNode) and id(val) not in t.consumed:
                 _words, env, hw2, versions, span = self.facts()
                 toks = t.string_words(val)
                 c2 = dict(self.ctx, args_only=True, carrier=nm)

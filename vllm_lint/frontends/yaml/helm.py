@@ -147,6 +147,8 @@ def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
     if text(url):
         ctx["model"] = url.value
         ctx["model_span"] = t.node_span(url)
+    if get(ms, "raySpec") is not None:
+        ctx["partial_layout"] = "production-stack starts this model on a Ray cluster (raySpec)"
     keyed = _keyed(t, ms, cfg, env, ctx)
     # the chart renders vllmConfig's keys and then its extraArgs into one command line
     extra = get(cfg, "extraArgs")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from vllm_lint.frontends.yaml import ci, kubeai, lws, ray, tasks
+from vllm_lint.frontends.yaml import ci, kubeai, llmisvc, lws, ray, tasks
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_version
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -41,6 +41,8 @@ def walk_document(t: YamlText, root: Any) -> None:
     pse = top.get("servingEngineSpec")
     if isinstance(pse, MappingNode):
         production_stack(t, pse)
+    if kind == llmisvc.KIND:
+        llmisvc.read(t, root)
     # GitHub Actions: env of workflow/job/step for each run
     github = ci.is_github_workflow(top)
     if github:
@@ -115,7 +117,8 @@ class _Walk:
                     self.seen.add(id(item))
                     if self.holds_none(item):
                         continue
-                    container(self.t, item, hw, kind=self.kind)
+                    if id(item) not in self.t.consumed:  # (read already: KServe's LLMInferenceService)
+                        container(self.t, item, hw, kind=self.kind)
                     for _k, v in item.value:
                         self.stack.append((v, hw, None, vers))
             return

@@ -1,0 +1,76 @@
+"""KServe ``LLMInferenceService``: the controller's template starts ``vllm serve /mnt/models`` in
+the ``main`` container with ``--tensor-parallel-size`` from ``spec.parallelism.tensor``, then the
+words of ``VLLM_ADDITIONAL_ARGS`` and then the container's ``args``: one launch, whose keys and
+words keep their positions in the file (inside the variable's value too). ``spec.model.uri``
+(``hf://org/name``) names the model; the container's ``resources`` its GPUs. A ``main``
+container with its own ``command`` is read as any container; ``spec.worker`` (leader and worker
+pods, data-parallel ranks split over them) leaves the layout to the pods.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_lint.frontends.yaml.containers import image_version
+from vllm_lint.frontends.yaml.deleters import make_deleter
+from vllm_lint.frontends.yaml.env import k8s_env
+from vllm_lint.frontends.yaml.hardware import hardware_here
+from vllm_lint.frontends.yaml.kserve import ENV_ARG_CARRIERS
+from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
+from vllm_lint.frontends.yaml.nodes import PairView, get, get_pair, seq, text
+from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.launch import Launch, Span
+
+KIND = "LLMInferenceService"
+# spec.parallelism keys the single-node template renders, and the option each becomes
+_PARALLELISM_OPTIONS = {"tensor": "--tensor-parallel-size"}
+
+
+def read(t: YamlText, root: Any) -> None:
+    """The launches of an LLMInferenceService document (its decode part, and ``spec.prefill``)."""
+    spec = get(root, "spec")
+    if not isinstance(spec, MappingNode):
+        return
+    model = text(get(get(spec, "model"), "uri")) or ""
+    for part in (spec, get(spec, "prefill")):
+        if isinstance(part, MappingNode):
+            _part(t, part, model)
+
+
+def _part(t: YamlText, part: Any, model_uri: str) -> None:
+    containers = [c for c in seq(get(get(part, "template"), "containers")) if isinstance(c, MappingNode)]
+    main = next((c for c in containers if text(get(c, "name")) == "main"), None)
+    if main is None or get(main, "command") is not None:
+        return  # no container the template starts, or one that says what it runs
+    image_node = get(main, "image")
+    image = text(image_node)  # (the template's default image, llm-d's, runs vLLM too)
+    ctx: dict[str, Any] = {"kind": KIND, "container": "main"}
+    if image:
+        ctx["image"] = image
+    if model_uri.startswith("hf://"):
+        ctx["model"] = model_uri[len("hf://"):]
+    keyed = []
+    option_for_key: dict[str, str] = {}
+    par = get(part, "parallelism")
+    for key, opt in _PARALLELISM_OPTIONS.items():
+        pair = get_pair(par, key)
+        if pair is not None:
+            keyed.extend(t.keyed_args(PairView(pair), style_of=lambda k: "camel"))
+            option_for_key[key] = opt
+    ctx["option_for_key"] = option_for_key
+    if get(part, "worker") is not None:
+        ctx["partial_layout"] = "KServe splits the launch over leader and worker pods (spec.worker)"
+    words = []
+    for item in seq(get(main, "env")):
+        val = get(item, "value")
+        if text(get(item, "name")) in ENV_ARG_CARRIERS and isinstance(val, ScalarNode):
+            words.extend(t.string_words(val))
+            t.consumed.add(id(val))
+    words.extend(t.words_from(get(main, "args")))
+    t.out.launches.append(Launch(
+        path=t.path, entry=f"kserve:{KIND}", style="config", span=t.content_span(part) or Span(0, 0),
+        keyed=keyed, tokens=[tok for tok, _h in words], env=[e for e in k8s_env(t, get(main, "env")) if e.name not in ENV_ARG_CARRIERS],
+        version_hints=image_version(t, image, image_node, False), hardware=hardware_here(main),
+        delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None, context=ctx,
+    ))
+    t.consumed.add(id(main))
