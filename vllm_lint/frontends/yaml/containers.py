@@ -116,7 +116,9 @@ class _Container:
             t, node = self.t, self.node
             cmd_words = t.words_from(self.cmd_node, self.cmd_split)
             words = cmd_words + t.words_from(self.args_node, self.args_split)
-            env = compose_env(t, get(node, self.env_key)) if self.compose else k8s_env(t, get(node, self.env_key))
+            env_node = get(node, self.env_key)
+            # a map of NAME: value: compose, and wrappers' specs (KubeAI Model `spec.env`)
+            env = compose_env(t, env_node) if self.compose or isinstance(env_node, MappingNode) else k8s_env(t, env_node)
             # a variable that carries arguments is the wrapper's, read by its script, not by vLLM
             env = [e for e in env if e.name not in kserve.ENV_ARG_CARRIERS]
             hw2 = hw_merge(self.hw, hardware_here(node))
@@ -200,10 +202,12 @@ class _Container:
         """Only ``args``, run by a vLLM image's entrypoint or by a wrapper: their launch."""
         from vllm_lint.frontends.commands import image_is_vllm
 
-        if self.cmd_texts or not self.arg_texts:
+        if self.cmd_texts:
             return False
         entry = None
-        if self.eff_image and image_is_vllm(self.eff_image):
+        if not self.arg_texts:
+            entry = kubeai.args_entry(self.node, self.ctx)  # a KubeAI Model runs vLLM without args too
+        elif self.eff_image and image_is_vllm(self.eff_image):
             entry = f"docker:{self.eff_image}"
         else:
             for args_entry in _ARGS_ENTRIES:

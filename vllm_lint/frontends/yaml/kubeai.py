@@ -1,5 +1,6 @@
-"""KubeAI ``Model`` (``engine: VLLM``): ``spec.args`` are vLLM's options, ``spec.url`` names the
-model, ``resourceProfile`` (``nvidia-gpu-h100:8``) the GPUs."""
+"""KubeAI ``Model`` (``engine: VLLM``): ``spec.args`` are vLLM's options, ``spec.env`` (a map) its
+environment, ``spec.url`` names the model, ``resourceProfile`` (``nvidia-gpu-h100:8``) the GPUs;
+a model with no ``args`` is a launch too."""
 
 from __future__ import annotations
 
@@ -7,6 +8,12 @@ from typing import Any, Optional
 
 from vllm_lint.frontends.yaml.nodes import get, text, to_int
 from vllm_lint.launch import Hardware
+
+
+def is_vllm_model(keys: dict[str, Any]) -> bool:
+    """Whether a mapping's keys are a KubeAI model's that vLLM serves (a ``Model``'s ``spec``, or a
+    model of the chart's catalog)."""
+    return "url" in keys and (text(keys.get("engine")) or "").lower() == "vllm"
 
 
 def args_entry(node: Any, ctx: dict[str, Any]) -> Optional[str]:

@@ -135,7 +135,7 @@ class _Walk:
         sc = km.get(ray.SERVE_CONFIG_KEY)  # YAML inside a string
         if isinstance(sc, ScalarNode):
             ray.serve_config(t, sc, hw2, walk_document)
-        if pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km):
+        if pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km or kubeai.is_vllm_model(km)):
             container(t, node, hw2, kind=self.kind)
         img = km.get("image")
         if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
