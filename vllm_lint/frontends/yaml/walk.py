@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from vllm_lint.frontends.yaml import ci, kubeai, llmisvc, lws, ray, tasks
+from vllm_lint.frontends.yaml import ci, kubeai, llmisvc, lws, ray, recipes, tasks
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_version
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -43,6 +43,8 @@ def walk_document(t: YamlText, root: Any) -> None:
         production_stack(t, pse)
     if kind == llmisvc.KIND:
         llmisvc.read(t, root)
+    if recipes.is_recipe(top):
+        recipes.read(t, top)
     # GitHub Actions: env of workflow/job/step for each run
     github = ci.is_github_workflow(top)
     if github:
