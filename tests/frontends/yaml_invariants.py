@@ -36,6 +36,8 @@ def check_spans(data: bytes, ex: Extraction) -> None:
                 written = data[v.span.start : v.span.end].decode()
                 if v.source == "helm-default":  # the tag as written: {{ ... | default "X" }}
                     assert "{{" in written and "default" in written, written
+                elif v.source == "helm-values":  # the tag as written: {{ .Values.x }}
+                    assert "{{" in written and ".Values" in written, written
                 else:
                     assert v.version in written
 

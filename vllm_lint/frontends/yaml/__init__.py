@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import gc
 
+from vllm_lint.frontends.yaml.chart_values import chart_values
 from vllm_lint.frontends.yaml.config_file import config_launch, extract_config_file, looks_like_config_file
 from vllm_lint.frontends.yaml.loader import MAX_BYTES, parse_check, prepare, same_meaning
 from vllm_lint.frontends.yaml.prefilter import might_contain_launch
@@ -84,6 +85,7 @@ def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
     t = YamlText(filled, path, out, regions=regions)
     if regions:
         t.original = data
+        t.values = chart_values(path)
     try:
         docs = t.parse()
     except ParseError:
@@ -99,7 +101,7 @@ def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
     # An argv launch's delete_tokens keeps the YamlText that found it: without its reference to
     # the extraction, the extraction is no reference cycle and is freed as soon as it is dropped.
     t.out = None  # type: ignore[assignment]
-    apply_templates(t.regions, out, data)
+    apply_templates(t.regions, out, data, values=t.values)
     if not out.launches:  # a file of images only (Helm values, a compose service without a command)
         for hints in t.idle_images.values():
             out.version_hints.extend(hints)

@@ -257,7 +257,7 @@ def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: b
         rendered = helm_default(t, image_node)
         if rendered is not None:
             v = version_from_image(rendered[0]) if image_is_vllm(rendered[0]) else None
-            return [VersionHint(v, "helm-default", rendered[1])] if v else []
+            return [VersionHint(v, rendered[2], rendered[1])] if v else []
     eff = compose_default(image) if compose else image
     if not image_is_vllm(eff):
         return []
@@ -266,7 +266,7 @@ def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: b
         v = text(tag_node)
         rendered = helm_default(t, tag_node)
         if rendered is not None:
-            return [VersionHint(rendered[0], "helm-default", rendered[1])] if rendered[0] else []
+            return [VersionHint(rendered[0], rendered[2], rendered[1])] if rendered[0] else []
         if v:
             return [VersionHint(v, "image-tag", t.node_span(tag_node))]
         return []

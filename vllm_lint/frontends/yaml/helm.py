@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from vllm_lint.frontends.yaml.chart_values import render_expr
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import k8s_env
 from vllm_lint.frontends.yaml.hardware import affinity_product, hardware_here
@@ -76,11 +77,13 @@ def template_default(expr: str) -> Optional[str]:
     return m.group(2)
 
 
-def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span]]]:
-    """A scalar written with template expressions that all carry a literal ``default``
-    (``vllm/vllm-openai:{{ .Values.image.tag | default "v0.8.5" }}``): its text as it renders
-    when the values are unset, and the span of its last expression. None otherwise (no
-    template, an expression without a default, a nested YAML text)."""
+def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span], str]]:
+    """A scalar written with template expressions that all render to a known text: from the
+    chart's ``values.yaml`` (:mod:`.chart_values`), or a literal ``default``
+    (``vllm/vllm-openai:{{ .Values.image.tag | default "v0.8.5" }}``, as it renders when the
+    values are unset): its text, the span of its tag and where the text came from
+    (``helm-values`` or ``helm-default``). None otherwise (no template, an expression with
+    neither, a nested YAML text)."""
     if not isinstance(node, ScalarNode) or t.original is None or t.outer is not None:
         return None
     s, e = t.pos(node.start_mark.index), t.pos(node.end_mark.index)
@@ -96,8 +99,13 @@ def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span]]]
     if not raw.isascii():
         return None  # keep character and byte offsets equal
     out, pos, exprs = [], 0, []
+    source = "helm-default"
     for m in _TEMPLATE_STR.finditer(raw):
-        lit = template_default(m.group(0))
+        lit = None if t.values is None else render_expr(m.group(0), t.values)
+        if lit is not None:
+            source = "helm-values"
+        else:
+            lit = template_default(m.group(0))
         if lit is None:
             return None
         out.append(raw[pos:m.start()])
@@ -111,7 +119,7 @@ def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span]]]
     # the tag as written: after the last ':' outside the expressions
     tag_at = next((i + 1 for i in range(len(raw) - 1, -1, -1)
                    if raw[i] == ":" and not any(a <= i < b for a, b in exprs)), 0)
-    return rendered, t.fspan(s + tag_at, e)
+    return rendered, t.fspan(s + tag_at, e), source
 
 
 # ---- production-stack ----------------------------------------------------------------------

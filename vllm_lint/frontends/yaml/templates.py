@@ -13,10 +13,13 @@ import re
 from bisect import bisect_right
 from typing import Any, Optional
 
+from vllm_lint.frontends.yaml.chart_values import render
 from vllm_lint.launch import Extraction, Note, Span
 from vllm_lint.record import lazy_re
 
 TEMPLATE = lazy_re(rb"\{\{.*?\}\}", re.S)
+# version hints read from what a templated image renders (:mod:`.helm`): kept, whatever they touch
+RENDERED_SOURCES = ("helm-default", "helm-values")
 
 _BLANK_FILL = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
 _INLINE_FILL = bytes(b if b in (0x0A, 0x0D) else 0x5F for b in range(256))
@@ -63,12 +66,15 @@ def overlaps(regions: list[tuple[int, int]], span: Optional[Span]) -> bool:
 
 
 def apply_templates(regions: list[tuple[int, int]], out: Extraction, original: bytes,
-                    failed: bool = False) -> None:
-    """Make what the template ``regions`` touch opaque, and note it (``failed``: the filled text
-    did not parse, the file was skipped)."""
+                    failed: bool = False, values: Optional[dict] = None) -> None:
+    """Make what the template ``regions`` touch opaque, or read it as it renders from a chart's
+    ``values`` (:mod:`.chart_values`), and note it (``failed``: the filled text did not parse,
+    the file was skipped)."""
     if not regions:
         return
-    touched = sum(_blank_launch(regions, la, original) for la in out.launches)
+    counts = [_blank_launch(regions, la, original, values) for la in out.launches]
+    touched = sum(c[0] for c in counts)
+    rendered = sum(c[1] for c in counts)
     if failed:
         out.notes.append(Note(
             f"{len(regions)} template expression(s) ({{{{ ... }}}}) make this file unparseable "
@@ -78,24 +84,31 @@ def apply_templates(regions: list[tuple[int, int]], out: Extraction, original: b
     elif out.launches:
         out.notes.append(Note(
             f"{len(regions)} template expression(s) ({{{{ ... }}}}) were read as unknown values"
+            + (f" where the chart's values.yaml does not give them ({rendered} launch value(s) rendered)"
+               if rendered else "")
             + (f"; {touched} launch value(s) they touch are treated as opaque" if touched else ""),
             span=Span(regions[0][0], regions[0][1]),
         ))
 
 
-def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes) -> int:
-    """Make the values of launch ``la`` that templates touch opaque; how many there were."""
-    touched = 0
+def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
+                  values: Optional[dict]) -> tuple[int, int]:
+    """Make the values of launch ``la`` that templates touch opaque, or rendered from the chart's
+    ``values``: (how many were left opaque, how many were rendered)."""
+    touched = rendered_n = 0
     for t in la.tokens:
         if overlaps(regions, t.span):
-            t.opaque = True
             t.text_span = None
+            rendered = None
             if t.span is not None:  # show the expression as written, not the filler
-                raw = original[t.span.start:t.span.end].decode("utf-8", "replace")
-                if len(raw) >= 2 and raw[0] in "'\"" and raw[-1] == raw[0]:
-                    raw = raw[1:-1]
-                t.text = raw
-            touched += 1
+                raw = _unquoted(original[t.span.start:t.span.end].decode("utf-8", "replace"))
+                rendered = None if values is None else render(raw, values)
+                t.text = raw if rendered is None else rendered
+            if rendered is None:
+                t.opaque = True
+                touched += 1
+            else:
+                rendered_n += 1
     for ka in la.keyed:
         if overlaps(regions, ka.value_span):
             ka.value_opaque = True
@@ -107,12 +120,22 @@ def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes) -> i
             touched += 1
     for ea in la.env:
         if overlaps(regions, ea.value_span):
-            ea.value_opaque = True
             ea.value_text_span = None
-            touched += 1
+            raw = _unquoted(original[ea.value_span.start:ea.value_span.end].decode("utf-8", "replace"))
+            rendered = None if values is None else render(raw, values)
+            if rendered is None:
+                ea.value_opaque = True
+                touched += 1
+            else:
+                ea.value, ea.value_opaque = rendered, False
+                rendered_n += 1
     for vh in la.version_hints:
-        if overlaps(regions, vh.span) and vh.source != "helm-default":
+        if overlaps(regions, vh.span) and vh.source not in RENDERED_SOURCES:
             touched += 1
     la.version_hints = [vh for vh in la.version_hints
-                        if vh.source == "helm-default" or not overlaps(regions, vh.span)]
-    return touched
+                        if vh.source in RENDERED_SOURCES or not overlaps(regions, vh.span)]
+    return touched, rendered_n
+
+
+def _unquoted(raw: str) -> str:
+    return raw[1:-1] if len(raw) >= 2 and raw[0] in "'\"" and raw[-1] == raw[0] else raw

@@ -78,6 +78,7 @@ class YamlText:
         self.idle_images: dict[int, list[VersionHint]] = {}
         self.pos: Callable[[int], int] = lambda i: i
         self.written_low: Optional[bytes] = None  # see as_written
+        self.values: Optional[dict] = None  # a Helm chart's values, for its templates (.chart_values)
 
     def parse(self) -> list:
         """The documents' root nodes (ParseError for bad input)."""
