@@ -17,6 +17,7 @@ import re
 from typing import Any, Optional
 
 from vllm_lint.frontends.yaml import kserve, kubeai, llm_d
+from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
 from vllm_lint.frontends.yaml.hardware import compose_hw, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import helm_default, image_from_values
@@ -70,8 +71,14 @@ class _Container:
         if image is None and get(node, "repository") is not None:
             image = image_from_values(node)
             image_node = node
+        # a service built from a local Dockerfile runs what that Dockerfile starts FROM
+        self.build = build_base(t, get(node, "build")) if compose and get(node, "build") is not None else None
+        if self.build is not None:
+            image, image_node = self.build.image, None
         self.image, self.image_node = image, image_node
         eff_image = compose_default(image) if (compose and image) else image
+        if self.build is not None and not self.build.entrypoint_kept:
+            eff_image = None  # (its own ENTRYPOINT: what runs the command is not the image's)
         if not compose and isinstance(image_node, ScalarNode) and t.regions:
             rendered = helm_default(t, image_node)  # "{{ .Values.x | default "vllm/..." }}"
             if rendered is not None:
@@ -125,6 +132,8 @@ class _Container:
             if self.compose:
                 hw2 = hw_merge(hw2, compose_hw(node))
             versions = image_version(t, self.image, self.image_node, self.compose)
+            if self.build is not None:
+                versions = [VersionHint(v.version, "dockerfile-from", self.build.span) for v in versions]
             span = t.content_span(node) or Span(0, 0)
             self.built.extend((words, env, hw2, versions, span))
         return self.built
