@@ -63,9 +63,24 @@ def test_literal_block_strip_and_keep():
         _check(src)
 
 
-def test_folded_has_no_map():
-    node, m = _check("k: >\n  a\n  b\n")
-    assert m.segments == []
+def test_folded_maps_each_line_and_not_the_folds():
+    src = "k: >\n  vllm serve m\n  --tp 2\n\n  --port 8000\n"
+    node, m = _check(src)
+    assert node.value == "vllm serve m --tp 2\n--port 8000\n"
+    assert [src.encode()[f:f + n] for _v, f, n in m.segments] == [b"vllm serve m", b"--tp 2", b"--port 8000"]
+    assert m.span(13, 19) is not None and m.span(11, 14) is None  # a word maps; a fold does not
+
+
+def test_folded_random_lines_map_exactly():
+    rnd = random.Random("folded")
+    words = ["a", "--tp", "2", "x#y", "'q'", '"d"', "\\", "  more", "", "\t"]
+    for _ in range(300):
+        lines = [" ".join(rnd.choice(words) for _ in range(rnd.randint(0, 3))) for _ in range(rnd.randint(1, 5))]
+        src = "k: >" + rnd.choice(["", "-", "+"]) + "\n" + "".join(("  " + ln).rstrip() + "\n" for ln in lines)
+        try:
+            _check(src)  # every mapped run is exact
+        except pyyaml.YAMLError:
+            continue
 
 
 @pytest.mark.parametrize("style", [None, "'", '"', "|"])

@@ -10,8 +10,10 @@ offset. How a value relates to its source depends on the scalar's style:
   characters with no verbatim counterpart (unmapped).
 * ``|`` literal block: each content line maps 1:1 after its indentation is stripped (an indent
   map); the line feed maps to the file's ``\\n`` when the line ends in LF.
-* ``>`` folded and multi-line plain/quoted scalars: folding turns line breaks into spaces, so
-  only the unfolded runs map; we map nothing for ``>`` and multi-line plain scalars (report only).
+* ``>`` folded: folding turns line breaks into spaces (or newlines), so each content line maps 1:1
+  after its indentation and the folds map to nothing. Multi-line plain and quoted scalars map
+  nothing (report only): a ``#`` there may end the scalar or be content, so a suppression comment
+  could not be placed inside them.
 
 Every map is verified: the value rebuilt from the source must equal the value libyaml decoded,
 otherwise the map is empty. A wrong map would be worse than none, because a fix would hit the
@@ -244,6 +246,43 @@ def _literal(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]
     return merged
 
 
+def _folded(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]:
+    """``>`` block: each content line (after the block's indentation) is a verbatim run of the
+    value; the line breaks between them fold into a space or newlines, which map to nothing. The
+    runs are found in order, with only spaces and newlines between them; where one is not found
+    the map ends there (what is mapped is exact, the rest unmapped)."""
+    nl = src.find(b"\n")
+    if nl < 0:
+        return []
+    pieces: list[tuple[int, bytes]] = []  # (offset in src, content)
+    indent = None
+    pos = nl + 1
+    while pos < len(src):
+        e = src.find(b"\n", pos)
+        line = src[pos:] if e < 0 else src[pos:e]
+        line = line[:-1] if line.endswith(b"\r") else line
+        stripped = line.lstrip(b" ")
+        if stripped:
+            lead = len(line) - len(stripped)
+            if indent is None:
+                indent = lead
+            if lead < indent or b"\t" in line[:indent]:
+                break  # the block ended (a less-indented comment line)
+            pieces.append((pos + indent, line[indent:]))
+        if e < 0:
+            break
+        pos = e + 1
+    segs: list[tuple[int, int, int]] = []
+    p = 0
+    for off, content in pieces:
+        k = value.find(content, p)
+        if k < 0 or value[p:k].strip(b" \n"):
+            break
+        segs.append((k, fstart + off, len(content)))
+        p = k + len(content)
+    return segs
+
+
 def map_scalar(data: bytes, start: int, end: int, style: Optional[str], value: str) -> ScalarMap:
     """Map for a scalar node spelled by ``data[start:end]`` (file byte offsets)."""
     vb = value.encode("utf-8", "surrogatepass")
@@ -257,6 +296,8 @@ def map_scalar(data: bytes, start: int, end: int, style: Optional[str], value: s
             segs = _double(src, start, vb)
         elif style == "|":
             segs = _literal(src, start, vb)
+        elif style == ">":
+            segs = _folded(src, start, vb)
         else:
             segs = []
     except (ValueError, IndexError):  # pragma: no cover - defensive
