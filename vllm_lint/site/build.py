@@ -7,9 +7,12 @@ deterministic: sorted inputs, no timestamps, files written in a fixed order.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
+import stat
+import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
@@ -21,13 +24,38 @@ HERE = Path(__file__).parent
 MARKER = "vllm-lint-site.txt"  # a folder holding it was built by this command and may be rebuilt
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _template_cache() -> Any:
+    """Compiled templates kept between builds in the user's cache folder (as Python keeps
+    ``.pyc`` files); keyed by each template's source and Jinja2's and Python's versions. None
+    (compile every build) where that folder cannot be made."""
+    import jinja2
+    import platformdirs
+
+    folder = Path(platformdirs.user_cache_dir("vllm-lint")) / "site-templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 class SiteError(Exception):
     """The site cannot be built where asked (exit code 2)."""
 
 
+# the compact, sorted JSON of the site's scripts
+_DUMP = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+
+
 def _json_script(var: str, data: Any) -> str:
     # "</" inside a string would end an inline script; \u003c keeps the JSON valid
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    text = _DUMP(data).replace("</", "<\\/")
     return f"window.{var}={text};\n"
 
 
@@ -71,7 +99,9 @@ class Builder:
         self.files: dict[str, bytes] = {}
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")),
                                       autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                                      auto_reload=False, bytecode_cache=_template_cache())
+        self._templates: dict[str, Any] = {}
         self.env.filters["shown"] = m.shown
         self.env.globals.update(option_url=m.option_url, env_url=m.env_url, release_url=m.release_url,
                                 compare_url=m.compare_url, option_link=self.model.option_link,
@@ -79,6 +109,7 @@ class Builder:
                                 nversions=len(self.model.versions), opt=self.opt_link, env=self.env_link,
                                 rel=self.release_link)
         self._links: dict[tuple[str, str, str], Any] = {}
+        self._fragments: dict[tuple[Any, ...], str] = {}
 
     # ------------------------------------------------------------------ links
     # Links are rendered once per (name, depth): release and compare pages hold thousands of them.
@@ -114,33 +145,70 @@ class Builder:
     # ------------------------------------------------------------------ output
     def page(self, path: str, template: str, title: str, description: str, **ctx: Any) -> None:
         depth = path.count("/")
-        html = self.env.get_template(template).render(root="../" * depth, title=title, description=description,
+        tpl = self._templates.get(template)
+        if tpl is None:
+            tpl = self._templates[template] = self.env.get_template(template)
+        html = tpl.render(root="../" * depth, title=title, description=description,
                                                       path=path, **ctx)
         self.files[path] = html.encode("utf-8")
 
     def write(self) -> None:
+        """Write ``files`` into OUTDIR. A new folder, or a previous build, is replaced at once: the
+        site is written into a temporary sibling folder, which is then renamed into place, so a
+        failed or interrupted build leaves the previous site whole. An existing empty folder (one
+        the user made, perhaps a mount point) is written into directly."""
         out = self.out
         if out.exists() and not out.is_dir():
             raise SiteError(f"{out}: exists and is not a directory")
-        if out.is_dir() and any(out.iterdir()):
-            if not (out / MARKER).is_file():
-                raise SiteError(f"{out}: not empty and not a site built by vllm-lint ({MARKER} is missing); "
-                                f"choose an empty or new directory")
-            for entry in sorted(out.iterdir()):
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.rmtree(entry)
-                else:
-                    entry.unlink()
-        out.mkdir(parents=True, exist_ok=True)
-        base = str(out)
-        made: set[str] = set()
+        previous = out.is_dir() and any(out.iterdir())
+        if previous and not (out / MARKER).is_file():
+            raise SiteError(f"{out}: not empty and not a site built by vllm-lint ({MARKER} is missing); "
+                            f"choose an empty or new directory")
+        if out.is_dir() and not previous:
+            self._write_tree(str(out))
+            return
+        parent = out.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".building", dir=parent)
+        try:
+            mode = stat.S_IMODE(out.stat().st_mode) if previous else 0o777 & ~_umask()
+            os.chmod(staging, mode)
+            self._write_tree(staging)
+            if previous:
+                old = tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=parent)
+                os.rename(out, os.path.join(old, "site"))
+                os.rename(staging, out)
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.rename(staging, out)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+
+    def _write_tree(self, base: str) -> None:
+        """One ``mkdir`` per folder (parents first: the paths are sorted) and one open and write
+        per file; nothing is synced (the rename into place is what makes the build atomic)."""
+        made = {""}
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
         for rel in sorted(self.files):
-            folder, _, _ = rel.rpartition("/")
-            if folder and folder not in made:
-                os.makedirs(os.path.join(base, folder), exist_ok=True)
-                made.add(folder)
-            with open(os.path.join(base, rel), "wb") as f:
-                f.write(self.files[rel])
+            folder = rel.rpartition("/")[0]
+            if folder not in made:
+                parts = folder.split("/")
+                for k in range(1, len(parts) + 1):
+                    sub = "/".join(parts[:k])
+                    if sub not in made:
+                        os.mkdir(os.path.join(base, sub))
+                        made.add(sub)
+            fd = os.open(os.path.join(base, rel), flags, 0o666)
+            try:
+                data = self.files[rel]
+                written = os.write(fd, data)
+                if written < len(data):
+                    with memoryview(data) as view:
+                        while written < len(data):
+                            written += os.write(fd, view[written:])
+            finally:
+                os.close(fd)
 
     # ------------------------------------------------------------------ pages
     def build(self) -> dict[str, int]:
@@ -320,26 +388,46 @@ class Builder:
 
     def _release_data(self, i: int) -> str:
         """What the client-side compare needs of one release: each option string's owner, each
-        action's compared fields, each variable's fields (as ``timeline.diff`` compares them)."""
+        action's compared fields, each variable's fields (as ``timeline.diff`` compares them).
+
+        The text is ``json.dumps(..., sort_keys=True)`` of that, assembled from one fragment per
+        action and variable; consecutive releases share most of them, so each distinct fragment
+        is encoded once (keyed by the ``repr`` of what it is made of: ``repr`` tells ``True`` from
+        ``1`` and ``1.0``, as the JSON text does)."""
         s = self.model.surfaces[i]
+        cache = self._fragments
 
         def fields(rec_default: Any, computed: bool, choices: Any, typ: Any) -> list[Any]:
             default = "(computed)" if computed else rec_default
             return [_compared(default), _compared(choices), _compared(typ), choices]
 
-        actions = {}
+        actions: dict[str, str] = {}
         for o in s.options:
+            if o.name in actions:
+                continue
             dep = o.deprecated or None
-            actions.setdefault(o.name, fields(o.default, o.default_computed, o.choices, o.type)
-                               + [m.shown(o.kind), o.kind, 1 if dep else 0, (dep or {}).get("successor")])
+            key = ("o", o.name, o.kind, repr(o.type), o.default_computed, repr(o.default), repr(o.choices), repr(dep))
+            text = cache.get(key)
+            if text is None:
+                row = fields(o.default, o.default_computed, o.choices, o.type) + [
+                    m.shown(o.kind), o.kind, 1 if dep else 0, (dep or {}).get("successor")]
+                text = cache[key] = _DUMP(o.name) + ":" + _DUMP(row)
+            actions[o.name] = text
         owners = {string: opt.name for string, opt in s.by_string.items()}
-        runtime, build = m.env_tables(s)
-        env = {}
-        for name, rec in {**runtime}.items():
-            env[name] = fields(rec.get("default"), bool(rec.get("default_computed")), rec.get("choices"),
-                               rec.get("type")) + [1 if rec.get("deprecated") else 0]
-        data = {"version": s.version, "owners": owners, "actions": actions, "env": env}
-        text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        env: dict[str, str] = {}
+        for name, rec in self.model.env_by_release[i][0].items():
+            get = rec.get
+            key = ("e", name, repr(get("default")), bool(get("default_computed")), repr(get("choices")),
+                   repr(get("type")), bool(get("deprecated")))
+            text = cache.get(key)
+            if text is None:
+                row = fields(get("default"), bool(get("default_computed")), get("choices"), get("type")) + [
+                    1 if get("deprecated") else 0]
+                text = cache[key] = _DUMP(name) + ":" + _DUMP(row)
+            env[name] = text
+        text = ('{"actions":{' + ",".join(actions[k] for k in sorted(actions)) + '},"env":{'
+                + ",".join(env[k] for k in sorted(env)) + '},"owners":' + _DUMP(owners)
+                + ',"version":' + _DUMP(s.version) + "}").replace("</", "<\\/")
         return f"(window.VLLM_LINT_RELEASES=window.VLLM_LINT_RELEASES||{{}})[{json.dumps(s.version)}]={text};\n"
 
     def compare_pages(self) -> None:
@@ -390,5 +478,13 @@ class Builder:
 
 def build_site(out: Path, db: Optional[Database] = None) -> dict[str, int]:
     """Build the whole site into ``out``; returns file and byte counts."""
-    builder = Builder(db or Database(), out)
-    return builder.build()
+    # The build allocates ~1 M small objects and frees almost none until it ends: the cyclic
+    # garbage collector would walk them all again and again for nothing.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        builder = Builder(db or Database(), out)
+        return builder.build()
+    finally:
+        if collecting:
+            gc.enable()

@@ -78,6 +78,7 @@ def value_runs(values: dict[int, Any]) -> list[tuple[int, int, Any]]:
 
 
 _SHOWN: dict[tuple[type, Any], str] = {}
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), without a new encoder each call
 
 
 def shown(value: Any) -> str:
@@ -87,9 +88,9 @@ def shown(value: Any) -> str:
         key = (value.__class__, value)
         text = _SHOWN.get(key)
         if text is None:
-            text = _SHOWN[key] = json.dumps(value, ensure_ascii=False)
+            text = _SHOWN[key] = _ENCODE(value)
         return text
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODE(value)
 
 
 def env_tables(surface: Surface) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -235,6 +236,7 @@ class SiteModel:
         self.newest = db.newest
         self.pos = {v: i for i, v in enumerate(self.versions)}
         self.surfaces = [db.surface(v) for v in self.versions]
+        self.env_by_release = [env_tables(s) for s in self.surfaces]  # (runtime, build) per release
         self.options: dict[str, OptionPage] = {}
         self.env: dict[str, EnvPage] = {}
         self.releases: list[ReleasePage] = []
@@ -351,8 +353,7 @@ class SiteModel:
         records: dict[str, dict[int, dict[str, Any]]] = {}
         runtime: dict[str, list[int]] = {}
         build: dict[str, list[int]] = {}
-        for i, s in enumerate(self.surfaces):
-            rt, bd = env_tables(s)
+        for i, (rt, bd) in enumerate(self.env_by_release):
             for name, rec in rt.items():
                 runtime.setdefault(name, []).append(i)
                 records.setdefault(name, {})[i] = rec
@@ -388,7 +389,7 @@ class SiteModel:
             page.next = self.versions[i + 1] if i + 1 < len(self.versions) else None
             page.options = len(s.options)
             page.strings = len(s.by_string)
-            rt, bd = env_tables(s)
+            rt, bd = self.env_by_release[i]
             page.env, page.build_env = len(rt), len(bd)
             page.source = s.record.get("source") or {}
             if page.prev:
