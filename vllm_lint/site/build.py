@@ -107,7 +107,7 @@ class Builder:
                                 compare_url=m.compare_url, option_link=self.model.option_link,
                                 newest=self.model.newest, describe=m.describe_change, oldest=self.model.versions[0],
                                 nversions=len(self.model.versions), opt=self.opt_link, env=self.env_link,
-                                rel=self.release_link)
+                                rel=self.release_link, docs_missing=m.DOCS_MISSING)
         self._links: dict[tuple[str, str, str], Any] = {}
         self._fragments: dict[tuple[Any, ...], str] = {}
 
