@@ -74,6 +74,25 @@ def test_a_new_site_gets_the_usual_folder_mode(tmp_path, synth_db):
     assert sorted(p.name for p in (tmp_path / "new").iterdir()) == ["site"]
 
 
+def test_rule_docs_rendered_once_are_read_back_from_the_cache(tmp_path, monkeypatch):
+    import platformdirs
+
+    from vllm_lint.site import build
+
+    monkeypatch.setattr(platformdirs, "user_cache_dir", lambda name: str(tmp_path / name))
+    docs = ["## Why\n\nBecause `x` < y.", "| a | b |\n|---|---|\n| 1 | 2 |"]
+    first = build.render_docs(docs)
+    assert first[0].startswith("<h2>Why</h2>") and "<table>" in first[1]
+
+    def no_markdown():
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(build, "_md", no_markdown)
+    assert build.render_docs(docs) == first
+    with pytest.raises(AssertionError, match="rendered again"):
+        build.render_docs(docs + ["new"])
+
+
 def test_a_folder_that_is_not_a_site_is_refused(run_cli, tmp_path):
     (tmp_path / "mine.txt").write_text("keep me")
     r = run_cli("site", "build", str(tmp_path))

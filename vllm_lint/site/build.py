@@ -30,19 +30,77 @@ def _umask() -> int:
     return mask
 
 
-def _template_cache() -> Any:
-    """Compiled templates kept between builds in the user's cache folder (as Python keeps
-    ``.pyc`` files); keyed by each template's source and Jinja2's and Python's versions. None
-    (compile every build) where that folder cannot be made."""
-    import jinja2
+def _cache_folder(name: str) -> Optional[Path]:
+    """A folder of the site generator's cache in the user's cache folder (as Python keeps
+    ``.pyc`` files: what it holds is keyed by its inputs, so a stale entry is never used), or None
+    where it cannot be made (the build then does the work every time)."""
     import platformdirs
 
-    folder = Path(platformdirs.user_cache_dir("vllm-lint")) / "site-templates"
+    folder = Path(platformdirs.user_cache_dir("vllm-lint")) / name
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(folder))
+    return folder
+
+
+def _template_cache() -> Any:
+    """Compiled templates kept between builds, keyed by each template's source and Jinja2's and
+    Python's versions."""
+    import jinja2
+
+    folder = _cache_folder("site-templates")
+    return jinja2.FileSystemBytecodeCache(str(folder)) if folder else None
+
+
+MD_CONFIG = "commonmark, html off, tables"  # what _md() builds: part of the rendered docs' cache key
+
+
+def _md():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def render_docs(docs: list[str]) -> list[str]:
+    """Markdown texts as HTML. The result is kept in the cache folder, keyed by the texts, the
+    renderer's configuration and markdown-it's installed files, so a rebuild with unchanged rule
+    docs does not import markdown-it at all."""
+    import hashlib
+    import importlib.util
+
+    spec = importlib.util.find_spec("markdown_it")
+    origin = spec.origin if spec and spec.origin else ""
+    try:
+        st = os.stat(origin)
+        stamp = f"{origin}|{st.st_size}|{st.st_mtime_ns}"
+    except OSError:
+        stamp = None
+    folder = _cache_folder("site-docs") if stamp else None
+    file = None
+    if folder:
+        h = hashlib.sha256("\0".join([MD_CONFIG, stamp or "", *docs]).encode("utf-8")).hexdigest()
+        file = folder / f"{h[:32]}.json"
+        try:
+            cached = json.loads(file.read_text(encoding="utf-8"))
+            if isinstance(cached, list) and len(cached) == len(docs) and all(isinstance(x, str) for x in cached):
+                return cached
+        except (OSError, ValueError):
+            pass
+    md = _md()
+    html = [md.render(doc) for doc in docs]
+    if file is not None:
+        try:
+            fd, tmp = tempfile.mkstemp(dir=file.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(html, f)
+            os.replace(tmp, file)
+            for other in folder.glob("*.json"):  # only the current docs' entry is worth keeping
+                if other != file:
+                    other.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return html
 
 
 class SiteError(Exception):
@@ -81,12 +139,6 @@ def _compared(value: Any) -> Any:
         return text
     key = m.shown(_equality_key(value))
     return text if key == text else [text, key]
-
-
-def _md():
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
 class Builder:
@@ -454,14 +506,15 @@ class Builder:
         return list(registry().values())
 
     def rule_pages(self) -> None:
-        md = _md()
         rules = self.rules()
         self.page("rules/index.html", "rules.html", "vllm-lint rules",
                   f"The {len(rules)} rules of vllm-lint: what each finds, why, and whether it fixes it.", rules=rules)
-        for rule in rules:
-            doc = "\n".join("#" + line if line.startswith("#") else line for line in rule.doc.splitlines())
+        # a rule's doc headings sit one level below the page's own <h1>
+        docs = ["\n".join("#" + line if line.startswith("#") else line for line in rule.doc.splitlines())
+                for rule in rules]
+        for rule, doc_html in zip(rules, render_docs(docs)):
             self.page(f"rules/{rule.code}/index.html", "rule.html", f"{rule.code} {rule.name} (vllm-lint rule)",
-                      f"vllm-lint {rule.code} {rule.name}: {rule.summary}.", rule=rule, doc_html=md.render(doc))
+                      f"vllm-lint {rule.code} {rule.name}: {rule.summary}.", rule=rule, doc_html=doc_html)
 
     def reference_pages(self) -> None:
         from .reference import audit_schema, configuration, schema_rows
