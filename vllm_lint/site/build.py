@@ -159,9 +159,12 @@ class Builder:
                                 compare_url=m.compare_url, option_link=self.model.option_link,
                                 newest=self.model.newest, describe=m.describe_change, oldest=self.model.versions[0],
                                 nversions=len(self.model.versions), opt=self.opt_link, env=self.env_link,
-                                rel=self.release_link, docs_missing=m.DOCS_MISSING)
+                                rel=self.release_link, docs_missing=m.DOCS_MISSING,
+                                docs_links=self.docs_links)
         self._links: dict[tuple[str, str, str], Any] = {}
         self._fragments: dict[tuple[Any, ...], str] = {}
+        self._diffs: dict[tuple[str, str, str], Any] = {}
+        self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
 
     # ------------------------------------------------------------------ links
     # Links are rendered once per (name, depth): release and compare pages hold thousands of them.
@@ -192,6 +195,18 @@ class Builder:
             from markupsafe import Markup
 
             html = self._links[key] = Markup('<a href="%s">%s</a>') % (root + m.release_url(version), version)
+        return html
+
+    def docs_links(self, docs: list[tuple[str, str]]) -> Any:
+        """The links of a page to each release's docs, rendered once per list: most options and
+        variables were accepted by the same runs of releases, and these lists are long."""
+        key = tuple(docs)
+        html = self._docs_html.get(key)
+        if html is None:
+            from markupsafe import Markup
+
+            html = self._docs_html[key] = Markup(" · ").join(
+                Markup('<a href="%s" rel="external">%s</a>') % (url, ver) for ver, url in docs)
         return html
 
     # ------------------------------------------------------------------ output
@@ -431,12 +446,29 @@ class Builder:
                         f"{len(d.env_added)} environment variables added, {len(d.env_removed)} removed.")
             else:
                 desc = f"vLLM {r.version}, the oldest release in the database: {r.options} options, {r.env} variables."
-            self.page(r.url, "release.html", f"vLLM {r.version}: what changed", desc, r=r, d=d)
+            self.page(r.url, "release.html", f"vLLM {r.version}: what changed", desc, r=r, d=d,
+                      diff_html=self._diff_html(d, r.url) if d else None)
             self.files[f"data/releases/{r.version}.js"] = self._release_data(r.index).encode("utf-8")
         ov = self.db.overlay
         renames = {"options": {k: (val or {}).get("successor") for k, val in sorted((ov.get("options") or {}).items())},
                    "env": {k: (val or {}).get("successor") for k, val in sorted((ov.get("env") or {}).items())}}
         self.files["data/renames.js"] = _json_script("VLLM_LINT_RENAMES", renames).encode("utf-8")
+
+    def _diff_html(self, d: Any, path: str) -> Any:
+        """The sections of a comparison, rendered once per (pair, depth): a release's page and
+        the compare page of it and the release before show the same ones."""
+        root = "../" * path.count("/")
+        key = (d.old, d.new, root)
+        html = self._diffs.get(key)
+        if html is None:
+            html = self._diffs[key] = self._macros().diff_sections(d, root)
+        return html
+
+    def _macros(self) -> Any:
+        tpl = self._templates.get("macros.html")
+        if tpl is None:
+            tpl = self._templates["macros.html"] = self.env.get_template("macros.html")
+        return tpl.module
 
     def _release_data(self, i: int) -> str:
         """What the client-side compare needs of one release: each option string's owner, each
@@ -490,7 +522,7 @@ class Builder:
             self.page(m.compare_url(old, new), "compare_pair.html", f"vLLM {old} ... {new}",
                       f"What changed in vLLM's options and environment variables from {old} to {new}: "
                       f"{len(d.removed)} options removed, {len(d.renamed)} renamed, {len(d.added)} added.",
-                      d=d, old=old, new=new)
+                      d=d, old=old, new=new, diff_html=self._diff_html(d, m.compare_url(old, new)))
         index_of = {v: i for i, v in enumerate(mdl.versions)}
         self.files["data/compare.js"] = _json_script("VLLM_LINT_COMPARE", {
             "versions": mdl.versions, "index": index_of,
