@@ -162,7 +162,7 @@ class Builder:
                                 rel=self.release_link, docs_missing=m.DOCS_MISSING,
                                 docs_links=self.docs_links)
         self._links: dict[tuple[str, str, str], Any] = {}
-        self._fragments: dict[tuple[Any, ...], str] = {}
+        self._fragments: dict[str, str] = {}
         self._diffs: dict[tuple[str, str, str], Any] = {}
         self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
 
@@ -490,7 +490,7 @@ class Builder:
             if o.name in actions:
                 continue
             dep = o.deprecated or None
-            key = ("o", o.name, o.kind, repr(o.type), o.default_computed, repr(o.default), repr(o.choices), repr(dep))
+            key = f"o\0{o.name}\0{o.kind}\0{o.type!r}\0{o.default_computed}\0{o.default!r}\0{o.choices!r}\0{dep!r}"
             text = cache.get(key)
             if text is None:
                 row = fields(o.default, o.default_computed, o.choices, o.type) + [
@@ -501,8 +501,8 @@ class Builder:
         env: dict[str, str] = {}
         for name, rec in self.model.env_by_release[i][0].items():
             get = rec.get
-            key = ("e", name, repr(get("default")), bool(get("default_computed")), repr(get("choices")),
-                   repr(get("type")), bool(get("deprecated")))
+            key = (f"e\0{name}\0{get('default')!r}\0{bool(get('default_computed'))}\0{get('choices')!r}"
+                   f"\0{get('type')!r}\0{bool(get('deprecated'))}")
             text = cache.get(key)
             if text is None:
                 row = fields(get("default"), bool(get("default_computed")), get("choices"), get("type")) + [
