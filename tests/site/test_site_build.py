@@ -198,9 +198,10 @@ def test_every_release_but_0_4_0_links_its_engine_arguments_page_and_the_gaps_ar
 
     assert [v for v in shipped_db.versions if doc_url(v, 0) is None] == ["0.4.0"]
     page = text_of((site_dir / "options" / "swap-space" / "index.html").read_text())
-    assert "No link for 0.4.0: vLLM 0.4.0 has no documentation of its own" in page
+    assert "No link for 0.4.0: no documentation of its own on docs.vllm.ai (its versions start at 0.4.0.post1)." in page
     env = text_of((site_dir / "env" / "VLLM_HOST_IP" / "index.html").read_text())
-    assert "No link for 0.4.2 .. 0.6.1.post2: no environment-variables page is known" in env
+    assert ("No link for 0.4.2 .. 0.6.1.post2: no environment-variables page is known in the documentation of "
+            "releases before 0.6.2.") in env
 
 
 def test_swap_space_page_says_when_it_went(site_dir, shipped_db):

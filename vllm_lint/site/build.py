@@ -159,8 +159,7 @@ class Builder:
                                 compare_url=m.compare_url, option_link=self.model.option_link,
                                 newest=self.model.newest, describe=m.describe_change, oldest=self.model.versions[0],
                                 nversions=len(self.model.versions), opt=self.opt_link, env=self.env_link,
-                                rel=self.release_link, docs_missing=m.DOCS_MISSING,
-                                docs_links=self.docs_links)
+                                rel=self.release_link, docs_links=self.docs_links)
         self._links: dict[tuple[str, str, str], Any] = {}
         self._fragments: dict[str, str] = {}
         self._diffs: dict[tuple[str, str, str], Any] = {}

@@ -32,10 +32,24 @@ DOC_ERAS: list[tuple[str, Optional[str], str, Optional[str]]] = [
     ("0.11.1", None, "configuration/engine_args/", "configuration/env_vars/"),
 ]
 
-# what the pages say of the releases ``DOC_ERAS`` gives no page for (engine arguments, env vars)
-DOCS_MISSING = ("vLLM 0.4.0 has no documentation of its own on docs.vllm.ai (its versions start at 0.4.0.post1)",
-                "no environment-variables page is known in the docs of releases before 0.6.2, and 0.4.0 has "
-                "no documentation of its own on docs.vllm.ai")
+# why a release has no link (see ``DOC_ERAS``): before the first documented version, or no such page
+NO_DOCS = "no documentation of its own on docs.vllm.ai (its versions start at {first})"
+NO_DOC_PAGE = ("no engine-arguments page is known in its documentation",
+               "no environment-variables page is known in the documentation of releases before {first}")
+
+
+def doc_gap(version: str, which: int) -> str:
+    """Why ``doc_url(version, which)`` is None, in the words of the pages."""
+    from packaging.version import InvalidVersion, Version
+
+    first = DOC_ERAS[0][0]
+    try:
+        if Version(version) < Version(first):
+            return NO_DOCS.format(first=first)
+    except InvalidVersion:
+        return NO_DOCS.format(first=first)
+    linked = [era[0] for era in DOC_ERAS if era[2 + which]]
+    return NO_DOC_PAGE[which].format(first=linked[0] if linked else first)
 
 
 def doc_url(version: str, which: int) -> Optional[str]:
@@ -209,7 +223,7 @@ class OptionPage:
         self.json_classes: list[Era] = []
         self.json_keys: list[JsonKey] = []
         self.docs: list[tuple[str, str]] = []  # (version, url)
-        self.docs_missing: list[Era] = []  # canonical releases whose docs have no engine-arguments page
+        self.docs_missing: list[Era] = []  # runs of canonical releases without a docs link, and why
         self.era_notes: dict[int, str] = {}  # spelling era (first position) -> how vLLM reads it there
         self.successor_url: Optional[str] = None
         self.latest: Any = None  # the Option at the newest release that had it as canonical
@@ -236,7 +250,7 @@ class EnvPage:
         self.note: Optional[str] = None
         self.latest: dict[str, Any] = {}
         self.docs: list[tuple[str, str]] = []
-        self.docs_missing: list[Era] = []  # runtime releases whose docs have no environment-variables page
+        self.docs_missing: list[Era] = []  # runs of runtime releases without a docs link, and why
 
     @property
     def categories(self) -> list[str]:
@@ -278,8 +292,10 @@ class SiteModel:
 
     # ------------------------------------------------------------------ docs links
     def _docs(self, indices: Iterable[int], which: int) -> tuple[list[tuple[str, str]], list[Era]]:
-        """``(version, url)`` of each release's own docs page, and the runs of releases without one."""
-        out, missing = [], []
+        """``(version, url)`` of each release's own docs page, and the runs of releases without
+        one (each run's value says why)."""
+        out: list[tuple[str, str]] = []
+        missing: dict[int, str] = {}
         for i in sorted(indices):
             key = (i, which)
             if key not in self._doc_cache:
@@ -288,8 +304,8 @@ class SiteModel:
             if url:
                 out.append((self.versions[i], url))
             else:
-                missing.append(i)
-        return out, [Era(self.versions, a, b) for a, b in runs(missing)]
+                missing[i] = doc_gap(self.versions[i], which)
+        return out, [Era(self.versions, a, b, why) for a, b, why in value_runs(missing)]
 
     _doc_cache: dict[tuple[int, int], Optional[str]]
 
