@@ -53,7 +53,8 @@ def _template_cache() -> Any:
     return jinja2.FileSystemBytecodeCache(str(folder)) if folder else None
 
 
-MD_CONFIG = "commonmark, html off, tables"  # what _md() builds: part of the rendered docs' cache key
+MD_CONFIG = "commonmark, html off, tables"
+DOCS_CACHE_ENTRIES = 8  # what _md() builds: part of the rendered docs' cache key
 
 
 def _md():
@@ -95,9 +96,10 @@ def render_docs(docs: list[str]) -> list[str]:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(html, f)
             os.replace(tmp, file)
-            for other in folder.glob("*.json"):  # only the current docs' entry is worth keeping
-                if other != file:
-                    other.unlink(missing_ok=True)
+            # a few entries (checkouts, environments) are kept; older ones go
+            entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in entries[DOCS_CACHE_ENTRIES:]:
+                old.unlink(missing_ok=True)
         except OSError:
             pass
     return html
