@@ -297,8 +297,13 @@ class Builder:
 
     def static(self) -> None:
         for p in sorted((HERE / "static").iterdir()):
-            if p.is_file():
+            if p.is_file() and p.name != "not-found.js":
                 self.files[f"static/{p.name}"] = p.read_bytes()
+        # the host's page for a missing address, served at any depth: its style and script inline
+        self.page("404.html", "not_found.html", "Page not found",
+                  "No page of the vLLM flag history has this address.",
+                  css=(HERE / "static" / "style.css").read_text(encoding="utf-8"),
+                  script=(HERE / "static" / "not-found.js").read_text(encoding="utf-8"))
 
     def search_index(self) -> None:
         """``[name, kind, url, note]`` rows for every option string, variable, release and rule."""
