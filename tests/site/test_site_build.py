@@ -57,6 +57,33 @@ def test_a_failed_rebuild_leaves_the_previous_site_whole_and_no_temporary_folder
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a"]
 
 
+def test_a_symlinked_outdir_keeps_its_link_and_a_folder_that_cannot_move_is_rebuilt_in_place(
+        tmp_path, synth_db, monkeypatch):
+    import os
+
+    from vllm_lint.site import build
+
+    build.build_site(tmp_path / "real", synth_db)
+    first = _files(tmp_path / "real")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "stale.html").write_text("old")
+    build.build_site(tmp_path / "link", synth_db)
+    assert (tmp_path / "link").is_symlink() and _files(tmp_path / "real") == first
+
+    rename = os.rename
+
+    def busy(src, dst):  # a mount point cannot be renamed
+        if os.path.realpath(src) == str((tmp_path / "real").resolve()):
+            raise OSError(16, "Device or resource busy")
+        return rename(src, dst)
+
+    monkeypatch.setattr(build.os, "rename", busy)
+    (tmp_path / "real" / "stale.html").write_text("old")
+    build.build_site(tmp_path / "real", synth_db)
+    assert _files(tmp_path / "real") == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "real"]
+
+
 def test_a_new_site_gets_the_usual_folder_mode(tmp_path, synth_db):
     import os
     import stat

@@ -224,34 +224,54 @@ class Builder:
         """Write ``files`` into OUTDIR. A new folder, or a previous build, is replaced at once: the
         site is written into a temporary sibling folder, which is then renamed into place, so a
         failed or interrupted build leaves the previous site whole. An existing empty folder (one
-        the user made, perhaps a mount point) is written into directly."""
-        out = self.out
+        the user made, perhaps a mount point), and a previous build that cannot be renamed (a
+        mount point, a folder whose parent is not writable), are written into directly."""
+        out = Path(os.path.realpath(self.out))  # a symlinked OUTDIR: the link stays, its target is replaced
         if out.exists() and not out.is_dir():
-            raise SiteError(f"{out}: exists and is not a directory")
+            raise SiteError(f"{self.out}: exists and is not a directory")
         previous = out.is_dir() and any(out.iterdir())
         if previous and not (out / MARKER).is_file():
-            raise SiteError(f"{out}: not empty and not a site built by vllm-lint ({MARKER} is missing); "
+            raise SiteError(f"{self.out}: not empty and not a site built by vllm-lint ({MARKER} is missing); "
                             f"choose an empty or new directory")
         if out.is_dir() and not previous:
             self._write_tree(str(out))
             return
         parent = out.parent
         parent.mkdir(parents=True, exist_ok=True)
-        staging = tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".building", dir=parent)
+        try:
+            staging = tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".building", dir=parent)
+        except OSError:
+            if not previous:
+                raise
+            self._rebuild_in_place(out)
+            return
         try:
             mode = stat.S_IMODE(out.stat().st_mode) if previous else 0o777 & ~_umask()
             os.chmod(staging, mode)
             self._write_tree(staging)
             if previous:
                 old = tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=parent)
-                os.rename(out, os.path.join(old, "site"))
+                try:
+                    os.rename(out, os.path.join(old, "site"))
+                except OSError:
+                    os.rmdir(old)
+                    self._rebuild_in_place(out)
+                    return
                 os.rename(staging, out)
                 shutil.rmtree(old, ignore_errors=True)
             else:
                 os.rename(staging, out)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
+        finally:
+            if os.path.isdir(staging):
+                shutil.rmtree(staging, ignore_errors=True)
+
+    def _rebuild_in_place(self, out: Path) -> None:
+        for entry in sorted(out.iterdir()):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        self._write_tree(str(out))
 
     def _write_tree(self, base: str) -> None:
         """One ``mkdir`` per folder (parents first: the paths are sorted) and one open and write
