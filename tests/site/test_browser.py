@@ -183,3 +183,52 @@ def test_screenshots_are_not_blank(browser, site_dir, tmp_path):
         colors = img.getcolors(maxcolors=1 << 20)
         dominant = max(n for n, _ in colors)
         assert len(colors) > 20 and dominant < 0.97 * img.size[0] * img.size[1], name
+
+
+@pytest.fixture
+def pages_host(site_dir):
+    """The site served over HTTP as GitHub Pages serves it: ``404.html`` (status 404) for a
+    missing address."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def send_error(self, code, message=None, explain=None):
+            if code != 404:
+                return super().send_error(code, message, explain)
+            body = (site_dir / "404.html").read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site_dir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_comparison_permalink_of_any_pair_opens_on_a_pages_host(browser, pages_host, shipped_db):
+    """``compare/0.8.5...0.27.1/`` has no folder (only consecutive pairs do); on a host that
+    serves ``404.html`` it opens the client-side compare of that pair."""
+    from selenium.webdriver.common.by import By
+
+    from vllm_lint.surface.timeline import diff
+
+    browser.get(f"{pages_host}/compare/0.8.5...0.27.1/")
+    _wait(browser, "#compare-result #env-changed")
+    assert browser.current_url.endswith("/compare/index.html?from=0.8.5&to=0.27.1")
+    assert _texts(browser, "#compare-result #removed li") == _expected_lists(diff(shipped_db, "0.8.5", "0.27.1"))["removed"]
+    browser.get(f"{pages_host}/options/no-such-option/index.html")
+    _wait(browser, "h1")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Page not found"
+    assert browser.find_element(By.ID, "home").get_attribute("href") == f"{pages_host}/index.html"

@@ -40,6 +40,86 @@ def test_a_rebuild_over_a_previous_build_is_identical(tmp_path, synth_db):
     assert _files(tmp_path / "a") == first
 
 
+def test_a_failed_rebuild_leaves_the_previous_site_whole_and_no_temporary_folder(tmp_path, synth_db, monkeypatch):
+    from vllm_lint.site import build
+
+    build.build_site(tmp_path / "a", synth_db)
+    first = _files(tmp_path / "a")
+
+    def fail(self, base):
+        (Path(base) / "half.html").write_text("half a site")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(build.Builder, "_write_tree", fail)
+    with pytest.raises(OSError):
+        build.build_site(tmp_path / "a", synth_db)
+    assert _files(tmp_path / "a") == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a"]
+
+
+def test_a_symlinked_outdir_keeps_its_link_and_a_folder_that_cannot_move_is_rebuilt_in_place(
+        tmp_path, synth_db, monkeypatch):
+    import os
+
+    from vllm_lint.site import build
+
+    build.build_site(tmp_path / "real", synth_db)
+    first = _files(tmp_path / "real")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "stale.html").write_text("old")
+    build.build_site(tmp_path / "link", synth_db)
+    assert (tmp_path / "link").is_symlink() and _files(tmp_path / "real") == first
+
+    rename = os.rename
+
+    def busy(src, dst):  # a mount point cannot be renamed
+        if os.path.realpath(src) == str((tmp_path / "real").resolve()):
+            raise OSError(16, "Device or resource busy")
+        return rename(src, dst)
+
+    monkeypatch.setattr(build.os, "rename", busy)
+    (tmp_path / "real" / "stale.html").write_text("old")
+    build.build_site(tmp_path / "real", synth_db)
+    assert _files(tmp_path / "real") == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "real"]
+
+
+def test_a_new_site_gets_the_usual_folder_mode(tmp_path, synth_db):
+    import os
+    import stat
+
+    from vllm_lint.site.build import build_site
+
+    mask = os.umask(0o022)
+    try:
+        build_site(tmp_path / "new" / "site", synth_db)
+    finally:
+        os.umask(mask)
+    out = tmp_path / "new" / "site"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o755
+    assert stat.S_IMODE((out / "index.html").stat().st_mode) == 0o644
+    assert sorted(p.name for p in (tmp_path / "new").iterdir()) == ["site"]
+
+
+def test_rule_docs_rendered_once_are_read_back_from_the_cache(tmp_path, monkeypatch):
+    import platformdirs
+
+    from vllm_lint.site import build
+
+    monkeypatch.setattr(platformdirs, "user_cache_dir", lambda name: str(tmp_path / name))
+    docs = ["## Why\n\nBecause `x` < y.", "| a | b |\n|---|---|\n| 1 | 2 |"]
+    first = build.render_docs(docs)
+    assert first[0].startswith("<h2>Why</h2>") and "<table>" in first[1]
+
+    def no_markdown():
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(build, "_md", no_markdown)
+    assert build.render_docs(docs) == first
+    with pytest.raises(AssertionError, match="rendered again"):
+        build.render_docs(docs + ["new"])
+
+
 def test_a_folder_that_is_not_a_site_is_refused(run_cli, tmp_path):
     (tmp_path / "mine.txt").write_text("keep me")
     r = run_cli("site", "build", str(tmp_path))
@@ -119,6 +199,36 @@ def test_external_links_are_vllm_docs_only(site_dir):
     links = re.findall(r'href="(https://[^"]+)"', page)
     assert links and all(u.startswith("https://docs.vllm.ai/en/v") for u in links)
     assert "https://docs.vllm.ai/en/v0.8.5/serving/engine_args.html" in links
+    assert "https://docs.vllm.ai/en/v0.17.1/configuration/engine_args/" in links  # folder URLs from 0.11.1
+
+
+@pytest.mark.parametrize("version, which, url", [
+    ("0.4.0", 0, None),  # no versioned docs
+    ("0.4.0.post1", 0, "https://docs.vllm.ai/en/v0.4.0.post1/models/engine_args.html"),
+    ("0.6.1.post2", 1, None),
+    ("0.6.2", 1, "https://docs.vllm.ai/en/v0.6.2/serving/env_vars.html"),
+    ("0.6.5", 0, "https://docs.vllm.ai/en/v0.6.5/usage/engine_args.html"),
+    ("0.8.5.post1", 1, "https://docs.vllm.ai/en/v0.8.5.post1/serving/env_vars.html"),
+    ("0.9.0.1", 0, "https://docs.vllm.ai/en/v0.9.0.1/configuration/engine_args.html"),
+    ("0.11.0", 1, "https://docs.vllm.ai/en/v0.11.0/configuration/env_vars.html"),
+    ("0.11.1", 0, "https://docs.vllm.ai/en/v0.11.1/configuration/engine_args/"),
+    ("0.15.0", 1, "https://docs.vllm.ai/en/v0.15.0/configuration/env_vars/"),
+])
+def test_each_release_links_its_own_docs_where_the_page_is(version, which, url):
+    from vllm_lint.site.model import doc_url
+
+    assert doc_url(version, which) == url
+
+
+def test_every_release_but_0_4_0_links_its_engine_arguments_page_and_the_gaps_are_explained(site_dir, shipped_db):
+    from vllm_lint.site.model import doc_url
+
+    assert [v for v in shipped_db.versions if doc_url(v, 0) is None] == ["0.4.0"]
+    page = text_of((site_dir / "options" / "swap-space" / "index.html").read_text())
+    assert "No link for 0.4.0: no documentation of its own on docs.vllm.ai (its versions start at 0.4.0.post1)." in page
+    env = text_of((site_dir / "env" / "VLLM_HOST_IP" / "index.html").read_text())
+    assert ("No link for 0.4.2 .. 0.6.1.post2: no environment-variables page is known in the documentation of "
+            "releases before 0.6.2.") in env
 
 
 def test_swap_space_page_says_when_it_went(site_dir, shipped_db):

@@ -21,11 +21,13 @@ def site_build(outdir, db_path) -> None:
     """Write the static site into OUTDIR (new, empty, or a previous build, which is replaced).
 
     Open OUTDIR/index.html from disk or publish the folder on any static host."""
-    try:
-        import jinja2  # noqa: F401 - the dependencies this command alone needs
-        import markdown_it  # noqa: F401
-    except ImportError as e:
-        raise _fail(f"site build needs the {e.name} package (a dependency of vllm-lint): pip install {e.name}")
+    import importlib.util
+
+    # the dependencies this command alone needs (found, not imported: markdown-it is imported
+    # only when the rule docs are not in the cache)
+    for module, package in (("jinja2", "Jinja2"), ("markdown_it", "markdown-it-py")):
+        if importlib.util.find_spec(module) is None:
+            raise _fail(f"site build needs the {package} package (a dependency of vllm-lint): pip install {package}")
     from .build import SiteError, build_site
 
     db = _load_db(db_path)

@@ -14,23 +14,58 @@ from typing import Any, Iterable, Optional
 from ..surface.db import Database, Surface
 from ..surface.timeline import OptionStory, SurfaceDiff, describe_change, diff, story
 
-# vLLM's documentation of a release lives at docs.vllm.ai under the release's tag. Where the page
-# sits inside it moved twice; these are the places read from the sdists' own docs/ trees (release
-# -> engine-arguments page, environment-variables page). A release between two checked releases
-# with the same place has it there too; elsewhere no link is given rather than a guessed one.
+# vLLM's documentation of each release is a version of its Read the Docs project, docs.vllm.ai/en/v<release>/
+# (the project's version list has one for every release tag from 0.4.0.post1 on, without gaps; 0.4.0
+# has none). Where the engine-arguments and environment-variables pages sit in it moved over the
+# years; these eras are read from the docs/ trees the sdists ship (0.6.2 on) and their mkdocs.yaml
+# (``use_directory_urls: false`` up to 0.11.0, so ``page.html``; folder URLs from 0.11.1 on). Before
+# 0.6.2 the sdists ship no docs: the engine-arguments page is cited at 0.4.0.post1, 0.4.1, 0.4.2 and
+# 0.5.3 under models/, and no release before 0.6.2 is linked to an environment-variables page.
 DOCS_URL = "https://docs.vllm.ai/en/v{version}/{page}"
-DOC_PAGES_CHECKED = {
-    "0.6.6.post1": ("usage/engine_args.html", "usage/env_vars.html"),
-    "0.7.3": ("serving/engine_args.html", "serving/env_vars.html"),
-    "0.8.5": ("serving/engine_args.html", "serving/env_vars.html"),
-    "0.9.2": ("configuration/engine_args.html", "configuration/env_vars.html"),
-    "0.10.2": ("configuration/engine_args.html", "configuration/env_vars.html"),
-    "0.11.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
-    "0.13.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
-    "0.18.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
-    "0.25.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
-    "0.33.0": ("configuration/engine_args.html", "configuration/env_vars.html"),
-}
+DOC_ERAS: list[tuple[str, Optional[str], str, Optional[str]]] = [
+    # (first release, last release or None for "to the newest", engine-arguments page, env-vars page)
+    ("0.4.0.post1", "0.6.1.post2", "models/engine_args.html", None),
+    ("0.6.2", "0.6.4.post1", "models/engine_args.html", "serving/env_vars.html"),
+    ("0.6.5", "0.6.6.post1", "usage/engine_args.html", "usage/env_vars.html"),
+    ("0.7.0", "0.8.5.post1", "serving/engine_args.html", "serving/env_vars.html"),
+    ("0.9.0", "0.11.0", "configuration/engine_args.html", "configuration/env_vars.html"),
+    ("0.11.1", None, "configuration/engine_args/", "configuration/env_vars/"),
+]
+
+# why a release has no link (see ``DOC_ERAS``): before the first documented version, or no such page
+NO_DOCS = "no documentation of its own on docs.vllm.ai (its versions start at {first})"
+NO_DOC_PAGE = ("no engine-arguments page is known in its documentation",
+               "no environment-variables page is known in the documentation of releases before {first}")
+
+
+def doc_gap(version: str, which: int) -> str:
+    """Why ``doc_url(version, which)`` is None, in the words of the pages."""
+    from packaging.version import InvalidVersion, Version
+
+    first = DOC_ERAS[0][0]
+    try:
+        if Version(version) < Version(first):
+            return NO_DOCS.format(first=first)
+    except InvalidVersion:
+        return NO_DOCS.format(first=first)
+    linked = [era[0] for era in DOC_ERAS if era[2 + which]]
+    return NO_DOC_PAGE[which].format(first=linked[0] if linked else first)
+
+
+def doc_url(version: str, which: int) -> Optional[str]:
+    """The page of release ``version``'s own docs for engine arguments (``which`` 0) or
+    environment variables (1), or None where it has none (see ``DOC_ERAS``)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        v = Version(version)
+    except InvalidVersion:
+        return None
+    for first, last, *pages in DOC_ERAS:
+        if Version(first) <= v and (last is None or v <= Version(last)):
+            page = pages[which]
+            return DOCS_URL.format(version=version, page=page) if page else None
+    return None
 
 
 def option_slug(string: str) -> str:
@@ -66,18 +101,27 @@ def runs(indices: Iterable[int]) -> list[tuple[int, int]]:
 
 
 def value_runs(values: dict[int, Any]) -> list[tuple[int, int, Any]]:
-    """Runs of consecutive positions holding the same value: ``[(first, last, value)]``."""
-    out: list[list[Any]] = []
+    """Runs of consecutive positions holding the same value: ``[(first, last, value)]`` (a run's
+    value is its first position's)."""
+    out: list[tuple[int, int, Any]] = []
+    first = last = -2
+    held: Any = None
     for i in sorted(values):
         v = values[i]
-        if out and out[-1][1] == i - 1 and out[-1][2] == v:
-            out[-1][1] = i
-        else:
-            out.append([i, i, v])
-    return [(a, b, v) for a, b, v in out]
+        if last == i - 1 and held == v:
+            last = i
+            continue
+        if last >= 0:
+            out.append((first, last, held))
+        first = last = i
+        held = v
+    if last >= 0:
+        out.append((first, last, held))
+    return out
 
 
 _SHOWN: dict[tuple[type, Any], str] = {}
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), without a new encoder each call
 
 
 def shown(value: Any) -> str:
@@ -87,9 +131,9 @@ def shown(value: Any) -> str:
         key = (value.__class__, value)
         text = _SHOWN.get(key)
         if text is None:
-            text = _SHOWN[key] = json.dumps(value, ensure_ascii=False)
+            text = _SHOWN[key] = _ENCODE(value)
         return text
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODE(value)
 
 
 def env_tables(surface: Surface) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -144,7 +188,7 @@ def field_changes(versions: list[str], records: dict[int, dict[str, Any]]) -> li
         rec = records[i]
         cur = {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
                "choices": rec.get("choices"), "type": rec.get("type")}
-        if prev is not None and prev_i == i - 1:
+        if prev is not None and prev_i == i - 1 and cur != prev:
             out.extend(FieldChange(versions[i], k, prev[k], cur[k]) for k in cur if cur[k] != prev[k])
         prev, prev_i = cur, i
     return out
@@ -179,6 +223,7 @@ class OptionPage:
         self.json_classes: list[Era] = []
         self.json_keys: list[JsonKey] = []
         self.docs: list[tuple[str, str]] = []  # (version, url)
+        self.docs_missing: list[Era] = []  # runs of canonical releases without a docs link, and why
         self.era_notes: dict[int, str] = {}  # spelling era (first position) -> how vLLM reads it there
         self.successor_url: Optional[str] = None
         self.latest: Any = None  # the Option at the newest release that had it as canonical
@@ -205,6 +250,7 @@ class EnvPage:
         self.note: Optional[str] = None
         self.latest: dict[str, Any] = {}
         self.docs: list[tuple[str, str]] = []
+        self.docs_missing: list[Era] = []  # runs of runtime releases without a docs link, and why
 
     @property
     def categories(self) -> list[str]:
@@ -235,6 +281,7 @@ class SiteModel:
         self.newest = db.newest
         self.pos = {v: i for i, v in enumerate(self.versions)}
         self.surfaces = [db.surface(v) for v in self.versions]
+        self.env_by_release = [env_tables(s) for s in self.surfaces]  # (runtime, build) per release
         self.options: dict[str, OptionPage] = {}
         self.env: dict[str, EnvPage] = {}
         self.releases: list[ReleasePage] = []
@@ -244,26 +291,21 @@ class SiteModel:
         self._gather_releases()
 
     # ------------------------------------------------------------------ docs links
-    def doc_page(self, i: int, which: int) -> Optional[str]:
-        """Where release ``i``'s own docs keep the engine-arguments (0) or env-vars (1) page."""
-        checked = [(self.versions.index(v), pages[which]) for v, pages in DOC_PAGES_CHECKED.items()
-                   if v in self.versions]
-        checked.sort()
-        below = [p for j, p in checked if j <= i]
-        above = [p for j, p in checked if j >= i]
-        if below and above and below[-1] == above[0]:
-            return DOCS_URL.format(version=self.versions[i], page=below[-1])
-        return None
-
-    def _docs(self, indices: Iterable[int], which: int) -> list[tuple[str, str]]:
-        out = []
+    def _docs(self, indices: Iterable[int], which: int) -> tuple[list[tuple[str, str]], list[Era]]:
+        """``(version, url)`` of each release's own docs page, and the runs of releases without
+        one (each run's value says why)."""
+        out: list[tuple[str, str]] = []
+        missing: dict[int, str] = {}
         for i in sorted(indices):
-            url = self._doc_cache.get((i, which))
-            if url is None and (i, which) not in self._doc_cache:
-                url = self._doc_cache[(i, which)] = self.doc_page(i, which)
+            key = (i, which)
+            if key not in self._doc_cache:
+                self._doc_cache[key] = doc_url(self.versions[i], which)
+            url = self._doc_cache[key]
             if url:
                 out.append((self.versions[i], url))
-        return out
+            else:
+                missing[i] = doc_gap(self.versions[i], which)
+        return out, [Era(self.versions, a, b, why) for a, b, why in value_runs(missing)]
 
     _doc_cache: dict[tuple[int, int], Optional[str]]
 
@@ -327,7 +369,7 @@ class SiteModel:
                           value_runs({i: (o.kind, o.type) for i, o in per_release.items()})]
         page.alias_eras = [Era(v, a, b, val) for a, b, val in
                            value_runs({i: tuple(o.aliases) for i, o in per_release.items()})]
-        page.docs = self._docs(page.canonical, 0)
+        page.docs, page.docs_missing = self._docs(page.canonical, 0)
         keys: dict[str, dict[int, dict[str, Any]]] = {}
         classes: dict[int, Any] = {}
         for i, opt in per_release.items():
@@ -351,8 +393,7 @@ class SiteModel:
         records: dict[str, dict[int, dict[str, Any]]] = {}
         runtime: dict[str, list[int]] = {}
         build: dict[str, list[int]] = {}
-        for i, s in enumerate(self.surfaces):
-            rt, bd = env_tables(s)
+        for i, (rt, bd) in enumerate(self.env_by_release):
             for name, rec in rt.items():
                 runtime.setdefault(name, []).append(i)
                 records.setdefault(name, {})[i] = rec
@@ -373,7 +414,7 @@ class SiteModel:
             ov = self.db.env_overlay(name) or {}
             page.successor, page.evidence, page.note = ov.get("successor"), ov.get("evidence"), ov.get("note")
             page.latest = recs[max(recs)]
-            page.docs = self._docs(page.runtime, 1)
+            page.docs, page.docs_missing = self._docs(page.runtime, 1)
             self.env[name] = page
         for page in self.env.values():
             if page.successor:
@@ -388,7 +429,7 @@ class SiteModel:
             page.next = self.versions[i + 1] if i + 1 < len(self.versions) else None
             page.options = len(s.options)
             page.strings = len(s.by_string)
-            rt, bd = env_tables(s)
+            rt, bd = self.env_by_release[i]
             page.env, page.build_env = len(rt), len(bd)
             page.source = s.record.get("source") or {}
             if page.prev:

@@ -80,6 +80,8 @@ def _env_fields(rec: dict[str, Any]) -> dict[str, Any]:
 
 def _changes(version: str, old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     """What differs between the field views of two consecutive releases."""
+    if new == old:  # most fields of most options stay the same from one release to the next
+        return []
     return [Change(version, k, old[k], new[k]) for k in new if new[k] != old[k]]
 
 
@@ -203,6 +205,9 @@ def diff(db: Database, old: str, new: str) -> SurfaceDiff:
             continue  # report each action once, under its canonical name in the new release
         if ob.deprecated and not oa.deprecated:
             d.deprecated.append(s)
+        if (oa.default_computed, oa.default, oa.choices, oa.type, oa.kind) == (
+                ob.default_computed, ob.default, ob.choices, ob.type, ob.kind):
+            continue  # the same field views (the common case): nothing to compare
         d.changed.extend((s, c.what, c.old, c.new) for c in _changes(b.version, _fields(oa), _fields(ob)))
     ea, eb = a.env, b.env
     for n in sorted(set(ea) - set(eb)):
