@@ -16,6 +16,7 @@ from typing import Any, Optional
 from .launch import KeyedArg, Launch, Span, Token
 from .record import Record, lazy_re
 from .surface.db import Database, Option, Surface
+from .wrapper_options import own_options
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
@@ -219,6 +220,8 @@ class ArgvParser:
         # options of a wrapper that shares the argv with vLLM (KServe's huggingfaceserver):
         # consumed with their values, never vLLM's to judge
         wrapper = frozenset(launch.context.get("wrapper_options") or ())
+        # options the launch's program parses itself before vLLM (Dynamo's): skipped with their values
+        own = own_options(launch.entry)
         while i < len(toks):
             tok = toks[i]
             if tok.splat:
@@ -255,6 +258,15 @@ class ArgvParser:
                 i += 1
                 continue
             written, eq, inline = text.partition("=")
+            shape = own.get(written)
+            if shape is not None:
+                i += 1
+                if not eq and shape != "flag":
+                    while i < len(toks) and not toks[i].splat and not looks_like_option(toks[i].text):
+                        i += 1
+                        if shape == "value":
+                            break
+                continue
             # argparse short option with attached value: -O3, -qawq
             attached = None
             if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json:

@@ -402,7 +402,7 @@ class Auditor:
         frm, source = self.from_for(path, hints, line)
         sa, sb = db.surface(frm), db.surface(self.to)
         la = LaunchAudit(str(path), line, launch.entry, frm, source, self.to, opaque=launch.opaque)
-        pm = launch.entry not in ("openai.api_server", "api_server")
+        pm = sa.entry_has_positional_model(launch.entry)
         args_a = ArgvParser(sa, db, positional_model=pm).parse(launch)  # (at B: the analysis's)
         ctx_a = self._ctx(path, launch, args_a, list(launch.env), sa, frm, data)
         ctx_b = self._ctx(path, launch, args_b, list(launch.env), sb, self.to, data)

@@ -146,3 +146,16 @@ def test_wrapper_options_are_consumed_not_judged(synth_db):
                     context={"wrapper_options": ["--backend", "--model_id", "--model_name"]})
     args = ArgvParser(synth_db.surface("0.27.1"), synth_db, positional_model=False).parse(launch)
     assert [(a.canonical, a.value) for a in args] == [("-tp", "2")]
+
+
+def test_wrapper_own_options_are_skipped_with_their_values(synth_db):
+    # Dynamo's worker parses its own options (exact names) and hands the rest to vLLM's parser
+    launch = Launch("x.sh", "dynamo.vllm", "argv", Span(0, 1), tokens=toks(
+        "--model", "m", "--connector", "kvbm", "nixl", "--is-prefill-worker", "--endpoint", "dyn://a.b.c",
+        "--no-use-vllm-tokenizer", "--migration-limit=3", "--enforce-eager", "--connect", "x"))
+    surface = synth_db.surface("0.27.1")
+    args = ArgvParser(surface, synth_db, positional_model=surface.entry_has_positional_model("dynamo.vllm")).parse(launch)
+    assert [(a.written, a.value, a.positional) for a in args] == [
+        ("--model", "m", False), ("--enforce-eager", None, False), ("--connect", "x", False)]
+    # an abbreviation of Dynamo's option is vLLM's to judge (Dynamo's parser has allow_abbrev=False)
+    assert args[2].option is None

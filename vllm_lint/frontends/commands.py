@@ -32,7 +32,8 @@ __all__ = [
 class VllmCommand(Record):
     """Where vLLM starts in a word list.
 
-    ``entry``: ``"vllm serve"``, ``"openai.api_server"``, ``"api_server"`` or ``"docker:<image>"``.
+    ``entry``: ``"vllm serve"``, ``"openai.api_server"``, ``"api_server"``, ``"dynamo.vllm"`` or
+    ``"docker:<image>"``.
     ``args_start``: index of the first word that is vLLM's (after ``serve``, after the module of
     ``python -m``, after the image of ``docker run``); may equal ``len(words)``.
     ``env``: ``(word index, NAME, value)`` for environment set on the way (leading ``A=B``,
@@ -534,6 +535,10 @@ def _parse_python(words: list[str], i: int) -> Optional[tuple[str, int]]:
 def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str, int]]:
     if module in _OPENAI_MODULES:
         return _OPENAI_MODULES[module], nxt
+    if module == "dynamo.vllm":
+        # NVIDIA Dynamo's vLLM worker: vLLM's engine arguments beside Dynamo's own
+        # (vllm_lint/wrapper_options.py)
+        return "dynamo.vllm", nxt
     if module in ("vllm.entrypoints.cli.main", "vllm"):
         if nxt < len(words) and words[nxt] == "serve":
             return "vllm serve", nxt + 1

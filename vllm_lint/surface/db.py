@@ -217,9 +217,9 @@ class Surface:
 
     def entry_has_positional_model(self, entry: str) -> bool:
         """Whether the words of a launch with this entry start with ``vllm serve``'s positional
-        model: not for the api_server modules, nor for arguments to a vLLM image whose entrypoint
-        at this release is the api_server module."""
-        if entry in ("openai.api_server", "api_server"):
+        model: not for the api_server modules or Dynamo's worker (``--model``), nor for arguments to
+        a vLLM image whose entrypoint at this release is the api_server module."""
+        if entry in ("openai.api_server", "api_server", "dynamo.vllm"):
             return False
         if entry.startswith("docker:"):
             return self.image_runs != "openai.api_server"
