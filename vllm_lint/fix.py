@@ -60,9 +60,9 @@ def select_edits(diags: list[Diagnostic], unsafe: bool) -> tuple[list[Edit], int
         ends[i:j] = [b]
 
     for d in sorted(diags, key=lambda d: (d.span.start if d.span else 0, d.code)):
-        f = d.fix
-        if f is None or f.applicability == "display-only" or (f.applicability == "unsafe" and not unsafe):
+        if not d.fix_applies(unsafe):
             continue
+        f = d.fix
         spans = [(e.span.start, e.span.end) for e in f.edits]
         # overlapping or touching edits wait for the next pass: each was computed against the
         # original text around it (a deletion takes the whitespace beside it), so two neighbours

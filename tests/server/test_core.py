@@ -123,26 +123,59 @@ def test_python_keyword_completion_inside_an_engine_call(tmp_path):
 
 
 def test_a_result_for_a_superseded_version_is_dropped(tmp_path):
+    """The editor sends version 2 while version 1 is being linted: the lint reads the waiting
+    input before it publishes, drops its result and lints version 2."""
+    import asyncio
+    import json
+    import os
+
     from lsprotocol import types
     from pygls.workspace import Workspace
 
+    from vllm_lint.server import transport
     from vllm_lint.server.protocol import build_server
 
     server = build_server(debounce=0)
     ws = Workspace(None)
     server.protocol._workspace = ws
+    server.protocol.client_capabilities = types.ClientCapabilities()
+    sent: list[bytes] = []
+
+    class Writer:
+        def write(self, data: bytes) -> None:
+            sent.append(data)
+
+    server.protocol.set_writer(Writer())
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    server.dispatch = transport.FastDispatch(server, r)
     uri = (tmp_path / "serve.sh").as_uri()
     ws.put_text_document(types.TextDocumentItem(uri=uri, language_id="shellscript", version=1,
                                                 text=LAUNCH.decode()))
     real = server.session.analyse
+    typed = []
 
     def typing_meanwhile(path, text, language=None):
         out = real(path, text, language)
-        ws.update_text_document(types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-                                types.TextDocumentContentChangeWholeDocument(text="vllm serve m\n"))
+        if not typed:
+            typed.append(os.write(w, transport.frame({
+                "jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": {"textDocument": {"uri": uri, "version": 2},
+                           "contentChanges": [{"text": "vllm serve m\n"}]}})))
         return out
 
     server.session.analyse = typing_meanwhile
-    assert server.analyse_now(uri) is None and uri not in server.analyses
-    server.session.analyse = real
-    assert server.analyse_now(uri).diagnostics == [] and server.analyses[uri][0] == 2
+
+    async def edit() -> None:
+        server.schedule(uri, 0)
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    try:
+        asyncio.run(edit())
+    finally:
+        os.close(r)
+        os.close(w)
+    published = [json.loads(m.split(b"\r\n\r\n", 1)[1])["params"] for m in sent]
+    assert [(p["version"], p["diagnostics"]) for p in published] == [(2, [])]
+    assert server.analyses[uri][0] == 2

@@ -20,14 +20,10 @@ CONTEXT_LINES = 2  # source lines shown before and after a finding's line, as ru
 TAB = 4
 
 
-def _fixable(d, ctx: ReportContext) -> bool:
-    return d.fix is not None and (d.fix.applicability == "safe" or ctx.unsafe_fixes and d.fix.applicability == "unsafe")
-
-
 def header(d, ctx: ReportContext, with_release: bool = True) -> str:
     """A finding's first line: ``path:row:col: CODE [*] severity: message``."""
     code, severity = d.code, d.severity
-    mark = " [*]" if _fixable(d, ctx) else ""
+    mark = " [*]" if d.fix_applies(ctx.unsafe_fixes) else ""
     loc = f"{d.path}:{d.row}:{d.column}:"
     if ctx.color:
         loc = f"{_BOLD}{loc}{_RESET}"
@@ -87,7 +83,7 @@ def statistics_rows(diags, ctx: ReportContext) -> list[tuple[str, int, bool, str
     from ..rules.base import registry
 
     counts = Counter(d.code for d in diags)
-    fixable = Counter(d.code for d in diags if _fixable(d, ctx))
+    fixable = Counter(d.code for d in diags if d.fix_applies(ctx.unsafe_fixes))
     reg = ctx.rules or registry()
     return [(code, n, bool(fixable.get(code)), reg[code].name if code in reg else "")
             for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
@@ -96,7 +92,7 @@ def statistics_rows(diags, ctx: ReportContext) -> list[tuple[str, int, bool, str
 def summary_lines(diags, ctx: ReportContext) -> list[str]:
     """The closing summary: how many findings, how many fixed, what --fix and --unsafe-fixes would do."""
     n = len(diags)
-    fixable_n = sum(1 for d in diags if _fixable(d, ctx))
+    fixable_n = sum(1 for d in diags if d.fix_applies(ctx.unsafe_fixes))
     unsafe_n = sum(1 for d in diags if d.fix is not None and d.fix.applicability == "unsafe" and not ctx.unsafe_fixes)
     by = Counter(d.severity for d in diags)
     kinds = ", ".join(f"{by[s]} {s}{'s' if by[s] != 1 and s != 'info' else ''}" for s in _RANK_ORDER if by[s])

@@ -72,6 +72,12 @@ class Diagnostic(Record):
     def fixable(self) -> bool:
         return self.fix is not None and self.fix.applicability != "display-only"
 
+    def fix_applies(self, unsafe_fixes: bool) -> bool:
+        """Whether ``--fix`` applies this finding's fix (with ``--unsafe-fixes`` or not): the
+        ``[*]`` mark of the text output, the editor's quick fixes."""
+        return self.fix is not None and (self.fix.applicability == "safe"
+                                         or (unsafe_fixes and self.fix.applicability == "unsafe"))
+
 
 class LintContext(Record):
     """Everything a rule may read about one launch (or one file's loose environment).

@@ -68,6 +68,9 @@ class ClientSettings:
 # ----------------------------------------------------------------------------- positions
 
 
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
 class Positions:
     """Byte offsets of a document's UTF-8 bytes as LSP positions in the negotiated encoding
     ("utf-8", "utf-16" or "utf-32"), and back. LSP lines end at ``\\n``, ``\\r\\n`` or ``\\r``."""
@@ -75,21 +78,10 @@ class Positions:
     def __init__(self, data: bytes, encoding: str = "utf-16") -> None:
         self.data = data
         self.encoding = encoding
-        starts = [0]
-        i, n = 0, len(data)
-        while i < n:
-            c = data[i]
-            if c == 0x0A:
-                starts.append(i + 1)
-            elif c == 0x0D:
-                if i + 1 < n and data[i + 1] == 0x0A:
-                    i += 1
-                starts.append(i + 1)
-            i += 1
-        self.starts = starts
+        self.starts = [0, *(m.end() for m in _LINE_END.finditer(data))]
 
     def _units(self, chunk: bytes) -> int:
-        if self.encoding == "utf-8":
+        if self.encoding == "utf-8" or chunk.isascii():
             return len(chunk)
         text = chunk.decode("utf-8", errors="replace")
         if self.encoding == "utf-32":
@@ -108,7 +100,7 @@ class Positions:
         start = self.starts[max(line, 0)]
         end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.data)
         row = self.data[start:end].rstrip(b"\r\n")
-        if self.encoding == "utf-8":
+        if self.encoding == "utf-8" or row.isascii():
             return start + min(character, len(row))
         text = row.decode("utf-8", errors="replace")
         units = 0
@@ -126,7 +118,7 @@ class Analysis:
     """One lint of one version of a document: its bytes, format, the findings as the CLI reports
     them (placed, suppressions applied) and the release each launch was checked against."""
 
-    __slots__ = ("path", "data", "fmt", "diagnostics", "targets", "linter", "error")
+    __slots__ = ("path", "data", "fmt", "diagnostics", "targets", "linter", "error", "reads", "_positions")
 
     def __init__(self, path: str, data: bytes, fmt: Optional[str], diagnostics: list[Diagnostic],
                  targets: list[tuple[int, int, str, str]], linter: Any = None, error: Optional[str] = None):
@@ -137,6 +129,16 @@ class Analysis:
         self.targets = targets  # (launch start, launch end, release, why that release)
         self.linter = linter
         self.error = error  # a configuration or database problem: one message, shown once
+        self.reads: tuple[tuple[str, str], ...] = ()  # other files read, with their content keys
+        self._positions: Optional[Positions] = None
+
+    def positions(self, encoding: str) -> Positions:
+        """This version's line table in ``encoding`` (built once: diagnostics, code actions and
+        hovers of one version share it)."""
+        pos = self._positions
+        if pos is None or pos.encoding != encoding:
+            pos = self._positions = Positions(self.data, encoding)
+        return pos
 
     def target_at(self, offset: int) -> Optional[tuple[str, str]]:
         for start, end, release, why in self.targets:
@@ -233,10 +235,6 @@ def lint_document(linter, path: str, data: bytes, fmt: str) -> tuple[list[Diagno
 
 
 # ----------------------------------------------------------------------------- fixes
-
-
-def fixable(d: Diagnostic, unsafe: bool) -> bool:
-    return d.fix is not None and (d.fix.applicability == "safe" or (unsafe and d.fix.applicability == "unsafe"))
 
 
 def fixed_bytes(analysis: Analysis, d: Diagnostic) -> Optional[bytes]:

@@ -3,8 +3,9 @@
 Diagnostics are pushed on open, change (debounced) and save, and pulled for clients that ask
 (``textDocument/diagnostic``); code actions offer each fix, a fix-all and a suppression; hover
 tells an option's history; completion offers the options of the target release. All of it runs
-in-process on the buffer's text through ``vllm_lint.server.core``; a lint runs on one worker
-thread, and a result computed for a version the editor has since replaced is dropped.
+in-process on the buffer's text through ``vllm_lint.server.core``, on the event loop's thread;
+``vllm_lint.server.transport`` reads the input there and applies the hot notifications without
+pygls' structuring. A result computed for a version the editor has since replaced is dropped.
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from . import core
+from . import core, transport
 
 log = logging.getLogger("vllm_lint.server")
 
@@ -35,9 +35,9 @@ class VllmLintServer(LanguageServer):
         self.session = session or core.Session()
         self.debounce = debounce
         self.analyses: dict[str, tuple[Optional[int], core.Analysis]] = {}
-        self._pending: dict[str, asyncio.Task] = {}
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vllm-lint")
+        self._pending: dict[str, asyncio.Handle] = {}  # uri -> the lint waiting for its turn
         self._errors_shown: set[str] = set()
+        self.dispatch = None  # transport.FastDispatch while serve_stdio reads the input
 
     # -- what the client does
     @property
@@ -53,45 +53,62 @@ class VllmLintServer(LanguageServer):
         return str(getattr(enc, "value", enc) or "utf-16")
 
     # -- linting
-    def analyse_now(self, uri: str) -> Optional[core.Analysis]:
-        """Lint the document as it is now (the caller runs on the worker thread or needs the
-        answer at once, as a pull request does) and remember the result for its version."""
+    def analyse_now(self, uri: str) -> core.Analysis:
+        """Lint the document as it is now and remember the result for its version."""
         doc = self.workspace.get_text_document(uri)
-        version, text, language = doc.version, doc.source, doc.language_id
-        analysis = self.session.analyse(core.uri_to_path(uri), text, language)
-        current = self.workspace.get_text_document(uri).version
-        if current != version:
-            return None  # superseded while linting
+        version = doc.version
+        analysis = self.session.analyse(core.uri_to_path(uri), doc.source, doc.language_id)
         self.analyses[uri] = (version, analysis)
         return analysis
 
+    def on_open(self, uri: str) -> None:
+        self.schedule(uri, 0)
+
+    def on_change(self, uri: str) -> None:
+        self.schedule(uri, self.debounce)
+
     def schedule(self, uri: str, delay: float) -> None:
+        """Lint ``uri`` after ``delay`` seconds (a newer change restarts the wait) and push its
+        diagnostics; a pulling client asks when it wants them."""
         old = self._pending.pop(uri, None)
         if old is not None:
             old.cancel()
-        self._pending[uri] = asyncio.ensure_future(self._lint_and_publish(uri, delay))
+        if self.pull_mode:
+            return
+        loop = asyncio.get_running_loop()
+        self._pending[uri] = (loop.call_later(delay, self._lint_and_publish, uri) if delay > 0
+                              else loop.call_soon(self._lint_and_publish, uri))
 
-    async def _lint_and_publish(self, uri: str, delay: float) -> None:
+    def _lint_and_publish(self, uri: str) -> None:
+        self._pending.pop(uri, None)
         try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            doc = self.workspace.get_text_document(uri)
-            version = doc.version
-            loop = asyncio.get_running_loop()
-            analysis = await loop.run_in_executor(self._worker, self.analyse_now, uri)
-            if analysis is None or self.workspace.get_text_document(uri).version != version:
+            # input already waiting may replace this version: read it first, and again after the
+            # lint, so that a result for a version the editor has replaced is never published
+            if self.dispatch is not None:
+                self.dispatch.drain()
+            if uri in self._pending or uri not in self.workspace.text_documents:
                 return
-            if self._pending.get(uri) is not asyncio.current_task() or self.pull_mode:
-                return  # a newer lint of this document is on its way, or the client pulls
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-                uri=uri, version=version, diagnostics=self.lsp_diagnostics(analysis)))
-        except asyncio.CancelledError:
-            pass
+            version = self.workspace.get_text_document(uri).version
+            analysis = self.analyse_now(uri)
+            if self.dispatch is not None:
+                self.dispatch.drain()
+            if uri in self._pending or uri not in self.workspace.text_documents:
+                return
+            self.publish(uri, version, self.diagnostics_json(analysis))
         except Exception:  # noqa: BLE001 - the client must never see an exception
             self.report_internal_error()
-        finally:
-            if self._pending.get(uri) is asyncio.current_task():
-                del self._pending[uri]
+
+    def publish(self, uri: str, version: Optional[int], diagnostics: list[dict[str, Any]]) -> None:
+        """``textDocument/publishDiagnostics`` written as plain JSON (what pygls' converter would
+        write for the same values, without structuring them into lsprotocol types first)."""
+        writer = self.protocol.writer
+        if writer is None:
+            return
+        params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
+        if version is not None:
+            params["version"] = version
+        writer.write(transport.frame({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                                      "params": params}))
 
     def relint_all(self) -> None:
         """After a settings or configuration change: lint every open document again (a pulling
@@ -122,35 +139,49 @@ class VllmLintServer(LanguageServer):
 
     # -- conversions
     def positions(self, analysis: core.Analysis) -> core.Positions:
-        return core.Positions(analysis.data, self.encoding)
+        return analysis.positions(self.encoding)
 
     def lsp_range(self, pos: core.Positions, start: int, end: int) -> types.Range:
         a, b = pos.position(start), pos.position(end)
         return types.Range(start=types.Position(*a), end=types.Position(*b))
 
-    def lsp_diagnostic(self, pos: core.Positions, d) -> types.Diagnostic:
+    def diagnostic_json(self, pos: core.Positions, d) -> dict[str, Any]:
+        """One finding as an LSP ``Diagnostic``, in JSON (the one place it is built; the typed
+        form, for code actions and pulls, is structured from it)."""
         if d.span is not None:
-            rng = self.lsp_range(pos, d.span.start, d.span.end)
+            start, end = d.span.start, d.span.end
         else:
             line = max(d.row - 1, 0)
             start = pos.starts[min(line, len(pos.starts) - 1)]
             end = pos.data.find(b"\n", start)
-            rng = self.lsp_range(pos, start, len(pos.data) if end < 0 else end)
-        from ..rules.base import registry
-
-        rule = registry().get(d.code)
+            end = len(pos.data) if end < 0 else end
+        (l1, c1), (l2, c2) = pos.position(start), pos.position(end)
+        out: dict[str, Any] = {"range": {"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}},
+                               "message": core.shown_message(d)}
+        if d.severity in SEVERITIES:
+            out["severity"] = SEVERITIES[d.severity].value
+        out["code"] = d.code
+        rule = _registry().get(d.code)
         href = core.rule_url(self.session, d.code, rule.url if rule else "")
-        return types.Diagnostic(
-            range=rng, message=core.shown_message(d), severity=SEVERITIES.get(d.severity),
-            code=d.code, code_description=types.CodeDescription(href=href) if href else None,
-            source="vllm-lint", data={"fixable": core.fixable(d, self.session.client.unsafe_fixes)})
+        if href:
+            out["codeDescription"] = {"href": href}
+        out["source"] = "vllm-lint"
+        out["data"] = {"fixable": d.fix_applies(self.session.client.unsafe_fixes)}
+        return out
 
-    def lsp_diagnostics(self, analysis: core.Analysis) -> list[types.Diagnostic]:
+    def lsp_diagnostic(self, pos: core.Positions, d) -> types.Diagnostic:
+        return self.protocol._converter.structure(self.diagnostic_json(pos, d), types.Diagnostic)
+
+    def diagnostics_json(self, analysis: core.Analysis) -> list[dict[str, Any]]:
         if analysis.error:
             self.show_error_once(analysis.error)
             return []
         pos = self.positions(analysis)
-        return [self.lsp_diagnostic(pos, d) for d in analysis.diagnostics]
+        return [self.diagnostic_json(pos, d) for d in analysis.diagnostics]
+
+    def lsp_diagnostics(self, analysis: core.Analysis) -> list[types.Diagnostic]:
+        convert = self.protocol._converter.structure
+        return [convert(d, types.Diagnostic) for d in self.diagnostics_json(analysis)]
 
     def current(self, uri: str) -> Optional[core.Analysis]:
         """The analysis of the document's current version (computed now if the last one is stale)."""
@@ -181,7 +212,7 @@ class VllmLintServer(LanguageServer):
         here = [d for d in analysis.diagnostics if _touches(d, pos, lo, hi)]
         if wants(types.CodeActionKind.QuickFix):
             for d in here:
-                if not core.fixable(d, unsafe):
+                if not d.fix_applies(unsafe):
                     continue
                 new = core.fixed_bytes(analysis, d)
                 if new is None:
@@ -200,13 +231,19 @@ class VllmLintServer(LanguageServer):
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[self.lsp_diagnostic(pos, d) for d in here if d.row == row],
                     edit=types.WorkspaceEdit(changes={uri: [self.text_edit(analysis, new)]})))
-        if wants(FIX_ALL_KIND) and any(core.fixable(d, unsafe) for d in analysis.diagnostics):
+        if wants(FIX_ALL_KIND) and any(d.fix_applies(unsafe) for d in analysis.diagnostics):
             new = core.fix_all(analysis)
             if new is not None:
                 actions.append(types.CodeAction(
                     title="Fix all vllm-lint problems", kind=FIX_ALL_KIND,
                     edit=types.WorkspaceEdit(changes={uri: [self.text_edit(analysis, new)]})))
         return actions
+
+
+def _registry():
+    from ..rules.base import registry
+
+    return registry()
 
 
 def _touches(d, pos: core.Positions, lo: int, hi: int) -> bool:
@@ -255,12 +292,12 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @_safe
     def did_open(ls: VllmLintServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, 0)
+        ls.on_open(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @_safe
     def did_change(ls: VllmLintServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, ls.debounce)
+        ls.on_change(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @_safe
@@ -274,11 +311,11 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
     @_safe
     def did_close(ls: VllmLintServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        task = ls._pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
+        waiting = ls._pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
         ls.analyses.pop(uri, None)
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        ls.publish(uri, None, [])
 
     @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
                     types.DiagnosticOptions(identifier="vllm-lint", inter_file_dependencies=True,
@@ -346,4 +383,6 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
 def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
     """Serve over stdio until the client says exit."""
     logging.basicConfig(level=logging.WARNING)
-    build_server(core.Session(db_path), debounce).start_io()
+    import sys
+
+    transport.serve_stdio(build_server(core.Session(db_path), debounce), sys.stdin.buffer, sys.stdout.buffer)
