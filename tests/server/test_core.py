@@ -179,3 +179,19 @@ def test_a_result_for_a_superseded_version_is_dropped(tmp_path):
     published = [json.loads(m.split(b"\r\n\r\n", 1)[1])["params"] for m in sent]
     assert [(p["version"], p["diagnostics"]) for p in published] == [(2, [])]
     assert server.analyses[uri][0] == 2
+
+
+def test_the_remembered_model_lookup_follows_an_edited_config_json(tmp_path):
+    import json
+
+    cfg = tmp_path / "m" / "config.json"
+    cfg.parent.mkdir()
+    cfg.write_text(json.dumps({"num_attention_heads": 28, "num_key_value_heads": 4}))
+    s = core.Session()
+    text = "vllm serve ./m -tp 8\n"
+    first = s.analyse(str(tmp_path / "serve.sh"), text)
+    assert [d.code for d in first.diagnostics] == ["VL401"] and str(cfg) in dict(first.reads)
+    cfg.write_text(json.dumps({"num_attention_heads": 32, "num_key_value_heads": 8}))
+    assert s.analyse(str(tmp_path / "serve.sh"), text).diagnostics == []  # by content key
+    cfg.write_text(json.dumps({"num_attention_heads": 12, "num_key_value_heads": 4}))
+    assert [d.code for d in s.analyse(str(tmp_path / "serve.sh"), text).diagnostics] == ["VL401"]

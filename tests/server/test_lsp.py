@@ -56,6 +56,21 @@ def _uri(tmp_path, name: str) -> str:
     return (tmp_path / name).as_uri()
 
 
+async def _until(client: LanguageClient, uri: str, codes_wanted, timeout: float = 30) -> list[str]:
+    """The codes of ``uri``'s diagnostics once ``codes_wanted`` holds of them, or the last ones
+    published when nothing new comes for ``timeout`` seconds (the test then fails, not hangs)."""
+    codes = sorted(d.code for d in client.diagnostics.get(uri, []))
+    for _ in range(50):
+        if codes_wanted(codes):
+            break
+        try:
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout)
+        except asyncio.TimeoutError:
+            break
+        codes = sorted(d.code for d in client.diagnostics.get(uri, []))
+    return codes
+
+
 async def test_shell_diagnostics_quick_fix_and_suppression(client: LanguageClient, tmp_path):
     uri = _uri(tmp_path, "serve.sh")
     diags = await _open(client, uri, SHELL, "shellscript")
@@ -84,11 +99,7 @@ async def test_shell_diagnostics_quick_fix_and_suppression(client: LanguageClien
     client.text_document_did_change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
         content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)]))
-    for _ in range(50):
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if sorted(d.code for d in client.diagnostics[uri]) == ["VL101"]:
-            break
-    assert sorted(d.code for d in client.diagnostics[uri]) == ["VL101"]
+    assert await _until(client, uri, lambda codes: codes == ["VL101"]) == ["VL101"]
 
 
 async def test_fix_all_for_a_manifest(client: LanguageClient, tmp_path):
@@ -129,18 +140,11 @@ async def test_settings_change_relints_open_documents(client: LanguageClient, tm
     await _open(client, uri, SHELL, "shellscript")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"vllm-lint": {"targetVersion": "0.10.2"}}))
-    for _ in range(50):
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if not any(d.code == "VL101" for d in client.diagnostics[uri]):
-            break
+    await _until(client, uri, lambda codes: "VL101" not in codes)
     # --swap-space and --cuda-graph-sizes were both accepted by 0.10.2
     assert [d.code for d in client.diagnostics[uri] if d.code in ("VL101", "VL102")] == []
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"vllm-lint": {}}))
-    for _ in range(50):
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if sorted(d.code for d in client.diagnostics[uri]) == ["VL101", "VL102"]:
-            break
-    assert sorted(d.code for d in client.diagnostics[uri]) == ["VL101", "VL102"]
+    assert await _until(client, uri, lambda codes: codes == ["VL101", "VL102"]) == ["VL101", "VL102"]
 
 
 async def test_a_broken_file_gives_vl001_and_the_server_keeps_serving(client: LanguageClient, tmp_path):
@@ -171,6 +175,31 @@ async def test_superseded_versions_are_never_published(client: LanguageClient, t
             break
         await asyncio.sleep(0)
     assert seen[-1] == ["VL101", "VL102"]  # version 11 is SHELL
+
+
+async def test_an_edited_config_json_beside_a_script_changes_its_diagnostics(client: LanguageClient, tmp_path):
+    """The model lookup the server remembers follows the local model's config.json: when the
+    client reports the file changed, and by its content key when it does not."""
+    import json
+
+    cfg = tmp_path / "m" / "config.json"
+    cfg.parent.mkdir()
+    cfg.write_text(json.dumps({"num_attention_heads": 28, "num_key_value_heads": 4}))
+    uri = _uri(tmp_path, "serve.sh")
+    text = "#!/bin/sh\nvllm serve ./m --tensor-parallel-size 8\n"
+    assert [d.code for d in await _open(client, uri, text, "shellscript")] == ["VL401"]
+
+    cfg.write_text(json.dumps({"num_attention_heads": 32, "num_key_value_heads": 8}))
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=cfg.as_uri(), type=types.FileChangeType.Changed)]))
+    assert await _until(client, uri, lambda codes: codes == []) == []
+
+    # no notification this time (a client that watches nothing): the next lint sees the new key
+    cfg.write_text(json.dumps({"num_attention_heads": 12, "num_key_value_heads": 4}))
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text + "# edited\n")]))
+    assert await _until(client, uri, lambda codes: codes == ["VL401"]) == ["VL401"]
 
 
 @pytest_lsp.fixture(scope="module", loop_scope="module", config=ClientServerConfig(

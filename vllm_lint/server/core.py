@@ -8,6 +8,7 @@ client's position encoding, quick fixes, suppressions, hovers, completions).
 from __future__ import annotations
 
 import bisect
+from itertools import accumulate
 import os
 import re
 from pathlib import Path
@@ -68,9 +69,6 @@ class ClientSettings:
 # ----------------------------------------------------------------------------- positions
 
 
-_LINE_END = re.compile(rb"\r\n|\r|\n")
-
-
 class Positions:
     """Byte offsets of a document's UTF-8 bytes as LSP positions in the negotiated encoding
     ("utf-8", "utf-16" or "utf-32"), and back. LSP lines end at ``\\n``, ``\\r\\n`` or ``\\r``."""
@@ -78,7 +76,11 @@ class Positions:
     def __init__(self, data: bytes, encoding: str = "utf-16") -> None:
         self.data = data
         self.encoding = encoding
-        self.starts = [0, *(m.end() for m in _LINE_END.finditer(data))]
+        starts = [0]
+        starts += accumulate(map(len, data.splitlines(keepends=True)))  # bytes: \n, \r\n and \r
+        if data and data[-1] not in b"\r\n":
+            starts.pop()  # the end of the last line, which no line starts at
+        self.starts = starts
 
     def _units(self, chunk: bytes) -> int:
         if self.encoding == "utf-8" or chunk.isascii():
@@ -150,13 +152,33 @@ class Analysis:
 class Session:
     """What the server keeps between requests: the database (loaded once), the client's
     settings, and the rule selection per configuration. Every lint builds a fresh ``Linter``
-    (cheap), so a project pin or ``config.json`` edited on disk is seen at the next keystroke."""
+    (cheap), so a configuration file or project pin edited on disk is seen at the next keystroke.
+    What outlives one lint, the process's memo of resolved models, is kept true by content key:
+    before each lint, a file an earlier lint read (a local model's ``config.json``, a Hugging Face
+    cache snapshot) that has changed since makes the server forget every resolved model
+    (``files_changed``, also called when the client reports changed files)."""
 
     def __init__(self, db_path: Optional[str] = None) -> None:
         self.db_path = db_path
         self._db = None
         self.client = ClientSettings()
         self._rules: dict[tuple, list] = {}
+        self._read: dict[str, str] = {}  # file an earlier lint read -> its content key then
+
+    def files_changed(self) -> None:
+        """Files on disk may have changed: forget the facts read from them."""
+        from ..knowledge import models
+
+        models.clear_cache()
+        self._read.clear()
+
+    def _check_reads(self) -> None:
+        if not self._read:
+            return
+        from ..inputs import content_key
+
+        if any(content_key(f) != key for f, key in self._read.items()):
+            self.files_changed()
 
     @property
     def db(self):
@@ -212,26 +234,31 @@ class Session:
             fmt = format_by_content(data[:4096])
         if fmt is None:
             return Analysis(path, data, None, [], [])
+        self._check_reads()
         try:
             linter = self.linter_for(path)
-            diags, targets = lint_document(linter, path, data, fmt)
+            diags, targets, reads = lint_document(linter, path, data, fmt)
         except ConfigError as e:
             return Analysis(path, data, fmt, [], [], error=str(e))
         except DatabaseError as e:
             return Analysis(path, data, fmt, [], [], error=str(e))
-        return Analysis(path, data, fmt, diags, targets, linter)
+        self._read.update(reads)
+        out = Analysis(path, data, fmt, diags, targets, linter)
+        out.reads = reads
+        return out
 
 
-def lint_document(linter, path: str, data: bytes, fmt: str) -> tuple[list[Diagnostic], list[tuple[int, int, str, str]]]:
+def lint_document(linter, path: str, data: bytes, fmt: str
+                  ) -> tuple[list[Diagnostic], list[tuple[int, int, str, str]], tuple[tuple[str, str], ...]]:
     """The findings the CLI would report for ``data`` at ``path`` (nothing read from disk for
-    the document itself: the engine's ``Linter.analyse``), and the release each launch was
-    checked against."""
+    the document itself: the engine's ``Linter.analyse``), the release each launch was checked
+    against, and the other files the analysis read (path, content key)."""
     _, skipped = linter.screen(path, data, "auto", fmt)
     if skipped is not None:
-        return [], []
+        return [], [], ()
     analysis = linter.analyse(path, data, mode="auto", fmt=fmt)
     targets = [(la.launch.span.start, la.launch.span.end, la.target, la.target_source) for la in analysis.launches]
-    return linter.finish(data, analysis.diagnostics, path, fmt), targets
+    return linter.finish(data, analysis.diagnostics, path, fmt), targets, analysis.reads
 
 
 # ----------------------------------------------------------------------------- fixes

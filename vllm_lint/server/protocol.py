@@ -27,6 +27,16 @@ FIX_ALL_KIND = "source.fixAll.vllm-lint"
 SEVERITIES = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
               "info": types.DiagnosticSeverity.Information}
 CONFIG_NAMES = (".vllm-lint.toml", "pyproject.toml")
+# the files other than a document that its findings depend on: its configuration, the project's
+# pin of vLLM, a local model's config.json (watched, and a save of one re-lints every document)
+WATCHED = ("**/.vllm-lint.toml", "**/pyproject.toml", "**/config.json",
+           "**/requirements*.{txt,in}", "**/constraints*.{txt,in}")
+
+
+def _is_watched_name(uri: str) -> bool:
+    name = uri.rsplit("/", 1)[-1]
+    return name in CONFIG_NAMES or name == "config.json" or (
+        name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in")))
 
 
 class VllmLintServer(LanguageServer):
@@ -287,7 +297,7 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
             ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
                 id="vllm-lint-config", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
-                    types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_NAMES]))]))
+                    types.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED]))]))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @_safe
@@ -302,7 +312,8 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @_safe
     def did_save(ls: VllmLintServer, params: types.DidSaveTextDocumentParams) -> None:
-        if params.text_document.uri.rsplit("/", 1)[-1] in CONFIG_NAMES:
+        if _is_watched_name(params.text_document.uri):
+            ls.session.files_changed()
             ls.relint_all()
         else:
             ls.schedule(params.text_document.uri, 0)
@@ -375,6 +386,7 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @_safe
     def did_change_watched_files(ls: VllmLintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.session.files_changed()
         ls.relint_all()
 
     return server
