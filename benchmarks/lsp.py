@@ -94,6 +94,24 @@ class Client:
         self.proc.wait(timeout=10)
 
 
+def sched_ns(pid: int) -> tuple[int, int]:
+    """(ns on a CPU, ns waiting for one) of every thread of ``pid`` so far (Linux' schedstat;
+    zeros elsewhere): what separates the server's own work from the machine's load."""
+    run = wait = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0, 0
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                a, b, _ = f.read().split()
+        except (OSError, ValueError):
+            continue
+        run, wait = run + int(a), wait + int(b)
+    return run, wait
+
+
 def _frame(msg) -> bytes:
     body = json.dumps(msg).encode()
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
@@ -119,6 +137,7 @@ def main() -> None:
     session = core.Session()
 
     results = {}
+    cpu: dict[str, tuple[float, float, float]] = {}
     # start-up: process start to the first diagnostics of one opened file, against a one-file CLI run
     startup, cli = [], []
     name, text, lang = cases["shell 20 lines"]
@@ -151,24 +170,37 @@ def main() -> None:
         uri = path.as_uri()
         c.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}})
         c.wait(_published(uri, 1))
-        server, local = [], []
+        server, local, server_cpu, server_wait, local_cpu = [], [], [], [], []
         for r in range(opts.rounds):
             version = r + 2
             edited = text + f"# round {r}\n"
+            s0 = sched_ns(c.proc.pid)
             t0 = time.perf_counter()
             c.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                               "contentChanges": [{"text": edited}]})
             c.wait(_published(uri, version))
             server.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
+            s1 = sched_ns(c.proc.pid)
+            server_cpu.append((s1[0] - s0[0]) / 1e9)
+            server_wait.append((s1[1] - s0[1]) / 1e9)
+            t0, c0 = time.perf_counter(), time.thread_time()
             session.analyse(str(path), edited, lang)
             local.append(time.perf_counter() - t0)
+            local_cpu.append(time.thread_time() - c0)
         results[label] = (statistics.median(server), statistics.median(local), "in-process lint")
+        cpu[label] = (statistics.median(server_cpu), statistics.median(server_wait), statistics.median(local_cpu))
     c.close()
 
+    print(f"load average {os.getloadavg()[0]:.1f} (1 min)" if hasattr(os, "getloadavg") else "")
     print(f"{'case':32} {'server ms':>10} {'baseline ms':>12} {'ratio':>7}  baseline")
     for label, (a, b, base) in results.items():
         print(f"{label:32} {a * 1000:10.1f} {b * 1000:12.1f} {a / b:7.2f}  {base}")
+    if any(v[0] for v in cpu.values()):
+        print("\nwhere a change's time goes (medians): the server's CPU time and its wait for a CPU, "
+              "against the in-process lint's CPU time")
+        print(f"{'case':32} {'server cpu':>10} {'cpu wait':>9} {'baseline cpu':>13} {'cpu ratio':>10}")
+        for label, (run, wait, base) in cpu.items():
+            print(f"{label:32} {run * 1000:10.1f} {wait * 1000:9.1f} {base * 1000:13.1f} {run / base:10.2f}")
 
 
 if __name__ == "__main__":
