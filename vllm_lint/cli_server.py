@@ -13,8 +13,10 @@ from .cli import _fail
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
 def server_cmd(debounce, db_path) -> None:
     """Run the language server over stdio (for editors: see the README's editor section)."""
-    try:
-        from .server.protocol import serve
-    except ImportError as e:  # pygls missing from an odd install
-        raise _fail(f"the language server needs pygls ({e}); install vllm-lint with its dependencies")
+    from importlib.util import find_spec
+
+    if find_spec("pygls") is None or find_spec("lsprotocol") is None:  # an odd install
+        raise _fail("the language server needs pygls; install vllm-lint with its dependencies")
+    from .server.transport import serve
+
     serve(db_path, debounce)

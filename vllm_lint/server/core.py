@@ -466,6 +466,49 @@ def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int,
     return start, items
 
 
+SEVERITIES = {"error": 1, "warning": 2, "info": 3}  # LSP's DiagnosticSeverity
+
+
+def diagnostic_json(session: Session, pos: Positions, d: Diagnostic) -> dict[str, Any]:
+    """One finding as an LSP ``Diagnostic``, in JSON: the one place it is built (what pygls'
+    converter writes for the same values; the typed form, for code actions and pulls, is
+    structured from it)."""
+    from ..rules.base import registry
+
+    if d.span is not None:
+        start, end = d.span.start, d.span.end
+    else:
+        line = max(d.row - 1, 0)
+        start = pos.starts[min(line, len(pos.starts) - 1)]
+        end = pos.data.find(b"\n", start)
+        end = len(pos.data) if end < 0 else end
+    (l1, c1), (l2, c2) = pos.position(start), pos.position(end)
+    out: dict[str, Any] = {"range": {"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}},
+                           "message": shown_message(d)}
+    if d.severity in SEVERITIES:
+        out["severity"] = SEVERITIES[d.severity]
+    out["code"] = d.code
+    rule = registry().get(d.code)
+    href = rule_url(session, d.code, rule.url if rule else "")
+    if href:
+        out["codeDescription"] = {"href": href}
+    out["source"] = "vllm-lint"
+    out["data"] = {"fixable": d.fix_applies(session.client.unsafe_fixes)}
+    return out
+
+
+def apply_initialization_options(session: Session, opts: Any) -> Optional[float]:
+    """Take the client's ``initializationOptions``: its settings (under ``settings`` or at the top)
+    and a ``debounce`` in seconds, returned when one is given."""
+    if not isinstance(opts, dict):
+        return None
+    session.client = ClientSettings.from_json(opts.get("settings", opts))
+    debounce = opts.get("debounce")
+    if isinstance(debounce, (int, float)) and not isinstance(debounce, bool) and debounce >= 0:
+        return float(debounce)
+    return None
+
+
 def rule_url(session: Session, code: str, fallback: str) -> str:
     base = session.client.docs_base_url
     return f"{base}/rules/{code}/index.html" if base else fallback

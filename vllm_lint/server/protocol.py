@@ -24,8 +24,6 @@ from . import core, transport
 log = logging.getLogger("vllm_lint.server")
 
 FIX_ALL_KIND = "source.fixAll.vllm-lint"
-SEVERITIES = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
-              "info": types.DiagnosticSeverity.Information}
 CONFIG_NAMES = (".vllm-lint.toml", "pyproject.toml")
 # the files other than a document that its findings depend on: its configuration, the project's
 # pin of vLLM, a local model's config.json (watched, and a save of one re-lints every document)
@@ -47,7 +45,7 @@ class VllmLintServer(LanguageServer):
         self.analyses: dict[str, tuple[Optional[int], core.Analysis]] = {}
         self._pending: dict[str, asyncio.Handle] = {}  # uri -> the lint waiting for its turn
         self._errors_shown: set[str] = set()
-        self.dispatch = None  # transport.FastDispatch while serve_stdio reads the input
+        self.dispatch = None  # transport.FastDispatch while transport.serve reads the input
 
     # -- what the client does
     @property
@@ -156,28 +154,7 @@ class VllmLintServer(LanguageServer):
         return types.Range(start=types.Position(*a), end=types.Position(*b))
 
     def diagnostic_json(self, pos: core.Positions, d) -> dict[str, Any]:
-        """One finding as an LSP ``Diagnostic``, in JSON (the one place it is built; the typed
-        form, for code actions and pulls, is structured from it)."""
-        if d.span is not None:
-            start, end = d.span.start, d.span.end
-        else:
-            line = max(d.row - 1, 0)
-            start = pos.starts[min(line, len(pos.starts) - 1)]
-            end = pos.data.find(b"\n", start)
-            end = len(pos.data) if end < 0 else end
-        (l1, c1), (l2, c2) = pos.position(start), pos.position(end)
-        out: dict[str, Any] = {"range": {"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}},
-                               "message": core.shown_message(d)}
-        if d.severity in SEVERITIES:
-            out["severity"] = SEVERITIES[d.severity].value
-        out["code"] = d.code
-        rule = _registry().get(d.code)
-        href = core.rule_url(self.session, d.code, rule.url if rule else "")
-        if href:
-            out["codeDescription"] = {"href": href}
-        out["source"] = "vllm-lint"
-        out["data"] = {"fixable": d.fix_applies(self.session.client.unsafe_fixes)}
-        return out
+        return core.diagnostic_json(self.session, pos, d)
 
     def lsp_diagnostic(self, pos: core.Positions, d) -> types.Diagnostic:
         return self.protocol._converter.structure(self.diagnostic_json(pos, d), types.Diagnostic)
@@ -250,12 +227,6 @@ class VllmLintServer(LanguageServer):
         return actions
 
 
-def _registry():
-    from ..rules.base import registry
-
-    return registry()
-
-
 def _touches(d, pos: core.Positions, lo: int, hi: int) -> bool:
     if d.span is not None:
         return d.span.start <= hi and lo <= d.span.end
@@ -282,11 +253,9 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
     @server.feature(types.INITIALIZE)
     @_safe
     def initialize(ls: VllmLintServer, params: types.InitializeParams) -> None:
-        opts = params.initialization_options
-        if isinstance(opts, dict):
-            ls.session.client = core.ClientSettings.from_json(opts.get("settings", opts))
-            if isinstance(opts.get("debounce"), (int, float)) and opts["debounce"] >= 0:
-                ls.debounce = float(opts["debounce"])
+        debounce = core.apply_initialization_options(ls.session, params.initialization_options)
+        if debounce is not None:
+            ls.debounce = debounce
 
     @server.feature(types.INITIALIZED)
     @_safe
@@ -393,8 +362,6 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
 
 
 def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
-    """Serve over stdio until the client says exit."""
-    logging.basicConfig(level=logging.WARNING)
-    import sys
-
-    transport.serve_stdio(build_server(core.Session(db_path), debounce), sys.stdin.buffer, sys.stdout.buffer)
+    """Serve over stdio until the client says exit (``transport.serve``, which loads this module
+    once the first diagnostics are out)."""
+    transport.serve(db_path, debounce)

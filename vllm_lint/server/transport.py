@@ -1,5 +1,6 @@
 """The server's stdio: frames read on the event loop's own thread, the hot notifications applied
-without cattrs, everything else handed to pygls unchanged.
+without cattrs, everything else handed to pygls unchanged; and the first diagnostics out before
+pygls is loaded.
 
 pygls reads stdin through a thread pool, one hop per header line and per body, and structures
 every message into lsprotocol types; a keystroke's ``didChange`` then costs several thread
@@ -7,8 +8,15 @@ wake-ups (each a scheduling delay on a busy machine) before the lint starts. Her
 watches stdin itself (``add_reader``): one wake-up per burst of input, ``didOpen`` and
 ``didChange`` read as plain JSON and applied to pygls' workspace directly, and a lint can look
 for newer input (``drain``) before it starts and before it publishes, so that a result for a
-version already replaced on the wire is dropped. Where stdin cannot be watched (a regular file,
-Windows' proactor loop), ``serve`` falls back to pygls' own reader.
+version already replaced on the wire is dropped.
+
+Start-up: importing lsprotocol (about a thousand attrs classes) costs most of the server's
+start. ``Startup`` answers ``initialize`` with the server's capabilities written out here (a test
+holds them equal to what pygls computes), lints the first opened document and publishes its
+diagnostics; pygls is loaded after that, or as soon as a message needs it, and is then shown the
+messages it missed (its answer to ``initialize`` discarded), so that from then on it is as if it
+had served from the start. Where stdin cannot be watched (a regular file, Windows' proactor
+loop), ``serve`` uses pygls' own reader from the start.
 """
 
 from __future__ import annotations
@@ -19,9 +27,11 @@ import logging
 import os
 import re
 import stat
-from typing import Any, Optional
+import sys
+from typing import Any, Callable, Optional
 
-from lsprotocol import types
+from .. import __version__
+from . import core
 
 log = logging.getLogger("vllm_lint.server")
 
@@ -45,16 +55,17 @@ def _watchable(fd: int) -> bool:
 
 class FastDispatch:
     """Reads frames from a non-blocking file descriptor on the loop and dispatches them: hot
-    notifications to the server's own handlers, the rest through ``server.protocol``."""
+    notifications to the server's own handlers, the rest through ``server.protocol``; before
+    ``server`` exists, to ``startup`` first."""
 
-    def __init__(self, server, fd: int) -> None:
+    def __init__(self, server, fd: int, startup: Optional["Startup"] = None) -> None:
         self.server = server
         self.fd = fd
+        self.startup = startup
         self.buf = bytearray()
         self.eof = False
         self.closed: Optional[asyncio.Future] = None
-        self.hot = {types.TEXT_DOCUMENT_DID_OPEN: self._did_open,
-                    types.TEXT_DOCUMENT_DID_CHANGE: self._did_change}
+        self.hot = {"textDocument/didOpen": self._did_open, "textDocument/didChange": self._did_change}
 
     # -- reading
     def drain(self) -> None:
@@ -101,31 +112,76 @@ class FastDispatch:
 
     # -- dispatch
     def receive(self, body: bytes) -> None:
-        protocol = self.server.protocol
         try:
             msg = json.loads(body)
             if not isinstance(msg, dict):
                 raise ValueError("a JSON-RPC message is an object")
-            read = self.hot.get(msg.get("method")) if "id" not in msg else None
-            apply = None
-            if read is not None and msg.get("jsonrpc") == "2.0" and not protocol._shutdown:
-                try:
-                    apply = read(msg["params"])
-                except (KeyError, TypeError):
-                    pass  # a shape the fast path does not expect: pygls says what is wrong
-            if apply is not None:
-                apply()
-            else:
-                protocol.handle_message(protocol.structure_message(msg))
+            if self.server is None:
+                if self.startup.take(msg):
+                    return
+                self.load_server()
+            self.handle(msg)
         except Exception as exc:  # noqa: BLE001 - as pygls' own reader: log, report, keep serving
-            log.exception("Unable to handle message")
+            self._report(exc)
+
+    def _report(self, exc: Exception) -> None:
+        log.exception("Unable to handle message")
+        if self.server is not None:
             from pygls.exceptions import JsonRpcException
 
             self.server._report_server_error(exc, JsonRpcException)
 
+    def handle(self, msg: dict) -> None:
+        protocol = self.server.protocol
+        read = self.hot.get(msg.get("method")) if "id" not in msg else None
+        apply = None
+        if read is not None and msg.get("jsonrpc") == "2.0" and not protocol._shutdown:
+            try:
+                apply = read(msg["params"])
+            except (KeyError, TypeError, ValueError):
+                pass  # a shape the fast path does not expect: pygls says what is wrong
+        if apply is not None:
+            apply()
+        else:
+            protocol.handle_message(protocol.structure_message(msg))
+
+    def load_server(self) -> None:
+        """Load pygls and the server, and show it what ``startup`` took in its place."""
+        if self.server is not None:
+            return
+        from .protocol import build_server
+
+        st = self.startup
+        server = build_server(st.session, st.debounce)
+        import threading
+
+        server._stop_event = threading.Event()  # what pygls' shutdown() sets
+        server.protocol.set_writer(st.writer)
+        server.dispatch = self
+        self.server = server
+        for msg in st.taken:
+            if msg.get("method") == "initialize":
+                server.protocol.set_writer(_Discard())  # the client has its answer already
+                try:
+                    self.handle(msg)
+                finally:
+                    server.protocol.set_writer(st.writer)
+            elif msg.get("method") == "textDocument/didOpen":
+                from lsprotocol import types
+
+                td = msg["params"]["textDocument"]
+                server.workspace.put_text_document(types.TextDocumentItem(
+                    uri=td["uri"], language_id=td["languageId"], version=td["version"], text=td["text"]))
+                server.analyses[td["uri"]] = st.opened[td["uri"]]
+            else:
+                self.handle(msg)
+        st.taken.clear()
+
     # each reads a message's params (raising KeyError or TypeError where they are not as expected)
     # and returns what applies it, so that nothing is applied twice when pygls takes over
     def _did_open(self, params: dict):
+        from lsprotocol import types
+
         td = params["textDocument"]
         item = types.TextDocumentItem(uri=td["uri"], language_id=td["languageId"], version=td["version"],
                                       text=td["text"])
@@ -138,6 +194,8 @@ class FastDispatch:
         return apply
 
     def _did_change(self, params: dict):
+        from lsprotocol import types
+
         td = params["textDocument"]
         ident = types.VersionedTextDocumentIdentifier(version=td["version"], uri=td["uri"])
         changes = []
@@ -162,25 +220,142 @@ class FastDispatch:
         return apply
 
 
-def serve_stdio(server, stdin, stdout) -> None:
-    """Serve ``server`` over ``stdin``/``stdout`` (binary streams) until the client says exit or
-    closes its end; pygls' own reader where stdin cannot be watched by the loop."""
-    from pygls.io_ import StdoutWriter
+class _Discard:
+    def write(self, data: bytes) -> None:
+        pass
 
+
+class _Writer:
+    """Writes whole frames to a binary stream (pygls' writer interface)."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, data: bytes) -> None:
+        self.stream.write(data)
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+# What the server offers, as pygls computes it from the registered features (a test compares):
+# written out so that ``initialize`` is answered before lsprotocol is imported. pygls adds
+# ``willSave: false`` and ``willSaveWaitUntil: false`` for a client that can send them, which
+# says no more than leaving them out.
+CAPABILITIES: dict[str, Any] = {
+    "textDocumentSync": {"openClose": True, "change": 2, "save": True},
+    "completionProvider": {"triggerCharacters": ["-"]},
+    "hoverProvider": True,
+    "codeActionProvider": {"codeActionKinds": ["quickfix", "source.fixAll.vllm-lint"], "resolveProvider": False},
+    "executeCommandProvider": {"commands": []},
+    "diagnosticProvider": {"interFileDependencies": True, "workspaceDiagnostics": False, "identifier": "vllm-lint"},
+    "workspace": {"workspaceFolders": {"supported": True, "changeNotifications": True}, "fileOperations": {}},
+}
+
+
+def position_encoding(capabilities: Any) -> str:
+    """The encoding pygls picks: the client's first of utf-8/16/32, else UTF-16."""
+    general = capabilities.get("general") if isinstance(capabilities, dict) else None
+    encodings = general.get("positionEncodings") if isinstance(general, dict) else None
+    for enc in encodings if isinstance(encodings, list) else ():
+        if enc in ("utf-8", "utf-16", "utf-32"):
+            return enc
+    return "utf-16"
+
+
+class Startup:
+    """Serves in pygls' place until it is loaded: answers ``initialize``, takes ``initialized``
+    and lints the first opened document; ``take`` says no to anything else (pygls is loaded
+    for it). ``taken``: what pygls is to be shown when it loads."""
+
+    def __init__(self, session: core.Session, debounce: float, writer, schedule_load: Callable[[], None]) -> None:
+        self.session = session
+        self.debounce = debounce
+        self.writer = writer
+        self.schedule_load = schedule_load
+        self.taken: list[dict] = []
+        self.opened: dict[str, tuple[int, core.Analysis]] = {}
+        self.encoding = "utf-16"
+        self.pulls = False
+
+    def take(self, msg: dict) -> bool:
+        method = msg.get("method")
+        if msg.get("jsonrpc") != "2.0":
+            return False
+        if method == "initialize" and "id" in msg and not self.taken:
+            params = msg.get("params")
+            if not isinstance(params, dict) or not isinstance(params.get("capabilities"), dict):
+                return False  # pygls says what is wrong with it
+            caps = params["capabilities"]
+            self.encoding = position_encoding(caps)
+            self.pulls = bool(isinstance(caps.get("textDocument"), dict) and caps["textDocument"].get("diagnostic"))
+            debounce = core.apply_initialization_options(self.session, params.get("initializationOptions"))
+            if debounce is not None:
+                self.debounce = debounce
+            self.taken.append(msg)
+            self._send({"jsonrpc": "2.0", "id": msg["id"], "result": {
+                "capabilities": {"positionEncoding": self.encoding, **CAPABILITIES},
+                "serverInfo": {"name": "vllm-lint", "version": __version__}}})
+            return True
+        if not self.taken or "id" in msg:
+            return False
+        if method == "initialized":
+            self.taken.append(msg)
+            return True
+        if method == "textDocument/didOpen" and not self.opened and not self.pulls:
+            td = (msg.get("params") or {}).get("textDocument")
+            if not isinstance(td, dict):
+                return False
+            uri, version, text, language = td.get("uri"), td.get("version"), td.get("text"), td.get("languageId")
+            if not (isinstance(uri, str) and isinstance(version, int) and isinstance(text, str)):
+                return False
+            analysis = self.session.analyse(core.uri_to_path(uri), text, language if isinstance(language, str) else None)
+            if analysis.error:
+                return False  # the server shows it (once)
+            pos = analysis.positions(self.encoding)
+            self.opened[uri] = (version, analysis)
+            self.taken.append(msg)
+            self._send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {
+                "uri": uri, "diagnostics": [core.diagnostic_json(self.session, pos, d) for d in analysis.diagnostics],
+                "version": version}})
+            self.schedule_load()
+            return True
+        return False
+
+    def _send(self, message: dict) -> None:
+        self.writer.write(frame(message))
+
+
+def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
+    """Serve over stdin/stdout until the client says exit or closes its end."""
+    logging.basicConfig(level=logging.WARNING)
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     fd = stdin.fileno()
+    session = core.Session(db_path)
     if os.name != "posix" or not _watchable(fd):
-        server.start_io(stdin, stdout)
-        return
-    import threading
+        from .protocol import build_server
 
-    server._stop_event = threading.Event()  # what pygls' shutdown() sets
-    server.protocol.set_writer(StdoutWriter(stdout))
+        build_server(session, debounce).start_io(stdin, stdout)
+        return
+    writer = _Writer(stdout)
+    dispatch: Optional[FastDispatch] = None
 
     async def run() -> None:
+        nonlocal dispatch
         loop = asyncio.get_running_loop()
-        dispatch = FastDispatch(server, fd)
+
+        def load_soon() -> None:
+            loop.call_soon(_load)
+
+        def _load() -> None:
+            try:
+                dispatch.load_server()
+            except Exception as exc:  # noqa: BLE001
+                dispatch._report(exc)
+
+        dispatch = FastDispatch(None, fd, Startup(session, debounce, writer, load_soon))
         dispatch.closed = loop.create_future()
-        server.dispatch = dispatch
         os.set_blocking(fd, False)
         loop.add_reader(fd, dispatch.drain)
         await dispatch.closed
@@ -192,9 +367,10 @@ def serve_stdio(server, stdin, stdout) -> None:
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        server.dispatch = None
         try:
             os.set_blocking(fd, True)
         except OSError:
             pass
-        server.shutdown()
+        if dispatch is not None and dispatch.server is not None:
+            dispatch.server.dispatch = None
+            dispatch.server.shutdown()
