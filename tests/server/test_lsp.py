@@ -185,7 +185,7 @@ async def test_an_edited_config_json_beside_a_script_changes_its_diagnostics(cli
     cfg = tmp_path / "m" / "config.json"
     cfg.parent.mkdir()
     cfg.write_text(json.dumps({"num_attention_heads": 28, "num_key_value_heads": 4}))
-    uri = _uri(tmp_path, "serve.sh")
+    uri = _uri(tmp_path, "serve me.sh")  # quoted in the URI: published as the client wrote it
     text = "#!/bin/sh\nvllm serve ./m --tensor-parallel-size 8\n"
     assert [d.code for d in await _open(client, uri, text, "shellscript")] == ["VL401"]
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import traceback
 from typing import Any, Optional
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -94,17 +95,20 @@ class VllmLintServer(LanguageServer):
             # lint, so that a result for a version the editor has replaced is never published
             if self.dispatch is not None:
                 self.dispatch.drain()
-            if uri in self._pending or uri not in self.workspace.text_documents:
+            if uri in self._pending or not self.is_open(uri):
                 return
             version = self.workspace.get_text_document(uri).version
             analysis = self.analyse_now(uri)
             if self.dispatch is not None:
                 self.dispatch.drain()
-            if uri in self._pending or uri not in self.workspace.text_documents:
+            if uri in self._pending or not self.is_open(uri):
                 return
             self.publish(uri, version, self.diagnostics_json(analysis))
         except Exception:  # noqa: BLE001 - the client must never see an exception
             self.report_internal_error()
+
+    def is_open(self, uri: str) -> bool:
+        return unquote(uri) in self.workspace.text_documents  # pygls keys documents by the unquoted URI
 
     def publish(self, uri: str, version: Optional[int], diagnostics: list[dict[str, Any]]) -> None:
         """``textDocument/publishDiagnostics`` written as plain JSON (what pygls' converter would
@@ -127,8 +131,8 @@ class VllmLintServer(LanguageServer):
             if ws and ws.diagnostics and ws.diagnostics.refresh_support:
                 self.workspace_diagnostic_refresh(None)
             return
-        for uri in list(self.workspace.text_documents):
-            self.schedule(uri, 0)
+        for doc in list(self.workspace.text_documents.values()):
+            self.schedule(doc.uri, 0)  # the URI as the client wrote it
 
     def report_internal_error(self) -> None:
         text = traceback.format_exc()
