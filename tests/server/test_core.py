@@ -132,7 +132,7 @@ def test_a_result_for_a_superseded_version_is_dropped(tmp_path):
     from lsprotocol import types
     from pygls.workspace import Workspace
 
-    from vllm_lint.server import transport
+    from vllm_lint.server import transport, wire
     from vllm_lint.server.protocol import build_server
 
     server = build_server(debounce=0)
@@ -158,7 +158,7 @@ def test_a_result_for_a_superseded_version_is_dropped(tmp_path):
     def typing_meanwhile(path, text, language=None):
         out = real(path, text, language)
         if not typed:
-            typed.append(os.write(w, transport.frame({
+            typed.append(os.write(w, wire.frame({
                 "jsonrpc": "2.0", "method": "textDocument/didChange",
                 "params": {"textDocument": {"uri": uri, "version": 2},
                            "contentChanges": [{"text": "vllm serve m\n"}]}})))

@@ -12,13 +12,13 @@ import sys
 import pytest
 
 from vllm_lint import __version__
-from vllm_lint.server import core, transport
+from vllm_lint.server import core, transport, wire
 
 SHELL = "#!/bin/sh\nvllm serve m \\\n  --swap-space 8 \\\n  --cuda-graph-sizes 8\n"
 
 
 def _body(message: dict) -> bytes:
-    return transport.frame(message).split(b"\r\n\r\n", 1)[1]
+    return wire.frame(message).split(b"\r\n\r\n", 1)[1]
 
 
 def _messages(frames: list[bytes]) -> list[dict]:

@@ -20,7 +20,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from . import core, transport
+from . import core
+from .wire import frame
 
 log = logging.getLogger("vllm_lint.server")
 
@@ -46,7 +47,7 @@ class VllmLintServer(LanguageServer):
         self.analyses: dict[str, tuple[Optional[int], core.Analysis]] = {}
         self._pending: dict[str, asyncio.Handle] = {}  # uri -> the lint waiting for its turn
         self._errors_shown: set[str] = set()
-        self.dispatch = None  # transport.FastDispatch while transport.serve reads the input
+        self.dispatch = None  # transport.FastDispatch while it reads the input
 
     # -- what the client does
     @property
@@ -119,7 +120,7 @@ class VllmLintServer(LanguageServer):
         params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
         if version is not None:
             params["version"] = version
-        writer.write(transport.frame({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+        writer.write(frame({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
                                       "params": params}))
 
     def relint_all(self) -> None:
@@ -363,9 +364,3 @@ def build_server(session: Optional[core.Session] = None, debounce: float = 0.25)
         ls.relint_all()
 
     return server
-
-
-def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
-    """Serve over stdio until the client says exit (``transport.serve``, which loads this module
-    once the first diagnostics are out)."""
-    transport.serve(db_path, debounce)

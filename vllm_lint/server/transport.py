@@ -32,17 +32,12 @@ from typing import Any, Callable, Optional
 
 from .. import __version__
 from . import core
+from .wire import frame
 
 log = logging.getLogger("vllm_lint.server")
 
 _HEADER_END = b"\r\n\r\n"
 _LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)[ \t]*\r?$")
-
-
-def frame(message: dict[str, Any]) -> bytes:
-    """A JSON-RPC message with its header (ASCII JSON: the byte length is the string's)."""
-    body = json.dumps(message, separators=(",", ":"))
-    return f"Content-Length: {len(body)}\r\n\r\n{body}".encode("ascii")
 
 
 def _watchable(fd: int) -> bool:
