@@ -3,7 +3,11 @@ of that version, as a ratio to an in-process lint of the same text in this proce
 and a 1,000-line shell script and Kubernetes manifest; and the server's start-up to its first
 diagnostics, as a ratio to a one-file ``vllm-lint`` run of the same file.
 
-    python benchmarks/lsp.py [--rounds 15]
+    python benchmarks/lsp.py [--rounds 15] [--compare DIR]
+
+``--compare DIR``: also time the server of another version of the source tree (for instance
+``git archive <commit> | tar -x -C DIR``), interleaved round by round with this one, so that
+both meet the same load.
 
 Speaks JSON-RPC over the server's stdio itself (no client library), so that what is timed is the
 server. Medians; both sides measured in the same run, interleaved.
@@ -125,6 +129,7 @@ def _published(uri: str, version: int):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--compare", metavar="DIR", help="a source tree of another version whose server is timed too")
     opts = ap.parse_args()
     from vllm_lint.server import core
 
@@ -160,24 +165,33 @@ def main() -> None:
         cli.append(time.perf_counter() - t0)
     results["start-up to first diagnostics"] = (statistics.median(startup), statistics.median(cli), "one-file CLI run")
 
+    other = None
+    if opts.compare:
+        root = Path(opts.compare).resolve()
+        other = Client(server_cmd, cwd=tempfile.gettempdir(), env=dict(
+            os.environ, PYTHONPATH=str(root), VLLM_LINT_DB=str(root / "flag_db")))
     c = Client(server_cmd)
-    c.send("initialize", {"processId": os.getpid(), "rootUri": None,
-                          "capabilities": {"general": {"positionEncodings": ["utf-16"]}}}, request=True)
-    c.wait(lambda m: m.get("id") == 1)
-    c.send("initialized", {})
+    for client in filter(None, (c, other)):
+        client.send("initialize", {"processId": os.getpid(), "rootUri": None,
+                                   "capabilities": {"general": {"positionEncodings": ["utf-16"]}}}, request=True)
+        client.wait(lambda m: m.get("id") == 1)
+        client.send("initialized", {})
+    compared = {}
     for label, (name, text, lang) in cases.items():
         path = tmp / name
         uri = path.as_uri()
-        c.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}})
-        c.wait(_published(uri, 1))
-        server, local, server_cpu, server_wait, local_cpu = [], [], [], [], []
+        for client in filter(None, (c, other)):
+            client.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang, "version": 1,
+                                                                  "text": text}})
+            client.wait(_published(uri, 1))
+        server, local, server_cpu, server_wait, local_cpu, others = [], [], [], [], [], []
         for r in range(opts.rounds):
             version = r + 2
             edited = text + f"# round {r}\n"
+            change = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": edited}]}
             s0 = sched_ns(c.proc.pid)
             t0 = time.perf_counter()
-            c.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                              "contentChanges": [{"text": edited}]})
+            c.send("textDocument/didChange", change)
             c.wait(_published(uri, version))
             server.append(time.perf_counter() - t0)
             s1 = sched_ns(c.proc.pid)
@@ -187,9 +201,18 @@ def main() -> None:
             session.analyse(str(path), edited, lang)
             local.append(time.perf_counter() - t0)
             local_cpu.append(time.thread_time() - c0)
+            if other is not None:
+                t0 = time.perf_counter()
+                other.send("textDocument/didChange", change)
+                other.wait(_published(uri, version))
+                others.append(time.perf_counter() - t0)
         results[label] = (statistics.median(server), statistics.median(local), "in-process lint")
         cpu[label] = (statistics.median(server_cpu), statistics.median(server_wait), statistics.median(local_cpu))
+        if others:
+            compared[label] = statistics.median(others)
     c.close()
+    if other is not None:
+        other.close()
 
     print(f"load average {os.getloadavg()[0]:.1f} (1 min)" if hasattr(os, "getloadavg") else "")
     print(f"{'case':32} {'server ms':>10} {'baseline ms':>12} {'ratio':>7}  baseline")
@@ -201,6 +224,12 @@ def main() -> None:
         print(f"{'case':32} {'server cpu':>10} {'cpu wait':>9} {'baseline cpu':>13} {'cpu ratio':>10}")
         for label, (run, wait, base) in cpu.items():
             print(f"{label:32} {run * 1000:10.1f} {wait * 1000:9.1f} {base * 1000:13.1f} {run / base:10.2f}")
+    if compared:
+        print(f"\nthe server of {opts.compare}, in the same rounds")
+        print(f"{'case':32} {'other ms':>10} {'ratio':>7} {'this ms':>10} {'ratio':>7}")
+        for label, t in compared.items():
+            a, b, _ = results[label]
+            print(f"{label:32} {t * 1000:10.1f} {t / b:7.2f} {a * 1000:10.1f} {a / b:7.2f}")
 
 
 if __name__ == "__main__":
