@@ -299,13 +299,18 @@ class Startup:
             self.taken.append(msg)
             return True
         if method == "textDocument/didOpen" and not self.opened and not self.pulls:
-            td = (msg.get("params") or {}).get("textDocument")
+            params = msg.get("params")
+            td = params.get("textDocument") if isinstance(params, dict) else None
             if not isinstance(td, dict):
                 return False
             uri, version, text, language = td.get("uri"), td.get("version"), td.get("text"), td.get("languageId")
-            if not (isinstance(uri, str) and isinstance(version, int) and isinstance(text, str)):
+            if not (isinstance(uri, str) and isinstance(version, int) and isinstance(text, str)
+                    and isinstance(language, str)):
                 return False
-            analysis = self.session.analyse(core.uri_to_path(uri), text, language if isinstance(language, str) else None)
+            try:
+                analysis = self.session.analyse(core.uri_to_path(uri), text, language)
+            except Exception:  # noqa: BLE001 - the server lints it again and reports what went wrong
+                return False
             if analysis.error:
                 return False  # the server shows it (once)
             pos = analysis.positions(self.encoding)
