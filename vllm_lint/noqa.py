@@ -7,7 +7,8 @@ format can take a comment without changing what the file means:
 * at the end of the finding's line (shell, Python, YAML, fenced blocks in Markdown), merged into
   a suppression comment already there;
 * for a line of a YAML block scalar (``args: |``), at the end of the scalar's header line: a ``#``
-  inside the scalar would become part of its value;
+  inside the scalar would become part of its value; for a line of a multi-line plain or quoted
+  YAML scalar, after its last line (the closing quote), else on a comment line above its first;
 * otherwise on a standalone comment line inserted right above the first line of the command
   (a line ending in a backslash cannot take a trailing comment, and a comment line inside a
   continued command would end it); always so for Dockerfiles, where ``#`` starts a comment only
@@ -96,7 +97,7 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[i
         codes = sorted({d.code for d in targets})
         want = state.counter() - Counter((d.code, d.message, d.option) for d in targets)
         lines = _lines(state.data)
-        inner, lo = unit, 0
+        inner, lo, hi = unit, 0, len(lines)
         block = None
         if unit.holds_others():
             # a format that holds others takes comments only inside the text it embeds
@@ -105,10 +106,13 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[i
                 res.failed.append((row, ",".join(codes), "not inside a fenced code block that takes # comments"))
                 failed_rows.add(idx)
                 continue
-            inner, lo = format_unit(block[0]), block[1]
+            inner, lo, hi = format_unit(block[0]), block[1], block[2]
+        # the embedded format sees only its own text (rows relative to it)
+        own = lines[lo:hi]
         candidates: list[tuple[Optional[list[bytes]], int]] = [
-            (_trailing(lines, r, codes), -1) for r in inner.comment_placements(lines, idx)]
-        st = _standalone(lines, idx, codes, lo)
+            (_trailing(lines, lo + r, codes), -1) for r in inner.comment_placements(own, idx - lo)]
+        above = inner.comment_line_row(own, idx - lo)
+        st = None if above is None else _standalone(lines, lo + above, codes, lo)
         if st is not None:
             candidates.append(st)
         reason = "no placement keeps the file's meaning"

@@ -25,6 +25,9 @@ The module of a format provides (the first two are required)::
     comment_placements(lines, idx) -> list[int] rows where --add-noqa may put a trailing comment
                                                 for row ``idx``, besides a standalone comment line
                                                 above (default: the row itself)
+    comment_line_row(lines, idx) -> int | None  the row above which --add-noqa may insert that
+                                                standalone comment line (default: ``idx``;
+                                                None: nowhere)
     embedded_at(data, row0) -> (format, first_row, end_row) | None
                                                 for a format that holds others (Markdown fences):
                                                 the format and rows of the embedded text at ``row0``
@@ -139,6 +142,10 @@ class Format:
     def comment_placements(self, lines: list[bytes], idx: int) -> list[int]:
         rows = getattr(self.module, "comment_placements", None)
         return [idx] if rows is None else rows(lines, idx)
+
+    def comment_line_row(self, lines: list[bytes], idx: int) -> Optional[int]:
+        row = getattr(self.module, "comment_line_row", None)
+        return idx if row is None else row(lines, idx)
 
     def holds_others(self) -> bool:
         """Whether the format's text is mostly host to other formats' (Markdown fences), so that

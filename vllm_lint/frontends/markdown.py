@@ -624,10 +624,16 @@ def embedded_at(data: bytes, row0: int) -> Optional[tuple[str, int, int]]:
 
 
 def suppression_rows(index, row0: int) -> list[int]:
-    """In a YAML block, YAML's rows (a comment on a block scalar's header line)."""
+    """In a YAML block, YAML's rows (a comment on a block scalar's header line, after a
+    multi-line quoted scalar), read in the block's own text."""
     block = embedded_at(index.data, row0)
     if block is None or block[0] != "yaml":
         return []
+    from vllm_lint.launch import LineIndex
+
     from . import yaml
 
-    return [r for r in yaml.suppression_rows(index, row0) if r >= block[1]]
+    _fmt, first, end = block
+    stop = index.starts[end] if end < len(index.starts) else len(index.data)
+    own = LineIndex(index.data[index.starts[first]:stop])
+    return [first + r for r in yaml.suppression_rows(own, row0 - first)]
