@@ -7,7 +7,8 @@ Reads ``<scratch>/findings-<set>.jsonl`` and ``benchmarks/realworld/judged-<set>
 per release (or repository) and pooled: findings, judged true, judged false, unjudged, the false
 share of VL1xx/VL2xx findings and of all findings; then every finding no row judges (new
 findings after a change: judge them and add rows), and every finding judged true that is no longer
-found at the same place (path, line and option, whatever its code: a lost true finding).
+found at the same place (path, line and option, whatever its code: a lost true finding; a
+block once skipped as unparseable, VL002, that is no longer reported is listed apart).
 
 ``--add-unjudged`` appends the unjudged findings to the TSV with verdict ``?`` for a person to
 judge. Rows are matched on (group, path, line, code, option); the TSV format is in
@@ -98,17 +99,25 @@ def report(found: list[dict], rows: list[dict]) -> dict:
               f"{_share(c['opt_false'], c['opt_all']):>11}  {_share(c['false'], c['all']):>9}")
     here = {(f["group"], f["path"], f["line"], f["option"]) for f in found}
     groups = {f["group"] for f in found}  # a group not measured this time loses nothing
-    lost = [r for r in rows if r["verdict"] == "true" and r["group"] in groups
+    gone = [r for r in rows if r["verdict"] == "true" and r["group"] in groups
             and (r["group"], r["path"], r["line"], r["option"]) not in here]
+    # a block said to be skipped (VL002) that is no longer reported is read now: not a lost finding
+    unskipped = [r for r in gone if r["code"] == "VL002"]
+    lost = [r for r in gone if r["code"] != "VL002"]
     if unjudged:
         print(f"\n{len(unjudged)} unjudged finding(s):")
         for f in unjudged:
             print(f"  {f['group']}\t{f['path']}:{f['line']}\t{f['code']}\t{f['option']}\t{f['message'][:140]}")
+    if unskipped:
+        print(f"\n{len(unskipped)} block(s) once skipped as unparseable (VL002) no longer reported "
+              "(read now, or no longer taken for a launch block: look at them):")
+        for r in unskipped:
+            print(f"  {r['group']}\t{r['path']}:{r['line']}")
     if lost:
         print(f"\n{len(lost)} finding(s) judged true no longer found:")
         for r in lost:
             print(f"  {r['group']}\t{r['path']}:{r['line']}\t{r['code']}\t{r['option']}\t{r['reason']}")
-    return {"unjudged": unjudged, "lost": lost, "per": per}
+    return {"unjudged": unjudged, "lost": lost, "unskipped": unskipped, "per": per}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -231,3 +231,35 @@ def test_env_deprecated_outside_envs_py_names_its_successor(lint):
     found = lint("run.sh", "VLLM_ATTENTION_BACKEND=FLASH_ATTN vllm serve m\n", target="0.13.0")
     assert [(f["code"], f["message"]) for f in found] == [
         ("VL204", "`VLLM_ATTENTION_BACKEND` is deprecated at vLLM 0.13.0; use `--attention-config.backend`")]
+
+
+# ---- classes found on re-measuring (vLLM's docs at 0.6.6.post1-0.33.0)
+
+def test_a_single_brace_placeholder_of_several_words_is_one_opaque_word(lint):
+    # p2p_nccl_connector.md: `vllm serve {your model directory}` (shell splits it into three words)
+    found = lint("a.md", "```shell\nvllm serve {your model directory} \\\n    --port 20001 --swap-space 4\n```\n",
+                 target="0.33.0")
+    assert codes(found) == [("VL101", "--swap-space")]
+
+
+def test_an_angle_placeholder_with_alternatives_is_a_value(lint):
+    # openai_pooling_client.py: `vllm serve <model> --task <embed|classify|reward|score>`
+    found = lint("client.py", '"""Run `vllm serve <model> --task <embed|classify|reward|score>` first."""\n',
+                 target="0.8.5")
+    assert codes(found) == []
+
+
+def test_shell_syntax_in_braces_is_no_placeholder():
+    from vllm_lint.frontends import doc_commands
+
+    script = b"vllm serve m --served-model-name ${NAME} {a,b} '{\"k\": 1}' {model}\n"
+    assert doc_commands.fill(script) == (script, [])
+
+
+def test_a_cmd_given_to_a_rocm_image_is_its_own_command_not_vllms_arguments(lint):
+    # docker/Dockerfile.rocm up to 0.11: FROM rocm/vllm-dev:base ... CMD ["/bin/bash"]
+    found = lint("Dockerfile.rocm", 'ARG BASE_IMAGE=rocm/vllm-dev:base\nFROM ${BASE_IMAGE} AS base\n'
+                 'FROM base AS final\nCMD ["/bin/bash"]\n', target="0.10.2")
+    assert codes(found) == []
+    found = lint("Dockerfile", 'FROM rocm/vllm:rocm6.4.1_vllm_0.10.0_20250812\nCMD ["vllm", "serve", "m", "--swap-spac", "4"]\n')
+    assert [f["option"] for f in found] == ["--swap-space"]  # its own vllm serve is still read

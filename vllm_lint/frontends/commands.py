@@ -20,6 +20,7 @@ __all__ = [
     "VllmCommand",
     "find_vllm_command",
     "image_is_vllm",
+    "image_starts_vllm",
     "version_from_image",
     "version_from_pip_install",
     "version_from_requirement",
@@ -137,6 +138,20 @@ def image_is_vllm(image: str) -> bool:
     if len(parts) >= 2 and parts[-2] in _VLLM_NAMESPACES and re.match(r"^vllm([-_.].*)?$", last):
         return True
     return False
+
+
+#: namespaces whose vLLM images hold vLLM but start a shell (``CMD ["/bin/bash"]``, no entrypoint)
+_SHELL_NAMESPACES = {"rocm"}
+
+
+def image_starts_vllm(image: str) -> bool:
+    """True for the images of :func:`image_is_vllm` whose entrypoint is vLLM's server, so that
+    a ``CMD`` given to them is vLLM's arguments: not ROCm's (``rocm/vllm``, ``rocm/vllm-dev``,
+    whose default command is a shell and whose ``:base`` holds no vLLM at all)."""
+    if not image_is_vllm(image):
+        return False
+    parts = [p for p in _split_image(image.strip().lower())[0].split("/") if p]
+    return not (len(parts) >= 2 and parts[-2] in _SHELL_NAMESPACES)
 
 
 def version_from_image(image: str) -> Optional[str]:

@@ -1,5 +1,5 @@
-"""Commands shown in documentation, and their placeholders (``<model>``, ``[options]``, ``...``,
-``{{var}}``).
+"""Commands shown in documentation, and their placeholders (``<model>``, ``<embed|classify>``,
+``[options]``, ``...``, ``{{var}}``, ``{your model directory}``).
 
 Where documentation shows a command: :data:`COMMAND` finds one (a line that starts with a vLLM
 command, after an optional ``$`` prompt, ``VAR=value`` prefixes or a short ``run:`` lead-in, or
@@ -70,11 +70,14 @@ def inline_commands(text: bytes) -> list[tuple[int, int]]:
     """The ``(start, end)`` of each inline backquoted command with an argument in ``text``."""
     return [im.span(2) for im in _INLINE_BYTES.finditer(text) if b"--help" not in im.group(2)]
 
+# ``<embed|classify>`` offers alternatives; ``{your model directory}`` is a single-brace
+# placeholder (never ``${VAR}`` nor a brace expansion ``{a,b}``, which has no space-separated words).
 _PLACEHOLDER = lazy_re(
-    rb"(?P<angle>(?<![<\w$])<[A-Za-z_][\w.:/@=+-]*(?:[ ][\w.:/@=+-]+){0,3}>(?!>))"
+    rb"(?P<angle>(?<![<\w$])<[A-Za-z_][\w.:/@=+|-]*(?:[ ][\w.:/@=+|-]+){0,3}>(?!>))"
     rb"|(?P<bracket>(?<![^\s\"'=])\[[A-Za-z_-][^\]\n]{0,80}\](?![^\s\"']))"
     rb"|(?P<dots>(?<![^\s\"'=])(?:\.\.\.|\xe2\x80\xa6)(?![^\s\"']))"
     rb"|(?P<braces>\{\{[^{}\n]{1,80}\}\})"
+    rb"|(?P<brace>(?<![^\s\"'=])\{[A-Za-z_][\w.:/@=+-]*(?:[ ][\w.:/@=+-]+){1,4}\}(?![^\s\"']))"
 )
 _VALUE = lazy_re(r"<[A-Za-z_][^<>]*>|\[[A-Za-z_-][^\]]*\]|\.\.\.|\u2026|\{\{[^{}]*\}\}")
 
@@ -84,7 +87,7 @@ Region = tuple[int, int, bool]  # (start, end, splat)
 def fill(script: bytes) -> tuple[bytes, list[Region]]:
     """``script`` with each placeholder filled to one shell word of the same length, and the
     ``(start, end, splat)`` of each."""
-    if not (b"<" in script or b"[" in script or b"..." in script or b"{{" in script or b"\xe2\x80\xa6" in script):
+    if not (b"<" in script or b"[" in script or b"..." in script or b"{" in script or b"\xe2\x80\xa6" in script):
         return script, []
     regions = []
     filled = bytearray(script)
@@ -92,7 +95,7 @@ def fill(script: bytes) -> tuple[bytes, list[Region]]:
         s, e = m.span()
         if m.lastgroup == "angle":
             filled[s:e] = b"_" + script[s + 1 : e - 1].replace(b" ", b"_") + b"_"
-        elif m.lastgroup in ("bracket", "braces"):
+        elif m.lastgroup in ("bracket", "braces", "brace"):
             filled[s:e] = script[s:e].replace(b" ", b"_").replace(b"\t", b"_")
         regions.append((s, e, m.lastgroup in ("bracket", "dots")))
     return bytes(filled), regions

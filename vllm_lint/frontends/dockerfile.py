@@ -3,7 +3,8 @@
 * ``CMD``/``ENTRYPOINT`` in exec form (JSON array; token spans inside the JSON strings, JSON
   escapes make ``text_span`` None) and shell form (parsed as shell). Docker semantics: the last
   ``ENTRYPOINT``/``CMD`` of a stage count, an exec ``ENTRYPOINT`` takes ``CMD`` as arguments, and a
-  stage built ``FROM`` a vLLM image (whose entrypoint is vLLM's server) without its own
+  stage built ``FROM`` a vLLM image whose entrypoint is vLLM's server (not ROCm's, which start a
+  shell: :func:`~vllm_lint.frontends.commands.image_starts_vllm`) without its own
   ``ENTRYPOINT`` passes ``CMD`` to vLLM (entry ``docker:<image>``). Stages inherit from earlier
   stages named in ``FROM``.
 * ``RUN`` (shell form, through :func:`vllm_lint.frontends.shell.extract_script`, heredocs included;
@@ -27,6 +28,7 @@ from vllm_lint.frontends import shell
 from vllm_lint.frontends.commands import (
     find_vllm_command,
     image_is_vllm,
+    image_starts_vllm,
     version_from_image,
     version_from_pip_install,
 )
@@ -620,13 +622,14 @@ def _stage_launches(data: bytes, st: _Stage, escape: bytes, out: Extraction, pat
         return
     if cmd is None:
         return
+    starts_vllm = st.vllm_image and image_starts_vllm(st.image or "")
     if cmd[0] == "shell":
-        if not st.vllm_image:
+        if not starts_vllm:
             _shell_form(data, cmd[2], escape, st, out, path, "CMD")
         return
     words = cmd[1]
     texts = [w.text for w in words]
-    if st.vllm_image:
+    if starts_vllm:
         found = None
         if words and not texts[0].startswith("-"):
             found = find_vllm_command(texts)
