@@ -28,14 +28,13 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from .argv import ArgvParser, ParsedArg
-from .engine import Linter, discover
+from .engine import NEWEST_SOURCE, Linter, discover
 from .launch import EnvAssign, Extraction, Launch, LineIndex, Span
 from .rules.base import Diagnostic, LintContext, registry, select_rules
 from .settings import Settings
 from .surface.db import Database, Option, Surface
 
 SCHEMA = 1
-NEWEST_SOURCE = "newest release in the database"  # Linter.target_for's fallback: no hint, no pin
 
 
 class AuditUsageError(Exception):

@@ -219,10 +219,12 @@ class FileResult(Record):
     was read (``Linter.analyse``), for what consumes the result and analyses the file again
     (--add-noqa). ``read``: a vLLM launch was read in the file; ``unread``: why none was, for a
     file that could have held one (``NO_LAUNCH``...), else None (a walked file of no format that
-    does not mention vLLM is no candidate)."""
+    does not mention vLLM is no candidate); ``defaulted``: a launch named no release and was checked
+    against the newest in the database (:data:`NEWEST_SOURCE`)."""
 
     __slots__ = ("path", "diagnostics", "fixed", "original", "format", "fix_note", "fixed_count", "verbose",
-                 "related", "stat_key", "verdict", "content_key", "reads", "mode", "forced", "read", "unread")
+                 "related", "stat_key", "verdict", "content_key", "reads", "mode", "forced", "read", "unread",
+                 "defaulted")
 
     def __init__(self, path: str, diagnostics: Optional[list[Diagnostic]] = None, fixed: Optional[bytes] = None,
                  original: Optional[bytes] = None, format: Optional[str] = None, fix_note: Optional[str] = None,
@@ -246,6 +248,7 @@ class FileResult(Record):
         self.forced: Optional[tuple[str, str]] = None
         self.read = False
         self.unread: Optional[str] = None
+        self.defaulted = False
 
 
 class LaunchAnalysis(Record):
@@ -324,13 +327,18 @@ NO_LAUNCH, NOT_SUPPORTED, TEMPLATE_UNKNOWN, NOT_PARSED, IGNORED = (
     "no launch found", "format not supported", "template value unknown", "could not be parsed",
     "ignore-file comment")
 _STATE_UNREAD = {"nolaunch": NO_LAUNCH, "template": TEMPLATE_UNKNOWN}
+# a launch was read: "clean", or "newest" when one named no release (``FileResult.defaulted``)
+_STATE_READ = ("clean", "newest")
+#: ``Linter.target_for``'s fallback when no release is named (no -t, hint or pin)
+NEWEST_SOURCE = "newest release in the database"
 _NONE_UNREAD = {"none": NO_LAUNCH, "none-unsupported": NOT_SUPPORTED, "none-format": None}
 
 
 def _apply_verdict(res: "FileResult") -> None:
     """``res.read`` / ``res.unread`` from a cached verdict."""
     state = res.verdict.split("|", 1)[0] if res.verdict else ""
-    res.read = state == "clean"
+    res.read = state in _STATE_READ
+    res.defaulted = state == "newest"
     res.unread = _STATE_UNREAD.get(state) if state in _STATE_UNREAD else _NONE_UNREAD.get(state)
 
 
@@ -403,7 +411,7 @@ class Linter:
         pin = self._project_pin(self._real_parent(path))
         if pin:
             return pin
-        return self.db.newest, "newest release in the database"
+        return self.db.newest, NEWEST_SOURCE
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -576,7 +584,7 @@ class Linter:
         if state in _NONE_UNREAD:
             if known[0] != state + tag:
                 return None
-        elif state not in ("clean", *_STATE_UNREAD) or known[0] != self._verdict(path, mode, state):
+        elif state not in (*_STATE_READ, *_STATE_UNREAD) or known[0] != self._verdict(path, mode, state):
             return None
         res = FileResult(path, stat_key=stat_key)
         res.verdict, res.diagnostics, res.reads = known
@@ -670,6 +678,7 @@ class Linter:
             res.unread = NOT_PARSED
         elif analysis.extraction.launches:
             res.read = True
+            res.defaulted = any(la.target_source == NEWEST_SOURCE for la in analysis.launches)
         else:
             res.unread = TEMPLATE_UNKNOWN if _template_hid_launch(data, analysis.extraction) else NO_LAUNCH
         res.verbose = list(dict.fromkeys(self.verbose))
@@ -684,7 +693,8 @@ class Linter:
         res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown, fmt)
         if self.cache is not None and not self.references and forced is None and res.fixed is None:
             # (the verdict needs the project pin, which a launch with an image tag never looked up)
-            state = "clean" if res.read else "template" if res.unread == TEMPLATE_UNKNOWN else "nolaunch"
+            state = (("newest" if res.defaulted else "clean") if res.read
+                     else "template" if res.unread == TEMPLATE_UNKNOWN else "nolaunch")
             res.verdict = self._verdict(path, mode, state)
             res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
             self.cache.note_key(shown, res.content_key)

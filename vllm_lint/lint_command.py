@@ -457,7 +457,7 @@ def _report(o: Run, results, settings, linter, fixed_count: int, sources: Option
             color = (sys.stderr if to_stderr else sys.stdout).isatty()
     do_fix = o.fix or o.fix_only
     read, unread = reading(results)
-    note = unread_note(read, unread, o.verbose)
+    note = " ".join(n for n in (unread_note(read, unread, o.verbose), newest_note(results, linter)) if n) or None
     ctx = ReportContext(fix_mode=do_fix, unsafe_fixes=o.unsafe_fixes, fixed_count=fixed_count,
                         statistics=o.statistics, quiet=o.quiet or o.show_diff, color=color, rules=registry(),
                         fail_on=fail_on, sources=sources, no_launch=not read, reading_note=note)
@@ -600,6 +600,17 @@ def unread_note(read: int, unread: list, verbose: bool) -> Optional[str]:
     else:
         text = f"{files} held no vLLM launch."
     return text if verbose else text + " Run with --verbose to see which and why."
+
+
+def newest_note(results, linter) -> Optional[str]:
+    """Once per run: launches that name no release were checked against the database's newest,
+    so their findings change when the database grows. None when every launch named one."""
+    n = sum(1 for r in results if r.defaulted)
+    if not n or linter.explicit_target:
+        return None
+    files = f"{n} file{'s' if n != 1 else ''}"
+    return (f"{files} named no vLLM release: checked against the newest in the database, {linter.db.newest} "
+            "(--target-version or target-version to choose).")
 
 
 def _add_noqa(linter, results) -> int:
