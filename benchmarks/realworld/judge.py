@@ -2,6 +2,7 @@
 
     python benchmarks/realworld/judge.py docs      # after vllm_docs.py
     python benchmarks/realworld/judge.py deploy    # after deploy.py
+    python benchmarks/realworld/judge.py deploy-heldout    # after deploy.py --set heldout
 
 Reads ``<scratch>/findings-<set>.jsonl`` and ``benchmarks/realworld/judged-<set>.tsv`` and prints,
 per release (or repository) and pooled: findings, judged true, judged false, unjudged, the false
@@ -122,7 +123,7 @@ def report(found: list[dict], rows: list[dict]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("set", choices=["docs", "deploy"])
+    ap.add_argument("set", choices=["docs", "deploy", "deploy-heldout"])
     ap.add_argument("--scratch", default=os.environ.get("VLLM_LINT_SCRATCH", "/work/scratch/realworld"))
     ap.add_argument("--findings", help="findings file (default: <scratch>/findings-<set>.jsonl)")
     ap.add_argument("--add-unjudged", action="store_true", help="append unjudged findings with verdict '?'")

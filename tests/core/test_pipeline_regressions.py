@@ -20,7 +20,7 @@ def test_target_version_keeps_the_configuration_folder_for_excludes(run_cli, tmp
     (proj / "gen" / "a.sh").write_text("vllm serve m --swap-space 4\n")
     (proj / "b.sh").write_text("vllm serve m --swap-space 4\n")
     monkeypatch.chdir(tmp_path)  # a parent folder: excludes are relative to the configuration's
-    without_t = _codes(run_cli("--output-format", "json", "proj").output)
+    without_t = _codes(run_cli("--output-format", "json", "proj").stdout)
     with_t = _codes(run_cli("--output-format", "json", "-t", "0.27.1", "proj").output)
     assert without_t == with_t == [("b.sh", "VL101")]
 
