@@ -8,7 +8,8 @@
     [size, mtime_ns, "clean|<pin>", findings, key, raw_fixable, reads]   ... whose analysis read
                                                                   other files
 
-``reads`` lists the other files the analysis read, ``[path, content key]`` each (a local model
+``clean`` is ``newest`` when a launch of the file named no release and was checked against the
+database's newest (``FileResult.defaulted``: the run's summary says so). ``reads`` lists the other files the analysis read, ``[path, content key]`` each (a local model
 directory's ``config.json``: ``vllm_lint.inputs``); a record holds only while each of them still
 has its content key, in both lookups.
 
