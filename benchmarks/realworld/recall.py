@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import re
 import subprocess
 import sys
@@ -38,13 +39,18 @@ SUBDIRS = ("docs", "examples", "docker")
 
 def read_launches(tree: Path, release: str) -> dict[str, list[int]]:
     """{path relative to the tree: [line of each launch read]} from one ``vllm-lint -v`` run."""
-    cmd = [sys.executable, "-m", "vllm_lint", "--no-cache", "--verbose", "--output-format", "json",
-           "-t", release, *[str(tree / d) for d in SUBDIRS if (tree / d).is_dir()]]
-    err = subprocess.run(cmd, capture_output=True, text=True).stderr
+    dirs = [str(tree.resolve() / d) for d in SUBDIRS if (tree / d).is_dir()]
+    if not dirs:
+        raise SystemExit(f"{tree}: none of {', '.join(SUBDIRS)} there: give the unpacked sdist's own folder")
+    cmd = [sys.executable, "-m", "vllm_lint", "--no-cache", "--verbose", "--output-format", "json", "-t", release, *dirs]
+    # run inside the tree, without this repository's configuration: a `--config FILE` of a
+    # launch is looked up next to the file and in the working directory
+    env = dict(os.environ, VLLM_LINT_NO_CONFIG="1")
+    err = subprocess.run(cmd, capture_output=True, text=True, cwd=tree, env=env).stderr
     out: dict[str, list[int]] = defaultdict(list)
     for line in err.splitlines():
         m = _CHECKED.match(line)
-        if m:
+        if m and Path(m["path"]).resolve().is_relative_to(tree.resolve()):
             out[Path(m["path"]).resolve().relative_to(tree.resolve()).as_posix()].append(int(m["line"]))
     return out
 
