@@ -263,3 +263,12 @@ def test_a_cmd_given_to_a_rocm_image_is_its_own_command_not_vllms_arguments(lint
     assert codes(found) == []
     found = lint("Dockerfile", 'FROM rocm/vllm:rocm6.4.1_vllm_0.10.0_20250812\nCMD ["vllm", "serve", "m", "--swap-spac", "4"]\n')
     assert [f["option"] for f in found] == ["--swap-space"]  # its own vllm serve is still read
+
+
+def test_a_skipped_block_in_a_docstring_names_no_docstring_relative_line(lint):
+    # torchrun_example.py: a ```python block in a trailing docstring; the message said "line 7"
+    # (of the docstring) for a block at line 9 of the file
+    found = lint("example.py", 'x = 1\n"""\nTips:\n\n```python\nfrom vllm import LLM\nllm = LLM(model="m")\n'
+                 'if llm:\n    # nothing\n```\n"""\n', target="0.33.0")
+    (note,) = [f for f in found if f["code"] == "VL002"]
+    assert note["location"]["row"] == 6 and "line" not in note["message"].split(":")[0]

@@ -280,7 +280,7 @@ def extract(data: bytes, path: str) -> Extraction:
     out = Extraction()
     blocks = fenced_blocks(data)
     prose: Optional[_Prose] = None
-    for k, (lang, start, end, line) in enumerate(blocks):
+    for k, (lang, start, end, _line) in enumerate(blocks):
         block = data[start:end]
         if b"vllm" not in block and b"VLLM" not in block and b"servingEngineSpec" not in block \
                 and b"LLM(" not in block and b"EngineArgs(" not in block:
@@ -296,14 +296,15 @@ def extract(data: bytes, path: str) -> Extraction:
                 if hint is not None:
                     for la in new:
                         la.version_hints = [hint]
-        except ParseError as e:
+        except ParseError as e:  # (no line in the message: the finding is placed on the block, and a
+            # line counted here is relative to the docstring or YAML string that embeds this Markdown)
             out.notes.append(Note(
-                f"```{lang} block at line {line} could not be parsed and was skipped: {e.message}",
+                f"```{lang} block could not be parsed and was skipped: {e.message}",
                 span=Span(start, end),
             ))
         except (RecursionError, ValueError) as e:  # a front-end's own limit
             out.notes.append(Note(
-                f"```{lang} block at line {line} was skipped: {type(e).__name__}",
+                f"```{lang} block was skipped: {type(e).__name__}",
                 span=Span(start, end),
             ))
     if b"vllm serve" in data or b"-m vllm" in data:
