@@ -27,11 +27,11 @@ spec:
 def test_findings_point_inside_and_add_noqa_goes_on_the_header(run_cli, tmp_path):
     p = tmp_path / "pod.yaml"
     p.write_text(SRC)
-    got = json.loads(run_cli("--output-format", "json", "--select", "VL101", str(p)).output)
+    got = json.loads(run_cli("--output-format", "json", "--select", "VL101", str(p)).stdout)
     assert [(d["location"]["row"], d["location"]["column"]) for d in got] == [(12, 9)]
     run_cli("--add-noqa", "--select", "VL101", str(p))
     assert p.read_text() == SRC.replace("      - >\n", "      - >  # vllm-lint: ignore[VL101]\n")
-    assert json.loads(run_cli("--output-format", "json", "--select", "VL101", str(p)).output) == []
+    assert json.loads(run_cli("--output-format", "json", "--select", "VL101", str(p)).stdout) == []
 
 
 # A multi-line plain or quoted scalar: a `#` at the end of any line but its last is content
@@ -74,13 +74,13 @@ def test_add_noqa_never_writes_inside_a_multi_line_scalar(run_cli, tmp_path, quo
     else:
         p = tmp_path / "dep.yaml"
     p.write_text(src)
-    assert [d["code"] for d in json.loads(run_cli("--output-format", "json", "--select", "VL101", str(p)).output)] \
+    assert [d["code"] for d in json.loads(run_cli("--output-format", "json", "--select", "VL101", str(p)).stdout)] \
         == ["VL101"]
     run_cli("--add-noqa", "--select", "VL101", str(p))
     last = f"            --enforce-eager{quote}\n"
     assert p.read_text() == src.replace(last, last[:-1] + "  # vllm-lint: ignore[VL101]\n")
     assert _args(p.read_text()) == _args(src) == "vllm serve m --max-model-len 8192 --swap-space 32 --enforce-eager"
-    assert json.loads(run_cli("--output-format", "json", "--select", "VL101,VL003", str(p)).output) == []
+    assert json.loads(run_cli("--output-format", "json", "--select", "VL101,VL003", str(p)).stdout) == []
 
 
 def test_a_comment_line_above_a_multi_line_scalar_covers_it(run_cli, tmp_path):
@@ -88,7 +88,7 @@ def test_a_comment_line_above_a_multi_line_scalar_covers_it(run_cli, tmp_path):
         "          - \"vllm", "          # vllm-lint: ignore[VL101]\n          - \"vllm")
     p = tmp_path / "dep.yaml"
     p.write_text(src)
-    assert json.loads(run_cli("--output-format", "json", "--select", "VL101,VL003", str(p)).output) == []
+    assert json.loads(run_cli("--output-format", "json", "--select", "VL101,VL003", str(p)).stdout) == []
 
 
 def test_add_noqa_in_a_markdown_yaml_fence_reads_the_fence_alone(run_cli, tmp_path):
@@ -97,4 +97,4 @@ def test_add_noqa_in_a_markdown_yaml_fence_reads_the_fence_alone(run_cli, tmp_pa
     p.write_text(src)
     run_cli("--add-noqa", "--select", "VL101", str(p))
     assert p.read_text() == src.replace('eager"\n', 'eager"  # vllm-lint: ignore[VL101]\n')
-    assert json.loads(run_cli("--output-format", "json", "--select", "VL101,VL003", str(p)).output) == []
+    assert json.loads(run_cli("--output-format", "json", "--select", "VL101,VL003", str(p)).stdout) == []
