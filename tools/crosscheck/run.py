@@ -127,8 +127,10 @@ def release_venv(version: str, src: Path, work: Path, base: Path) -> tuple[Path,
     failed_file = venv / ".xc-failed"
     if marker.exists():
         return venv, json.loads(failed_file.read_text()) if failed_file.exists() else []
-    shutil.rmtree(venv, ignore_errors=True)
-    sh([sys.executable, "-m", "venv", str(venv)])
+    if not (venv / "pyvenv.cfg").exists():
+        # an interrupted build keeps its venv: pip install is idempotent, so it resumes
+        shutil.rmtree(venv, ignore_errors=True)
+        sh([sys.executable, "-m", "venv", str(venv)])
     (site_packages(venv) / "_xc_base.pth").write_text(str(site_packages(base)) + "\n")
     cons = work / "xc-constraints.txt"
     # recent pyarrow/datasets (pulled in by old outlines) refuse the numpy<2 that old releases pin
@@ -138,12 +140,20 @@ def release_venv(version: str, src: Path, work: Path, base: Path) -> tuple[Path,
     req_file.write_text("\n".join(reqs) + "\n")
     pip = [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-c", str(cons)]
     log(f"{version}: installing {len(reqs)} requirements")
-    r = sh(pip + ["-r", str(req_file)])
+    try:
+        bulk_failed = sh(pip + ["-r", str(req_file)]).returncode != 0
+    except subprocess.TimeoutExpired:  # a resolver that backtracks for ever: one at a time
+        bulk_failed = True
     failed: list[str] = []
-    if r.returncode:
+    if bulk_failed:
         log(f"{version}: bulk install failed, installing one by one")
         for req in reqs:
-            r1 = sh(pip + [req], timeout=900)
+            try:
+                r1 = sh(pip + [req], timeout=900)
+            except subprocess.TimeoutExpired:
+                failed.append(req)
+                log(f"{version}:   skipped {req}: timed out")
+                continue
             if r1.returncode:
                 failed.append(req)
                 log(f"{version}:   skipped {req}: {r1.stderr.strip().splitlines()[-1][:160] if r1.stderr.strip() else '?'}")
