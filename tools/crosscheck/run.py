@@ -50,6 +50,11 @@ SKIP_REQS = {
 }
 
 
+#: versions the newest releases of a requirement broke, installed after the release's own list:
+#: 0.9.2 registers an `aimv2` config that transformers 4.54+ has itself (ValueError at import)
+RELEASE_PINS = {"0.9.2": ["transformers==4.53.3"]}
+
+
 def log(msg: str) -> None:
     print(f"[xc {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
@@ -157,6 +162,9 @@ def release_venv(version: str, src: Path, work: Path, base: Path) -> tuple[Path,
             if r1.returncode:
                 failed.append(req)
                 log(f"{version}:   skipped {req}: {r1.stderr.strip().splitlines()[-1][:160] if r1.stderr.strip() else '?'}")
+    for pin in RELEASE_PINS.get(version, []):
+        if sh(pip + [pin], timeout=900).returncode:
+            failed.append(pin)
     failed_file.write_text(json.dumps(failed))
     marker.write_text("ok\n")
     return venv, failed
@@ -188,7 +196,7 @@ def dump(version: str, src: Path, venv: Path, work: Path, max_stubs: int = 40) -
         cmd = [str(venv / "bin" / "python"), str(HERE / "dump_parser.py"), str(src), str(out)]
         for s in stubs:
             cmd += ["--stub", s]
-        r = sh(cmd, timeout=600, env=env)
+        r = sh(cmd, timeout=1800, env=env)
         try:
             doc = json.loads(out.read_text())
         except (OSError, ValueError):

@@ -237,9 +237,19 @@ class Surface:
 
     def json_extra_keys_ignored(self, config: dict[str, Any]) -> bool:
         """Whether unknown keys in this JSON config option are dropped with no error: the value is
-        validated by pydantic (``TypeAdapter``, 0.9.2+; before, the class was called with the keys)
-        and the class does not forbid extra keys (``extra`` of ``json_configs``, scraped)."""
-        return self.v >= Version("0.9.2") and config.get("extra") == "ignore"
+        validated by pydantic (a pydantic model in any release, ``model`` of ``json_configs``;
+        ``TypeAdapter`` for dataclasses from 0.9.2, before which the class was called with the
+        keys) and the class does not forbid extra keys (``extra``, scraped)."""
+        by_pydantic = self.v >= Version("0.9.2") or config.get("model") == "pydantic"
+        return by_pydantic and config.get("extra") == "ignore"
+
+    @cached_property
+    def json_kvs_fallback(self) -> bool:
+        """An optional JSON option's value that does not look like an object (``^{.*}$``) is read
+        as comma-separated ``KEY=VALUE`` integers instead (``optional_type(json.loads)`` falls
+        back to ``nullable_kvs``, 0.8.5 to 0.9.2; before 0.8.5 such options had the type
+        ``nullable_kvs`` itself, recorded as type ``kvs``)."""
+        return Version("0.8.5") <= self.v < Version("0.10.0")
 
     @cached_property
     def positional_model_required(self) -> bool:
