@@ -42,35 +42,10 @@ def _error_line(text: str) -> str:
 
 def build(src: str, stubs: list[str]) -> tuple[Any, bool, str, Any]:
     sys.path.insert(0, str(HERE))
-    sys.path.insert(0, os.path.abspath(src))
-    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
-    os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
     import dump_parser as dp  # noqa: E402  (tools/crosscheck/dump_parser.py)
 
-    sys.meta_path.append(dp.StubFinder(dp.DEFAULT_STUBS | set(stubs)))
-    orig = argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args
-    tops: list = []
-
-    class Recorded(dp.Captured):
-        def __init__(self, parser):
-            super().__init__(parser)
-            tops.append(parser)
-
-    dp.Captured = Recorded
-    try:
-        serve, entry = dp.serve_parser(os.path.abspath(src))
-    finally:
-        argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args = orig
-    top = tops[0] if tops else serve
-    validate = None
-    try:
-        import importlib
-
-        validate = getattr(importlib.import_module("vllm.entrypoints.openai.cli_args"),
-                           "validate_parsed_serve_args", None)
-    except Exception:  # noqa: BLE001
-        pass
-    return top, top is not serve, entry, validate
+    live = dp.live_parser(src, stubs)
+    return live.top, live.via_serve, live.entry, live.validate
 
 
 def engine_args_builder() -> Any:
