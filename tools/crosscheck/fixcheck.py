@@ -150,7 +150,7 @@ def worker(src: str, jobs_file: str, out_file: str, stubs: list[str]) -> int:
     except ModuleNotFoundError as e:
         json.dump({"error": f"ModuleNotFoundError: {e}", "missing_module": e.name}, open(out_file, "w"))
         return 3
-    top, via_serve, validate = live.top, live.via_serve, live.validate
+    top, via_serve, validate, entry = live.top, live.via_serve, live.validate, live.entry
     seen: list = []
     _recording_actions(top, seen)
     logging.disable(logging.CRITICAL)
@@ -540,6 +540,10 @@ def release_env(version: str, work: Path) -> tuple[Path, Path, list[str]]:
         venv, _ = run.release_venv(version, src, work, base)
     if cache.exists():
         return venv, src, json.loads(cache.read_text())
+    dumped = work / f"xc-out-{version}.json"  # run.py's own dump records the stubs it needed
+    if dumped.exists() and "extra_stubs" in (doc := json.loads(dumped.read_text())):
+        cache.write_text(json.dumps(doc["extra_stubs"]))
+        return venv, src, doc["extra_stubs"]
     doc = run.dump(version, src, venv, work)
     stubs = list(doc.get("extra_stubs", []))
     cache.write_text(json.dumps(stubs))

@@ -203,6 +203,7 @@ def dump(version: str, src: Path, venv: Path, work: Path, max_stubs: int = 40) -
             raise SystemExit(f"{version}: dump_parser produced nothing: {r.stderr[-1500:]}")
         if "actions" in doc:
             doc["extra_stubs"] = stubs
+            out.write_text(json.dumps(doc, indent=1, sort_keys=True, default=str) + "\n")
             return doc
         missing = doc.get("missing_module")
         if missing and not missing.startswith("vllm.") or missing and missing.split(".")[1].startswith("_"):
