@@ -60,6 +60,7 @@ RELEASES = {
                                 opt("--limit-mm-per-prompt", type="kvs")], PYDANTIC_COMPILATION,
                       positional_nargs=None),
     "0.8.5": _release("0.8.5", [opt("--model-loader-extra-config", type="json", optional=True)], {}),
+    "0.9.2": _release("0.9.2", [opt("--limit-mm-per-prompt", type="json")], KV_EVENTS),
     "0.10.2": _release("0.10.2", [opt("--compilation-config", ["-O"], kind="json", type="json"),
                                   opt("--data-parallel-size", ["-dp"], type="int"),
                                   opt("--data-parallel-address", ["-dpa"])], {**COMPILATION, **KV_EVENTS}),
@@ -172,6 +173,10 @@ CASES = [
     ("0.8.5", "m --model-loader-extra-config '{\"a\": 1}'", set()),
     ("0.8.5", "m --model-loader-extra-config ''", set()),
     ("0.10.2", "m --kv-events-config a=1", {E105}),        # the fallback is gone from 0.10
+    ("0.9.2", "m --limit-mm-per-prompt image=2", set()),   # parse_type(json.loads) falls back too
+    ("0.9.2", "m --limit-mm-per-prompt '[1]'", {E105}),
+    ("0.9.2", "m --kv-events-config a=1", {E105}),         # a config class: no fallback
+    ("0.9.2", "m --kv-events-config '{\n\"hwm\": 3\n}'", set()),
 ]
 
 

@@ -204,7 +204,7 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
         if not isinstance(parsed, dict):
             return f"value of `{arg.written}` must be a level 0-3 or an object", "error"
         return _json_keys_error(ctx, opt, [str(k) for k in parsed], {str(k): x for k, x in parsed.items()})
-    if opt.optional and s.json_kvs_fallback and not _OBJECT_TEXT.match(v):
+    if s.json_kvs_fallback(opt) and not _OBJECT_TEXT.match(v):
         found = _kvs_error(arg.written, v)
         return (found, "error") if found else None
     try:

@@ -243,13 +243,16 @@ class Surface:
         by_pydantic = self.v >= Version("0.9.2") or config.get("model") == "pydantic"
         return by_pydantic and config.get("extra") == "ignore"
 
-    @cached_property
-    def json_kvs_fallback(self) -> bool:
-        """An optional JSON option's value that does not look like an object (``^{.*}$``) is read
-        as comma-separated ``KEY=VALUE`` integers instead (``optional_type(json.loads)`` falls
-        back to ``nullable_kvs``, 0.8.5 to 0.9.2; before 0.8.5 such options had the type
-        ``nullable_kvs`` itself, recorded as type ``kvs``)."""
-        return Version("0.8.5") <= self.v < Version("0.10.0")
+    def json_kvs_fallback(self, option: Option) -> bool:
+        """Whether a value of this JSON-typed option that does not look like an object
+        (``^{.*}$``, one line) is read as comma-separated ``KEY=VALUE`` integers instead: vLLM's
+        ``optional_type(json.loads)`` (0.8.5) and ``parse_type(json.loads)`` (0.9.x, which
+        ``optional_type`` and the dict fields of ``get_kwargs`` use) fall back to
+        ``nullable_kvs``; a config-class option (kind ``json``) or a plain ``json.loads`` is not
+        affected. Before 0.8.5 such options had the type ``nullable_kvs`` itself (type ``kvs``)."""
+        if option.kind == "json" or not Version("0.8.5") <= self.v < Version("0.10.0"):
+            return False
+        return option.optional or self.v >= Version("0.9.0")
 
     @cached_property
     def positional_model_required(self) -> bool:
