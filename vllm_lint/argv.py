@@ -296,9 +296,11 @@ class ArgvParser:
                 # Surface.serve_model_option and VL110)
                 pa.positional, pa.how, pa.ambiguous = True, "positional", []
                 pa.structure = "model-option"
-                # only `--model X` (the word itself) is refused or moved to the positional slot;
-                # otherwise a later word is still the positional model
-                if not eq and self.surface.serve_model_option in ("refused", "moved"):
+                # `--model X` is refused (0.8.5-0.12) or moved to the positional slot (0.13+);
+                # from 0.13 `--model=X` is split first and moved as well, while before it the
+                # option takes it as usual and a later word is still the positional model
+                mode = self.surface.serve_model_option
+                if mode == "moved" or not eq and mode == "refused":
                     seen_positional = True
             i += 1
             if eq or attached is not None:

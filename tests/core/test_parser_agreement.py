@@ -51,9 +51,16 @@ def _release(version, extra, json_configs, positional_nargs="?"):
     return rec
 
 
+#: before 0.9.2 CompilationConfig was a pydantic model that ignores unknown keys
+PYDANTIC_COMPILATION = {"compilation_config": {**COMPILATION["compilation_config"], "extra": "ignore",
+                                               "model": "pydantic"}}
+
 RELEASES = {
-    "0.7.3": _release("0.7.3", [opt("--compilation-config", ["-O"], kind="json", type="json")], COMPILATION,
+    "0.7.3": _release("0.7.3", [opt("--compilation-config", ["-O"], kind="json", type="json"),
+                                opt("--limit-mm-per-prompt", type="kvs")], PYDANTIC_COMPILATION,
                       positional_nargs=None),
+    "0.8.5": _release("0.8.5", [opt("--model-loader-extra-config", type="json", optional=True)], {}),
+    "0.9.2": _release("0.9.2", [opt("--limit-mm-per-prompt", type="json")], KV_EVENTS),
     "0.10.2": _release("0.10.2", [opt("--compilation-config", ["-O"], kind="json", type="json"),
                                   opt("--data-parallel-size", ["-dp"], type="int"),
                                   opt("--data-parallel-address", ["-dpa"])], {**COMPILATION, **KV_EVENTS}),
@@ -144,6 +151,32 @@ CASES = [
     ("0.7.3", "m -O '{\"use_cudagraph\": true}'", {E105}),   # `true` is no Python literal
     ("0.7.3", "m --compilation-config '[1]'", {E105}),
     ("0.7.3", "m -O.level=3", {E105}),                # no dotted keys yet: `-O` gets `.level=3`
+    ("0.7.3", "m -O \"{'bogus': 1}\"", {("VL105", "warning")}),   # a pydantic model ignores it
+    # no model at all where the positional is required; --help exits first; a splat may hold it
+    ("0.7.3", "--dtype auto", {E110}),
+    ("0.7.3", "--help", set()),
+    ("0.7.3", "$ARGS", set()),
+    ("0.10.2", "--dtype auto", set()),
+    # from 0.13 `--model=X` fills the positional slot as well
+    ("0.13.0", "--model=m extra", {E110}),
+    ("0.13.0", "x --model=m", {E110}),
+    ("0.13.0", "--model=m --dtype auto", set()),
+    # nullable_kvs (up to 0.8.4) and the KEY=VALUE fallback of optional JSON options (0.8.5-0.9.2)
+    ("0.7.3", "m --limit-mm-per-prompt image=2", set()),
+    ("0.7.3", "m --limit-mm-per-prompt image=2,video=1", set()),
+    ("0.7.3", "m --limit-mm-per-prompt ''", set()),
+    ("0.7.3", "m --limit-mm-per-prompt '{\"image\": 2}'", {E105}),
+    ("0.7.3", "m --limit-mm-per-prompt image=a", {E105}),
+    ("0.8.5", "m --model-loader-extra-config null", {E105}),
+    ("0.8.5", "m --model-loader-extra-config '[1, 2]'", {E105}),
+    ("0.8.5", "m --model-loader-extra-config a=1", set()),
+    ("0.8.5", "m --model-loader-extra-config '{\"a\": 1}'", set()),
+    ("0.8.5", "m --model-loader-extra-config ''", set()),
+    ("0.10.2", "m --kv-events-config a=1", {E105}),        # the fallback is gone from 0.10
+    ("0.9.2", "m --limit-mm-per-prompt image=2", set()),   # parse_type(json.loads) falls back too
+    ("0.9.2", "m --limit-mm-per-prompt '[1]'", {E105}),
+    ("0.9.2", "m --kv-events-config a=1", {E105}),         # a config class: no fallback
+    ("0.9.2", "m --kv-events-config '{\n\"hwm\": 3\n}'", set()),
 ]
 
 

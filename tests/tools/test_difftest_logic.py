@@ -50,3 +50,34 @@ def test_mine_units():
     assert doc["models"] == ["org/m"]
     assert sorted(map(tuple, (u for u, _ in doc["units"]))) == [
         ("--dtype=auto",), ("--enforce-eager",), ("--served-model-name", "a", "b"), ("--tensor-parallel-size", "2")]
+
+
+class _Finding:
+    def __init__(self, option, message):
+        self.option, self.message = option, message
+
+
+def test_culprit_named_across_vllms_rewrites_and_error_classes():
+    # 0.8.5 reports `--kv_transfer_config.kv_connector` as `--kv-transfer-config.kv-connector`
+    blamed = dt.culprit("unrecognized arguments: --kv-transfer-config.kv-connector NixlConnector")
+    assert dt.names_culprit([_Finding("--kv-transfer-config", "...")], blamed, None)
+    assert dt.names_culprit([_Finding(None, "`--kv_transfer_config.kv_connector` was removed")], blamed, None)
+    assert not dt.names_culprit([_Finding("--dtype", "`--dtype` ...")], blamed, None)
+    assert dt.error_class({"ok": True}) is None
+    assert dt.error_class({"ok": False, "error": "argument --max_model_len: invalid"}) == "--max-model-len"
+    assert dt.error_class({"ok": False, "error": "the following arguments are required: model_tag"}) == \
+        "the following arguments are required"
+
+
+def test_launch_units_as_vllm_lint_splits_them():
+    from vllm_lint.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    linter = Linter(Database(), Settings(target_version="0.13.0"), select_rules([], []))
+    text = b"vllm serve org/m --tensor-parallel-size 2 --enforce-eager --max-model-len $LEN --model x --dtype auto\n"
+    (la,) = linter.analyse(Path("t.sh"), text).launches
+    model, units = dt.launch_units(la.launch, la.args)
+    assert model == "org/m"
+    assert units == [("--tensor-parallel-size", "2"), ("--enforce-eager",), ("--dtype", "auto")]

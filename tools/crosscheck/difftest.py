@@ -139,18 +139,37 @@ def culprit(error: Optional[str]) -> Optional[list[str]]:
     return None
 
 
+def _spelling(word: str) -> str:
+    """A word as vLLM's argv preprocessing may have rewritten it before argparse complained
+    (``--a_b.c_d`` is reported as ``--a-b.c-d`` by some releases): compared without ``_``/``-``."""
+    return word.split("=")[0].replace("_", "-")
+
+
 def names_culprit(findings: list[Any], blamed: list[str], canonical: Optional[str]) -> bool:
     """Does an error finding name the blamed option (its canonical name, a string argparse lists,
     or the word as written in the message)?"""
+    wanted = {_spelling(b) for b in blamed} | {_spelling(b).split(".")[0] for b in blamed if b.startswith("--")}
     for d in findings:
-        if d.option and (d.option in blamed or d.option == canonical):
+        if d.option and (d.option in blamed or d.option == canonical or _spelling(d.option) in wanted):
             return True
         quoted = re.findall(r"`([^`]+)`", d.message)
         for q in quoted:
             head = q.split("=")[0]
-            if head in blamed or head.split(".")[0] in blamed or canonical and head == canonical:
+            if head in blamed or head.split(".")[0] in blamed or canonical and head == canonical \
+                    or _spelling(head) in wanted:
                 return True
     return False
+
+
+def error_class(rec: dict[str, Any]) -> Optional[str]:
+    """What a refusal is about, for shrinking: the culprit argparse names, else the error's text
+    up to its first colon (None when the parser accepts)."""
+    if rec.get("ok"):
+        return None
+    blamed = culprit(rec.get("error"))
+    if blamed:
+        return _spelling(blamed[0])
+    return (rec.get("error") or "").split(":")[0]
 
 
 def seed_of(seed: int, generator: str, i: int) -> int:
@@ -202,8 +221,10 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
                 st["lines"] += 1
                 st[kind] += 1
                 if kind != "agree":
-                    def still(a: list[str], _k=kind) -> bool:
-                        return verdict_kind(not real.parse(a)["ok"], lint.lint(a)[0]) == _k
+                    # the smaller line must disagree the same way about the same refusal
+                    def still(a: list[str], _k=kind, _c=error_class(r)) -> bool:
+                        ra = real.parse(a)
+                        return verdict_kind(not ra["ok"], lint.lint(a)[0]) == _k and error_class(ra) == _c
                     small = gen.flatten(shrink(line, still))
                     key = shlex.join(small)
                     ex = st["examples"].setdefault(key, {"kind": kind, "count": 0, "seed": s,
@@ -278,11 +299,101 @@ def mine(dirs: list[Path], db_dir: Path, out: Path) -> None:
           f"{len(doc['models'])} models from {len(texts)} files", file=sys.stderr)
 
 
+#: entries whose argv is vLLM's server command line: ``vllm serve``, the api_server module, the
+#: arguments of a vllm-openai image (``docker:<image>``), of a chart that passes them through
+_SERVE_ENTRIES = ("vllm serve", "api_server", "openai.api_server")
+_SERVE_ENTRY_PREFIXES = ("docker:", "kubeai:", "production-stack:extraArgs")
+
+
+def launch_units(launch: Any, args: list[Any]) -> tuple[Optional[str], list[tuple[str, ...]]]:
+    """(model, units) of one argv launch as vllm-lint split it (``ArgvParser``): each option with
+    its value words as written; units holding a word whose value is unknown (a variable, a
+    template) or that may expand to many words are dropped, and so is a wrapper's own option."""
+    model, units = None, []
+    for a in args:
+        if not a.tokens or any(t.opaque or t.splat or "`" in t.text for t in a.tokens):
+            continue  # unknown values, and inline code of prose read past its closing backtick
+        words = tuple(t.text for t in a.tokens)
+        if a.positional and a.how == "positional" and a.canonical == "<model>":
+            model = words[0]
+            continue
+        if a.canonical == "--model" and len(words) == 2 and model is None:
+            model = words[1]
+        if a.how == "stray" or words[0].split("=")[0] in gen.EXCLUDED or a.canonical == "--model":
+            continue  # `--model` belongs to the api_server's lines; the edge generator has its forms
+        units.append(words)
+    return model, units
+
+
+def mine_real(scratch: Path, out: Path) -> None:
+    """Write ``realistic_units.json`` from the files the precision measurement judged
+    (``benchmarks/realworld``): vLLM's ``docs/``, ``examples/``, ``docker/`` of ten releases under
+    ``<scratch>/docs/<release>/`` (each read at its own release) and the deployment files of
+    ``deploy-manifest.tsv`` under ``<scratch>/deploy/`` (each at the release its tags and pins
+    name). The launches and their units are what vllm-lint's front-ends extract; each distinct unit
+    is counted once per launch it appears in."""
+    from vllm_lint.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    db = Database()
+    counts: dict[tuple[str, ...], int] = {}
+    models: dict[str, int] = {}
+    sources: dict[str, int] = {}
+    manifest = REPO / "benchmarks" / "realworld" / "deploy-manifest.tsv"
+    deploy = [scratch / "deploy" / f"{r['repo'].replace('/', '+')}" / r["path"]
+              for r in _tsv(manifest)]
+    groups: list[tuple[str, Optional[str], list[Path]]] = [("deploy", None, [p for p in deploy if p.is_file()])]
+    for rel in sorted((scratch / "docs").iterdir()):
+        if rel.is_dir():
+            groups.append((rel.name, rel.name, sorted(p for p in rel.rglob("*") if p.is_file())))
+    for name, target, files in groups:
+        linter = Linter(db, Settings(target_version=target), select_rules([], []))
+        n = 0
+        for p in files:
+            try:
+                data = p.read_bytes()
+            except OSError:
+                continue
+            if len(data) > 2_000_000:
+                continue
+            try:
+                analysis = linter.analyse(p, data, mode="auto")
+            except Exception:  # noqa: BLE001 - a miner skips what it cannot read
+                continue
+            for la in analysis.launches:
+                entry = la.launch.entry
+                if la.launch.style != "argv" or not (entry in _SERVE_ENTRIES or entry.startswith(_SERVE_ENTRY_PREFIXES)):
+                    continue
+                model, units = launch_units(la.launch, la.args)
+                if model and not model.startswith(("-", "/bin/", "/usr/")):
+                    models[model] = models.get(model, 0) + 1
+                for u in set(units):
+                    counts[u] = counts.get(u, 0) + 1
+                n += 1
+        sources[name] = n
+    doc = {"sources": sources, "models": sorted(models) or gen.MODELS,
+           "units": [[list(k), c] for k, c in sorted(counts.items())]}
+    out.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    print(f"[difftest] {len(doc['units'])} distinct units, {sum(c for _, c in doc['units'])} occurrences, "
+          f"{len(doc['models'])} models from {sum(sources.values())} launches {sources}", file=sys.stderr)
+
+
+def _tsv(path: Path) -> list[dict[str, str]]:
+    lines = [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+    head = lines[0].split("\t")
+    return [dict(zip(head, ln.split("\t"))) for ln in lines[1:]]
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["--mine"]:
         mine([Path(a) for a in argv[1:]], REPO / "flag_db", UNITS_FILE)
+        return 0
+    if argv[:1] == ["--mine-real"]:
+        mine_real(Path(argv[1]) if len(argv) > 1 else Path("/work/scratch/realworld"), UNITS_FILE)
         return 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("versions", nargs="+")

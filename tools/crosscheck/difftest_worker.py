@@ -8,7 +8,8 @@ preprocessing (underscores, ``=``, dotted keys, ``-O`` rewrites, ``--model`` che
 
 Protocol: one JSON array (the words after ``vllm serve``) per line on stdin; one JSON object per
 line on stdout: ``{"ok": bool, "error": "<argparse error line or exception>", "kind":
-"argparse" | "exception", "validate_error": str | null}``. The first line written is
+"argparse" | "exception", "validate_error": str | null, "engine_error": str | null}``
+(``engine_error``: what ``AsyncEngineArgs.from_cli_args`` raised on the parsed namespace). The first line written is
 ``{"ready": true, "entry": ...}`` (or ``{"error": ..., "missing_module": ...}`` when the parser
 cannot be built). No vllm_lint import here.
 
@@ -41,38 +42,25 @@ def _error_line(text: str) -> str:
 
 def build(src: str, stubs: list[str]) -> tuple[Any, bool, str, Any]:
     sys.path.insert(0, str(HERE))
-    sys.path.insert(0, os.path.abspath(src))
-    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
-    os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
     import dump_parser as dp  # noqa: E402  (tools/crosscheck/dump_parser.py)
 
-    sys.meta_path.append(dp.StubFinder(dp.DEFAULT_STUBS | set(stubs)))
-    orig = argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args
-    tops: list = []
+    live = dp.live_parser(src, stubs)
+    return live.top, live.via_serve, live.entry, live.validate
 
-    class Recorded(dp.Captured):
-        def __init__(self, parser):
-            super().__init__(parser)
-            tops.append(parser)
 
-    dp.Captured = Recorded
-    try:
-        serve, entry = dp.serve_parser(os.path.abspath(src))
-    finally:
-        argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args = orig
-    top = tops[0] if tops else serve
-    validate = None
+def engine_args_builder() -> Any:
+    """``EngineArgs.from_cli_args`` of the release, or None: building EngineArgs from the parsed
+    namespace is the first thing ``vllm serve`` does after parsing, before any model is read;
+    its ``__post_init__`` and the config classes it builds refuse some values the parser kept."""
     try:
         import importlib
 
-        validate = getattr(importlib.import_module("vllm.entrypoints.openai.cli_args"),
-                           "validate_parsed_serve_args", None)
+        return importlib.import_module("vllm.engine.arg_utils").AsyncEngineArgs.from_cli_args
     except Exception:  # noqa: BLE001
-        pass
-    return top, top is not serve, entry, validate
+        return None
 
 
-def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str]) -> dict[str, Any]:
+def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str], engine: Any = None) -> dict[str, Any]:
     full = ["serve", *argv] if via_serve else list(argv)
     sys.argv = ["vllm", *full]
     err = io.StringIO()
@@ -96,6 +84,13 @@ def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str]) -> dict
                 validate(ns)
         except BaseException as e:  # noqa: BLE001
             rec["validate_error"] = f"{type(e).__name__}: {e}"[:300]
+    rec["engine_error"] = None
+    if engine is not None:
+        try:
+            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+                engine(ns)
+        except BaseException as e:  # noqa: BLE001
+            rec["engine_error"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:300]
     return rec
 
 
@@ -116,6 +111,7 @@ def main() -> int:
         out.write(json.dumps({"error": f"{type(e).__name__}: {e}"}) + "\n")
         out.flush()
         return 1
+    engine = engine_args_builder()
     logging.disable(logging.CRITICAL)
     warnings.simplefilter("ignore")
     out.write(json.dumps({"ready": True, "entry": entry, "via_serve": via_serve}) + "\n")
@@ -125,7 +121,7 @@ def main() -> int:
         if not line:
             continue
         try:
-            rec = parse_one(top, via_serve, validate, json.loads(line))
+            rec = parse_one(top, via_serve, validate, json.loads(line), engine)
         except BaseException as e:  # noqa: BLE001 - never lose the protocol
             rec = {"ok": False, "error": f"worker: {type(e).__name__}: {e}"[:300], "kind": "exception"}
         out.write(json.dumps(rec) + "\n")

@@ -168,6 +168,52 @@ def serve_parser(src: str) -> tuple[argparse.ArgumentParser, str]:
     return top, entry
 
 
+class LiveParser:
+    """The real parser of a release, built once for parsing command lines (``live_parser``):
+    ``top`` is the captured top-level parser (its ``FlexibleArgumentParser.parse_args`` does
+    vLLM's argv preprocessing: underscores, ``=``, dotted keys, ``-O``, the ``--model`` checks),
+    ``via_serve`` whether lines go to it as ``serve ...`` (False before ``vllm serve``, when it is
+    the api_server parser itself), ``entry`` the entry point, ``validate`` the release's
+    ``validate_parsed_serve_args`` or None."""
+
+    def __init__(self, top: argparse.ArgumentParser, via_serve: bool, entry: str, validate: Any) -> None:
+        self.top, self.via_serve, self.entry, self.validate = top, via_serve, entry, validate
+
+
+def live_parser(src: str, stubs: list[str]) -> LiveParser:
+    """Build the parser the way ``vllm serve m`` builds it (``serve_parser``) and keep the
+    TOP-LEVEL parser it captured, with ``parse_args`` restored so that it can parse. Raises what
+    the import raises (``ModuleNotFoundError`` names a module to stub)."""
+    global Captured
+    sys.path.insert(0, os.path.abspath(src))
+    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
+    os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
+    sys.meta_path.append(StubFinder(DEFAULT_STUBS | set(stubs)))
+    orig = argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args
+    tops: list = []
+    plain = Captured
+
+    class Recorded(plain):  # type: ignore[misc, valid-type]
+        def __init__(self, parser: argparse.ArgumentParser):
+            super().__init__(parser)
+            tops.append(parser)
+
+    Captured = Recorded
+    try:
+        serve, entry = serve_parser(os.path.abspath(src))
+    finally:
+        argparse.ArgumentParser.parse_args, argparse.ArgumentParser.parse_known_args = orig  # type: ignore[method-assign]
+        Captured = plain
+    top = tops[0] if tops else serve
+    validate = None
+    try:
+        validate = getattr(importlib.import_module("vllm.entrypoints.openai.cli_args"),
+                           "validate_parsed_serve_args", None)
+    except Exception:  # noqa: BLE001
+        pass
+    return LiveParser(top, top is not serve, entry, validate)
+
+
 # ----------------------------------------------------------------------------------------------
 # dump
 

@@ -143,45 +143,14 @@ def worker(src: str, jobs_file: str, out_file: str, stubs: list[str]) -> int:
     import warnings
 
     sys.path.insert(0, str(HERE))
-    sys.path.insert(0, os.path.abspath(src))
-    os.environ.setdefault("VLLM_TARGET_DEVICE", "cpu")
-    os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
     import dump_parser as dp  # noqa: E402  (tools/crosscheck/dump_parser.py, reused as is)
 
-    finder = dp.StubFinder(dp.DEFAULT_STUBS | set(stubs))
-    sys.meta_path.append(finder)
-    orig_parse_args = argparse.ArgumentParser.parse_args
-    orig_parse_known = argparse.ArgumentParser.parse_known_args
-
-    # dump_parser.serve_parser returns the serve sub-parser; the top-level parser (whose
-    # FlexibleArgumentParser.parse_args does vLLM's argv preprocessing) is the one it captured
-    tops: list = []
-
-    class Recorded(dp.Captured):
-        def __init__(self, parser):
-            super().__init__(parser)
-            tops.append(parser)
-
-    dp.Captured = Recorded
-    result: dict[str, Any] = {}
     try:
-        serve, entry = dp.serve_parser(os.path.abspath(src))
+        live = dp.live_parser(src, stubs)
     except ModuleNotFoundError as e:
         json.dump({"error": f"ModuleNotFoundError: {e}", "missing_module": e.name}, open(out_file, "w"))
         return 3
-    finally:
-        argparse.ArgumentParser.parse_args = orig_parse_args  # type: ignore[method-assign]
-        argparse.ArgumentParser.parse_known_args = orig_parse_known  # type: ignore[method-assign]
-    top = tops[0] if tops else serve
-    via_serve = top is not serve
-    validate = None
-    try:
-        import importlib
-
-        validate = getattr(importlib.import_module("vllm.entrypoints.openai.cli_args"),
-                           "validate_parsed_serve_args", None)
-    except Exception:  # noqa: BLE001
-        pass
+    top, via_serve, validate, entry = live.top, live.via_serve, live.validate, live.entry
     seen: list = []
     _recording_actions(top, seen)
     logging.disable(logging.CRITICAL)
@@ -571,6 +540,10 @@ def release_env(version: str, work: Path) -> tuple[Path, Path, list[str]]:
         venv, _ = run.release_venv(version, src, work, base)
     if cache.exists():
         return venv, src, json.loads(cache.read_text())
+    dumped = work / f"xc-out-{version}.json"  # run.py's own dump records the stubs it needed
+    if dumped.exists() and "extra_stubs" in (doc := json.loads(dumped.read_text())):
+        cache.write_text(json.dumps(doc["extra_stubs"]))
+        return venv, src, doc["extra_stubs"]
     doc = run.dump(version, src, venv, work)
     stubs = list(doc.get("extra_stubs", []))
     cache.write_text(json.dumps(stubs))

@@ -50,6 +50,11 @@ SKIP_REQS = {
 }
 
 
+#: versions the newest releases of a requirement broke, installed after the release's own list:
+#: 0.9.2 registers an `aimv2` config that transformers 4.54+ has itself (ValueError at import)
+RELEASE_PINS = {"0.9.2": ["transformers==4.53.3"]}
+
+
 def log(msg: str) -> None:
     print(f"[xc {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
@@ -127,8 +132,10 @@ def release_venv(version: str, src: Path, work: Path, base: Path) -> tuple[Path,
     failed_file = venv / ".xc-failed"
     if marker.exists():
         return venv, json.loads(failed_file.read_text()) if failed_file.exists() else []
-    shutil.rmtree(venv, ignore_errors=True)
-    sh([sys.executable, "-m", "venv", str(venv)])
+    if not (venv / "pyvenv.cfg").exists():
+        # an interrupted build keeps its venv: pip install is idempotent, so it resumes
+        shutil.rmtree(venv, ignore_errors=True)
+        sh([sys.executable, "-m", "venv", str(venv)])
     (site_packages(venv) / "_xc_base.pth").write_text(str(site_packages(base)) + "\n")
     cons = work / "xc-constraints.txt"
     # recent pyarrow/datasets (pulled in by old outlines) refuse the numpy<2 that old releases pin
@@ -138,15 +145,26 @@ def release_venv(version: str, src: Path, work: Path, base: Path) -> tuple[Path,
     req_file.write_text("\n".join(reqs) + "\n")
     pip = [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-c", str(cons)]
     log(f"{version}: installing {len(reqs)} requirements")
-    r = sh(pip + ["-r", str(req_file)])
+    try:
+        bulk_failed = sh(pip + ["-r", str(req_file)]).returncode != 0
+    except subprocess.TimeoutExpired:  # a resolver that backtracks for ever: one at a time
+        bulk_failed = True
     failed: list[str] = []
-    if r.returncode:
+    if bulk_failed:
         log(f"{version}: bulk install failed, installing one by one")
         for req in reqs:
-            r1 = sh(pip + [req], timeout=900)
+            try:
+                r1 = sh(pip + [req], timeout=900)
+            except subprocess.TimeoutExpired:
+                failed.append(req)
+                log(f"{version}:   skipped {req}: timed out")
+                continue
             if r1.returncode:
                 failed.append(req)
                 log(f"{version}:   skipped {req}: {r1.stderr.strip().splitlines()[-1][:160] if r1.stderr.strip() else '?'}")
+    for pin in RELEASE_PINS.get(version, []):
+        if sh(pip + [pin], timeout=900).returncode:
+            failed.append(pin)
     failed_file.write_text(json.dumps(failed))
     marker.write_text("ok\n")
     return venv, failed
@@ -178,13 +196,14 @@ def dump(version: str, src: Path, venv: Path, work: Path, max_stubs: int = 40) -
         cmd = [str(venv / "bin" / "python"), str(HERE / "dump_parser.py"), str(src), str(out)]
         for s in stubs:
             cmd += ["--stub", s]
-        r = sh(cmd, timeout=600, env=env)
+        r = sh(cmd, timeout=1800, env=env)
         try:
             doc = json.loads(out.read_text())
         except (OSError, ValueError):
             raise SystemExit(f"{version}: dump_parser produced nothing: {r.stderr[-1500:]}")
         if "actions" in doc:
             doc["extra_stubs"] = stubs
+            out.write_text(json.dumps(doc, indent=1, sort_keys=True, default=str) + "\n")
             return doc
         missing = doc.get("missing_module")
         if missing and not missing.startswith("vllm.") or missing and missing.split(".")[1].startswith("_"):

@@ -63,6 +63,22 @@ def _type_error(type_name: Optional[str], value: str, optional: bool) -> Optiona
     return None
 
 
+def _kvs_error(written: str, value: str) -> Optional[str]:
+    """vLLM's ``nullable_kvs``: comma-separated ``KEY=VALUE`` items with whole-number values
+    (``image=2,video=1``); the empty string is None."""
+    if value == "":
+        return None
+    for item in value.split(","):
+        parts = item.split("=")
+        if len(parts) != 2:
+            return f"`{value}` for `{written}` at this release must be `KEY=VALUE` items (`image=2,video=1`)"
+        try:
+            int(parts[1].strip())
+        except ValueError:
+            return f"`{item}` for `{written}`: the value must be a whole number"
+    return None
+
+
 def _choice_ok(value: Any, choices: list[Any], optional: bool) -> bool:
     if optional and value in ("None", "", None):
         # the type turns the word into Python None; the database lists "None" exactly where the
@@ -116,6 +132,7 @@ def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Option
 
 
 _INT_TEXT = lazy_re(r"^[+-]?\d+$")
+_OBJECT_TEXT = lazy_re(r"^{.*}$")
 _BOOL_TEXT = {"true", "false", "0", "1", "yes", "no", "on", "off", "t", "f", "y", "n"}
 
 
@@ -187,6 +204,9 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
         if not isinstance(parsed, dict):
             return f"value of `{arg.written}` must be a level 0-3 or an object", "error"
         return _json_keys_error(ctx, opt, [str(k) for k in parsed], {str(k): x for k, x in parsed.items()})
+    if s.json_kvs_fallback(opt) and not _OBJECT_TEXT.match(v):
+        found = _kvs_error(arg.written, v)
+        return (found, "error") if found else None
     try:
         parsed = json.loads(v)
     except ValueError:
@@ -240,6 +260,11 @@ def check(ctx: LintContext):
                 for v in values:
                     if opt.dest == "lora_modules":
                         problem = _lora_module_problem(arg.written, v)
+                        if problem:
+                            break
+                        continue
+                    if opt.type == "kvs":
+                        problem = _kvs_error(arg.written, v)
                         if problem:
                             break
                         continue

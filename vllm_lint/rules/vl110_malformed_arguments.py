@@ -51,6 +51,13 @@ def _model_fix(ctx: LintContext, arg) -> Fix | None:
     return Fix(list(edits), "safe", "Give the model as the positional argument")
 
 
+def _prints_and_exits(word: str) -> bool:
+    """``-h``, ``--help`` (and its prefixes), ``--version``: argparse prints and exits before it
+    checks the required arguments."""
+    w = word.split("=")[0]
+    return w == "-h" or len(w) >= 4 and ("--help".startswith(w) or "--version".startswith(w))
+
+
 @RULE.check
 def check(ctx: LintContext):
     if ctx.launch is None or not ctx.launch.tokens:
@@ -73,11 +80,16 @@ def check(ctx: LintContext):
             else:
                 msg = f"`{arg.value}` is left over: no option or positional argument takes it"
             yield ctx.diag(RULE, msg, arg.report_span, option=arg.after_switch)
+    toks = ctx.launch.tokens
+    if not model_opts and not models and s.positional_model_required and ctx.launch.entry == "vllm serve" \
+            and not any(t.splat or t.opaque or _prints_and_exits(t.text) for t in toks):
+        yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument",
+                       toks[0].span if toks else ctx.launch.span)
     if not model_opts or not s.runs_serve(ctx.launch.entry):
         return  # `--model` is the normal spelling for the api_server module
     mode = s.serve_model_option
     first = model_opts[0]
-    if first.inline_value and mode in ("refused", "moved"):
+    if first.inline_value and mode == "refused":
         return  # `--model=X`: parse_args looks for the word `--model`; the option takes it as usual
     if mode == "refused":
         fix = _model_fix(ctx, first) if not models and len(model_opts) == 1 else None
@@ -87,6 +99,7 @@ def check(ctx: LintContext):
         fix = _model_fix(ctx, first) if len(model_opts) == 1 else None
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument; "
                              "`--model` alone leaves it missing", first.report_span, fix=fix, option="--model")
-    elif mode == "moved" and models and not models[0].value_opaque:
+    elif mode == "moved" and models and not models[0].value_opaque and models[0].tokens and \
+            not first.value_opaque:  # `--model=<path>`: a placeholder, the line is not meant as written
         yield ctx.diag(RULE, f"`{models[0].value}` is left over: at vLLM {ctx.target} `--model` fills the "
                              "positional model slot", models[0].report_span, option="--model")

@@ -68,7 +68,7 @@ _TYPE_NAMES = {
     "int": "int", "float": "float", "str": "str", "bool": "bool",
     "loads": "json", "json.loads": "json",
     "human_readable_int": "human_int", "human_readable_int_or_auto": "human_int_or_auto",
-    "union_dict_and_str": "dict_or_str",
+    "union_dict_and_str": "dict_or_str", "nullable_kvs": "kvs",
 }
 
 
@@ -451,6 +451,10 @@ class _Extractor:
                 continue
             out[o["dest"]] = {"class": cls.name, "fields": self._class_fields(cls, init_only=True),
                               "extra": "forbid" if cls.forbids_extra() else "ignore"}
+            if any("BaseModel" in c.base_names() for c in cls.mro()):
+                # a pydantic model validates the JSON itself (``model_validate_json``) in every
+                # release; a dataclass was called with the keys before 0.9.2
+                out[o["dest"]]["model"] = "pydantic"
         return out
 
     def _find_config_class(self, name: str) -> Optional[ClassInfo]:

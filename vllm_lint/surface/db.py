@@ -237,9 +237,22 @@ class Surface:
 
     def json_extra_keys_ignored(self, config: dict[str, Any]) -> bool:
         """Whether unknown keys in this JSON config option are dropped with no error: the value is
-        validated by pydantic (``TypeAdapter``, 0.9.2+; before, the class was called with the keys)
-        and the class does not forbid extra keys (``extra`` of ``json_configs``, scraped)."""
-        return self.v >= Version("0.9.2") and config.get("extra") == "ignore"
+        validated by pydantic (a pydantic model in any release, ``model`` of ``json_configs``;
+        ``TypeAdapter`` for dataclasses from 0.9.2, before which the class was called with the
+        keys) and the class does not forbid extra keys (``extra``, scraped)."""
+        by_pydantic = self.v >= Version("0.9.2") or config.get("model") == "pydantic"
+        return by_pydantic and config.get("extra") == "ignore"
+
+    def json_kvs_fallback(self, option: Option) -> bool:
+        """Whether a value of this JSON-typed option that does not look like an object
+        (``^{.*}$``, one line) is read as comma-separated ``KEY=VALUE`` integers instead: vLLM's
+        ``optional_type(json.loads)`` (0.8.5) and ``parse_type(json.loads)`` (0.9.x, which
+        ``optional_type`` and the dict fields of ``get_kwargs`` use) fall back to
+        ``nullable_kvs``; a config-class option (kind ``json``) or a plain ``json.loads`` is not
+        affected. Before 0.8.5 such options had the type ``nullable_kvs`` itself (type ``kvs``)."""
+        if option.kind == "json" or not Version("0.8.5") <= self.v < Version("0.10.0"):
+            return False
+        return option.optional or self.v >= Version("0.9.0")
 
     @cached_property
     def positional_model_required(self) -> bool:
