@@ -36,12 +36,13 @@ def _releases(ctx, param, incomplete: str):
               help="Release every launch runs today (default: what each launch names).")
 @click.option("--default-from", "default_from", metavar="VERSION", shell_complete=_releases,
               help="Release of the launches that name none (the others keep their own).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["text", "markdown", "json"]),
+              default="text", show_default=True)
 @click.option("--unsafe-fixes", is_flag=True, help="Include unsafe fixes in the diff and the semantic check.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Configuration file to use.")
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB",
               help="Flag database directory (default: the shipped one).")
-def audit(paths, to_version, from_version, default_from, fmt, unsafe_fixes, config_path, db_path) -> None:
+def audit(paths, to_version, from_version, default_from, output_format, unsafe_fixes, config_path, db_path) -> None:
     from .audit import AuditUsageError, audit_paths, render_markdown, render_text
     from .cli import _fail, _load_db
     from .settings import ConfigError, for_run as settings_for_run
@@ -72,9 +73,9 @@ def audit(paths, to_version, from_version, default_from, fmt, unsafe_fixes, conf
         raise _fail(str(e))
     except (DatabaseError, UnknownVersion) as e:
         raise _fail(str(e))
-    if fmt == "json":
+    if output_format == "json":
         click.echo(json.dumps(report.to_json(), indent=2, sort_keys=False))
-    elif fmt == "markdown":
+    elif output_format == "markdown":
         click.echo(render_markdown(report), nl=False)
     else:
         click.echo(render_text(report), nl=False)

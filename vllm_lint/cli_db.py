@@ -262,8 +262,8 @@ if __name__ == "__main__":  # pragma: no cover
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", default=None,
               help="Database directory [default: the shipped one].")
 @click.option("--online", is_flag=True, help="Also ask PyPI whether vLLM has releases newer than the database.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def status_cmd(db_path: Optional[str], online: bool, fmt: str) -> None:
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def status_cmd(db_path: Optional[str], online: bool, output_format: str) -> None:
     """How current the flag database is: its newest release and how many it holds; with --online,
     the vLLM releases on PyPI that it lacks. The database carries no timestamps by design (its
     files are reproducible from vLLM's source), so age is told in releases.
@@ -316,7 +316,7 @@ def status_cmd(db_path: Optional[str], online: bool, fmt: str) -> None:
         newer.sort(key=lambda r: Version(r["version"]))
         info["newest_uploaded"] = uploaded(releases.get(database.newest))
         info["newer_on_pypi"] = newer
-    if fmt == "json":
+    if output_format == "json":
         click.echo(_json.dumps(info, indent=2))
     else:
         up = f" (uploaded to PyPI {info['newest_uploaded']})" if info.get("newest_uploaded") else ""

@@ -38,8 +38,9 @@ def _complete_flag_name(ctx, param, incomplete: str):
 @click.command("rule")
 @click.argument("code", required=False, shell_complete=_complete_rule)
 @click.option("--all", "show_all", is_flag=True, help="Every rule.")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
-def rule_cmd(code, show_all, fmt) -> None:
+@click.option("--format", "output_format", type=click.Choice(["text", "markdown", "json"]),
+              default="text", show_default=True)
+def rule_cmd(code, show_all, output_format) -> None:
     """Print a rule's documentation (what, why, example, fix safety, evidence)."""
     from .rules.base import registry
     from .docs import render_rules
@@ -57,7 +58,7 @@ def rule_cmd(code, show_all, fmt) -> None:
         chosen = [reg[c]]
     else:
         raise _fail("name a rule code (vllm-lint rule VL102) or pass --all")
-    click.echo(render_rules(chosen, fmt), nl=False)
+    click.echo(render_rules(chosen, output_format), nl=False)
 
 
 # --------------------------------------------------------------------------------- flags
@@ -80,10 +81,11 @@ def _resolve(db, version: str) -> str:
 @flags_group.command("list")
 @click.option("--version", "version", required=True, help="vLLM release (0.27 = newest 0.27.x).",
               shell_complete=_complete_release)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]),
+              default="text", show_default=True)
 @click.option("--env", "env", is_flag=True, help="List the environment variables instead.")
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
-def flags_list(version, fmt, env, db_path) -> None:
+def flags_list(version, output_format, env, db_path) -> None:
     """Every option (or environment variable) one release accepts."""
     db = _load_db(db_path)
     s = db.surface(_resolve(db, version))
@@ -91,7 +93,7 @@ def flags_list(version, fmt, env, db_path) -> None:
         rows = [{"name": n, "default": r.get("default"), "deprecated": bool(r.get("deprecated")),
                  "type": r.get("type"), "choices": r.get("choices"),
                  "default_computed": bool(r.get("default_computed"))} for n, r in sorted(s.env.items())]
-        if fmt == "json":
+        if output_format == "json":
             click.echo(json.dumps(rows, indent=2))
         else:
             for r in rows:
@@ -104,7 +106,7 @@ def flags_list(version, fmt, env, db_path) -> None:
         rows.append({"name": o.name, "aliases": o.aliases, "kind": o.kind, "type": o.type, "nargs": o.nargs,
                      "choices": o.choices, "default": o.default, "default_computed": o.default_computed,
                      "deprecated": o.deprecated, "group": o.group, "dest": o.dest})
-    if fmt == "json":
+    if output_format == "json":
         click.echo(json.dumps(rows, indent=2))
         return
     click.echo(f"vLLM {s.version}: {len(rows)} options")
@@ -123,9 +125,10 @@ def flags_list(version, fmt, env, db_path) -> None:
 
 @flags_group.command("show", context_settings={"ignore_unknown_options": True})
 @click.argument("name", shell_complete=_complete_flag_name)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]),
+              default="text", show_default=True)
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
-def flags_show(name, fmt, db_path) -> None:
+def flags_show(name, output_format, db_path) -> None:
     """An option's or environment variable's history: accepted ranges, removal, successor, changes."""
     import difflib
 
@@ -140,7 +143,7 @@ def flags_show(name, fmt, db_path) -> None:
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise _fail(f"'{name}' is not an option or variable of any vLLM release in the database{hint}",
                     EXIT_FINDINGS)
-    if fmt == "json":
+    if output_format == "json":
         click.echo(json.dumps(st.to_json(), indent=2))
         return
     label = "environment variable" if st.kind == "env" else "option"
@@ -165,18 +168,19 @@ def flags_show(name, fmt, db_path) -> None:
 @flags_group.command("diff")
 @click.argument("old")
 @click.argument("new")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]),
+              default="text", show_default=True)
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
-def flags_diff(old, new, fmt, db_path) -> None:
+def flags_diff(old, new, output_format, db_path) -> None:
     """Options and environment variables added, removed, renamed, deprecated or changed between two releases."""
     from .surface.timeline import describe_change, diff
 
     db = _load_db(db_path)
     d = diff(db, _resolve(db, old), _resolve(db, new))
-    if fmt == "json":
+    if output_format == "json":
         click.echo(json.dumps(d.to_json(), indent=2))
         return
-    md = fmt == "markdown"
+    md = output_format == "markdown"
     out = [f"## vLLM {d.old} -> {d.new}" if md else f"vLLM {d.old} -> {d.new}"]
 
     def section(title, items):

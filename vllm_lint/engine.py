@@ -480,7 +480,7 @@ class Linter:
                 if e.name_span:
                     seen_env.add((e.name_span.start, e.name_span.end))
             ctx = LintContext(shown, launch, args, list(launch.env), surface, self.db, target, source,
-                              self.settings, data, extraction=extraction, documentation=unit.documentation)
+                              self.settings, data, extraction=extraction, file_format=unit)
             diags.extend(self._run(ctx))
         loose = [e for e in extraction.env if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
         # a file without a launch still gets one context: the rules about a file's text (an image
@@ -488,7 +488,7 @@ class Linter:
         if loose or not extraction.launches:
             target, source = forced or self.target_for(path, list(extraction.version_hints))
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
-                              self.settings, data, extraction=extraction, documentation=unit.documentation)
+                              self.settings, data, extraction=extraction, file_format=unit)
             diags.extend(self._run(ctx))
         for note in extraction.notes:
             if any(r.code == note.code for r in self.rules):
@@ -527,7 +527,7 @@ class Linter:
             except Exception as e:  # a rule bug must not lose the other findings
                 out.append(Diagnostic("VL001", f"internal error in {rule.code}: {type(e).__name__}: {e}",
                                       ctx.path, ctx.launch.span if ctx.launch else None, line=1))
-        self.verbose.extend(ctx.extra.get("skipped", []))
+        self.verbose.extend(ctx.skipped)
         return out
 
     def lint_file(self, target: Target, fix: bool = False, mode: Optional[str] = None,

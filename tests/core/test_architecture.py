@@ -151,3 +151,88 @@ def test_an_upward_import_would_be_seen():
                     {"vllm_lint.report.text"}}, layers) == [
         "vllm_lint.launch (model) imports vllm_lint.engine (pipeline)",
         "vllm_lint.rules.vl101_removed_option (rules) imports vllm_lint.report.text (report)"]
+
+
+# -- no format name outside the format units (issue 14): the pipeline, the rules, the reports and
+# the entry points ask a format's properties (frontends.base.Format), never compare its name.
+# A comparison is about a file's format when an operand that is not a string literal names one:
+# its identifier (a variable, an attribute, a called function or a subscript key) says `fmt`,
+# `format` or `language`. An output format (`--format json`, `--output-format sarif`) shares
+# words with the format names, so it is spelled `output_format` wherever it is compared.
+_FORMAT_WORD = re.compile(r"(?:^|_)(?:fmt|format|formats|language|lang)(?:_|$)|^format_by_")
+_OUTPUT_FORMAT = "output_format"
+
+
+def _identifier(node: ast.AST):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Call):
+        return _identifier(node.func)
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else _identifier(node.value)
+    return None
+
+
+def _strings(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [s for e in node.elts for s in _strings(e)]
+    return []
+
+
+def _names_a_format(node: ast.AST) -> bool:
+    ident = _identifier(node)
+    return isinstance(ident, str) and ident != _OUTPUT_FORMAT and bool(_FORMAT_WORD.search(ident.lower()))
+
+
+def format_name_comparisons(source: str, names) -> list[tuple[int, str]]:
+    """(line, source) of each comparison in ``source`` of a file-format operand with a format name."""
+    names = set(names)
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            literal = [o for o in operands if set(_strings(o)) & names]
+            if literal and any(_names_a_format(o) for o in operands if o not in literal):
+                out.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Match) and _names_a_format(node.subject):
+            for case in node.cases:
+                for pat in ast.walk(case.pattern):
+                    if isinstance(pat, ast.MatchValue) and set(_strings(pat.value)) & names:
+                        out.append((pat.lineno, ast.unparse(node.subject) + " matched with " + ast.unparse(pat.value)))
+    return sorted(out)
+
+
+def test_no_format_name_outside_the_format_units():
+    from vllm_lint.frontends.base import names
+
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if (PACKAGE / "frontends") in path.parents:
+            continue
+        for line, text in format_name_comparisons(path.read_text(encoding="utf-8"), names()):
+            found.append(f"{path.relative_to(ROOT)}:{line}: {text}")
+    assert found == [], "compare a format's property (frontends.base.Format), not its name"
+
+
+def test_a_format_name_comparison_would_be_seen():
+    names = ("python", "yaml", "json", "markdown")
+    seen = format_name_comparisons(
+        'a = analysis.fmt == "python"\n'
+        'b = file_format(ctx) not in ("shell", "yaml")\n'
+        'c = settings["format"] != "markdown"\n'
+        'match fmt:\n    case "json":\n        pass\n', names)
+    assert [line for line, _ in seen] == [1, 2, 3, 5]
+    # an output format's vocabulary and other meanings of the same words are not format names
+    assert format_name_comparisons('a = output_format == "json"\nb = opt.kind == "json"\n'
+                                   'c = o.output_format not in ("text", "json")\nd = fmt == "toml"\n', names) == []
+
+
+def test_only_the_registry_of_formats_is_imported_outside_them():
+    broken = sorted(f"{a} imports {b}" for a, bs in _graph().items() if not a.startswith("vllm_lint.frontends")
+                    for b in bs if b.startswith("vllm_lint.frontends.") and b != "vllm_lint.frontends.base")
+    assert broken == []

@@ -138,6 +138,14 @@ class Analysis:
         self.linter = linter
         self.error = error  # a configuration or database problem: one message, shown once
 
+    @property
+    def keyword_options(self) -> bool:
+        """Whether the document's format writes options as keyword arguments of an engine call
+        (``LLM(max_model_len=...)``), so that a bare word can be an option."""
+        from ..frontends.base import get as format_unit
+
+        return self.fmt is not None and format_unit(self.fmt).keyword_options
+
     def target_at(self, offset: int) -> Optional[tuple[str, str]]:
         for start, end, release, why in self.targets:
             if start <= offset <= end:
@@ -333,7 +341,7 @@ def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optiona
         return None
     start, end, text = w
     if not (text.startswith("-") or text.startswith("VLLM_")):
-        if analysis.fmt != "python":
+        if not analysis.keyword_options:
             return None
         text = "--" + text.replace("_", "-")  # an LLM(...) keyword argument
     db = session.db
@@ -407,7 +415,7 @@ def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int,
     while start > 0 and (chr(data[start - 1]).isalnum() or data[start - 1] in b"-_"):
         start -= 1
     prefix = data[start:offset].decode("utf-8", "replace")
-    python_kwargs = analysis.fmt == "python" and not prefix.startswith("-") and _inside_engine_call(data, start)
+    python_kwargs = analysis.keyword_options and not prefix.startswith("-") and _inside_engine_call(data, start)
     if not python_kwargs and not prefix.startswith("-"):
         return start, []
     if analysis.fmt is None:
