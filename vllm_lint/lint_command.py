@@ -9,7 +9,8 @@ that pre-commit, editors and CI pass (``vllm-lint --fix a.sh b.yaml``). Anything
 program hands the whole command line to click, so the messages and exit codes of every unusual
 case are click's own. A test compares this reader with click's parser on generated command lines.
 
-:func:`execute` is the job itself, called by both paths with the same values.
+:func:`execute` is the job itself, called by both paths with the same values: :func:`validate`,
+:func:`run` (after :func:`prepare`), :func:`write` and :func:`report`, over one :class:`LintOptions`.
 """
 
 from __future__ import annotations
@@ -254,20 +255,42 @@ def load_db(db_path: Optional[str]):
         raise fail(str(e))
 
 
-class Run:
-    """The lint command's values as attributes (the names of :data:`OPTIONS`, and ``paths``)."""
+class LintOptions:
+    """The lint command's values as attributes (the names of :data:`OPTIONS`, and ``paths``): the
+    one object the four steps of :func:`execute` read."""
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.__dict__.update({opt.name: opt.default for opt in OPTIONS})
         self.__dict__.update(values)
+
+    @property
+    def from_stdin(self) -> bool:
+        return self.paths == ("-",)
+
+    @property
+    def do_fix(self) -> bool:
+        """Whether fixes are computed (written, or shown with --diff)."""
+        return self.fix or self.show_diff or self.fix_only
+
+
+class Job:
+    """What :func:`prepare` builds from the options: the resolved ``settings``, the selected
+    ``rules``, the ``linter`` (with its database and result cache) and ``where`` (the paths the
+    settings were resolved for: the first path, or the name of standard input)."""
+
+    __slots__ = ("settings", "rules", "linter", "cache", "where")
+
+    def __init__(self, settings, rules, linter, cache, where) -> None:
+        self.settings, self.rules, self.linter, self.cache, self.where = settings, rules, linter, cache, where
 
 
 def _codes(text: Optional[str]) -> Optional[list[str]]:
     return [c.strip() for c in text.split(",") if c.strip()] if text else None
 
 
-def _check_usage(o: Run) -> None:
-    """Combinations that cannot work are usage errors (exit 2), never silently ignored."""
+def validate(o: LintOptions) -> None:
+    """Combinations that cannot work are usage errors (exit 2), never silently ignored; the paths
+    default to the current directory."""
     if o.jobs < 0:
         raise fail("--jobs must be 0 (one per core) or more")
     if o.write_baseline and not o.baseline_path:
@@ -290,6 +313,7 @@ def _check_usage(o: Run) -> None:
         raise fail("`-` (standard input) must be the only path")
     if "-" in o.paths and (o.add_noqa or o.write_baseline or o.show_files):
         raise fail("--add-noqa, --write-baseline and --show-files need files, not standard input")
+    o.paths = o.paths or (".",)
 
 
 def _severity_overrides(results, overrides: dict[str, str]) -> None:
@@ -304,17 +328,40 @@ def _severity_overrides(results, overrides: dict[str, str]) -> None:
 
 
 def execute(paths=(), **values) -> int:
-    """Run the lint command; return its exit code (or raise :class:`Exit` after an error message)."""
-    from .engine import Linter, discover
-    from .report import ReportContext
+    """Run the lint command; return its exit code (or raise :class:`Exit` after an error message).
+    Four steps over one :class:`LintOptions`: validate, run (prepare the job, lint), write (the
+    fixes, or the suppression comments of --add-noqa), report."""
+    o = LintOptions({**values, "paths": tuple(paths)})
+    validate(o)
+    job = prepare(o)
+    if o.show_settings:
+        return _show_settings(job.settings, job.rules, job.linter, job.where[0])
+    if o.from_stdin:
+        return _lint_stdin(o, job.linter, job.settings, o.do_fix)
+    ran = run(o, job)
+    if ran is None:
+        return EXIT_CLEAN
+    results, targets = ran
+    fixed_count = write(o, results)
+    if o.add_noqa:
+        return _add_noqa(job.linter, results)
+    if not o.quiet:
+        explicit = {t.path for t in targets if t.explicit}
+        for r in reading(results)[1]:
+            if r.path in explicit and r.unread == "format not supported":
+                echo(f"warning: {r.path}: format not supported, file not read", err=True)
+    return report(o, results, job.settings, job.linter, fixed_count)
+
+
+def prepare(o: LintOptions) -> Job:
+    """The settings for the run (the configuration file, then the command line), the rules they
+    select, the database, the result cache and the linter; a bad value is one line, exit 2."""
+    from .engine import Linter
     from .rules.base import registry, select_layered
     from .settings import ConfigError, for_run as settings_for_run, rule_layers
-    from .surface.db import DatabaseError, UnknownVersion
+    from .surface.db import UnknownVersion
 
-    o = Run({**values, "paths": tuple(paths)})
-    _check_usage(o)
-    o.paths = o.paths or (".",)
-    from_stdin = o.paths == ("-",)
+    from_stdin = o.from_stdin
     where = (o.stdin_filename or "-",) if from_stdin else o.paths
     try:
         settings = settings_for_run(o.config_path, where if from_stdin and o.stdin_filename else
@@ -355,32 +402,35 @@ def execute(paths=(), **values) -> int:
         origin = f"{settings.source}: setting 'target-version': " if config_target and not o.target_version \
             and settings.source else ""
         raise fail(f"{origin}{e}")
-    if o.show_settings:
-        return _show_settings(settings, rules, linter, where[0])
-    do_fix = o.fix or o.show_diff or o.fix_only
-    if from_stdin:
-        return _lint_stdin(o, linter, settings, do_fix)
-    targets, problems = discover(o.paths, settings)
+    return Job(settings, rules, linter, cache, where)
+
+
+def run(o: LintOptions, job: Job):
+    """Discover the files and lint them (fixing in memory with --fix); record the verdicts in the
+    result cache. (results, targets); None when --show-files printed the files instead."""
+    from .engine import FileResult, discover
+    from .parallel import lint_all
+    from .surface.db import DatabaseError, UnknownVersion
+
+    targets, problems = discover(o.paths, job.settings)
     if o.baseline_path:  # the baseline quotes the lines it records: it is vllm-lint's file, not a launch
         own = os.path.realpath(o.baseline_path)
         targets = [t for t in targets if os.path.realpath(t.path) != own]
     if o.show_files:
         for t in sorted(targets, key=lambda t: t.path):
             echo(t.path)
-        return EXIT_CLEAN
+        return None
     results = []
-    from .engine import FileResult
-
     if problems:
         r = FileResult("<paths>")
         r.diagnostics = problems
         for d in problems:
             d.row, d.column = 1, 1
         results.append(r)
+    do_fix = o.do_fix
+    cache = job.cache
     try:
-        from .parallel import lint_all
-
-        results.extend(lint_all(linter, targets, do_fix, jobs=o.jobs))
+        results.extend(lint_all(job.linter, targets, do_fix, jobs=o.jobs))
         if cache is not None and not do_fix:
             for r in results:
                 if r.verdict and r.stat_key and not r.related:
@@ -388,29 +438,29 @@ def execute(paths=(), **values) -> int:
             cache.flush()
     except (DatabaseError, UnknownVersion) as e:
         raise fail(str(e))
-    fixed_count = 0
-    if do_fix:
-        from .fix import write_atomic
+    return results, targets
 
-        for r in results:
-            if r.fixed is None:
-                continue
-            if o.show_diff:
-                sys.stdout.write(_diff(r.path, r.original, r.fixed))
-            else:
-                try:
-                    write_atomic(Path(r.path), r.fixed)
-                except OSError as e:
-                    raise fail(f"{r.path}: cannot write the fixed file: {e.strerror or e}")
-            fixed_count += r.fixed_count
-    if o.add_noqa:
-        return _add_noqa(linter, results)
-    if not o.quiet:
-        explicit = {t.path for t in targets if t.explicit}
-        for r in reading(results)[1]:
-            if r.path in explicit and r.unread == "format not supported":
-                echo(f"warning: {r.path}: format not supported, file not read", err=True)
-    return _report(o, results, settings, linter, fixed_count)
+
+def write(o: LintOptions, results) -> int:
+    """The fixed files, written atomically (or, with --diff, their unified diff on standard
+    output); the number of problems the fixes removed."""
+    fixed_count = 0
+    if not o.do_fix:
+        return fixed_count
+    from .fix import write_atomic
+
+    for r in results:
+        if r.fixed is None:
+            continue
+        if o.show_diff:
+            sys.stdout.write(_diff(r.path, r.original, r.fixed))
+        else:
+            try:
+                write_atomic(Path(r.path), r.fixed)
+            except OSError as e:
+                raise fail(f"{r.path}: cannot write the fixed file: {e.strerror or e}")
+        fixed_count += r.fixed_count
+    return fixed_count
 
 
 def _diff(path: str, before: bytes, after: bytes) -> str:
@@ -422,8 +472,8 @@ def _diff(path: str, before: bytes, after: bytes) -> str:
     return "".join(difflib.unified_diff(a, b, old_name, new_name))
 
 
-def _report(o: Run, results, settings, linter, fixed_count: int, sources: Optional[dict] = None,
-            to_stderr: bool = False) -> int:
+def report(o: LintOptions, results, settings, linter, fixed_count: int, sources: Optional[dict] = None,
+           to_stderr: bool = False) -> int:
     """Baseline, severity, the report and the exit code, for files and standard input alike."""
     from .report import ReportContext, render
     from .rules.base import registry
@@ -542,7 +592,7 @@ def _show_settings(settings, rules, linter, path: str) -> int:
     return EXIT_CLEAN
 
 
-def _lint_stdin(o: Run, linter, settings, do_fix: bool) -> int:
+def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     """``vllm-lint -``: lint standard input as the file ``--stdin-filename`` names (its format,
     settings and excludes); with --fix the fixed text goes to standard output (always, changed or
     not, so an editor can replace the buffer with it) and the report to standard error."""
@@ -574,12 +624,12 @@ def _lint_stdin(o: Run, linter, settings, do_fix: bool) -> int:
     if o.show_diff:
         if res.fixed is not None:
             sys.stdout.write(_diff(name, data, res.fixed))
-        return _report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
+        return report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
     if do_fix:
         sys.stdout.buffer.write(res.fixed if res.fixed is not None else data)
         sys.stdout.flush()
-        return _report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
-    return _report(o, [res], settings, linter, 0, sources={name: data})
+        return report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
+    return report(o, [res], settings, linter, 0, sources={name: data})
 
 
 def reading(results) -> tuple[int, list]:
