@@ -46,6 +46,39 @@ def synth_db_path(tmp_path_factory) -> Path:
     return synthetic_db.build(tmp_path_factory.mktemp("db"))
 
 
+@pytest.fixture(scope="session")
+def deploy_db_path(tmp_path_factory) -> Path:
+    """The deployment rules' synthetic database (tests/rules/deploy_db.py), built once per worker."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
+    import deploy_db
+
+    return deploy_db.build(tmp_path_factory.mktemp("deploydb"))
+
+
+@pytest.fixture
+def fixture_databases(request):
+    """The databases a fixture folder's ``harness.toml`` can name (tests/snapshots.py), each built
+    at first use."""
+    return {"deploy": request.getfixturevalue("deploy_db_path"), "synthetic": request.getfixturevalue("synth_db_path")}
+
+
+@pytest.fixture
+def isolated_hf(tmp_path, monkeypatch):
+    """No Hugging Face cache of the user, no vllm-lint cache, no hub: model facts come only from
+    what a test puts beside its files."""
+    from vllm_lint.knowledge import models
+
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    monkeypatch.delenv("HUGGINGFACE_HUB_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.setattr(models, "hf_cache_dirs", lambda: [tmp_path / "hf-home" / "hub"])
+    monkeypatch.setattr(models, "_cache_dir", lambda: tmp_path / "xdg-cache" / "vllm-lint" / "hf-configs")
+    models.clear_cache()
+    yield
+    models.clear_cache()
+
+
 @pytest.fixture
 def synth_db(synth_db_path):
     from vllm_lint.surface.db import Database
