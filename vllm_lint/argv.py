@@ -218,7 +218,7 @@ class ArgvParser:
         seen_positional = model_given
         # options of a wrapper that shares the argv with vLLM (KServe's huggingfaceserver):
         # consumed with their values, never vLLM's to judge
-        wrapper = frozenset(launch.context.get("wrapper_options") or ())
+        wrapper = frozenset(launch.wrapper_options or ())
         while i < len(toks):
             tok = toks[i]
             if tok.splat:
@@ -378,7 +378,7 @@ class ArgvParser:
                 continue
             # a chart key renders as the option the chart says (production-stack enableLoRA ->
             # --enable-lora), whatever its spelling; other keys as "--" + key
-            rendered = launch.context.get("option_for_key", {}).get(ka.key)
+            rendered = (launch.option_for_key or {}).get(ka.key)
             written = rendered or "--" + field_name.replace("_", "-")
             canonical, opt, resolved, how, json_path, amb = self.resolve(written)
             if how == "exact":

@@ -246,3 +246,24 @@ def test_only_the_registry_of_formats_is_imported_outside_them():
     broken = sorted(f"{a} imports {b}" for a, bs in _graph().items() if not a.startswith("vllm_lint.frontends")
                     for b in bs if b.startswith("vllm_lint.frontends.") and b != "vllm_lint.frontends.base")
     assert broken == []
+
+
+def test_the_typed_fields_of_a_launch_are_not_spelled_as_context_keys():
+    """What a launch's surroundings say (``Launch.image``, ``.model``, ...) is a typed field, read
+    outside the front-ends; written as ``launch.context["model"]`` it would reach no reader."""
+    from vllm_lint.launch import Launch
+
+    typed = set(Launch.TYPED_CONTEXT)
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(_tree(path)):
+            key = None
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "context":
+                key = node.slice
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in ("get", "setdefault", "pop") and isinstance(node.func.value, ast.Attribute)
+                  and node.func.value.attr == "context" and node.args):
+                key = node.args[0]
+            if isinstance(key, ast.Constant) and key.value in typed:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: context[{key.value!r}]")
+    assert found == [], "use the Launch field of that name"

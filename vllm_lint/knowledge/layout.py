@@ -365,7 +365,7 @@ def model_facts(ctx, rule=None):
     if not lay.model.known:
         why = "the model is not known statically"
     elif not name:
-        ctxm = ctx.launch.context.get("model") if ctx.launch else None
+        ctxm = ctx.launch.model if ctx.launch else None
         name = ctxm if isinstance(ctxm, str) else None
         why = "the launch names no model" if not name else ""
     else:

@@ -119,7 +119,7 @@ def _container_script(ctx: LintContext):
     launch = ctx.launch
     if launch is None:
         return
-    image, span = launch.context.get("image"), launch.context.get("script_span")
+    image, span = launch.image, launch.script_span
     if not isinstance(image, str) or "$" in image or span is None:
         return
     kind = _kind(image)

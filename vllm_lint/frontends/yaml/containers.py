@@ -187,8 +187,10 @@ class _Container:
                 la.env = list(env) + la.env
                 la.version_hints = list(versions) + la.version_hints
                 la.hardware = hw_merge(hw, la.hardware)
-                # script_span: the script's bytes in the file, where the image's other steps are
-                la.context = {**self.ctx, **la.context, "shell": True, "script_span": t.content_span(outer)}
+                la.take_context(self.ctx)
+                la.context["shell"] = True
+                # the script's bytes in the file, where the image's other steps are
+                la.script_span = t.content_span(outer)
         return bool(launches)
 
     def _vllm_command(self) -> bool:
