@@ -91,7 +91,7 @@ def run_cli(synth_db_path, monkeypatch):
     """Invoke the CLI in-process against the synthetic database, without the result cache."""
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
     monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
@@ -105,12 +105,12 @@ def run_cli(synth_db_path, monkeypatch):
 
 @pytest.fixture
 def workers_only(monkeypatch):
-    """``vllm_lint.parallel`` with every task drawn by the forked workers (this process draws none),
+    """``vllm_lint.pipeline.parallel`` with every task drawn by the forked workers (this process draws none),
     so that a test sees what workers send back: deterministic, where a race for the tasks is not.
     Returns the list of forks made (one entry each)."""
     import os
 
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     main = os.getpid()
     real_take, real_fork = parallel._take, os.fork

@@ -117,7 +117,7 @@ def command(case: Path, folder: Path, default_select: Optional[list[str]]) -> li
 def lint_json(db: Path, monkeypatch, argv: list[str]) -> list[dict]:
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(db))
     monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")

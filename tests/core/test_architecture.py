@@ -16,7 +16,7 @@ DOC = ROOT / "docs" / "architecture.md"
 # (importer, imported) pairs the page forbids whatever the layers say
 NEVER = [("vllm_lint.frontends", "vllm_lint.rules"), ("vllm_lint.frontends", "vllm_lint.surface"),
          ("vllm_lint.frontends", "vllm_lint.argv"), ("vllm_lint.frontends", "vllm_lint.knowledge"),
-         ("vllm_lint.fix", "vllm_lint.frontends"), ("vllm_lint.fix", "vllm_lint.engine")]
+         ("vllm_lint.pipeline.fix", "vllm_lint.frontends"), ("vllm_lint.pipeline.fix", "vllm_lint.pipeline.engine")]
 
 
 @functools.lru_cache(maxsize=None)
@@ -154,11 +154,11 @@ def test_the_never_rules_hold():
 
 def test_an_upward_import_would_be_seen():
     layers = _layers()
-    assert "vllm_lint.launch" in _graph()["vllm_lint.engine"]  # the graph sees imports
-    assert _upward({"vllm_lint.engine": {"vllm_lint.launch"}}, layers) == []
-    assert _upward({"vllm_lint.launch": {"vllm_lint.engine"}, "vllm_lint.rules.vl101_removed_option":
+    assert "vllm_lint.launch" in _graph()["vllm_lint.pipeline.engine"]  # the graph sees imports
+    assert _upward({"vllm_lint.pipeline.engine": {"vllm_lint.launch"}}, layers) == []
+    assert _upward({"vllm_lint.launch": {"vllm_lint.pipeline.engine"}, "vllm_lint.rules.vl101_removed_option":
                     {"vllm_lint.report.text"}}, layers) == [
-        "vllm_lint.launch (model) imports vllm_lint.engine (pipeline)",
+        "vllm_lint.launch (model) imports vllm_lint.pipeline.engine (pipeline)",
         "vllm_lint.rules.vl101_removed_option (rules) imports vllm_lint.report.text (report)"]
 
 

@@ -1,4 +1,4 @@
-"""The lint command's click-free path (vllm_lint.lint_command, vllm_lint.program): its argv reader
+"""The lint command's click-free path (vllm_lint.cli.lint_command, vllm_lint.cli.program): its argv reader
 gives exactly click's values or steps aside, and both paths print and exit alike."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import click
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from vllm_lint.cli import main
-from vllm_lint.lint_command import OPTIONS, parse_argv
+from vllm_lint.cli.app import main
+from vllm_lint.cli.lint_command import OPTIONS, parse_argv
 
 
 def click_values(argv: list[str]):
@@ -120,7 +120,7 @@ def _through_click(args, cwd, db, monkeypatch):
     standalone handling of exits and errors): (exit code, stdout, stderr)."""
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.chdir(cwd)
     for name, value in (("VLLM_LINT_DB", str(db)), ("VLLM_LINT_NO_CACHE", "1"), ("NO_COLOR", "1")):
@@ -147,10 +147,10 @@ def test_plain_lint_run_does_not_import_click(tmp_path, synth_db_path):
     f = tmp_path / "run.sh"
     f.write_text("vllm serve m --swap-space 4\n")
     code = (f"import os, sys\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
-            "from vllm_lint.program import _run\n"
+            "from vllm_lint.cli.program import _run\n"
             f"try:\n    _run(['--no-cache', {str(f)!r}])\nexcept SystemExit:\n    pass\n"
             "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     mods = set(r.stderr.split())
     assert "VL101" in r.stdout and "vllm_lint.frontends.shell" in mods
-    assert "click" not in mods and "vllm_lint.cli" not in mods
+    assert "click" not in mods and "vllm_lint.cli.app" not in mods

@@ -29,8 +29,8 @@ from pathlib import Path
 import pytest
 
 from reliability_support import cli_env
-from vllm_lint import fix as fixmod
-from vllm_lint.fix import write_atomic
+from vllm_lint.pipeline import fix as fixmod
+from vllm_lint.pipeline.fix import write_atomic
 
 OLD = b"vllm serve m --swap-space 4 --cuda-graph-sizes 8 --port 1\n"
 NEW = b"vllm serve m --cudagraph-capture-sizes 8 --port 1\n"

@@ -14,7 +14,7 @@ def lint(deploy_db_path, monkeypatch):
     """Run the CLI in-process against the deployment synthetic database."""
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(deploy_db_path))
     monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")

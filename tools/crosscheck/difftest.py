@@ -90,7 +90,7 @@ class RealParser:
 
 class Lint:
     def __init__(self, version: str, db_dir: Optional[Path]):
-        from vllm_lint.engine import Linter
+        from vllm_lint.pipeline.engine import Linter
         from vllm_lint.rules.base import select_rules
         from vllm_lint.settings import Settings
         from vllm_lint.surface.db import Database

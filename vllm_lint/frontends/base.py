@@ -21,7 +21,7 @@ The module of a format provides (the first two are required)::
     same_meaning(before, after) -> str | None   why ``after`` (a comment added) means something else
     suppression_rows(index, row0) -> list[int]  rows, besides the finding's own line and the
                                                 comment lines above it, whose suppression comment
-                                                applies to row ``row0`` (``vllm_lint.suppress``)
+                                                applies to row ``row0`` (``vllm_lint.pipeline.suppress``)
     comment_placements(lines, idx) -> list[int] rows where --add-noqa may put a trailing comment
                                                 for row ``idx``, besides a standalone comment line
                                                 above (default: the row itself)

@@ -197,14 +197,14 @@ class Session:
         return rules
 
     def linter_for(self, path: str):
-        from ..engine import Linter
+        from ..pipeline.engine import Linter
 
         settings = self.settings_for(path)
         return Linter(self.db, settings, self.rules_for(settings), unsafe_fixes=self.client.unsafe_fixes)
 
     def analyse(self, path: str, text: str, language_id: Optional[str] = None) -> Analysis:
         """Lint ``text`` (the editor's buffer, saved or not) as the file at ``path``."""
-        from ..engine import format_by_content, format_by_name
+        from ..pipeline.engine import format_by_content, format_by_name
         from ..settings import ConfigError
         from ..surface.db import DatabaseError
 
@@ -250,7 +250,7 @@ def fixable(d: Diagnostic, unsafe: bool) -> bool:
 def fixed_bytes(analysis: Analysis, d: Diagnostic) -> Optional[bytes]:
     """The document with ``d``'s own fix applied, or None when it conflicts or would not re-parse
     (the same check ``--fix`` makes before a write)."""
-    from ..fix import FixConflict, apply_edits
+    from ..pipeline.fix import FixConflict, apply_edits
     from ..frontends.base import get as format_unit
 
     try:
@@ -276,7 +276,7 @@ def fix_all(analysis: Analysis) -> Optional[bytes]:
 def suppressed_bytes(analysis: Analysis, row: int) -> Optional[bytes]:
     """The document with a suppression comment for the findings on ``row`` (1-based), placed as
     ``--add-noqa`` places it, or None where no placement keeps the file's meaning."""
-    from ..noqa import add_to_bytes
+    from ..pipeline.noqa import add_to_bytes
 
     if analysis.linter is None:
         return None

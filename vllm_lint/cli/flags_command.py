@@ -7,17 +7,17 @@ import json
 
 import click
 
-from .cli import EXIT_FINDINGS, _fail, _load_db
+from .app import EXIT_FINDINGS, _fail, _load_db
 
 
 def _complete_rule(ctx, param, incomplete: str):
-    from .cli import complete_codes
+    from .app import complete_codes
 
     return complete_codes(ctx, param, incomplete)
 
 
 def _complete_release(ctx, param, incomplete: str):
-    from .cli import complete_releases
+    from .app import complete_releases
 
     return complete_releases(ctx, param, incomplete)
 
@@ -25,7 +25,7 @@ def _complete_release(ctx, param, incomplete: str):
 def _complete_flag_name(ctx, param, incomplete: str):
     """Shell completion for ``flags show``: every option and environment variable of the database."""
     try:
-        from .surface.db import Database
+        from ..surface.db import Database
 
         index = Database().index
     except Exception:  # noqa: BLE001 - completion never fails loudly
@@ -42,8 +42,8 @@ def _complete_flag_name(ctx, param, incomplete: str):
               default="text", show_default=True)
 def rule_cmd(code, show_all, output_format) -> None:
     """Print a rule's documentation (what, why, example, fix safety, evidence)."""
-    from .rules.base import registry
-    from .docs import render_rules
+    from ..rules.base import registry
+    from ..docs import render_rules
 
     reg = registry()
     if show_all:
@@ -70,7 +70,7 @@ def flags_group() -> None:
 
 
 def _resolve(db, version: str) -> str:
-    from .surface.db import UnknownVersion
+    from ..surface.db import UnknownVersion
 
     try:
         return db.resolve_version(version)
@@ -132,7 +132,7 @@ def flags_show(name, output_format, db_path) -> None:
     """An option's or environment variable's history: accepted ranges, removal, successor, changes."""
     import difflib
 
-    from .surface.timeline import canonical_query, story
+    from ..surface.timeline import canonical_query, story
 
     db = _load_db(db_path)
     st = story(db, name)
@@ -159,7 +159,7 @@ def flags_show(name, output_format, db_path) -> None:
         click.echo(f"  successor:   {st.successor}" + (f"  ({st.successor_evidence})" if st.successor_evidence else ""))
     if st.aliases:
         click.echo("  other spellings: " + ", ".join(st.aliases))
-    from .surface.timeline import describe_change
+    from ..surface.timeline import describe_change
 
     for c in st.changes:
         click.echo(f"  {c.version}: {describe_change(c.what, c.old, c.new)}")
@@ -173,7 +173,7 @@ def flags_show(name, output_format, db_path) -> None:
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
 def flags_diff(old, new, output_format, db_path) -> None:
     """Options and environment variables added, removed, renamed, deprecated or changed between two releases."""
-    from .surface.timeline import describe_change, diff
+    from ..surface.timeline import describe_change, diff
 
     db = _load_db(db_path)
     d = diff(db, _resolve(db, old), _resolve(db, new))

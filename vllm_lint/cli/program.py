@@ -1,7 +1,7 @@
 """The ``vllm-lint`` program (console script and ``python -m vllm_lint``).
 
-A plain lint command line is read by :func:`vllm_lint.lint_command.parse_argv` and run without
-importing click; every other command line goes to the click application in ``vllm_lint.cli``.
+A plain lint command line is read by :func:`vllm_lint.cli.lint_command.parse_argv` and run without
+importing click; every other command line goes to the click application in ``vllm_lint.cli.app``.
 Either way the process then ends at once (:func:`_exit_now`).
 """
 
@@ -26,7 +26,7 @@ def _run(argv: list[str]) -> None:
     completing = any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ)
     values = None if completing else parse_argv(argv)
     if values is None:
-        from .cli import run
+        from .app import run
 
         run()
         return
@@ -57,7 +57,7 @@ def _exit_now(code: object) -> None:
 
     Freeing every module and object at exit (the release file's dicts, the grammar, ~250 modules)
     costs about 9 ms CPU, an eighth of a one-file lint (benchmarks/README.md). Output is flushed
-    first. The lint's own workers are forked and reaped before this (``vllm_lint.parallel``); a
+    first. The lint's own workers are forked and reaped before this (``vllm_lint.pipeline.parallel``); a
     process with ``multiprocessing`` loaded or other threads running, or under coverage, exits
     normally (their atexit handlers matter), and so does any exit that is not a plain code."""
     if code is not None and not isinstance(code, int):

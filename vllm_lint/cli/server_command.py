@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .cli import _fail
+from .app import _fail
 
 
 @click.command("server")
@@ -14,7 +14,7 @@ from .cli import _fail
 def server_cmd(debounce, db_path) -> None:
     """Run the language server over stdio (for editors: see the README's editor section)."""
     try:
-        from .server.protocol import serve
+        from ..server.protocol import serve
     except ImportError as e:  # pygls missing from an odd install
         raise _fail(f"the language server needs pygls ({e}); install vllm-lint with its dependencies")
     serve(db_path, debounce)

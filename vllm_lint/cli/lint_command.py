@@ -2,7 +2,7 @@
 
 A pre-commit run of one file is start-up bound, and importing click (~20 ms CPU, about half of
 the process) was the largest item left in it (benchmarks/README.md). So the options of the lint
-command are declared once, here, as data. ``vllm_lint.cli`` builds the click command from this
+command are declared once, here, as data. ``vllm_lint.cli.app`` builds the click command from this
 table, and :func:`parse_argv` reads the same options without click for the plain command lines
 that pre-commit, editors and CI pass (``vllm-lint --fix a.sh b.yaml``). Anything else (help,
 ``--version``, a subcommand, a usage error, bundled short flags, ``--``) gets ``None``, and the
@@ -40,8 +40,8 @@ _RANK = {"info": 0, "warning": 1, "error": 2}
 
 # the commands beside lint: name -> (module, attribute), imported only when named (cli.DefaultGroup);
 # a first word among them is no path to lint
-OTHER_COMMANDS = {"db": ("cli_db", "db"), "audit": ("audit_cli", "audit"), "flags": ("cli_flags", "flags_group"),
-                  "rule": ("cli_flags", "rule_cmd"), "server": ("cli_server", "server_cmd"),
+OTHER_COMMANDS = {"db": ("cli.db_command", "db"), "audit": ("cli.audit_command", "audit"), "flags": ("cli.flags_command", "flags_group"),
+                  "rule": ("cli.flags_command", "rule_cmd"), "server": ("cli.server_command", "server_cmd"),
                   "site": ("site.command", "site_group")}
 
 
@@ -247,7 +247,7 @@ def fail(message: str, code: int = EXIT_ERROR) -> Exit:
 
 
 def load_db(db_path: Optional[str]):
-    from .surface.db import Database, DatabaseError
+    from ..surface.db import Database, DatabaseError
 
     try:
         return Database(Path(db_path) if db_path else None)
@@ -356,10 +356,10 @@ def execute(paths=(), **values) -> int:
 def prepare(o: LintOptions) -> Job:
     """The settings for the run (the configuration file, then the command line), the rules they
     select, the database, the result cache and the linter; a bad value is one line, exit 2."""
-    from .engine import Linter
-    from .rules.base import registry, select_layered
-    from .settings import ConfigError, for_run as settings_for_run, rule_layers
-    from .surface.db import UnknownVersion
+    from ..pipeline.engine import Linter
+    from ..rules.base import registry, select_layered
+    from ..settings import ConfigError, for_run as settings_for_run, rule_layers
+    from ..surface.db import UnknownVersion
 
     from_stdin = o.from_stdin
     where = (o.stdin_filename or "-",) if from_stdin else o.paths
@@ -373,7 +373,7 @@ def prepare(o: LintOptions) -> Job:
                                fail_on=o.fail_on, force_exclude=o.force_exclude, preview=o.preview,
                                target_origin="--target-version" if o.target_version else None)
     if o.isolated or "vllm_lint.knowledge.models" in sys.modules:
-        from .knowledge import models
+        from ..knowledge import models
 
         models.USE_USER_CACHES = not o.isolated  # (set by every run: an in-process caller runs several)
     if o.isolated:
@@ -393,7 +393,7 @@ def prepare(o: LintOptions) -> Job:
     cache = None
     if not (o.no_cache or o.verbose or o.add_noqa or from_stdin or o.show_settings or o.show_files
             or os.environ.get("VLLM_LINT_NO_CACHE")):
-        from .cache import Cache, default_dir
+        from ..pipeline.cache import Cache, default_dir
 
         cache = Cache(default_dir(), Cache.fingerprint_of(db.path, settings, [r.code for r in rules], o.unsafe_fixes))
     try:
@@ -408,9 +408,9 @@ def prepare(o: LintOptions) -> Job:
 def run(o: LintOptions, job: Job):
     """Discover the files and lint them (fixing in memory with --fix); record the verdicts in the
     result cache. (results, targets); None when --show-files printed the files instead."""
-    from .engine import FileResult, discover
-    from .parallel import lint_all
-    from .surface.db import DatabaseError, UnknownVersion
+    from ..pipeline.engine import FileResult, discover
+    from ..pipeline.parallel import lint_all
+    from ..surface.db import DatabaseError, UnknownVersion
 
     targets, problems = discover(o.paths, job.settings)
     if o.baseline_path:  # the baseline quotes the lines it records: it is vllm-lint's file, not a launch
@@ -447,7 +447,7 @@ def write(o: LintOptions, results) -> int:
     fixed_count = 0
     if not o.do_fix:
         return fixed_count
-    from .fix import write_atomic
+    from ..pipeline.fix import write_atomic
 
     for r in results:
         if r.fixed is None:
@@ -475,8 +475,8 @@ def _diff(path: str, before: bytes, after: bytes) -> str:
 def report(o: LintOptions, results, settings, linter, fixed_count: int, sources: Optional[dict] = None,
            to_stderr: bool = False) -> int:
     """Baseline, severity, the report and the exit code, for files and standard input alike."""
-    from .report import ReportContext, render
-    from .rules.base import registry
+    from ..report import ReportContext, render
+    from ..rules.base import registry
 
     if o.breaking_only:  # what the target refuses (VL001: the file could not be checked at all)
         for r in results:
@@ -484,7 +484,7 @@ def report(o: LintOptions, results, settings, linter, fixed_count: int, sources:
     if settings.severity:
         _severity_overrides(results, settings.severity)
     if o.baseline_path:
-        from . import baseline
+        from ..pipeline import baseline
 
         try:
             if o.write_baseline:
@@ -596,8 +596,8 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     """``vllm-lint -``: lint standard input as the file ``--stdin-filename`` names (its format,
     settings and excludes); with --fix the fixed text goes to standard output (always, changed or
     not, so an editor can replace the buffer with it) and the report to standard error."""
-    from .api import UnknownFormat, analyse_bytes
-    from .engine import FileResult, discover
+    from ..api import UnknownFormat, analyse_bytes
+    from ..pipeline.engine import FileResult, discover
 
     name = o.stdin_filename or "-"
     data = sys.stdin.buffer.read()
@@ -654,8 +654,8 @@ def unread_note(read: int, unread: list, verbose: bool) -> Optional[str]:
 
 def _add_noqa(linter, results) -> int:
     """--add-noqa: write the comments, say what was done; exit 0 when nothing is left to report."""
-    from .fix import write_atomic
-    from .noqa import UNSUPPRESSIBLE, add_noqa
+    from ..pipeline.fix import write_atomic
+    from ..pipeline.noqa import UNSUPPRESSIBLE, add_noqa
 
     added = files = left = 0
     for nr in add_noqa(linter, results):

@@ -3,9 +3,9 @@
 Its one product is ``Linter.analyse(path, data) -> FileAnalysis``: lint, --fix, --add-noqa, the
 baseline, the audit and the language server consume it. The engine names no format: it asks
 the registry (``vllm_lint.frontends.base``). Also the fix loop (``Linter.fix_loop``): apply
-non-overlapping edits (``vllm_lint.fix``), analyse again, repeat (bounded); a pass is kept only
+non-overlapping edits (``vllm_lint.pipeline.fix``), analyse again, repeat (bounded); a pass is kept only
 if the result still parses in its format (``Format.parse_check``). Suppression comments:
-``vllm_lint.suppress``. The layers and the data flow of one run: ``docs/architecture.md``.
+``vllm_lint.pipeline.suppress``. The layers and the data flow of one run: ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Union
 
 from . import suppress
-from .frontends.base import Mode, format_by_content, format_by_filename
-from .frontends.base import get as format_unit
-from .fsutil import real_dir
-from . import reach
-from .launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, VersionHint
-from .record import Record, lazy_re
-from .rules.base import Diagnostic, LintContext, Rule, registry
-from .settings import Settings
-from .surface.db import Database, DatabaseError, UnknownVersion
+from ..frontends.base import Mode, format_by_content, format_by_filename
+from ..frontends.base import get as format_unit
+from ..fsutil import real_dir
+from .. import reach
+from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, VersionHint
+from ..record import Record, lazy_re
+from ..rules.base import Diagnostic, LintContext, Rule, registry
+from ..settings import Settings
+from ..surface.db import Database, DatabaseError, UnknownVersion
 
 AnyPath = Union[str, "os.PathLike[str]"]  # a file's path: a string on the lint path, or a path object
 
@@ -338,7 +338,7 @@ class Linter:
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
                  cache=None):
         self.db = db
-        self.cache = cache  # vllm_lint.cache.Cache or None
+        self.cache = cache  # vllm_lint.pipeline.cache.Cache or None
         self.settings = settings
         self.rules = rules
         self.unsafe_fixes = unsafe_fixes
@@ -437,7 +437,7 @@ class Linter:
             fmt, skipped = self.screen(path, data, mode)
             if skipped is not None:
                 return FileAnalysis(shown, fmt, mode, forced, skipped=skipped)
-        from . import inputs
+        from .. import inputs
 
         with inputs.recording() as reads:
             analysis = self._analyse(path, shown, data, fmt, mode, forced)
@@ -446,7 +446,7 @@ class Linter:
 
     def _analyse(self, path: AnyPath, shown: str, data: bytes, fmt: str, mode: str,
                  forced: Optional[tuple[str, str]]) -> FileAnalysis:
-        from .argv import ArgvParser
+        from ..argv import ArgvParser
 
         analysis = FileAnalysis(shown, fmt, mode, forced)
         unit = format_unit(fmt)
@@ -586,7 +586,7 @@ class Linter:
 
     def cached_result(self, target: Target) -> Optional[FileResult]:
         """The result of an unchanged file from the cache's stat index, without reading the file;
-        None when it must be linted (``vllm_lint.parallel`` asks this before sharing out files)."""
+        None when it must be linted (``vllm_lint.pipeline.parallel`` asks this before sharing out files)."""
         try:
             st = os.stat(target.path)
         except OSError:
@@ -704,7 +704,7 @@ class Linter:
                fmt: Optional[str] = None) -> list[Diagnostic]:
         """Positions, suppression comments, per-file-ignores; and, when VL003 is selected, a
         finding for each suppression comment (or code in one) that suppressed nothing
-        (``vllm_lint.suppress``). ``fmt``: the file's format (default: what its name says)."""
+        (``vllm_lint.pipeline.suppress``). ``fmt``: the file's format (default: what its name says)."""
         if not diags and b"vllm-lint" not in data:
             return []  # nothing to place or suppress, no suppression comment to report
         shown = path if path is not None else (diags[0].path if diags else "")

@@ -1,4 +1,4 @@
-"""``vllm-lint audit``: the version-upgrade audit (logic in ``vllm_lint.audit``, schema in
+"""``vllm-lint audit``: the version-upgrade audit (logic in ``vllm_lint.pipeline.audit``, schema in
 ``docs/audit.md``)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ Exit codes: 0 nothing breaks at --to, 1 something breaks or a launch could not b
 
 
 def _releases(ctx, param, incomplete: str):
-    from .cli import complete_releases
+    from .app import complete_releases
 
     return complete_releases(ctx, param, incomplete)
 
@@ -43,10 +43,10 @@ def _releases(ctx, param, incomplete: str):
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB",
               help="Flag database directory (default: the shipped one).")
 def audit(paths, to_version, from_version, default_from, output_format, unsafe_fixes, config_path, db_path) -> None:
-    from .audit import AuditUsageError, audit_paths, render_markdown, render_text
-    from .cli import _fail, _load_db
-    from .settings import ConfigError, for_run as settings_for_run
-    from .surface.db import DatabaseError, UnknownVersion
+    from ..pipeline.audit import AuditUsageError, audit_paths, render_markdown, render_text
+    from .app import _fail, _load_db
+    from ..settings import ConfigError, for_run as settings_for_run
+    from ..surface.db import DatabaseError, UnknownVersion
 
     paths = paths or (".",)
     try:

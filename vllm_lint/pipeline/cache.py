@@ -62,9 +62,9 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-from . import __version__
-from .launch import Edit, Span
-from .rules.base import Diagnostic, Fix
+from .. import __version__
+from ..launch import Edit, Span
+from ..rules.base import Diagnostic, Fix
 
 CACHE_DIR_ENV = "VLLM_LINT_CACHE_DIR"
 PRUNE_DAYS = 30  # an index file of other settings, unused this long, is deleted
@@ -246,7 +246,7 @@ class Cache:
         file's content key is computed once per run (many files read the same model's config)."""
         if len(rec) < 7:
             return ()
-        from .inputs import content_key
+        from ..inputs import content_key
 
         reads = tuple((str(p), str(k)) for p, k in rec[6])
         for path, key in reads:

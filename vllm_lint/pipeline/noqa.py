@@ -77,7 +77,7 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[i
     """Suppression comments for the findings in ``data`` (only those on ``rows``, 1-based, when
     given: an editor's "suppress on this line"), the file read as the lint read it (``mode``,
     ``forced``: ``Linter.analyse``)."""
-    from .frontends.base import get as format_unit
+    from ..frontends.base import get as format_unit
 
     unit = format_unit(fmt)
     res = NoqaResult(str(path), data, data)
@@ -176,7 +176,7 @@ def add_noqa(linter, results) -> list[NoqaResult]:
             fmt, skipped = linter.screen(p, data, mode)
             if skipped is not None:
                 continue
-        from .frontends.base import get as format_unit
+        from ..frontends.base import get as format_unit
 
         if getattr(format_unit(fmt).module, "COMMENTS", True) is False:
             # JSON has no comments: a baseline or per-file-ignores can hide these findings

@@ -18,7 +18,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 def _checkout_db_dir() -> Optional[Path]:
     """flag_db/ of the repository this package runs from (an editable install / checkout)."""
-    pkg = Path(__file__).resolve().parent
+    pkg = Path(__file__).resolve().parents[1]  # vllm_lint/
     root = pkg.parent
     db = root / "flag_db"
     if db.is_dir() and (root / "pyproject.toml").is_file() and ((root / ".git").exists() or (db / "README.md").is_file()):

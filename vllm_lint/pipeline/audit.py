@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from .argv import ArgvParser, ParsedArg
+from ..argv import ArgvParser, ParsedArg
 from .engine import Linter, discover
-from .launch import EnvAssign, Extraction, Launch, LineIndex, Span
-from .rules.base import Diagnostic, LintContext, registry, select_rules
-from .settings import Settings
-from .surface.db import Database, Option, Surface
+from ..launch import EnvAssign, Extraction, Launch, LineIndex, Span
+from ..rules.base import Diagnostic, LintContext, registry, select_rules
+from ..settings import Settings
+from ..surface.db import Database, Option, Surface
 
 SCHEMA = 1
 NEWEST_SOURCE = "newest release in the database"  # Linter.target_for's fallback: no hint, no pin
@@ -456,7 +456,7 @@ class Auditor:
     # -- breaks
     def _arg_break(self, ctx_a: LintContext, ctx_b: LintContext, a: Optional[ParsedArg], b: ParsedArg,
                    index: LineIndex) -> Optional[Finding]:
-        from .rules._status import option_status
+        from ..rules._status import option_status
 
         st_b = option_status(ctx_b, b)
         ok_a = a is not None and option_status(ctx_a, a).state == "ok"
@@ -511,7 +511,7 @@ class Auditor:
         return None
 
     def _value_problem(self, ctx: LintContext, arg: ParsedArg) -> Optional[str]:
-        from .rules.vl105_invalid_value import RULE as VL105
+        from ..rules.vl105_invalid_value import RULE as VL105
 
         sub = LintContext(ctx.path, ctx.launch, [arg], [], ctx.surface, ctx.db, ctx.target, ctx.target_source,
                           ctx.settings, ctx.data)
@@ -520,7 +520,7 @@ class Auditor:
         return None
 
     def _story_change(self, name: str, frm: str, whats: tuple[str, ...]) -> Optional[str]:
-        from .surface.timeline import story
+        from ..surface.timeline import story
 
         st = story(self.db, name)
         if st is None:
@@ -610,7 +610,7 @@ class Auditor:
     # -- environment
     def _env_findings(self, la: LaunchAudit, ctx_a: LintContext, ctx_b: LintContext, e: EnvAssign,
                       index: LineIndex, by_span) -> None:
-        from .rules._env_status import env_status, is_vllm_var
+        from ..rules._env_status import env_status, is_vllm_var
 
         if not is_vllm_var(e.name):
             return
@@ -766,7 +766,7 @@ class Auditor:
                     steps.append({"version": v, "old": prev[0], "new": cur})
                 prev = (cur,) if rec is not None else None
             return steps
-        from .surface.timeline import story
+        from ..surface.timeline import story
 
         st = story(self.db, name)
         if st is None:
@@ -782,7 +782,7 @@ class Auditor:
         original did at A? Options removed outright (no successor) are left out (returned as the
         second value); so are options A itself did not accept (nothing to preserve) and whatever
         the fixed launch sets that B does not accept (still reported among the remaining findings)."""
-        from .rules._status import option_status
+        from ..rules._status import option_status
 
         sb = ctx_b.surface
         b_by_key = {_arg_key(b): b for b in args_b}

@@ -16,8 +16,8 @@ import tempfile
 from bisect import bisect_left, bisect_right
 from pathlib import Path
 
-from .launch import Edit
-from .rules.base import Diagnostic
+from ..launch import Edit
+from ..rules.base import Diagnostic
 
 
 class FixConflict(Exception):
@@ -104,8 +104,8 @@ def write_atomic(path: Path, data: bytes) -> Path:
 
 class _CallableModule(type(sys.modules[__name__])):
     """``vllm_lint.fix(text, filename, ...)`` is the Python API's fix (``vllm_lint.api.fix``), and
-    ``vllm_lint.fix`` is also this module: once the module is imported, the package's attribute is
-    the module, so the module answers the call."""
+    ``vllm_lint.fix`` is also this module (``vllm_lint.__getattr__`` gives it), so the module answers
+    the call."""
 
     def __call__(self, *args, **kwargs):
         import importlib  # the entry module, by name: called, never imported by this layer

@@ -4,7 +4,7 @@ which comment applies to which finding, and the scan for comments that suppress 
 ``# vllm-lint: ignore[CODES]`` (or a blanket ``# vllm-lint: ignore``) applies to findings on its
 own line, and a standalone comment line applies to the line right below it; ``# vllm-lint:
 ignore-file`` anywhere skips the file. So that every line can be suppressed without changing
-what the file means (``--add-noqa``: ``vllm_lint.noqa`` chooses among the placements made here
+what the file means (``--add-noqa``: ``vllm_lint.pipeline.noqa`` chooses among the placements made here
 and verifies each):
 
 * a command continued with trailing backslashes is one logical line: a standalone comment line
@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Optional
 
-from .launch import LineIndex, Span
-from .record import lazy_re
+from ..launch import LineIndex, Span
+from ..record import lazy_re
 
 SUPPRESS = re.compile(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
 SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file(?:\[([A-Za-z0-9_,\s]+)\])?(?![\w-])")
@@ -144,7 +144,7 @@ def unused_suppressions(index: LineIndex, used: Used, enabled: Iterable[str], kn
     nothing, or whose codes match no finding (``used``: what matched, from ``suppressed``) or no
     rule (``known``). Codes of rules not ``enabled`` in this run are left alone: they may
     suppress findings in a run that selects them."""
-    from .rules.base import Diagnostic
+    from ..rules.base import Diagnostic
 
     known = set(known)
     enabled = [k for k in enabled if k not in UNSUPPRESSIBLE]

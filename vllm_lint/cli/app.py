@@ -12,7 +12,7 @@ from typing import Optional
 
 import click
 
-from . import __version__
+from .. import __version__
 from .lint_command import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, LINT_HELP, OPTIONS, OTHER_COMMANDS,
                            Exit, execute, fail)
 
@@ -33,7 +33,7 @@ class DefaultGroup(click.Group):
 
             module, attr = self.LAZY[cmd_name]
             try:
-                cmd = getattr(importlib.import_module(f"{__package__}.{module}"), attr)
+                cmd = getattr(importlib.import_module(f"vllm_lint.{module}"), attr)
             except ImportError:  # an optional command whose dependencies are missing
                 return None
             self.add_command(cmd, cmd_name)
@@ -73,7 +73,7 @@ def _fail(message: str, code: int = EXIT_ERROR) -> "click.exceptions.Exit":
 
 def _db_range() -> str:
     try:
-        from .surface.db import Database
+        from ..surface.db import Database
 
         db = Database()
         return f"vLLM {db.versions[0]} to {db.newest}, {len(db.versions)} releases"
@@ -107,7 +107,7 @@ def _load_db(db_path: Optional[str]):
 def complete_releases(ctx, param, incomplete: str):
     """Shell completion of a vLLM release (``-t``, ``--version``, ``--from``): the database's."""
     try:
-        from .surface.db import Database
+        from ..surface.db import Database
 
         versions = Database().versions
     except Exception:  # noqa: BLE001 - completion never fails loudly
@@ -118,7 +118,7 @@ def complete_releases(ctx, param, incomplete: str):
 
 def complete_codes(ctx, param, incomplete: str):
     """Shell completion of rule codes, after the last comma of a code list (``--select VL1,VL2``)."""
-    from .rules.base import registry
+    from ..rules.base import registry
 
     head, _, last = incomplete.rpartition(",")
     prefix = head + "," if head else ""
