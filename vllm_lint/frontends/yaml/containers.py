@@ -8,7 +8,7 @@ vLLM with a container's ``args`` (:mod:`.llm_d`, :mod:`.kubeai`, :mod:`.kserve`)
 ``$(VAR)`` words are opaque. The image tag is a ``VersionHint("image-tag")`` (compose
 ``${VAR:-default}`` tags use the default, Helm expressions their literal ``default``); the tag of a
 vLLM image that starts no launch is kept in ``YamlText.idle_images``. A ``sh -c`` launch's
-``context["script_span"]`` is where its script is written.
+``Launch.script_span`` is where its script is written.
 """
 
 from __future__ import annotations
