@@ -208,7 +208,7 @@ def test_kserve_runtimes():
     # one launch: the template's vllm serve with VLLM_ADDITIONAL_ARGS's words
     assert llmisvc.entry == "kserve:LLMInferenceService" and llmisvc.style == "config"
     assert not any(e.name == "VLLM_ADDITIONAL_ARGS" for e in llmisvc.env)
-    assert llmisvc.context["model"] == "Qwen/Qwen3-8B" and llmisvc.hardware.gpu_count == 1
+    assert llmisvc.model == "Qwen/Qwen3-8B" and llmisvc.hardware.gpu_count == 1
     assert texts(llmisvc) == ["--max-model-len=16384", "--gpu-memory-utilization", "0.92",
                               "--disable-log-requests"]
     new = apply(data, llmisvc.delete_tokens(llmisvc.tokens[1:3]))
