@@ -280,7 +280,7 @@ class Launch(Record):
         self.delete_tokens = delete_tokens
         self.dropped = [] if dropped is None else dropped
         self.opaque = opaque
-        self.context = {} if context is None else context
+        self.context: dict[str, Any] = {}
         self.image = image
         self.image_cmd = image_cmd
         self.image_cmd_delete = image_cmd_delete
@@ -289,6 +289,8 @@ class Launch(Record):
         self.option_for_key = option_for_key
         self.chart = chart
         self.script_span = script_span
+        if context:  # a front-end's context dictionary: its typed keys become the fields
+            self.take_context(context)
 
     def take_context(self, ctx: dict[str, Any]) -> None:
         """Take what a front-end gathered about the launch's surroundings (a dictionary built while
