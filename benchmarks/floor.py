@@ -8,7 +8,7 @@ plus the matching parser on fenced blocks that mention vLLM. No extraction, no d
 
 Files are found with ``os.walk`` and the engine's ``format_by_name`` (no ``.gitignore``
 handling: a floor). With ``--jobs 2`` the files are spread over a process pool in small chunks,
-like ``vllm_lint.parallel``.
+like ``vllm_lint.pipeline.parallel``.
 
     python benchmarks/floor.py DIR [--jobs N]
 """
@@ -93,7 +93,7 @@ PARSE = {"shell": parse_shell, "yaml": parse_yaml, "python": parse_python, "dock
 def files(root: str) -> list[str]:
     from pathlib import Path
 
-    from vllm_lint.engine import format_by_name
+    from vllm_lint.pipeline.engine import format_by_name
 
     out = []
     for d, dirs, names in os.walk(root):
@@ -107,7 +107,7 @@ def files(root: str) -> list[str]:
 def one(path: str) -> int:
     from pathlib import Path
 
-    from vllm_lint.engine import format_by_name, frontend
+    from vllm_lint.pipeline.engine import format_by_name, frontend
 
     with open(path, "rb") as f:
         data = f.read()

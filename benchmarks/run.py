@@ -161,7 +161,7 @@ def bench_startup(runs: int, db: Path | None) -> dict:
 
 _PROBE = """
 import sys
-from vllm_lint.program import _run
+from vllm_lint.cli.program import _run
 try:
     _run(["--no-cache", sys.argv[1]])
 except SystemExit:
@@ -169,7 +169,7 @@ except SystemExit:
 heavy = ["click", "requests", "libcst", "yaml", "tree_sitter", "tree_sitter_bash", "pathspec", "packaging",
          "packaging.version", "ast", "tomllib", "concurrent.futures", "multiprocessing", "difflib",
          "vllm_lint.frontends.yaml", "vllm_lint.frontends.shell", "vllm_lint.frontends.python",
-         "vllm_lint.frontends.dockerfile", "vllm_lint.frontends.markdown", "vllm_lint.cache"]
+         "vllm_lint.frontends.dockerfile", "vllm_lint.frontends.markdown", "vllm_lint.pipeline.cache"]
 print(" ".join(m for m in heavy if m in sys.modules))
 """
 

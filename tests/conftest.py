@@ -46,6 +46,39 @@ def synth_db_path(tmp_path_factory) -> Path:
     return synthetic_db.build(tmp_path_factory.mktemp("db"))
 
 
+@pytest.fixture(scope="session")
+def deploy_db_path(tmp_path_factory) -> Path:
+    """The deployment rules' synthetic database (tests/rules/deploy_db.py), built once per worker."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
+    import deploy_db
+
+    return deploy_db.build(tmp_path_factory.mktemp("deploydb"))
+
+
+@pytest.fixture
+def fixture_databases(request):
+    """The databases a fixture folder's ``harness.toml`` can name (tests/snapshots.py), each built
+    at first use."""
+    return {"deploy": request.getfixturevalue("deploy_db_path"), "synthetic": request.getfixturevalue("synth_db_path")}
+
+
+@pytest.fixture
+def isolated_hf(tmp_path, monkeypatch):
+    """No Hugging Face cache of the user, no vllm-lint cache, no hub: model facts come only from
+    what a test puts beside its files."""
+    from vllm_lint.knowledge import models
+
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    monkeypatch.delenv("HUGGINGFACE_HUB_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.setattr(models, "hf_cache_dirs", lambda: [tmp_path / "hf-home" / "hub"])
+    monkeypatch.setattr(models, "_cache_dir", lambda: tmp_path / "xdg-cache" / "vllm-lint" / "hf-configs")
+    models.clear_cache()
+    yield
+    models.clear_cache()
+
+
 @pytest.fixture
 def synth_db(synth_db_path):
     from vllm_lint.surface.db import Database
@@ -58,7 +91,7 @@ def run_cli(synth_db_path, monkeypatch):
     """Invoke the CLI in-process against the synthetic database, without the result cache."""
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
     monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
@@ -72,12 +105,12 @@ def run_cli(synth_db_path, monkeypatch):
 
 @pytest.fixture
 def workers_only(monkeypatch):
-    """``vllm_lint.parallel`` with every task drawn by the forked workers (this process draws none),
+    """``vllm_lint.pipeline.parallel`` with every task drawn by the forked workers (this process draws none),
     so that a test sees what workers send back: deterministic, where a race for the tasks is not.
     Returns the list of forks made (one entry each)."""
     import os
 
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     main = os.getpid()
     real_take, real_fork = parallel._take, os.fork

@@ -1,3 +1,3 @@
-from .program import console
+from .cli.program import console
 
 console()

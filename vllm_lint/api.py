@@ -70,7 +70,7 @@ def _linter(target: Optional[str], settings: Any, db: Optional[str], unsafe: boo
     from .rules.base import select_layered
     from .settings import Settings, _validate, rule_layers
     from .surface.db import Database
-    from .engine import Linter
+    from .pipeline.engine import Linter
 
     if settings is None:
         settings = Settings()

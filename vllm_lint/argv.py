@@ -219,7 +219,7 @@ class ArgvParser:
         seen_positional = model_given
         # options of a wrapper that shares the argv with vLLM (KServe's huggingfaceserver):
         # consumed with their values, never vLLM's to judge
-        wrapper = frozenset(launch.context.get("wrapper_options") or ())
+        wrapper = frozenset(launch.wrapper_options or ())
         # options the launch's program parses itself before vLLM (Dynamo's): skipped with their values
         own = own_options(launch.entry)
         while i < len(toks):
@@ -392,7 +392,7 @@ class ArgvParser:
                 continue
             # a chart key renders as the option the chart says (production-stack enableLoRA ->
             # --enable-lora), whatever its spelling; other keys as "--" + key
-            rendered = launch.context.get("option_for_key", {}).get(ka.key)
+            rendered = (launch.option_for_key or {}).get(ka.key)
             written = rendered or "--" + field_name.replace("_", "-")
             canonical, opt, resolved, how, json_path, amb = self.resolve(written)
             if how == "exact":

@@ -236,18 +236,38 @@ class Launch(Record):
     * ``dropped``: options silently cut off by a broken line continuation (shell), reported by VL109.
     * ``opaque``: the launch's options may include more than we see (``$EXTRA_ARGS``, ``**kwargs``
       of unknown content): rules must not claim an option is absent.
-    * ``context``: front-end specific extra context (e.g. the referenced --config file path).
+    * What the launch's surroundings say, for the rules and the reach decisions: ``image``, the
+      container image it runs in (``docker run IMAGE``, a Dockerfile's ``FROM``, a pod's
+      ``image:``); ``image_cmd``, the words given after such an image before vLLM's own options
+      (they follow the image's entrypoint), with ``image_cmd_delete``, their span when a fix may
+      cut them; ``model``, the model the launch names outside its options (a Python positional
+      or ``model=``, a chart's ``modelURL``, a KServe ``storageUri``); ``wrapper_options``, the
+      options a wrapper entry point takes besides vLLM's (KServe's Hugging Face server);
+      ``option_for_key``, for a config-style launch, the option each key stands for (a chart's
+      camelCase keys); ``chart``, the Helm chart whose values the launch is; ``script_span``, for a
+      launch in a container's ``sh -c`` script, the script's bytes in the file.
+    * ``context``: the front-end's own notes about the launch (the YAML kind and container, the
+      Python call, the Dockerfile instruction, ...), for tests and ``--verbose``; nothing outside
+      the front-ends reads them.
     """
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
-                 "delete_tokens", "dropped", "opaque", "context")
+                 "delete_tokens", "dropped", "opaque", "context", "image", "image_cmd", "image_cmd_delete", "model",
+                 "wrapper_options", "option_for_key", "chart", "script_span")
+
+    #: the keys of a front-end's context dictionary that are the typed fields above (``take_context``)
+    TYPED_CONTEXT = ("image", "image_cmd", "image_cmd_delete", "model", "wrapper_options", "option_for_key", "chart",
+                     "script_span")
 
     def __init__(self, path: str, entry: str, style: Literal["argv", "kwargs", "config"], span: Span,
                  tokens: Optional[list[Token]] = None, keyed: Optional[list[KeyedArg]] = None,
                  env: Optional[list[EnvAssign]] = None, version_hints: Optional[list[VersionHint]] = None,
                  hardware: Optional[Hardware] = None, delete_tokens: Optional[DeleteTokens] = None,
                  dropped: Optional[list[Token]] = None, opaque: bool = False,
-                 context: Optional[dict[str, Any]] = None) -> None:
+                 context: Optional[dict[str, Any]] = None, image: Optional[str] = None,
+                 image_cmd: Optional[list[str]] = None, image_cmd_delete: Optional[Span] = None, model: Any = None,
+                 wrapper_options: Optional[list[str]] = None, option_for_key: Optional[dict[str, str]] = None,
+                 chart: Optional[str] = None, script_span: Optional[Span] = None) -> None:
         self.path = path
         self.entry = entry
         self.style = style
@@ -260,7 +280,26 @@ class Launch(Record):
         self.delete_tokens = delete_tokens
         self.dropped = [] if dropped is None else dropped
         self.opaque = opaque
-        self.context = {} if context is None else context
+        self.context: dict[str, Any] = {}
+        self.image = image
+        self.image_cmd = image_cmd
+        self.image_cmd_delete = image_cmd_delete
+        self.model = model
+        self.wrapper_options = wrapper_options
+        self.option_for_key = option_for_key
+        self.chart = chart
+        self.script_span = script_span
+        if context:  # a front-end's context dictionary: its typed keys become the fields
+            self.take_context(context)
+
+    def take_context(self, ctx: dict[str, Any]) -> None:
+        """Take what a front-end gathered about the launch's surroundings (a dictionary built while
+        walking a document): the typed fields it names where this launch has none of its own, the
+        rest into ``context`` under the launch's own notes."""
+        for key in self.TYPED_CONTEXT:
+            if key in ctx and getattr(self, key) is None:
+                setattr(self, key, ctx[key])
+        self.context = {**{k: v for k, v in ctx.items() if k not in self.TYPED_CONTEXT}, **self.context}
 
 
 class Extraction(Record):

@@ -26,7 +26,7 @@ def run_audit(audit_db_path, monkeypatch):
     """Invoke `vllm-lint audit ...` in-process against the audit database."""
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(audit_db_path))
     monkeypatch.delenv("NO_COLOR", raising=False)

@@ -1,4 +1,4 @@
-"""The upgrade audit end to end (`vllm-lint audit`) and through `vllm_lint.audit` directly,
+"""The upgrade audit end to end (`vllm-lint audit`) and through `vllm_lint.pipeline.audit` directly,
 against the synthetic four-release database of audit_db.py."""
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def test_unfixed_launch_is_not_semantically_checked(run_audit, tmp_path):
 
 
 def test_unsafe_fixes_flag(run_audit, tmp_path, audit_db_path):
-    from vllm_lint.audit import audit_paths
+    from vllm_lint.pipeline.audit import audit_paths
     from vllm_lint.surface.db import Database
 
     p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4\n")

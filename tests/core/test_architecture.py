@@ -5,6 +5,7 @@ higher one, the "never" rules of that page, and every module placed in a layer."
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -15,9 +16,10 @@ DOC = ROOT / "docs" / "architecture.md"
 # (importer, imported) pairs the page forbids whatever the layers say
 NEVER = [("vllm_lint.frontends", "vllm_lint.rules"), ("vllm_lint.frontends", "vllm_lint.surface"),
          ("vllm_lint.frontends", "vllm_lint.argv"), ("vllm_lint.frontends", "vllm_lint.knowledge"),
-         ("vllm_lint.fix", "vllm_lint.frontends"), ("vllm_lint.fix", "vllm_lint.engine")]
+         ("vllm_lint.pipeline.fix", "vllm_lint.frontends"), ("vllm_lint.pipeline.fix", "vllm_lint.pipeline.engine")]
 
 
+@functools.lru_cache(maxsize=None)
 def _modules() -> dict[str, tuple[Path, bool]]:
     out = {}
     for p in sorted(PACKAGE.rglob("*.py")):
@@ -29,13 +31,20 @@ def _modules() -> dict[str, tuple[Path, bool]]:
     return out
 
 
-def _graph() -> dict[str, set[str]]:
+def _tree(path: Path) -> ast.AST:
+    return ast.parse(path.read_bytes())
+
+
+@functools.lru_cache(maxsize=None)
+def _graph() -> dict[str, frozenset[str]]:
+    """The import graph, built once for the tests of this file (each parse of the package costs
+    about 1.8 s of CPU)."""
     mods = _modules()
-    graph: dict[str, set[str]] = {}
+    graph: dict[str, frozenset[str]] = {}
     for name, (path, is_pkg) in mods.items():
         base = name.split(".") if is_pkg else name.split(".")[:-1]
         found = set()
-        for node in ast.walk(ast.parse(path.read_bytes())):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -49,7 +58,7 @@ def _graph() -> dict[str, set[str]]:
                     t = t.rpartition(".")[0]
                 if t and t != name and not name.startswith(t + "."):
                     found.add(t)
-        graph[name] = found
+        graph[name] = frozenset(found)
     return graph
 
 
@@ -145,9 +154,116 @@ def test_the_never_rules_hold():
 
 def test_an_upward_import_would_be_seen():
     layers = _layers()
-    assert "vllm_lint.launch" in _graph()["vllm_lint.engine"]  # the graph sees imports
-    assert _upward({"vllm_lint.engine": {"vllm_lint.launch"}}, layers) == []
-    assert _upward({"vllm_lint.launch": {"vllm_lint.engine"}, "vllm_lint.rules.vl101_removed_option":
+    assert "vllm_lint.launch" in _graph()["vllm_lint.pipeline.engine"]  # the graph sees imports
+    assert _upward({"vllm_lint.pipeline.engine": {"vllm_lint.launch"}}, layers) == []
+    assert _upward({"vllm_lint.launch": {"vllm_lint.pipeline.engine"}, "vllm_lint.rules.vl101_removed_option":
                     {"vllm_lint.report.text"}}, layers) == [
-        "vllm_lint.launch (model) imports vllm_lint.engine (pipeline)",
+        "vllm_lint.launch (model) imports vllm_lint.pipeline.engine (pipeline)",
         "vllm_lint.rules.vl101_removed_option (rules) imports vllm_lint.report.text (report)"]
+
+
+# -- no format name outside the format units (issue 14): the pipeline, the rules, the reports and
+# the entry points ask a format's properties (frontends.base.Format), never compare its name.
+# A comparison is about a file's format when an operand that is not a string literal names one:
+# its identifier (a variable, an attribute, a called function or a subscript key) says `fmt`,
+# `format` or `language`. An output format (`--format json`, `--output-format sarif`) shares
+# words with the format names, so it is spelled `output_format` wherever it is compared.
+_FORMAT_WORD = re.compile(r"(?:^|_)(?:fmt|format|formats|language|lang)(?:_|$)|^format_by_")
+_OUTPUT_FORMAT = "output_format"
+
+
+def _identifier(node: ast.AST):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Call):
+        return _identifier(node.func)
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else _identifier(node.value)
+    return None
+
+
+def _strings(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [s for e in node.elts for s in _strings(e)]
+    return []
+
+
+def _names_a_format(node: ast.AST) -> bool:
+    ident = _identifier(node)
+    return isinstance(ident, str) and ident != _OUTPUT_FORMAT and bool(_FORMAT_WORD.search(ident.lower()))
+
+
+def format_name_comparisons(source, names) -> list[tuple[int, str]]:
+    """(line, source) of each comparison in ``source`` (text or a parsed module) of a file-format
+    operand with a format name."""
+    names = set(names)
+    out = []
+    for node in ast.walk(ast.parse(source) if isinstance(source, str) else source):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            literal = [o for o in operands if set(_strings(o)) & names]
+            if literal and any(_names_a_format(o) for o in operands if o not in literal):
+                out.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Match) and _names_a_format(node.subject):
+            for case in node.cases:
+                for pat in ast.walk(case.pattern):
+                    if isinstance(pat, ast.MatchValue) and set(_strings(pat.value)) & names:
+                        out.append((pat.lineno, ast.unparse(node.subject) + " matched with " + ast.unparse(pat.value)))
+    return sorted(out)
+
+
+def test_no_format_name_outside_the_format_units():
+    from vllm_lint.frontends.base import names
+
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if (PACKAGE / "frontends") in path.parents:
+            continue
+        for line, text in format_name_comparisons(_tree(path), names()):
+            found.append(f"{path.relative_to(ROOT)}:{line}: {text}")
+    assert found == [], "compare a format's property (frontends.base.Format), not its name"
+
+
+def test_a_format_name_comparison_would_be_seen():
+    names = ("python", "yaml", "json", "markdown")
+    seen = format_name_comparisons(
+        'a = analysis.fmt == "python"\n'
+        'b = file_format(ctx) not in ("shell", "yaml")\n'
+        'c = settings["format"] != "markdown"\n'
+        'match fmt:\n    case "json":\n        pass\n', names)
+    assert [line for line, _ in seen] == [1, 2, 3, 5]
+    # an output format's vocabulary and other meanings of the same words are not format names
+    assert format_name_comparisons('a = output_format == "json"\nb = opt.kind == "json"\n'
+                                   'c = o.output_format not in ("text", "json")\nd = fmt == "toml"\n', names) == []
+
+
+def test_only_the_registry_of_formats_is_imported_outside_them():
+    broken = sorted(f"{a} imports {b}" for a, bs in _graph().items() if not a.startswith("vllm_lint.frontends")
+                    for b in bs if b.startswith("vllm_lint.frontends.") and b != "vllm_lint.frontends.base")
+    assert broken == []
+
+
+def test_the_typed_fields_of_a_launch_are_not_spelled_as_context_keys():
+    """What a launch's surroundings say (``Launch.image``, ``.model``, ...) is a typed field, read
+    outside the front-ends; written as ``launch.context["model"]`` it would reach no reader."""
+    from vllm_lint.launch import Launch
+
+    typed = set(Launch.TYPED_CONTEXT)
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(_tree(path)):
+            key = None
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "context":
+                key = node.slice
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in ("get", "setdefault", "pop") and isinstance(node.func.value, ast.Attribute)
+                  and node.func.value.attr == "context" and node.args):
+                key = node.args[0]
+            if isinstance(key, ast.Constant) and key.value in typed:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: context[{key.value!r}]")
+    assert found == [], "use the Launch field of that name"

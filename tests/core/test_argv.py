@@ -140,10 +140,10 @@ def test_model_option_missing_from_the_serve_parser_is_the_positional_model(tmp_
 
 def test_wrapper_options_are_consumed_not_judged(synth_db):
     """KServe's huggingfaceserver shares its argv with vLLM: its own options (and their values)
-    are not vLLM options; the front-end names them in context["wrapper_options"]."""
+    are not vLLM options; the front-end names them in Launch.wrapper_options."""
     launch = Launch("isvc.yaml", "kserve:huggingfaceserver", "argv", Span(0, 1),
                     tokens=toks("--model_name=chat", "--model_id", "org/m", "--backend", "vllm", "-tp", "2"),
-                    context={"wrapper_options": ["--backend", "--model_id", "--model_name"]})
+                    wrapper_options=["--backend", "--model_id", "--model_name"])
     args = ArgvParser(synth_db.surface("0.27.1"), synth_db, positional_model=False).parse(launch)
     assert [(a.canonical, a.value) for a in args] == [("-tp", "2")]
 

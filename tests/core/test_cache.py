@@ -45,7 +45,7 @@ def _touch(p, step=7):
 @pytest.fixture
 def linted(monkeypatch):
     """The paths Linter.analyse parses, in this process."""
-    from vllm_lint.engine import Linter
+    from vllm_lint.pipeline.engine import Linter
 
     seen: list[str] = []
     real = Linter.analyse
@@ -234,7 +234,7 @@ def test_config_files_setting_is_cached(run_cli, monkeypatch, tmp_path, linted):
 _FLUSHER = r"""
 import json, sys, time
 from pathlib import Path
-from vllm_lint.cache import Cache
+from vllm_lint.pipeline.cache import Cache
 
 root, who, records = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 index = root / "v2" / ("stat-" + "f" * 24 + ".json")
@@ -297,7 +297,7 @@ def test_concurrent_flushes_leave_a_valid_index(tmp_path):
     # the last writer's records are all there, from its last round
     assert any(all(index.get(f"{who}/{'x' * 100}/{i}.sh", [None, None])[1] == 39 for i in range(records))
                for who in "ab")
-    from vllm_lint.cache import Cache
+    from vllm_lint.pipeline.cache import Cache
 
     c = Cache(tmp_path, "f" * 64)
     path = f"a/{'x' * 100}/0.sh"
@@ -308,7 +308,7 @@ def test_concurrent_flushes_leave_a_valid_index(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
 def test_parallel_run_keeps_what_workers_linted(run_cli, monkeypatch, tmp_path, linted, workers_only):
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     src = tmp_path / "src"
     src.mkdir()
@@ -363,7 +363,7 @@ def test_a_shell_file_is_answered_whichever_way_it_was_named(run_cli, monkeypatc
 
 
 def test_index_files_of_other_settings_unused_for_a_month_are_pruned(run_cli, monkeypatch, tmp_path):
-    from vllm_lint.cache import PRUNE_DAYS
+    from vllm_lint.pipeline.cache import PRUNE_DAYS
 
     f = tmp_path / "run.sh"
     f.write_text("vllm serve m --swap-space 4\n")

@@ -19,7 +19,7 @@ def _imported_after(code: str) -> set[str]:
 
 
 def test_cli_import_is_light():
-    mods = _imported_after("import vllm_lint.cli")
+    mods = _imported_after("import vllm_lint.cli.app")
     assert not [m for m in HEAVY if m in mods]
 
 
@@ -27,7 +27,7 @@ def test_lint_of_a_shell_file_imports_no_yaml_libcst_or_requests(tmp_path, synth
     f = tmp_path / "run.sh"
     f.write_text("vllm serve m --swap-space 4\n")
     code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
-            "from vllm_lint.cli import main\n"
+            "from vllm_lint.cli.app import main\n"
             f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n")
     mods = _imported_after(code)
     assert "vllm_lint.frontends.shell" in mods  # the lint did run
@@ -42,18 +42,18 @@ def test_lint_run_builds_no_other_command(tmp_path, synth_db_path):
     f = tmp_path / "run.sh"
     f.write_text("vllm serve m --swap-space 4\n")
     code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
-            "from vllm_lint.cli import main\n"
+            "from vllm_lint.cli.app import main\n"
             f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n")
     mods = _imported_after(code)
     assert "vllm_lint.frontends.shell" in mods
-    assert not {"vllm_lint.cli_db", "vllm_lint.audit_cli", "vllm_lint.cli_flags", "vllm_lint.site.command",
+    assert not {"vllm_lint.cli.db_command", "vllm_lint.cli.audit_command", "vllm_lint.cli.flags_command", "vllm_lint.site.command",
                 "jinja2", "markdown_it"} & mods
 
 
 def test_lazy_commands_are_listed_and_run(synth_db_path, monkeypatch):
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
     assert {"lint", "db", "audit", "flags", "rule", "site"} <= set(main.list_commands(None))
@@ -84,7 +84,7 @@ def test_yaml_with_only_one_word_vllm_strings_loads_no_shell_grammar(tmp_path, s
                  "        - name: vllm\n          image: vllm/vllm-openai:v0.8.5\n"
                  "          args: [\"--model\", \"m\", \"--swap-space\", \"4\"]\n")
     code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
-            "from vllm_lint.cli import main\n"
+            "from vllm_lint.cli.app import main\n"
             f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n")
     mods = _imported_after(code)
     assert "vllm_lint.frontends.yaml" in mods
@@ -98,15 +98,15 @@ def test_cached_lint_loads_no_openssl(tmp_path, synth_db_path):
     code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
             f"os.environ['VLLM_LINT_CACHE_DIR'] = {str(tmp_path / 'cache')!r}\n"
             "os.environ.pop('VLLM_LINT_NO_CACHE', None)\n"
-            "from vllm_lint.program import _run\n"
+            "from vllm_lint.cli.program import _run\n"
             f"try:\n    _run([{str(f)!r}])\nexcept SystemExit:\n    pass\n")
     mods = _imported_after(code)
-    assert "vllm_lint.cache" in mods and list((tmp_path / "cache").rglob("stat-*.json"))
+    assert "vllm_lint.pipeline.cache" in mods and list((tmp_path / "cache").rglob("stat-*.json"))
     assert not {"hashlib", "_hashlib"} & mods
 
 
 def test_a_repository_run_forks_without_multiprocessing(tmp_path, synth_db_path):
-    """Workers are forked directly (vllm_lint.parallel): no multiprocessing or concurrent.futures,
+    """Workers are forked directly (vllm_lint.pipeline.parallel): no multiprocessing or concurrent.futures,
     whose import, start-up and exit cost ~30 ms."""
     import os
 
@@ -114,7 +114,7 @@ def test_a_repository_run_forks_without_multiprocessing(tmp_path, synth_db_path)
         (tmp_path / f"s{i}.sh").write_text(f"vllm serve m --swap-space {i}\n")
     code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
             "forks = []\nreal = os.fork\nos.fork = lambda: forks.append(1) or real()\n"
-            "from vllm_lint.program import _run\n"
+            "from vllm_lint.cli.program import _run\n"
             f"try:\n    _run(['--no-cache', '-j', '2', {str(tmp_path)!r}])\nexcept SystemExit:\n    pass\n"
             "assert forks, 'no worker was forked'\n")
     if not hasattr(os, "fork"):

@@ -1,4 +1,4 @@
-"""The lint command's click-free path (vllm_lint.lint_command, vllm_lint.program): its argv reader
+"""The lint command's click-free path (vllm_lint.cli.lint_command, vllm_lint.cli.program): its argv reader
 gives exactly click's values or steps aside, and both paths print and exit alike."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import click
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from vllm_lint.cli import main
-from vllm_lint.lint_command import OPTIONS, parse_argv
+from vllm_lint.cli.app import main
+from vllm_lint.cli.lint_command import OPTIONS, parse_argv
 
 
 def click_values(argv: list[str]):
@@ -106,38 +106,51 @@ def test_generated_command_lines_read_as_click_reads_them_or_go_to_click(argv):
 # ------------------------------------------------------------------ both paths, end to end
 
 
-def _program(args, cwd, db, through_click=False):
-    """``python -m vllm_lint ARGS``, or the same command line given to the click application."""
+def _program(args, cwd, db):
+    """``python -m vllm_lint ARGS`` in a process of its own (the fast path, which ends the process
+    itself): (exit code, stdout, stderr)."""
     env = {**os.environ, "VLLM_LINT_DB": str(db), "VLLM_LINT_NO_CACHE": "1", "NO_COLOR": "1"}
-    cmd = [sys.executable, "-m", "vllm_lint", *args]
-    if through_click:
-        cmd = [sys.executable, "-c", f"import sys; sys.argv = ['vllm-lint', *{args!r}]\n"
-                                     "from vllm_lint.cli import run\nrun()"]
-    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, "-m", "vllm_lint", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                       timeout=120)
+    return r.returncode, r.stdout, r.stderr
+
+
+def _through_click(args, cwd, db, monkeypatch):
+    """The same command line given to the click application, in this process (click's own
+    standalone handling of exits and errors): (exit code, stdout, stderr)."""
+    from click.testing import CliRunner
+
+    from vllm_lint.cli.app import main
+
+    monkeypatch.chdir(cwd)
+    for name, value in (("VLLM_LINT_DB", str(db)), ("VLLM_LINT_NO_CACHE", "1"), ("NO_COLOR", "1")):
+        monkeypatch.setenv(name, value)
+    r = CliRunner().invoke(main, list(args), prog_name="vllm-lint")
+    return r.exit_code, r.stdout, r.stderr
 
 
 @pytest.mark.parametrize("args", [
     ["-t", "0.27.1", "a.sh"], ["-t", "0.27.1", "--output-format", "json", "a.sh"],
     ["-t", "0.27.1", "--statistics", "a.sh"], ["--select", "VL999", "a.sh"], ["--write-baseline", "a.sh"],
     ["--config", "bad.toml", "a.sh"], ["-t", "0.27.1", "--diff", "a.sh"], ["-t", "9.9", "a.sh"]], ids=" ".join)
-def test_both_paths_print_and_exit_alike(tmp_path, synth_db_path, args):
+def test_both_paths_print_and_exit_alike(tmp_path, synth_db_path, args, monkeypatch):
     (tmp_path / "a.sh").write_text("vllm serve m --swap-space 4\n")
     (tmp_path / "bad.toml").write_text("[tool.vllm-lint]\nnot valid = = toml\n")
     assert parse_argv(args) is not None
     fast = _program(args, tmp_path, synth_db_path)
-    slow = _program(args, tmp_path, synth_db_path, through_click=True)
-    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr), args
-    assert fast.stdout or fast.stderr
+    slow = _through_click(args, tmp_path, synth_db_path, monkeypatch)
+    assert fast == slow, args
+    assert fast[1] or fast[2]
 
 
 def test_plain_lint_run_does_not_import_click(tmp_path, synth_db_path):
     f = tmp_path / "run.sh"
     f.write_text("vllm serve m --swap-space 4\n")
     code = (f"import os, sys\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
-            "from vllm_lint.program import _run\n"
+            "from vllm_lint.cli.program import _run\n"
             f"try:\n    _run(['--no-cache', {str(f)!r}])\nexcept SystemExit:\n    pass\n"
             "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     mods = set(r.stderr.split())
     assert "VL101" in r.stdout and "vllm_lint.frontends.shell" in mods
-    assert "click" not in mods and "vllm_lint.cli" not in mods
+    assert "click" not in mods and "vllm_lint.cli.app" not in mods

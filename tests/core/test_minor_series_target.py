@@ -29,7 +29,7 @@ def series_db(tmp_path_factory):
 def cli(series_db, monkeypatch):
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(series_db))
     monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")

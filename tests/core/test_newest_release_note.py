@@ -10,7 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from vllm_lint.cli import main
+from vllm_lint.cli.app import main
 from vllm_lint.surface.db import Database, default_db_path
 
 NOTE = "named no vLLM release: checked against the newest in the database"

@@ -1,4 +1,4 @@
-"""Sharing files with forked workers (vllm_lint.parallel) gives the findings of a sequential run,
+"""Sharing files with forked workers (vllm_lint.pipeline.parallel) gives the findings of a sequential run,
 file for file; whatever a worker does not bring back is linted in the main process."""
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def _findings(results) -> list:
 @pytest.fixture
 def corpus(synth_db_path, tmp_path, monkeypatch):
     """(targets, a new linter each call, the sequential results)."""
-    from vllm_lint import parallel
-    from vllm_lint.engine import Linter, discover
+    from vllm_lint.pipeline import parallel
+    from vllm_lint.pipeline.engine import Linter, discover
     from vllm_lint.rules.base import select_rules
     from vllm_lint.settings import Settings
     from vllm_lint.surface.db import Database
@@ -57,7 +57,7 @@ def corpus(synth_db_path, tmp_path, monkeypatch):
 @needs_fork
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_workers_give_the_sequential_findings(corpus, workers_only, monkeypatch, jobs):
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     targets, linter, sequential = corpus
     monkeypatch.setattr(parallel, "TASKS_PER_PROCESS", 3)
@@ -77,7 +77,7 @@ def test_workers_give_the_sequential_findings(corpus, workers_only, monkeypatch,
 def test_both_processes_draw_tasks_and_agree(corpus, monkeypatch):
     """Without the test hook, this process and the worker race for the tasks: any split gives the
     same results in the same order."""
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     targets, linter, sequential = corpus
     monkeypatch.setattr(parallel, "TASKS_PER_PROCESS", 5)
@@ -88,7 +88,7 @@ def test_both_processes_draw_tasks_and_agree(corpus, monkeypatch):
 @needs_fork
 @pytest.mark.parametrize("how", ["raises", "dies"])
 def test_what_a_failed_worker_did_not_send_is_linted_here(corpus, workers_only, monkeypatch, how):
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     targets, linter, sequential = corpus
     main_pid = os.getpid()
@@ -113,7 +113,7 @@ def test_what_a_failed_worker_did_not_send_is_linted_here(corpus, workers_only, 
 
 @needs_fork
 def test_an_error_in_a_worker_is_raised_here_as_in_a_sequential_run(corpus, workers_only, monkeypatch):
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
     from vllm_lint.surface.db import DatabaseError
 
     targets, linter, _ = corpus
@@ -134,7 +134,7 @@ def test_an_error_in_a_worker_is_raised_here_as_in_a_sequential_run(corpus, work
 
 
 def test_jobs_one_lints_in_this_process_only(corpus, monkeypatch):
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     targets, linter, sequential = corpus
 
@@ -153,7 +153,7 @@ def test_negative_jobs_is_a_usage_error(run_cli, tmp_path):
 @needs_fork
 @pytest.mark.parametrize("fails", ["fork", "pipe", "queue"])
 def test_a_failed_fork_or_pipe_leaves_the_work_to_the_processes_there_are(corpus, monkeypatch, fails):
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     targets, linter, sequential = corpus
     real_fork, real_pipe = os.fork, os.pipe
@@ -188,7 +188,7 @@ def test_workers_are_reaped_where_sigchld_is_ignored(synth_db_path, tmp_path):
 
     _tree(tmp_path)
     code = ("import signal, sys\nsignal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
-            "from vllm_lint.program import _run\n"
+            "from vllm_lint.cli.program import _run\n"
             f"_run(['--no-cache', '-j', '2', '-t', '0.27.1', {str(tmp_path)!r}])\n")
     env = dict(os.environ, VLLM_LINT_DB=str(synth_db_path))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
@@ -199,7 +199,7 @@ def test_workers_are_reaped_where_sigchld_is_ignored(synth_db_path, tmp_path):
 def test_no_fork_while_other_threads_run(corpus, monkeypatch):
     import threading
 
-    from vllm_lint import parallel
+    from vllm_lint.pipeline import parallel
 
     targets, linter, sequential = corpus
 

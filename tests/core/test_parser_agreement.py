@@ -13,7 +13,7 @@ import pytest
 from packaging.version import Version
 
 from synthetic_db import _record, opt
-from vllm_lint.engine import Linter
+from vllm_lint.pipeline.engine import Linter
 from vllm_lint.rules.base import select_rules
 from vllm_lint.settings import Settings
 from vllm_lint.surface.db import Database, compile_index, write_json

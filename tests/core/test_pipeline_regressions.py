@@ -78,7 +78,7 @@ def test_cache_is_invalidated_when_a_local_model_config_changes(run_cli, tmp_pat
 
 
 def test_analysis_of_unsaved_bytes_does_not_read_the_file(synth_db_path, tmp_path):
-    from vllm_lint.engine import Linter
+    from vllm_lint.pipeline.engine import Linter
     from vllm_lint.rules.base import select_rules
     from vllm_lint.settings import Settings
     from vllm_lint.surface.db import Database

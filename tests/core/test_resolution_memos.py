@@ -41,7 +41,7 @@ def _paths(root: Path) -> list[str]:
 
 
 def _linter(synth_db):
-    from vllm_lint.engine import Linter
+    from vllm_lint.pipeline.engine import Linter
     from vllm_lint.settings import Settings
 
     return Linter(synth_db, Settings(), [])

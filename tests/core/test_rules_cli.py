@@ -34,7 +34,7 @@ def lint_with_db(tmp_path, monkeypatch, mutate, *args):
     """Lint (JSON findings) against a synthetic database changed by ``mutate(db_dir)``."""
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     db = synthetic_db.build(tmp_path / "db")
     mutate(db)
@@ -221,7 +221,7 @@ def test_async_engine_args_fields(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     import synthetic_db
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
     from vllm_lint.surface.db import compile_index, write_json
 
     old = synthetic_db._record("0.8.5", synthetic_db.BASE, {})

@@ -43,7 +43,7 @@ def run_json(root: Path, *args: str) -> list[dict]:
     """``vllm-lint --output-format json ARGS root`` in-process; filenames made relative to root."""
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     r = CliRunner().invoke(main, ["--output-format", "json", *args, str(root)], catch_exceptions=False)
     assert r.exit_code in (0, 1), r.output
@@ -56,6 +56,6 @@ def run_json(root: Path, *args: str) -> list[dict]:
 def run_cli(*args: str):
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     return CliRunner().invoke(main, list(args), catch_exceptions=False)

@@ -43,7 +43,7 @@ def lint_corpus(root: Path, newest: str) -> dict[str, dict]:
     """{file: {"launches": [...], "findings": [...]}} for one `vllm-lint -v` run over root."""
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     r = CliRunner().invoke(main, ["--output-format", "json", "-v", str(root)], catch_exceptions=False)
     assert r.exit_code in (0, 1), r.output

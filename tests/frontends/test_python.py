@@ -146,7 +146,7 @@ def test_offline_inference_script():
         "compilation_config": [1, 2],
         "seed": None,
     }
-    assert la.context["model"] == "meta-llama/Llama-3.1-8B-Instruct"
+    assert la.model == "meta-llama/Llama-3.1-8B-Instruct"
     by = {k.key: k for k in la.keyed}
     assert by["seed"].value_opaque
     assert text(data, by["model"].value_text_span) == b"meta-llama/Llama-3.1-8B-Instruct"
@@ -233,7 +233,7 @@ def test_positional_model_and_extra_positionals():
     model = la.keyed[0]
     assert model.key == "model" and model.key_span is None and model.delete_span is None
     assert text(data, model.value_text_span) == b"facebook/opt-125m"
-    assert la.context["model"] == "facebook/opt-125m"
+    assert la.model == "facebook/opt-125m"
     assert la.context["positional"] == ["'tok'"]
     assert keyed(la)["seed"] == 0
 
@@ -726,7 +726,7 @@ def test_multiple_kwargs_launches_and_order():
            '    return EngineArgs(model="m2", seed=2)\n'
            'b = LLM("m3")\n')
     _, ex = ext(src)
-    assert [(la.entry, la.context["model"]) for la in ex.launches] == [("LLM", "m1"), ("EngineArgs", "m2"), ("LLM", "m3")]
+    assert [(la.entry, la.model) for la in ex.launches] == [("LLM", "m1"), ("EngineArgs", "m2"), ("LLM", "m3")]
 
 
 def test_lambda_and_class_scopes():
@@ -747,7 +747,7 @@ def test_lambda_defaults_are_read_in_the_enclosing_scope():
            'make = lambda cfg={"seed": 5}, llm=LLM("m1", **cfg), *, e=LLM("m2", seed=4): llm\n'
            'def f(x=lambda y=LLM("m3"): y): pass\n')
     _, ex = ext(src)
-    assert [(la.context["model"], keyed(la).get("seed")) for la in ex.launches] == [("m1", 3), ("m2", 4), ("m3", None)]
+    assert [(la.model, keyed(la).get("seed")) for la in ex.launches] == [("m1", 3), ("m2", 4), ("m3", None)]
 
 
 def test_tuple_argv_has_no_delete():

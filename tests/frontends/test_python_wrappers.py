@@ -63,7 +63,7 @@ def test_ray_llm_config_follows_names_and_reads_runtime_env():
              '                accelerator_type="H100")\n')
     (la,) = ex.launches
     assert la.hardware.gpu_product == "H100"
-    assert (la.entry, la.style, la.context["model"]) == ("ray.serve.llm", "kwargs", "org/m")
+    assert (la.entry, la.style, la.model) == ("ray.serve.llm", "kwargs", "org/m")
     assert [(k.key, k.value) for k in la.keyed] == [("tensor_parallel_size", 2), ("max_model_len", 4096)]
     assert not la.opaque
     assert [(e.name, e.value) for e in la.env] == [("VLLM_X", "1")]

@@ -111,12 +111,12 @@ def test_production_stack_values():
     keys = {k.key: k for k in cfg.keyed}
     assert keys["tensorParallelSize"].value == 2
     assert keys["tensorParallelSize"].key_style == "camel"
-    assert cfg.context["option_for_key"]["tensorParallelSize"] == "--tensor-parallel-size"
-    assert cfg.context["option_for_key"]["enableLoRA"] == "--enable-lora"
+    assert cfg.option_for_key["tensorParallelSize"] == "--tensor-parallel-size"
+    assert cfg.option_for_key["enableLoRA"] == "--enable-lora"
     assert "swapSpace" not in keys and cfg.context["ignored_keys"] == ["swapSpace"]
     assert "v0" not in keys and "extraArgs" not in keys
     assert any(e.name == "VLLM_USE_V1" and e.value == "0" for e in cfg.env)
-    assert cfg.context["model"] == "meta-llama/Llama-3.1-8B-Instruct"
+    assert cfg.model == "meta-llama/Llama-3.1-8B-Instruct"
     assert cfg.hardware.gpu_count == 2
     assert cfg.version_hints[0].version == "v0.8.5"
     assert texts(extra) == ["--disable-log-requests", "--num-scheduler-steps", "8"]
@@ -200,7 +200,7 @@ def test_kserve_runtimes():
     data, ex = load("kserve.yaml")
     hf, rt, llmisvc = ex.launches
     assert hf.entry == "kserve:huggingfaceserver" and "--max-model-len=8192" in texts(hf)
-    assert "--model_name" in hf.context["wrapper_options"]
+    assert "--model_name" in hf.wrapper_options
     assert hf.hardware.gpu_count == 1
     assert rt.entry == "openai.api_server"
     name = [t for t in rt.tokens if t.text.startswith("--served-model-name")][0]
@@ -208,7 +208,7 @@ def test_kserve_runtimes():
     # one launch: the template's vllm serve with VLLM_ADDITIONAL_ARGS's words
     assert llmisvc.entry == "kserve:LLMInferenceService" and llmisvc.style == "config"
     assert not any(e.name == "VLLM_ADDITIONAL_ARGS" for e in llmisvc.env)
-    assert llmisvc.context["model"] == "Qwen/Qwen3-8B" and llmisvc.hardware.gpu_count == 1
+    assert llmisvc.model == "Qwen/Qwen3-8B" and llmisvc.hardware.gpu_count == 1
     assert texts(llmisvc) == ["--max-model-len=16384", "--gpu-memory-utilization", "0.92",
                               "--disable-log-requests"]
     new = apply(data, llmisvc.delete_tokens(llmisvc.tokens[1:3]))
@@ -232,7 +232,7 @@ def test_rayservice_serve_config():
     keys = {k.key: k for k in la.keyed}
     assert keys["swap_space"].value == 4
     assert la.hardware.gpu_product == "L4"
-    assert la.context["model"] == "Qwen/Qwen2.5-0.5B-Instruct"
+    assert la.model == "Qwen/Qwen2.5-0.5B-Instruct"
     new = apply(data, [pyyaml_edit(keys["swap_space"].delete_span)])
     inner = pyyaml.safe_load(pyyaml.safe_load(new)["spec"]["serveConfigV2"])
     kw = inner["applications"][0]["args"]["llm_configs"][0]["engine_kwargs"]
@@ -257,7 +257,7 @@ def test_kubeai_model():
     data, ex = load("kubeai_model.yaml")
     (la,) = ex.launches
     assert la.entry == "kubeai:VLLM"
-    assert la.context["model"] == "hf://neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8"
+    assert la.model == "hf://neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8"
     assert la.hardware.gpu_product == "nvidia-gpu-l4" and la.hardware.gpu_count == 1
 
 

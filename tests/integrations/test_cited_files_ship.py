@@ -71,7 +71,7 @@ def test_cli_output_names_no_missing_file(run_cli):
     texts = {"rule --all": run_cli("rule", "--all", "--format", "markdown").output, "--help": run_cli("--help").output}
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     # the shipped overlay's evidence as `flags diff` prints it (every entry is scanned in the file
     # itself by the test above)

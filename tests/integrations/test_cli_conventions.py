@@ -380,7 +380,7 @@ def test_help_lists_version_and_the_usage_has_no_lint_word(run_cli):
 def test_completion_offers_commands_codes_option_names_and_releases(run_cli, synth_db_path, monkeypatch):
     from click.shell_completion import ShellComplete
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
 

@@ -25,7 +25,7 @@ class FakeSource:
 
 @pytest.fixture
 def fake(tmp_path, monkeypatch):
-    from vllm_lint import cli_db
+    from vllm_lint.cli import db_command as cli_db
     from vllm_lint.scrape import build as b
 
     src = FakeSource(tmp_path / "cache")
@@ -45,7 +45,7 @@ def fake(tmp_path, monkeypatch):
 
 
 def run(*args):
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
@@ -71,7 +71,7 @@ def test_update_of_an_existing_database_names_the_releases(fake, tmp_path):
 
 
 def test_archive_cache_is_shown_bounded_and_prunable(tmp_path, monkeypatch):
-    from vllm_lint.cli_db import prune_archives
+    from vllm_lint.cli.db_command import prune_archives
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     from vllm_lint.scrape.sources import default_cache_dir

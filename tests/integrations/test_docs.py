@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from vllm_lint.cli import main
+from vllm_lint.cli.app import main
 from vllm_lint.docs import render_rules
 from vllm_lint.rules.base import registry
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from vllm_lint.cli import main
+from vllm_lint.cli.app import main
 from vllm_lint.surface.db import default_db_path
 
 

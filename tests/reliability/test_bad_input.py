@@ -343,7 +343,7 @@ def test_directory_named_like_a_file(run_cli, tmp_path):
 
 
 def test_directory_target_reported_by_the_engine(synth_db_path, tmp_path):
-    from vllm_lint.engine import Linter, Target
+    from vllm_lint.pipeline.engine import Linter, Target
     from vllm_lint.rules.base import select_rules
     from vllm_lint.settings import Settings
     from vllm_lint.surface.db import Database
@@ -355,7 +355,7 @@ def test_directory_target_reported_by_the_engine(synth_db_path, tmp_path):
 
 
 def test_file_deleted_while_the_run_is_under_way(run_cli, tmp_path, monkeypatch):
-    from vllm_lint.engine import Linter
+    from vllm_lint.pipeline.engine import Linter
 
     real = Linter.lint_file
 
@@ -372,7 +372,7 @@ def test_file_deleted_while_the_run_is_under_way(run_cli, tmp_path, monkeypatch)
 def test_file_deleted_before_the_fix_is_written(run_cli, tmp_path, monkeypatch):
     """--fix: the file vanishes between linting and writing: one-line error, exit 2, and no
     new file is created from the stale content."""
-    import vllm_lint.fix as fixmod
+    import vllm_lint.pipeline.fix as fixmod
 
     p = tmp_path / "gone.sh"
     p.write_bytes(GOOD)

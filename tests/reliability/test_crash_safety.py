@@ -29,8 +29,8 @@ from pathlib import Path
 import pytest
 
 from reliability_support import cli_env
-from vllm_lint import fix as fixmod
-from vllm_lint.fix import write_atomic
+from vllm_lint.pipeline import fix as fixmod
+from vllm_lint.pipeline.fix import write_atomic
 
 OLD = b"vllm serve m --swap-space 4 --cuda-graph-sizes 8 --port 1\n"
 NEW = b"vllm serve m --cudagraph-capture-sizes 8 --port 1\n"
@@ -194,6 +194,7 @@ def big(synth_db_path, tmp_path_factory):
     return old, new, duration
 
 
+@pytest.mark.slow  # subprocess fix runs killed one after another (tests/README.md, "Timing")
 def test_sigkill_at_random_moments_leaves_old_or_new(big, synth_db_path, tmp_path):
     old, new, duration = big
     rng = random.Random(8)
@@ -249,6 +250,7 @@ runpy.run_module("vllm_lint", run_name="__main__")
 """
 
 
+@pytest.mark.slow  # subprocess fix runs killed one after another (tests/README.md, "Timing")
 def test_sigkill_while_the_temporary_file_is_written(big, synth_db_path, tmp_path):
     """Kill the moment the temporary file holds part of the new content: the kill lands mid-write,
     the original is intact and the partial temporary file is left beside it (never read)."""
@@ -303,6 +305,7 @@ def single_run(synth_db_path, tmp_path_factory):
     return out
 
 
+@pytest.mark.slow  # three rounds of two concurrent subprocess fix runs (tests/README.md, "Timing")
 @pytest.mark.parametrize("cache", [False, True], ids=["no-cache", "shared-cache"])
 def test_two_concurrent_fix_runs_equal_one_run(single_run, synth_db_path, tmp_path, cache):
     extra = {}

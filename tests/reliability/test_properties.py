@@ -29,8 +29,8 @@ from hypothesis import event, given, note
 from hypothesis import strategies as st
 
 from strategies import STRATEGIES, Doc
-from vllm_lint.engine import MAX_FIX_PASSES, Linter, fix_loop, frontend
-from vllm_lint.fix import select_edits
+from vllm_lint.pipeline.engine import MAX_FIX_PASSES, Linter, fix_loop, frontend
+from vllm_lint.pipeline.fix import select_edits
 from vllm_lint.frontends.base import get as format_unit
 from vllm_lint.frontends.shell import parse_errors as _shell_errors
 from vllm_lint.rules.base import select_rules

@@ -274,7 +274,7 @@ def test_transient_500_then_success(area):
 def test_index_failures_are_one_line_cli_errors(area, monkeypatch, route, expect):
     from click.testing import CliRunner
 
-    from vllm_lint import cli_db
+    from vllm_lint.cli import db_command as cli_db
 
     src, _, _ = source_for(b"", area["cache"], index_route=route)
     monkeypatch.setattr(S, "make_source", lambda kind, repo=None: src)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vllm_lint.fix import select_edits
+from vllm_lint.pipeline.fix import select_edits
 from vllm_lint.launch import Edit, Span
 from vllm_lint.rules.base import Diagnostic, Fix
 

@@ -160,7 +160,7 @@ def test_requests_not_imported_offline(tmp_path, deploy_db_path):
     p = tmp_path / "run.sh"
     p.write_text("vllm serve acme/unknown -tp 8 --enable-expert-parallel\n"
                  "vllm serve deepseek-ai/DeepSeek-R1 -tp 8\n")
-    code = ("import sys; from vllm_lint.cli import run; sys.argv=['vllm-lint','-t','0.27.1',%r]\n"
+    code = ("import sys; from vllm_lint.cli.app import run; sys.argv=['vllm-lint','-t','0.27.1',%r]\n"
             "try:\n    run()\nexcept SystemExit:\n    pass\n"
             "import sys; print('REQUESTS' if 'requests' in sys.modules else 'CLEAN')" % str(p))
     env = {"VLLM_LINT_DB": str(deploy_db_path), "PATH": "/usr/bin:/bin", "VLLM_LINT_NO_CACHE": "1",

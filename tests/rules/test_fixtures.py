@@ -23,133 +23,32 @@ Directives (comment lines anywhere in a case):
 
 Regenerate after a deliberate change, then review the diff:
     python -m pytest tests/rules --regen
+
+The harness itself (shared with the formats' folders, tests/formats/) is in tests/snapshots.py.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import shlex
-import shutil
-import sys
 from pathlib import Path
 
 import pytest
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from snapshots import SNAPSHOTS, cases, check_case, stale_snapshots
 
 HERE = Path(__file__).resolve().parent
-SNAPSHOTS = "snapshots"
-HARNESS = "harness.toml"
-_DIRECTIVE = re.compile(r"#\s*test-(target|args|expect):\s*(.*?)\s*$")
-_HARNESS_KEYS = {"database", "target", "select"}
 
 
 def folders() -> list[Path]:
     return sorted(d for d in HERE.glob("VL[0-9][0-9][0-9]") if d.is_dir())
 
 
-def cases(folder: Path) -> list[Path]:
-    return sorted(f for f in folder.iterdir() if f.is_file() and f.suffix != ".toml")
-
-
 def all_cases():
     return [pytest.param(f, id=f"{d.name}/{f.name}") for d in folders() for f in cases(d)]
 
 
-def harness(folder: Path) -> dict:
-    p = folder / HARNESS
-    conf = tomllib.loads(p.read_text(encoding="utf-8")) if p.is_file() else {}
-    assert set(conf) <= _HARNESS_KEYS, f"{p}: unknown keys {sorted(set(conf) - _HARNESS_KEYS)}"
-    assert conf.get("database", "deploy") in ("deploy", "synthetic"), f"{p}: database is deploy or synthetic"
-    return {"database": conf.get("database", "deploy"), "target": conf.get("target", "0.27.1"),
-            "select": conf.get("select", [folder.name])}
-
-
-def directives(path: Path, default_target: str):
-    target, args, expect = default_target, [], []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        m = _DIRECTIVE.search(line)
-        if not m:
-            continue
-        kind, val = m.groups()
-        if kind == "target":
-            target = val
-        elif kind == "args":
-            args += shlex.split(val)
-        else:
-            code, row, sev = val.split()
-            expect.append((code, int(row), sev))
-    return target, args, expect
-
-
-def command(case: Path, folder: Path) -> list[str]:
-    """The CLI arguments of one case, with ``{here}`` standing for the folder."""
-    conf = harness(case.parent)
-    target, args, _ = directives(case, conf["target"])
-    out = ["--select", ",".join(conf["select"])]
-    if target != "none":
-        out += ["-t", target]
-    return out + [a.replace("{here}", str(folder)) for a in args]
-
-
-def _run(db: Path, monkeypatch, argv: list[str]) -> list[dict]:
-    from click.testing import CliRunner
-
-    from vllm_lint.cli import main
-
-    monkeypatch.setenv("VLLM_LINT_DB", str(db))
-    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
-    r = CliRunner().invoke(main, ["--output-format", "json", *argv], catch_exceptions=False)
-    assert r.exit_code in (0, 1), r.output
-    return json.loads(r.stdout)
-
-
-def render(case: Path, findings: list[dict]) -> str:
-    """The snapshot text: the command, then one finding a line (span, code, severity, the release
-    it was checked against, message) with its fix title below it."""
-    conf = harness(case.parent)
-    target, args, _ = directives(case, conf["target"])
-    head = ["vllm-lint", "--select", ",".join(conf["select"])] + (["-t", target] if target != "none" else [])
-    lines = ["# " + shlex.join(head + args + [case.name])]
-    here = str(case.parent)
-    for d in sorted(findings, key=lambda d: (d["location"]["row"], d["location"]["column"], d["code"])):
-        loc, end = d["location"], d["end_location"]
-        at = f" ({d['target_version']})" if d.get("target_version") else ""
-        lines.append(f"{loc['row']}:{loc['column']}-{end['row']}:{end['column']} {d['code']} {d['severity']}{at}: "
-                     f"{d['message'].replace(here, '{here}')}")
-        if d.get("fix"):
-            lines.append(f"    fix ({d['fix']['applicability']}): {d['fix']['message'].replace(here, '{here}')}")
-    return "\n".join(lines) + "\n"
-
-
-@pytest.fixture
-def databases(request):
-    return {"deploy": request.getfixturevalue("deploy_db_path"), "synthetic": request.getfixturevalue("synth_db_path")}
-
-
 @pytest.mark.parametrize("case", all_cases())
-def test_case_matches_its_snapshots(case, databases, monkeypatch, tmp_path, snapshot):
-    folder = case.parent
-    db = databases[harness(folder)["database"]]
-    findings = _run(db, monkeypatch, [*command(case, folder), str(case)])
-    snap = folder / SNAPSHOTS / (case.name + ".snap")
-    snapshot(snap, render(case, findings))
-    _, _, expect = directives(case, "none")
-    for code, row, sev in expect:
-        assert any((d["code"], d["location"]["row"], d["severity"]) == (code, row, sev) for d in findings), \
-            f"{case.name}: test-expect {code} {row} {sev} is not among the findings"
-    fixed = None
-    if any(d.get("fix") for d in findings):
-        copy = tmp_path / folder.name
-        shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(SNAPSHOTS))
-        _run(db, monkeypatch, ["--fix", *command(case, copy), str(copy / case.name)])
-        after = (copy / case.name).read_bytes()
-        fixed = after if after != case.read_bytes() else None
-    snapshot(folder / SNAPSHOTS / (case.name + ".fixed"), fixed)
+def test_case_matches_its_snapshots(case, fixture_databases, monkeypatch, tmp_path, snapshot):
+    check_case(case, fixture_databases, monkeypatch, tmp_path, snapshot, default_select=[case.parent.name])
 
 
 def test_every_rule_has_a_folder_with_cases_that_fire_and_stay_silent():
@@ -170,8 +69,4 @@ def test_every_rule_has_a_folder_with_cases_that_fire_and_stay_silent():
 
 def test_no_snapshot_without_its_case(snapshot):
     for folder in folders():
-        names = {c.name for c in cases(folder)}
-        for snap in sorted((folder / SNAPSHOTS).glob("*")) if (folder / SNAPSHOTS).is_dir() else []:
-            case = snap.name.rsplit(".", 1)[0]
-            if case not in names:
-                snapshot(snap, None)
+        stale_snapshots(folder, snapshot)

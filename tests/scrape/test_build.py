@@ -178,7 +178,7 @@ def test_index_compiled_after_the_build(tmp_path: Path, monkeypatch: pytest.Monk
 
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch) -> Any:
-    from vllm_lint import cli_db
+    from vllm_lint.cli import db_command as cli_db
     from vllm_lint.scrape import sources
 
     state: dict[str, Any] = {"source": FakeSource(VERSIONS)}
@@ -242,7 +242,7 @@ def test_cli_update(cli: Any, tmp_path: Path) -> None:
 
 
 def test_cli_default_db_dir_is_the_checkout() -> None:
-    from vllm_lint import cli_db
+    from vllm_lint.cli import db_command as cli_db
 
     found = cli_db._checkout_db_dir()
     assert found is not None and found.name == "flag_db" and (found / "README.md").is_file()

@@ -61,7 +61,7 @@ def test_editor_settings_apply_where_the_file_sets_nothing(tmp_path):
 
 
 def test_document_lint_matches_the_cli(tmp_path):
-    from vllm_lint.lint_command import execute  # noqa: F401 - the CLI path is importable beside the server
+    from vllm_lint.cli.lint_command import execute  # noqa: F401 - the CLI path is importable beside the server
 
     s = core.Session()
     a = s.analyse(str(tmp_path / "serve.sh"), LAUNCH.decode(), "shellscript")

@@ -247,7 +247,7 @@ def test_swap_space_page_says_when_it_went(site_dir, shipped_db):
 def test_the_changes_table_is_what_flags_show_reports(site_dir, shipped_db, run_cli, monkeypatch):
     from click.testing import CliRunner
 
-    from vllm_lint.cli import main
+    from vllm_lint.cli.app import main
 
     monkeypatch.setenv("VLLM_LINT_DB", str(shipped_db.path))
     for name, path in (("--max-num-batched-tokens", "options/max-num-batched-tokens"),

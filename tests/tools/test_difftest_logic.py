@@ -70,7 +70,7 @@ def test_culprit_named_across_vllms_rewrites_and_error_classes():
 
 
 def test_launch_units_as_vllm_lint_splits_them():
-    from vllm_lint.engine import Linter
+    from vllm_lint.pipeline.engine import Linter
     from vllm_lint.rules.base import select_rules
     from vllm_lint.settings import Settings
     from vllm_lint.surface.db import Database

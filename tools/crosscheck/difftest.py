@@ -90,7 +90,7 @@ class RealParser:
 
 class Lint:
     def __init__(self, version: str, db_dir: Optional[Path]):
-        from vllm_lint.engine import Linter
+        from vllm_lint.pipeline.engine import Linter
         from vllm_lint.rules.base import select_rules
         from vllm_lint.settings import Settings
         from vllm_lint.surface.db import Database
@@ -332,7 +332,7 @@ def mine_real(scratch: Path, out: Path) -> None:
     ``deploy-manifest.tsv`` under ``<scratch>/deploy/`` (each at the release its tags and pins
     name). The launches and their units are what vllm-lint's front-ends extract; each distinct unit
     is counted once per launch it appears in."""
-    from vllm_lint.engine import Linter
+    from vllm_lint.pipeline.engine import Linter
     from vllm_lint.rules.base import select_rules
     from vllm_lint.settings import Settings
     from vllm_lint.surface.db import Database

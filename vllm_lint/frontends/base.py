@@ -21,7 +21,7 @@ The module of a format provides (the first two are required)::
     same_meaning(before, after) -> str | None   why ``after`` (a comment added) means something else
     suppression_rows(index, row0) -> list[int]  rows, besides the finding's own line and the
                                                 comment lines above it, whose suppression comment
-                                                applies to row ``row0`` (``vllm_lint.suppress``)
+                                                applies to row ``row0`` (``vllm_lint.pipeline.suppress``)
     comment_placements(lines, idx) -> list[int] rows where --add-noqa may put a trailing comment
                                                 for row ``idx``, besides a standalone comment line
                                                 above (default: the row itself)
@@ -67,16 +67,25 @@ class Format:
     (``LintContext.documentation``: VL501 leaves the secrets of examples alone); ``types``: the
     file types pre-commit's ``identify`` gives its files (``.pre-commit-hooks.yaml``'s
     ``types_or``; default: the name); ``language_ids``: the language identifiers editors give
-    its documents (the language server's fallback for a buffer whose name says nothing)."""
+    its documents (the language server's fallback for a buffer whose name says nothing).
+
+What a format's text is, for the rules and the language server that ask instead of naming it:
+``keyword_options``: options are written as keyword arguments of an engine call
+(``LLM(max_model_len=...)``), so a bare word can be an option; ``shell_lines``: a ``pip install``
+line of the file's text is run by a POSIX shell as written (a script, a ``RUN`` line, a CI
+``run:`` block), so its unquoted ``>`` is a redirection; ``builds_image``: its ``FROM`` and ``RUN``
+instructions build a container image."""
 
     __slots__ = ("name", "module_name", "suffixes", "prefixes", "endings", "shebang", "content",
-                 "content_anywhere", "modes", "embeds", "documentation", "types", "language_ids", "_module")
+                 "content_anywhere", "modes", "embeds", "documentation", "types", "language_ids", "keyword_options",
+                 "shell_lines", "builds_image", "_module")
 
     def __init__(self, name: str, module: str, *, suffixes: tuple[str, ...] = (), prefixes: tuple[str, ...] = (),
                  endings: tuple[str, ...] = (), shebang: Optional[bytes] = None, content: Optional[bytes] = None,
                  content_anywhere: bool = False, modes: tuple[str, ...] = (Mode.AUTO,),
                  embeds: tuple[str, ...] = (), documentation: bool = False,
-                 types: Optional[tuple[str, ...]] = None, language_ids: tuple[str, ...] = ()) -> None:
+                 types: Optional[tuple[str, ...]] = None, language_ids: tuple[str, ...] = (),
+                 keyword_options: bool = False, shell_lines: bool = False, builds_image: bool = False) -> None:
         self.name = name
         self.module_name = module
         self.suffixes = suffixes
@@ -90,6 +99,9 @@ class Format:
         self.documentation = documentation
         self.types = (name,) if types is None else types
         self.language_ids = language_ids
+        self.keyword_options = keyword_options
+        self.shell_lines = shell_lines
+        self.builds_image = builds_image
         self._module: Any = None
 
     def __repr__(self) -> str:
@@ -165,17 +177,17 @@ class Format:
 #: The registered formats (see the module docstring). A new format is one more entry here.
 FORMATS: tuple[Format, ...] = (
     Format("shell", "vllm_lint.frontends.shell", suffixes=(".sh", ".bash", ".zsh", ".ksh"),
-           shebang=rb"\b(ba|z|k|da)?sh\b", language_ids=("shellscript", "sh", "bash", "zsh")),
+           shebang=rb"\b(ba|z|k|da)?sh\b", language_ids=("shellscript", "sh", "bash", "zsh"), shell_lines=True),
     Format("python", "vllm_lint.frontends.python", suffixes=(".py", ".pyw"), shebang=rb"python",
-           embeds=("shell",), language_ids=("python",)),
+           embeds=("shell",), language_ids=("python",), keyword_options=True),
     Format("dockerfile", "vllm_lint.frontends.dockerfile", prefixes=("dockerfile", "containerfile"),
            endings=(".dockerfile", ".containerfile"),
            content=rb"(?i)(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", embeds=("shell",),
-           language_ids=("dockerfile",)),
+           language_ids=("dockerfile",), shell_lines=True, builds_image=True),
     Format("yaml", "vllm_lint.frontends.yaml", suffixes=(".yaml", ".yml"),
            content=rb"(?m)^(apiVersion|kind|services|version|steps|jobs|run|setup|resources):",
            content_anywhere=True, modes=(Mode.AUTO, Mode.EXPLICIT, Mode.CONFIG), embeds=("shell",),
-           language_ids=("yaml", "dockercompose", "helm", "github-actions-workflow")),
+           language_ids=("yaml", "dockercompose", "helm", "github-actions-workflow"), shell_lines=True),
     Format("markdown", "vllm_lint.frontends.markdown", suffixes=(".md", ".markdown"),
            embeds=("shell", "yaml", "python", "dockerfile"), documentation=True, language_ids=("markdown",)),
     # issue 17: each its own module

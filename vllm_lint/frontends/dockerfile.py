@@ -691,7 +691,7 @@ def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_i
     )
     la.context["dockerfile_instruction"] = span_ins.keyword
     if st.image:
-        la.context["image"] = st.image
+        la.image = st.image
     word_of = {id(t): w for t, w in zip(tokens, arg_words)}
     all_words = list(words)
 

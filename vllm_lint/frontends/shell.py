@@ -1031,13 +1031,13 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         opaque=any(t.splat for t in tokens),
     )
     if found.image:
-        la.context["image"] = found.image
+        la.image = found.image
     if getattr(found, "image_cmd_start", None) is not None:
         # `docker run IMAGE vllm serve ...`: these words go after the image's entrypoint
         cmd_words = words[found.image_cmd_start:found.args_start]
         end = words[found.args_start].start if found.args_start < len(words) else cmd_words[-1].end
-        la.context["image_cmd"] = [w.text for w in cmd_words]
-        la.context["image_cmd_delete"] = None if any(w.opaque for w in cmd_words) else \
+        la.image_cmd = [w.text for w in cmd_words]
+        la.image_cmd_delete = None if any(w.opaque for w in cmd_words) else \
             _map_span(ctx, cmd_words[0].start, end)
     if found.gpu_count is not None:
         la.hardware = Hardware(gpu_count=found.gpu_count, source=found.gpus_source)

@@ -97,7 +97,7 @@ def count_visible_devices(value: str) -> Optional[int]:
 
 
 def gpus(ctx) -> GPUs:
-    cached = ctx.extra.get("gpus")
+    cached = ctx.memo.gpus
     if cached is not None:
         return cached
     g = GPUs()
@@ -120,5 +120,5 @@ def gpus(ctx) -> GPUs:
             g.visible, g.visible_source = n, f"CUDA_VISIBLE_DEVICES={e.value}"
     if g.visible is None and g.requested is not None:
         g.visible, g.visible_source = g.requested, g.requested_source
-    ctx.extra["gpus"] = g
+    ctx.memo.gpus = g
     return g

@@ -199,11 +199,11 @@ class Layout(Record):
 def env_lookup(ctx, name: str, *, file_wide: bool = True) -> Optional[EnvAssign]:
     """The last assignment of ``name`` in the launch's environment (and, with ``file_wide``, the
     file's loose environment)."""
-    last = ctx.extra.get("env_last")
+    last = ctx.memo.env_last
     if last is None:  # built once per context: the rules look up about six names per launch
         ex = ctx.extraction
-        last = ctx.extra["env_last"] = ({e.name: e for e in ctx.env},
-                                        {e.name: e for e in getattr(ex, "env", []) or []})
+        last = ctx.memo.env_last = ({e.name: e for e in ctx.env},
+                                    {e.name: e for e in getattr(ex, "env", []) or []})
     found = last[0].get(name)
     if found is None and file_wide:
         found = last[1].get(name)
@@ -252,7 +252,7 @@ _EPLB_FLAT = {"num_redundant_experts": "num_redundant_experts", "eplb_window_siz
 
 
 def layout(ctx) -> Layout:
-    cached = ctx.extra.get("layout")
+    cached = ctx.memo.layout
     if cached is not None:
         return cached
     lay = Layout()
@@ -317,7 +317,7 @@ def layout(ctx) -> Layout:
         e = env_lookup(ctx, "VLLM_ALL2ALL_BACKEND")
         if e is not None:
             lay.all2all = Value(None if e.value_opaque else e.value, None, known=not e.value_opaque, env=e)
-    ctx.extra["layout"] = lay
+    ctx.memo.layout = lay
     return lay
 
 
@@ -365,7 +365,7 @@ def model_facts(ctx, rule=None):
     if not lay.model.known:
         why = "the model is not known statically"
     elif not name:
-        ctxm = ctx.launch.context.get("model") if ctx.launch else None
+        ctxm = ctx.launch.model if ctx.launch else None
         name = ctxm if isinstance(ctxm, str) else None
         why = "the launch names no model" if not name else ""
     else:
@@ -378,10 +378,10 @@ def model_facts(ctx, rule=None):
                                     base_dir=base, real_base=real_base)
     if facts is None and rule is not None:
         ctx.skip(rule, why)
-    elif facts is not None and not ctx.extra.get("model_noted"):
+    elif facts is not None and not ctx.memo.model_noted:
         # which row and name rule, or which config.json (a local directory, the cache, the hub)
-        ctx.extra["model_noted"] = True
-        ctx.extra.setdefault("skipped", []).append(f"model `{name}`: {facts.matched_by or 'facts from the ' + facts.source}")
+        ctx.memo.model_noted = True
+        ctx.skipped.append(f"model `{name}`: {facts.matched_by or 'facts from the ' + facts.source}")
     return facts, why
 
 

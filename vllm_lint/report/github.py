@@ -22,7 +22,7 @@ def _prop(s: str) -> str:
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..baseline import display_path
+    from ..pipeline.baseline import display_path
 
     lines = []
     for r in results:

@@ -39,7 +39,7 @@ def _rule(r) -> dict:
 
 
 def _artifact(path: str) -> dict:
-    from ..baseline import display_path
+    from ..pipeline.baseline import display_path
 
     shown = display_path(path)
     if os.path.isabs(shown):
@@ -48,7 +48,7 @@ def _artifact(path: str) -> dict:
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..baseline import fingerprints, lines_of
+    from ..pipeline.baseline import fingerprints, lines_of
     from ..rules.base import registry
     from .json_report import make_positions
 

@@ -73,7 +73,7 @@ def snippet(d, lines: list[str], ctx: ReportContext) -> list[str]:
 
 def source_lines(results, ctx: ReportContext) -> Callable[[str], list[str]]:
     """Path -> its lines as text (``baseline.lines_of``)."""
-    from ..baseline import lines_of
+    from ..pipeline.baseline import lines_of
 
     return lines_of(results, ctx.sources)
 

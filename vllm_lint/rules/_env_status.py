@@ -31,7 +31,7 @@ def is_vllm_var(name: str) -> bool:
 def env_in_state(ctx: LintContext, state: str):
     """(assignment, status) for each VLLM_ variable of the context in timeline state ``state``
     (grouped by state after the first full pass, as ``_status.args_in_state``)."""
-    by_state = ctx.extra.get("env_by_state")
+    by_state = ctx.memo.env_by_state
     if by_state is not None:
         return by_state.get(state, ())
     return _first_pass(ctx, state)
@@ -45,11 +45,11 @@ def _first_pass(ctx: LintContext, state: str):
             by_state.setdefault(st.state, []).append((env, st))
             if st.state == state:
                 yield env, st
-    ctx.extra["env_by_state"] = by_state
+    ctx.memo.env_by_state = by_state
 
 
 def env_status(ctx: LintContext, env: EnvAssign) -> EnvStatus:
-    cache = ctx.extra.setdefault("env_status", {})
+    cache = ctx.memo.env_status
     if env.name in cache:
         return cache[env.name]
     st = _compute(ctx, env.name)

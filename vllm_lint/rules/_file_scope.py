@@ -4,8 +4,6 @@ file without a launch always gets), so each finding is made once."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 
 def is_first_context(ctx) -> bool:
     ex = ctx.extraction
@@ -15,10 +13,3 @@ def is_first_context(ctx) -> bool:
         return ctx.launch is ex.launches[0]
     return ctx.launch is None
 
-
-def file_format(ctx) -> Optional[str]:
-    import os
-
-    from ..frontends.base import format_by_content, format_by_filename
-
-    return format_by_filename(os.path.basename(ctx.path)) or format_by_content(ctx.data[:4096])

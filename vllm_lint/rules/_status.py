@@ -166,14 +166,14 @@ def args_in_state(ctx: LintContext, state: str):
 
     Six rules ask per launch, and nearly every option is "ok": after the first full pass the
     pairs are grouped by state, so the other rules get theirs without a pass over the arguments."""
-    by_state = ctx.extra.get("status_by_state")
+    by_state = ctx.memo.options_by_state
     if by_state is not None:
         return by_state.get(state, ())
     return _first_pass(ctx, state)
 
 
 def _first_pass(ctx: LintContext, state: str):
-    cache = ctx.extra.setdefault("status", {})  # as option_status, without a call per argument
+    cache = ctx.memo.option_status  # as option_status, without a call per argument
     by_state: dict[str, list] = {}
     for arg in ctx.args:
         if arg.positional:
@@ -184,11 +184,11 @@ def _first_pass(ctx: LintContext, state: str):
         by_state.setdefault(st.state, []).append((arg, st))
         if st.state == state:
             yield arg, st
-    ctx.extra["status_by_state"] = by_state  # only when every argument has its status
+    ctx.memo.options_by_state = by_state  # only when every argument has its status
 
 
 def option_status(ctx: LintContext, arg: ParsedArg) -> Status:
-    cache = ctx.extra.setdefault("status", {})
+    cache = ctx.memo.option_status
     key = id(arg)
     if key not in cache:
         cache[key] = _compute(ctx, arg)

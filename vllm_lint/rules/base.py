@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Any, Callable, Iterable, Literal, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Optional
 
 from ..launch import Edit, EnvAssign, Launch, Span
 from ..record import Record
+
+if TYPE_CHECKING:
+    from ..frontends.base import Format
 
 Severity = Literal["error", "warning", "info"]
 
@@ -79,6 +82,30 @@ class Diagnostic(Record):
                                          or (unsafe_fixes and self.fix.applicability == "unsafe"))
 
 
+class Memo(Record):
+    """What the shared helpers computed once for one context, so that the rules asking after the
+    first get it without a pass of their own: each option's status by ``id`` of its
+    ``ParsedArg`` (``option_status``) and the options grouped by timeline state once every one
+    has its status (``options_by_state``; ``rules/_status.py``), the same for the ``VLLM_``
+    variables (``env_status`` by name, ``env_by_state``; ``rules/_env_status.py``), the last
+    assignment of each variable in the launch's and in the file's environment (``env_last``), the
+    parallel layout (``layout``) and the GPUs (``gpus``; ``knowledge/``), and whether the model's
+    match was noted for ``--verbose`` (``model_noted``)."""
+
+    __slots__ = ("option_status", "options_by_state", "env_status", "env_by_state", "env_last", "layout", "gpus",
+                 "model_noted")
+
+    def __init__(self) -> None:
+        self.option_status: dict[int, Any] = {}
+        self.options_by_state: Optional[dict[str, list]] = None
+        self.env_status: dict[str, Any] = {}
+        self.env_by_state: Optional[dict[str, list]] = None
+        self.env_last: Optional[tuple[dict[str, EnvAssign], dict[str, EnvAssign]]] = None
+        self.layout: Any = None
+        self.gpus: Any = None
+        self.model_noted = False
+
+
 class LintContext(Record):
     """Everything a rule may read about one launch (or one file's loose environment).
 
@@ -86,15 +113,17 @@ class LintContext(Record):
     release; ``db``: the ``surface.db.Database``; ``target_source``: "--target-version", "config",
     "image-tag", "newest in database", ...; ``settings``: ``settings.Settings``; ``extraction``:
     the file's whole ``launch.Extraction`` (its loose environment, other launches);
-    ``documentation``: the file is documentation (its format says so: Markdown), so its launches
-    are examples rather than deployments."""
+    ``file_format``: the file's registered format (``frontends.base.Format``: what its text is,
+    asked by property, never by name), None for a context built outside a file's analysis;
+    ``skipped``: why rules stayed silent (``--verbose``); ``memo``: the shared helpers' results
+    (:class:`Memo`)."""
 
     __slots__ = ("path", "launch", "args", "env", "surface", "db", "target", "target_source", "settings", "data",
-                 "extra", "extraction", "documentation")
+                 "extraction", "file_format", "skipped", "memo")
 
     def __init__(self, path: str, launch: Optional[Launch], args: list[Any], env: list[EnvAssign], surface: Any,
                  db: Any, target: str, target_source: str, settings: Any, data: bytes = b"",
-                 extra: Optional[dict[str, Any]] = None, extraction: Any = None, documentation: bool = False) -> None:
+                 extraction: Any = None, file_format: Optional["Format"] = None) -> None:
         self.path = path
         self.launch = launch
         self.args = args
@@ -105,13 +134,20 @@ class LintContext(Record):
         self.target_source = target_source
         self.settings = settings
         self.data = data
-        self.extra = {} if extra is None else extra
         self.extraction = extraction
-        self.documentation = documentation
+        self.file_format = file_format
+        self.skipped: list[str] = []
+        self.memo = Memo()
+
+    @property
+    def documentation(self) -> bool:
+        """The file is documentation (its format says so: Markdown, notebooks), so its launches
+        are examples rather than deployments."""
+        return self.file_format is not None and self.file_format.documentation
 
     def skip(self, rule: "Rule", reason: str) -> None:
         """Record why a rule stayed silent (shown with --verbose): an unknown model, no GPU count."""
-        self.extra.setdefault("skipped", []).append(f"{rule.code} skipped: {reason}")
+        self.skipped.append(f"{rule.code} skipped: {reason}")
 
     def diag(self, rule: "Rule", message: str, span: Optional[Span], *, fix: Optional[Fix] = None,
              option: Optional[str] = None, severity: Optional[Severity] = None) -> Diagnostic:

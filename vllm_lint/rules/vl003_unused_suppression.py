@@ -36,4 +36,4 @@ from .base import Rule
 RULE = Rule(code="VL003", name="unused-suppression", summary="suppression comment that suppresses nothing",
             severity="warning", default_enabled=False)
 # Emitted by the engine (Linter.finish), which knows which comments matched a finding; the scan
-# is vllm_lint.suppress.unused_suppressions.
+# is vllm_lint.pipeline.suppress.unused_suppressions.

@@ -40,15 +40,15 @@ _SHOWN = {"vllm serve": "vllm serve", "openai.api_server": "python3 -m vllm.entr
 @RULE.check
 def check(ctx: LintContext):
     launch = ctx.launch
-    if launch is None or launch.style != "argv" or not launch.context.get("image"):
+    if launch is None or launch.style != "argv" or not launch.image:
         return
     runs = ctx.surface.image_runs
     if runs is None:
         return
-    words = launch.context.get("image_cmd")
+    words = launch.image_cmd
     shown = _SHOWN[runs]
     if words:
-        span = launch.context.get("image_cmd_delete")
+        span = launch.image_cmd_delete
         fix = None
         if span is not None and runs == "vllm serve" and words[-1:] == ["serve"]:
             from ..launch import Edit

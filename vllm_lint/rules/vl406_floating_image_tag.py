@@ -4,8 +4,8 @@ at all (Docker pulls `latest`), in Kubernetes manifests, compose files, Helm val
 `FROM` and `docker run` / `podman run` lines, also where the file starts no vLLM itself (Helm values
 `image: {repository: vllm/vllm-openai, tag: latest}`, a compose service or container without a
 command, a base-image Dockerfile without `CMD`). A Helm `image` with a repository and no tag is not
-flagged: charts fill it from their `appVersion`. Markdown is not checked: documentation shows
-`:latest` on purpose.
+flagged: charts fill it from their `appVersion`. Documentation (Markdown, notebooks) is not
+checked: it shows `:latest` on purpose.
 
 ## Why is this bad?
 The release that runs is whatever the tag points to on the day the image is pulled, so it changes
@@ -61,7 +61,7 @@ def _hints(ctx: LintContext):
 
 @RULE.check
 def check(ctx: LintContext):
-    if ctx.path.lower().endswith((".md", ".markdown", ".mdx", ".rst")):
+    if ctx.documentation:
         return
     seen = set()
     for h in _hints(ctx):

@@ -31,7 +31,7 @@ import re
 
 from ..record import lazy_re
 from ..launch import Edit, Span
-from ._file_scope import file_format, is_first_context
+from ._file_scope import is_first_context
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL408", name="unquoted-version-specifier",
@@ -50,7 +50,7 @@ def _quoted_before(line_prefix: bytes) -> bool:
 
 @RULE.check
 def check(ctx: LintContext):
-    if not is_first_context(ctx) or file_format(ctx) not in ("shell", "dockerfile", "yaml"):
+    if not is_first_context(ctx) or ctx.file_format is None or not ctx.file_format.shell_lines:
         return
     data = ctx.data
     for m in _INSTALL.finditer(data):

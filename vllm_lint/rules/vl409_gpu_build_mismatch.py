@@ -39,7 +39,7 @@ import re
 
 from ..record import lazy_re
 from ..launch import Span
-from ._file_scope import file_format, is_first_context
+from ._file_scope import is_first_context
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL409", name="gpu-build-mismatch",
@@ -119,7 +119,7 @@ def _container_script(ctx: LintContext):
     launch = ctx.launch
     if launch is None:
         return
-    image, span = launch.context.get("image"), launch.context.get("script_span")
+    image, span = launch.image, launch.script_span
     if not isinstance(image, str) or "$" in image or span is None:
         return
     kind = _kind(image)
@@ -129,7 +129,7 @@ def _container_script(ctx: LintContext):
 
 @RULE.check
 def check(ctx: LintContext):
-    if file_format(ctx) == "dockerfile":
+    if ctx.file_format is not None and ctx.file_format.builds_image:
         if is_first_context(ctx):
             yield from _dockerfile(ctx)
     else:

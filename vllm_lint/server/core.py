@@ -142,6 +142,14 @@ class Analysis:
             pos = self._positions = Positions(self.data, encoding)
         return pos
 
+    @property
+    def keyword_options(self) -> bool:
+        """Whether the document's format writes options as keyword arguments of an engine call
+        (``LLM(max_model_len=...)``), so that a bare word can be an option."""
+        from ..frontends.base import get as format_unit
+
+        return self.fmt is not None and format_unit(self.fmt).keyword_options
+
     def target_at(self, offset: int) -> Optional[tuple[str, str]]:
         for start, end, release, why in self.targets:
             if start <= offset <= end:
@@ -213,14 +221,14 @@ class Session:
         return rules
 
     def linter_for(self, path: str):
-        from ..engine import Linter
+        from ..pipeline.engine import Linter
 
         settings = self.settings_for(path)
         return Linter(self.db, settings, self.rules_for(settings), unsafe_fixes=self.client.unsafe_fixes)
 
     def analyse(self, path: str, text: str, language_id: Optional[str] = None) -> Analysis:
         """Lint ``text`` (the editor's buffer, saved or not) as the file at ``path``."""
-        from ..engine import format_by_content, format_by_name
+        from ..pipeline.engine import format_by_content, format_by_name
         from ..settings import ConfigError
         from ..surface.db import DatabaseError
 
@@ -267,7 +275,7 @@ def lint_document(linter, path: str, data: bytes, fmt: str
 def fixed_bytes(analysis: Analysis, d: Diagnostic) -> Optional[bytes]:
     """The document with ``d``'s own fix applied, or None when it conflicts or would not re-parse
     (the same check ``--fix`` makes before a write)."""
-    from ..fix import FixConflict, apply_edits
+    from ..pipeline.fix import FixConflict, apply_edits
     from ..frontends.base import get as format_unit
 
     try:
@@ -293,7 +301,7 @@ def fix_all(analysis: Analysis) -> Optional[bytes]:
 def suppressed_bytes(analysis: Analysis, row: int) -> Optional[bytes]:
     """The document with a suppression comment for the findings on ``row`` (1-based), placed as
     ``--add-noqa`` places it, or None where no placement keeps the file's meaning."""
-    from ..noqa import add_to_bytes
+    from ..pipeline.noqa import add_to_bytes
 
     if analysis.linter is None:
         return None
@@ -358,7 +366,7 @@ def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optiona
         return None
     start, end, text = w
     if not (text.startswith("-") or text.startswith("VLLM_")):
-        if analysis.fmt != "python":
+        if not analysis.keyword_options:
             return None
         text = "--" + text.replace("_", "-")  # an LLM(...) keyword argument
     db = session.db
@@ -432,7 +440,7 @@ def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int,
     while start > 0 and (chr(data[start - 1]).isalnum() or data[start - 1] in b"-_"):
         start -= 1
     prefix = data[start:offset].decode("utf-8", "replace")
-    python_kwargs = analysis.fmt == "python" and not prefix.startswith("-") and _inside_engine_call(data, start)
+    python_kwargs = analysis.keyword_options and not prefix.startswith("-") and _inside_engine_call(data, start)
     if not python_kwargs and not prefix.startswith("-"):
         return start, []
     if analysis.fmt is None:

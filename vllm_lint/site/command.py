@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import _fail, _load_db
+from ..cli.app import _fail, _load_db
 
 
 @click.group("site")

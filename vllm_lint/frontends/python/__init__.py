@@ -8,7 +8,7 @@ What it finds
   imported (``from vllm import LLM as E``, ``import vllm as v; v.LLM``, ``from
   vllm.engine.arg_utils import AsyncEngineArgs``, and unbound bare names as in documentation
   snippets). ``style="kwargs"``; the first positional argument is the model
-  (``context["model"]`` and a ``KeyedArg("model", key_span=None)``). ``**{...}`` literals and
+  (``Launch.model`` and a ``KeyedArg("model", key_span=None)``). ``**{...}`` literals and
   ``**name`` where ``name`` is bound to a dict literal / ``dict(...)`` call in the same scope
   (function, else module) are expanded into KeyedArgs; any other ``**x`` / ``*x`` makes the launch
   ``opaque``. ``AsyncEngineArgs.from_cli_args(args)`` is not a call of the class and is ignored.
@@ -44,9 +44,9 @@ What it finds
   ``os.environ |= {...}``, ``os.putenv`` -> ``Extraction.env`` (every literal name, not only
   ``VLLM_*``; rules decide what matters).
 
-``Launch.context`` keys: ``model`` (value of the first positional / ``model=``),
-``model_positional``, ``positional`` (source text of further positionals), ``kwargs_dicts`` (names
-expanded with ``**``), ``python_call`` (the subprocess/os function), ``image`` (docker run),
+``Launch.model``: the value of the first positional / ``model=``; ``Launch.image``: the image of a
+``docker run``. ``Launch.context`` keys: ``model_positional``, ``positional`` (source text of further positionals), ``kwargs_dicts`` (names
+expanded with ``**``), ``python_call`` (the subprocess/os function),
 ``python_shell_string`` and ``shell_span`` (launches found in a shell string; ``span`` is then the
 Python call).
 

@@ -40,13 +40,13 @@ def kwargs_launch(fx: PyFile, call: ast.Call, entry: str, scope: Scope) -> None:
             ka.key_style = "snake"
             launch.keyed.append(ka)
             if n.arg == "model":
-                launch.context["model"] = ka.value
+                launch.model = ka.value
             continue
         # a positional argument
         if n is call.args[0]:
             ka = keyed_value(fx, "model", None, n, None)
             launch.keyed.append(ka)
-            launch.context["model"] = ka.value
+            launch.model = ka.value
             launch.context["model_positional"] = True
         else:
             launch.context.setdefault("positional", []).append(src.text(src.span(n)))

@@ -203,7 +203,7 @@ def _argv_launch(fx: PyFile, call: ast.Call, entries: list[tuple[Token, str, Opt
     launch.tokens = [t for t, _w, _l, _i in entries[cmd.args_start:]]
     launch.opaque = any(t.splat for t in launch.tokens) or ambiguous
     if cmd.image:
-        launch.context["image"] = cmd.image
+        launch.image = cmd.image
         tag = version_from_image(cmd.image)
         if tag:
             # the image word's span, so the hint points at the tag as written

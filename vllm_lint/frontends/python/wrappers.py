@@ -138,7 +138,7 @@ def _ray_llm_config(fx: PyFile, call: ast.Call, scope: Scope) -> None:
         launch.hardware = Hardware(gpu_product=accelerator.value, source="accelerator_type")
     model = _model_of(fx, _keyword(call, "model_loading_config"), scope, pos)
     if model is not None:
-        launch.context["model"] = model
+        launch.model = model
     if runtime_env is not None:
         launch.env = _runtime_env_vars(fx, runtime_env, scope, pos)
     fx.result.launches.append(launch)

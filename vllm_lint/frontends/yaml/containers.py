@@ -8,7 +8,7 @@ vLLM with a container's ``args`` (:mod:`.llm_d`, :mod:`.kubeai`, :mod:`.kserve`)
 ``$(VAR)`` words are opaque. The image tag is a ``VersionHint("image-tag")`` (compose
 ``${VAR:-default}`` tags use the default, Helm expressions their literal ``default``); the tag of a
 vLLM image that starts no launch is kept in ``YamlText.idle_images``. A ``sh -c`` launch's
-``context["script_span"]`` is where its script is written.
+``Launch.script_span`` is where its script is written.
 """
 
 from __future__ import annotations
@@ -187,8 +187,10 @@ class _Container:
                 la.env = list(env) + la.env
                 la.version_hints = list(versions) + la.version_hints
                 la.hardware = hw_merge(hw, la.hardware)
-                # script_span: the script's bytes in the file, where the image's other steps are
-                la.context = {**self.ctx, **la.context, "shell": True, "script_span": t.content_span(outer)}
+                la.take_context(self.ctx)
+                la.context["shell"] = True
+                # the script's bytes in the file, where the image's other steps are
+                la.script_span = t.content_span(outer)
         return bool(launches)
 
     def _vllm_command(self) -> bool:

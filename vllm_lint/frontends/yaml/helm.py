@@ -3,8 +3,8 @@
 vllm-project/production-stack's chart.
 
 production-stack (``servingEngineSpec.modelSpec[]``): one ``style="config"`` launch per model with
-camelCase ``vllmConfig`` keys (``context["option_for_key"]`` maps each key to the option the chart
-emits), ``modelURL`` in ``context["model"]``, ``v0`` -> ``VLLM_USE_V1=0``, string ``hf_token`` /
+camelCase ``vllmConfig`` keys (``Launch.option_for_key`` maps each key to the option the chart
+emits), ``modelURL`` in ``Launch.model``, ``v0`` -> ``VLLM_USE_V1=0``, string ``hf_token`` /
 ``vllmApiKey`` -> ``HF_TOKEN`` / ``VLLM_API_KEY``, ``requestGPU`` -> gpu count; ``extraArgs``, which
 the chart renders after those keys on the same command line, are the launch's ``tokens``.
 """
@@ -163,11 +163,13 @@ def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
     words = t.words_from(extra) if isinstance(extra, SequenceNode) else []
     if words:
         t.consumed.update(id(x) for x in extra.value)
-    t.out.launches.append(Launch(
+    launch = Launch(
         path=t.path, entry="production-stack", style="config", span=t.content_span(ms) or Span(0, 0),
         keyed=keyed, tokens=[tok for tok, _h in words], env=env, version_hints=versions, hardware=hw,
-        delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None, context=ctx,
-    ))
+        delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None,
+    )
+    launch.take_context(ctx)
+    t.out.launches.append(launch)
     t.consumed.add(id(ms))
 
 

@@ -57,11 +57,11 @@ def serve_llm(t: YamlText, root: Any, hw: Hardware) -> None:
                 mid = text(get(mlc, "model_source")) or text(get(mlc, "model_id"))
                 if mid:
                     ctx["model"] = mid
-                t.out.launches.append(Launch(
-                    path=t.path, entry="ray.serve.llm", style="kwargs",
-                    span=t.content_span(ek) or Span(0, 0), keyed=keyed,
-                    hardware=hw_merge(hw, hw2) if hw2.gpu_product else hw, context=ctx,
-                ))
+                launch = Launch(path=t.path, entry="ray.serve.llm", style="kwargs",
+                                span=t.content_span(ek) or Span(0, 0), keyed=keyed,
+                                hardware=hw_merge(hw, hw2) if hw2.gpu_product else hw)
+                launch.take_context(ctx)
+                t.out.launches.append(launch)
             stack.extend(v for _k, v in n.value)
         elif isinstance(n, SequenceNode):
             stack.extend(n.value)

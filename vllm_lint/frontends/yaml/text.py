@@ -279,8 +279,8 @@ class YamlText:
             version_hints=list(versions),
             hardware=hw,
             delete_tokens=make_deleter(self, handles),
-            context=dict(ctx),
         )
+        launch.take_context(ctx)
         self.out.launches.append(launch)
         return launch
 

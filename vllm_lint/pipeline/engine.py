@@ -1,0 +1,876 @@
+"""The lint pipeline: paths -> files -> format -> front-end -> launches -> target -> rules -> diagnostics.
+
+Its one product is ``Linter.analyse(path, data) -> FileAnalysis``: lint, --fix, --add-noqa, the
+baseline, the audit and the language server consume it. The engine names no format: it asks
+the registry (``vllm_lint.frontends.base``). Also the fix loop (``Linter.fix_loop``): apply
+non-overlapping edits (``vllm_lint.pipeline.fix``), analyse again, repeat (bounded); a pass is kept only
+if the result still parses in its format (``Format.parse_check``). Suppression comments:
+``vllm_lint.pipeline.suppress``. The layers and the data flow of one run: ``docs/architecture.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any, Iterable, Optional, Union
+
+from . import suppress
+from ..frontends.base import Mode, format_by_content, format_by_filename
+from ..frontends.base import get as format_unit
+from ..fsutil import real_dir
+from .. import reach
+from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, VersionHint
+from ..record import Record, lazy_re
+from ..rules.base import Diagnostic, LintContext, Rule, registry
+from ..settings import Settings
+from ..surface.db import Database, DatabaseError, UnknownVersion
+
+AnyPath = Union[str, "os.PathLike[str]"]  # a file's path: a string on the lint path, or a path object
+
+MAX_FIX_PASSES = 10
+MAX_FILE_BYTES = 10 * 1024 * 1024  # larger files get a VL001 finding instead of being parsed
+
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
+              ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
+
+
+
+# ----------------------------------------------------------------------------- format detection
+
+
+def format_by_name(path: AnyPath) -> Optional[str]:
+    """The format a path's file name says."""
+    return format_by_filename(os.path.basename(path))
+
+
+# ----------------------------------------------------------------------------- discovery
+
+
+class Target(Record):
+    """A file to lint. ``path``: as shown in findings, normalised as ``str(Path(...))`` would (a
+    string: a path object per walked file cost more than the rest of screening it); ``explicit``:
+    named on the command line, not found by a directory walk."""
+
+    __slots__ = ("path", "explicit")
+
+    def __init__(self, path: str, explicit: bool) -> None:
+        self.path = path
+        self.explicit = explicit
+
+
+def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
+    """Files to lint. Explicit files are always linted, unless ``force-exclude`` is on and an
+    ``exclude`` / ``extend-exclude`` pattern matches the file or a folder above it (pre-commit names
+    every staged file); directories are walked honouring ``.gitignore``, ``exclude`` /
+    ``extend-exclude`` and skipping VCS, virtualenvs and node_modules. Missing paths become VL001
+    findings."""
+
+    out: list[Target] = []
+    problems: list[Diagnostic] = []
+    excludes = list(settings.exclude) + list(settings.extend_exclude)
+    base = settings.source.parent if settings.source else Path.cwd()
+    user_spec = _spec(excludes) if excludes else None
+
+    def excluded(path: str) -> bool:
+        if user_spec is None:
+            return False
+        p = Path(path)
+        try:
+            rel = p.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            rel = p.as_posix()
+        return user_spec.match_file(rel) or user_spec.match_file(p.name)
+
+    seen: set[str] = set()
+    for raw in paths:
+        p = Path(raw)
+        if not os.path.lexists(p):
+            problems.append(Diagnostic("VL001", "no such file or directory", raw, None, line=1))
+            continue
+        if settings.force_exclude and _force_excluded(p, excluded):
+            continue
+        if p.is_dir():
+            root = str(p)
+            # the walk's paths are ``root/name...``: normalised as ``root`` is, except that the
+            # entries of "." read "./name" where ``str(Path("./name"))`` is "name"
+            cut = 2 if root == "." else 0
+            for f, key in _walk(root, excluded):
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Target(f[cut:], False))
+        else:
+            key = os.path.realpath(p)
+            if key not in seen:
+                seen.add(key)
+                out.append(Target(str(p), True))
+    return out, problems
+
+
+def _force_excluded(p: Path, excluded) -> bool:
+    """Whether an explicitly named path, or a folder above it, is excluded (``--force-exclude``)."""
+    if excluded(str(p)):
+        return True
+    if not p.is_absolute() and any(part in _SKIP_DIRS for part in p.parts[:-1]):
+        return True
+    parent = p.parent
+    while str(parent) not in ("", ".", os.sep) and parent != parent.parent:
+        if excluded(str(parent)):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _spec(lines: list[str]):
+    import pathspec
+
+    try:  # pathspec >= 1.0 names git's own semantics "gitignore"
+        return pathspec.PathSpec.from_lines("gitignore", lines)
+    except (KeyError, LookupError):
+        return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+
+
+def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
+    """Candidate files under ``root``: each path, with its real path (the key that makes a file
+    linted once). Strings and directory entries throughout: a path object per walked file, and a
+    system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
+    A directory is resolved once (``fsutil.real_dir``); a symbolic link (known from its entry) is
+    resolved itself."""
+    specs: list[tuple[str, Any]] = []  # (directory with a trailing separator, its .gitignore)
+    visited: set[tuple[int, int]] = set()
+    real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
+
+    def ignored(path: str, is_dir: bool) -> bool:
+        for prefix, spec in specs:
+            if path.startswith(prefix):
+                rel = path[len(prefix):]
+                if os.sep != "/":
+                    rel = rel.replace(os.sep, "/")
+                if spec.match_file(rel + "/" if is_dir else rel):
+                    return True
+        return False
+
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        try:
+            st = os.stat(d)
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in visited:  # symlink loops
+            continue
+        visited.add((st.st_dev, st.st_ino))
+        for e in entries:
+            if e.name == ".gitignore":
+                try:
+                    if e.is_file():
+                        with open(e.path, encoding="utf-8", errors="replace") as fh:
+                            specs.append((os.path.join(d, ""), _spec(fh.read().splitlines())))
+                except Exception:
+                    pass
+                break
+        subdirs = []
+        for e in entries:
+            path = e.path
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                name = e.name
+                if name in _SKIP_DIRS or (name.startswith(".") and name not in (".github", ".gitlab")) \
+                        or (specs and ignored(path, True)) or excluded(path) \
+                        or os.path.exists(os.path.join(path, "pyvenv.cfg")):
+                    continue
+                subdirs.append(path)
+            else:
+                try:
+                    if not e.is_file():
+                        continue  # a FIFO, socket or device: reading it could block (named, it is read)
+                except OSError:
+                    continue
+                if (specs and ignored(path, False)) or excluded(path):
+                    continue
+                if format_by_filename(e.name) is not None or "." not in e.name:
+                    try:
+                        is_link = e.is_symlink()
+                    except OSError:
+                        is_link = True  # let realpath decide
+                    if is_link:
+                        yield path, os.path.realpath(path)
+                    else:
+                        yield path, os.path.join(real_dir(d, real_dirs), e.name)
+        stack.extend(reversed(subdirs))
+
+
+# ----------------------------------------------------------------------------- file linting
+
+
+class FileResult(Record):
+    """One file's outcome. ``fixed``: the new content when --fix changed something; ``related``:
+    config files reached via --config; ``stat_key``: (size, mtime_ns) when read; ``verdict``: why
+    the result holds while the file is unchanged: "none" (no launch), "clean|<pin>" (and, for YAML, how
+    it was named: ``_mode_tag``);
+    ``content_key``: (content key, the findings before suppression had a fix) for the result cache,
+    brought back from worker processes with the result; ``reads``: the other files the analysis
+    read, (path, content key) each (``FileAnalysis.reads``); ``mode`` and ``forced``: how the file
+    was read (``Linter.analyse``), for what consumes the result and analyses the file again
+    (--add-noqa). ``read``: a vLLM launch was read in the file; ``unread``: why none was, for a
+    file that could have held one (``NO_LAUNCH``...), else None (a walked file of no format that
+    does not mention vLLM is no candidate); ``defaulted``: a launch named no release and was checked
+    against the newest in the database (:data:`NEWEST_SOURCE`)."""
+
+    __slots__ = ("path", "diagnostics", "fixed", "original", "format", "fix_note", "fixed_count", "verbose",
+                 "related", "stat_key", "verdict", "content_key", "reads", "mode", "forced", "read", "unread",
+                 "defaulted")
+
+    def __init__(self, path: str, diagnostics: Optional[list[Diagnostic]] = None, fixed: Optional[bytes] = None,
+                 original: Optional[bytes] = None, format: Optional[str] = None, fix_note: Optional[str] = None,
+                 fixed_count: int = 0, verbose: Optional[list[str]] = None,
+                 related: Optional[list["FileResult"]] = None, stat_key: Optional[tuple[int, int]] = None,
+                 verdict: Optional[str] = None) -> None:
+        self.path = path
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.fixed = fixed
+        self.original = original
+        self.format = format
+        self.fix_note = fix_note
+        self.fixed_count = fixed_count
+        self.verbose = [] if verbose is None else verbose
+        self.related = [] if related is None else related
+        self.stat_key = stat_key
+        self.verdict = verdict
+        self.content_key: Optional[tuple[str, int]] = None
+        self.reads: tuple[tuple[str, str], ...] = ()
+        self.mode: Optional[str] = None
+        self.forced: Optional[tuple[str, str]] = None
+        self.read = False
+        self.unread: Optional[str] = None
+        self.defaulted = False
+
+
+class LaunchAnalysis(Record):
+    """One launch of a file as the lint sees it: the release it is checked against (``target``,
+    and why: ``target_source``), that release's ``surface`` and the arguments as that release's
+    parser reads them (``args``)."""
+
+    __slots__ = ("launch", "target", "target_source", "surface", "args")
+
+    def __init__(self, launch: Launch, target: str, target_source: str, surface: Any, args: list) -> None:
+        self.launch = launch
+        self.target = target
+        self.target_source = target_source
+        self.surface = surface
+        self.args = args
+
+
+class FileAnalysis(Record):
+    """The engine's one product for one file's bytes (``Linter.analyse``): its ``format``, how it
+    was named (``mode``), the release it was forced to (``forced``: a ``--config`` file is checked
+    at the release of the launch naming it), what its front-end found (``extraction``; None when the file was not
+    read as a format or did not parse), each launch with its release and parsed arguments
+    (``launches``), the findings before positions and suppression (``diagnostics``; their fixes
+    carry the ``edits``), and the other files the analysis read (``reads``: (path, content key)
+    each, ``vllm_lint.inputs``). ``skipped``: why the bytes were not linted ("no-format",
+    "binary", "no-launch" (the pre-filter), "ignore-file"), else None."""
+
+    __slots__ = ("path", "format", "mode", "forced", "extraction", "launches", "diagnostics", "reads", "skipped")
+
+    def __init__(self, path: str, format: Optional[str], mode: str, forced: Optional[tuple[str, str]] = None,
+                 extraction: Optional[Extraction] = None, launches: Optional[list[LaunchAnalysis]] = None,
+                 diagnostics: Optional[list[Diagnostic]] = None, reads: tuple[tuple[str, str], ...] = (),
+                 skipped: Optional[str] = None) -> None:
+        self.path = path
+        self.format = format
+        self.mode = mode
+        self.forced = forced
+        self.extraction = extraction
+        self.launches = [] if launches is None else launches
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.reads = reads
+        self.skipped = skipped
+
+    @property
+    def edits(self) -> list[Edit]:
+        """The edits of every fix the findings carry."""
+        return [e for d in self.diagnostics if d.fix is not None for e in d.fix.edits]
+
+
+def frontend(fmt: str):
+    """The front-end module of a format, imported at first use (``frontends.base``)."""
+    return format_unit(fmt).module
+
+
+def _mode_tag(path: AnyPath, mode: str) -> str:
+    """The part of a cached verdict that says how the file was named, for the files whose outcome
+    depends on it: YAML (and files whose format is sniffed from content) skips the pre-filter when
+    named explicitly or matched by ``config-files``, so a file without a launch in a directory
+    walk may hold one when named."""
+    return _mode_tag_of(format_by_name(path), mode)
+
+
+def _mode_tag_of(named_format: Optional[str], mode: str) -> str:
+    """``_mode_tag`` of a file whose name says ``named_format``."""
+    return f"|{mode}" if named_format is None or format_unit(named_format).mode_matters() else ""
+
+
+def _no_launch(path: AnyPath, mode: str) -> str:
+    """The verdict of a file found to hold no launch."""
+    return "none" + _mode_tag(path, mode)
+
+
+# Why a file yields no launch (``FileResult.unread``), and the verdict state that keeps it in the
+# cache. A verdict is "none..." when no release was involved, else "<state>|<pin>..." (_verdict).
+NO_LAUNCH, NOT_SUPPORTED, TEMPLATE_UNKNOWN, NOT_PARSED, IGNORED = (
+    "no launch found", "format not supported", "template value unknown", "could not be parsed",
+    "ignore-file comment")
+_STATE_UNREAD = {"nolaunch": NO_LAUNCH, "template": TEMPLATE_UNKNOWN}
+# a launch was read: "clean", or "newest" when one named no release (``FileResult.defaulted``)
+_STATE_READ = ("clean", "newest")
+#: ``Linter.target_for``'s fallback when no release is named (no -t, hint or pin)
+NEWEST_SOURCE = "newest release in the database"
+_NONE_UNREAD = {"none": NO_LAUNCH, "none-unsupported": NOT_SUPPORTED, "none-format": None}
+
+
+def _apply_verdict(res: "FileResult") -> None:
+    """``res.read`` / ``res.unread`` from a cached verdict."""
+    state = res.verdict.split("|", 1)[0] if res.verdict else ""
+    res.read = state in _STATE_READ
+    res.defaulted = state == "newest"
+    res.unread = _STATE_UNREAD.get(state) if state in _STATE_UNREAD else _NONE_UNREAD.get(state)
+
+
+class Linter:
+    def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
+                 cache=None):
+        self.db = db
+        self.cache = cache  # vllm_lint.pipeline.cache.Cache or None
+        self.settings = settings
+        self.rules = rules
+        self.unsafe_fixes = unsafe_fixes
+        self._pins: dict[str, Optional[tuple[str, str]]] = {}
+        self.verbose: list[str] = []  # per-file notes for --verbose, collected by lint_file
+        self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
+        self._linted_refs: set[str] = set()
+        self.explicit_target: Optional[str] = None
+        if settings.target_version:
+            self.explicit_target = db.resolve_version(settings.target_version)
+
+    # -- target release
+    def _project_pin(self, directory) -> Optional[tuple[str, str]]:
+        """The release a requirements / constraints file or pyproject.toml in ``directory`` (a
+        real directory, path or string) or an ancestor up to the repository root pins, once per
+        directory. Strings, not path objects: every directory of a corpus is asked once."""
+        key = str(directory)
+        if key in self._pins:
+            return self._pins[key]
+        found = None
+        pin_re = re.compile(r"^\s*vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", re.M)
+        for name in sorted(os.listdir(key)) if os.path.isdir(key) else []:
+            if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) or name == "pyproject.toml":
+                try:
+                    with open(os.path.join(key, name), encoding="utf-8", errors="replace") as f:
+                        text = f.read()
+                except OSError:
+                    continue
+                m = pin_re.search(text) or re.search(r"[\"']vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", text)
+                if m:
+                    op, ver = m.group(1), m.group(2)
+                    # a range (vllm>=0.10) is not a pin: it names no release
+                    v = self.db.floor_version(ver) if op in ("==", "~=") else None
+                    if v:
+                        found = (v, f"{name} pins vllm{op}{ver}")
+                        break
+        if found is None and not os.path.exists(os.path.join(key, ".git")):
+            parent = os.path.dirname(key)
+            if parent != key:
+                found = self._project_pin(parent)
+        self._pins[key] = found
+        return found
+
+    def _real_parent(self, path: AnyPath) -> str:
+        """``str(path.parent.resolve())``, once per directory (``fsutil.real_dir``; the memo lives as
+        long as this linter). ``str(path.parent)`` without a path object."""
+        return real_dir(os.path.dirname(str(path)) or ".", self.__dict__.setdefault("_real_dirs", {}))
+
+    def target_for(self, path: AnyPath, hints: list[VersionHint]) -> tuple[str, str]:
+        if self.explicit_target:
+            return self.explicit_target, self.settings.target_origin or "--target-version"
+        for h in hints:
+            text = h.version.strip()
+            if text.lower() in ("latest", "nightly", "main"):
+                return self.db.newest, f"{h.source} '{text}' (newest release in the database)"
+            v = self.db.floor_version(text)
+            if v is None:  # a local suffix on the release (v0.7.3.self.post1): the release it names
+                m = re.match(r"v?(\d+\.\d+(?:\.\d+)?)(?=[.+_-]|$)", text)
+                v = self.db.floor_version(m.group(1)) if m else None
+            if v:
+                return v, f"{h.source} {text}"
+        pin = self._project_pin(self._real_parent(path))
+        if pin:
+            return pin
+        return self.db.newest, NEWEST_SOURCE
+
+    # -- one file
+    def screen(self, path: AnyPath, data: bytes, mode: str,
+               fmt: Optional[str] = None) -> tuple[Optional[str], Optional[str]]:
+        """(format, why the bytes are not linted or None): the format (``fmt``, else what the name
+        or the content says), then the checks that need no parse (NUL bytes, the format's
+        pre-filter, which a file named explicitly as YAML or matched by ``config-files`` skips, an
+        ``ignore-file`` comment). ``FileAnalysis.skipped`` lists the reasons."""
+        fmt = fmt or format_by_name(path) or format_by_content(data[:4096])
+        if fmt is None:
+            return None, "no-format"
+        if data.find(b"\x00", 0, 8192) >= 0:
+            return fmt, "binary"
+        unit = format_unit(fmt)
+        if not (unit.skips_prefilter(mode) or unit.might_contain_launch(data)):
+            return fmt, "no-launch"
+        if suppress.skips_file(data) and not getattr(self.settings, "ignore_noqa", False):
+            return fmt, "ignore-file"
+        return fmt, None
+
+    def analyse(self, path: AnyPath, data: bytes, *, mode: str = "explicit", fmt: Optional[str] = None,
+                forced: Optional[tuple[str, str]] = None) -> FileAnalysis:
+        """Analyse ``data`` (the bytes of the file at ``path``, which is not read: an editor's unsaved
+        buffer will do). ``mode``: "auto" (found by a directory walk), "explicit" (named on the
+        command line) or "config" (a vLLM ``--config`` YAML); ``fmt``: the format, when the caller
+        has screened the bytes already (``screen``), else it is screened here; ``forced``:
+        (release, reason) to check against, for a config file reached through a launch's
+        ``--config``. The launches' ``--config`` files are queued in ``references``."""
+        shown = str(path)
+        if fmt is None:
+            fmt, skipped = self.screen(path, data, mode)
+            if skipped is not None:
+                return FileAnalysis(shown, fmt, mode, forced, skipped=skipped)
+        from .. import inputs
+
+        with inputs.recording() as reads:
+            analysis = self._analyse(path, shown, data, fmt, mode, forced)
+        analysis.reads = tuple(sorted(reads.items()))
+        return analysis
+
+    def _analyse(self, path: AnyPath, shown: str, data: bytes, fmt: str, mode: str,
+                 forced: Optional[tuple[str, str]]) -> FileAnalysis:
+        from ..argv import ArgvParser
+
+        analysis = FileAnalysis(shown, fmt, mode, forced)
+        unit = format_unit(fmt)
+        try:
+            extraction: Extraction = unit.extract(data, shown, mode)
+        except ParseError as e:
+            why = e.message
+            if why.lower().startswith(f"invalid {fmt}: "):  # "cannot parse yaml: invalid YAML: ..." said it twice
+                why = why[len(fmt) + 10:]
+            d = Diagnostic("VL001", f"cannot parse {fmt}: {why}", shown, None, line=e.line)
+            if e.offset is not None:
+                d.span = Span(e.offset, e.offset)
+            analysis.diagnostics = [d]
+            return analysis
+        except RecursionError:
+            analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
+            return analysis
+        reach.decide(extraction, data, self.db)
+        analysis.extraction = extraction
+        diags: list[Diagnostic] = []
+        seen_env: set[tuple[int, int]] = set()
+        for launch in extraction.launches:
+            hints = list(launch.version_hints) + list(extraction.version_hints)
+            target, source = forced or self.target_for(path, hints)
+            surface = self.db.surface(target)
+            args = ArgvParser(surface, self.db,
+                              positional_model=surface.entry_has_positional_model(launch.entry)).parse(launch)
+            analysis.launches.append(LaunchAnalysis(launch, target, source, surface, args))
+            self._note_config_reference(path, args, target, source)
+            for e in launch.env:
+                if e.name_span:
+                    seen_env.add((e.name_span.start, e.name_span.end))
+            ctx = LintContext(shown, launch, args, list(launch.env), surface, self.db, target, source,
+                              self.settings, data, extraction=extraction, file_format=unit)
+            diags.extend(self._run(ctx))
+        loose = [e for e in extraction.env if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
+        # a file without a launch still gets one context: the rules about a file's text (an image
+        # tag, an install line) need no launch (rules/_file_scope.py)
+        if loose or not extraction.launches:
+            target, source = forced or self.target_for(path, list(extraction.version_hints))
+            ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
+                              self.settings, data, extraction=extraction, file_format=unit)
+            diags.extend(self._run(ctx))
+        for note in extraction.notes:
+            if any(r.code == note.code for r in self.rules):
+                diags.append(Diagnostic(note.code, note.message, shown, note.span, severity=note.severity))
+        analysis.diagnostics = _dedupe(diags)
+        return analysis
+
+    def lint_bytes(self, path: AnyPath, data: bytes, fmt: str, mode: str = "auto",
+                   forced: Optional[tuple[str, str]] = None) -> tuple[list[Diagnostic], Optional[Extraction]]:
+        """(findings, extraction) of ``data`` as ``fmt``: ``analyse`` for callers that screened."""
+        analysis = self.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
+        return analysis.diagnostics, analysis.extraction
+
+    def _note_config_reference(self, path: AnyPath, args, target: str, source: str) -> None:
+        """A launch's ``--config FILE``: lint FILE as a vLLM config file at this launch's release."""
+        for a in args:
+            if a.option is None or a.option.dest != "config" or not a.value or a.value_opaque:
+                continue
+            ref = Path(a.value)
+            for cand in ([ref] if ref.is_absolute() else [Path(path).parent / ref, Path.cwd() / ref]):
+                named = format_by_name(cand)
+                if cand.is_file() and named is not None and Mode.CONFIG in format_unit(named).modes:
+                    self.references.append((cand, (target, f"{source}, via --config in {path}")))
+                    break
+
+    def _run(self, ctx: LintContext) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        if ctx.launch is not None or ctx.env:  # (a file's launch-less context checks no launch)
+            self.verbose.append(f"checked against vLLM {ctx.target} ({ctx.target_source})"
+                                + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
+        for rule in self.rules:
+            try:
+                out.extend(rule.run(ctx))
+            except (DatabaseError, UnknownVersion):
+                raise
+            except Exception as e:  # a rule bug must not lose the other findings
+                out.append(Diagnostic("VL001", f"internal error in {rule.code}: {type(e).__name__}: {e}",
+                                      ctx.path, ctx.launch.span if ctx.launch else None, line=1))
+        self.verbose.extend(ctx.skipped)
+        return out
+
+    def lint_file(self, target: Target, fix: bool = False, mode: Optional[str] = None,
+                  forced: Optional[tuple[str, str]] = None) -> FileResult:
+        res = self._lint_one(target, fix, mode, forced)
+        # config files named by --config in this file's launches, at those launches' releases
+        while self.references:
+            ref, ref_target = self.references.pop(0)
+            key = os.path.realpath(ref)
+            if key in self._linted_refs:
+                continue
+            self._linted_refs.add(key)
+            res.related.append(self._lint_one(Target(str(ref), True), fix, "config", ref_target))
+        for r in [res, *res.related]:
+            for d in r.diagnostics:  # file-level findings (unreadable, binary, too large) skip finish()
+                if d.row == 0:
+                    _place(d, LineIndex(b""))
+        return res
+
+    def mode_of(self, target: Target) -> str:
+        """How the file was named: "explicit", "auto" (found by a directory walk) or "config" (matched
+        by the ``config-files`` setting: read as a vLLM config file)."""
+        mode = "explicit" if target.explicit else "auto"
+        named = format_by_name(target.path) if self.settings.config_files else None
+        if named is not None and Mode.CONFIG in format_unit(named).modes:
+            import fnmatch
+
+            path = Path(target.path)
+            posix = path.resolve().as_posix()
+            if any(fnmatch.fnmatch(posix, g) or fnmatch.fnmatch(posix, "*/" + g) or fnmatch.fnmatch(path.name, g)
+                   for g in self.settings.config_files):
+                mode = "config"
+        return mode
+
+    def _stat_answer(self, path: str, mode: str, st: os.stat_result) -> Optional[FileResult]:
+        """The result the cache's stat index holds for ``path`` (stat ``st``) when the file is
+        unchanged since its record and the record's verdict still holds, else None."""
+        if stat.S_ISDIR(st.st_mode):
+            return None
+        stat_key = (st.st_size, st.st_mtime_ns)
+        known = self.cache.stat_result(path, stat_key)
+        if known is None:
+            return None
+        state = known[0].split("|", 1)[0]
+        tag = _mode_tag(path, mode)
+        if state in _NONE_UNREAD:
+            if known[0] != state + tag:
+                return None
+        elif state not in (*_STATE_READ, *_STATE_UNREAD) or known[0] != self._verdict(path, mode, state):
+            return None
+        res = FileResult(path, stat_key=stat_key)
+        res.verdict, res.diagnostics, res.reads = known
+        res.mode = mode
+        _apply_verdict(res)
+        return res
+
+    def cached_result(self, target: Target) -> Optional[FileResult]:
+        """The result of an unchanged file from the cache's stat index, without reading the file;
+        None when it must be linted (``vllm_lint.pipeline.parallel`` asks this before sharing out files)."""
+        try:
+            st = os.stat(target.path)
+        except OSError:
+            return None
+        return self._stat_answer(os.fspath(target.path), self.mode_of(target), st)
+
+    def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:
+        path = shown = os.fspath(target.path)
+        res = FileResult(shown)
+        self.references = []
+        if mode is None:
+            mode = self.mode_of(target)
+        res.mode, res.forced = mode, forced
+        try:
+            st = None
+            if self.cache is not None and not fix and forced is None and self.cache.has_records():
+                # an unchanged file is answered by its record without being read
+                st = os.stat(path)
+                known = self._stat_answer(shown, mode, st)
+                if known is not None:
+                    return known
+            with open(path, "rb") as f:  # (a directory: IsADirectoryError)
+                if st is None:
+                    st = os.fstat(f.fileno())  # no second lookup of the path
+                size = st.st_size
+                res.stat_key = (size, st.st_mtime_ns)
+                if size > MAX_FILE_BYTES:
+                    if target.explicit or format_by_name(path):
+                        res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
+                                                          f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
+                    return res
+                data = f.read()
+        except IsADirectoryError:
+            res.stat_key = None
+            if target.explicit:
+                res.diagnostics.append(Diagnostic("VL001", "is a directory, not a file", shown, None, line=1))
+            return res
+        except FileNotFoundError:
+            why = ("broken symbolic link (its target does not exist)" if os.path.islink(path)
+                   else "file disappeared while linting")
+            res.diagnostics.append(Diagnostic("VL001", why, shown, None, line=1))
+            return res
+        except OSError as e:
+            res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
+            return res
+        fmt, skipped = self.screen(path, data, mode)
+        res.format = fmt
+        if skipped is not None:
+            if skipped == "no-format":
+                # a walked file of no format is no candidate unless it mentions vLLM
+                state = "none-unsupported" if target.explicit or b"vllm" in data.lower() else "none-format"
+                res.verdict = state + _mode_tag(path, mode)
+                res.unread = _NONE_UNREAD[state]
+            elif skipped == "no-launch":
+                res.verdict = _no_launch(path, mode)
+                res.unread = NO_LAUNCH
+            elif skipped == "ignore-file":
+                res.unread = IGNORED
+            elif skipped == "binary" and target.explicit:
+                res.diagnostics.append(Diagnostic("VL001", _binary_reason(data), shown, None, line=1))
+                res.unread = NOT_PARSED
+            return res
+        self.verbose = []
+        key = None
+        if self.cache is not None and self.cache.has_content(shown):
+            # the same bytes as at this path's last record (only its mtime changed): its findings.
+            # (Without such a record the key waits for the verdict, which needs the project pin.)
+            key = self._content_key(path, data, fmt, mode, forced)
+            known = self.cache.content_result(shown, key, fix)
+            if known is not None:
+                res.verdict, res.diagnostics = known[0], known[1]
+                _apply_verdict(res)
+                res.content_key = (key, known[2])
+                res.reads = known[3]
+                self.cache.note_key(shown, res.content_key)
+                return res
+        analysis = self.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
+        diags = analysis.diagnostics
+        res.reads = analysis.reads
+        if analysis.extraction is None:
+            res.unread = NOT_PARSED
+        elif analysis.extraction.launches:
+            res.read = True
+            res.defaulted = any(la.target_source == NEWEST_SOURCE for la in analysis.launches)
+        else:
+            res.unread = TEMPLATE_UNKNOWN if _template_hid_launch(data, analysis.extraction) else NO_LAUNCH
+        res.verbose = list(dict.fromkeys(self.verbose))
+        fixable = any(d.fix is not None for d in diags)
+        if fix:
+            outcome = self.fix_loop(path, data, analysis)
+            diags = outcome.diagnostics
+            if outcome.data != data:
+                res.fixed, res.original, res.fixed_count = outcome.data, data, outcome.count
+            res.fix_note = outcome.note
+        # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
+        res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown, fmt)
+        if self.cache is not None and not self.references and forced is None and res.fixed is None:
+            # (the verdict needs the project pin, which a launch with an image tag never looked up)
+            state = (("newest" if res.defaulted else "clean") if res.read
+                     else "template" if res.unread == TEMPLATE_UNKNOWN else "nolaunch")
+            res.verdict = self._verdict(path, mode, state)
+            res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
+            self.cache.note_key(shown, res.content_key)
+        return res
+
+    def _verdict(self, path: AnyPath, mode: str, state: str = "clean") -> str:
+        """A file's findings hold while its bytes, the project pin near it and (where it matters)
+        the way it was named stay the same. ``state``: "clean" when a launch was read, else
+        "nolaunch" / "template" (``_STATE_UNREAD``)."""
+        return f"{state}|{self._project_pin(self._real_parent(path))}{_mode_tag(path, mode)}"
+
+    def _content_key(self, path: AnyPath, data: bytes, fmt: str, mode: str, forced: Optional[tuple[str, str]]) -> str:
+        pin = self._project_pin(self._real_parent(path))
+        return self.cache.key(str(path), data, f"{fmt}|{pin}|{mode}|{forced}")
+
+    def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None,
+               fmt: Optional[str] = None) -> list[Diagnostic]:
+        """Positions, suppression comments, per-file-ignores; and, when VL003 is selected, a
+        finding for each suppression comment (or code in one) that suppressed nothing
+        (``vllm_lint.pipeline.suppress``). ``fmt``: the file's format (default: what its name says)."""
+        if not diags and b"vllm-lint" not in data:
+            return []  # nothing to place or suppress, no suppression comment to report
+        shown = path if path is not None else (diags[0].path if diags else "")
+        unit = self._unit(fmt, shown)
+        index = LineIndex(data)
+        used: set[tuple[int, Optional[str]]] = set()  # (row0 of the comment, code or None if blanket)
+        out = self._placed_unsuppressed(diags, index, unit, used)
+        vl003 = next((r for r in self.rules if r.code == "VL003"), None)
+        if vl003 is not None and b"vllm-lint" in data:
+            for d in suppress.unused_suppressions(index, used, {r.code for r in self.rules}, registry(), shown,
+                                                  vl003.code, vl003.severity):
+                _place(d, index)
+                if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, **self._suppression()):
+                    out.append(d)
+        return sorted(out, key=lambda d: (d.row, d.column, d.code))
+
+    def unsuppressed(self, data: bytes, diags: list[Diagnostic], fmt: Optional[str] = None) -> list[Diagnostic]:
+        """The findings that no suppression comment or per-file-ignore switches off: those --fix
+        may fix (as ruff, a suppressed finding is left alone, fix included)."""
+        if not diags or (b"vllm-lint" not in data and not self.settings.per_file_ignores):
+            return diags
+        return self._placed_unsuppressed(diags, LineIndex(data), self._unit(fmt, diags[0].path))
+
+    def _suppression(self) -> dict:
+        """How this run suppresses: per-file-ignores relative to the configuration file's folder,
+        and comments unless ``--ignore-noqa``."""
+        src = self.settings.source
+        return {"base": str(src.parent) if src else None, "comments": not getattr(self.settings, "ignore_noqa", False)}
+
+    @staticmethod
+    def _unit(fmt: Optional[str], path: str):
+        """The format unit of a file (``fmt``, else what the name ``path`` says), or None."""
+        fmt = fmt or (format_by_name(path) if path else None)
+        return format_unit(fmt) if fmt else None
+
+    def _placed_unsuppressed(self, diags: list[Diagnostic], index: LineIndex, unit,
+                             used: Optional[set[tuple[int, Optional[str]]]] = None) -> list[Diagnostic]:
+        """``diags`` positioned, without those a suppression switches off (``suppress.suppressed``)."""
+        out = []
+        for d in diags:
+            _place(d, index)
+            if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, used, **self._suppression()):
+                out.append(d)
+        return out
+
+    # -- the fix loop
+    def fix_loop(self, path: AnyPath, data: bytes, analysis: FileAnalysis) -> "FixOutcome":
+        """Apply fixes until nothing changes (at most MAX_FIX_PASSES), re-analysing after each
+        pass; a pass whose result the format's parse check refuses is not applied, and the findings
+        with fixes say why (``fix_blocked``)."""
+        from .fix import FixConflict, apply_edits, select_edits
+
+        unit = format_unit(analysis.format)
+        current, last = data, analysis
+        note = None
+        applied = 0
+        diags = analysis.diagnostics
+        for _ in range(MAX_FIX_PASSES):
+            edits, count = select_edits(self.unsuppressed(current, diags, analysis.format), self.unsafe_fixes)
+            if not edits:
+                break
+            try:
+                candidate = apply_edits(current, edits)
+            except FixConflict as e:
+                note = str(e)
+                break
+            problem = unit.parse_check(current, candidate)
+            if problem:
+                note = problem
+                for d in diags:
+                    if d.fix is not None:
+                        d.fix_blocked = problem
+                break
+            if candidate == current:
+                break
+            last = self.analyse(path, candidate, mode=analysis.mode, fmt=analysis.format, forced=analysis.forced)
+            current, diags = candidate, last.diagnostics
+            applied += count
+        return FixOutcome(current, last, diags, note, applied)
+
+
+class FixOutcome(Record):
+    """What ``Linter.fix_loop`` made: the fixed bytes (``data``; the input when nothing changed),
+    the analysis of those bytes (``analysis``), the findings left (``diagnostics``), why a fix
+    was refused (``note``) and how many fixes were applied (``count``)."""
+
+    __slots__ = ("data", "analysis", "diagnostics", "note", "count")
+
+    def __init__(self, data: bytes, analysis: FileAnalysis, diagnostics: list[Diagnostic], note: Optional[str],
+                 count: int) -> None:
+        self.data = data
+        self.analysis = analysis
+        self.diagnostics = diagnostics
+        self.note = note
+        self.count = count
+
+
+def fix_loop(linter: Linter, path: AnyPath, data: bytes, fmt: str, diags: list[Diagnostic], *,
+             mode: str = "auto", forced: Optional[tuple[str, str]] = None
+             ) -> tuple[bytes, list[Diagnostic], Optional[str], int]:
+    """``Linter.fix_loop`` for findings already made: (new bytes, findings left, the note of a
+    refused fix, fixes applied)."""
+    out = linter.fix_loop(path, data, FileAnalysis(str(path), fmt, mode, forced, diagnostics=diags))
+    return out.data, out.diagnostics, out.note, out.count
+
+
+_TEMPLATE_LAUNCH = lazy_re(rb"\{\{[^}\n]*\}\}")
+
+
+def _template_hid_launch(data: bytes, extraction: Extraction) -> bool:
+    """Whether a template expression may hide the launch of a file that yielded none: the file is
+    templated and one of its lines names vLLM beside an expression (``command: {{ .Values.cmd }}``,
+    ``image: vllm/vllm-openai:{{ .Values.tag }}``), or its front-end said so in a note."""
+    if b"{{" not in data:
+        return False
+    if any("template expression" in n.message for n in extraction.notes):
+        return True
+    for line in data.splitlines():
+        if b"{{" in line and b"vllm" in line.lower() and _TEMPLATE_LAUNCH.search(line):
+            return True
+    return False
+
+
+def _binary_reason(data: bytes) -> str:
+    """Why a file with NUL bytes is not linted: UTF-16 or UTF-32 text (a byte order mark, or NULs in
+    every other byte) is named as such, with the way out."""
+    head = data[:4096]
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text: vllm-lint reads UTF-8 (convert it: iconv -f UTF-32 -t UTF-8)"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(head) >= 8 and (
+            head[1::2].count(0) > len(head) // 4 or head[0::2].count(0) > len(head) // 4)):
+        return "UTF-16 text: vllm-lint reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)"
+    return "binary file (contains NUL bytes)"
+
+
+def _line(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, max(0, offset)) + 1
+
+
+def _place(d: Diagnostic, index: LineIndex) -> None:
+    if d.span is not None:
+        d.row, d.column = index.position(d.span.start)
+        d.end_row, d.end_column = index.position(d.span.end)
+    else:
+        d.row = d.line or 1
+        d.column = 1
+        d.end_row, d.end_column = d.row, 1
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen = set()
+    out = []
+    for d in diags:
+        key = (d.code, d.span.start if d.span else None, d.span.end if d.span else None, d.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    return out
