@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from vllm_lint.frontends.yaml.loader import MappingNode, SequenceNode
-from vllm_lint.frontends.yaml.nodes import get, seq, text, to_int
+from vllm_lint.frontends.yaml.loader import MappingNode
+from vllm_lint.frontends.yaml.nodes import descendants, get, seq, text, to_int
 from vllm_lint.launch import Hardware
 
 GPU_RESOURCE_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
@@ -79,22 +79,11 @@ def hardware_here(node: Any) -> Hardware:
 
 def affinity_product(node: Any) -> Optional[str]:
     """The GPU product a node-affinity term (anywhere below ``node``) selects."""
-    stack = [node]
-    seen: set[int] = set()
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        if isinstance(n, MappingNode):
-            key = text(get(n, "key"))
-            if key in GPU_PRODUCT_KEYS:
-                for v in seq(get(n, "values")):
-                    if text(v):
-                        return text(v)
-            stack.extend(v for _k, v in n.value)
-        elif isinstance(n, SequenceNode):
-            stack.extend(n.value)
+    for n in descendants(node):
+        if isinstance(n, MappingNode) and text(get(n, "key")) in GPU_PRODUCT_KEYS:
+            for v in seq(get(n, "values")):
+                if text(v):
+                    return text(v)
     return None
 
 

@@ -3,11 +3,28 @@ value (bounded, so alias bombs stay small), where a node's content ends."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 
 NULL = "tag:yaml.org,2002:null"
+
+
+def descendants(root: Any) -> Iterator[Any]:
+    """``root`` and every node below it (a mapping's values, a sequence's items), depth first, each
+    once: aliases make the node graph cyclic."""
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        yield n
+        if isinstance(n, MappingNode):
+            stack.extend(v for _k, v in n.value)
+        elif isinstance(n, SequenceNode):
+            stack.extend(n.value)
 
 
 def get(node: Any, key: str) -> Any:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from vllm_lint.frontends.yaml.hardware import hw_merge
-from vllm_lint.frontends.yaml.loader import MappingNode, SequenceNode
-from vllm_lint.frontends.yaml.nodes import get, text
+from vllm_lint.frontends.yaml.loader import MappingNode
+from vllm_lint.frontends.yaml.nodes import descendants, get, text
 from vllm_lint.frontends.yaml.scalar import ScalarMap
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware, Launch, ParseError, Span
@@ -40,28 +40,19 @@ def serve_config(t: YamlText, node: Any, hw: Hardware,
 
 def serve_llm(t: YamlText, root: Any, hw: Hardware) -> None:
     """ray.serve.llm configs: llm_configs[].engine_kwargs."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
+    for n in descendants(root):
+        ek = get(n, "engine_kwargs") if isinstance(n, MappingNode) else None
+        if not isinstance(ek, MappingNode):
             continue
-        seen.add(id(n))
-        if isinstance(n, MappingNode):
-            ek = get(n, "engine_kwargs")
-            if isinstance(ek, MappingNode):
-                hw2 = Hardware(gpu_product=text(get(n, "accelerator_type")))
-                keyed = t.keyed_args(ek, style_of=lambda k: "snake")
-                mlc = get(n, "model_loading_config")
-                ctx: dict[str, Any] = {"engine": "ray.serve.llm"}
-                mid = text(get(mlc, "model_source")) or text(get(mlc, "model_id"))
-                if mid:
-                    ctx["model"] = mid
-                launch = Launch(path=t.path, entry="ray.serve.llm", style="kwargs",
-                                span=t.content_span(ek) or Span(0, 0), keyed=keyed,
-                                hardware=hw_merge(hw, hw2) if hw2.gpu_product else hw)
-                launch.take_context(ctx)
-                t.out.launches.append(launch)
-            stack.extend(v for _k, v in n.value)
-        elif isinstance(n, SequenceNode):
-            stack.extend(n.value)
+        hw2 = Hardware(gpu_product=text(get(n, "accelerator_type")))
+        keyed = t.keyed_args(ek, style_of=lambda k: "snake")
+        mlc = get(n, "model_loading_config")
+        ctx: dict[str, Any] = {"engine": "ray.serve.llm"}
+        mid = text(get(mlc, "model_source")) or text(get(mlc, "model_id"))
+        if mid:
+            ctx["model"] = mid
+        launch = Launch(path=t.path, entry="ray.serve.llm", style="kwargs",
+                        span=t.content_span(ek) or Span(0, 0), keyed=keyed,
+                        hardware=hw_merge(hw, hw2) if hw2.gpu_product else hw)
+        launch.take_context(ctx)
+        t.out.launches.append(launch)
