@@ -74,24 +74,34 @@ def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str], engine:
             rec.update(ok=True, error=None, kind=None)
         return rec
     except BaseException as e:  # noqa: BLE001 - vLLM's preprocessing raises ValueError and friends
-        rec.update(error=f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:400],
-                   kind="exception")
+        rec.update(error=_first_line(e)[:400], kind="exception")
         return rec
     rec["ok"] = True
     if validate is not None:
-        try:
-            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-                validate(ns)
-        except BaseException as e:  # noqa: BLE001
+        e = _raised_quietly(validate, ns)
+        if e is not None:
             rec["validate_error"] = f"{type(e).__name__}: {e}"[:300]
     rec["engine_error"] = None
     if engine is not None:
-        try:
-            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-                engine(ns)
-        except BaseException as e:  # noqa: BLE001
-            rec["engine_error"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:300]
+        e = _raised_quietly(engine, ns)
+        if e is not None:
+            rec["engine_error"] = _first_line(e)[:300]
     return rec
+
+
+def _raised_quietly(step, ns) -> "BaseException | None":
+    """What ``step(ns)`` raises, with its output swallowed."""
+    try:
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            step(ns)
+    except BaseException as e:  # noqa: BLE001 - any refusal of vLLM's is a result here
+        return e
+    return None
+
+
+def _first_line(e: BaseException) -> str:
+    msg = str(e).strip()
+    return f"{type(e).__name__}: {msg.splitlines()[0] if msg else ''}"
 
 
 def main() -> int:
