@@ -162,12 +162,9 @@ class FastDispatch:
                 finally:
                     server.protocol.set_writer(st.writer)
             elif msg.get("method") == "textDocument/didOpen":
-                from lsprotocol import types
-
-                td = msg["params"]["textDocument"]
-                server.workspace.put_text_document(types.TextDocumentItem(
-                    uri=td["uri"], language_id=td["languageId"], version=td["version"], text=td["text"]))
-                server.analyses[td["uri"]] = st.opened[td["uri"]]
+                item = _text_document_item(msg["params"])
+                server.workspace.put_text_document(item)
+                server.analyses[item.uri] = st.opened[item.uri]
             else:
                 self.handle(msg)
         st.taken.clear()
@@ -175,13 +172,7 @@ class FastDispatch:
     # each reads a message's params (raising KeyError or TypeError where they are not as expected)
     # and returns what applies it, so that nothing is applied twice when pygls takes over
     def _did_open(self, params: dict):
-        from lsprotocol import types
-
-        td = params["textDocument"]
-        item = types.TextDocumentItem(uri=td["uri"], language_id=td["languageId"], version=td["version"],
-                                      text=td["text"])
-        if not (isinstance(item.text, str) and isinstance(item.uri, str) and isinstance(item.version, int)):
-            raise TypeError("text document")
+        item = _text_document_item(params)
 
         def apply() -> None:
             self.server.workspace.put_text_document(item)
@@ -213,6 +204,18 @@ class FastDispatch:
                 self.server.workspace.update_text_document(ident, change)
             self.server.on_change(ident.uri)
         return apply
+
+
+def _text_document_item(params: dict):
+    """A ``didOpen``'s document, checked (KeyError or TypeError where it is not as expected)."""
+    from lsprotocol import types
+
+    td = params["textDocument"]
+    item = types.TextDocumentItem(uri=td["uri"], language_id=td["languageId"], version=td["version"],
+                                  text=td["text"])
+    if not (isinstance(item.text, str) and isinstance(item.uri, str) and isinstance(item.version, int)):
+        raise TypeError("text document")
+    return item
 
 
 class _Discard:
