@@ -16,7 +16,7 @@ from typing import Any, Optional
 from .launch import KeyedArg, Launch, Span, Token
 from .record import Record, lazy_re
 from .surface.db import Database, Option, Surface
-from .wrapper_options import own_options
+from .wrapper_options import WRAPPERS
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
@@ -217,11 +217,11 @@ class ArgvParser:
         toks = launch.tokens
         i = 0
         seen_positional = model_given
-        # options of a wrapper that shares the argv with vLLM (KServe's huggingfaceserver):
-        # consumed with their values, never vLLM's to judge
-        wrapper = frozenset(launch.wrapper_options or ())
-        # options the launch's program parses itself before vLLM (Dynamo's): skipped with their values
-        own = own_options(launch.entry)
+        # options the launch's program parses itself (a wrapper's: Dynamo's, KServe's
+        # huggingfaceserver's): skipped with their values, never vLLM's to judge
+        wrapper = WRAPPERS.get(launch.entry)
+        own = wrapper.options if wrapper is not None else {}
+        drops_leftovers = wrapper is not None and wrapper.ignores_leftovers
         while i < len(toks):
             tok = toks[i]
             if tok.splat:
@@ -244,8 +244,9 @@ class ArgvParser:
                     seen_positional = True
                     out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
                                          value=text, positional=True, how="positional"))
-                else:
-                    # no option or positional takes it: argparse's "unrecognized arguments"
+                elif not drops_leftovers:
+                    # no option or positional takes it: argparse's "unrecognized arguments" (a
+                    # wrapper that parses with parse_known_args drops the word instead)
                     stray = ParsedArg(written=text, canonical="<stray>", tokens=[tok], value=text,
                                       positional=True, how="stray")
                     stray.structure = "stray"
@@ -307,8 +308,7 @@ class ArgvParser:
                 pa.inline_value = True
                 pa.value = inline if eq else attached
                 pa.value_opaque = tok.opaque
-                if written not in wrapper:
-                    out.append(pa)
+                out.append(pa)
                 continue
             takes: Optional[bool]
             nargs: Any = None
@@ -356,8 +356,7 @@ class ArgvParser:
                 if vals:
                     pa.value = " ".join(v.text for v in vals) if len(vals) > 1 else vals[0].text
                     pa.value_opaque = any(v.opaque for v in vals)
-            if written not in wrapper:
-                out.append(pa)
+            out.append(pa)
         return out
 
     def parse_keyed(self, launch: Launch) -> list[ParsedArg]:

@@ -241,8 +241,7 @@ class Launch(Record):
       ``image:``); ``image_cmd``, the words given after such an image before vLLM's own options
       (they follow the image's entrypoint), with ``image_cmd_delete``, their span when a fix may
       cut them; ``model``, the model the launch names outside its options (a Python positional
-      or ``model=``, a chart's ``modelURL``, a KServe ``storageUri``); ``wrapper_options``, the
-      options a wrapper entry point takes besides vLLM's (KServe's Hugging Face server);
+      or ``model=``, a chart's ``modelURL``, a KServe ``storageUri``);
       ``option_for_key``, for a config-style launch, the option each key stands for (a chart's
       camelCase keys); ``chart``, the Helm chart whose values the launch is; ``script_span``, for a
       launch in a container's ``sh -c`` script, the script's bytes in the file.
@@ -253,10 +252,10 @@ class Launch(Record):
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
                  "delete_tokens", "dropped", "opaque", "context", "image", "image_cmd", "image_cmd_delete", "model",
-                 "wrapper_options", "option_for_key", "chart", "script_span")
+                 "option_for_key", "chart", "script_span")
 
     #: the keys of a front-end's context dictionary that are the typed fields above (``take_context``)
-    TYPED_CONTEXT = ("image", "image_cmd", "image_cmd_delete", "model", "wrapper_options", "option_for_key", "chart",
+    TYPED_CONTEXT = ("image", "image_cmd", "image_cmd_delete", "model", "option_for_key", "chart",
                      "script_span")
 
     def __init__(self, path: str, entry: str, style: Literal["argv", "kwargs", "config"], span: Span,
@@ -266,7 +265,7 @@ class Launch(Record):
                  dropped: Optional[list[Token]] = None, opaque: bool = False,
                  context: Optional[dict[str, Any]] = None, image: Optional[str] = None,
                  image_cmd: Optional[list[str]] = None, image_cmd_delete: Optional[Span] = None, model: Any = None,
-                 wrapper_options: Optional[list[str]] = None, option_for_key: Optional[dict[str, str]] = None,
+                 option_for_key: Optional[dict[str, str]] = None,
                  chart: Optional[str] = None, script_span: Optional[Span] = None) -> None:
         self.path = path
         self.entry = entry
@@ -285,7 +284,6 @@ class Launch(Record):
         self.image_cmd = image_cmd
         self.image_cmd_delete = image_cmd_delete
         self.model = model
-        self.wrapper_options = wrapper_options
         self.option_for_key = option_for_key
         self.chart = chart
         self.script_span = script_span

@@ -1,37 +1,51 @@
-"""Options of programs that take vLLM's engine arguments in their own argv, keyed by launch entry.
+"""Programs that take vLLM's engine arguments in their own argv beside options of their own, keyed
+by launch entry: one table (:data:`WRAPPERS`), consumed one way (``argv.ArgvParser`` skips a
+wrapper's options, with their values, before vLLM resolves a word; ``Surface`` asks whether the
+entry takes vLLM's positional model).
 
-Such a program parses its own options first, by their exact names, and hands the rest to vLLM's
-parser; its options (and their values) are therefore never vLLM's to judge. Each name maps to its
-shape: ``"flag"`` (no value), ``"value"`` (one value) or ``"values"`` (``nargs="*"``: every word
-up to the next option).
-
-NVIDIA Dynamo's vLLM worker (``python -m dynamo.vllm``, repository ai-dynamo/dynamo): the union of
-the option names defined over its releases, as read in
-  * ``components/src/dynamo/common/configuration/groups/runtime_args.py`` @ c6b40e7877acd161538f9f5683d7af6fbbdf670e
-  * ``components/src/dynamo/vllm/backend_args.py`` @ d195d280e13e5532510a1004ad8d8d06f2f8266a and
-    @ 036f289b17f289ffa99c34d554eb8ca8cc4a2b88, and a later stored version (benchmark options, role
-    flags removed)
-  * ``components/src/dynamo/vllm/args.py`` @ b6d5e48722e494c650c285c0f2370c3e28f37a1b (parsing:
-    Dynamo's parser, ``allow_abbrev=False``, then vLLM's on the rest), a later stored version
-    (``--engine-config-json``; ``--fpm-trace``, a boolean there) and two earlier stored versions (one parser with ``AsyncEngineArgs.add_cli_args``: ``--migration-limit``,
-    ``--dynamo-port-min``, ``--store-kv``, ``--multimodal-processor``, ...)
-  * ``components/src/dynamo/common/configuration/utils.py`` @ e4aab97b071ff0c698e7067ece9abd1b674c4389
-    (a negatable flag is ``argparse.BooleanOptionalAction``: ``--x`` and ``--no-x``)
-An option that Dynamo dropped in a later release is kept: the linter does not know the launch's
-Dynamo release, and reporting it as an unknown vLLM option would be wrong at the releases that
-have it. ``--enforce-eager``, which one release's diffusion options shadowed, is left out: it is
-vLLM's at every other release. The model is vLLM's ``--model`` (no positional model).
+Such a program matches its own options by their exact names; they (and their values) are never
+vLLM's to judge. Each name maps to its shape: ``"flag"`` (no value), ``"value"`` (one value) or
+``"values"`` (``nargs="*"``: every word up to the next option). The options of every release of
+the wrapper that runs vLLM are kept (the union): the linter does not know the wrapper's release,
+and calling an option of some releases an unknown vLLM option would be wrong at those releases.
+Each entry records where its list was read: the repository, and each file with the commit(s)
+whose version was read.
 """
 
 from __future__ import annotations
 
 from typing import Mapping
 
+from .record import Record
+
+
+class Wrapper(Record):
+    """One wrapper: ``name`` (what a user calls it), ``repository`` and ``read`` (``(path, commits)``
+    pairs: where its options were read), ``options`` (name -> shape), ``positional_model``
+    (whether vLLM's positional model is in its argv: no, for both known wrappers, whose vLLM part is
+    the api_server's ``--model``) and ``ignores_leftovers`` (whether it reads its argv with
+    ``parse_known_args``, so that a word no option takes is dropped, not refused)."""
+
+    __slots__ = ("name", "repository", "read", "options", "positional_model", "ignores_leftovers")
+
+    def __init__(self, name: str, repository: str, read: tuple[tuple[str, str], ...],
+                 options: Mapping[str, str], positional_model: bool = False,
+                 ignores_leftovers: bool = False) -> None:
+        self.name = name
+        self.repository = repository
+        self.read = read
+        self.options = options
+        self.positional_model = positional_model
+        self.ignores_leftovers = ignores_leftovers
+
 
 def _negatable(*names: str) -> dict[str, str]:
+    # argparse.BooleanOptionalAction: --x and --no-x
     return {s: "flag" for n in names for s in (n, "--no-" + n[2:])}
 
 
+# NVIDIA Dynamo's vLLM worker: Dynamo's parser, then vLLM's on the rest. `--enforce-eager`, which
+# one release's diffusion options shadowed, is left out: it is vLLM's at every other release.
 _DYNAMO_VLLM: dict[str, str] = {
     "--version": "flag",
     # runtime options, common to Dynamo's backends
@@ -76,10 +90,63 @@ _DYNAMO_VLLM: dict[str, str] = {
     "--multimodal-encode-prefill-worker": "flag",
 }
 
-_BY_ENTRY: dict[str, Mapping[str, str]] = {"dynamo.vllm": _DYNAMO_VLLM}
+# KServe's huggingfaceserver: one argparse parser (kserve.model_server's as parent, then the
+# server's own, then vLLM's api_server options when the vLLM backend is on), read with
+# parse_known_args. Left to vLLM: `--max_model_len` and `--trust_remote_code` (their dest is
+# vLLM's field, so the value reaches vLLM), and `--dtype` and `--max_log_len`, defined only when
+# the vLLM backend is off; `--task` is kept: it was the server's at every release before 2024-12-27.
+_KSERVE_HUGGINGFACESERVER: dict[str, str] = {
+    # kserve.model_server
+    **dict.fromkeys((
+        "--http_port", "--grpc_port", "--workers", "--max_threads", "--max_asyncio_workers", "--enable_grpc",
+        "--enable_docs_url", "--enable_latency_logging", "--configure_logging", "--log_config_file",
+        "--access_log_format", "--event-loop", "--timeout-keep-alive", "--model_name", "--predictor_host",
+        "--protocol", "--predictor_protocol", "--predictor_use_ssl", "--predictor_request_timeout_seconds",
+        "--predictor_request_retries", "--grpc_max_send_message_length", "--grpc_max_receive_message_length",
+    ), "value"),
+    "--enable_predictor_health_check": "flag",
+    # huggingfaceserver
+    **dict.fromkeys((
+        "--model_dir", "--model_id", "--model_revision", "--tokenizer_revision", "--max_length",
+        "--tensor_input_names", "--backend", "--task", "--tensor_parallel_degree",
+    ), "value"),
+    **dict.fromkeys((
+        "--disable_lower_case", "--disable_special_tokens", "--return_token_type_ids", "--return_probabilities",
+        "--return_raw_logits", "--return_offsets_mapping", "--disable_log_requests", "--disable_vllm",
+    ), "flag"),
+}
+
+WRAPPERS: dict[str, Wrapper] = {
+    "dynamo.vllm": Wrapper(
+        "NVIDIA Dynamo's vLLM worker (python -m dynamo.vllm)", "ai-dynamo/dynamo", (
+            ("components/src/dynamo/common/configuration/groups/runtime_args.py",
+             "c6b40e7877acd161538f9f5683d7af6fbbdf670e"),
+            ("components/src/dynamo/vllm/backend_args.py",
+             "d195d280e13e5532510a1004ad8d8d06f2f8266a, 036f289b17f289ffa99c34d554eb8ca8cc4a2b88 and a later "
+             "stored version (benchmark options; role flags removed)"),
+            ("components/src/dynamo/vllm/args.py",
+             "b6d5e48722e494c650c285c0f2370c3e28f37a1b (Dynamo's parser, allow_abbrev=False, then vLLM's on the "
+             "rest), a later stored version (--engine-config-json; --fpm-trace a boolean) and two earlier ones "
+             "(one parser with AsyncEngineArgs.add_cli_args: --migration-limit, --store-kv, ...)"),
+            ("components/src/dynamo/common/configuration/utils.py",
+             "e4aab97b071ff0c698e7067ece9abd1b674c4389 (a negatable flag is BooleanOptionalAction)"),
+        ), _DYNAMO_VLLM),
+    "kserve:huggingfaceserver": Wrapper(
+        "KServe's Hugging Face server (an InferenceService predictor with a huggingface or vLLM model format)",
+        "kserve/kserve", (
+            ("python/huggingfaceserver/huggingfaceserver/__main__.py",
+             "every version from 1433e952c7c9cebed57d25ee56a2b4f8f48ba89d (2024-02-18, the vLLM backend) to "
+             "30a4c85244049054de241f2099f2efa913d013d0 (2026-07-14): 31 versions"),
+            ("python/kserve/kserve/model_server.py",
+             "fff18026658b6b7384c768d24525ef3f8dc67264 (the version of 2024-01-26) and every later version to "
+             "7b52c79e4a1520709d784c755b028a41be371072 (2026-04-23): 28 versions"),
+        ), _KSERVE_HUGGINGFACESERVER, ignores_leftovers=True),
+}
 _NONE: Mapping[str, str] = {}
 
 
 def own_options(entry: str) -> Mapping[str, str]:
     """The options (name -> shape) that the program of a launch with this entry parses itself."""
-    return _BY_ENTRY.get(entry, _NONE)
+    w = WRAPPERS.get(entry)
+    return _NONE if w is None else w.options
+

@@ -138,13 +138,18 @@ def test_model_option_missing_from_the_serve_parser_is_the_positional_model(tmp_
         assert args[1].canonical == "-tp" and args[1].value == "2"
 
 
-def test_wrapper_options_are_consumed_not_judged(synth_db):
+def test_kserve_server_options_are_consumed_not_judged(synth_db):
     """KServe's huggingfaceserver shares its argv with vLLM: its own options (and their values)
-    are not vLLM options; the front-end names them in Launch.wrapper_options."""
+    are not vLLM options (wrapper_options.WRAPPERS, the same table as Dynamo's)."""
     launch = Launch("isvc.yaml", "kserve:huggingfaceserver", "argv", Span(0, 1),
-                    tokens=toks("--model_name=chat", "--model_id", "org/m", "--backend", "vllm", "-tp", "2"),
-                    wrapper_options=["--backend", "--model_id", "--model_name"])
-    args = ArgvParser(synth_db.surface("0.27.1"), synth_db, positional_model=False).parse(launch)
+                    tokens=toks("--model_name=chat", "--model_id", "org/m", "--backend", "vllm", "-tp", "2"))
+    surface = synth_db.surface("0.27.1")
+    args = ArgvParser(surface, synth_db,
+                      positional_model=surface.entry_has_positional_model("kserve:huggingfaceserver")).parse(launch)
+    assert [(a.canonical, a.value) for a in args] == [("-tp", "2")]
+    # the server reads its argv with parse_known_args: a word no option takes is dropped, not refused
+    launch.tokens = toks("org/m", "--disable_log_requests", "-tp", "2")
+    args = ArgvParser(surface, synth_db, positional_model=False).parse(launch)
     assert [(a.canonical, a.value) for a in args] == [("-tp", "2")]
 
 

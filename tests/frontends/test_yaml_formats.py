@@ -9,6 +9,7 @@ import yaml as pyyaml
 
 from vllm_lint.frontends import yaml as Y
 from vllm_lint.launch import Edit
+from vllm_lint.wrapper_options import own_options
 from yaml_invariants import apply, check_spans
 
 FIX = Path(__file__).parent / "fixtures" / "yaml"
@@ -200,7 +201,7 @@ def test_kserve_runtimes():
     data, ex = load("kserve.yaml")
     hf, rt, llmisvc = ex.launches
     assert hf.entry == "kserve:huggingfaceserver" and "--max-model-len=8192" in texts(hf)
-    assert "--model_name" in hf.wrapper_options
+    assert "--model_name" in own_options(hf.entry)
     assert hf.hardware.gpu_count == 1
     assert rt.entry == "openai.api_server"
     name = [t for t in rt.tokens if t.text.startswith("--served-model-name")][0]

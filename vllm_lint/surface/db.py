@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..record import Record
+from ..wrapper_options import WRAPPERS
 from .version import InvalidVersion, Version  # not packaging.version: start-up cost (version.py)
 
 DB_ENV_VAR = "VLLM_LINT_DB"
@@ -217,10 +218,14 @@ class Surface:
 
     def entry_has_positional_model(self, entry: str) -> bool:
         """Whether the words of a launch with this entry start with ``vllm serve``'s positional
-        model: not for the api_server modules or Dynamo's worker (``--model``), nor for arguments to
-        a vLLM image whose entrypoint at this release is the api_server module."""
-        if entry in ("openai.api_server", "api_server", "dynamo.vllm"):
+        model: not for the api_server modules (``--model``), nor for a wrapper that says not
+        (``wrapper_options.WRAPPERS``), nor for arguments to a vLLM image whose entrypoint at this
+        release is the api_server module."""
+        if entry in ("openai.api_server", "api_server"):
             return False
+        wrapper = WRAPPERS.get(entry)
+        if wrapper is not None:
+            return wrapper.positional_model
         if entry.startswith("docker:"):
             return self.image_runs != "openai.api_server"
         return True
