@@ -9,7 +9,8 @@ vLLM's to judge. Each name maps to its shape: ``"flag"`` (no value), ``"value"``
 the wrapper that runs vLLM are kept (the union): the linter does not know the wrapper's release,
 and calling an option of some releases an unknown vLLM option would be wrong at those releases.
 Each entry records where its list was read: the repository, and each file with the commit(s)
-whose version was read.
+whose version was read. KubeAI's ``Model`` and llm-d's ``vllmServe`` hand their ``args`` to vLLM
+as they are (no options of their own), so they have no entry here.
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ _DYNAMO_VLLM: dict[str, str] = {
 # parse_known_args. Left to vLLM: `--max_model_len` and `--trust_remote_code` (their dest is
 # vLLM's field, so the value reaches vLLM), and `--dtype` and `--max_log_len`, defined only when
 # the vLLM backend is off; `--task` is kept: it was the server's at every release before 2024-12-27.
+# parse_known_args also drops an option neither parser knows (vLLM's options spelled with
+# underscores, `--gpu_memory_utilization`, among them: nothing rewrites them to dashes there); the
+# option rules do not ask `ignores_leftovers` yet.
 _KSERVE_HUGGINGFACESERVER: dict[str, str] = {
     # kserve.model_server
     **dict.fromkeys((
