@@ -71,8 +71,10 @@ _HARNESS_KEYS = {"database", "target", "select"}
 
 
 def cases(folder: Path) -> list[Path]:
-    """The case files of a folder: every file directly in it but settings (``*.toml``)."""
-    return sorted(f for f in folder.iterdir() if f.is_file() and f.suffix != ".toml")
+    """The case files of a folder: every file directly in it but settings (``*.toml``) and the
+    folder's own test modules (``test_*.py``, ``conftest.py``)."""
+    return sorted(f for f in folder.iterdir() if f.is_file() and f.suffix != ".toml"
+                  and not (f.suffix == ".py" and (f.name.startswith("test_") or f.name == "conftest.py")))
 
 
 def harness(folder: Path, default_select: Optional[list[str]]) -> dict:

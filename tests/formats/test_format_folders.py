@@ -3,7 +3,9 @@ each linted through the CLI with every default rule, its findings (and the bytes
 writes) compared with its snapshots. The harness is the rules' (tests/snapshots.py; directives
 and ``harness.toml`` as in tests/README.md, "Rule fixtures"); a folder's cases are the files its
 format claims, so the folder shows what the format reads, where its spans fall and how its fixes
-edit it. What one format's front-end does in detail stays in tests/frontends/.
+edit it. Beside its cases, a folder holds the tests of its front-end's details (``test_*.py``,
+spans, robustness; larger inputs under ``fixtures/``); ``_shared/`` holds the tests of the
+machinery every format uses (the registry, the command reader, the per-format modules).
 
 Regenerate after a deliberate change, then review the diff:
     python -m pytest tests/formats --regen
@@ -21,7 +23,8 @@ HERE = Path(__file__).resolve().parent
 
 
 def folders() -> list[Path]:
-    return sorted(d for d in HERE.iterdir() if d.is_dir() and d.name not in (SNAPSHOTS, "__pycache__"))
+    """One folder per format; ``_shared/`` (and ``__pycache__``) are none."""
+    return sorted(d for d in HERE.iterdir() if d.is_dir() and d.name != SNAPSHOTS and not d.name.startswith("_"))
 
 
 def all_cases():
@@ -59,7 +62,8 @@ def test_no_snapshot_without_its_case(snapshot):
         stale_snapshots(folder, snapshot)
 
 
-def test_the_folders_hold_only_cases_and_settings():
+def test_the_folders_hold_only_cases_settings_tests_and_fixtures():
     for folder in folders():
         for entry in os.scandir(folder):
-            assert entry.is_file() or entry.name == SNAPSHOTS, f"{entry.path}: a format folder holds files only"
+            assert entry.is_file() or entry.name in (SNAPSHOTS, "fixtures", "__pycache__"), \
+                f"{entry.path}: a format folder holds files, snapshots/ and fixtures/ only"

@@ -187,7 +187,7 @@ class _Decoder:
     def word(self, node) -> _Word:
         # Fast path: a word that is one leaf spelled verbatim (``--tp``, ``2``, ``'a b'``, a command
         # name), most words of a launch. Its decoded bytes are a slice of the script and its
-        # ``pos`` a range; otherwise the same as ``decode`` (tests/frontends/test_shell.py).
+        # ``pos`` a range; otherwise the same as ``decode`` (tests/formats/shell/test_shell.py).
         t = node.type
         if t not in _NOT_PLAIN:
             leaf = node

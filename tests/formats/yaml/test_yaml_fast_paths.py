@@ -11,7 +11,7 @@ from vllm_lint.frontends import yaml as Y
 from vllm_lint.frontends.yaml import loader as L, nodes as N, prefilter as P
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import ParseError
-from yaml_invariants import check_spans
+from span_invariants import check_spans
 
 # ---------------------------------------------------------------------------------------------
 # the loader: the same nodes and tags as PyYAML's safe loader

@@ -7,9 +7,9 @@ from pathlib import Path
 import yaml as pyyaml
 
 from vllm_lint.frontends import markdown as M
-from yaml_invariants import apply, check_spans
+from span_invariants import apply, check_spans
 
-FIX = Path(__file__).parent / "fixtures" / "markdown"
+FIX = Path(__file__).parent / "fixtures"
 
 
 def _readme():

@@ -9,7 +9,7 @@ import json
 
 from vllm_lint.frontends import markdown as M
 from vllm_lint.frontends import doc_commands
-from yaml_invariants import check_spans
+from span_invariants import check_spans
 
 
 def lint(run_cli, path, *extra):

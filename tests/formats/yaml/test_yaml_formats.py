@@ -10,9 +10,9 @@ import yaml as pyyaml
 from vllm_lint.frontends import yaml as Y
 from vllm_lint.launch import Edit
 from vllm_lint.wrapper_options import own_options
-from yaml_invariants import apply, check_spans
+from span_invariants import apply, check_spans
 
-FIX = Path(__file__).parent / "fixtures" / "yaml"
+FIX = Path(__file__).parent / "fixtures"
 
 
 def load(name: str, **kw):

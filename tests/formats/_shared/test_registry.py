@@ -12,7 +12,7 @@ import yaml
 from vllm_lint.frontends import base
 from vllm_lint.frontends.base import Mode, format_by_content, format_by_filename
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize("fmt", base.FORMATS, ids=lambda f: f.name)

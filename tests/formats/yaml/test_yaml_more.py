@@ -5,7 +5,7 @@ from __future__ import annotations
 import yaml as pyyaml
 
 from vllm_lint.frontends import yaml as Y
-from yaml_invariants import apply, check_spans
+from span_invariants import apply, check_spans
 
 
 def _ex(src: str):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from vllm_lint.frontends import shell as S
-from yaml_invariants import check_spans
+from span_invariants import check_spans
 
 
 def lint(run_cli, path, *extra):

@@ -1,4 +1,4 @@
-"""Span invariants shared by the YAML and Markdown front-end tests."""
+"""Span invariants shared by the front-end tests of every format (YAML, Markdown, Python, shell)."""
 
 from __future__ import annotations
 
