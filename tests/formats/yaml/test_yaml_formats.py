@@ -219,6 +219,19 @@ def test_kserve_runtimes():
     assert len(ex.notes) == 1
 
 
+@pytest.mark.parametrize("backend,launches", [
+    (["--backend=huggingface"], 0), (["--backend", "huggingface"], 0), (["--backend=vllm"], 1),
+    (["--backend=auto"], 1), ([], 1), (["--backend=huggingface", "--backend=vllm"], 1),
+], ids=["huggingface", "huggingface-two-words", "vllm", "auto", "none", "last-wins"])
+def test_kserve_huggingface_backend_starts_no_vllm(backend, launches):
+    """`--backend huggingface` loads the model with transformers: the server never starts vLLM."""
+    args = "".join(f"\n        - {w}" for w in ["--model_name=m", "--model_id=org/m", *backend, "--max-model-len=2048"])
+    src = ("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: m}\nspec:\n"
+           "  predictor:\n    model:\n      modelFormat: {name: huggingface}\n      args:" + args + "\n")
+    ex = Y.extract(src.encode(), "isvc.yaml")
+    assert [la.entry for la in ex.launches] == ["kserve:huggingfaceserver"] * launches
+
+
 def test_leaderworkerset_nodes():
     data, ex = load("lws.yaml")
     (la,) = ex.launches

@@ -1,6 +1,7 @@
 """KServe: an ``InferenceService`` ``predictor.model`` with a ``huggingface``/``vllm`` model format
 (or a vLLM runtime) runs the Hugging Face server, whose ``args`` are its argv: vLLM's options
-beside the server's own (listed in ``vllm_lint/wrapper_options.py`` under the launch's entry);
+beside the server's own (listed in ``vllm_lint/wrapper_options.py`` under the launch's entry),
+unless ``--backend huggingface`` loads the model with transformers and vLLM never starts;
 ``LLMInferenceService`` appends ``VLLM_ADDITIONAL_ARGS`` to its ``vllm serve`` command, so that
 variable is read as an argument list."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from vllm_lint.frontends.yaml.nodes import get, text
+from vllm_lint.frontends.yaml.nodes import get, seq, text
 
 # variables whose value a known wrapper appends to the vLLM command line
 ENV_ARG_CARRIERS = ("VLLM_ADDITIONAL_ARGS",)
@@ -22,8 +23,20 @@ def is_huggingface_server(node: Any) -> bool:
     return "huggingface" in name or "vllm" in name or "vllm" in runtime
 
 
+def _backend(node: Any) -> Optional[str]:
+    """The ``--backend`` the server's ``args`` choose (the last one: argparse keeps it), or None."""
+    words = [text(w) or "" for w in seq(get(node, "args"))]
+    chosen = None
+    for i, w in enumerate(words):
+        if w.startswith("--backend="):
+            chosen = w.partition("=")[2]
+        elif w == "--backend" and i + 1 < len(words):
+            chosen = words[i + 1]
+    return chosen
+
+
 def args_entry(node: Any, ctx: dict[str, Any]) -> Optional[str]:
-    """The entry of a mapping with ``args`` and no ``command`` that KServe runs, or None."""
-    if not is_huggingface_server(node):
+    """The entry of a mapping with ``args`` and no ``command`` that KServe runs with vLLM, or None."""
+    if not is_huggingface_server(node) or _backend(node) == "huggingface":
         return None
     return "kserve:huggingfaceserver"
