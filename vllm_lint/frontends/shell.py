@@ -65,6 +65,7 @@ from vllm_lint.record import Record, lazy_re
 FORMAT = "shell"
 
 OffsetMap = Callable[[int], Optional[int]]
+CutMap = Callable[[int, int], Optional[Span]]
 
 _PARSER = None
 
@@ -378,7 +379,7 @@ class _Decoder:
 
 
 class _Ctx(Record):
-    __slots__ = ("src", "path", "omap", "depth", "out", "file_env", "marks", "image_vars", "root")
+    __slots__ = ("src", "path", "omap", "depth", "out", "file_env", "marks", "image_vars", "root", "cut")
 
     def __init__(self, src: bytes, path: str, omap: Optional[OffsetMap], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -393,6 +394,7 @@ class _Ctx(Record):
         # IMAGE=vllm/vllm-openai:vX: name -> (image, script offsets of the value), for `docker run $IMAGE`
         self.image_vars = {} if image_vars is None else image_vars
         self.root = None  # the tree's root while the script is walked (for _splat_words), then None
+        self.cut: Optional[CutMap] = None  # extract_script's cut_map
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -405,17 +407,21 @@ def _find_all(data: bytes, needle: bytes) -> list[int]:
 
 
 def extract_script(
-    script: bytes, path: str, offset_map: Optional[OffsetMap] = None, *, _depth: int = 0
+    script: bytes, path: str, offset_map: Optional[OffsetMap] = None, *, _depth: int = 0,
+    cut_map: Optional[CutMap] = None,
 ) -> Extraction:
     """Extract launches from shell text ``script`` (UTF-8 bytes).
 
     ``offset_map(i)`` maps a byte offset in ``script`` to the byte offset in the containing file
     (None where there is no 1:1 counterpart); identity when omitted. All spans in the result are
-    in the containing file's coordinates.
+    in the containing file's coordinates. ``cut_map(s, e)``, where given, is the file span to
+    delete for script bytes ``[s, e)`` that ``offset_map`` does not map 1:1 (a YAML scalar's
+    line folds), or None.
     """
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
     ctx = _Ctx(script, path, offset_map, _depth)
+    ctx.cut = cut_map
     marks = ctx.marks
     for needle in _MARK_WORDS:
         i = script.find(needle)
@@ -1058,6 +1064,8 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         if rng is None:
             return None
         sp = _map_exact(ctx, *rng)
+        if sp is None and ctx.cut is not None:
+            sp = ctx.cut(*rng)
         if sp is None:
             return None
         return [Edit(sp, "")]

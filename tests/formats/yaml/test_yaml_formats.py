@@ -337,13 +337,16 @@ def test_config_file():
     assert Y.extract(b"name: x\nreplicas: 2\n", "v.yaml", explicit=True).launches == []
 
 
-def test_dstack_multiline_plain_reports_without_spans():
+def test_dstack_multiline_plain_words_keep_their_lines():
     data, ex = load("dstack.yml")
     (la,) = ex.launches
     assert la.hardware.gpu_count == 2
     assert la.version_hints[0].version == "v0.8.5"
     assert "--tensor-parallel-size" in texts(la)
-    assert all(t.text_span is None for t in la.tokens)
+    # each word of the folded plain scalar is spelled where it is written, on its own line
+    assert all(data[t.text_span.start:t.text_span.end] == t.text.encode() for t in la.tokens if not t.opaque)
+    tp = next(t for t in la.tokens if t.text == "--tensor-parallel-size")
+    assert data[:tp.text_span.start].count(b"\n") == 10
 
 
 def test_prefilter():

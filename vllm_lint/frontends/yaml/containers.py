@@ -166,6 +166,7 @@ class _Container:
             m = t.smap(item)
             script = m.value
             omap = m.map
+            cut = t.cutter(item, m)
             outer = item
         else:
             assert split is not None
@@ -174,13 +175,17 @@ class _Container:
             if not may_be_command(script):
                 return False
             m = t.smap(node)
+            cut = None
             if verb is not None:
                 base = verb[0]
                 omap = lambda o, m=m, base=base: m.map(base + o)  # noqa: E731
+                whole = t.cutter(node, m)
+                if whole is not None:
+                    cut = lambda s, e, whole=whole, base=base: whole(base + s, base + e)  # noqa: E731
             else:
                 omap = lambda o: None  # noqa: E731
             outer = node
-        launches = t.shell_launches(script, omap, t.content_span(outer))
+        launches = t.shell_launches(script, omap, t.content_span(outer), cut)
         if launches:
             _words, env, hw, versions, _span = self.facts()
             for la in launches:

@@ -90,8 +90,8 @@ def make_deleter(text: Any, handles: dict[int, Any]) -> Callable[[list[Token]], 
             if e is None:
                 return None
             edits.extend(e)
-        for _node, m, words, idx in by_str.values():
-            part = deletions(_word_ranges(words, idx), m.span)
+        for node, m, words, idx in by_str.values():
+            part = deletions(_word_ranges(words, idx), text.cutter(node, m) or m.span)
             if part is None:
                 return None
             edits.extend(part)

@@ -26,11 +26,11 @@ file.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Optional
+from typing import Callable, Optional
 
 from vllm_lint.launch import Span
 
-__all__ = ["ScalarMap", "map_scalar"]
+__all__ = ["ScalarMap", "fold_cutter", "map_scalar"]
 
 
 class ScalarMap:
@@ -93,7 +93,9 @@ class ScalarMap:
 
 
 def _plain(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]:
-    if src == value and b"\n" not in src and b"\r" not in src:
+    if b"\n" in src:
+        return _folded_flow(src, fstart, value, _plain_line)
+    if src == value and b"\r" not in src:
         return [(0, fstart, len(value))] if value else []
     return []
 
@@ -103,8 +105,10 @@ def _single(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]
     if len(src) < 2 or src[:1] != b"'" or src[-1:] != b"'":
         return []
     body = src[1:-1]
-    if b"\n" in body or b"\r" in body:
-        return []  # folded: report only
+    if b"\n" in body:
+        return _folded_flow(body, fstart + 1, value, _single_line)
+    if b"\r" in body:
+        return []
     segs: list[tuple[int, int, int]] = []
     out = bytearray()
     i = 0
@@ -139,8 +143,10 @@ def _double(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]
     if len(src) < 2 or src[:1] != b'"' or src[-1:] != b'"':
         return []
     body = src[1:-1]
-    if b"\n" in body or b"\r" in body:
-        return []  # line folding / escaped line breaks: report only
+    if b"\n" in body:
+        return _folded_flow(body, fstart + 1, value, _double_line)
+    if b"\r" in body:
+        return []
     segs: list[tuple[int, int, int]] = []
     out = bytearray()
     i = 0
@@ -173,6 +179,97 @@ def _double(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]
     if bytes(out) != value:
         return []
     return segs
+
+
+_Items = list[tuple[bytes, Optional[int]]]  # (value bytes, file offset of their spelling or None)
+
+
+def _plain_line(line: bytes, off: int) -> tuple[_Items, bool]:
+    return [(line, off)], False
+
+
+def _single_line(line: bytes, off: int) -> tuple[_Items, bool]:
+    items: _Items = []
+    for k, run in enumerate(line.split(b"''")):
+        if k:
+            items.append((b"'", None))  # the escaped quote
+        if run:
+            items.append((run, off))
+        off += len(run) + 2
+    return items, False
+
+
+def _double_line(line: bytes, off: int) -> tuple[_Items, bool]:
+    """The items of one line of a double-quoted scalar, and whether it ends in an escaped line
+    break (``\\`` at its end: the break and the next line's indentation vanish)."""
+    items: _Items = []
+    i, n = 0, len(line)
+    while i < n:
+        j = line.find(b"\\", i)
+        if j < 0:
+            j = n
+        if j > i:
+            items.append((line[i:j], off + i))
+        if j >= n:
+            break
+        if j + 1 >= n:
+            return items, True
+        c = line[j + 1]
+        if c in _SIMPLE_ESCAPES:
+            items.append((_SIMPLE_ESCAPES[c], None))
+            i = j + 2
+        elif c in _HEX_LEN:
+            k = _HEX_LEN[c]
+            items.append((chr(int(line[j + 2 : j + 2 + k], 16)).encode("utf-8", "surrogatepass"), None))
+            i = j + 2 + k
+        else:
+            raise ValueError("unknown escape")
+    return items, False
+
+
+def _folded_flow(body: bytes, base: int, value: bytes, line_items) -> list[tuple[int, int, int]]:
+    """A plain or quoted scalar over several lines (``body``: its text inside the quotes, at file
+    offset ``base``): the map of :func:`_fold`, if its value is ``value``."""
+    out, segs = _fold(body, base, line_items)
+    return segs if out == value else []
+
+
+def _fold(body: bytes, base: int, line_items) -> tuple[bytes, list[tuple[int, int, int]]]:
+    """The value of a plain or quoted scalar's ``body`` and its map. Line folding drops each
+    line's leading and trailing blanks and joins lines with a space, or with one newline per empty
+    line between them (none after an escaped break); the folds map to nothing, each line's text
+    (``line_items``: its runs, escapes unmapped) to where it is written."""
+    lines: list[tuple[int, bytes]] = []
+    pos = 0
+    while True:
+        e = body.find(b"\n", pos)
+        line = body[pos:] if e < 0 else body[pos:e]
+        lines.append((pos, line[:-1] if e >= 0 and line.endswith(b"\r") else line))
+        if e < 0:
+            break
+        pos = e + 1
+    segs: list[tuple[int, int, int]] = []
+    out = bytearray()
+    last = len(lines) - 1
+    empty = 0  # empty lines since the last line with text
+    escaped = False  # the last line with text ended in an escaped break
+    for i, (off, line) in enumerate(lines):
+        lead = len(line) - len(line.lstrip(b" \t")) if i else 0
+        if 0 < i < last and lead == len(line):
+            empty += 1
+            continue
+        if i:
+            out += b"\n" * empty if escaped or empty else b" "
+        items, escaped = line_items(line[lead:], base + off + lead)
+        if i < last and not escaped and items and items[-1][1] is not None:
+            text, at = items[-1]
+            items[-1] = (text.rstrip(b" \t"), at)
+        for text, at in items:
+            if at is not None and text:
+                segs.append((len(out), at, len(text)))
+            out += text
+        empty = 0
+    return bytes(out), segs
 
 
 def _literal(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]:
@@ -303,3 +400,48 @@ def map_scalar(data: bytes, start: int, end: int, style: Optional[str], value: s
     except (ValueError, IndexError):  # pragma: no cover - defensive
         segs = []
     return ScalarMap(vb, segs)
+
+
+_LINE_ITEMS = {"": _plain_line, "'": _single_line, '"': _double_line}
+
+
+def fold_cutter(data: bytes, start: int, end: int, style: Optional[str],
+                m: ScalarMap) -> Optional[Callable[[int, int], Optional[Span]]]:
+    """For a plain or quoted scalar over several lines (``data[start:end]``, ``m`` its map):
+    ``cut(s, e)``, the file bytes to delete so that its value loses value bytes ``[s, e)``, where
+    they are no one verbatim run (a fold between words: the line break and indentation go with
+    the words). A cut starts and ends in a run or at the edge of a fold, and the scalar folded
+    again without those bytes must read as the value without them; else None. None for any
+    other scalar."""
+    line_items = _LINE_ITEMS.get(style or "")
+    if line_items is None or not m.segments or b"\n" not in data[start:end]:
+        return None
+    base = start + (1 if style else 0)
+    body = data[base : end - (1 if style else 0)]
+    segs, value = m.segments, m.value
+
+    def edge(off: int, at_start: bool) -> Optional[int]:
+        for v, f, ln in segs:
+            if (v <= off < v + ln) if at_start else (v < off <= v + ln):
+                return f + off - v
+        for v, f, ln in segs:  # at a fold: after the run before it, or before the run after it
+            if at_start and off == v + ln:
+                return f + ln
+            if not at_start and off == v:
+                return f
+        return None
+
+    def cut(s: int, e: int) -> Optional[Span]:
+        sp = m.span(s, e)
+        if sp is not None:
+            return sp
+        fs, fe = edge(s, True), edge(e, False)
+        if fs is None or fe is None or fe <= fs:
+            return None
+        try:
+            folded, _segs = _fold(body[: fs - base] + body[fe - base :], base, line_items)
+        except (ValueError, IndexError):
+            return None
+        return Span(fs, fe) if folded == value[:s] + value[e:] else None
+
+    return cut

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode, compose
 from vllm_lint.frontends.yaml.nodes import NULL, content_end, py, text as node_text
-from vllm_lint.frontends.yaml.scalar import ScalarMap, map_scalar
+from vllm_lint.frontends.yaml.scalar import ScalarMap, fold_cutter, map_scalar
 from vllm_lint.frontends.yaml.words import may_be_command, split_words
 from vllm_lint.launch import (
     EnvAssign,
@@ -129,6 +129,13 @@ class YamlText:
                     if sp1 is not None:
                         segs.append((v + k, sp1.start, 1))
         return ScalarMap(m.value, segs)
+
+    def cutter(self, node: Any, m: ScalarMap) -> Optional[Callable[[int, int], Optional[Span]]]:
+        """:func:`~.scalar.fold_cutter` of a scalar of this text (``m``: its :meth:`smap`): what to
+        delete for value bytes that a fold splits; None in a nested text."""
+        if self.outer is not None:
+            return None
+        return fold_cutter(self.data, self.pos(node.start_mark.index), self.pos(node.end_mark.index), node.style, m)
 
     def text_span(self, node: Any) -> Optional[Span]:
         """The file span that spells the scalar's whole value verbatim (``smap(node)`` maps it as
@@ -285,10 +292,11 @@ class YamlText:
         return launch
 
     def shell_launches(self, script: bytes, omap: Callable[[int], Optional[int]],
-                       outer: Optional[Span] = None) -> list[Launch]:
+                       outer: Optional[Span] = None,
+                       cut: Optional[Callable[[int, int], Optional[Span]]] = None) -> list[Launch]:
         """Launches of the shell ``script`` held in a scalar; ``outer`` is the scalar's span, the
-        launch's span when the scalar's text does not map back 1:1 (multi-line plain or quoted
-        scalars, folded blocks), so findings there point at the scalar, not at 1:1."""
+        launch's span when no byte of the script maps back to the file, so findings there point
+        at the scalar; ``cut``: the scalar's :meth:`cutter` (deletions across its folds)."""
         if not may_be_command(script):
             # one word (a container name, an image, a label) is no command line: the shell
             # front-end and its grammar are not even loaded (start-up, benchmarks/README.md)
@@ -298,7 +306,7 @@ class YamlText:
         except ImportError:  # pragma: no cover - the shell front-end lands separately
             return []
         try:
-            ex = shell.extract_script(script, self.path, omap)
+            ex = shell.extract_script(script, self.path, omap, cut_map=cut)
         except ParseError:
             return []
         if outer is not None:
@@ -319,7 +327,7 @@ class YamlText:
         m = self.smap(node)
         if "```" in node.value or "~~~" in node.value:
             return self._markdown_launches(m)
-        return self.shell_launches(m.value, m.map, self.content_span(node))
+        return self.shell_launches(m.value, m.map, self.content_span(node), self.cutter(node, m))
 
     def _markdown_launches(self, m: ScalarMap) -> list[Launch]:
         """A string holding Markdown with fenced blocks (vLLM recipes' ``guide: |``): its blocks
