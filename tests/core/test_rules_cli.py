@@ -248,18 +248,18 @@ def test_async_engine_args_fields(tmp_path, monkeypatch):
     assert codes("0.8.5") == [("VL104", 4), ("VL103", 5)]
 
 
-def test_finding_in_a_multi_line_yaml_scalar_points_at_the_scalar(run_cli, tmp_path):
-    """A multi-line double-quoted / plain scalar does not map back 1:1 (no spans inside): the
-    finding points at the scalar that holds the command, never at 1:1."""
+def test_finding_in_a_multi_line_yaml_scalar_points_at_its_word(run_cli, tmp_path):
+    """A multi-line double-quoted / plain scalar maps back line by line (its folds map to
+    nothing): the finding points at the option where it is written, never at 1:1."""
     p = tmp_path / "pod.yaml"
     p.write_text("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: v\n    image: vllm/vllm-openai:v0.27.1\n"
                  "    command:\n    - sh\n    - -c\n    - \"echo start;\n       vllm serve m --swap-space 4\"\n")
     q = tmp_path / "dstack.yml"
     q.write_text("type: task\nimage: vllm/vllm-openai:v0.27.1\ncommands:\n  - vllm serve m\n    --swap-space 4\n")
-    for path, row in ((p, 10), (q, 4)):
+    for path, row, column in ((p, 11, 21), (q, 5, 5)):
         r = run_cli("--output-format", "json", str(path))
-        got = [(d["code"], d["location"]["row"]) for d in json.loads(r.stdout)]
-        assert got == [("VL101", row)], (path.name, r.output)
+        got = [(d["code"], d["location"]["row"], d["location"]["column"]) for d in json.loads(r.stdout)]
+        assert got == [("VL101", row, column)], (path.name, r.output)
 
 
 def test_abbreviation_of_a_removed_option_resolves_through_history(run_cli, tmp_path):

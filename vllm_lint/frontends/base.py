@@ -22,6 +22,9 @@ The module of a format provides (the first two are required)::
     suppression_rows(index, row0) -> list[int]  rows, besides the finding's own line and the
                                                 comment lines above it, whose suppression comment
                                                 applies to row ``row0`` (``vllm_lint.pipeline.suppress``)
+    is_comment(data, offset) -> bool            whether the ``#`` at byte ``offset`` starts a comment
+                                                (default: yes; YAML: not inside a quoted or plain
+                                                scalar, whose text it is part of)
     comment_placements(lines, idx) -> list[int] rows where --add-noqa may put a trailing comment
                                                 for row ``idx``, besides a standalone comment line
                                                 above (default: the row itself)
@@ -150,6 +153,10 @@ instructions build a container image."""
     def suppression_rows(self, index: Any, row0: int) -> list[int]:
         rows = getattr(self.module, "suppression_rows", None)
         return [] if rows is None else rows(index, row0)
+
+    def is_comment(self, data: bytes, offset: int) -> bool:
+        check = getattr(self.module, "is_comment", None)
+        return True if check is None else check(data, offset)
 
     def comment_placements(self, lines: list[bytes], idx: int) -> list[int]:
         rows = getattr(self.module, "comment_placements", None)

@@ -428,7 +428,7 @@ class Linter:
         unit = format_unit(fmt)
         if not (unit.skips_prefilter(mode) or unit.might_contain_launch(data)):
             return fmt, "no-launch"
-        if suppress.skips_file(data) and not getattr(self.settings, "ignore_noqa", False):
+        if suppress.skips_file(data, unit) and not getattr(self.settings, "ignore_noqa", False):
             return fmt, "ignore-file"
         return fmt, None
 
@@ -725,7 +725,7 @@ class Linter:
         vl003 = next((r for r in self.rules if r.code == "VL003"), None)
         if vl003 is not None and b"vllm-lint" in data:
             for d in suppress.unused_suppressions(index, used, {r.code for r in self.rules}, registry(), shown,
-                                                  vl003.code, vl003.severity):
+                                                  vl003.code, vl003.severity, unit):
                 _place(d, index)
                 if not suppress.suppressed(d, index, unit, self.settings.per_file_ignores, **self._suppression()):
                     out.append(d)

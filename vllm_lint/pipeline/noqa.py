@@ -73,6 +73,13 @@ class _State:
         return Counter((d.code, d.message, d.option) for d in self.diags)
 
 
+def _comment_at(fmt: Any, own: list[bytes], r: int):
+    """Whether a ``#`` at a byte of line ``r`` of the text ``own`` (its lines) starts a comment
+    of the format ``fmt`` (a suppression comment inside a YAML string is part of the string)."""
+    base = sum(len(line) for line in own[:r])
+    return lambda i: fmt.is_comment(b"".join(own), base + i)
+
+
 def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[int]] = None, *,
                  mode: str = "auto", forced: Optional[tuple[str, str]] = None) -> NoqaResult:
     """Suppression comments for the findings in ``data`` (only those on ``rows``, 1-based, when
@@ -110,7 +117,8 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[i
         # the embedded format sees only its own text (rows relative to it)
         own = lines[lo:hi]
         candidates: list[tuple[Optional[list[bytes]], int]] = [
-            (_trailing(lines, lo + r, codes), -1) for r in inner.comment_placements(own, idx - lo)]
+            (_trailing(lines, lo + r, codes, _comment_at(inner, own, r)), -1)
+            for r in inner.comment_placements(own, idx - lo)]
         above = inner.comment_line_row(own, idx - lo)
         st = None if above is None else _standalone(lines, lo + above, codes, lo)
         if st is not None:

@@ -20,7 +20,7 @@ suppression comment that suppresses nothing) cannot be suppressed by a comment.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from ..launch import LineIndex, Span
 from ..record import lazy_re
@@ -40,13 +40,16 @@ def named_codes(match: "re.Match[bytes]") -> Optional[list[str]]:
     return [c.strip().upper() for c in codes.decode().split(",") if c.strip()]
 
 
-def file_ignores(data: bytes):
+def file_ignores(data: bytes, fmt: Any = None):
     """What the file's ``# vllm-lint: ignore-file`` comments switch off: True (everything: a bare
-    comment), the codes named in brackets (``ignore-file[VL101,VL2]``, upper case), or None."""
+    comment), the codes named in brackets (``ignore-file[VL101,VL2]``, upper case), or None.
+    ``fmt`` (the file's ``frontends.base.Format``) says which ``#`` are comments."""
     if b"vllm-lint" not in data:
         return None
     codes: list[str] = []
     for m in SUPPRESS_FILE.finditer(data):
+        if fmt is not None and not fmt.is_comment(data, m.start()):
+            continue  # part of a value (a YAML string), not a comment
         named = named_codes(m)
         if named is None:
             return True
@@ -54,9 +57,19 @@ def file_ignores(data: bytes):
     return codes or None
 
 
-def skips_file(data: bytes) -> bool:
+def skips_file(data: bytes, fmt: Any = None) -> bool:
     """Whether ``data`` holds a bare ``ignore-file`` comment (one naming codes is applied per finding)."""
-    return file_ignores(data) is True
+    return file_ignores(data, fmt) is True
+
+
+def suppression_at(index: LineIndex, row0: int, fmt: Any = None) -> "Optional[re.Match[bytes]]":
+    """The suppression comment on row ``row0``: the first match that is a comment of the format
+    ``fmt`` (a ``frontends.base.Format`` or None), not part of a value written there."""
+    line = index.line_bytes(row0)
+    for m in SUPPRESS.finditer(line):
+        if fmt is None or fmt.is_comment(index.data, index.starts[row0] + m.start()):
+            return m
+    return None
 
 
 def ignored_by_path(code: str, path: str, per_file_ignores: dict[str, list[str]], base: Optional[str] = None) -> bool:
@@ -116,14 +129,14 @@ def suppressed(d: Any, index: LineIndex, fmt: Any = None, per_file_ignores: Opti
         return False
     whole = index.__dict__.get("file_ignores", ())
     if whole == ():
-        whole = index.file_ignores = file_ignores(index.data)
+        whole = index.file_ignores = file_ignores(index.data, fmt)
     if whole is True or (whole and any(d.code.startswith(c) for c in whole)):
         return True
     row0 = d.row - 1
     if row0 < 0 or row0 >= len(index.starts):
         return False
     for r in comment_rows(index, row0, fmt):
-        m = SUPPRESS.search(index.line_bytes(r))
+        m = suppression_at(index, r, fmt)
         if m:
             wanted = named_codes(m)
             if wanted is None:
@@ -139,11 +152,11 @@ def suppressed(d: Any, index: LineIndex, fmt: Any = None, per_file_ignores: Opti
 
 
 def unused_suppressions(index: LineIndex, used: Used, enabled: Iterable[str], known: Iterable[str],
-                        path: str, code: str = "VL003", severity: str = "warning") -> list[Any]:
-    """VL003's findings: each suppression comment in the file ``index`` shows that suppressed
-    nothing, or whose codes match no finding (``used``: what matched, from ``suppressed``) or no
-    rule (``known``). Codes of rules not ``enabled`` in this run are left alone: they may
-    suppress findings in a run that selects them."""
+                        path: str, code: str = "VL003", severity: str = "warning", fmt: Any = None) -> list[Any]:
+    """VL003's findings: each suppression comment in the file ``index`` shows (as format ``fmt``)
+    that suppressed nothing, or whose codes match no finding (``used``: what matched, from
+    ``suppressed``) or no rule (``known``). Codes of rules not ``enabled`` in this run are left
+    alone: they may suppress findings in a run that selects them."""
     from ..rules.base import Diagnostic
 
     known = set(known)
@@ -151,7 +164,7 @@ def unused_suppressions(index: LineIndex, used: Used, enabled: Iterable[str], kn
     out = []
     for row0 in range(len(index.starts)):
         line = index.line_bytes(row0)
-        m = SUPPRESS.search(line)
+        m = suppression_at(index, row0, fmt) if b"vllm-lint" in line else None
         if not m:
             continue
         start = index.starts[row0]
@@ -179,9 +192,10 @@ def unused_suppressions(index: LineIndex, used: Used, enabled: Iterable[str], kn
     return out
 
 
-def merge_codes(line: bytes, codes: list[str]) -> Optional[bytes]:
-    """``line`` with ``codes`` added to its suppression comment; None if it has none."""
-    m = SUPPRESS.search(line)
+def merge_codes(line: bytes, codes: list[str], comment_at: Optional[Callable[[int], bool]] = None) -> Optional[bytes]:
+    """``line`` with ``codes`` added to its suppression comment; None if it has none
+    (``comment_at(i)``: whether the ``#`` at byte ``i`` of the line starts a comment)."""
+    m = next((m for m in SUPPRESS.finditer(line) if comment_at is None or comment_at(m.start())), None)
     if not m:
         return None
     have = named_codes(m)
@@ -212,15 +226,17 @@ def _eol(line: bytes) -> bytes:
     return b""
 
 
-def trailing_comment(lines: list[bytes], idx: int, codes: list[str]) -> Optional[list[bytes]]:
+def trailing_comment(lines: list[bytes], idx: int, codes: list[str],
+                     comment_at: Optional[Callable[[int], bool]] = None) -> Optional[list[bytes]]:
     """``lines`` with a comment for ``codes`` at the end of line ``idx`` (merged into one already
-    there); None where a trailing comment cannot go (a continued line, a blank line)."""
+    there: ``comment_at`` as for :func:`merge_codes`); None where a trailing comment cannot go (a
+    continued line, a blank line)."""
     line = lines[idx]
     eol = _eol(line)
     body = line[: len(line) - len(eol)]
     if body.rstrip().endswith(b"\\") or not body.strip():
         return None
-    merged = merge_codes(line, codes)
+    merged = merge_codes(line, codes, comment_at)
     if merged is not None:
         new = merged
     else:

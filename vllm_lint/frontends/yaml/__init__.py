@@ -26,8 +26,8 @@ it is 10-20x slower, gives only start positions, and re-emits untouched bytes (q
 sequences re-indented, long scalars folded, CRLF mixed), which would turn a one-token fix into a
 noisy diff.
 
-Folded (``>``) and multi-line plain scalars are reported with no spans inside, so no fix is
-offered there. Gaps: flow mappings (``{a: 1}``) give no ``delete_span``; deleting every item of a
+Every word of a scalar has its own span, in folded (``>``) blocks and in plain and quoted
+scalars over several lines too (:mod:`.scalar`), so fixes apply there. Gaps: flow mappings (``{a: 1}``) give no ``delete_span``; deleting every item of a
 block list leaves ``key:`` (null); Helm ``if``/``else`` branches are both read.
 """
 
@@ -39,7 +39,7 @@ from vllm_lint.frontends.yaml.chart_values import chart_values
 from vllm_lint.frontends.yaml.config_file import config_launch, extract_config_file, looks_like_config_file
 from vllm_lint.frontends.yaml.loader import MAX_BYTES, parse_check, prepare, same_meaning
 from vllm_lint.frontends.yaml.prefilter import might_contain_launch
-from vllm_lint.frontends.yaml.suppression import comment_placements, suppression_rows
+from vllm_lint.frontends.yaml.suppression import comment_line_row, comment_placements, is_comment, suppression_rows
 from vllm_lint.frontends.yaml.templates import apply_templates
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.walk import walk_document
@@ -61,6 +61,8 @@ __all__ = [
     "same_meaning",
     "suppression_rows",
     "comment_placements",
+    "comment_line_row",
+    "is_comment",
 ]
 
 

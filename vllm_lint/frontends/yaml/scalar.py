@@ -11,9 +11,11 @@ offset. How a value relates to its source depends on the scalar's style:
 * ``|`` literal block: each content line maps 1:1 after its indentation is stripped (an indent
   map); the line feed maps to the file's ``\\n`` when the line ends in LF.
 * ``>`` folded: folding turns line breaks into spaces (or newlines), so each content line maps 1:1
-  after its indentation and the folds map to nothing. Multi-line plain and quoted scalars map
-  nothing (report only): a ``#`` there may end the scalar or be content, so a suppression comment
-  could not be placed inside them.
+  after its indentation and the folds map to nothing.
+* plain and quoted scalars over several lines: line folding drops each line's leading and
+  trailing blanks and joins the lines with a space (or a newline per empty line), so each
+  line's text maps as a one-line scalar of its style would, and the folds map to nothing.
+  :func:`fold_cutter` says which bytes to delete for words on either side of a fold.
 
 Every map is verified: the value rebuilt from the source must equal the value libyaml decoded,
 otherwise the map is empty. A wrong map would be worse than none, because a fix would hit the

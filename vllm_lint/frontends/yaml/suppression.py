@@ -49,11 +49,10 @@ def block_scalar_header(line_bytes: Callable[[int], bytes], row0: int) -> Option
 
 
 @lru_cache(maxsize=8)
-def multiline_flow_scalars(data: bytes) -> tuple[tuple[int, int], ...]:
-    """(first row, last row), 0-based, of each plain or quoted scalar of ``data`` that spans
-    lines; those before a scanner error when ``data`` is not valid YAML."""
-    if b"\n" not in data:
-        return ()
+def flow_scalar_spans(data: bytes) -> tuple[tuple[int, int], ...]:
+    """The byte ranges (start, end) of ``data``'s plain and quoted scalars, in order, as libyaml's
+    scanner reads them (templates filled first); those before a scanner error when ``data`` is
+    not valid YAML."""
     from vllm_lint.frontends.yaml.loader import CodePointOffsets, _BaseLoader, _pyyaml, prepare
     from vllm_lint.launch import ParseError
 
@@ -64,18 +63,39 @@ def multiline_flow_scalars(data: bytes) -> tuple[tuple[int, int], ...]:
     except (ParseError, UnicodeDecodeError):
         return ()
     pos = base.__add__ if text.isascii() else CodePointOffsets(text, base)
-    starts = [0] + [m.end() for m in re.finditer(rb"\n", filled)]
     out = []
     try:
         for tok in _pyyaml.scan(text, Loader=_BaseLoader):
             if type(tok) is _pyyaml.ScalarToken and tok.style not in ("|", ">"):
-                first = bisect_right(starts, pos(tok.start_mark.index)) - 1
-                last = bisect_right(starts, pos(tok.end_mark.index)) - 1
-                if last > first:
-                    out.append((first, last))
+                out.append((pos(tok.start_mark.index), pos(tok.end_mark.index)))
     except Exception:  # yaml.YAMLError and friends: keep what was scanned
         pass
     return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def multiline_flow_scalars(data: bytes) -> tuple[tuple[int, int], ...]:
+    """(first row, last row), 0-based, of each plain or quoted scalar of ``data`` that spans
+    lines."""
+    if b"\n" not in data:
+        return ()
+    starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+    out = []
+    for s, e in flow_scalar_spans(data):
+        first = bisect_right(starts, s) - 1
+        last = bisect_right(starts, e) - 1
+        if last > first:
+            out.append((first, last))
+    return tuple(out)
+
+
+def is_comment(data: bytes, offset: int) -> bool:
+    """Whether the ``#`` at byte ``offset`` of ``data`` starts a comment: not inside a plain or
+    quoted scalar, where it is part of the value (a suppression written there would reach the
+    program the value is given to). Inside a block scalar it is the script's own comment."""
+    spans = flow_scalar_spans(data)
+    k = bisect_right(spans, (offset, float("inf"))) - 1
+    return not (k >= 0 and spans[k][0] <= offset < spans[k][1])
 
 
 def enclosing_scalar_rows(data: bytes, row0: int) -> Optional[tuple[int, int]]:
