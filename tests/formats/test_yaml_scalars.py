@@ -1,5 +1,5 @@
 """YAML scalars over several lines, through the CLI: the fixes of the cases in tests/formats/yaml/
-(multiline_*.yaml) load with PyYAML to the value intended; --add-noqa writes only where a `#`
+(multiline_*.yaml, folded_block.yaml) load with PyYAML to the value intended; --add-noqa writes only where a `#`
 is a comment, and the value loads the same before and after; a suppression comment written
 inside a quoted or plain scalar is part of the value, not a suppression. The scalar maps
 themselves: tests/frontends/test_yaml_scalar.py."""
@@ -46,6 +46,16 @@ def test_the_fixes_across_folds_give_the_intended_values():
         'vllm serve facebook/opt-125m --max-num-seqs 32 --cudagraph-capture-sizes 8 16 '
         '--tensor-parallel-size 2 --served-model-name "opt" --dtype bf16',
         "echo 'starting'; vllm serve facebook/opt-125m --dtype bf16"]
+
+
+def test_the_fix_of_a_line_of_a_folded_block_gives_the_intended_value():
+    def args(p):
+        return yaml.safe_load(p.read_text())["spec"]["template"]["spec"]["containers"][0]["args"]
+
+    assert args(HERE / "folded_block.yaml") == [
+        "vllm serve facebook/opt-125m --swap-space 4 --max-num-seqs 32 --dtype bf16\n"]
+    assert args(HERE / "snapshots" / "folded_block.yaml.fixed") == [
+        "vllm serve facebook/opt-125m --max-num-seqs 32 --dtype bf16\n"]
 
 
 POD = """\
@@ -122,3 +132,45 @@ def test_a_real_comment_beside_a_quoted_value_still_suppresses(run_cli, tmp_path
     p = tmp_path / "pod.yaml"
     p.write_text(POD.format(body='      args: ["--swap-space", "4", "# not me"]  # vllm-lint: ignore[VL101]'))
     assert _findings(run_cli, p, "--select", "VL101,VL003") == []
+
+
+SCALARS = [
+    "k: vllm serve m\n  --swap-space 4\n\n  --dtype  bf16\n",
+    'k: "vllm serve m\n  --swap-space 4 \\\n  --x\\ty \\"q\\"\n\n  --dtype bf16"\n',
+    "k: 'it''s m\n    --swap-space 4\n    --dtype bf16'\n",
+    "k: [sh, -c, vllm serve m\n    --swap-space 4\n    --dtype bf16]\n",
+    "k: >\n  vllm serve m\n  --swap-space 4\n    --indented x\n\n  --dtype bf16\n",
+    "k: >-\n  vllm serve m\n  --swap-space 4\n  --dtype bf16\n\n\n",
+]
+
+
+@pytest.mark.parametrize("src", SCALARS)
+def test_every_cut_across_a_fold_loads_as_the_value_without_the_cut(src):
+    """Each deletion of one or two adjacent words (with the blank before them) that the cutter
+    accepts, applied to the file, loads with PyYAML as the value without those bytes."""
+    from vllm_lint.frontends.yaml.scalar import fold_cutter, map_scalar
+    from vllm_lint.frontends.yaml.words import split_words
+
+    data = src.encode()
+    doc = yaml.compose(src, Loader=yaml.SafeLoader)
+    node = doc.value[0][1]
+    node = node.value[2] if isinstance(node, yaml.SequenceNode) else node
+    s, e = node.start_mark.index, node.end_mark.index
+    m = map_scalar(data, s, e, node.style, node.value)
+    assert m.segments, "the map is verified against the loaded value"
+    cut = fold_cutter(data, s, e, node.style, m)
+    words = split_words(node.value)
+    accepted = 0
+    for k in range(1, len(words)):
+        for n in (1, 2):
+            if k + n > len(words):
+                continue
+            a, b = words[k - 1][2], words[k + n - 1][2]  # from the end of the word before
+            sp = cut(a, b)
+            if sp is None:
+                continue
+            accepted += 1
+            after = yaml.safe_load(data[:sp.start] + data[sp.end:])["k"]
+            after = after[2] if isinstance(after, list) else after
+            assert after.encode() == m.value[:a] + m.value[b:], (k, n)
+    assert accepted >= len(words) - 1

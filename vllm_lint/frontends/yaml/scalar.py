@@ -415,6 +415,8 @@ def fold_cutter(data: bytes, start: int, end: int, style: Optional[str],
     the words). A cut starts and ends in a run or at the edge of a fold, and the scalar folded
     again without those bytes must read as the value without them; else None. None for any
     other scalar."""
+    if style == ">":
+        return _block_cutter(data, start, end, m)
     line_items = _LINE_ITEMS.get(style or "")
     if line_items is None or not m.segments or b"\n" not in data[start:end]:
         return None
@@ -422,22 +424,11 @@ def fold_cutter(data: bytes, start: int, end: int, style: Optional[str],
     body = data[base : end - (1 if style else 0)]
     segs, value = m.segments, m.value
 
-    def edge(off: int, at_start: bool) -> Optional[int]:
-        for v, f, ln in segs:
-            if (v <= off < v + ln) if at_start else (v < off <= v + ln):
-                return f + off - v
-        for v, f, ln in segs:  # at a fold: after the run before it, or before the run after it
-            if at_start and off == v + ln:
-                return f + ln
-            if not at_start and off == v:
-                return f
-        return None
-
     def cut(s: int, e: int) -> Optional[Span]:
         sp = m.span(s, e)
         if sp is not None:
             return sp
-        fs, fe = edge(s, True), edge(e, False)
+        fs, fe = _edge(segs, s, True), _edge(segs, e, False)
         if fs is None or fe is None or fe <= fs:
             return None
         try:
@@ -445,5 +436,49 @@ def fold_cutter(data: bytes, start: int, end: int, style: Optional[str],
         except (ValueError, IndexError):
             return None
         return Span(fs, fe) if folded == value[:s] + value[e:] else None
+
+    return cut
+
+
+def _edge(segs: list[tuple[int, int, int]], off: int, at_start: bool) -> Optional[int]:
+    """The file offset where a cut that starts (``at_start``) or ends at value byte ``off``
+    starts or ends: inside a run, or at a fold's edge (after the run before it, before the run
+    after it); None in the middle of a fold."""
+    for v, f, ln in segs:
+        if (v <= off < v + ln) if at_start else (v < off <= v + ln):
+            return f + off - v
+    for v, f, ln in segs:
+        if at_start and off == v + ln:
+            return f + ln
+        if not at_start and off == v:
+            return f
+    return None
+
+
+def _block_cutter(data: bytes, start: int, end: int, m: ScalarMap) -> Optional[Callable[[int, int], Optional[Span]]]:
+    """:func:`fold_cutter` of a ``>`` block: block folding keeps more-indented lines and empty
+    lines apart, so each cut is checked by loading the block, cut, with libyaml."""
+    src = data[start:end]
+    header = src.split(b"\n", 1)[0]
+    if not m.segments or any(c in b"123456789" for c in header.split(b"#", 1)[0]):
+        return None  # an indentation indicator is relative to the parent: not loadable alone
+    segs, value = m.segments, m.value
+
+    def cut(s: int, e: int) -> Optional[Span]:
+        sp = m.span(s, e)
+        if sp is not None:
+            return sp
+        fs, fe = _edge(segs, s, True), _edge(segs, e, False)
+        if fs is None or fe is None or fe <= fs:
+            return None
+        import yaml
+
+        try:
+            loaded = yaml.load(b"k: " + src[: fs - start] + src[fe - start :],
+                               Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except Exception:  # yaml.YAMLError: the cut block does not load
+            return None
+        want = (value[:s] + value[e:]).decode("utf-8", "surrogatepass")
+        return Span(fs, fe) if isinstance(loaded, dict) and loaded.get("k") == want else None
 
     return cut
