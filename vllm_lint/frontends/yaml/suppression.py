@@ -8,6 +8,9 @@
   right above its first line covers the whole scalar; ``--add-noqa`` writes the former, else the
   latter, never inside. These scalars are found with libyaml's scanner (templates filled first),
   so quotes in comments, block scalars and plain words (``don't``) are read as YAML reads them.
+
+A ``# vllm-lint: ignore`` written inside a plain or quoted scalar is part of its value, not a
+comment (:func:`is_comment`), so it suppresses nothing.
 """
 
 from __future__ import annotations
