@@ -11,7 +11,9 @@ and verifies each):
   right above its first line covers all of it (a comment cannot follow a backslash, and a
   comment line inside the command would end it);
 * a format adds the rows its own syntax needs (``Format.suppression_rows``: YAML's block scalar
-  header, ``args: |  # vllm-lint: ignore``, covers the whole scalar).
+  header, ``args: |  # vllm-lint: ignore``, covers the whole scalar);
+* a format says which ``#`` start a comment (``Format.is_comment``): one inside a YAML quoted or
+  plain scalar is part of the value, and suppresses nothing.
 
 ``per-file-ignores`` switch codes off by path. VL001 (the file could not be read) and VL003 (a
 suppression comment that suppresses nothing) cannot be suppressed by a comment.
