@@ -174,3 +174,14 @@ def test_every_cut_across_a_fold_loads_as_the_value_without_the_cut(src):
             after = after[2] if isinstance(after, list) else after
             assert after.encode() == m.value[:a] + m.value[b:], (k, n)
     assert accepted >= len(words) - 1
+
+
+def test_in_a_markdown_yaml_fence_a_suppression_inside_a_string_is_content_too(run_cli, tmp_path):
+    p = tmp_path / "README.md"
+    p.write_text("# Deploy\n\n```yaml\n" + POD.format(
+        body='      args: ["--model", "m", "--swap-space", "4", "--served-model-name", "x # vllm-lint: ignore"]')
+        + "```\n")
+    assert [(d["code"], d["location"]["row"]) for d in _findings(run_cli, p, "--select", "VL101,VL003")] \
+        == [("VL101", 12)]
+    p.write_text(p.read_text().replace('ignore"]', 'ignore"]  # vllm-lint: ignore[VL101]'))
+    assert _findings(run_cli, p, "--select", "VL101,VL003") == []

@@ -624,6 +624,23 @@ def embedded_at(data: bytes, row0: int) -> Optional[tuple[str, int, int]]:
     return None
 
 
+def is_comment(data: bytes, offset: int) -> bool:
+    """In a YAML block, YAML's answer read in the block's own text (a ``#`` inside a quoted
+    string there is part of the string); elsewhere a ``#`` starts a comment."""
+    row0 = data.count(b"\n", 0, offset)
+    block = embedded_at(data, row0)
+    if block is None or block[0] != "yaml":
+        return True
+    from vllm_lint.launch import LineIndex
+
+    from . import yaml
+
+    _fmt, first, end = block
+    starts = LineIndex(data).starts
+    stop = starts[end] if end < len(starts) else len(data)
+    return yaml.is_comment(data[starts[first]:stop], offset - starts[first])
+
+
 def suppression_rows(index, row0: int) -> list[int]:
     """In a YAML block, YAML's rows (a comment on a block scalar's header line, after a
     multi-line quoted scalar), read in the block's own text."""
