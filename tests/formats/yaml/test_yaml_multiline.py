@@ -1,8 +1,8 @@
-"""YAML scalars over several lines, through the CLI: the fixes of the cases in tests/formats/yaml/
-(multiline_*.yaml, folded_block.yaml) load with PyYAML to the value intended; --add-noqa writes only where a `#`
-is a comment, and the value loads the same before and after; a suppression comment written
-inside a quoted or plain scalar is part of the value, not a suppression. The scalar maps
-themselves: tests/frontends/test_yaml_scalar.py."""
+"""YAML scalars over several lines, through the CLI: the fixes of this folder's cases
+(multiline_*.yaml, folded_block.yaml) load with PyYAML to the value intended; --add-noqa writes
+only where a `#` is a comment, and the value loads the same before and after; a suppression
+comment written inside a quoted or plain scalar is part of the value, not a suppression. The
+scalar maps themselves: test_yaml_scalar.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-HERE = Path(__file__).resolve().parent / "yaml"
+HERE = Path(__file__).resolve().parent
 
 
 def _findings(run_cli, path, *args):
