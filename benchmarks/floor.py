@@ -6,7 +6,7 @@ same template filling (YAML), ``ast.parse`` (Python), the Dockerfile instruction
 tree-sitter-bash on RUN/CMD/ENTRYPOINT text that mentions vLLM, and the Markdown fence scanner
 plus the matching parser on fenced blocks that mention vLLM. No extraction, no database, no rules.
 
-Files are found with ``os.walk`` and the engine's ``format_by_name`` (no ``.gitignore``
+Files are found with ``os.walk`` and discovery's ``format_by_name`` (no ``.gitignore``
 handling: a floor). With ``--jobs 2`` the files are spread over a process pool in small chunks,
 like ``vllm_lint.pipeline.parallel``.
 
@@ -93,7 +93,7 @@ PARSE = {"shell": parse_shell, "yaml": parse_yaml, "python": parse_python, "dock
 def files(root: str) -> list[str]:
     from pathlib import Path
 
-    from vllm_lint.pipeline.engine import format_by_name
+    from vllm_lint.pipeline.discovery import format_by_name
 
     out = []
     for d, dirs, names in os.walk(root):
@@ -107,7 +107,8 @@ def files(root: str) -> list[str]:
 def one(path: str) -> int:
     from pathlib import Path
 
-    from vllm_lint.pipeline.engine import format_by_name, frontend
+    from vllm_lint.pipeline.discovery import format_by_name
+    from vllm_lint.pipeline.engine import frontend
 
     with open(path, "rb") as f:
         data = f.read()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from typing import Union
+
+AnyPath = Union[str, "os.PathLike[str]"]  # a file's path: a string on the lint path, or a path object
 
 
 def real_dir(d: str, memo: dict[str, str]) -> str:

@@ -20,7 +20,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from vllm_lint.pipeline.engine import Linter, Target
+from vllm_lint.pipeline.discovery import Target
+from vllm_lint.pipeline.engine import Linter
 from vllm_lint.knowledge import models
 from vllm_lint.knowledge.layout import layout
 from vllm_lint.rules.base import Rule, registry

@@ -20,7 +20,7 @@ def tree(tmp_path, monkeypatch):
 @pytest.mark.parametrize("arg", [".", "./", "d", "d/", "d//", "./d", "d/./e", "d/e/..", "./d/e/"])
 def test_walked_paths_are_shown_as_path_objects_would_show_them(tree, arg):
     """Paths are strings on the lint path; they read as ``str(Path(...))`` of the walked path did."""
-    from vllm_lint.pipeline.engine import discover
+    from vllm_lint.pipeline.discovery import discover
     from vllm_lint.settings import Settings
 
     targets, problems = discover([arg], Settings())
@@ -36,7 +36,7 @@ def test_walked_paths_are_shown_as_path_objects_would_show_them(tree, arg):
 
 @pytest.mark.parametrize("arg", ["a.sh", "./a.sh", "d//b.yaml", "d/./e/c.py", "<absolute>"])
 def test_a_named_file_is_shown_as_named_normalised(tree, arg):
-    from vllm_lint.pipeline.engine import discover
+    from vllm_lint.pipeline.discovery import discover
     from vllm_lint.settings import Settings
 
     if arg == "<absolute>":
@@ -51,7 +51,7 @@ def test_a_walk_skips_fifos_and_sockets(tree):
     only. A FIFO named on the command line (``vllm-lint <(...)``) is read as given."""
     import socket
 
-    from vllm_lint.pipeline.engine import discover
+    from vllm_lint.pipeline.discovery import discover
     from vllm_lint.settings import Settings
 
     os.mkfifo(tree / "d" / "pipe.sh")

@@ -35,7 +35,8 @@ def _findings(results) -> list:
 def corpus(synth_db_path, tmp_path, monkeypatch):
     """(targets, a new linter each call, the sequential results)."""
     from vllm_lint.pipeline import parallel
-    from vllm_lint.pipeline.engine import Linter, discover
+    from vllm_lint.pipeline.discovery import discover
+    from vllm_lint.pipeline.engine import Linter
     from vllm_lint.rules.base import select_rules
     from vllm_lint.settings import Settings
     from vllm_lint.surface.db import Database

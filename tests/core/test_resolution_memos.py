@@ -51,7 +51,7 @@ def test_real_parent_is_the_resolved_parent(synth_db, tree, monkeypatch):
     monkeypatch.chdir(tree / "real")
     linter = _linter(synth_db)
     for p in _paths(tree) * 2:  # twice: from the memo as well
-        assert linter._real_parent(Path(p)) == str(Path(p).parent.resolve()), p
+        assert linter.targeting.real_parent(Path(p)) == str(Path(p).parent.resolve()), p
 
 
 def test_base_dir_is_the_real_files_directory(tree, monkeypatch):
@@ -68,7 +68,7 @@ def test_project_pin_is_read_from_the_real_directory(synth_db, tree):
     linter = _linter(synth_db)
     for p, pin in (("real/sub/serve.sh", "0.10.2"), ("linkdir/serve.sh", "0.10.2"), ("deep/x/up/sub/serve.sh", "0.10.2"),
                    ("other/serve_link.sh", "0.8.5")):  # a linked file: its own directory, as before
-        target, why = linter.target_for(tree / p, [])
+        target, why = linter.targeting.target_for(tree / p, [])
         assert (target, why) == (synth_db.floor_version(pin), f"requirements.txt pins vllm=={pin}"), p
 
 

@@ -343,7 +343,8 @@ def test_directory_named_like_a_file(run_cli, tmp_path):
 
 
 def test_directory_target_reported_by_the_engine(synth_db_path, tmp_path):
-    from vllm_lint.pipeline.engine import Linter, Target
+    from vllm_lint.pipeline.discovery import Target
+    from vllm_lint.pipeline.engine import Linter
     from vllm_lint.rules.base import select_rules
     from vllm_lint.settings import Settings
     from vllm_lint.surface.db import Database

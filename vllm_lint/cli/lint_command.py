@@ -408,7 +408,8 @@ def prepare(o: LintOptions) -> Job:
 def run(o: LintOptions, job: Job):
     """Discover the files and lint them (fixing in memory with --fix); record the verdicts in the
     result cache. (results, targets); None when --show-files printed the files instead."""
-    from ..pipeline.engine import FileResult, discover
+    from ..pipeline.discovery import discover
+    from ..pipeline.engine import FileResult
     from ..pipeline.parallel import lint_all
     from ..surface.db import DatabaseError, UnknownVersion
 
@@ -576,8 +577,8 @@ def _show_settings(settings, rules, linter, path: str) -> int:
 
     echo(f"Resolved settings for: {path}")
     echo(f"Settings path: {settings.source if settings.source else '(none: defaults)'}")
-    if linter.explicit_target:
-        echo(f"target-version = {json.dumps(linter.explicit_target)}  # from {getattr(settings, 'target_origin', 'configuration')}")
+    if linter.targeting.explicit:
+        echo(f"target-version = {json.dumps(linter.targeting.explicit)}  # from {getattr(settings, 'target_origin', 'configuration')}")
     else:
         echo("target-version: inferred per launch (image tag, FROM, pin, prose), else the newest release "
              f"{linter.db.newest}")
@@ -597,7 +598,8 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     settings and excludes); with --fix the fixed text goes to standard output (always, changed or
     not, so an editor can replace the buffer with it) and the report to standard error."""
     from ..api import UnknownFormat, analyse_bytes
-    from ..pipeline.engine import FileResult, discover
+    from ..pipeline.discovery import discover
+    from ..pipeline.engine import FileResult
 
     name = o.stdin_filename or "-"
     data = sys.stdin.buffer.read()
@@ -656,7 +658,7 @@ def newest_note(results, linter) -> Optional[str]:
     """Once per run: launches that name no release were checked against the database's newest,
     so their findings change when the database grows. None when every launch named one."""
     n = sum(1 for r in results if r.defaulted)
-    if not n or linter.explicit_target:
+    if not n or linter.targeting.explicit:
         return None
     files = f"{n} file{'s' if n != 1 else ''}"
     return (f"{files} named no vLLM release: checked against the newest in the database, {linter.db.newest} "

@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..argv import ArgvParser, ParsedArg
-from .engine import NEWEST_SOURCE, Linter, discover
+from .discovery import discover
+from .engine import Linter
+from .targeting import NEWEST_SOURCE
 from ..launch import EnvAssign, Extraction, Launch, LineIndex, Span
 from ..rules.base import Diagnostic, LintContext, registry, select_rules
 from ..settings import Settings
@@ -306,7 +308,7 @@ class Auditor:
         # release A per launch: what the launch names (image tag, FROM, pin, configuration)
         self.from_linter = Linter(db, base.merged(), rules)
         if self.from_version is None:
-            self.from_linter.explicit_target = None
+            self.from_linter.targeting.explicit = None
         # release B: what `vllm-lint --fix --target-version B` does
         to_settings = base.merged(target_version=self.to)
         self.to_linter = Linter(db, to_settings, rules, unsafe_fixes=unsafe_fixes)
@@ -316,7 +318,7 @@ class Auditor:
     def from_for(self, path: Path, hints, line: int) -> tuple[str, str]:
         if self.from_version:
             return self.from_version, "--from"
-        v, source = self.from_linter.target_for(path, hints)
+        v, source = self.from_linter.targeting.target_for(path, hints)
         if source == NEWEST_SOURCE:
             if self.default_from:
                 return self.default_from, "--default-from"

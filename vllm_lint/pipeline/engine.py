@@ -11,198 +11,25 @@ if the result still parses in its format (``Format.parse_check``). Suppression c
 from __future__ import annotations
 
 import os
-import re
 import stat
 from pathlib import Path
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Optional
 
 from . import suppress
-from ..frontends.base import Mode, format_by_content, format_by_filename
+from .discovery import Target, format_by_name
+from .targeting import NEWEST_SOURCE, Targeting
+from ..frontends.base import Mode, format_by_content
 from ..frontends.base import get as format_unit
-from ..fsutil import real_dir
+from ..fsutil import AnyPath
 from .. import reach
-from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, VersionHint
+from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span
 from ..record import Record, lazy_re
 from ..rules.base import Diagnostic, LintContext, Rule, registry
 from ..settings import Settings
 from ..surface.db import Database, DatabaseError, UnknownVersion
 
-AnyPath = Union[str, "os.PathLike[str]"]  # a file's path: a string on the lint path, or a path object
-
 MAX_FIX_PASSES = 10
 MAX_FILE_BYTES = 10 * 1024 * 1024  # larger files get a VL001 finding instead of being parsed
-
-_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
-              ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
-
-
-
-# ----------------------------------------------------------------------------- format detection
-
-
-def format_by_name(path: AnyPath) -> Optional[str]:
-    """The format a path's file name says."""
-    return format_by_filename(os.path.basename(path))
-
-
-# ----------------------------------------------------------------------------- discovery
-
-
-class Target(Record):
-    """A file to lint. ``path``: as shown in findings, normalised as ``str(Path(...))`` would (a
-    string: a path object per walked file cost more than the rest of screening it); ``explicit``:
-    named on the command line, not found by a directory walk."""
-
-    __slots__ = ("path", "explicit")
-
-    def __init__(self, path: str, explicit: bool) -> None:
-        self.path = path
-        self.explicit = explicit
-
-
-def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
-    """Files to lint. Explicit files are always linted, unless ``force-exclude`` is on and an
-    ``exclude`` / ``extend-exclude`` pattern matches the file or a folder above it (pre-commit names
-    every staged file); directories are walked honouring ``.gitignore``, ``exclude`` /
-    ``extend-exclude`` and skipping VCS, virtualenvs and node_modules. Missing paths become VL001
-    findings."""
-
-    out: list[Target] = []
-    problems: list[Diagnostic] = []
-    excludes = list(settings.exclude) + list(settings.extend_exclude)
-    base = settings.source.parent if settings.source else Path.cwd()
-    user_spec = _spec(excludes) if excludes else None
-
-    def excluded(path: str) -> bool:
-        if user_spec is None:
-            return False
-        p = Path(path)
-        try:
-            rel = p.resolve().relative_to(base.resolve()).as_posix()
-        except ValueError:
-            rel = p.as_posix()
-        return user_spec.match_file(rel) or user_spec.match_file(p.name)
-
-    seen: set[str] = set()
-    for raw in paths:
-        p = Path(raw)
-        if not os.path.lexists(p):
-            problems.append(Diagnostic("VL001", "no such file or directory", raw, None, line=1))
-            continue
-        if settings.force_exclude and _force_excluded(p, excluded):
-            continue
-        if p.is_dir():
-            root = str(p)
-            # the walk's paths are ``root/name...``: normalised as ``root`` is, except that the
-            # entries of "." read "./name" where ``str(Path("./name"))`` is "name"
-            cut = 2 if root == "." else 0
-            for f, key in _walk(root, excluded):
-                if key not in seen:
-                    seen.add(key)
-                    out.append(Target(f[cut:], False))
-        else:
-            key = os.path.realpath(p)
-            if key not in seen:
-                seen.add(key)
-                out.append(Target(str(p), True))
-    return out, problems
-
-
-def _force_excluded(p: Path, excluded) -> bool:
-    """Whether an explicitly named path, or a folder above it, is excluded (``--force-exclude``)."""
-    if excluded(str(p)):
-        return True
-    if not p.is_absolute() and any(part in _SKIP_DIRS for part in p.parts[:-1]):
-        return True
-    parent = p.parent
-    while str(parent) not in ("", ".", os.sep) and parent != parent.parent:
-        if excluded(str(parent)):
-            return True
-        parent = parent.parent
-    return False
-
-
-def _spec(lines: list[str]):
-    import pathspec
-
-    try:  # pathspec >= 1.0 names git's own semantics "gitignore"
-        return pathspec.PathSpec.from_lines("gitignore", lines)
-    except (KeyError, LookupError):
-        return pathspec.PathSpec.from_lines("gitwildmatch", lines)
-
-
-def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
-    """Candidate files under ``root``: each path, with its real path (the key that makes a file
-    linted once). Strings and directory entries throughout: a path object per walked file, and a
-    system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
-    A directory is resolved once (``fsutil.real_dir``); a symbolic link (known from its entry) is
-    resolved itself."""
-    specs: list[tuple[str, Any]] = []  # (directory with a trailing separator, its .gitignore)
-    visited: set[tuple[int, int]] = set()
-    real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
-
-    def ignored(path: str, is_dir: bool) -> bool:
-        for prefix, spec in specs:
-            if path.startswith(prefix):
-                rel = path[len(prefix):]
-                if os.sep != "/":
-                    rel = rel.replace(os.sep, "/")
-                if spec.match_file(rel + "/" if is_dir else rel):
-                    return True
-        return False
-
-    stack = [root]
-    while stack:
-        d = stack.pop()
-        try:
-            st = os.stat(d)
-            entries = sorted(os.scandir(d), key=lambda e: e.name)
-        except OSError:
-            continue
-        if (st.st_dev, st.st_ino) in visited:  # symlink loops
-            continue
-        visited.add((st.st_dev, st.st_ino))
-        for e in entries:
-            if e.name == ".gitignore":
-                try:
-                    if e.is_file():
-                        with open(e.path, encoding="utf-8", errors="replace") as fh:
-                            specs.append((os.path.join(d, ""), _spec(fh.read().splitlines())))
-                except Exception:
-                    pass
-                break
-        subdirs = []
-        for e in entries:
-            path = e.path
-            try:
-                is_dir = e.is_dir()
-            except OSError:
-                continue
-            if is_dir:
-                name = e.name
-                if name in _SKIP_DIRS or (name.startswith(".") and name not in (".github", ".gitlab")) \
-                        or (specs and ignored(path, True)) or excluded(path) \
-                        or os.path.exists(os.path.join(path, "pyvenv.cfg")):
-                    continue
-                subdirs.append(path)
-            else:
-                try:
-                    if not e.is_file():
-                        continue  # a FIFO, socket or device: reading it could block (named, it is read)
-                except OSError:
-                    continue
-                if (specs and ignored(path, False)) or excluded(path):
-                    continue
-                if format_by_filename(e.name) is not None or "." not in e.name:
-                    try:
-                        is_link = e.is_symlink()
-                    except OSError:
-                        is_link = True  # let realpath decide
-                    if is_link:
-                        yield path, os.path.realpath(path)
-                    else:
-                        yield path, os.path.join(real_dir(d, real_dirs), e.name)
-        stack.extend(reversed(subdirs))
 
 
 # ----------------------------------------------------------------------------- file linting
@@ -329,8 +156,6 @@ NO_LAUNCH, NOT_SUPPORTED, TEMPLATE_UNKNOWN, NOT_PARSED, IGNORED = (
 _STATE_UNREAD = {"nolaunch": NO_LAUNCH, "template": TEMPLATE_UNKNOWN}
 # a launch was read: "clean", or "newest" when one named no release (``FileResult.defaulted``)
 _STATE_READ = ("clean", "newest")
-#: ``Linter.target_for``'s fallback when no release is named (no -t, hint or pin)
-NEWEST_SOURCE = "newest release in the database"
 _NONE_UNREAD = {"none": NO_LAUNCH, "none-unsupported": NOT_SUPPORTED, "none-format": None}
 
 
@@ -350,68 +175,10 @@ class Linter:
         self.settings = settings
         self.rules = rules
         self.unsafe_fixes = unsafe_fixes
-        self._pins: dict[str, Optional[tuple[str, str]]] = {}
         self.verbose: list[str] = []  # per-file notes for --verbose, collected by lint_file
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
         self._linted_refs: set[str] = set()
-        self.explicit_target: Optional[str] = None
-        if settings.target_version:
-            self.explicit_target = db.resolve_version(settings.target_version)
-
-    # -- target release
-    def _project_pin(self, directory) -> Optional[tuple[str, str]]:
-        """The release a requirements / constraints file or pyproject.toml in ``directory`` (a
-        real directory, path or string) or an ancestor up to the repository root pins, once per
-        directory. Strings, not path objects: every directory of a corpus is asked once."""
-        key = str(directory)
-        if key in self._pins:
-            return self._pins[key]
-        found = None
-        pin_re = re.compile(r"^\s*vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", re.M)
-        for name in sorted(os.listdir(key)) if os.path.isdir(key) else []:
-            if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) or name == "pyproject.toml":
-                try:
-                    with open(os.path.join(key, name), encoding="utf-8", errors="replace") as f:
-                        text = f.read()
-                except OSError:
-                    continue
-                m = pin_re.search(text) or re.search(r"[\"']vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", text)
-                if m:
-                    op, ver = m.group(1), m.group(2)
-                    # a range (vllm>=0.10) is not a pin: it names no release
-                    v = self.db.floor_version(ver) if op in ("==", "~=") else None
-                    if v:
-                        found = (v, f"{name} pins vllm{op}{ver}")
-                        break
-        if found is None and not os.path.exists(os.path.join(key, ".git")):
-            parent = os.path.dirname(key)
-            if parent != key:
-                found = self._project_pin(parent)
-        self._pins[key] = found
-        return found
-
-    def _real_parent(self, path: AnyPath) -> str:
-        """``str(path.parent.resolve())``, once per directory (``fsutil.real_dir``; the memo lives as
-        long as this linter). ``str(path.parent)`` without a path object."""
-        return real_dir(os.path.dirname(str(path)) or ".", self.__dict__.setdefault("_real_dirs", {}))
-
-    def target_for(self, path: AnyPath, hints: list[VersionHint]) -> tuple[str, str]:
-        if self.explicit_target:
-            return self.explicit_target, self.settings.target_origin or "--target-version"
-        for h in hints:
-            text = h.version.strip()
-            if text.lower() in ("latest", "nightly", "main"):
-                return self.db.newest, f"{h.source} '{text}' (newest release in the database)"
-            v = self.db.floor_version(text)
-            if v is None:  # a local suffix on the release (v0.7.3.self.post1): the release it names
-                m = re.match(r"v?(\d+\.\d+(?:\.\d+)?)(?=[.+_-]|$)", text)
-                v = self.db.floor_version(m.group(1)) if m else None
-            if v:
-                return v, f"{h.source} {text}"
-        pin = self._project_pin(self._real_parent(path))
-        if pin:
-            return pin
-        return self.db.newest, NEWEST_SOURCE
+        self.targeting = Targeting(db, settings)  # the release each launch is checked against
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -478,7 +245,7 @@ class Linter:
         seen_env: set[tuple[int, int]] = set()
         for launch in extraction.launches:
             hints = list(launch.version_hints) + list(extraction.version_hints)
-            target, source = forced or self.target_for(path, hints)
+            target, source = forced or self.targeting.target_for(path, hints)
             surface = self.db.surface(target)
             args = ArgvParser(surface, self.db,
                               positional_model=surface.entry_has_positional_model(launch.entry)).parse(launch)
@@ -494,7 +261,7 @@ class Linter:
         # a file without a launch still gets one context: the rules about a file's text (an image
         # tag, an install line) need no launch (rules/_file_scope.py)
         if loose or not extraction.launches:
-            target, source = forced or self.target_for(path, list(extraction.version_hints))
+            target, source = forced or self.targeting.target_for(path, list(extraction.version_hints))
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)
             diags.extend(self._run(ctx))
@@ -704,10 +471,10 @@ class Linter:
         """A file's findings hold while its bytes, the project pin near it and (where it matters)
         the way it was named stay the same. ``state``: "clean" when a launch was read, else
         "nolaunch" / "template" (``_STATE_UNREAD``)."""
-        return f"{state}|{self._project_pin(self._real_parent(path))}{_mode_tag(path, mode)}"
+        return f"{state}|{self.targeting.pin_for(path)}{_mode_tag(path, mode)}"
 
     def _content_key(self, path: AnyPath, data: bytes, fmt: str, mode: str, forced: Optional[tuple[str, str]]) -> str:
-        pin = self._project_pin(self._real_parent(path))
+        pin = self.targeting.pin_for(path)
         return self.cache.key(str(path), data, f"{fmt}|{pin}|{mode}|{forced}")
 
     def finish(self, data: bytes, diags: list[Diagnostic], path: Optional[str] = None,

@@ -228,7 +228,8 @@ class Session:
 
     def analyse(self, path: str, text: str, language_id: Optional[str] = None) -> Analysis:
         """Lint ``text`` (the editor's buffer, saved or not) as the file at ``path``."""
-        from ..pipeline.engine import format_by_content, format_by_name
+        from ..frontends.base import format_by_content
+        from ..pipeline.discovery import format_by_name
         from ..settings import ConfigError
         from ..surface.db import DatabaseError
 
@@ -375,7 +376,7 @@ def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optiona
         return None
     target = analysis.target_at(start)
     if target is None:
-        release, why = analysis.linter.target_for(analysis.path, []) if analysis.linter else (db.newest, "newest")
+        release, why = analysis.linter.targeting.target_for(analysis.path, []) if analysis.linter else (db.newest, "newest")
     else:
         release, why = target
     label = "environment variable" if st.kind == "env" else "option"
@@ -447,7 +448,7 @@ def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int,
         return start, []
     target = analysis.target_at(start)
     if target is None:
-        release = (analysis.linter.target_for(analysis.path, [])[0] if analysis.linter else session.db.newest)
+        release = (analysis.linter.targeting.target_for(analysis.path, [])[0] if analysis.linter else session.db.newest)
     else:
         release = target[0]
     surface = session.db.surface(release)

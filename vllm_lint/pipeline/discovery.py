@@ -1,0 +1,182 @@
+"""Discovery: the files a run lints, from the paths it was given (explicit files, directory walks
+honouring ``.gitignore``, ``exclude`` / ``extend-exclude`` and ``force-exclude``), and the format a
+file's name says. Only names are read here; what a file holds is the engine's business
+(``vllm_lint.pipeline.engine``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from ..frontends.base import format_by_filename
+from ..fsutil import AnyPath, real_dir
+from ..record import Record
+from ..rules.base import Diagnostic
+from ..settings import Settings
+
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
+              ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
+
+
+def format_by_name(path: AnyPath) -> Optional[str]:
+    """The format a path's file name says."""
+    return format_by_filename(os.path.basename(path))
+
+
+class Target(Record):
+    """A file to lint. ``path``: as shown in findings, normalised as ``str(Path(...))`` would (a
+    string: a path object per walked file cost more than the rest of screening it); ``explicit``:
+    named on the command line, not found by a directory walk."""
+
+    __slots__ = ("path", "explicit")
+
+    def __init__(self, path: str, explicit: bool) -> None:
+        self.path = path
+        self.explicit = explicit
+
+
+def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
+    """Files to lint. Explicit files are always linted, unless ``force-exclude`` is on and an
+    ``exclude`` / ``extend-exclude`` pattern matches the file or a folder above it (pre-commit names
+    every staged file); directories are walked honouring ``.gitignore``, ``exclude`` /
+    ``extend-exclude`` and skipping VCS, virtualenvs and node_modules. Missing paths become VL001
+    findings."""
+
+    out: list[Target] = []
+    problems: list[Diagnostic] = []
+    excludes = list(settings.exclude) + list(settings.extend_exclude)
+    base = settings.source.parent if settings.source else Path.cwd()
+    user_spec = _spec(excludes) if excludes else None
+
+    def excluded(path: str) -> bool:
+        if user_spec is None:
+            return False
+        p = Path(path)
+        try:
+            rel = p.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            rel = p.as_posix()
+        return user_spec.match_file(rel) or user_spec.match_file(p.name)
+
+    seen: set[str] = set()
+    for raw in paths:
+        p = Path(raw)
+        if not os.path.lexists(p):
+            problems.append(Diagnostic("VL001", "no such file or directory", raw, None, line=1))
+            continue
+        if settings.force_exclude and _force_excluded(p, excluded):
+            continue
+        if p.is_dir():
+            root = str(p)
+            # the walk's paths are ``root/name...``: normalised as ``root`` is, except that the
+            # entries of "." read "./name" where ``str(Path("./name"))`` is "name"
+            cut = 2 if root == "." else 0
+            for f, key in _walk(root, excluded):
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Target(f[cut:], False))
+        else:
+            key = os.path.realpath(p)
+            if key not in seen:
+                seen.add(key)
+                out.append(Target(str(p), True))
+    return out, problems
+
+
+def _force_excluded(p: Path, excluded) -> bool:
+    """Whether an explicitly named path, or a folder above it, is excluded (``--force-exclude``)."""
+    if excluded(str(p)):
+        return True
+    if not p.is_absolute() and any(part in _SKIP_DIRS for part in p.parts[:-1]):
+        return True
+    parent = p.parent
+    while str(parent) not in ("", ".", os.sep) and parent != parent.parent:
+        if excluded(str(parent)):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _spec(lines: list[str]):
+    import pathspec
+
+    try:  # pathspec >= 1.0 names git's own semantics "gitignore"
+        return pathspec.PathSpec.from_lines("gitignore", lines)
+    except (KeyError, LookupError):
+        return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+
+
+def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
+    """Candidate files under ``root``: each path, with its real path (the key that makes a file
+    linted once). Strings and directory entries throughout: a path object per walked file, and a
+    system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
+    A directory is resolved once (``fsutil.real_dir``); a symbolic link (known from its entry) is
+    resolved itself."""
+    specs: list[tuple[str, Any]] = []  # (directory with a trailing separator, its .gitignore)
+    visited: set[tuple[int, int]] = set()
+    real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
+
+    def ignored(path: str, is_dir: bool) -> bool:
+        for prefix, spec in specs:
+            if path.startswith(prefix):
+                rel = path[len(prefix):]
+                if os.sep != "/":
+                    rel = rel.replace(os.sep, "/")
+                if spec.match_file(rel + "/" if is_dir else rel):
+                    return True
+        return False
+
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        try:
+            st = os.stat(d)
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in visited:  # symlink loops
+            continue
+        visited.add((st.st_dev, st.st_ino))
+        for e in entries:
+            if e.name == ".gitignore":
+                try:
+                    if e.is_file():
+                        with open(e.path, encoding="utf-8", errors="replace") as fh:
+                            specs.append((os.path.join(d, ""), _spec(fh.read().splitlines())))
+                except Exception:
+                    pass
+                break
+        subdirs = []
+        for e in entries:
+            path = e.path
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                name = e.name
+                if name in _SKIP_DIRS or (name.startswith(".") and name not in (".github", ".gitlab")) \
+                        or (specs and ignored(path, True)) or excluded(path) \
+                        or os.path.exists(os.path.join(path, "pyvenv.cfg")):
+                    continue
+                subdirs.append(path)
+            else:
+                try:
+                    if not e.is_file():
+                        continue  # a FIFO, socket or device: reading it could block (named, it is read)
+                except OSError:
+                    continue
+                if (specs and ignored(path, False)) or excluded(path):
+                    continue
+                if format_by_filename(e.name) is not None or "." not in e.name:
+                    try:
+                        is_link = e.is_symlink()
+                    except OSError:
+                        is_link = True  # let realpath decide
+                    if is_link:
+                        yield path, os.path.realpath(path)
+                    else:
+                        yield path, os.path.join(real_dir(d, real_dirs), e.name)
+        stack.extend(reversed(subdirs))
+
