@@ -1,11 +1,13 @@
-"""The lint pipeline: paths -> files -> format -> front-end -> launches -> target -> rules -> diagnostics.
+"""The engine: a file's bytes -> format -> front-end -> launches -> target -> rules -> diagnostics.
 
-Its one product is ``Linter.analyse(path, data) -> FileAnalysis``: lint, --fix, --add-noqa, the
-baseline, the audit and the language server consume it. The engine names no format: it asks
-the registry (``vllm_lint.frontends.base``). Also the fix loop (``Linter.fix_loop``): apply
-non-overlapping edits (``vllm_lint.pipeline.fix``), analyse again, repeat (bounded); a pass is kept only
-if the result still parses in its format (``Format.parse_check``). Suppression comments:
-``vllm_lint.pipeline.suppress``. The layers and the data flow of one run: ``docs/architecture.md``.
+The files come from ``vllm_lint.pipeline.discovery``, the release each launch is checked against
+from ``vllm_lint.pipeline.targeting``. The engine's one product is ``Linter.analyse(path, data)
+-> FileAnalysis``: lint, --fix, --add-noqa, the baseline, the audit and the language server
+consume it. The engine names no format: it asks the registry (``vllm_lint.frontends.base``).
+Also the fix loop (``Linter.fix_loop``): apply non-overlapping edits (``vllm_lint.pipeline.fix``),
+analyse again, repeat (bounded); a pass is kept only if the result still parses in its format
+(``Format.parse_check``). Suppression comments: ``vllm_lint.pipeline.suppress``. The layers and
+the data flow of one run: ``docs/architecture.md``.
 """
 
 from __future__ import annotations
