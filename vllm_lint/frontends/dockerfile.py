@@ -577,7 +577,7 @@ def _run(data: bytes, ins: _Instr, escape: bytes, stage: _Stage, out: Extraction
             break
         s += m.end()
     script, omap = _script_of(data, ins, escape, s, ins.body_end)
-    sub = _add_shell_launches(out, script, path, omap, stage, "RUN")
+    sub = _add_shell_launches(out, script, path, omap, stage)
     if sub is None:
         return
     for h in sub.version_hints:
@@ -607,7 +607,7 @@ def _jtoken(w: _JWord) -> Token:
 def _stage_launches(data: bytes, st: _Stage, escape: bytes, out: Extraction, path: str) -> None:
     ep, cmd = st.entrypoint, st.cmd
     if ep is not None and ep[0] == "shell":
-        _shell_form(data, ep[2], escape, st, out, path, "ENTRYPOINT")
+        _shell_form(data, ep[2], escape, st, out, path)
         return
     if ep is not None:
         ep_words: list[_JWord] = ep[1]
@@ -618,14 +618,14 @@ def _stage_launches(data: bytes, st: _Stage, escape: bytes, out: Extraction, pat
             span_ins = cmd[2] if cmd_words else ep[2]
             _exec_launch(data, st, out, path, found, allw, ep[2], span_ins)
             return
-        _exec_shell_c(data, allw, st, out, path, ep[2])
+        _exec_shell_c(data, allw, st, out, path)
         return
     if cmd is None:
         return
     starts_vllm = st.vllm_image and image_starts_vllm(st.image or "")
     if cmd[0] == "shell":
         if not starts_vllm:
-            _shell_form(data, cmd[2], escape, st, out, path, "CMD")
+            _shell_form(data, cmd[2], escape, st, out, path)
         return
     words = cmd[1]
     texts = [w.text for w in words]
@@ -643,10 +643,10 @@ def _stage_launches(data: bytes, st: _Stage, escape: bytes, out: Extraction, pat
     if found is not None:
         _exec_launch(data, st, out, path, found, words, cmd[2], cmd[2])
         return
-    _exec_shell_c(data, words, st, out, path, cmd[2])
+    _exec_shell_c(data, words, st, out, path)
 
 
-def _exec_shell_c(data, words, st, out, path, ins) -> None:
+def _exec_shell_c(data, words, st, out, path) -> None:
     """``["/bin/sh", "-c", "vllm serve ..."]``."""
     for k, w in enumerate(words[:-1]):
         base = w.text.rsplit("/", 1)[-1]
@@ -661,13 +661,13 @@ def _exec_shell_c(data, words, st, out, path, ins) -> None:
             def omap(i: int, _p=inner.pos) -> Optional[int]:
                 return _p[i] if 0 <= i < len(_p) else None
 
-            _add_shell_launches(out, script, path, omap, st, ins.keyword)
+            _add_shell_launches(out, script, path, omap, st)
             return
 
 
-def _shell_form(data, ins, escape, st, out, path, keyword) -> None:
+def _shell_form(data, ins, escape, st, out, path) -> None:
     script, omap = _script_of(data, ins, escape, ins.args, ins.end)
-    _add_shell_launches(out, script, path, omap, st, keyword)
+    _add_shell_launches(out, script, path, omap, st)
 
 
 def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_ins) -> None:
@@ -689,7 +689,6 @@ def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_i
         env=env,
         version_hints=hints,
     )
-    la.context["dockerfile_instruction"] = span_ins.keyword
     if st.image:
         la.image = st.image
     word_of = {id(t): w for t, w in zip(tokens, arg_words)}
@@ -723,8 +722,7 @@ def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_i
     out.launches.append(la)
 
 
-def _add_shell_launches(out: Extraction, script: bytes, path: str, omap, stage,
-                        keyword: str) -> Optional[Extraction]:
+def _add_shell_launches(out: Extraction, script: bytes, path: str, omap, stage) -> Optional[Extraction]:
     """Launches and exported variables of a shell script inside an instruction (RUN, shell-form
     CMD/ENTRYPOINT, exec-form ``sh -c``); the launches inherit the stage's ENV and version hints.
     Returns the script's extraction (None when it does not parse)."""
@@ -735,7 +733,6 @@ def _add_shell_launches(out: Extraction, script: bytes, path: str, omap, stage,
     for la in sub.launches:
         la.env = list(stage.env) + la.env
         la.version_hints = list(stage.hints) + la.version_hints
-        la.context["dockerfile_instruction"] = keyword
         out.launches.append(la)
     out.env.extend(sub.env)
     return sub

@@ -45,10 +45,8 @@ What it finds
   ``VLLM_*``; rules decide what matters).
 
 ``Launch.model``: the value of the first positional / ``model=``; ``Launch.image``: the image of a
-``docker run``. ``Launch.context`` keys: ``model_positional``, ``positional`` (source text of further positionals), ``kwargs_dicts`` (names
-expanded with ``**``), ``python_call`` (the subprocess/os function),
-``python_shell_string`` and ``shell_span`` (launches found in a shell string; ``span`` is then the
-Python call).
+``docker run``; a launch found in a shell string has the Python call as its ``span``.
+``Launch.context`` keys: ``positional`` (the source text of positionals after the model).
 
 Known limits: deletes of two adjacent arguments are computed independently and may overlap (the
 fixer's loop re-lints and applies the second); a list/dict bound more than once before the call

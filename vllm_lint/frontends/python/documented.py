@@ -93,8 +93,6 @@ def _read_shell(fx: PyFile, shown: str, omap: Callable[[int], Optional[int]], ut
         return
     if regions:
         mark(sub, regions, omap)
-    for la in sub.launches:
-        la.context["documented"] = True
     fx.result.launches.extend(sub.launches)
 
 

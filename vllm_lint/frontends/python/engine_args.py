@@ -47,7 +47,6 @@ def kwargs_launch(fx: PyFile, call: ast.Call, entry: str, scope: Scope) -> None:
             ka = keyed_value(fx, "model", None, n, None)
             launch.keyed.append(ka)
             launch.model = ka.value
-            launch.context["model_positional"] = True
         else:
             launch.context.setdefault("positional", []).append(src.text(src.span(n)))
     fx.result.launches.append(launch)
@@ -93,7 +92,6 @@ def _splat(fx: PyFile, value: ast.AST, launch: Launch, scope: Scope, call: ast.C
         mutations = mutations_since(value.id, bscope, binding, pos, scope)
         if rebound(value.id, bscope, pos, scope):
             launch.opaque = True
-        launch.context.setdefault("kwargs_dicts", []).append(value.id)
     keyed, opaque = mapping(fx, node, scope, pos)
     if opaque is None:
         launch.opaque = True

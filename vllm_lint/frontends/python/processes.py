@@ -59,7 +59,6 @@ def proc_launch(fx: PyFile, call: ast.Call, dotted: str, spec: tuple[str, int], 
     env = env_kwarg(fx, env_node, scope, pos) if env_node is not None else []
     for la in launches:
         la.env = env + la.env
-        la.context.setdefault("python_call", dotted)
         fx.result.launches.append(la)
 
 
@@ -291,9 +290,7 @@ def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call) -> list[Launch]:
         fx.result.notes.append(Note(f"shell string in Python not parsed: {exc.message}", sp))
         return []
     for la in sub.launches:
-        la.context["shell_span"] = la.span
         la.span = src.span(call)
-        la.context["python_shell_string"] = True
     fx.result.env.extend(sub.env)
     fx.result.notes.extend(sub.notes)
     fx.result.version_hints.extend(sub.version_hints)

@@ -127,8 +127,7 @@ def _ray_llm_config(fx: PyFile, call: ast.Call, scope: Scope) -> None:
     if kwargs is None and runtime_env is None:
         return
     pos = (call.lineno, call.col_offset)
-    launch = Launch(path=fx.path, entry="ray.serve.llm", style="kwargs", span=fx.src.span(call),
-                    context={"engine": "ray.serve.llm"})
+    launch = Launch(path=fx.path, entry="ray.serve.llm", style="kwargs", span=fx.src.span(call))
     if kwargs is not None:
         keyed, opaque = mapping(fx, kwargs, scope, pos)
         launch.keyed.extend(keyed)
@@ -194,8 +193,7 @@ def _server_parse(fx: PyFile, call: ast.Call, scope: Scope) -> None:
     if not (made.startswith("vllm.") and made.endswith(".make_arg_parser")):
         return
     words = argv_words(fx, call.args[0], scope, (call.lineno, call.col_offset))
-    launch = Launch(path=fx.path, entry="openai.api_server", style="argv", span=fx.src.span(call),
-                    context={"python_call": made.rsplit(".", 1)[-1] + ".parse_args"})
+    launch = Launch(path=fx.path, entry="openai.api_server", style="argv", span=fx.src.span(call))
     launch.tokens = [t for t, _w, _l, _i in words.entries]
     launch.opaque = any(t.splat for t in launch.tokens) or bool(words.ambiguous)
     launch.delete_tokens = words.deleter()

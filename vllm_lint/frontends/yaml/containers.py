@@ -246,7 +246,7 @@ class _Container:
             if nm in kserve.ENV_ARG_CARRIERS and isinstance(val, ScalarNode) and id(val) not in t.consumed:
                 _words, env, hw2, versions, span = self.facts()
                 toks = t.string_words(val)
-                c2 = dict(self.ctx, args_only=True, carrier=nm)
+                c2 = dict(self.ctx, args_only=True)
                 t.argv_launch(f"env:{nm}", toks, t.content_span(item) or span, env,
                               versions, hw2, c2)
                 t.consumed.add(id(val))

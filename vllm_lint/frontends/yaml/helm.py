@@ -146,15 +146,11 @@ def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
     env = _env(t, spec, ms)
     cfg = get(ms, "vllmConfig")
     ctx: dict[str, Any] = {"chart": "vllm-project/production-stack"}
-    name = text(get(ms, "name"))
-    if name:
-        ctx["name"] = name
     if image:
         ctx["image"] = image
     url = get(ms, "modelURL")
     if text(url):
         ctx["model"] = url.value
-        ctx["model_span"] = t.node_span(url)
     if get(ms, "raySpec") is not None:
         ctx["partial_layout"] = "production-stack starts this model on a Ray cluster (raySpec)"
     keyed = _keyed(t, ms, cfg, env, ctx)
@@ -225,10 +221,6 @@ def _keyed(t: YamlText, ms: Any, cfg: Any, env: list[EnvAssign], ctx: dict[str, 
                                      delete_span=ka.delete_span))
             elif ka.key != "extraArgs":
                 ignored.append(ka.key)
-        if not any(ka.key == "enablePrefixCaching" and ka.value for ka in keyed):
-            # the chart emits --no-enable-prefix-caching whenever vllmConfig is set and
-            # enablePrefixCaching is not true
-            ctx["implicit_args"] = ["--no-enable-prefix-caching"]
     ctx["option_for_key"] = option_for_key
     if ignored:
         ctx["ignored_keys"] = ignored

@@ -35,7 +35,6 @@ def serve_config(t: YamlText, node: Any, hw: Hardware,
     inner.out = None  # type: ignore[assignment]  # see extract: no cycle through the deleters
     for la in t.out.launches[start:]:
         la.hardware = hw_merge(hw, la.hardware)
-        la.context.setdefault("embedded", SERVE_CONFIG_KEY)
 
 
 def serve_llm(t: YamlText, root: Any, hw: Hardware) -> None:
@@ -47,12 +46,8 @@ def serve_llm(t: YamlText, root: Any, hw: Hardware) -> None:
         hw2 = Hardware(gpu_product=text(get(n, "accelerator_type")))
         keyed = t.keyed_args(ek, style_of=lambda k: "snake")
         mlc = get(n, "model_loading_config")
-        ctx: dict[str, Any] = {"engine": "ray.serve.llm"}
         mid = text(get(mlc, "model_source")) or text(get(mlc, "model_id"))
-        if mid:
-            ctx["model"] = mid
         launch = Launch(path=t.path, entry="ray.serve.llm", style="kwargs",
                         span=t.content_span(ek) or Span(0, 0), keyed=keyed,
-                        hardware=hw_merge(hw, hw2) if hw2.gpu_product else hw)
-        launch.take_context(ctx)
+                        hardware=hw_merge(hw, hw2) if hw2.gpu_product else hw, model=mid or None)
         t.out.launches.append(launch)

@@ -11,7 +11,7 @@ auto"``) is its words, with no deletion offered. A vLLM-Omni recipe (a top-level
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from vllm_lint.frontends.yaml.env import compose_env
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
@@ -66,6 +66,5 @@ def _launch(t: YamlText, node: Any, args: Any, env_node: Any, model_id: str, par
     env = compose_env(t, env_node) if isinstance(env_node, MappingNode) else []
     if not words and not env:
         return
-    ctx: dict[str, Optional[str]] = {"recipe": part, "model": model_id}
     t.argv_launch("recipe", words, t.content_span(node) or Span(0, 0), env, [], Hardware(),
-                  dict(ctx, args_only=True))
+                  {"model": model_id, "args_only": True})
