@@ -244,19 +244,26 @@ class Launch(Record):
       or ``model=``, a chart's ``modelURL``, a KServe ``storageUri``);
       ``option_for_key``, for a config-style launch, the option each key stands for (a chart's
       camelCase keys); ``chart``, the Helm chart whose values the launch is; ``script_span``, for a
-      launch in a container's ``sh -c`` script, the script's bytes in the file.
-    * ``context``: the front-end's own notes about the launch (the YAML kind and container, the
-      Python call, the Dockerfile instruction, ...), for tests and ``--verbose``; nothing outside
-      the front-ends reads them.
+      launch in a container's ``sh -c`` script, the script's bytes in the file; ``partial_layout``,
+      why the launch's words are not its process's whole parallel layout, when a wrapper starts
+      pods the file does not show (a production-stack Ray cluster, KServe leader and worker pods).
+    * ``context``: the front-end's own notes about the launch, which name where in the file it was
+      found, for the front-ends' tests; nothing outside the front-ends reads them (a test checks).
+      YAML: ``kind`` and ``container`` (the workload and container holding it), ``shell`` (read from
+      a container's ``sh -c`` script), ``args_only`` (from ``args:`` alone, the command being the
+      image's), ``step`` (the CI step's name), ``ignored_keys`` (production-stack ``vllmConfig``
+      keys the chart ignores); shell: ``heredoc_file`` (the format of the file a heredoc writes),
+      ``systemd`` (``ExecStart`` of a unit a heredoc writes); Python: ``positional`` (the source
+      text of positional arguments after the model).
     """
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
                  "delete_tokens", "dropped", "opaque", "context", "image", "image_cmd", "image_cmd_delete", "model",
-                 "option_for_key", "chart", "script_span")
+                 "option_for_key", "chart", "script_span", "partial_layout")
 
     #: the keys of a front-end's context dictionary that are the typed fields above (``take_context``)
     TYPED_CONTEXT = ("image", "image_cmd", "image_cmd_delete", "model", "option_for_key", "chart",
-                     "script_span")
+                     "script_span", "partial_layout")
 
     def __init__(self, path: str, entry: str, style: Literal["argv", "kwargs", "config"], span: Span,
                  tokens: Optional[list[Token]] = None, keyed: Optional[list[KeyedArg]] = None,
@@ -266,7 +273,8 @@ class Launch(Record):
                  context: Optional[dict[str, Any]] = None, image: Optional[str] = None,
                  image_cmd: Optional[list[str]] = None, image_cmd_delete: Optional[Span] = None, model: Any = None,
                  option_for_key: Optional[dict[str, str]] = None,
-                 chart: Optional[str] = None, script_span: Optional[Span] = None) -> None:
+                 chart: Optional[str] = None, script_span: Optional[Span] = None,
+                 partial_layout: Optional[str] = None) -> None:
         self.path = path
         self.entry = entry
         self.style = style
@@ -287,6 +295,7 @@ class Launch(Record):
         self.option_for_key = option_for_key
         self.chart = chart
         self.script_span = script_span
+        self.partial_layout = partial_layout
         if context:  # a front-end's context dictionary: its typed keys become the fields
             self.take_context(context)
 

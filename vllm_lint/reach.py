@@ -115,11 +115,11 @@ _MULTI_NODE_MARKERS = (b"multi-node-serving.sh", b"ray start", b"run_cluster.sh"
 def layout_is_partial(launch: Launch, by_dest: dict[str, Any], data: bytes, nodes_known: bool = False) -> Optional[str]:
     """Why the launch's words are not its process's whole parallel layout, or ``None``: an external
     or hybrid data-parallel rank, pods a wrapper starts (a production-stack Ray cluster, KServe
-    leader and worker pods: ``context["partial_layout"]``), or a file that starts the other nodes
+    leader and worker pods: ``Launch.partial_layout``), or a file that starts the other nodes
     of a multi-node instance.
     The file's markers of other nodes count only while the number of nodes is unknown (``nodes_known``: a LeaderWorkerSet ``size``)."""
-    if launch.context.get("partial_layout"):  # what the front-end knows of a wrapper's pods
-        return launch.context["partial_layout"]
+    if launch.partial_layout:  # what the front-end knows of a wrapper's pods
+        return launch.partial_layout
     for dest in _PARTIAL_DP:
         if dest in by_dest:
             return f"--{dest.replace('_', '-')} runs part of the data-parallel ranks in this process"

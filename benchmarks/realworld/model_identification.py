@@ -50,9 +50,9 @@ def main(argv=None) -> int:
             return ()
         lay = layout(ctx)
         written = lay.model.value if lay.model.known else None
-        ctxm = ctx.launch.context.get("model")
-        if not lay.model.present and isinstance(ctxm, str):
-            written = ctxm
+        named = ctx.launch.model  # the model a launch names outside its options (a chart's modelURL, ...)
+        if not lay.model.present and isinstance(named, str):
+            written = named
         row = {"path": ctx.path, "launch_at": ctx.launch.span.start, "model": written,
                "literal": bool(written) and lay.model.known and not any(c in written for c in "${}`")}
         if row["literal"]:

@@ -248,22 +248,53 @@ def test_only_the_registry_of_formats_is_imported_outside_them():
     assert broken == []
 
 
+def _context_uses(path: Path):
+    """(line, key) for each use of a ``.context`` dictionary in the module at ``path`` (other than
+    ``self.context``): ``x.context[key]``, ``x.context.get/setdefault/pop(key)``, ``key in
+    x.context``; key None when it is not a string constant."""
+    def is_context(node) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == "context"
+                and not (isinstance(node.value, ast.Name) and node.value.id == "self"))
+
+    for node in ast.walk(_tree(path)):
+        key = ...
+        if isinstance(node, ast.Subscript) and is_context(node.value):
+            key = node.slice
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("get", "setdefault", "pop") and is_context(node.func.value) and node.args):
+            key = node.args[0]
+        elif (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn))
+              and is_context(node.comparators[0])):
+            key = node.left
+        if key is not ...:
+            yield node.lineno, key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+
+
 def test_the_typed_fields_of_a_launch_are_not_spelled_as_context_keys():
-    """What a launch's surroundings say (``Launch.image``, ``.model``, ...) is a typed field, read
-    outside the front-ends; written as ``launch.context["model"]`` it would reach no reader."""
+    """What a launch's surroundings say (``Launch.image``, ``.model``, ``.partial_layout``, ...) is a
+    typed field, read outside the front-ends; written as ``launch.context["model"]`` it would reach
+    no reader."""
     from vllm_lint.launch import Launch
 
     typed = set(Launch.TYPED_CONTEXT)
-    found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(_tree(path)):
-            key = None
-            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "context":
-                key = node.slice
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                  and node.func.attr in ("get", "setdefault", "pop") and isinstance(node.func.value, ast.Attribute)
-                  and node.func.value.attr == "context" and node.args):
-                key = node.args[0]
-            if isinstance(key, ast.Constant) and key.value in typed:
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: context[{key.value!r}]")
+    found = [f"{path.relative_to(ROOT)}:{line}: context[{key!r}]" for path in sorted(PACKAGE.rglob("*.py"))
+             for line, key in _context_uses(path) if key in typed]
     assert found == [], "use the Launch field of that name"
+
+
+def test_a_launchs_context_is_read_only_by_the_front_ends():
+    """``Launch.context`` holds a front-end's own notes; what another layer needs is a typed field."""
+    found = [f"{path.relative_to(ROOT)}:{line}: context[{key!r}]" for path in sorted(PACKAGE.rglob("*.py"))
+             if not path.is_relative_to(PACKAGE / "frontends") for line, key in _context_uses(path)]
+    assert found == [], "make it a typed field of Launch (Launch.TYPED_CONTEXT)"
+
+
+def test_the_context_keys_the_front_ends_use_are_documented():
+    """Each key a front-end spells on a launch's ``context`` is listed, with what it is for, in
+    ``Launch``'s docstring."""
+    from vllm_lint.launch import Launch
+
+    doc = Launch.__doc__ or ""
+    found = [f"{path.relative_to(ROOT)}:{line}: context[{key!r}]" for path in sorted((PACKAGE / "frontends").rglob("*.py"))
+             for line, key in _context_uses(path) if key is None or f"``{key}``" not in doc]
+    assert found == [], "say in Launch's docstring what the key is for (or remove it if nothing reads it)"
