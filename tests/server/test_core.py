@@ -96,6 +96,17 @@ def test_minimal_edit_cuts_at_character_boundaries():
     assert old[start:end].decode() == "\u00e9"
 
 
+def test_hover_without_a_linter_names_the_newest_release_as_the_engine_does(tmp_path):
+    # a configuration error leaves the analysis without a linter: the hover falls back to the
+    # release the engine would pick with nothing named, and says so in the engine's words
+    from vllm_lint.pipeline.targeting import NEWEST_SOURCE
+
+    s = core.Session()
+    a = core.Analysis(str(tmp_path / "serve.sh"), LAUNCH, "shell", [], [], error="bad configuration")
+    _start, _end, text = core.hover_markdown(s, a, LAUNCH.index(b"--swap") + 4)
+    assert f"- checked against vLLM {s.db.newest} ({NEWEST_SOURCE})" in text.splitlines()
+
+
 def test_hover_and_completion(tmp_path):
     s = core.Session()
     a = s.analyse(str(tmp_path / "serve.sh"), LAUNCH.decode())

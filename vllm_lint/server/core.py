@@ -376,7 +376,10 @@ def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optiona
         return None
     target = analysis.target_at(start)
     if target is None:
-        release, why = analysis.linter.targeting.target_for(analysis.path, []) if analysis.linter else (db.newest, "newest")
+        from ..pipeline.targeting import NEWEST_SOURCE
+
+        release, why = (analysis.linter.targeting.target_for(analysis.path, []) if analysis.linter
+                        else (db.newest, NEWEST_SOURCE))
     else:
         release, why = target
     label = "environment variable" if st.kind == "env" else "option"
