@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from . import suppress
 from .discovery import Target, format_by_name
@@ -377,12 +377,45 @@ class Linter:
         if mode is None:
             mode = self.mode_of(target)
         res.mode, res.forced = mode, forced
+        got = self._read(target, res, lookup=self.cache is not None and not fix and forced is None
+                         and self.cache.has_records())
+        if isinstance(got, FileResult):
+            return got
+        data = got
+        fmt, skipped = self.screen(path, data, mode)
+        res.format = fmt
+        if skipped is not None:
+            self._note_skipped(res, target, data, skipped)
+            return res
+        self.verbose = []
+        key = None
+        if self.cache is not None and self.cache.has_content(shown):
+            # the same bytes as at this path's last record (only its mtime changed): its findings.
+            # (Without such a record the key waits for the verdict, which needs the project pin.)
+            key = self._content_key(path, data, fmt, mode, forced)
+            if self._answer_from_content(res, key, fix):
+                return res
+        fixable = self._analyse_into(res, data, fmt, fix)
+        if self.cache is not None and not self.references and forced is None and res.fixed is None:
+            # (the verdict needs the project pin, which a launch with an image tag never looked up)
+            state = (("newest" if res.defaulted else "clean") if res.read
+                     else "template" if res.unread == TEMPLATE_UNKNOWN else "nolaunch")
+            res.verdict = self._verdict(path, mode, state)
+            res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
+            self.cache.note_key(shown, res.content_key)
+        return res
+
+    def _read(self, target: Target, res: FileResult, lookup: bool) -> Union[bytes, FileResult]:
+        """The bytes of the file, or the result that stands for them: with ``lookup``, the cache's
+        answer for a file unchanged since its record (the file is not read); else ``res`` with a
+        file-level VL001 finding where one is due (too large, a directory named explicitly,
+        missing, unreadable)."""
+        path = shown = res.path
         try:
             st = None
-            if self.cache is not None and not fix and forced is None and self.cache.has_records():
-                # an unchanged file is answered by its record without being read
+            if lookup:
                 st = os.stat(path)
-                known = self._stat_answer(shown, mode, st)
+                known = self._stat_answer(shown, res.mode, st)
                 if known is not None:
                     return known
             with open(path, "rb") as f:  # (a directory: IsADirectoryError)
@@ -395,7 +428,7 @@ class Linter:
                         res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
                                                           f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
                     return res
-                data = f.read()
+                return f.read()
         except IsADirectoryError:
             res.stat_key = None
             if target.explicit:
@@ -409,38 +442,42 @@ class Linter:
         except OSError as e:
             res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
             return res
-        fmt, skipped = self.screen(path, data, mode)
-        res.format = fmt
-        if skipped is not None:
-            if skipped == "no-format":
-                # a walked file of no format is no candidate unless it mentions vLLM
-                state = "none-unsupported" if target.explicit or b"vllm" in data.lower() else "none-format"
-                res.verdict = state + _mode_tag(path, mode)
-                res.unread = _NONE_UNREAD[state]
-            elif skipped == "no-launch":
-                res.verdict = _no_launch(path, mode)
-                res.unread = NO_LAUNCH
-            elif skipped == "ignore-file":
-                res.unread = IGNORED
-            elif skipped == "binary" and target.explicit:
-                res.diagnostics.append(Diagnostic("VL001", _binary_reason(data), shown, None, line=1))
-                res.unread = NOT_PARSED
-            return res
-        self.verbose = []
-        key = None
-        if self.cache is not None and self.cache.has_content(shown):
-            # the same bytes as at this path's last record (only its mtime changed): its findings.
-            # (Without such a record the key waits for the verdict, which needs the project pin.)
-            key = self._content_key(path, data, fmt, mode, forced)
-            known = self.cache.content_result(shown, key, fix)
-            if known is not None:
-                res.verdict, res.diagnostics = known[0], known[1]
-                _apply_verdict(res)
-                res.content_key = (key, known[2])
-                res.reads = known[3]
-                self.cache.note_key(shown, res.content_key)
-                return res
-        analysis = self.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
+
+    @staticmethod
+    def _note_skipped(res: FileResult, target: Target, data: bytes, skipped: str) -> None:
+        """``res`` for bytes that ``screen`` says are not linted (``FileAnalysis.skipped``)."""
+        if skipped == "no-format":
+            # a walked file of no format is no candidate unless it mentions vLLM
+            state = "none-unsupported" if target.explicit or b"vllm" in data.lower() else "none-format"
+            res.verdict = state + _mode_tag(res.path, res.mode)
+            res.unread = _NONE_UNREAD[state]
+        elif skipped == "no-launch":
+            res.verdict = _no_launch(res.path, res.mode)
+            res.unread = NO_LAUNCH
+        elif skipped == "ignore-file":
+            res.unread = IGNORED
+        elif skipped == "binary" and target.explicit:
+            res.diagnostics.append(Diagnostic("VL001", _binary_reason(data), res.path, None, line=1))
+            res.unread = NOT_PARSED
+
+    def _answer_from_content(self, res: FileResult, key: str, fix: bool) -> bool:
+        """Whether the cache holds the findings of these bytes (content ``key``); if so they are
+        in ``res``."""
+        known = self.cache.content_result(res.path, key, fix)
+        if known is None:
+            return False
+        res.verdict, res.diagnostics = known[0], known[1]
+        _apply_verdict(res)
+        res.content_key = (key, known[2])
+        res.reads = known[3]
+        self.cache.note_key(res.path, res.content_key)
+        return True
+
+    def _analyse_into(self, res: FileResult, data: bytes, fmt: str, fix: bool) -> bool:
+        """Analyse the file's bytes (and, with ``fix``, fix them) into ``res``: whether the findings
+        before fixing had a fix."""
+        path = shown = res.path
+        analysis = self.analyse(path, data, mode=res.mode, fmt=fmt, forced=res.forced)
         diags = analysis.diagnostics
         res.reads = analysis.reads
         if analysis.extraction is None:
@@ -460,14 +497,7 @@ class Linter:
             res.fix_note = outcome.note
         # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
         res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown, fmt)
-        if self.cache is not None and not self.references and forced is None and res.fixed is None:
-            # (the verdict needs the project pin, which a launch with an image tag never looked up)
-            state = (("newest" if res.defaulted else "clean") if res.read
-                     else "template" if res.unread == TEMPLATE_UNKNOWN else "nolaunch")
-            res.verdict = self._verdict(path, mode, state)
-            res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
-            self.cache.note_key(shown, res.content_key)
-        return res
+        return fixable
 
     def _verdict(self, path: AnyPath, mode: str, state: str = "clean") -> str:
         """A file's findings hold while its bytes, the project pin near it and (where it matters)
