@@ -31,10 +31,10 @@ from ..argv import ArgvParser, ParsedArg
 from .discovery import discover
 from .engine import Linter
 from .targeting import NEWEST_SOURCE
-from ..launch import EnvAssign, Extraction, Launch, LineIndex, Span
+from ..launch import EnvAssign, Extraction, Launch, LineIndex
 from ..rules.base import Diagnostic, LintContext, registry, select_rules
 from ..settings import Settings
-from ..surface.db import Database, Option, Surface
+from ..surface.db import Database, Surface
 
 SCHEMA = 1
 
@@ -1069,6 +1069,16 @@ def _md_cell(text: Any) -> str:
 def render_markdown(report: AuditReport) -> str:
     s = report.summary()
     to = report.to_version
+    out = _md_summary(report, s)
+    for fa in report.files:
+        out += _md_file(fa, to)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _md_summary(report: AuditReport, s: dict) -> list[str]:
+    """The Markdown report's head: the verdict, the counts, one row per file, the launches not
+    audited and those already ready."""
+    to = report.to_version
     frm = report.from_spec or "each launch's release"
     out = [f"## vLLM upgrade audit: {frm} → {to}", ""]
     verdict = ("**Nothing breaks at " + to + ".**") if not s["breaks"] else \
@@ -1101,65 +1111,79 @@ def render_markdown(report: AuditReport) -> str:
         out.append("Already ready for " + to + ": " + ", ".join(f"`{r['path']}:{r['line']}`"
                                                                  for r in s["ready_launches"]))
         out.append("")
-    for fa in report.files:
-        out.append(f"### `{fa.path}`")
+    return out
+
+
+def _md_file(fa: FileAudit, to: str) -> list[str]:
+    """One file's section of the Markdown report: its launches, its fixes as a diff, what is left."""
+    out = [f"### `{fa.path}`", ""]
+    if fa.error:
+        return out + [f"Error: {fa.error}", ""]
+    for la in fa.launches:
+        out += _md_launch(la, to)
+    if fa.diff:
+        out += [f"<details><summary>Fixes by <code>vllm-lint --fix --target-version {to}</code> "
+                f"({fa.fixes_applied})</summary>", "", "```diff", fa.diff.rstrip("\n"), "```", "", "</details>", ""]
+    if fa.remaining:
+        out += ["**Left to do by hand**", ""]
+        for r in fa.remaining:
+            out.append(f"- line {r.original_line or r.line}: {r.code} {_md_cell(r.message)} — _{r.reason}_")
         out.append("")
-        if fa.error:
-            out += [f"Error: {fa.error}", ""]
-            continue
-        for la in fa.launches:
-            status = "✅ ready" if la.ready else f"❌ {len(la.breaks)} break(s)"
-            out += [f"#### Line {la.line}: `{la.entry}`, {la.from_version} → {la.to_version} ({status})", "",
-                    f"_Release {la.from_version} from {la.from_source}._", ""]
-            if la.breaks:
-                out += [f"**Breaks at {to}**", ""]
-                for f in la.breaks:
-                    out.append(_md_finding(f, la))
-                out.append("")
-            if la.deprecated:
-                out += ["**Deprecated on the way**", ""]
-                for f in la.deprecated:
-                    out.append(_md_finding(f, la))
-                out.append("")
-            if la.drift:
-                out += [f"<details><summary>Default drift: {len(la.drift)} option(s) this launch does not set"
-                        + (" (it may set more than shown)" if la.opaque else "") + "</summary>", "",
-                        f"| Option | {la.from_version} | {to} | Changed in |", "|---|---|---|---|"]
-                for f in [x for x in la.drift if not x.empty_to_empty]:
-                    a = "(computed)" if f.old_computed else _fmt(f.old)
-                    b = "(computed)" if f.new_computed else _fmt(f.new)
-                    name = f"`{f.name}`" + (f" → `{f.successor}`" if f.successor else "")
-                    when = ", ".join(_release_link(c["version"]) for c in f.changes) or _release_link(f.changed_in)
-                    if not f.statically_known:
-                        b += " — changed, not statically known"
-                    out.append(f"| {name} | `{_md_cell(a)}` | `{_md_cell(b)}` | {when} |")
-                empties = [x for x in la.drift if x.empty_to_empty]
-                if empties:
-                    out += ["", "Between empty values (likely cosmetic): "
-                            + ", ".join(f"`{x.name}` (`{_md_cell(_fmt(x.old))}` → `{_md_cell(_fmt(x.new))}`)"
-                                        for x in empties)]
-                out += ["", "</details>", ""]
-            if la.semantic_checked:
-                if la.semantic:
-                    out += ["**Semantic check: the fixed launch differs**", ""]
-                    out += [f"- {_md_cell(d.message)}" for d in la.semantic]
-                    out.append("")
-                else:
-                    out += ["Semantic check: the fixed launch sets the same fields to the same values"
-                            + (f" (removed outright: {', '.join('`' + x + '`' for x in la.dropped)})" if la.dropped else "")
-                            + ".", ""]
-                if la.not_at_from:
-                    out += [f"Not compared ({la.from_version} itself rejects them): "
-                            + ", ".join(f"`{x}`" for x in la.not_at_from) + ".", ""]
-        if fa.diff:
-            out += [f"<details><summary>Fixes by <code>vllm-lint --fix --target-version {to}</code> "
-                    f"({fa.fixes_applied})</summary>", "", "```diff", fa.diff.rstrip("\n"), "```", "", "</details>", ""]
-        if fa.remaining:
-            out += ["**Left to do by hand**", ""]
-            for r in fa.remaining:
-                out.append(f"- line {r.original_line or r.line}: {r.code} {_md_cell(r.message)} — _{r.reason}_")
+    return out
+
+
+def _md_launch(la: LaunchAudit, to: str) -> list[str]:
+    """One launch's part of the Markdown report: its breaks, deprecations, default drift and the
+    semantic check of the fixed launch."""
+    status = "✅ ready" if la.ready else f"❌ {len(la.breaks)} break(s)"
+    out = [f"#### Line {la.line}: `{la.entry}`, {la.from_version} → {la.to_version} ({status})", "",
+           f"_Release {la.from_version} from {la.from_source}._", ""]
+    if la.breaks:
+        out += [f"**Breaks at {to}**", ""]
+        for f in la.breaks:
+            out.append(_md_finding(f, la))
+        out.append("")
+    if la.deprecated:
+        out += ["**Deprecated on the way**", ""]
+        for f in la.deprecated:
+            out.append(_md_finding(f, la))
+        out.append("")
+    if la.drift:
+        out += _md_drift(la, to)
+    if la.semantic_checked:
+        if la.semantic:
+            out += ["**Semantic check: the fixed launch differs**", ""]
+            out += [f"- {_md_cell(d.message)}" for d in la.semantic]
             out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"
+        else:
+            out += ["Semantic check: the fixed launch sets the same fields to the same values"
+                    + (f" (removed outright: {', '.join('`' + x + '`' for x in la.dropped)})" if la.dropped else "")
+                    + ".", ""]
+        if la.not_at_from:
+            out += [f"Not compared ({la.from_version} itself rejects them): "
+                    + ", ".join(f"`{x}`" for x in la.not_at_from) + ".", ""]
+    return out
+
+
+def _md_drift(la: LaunchAudit, to: str) -> list[str]:
+    """A launch's default drift as a folded table (the changes between empty values after it)."""
+    out = [f"<details><summary>Default drift: {len(la.drift)} option(s) this launch does not set"
+           + (" (it may set more than shown)" if la.opaque else "") + "</summary>", "",
+           f"| Option | {la.from_version} | {to} | Changed in |", "|---|---|---|---|"]
+    for f in [x for x in la.drift if not x.empty_to_empty]:
+        a = "(computed)" if f.old_computed else _fmt(f.old)
+        b = "(computed)" if f.new_computed else _fmt(f.new)
+        name = f"`{f.name}`" + (f" → `{f.successor}`" if f.successor else "")
+        when = ", ".join(_release_link(c["version"]) for c in f.changes) or _release_link(f.changed_in)
+        if not f.statically_known:
+            b += " — changed, not statically known"
+        out.append(f"| {name} | `{_md_cell(a)}` | `{_md_cell(b)}` | {when} |")
+    empties = [x for x in la.drift if x.empty_to_empty]
+    if empties:
+        out += ["", "Between empty values (likely cosmetic): "
+                + ", ".join(f"`{x.name}` (`{_md_cell(_fmt(x.old))}` → `{_md_cell(_fmt(x.new))}`)"
+                            for x in empties)]
+    return out + ["", "</details>", ""]
 
 
 def _already(f: Finding, la: LaunchAudit) -> str:
