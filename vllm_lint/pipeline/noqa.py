@@ -23,6 +23,7 @@ reported. Findings that cannot be suppressed by a comment (VL001) are never touc
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,48 +124,67 @@ def add_to_bytes(linter, path: Path, data: bytes, fmt: str, rows: Optional[set[i
         st = None if above is None else _standalone(lines, lo + above, codes, lo)
         if st is not None:
             candidates.append(st)
-        reason = "no placement keeps the file's meaning"
-        done = False
-        for new_lines, inserted_at in candidates:
-            if new_lines is None:
-                continue
-            cand = b"".join(new_lines)
-            if cand == state.data:
-                continue
-            problem = unit.parse_check(state.data, cand)
-            if problem is None:
-                if block is not None:
-                    before = b"".join(lines[block[1]:block[2]])
-                    after_end = block[2] + (1 if inserted_at >= 0 else 0)
-                    problem = inner.same_meaning(before, b"".join(new_lines[block[1]:after_end]))
-                else:
-                    problem = unit.same_meaning(state.data, cand)
-            if problem is not None:
-                reason = problem
-                continue
-            new_state = _State(linter, path, cand, fmt, mode, forced)
-            if new_state.signature != state.signature:
-                reason = "the launches would change"
-                continue
-            now = new_state.counter()
-            # nothing new may appear and every target must go; a comment merged above a command
-            # may also cover other suppressible findings of that command, which is the goal anyway
-            if now - want or any(k[0] in UNSUPPRESSIBLE for k in want - now):
-                reason = "the comment would not suppress exactly these findings"
-                continue
-            state = new_state
-            res.added += 1
-            if inserted_at >= 0:
-                failed_rows = {r + 1 if r >= inserted_at else r for r in failed_rows}
-                res.failed = [(r + 1 if r - 1 >= inserted_at else r, c, why) for r, c, why in res.failed]
-            done = True
-            break
-        if not done:
+        new_state, inserted_at, reason = _first_placement(
+            candidates, state, want, functools.partial(_meaning_problem, unit, inner, block, lines, state.data),
+            lambda cand: _State(linter, path, cand, fmt, mode, forced))
+        if new_state is None:
             res.failed.append((row, ",".join(codes), reason))
             failed_rows.add(idx)
+            continue
+        state = new_state
+        res.added += 1
+        if inserted_at >= 0:
+            failed_rows = {r + 1 if r >= inserted_at else r for r in failed_rows}
+            res.failed = [(r + 1 if r - 1 >= inserted_at else r, c, why) for r, c, why in res.failed]
     res.new = state.data
     res.failed = sorted(res.failed)  # rows of the new bytes
     return res
+
+
+def _meaning_problem(unit, inner, block: Optional[tuple[str, int, int]], lines: list[bytes], data: bytes,
+                     cand: bytes, new_lines: list[bytes], inserted_at: int) -> Optional[str]:
+    """Why ``cand`` (``data`` with a comment placed: ``new_lines``) would not mean what ``data``
+    means, or None: it must pass the format's parse check and read the same, in the embedded
+    text (``block``: its format and rows, ``inner`` its format) where the comment went into one."""
+    problem = unit.parse_check(data, cand)
+    if problem is None:
+        if block is not None:
+            before = b"".join(lines[block[1]:block[2]])
+            after_end = block[2] + (1 if inserted_at >= 0 else 0)
+            problem = inner.same_meaning(before, b"".join(new_lines[block[1]:after_end]))
+        else:
+            problem = unit.same_meaning(data, cand)
+    return problem
+
+
+def _first_placement(candidates: list[tuple[Optional[list[bytes]], int]], state: _State, want: Counter,
+                     meaning_problem, analyse) -> tuple[Optional[_State], int, str]:
+    """(the analysis of the file with the first placement that works, the row it inserted or -1,
+    why the last one tried did not work): a placement works when the file keeps its meaning
+    (``meaning_problem``), its launches and the findings it had except the targets (``want``)."""
+    reason = "no placement keeps the file's meaning"
+    for new_lines, inserted_at in candidates:
+        if new_lines is None:
+            continue
+        cand = b"".join(new_lines)
+        if cand == state.data:
+            continue
+        problem = meaning_problem(cand, new_lines, inserted_at)
+        if problem is not None:
+            reason = problem
+            continue
+        new_state = analyse(cand)
+        if new_state.signature != state.signature:
+            reason = "the launches would change"
+            continue
+        now = new_state.counter()
+        # nothing new may appear and every target must go; a comment merged above a command
+        # may also cover other suppressible findings of that command, which is the goal anyway
+        if now - want or any(k[0] in UNSUPPRESSIBLE for k in want - now):
+            reason = "the comment would not suppress exactly these findings"
+            continue
+        return new_state, inserted_at, reason
+    return None, -1, reason
 
 
 def add_noqa(linter, results) -> list[NoqaResult]:
