@@ -783,6 +783,14 @@ class Auditor:
         original did at A? Options removed outright (no successor) are left out (returned as the
         second value); so are options A itself did not accept (nothing to preserve) and whatever
         the fixed launch sets that B does not accept (still reported among the remaining findings)."""
+        expected, dropped, skip, not_at_a = self._expected_fields(ctx_a, ctx_b, args_a, args_b)
+        actual = _actual_fields(ctx_b, args_fixed)
+        return self._differences(expected, actual, skip, ctx_a.target), dropped, not_at_a
+
+    def _expected_fields(self, ctx_a: LintContext, ctx_b: LintContext, args_a: list[ParsedArg],
+                         args_b: list[ParsedArg]) -> tuple[dict[str, list[Any]], list[str], set[str], list[str]]:
+        """(field at B -> the values the original sets, the options removed outright, the fields at
+        B fed by options A did not accept, those options): what the fixed launch should set."""
         from ..rules._status import option_status
 
         sb = ctx_b.surface
@@ -833,14 +841,12 @@ class Auditor:
                 not_at_a.append(a.written)
                 continue
             expected.setdefault(k, []).append(value)
-        actual: dict[str, list[Any]] = {}
-        for f in args_fixed:
-            key, value = _field_value(f)
-            if key is None:
-                continue
-            if not f.positional and option_status(ctx_b, f).state != "ok":
-                continue  # still rejected at B: a remaining finding, not a meaning change
-            actual.setdefault(key, []).append(value)
+        return expected, dropped, skip, not_at_a
+
+    def _differences(self, expected: dict[str, list[Any]], actual: dict[str, list[Any]], skip: set[str],
+                     release_a: str) -> list[SemanticDiff]:
+        """The fields (but ``skip``) whose values the fixed launch (``actual``) sets otherwise than
+        the original did at ``release_a`` (``expected``)."""
         diffs: list[SemanticDiff] = []
         for k in sorted((set(expected) | set(actual)) - skip):
             ea, aa = expected.get(k), actual.get(k)
@@ -849,13 +855,28 @@ class Auditor:
             old = ea[-1] if ea else None
             new = aa[-1] if aa else None
             if aa is None:
-                msg = f"`{k}`: the original sets {_fmt(old)} at {ctx_a.target}; the fixed launch does not set it at {self.to}"
+                msg = f"`{k}`: the original sets {_fmt(old)} at {release_a}; the fixed launch does not set it at {self.to}"
             elif ea is None:
-                msg = f"`{k}`: the fixed launch sets {_fmt(new)} at {self.to}; the original did not set it at {ctx_a.target}"
+                msg = f"`{k}`: the fixed launch sets {_fmt(new)} at {self.to}; the original did not set it at {release_a}"
             else:
-                msg = f"`{k}`: {_fmt(old)} at {ctx_a.target} but {_fmt(new)} in the fixed launch at {self.to}"
+                msg = f"`{k}`: {_fmt(old)} at {release_a} but {_fmt(new)} in the fixed launch at {self.to}"
             diffs.append(SemanticDiff(k, old, new, msg))
-        return diffs, dropped, not_at_a
+        return diffs
+
+
+def _actual_fields(ctx_b: LintContext, args_fixed: list[ParsedArg]) -> dict[str, list[Any]]:
+    """Field -> the values the fixed launch sets, of the options B accepts."""
+    from ..rules._status import option_status
+
+    actual: dict[str, list[Any]] = {}
+    for f in args_fixed:
+        key, value = _field_value(f)
+        if key is None:
+            continue
+        if not f.positional and option_status(ctx_b, f).state != "ok":
+            continue  # still rejected at B: a remaining finding, not a meaning change
+        actual.setdefault(key, []).append(value)
+    return actual
 
 
 _POLARITY = (("enable_", False), ("disable_", True), ("no_", True))
