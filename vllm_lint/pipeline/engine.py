@@ -170,6 +170,12 @@ def _apply_verdict(res: "FileResult") -> None:
 
 
 class Linter:
+    """One run's lint of files: ``rules`` against ``db`` under ``settings``. ``targeting`` chooses
+    the release each launch is checked against; ``cache`` (optional) answers unchanged files.
+    ``analyse`` is the one analysis of a file's bytes, ``fix_loop`` fixes them, ``finish`` places
+    and suppresses findings, and ``lint_file`` does all of it for a file on disk (with the
+    ``--config`` files its launches name)."""
+
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
                  cache=None):
         self.db = db
