@@ -85,7 +85,7 @@ def extract(data: bytes, path: str) -> Extraction:
         for piece in pieces:
             if isinstance(piece, ScalarNode):
                 m = f.smap(piece)
-                t.add(m.value, m.segments)
+                t.add(m.text, m.segments)
         text = bytes(t.text)
         if b"vllm" not in text and b"VLLM_" not in text and b"LLM(" not in text:
             continue

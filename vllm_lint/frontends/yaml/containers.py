@@ -164,8 +164,8 @@ class _Container:
             if not isinstance(item, ScalarNode) or not may_be_command(item.value.encode("utf-8", "surrogatepass")):
                 return False  # (shell_launches would find nothing: no map needed)
             m = t.smap(item)
-            script = m.value
-            omap = m.map
+            script = m.text
+            omap = m.host
             cut = t.cutter(item, m)
             outer = item
         else:
@@ -178,7 +178,7 @@ class _Container:
             cut = None
             if verb is not None:
                 base = verb[0]
-                omap = lambda o, m=m, base=base: m.map(base + o)  # noqa: E731
+                omap = lambda o, m=m, base=base: m.host(base + o)  # noqa: E731
                 whole = t.cutter(node, m)
                 if whole is not None:
                     cut = lambda s, e, whole=whole, base=base: whole(base + s, base + e)  # noqa: E731

@@ -3,7 +3,7 @@ of its words, and the launches built from them.
 
 Fixes splice text into the original bytes at node spans (:mod:`.scalar` maps a decoded value
 back to the bytes that spell it); nothing is ever re-serialised. A one-line scalar without
-escapes gets its spans without a :class:`~.scalar.ScalarMap`.
+escapes gets its spans without a :class:`~vllm_lint.frontends.embedding.Embedding`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any, Callable, Optional
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode, compose
 from vllm_lint.frontends.yaml.nodes import NULL, content_end, py, text as node_text
-from vllm_lint.frontends.yaml.scalar import ScalarMap, fold_cutter, map_scalar
+from vllm_lint.frontends.embedding import Embedding
+from vllm_lint.frontends.yaml.scalar import fold_cutter, map_scalar
 from vllm_lint.frontends.yaml.words import may_be_command, split_words
 from vllm_lint.launch import (
     EnvAssign,
@@ -62,7 +63,7 @@ class YamlText:
         path: str,
         out: Extraction,
         *,
-        outer: Optional[ScalarMap] = None,
+        outer: Optional[Embedding] = None,
         regions: Optional[list[tuple[int, int]]] = None,
     ):
         self.data = data  # the (filled) bytes that were parsed
@@ -111,7 +112,7 @@ class YamlText:
             e = self.pos(node.end_mark.index)
         return self.fspan(s, e)
 
-    def smap(self, node: Any) -> ScalarMap:
+    def smap(self, node: Any) -> Embedding:
         """Map from the scalar's value bytes to *file* bytes."""
         s = self.pos(node.start_mark.index)
         e = self.pos(node.end_mark.index)
@@ -128,9 +129,9 @@ class YamlText:
                     sp1 = self.outer.span(f + k, f + k + 1)
                     if sp1 is not None:
                         segs.append((v + k, sp1.start, 1))
-        return ScalarMap(m.value, segs)
+        return Embedding(m.text, segs)
 
-    def cutter(self, node: Any, m: ScalarMap) -> Optional[Callable[[int, int], Optional[Span]]]:
+    def cutter(self, node: Any, m: Embedding) -> Optional[Callable[[int, int], Optional[Span]]]:
         """:func:`~.scalar.fold_cutter` of a scalar of this text (``m``: its :meth:`smap`): what to
         delete for value bytes that a fold splits; None in a nested text."""
         if self.outer is not None:
@@ -147,7 +148,7 @@ class YamlText:
             if sp is not False:
                 return sp  # type: ignore[return-value]
         m = self.smap(node)
-        return m.span(0, len(m.value)) if m.complete else None
+        return m.span(0, len(m.text)) if m.complete else None
 
     def line_block(self, start: int, end: int, allow_dash: bool = False) -> Optional[Span]:
         """Local byte range [start, end) widened to whole lines, if nothing else is on them."""
@@ -327,18 +328,18 @@ class YamlText:
         m = self.smap(node)
         if "```" in node.value or "~~~" in node.value:
             return self._markdown_launches(m)
-        return self.shell_launches(m.value, m.map, self.content_span(node), self.cutter(node, m))
+        return self.shell_launches(m.text, m.host, self.content_span(node), self.cutter(node, m))
 
-    def _markdown_launches(self, m: ScalarMap) -> list[Launch]:
+    def _markdown_launches(self, m: Embedding) -> list[Launch]:
         """A string holding Markdown with fenced blocks (vLLM recipes' ``guide: |``): its blocks
         are read by the Markdown front-end, through the scalar's map."""
         from vllm_lint.frontends.base import get
 
         markdown = get("markdown").module  # (through the registry: Markdown reads YAML blocks)
         try:
-            ex = markdown.extract(m.value, self.path)
+            ex = markdown.extract(m.text, self.path)
         except ParseError:
             return []
         start = len(self.out.launches)
-        markdown.shift(ex, m.map, self.out)
+        markdown.shift(ex, m.host, self.out)
         return self.out.launches[start:]
