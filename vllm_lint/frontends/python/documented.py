@@ -17,7 +17,8 @@ from typing import Callable, Optional
 
 from ...launch import Extraction, ParseError, Span
 from ...record import lazy_re
-from .literals import StrInfo, decode_literal, offset_map, placeholder
+from ..embedding import Embedding
+from .literals import StrInfo, decode_literal, embedding_of, placeholder
 from .state import PyFile
 
 NEEDLES = lazy_re(rb"vllm serve|vllm\.entrypoints|dynamo\.vllm")
@@ -56,7 +57,7 @@ def documented_commands(fx: PyFile, tree: ast.Module, extract: Extract) -> None:
         shown = command_text(info.value)
         if shown is not None and "```" not in value:
             script = shown.encode("utf-8")
-            _read_shell(fx, shown, offset_map(StrInfo(shown, info.char_spans, [], None), script, src.utf8))
+            _read_shell(fx, shown, embedding_of(StrInfo(shown, info.char_spans, [], None), script, src.utf8))
     _commented_commands(fx, strings)
 
 
@@ -76,10 +77,10 @@ def _commented_commands(fx: PyFile, strings: list[Span]) -> None:
         text[i] = 10
     shown = command_text(text.decode("latin-1"))
     if shown is not None:
-        _read_shell(fx, shown, lambda o: o, utf8=False)
+        _read_shell(fx, shown, None, utf8=False)  # (the comments' text is the file's, 1:1)
 
 
-def _read_shell(fx: PyFile, shown: str, omap: Callable[[int], Optional[int]], utf8: bool = True) -> None:
+def _read_shell(fx: PyFile, shown: str, emb: Optional[Embedding], utf8: bool = True) -> None:
     """Read ``shown`` as a shell script (placeholders filled as opaque words); its launches are
     documented ones."""
     from ..doc_commands import fill, mark
@@ -88,11 +89,11 @@ def _read_shell(fx: PyFile, shown: str, omap: Callable[[int], Optional[int]], ut
     script = shown.encode("utf-8" if utf8 else "latin-1")
     filled, regions = fill(script)
     try:
-        sub = extract_script(filled, fx.path, omap)
+        sub = extract_script(filled, fx.path, emb)
     except ParseError:
         return
     if regions:
-        mark(sub, regions, omap)
+        mark(sub, regions, emb.host if emb is not None else None)
     for la in sub.launches:
         la.context["documented"] = True
     fx.result.launches.extend(sub.launches)
@@ -107,10 +108,10 @@ def _documented_code(fx: PyFile, info: StrInfo, extract: Extract) -> None:
 
     value = info.value
     script = value.encode("utf-8")
-    omap = offset_map(info, script, fx.src.utf8)
+    emb = embedding_of(info, script, fx.src.utf8)
     if "```" in value:
         try:
-            markdown.shift(markdown.extract(script, fx.path), omap, fx.result)
+            markdown.shift(markdown.extract(script, fx.path), emb.host, fx.result)
         except ParseError:
             pass
         return
@@ -118,13 +119,12 @@ def _documented_code(fx: PyFile, info: StrInfo, extract: Extract) -> None:
     if snippet is None:
         return
     code, indent = snippet
-    prefix = "if True:\n" if indent else ""
-    plen = len(prefix)
+    prefix = b"if True:\n" if indent else b""
     try:
-        sub = extract((prefix + code).encode("utf-8"), fx.path)
+        sub = extract(prefix + code.encode("utf-8"), fx.path)
     except ParseError:
         return
-    markdown.shift(sub, lambda o: omap(o - plen) if o >= plen else None, fx.result)
+    markdown.shift(sub, emb.prefixed(prefix).host, fx.result)
 
 
 def _call_statements(value: str) -> Optional[tuple[str, int]]:
