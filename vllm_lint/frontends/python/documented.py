@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from ...launch import Extraction, ParseError, Span
 from ...record import lazy_re
-from ..embedding import Embedding
+from ..embedding import Embedding, rebase
 from .literals import StrInfo, decode_literal, embedding_of, placeholder
 from .state import PyFile
 
@@ -93,7 +93,7 @@ def _read_shell(fx: PyFile, shown: str, emb: Optional[Embedding], utf8: bool = T
     except ParseError:
         return
     if regions:
-        mark(sub, regions, emb.host if emb is not None else None)
+        mark(sub, regions, emb)
     for la in sub.launches:
         la.context["documented"] = True
     fx.result.launches.extend(sub.launches)
@@ -111,7 +111,7 @@ def _documented_code(fx: PyFile, info: StrInfo, extract: Extract) -> None:
     emb = embedding_of(info, script, fx.src.utf8)
     if "```" in value:
         try:
-            markdown.shift(markdown.extract(script, fx.path), emb.host, fx.result)
+            rebase(markdown.extract(script, fx.path), emb, fx.result)
         except ParseError:
             pass
         return
@@ -124,7 +124,7 @@ def _documented_code(fx: PyFile, info: StrInfo, extract: Extract) -> None:
         sub = extract(prefix + code.encode("utf-8"), fx.path)
     except ParseError:
         return
-    markdown.shift(sub, emb.prefixed(prefix).host, fx.result)
+    rebase(sub, emb.prefixed(prefix), fx.result)
 
 
 def _call_statements(value: str) -> Optional[tuple[str, int]]:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode, compose
 from vllm_lint.frontends.yaml.nodes import NULL, content_end, py, text as node_text
-from vllm_lint.frontends.embedding import Embedding
+from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.frontends.yaml.scalar import fold_cutter, map_scalar
 from vllm_lint.frontends.yaml.words import may_be_command, split_words
 from vllm_lint.launch import (
@@ -341,5 +341,5 @@ class YamlText:
         except ParseError:
             return []
         start = len(self.out.launches)
-        markdown.shift(ex, m.host, self.out)
+        rebase(ex, m, self.out)
         return self.out.launches[start:]
