@@ -119,17 +119,7 @@ class YamlText:
         m = map_scalar(self.data, s, e, node.style, node.value)
         if self.outer is None or not m.segments:
             return m
-        segs = []
-        for v, f, ln in m.segments:
-            sp = self.outer.span(f, f + ln)
-            if sp is not None:
-                segs.append((v, sp.start, ln))
-            else:  # split the run where the outer map breaks
-                for k in range(ln):
-                    sp1 = self.outer.span(f + k, f + k + 1)
-                    if sp1 is not None:
-                        segs.append((v + k, sp1.start, 1))
-        return Embedding(m.text, segs)
+        return m.compose(self.outer)  # (runs split where the outer map breaks)
 
     def cutter(self, node: Any, m: Embedding) -> Optional[Callable[[int, int], Optional[Span]]]:
         """:func:`~.scalar.fold_cutter` of a scalar of this text (``m``: its :meth:`smap`): what to
@@ -292,8 +282,7 @@ class YamlText:
         self.out.launches.append(launch)
         return launch
 
-    def shell_launches(self, script: bytes, omap: Callable[[int], Optional[int]],
-                       outer: Optional[Span] = None,
+    def shell_launches(self, script: bytes, emb: Embedding, outer: Optional[Span] = None,
                        cut: Optional[Callable[[int, int], Optional[Span]]] = None) -> list[Launch]:
         """Launches of the shell ``script`` held in a scalar; ``outer`` is the scalar's span, the
         launch's span when no byte of the script maps back to the file, so findings there point
@@ -307,7 +296,7 @@ class YamlText:
         except ImportError:  # pragma: no cover - the shell front-end lands separately
             return []
         try:
-            ex = shell.extract_script(script, self.path, omap, cut_map=cut)
+            ex = shell.extract_script(script, self.path, emb, cut_map=cut)
         except ParseError:
             return []
         if outer is not None:
@@ -328,7 +317,7 @@ class YamlText:
         m = self.smap(node)
         if "```" in node.value or "~~~" in node.value:
             return self._markdown_launches(m)
-        return self.shell_launches(m.text, m.host, self.content_span(node), self.cutter(node, m))
+        return self.shell_launches(m.text, m, self.content_span(node), self.cutter(node, m))
 
     def _markdown_launches(self, m: Embedding) -> list[Launch]:
         """A string holding Markdown with fenced blocks (vLLM recipes' ``guide: |``): its blocks
