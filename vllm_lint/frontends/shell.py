@@ -420,7 +420,6 @@ def extract_script(
     """
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
-    embedding = _as_embedding(script, embedding)
     ctx = _Ctx(script, path, embedding, _depth)
     ctx.cut = cut_map
     marks = ctx.marks
@@ -514,17 +513,6 @@ def _child_after(parent, i: int):
 
 
 # ---- coordinates
-
-
-def _as_embedding(script: bytes, embedding) -> Optional[Embedding]:
-    """TRANSITIONAL: a per-offset callable as an embedding (removed once every caller passes
-    an Embedding)."""
-    if embedding is None or isinstance(embedding, Embedding):
-        return embedding
-    owner = getattr(embedding, "__self__", None)
-    if isinstance(owner, Embedding):
-        return owner
-    return Embedding.from_positions(script, [embedding(i) for i in range(len(script))])
 
 
 def _map_span(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
