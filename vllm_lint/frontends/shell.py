@@ -435,7 +435,7 @@ def extract_script(
     ctx.root = tree.root_node
     _walk(ctx, ctx.root)
     ctx.root = None
-    # the launches' delete_tokens keep the context (for its bytes and offset map): without its
+    # the launches' delete_tokens keep the context (for its bytes and embedding): without its
     # reference to the extraction, that is no reference cycle and is freed once dropped
     out, ctx.out = ctx.out, None
     return out

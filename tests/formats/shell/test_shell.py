@@ -341,10 +341,10 @@ def test_delete_in_docker_run():
     assert apply(data, edits) == b"docker run --gpus all vllm/vllm-openai:v0.9.0 \\\n  --model m \\\n  --port 8000\n"
 
 
-# ---- offset maps (nested use by other front-ends)
+# ---- embeddings (nested use by other front-ends)
 
 
-def test_extract_script_with_offset_map():
+def test_extract_script_with_an_embedding():
     outer = b"run: |\n  vllm serve m --tp 2\n"
     start = outer.index(b"vllm")
     script = outer[start:]
@@ -356,7 +356,7 @@ def test_extract_script_with_offset_map():
     assert apply(outer, edits) == b"run: |\n  vllm serve m\n"
 
 
-def test_offset_map_holes():
+def test_embedding_holes():
     script = b"vllm serve m --tp 2"
     out = shell.extract_script(script, "x", Embedding(script, [(0, 100, 13), (15, 115, 4)]))
     la = out.launches[0]

@@ -3,7 +3,7 @@ with exact positions.
 
 "Start the server with: ``vllm serve m --runner pooling``": lines that start with a vLLM command
 (after an optional ``$`` prompt) with their backslash continuations, and inline backquoted
-commands with an argument, read as shell through the string's offset map, so findings point at
+commands with an argument, read as shell through the string's embedding, so findings point at
 the word and fixes edit the docstring where its bytes spell the value 1:1 (a raw docstring; an
 escaped ``\\\\`` has no 1:1 bytes, so no fix is offered there). Placeholders (``<model>``,
 ``[options]``, ``...``) are opaque words (:mod:`~vllm_lint.frontends.doc_commands`). Markdown
@@ -101,7 +101,7 @@ def _read_shell(fx: PyFile, shown: str, emb: Optional[Embedding], utf8: bool = T
 
 def _documented_code(fx: PyFile, info: StrInfo, extract: Extract) -> None:
     """Code shown in a docstring: Markdown fenced blocks (read by the Markdown front-end), or
-    else ``llm = LLM(...)`` statements (read as Python), through the string's offset map."""
+    else ``llm = LLM(...)`` statements (read as Python), through the string's embedding."""
     from ..base import get  # noqa: PLC0415  (the registry: Markdown reads Python blocks)
 
     markdown = get("markdown").module

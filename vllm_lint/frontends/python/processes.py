@@ -4,7 +4,7 @@
 A list/tuple literal (or a name bound to one, with its later ``append``/``extend``/``+=``,
 ``+`` concatenations, ``shlex.split("...")``) whose words start vLLM is an ``argv`` launch, with
 ``delete_tokens`` for list literals; ``sys.executable`` reads as ``python``. A string run by a
-shell is handed to the shell front-end through the string's offset map. ``env=`` becomes the
+shell is handed to the shell front-end through the string's embedding. ``env=`` becomes the
 launch's env."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 and any mapping with ``command``/``args`` (Helm values, KubeAI ``Model``, KServe predictors).
 
 A container's ``command`` + ``args`` are matched with :func:`commands.find_vllm_command`;
-``sh -c``/``bash -c`` scripts go to the shell front-end through the scalar's offset map; a vLLM
+``sh -c``/``bash -c`` scripts go to the shell front-end through the scalar's embedding; a vLLM
 image with ``args`` and no ``command`` gives ``entry="docker:<image>"``, and the wrappers that run
 vLLM with a container's ``args`` (:mod:`.llm_d`, :mod:`.kubeai`, :mod:`.kserve`) give theirs.
 ``$(VAR)`` words are opaque. The image tag is a ``VersionHint("image-tag")`` (compose
