@@ -154,3 +154,28 @@ def test_rebase_maps_a_whole_extraction_and_its_deleter(cut):
     assert host[tok.text_span.start:tok.text_span.end] == b"--swap-space"
     edits = la.delete_tokens([tok, next(t for t in la.tokens if t.text == "4")])
     assert edits and all(host[e.span.start:e.span.end].strip() in (b"--swap-space 4", b"") for e in edits)
+
+
+def _fix(data: bytes, path: str, option: str) -> bytes:
+    """``data`` with ``option`` and its value deleted through the launch's own deleter."""
+    from vllm_lint.frontends import markdown
+    from vllm_lint.pipeline.fix import apply_edits
+
+    la = next(la for la in markdown.extract(data, path).launches if any(t.text == option for t in la.tokens))
+    k = next(i for i, t in enumerate(la.tokens) if t.text == option)
+    edits = la.delete_tokens(la.tokens[k:k + 2])
+    assert edits
+    return apply_edits(data, edits)
+
+
+def test_three_levels_markdown_yaml_sh_c():
+    # a list item's YAML block (dedented) whose container runs `sh -c` (a scalar of the block)
+    md = (b"1. Deploy:\n\n   ```yaml\n   containers:\n     - name: vllm\n       command: [\"sh\", \"-c\"]\n"
+          b"       args:\n         - \"vllm serve m --swap-space 4 --port 8000\"\n   ```\n")
+    assert _fix(md, "d.md", "--swap-space") == md.replace(b" --swap-space 4", b"")
+
+
+def test_three_levels_markdown_list_item_heredoc():
+    # a list item's shell block (dedented) whose heredoc body runs vllm
+    md = b"- Run:\n\n  ```bash\n  bash <<EOF\n  vllm serve m --swap-space 4 --port 8000\n  EOF\n  ```\n"
+    assert _fix(md, "d.md", "--swap-space") == md.replace(b" --swap-space 4", b"")
