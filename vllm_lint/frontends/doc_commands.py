@@ -21,8 +21,9 @@ launch ``opaque``). For values parsed by another format (YAML, Python, Dockerfil
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Optional
 
+from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.launch import Extraction, Launch, Span
 from vllm_lint.record import lazy_re
 
@@ -101,17 +102,12 @@ def fill(script: bytes) -> tuple[bytes, list[Region]]:
     return bytes(filled), regions
 
 
-def _sh(span: Span, f: Callable[[int], Optional[int]]) -> Optional[Span]:
-    s, e1 = f(span.start), f(span.end - 1)
-    return None if s is None or e1 is None or e1 + 1 < s else Span(s, e1 + 1)
-
-
-def mark(ex: Extraction, regions: list[Region], omap: Optional[Callable[[int], Optional[int]]] = None) -> None:
-    """Words of ``ex``'s launches (in file offsets; ``omap`` maps the regions' script offsets
+def mark(ex: Extraction, regions: list[Region], emb: Optional[Embedding] = None) -> None:
+    """Words of ``ex``'s launches (in file offsets; ``emb`` maps the regions' script offsets
     there) that a placeholder touches become opaque, or splats for ``[options]`` and ``...``."""
     spans = []
     for s, e, splat in regions:
-        sp = Span(s, e) if omap is None else _sh(Span(s, e), omap)
+        sp = Span(s, e) if emb is None else emb.cover(s, e)
         if sp is not None:
             spans.append((sp.start, sp.end, splat))
     if not spans:

@@ -21,7 +21,6 @@ Docker's rules (comment lines inside a continuation are removed, they do not end
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from typing import Optional
 
 from vllm_lint.frontends import shell
@@ -32,6 +31,7 @@ from vllm_lint.frontends.commands import (
     version_from_image,
     version_from_pip_install,
 )
+from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.launch import (
     Edit,
     EnvAssign,
@@ -520,8 +520,8 @@ def _env(data: bytes, ins: _Instr, stage: _Stage, out: Extraction) -> None:
         out.env.append(ea)
 
 
-def _script_of(data: bytes, ins: _Instr, escape: bytes, start: int, end: int):
-    """Shell text for ``[start, end)`` with Docker-removed lines cut out, and its offset map."""
+def _script_of(data: bytes, ins: _Instr, escape: bytes, start: int, end: int) -> Embedding:
+    """Shell text for ``[start, end)`` with Docker-removed lines cut out, in the file."""
     segs = []  # (script_start, file_start, length)
     parts = []
     cur = start
@@ -545,19 +545,7 @@ def _script_of(data: bytes, ins: _Instr, escape: bytes, start: int, end: int):
         cur = b
     parts.append(data[cur:end])
     segs.append((n, cur, end - cur))
-    script = b"".join(parts)
-    starts = [s[0] for s in segs]
-
-    def omap(i: int) -> Optional[int]:
-        k = bisect_right(starts, i) - 1
-        if k < 0:
-            return None
-        s0, f0, ln = segs[k]
-        if i - s0 >= ln:
-            return None
-        return f0 + (i - s0)
-
-    return script, omap
+    return Embedding(b"".join(parts), segs)
 
 
 def _run(data: bytes, ins: _Instr, escape: bytes, stage: _Stage, out: Extraction, path: str) -> None:
@@ -576,8 +564,7 @@ def _run(data: bytes, ins: _Instr, escape: bytes, stage: _Stage, out: Extraction
         if not m:
             break
         s += m.end()
-    script, omap = _script_of(data, ins, escape, s, ins.body_end)
-    sub = _add_shell_launches(out, script, path, omap, stage)
+    sub = _add_shell_launches(out, _script_of(data, ins, escape, s, ins.body_end), path, stage)
     if sub is None:
         return
     for h in sub.version_hints:
@@ -657,17 +644,12 @@ def _exec_shell_c(data, words, st, out, path) -> None:
             script = inner.text.encode("utf-8")
             if len(script) != len(inner.pos):
                 return
-
-            def omap(i: int, _p=inner.pos) -> Optional[int]:
-                return _p[i] if 0 <= i < len(_p) else None
-
-            _add_shell_launches(out, script, path, omap, st)
+            _add_shell_launches(out, Embedding.from_positions(script, inner.pos), path, st)
             return
 
 
 def _shell_form(data, ins, escape, st, out, path) -> None:
-    script, omap = _script_of(data, ins, escape, ins.args, ins.end)
-    _add_shell_launches(out, script, path, omap, st)
+    _add_shell_launches(out, _script_of(data, ins, escape, ins.args, ins.end), path, st)
 
 
 def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_ins) -> None:
@@ -722,12 +704,12 @@ def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_i
     out.launches.append(la)
 
 
-def _add_shell_launches(out: Extraction, script: bytes, path: str, omap, stage) -> Optional[Extraction]:
+def _add_shell_launches(out: Extraction, script: Embedding, path: str, stage) -> Optional[Extraction]:
     """Launches and exported variables of a shell script inside an instruction (RUN, shell-form
     CMD/ENTRYPOINT, exec-form ``sh -c``); the launches inherit the stage's ENV and version hints.
     Returns the script's extraction (None when it does not parse)."""
     try:
-        sub = shell.extract_script(script, path, omap)
+        sub = shell.extract_script(script.text, path, script)  # (the script's text, in the file)
     except ParseError:
         return None
     for la in sub.launches:

@@ -47,26 +47,15 @@ parse is skipped with an informational ``VL002`` note; it never fails the Markdo
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from typing import Callable, Optional
+from typing import Optional
 
-from vllm_lint.launch import (
-    Edit,
-    EnvAssign,
-    Extraction,
-    KeyedArg,
-    Note,
-    ParseError,
-    Span,
-    Token,
-    VersionHint,
-)
 from vllm_lint.frontends import doc_commands
-from vllm_lint.record import replace
+from vllm_lint.frontends.embedding import Embedding, rebase
+from vllm_lint.launch import Extraction, Note, ParseError, Span, VersionHint
 
 FORMAT = "markdown"
 
-__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks", "shift"]
+__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks"]
 
 _SHELL = {"bash", "sh", "shell", "zsh", "ksh", "shellscript", "bash-session"}
 _CONSOLE = {"console", "shell-session", "sh-session", "terminal", "shellsession", "bash-session"}
@@ -134,101 +123,11 @@ def fenced_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
 
 
 # ------------------------------------------------------------------------------------------
-# shifting a sub-extraction into file coordinates
-
-
-def _sh(span: Optional[Span], f: Callable[[int], Optional[int]]) -> Optional[Span]:
-    if span is None:
-        return None
-    s = f(span.start)
-    if span.end == span.start:
-        e = s
-    else:
-        e1 = f(span.end - 1)
-        e = e1 + 1 if e1 is not None else None
-    if s is None or e is None or e < s:
-        return None
-    return Span(s, e)
-
-
-def shift(ex: Extraction, f: Callable[[int], Optional[int]], out: Extraction,
-           deletion: Optional[Callable[[Span], Optional[Span]]] = None) -> None:
-    """Add ``ex``'s findings to ``out``, every offset mapped by ``f``; ``deletion`` maps the span
-    of a deletion (default: as any span)."""
-    if deletion is None:
-        deletion = lambda sp: _sh(sp, f)  # noqa: E731
-    for la in ex.launches:
-        tok_map: dict[int, Token] = {}
-
-        def tok(t: Token) -> Token:
-            c = replace(t, span=_sh(t.span, f), text_span=_sh(t.text_span, f))
-            if c.text_span is not None and c.span is None:
-                c.text_span = None
-            tok_map[id(c)] = t
-            return c
-
-        def ka(k: KeyedArg) -> KeyedArg:
-            return replace(k, key_span=_sh(k.key_span, f), value_span=_sh(k.value_span, f),
-                           value_text_span=_sh(k.value_text_span, f),
-                           delete_span=deletion(k.delete_span) if k.delete_span else None)
-
-        def env(e: EnvAssign) -> EnvAssign:
-            return replace(e, name_span=_sh(e.name_span, f), value_span=_sh(e.value_span, f),
-                           value_text_span=_sh(e.value_text_span, f),
-                           delete_span=deletion(e.delete_span) if e.delete_span else None)
-
-        def vh(v: VersionHint) -> VersionHint:
-            return replace(v, span=_sh(v.span, f))
-
-        new = replace(
-            la,
-            span=_sh(la.span, f) or Span(0, 0),
-            tokens=[tok(t) for t in la.tokens],
-            dropped=[tok(t) for t in la.dropped],
-            keyed=[ka(k) for k in la.keyed],
-            env=[env(e) for e in la.env],
-            version_hints=[vh(v) for v in la.version_hints],
-            context=dict(la.context),
-        )
-        if la.delete_tokens is not None:
-            orig = la.delete_tokens
-
-            def delete_tokens(tokens: list[Token], _orig=orig, _map=tok_map) -> Optional[list[Edit]]:
-                originals = []
-                for t in tokens:
-                    o = _map.get(id(t))
-                    if o is None:
-                        return None
-                    originals.append(o)
-                edits = _orig(originals)
-                if edits is None:
-                    return None
-                shifted = []
-                for e in edits:
-                    sp = deletion(e.span) if not e.content else _sh(e.span, f)
-                    if sp is None:
-                        return None
-                    shifted.append(Edit(sp, e.content))
-                return shifted
-
-            new.delete_tokens = delete_tokens
-        out.launches.append(new)
-    for e in ex.env:
-        out.env.append(replace(e, name_span=_sh(e.name_span, f), value_span=_sh(e.value_span, f),
-                               value_text_span=_sh(e.value_text_span, f),
-                               delete_span=deletion(e.delete_span) if e.delete_span else None))
-    for v in ex.version_hints:
-        out.version_hints.append(replace(v, span=_sh(v.span, f)))
-    for n in ex.notes:
-        out.notes.append(replace(n, span=_sh(n.span, f)))
-
-
-# ------------------------------------------------------------------------------------------
 # console blocks
 
 
-def _strip_prompts(block: bytes, base: int) -> tuple[bytes, Callable[[int], Optional[int]]]:
-    """Commands of a console transcript, and a map from script offsets to file offsets."""
+def _strip_prompts(block: bytes, base: int) -> Embedding:
+    """Commands of a console transcript (each line after its prompt), in the file."""
     script = bytearray()
     segs: list[tuple[int, int, int]] = []  # (script offset, file offset, length)
     cont = False  # the line before continues the command (or ends it with a broken continuation)
@@ -244,7 +143,9 @@ def _strip_prompts(block: bytes, base: int) -> tuple[bytes, Callable[[int], Opti
             p2 = _PS2.match(body)
             skip = p2.end() if p2 else 0
         if skip is not None:
-            segs.append((len(script), base + pos + skip, len(body) - skip))
+            # the line's feed is the script's (a CRLF line's end maps to its CR, as a run's end)
+            lf = line[len(body):len(body) + 1] == b"\n"
+            segs.append((len(script), base + pos + skip, len(body) - skip + lf))
             script += body[skip:]
             script += b"\n"
             # `\ ` (a space after the backslash) and a blank line after `\` end the command in
@@ -259,18 +160,7 @@ def _strip_prompts(block: bytes, base: int) -> tuple[bytes, Callable[[int], Opti
         else:
             cont = broken = False
         pos += len(line)
-    starts = [s[0] for s in segs]
-
-    def omap(o: int) -> Optional[int]:
-        i = bisect_right(starts, o) - 1
-        if i < 0:
-            return None
-        s, fo, ln = segs[i]
-        if o <= s + ln:  # the end of a line maps to its line break
-            return fo + o - s
-        return None
-
-    return bytes(script), omap
+    return Embedding(bytes(script), segs)
 
 
 # ------------------------------------------------------------------------------------------
@@ -326,7 +216,8 @@ def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out
         if b <= a:
             continue
         for s, e in doc_commands.inline_commands(data[a:b]):
-            _shell(data[a + s : a + e], lambda o, base=a + s: base + o, path, out)
+            code = data[a + s : a + e]
+            _shell(code, Embedding.identity(code, a + s), path, out)
 
 
 # ------------------------------------------------------------------------------------------
@@ -464,59 +355,22 @@ class _Prose:
         return None
 
 
-class _Lines:
+def _dedented(block: bytes, base: int) -> Embedding:
     """A block's text with the indentation its lines share removed (a block inside a list item, an
-    admonition ``!!!``/``???`` or an mkdocs tab ``=== "tab"``), and the map from its offsets back
-    to the file's: each line keeps its bytes after the cut, so spans map line by line."""
-
-    def __init__(self, block: bytes, base: int):
-        lines = block.splitlines(keepends=True)
-        cut = None
-        for line in lines:
-            if line.strip():
-                n = len(line) - len(line.lstrip(b" \t"))
-                cut = n if cut is None else min(cut, n)
-        cut = cut or 0
-        if cut:  # only a prefix all lines share, byte for byte (never a tab for spaces)
-            first = next(line for line in lines if line.strip())[:cut]
-            while cut and not all(not line.strip() or line.startswith(first[:cut]) for line in lines):
-                cut -= 1
-        self.cut = cut
-        text = bytearray()
-        self.starts: list[int] = []  # text offset of each line
-        self.file_starts: list[int] = []  # file offset of the byte at that text offset
-        self.line_starts: list[int] = []  # file offset of the line itself
-        pos = base
-        for line in lines:
-            k = min(cut, len(line) - len(line.lstrip(b" \t")), len(line.rstrip(b"\r\n")))
-            self.starts.append(len(text))
-            self.file_starts.append(pos + k)
-            self.line_starts.append(pos)
-            text += line[k:]
-            pos += len(line)
-        self.text = bytes(text)
-        self.base = base
-        self.end = pos
-
-    def omap(self, o: int) -> Optional[int]:
-        if not self.cut:
-            return self.base + o
-        if o < 0 or o > len(self.text):
-            return None
-        i = bisect_right(self.starts, o) - 1
-        if i < 0:
-            return None
-        return self.file_starts[i] + o - self.starts[i]
-
-    def deletion(self, span: Span) -> Optional[Span]:
-        """A deletion's span in the file: one that starts a line of the text starts the file's
-        line too (its cut indentation goes with the line), when it ends at a line's end."""
-        sp = _sh(span, self.omap)
-        if sp is None or not self.cut or span.start not in self.starts:
-            return sp
-        if span.end in self.starts or span.end == len(self.text):
-            return Span(self.line_starts[self.starts.index(span.start)], sp.end)
-        return sp
+    admonition ``!!!``/``???`` or an mkdocs tab ``=== "tab"``), in the file: each line keeps its
+    bytes after the cut, so spans map line by line."""
+    lines = block.splitlines(keepends=True)
+    cut = None
+    for line in lines:
+        if line.strip():
+            n = len(line) - len(line.lstrip(b" \t"))
+            cut = n if cut is None else min(cut, n)
+    cut = cut or 0
+    if cut:  # only a prefix all lines share, byte for byte (never a tab for spaces)
+        first = next(line for line in lines if line.strip())[:cut]
+        while cut and not all(not line.strip() or line.startswith(first[:cut]) for line in lines):
+            cut -= 1
+    return Embedding.dedent(block, base, cut)
 
 
 # a block with no language (or ``text``): what its content is
@@ -547,7 +401,7 @@ def _sniff(text: bytes) -> str:
 
 
 def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> None:
-    lines = _Lines(block, start)
+    lines = _dedented(block, start)
     text = lines.text
     if lang in _UNTAGGED:
         lang = _sniff(text)
@@ -557,12 +411,12 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
     first = next((ln for ln in text.splitlines() if ln.strip()), b"")
     if lang in _CONSOLE or (lang in _SHELL and _PROMPT.match(first)):
         if any(_PROMPT.match(ln) for ln in text.splitlines()):
-            script, omap = _strip_prompts(block, start)
-            _shell(script, omap, path, out)
+            prompts = _strip_prompts(block, start)
+            _shell(prompts.text, prompts, path, out)
             return
         lang = "sh"  # a console block without prompts: the commands alone
     if lang in _SHELL or lang in _CONSOLE:
-        _shell(text, lines.omap, path, out)
+        _shell(text, lines, path, out)
         return
     n = len(out.launches)
     if lang in _YAML:
@@ -571,30 +425,28 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
         # a line of only `...` elides part of a manifest in documentation (as YAML it would end
         # the document): blanked, offsets kept
         text = _ELISION.sub(lambda m: b" " * len(m.group(0)), text)
-        shift(yaml_fe.extract(text, path), lines.omap, out, lines.deletion)
+        rebase(yaml_fe.extract(text, path), lines, out)
     elif lang in _PYTHON:
         from vllm_lint.frontends import python as python_fe
 
         prefix = b""
         if first[:1] in (b" ", b"\t"):  # indented beyond the block's other lines
             prefix = b"if True:\n"
-        plen = len(prefix)
-        shift(python_fe.extract(prefix + text, path),
-               lambda o: lines.omap(o - plen) if o >= plen else None, out)
+        rebase(python_fe.extract(prefix + text, path), lines.prefixed(prefix), out)
     elif lang in _DOCKER:
         from vllm_lint.frontends import dockerfile as docker_fe
 
-        shift(docker_fe.extract(text, path), lines.omap, out, lines.deletion)
+        rebase(docker_fe.extract(text, path), lines, out)
     doc_commands.mark_values(out.launches[n:])
 
 
-def _shell(script: bytes, omap, path: str, out: Extraction) -> None:
+def _shell(script: bytes, emb: Embedding, path: str, out: Extraction) -> None:
     from vllm_lint.frontends import shell
 
     filled, regions = doc_commands.fill(script)
-    ex = shell.extract_script(filled, path, omap)
+    ex = shell.extract_script(filled, path, emb)
     if regions:
-        doc_commands.mark(ex, regions, omap)
+        doc_commands.mark(ex, regions, emb)
     out.launches.extend(ex.launches)
     out.env.extend(ex.env)
     out.version_hints.extend(ex.version_hints)

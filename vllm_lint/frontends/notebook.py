@@ -14,9 +14,9 @@ the Markdown front-end. The notebook's JSON has no comments: ``--add-noqa`` skip
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from typing import Optional
 
+from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.launch import Extraction, ParseError
 
 FORMAT = "notebook"
@@ -32,25 +32,14 @@ def might_contain_launch(data: bytes) -> bool:
     return b"vllm" in data or b"VLLM_" in data or b"LLM(" in data
 
 
-class _Text:
-    """A cell's text and the map from its offsets to the file's."""
-
-    def __init__(self) -> None:
-        self.text = bytearray()
-        self.segs: list[tuple[int, int, int]] = []  # (text start, file start, length)
-
-    def add(self, value: bytes, segments: list[tuple[int, int, int]]) -> None:
-        base = len(self.text)
-        self.segs.extend((base + v, f, n) for v, f, n in segments)
-        self.text += value
-
-    def omap(self, o: int) -> Optional[int]:
-        starts = [s[0] for s in self.segs]
-        i = bisect_right(starts, o) - 1
-        if i < 0:
-            return None
-        v, f, n = self.segs[i]
-        return f + (o - v) if o <= v + n else None
+def _cell_text(pieces: list[Embedding]) -> Embedding:
+    """A cell's text (its ``source`` strings joined) in the file."""
+    text = bytearray()
+    segs: list[tuple[int, int, int]] = []
+    for piece in pieces:
+        segs.extend((len(text) + v, f, n) for v, f, n in piece.segments)
+        text += piece.text
+    return Embedding(bytes(text), segs)
 
 
 def _blank(text: bytes, keep) -> bytes:
@@ -81,29 +70,25 @@ def extract(data: bytes, path: str) -> Extraction:
         kind = node_text(get(cell, "cell_type"))
         src = get(cell, "source")
         pieces = [src] if isinstance(src, ScalarNode) else list(src.value) if isinstance(src, SequenceNode) else []
-        t = _Text()
-        for piece in pieces:
-            if isinstance(piece, ScalarNode):
-                m = f.smap(piece)
-                t.add(m.value, m.segments)
-        text = bytes(t.text)
+        t = _cell_text([f.smap(piece) for piece in pieces if isinstance(piece, ScalarNode)])
+        text = t.text
         if b"vllm" not in text and b"VLLM_" not in text and b"LLM(" not in text:
             continue
         try:
             if kind == "markdown":
-                markdown.shift(markdown.extract(text, path), t.omap, out)
+                rebase(markdown.extract(text, path), t, out)
             elif kind == "code":
                 magic = _MAGIC_SHELL.match(text)
                 if magic:
                     script = b" " * magic.end() + text[magic.end():]
-                    _add(out, shell.extract_script(script, path, t.omap))
+                    _add(out, shell.extract_script(script, path, t))
                     continue
                 script = _blank(text, lambda ln: ln.lstrip().startswith(b"!"))
                 script = re.sub(rb"(?m)^([ \t]*)!", lambda mm: mm.group(1) + b" ", script)
                 if b"!" in text:
-                    _add(out, shell.extract_script(script, path, t.omap))
+                    _add(out, shell.extract_script(script, path, t))
                 code = _blank(text, lambda ln: not ln.lstrip().startswith((b"!", b"%")))
-                markdown.shift(python.extract(code, path), t.omap, out)
+                rebase(python.extract(code, path), t, out)
         except ParseError as e:
             from vllm_lint.launch import Note, Span
 

@@ -49,6 +49,7 @@ from vllm_lint.frontends.commands import (
     version_from_image,
     version_from_pip_install,
 )
+from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.launch import (
     Edit,
     EnvAssign,
@@ -64,7 +65,6 @@ from vllm_lint.record import Record, lazy_re
 
 FORMAT = "shell"
 
-OffsetMap = Callable[[int], Optional[int]]
 CutMap = Callable[[int, int], Optional[Span]]
 
 _PARSER = None
@@ -379,14 +379,14 @@ class _Decoder:
 
 
 class _Ctx(Record):
-    __slots__ = ("src", "path", "omap", "depth", "out", "file_env", "marks", "image_vars", "root", "cut")
+    __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut")
 
-    def __init__(self, src: bytes, path: str, omap: Optional[OffsetMap], depth: int, out: Optional[Extraction] = None,
+    def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
                  image_vars: Optional[dict] = None) -> None:
         self.src = src
         self.path = path
-        self.omap = omap
+        self.emb = emb  # where the script is in the file (None: the script is the file)
         self.depth = depth
         self.out = Extraction() if out is None else out
         self.file_env = [] if file_env is None else file_env  # (script offset, EnvAssign) of VLLM_ exports
@@ -407,20 +407,20 @@ def _find_all(data: bytes, needle: bytes) -> list[int]:
 
 
 def extract_script(
-    script: bytes, path: str, offset_map: Optional[OffsetMap] = None, *, _depth: int = 0,
+    script: bytes, path: str, embedding: Optional[Embedding] = None, *, _depth: int = 0,
     cut_map: Optional[CutMap] = None,
 ) -> Extraction:
     """Extract launches from shell text ``script`` (UTF-8 bytes).
 
-    ``offset_map(i)`` maps a byte offset in ``script`` to the byte offset in the containing file
-    (None where there is no 1:1 counterpart); identity when omitted. All spans in the result are
-    in the containing file's coordinates. ``cut_map(s, e)``, where given, is the file span to
-    delete for script bytes ``[s, e)`` that ``offset_map`` does not map 1:1 (a YAML scalar's
-    line folds), or None.
+    ``embedding`` says where the bytes of ``script`` are in the containing file (its text has
+    the script's length; it may differ from ``script`` where a reader filled placeholders); the
+    script is the file when omitted. All spans in the result are in the containing file's
+    coordinates. ``cut_map(s, e)``, where given, is the file span to delete for script bytes
+    ``[s, e)`` that ``embedding`` does not map 1:1 (a YAML scalar's line folds), or None.
     """
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
-    ctx = _Ctx(script, path, offset_map, _depth)
+    ctx = _Ctx(script, path, embedding, _depth)
     ctx.cut = cut_map
     marks = ctx.marks
     for needle in _MARK_WORDS:
@@ -435,7 +435,7 @@ def extract_script(
     ctx.root = tree.root_node
     _walk(ctx, ctx.root)
     ctx.root = None
-    # the launches' delete_tokens keep the context (for its bytes and offset map): without its
+    # the launches' delete_tokens keep the context (for its bytes and embedding): without its
     # reference to the extraction, that is no reference cycle and is freed once dropped
     out, ctx.out = ctx.out, None
     return out
@@ -515,52 +515,20 @@ def _child_after(parent, i: int):
 # ---- coordinates
 
 
-def _map(ctx: _Ctx, i: int) -> Optional[int]:
-    return i if ctx.omap is None else ctx.omap(i)
-
-
 def _map_span(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
     """Map a script range as written; approximate when the ends have no counterpart."""
-    if ctx.omap is None:
-        return Span(s, e)
-    if e <= s:
-        a = ctx.omap(s)
-        return Span(a, a) if a is not None else None
-    a = None
-    for i in range(s, e):
-        a = ctx.omap(i)
-        if a is not None:
-            break
-    b = None
-    for i in range(e - 1, s - 1, -1):
-        b = ctx.omap(i)
-        if b is not None:
-            break
-    if a is None or b is None or b + 1 < a:
-        return None
-    return Span(a, b + 1)
+    return Span(s, e) if ctx.emb is None else ctx.emb.hull(s, e)
 
 
 def _map_exact(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
     """Map a script range that must be 1:1 in the file (every byte, contiguously)."""
-    if ctx.omap is None:
-        return Span(s, e)
-    if e <= s:
-        a = ctx.omap(s)
-        return Span(a, a) if a is not None else None
-    a = ctx.omap(s)
-    if a is None:
-        return None
-    for k in range(1, e - s):
-        if ctx.omap(s + k) != a + k:
-            return None
-    return Span(a, a + (e - s))
+    return Span(s, e) if ctx.emb is None else ctx.emb.span(s, e)
 
 
 def _token(ctx: _Ctx, w: _Word) -> Token:
     tr = w.text_range()
     start, end = w.start, w.end
-    if ctx.omap is None:
+    if ctx.emb is None:
         span = Span(start, end)
         # a word spelled as written (no quotes, no escapes): one span object for both (immutable)
         text_span = None if tr is None else span if tr[0] == start and tr[1] == end else Span(tr[0], tr[1])
@@ -657,20 +625,15 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
             body = bytes(inner.raw)
             if b"vllm" not in body and b"VLLM_" not in body:
                 return
-            poslist = inner.pos
-            outer = ctx.omap
-
-            def omap(i: int, _p=poslist, _o=outer) -> Optional[int]:
-                if i < 0 or i >= len(_p):
-                    return None
-                p = _p[i]
-                if p is None:
-                    return None
-                return p if _o is None else _o(p)
-
-            sub = extract_script(body, ctx.path, omap, _depth=ctx.depth + 1)
+            sub = extract_script(body, ctx.path, _within(ctx, Embedding.from_positions(body, inner.pos)),
+                                 _depth=ctx.depth + 1)
             _merge(ctx, sub)
             return
+
+
+def _within(ctx: _Ctx, emb: Embedding) -> Embedding:
+    """``emb`` (into this script) as an embedding into the file."""
+    return emb if ctx.emb is None else emb.compose(ctx.emb)
 
 
 def _merge(ctx: _Ctx, sub: Extraction) -> None:
@@ -706,15 +669,10 @@ def _heredocs(ctx: _Ctx, node) -> None:
                     continue
                 if _written_file(ctx, node, c, s, e):
                     continue
-                outer = ctx.omap
-
-                def omap(i: int, _s=s, _e=e, _o=outer) -> Optional[int]:
-                    if i < 0 or _s + i >= _e:
-                        return None
-                    return _s + i if _o is None else _o(_s + i)
-
+                body = ctx.src[s:e]
                 try:
-                    sub = extract_script(ctx.src[s:e], ctx.path, omap, _depth=ctx.depth + 1)
+                    sub = extract_script(body, ctx.path, _within(ctx, Embedding.identity(body, s)),
+                                         _depth=ctx.depth + 1)
                 except ParseError:
                     continue
                 _merge(ctx, sub)
@@ -759,13 +717,6 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
             fmt = "dockerfile"
     if fmt is None:
         return False
-    outer = ctx.omap
-
-    def omap(i: int, _s=s, _e=e, _o=outer) -> Optional[int]:
-        if i < 0 or _s + i > _e:
-            return None
-        return _s + i if _o is None else _o(_s + i)
-
     try:
         sub_fe = get(fmt).module
         # a YAML file a script writes that looks like a vLLM config file is one (--config)
@@ -786,7 +737,7 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
                 if ea.value and "$" in ea.value:
                     ea.value_opaque, ea.value_text_span = True, None
     start = len(ctx.out.launches)
-    get("markdown").module.shift(sub, omap, ctx.out)
+    rebase(sub, _within(ctx, Embedding.identity(body, s)), ctx.out)
     for la in ctx.out.launches[start:]:
         la.context["heredoc_file"] = fmt
     return True
@@ -858,15 +809,9 @@ def _systemd_unit(ctx: _Ctx, s: int, e: int) -> None:
         ve = _logical_line_end(src, vs, e)
         if src.find(b"vllm", vs, ve) == -1:
             continue
-        outer = ctx.omap
-
-        def omap(i: int, _s=vs, _e=ve, _o=outer) -> Optional[int]:
-            if i < 0 or _s + i >= _e:
-                return None
-            return _s + i if _o is None else _o(_s + i)
-
+        line = src[vs:ve]
         try:
-            sub = extract_script(src[vs:ve], ctx.path, omap, _depth=ctx.depth + 1)
+            sub = extract_script(line, ctx.path, _within(ctx, Embedding.identity(line, vs)), _depth=ctx.depth + 1)
         except ParseError:
             continue
         for la in sub.launches:

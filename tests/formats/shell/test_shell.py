@@ -7,6 +7,7 @@ import random
 import pytest
 
 from vllm_lint.frontends import shell
+from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.launch import Edit, Extraction, Launch, ParseError
 
 
@@ -340,14 +341,14 @@ def test_delete_in_docker_run():
     assert apply(data, edits) == b"docker run --gpus all vllm/vllm-openai:v0.9.0 \\\n  --model m \\\n  --port 8000\n"
 
 
-# ---- offset maps (nested use by other front-ends)
+# ---- embeddings (nested use by other front-ends)
 
 
-def test_extract_script_with_offset_map():
+def test_extract_script_with_an_embedding():
     outer = b"run: |\n  vllm serve m --tp 2\n"
     start = outer.index(b"vllm")
     script = outer[start:]
-    out = shell.extract_script(script, "x.yaml", lambda i: start + i)
+    out = shell.extract_script(script, "x.yaml", Embedding.identity(script, start))
     la = out.launches[0]
     t = find_tok(la, "--tp")
     assert outer[t.text_span.start : t.text_span.end] == b"--tp"
@@ -355,9 +356,9 @@ def test_extract_script_with_offset_map():
     assert apply(outer, edits) == b"run: |\n  vllm serve m\n"
 
 
-def test_offset_map_holes():
+def test_embedding_holes():
     script = b"vllm serve m --tp 2"
-    out = shell.extract_script(script, "x", lambda i: None if 13 <= i < 15 else 100 + i)
+    out = shell.extract_script(script, "x", Embedding(script, [(0, 100, 13), (15, 115, 4)]))
     la = out.launches[0]
     t = find_tok(la, "--tp")
     assert t.text_span is None

@@ -364,13 +364,13 @@ def test_text_span_is_the_maps_whole_span(outer):
     if outer:
         sc = N.get(N.get(root, "spec"), "serveConfigV2")
         m = f.smap(sc)
-        f = YamlText(m.value, "t.yaml", None, outer=m)
+        f = YamlText(m.text, "t.yaml", None, outer=m)
         (root,) = f.parse()
     nodes = [n for kv in root.value for n in kv]
     assert len(nodes) == 2 * len(_STYLED)
     for node in nodes:
         m = f.smap(node)
-        want = m.span(0, len(m.value)) if m.complete else None
+        want = m.span(0, len(m.text)) if m.complete else None
         assert f.text_span(node) == want, node
         tok = f.scalar_token(node)
         assert tok.text_span == want and tok.span == f.node_span(node) and tok.text == node.value

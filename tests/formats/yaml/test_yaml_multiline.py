@@ -172,7 +172,7 @@ def test_every_cut_across_a_fold_loads_as_the_value_without_the_cut(src):
             accepted += 1
             after = yaml.safe_load(data[:sp.start] + data[sp.end:])["k"]
             after = after[2] if isinstance(after, list) else after
-            assert after.encode() == m.value[:a] + m.value[b:], (k, n)
+            assert after.encode() == m.text[:a] + m.text[b:], (k, n)
     assert accepted >= len(words) - 1
 
 

@@ -19,13 +19,13 @@ What it finds
   ``delete_tokens`` for list literals. ``sys.executable`` reads as ``python``. A string with
   ``shell=True``, ``os.system``, ``os.popen``, ``subprocess.getoutput``,
   ``asyncio.create_subprocess_shell`` is handed to :func:`vllm_lint.frontends.shell.extract_script`
-  with an offset map into the string literal (f-string fields become ``${...}`` placeholders,
+  with its embedding in the string literal (f-string fields become ``${...}`` placeholders,
   i.e. opaque shell words). ``env=`` dicts (``{**os.environ, "VLLM_X": "1"}``, ``dict(os.environ,
   ...)``, ``env = os.environ.copy(); env["VLLM_X"] = "1"``) become the launch's env.
 * Command lines shown in docstrings and other string statements ("Start the server with:
   ``vllm serve m --runner pooling``"): lines that start with a vLLM command (after an optional
   ``$`` prompt) with their backslash continuations, and inline backquoted commands with an
-  argument, read as shell (never run) through the string's offset map, so findings point at the
+  argument, read as shell (never run) through the string's embedding, so findings point at the
   word and fixes edit the docstring where its bytes spell the value 1:1 (a raw docstring; an
   escaped ``\\\\`` has no 1:1 bytes, so no fix is offered there). Placeholders (``<model>``,
   ``[options]``, ``...``) are opaque words (:mod:`~vllm_lint.frontends.doc_commands`).

@@ -3,7 +3,7 @@ with exact positions.
 
 "Start the server with: ``vllm serve m --runner pooling``": lines that start with a vLLM command
 (after an optional ``$`` prompt) with their backslash continuations, and inline backquoted
-commands with an argument, read as shell through the string's offset map, so findings point at
+commands with an argument, read as shell through the string's embedding, so findings point at
 the word and fixes edit the docstring where its bytes spell the value 1:1 (a raw docstring; an
 escaped ``\\\\`` has no 1:1 bytes, so no fix is offered there). Placeholders (``<model>``,
 ``[options]``, ``...``) are opaque words (:mod:`~vllm_lint.frontends.doc_commands`). Markdown
@@ -17,7 +17,8 @@ from typing import Callable, Optional
 
 from ...launch import Extraction, ParseError, Span
 from ...record import lazy_re
-from .literals import StrInfo, decode_literal, offset_map, placeholder
+from ..embedding import Embedding, rebase
+from .literals import StrInfo, decode_literal, embedding_of, placeholder
 from .state import PyFile
 
 NEEDLES = lazy_re(rb"vllm serve|vllm\.entrypoints|dynamo\.vllm")
@@ -56,7 +57,7 @@ def documented_commands(fx: PyFile, tree: ast.Module, extract: Extract) -> None:
         shown = command_text(info.value)
         if shown is not None and "```" not in value:
             script = shown.encode("utf-8")
-            _read_shell(fx, shown, offset_map(StrInfo(shown, info.char_spans, [], None), script, src.utf8))
+            _read_shell(fx, shown, embedding_of(StrInfo(shown, info.char_spans, [], None), script, src.utf8))
     _commented_commands(fx, strings)
 
 
@@ -76,10 +77,10 @@ def _commented_commands(fx: PyFile, strings: list[Span]) -> None:
         text[i] = 10
     shown = command_text(text.decode("latin-1"))
     if shown is not None:
-        _read_shell(fx, shown, lambda o: o, utf8=False)
+        _read_shell(fx, shown, None, utf8=False)  # (the comments' text is the file's, 1:1)
 
 
-def _read_shell(fx: PyFile, shown: str, omap: Callable[[int], Optional[int]], utf8: bool = True) -> None:
+def _read_shell(fx: PyFile, shown: str, emb: Optional[Embedding], utf8: bool = True) -> None:
     """Read ``shown`` as a shell script (placeholders filled as opaque words); its launches are
     documented ones."""
     from ..doc_commands import fill, mark
@@ -88,27 +89,27 @@ def _read_shell(fx: PyFile, shown: str, omap: Callable[[int], Optional[int]], ut
     script = shown.encode("utf-8" if utf8 else "latin-1")
     filled, regions = fill(script)
     try:
-        sub = extract_script(filled, fx.path, omap)
+        sub = extract_script(filled, fx.path, emb)
     except ParseError:
         return
     if regions:
-        mark(sub, regions, omap)
+        mark(sub, regions, emb)
     fx.result.launches.extend(sub.launches)
 
 
 def _documented_code(fx: PyFile, info: StrInfo, extract: Extract) -> None:
     """Code shown in a docstring: Markdown fenced blocks (read by the Markdown front-end), or
-    else ``llm = LLM(...)`` statements (read as Python), through the string's offset map."""
+    else ``llm = LLM(...)`` statements (read as Python), through the string's embedding."""
     from ..base import get  # noqa: PLC0415  (the registry: Markdown reads Python blocks)
 
     markdown = get("markdown").module
 
     value = info.value
     script = value.encode("utf-8")
-    omap = offset_map(info, script, fx.src.utf8)
+    emb = embedding_of(info, script, fx.src.utf8)
     if "```" in value:
         try:
-            markdown.shift(markdown.extract(script, fx.path), omap, fx.result)
+            rebase(markdown.extract(script, fx.path), emb, fx.result)
         except ParseError:
             pass
         return
@@ -116,13 +117,12 @@ def _documented_code(fx: PyFile, info: StrInfo, extract: Extract) -> None:
     if snippet is None:
         return
     code, indent = snippet
-    prefix = "if True:\n" if indent else ""
-    plen = len(prefix)
+    prefix = b"if True:\n" if indent else b""
     try:
-        sub = extract((prefix + code).encode("utf-8"), fx.path)
+        sub = extract(prefix + code.encode("utf-8"), fx.path)
     except ParseError:
         return
-    markdown.shift(sub, lambda o: omap(o - plen) if o >= plen else None, fx.result)
+    rebase(sub, emb.prefixed(prefix), fx.result)
 
 
 def _call_statements(value: str) -> Optional[tuple[str, int]]:

@@ -3,8 +3,8 @@
 A ``str`` literal (implicitly concatenated pieces, raw, f-strings) is decoded char by char with
 the file bytes that spell each char, so a finding in a string (a shell command, a key) points at
 the bytes as written and a fix edits them where they spell the value 1:1. F-string fields become
-placeholders (opaque words for the shell front-end). :func:`offset_map` turns a decoded string
-into the byte map an embedded format's extraction is shifted through."""
+placeholders (opaque words for the shell front-end). :func:`embedding_of` turns a decoded string
+into the embedding an embedded format's extraction is mapped through."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import warnings
 from typing import Any, Callable, Optional
 
 from ...launch import Span
+from ..embedding import Embedding
 from ...record import Record
 from .source import Source
 
@@ -258,25 +259,23 @@ def fstring_field_end(s: str, i: int, q: str) -> Optional[int]:
     return None
 
 
-def offset_map(info: StrInfo, script: bytes, utf8: bool) -> Callable[[int], Optional[int]]:
-    """Per-byte map from the decoded script (UTF-8) to the file: ``omap(i)`` is where script byte
-    ``i`` is spelled, None when it has no 1:1 counterpart (escapes, normalised newlines). An
-    f-string field's placeholder maps its first byte to the ``{`` and its last byte to the ``}``,
-    so the shell front-end's span of the placeholder word covers the field as written.
+def embedding_of(info: StrInfo, script: bytes, utf8: bool) -> Embedding:
+    """The decoded script (UTF-8) in the file: script byte ``i`` maps to where it is spelled,
+    to nothing when it has no 1:1 counterpart (escapes, normalised newlines). An f-string field's
+    placeholder maps its first byte to the ``{`` and its last byte to the ``}``, so the shell
+    front-end's span of the placeholder word covers the field as written.
     """
     L = len(script)
-    pos: list[Optional[int]] = [None] * (L + 1)
+    pos: list[Optional[int]] = [None] * L
     field_at = {ci: (ln, fs, fe) for ci, ln, fs, fe in info.fields}
     chars = info.value
     k = ci = 0
-    last_end: Optional[int] = None
     while ci < len(chars):
         if ci in field_at:
             ln, fs, fe = field_at[ci]
             nbytes = len(chars[ci:ci + ln].encode("utf-8"))
             pos[k] = fs
             pos[k + nbytes - 1] = fe - 1
-            last_end = fe
             k += nbytes
             ci += ln
             continue
@@ -287,17 +286,9 @@ def offset_map(info: StrInfo, script: bytes, utf8: bool) -> Callable[[int], Opti
             if utf8 and cs[1] - cs[0] == nb:
                 for j in range(1, nb):
                     pos[k + j] = cs[0] + j
-            last_end = cs[1]
-        else:
-            last_end = None
         k += nb
         ci += 1
-    pos[L] = last_end
-
-    def omap(off: int) -> Optional[int]:
-        return pos[off] if 0 <= off <= L else None
-
-    return omap
+    return Embedding.from_positions(script, pos)
 
 
 NOT_LITERAL = object()

@@ -4,7 +4,7 @@
 A list/tuple literal (or a name bound to one, with its later ``append``/``extend``/``+=``,
 ``+`` concatenations, ``shlex.split("...")``) whose words start vLLM is an ``argv`` launch, with
 ``delete_tokens`` for list literals; ``sys.executable`` reads as ``python``. A string run by a
-shell is handed to the shell front-end through the string's offset map. ``env=`` becomes the
+shell is handed to the shell front-end through the string's embedding. ``env=`` becomes the
 launch's env."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ...record import lazy_re
 from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
 from .callees import ENV_KW_INDEX
 from .environ import env_kwarg
-from .literals import decode_literal, is_str_node, offset_map, placeholder
+from .literals import decode_literal, embedding_of, is_str_node, placeholder
 from .scope import Scope, lookup, rebound, resolve_name
 from .source import Layout
 from .state import PyFile
@@ -278,14 +278,14 @@ def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call) -> list[Launch]:
     if "vllm" not in info.value:
         return []
     script = info.value.encode("utf-8")
-    omap = offset_map(info, script, src.utf8)
+    emb = embedding_of(info, script, src.utf8)
     try:
         from ..shell import extract_script  # noqa: PLC0415
     except ImportError:
         fx.result.notes.append(Note("shell front-end unavailable: shell string not analysed", sp))
         return []
     try:
-        sub = extract_script(script, fx.path, omap)
+        sub = extract_script(script, fx.path, emb)
     except ParseError as exc:
         fx.result.notes.append(Note(f"shell string in Python not parsed: {exc.message}", sp))
         return []

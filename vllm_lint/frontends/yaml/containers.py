@@ -2,7 +2,7 @@
 and any mapping with ``command``/``args`` (Helm values, KubeAI ``Model``, KServe predictors).
 
 A container's ``command`` + ``args`` are matched with :func:`commands.find_vllm_command`;
-``sh -c``/``bash -c`` scripts go to the shell front-end through the scalar's offset map; a vLLM
+``sh -c``/``bash -c`` scripts go to the shell front-end through the scalar's embedding; a vLLM
 image with ``args`` and no ``command`` gives ``entry="docker:<image>"``, and the wrappers that run
 vLLM with a container's ``args`` (:mod:`.llm_d`, :mod:`.kubeai`, :mod:`.kserve`) give theirs.
 ``$(VAR)`` words are opaque. The image tag is a ``VersionHint("image-tag")`` (compose
@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml import kserve, kubeai, llm_d
 from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
@@ -164,8 +165,8 @@ class _Container:
             if not isinstance(item, ScalarNode) or not may_be_command(item.value.encode("utf-8", "surrogatepass")):
                 return False  # (shell_launches would find nothing: no map needed)
             m = t.smap(item)
-            script = m.value
-            omap = m.map
+            script = m.text
+            emb = m
             cut = t.cutter(item, m)
             outer = item
         else:
@@ -177,15 +178,16 @@ class _Container:
             m = t.smap(node)
             cut = None
             if verb is not None:
+                # a word spelled verbatim is that part of the scalar
                 base = verb[0]
-                omap = lambda o, m=m, base=base: m.map(base + o)  # noqa: E731
+                emb = m.window(base, base + len(script))
                 whole = t.cutter(node, m)
                 if whole is not None:
                     cut = lambda s, e, whole=whole, base=base: whole(base + s, base + e)  # noqa: E731
             else:
-                omap = lambda o: None  # noqa: E731
+                emb = Embedding.unmapped(script)  # (no bytes of its own)
             outer = node
-        launches = t.shell_launches(script, omap, t.content_span(outer), cut)
+        launches = t.shell_launches(script, emb, t.content_span(outer), cut)
         if launches:
             _words, env, hw, versions, _span = self.facts()
             for la in launches:

@@ -10,7 +10,6 @@ from typing import Any, Callable
 from vllm_lint.frontends.yaml.hardware import hw_merge
 from vllm_lint.frontends.yaml.loader import MappingNode
 from vllm_lint.frontends.yaml.nodes import descendants, get, text
-from vllm_lint.frontends.yaml.scalar import ScalarMap
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware, Launch, ParseError, Span
 
@@ -23,7 +22,7 @@ def serve_config(t: YamlText, node: Any, hw: Hardware,
     ``walk_document``."""
     t.consumed.add(id(node))
     m = t.smap(node)
-    inner = YamlText(m.value, t.path, t.out, outer=m if m.segments else ScalarMap(m.value, []))
+    inner = YamlText(m.text, t.path, t.out, outer=m)
     inner.root_data = t.root_data
     try:
         docs = inner.parse()

@@ -22,76 +22,17 @@ otherwise the map is empty. A wrong map would be worse than none, because a fix 
 wrong bytes.
 
 Offsets here are byte offsets into the value's UTF-8 encoding (``value.encode()``) and into the
-file.
+file; the map is an :class:`~vllm_lint.frontends.embedding.Embedding` (the value is its text).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import Callable, Optional
 
+from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.launch import Span
 
-__all__ = ["ScalarMap", "fold_cutter", "map_scalar"]
-
-
-class ScalarMap:
-    """Piecewise-linear map from value byte offsets to file byte offsets.
-
-    ``segments`` holds ``(value_start, file_start, length)`` runs, sorted, non-overlapping.
-    """
-
-    __slots__ = ("segments", "_starts", "value")
-
-    def __init__(self, value: bytes, segments: list[tuple[int, int, int]]):
-        self.value = value
-        self.segments = segments
-        self._starts = [s[0] for s in segments]
-
-    @classmethod
-    def empty(cls, value: bytes) -> "ScalarMap":
-        return cls(value, [])
-
-    @property
-    def complete(self) -> bool:
-        """True when the whole value is one verbatim run (plain / quoted without escapes)."""
-        return len(self.segments) == 1 and self.segments[0][2] == len(self.value) or (
-            not self.value and not self.segments
-        )
-
-    def _seg(self, off: int) -> Optional[tuple[int, int, int]]:
-        i = bisect_right(self._starts, off) - 1
-        if i < 0:
-            return None
-        seg = self.segments[i]
-        if off < seg[0] + seg[2]:
-            return seg
-        return None
-
-    def map(self, off: int) -> Optional[int]:
-        """File byte offset of value byte ``off``; the end of the value maps to just after its
-        last byte when that byte is mapped."""
-        seg = self._seg(off)
-        if seg is not None:
-            return seg[1] + off - seg[0]
-        if off > 0:
-            seg = self._seg(off - 1)
-            if seg is not None:
-                return seg[1] + off - seg[0]
-        return None
-
-    def span(self, start: int, end: int) -> Optional[Span]:
-        """File span of value bytes ``[start, end)`` if they are one verbatim run, else None."""
-        if end <= start:
-            seg = self._seg(start) or (self._seg(start - 1) if start > 0 else None)
-            if seg is None:
-                return None
-            f = seg[1] + start - seg[0]
-            return Span(f, f)
-        seg = self._seg(start)
-        if seg is None or end > seg[0] + seg[2]:
-            return None
-        return Span(seg[1] + start - seg[0], seg[1] + end - seg[0])
+__all__ = ["fold_cutter", "map_scalar"]
 
 
 def _plain(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]:
@@ -382,7 +323,7 @@ def _folded(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]
     return segs
 
 
-def map_scalar(data: bytes, start: int, end: int, style: Optional[str], value: str) -> ScalarMap:
+def map_scalar(data: bytes, start: int, end: int, style: Optional[str], value: str) -> Embedding:
     """Map for a scalar node spelled by ``data[start:end]`` (file byte offsets)."""
     vb = value.encode("utf-8", "surrogatepass")
     src = data[start:end]
@@ -401,14 +342,14 @@ def map_scalar(data: bytes, start: int, end: int, style: Optional[str], value: s
             segs = []
     except (ValueError, IndexError):  # pragma: no cover - defensive
         segs = []
-    return ScalarMap(vb, segs)
+    return Embedding(vb, segs)
 
 
 _LINE_ITEMS = {"": _plain_line, "'": _single_line, '"': _double_line}
 
 
 def fold_cutter(data: bytes, start: int, end: int, style: Optional[str],
-                m: ScalarMap) -> Optional[Callable[[int, int], Optional[Span]]]:
+                m: Embedding) -> Optional[Callable[[int, int], Optional[Span]]]:
     """For a plain or quoted scalar over several lines (``data[start:end]``, ``m`` its map):
     ``cut(s, e)``, the file bytes to delete so that its value loses value bytes ``[s, e)``, where
     they are no one verbatim run (a fold between words: the line break and indentation go with
@@ -422,7 +363,7 @@ def fold_cutter(data: bytes, start: int, end: int, style: Optional[str],
         return None
     base = start + (1 if style else 0)
     body = data[base : end - (1 if style else 0)]
-    segs, value = m.segments, m.value
+    segs, value = m.segments, m.text
 
     def cut(s: int, e: int) -> Optional[Span]:
         sp = m.span(s, e)
@@ -455,14 +396,14 @@ def _edge(segs: list[tuple[int, int, int]], off: int, at_start: bool) -> Optiona
     return None
 
 
-def _block_cutter(data: bytes, start: int, end: int, m: ScalarMap) -> Optional[Callable[[int, int], Optional[Span]]]:
+def _block_cutter(data: bytes, start: int, end: int, m: Embedding) -> Optional[Callable[[int, int], Optional[Span]]]:
     """:func:`fold_cutter` of a ``>`` block: block folding keeps more-indented lines and empty
     lines apart, so each cut is checked by loading the block, cut, with libyaml."""
     src = data[start:end]
     header = src.split(b"\n", 1)[0]
     if not m.segments or any(c in b"123456789" for c in header.split(b"#", 1)[0]):
         return None  # an indentation indicator is relative to the parent: not loadable alone
-    segs, value = m.segments, m.value
+    segs, value = m.segments, m.text
 
     def cut(s: int, e: int) -> Optional[Span]:
         sp = m.span(s, e)

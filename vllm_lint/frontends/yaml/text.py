@@ -3,7 +3,7 @@ of its words, and the launches built from them.
 
 Fixes splice text into the original bytes at node spans (:mod:`.scalar` maps a decoded value
 back to the bytes that spell it); nothing is ever re-serialised. A one-line scalar without
-escapes gets its spans without a :class:`~.scalar.ScalarMap`.
+escapes gets its spans without a :class:`~vllm_lint.frontends.embedding.Embedding`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any, Callable, Optional
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode, compose
 from vllm_lint.frontends.yaml.nodes import NULL, content_end, py, text as node_text
-from vllm_lint.frontends.yaml.scalar import ScalarMap, fold_cutter, map_scalar
+from vllm_lint.frontends.embedding import Embedding, rebase
+from vllm_lint.frontends.yaml.scalar import fold_cutter, map_scalar
 from vllm_lint.frontends.yaml.words import may_be_command, split_words
 from vllm_lint.launch import (
     EnvAssign,
@@ -62,7 +63,7 @@ class YamlText:
         path: str,
         out: Extraction,
         *,
-        outer: Optional[ScalarMap] = None,
+        outer: Optional[Embedding] = None,
         regions: Optional[list[tuple[int, int]]] = None,
     ):
         self.data = data  # the (filled) bytes that were parsed
@@ -111,26 +112,16 @@ class YamlText:
             e = self.pos(node.end_mark.index)
         return self.fspan(s, e)
 
-    def smap(self, node: Any) -> ScalarMap:
+    def smap(self, node: Any) -> Embedding:
         """Map from the scalar's value bytes to *file* bytes."""
         s = self.pos(node.start_mark.index)
         e = self.pos(node.end_mark.index)
         m = map_scalar(self.data, s, e, node.style, node.value)
         if self.outer is None or not m.segments:
             return m
-        segs = []
-        for v, f, ln in m.segments:
-            sp = self.outer.span(f, f + ln)
-            if sp is not None:
-                segs.append((v, sp.start, ln))
-            else:  # split the run where the outer map breaks
-                for k in range(ln):
-                    sp1 = self.outer.span(f + k, f + k + 1)
-                    if sp1 is not None:
-                        segs.append((v + k, sp1.start, 1))
-        return ScalarMap(m.value, segs)
+        return m.compose(self.outer)  # (runs split where the outer map breaks)
 
-    def cutter(self, node: Any, m: ScalarMap) -> Optional[Callable[[int, int], Optional[Span]]]:
+    def cutter(self, node: Any, m: Embedding) -> Optional[Callable[[int, int], Optional[Span]]]:
         """:func:`~.scalar.fold_cutter` of a scalar of this text (``m``: its :meth:`smap`): what to
         delete for value bytes that a fold splits; None in a nested text."""
         if self.outer is not None:
@@ -147,7 +138,7 @@ class YamlText:
             if sp is not False:
                 return sp  # type: ignore[return-value]
         m = self.smap(node)
-        return m.span(0, len(m.value)) if m.complete else None
+        return m.span(0, len(m.text)) if m.complete else None
 
     def line_block(self, start: int, end: int, allow_dash: bool = False) -> Optional[Span]:
         """Local byte range [start, end) widened to whole lines, if nothing else is on them."""
@@ -291,8 +282,7 @@ class YamlText:
         self.out.launches.append(launch)
         return launch
 
-    def shell_launches(self, script: bytes, omap: Callable[[int], Optional[int]],
-                       outer: Optional[Span] = None,
+    def shell_launches(self, script: bytes, emb: Embedding, outer: Optional[Span] = None,
                        cut: Optional[Callable[[int, int], Optional[Span]]] = None) -> list[Launch]:
         """Launches of the shell ``script`` held in a scalar; ``outer`` is the scalar's span, the
         launch's span when no byte of the script maps back to the file, so findings there point
@@ -306,7 +296,7 @@ class YamlText:
         except ImportError:  # pragma: no cover - the shell front-end lands separately
             return []
         try:
-            ex = shell.extract_script(script, self.path, omap, cut_map=cut)
+            ex = shell.extract_script(script, self.path, emb, cut_map=cut)
         except ParseError:
             return []
         if outer is not None:
@@ -327,18 +317,18 @@ class YamlText:
         m = self.smap(node)
         if "```" in node.value or "~~~" in node.value:
             return self._markdown_launches(m)
-        return self.shell_launches(m.value, m.map, self.content_span(node), self.cutter(node, m))
+        return self.shell_launches(m.text, m, self.content_span(node), self.cutter(node, m))
 
-    def _markdown_launches(self, m: ScalarMap) -> list[Launch]:
+    def _markdown_launches(self, m: Embedding) -> list[Launch]:
         """A string holding Markdown with fenced blocks (vLLM recipes' ``guide: |``): its blocks
         are read by the Markdown front-end, through the scalar's map."""
         from vllm_lint.frontends.base import get
 
         markdown = get("markdown").module  # (through the registry: Markdown reads YAML blocks)
         try:
-            ex = markdown.extract(m.value, self.path)
+            ex = markdown.extract(m.text, self.path)
         except ParseError:
             return []
         start = len(self.out.launches)
-        markdown.shift(ex, m.map, self.out)
+        rebase(ex, m, self.out)
         return self.out.launches[start:]
