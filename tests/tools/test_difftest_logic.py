@@ -81,3 +81,32 @@ def test_launch_units_as_vllm_lint_splits_them():
     model, units = dt.launch_units(la.launch, la.args)
     assert model == "org/m"
     assert units == [("--tensor-parallel-size", "2"), ("--enforce-eager",), ("--dtype", "auto")]
+
+
+def test_post_parse_refusals_are_their_own_column_only_where_lint_names_the_option():
+    canonical = {"--speculative-config": "--speculative-config", "-sc": "--speculative-config",
+                 "--optimization-level": "--optimization-level", "-O": "--optimization-level"}.get
+    spec = {"option": "speculative_config", "key": "a", "step": "speculative_config", "error": "...",
+            "options": ["--speculative-config", "-sc"]}
+    accepted_started = {"ok": True, "start_error": None}
+    accepted_refused = {"ok": True, "start_error": spec}
+    blames_sc = [_Finding("--speculative-config", "unknown key `a` in `--speculative-config`")]
+    blames_dtype = [_Finding("--dtype", "invalid value `x` for `--dtype`")]
+    # start-up refuses the option lint blames: both refuse, outside the parser's measurement
+    assert dt.classify(accepted_refused, True, blames_sc, canonical) == "post-parse"
+    # start-up accepts: a false alarm stays one
+    assert dt.classify(accepted_started, True, blames_sc, canonical) == "false-alarm"
+    # start-up refuses another option than lint blames: still a false alarm
+    assert dt.classify(accepted_refused, True, blames_dtype, canonical) == "false-alarm"
+    # lint silent where start-up refuses: agreement about the parser, listed apart
+    assert dt.classify(accepted_refused, False, [], canonical) == "agree"
+    assert dt.start_missed(accepted_refused, False) and not dt.start_missed(accepted_refused, True)
+    # the parser refusing wins over any start-up verdict
+    assert dt.classify({"ok": False, "error": "x", "start_error": spec}, True, blames_sc, canonical) == "agree"
+    assert dt.classify({"ok": False, "error": "x", "start_error": spec}, False, [], canonical) == "missed"
+    # -O.level=3 at 0.12+: optimization_level refused by VllmConfig; lint names `-O`
+    olevel = {"ok": True, "start_error": {"option": "optimization_level", "key": None, "step": "VllmConfig.optimization_level",
+                                           "error": "...", "options": ["--optimization-level", "-O"]}}
+    assert dt.classify(olevel, True, [_Finding("-O", "`-O.level` was removed in vLLM 0.12.0")], canonical) == "post-parse"
+    st = {"lines": 10, "agree": 7, "missed": 1, "false-alarm": 0, "post-parse": 2}
+    assert dt.agreement(st) == (7, 8)
