@@ -10,7 +10,10 @@ Maintainer tool; not part of the default tests (the pure parts are tested offlin
    real files, ``edge`` from the edge categories), parsed by the worker and linted in-process at
    the same release (``vllm serve <line>`` as a shell script);
 3. verdicts are compared (the real parser refuses / vllm-lint reports an error-level VL1xx
-   finding) and, where both refuse and argparse names a culprit, whether a finding names it;
+   finding) and, where both refuse and argparse names a culprit, whether a finding names it; a
+   line the parser accepts and start-up refuses for certain (the worker's ``start_error``, see
+   ``difftest_start.py``) while vllm-lint reports the same option is ``post-parse``, counted
+   apart and out of the agreement;
 4. each disagreement is shrunk to a minimal line (whole units removed while the disagreement
    keeps its direction) and the distinct minimal examples are listed.
 
