@@ -5,7 +5,8 @@ configuration right after parsing (``EngineArgs.create_engine_config``, which fi
 model). Part of that construction needs no model, and what it refuses it refuses whatever the
 model is. ``StartCheck.check(ns)`` runs those parts of the release's own code on the namespace the
 real parser produced and returns ``{"option": dest, "key": key | None, "step": ..., "error":
-first line, "options": the option strings of dest}`` for the first certain refusal, or None:
+first line, "also": other dests, "options": their option strings}`` for the first certain
+refusal, or None:
 
 * ``validate_parsed_serve_args`` (the CLI's own checks before the engine starts), where the
   release has it;
@@ -105,7 +106,8 @@ class StartCheck:
     def check(self, ns: Any) -> Optional[dict[str, Any]]:
         found = self._check(ns)
         if found:
-            found["options"] = self.dest_options.get(found["option"], [])
+            found["options"] = [s for d in [found["option"], *found.get("also", [])]
+                                for s in self.dest_options.get(d, [])]
         return found
 
     def _check(self, ns: Any) -> Optional[dict[str, Any]]:
@@ -149,16 +151,20 @@ class StartCheck:
 
     def _attributed(self, step: str, e: BaseException, ns: Any, given: list[str],
                     run: Any) -> Optional[dict[str, Any]]:
-        """The option whose reset to its default makes ``run`` succeed, or None."""
+        """The options whose reset to their default makes ``run`` succeed (the first is the
+        ``option``; more than one where the refusal is about a combination), or None."""
         if _machine_dependent(e):
             return None
+        culprits = []
         for dest in given:
             alt = copy.copy(ns)
             setattr(alt, dest, copy.deepcopy(self.defaults[dest]))
             if _quiet(lambda: run(alt)) is None:
-                return {"option": dest, "key": _key_of(e, getattr(ns, dest, None)), "step": step,
-                        "error": _first_line(e)}
-        return None
+                culprits.append(dest)
+        if not culprits:
+            return None
+        return {"option": culprits[0], "also": culprits[1:], "key": _key_of(e, getattr(ns, culprits[0], None)),
+                "step": step, "error": _first_line(e)}
 
     def _speculative(self, ns: Any) -> Optional[dict[str, Any]]:
         value = ns.speculative_config
