@@ -75,8 +75,9 @@ class StartCheck:
         self.validate = validate
         self.au = importlib.import_module("vllm.engine.arg_utils")
         self.cls = self.au.AsyncEngineArgs
-        self.steps = [s for s in NO_MODEL_STEPS if callable(getattr(self.au.EngineArgs, s, None))]
-        self.speculative = callable(getattr(self.au.EngineArgs, "create_speculative_config", None))
+        called = self._called_on_every_start()
+        self.steps = [s for s in NO_MODEL_STEPS if callable(getattr(self.au.EngineArgs, s, None)) and s in called]
+        self.speculative = "create_speculative_config" in called
         bare = ["serve", "m"] if via_serve else ["--model", "m"]
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             self.defaults = vars(top.parse_args(bare))
@@ -185,9 +186,27 @@ class StartCheck:
 
     # ------------------------------------------------------------------------------------------
 
+    def _engine_config_source(self) -> Optional[ast.FunctionDef]:
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(self.au.EngineArgs)))
+        except (OSError, TypeError, SyntaxError):
+            return None
+        for fn in tree.body[0].body:
+            if isinstance(fn, ast.FunctionDef) and fn.name == "create_engine_config":
+                return fn
+        return None
+
+    def _called_on_every_start(self) -> set[str]:
+        """The EngineArgs methods ``create_engine_config`` calls unconditionally (``self.x()``)."""
+        fn = self._engine_config_source()
+        if fn is None:
+            return set()
+        return {c.func.attr for c in _unconditional_calls(fn) if isinstance(c.func, ast.Attribute)
+                and isinstance(c.func.value, ast.Name) and c.func.value.id == "self"}
+
     def _pass_through_fields(self) -> dict[str, Any]:
         """{EngineArgs attribute: validator} for ``Config(x=self.x)`` keywords of
-        ``create_engine_config`` whose config class is a pydantic dataclass without validators
+        ``create_engine_config`` (calls made on every start-up) whose config class is a pydantic dataclass without validators
         that could change the value first; attributes the EngineArgs methods assign are left out."""
         try:
             from pydantic import TypeAdapter
@@ -213,8 +232,8 @@ class StartCheck:
         for fn in cls_node.body:
             if not (isinstance(fn, ast.FunctionDef) and fn.name == "create_engine_config"):
                 continue
-            for n in ast.walk(fn):
-                if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)):
+            for n in _unconditional_calls(fn):
+                if not isinstance(n.func, ast.Name):
                     continue
                 target = getattr(self.au, n.func.id, None)
                 fields = getattr(target, "__pydantic_fields__", None)
@@ -250,6 +269,30 @@ class StartCheck:
         if e is None or _machine_dependent(e):
             return None
         return {"option": dest, "key": None, "step": name, "error": _first_line(e)}
+
+
+#: statements and expressions a call may sit in and still run on every start-up
+_PLAIN = (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return, ast.Call, ast.keyword, ast.Starred)
+
+
+def _unconditional_calls(fn: ast.FunctionDef) -> list[ast.Call]:
+    """The calls of ``fn`` that run whenever it runs: at the top level of its body, or as
+    arguments of such calls (``VllmConfig(lora_config=LoRAConfig(...))``); nothing under an
+    ``if``, a conditional expression, ``and``/``or``, a loop, ``try``, ``with`` or a lambda
+    (``LoRAConfig(...) if self.enable_lora else None`` validates nothing without the switch)."""
+    out: list[ast.Call] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Call):
+            out.append(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _PLAIN):
+                visit(child)
+
+    for stmt in fn.body:
+        if isinstance(stmt, _PLAIN):
+            visit(stmt)
+    return out
 
 
 def _key_of(e: BaseException, value: Any) -> Optional[str]:
