@@ -186,12 +186,16 @@ class StartCheck:
 
     # ------------------------------------------------------------------------------------------
 
-    def _engine_config_source(self) -> Optional[ast.FunctionDef]:
+    def _engine_args_source(self) -> Optional[ast.ClassDef]:
         try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(self.au.EngineArgs)))
-        except (OSError, TypeError, SyntaxError):
+            node = ast.parse(textwrap.dedent(inspect.getsource(self.au.EngineArgs))).body[0]
+        except (OSError, TypeError, SyntaxError, IndexError):
             return None
-        for fn in tree.body[0].body:
+        return node if isinstance(node, ast.ClassDef) else None
+
+    def _engine_config_source(self) -> Optional[ast.FunctionDef]:
+        cls_node = self._engine_args_source()
+        for fn in cls_node.body if cls_node else []:
             if isinstance(fn, ast.FunctionDef) and fn.name == "create_engine_config":
                 return fn
         return None
@@ -205,20 +209,19 @@ class StartCheck:
                 and isinstance(c.func.value, ast.Name) and c.func.value.id == "self"}
 
     def _pass_through_fields(self) -> dict[str, Any]:
-        """{EngineArgs attribute: validator} for ``Config(x=self.x)`` keywords of
-        ``create_engine_config`` (calls made on every start-up) whose config class is a pydantic dataclass without validators
-        that could change the value first; attributes the EngineArgs methods assign are left out."""
+        """{EngineArgs attribute: (name, validator)} for the ``Config(x=self.x)`` keywords of the
+        calls ``create_engine_config`` makes on every start, where ``Config`` is a pydantic
+        dataclass with no validator that could change the value first (no field validator of
+        ``x``, no ``before`` model validator) and no EngineArgs method reassigns ``self.x``."""
         try:
-            from pydantic import TypeAdapter
-            from pydantic.fields import FieldInfo
             from typing import Annotated
+
+            from pydantic import TypeAdapter
         except ImportError:
             return {}
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(self.au.EngineArgs)))
-        except (OSError, TypeError, SyntaxError):
+        cls_node = self._engine_args_source()
+        if cls_node is None:
             return {}
-        cls_node = tree.body[0]
         assigned: set[str] = set()
         for fn in cls_node.body:
             if isinstance(fn, ast.FunctionDef) and fn.name not in ("__init__", "__post_init__"):
@@ -229,38 +232,38 @@ class StartCheck:
                         if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
                             assigned.add(t.attr)
         out: dict[str, Any] = {}
-        for fn in cls_node.body:
-            if not (isinstance(fn, ast.FunctionDef) and fn.name == "create_engine_config"):
+        engine_config = self._engine_config_source()
+        if engine_config is None:
+            return {}
+        for n in _unconditional_calls(engine_config):
+            if not isinstance(n.func, ast.Name):
                 continue
-            for n in _unconditional_calls(fn):
-                if not isinstance(n.func, ast.Name):
+            target = getattr(self.au, n.func.id, None)
+            fields = getattr(target, "__pydantic_fields__", None)
+            decorators = getattr(target, "__pydantic_decorators__", None)
+            if not fields or decorators is None:
+                continue
+            if any(d.info.mode != "after" for d in decorators.model_validators.values()):
+                continue
+            validated = {f for d in decorators.field_validators.values() for f in d.info.fields}
+            for kw in n.keywords:
+                v = kw.value
+                if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)
+                        and v.value.id == "self" and v.attr == kw.arg):
                     continue
-                target = getattr(self.au, n.func.id, None)
-                fields = getattr(target, "__pydantic_fields__", None)
-                decorators = getattr(target, "__pydantic_decorators__", None)
-                if not fields or decorators is None:
+                if kw.arg in assigned or kw.arg in validated or kw.arg not in fields:
                     continue
-                if any(d.info.mode != "after" for d in decorators.model_validators.values()):
+                info = fields[kw.arg]
+                try:
+                    config = getattr(target, "__pydantic_config__", None) or {}
+                    typ = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
+                    adapter = TypeAdapter(typ,
+                                          config={"arbitrary_types_allowed": True,
+                                                  **{k: v for k, v in config.items()
+                                                     if k in ("arbitrary_types_allowed", "strict")}})
+                except Exception:  # noqa: BLE001 - a field we cannot validate alone is skipped
                     continue
-                validated = {f for d in decorators.field_validators.values() for f in d.info.fields}
-                for kw in n.keywords:
-                    v = kw.value
-                    if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)
-                            and v.value.id == "self" and v.attr == kw.arg):
-                        continue
-                    if kw.arg in assigned or kw.arg in validated or kw.arg not in fields:
-                        continue
-                    info: FieldInfo = fields[kw.arg]
-                    try:
-                        config = getattr(target, "__pydantic_config__", None) or {}
-                        typ = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
-                        adapter = TypeAdapter(typ,
-                                              config={"arbitrary_types_allowed": True,
-                                                      **{k: v for k, v in config.items()
-                                                         if k in ("arbitrary_types_allowed", "strict")}})
-                    except Exception:  # noqa: BLE001 - a field we cannot validate alone is skipped
-                        continue
-                    out[kw.arg] = (f"{n.func.id}.{kw.arg}", adapter)
+                out[kw.arg] = (f"{n.func.id}.{kw.arg}", adapter)
         return out
 
     def _field(self, dest: str, value: Any) -> Optional[dict[str, Any]]:
