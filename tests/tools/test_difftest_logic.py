@@ -81,3 +81,90 @@ def test_launch_units_as_vllm_lint_splits_them():
     model, units = dt.launch_units(la.launch, la.args)
     assert model == "org/m"
     assert units == [("--tensor-parallel-size", "2"), ("--enforce-eager",), ("--dtype", "auto")]
+
+
+def test_post_parse_refusals_are_their_own_column_only_where_lint_names_the_option():
+    canonical = {"--speculative-config": "--speculative-config", "-sc": "--speculative-config",
+                 "--optimization-level": "--optimization-level", "-O": "--optimization-level"}.get
+    spec = {"option": "speculative_config", "key": "a", "step": "speculative_config", "error": "...",
+            "options": ["--speculative-config", "-sc"]}
+    accepted_started = {"ok": True, "start_error": None}
+    accepted_refused = {"ok": True, "start_error": spec}
+    blames_sc = [_Finding("--speculative-config", "unknown key `a` in `--speculative-config`")]
+    blames_dtype = [_Finding("--dtype", "invalid value `x` for `--dtype`")]
+    # start-up refuses the option lint blames: both refuse, outside the parser's measurement
+    assert dt.classify(accepted_refused, True, blames_sc, canonical) == "post-parse"
+    # start-up accepts: a false alarm stays one
+    assert dt.classify(accepted_started, True, blames_sc, canonical) == "false-alarm"
+    # start-up refuses another option than lint blames: still a false alarm
+    assert dt.classify(accepted_refused, True, blames_dtype, canonical) == "false-alarm"
+    # lint silent where start-up refuses: agreement about the parser, listed apart
+    assert dt.classify(accepted_refused, False, [], canonical) == "agree"
+    assert dt.start_missed(accepted_refused, False) and not dt.start_missed(accepted_refused, True)
+    # the parser refusing wins over any start-up verdict
+    assert dt.classify({"ok": False, "error": "x", "start_error": spec}, True, blames_sc, canonical) == "agree"
+    assert dt.classify({"ok": False, "error": "x", "start_error": spec}, False, [], canonical) == "missed"
+    # -O.level=3 at 0.12+: optimization_level refused by VllmConfig; lint names `-O`
+    olevel = {"ok": True, "start_error": {"option": "optimization_level", "key": None, "step": "VllmConfig.optimization_level",
+                                           "error": "...", "options": ["--optimization-level", "-O"]}}
+    assert dt.classify(olevel, True, [_Finding("-O", "`-O.level` was removed in vLLM 0.12.0")], canonical) == "post-parse"
+    st = {"lines": 10, "agree": 7, "missed": 1, "false-alarm": 0, "post-parse": 2}
+    assert dt.agreement(st) == (7, 8)
+
+
+def test_start_refusals_count_only_when_certain():
+    """The worker's start check (tools/crosscheck/difftest_start.py), on a stand-in release: an
+    error counts only when resetting the option clears it, never when it depends on the machine;
+    a dict option's refused key is read from pydantic's error locations or a dataclass's
+    unexpected keyword."""
+    import argparse
+
+    import difftest_start as ds
+
+    class ValidationError(Exception):
+        def __init__(self, errs):
+            super().__init__("1 validation error")
+            self._errs = errs
+
+        def errors(self):
+            return self._errs
+
+    assert ds._key_of(ValidationError([{"type": "missing", "loc": ("target_model_config",)},
+                                       {"type": "extra_forbidden", "loc": ("a",)}]), {"a": 1}) == "a"
+    assert ds._key_of(ValidationError([{"type": "value_error", "loc": ()}]), {"a": 1}) is None
+    assert ds._key_of(TypeError("__init__() got an unexpected keyword argument 'draft-x'"), {"draft-x": 1}) == "draft-x"
+    assert ds._key_of(TypeError("__init__() got an unexpected keyword argument 'b'"), {"a": 1}) is None
+    assert ds._key_of(ValidationError([{"type": "extra_forbidden", "loc": ("a",)}]), 256) is None
+    assert ds._machine_dependent(FileNotFoundError("x")) and ds._machine_dependent(ValueError("tracing is not installed"))
+    assert not ds._machine_dependent(ValueError("Non-integer device ID 'xpu' is not supported by cpu."))
+    assert ds._may_be_uuid(["GPU-5f1c"]) and not ds._may_be_uuid(["xpu"]) and not ds._may_be_uuid(None)
+
+    class EngineArgs:
+        def __init__(self, ns):
+            if ns.tensor_parallel_size < 1:
+                raise ValueError("tensor_parallel_size must be >= 1")
+            self.ns = ns
+
+        @classmethod
+        def from_cli_args(cls, ns):
+            return cls(ns)
+
+        def create_load_config(self):
+            if self.ns.download_dir and self.ns.load_format == "tensorizer":
+                raise ValueError("tensorizer needs a tensorizer_uri")
+            if self.ns.download_dir == "/missing":
+                raise FileNotFoundError("/missing")
+
+    check = object.__new__(ds.StartCheck)
+    check.cls, check.validate, check.steps, check.speculative, check.fields = EngineArgs, None, ["create_load_config"], False, {}
+    check.defaults = {"model": "m", "tensor_parallel_size": 1, "download_dir": None, "load_format": "auto"}
+    check.dest_options = {"tensor_parallel_size": ["--tensor-parallel-size", "-tp"], "download_dir": ["--download-dir"],
+                          "load_format": ["--load-format"]}
+    ns = lambda **kw: argparse.Namespace(**{**check.defaults, "model": "org/m", **kw})  # noqa: E731
+    assert check.check(ns()) is None
+    got = check.check(ns(tensor_parallel_size=0))
+    assert got["option"] == "tensor_parallel_size" and got["step"] == "engine_args" and "-tp" in got["options"]
+    combo = check.check(ns(download_dir="/d", load_format="tensorizer"))
+    assert combo["option"] == "download_dir" and combo["also"] == ["load_format"]
+    assert combo["options"] == ["--download-dir", "--load-format"]
+    assert check.check(ns(download_dir="/missing")) is None  # the machine's, not the line's

@@ -10,7 +10,10 @@ Maintainer tool; not part of the default tests (the pure parts are tested offlin
    real files, ``edge`` from the edge categories), parsed by the worker and linted in-process at
    the same release (``vllm serve <line>`` as a shell script);
 3. verdicts are compared (the real parser refuses / vllm-lint reports an error-level VL1xx
-   finding) and, where both refuse and argparse names a culprit, whether a finding names it;
+   finding) and, where both refuse and argparse names a culprit, whether a finding names it; a
+   line the parser accepts and start-up refuses for certain (the worker's ``start_error``, see
+   ``difftest_start.py``) while vllm-lint reports the same option is ``post-parse``, counted
+   apart and out of the agreement;
 4. each disagreement is shrunk to a minimal line (whole units removed while the disagreement
    keeps its direction) and the distinct minimal examples are listed.
 
@@ -101,6 +104,10 @@ class Lint:
         self.surface = self.db.surface(version)
         self.memo: dict[tuple[str, ...], tuple[bool, list[Any]]] = {}
 
+    def canonical(self, option_string: str) -> Optional[str]:
+        opt = self.surface.lookup(option_string)
+        return opt.name if opt else None
+
     def lint(self, argv: list[str]) -> tuple[bool, list[Any]]:
         key = tuple(argv)
         if key not in self.memo:
@@ -182,6 +189,26 @@ def verdict_kind(real_rejects: bool, lint_rejects: bool) -> str:
     return "missed" if real_rejects else "false-alarm"
 
 
+def classify(rec: dict[str, Any], lint_rejects: bool, findings: list[Any], canonical_of: Any) -> str:
+    """The verdict of one line: ``agree`` / ``missed`` / ``false-alarm`` against the parser, or
+    ``post-parse`` where the parser accepts, start-up refuses for certain (the worker's
+    ``start_error``) and vllm-lint reports an error naming the option start-up refuses; such
+    lines are outside the parser's measurement. A start refusal of an option lint does not blame
+    leaves a false alarm a false alarm."""
+    kind = verdict_kind(not rec["ok"], lint_rejects)
+    start = rec.get("start_error") if rec.get("ok") else None
+    if kind == "false-alarm" and start and start.get("options"):
+        if names_culprit(findings, start["options"], canonical_of(start["options"][0])):
+            return "post-parse"
+    return kind
+
+
+def start_missed(rec: dict[str, Any], lint_rejects: bool) -> bool:
+    """The parser accepts, start-up refuses for certain, and vllm-lint is silent (counted as an
+    agreement about the parser, listed apart)."""
+    return bool(rec.get("ok") and rec.get("start_error") and not lint_rejects)
+
+
 def shrink(line: list[list[str]], still: Any) -> list[list[str]]:
     """Greedy unit removal: drop each unit while ``still(flattened)`` holds; then try to drop
     single trailing value words of multi-word units."""
@@ -209,26 +236,35 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
     t0 = time.time()
     try:
         for g in ("realistic", "edge"):
-            st = {"lines": 0, "agree": 0, "missed": 0, "false-alarm": 0, "culprit_checked": 0,
-                  "culprit_agree": 0, "examples": {}, "culprit_misses": {}}
+            st = {"lines": 0, "agree": 0, "missed": 0, "false-alarm": 0, "post-parse": 0,
+                  "start-missed": 0, "culprit_checked": 0, "culprit_agree": 0, "examples": {},
+                  "culprit_misses": {}, "post_parse_examples": {}}
             for i in range(ns.n):
                 s = seed_of(ns.seed, g, i)
                 line = gen.realistic(units, s) if g == "realistic" else gen.edge(voc, target, s)
                 argv = gen.flatten(line)
                 r = real.parse(argv)
                 l_rej, findings = lint.lint(argv)
-                kind = verdict_kind(not r["ok"], l_rej)
+                kind = classify(r, l_rej, findings, lint.canonical)
                 st["lines"] += 1
                 st[kind] += 1
-                if kind != "agree":
+                if start_missed(r, l_rej):
+                    st["start-missed"] += 1
+                    _example(st["post_parse_examples"], argv, "start-missed", s, r, findings)
+                if kind == "post-parse":
+                    _example(st["post_parse_examples"], argv, kind, s, r, findings)
+                elif kind != "agree":
                     # the smaller line must disagree the same way about the same refusal
                     def still(a: list[str], _k=kind, _c=error_class(r)) -> bool:
                         ra = real.parse(a)
-                        return verdict_kind(not ra["ok"], lint.lint(a)[0]) == _k and error_class(ra) == _c
+                        la = lint.lint(a)
+                        return classify(ra, la[0], la[1], lint.canonical) == _k and error_class(ra) == _c
                     small = gen.flatten(shrink(line, still))
                     key = shlex.join(small)
+                    rs = real.parse(small)
                     ex = st["examples"].setdefault(key, {"kind": kind, "count": 0, "seed": s,
-                                                         "real": real.parse(small).get("error"),
+                                                         "real": rs.get("error"),
+                                                         "start": _start_text(rs),
                                                          "lint": [f"{d.code} {d.message}" for d in lint.lint(small)[1]]})
                     ex["count"] += 1
                 elif not r["ok"]:
@@ -243,12 +279,33 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
                             st["culprit_misses"][key] = {"real": r.get("error"),
                                                          "lint": [f"{d.code} {d.message}" for d in findings]}
             res["generators"][g] = st
-            print(f"[difftest] {version} {g}: {st['agree']}/{st['lines']} agree, {st['missed']} missed, "
-                  f"{st['false-alarm']} false alarms, culprit {st['culprit_agree']}/{st['culprit_checked']}, "
+            print(f"[difftest] {version} {g}: {st['agree']}/{agreement(st)[1]} agree, {st['missed']} missed, "
+                  f"{st['false-alarm']} false alarms, {st['post-parse']} post-parse (both refuse), "
+                  f"{st['start-missed']} start refusals lint misses, culprit {st['culprit_agree']}/{st['culprit_checked']}, "
                   f"{len(st['examples'])} minimal examples ({time.time() - t0:.0f}s)", file=sys.stderr)
     finally:
         real.close()
     return res
+
+
+def _start_text(rec: dict[str, Any]) -> Optional[str]:
+    st = rec.get("start_error")
+    if not st:
+        return None
+    key = f".{st['key']}" if st.get("key") else ""
+    return f"{st['option']}{key} ({st['step']}): {st['error']}"
+
+
+def _example(book: dict[str, Any], argv: list[str], kind: str, seed: int, rec: dict[str, Any],
+             findings: list[Any]) -> None:
+    ex = book.setdefault(shlex.join(argv), {"kind": kind, "count": 0, "seed": seed, "start": _start_text(rec),
+                                            "lint": [f"{d.code} {d.message}" for d in findings]})
+    ex["count"] += 1
+
+
+def agreement(st: dict[str, Any]) -> tuple[int, int]:
+    """(agreeing lines, lines measured): post-parse lines are outside the parser's measurement."""
+    return st["agree"], st["lines"] - st.get("post-parse", 0)
 
 
 def pct(a: int, b: int) -> str:
@@ -257,18 +314,21 @@ def pct(a: int, b: int) -> str:
 
 def markdown(results: dict[str, Any], n: int, seed: int) -> str:
     rows = [f"| release | realistic agree % ({n} lines) | edge agree % ({n} lines) | culprit agree % "
-            "(both refuse, argparse names one) | missed / false alarms (realistic + edge) |",
-            "|---|---|---|---|---|"]
+            "(both refuse, argparse names one) | missed / false alarms (realistic + edge) | "
+            "post-parse: both refuse, not counted (realistic + edge) | start refusals lint misses |",
+            "|---|---|---|---|---|---|---|"]
     for v, r in results.items():
         if "error" in r:
-            rows.append(f"| {v} | error: {r['error'][:60]} | | | |")
+            rows.append(f"| {v} | error: {r['error'][:60]} | | | | | |")
             continue
         re_, ed = r["generators"]["realistic"], r["generators"]["edge"]
         ca = re_["culprit_agree"] + ed["culprit_agree"]
         cc = re_["culprit_checked"] + ed["culprit_checked"]
-        rows.append(f"| {v} | {pct(re_['agree'], re_['lines'])} | {pct(ed['agree'], ed['lines'])} | "
+        rows.append(f"| {v} | {pct(*agreement(re_))} | {pct(*agreement(ed))} | "
                     f"{pct(ca, cc)} ({ca}/{cc}) | {re_['missed'] + ed['missed']} / "
-                    f"{re_['false-alarm'] + ed['false-alarm']} |")
+                    f"{re_['false-alarm'] + ed['false-alarm']} | "
+                    f"{re_.get('post-parse', 0)} + {ed.get('post-parse', 0)} | "
+                    f"{re_.get('start-missed', 0) + ed.get('start-missed', 0)} |")
     return "\n".join(rows) + f"\n\nseed {seed}\n"
 
 

@@ -8,8 +8,10 @@ preprocessing (underscores, ``=``, dotted keys, ``-O`` rewrites, ``--model`` che
 
 Protocol: one JSON array (the words after ``vllm serve``) per line on stdin; one JSON object per
 line on stdout: ``{"ok": bool, "error": "<argparse error line or exception>", "kind":
-"argparse" | "exception", "validate_error": str | null, "engine_error": str | null}``
-(``engine_error``: what ``AsyncEngineArgs.from_cli_args`` raised on the parsed namespace). The first line written is
+"argparse" | "exception", "validate_error": str | null, "engine_error": str | null,
+"start_error": {...} | null}`` (``engine_error``: what ``AsyncEngineArgs.from_cli_args`` raised
+on the parsed namespace; ``start_error``: a refusal of the start-up configuration that is certain
+without a model, see ``StartCheck``). The first line written is
 ``{"ready": true, "entry": ...}`` (or ``{"error": ..., "missing_module": ...}`` when the parser
 cannot be built). No vllm_lint import here.
 
@@ -60,7 +62,8 @@ def engine_args_builder() -> Any:
         return None
 
 
-def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str], engine: Any = None) -> dict[str, Any]:
+def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str], engine: Any = None,
+              start: "StartCheck | None" = None) -> dict[str, Any]:
     full = ["serve", *argv] if via_serve else list(argv)
     sys.argv = ["vllm", *full]
     err = io.StringIO()
@@ -81,6 +84,12 @@ def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str], engine:
         e = _raised_quietly(validate, ns)
         if e is not None:
             rec["validate_error"] = f"{type(e).__name__}: {e}"[:300]
+    if start is not None:  # first: it works on copies, the engine step may change ns
+        try:
+            rec["start_error"] = start.check(ns)
+        except BaseException as e:  # noqa: BLE001 - a failing check is no verdict
+            rec["start_error"] = None
+            rec["start_check_failed"] = _first_line(e)[:300]
     rec["engine_error"] = None
     if engine is not None:
         e = _raised_quietly(engine, ns)
@@ -122,16 +131,25 @@ def main() -> int:
         out.flush()
         return 1
     engine = engine_args_builder()
+    start, start_steps = None, None
+    try:
+        from difftest_start import StartCheck  # tools/crosscheck/difftest_start.py
+
+        start = StartCheck(top, via_serve, validate)
+        start_steps = start.describe()
+    except Exception as e:  # noqa: BLE001 - no start check where the release's layout is not known
+        start_steps = {"unavailable": _first_line(e)}
     logging.disable(logging.CRITICAL)
     warnings.simplefilter("ignore")
-    out.write(json.dumps({"ready": True, "entry": entry, "via_serve": via_serve}) + "\n")
+    out.write(json.dumps({"ready": True, "entry": entry, "via_serve": via_serve,
+                          "start_steps": start_steps}) + "\n")
     out.flush()
     for line in sys.stdin:
         line = line.strip()
         if not line:
             continue
         try:
-            rec = parse_one(top, via_serve, validate, json.loads(line), engine)
+            rec = parse_one(top, via_serve, validate, json.loads(line), engine, start)
         except BaseException as e:  # noqa: BLE001 - never lose the protocol
             rec = {"ok": False, "error": f"worker: {type(e).__name__}: {e}"[:300], "kind": "exception"}
         out.write(json.dumps(rec) + "\n")
