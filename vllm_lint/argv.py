@@ -283,6 +283,11 @@ class ArgvParser:
                     attached = written[2:]
                     written = head
             canonical, opt, resolved, how, json_path, ambiguous = self.resolve(written)
+            level_key = self.surface.o_level_key
+            if level_key and written == "-O" and opt is not None and (
+                    eq or attached is not None or i + 1 < len(toks) and toks[i + 1].text in ("0", "1", "2", "3")):
+                # 0.9.2-0.11: `-O<x>`, `-O=<x>` and `-O <0-3>` become the dotted key `-O.level`
+                canonical, how, json_path = f"-O.{level_key}", "dotted", level_key
             if how == "o-rewrite" and written == "-O" and not eq and attached is None and not (
                     i + 1 < len(toks) and (toks[i + 1].text in ("0", "1", "2", "3") or toks[i + 1].opaque)):
                 # a bare -O becomes --optimization-level only before a level 0-3; otherwise the

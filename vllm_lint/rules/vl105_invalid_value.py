@@ -98,8 +98,10 @@ def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Option
     t = t.replace("|None", "").replace("None|", "")
     if value is None:
         return None if nullable or not t else "not null"
-    # the choices scraped for config fields (enum values, plugin-extensible names) are not what
-    # the class accepts on the command line (tools/crosscheck/difftest.py): not judged
+    # ``choices`` only where the database marks them enforced (a string Literal no validator
+    # rewrites first); enum values and plugin-extensible names are not what the class accepts
+    if choices:
+        return None if value in choices else "one of " + ", ".join(dict.fromkeys(str(c) for c in choices))
     if t == "int":
         if isinstance(value, bool) or isinstance(value, int):
             return None
@@ -118,6 +120,9 @@ def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Option
             except ValueError:
                 return "a number"
         return "a number"
+    if t == "str":
+        # pydantic's lax mode takes no number or boolean for a string field
+        return None if isinstance(value, str) else "a string"
     if t == "bool":
         if isinstance(value, bool) or value in (0, 1):
             return None
@@ -166,11 +171,13 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
         if ctx.surface.json_extra_keys_ignored(cfg):
             return what + ": ignored, it has no effect", "warning"
         return what, "error"
+    if not ctx.surface.json_types_validated(cfg):
+        return None
     for k, v in (values or {}).items():
         f = fields.get(k.rstrip("+")) or {}
         if k.endswith("+"):
             continue
-        err = _field_value_error(f.get("type"), f.get("choices"), v)
+        err = _field_value_error(f.get("type"), f.get("choices") if f.get("choices_enforced") else None, v)
         if err:
             return f"key `{k}` of `{opt.name}` must be {err} (got `{json.dumps(v)}`)", "error"
     return None
@@ -218,23 +225,90 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
     return None
 
 
-def _lora_module_problem(written: str, item: str) -> Optional[str]:
-    """vLLM's LoRAParserAction: each item is ``name=path`` (one ``=``, no comma) or a JSON object."""
-    if item == "":
-        return None
-    if "=" in item and "," not in item:
-        return None if item.count("=") == 1 else f"`{item}` for `{written}` is neither `name=path` nor a JSON object"
-    try:
-        parsed = json.loads(item)
-    except ValueError:
-        return f"`{item}` for `{written}` is neither `name=path` nor a JSON object"
-    if not isinstance(parsed, dict):
-        return f"`{item}` for `{written}` must be `name=path` or a JSON object"
-    return None
+def _option_objects(ctx: LintContext) -> list[tuple[Any, dict, list]]:
+    """(option, a JSON object its config class receives, the arguments it came from) for the JSON
+    config options of the launch: each inline object (argparse runs the type function, which
+    builds the class, on every occurrence) and the dotted keys of an option merged into one
+    (vLLM's ``parse_args`` appends them as one more occurrence). Unknown values are left out."""
+    out: list[tuple[Any, dict, list]] = []
+    dotted: dict[str, tuple[Any, dict, list]] = {}
+    unknown: set[str] = set()
+    for arg in ctx.args:
+        opt = arg.option
+        if opt is None or arg.positional or opt.kind != "json":
+            continue
+        value = arg.value
+        if arg.json_path is not None and arg.style == "argv":
+            if value is None or not ctx.surface.dotted_json:
+                continue
+            if arg.value_opaque:
+                unknown.add(opt.dest)
+                continue
+            _, obj, args = dotted.setdefault(opt.dest, (opt, {}, []))
+            *parents, last = arg.json_path.split(".")
+            for p in parents:
+                child = obj.get(p)
+                if not isinstance(child, dict):
+                    child = obj[p] = {}
+                obj = child
+            if last.endswith("+"):
+                obj[last[:-1]] = value.split(",")
+            else:
+                obj[last] = _dotted_value(value)
+            args.append(arg)
+        elif arg.value_opaque:
+            continue
+        elif arg.style == "argv" or arg.key_style == "cli":
+            try:
+                parsed = json.loads(value) if isinstance(value, str) else None
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, dict):
+                out.append((opt, parsed, [arg]))
+        elif isinstance(value, dict) and ctx.launch is not None and ctx.launch.style != "kwargs":
+            out.append((opt, value, [arg]))
+    out += [v for dest, v in dotted.items() if dest not in unknown]
+    return out
+
+
+def _object_findings(ctx: LintContext, reported: set[str]):
+    """What the config classes' own validators refuse in the objects of the launch
+    (``knowledge.config_checks``: a connector without a role, values outside a hard-coded list)."""
+    from ..knowledge.config_checks import Requires, object_problem
+
+    for opt, obj, args in _option_objects(ctx):
+        if opt.name in reported:
+            continue
+        failed = object_problem(opt.dest, ctx.surface.v, obj)
+        if failed is None:
+            continue
+        arg = next((a for a in args if (a.json_path or "").split(".")[0].rstrip("+") == failed.key), args[-1])
+        written = arg.written.split(".")[0] if arg.json_path is not None else arg.written
+        if isinstance(failed, Requires):
+            message = (f"`{written}` sets `{failed.key}` without `{failed.needs}`; vLLM {ctx.target} "
+                       f"requires `{failed.needs}` with it")
+        else:
+            message = (f"`{failed.key}` of `{written}` must be one of {', '.join(failed.values)} at vLLM "
+                       f"{ctx.target} (got `{obj[failed.key]}`)")
+        span = arg.value_tokens[0].span if arg.value_tokens and arg.value_tokens[0].span else arg.report_span
+        if arg.keyed is not None and arg.keyed.value_span is not None:
+            span = arg.keyed.value_span
+        reported.add(opt.name)
+        yield ctx.diag(RULE, message, span, option=opt.name)
 
 
 @RULE.check
 def check(ctx: LintContext):
+    reported: set[str] = set()
+    yield from _arg_findings(ctx, reported)
+    yield from _object_findings(ctx, reported)
+
+
+def _arg_findings(ctx: LintContext, reported: set[str]):
+    # vLLM merges the dotted keys of an option, a later value replacing an earlier one
+    # (`-Ox -O4` is `{"level": 4}`): only the last value of a key is the class's to judge
+    last_dotted = {(a.option.dest, a.json_path): a for a in ctx.args
+                   if a.option is not None and a.json_path is not None and a.style == "argv"}
     for arg in ctx.args:
         opt = arg.option
         if opt is None or arg.positional or arg.value_opaque:
@@ -245,7 +319,8 @@ def check(ctx: LintContext):
         if arg.json_path is not None:
             head = arg.json_path.split(".")[0]
             nested = "." in arg.json_path
-            got = None if value is None or nested else {head: _dotted_value(value)}
+            superseded = arg.style == "argv" and last_dotted.get((opt.dest, arg.json_path)) is not arg
+            got = None if value is None or nested or superseded else {head: _dotted_value(value)}
             found = _json_keys_error(ctx, opt, [head], got)
             if found:
                 problem, severity = found
@@ -258,8 +333,11 @@ def check(ctx: LintContext):
             else:
                 values = [t.text for t in arg.value_tokens] if len(arg.value_tokens) > 1 else [value]
                 for v in values:
-                    if opt.dest == "lora_modules":
-                        problem = _lora_module_problem(arg.written, v)
+                    if opt.dest in ("lora_modules", "prompt_adapters"):
+                        from ..knowledge.adapters import lora_item_problem, prompt_adapter_item_problem
+
+                        judge = lora_item_problem if opt.dest == "lora_modules" else prompt_adapter_item_problem
+                        problem = judge(ctx.surface.v, arg.written, v)
                         if problem:
                             break
                         continue
@@ -299,4 +377,6 @@ def check(ctx: LintContext):
             span = arg.value_tokens[0].span if arg.value_tokens and arg.value_tokens[0].span else arg.report_span
             if arg.keyed is not None and arg.keyed.value_span is not None:
                 span = arg.keyed.value_span
+            if severity == "error":
+                reported.add(opt.name)
             yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity)

@@ -470,6 +470,7 @@ class _Extractor:
         from .pyresolve import Evaluator
         ev = Evaluator(self.p)
         out = {}
+        prevalidated = cls.prevalidated_fields() if init_only else None
         for f in cls.fields():
             if init_only and (f.name.startswith("_") or _init_false(f.value)):
                 continue
@@ -487,6 +488,12 @@ class _Extractor:
                     cj = None
             out[f.name] = {"type": type_str(t), "choices": cj, "default": default,
                            "default_computed": computed}
+            if init_only and cj and prevalidated is not None and f.name not in prevalidated \
+                    and all(m.kind == "literal" or m.kind == "builtin" and m.name == "NoneType" for m in type_members(t)) \
+                    and all(isinstance(c, str) for c in cj):
+                # a string Literal that no validator of the class sees first: pydantic refuses any
+                # other value (an enum, or a validator that rewrites the value, may accept more)
+                out[f.name]["choices_enforced"] = True
         return out
 
     # -- EngineArgs / LLM

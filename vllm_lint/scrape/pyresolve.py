@@ -142,6 +142,9 @@ class Module:
 
 
 _EXTRA_FORBID = re.compile(r"""extra\s*=\s*(?:["']forbid["']|Extra\.forbid)""")
+_PRE_VALIDATOR = re.compile(r"@(?:\w+\.)?(field_validator|model_validator)\(([^)]*)\)")
+_PRE_MODE = re.compile(r"mode\s*=\s*[\"'](?:before|wrap|plain)[\"']")
+_QUOTED = re.compile(r"[\"']([^\"']+)[\"']")
 
 
 def _dotted(node: cst.BaseExpression) -> Optional[str]:
@@ -420,6 +423,25 @@ class ClassInfo:
                        for m in re.finditer(r"\ndef config\(.*?(?=\ndef |\Z)", text, re.S)):
                     return True
         return False
+
+    def prevalidated_fields(self) -> Optional[set[str]]:
+        """Fields whose input a pydantic validator of the class (or a base) sees before the field's
+        type does (``field_validator(..., mode="before" | "wrap" | "plain")``); None when one may
+        see every field (``"*"`` or ``model_validator(mode="before" | "wrap")``)."""
+        names: set[str] = set()
+        for c in self.mro():
+            code = cst.Module([]).code_for_node(c.node)
+            for m in _PRE_VALIDATOR.finditer(code):
+                kind, args = m.group(1), m.group(2)
+                if not _PRE_MODE.search(args):
+                    continue
+                if kind == "model_validator":
+                    return None
+                fields = set(_QUOTED.findall(args.split("mode=")[0]))
+                if "*" in fields:
+                    return None
+                names |= fields
+        return names
 
     @property
     def is_enum(self) -> bool:

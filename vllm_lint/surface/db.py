@@ -188,6 +188,16 @@ class Surface:
         return "none"
 
     @cached_property
+    def o_level_key(self) -> Optional[str]:
+        """The dotted key that ``parse_args`` rewrites an attached ``-O<x>`` / ``-O=<x>`` (and
+        ``-O <0-3>``) into, or None: ``-O.level=<x>`` from 0.9.2, ``-O.mode=<x>`` in 0.11.1-0.11.2;
+        0.12 turned ``-O`` into ``--optimization-level``. The keys merge like any dotted key
+        (``-Ox -O4`` is ``{"level": 4}``)."""
+        if self.o_flag != "alias" or not Version("0.9.2") <= self.v < Version("0.12.0"):
+            return None
+        return "mode" if self.v >= Version("0.11.1") else "level"
+
+    @cached_property
     def has_serve(self) -> bool:
         return self.v >= Version("0.5.2")
 
@@ -247,6 +257,12 @@ class Surface:
         keys) and the class does not forbid extra keys (``extra``, scraped)."""
         by_pydantic = self.v >= Version("0.9.2") or config.get("model") == "pydantic"
         return by_pydantic and config.get("extra") == "ignore"
+
+    def json_types_validated(self, config: dict[str, Any]) -> bool:
+        """Whether the values of this JSON config option's keys are validated against the field
+        types (pydantic: a model in any release, ``TypeAdapter`` for dataclasses from 0.9.2;
+        before, a dataclass was called with the keys and took any value)."""
+        return self.v >= Version("0.9.2") or config.get("model") == "pydantic"
 
     def json_kvs_fallback(self, option: Option) -> bool:
         """Whether a value of this JSON-typed option that does not look like an object

@@ -1,0 +1,87 @@
+"""What vLLM's JSON config classes check in their own validators, beyond the types of their fields.
+
+The flag database holds each config class's fields, types and ``Literal`` choices
+(``json_configs``). A few classes also refuse combinations or values in ``__post_init__`` /
+``model_post_init``, which runs when the parser's type function builds the class from the
+option's JSON (or, for a pydantic model, when ``from_cli`` validates it): the release refuses the
+launch before the engine starts. Those checks are code, not annotations, so they are kept here,
+per release range, read from each release's sdist (the source path is named per entry), and
+verified with the real parsers (``tools/crosscheck/difftest.py``).
+
+A range's ``last`` of None means: still so in the newest release checked (0.33.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..record import Record
+from ..surface.version import Version
+
+
+class Requires(Record):
+    """Setting ``key`` of the option's object (to anything but null) requires ``needs`` too."""
+
+    __slots__ = ("dest", "key", "needs", "first", "last", "source")
+
+    def __init__(self, dest: str, key: str, needs: str, first: str, last: Optional[str], source: str) -> None:
+        self.dest = dest
+        self.key = key
+        self.needs = needs
+        self.first = first
+        self.last = last
+        self.source = source
+
+
+class OneOf(Record):
+    """``key`` of the option's object, when set (not null), must be one of ``values``."""
+
+    __slots__ = ("dest", "key", "values", "first", "last", "source")
+
+    def __init__(self, dest: str, key: str, values: tuple[str, ...], first: str, last: Optional[str],
+                 source: str) -> None:
+        self.dest = dest
+        self.key = key
+        self.values = values
+        self.first = first
+        self.last = last
+        self.source = source
+
+
+_KV = "KVTransferConfig in vllm/config.py (0.6.5-0.9.2), vllm/config/kv_transfer.py (0.10.0-)"
+_EC = "ECTransferConfig in vllm/config/ec_transfer.py"
+
+CHECKS: tuple[Any, ...] = (
+    Requires("kv_transfer_config", "kv_connector", "kv_role", "0.6.5", None, _KV),
+    OneOf("kv_transfer_config", "kv_role", ("kv_producer", "kv_consumer", "kv_both"), "0.6.5", None, _KV),
+    # model_post_init's own list of supported connectors; 0.7.0 dropped it
+    OneOf("kv_transfer_config", "kv_connector", ("PyNcclConnector", "MooncakeConnector"), "0.6.5", "0.6.6.post1",
+          "KVTransferConfig.model_post_init in vllm/config.py"),
+    Requires("ec_transfer_config", "ec_connector", "ec_role", "0.11.1", None, _EC),
+    OneOf("ec_transfer_config", "ec_role", ("ec_producer", "ec_consumer"), "0.11.1", "0.16.0", _EC),
+    OneOf("ec_transfer_config", "ec_role", ("ec_producer", "ec_consumer", "ec_both"), "0.17.0", None, _EC),
+)
+
+
+def _applies(check: Any, version: Version) -> bool:
+    return Version(check.first) <= version and (check.last is None or version <= Version(check.last))
+
+
+def checks_for(dest: str, version: Version) -> list[Any]:
+    """The validator checks of the config class behind option ``dest`` at ``version``."""
+    return [c for c in CHECKS if c.dest == dest and _applies(c, version)]
+
+
+def object_problem(dest: str, version: Version, obj: dict[str, Any]) -> Optional[Any]:
+    """The first check that the object ``obj`` (the option's JSON object as the class receives
+    it) fails at ``version``, or None when it passes them all. Values that are not JSON strings
+    are left to the type checks of the fields."""
+    for c in checks_for(dest, version):
+        value = obj.get(c.key)
+        if value is None:
+            continue
+        if isinstance(c, Requires) and obj.get(c.needs) is None:
+            return c
+        if isinstance(c, OneOf) and isinstance(value, str) and value not in c.values:
+            return c
+    return None
