@@ -40,7 +40,9 @@ PROFILER = {"class": "ProfilerConfig", "extra": "forbid", "fields": {
     "profiler": {"type": "str | None", "choices": ["torch", "cuda"], "choices_enforced": True},
     "torch_profiler_dir": {"type": "str"},
     # an enum (or a Literal a validator rewrites first): its choices are not what the class takes
-    "backend": {"type": "str", "choices": ["FLASH_ATTN"]}}}
+    "backend": {"type": "str", "choices": ["FLASH_ATTN"]},
+    # a field a `mode="before"` validator sees first: its type says too little
+    "delay_iterations": {"type": "int", "prevalidated": True}}}
 JSON_13 = [opt("--ec-transfer-config", kind="json", type="json", optional=True),
            opt("--structured-outputs-config", kind="json", type="json"),
            opt("--profiler-config", kind="json", type="json")]
@@ -58,13 +60,19 @@ RELEASES = {
                             {"kv_transfer_config": KV_PYDANTIC}),
     "0.6.1": _release("0.6.1", [], {}),
     "0.8.5": _release("0.8.5", [opt("--prompt-adapters", nargs="+")], {"kv_transfer_config": KV_PYDANTIC}),
-    "0.9.1": _release("0.9.1", [], {"kv_transfer_config": KV_DATACLASS}),
+    "0.9.0": _release("0.9.0", [], {"kv_transfer_config": KV_DATACLASS}),
     "0.9.2": _release("0.9.2", [opt("--prompt-adapters", nargs="+")], {"kv_transfer_config": KV_DATACLASS}),
     "0.13.0": _release("0.13.0", JSON_13, {"kv_transfer_config": KV_DATACLASS, "ec_transfer_config": EC,
                                            "structured_outputs_config": STRUCTURED, "profiler_config": PROFILER}),
     "0.17.0": _release("0.17.0", JSON_13[:1], {"kv_transfer_config": KV_DATACLASS, "ec_transfer_config": {
         **EC, "fields": {**EC["fields"], "ec_role": {**EC["fields"]["ec_role"],
                                                      "choices": ["ec_producer", "ec_both", "ec_consumer", "ec_both"]}}}}),
+    "0.10.2": _release("0.10.2", [opt("--compilation-config", ["-O"], kind="json", type="json")],
+                       {"compilation_config": {"class": "CompilationConfig", "extra": "forbid", "fields": {
+                           "level": {"type": "int | None"}, "cudagraph_capture_sizes": {"type": "list[int] | None"}}}}),
+    "0.11.1": _release("0.11.1", [opt("--compilation-config", ["-O"], kind="json", type="json")],
+                       {"compilation_config": {"class": "CompilationConfig", "extra": "forbid", "fields": {
+                           "mode": {"type": "int | None"}, "level": {"type": "int | None"}}}}),
     "0.22.0": _release("0.22.0", [], {}),
     "0.30.0": _release("0.30.0", [], {}),
 }
@@ -101,7 +109,7 @@ CASES = [
     ("0.13.0", "m --kv-transfer-config '{\"kv_connector\": null}'", set()),
     ("0.13.0", "m --kv-transfer-config '{\"kv_role\": \"kv_both\"}'", set()),
     # every occurrence goes through the type function; the dotted keys are one more occurrence
-    ("0.13.0", f"m --kv-transfer-config {NIXL} --kv-transfer-config.kv_role kv_both", {E105}),
+    ("0.13.0", f"m --kv-transfer-config {NIXL} --kv-transfer-config.kv_role kv_both", {E105, ("VL108", "warning")}),
     ("0.13.0", f"m --kv-transfer-config {NIXL} --kv-transfer-config {NIXL_BOTH}", {E105, ("VL108", "warning")}),
     ("0.13.0", "m --kv-transfer-config \"{\\\"kv_connector\\\": \\\"$C\\\"}\"", set()),  # unknown value
     ("0.13.0", "m --kv-transfer-config.kv_connector $C", set()),              # $C may be `null`
@@ -110,7 +118,7 @@ CASES = [
     ("0.8.5", f"m --kv-transfer-config {NIXL}", {E105}),
     ("0.8.5", f"m --kv-transfer-config {NIXL_BOTH}", set()),
     ("0.8.5", "m --kv-transfer-config '{\"kv_connector\": \"X\", \"kv_role\": \"kv_bot\"}'", {E105}),
-    ("0.9.1", f"m --kv-transfer-config {NIXL}", {E105}),
+    ("0.9.0", f"m --kv-transfer-config {NIXL}", {E105}),
     # 0.6.5-0.6.6.post1: two connectors only
     ("0.6.6", f"m --kv-transfer-config {NIXL_BOTH}", {E105}),
     ("0.6.6", "m --kv-transfer-config '{\"kv_connector\": \"PyNcclConnector\", \"kv_role\": \"kv_both\"}'",
@@ -131,14 +139,31 @@ CASES = [
     ("0.13.0", "m --kv-transfer-config.engine_id 123", {E105}),
     ("0.13.0", "m --kv-transfer-config.engine_id '\"123\"'", set()),
     ("0.13.0", "m --kv-transfer-config.kv_port '\"14579\"'", set()),         # lax mode: a numeric string
-    # before 0.9.2 a dataclass config was called with the keys: no type is checked
-    ("0.9.1", "m --kv-transfer-config.engine_id 123", set()),
+    # before 0.9.1 a dataclass config was called with the keys: no type is checked
+    ("0.9.0", "m --kv-transfer-config.engine_id 123", set()),
     # string Literals no validator rewrites are enforced; other choices are not judged
     ("0.13.0", "m --profiler-config '{\"profiler\": \"proton\"}'", {E105}),
     ("0.13.0", "m --profiler-config.profiler cuda", set()),
     ("0.13.0", "m --profiler-config '{\"profiler\": null}'", set()),
     ("0.13.0", "m --profiler-config '{\"backend\": \"flash_attn\"}'", set()),
+    ("0.13.0", "m --profiler-config.delay_iterations many", set()),
     ("0.9.2", "m --kv-transfer-config.kv_role KV_BOTH --kv-transfer-config.kv_connector X", {E105}),
+    # 0.9.2-0.11: parse_args rewrites `-O<x>` / `-O=<x>` / `-O <0-3>` to the dotted key `-O.level`
+    # (`-O.mode` from 0.11.1); the dotted keys merge, the last value of a key winning
+    ("0.10.2", "m -O{}", {E105}),
+    ("0.10.2", "m -Ox", {E105}),
+    ("0.10.2", "m -Ox -O4", set()),
+    ("0.10.2", "m -O4 -Ox", {E105}),
+    ("0.10.2", "m -O3", set()),
+    ("0.10.2", "m -O=2", set()),
+    ("0.10.2", "m -O 3", set()),
+    ("0.10.2", "m -O '{\"level\": 3}'", set()),
+    ("0.10.2", "m -O '{\"level\": \"x\"}'", {E105}),
+    ("0.11.1", "m -Ox", {E105}),
+    ("0.11.1", "m -O3 -O.mode=2", set()),
+    # the dotted keys are appended after everything else: they replace an inline value
+    ("0.10.2", "m -O3 --compilation-config '{\"cudagraph_capture_sizes\": [1]}'", {("VL108", "warning")}),
+    ("0.10.2", "m --compilation-config '{\"level\": 3}' -O.level=3", {("VL108", "warning")}),
     # --lora-modules items
     ("0.13.0", "m --lora-modules '{\"name\": \"a\", \"path\": \"p\", \"is_3d_lora_weight\": false}'", {E105}),
     ("0.22.0", "m --lora-modules '{\"name\": \"a\", \"path\": \"p\", \"is_3d_lora_weight\": false}'", set()),

@@ -158,14 +158,40 @@ def test_era_0_8_5_dataclass_kwargs():
     assert o["--enable-reasoning"]["deprecated"] == {"how": "help", "successor": "--reasoning-parser"}
     # a plain json.loads option whose dest is a config dataclass in VllmConfig
     assert o["--speculative-config"]["kind"] == "json"
+    # a string Literal no validator sees first: pydantic refuses any other value
     assert rec["json_configs"]["speculative_config"]["fields"]["method"] == {
-        "type": "str | None", "choices": ["ngram", "eagle"], "default": None, "default_computed": False}
+        "type": "str | None", "choices": ["ngram", "eagle"], "default": None, "default_computed": False,
+        "choices_enforced": True}
+    assert "prevalidated" not in rec["json_configs"]["speculative_config"]["fields"]["model"]
     assert rec["engine_args"]["tensor_parallel_size"] == {"type": "int", "default": 1,
                                                           "default_computed": False}
     assert rec["engine_args"]["kv_cache_dtype"]["default"] == "auto"
 
 
 # --------------------------------------------------------------------------- 0.10: FrontendArgs loop
+
+
+def test_config_fields_a_validator_sees_first():
+    """A ``mode="before"`` field validator (or a ``"*"`` / ``model_validator(mode="before")`` one)
+    may accept more than the field's type or Literal says: such fields are ``prevalidated`` and
+    their choices are not enforced; ``mode="after"`` validators change nothing."""
+    old = '    method: Optional[Literal["ngram", "eagle"]] = None\n'
+
+    def fields(validator: str) -> dict:
+        rec = extract("era_0_8_5", {"vllm/config.py": (old, old + validator)})
+        return rec["json_configs"]["speculative_config"]["fields"]
+
+    got = fields('\n    @field_validator("method", mode="before")\n    @classmethod\n'
+                 '    def _lower(cls, v):\n        return v\n')
+    assert got["method"].get("prevalidated") is True and "choices_enforced" not in got["method"]
+    assert "prevalidated" not in got["model"]
+    got = fields('\n    @model_validator(mode="before")\n    @classmethod\n    def _all(cls, d):\n        return d\n')
+    assert all(f.get("prevalidated") for f in got.values())
+    got = fields('\n    @field_validator(\n        "*", mode="wrap"\n    )\n    @classmethod\n'
+                 '    def _all(cls, v, h):\n        return h(v)\n')
+    assert all(f.get("prevalidated") for f in got.values())
+    got = fields('\n    @model_validator(mode="after")\n    def _check(self):\n        return self\n')
+    assert got["method"].get("choices_enforced") is True and not any(f.get("prevalidated") for f in got.values())
 
 
 def test_era_0_10_frontend_loop_and_config_package():
@@ -239,7 +265,8 @@ def test_era_0_12_cc_alias_and_human_ints():
     assert pick(o["--optimization-level"], "type", "default") == {"type": "str", "default": 2}
     assert o["--uds"]["optional"] is True
     assert rec["json_configs"]["compilation_config"]["fields"]["compile_cache_save_format"] == {
-        "type": "str", "choices": ["binary", "unpacked"], "default": "binary", "default_computed": False}
+        "type": "str", "choices": ["binary", "unpacked"], "default": "binary", "default_computed": False,
+        "choices_enforced": True}
     assert rec["engine_args"]["optimization_level"]["default"] == 2
 
 

@@ -2,11 +2,17 @@
 Checks option values against the target release: choices (`--dtype`, `--kv-cache-dtype`, ...),
 types (integers, floats, human-readable sizes such as `32k`), JSON config options that must
 parse as JSON, keys inside JSON config options (`--compilation-config '{"level": 3}'` after the
-key was renamed `mode`), and switches given a value they do not take (`--enforce-eager=true`).
+key was renamed `mode`), the values of those keys where the release validates them (a string
+field given `true`, a string `Literal` such as `ec_role` given another word), what the config
+classes' own validators refuse (`--kv-transfer-config.kv_connector NixlConnector` without a
+`kv_role`), the items of `--lora-modules` and `--prompt-adapters` (`name=path` or, for LoRA, a
+JSON object with the fields the release knows), and switches given a value they do not take
+(`--enforce-eager=true`).
 
 ## Why is this bad?
 argparse rejects the value at startup (`invalid choice`, `invalid int value`), or the config
-class rejects an unknown key (vLLM's config dataclasses forbid extra keys).
+class rejects it while the command line is parsed or the engine configuration is built (vLLM's
+config dataclasses forbid extra keys; pydantic checks the field types).
 
 ## Example
 ```bash
@@ -18,7 +24,13 @@ vllm serve m --dtype fp16 --max-num-seqs 256.5
 No automatic fix.
 
 ## Evidence
-Choices, types and JSON config keys are scraped per release into `flag_db/releases/*.json`.
+Choices, types and JSON config keys are scraped per release into `flag_db/releases/*.json`. The
+checks that live in the config classes' `__post_init__` and in the adapter options' argparse
+actions are kept per release range in `vllm_lint/knowledge/config_checks.py` and
+`vllm_lint/knowledge/adapters.py`, read from each release's source and checked against the real
+parsers (`tools/crosscheck/difftest.py`). vLLM merges an option's dotted keys into one object
+(the last value of a key wins), and at 0.9.2-0.11 rewrites `-O<x>` to the dotted key `-O.level`
+(`-O.mode` at 0.11.1-0.11.2).
 Values that are shell variables or templates are unknown and never reported. Keyword arguments of
 `LLM(...)`/`EngineArgs(...)` skip argparse: their numeric choices are not checked, and strings
 are compared without case (vLLM lower-cases `quantization` and `dtype`).
@@ -175,8 +187,8 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
         return None
     for k, v in (values or {}).items():
         f = fields.get(k.rstrip("+")) or {}
-        if k.endswith("+"):
-            continue
+        if k.endswith("+") or f.get("prevalidated"):
+            continue  # a validator of the class sees the value first
         err = _field_value_error(f.get("type"), f.get("choices") if f.get("choices_enforced") else None, v)
         if err:
             return f"key `{k}` of `{opt.name}` must be {err} (got `{json.dumps(v)}`)", "error"

@@ -488,8 +488,13 @@ class _Extractor:
                     cj = None
             out[f.name] = {"type": type_str(t), "choices": cj, "default": default,
                            "default_computed": computed}
-            if init_only and cj and prevalidated is not None and f.name not in prevalidated \
-                    and all(m.kind == "literal" or m.kind == "builtin" and m.name == "NoneType" for m in type_members(t)) \
+            if init_only and (prevalidated is None or f.name in prevalidated):
+                # a validator of the class sees the value before its type does (and may turn
+                # `"VLLM_COMPILE"` into a mode or `"a,b"` into a list): the type says too little
+                out[f.name]["prevalidated"] = True
+            elif init_only and cj \
+                    and all(m.kind == "literal" or m.kind == "builtin" and m.name == "NoneType"
+                            for m in type_members(t)) \
                     and all(isinstance(c, str) for c in cj):
                 # a string Literal that no validator of the class sees first: pydantic refuses any
                 # other value (an enum, or a validator that rewrites the value, may accept more)

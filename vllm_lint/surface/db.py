@@ -252,17 +252,17 @@ class Surface:
 
     def json_extra_keys_ignored(self, config: dict[str, Any]) -> bool:
         """Whether unknown keys in this JSON config option are dropped with no error: the value is
-        validated by pydantic (a pydantic model in any release, ``model`` of ``json_configs``;
-        ``TypeAdapter`` for dataclasses from 0.9.2, before which the class was called with the
-        keys) and the class does not forbid extra keys (``extra``, scraped)."""
-        by_pydantic = self.v >= Version("0.9.2") or config.get("model") == "pydantic"
-        return by_pydantic and config.get("extra") == "ignore"
+        validated by pydantic (``json_types_validated``) and the class does not forbid extra keys
+        (``extra``, scraped)."""
+        return self.json_types_validated(config) and config.get("extra") == "ignore"
 
     def json_types_validated(self, config: dict[str, Any]) -> bool:
-        """Whether the values of this JSON config option's keys are validated against the field
-        types (pydantic: a model in any release, ``TypeAdapter`` for dataclasses from 0.9.2;
-        before, a dataclass was called with the keys and took any value)."""
-        return self.v >= Version("0.9.2") or config.get("model") == "pydantic"
+        """Whether this JSON config option's value is validated by pydantic, field types
+        included: a pydantic model in any release (``model`` of ``json_configs``), a dataclass from
+        0.9.1 (``vllm/config.py`` makes its dataclasses pydantic's and ``arg_utils`` validates the
+        JSON with ``TypeAdapter``); in 0.9.0 a plain dataclass was called with the keys and took
+        any value."""
+        return self.v >= Version("0.9.1") or config.get("model") == "pydantic"
 
     def json_kvs_fallback(self, option: Option) -> bool:
         """Whether a value of this JSON-typed option that does not look like an object
