@@ -144,6 +144,8 @@ CASES = [
     # string Literals no validator rewrites are enforced; other choices are not judged
     ("0.13.0", "m --profiler-config '{\"profiler\": \"proton\"}'", {E105}),
     ("0.13.0", "m --profiler-config.profiler cuda", set()),
+    ("0.13.0", "m --kv-transfer-config '{\"kv_role\": 1, \"bogus\": 2}'", {E105}),   # ignored key, refused value
+    ("0.13.0", "m --kv-transfer-config '{\"kv_role\": \"kv_both\", \"bogus\": 2}'", {("VL105", "warning")}),
     ("0.13.0", "m --profiler-config '{\"profiler\": null}'", set()),
     ("0.13.0", "m --profiler-config '{\"backend\": \"flash_attn\"}'", set()),
     ("0.13.0", "m --profiler-config.delay_iterations many", set()),

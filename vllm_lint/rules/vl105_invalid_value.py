@@ -172,27 +172,31 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
     if not fields:
         return None
     unknown = [k for k in keys if k.rstrip("+") not in fields]
+    ignored = bool(unknown) and ctx.surface.json_extra_keys_ignored(cfg)
+    if unknown and not ignored:
+        return _unknown_keys(ctx, opt, unknown, fields), "error"
+    if ctx.surface.json_types_validated(cfg):
+        # a refused value of a known key outranks the keys the class ignores
+        for k, v in (values or {}).items():
+            f = fields.get(k.rstrip("+"))
+            if f is None or k.endswith("+") or f.get("prevalidated"):
+                continue  # unknown, or a validator of the class sees the value first
+            err = _field_value_error(f.get("type"), f.get("choices") if f.get("choices_enforced") else None, v)
+            if err:
+                return f"key `{k}` of `{opt.name}` must be {err} (got `{json.dumps(v)}`)", "error"
     if unknown:
-        import difflib
-
-        hints = []
-        for k in unknown:
-            close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
-            hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
-        what = f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
-        if ctx.surface.json_extra_keys_ignored(cfg):
-            return what + ": ignored, it has no effect", "warning"
-        return what, "error"
-    if not ctx.surface.json_types_validated(cfg):
-        return None
-    for k, v in (values or {}).items():
-        f = fields.get(k.rstrip("+")) or {}
-        if k.endswith("+") or f.get("prevalidated"):
-            continue  # a validator of the class sees the value first
-        err = _field_value_error(f.get("type"), f.get("choices") if f.get("choices_enforced") else None, v)
-        if err:
-            return f"key `{k}` of `{opt.name}` must be {err} (got `{json.dumps(v)}`)", "error"
+        return _unknown_keys(ctx, opt, unknown, fields) + ": ignored, it has no effect", "warning"
     return None
+
+
+def _unknown_keys(ctx: LintContext, opt, unknown: list[str], fields: dict) -> str:
+    import difflib
+
+    hints = []
+    for k in unknown:
+        close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
+        hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
+    return f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
 
 
 def _dotted_value(text: str) -> Any:
