@@ -61,7 +61,9 @@ RELEASES = {
     "0.6.1": _release("0.6.1", [], {}),
     "0.8.5": _release("0.8.5", [opt("--prompt-adapters", nargs="+")], {"kv_transfer_config": KV_PYDANTIC}),
     "0.9.0": _release("0.9.0", [], {"kv_transfer_config": KV_DATACLASS}),
-    "0.9.2": _release("0.9.2", [opt("--prompt-adapters", nargs="+")], {"kv_transfer_config": KV_DATACLASS}),
+    "0.9.2": _release("0.9.2", [opt("--prompt-adapters", nargs="+"), opt("--allowed-origins", type="json"),
+                                {**opt("--media-io-kwargs", type="json"), "config": "MultiModalConfig.media_io_kwargs"}],
+                      {"kv_transfer_config": KV_DATACLASS}),
     "0.13.0": _release("0.13.0", JSON_13, {"kv_transfer_config": KV_DATACLASS, "ec_transfer_config": EC,
                                            "structured_outputs_config": STRUCTURED, "profiler_config": PROFILER}),
     "0.17.0": _release("0.17.0", JSON_13[:1], {"kv_transfer_config": KV_DATACLASS, "ec_transfer_config": {
@@ -166,6 +168,11 @@ CASES = [
     # the dotted keys are appended after everything else: they replace an inline value
     ("0.10.2", "m -O3 --compilation-config '{\"cudagraph_capture_sizes\": [1]}'", {("VL108", "warning")}),
     ("0.10.2", "m --compilation-config '{\"level\": 3}' -O.level=3", {("VL108", "warning")}),
+    # 0.9.x: parse_type(json.loads) of config fields falls back to KEY=VALUE; a plain json.loads does not
+    ("0.9.2", "m --allowed-origins ''", {E105}),
+    ("0.9.2", "m --allowed-origins a=1", {E105}),
+    ("0.9.2", "m --allowed-origins '[\"*\"]'", set()),
+    ("0.9.2", "m --media-io-kwargs a=1", set()),
     # --lora-modules items
     ("0.13.0", "m --lora-modules '{\"name\": \"a\", \"path\": \"p\", \"is_3d_lora_weight\": false}'", {E105}),
     ("0.22.0", "m --lora-modules '{\"name\": \"a\", \"path\": \"p\", \"is_3d_lora_weight\": false}'", set()),

@@ -290,9 +290,12 @@ def _option_objects(ctx: LintContext) -> list[tuple[Any, dict, list]]:
 def _object_findings(ctx: LintContext, reported: set[str]):
     """What the config classes' own validators refuse in the objects of the launch
     (``knowledge.config_checks``: a connector without a role, values outside a hard-coded list)."""
+    objects = _option_objects(ctx)
+    if not objects:
+        return
     from ..knowledge.config_checks import Requires, object_problem
 
-    for opt, obj, args in _option_objects(ctx):
+    for opt, obj, args in objects:
         if opt.name in reported:
             continue
         failed = object_problem(opt.dest, ctx.surface.v, obj)

@@ -270,10 +270,11 @@ class Surface:
         ``optional_type(json.loads)`` (0.8.5) and ``parse_type(json.loads)`` (0.9.x, which
         ``optional_type`` and the dict fields of ``get_kwargs`` use) fall back to
         ``nullable_kvs``; a config-class option (kind ``json``) or a plain ``json.loads`` is not
-        affected. Before 0.8.5 such options had the type ``nullable_kvs`` itself (type ``kvs``)."""
+        affected (the server's own ``type=json.loads`` options, ``--allowed-origins``, have no
+        config field). Before 0.8.5 such options had the type ``nullable_kvs`` itself (type ``kvs``)."""
         if option.kind == "json" or not Version("0.8.5") <= self.v < Version("0.10.0"):
             return False
-        return option.optional or self.v >= Version("0.9.0")
+        return option.optional or self.v >= Version("0.9.0") and option.config is not None
 
     @cached_property
     def positional_model_required(self) -> bool:
