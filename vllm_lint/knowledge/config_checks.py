@@ -51,15 +51,17 @@ class OneOf(Record):
 _KV = "KVTransferConfig in vllm/config.py (0.6.5-0.9.2), vllm/config/kv_transfer.py (0.10.0-)"
 _EC = "ECTransferConfig in vllm/config/ec_transfer.py"
 
+#: Where a field is a ``Literal`` the database holds its choices (``choices_enforced`` where pydantic
+#: enforces them, from 0.9.1), so only the value lists written out in the validators are here.
 CHECKS: tuple[Any, ...] = (
     Requires("kv_transfer_config", "kv_connector", "kv_role", "0.6.5", None, _KV),
-    OneOf("kv_transfer_config", "kv_role", ("kv_producer", "kv_consumer", "kv_both"), "0.6.5", None, _KV),
+    # a plain `str` field checked against a list in model_post_init (0.6.5-0.8.5.post1), against
+    # get_args(KVRole) in the plain dataclass of 0.9.0; a Literal pydantic enforces from 0.9.1
+    OneOf("kv_transfer_config", "kv_role", ("kv_producer", "kv_consumer", "kv_both"), "0.6.5", "0.9.0.1", _KV),
     # model_post_init's own list of supported connectors; 0.7.0 dropped it
     OneOf("kv_transfer_config", "kv_connector", ("PyNcclConnector", "MooncakeConnector"), "0.6.5", "0.6.6.post1",
           "KVTransferConfig.model_post_init in vllm/config.py"),
     Requires("ec_transfer_config", "ec_connector", "ec_role", "0.11.1", None, _EC),
-    OneOf("ec_transfer_config", "ec_role", ("ec_producer", "ec_consumer"), "0.11.1", "0.16.0", _EC),
-    OneOf("ec_transfer_config", "ec_role", ("ec_producer", "ec_consumer", "ec_both"), "0.17.0", None, _EC),
 )
 
 
