@@ -1,0 +1,238 @@
+"""The independent differential tester: vllm-lint against the real ``vllm serve`` parser, with
+generators of its own (``gen_docs``, ``gen_grammar``), its own verdict comparison (``verdict``)
+and its own shrinker (``shrink``). A maintainer's tool, not in the test suite.
+
+    .venv/bin/python tools/crosscheck/indep/run.py 0.8.5 0.27.1 --work /work/scratch/xc \
+        [-n 600] [--seed 0] [--db DIR] [--json out.json] [--markdown out.md]
+
+Releases must be built by ``tools/crosscheck/run.py`` (``<work>/xc-venv-<v>``, ``<work>/xc-src-<v>``).
+The grammar of each built release is cached in ``<work>/indep-grammar-<v>.json`` (``--refresh``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any, Optional
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import gen_docs  # noqa: E402
+import gen_grammar  # noqa: E402
+import shrink  # noqa: E402
+import verdict  # noqa: E402
+
+BUILT = ["0.6.6.post1", "0.7.3", "0.8.5", "0.9.2", "0.10.2", "0.11.0", "0.13.0", "0.20.0", "0.24.0",
+         "0.27.1", "0.33.0"]
+
+
+def log(msg: str) -> None:
+    print(f"[indep {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+class Oracle:
+    """A running ``oracle.py`` in a release venv; missing modules are stubbed one at a time."""
+
+    def __init__(self, version: str, work: Path):
+        self.version = version
+        venv, src = work / f"xc-venv-{version}", work / f"xc-src-{version}"
+        if not (venv / "bin" / "python").exists() or not src.is_dir():
+            raise SystemExit(f"{version}: not built in {work} (run tools/crosscheck/run.py {version})")
+        stubs: list[str] = []
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "VLLM_TARGET_DEVICE": "cpu",
+               "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "1"}
+        env.pop("PYTHONPATH", None)
+        for _ in range(30):
+            cmd = ["nice", "-n", "10", str(venv / "bin" / "python"), str(HERE / "oracle.py"), str(src)]
+            for s in stubs:
+                cmd += ["--stub", s]
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, text=True, env=env,
+                                         cwd=src)  # docs' relative paths are written from the sdist's root
+            first = json.loads(self.proc.stdout.readline() or '{"error": "oracle died"}')
+            if first.get("ready"):
+                self.entry = first["entry"]
+                return
+            self.proc.wait()
+            missing = first.get("missing_module")
+            if not missing:
+                raise SystemExit(f"{version}: oracle failed: {first.get('error')}")
+            top = missing if missing.startswith("vllm.") else missing.split(".")[0]
+            if top in stubs:
+                raise SystemExit(f"{version}: stubbing {top} did not help")
+            stubs.append(top)
+        raise SystemExit(f"{version}: too many missing modules")
+
+    def ask(self, req: dict[str, Any]) -> dict[str, Any]:
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def grammar_of(version: str, work: Path, refresh: bool, oracle: Optional[Oracle] = None) -> dict[str, Any]:
+    cache = work / f"indep-grammar-{version}.json"
+    if cache.exists() and not refresh:
+        return json.loads(cache.read_text())
+    own = oracle is None
+    oracle = oracle or Oracle(version, work)
+    g = oracle.ask({"op": "grammar"})
+    if own:
+        oracle.close()
+    cache.write_text(json.dumps(g, indent=0, sort_keys=True))
+    return g
+
+
+class Judge:
+    """Both verdicts of one argv at one release, memoised."""
+
+    def __init__(self, oracle: Oracle, version: str, db: Optional[str]):
+        self.oracle, self.version, self.db = oracle, version, db
+        self.memo: dict[tuple[str, ...], tuple[dict, dict, dict]] = {}
+
+    def __call__(self, argv: list[str]) -> tuple[dict, dict, dict]:
+        key = tuple(argv)
+        if key not in self.memo:
+            real = self.oracle.ask({"op": "parse", "argv": list(argv)})
+            mine = verdict.lint(list(argv), self.version, self.db)
+            self.memo[key] = (real, mine, verdict.compare(real, mine))
+        return self.memo[key]
+
+    def same_problem(self, kind: str) -> Any:
+        def still(argv: list[str]) -> bool:
+            _, _, c = self(argv)
+            if kind == "culprit":
+                return c["kind"] == "agree" and c["culprit"] is False
+            return c["kind"] == kind
+        return still
+
+
+def run_generator(name: str, lines: list[tuple[list[str], str]], judge: Judge, shrink_cap: int) -> dict[str, Any]:
+    counts: Counter = Counter()
+    by_tag: dict[str, Counter] = defaultdict(Counter)
+    problems: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
+    shrunk_for: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+    for argv, tag in lines:
+        real, mine, c = judge(argv)
+        counts["lines"] += 1
+        counts[c["kind"]] += 1
+        by_tag[tag]["lines"] += 1
+        by_tag[tag][c["kind"]] += 1
+        if real["refused"] and not verdict.environmental(real):
+            counts["real_refused"] += 1
+        if c["culprit"] is not None:
+            counts["culprit_measured"] += 1
+            counts["culprit_named"] += bool(c["culprit"])
+        kind = c["kind"] if c["kind"] != "agree" else ("culprit" if c["culprit"] is False else None)
+        if kind is None:
+            continue
+        key = (kind, tuple(argv))
+        if key not in shrunk_for:
+            if len(shrunk_for) < shrink_cap:
+                shrunk_for[key] = tuple(shrink.ddmin(list(argv), judge.same_problem(kind)))
+            else:
+                shrunk_for[key] = tuple(argv)
+        small = shrunk_for[key]
+        pk = (kind, small)
+        if pk not in problems:
+            sreal, smine, _ = judge(list(small))
+            problems[pk] = {"kind": kind, "line": list(small), "example": list(argv), "tag": tag, "count": 0,
+                            "real": sreal.get("message"), "stage": sreal.get("stage"),
+                            "lint": [f"{e['code']} {e['message']}" for e in smine["errors"]],
+                            "lint_other_errors": [f"{e['code']} {e['message']}" for e in smine["other_errors"]]}
+        problems[pk]["count"] += 1
+    return {"generator": name, "counts": dict(counts), "by_tag": {k: dict(v) for k, v in by_tag.items()},
+            "problems": sorted(problems.values(), key=lambda p: (-p["count"], p["kind"], p["line"]))}
+
+
+def pct(a: int, b: int) -> str:
+    return "n/a" if not b else f"{100.0 * a / b:.1f}"
+
+
+def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
+    out = [f"| release | docs lines | realistic-docs agree % (as written / mutated) | missed / false alarms | "
+           f"oracle-grammar agree % | missed / false alarms | culprit named % (named / measured) |",
+           "|---|---|---|---|---|---|---|"]
+    for r in results:
+        d, g = r["docs"]["counts"], r["grammar"]["counts"]
+        tags = r["docs"]["by_tag"]
+        aw = tags.get("as-written", {})
+        mut = Counter()
+        for t, c in tags.items():
+            if t != "as-written":
+                mut.update(c)
+        cm = d.get("culprit_measured", 0) + g.get("culprit_measured", 0)
+        cn = d.get("culprit_named", 0) + g.get("culprit_named", 0)
+        out.append(f"| {r['release']} | {r['docs_lines']} | {pct(d.get('agree', 0), d['lines'])} "
+                   f"({pct(aw.get('agree', 0), aw.get('lines', 0))} / {pct(mut.get('agree', 0), mut.get('lines', 0))}) | "
+                   f"{d.get('missed', 0)} / {d.get('false-alarm', 0)} | {pct(g.get('agree', 0), g['lines'])} | "
+                   f"{g.get('missed', 0)} / {g.get('false-alarm', 0)} | {pct(cn, cm)} ({cn} / {cm}) |")
+    out.append("")
+    out.append(f"-n {n} per generator and release, seed {seed}.")
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("releases", nargs="*", default=BUILT)
+    ap.add_argument("--work", type=Path, default=Path("/tmp"))
+    ap.add_argument("-n", type=int, default=600)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--db", default=None, help="flag database directory given to vllm_lint (default: shipped)")
+    ap.add_argument("--refresh", action="store_true", help="re-read the grammars of the releases")
+    ap.add_argument("--shrink-cap", type=int, default=80, help="disagreements shrunk per release and generator")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--markdown", type=Path)
+    ns = ap.parse_args()
+    work = ns.work.resolve()
+    built = [v for v in BUILT if (work / f"xc-venv-{v}").is_dir()]
+    results = []
+    for version in ns.releases:
+        t0 = time.time()
+        oracle = Oracle(version, work)
+        grammar = grammar_of(version, work, ns.refresh, oracle)
+        others = [grammar_of(v, work, False) for v in built if v != version]
+        opts = gen_grammar.load(grammar)
+        strings = {s for o in opts for s in o.strings}
+        foreign, seen = [], set()
+        for g in others:
+            for o in gen_grammar.load(g):
+                if not (set(o.strings) & strings) and o.name not in seen:
+                    seen.add(o.name)
+                    foreign.append(o)
+        judge = Judge(oracle, version, ns.db)
+        docs = gen_docs.docs_lines(work / f"xc-src-{version}")
+        docs_in = [gen_docs.line(docs, version, ns.seed, i, opts, foreign, gen_grammar.value_words)
+                   for i in range(ns.n)] if docs else []
+        gram_in = [(gen_grammar.line(grammar, others, version, ns.seed, i), "grammar") for i in range(ns.n)]
+        res = {"release": version, "entry": oracle.entry, "docs_lines": len(docs),
+               "docs": run_generator("docs", docs_in, judge, ns.shrink_cap),
+               "grammar": run_generator("grammar", gram_in, judge, ns.shrink_cap)}
+        oracle.close()
+        res["seconds"] = round(time.time() - t0, 1)
+        d, g = res["docs"]["counts"], res["grammar"]["counts"]
+        log(f"{version}: docs {d.get('agree', 0)}/{d['lines']} grammar {g.get('agree', 0)}/{g['lines']} "
+            f"culprit {d.get('culprit_named', 0) + g.get('culprit_named', 0)}/"
+            f"{d.get('culprit_measured', 0) + g.get('culprit_measured', 0)} in {res['seconds']}s")
+        results.append(res)
+        if ns.json:
+            ns.json.write_text(json.dumps({"seed": ns.seed, "n": ns.n, "results": results}, indent=1))
+    md = markdown(results, ns.n, ns.seed)
+    if ns.markdown:
+        ns.markdown.write_text(md)
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
