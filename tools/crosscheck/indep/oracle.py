@@ -179,10 +179,17 @@ def grammar(serve: argparse.ArgumentParser) -> dict[str, Any]:
 
 
 def _error_line(text: str) -> str:
-    for ln in text.splitlines():
+    """argparse's error message with the detail lines after it (a pydantic error is several)."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for k, ln in enumerate(lines):
         if "error:" in ln:
-            return ln[ln.index("error:") + 6:].strip()
-    return " | ".join(ln.strip() for ln in text.splitlines() if ln.strip())[:400]
+            return " | ".join([ln[ln.index("error:") + 6:].strip(), *lines[k + 1:k + 3]])
+    return " | ".join(lines[:3])
+
+
+def _exception_text(e: BaseException) -> str:
+    lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
+    return " | ".join([f"{type(e).__name__}: {lines[0] if lines else ''}", *lines[1:3]])
 
 
 def parse(live: Any, argv: list[str]) -> dict[str, Any]:
@@ -198,15 +205,13 @@ def parse(live: Any, argv: list[str]) -> dict[str, Any]:
         return {"refused": True, "message": _error_line(err.getvalue())[:500] or f"exit {e.code}",
                 "stage": "argparse"}
     except BaseException as e:  # noqa: BLE001 - vLLM's preprocessing raises plain exceptions
-        first = (str(e).strip().splitlines() or [""])[0]
-        return {"refused": True, "message": f"{type(e).__name__}: {first}"[:500], "stage": "exception"}
+        return {"refused": True, "message": _exception_text(e)[:500], "stage": "exception"}
     if live.validate is not None:
         try:
             with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
                 live.validate(ns)
         except BaseException as e:  # noqa: BLE001
-            first = (str(e).strip().splitlines() or [""])[0]
-            return {"refused": True, "message": f"{type(e).__name__}: {first}"[:500], "stage": "validate"}
+            return {"refused": True, "message": _exception_text(e)[:500], "stage": "validate"}
     return {"refused": False, "message": None, "stage": None}
 
 

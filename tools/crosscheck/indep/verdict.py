@@ -92,8 +92,8 @@ def names_culprit(findings: list[dict[str, Any]], culprit: set[str]) -> bool:
 
 
 #: refusals that depend on the machine the parser runs on, not on the command line: a chat
-#: template given as a path that does not exist here. Counted as accepted.
-ENVIRONMENT = ("appears path-like, but doesn't exist",)
+#: template given as a path, or a ``--config`` file, that does not exist here. Counted as accepted.
+ENVIRONMENT = ("appears path-like, but doesn't exist", "FileNotFoundError: [Errno 2]")
 
 
 def environmental(real: dict[str, Any]) -> bool:
