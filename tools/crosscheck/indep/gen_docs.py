@@ -9,7 +9,8 @@ of continued comment lines) until an unquoted newline or an operator (``|``, ``;
 ``<``, ``)``, a backtick, ``#`` at a word start). Words the shell would expand (``$``, ``${``,
 backticks) and placeholders (``<model>``, ``{{ }}``, ``...``) cannot be judged: such a word is
 dropped, and with it the option it is the value of; a line whose model is one becomes model
-``m``. Lines are deduplicated per release.
+``m``. A line with ``--config`` is left out (its options are in a file). Lines are deduplicated
+per release.
 
 Line ``i`` at release ``v`` with seed ``s`` comes from ``random.Random(f"{s}:docs:{v}:{i}")``: a
 docs line chosen uniformly and, with probability one half, one mutation: a typo in an option
@@ -27,6 +28,7 @@ from typing import Any, Iterator, Optional
 SUFFIXES = {".md", ".rst", ".sh", ".bash", ".txt", ".yaml", ".yml", ".py", ".j2", ".toml", ""}
 START = re.compile(r"^[ \t]*(?:[$#>][ \t]*)*(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|nohup|exec|time)[ \t]+)*vllm[ \t]+serve(?=[ \t\\\n])")
 OPERATORS = set("|;&<>)`")
+ANGLE = re.compile(r"<[A-Za-z0-9_.:/ -]{1,40}>")
 
 
 class Unbalanced(ValueError):
@@ -98,6 +100,13 @@ def words_from(text: str, pos: int, comment_lines: bool) -> tuple[list[tuple[str
             flush()
             i += 1
             continue
+        if c == "<":
+            ph = ANGLE.match(text, i)
+            if ph:  # `<model>` is a placeholder, not a redirection
+                cur.append(ph.group(0))
+                in_word = expand = True
+                i = ph.end()
+                continue
         if c in OPERATORS:
             break
         if c == "#" and not in_word:
@@ -118,9 +127,19 @@ def judgeable(word: str, expandable: bool) -> bool:
     return not expandable and not PLACEHOLDER.search(word)
 
 
+#: options whose meaning is in a file this tester does not have (``--config`` holds options)
+UNJUDGEABLE = {"--config"}
+
+
+def norm_word(w: str) -> str:
+    return w.split("=", 1)[0].replace("_", "-")
+
+
 def clean(words: list[tuple[str, bool]]) -> Optional[list[str]]:
     """The argv after ``vllm serve`` with unjudgeable words (and their options) dropped."""
     argv: list[str] = []
+    if any(norm_word(w) in UNJUDGEABLE for w, _ in words):
+        return None
     for k, (w, exp) in enumerate(words):
         if judgeable(w, exp):
             argv.append(w)
