@@ -4,6 +4,7 @@ and its own shrinker (``shrink``). A maintainer's tool, not in the test suite.
 
     .venv/bin/python tools/crosscheck/indep/run.py 0.8.5 0.27.1 --work /work/scratch/xc \
         [-n 600] [--seed 0] [--db DIR] [--json out.json] [--markdown out.md]
+    .venv/bin/python tools/crosscheck/indep/run.py --from-json out.json [--markdown out.md]
 
 Releases must be built by ``tools/crosscheck/run.py`` (``<work>/xc-venv-<v>``, ``<work>/xc-src-<v>``).
 The grammar of each built release is cached in ``<work>/indep-grammar-<v>.json`` (``--refresh``).
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -179,6 +181,16 @@ def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
                    f"{g.get('missed', 0)} / {g.get('false-alarm', 0)} | {pct(cn, cm)} ({cn} / {cm}) |")
     out.append("")
     out.append(f"-n {n} per generator and release, seed {seed}.")
+    out.append("")
+    out.append("Minimal disagreements (kind, lines, generator, minimal line | real parser | vllm-lint errors):")
+    out.append("")
+    for r in results:
+        for gen in ("docs", "grammar"):
+            for p in r[gen]["problems"]:
+                real = (p["real"] or "accepted")[:160]
+                lint = "; ".join(x[:120] for x in p["lint"]) or "silent"
+                line = " ".join(shlex.quote(w) for w in p["line"])[:160]
+                out.append(f"- {r['release']} {p['kind']} x{p['count']} {gen}: `{line}` | {real} | {lint}")
     return "\n".join(out) + "\n"
 
 
@@ -193,7 +205,15 @@ def main() -> int:
     ap.add_argument("--shrink-cap", type=int, default=80, help="disagreements shrunk per release and generator")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
+    ap.add_argument("--from-json", type=Path, help="only render the markdown of an earlier --json")
     ns = ap.parse_args()
+    if ns.from_json:
+        doc = json.loads(ns.from_json.read_text())
+        md = markdown(doc["results"], doc["n"], doc["seed"])
+        if ns.markdown:
+            ns.markdown.write_text(md)
+        print(md)
+        return 0
     work = ns.work.resolve()
     built = [v for v in BUILT if (work / f"xc-venv-{v}").is_dir()]
     results = []

@@ -1,6 +1,7 @@
 """Delta debugging on words (Zeller's ddmin): the smallest argv, by removing chunks of words,
 for which ``still(argv)`` holds. The complements are tried first at each granularity, then the
-chunks themselves; single words last. ``budget`` caps the number of ``still`` calls."""
+chunks themselves; single words last; then windows of two and three neighbouring words (an option
+with its values). ``budget`` caps the number of ``still`` calls."""
 
 from __future__ import annotations
 
@@ -35,6 +36,18 @@ def ddmin(words: list[str], still: Callable[[list[str]], bool], budget: int = 30
             if n >= len(cur):
                 break
             n = min(len(cur), n * 2)
+    # ddmin is 1-minimal; an option and its value go together, so windows of 2 and 3 words too
+    changed = True
+    while changed and calls < budget:
+        changed = False
+        for width in (2, 3):
+            k = 0
+            while k + width <= len(cur) and calls < budget:
+                cand = cur[:k] + cur[k + width:]
+                if test(cand):
+                    cur, changed = cand, True
+                else:
+                    k += 1
     if len(cur) == 1 and calls < budget and test([]):
         return []
     return cur
