@@ -9,8 +9,8 @@ of continued comment lines) until an unquoted newline or an operator (``|``, ``;
 ``<``, ``)``, a backtick, ``#`` at a word start). Words the shell would expand (``$``, ``${``,
 backticks) and placeholders (``<model>``, ``{{ }}``, ``...``) cannot be judged: such a word is
 dropped, and with it the option it is the value of; a line whose model is one becomes model
-``m``. A line with ``--config`` is left out (its options are in a file). Lines are deduplicated
-per release.
+``m``. A line with ``--config`` (its options are in a file) or ``--help`` is left out. Lines are
+deduplicated per release.
 
 Line ``i`` at release ``v`` with seed ``s`` comes from ``random.Random(f"{s}:docs:{v}:{i}")``: a
 docs line chosen uniformly and, with probability one half, one mutation: a typo in an option
@@ -127,8 +127,9 @@ def judgeable(word: str, expandable: bool) -> bool:
     return not expandable and not PLACEHOLDER.search(word)
 
 
-#: options whose meaning is in a file this tester does not have (``--config`` holds options)
-UNJUDGEABLE = {"--config"}
+#: lines that are no launch a parser can judge here: ``--config`` (its options are in a file) and
+#: ``--help`` (``--help=<keyword>`` is handled while the parser is built, from ``sys.argv``)
+UNJUDGEABLE = {"--config", "--help", "-h"}
 
 
 def norm_word(w: str) -> str:

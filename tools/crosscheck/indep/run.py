@@ -49,7 +49,9 @@ class Oracle:
             raise SystemExit(f"{version}: not built in {work} (run tools/crosscheck/run.py {version})")
         stubs: list[str] = []
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "VLLM_TARGET_DEVICE": "cpu",
-               "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "1"}
+               "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "1",
+               # 0.8.5 draws a choice list from a set of Literal types: string hashing decides it
+               "PYTHONHASHSEED": "0"}
         env.pop("PYTHONPATH", None)
         for _ in range(30):
             cmd = ["nice", "-n", "10", str(venv / "bin" / "python"), str(HERE / "oracle.py"), str(src)]
@@ -79,7 +81,11 @@ class Oracle:
 
     def close(self) -> None:
         self.proc.stdin.close()
-        self.proc.wait(timeout=60)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # a thread of vLLM's keeps some releases alive
+            self.proc.kill()
+            self.proc.wait()
 
 
 def grammar_of(version: str, work: Path, refresh: bool, oracle: Optional[Oracle] = None) -> dict[str, Any]:
