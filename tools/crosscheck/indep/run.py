@@ -5,6 +5,7 @@ and its own shrinker (``shrink``). A maintainer's tool, not in the test suite.
     .venv/bin/python tools/crosscheck/indep/run.py 0.8.5 0.27.1 --work /work/scratch/xc \
         [-n 600] [--seed 0] [--db DIR] [--json out.json] [--markdown out.md]
     .venv/bin/python tools/crosscheck/indep/run.py --from-json out.json [--markdown out.md]
+    .venv/bin/python tools/crosscheck/indep/run.py [RELEASES] --work DIR --choice-stability 1 2 3
 
 Releases must be built by ``tools/crosscheck/run.py`` (``<work>/xc-venv-<v>``, ``<work>/xc-src-<v>``).
 The grammar of each built release is cached in ``<work>/indep-grammar-<v>.json`` (``--refresh``).
@@ -42,7 +43,7 @@ def log(msg: str) -> None:
 class Oracle:
     """A running ``oracle.py`` in a release venv; missing modules are stubbed one at a time."""
 
-    def __init__(self, version: str, work: Path):
+    def __init__(self, version: str, work: Path, hash_seed: str = "0"):
         self.version = version
         venv, src = work / f"xc-venv-{version}", work / f"xc-src-{version}"
         if not (venv / "bin" / "python").exists() or not src.is_dir():
@@ -51,7 +52,7 @@ class Oracle:
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "VLLM_TARGET_DEVICE": "cpu",
                "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "1",
                # 0.8.5 draws a choice list from a set of Literal types: string hashing decides it
-               "PYTHONHASHSEED": "0"}
+               "PYTHONHASHSEED": hash_seed}
         env.pop("PYTHONPATH", None)
         for _ in range(30):
             cmd = ["nice", "-n", "10", str(venv / "bin" / "python"), str(HERE / "oracle.py"), str(src)]
@@ -200,6 +201,26 @@ def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def choice_stability(releases: list[str], work: Path, seeds: list[str]) -> list[dict[str, Any]]:
+    """Options whose choices differ between processes with different string-hash seeds (vLLM
+    draws a Literal from a set of type hints: a Union of two Literals gives either's values)."""
+    out = []
+    for version in releases:
+        by_seed = {}
+        for s in seeds:
+            o = Oracle(version, work, hash_seed=s)
+            g = o.ask({"op": "grammar"})
+            o.close()
+            by_seed[s] = {max(a["strings"], key=len): a["choices"] for a in g["actions"] if a["strings"]}
+        names = sorted(set().union(*[set(v) for v in by_seed.values()]))
+        for name in names:
+            seen = {s: by_seed[s].get(name) for s in seeds}
+            if len({json.dumps(v) for v in seen.values()}) > 1:
+                out.append({"release": version, "option": name, "choices_by_hash_seed": seen})
+                log(f"{version}: {name} choices depend on PYTHONHASHSEED: {seen}")
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("releases", nargs="*", default=BUILT)
@@ -212,7 +233,15 @@ def main() -> int:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     ap.add_argument("--from-json", type=Path, help="only render the markdown of an earlier --json")
+    ap.add_argument("--choice-stability", nargs="+", metavar="HASHSEED",
+                    help="only list the options whose choices differ between these PYTHONHASHSEEDs")
     ns = ap.parse_args()
+    if ns.choice_stability:
+        found = choice_stability(ns.releases, ns.work.resolve(), ns.choice_stability)
+        if ns.json:
+            ns.json.write_text(json.dumps(found, indent=1))
+        print(json.dumps(found, indent=1))
+        return 0
     if ns.from_json:
         doc = json.loads(ns.from_json.read_text())
         md = markdown(doc["results"], doc["n"], doc["seed"])
