@@ -51,7 +51,7 @@ class Oracle:
         stubs: list[str] = []
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "VLLM_TARGET_DEVICE": "cpu",
                "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "1",
-               # 0.8.5 draws a choice list from a set of Literal types: string hashing decides it
+               # 0.8.5 draws a choice list from a set of Literal types (its order: hashes, addresses)
                "PYTHONHASHSEED": hash_seed}
         env.pop("PYTHONPATH", None)
         for _ in range(30):
@@ -202,7 +202,7 @@ def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
 
 
 def choice_stability(releases: list[str], work: Path, seeds: list[str]) -> list[dict[str, Any]]:
-    """Options whose choices differ between processes with different string-hash seeds (vLLM
+    """Options whose choices differ between oracle processes started with these hash seeds (vLLM
     draws a Literal from a set of type hints: a Union of two Literals gives either's values)."""
     out = []
     for version in releases:
@@ -217,7 +217,7 @@ def choice_stability(releases: list[str], work: Path, seeds: list[str]) -> list[
             seen = {s: by_seed[s].get(name) for s in seeds}
             if len({json.dumps(v) for v in seen.values()}) > 1:
                 out.append({"release": version, "option": name, "choices_by_hash_seed": seen})
-                log(f"{version}: {name} choices depend on PYTHONHASHSEED: {seen}")
+                log(f"{version}: {name} choices differ between oracle processes: {seen}")
     return out
 
 
