@@ -203,6 +203,10 @@ class ArgvParser:
         return canonical, None, None, "unknown", json_path, []
 
     def parse(self, launch: Launch) -> list[ParsedArg]:
+        read_by = self.surface.read_by(launch.entry)
+        if read_by is not self.surface:
+            # a wrapper that skips vLLM's argv rewriting reads the words without it
+            return ArgvParser(read_by, self.db, self.positional_model).parse(launch)
         if launch.style == "argv":
             return self._parse_words(launch)
         out = self.parse_keyed(launch)
@@ -221,7 +225,7 @@ class ArgvParser:
         # huggingfaceserver's): skipped with their values, never vLLM's to judge
         wrapper = WRAPPERS.get(launch.entry)
         own = wrapper.options if wrapper is not None else {}
-        drops_leftovers = wrapper is not None and wrapper.ignores_leftovers
+        vllm_spellings = wrapper.vllm_spellings if wrapper is not None else {}
         while i < len(toks):
             tok = toks[i]
             if tok.splat:
@@ -244,9 +248,9 @@ class ArgvParser:
                     seen_positional = True
                     out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
                                          value=text, positional=True, how="positional"))
-                elif not drops_leftovers:
+                else:
                     # no option or positional takes it: argparse's "unrecognized arguments" (a
-                    # wrapper that parses with parse_known_args drops the word instead)
+                    # wrapper that parses with parse_known_args drops the word instead: VL110 says so)
                     stray = ParsedArg(written=text, canonical="<stray>", tokens=[tok], value=text,
                                       positional=True, how="stray")
                     stray.structure = "stray"
@@ -282,7 +286,7 @@ class ArgvParser:
                 elif self.surface.lookup(written) is None and self.surface.lookup(head) is not None:
                     attached = written[2:]
                     written = head
-            canonical, opt, resolved, how, json_path, ambiguous = self.resolve(written)
+            canonical, opt, resolved, how, json_path, ambiguous = self.resolve(vllm_spellings.get(written, written))
             level_key = self.surface.o_level_key
             if level_key and written == "-O" and opt is not None and (
                     eq or attached is not None or i + 1 < len(toks) and toks[i + 1].text in ("0", "1", "2", "3")):

@@ -15,7 +15,7 @@ as they are (no options of their own), so they have no entry here.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Optional
 
 from .record import Record
 
@@ -24,20 +24,30 @@ class Wrapper(Record):
     """One wrapper: ``name`` (what a user calls it), ``repository`` and ``read`` (``(path, commits)``
     pairs: where its options were read), ``options`` (name -> shape), ``positional_model``
     (whether vLLM's positional model is in its argv: no, for both known wrappers, whose vLLM part is
-    the api_server's ``--model``) and ``ignores_leftovers`` (whether it reads its argv with
-    ``parse_known_args``, so that a word no option takes is dropped, not refused)."""
+    the api_server's ``--model``), ``ignores_leftovers`` (whether it reads its argv with
+    ``parse_known_args``, so that a word or option no action takes is dropped, not refused: vLLM
+    never sees it), ``short`` (how a message names it), ``vllm_preprocessing`` (whether vLLM's
+    ``FlexibleArgumentParser.parse_args`` rewrites the argv first: ``_`` to ``-``, dotted JSON keys,
+    ``-O`` levels; ``parse_known_args`` called directly skips it) and ``vllm_spellings`` (options the
+    wrapper defines under its own spelling with vLLM's field as their dest: the value reaches vLLM
+    as that option's)."""
 
-    __slots__ = ("name", "repository", "read", "options", "positional_model", "ignores_leftovers")
+    __slots__ = ("name", "repository", "read", "options", "positional_model", "ignores_leftovers", "short",
+                 "vllm_preprocessing", "vllm_spellings")
 
     def __init__(self, name: str, repository: str, read: tuple[tuple[str, str], ...],
                  options: Mapping[str, str], positional_model: bool = False,
-                 ignores_leftovers: bool = False) -> None:
+                 ignores_leftovers: bool = False, short: str = "", vllm_preprocessing: bool = True,
+                 vllm_spellings: Optional[Mapping[str, str]] = None) -> None:
         self.name = name
         self.repository = repository
         self.read = read
         self.options = options
         self.positional_model = positional_model
         self.ignores_leftovers = ignores_leftovers
+        self.short = short or name
+        self.vllm_preprocessing = vllm_preprocessing
+        self.vllm_spellings: Mapping[str, str] = vllm_spellings or {}
 
 
 def _negatable(*names: str) -> dict[str, str]:
@@ -91,14 +101,15 @@ _DYNAMO_VLLM: dict[str, str] = {
     "--multimodal-encode-prefill-worker": "flag",
 }
 
-# KServe's huggingfaceserver: one argparse parser (kserve.model_server's as parent, then the
-# server's own, then vLLM's api_server options when the vLLM backend is on), read with
-# parse_known_args. Left to vLLM: `--max_model_len` and `--trust_remote_code` (their dest is
-# vLLM's field, so the value reaches vLLM), and `--dtype` and `--max_log_len`, defined only when
+# KServe's huggingfaceserver: one parser (kserve.model_server's as parent, then the server's own,
+# then vLLM's api_server options when the vLLM backend is on; an argparse.ArgumentParser, from
+# 2024-11-05 vLLM's FlexibleArgumentParser), read with parse_known_args, never parse_args, so
+# vLLM's argv rewriting never runs. `--max_model_len` and `--trust_remote_code` are the server's
+# spellings of vLLM's fields (vllm_spellings); `--dtype` and `--max_log_len` are defined only when
 # the vLLM backend is off; `--task` is kept: it was the server's at every release before 2024-12-27.
-# parse_known_args also drops an option neither parser knows (vLLM's options spelled with
-# underscores, `--gpu_memory_utilization`, among them: nothing rewrites them to dashes there); the
-# option rules do not ask `ignores_leftovers` yet.
+# parse_known_args drops an option neither parser knows (vLLM's options spelled with underscores,
+# `--gpu_memory_utilization`, among them) and every word no action takes; a bad value of a known
+# option, a missing value and an ambiguous prefix still exit (argparse's error).
 _KSERVE_HUGGINGFACESERVER: dict[str, str] = {
     # kserve.model_server
     **dict.fromkeys((
@@ -134,7 +145,7 @@ WRAPPERS: dict[str, Wrapper] = {
              "(one parser with AsyncEngineArgs.add_cli_args: --migration-limit, --store-kv, ...)"),
             ("components/src/dynamo/common/configuration/utils.py",
              "e4aab97b071ff0c698e7067ece9abd1b674c4389 (a negatable flag is BooleanOptionalAction)"),
-        ), _DYNAMO_VLLM),
+        ), _DYNAMO_VLLM, short="Dynamo's vLLM worker"),
     "kserve:huggingfaceserver": Wrapper(
         "KServe's Hugging Face server (an InferenceService predictor with a huggingface or vLLM model format)",
         "kserve/kserve", (
@@ -144,7 +155,9 @@ WRAPPERS: dict[str, Wrapper] = {
             ("python/kserve/kserve/model_server.py",
              "fff18026658b6b7384c768d24525ef3f8dc67264 (the version of 2024-01-26) and every later version to "
              "7b52c79e4a1520709d784c755b028a41be371072 (2026-04-23): 28 versions"),
-        ), _KSERVE_HUGGINGFACESERVER, ignores_leftovers=True),
+        ), _KSERVE_HUGGINGFACESERVER, ignores_leftovers=True, short="KServe's huggingfaceserver",
+        vllm_preprocessing=False,
+        vllm_spellings={"--max_model_len": "--max-model-len", "--trust_remote_code": "--trust-remote-code"}),
 }
 _NONE: Mapping[str, str] = {}
 

@@ -147,10 +147,17 @@ def test_kserve_server_options_are_consumed_not_judged(synth_db):
     args = ArgvParser(surface, synth_db,
                       positional_model=surface.entry_has_positional_model("kserve:huggingfaceserver")).parse(launch)
     assert [(a.canonical, a.value) for a in args] == [("-tp", "2")]
-    # the server reads its argv with parse_known_args: a word no option takes is dropped, not refused
+    # the server reads its argv with parse_known_args: a word no option takes is left over (VL110
+    # says it is dropped, a warning, rather than refused)
     launch.tokens = toks("org/m", "--disable_log_requests", "-tp", "2")
     args = ArgvParser(surface, synth_db, positional_model=False).parse(launch)
-    assert [(a.canonical, a.value) for a in args] == [("-tp", "2")]
+    assert [(a.canonical, a.structure, a.value) for a in args] == [("<stray>", "stray", "org/m"), ("-tp", None, "2")]
+    # and without vLLM's argv rewriting: `_` is not `-`, no dotted keys; its own `--max_model_len`
+    # is vLLM's field
+    launch.tokens = toks("--max_num_seqs", "8", "--compilation-config.mode=3", "--max_model_len=4096")
+    args = ArgvParser(surface, synth_db, positional_model=False).parse(launch)
+    assert [(a.canonical, a.option is not None, a.value) for a in args] == [
+        ("--max_num_seqs", False, "8"), ("--compilation-config.mode", False, "3"), ("--max-model-len", True, "4096")]
 
 
 def test_wrapper_own_options_are_skipped_with_their_values(synth_db):

@@ -8,7 +8,8 @@ from typing import Optional
 from ..argv import ParsedArg, spell_like
 from ..launch import Edit, Span
 from ..record import Record
-from .base import LintContext
+from ..wrapper_options import WRAPPERS, Wrapper
+from .base import LintContext, Severity
 
 
 class Status(Record):
@@ -16,10 +17,15 @@ class Status(Record):
     ``last``: the last release accepting it before the target, ``removed_in`` the release after it,
     ``first``: the first release accepting it after the target; ``successor``: the option string
     the target accepts in its place; ``expanded_from``: the abbreviation written, when resolved
-    through history; ``historic_matches``: options an unknown prefix once abbreviated."""
+    through history; ``historic_matches``: options an unknown prefix once abbreviated;
+    ``unrewritten``: what vLLM's argv rewriting would have made of the option, for a program that
+    skips it: "_" (written with ``_``; the status is that of the dashed option ``name``, "unknown"
+    where the target accepts that one), "." (a dotted key of the JSON option ``name``) or "-O" (the
+    shorthand that vLLM rewrites to ``--optimization-level``), else ""."""
 
     __slots__ = ("arg", "state", "name", "last", "removed_in", "first", "successor", "successor_safe",
-                 "successor_note", "noop_at_removal", "evidence", "suggestion", "expanded_from", "historic_matches")
+                 "successor_note", "noop_at_removal", "evidence", "suggestion", "expanded_from", "historic_matches",
+                 "unrewritten")
 
     def __init__(self, arg: ParsedArg, state: str, name: str, last: Optional[str] = None,
                  removed_in: Optional[str] = None, first: Optional[str] = None, successor: Optional[str] = None,
@@ -40,6 +46,7 @@ class Status(Record):
         self.suggestion = suggestion
         self.expanded_from = expanded_from
         self.historic_matches = [] if historic_matches is None else historic_matches
+        self.unrewritten = ""
 
     @property
     def shown(self) -> str:
@@ -47,6 +54,23 @@ class Status(Record):
         if self.expanded_from:
             return f"`{self.arg.written}` (short for `{self.name}`)"
         return f"`{self.arg.written}`"
+
+
+def dropping_wrapper(ctx: LintContext) -> Optional[Wrapper]:
+    """The wrapper the launch runs under when it reads its argv with ``parse_known_args``
+    (``Wrapper.ignores_leftovers``): an option or word its parser does not take is dropped there,
+    never refused, so vLLM never sees it."""
+    w = WRAPPERS.get(ctx.launch.entry) if ctx.launch is not None else None
+    return w if w is not None and w.ignores_leftovers else None
+
+
+def unaccepted(ctx: LintContext, refusal: str, what: str = "it") -> tuple[str, Optional[Severity]]:
+    """What happens to an option the parser of the launch does not take: the release's
+    ``refusal`` (an error), or, under a wrapper that drops it, a warning saying so."""
+    w = dropping_wrapper(ctx)
+    if w is None:
+        return refusal, None
+    return f"{w.short} drops {what}: vLLM never sees it", "warning"
 
 
 def _next_version(ctx: LintContext, version: str) -> Optional[str]:
@@ -203,6 +227,20 @@ def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
         return Status(arg, "ok", arg.resolved_string or base)
     if arg.how == "ambiguous":
         return Status(arg, "ambiguous", base)
+    read_by = ctx.surface.read_by(ctx.launch.entry) if ctx.launch is not None else ctx.surface
+    if read_by is not ctx.surface:
+        if arg.o_shorthand and ctx.surface.o_flag == "optimization-level" and read_by.o_flag == "none":
+            st = Status(arg, "unknown", "--optimization-level")
+            st.unrewritten = "-O"
+            return st
+        if "." in arg.canonical and ctx.surface.dotted_json and ctx.surface.lookup(base) is not None:
+            st = Status(arg, "unknown", base)
+            st.unrewritten = "."
+            return st
+        if base.startswith("--") and "_" in base and ctx.surface.underscores_normalised:
+            st = _underscored_status(ctx, arg, "--" + base[2:].replace("_", "-"))
+            if st is not None:
+                return st
     hist = ctx.db.option_history(base)
     expanded_from = None
     if hist is None:
@@ -217,6 +255,24 @@ def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
         expanded_from, base, hist = base, full, ctx.db.option_history(full)
     st = _timeline_status(ctx, arg, base, hist)
     st.expanded_from = expanded_from
+    return st
+
+
+def _underscored_status(ctx: LintContext, arg: ParsedArg, dashed: str) -> Optional[Status]:
+    """``--max_num_seqs`` under a program that does not rewrite ``_`` to ``-``: the status of
+    ``--max-num-seqs`` ("unknown", since the program does not take the spelling, where the
+    target accepts the dashed one), or None when no release knows the dashed one either."""
+    from ..argv import ArgvParser
+
+    _, opt, resolved, how, _, _ = ArgvParser(ctx.surface, ctx.db).resolve(dashed)
+    if opt is not None:
+        st = Status(arg, "unknown", resolved or dashed)
+    else:
+        hist = ctx.db.option_history(dashed)
+        if hist is None:
+            return None
+        st = _timeline_status(ctx, arg, dashed, hist)
+    st.unrewritten = "_"
     return st
 
 
@@ -288,12 +344,15 @@ def _compute_kwarg(ctx: LintContext, arg: ParsedArg) -> Status:
 # ------------------------------------------------------------------------------- edits
 
 
-def rename_edits(arg: ParsedArg, new_option: str) -> Optional[list[Edit]]:
-    """Rewrite the written option name, keeping its value and ``=`` style."""
+def rename_edits(arg: ParsedArg, new_option: str, dashes: bool = False) -> Optional[list[Edit]]:
+    """Rewrite the written option name, keeping its value and ``=`` style (and its ``_``
+    spelling, unless ``dashes``: for a program that does not rewrite it)."""
     if arg.name_span is None:
         return None
     if arg.style == "kwargs" and arg.key_style != "cli":
         text = new_option.lstrip("-").replace("-", "_")
+    elif dashes:
+        text = new_option
     else:
         text = spell_like(new_option, arg)
     return [Edit(arg.name_span, text)]

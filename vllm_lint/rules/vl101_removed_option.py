@@ -6,6 +6,8 @@ and names the last release that accepted them.
 vLLM's parser rejects unknown options at startup (`unrecognized arguments`), so a deploy script
 that worked on the old release dies at pod start on the new one, after minutes of image pulls
 and imports. Keyword arguments of `LLM(...)` / `EngineArgs(...)` fail the same way (`TypeError`).
+Under a wrapper that reads its argv with `parse_known_args` (KServe's huggingfaceserver) the
+option is dropped instead: the launch starts without the setting, a warning.
 
 ## Example
 ```bash
@@ -24,7 +26,7 @@ The per-release database in `flag_db/` (scraped from each release's source) and
 `flag_db/overlays/renames.json` (curated, each entry with its evidence).
 """
 
-from ._status import args_in_state, delete_edits
+from ._status import args_in_state, delete_edits, unaccepted
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL101", name="removed-option", summary="option removed before the target release",
@@ -35,12 +37,15 @@ RULE = Rule(code="VL101", name="removed-option", summary="option removed before 
 def check(ctx: LintContext):
     for arg, st in args_in_state(ctx, "removed"):
         where = f"removed in vLLM {st.removed_in}" if st.removed_in else "removed"
-        msg = f"{st.shown} was {where} (last accepted by {st.last}); {ctx.target} rejects it"
+        refused, severity = unaccepted(ctx, f"{ctx.target} rejects it")
+        if severity:
+            refused = f"at {ctx.target} {refused}"
+        msg = f"{st.shown} was {where} (last accepted by {st.last}); {refused}"
         if st.successor_note:
-            msg += f": {st.successor_note}"
+            msg += f"{'; ' if severity else ': '}{st.successor_note}"
         fix = None
         if st.noop_at_removal:
             edits = delete_edits(ctx, arg)
             if edits:
                 fix = Fix(edits, "safe", f"Remove `{arg.written}` (it had no effect when it was removed)")
-        yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name)
+        yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name, severity=severity)

@@ -3,7 +3,9 @@ Finds options that the target release does not accept yet: they first appear in 
 
 ## Why is this bad?
 A config written for a newer vLLM is deployed on an older image (a pinned tag, a stale base
-image): it fails at startup with `unrecognized arguments`.
+image): it fails at startup with `unrecognized arguments`. Under a wrapper that reads its argv
+with `parse_known_args` (KServe's huggingfaceserver) the option is dropped instead: the launch
+starts without it, a warning.
 
 ## Example
 ```dockerfile
@@ -19,7 +21,7 @@ No fix: upgrade the image, or drop the option by hand.
 The first release of each option in `flag_db/index.json`.
 """
 
-from ._status import args_in_state
+from ._status import args_in_state, unaccepted
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL104", name="option-too-new", summary="option first accepted after the target release",
@@ -29,5 +31,8 @@ RULE = Rule(code="VL104", name="option-too-new", summary="option first accepted 
 @RULE.check
 def check(ctx: LintContext):
     for arg, st in args_in_state(ctx, "too-new"):
-        msg = f"{st.shown} is accepted from vLLM {st.first}; the target {ctx.target} rejects it"
-        yield ctx.diag(RULE, msg, arg.report_span, option=st.name)
+        refused, severity = unaccepted(ctx, f"the target {ctx.target} rejects it")
+        if severity:
+            refused = f"at the target {ctx.target} {refused}"
+        msg = f"{st.shown} is accepted from vLLM {st.first}; {refused}"
+        yield ctx.diag(RULE, msg, arg.report_span, option=st.name, severity=severity)

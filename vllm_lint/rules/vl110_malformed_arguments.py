@@ -8,7 +8,9 @@ positional model that it then leaves over.
 ## Why is this bad?
 argparse exits at startup: `expected one argument`, `unrecognized arguments: true`, `the
 following arguments are required: model_tag`; vLLM 0.8.5 to 0.12 raise "provide the model as a
-positional argument" for `vllm serve --model X`.
+positional argument" for `vllm serve --model X`. Under a wrapper that reads its argv with
+`parse_known_args` (KServe's huggingfaceserver) a left-over word is dropped instead, a warning;
+a missing value still exits there.
 
 ## Example
 ```bash
@@ -29,6 +31,7 @@ are shell variables or templates are unknown and never reported.
 from __future__ import annotations
 
 from ..launch import Edit, Span
+from ._status import unaccepted
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL110", name="malformed-arguments", summary="command line the parser cannot read",
@@ -75,11 +78,12 @@ def check(ctx: LintContext):
                 continue
             if arg.after_switch:
                 msg = f"`{arg.value}` is left over: `{arg.after_switch}` is a switch and takes no value"
-            elif models or model_opts:
-                msg = f"`{arg.value}` is left over: no option or positional argument takes it"
             else:
                 msg = f"`{arg.value}` is left over: no option or positional argument takes it"
-            yield ctx.diag(RULE, msg, arg.report_span, option=arg.after_switch)
+            dropped, severity = unaccepted(ctx, "")
+            if severity:
+                msg += f"; {dropped}"
+            yield ctx.diag(RULE, msg, arg.report_span, option=arg.after_switch, severity=severity)
     toks = ctx.launch.tokens
     if not model_opts and not models and s.positional_model_required and ctx.launch.entry == "vllm serve" \
             and not any(t.splat or t.opaque or _prints_and_exits(t.text) for t in toks):

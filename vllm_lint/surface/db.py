@@ -240,6 +240,28 @@ class Surface:
             return self.image_runs != "openai.api_server"
         return True
 
+    def read_by(self, entry: str) -> "Surface":
+        """This release's surface as the program of a launch with this entry reads its argv: the
+        surface itself, or, for a wrapper that hands vLLM's parser its argv without vLLM's
+        rewriting (``Wrapper.vllm_preprocessing`` false), a view with none of it: ``--a_b`` is not
+        ``--a-b``, there are no dotted JSON keys and no ``-O`` rewrite (an ``-O`` alias of
+        ``--compilation-config`` stays: argparse itself reads it). One view per surface, with its
+        own memos."""
+        wrapper = WRAPPERS.get(entry)
+        if wrapper is None or wrapper.vllm_preprocessing:
+            return self
+        view = self.__dict__.get("_unpreprocessed")
+        if view is None:
+            view = object.__new__(Surface)
+            view.__dict__.update((k, v) for k, v in self.__dict__.items() if not k.startswith("_"))
+            view.o_flag = "alias" if self.o_flag == "alias" else "none"
+            view.underscores_normalised = False
+            view.dotted_json = False
+            view.o_level_key = None  # parse_args' `-O<x>` to `-O.level=<x>`
+            view.__dict__["_unpreprocessed"] = view
+            self.__dict__["_unpreprocessed"] = view
+        return view
+
     def runs_serve(self, entry: str) -> bool:
         """Whether a launch with this entry is known to run ``vllm serve`` at this release."""
         return entry == "vllm serve" or entry.startswith("docker:") and self.image_runs == "vllm serve"
