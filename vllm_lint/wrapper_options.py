@@ -1,7 +1,9 @@
 """Programs that take vLLM's engine arguments in their own argv beside options of their own, keyed
 by launch entry: one table (:data:`WRAPPERS`), consumed one way (``argv.ArgvParser`` skips a
 wrapper's options, with their values, before vLLM resolves a word; ``Surface`` asks whether the
-entry takes vLLM's positional model).
+entry takes vLLM's positional model and whether vLLM's argv rewriting runs (``Surface.read_by``);
+the option rules ask whether what the parser does not take is dropped rather than refused
+(``rules/_status.dropping_wrapper``)).
 
 Such a program matches its own options by their exact names; they (and their values) are never
 vLLM's to judge. Each name maps to its shape: ``"flag"`` (no value), ``"value"`` (one value) or
