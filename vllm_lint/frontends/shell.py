@@ -7,8 +7,9 @@ Found:
 
 * every command that starts vLLM (:func:`vllm_lint.frontends.commands.find_vllm_command`), wherever
   it sits (``&&``/``||``/``;`` chains, pipelines, subshells, functions, ``if``/``for`` bodies);
-* ``sh -c "..."`` / ``bash -lc '...'`` strings and ``bash <<EOF`` heredoc bodies, parsed as shell in
-  turn with offsets mapped back through the quoting;
+* ``sh -c "..."`` / ``bash -lc '...'`` strings, ``eval`` words (joined with spaces, as bash runs
+  them) and ``bash <<EOF`` heredoc bodies, parsed as shell in turn with offsets mapped back through
+  the quoting;
 * a heredoc that writes a systemd unit (``cat > /etc/systemd/system/vllm.service <<EOF``, ``tee``,
   ``$(cat <<EOF ...)``; the body has a ``[Service]``-style header or the target is a ``.service``):
   each ``ExecStart=`` command line is a launch (offsets 1:1 into the body), with the unit's
@@ -613,6 +614,9 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
     """``sh -c '...'`` (also behind docker ``--entrypoint bash``): parse the string as shell."""
     if ctx.depth >= 6:
         return
+    if words and words[0].text == "eval" and len(words) > 1:
+        _eval(ctx, words[1:])
+        return
     seen_shell = False
     for k, w in enumerate(words):
         t = w.text
@@ -629,6 +633,29 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
                                  _depth=ctx.depth + 1)
             _merge(ctx, sub)
             return
+
+
+def _eval(ctx: _Ctx, words: list[_Word]) -> None:
+    """``eval WORDS``: bash joins the words with spaces and runs the result as a command line, so
+    it is parsed as shell again; each byte keeps the position its word gives it (the joining
+    spaces have none)."""
+    body = bytearray()
+    pos: list[Optional[int]] = []
+    for k, w in enumerate(words):
+        if k:
+            body += b" "
+            pos.append(None)
+        body += w.raw
+        pos.extend(w.pos if len(w.pos) == len(w.raw) else [None] * len(w.raw))
+    text = bytes(body)
+    if b"vllm" not in text and b"VLLM_" not in text:
+        return
+    try:
+        sub = extract_script(text, ctx.path, _within(ctx, Embedding.from_positions(text, pos)),
+                             _depth=ctx.depth + 1)
+    except ParseError:
+        return
+    _merge(ctx, sub)
 
 
 def _within(ctx: _Ctx, emb: Embedding) -> Embedding:
