@@ -55,13 +55,26 @@ def _release(version, extra, json_configs, positional_nargs="?"):
 PYDANTIC_COMPILATION = {"compilation_config": {**COMPILATION["compilation_config"], "extra": "ignore",
                                                "model": "pydantic"}}
 
+#: a dict-or-string option (`Union[dict, "PoolerConfig"]`: union_dict_and_str) whose dict builds a class
+POOLER = {"override_pooler_config": {"class": "PoolerConfig", "extra": "forbid", "fields": {
+    "pooling_type": {"type": "str | None"}, "normalize": {"type": "bool | None"}}}}
+
+
+def _kvs(record):
+    """An option whose type is parse_type/optional_type(json.loads) at 0.8.5-0.9.x (the extractor's
+    ``kvs_fallback``): a value that is not `{...}` is read as KEY=VALUE integers."""
+    return {**record, "kvs_fallback": True}
+
+
 RELEASES = {
     "0.7.3": _release("0.7.3", [opt("--compilation-config", ["-O"], kind="json", type="json"),
                                 opt("--limit-mm-per-prompt", type="kvs")], PYDANTIC_COMPILATION,
                       positional_nargs=None),
-    "0.8.5": _release("0.8.5", [opt("--model-loader-extra-config", type="json", optional=True)], {}),
-    "0.9.2": _release("0.9.2", [{**opt("--limit-mm-per-prompt", type="json"),
-                                 "config": "MultiModalConfig.limit_per_prompt"}], KV_EVENTS),
+    "0.8.5": _release("0.8.5", [_kvs(opt("--model-loader-extra-config", type="json", optional=True))], {}),
+    "0.9.2": _release("0.9.2", [_kvs({**opt("--limit-mm-per-prompt", type="json"), "config": "MultiModalConfig.limit_per_prompt"}),
+                                opt("--allowed-origins", type="json"),   # a plain json.loads
+                                opt("--override-pooler-config", kind="json", type="dict_or_str", optional=True)],
+                      {**KV_EVENTS, **POOLER}),
     "0.10.2": _release("0.10.2", [opt("--compilation-config", ["-O"], kind="json", type="json"),
                                   opt("--data-parallel-size", ["-dp"], type="int"),
                                   opt("--data-parallel-address", ["-dpa"])], {**COMPILATION, **KV_EVENTS}),
@@ -69,7 +82,11 @@ RELEASES = {
                                   opt("--optimization-level", type="int")], {**COMPILATION, **KV_EVENTS}),
     "0.24.0": _release("0.24.0", [opt("--compilation-config", ["-cc"], kind="json", type="json"),
                                   opt("--diffusion-config", ["-dc"], kind="json", type="json", optional=True),
-                                  opt("--enable-expert-parallel", ["-ep"], kind="switch", type=None)],
+                                  opt("--enable-expert-parallel", ["-ep"], kind="switch", type=None),
+                                  {**opt("--moe-backend", choices=["auto", "cutlass", "flashinfer_cutlass"]),
+                                   "transform": [["lower"], ["replace", "-", "_"]]},
+                                  opt("--collect-detailed-traces", nargs="+", optional=True,
+                                      choices=["all", "model", "worker", "model,worker", "worker,model"])],
                        {**COMPILATION, **KV_EVENTS}),
 }
 
@@ -178,6 +195,29 @@ CASES = [
     ("0.9.2", "m --limit-mm-per-prompt '[1]'", {E105}),
     ("0.9.2", "m --kv-events-config a=1", {E105}),         # a config class: no fallback
     ("0.9.2", "m --kv-events-config '{\n\"hwm\": 3\n}'", set()),
+    # a type that lower-cases and turns `-` into `_` before the choice check (`transform`)
+    ("0.24.0", "m --moe-backend CUTLASS", set()),
+    ("0.24.0", "m --moe-backend Flashinfer-Cutlass", set()),
+    ("0.24.0", "m --moe-backend=AUTO", set()),
+    ("0.24.0", "m --moe-backend bogus", {E105}),
+    ("0.24.0", "m --dtype AUTO", {E105}),                  # no transform: as written
+    # choices computed from a Literal (comma pairs); the word None and '' are Python None there
+    ("0.24.0", "m --collect-detailed-traces model,worker", set()),
+    ("0.24.0", "m --collect-detailed-traces model worker", set()),
+    ("0.24.0", "m --collect-detailed-traces /tmp/x", {E105}),
+    ("0.24.0", "m --collect-detailed-traces model,model", {E105}),
+    ("0.24.0", "m --collect-detailed-traces ''", {E105}),
+    ("0.24.0", "m --collect-detailed-traces None", {E105}),
+    ("0.24.0", "m --collect-detailed-traces all 1", {E105}),
+    # a plain json.loads has no KEY=VALUE fallback; union_dict_and_str keeps a non-object as a string
+    ("0.9.2", "m --allowed-origins a=1", {E105}),
+    ("0.9.2", "m --allowed-origins ''", {E105}),
+    ("0.9.2", "m --allowed-origins '[\"*\"]'", set()),
+    ("0.9.2", "m --override-pooler-config a=x", set()),
+    ("0.9.2", "m --override-pooler-config '{\"pooling_type\": \"CLS\", \"normalize\": true, '", set()),
+    ("0.9.2", "m --override-pooler-config '{\"pooling_type\": \"CLS\"}'", set()),
+    ("0.9.2", "m --override-pooler-config '{bad}'", {E105}),
+    ("0.9.2", "m --override-pooler-config '{\"bogus\": 1}'", {E105}),
 ]
 
 

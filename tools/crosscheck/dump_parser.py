@@ -16,10 +16,12 @@ Before ``vllm serve`` existed (< 0.5.2) the OpenAI api_server's ``make_arg_parse
 from __future__ import annotations
 
 import argparse
+import contextlib
 import enum
 import importlib
 import importlib.abc
 import importlib.machinery
+import io
 import json
 import os
 import sys
@@ -278,8 +280,41 @@ def dump(parser: argparse.ArgumentParser) -> list[dict[str, Any]]:
             "help_suppressed": action.help == argparse.SUPPRESS,
             "deprecated": bool(getattr(action, "deprecated", False)) or key in deprecated,
             "required": bool(action.required),
+            "choice_probe": choice_probe(parser, action) if choices is not None and action.option_strings else None,
         })
     return out
+
+
+def accepts(parser: argparse.ArgumentParser, action: argparse.Action, word: str) -> bool:
+    """Whether argparse takes ``word`` as the action's one value: its type, then the choice check
+    (``_get_values``, what ``parse_args`` runs for each value)."""
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            parser._get_values(action, [word])
+    except BaseException:  # noqa: BLE001 - ArgumentError, or whatever the type function raises
+        return False
+    return True
+
+
+def choice_probe(parser: argparse.ArgumentParser, action: argparse.Action) -> dict[str, Any]:
+    """What the type of an option with choices does to the words around its choices: whether the
+    word ``None`` and the empty word pass, whether every string choice passes written upper-case
+    or lower-case (a type that changes the case first) or with ``-`` for ``_``; and the choices that do not pass as
+    written (a type that maps them elsewhere)."""
+    if isinstance(action.nargs, int) and action.nargs != 1:
+        return {}
+    strings = [c for c in action.choices if isinstance(c, str) and c]
+    upper = [c for c in strings if c.upper() != c]
+    lower = [c for c in strings if c.lower() != c]
+    dashed = [c for c in strings if "_" in c]
+    return {
+        "none": accepts(parser, action, "None"),
+        "empty": accepts(parser, action, ""),
+        "upper": bool(upper) and all(accepts(parser, action, c.upper()) for c in upper),
+        "lower": bool(lower) and all(accepts(parser, action, c.lower()) for c in lower),
+        "dashed": bool(dashed) and all(accepts(parser, action, c.replace("_", "-")) for c in dashed),
+        "refused_as_written": [c for c in strings if not accepts(parser, action, c)],
+    }
 
 
 def main() -> int:

@@ -212,6 +212,8 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
     s = ctx.surface
     if opt.optional and v in ("", "None"):
         return None  # optional_type: the empty string and None are Python None
+    if opt.type == "dict_or_str" and not _OBJECT_TEXT.match(v):
+        return None  # union_dict_and_str: what is not `{...}` is kept as a string
     if arg.written == "-O" and v.isdigit() and not s.compilation_from_cli:
         return None  # `-O3`: a compilation level wherever -O is the --compilation-config alias
     if opt.kind == "json" and s.compilation_from_cli and opt.dest == "compilation_config":
@@ -365,13 +367,14 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         if problem:
                             break
                         continue
-                    if opt.kind == "json" or opt.type == "json":
+                    if opt.kind == "json" or opt.type in ("json", "dict_or_str"):
                         found = _json_value_problem(ctx, arg, opt, v)
                         if found:
                             problem, severity = found
                             break
                         continue
-                    if opt.choices and not _choice_ok(v, opt.choices, opt.optional):
+                    typed = v if opt.optional and v in ("", "None") else opt.as_typed(v)
+                    if opt.choices and not _choice_ok(typed, opt.choices, opt.optional):
                         shown = ", ".join(str(c) for c in opt.choices)
                         problem = f"invalid value `{v}` for `{arg.written}` at vLLM {ctx.target}: expected one of {shown}"
                         break

@@ -156,7 +156,15 @@ class KwargsModel:
             kw: dict = {"default": default, "help": f.doc or "", "__doc__": f.doc or "",
                         "__field__": f"{cls.name}.{f.name}", "__type__": t}
             names = {h.name if h.kind in ("builtin", "generic") else h.kind for h in hints}
-            dc = next((h.cls for h in hints if h.kind == "class" and h.cls is not None and h.cls.is_dataclass), None)
+            # a class named in a string inside the annotation (`Union[dict, "PoolerConfig"]`) is a
+            # ForwardRef at run time: not a dataclass to vLLM's is_dataclass, but not a builtin
+            quoted = _quoted_names(f.annotation)
+            dc = next((h.cls for h in hints if h.kind == "class" and h.cls is not None and h.cls.is_dataclass
+                       and h.cls.name not in quoted), None)
+            forward = next((h.cls for h in hints if h.kind == "class" and h.cls is not None and h.cls.is_dataclass
+                            and h.cls.name in quoted), None)
+            if forward is not None:
+                kw["__json_class__"] = forward  # the class the dict builds later: its keys
             has_none = any(h.kind == "builtin" and h.name == "NoneType" for h in hints)
             is_bool = "bool" in names
             if dc is not None and self.dataclass_json:
@@ -195,7 +203,9 @@ class KwargsModel:
             elif "float" in names:
                 kw["type"] = Ref("float")
             elif "dict" in names and self.dict_or_str and ("str" in names or any(
-                    h.kind in ("class", "other") for h in hints)):
+                    h.kind in ("class", "other") or h.kind == "builtin" and h.name == "Any" for h in hints)):
+                # vLLM's is_not_builtin: a class, or a name bound to ``Any`` at run time
+                # (``TensorizerConfig = Any`` outside TYPE_CHECKING, 0.10-0.33)
                 kw["type"] = Ref("union_dict_and_str")
             elif "dict" in names:
                 kw["type"] = CallOf("optional_type", (Ref("json.loads"),)) if self.dict_optional_json \
@@ -220,6 +230,20 @@ class KwargsModel:
         except TypeError:
             pass
         return {"type": typ, "metavar": opts} if with_str else {"type": typ, "choices": opts}
+
+
+def _quoted_names(ann: Optional[cst.BaseExpression]) -> set:
+    """The names written as strings inside a subscripted annotation (forward references)."""
+    if not isinstance(ann, cst.Subscript):
+        return set()
+    out: set = set()
+
+    class _Strings(cst.CSTVisitor):
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            out.add(str(node.evaluated_value).strip())
+
+    ann.visit(_Strings())
+    return out
 
 
 def _hint_to_ref(h: TypeHint) -> Any:

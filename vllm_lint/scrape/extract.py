@@ -44,6 +44,7 @@ from .pyresolve import (
     type_members,
     type_str,
 )
+from ..surface.db import WORD_METHODS
 from .tree import SourceTree
 
 SCHEMA = 1
@@ -104,6 +105,45 @@ def norm_type(t: Any) -> tuple[Optional[str], bool, Optional[ClassInfo]]:
     return "str", False, None
 
 
+def value_transform(t: Any) -> Optional[list]:
+    """The string methods an argparse ``type=`` applies to the word before the choice check, as
+    ``[[method, *literal args], ...]`` in order (``lambda s: s.lower().replace("-", "_")``: the
+    0.20+ ``--moe-backend``), or None when the type is not such a chain."""
+    if isinstance(t, CallOf) and t.short == "optional_type" and t.args:
+        return value_transform(t.args[0])
+    if isinstance(t, Ref) and t.name.startswith("str.") and WORD_METHODS.get(t.short) == 0:
+        return [[t.short]]
+    if not isinstance(t, Lambda):
+        return None
+    ps = t.node.params
+    if len(ps.params) != 1 or ps.posonly_params or ps.kwonly_params or isinstance(ps.star_arg, cst.Param) \
+            or ps.star_kwarg is not None:
+        return None
+    steps: list = []
+    e = t.node.body
+    while isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute):
+        meth = e.func.attr.value
+        args = [a.value.evaluated_value for a in e.args
+                if a.keyword is None and not a.star and isinstance(a.value, cst.SimpleString)]
+        if WORD_METHODS.get(meth) != len(args) or len(args) != len(e.args):
+            return None
+        steps.append([meth, *args])
+        e = e.func.value
+    if not steps or not (isinstance(e, cst.Name) and e.value == ps.params[0].name.value):
+        return None
+    return steps[::-1]
+
+
+def wraps_json_loads(t: Any) -> bool:
+    """Whether an argparse ``type=`` is vLLM's ``parse_type`` / ``optional_type`` around
+    ``json.loads`` (the wrappers that fell back to ``nullable_kvs`` in 0.8.5-0.9.x), not
+    ``json.loads`` itself."""
+    if isinstance(t, CallOf) and t.short in ("parse_type", "optional_type") and t.args:
+        inner = t.args[0]
+        return isinstance(inner, Ref) and inner.name in ("json.loads", "loads") or wraps_json_loads(inner)
+    return False
+
+
 _DEPRECATED_RE = re.compile(
     r"\[DEPRECATED\]|\(DEPRECATED|\bDeprecated[:.,]|\bis deprecated\b|\bare deprecated\b|"
     r"\bhas been deprecated\b|\bdeprecated(?: and|,)? (?:will|in favou?r)|"
@@ -145,6 +185,9 @@ class _Extractor:
         self.arg_utils = project.module("vllm.engine.arg_utils")
         self.kwmodel = KwargsModel(project, self.arg_utils)
         self.types = TypeResolver(project)
+        # 0.8.5-0.9.x: parse_type/optional_type read a json.loads value that is not `{...}` as
+        # comma-separated KEY=VALUE integers
+        self.kvs_fallback = "is json.loads and not re.match" in (project.text("vllm/engine/arg_utils.py") or "")
 
     # -- the serve parser
     def build_parser(self) -> tuple[ParserObj, str, str, Interpreter]:
@@ -325,6 +368,8 @@ class _Extractor:
             hidden = list(strings)
         kind = "valued"
         typ, optional, json_cls = norm_type(kw.get("type"))
+        if json_cls is None and isinstance(kw.get("__json_class__"), ClassInfo):
+            json_cls = kw["__json_class__"]  # a dict (or string) value that builds this class later
         if action_name in ("store_true", "store_false", "store_const", "count", "help", "version",
                            "append_const"):
             kind, typ = "switch", None
@@ -413,7 +458,7 @@ class _Extractor:
             dep_how = "docstring" if doc and dep_text.startswith(doc) and is_deprecated_text(doc) else "help"
         group = a.group
         field = kw.get("__field__") if isinstance(kw.get("__field__"), str) else None
-        return {
+        rec = {
             "name": name,
             "aliases": sorted(set(aliases)),
             "negations": sorted(set(negations)),
@@ -432,6 +477,12 @@ class _Extractor:
             "__dep_text__": dep_text,
             "__json_class__": json_cls,
         }
+        transform = value_transform(kw.get("type")) if kind in ("valued", "optional_value") else None
+        if transform:
+            rec["transform"] = transform  # only where the type rewrites the word: most have none
+        if self.kvs_fallback and wraps_json_loads(kw.get("type")):
+            rec["kvs_fallback"] = True
+        return rec
 
     # -- JSON configs
     def _json_configs(self, options: list[dict]) -> dict:

@@ -954,6 +954,16 @@ class Evaluator:
                     except TypeError:
                         return UNKNOWN
                 return list(items) if name == "list" else tuple(items)
+            if name in ("itertools.permutations", "itertools.combinations") and args:
+                # choices built from a Literal's values (`--collect-detailed-traces`' comma pairs)
+                items = iterate(args[0])
+                items = None if items is None else list(items)
+                r = kwargs.get("r", args[1] if len(args) > 1 else None)
+                if items is None or not (r is None or isinstance(r, int)) or len(items) > 12:
+                    return UNKNOWN
+                import itertools
+
+                return list(getattr(itertools, short)(items, *([] if r is None else [r])))
             if name in ("list", "dict", "set", "tuple") and not args and not kwargs:
                 return {"list": [], "dict": {}, "set": set(), "tuple": ()}[name]
             if name == "dict" and not args:

@@ -61,16 +61,23 @@ def _checkout_db() -> Path:
 # --------------------------------------------------------------------------- release surface
 
 
+#: the string methods a release's ``transform`` may name, with their argument counts (the
+#: extractor records no other)
+WORD_METHODS = {"lower": 0, "upper": 0, "casefold": 0, "strip": 0, "replace": 2}
+
+
 class Option(Record):
     """One argparse action of the serve parser at one release."""
 
     __slots__ = ("name", "aliases", "negations", "hidden", "dest", "kind", "type", "optional", "nargs", "choices",
-                 "default", "default_computed", "group", "config", "deprecated")
+                 "default", "default_computed", "group", "config", "deprecated", "transform",
+                 "kvs_fallback")
 
     def __init__(self, name: str, aliases: list[str], negations: list[str], hidden: list[str], dest: str, kind: str,
                  type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
                  default_computed: bool, group: Optional[str], config: Optional[str],
-                 deprecated: Optional[dict[str, Any]]) -> None:
+                 deprecated: Optional[dict[str, Any]], transform: Optional[list[list[str]]] = None,
+                 kvs_fallback: bool = False) -> None:
         self.name = name
         self.aliases = aliases
         self.negations = negations
@@ -86,6 +93,8 @@ class Option(Record):
         self.group = group
         self.config = config
         self.deprecated = deprecated
+        self.transform = transform
+        self.kvs_fallback = kvs_fallback
 
     @property
     def strings(self) -> list[str]:
@@ -112,7 +121,17 @@ class Option(Record):
         o.group = get("group")
         o.config = get("config")
         o.deprecated = get("deprecated")
+        o.transform = get("transform")
+        o.kvs_fallback = bool(get("kvs_fallback"))
         return o
+
+    def as_typed(self, word: str) -> str:
+        """``word`` as the option's type hands it to argparse's choice check: the string methods
+        of ``transform`` (``--moe-backend``'s type lower-cases and turns ``-`` into ``_``)."""
+        for method, *args in self.transform or ():
+            if WORD_METHODS.get(method) == len(args):
+                word = getattr(word, method)(*args)
+        return word
 
     def takes_value(self, string: str) -> bool:
         if string in self.negations:
@@ -289,14 +308,11 @@ class Surface:
     def json_kvs_fallback(self, option: Option) -> bool:
         """Whether a value of this JSON-typed option that does not look like an object
         (``^{.*}$``, one line) is read as comma-separated ``KEY=VALUE`` integers instead: vLLM's
-        ``optional_type(json.loads)`` (0.8.5) and ``parse_type(json.loads)`` (0.9.x, which
-        ``optional_type`` and the dict fields of ``get_kwargs`` use) fall back to
-        ``nullable_kvs``; a config-class option (kind ``json``) or a plain ``json.loads`` is not
-        affected (the server's own ``type=json.loads`` options, ``--allowed-origins``, have no
-        config field). Before 0.8.5 such options had the type ``nullable_kvs`` itself (type ``kvs``)."""
-        if option.kind == "json" or not Version("0.8.5") <= self.v < Version("0.10.0"):
-            return False
-        return option.optional or self.v >= Version("0.9.0") and option.config is not None
+        ``optional_type(json.loads)`` (0.8.5) and ``parse_type(json.loads)`` (0.9.x) fall back to
+        ``nullable_kvs``; the extractor marks the options whose type is one of them
+        (``kvs_fallback``), not a plain ``json.loads`` (``--allowed-origins``) nor a config class's
+        own parser. Before 0.8.5 such options had the type ``nullable_kvs`` itself (type ``kvs``)."""
+        return option.kvs_fallback
 
     @cached_property
     def positional_model_required(self) -> bool:
