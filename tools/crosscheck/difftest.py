@@ -308,6 +308,30 @@ def agreement(st: dict[str, Any]) -> tuple[int, int]:
     return st["agree"], st["lines"] - st.get("post-parse", 0)
 
 
+def run_sweep(version: str, ns: argparse.Namespace, voc: gen.Vocabulary) -> dict[str, Any]:
+    """Every option of the release with the sweep's values (``difftest_gen.sweep``): verdicts per
+    line, and each disagreement with the real parser's error and vllm-lint's findings."""
+    real = RealParser(version, ns.work)
+    lint = Lint(version, ns.db)
+    st: dict[str, Any] = {"lines": 0, "agree": 0, "missed": 0, "false-alarm": 0, "disagreements": []}
+    try:
+        for line in gen.sweep(voc.releases[version]):
+            argv = gen.flatten(line)
+            r = real.parse(argv)
+            l_rej, findings = lint.lint(argv)
+            kind = verdict_kind(not r["ok"], l_rej)
+            st["lines"] += 1
+            st[kind] += 1
+            if kind != "agree":
+                st["disagreements"].append({"kind": kind, "line": shlex.join(argv), "real": r.get("error"),
+                                            "lint": [f"{d.code} {d.message}" for d in findings]})
+    finally:
+        real.close()
+    print(f"[difftest] {version} sweep: {st['agree']}/{st['lines']} agree, {st['missed']} missed, "
+          f"{st['false-alarm']} false alarms", file=sys.stderr)
+    return st
+
+
 def pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:.1f}" if b else "-"
 
@@ -464,18 +488,26 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--units", type=Path, default=UNITS_FILE)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--markdown", type=Path, default=None)
+    ap.add_argument("--sweep", action="store_true",
+                    help="instead of the generators: every option of the release with a fixed set of values")
     ns = ap.parse_args(argv)
     voc = gen.load_vocabulary(ns.db or REPO / "flag_db")
     units = json.loads(ns.units.read_text())
     results: dict[str, Any] = {}
     for v in ns.versions:
         try:
-            results[v] = run_release(v, ns, voc, units)
+            results[v] = run_sweep(v, ns, voc) if ns.sweep else run_release(v, ns, voc, units)
         except SystemExit as e:
             results[v] = {"error": str(e)}
             print(f"[difftest] {v}: FAILED {e}", file=sys.stderr)
         if ns.json:
             ns.json.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    if ns.sweep:
+        for v, r in results.items():
+            print(f"{v}: {r.get('agree')}/{r.get('lines')} agree" if "error" not in r else f"{v}: {r['error']}")
+            for d in r.get("disagreements", []):
+                print(f"    {d['kind']}: {d['line']} | real: {d['real']} | lint: {d['lint']}")
+        return 0
     table = markdown(results, ns.n, ns.seed)
     if ns.markdown:
         ns.markdown.write_text(table)

@@ -382,5 +382,49 @@ def mine_units(texts: list[str], takes_value: Callable[[str], Optional[bool]]) -
             "units": [[list(k), c] for k, c in sorted(counts.items())]}
 
 
+#: the values the sweep gives an option without choices, by its DB type (``sweep``)
+SWEEP_VALUES: dict[str, list[str]] = {
+    "int": ["1", "x", "1.5", "None", ""],
+    "float": ["0.5", "x", "None", ""],
+    "human_int": ["32k", "4096", "x", "None", ""],
+    "human_int_or_auto": ["32k", "auto", "x", "None", ""],
+    "json": ["{}", '{"a": 1}', "a=1", "x", "", "None", "[1]", "{bad}", "3"],
+    "dict_or_str": ["{}", '{"a": 1}', "a=1", "x", "", "None", "{bad}"],
+    "kvs": ["image=2", "a=x", "x", ""],
+    "bool": ["true", "false", "yes", "maybe", ""],
+    "str": ["x", "None", ""],
+}
+
+
+def sweep(target: dict[str, Any]) -> list[Line]:
+    """Every option of the release that takes a value, once with each of a fixed set of values
+    (no seed: the same lines every run): its choices as written, upper-case, with ``-`` for
+    ``_``, two choices, a comma pair, ``None``, the empty word and a word that is no choice; for
+    an option without choices the values of ``SWEEP_VALUES`` for its type. Each line is the
+    model and one unit, so a disagreement is already minimal."""
+    lines: list[Line] = []
+    for o in target.get("options", []):
+        name = o["name"]
+        if name in EXCLUDED or name == "--model" or o.get("kind") in ("switch", "negatable"):
+            continue
+        many = o.get("nargs") in ("+", "*")
+        if o.get("choices"):
+            cs = [str(c) for c in o["choices"]]
+            vals = list(cs) + [cs[0].upper(), "None", "", "bogus"]
+            vals += [c.replace("_", "-") for c in cs if "_" in c][:1]
+            if len(cs) > 1:
+                vals.append(f"{cs[0]},{cs[1]}")
+            units = [[name, v] for v in dict.fromkeys(vals)]
+            if many and len(cs) > 1:
+                units.append([name, cs[0], cs[1]])
+        else:
+            t = "json" if o.get("kind") == "json" else (o.get("type") or "str")
+            units = [[name, v] for v in SWEEP_VALUES.get(t, SWEEP_VALUES["str"])]
+        if o.get("kind") == "optional_value":
+            units.append([name])
+        lines += [[["m"], u] for u in units]
+    return lines
+
+
 def flatten(line: Line) -> list[str]:
     return [w for u in line for w in u]

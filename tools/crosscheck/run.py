@@ -230,6 +230,52 @@ def norm(v: Any) -> Any:
     return v
 
 
+#: the DB's (type, kvs_fallback) that each real ``type=`` name allows (names the dump gives; the
+#: closures of ``parse_type`` fall back to KEY=VALUE only in 0.8.5-0.9.x, hence both)
+EXPECTED_TYPE: dict[str, set] = {
+    "loads": {("json", False)},
+    "union_dict_and_str": {("dict_or_str", False)},
+    "nullable_kvs": {("kvs", False)},
+    "int": {("int", False)},
+    "float": {("float", False)},
+    "_parse_type(closure)": {("json", True), ("json", False), ("int", False), ("float", False), ("str", False)},
+}
+
+
+def accepted_choices(a: dict[str, Any]) -> Any:
+    """The real choices as words the parser takes, where the dump probed them: Python ``None`` is
+    the word ``None`` where it passes, and an entry refused as written (the string ``"None"``
+    behind a type that turns the word into Python ``None``) is left out."""
+    rc, p = a["choices"], a.get("choice_probe")
+    if not p or rc is None:
+        return rc
+    out = []
+    for c in rc:
+        if c is None or c == "None":
+            if p.get("none") and "None" not in out:
+                out.append("None")
+        elif not (isinstance(c, str) and c in p.get("refused_as_written", [])):
+            out.append(c)
+    return out
+
+
+def probe_diff(o: dict[str, Any], probe: dict[str, Any]) -> list[str]:
+    """Where the DB's choices and ``transform`` of option ``o`` judge the words of the real
+    parser's ``choice_probe`` (dump_parser.py) differently: the word None, the empty word, the
+    choices upper-case and with ``-`` for ``_``."""
+    choices = [str(c) for c in o["choices"]]
+    steps = [s[0] for s in o.get("transform") or []]
+    db = {"none": "None" in choices,
+          "empty": ("None" in choices) if o.get("optional") else "" in choices,
+          "upper": "lower" in steps or "casefold" in steps,
+          "dashed": "replace" in steps}
+    out = [f"{k}: real {probe[k]}, db {db[k]}" for k in db if k in probe and probe[k] != db[k]]
+    refused = [c for c in probe.get("refused_as_written", []) if c in choices]
+    if refused:
+        out.append(f"listed but refused as written: {refused}")
+    return out
+
+
 def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
     actions = [a for a in real["actions"] if a["option_strings"]]
     real_strings: dict[str, dict] = {s: a for a in actions for s in a["option_strings"]}
@@ -267,18 +313,39 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
                 defaults["diffs"].append({"name": o["name"], "db": o.get("default"), "real": rd, "action": a["action"]})
         if o.get("choices") is not None:
             choices["checked"] += 1
-            rc = a["choices"]
+            rc = accepted_choices(a)
             dbc = o["choices"]
             ok = rc is not None and sorted(map(json.dumps, norm(dbc))) == sorted(map(json.dumps, norm(rc)))
             if ok:
                 choices["agree"] += 1
             else:
                 choices["diffs"].append({"name": o["name"], "db": dbc, "real": rc})
-    # choices the real parser enforces but the DB does not record
-    missing_choices = sorted(
-        o["name"] for o in db["options"]
+    # choices the real parser enforces but the DB does not record, with the real list
+    missing_choices = {
+        o["name"]: real_strings[o["name"]]["choices"] for o in db["options"]
         if o.get("choices") is None and (real_strings.get(o["name"]) or {}).get("choices") is not None
-    )
+    }
+    probes = {"checked": 0, "agree": 0, "diffs": []}
+    types = {"checked": 0, "agree": 0, "diffs": []}
+    for o in db["options"]:
+        a = real_strings.get(o["name"])
+        if a is None:
+            continue
+        if a.get("choice_probe") and o.get("choices") is not None:
+            probes["checked"] += 1
+            diff = probe_diff(o, a["choice_probe"])
+            if diff:
+                probes["diffs"].append({"name": o["name"], "diffs": diff})
+            else:
+                probes["agree"] += 1
+        want = EXPECTED_TYPE.get(a.get("type"))
+        if want is not None:
+            types["checked"] += 1
+            got = (o.get("type"), bool(o.get("kvs_fallback")))
+            if got in want:
+                types["agree"] += 1
+            else:
+                types["diffs"].append({"name": o["name"], "db": got, "real": a["type"]})
     positionals = [a["dest"] for a in real["actions"] if not a["option_strings"]]
     return {
         "strings": {"real": len(real_strings), "db": len(db_strings), "agree": len(both),
@@ -287,6 +354,8 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
         "defaults": defaults,
         "choices": choices,
         "choices_missing_in_db": missing_choices,
+        "choice_probes": probes,
+        "types": types,
         "positionals": {"real": positionals, "db": [p.get("dest") for p in db.get("positionals", [])]},
         "entry": real.get("entry"),
         "stubs": real.get("stubs_used", []),
@@ -294,8 +363,9 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
 
 
 def markdown(results: dict[str, dict[str, Any]]) -> str:
-    rows = ["| release | parser from | option strings agree | defaults agree | choices agree | positionals |",
-            "|---|---|---|---|---|---|"]
+    rows = ["| release | parser from | option strings agree | defaults agree | choices agree | choice probes agree "
+            "| types agree | choices only the parser has | positionals |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for v, r in results.items():
         if "error" in r:
             rows.append(f"| {v} | - | error: {r['error'][:80]} | | | |")
@@ -303,8 +373,11 @@ def markdown(results: dict[str, dict[str, Any]]) -> str:
         s, d, c = r["strings"], r["defaults"], r["choices"]
         total = len(set(s["only_real"]) | set(s["only_db"])) + s["agree"]
         pos = "agree" if r["positionals"]["real"] == r["positionals"]["db"] else f"real {r['positionals']['real']} / db {r['positionals']['db']}"
+        pr, ty = r.get("choice_probes") or {}, r.get("types") or {}
+        missing = ", ".join(f"`{n}`" for n in r.get("choices_missing_in_db") or {}) or "none"
         rows.append(f"| {v} | `{r['entry']}` | {s['agree']}/{total} | {d['agree']}/{d['checked']} | "
-                    f"{c['agree']}/{c['checked']} | {pos} |")
+                    f"{c['agree']}/{c['checked']} | {pr.get('agree', '-')}/{pr.get('checked', '-')} | "
+                    f"{ty.get('agree', '-')}/{ty.get('checked', '-')} | {missing} | {pos} |")
     return "\n".join(rows) + "\n"
 
 

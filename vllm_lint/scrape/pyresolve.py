@@ -643,6 +643,9 @@ class Evaluator:
             found = base.class_attr(attr)
             if found is not None:
                 return self.field_default(found[1], found[0])
+            for stmt in base.node.body.body:  # a nested class (0.4's VisionLanguageConfig.ImageInputType)
+                if isinstance(stmt, cst.ClassDef) and stmt.name.value == attr:
+                    return self.project.class_info(base.module, stmt)
             return Ref(f"{base.name}.{attr}")
         if isinstance(base, EnumMember):
             if attr == "value":
