@@ -168,3 +168,40 @@ def test_start_refusals_count_only_when_certain():
     assert combo["option"] == "download_dir" and combo["also"] == ["load_format"]
     assert combo["options"] == ["--download-dir", "--load-format"]
     assert check.check(ns(download_dir="/missing")) is None  # the machine's, not the line's
+
+
+def test_sweep_gives_every_valued_option_its_choice_and_type_values():
+    target = {"options": [
+        {"name": "--moe-backend", "kind": "valued", "type": "str", "choices": ["auto", "flashinfer_cutlass"]},
+        {"name": "--traces", "kind": "valued", "type": "str", "nargs": "+", "choices": ["model", "worker"]},
+        {"name": "--port", "kind": "valued", "type": "int", "choices": None},
+        {"name": "-cc", "kind": "json", "type": "json", "choices": None},
+        {"name": "--enforce-eager", "kind": "switch", "type": None},
+        {"name": "--help", "kind": "switch", "type": None},
+        {"name": "--model", "kind": "valued", "type": "str"},
+    ]}
+    lines = gen.sweep(target)
+    assert lines == gen.sweep(target) and all(line[0] == ["m"] and len(line) == 2 for line in lines)
+    units = [line[1] for line in lines]
+    for v in ["auto", "flashinfer_cutlass", "AUTO", "flashinfer-cutlass", "None", "", "bogus", "auto,flashinfer_cutlass"]:
+        assert ["--moe-backend", v] in units, v
+    assert ["--traces", "model", "worker"] in units and ["--traces", "model,worker"] in units
+    assert ["--port", "x"] in units and ["--port", "1.5"] in units
+    assert ["-cc", "a=1"] in units and ["-cc", "{bad}"] in units
+    assert not any(u[0] in ("--enforce-eager", "--help", "--model") for u in units)
+
+
+def test_crosscheck_compares_choices_as_the_parser_takes_them_and_the_probes():
+    import run
+
+    probe = {"none": False, "empty": False, "upper": True, "lower": False, "dashed": True,
+             "refused_as_written": ["None"]}
+    action = {"choices": ["auto", "flashinfer_cutlass", "None"], "choice_probe": probe}
+    assert run.accepted_choices(action) == ["auto", "flashinfer_cutlass"]
+    assert run.accepted_choices({"choices": ["a", None], "choice_probe": {**probe, "none": True}}) == ["a", "None"]
+    opt = {"choices": ["auto", "flashinfer_cutlass"], "optional": True,
+           "transform": [["lower"], ["replace", "-", "_"]]}
+    assert run.probe_diff(opt, probe) == []
+    assert run.probe_diff({**opt, "transform": None}, probe) == ["upper: real True, db False", "dashed: real True, db False"]
+    assert run.probe_diff({**opt, "choices": [*opt["choices"], "None"]}, probe) == [
+        "none: real False, db True", "empty: real False, db True", "listed but refused as written: ['None']"]
