@@ -376,7 +376,9 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                     typed = v if opt.optional and v in ("", "None") else opt.as_typed(v)
                     if opt.choices and not _choice_ok(typed, opt.choices, opt.optional):
                         shown = ", ".join(str(c) for c in opt.choices)
-                        problem = f"invalid value `{v}` for `{arg.written}` at vLLM {ctx.target}: expected one of {shown}"
+                        read = f" (read as `{typed}`)" if typed != v else ""
+                        problem = (f"invalid value `{v}`{read} for `{arg.written}` at vLLM {ctx.target}: "
+                                   f"expected one of {shown}")
                         break
                     err = _type_error(opt.type, v, opt.optional)
                     if err:
