@@ -62,7 +62,8 @@ RELEASES = {
     "0.8.5": _release("0.8.5", [opt("--prompt-adapters", nargs="+")], {"kv_transfer_config": KV_PYDANTIC}),
     "0.9.0": _release("0.9.0", [], {"kv_transfer_config": KV_DATACLASS}),
     "0.9.2": _release("0.9.2", [opt("--prompt-adapters", nargs="+"), opt("--allowed-origins", type="json"),
-                                {**opt("--media-io-kwargs", type="json"), "config": "MultiModalConfig.media_io_kwargs"}],
+                                {**opt("--media-io-kwargs", type="json"), "config": "MultiModalConfig.media_io_kwargs",
+                                 "kvs_fallback": True}],   # the extractor's mark of parse_type(json.loads)
                       {"kv_transfer_config": KV_DATACLASS}),
     "0.13.0": _release("0.13.0", JSON_13, {"kv_transfer_config": KV_DATACLASS, "ec_transfer_config": EC,
                                            "structured_outputs_config": STRUCTURED, "profiler_config": PROFILER}),
