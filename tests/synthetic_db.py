@@ -117,3 +117,21 @@ def build(path: Path) -> Path:
     write_json(path / "overlays" / "renames.json", OVERLAY)
     compile_index(path)
     return path
+
+
+def build_releases(path: Path, releases: dict) -> Path:
+    """A database of the given ``{version: record}`` (records from :func:`_record`), no renames."""
+    (path / "releases").mkdir(parents=True, exist_ok=True)
+    for v, rec in releases.items():
+        write_json(path / "releases" / f"{v}.json", rec)
+    (path / "overlays").mkdir(exist_ok=True)
+    write_json(path / "overlays" / "renames.json", {"options": {}, "env": {}})
+    compile_index(path)
+    return path
+
+
+
+def vl1_findings(linter, line: str) -> set:
+    """{(code, severity)} of the VL1xx findings of ``linter`` for ``vllm serve <line>``."""
+    diags, _ = linter.lint_bytes(Path("t.sh"), f"vllm serve {line}\n".encode(), "shell")
+    return {(d.code, d.severity) for d in diags if d.code.startswith("VL1")}

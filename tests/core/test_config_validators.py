@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from synthetic_db import _record, opt
+from synthetic_db import _record, build_releases, opt, vl1_findings
 from vllm_lint.pipeline.engine import Linter
 from vllm_lint.rules.base import select_rules
 from vllm_lint.settings import Settings
-from vllm_lint.surface.db import Database, compile_index, write_json
+from vllm_lint.surface.db import Database
 
 COMMON = [
     opt("--model", default="facebook/opt-125m"),
@@ -83,20 +83,13 @@ RELEASES = {
 
 @pytest.fixture(scope="module")
 def linters(tmp_path_factory):
-    root: Path = tmp_path_factory.mktemp("validators-db")
-    (root / "releases").mkdir()
-    for v, rec in RELEASES.items():
-        write_json(root / "releases" / f"{v}.json", rec)
-    (root / "overlays").mkdir()
-    write_json(root / "overlays" / "renames.json", {"options": {}, "env": {}})
-    compile_index(root)
-    db = Database(root)
+    db = Database(build_releases(tmp_path_factory.mktemp("validators-db"), RELEASES))
     return {v: Linter(db, Settings(target_version=v), select_rules([], [])) for v in RELEASES}
 
 
 def findings(linters, version, line):
-    diags, _ = linters[version].lint_bytes(Path("t.sh"), f"vllm serve {line}\n".encode(), "shell")
-    return {(d.code, d.severity) for d in diags if d.code.startswith("VL1")}
+    """{(code, severity)} of the VL1xx findings for ``vllm serve <line>`` at ``version``."""
+    return vl1_findings(linters[version], line)
 
 
 E105 = ("VL105", "error")

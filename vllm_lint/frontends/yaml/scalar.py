@@ -363,7 +363,24 @@ def fold_cutter(data: bytes, start: int, end: int, style: Optional[str],
         return None
     base = start + (1 if style else 0)
     body = data[base : end - (1 if style else 0)]
-    segs, value = m.segments, m.text
+    value = m.text
+
+    def reads_as_cut(fs: int, fe: int, s: int, e: int) -> bool:
+        try:
+            folded, _segs = _fold(body[: fs - base] + body[fe - base :], base, line_items)
+        except (ValueError, IndexError):
+            return False
+        return folded == value[:s] + value[e:]
+
+    return _checked_cutter(m, reads_as_cut)
+
+
+def _checked_cutter(m: Embedding, reads_as_cut: Callable[[int, int, int, int], bool]
+                    ) -> Callable[[int, int], Optional[Span]]:
+    """The cutter of a folded scalar: a verbatim run is cut as it is; a cut across a fold runs
+    between the fold edges (:func:`_edge`) and is kept when ``reads_as_cut(file_start, file_end,
+    value_start, value_end)`` says the scalar without those bytes is the value without them."""
+    segs = m.segments
 
     def cut(s: int, e: int) -> Optional[Span]:
         sp = m.span(s, e)
@@ -372,11 +389,7 @@ def fold_cutter(data: bytes, start: int, end: int, style: Optional[str],
         fs, fe = _edge(segs, s, True), _edge(segs, e, False)
         if fs is None or fe is None or fe <= fs:
             return None
-        try:
-            folded, _segs = _fold(body[: fs - base] + body[fe - base :], base, line_items)
-        except (ValueError, IndexError):
-            return None
-        return Span(fs, fe) if folded == value[:s] + value[e:] else None
+        return Span(fs, fe) if reads_as_cut(fs, fe, s, e) else None
 
     return cut
 
@@ -403,23 +416,17 @@ def _block_cutter(data: bytes, start: int, end: int, m: Embedding) -> Optional[C
     header = src.split(b"\n", 1)[0]
     if not m.segments or any(c in b"123456789" for c in header.split(b"#", 1)[0]):
         return None  # an indentation indicator is relative to the parent: not loadable alone
-    segs, value = m.segments, m.text
+    value = m.text
 
-    def cut(s: int, e: int) -> Optional[Span]:
-        sp = m.span(s, e)
-        if sp is not None:
-            return sp
-        fs, fe = _edge(segs, s, True), _edge(segs, e, False)
-        if fs is None or fe is None or fe <= fs:
-            return None
+    def reads_as_cut(fs: int, fe: int, s: int, e: int) -> bool:
         import yaml
 
         try:
             loaded = yaml.load(b"k: " + src[: fs - start] + src[fe - start :],
                                Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except Exception:  # yaml.YAMLError: the cut block does not load
-            return None
+            return False
         want = (value[:s] + value[e:]).decode("utf-8", "surrogatepass")
-        return Span(fs, fe) if isinstance(loaded, dict) and loaded.get("k") == want else None
+        return isinstance(loaded, dict) and loaded.get("k") == want
 
-    return cut
+    return _checked_cutter(m, reads_as_cut)
