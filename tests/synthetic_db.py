@@ -135,3 +135,13 @@ def vl1_findings(linter, line: str) -> set:
     """{(code, severity)} of the VL1xx findings of ``linter`` for ``vllm serve <line>``."""
     diags, _ = linter.lint_bytes(Path("t.sh"), f"vllm serve {line}\n".encode(), "shell")
     return {(d.code, d.severity) for d in diags if d.code.startswith("VL1")}
+
+
+def disagreements(linters: dict, cases) -> list:
+    """The ``(version, line, want)`` cases whose VL1xx findings differ, with what was found."""
+    wrong = []
+    for version, line, want in cases:
+        got = vl1_findings(linters[version], line)
+        if got != want:
+            wrong.append((version, line, sorted(got), sorted(want)))
+    return wrong

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from synthetic_db import _record, build_releases, opt, vl1_findings
+from synthetic_db import _record, build_releases, disagreements, opt
 from vllm_lint.pipeline.engine import Linter
 from vllm_lint.rules.base import select_rules
 from vllm_lint.settings import Settings
@@ -85,11 +85,6 @@ RELEASES = {
 def linters(tmp_path_factory):
     db = Database(build_releases(tmp_path_factory.mktemp("validators-db"), RELEASES))
     return {v: Linter(db, Settings(target_version=v), select_rules([], [])) for v in RELEASES}
-
-
-def findings(linters, version, line):
-    """{(code, severity)} of the VL1xx findings for ``vllm serve <line>`` at ``version``."""
-    return vl1_findings(linters[version], line)
 
 
 E105 = ("VL105", "error")
@@ -186,11 +181,7 @@ CASES = [
 
 
 def test_lines_agree_with_the_real_parsers(linters):
-    wrong = []
-    for version, line, want in CASES:
-        got = findings(linters, version, line)
-        if got != want:
-            wrong.append((version, line, sorted(got), sorted(want)))
+    wrong = disagreements(linters, CASES)
     assert not wrong, "\n".join(map(str, wrong))
 
 
