@@ -122,6 +122,14 @@ def normalise_long(name: str, surface: Optional[Surface]) -> str:
     return head.replace("_", "-") + dot + tail
 
 
+def _stray(tok: Token) -> ParsedArg:
+    """A word no option or positional takes: argparse's "unrecognized arguments"."""
+    stray = ParsedArg(written=tok.text, canonical="<stray>", tokens=[tok], value=tok.text,
+                      positional=True, how="stray")
+    stray.structure = "stray"
+    return stray
+
+
 def _name_span(tok: Token, length_bytes: int) -> Optional[Span]:
     if tok.text_span is None or tok.opaque:
         return None
@@ -241,8 +249,8 @@ class ArgvParser:
                 i += 1
                 continue
             if text == "--":
-                i += 1
-                continue
+                out += self._after_end_of_options(toks, i, out, seen_positional)
+                break
             if not looks_like_option(text):
                 if self.positional_model and not seen_positional and self.surface.has_serve:
                     seen_positional = True
@@ -251,9 +259,7 @@ class ArgvParser:
                 else:
                     # no option or positional takes it: argparse's "unrecognized arguments" (a
                     # wrapper that parses with parse_known_args drops the word instead: VL110 says so)
-                    stray = ParsedArg(written=text, canonical="<stray>", tokens=[tok], value=text,
-                                      positional=True, how="stray")
-                    stray.structure = "stray"
+                    stray = _stray(tok)
                     prev = out[-1] if out else None
                     if prev is not None and prev.tokens and prev.tokens[-1] is toks[i - 1] and \
                             prev.option is not None and not prev.value_tokens and not prev.inline_value and \
@@ -313,6 +319,10 @@ class ArgvParser:
                 if mode == "moved" or not eq and mode == "refused":
                     seen_positional = True
             i += 1
+            if written.startswith("-O.") and self.surface.o_flag == "optimization-level":
+                # 0.12+: the whole word is `--optimization-level <rest>`, so it takes no next word
+                # (`-O.mode 3`: the `3` is a positional, left over after the model)
+                attached = text[2:]
             if eq or attached is not None:
                 pa.inline_value = True
                 pa.value = inline if eq else attached
@@ -367,6 +377,29 @@ class ArgvParser:
                     pa.value_opaque = any(v.opaque for v in vals)
             out.append(pa)
         return out
+
+    def _after_end_of_options(self, toks: list, i: int, out: list[ParsedArg], seen_positional: bool) -> list[ParsedArg]:
+        """The words from ``toks[i]`` (a ``--``) on, as argparse reads them: positionals only, the
+        first the model where none was given, the rest left over. The ``--`` itself goes with the
+        positional it ends (the model, given just before it or as the next word); anywhere else it
+        is left over too (``m --port 1 --``: "unrecognized arguments: --"; the same from Python
+        3.10 to 3.13)."""
+        dash, rest = toks[i], [t for t in toks[i + 1:] if not t.splat]
+        prev = out[-1] if out else None
+        model_open = self.positional_model and not seen_positional and self.surface.has_serve
+        follows_model = prev is not None and prev.how == "positional" and prev.canonical == "<model>" \
+            and bool(prev.tokens) and prev.tokens[-1] is toks[i - 1]
+        words: list[ParsedArg] = []
+        if not (model_open or follows_model):
+            words.append(_stray(dash))
+        if model_open and rest:
+            tok = rest.pop(0)
+            words.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok], value=tok.text,
+                                   value_opaque=tok.opaque, positional=True,
+                                   how="positional"))
+        # a word the shell expands may expand to nothing: not certainly left over
+        words += [_stray(t) for t in rest if not t.opaque]
+        return words
 
     def parse_keyed(self, launch: Launch) -> list[ParsedArg]:
         s = self.surface

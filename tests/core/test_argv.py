@@ -66,9 +66,9 @@ def test_O_is_alias_before_0_12_and_rewrite_after(synth_db):
     # 0.12+ reads `-O.mode 3` as `--optimization-level .mode` (then a stray "3"), not as a
     # --compilation-config key: the word is no option of the target (real parsers of 0.13.0,
     # 0.27.1 and 0.33.0, tools/crosscheck/fixcheck.py)
-    (dotted,) = parse(synth_db, "0.27.1", "-O.mode", "3")
+    dotted, left = parse(synth_db, "0.27.1", "m", "-O.mode", "3")[1:]
     assert dotted.option is None and dotted.how == "unknown" and dotted.json_path == "mode"
-    assert dotted.value == "3"
+    assert dotted.value == ".mode" and left.how == "stray" and left.value == "3"
     # a bare -O is the optimization level only before 0-3; `-O '{"mode": 3}'` is rejected
     (level, _) = parse(synth_db, "0.27.1", "-O", "2", "--enforce-eager")
     assert level.how == "o-rewrite" and level.option.name == "--optimization-level" and level.value == "2"
@@ -171,3 +171,22 @@ def test_wrapper_own_options_are_skipped_with_their_values(synth_db):
         ("--model", "m", False), ("--enforce-eager", None, False), ("--connect", "x", False)]
     # an abbreviation of Dynamo's option is vLLM's to judge (Dynamo's parser has allow_abbrev=False)
     assert args[2].option is None
+
+
+@pytest.mark.parametrize("words, model, left", [
+    # argparse (Python 3.10-3.13): after `--` every word is a positional; the `--` goes with the
+    # positional model it ends, otherwise it is left over itself
+    (["m", "--", "-q", "auto"], "m", ["-q", "auto"]),
+    (["m", "--port", "1", "--"], "m", ["--"]),
+    (["--", "m"], "m", []),
+    (["--port", "1", "--", "m"], "m", []),
+    (["m", "--enforce-eager", "--", "x"], "m", ["--", "x"]),
+    (["m", "--"], "m", []),
+    (["--"], None, []),
+    (["--", "m", "x"], "m", ["x"]),
+])
+def test_words_after_end_of_options(synth_db, words, model, left):
+    args = parse(synth_db, "0.27.1", *words)
+    models = [a.value for a in args if a.canonical == "<model>"]
+    assert models == ([model] if model else [])
+    assert [a.value for a in args if a.how == "stray"] == left
