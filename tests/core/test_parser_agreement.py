@@ -205,6 +205,26 @@ CASES = [
     ("0.9.2", "m --override-pooler-config '{\"pooling_type\": \"CLS\"}'", set()),
     ("0.9.2", "m --override-pooler-config '{bad}'", {E105}),
     ("0.9.2", "m --override-pooler-config '{\"bogus\": 1}'", {E105}),
+    # human_readable_int: one size letter (upper-case: no decimals) or a plain int()
+    ("0.24.0", "m --max-model-len 32k", set()),
+    ("0.24.0", "m --max-model-len 25.6k", set()),
+    ("0.24.0", "m --max-model-len 2K", set()),
+    ("0.24.0", "m --max-model-len 1_000", set()),
+    ("0.24.0", "m --max-model-len +5", set()),
+    ("0.24.0", "m --max-model-len AUTO", set()),
+    ("0.24.0", "m --max-model-len 32kb", {E105}),
+    ("0.24.0", "m --max-model-len 1.5", {E105}),
+    ("0.24.0", "m --max-model-len 1.5K", {E105}),
+    ("0.24.0", "m --max-model-len '32 k'", {E105}),
+    # after `--` every word is a positional: the model where none was given, the rest left over
+    ("0.24.0", "m -- --dtype auto", {E110}),
+    ("0.24.0", "-- m", set()),
+    ("0.24.0", "m --port 1 --", {E110}),
+    ("0.24.0", "m --", set()),
+    ("0.24.0", "m -- $X", set()),
+    # from 0.12 `-O.key` is one word for --optimization-level: the next word is left over
+    ("0.24.0", "m -O.mode 3", {("VL101", "error"), E110}),
+    ("0.10.2", "m -O.level 3", set()),
 ]
 
 

@@ -210,3 +210,13 @@ def test_crosscheck_compares_choices_as_the_parser_takes_them_and_the_probes():
     assert run.probe_diff({**opt, "transform": None}, probe) == ["upper: real True, db False", "dashed: real True, db False"]
     assert run.probe_diff({**opt, "choices": [*opt["choices"], "None"]}, probe) == [
         "none: real False, db True", "empty: real False, db True", "listed but refused as written: ['None']"]
+
+
+def test_a_left_over_word_with_spaces_is_named_whole():
+    error = "unrecognized arguments: [1, 2] true"
+    blamed = dt.culprit(error)
+    assert blamed == ["[1,"]
+    assert dt.names_culprit([_Finding(None, "`[1, 2]` is left over")], blamed, None, error)
+    assert not dt.names_culprit([_Finding(None, "`[1, 2, 3]` is left over")], blamed, None, error)
+    assert not dt.names_culprit([_Finding(None, "`[1, 2]` is left over")], blamed, None,
+                                "unrecognized arguments: [1, 2]x")

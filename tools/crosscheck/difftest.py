@@ -152,9 +152,22 @@ def _spelling(word: str) -> str:
     return word.split("=")[0].replace("_", "-")
 
 
-def names_culprit(findings: list[Any], blamed: list[str], canonical: Optional[str]) -> bool:
+def left_over(error: Optional[str]) -> Optional[str]:
+    """The words of argparse's "unrecognized arguments:" as it printed them (joined by spaces,
+    quotes lost: `[1, 2] true` is two words, not three)."""
+    m = _UNRECOGNIZED.match(error or "")
+    return m.group(1) if m else None
+
+
+def names_culprit(findings: list[Any], blamed: list[str], canonical: Optional[str],
+                  error: Optional[str] = None) -> bool:
     """Does an error finding name the blamed option (its canonical name, a string argparse lists,
-    or the word as written in the message)?"""
+    or the word as written in the message)? A left-over word with a space in it is named by a
+    finding that quotes the whole word the message starts with."""
+    rest = left_over(error)
+    if rest is not None and any(w and (rest == w or rest.startswith(w + " "))
+                                for d in findings for w in re.findall(r"`([^`]+)`", d.message)):
+        return True
     wanted = {_spelling(b) for b in blamed} | {_spelling(b).split(".")[0] for b in blamed if b.startswith("--")}
     for d in findings:
         if d.option and (d.option in blamed or d.option == canonical or _spelling(d.option) in wanted):
@@ -272,7 +285,7 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
                     if blamed:
                         st["culprit_checked"] += 1
                         opt = lint.surface.lookup(blamed[0])
-                        if names_culprit(findings, blamed, opt.name if opt else None):
+                        if names_culprit(findings, blamed, opt.name if opt else None, r.get("error")):
                             st["culprit_agree"] += 1
                         else:
                             key = shlex.join(argv)

@@ -50,7 +50,22 @@ from .base import LintContext, Rule
 RULE = Rule(code="VL105", name="invalid-value", summary="value the target release rejects",
             severity="error")
 
-_HUMAN_INT = lazy_re(r"^\d+(\.\d+)?\s*[kKmMgGtT]?[iI]?[bB]?$")
+_SIZE = lazy_re(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
+
+
+def _human_int_ok(value: str) -> bool:
+    """vLLM's ``human_readable_int``: a number with one size letter (`25.6k`, `1K`; lower-case
+    letters are powers of ten, upper-case powers of two and take no decimals), else a plain
+    ``int()`` (`+5`, `1_000`); `32kb`, `1.5` and `32 k` are refused."""
+    v = value.strip()
+    m = _SIZE.fullmatch(v)
+    if m:
+        return not (m.group(2).isupper() and "." in m.group(1))
+    try:
+        int(v)
+    except ValueError:
+        return False
+    return True
 
 
 def _type_error(type_name: Optional[str], value: str, optional: bool) -> Optional[str]:
@@ -63,10 +78,10 @@ def _type_error(type_name: Optional[str], value: str, optional: bool) -> Optiona
         elif t == "float":
             float(value)
         elif t == "human_int":
-            if not _HUMAN_INT.match(value):
+            if not _human_int_ok(value):
                 return "a whole number or a size like 32k"
         elif t == "human_int_or_auto":
-            if value != "auto" and not _HUMAN_INT.match(value):
+            if value.strip().lower() != "auto" and not _human_int_ok(value):
                 return "a whole number, a size like 32k, or auto"
         elif t == "json":
             json.loads(value)
