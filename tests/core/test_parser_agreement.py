@@ -162,6 +162,8 @@ CASES = [
     ("0.7.3", "--help", set()),
     ("0.7.3", "$ARGS", set()),
     ("0.10.2", "--dtype auto", set()),
+    ("0.7.3", "", {E110}),                            # `vllm serve` alone
+    ("0.10.2", "", set()),
     # from 0.13 `--model=X` fills the positional slot as well
     ("0.13.0", "--model=m extra", {E110}),
     ("0.13.0", "x --model=m", {E110}),

@@ -625,6 +625,14 @@ def _stage_launches(data: bytes, st: _Stage, escape: bytes, out: Extraction, pat
 
             found = VllmCommand(f"docker:{st.image}", 0, [], st.image)
         _exec_launch(data, st, out, path, found, words, cmd[2], cmd[2])
+        if found.args_start > 0 and out.launches and st.image:
+            # the image's inherited ENTRYPOINT takes CMD as its arguments: `CMD ["vllm", "serve",
+            # "m"]` runs `vllm serve vllm serve m` (VL111); the fix cuts `"vllm", "serve", `
+            la = out.launches[-1]
+            la.image = st.image
+            la.image_cmd = texts[:found.args_start]
+            la.image_cmd_delete = Span(words[0].start, words[found.args_start].start) \
+                if found.args_start < len(words) and not found.env else None
         return
     found = find_vllm_command(texts)
     if found is not None:

@@ -63,7 +63,14 @@ def _prints_and_exits(word: str) -> bool:
 
 @RULE.check
 def check(ctx: LintContext):
-    if ctx.launch is None or not ctx.launch.tokens:
+    if ctx.launch is None:
+        return
+    if not ctx.launch.tokens:
+        if ctx.launch.entry == "vllm serve" and ctx.launch.style == "argv" and not ctx.launch.opaque \
+                and not ctx.launch.keyed and ctx.surface.positional_model_required:
+            # `vllm serve` alone: argparse's "the following arguments are required: model_tag"
+            yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument",
+                           ctx.launch.span)
         return
     s = ctx.surface
     models = [a for a in ctx.args if a.positional and a.how == "positional" and a.structure != "model-option"]

@@ -1,13 +1,14 @@
 """## What it does
 Finds command words that repeat the `vllm/vllm-openai` image's own entrypoint: `docker run
-vllm/vllm-openai:v0.27.1 vllm serve m`, compose `command: ["vllm", "serve", ...]` or Kubernetes
-`args: ["vllm", "serve", ...]` on an image whose entrypoint already is `vllm serve`, and
+vllm/vllm-openai:v0.27.1 vllm serve m`, compose `command: ["vllm", "serve", ...]`, Kubernetes
+`args: ["vllm", "serve", ...]` or a Dockerfile's `CMD ["vllm", "serve", ...]` (`FROM` the image,
+no `ENTRYPOINT` of its own) on an image whose entrypoint already is `vllm serve`, and
 `command: ["serve", "m", ...]`, which serves a model named `serve`.
 
 ## Why is this bad?
 Arguments written after the image (`docker run IMAGE ...`, compose `command:`, Kubernetes
-`args:`) are appended to the image's entrypoint; only `--entrypoint` / Kubernetes `command:`
-replace it. The container runs `vllm serve vllm serve m ...` and vLLM refuses it, or serves
+`args:`, a derived image's `CMD`) are appended to the image's entrypoint; only `--entrypoint`,
+Kubernetes `command:` or an `ENTRYPOINT` of the Dockerfile's own replace it. The container runs `vllm serve vllm serve m ...` and vLLM refuses it, or serves
 the wrong model.
 
 ## Example
