@@ -179,6 +179,10 @@ CASES = [
     ("0.8.5", "m --model-loader-extra-config a=1", set()),
     ("0.8.5", "m --model-loader-extra-config '{\"a\": 1}'", set()),
     ("0.8.5", "m --model-loader-extra-config ''", set()),
+    ("0.9.2", "m --limit-mm-per-prompt ''", {E105}),       # parse_type: nullable_kvs('') has no item
+    # at 0.9.2-0.11 only an attached -O<x> or a separate 0-3 is a level; `-O 4` is the JSON 4
+    ("0.10.2", "m -O 4", {E105}),
+    ("0.10.2", "m -O4", set()),
     ("0.10.2", "m --kv-events-config a=1", {E105}),        # the fallback is gone from 0.10
     ("0.9.2", "m --limit-mm-per-prompt image=2", set()),   # parse_type(json.loads) falls back too
     ("0.9.2", "m --limit-mm-per-prompt '[1]'", {E105}),

@@ -45,6 +45,7 @@ import json
 from typing import Any, Optional
 
 from ..record import lazy_re
+from ..surface.version import Version
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL105", name="invalid-value", summary="value the target release rejects",
@@ -90,11 +91,12 @@ def _type_error(type_name: Optional[str], value: str, optional: bool) -> Optiona
     return None
 
 
-def _kvs_error(written: str, value: str) -> Optional[str]:
+def _kvs_error(written: str, value: str, empty_is_none: bool) -> Optional[str]:
     """vLLM's ``nullable_kvs``: comma-separated ``KEY=VALUE`` items with whole-number values
-    (``image=2,video=1``); the empty string is None."""
+    (``image=2,video=1``); the empty string is None up to 0.8.4 (``empty_is_none``), an item
+    without ``=`` from 0.8.5, where only ``optional_type`` around it maps it to None."""
     if value == "":
-        return None
+        return None if empty_is_none else f"an empty value for `{written}` at this release is no `KEY=VALUE` item (`image=2,video=1`)"
     for item in value.split(","):
         parts = item.split("=")
         if len(parts) != 2:
@@ -163,6 +165,8 @@ def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Option
     return None
 
 
+#: the release whose ``nullable_kvs`` stopped mapping the empty string to None
+_KVS_EMPTY_REFUSED = Version("0.8.5")
 _INT_TEXT = lazy_re(r"^[+-]?\d+$")
 _OBJECT_TEXT = lazy_re(r"^{.*}$")
 _BOOL_TEXT = {"true", "false", "0", "1", "yes", "no", "on", "off", "t", "f", "y", "n"}
@@ -229,8 +233,10 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
         return None  # optional_type: the empty string and None are Python None
     if opt.type == "dict_or_str" and not _OBJECT_TEXT.match(v):
         return None  # union_dict_and_str: what is not `{...}` is kept as a string
-    if arg.written == "-O" and v.isdigit() and not s.compilation_from_cli:
-        return None  # `-O3`: a compilation level wherever -O is the --compilation-config alias
+    if arg.written == "-O" and v.isdigit() and not s.compilation_from_cli and (arg.inline_value or not s.o_level_key):
+        # `-O3`: a compilation level wherever -O is the --compilation-config alias; at 0.9.2-0.11
+        # only an attached level or a separate 0-3 is rewritten (`-O 4` is the JSON value 4)
+        return None
     if opt.kind == "json" and s.compilation_from_cli and opt.dest == "compilation_config":
         # CompilationConfig.from_cli: a level 0-3, else a Python literal (ast.literal_eval)
         if v in ("0", "1", "2", "3"):
@@ -245,7 +251,7 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
             return f"value of `{arg.written}` must be a level 0-3 or an object", "error"
         return _json_keys_error(ctx, opt, [str(k) for k in parsed], {str(k): x for k, x in parsed.items()})
     if s.json_kvs_fallback(opt) and not _OBJECT_TEXT.match(v):
-        found = _kvs_error(arg.written, v)
+        found = _kvs_error(arg.written, v, s.v < _KVS_EMPTY_REFUSED)
         return (found, "error") if found else None
     try:
         parsed = json.loads(v)
@@ -378,7 +384,7 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                             break
                         continue
                     if opt.type == "kvs":
-                        problem = _kvs_error(arg.written, v)
+                        problem = _kvs_error(arg.written, v, ctx.surface.v < _KVS_EMPTY_REFUSED)
                         if problem:
                             break
                         continue
