@@ -168,6 +168,15 @@ CASES = [
     ("0.13.0", "--model=m extra", {E110}),
     ("0.13.0", "x --model=m", {E110}),
     ("0.13.0", "--model=m --dtype auto", set()),
+    # from 0.17 parse_args refuses --served-model-name unless the first word is the model
+    ("0.24.0", "--served-model-name x", {E110}),
+    ("0.24.0", "--port 1 m --served-model-name x", {E110}),
+    ("0.24.0", "--served_model_name=x --port 1", {E110}),
+    ("0.24.0", "m --served-model-name x", set()),
+    ("0.24.0", "--model m --served-model-name x", set()),   # --model moves to the front first
+    ("0.24.0", "--config c.yaml --served-model-name x", {("VL103", "error")}),   # (no --config in this db)
+    ("0.24.0", "$M --served-model-name x", set()),
+    ("0.13.0", "--served-model-name x", set()),
     # nullable_kvs (up to 0.8.4) and the KEY=VALUE fallback of optional JSON options (0.8.5-0.9.2)
     ("0.7.3", "m --limit-mm-per-prompt image=2", set()),
     ("0.7.3", "m --limit-mm-per-prompt image=2,video=1", set()),

@@ -3,7 +3,8 @@ Checks the shape of a `vllm serve` command line the way the target release's par
 an option that takes a value given none (the line ends, or another option follows); a word no
 option takes (`--enforce-eager true`, `-ep 1`, a second model); `--model` given to `vllm serve`
 where the release refuses it, or needs the positional model as well, or together with a
-positional model that it then leaves over.
+positional model that it then leaves over; `--served-model-name` when the first word is not the
+model (refused from 0.17); words after `--` (positionals only: left over after the model).
 
 ## Why is this bad?
 argparse exits at startup: `expected one argument`, `unrecognized arguments: true`, `the
@@ -31,6 +32,7 @@ are shell variables or templates are unknown and never reported.
 from __future__ import annotations
 
 from ..launch import Edit, Span
+from ..record import lazy_re
 from ._status import unaccepted
 from .base import Fix, LintContext, Rule
 
@@ -52,6 +54,24 @@ def _model_fix(ctx: LintContext, arg) -> Fix | None:
     else:
         return None
     return Fix(list(edits), "safe", "Give the model as the positional argument")
+
+
+_SERVED_NAME = lazy_re(r"^--served[-_]model[-_]name(=.+|$)")
+_CONFIG = lazy_re(r"^--config(=.+|$)")
+
+
+def _served_name_first(ctx: LintContext, toks: list):
+    """`vllm serve --port 1 m --served-model-name x`: parse_args looks at the words as written
+    (Surface.served_name_needs_leading_model), so an option first is refused even with a model
+    later; a word the shell expands may hold the model or `--config`."""
+    if not toks or any(t.splat or t.opaque for t in toks) or not toks[0].text.startswith("-"):
+        return
+    if any(_CONFIG.match(t.text) for t in toks):
+        return
+    named = next((t for t in toks if _SERVED_NAME.match(t.text)), None)
+    if named is not None:
+        yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} refuses `--served-model-name` unless the model "
+                             "is the first argument", named.span or ctx.launch.span, option="--served-model-name")
 
 
 def _prints_and_exits(word: str) -> bool:
@@ -96,6 +116,8 @@ def check(ctx: LintContext):
             and not any(t.splat or t.opaque or _prints_and_exits(t.text) for t in toks):
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument",
                        toks[0].span if toks else ctx.launch.span)
+    if s.served_name_needs_leading_model and s.runs_serve(ctx.launch.entry) and not model_opts:
+        yield from _served_name_first(ctx, toks)
     if not model_opts or not s.runs_serve(ctx.launch.entry):
         return  # `--model` is the normal spelling for the api_server module
     mode = s.serve_model_option

@@ -234,6 +234,15 @@ class Surface:
         return "moved"
 
     @cached_property
+    def served_name_needs_leading_model(self) -> bool:
+        """From 0.17.0 ``parse_args`` of ``vllm serve`` raises when its first word is an option
+        (after moving ``--model X`` to the front), no ``--config`` is given and a word is
+        ``--served-model-name`` / ``--served_model_name`` (with or without ``=``): the model must
+        come first. Read in every sdist; refused by the real parsers of 0.20.0-0.33.0, accepted
+        by 0.13.0's."""
+        return self.v >= Version("0.17.0")
+
+    @cached_property
     def image_runs(self) -> Optional[str]:
         """What the ``vllm/vllm-openai`` image of this release runs its arguments with, from the
         ``ENTRYPOINT`` of vLLM's own Dockerfile (``era.image_entrypoint``): "vllm serve",
