@@ -227,6 +227,7 @@ class ArgvParser:
     def _parse_words(self, launch: Launch, model_given: bool = False) -> list[ParsedArg]:
         out: list[ParsedArg] = []
         toks = launch.tokens
+        is_opt = self._option_word
         i = 0
         seen_positional = model_given
         # options the launch's program parses itself (a wrapper's: Dynamo's, KServe's
@@ -240,7 +241,7 @@ class ArgvParser:
                 i += 1
                 continue
             text = tok.text
-            if tok.opaque and not looks_like_option(text):
+            if tok.opaque and not is_opt(text):
                 # an opaque word in option position: value of nothing we know; skip it
                 if not seen_positional and self.positional_model and self.surface.has_serve:
                     seen_positional = True
@@ -251,7 +252,7 @@ class ArgvParser:
             if text == "--":
                 out += self._after_end_of_options(toks, i, out, seen_positional)
                 break
-            if not looks_like_option(text):
+            if not is_opt(text):
                 if self.positional_model and not seen_positional and self.surface.has_serve:
                     seen_positional = True
                     out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
@@ -273,7 +274,7 @@ class ArgvParser:
             if shape is not None:
                 i += 1
                 if not eq and shape != "flag":
-                    while i < len(toks) and not toks[i].splat and not looks_like_option(toks[i].text):
+                    while i < len(toks) and not toks[i].splat and not is_opt(toks[i].text):
                         i += 1
                         if shape == "value":
                             break
@@ -340,7 +341,7 @@ class ArgvParser:
                 takes = self._shape_takes_value(canonical.partition(".")[0])
                 if takes is None:
                     # unknown to every release: a following non-option word is most likely its value
-                    takes = i < len(toks) and not looks_like_option(toks[i].text) and not toks[i].splat
+                    takes = i < len(toks) and not is_opt(toks[i].text) and not toks[i].splat
                 if json_path is not None:
                     takes = True
                 shape = self.db.option_shape(canonical) if self.db else None
@@ -348,12 +349,12 @@ class ArgvParser:
             if takes:
                 if nargs in ("+", "*"):
                     vals = []
-                    while i < len(toks) and not looks_like_option(toks[i].text) and not toks[i].splat:
+                    while i < len(toks) and not is_opt(toks[i].text) and not toks[i].splat:
                         vals.append(toks[i])
                         i += 1
                 elif nargs == "?":
                     vals = []
-                    if i < len(toks) and not looks_like_option(toks[i].text) and not toks[i].splat:
+                    if i < len(toks) and not is_opt(toks[i].text) and not toks[i].splat:
                         vals.append(toks[i])
                         i += 1
                 elif isinstance(nargs, int) and nargs > 1:
@@ -362,14 +363,14 @@ class ArgvParser:
                 else:
                     vals = []
                     if i < len(toks) and not toks[i].splat and (
-                            not looks_like_option(toks[i].text) or _NEGATIVE_NUMBER.match(toks[i].text)):
+                            not is_opt(toks[i].text) or _NEGATIVE_NUMBER.match(toks[i].text)):
                         vals.append(toks[i])
                         i += 1
                 pa.value_tokens = vals
                 pa.tokens = [tok, *vals]
                 if not vals and nargs not in ("?", "*") and (opt is not None or json_path is not None or (
                         self._shape_takes_value(canonical.partition(".")[0]) is True)) and (
-                        i >= len(toks) or looks_like_option(toks[i].text) and not toks[i].splat
+                        i >= len(toks) or is_opt(toks[i].text) and not toks[i].splat
                         and not toks[i].opaque):
                     pa.structure = "missing-value"
                 if vals:
@@ -377,6 +378,18 @@ class ArgvParser:
                     pa.value_opaque = any(v.opaque for v in vals)
             out.append(pa)
         return out
+
+    def _option_word(self, text: str) -> bool:
+        """Whether argparse reads the word as an option. A word with a space before any `=` names
+        no option string (none has a space) and is a positional (`'-sc{"a": 1}'` is the model),
+        unless a single-dash option is its first two characters (`-O{"a": 1}` is `-O` with a
+        value); Python 3.10-3.13 alike."""
+        if not looks_like_option(text):
+            return False
+        if " " not in text.partition("=")[0]:
+            return True
+        s = self.surface
+        return text[1] != "-" and (text[:2] == "-O" and s.o_flag != "none" or s.lookup(text[:2]) is not None)
 
     def _after_end_of_options(self, toks: list, i: int, out: list[ParsedArg], seen_positional: bool) -> list[ParsedArg]:
         """The words from ``toks[i]`` (a ``--``) on, as argparse reads them: positionals only, the

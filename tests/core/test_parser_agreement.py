@@ -237,6 +237,12 @@ CASES = [
     ("0.24.0", "m --port 1 --", {E110}),
     ("0.24.0", "m --", set()),
     ("0.24.0", "m -- $X", set()),
+    # a word with a space before any `=` is a positional unless a short option starts it
+    ("0.24.0", "'-dc{\"a\": 1}'", set()),                # the model
+    ("0.24.0", "m '-dc{\"a\": 1}'", {E110}),
+    ("0.24.0", "m '--nope x'", {E110}),
+    ("0.24.0", "m --port '-dc{\"a\": 1}'", {E105}),      # the value of --port
+    ("0.10.2", "m '-O{\"level\": 3}'", {E105}),   # -O, its value attached: `-O.level=<x>`, no level
     # from 0.12 `-O.key` is one word for --optimization-level: the next word is left over
     ("0.24.0", "m -O.mode 3", {("VL101", "error"), E110}),
     ("0.10.2", "m -O.level 3", set()),
