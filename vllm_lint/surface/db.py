@@ -365,7 +365,8 @@ def _check_release(rec: dict[str, Any]) -> None:
         raise TypeError("'build_env' is neither a list of names nor a table")
     sc = rec.get("serve_checks")  # absent in files built before it was scraped: no checks known
     if sc is not None:
-        if not isinstance(sc, dict) or not isinstance(sc.get("entries"), list) or not isinstance(sc.get("checks"), list):
+        if not isinstance(sc, dict) or not isinstance(sc.get("entries"), list) \
+                or not isinstance(sc.get("checks"), list):
             raise TypeError("'serve_checks' is not a table with 'entries' and 'checks' lists")
         for c in sc["checks"]:
             if not isinstance(c, dict) or c.get("kind") not in ("requires", "conflicts") or \
