@@ -40,8 +40,10 @@ default. The rule stays silent where it cannot be sure: a launch that may carry 
 see (`"$@"`, `$EXTRA_ARGS`, a quoted variable in option position), a `--config` file (it may
 give the missing option), a value that is a variable, a wrapper that parses the command line
 itself (Dynamo, KServe), and `LLM(...)` / `EngineArgs(...)` in Python, which never run this
-check. Compared with the real validators of 0.7.3, 0.8.5, 0.11.0 and 0.27.1
-(`tools/crosscheck/`).
+check. Compared with the real validators of 0.7.3, 0.8.5, 0.9.2, 0.11.0, 0.27.1 and 0.33.0 (33
+command lines each, run through the release's own parser and `validate_parsed_serve_args` in
+its `tools/crosscheck/` venv): the rule fires exactly where the validator refuses, and is silent
+where the parser refuses the line first.
 """
 
 from __future__ import annotations
