@@ -427,6 +427,12 @@ def test_missing_index(run_cli, db_copy, tmp_path):
     b'{"version": "0.27.1", "options": [{"aliases": []}]}',  # an option without a name
     b'{"version": "0.27.1", "options": [{"name": "--port"}], "env": ["VLLM_X"]}',
     b'{"version": "0.27.1", "options": [{"name": "--x", "aliases": 5}]}',
+    b'{"version": "0.27.1", "options": [{"name": "--port"}], "serve_checks": []}',
+    b'{"version": "0.27.1", "options": [{"name": "--port"}], "serve_checks": {"entries": [], "checks": [1]}}',
+    b'{"version": "0.27.1", "options": [{"name": "--port"}], "serve_checks": {"entries": ["vllm serve"], '
+    b'"checks": [{"kind": "requires", "dests": ["a"], "options": ["--a", "--b"]}]}}',
+    b'{"version": "0.27.1", "options": [{"name": "--port"}], "serve_checks": {"entries": ["vllm serve"], '
+    b'"checks": [{"kind": "excludes", "dests": ["a", "b"], "options": ["--a", "--b"]}]}}',
 ])
 def test_corrupted_release_file(run_cli, db_copy, tmp_path, content):
     (db_copy / "releases" / "0.27.1.json").write_bytes(content)

@@ -73,7 +73,41 @@ def options(version: str) -> list[dict]:
         o.append(opt("--compilation-config", ["-O"], kind="json", type="json"))
     if v >= _v("0.23.0"):
         o.append(opt("--nnodes", ["-n"], type="int", default=1))
+    # the options of validate_parsed_serve_args' checks (serve_checks below, VL112)
+    o += [opt("--config", default=""), opt("--disable-log-stats", kind="switch", type=None, default=False)]
+    if v >= _v("0.10.0"):
+        o += [opt("--enable-auto-tool-choice", ["--no-enable-auto-tool-choice"], kind="negatable", type=None,
+                  default=False, negations=["--no-enable-auto-tool-choice"]),
+              opt("--tool-call-parser"), opt("--reasoning-parser", default="")]
+    else:
+        o += [opt("--enable-auto-tool-choice", kind="switch", type=None, default=False),
+              opt("--tool-call-parser"), opt("--enable-reasoning", kind="switch", type=None, default=False),
+              opt("--reasoning-parser")]
+    if v >= _v("0.11.0"):
+        o += [opt(f"--enable-log-{x}", [f"--no-enable-log-{x}"], kind="negatable", type=None, default=False,
+                  negations=[f"--no-enable-log-{x}"]) for x in ("outputs", "requests")]
+    if v >= _v("0.25.0"):
+        o.append(opt("--enable-per-request-metrics", ["--no-enable-per-request-metrics"], kind="negatable",
+                     type=None, default=False, negations=["--no-enable-per-request-metrics"]))
     return o
+
+
+def _check(kind: str, a: str, b: str) -> dict:
+    return {"kind": kind, "dests": [a, b], "options": ["--" + a.replace("_", "-"), "--" + b.replace("_", "-")]}
+
+
+def serve_checks(version: str) -> dict:
+    """The pairs of vLLM's ``validate_parsed_serve_args`` at ``version`` (flag_db/README.md)."""
+    v = _v(version)
+    checks = [_check("requires", "enable_auto_tool_choice", "tool_call_parser")]
+    if v < _v("0.9.0"):
+        checks.append(_check("requires", "enable_reasoning", "reasoning_parser"))
+    if v >= _v("0.11.0"):
+        checks.append(_check("requires", "enable_log_outputs", "enable_log_requests"))
+    if v >= _v("0.25.0"):
+        checks.append(_check("conflicts", "enable_per_request_metrics", "disable_log_stats"))
+    return {"function": "vllm/entrypoints/openai/cli_args.py", "entries": ["openai.api_server", "vllm serve"],
+            "checks": checks}
 
 
 def env_vars(version: str) -> dict:
@@ -115,6 +149,7 @@ def build(path: Path) -> Path:
                     "num_speculative_tokens": {"type": "int", "default": None}}},
             })
             rec = _record(ver, opts, env_vars(ver))
+            rec["serve_checks"] = serve_checks(ver)
         finally:
             synthetic_db.JSON_CONFIGS.clear()
             synthetic_db.JSON_CONFIGS.update(saved)

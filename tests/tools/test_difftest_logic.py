@@ -169,6 +169,27 @@ def test_start_refusals_count_only_when_certain():
     assert combo["options"] == ["--download-dir", "--load-format"]
     assert check.check(ns(download_dir="/missing")) is None  # the machine's, not the line's
 
+    # the serve validator: a check after a missing chat-template file still counts (where the
+    # file exists the validator runs on to it), a second machine refusal does not
+    def validate(n):
+        if n.chat_template is not None and n.chat_template.startswith("/missing"):
+            raise ValueError(f"the chat template {n.chat_template} does not exist")
+        if n.enable_tool and not n.tool_parser:
+            raise TypeError("enable_tool requires tool_parser")
+        if n.enable_tool and n.tool_parser == "/missing.py":
+            raise FileNotFoundError("/missing.py")
+
+    check.validate = validate
+    check.defaults.update(chat_template=None, enable_tool=False, tool_parser=None)
+    check.dest_options.update(enable_tool=["--enable-tool"], chat_template=["--chat-template"])
+    for kw, want in (({"enable_tool": True}, "enable_tool"),
+                     ({"enable_tool": True, "chat_template": "/missing.jinja"}, "enable_tool"),
+                     ({"chat_template": "/missing.jinja"}, None),
+                     ({"chat_template": "/missing.jinja", "enable_tool": True, "tool_parser": "x"}, None),
+                     ({"chat_template": "/missing.jinja", "enable_tool": True, "tool_parser": "/missing.py"}, None)):
+        got = check.check(ns(**kw))
+        assert (got and got["option"], got and got["step"]) == (want, want and "validate_parsed_serve_args"), kw
+
 
 def test_sweep_gives_every_valued_option_its_choice_and_type_values():
     target = {"options": [

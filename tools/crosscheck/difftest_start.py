@@ -118,6 +118,8 @@ class StartCheck:
             return None
         if self.validate is not None:
             e = _quiet(lambda: self.validate(_copy(ns)))
+            if e is not None and _machine_dependent(e):
+                ns, given, e = self._set_aside(ns, given, e)
             if e is not None:
                 found = self._attributed("validate_parsed_serve_args", e, ns, given,
                                          lambda n: self.validate(_copy(n)))
@@ -149,6 +151,26 @@ class StartCheck:
     def _fresh(self, ns: Any) -> Any:
         """EngineArgs of a copy of ``ns``: the steps mutate what they are given."""
         return self.cls.from_cli_args(_copy(ns))
+
+    def _set_aside(self, ns: Any, given: list[str], e: BaseException) -> tuple[Any, list[str], Any]:
+        """The validator stopped at something of this machine (a ``--chat-template`` file that is
+        missing here): the namespace with the options whose reset clears that refusal reset, the
+        other given options, and what the validator says then. Where the file exists the
+        validator runs on to its later checks, and where it does not it refuses anyway, so a
+        refusal of those checks is certain either way (a second machine refusal is left as is)."""
+        alt = copy.copy(ns)
+        aside = []
+        for dest in given:
+            trial = copy.copy(alt)
+            setattr(trial, dest, copy.deepcopy(self.defaults[dest]))
+            e2 = _quiet(lambda: self.validate(_copy(trial)))
+            if e2 is None or str(e2) != str(e):
+                alt, aside = trial, aside + [dest]
+                break
+        if not aside:
+            return ns, given, e
+        e2 = _quiet(lambda: self.validate(_copy(alt)))
+        return alt, [d for d in given if d not in aside], e2
 
     def _attributed(self, step: str, e: BaseException, ns: Any, given: list[str],
                     run: Any) -> Optional[dict[str, Any]]:

@@ -208,11 +208,15 @@ def live_parser(src: str, stubs: list[str]) -> LiveParser:
         Captured = plain
     top = tops[0] if tops else serve
     validate = None
-    try:
-        validate = getattr(importlib.import_module("vllm.entrypoints.openai.cli_args"),
-                           "validate_parsed_serve_args", None)
-    except Exception:  # noqa: BLE001
-        pass
+    # where the validator lives: openai/cli_args.py until 0.28, launchers/ (0.29-0.32), common/ (0.33)
+    for mod in ("vllm.entrypoints.common.cli_args", "vllm.entrypoints.launchers.cli_args",
+                "vllm.entrypoints.openai.cli_args"):
+        try:
+            validate = getattr(importlib.import_module(mod), "validate_parsed_serve_args", None)
+        except Exception:  # noqa: BLE001
+            continue
+        if validate is not None:
+            break
     return LiveParser(top, top is not serve, entry, validate)
 
 

@@ -45,6 +45,7 @@ from .pyresolve import (
     type_str,
 )
 from ..surface.db import WORD_METHODS
+from .serve_checks import serve_checks
 from .tree import SourceTree
 
 SCHEMA = 1
@@ -301,6 +302,7 @@ class _Extractor:
             "json_configs": json_configs,
             "env": env,
             "build_env": build_reads(self.p.tree),
+            "serve_checks": serve_checks(self.p, options),
         }
         # round-trip through JSON so the record is plain data with sorted keys
         return json.loads(json.dumps(rec, sort_keys=True))

@@ -139,6 +139,21 @@ class Option(Record):
         return self.kind not in ("switch", "negatable")
 
 
+class ServeCheck(Record):
+    """One start-up check of ``validate_parsed_serve_args`` over two options: ``kind`` "requires"
+    (``a`` set needs ``b`` set) or "conflicts" (``a`` and ``b`` both set are refused); ``a`` and
+    ``b`` are dests, ``option_a`` and ``option_b`` the release's option names for them."""
+
+    __slots__ = ("kind", "a", "b", "option_a", "option_b")
+
+    def __init__(self, kind: str, a: str, b: str, option_a: str, option_b: str) -> None:
+        self.kind = kind
+        self.a = a
+        self.b = b
+        self.option_a = option_a
+        self.option_b = option_b
+
+
 class Surface:
     """What one vLLM release accepts."""
 
@@ -295,6 +310,25 @@ class Surface:
         return entry == "vllm serve" or entry.startswith("docker:") and self.image_runs == "vllm serve"
 
     @cached_property
+    def serve_checks(self) -> list[ServeCheck]:
+        """The option pairs ``validate_parsed_serve_args`` refuses at this release, in source order
+        (``serve_checks`` of the release file; none where the file predates it or the release
+        has no such validator)."""
+        sc = self.record.get("serve_checks") or {}
+        return [ServeCheck(c["kind"], c["dests"][0], c["dests"][1], c["options"][0], c["options"][1])
+                for c in sc.get("checks") or []]
+
+    def validates_serve_args(self, entry: str) -> bool:
+        """Whether a launch with this entry runs ``validate_parsed_serve_args`` right after parsing:
+        ``vllm serve`` and the OpenAI api_server module where the release's entry calls it (the
+        scraped ``serve_checks.entries``), and the arguments of a vLLM image whose entrypoint is
+        one of them. Wrappers, ``LLM(...)`` and ``EngineArgs`` never do."""
+        entries = (self.record.get("serve_checks") or {}).get("entries") or []
+        if entry.startswith("docker:"):
+            return self.image_runs in entries
+        return entry in entries
+
+    @cached_property
     def compilation_from_cli(self) -> bool:
         """``--compilation-config`` / ``-O`` values go through ``CompilationConfig.from_cli`` (a
         level 0-3 or ``ast.literal_eval``), not JSON validation."""
@@ -338,6 +372,16 @@ def _check_release(rec: dict[str, Any]) -> None:
             raise TypeError(f"'{key}' is a {type(v).__name__}, not a {typ.__name__}")
     if rec.get("build_env") is not None and not isinstance(rec["build_env"], (list, dict)):
         raise TypeError("'build_env' is neither a list of names nor a table")
+    sc = rec.get("serve_checks")  # absent in files built before it was scraped: no checks known
+    if sc is not None:
+        if not isinstance(sc, dict) or not isinstance(sc.get("entries"), list) \
+                or not isinstance(sc.get("checks"), list):
+            raise TypeError("'serve_checks' is not a table with 'entries' and 'checks' lists")
+        for c in sc["checks"]:
+            if not isinstance(c, dict) or c.get("kind") not in ("requires", "conflicts") or \
+                    not all(isinstance(c.get(k), list) and len(c[k]) == 2 and all(isinstance(x, str) for x in c[k])
+                            for k in ("dests", "options")):
+                raise TypeError("a 'serve_checks' check is not {kind, dests: [a, b], options: [a, b]}")
     for o in rec.get("options") or []:
         if not isinstance(o, dict) or not isinstance(o.get("name"), str):
             raise TypeError("an option record has no name")

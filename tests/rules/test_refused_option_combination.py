@@ -1,0 +1,161 @@
+"""VL112 over synthetic releases: which launches the serve validator's pairs refuse, many cases per
+release (the rule's folder, tests/rules/VL112/, shows the findings themselves)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from synthetic_db import _record, build_releases, opt  # noqa: E402
+
+from vllm_lint.pipeline.engine import Linter  # noqa: E402
+from vllm_lint.rules.base import select_rules  # noqa: E402
+from vllm_lint.settings import Settings  # noqa: E402
+from vllm_lint.surface.db import Database  # noqa: E402
+
+
+def _neg(name, **kw):
+    no = "--no-" + name[2:]
+    return opt(name, [no], kind="negatable", type=None, negations=[no], **kw)
+
+
+def _switch(name, **kw):
+    return opt(name, kind="switch", type=None, default=kw.pop("default", False), **kw)
+
+
+def _check(kind, a, b, oa=None, ob=None):
+    return {"kind": kind, "dests": [a, b],
+            "options": [oa or "--" + a.replace("_", "-"), ob or "--" + b.replace("_", "-")]}
+
+
+BOTH = ["openai.api_server", "vllm serve"]
+COMMON = [opt("--model"), opt("--config", default=""), opt("--port", type="int", default=8000)]
+
+# 0.7-like: switches, a requires and a conflict, a parser with choices (optional_type)
+R1 = COMMON + [_switch("--enable-tool"), opt("--tool-parser"), _switch("--enable-think"),
+               opt("--think-parser", choices=["alpha", "beta"], optional=True),
+               opt("--level", type="int", default=0), opt("--ratio", type="float", default=0.0),
+               opt("--flag-value", kind="bool_value", type="bool", default=False),
+               opt("--tool-parser-plugin", default="")]
+C1 = [_check("requires", "enable_tool", "tool_parser"), _check("requires", "enable_think", "think_parser"),
+      _check("conflicts", "enable_tool", "enable_think"), _check("requires", "level", "ratio"),
+      _check("requires", "flag_value", "tool_parser_plugin")]
+# 0.33-like: negatable options whose --disable- spelling is a negation; B's default not constant;
+# two options of one dest with different defaults
+R2 = COMMON + [
+    opt("--enable-out", ["--disable-out", "--no-enable-out"], kind="negatable", type=None, default=False,
+        negations=["--disable-out", "--no-enable-out"]),
+    opt("--enable-req", ["--disable-req", "--no-enable-req"], kind="negatable", type=None, default=False,
+        negations=["--disable-req", "--no-enable-req"]),
+    _neg("--enable-metrics", default=False), _switch("--disable-stats"),
+    _neg("--enable-x", default=False), opt("--x-source", default=None, default_computed=True),
+    _neg("--enable-y", default=False), opt("--y-one", dest="y", default=None), opt("--y-two", dest="y", default="on")]
+C2 = [_check("requires", "enable_out", "enable_req"), _check("conflicts", "enable_metrics", "disable_stats"),
+      _check("requires", "enable_x", "x_source"), _check("requires", "enable_y", "y", ob="--y-one")]
+
+
+@pytest.fixture(scope="module")
+def linters(tmp_path_factory):
+    releases = {}
+    for v, opts, checks, entries in (("1.0.0", R1, C1, BOTH), ("2.0.0", R2, C2, BOTH),
+                                     ("3.0.0", R1, C1, ["vllm serve"]), ("4.0.0", R1, None, None),
+                                     ("5.0.0", R1, "absent", None)):
+        rec = _record(v, opts, {})
+        if checks == "absent":
+            pass  # a release file built before serve_checks was scraped
+        elif checks is None:
+            rec["serve_checks"] = None
+        else:
+            rec["serve_checks"] = {"function": "x.py", "entries": entries, "checks": checks}
+        releases[v] = rec
+    db = Database(build_releases(tmp_path_factory.mktemp("vl112db"), releases))
+    return {v: Linter(db, Settings(target_version=v), select_rules(["VL112"], [])) for v in releases}
+
+
+def found(linter, text: str, name: str = "t.sh") -> list:
+    diags, _ = linter.lint_bytes(Path(name), text.encode(), "python" if name.endswith(".py") else "shell")
+    return sorted((d.option, d.severity) for d in diags if d.code == "VL112")
+
+
+TOOL = [("--enable-tool", "error")]
+THINK = [("--enable-think", "error")]
+
+
+@pytest.mark.parametrize("version, line, want", [
+    ("1.0.0", "m --enable-tool", TOOL),
+    ("1.0.0", "m --enable-tool --tool-parser x", []),
+    ("1.0.0", "m --tool-parser x --enable-tool", []),
+    ("1.0.0", "m --enable-tool --tool-parser ''", TOOL),
+    ("1.0.0", "m --enable-to --tool-parser=", TOOL),            # abbreviation, empty inline value
+    ("1.0.0", "m --enable-tool=1 --tool-parser x", []),         # a switch given a value: the parser refuses first
+    ("1.0.0", "m --enable-tool --tool-parser \"$P\"", []),      # opaque value
+    ("1.0.0", "m --enable-tool \"$MORE\"", []),                 # a variable where an option could be
+    ("1.0.0", "m --enable-tool $MORE", []),                     # splat
+    ("1.0.0", "m --enable-tool \"$@\"", []),
+    ("1.0.0", "m --enable-tool --config c.yaml", []),           # the file may name the parser
+    ("1.0.0", "m --enable-tool --bogus 1", []),                 # the parser refuses the unknown option first
+    ("1.0.0", "m --enable-tool --port", []),                    # a missing value: refused first
+    ("1.0.0", "m --enable-tool --version", []),                 # prints and exits
+    ("1.0.0", "\"$MODEL\" --enable-tool", TOOL),                # the positional model may be a variable
+    ("1.0.0", "m --enable-think", THINK),
+    ("1.0.0", "m --enable-think --think-parser alpha", []),
+    ("1.0.0", "m --enable-think --think-parser None", []),      # None is no choice here: refused first
+    ("1.0.0", "m --enable-think --think-parser gamma", []),     # an invalid choice is refused first (VL105)
+    ("1.0.0", "m --enable-think --think-parser ''", []),        # '' is None, not a choice: refused first
+    ("1.0.0", "m --enable-tool --tool-parser x --enable-think --think-parser beta", TOOL),   # the conflict
+    ("1.0.0", "m --enable-tool --enable-think --think-parser beta", sorted(TOOL + TOOL)),
+    ("1.0.0", "m --level 2", [("--level", "error")]),
+    ("1.0.0", "m --level 0", []),
+    ("1.0.0", "m --level 2 --ratio 0.5", []),
+    ("1.0.0", "m --level 2 --ratio 0", [("--level", "error")]),
+    ("1.0.0", "m --level two", []),                             # not an int: unknown
+    ("1.0.0", "m --flag-value true", [("--flag-value", "error")]),
+    ("1.0.0", "m --flag-value false", []),
+    ("1.0.0", "m --flag-value maybe", []),
+    ("1.0.0", "m --flag-value true --tool-parser-plugin p.py", []),
+    ("2.0.0", "m --enable-out", [("--enable-out", "error")]),
+    ("2.0.0", "m --enable-out --enable-req", []),
+    ("2.0.0", "m --enable-out --disable-req", [("--enable-out", "error")]),
+    ("2.0.0", "m --enable-req --enable-out --no-enable-req", [("--enable-out", "error")]),
+    ("2.0.0", "m --disable-req --enable-out --enable-req", []),
+    ("2.0.0", "m --enable-out --disable-out", []),
+    ("2.0.0", "m --enable-out=true --enable-req", []),
+    ("2.0.0", "m --enable-metrics --disable-stats", [("--enable-metrics", "error")]),
+    ("2.0.0", "m --disable-stats --enable-metrics", [("--enable-metrics", "error")]),
+    ("2.0.0", "m --enable-metrics", []),
+    ("2.0.0", "m --no-enable-metrics --disable-stats", []),
+    ("2.0.0", "m --enable-metrics --disable-stats --no-enable-metrics", []),
+    ("2.0.0", "m --enable-x", []),                              # B's default is not a constant
+    ("2.0.0", "m --enable-y", []),                              # B's options disagree on the default
+    ("2.0.0", "m --enable-y --y-one ''", [("--enable-y", "error")]),
+    ("2.0.0", "m --enable-y --y-two ''", [("--enable-y", "error")]),
+    ("3.0.0", "m --enable-tool", TOOL),                         # serve runs the check here
+    ("4.0.0", "m --enable-tool", []),                           # no validator at this release
+    ("5.0.0", "m --enable-tool", []),                           # a release file without the key
+])
+def test_serve_lines(linters, version, line, want):
+    assert found(linters[version], f"vllm serve {line}\n") == want
+
+
+@pytest.mark.parametrize("version, text, want", [
+    ("1.0.0", "python -m vllm.entrypoints.openai.api_server --model m --enable-tool\n", TOOL),
+    ("3.0.0", "python -m vllm.entrypoints.openai.api_server --model m --enable-tool\n", []),  # not an entry here
+    ("1.0.0", "python -m vllm.entrypoints.api_server --model m --enable-tool\n", []),  # the demo server
+    ("1.0.0", "python -m dynamo.vllm --model m --enable-tool\n", []),                 # a wrapper
+    ("1.0.0", "docker run --gpus all vllm/vllm-openai:v1.0.0 --model m --enable-tool\n", TOOL),
+])
+def test_entries(linters, version, text, want):
+    assert found(linters[version], text) == want
+
+
+@pytest.mark.parametrize("text, want", [
+    ("from vllm import LLM\nLLM(model='m', enable_tool=True)\n", []),
+    ("from vllm import EngineArgs\nEngineArgs(model='m', enable_tool=True)\n", []),
+    ("import subprocess\nsubprocess.run(['vllm', 'serve', 'm', '--enable-tool'])\n", TOOL),
+    ("import subprocess\nsubprocess.run(['vllm', 'serve', 'm', '--enable-tool', *extra])\n", []),
+])
+def test_python(linters, text, want):
+    assert found(linters["1.0.0"], text, "app.py") == want

@@ -1,0 +1,139 @@
+"""serve_checks over synthetic source trees: which statements of the serve validator are recorded,
+and which entry points are found to call it."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from vllm_lint.scrape.pyresolve import Project
+from vllm_lint.scrape.serve_checks import serve_checks
+from vllm_lint.scrape.tree import DictTree
+
+OPTIONS = [{"name": "--" + d.replace("_", "-"), "dest": d} for d in (
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta")] + [
+    {"name": "--iota-long", "dest": "iota"}, {"name": "-i", "dest": "iota"}]
+
+SERVE = """
+from vllm.entrypoints.openai.cli_args import validate_parsed_serve_args
+
+class ServeSubcommand:
+    def validate(self, args):
+        validate_parsed_serve_args(args)
+"""
+
+
+def tree(validator_body: str, *, serve: str = SERVE, api: str | None = None, extra: dict | None = None) -> Project:
+    files = {
+        "vllm/entrypoints/cli/serve.py": serve,
+        "vllm/entrypoints/openai/cli_args.py":
+            "def validate_parsed_serve_args(ns):\n" + textwrap.indent(textwrap.dedent(validator_body), "    "),
+    }
+    if api is not None:
+        files["vllm/entrypoints/openai/api_server.py"] = api
+    files.update(extra or {})
+    return Project(DictTree({k: textwrap.dedent(v).encode() for k, v in files.items()}))
+
+
+def checks(body: str) -> list:
+    return [(c["kind"], *c["dests"]) for c in serve_checks(tree(body), OPTIONS)["checks"]]
+
+
+@pytest.mark.parametrize("body, want", [
+    ("if ns.alpha and not ns.beta:\n    raise TypeError('x')\n", [("requires", "alpha", "beta")]),
+    ("if ns.alpha and ns.beta:\n    raise ValueError('x')\n", [("conflicts", "alpha", "beta")]),
+    ("if getattr(ns, 'alpha', False) and getattr(\n    ns, 'beta', None\n):\n    raise ValueError('x')\n",
+     [("conflicts", "alpha", "beta")]),
+    ("if getattr(ns, 'alpha') and not getattr(ns, 'beta', 0):\n    raise ValueError\n", [("requires", "alpha", "beta")]),
+    # the subcommand guard is passed; calls, imports, comparisons and other conditions are ignored
+    ("if hasattr(ns, 'subparser') and ns.subparser != 'serve':\n    return\ncheck(ns.alpha)\n"
+     "import os\nif ns.gamma < 0:\n    raise ValueError\nif ns.alpha and not ns.beta:\n    raise TypeError\n",
+     [("requires", "alpha", "beta")]),
+    ("if hasattr(ns, 'subparser') and ns.subparser not in ('serve', 'launch'):\n    return\n"
+     "if ns.alpha and ns.beta:\n    raise TypeError\n", [("conflicts", "alpha", "beta")]),
+    # not the shapes: three operands, `or`, a negated first operand, an else, more than the raise,
+    # a call in an operand, another object
+    ("if ns.alpha and ns.beta and ns.gamma:\n    raise TypeError\n", []),
+    ("if ns.alpha or ns.beta:\n    raise TypeError\n", []),
+    ("if not ns.alpha and ns.beta:\n    raise TypeError\n", []),
+    ("if ns.alpha and ns.beta:\n    raise TypeError\nelse:\n    pass\n", []),
+    ("if ns.alpha and ns.beta:\n    log('x')\n    raise TypeError\n", []),
+    ("if ns.alpha and ns.beta:\n    log('x')\n", []),
+    ("if ns.alpha and bool(ns.beta):\n    raise TypeError\n", []),
+    ("if other.alpha and other.beta:\n    raise TypeError\n", []),
+    ("if ns.alpha.x and ns.beta:\n    raise TypeError\n", []),
+    # a dest that is no option of the release
+    ("if ns.alpha and not ns.nothing:\n    raise TypeError\n", []),
+    # an early return other than the subcommand guard ends what is certain
+    ("if ns.alpha and ns.beta:\n    raise TypeError\nif ns.gamma:\n    return\nif ns.delta and ns.epsilon:\n"
+     "    raise TypeError\n", [("conflicts", "alpha", "beta")]),
+    ("for x in ns.items:\n    if x:\n        return\nif ns.alpha and ns.beta:\n    raise TypeError\n", []),
+    ("if hasattr(ns, 'subparser') and ns.subparser != 'run':\n    return\nif ns.alpha and ns.beta:\n"
+     "    raise TypeError\n", []),
+    # a nested function's return is not the validator's
+    ("def helper():\n    return 1\nif ns.alpha and ns.beta:\n    raise TypeError\n", [("conflicts", "alpha", "beta")]),
+    # a dest assigned before its check is dropped; the others stay
+    ("ns.beta = True\nif ns.alpha and not ns.beta:\n    raise TypeError\nif ns.gamma and ns.delta:\n    raise TypeError\n",
+     [("conflicts", "gamma", "delta")]),
+    ("if ns.zeta:\n    ns.alpha = False\nif ns.alpha and ns.beta:\n    raise TypeError\n", []),
+    ("setattr(ns, 'beta', 1)\nif ns.alpha and ns.beta:\n    raise TypeError\n", []),
+    ("ns.eta += 1\nif ns.alpha and ns.beta:\n    raise TypeError\nif ns.eta and ns.theta:\n    raise TypeError\n",
+     [("conflicts", "alpha", "beta")]),
+])
+def test_recorded_shapes(body, want):
+    assert checks(body) == want
+
+
+def test_option_names_prefer_the_dest_spelling():
+    out = serve_checks(tree("if ns.iota and not ns.alpha:\n    raise TypeError\n"), OPTIONS)
+    assert out["checks"] == [{"kind": "requires", "dests": ["iota", "alpha"], "options": ["--iota-long", "--alpha"]}]
+    assert out["function"] == "vllm/entrypoints/openai/cli_args.py"
+
+
+API_DIRECT = """
+from vllm.entrypoints.openai.cli_args import validate_parsed_serve_args
+
+if __name__ == "__main__":
+    args = parse()
+    validate_parsed_serve_args(args)
+"""
+API_THROUGH_MAIN = """
+if __name__ == "__main__":
+    from vllm.entrypoints.launch_entry import main
+
+    main()
+"""
+LAUNCH_ENTRY = """
+def main():
+    from vllm.entrypoints.openai.cli_args import validate_parsed_serve_args
+
+    validate_parsed_serve_args(parse())
+"""
+API_NO_CALL = """
+if __name__ == "__main__":
+    run()
+"""
+
+
+@pytest.mark.parametrize("serve, api, extra, want", [
+    (SERVE, API_DIRECT, None, ["openai.api_server", "vllm serve"]),
+    (SERVE, API_THROUGH_MAIN, {"vllm/entrypoints/launch_entry.py": LAUNCH_ENTRY}, ["openai.api_server", "vllm serve"]),
+    (SERVE, API_THROUGH_MAIN, {"vllm/entrypoints/launch_entry.py": "def main():\n    run()\n"}, ["vllm serve"]),
+    (SERVE, API_NO_CALL, None, ["vllm serve"]),
+    (SERVE, None, None, ["vllm serve"]),
+    ("from vllm.entrypoints.openai.cli_args import validate_parsed_serve_args\n", API_DIRECT, None,
+     ["openai.api_server"]),
+])
+def test_entries(serve, api, extra, want):
+    out = serve_checks(tree("if ns.alpha and ns.beta:\n    raise TypeError\n", serve=serve, api=api, extra=extra),
+                       OPTIONS)
+    assert out["entries"] == want and out["checks"] == [{"kind": "conflicts", "dests": ["alpha", "beta"],
+                                                         "options": ["--alpha", "--beta"]}]
+
+
+def test_no_validator_is_none():
+    p = Project(DictTree({"vllm/entrypoints/cli/serve.py": b"def run(args):\n    pass\n",
+                          "vllm/entrypoints/openai/api_server.py": API_NO_CALL.encode()}))
+    assert serve_checks(p, OPTIONS) is None
+    assert serve_checks(Project(DictTree({})), OPTIONS) is None

@@ -1,0 +1,212 @@
+"""## What it does
+Finds a `vllm serve` command line (or one of `python -m vllm.entrypoints.openai.api_server`, or
+the arguments of a vLLM image that runs either) that sets an option the target release's
+start-up check requires a second option for, without the second one, or that sets two options
+the check refuses together:
+
+| release | refused |
+| --- | --- |
+| 0.6.3 and later | `--enable-auto-tool-choice` without `--tool-call-parser` |
+| 0.7.1 - 0.8.5 | `--enable-reasoning` without `--reasoning-parser` |
+| 0.7.1 - 0.8.1 | `--enable-auto-tool-choice` with `--enable-reasoning` |
+| 0.9.0 - 0.9.2 | `--enable-prompt-embeds` with `--enable-prompt-adapter` |
+| 0.11.0 and later | `--enable-log-outputs` without `--enable-log-requests` |
+| 0.25.0 and later | `--enable-per-request-metrics` with `--disable-log-stats` |
+
+(The table is what the flag database holds today; the rule reads each release's pairs from it.)
+
+## Why is this bad?
+Right after parsing, both entry points call `validate_parsed_serve_args`, which raises for these
+combinations: the server does not start. The parser itself accepts each option, so nothing
+else reports it.
+
+## Example
+```bash
+vllm serve Qwen/Qwen3-8B --enable-auto-tool-choice
+```
+`VL112 `--enable-auto-tool-choice` requires `--tool-call-parser`: vLLM 0.27.1 refuses to start
+without it`
+
+## Fix safety
+No fix: which parser to name, or which feature to drop, is the operator's choice. The message
+says what would start.
+
+## Evidence
+The pairs are read from each release's source (`serve_checks` in `flag_db/README.md`: the
+`if A and not B: raise` and `if A and B: raise` statements of `validate_parsed_serve_args`, and
+which entry points call it). An option counts as set when the command line gives a switch (not
+its `--no-` form) or a value that is not empty, `false` or `None`; an absent option has its
+default. The rule stays silent where it cannot be sure: a launch that may carry words it cannot
+see (`"$@"`, `$EXTRA_ARGS`, a quoted variable in option position), a `--config` file (it may
+give the missing option), a value that is a variable, a wrapper that parses the command line
+itself (Dynamo, KServe), and `LLM(...)` / `EngineArgs(...)` in Python, which never run this
+check. Compared with the real validators of 0.7.3, 0.8.5, 0.9.2, 0.11.0, 0.27.1 and 0.33.0 (33
+command lines each, run through the release's own parser and `validate_parsed_serve_args` in
+its `tools/crosscheck/` venv): the rule fires exactly where the validator refuses, and is silent
+where the parser refuses the line first.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..knowledge.layout import as_bool, as_float, as_int
+from .base import LintContext, Rule
+
+RULE = Rule(code="VL112", name="refused-option-combination",
+            summary="options the release's start-up check refuses together (or one without the other it needs)",
+            severity="error")
+
+_UNKNOWN = object()  # a setting whose truth is not known statically
+
+
+def _prints_and_exits(word: str) -> bool:
+    w = word.split("=")[0]
+    return w == "-h" or len(w) >= 4 and ("--help".startswith(w) or "--version".startswith(w))
+
+
+def _incomplete(ctx: LintContext) -> Optional[str]:
+    """Why the launch's options are not all known, or None: words we cannot see, a word that is a
+    variable where an option could be, a ``--config`` file, a help or version request."""
+    la = ctx.launch
+    if la.opaque or any(t.splat for t in la.tokens):
+        return "the launch may pass options we cannot see"
+    known_values = {id(t) for a in ctx.args if a.option is not None or a.positional for t in a.value_tokens}
+    for a in ctx.args:
+        if a.positional and a.how != "stray":  # the positional model, a variable or not
+            known_values.update(id(t) for t in a.tokens)
+    for t in la.tokens:
+        if t.opaque and id(t) not in known_values:
+            return f"`{t.text}` may be an option"
+        if not t.opaque and _prints_and_exits(t.text):
+            return "the command prints and exits"
+    if any(a.option is not None and a.option.dest == "config" for a in ctx.args):
+        return "a --config file may set the options"
+    for a in ctx.args:
+        if a.structure in ("missing-value", "stray") or a.option is None and not a.positional:
+            return "the parser refuses the line before the check runs"
+    return None
+
+
+def _given(ctx: LintContext, dest: str) -> Any:
+    """The last argument that sets ``dest``, None when none does, _UNKNOWN when an ambiguous
+    abbreviation may be one."""
+    last = None
+    s = ctx.surface
+    for a in ctx.args:
+        if a.option is None:
+            if a.how == "ambiguous" and any(c in s.by_string and s.by_string[c].dest == dest for c in a.ambiguous):
+                return _UNKNOWN
+            continue
+        if a.option.dest == dest and not a.positional:
+            last = a
+    return last
+
+
+def _truth(arg) -> Any:
+    """What ``bool(args.<dest>)`` is after the parser read ``arg``: True, False or _UNKNOWN."""
+    o = arg.option
+    if arg.json_path or arg.structure is not None:
+        return _UNKNOWN
+    written = arg.resolved_string or arg.written
+    if o.kind == "negatable":
+        if arg.inline_value:
+            return _UNKNOWN  # argparse refuses a value for it
+        return written not in o.negations
+    if o.kind == "switch":
+        if arg.inline_value or not isinstance(o.default, bool):
+            return _UNKNOWN
+        return not o.default  # store_true / store_false
+    if arg.value_opaque or not isinstance(arg.value, str) or o.nargs is not None or o.transform:
+        return _UNKNOWN
+    v = arg.value
+    if o.choices is not None:
+        word = "None" if o.optional and v in ("", "None") else o.as_typed(v)
+        if word not in [c if isinstance(c, str) else str(c) for c in o.choices]:
+            return _UNKNOWN  # the parser refuses the value first (VL105)
+    if o.kind == "bool_value":
+        b = as_bool(v)
+        return _UNKNOWN if b is None else b
+    if o.kind != "valued":
+        return _UNKNOWN
+    if o.optional and v in ("", "None"):
+        return False  # optional_type / nullable_str turn the word into None
+    if o.type == "str":
+        return v != ""
+    if o.type == "int":
+        i = as_int(v)
+        return _UNKNOWN if i is None else i != 0
+    if o.type == "float":
+        f = as_float(v)
+        return _UNKNOWN if f is None else f != 0
+    return _UNKNOWN
+
+
+def _default_truth(ctx: LintContext, dest: str) -> Any:
+    opts = [o for o in ctx.surface.options if o.dest == dest]
+    if not opts or any(o.default_computed for o in opts):
+        return _UNKNOWN
+    defaults = {repr(o.default) for o in opts}
+    if len(defaults) != 1:
+        return _UNKNOWN  # argparse takes the first action's default; the database keeps no order
+    d = opts[0].default
+    if isinstance(d, str) and opts[0].optional and d == "None":
+        return _UNKNOWN
+    return bool(d)
+
+
+def _setting(ctx: LintContext, dest: str) -> tuple[Any, Any]:
+    """(truth, the argument that gave it or None)."""
+    arg = _given(ctx, dest)
+    if arg is _UNKNOWN:
+        return _UNKNOWN, None
+    if arg is None:
+        return _default_truth(ctx, dest), None
+    return _truth(arg), arg
+
+
+def _how_to_give(ctx: LintContext, option: str) -> str:
+    o = ctx.surface.lookup(option)
+    if o is not None and o.kind in ("valued", "bool_value", "optional_value"):
+        return f"`{option} <{o.dest.replace('_', '-').split('-')[-1]}>`"
+    return f"`{option}`"
+
+
+@RULE.check
+def check(ctx: LintContext):
+    la = ctx.launch
+    if la is None or la.style != "argv":
+        return
+    s = ctx.surface
+    checks = s.serve_checks
+    if not checks:
+        return
+    if not s.validates_serve_args(la.entry):
+        ctx.skip(RULE, f"`{la.entry}` does not run vLLM's start-up check of the serve options")
+        return
+    why = _incomplete(ctx)
+    for c in checks:
+        a, a_arg = _setting(ctx, c.a)
+        if a is not True or a_arg is None:
+            continue  # only an option the command line sets
+        if why is not None:
+            ctx.skip(RULE, f"{c.option_a} is set, but {why}")
+            continue
+        b, b_arg = _setting(ctx, c.b)
+        if b is _UNKNOWN:
+            ctx.skip(RULE, f"whether {c.option_b} is set is not known statically")
+            continue
+        if c.kind == "requires" and b is False:
+            if b_arg is None:
+                off = ""
+            elif b_arg.option.kind in ("negatable", "switch"):
+                off = f", which `{b_arg.written}` turns off"
+            else:
+                off = f", which `{b_arg.written} {b_arg.value!r}` leaves unset"
+            yield ctx.diag(RULE, f"`{c.option_a}` requires `{c.option_b}`{off}: vLLM {ctx.target} refuses to start "
+                                 f"without it; give {_how_to_give(ctx, c.option_b)} or drop `{c.option_a}`",
+                           a_arg.report_span, option=c.option_a)
+        elif c.kind == "conflicts" and b is True:
+            yield ctx.diag(RULE, f"`{c.option_a}` and `{c.option_b}` cannot be used together: vLLM {ctx.target} "
+                                 f"refuses to start with both; drop one of them", a_arg.report_span,
+                           option=c.option_a)
