@@ -145,6 +145,13 @@ def test_settle_finds_what_a_failure_is_about():
         (_f(sc, "speculative_config", "AttributeError", "'dict' object has no attribute 'update'", None, 2), []),
         (_f("hand_over:diffusion_config", "diffusion_config", "ValidationError", "x",
             [{"type": "dataclass_type", "loc": []}]), ["diffusion_config"]),
+        # VllmConfig's validation of one handed-over value: any error but missing is about it
+        (_f("hand_over:load_format", "load_format", "ValidationError", "x",
+            [{"type": "enum", "loc": []}]), ["load_format"]),
+        (_f("hand_over:load_format", "load_format", "ValidationError", "x",
+            [{"type": "missing", "loc": ["a"]}]), []),
+        (_f("hand_over:load_format", "load_format", "ValidationError", "x",
+            [{"type": "value_error", "loc": [], "msg": "No such file: x"}]), []),
         (_f("create_watermark_config", "watermark_config", "JSONDecodeError", "Expecting value"),
          ["watermark_config"]),
         (_f("create_diffusion_config", "diffusion_config", "JSONDecodeError", "Expecting value"), []),
@@ -214,3 +221,14 @@ def test_post_parse_lines_leave_the_denominator():
     assert len(cells) == len(head.strip("|").split("|"))
     assert cells[5] == "98.0" and cells[6] == "3 / 3" and cells[7] == "4"  # 290 / 296
     assert cells[2].startswith("100.0") and cells[4] == "0"
+
+
+def test_the_vllm_config_call_is_read_with_its_parentheses():
+    import oracle
+
+    src = ("def create_engine_config(self):\n    x = f(VllmConfig)\n"
+           "    config = VllmConfig(\n        a=self.a,\n        b=g(self.b),\n        c=(1, 2),\n    )\n"
+           "    other = SubVllmConfig(d=self.d)\n")
+    call = oracle._call_text(src, "VllmConfig")
+    assert "a=self.a" in call and "b=g(self.b)" in call and "c=(1, 2)" in call and "self.d" not in call
+    assert oracle._call_text("y = SubVllmConfig(a=1)", "VllmConfig") == ""

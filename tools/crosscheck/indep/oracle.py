@@ -321,27 +321,49 @@ def _steps(ea_cls: Any) -> list[tuple[str, Optional[str], int]]:
     return out
 
 
+def _call_text(src: str, callee: str) -> str:
+    """The argument text of the first ``callee(...)`` call in ``src`` (parentheses balanced)."""
+    m = re.search(rf"(?<![\w.]){callee}\(", src)
+    if not m:
+        return ""
+    depth, i = 1, m.end()
+    while i < len(src) and depth:
+        depth += {"(": 1, ")": -1}.get(src[i], 0)
+        i += 1
+    return src[m.end():i - 1]
+
+
 def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str, Any]]:
-    """(field, VllmConfig's annotation of it): given options create_engine_config passes on as
-    ``field=self.field`` to a pydantic VllmConfig whose field is typed with a config class."""
+    """(field, VllmConfig's annotation of it): the given options ``create_engine_config`` passes
+    unchanged to a pydantic ``VllmConfig``, so that VllmConfig's validation of that field is the
+    release's own check of the value alone: the ``VllmConfig(...)`` call holds ``field=self.field``,
+    no method of EngineArgs assigns ``self.field``, EngineArgs has no ``create_<field>``, and
+    VllmConfig has no field validator for it and no before / wrap / plain model validator."""
     vc = _vllm_config_class()
-    if vc is None or not hasattr(vc, "__pydantic_fields__") and not hasattr(vc, "__pydantic_validator__"):
+    if vc is None or not hasattr(vc, "__pydantic_validator__"):
         return []
+    deco = getattr(vc, "__pydantic_decorators__", None)
+    if deco is None or any(getattr(v.info, "mode", "after") != "after" for v in deco.model_validators.values()):
+        return []
+    checked = set()
+    for v in deco.field_validators.values():
+        checked |= set(getattr(v.info, "fields", ()) or ())
     try:
-        src = inspect.getsource(ea_cls.create_engine_config)
+        call = _call_text(inspect.getsource(ea_cls.create_engine_config), "VllmConfig")
+        whole = "\n".join(inspect.getsource(c) for c in ea_cls.__mro__ if c.__module__.startswith("vllm."))
     except Exception:  # noqa: BLE001
         return []
     hints = _hints(vc)
     own = {n for n, _ in inspect.getmembers(ea_cls, inspect.isfunction)}
     out = []
     for field in sorted(given):
-        if f"create_{field}" in own or field not in hints:
+        if f"create_{field}" in own or field not in hints or field in checked or "*" in checked:
             continue
-        if not re.search(rf"\b{field}\s*=\s*self\.{field}\b", src):
+        if not re.search(rf"(?<![\w.]){field}\s*=\s*self\.{field}\b(?!\s*[.\[(])", call):
             continue
-        tp = hints[field]
-        if any(isinstance(c, type) and _is_config_class(c) for c in [tp, *typing.get_args(tp)]):
-            out.append((field, tp))
+        if re.search(rf"self\.{field}\s*=(?!=)", whole):
+            continue
+        out.append((field, hints[field]))
     return out
 
 
@@ -371,9 +393,14 @@ def _step_fn(step: str, ns: argparse.Namespace, stand_ins: int, tp: Any = None) 
 
             field = step.split(":", 1)[1]
             value = getattr(ea, field)
-            if value is None or _is_config_class(type(value)):
+            if value is None:
                 return
-            TypeAdapter(tp).validate_python(value)
+            config = getattr(_vllm_config_class(), "__pydantic_config__", None)
+            try:
+                adapter = TypeAdapter(tp, config=config)
+            except Exception:  # noqa: BLE001 - a type with a config of its own takes none
+                adapter = TypeAdapter(tp)
+            adapter.validate_python(value)
             return
         getattr(ea, step)(*([None] * stand_ins))
     return go

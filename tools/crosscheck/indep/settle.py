@@ -8,7 +8,8 @@ option strings, and the value's shape: a mapping with its keys, a string, or ano
 
 A failure is *about* an option only for reasons that do not depend on a model or this machine:
 
-* structural (any step): a pydantic error located at a key of the option's own mapping (or, for
+* structural (any step): a pydantic error of the one value a ``hand_over:<field>`` step
+  validates (VllmConfig's annotation of that field); a pydantic error located at a key of the option's own mapping (or, for
   a step building a class from several options, at the option's dest) whose type is not
   ``missing``; an unexpected keyword argument that is a key the line gave; a non-object handed
   to a step that needs a mapping (``**`` of a non-mapping, ``.update`` / ``.items`` of one, a
@@ -72,9 +73,13 @@ def about(failure: dict[str, Any], given: dict[str, dict[str, Any]]) -> list[tup
             return [field] if own["shape"] == "mapping" and key in own["keys"] else []
         return [d for d, g in given.items() if g["shape"] == "mapping" and key in g["keys"]]
 
+    whole = str(failure.get("step") or "").startswith("hand_over:") and own is not None
     for err in failure.get("errors") or []:
         loc, kind = list(err.get("loc") or []), err.get("type") or ""
         if kind == "missing" or environmental("", err.get("msg") or ""):
+            continue
+        if whole:  # VllmConfig's validation of this one value
+            add(field, f"pydantic {kind} of the value VllmConfig is given")
             continue
         if not loc:
             if own is not None and own["shape"] != "mapping" and kind in NON_OBJECT_PYDANTIC:
