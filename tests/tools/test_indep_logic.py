@@ -196,6 +196,13 @@ def test_settle_shapes_and_the_post_parse_verdict():
     assert settle.settles([other], certain, nc) is False
     assert settle.settles([sc_err], [], nc) is None
     assert settle.settles([], certain, nc) is False
+    # vLLM's preprocessing rewrote the word the line wrote: the word names the option too
+    level = [{"step": "hand_over:optimization_level", "dest": "optimization_level",
+              "strings": ["--optimization-level"], "words": ["-O.level=3"], "message": "m", "why": "w"}]
+    o_err = {"code": "VL101", "option": "-O.level", "message": "`-O.level` was removed"}
+    assert settle.certain_names(level) == {"--optimization-level", "-o.level"}
+    assert settle.settles([o_err], level, nc) is True
+    assert settle.settles([o_err], [{**level[0], "words": []}], nc) is False
 
 
 def _indep_run():

@@ -16,7 +16,8 @@ Protocol (JSON, one object per line): the first line written is ``{"ready": true
 * ``{"op": "start", "argv": [...]}``: after a parse the parser accepted, the model-free part of
   the release's own start-up (``start_settle``): ``{"parsed": bool, "failures": [...],
   "certain": [...]}``; each failure is ``{"step", "message", "about": [dest, ...]}`` and each
-  certain refusal ``{"step", "dest", "strings", "message", "why"}``.
+  certain refusal ``{"step", "dest", "strings", "words", "message", "why"}`` (``words``: the
+  option words of the line that set that dest).
 """
 
 from __future__ import annotations
@@ -424,6 +425,30 @@ def _failure(step: str, field: Optional[str], stand_ins: int, e: BaseException) 
             "message": _exception_text(e)[:500], "errors": errors, "where": where}
 
 
+def _words_for(live: Any, argv: list[str], dest: str, default: Any) -> list[str]:
+    """The option words of ``argv`` that set ``dest``: without the word (or the word and the one
+    after it) the parse leaves ``dest`` at its default. vLLM's argv preprocessing rewrites some
+    words (``-O.level=3`` becomes ``--optimization-level .level=3``), so the option strings of
+    the action are not always what the line wrote."""
+    out = []
+    for i, w in enumerate(argv):
+        if not w.startswith("-") or w == "-":
+            continue
+        for cut in (argv[:i] + argv[i + 1:], argv[:i] + argv[i + 2:]):
+            ns = _parsed(live, cut)
+            if ns is None:
+                continue
+            value = getattr(ns, dest, default)
+            try:
+                unset = value is default or bool(value == default)
+            except Exception:  # noqa: BLE001
+                unset = False
+            if unset:
+                out.append(w)
+                break
+    return out
+
+
 def start_settle(live: Any, serve: argparse.ArgumentParser, argv: list[str]) -> dict[str, Any]:
     """The model-free part of the release's start-up on what the parser made of ``argv``:
     ``EngineArgs.from_cli_args`` (its ``__post_init__``), each ``create_*_config`` of EngineArgs
@@ -459,6 +484,7 @@ def start_settle(live: Any, serve: argparse.ArgumentParser, argv: list[str]) -> 
             setattr(ns2, dest, defaults.get(dest))
             if _run(_step_fn(step, ns2, n, tp)) is None:
                 certain.append({"step": step, "dest": dest, "strings": given[dest]["strings"],
+                                "words": _words_for(live, argv, dest, defaults.get(dest)),
                                 "message": rec["message"], "why": why})
     return {"parsed": True, "failures": failures, "certain": certain}
 

@@ -126,11 +126,12 @@ def shape(value: Any) -> dict[str, Any]:
 
 
 def certain_names(certain: list[dict[str, Any]]) -> set[str]:
-    """The option strings of the certain refusals, as ``verdict`` compares names."""
+    """The option strings of the certain refusals and the option words of the line that set
+    them (``-O.level=3`` -> ``-o.level``), as ``verdict`` compares names."""
     out = set()
     for c in certain:
-        for s in c.get("strings") or []:
-            out.add(s.replace("_", "-").lower())
+        for s in [*(c.get("strings") or []), *(c.get("words") or [])]:
+            out.add(s.split("=", 1)[0].replace("_", "-").lower())
     return out
 
 
