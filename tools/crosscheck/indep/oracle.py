@@ -426,8 +426,8 @@ def _failure(step: str, field: Optional[str], stand_ins: int, e: BaseException) 
 
 
 def _words_for(live: Any, argv: list[str], dest: str, default: Any) -> list[str]:
-    """The option words of ``argv`` that set ``dest``: without the word (or the word and the one
-    after it) the parse leaves ``dest`` at its default. vLLM's argv preprocessing rewrites some
+    """The option words of ``argv`` that set ``dest``: without the word (or, when the line without
+    it does not parse, the word and the one after it) the parse leaves ``dest`` at its default. vLLM's argv preprocessing rewrites some
     words (``-O.level=3`` becomes ``--optimization-level .level=3``), so the option strings of
     the action are not always what the line wrote."""
     out = []
@@ -437,7 +437,7 @@ def _words_for(live: Any, argv: list[str], dest: str, default: Any) -> list[str]
         for cut in (argv[:i] + argv[i + 1:], argv[:i] + argv[i + 2:]):
             ns = _parsed(live, cut)
             if ns is None:
-                continue
+                continue  # a value left over: try without it too
             value = getattr(ns, dest, default)
             try:
                 unset = value is default or bool(value == default)
@@ -445,7 +445,7 @@ def _words_for(live: Any, argv: list[str], dest: str, default: Any) -> list[str]
                 unset = False
             if unset:
                 out.append(w)
-                break
+            break
     return out
 
 
