@@ -95,3 +95,147 @@ def test_docs_mutations_are_seeded():
     assert out == [gen_docs.line(lines, "9.9", 0, i, opts, others, gen_grammar.value_words) for i in range(100)]
     tags = {t for _, t in out}
     assert {"as-written", "typo", "foreign", "wrong_choice", "respell", "drop_value"} <= tags
+
+
+# --- the start-up settle (settle.py; run.py's post-parse column) ---------------------------------
+
+import importlib.util  # noqa: E402
+
+import settle  # noqa: E402
+
+GIVEN = {
+    "speculative_config": {"strings": ["--speculative-config", "-sc"], "shape": "mapping",
+                           "keys": ["method", "foo"]},
+    "diffusion_config": {"strings": ["--diffusion-config", "-dc"], "shape": "other", "keys": []},
+    "watermark_config": {"strings": ["--watermark-config"], "shape": "str", "keys": []},
+    "load_format": {"strings": ["--load-format"], "shape": "str", "keys": []},
+    "port": {"strings": ["--port"], "shape": "other", "keys": []},
+}
+
+
+def _f(step, field, etype, message, errors=None, stand_ins=0):
+    return {"step": step, "field": field, "type": etype, "message": message, "errors": errors,
+            "stand_ins": stand_ins}
+
+
+def test_settle_finds_what_a_failure_is_about():
+    about = lambda f: [d for d, _ in settle.about(f, GIVEN)]  # noqa: E731
+    sc = "create_speculative_config"
+    cases = [
+        # pydantic error at a key the line gave, in the option's own class
+        (_f(sc, "speculative_config", "ValidationError", "1 validation error",
+            [{"type": "unexpected_keyword_argument", "loc": ["foo"]}], 2), ["speculative_config"]),
+        (_f(sc, "speculative_config", "ValidationError", "x",
+            [{"type": "int_parsing", "loc": ["method", 0]}], 2), ["speculative_config"]),
+        # a missing field, a key the line did not give, a root error of a mapping: about nothing
+        (_f(sc, "speculative_config", "ValidationError", "x", [{"type": "missing", "loc": ["method"]}], 2), []),
+        (_f(sc, "speculative_config", "ValidationError", "x", [{"type": "int_parsing", "loc": ["model"]}], 2), []),
+        (_f(sc, "speculative_config", "ValidationError", "Value error, --speculative-config needs a model",
+            [{"type": "value_error", "loc": []}], 2), []),
+        # stdlib dataclass: unexpected keyword that is (not) a given key
+        (_f(sc, "speculative_config", "TypeError", "__init__() got an unexpected keyword argument 'foo'",
+            None, 2), ["speculative_config"]),
+        (_f(sc, "speculative_config", "TypeError", "__init__() got an unexpected keyword argument 'bar'",
+            None, 2), []),
+        # a non-object handed over as a mapping (only when the value is not a mapping)
+        (_f("create_diffusion_config", "diffusion_config", "AttributeError",
+            "'int' object has no attribute 'update'"), ["diffusion_config"]),
+        (_f("create_diffusion_config", "diffusion_config", "TypeError",
+            "DiffusionConfig() argument after ** must be a mapping, not list"), ["diffusion_config"]),
+        (_f(sc, "speculative_config", "AttributeError", "'dict' object has no attribute 'update'", None, 2), []),
+        (_f("hand_over:diffusion_config", "diffusion_config", "ValidationError", "x",
+            [{"type": "dataclass_type", "loc": []}]), ["diffusion_config"]),
+        # VllmConfig's validation of one handed-over value: any error but missing is about it
+        (_f("hand_over:load_format", "load_format", "ValidationError", "x",
+            [{"type": "enum", "loc": []}]), ["load_format"]),
+        (_f("hand_over:load_format", "load_format", "ValidationError", "x",
+            [{"type": "missing", "loc": ["a"]}]), []),
+        (_f("hand_over:load_format", "load_format", "ValidationError", "x",
+            [{"type": "value_error", "loc": [], "msg": "No such file: x"}]), []),
+        (_f("create_watermark_config", "watermark_config", "JSONDecodeError", "Expecting value"),
+         ["watermark_config"]),
+        (_f("create_diffusion_config", "diffusion_config", "JSONDecodeError", "Expecting value"), []),
+        # a class built from several options: the error's loc is a dest the line gave
+        (_f("create_load_config", None, "ValidationError", "x",
+            [{"type": "literal_error", "loc": ["load_format"]}]), ["load_format"]),
+        (_f("create_load_config", None, "ValidationError", "x",
+            [{"type": "literal_error", "loc": ["download_dir"]}]), []),
+        # named in the message: only a step without stand-ins
+        (_f("from_cli_args", None, "ValueError", "--port must be set with -sc"), ["port", "speculative_config"]),
+        (_f("from_cli_args", None, "ValueError", "bad value for 'foo' in the config"), ["speculative_config"]),
+        (_f("from_cli_args", None, "ValueError", "the portable build"), []),
+        (_f(sc, "speculative_config", "ValueError", "--port must be set with -sc", None, 2), []),
+        # this machine: about nothing, whatever it names
+        (_f("from_cli_args", None, "FileNotFoundError", "--port: No such file"), []),
+        (_f("from_cli_args", None, "RuntimeError", "--port needs CUDA"), []),
+        (_f(sc, "speculative_config", "ValidationError", "x",
+            [{"type": "value_error", "loc": ["foo"], "msg": "Value error, file does not exist"}], 2), []),
+    ]
+    for failure, want in cases:
+        assert about(failure) == want, (failure, about(failure))
+
+
+def test_settle_shapes_and_the_post_parse_verdict():
+    assert settle.shape({"b": 1, "a": 2}) == {"shape": "mapping", "keys": ["a", "b"]}
+    assert settle.shape("x")["shape"] == "str" and settle.shape(3)["shape"] == "other"
+    assert settle.shape(None)["shape"] == "other" and settle.shape([])["shape"] == "other"
+    two = _f("create_speculative_config", "speculative_config", "ValidationError", "2 validation errors",
+             [{"type": "string_type", "loc": ["method"]}, {"type": "unexpected_keyword_argument", "loc": ["foo"]},
+              {"type": "missing", "loc": ["model"]}], 2)
+    (dest, why), = settle.about(two, GIVEN)
+    assert dest == "speculative_config" and "'method'" in why and "'foo'" in why and "'model'" not in why
+    certain = [{"step": "create_speculative_config", "dest": "speculative_config",
+                "strings": ["--speculative-config", "-sc"], "message": "m", "why": "w"}]
+    sc_err = {"code": "VL105", "option": "-sc", "message": "value of `-sc` must be a JSON object"}
+    dotted = {"code": "VL105", "option": None, "message": "unknown key `foo` in `--speculative-config.foo`"}
+    other = {"code": "VL101", "option": "--device", "message": "`--device` was removed"}
+    nc = verdict.names_culprit
+    assert settle.settles([sc_err], certain, nc) is True
+    assert settle.settles([dotted], certain, nc) is True
+    assert settle.settles([sc_err, other], certain, nc) is False  # one lint error start does not settle
+    assert settle.settles([other], certain, nc) is False
+    assert settle.settles([sc_err], [], nc) is None
+    assert settle.settles([], certain, nc) is False
+    # vLLM's preprocessing rewrote the word the line wrote: the word names the option too
+    level = [{"step": "hand_over:optimization_level", "dest": "optimization_level",
+              "strings": ["--optimization-level"], "words": ["-O.level=3"], "message": "m", "why": "w"}]
+    o_err = {"code": "VL101", "option": "-O.level", "message": "`-O.level` was removed"}
+    assert settle.certain_names(level) == {"--optimization-level", "-o.level"}
+    assert settle.settles([o_err], level, nc) is True
+    assert settle.settles([o_err], [{**level[0], "words": []}], nc) is False
+
+
+def _indep_run():
+    spec = importlib.util.spec_from_file_location("indep_run_for_tests",
+                                                  ROOT / "tools" / "crosscheck" / "indep" / "run.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_post_parse_lines_leave_the_denominator():
+    run = _indep_run()
+    assert run.measured({"lines": 300, "post-parse": 4}) == 296
+    assert run.measured({"lines": 10}) == 10 and run.measured({}) == 0
+    counts = {"lines": 300, "agree": 290, "missed": 3, "false-alarm": 3, "post-parse": 4}
+    gen = {"counts": counts, "by_tag": {"grammar": counts}, "problems": []}
+    docs = {"counts": {"lines": 100, "agree": 100}, "by_tag": {"as-written": {"lines": 100, "agree": 100}},
+            "problems": []}
+    md = run.markdown([{"release": "9.9", "docs_lines": 7, "docs": docs, "grammar": gen}], 300, 0)
+    head, _, row = md.splitlines()[:3]
+    assert head.count("post-parse: both refuse") == 2
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert len(cells) == len(head.strip("|").split("|"))
+    assert cells[5] == "98.0" and cells[6] == "3 / 3" and cells[7] == "4"  # 290 / 296
+    assert cells[2].startswith("100.0") and cells[4] == "0"
+
+
+def test_the_vllm_config_call_is_read_with_its_parentheses():
+    import oracle
+
+    src = ("def create_engine_config(self):\n    x = f(VllmConfig)\n"
+           "    config = VllmConfig(\n        a=self.a,\n        b=g(self.b),\n        c=(1, 2),\n    )\n"
+           "    other = SubVllmConfig(d=self.d)\n")
+    call = oracle._call_text(src, "VllmConfig")
+    assert "a=self.a" in call and "b=g(self.b)" in call and "c=(1, 2)" in call and "self.d" not in call
+    assert oracle._call_text("y = SubVllmConfig(a=1)", "VllmConfig") == ""

@@ -12,14 +12,25 @@ Protocol (JSON, one object per line): the first line written is ``{"ready": true
   choices, type callable and the callables it wraps, default, action class) and, for options that
   build a config class from JSON, that class's fields (name, kind, init, private);
 * ``{"op": "parse", "argv": [...]}`` (the words after ``vllm serve``): ``{"refused": bool,
-  "message": str | None, "stage": "argparse" | "exception" | "validate" | null}``.
+  "message": str | None, "stage": "argparse" | "exception" | "validate" | null}``;
+* ``{"op": "start", "argv": [...]}``: after a parse the parser accepted, the model-free part of
+  the release's own start-up (``start_settle``): ``{"parsed": bool, "failures": [...],
+  "certain": [...]}``; each failure is ``{"step", "message", "about": [dest, ...]}`` and each
+  certain refusal ``{"step", "dest", "strings", "words", "message", "why"}`` (``words``: the
+  option words of the line that set that dest).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections.abc
 import contextlib
+import copy
 import dataclasses
+import inspect
+import re
+import signal
+import socket
 import enum
 import io
 import json
@@ -29,7 +40,7 @@ import sys
 import typing
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 CROSSCHECK = Path(__file__).resolve().parent.parent
 
@@ -215,6 +226,269 @@ def parse(live: Any, argv: list[str]) -> dict[str, Any]:
     return {"refused": False, "message": None, "stage": None}
 
 
+# --- start-up settle ------------------------------------------------------------------------
+
+#: start-up steps that need the model (or build the whole engine): never run here
+NEEDS_MODEL = ("create_model_config", "create_engine_config")
+
+
+class _NoNetwork:
+    """Sockets refuse to connect while a start step runs (a draft model must not be downloaded)."""
+
+    def __enter__(self) -> None:
+        def refuse(*a: Any, **k: Any) -> Any:
+            raise ConnectionRefusedError("network disabled during the start-up settle")
+
+        self.saved = (socket.socket.connect, socket.create_connection)
+        socket.socket.connect = refuse  # type: ignore[method-assign]
+        socket.create_connection = refuse  # type: ignore[assignment]
+
+    def __exit__(self, *exc: Any) -> None:
+        socket.socket.connect, socket.create_connection = self.saved  # type: ignore[method-assign]
+
+
+def _timeout(*a: Any) -> None:
+    raise TimeoutError("start step timed out")
+
+
+def _parsed(live: Any, argv: list[str]) -> Any:
+    """The namespace of an accepted parse (validate_parsed_serve_args included), else None."""
+    full = ["serve", *argv] if live.via_serve else list(argv)
+    sys.argv = ["vllm", *full]
+    try:
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            ns = live.top.parse_args(list(full))
+            if live.validate is not None:
+                live.validate(ns)
+    except BaseException:  # noqa: BLE001
+        return None
+    return ns
+
+
+def _engine_args_class() -> Any:
+    import importlib
+
+    mod = importlib.import_module("vllm.engine.arg_utils")
+    return getattr(mod, "AsyncEngineArgs", None) or mod.EngineArgs
+
+
+def _vllm_config_class() -> Any:
+    import importlib
+
+    for name in ("vllm.config", "vllm.config.vllm"):
+        try:
+            cls = getattr(importlib.import_module(name), "VllmConfig", None)
+        except Exception:  # noqa: BLE001
+            cls = None
+        if cls is not None:
+            return cls
+    return None
+
+
+def _given(serve: argparse.ArgumentParser, ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """dest -> option strings and value shape, for the dests whose parsed value is not the default."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import settle
+
+    out: dict[str, dict[str, Any]] = {}
+    for action in serve._actions:
+        dest = action.dest
+        if dest in ("help", argparse.SUPPRESS) or not hasattr(ns, dest):
+            continue
+        value = getattr(ns, dest)
+        try:
+            same = value is action.default or bool(value == action.default)
+        except Exception:  # noqa: BLE001 - a config object's __eq__
+            same = False
+        if same:
+            continue
+        rec = out.setdefault(dest, {"strings": [], **settle.shape(value)})
+        rec["strings"] = sorted(set(rec["strings"]) | set(action.option_strings))
+    return out
+
+
+def _steps(ea_cls: Any) -> list[tuple[str, Optional[str], int]]:
+    """(step, the field it hands over or None, how many stand-ins it gets)."""
+    fields = {f.name for f in dataclasses.fields(ea_cls)}
+    out: list[tuple[str, Optional[str], int]] = [("from_cli_args", None, 0)]
+    for name, fn in sorted(inspect.getmembers(ea_cls, inspect.isfunction)):
+        if not re.fullmatch(r"create_\w+_config", name) or name in NEEDS_MODEL:
+            continue
+        params = list(inspect.signature(fn).parameters.values())[1:]
+        required = [p for p in params if p.default is inspect.Parameter.empty
+                    and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        field = name[len("create_"):]
+        out.append((name, field if field in fields else None, len(required)))
+    return out
+
+
+def _call_text(src: str, callee: str) -> str:
+    """The argument text of the first ``callee(...)`` call in ``src`` (parentheses balanced)."""
+    m = re.search(rf"(?<![\w.]){callee}\(", src)
+    if not m:
+        return ""
+    depth, i = 1, m.end()
+    while i < len(src) and depth:
+        depth += {"(": 1, ")": -1}.get(src[i], 0)
+        i += 1
+    return src[m.end():i - 1]
+
+
+def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str, Any]]:
+    """(field, VllmConfig's annotation of it): the given options ``create_engine_config`` passes
+    unchanged to a pydantic ``VllmConfig``, so that VllmConfig's validation of that field is the
+    release's own check of the value alone: the ``VllmConfig(...)`` call holds ``field=self.field``,
+    no method of EngineArgs assigns ``self.field``, EngineArgs has no ``create_<field>``, and
+    VllmConfig has no field validator for it and no before / wrap / plain model validator."""
+    vc = _vllm_config_class()
+    if vc is None or not hasattr(vc, "__pydantic_validator__"):
+        return []
+    deco = getattr(vc, "__pydantic_decorators__", None)
+    if deco is None or any(getattr(v.info, "mode", "after") != "after" for v in deco.model_validators.values()):
+        return []
+    checked = set()
+    for v in deco.field_validators.values():
+        checked |= set(getattr(v.info, "fields", ()) or ())
+    try:
+        call = _call_text(inspect.getsource(ea_cls.create_engine_config), "VllmConfig")
+        whole = "\n".join(inspect.getsource(c) for c in ea_cls.__mro__ if c.__module__.startswith("vllm."))
+    except Exception:  # noqa: BLE001
+        return []
+    hints = _hints(vc)
+    own = {n for n, _ in inspect.getmembers(ea_cls, inspect.isfunction)}
+    out = []
+    for field in sorted(given):
+        if f"create_{field}" in own or field not in hints or field in checked or "*" in checked:
+            continue
+        if not re.search(rf"(?<![\w.]){field}\s*=\s*self\.{field}\b(?!\s*[.\[(])", call):
+            continue
+        if re.search(rf"self\.{field}\s*=(?!=)", whole):
+            continue
+        out.append((field, hints[field]))
+    return out
+
+
+def _run(fn: Any) -> Optional[BaseException]:
+    old = signal.signal(signal.SIGALRM, _timeout)
+    signal.alarm(60)
+    try:
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()), _NoNetwork():
+            fn()
+    except BaseException as e:  # noqa: BLE001
+        return e
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return None
+
+
+def _step_fn(step: str, ns: argparse.Namespace, stand_ins: int, tp: Any = None) -> Any:
+    ea_cls = _engine_args_class()
+
+    def go() -> None:
+        ea = ea_cls.from_cli_args(ns)
+        if step == "from_cli_args":
+            return
+        if step.startswith("hand_over:"):
+            from pydantic import TypeAdapter
+
+            field = step.split(":", 1)[1]
+            value = getattr(ea, field)
+            if value is None:
+                return
+            config = getattr(_vllm_config_class(), "__pydantic_config__", None)
+            try:
+                adapter = TypeAdapter(tp, config=config)
+            except Exception:  # noqa: BLE001 - a type with a config of its own takes none
+                adapter = TypeAdapter(tp)
+            adapter.validate_python(value)
+            return
+        getattr(ea, step)(*([None] * stand_ins))
+    return go
+
+
+def _failure(step: str, field: Optional[str], stand_ins: int, e: BaseException) -> dict[str, Any]:
+    errors = None
+    if type(e).__name__ == "ValidationError" and hasattr(e, "errors"):
+        try:
+            errors = [{"type": x.get("type"), "loc": [str(p) for p in x.get("loc") or ()],
+                       "msg": str(x.get("msg"))[:200]} for x in e.errors()]
+        except Exception:  # noqa: BLE001
+            errors = None
+    where = None
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        where = f"{Path(tb.tb_frame.f_code.co_filename).name}:{tb.tb_lineno}"
+    return {"step": step, "field": field, "stand_ins": stand_ins, "type": type(e).__name__,
+            "message": _exception_text(e)[:500], "errors": errors, "where": where}
+
+
+def _words_for(live: Any, argv: list[str], dest: str, default: Any) -> list[str]:
+    """The option words of ``argv`` that set ``dest``: without the word (or, when the line without
+    it does not parse, the word and the one after it) the parse leaves ``dest`` at its default. vLLM's argv preprocessing rewrites some
+    words (``-O.level=3`` becomes ``--optimization-level .level=3``), so the option strings of
+    the action are not always what the line wrote."""
+    out = []
+    for i, w in enumerate(argv):
+        if not w.startswith("-") or w == "-":
+            continue
+        for cut in (argv[:i] + argv[i + 1:], argv[:i] + argv[i + 2:]):
+            ns = _parsed(live, cut)
+            if ns is None:
+                continue  # a value left over: try without it too
+            value = getattr(ns, dest, default)
+            try:
+                unset = value is default or bool(value == default)
+            except Exception:  # noqa: BLE001
+                unset = False
+            if unset:
+                out.append(w)
+            break
+    return out
+
+
+def start_settle(live: Any, serve: argparse.ArgumentParser, argv: list[str]) -> dict[str, Any]:
+    """The model-free part of the release's start-up on what the parser made of ``argv``:
+    ``EngineArgs.from_cli_args`` (its ``__post_init__``), each ``create_*_config`` of EngineArgs
+    but the model's and the engine's (``None`` for the model configs it takes), and each given
+    option create_engine_config hands to a pydantic VllmConfig as ``field=self.field`` validated
+    against VllmConfig's annotation. A failure counts as certain when ``settle.about`` finds it
+    about an option the line gave and the same step passes with that option at its default."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import settle
+
+    ns = _parsed(live, argv)
+    if ns is None:
+        return {"parsed": False, "failures": [], "certain": []}
+    given = _given(serve, ns)
+    defaults = {a.dest: a.default for a in serve._actions}
+    ea_cls = _engine_args_class()
+    steps: list[tuple[str, Optional[str], int, Any]] = [(s, f, n, None) for s, f, n in _steps(ea_cls)]
+    failures, certain = [], []
+    first = _run(_step_fn("from_cli_args", copy.copy(ns), 0))
+    if first is None:
+        steps += [(f"hand_over:{f}", f, 0, tp) for f, tp in _hand_overs(ea_cls, given)]
+    else:
+        steps = steps[:1]  # the later steps start from the EngineArgs that could not be made
+    for step, field, n, tp in steps:
+        e = first if step == "from_cli_args" else _run(_step_fn(step, _parsed(live, argv), n, tp))
+        if e is None:
+            continue
+        rec = _failure(step, field, n, e)
+        rec["about"] = [d for d, _ in settle.about(rec, given)]
+        failures.append(rec)
+        for dest, why in settle.about(rec, given):
+            ns2 = _parsed(live, argv)
+            setattr(ns2, dest, defaults.get(dest))
+            if _run(_step_fn(step, ns2, n, tp)) is None:
+                certain.append({"step": step, "dest": dest, "strings": given[dest]["strings"],
+                                "words": _words_for(live, argv, dest, defaults.get(dest)),
+                                "message": rec["message"], "why": why})
+    return {"parsed": True, "failures": failures, "certain": certain}
+
+
 def serve_of(live: Any) -> argparse.ArgumentParser:
     if not live.via_serve:
         return live.top
@@ -253,6 +527,8 @@ def main() -> int:
         try:
             if req["op"] == "grammar":
                 rec = grammar(serve_of(live))
+            elif req["op"] == "start":
+                rec = start_settle(live, serve_of(live), req["argv"])
             else:
                 rec = parse(live, req["argv"])
         except BaseException as e:  # noqa: BLE001 - never lose the protocol

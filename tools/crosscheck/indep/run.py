@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 
 import gen_docs  # noqa: E402
 import gen_grammar  # noqa: E402
+import settle  # noqa: E402
 import shrink  # noqa: E402
 import verdict  # noqa: E402
 
@@ -103,7 +104,9 @@ def grammar_of(version: str, work: Path, refresh: bool, oracle: Optional[Oracle]
 
 
 class Judge:
-    """Both verdicts of one argv at one release, memoised."""
+    """Both verdicts of one argv at one release, memoised. A false alarm whose every lint error
+    names an option the release's start-up refuses for certain (``oracle.py`` ``start``) is
+    ``post-parse`` ("post-parse: both refuse"), left out of the agreement's denominator."""
 
     def __init__(self, oracle: Oracle, version: str, db: Optional[str]):
         self.oracle, self.version, self.db = oracle, version, db
@@ -114,7 +117,13 @@ class Judge:
         if key not in self.memo:
             real = self.oracle.ask({"op": "parse", "argv": list(argv)})
             mine = verdict.lint(list(argv), self.version, self.db)
-            self.memo[key] = (real, mine, verdict.compare(real, mine))
+            c = verdict.compare(real, mine)
+            if c["kind"] == "false-alarm" and not real["refused"]:
+                start = self.oracle.ask({"op": "start", "argv": list(argv)})
+                c["start"] = start
+                if settle.settles(mine["errors"], start.get("certain") or [], verdict.names_culprit):
+                    c["kind"] = "post-parse"
+            self.memo[key] = (real, mine, c)
         return self.memo[key]
 
     def same_problem(self, kind: str) -> Any:
@@ -131,8 +140,13 @@ def run_generator(name: str, lines: list[tuple[list[str], str]], judge: Judge, s
     by_tag: dict[str, Counter] = defaultdict(Counter)
     problems: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
     shrunk_for: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+    post_parse: list[dict[str, Any]] = []
     for argv, tag in lines:
         real, mine, c = judge(argv)
+        if c["kind"] == "post-parse":
+            post_parse.append({"line": list(argv), "tag": tag,
+                               "lint": [f"{e['code']} {e['message']}" for e in mine["errors"]],
+                               "start": c["start"]["certain"]})
         counts["lines"] += 1
         counts[c["kind"]] += 1
         by_tag[tag]["lines"] += 1
@@ -154,13 +168,18 @@ def run_generator(name: str, lines: list[tuple[list[str], str]], judge: Judge, s
         small = shrunk_for[key]
         pk = (kind, small)
         if pk not in problems:
-            sreal, smine, _ = judge(list(small))
+            sreal, smine, sc = judge(list(small))
+            start = sc.get("start") or {}
             problems[pk] = {"kind": kind, "line": list(small), "example": list(argv), "tag": tag, "count": 0,
                             "real": sreal.get("message"), "stage": sreal.get("stage"),
                             "lint": [f"{e['code']} {e['message']}" for e in smine["errors"]],
-                            "lint_other_errors": [f"{e['code']} {e['message']}" for e in smine["other_errors"]]}
+                            "lint_other_errors": [f"{e['code']} {e['message']}" for e in smine["other_errors"]],
+                            "start_certain": [f"{x['step']} {x['dest']}: {x['why']}: {x['message']}"
+                                              for x in start.get("certain") or []],
+                            "start_failures": [f"{x['step']}: {x['message']}" for x in start.get("failures") or []]}
         problems[pk]["count"] += 1
     return {"generator": name, "counts": dict(counts), "by_tag": {k: dict(v) for k, v in by_tag.items()},
+            "post_parse": post_parse,
             "problems": sorted(problems.values(), key=lambda p: (-p["count"], p["kind"], p["line"]))}
 
 
@@ -168,10 +187,16 @@ def pct(a: int, b: int) -> str:
     return "n/a" if not b else f"{100.0 * a / b:.1f}"
 
 
+def measured(counts: dict[str, int]) -> int:
+    """The agreement's denominator: the lines but those both refuse, vLLM after parsing."""
+    return counts.get("lines", 0) - counts.get("post-parse", 0)
+
+
 def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
     out = [f"| release | docs lines | realistic-docs agree % (as written / mutated) | missed / false alarms | "
-           f"oracle-grammar agree % | missed / false alarms | culprit named % (named / measured) |",
-           "|---|---|---|---|---|---|---|"]
+           f"post-parse: both refuse | oracle-grammar agree % | missed / false alarms | post-parse: both refuse | "
+           f"culprit named % (named / measured) |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         d, g = r["docs"]["counts"], r["grammar"]["counts"]
         tags = r["docs"]["by_tag"]
@@ -182,10 +207,12 @@ def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
                 mut.update(c)
         cm = d.get("culprit_measured", 0) + g.get("culprit_measured", 0)
         cn = d.get("culprit_named", 0) + g.get("culprit_named", 0)
-        out.append(f"| {r['release']} | {r['docs_lines']} | {pct(d.get('agree', 0), d['lines'])} "
-                   f"({pct(aw.get('agree', 0), aw.get('lines', 0))} / {pct(mut.get('agree', 0), mut.get('lines', 0))}) | "
-                   f"{d.get('missed', 0)} / {d.get('false-alarm', 0)} | {pct(g.get('agree', 0), g['lines'])} | "
-                   f"{g.get('missed', 0)} / {g.get('false-alarm', 0)} | {pct(cn, cm)} ({cn} / {cm}) |")
+        out.append(f"| {r['release']} | {r['docs_lines']} | {pct(d.get('agree', 0), measured(d))} "
+                   f"({pct(aw.get('agree', 0), measured(aw))} / {pct(mut.get('agree', 0), measured(mut))}) | "
+                   f"{d.get('missed', 0)} / {d.get('false-alarm', 0)} | {d.get('post-parse', 0)} | "
+                   f"{pct(g.get('agree', 0), measured(g))} | "
+                   f"{g.get('missed', 0)} / {g.get('false-alarm', 0)} | {g.get('post-parse', 0)} | "
+                   f"{pct(cn, cm)} ({cn} / {cm}) |")
     out.append("")
     out.append(f"-n {n} per generator and release, seed {seed}.")
     out.append("")
@@ -198,6 +225,8 @@ def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
                 lint = "; ".join(x[:120] for x in p["lint"]) or "silent"
                 line = " ".join(shlex.quote(w) for w in p["line"])[:160]
                 out.append(f"- {r['release']} {p['kind']} x{p['count']} {gen}: `{line}` | {real} | {lint}")
+                for x in p.get("start_certain") or []:
+                    out.append(f"  - start refuses: {x[:240]}")
     return "\n".join(out) + "\n"
 
 
@@ -276,7 +305,8 @@ def main() -> int:
         oracle.close()
         res["seconds"] = round(time.time() - t0, 1)
         d, g = res["docs"]["counts"], res["grammar"]["counts"]
-        log(f"{version}: docs {d.get('agree', 0)}/{d['lines']} grammar {g.get('agree', 0)}/{g['lines']} "
+        log(f"{version}: docs {d.get('agree', 0)}/{measured(d)} grammar {g.get('agree', 0)}/{measured(g)} "
+            f"post-parse {d.get('post-parse', 0)}+{g.get('post-parse', 0)} "
             f"culprit {d.get('culprit_named', 0) + g.get('culprit_named', 0)}/"
             f"{d.get('culprit_measured', 0) + g.get('culprit_measured', 0)} in {res['seconds']}s")
         results.append(res)
