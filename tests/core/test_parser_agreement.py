@@ -60,6 +60,11 @@ POOLER = {"override_pooler_config": {"class": "PoolerConfig", "extra": "forbid",
     "pooling_type": {"type": "str | None"}, "normalize": {"type": "bool | None"}}}}
 
 
+#: a JSON option whose type only decodes the JSON: start-up builds the class from it
+SPECULATIVE = {"speculative_config": {"class": "SpeculativeConfig", "extra": "forbid", "fields": {
+    "model": {"type": "str | None"}, "num_speculative_tokens": {"type": "int | None"}}}}
+
+
 def _kvs(record):
     """An option whose type is parse_type/optional_type(json.loads) at 0.8.5-0.9.x (the extractor's
     ``kvs_fallback``): a value that is not `{...}` is read as KEY=VALUE integers."""
@@ -82,12 +87,14 @@ RELEASES = {
                                   opt("--optimization-level", type="int")], {**COMPILATION, **KV_EVENTS}),
     "0.24.0": _release("0.24.0", [opt("--compilation-config", ["-cc"], kind="json", type="json"),
                                   opt("--diffusion-config", ["-dc"], kind="json", type="json", optional=True),
+                                  {**opt("--speculative-config", ["-sc"], kind="json", type="json", optional=True),
+                                   "class_at_start": True},
                                   opt("--enable-expert-parallel", ["-ep"], kind="switch", type=None),
                                   {**opt("--moe-backend", choices=["auto", "cutlass", "flashinfer_cutlass"]),
                                    "transform": [["lower"], ["replace", "-", "_"]]},
                                   opt("--collect-detailed-traces", nargs="+", optional=True,
                                       choices=["all", "model", "worker", "model,worker", "worker,model"])],
-                       {**COMPILATION, **KV_EVENTS}),
+                       {**COMPILATION, **KV_EVENTS, **SPECULATIVE}),
 }
 
 
@@ -136,6 +143,9 @@ CASES = [
     ("0.13.0", "m --kv-events-config ''", set()),        # optional: the empty string is None
     ("0.24.0", "m -dc ''", set()),
     ("0.24.0", "m -dc None", set()),
+    ("0.24.0", "m -sc null", set()),               # decoded only: None is "not given" at start
+    ("0.24.0", "m -sc 3", {E105}),                 # start-up cannot build the class from it
+    ("0.24.0", "m --kv-events-config null", {E105}),   # the parser's own class refuses None
     ("0.13.0", "m --kv-events-config '{\"bogus\": 1}'", {("VL105", "warning")}),   # KVEventsConfig ignores it
     ("0.13.0", "m -cc '{\"bogus\": 1}'", {E105}),          # CompilationConfig forbids extra keys
     ("0.13.0", "m -cc.bogus 1", {E105}),

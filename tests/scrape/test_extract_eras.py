@@ -156,8 +156,9 @@ def test_era_0_8_5_dataclass_kwargs():
         "type": "json", "optional": True, "default": {}}
     assert o["--tokenizer-pool-size"]["deprecated"] == {"how": "docstring", "successor": None}
     assert o["--enable-reasoning"]["deprecated"] == {"how": "help", "successor": "--reasoning-parser"}
-    # a plain json.loads option whose dest is a config dataclass in VllmConfig
-    assert o["--speculative-config"]["kind"] == "json"
+    # a plain json.loads option whose dest is a config dataclass in VllmConfig: start-up builds it
+    assert o["--speculative-config"]["kind"] == "json" and o["--speculative-config"]["class_at_start"] is True
+    assert not any(x.get("class_at_start") for x in o.values() if x["kind"] != "json")
     # a string Literal no validator sees first: pydantic refuses any other value
     assert rec["json_configs"]["speculative_config"]["fields"]["method"] == {
         "type": "str | None", "choices": ["ngram", "eagle"], "default": None, "default_computed": False,
@@ -228,6 +229,7 @@ def test_era_0_10_types_choices_deprecations():
     assert pick(o["--compilation-config"], "aliases", "kind", "type", "default", "default_computed",
                 "config") == {"aliases": ["-O"], "kind": "json", "type": "json", "default": None,
                               "default_computed": True, "config": "VllmConfig.compilation_config"}
+    assert "class_at_start" not in o["--compilation-config"]  # parse_dataclass builds it in the parser
     assert pick(o["--limit-mm-per-prompt"], "type", "default") == {"type": "json", "default": {}}
     assert o["--max-model-len"]["type"] == "int" and o["--max-model-len"]["optional"] is True
     # --model: accepted by `vllm serve MODEL ...`, left out of `vllm serve --help`

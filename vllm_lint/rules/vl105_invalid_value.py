@@ -257,6 +257,8 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
         parsed = json.loads(v)
     except ValueError:
         return f"value of `{arg.written}` is not valid JSON", "error"
+    if parsed is None and opt.class_at_start and opt.default is None:
+        return None  # the parser only decodes it, and start-up reads None as "not given"
     if isinstance(parsed, dict):
         return _json_keys_error(ctx, opt, list(parsed), parsed)
     if opt.kind == "json":

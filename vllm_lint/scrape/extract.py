@@ -280,6 +280,7 @@ class _Extractor:
         json_configs = self._json_configs(options)
         for o in options:
             o.pop("__json_class__", None)
+            o.pop("__parses_class__", None)
         engine_args, async_only = self._engine_args()
         env = extract_env(self.p)
         for name in runtime_reads(self.p.tree, env):  # read directly, outside envs.py: runtime surface too
@@ -370,6 +371,7 @@ class _Extractor:
             hidden = list(strings)
         kind = "valued"
         typ, optional, json_cls = norm_type(kw.get("type"))
+        parses_class = json_cls is not None  # the type function itself builds the class
         if json_cls is None and isinstance(kw.get("__json_class__"), ClassInfo):
             json_cls = kw["__json_class__"]  # a dict (or string) value that builds this class later
         if action_name in ("store_true", "store_false", "store_const", "count", "help", "version",
@@ -478,6 +480,7 @@ class _Extractor:
             "deprecated": dep_how,
             "__dep_text__": dep_text,
             "__json_class__": json_cls,
+            "__parses_class__": parses_class,
         }
         transform = value_transform(kw.get("type")) if kind in ("valued", "optional_value") else None
         if transform:
@@ -502,6 +505,9 @@ class _Extractor:
                         o["kind"] = "json"
             if cls is None or o["kind"] != "json":
                 continue
+            if not o.get("__parses_class__"):
+                # argparse only decodes the JSON; the class is built from it at start-up
+                o["class_at_start"] = True
             out[o["dest"]] = {"class": cls.name, "fields": self._class_fields(cls, init_only=True),
                               "extra": "forbid" if cls.forbids_extra() else "ignore"}
             if any("BaseModel" in c.base_names() for c in cls.mro()):

@@ -71,13 +71,13 @@ class Option(Record):
 
     __slots__ = ("name", "aliases", "negations", "hidden", "dest", "kind", "type", "optional", "nargs", "choices",
                  "default", "default_computed", "group", "config", "deprecated", "transform",
-                 "kvs_fallback")
+                 "kvs_fallback", "class_at_start")
 
     def __init__(self, name: str, aliases: list[str], negations: list[str], hidden: list[str], dest: str, kind: str,
                  type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
                  default_computed: bool, group: Optional[str], config: Optional[str],
                  deprecated: Optional[dict[str, Any]], transform: Optional[list[list[str]]] = None,
-                 kvs_fallback: bool = False) -> None:
+                 kvs_fallback: bool = False, class_at_start: bool = False) -> None:
         self.name = name
         self.aliases = aliases
         self.negations = negations
@@ -95,6 +95,7 @@ class Option(Record):
         self.deprecated = deprecated
         self.transform = transform
         self.kvs_fallback = kvs_fallback
+        self.class_at_start = class_at_start
 
     @property
     def strings(self) -> list[str]:
@@ -123,6 +124,7 @@ class Option(Record):
         o.deprecated = get("deprecated")
         o.transform = get("transform")
         o.kvs_fallback = bool(get("kvs_fallback"))
+        o.class_at_start = bool(get("class_at_start"))
         return o
 
     def as_typed(self, word: str) -> str:
