@@ -48,6 +48,8 @@ def _release(version, extra, json_configs, positional_nargs="?"):
         for cfg in rec["json_configs"].values():
             cfg["extra"] = "forbid"
     rec["positionals"] = [{"dest": "model_tag", "nargs": positional_nargs}]
+    if Version(version) >= Version("0.12"):
+        rec["era"]["optimization_levels"] = [0, 1, 2, 3]
     return rec
 
 
@@ -253,6 +255,12 @@ CASES = [
     ("0.24.0", "m '--nope x'", {E110}),
     ("0.24.0", "m --port '-dc{\"a\": 1}'", {E105}),      # the value of --port
     ("0.10.2", "m '-O{\"level\": 3}'", {E105}),   # -O, its value attached: `-O.level=<x>`, no level
+    # from 0.12 the parser takes any optimization level; start-up keeps 0-3 (the last one given)
+    ("0.13.0", "m -O3", set()),
+    ("0.13.0", "m -O4", {E105}),
+    ("0.13.0", "m '-O{}'", {E105}),
+    ("0.13.0", "m --optimization-level 7", {E105}),
+    ("0.13.0", "m -O4 -O3", {("VL108", "warning")}),   # a duplicate, but level 3 starts
     # from 0.12 `-O.key` is one word for --optimization-level: the next word is left over
     ("0.24.0", "m -O.mode 3", {("VL101", "error"), E110}),
     ("0.10.2", "m -O.level 3", set()),

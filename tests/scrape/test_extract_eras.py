@@ -51,7 +51,8 @@ def test_era_0_4_strings_and_entry():
     rec = extract("era_0_4")
     assert rec["schema"] == 1 and rec["version"] == "0.0.0" and rec["source"] == SOURCE
     assert rec["era"] == {"entry": "vllm/entrypoints/openai/api_server.py",
-                          "parser_module": "vllm/entrypoints/openai/cli_args.py", "image_entrypoint": None}
+                          "parser_module": "vllm/entrypoints/openai/cli_args.py", "image_entrypoint": None,
+                          "optimization_levels": None}
     assert rec["positionals"] == []
     assert accepted(rec) == {
         "-h", "--help", "--host", "--port", "--allowed-origins", "--lora-modules", "--model",
@@ -256,6 +257,7 @@ def test_era_0_9_0_serve_parser_has_no_model():
 
 def test_era_0_12_cc_alias_and_human_ints():
     rec = extract("era_0_12")
+    assert rec["era"]["optimization_levels"] == [0, 1, 2, 3]  # the OptimizationLevel members
     acc = accepted(rec)
     assert "-O" not in acc and "-cc" in acc and "--optimization-level" in acc
     o = by_name(rec)

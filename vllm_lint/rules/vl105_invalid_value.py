@@ -353,6 +353,9 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
     # (`-Ox -O4` is `{"level": 4}`): only the last value of a key is the class's to judge
     last_dotted = {(a.option.dest, a.json_path): a for a in ctx.args
                    if a.option is not None and a.json_path is not None and a.style == "argv"}
+    # the last optimization level given is the one start-up validates (`-O4 -O3` is level 3)
+    last_level = next((a for a in reversed(ctx.args) if a.option is not None
+                       and a.option.dest == "optimization_level" and a.style == "argv"), None)
     for arg in ctx.args:
         opt = arg.option
         if opt is None or arg.positional or arg.value_opaque:
@@ -406,6 +409,13 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                     err = _type_error(opt.type, v, opt.optional)
                     if err:
                         problem = f"invalid value `{v}` for `{arg.written}`: expected {err}"
+                        break
+                    levels = ctx.surface.optimization_levels
+                    if levels and opt.dest == "optimization_level" and arg is last_level \
+                            and v not in {str(n) for n in levels}:
+                        # the parser takes any word; VllmConfig refuses it when the engine starts
+                        problem = (f"optimization level `{v}` is refused at start-up by vLLM {ctx.target}: "
+                                   f"the levels are {', '.join(str(n) for n in levels)}")
                         break
         else:
             # keyword arguments and config keys carry Python values

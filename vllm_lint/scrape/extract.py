@@ -294,7 +294,8 @@ class _Extractor:
             "version": self.version,
             "source": source,
             "era": {"parser_module": parser_module, "entry": entry,
-                    "image_entrypoint": image_entrypoint(self.p)},
+                    "image_entrypoint": image_entrypoint(self.p),
+                    "optimization_levels": self._optimization_levels()},
             "options": options,
             "positionals": [{"dest": p["dest"], "nargs": p["nargs"]} for p in positionals],
             "engine_args": engine_args,
@@ -515,6 +516,15 @@ class _Extractor:
                 # release; a dataclass was called with the keys before 0.9.2
                 out[o["dest"]]["model"] = "pydantic"
         return out
+
+    def _optimization_levels(self) -> Optional[list[int]]:
+        """The values of ``OptimizationLevel`` (``-O`` / ``--optimization-level`` from 0.12, which
+        ``VllmConfig`` validates at start-up), or None before it existed."""
+        cls = self._find_config_class("OptimizationLevel")
+        if cls is None or not cls.is_enum:
+            return None
+        values = [m.value for m in cls.enum_members()]
+        return sorted(values) if values and all(type(v) is int for v in values) else None
 
     def _find_config_class(self, name: str) -> Optional[ClassInfo]:
         for mod in ("vllm.config", "vllm.config.vllm"):

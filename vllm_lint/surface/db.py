@@ -251,6 +251,12 @@ class Surface:
         return "moved"
 
     @cached_property
+    def optimization_levels(self) -> Optional[list[int]]:
+        """The levels ``VllmConfig`` accepts for ``--optimization-level`` / ``-O<n>`` (from 0.12;
+        ``era.optimization_levels``): the parser takes any word, start-up refuses the others."""
+        return (self.record.get("era") or {}).get("optimization_levels")
+
+    @cached_property
     def served_name_needs_leading_model(self) -> bool:
         """From 0.17.0 ``parse_args`` of ``vllm serve`` raises when its first word is an option
         (after moving ``--model X`` to the front), no ``--config`` is given and a word is
