@@ -82,6 +82,9 @@ FIELD_CHECKS = {
         "targets": {"type": "dict[str, str] | None"}}},
     "pooler_config": {"class": "PoolerConfig", "extra": "forbid", "fields": {
         "dimensions": {"type": "int | None"}, "returned_token_ids": {"type": "list[int] | None"}}},
+    "structured_outputs_config": {"class": "StructuredOutputsConfig", "extra": "forbid", "fields": {
+        "backend": {"type": "str", "choices": ["auto", "xgrammar", "guidance", "outlines"], "choices_enforced": True},
+        "disable_any_whitespace": {"type": "bool"}, "disable_additional_properties": {"type": "bool"}}},
     "compilation_config": {"class": "CompilationConfig", "extra": "forbid", "fields": {
         "level": {"type": "int | None"}, "use_cudagraph": {"type": "bool"},
         "encoder_cudagraph_token_budgets": {"type": "list[int]"},
@@ -122,7 +125,8 @@ RELEASES = {
                                   opt("--eplb-config", kind="json", type="json"),
                                   opt("--kernel-config", kind="json", type="json"),
                                   opt("--quantization-config", kind="json", type="json"),
-                                  opt("--pooler-config", kind="json", type="json", optional=True)],
+                                  opt("--pooler-config", kind="json", type="json", optional=True),
+                                  opt("--structured-outputs-config", kind="json", type="json")],
                        {**KV_EVENTS, **FIELD_CHECKS}),
 }
 
@@ -304,6 +308,21 @@ CASES = [
     ("0.24.0", "m -cc '{\"dynamic_shapes_config\": null}'", {E105}),
     ("0.24.0", "m --kernel-config '{\"ir_op_priority\": 3}'", {E105}),
     ("0.24.0", "m --kernel-config '{\"ir_op_priority\": {\"rms_norm\": \"a,b\"}}'", set()),
+    # StructuredOutputsConfig's model validator: the switches only with the backends that have them
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": true}'", {E105}),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": \"yes\"}'", {E105}),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": 1}'", {E105}),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": false}'", set()),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": \"no\"}'", set()),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": true, \"backend\": \"guidance\"}'", set()),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": true, \"backend\": \"outlines\"}'", {E105}),
+    ("0.24.0", "m --structured-outputs-config.disable_any_whitespace true", {E105}),
+    ("0.24.0", "m --structured-outputs-config.disable_any_whitespace true --structured-outputs-config.backend xgrammar",
+     set()),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_additional_properties\": true, \"backend\": \"xgrammar\"}'",
+     {E105}),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_additional_properties\": true, \"backend\": \"guidance\"}'",
+     set()),
 ]
 
 

@@ -8,7 +8,8 @@ field given `true`, a string `Literal` such as `ec_role` given another word, a b
 `["a"]`, a nested config given a non-object; a value a validator of the class may change first is
 left to it), what the config
 classes' own validators refuse (`--kv-transfer-config.kv_connector NixlConnector` without a
-`kv_role`), the items of `--lora-modules` and `--prompt-adapters` (`name=path` or, for LoRA, a
+`kv_role`, `--structured-outputs-config.disable_any_whitespace true` without the `xgrammar` or
+`guidance` backend), the items of `--lora-modules` and `--prompt-adapters` (`name=path` or, for LoRA, a
 JSON object with the fields the release knows), and switches given a value they do not take
 (`--enforce-eager=true`).
 
@@ -376,7 +377,7 @@ def _object_findings(ctx: LintContext, reported: set[str]):
     objects = _option_objects(ctx)
     if not objects:
         return
-    from ..knowledge.config_checks import Requires, object_problem
+    from ..knowledge.config_checks import OnlyWith, Requires, object_problem
 
     for opt, obj, args in objects:
         if opt.name in reported:
@@ -389,6 +390,10 @@ def _object_findings(ctx: LintContext, reported: set[str]):
         if isinstance(failed, Requires):
             message = (f"`{written}` sets `{failed.key}` without `{failed.needs}`; vLLM {ctx.target} "
                        f"requires `{failed.needs}` with it")
+        elif isinstance(failed, OnlyWith):
+            message = (f"`{failed.key}` of `{written}` is only allowed with `{failed.other}` "
+                       f"{' or '.join(failed.values)} at vLLM {ctx.target} (got "
+                       f"`{obj.get(failed.other, failed.default)}`)")
         else:
             message = (f"`{failed.key}` of `{written}` must be one of {', '.join(failed.values)} at vLLM "
                        f"{ctx.target} (got `{obj[failed.key]}`)")
