@@ -126,7 +126,9 @@ CASES = [
     ("0.13.0", "m --structured-outputs-config.reasoning_parser_plugin=true", {E105}),
     ("0.13.0", "m --structured-outputs-config.reasoning_parser_plugin=1", {E105}),
     ("0.13.0", "m --structured-outputs-config.reasoning_parser_plugin=abc", set()),
-    ("0.13.0", "m --structured-outputs-config.disable_any_whitespace=yes", set()),
+    ("0.13.0", "m --structured-outputs-config.disable_any_whitespace=no", set()),
+    # a lax boolean true, refused by the class's model validator with the default backend `auto`
+    ("0.13.0", "m --structured-outputs-config.disable_any_whitespace=yes", {E105}),
     ("0.13.0", "m --kv-transfer-config.engine_id 123", {E105}),
     ("0.13.0", "m --kv-transfer-config.engine_id '\"123\"'", set()),
     ("0.13.0", "m --kv-transfer-config.kv_port '\"14579\"'", set()),         # lax mode: a numeric string

@@ -66,6 +66,40 @@ POOLER = {"override_pooler_config": {"class": "PoolerConfig", "extra": "forbid",
 SPECULATIVE = {"speculative_config": {"class": "SpeculativeConfig", "extra": "forbid", "fields": {
     "model": {"type": "str | None"}, "num_speculative_tokens": {"type": "int | None"}}}}
 
+#: what pydantic checks beyond the field types (0.24.0-0.33.0, scrape/field_checks.py): literal bounds,
+#: validators that see some kinds of value first (`prevalidated`), nested classes, item types
+FIELD_CHECKS = {
+    "eplb_config": {"class": "EPLBConfig", "extra": "forbid", "fields": {
+        "window_size": {"type": "int", "constraints": {"gt": 0}},
+        "num_redundant_experts": {"type": "int", "constraints": {"ge": 0}},
+        "use_async": {"type": "bool"}}},
+    "kernel_config": {"class": "KernelConfig", "extra": "forbid", "fields": {
+        # a wrap validator that accepts None unchecked, else hands the value on
+        "enable_flashinfer_autotune": {"type": "bool", "prevalidated": ["null"]},
+        "enable_jit_warmup": {"type": "bool", "prevalidated": ["null"]},
+        # a before validator that lower-cases strings: other values meet the Literal
+        "moe_backend": {"type": "str", "choices": ["auto", "triton"], "prevalidated": ["str"]},
+        "ir_op_priority": {"type": "IrOpPriorityConfig", "object": True},
+        "linear_backend_per_quant": {"type": "dict[str, str] | None", "constraints": {"min_length": 1}},
+        "legacy": {"type": "int", "prevalidated": True}}},
+    "quantization_config": {"class": "QuantizationConfigArgs", "extra": "forbid", "fields": {
+        "linear": {"type": "QuantSpec | None", "object": True, "prevalidated": ["str"]},
+        "ignore": {"type": "list[str]"},
+        "targets": {"type": "dict[str, str] | None"}}},
+    "pooler_config": {"class": "PoolerConfig", "extra": "forbid", "fields": {
+        "dimensions": {"type": "int | None"}, "returned_token_ids": {"type": "list[int] | None"}}},
+    "structured_outputs_config": {"class": "StructuredOutputsConfig", "extra": "forbid", "fields": {
+        "backend": {"type": "str", "choices": ["auto", "xgrammar", "guidance", "outlines"], "choices_enforced": True},
+        "disable_any_whitespace": {"type": "bool"}, "disable_additional_properties": {"type": "bool"}}},
+    "compilation_config": {"class": "CompilationConfig", "extra": "forbid", "fields": {
+        "level": {"type": "int | None"}, "use_cudagraph": {"type": "bool"},
+        "encoder_cudagraph_token_budgets": {"type": "list[int]"},
+        "splitting_ops": {"type": "list[str] | None"},
+        "pass_config": {"type": "PassConfig", "object": True, "prevalidated": ["object"]},
+        "dynamic_shapes_config": {"type": "DynamicShapesConfig", "object": True},
+        "inductor_passes": {"type": "dict[str, str]"}}},
+}
+
 
 def _kvs(record):
     """An option whose type is parse_type/optional_type(json.loads) at 0.8.5-0.9.x (the extractor's
@@ -95,8 +129,13 @@ RELEASES = {
                                   {**opt("--moe-backend", choices=["auto", "cutlass", "flashinfer_cutlass"]),
                                    "transform": [["lower"], ["replace", "-", "_"]]},
                                   opt("--collect-detailed-traces", nargs="+", optional=True,
-                                      choices=["all", "model", "worker", "model,worker", "worker,model"])],
-                       {**COMPILATION, **KV_EVENTS, **SPECULATIVE}),
+                                      choices=["all", "model", "worker", "model,worker", "worker,model"]),
+                                  opt("--eplb-config", kind="json", type="json"),
+                                  opt("--kernel-config", kind="json", type="json"),
+                                  opt("--quantization-config", kind="json", type="json"),
+                                  opt("--pooler-config", kind="json", type="json", optional=True),
+                                  opt("--structured-outputs-config", kind="json", type="json")],
+                       {**KV_EVENTS, **FIELD_CHECKS, **SPECULATIVE}),
 }
 
 
@@ -264,6 +303,64 @@ CASES = [
     # from 0.12 `-O.key` is one word for --optimization-level: the next word is left over
     ("0.24.0", "m -O.mode 3", {("VL101", "error"), E110}),
     ("0.10.2", "m -O.level 3", set()),
+    # literal bounds of config-class fields (pydantic's greater_than & co., inside the type function)
+    ("0.24.0", "m --eplb-config.window_size 0", {E105}),
+    ("0.24.0", "m --eplb-config.window_size 1", set()),
+    ("0.24.0", "m --eplb-config '{\"window_size\": -1}'", {E105}),
+    ("0.24.0", "m --eplb-config '{\"window_size\": \"0\"}'", {E105}),
+    ("0.24.0", "m --eplb-config '{\"window_size\": 1.0}'", set()),
+    ("0.24.0", "m --eplb-config '{\"window_size\": true}'", set()),
+    ("0.24.0", "m --eplb-config '{\"num_redundant_experts\": 0}'", set()),
+    ("0.24.0", "m --eplb-config '{\"num_redundant_experts\": -1}'", {E105}),
+    ("0.24.0", "m --kernel-config '{\"linear_backend_per_quant\": {}}'", {E105}),
+    ("0.24.0", "m --kernel-config '{\"linear_backend_per_quant\": {\"fp8\": \"cutlass\"}}'", set()),
+    # a validator that sees some kinds of value first: the others meet the type
+    ("0.24.0", "m --kernel-config '{\"enable_flashinfer_autotune\": [1]}'", {E105}),
+    ("0.24.0", "m --kernel-config '{\"enable_flashinfer_autotune\": null}'", set()),
+    ("0.24.0", "m --kernel-config '{\"enable_flashinfer_autotune\": \"yes\"}'", set()),
+    ("0.24.0", "m --kernel-config.enable_jit_warmup='{\"x\": 1}'", {E105}),
+    ("0.24.0", "m --kernel-config '{\"moe_backend\": 3}'", {E105}),
+    ("0.24.0", "m --kernel-config '{\"moe_backend\": \"TRITON\"}'", set()),
+    ("0.24.0", "m --kernel-config '{\"legacy\": [1]}'", set()),   # a validator not understood
+    ("0.24.0", "m --pooler-config '{\"dimensions\": {\"x\": 1}}'", {E105}),
+    ("0.24.0", "m --pooler-config '{\"dimensions\": \"3\"}'", set()),
+    ("0.24.0", "m --quantization-config '{\"targets\": true}'", {E105}),
+    ("0.24.0", "m --quantization-config '{\"targets\": null}'", set()),
+    ("0.24.0", "m --quantization-config '{\"linear\": 3}'", {E105}),
+    ("0.24.0", "m --quantization-config '{\"linear\": \"fp8_per_tensor\"}'", set()),
+    # items of lists and values of objects; nested classes take objects
+    ("0.24.0", "m -cc '{\"encoder_cudagraph_token_budgets\": [\"a\"]}'", {E105}),
+    ("0.24.0", "m -cc '{\"encoder_cudagraph_token_budgets\": [\"1\", 2.0, true]}'", set()),
+    ("0.24.0", "m -cc '{\"encoder_cudagraph_token_budgets\": [1, 2.5]}'", {E105}),
+    ("0.24.0", "m -cc '{\"splitting_ops\": \"a,b\"}'", {E105}),
+    ("0.24.0", "m -cc.splitting_ops a,b", {E105}),
+    ("0.24.0", "m -cc.splitting_ops+ a", set()),
+    ("0.24.0", "m -cc '{\"inductor_passes\": {\"a\": 1}}'", {E105}),
+    ("0.24.0", "m --pooler-config '{\"returned_token_ids\": [\"1\"]}'", set()),
+    ("0.24.0", "m --pooler-config '{\"returned_token_ids\": [\"a\"]}'", {E105}),
+    ("0.24.0", "m --quantization-config '{\"ignore\": [1]}'", {E105}),
+    ("0.24.0", "m --quantization-config '{\"targets\": {\"a\": 1}}'", {E105}),
+    ("0.24.0", "m -cc '{\"pass_config\": \"x\"}'", {E105}),
+    ("0.24.0", "m -cc '{\"pass_config\": {}}'", set()),
+    ("0.24.0", "m -cc '{\"dynamic_shapes_config\": []}'", {E105}),
+    ("0.24.0", "m -cc '{\"dynamic_shapes_config\": null}'", {E105}),
+    ("0.24.0", "m --kernel-config '{\"ir_op_priority\": 3}'", {E105}),
+    ("0.24.0", "m --kernel-config '{\"ir_op_priority\": {\"rms_norm\": \"a,b\"}}'", set()),
+    # StructuredOutputsConfig's model validator: the switches only with the backends that have them
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": true}'", {E105}),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": \"yes\"}'", {E105}),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": 1}'", {E105}),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": false}'", set()),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": \"no\"}'", set()),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": true, \"backend\": \"guidance\"}'", set()),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_any_whitespace\": true, \"backend\": \"outlines\"}'", {E105}),
+    ("0.24.0", "m --structured-outputs-config.disable_any_whitespace true", {E105}),
+    ("0.24.0", "m --structured-outputs-config.disable_any_whitespace true --structured-outputs-config.backend xgrammar",
+     set()),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_additional_properties\": true, \"backend\": \"xgrammar\"}'",
+     {E105}),
+    ("0.24.0", "m --structured-outputs-config '{\"disable_additional_properties\": true, \"backend\": \"guidance\"}'",
+     set()),
 ]
 
 

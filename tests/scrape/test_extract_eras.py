@@ -184,14 +184,30 @@ def test_config_fields_a_validator_sees_first():
         return rec["json_configs"]["speculative_config"]["fields"]
 
     got = fields('\n    @field_validator("method", mode="before")\n    @classmethod\n'
-                 '    def _lower(cls, v):\n        return v\n')
+                 '    def _lower(cls, v):\n        return v.lower()\n')
     assert got["method"].get("prevalidated") is True and "choices_enforced" not in got["method"]
     assert "prevalidated" not in got["model"]
-    got = fields('\n    @model_validator(mode="before")\n    @classmethod\n    def _all(cls, d):\n        return d\n')
-    assert all(f.get("prevalidated") for f in got.values())
+    # a validator that hands every value on unchanged: the type and the Literal still judge
+    got = fields('\n    @field_validator("method", mode="before")\n    @classmethod\n'
+                 '    def _same(cls, v):\n        return v\n')
+    assert got["method"].get("choices_enforced") is True and "prevalidated" not in got["method"]
+    # one that changes strings only: other kinds still meet the type, the choices are not enforced
+    got = fields('\n    @field_validator("method", mode="before")\n    @classmethod\n'
+                 '    def _lower(cls, v):\n        if isinstance(v, str):\n            return v.lower()\n'
+                 '        return v\n')
+    assert got["method"].get("prevalidated") == ["str"] and "choices_enforced" not in got["method"]
+    got = fields('\n    @model_validator(mode="before")\n    @classmethod\n    def _all(cls, d):\n'
+                 '        d["method"] = "ngram"\n        return d\n')
+    assert all(f.get("prevalidated") is True for f in got.values())
+    got = fields('\n    @model_validator(mode="before")\n    @classmethod\n    def _check(cls, d):\n'
+                 '        if "x" in d:\n            raise ValueError("x")\n        return d\n')
+    assert not any(f.get("prevalidated") for f in got.values())
     got = fields('\n    @field_validator(\n        "*", mode="wrap"\n    )\n    @classmethod\n'
-                 '    def _all(cls, v, h):\n        return h(v)\n')
-    assert all(f.get("prevalidated") for f in got.values())
+                 '    def _all(cls, v, h):\n        return v\n')
+    assert all(f.get("prevalidated") is True for f in got.values())   # a wrap validator that skips the type
+    got = fields('\n    @field_validator(\n        "*", mode="wrap"\n    )\n    @classmethod\n'
+                 '    def _all(cls, v, h):\n        if v is None:\n            return v\n        return h(v)\n')
+    assert all(f.get("prevalidated") == ["null"] for f in got.values())
     got = fields('\n    @model_validator(mode="after")\n    def _check(self):\n        return self\n')
     assert got["method"].get("choices_enforced") is True and not any(f.get("prevalidated") for f in got.values())
 

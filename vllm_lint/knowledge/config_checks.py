@@ -48,8 +48,39 @@ class OneOf(Record):
         self.source = source
 
 
+class OnlyWith(Record):
+    """``key`` of the option's object set true (pydantic's lax booleans) requires ``other`` to be one
+    of ``values`` (``default`` where the object does not give it)."""
+
+    __slots__ = ("dest", "key", "other", "values", "default", "first", "last", "source")
+
+    def __init__(self, dest: str, key: str, other: str, values: tuple[str, ...], default: str, first: str,
+                 last: Optional[str], source: str) -> None:
+        self.dest = dest
+        self.key = key
+        self.other = other
+        self.values = values
+        self.default = default
+        self.first = first
+        self.last = last
+        self.source = source
+
+
+_TRUE = {"true", "1", "yes", "on", "t", "y"}
+
+
+def _set_true(value: Any) -> bool:
+    """pydantic's lax ``bool`` reads the value as True (only what it certainly does)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value == 1
+    return isinstance(value, str) and value.strip().lower() in _TRUE
+
+
 _KV = "KVTransferConfig in vllm/config.py (0.6.5-0.9.2), vllm/config/kv_transfer.py (0.10.0-)"
 _EC = "ECTransferConfig in vllm/config/ec_transfer.py"
+_SO = "StructuredOutputsConfig in vllm/config/structured_outputs.py"
 
 #: Where a field is a ``Literal`` the database holds its choices (``choices_enforced`` where pydantic
 #: enforces them, from 0.9.1), so only the value lists written out in the validators are here.
@@ -62,6 +93,11 @@ CHECKS: tuple[Any, ...] = (
     OneOf("kv_transfer_config", "kv_connector", ("PyNcclConnector", "MooncakeConnector"), "0.6.5", "0.6.6.post1",
           "KVTransferConfig.model_post_init in vllm/config.py"),
     Requires("ec_transfer_config", "ec_connector", "ec_role", "0.11.1", None, _EC),
+    # __post_init__ (0.11.0), a model_validator(mode="after") from 0.11.1; backend defaults to "auto"
+    OnlyWith("structured_outputs_config", "disable_any_whitespace", "backend", ("xgrammar", "guidance"), "auto",
+             "0.11.0", None, _SO),
+    OnlyWith("structured_outputs_config", "disable_additional_properties", "backend", ("guidance",), "auto",
+             "0.11.0", None, _SO),
 )
 
 
@@ -86,4 +122,8 @@ def object_problem(dest: str, version: Version, obj: dict[str, Any]) -> Optional
             return c
         if isinstance(c, OneOf) and isinstance(value, str) and value not in c.values:
             return c
+        if isinstance(c, OnlyWith) and _set_true(value):
+            other = obj.get(c.other, c.default)
+            if isinstance(other, str) and other not in c.values:
+                return c
     return None

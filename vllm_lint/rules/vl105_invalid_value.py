@@ -3,9 +3,13 @@ Checks option values against the target release: choices (`--dtype`, `--kv-cache
 types (integers, floats, human-readable sizes such as `32k`), JSON config options that must
 parse as JSON, keys inside JSON config options (`--compilation-config '{"level": 3}'` after the
 key was renamed `mode`), the values of those keys where the release validates them (a string
-field given `true`, a string `Literal` such as `ec_role` given another word), what the config
+field given `true`, a string `Literal` such as `ec_role` given another word, a bound such as
+`--eplb-config.window_size 0` where the field needs more than 0, a list of whole numbers given
+`["a"]`, a nested config given a non-object; a value a validator of the class may change first is
+left to it), what the config
 classes' own validators refuse (`--kv-transfer-config.kv_connector NixlConnector` without a
-`kv_role`), the items of `--lora-modules` and `--prompt-adapters` (`name=path` or, for LoRA, a
+`kv_role`, `--structured-outputs-config.disable_any_whitespace true` without the `xgrammar` or
+`guidance` backend), the items of `--lora-modules` and `--prompt-adapters` (`name=path` or, for LoRA, a
 JSON object with the fields the release knows), and switches given a value they do not take
 (`--enforce-eager=true`).
 
@@ -119,14 +123,63 @@ def _choice_ok(value: Any, choices: list[Any], optional: bool) -> bool:
     return str(value) in as_text
 
 
-def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Optional[str]:
+def _json_kind(value: Any) -> str:
+    """The JSON kind of a parsed value, as the database's ``prevalidated`` lists name them."""
+    if value is None:
+        return "null"
+    for kind, types in (("bool", bool), ("int", int), ("float", float), ("str", str), ("list", list)):
+        if isinstance(value, types):
+            return kind
+    return "object"
+
+
+def _field_value_error(ftype: Optional[str], choices: Any, value: Any, constraints: Optional[dict] = None,
+                       is_object: bool = False) -> Optional[str]:
     """What a config field of type ``ftype`` refuses in ``value`` (a JSON value), judged as pydantic
-    does in its lax mode; None when it may accept it. Only plain types are judged."""
+    does in its lax mode; None when it may accept it. Only plain types, lists and objects of them,
+    nested config classes (``is_object``) and literal bounds (``constraints``) are judged."""
     t = (ftype or "").replace(" ", "")
     nullable = t.endswith("|None") or t.startswith("None|") or t.startswith("Optional[")
     t = t.replace("|None", "").replace("None|", "")
     if value is None:
         return None if nullable or not t else "not null"
+    if is_object:
+        return None if isinstance(value, dict) else "an object"
+    err = _plain_value_error(t, choices, value)
+    if err is None and constraints:
+        err = _bound_error(t, constraints, value)
+    return err
+
+
+_PLAIN = ("int", "float", "str", "bool")
+_ITEM_TEXT = {"int": "whole numbers", "float": "numbers", "str": "strings", "bool": "true or false"}
+
+
+def _bound_error(t: str, constraints: dict, value: Any) -> Optional[str]:
+    """pydantic's ``gt``/``ge``/``lt``/``le`` on a number, ``min_length``/``max_length`` on a
+    string, list or object; the value already has the field's type."""
+    n: Any = None
+    if t in ("int", "float") and not isinstance(value, bool):
+        try:
+            n = (int(value.strip()) if t == "int" else float(value)) if isinstance(value, str) else value
+        except ValueError:
+            return None
+    if isinstance(n, (int, float)):
+        for key, text, ok in (("gt", "greater than", lambda a, b: a > b), ("ge", "at least", lambda a, b: a >= b),
+                              ("lt", "less than", lambda a, b: a < b), ("le", "at most", lambda a, b: a <= b)):
+            bound = constraints.get(key)
+            if isinstance(bound, (int, float)) and not ok(n, bound):
+                return f"{text} {bound}"
+    if isinstance(value, (str, list, dict)) and (t == "str" or t.startswith(("list", "dict", "set"))):
+        low, high = constraints.get("min_length"), constraints.get("max_length")
+        if isinstance(low, int) and len(value) < low:
+            return f"at least {low} long"
+        if isinstance(high, int) and len(value) > high:
+            return f"at most {high} long"
+    return None
+
+
+def _plain_value_error(t: str, choices: Any, value: Any) -> Optional[str]:
     # ``choices`` only where the database marks them enforced (a string Literal no validator
     # rewrites first); enum values and plugin-extensible names are not what the class accepts
     if choices:
@@ -158,10 +211,20 @@ def _field_value_error(ftype: Optional[str], choices: Any, value: Any) -> Option
         if isinstance(value, str) and value.lower() in _BOOL_TEXT:
             return None
         return "true or false"
-    if t.startswith(("list[", "set[", "tuple[")) and isinstance(value, (int, float, bool, dict)):
-        return "a list"  # a string may be split by the class's own validator (`a,b`)
+    if t.startswith(("list[", "set[", "tuple[")) and isinstance(value, (int, float, bool, dict, str)):
+        # pydantic takes no string for a list; a validator of the class that splits `a,b` sees it
+        # first (the database's ``prevalidated`` lists `str` then)
+        return "a list"
     if t.startswith("dict") and not isinstance(value, dict):
         return "an object"
+    item = t[5:-1] if t.startswith(("list[", "set[")) and t.endswith("]") else None
+    if item in _PLAIN and isinstance(value, list):
+        if any(_plain_value_error(item, None, x) for x in value):
+            return f"a list of {_ITEM_TEXT[item]}"
+    if t.startswith("dict[str,") and t.endswith("]") and isinstance(value, dict):
+        item = t[len("dict[str,"):-1]
+        if item in _PLAIN and any(_plain_value_error(item, None, x) for x in value.values()):
+            return f"an object whose values are {_ITEM_TEXT[item]}"
     return None
 
 
@@ -198,9 +261,13 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
         # a refused value of a known key outranks the keys the class ignores
         for k, v in (values or {}).items():
             f = fields.get(k.rstrip("+"))
-            if f is None or k.endswith("+") or f.get("prevalidated"):
-                continue  # unknown, or a validator of the class sees the value first
-            err = _field_value_error(f.get("type"), f.get("choices") if f.get("choices_enforced") else None, v)
+            if f is None or k.endswith("+"):
+                continue
+            seen_first = f.get("prevalidated")
+            if seen_first is True or (seen_first and _json_kind(v) in seen_first):
+                continue  # a validator of the class sees (and may change) the value first
+            err = _field_value_error(f.get("type"), f.get("choices") if f.get("choices_enforced") else None, v,
+                                     f.get("constraints"), bool(f.get("object")))
             if err:
                 return f"key `{k}` of `{opt.name}` must be {err} (got `{json.dumps(v)}`)", "error"
     if unknown:
@@ -318,7 +385,7 @@ def _object_findings(ctx: LintContext, reported: set[str]):
     objects = _option_objects(ctx)
     if not objects:
         return
-    from ..knowledge.config_checks import Requires, object_problem
+    from ..knowledge.config_checks import OnlyWith, Requires, object_problem
 
     for opt, obj, args in objects:
         if opt.name in reported:
@@ -331,6 +398,10 @@ def _object_findings(ctx: LintContext, reported: set[str]):
         if isinstance(failed, Requires):
             message = (f"`{written}` sets `{failed.key}` without `{failed.needs}`; vLLM {ctx.target} "
                        f"requires `{failed.needs}` with it")
+        elif isinstance(failed, OnlyWith):
+            message = (f"`{failed.key}` of `{written}` is only allowed with `{failed.other}` "
+                       f"{' or '.join(failed.values)} at vLLM {ctx.target} (got "
+                       f"`{obj.get(failed.other, failed.default)}`)")
         else:
             message = (f"`{failed.key}` of `{written}` must be one of {', '.join(failed.values)} at vLLM "
                        f"{ctx.target} (got `{obj[failed.key]}`)")

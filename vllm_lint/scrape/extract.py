@@ -26,6 +26,7 @@ import libcst as cst
 from .argparse_calls import Interpreter, KwargsModel, ParserObj, RecordedAction
 from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .envs import extract_env
+from .field_checks import pydantic_facts, validator_rewrites
 from .jsonify import to_json
 from .pyresolve import (
     UNKNOWN,
@@ -539,7 +540,7 @@ class _Extractor:
         from .pyresolve import Evaluator
         ev = Evaluator(self.p)
         out = {}
-        prevalidated = cls.prevalidated_fields() if init_only else None
+        rewrites = validator_rewrites(cls) if init_only else None
         for f in cls.fields():
             if init_only and (f.name.startswith("_") or _init_false(f.value)):
                 continue
@@ -557,11 +558,12 @@ class _Extractor:
                     cj = None
             out[f.name] = {"type": type_str(t), "choices": cj, "default": default,
                            "default_computed": computed}
-            if init_only and (prevalidated is None or f.name in prevalidated):
-                # a validator of the class sees the value before its type does (and may turn
-                # `"VLLM_COMPILE"` into a mode or `"a,b"` into a list): the type says too little
-                out[f.name]["prevalidated"] = True
-            elif init_only and cj \
+            if init_only:
+                # what pydantic checks beyond the type, and which values a validator of the class
+                # sees before the type does (and may turn `"a,b"` into a list): scrape/field_checks.py
+                out[f.name].update(pydantic_facts(f, t, rewrites))
+            pv = out[f.name].get("prevalidated")
+            if init_only and cj and (pv is None or pv is not True and "str" not in pv) \
                     and all(m.kind == "literal" or m.kind == "builtin" and m.name == "NoneType"
                             for m in type_members(t)) \
                     and all(isinstance(c, str) for c in cj):

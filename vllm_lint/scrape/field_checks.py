@@ -1,0 +1,440 @@
+"""What pydantic checks in a config-class field beyond its type, read statically (libcst only).
+
+Two facts per field of a JSON config option's class (``json_configs`` of a release record):
+
+* ``constraints``: the numeric bounds and lengths a field declares with literal numbers,
+  ``Field(gt=0)``, ``Annotated[int, Field(ge=1)]`` or pydantic's ``PositiveInt`` family;
+* ``prevalidated``: what a validator of the class sees before the field's type does
+  (``field_validator(..., mode="before" | "wrap")``, ``model_validator(mode="before" | "wrap")``).
+  Each such validator's body is read: a value it passes on unchanged (a before validator's
+  ``return value``, a wrap validator's ``return handler(value)``) or refuses (``raise``, ``assert``) is still judged by the type;
+  the JSON kinds of value it may turn into something else (``isinstance(value, str)``:
+  ``value.split(",")``) are listed. ``True`` where the body is not understood, a ``plain``
+  validator replaces the type check, or the annotation carries a validator of its own
+  (``SkipValidation``, ``Annotated[..., BeforeValidator(...)]``).
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import libcst as cst
+
+from .pyresolve import ClassInfo, FieldInfo, TypeHint, _dotted, type_members
+
+KINDS = frozenset({"null", "bool", "int", "float", "str", "list", "object"})
+
+# what isinstance(value, NAME) may be true for, among the values JSON gives
+_ISINSTANCE = {
+    "str": {"str"}, "int": {"int", "bool"}, "float": {"float"}, "bool": {"bool"},
+    "dict": {"object"}, "Mapping": {"object"}, "MutableMapping": {"object"},
+    "list": {"list"}, "tuple": set(), "set": set(), "frozenset": set(), "bytes": set(),
+    "Sequence": {"str", "list"}, "Iterable": {"str", "list", "object"},
+    "Collection": {"str", "list", "object"}, "NoneType": {"null"},
+    "Number": {"int", "float", "bool"}, "Integral": {"int", "bool"}, "Real": {"int", "float", "bool"},
+}
+
+_BOUNDS = ("gt", "ge", "lt", "le", "min_length", "max_length")
+_PYDANTIC_NAMED = {"PositiveInt": ("gt", 0), "NonNegativeInt": ("ge", 0), "NegativeInt": ("lt", 0),
+                   "NonPositiveInt": ("le", 0), "PositiveFloat": ("gt", 0), "NonNegativeFloat": ("ge", 0),
+                   "NegativeFloat": ("lt", 0), "NonPositiveFloat": ("le", 0)}
+_OWN_VALIDATION = {"SkipValidation", "BeforeValidator", "PlainValidator", "WrapValidator",
+                   "GetPydanticSchema", "InstanceOf"}
+_LOG_CALLS = ("logger.", "logging.", "warnings.warn", "warn", "print")
+
+
+class _Unknown(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- constraints
+
+
+def _number(node: cst.BaseExpression) -> Optional[Union[int, float]]:
+    if isinstance(node, cst.Integer):
+        return int(node.evaluated_value)
+    if isinstance(node, cst.Float):
+        return float(node.evaluated_value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _number(node.expression)
+        return None if inner is None else -inner
+    return None
+
+
+def _call_bounds(call: cst.BaseExpression) -> dict:
+    if not isinstance(call, cst.Call) or (_dotted(call.func) or "").rsplit(".", 1)[-1] != "Field":
+        return {}
+    out = {}
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value in _BOUNDS:
+            n = _number(a.value)
+            if n is not None and not isinstance(n, bool):
+                out[a.keyword.value] = n
+    return out
+
+
+def _short(node: cst.BaseExpression) -> str:
+    return (_dotted(node) or "").rsplit(".", 1)[-1]
+
+
+def _annotation_members(ann: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+        return _annotation_members(ann.left) + _annotation_members(ann.right)
+    if isinstance(ann, cst.Subscript) and _short(ann.value) in ("Optional", "Union"):
+        return [m for s in ann.slice if isinstance(s.slice, cst.Index)
+                for m in _annotation_members(s.slice.value)]
+    return [ann]
+
+
+def field_constraints(f: FieldInfo) -> Optional[dict]:
+    """The literal bounds pydantic checks on the field's value: ``Field(gt=0)`` as its default,
+    ``Annotated[int, Field(gt=0)]`` / ``PositiveInt`` as (a member of) its annotation."""
+    out = _call_bounds(f.value) if f.value is not None else {}
+    if f.annotation is not None:
+        for m in _annotation_members(f.annotation):
+            if isinstance(m, cst.Subscript) and _short(m.value) == "Annotated":
+                for s in list(m.slice)[1:]:
+                    if isinstance(s.slice, cst.Index):
+                        out.update(_call_bounds(s.slice.value))
+            elif _short(m) in _PYDANTIC_NAMED and _from_pydantic(f, _short(m)):
+                k, n = _PYDANTIC_NAMED[_short(m)]
+                out.setdefault(k, n)
+    return out or None
+
+
+def _from_pydantic(f: FieldInfo, name: str) -> bool:
+    b = f.module.bindings.get(name)
+    return b is not None and b[0] == "import" and (b[1] or "").split(".")[0] == "pydantic"
+
+
+def own_validation(f: FieldInfo) -> bool:
+    """The annotation brings its own validator, or skips validation (``SkipValidation[...]``)."""
+    if f.annotation is None:
+        return False
+    found = False
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            if node.value in _OWN_VALIDATION:
+                found = True
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            nonlocal found
+            if node.attr.value in _OWN_VALIDATION:
+                found = True
+
+    f.annotation.visit(V())
+    if found:
+        return True
+    # an alias of the module (``QuantKeyField = Annotated[..., GetPydanticSchema(...)]``)
+    for m in _annotation_members(f.annotation):
+        if isinstance(m, cst.Name):
+            b = f.module.bindings.get(m.value)
+            if b is not None and b[0] == "value" and isinstance(b[1], cst.Subscript):
+                code = cst.Module([]).code_for_node(b[1])
+                if any(w in code for w in _OWN_VALIDATION):
+                    return True
+    return False
+
+
+# --------------------------------------------------------------------------- validators
+
+
+def _decorator_call(fn: cst.FunctionDef) -> Optional[tuple[str, cst.Call]]:
+    for d in fn.decorators:
+        e = d.decorator
+        if isinstance(e, cst.Call) and _short(e.func) in ("field_validator", "model_validator"):
+            return _short(e.func), e
+    return None
+
+
+def _mode(call: cst.Call) -> str:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "mode" and isinstance(a.value, cst.SimpleString):
+            return str(a.value.evaluated_value)
+    return "after"
+
+
+def _value_param(fn: cst.FunctionDef) -> Optional[tuple[str, Optional[str]]]:
+    """(the value's parameter, the handler's parameter of a wrap validator)."""
+    names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]]
+    if names and names[0] in ("cls", "self"):
+        names = names[1:]
+    if not names:
+        return None
+    return names[0], (names[1] if len(names) > 1 else None)
+
+
+def validator_rewrites(cls: ClassInfo) -> Optional[dict[str, Union[bool, frozenset]]]:
+    """Field -> the JSON kinds of value a before/wrap validator of the class (or a base) may
+    change before the field's type sees it (``True``: any; ``"*"`` names every field); None
+    when a model validator may change any field."""
+    out: dict[str, Union[bool, frozenset]] = {}
+    for c in cls.mro():
+        for stmt in c.node.body.body:
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            found = _decorator_call(stmt)
+            if found is None:
+                continue
+            kind, call = found
+            mode = _mode(call)
+            if mode not in ("before", "wrap", "plain"):
+                continue
+            params = _value_param(stmt)
+            if kind == "model_validator":
+                if mode == "plain" or params is None or not _pure_model_check(stmt, *params, mode == "wrap"):
+                    return None
+                continue
+            fields = [str(a.value.evaluated_value) for a in call.args
+                      if a.keyword is None and isinstance(a.value, cst.SimpleString)]
+            if mode == "plain" or params is None:
+                kinds: Union[bool, frozenset] = True
+            else:
+                try:
+                    kinds = frozenset(_Walk(params[0], params[1] if mode == "wrap" else None).run(stmt))
+                except _Unknown:
+                    kinds = True
+            for name in fields:
+                prev = out.get(name, frozenset())
+                out[name] = True if kinds is True or prev is True else prev | kinds
+    return out
+
+
+def field_rewrites(rewrites: Optional[dict], name: str) -> Union[bool, frozenset]:
+    if rewrites is None:
+        return True
+    kinds: Union[bool, frozenset] = frozenset()
+    for key in (name, "*"):
+        k = rewrites.get(key)
+        if k is None:
+            continue
+        kinds = True if k is True or kinds is True else kinds | k
+    return kinds
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+    node.visit(V())
+    return found
+
+
+class _Walk:
+    """An abstract run of a field validator's body over the JSON kinds of its value: which
+    kinds may leave it changed. Raises _Unknown on anything it does not model."""
+
+    def __init__(self, value: str, handler: Optional[str]):
+        self.value = value
+        self.handler = handler
+        self.aliases = {value}
+        self.rewritten: set[str] = set()
+
+    def run(self, fn: cst.FunctionDef) -> set[str]:
+        live = self.block(fn.body.body, set(KINDS))
+        # falling off the end returns None
+        self.rewritten |= live - {"null"}
+        return self.rewritten
+
+    def block(self, stmts, live: set[str]) -> set[str]:
+        for s in stmts:
+            if not live:
+                return live
+            live = self.stmt(s, live)
+        return live
+
+    def body(self, node, live: set[str]) -> set[str]:
+        if isinstance(node, cst.IndentedBlock):
+            return self.block(node.body, live)
+        if isinstance(node, cst.SimpleStatementSuite):
+            return self.block([cst.SimpleStatementLine(body=node.body)], live)
+        raise _Unknown
+
+    def stmt(self, s, live: set[str]) -> set[str]:
+        if isinstance(s, cst.SimpleStatementLine):
+            for small in s.body:
+                if not live:
+                    return live
+                live = self.small(small, live)
+            return live
+        if isinstance(s, cst.If):
+            t, f = self.test(s.test)
+            after = self.body(s.body, live & t)
+            orelse = s.orelse
+            if orelse is None:
+                return after | (live & f)
+            if isinstance(orelse, cst.If):
+                return after | self.stmt(orelse, live & f)
+            return after | self.body(orelse.body, live & f)
+        if isinstance(s, (cst.For, cst.While)):
+            if isinstance(s, cst.For):
+                self.aliases |= _names(s.target) if _names(s.iter) & self.aliases else set()
+            else:
+                self.expr_ok(s.test)
+            after = self.body(s.body, set(live))
+            if s.orelse is not None:
+                after |= self.body(s.orelse.body, set(live))
+            return live | after
+        if isinstance(s, cst.Try):
+            after = self.body(s.body, set(live))
+            for h in s.handlers:
+                after |= self.body(h.body, set(live))
+            if s.orelse is not None or s.finalbody is not None:
+                raise _Unknown
+            return live | after
+        raise _Unknown
+
+    def small(self, s, live: set[str]) -> set[str]:
+        if isinstance(s, cst.Return):
+            if s.value is not None and self.unchanged(s.value):
+                return set()
+            self.rewritten |= live
+            return set()
+        if isinstance(s, cst.Raise):
+            return set()
+        if isinstance(s, (cst.Pass, cst.Assert)):
+            return live
+        if isinstance(s, cst.Expr):
+            v = s.value
+            if isinstance(v, (cst.SimpleString, cst.ConcatenatedString)):
+                return live
+            if isinstance(v, cst.Call) and (_dotted(v.func) or "").startswith(_LOG_CALLS):
+                return live
+            self.expr_ok(v)
+            return live
+        if isinstance(s, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            targets = [t.target for t in s.targets] if isinstance(s, cst.Assign) else [s.target]
+            if not all(isinstance(t, cst.Name) for t in targets):
+                raise _Unknown  # `value["x"] = ...`, `self.x = ...`
+            names = {t.value for t in targets}
+            if self.value in names:
+                # the value is replaced: what reaches this line leaves changed
+                self.rewritten |= live
+                return set()
+            if s.value is not None and _names(s.value) & self.aliases:
+                self.aliases |= names
+            return live
+        raise _Unknown
+
+    def unchanged(self, e: cst.BaseExpression) -> bool:
+        """The value goes on to the type as it came: a before validator returns it, a wrap
+        validator hands it to the handler (returning it as it is skips the type)."""
+        if self.handler is None:
+            return isinstance(e, cst.Name) and e.value == self.value
+        return (self.handler is not None and isinstance(e, cst.Call) and isinstance(e.func, cst.Name)
+                and e.func.value == self.handler and len(e.args) == 1
+                and isinstance(e.args[0].value, cst.Name) and e.args[0].value.value == self.value)
+
+    def expr_ok(self, e: cst.BaseExpression) -> None:
+        """An expression evaluated for its effect or its truth: it may read the value (``v.get``,
+        ``len(v)``, ``k in v``) but not hand it, or a method of it, to anything."""
+        aliases = self.aliases
+
+        class V(cst.CSTVisitor):
+            def visit_Call(self, n: cst.Call) -> None:
+                f = n.func
+                if isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name) and f.value.value in aliases \
+                        and f.attr.value not in ("get", "items", "keys", "values", "startswith", "endswith",
+                                                 "lower", "upper", "strip", "isdigit", "count", "index"):
+                    raise _Unknown
+                for a in n.args:
+                    if isinstance(a.value, cst.Name) and a.value.value in aliases \
+                            and _short(f) not in ("isinstance", "len", "type", "str", "repr", "callable",
+                                                  "hasattr", "sorted", "list", "set", "tuple", "any", "all"):
+                        raise _Unknown
+
+        e.visit(V())
+
+    def test(self, e: cst.BaseExpression) -> tuple[set[str], set[str]]:
+        """(kinds for which the test may be true, kinds for which it may be false)."""
+        self.expr_ok(e)
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+            t, f = self.test(e.expression)
+            return f, t
+        if isinstance(e, cst.BooleanOperation):
+            lt, lf = self.test(e.left)
+            rt, rf = self.test(e.right)
+            if isinstance(e.operator, cst.And):
+                return lt & rt, lf | rf
+            return lt | rt, lf & rf
+        if isinstance(e, cst.Call) and _short(e.func) == "isinstance" and len(e.args) == 2 \
+                and isinstance(e.args[0].value, cst.Name) and e.args[0].value.value == self.value:
+            kinds = self.isinstance_kinds(e.args[1].value)
+            if kinds is not None:
+                return kinds, set(KINDS) - kinds
+        if isinstance(e, cst.Comparison) and isinstance(e.left, cst.Name) and e.left.value == self.value \
+                and len(e.comparisons) == 1 and isinstance(e.comparisons[0].comparator, cst.Name) \
+                and e.comparisons[0].comparator.value == "None":
+            op = e.comparisons[0].operator
+            if isinstance(op, (cst.Is, cst.Equal)):
+                return {"null"}, set(KINDS) - {"null"}
+            if isinstance(op, (cst.IsNot, cst.NotEqual)):
+                return set(KINDS) - {"null"}, {"null"}
+        return set(KINDS), set(KINDS)
+
+    @staticmethod
+    def isinstance_kinds(t: cst.BaseExpression) -> Optional[set[str]]:
+        if isinstance(t, cst.Tuple):
+            out: set[str] = set()
+            for el in t.elements:
+                k = _Walk.isinstance_kinds(el.value)
+                if k is None:
+                    return None
+                out |= k
+            return out
+        name = _dotted(t)
+        if name is None:
+            return None
+        short = name.rsplit(".", 1)[-1]
+        if short in _ISINSTANCE:
+            return set(_ISINSTANCE[short])
+        if short[:1].isupper() and short not in ("Any", "Type"):
+            return set()  # a class of vLLM's or a library's: no JSON value is one
+        return None
+
+
+def _pure_model_check(fn: cst.FunctionDef, data: str, handler: Optional[str], wrap: bool) -> bool:
+    """A before/wrap model validator that only reads the input and returns it as it came
+    (``return data`` / ``return handler(data)``), or refuses it."""
+    w = _Walk(data, handler if wrap else None)
+    try:
+        w.run(fn)
+    except _Unknown:
+        return False
+    return not w.rewritten
+
+
+# --------------------------------------------------------------------------- the facts
+
+
+def _config_class(t: TypeHint) -> bool:
+    """The annotation is one config class (or it or None): pydantic takes an object for it."""
+    members = [m for m in type_members(t) if not (m.kind == "builtin" and m.name == "NoneType")]
+    if len(members) != 1 or members[0].kind != "class" or members[0].cls is None:
+        return False
+    c = members[0].cls
+    return not c.is_enum and (c.is_dataclass or "BaseModel" in c.base_names()) \
+        and not c.is_typeddict and not c.is_dict_subclass
+
+
+def pydantic_facts(f: FieldInfo, t: TypeHint, rewrites: Optional[dict]) -> dict:
+    """The keys a field's record gets beside its type: ``prevalidated`` (True, or the JSON kinds
+    of value a validator may change first), ``constraints`` (literal bounds), ``object``
+    (a nested config class: only a JSON object, or null where the type allows it)."""
+    out: dict = {}
+    kinds = True if own_validation(f) else field_rewrites(rewrites, f.name)
+    if kinds is True or kinds == KINDS:
+        out["prevalidated"] = True
+    elif kinds:
+        out["prevalidated"] = sorted(kinds)
+    bounds = field_constraints(f)
+    if bounds:
+        out["constraints"] = bounds
+    if _config_class(t):
+        out["object"] = True
+    return out
