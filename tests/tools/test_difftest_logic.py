@@ -190,6 +190,20 @@ def test_start_refusals_count_only_when_certain():
         got = check.check(ns(**kw))
         assert (got and got["option"], got and got["step"]) == (want, want and "validate_parsed_serve_args"), kw
 
+    # two refusals of one step: no single reset clears it, resetting them in turn does
+    def validate_two(n):
+        if n.enable_tool and not n.tool_parser:
+            raise TypeError("enable_tool requires tool_parser")
+        if n.enable_reasoning and not n.reasoning_parser:
+            raise TypeError("enable_reasoning requires reasoning_parser")
+
+    check.validate = validate_two
+    check.defaults.update(enable_reasoning=False, reasoning_parser=None)
+    check.dest_options.update(enable_reasoning=["--enable-reasoning"])
+    both = check.check(ns(enable_tool=True, enable_reasoning=True))
+    assert both["option"] == "enable_tool" and both["also"] == ["enable_reasoning"]
+    assert check.check(ns(enable_reasoning=True))["option"] == "enable_reasoning"
+
 
 def test_sweep_gives_every_valued_option_its_choice_and_type_values():
     target = {"options": [

@@ -185,9 +185,35 @@ class StartCheck:
             if _quiet(lambda: run(alt)) is None:
                 culprits.append(dest)
         if not culprits:
+            culprits = self._chained(e, ns, given, run)
+        if not culprits:
             return None
         return {"option": culprits[0], "also": culprits[1:], "key": _key_of(e, getattr(ns, culprits[0], None)),
                 "step": step, "error": _first_line(e)}
+
+    def _chained(self, e: BaseException, ns: Any, given: list[str], run: Any) -> list[str]:
+        """Two refusals of one step (`--enable-auto-tool-choice --enable-reasoning` without
+        parsers at 0.7.3): no single reset clears the step, but resetting the first culprit turns
+        its error into another one. Reset such options one after another; the refusal is about
+        them when the step then succeeds (and no error met on the way is the machine's)."""
+        chain, current, err = [], ns, e
+        while True:
+            step_to = None
+            for dest in given:
+                if dest in chain:
+                    continue
+                alt = copy.copy(current)
+                setattr(alt, dest, copy.deepcopy(self.defaults[dest]))
+                e2 = _quiet(lambda: run(alt))
+                if e2 is None:
+                    return chain + [dest]
+                if str(e2) != str(err) and not _machine_dependent(e2):
+                    step_to = (dest, alt, e2)
+                    break
+            if step_to is None:
+                return []
+            chain.append(step_to[0])
+            current, err = step_to[1], step_to[2]
 
     def _speculative(self, ns: Any) -> Optional[dict[str, Any]]:
         value = ns.speculative_config
