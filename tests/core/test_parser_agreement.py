@@ -109,7 +109,9 @@ def _kvs(record):
 
 RELEASES = {
     "0.7.3": _release("0.7.3", [opt("--compilation-config", ["-O"], kind="json", type="json"),
-                                opt("--limit-mm-per-prompt", type="kvs")], PYDANTIC_COMPILATION,
+                                opt("--limit-mm-per-prompt", type="kvs"),
+                                opt("--enable-chunked-prefill", kind="bool_value", type="bool", nargs="?")],
+                      PYDANTIC_COMPILATION,
                       positional_nargs=None),
     "0.8.5": _release("0.8.5", [_kvs(opt("--model-loader-extra-config", type="json", optional=True))], {}),
     "0.9.2": _release("0.9.2", [_kvs({**opt("--limit-mm-per-prompt", type="json"), "config": "MultiModalConfig.limit_per_prompt"}),
@@ -214,6 +216,12 @@ CASES = [
     ("0.7.3", "$ARGS", set()),
     ("0.10.2", "--dtype auto", set()),
     ("0.7.3", "", {E110}),                            # `vllm serve` alone
+    # StoreBoolean (to 0.7): true or false in any case, or nothing
+    ("0.7.3", "m --enable-chunked-prefill", set()),
+    ("0.7.3", "m --enable-chunked-prefill TRUE", set()),
+    ("0.7.3", "m --enable-chunked-prefill=false", set()),
+    ("0.7.3", "m --enable-chunked-prefill 1", {E105}),
+    ("0.7.3", "m --enable-chunked-prefill maybe", {E105}),
     ("0.10.2", "", set()),
     # from 0.13 `--model=X` fills the positional slot as well
     ("0.13.0", "--model=m extra", {E110}),

@@ -478,6 +478,8 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                                    f"expected one of {shown}")
                         break
                     err = _type_error(opt.type, v, opt.optional)
+                    if opt.kind == "bool_value" and v.lower() not in ("true", "false"):
+                        err = "true or false"  # vLLM's StoreBoolean action (to 0.7): nothing else
                     if err:
                         problem = f"invalid value `{v}` for `{arg.written}`: expected {err}"
                         break
