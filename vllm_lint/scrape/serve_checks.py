@@ -27,7 +27,7 @@ from typing import Any, Iterable, Optional
 
 import libcst as cst
 
-from .pyresolve import FuncRef, Module, Project
+from .pyresolve import FuncRef, Module, Project, _dotted
 
 FUNCTION = "validate_parsed_serve_args"
 
@@ -124,15 +124,6 @@ def _walk(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
         n = stack.pop()
         yield n
         stack.extend(reversed(n.children))
-
-
-def _dotted(node: cst.BaseExpression) -> Optional[str]:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else base + "." + node.attr.value
-    return None
 
 
 def _calls(scope: cst.CSTNode, name: str) -> bool:
