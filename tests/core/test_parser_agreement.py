@@ -34,7 +34,7 @@ COMMON = [
 KV_EVENTS = {"kv_events_config": {"class": "KVEventsConfig", "extra": "ignore", "fields": {
     "hwm": {"type": "int", "default": 100000}, "enable_kv_cache_events": {"type": "bool", "default": False},
     "endpoint": {"type": "str", "default": "tcp://*:5557"}, "replay_endpoint": {"type": "str | None"},
-    "buffer_sizes": {"type": "list[int] | None"}}}}
+    "buffer_sizes": {"type": "list[int] | None"}, "mode": {"type": "CUDAGraphMode"}}}}
 COMPILATION = {"compilation_config": {"class": "CompilationConfig", "extra": "forbid", "fields": {
     "level": {"type": "int | None"}, "use_cudagraph": {"type": "bool"}}}}
 
@@ -182,6 +182,7 @@ CASES = [
     ("0.13.0", "m --kv-events-config '{\"buffer_sizes\": 3}'", {E105}),
     ("0.13.0", "m --kv-events-config '{\"enable_kv_cache_events\": \"maybe\"}'", {E105}),
     ("0.13.0", "m --kv-events-config '{\"replay_endpoint\": null}'", set()),
+    ("0.13.0", "m --kv-events-config '{\"mode\": 1}'", set()),   # an enum of ints and tuples takes 1
     ("0.13.0", "m --kv-events-config '[1]'", {E105}),
     ("0.13.0", "m --kv-events-config ''", set()),        # optional: the empty string is None
     ("0.24.0", "m -dc ''", set()),
@@ -308,6 +309,7 @@ CASES = [
     ("0.13.0", "m '-O{}'", {E105}),
     ("0.13.0", "m --optimization-level 7", {E105}),
     ("0.13.0", "m -O4 -O3", {("VL108", "warning")}),   # a duplicate, but level 3 starts
+    ("0.24.0", "m -Ofoo -O.mode=3", {("VL101", "error")}),   # the later word is the level start-up sees
     # from 0.12 `-O.key` is one word for --optimization-level: the next word is left over
     ("0.24.0", "m -O.mode 3", {("VL101", "error"), E110}),
     ("0.10.2", "m -O.level 3", set()),

@@ -1306,8 +1306,10 @@ def type_str(t: TypeHint) -> str:
         return " | ".join(parts)
     if t.kind == "class":
         if t.cls is not None and t.cls.is_enum:
+            # pydantic takes an enum's values: say int or str only where all of them are one
+            # (CUDAGraphMode mixes ints and tuples: `1` is a value, not a wrong type)
             kinds = {type(m.value).__name__ for m in t.cls.enum_members()}
-            return "int" if kinds == {"int"} else "str"
+            return {"int": "int", "str": "str"}.get(kinds.pop(), t.name) if len(kinds) == 1 else t.name
         return t.name
     return t.name or "Any"
 
