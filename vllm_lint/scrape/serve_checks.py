@@ -166,16 +166,24 @@ def _option_name(dest: str, names: list[str]) -> str:
     return spelled if spelled in names else sorted(names)[0]
 
 
-def _shape(stmt: cst.CSTNode, param: str) -> Optional[tuple[str, str, str]]:
-    """("requires" | "conflicts", A, B) for ``if A and not B: raise`` / ``if A and B: raise``."""
+def _and_test_of(stmt: cst.CSTNode, sole: type) -> Optional[cst.BooleanOperation]:
+    """The ``A and B`` test of ``if A and B: <sole statement>`` (no ``else``), or None."""
     if not isinstance(stmt, cst.If) or stmt.orelse is not None:
         return None
     body = stmt.body.body
     if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1 \
-            or not isinstance(body[0].body[0], cst.Raise):
+            or not isinstance(body[0].body[0], sole):
         return None
     test = stmt.test
     if not isinstance(test, cst.BooleanOperation) or not isinstance(test.operator, cst.And):
+        return None
+    return test
+
+
+def _shape(stmt: cst.CSTNode, param: str) -> Optional[tuple[str, str, str]]:
+    """("requires" | "conflicts", A, B) for ``if A and not B: raise`` / ``if A and B: raise``."""
+    test = _and_test_of(stmt, cst.Raise)
+    if test is None:
         return None
     left, right = test.left, test.right
     if isinstance(left, cst.BooleanOperation) or isinstance(right, cst.BooleanOperation):
@@ -240,14 +248,8 @@ def _may_return(stmt: cst.CSTNode) -> bool:
 def _is_subcommand_guard(stmt: cst.CSTNode, param: str) -> bool:
     """``if hasattr(args, "subparser") and args.subparser <not serve>: return``: the early return of
     another subcommand, which ``vllm serve`` and the api_server module (no ``subparser``) pass."""
-    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
-        return False
-    body = stmt.body.body
-    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1 \
-            or not isinstance(body[0].body[0], cst.Return):
-        return False
-    t = stmt.test
-    if not (isinstance(t, cst.BooleanOperation) and isinstance(t.operator, cst.And)):
+    t = _and_test_of(stmt, cst.Return)
+    if t is None:
         return False
     first, second = t.left, t.right
     if not (isinstance(first, cst.Call) and isinstance(first.func, cst.Name) and first.func.value == "hasattr"
