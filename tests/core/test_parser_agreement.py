@@ -113,7 +113,9 @@ RELEASES = {
                                 opt("--enable-chunked-prefill", kind="bool_value", type="bool", nargs="?")],
                       PYDANTIC_COMPILATION,
                       positional_nargs=None),
-    "0.8.5": _release("0.8.5", [_kvs(opt("--model-loader-extra-config", type="json", optional=True))], {}),
+    "0.8.5": _release("0.8.5", [_kvs(opt("--model-loader-extra-config", type="json", optional=True)),
+                                {**opt("--guided-decoding-backend", choices=["auto", "guidance", "outlines", "xgrammar"]),
+                                 "choices_vary": ["outlines"]}], {}),
     "0.9.2": _release("0.9.2", [_kvs({**opt("--limit-mm-per-prompt", type="json"), "config": "MultiModalConfig.limit_per_prompt"}),
                                 opt("--allowed-origins", type="json"),   # a plain json.loads
                                 opt("--override-pooler-config", kind="json", type="dict_or_str", optional=True)],
@@ -248,6 +250,10 @@ CASES = [
     ("0.8.5", "m --model-loader-extra-config a=1", set()),
     ("0.8.5", "m --model-loader-extra-config '{\"a\": 1}'", set()),
     ("0.8.5", "m --model-loader-extra-config ''", set()),
+    # choices from one of two Literals, picked in a process-dependent order
+    ("0.8.5", "m --guided-decoding-backend outlines", {("VL105", "warning")}),
+    ("0.8.5", "m --guided-decoding-backend xgrammar", set()),
+    ("0.8.5", "m --guided-decoding-backend bogus", {E105}),
     ("0.9.2", "m --limit-mm-per-prompt ''", {E105}),       # parse_type: nullable_kvs('') has no item
     # at 0.9.2-0.11 only an attached -O<x> or a separate 0-3 is a level; `-O 4` is the JSON 4
     ("0.10.2", "m -O 4", {E105}),

@@ -140,3 +140,15 @@ class VisionLanguageConfig:
                                  choices=[t.name.lower() for t in VisionLanguageConfig.ImageInputType])
 """)]})
     assert by_name(rec)["--image-input-type"]["choices"] == ["pixel_values", "image_features"]
+
+
+def test_a_union_of_two_literals_marks_the_values_not_in_both():
+    # 0.8.5's --guided-decoding-backend: get_kwargs takes one Literal of the union, the first of a
+    # set of type hints, so which one changes from process to process
+    rec = extract_patched("era_0_10", {CONFIG: [
+        (ANCHOR, ANCHOR + 'OtherTask = Literal["auto", "score"]\n'),
+        ("    task: Optional[TaskOption] = None\n", "    task: Optional[Union[TaskOption, OtherTask]] = None\n")]})
+    task = by_name(rec)["--task"]
+    assert [c for c in task["choices"] if c != "None"] == ["auto", "embed", "generate", "score"]
+    assert task["choices_vary"] == ["embed", "generate", "score"]
+    assert "choices_vary" not in by_name(rec)["--dtype"]

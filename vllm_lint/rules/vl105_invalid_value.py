@@ -16,7 +16,9 @@ JSON object with the fields the release knows), and switches given a value they 
 ## Why is this bad?
 argparse rejects the value at startup (`invalid choice`, `invalid int value`), or the config
 class rejects it while the command line is parsed or the engine configuration is built (vLLM's
-config dataclasses forbid extra keys; pydantic checks the field types).
+config dataclasses forbid extra keys; pydantic checks the field types). A warning where the
+release itself is not consistent: 0.8.5 takes `--guided-decoding-backend`'s choices from one of
+two `Literal`s in an order that changes at every start, so `outlines` is refused by some starts.
 
 ## Example
 ```bash
@@ -478,6 +480,14 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         read = f" (read as `{typed}`)" if typed != v else ""
                         problem = (f"invalid value `{v}`{read} for `{arg.written}` at vLLM {ctx.target}: "
                                    f"expected one of {shown}")
+                        break
+                    if typed in opt.choices_vary:
+                        # the release picks this option's choices from one of two sets, in an
+                        # order that changes between processes (Option.choices_vary)
+                        problem = (f"`{v}` for `{arg.written}` is refused by some processes of vLLM "
+                                   f"{ctx.target} and accepted by others: the release takes the option's "
+                                   "choices from one of two sets, in an order that changes at every start")
+                        severity = "warning"
                         break
                     err = _type_error(opt.type, v, opt.optional)
                     if opt.kind == "bool_value" and v.lower() not in ("true", "false"):

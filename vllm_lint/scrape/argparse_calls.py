@@ -176,8 +176,16 @@ class KwargsModel:
             elif is_bool:
                 kw["action"] = Ref("argparse.BooleanOptionalAction")
             elif "literal" in names:
-                lit = next(h for h in hints if h.kind == "literal")
-                kw.update(self._literal_kwargs(lit, "str" in names))
+                lits = [h for h in hints if h.kind == "literal"]
+                kw.update(self._literal_kwargs(lits[0], "str" in names))
+                if len(lits) > 1 and "choices" in kw:
+                    # get_kwargs takes one Literal of the union, the first of a *set* of type
+                    # hints: which one changes from process to process (0.8.5's
+                    # --guided-decoding-backend); a value missing from one is refused at random
+                    every = set.intersection(*(set(h.args) for h in lits))
+                    union = list(dict.fromkeys(v for h in lits for v in h.args))
+                    kw["__choices_vary__"] = [v for v in union if v not in every]
+                    kw["choices"] = _sorted_if_possible(union)
             elif "tuple" in names or "list" in names or (self.set_collection and "set" in names):
                 kind = "tuple" if "tuple" in names else ("list" if "list" in names else "set")
                 coll = next(h for h in hints if h.name == kind)
@@ -225,11 +233,16 @@ class KwargsModel:
     def _literal_kwargs(lit: TypeHint, with_str: bool) -> dict:
         opts = list(lit.args)
         typ = Ref(type(opts[0]).__name__) if opts else Ref("str")
-        try:
-            opts = sorted(opts)
-        except TypeError:
-            pass
+        opts = _sorted_if_possible(opts)
         return {"type": typ, "metavar": opts} if with_str else {"type": typ, "choices": opts}
+
+
+def _sorted_if_possible(values: list) -> list:
+    """``sorted(values)`` as vLLM's get_kwargs sorts Literal choices; as given where they mix types."""
+    try:
+        return sorted(values)
+    except TypeError:
+        return list(values)
 
 
 def _quoted_names(ann: Optional[cst.BaseExpression]) -> set:

@@ -489,6 +489,8 @@ class _Extractor:
             rec["transform"] = transform  # only where the type rewrites the word: most have none
         if self.kvs_fallback and wraps_json_loads(kw.get("type")):
             rec["kvs_fallback"] = True
+        if kw.get("__choices_vary__") and choices_json:
+            rec["choices_vary"] = [c for c in choices_json if c in kw["__choices_vary__"]]
         return rec
 
     # -- JSON configs

@@ -71,7 +71,7 @@ class Option(Record):
 
     __slots__ = ("name", "aliases", "negations", "hidden", "dest", "kind", "type", "optional", "nargs", "choices",
                  "default", "default_computed", "group", "config", "deprecated", "transform",
-                 "kvs_fallback", "class_at_start")
+                 "kvs_fallback", "class_at_start", "choices_vary")
 
     def __init__(self, name: str, aliases: list[str], negations: list[str], hidden: list[str], dest: str, kind: str,
                  type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
@@ -96,6 +96,7 @@ class Option(Record):
         self.transform = transform
         self.kvs_fallback = kvs_fallback
         self.class_at_start = class_at_start
+        self.choices_vary: list[Any] = []
 
     @property
     def strings(self) -> list[str]:
@@ -125,6 +126,7 @@ class Option(Record):
         o.transform = get("transform")
         o.kvs_fallback = bool(get("kvs_fallback"))
         o.class_at_start = bool(get("class_at_start"))
+        o.choices_vary = list(get("choices_vary") or [])
         return o
 
     def as_typed(self, word: str) -> str:
