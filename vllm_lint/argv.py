@@ -122,6 +122,12 @@ def normalise_long(name: str, surface: Optional[Surface]) -> str:
     return head.replace("_", "-") + dot + tail
 
 
+def _positional_model(tok: Token) -> ParsedArg:
+    """The word argparse gives the positional model slot."""
+    return ParsedArg(written="<model>", canonical="<model>", tokens=[tok], value=tok.text,
+                     value_opaque=tok.opaque, positional=True, how="positional")
+
+
 def _stray(tok: Token) -> ParsedArg:
     """A word no option or positional takes: argparse's "unrecognized arguments"."""
     stray = ParsedArg(written=tok.text, canonical="<stray>", tokens=[tok], value=tok.text,
@@ -255,8 +261,7 @@ class ArgvParser:
             if not is_opt(text):
                 if self.positional_model and not seen_positional and self.surface.has_serve:
                     seen_positional = True
-                    out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
-                                         value=text, positional=True, how="positional"))
+                    out.append(_positional_model(tok))
                 else:
                     # no option or positional takes it: argparse's "unrecognized arguments" (a
                     # wrapper that parses with parse_known_args drops the word instead: VL110 says so)
@@ -407,9 +412,7 @@ class ArgvParser:
             words.append(_stray(dash))
         if model_open and rest:
             tok = rest.pop(0)
-            words.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok], value=tok.text,
-                                   value_opaque=tok.opaque, positional=True,
-                                   how="positional"))
+            words.append(_positional_model(tok))
         # a word the shell expands may expand to nothing: not certainly left over
         words += [_stray(t) for t in rest if not t.opaque]
         return words

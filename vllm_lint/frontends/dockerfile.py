@@ -629,7 +629,6 @@ def _stage_launches(data: bytes, st: _Stage, escape: bytes, out: Extraction, pat
             # the image's inherited ENTRYPOINT takes CMD as its arguments: `CMD ["vllm", "serve",
             # "m"]` runs `vllm serve vllm serve m` (VL111); the fix cuts `"vllm", "serve", `
             la = out.launches[-1]
-            la.image = st.image
             la.image_cmd = texts[:found.args_start]
             la.image_cmd_delete = Span(words[0].start, words[found.args_start].start) \
                 if found.args_start < len(words) and not found.env else None

@@ -51,7 +51,6 @@ import json
 from typing import Any, Optional
 
 from ..record import lazy_re
-from ..surface.version import Version
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL105", name="invalid-value", summary="value the target release rejects",
@@ -230,8 +229,6 @@ def _plain_value_error(t: str, choices: Any, value: Any) -> Optional[str]:
     return None
 
 
-#: the release whose ``nullable_kvs`` stopped mapping the empty string to None
-_KVS_EMPTY_REFUSED = Version("0.8.5")
 _INT_TEXT = lazy_re(r"^[+-]?\d+$")
 _OBJECT_TEXT = lazy_re(r"^{.*}$")
 _BOOL_TEXT = {"true", "false", "0", "1", "yes", "no", "on", "off", "t", "f", "y", "n"}
@@ -320,7 +317,7 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
             return f"value of `{arg.written}` must be a level 0-3 or an object", "error"
         return _json_keys_error(ctx, opt, [str(k) for k in parsed], {str(k): x for k, x in parsed.items()})
     if s.json_kvs_fallback(opt) and not _OBJECT_TEXT.match(v):
-        found = _kvs_error(arg.written, v, s.v < _KVS_EMPTY_REFUSED)
+        found = _kvs_error(arg.written, v, s.kvs_empty_is_none)
         return (found, "error") if found else None
     try:
         parsed = json.loads(v)
@@ -464,7 +461,7 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                             break
                         continue
                     if opt.type == "kvs":
-                        problem = _kvs_error(arg.written, v, ctx.surface.v < _KVS_EMPTY_REFUSED)
+                        problem = _kvs_error(arg.written, v, ctx.surface.kvs_empty_is_none)
                         if problem:
                             break
                         continue

@@ -339,6 +339,13 @@ class Surface:
         return entry in entries
 
     @cached_property
+    def kvs_empty_is_none(self) -> bool:
+        """vLLM's ``nullable_kvs`` maps the empty string to None up to 0.8.4; from 0.8.5 only an
+        ``optional_type`` around it does, and ``nullable_kvs('')`` refuses the missing ``=``
+        (read in every sdist)."""
+        return self.v < Version("0.8.5")
+
+    @cached_property
     def compilation_from_cli(self) -> bool:
         """``--compilation-config`` / ``-O`` values go through ``CompilationConfig.from_cli`` (a
         level 0-3 or ``ast.literal_eval``), not JSON validation."""
