@@ -50,6 +50,16 @@ def parse_accel(spec: str) -> tuple[Optional[str], Optional[int]]:
     return product, count
 
 
+def accelerator_hw(node: Any, source: str) -> Hardware:
+    """The GPUs an accelerator string states (``"H100:2"``, ``"L4"``: one GPU when no count is
+    written, as truss reads it); ``source``: where it is written."""
+    spec = text(node)
+    if not spec:
+        return Hardware()
+    product, count = parse_accel(spec)
+    return Hardware(gpu_product=product, gpu_count=count if count is not None else 1, source=source)
+
+
 def hardware_here(node: Any) -> Hardware:
     """GPU facts stated directly in this mapping (resources, nodeSelector, affinity, ...)."""
     hw = Hardware()
