@@ -98,3 +98,40 @@ def test_every_row_is_complete(row):
     assert row.found in ("containers", "services", "root") and (row.found != "root") == (row.marker is None)
     assert row.image and row.command and row.env and row.env_form in ("list", "map") and row.source
     assert set(row.gpus) <= {"resources", "devices"}
+
+
+def test_the_walks_rows_are_one_each():
+    """The YAML walk reads containers lists and compose services by one row each; other rows are
+    documents known by a root key."""
+    found = [p.found for p in platforms.PLATFORMS]
+    assert found.count("containers") == 1 and found.count("services") == 1
+    assert len({p.name for p in platforms.PLATFORMS}) == len(platforms.PLATFORMS)
+
+
+def test_production_stack_and_llminferenceservice_fill_a_container():
+    ps = _only(b"""servingEngineSpec:
+  modelSpec:
+    - name: opt
+      repository: vllm/vllm-openai
+      tag: v0.8.5
+      modelURL: facebook/opt-125m
+      requestGPU: 2
+""")
+    assert (ps.container.platform, ps.container.name, ps.container.image) == ("production-stack", "opt",
+                                                                              "vllm/vllm-openai:v0.8.5")
+    assert ps.image == ps.container.image and ps.hardware is ps.container.hardware
+    svc = _only(b"""apiVersion: serving.kserve.io/v1alpha1
+kind: LLMInferenceService
+metadata: {name: opt}
+spec:
+  model: {uri: "hf://facebook/opt-125m"}
+  template:
+    containers:
+      - name: main
+        image: vllm/vllm-openai:v0.8.5
+        args: ["--max-model-len", "2048"]
+        resources: {limits: {nvidia.com/gpu: 1}}
+""")
+    c = svc.container
+    assert (c.platform, c.name, c.args, c.hardware.gpu_count) == ("kserve", "main", ["--max-model-len", "2048"], 1)
+    assert svc.image == c.image == "vllm/vllm-openai:v0.8.5"
