@@ -43,6 +43,19 @@ def test_a_truss_accelerator_without_a_count_is_one_gpu():
     assert (la.hardware.gpu_product, la.hardware.gpu_count) == ("L4", 1)
 
 
+@pytest.mark.parametrize("spec", ['"<gpu>"', '"${GPU}"', '"{{ gpu }}"', '""'])
+def test_a_placeholder_accelerator_states_no_gpus(spec):
+    la = _only(b"base_image:\n  image: vllm/vllm-openai:v0.10.0\ndocker_server:\n  start_command: vllm serve m\n"
+               b"resources:\n  accelerator: " + spec.encode() + b"\n")
+    assert la.container.platform == "truss" and la.hardware.gpu_count is None
+
+
+def test_a_templated_accelerator_with_a_default_states_its_gpus():
+    la = _only(b"base_image:\n  image: vllm/vllm-openai:v0.10.0\ndocker_server:\n  start_command: vllm serve m\n"
+               b"resources:\n  accelerator: '{{ .Values.gpu | default \"H100:2\" }}'\n")
+    assert (la.hardware.gpu_product, la.hardware.gpu_count) == ("H100", 2)
+
+
 def test_a_truss_config_that_starts_something_else_holds_no_launch():
     data = b"""base_image:
   image: vllm/vllm-openai:v0.10.0

@@ -140,7 +140,8 @@ class _Container:
             for structure in platform.gpus:
                 hw2 = hw_merge(hw2, _GPU_READERS[structure](node))
             if platform.accelerator is not None:
-                hw2 = hw_merge(hw2, accelerator_hw(at(node, platform.accelerator), ".".join(platform.accelerator)))
+                hw2 = hw_merge(hw2, accelerator_hw(self._rendered(at(node, platform.accelerator)),
+                                                   ".".join(platform.accelerator)))
             versions = image_version(t, self.image, self.image_node, self.compose)
             if self.build is not None:
                 versions = [VersionHint(v.version, "dockerfile-from", self.build.span) for v in versions]
@@ -154,6 +155,17 @@ class _Container:
                 version_hints=versions)
             self.built.extend((words, model))
         return self.built[0], self.built[1]
+
+    def _rendered(self, node: Any) -> Optional[str]:
+        """A scalar's text as it renders: a template expression's known default, None for an
+        expression of unknown value (the parse sees it filled in), else the text."""
+        t = self.t
+        if isinstance(node, ScalarNode) and t.regions:
+            s, e = t.pos(node.start_mark.index), t.pos(node.end_mark.index)
+            if any(a < e and b > s for a, b in t.regions):
+                rendered = helm_default(t, node)
+                return rendered[0] if rendered is not None else None
+        return text(node)
 
     def _shell(self) -> bool:
         """``sh -c SCRIPT`` among the first words: the script's launches."""
