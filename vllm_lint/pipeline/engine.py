@@ -178,8 +178,9 @@ class Linter:
     """One run's lint of files: ``rules`` against ``db`` under ``settings``. ``targeting`` chooses
     the release each launch is checked against; ``cache`` (optional) answers unchanged files.
     ``analyse`` is the one analysis of a file's bytes, ``fix_loop`` fixes them, ``finish`` places
-    and suppresses findings, and ``lint_file`` does all of it for a file on disk (with the
-    ``--config`` files its launches name)."""
+    and suppresses findings; ``check`` runs them in that order (after ``screen``) for every
+    consumer, and ``lint_file`` checks a file on disk (with the result cache and the ``--config``
+    files its launches name)."""
 
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
                  cache=None):
