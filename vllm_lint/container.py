@@ -29,18 +29,20 @@ class Container(Record):
     ``command`` and ``args``: the words of each, as written, and where each is written
     (``command_span``, ``args_span``). ``env``: the variables it sets; ``hardware``: the GPUs it
     requests (count, product and where that is stated: ``Hardware.source``) and the nodes it
-    spans; ``version_hints``: the release its image (or its build's ``FROM``) names. ``span``: the
-    mapping that holds the command."""
+    spans (``Hardware.nodes``: a LeaderWorkerSet's group size); ``partial_layout``: why the
+    platform starts more of the process than this container shows (KServe's worker pods, a
+    production-stack Ray cluster), else None; ``version_hints``: the release its image (or its
+    build's ``FROM``) names. ``span``: the mapping that holds the command."""
 
     __slots__ = ("platform", "name", "image", "image_span", "run_image", "command", "command_span", "args",
-                 "args_span", "env", "hardware", "version_hints", "span")
+                 "args_span", "env", "hardware", "partial_layout", "version_hints", "span")
 
     def __init__(self, platform: str, span: Span, *, name: Optional[str] = None, image: Optional[str] = None,
                  image_span: Optional[Span] = None, run_image: Optional[str] = None,
                  command: Optional[list[str]] = None, command_span: Optional[Span] = None,
                  args: Optional[list[str]] = None, args_span: Optional[Span] = None,
                  env: Optional[list[EnvAssign]] = None, hardware: Optional[Hardware] = None,
-                 version_hints: Optional[list[VersionHint]] = None) -> None:
+                 partial_layout: Optional[str] = None, version_hints: Optional[list[VersionHint]] = None) -> None:
         self.platform = platform
         self.name = name
         self.image = image
@@ -52,6 +54,7 @@ class Container(Record):
         self.args_span = args_span
         self.env = [] if env is None else env
         self.hardware = Hardware() if hardware is None else hardware
+        self.partial_layout = partial_layout
         self.version_hints = [] if version_hints is None else version_hints
         self.span = span
 

@@ -133,6 +133,17 @@ def test_production_stack_and_llminferenceservice_fill_a_container():
     assert (ps.container.platform, ps.container.name, ps.container.image) == ("production-stack", "opt",
                                                                               "vllm/vllm-openai:v0.8.5")
     assert ps.image == ps.container.image and ps.hardware is ps.container.hardware
+    assert ps.container.partial_layout is None is ps.partial_layout
+    ray = _only(b"""servingEngineSpec:
+  modelSpec:
+    - name: opt
+      repository: vllm/vllm-openai
+      tag: v0.8.5
+      modelURL: facebook/opt-125m
+      raySpec: {headNode: {requestGPU: 1}}
+""")
+    assert ray.container.partial_layout.startswith("production-stack starts this model on a Ray cluster")
+    assert ray.partial_layout == ray.container.partial_layout
     svc = _only(b"""apiVersion: serving.kserve.io/v1alpha1
 kind: LLMInferenceService
 metadata: {name: opt}

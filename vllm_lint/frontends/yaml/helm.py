@@ -152,8 +152,6 @@ def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
     url = get(ms, "modelURL")
     if text(url):
         ctx["model"] = url.value
-    if get(ms, "raySpec") is not None:
-        ctx["partial_layout"] = "production-stack starts this model on a Ray cluster (raySpec)"
     keyed = _keyed(t, ms, cfg, env, ctx)
     # the chart renders vllmConfig's keys and then its extraArgs into one command line
     extra = get(cfg, "extraArgs")
@@ -163,12 +161,14 @@ def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
     span = t.content_span(ms) or Span(0, 0)
     # the chart's container: its image from repository and tag, the command the chart renders
     box = Container("production-stack", span, name=text(get(ms, "name")), image=image, run_image=image,
-                    env=env, hardware=hw, version_hints=versions)
+                    env=env, hardware=hw, version_hints=versions,
+                    partial_layout=("production-stack starts this model on a Ray cluster (raySpec)"
+                                    if get(ms, "raySpec") is not None else None))
     launch = Launch(
         path=t.path, entry="production-stack", style="config", span=span,
         keyed=keyed, tokens=[tok for tok, _h in words], env=box.env, version_hints=box.version_hints,
         hardware=box.hardware, delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None,
-        container=box,
+        partial_layout=box.partial_layout, container=box,
     )
     launch.take_context(ctx)
     t.out.launches.append(launch)

@@ -60,8 +60,6 @@ def _part(t: YamlText, part: Any, model_uri: str) -> None:
             keyed.extend(t.keyed_args(PairView(pair), style_of=lambda k: "camel"))
             option_for_key[key] = opt
     ctx["option_for_key"] = option_for_key
-    if get(part, "worker") is not None:
-        ctx["partial_layout"] = "KServe splits the launch over leader and worker pods (spec.worker)"
     words = []
     for item in seq(get(main, "env")):
         val = get(item, "value")
@@ -76,11 +74,13 @@ def _part(t: YamlText, part: Any, model_uri: str) -> None:
                     run_image=image, args=word_texts(args_node, split_value(args_node)),
                     args_span=t.node_span(args_node) if args_node is not None else None,
                     env=[e for e in k8s_env(t, get(main, "env")) if e.name not in ENV_ARG_CARRIERS],
-                    hardware=hardware_here(main), version_hints=image_version(t, image, image_node, False))
+                    hardware=hardware_here(main), version_hints=image_version(t, image, image_node, False),
+                    partial_layout=("KServe splits the launch over leader and worker pods (spec.worker)"
+                                    if get(part, "worker") is not None else None))
     t.out.launches.append(Launch(
         path=t.path, entry=f"kserve:{KIND}", style="config", span=span, keyed=keyed,
         tokens=[tok for tok, _h in words], env=box.env, version_hints=box.version_hints, hardware=box.hardware,
         delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None, context=ctx,
-        container=box,
+        partial_layout=box.partial_layout, container=box,
     ))
     t.consumed.add(id(main))
