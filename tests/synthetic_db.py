@@ -133,7 +133,7 @@ def build_releases(path: Path, releases: dict) -> Path:
 
 def vl1_findings(linter, line: str) -> set:
     """{(code, severity)} of the VL1xx findings of ``linter`` for ``vllm serve <line>``."""
-    diags, _ = linter.lint_bytes(Path("t.sh"), f"vllm serve {line}\n".encode(), "shell")
+    diags = linter.analyse(Path("t.sh"), f"vllm serve {line}\n".encode(), mode="auto", fmt="shell").diagnostics
     return {(d.code, d.severity) for d in diags if d.code.startswith("VL1")}
 
 

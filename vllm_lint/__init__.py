@@ -10,11 +10,7 @@ __all__ = ["__version__", "lint", "fix", "FixResult", "Diagnostic"]
 
 
 def __getattr__(name: str):
-    if name == "fix":  # the fixer module, which answers calls as the API's fix (vllm_lint/pipeline/fix.py)
-        import importlib
-
-        return importlib.import_module(f"{__name__}.pipeline.fix")
-    if name in ("lint", "FixResult", "UnknownFormat"):
+    if name in ("lint", "fix", "FixResult", "UnknownFormat"):
         # a facade resolved at first use: the package (layer 0, docs/architecture.md) names the
         # entry module only by name, so importing vllm_lint loads nothing else
         import importlib

@@ -44,23 +44,16 @@ class FixResult:
 
 def analyse_bytes(linter, data: bytes, filename: str, fix: bool = False) -> tuple[list, Optional[bytes], int]:
     """``data`` linted (and with ``fix``, fixed) as the file ``filename`` named on the command line,
-    through the engine's one analysis (``Linter.analyse``, ``Linter.fix_loop``): (the findings
-    left, positioned and suppressed as in a file; the fixed bytes or None; fixes applied). The
-    command line's standard input and this module's functions share it."""
-    fmt, _ = linter.screen(filename, data, "explicit")
-    if fmt is None:
+    through the engine's one check (``Linter.check``): (the findings left, positioned and
+    suppressed as in a file; the fixed bytes or None; fixes applied). The command line's standard
+    input and this module's functions share it."""
+    checked = linter.check(filename, data, "explicit", fix=fix)
+    if checked.format is None:
         raise UnknownFormat(f"cannot tell the format of {filename}: name it (serve.sh, deploy.yaml, Dockerfile, "
                             "launch.py, README.md)")
-    analysis = linter.analyse(filename, data, mode="explicit")
-    if analysis.skipped is not None:
+    if checked.skipped is not None:
         return [], None, 0
-    diags, fixed, count = analysis.diagnostics, None, 0
-    if fix:
-        out = linter.fix_loop(filename, data, analysis)
-        diags, count = out.diagnostics, out.count
-        if out.data != data:
-            fixed = out.data
-    return linter.finish(fixed if fixed is not None else data, diags, filename, fmt), fixed, count
+    return checked.diagnostics, checked.fixed, checked.count
 
 
 _DBS: dict[Optional[str], Any] = {}

@@ -247,9 +247,12 @@ class Launch(Record):
       launch in a container's ``sh -c`` script, the script's bytes in the file; ``partial_layout``,
       why the launch's words are not its process's whole parallel layout, when a wrapper starts
       pods the file does not show (a production-stack Ray cluster, KServe leader and worker pods).
+    * ``container``: the container the launch runs in, as its platform's configuration states it
+      (``vllm_lint.container.Container``: image, command, args, environment, GPUs, each where it
+      is written), when a front-end read one; the fields above are filled from it.
     * ``context``: the front-end's own notes about the launch, which name where in the file it was
       found, for the front-ends' tests; nothing outside the front-ends reads them (a test checks).
-      YAML: ``kind`` and ``container`` (the workload and container holding it), ``shell`` (read from
+      YAML: ``kind`` (the workload holding it), ``shell`` (read from
       a container's ``sh -c`` script), ``args_only`` (from ``args:`` alone, the command being the
       image's), ``step`` (the CI step's name), ``ignored_keys`` (production-stack ``vllmConfig``
       keys the chart ignores); shell: ``heredoc_file`` (the format of the file a heredoc writes),
@@ -259,7 +262,7 @@ class Launch(Record):
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
                  "delete_tokens", "dropped", "opaque", "context", "image", "image_cmd", "image_cmd_delete", "model",
-                 "option_for_key", "chart", "script_span", "partial_layout")
+                 "option_for_key", "chart", "script_span", "partial_layout", "container")
 
     #: the keys of a front-end's context dictionary that are the typed fields above (``take_context``)
     TYPED_CONTEXT = ("image", "image_cmd", "image_cmd_delete", "model", "option_for_key", "chart",
@@ -274,7 +277,7 @@ class Launch(Record):
                  image_cmd: Optional[list[str]] = None, image_cmd_delete: Optional[Span] = None, model: Any = None,
                  option_for_key: Optional[dict[str, str]] = None,
                  chart: Optional[str] = None, script_span: Optional[Span] = None,
-                 partial_layout: Optional[str] = None) -> None:
+                 partial_layout: Optional[str] = None, container: Any = None) -> None:
         self.path = path
         self.entry = entry
         self.style = style
@@ -296,6 +299,7 @@ class Launch(Record):
         self.chart = chart
         self.script_span = script_span
         self.partial_layout = partial_layout
+        self.container = container  # (vllm_lint.container.Container, which imports this module)
         if context:  # a front-end's context dictionary: its typed keys become the fields
             self.take_context(context)
 

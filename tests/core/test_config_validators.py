@@ -188,8 +188,8 @@ def test_lines_agree_with_the_real_parsers(linters):
 
 
 def test_messages_name_the_missing_key(linters):
-    diags, _ = linters["0.13.0"].lint_bytes(
-        Path("t.sh"), b"vllm serve m --kv-transfer-config.kv_connector NixlConnector\n", "shell")
+    diags = linters["0.13.0"].analyse(
+        Path("t.sh"), b"vllm serve m --kv-transfer-config.kv_connector NixlConnector\n", mode="auto", fmt="shell").diagnostics
     (d,) = [d for d in diags if d.code == "VL105"]
     assert "`kv_connector` without `kv_role`" in d.message and d.option == "--kv-transfer-config"
     # the finding points at the value of the key that needs the other

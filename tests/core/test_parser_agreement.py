@@ -390,7 +390,7 @@ def test_model_option_fix_moves_the_value_to_the_positional(linters):
                                  ("0.10.2", "--dtype auto --model m", "--dtype auto m"),
                                  ("0.7.3", "--model m", "m")]:
         data = f"vllm serve {line}\n".encode()
-        diags, _ = linters[version].lint_bytes(Path("t.sh"), data, "shell")
+        diags = linters[version].analyse(Path("t.sh"), data, mode="auto", fmt="shell").diagnostics
         (d,) = [d for d in diags if d.code == "VL110"]
         assert d.fix is not None and d.fix.applicability == "safe"
         out = data
@@ -401,7 +401,7 @@ def test_model_option_fix_moves_the_value_to_the_positional(linters):
 
 def _lint(linters, version, name, text):
     fmt = "yaml" if name.endswith(".yaml") else "shell"
-    diags, _ = linters[version].lint_bytes(Path(name), text.encode(), fmt)
+    diags = linters[version].analyse(Path(name), text.encode(), mode="auto", fmt=fmt).diagnostics
     return diags
 
 

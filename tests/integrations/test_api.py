@@ -44,6 +44,12 @@ def test_fix_returns_the_text_as_given(synth_db_path):
         vllm_lint.lint("hello\n", "notes.txt", db=str(synth_db_path))
 
 
+def test_the_packages_fix_is_the_api_function():
+    from vllm_lint import api
+
+    assert vllm_lint.fix is api.fix and vllm_lint.lint is api.lint
+
+
 def test_importing_vllm_lint_loads_no_engine():
     code = "import sys, vllm_lint; print(any(m.startswith('vllm_lint.') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"

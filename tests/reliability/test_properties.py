@@ -29,7 +29,7 @@ from hypothesis import event, given, note
 from hypothesis import strategies as st
 
 from strategies import STRATEGIES, Doc
-from vllm_lint.pipeline.engine import MAX_FIX_PASSES, Linter, fix_loop, frontend
+from vllm_lint.pipeline.engine import MAX_FIX_PASSES, FileAnalysis, Linter, frontend
 from vllm_lint.pipeline.fix import select_edits
 from vllm_lint.frontends.base import get as format_unit
 from vllm_lint.frontends.shell import parse_errors as _shell_errors
@@ -53,11 +53,13 @@ def linters(synth_db_path):
 
 def lint(linter: Linter, doc: Doc, data: bytes):
     linter.verbose = []
-    return linter.lint_bytes(Path(doc.name), data, doc.fmt, mode=doc.mode)
+    analysis = linter.analyse(Path(doc.name), data, mode=doc.mode, fmt=doc.fmt)
+    return analysis.diagnostics, analysis.extraction
 
 
 def fix(linter: Linter, doc: Doc, data: bytes, diags):
-    return fix_loop(linter, Path(doc.name), data, doc.fmt, diags, mode=doc.mode)
+    out = linter.fix_loop(Path(doc.name), data, FileAnalysis(doc.name, doc.fmt, doc.mode, diagnostics=diags))
+    return out.data, out.diagnostics, out.note, out.count
 
 
 def extraction_invariants(data: bytes, ex) -> None:

@@ -76,7 +76,7 @@ def linters(tmp_path_factory):
 
 
 def found(linter, text: str, name: str = "t.sh") -> list:
-    diags, _ = linter.lint_bytes(Path(name), text.encode(), "python" if name.endswith(".py") else "shell")
+    diags = linter.analyse(Path(name), text.encode(), mode="auto", fmt="python" if name.endswith(".py") else "shell").diagnostics
     return sorted((d.option, d.severity) for d in diags if d.code == "VL112")
 
 

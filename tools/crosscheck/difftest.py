@@ -113,7 +113,7 @@ class Lint:
         if key not in self.memo:
             data = ("vllm serve " + shlex.join(argv) + "\n").encode()
             self.linter.verbose = []
-            diags, _ = self.linter.lint_bytes(Path("difftest.sh"), data, "shell")
+            diags = self.linter.analyse(Path("difftest.sh"), data, mode="auto", fmt="shell").diagnostics
             errors = [d for d in diags if d.severity == "error" and d.code.startswith("VL1")]
             self.memo[key] = (bool(errors), errors)
         return self.memo[key]

@@ -559,8 +559,8 @@ def _print_fixes(linter, results) -> None:
     for r in results:
         if r.fixed is None or r.original is None or r.format is None:
             continue
-        before, _ = linter.lint_bytes(r.path, r.original, r.format)
-        gone = Counter(d.code for d in linter.finish(r.original, before, r.path)) - Counter(d.code for d in r.diagnostics)
+        before = linter.check(r.path, r.original, r.mode or "auto", fmt=r.format, screened=True, forced=r.forced)
+        gone = Counter(d.code for d in before.diagnostics) - Counter(d.code for d in r.diagnostics)
         if gone:
             lines.append(f"  {r.path}:")
             names = {rule.code: rule.name for rule in linter.rules}

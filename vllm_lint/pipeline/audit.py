@@ -330,8 +330,9 @@ class Auditor:
         """The audit of one file's bytes (named as ``mode`` says: ``Linter.analyse``); None when
         it holds no launch and no vLLM environment."""
         shown = str(path)
-        # B: the lint run (the engine's one analysis of the file), and the in-memory fix loop
-        analysis = self.to_linter.analyse(path, data, mode=mode)
+        # B: the lint run with --fix (the engine's one check of the file), in memory
+        checked = self.to_linter.check(path, data, mode, fix=True)
+        analysis = checked.analysis
         if analysis.skipped is not None:
             return None
         fmt = analysis.format
@@ -343,30 +344,24 @@ class Auditor:
         if not extraction.launches and not extraction.env:
             return None
         index = LineIndex(data)
-        diags_b = analysis.diagnostics
         by_span: dict[tuple[int, int], list[Diagnostic]] = {}
-        for d in diags_b:
+        for d in analysis.diagnostics:  # the findings before fixing, whose fixes the report names
             if d.span is not None:
                 by_span.setdefault((d.span.start, d.span.end), []).append(d)
-        outcome = self.to_linter.fix_loop(path, data, analysis)
-        fixed, left, note, count = outcome.data, list(outcome.diagnostics), outcome.note, outcome.count
-        fa.fixes_applied, fa.fix_note = (count if fixed != data else 0), note
+        outcome = checked.outcome
+        fixed, left = checked.data, checked.diagnostics
+        fa.fixes_applied, fa.fix_note = (outcome.count if fixed != data else 0), outcome.note
         if fixed != data:
             a = data.decode("utf-8", errors="replace").splitlines(keepends=True)
             b = fixed.decode("utf-8", errors="replace").splitlines(keepends=True)
             rel = shown.lstrip("/")
             fa.diff = "".join(difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}"))
-        left = self.to_linter.finish(fixed, left, shown, fmt)
         original_row = _line_map(data, fixed)
         fa.remaining = [Remaining(d.code, d.message, d.row, d.column, _reason(d, self.unsafe), d.severity,
                                   original_row(d.row)) for d in left]
         fixed_extraction: Optional[Extraction] = outcome.analysis.extraction if fixed != data else None
         # launches
-        seen_env: set[tuple[int, int]] = set()
         for i, launch in enumerate(extraction.launches):
-            for e in launch.env:
-                if e.name_span:
-                    seen_env.add((e.name_span.start, e.name_span.end))
             fixed_launch = None
             if fixed_extraction is not None and len(fixed_extraction.launches) == len(extraction.launches):
                 fixed_launch = fixed_extraction.launches[i]
@@ -385,8 +380,7 @@ class Auditor:
                 la.remaining = [r for r, d in zip(fa.remaining, left)
                                 if d.span is not None and span.start <= d.span.start < max(span.end, span.start + 1)]
             fa.launches.append(la)
-        loose = [e for e in extraction.env
-                 if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
+        loose = analysis.loose_env
         if loose:
             try:
                 fa.launches.append(self._audit_loose_env(path, index, extraction, loose, by_span))

@@ -2,8 +2,9 @@
 
 The files come from ``vllm_lint.pipeline.discovery``, the release each launch is checked against
 from ``vllm_lint.pipeline.targeting``. The engine's one product is ``Linter.analyse(path, data)
--> FileAnalysis``: lint, --fix, --add-noqa, the baseline, the audit and the language server
-consume it. The engine names no format: it asks the registry (``vllm_lint.frontends.base``).
+-> FileAnalysis``, and its one call for consumers ``Linter.check(path, data, mode, fix=...) ->
+Checked`` (screen, analyse, fix loop, finish): lint, --fix, --add-noqa, the API, the audit and the
+language server call it. The engine names no format: it asks the registry (``vllm_lint.frontends.base``).
 Also the fix loop (``Linter.fix_loop``): apply non-overlapping edits (``vllm_lint.pipeline.fix``),
 analyse again, repeat (bounded); a pass is kept only if the result still parses in its format
 (``Format.parse_check``). Suppression comments: ``vllm_lint.pipeline.suppress``. The layers and
@@ -103,9 +104,12 @@ class FileAnalysis(Record):
     (``launches``), the findings before positions and suppression (``diagnostics``; their fixes
     carry the ``edits``), and the other files the analysis read (``reads``: (path, content key)
     each, ``vllm_lint.inputs``). ``skipped``: why the bytes were not linted ("no-format",
-    "binary", "no-launch" (the pre-filter), "ignore-file"), else None."""
+    "binary", "no-launch" (the pre-filter), "ignore-file"), else None. ``loose_env``: the
+    extraction's environment variables that belong to no launch (a ConfigMap, an ``export`` far
+    from any launch), which the rules see in one launch-less context."""
 
-    __slots__ = ("path", "format", "mode", "forced", "extraction", "launches", "diagnostics", "reads", "skipped")
+    __slots__ = ("path", "format", "mode", "forced", "extraction", "launches", "diagnostics", "reads", "skipped",
+                 "loose_env")
 
     def __init__(self, path: str, format: Optional[str], mode: str, forced: Optional[tuple[str, str]] = None,
                  extraction: Optional[Extraction] = None, launches: Optional[list[LaunchAnalysis]] = None,
@@ -120,6 +124,7 @@ class FileAnalysis(Record):
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.reads = reads
         self.skipped = skipped
+        self.loose_env: list = []
 
     @property
     def edits(self) -> list[Edit]:
@@ -173,8 +178,9 @@ class Linter:
     """One run's lint of files: ``rules`` against ``db`` under ``settings``. ``targeting`` chooses
     the release each launch is checked against; ``cache`` (optional) answers unchanged files.
     ``analyse`` is the one analysis of a file's bytes, ``fix_loop`` fixes them, ``finish`` places
-    and suppresses findings, and ``lint_file`` does all of it for a file on disk (with the
-    ``--config`` files its launches name)."""
+    and suppresses findings; ``check`` runs them in that order (after ``screen``) for every
+    consumer, and ``lint_file`` checks a file on disk (with the result cache and the ``--config``
+    files its launches name)."""
 
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
                  cache=None):
@@ -206,6 +212,34 @@ class Linter:
         if suppress.skips_file(data, unit) and not getattr(self.settings, "ignore_noqa", False):
             return fmt, "ignore-file"
         return fmt, None
+
+    def check(self, path: AnyPath, data: bytes, mode: str = "explicit", *, fmt: Optional[str] = None,
+              screened: bool = False, forced: Optional[tuple[str, str]] = None, fix: bool = False) -> "Checked":
+        """Check ``data`` as the file at ``path`` (which is not read) the way every consumer does:
+        ``screen`` -> ``analyse`` -> (with ``fix``) ``fix_loop`` -> ``finish``. The command line, the
+        Python API, the language server, ``--add-noqa`` and the audit call this. ``mode`` and
+        ``forced``: as ``analyse``; ``fmt``: the format when the caller knows it (an editor's
+        language), still screened; with ``screened`` the caller has screened the bytes already and
+        ``fmt`` is the format ``screen`` gave (the lint of a file on disk, which screens before its
+        cache lookup; ``--add-noqa`` on the bytes of a linted file)."""
+        if screened:
+            skipped = None
+        else:
+            fmt, skipped = self.screen(path, data, mode, fmt)
+        if fmt is None or skipped is not None:
+            return Checked(fmt, FileAnalysis(str(path), fmt, mode, forced, skipped=skipped or "no-format"), data)
+        analysis = self.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
+        out = Checked(fmt, analysis, data)
+        out.notes = list(self.verbose)
+        diags = analysis.diagnostics
+        if fix:
+            outcome = out.outcome = self.fix_loop(path, data, analysis)
+            diags = outcome.diagnostics
+            if outcome.data != data:
+                out.fixed = out.data = outcome.data
+        # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
+        out.diagnostics = self.finish(out.data, diags, str(path), fmt)
+        return out
 
     def analyse(self, path: AnyPath, data: bytes, *, mode: str = "explicit", fmt: Optional[str] = None,
                 forced: Optional[tuple[str, str]] = None) -> FileAnalysis:
@@ -265,7 +299,8 @@ class Linter:
             ctx = LintContext(shown, launch, args, list(launch.env), surface, self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)
             diags.extend(self._run(ctx))
-        loose = [e for e in extraction.env if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
+        loose = analysis.loose_env = [e for e in extraction.env
+                                      if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
         # a file without a launch still gets one context: the rules about a file's text (an image
         # tag, an install line) need no launch (rules/_file_scope.py)
         if loose or not extraction.launches:
@@ -278,12 +313,6 @@ class Linter:
                 diags.append(Diagnostic(note.code, note.message, shown, note.span, severity=note.severity))
         analysis.diagnostics = _dedupe(diags)
         return analysis
-
-    def lint_bytes(self, path: AnyPath, data: bytes, fmt: str, mode: str = "auto",
-                   forced: Optional[tuple[str, str]] = None) -> tuple[list[Diagnostic], Optional[Extraction]]:
-        """(findings, extraction) of ``data`` as ``fmt``: ``analyse`` for callers that screened."""
-        analysis = self.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
-        return analysis.diagnostics, analysis.extraction
 
     def _note_config_reference(self, path: AnyPath, args, target: str, source: str) -> None:
         """A launch's ``--config FILE``: lint FILE as a vLLM config file at this launch's release."""
@@ -480,11 +509,10 @@ class Linter:
         return True
 
     def _analyse_into(self, res: FileResult, data: bytes, fmt: str, fix: bool) -> bool:
-        """Analyse the file's bytes (and, with ``fix``, fix them) into ``res``: whether the findings
-        before fixing had a fix."""
-        path = shown = res.path
-        analysis = self.analyse(path, data, mode=res.mode, fmt=fmt, forced=res.forced)
-        diags = analysis.diagnostics
+        """Check the file's bytes (screened as ``fmt``; and, with ``fix``, fix them) into ``res``:
+        whether the findings before fixing had a fix."""
+        checked = self.check(res.path, data, res.mode, fmt=fmt, screened=True, forced=res.forced, fix=fix)
+        analysis = checked.analysis
         res.reads = analysis.reads
         if analysis.extraction is None:
             res.unread = NOT_PARSED
@@ -493,17 +521,13 @@ class Linter:
             res.defaulted = any(la.target_source == NEWEST_SOURCE for la in analysis.launches)
         else:
             res.unread = TEMPLATE_UNKNOWN if _template_hid_launch(data, analysis.extraction) else NO_LAUNCH
-        res.verbose = list(dict.fromkeys(self.verbose))
-        fixable = any(d.fix is not None for d in diags)
-        if fix:
-            outcome = self.fix_loop(path, data, analysis)
-            diags = outcome.diagnostics
-            if outcome.data != data:
-                res.fixed, res.original, res.fixed_count = outcome.data, data, outcome.count
-            res.fix_note = outcome.note
-        # the findings left after fixing are positioned in (and suppressed by) the fixed bytes
-        res.diagnostics = self.finish(res.fixed if res.fixed is not None else data, diags, shown, fmt)
-        return fixable
+        res.verbose = list(dict.fromkeys(checked.notes))
+        if checked.outcome is not None:
+            if checked.fixed is not None:
+                res.fixed, res.original, res.fixed_count = checked.fixed, data, checked.outcome.count
+            res.fix_note = checked.outcome.note
+        res.diagnostics = checked.diagnostics
+        return checked.fixable
 
     def _verdict(self, path: AnyPath, mode: str, state: str = "clean") -> str:
         """A file's findings hold while its bytes, the project pin near it and (where it matters)
@@ -617,13 +641,38 @@ class FixOutcome(Record):
         self.count = count
 
 
-def fix_loop(linter: Linter, path: AnyPath, data: bytes, fmt: str, diags: list[Diagnostic], *,
-             mode: str = "auto", forced: Optional[tuple[str, str]] = None
-             ) -> tuple[bytes, list[Diagnostic], Optional[str], int]:
-    """``Linter.fix_loop`` for findings already made: (new bytes, findings left, the note of a
-    refused fix, fixes applied)."""
-    out = linter.fix_loop(path, data, FileAnalysis(str(path), fmt, mode, forced, diagnostics=diags))
-    return out.data, out.diagnostics, out.note, out.count
+class Checked(Record):
+    """What ``Linter.check`` made of one file's bytes: the ``format`` (None when neither name nor
+    content gives one), the ``analysis`` of the bytes as given (its ``skipped`` says why they were
+    not linted), the fix loop's ``outcome`` (with ``fix``, else None), the ``fixed`` bytes (None
+    when nothing changed), ``data`` (the bytes the findings are placed in: the fixed ones, else the
+    input), the ``diagnostics`` left, positioned and suppressed, and the engine's ``notes`` for
+    ``--verbose`` (the releases checked against) made by the analysis before fixing."""
+
+    __slots__ = ("format", "analysis", "outcome", "fixed", "data", "diagnostics", "notes")
+
+    def __init__(self, format: Optional[str], analysis: FileAnalysis, data: bytes) -> None:
+        self.format = format
+        self.analysis = analysis
+        self.outcome: Optional[FixOutcome] = None
+        self.fixed: Optional[bytes] = None
+        self.data = data
+        self.diagnostics: list[Diagnostic] = []
+        self.notes: list[str] = []
+
+    @property
+    def skipped(self) -> Optional[str]:
+        return self.analysis.skipped
+
+    @property
+    def fixable(self) -> bool:
+        """Whether a finding before fixing had a fix."""
+        return any(d.fix is not None for d in self.analysis.diagnostics)
+
+    @property
+    def count(self) -> int:
+        """The fixes applied."""
+        return self.outcome.count if self.outcome is not None else 0
 
 
 _TEMPLATE_LAUNCH = lazy_re(rb"\{\{[^}\n]*\}\}")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 import tempfile
 from bisect import bisect_left, bisect_right
 from pathlib import Path
@@ -101,16 +100,3 @@ def write_atomic(path: Path, data: bytes) -> Path:
         raise
     return real
 
-
-class _CallableModule(type(sys.modules[__name__])):
-    """``vllm_lint.fix(text, filename, ...)`` is the Python API's fix (``vllm_lint.api.fix``), and
-    ``vllm_lint.fix`` is also this module (``vllm_lint.__getattr__`` gives it), so the module answers
-    the call."""
-
-    def __call__(self, *args, **kwargs):
-        import importlib  # the entry module, by name: called, never imported by this layer
-
-        return importlib.import_module("vllm_lint.api").fix(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

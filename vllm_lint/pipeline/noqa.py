@@ -64,10 +64,11 @@ def _signature(extraction) -> Any:
 
 class _State:
     def __init__(self, linter, path: Path, data: bytes, fmt: str, mode: str, forced):
-        analysis = linter.analyse(path, data, mode=mode, fmt=fmt, forced=forced)
+        # (the bytes of a linted file, with comments added: screened by its lint)
+        checked = linter.check(path, data, mode, fmt=fmt, screened=True, forced=forced)
         self.data = data
-        self.diags = linter.finish(data, analysis.diagnostics, str(path), fmt)
-        self.signature = _signature(analysis.extraction)
+        self.diags = checked.diagnostics
+        self.signature = _signature(checked.analysis.extraction)
         self.parse_error = any(d.code == "VL001" for d in self.diags)
 
     def counter(self) -> Counter:

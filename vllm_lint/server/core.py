@@ -260,14 +260,14 @@ class Session:
 def lint_document(linter, path: str, data: bytes, fmt: str
                   ) -> tuple[list[Diagnostic], list[tuple[int, int, str, str]], tuple[tuple[str, str], ...]]:
     """The findings the CLI would report for ``data`` at ``path`` (nothing read from disk for
-    the document itself: the engine's ``Linter.analyse``), the release each launch was checked
+    the document itself: the engine's ``Linter.check``), the release each launch was checked
     against, and the other files the analysis read (path, content key)."""
-    _, skipped = linter.screen(path, data, "auto", fmt)
-    if skipped is not None:
+    checked = linter.check(path, data, "auto", fmt=fmt)
+    if checked.skipped is not None:
         return [], [], ()
-    analysis = linter.analyse(path, data, mode="auto", fmt=fmt)
+    analysis = checked.analysis
     targets = [(la.launch.span.start, la.launch.span.end, la.target, la.target_source) for la in analysis.launches]
-    return linter.finish(data, analysis.diagnostics, path, fmt), targets, analysis.reads
+    return checked.diagnostics, targets, analysis.reads
 
 
 # ----------------------------------------------------------------------------- fixes
@@ -294,9 +294,7 @@ def fix_all(analysis: Analysis) -> Optional[bytes]:
     linter = analysis.linter
     if linter is None or not analysis.diagnostics:
         return None
-    first = linter.analyse(analysis.path, analysis.data, mode="auto", fmt=analysis.fmt)
-    new = linter.fix_loop(analysis.path, analysis.data, first).data
-    return None if new == analysis.data else new
+    return linter.check(analysis.path, analysis.data, "auto", fmt=analysis.fmt, fix=True).fixed
 
 
 def suppressed_bytes(analysis: Analysis, row: int) -> Optional[bytes]:

@@ -254,7 +254,7 @@ def test_pruned_walk_follows_aliases():
            "spec:\n  template:\n    spec:\n      containers: [*c]\n")
     got, ex = _launches(src)
     assert got == [("docker:vllm/vllm-openai:v0.8.5", ["--model", "m"])]
-    assert ex.launches[0].context["container"] == "s"
+    assert ex.launches[0].container.name == "s"
 
 
 def test_pruned_walk_kserve_and_ray_words():

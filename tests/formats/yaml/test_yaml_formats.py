@@ -173,7 +173,7 @@ def test_gitlab_job_image_version():
 def test_sh_c_double_quoted_literal_and_folded():
     data, ex = load("sh_c_scripts.yaml")
     dq, block, folded = ex.launches
-    assert dq.context["container"] == "dq" and dq.tokens[0].text == "mistralai/Mistral-7B-Instruct-v0.3"
+    assert dq.container.name == "dq" and dq.tokens[0].text == "mistralai/Mistral-7B-Instruct-v0.3"
     assert dq.tokens[0].text_span is not None  # inside \"...\" escapes
     assert "--max-model-len" in texts(dq)  # after a \t escape
     i = texts(dq).index("--swap-space")
@@ -486,7 +486,7 @@ spec:
 def test_helm_default_tag_gives_a_version_hint():
     ex = Y.extract(HELM_DEFAULT_TAGS, "templates/deployment.yaml")
     check_spans(HELM_DEFAULT_TAGS, ex)
-    got = {la.context["container"]: [(v.version, v.source) for v in la.version_hints] for la in ex.launches}
+    got = {la.container.name: [(v.version, v.source) for v in la.version_hints] for la in ex.launches}
     assert got == {
         "a": [("v0.8.5", "helm-default")],
         "b": [("v0.9.1", "helm-default")],
@@ -494,10 +494,10 @@ def test_helm_default_tag_gives_a_version_hint():
         "d": [("v0.10.0", "helm-default")],  # the repository renders from its default too
         "e": [],  # a pipeline after default: not followed
     }
-    a = next(la for la in ex.launches if la.context["container"] == "a")
+    a = next(la for la in ex.launches if la.container.name == "a")
     sp = a.version_hints[0].span
     assert HELM_DEFAULT_TAGS[sp.start:sp.end] == b'{{ .Values.image.tag | default "v0.8.5" }}'
-    b = next(la for la in ex.launches if la.context["container"] == "b")
+    b = next(la for la in ex.launches if la.container.name == "b")
     sp = b.version_hints[0].span
     assert HELM_DEFAULT_TAGS[sp.start:sp.end] == b'v{{- default "0.9.1" .Values.tag -}}'
 

@@ -1,5 +1,8 @@
 """Container-like mappings: Kubernetes ``containers``/``initContainers`` items, compose services,
-and any mapping with ``command``/``args`` (Helm values, KubeAI ``Model``, KServe predictors).
+any mapping with ``command``/``args`` (Helm values, KubeAI ``Model``, KServe predictors) and the
+other platforms of :data:`vllm_lint.container.PLATFORMS` (a Baseten truss ``config.yaml``), read
+at the keys their row names into a :class:`vllm_lint.container.Container` (``Launch.container``),
+from which the launch's image, environment, hardware and version hints are filled.
 
 A container's ``command`` + ``args`` are matched with :func:`commands.find_vllm_command`;
 ``sh -c``/``bash -c`` scripts go to the shell front-end through the scalar's embedding; a vLLM
@@ -20,7 +23,8 @@ from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml import kserve, kubeai, llm_d
 from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
-from vllm_lint.frontends.yaml.hardware import compose_hw, hardware_here, hw_merge
+from vllm_lint.container import Container, Platform
+from vllm_lint.frontends.yaml.hardware import accelerator_hw, compose_hw, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import helm_default, image_from_values
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import get, seq, text
@@ -42,30 +46,33 @@ def compose_default(image: str) -> str:
     return _COMPOSE_VAR_DEFAULT.sub(lambda m: m.group(1) or "", image)
 
 
-def container(
-    t: YamlText,
-    node: Any,
-    hw: Hardware,
-    *,
-    cmd_key: str = "command",
-    args_key: str = "args",
-    env_key: str = "env",
-    kind: Optional[str] = None,
-    compose: bool = False,
-) -> bool:
-    """Launches of one container-like mapping. True when it held a vLLM launch."""
-    return _Container(t, node, hw, cmd_key, args_key, env_key, kind, compose).read()
+def container(t: YamlText, node: Any, hw: Hardware, platform: Platform, *, kind: Optional[str] = None) -> bool:
+    """Launches of one container-like mapping, its parts at the keys ``platform`` names (a row of
+    :data:`vllm_lint.container.PLATFORMS`). True when it held a vLLM launch."""
+    return _Container(t, node, hw, platform, platform.kind or kind).read()
+
+
+def at(node: Any, path: Optional[tuple[str, ...]]) -> Any:
+    """The value at the key ``path`` below mapping ``node`` (None where a key is missing)."""
+    if path is None:
+        return None
+    for key in path:
+        node = get(node, key)
+        if node is None:
+            return None
+    return node
 
 
 class _Container:
     """One container-like mapping being read. The words' texts decide whether it starts vLLM; the
-    tokens, environment, hardware, version hints and span are built only for a launch (most
-    containers of a manifest or services of a compose file hold none)."""
+    :class:`~vllm_lint.container.Container` (tokens, environment, hardware, version hints, span)
+    is built only for a launch (most containers of a manifest or services of a compose file hold
+    none)."""
 
-    def __init__(self, t: YamlText, node: Any, hw: Hardware, cmd_key: str, args_key: str,
-                 env_key: str, kind: Optional[str], compose: bool):
-        self.t, self.node, self.hw, self.env_key, self.compose = t, node, hw, env_key, compose
-        image_node = get(node, "image")
+    def __init__(self, t: YamlText, node: Any, hw: Hardware, platform: Platform, kind: Optional[str]):
+        self.t, self.node, self.hw, self.platform = t, node, hw, platform
+        compose = self.compose = platform.image_vars
+        image_node = at(node, platform.image)
         image = text(image_node)
         if image is None and isinstance(image_node, MappingNode):
             image = image_from_values(image_node)
@@ -73,7 +80,8 @@ class _Container:
             image = image_from_values(node)
             image_node = node
         # a service built from a local Dockerfile runs what that Dockerfile starts FROM
-        self.build = build_base(t, get(node, "build")) if compose and get(node, "build") is not None else None
+        build = get(node, platform.build) if platform.build else None
+        self.build = build_base(t, build) if build is not None else None
         if self.build is not None:
             image, image_node = self.build.image, None
         self.image, self.image_node = image, image_node
@@ -85,8 +93,9 @@ class _Container:
             if rendered is not None:
                 eff_image = rendered[0]
         self.eff_image = eff_image
-        self.cmd_node = get(node, cmd_key)
-        self.args_node = get(node, args_key)
+        self.cmd_node = at(node, platform.command)
+        self.args_node = at(node, platform.args)
+        self.env_node = at(node, platform.env)
         self.cmd_split = split_value(self.cmd_node)
         self.args_split = split_value(self.args_node)
         self.cmd_texts = word_texts(self.cmd_node, self.cmd_split)
@@ -95,13 +104,10 @@ class _Container:
         ctx: dict[str, Any] = {}
         if kind:
             ctx["kind"] = kind
-        name = text(get(node, "name"))
-        if name:
-            ctx["container"] = name
         if eff_image:
             ctx["image"] = eff_image
         self.ctx = ctx
-        self.built: list = []  # [words, env, hw, versions, span], on first use
+        self.built: list = []  # [words, Container], on first use
 
     def read(self) -> bool:
         found = self._shell()
@@ -118,26 +124,48 @@ class _Container:
                     self.t.consumed.add(id(n))
         return found
 
-    def facts(self) -> list:
-        """[words, env, hardware, version hints, span] of the launch, made once."""
+    def facts(self) -> tuple[list, Container]:
+        """(the launch's words, the container), made once."""
         if not self.built:
-            t, node = self.t, self.node
+            t, node, platform = self.t, self.node, self.platform
             cmd_words = t.words_from(self.cmd_node, self.cmd_split)
             words = cmd_words + t.words_from(self.args_node, self.args_split)
-            env_node = get(node, self.env_key)
+            env_node = self.env_node
             # a map of NAME: value: compose, and wrappers' specs (KubeAI Model `spec.env`)
-            env = compose_env(t, env_node) if self.compose or isinstance(env_node, MappingNode) else k8s_env(t, env_node)
+            env = (compose_env(t, env_node) if platform.env_form == "map" or isinstance(env_node, MappingNode)
+                   else k8s_env(t, env_node))
             # a variable that carries arguments is the wrapper's, read by its script, not by vLLM
             env = [e for e in env if e.name not in kserve.ENV_ARG_CARRIERS]
-            hw2 = hw_merge(self.hw, hardware_here(node))
-            if self.compose:
-                hw2 = hw_merge(hw2, compose_hw(node))
+            hw2 = self.hw
+            for structure in platform.gpus:
+                hw2 = hw_merge(hw2, _GPU_READERS[structure](node))
+            if platform.accelerator is not None:
+                hw2 = hw_merge(hw2, accelerator_hw(self._rendered(at(node, platform.accelerator)),
+                                                   ".".join(platform.accelerator)))
             versions = image_version(t, self.image, self.image_node, self.compose)
             if self.build is not None:
                 versions = [VersionHint(v.version, "dockerfile-from", self.build.span) for v in versions]
-            span = t.content_span(node) or Span(0, 0)
-            self.built.extend((words, env, hw2, versions, span))
-        return self.built
+            holder = (at(node, platform.command[:-1]) if len(platform.command) > 1 else None) or node
+            span = t.content_span(holder) or Span(0, 0)
+            model = Container(
+                platform.name, span, name=text(get(node, "name")), image=self.image,
+                image_span=t.node_span(self.image_node) if isinstance(self.image_node, ScalarNode) else None,
+                run_image=self.eff_image, command=self.cmd_texts, command_span=_span_of(t, self.cmd_node),
+                args=self.arg_texts, args_span=_span_of(t, self.args_node), env=env, hardware=hw2,
+                version_hints=versions)
+            self.built.extend((words, model))
+        return self.built[0], self.built[1]
+
+    def _rendered(self, node: Any) -> Optional[str]:
+        """A scalar's text as it renders: a template expression's known default, None for an
+        expression of unknown value (the parse sees it filled in), else the text."""
+        t = self.t
+        if isinstance(node, ScalarNode) and t.regions:
+            s, e = t.pos(node.start_mark.index), t.pos(node.end_mark.index)
+            if any(a < e and b > s for a, b in t.regions):
+                rendered = helm_default(t, node)
+                return rendered[0] if rendered is not None else None
+        return text(node)
 
     def _shell(self) -> bool:
         """``sh -c SCRIPT`` among the first words: the script's launches."""
@@ -189,11 +217,12 @@ class _Container:
             outer = node
         launches = t.shell_launches(script, emb, t.content_span(outer), cut)
         if launches:
-            _words, env, hw, versions, _span = self.facts()
+            _words, c = self.facts()
             for la in launches:
-                la.env = list(env) + la.env
-                la.version_hints = list(versions) + la.version_hints
-                la.hardware = hw_merge(hw, la.hardware)
+                la.container = c
+                la.env = list(c.env) + la.env
+                la.version_hints = list(c.version_hints) + la.version_hints
+                la.hardware = hw_merge(c.hardware, la.hardware)
                 la.take_context(self.ctx)
                 la.context["shell"] = True
                 # the script's bytes in the file, where the image's other steps are
@@ -211,9 +240,9 @@ class _Container:
         if not self.cmd_texts and self.eff_image and image_is_vllm(self.eff_image) and vc.args_start > 0:
             # compose `command:` / Kubernetes `args:` are appended to the image's entrypoint
             self.ctx["image_cmd"] = texts[:vc.args_start]
-        words, env, hw2, versions, span = self.facts()
-        self.t.argv_launch(vc.entry, words[vc.args_start:], span, env, versions, hw2, self.ctx,
-                           wrapped_env=[(words[k], nm, v) for k, nm, v in vc.env])
+        words, c = self.facts()
+        self.t.argv_launch(vc.entry, words[vc.args_start:], c.span, c.env, c.version_hints, c.hardware, self.ctx,
+                           wrapped_env=[(words[k], nm, v) for k, nm, v in vc.env]).container = c
         return True
 
     def _args_entry(self) -> bool:
@@ -234,26 +263,36 @@ class _Container:
                     break
         if not entry:
             return False
-        words, env, hw2, versions, span = self.facts()
-        self.t.argv_launch(entry, words, span, env, versions, hw2, self.ctx)  # no command words
+        words, c = self.facts()
+        self.t.argv_launch(entry, words, c.span, c.env, c.version_hints, c.hardware,
+                           self.ctx).container = c  # no command words
         return True
 
     def _env_carriers(self) -> bool:
         """Options carried in an environment variable by a known wrapper: their launches."""
         t = self.t
         found = False
-        for item in seq(get(self.node, self.env_key)):
+        for item in seq(self.env_node):
             nm = text(get(item, "name"))
             val = get(item, "value")
             if nm in kserve.ENV_ARG_CARRIERS and isinstance(val, ScalarNode) and id(val) not in t.consumed:
-                _words, env, hw2, versions, span = self.facts()
+                _words, c = self.facts()
                 toks = t.string_words(val)
                 c2 = dict(self.ctx, args_only=True)
-                t.argv_launch(f"env:{nm}", toks, t.content_span(item) or span, env,
-                              versions, hw2, c2)
+                t.argv_launch(f"env:{nm}", toks, t.content_span(item) or c.span, c.env,
+                              c.version_hints, c.hardware, c2).container = c
                 t.consumed.add(id(val))
                 found = True
         return found
+
+
+def _span_of(t: YamlText, node: Any) -> Optional[Span]:
+    """Where a command or args value is written (None when it is not)."""
+    return t.node_span(node) if isinstance(node, (ScalarNode, SequenceNode)) else None
+
+
+# the readers of the GPU structures a platform's row names (Platform.gpus)
+_GPU_READERS = {"resources": hardware_here, "devices": compose_hw}
 
 
 def idle_image(t: YamlText, image: Optional[str], image_node: Any, compose: bool) -> None:

@@ -50,6 +50,18 @@ def parse_accel(spec: str) -> tuple[Optional[str], Optional[int]]:
     return product, count
 
 
+def accelerator_hw(spec: Optional[str], source: str) -> Hardware:
+    """The GPUs an accelerator string states (``"H100:2"``, ``"L4"``: one GPU when no count is
+    written, as truss reads it; nothing for a template's placeholder); ``source``: where it is
+    written."""
+    if not spec or any(c in spec for c in "{}<>$"):  # empty, or a placeholder a template fills
+        return Hardware()
+    product, count = parse_accel(spec)
+    if product is None and count is None:
+        return Hardware()
+    return Hardware(gpu_product=product, gpu_count=count if count is not None else 1, source=source)
+
+
 def hardware_here(node: Any) -> Hardware:
     """GPU facts stated directly in this mapping (resources, nodeSelector, affinity, ...)."""
     hw = Hardware()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from vllm_lint.container import Container
 from vllm_lint.frontends.yaml.chart_values import render_expr
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import k8s_env
@@ -151,18 +152,23 @@ def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
     url = get(ms, "modelURL")
     if text(url):
         ctx["model"] = url.value
-    if get(ms, "raySpec") is not None:
-        ctx["partial_layout"] = "production-stack starts this model on a Ray cluster (raySpec)"
     keyed = _keyed(t, ms, cfg, env, ctx)
     # the chart renders vllmConfig's keys and then its extraArgs into one command line
     extra = get(cfg, "extraArgs")
     words = t.words_from(extra) if isinstance(extra, SequenceNode) else []
     if words:
         t.consumed.update(id(x) for x in extra.value)
+    span = t.content_span(ms) or Span(0, 0)
+    # the chart's container: its image from repository and tag, the command the chart renders
+    box = Container("production-stack", span, name=text(get(ms, "name")), image=image, run_image=image,
+                    env=env, hardware=hw, version_hints=versions,
+                    partial_layout=("production-stack starts this model on a Ray cluster (raySpec)"
+                                    if get(ms, "raySpec") is not None else None))
     launch = Launch(
-        path=t.path, entry="production-stack", style="config", span=t.content_span(ms) or Span(0, 0),
-        keyed=keyed, tokens=[tok for tok, _h in words], env=env, version_hints=versions, hardware=hw,
-        delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None,
+        path=t.path, entry="production-stack", style="config", span=span,
+        keyed=keyed, tokens=[tok for tok, _h in words], env=box.env, version_hints=box.version_hints,
+        hardware=box.hardware, delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None,
+        partial_layout=box.partial_layout, container=box,
     )
     launch.take_context(ctx)
     t.out.launches.append(launch)

@@ -19,6 +19,8 @@ from vllm_lint.frontends.yaml.kserve import ENV_ARG_CARRIERS
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.nodes import PairView, get, get_pair, seq, text
 from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.frontends.yaml.words import split_value, word_texts
+from vllm_lint.container import Container
 from vllm_lint.launch import Launch, Span
 
 KIND = "LLMInferenceService"
@@ -44,7 +46,7 @@ def _part(t: YamlText, part: Any, model_uri: str) -> None:
         return  # no container the template starts, or one that says what it runs
     image_node = get(main, "image")
     image = text(image_node)  # (the template's default image, llm-d's, runs vLLM too)
-    ctx: dict[str, Any] = {"kind": KIND, "container": "main"}
+    ctx: dict[str, Any] = {"kind": KIND}
     if image:
         ctx["image"] = image
     if model_uri.startswith("hf://"):
@@ -58,8 +60,6 @@ def _part(t: YamlText, part: Any, model_uri: str) -> None:
             keyed.extend(t.keyed_args(PairView(pair), style_of=lambda k: "camel"))
             option_for_key[key] = opt
     ctx["option_for_key"] = option_for_key
-    if get(part, "worker") is not None:
-        ctx["partial_layout"] = "KServe splits the launch over leader and worker pods (spec.worker)"
     words = []
     for item in seq(get(main, "env")):
         val = get(item, "value")
@@ -67,10 +67,20 @@ def _part(t: YamlText, part: Any, model_uri: str) -> None:
             words.extend(t.string_words(val))
             t.consumed.add(id(val))
     words.extend(t.words_from(get(main, "args")))
+    span = t.content_span(part) or Span(0, 0)
+    args_node = get(main, "args")
+    box = Container("kserve", span, name="main", image=image,
+                    image_span=t.node_span(image_node) if isinstance(image_node, ScalarNode) else None,
+                    run_image=image, args=word_texts(args_node, split_value(args_node)),
+                    args_span=t.node_span(args_node) if args_node is not None else None,
+                    env=[e for e in k8s_env(t, get(main, "env")) if e.name not in ENV_ARG_CARRIERS],
+                    hardware=hardware_here(main), version_hints=image_version(t, image, image_node, False),
+                    partial_layout=("KServe splits the launch over leader and worker pods (spec.worker)"
+                                    if get(part, "worker") is not None else None))
     t.out.launches.append(Launch(
-        path=t.path, entry=f"kserve:{KIND}", style="config", span=t.content_span(part) or Span(0, 0),
-        keyed=keyed, tokens=[tok for tok, _h in words], env=[e for e in k8s_env(t, get(main, "env")) if e.name not in ENV_ARG_CARRIERS],
-        version_hints=image_version(t, image, image_node, False), hardware=hardware_here(main),
+        path=t.path, entry=f"kserve:{KIND}", style="config", span=span, keyed=keyed,
+        tokens=[tok for tok, _h in words], env=box.env, version_hints=box.version_hints, hardware=box.hardware,
         delete_tokens=make_deleter(t, {id(tok): h for tok, h in words}) if words else None, context=ctx,
+        partial_layout=box.partial_layout, container=box,
     ))
     t.consumed.add(id(main))

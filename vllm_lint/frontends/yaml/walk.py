@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from vllm_lint import container as platforms
 from vllm_lint.frontends.yaml import ci, kubeai, llmisvc, lws, ray, recipes, tasks
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_version
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
@@ -21,6 +22,7 @@ from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware
 
 _CONTAINER_LISTS = ("containers", "initContainers")
+_KUBERNETES, _COMPOSE = platforms.platform("kubernetes"), platforms.platform("compose")
 
 
 def walk_document(t: YamlText, root: Any) -> None:
@@ -45,6 +47,10 @@ def walk_document(t: YamlText, root: Any) -> None:
         llmisvc.read(t, root)
     if recipes.is_recipe(top):
         recipes.read(t, top)
+    # the platforms whose document is one container, known by a key of its root (a truss config.yaml)
+    for row in platforms.PLATFORMS:
+        if row.found == "root" and isinstance(top.get(row.marker), MappingNode):
+            container(t, root, Hardware(), row, kind=kind)
     # GitHub Actions: env of workflow/job/step for each run
     github = ci.is_github_workflow(top)
     if github:
@@ -120,7 +126,7 @@ class _Walk:
                     if self.holds_none(item):
                         continue
                     if id(item) not in self.t.consumed:  # (read already: KServe's LLMInferenceService)
-                        container(self.t, item, hw, kind=self.kind)
+                        container(self.t, item, hw, _KUBERNETES, kind=self.kind)
                     for _k, v in item.value:
                         self.stack.append((v, hw, None, vers))
             return
@@ -138,7 +144,7 @@ class _Walk:
         if isinstance(sc, ScalarNode):
             ray.serve_config(t, sc, hw2, walk_document)
         if pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km or kubeai.is_vllm_model(km)):
-            container(t, node, hw2, kind=self.kind)
+            container(t, node, hw2, _KUBERNETES, kind=self.kind)
         img = km.get("image")
         if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
             tag = km.get("tag")
@@ -158,8 +164,7 @@ class _Walk:
                 self.seen.add(id(svc))
                 if self.holds_none(svc):
                     continue
-                container(self.t, svc, hw, cmd_key="entrypoint", args_key="command",
-                          env_key="environment", compose=True, kind="compose")
+                container(self.t, svc, hw, _COMPOSE)
                 for _k2, v in svc.value:
                     self.stack.append((v, hw, None, vers))
 

@@ -1,0 +1,121 @@
+"""The container a launch runs in, whatever platform's configuration describes it, and the table
+of platforms whose configurations hold containers.
+
+A Kubernetes container, a compose service and a Baseten truss ``config.yaml`` say the same things
+under different keys: the image, the command and its arguments, the environment and the GPUs. A
+front-end reads them into one :class:`Container` (``Launch.container``), and fills the launch's
+typed fields from it (``Launch.image``, ``.env``, ``.hardware``, ``.version_hints``), which is
+what the rules and the targeting read. :data:`PLATFORMS` says, per platform, which keys hold each
+part: a new platform of the same shape is one row (docs/architecture.md, "Adding a platform").
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .launch import EnvAssign, Hardware, Span, VersionHint
+from .record import Record
+
+Path = tuple[str, ...]  # keys from the container's mapping down to a value
+
+
+class Container(Record):
+    """One container as its platform's configuration states it.
+
+    ``platform``: the :data:`PLATFORMS` row (or the front-end's own platform name) it was read
+    by; ``name``: the container's or service's name, if any. ``image`` as written and where
+    (``image_span``); ``run_image``: the image that runs the command (a compose default or a Helm
+    expression's default filled in; None when a local build's own entrypoint runs it).
+    ``command`` and ``args``: the words of each, as written, and where each is written
+    (``command_span``, ``args_span``). ``env``: the variables it sets; ``hardware``: the GPUs it
+    requests (count, product and where that is stated: ``Hardware.source``) and the nodes it
+    spans (``Hardware.nodes``: a LeaderWorkerSet's group size); ``partial_layout``: why the
+    platform starts more of the process than this container shows (KServe's worker pods, a
+    production-stack Ray cluster), else None; ``version_hints``: the release its image (or its
+    build's ``FROM``) names. ``span``: the mapping that holds the command."""
+
+    __slots__ = ("platform", "name", "image", "image_span", "run_image", "command", "command_span", "args",
+                 "args_span", "env", "hardware", "partial_layout", "version_hints", "span")
+
+    def __init__(self, platform: str, span: Span, *, name: Optional[str] = None, image: Optional[str] = None,
+                 image_span: Optional[Span] = None, run_image: Optional[str] = None,
+                 command: Optional[list[str]] = None, command_span: Optional[Span] = None,
+                 args: Optional[list[str]] = None, args_span: Optional[Span] = None,
+                 env: Optional[list[EnvAssign]] = None, hardware: Optional[Hardware] = None,
+                 partial_layout: Optional[str] = None, version_hints: Optional[list[VersionHint]] = None) -> None:
+        self.platform = platform
+        self.name = name
+        self.image = image
+        self.image_span = image_span
+        self.run_image = run_image
+        self.command = [] if command is None else command
+        self.command_span = command_span
+        self.args = [] if args is None else args
+        self.args_span = args_span
+        self.env = [] if env is None else env
+        self.hardware = Hardware() if hardware is None else hardware
+        self.partial_layout = partial_layout
+        self.version_hints = [] if version_hints is None else version_hints
+        self.span = span
+
+
+class Platform(Record):
+    """Where one platform's configuration holds a container's parts (a row of :data:`PLATFORMS`).
+
+    ``found``: where a document holds its containers: "containers" (the items of a
+    ``containers``/``initContainers`` list, and any mapping with a command or arguments key),
+    "services" (the values of the root's ``services`` mapping), "root" (the document itself, when
+    its root has the key ``marker``). ``image``, ``command``, ``args``, ``env``: the key paths from
+    the container's mapping (``args`` None: the command is the whole command line). ``env_form``:
+    "list" (``[{name, value}]``; a mapping is read as one too) or "map" (``NAME: value``, or a
+    list of ``NAME=value``). ``gpus``: the structures stating GPUs the container's mapping may
+    hold, read in this order: "resources" (Kubernetes ``resources`` limits and requests,
+    ``nodeSelector``, node affinity), "devices" (compose ``deploy.resources.reservations.devices``
+    and ``gpus``); ``accelerator``: the key path of an accelerator string (``"H100:2"``).
+    ``image_vars``: the image may spell compose's ``${VAR:-default}`` (its default is the tag; no
+    Helm expression is rendered); ``build``: the key of a local build whose Dockerfile's ``FROM``
+    runs the command. ``kind``: the workload name the launches carry (default: the document's
+    ``kind``). ``source``: where the keys are documented."""
+
+    __slots__ = ("name", "found", "marker", "image", "command", "args", "env", "env_form", "gpus", "accelerator",
+                 "image_vars", "build", "kind", "source")
+
+    def __init__(self, name: str, found: str, *, image: Path, command: Path, args: Optional[Path], env: Path,
+                 env_form: str, marker: Optional[str] = None, gpus: tuple[str, ...] = (),
+                 accelerator: Optional[Path] = None, image_vars: bool = False, build: Optional[str] = None,
+                 kind: Optional[str] = None, source: str = "") -> None:
+        self.name = name
+        self.found = found
+        self.marker = marker
+        self.image = image
+        self.command = command
+        self.args = args
+        self.env = env
+        self.env_form = env_form
+        self.gpus = gpus
+        self.accelerator = accelerator
+        self.image_vars = image_vars
+        self.build = build
+        self.kind = kind
+        self.source = source
+
+
+PLATFORMS: tuple[Platform, ...] = (
+    # also any mapping with `command`/`args`: Helm values, KubeAI's Model, KServe's predictor
+    Platform("kubernetes", "containers", image=("image",), command=("command",), args=("args",), env=("env",),
+             env_form="list", gpus=("resources",),
+             source="https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Container"),
+    Platform("compose", "services", image=("image",), command=("entrypoint",), args=("command",),
+             env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True,
+             build="build", kind="compose",
+             source="https://docs.docker.com/reference/compose-file/services/"),
+    Platform("truss", "root", marker="docker_server", image=("base_image", "image"),
+             command=("docker_server", "start_command"), args=None, env=("environment_variables",),
+             env_form="map", accelerator=("resources", "accelerator"),
+             source="https://docs.baseten.co/development/model/custom-server (Baseten truss config.yaml)"),
+)
+
+
+def platform(name: str) -> Platform:
+    """The :data:`PLATFORMS` row named ``name``."""
+    return next(p for p in PLATFORMS if p.name == name)
