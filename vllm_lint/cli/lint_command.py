@@ -32,7 +32,8 @@ Exit codes: 0 nothing to report, 1 findings at or above --fail-on remain, 2 usag
 configuration or internal error.
 \b
 Other commands: vllm-lint flags list|show|diff, vllm-lint rule CODE, vllm-lint audit,
-vllm-lint db build|update|status|cache, vllm-lint server, vllm-lint site build, vllm-lint version.
+vllm-lint upgrade --to TO, vllm-lint db build|update|status|cache, vllm-lint server,
+vllm-lint site build, vllm-lint version.
 Run `vllm-lint COMMAND --help` for each."""
 
 OUTPUT_FORMATS = ("text", "full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson",
@@ -44,7 +45,8 @@ _RANK = {"info": 0, "warning": 1, "error": 2}
 # a first word among them is no path to lint
 OTHER_COMMANDS = {"db": ("cli.db_command", "db"), "audit": ("cli.audit_command", "audit"), "flags": ("cli.flags_command", "flags_group"),
                   "rule": ("cli.flags_command", "rule_cmd"), "server": ("cli.server_command", "server_cmd"),
-                  "site": ("site.command", "site_group"), "version": ("cli.app", "version_cmd")}
+                  "site": ("site.command", "site_group"), "version": ("cli.app", "version_cmd"),
+                  "upgrade": ("cli.upgrade_command", "upgrade")}
 # ``--output-format`` spellings that are another's name (ruff's ``full`` is the default text output)
 FORMAT_ALIASES = {"full": "text"}
 # ``--select ALL`` (as ruff): every rule, the ones off by default too; rules.base reads it as the empty prefix
