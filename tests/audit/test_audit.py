@@ -52,7 +52,7 @@ def test_breaks_from_pip_pin(run_audit, tmp_path):
     assert b["--swap-space"]["what"] == "removed" and b["--swap-space"]["changed_in"] == "0.27.1"
     assert b["--swap-space"]["last_accepted"] == "0.10.0" and b["--swap-space"]["fix"] == "safe"
     assert b["--num-scheduler-steps"]["what"] == "removed" and b["--num-scheduler-steps"]["changed_in"] == "0.9.0"
-    assert b["--num-scheduler-steps"]["fix"] is None
+    assert b["--num-scheduler-steps"]["fix"] == "unsafe"  # deleting it is the only way to start; what it set is lost
     assert b["--cuda-graph-sizes"]["what"] == "renamed"
     assert b["--cuda-graph-sizes"]["successor"] == "--cudagraph-capture-sizes"
     assert b["--guided-decoding-backend"]["successor"] == "--structured-outputs-config.backend"
@@ -165,7 +165,7 @@ def test_fix_diff_and_remaining(run_audit, tmp_path):
     assert "+  --structured-outputs-config.backend xgrammar \\\n" in f["diff"]
     assert f["fixes_applied"] == 3
     rem = {(x["code"], x["message"].split("`")[1]): x for x in f["remaining"]}
-    assert rem[("VL101", "--num-scheduler-steps")]["reason"].startswith("no automatic fix")
+    assert rem[("VL101", "--num-scheduler-steps")]["reason"].startswith("the fix may change behaviour")
     assert ("VL105", "half") in rem
     la = f["launches"][0]
     assert la["fixed"] and la["semantic_check"]["checked"]

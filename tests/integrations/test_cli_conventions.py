@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 SCRIPT = "#!/bin/bash\nvllm serve m \\\n  --swap-space 4 \\\n  --cuda-graph-sizes 1 2 \\\n  --port 8000\n"
-INFO_ONLY = "vllm serve Qwen/Qwen3-30B-A3B --gpu-memory-utilization 0.95\n"  # VL302 info (shipped model table)
+INFO_ONLY = "vllm serve some-org/custom-model --trust-remote-code\n"  # VL502 info (unpinned remote code)
 
 
 def shipped_db() -> str:
@@ -55,7 +55,7 @@ def test_concise_is_one_line_per_finding_with_the_severity(run_cli, here):
 def test_info_findings_do_not_fail_the_run_by_default(run_cli, here):
     (here / "moe.sh").write_text(INFO_ONLY)
     r = run_cli("--db", shipped_db(), "-t", "0.27.1", "--output-format", "concise", "moe.sh")
-    assert concise(r) and all(" VL302 info: " in line for line in concise(r)), r.stdout
+    assert concise(r) and all(" VL502 info: " in line for line in concise(r)), r.stdout
     assert r.exit_code == 0, r.stdout
     assert "below the --fail-on warning threshold" in r.stdout
     assert run_cli("--db", shipped_db(), "-t", "0.27.1", "--fail-on", "info", "moe.sh").exit_code == 1

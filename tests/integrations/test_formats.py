@@ -149,7 +149,8 @@ def test_junit(run_cli, project, reference):
 
 def test_concise_and_colour(run_cli, project, reference):
     out = lint(run_cli, "concise").splitlines()
-    assert len(out) == len(reference) + 2  # the findings and the summary lines
+    # the findings, then the summary lines (found, fixable, hidden unsafe fixes)
+    assert len(out) == len(reference) + 3 and out[len(reference)].startswith("Found ")
     assert out[0].startswith(f"{reference[0][0]}:{reference[0][2]}:{reference[0][3]}: {reference[0][1]}")
     assert "\x1b[" not in "".join(out), "no colour when piped"
     forced = lint(run_cli, "text", "--color")

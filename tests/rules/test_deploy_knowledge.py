@@ -317,16 +317,18 @@ spec:
     assert '"--gpu-memory-utilization", "0.85"' in y.read_text()
 
 
-def test_vl302_unsafe_fixes_leave_the_informational_case_alone(lint, tmp_path):
-    """Issue 18 defect 4: the informational finding says the mechanism does not apply, so
-    --unsafe-fixes must not lower the value."""
+def test_vl302_silent_where_its_mechanism_does_not_apply(lint, tmp_path):
+    """Issue 30: a finding must not argue against itself. TP-only MoE at 0.95: the all-to-all
+    buffer mechanism does not apply, so no finding (and --unsafe-fixes leaves the value); the
+    verbose account says why the rule did not apply."""
     p = tmp_path / "serve.sh"
     text = "vllm serve Qwen/Qwen3-30B-A3B --gpu-memory-utilization 0.95\n"
     p.write_text(text)
-    got = [d for d in findings(lint, p) if d["code"] == "VL302"]
-    assert [d["severity"] for d in got] == ["info"] and got[0]["fix"] is None
+    assert not [d for d in findings(lint, p) if d["code"] == "VL302"]
     lint("-t", "0.27.1", "--fix", "--unsafe-fixes", str(p))
     assert p.read_text() == text
+    verbose = lint("-t", "0.27.1", "--verbose", str(p))
+    assert "VL302 skipped" in verbose.output and "expert parallelism is off" in verbose.output
 
 
 def test_vl302_no_fix_for_opaque_value(lint, tmp_path):

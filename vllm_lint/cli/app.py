@@ -14,7 +14,7 @@ import click
 
 from .. import __version__
 from .lint_command import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, LINT_HELP, OPTIONS, OTHER_COMMANDS,
-                           Exit, execute, fail)
+                           Exit, command_suggestion, execute, fail)
 
 __all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main", "run"]
 
@@ -47,6 +47,11 @@ class DefaultGroup(click.Group):
             return super().parse_args(ctx, args)
         if ctx.resilient_parsing and not args:
             return super().parse_args(ctx, args)  # completing the first word: commands, options, paths
+        if args and args[0] not in self.commands and args[0] not in self.LAZY:
+            meant = command_suggestion(args[0])
+            if meant is not None:
+                raise click.UsageError(f"no command and no file named {args[0]!r}; did you mean "
+                                       f"`{ctx.command_path} {meant}`?", ctx)
         if not args or (args[0] not in self.commands and args[0] not in self.LAZY):
             args = ["lint", *args]
         return super().parse_args(ctx, args)
@@ -153,9 +158,22 @@ def _click_option(opt):
     return click.option(*opt.decls, opt.name, **kw)
 
 
+class _UnnamedContext(click.Context):
+    """The default command's context: named as the program, so a usage error's hint reads
+    ``Try 'vllm-lint --help'`` (the command the user typed), not ``vllm-lint lint --help``."""
+
+    @property
+    def command_path(self) -> str:
+        if self.parent is not None:
+            return self.parent.command_path
+        return super().command_path
+
+
 class LintCommand(click.Command):
     """The default command: its usage reads ``vllm-lint [OPTIONS] [PATHS]...`` (it runs without
     its name)."""
+
+    context_class = _UnnamedContext
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         prog = ctx.parent.command_path if ctx.parent is not None else ctx.command_path
@@ -179,6 +197,11 @@ def _lint_command():
 
 
 main.add_command(_lint_command())
+
+
+@click.command("version", help="Show the version and the range of vLLM releases the database covers.")
+def version_cmd() -> None:
+    click.echo(f"vllm-lint {__version__} (flag database: {_db_range()})")
 
 
 def run() -> None:

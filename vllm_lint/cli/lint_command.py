@@ -24,16 +24,19 @@ from typing import Any, Optional
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 LINT_HELP = """Lint (and with --fix, rewrite) vLLM launches in PATHS against the vLLM release they deploy.
-PATH `-` reads standard input (name it with --stdin-filename).
+PATH `-` reads standard input (name it with --stdin-filename; unnamed, its content decides the format,
+else it is read as a shell script).
 
 \b
 Exit codes: 0 nothing to report, 1 findings at or above --fail-on remain, 2 usage,
 configuration or internal error.
 \b
 Other commands: vllm-lint flags list|show|diff, vllm-lint rule CODE, vllm-lint audit,
-vllm-lint db build|update|status|cache, vllm-lint server. Run `vllm-lint COMMAND --help` for each."""
+vllm-lint upgrade --to TO, vllm-lint db build|update|status|cache, vllm-lint server,
+vllm-lint site build, vllm-lint version.
+Run `vllm-lint COMMAND --help` for each."""
 
-OUTPUT_FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson",
+OUTPUT_FORMATS = ("text", "full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson",
                   "checkstyle")
 SEVERITIES = ("error", "warning", "info")
 _RANK = {"info": 0, "warning": 1, "error": 2}
@@ -42,7 +45,23 @@ _RANK = {"info": 0, "warning": 1, "error": 2}
 # a first word among them is no path to lint
 OTHER_COMMANDS = {"db": ("cli.db_command", "db"), "audit": ("cli.audit_command", "audit"), "flags": ("cli.flags_command", "flags_group"),
                   "rule": ("cli.flags_command", "rule_cmd"), "server": ("cli.server_command", "server_cmd"),
-                  "site": ("site.command", "site_group")}
+                  "site": ("site.command", "site_group"), "version": ("cli.app", "version_cmd"),
+                  "upgrade": ("cli.upgrade_command", "upgrade")}
+# ``--output-format`` spellings that are another's name (ruff's ``full`` is the default text output)
+FORMAT_ALIASES = {"full": "text"}
+# ``--select ALL`` (as ruff): every rule, the ones off by default too; rules.base reads it as the empty prefix
+ALL_RULES = "ALL"
+
+
+def command_suggestion(word: str) -> Optional[str]:
+    """The command ``word`` is a typo of (``flgs`` -> ``flags``), when ``word`` is no path on disk:
+    a mistyped command is a usage error, not a file to lint."""
+    if word.startswith("-") or word in OTHER_COMMANDS or os.path.lexists(word):
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(word, [*OTHER_COMMANDS, "lint"], n=1, cutoff=0.7)
+    return close[0] if close else None
 
 
 class Option:
@@ -144,8 +163,8 @@ def parse_argv(argv: list[str]) -> Optional[dict[str, Any]]:
     args = list(argv)
     if args and args[0] == "lint":
         args = args[1:]
-    elif args and args[0] in OTHER_COMMANDS:
-        return None
+    elif args and (args[0] in OTHER_COMMANDS or command_suggestion(args[0])):
+        return None  # a command, or a typo of one: click's (which names the command meant)
     values: dict[str, Any] = {opt.name: opt.default for opt in OPTIONS}
     paths: list[str] = []
     i = 0
@@ -332,6 +351,7 @@ def execute(paths=(), **values) -> int:
     Four steps over one :class:`LintOptions`: validate, run (prepare the job, lint), write (the
     fixes, or the suppression comments of --add-noqa), report."""
     o = LintOptions({**values, "paths": tuple(paths)})
+    o.output_format = FORMAT_ALIASES.get(o.output_format, o.output_format)
     validate(o)
     job = prepare(o)
     if o.show_settings:
@@ -383,7 +403,7 @@ def prepare(o: LintOptions) -> Job:
     codes = set(registry())
     for i, (sel, ext, ign) in enumerate(layers):
         for c in (sel or []) + list(ext) + list(ign):
-            if not any(code.startswith(c.upper()) for code in codes):
+            if c.upper() != ALL_RULES and not any(code.startswith(c.upper()) for code in codes):
                 origin = f"{settings.source}: " if i < len(layers) - 1 and settings.source else ""
                 raise fail(f"{origin}unknown rule code or prefix '{c}' (see `vllm-lint rule --all`)")
     db = load_db(o.db_path)
@@ -611,8 +631,12 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
                 sys.stdout.flush()
             return EXIT_CLEAN
     res = FileResult(name)
+    # unnamed (as ruff's ``-``): the content decides the format, else a shell script (what is piped)
+    as_name = name if o.stdin_filename else _unnamed_stdin_format(data)
     try:
-        diags, fixed, count = analyse_bytes(linter, data, name, fix=do_fix)
+        diags, fixed, count = analyse_bytes(linter, data, as_name, fix=do_fix)
+        for d in diags:
+            d.path = name
     except UnknownFormat as e:
         echo(f"vllm-lint: warning: {e}", err=True)
         if do_fix and not o.show_diff:
@@ -632,6 +656,14 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
         sys.stdout.flush()
         return report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
     return report(o, [res], settings, linter, 0, sources={name: data})
+
+
+def _unnamed_stdin_format(data: bytes) -> str:
+    """The name standard input is read under when the user named none: ``-`` when its content
+    tells the format (a shebang, a YAML document, a Dockerfile ...), else ``-.sh``."""
+    from ..frontends.base import format_by_content
+
+    return "-" if format_by_content(data[:4096]) else "-.sh"
 
 
 def reading(results) -> tuple[int, list]:

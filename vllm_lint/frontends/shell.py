@@ -51,6 +51,7 @@ from vllm_lint.frontends.commands import (
     version_from_pip_install,
 )
 from vllm_lint.frontends.embedding import Embedding, rebase
+from vllm_lint.frontends.scheduler import gpu_request
 from vllm_lint.launch import (
     Edit,
     EnvAssign,
@@ -130,7 +131,26 @@ def might_contain_launch(data: bytes) -> bool:
 
 
 def extract(data: bytes, path: str) -> Extraction:
-    return extract_script(data, path)
+    out = extract_script(data, path)
+    if out.launches:
+        _job_gpus(data, out)
+    return out
+
+
+def _job_gpus(data: bytes, out: Extraction) -> None:
+    """A batch job script's GPU request (``#SBATCH --gres=gpu:4``) is the hardware of the launches
+    it runs that state none of their own (``frontends.scheduler``)."""
+    request = gpu_request(data)
+    if request is None:
+        return
+    for launch in out.launches:
+        hw = launch.hardware
+        if hw is None:
+            launch.hardware = Hardware(gpu_count=request.gpus_per_node, nodes=request.nodes, source=request.source)
+        elif hw.gpu_count is None:
+            hw.gpu_count, hw.source = request.gpus_per_node, hw.source or request.source
+            if hw.nodes is None:
+                hw.nodes = request.nodes
 
 
 # --------------------------------------------------------------------------------------------

@@ -17,9 +17,12 @@ from .layout import env_lookup
 
 class GPUs(Record):
     """``product`` as written; ``requested``: GPUs the pod / service / task requests; ``visible``:
-    GPUs the process may use (CUDA_VISIBLE_DEVICES, else requested)."""
+    GPUs the process may use (CUDA_VISIBLE_DEVICES, else requested); ``visible_listed``: the launch's
+    environment lists them (CUDA_VISIBLE_DEVICES), so the ones its layout leaves are idle by its
+    own choice; ``visible_opaque``: the launch picks its devices with a value not known statically."""
 
-    __slots__ = ("product", "product_source", "requested", "requested_source", "visible", "visible_source", "nodes")
+    __slots__ = ("product", "product_source", "requested", "requested_source", "visible", "visible_source", "nodes",
+                 "visible_listed", "visible_opaque")
 
     def __init__(self, product: Optional[str] = None, product_source: Optional[str] = None,
                  requested: Optional[int] = None, requested_source: Optional[str] = None,
@@ -32,6 +35,8 @@ class GPUs(Record):
         self.visible = visible
         self.visible_source = visible_source
         self.nodes = nodes
+        self.visible_listed = False
+        self.visible_opaque = False
 
     @property
     def grace_blackwell(self) -> bool:
@@ -113,11 +118,21 @@ def gpus(ctx) -> GPUs:
         g.product, g.product_source = s.gpu, "--gpu"
     if g.requested is None and getattr(s, "gpus", None) is not None:
         g.requested, g.requested_source = s.gpus, "--gpus"
+    if g.requested is None:
+        # the NVIDIA container runtime gives the container the devices this variable lists
+        e = env_lookup(ctx, "NVIDIA_VISIBLE_DEVICES", file_wide=False)
+        if e is not None and not e.value_opaque and e.value is not None:
+            n = count_visible_devices(e.value)
+            if n:
+                g.requested, g.requested_source = n, f"NVIDIA_VISIBLE_DEVICES={e.value}"
     e = env_lookup(ctx, "CUDA_VISIBLE_DEVICES", file_wide=False)
+    if e is not None and e.value_opaque:
+        g.visible_opaque = True  # each launch picks its devices (a loop's $i): the request is shared
     if e is not None and not e.value_opaque and e.value is not None:
         n = count_visible_devices(e.value)
         if n is not None:
             g.visible, g.visible_source = n, f"CUDA_VISIBLE_DEVICES={e.value}"
+            g.visible_listed = True
     if g.visible is None and g.requested is not None:
         g.visible, g.visible_source = g.requested, g.requested_source
     ctx.memo.gpus = g

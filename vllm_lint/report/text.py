@@ -9,6 +9,7 @@ release. The severity is a word in both, so it shows without colour. A closing s
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Callable
 
@@ -68,7 +69,14 @@ def snippet(d, lines: list[str], ctx: ReportContext) -> list[str]:
     out.append(f"{pad} {bar}")
     if d.fix is not None and d.fix.message:
         out.append(f"help: {d.fix.message}")
+    if _FOREIGN_NOQA.search(lines[d.row - 1]):
+        out.append(f"note: vllm-lint does not read `# noqa`; suppress with `# vllm-lint: ignore[{d.code}]`")
     return out
+
+
+# flake8's and ruff's suppression comment, which users reach for out of habit; vllm-lint's is
+# ``# vllm-lint: ignore[...]`` (README "Suppressing findings")
+_FOREIGN_NOQA = re.compile(r"#\s*noqa\b", re.IGNORECASE)
 
 
 def source_lines(results, ctx: ReportContext) -> Callable[[str], list[str]]:

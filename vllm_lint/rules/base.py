@@ -239,6 +239,9 @@ def select_rules(select: Iterable[str], ignore: Iterable[str], extend_select: It
     return select_layered([(list(select) or None, list(extend_select), list(ignore))], preview)
 
 
+ALL_PREFIX = ""  # ``ALL`` in a code list: the prefix every code starts with
+
+
 def select_layered(layers: Iterable[tuple], preview: bool = False) -> list[Rule]:
     """The rules chosen by selection layers, lowest first (the files a configuration extends, the
     configuration, the command line), as ruff resolves them: a layer's ``select`` (None: not given)
@@ -246,15 +249,18 @@ def select_layered(layers: Iterable[tuple], preview: bool = False) -> list[Rule]
     within a layer the longest matching prefix decides (``ignore = ["VL1"]`` with
     ``extend-select = ["VL101"]`` keeps VL101), an ignore winning a tie. A rule that is off by
     default is chosen only by a prefix longer than ``VLn`` (``VL00``, ``VL003``); a preview rule
-    only with ``preview``."""
-    layers = [(None if sel is None else [c.upper() for c in sel], [c.upper() for c in ext or ()],
-               [c.upper() for c in ign or ()]) for sel, ext, ign in layers]
+    only with ``preview``. ``ALL`` (as ruff's) is the shortest prefix of all: it chooses every rule,
+    the ones off by default too, and any other prefix in the same layer outranks it."""
+    def prefixes(codes):
+        return [ALL_PREFIX if c.upper() == "ALL" else c.upper() for c in codes or ()]
+
+    layers = [(None if sel is None else prefixes(sel), prefixes(ext), prefixes(ign)) for sel, ext, ign in layers]
     out = []
     for code, rule in registry().items():
         chosen = rule.default_enabled
         for sel, ext, ign in layers:
             on = [p for p in (sel or []) + ext if code.startswith(p)
-                  and (rule.default_enabled or code == p or len(p) > 3)]
+                  and (rule.default_enabled or code == p or len(p) > 3 or p == ALL_PREFIX)]
             off = [p for p in ign if code.startswith(p)]
             if sel is not None and not on:
                 chosen = False

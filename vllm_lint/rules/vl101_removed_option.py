@@ -16,10 +16,12 @@ vllm serve meta-llama/Llama-3.1-8B-Instruct --swap-space 16 --num-scheduler-step
 At 0.27.1: `VL101 --swap-space was removed in vLLM 0.18.0 (last accepted by 0.17.1)`.
 
 ## Fix safety
-The fix deletes the option (and its value) only where the database's curated overlay records it
-as a no-op at removal (the setting had no effect any more in the last releases that accepted
-it), so deleting it cannot change behaviour. Otherwise there is no automatic fix: the message
-says what replaced it, if anything.
+Safe where the database's curated overlay records the option as a no-op at removal (the setting
+had no effect any more in the last releases that accepted it): deleting it cannot change
+behaviour. Otherwise the deletion is unsafe (`--unsafe-fixes`): the target refuses the launch
+with the option, so the launch starts only without it, but what it set is lost; the message says
+what replaced it, if anything (`vllm-lint upgrade` applies these deletions and lists each for a
+person to check).
 
 ## Evidence
 The per-release database in `flag_db/` (scraped from each release's source) and
@@ -44,8 +46,9 @@ def check(ctx: LintContext):
         if st.successor_note:
             msg += f"{'; ' if severity else ': '}{st.successor_note}"
         fix = None
-        if st.noop_at_removal:
-            edits = delete_edits(ctx, arg)
-            if edits:
-                fix = Fix(edits, "safe", f"Remove `{arg.written}` (it had no effect when it was removed)")
+        edits = delete_edits(ctx, arg)
+        if edits and st.noop_at_removal:
+            fix = Fix(edits, "safe", f"Remove `{arg.written}` (it had no effect when it was removed)")
+        elif edits and severity is None:  # refused (a wrapper that drops it starts without it anyway)
+            fix = Fix(edits, "unsafe", f"Remove `{arg.written}` ({ctx.target} refuses it; what it set is lost)")
         yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name, severity=severity)

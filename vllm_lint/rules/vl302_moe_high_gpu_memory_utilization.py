@@ -1,13 +1,13 @@
 r"""## What it does
 Finds `--gpu-memory-utilization` at or above a threshold (default 0.95, setting
-`moe-gpu-memory-utilization-threshold`) on a mixture-of-experts model, and says which case applies:
+`moe-gpu-memory-utilization-threshold`) on a mixture-of-experts model where expert parallelism is
+on with an all-to-all backend that allocates its own buffers (DeepEP, pplx, MORI, NIXL-EP, UCCL),
+from `--all2all-backend` or, on older releases, `VLLM_ALL2ALL_BACKEND`. These buffers are created
+after vLLM's memory profiling, so the KV cache budget does not leave room for them.
 
-* **warning**: expert parallelism is on with an all-to-all backend that allocates its own buffers
-  (DeepEP, pplx, MORI, NIXL-EP, UCCL), from `--all2all-backend` or, on older releases,
-  `VLLM_ALL2ALL_BACKEND`. These buffers are created after vLLM's memory profiling, so the KV cache
-  budget does not leave room for them;
-* **informational** otherwise (TP-only MoE, or EP with the default all-gather/reduce-scatter
-  backend): there is no public evidence that 0.95 fails there.
+Elsewhere (TP-only MoE, or EP with the default all-gather/reduce-scatter backend) the mechanism
+does not apply and there is no public evidence that 0.95 fails: the rule stays silent, and
+`--verbose` says why it did not apply.
 
 ## Why is this bad?
 vLLM sizes the KV cache as `gpu_memory_utilization x total memory` minus what it measured while
@@ -27,8 +27,7 @@ vllm serve deepseek-ai/DeepSeek-V3 -dp 8 --enable-expert-parallel \
 ```
 
 ## Fix safety
-Unsafe (`--unsafe-fixes`), for the warning only (the informational finding says the mechanism does
-not apply, so it has no fix): sets the value to `moe-gpu-memory-utilization-cap` (default 0.90). This
+Unsafe (`--unsafe-fixes`): sets the value to `moe-gpu-memory-utilization-cap` (default 0.90). This
 shrinks the KV cache, so fewer sequences run concurrently; vLLM's `--kv-cache-memory-bytes` (where
 the release has it) or `VLLM_DEEPEP_BUFFER_SIZE_MB` may be the better lever.
 
@@ -89,7 +88,6 @@ def check(ctx: LintContext):
     buffered = bool(backend) and any(b in backend.lower() for b in _BUFFERED)
     val = f"{g.value:g}"
     if ep_on and buffered:
-        severity = "warning"
         msg = (f"gpu memory utilization {val} on MoE model {facts.model} with expert parallelism and the `{backend}` "
                f"all-to-all backend ({src}): its buffers are allocated after vLLM's memory profiling and are not in the "
                f"KV-cache budget, so this leaves little room for them (public OOM reports exist for DeepEP); the "
@@ -97,18 +95,18 @@ def check(ctx: LintContext):
     else:
         if ep_on and not known:
             ctx.skip(RULE, "the all-to-all backend is not known statically")
-        severity = "info"
+            return
         why = ("expert parallelism is off" if not ep_on else
                f"the `{backend}` all-to-all backend allocates no separate buffers" if backend else
                "no all-to-all backend is configured")
-        msg = (f"gpu memory utilization {val} on MoE model {facts.model}: {why}, so the known out-of-memory mechanism "
-               f"(all-to-all buffers allocated after profiling) does not apply; there is no public evidence that "
-               f"{val} fails here")
+        # a finding that says its own mechanism does not apply is noise: silent, said in --verbose
+        ctx.skip(RULE, f"gpu memory utilization {val} on MoE model {facts.model}: {why}, so the all-to-all "
+                       "buffer mechanism does not apply")
+        return
     fix = None
     cap = float(ctx.settings.moe_gpu_memory_utilization_cap)
-    # a fix only where the mechanism applies: the informational case says it does not
-    if severity == "warning" and g.arg is not None and cap < g.value:
+    if g.arg is not None and cap < g.value:
         edits = value_edit(g.arg, f"{cap:g}")
         if edits:
             fix = Fix(edits, "unsafe", f"Set gpu memory utilization to {cap:g}")
-    yield ctx.diag(RULE, msg, g.span, fix=fix, option="--gpu-memory-utilization", severity=severity)
+    yield ctx.diag(RULE, msg, g.span, fix=fix, option="--gpu-memory-utilization")

@@ -3,8 +3,10 @@ Compares the GPUs the launch's parallel layout needs, `tensor-parallel-size x pi
 x data-parallel-size` (the local DP size when `--data-parallel-size-local` is given), with the GPUs
 the deployment gives it: the pod's / service's / task's GPU request (Kubernetes `nvidia.com/gpu`,
 compose device reservations, SkyPilot `accelerators`, dstack `resources.gpu`, `docker run --gpus N` or
-a device list, podman `--device nvidia.com/gpu=N`; `--gpus all` is unknown), `CUDA_VISIBLE_DEVICES`
-in the launch's environment, or `--gpus`.
+a device list, podman `--device nvidia.com/gpu=N`; `--gpus all` is unknown), a batch job's
+`#SBATCH --gres=gpu:N` / `--gpus-per-node=N` / `--gpus=N` or `#PBS -l select=1:ngpus=N`,
+`NVIDIA_VISIBLE_DEVICES` in a container's environment, `CUDA_VISIBLE_DEVICES` in the launch's
+environment (a device list the launch leaves partly unused is idle too), or `--gpus`.
 
 ## Why is this bad?
 A layout larger than the GPUs available never starts (vLLM waits for or fails to create the
@@ -97,10 +99,21 @@ def check(ctx: LintContext):
         yield ctx.diag(RULE, f"the parallel layout needs {need} GPUs ({parts}) but the launch gets {scope} "
                              f"(from {src}): vLLM cannot start all its workers", span)
         return
-    requested = g.requested if not multi else have
-    if need < (requested or 0) and not lay.hidden and not multi:
-        yield ctx.diag(RULE, f"{requested} GPUs are requested (from {g.requested_source}) but the parallel layout uses "
-                             f"{need} ({parts}): {_gpus(requested - need)} idle",
+    if multi or lay.hidden:
+        return
+    if g.visible_opaque:
+        ctx.skip(RULE, "idle GPUs: CUDA_VISIBLE_DEVICES is not known statically (each launch may pick its own)")
+        return
+    shared_source = g.visible_listed or (g.requested_source or "").startswith(("#SBATCH", "#PBS"))
+    if shared_source and ctx.extraction is not None and len(ctx.extraction.launches) > 1:
+        ctx.skip(RULE, "idle GPUs: the file starts several launches that may share its GPUs")
+        return
+    if g.visible_listed:  # the process's own device list: what it leaves unused stays idle
+        offered, how = g.visible, f"{g.visible} GPUs are visible (from {g.visible_source})"
+    else:
+        offered, how = g.requested, f"{g.requested} GPUs are requested (from {g.requested_source})"
+    if need < (offered or 0):
+        yield ctx.diag(RULE, f"{how} but the parallel layout uses {need} ({parts}): {_gpus(offered - need)} idle",
                        span, severity="warning")
 
 

@@ -39,7 +39,10 @@ RULE = Rule(code="VL408", name="unquoted-version-specifier",
             severity="warning", fix="unsafe")
 
 _INSTALL = lazy_re(
-    rb"(?:(?<=[\s;&|(`])|^)(?:uv\s+)?(?:python3?\s+-m\s+)?pip3?\s+install\b(?P<rest>[^\n;&|]*)", re.M)
+    # commands by their base name: ``/opt/venv/bin/pip``, ``~/.local/bin/uv``, ``python3.11 -m pip``
+    rb"(?:(?<=[\s;&|(`])|^)(?:[^\s;&|()`'\"]*/)?(?:uv\s+)?"
+    rb"(?:(?:[^\s;&|()`'\"]*/)?python3?(?:\.\d+)?\s+-m\s+)?(?:[^\s;&|()`'\"]*/)?pip3?(?:\.\d+)?\s+install\b"
+    rb"(?P<rest>[^\n;&|]*)", re.M)
 _REQ = lazy_re(rb"(?<=[\s])(?P<req>vllm(?:\[[A-Za-z0-9_,.-]*\])?(?P<op>[<>]=?)(?P<ver>[^\s;&|'\"`]*))(?=[\s;&|]|$)")
 
 

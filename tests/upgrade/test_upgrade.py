@@ -1,0 +1,107 @@
+"""``vllm-lint upgrade --to B`` (issue 32): each case folder holds a small repository as people
+write it (``before/``) and as the upgrade must leave it (``after/``), byte for byte: the release
+bumped in every file that names it (tag scheme kept), every launch fixed for B, requirement pins
+moved. Checked against the shipped database at fixed releases (their facts do not change when the
+database grows)."""
+
+from __future__ import annotations
+
+import importlib.resources
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from vllm_lint.cli.app import main
+
+CASES = Path(__file__).parent / "cases"
+TO = "0.27.1"
+
+
+@pytest.fixture(autouse=True)
+def _shipped_db(monkeypatch):
+    monkeypatch.setenv("VLLM_LINT_DB", str(importlib.resources.files("vllm_lint.flag_db")))
+    monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
+
+
+def upgrade(root: Path, *args: str):
+    return CliRunner().invoke(main, ["upgrade", "--to", TO, *args, str(root)], catch_exceptions=False)
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if p.is_dir()))
+def test_case(case, tmp_path):
+    work = tmp_path / "repo"
+    shutil.copytree(CASES / case / "before", work)
+    r = upgrade(work)
+    assert r.exit_code in (0, 1), r.output
+    assert tree(work) == tree(CASES / case / "after"), r.output
+    # a second run has nothing left to change
+    again = tree(work)
+    upgrade(work)
+    assert tree(work) == again
+
+
+def test_dry_run_writes_nothing_and_shows_the_diff(tmp_path):
+    work = tmp_path / "repo"
+    shutil.copytree(CASES / "shell_and_pin" / "before", work)
+    before = tree(work)
+    r = upgrade(work, "--dry-run")
+    assert tree(work) == before
+    assert "-docker run --gpus 2 -p 8000:8000 vllm/vllm-openai:v0.8.5 \\" in r.output
+    assert "+docker run --gpus 2 -p 8000:8000 vllm/vllm-openai:v0.27.1 \\" in r.output
+
+
+def test_forced_removals_are_left_for_a_person(tmp_path):
+    work = tmp_path / "repo"
+    shutil.copytree(CASES / "shell_and_pin" / "before", work)
+    r = upgrade(work)
+    assert r.exit_code == 1
+    # --num-scheduler-steps changed behaviour: deleted (0.27.1 refuses it) and named
+    assert "removed: `--num-scheduler-steps`" in r.output and "check what it set" in r.output
+    # --swap-space was a no-op when removed: deleted without a word for a person
+    assert "removed: `--swap-space`" not in r.output
+
+
+def test_markdown_is_a_pull_request_description(tmp_path):
+    work = tmp_path / "repo"
+    shutil.copytree(CASES / "k8s" / "before", work)
+    r = upgrade(work, "--dry-run", "--format", "markdown")
+    assert r.output.startswith("## Upgrade vLLM to 0.27.1")
+    assert "ran vLLM 0.10.2" in r.output
+    assert "`v0.10.2` → `v0.27.1`" in r.output
+    assert "### Left for a person" in r.output and "--preemption-mode" in r.output
+
+
+def test_what_cannot_be_rewritten_is_named(tmp_path):
+    work = tmp_path / "repo"
+    work.mkdir()
+    (work / "serve.sh").write_text("docker run nvcr.io/nvidia/vllm:25.09-py3 vllm serve m --port 1\n")
+    (work / "constraints.txt").write_text("vllm>=0.8,<0.9\n")
+    (work / "uv.lock").write_text('[[package]]\nname = "vllm"\nversion = "0.8.5"\n')
+    before = tree(work)
+    r = upgrade(work)
+    assert tree(work) == before  # nothing it can rewrite
+    assert r.exit_code == 1
+    assert "`vllm>=0.8,<0.9` excludes vllm 0.27.1" in r.output
+    assert "uv.lock" in r.output and "regenerate it" in r.output
+
+
+def test_minor_and_latest(tmp_path):
+    from vllm_lint.pipeline.upgrade import bump_version_text
+    from vllm_lint.surface.db import Database
+
+    db = Database(Path(str(importlib.resources.files("vllm_lint.flag_db"))))
+    assert bump_version_text("vllm/vllm-openai:v0.9.2-cu128", "0.27.1", db) == "vllm/vllm-openai:v0.27.1-cu128"
+    assert bump_version_text("vllm~=0.9", "0.27.1", db) == "vllm~=0.27"
+    assert bump_version_text("vllm/vllm-openai:v0.27.1", "0.27.1", db) is None  # already there
+    assert bump_version_text("nvcr.io/nvidia/vllm:25.09-py3", "0.27.1", db) is None
+    assert bump_version_text("vllm/vllm-openai:latest", "0.27.1", db) is None
+    work = tmp_path / "repo"
+    shutil.copytree(CASES / "markdown" / "before", work)
+    r = CliRunner().invoke(main, ["upgrade", "--to", "0.27", "--dry-run", str(work)], catch_exceptions=False)
+    assert "vllm==0.27.1" in r.output  # 0.27 is the newest 0.27.x
