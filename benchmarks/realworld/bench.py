@@ -81,15 +81,19 @@ def layout(rows: list[dict], scratch: Path, mirrors: Path) -> None:
         if dest.exists():
             continue
         git_dir = mirrors / row["repo"].replace("/", "+") / "repo"
+        data = None
         if git_dir.exists():
-            data = subprocess.run(["git", "-C", str(git_dir), "show", f"{row['commit']}:{row['path']}"],
-                                  capture_output=True, check=True).stdout
-        else:
+            proc = subprocess.run(["git", "-C", str(git_dir), "show", f"{row['commit']}:{row['path']}"],
+                                  capture_output=True)
+            data = proc.stdout if proc.returncode == 0 else None  # a newer snapshot: fetch at the commit
+        if data is None:
             import requests
 
             url = f"https://raw.githubusercontent.com/{row['repo']}/{row['commit']}/{row['path']}"
             resp = requests.get(url, timeout=30)
-            resp.raise_for_status()
+            if not resp.ok:
+                raise SystemExit(f"{row['repo']}@{row['commit'][:12]}:{row['path']}: not in {git_dir} "
+                                 f"and {url} answered {resp.status_code}")
             data = resp.content
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
