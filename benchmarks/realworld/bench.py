@@ -201,6 +201,7 @@ def measure(which: str, scratch: Path, show: bool) -> dict:
     totals: dict[str, Counter] = {}
     listing: list[str] = []
     kinds: dict[str, Counter] = defaultdict(Counter)
+    users: dict[str, Counter] = defaultdict(Counter)
     for s in sorted({r["set"] for r in rows}):
         folder = scratch / "bench" / s
         if not folder.is_dir():
@@ -237,6 +238,8 @@ def measure(which: str, scratch: Path, show: bool) -> dict:
                 c["files without a launch, with a marker"] += 1
                 c["files without a launch, silent"] += p not in named
             left = elsewhere
+            users[s][r["user"]] += len(got)
+            users[s][r["user"] + " read"] += strict + elsewhere
             for row, ok in got:
                 kinds[s][row["kind"]] += 1
                 if ok:
@@ -262,6 +265,9 @@ def measure(which: str, scratch: Path, show: bool) -> dict:
         for s, k in kinds.items():
             print(f"[{s}] launches read / judged by kind: " + ", ".join(
                 f"{kind} {k[kind + ' read']}/{n}" for kind, n in k.most_common() if not kind.endswith(" read")))
+        for s, k in users.items():
+            print(f"[{s}] launches read (at their lines or elsewhere in the file) / judged by kind of user: " + ", ".join(
+                f"{u} {k[u + ' read']}/{n}" for u, n in k.most_common() if not u.endswith(" read") and n))
         print()
     for s, c in totals.items():
         lr, le, lj = c["launches read"], c["launches read elsewhere in the file"], c["launches judged"]
@@ -273,7 +279,7 @@ def measure(which: str, scratch: Path, show: bool) -> dict:
               f"files without a launch but with a marker {c['files without a launch, with a marker']} "
               f"(silent {c['files without a launch, silent']}); release right {rr}/{rj} ({_pct(rr, rj)}), "
               f"wrong {c['release wrong']}, no launch read {c['release no launch read']}")
-    return {"totals": totals, "kinds": kinds}
+    return {"totals": totals, "kinds": kinds, "users": users}
 
 
 def _pct(n: int, d: int) -> str:
