@@ -17,12 +17,15 @@ target: each file's own tags and pins decide; JSON findings) and compares with t
   kind), or one ``none`` row for a file that holds no launch. A judged launch counts as read when
   the tool reports a launch (``checked against vLLM X ... at line N``) with N inside its lines
   (``SLACK`` lines either side: a YAML container's launch is reported at its first key); each
-  reported launch reads one row, the nearest.
-* files with a launch marker (``MARKER``) that the verbose account never names, read or not
-  (``silent``), and those it names without reading them (``not read: <reason>``).
+  reported launch reads one row, the nearest. A second figure also counts, per file, the judged
+  launches left over against the reported launches left over (read, but reported away from their
+  lines: at the ``Popen`` that runs an argv list, at a document's first key).
+* files with a launch: read, named unread (``not read: <reason>``) or silent (the account never
+  names them: the folder walk did not open them); files without a launch but with a launch marker
+  (``MARKER``) that are silent.
 * ``bench-release.tsv``: the release each file's repository really deploys, with the evidence.
-  The release the tool chose for a file's launches is right when it is the judged one (``newest``:
-  the newest release in the database, for a floating tag or when nothing names a release).
+  The release is right when the judged one is among those the tool chose for the file's launches
+  (``newest`` and ``nightly``: the newest release in the database); ``?`` and ``-`` are not counted.
 
 Findings are written to ``<scratch>/findings-bench-<set>.jsonl`` (only the measured files) for
 ``judge.py bench-dev`` / ``bench-test`` (rows in ``bench-findings.tsv``).
