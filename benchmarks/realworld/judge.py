@@ -3,6 +3,7 @@
     python benchmarks/realworld/judge.py docs      # after vllm_docs.py
     python benchmarks/realworld/judge.py deploy    # after deploy.py
     python benchmarks/realworld/judge.py deploy-heldout    # after deploy.py --set heldout
+    python benchmarks/realworld/judge.py bench-dev # after bench.py measure (bench-test: the test half)
 
 Reads ``<scratch>/findings-<set>.jsonl`` and ``benchmarks/realworld/judged-<set>.tsv`` and prints,
 per release (or repository) and pooled: findings, judged true, judged false, unjudged, the false
@@ -12,7 +13,8 @@ found at the same place (path, line and option, whatever its code: a lost true f
 block once skipped as unparseable, VL002, that is no longer reported is listed apart).
 
 ``--add-unjudged`` appends the unjudged findings to the TSV with verdict ``?`` for a person to
-judge. Rows are matched on (group, path, line, code, option); the TSV format is in
+judge. Both halves of the real-world benchmark (``bench-dev``, ``bench-test``) share
+``bench-findings.tsv``, grouped by repository; rows of the other half are kept as they are. Rows are matched on (group, path, line, code, option); the TSV format is in
 ``benchmarks/realworld/README.md``.
 """
 
@@ -123,12 +125,12 @@ def report(found: list[dict], rows: list[dict]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("set", choices=["docs", "deploy", "deploy-heldout"])
+    ap.add_argument("set", choices=["docs", "deploy", "deploy-heldout", "bench-dev", "bench-test"])
     ap.add_argument("--scratch", default=os.environ.get("VLLM_LINT_SCRATCH", "/work/scratch/realworld"))
     ap.add_argument("--findings", help="findings file (default: <scratch>/findings-<set>.jsonl)")
     ap.add_argument("--add-unjudged", action="store_true", help="append unjudged findings with verdict '?'")
     args = ap.parse_args(argv)
-    table = HERE / f"judged-{args.set}.tsv"
+    table = HERE / ("bench-findings.tsv" if args.set.startswith("bench-") else f"judged-{args.set}.tsv")
     found = findings(Path(args.findings or Path(args.scratch) / f"findings-{args.set}.jsonl"),
                      "release" if args.set == "docs" else "repo")
     rows = read_rows(table)
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         have = {key(r) for r in rows}
         for f in res["unjudged"]:
             if key(f) not in have:
-                rows.append({**f, "verdict": "?", "reason": f["message"][:120]})
+                rows.append({**f, "verdict": "?", "reason": " ".join(f["message"].split())[:120]})
         write_rows(table, rows)
         print(f"\n{table}: {len(res['unjudged'])} row(s) added with verdict '?'")
     return 1 if res["unjudged"] or res["lost"] else 0
