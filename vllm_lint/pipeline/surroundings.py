@@ -1,0 +1,317 @@
+"""What the files around a launch say about the vLLM release it runs on (``Targeting``'s third
+source, after ``-t`` and the launch's own hints).
+
+Two kinds, each read once per directory per run (:class:`Surroundings`):
+
+* **runners**: the files that run a script or configure the image it runs in: a Dockerfile
+  (``Dockerfile``, ``Dockerfile.*``, ``*.Dockerfile``, ``Containerfile``), a compose file, a
+  Kubernetes manifest, a Truss ``config.yaml`` (``base_image``), that names a vLLM image, a
+  chart's ``Chart.yaml`` ``appVersion`` (when a template of the chart takes its image tag from it)
+  and a kustomization's ``images:`` override. A runner in the file's own folder applies when it
+  is the only release named there; a runner in a folder above applies only when it names the
+  file (``COPY scripts/serve.sh``, ``command: ["/app/serve.sh"]``, ``ENTRYPOINT``), up to the
+  repository root (the folder holding ``.git``; without one, the file's own folder only);
+* **pins**: requirement and lock files in the file's folder or above (to the repository root, as
+  before): ``requirements*.txt`` / ``constraints*.txt`` / ``.in``, ``pyproject.toml``,
+  ``uv.lock``, ``poetry.lock``, ``pdm.lock``, ``Pipfile.lock``, a conda ``environment.yml``. A
+  range (``vllm>=0.8,<0.10``) gives the newest release of the database it allows, said so.
+
+Every file read is noted in ``vllm_lint.inputs`` (the result cache keeps a result while they are
+unchanged), and the choice is part of the cached verdict (``engine._verdict``), so a file added
+beside a launch is seen on the next run. Files over :data:`MAX_BYTES` are not read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Optional
+
+from .. import inputs
+from ..images import image_is_vllm, version_from_image
+from ..record import Record
+
+MAX_BYTES = 1 << 20
+_DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
+_YAML = (".yaml", ".yml")
+_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.M | re.I)
+_IMAGE = re.compile(r"""(?:^|[\s{,])(?:image|newName)\s*:\s*["']?([^\s"'#,}]+)""", re.M)
+_PATHLIKE = re.compile(r"""[\w./-]*[\w-]+\.(?:sh|py|bash|yaml|yml|json)\b""")
+_PIP_PIN = re.compile(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*(===?|~=)\s*v?([0-9][0-9a-zA-Z.+]*)""")
+_SPEC = re.compile(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*((?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*"""
+                   r"""(?:\s*,\s*(?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*)*)""", re.M)
+_LOCK_PACKAGE = re.compile(r'\[\[package\]\]\s*\n\s*name\s*=\s*"vllm"\s*\n\s*version\s*=\s*"([^"]+)"')
+_CONDA_PIN = re.compile(r"""(?im)^\s*-\s*vllm\s*={1,2}\s*([0-9][0-9a-zA-Z.+]*)""")
+_LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
+_CONDA_FILES = ("environment.yml", "environment.yaml")
+
+
+class Named(Record):
+    """A version a file around the launch names: ``text`` as written (a tag, ``0.9.2``, or a
+    specifier such as ``>=0.8,<0.10`` when ``spec``), the ``image`` it is the tag of, and
+    ``why``: the file and what it says, for --verbose."""
+
+    __slots__ = ("text", "image", "why", "spec")
+
+    def __init__(self, text: str, why: str, image: Optional[str] = None, spec: bool = False) -> None:
+        self.text = text
+        self.image = image
+        self.why = why
+        self.spec = spec
+
+
+class _Runner(Record):
+    __slots__ = ("named", "refs")
+
+    def __init__(self, named: Named, refs: frozenset) -> None:
+        self.named = named
+        self.refs = refs
+
+
+class _Folder(Record):
+    """What one folder holds: its runners, its pin (or None) and the files read, with their keys."""
+
+    __slots__ = ("runners", "pin", "reads", "root")
+
+    def __init__(self) -> None:
+        self.runners: list[_Runner] = []
+        self.pin: Optional[Named] = None
+        self.reads: list[tuple[str, str]] = []
+        self.root = False
+
+
+_is_vllm_image = image_is_vllm
+_tag = version_from_image
+
+
+class Surroundings:
+    """The runners and pins of folders, read once per folder (one run's memo)."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, _Folder] = {}
+        self._roots: dict[str, Optional[str]] = {}
+
+    # -- one folder
+    def folder(self, directory: str) -> _Folder:
+        f = self._folders.get(directory)
+        if f is None:
+            f = self._folders[directory] = self._read_folder(directory)
+        inputs.replay(f.reads)
+        return f
+
+    def _read(self, f: _Folder, path: str) -> Optional[str]:
+        try:
+            if os.path.getsize(path) > MAX_BYTES:
+                return None
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None
+        f.reads.append((os.path.abspath(path), inputs.key_of(data)))
+        return data.decode("utf-8", errors="replace")
+
+    def _read_folder(self, directory: str) -> _Folder:
+        f = _Folder()
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            return f
+        f.root = ".git" in names
+        for name in names:
+            path = os.path.join(directory, name)
+            if _DOCKERFILE.match(name):
+                text = self._read(f, path)
+                if text is not None:
+                    self._dockerfile(f, name, text)
+            elif name.endswith(_YAML) and name not in _CONDA_FILES and not name.startswith("."):
+                self._yaml(f, directory, name, path)
+        if "Chart.yaml" in names:
+            self._chart(f, directory)
+        f.pin = self._pin(f, directory, names)
+        return f
+
+    def _dockerfile(self, f: _Folder, name: str, text: str) -> None:
+        images = [m.group(1) for m in _FROM.finditer(text) if _is_vllm_image(m.group(1))]
+        refs = frozenset(_PATHLIKE.findall(text))
+        if images:
+            tag = _tag(images[-1])
+            if tag:
+                f.runners.append(_Runner(Named(tag, f"{name} (FROM {images[-1]})", images[-1]), refs))
+            return
+        m = _PIP_PIN.search(text)
+        if m:
+            f.runners.append(_Runner(Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)})"), refs))
+
+    def _yaml(self, f: _Folder, directory: str, name: str, path: str) -> None:
+        try:
+            if os.path.getsize(path) > MAX_BYTES:
+                return
+        except OSError:
+            return
+        text = self._read(f, path)
+        if text is None or "vllm" not in text.lower():
+            return
+        if name in ("kustomization.yaml", "kustomization.yml"):
+            named = _kustomize(text, name)
+            if named is not None:
+                f.runners.append(_Runner(named, frozenset()))
+            return
+        images = [m.group(1) for m in _IMAGE.finditer(text) if _is_vllm_image(m.group(1))]
+        tags = {t for t in (_tag(i) for i in images) if t}
+        refs = frozenset(_PATHLIKE.findall(text))
+        if len(tags) == 1:
+            image = next(i for i in images if _tag(i) in tags)
+            f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {image})", image), refs))
+        elif not tags and name in ("config.yaml", "config.yml") and "requirements" in text:
+            m = _PIP_PIN.search(text)  # a Truss config's `requirements:` list
+            if m:
+                f.runners.append(_Runner(Named(m.group(2), f"{name} (requirements: vllm{m.group(1)}{m.group(2)})"), refs))
+
+    def _chart(self, f: _Folder, directory: str) -> None:
+        """A chart's ``appVersion``, when one of its templates takes an image tag from it and the
+        chart's image is vLLM's (its values name a vLLM image repository)."""
+        text = self._read(f, os.path.join(directory, "Chart.yaml"))
+        m = re.search(r"""(?m)^appVersion\s*:\s*["']?([^\s"'#]+)""", text or "")
+        if not m:
+            return
+        values = self._read(f, os.path.join(directory, "values.yaml")) or ""
+        repos = re.findall(r"""(?m)^\s*(?:repository|image)\s*:\s*["']?([^\s"'#]+)""", values)
+        if not any(_is_vllm_image(r) for r in repos):
+            return
+        tdir = os.path.join(directory, "templates")
+        try:
+            templates = sorted(os.listdir(tdir))
+        except OSError:
+            return
+        for t in templates:
+            body = self._read(f, os.path.join(tdir, t)) if t.endswith((".yaml", ".yml", ".tpl")) else None
+            if body and re.search(r"image\s*:.*\.Chart\.AppVersion", body):
+                f.runners.append(_Runner(Named(m.group(1), f"Chart.yaml (appVersion {m.group(1)}, the image tag "
+                                                          f"templates/{t} renders)"), frozenset({"*chart*"})))
+                return
+
+    def _pin(self, f: _Folder, directory: str, names: list[str]) -> Optional[Named]:
+        for name in names:
+            if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) \
+                    or name == "pyproject.toml":
+                text = self._read(f, os.path.join(directory, name))
+                named = _requirement_pin(text or "", name)
+                if named is not None:
+                    return named
+        for name in _LOCK_FILES:
+            if name in names:
+                m = _LOCK_PACKAGE.search(self._read(f, os.path.join(directory, name)) or "")
+                if m:
+                    return Named(m.group(1), f"{name} locks vllm {m.group(1)}")
+        if "Pipfile.lock" in names:
+            try:
+                lock = json.loads(self._read(f, os.path.join(directory, "Pipfile.lock")) or "{}")
+                ver = next((lock[s]["vllm"]["version"] for s in ("default", "develop")
+                            if isinstance(lock.get(s), dict) and isinstance(lock[s].get("vllm"), dict)), None)
+            except (ValueError, KeyError, TypeError):
+                ver = None
+            if isinstance(ver, str) and ver.startswith("=="):
+                return Named(ver[2:], f"Pipfile.lock locks vllm{ver}")
+        for name in _CONDA_FILES:
+            if name in names:
+                m = _CONDA_PIN.search(self._read(f, os.path.join(directory, name)) or "")
+                if m:
+                    return Named(m.group(1), f"{name} pins vllm {m.group(1)}")
+        return None
+
+    # -- one file
+    def root_of(self, directory: str) -> Optional[str]:
+        """The repository root at or above ``directory`` (the folder holding ``.git``), or None."""
+        if directory in self._roots:
+            return self._roots[directory]
+        found = None
+        if self.folder(directory).root:
+            found = directory
+        else:
+            parent = os.path.dirname(directory)
+            found = self.root_of(parent) if parent != directory else None
+        self._roots[directory] = found
+        return found
+
+    def runner_for(self, directory: str, name: str) -> Optional[Named]:
+        """What runs (or holds the image of) the file ``name`` in the real folder ``directory``."""
+        here = self.folder(directory)
+        for r in here.runners:
+            if _names(r.refs, name):
+                return r.named
+        named = {r.named.text: r.named for r in here.runners}
+        if len(named) == 1:
+            return next(iter(named.values()))
+        root = self.root_of(directory)
+        d, rel = directory, name
+        while root is not None and d != root:
+            parent = os.path.dirname(d)
+            if parent == d:
+                break
+            rel = os.path.basename(d) + "/" + rel
+            d = parent
+            for r in self.folder(d).runners:
+                if "*chart*" in r.refs or _names(r.refs, rel):
+                    return r.named
+        return None
+
+    def pin_for(self, directory: str) -> Optional[Named]:
+        """The nearest pin in ``directory`` or above, up to the repository root (or, outside a
+        repository, to the file system's root, as before)."""
+        d = directory
+        while True:
+            f = self.folder(d)
+            if f.pin is not None:
+                return f.pin
+            parent = os.path.dirname(d)
+            if f.root or parent == d:
+                return None
+            d = parent
+
+
+def _names(refs: frozenset, rel: str) -> bool:
+    """Whether a runner's path-like words name the file at ``rel`` (relative to the runner's
+    folder): the same relative path, or an absolute path inside the image ending in it
+    (``/app/serve.sh``) when ``rel`` is a bare name."""
+    for ref in refs:
+        r = ref[2:] if ref.startswith("./") else ref
+        if r == rel or (r.startswith("/") and r.rsplit("/", 1)[-1] == rel and "/" not in rel):
+            return True
+    return False
+
+
+def _requirement_pin(text: str, name: str) -> Optional[Named]:
+    for m in _SPEC.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start:m.start()].lstrip().startswith("#"):
+            continue
+        spec = re.sub(r"\s+", "", m.group(1)).replace("v", "")
+        if spec.startswith(("==", "===")) and "," not in spec:
+            return Named(spec.lstrip("="), f"{name} pins vllm{spec}")
+        if spec.startswith("~=") and "," not in spec:
+            return Named(spec[2:], f"{name} pins vllm{spec}")
+        return Named(spec, f"{name} allows vllm{spec}", spec=True)
+    return None
+
+
+def _kustomize(text: str, name: str) -> Optional[Named]:
+    """A kustomization's ``images:`` override of a vLLM image (``newTag``, or a tag in ``newName``)."""
+    try:
+        import yaml
+
+        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except Exception:  # a malformed kustomization names nothing here; its own lint reports it
+        return None
+    for item in (doc or {}).get("images") or [] if isinstance(doc, dict) else []:
+        if not isinstance(item, dict):
+            continue
+        image = str(item.get("newName") or item.get("name") or "")
+        if not _is_vllm_image(image) and not _is_vllm_image(str(item.get("name") or "")):
+            continue
+        tag = item.get("newTag")
+        if tag is not None:
+            return Named(str(tag), f"{name} (images: {item.get('name')} newTag {tag})", image)
+        if ":" in image.rsplit("/", 1)[-1]:
+            return Named(_tag(image) or "", f"{name} (images: newName {image})", image)
+    return None
