@@ -283,8 +283,8 @@ def _names(refs: frozenset, rel: str) -> bool:
 
 def _requirement_pin(text: str, name: str) -> Optional[Named]:
     for m in _SPEC.finditer(text):
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        if text[line_start:m.start()].lstrip().startswith("#"):
+        line_start = text.rfind("\n", 0, m.start(1)) + 1
+        if text[line_start:m.start(1)].lstrip().startswith("#"):
             continue
         spec = re.sub(r"\s+", "", m.group(1)).replace("v", "")
         if spec.startswith(("==", "===")) and "," not in spec:
