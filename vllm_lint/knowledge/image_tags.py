@@ -189,6 +189,8 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
                                note=f"{scheme['name']} '{t}': the vLLM release it holds is not in vllm-lint's table "
                                     "of that scheme")
         reading = _read_version(db, version)
+        if scheme.get("minor") and reading.status == "release":  # (X.Y: a tag that follows the series)
+            reading.version = db.resolve_version(version)
         reading.scheme, reading.source = scheme["name"], scheme["source"]
         reading.note = f"{scheme['name']}: vLLM {version}" + (f"; {reading.note}" if reading.note else "")
         return reading

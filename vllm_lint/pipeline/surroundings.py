@@ -36,7 +36,7 @@ MAX_BYTES = 1 << 20
 _DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _YAML = (".yaml", ".yml")
 _FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.M | re.I)
-_IMAGE = re.compile(r"""(?:^|[\s{,])(?:image|newName)\s*:\s*["']?([^\s"'#,}]+)""", re.M)
+_IMAGE = re.compile(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?([^\s"'#,}]+)""", re.M)
 _PATHLIKE = re.compile(r"""[\w./-]*[\w-]+\.(?:sh|py|bash|yaml|yml|json)\b""")
 _PIP_PIN = re.compile(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*(===?|~=)\s*v?([0-9][0-9a-zA-Z.+]*)""")
 _SPEC = re.compile(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*((?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*"""
@@ -124,7 +124,7 @@ class Surroundings:
                 text = self._read(f, path)
                 if text is not None:
                     self._dockerfile(f, name, text)
-            elif name.endswith(_YAML) and name not in _CONDA_FILES and not name.startswith("."):
+            elif name.endswith(_YAML) and name not in _CONDA_FILES and name != "Chart.yaml" and not name.startswith("."):
                 self._yaml(f, directory, name, path)
         if "Chart.yaml" in names:
             self._chart(f, directory)
@@ -176,7 +176,7 @@ class Surroundings:
         if not m:
             return
         values = self._read(f, os.path.join(directory, "values.yaml")) or ""
-        repos = re.findall(r"""(?m)^\s*(?:repository|image)\s*:\s*["']?([^\s"'#]+)""", values)
+        repos = re.findall(r"""(?m)^[ \t]*(?:repository|image)[ \t]*:[ \t]*["']?([^\s"'#]+)""", values)
         if not any(_is_vllm_image(r) for r in repos):
             return
         tdir = os.path.join(directory, "templates")

@@ -205,22 +205,16 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
     releases apart (only options every release has, or none any release had)."""
     n = len(db.versions)
     ok = set(range(n))
-    informative = False
     for a in args:
         string = _string(a)
-        if string is None:
-            continue
-        h = db.option_history(string)
-        if h is None:
-            continue  # a word no release ever accepted says nothing about the era
-        ok &= h.indices
-        informative = True
+        h = db.option_history(string) if string else None
+        if h is not None:  # (a word no release ever accepted says nothing about the era)
+            ok &= h.indices
     for name in env_names:
         h = db.env_history(name)
         if h is not None:
             ok &= h.indices
-            informative = True
-    if not informative or not ok or len(ok) == n:
+    if not ok:
         return None
     # values: drop the ends whose parser refuses a value the launch gives (bounded: each step
     # drops one release, and a surface is loaded once per run)
@@ -241,8 +235,8 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
             run = run[1:]
         while run and not accepts(run[-1]):
             run = run[:-1]
-    if not run:
-        return None
+    if not run or (run[0] == 0 and run[-1] == n - 1):
+        return None  # (every release accepts it: nothing tells releases apart)
     return db.versions[run[0]], db.versions[run[-1]]
 
 
