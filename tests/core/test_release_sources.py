@@ -243,3 +243,18 @@ def test_a_linter_marks_what_it_chose(synth_db, repo):
     linter = Linter(synth_db, Settings(), [])
     res = linter.lint_file(__import__("vllm_lint.pipeline.discovery", fromlist=["Target"]).Target(str(p), True))
     assert res.newer == ["0.34.0"] and not res.defaulted
+
+
+def test_only_the_file_that_names_the_release_is_recorded(synth_db, repo):
+    """The result cache keeps a result while the files its analysis read are unchanged
+    (vllm_lint.inputs): the file that named the release is one; the folder's other files are not
+    (the verdict, recomputed each run, covers them), so a record stays small in a big folder."""
+    dockerfile = put(repo, "a/Dockerfile", "FROM vllm/vllm-openai:v0.10.0\n")
+    for i in range(20):
+        put(repo, f"a/m{i}.yaml", "kind: ConfigMap\ndata:\n  note: vllm\n")
+    p = put(repo, "a/serve.sh", SCRIPT)
+    linter = Linter(synth_db, Settings(), [])
+    for _ in range(2):  # (the second from the per-file memo)
+        analysis = linter.analyse(p, p.read_bytes())
+        assert analysis.launches[0].target == "0.10.0"
+        assert [r[0] for r in analysis.reads] == [str(dockerfile.resolve())]

@@ -29,6 +29,7 @@ from typing import Any, Iterable, Optional
 
 from ..argv import ArgvParser, ParsedArg
 from .discovery import discover
+from ..frontends.base import get as format_unit
 from .engine import Linter
 from .targeting import accepted_range
 from ..launch import EnvAssign, Extraction, Launch, LineIndex
@@ -345,6 +346,7 @@ class Auditor:
             return None
         fmt = analysis.format
         fa = FileAudit(shown, fmt)
+        words = None if format_unit(fmt).documentation else data  # (a comment stating the release)
         extraction = analysis.extraction
         if extraction is None:  # it did not parse
             fa.error = analysis.diagnostics[0].message
@@ -381,7 +383,7 @@ class Auditor:
                 fixed_launch = fixed_extraction.launches[i]
             try:
                 la = self._audit_launch(path, data, index, extraction, launch, by_span, fixed_launch,
-                                        analysis.launches[i].args)
+                                        analysis.launches[i].args, words)
             except NoOrigin as e:
                 fa.no_origin.append(e.args[0])
                 continue
@@ -405,11 +407,12 @@ class Auditor:
 
     # -- one launch
     def _audit_launch(self, path: Path, data: bytes, index: LineIndex, extraction: Extraction, launch: Launch,
-                      by_span, fixed_launch: Optional[Launch], args_b: list[ParsedArg]) -> LaunchAudit:
+                      by_span, fixed_launch: Optional[Launch], args_b: list[ParsedArg],
+                      words: Optional[bytes] = None) -> LaunchAudit:
         db = self.db
         line = index.position(launch.span.start)[0]
         hints = list(launch.version_hints) + list(extraction.version_hints)
-        frm, source = self.from_for(path, hints, line, data, launch.span.start, args_b, [e.name for e in launch.env])
+        frm, source = self.from_for(path, hints, line, words, launch.span.start, args_b, [e.name for e in launch.env])
         sa, sb = db.surface(frm), db.surface(self.to)
         la = LaunchAudit(str(path), line, launch.entry, frm, source, self.to, opaque=launch.opaque)
         pm = sa.entry_has_positional_model(launch.entry)

@@ -16,9 +16,12 @@ Two kinds, each read once per directory per run (:class:`Surroundings`):
   ``uv.lock``, ``poetry.lock``, ``pdm.lock``, ``Pipfile.lock``, a conda ``environment.yml``. A
   range (``vllm>=0.8,<0.10``) gives the newest release of the database it allows, said so.
 
-Every file read is noted in ``vllm_lint.inputs`` (the result cache keeps a result while they are
-unchanged), and the choice is part of the cached verdict (``engine._verdict``), so a file added
-beside a launch is seen on the next run. Files over :data:`MAX_BYTES` are not read.
+The file that names the release is noted in ``vllm_lint.inputs`` (``Named.read``: the result
+cache keeps a result while it is unchanged), and the choice is part of the cached verdict
+(``engine._verdict``), recomputed on every run from one read of each folder, so a file changed
+or added beside a launch is seen on the next run. The files that named nothing are not noted: a
+monorepo's folder of a thousand manifests would put a thousand reads in every record. Files over
+:data:`MAX_BYTES` are not read.
 """
 
 from __future__ import annotations
@@ -52,13 +55,15 @@ class Named(Record):
     specifier such as ``>=0.8,<0.10`` when ``spec``), the ``image`` it is the tag of, and
     ``why``: the file and what it says, for --verbose."""
 
-    __slots__ = ("text", "image", "why", "spec")
+    __slots__ = ("text", "image", "why", "spec", "read")
 
-    def __init__(self, text: str, why: str, image: Optional[str] = None, spec: bool = False) -> None:
+    def __init__(self, text: str, why: str, image: Optional[str] = None, spec: bool = False,
+                 read: Optional[tuple[str, str]] = None) -> None:
         self.text = text
         self.image = image
         self.why = why
         self.spec = spec
+        self.read = read  # (absolute path, content key) of the file that says it
 
 
 class _Runner(Record):
@@ -91,13 +96,13 @@ class Surroundings:
     def __init__(self) -> None:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}
+        self._last: Optional[tuple[str, str]] = None  # the file ``_read`` read last, with its key
 
     # -- one folder
     def folder(self, directory: str) -> _Folder:
         f = self._folders.get(directory)
         if f is None:
             f = self._folders[directory] = self._read_folder(directory)
-        inputs.replay(f.reads)
         return f
 
     def _read(self, f: _Folder, path: str) -> Optional[str]:
@@ -108,7 +113,8 @@ class Surroundings:
                 data = fh.read()
         except OSError:
             return None
-        f.reads.append((os.path.abspath(path), inputs.key_of(data)))
+        self._last = (os.path.abspath(path), inputs.key_of(data))
+        f.reads.append(self._last)
         return data.decode("utf-8", errors="replace")
 
     def _read_folder(self, directory: str) -> _Folder:
@@ -137,11 +143,11 @@ class Surroundings:
         if images:
             tag = _tag(images[-1])
             if tag:
-                f.runners.append(_Runner(Named(tag, f"{name} (FROM {images[-1]})", images[-1]), refs))
+                f.runners.append(_Runner(Named(tag, f"{name} (FROM {images[-1]})", images[-1], read=self._last), refs))
             return
         m = _PIP_PIN.search(text)
         if m:
-            f.runners.append(_Runner(Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)})"), refs))
+            f.runners.append(_Runner(Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
 
     def _yaml(self, f: _Folder, directory: str, name: str, path: str) -> None:
         try:
@@ -155,6 +161,7 @@ class Surroundings:
         if name in ("kustomization.yaml", "kustomization.yml"):
             named = _kustomize(text, name)
             if named is not None:
+                named.read = self._last
                 f.runners.append(_Runner(named, frozenset()))
             return
         images = [m.group(1) for m in _IMAGE.finditer(text) if _is_vllm_image(m.group(1))]
@@ -162,16 +169,17 @@ class Surroundings:
         refs = frozenset(_PATHLIKE.findall(text))
         if len(tags) == 1:
             image = next(i for i in images if _tag(i) in tags)
-            f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {image})", image), refs))
+            f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {image})", image, read=self._last), refs))
         elif not tags and name in ("config.yaml", "config.yml") and "requirements" in text:
             m = _PIP_PIN.search(text)  # a Truss config's `requirements:` list
             if m:
-                f.runners.append(_Runner(Named(m.group(2), f"{name} (requirements: vllm{m.group(1)}{m.group(2)})"), refs))
+                f.runners.append(_Runner(Named(m.group(2), f"{name} (requirements: vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
 
     def _chart(self, f: _Folder, directory: str) -> None:
         """A chart's ``appVersion``, when one of its templates takes an image tag from it and the
         chart's image is vLLM's (its values name a vLLM image repository)."""
         text = self._read(f, os.path.join(directory, "Chart.yaml"))
+        chart_read = self._last
         m = re.search(r"""(?m)^appVersion\s*:\s*["']?([^\s"'#]+)""", text or "")
         if not m:
             return
@@ -188,7 +196,8 @@ class Surroundings:
             body = self._read(f, os.path.join(tdir, t)) if t.endswith((".yaml", ".yml", ".tpl")) else None
             if body and re.search(r"image\s*:.*\.Chart\.AppVersion", body):
                 f.runners.append(_Runner(Named(m.group(1), f"Chart.yaml (appVersion {m.group(1)}, the image tag "
-                                                          f"templates/{t} renders)"), frozenset({"*chart*"})))
+                                                          f"templates/{t} renders)", read=chart_read),
+                                         frozenset({"*chart*"})))
                 return
 
     def _pin(self, f: _Folder, directory: str, names: list[str]) -> Optional[Named]:
@@ -198,12 +207,13 @@ class Surroundings:
                 text = self._read(f, os.path.join(directory, name))
                 named = _requirement_pin(text or "", name)
                 if named is not None:
+                    named.read = self._last
                     return named
         for name in _LOCK_FILES:
             if name in names:
                 m = _LOCK_PACKAGE.search(self._read(f, os.path.join(directory, name)) or "")
                 if m:
-                    return Named(m.group(1), f"{name} locks vllm {m.group(1)}")
+                    return Named(m.group(1), f"{name} locks vllm {m.group(1)}", read=self._last)
         if "Pipfile.lock" in names:
             try:
                 lock = json.loads(self._read(f, os.path.join(directory, "Pipfile.lock")) or "{}")
@@ -212,12 +222,12 @@ class Surroundings:
             except (ValueError, KeyError, TypeError):
                 ver = None
             if isinstance(ver, str) and ver.startswith("=="):
-                return Named(ver[2:], f"Pipfile.lock locks vllm{ver}")
+                return Named(ver[2:], f"Pipfile.lock locks vllm{ver}", read=self._last)
         for name in _CONDA_FILES:
             if name in names:
                 m = _CONDA_PIN.search(self._read(f, os.path.join(directory, name)) or "")
                 if m:
-                    return Named(m.group(1), f"{name} pins vllm {m.group(1)}")
+                    return Named(m.group(1), f"{name} pins vllm {m.group(1)}", read=self._last)
         return None
 
     # -- one file

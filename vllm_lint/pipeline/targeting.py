@@ -24,6 +24,7 @@ import os
 import re
 from typing import Any, Optional
 
+from .. import inputs
 from ..fsutil import AnyPath, real_dir
 from ..knowledge.image_tags import HintReading, read_hint
 from ..launch import Span, VersionHint
@@ -70,7 +71,7 @@ class Targeting:
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
         self.surroundings = Surroundings()
-        self._around: dict[str, Optional[Choice]] = {}
+        self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
 
     # -- the files around a launch
@@ -85,19 +86,19 @@ class Targeting:
         directory = self.real_parent(path)
         name = os.path.basename(str(path))
         key = directory + "\0" + name
-        if key in self._around:
-            c = self._around[key]
-            self.surroundings.folder(directory)  # (notes the files read again in this recording)
-            return c
-        c = None
-        named = self.surroundings.runner_for(directory, name)
-        if named is not None:
-            c = self._from_named(named)
-        if c is None:
-            pin = self.surroundings.pin_for(directory)
-            if pin is not None:
-                c = self._from_named(pin)
-        self._around[key] = c
+        if key not in self._around:
+            c, read = None, None
+            named = self.surroundings.runner_for(directory, name)
+            if named is not None:
+                c, read = self._from_named(named), named.read
+            if c is None:
+                pin = self.surroundings.pin_for(directory)
+                if pin is not None:
+                    c, read = self._from_named(pin), pin.read
+            self._around[key] = (c, read if c is not None else None)
+        c, read = self._around[key]
+        if read is not None:  # the file that decided it, in this analysis's record (vllm_lint.inputs)
+            inputs.replay([read])
         return c
 
     def project_pin(self, directory) -> Optional[tuple[str, str]]:
