@@ -166,6 +166,8 @@ def test_a_release_newer_than_the_database_beside_the_script(synth_db, repo):
     ("# runs on vllm==0.8.5", "0.8.5"),
     ("# image: vllm/vllm-openai:v0.10.0", "0.10.0"),
     ("# needs vLLM 0.10.0 or later", None),
+    ("# written for vLLM 0.8.5, now deployed on a newer image", None),
+    ("# migrated from vLLM 0.8.5", None),
     ("# vLLM 0.10.0+ only", None),
     ("echo 'vLLM 0.10.0'", None),  # not a comment
 ])
@@ -196,15 +198,22 @@ def test_each_folder_is_read_once_per_run(synth_db, repo, monkeypatch):
     for i in range(30):
         put(repo, f"svc/s{i}/run.sh", SCRIPT)
     put(repo, "svc/requirements.txt", "vllm==0.8.5\n")
-    reads = []
-    original = surroundings_module.Surroundings._read_folder
-    monkeypatch.setattr(surroundings_module.Surroundings, "_read_folder",
-                        lambda self, d: reads.append(d) or original(self, d))
+    runners, pins = [], []
+    cls = surroundings_module.Surroundings
+    read_runners, read_pin = cls._read_runners, cls._pin
+    monkeypatch.setattr(cls, "_read_runners", lambda self, f, d: runners.append(d) or read_runners(self, f, d))
+    monkeypatch.setattr(cls, "_pin", lambda self, f, d, names: pins.append(d) or read_pin(self, f, d, names))
     t = Targeting(synth_db, Settings())
     for i in range(30):
         for _ in range(3):
             assert t.choose(repo / f"svc/s{i}/run.sh", []).release == "0.8.5"
-    assert len(reads) == len(set(reads)) == 30 + 2  # each s<i>, svc, and the root (.git): once
+    assert len(runners) == len(set(runners)) == 30 + 2  # each s<i>, svc and the root: once
+    assert len(pins) == len(set(pins)) == 30 + 1  # each s<i>, then svc's pin
+
+
+def test_outside_a_repository_only_the_files_own_folder_is_read_for_runners(synth_db, tmp_path):
+    put(tmp_path, "Dockerfile", "FROM vllm/vllm-openai:v0.8.5\nCOPY sub/run.sh /app/\n")
+    assert choose(synth_db, put(tmp_path, "sub/run.sh", SCRIPT)).kind == "default"
 
 
 def test_a_changed_dockerfile_beside_a_cached_script_changes_its_release(synth_db_path, repo, monkeypatch):

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Optional
+from typing import Any, Optional
 
 from .. import inputs
 from ..images import image_is_vllm, version_from_image
@@ -75,15 +75,21 @@ class _Runner(Record):
 
 
 class _Folder(Record):
-    """What one folder holds: its runners, its pin (or None) and the files read, with their keys."""
+    """One folder: its file ``names``, whether it is a repository's ``root``, and, read when first
+    asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin; ``reads``:
+    the files read, with their keys."""
 
-    __slots__ = ("runners", "pin", "reads", "root")
+    __slots__ = ("names", "root", "runners", "pin", "reads")
 
-    def __init__(self) -> None:
-        self.runners: list[_Runner] = []
-        self.pin: Optional[Named] = None
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.root = ".git" in names
+        self.runners: Optional[list[_Runner]] = None
+        self.pin: Any = _UNREAD
         self.reads: list[tuple[str, str]] = []
-        self.root = False
+
+
+_UNREAD = object()
 
 
 _is_vllm_image = image_is_vllm
@@ -100,10 +106,30 @@ class Surroundings:
 
     # -- one folder
     def folder(self, directory: str) -> _Folder:
+        """The folder's listing, once."""
         f = self._folders.get(directory)
         if f is None:
-            f = self._folders[directory] = self._read_folder(directory)
+            try:
+                names = sorted(os.listdir(directory))
+            except OSError:
+                names = []
+            f = self._folders[directory] = _Folder(names)
         return f
+
+    def runners(self, directory: str) -> list[_Runner]:
+        """The folder's runners, read once."""
+        f = self.folder(directory)
+        if f.runners is None:
+            f.runners = []
+            self._read_runners(f, directory)
+        return f.runners
+
+    def pin(self, directory: str) -> Optional[Named]:
+        """The folder's pin, read once."""
+        f = self.folder(directory)
+        if f.pin is _UNREAD:
+            f.pin = self._pin(f, directory, f.names)
+        return f.pin
 
     def _read(self, f: _Folder, path: str) -> Optional[str]:
         try:
@@ -117,13 +143,8 @@ class Surroundings:
         f.reads.append(self._last)
         return data.decode("utf-8", errors="replace")
 
-    def _read_folder(self, directory: str) -> _Folder:
-        f = _Folder()
-        try:
-            names = sorted(os.listdir(directory))
-        except OSError:
-            return f
-        f.root = ".git" in names
+    def _read_runners(self, f: _Folder, directory: str) -> None:
+        names = f.names
         for name in names:
             path = os.path.join(directory, name)
             if _DOCKERFILE.match(name):
@@ -134,8 +155,6 @@ class Surroundings:
                 self._yaml(f, directory, name, path)
         if "Chart.yaml" in names:
             self._chart(f, directory)
-        f.pin = self._pin(f, directory, names)
-        return f
 
     def _dockerfile(self, f: _Folder, name: str, text: str) -> None:
         images = [m.group(1) for m in _FROM.finditer(text) if _is_vllm_image(m.group(1))]
@@ -236,7 +255,7 @@ class Surroundings:
         if directory in self._roots:
             return self._roots[directory]
         found = None
-        if self.folder(directory).root:
+        if os.path.isdir(os.path.join(directory, ".git")) or os.path.isfile(os.path.join(directory, ".git")):
             found = directory
         else:
             parent = os.path.dirname(directory)
@@ -246,11 +265,11 @@ class Surroundings:
 
     def runner_for(self, directory: str, name: str) -> Optional[Named]:
         """What runs (or holds the image of) the file ``name`` in the real folder ``directory``."""
-        here = self.folder(directory)
-        for r in here.runners:
+        here = self.runners(directory)
+        for r in here:
             if _names(r.refs, name):
                 return r.named
-        named = {r.named.text: r.named for r in here.runners}
+        named = {r.named.text: r.named for r in here}
         if len(named) == 1:
             return next(iter(named.values()))
         root = self.root_of(directory)
@@ -261,7 +280,7 @@ class Surroundings:
                 break
             rel = os.path.basename(d) + "/" + rel
             d = parent
-            for r in self.folder(d).runners:
+            for r in self.runners(d):
                 if "*chart*" in r.refs or _names(r.refs, rel):
                     return r.named
         return None
@@ -271,11 +290,11 @@ class Surroundings:
         repository, to the file system's root, as before)."""
         d = directory
         while True:
-            f = self.folder(d)
-            if f.pin is not None:
-                return f.pin
+            pin = self.pin(d)
+            if pin is not None:
+                return pin
             parent = os.path.dirname(d)
-            if f.root or parent == d:
+            if self.folder(d).root or parent == d:
                 return None
             d = parent
 

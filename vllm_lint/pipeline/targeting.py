@@ -42,6 +42,10 @@ _WORDS = re.compile(
     r"(?i)\bvllm(?:[-/]openai)?(?:\s+(?:version|release|v))?\s*(?:==|=|:|\bis\b)?\s*v?"
     r"(?P<v>\d+\.\d+\.\d+(?:\.post\d+|\.\d+)?)\b(?!\s*\+|\s*(?:or|and)\s+(?:later|newer|above|higher|up))")
 _COMMENT = re.compile(r"^\s*(?:#|//|<!--|--|;|rem\b)", re.I)
+# a comment that also speaks of another release does not state the one the launch runs on
+# ("written for vLLM 0.8.5, now deployed on a newer image")
+_ELSEWHEN = re.compile(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|formerly|used to|no longer|until|"
+                       r"before|after|since)\b")
 
 
 class Choice(Record):
@@ -183,7 +187,7 @@ class Targeting:
                 break
             start = data.rfind(b"\n", 0, pos - 1) + 1
             line = data[start:pos - 1].decode("utf-8", errors="replace")
-            if _COMMENT.match(line):
+            if _COMMENT.match(line) and not _ELSEWHEN.search(line):
                 m = _WORDS.search(line)
                 if m:
                     row = data.count(b"\n", 0, start) + 1
