@@ -105,13 +105,6 @@ class Targeting:
             inputs.replay([read])
         return c
 
-    def project_pin(self, directory) -> Optional[tuple[str, str]]:
-        """The release a requirement or lock file in ``directory`` or above names (``pin_for``'s
-        second half, for callers that have a folder rather than a file)."""
-        named = self.surroundings.pin_for(str(directory))
-        c = self._from_named(named) if named is not None else None
-        return (c.release, c.why) if c is not None else None
-
     def _from_named(self, named: Named) -> Optional[Choice]:
         if named.spec:
             return self._from_spec(named)
