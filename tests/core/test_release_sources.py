@@ -168,6 +168,7 @@ def test_a_release_newer_than_the_database_beside_the_script(synth_db, repo):
     ("# needs vLLM 0.10.0 or later", None),
     ("# written for vLLM 0.8.5, now deployed on a newer image", None),
     ("# migrated from vLLM 0.8.5", None),
+    ("# Setting this is broken in vllm 0.8.5", None),
     ("# vLLM 0.10.0+ only", None),
     ("echo 'vLLM 0.10.0'", None),  # not a comment
 ])
@@ -267,3 +268,14 @@ def test_only_the_file_that_names_the_release_is_recorded(synth_db, repo):
         analysis = linter.analyse(p, p.read_bytes())
         assert analysis.launches[0].target == "0.10.0"
         assert [r[0] for r in analysis.reads] == [str(dockerfile.resolve())]
+
+
+def test_large_files_around_are_read_in_linear_time(synth_db, repo):
+    """A kubeconfig's base64 line beside a manifest took a minute at 6 kB (a path pattern that
+    backtracked); these sizes would take hours read that way, and milliseconds read in one pass."""
+    token = "QUJD/" * 60_000  # 300 kB of base64-like word characters and slashes
+    put(repo, "k/kubeconfig.yaml", f"# vllm cluster\nusers:\n  - user:\n      token: {token}\n")
+    put(repo, "k/Dockerfile", "\n" * 200_000 + "FROM vllm/vllm-openai:v0.8.5\n" + " " * 200_000 + "\n")
+    put(repo, "k/environment.yml", "\n" * 200_000 + "dependencies:\n  - vllm=0.10.0\n")
+    c = choose(synth_db, put(repo, "k/serve.sh", SCRIPT))
+    assert c.release == "0.8.5" and "Dockerfile" in c.why

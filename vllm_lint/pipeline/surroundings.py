@@ -38,14 +38,15 @@ from ..record import Record
 MAX_BYTES = 1 << 20
 _DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _YAML = (".yaml", ".yml")
-_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.M | re.I)
+_FROM = re.compile(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = re.compile(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?([^\s"'#,}]+)""", re.M)
-_PATHLIKE = re.compile(r"""[\w./-]*[\w-]+\.(?:sh|py|bash|yaml|yml|json)\b""")
+_WORD = re.compile(r"[\w./-]+")  # (one pass: a long base64 line must not backtrack)
+_SCRIPT_SUFFIXES = (".sh", ".py", ".bash", ".yaml", ".yml", ".json")
 _PIP_PIN = re.compile(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*(===?|~=)\s*v?([0-9][0-9a-zA-Z.+]*)""")
 _SPEC = re.compile(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*((?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*"""
                    r"""(?:\s*,\s*(?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*)*)""", re.M)
-_LOCK_PACKAGE = re.compile(r'\[\[package\]\]\s*\n\s*name\s*=\s*"vllm"\s*\n\s*version\s*=\s*"([^"]+)"')
-_CONDA_PIN = re.compile(r"""(?im)^\s*-\s*vllm\s*={1,2}\s*([0-9][0-9a-zA-Z.+]*)""")
+_LOCK_PACKAGE = re.compile(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm"[ \t]*\r?\n[ \t]*version[ \t]*=[ \t]*"([^"]+)"')
+_CONDA_PIN = re.compile(r"""(?im)^[ \t]*-[ \t]*vllm[ \t]*={1,2}[ \t]*([0-9][0-9a-zA-Z.+]*)""")
 _LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
 _CONDA_FILES = ("environment.yml", "environment.yaml")
 
@@ -158,7 +159,7 @@ class Surroundings:
 
     def _dockerfile(self, f: _Folder, name: str, text: str) -> None:
         images = [m.group(1) for m in _FROM.finditer(text) if _is_vllm_image(m.group(1))]
-        refs = frozenset(_PATHLIKE.findall(text))
+        refs = _path_words(text)
         if images:
             tag = _tag(images[-1])
             if tag:
@@ -185,7 +186,7 @@ class Surroundings:
             return
         images = [m.group(1) for m in _IMAGE.finditer(text) if _is_vllm_image(m.group(1))]
         tags = {t for t in (_tag(i) for i in images) if t}
-        refs = frozenset(_PATHLIKE.findall(text))
+        refs = _path_words(text)
         if len(tags) == 1:
             image = next(i for i in images if _tag(i) in tags)
             f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {image})", image, read=self._last), refs))
@@ -199,7 +200,7 @@ class Surroundings:
         chart's image is vLLM's (its values name a vLLM image repository)."""
         text = self._read(f, os.path.join(directory, "Chart.yaml"))
         chart_read = self._last
-        m = re.search(r"""(?m)^appVersion\s*:\s*["']?([^\s"'#]+)""", text or "")
+        m = re.search(r"""(?m)^appVersion[ \t]*:[ \t]*["']?([^\s"'#]+)""", text or "")
         if not m:
             return
         values = self._read(f, os.path.join(directory, "values.yaml")) or ""
@@ -213,7 +214,7 @@ class Surroundings:
             return
         for t in templates:
             body = self._read(f, os.path.join(tdir, t)) if t.endswith((".yaml", ".yml", ".tpl")) else None
-            if body and re.search(r"image\s*:.*\.Chart\.AppVersion", body):
+            if body and re.search(r"image[ \t]*:[^\n]*\.Chart\.AppVersion", body):
                 f.runners.append(_Runner(Named(m.group(1), f"Chart.yaml (appVersion {m.group(1)}, the image tag "
                                                           f"templates/{t} renders)", read=chart_read),
                                          frozenset({"*chart*"})))
@@ -297,6 +298,12 @@ class Surroundings:
             if self.folder(d).root or parent == d:
                 return None
             d = parent
+
+
+def _path_words(text: str) -> frozenset:
+    """The words of ``text`` that look like a script's or config file's path (``scripts/serve.sh``,
+    ``/app/serve.sh``), in one linear pass."""
+    return frozenset(w for w in _WORD.findall(text) if w.endswith(_SCRIPT_SUFFIXES) and len(w) < 512)
 
 
 def _names(refs: frozenset, rel: str) -> bool:

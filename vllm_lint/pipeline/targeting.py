@@ -42,10 +42,12 @@ _WORDS = re.compile(
     r"(?i)\bvllm(?:[-/]openai)?(?:\s+(?:version|release|v))?\s*(?:==|=|:|\bis\b)?\s*v?"
     r"(?P<v>\d+\.\d+\.\d+(?:\.post\d+|\.\d+)?)\b(?!\s*\+|\s*(?:or|and)\s+(?:later|newer|above|higher|up))")
 _COMMENT = re.compile(r"^\s*(?:#|//|<!--|--|;|rem\b)", re.I)
-# a comment that also speaks of another release does not state the one the launch runs on
-# ("written for vLLM 0.8.5, now deployed on a newer image")
+# a comment that also speaks of another release, or of a bug of the one it names, does not state
+# the one the launch runs on ("written for vLLM 0.8.5, now deployed on a newer image", "setting
+# this is broken in vllm 0.6.2": both seen in real repositories)
 _ELSEWHEN = re.compile(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|formerly|used to|no longer|until|"
-                       r"before|after|since)\b")
+                       r"before|after|since|broken|bugs?|issues?|regression|workaround|fix(?:ed|es)?|fails?|"
+                       r"not supported|unsupported|doesn't|does not)\b")
 
 
 class Choice(Record):
