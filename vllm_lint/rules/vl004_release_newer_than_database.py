@@ -16,7 +16,7 @@ it should not pass in silence (the summary counts these files too).
 FROM vllm/vllm-openai:v0.34.0
 CMD ["--model", "m"]
 ```
-`Dockerfile:1:25: VL004 warning: vLLM 0.34.0 is newer than the flag database (newest 0.33.0): checked against 0.33.0; run `vllm-lint db update` to add it`
+`Dockerfile:1:23: VL004 warning: vLLM 0.34.0 is newer than the flag database (newest 0.33.0): checked against 0.33.0; run `vllm-lint db update` to add it`
 
 A release older than the newest that PyPI never had (`v0.8.6`) is not reported: it is checked
 against the newest of its series, and `--verbose` says so. With `--target-version` the file's
