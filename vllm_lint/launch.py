@@ -196,14 +196,17 @@ class VersionHint(Record):
     """Where the launch names a vLLM release: an image tag, ``FROM``, a pin.
 
     ``version`` as written ("v0.8.5", "0.27", "latest", "nightly"); ``source``: "image-tag",
-    "dockerfile-from", "pip-install", "requirements", "pyproject", ..."""
+    "dockerfile-from", "pip-install", "requirements", "pyproject", ...; ``image``: for a tag, the
+    image reference it is the tag of, when known (a vendor's tag scheme depends on it:
+    ``nvcr.io/nvidia/vllm:25.10-py3``)."""
 
-    __slots__ = ("version", "source", "span")
+    __slots__ = ("version", "source", "span", "image")
 
-    def __init__(self, version: str, source: str, span: Optional[Span] = None) -> None:
+    def __init__(self, version: str, source: str, span: Optional[Span] = None, image: Optional[str] = None) -> None:
         self.version = version
         self.source = source
         self.span = span
+        self.image = image
 
 
 class Hardware(Record):

@@ -256,8 +256,9 @@ def test_python_kwargs(run_audit, tmp_path):
 
 
 def test_a_launch_naming_no_release_is_listed_not_fatal(run_audit, tmp_path):
-    """Issue 18 defect 7: `audit .` stopped with exit 2 at the first launch naming no release."""
-    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4\n")
+    """Issue 18 defect 7: `audit .` stopped with exit 2 at the first launch naming no release.
+    (Its options are accepted by every release: nothing says which it was written for.)"""
+    p = write(tmp_path, "a.sh", "vllm serve m --port 8000\n")
     q = write(tmp_path, "b.sh", "docker run vllm/vllm-openai:v0.8.5 --model m --swap-space 4\n")
     r = run_audit("--to", "0.27.1", str(p), str(q))
     assert r.exit_code == 1, r.output
@@ -265,6 +266,19 @@ def test_a_launch_naming_no_release_is_listed_not_fatal(run_audit, tmp_path):
     assert "b.sh:1: docker:vllm/vllm-openai:v0.8.5, 0.8.5 -> 0.27.1" in r.output
     _, out = audit_json(run_audit, "--to", "0.27.1", str(p))
     assert out["summary"]["no_origin"] == [{"path": str(p), "line": 1}]
+
+
+def test_without_from_a_launch_naming_no_release_starts_where_it_was_written_for(run_audit, tmp_path):
+    """Issue 28: `--swap-space` is accepted by 0.8.5 and 0.10.0, not by 0.27.1 (the synthetic
+    database): the audit starts at 0.10.0, the newest release that accepts the launch as written,
+    and says so; --default-from and --from still win."""
+    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4\n")
+    _, out = audit_json(run_audit, "--to", "0.27.1", str(p))
+    la = out["files"][0]["launches"][0]
+    assert la["from"] == "0.10.0" and "accepts this launch as written (0.8.5 - 0.10.0)" in la["from_source"]
+    assert out["summary"]["no_origin"] == []
+    _, out = audit_json(run_audit, "--to", "0.27.1", "--default-from", "0.8.5", str(p))
+    assert out["files"][0]["launches"][0]["from"] == "0.8.5"
 
 
 def test_default_from_applies_only_where_a_launch_names_none(run_audit, tmp_path):

@@ -31,12 +31,14 @@ def run(monkeypatch, tmp_path):
 def files(tmp_path):
     (tmp_path / "a.sh").write_text("vllm serve m --max-model-len 4096\n")
     (tmp_path / "b.sh").write_text("vllm serve m --port 8000\n")
-    (tmp_path / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.10.2\nCMD ["--model", "m"]\n')
+    # (in a folder of its own: a Dockerfile beside a script names the script's release too)
+    (tmp_path / "image").mkdir()
+    (tmp_path / "image" / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.10.2\nCMD ["--model", "m"]\n')
     return tmp_path
 
 
 def test_the_text_summary_says_it_once(run, files):
-    res = run(str(files / "a.sh"), str(files / "b.sh"), str(files / "Dockerfile"))
+    res = run(str(files / "a.sh"), str(files / "b.sh"), str(files / "image" / "Dockerfile"))
     assert res.output.count(NOTE) == 1
     assert f"2 files {NOTE}, {Database(default_db_path()).newest}" in res.output
 
@@ -48,7 +50,7 @@ def test_machine_formats_keep_their_shape(run, files):
 
 
 def test_silent_when_a_release_is_named(run, files):
-    assert NOTE not in run(str(files / "Dockerfile")).output
+    assert NOTE not in run(str(files / "image" / "Dockerfile")).output
     assert NOTE not in run("-t", "0.10", str(files / "a.sh")).output
 
 

@@ -69,7 +69,8 @@ def test_project_pin_is_read_from_the_real_directory(synth_db, tree):
     for p, pin in (("real/sub/serve.sh", "0.10.2"), ("linkdir/serve.sh", "0.10.2"), ("deep/x/up/sub/serve.sh", "0.10.2"),
                    ("other/serve_link.sh", "0.8.5")):  # a linked file: its own directory, as before
         target, why = linter.targeting.target_for(tree / p, [])
-        assert (target, why) == (synth_db.floor_version(pin), f"requirements.txt pins vllm=={pin}"), p
+        # (a pin of a release the database lacks says which it took: README "Which release is checked")
+        assert target == synth_db.floor_version(pin) and why.startswith(f"requirements.txt pins vllm=={pin}"), p
 
 
 def test_a_models_directory_next_to_one_file_does_not_leak_to_others(tmp_path):

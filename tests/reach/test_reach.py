@@ -218,13 +218,15 @@ def test_an_image_tag_with_a_local_suffix_names_its_release(lint):
     assert [(f["code"], f["target_version"]) for f in found] == [("VL103", "0.7.3")]
 
 
-def test_a_range_is_not_a_pin(tmp_path, monkeypatch):
+def test_a_range_is_not_a_pin_it_gives_the_newest_release_it_allows(tmp_path, monkeypatch):
+    """(Issue 28: a range names the newest release of the database it allows, and says so.)"""
     monkeypatch.setenv("VLLM_LINT_DB", str(default_db_path()))
     monkeypatch.setenv("VLLM_LINT_NO_CACHE", "1")
     (tmp_path / "requirements.txt").write_text("vllm>=0.10\n")
     (tmp_path / "run.sh").write_text("vllm serve m --max-num-seqs 8\n")
     res = CliRunner().invoke(main, ["-v", "--exit-zero", str(tmp_path / "run.sh")], catch_exceptions=False)
-    assert "(newest release in the database)" in res.output and "pins vllm>=" not in res.output
+    assert "pins vllm>=" not in res.output
+    assert "(requirements.txt allows vllm>=0.10: the newest release it allows, 0.33.0)" in res.output
 
 
 def test_env_deprecated_outside_envs_py_names_its_successor(lint):

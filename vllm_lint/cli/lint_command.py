@@ -687,14 +687,24 @@ def unread_note(read: int, unread: list, verbose: bool) -> Optional[str]:
 
 
 def newest_note(results, linter) -> Optional[str]:
-    """Once per run: launches that name no release were checked against the database's newest,
-    so their findings change when the database grows. None when every launch named one."""
-    n = sum(1 for r in results if r.defaulted)
-    if not n or linter.targeting.explicit:
+    """Once per run: launches that name no release, and apart from them launches that name a
+    release newer than the database, were checked against the database's newest, so their
+    findings change when the database grows. None when every launch named a known release."""
+    if linter.targeting.explicit:
         return None
-    files = f"{n} file{'s' if n != 1 else ''}"
-    return (f"{files} named no vLLM release: checked against the newest in the database, {linter.db.newest} "
-            "(--target-version or target-version to choose).")
+    notes = []
+    newer = [r for r in results if r.newer]
+    if newer:
+        named = sorted({v for r in newer for v in r.newer if v != "?"})
+        files = f"{len(newer)} file{'s' if len(newer) != 1 else ''}"
+        notes.append(f"{files} named a vLLM release newer than the database{' (' + ', '.join(named) + ')' if named else ''}: "
+                     f"checked against its newest, {linter.db.newest} (`vllm-lint db update` adds newer releases).")
+    n = sum(1 for r in results if r.defaulted and not r.newer)
+    if n:
+        files = f"{n} file{'s' if n != 1 else ''}"
+        notes.append(f"{files} named no vLLM release: checked against the newest in the database, {linter.db.newest} "
+                     "(--target-version or target-version to choose).")
+    return " ".join(notes) or None
 
 
 def _add_noqa(linter, results) -> int:

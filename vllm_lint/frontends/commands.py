@@ -14,6 +14,13 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one import of image facts
+    _split_image,
+    image_is_vllm,
+    image_starts_vllm,
+    image_takes_vllm_args,
+    version_from_image,
+)
 from vllm_lint.record import Record, lazy_re
 
 __all__ = [
@@ -21,6 +28,7 @@ __all__ = [
     "find_vllm_command",
     "image_is_vllm",
     "image_starts_vllm",
+    "image_takes_vllm_args",
     "version_from_image",
     "version_from_pip_install",
     "version_from_requirement",
@@ -100,72 +108,7 @@ def _base(word: str) -> str:
 # images and versions
 
 
-_VLLM_NAMESPACES = {"vllm", "rocm", "lmcache", "intel", "vllm-project"}
-_VLLM_REPOS = {"vllm-ci-postmerge-repo", "vllm-ci-test-repo", "vllm-release-repo"}
-
-
-def _split_image(image: str) -> tuple[str, Optional[str], Optional[str]]:
-    """``(repository path incl. registry, tag or None, digest or None)``."""
-    digest = None
-    if "@" in image:
-        image, digest = image.split("@", 1)
-    tag = None
-    slash = image.rfind("/")
-    colon = image.rfind(":")
-    if colon > slash:
-        image, tag = image[:colon], image[colon + 1 :]
-    return image, tag, digest
-
-
-def image_is_vllm(image: str) -> bool:
-    """True for images whose entrypoint is vLLM's OpenAI server.
-
-    ``vllm/vllm-openai[:tag]`` under any registry prefix, ``*/vllm-openai*`` (``lmcache/vllm-openai``,
-    ``vllm/vllm-openai-rocm``), ``rocm/vllm[-dev]``, ``vllm/vllm-tpu``, vLLM's CI/release ECR
-    repositories. Not arbitrary images that merely mention vllm (``myorg/vllm-proxy``).
-    """
-    if not image or "$" in image or "{" in image:
-        return False
-    repo, _tag, _digest = _split_image(image.strip().lower())
-    parts = [p for p in repo.split("/") if p]
-    if not parts:
-        return False
-    last = parts[-1]
-    if re.match(r"^vllm-openai([-_.].*)?$", last):
-        return True
-    if last in _VLLM_REPOS:
-        return True
-    if len(parts) >= 2 and parts[-2] in _VLLM_NAMESPACES and re.match(r"^vllm([-_.].*)?$", last):
-        return True
-    return False
-
-
-#: namespaces whose vLLM images hold vLLM but start a shell (``CMD ["/bin/bash"]``, no entrypoint)
-_SHELL_NAMESPACES = {"rocm"}
-
-
-def image_starts_vllm(image: str) -> bool:
-    """True for the images of :func:`image_is_vllm` whose entrypoint is vLLM's server, so that
-    a ``CMD`` given to them is vLLM's arguments: not ROCm's (``rocm/vllm``, ``rocm/vllm-dev``,
-    whose default command is a shell and whose ``:base`` holds no vLLM at all)."""
-    if not image_is_vllm(image):
-        return False
-    parts = [p for p in _split_image(image.strip().lower())[0].split("/") if p]
-    return not (len(parts) >= 2 and parts[-2] in _SHELL_NAMESPACES)
-
-
-def version_from_image(image: str) -> Optional[str]:
-    """The tag of an image as written (``"v0.8.5"``, ``"latest"``, ``"0.9.2-cu124"``).
-
-    Digest-only references give None; an untagged reference is ``"latest"`` (what Docker pulls).
-    Tags that are template expressions (``${VLLM_TAG}``) give None.
-    """
-    _repo, tag, digest = _split_image(image.strip())
-    if tag is None:
-        return None if digest else "latest"
-    if not tag or "$" in tag or "{" in tag:
-        return None
-    return tag
+# (what an image reference names, and whether it holds vLLM: vllm_lint.images)
 
 
 _PIP_VALUE_OPTS = {
@@ -512,12 +455,12 @@ def _parse_docker_image(words: list[str], i: int, env: list, depth: int,
         if sub is not None:
             sub.env = env + sub.env
             sub.image = image
-            if image_is_vllm(image) and sub.args_start > rest:
+            if image_starts_vllm(image) and sub.args_start > rest:  # (a shell image runs the words)
                 sub.image_cmd_start = rest
             return sub
     if rest < n and _base(words[rest]) == _split_image(image.lower())[0].rsplit("/", 1)[-1]:
         return None  # the image's own program (vllm/vllm-router ... vllm-router): not vLLM's server
-    if image_is_vllm(image):
+    if image_takes_vllm_args(image):
         return VllmCommand(f"docker:{image}", rest, env, image)
     return None
 

@@ -457,14 +457,14 @@ def _from(data: bytes, ins: _Instr, global_vars: dict, by_name: dict) -> _Stage:
         if v is not None:
             if used and any(global_vars[u][0] and global_vars[u][0] in v for u in used):
                 u = next(u for u in used if global_vars[u][0] and global_vars[u][0] in v)
-                st.hints.append(VersionHint(v, "dockerfile-arg", global_vars[u][1]))
+                st.hints.append(VersionHint(v, "dockerfile-arg", global_vars[u][1], image))
             else:
                 span = None
                 if img_w.inner is not None and img_w.raw.rfind(b":") > img_w.raw.rfind(b"/") and b"@" not in img_w.raw:
                     span = Span(img_w.inner[0] + img_w.raw.rindex(b":") + 1, img_w.inner[1])
                 elif img_w.inner is not None:
                     span = Span(*img_w.inner)
-                st.hints.append(VersionHint(v, "dockerfile-from", span))
+                st.hints.append(VersionHint(v, "dockerfile-from", span, image))
     return st
 
 

@@ -1011,7 +1011,7 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         if v is not None:
             iw = next((w for w in words if w.text == found.image), None)
             at = (iw.start, iw.end) if iw else image_at
-            hints.append(VersionHint(v, "image-tag", _map_span(ctx, *at) if at else None))
+            hints.append(VersionHint(v, "image-tag", _map_span(ctx, *at) if at else None, found.image))
     if not dropped_words:
         dropped_words = _dropped_after(ctx, node)
     else:

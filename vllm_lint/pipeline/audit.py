@@ -29,8 +29,9 @@ from typing import Any, Iterable, Optional
 
 from ..argv import ArgvParser, ParsedArg
 from .discovery import discover
+from ..frontends.base import get as format_unit
 from .engine import Linter
-from .targeting import NEWEST_SOURCE
+from .targeting import accepted_range
 from ..launch import EnvAssign, Extraction, Launch, LineIndex
 from ..rules.base import Diagnostic, LintContext, registry, select_rules
 from ..settings import Settings
@@ -315,15 +316,24 @@ class Auditor:
         self._dep_cache: dict[tuple[str, str, str], Optional[tuple[str, dict]]] = {}
 
     # -- release A of one launch
-    def from_for(self, path: Path, hints, line: int) -> tuple[str, str]:
+    def from_for(self, path: Path, hints, line: int, data: Optional[bytes] = None, at: Optional[int] = None,
+                 args: Optional[list] = None, env: Optional[list[str]] = None) -> tuple[str, str]:
+        """Release A of a launch at ``line``: ``--from``; else what the launch and the files around
+        it name (``Targeting.choose``; ``data`` and ``at`` for a comment stating it); else
+        ``--default-from``; else the newest release that accepts the launch as written (its
+        ``args`` and ``env`` names: ``targeting.accepted_range``), said so; else ``NoOrigin``."""
         if self.from_version:
             return self.from_version, "--from"
-        v, source = self.from_linter.targeting.target_for(path, hints)
-        if source == NEWEST_SOURCE:
+        choice = self.from_linter.targeting.choose(path, hints, data, at)
+        if choice.kind == "default":
             if self.default_from:
                 return self.default_from, "--default-from"
+            written = accepted_range(self.db, args or [], env or [])
+            if written is not None:
+                return written[1], (f"no release named: the newest release that accepts this launch as written "
+                                    f"({written[0]} - {written[1]})")
             raise NoOrigin(line)
-        return v, source
+        return choice.release, choice.why
 
     # -- one file
     def audit_file(self, path: Path, data: bytes, mode: str = "explicit") -> Optional[FileAudit]:
@@ -337,6 +347,7 @@ class Auditor:
             return None
         fmt = analysis.format
         fa = FileAudit(shown, fmt)
+        words = None if format_unit(fmt).documentation else data  # (a comment stating the release)
         extraction = analysis.extraction
         if extraction is None:  # it did not parse
             fa.error = analysis.diagnostics[0].message
@@ -367,7 +378,7 @@ class Auditor:
                 fixed_launch = fixed_extraction.launches[i]
             try:
                 la = self._audit_launch(path, data, index, extraction, launch, by_span, fixed_launch,
-                                        analysis.launches[i].args)
+                                        analysis.launches[i].args, words)
             except NoOrigin as e:
                 fa.no_origin.append(e.args[0])
                 continue
@@ -390,11 +401,12 @@ class Auditor:
 
     # -- one launch
     def _audit_launch(self, path: Path, data: bytes, index: LineIndex, extraction: Extraction, launch: Launch,
-                      by_span, fixed_launch: Optional[Launch], args_b: list[ParsedArg]) -> LaunchAudit:
+                      by_span, fixed_launch: Optional[Launch], args_b: list[ParsedArg],
+                      words: Optional[bytes] = None) -> LaunchAudit:
         db = self.db
         line = index.position(launch.span.start)[0]
         hints = list(launch.version_hints) + list(extraction.version_hints)
-        frm, source = self.from_for(path, hints, line)
+        frm, source = self.from_for(path, hints, line, words, launch.span.start, args_b, [e.name for e in launch.env])
         sa, sb = db.surface(frm), db.surface(self.to)
         la = LaunchAudit(str(path), line, launch.entry, frm, source, self.to, opaque=launch.opaque)
         pm = sa.entry_has_positional_model(launch.entry)
@@ -435,7 +447,7 @@ class Auditor:
                          by_span) -> LaunchAudit:
         first = min((e.name_span.start for e in loose if e.name_span), default=0)
         line = index.position(first)[0]
-        frm, source = self.from_for(path, list(extraction.version_hints), line)
+        frm, source = self.from_for(path, list(extraction.version_hints), line, env=[e.name for e in loose])
         sa, sb = self.db.surface(frm), self.db.surface(self.to)
         la = LaunchAudit(str(path), line, "environment", frm, source, self.to)
         ctx_a = self._ctx(path, None, [], loose, sa, frm, b"")

@@ -9,7 +9,9 @@
                                                                   other files
 
 ``clean`` is ``newest`` when a launch of the file named no release and was checked against the
-database's newest (``FileResult.defaulted``: the run's summary says so). ``reads`` lists the other files the analysis read, ``[path, content key]`` each (a local model
+database's newest (``FileResult.defaulted``: the run's summary says so), ``newer`` when one named a
+release newer than the database (``FileResult.newer``; the summary counts those apart). ``<pin>`` is
+what the files around the file name (``Targeting.pin_for``: runners, then requirement and lock files). ``reads`` lists the other files the analysis read, ``[path, content key]`` each (a local model
 directory's ``config.json``: ``vllm_lint.inputs``); a record holds only while each of them still
 has its content key, in both lookups.
 

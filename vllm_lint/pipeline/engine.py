@@ -20,7 +20,7 @@ from typing import Any, Optional, Union
 
 from . import suppress
 from .discovery import Target, format_by_name
-from .targeting import NEWEST_SOURCE, Targeting
+from .targeting import Choice, Targeting, accepted_range
 from ..frontends.base import Mode, format_by_content
 from ..frontends.base import get as format_unit
 from ..fsutil import AnyPath
@@ -50,11 +50,12 @@ class FileResult(Record):
     (--add-noqa). ``read``: a vLLM launch was read in the file; ``unread``: why none was, for a
     file that could have held one (``NO_LAUNCH``...), else None (a walked file of no format that
     does not mention vLLM is no candidate); ``defaulted``: a launch named no release and was checked
-    against the newest in the database (:data:`NEWEST_SOURCE`)."""
+    against the newest in the database (``targeting.NEWEST_SOURCE``); ``newer``: the releases newer than
+    the database that launches named (checked against the newest; from a cached verdict, ``["?"]``)."""
 
     __slots__ = ("path", "diagnostics", "fixed", "original", "format", "fix_note", "fixed_count", "verbose",
                  "related", "stat_key", "verdict", "content_key", "reads", "mode", "forced", "read", "unread",
-                 "defaulted")
+                 "defaulted", "newer")
 
     def __init__(self, path: str, diagnostics: Optional[list[Diagnostic]] = None, fixed: Optional[bytes] = None,
                  original: Optional[bytes] = None, format: Optional[str] = None, fix_note: Optional[str] = None,
@@ -79,21 +80,27 @@ class FileResult(Record):
         self.read = False
         self.unread: Optional[str] = None
         self.defaulted = False
+        self.newer: list[str] = []
 
 
 class LaunchAnalysis(Record):
     """One launch of a file as the lint sees it: the release it is checked against (``target``,
     and why: ``target_source``), that release's ``surface`` and the arguments as that release's
-    parser reads them (``args``)."""
+    parser reads them (``args``); ``choice``: how the release was chosen (``targeting.Choice``);
+    ``written_for``: for a launch that names no release, the (first, last) releases that accept it
+    as written (``targeting.accepted_range``), else None."""
 
-    __slots__ = ("launch", "target", "target_source", "surface", "args")
+    __slots__ = ("launch", "target", "target_source", "surface", "args", "choice", "written_for")
 
-    def __init__(self, launch: Launch, target: str, target_source: str, surface: Any, args: list) -> None:
+    def __init__(self, launch: Launch, target: str, target_source: str, surface: Any, args: list,
+                 choice: Optional[Choice] = None) -> None:
         self.launch = launch
         self.target = target
         self.target_source = target_source
         self.surface = surface
         self.args = args
+        self.choice = choice
+        self.written_for: Optional[tuple[str, str]] = None
 
 
 class FileAnalysis(Record):
@@ -161,8 +168,9 @@ NO_LAUNCH, NOT_SUPPORTED, TEMPLATE_UNKNOWN, NOT_PARSED, IGNORED = (
     "no launch found", "format not supported", "template value unknown", "could not be parsed",
     "ignore-file comment")
 _STATE_UNREAD = {"nolaunch": NO_LAUNCH, "template": TEMPLATE_UNKNOWN}
-# a launch was read: "clean", or "newest" when one named no release (``FileResult.defaulted``)
-_STATE_READ = ("clean", "newest")
+# a launch was read: "clean", or "newest" when one named no release (``FileResult.defaulted``), or
+# "newer" when one named a release newer than the database (``FileResult.newer``)
+_STATE_READ = ("clean", "newest", "newer")
 _NONE_UNREAD = {"none": NO_LAUNCH, "none-unsupported": NOT_SUPPORTED, "none-format": None}
 
 
@@ -171,6 +179,7 @@ def _apply_verdict(res: "FileResult") -> None:
     state = res.verdict.split("|", 1)[0] if res.verdict else ""
     res.read = state in _STATE_READ
     res.defaulted = state == "newest"
+    res.newer = ["?"] if state == "newer" else []
     res.unread = _STATE_UNREAD.get(state) if state in _STATE_UNREAD else _NONE_UNREAD.get(state)
 
 
@@ -285,34 +294,61 @@ class Linter:
         analysis.extraction = extraction
         diags: list[Diagnostic] = []
         seen_env: set[tuple[int, int]] = set()
+        words = None if unit.documentation else data  # (documentation: the front-end reads its prose)
         for launch in extraction.launches:
             hints = list(launch.version_hints) + list(extraction.version_hints)
-            target, source = forced or self.targeting.target_for(path, hints)
+            choice = (Choice(forced[0], forced[1], "forced") if forced
+                      else self.targeting.choose(path, hints, words, launch.span.start))
+            target, source = choice.release, choice.why
             surface = self.db.surface(target)
             args = ArgvParser(surface, self.db,
                               positional_model=surface.entry_has_positional_model(launch.entry)).parse(launch)
-            analysis.launches.append(LaunchAnalysis(launch, target, source, surface, args))
+            analysis.launches.append(LaunchAnalysis(launch, target, source, surface, args, choice))
             self._note_config_reference(path, args, target, source)
             for e in launch.env:
                 if e.name_span:
                     seen_env.add((e.name_span.start, e.name_span.end))
             ctx = LintContext(shown, launch, args, list(launch.env), surface, self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)
-            diags.extend(self._run(ctx))
+            ctx.target_choice = choice
+            found = self._run(ctx)
+            if choice.kind == "default":
+                self._written_for(analysis.launches[-1], found, data)
+            diags.extend(found)
         loose = analysis.loose_env = [e for e in extraction.env
                                       if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]
         # a file without a launch still gets one context: the rules about a file's text (an image
         # tag, an install line) need no launch (rules/_file_scope.py)
         if loose or not extraction.launches:
-            target, source = forced or self.targeting.target_for(path, list(extraction.version_hints))
+            choice = (Choice(forced[0], forced[1], "forced") if forced
+                      else self.targeting.choose(path, list(extraction.version_hints)))
+            target, source = choice.release, choice.why
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)
+            ctx.target_choice = choice
             diags.extend(self._run(ctx))
         for note in extraction.notes:
             if any(r.code == note.code for r in self.rules):
                 diags.append(Diagnostic(note.code, note.message, shown, note.span, severity=note.severity))
         analysis.diagnostics = _dedupe(diags)
         return analysis
+
+    def _written_for(self, la: "LaunchAnalysis", found: list[Diagnostic], data: bytes) -> None:
+        """A launch that names no release, checked against the newest: the releases that accept it
+        as written (``targeting.accepted_range``), in --verbose and in the findings of the launch's
+        options and variables that the newest refuses or changed."""
+        la.written_for = accepted_range(self.db, la.args, [e.name for e in la.launch.env])
+        if la.written_for is None:
+            return
+        first, last = la.written_for
+        self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: this launch is accepted as written by "
+                            f"{first} - {last}")
+        if last == self.db.newest:
+            return
+        for d in found:
+            if d.code[:3] in ("VL1", "VL2") and d.code not in ("VL108", "VL109"):
+                d.message += (f" (no release named: checked at {self.db.newest}, the newest; this launch reads as "
+                              f"written for {first} - {last})")
 
     def _note_config_reference(self, path: AnyPath, args, target: str, source: str) -> None:
         """A launch's ``--config FILE``: lint FILE as a vLLM config file at this launch's release."""
@@ -433,7 +469,7 @@ class Linter:
         fixable = self._analyse_into(res, data, fmt, fix)
         if self.cache is not None and not self.references and forced is None and res.fixed is None:
             # (the verdict needs the project pin, which a launch with an image tag never looked up)
-            state = (("newest" if res.defaulted else "clean") if res.read
+            state = (("newer" if res.newer else "newest" if res.defaulted else "clean") if res.read
                      else "template" if res.unread == TEMPLATE_UNKNOWN else "nolaunch")
             res.verdict = self._verdict(path, mode, state)
             res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
@@ -518,7 +554,9 @@ class Linter:
             res.unread = NOT_PARSED
         elif analysis.extraction.launches:
             res.read = True
-            res.defaulted = any(la.target_source == NEWEST_SOURCE for la in analysis.launches)
+            res.defaulted = any(la.choice is not None and la.choice.kind == "default" for la in analysis.launches)
+            res.newer = sorted({la.choice.named for la in analysis.launches
+                                if la.choice is not None and la.choice.kind == "newer"})
         else:
             res.unread = TEMPLATE_UNKNOWN if _template_hid_launch(data, analysis.extraction) else NO_LAUNCH
         res.verbose = list(dict.fromkeys(checked.notes))

@@ -1,92 +1,256 @@
-"""Targeting: the release each launch of a file is checked against (``Targeting.target_for``):
-``-t`` / ``target-version``, else the launch's and the file's version hints (an image tag, a
-``FROM``, a ``pip install vllm==``), else the project pin (a requirements / constraints file or
-pyproject.toml in the file's folder or above it, up to the repository root), else the newest
-release in the database (:data:`NEWEST_SOURCE`). A ``--config`` file is forced to the release of
-the launch naming it by the engine (``Linter.analyse``'s ``forced``)."""
+"""Targeting: the release each launch of a file is checked against (``Targeting.choose``), from
+everything the repository says, in order of how directly it applies:
+
+1. ``-t`` / ``target-version``;
+2. the launch's own version hints, then the file's (an image tag, a ``FROM``, a ``pip install
+   vllm==``, a Helm tag's default, a Markdown block's prose), read by
+   ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, ROCm, Red Hat, AWS; nightly builds);
+3. the files around it (``pipeline.surroundings``): a Dockerfile, compose file, Kubernetes
+   manifest, Truss config, chart ``appVersion`` or kustomization that runs it or holds its image,
+   then requirement and lock files up to the repository root (:meth:`Targeting.pin_for`);
+4. a version the file states in words before the launch, in a comment (``# tested with vLLM
+   0.11.0``; not for documentation formats, whose prose the Markdown reader reads itself);
+5. else the newest release in the database (:data:`NEWEST_SOURCE`).
+
+A source naming a release newer than the database is checked against the newest and says so
+(``Choice.kind`` "newer": VL004 and the summary); a release PyPI never had (``v0.8.6``) is the
+newest of its series, said in the reason. A ``--config`` file is forced to the release of the
+launch naming it by the engine (``Linter.analyse``'s ``forced``). For a launch that names no
+release, :func:`accepted_range` says which releases accept it as written."""
 
 from __future__ import annotations
 
 import os
 import re
-from typing import Optional
+from typing import Any, Optional
 
+from .. import inputs
 from ..fsutil import AnyPath, real_dir
-from ..launch import VersionHint
+from ..knowledge.image_tags import HintReading, read_hint
+from ..launch import Span, VersionHint
+from ..record import Record
 from ..settings import Settings
 from ..surface.db import Database
+from .surroundings import Named, Surroundings
 
 #: ``Targeting.target_for``'s fallback when no release is named (no -t, hint or pin)
 NEWEST_SOURCE = "newest release in the database"
 
+#: how many lines before a launch a comment stating its release may be
+WORDS_LINES = 40
+_WORDS = re.compile(
+    r"(?i)\bvllm(?:[-/]openai)?(?:\s+(?:version|release|v))?\s*(?:==|=|:|\bis\b)?\s*v?"
+    r"(?P<v>\d+\.\d+\.\d+(?:\.post\d+|\.\d+)?)\b(?!\s*\+|\s*(?:or|and)\s+(?:later|newer|above|higher|up))")
+_COMMENT = re.compile(r"^\s*(?:#|//|<!--|--|;|rem\b)", re.I)
+# a comment that also speaks of another release, or of a bug of the one it names, does not state
+# the one the launch runs on ("written for vLLM 0.8.5, now deployed on a newer image", "setting
+# this is broken in vllm 0.6.2": both seen in real repositories)
+_ELSEWHEN = re.compile(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|formerly|used to|no longer|until|"
+                       r"before|after|since|broken|bugs?|issues?|regression|workaround|fix(?:ed|es)?|fails?|"
+                       r"not supported|unsupported|doesn't|does not)\b")
+
+
+class Choice(Record):
+    """How one launch's release was chosen: ``release`` (a release of the database), ``why``
+    (--verbose's reason), ``kind``: "explicit" (-t), "named" (a source names it), "newer" (a
+    source names ``named``, newer than the database: checked against the newest), "build" (a
+    nightly or floating tag: the newest), "default" (nothing names one: the newest); ``hint``:
+    the version hint of this file that decided it (its span: where VL004 reports), if any."""
+
+    __slots__ = ("release", "why", "kind", "named", "hint")
+
+    def __init__(self, release: str, why: str, kind: str, named: Optional[str] = None,
+                 hint: Optional[VersionHint] = None) -> None:
+        self.release = release
+        self.why = why
+        self.kind = kind
+        self.named = named
+        self.hint = hint
+
 
 class Targeting:
     """How one run chooses releases: ``explicit`` is the release ``-t`` names (resolved in the
-    database), else None; the project pins are looked up once per directory."""
+    database), else None; the files around a launch are read once per directory."""
 
     def __init__(self, db: Database, settings: Settings) -> None:
         self.db = db
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
-        self._pins: dict[str, Optional[tuple[str, str]]] = {}
+        self.surroundings = Surroundings()
+        self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
 
+    # -- the files around a launch
     def pin_for(self, path: AnyPath) -> Optional[tuple[str, str]]:
-        """The project pin of the folder holding the file at ``path`` (``project_pin``)."""
-        return self.project_pin(self.real_parent(path))
+        """(release, why) the files around the file at ``path`` name (runners, then pins), or
+        None: part of a cached result's verdict (``engine._verdict``)."""
+        c = self.around(path)
+        return (c.release, c.why) if c is not None else None
 
-    def project_pin(self, directory) -> Optional[tuple[str, str]]:
-        """The release a requirements / constraints file or pyproject.toml in ``directory`` (a
-        real directory, path or string) or an ancestor up to the repository root pins, once per
-        directory. Strings, not path objects: every directory of a corpus is asked once."""
-        key = str(directory)
-        if key in self._pins:
-            return self._pins[key]
-        found = None
-        pin_re = re.compile(r"^\s*vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", re.M)
-        for name in sorted(os.listdir(key)) if os.path.isdir(key) else []:
-            if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) or name == "pyproject.toml":
-                try:
-                    with open(os.path.join(key, name), encoding="utf-8", errors="replace") as f:
-                        text = f.read()
-                except OSError:
-                    continue
-                m = pin_re.search(text) or re.search(r"[\"']vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", text)
-                if m:
-                    op, ver = m.group(1), m.group(2)
-                    # a range (vllm>=0.10) is not a pin: it names no release
-                    v = self.db.floor_version(ver) if op in ("==", "~=") else None
-                    if v:
-                        found = (v, f"{name} pins vllm{op}{ver}")
-                        break
-        if found is None and not os.path.exists(os.path.join(key, ".git")):
-            parent = os.path.dirname(key)
-            if parent != key:
-                found = self.project_pin(parent)
-        self._pins[key] = found
-        return found
+    def around(self, path: AnyPath) -> Optional[Choice]:
+        """The choice the files around the file at ``path`` make (``surroundings``), once per file."""
+        directory = self.real_parent(path)
+        name = os.path.basename(str(path))
+        key = directory + "\0" + name
+        if key not in self._around:
+            c, read = None, None
+            named = self.surroundings.runner_for(directory, name)
+            if named is not None:
+                c, read = self._from_named(named), named.read
+            if c is None:
+                pin = self.surroundings.pin_for(directory)
+                if pin is not None:
+                    c, read = self._from_named(pin), pin.read
+            self._around[key] = (c, read if c is not None else None)
+        c, read = self._around[key]
+        if read is not None:  # the file that decided it, in this analysis's record (vllm_lint.inputs)
+            inputs.replay([read])
+        return c
+
+    def _from_named(self, named: Named) -> Optional[Choice]:
+        if named.spec:
+            return self._from_spec(named)
+        r = read_hint(self.db, named.text, named.image)
+        return self._from_reading(r, named.why, named.text)
+
+    def _from_spec(self, named: Named) -> Optional[Choice]:
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+        try:
+            spec = SpecifierSet(named.text)
+        except InvalidSpecifier:
+            return None
+        allowed = [v for v in self.db.versions if spec.contains(v, prereleases=True)]
+        if not allowed:
+            return None
+        return Choice(allowed[-1], f"{named.why}: the newest release it allows, {allowed[-1]}", "named")
 
     def real_parent(self, path: AnyPath) -> str:
         """``str(path.parent.resolve())``, once per directory (``fsutil.real_dir``; the memo lives as
         long as this object). ``str(path.parent)`` without a path object."""
         return real_dir(os.path.dirname(str(path)) or ".", self._real_dirs)
 
+    # -- one launch
     def target_for(self, path: AnyPath, hints: list[VersionHint]) -> tuple[str, str]:
         """(release, why) for a launch of the file at ``path`` with version ``hints`` (the launch's
-        own first, then the file's)."""
+        own first, then the file's): ``choose`` without the file's words."""
+        c = self.choose(path, hints)
+        return c.release, c.why
+
+    def choose(self, path: AnyPath, hints: list[VersionHint], data: Optional[bytes] = None,
+               at: Optional[int] = None) -> Choice:
+        """The release for a launch of the file at ``path`` (module docstring): ``hints`` the
+        launch's own then the file's; ``data``, the file's bytes and ``at``, the launch's offset,
+        for a version stated in a comment before it (None: not read)."""
         if self.explicit:
-            return self.explicit, self.settings.target_origin or "--target-version"
+            return Choice(self.explicit, self.settings.target_origin or "--target-version", "explicit")
+        unmapped: list[str] = []
         for h in hints:
-            text = h.version.strip()
+            r = read_hint(self.db, h.version, h.image)
+            c = self._from_reading(r, f"{h.source} {h.version.strip()}", h.version.strip(), h)
+            if c is not None:
+                return c
+            if r.status == "unmapped":
+                unmapped.append(r.note)
+        c = self.around(path)
+        if c is None and data is not None and at is not None:
+            c = self._stated(data, at)
+        if c is None:
+            return Choice(self.db.newest, NEWEST_SOURCE if not unmapped else f"{NEWEST_SOURCE}; {'; '.join(unmapped)}",
+                          "default")
+        return c
+
+    def _from_reading(self, r: HintReading, why: str, text: str, hint: Optional[VersionHint] = None) -> Optional[Choice]:
+        if r.status == "release":
+            return Choice(r.version, why + (f" ({r.note})" if r.note else ""), "named", r.named, hint)
+        if r.status == "series":
+            return Choice(r.version, f"{why} ({r.note})", "named", r.named, hint)
+        if r.status == "newer":
+            return Choice(r.version, f"{why} ({r.note})", "newer", r.named, hint)
+        if r.status == "build":
             if text.lower() in ("latest", "nightly", "main"):
-                return self.db.newest, f"{h.source} '{text}' ({NEWEST_SOURCE})"
-            v = self.db.floor_version(text)
-            if v is None:  # a local suffix on the release (v0.7.3.self.post1): the release it names
-                m = re.match(r"v?(\d+\.\d+(?:\.\d+)?)(?=[.+_-]|$)", text)
-                v = self.db.floor_version(m.group(1)) if m else None
-            if v:
-                return v, f"{h.source} {text}"
-        pin = self.pin_for(path)
-        if pin:
-            return pin
-        return self.db.newest, NEWEST_SOURCE
+                return Choice(r.version, f"{why.rsplit(' ', 1)[0]} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
+            return Choice(r.version, f"{why} ({r.note})", "build", None, hint)
+        return None
+
+    def _stated(self, data: bytes, at: int) -> Optional[Choice]:
+        """A release a comment within :data:`WORDS_LINES` lines before offset ``at`` states, the
+        nearest first (``# tested with vLLM 0.11.0``)."""
+        pos = data.rfind(b"\n", 0, at) + 1  # the start of the launch's line
+        for _ in range(WORDS_LINES):
+            if pos == 0:
+                break
+            start = data.rfind(b"\n", 0, pos - 1) + 1
+            line = data[start:pos - 1].decode("utf-8", errors="replace")
+            if _COMMENT.match(line) and not _ELSEWHEN.search(line):
+                m = _WORDS.search(line)
+                if m:
+                    row = data.count(b"\n", 0, start) + 1
+                    v = m.group("v")
+                    a = start + len(line[:m.start("v")].encode())
+                    hint = VersionHint(v, "comment", Span(a, a + len(v.encode())))
+                    return self._from_reading(read_hint(self.db, v), f"a comment at line {row} states vLLM {v}", v, hint)
+            pos = start
+        return None
+
+
+# ----------------------------------------------------------------------------- inferred range
+
+
+def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[tuple[str, str]]:
+    """The releases that accept every option in ``args`` (``argv.ParsedArg``: its normalised
+    string, for keyword and config launches the option a key stands for), every value among an
+    option's choices and every ``VLLM_*`` variable in ``env_names``: (first, last) of the newest
+    unbroken run of them, or None when no release accepts all, or nothing in the launch tells
+    releases apart (only options every release has, or none any release had)."""
+    n = len(db.versions)
+    ok = set(range(n))
+    for a in args:
+        string = _string(a)
+        h = db.option_history(string) if string else None
+        if h is not None:  # (a word no release ever accepted says nothing about the era)
+            ok &= h.indices
+    for name in env_names:
+        h = db.env_history(name)
+        if h is not None:
+            ok &= h.indices
+    if not ok:
+        return None
+    # values: drop the ends whose parser refuses a value the launch gives (bounded: each step
+    # drops one release, and a surface is loaded once per run)
+    valued = [(_string(a), str(a.value)) for a in args
+              if _string(a) and isinstance(a.value, (str, int, float)) and not a.value_opaque and not a.json_path]
+    run = _newest_run(sorted(ok))
+
+    def accepts(i: int) -> bool:
+        s = db.surface(db.versions[i])
+        for string, value in valued:
+            o = s.lookup(string) if string else None
+            if o is not None and o.choices and value not in [str(c) for c in o.choices]:
+                return False
+        return True
+
+    if valued:
+        while run and not accepts(run[0]):
+            run = run[1:]
+        while run and not accepts(run[-1]):
+            run = run[:-1]
+    if not run or (run[0] == 0 and run[-1] == n - 1):
+        return None  # (every release accepts it: nothing tells releases apart)
+    return db.versions[run[0]], db.versions[run[-1]]
+
+
+def _string(a: Any) -> Optional[str]:
+    """The option string a parsed argument names (its normalised spelling), or None."""
+    if a.positional or not a.canonical or not a.canonical.startswith("-"):
+        return None
+    return a.canonical
+
+
+def _newest_run(indices: list[int]) -> list[int]:
+    run: list[int] = []
+    for i in reversed(indices):
+        if run and run[0] != i + 1:
+            break
+        run.insert(0, i)
+    return run

@@ -116,10 +116,11 @@ class LintContext(Record):
     ``file_format``: the file's registered format (``frontends.base.Format``: what its text is,
     asked by property, never by name), None for a context built outside a file's analysis;
     ``skipped``: why rules stayed silent (``--verbose``); ``memo``: the shared helpers' results
-    (:class:`Memo`)."""
+    (:class:`Memo`); ``target_choice``: how the engine chose the release
+    (``pipeline.targeting.Choice``: ``kind``, ``named``, the deciding ``hint``), None outside it."""
 
     __slots__ = ("path", "launch", "args", "env", "surface", "db", "target", "target_source", "settings", "data",
-                 "extraction", "file_format", "skipped", "memo")
+                 "extraction", "file_format", "skipped", "memo", "target_choice")
 
     def __init__(self, path: str, launch: Optional[Launch], args: list[Any], env: list[EnvAssign], surface: Any,
                  db: Any, target: str, target_source: str, settings: Any, data: bytes = b"",
@@ -138,6 +139,7 @@ class LintContext(Record):
         self.file_format = file_format
         self.skipped: list[str] = []
         self.memo = Memo()
+        self.target_choice: Any = None
 
     @property
     def documentation(self) -> bool:

@@ -1,5 +1,6 @@
 """## What it does
-Finds a vLLM image referenced by a floating tag: `vllm/vllm-openai:latest`, `:nightly`, or no tag
+Finds a vLLM image referenced by a floating tag: `vllm/vllm-openai:latest`, `:nightly` (also a
+build's `:cu130-nightly`; a `nightly-<commit>` tag is fixed), or no tag
 at all (Docker pulls `latest`), in Kubernetes manifests, compose files, Helm values, a Dockerfile's
 `FROM` and `docker run` / `podman run` lines, also where the file starts no vLLM itself (Helm values
 `image: {repository: vllm/vllm-openai, tag: latest}`, a compose service or container without a
@@ -42,7 +43,9 @@ _SOURCES = ("image-tag", "dockerfile-from")
 
 def _floating(tag: str) -> bool:
     t = tag.strip().lower()
-    return t in ("latest", "nightly") or t.startswith("latest-") and not any(c.isdigit() for c in t)
+    # (``cu130-nightly``, ``rocm-nightly``: the newest nightly of a build; ``nightly-<commit>`` is fixed)
+    return (t in ("latest", "nightly") or t.startswith("latest-") and not any(c.isdigit() for c in t)
+            or t.endswith("-nightly"))
 
 
 def _hints(ctx: LintContext):

@@ -207,7 +207,7 @@ def _argv_launch(fx: PyFile, call: ast.Call, entries: list[tuple[Token, str, Opt
         if tag:
             # the image word's span, so the hint points at the tag as written
             img = next((t for t, w, _l, _i in entries if w == cmd.image), None)
-            launch.version_hints.append(VersionHint(tag, "image-tag", img.span if img else None))
+            launch.version_hints.append(VersionHint(tag, "image-tag", img.span if img else None, cmd.image))
     if cmd.gpu_count is not None:
         launch.hardware = Hardware(gpu_count=cmd.gpu_count, source=cmd.gpus_source)
     for wi, name, value in cmd.env:

@@ -73,7 +73,7 @@ def _image_pin(fx: PyFile, call: ast.Call) -> None:
     image = call.args[0].value
     tag = version_from_image(image) if image_is_vllm(image) else None
     if tag:
-        fx.result.version_hints.append(VersionHint(tag, "image-tag", fx.str_inner(call.args[0])))
+        fx.result.version_hints.append(VersionHint(tag, "image-tag", fx.str_inner(call.args[0]), image))
 
 
 def _on_modal_image(fx: PyFile, node: ast.AST, scope: Scope, depth: int) -> bool:

@@ -231,13 +231,13 @@ class _Container:
 
     def _vllm_command(self) -> bool:
         """The command + args name a vLLM entry point: its launch."""
-        from vllm_lint.frontends.commands import find_vllm_command, image_is_vllm
+        from vllm_lint.frontends.commands import find_vllm_command, image_starts_vllm
 
         texts = self.texts
         vc = find_vllm_command(texts) if texts else None
         if vc is None:
             return False
-        if not self.cmd_texts and self.eff_image and image_is_vllm(self.eff_image) and vc.args_start > 0:
+        if not self.cmd_texts and self.eff_image and image_starts_vllm(self.eff_image) and vc.args_start > 0:
             # compose `command:` / Kubernetes `args:` are appended to the image's entrypoint
             self.ctx["image_cmd"] = texts[:vc.args_start]
         words, c = self.facts()
@@ -247,14 +247,14 @@ class _Container:
 
     def _args_entry(self) -> bool:
         """Only ``args``, run by a vLLM image's entrypoint or by a wrapper: their launch."""
-        from vllm_lint.frontends.commands import image_is_vllm
+        from vllm_lint.frontends.commands import image_takes_vllm_args
 
         if self.cmd_texts:
             return False
         entry = None
         if not self.arg_texts:
             entry = kubeai.args_entry(self.node, self.ctx)  # a KubeAI Model runs vLLM without args too
-        elif self.eff_image and image_is_vllm(self.eff_image):
+        elif self.eff_image and image_takes_vllm_args(self.eff_image):
             entry = f"docker:{self.eff_image}"
         else:
             for args_entry in _ARGS_ENTRIES:
@@ -314,7 +314,7 @@ def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: b
         rendered = helm_default(t, image_node)
         if rendered is not None:
             v = version_from_image(rendered[0]) if image_is_vllm(rendered[0]) else None
-            return [VersionHint(v, rendered[2], rendered[1])] if v else []
+            return [VersionHint(v, rendered[2], rendered[1], rendered[0])] if v else []
     eff = compose_default(image) if compose else image
     if not image_is_vllm(eff):
         return []
@@ -325,7 +325,7 @@ def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: b
         if rendered is not None:
             return [VersionHint(rendered[0], rendered[2], rendered[1])] if rendered[0] else []
         if v:
-            return [VersionHint(v, "image-tag", t.node_span(tag_node))]
+            return [VersionHint(v, "image-tag", t.node_span(tag_node), text(get(image_node, "repository")))]
         return []
     v = version_from_image(eff)
     if not v:
@@ -339,4 +339,4 @@ def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: b
             span = m.span(k, k + len(v.encode()))
         if span is None:
             span = t.node_span(image_node)
-    return [VersionHint(v, "image-tag", span)]
+    return [VersionHint(v, "image-tag", span, eff)]

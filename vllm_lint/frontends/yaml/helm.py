@@ -142,7 +142,7 @@ def _model_spec(t: YamlText, spec: Any, ms: Any) -> None:
     image = f"{repo}:{tag}" if repo and tag else repo
     versions = []
     if image and image_is_vllm(image) and tag:
-        versions.append(VersionHint(tag, "image-tag", t.node_span(tag_node)))
+        versions.append(VersionHint(tag, "image-tag", t.node_span(tag_node), image))
     hw = _hardware(ms)
     env = _env(t, spec, ms)
     cfg = get(ms, "vllmConfig")

@@ -1,0 +1,281 @@
+"""Issue 28: the release a launch runs on, from everything the repository says (README "Which
+release is checked"): the launch's own hints, the files around it (pipeline/surroundings.py), a
+version a comment states, and what names a release the database does not have. The synthetic
+database has 0.8.5, 0.10.0 and 0.27.1 (the newest)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from vllm_lint.launch import VersionHint
+from vllm_lint.pipeline import surroundings as surroundings_module
+from vllm_lint.pipeline.engine import Linter
+from vllm_lint.pipeline.targeting import NEWEST_SOURCE, Targeting
+from vllm_lint.settings import Settings
+
+
+@pytest.fixture
+def repo(tmp_path):
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def put(root: Path, rel: str, text: str) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+    return p
+
+
+def choose(db, path, hints=(), data=None, at=None, **settings):
+    return Targeting(db, Settings(**settings)).choose(path, list(hints), data, at)
+
+
+SCRIPT = "#!/bin/sh\nvllm serve m --max-model-len 4096\n"
+
+
+# ----------------------------------------------------------------------------- the launch's own
+
+
+def test_the_launchs_own_hint_comes_first(synth_db, repo):
+    put(repo, "Dockerfile", "FROM vllm/vllm-openai:v0.10.0\n")
+    c = choose(synth_db, put(repo, "serve.sh", SCRIPT), [VersionHint("v0.8.5", "image-tag")])
+    assert (c.release, c.kind, c.why) == ("0.8.5", "named", "image-tag v0.8.5")
+
+
+def test_target_version_still_wins(synth_db, repo):
+    c = choose(synth_db, put(repo, "serve.sh", SCRIPT), [VersionHint("v0.34.0", "image-tag")], target_version="0.8")
+    assert (c.release, c.kind) == ("0.8.5", "explicit")
+
+
+def test_a_release_that_never_existed_is_the_newest_of_its_series_said_so(synth_db, repo):
+    c = choose(synth_db, put(repo, "serve.sh", SCRIPT), [VersionHint("v0.8.6", "image-tag")])
+    assert (c.release, c.kind) == ("0.8.5", "named")
+    assert "0.8.6 is not a release in the database: the newest of its series, 0.8.5" in c.why
+
+
+@pytest.mark.parametrize("tag", ["v0.34.0", "0.30.0", "v0.27.5", "0.28"])
+def test_a_release_newer_than_the_database_is_named_not_replaced(synth_db, repo, tag):
+    c = choose(synth_db, put(repo, "serve.sh", SCRIPT), [VersionHint(tag, "image-tag")])
+    named = tag.lstrip("v")
+    assert (c.release, c.kind, c.named) == ("0.27.1", "newer", named)
+    assert f"vLLM {named} is newer than the database" in c.why and "vllm-lint db update" in c.why
+
+
+@pytest.mark.parametrize("tag", ["nightly-0123abcd", "cu130-nightly", "nightly", "latest",
+                                 "0123456789abcdef0123456789abcdef01234567"])
+def test_nightly_and_floating_tags_are_builds_checked_at_the_newest(synth_db, repo, tag):
+    c = choose(synth_db, put(repo, "serve.sh", SCRIPT), [VersionHint(tag, "image-tag", image=f"vllm/vllm-openai:{tag}")])
+    assert (c.release, c.kind) == ("0.27.1", "build")
+    assert c.why != NEWEST_SOURCE  # (not counted as naming nothing)
+
+
+# ----------------------------------------------------------------------------- files around it
+
+
+def test_a_sibling_dockerfile_names_the_scripts_release(synth_db, repo):
+    put(repo, "app/Dockerfile", "FROM vllm/vllm-openai:v0.10.0\nCOPY serve.sh /app/serve.sh\n")
+    c = choose(synth_db, put(repo, "app/serve.sh", SCRIPT))
+    assert (c.release, c.kind) == ("0.10.0", "named") and "Dockerfile (FROM vllm/vllm-openai:v0.10.0)" in c.why
+
+
+def test_two_releases_beside_a_script_name_none_unless_one_runs_it(synth_db, repo):
+    put(repo, "app/Dockerfile", "FROM vllm/vllm-openai:v0.10.0\n")
+    put(repo, "app/Dockerfile.old", "FROM vllm/vllm-openai:v0.8.5\n")
+    assert choose(synth_db, put(repo, "app/serve.sh", SCRIPT)).kind == "default"
+    put(repo, "app/Dockerfile.old", 'FROM vllm/vllm-openai:v0.8.5\nENTRYPOINT ["/app/serve.sh"]\n')
+    c = Targeting(synth_db, Settings()).choose(repo / "app/serve.sh", [])
+    assert c.release == "0.8.5" and "Dockerfile.old" in c.why
+
+
+def test_a_dockerfile_above_names_the_script_it_copies(synth_db, repo):
+    put(repo, "Dockerfile", "FROM vllm/vllm-openai:v0.8.5\nCOPY scripts/serve.sh /app/\n")
+    assert choose(synth_db, put(repo, "scripts/serve.sh", SCRIPT)).release == "0.8.5"
+    # a script it does not name, in a folder below: nothing
+    assert choose(synth_db, put(repo, "scripts/other.sh", SCRIPT)).kind == "default"
+
+
+def test_compose_and_kubernetes_files_beside_the_script(synth_db, repo):
+    put(repo, "c/compose.yaml", "services:\n  vllm:\n    image: vllm/vllm-openai:v0.8.5\n"
+                                "    command: [\"/app/serve.sh\"]\n")
+    assert choose(synth_db, put(repo, "c/serve.sh", SCRIPT)).release == "0.8.5"
+    put(repo, "k/deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n"
+                               "      containers:\n        - image: \"vllm/vllm-openai:v0.10.0\"\n")
+    assert choose(synth_db, put(repo, "k/serve.sh", SCRIPT)).release == "0.10.0"
+
+
+def test_a_truss_config_beside_the_launch(synth_db, repo):
+    put(repo, "truss/config.yaml", "base_image:\n  image: vllm/vllm-openai:v0.10.0\nmodel_name: m\n")
+    assert choose(synth_db, put(repo, "truss/model/model.py", "import vllm\n")).kind == "default"  # (below)
+    c = choose(synth_db, put(repo, "truss/start.sh", SCRIPT))
+    assert c.release == "0.10.0" and "config.yaml (image vllm/vllm-openai:v0.10.0)" in c.why
+    put(repo, "t2/config.yaml", "requirements:\n  - vllm==0.8.5\nmodel_name: m\n")
+    assert choose(synth_db, put(repo, "t2/start.sh", SCRIPT)).release == "0.8.5"
+
+
+def test_a_charts_app_version_when_its_template_takes_the_tag_from_it(synth_db, repo):
+    put(repo, "chart/Chart.yaml", "apiVersion: v2\nname: x\nappVersion: \"v0.10.0\"\n")
+    put(repo, "chart/values.yaml", "image:\n  repository: vllm/vllm-openai\n")
+    put(repo, "chart/templates/deployment.yaml",
+        "image: \"{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}\"\n")
+    assert choose(synth_db, repo / "chart/values.yaml").release == "0.10.0"
+    assert choose(synth_db, repo / "chart/templates/deployment.yaml").release == "0.10.0"
+    put(repo, "chart/templates/deployment.yaml", "image: \"{{ .Values.image.repository }}:v1\"\n")
+    assert choose(synth_db, repo / "chart/values.yaml").kind == "default"
+
+
+def test_a_kustomization_images_override(synth_db, repo):
+    put(repo, "k/kustomization.yaml", "resources: [deploy.yaml]\nimages:\n  - name: vllm/vllm-openai\n"
+                                      "    newTag: v0.8.5\n")
+    c = choose(synth_db, put(repo, "k/deploy.yaml", "kind: Deployment\n"))
+    assert c.release == "0.8.5" and "newTag v0.8.5" in c.why
+
+
+@pytest.mark.parametrize("name,text,release", [
+    ("uv.lock", 'version = 1\n[[package]]\nname = "vllm"\nversion = "0.10.0"\nsource = { registry = "x" }\n', "0.10.0"),
+    ("poetry.lock", '[[package]]\nname = "vllm"\nversion = "0.8.5"\ndescription = ""\n', "0.8.5"),
+    ("pdm.lock", '[[package]]\nname = "vllm"\nversion = "0.10.0"\n', "0.10.0"),
+    ("Pipfile.lock", json.dumps({"default": {"vllm": {"version": "==0.8.5"}}}), "0.8.5"),
+    ("environment.yml", "dependencies:\n  - python=3.12\n  - pip:\n    - vllm==0.10.0\n", "0.10.0"),
+    ("requirements-gpu.txt", "# vllm==0.8.5 (old)\nvllm>=0.8,<0.11\n", "0.10.0"),
+    ("pyproject.toml", '[project]\ndependencies = ["vllm>=0.9"]\n', "0.27.1"),
+])
+def test_lock_and_requirement_files(synth_db, repo, name, text, release):
+    put(repo, f"p/{name}", text)
+    c = choose(synth_db, put(repo, "p/sub/serve.sh", SCRIPT))
+    assert (c.release, c.kind) == (release, "named"), c.why
+    if name.startswith(("requirements", "pyproject")):
+        assert f"the newest release it allows, {release}" in c.why
+
+
+def test_a_release_newer_than_the_database_beside_the_script(synth_db, repo):
+    put(repo, "a/Dockerfile", "FROM vllm/vllm-openai:v0.34.0\n")
+    c = choose(synth_db, put(repo, "a/serve.sh", SCRIPT))
+    assert (c.release, c.kind, c.named, c.hint) == ("0.27.1", "newer", "0.34.0", None)
+
+
+# ----------------------------------------------------------------------------- words
+
+
+@pytest.mark.parametrize("comment,release", [
+    ("# tested with vLLM 0.10.0", "0.10.0"),
+    ("# runs on vllm==0.8.5", "0.8.5"),
+    ("# image: vllm/vllm-openai:v0.10.0", "0.10.0"),
+    ("# needs vLLM 0.10.0 or later", None),
+    ("# written for vLLM 0.8.5, now deployed on a newer image", None),
+    ("# migrated from vLLM 0.8.5", None),
+    ("# Setting this is broken in vllm 0.8.5", None),
+    ("# vLLM 0.10.0+ only", None),
+    ("echo 'vLLM 0.10.0'", None),  # not a comment
+])
+def test_a_version_a_comment_states(synth_db, repo, comment, release):
+    data = f"#!/bin/sh\n{comment}\nexport X=1\nvllm serve m\n".encode()
+    p = put(repo, "w/serve.sh", data.decode())
+    c = choose(synth_db, p, data=data, at=data.index(b"vllm serve"))
+    assert (c.release if c.kind != "default" else None) == release, c.why
+
+
+def test_a_comment_far_above_the_launch_is_not_read(synth_db, repo):
+    data = ("# tested with vLLM 0.10.0\n" + "true\n" * 60 + "vllm serve m\n").encode()
+    p = put(repo, "w/far.sh", data.decode())
+    assert choose(synth_db, p, data=data, at=data.index(b"vllm serve")).kind == "default"
+
+
+def test_files_around_come_before_words(synth_db, repo):
+    put(repo, "x/Dockerfile", "FROM vllm/vllm-openai:v0.8.5\n")
+    data = b"# tested with vLLM 0.10.0\nvllm serve m\n"
+    p = put(repo, "x/serve.sh", data.decode())
+    assert choose(synth_db, p, data=data, at=data.index(b"vllm serve")).release == "0.8.5"
+
+
+# ----------------------------------------------------------------------------- bounded, cached
+
+
+def test_each_folder_is_read_once_per_run(synth_db, repo, monkeypatch):
+    for i in range(30):
+        put(repo, f"svc/s{i}/run.sh", SCRIPT)
+    put(repo, "svc/requirements.txt", "vllm==0.8.5\n")
+    runners, pins = [], []
+    cls = surroundings_module.Surroundings
+    read_runners, read_pin = cls._read_runners, cls._pin
+    monkeypatch.setattr(cls, "_read_runners", lambda self, f, d: runners.append(d) or read_runners(self, f, d))
+    monkeypatch.setattr(cls, "_pin", lambda self, f, d, names: pins.append(d) or read_pin(self, f, d, names))
+    t = Targeting(synth_db, Settings())
+    for i in range(30):
+        for _ in range(3):
+            assert t.choose(repo / f"svc/s{i}/run.sh", []).release == "0.8.5"
+    assert len(runners) == len(set(runners)) == 30 + 2  # each s<i>, svc and the root: once
+    assert len(pins) == len(set(pins)) == 30 + 1  # each s<i>, then svc's pin
+
+
+def test_outside_a_repository_only_the_files_own_folder_is_read_for_runners(synth_db, tmp_path):
+    put(tmp_path, "Dockerfile", "FROM vllm/vllm-openai:v0.8.5\nCOPY sub/run.sh /app/\n")
+    assert choose(synth_db, put(tmp_path, "sub/run.sh", SCRIPT)).kind == "default"
+
+
+def test_a_changed_dockerfile_beside_a_cached_script_changes_its_release(synth_db_path, repo, monkeypatch):
+    from vllm_lint.cli.app import main
+
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(repo / "cache"))
+    put(repo, "a/Dockerfile", "FROM vllm/vllm-openai:v0.8.5\n")
+    script = put(repo, "a/serve.sh", "vllm serve m --num-scheduler-steps 8\n")
+
+    def run():
+        return CliRunner().invoke(main, ["--select", "VL1", "--output-format", "json", str(script)],
+                                  catch_exceptions=False).stdout
+
+    assert json.loads(run()) == []  # 0.8.5 accepts it
+    put(repo, "a/Dockerfile", "FROM vllm/vllm-openai:v0.10.0\n")
+    assert [d["code"] for d in json.loads(run())] == ["VL101"]  # (cached, yet the Dockerfile changed)
+
+
+def test_the_summary_counts_newer_releases_apart(synth_db_path, repo, monkeypatch):
+    from vllm_lint.cli.app import main
+
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    monkeypatch.setenv("VLLM_LINT_CACHE_DIR", str(repo / "cache"))
+    a = put(repo, "a/serve.sh", SCRIPT)
+    b = put(repo, "b/serve.sh", "docker run vllm/vllm-openai:v0.34.0 --model m\n")
+    for _ in range(2):  # (the second from the cache)
+        out = CliRunner().invoke(main, [str(a), str(b)], catch_exceptions=False).output
+        assert "1 file named a vLLM release newer than the database" in out
+        assert "checked against its newest, 0.27.1 (`vllm-lint db update` adds newer releases)" in out
+        assert "1 file named no vLLM release" in out
+
+
+def test_a_linter_marks_what_it_chose(synth_db, repo):
+    p = put(repo, "n/serve.sh", "docker run vllm/vllm-openai:v0.34.0 --model m\n")
+    linter = Linter(synth_db, Settings(), [])
+    res = linter.lint_file(__import__("vllm_lint.pipeline.discovery", fromlist=["Target"]).Target(str(p), True))
+    assert res.newer == ["0.34.0"] and not res.defaulted
+
+
+def test_only_the_file_that_names_the_release_is_recorded(synth_db, repo):
+    """The result cache keeps a result while the files its analysis read are unchanged
+    (vllm_lint.inputs): the file that named the release is one; the folder's other files are not
+    (the verdict, recomputed each run, covers them), so a record stays small in a big folder."""
+    dockerfile = put(repo, "a/Dockerfile", "FROM vllm/vllm-openai:v0.10.0\n")
+    for i in range(20):
+        put(repo, f"a/m{i}.yaml", "kind: ConfigMap\ndata:\n  note: vllm\n")
+    p = put(repo, "a/serve.sh", SCRIPT)
+    linter = Linter(synth_db, Settings(), [])
+    for _ in range(2):  # (the second from the per-file memo)
+        analysis = linter.analyse(p, p.read_bytes())
+        assert analysis.launches[0].target == "0.10.0"
+        assert [r[0] for r in analysis.reads] == [str(dockerfile.resolve())]
+
+
+def test_large_files_around_are_read_in_linear_time(synth_db, repo):
+    """A kubeconfig's base64 line beside a manifest took a minute at 6 kB (a path pattern that
+    backtracked); these sizes would take hours read that way, and milliseconds read in one pass."""
+    token = "QUJD/" * 60_000  # 300 kB of base64-like word characters and slashes
+    put(repo, "k/kubeconfig.yaml", f"# vllm cluster\nusers:\n  - user:\n      token: {token}\n")
+    put(repo, "k/Dockerfile", "\n" * 200_000 + "FROM vllm/vllm-openai:v0.8.5\n" + " " * 200_000 + "\n")
+    put(repo, "k/environment.yml", "\n" * 200_000 + "dependencies:\n  - vllm=0.10.0\n")
+    c = choose(synth_db, put(repo, "k/serve.sh", SCRIPT))
+    assert c.release == "0.8.5" and "Dockerfile" in c.why

@@ -1,0 +1,168 @@
+"""Issue 28: the image tag schemes (vllm_lint/knowledge/image_tags.py) and the releases a launch
+that names none is accepted by (pipeline/targeting.py ``accepted_range``), against the shipped
+database (0.4.0 to 0.33.0)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from vllm_lint.argv import ArgvParser
+from vllm_lint.knowledge.image_tags import SCHEMES, read_hint, scheme_reading
+from vllm_lint.launch import EnvAssign, Launch, Span, Token
+from vllm_lint.pipeline.targeting import accepted_range
+from vllm_lint.surface.db import Database, default_db_path
+
+
+@pytest.fixture(scope="module")
+def db():
+    return Database(default_db_path())
+
+
+def _scheme(name):
+    return next(s for s in SCHEMES if s["name"] == name)
+
+
+# ----------------------------------------------------------------------------- the table
+
+
+def test_every_scheme_and_row_has_a_source():
+    for s in SCHEMES:
+        assert s["source"].startswith("https://"), s["name"]
+        assert s["read"] in ("embedded", "table", "nightly")
+        for row in s.get("rows", []):
+            assert row["source"].startswith("https://") and re.fullmatch(r"\d+\.\d+\.\d+(\.\d+)?", row["vllm"]), row
+
+
+def test_ngc_rows_name_the_release_notes_of_their_own_month():
+    for row in _scheme("NVIDIA NGC vLLM container")["rows"]:
+        assert row["source"].endswith(f"/rel-{row['tag'].replace('.', '-')}.html"), row
+
+
+@pytest.mark.parametrize("scheme", [s["name"] for s in SCHEMES if s.get("examples")])
+def test_embedded_schemes_read_their_recorded_examples(scheme):
+    s = _scheme(scheme)
+    image = {"AMD ROCm vLLM image": "rocm/vllm", "AWS / Hugging Face vLLM deep learning container":
+             "public.ecr.aws/deep-learning-containers/vllm"}[scheme]
+    for tag, version in s["examples"].items():
+        found = scheme_reading(tag, f"{image}:{tag}")
+        assert found is not None and found[0] is s and found[1] == version, tag
+
+
+@pytest.mark.parametrize("image,release", [
+    ("nvcr.io/nvidia/vllm:25.10-py3", "0.10.2"),
+    ("nvcr.io/nvidia/vllm:26.01-py3", "0.11.1"),
+    ("nvcr.io/nvidia/vllm:26.03-py3", "0.17.1"),
+    ("nvcr.io/nvidia/vllm:26.05-py3", "0.20.1"),
+    ("nvcr.io/nvidia/vllm:26.10-py3", "0.31.0"),
+    ("rocm/vllm:rocm6.4.1_vllm_0.9.1_20250715", "0.9.1"),
+    ("rocm/vllm:rocm6.3.1_instinct_vllm0.8.3_20250415", "0.8.3"),
+    ("registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.0.0", "0.8.4"),
+    ("public.ecr.aws/deep-learning-containers/vllm:0.15-gpu-py312-ec2", "0.15.1"),
+])
+def test_vendor_tags_name_the_release_in_the_database(db, image, release):
+    tag = image.rsplit(":", 1)[1]
+    r = read_hint(db, tag, image)
+    assert (r.status, r.version) == ("release", release), r.note
+
+
+def test_a_vendor_tag_missing_from_its_table_names_no_release(db):
+    r = read_hint(db, "25.09-py3", "nvcr.io/nvidia/vllm:25.09-py3")
+    assert (r.status, r.version) == ("unmapped", None) and "not in vllm-lint's table" in r.note
+
+
+def test_a_red_hat_version_is_not_read_as_a_vllm_version_without_its_image(db):
+    # 3.0.0 alone would be a vLLM release newer than the database: only Red Hat's image maps it
+    assert read_hint(db, "3.0.0").status == "newer"
+    assert read_hint(db, "3.0.0", "registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.0.0").version == "0.8.4"
+
+
+@pytest.mark.parametrize("tag", ["nightly-0123abcd", "cu130-nightly", "nightly-20251024",
+                                 "0123456789abcdef0123456789abcdef01234567"])
+def test_nightly_builds(db, tag):
+    r = read_hint(db, tag, f"vllm/vllm-openai:{tag}")
+    assert (r.status, r.version) == ("build", db.newest) and "nightly build" in r.note
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("row", [(s["name"], r) for s in SCHEMES for r in s.get("rows", [])],
+                         ids=lambda x: f"{x[0]} {x[1]['tag']}")
+def test_table_rows_against_their_sources(row):
+    """Each row's source still names the vLLM release the row gives (NVIDIA: "vLLM: X"; Red Hat:
+    the compatibility table's "vLLM core" row)."""
+    import requests
+
+    _name, r = row
+    text = requests.get(r["source"], timeout=30).text
+    assert re.search(rf"vLLM(?: core)?\W+{re.escape(r['vllm'])}\b", re.sub(r"<[^>]+>", " ", text)), r
+
+
+@pytest.mark.network
+def test_embedded_examples_against_their_source():
+    import requests
+
+    s = _scheme("AMD ROCm vLLM image")
+    text = requests.get(s["source"], timeout=30).text
+    for tag in s["examples"]:
+        assert tag in text, tag
+
+
+# ----------------------------------------------------------------------------- the inferred range
+
+
+def _launch(words, env=()):
+    toks, pos = [], 0
+    for w in words:
+        toks.append(Token(w, Span(pos, pos + len(w))))
+        pos += len(w) + 1
+    return Launch("t.sh", "vllm serve", "argv", Span(0, pos), tokens=toks,
+                  env=[EnvAssign(n, None, v) for n, v in env])
+
+
+def _oracle(db, words, env):
+    """The newest unbroken run of releases whose own surface accepts every option string and
+    value, and whose environment table has every variable: release by release."""
+    ok = []
+    for v in db.versions:
+        s = db.surface(v)
+        args = ArgvParser(s, db, positional_model=s.entry_has_positional_model("vllm serve")).parse(_launch(words))
+        good = all(n in s.env for n, _ in env)
+        for a in args:
+            if a.positional or not a.canonical.startswith("-"):
+                continue
+            if db.option_history(a.canonical) is None:
+                continue
+            o = s.lookup(a.canonical)
+            if o is None or (o.choices and a.value is not None and str(a.value) not in [str(c) for c in o.choices]):
+                good = False
+        ok.append(good)
+    last = max((i for i, g in enumerate(ok) if g), default=None)
+    if last is None:
+        return None
+    first = last
+    while first > 0 and ok[first - 1]:
+        first -= 1
+    return db.versions[first], db.versions[last]
+
+
+@pytest.mark.parametrize("words,env", [
+    (["m", "--swap-space", "4", "--max-num-partial-prefills", "2"], []),                       # 0.7-0.17 era
+    (["m", "--num-scheduler-steps", "8", "--use-v2-block-manager"], []),                        # 0.5-0.6 era
+    (["m", "--guided-decoding-backend", "outlines", "--preemption-mode", "swap"], []),           # 0.6-0.10 era
+    (["m", "--cuda-graph-sizes", "8", "16"], [("VLLM_USE_V1", "1")]),                           # 0.9-0.12 era
+    (["m", "--max-model-len", "4096", "--kv-cache-dtype", "fp8_e4m3"], []),
+])
+def test_the_range_ends_are_exact_against_the_database(db, words, env):
+    s = db.surface(db.newest)
+    args = ArgvParser(s, db, positional_model=True).parse(_launch(words, env))
+    got = accepted_range(db, args, [n for n, _ in env])
+    want = _oracle(db, words, env)
+    if want == (db.versions[0], db.newest):
+        want = None  # (every release accepts it: nothing to say)
+    assert got == want
+
+
+def test_a_launch_every_release_accepts_says_nothing(db):
+    args = ArgvParser(db.surface(db.newest), db, positional_model=True).parse(_launch(["m", "--port", "8000"]))
+    assert accepted_range(db, args, []) is None

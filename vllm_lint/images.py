@@ -1,0 +1,95 @@
+"""What an image reference names (its repository, tag and digest) and whether it holds vLLM:
+the one place the front-ends (``frontends.commands`` re-exports these), the files around a launch
+(``pipeline.surroundings``) and the tag schemes (``knowledge.image_tags``) ask."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+
+# (``nvidia``: NGC's ``nvcr.io/nvidia/vllm``; ``rhaiis``: Red Hat AI Inference Server's
+# ``registry.redhat.io/rhaiis/vllm-cuda-rhel9``; ``deep-learning-containers``: AWS's public vLLM DLC)
+_VLLM_NAMESPACES = {"vllm", "rocm", "lmcache", "intel", "vllm-project", "nvidia", "rhaiis", "deep-learning-containers"}
+_VLLM_REPOS = {"vllm-ci-postmerge-repo", "vllm-ci-test-repo", "vllm-release-repo"}
+
+
+def _split_image(image: str) -> tuple[str, Optional[str], Optional[str]]:
+    """``(repository path incl. registry, tag or None, digest or None)``."""
+    digest = None
+    if "@" in image:
+        image, digest = image.split("@", 1)
+    tag = None
+    slash = image.rfind("/")
+    colon = image.rfind(":")
+    if colon > slash:
+        image, tag = image[:colon], image[colon + 1 :]
+    return image, tag, digest
+
+
+def image_is_vllm(image: str) -> bool:
+    """True for images whose entrypoint is vLLM's OpenAI server.
+
+    ``vllm/vllm-openai[:tag]`` under any registry prefix, ``*/vllm-openai*`` (``lmcache/vllm-openai``,
+    ``vllm/vllm-openai-rocm``), ``rocm/vllm[-dev]``, ``vllm/vllm-tpu``, NGC's ``nvidia/vllm``, Red
+    Hat's ``rhaiis/vllm-*``, AWS's ``deep-learning-containers/vllm``, vLLM's CI/release ECR
+    repositories. Not arbitrary images that merely mention vllm (``myorg/vllm-proxy``).
+    """
+    if not image or "$" in image or "{" in image:
+        return False
+    repo, _tag, _digest = _split_image(image.strip().lower())
+    parts = [p for p in repo.split("/") if p]
+    if not parts:
+        return False
+    last = parts[-1]
+    if re.match(r"^vllm-openai([-_.].*)?$", last):
+        return True
+    if last in _VLLM_REPOS:
+        return True
+    if len(parts) >= 2 and parts[-2] in _VLLM_NAMESPACES and re.match(r"^vllm([-_.].*)?$", last):
+        return True
+    return False
+
+
+#: namespaces whose vLLM images hold vLLM but start a shell (``CMD ["/bin/bash"]``, no entrypoint)
+_SHELL_NAMESPACES = {"rocm", "nvidia", "deep-learning-containers"}
+
+
+#: vendor images that hold vLLM but whose command is the user's (NGC's documented use is
+#: ``docker run -it nvcr.io/nvidia/vllm:25.10-py3`` then ``vllm serve`` inside): words given after
+#: them are not vLLM's options, though their tag names the release (``knowledge.image_tags``)
+_COMMAND_NAMESPACES = {"nvidia", "deep-learning-containers"}
+
+
+def image_takes_vllm_args(image: str) -> bool:
+    """True for the images of :func:`image_is_vllm` to which words given after the image (``docker
+    run IMAGE ARGS``, a container's ``args:`` alone) are vLLM's: not the vendor images of
+    ``_COMMAND_NAMESPACES``."""
+    if not image_is_vllm(image):
+        return False
+    parts = [p for p in _split_image(image.strip().lower())[0].split("/") if p]
+    return not (len(parts) >= 2 and parts[-2] in _COMMAND_NAMESPACES)
+
+
+def image_starts_vllm(image: str) -> bool:
+    """True for the images of :func:`image_is_vllm` whose entrypoint is vLLM's server, so that
+    a ``CMD`` given to them is vLLM's arguments: not ROCm's (``rocm/vllm``, ``rocm/vllm-dev``,
+    whose default command is a shell and whose ``:base`` holds no vLLM at all)."""
+    if not image_is_vllm(image):
+        return False
+    parts = [p for p in _split_image(image.strip().lower())[0].split("/") if p]
+    return not (len(parts) >= 2 and parts[-2] in _SHELL_NAMESPACES)
+
+
+def version_from_image(image: str) -> Optional[str]:
+    """The tag of an image as written (``"v0.8.5"``, ``"latest"``, ``"0.9.2-cu124"``).
+
+    Digest-only references give None; an untagged reference is ``"latest"`` (what Docker pulls).
+    Tags that are template expressions (``${VLLM_TAG}``) give None.
+    """
+    _repo, tag, digest = _split_image(image.strip())
+    if tag is None:
+        return None if digest else "latest"
+    if not tag or "$" in tag or "{" in tag:
+        return None
+    return tag

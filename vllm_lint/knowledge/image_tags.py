@@ -1,0 +1,230 @@
+"""The vLLM release a version hint names: an image tag of any known scheme, or a version as
+written (``v0.8.5``, ``0.9.2``), read against the database (:func:`read_hint`).
+
+Image tag schemes are data (:data:`SCHEMES`): each row says which repositories it is about, the
+tag's pattern, how the vLLM version is read from it (``read``) and the ``source`` that maps it.
+Vendor images whose tag is not a vLLM version (NVIDIA's NGC ``YY.MM-py3``, Red Hat AI Inference
+Server's own version) map through a table of rows, each with the release notes that name the
+vLLM release; a tag of such a scheme missing from its table names no release here (said so),
+never a guessed one. Rows that could not be sourced are left out: see ``README`` "Which release
+is checked".
+
+A reading is one of (``HintReading.status``):
+
+* ``release``: a release of the database (``version``);
+* ``series``: not a release of the database, an older one of a series it has (``v0.8.6``, which
+  PyPI never had): the newest of that series (today's behaviour), said in ``note``;
+* ``newer``: newer than the newest release in the database (``named``): checked against the
+  newest, and VL004 says so with the command that brings it in;
+* ``build``: a nightly or commit build of vLLM's main branch, no release: checked against the
+  newest, said in ``note``;
+* ``unmapped``: a vendor tag whose vLLM release this table does not know; ``none``: no version.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from ..images import _split_image
+from ..record import Record
+
+_NGC_NOTES = "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/rel-{}.html"
+_ROCM_HISTORY = ("https://rocm.docs.amd.com/en/docs-7.1.0/how-to/rocm-for-ai/inference/benchmark-docker/"
+                 "previous-versions/vllm-history.html")
+_RHAIIS_30 = ("https://docs.redhat.com/zh-cn/documentation/red_hat_ai_inference_server/3.0/html/"
+              "supported_product_and_hardware_configurations/rhaiis-product-and-version-compatibility_supported-configurations")
+_AWS_DLC = "https://github.com/huggingface/deep-learning-containers (README: \"Released v0.15.1 vLLM DLCs\", vllm:0.15-gpu-py312-ec2)"
+_VLLM_HUB = "https://hub.docker.com/r/vllm/vllm-openai/tags (vLLM's own image; nightly tags are builds of main)"
+
+
+def _ngc(tag: str, vllm: str) -> dict[str, str]:
+    return {"tag": tag, "vllm": vllm, "source": _NGC_NOTES.format(tag.replace(".", "-"))}
+
+
+#: The image tag schemes. ``repository``: a regular expression on the image's repository path
+#: (registry included, lower case); ``tag``: on the tag; ``tag_alone``: the tag pattern names the
+#: scheme without its repository (a hint whose image is unknown, a Helm ``tag:``);
+#: ``read``: "embedded" (the tag's ``version`` group is the vLLM version; ``minor``: only X.Y),
+#: "table" (``rows``: tag key -> vLLM release, each with its own source), "nightly" (a build of
+#: main: the ``date`` group, when present, dates it); ``examples``: tags with what they read as,
+#: checked by the tests against the rows' sources.
+SCHEMES: list[dict[str, Any]] = [
+    {
+        "name": "NVIDIA NGC vLLM container",
+        "repository": r"(^|/)nvcr\.io/nvidia/vllm$|^nvidia/vllm$",
+        "tag": r"^(?P<key>\d{2}\.\d{2})(?:\.\d+)?-py3$",
+        "tag_alone": True,
+        "read": "table",
+        "rows": [
+            _ngc("25.10", "0.10.2"),
+            _ngc("26.01", "0.11.1"),
+            _ngc("26.03", "0.17.1"),
+            _ngc("26.05", "0.20.1"),
+            _ngc("26.10", "0.31.0"),
+        ],
+        "source": "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/ (one page per YY.MM)",
+    },
+    {
+        "name": "AMD ROCm vLLM image",
+        "repository": r"(^|/)rocm/vllm(-dev)?$",
+        # rocm6.4.1_vllm_0.9.1_20250715, rocm6.3.1_instinct_vllm0.8.3_20250415
+        "tag": r"^rocm[\d.]+_(?:[a-z0-9]+_)?vllm_?(?P<version>\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:_(?P<date>\d{8}))?",
+        "tag_alone": True,
+        "read": "embedded",
+        "examples": {
+            "rocm7.0.0_vllm_0.11.1_20251024": "0.11.1",
+            "rocm6.4.1_vllm_0.10.1_20250909": "0.10.1",
+            "rocm6.4.1_vllm_0.9.1_20250715": "0.9.1",
+            "rocm6.4.1_vllm_0.9.0.1_20250605": "0.9.0.1",
+            "rocm6.3.1_instinct_vllm0.8.3_20250415": "0.8.3",
+        },
+        "source": _ROCM_HISTORY,
+    },
+    {
+        "name": "Red Hat AI Inference Server",
+        "repository": r"(^|/)registry\.redhat\.io/rhaiis/vllm-[a-z0-9-]+$|(^|/)rhaiis/vllm-[a-z0-9-]+$",
+        "tag": r"^(?P<key>\d+\.\d+)(?:\.\d+)?$",
+        "tag_alone": False,
+        "read": "table",
+        "rows": [{"tag": "3.0", "vllm": "0.8.4", "source": _RHAIIS_30}],
+        "source": "https://docs.redhat.com/en/documentation/red_hat_ai_inference_server/ (supported product and "
+                  "hardware configurations, per version)",
+    },
+    {
+        "name": "AWS / Hugging Face vLLM deep learning container",
+        "repository": r"(^|/)deep-learning-containers/vllm$",
+        "tag": r"^(?P<version>\d+\.\d+)-gpu-py\d+",
+        "tag_alone": False,
+        "read": "embedded",
+        "minor": True,
+        "examples": {"0.15-gpu-py312-ec2": "0.15"},
+        "source": _AWS_DLC,
+    },
+    {
+        "name": "vLLM nightly build",
+        "repository": r".*",
+        # nightly, nightly-<commit>, cu130-nightly, nightly-20251024, <commit>
+        "tag": r"^(?:(?:cu\d+|rocm|cpu|tpu|xpu)-)?nightly(?:-(?:(?P<date>\d{8})|(?P<commit>[0-9a-f]{7,40})))?$"
+               r"|^(?P<sha>[0-9a-f]{40})$",
+        "tag_alone": True,
+        "read": "nightly",
+        "source": _VLLM_HUB,
+    },
+]
+
+_compiled: Optional[list[tuple[dict[str, Any], "re.Pattern[str]", "re.Pattern[str]"]]] = None
+
+
+def _schemes() -> list[tuple[dict[str, Any], "re.Pattern[str]", "re.Pattern[str]"]]:
+    global _compiled
+    if _compiled is None:
+        _compiled = [(s, re.compile(s["repository"]), re.compile(s["tag"])) for s in SCHEMES]
+    return _compiled
+
+
+def repository_of(image: str) -> str:
+    """The repository path of an image reference, lower case, without tag or digest."""
+    return _split_image(image.strip().lower())[0]
+
+
+class HintReading(Record):
+    """What one version hint names (module docstring): ``status``, the database release to check
+    against (``version``, None for "unmapped" / "none"), the release as the hint names it
+    (``named``), the tag scheme it was read by (``scheme``, with its ``source``), and ``note``: the
+    words --verbose shows for the choice."""
+
+    __slots__ = ("status", "version", "named", "scheme", "source", "note")
+
+    def __init__(self, status: str, version: Optional[str] = None, named: Optional[str] = None,
+                 scheme: Optional[str] = None, source: Optional[str] = None, note: str = "") -> None:
+        self.status = status
+        self.version = version
+        self.named = named
+        self.scheme = scheme
+        self.source = source
+        self.note = note
+
+
+def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, Any], Optional[str], "re.Match[str]"]]:
+    """(scheme, the vLLM version it names or None, the tag's match) for a tag of a known scheme,
+    else None. Without ``image`` only the schemes whose tag names them (``tag_alone``) apply."""
+    repo = repository_of(image) if image else None
+    t = tag.strip()
+    for scheme, repo_re, tag_re in _schemes():
+        if repo is None and not scheme["tag_alone"]:
+            continue
+        if repo is not None and not repo_re.search(repo):
+            continue
+        m = tag_re.match(t if scheme["read"] != "nightly" else t.lower())
+        if not m:
+            continue
+        if scheme["read"] == "embedded":
+            return scheme, m.group("version"), m
+        if scheme["read"] == "table":
+            key = m.group("key")
+            row = next((r for r in scheme["rows"] if r["tag"] == key), None)
+            return scheme, (row["vllm"] if row else None), m
+        return scheme, None, m
+    return None
+
+
+def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
+    """What the hint ``text`` (a tag or a version as written; ``image``: the image it is the tag
+    of, when known) names, read against the database ``db`` (``surface.db.Database``)."""
+    t = text.strip()
+    if t.lower() in ("latest", "main", "stable"):
+        return HintReading("build", db.newest, note=f"'{t}' names no release ({db.newest}, the newest in the database)")
+    found = scheme_reading(t, image)
+    if found is not None:
+        scheme, version, m = found
+        if scheme["read"] == "nightly":
+            what = (f"commit {m.group('commit') or m.group('sha')}" if (m.group("commit") or m.group("sha"))
+                    else f"built {m.group('date')}" if m.group("date") else "")
+            return HintReading("build", db.newest, scheme=scheme["name"], source=scheme["source"],
+                               note=f"a nightly build of vLLM's main branch{' (' + what + ')' if what else ''}, no "
+                                    f"release: checked against the newest in the database, {db.newest}")
+        if version is None:
+            return HintReading("unmapped", scheme=scheme["name"], source=scheme["source"],
+                               note=f"{scheme['name']} '{t}': the vLLM release it holds is not in vllm-lint's table "
+                                    "of that scheme")
+        reading = _read_version(db, version)
+        if scheme.get("minor") and reading.status == "release":  # (X.Y: a tag that follows the series)
+            reading.version = db.resolve_version(version)
+        reading.scheme, reading.source = scheme["name"], scheme["source"]
+        reading.note = f"{scheme['name']}: vLLM {version}" + (f"; {reading.note}" if reading.note else "")
+        return reading
+    return _read_version(db, t)
+
+
+_LEADING = re.compile(r"v?(\d+\.\d+(?:\.\d+)?(?:\.\d+)?(?:\.?post\d+)?)(?=[.+_-]|$)")
+
+
+def _read_version(db: Any, text: str) -> HintReading:
+    """A version as written (``v0.8.5``, ``0.9``, ``0.9.2-cu124``, ``v0.7.3.self.post1``)."""
+    from packaging.version import InvalidVersion, Version
+
+    v = db.floor_version(text)
+    if v is None:  # a local suffix on the release (v0.7.3.self.post1): the release it names
+        m = _LEADING.match(text.strip())
+        if m is None:
+            return HintReading("none", note=f"'{text}' names no vLLM release")
+        text = m.group(1)
+        v = db.floor_version(text)
+    named = text.strip().lstrip("vV").split("-")[0].split("+")[0]
+    try:
+        want = Version(named)
+    except InvalidVersion:
+        return HintReading("none", note=f"'{text}' names no vLLM release")
+    newest = Version(db.newest)
+    if want > newest and not (len(want.release) == 2 and v is not None):
+        # (0.33 names the series, whose newest the database has: not newer)
+        return HintReading("newer", db.newest, named=named,
+                           note=f"vLLM {named} is newer than the database, whose newest is {db.newest}: checked "
+                                f"against {db.newest}; `vllm-lint db update` adds it")
+    if v is None:
+        return HintReading("none", named=named, note=f"vLLM {named} is older than every release in the database")
+    if Version(v) != want and len(want.release) > 2:
+        return HintReading("series", v, named=named,
+                           note=f"vLLM {named} is not a release in the database: the newest of its series, {v}")
+    return HintReading("release", v, named=named)
