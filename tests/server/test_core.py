@@ -4,6 +4,8 @@ the file's own configuration against the client's, fixes and suppressions as tex
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vllm_lint.server import core
 
@@ -206,3 +208,34 @@ def test_the_remembered_model_lookup_follows_an_edited_config_json(tmp_path):
     assert s.analyse(str(tmp_path / "serve.sh"), text).diagnostics == []  # by content key
     cfg.write_text(json.dumps({"num_attention_heads": 12, "num_key_value_heads": 4}))
     assert [d.code for d in s.analyse(str(tmp_path / "serve.sh"), text).diagnostics] == ["VL401"]
+
+
+def _apply(old: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
+    out, last = b"", 0
+    for start, end, text in edits:
+        assert last <= start <= end
+        out += old[last:start] + text
+        last = end
+    return out + old[last:]
+
+
+def test_minimal_edits_leave_out_what_lies_between_changes():
+    old = b"vllm serve m --cuda-graph-sizes 8 --api-key=sk-prod-3f9a8b7c6d5e --swap-space 4\nnext\n"
+    new = b"vllm serve m --cudagraph-capture-sizes 8 --api-key=sk-prod-3f9a8b7c6d5e\nnext\n"
+    edits = core.minimal_edits(old, new)
+    assert _apply(old, edits) == new and len(edits) == 2
+    assert not any(b"sk-prod" in text for _, _, text in edits)
+    assert core.minimal_edits(old, old) == []
+
+
+@given(st.lists(st.sampled_from(["a", "b", " ", "\n", "\u00e9", "\U0001F600", "--x"]), max_size=30).map("".join),
+       st.lists(st.sampled_from(["a", "b", " ", "\n", "\u00e9", "\U0001F600", "--y"]), max_size=30).map("".join))
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+def test_minimal_edits_rebuild_the_new_text_at_character_boundaries(a, b):
+    old, new = a.encode(), b.encode()
+    edits = core.minimal_edits(old, new)
+    assert _apply(old, edits) == new
+    for start, end, text in edits:
+        text.decode("utf-8")
+        old[:start].decode("utf-8")
+        old[end:].decode("utf-8")
