@@ -11,6 +11,7 @@ workspace."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 
@@ -20,11 +21,34 @@ from lsp_stdio import StdioServer, frame, notify, request
 SHELL = "#!/bin/sh\nvllm serve m \\\n  --swap-space 8 \\\n  --cuda-graph-sizes 8\n"
 
 
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    return tmp_path_factory.mktemp("workspace")
+
+
+@pytest.fixture(scope="module")
+def server(workspace):
+    """One server for the probes (each ends with the stream in step, and uses ids of its own),
+    its workspace folder ``workspace``."""
+    s = StdioServer(str(workspace), str(workspace.parent / "server.stderr"))
+    s.initialize(folders=[workspace.as_uri()])
+    yield s
+    assert s.close() == 0
+
+
 @pytest.fixture
-def server(tmp_path):
+def own_server(tmp_path):
+    """A server of the test's own, not initialized (for what changes its state for good)."""
     s = StdioServer(str(tmp_path), str(tmp_path / "server.stderr"))
     yield s
     assert s.close() == 0
+
+
+_ids = itertools.count(1000)
+
+
+def _id() -> int:
+    return next(_ids)
 
 
 def _hover(rid, uri: str, line=0, character=0) -> bytes:
@@ -36,15 +60,22 @@ def _error(answer: dict) -> tuple:
     return answer["id"], answer["error"]["code"]
 
 
-def test_a_non_numeric_content_length_loses_that_frame_only(server, tmp_path):
-    server.initialize()
-    lost = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}).encode()
-    server.send(b"Content-Length: abc\r\n\r\n" + lost)
-    server.send(request(2, "vllm-lint/unknown"))
-    server.send(request(3, "vllm-lint/unknown"))
-    assert _error(server.answer(2)) == (2, -32601)  # method not found: answered, the stream in step
-    assert _error(server.answer(3)) == (3, -32601)
-    assert 1 not in server.answers
+def _unknown(server) -> None:
+    """A request for a method the server does not have: answered (method not found), so the
+    stream is in step."""
+    rid = _id()
+    server.send(request(rid, "vllm-lint/unknown"))
+    assert _error(server.answer(rid)) == (rid, -32601)
+
+
+def test_a_non_numeric_content_length_loses_that_frame_only(server):
+    lost, after = _id(), _id()
+    body = json.dumps({"jsonrpc": "2.0", "id": lost, "method": "shutdown"}).encode()
+    server.send(b"Content-Length: abc\r\n\r\n" + body)
+    server.send(request(after, "vllm-lint/unknown"))
+    assert _error(server.answer(after)) == (after, -32601)
+    _unknown(server)
+    assert lost not in server.answers
 
 
 @pytest.mark.parametrize("garbage", [
@@ -59,30 +90,29 @@ def test_a_non_numeric_content_length_loses_that_frame_only(server, tmp_path):
     b"\xff\xfe\x00\x01" * 300,  # binary
 ])
 def test_garbage_before_a_request_does_not_lose_it(server, garbage):
-    server.initialize()
     server.send(garbage)
-    server.send(request(7, "vllm-lint/unknown"))
-    assert _error(server.answer(7)) == (7, -32601)
+    _unknown(server)
 
 
 def test_a_body_that_is_not_json_gets_a_parse_error(server):
-    server.initialize()
+    server.answers.pop(None, None)  # an earlier probe's answer without an id
     server.send(b"Content-Length: 5\r\n\r\n{abc}")
     assert _error(server.answer(None)) == (None, -32700)
     # the id is read where the body says it before it breaks
-    broken = b'{"jsonrpc": "2.0", "id": 11, "method": "textDocument/hover", "params": {'
+    rid = _id()
+    broken = b'{"jsonrpc": "2.0", "id": %d, "method": "textDocument/hover", "params": {' % rid
     server.send(b"Content-Length: %d\r\n\r\n" % len(broken) + broken)
-    assert _error(server.answer(11)) == (11, -32700)
+    assert _error(server.answer(rid)) == (rid, -32700)
+    _unknown(server)
 
 
 def test_a_body_that_is_not_utf8_gets_a_parse_error_with_its_id(server):
-    server.initialize()
-    body = json.dumps({"jsonrpc": "2.0", "id": 12, "method": "shutdown", "params": None,
+    rid = _id()
+    body = json.dumps({"jsonrpc": "2.0", "id": rid, "method": "shutdown", "params": None,
                        "note": "@@"}).encode().replace(b"@@", b"\xff\xfe")
     server.send(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    assert _error(server.answer(12)) == (12, -32700)
-    server.send(request(13, "vllm-lint/unknown"))
-    assert _error(server.answer(13)) == (13, -32601)
+    assert _error(server.answer(rid)) == (rid, -32700)
+    _unknown(server)
 
 
 @pytest.mark.parametrize("params", [
@@ -93,95 +123,96 @@ def test_a_body_that_is_not_utf8_gets_a_parse_error_with_its_id(server):
     {"position": {"line": 0, "character": 0}},
 ])
 def test_invalid_params_get_an_invalid_params_error(server, params):
-    server.initialize()
-    server.send(request(21, "textDocument/hover", params))
-    assert _error(server.answer(21)) == (21, -32602)
-    server.send(request(22, "vllm-lint/unknown"))
-    assert _error(server.answer(22)) == (22, -32601)
+    rid = _id()
+    server.send(request(rid, "textDocument/hover", params))
+    assert _error(server.answer(rid)) == (rid, -32602)
+    _unknown(server)
 
 
-@pytest.mark.parametrize("message, rid", [
-    ([{"jsonrpc": "2.0", "id": 31, "method": "shutdown"}], None),  # a batch: not in LSP
-    (5, None),
-    ({"jsonrpc": "1.0", "id": 32, "method": "shutdown"}, 32),
-    ({"jsonrpc": "2.0", "id": 33, "method": 7}, 33),
-    ({"jsonrpc": "2.0", "id": {"n": 1}, "method": "shutdown"}, None),
+@pytest.mark.parametrize("message, with_id", [
+    ([{"jsonrpc": "2.0", "id": 31, "method": "shutdown"}], False),  # a batch: not in LSP
+    (5, False),
+    ({"jsonrpc": "1.0", "method": "shutdown"}, True),
+    ({"jsonrpc": "2.0", "method": 7}, True),
+    ({"jsonrpc": "2.0", "id": {"n": 1}, "method": "shutdown"}, False),
 ])
-def test_a_message_that_is_not_a_request_gets_an_invalid_request_error(server, message, rid):
-    server.initialize()
+def test_a_message_that_is_not_a_request_gets_an_invalid_request_error(server, message, with_id):
+    server.answers.pop(None, None)  # an earlier probe's answer without an id
+    rid = _id() if with_id else None
+    if with_id:
+        message = {**message, "id": rid}
     server.send(frame(message))
     assert _error(server.answer(rid)) == (rid, -32600)
+    _unknown(server)
 
 
-def test_invalid_params_before_pygls_is_loaded_are_answered(server, tmp_path):
+def test_invalid_params_before_pygls_is_loaded_are_answered(own_server):
     """The start-up phase (``transport.Startup``) passes what it does not take to pygls."""
-    server.send(request(1, "initialize", {"processId": None, "capabilities": 5}))
-    assert _error(server.answer(1)) == (1, -32602)
-    assert "result" in server.initialize()
+    own_server.send(request(1, "initialize", {"processId": None, "capabilities": 5}))
+    assert _error(own_server.answer(1)) == (1, -32602)
+    assert "result" in own_server.initialize()
 
 
-def test_requests_after_shutdown_get_an_error(server):
-    server.initialize()
-    server.send(request(41, "shutdown"))
-    assert server.answer(41)["result"] is None
-    server.send(_hover(42, "file:///x.sh"))
-    assert _error(server.answer(42)) == (42, -32600)
-    server.send(notify("exit", None))
-    server.proc.stdin.close()
-    assert server.proc.wait(timeout=60) == 0
+def test_requests_after_shutdown_get_an_error(own_server):
+    own_server.initialize()
+    own_server.send(request(41, "shutdown"))
+    assert own_server.answer(41)["result"] is None
+    own_server.send(_hover(42, "file:///x.sh"))
+    assert _error(own_server.answer(42)) == (42, -32600)
+    own_server.send(notify("exit", None))
+    own_server.proc.stdin.close()
+    assert own_server.proc.wait(timeout=60) == 0
 
 
 # --------------------------------------------------------------------- documents never opened
 
 
-def _pull(server, rid, uri: str) -> dict:
+def _pull(server, uri: str) -> dict:
+    rid = _id()
     server.send(request(rid, "textDocument/diagnostic", {"textDocument": {"uri": uri}}))
     return server.answer(rid)
 
 
 def test_an_unopened_device_is_never_read(server):
-    server.initialize()
-    assert _pull(server, 1, "file:///dev/urandom")["result"]["items"] == []
-    server.send(_hover(2, "file:///dev/zero"))
-    assert server.answer(2)["result"] is None
-    server.send(request(3, "textDocument/completion", {"textDocument": {"uri": "file:///dev/urandom"},
-                                                       "position": {"line": 0, "character": 2}}))
-    assert "result" in server.answer(3)
+    assert _pull(server, "file:///dev/urandom")["result"]["items"] == []
+    rid = _id()
+    server.send(_hover(rid, "file:///dev/zero"))
+    assert server.answer(rid)["result"] is None
+    rid = _id()
+    server.send(request(rid, "textDocument/completion", {"textDocument": {"uri": "file:///dev/urandom"},
+                                                         "position": {"line": 0, "character": 2}}))
+    assert "result" in server.answer(rid)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
-def test_an_unopened_fifo_is_never_opened(server, tmp_path):
+def test_an_unopened_fifo_is_never_opened(server, workspace):
     """Opening a FIFO for reading waits for a writer: the server would stop answering."""
-    fifo = tmp_path / "serve.sh"
+    fifo = workspace / "fifo.sh"
     os.mkfifo(fifo)
-    server.initialize(folders=[tmp_path.as_uri()])
-    assert _pull(server, 1, fifo.as_uri())["result"]["items"] == []
+    assert _pull(server, fifo.as_uri())["result"]["items"] == []
 
 
-def test_an_unopened_file_is_read_within_the_input_limit(server, tmp_path):
-    script = tmp_path / "serve.sh"
+def test_an_unopened_file_is_read_within_the_input_limit(server, workspace):
+    script = workspace / "unopened.sh"
     script.write_text(SHELL)
-    big = tmp_path / "big.sh"
+    big = workspace / "big.sh"
     with open(big, "wb") as f:  # sparse: 11 MiB on the file system, no disk used
         f.truncate(11 * 1024 * 1024)
-    server.initialize(folders=[tmp_path.as_uri()])
-    assert sorted(d["code"] for d in _pull(server, 1, script.as_uri())["result"]["items"]) == ["VL101", "VL102"]
-    (too_large,) = _pull(server, 2, big.as_uri())["result"]["items"]
+    assert sorted(d["code"] for d in _pull(server, script.as_uri())["result"]["items"]) == ["VL101", "VL102"]
+    (too_large,) = _pull(server, big.as_uri())["result"]["items"]
     assert too_large["code"] == "VL001" and "too large" in too_large["message"]
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
-def test_a_symlink_out_of_the_workspace_is_not_followed(server, tmp_path):
-    workspace, outside = tmp_path / "ws", tmp_path / "elsewhere"
-    workspace.mkdir()
+def test_a_symlink_out_of_the_workspace_is_not_followed(server, workspace):
+    outside = workspace.parent / "elsewhere"
     outside.mkdir()
     (outside / "serve.sh").write_text(SHELL)
     (workspace / "real.sh").write_text(SHELL)
     (workspace / "out.sh").symlink_to(outside / "serve.sh")
     (workspace / "in.sh").symlink_to(workspace / "real.sh")
-    server.initialize(folders=[workspace.as_uri()])
-    assert _pull(server, 1, (workspace / "out.sh").as_uri())["result"]["items"] == []
-    assert len(_pull(server, 2, (workspace / "in.sh").as_uri())["result"]["items"]) == 2
+    assert _pull(server, (workspace / "out.sh").as_uri())["result"]["items"] == []
+    assert len(_pull(server, (workspace / "in.sh").as_uri())["result"]["items"]) == 2
     # opened, the editor's buffer is what is linted, wherever the link points
     uri = (workspace / "out.sh").as_uri()
     server.send(notify("textDocument/didOpen", {"textDocument": {
@@ -212,26 +243,24 @@ spec:
 }
 
 
-def test_a_plaintext_secret_is_never_sent_back(server, tmp_path):
+def test_a_plaintext_secret_is_never_sent_back(server, workspace):
     """VL501 says that a secret is written in the file, never what it is: not in a diagnostic,
     a hover, a code action's title, or an edit (the fix-all edit spans only what it changes)."""
-    server.initialize(folders=[tmp_path.as_uri()])
-    rid = 100
     for name, (language, text) in SECRET_DOCUMENTS.items():
-        uri = (tmp_path / name).as_uri()
+        uri = (workspace / f"secret-{name}").as_uri()
         server.send(notify("textDocument/didOpen", {"textDocument": {
             "uri": uri, "languageId": language, "version": 1, "text": text}}))
         published = server.notification("textDocument/publishDiagnostics", uri)
         codes = [d["code"] for d in published["params"]["diagnostics"]]
         assert codes.count("VL501") >= 2 and "VL102" in codes
-        answers = [published, _pull(server, rid, uri)]
+        answers = [published, _pull(server, uri)]
         lines = text.split("\n")
         for line, row in enumerate(lines):  # a hover on every character
             for character in range(len(row) + 1):
-                rid += 1
+                rid = _id()
                 server.send(_hover(rid, uri, line, character))
                 answers.append(server.answer(rid))
-        rid += 1
+        rid = _id()
         server.send(request(rid, "textDocument/codeAction", {
             "textDocument": {"uri": uri},
             "range": {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}},

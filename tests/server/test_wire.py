@@ -61,7 +61,7 @@ _SETTINGS = dict(derandomize=True, deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@settings(max_examples=400, **_SETTINGS)
+@settings(max_examples=200, **_SETTINGS)
 @given(streams(), st.lists(st.integers(0, 1 << 16), max_size=8))
 def test_every_valid_frame_after_garbage_is_read(stream, cuts):
     data, sent = stream
