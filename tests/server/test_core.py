@@ -124,6 +124,42 @@ def test_hover_and_completion(tmp_path):
     assert core.completions(s, a, doc.index(b"serve") + 3)[1] == []
 
 
+@pytest.mark.parametrize("option", ["--swap-space", "--cuda-graph-sizes", "--enforce-eager", "VLLM_USE_V1"])
+def test_hover_says_what_flags_show_says(tmp_path, option):
+    """One wording (``surface.wording.history_lines``): every line of ``vllm-lint flags show``
+    about the option's life is in the hover, the no-op note of a removal included."""
+    from click.testing import CliRunner
+
+    from vllm_lint.cli.app import main
+
+    s = core.Session()
+    doc = f"{option}=1 vllm serve m --swap-space 8 --cuda-graph-sizes 8 --enforce-eager\n" if option.startswith(
+        "VLLM") else "vllm serve m --swap-space 8 --cuda-graph-sizes 8 --enforce-eager\n"
+    a = s.analyse(str(tmp_path / "serve.sh"), doc)
+    _start, _end, text = core.hover_markdown(s, a, doc.index(option) + 2)
+    shown = CliRunner().invoke(main, ["flags", "show", option]).output.splitlines()[1:]
+    history = [line.strip() for line in shown if not line.strip()[:1].isdigit()]  # (changes: the CLI's alone)
+    plain = text.replace("`", "")
+    assert history and all(" ".join(line.split()) in " ".join(plain.split()) for line in history)
+    if option == "--swap-space":
+        assert "- removed in: 0.18.0 (it had no effect when it was removed)" in text.splitlines()
+
+
+def test_hover_and_completion_use_words_not_the_database_s_fields(tmp_path):
+    s = core.Session()
+    doc = "vllm serve m --max-num-seqs 8 --enforce-eager --dtype auto --max-num\n"
+    a = s.analyse(str(tmp_path / "serve.sh"), doc)
+    hovers = {w: core.hover_markdown(s, a, doc.index(w) + 3)[2] for w in ("--max-num-seqs", "--enforce-eager", "--dtype")}
+    assert "takes an integer" in hovers["--max-num-seqs"]
+    assert "a switch (`--no-enforce-eager` turns it off); off by default" in hovers["--enforce-eager"]
+    assert "takes one of `auto`," in hovers["--dtype"] and "default `auto`" in hovers["--dtype"]
+    _start, items = core.completions(s, a, len(doc) - 1)
+    details = {i["label"]: i["detail"] for i in items}
+    assert details["--max-num-seqs"].startswith("takes an integer; ")
+    for text in [*hovers.values(), *details.values()]:
+        assert not any(jargon in text for jargon in ("valued", "negatable", "null", "json.", "human_int"))
+
+
 def test_python_keyword_completion_inside_an_engine_call(tmp_path):
     s = core.Session()
     doc = b"from vllm import LLM\nllm = LLM(model='m', max_mo\n"

@@ -26,6 +26,7 @@ The per-release database in `flag_db/` (scraped from each release's source) and
 `flag_db/overlays/renames.json` (curated, each entry with its evidence).
 """
 
+from ..surface.wording import NOOP_AT_REMOVAL
 from ._status import args_in_state, delete_edits, unaccepted
 from .base import Fix, LintContext, Rule
 
@@ -47,5 +48,5 @@ def check(ctx: LintContext):
         if st.noop_at_removal:
             edits = delete_edits(ctx, arg)
             if edits:
-                fix = Fix(edits, "safe", f"Remove `{arg.written}` (it had no effect when it was removed)")
+                fix = Fix(edits, "safe", f"Remove `{arg.written}` ({NOOP_AT_REMOVAL})")
         yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name, severity=severity)

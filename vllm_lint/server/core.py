@@ -459,13 +459,17 @@ def _page(base: Optional[str], kind: str, name: str) -> Optional[str]:
     return f"{base}/options/{name.lstrip('-')}/index.html"
 
 
+def _code(word: str) -> str:
+    """A word of the command line in Markdown (a backtick in it lengthens the fence)."""
+    return f"`` {word} ``" if "`" in word else f"`{word}`"
+
+
 def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optional[tuple[int, int, str]]:
     """A few lines of history for the option or environment variable under ``offset``: accepted
     from, removed in, successor, the default at the target release, and which release that is and
-    why. None when the word is neither."""
-    import json
-
+    why, in the command line's words (``surface.wording``). None when the word is neither."""
     from ..surface.timeline import canonical_query, story
+    from ..surface.wording import default_words, history_lines, option_words
 
     w = word_at(analysis.data, offset)
     if w is None:
@@ -489,26 +493,15 @@ def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optiona
         release, why = target
     label = "environment variable" if st.kind == "env" else "option"
     lines = [f"**`{st.name}`** ({label}{', alias of `' + st.canonical + '`' if st.canonical else ''})", ""]
-    lines.append("- accepted by: " + ", ".join(a if a == b else f"{a} .. {b}" for a, b in st.ranges))
-    if st.removed_in:
-        lines.append("- removed in: " + ", ".join(st.removed_in))
-    if st.deprecated_from:
-        lines.append(f"- deprecated from: {st.deprecated_from}")
-    if st.successor:
-        lines.append(f"- successor: `{st.successor}`")
+    lines += [f"- {what}: {text}" if what else f"- {text}" for what, text in history_lines(st, db.newest, _code)]
     surface = db.surface(release)
     if st.kind == "env":
         rec = surface.env.get(st.name)
-        state = "read" if rec is not None else "not read"
-        lines.append(f"- vLLM {release}: {state}"
-                     + (f", default `{json.dumps(rec.get('default'))}`" if rec and not rec.get("default_computed") else ""))
+        lines.append(f"- vLLM {release}: " + ("not read" if rec is None else "read, " + default_words(
+            rec.get("default"), bool(rec.get("default_computed")), code=_code)))
     else:
         opt = surface.lookup(st.canonical or st.name)
-        if opt is None:
-            lines.append(f"- vLLM {release}: not accepted")
-        else:
-            default = "computed at start" if opt.default_computed else f"`{json.dumps(opt.default)}`"
-            lines.append(f"- vLLM {release}: accepted, default {default}" + (", deprecated" if opt.deprecated else ""))
+        lines.append(f"- vLLM {release}: " + ("not accepted" if opt is None else option_words(opt, _code)))
     lines.append(f"- checked against vLLM {release} ({why})")
     kind, canon = canonical_query(st.canonical or st.name)
     page = _page(session.client.docs_base_url, kind, canon)
@@ -542,7 +535,7 @@ def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int,
     """Option names valid at the document's target release for the word being typed at
     ``offset``: (start offset of the word, items as dicts of label, detail, documentation,
     deprecated, insert). Empty where no option can be written."""
-    import json
+    from ..surface.wording import option_words
 
     data = analysis.data
     start = offset
@@ -571,13 +564,7 @@ def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int,
     for opt in sorted(surface.options, key=lambda o: o.name):
         if not opt.name.startswith(want) or opt.name in opt.hidden:
             continue
-        parts = [opt.kind]
-        if opt.type:
-            parts.append(opt.type)
-        if opt.choices:
-            parts.append("{" + ",".join(map(str, opt.choices)) + "}")
-        default = "computed" if opt.default_computed else json.dumps(opt.default)
-        items.append({"label": opt.name, "detail": f"{' '.join(parts)}, default {default} (vLLM {release})",
+        items.append({"label": opt.name, "detail": f"{option_words(opt)} (vLLM {release})",
                       "documentation": ("deprecated at this release" if opt.deprecated else None),
                       "deprecated": bool(opt.deprecated), "insert": opt.name})
     return start, items
