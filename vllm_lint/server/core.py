@@ -452,11 +452,13 @@ def word_at(data: bytes, offset: int) -> Optional[tuple[int, int, str]]:
 
 
 def _page(base: Optional[str], kind: str, name: str) -> Optional[str]:
+    """The option's or variable's page in the website ``vllm-lint site build`` writes, published
+    at ``base``."""
     if not base:
         return None
-    if kind == "env":
-        return f"{base}/env/{name}/index.html"
-    return f"{base}/options/{name.lstrip('-')}/index.html"
+    from ..site.model import env_url, option_url
+
+    return f"{base}/{env_url(name) if kind == 'env' else option_url(name)}"
 
 
 def _code(word: str) -> str:
@@ -593,7 +595,7 @@ def diagnostic_json(session: Session, pos: Positions, d: Diagnostic) -> dict[str
         out["severity"] = SEVERITIES[d.severity]
     out["code"] = d.code
     rule = registry().get(d.code)
-    href = rule_url(session, d.code, rule.url if rule else "")
+    href = rule.url(session.client.docs_base_url) if rule else None
     if href:
         out["codeDescription"] = {"href": href}
     out["source"] = "vllm-lint"
@@ -611,11 +613,6 @@ def apply_initialization_options(session: Session, opts: Any) -> Optional[float]
     if isinstance(debounce, (int, float)) and not isinstance(debounce, bool) and debounce >= 0:
         return float(debounce)
     return None
-
-
-def rule_url(session: Session, code: str, fallback: str) -> str:
-    base = session.client.docs_base_url
-    return f"{base}/rules/{code}/index.html" if base else fallback
 
 
 def shown_message(d: Diagnostic) -> str:
