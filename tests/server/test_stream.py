@@ -14,6 +14,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from lsp_stdio import StdioServer, frame, notify, request
@@ -273,3 +275,33 @@ def test_a_plaintext_secret_is_never_sent_back(server, workspace):
             assert secret in text
             sent = [json.dumps(a) for a in answers + server.seen]
             assert [m[max(0, m.index(secret) - 300):m.index(secret) + 40] for m in sent if secret in m] == []
+
+
+def test_a_regular_file_as_stdin_is_read_the_same_way(tmp_path):
+    """Where the event loop cannot watch stdin (a regular file here; Windows' pipes), a thread
+    reads it: the same framing, resynchronised after garbage, every request answered, and the
+    end of the input ends the server."""
+    script = tmp_path / "serve.sh"
+    script.write_text(SHELL)
+    stdin = tmp_path / "session.bin"
+    stdin.write_bytes(
+        request(1, "initialize", {"processId": None, "capabilities": {}}) + notify("initialized", {})
+        + b"Content-Length: abc\r\n\r\n{}" + request(2, "vllm-lint/unknown")
+        + b"Content-Length: 5\r\n\r\n{abc}" + request(3, "textDocument/hover", 5)
+        + request(4, "textDocument/diagnostic", {"textDocument": {"uri": script.as_uri()}})
+        + request(5, "shutdown") + notify("exit", None))
+    with open(stdin, "rb") as f:
+        out = subprocess.run([sys.executable, "-m", "vllm_lint", "server"], stdin=f, capture_output=True,
+                             timeout=120, cwd=tmp_path, env=dict(os.environ, VLLM_LINT_NO_CACHE="1")).stdout
+    answers = {}
+    while out:
+        head, _, rest = out.partition(b"\r\n\r\n")
+        n = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        msg, out = json.loads(rest[:n]), rest[n:]
+        if "method" not in msg:
+            answers[msg["id"]] = msg
+    assert answers[1]["result"]["serverInfo"]["name"] == "vllm-lint"
+    assert answers[2]["error"]["code"] == -32601 and answers[None]["error"]["code"] == -32700
+    assert answers[3]["error"]["code"] == -32602
+    assert sorted(d["code"] for d in answers[4]["result"]["items"]) == ["VL101", "VL102"]
+    assert answers[5]["result"] is None

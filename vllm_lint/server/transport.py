@@ -16,7 +16,8 @@ holds them equal to what pygls computes), lints the first opened document and pu
 diagnostics; pygls is loaded after that, or as soon as a message needs it, and is then shown the
 messages it missed (its answer to ``initialize`` discarded), so that from then on it is as if it
 had served from the start. Where stdin cannot be watched (a regular file, Windows' proactor
-loop), ``serve`` uses pygls' own reader from the start.
+loop), a thread reads it and hands the chunks to the loop (``_pump``): the same framing
+(``wire.Reader``, which resynchronises after a bad header) and dispatch.
 """
 
 from __future__ import annotations
@@ -60,8 +61,9 @@ class FastDispatch:
 
     # -- reading
     def drain(self) -> None:
-        """Read whatever input is waiting (without blocking) and dispatch every whole message."""
-        if self.eof:
+        """Read whatever input is waiting (without blocking) and dispatch every whole message.
+        (Fed by a thread, ``fd`` None: the input comes through ``feed`` only.)"""
+        if self.eof or self.fd is None:
             return
         while True:
             try:
@@ -89,10 +91,18 @@ class FastDispatch:
             else:
                 self.dispatch(msg)
 
+    def feed(self, chunk: bytes) -> None:
+        """Input read elsewhere (``_pump``); empty: the end of it."""
+        if not chunk:
+            self._close()
+            return
+        self.reader.feed(chunk)
+        self._dispatch_buffered()
+
     def _close(self) -> None:
         self.eof = True
-        loop = asyncio.get_running_loop()
-        loop.remove_reader(self.fd)
+        if self.fd is not None:
+            asyncio.get_running_loop().remove_reader(self.fd)
         if self.closed is not None and not self.closed.done():
             self.closed.set_result(None)
 
@@ -371,17 +381,29 @@ class Startup:
         self.writer.write(frame(message))
 
 
+def _pump(stream, loop: asyncio.AbstractEventLoop, dispatch: FastDispatch) -> None:
+    """Where the loop cannot watch stdin: read it on a thread of its own and hand each chunk to
+    the loop (the same framing and dispatch as when it can)."""
+    while True:
+        try:
+            chunk = stream.read1(1 << 20)
+        except (OSError, ValueError):
+            chunk = b""
+        try:
+            loop.call_soon_threadsafe(dispatch.feed, chunk)
+        except RuntimeError:  # the loop has ended
+            return
+        if not chunk:
+            return
+
+
 def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
     """Serve over stdin/stdout until the client says exit or closes its end."""
     logging.basicConfig(level=logging.WARNING)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     fd = stdin.fileno()
     session = core.Session(db_path)
-    if os.name != "posix" or not _watchable(fd):
-        from .protocol import build_server
-
-        build_server(session, debounce).start_io(stdin, stdout)
-        return
+    watched = os.name == "posix" and _watchable(fd)
     writer = _Writer(stdout)
     dispatch: Optional[FastDispatch] = None
 
@@ -398,10 +420,15 @@ def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
             except Exception as exc:  # noqa: BLE001
                 dispatch._report(exc)
 
-        dispatch = FastDispatch(None, fd, Startup(session, debounce, writer, load_soon))
+        dispatch = FastDispatch(None, fd if watched else None, Startup(session, debounce, writer, load_soon))
         dispatch.closed = loop.create_future()
-        os.set_blocking(fd, False)
-        loop.add_reader(fd, dispatch.drain)
+        if watched:
+            os.set_blocking(fd, False)
+            loop.add_reader(fd, dispatch.drain)
+        else:
+            import threading
+
+            threading.Thread(target=_pump, args=(stdin, loop, dispatch), daemon=True).start()
         await dispatch.closed
 
     try:
@@ -412,7 +439,8 @@ def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
         pass
     finally:
         try:
-            os.set_blocking(fd, True)
+            if watched:
+                os.set_blocking(fd, True)
         except OSError:
             pass
         if dispatch is not None and dispatch.server is not None:
