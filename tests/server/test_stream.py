@@ -7,7 +7,7 @@ The bar (issue 34): framing errors resynchronise on the next valid header; a bod
 JSON or not UTF-8 gets a parse error (-32700), params that do not fit an invalid-params error
 (-32602), each with the request's id where it can be read, null otherwise; no request makes the
 server read a device, a FIFO, more than the input limit, or through a symbolic link out of the
-workspace."""
+workspace; nothing the server sends back carries a plaintext secret (VL501) of the document."""
 
 from __future__ import annotations
 
