@@ -4,6 +4,8 @@ the file's own configuration against the client's, fixes and suppressions as tex
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vllm_lint.server import core
 
@@ -122,6 +124,42 @@ def test_hover_and_completion(tmp_path):
     assert core.completions(s, a, doc.index(b"serve") + 3)[1] == []
 
 
+@pytest.mark.parametrize("option", ["--swap-space", "--cuda-graph-sizes", "--enforce-eager", "VLLM_USE_V1"])
+def test_hover_says_what_flags_show_says(tmp_path, option):
+    """One wording (``surface.wording.history_lines``): every line of ``vllm-lint flags show``
+    about the option's life is in the hover, the no-op note of a removal included."""
+    from click.testing import CliRunner
+
+    from vllm_lint.cli.app import main
+
+    s = core.Session()
+    doc = f"{option}=1 vllm serve m --swap-space 8 --cuda-graph-sizes 8 --enforce-eager\n" if option.startswith(
+        "VLLM") else "vllm serve m --swap-space 8 --cuda-graph-sizes 8 --enforce-eager\n"
+    a = s.analyse(str(tmp_path / "serve.sh"), doc)
+    _start, _end, text = core.hover_markdown(s, a, doc.index(option) + 2)
+    shown = CliRunner().invoke(main, ["flags", "show", option]).output.splitlines()[1:]
+    history = [line.strip() for line in shown if not line.strip()[:1].isdigit()]  # (changes: the CLI's alone)
+    plain = text.replace("`", "")
+    assert history and all(" ".join(line.split()) in " ".join(plain.split()) for line in history)
+    if option == "--swap-space":
+        assert "- removed in: 0.18.0 (it had no effect when it was removed)" in text.splitlines()
+
+
+def test_hover_and_completion_use_words_not_the_database_s_fields(tmp_path):
+    s = core.Session()
+    doc = "vllm serve m --max-num-seqs 8 --enforce-eager --dtype auto --max-num\n"
+    a = s.analyse(str(tmp_path / "serve.sh"), doc)
+    hovers = {w: core.hover_markdown(s, a, doc.index(w) + 3)[2] for w in ("--max-num-seqs", "--enforce-eager", "--dtype")}
+    assert "takes an integer" in hovers["--max-num-seqs"]
+    assert "a switch (`--no-enforce-eager` turns it off); off by default" in hovers["--enforce-eager"]
+    assert "takes one of `auto`," in hovers["--dtype"] and "default `auto`" in hovers["--dtype"]
+    _start, items = core.completions(s, a, len(doc) - 1)
+    details = {i["label"]: i["detail"] for i in items}
+    assert details["--max-num-seqs"].startswith("takes an integer; ")
+    for text in [*hovers.values(), *details.values()]:
+        assert not any(jargon in text for jargon in ("valued", "negatable", "null", "json.", "human_int"))
+
+
 def test_python_keyword_completion_inside_an_engine_call(tmp_path):
     s = core.Session()
     doc = b"from vllm import LLM\nllm = LLM(model='m', max_mo\n"
@@ -206,3 +244,34 @@ def test_the_remembered_model_lookup_follows_an_edited_config_json(tmp_path):
     assert s.analyse(str(tmp_path / "serve.sh"), text).diagnostics == []  # by content key
     cfg.write_text(json.dumps({"num_attention_heads": 12, "num_key_value_heads": 4}))
     assert [d.code for d in s.analyse(str(tmp_path / "serve.sh"), text).diagnostics] == ["VL401"]
+
+
+def _apply(old: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
+    out, last = b"", 0
+    for start, end, text in edits:
+        assert last <= start <= end
+        out += old[last:start] + text
+        last = end
+    return out + old[last:]
+
+
+def test_minimal_edits_leave_out_what_lies_between_changes():
+    old = b"vllm serve m --cuda-graph-sizes 8 --api-key=sk-prod-3f9a8b7c6d5e --swap-space 4\nnext\n"
+    new = b"vllm serve m --cudagraph-capture-sizes 8 --api-key=sk-prod-3f9a8b7c6d5e\nnext\n"
+    edits = core.minimal_edits(old, new)
+    assert _apply(old, edits) == new and len(edits) == 2
+    assert not any(b"sk-prod" in text for _, _, text in edits)
+    assert core.minimal_edits(old, old) == []
+
+
+@given(st.lists(st.sampled_from(["a", "b", " ", "\n", "\u00e9", "\U0001F600", "--x"]), max_size=30).map("".join),
+       st.lists(st.sampled_from(["a", "b", " ", "\n", "\u00e9", "\U0001F600", "--y"]), max_size=30).map("".join))
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+def test_minimal_edits_rebuild_the_new_text_at_character_boundaries(a, b):
+    old, new = a.encode(), b.encode()
+    edits = core.minimal_edits(old, new)
+    assert _apply(old, edits) == new
+    for start, end, text in edits:
+        text.decode("utf-8")
+        old[:start].decode("utf-8")
+        old[end:].decode("utf-8")

@@ -109,18 +109,12 @@ def flags_list(version, output_format, env, db_path) -> None:
     if output_format == "json":
         click.echo(json.dumps(rows, indent=2))
         return
+    from ..surface.wording import option_words
+
     click.echo(f"vLLM {s.version}: {len(rows)} options")
-    for r in rows:
-        names = ", ".join([r["name"], *r["aliases"]])
-        extra = []
-        if r["type"]:
-            extra.append(r["type"])
-        if r["choices"]:
-            extra.append("{" + ",".join(map(str, r["choices"])) + "}")
-        extra.append("default (computed)" if r["default_computed"] else f"default {json.dumps(r['default'])}")
-        if r["deprecated"]:
-            extra.append("DEPRECATED")
-        click.echo(f"  {names}  [{r['kind']}] {' '.join(extra)}")
+    for o in sorted(s.options, key=lambda o: o.name):
+        names = [o.name, *(a for a in o.aliases if a not in o.negations)]  # (the words name the negation)
+        click.echo(f"  {', '.join(names)}: {option_words(o)}")
 
 
 @flags_group.command("show", context_settings={"ignore_unknown_options": True})
@@ -146,21 +140,13 @@ def flags_show(name, output_format, db_path) -> None:
     if output_format == "json":
         click.echo(json.dumps(st.to_json(), indent=2))
         return
+    from ..surface.timeline import describe_change
+    from ..surface.wording import history_lines
+
     label = "environment variable" if st.kind == "env" else "option"
     click.echo(f"{st.name} ({label}{', alias of ' + st.canonical if st.canonical else ''})")
-    click.echo("  accepted by: " + ", ".join(a if a == b else f"{a} .. {b}" for a, b in st.ranges))
-    if st.removed_in:
-        click.echo("  removed in:  " + ", ".join(st.removed_in))
-    else:
-        click.echo(f"  still accepted by the newest release ({db.newest})")
-    if st.deprecated_from:
-        click.echo(f"  deprecated from: {st.deprecated_from}")
-    if st.successor:
-        click.echo(f"  successor:   {st.successor}" + (f"  ({st.successor_evidence})" if st.successor_evidence else ""))
-    if st.aliases:
-        click.echo("  other spellings: " + ", ".join(st.aliases))
-    from ..surface.timeline import describe_change
-
+    for what, text in history_lines(st, db.newest):
+        click.echo(f"  {what + ':':<12} {text}" if what else f"  {text}")
     for c in st.changes:
         click.echo(f"  {c.version}: {describe_change(c.what, c.old, c.new)}")
 

@@ -128,6 +128,10 @@ OPTIONS: tuple[Option, ...] = (
            default=None),
     Option("show_settings", ("--show-settings",), "flag", "Print the resolved settings for the first path and exit."),
     Option("show_files", ("--show-files",), "flag", "Print the files that would be linted and exit."),
+    Option("docs_url", ("--docs-url",), "text",
+           "Where the website of `vllm-lint site build` is published: JSON, SARIF and rdjson link each "
+           "rule's page there (no links without it; `vllm-lint rule CODE` prints the same text).",
+           metavar="URL", default=None, envvar="VLLM_LINT_DOCS_URL"),
     Option("db_path", ("--db",), "dir", "Flag database directory (default: the shipped one).", default=None,
            envvar="VLLM_LINT_DB"),
     Option("gpu", ("--gpu",), "text",
@@ -531,7 +535,8 @@ def report(o: LintOptions, results, settings, linter, fixed_count: int, sources:
     note = " ".join(n for n in (unread_note(read, unread, o.verbose), newest_note(results, linter)) if n) or None
     ctx = ReportContext(fix_mode=do_fix, unsafe_fixes=o.unsafe_fixes, fixed_count=fixed_count,
                         statistics=o.statistics, quiet=o.quiet or o.show_diff, color=color, rules=registry(),
-                        fail_on=fail_on, sources=sources, no_launch=not read, reading_note=note)
+                        fail_on=fail_on, sources=sources, no_launch=not read, reading_note=note,
+                        docs_url=o.docs_url or None)
     if o.verbose:
         for r in results:
             for line in r.verbose:

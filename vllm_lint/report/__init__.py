@@ -13,12 +13,12 @@ class ReportContext(Record):
     not read, for the text summary (machine formats leave it to stderr)."""
 
     __slots__ = ("fix_mode", "unsafe_fixes", "fixed_count", "statistics", "quiet", "color", "db_range", "rules",
-                 "no_launch", "reading_note", "fail_on", "sources")
+                 "no_launch", "reading_note", "fail_on", "sources", "docs_url")
 
     def __init__(self, fix_mode: bool = False, unsafe_fixes: bool = False, fixed_count: int = 0,
                  statistics: bool = False, quiet: bool = False, color: bool = False, db_range: Optional[str] = None,
                  rules: Optional[dict] = None, no_launch: bool = False, reading_note: Optional[str] = None,
-                 fail_on: str = "warning", sources: Optional[dict] = None) -> None:
+                 fail_on: str = "warning", sources: Optional[dict] = None, docs_url: Optional[str] = None) -> None:
         self.fix_mode = fix_mode
         self.unsafe_fixes = unsafe_fixes
         self.fixed_count = fixed_count
@@ -31,6 +31,7 @@ class ReportContext(Record):
         self.reading_note = reading_note
         self.fail_on = fail_on  # the lowest severity that fails the run (the summary says what is below it)
         self.sources = sources  # path -> bytes for findings in no file on disk (standard input)
+        self.docs_url = docs_url  # where the rule pages are published (--docs-url): rule links
 
 
 def render(fmt: str, results, ctx: ReportContext) -> str:

@@ -2,7 +2,8 @@
 
 ``json``: a list of objects: ``code``, ``name`` (the rule's name), ``message``, ``filename``,
 ``location {row, column}``, ``end_location``, ``fix {applicability, message, edits [{content,
-location, end_location}]}`` or null, ``url``, ``noqa_row``; and ours: ``severity``, ``option``,
+location, end_location}]}`` or null, ``url`` (the rule's page under ``--docs-url``, null without
+it), ``noqa_row``; and ours: ``severity``, ``option``,
 ``target_version``. Tools that read ruff's JSON read ours. ``json-lines``: the same objects, one
 per line. With ``--statistics``: ``{code, name, count, fixable}`` per rule instead, as ruff.
 """
@@ -15,7 +16,7 @@ import os
 from . import ReportContext
 
 
-def diagnostic_dict(d, positions) -> dict:
+def diagnostic_dict(d, positions, docs_url=None) -> dict:
     from ..rules.base import registry
 
     fix = None
@@ -35,7 +36,7 @@ def diagnostic_dict(d, positions) -> dict:
         "location": {"row": d.row, "column": d.column},
         "end_location": {"row": d.end_row or d.row, "column": d.end_column or d.column},
         "fix": fix,
-        "url": rule.url if rule else None,
+        "url": rule.url(docs_url) if rule else None,
         "noqa_row": d.row,
         "severity": d.severity,
         "option": d.option,
@@ -76,7 +77,7 @@ def _objects(results, ctx: ReportContext) -> list[dict]:
         return [{"code": code, "name": name or None, "count": n, "fixable": fixable}
                 for code, n, fixable, name in statistics_rows(diags, ctx)]
     positions = make_positions(results)
-    return [diagnostic_dict(d, positions) for r in results for d in r.diagnostics]
+    return [diagnostic_dict(d, positions, ctx.docs_url) for r in results for d in r.diagnostics]
 
 
 def render(results, ctx: ReportContext) -> str:

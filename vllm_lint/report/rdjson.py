@@ -32,7 +32,7 @@ def render(results, ctx: ReportContext) -> str:
                     "start": {"line": d.row, "column": d.column},
                     "end": {"line": d.end_row or d.row, "column": d.end_column or d.column}}},
                 "severity": _SEVERITY.get(d.severity, "ERROR"),
-                "code": {"value": d.code, "url": reg[d.code].url if d.code in reg else None},
+                "code": {"value": d.code, "url": reg[d.code].url(ctx.docs_url) if d.code in reg else None},
             }
             if d.fix is not None and d.fix.edits and r.fixed is None:
                 suggestions = []
@@ -42,6 +42,6 @@ def render(results, ctx: ReportContext) -> str:
                                                   "end": {"line": r2, "column": c2}}, "text": e.content})
                 item["suggestions"] = suggestions
             out.append(item)
-    doc = {"source": {"name": "vllm-lint", "url": "https://github.com/vllm-lint/vllm-lint"}, "severity": "ERROR",
+    doc = {"source": {"name": "vllm-lint"}, "severity": "ERROR",
            "diagnostics": out}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -2,7 +2,8 @@
 
 One run. ``tool.driver.rules`` holds every rule's metadata: ``id``, ``name``,
 ``shortDescription`` (the summary), ``fullDescription`` and ``help`` (the rule's documentation,
-as text and Markdown), ``helpUri`` (its section of docs/rules.md) and
+as text and Markdown), ``helpUri`` (its page where ``--docs-url`` says the built website is
+published; left out without it) and
 ``defaultConfiguration.level`` (and whether it is enabled by default). Each result has the rule,
 level, message, a physical location (URI relative to ``%SRCROOT%``, the working directory, and a
 region in lines and Unicode code point columns, with the byte offsets too when known), a
@@ -23,7 +24,7 @@ SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sar
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def _rule(r) -> dict:
+def _rule(r, docs_url) -> dict:
     doc = r.doc or r.summary
     out = {
         "id": r.code,
@@ -31,10 +32,12 @@ def _rule(r) -> dict:
         "shortDescription": {"text": r.summary},
         "fullDescription": {"text": doc},
         "help": {"text": doc, "markdown": doc},
-        "helpUri": r.url,
         "defaultConfiguration": {"level": _LEVEL.get(r.severity, "error"), "enabled": bool(r.default_enabled)},
         "properties": {"fix": r.fix or "none"},
     }
+    url = r.url(docs_url)
+    if url:
+        out["helpUri"] = url
     return out
 
 
@@ -103,8 +106,7 @@ def render(results, ctx: ReportContext) -> str:
                 "name": "vllm-lint",
                 "version": __version__,
                 "semanticVersion": __version__,
-                "informationUri": "https://github.com/vllm-lint/vllm-lint",
-                "rules": [_rule(reg[c]) for c in codes],
+                "rules": [_rule(reg[c], ctx.docs_url) for c in codes],
             }},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
             "columnKind": "unicodeCodePoints",

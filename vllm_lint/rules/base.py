@@ -191,8 +191,15 @@ class Rule(Record):
         return self._check(ctx)
 
     @property
-    def url(self) -> str:
-        return f"https://github.com/vllm-lint/vllm-lint/blob/main/docs/rules.md#{self.code.lower()}-{self.name}"
+    def page(self) -> str:
+        """The rule's page in the website ``vllm-lint site build`` writes, relative to its root."""
+        return f"rules/{self.code}/index.html"
+
+    def url(self, base: Optional[str]) -> Optional[str]:
+        """The rule's page where the built website is published (``base``: ``--docs-url``, the
+        language server's ``documentationBaseUrl``), else None: no address is made up, and
+        ``vllm-lint rule CODE`` prints the same documentation."""
+        return f"{base.rstrip('/')}/{self.page}" if base else None
 
 
 _REGISTRY: Optional[dict[str, Rule]] = None

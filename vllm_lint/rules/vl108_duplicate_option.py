@@ -23,6 +23,7 @@ arguments, so it replaces a whole value of the option given anywhere in the line
 """
 
 from .base import LintContext, Rule
+from .vl501_plaintext_secret import SECRET_DESTS
 
 RULE = Rule(code="VL108", name="duplicate-option", summary="option given more than once",
             severity="warning")
@@ -55,7 +56,8 @@ def check(ctx: LintContext):
             continue
         key = opt.dest
         if key in seen:
-            later = f" (`{arg.value}`)" if arg.value not in (None, "") and not arg.value_opaque else ""
+            later = (f" (`{arg.value}`)" if arg.value not in (None, "") and not arg.value_opaque
+                     and key not in SECRET_DESTS else "")
             yield ctx.diag(RULE, f"`{opt.name}` is given more than once; the later value{later} wins",
                            arg.report_span, option=opt.name)
         seen[key] = arg

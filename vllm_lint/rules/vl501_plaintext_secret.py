@@ -43,6 +43,9 @@ RULE = Rule(code="VL501", name="plaintext-secret",
             severity="warning")
 
 _ENV_SECRETS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY")
+# the options whose values are credentials: no rule's message quotes them (a message reaches CI
+# logs, SARIF uploads and the editor's problem list)
+SECRET_DESTS = frozenset({"api_key", "hf_token"})
 _PLACEHOLDER = lazy_re(
     r"^(?:<.*>|\{\{.*\}\}|\$.*|.*\$\{.*|x+|\*+|\.+|hf_x+|hf_\.+|hf_\*+|hf_<.*>|empty|none|null|changeme|change-me|"
     r"secret|token|api[-_]?key|your[-_ ].*|my[-_ ].*|<.*|.*(?:xxxx|\.\.\.).*|redacted|todo|fixme|dummy|example.*|"

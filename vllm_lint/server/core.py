@@ -11,6 +11,7 @@ import bisect
 from itertools import accumulate
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Optional
 
@@ -228,12 +229,30 @@ class Session:
 
     def analyse(self, path: str, text: str, language_id: Optional[str] = None) -> Analysis:
         """Lint ``text`` (the editor's buffer, saved or not) as the file at ``path``."""
+        data = text.encode("utf-8", "replace")  # (a lone surrogate: valid JSON, not UTF-8)
+        return self._analyse_bytes(path, data, language_id)
+
+    def analyse_unopened(self, path: str, roots: list[str]) -> Optional[Analysis]:
+        """Lint a file the client has not opened (a pull, hover or code action for a URI it never
+        sent): read as ``read_unopened`` allows, else None (nothing to show)."""
+        if not path:
+            return None
+        data, refused = read_unopened(path, roots)
+        if data is None:
+            if refused is None:
+                return None
+            from ..pipeline.discovery import format_by_name
+
+            return Analysis(path, b"", format_by_name(path), [Diagnostic("VL001", refused, path, None, line=1)], [])
+        return self._analyse_bytes(path, data, None)
+
+    def _analyse_bytes(self, path: str, data: bytes, language_id: Optional[str]) -> Analysis:
         from ..frontends.base import format_by_content
         from ..pipeline.discovery import format_by_name
+        from ..pipeline.engine import MAX_FILE_BYTES
         from ..settings import ConfigError
         from ..surface.db import DatabaseError
 
-        data = text.encode("utf-8")
         fmt = format_by_name(path) if path else None
         if fmt is None:
             from ..frontends.base import format_by_language_id
@@ -243,6 +262,8 @@ class Session:
             fmt = format_by_content(data[:4096])
         if fmt is None:
             return Analysis(path, data, None, [], [])
+        if len(data) > MAX_FILE_BYTES:  # as the command line: a finding instead of a parse
+            return Analysis(path, data, fmt, [Diagnostic("VL001", _too_large(len(data)), path, None, line=1)], [])
         self._check_reads()
         try:
             linter = self.linter_for(path)
@@ -255,6 +276,55 @@ class Session:
         out = Analysis(path, data, fmt, diags, targets, linter)
         out.reads = reads
         return out
+
+
+def _too_large(size: int) -> str:
+    from ..pipeline.engine import MAX_FILE_BYTES
+
+    return f"file is too large to lint ({size // 1048576} MiB; limit {MAX_FILE_BYTES // 1048576} MiB)"
+
+
+def read_unopened(path: str, roots: list[str]) -> tuple[Optional[bytes], Optional[str]]:
+    """The bytes of a file the client has not opened, or (None, why not) where the command line
+    would report a finding (too large), or (None, None): only a regular file is read (a device,
+    FIFO or socket is never opened: ``/dev/urandom`` never ends, a FIFO blocks), no more than the
+    lint's input limit, and a path that goes through a symbolic link only where it resolves inside
+    a workspace folder (a link out of the workspace is not followed)."""
+    from ..pipeline.engine import MAX_FILE_BYTES
+
+    path = os.path.abspath(path)
+    try:
+        real = os.path.realpath(path)
+        if real != path and not any(_inside(real, root) for root in roots):
+            return None, None
+        st = os.stat(real)
+        if not stat.S_ISREG(st.st_mode):
+            return None, None
+        if st.st_size > MAX_FILE_BYTES:
+            return None, _too_large(st.st_size)
+        # O_NONBLOCK: should a FIFO have been put there since the check, opening it does not wait
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return None, None
+    try:
+        now = os.fstat(fd)
+        if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+            return None, None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None, None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:  # grew since the check
+        return None, _too_large(len(data))
+    return data, None
+
+
+def _inside(path: str, root: str) -> bool:
+    root = os.path.realpath(root)
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def lint_document(linter, path: str, data: bytes, fmt: str
@@ -325,6 +395,41 @@ def minimal_edit(old: bytes, new: bytes) -> tuple[int, int, bytes]:
     return p, len(old) - s, new[p:len(new) - s]
 
 
+_LINES = re.compile(rb"[^\n]*\n|[^\n]+")
+_WORDS = re.compile(rb"\s+|[^\s]+")
+_WORD_DIFF_MAX = 1 << 16  # bytes of a changed run of lines compared word by word
+
+
+def minimal_edits(old: bytes, new: bytes) -> list[tuple[int, int, bytes]]:
+    """Replacements turning ``old`` into ``new``, one per changed run (of lines, then of words
+    within them), each cut as ``minimal_edit`` cuts: (start, end) in ``old`` and the new bytes.
+    What lies between two changes is not sent back: a fix on each side of a secret does not
+    carry the secret in its edit, and the editor keeps its cursor and marks there."""
+    from difflib import SequenceMatcher
+
+    if old == new:
+        return []
+    start, end, _ = minimal_edit(old, new)
+    tail = len(old) - end
+    old_mid, new_mid = old[start:end], new[start:len(new) - tail]
+    out: list[tuple[int, int, bytes]] = []
+
+    def runs(a: list[bytes], b: list[bytes], base: int, split_words: bool) -> None:
+        a_off = list(accumulate(map(len, a), initial=0))
+        for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+            if tag == "equal":
+                continue
+            a_text, b_text = b"".join(a[i1:i2]), b"".join(b[j1:j2])
+            if split_words and len(a_text) + len(b_text) <= _WORD_DIFF_MAX:
+                runs(_WORDS.findall(a_text), _WORDS.findall(b_text), base + a_off[i1], False)
+                continue
+            p, q, text = minimal_edit(a_text, b_text)
+            out.append((base + a_off[i1] + p, base + a_off[i1] + q, text))
+
+    runs(_LINES.findall(old_mid), _LINES.findall(new_mid), start, True)
+    return out
+
+
 # ----------------------------------------------------------------------------- hover and completion
 
 _WORD = re.compile(rb"--?[A-Za-z0-9][A-Za-z0-9_.\-]*|VLLM_[A-Z0-9_]+|[A-Za-z_][A-Za-z0-9_]*")
@@ -345,20 +450,26 @@ def word_at(data: bytes, offset: int) -> Optional[tuple[int, int, str]]:
 
 
 def _page(base: Optional[str], kind: str, name: str) -> Optional[str]:
+    """The option's or variable's page in the website ``vllm-lint site build`` writes, published
+    at ``base``."""
     if not base:
         return None
-    if kind == "env":
-        return f"{base}/env/{name}/index.html"
-    return f"{base}/options/{name.lstrip('-')}/index.html"
+    from ..site.model import env_url, option_url
+
+    return f"{base}/{env_url(name) if kind == 'env' else option_url(name)}"
+
+
+def _code(word: str) -> str:
+    """A word of the command line in Markdown (a backtick in it lengthens the fence)."""
+    return f"`` {word} ``" if "`" in word else f"`{word}`"
 
 
 def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optional[tuple[int, int, str]]:
     """A few lines of history for the option or environment variable under ``offset``: accepted
     from, removed in, successor, the default at the target release, and which release that is and
-    why. None when the word is neither."""
-    import json
-
+    why, in the command line's words (``surface.wording``). None when the word is neither."""
     from ..surface.timeline import canonical_query, story
+    from ..surface.wording import default_words, history_lines, option_words
 
     w = word_at(analysis.data, offset)
     if w is None:
@@ -382,26 +493,15 @@ def hover_markdown(session: Session, analysis: Analysis, offset: int) -> Optiona
         release, why = target
     label = "environment variable" if st.kind == "env" else "option"
     lines = [f"**`{st.name}`** ({label}{', alias of `' + st.canonical + '`' if st.canonical else ''})", ""]
-    lines.append("- accepted by: " + ", ".join(a if a == b else f"{a} .. {b}" for a, b in st.ranges))
-    if st.removed_in:
-        lines.append("- removed in: " + ", ".join(st.removed_in))
-    if st.deprecated_from:
-        lines.append(f"- deprecated from: {st.deprecated_from}")
-    if st.successor:
-        lines.append(f"- successor: `{st.successor}`")
+    lines += [f"- {what}: {text}" if what else f"- {text}" for what, text in history_lines(st, db.newest, _code)]
     surface = db.surface(release)
     if st.kind == "env":
         rec = surface.env.get(st.name)
-        state = "read" if rec is not None else "not read"
-        lines.append(f"- vLLM {release}: {state}"
-                     + (f", default `{json.dumps(rec.get('default'))}`" if rec and not rec.get("default_computed") else ""))
+        lines.append(f"- vLLM {release}: " + ("not read" if rec is None else "read, " + default_words(
+            rec.get("default"), bool(rec.get("default_computed")), code=_code)))
     else:
         opt = surface.lookup(st.canonical or st.name)
-        if opt is None:
-            lines.append(f"- vLLM {release}: not accepted")
-        else:
-            default = "computed at start" if opt.default_computed else f"`{json.dumps(opt.default)}`"
-            lines.append(f"- vLLM {release}: accepted, default {default}" + (", deprecated" if opt.deprecated else ""))
+        lines.append(f"- vLLM {release}: " + ("not accepted" if opt is None else option_words(opt, _code)))
     lines.append(f"- checked against vLLM {release} ({why})")
     kind, canon = canonical_query(st.canonical or st.name)
     page = _page(session.client.docs_base_url, kind, canon)
@@ -435,7 +535,7 @@ def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int,
     """Option names valid at the document's target release for the word being typed at
     ``offset``: (start offset of the word, items as dicts of label, detail, documentation,
     deprecated, insert). Empty where no option can be written."""
-    import json
+    from ..surface.wording import option_words
 
     data = analysis.data
     start = offset
@@ -464,13 +564,7 @@ def completions(session: Session, analysis: Analysis, offset: int) -> tuple[int,
     for opt in sorted(surface.options, key=lambda o: o.name):
         if not opt.name.startswith(want) or opt.name in opt.hidden:
             continue
-        parts = [opt.kind]
-        if opt.type:
-            parts.append(opt.type)
-        if opt.choices:
-            parts.append("{" + ",".join(map(str, opt.choices)) + "}")
-        default = "computed" if opt.default_computed else json.dumps(opt.default)
-        items.append({"label": opt.name, "detail": f"{' '.join(parts)}, default {default} (vLLM {release})",
+        items.append({"label": opt.name, "detail": f"{option_words(opt)} (vLLM {release})",
                       "documentation": ("deprecated at this release" if opt.deprecated else None),
                       "deprecated": bool(opt.deprecated), "insert": opt.name})
     return start, items
@@ -499,7 +593,7 @@ def diagnostic_json(session: Session, pos: Positions, d: Diagnostic) -> dict[str
         out["severity"] = SEVERITIES[d.severity]
     out["code"] = d.code
     rule = registry().get(d.code)
-    href = rule_url(session, d.code, rule.url if rule else "")
+    href = rule.url(session.client.docs_base_url) if rule else None
     if href:
         out["codeDescription"] = {"href": href}
     out["source"] = "vllm-lint"
@@ -517,11 +611,6 @@ def apply_initialization_options(session: Session, opts: Any) -> Optional[float]
     if isinstance(debounce, (int, float)) and not isinstance(debounce, bool) and debounce >= 0:
         return float(debounce)
     return None
-
-
-def rule_url(session: Session, code: str, fallback: str) -> str:
-    base = session.client.docs_base_url
-    return f"{base}/rules/{code}/index.html" if base else fallback
 
 
 def shown_message(d: Diagnostic) -> str:

@@ -176,17 +176,28 @@ class VllmLintServer(LanguageServer):
         return [convert(d, types.Diagnostic) for d in self.diagnostics_json(analysis)]
 
     def current(self, uri: str) -> Optional[core.Analysis]:
-        """The analysis of the document's current version (computed now if the last one is stale)."""
-        doc = self.workspace.get_text_document(uri)
+        """The analysis of the document's current version (computed now if the last one is stale).
+        A document the client has not opened is read from disk as ``core.read_unopened`` allows
+        (pygls' own fallback would read any path, a device included, whole)."""
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is None:
+            return self.session.analyse_unopened(core.uri_to_path(uri), self.workspace_roots())
         known = self.analyses.get(uri)
         if known is not None and known[0] == doc.version:
             return known[1]
         return self.analyse_now(uri)
 
-    def text_edit(self, analysis: core.Analysis, new: bytes) -> types.TextEdit:
-        start, end, text = core.minimal_edit(analysis.data, new)
-        return types.TextEdit(range=self.lsp_range(self.positions(analysis), start, end),
-                              new_text=text.decode("utf-8"))
+    def workspace_roots(self) -> list[str]:
+        """The workspace's folders as paths (the client's root when it names no folders)."""
+        roots = [core.uri_to_path(f.uri) for f in self.workspace.folders.values()]
+        if not roots and self.workspace.root_path:
+            roots.append(self.workspace.root_path)
+        return [r for r in roots if r]
+
+    def text_edits(self, analysis: core.Analysis, new: bytes) -> list[types.TextEdit]:
+        pos = self.positions(analysis)
+        return [types.TextEdit(range=self.lsp_range(pos, start, end), new_text=text.decode("utf-8"))
+                for start, end, text in core.minimal_edits(analysis.data, new)]
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
@@ -212,7 +223,7 @@ class VllmLintServer(LanguageServer):
                 actions.append(types.CodeAction(
                     title=f"{d.fix.message} ({d.code})", kind=types.CodeActionKind.QuickFix,
                     diagnostics=[self.lsp_diagnostic(pos, d)], is_preferred=d.fix.applicability == "safe",
-                    edit=types.WorkspaceEdit(changes={uri: [self.text_edit(analysis, new)]})))
+                    edit=types.WorkspaceEdit(changes={uri: self.text_edits(analysis, new)})))
             for row in sorted({d.row for d in here}):
                 codes = sorted({d.code for d in here if d.row == row})
                 new = core.suppressed_bytes(analysis, row)
@@ -222,13 +233,13 @@ class VllmLintServer(LanguageServer):
                     title=f"Suppress {', '.join(codes)} on this line (vllm-lint)",
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[self.lsp_diagnostic(pos, d) for d in here if d.row == row],
-                    edit=types.WorkspaceEdit(changes={uri: [self.text_edit(analysis, new)]})))
+                    edit=types.WorkspaceEdit(changes={uri: self.text_edits(analysis, new)})))
         if wants(FIX_ALL_KIND) and any(d.fix_applies(unsafe) for d in analysis.diagnostics):
             new = core.fix_all(analysis)
             if new is not None:
                 actions.append(types.CodeAction(
                     title="Fix all vllm-lint problems", kind=FIX_ALL_KIND,
-                    edit=types.WorkspaceEdit(changes={uri: [self.text_edit(analysis, new)]})))
+                    edit=types.WorkspaceEdit(changes={uri: self.text_edits(analysis, new)})))
         return actions
 
 

@@ -16,7 +16,8 @@ holds them equal to what pygls computes), lints the first opened document and pu
 diagnostics; pygls is loaded after that, or as soon as a message needs it, and is then shown the
 messages it missed (its answer to ``initialize`` discarded), so that from then on it is as if it
 had served from the start. Where stdin cannot be watched (a regular file, Windows' proactor
-loop), ``serve`` uses pygls' own reader from the start.
+loop), a thread reads it and hands the chunks to the loop (``_pump``): the same framing
+(``wire.Reader``, which resynchronises after a bad header) and dispatch.
 """
 
 from __future__ import annotations
@@ -25,19 +26,15 @@ import asyncio
 import json
 import logging
 import os
-import re
 import stat
 import sys
 from typing import Any, Callable, Optional
 
 from .. import __version__
 from . import core
-from .wire import frame
+from .wire import INVALID_PARAMS, INVALID_REQUEST, ProtocolError, Reader, frame, parse_body
 
 log = logging.getLogger("vllm_lint.server")
-
-_HEADER_END = b"\r\n\r\n"
-_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)[ \t]*\r?$")
 
 
 def _watchable(fd: int) -> bool:
@@ -57,15 +54,16 @@ class FastDispatch:
         self.server = server
         self.fd = fd
         self.startup = startup
-        self.buf = bytearray()
+        self.reader = Reader()
         self.eof = False
         self.closed: Optional[asyncio.Future] = None
         self.hot = {"textDocument/didOpen": self._did_open, "textDocument/didChange": self._did_change}
 
     # -- reading
     def drain(self) -> None:
-        """Read whatever input is waiting (without blocking) and dispatch every whole message."""
-        if self.eof:
+        """Read whatever input is waiting (without blocking) and dispatch every whole message.
+        (Fed by a thread, ``fd`` None: the input comes through ``feed`` only.)"""
+        if self.eof or self.fd is None:
             return
         while True:
             try:
@@ -77,40 +75,55 @@ class FastDispatch:
             if not chunk:
                 self._close()
                 break
-            self.buf += chunk
+            self.reader.feed(chunk)
             if len(chunk) < 1 << 20:
                 break
         self._dispatch_buffered()
 
     def _dispatch_buffered(self) -> None:
         while True:
-            end = self.buf.find(_HEADER_END)
-            if end < 0:
+            got = self.reader.next()
+            if got is None:
                 return
-            m = _LENGTH.search(self.buf, 0, end)
-            if m is None:  # not a header we can read: skip it, as pygls' reader would
-                del self.buf[:end + 4]
-                continue
-            start, length = end + 4, int(m.group(1))
-            if len(self.buf) < start + length:
-                return
-            body = bytes(self.buf[start:start + length])
-            del self.buf[:start + length]
-            self.receive(body)
+            msg, error = got
+            if error is not None:
+                self.answer(error)
+            else:
+                self.dispatch(msg)
+
+    def feed(self, chunk: bytes) -> None:
+        """Input read elsewhere (``_pump``); empty: the end of it."""
+        if not chunk:
+            self._close()
+            return
+        self.reader.feed(chunk)
+        self._dispatch_buffered()
 
     def _close(self) -> None:
         self.eof = True
-        loop = asyncio.get_running_loop()
-        loop.remove_reader(self.fd)
+        if self.fd is not None:
+            asyncio.get_running_loop().remove_reader(self.fd)
         if self.closed is not None and not self.closed.done():
             self.closed.set_result(None)
 
     # -- dispatch
     def receive(self, body: bytes) -> None:
+        """Dispatch one frame's body."""
+        msg, error = parse_body(body)
+        if error is not None:
+            self.answer(error)
+        else:
+            self.dispatch(msg)
+
+    def dispatch(self, msg: Any) -> None:
         try:
-            msg = json.loads(body)
-            if not isinstance(msg, dict):
-                raise ValueError("a JSON-RPC message is an object")
+            invalid = _invalid_request(msg)
+            if invalid is not None:
+                if isinstance(msg, dict) and "id" not in msg:  # a notification is never answered
+                    log.warning("%s: a notification dropped", invalid.message)
+                else:
+                    self.answer(invalid)
+                return
             if self.server is None:
                 if self.startup.take(msg):
                     return
@@ -118,6 +131,13 @@ class FastDispatch:
             self.handle(msg)
         except Exception as exc:  # noqa: BLE001 - as pygls' own reader: log, report, keep serving
             self._report(exc)
+
+    def answer(self, error: ProtocolError) -> None:
+        """A JSON-RPC error for a message that cannot be served (a request is never left waiting)."""
+        log.warning("%s (id %r)", error.message, error.id)
+        writer = self.server.protocol.writer if self.server is not None else self.startup.writer
+        if writer is not None:
+            writer.write(frame(error.response()))
 
     def _report(self, exc: Exception) -> None:
         log.exception("Unable to handle message")
@@ -137,8 +157,20 @@ class FastDispatch:
                 pass  # a shape the fast path does not expect: pygls says what is wrong
         if apply is not None:
             apply()
-        else:
-            protocol.handle_message(protocol.structure_message(msg))
+            return
+        request = "id" in msg and "method" in msg
+        if request and protocol._shutdown and msg["method"] != "exit":
+            self.answer(ProtocolError(INVALID_REQUEST, "Invalid request: the server is shutting down", msg["id"]))
+            return
+        if "method" in msg and "params" not in msg:
+            msg = {**msg, "params": None}  # JSON-RPC lets a message leave them out; pygls' types do not
+        try:
+            structured = protocol.structure_message(msg)
+        except Exception:  # noqa: BLE001 - pygls logged what does not fit the method's params
+            if request:
+                self.answer(ProtocolError(INVALID_PARAMS, f"Invalid params for {msg['method']}", msg["id"]))
+            return
+        protocol.handle_message(structured)
 
     def load_server(self) -> None:
         """Load pygls and the server, and show it what ``startup`` took in its place."""
@@ -204,6 +236,25 @@ class FastDispatch:
                 self.server.workspace.update_text_document(ident, change)
             self.server.on_change(ident.uri)
         return apply
+
+
+def _invalid_request(msg: Any) -> Optional[ProtocolError]:
+    """Why ``msg`` is not a JSON-RPC 2.0 message the server can take (-32600), or None. Responses
+    from the client (no method) pass: pygls matches them to its requests and logs what it
+    cannot use."""
+    if not isinstance(msg, dict):
+        return ProtocolError(INVALID_REQUEST, "Invalid request: a message is a JSON object")
+    if "method" not in msg:
+        return None
+    rid = msg.get("id")
+    readable = isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool))
+    if "id" in msg and not readable:
+        return ProtocolError(INVALID_REQUEST, "Invalid request: an id is a number or a string")
+    if msg.get("jsonrpc") != "2.0":
+        return ProtocolError(INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"', rid if readable else None)
+    if not isinstance(msg["method"], str):
+        return ProtocolError(INVALID_REQUEST, "Invalid request: a method is a string", rid if readable else None)
+    return None
 
 
 def _text_document_item(params: dict):
@@ -330,17 +381,29 @@ class Startup:
         self.writer.write(frame(message))
 
 
+def _pump(stream, loop: asyncio.AbstractEventLoop, dispatch: FastDispatch) -> None:
+    """Where the loop cannot watch stdin: read it on a thread of its own and hand each chunk to
+    the loop (the same framing and dispatch as when it can)."""
+    while True:
+        try:
+            chunk = stream.read1(1 << 20)
+        except (OSError, ValueError):
+            chunk = b""
+        try:
+            loop.call_soon_threadsafe(dispatch.feed, chunk)
+        except RuntimeError:  # the loop has ended
+            return
+        if not chunk:
+            return
+
+
 def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
     """Serve over stdin/stdout until the client says exit or closes its end."""
     logging.basicConfig(level=logging.WARNING)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     fd = stdin.fileno()
     session = core.Session(db_path)
-    if os.name != "posix" or not _watchable(fd):
-        from .protocol import build_server
-
-        build_server(session, debounce).start_io(stdin, stdout)
-        return
+    watched = os.name == "posix" and _watchable(fd)
     writer = _Writer(stdout)
     dispatch: Optional[FastDispatch] = None
 
@@ -357,10 +420,15 @@ def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
             except Exception as exc:  # noqa: BLE001
                 dispatch._report(exc)
 
-        dispatch = FastDispatch(None, fd, Startup(session, debounce, writer, load_soon))
+        dispatch = FastDispatch(None, fd if watched else None, Startup(session, debounce, writer, load_soon))
         dispatch.closed = loop.create_future()
-        os.set_blocking(fd, False)
-        loop.add_reader(fd, dispatch.drain)
+        if watched:
+            os.set_blocking(fd, False)
+            loop.add_reader(fd, dispatch.drain)
+        else:
+            import threading
+
+            threading.Thread(target=_pump, args=(stdin, loop, dispatch), daemon=True).start()
         await dispatch.closed
 
     try:
@@ -371,7 +439,8 @@ def serve(db_path: Optional[str] = None, debounce: float = 0.25) -> None:
         pass
     finally:
         try:
-            os.set_blocking(fd, True)
+            if watched:
+                os.set_blocking(fd, True)
         except OSError:
             pass
         if dispatch is not None and dispatch.server is not None:

@@ -346,7 +346,7 @@ class Builder:
         for r in mdl.releases:
             rows.append([r.version, "release", r.url, f"{r.options} options"])
         for rule in self.rules():
-            rows.append([rule.code, "rule", f"rules/{rule.code}/index.html", f"{rule.name}: {rule.summary}"])
+            rows.append([rule.code, "rule", rule.page, f"{rule.name}: {rule.summary}"])
         self.files["search-index.js"] = _json_script("VLLM_LINT_SEARCH", rows).encode("utf-8")
 
     def index_page(self) -> None:
@@ -571,7 +571,7 @@ class Builder:
         docs = ["\n".join("#" + line if line.startswith("#") else line for line in rule.doc.splitlines())
                 for rule in rules]
         for rule, doc_html in zip(rules, render_docs(docs)):
-            self.page(f"rules/{rule.code}/index.html", "rule.html", f"{rule.code} {rule.name} (vllm-lint rule)",
+            self.page(rule.page, "rule.html", f"{rule.code} {rule.name} (vllm-lint rule)",
                       f"vllm-lint {rule.code} {rule.name}: {rule.summary}.", rule=rule, doc_html=doc_html)
 
     def reference_pages(self) -> None:

@@ -52,6 +52,7 @@ class OptionStory:
     changes: list[Change] = field(default_factory=list)
     deprecated_from: Optional[str] = None
     canonical: Optional[str] = None  # when the query was an alias
+    noop_at_removal: bool = False  # the curated overlay: it did nothing any more when removed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,7 +60,7 @@ class OptionStory:
             "accepted": [{"first": a, "last": b} for a, b in self.ranges],
             "removed_in": self.removed_in, "successor": self.successor,
             "successor_evidence": self.successor_evidence, "deprecated_from": self.deprecated_from,
-            "aliases": self.aliases,
+            "aliases": self.aliases, "noop_at_removal": self.noop_at_removal,
             "changes": [{"version": c.version, "what": c.what, "old": c.old, "new": c.new} for c in self.changes],
         }
 
@@ -113,6 +114,7 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
     st = OptionStory(name, "option", hist.ranges, _removed(db, hist.ranges))
     ov = db.option_overlay(name) or {}
     st.successor, st.successor_evidence = ov.get("successor"), ov.get("evidence")
+    st.noop_at_removal = bool(ov.get("noop_at_removal")) and bool(st.removed_in)
     prev: Optional[dict[str, Any]] = None
     aliases: set[str] = set()
     for idx, v in enumerate(db.versions):
