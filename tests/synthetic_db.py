@@ -53,6 +53,9 @@ V0100 = BASE + [
     opt("--structured-outputs-config", kind="json", type="json"),
     opt("--async-scheduling", ["--no-async-scheduling"], kind="negatable", type=None, default=False,
         negations=["--no-async-scheduling"]),
+    # a choice deprecated in favour of another (0.34.0's --all2all-backend), refused at 0.27.1
+    dict(opt("--all2all-backend", choices=["allgather_reducescatter", "mori", "mori_high_throughput"],
+             default="allgather_reducescatter"), deprecated_values={"mori_high_throughput": {"successor": "mori"}}),
 ]
 V0271 = BASE + [
     opt("--cudagraph-capture-sizes", type="int", nargs="+"),
@@ -62,6 +65,7 @@ V0271 = BASE + [
     opt("--async-scheduling", ["--no-async-scheduling"], kind="negatable", type=None, default=None,
         negations=["--no-async-scheduling"]),
     opt("--max-num-partial-prefills-x", type="int"),  # makes "--max-num" prefixes richer
+    opt("--all2all-backend", choices=["allgather_reducescatter", "mori"], default="allgather_reducescatter"),
 ]
 
 JSON_CONFIGS = {

@@ -71,7 +71,7 @@ class Option(Record):
 
     __slots__ = ("name", "aliases", "negations", "hidden", "dest", "kind", "type", "optional", "nargs", "choices",
                  "default", "default_computed", "group", "config", "deprecated", "transform",
-                 "kvs_fallback", "class_at_start", "choices_vary")
+                 "kvs_fallback", "class_at_start", "choices_vary", "deprecated_values")
 
     def __init__(self, name: str, aliases: list[str], negations: list[str], hidden: list[str], dest: str, kind: str,
                  type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
@@ -97,6 +97,8 @@ class Option(Record):
         self.kvs_fallback = kvs_fallback
         self.class_at_start = class_at_start
         self.choices_vary: list[Any] = []
+        #: value -> {"successor": value or None}: choices the release deprecates (flag_db/README.md)
+        self.deprecated_values: dict[str, dict[str, Any]] = {}
 
     @property
     def strings(self) -> list[str]:
@@ -127,6 +129,7 @@ class Option(Record):
         o.kvs_fallback = bool(get("kvs_fallback"))
         o.class_at_start = bool(get("class_at_start"))
         o.choices_vary = list(get("choices_vary") or [])
+        o.deprecated_values = dict(get("deprecated_values") or {})
         return o
 
     def as_typed(self, word: str) -> str:
@@ -405,6 +408,9 @@ def _check_release(rec: dict[str, Any]) -> None:
         for k in ("aliases", "negations", "hidden"):
             if o.get(k) is not None and not isinstance(o[k], list):
                 raise TypeError(f"option {o['name']}: '{k}' is not a list")
+        dv = o.get("deprecated_values")
+        if dv is not None and not (isinstance(dv, dict) and all(isinstance(e, dict) for e in dv.values())):
+            raise TypeError(f"option {o['name']}: 'deprecated_values' is not a table of value -> {{successor}}")
 
 
 # --------------------------------------------------------------------------- timeline index
@@ -499,12 +505,18 @@ def release_files(db_dir: Path) -> list[tuple[Version, Path]]:
     return sorted(out)
 
 
+def value_key(option: str, value: Any) -> str:
+    """The index's name for one choice of an option: ``--all2all-backend=mori_high_throughput``."""
+    return f"{option}={value}"
+
+
 def compile_index(db_dir: Path) -> dict[str, Any]:
     """Build ``index.json`` from ``releases/*.json``: every name ever seen and where."""
     files = release_files(db_dir)
     versions = [str(v) for v, _ in files]
     options: dict[str, list[int]] = {}
     deprecated: dict[str, list[int]] = {}
+    deprecated_values: dict[str, list[int]] = {}
     kinds: dict[str, dict[str, Any]] = {}
     env: dict[str, list[int]] = {}
     build_env: dict[str, list[int]] = {}
@@ -523,6 +535,8 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
             if opt.deprecated:
                 for s in opt.strings:
                     deprecated.setdefault(s, []).append(i)
+            for value in opt.deprecated_values:
+                deprecated_values.setdefault(value_key(opt.name, value), []).append(i)
         for name in rec.get("env", {}) or {}:
             env.setdefault(name, []).append(i)
         for name in rec.get("build_env", []) or []:
@@ -539,6 +553,9 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         "options": {k: _runs(v, versions) for k, v in sorted(options.items())},
         "option_shapes": dict(sorted(kinds.items())),
         "deprecated": {k: _runs(v, versions) for k, v in sorted(deprecated.items())},
+        # "--option=value": where the release deprecates that choice (absent when none does)
+        **({"deprecated_values": {k: _runs(v, versions) for k, v in sorted(deprecated_values.items())}}
+           if deprecated_values else {}),
         "env": {k: _runs(v, versions) for k, v in sorted(env.items())},
         "build_env": {k: _runs(v, versions) for k, v in sorted(build_env.items())},
         "engine_args": {k: _runs(v, versions) for k, v in sorted(engine.items())},
@@ -715,6 +732,19 @@ class Database:
 
     def deprecated_history(self, string: str) -> Optional[History]:
         return self._history("deprecated", string)
+
+    def deprecated_value(self, option: str, value: Any, before: str) -> Optional[tuple[str, Optional[str]]]:
+        """The newest release older than ``before`` that deprecated ``value`` of ``option`` (its
+        canonical name), with the successor value that release names: ``("0.34.0", "mori")``."""
+        history = self._history("deprecated_values", value_key(option, value))
+        if history is None:
+            return None
+        last = self.last_accepting(history, before)
+        if last is None:
+            return None
+        opt = self.surface(last).lookup(option)
+        entry = (opt.deprecated_values.get(str(value)) if opt is not None else None) or {}
+        return last, entry.get("successor")
 
     def option_shape(self, string: str) -> Optional[dict[str, Any]]:
         return self.index.get("option_shapes", {}).get(string)
