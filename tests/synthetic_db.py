@@ -115,8 +115,17 @@ def build(path: Path) -> Path:
     rel.mkdir(parents=True, exist_ok=True)
     write_json(rel / "0.8.5.json", _record("0.8.5", V085, env("VLLM_USE_V1", "VLLM_ATTENTION_BACKEND", "VLLM_HOST_IP")))
     write_json(rel / "0.10.0.json", _record("0.10.0", V0100, env("VLLM_USE_V1", "VLLM_ATTENTION_BACKEND", "VLLM_HOST_IP",
+                                                                  "VLLM_MARLIN_INPUT_DTYPE", "VLLM_USE_V2_MODEL_RUNNER",
                                                                   deprecated=("VLLM_ATTENTION_BACKEND",))))
-    write_json(rel / "0.27.1.json", _record("0.27.1", V0271, env("VLLM_HOST_IP", "VLLM_NEW_THING")))
+    rec = _record("0.27.1", V0271, env("VLLM_HOST_IP", "VLLM_NEW_THING"))
+    # what start-up refuses (0.34.0's validate_environ): a removed name with its migration, and a
+    # name refused for every value but one, which it ignores
+    rec["env_refused"] = {
+        "VLLM_MARLIN_INPUT_DTYPE": {"refused": "any", "migration": {"options": [["--quantization", "fp8"]],
+                                                                   "env": ["VLLM_HOST_IP"]}},
+        "VLLM_USE_V2_MODEL_RUNNER": {"refused": "except", "values": ["1"], "ignored": ["1"]},
+    }
+    write_json(rel / "0.27.1.json", rec)
     (path / "overlays").mkdir(exist_ok=True)
     write_json(path / "overlays" / "renames.json", OVERLAY)
     compile_index(path)

@@ -77,7 +77,8 @@ class Option(Record):
                  type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
                  default_computed: bool, group: Optional[str], config: Optional[str],
                  deprecated: Optional[dict[str, Any]], transform: Optional[list[list[str]]] = None,
-                 kvs_fallback: bool = False, class_at_start: bool = False) -> None:
+                 kvs_fallback: bool = False, class_at_start: bool = False,
+                 deprecated_values: Optional[dict[str, dict[str, Any]]] = None) -> None:
         self.name = name
         self.aliases = aliases
         self.negations = negations
@@ -98,7 +99,7 @@ class Option(Record):
         self.class_at_start = class_at_start
         self.choices_vary: list[Any] = []
         #: value -> {"successor": value or None}: choices the release deprecates (flag_db/README.md)
-        self.deprecated_values: dict[str, dict[str, Any]] = {}
+        self.deprecated_values: dict[str, dict[str, Any]] = dict(deprecated_values or {})
 
     @property
     def strings(self) -> list[str]:
@@ -176,6 +177,8 @@ class Surface:
         for opt in self.options:
             self.by_dest.setdefault(opt.dest, opt)
         self.env: dict[str, dict[str, Any]] = record.get("env", {}) or {}
+        #: VLLM_* names whose presence makes start-up raise (``env_refused``, 0.34+; flag_db/README.md)
+        self.env_refused: dict[str, dict[str, Any]] = record.get("env_refused", {}) or {}
         self.build_env: frozenset[str] = frozenset(record.get("build_env", []) or [])
         self.engine_args: dict[str, dict[str, Any]] = record.get("engine_args", {}) or {}
         self.async_engine_args: list[str] = record.get("async_engine_args", []) or []
@@ -386,12 +389,14 @@ class Surface:
 def _check_release(rec: dict[str, Any]) -> None:
     """The container shapes a release record must have (flag_db/README.md)."""
     for key, typ in (("options", list), ("positionals", list), ("llm_params", list), ("async_engine_args", list),
-                     ("env", dict), ("engine_args", dict), ("json_configs", dict)):
+                     ("env", dict), ("engine_args", dict), ("json_configs", dict), ("env_refused", dict)):
         v = rec.get(key)
         if v is not None and not isinstance(v, typ):
             raise TypeError(f"'{key}' is a {type(v).__name__}, not a {typ.__name__}")
     if rec.get("build_env") is not None and not isinstance(rec["build_env"], (list, dict)):
         raise TypeError("'build_env' is neither a list of names nor a table")
+    if not all(isinstance(e, dict) for e in (rec.get("env_refused") or {}).values()):
+        raise TypeError("an 'env_refused' entry is not a table")
     sc = rec.get("serve_checks")  # absent in files built before it was scraped: no checks known
     if sc is not None:
         if not isinstance(sc, dict) or not isinstance(sc.get("entries"), list) \
