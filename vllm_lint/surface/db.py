@@ -11,6 +11,7 @@ import bisect
 import gc
 import json
 import os
+import sys
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Optional
@@ -31,9 +32,22 @@ class UnknownVersion(DatabaseError):
 
 
 def default_db_path() -> Path:
+    """The database a command uses without ``--db``: ``VLLM_LINT_DB``; else the user's database
+    (``db update`` from an install writes it, :func:`user_db_path`) where it is current over the
+    shipped one; else the shipped one."""
     override = os.environ.get(DB_ENV_VAR)
     if override:
         return Path(override)
+    shipped = shipped_db_path()
+    user = user_db_path()
+    if user_db_state(user, shipped) == "current":
+        return user
+    return shipped
+
+
+def shipped_db_path() -> Path:
+    """The database that comes with vllm-lint (the package's ``vllm_lint.flag_db``, or ``flag_db/``
+    of a source checkout)."""
     # the package's directory from its import spec: importlib.resources costs ~4 ms of start-up
     import importlib.util
 
@@ -51,6 +65,54 @@ def default_db_path() -> Path:
     from importlib.resources import files
 
     return Path(str(files("vllm_lint.flag_db")))
+
+
+#: the user's database: releases ``db update`` added over the shipped one (``base.json`` names it)
+USER_DB_ENV_VAR = "VLLM_LINT_DATA_DIR"
+BASE_FILE = "base.json"
+
+
+def user_db_path() -> Path:
+    """``<user data dir>/flag_db``: ``$VLLM_LINT_DATA_DIR/flag_db``, else the platform's data
+    directory (``$XDG_DATA_HOME/vllm-lint/flag_db``, ``~/.local/share/vllm-lint/flag_db`` on Linux)."""
+    root = os.environ.get(USER_DB_ENV_VAR)
+    if root:
+        return Path(root) / "flag_db"
+    if os.name == "posix" and not sys.platform.startswith("darwin"):
+        # what platformdirs answers on Linux and the BSDs, without importing it on every start
+        xdg = os.environ.get("XDG_DATA_HOME", "").strip()
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
+        return base / "vllm-lint" / "flag_db"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("vllm-lint")) / "flag_db"
+
+
+def shipped_fingerprint(shipped: Path) -> Optional[str]:
+    """The sha256 of the shipped ``index.json``: a user database is current only over the exact
+    shipped database it was compiled against."""
+    import hashlib
+
+    try:
+        return hashlib.sha256((shipped / "index.json").read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def user_db_state(user: Path, shipped: Path) -> str:
+    """"absent" (no user database), "current" (compiled over this shipped database), "stale"
+    (over another one: vllm-lint was upgraded since; ``db update`` rebuilds it) or "broken"."""
+    base_file = user / BASE_FILE
+    if not base_file.is_file():
+        return "absent"
+    try:
+        with open(base_file, "rb") as f:
+            base = json.loads(f.read())
+    except (OSError, ValueError):
+        return "broken"
+    if not isinstance(base, dict) or not (user / "index.json").is_file():
+        return "broken"
+    return "current" if base.get("shipped_index_sha256") == shipped_fingerprint(shipped) else "stale"
 
 
 def _checkout_db() -> Path:
@@ -499,15 +561,45 @@ def write_json(path: Path, data: Any) -> bool:
     return write_file_atomic(path, dump_json(data))
 
 
-def release_files(db_dir: Path) -> list[tuple[Version, Path]]:
-    rel = db_dir / "releases"
-    out = []
-    for p in rel.glob("*.json") if rel.is_dir() else []:
-        try:
-            out.append((Version(p.stem), p))
-        except InvalidVersion:
-            continue
-    return sorted(out)
+def prepare_user_db(user: Path, shipped: Path) -> list[str]:
+    """Make ``user`` a user database over ``shipped`` before ``db update`` writes to it: its
+    ``base.json`` names this shipped database, and releases the shipped one now has are removed
+    from it (the shipped files win; vllm-lint was upgraded). Returns the versions removed."""
+    (user / "releases").mkdir(parents=True, exist_ok=True)
+    have = {p.stem for p in (shipped / "releases").glob("*.json")}
+    removed = []
+    for p in sorted((user / "releases").glob("*.json")):
+        if p.stem in have:
+            p.unlink()
+            removed.append(p.stem)
+    write_json(user / BASE_FILE, {"schema": 1, "shipped_index_sha256": shipped_fingerprint(shipped)})
+    return removed
+
+
+def user_additions(db: "Database") -> list[str]:
+    """The releases a user database adds to the shipped one, oldest first ([] for any other)."""
+    if db.base is None:
+        return []
+    return [p.stem for _, p in release_files(db.path)]
+
+
+def release_files(db_dir: Path, base: Optional[Path] = None) -> list[tuple[Version, Path]]:
+    """``(version, file)`` of every release of ``db_dir``, oldest first; with ``base`` (a user
+    database over the shipped one), the base's releases too, ``db_dir``'s file winning."""
+    found: dict[Version, Path] = {}
+    for folder in ([base] if base is not None else []) + [db_dir]:
+        rel = folder / "releases"
+        for p in rel.glob("*.json") if rel.is_dir() else []:
+            try:
+                found[Version(p.stem)] = p
+            except InvalidVersion:
+                continue
+    return sorted(found.items())
+
+
+def database_base(db_dir: Path) -> Optional[Path]:
+    """The shipped database a user database adds releases to (its ``base.json``), or None."""
+    return shipped_db_path() if (db_dir / BASE_FILE).is_file() else None
 
 
 def value_key(option: str, value: Any) -> str:
@@ -517,8 +609,8 @@ def value_key(option: str, value: Any) -> str:
 
 def compile_index(db_dir: Path) -> dict[str, Any]:
     """Build ``index.json`` from ``releases/*.json``: every name ever seen and where."""
-    files = release_files(db_dir)
-    versions = [str(v) for v, _ in files]
+    files = release_files(db_dir, database_base(db_dir))
+    versions = [p.stem for _, p in files]
     options: dict[str, list[int]] = {}
     deprecated: dict[str, list[int]] = {}
     deprecated_values: dict[str, list[int]] = {}
@@ -594,6 +686,8 @@ class History(Record):
 class Database:
     def __init__(self, path: Optional[Path] = None):
         self.path = Path(path) if path else default_db_path()
+        #: a user database holds only the releases it adds; the rest are the shipped database's
+        self.base: Optional[Path] = database_base(self.path)
         index_path = self.path / "index.json"
         if not index_path.exists():
             raise DatabaseError(f"{index_path}: no flag database index (run `vllm-lint db build`)")
@@ -685,6 +779,8 @@ class Database:
         s = self._surfaces.get(version)
         if s is None:
             file = self.path / "releases" / f"{version}.json"
+            if self.base is not None and not file.is_file():
+                file = self.base / "releases" / f"{version}.json"
             with _NoCollection():
                 rec = _read_json(file)
                 if not isinstance(rec, dict) or rec.get("version") != version:
@@ -781,6 +877,8 @@ class Database:
     def overlay(self) -> dict[str, Any]:
         if self._overlay is None:
             p = self.path / "overlays" / "renames.json"
+            if self.base is not None and not p.exists():
+                p = self.base / "overlays" / "renames.json"
             self._overlay = _read_json(p) if p.exists() else {}
         return self._overlay
 
