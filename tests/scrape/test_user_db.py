@@ -58,9 +58,9 @@ def test_update_from_an_install_lands_in_the_user_database(installed, tmp_path):
         assert info["releases"] == 4 and info["path"] == str(user)
         r = cli("db", "status")
         assert "the user database" in r.output and "adds 0.35.0" in r.output
-        r = cli("check", str(tmp_path / "serve.sh"), "-t", "0.35.0", "--output-format", "concise")
+        r = cli(str(tmp_path / "serve.sh"), "-t", "0.35.0", "--output-format", "concise")
         assert "0.35.0" in r.output and "is not in the flag database" not in r.output, r.output
-        r = cli("check", str(tmp_path / "serve.sh"), "-t", "0.10.0", "--output-format", "concise")
+        r = cli(str(tmp_path / "serve.sh"), "-t", "0.10.0", "--output-format", "concise")
         assert "VL106" in r.output  # a shipped release, read through the user database
         assert len(index.requests) == asked  # a lint never reaches the index
         # a second update has nothing to do
@@ -106,3 +106,37 @@ def test_a_download_larger_than_declared_is_refused(installed, tmp_path):
         r = cli("db", "update", "--index-url", index.url)
     assert r.exit_code == 1 and "larger than the 1000 bytes the index declares" in r.output
     assert not (tmp_path / "data" / "flag_db" / "releases" / "0.35.0.json").exists()
+
+
+def test_db_add_a_source_tree_under_a_name(installed, tmp_path):
+    """`db add` builds a release from an unpacked source tree (or a checkout at a ref) under the
+    name the user gives; lint and -t accept it; the default target stays the newest release."""
+    import subprocess
+
+    from local_index import FIXTURES
+
+    tree = tmp_path / "vllm-src"
+    shutil.copytree(FIXTURES / "era_0_33", tree)
+    (tmp_path / "serve.sh").write_text("vllm serve m --all2all-backend bogus\n")
+    r = cli("db", "add", str(tree), "--name", "0.35.0.dev0+g1a2b3c")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "data" / "flag_db" / "releases" / "0.35.0.dev0+g1a2b3c.json").is_file()
+    r = cli(str(tmp_path / "serve.sh"), "-t", "0.35.0.dev0+g1a2b3c", "--output-format", "concise")
+    assert "`bogus` for `--all2all-backend` at vLLM 0.35.0.dev0+g1a2b3c" in r.output, r.output
+    r = cli("db", "status", "--format", "json")
+    info = json.loads(r.output)
+    assert info["adds"] == ["0.35.0.dev0+g1a2b3c"] and info["newest"] == "0.27.1"
+    # a checkout at a ref: the tree as committed there, not as it is on disk
+    subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    subprocess.run(["git", "-C", str(tree), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(tree), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"], check=True)
+    (tree / "vllm" / "engine" / "arg_utils.py").write_text("this is not python (\n")
+    r = cli("db", "add", str(tree), "--name", "0.35.0.dev1", "--ref", "HEAD")
+    assert r.exit_code == 0, r.output
+    r = cli("db", "add", str(tree), "--name", "0.35.0.dev2", "--ref", "no-such-ref")
+    assert r.exit_code == 1 and "no-such-ref" in r.output and "Traceback" not in r.output
+    # bad input: one line each
+    r = cli("db", "add", str(tree), "--name", "not a version")
+    assert r.exit_code == 2 and "PEP 440" in r.output
+    r = cli("db", "add", str(tmp_path), "--name", "0.35.0.dev3")
+    assert r.exit_code == 1 and "no vllm/ package" in r.output

@@ -250,6 +250,50 @@ def update_cmd(kind: str, repo: Optional[str], db_dir: Optional[Path], jobs: Opt
     _run(kind, repo, _resolve_db_dir(db_dir), None, jobs, only_newer=True, yes=yes, index_url=index_url)
 
 
+@db.command("add")
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", required=True, metavar="VERSION",
+              help="The name lint and -t use for it: a PEP 440 version, e.g. 0.35.0.dev0+g1a2b3c.")
+@click.option("--ref", default=None, metavar="REF",
+              help="A git ref of the checkout at PATH (a tag, branch or commit) [default: the files as they are].")
+@click.option("--db-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Database directory [default: the user database in the user data directory, which every "
+                   "command picks up].")
+def add_cmd(path: Path, name: str, ref: Optional[str], db_dir: Optional[Path]) -> None:
+    """Add a vLLM source tree as a release: a local checkout (at --ref) or an unpacked sdist, under a
+    name of your choosing. `vllm-lint check -t NAME` then lints against it."""
+    from vllm_lint.scrape import build as b
+    from vllm_lint.scrape.sources import SourceError, TreeSource
+    from vllm_lint.surface.version import InvalidVersion, Version
+
+    try:
+        Version(name)
+    except InvalidVersion:
+        raise click.BadParameter(f"{name!r} is not a PEP 440 version (e.g. 0.35.0.dev0+g1a2b3c)", param_hint="--name")
+    if db_dir is None:
+        # a development tree never joins a checkout's shipped flag_db/ unless asked
+        from vllm_lint.surface.db import DatabaseError, prepare_user_db, shipped_db_path, user_db_path
+
+        db_dir = user_db_path()
+        try:
+            prepare_user_db(db_dir, shipped_db_path())
+        except (DatabaseError, OSError) as e:
+            _fail(f"cannot prepare the user database at {db_dir}: {e}; pass --db-dir DIR")
+    try:
+        source = TreeSource(path, name, ref)
+    except SourceError as e:
+        _fail(str(e))
+    where = f"{path} at {ref}" if ref else str(path)
+    click.echo(f"adding {where} as vLLM {name} to {db_dir}", err=True)
+    result = b.build(source, None, db_dir, jobs=1, resolved=[name])
+    r = result.releases[0]
+    if not r.ok:
+        _fail(f"{where}: {r.reason}", EXIT_FAILED)
+    if result.index and result.index != "compiled":
+        _fail(result.index, EXIT_FAILED)
+    click.echo(f"vLLM {name} written to {r.path} in {result.seconds:.1f}s; lint with -t {name}", err=True)
+
+
 @db.command("cache")
 @click.option("--prune", is_flag=True, help="Remove every cached archive and the cached PyPI index.")
 @click.option("--max-size", type=int, default=None, metavar="MB",

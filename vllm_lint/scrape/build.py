@@ -221,7 +221,9 @@ def db_versions(db_dir: Union[str, Path]) -> list[str]:
 
 
 def newer_versions(source: Any, db_dir: Union[str, Path]) -> list[str]:
-    have = db_versions(db_dir)
+    # a source tree added under a development name (`db add`: 0.35.0.dev0+g1a2b3c) is no release:
+    # the newest release decides what is new
+    have = [v for v in db_versions(db_dir) if not (Version(v).is_devrelease or Version(v).local)]
     if not have:
         return select_versions(source.versions(), None)
     newest = Version(have[-1])

@@ -883,6 +883,63 @@ class GitSource(_TagSource):
         return GitTree(self.repo, tag), {"kind": "git", "ref": tag}
 
 
+def read_directory(root: str | os.PathLike, want: Callable[[str], bool] = wanted,
+                   max_member: int = MAX_MEMBER_BYTES, max_total: int = MAX_TOTAL_BYTES) -> DictTree:
+    """The wanted files of an unpacked source tree (a vLLM checkout's working tree, an unpacked
+    sdist) into a DictTree, with the archive limits. Symlinks are never followed; ``vllm/`` must be
+    at the root."""
+    base = Path(root)
+    if not (base / "vllm").is_dir() or (base / "vllm").is_symlink():
+        raise ArchiveError(f"{base}: no vllm/ package at its root (a vLLM checkout or an unpacked sdist)")
+    files: dict[str, bytes] = {}
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(base).as_posix()
+        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "__pycache__", "node_modules")
+                             and not os.path.islink(os.path.join(dirpath, d)))
+        for name in sorted(filenames):
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            full = os.path.join(dirpath, name)
+            if os.path.islink(full) or not os.path.isfile(full) or not want(rel):
+                continue
+            size = os.path.getsize(full)
+            if size > max_member:
+                raise ArchiveError(f"{base}: {rel} is {size} bytes (limit {max_member})")
+            total += size
+            if total > max_total:
+                raise ArchiveError(f"{base}: files to read exceed {max_total} bytes")
+            with open(full, "rb") as fh:
+                files[rel] = fh.read(max_member + 1)
+    if not any(p.startswith("vllm/") for p in files):
+        raise ArchiveError(f"{base}: no vllm/*.py sources found")
+    return DictTree(files)
+
+
+class TreeSource:
+    """One source tree named by the user as a release (``db add``): a local vLLM checkout at a git
+    ref, or a directory (a working tree, an unpacked sdist) as it is on disk."""
+
+    kind = "tree"
+
+    def __init__(self, path: str | os.PathLike, name: str, ref: Optional[str] = None):
+        self.path = os.fspath(path)
+        self.name = name
+        self.ref = ref
+        if not os.path.isdir(self.path):
+            raise SourceError(f"{self.path}: not a directory")
+
+    def versions(self) -> list[str]:
+        return [self.name]
+
+    def fetch(self, version: str) -> tuple[Any, dict[str, Any]]:
+        if version != self.name:
+            raise NotFoundError(f"{self.path} is added as {self.name}, not {version}")
+        if self.ref is not None:
+            _run_git(self.path, "rev-parse", "--verify", f"{self.ref}^{{commit}}")  # a one-line error if unknown
+            return GitTree(self.path, self.ref), {"kind": "git", "ref": self.ref}
+        return read_directory(self.path), {"kind": "tree"}
+
+
 def make_source(kind: str, repo: Optional[str] = None, **kw: Any) -> Any:
     if kind == "pypi":
         return PyPISource(**kw)

@@ -707,8 +707,13 @@ class Database:
         self._overlay: Optional[dict[str, Any]] = None
 
     # ---- versions
-    @property
+    @cached_property
     def newest(self) -> str:
+        """The newest release: a source tree added under a development or local name (``db add``:
+        ``0.35.0.dev0+g1a2b3c``) is used when named (``-t``), never as the default."""
+        for v, pv in zip(reversed(self.versions), reversed(self._parsed)):
+            if not (pv.is_devrelease or pv.local):
+                return v
         return self.versions[-1]
 
     def position(self, version: str) -> int:
