@@ -227,7 +227,7 @@ def _read_members(
 
 
 def read_tar(
-    data_or_path: bytes | str | os.PathLike,
+    data_or_path: Any,
     archive: str = "archive",
     want: Callable[[str], bool] = wanted,
     max_member: int = MAX_MEMBER_BYTES,
@@ -244,6 +244,8 @@ def read_tar(
     try:
         if isinstance(data_or_path, (bytes, bytearray)):
             fh: Any = io.BytesIO(bytes(data_or_path))
+        elif hasattr(data_or_path, "read"):
+            fh = _Unclosed(data_or_path)  # an open file of the caller's, at its start
         else:
             fh = open(os.fspath(data_or_path), "rb")
     except OSError as e:
@@ -283,6 +285,25 @@ def read_tar(
                 return _read_members(entries(), archive, want, max_member, max_total)
         except (tarfile.TarError, EOFError, OSError, zlib_error()) as e:
             raise ArchiveError(f"{archive}: corrupt tar archive ({e})") from None
+
+
+class _Unclosed:
+    """A caller's open binary file, usable in ``with`` without closing it."""
+
+    def __init__(self, fh: Any) -> None:
+        self.fh = fh
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pass
+
+    def read(self, n: int = -1) -> bytes:
+        return self.fh.read(n)
+
+    def seek(self, pos: int, whence: int = 0) -> int:
+        return self.fh.seek(pos, whence)
 
 
 #: Largest inflated size of a tar archive (vLLM 0.34.0's sdist inflates to ~170 MB); reading
@@ -789,15 +810,19 @@ class GitHubSource(_TagSource):
         tag = self._tag_for(version)
         url = f"{self.api}/repos/{self.repo}/tarball/{urllib.parse.quote(tag)}"
         resp = self.http.get(url, stream=True)
-        try:
-            buf = io.BytesIO()
-            for chunk in resp.iter_content(chunk_size=1 << 20):
-                buf.write(chunk)
-                if buf.tell() > 1024 * 1024 * 1024:
-                    raise ArchiveError(f"{url}: tarball larger than 1 GB")
-        finally:
-            resp.close()
-        tree = read_tar(buf.getvalue(), f"{self.repo}@{tag}")
+        # spooled to a temporary file, never held whole in memory, then read as a stream
+        with tempfile.TemporaryFile() as buf:
+            try:
+                size = 0
+                for chunk in resp.iter_content(chunk_size=1 << 20):
+                    size += len(chunk)
+                    if size > MAX_DOWNLOAD_BYTES:
+                        raise ArchiveError(f"{url}: tarball larger than {MAX_DOWNLOAD_BYTES} bytes")
+                    buf.write(chunk)
+            finally:
+                resp.close()
+            buf.seek(0)
+            tree = read_tar(buf, f"{self.repo}@{tag}")
         return tree, {"kind": "github", "repo": self.repo, "ref": tag}
 
 
