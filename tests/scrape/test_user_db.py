@@ -85,6 +85,9 @@ def test_a_user_database_over_another_shipped_one_is_not_used(installed, tmp_pat
         r = cli("db", "update", "--index-url", index.url)
         assert "removed from" in r.output and r.exit_code == 0
     assert list((tmp_path / "data" / "flag_db" / "releases").iterdir()) == []
+    # rebuilt over the new shipped database: every release from it, nothing added
+    info = json.loads(cli("db", "status", "--format", "json").output)
+    assert info["which"] == "user" and info["adds"] == [] and info["newest"] == "0.35.0" and info["releases"] == 4
 
 
 def test_every_db_command_takes_the_index_url(installed, tmp_path, monkeypatch):

@@ -261,7 +261,7 @@ def update_cmd(kind: str, repo: Optional[str], db_dir: Optional[Path], jobs: Opt
                    "command picks up].")
 def add_cmd(path: Path, name: str, ref: Optional[str], db_dir: Optional[Path]) -> None:
     """Add a vLLM source tree as a release: a local checkout (at --ref) or an unpacked sdist, under a
-    name of your choosing. `vllm-lint check -t NAME` then lints against it."""
+    name of your choosing. `vllm-lint FILES -t NAME` then lints against it."""
     from vllm_lint.scrape import build as b
     from vllm_lint.scrape.sources import SourceError, TreeSource
     from vllm_lint.surface.version import InvalidVersion, Version

@@ -565,6 +565,7 @@ def prepare_user_db(user: Path, shipped: Path) -> list[str]:
     """Make ``user`` a user database over ``shipped`` before ``db update`` writes to it: its
     ``base.json`` names this shipped database, and releases the shipped one now has are removed
     from it (the shipped files win; vllm-lint was upgraded). Returns the versions removed."""
+    state = user_db_state(user, shipped)
     (user / "releases").mkdir(parents=True, exist_ok=True)
     have = {p.stem for p in (shipped / "releases").glob("*.json")}
     removed = []
@@ -573,6 +574,8 @@ def prepare_user_db(user: Path, shipped: Path) -> list[str]:
             p.unlink()
             removed.append(p.stem)
     write_json(user / BASE_FILE, {"schema": 1, "shipped_index_sha256": shipped_fingerprint(shipped)})
+    if state != "current":
+        compile_index(user)  # over this shipped database, even when nothing new lands afterwards
     return removed
 
 
