@@ -7,13 +7,18 @@ with ``--run-network``.
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synthetic_db  # noqa: E402
+
+# no user database (``db update`` from an install writes one) reaches a test, nor its subprocesses
+os.environ["VLLM_LINT_DATA_DIR"] = tempfile.mkdtemp(prefix="vllm-lint-test-data-")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

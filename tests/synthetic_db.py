@@ -53,6 +53,9 @@ V0100 = BASE + [
     opt("--structured-outputs-config", kind="json", type="json"),
     opt("--async-scheduling", ["--no-async-scheduling"], kind="negatable", type=None, default=False,
         negations=["--no-async-scheduling"]),
+    # a choice deprecated in favour of another (0.34.0's --all2all-backend), refused at 0.27.1
+    dict(opt("--all2all-backend", choices=["allgather_reducescatter", "mori", "mori_high_throughput"],
+             default="allgather_reducescatter"), deprecated_values={"mori_high_throughput": {"successor": "mori"}}),
 ]
 V0271 = BASE + [
     opt("--cudagraph-capture-sizes", type="int", nargs="+"),
@@ -62,6 +65,7 @@ V0271 = BASE + [
     opt("--async-scheduling", ["--no-async-scheduling"], kind="negatable", type=None, default=None,
         negations=["--no-async-scheduling"]),
     opt("--max-num-partial-prefills-x", type="int"),  # makes "--max-num" prefixes richer
+    opt("--all2all-backend", choices=["allgather_reducescatter", "mori"], default="allgather_reducescatter"),
 ]
 
 JSON_CONFIGS = {
@@ -111,8 +115,17 @@ def build(path: Path) -> Path:
     rel.mkdir(parents=True, exist_ok=True)
     write_json(rel / "0.8.5.json", _record("0.8.5", V085, env("VLLM_USE_V1", "VLLM_ATTENTION_BACKEND", "VLLM_HOST_IP")))
     write_json(rel / "0.10.0.json", _record("0.10.0", V0100, env("VLLM_USE_V1", "VLLM_ATTENTION_BACKEND", "VLLM_HOST_IP",
+                                                                  "VLLM_MARLIN_INPUT_DTYPE", "VLLM_USE_V2_MODEL_RUNNER",
                                                                   deprecated=("VLLM_ATTENTION_BACKEND",))))
-    write_json(rel / "0.27.1.json", _record("0.27.1", V0271, env("VLLM_HOST_IP", "VLLM_NEW_THING")))
+    rec = _record("0.27.1", V0271, env("VLLM_HOST_IP", "VLLM_NEW_THING"))
+    # what start-up refuses (0.34.0's validate_environ): a removed name with its migration, and a
+    # name refused for every value but one, which it ignores
+    rec["env_refused"] = {
+        "VLLM_MARLIN_INPUT_DTYPE": {"refused": "any", "migration": {"options": [["--quantization", "fp8"]],
+                                                                   "env": ["VLLM_HOST_IP"]}},
+        "VLLM_USE_V2_MODEL_RUNNER": {"refused": "except", "values": ["1"], "ignored": ["1"]},
+    }
+    write_json(rel / "0.27.1.json", rec)
     (path / "overlays").mkdir(exist_ok=True)
     write_json(path / "overlays" / "renames.json", OVERLAY)
     compile_index(path)

@@ -38,7 +38,7 @@ def fake(tmp_path, monkeypatch):
         built.append(list(resolved))
         return Result()
 
-    monkeypatch.setattr(cli_db, "_make_source", lambda kind, repo: src)
+    monkeypatch.setattr(cli_db, "_make_source", lambda kind, repo, index_url=None: src)
     monkeypatch.setattr(b, "build", fake_build)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     return src, built

@@ -223,13 +223,40 @@ def test_huge_member(area):
 
 
 def test_gzip_bomb(area, monkeypatch):
-    # the inflation limit (1.5 GB) lowered so that a 64 KB bomb trips it without the real cost
+    # the inflation limit (1.5 GB) lowered so that a small bomb trips it without the real cost: a
+    # valid sdist whose unwanted member inflates past it (the stream reads through that member)
     monkeypatch.setattr(S, "MAX_INFLATED_BYTES", 4 * 1024 * 1024)
-    import gzip
-
-    bomb = gzip.compress(b"\0" * (16 * 1024 * 1024))
+    bomb = tar_gz(GOOD_MEMBERS + [("vllm-0.99.0/data/zeros.bin", b"\0" * (16 * 1024 * 1024))])
+    assert len(bomb) < 64 * 1024
     src, _, _ = source_for(bomb, area["cache"])
     build_and_check_failure(area, src, "inflates to more than")
+    # a gzip stream of zeros is no tar at all: refused at its first block, nothing inflated past it
+    import gzip
+
+    src, _, _ = source_for(gzip.compress(b"\0" * (16 * 1024 * 1024)), area["cache"])
+    build_and_check_failure(area, src, "unexpected layout")
+
+
+def test_inflation_is_streamed_and_stops_at_the_cap():
+    """Issue 34: a 1.4 MB archive used to be inflated whole (2.9 GB peak) before any limit applied.
+    The archive is read as a stream now: memory stays near one buffer whatever the archive inflates
+    to, and reading stops at the cap."""
+    import tracemalloc
+
+    bomb = tar_gz(GOOD_MEMBERS + [("vllm-0.99.0/data/zeros.bin", b"\0" * (96 * 1024 * 1024))])
+    cap = 64 * 1024 * 1024
+    tracemalloc.start()
+    try:
+        with pytest.raises(S.ArchiveError, match="inflates to more than"):
+            S.read_tar(bomb, "bomb.tar.gz", max_inflated=cap)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # about 10 MB (buffers) whatever the archive inflates to; the old reader held all of it (> cap)
+    assert peak < cap // 4, peak
+    # the same archive under a cap it fits is read, its unwanted member never kept
+    tree = S.read_tar(bomb, "bomb.tar.gz", max_inflated=128 * 1024 * 1024)
+    assert tree.read("vllm/engine/arg_utils.py") == b"# args\n" and tree.read("data/zeros.bin") is None
 
 
 def test_not_an_archive(area):

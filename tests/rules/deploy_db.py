@@ -16,7 +16,7 @@ from synthetic_db import _record, env, opt  # noqa: E402
 from vllm_lint.surface.db import compile_index, write_json  # noqa: E402
 
 VERSIONS = ["0.8.4", "0.8.5", "0.10.0", "0.11.0", "0.11.1", "0.12.0", "0.14.1", "0.15.0", "0.16.0",
-            "0.17.0", "0.23.0", "0.24.0", "0.27.1"]
+            "0.17.0", "0.23.0", "0.24.0", "0.27.1", "0.34.0"]
 
 
 def _v(s):
@@ -31,7 +31,9 @@ def options(version: str) -> list[dict]:
         opt("--tensor-parallel-size", ["-tp"], type="int", default=1),
         opt("--pipeline-parallel-size", ["-pp"], type="int", default=1),
         opt("--data-parallel-size", ["-dp"], type="int", default=1),
-        opt("--gpu-memory-utilization", type="float", default=0.9),
+        # 0.34.0: None, decided at start (1.0 with the extensible KV cache, else 0.92)
+        opt("--gpu-memory-utilization", type="float", default=0.9 if v < _v("0.34.0") else None,
+            optional=v >= _v("0.34.0")),
         opt("--max-model-len", type="human_int_or_auto", optional=True),
         opt("--api-key", optional=True),
         opt("--trust-remote-code", kind="switch", type=None, default=False),
@@ -89,6 +91,11 @@ def options(version: str) -> list[dict]:
     if v >= _v("0.25.0"):
         o.append(opt("--enable-per-request-metrics", ["--no-enable-per-request-metrics"], kind="negatable",
                      type=None, default=False, negations=["--no-enable-per-request-metrics"]))
+    if v >= _v("0.34.0"):
+        o.append(opt("--enable-extensible-kv-cache", ["--disable-extensible-kv-cache", "--no-enable-extensible-kv-cache"],
+                     kind="negatable", type="bool", default=None,
+                     negations=["--disable-extensible-kv-cache", "--no-enable-extensible-kv-cache"]))
+        o.append(opt("--kv-cache-memory-bytes", type="human_int", optional=True))
     return o
 
 

@@ -390,3 +390,30 @@ def test_image_entrypoint_of_the_vllm_openai_stage():
     assert image_entrypoint(Tree({"docker/Dockerfile": new})) == ["vllm", "serve"]   # inherited from its FROM
     assert image_entrypoint(Tree({})) is None
     assert image_entrypoint(Tree({"Dockerfile": "FROM x AS other\nENTRYPOINT [\"a\"]\n"})) is None
+
+
+def test_value_deprecations_are_the_values_facts_not_the_options():
+    """A docstring's list of values that marks one value deprecated (0.34.0's `--all2all-backend`)
+    deprecates that value, with the value it says to use; the option stays undeprecated. A
+    deprecation sentence outside the list still deprecates the option."""
+    old = '    """All2All backend."""\n'
+    listed = ('    """All2All backend. Choices:\n\n'
+              '    - "allgather_reducescatter": gather then scatter\n'
+              '    - "deepep_low_latency": low-latency kernels, kept for\n'
+              '      old clusters (deprecated; use "naive")\n'
+              '    - "naive": the simple one\n    """\n')
+    o = by_name(extract("era_0_33", {"vllm/config/parallel.py": (old, listed)}))
+    assert o["--all2all-backend"]["deprecated"] is None
+    assert o["--all2all-backend"]["deprecated_values"] == {"deepep_low_latency": {"successor": "naive"}}
+    assert "deprecated_values" not in o["--tensor-parallel-size"]
+    # the option's own deprecation is kept beside the list
+    both = listed.replace("Choices:", "Deprecated: pick a MoE backend instead. Choices:")
+    o = by_name(extract("era_0_33", {"vllm/config/parallel.py": (old, both)}))
+    assert o["--all2all-backend"]["deprecated"] == {"how": "docstring", "successor": None}
+    assert o["--all2all-backend"]["deprecated_values"] == {"deepep_low_latency": {"successor": "naive"}}
+    # a successor that is no choice is not named; a bullet that is no choice is not a value's item
+    odd = listed.replace('use "naive"', 'use "mori"').replace('- "naive": the simple one',
+                                                                  '- "gone": removed (deprecated)')
+    o = by_name(extract("era_0_33", {"vllm/config/parallel.py": (old, odd)}))
+    assert o["--all2all-backend"]["deprecated_values"] == {"deepep_low_latency": {"successor": None}}
+    assert o["--all2all-backend"]["deprecated"] == {"how": "docstring", "successor": None}

@@ -86,6 +86,7 @@ class FakeResp:
         self.links = links or {}
         self.closed = False
         self.broken_body = broken_body
+        self.served = 0  # body bytes handed out
 
     def json(self) -> Any:
         return json.loads(self._body)
@@ -95,6 +96,7 @@ class FakeResp:
             yield self._body[:10]
             raise requests.ConnectionError("Connection reset by peer")
         for i in range(0, len(self._body), chunk_size):
+            self.served += len(self._body[i:i + chunk_size])
             yield self._body[i:i + chunk_size]
 
     def close(self) -> None:
@@ -393,6 +395,24 @@ def test_pypi_interrupted_download_leaves_no_partial_file(tmp_path: Path) -> Non
     with pytest.raises(S.NetworkError, match="interrupted"):
         src.fetch("0.9.0")
     assert list((tmp_path / "archives").iterdir()) == []
+
+
+def test_pypi_download_stops_at_the_declared_size(tmp_path: Path) -> None:
+    """Issue 34: a file whose index entry declares 1,000 bytes was downloaded whole (300 MB). The
+    download stops past the declared size, and a shorter file is refused too."""
+    data = make_tar(SDIST)
+    big = data + b"\0" * (4 << 20)
+    url = "https://pypi.org/packages/packages/ab/cd/vllm-0.9.0.tar.gz"
+    for body, declared, expect in ((big, len(data), "larger than the"), (data[:-10], len(data), "the index declares")):
+        entry = dict(fentry("vllm-0.9.0.tar.gz", body, "sdist"), size=declared)
+        resp = FakeResp(200, body)
+        h, _, _ = http({S.PYPI_JSON_URL: [FakeResp(200, pypi_index({"0.9.0": [entry]}))], url: [resp]})
+        src = S.PyPISource(http=h, cache_dir=tmp_path / expect)
+        with pytest.raises(S.IntegrityError, match=expect):
+            src.fetch("0.9.0")
+        assert list((tmp_path / expect / "archives").iterdir()) == []
+        if body is big:
+            assert resp.served <= len(data) + (1 << 20)  # one chunk past the declared size, not the rest
 
 
 def test_pypi_unknown_version(pypi: Any) -> None:

@@ -85,12 +85,12 @@ def site_packages(venv: Path) -> Path:
 
 def extract_sdist(version: str, work: Path) -> Path:
     sys.path.insert(0, str(REPO))
-    from vllm_lint.scrape.sources import PyPISource
+    from vllm_lint.scrape.sources import PYPI_JSON_URL, PyPISource
 
     dest = work / f"xc-src-{version}"
     if (dest / "vllm").is_dir():
         return dest
-    src = PyPISource()
+    src = PyPISource(url=os.environ.get("VLLM_LINT_PYPI_URL") or PYPI_JSON_URL)  # a mirror, as `db update`'s
     f = src.file_for(version)
     if f.get("packagetype") != "sdist":
         raise SystemExit(f"{version}: no sdist on PyPI (wheel only); cross-check needs an sdist")

@@ -27,12 +27,25 @@ def _checkout_db_dir() -> Optional[Path]:
 
 
 def _resolve_db_dir(db_dir: Optional[Path]) -> Path:
+    """Where ``db build`` / ``db update`` write: ``--db-dir``; else ``flag_db/`` of the checkout
+    this package runs from; else the user's database (an install: the releases it adds over the
+    shipped database, in the user data directory, which every command then picks up)."""
     if db_dir is not None:
         return db_dir
     found = _checkout_db_dir()
-    if found is None:
-        raise click.UsageError("not running from a vllm-lint checkout; pass --db-dir DIR")
-    return found
+    if found is not None:
+        return found
+    from vllm_lint.surface.db import DatabaseError, prepare_user_db, shipped_db_path, user_db_path
+
+    user = user_db_path()
+    try:
+        shipped = shipped_db_path()
+        removed = prepare_user_db(user, shipped)
+    except (DatabaseError, OSError) as e:
+        _fail(f"cannot prepare the user database at {user}: {e}; pass --db-dir DIR")
+    if removed:
+        click.echo(f"note: the shipped database now has {', '.join(removed)}; removed from {user}", err=True)
+    return user
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
@@ -40,23 +53,23 @@ def _fail(message: str, code: int = EXIT_USAGE) -> None:
     sys.exit(code)
 
 
-def _make_source(kind: str, repo: Optional[str]) -> Any:
+def _make_source(kind: str, repo: Optional[str], index_url: Optional[str] = None) -> Any:
     from vllm_lint.scrape.sources import SourceError, make_source
 
     try:
-        return make_source(kind, repo)
+        return make_source(kind, repo, **({"url": index_url} if kind == "pypi" and index_url else {}))
     except SourceError as e:
         _fail(str(e))
 
 
 def _run(kind: str, repo: Optional[str], db_dir: Path, versions: Optional[str], jobs: Optional[int],
-         only_newer: bool, yes: bool = False) -> None:
+         only_newer: bool, yes: bool = False, index_url: Optional[str] = None) -> None:
     from vllm_lint.scrape import build as b
     from vllm_lint.scrape.sources import SourceError
 
     if jobs is not None and jobs < 1:
         raise click.BadParameter("must be at least 1", param_hint="--jobs")
-    source = _make_source(kind, repo)
+    source = _make_source(kind, repo, index_url)
     try:
         if only_newer:
             todo = b.newer_versions(source, db_dir)
@@ -190,7 +203,13 @@ _source_opt = click.option("--source", "kind", type=click.Choice(["pypi", "githu
 _repo_opt = click.option("--repo", type=str, default=None,
                          help="Local vLLM checkout (--source git) or owner/name (--source github).")
 _dbdir_opt = click.option("--db-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-                          help="Database directory [default: flag_db/ of this checkout].")
+                          help="Database directory [default: flag_db/ of this checkout; from an install, the "
+                               "user database in the user data directory, which every command picks up].")
+INDEX_URL_ENV = "VLLM_LINT_PYPI_URL"
+_index_opt = click.option("--index-url", envvar=INDEX_URL_ENV, default=None, metavar="URL",
+                          help="vllm's JSON API on a package index (a mirror) [env: VLLM_LINT_PYPI_URL; "
+                               "default: https://pypi.org/pypi/vllm/json]. File URLs in it are resolved "
+                               "against it.")
 _jobs_opt = click.option("--jobs", "-j", type=int, default=None, help="Worker processes [default: up to 2].")
 _yes_opt = click.option("--yes", "-y", is_flag=True, help="Do not ask before building a new database (every release).")
 
@@ -208,11 +227,12 @@ def db() -> None:
                    "[default: every release from 0.4.0].")
 @_dbdir_opt
 @_jobs_opt
+@_index_opt
 def build_cmd(kind: str, repo: Optional[str], versions: Optional[str], db_dir: Optional[Path],
-              jobs: Optional[int]) -> None:
+              jobs: Optional[int], index_url: Optional[str]) -> None:
     """Scrape the selected releases and rewrite their files, then compile the index."""
     # building is what was asked for: the plan is said, not asked (update into a new folder asks)
-    _run(kind, repo, _resolve_db_dir(db_dir), versions, jobs, only_newer=False, yes=True)
+    _run(kind, repo, _resolve_db_dir(db_dir), versions, jobs, only_newer=False, yes=True, index_url=index_url)
 
 
 @db.command("update")
@@ -221,10 +241,57 @@ def build_cmd(kind: str, repo: Optional[str], versions: Optional[str], db_dir: O
 @_dbdir_opt
 @_jobs_opt
 @_yes_opt
-def update_cmd(kind: str, repo: Optional[str], db_dir: Optional[Path], jobs: Optional[int], yes: bool) -> None:
+@_index_opt
+def update_cmd(kind: str, repo: Optional[str], db_dir: Optional[Path], jobs: Optional[int], yes: bool,
+               index_url: Optional[str]) -> None:
     """Scrape only releases newer than the newest one in the database (in an empty --db-dir: every
-    release, which asks first)."""
-    _run(kind, repo, _resolve_db_dir(db_dir), None, jobs, only_newer=True, yes=yes)
+    release, which asks first). From an install, the new releases go to the user database, which
+    every command then uses without flags (`vllm-lint db status` says which database is in use)."""
+    _run(kind, repo, _resolve_db_dir(db_dir), None, jobs, only_newer=True, yes=yes, index_url=index_url)
+
+
+@db.command("add")
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", required=True, metavar="VERSION",
+              help="The name lint and -t use for it: a PEP 440 version, e.g. 0.35.0.dev0+g1a2b3c.")
+@click.option("--ref", default=None, metavar="REF",
+              help="A git ref of the checkout at PATH (a tag, branch or commit) [default: the files as they are].")
+@click.option("--db-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Database directory [default: the user database in the user data directory, which every "
+                   "command picks up].")
+def add_cmd(path: Path, name: str, ref: Optional[str], db_dir: Optional[Path]) -> None:
+    """Add a vLLM source tree as a release: a local checkout (at --ref) or an unpacked sdist, under a
+    name of your choosing. `vllm-lint FILES -t NAME` then lints against it."""
+    from vllm_lint.scrape import build as b
+    from vllm_lint.scrape.sources import SourceError, TreeSource
+    from vllm_lint.surface.version import InvalidVersion, Version
+
+    try:
+        Version(name)
+    except InvalidVersion:
+        raise click.BadParameter(f"{name!r} is not a PEP 440 version (e.g. 0.35.0.dev0+g1a2b3c)", param_hint="--name")
+    if db_dir is None:
+        # a development tree never joins a checkout's shipped flag_db/ unless asked
+        from vllm_lint.surface.db import DatabaseError, prepare_user_db, shipped_db_path, user_db_path
+
+        db_dir = user_db_path()
+        try:
+            prepare_user_db(db_dir, shipped_db_path())
+        except (DatabaseError, OSError) as e:
+            _fail(f"cannot prepare the user database at {db_dir}: {e}; pass --db-dir DIR")
+    try:
+        source = TreeSource(path, name, ref)
+    except SourceError as e:
+        _fail(str(e))
+    where = f"{path} at {ref}" if ref else str(path)
+    click.echo(f"adding {where} as vLLM {name} to {db_dir}", err=True)
+    result = b.build(source, None, db_dir, jobs=1, resolved=[name])
+    r = result.releases[0]
+    if not r.ok:
+        _fail(f"{where}: {r.reason}", EXIT_FAILED)
+    if result.index and result.index != "compiled":
+        _fail(result.index, EXIT_FAILED)
+    click.echo(f"vLLM {name} written to {r.path} in {result.seconds:.1f}s; lint with -t {name}", err=True)
 
 
 @db.command("cache")
@@ -242,8 +309,8 @@ def cache_cmd(prune: bool, max_size: Optional[int]) -> None:
     if prune or max_size is not None:
         limit = 0 if prune else max(0, max_size) * 10**6
         removed = prune_archives(folder, limit)
-        if prune and (root / "pypi-vllm.json").is_file():
-            (root / "pypi-vllm.json").unlink()
+        for cached in root.glob("pypi-vllm*.json") if prune and root.is_dir() else []:
+            cached.unlink()  # PyPI's index and each mirror's
         click.echo(f"removed {removed} archive(s) from {folder}")
     items = _archives(folder)
     total = sum(size for _, size, _ in items)
@@ -263,7 +330,8 @@ if __name__ == "__main__":  # pragma: no cover
               help="Database directory [default: the shipped one].")
 @click.option("--online", is_flag=True, help="Also ask PyPI whether vLLM has releases newer than the database.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def status_cmd(db_path: Optional[str], online: bool, output_format: str) -> None:
+@_index_opt
+def status_cmd(db_path: Optional[str], online: bool, output_format: str, index_url: Optional[str]) -> None:
     """How current the flag database is: its newest release and how many it holds; with --online,
     the vLLM releases on PyPI that it lacks. The database carries no timestamps by design (its
     files are reproducible from vLLM's source), so age is told in releases.
@@ -276,19 +344,35 @@ def status_cmd(db_path: Optional[str], online: bool, output_format: str) -> None
 
     from vllm_lint.surface.db import Database, DatabaseError
 
+    from vllm_lint.surface.db import shipped_db_path, user_additions, user_db_path, user_db_state
+
     try:
         database = Database(Path(db_path) if db_path else None)
     except DatabaseError as e:
         _fail(str(e))
-    info: dict[str, Any] = {"path": str(database.path), "releases": len(database.versions),
-                            "oldest": database.versions[0], "newest": database.newest}
+    user = user_db_path()
+    try:
+        shipped: Optional[Path] = shipped_db_path()
+    except DatabaseError:
+        shipped = None
+    if db_path:
+        which = "given" if not os.environ.get("VLLM_LINT_DB") == db_path else "VLLM_LINT_DB"
+    elif database.base is not None:
+        which = "user"
+    else:
+        which = "shipped"
+    info: dict[str, Any] = {"path": str(database.path), "which": which, "releases": len(database.versions),
+                            "oldest": database.versions[0], "newest": database.newest,
+                            "adds": user_additions(database),
+                            "user_database": str(user),
+                            "user_database_state": user_db_state(user, shipped) if shipped else "absent"}
     newer: list[dict[str, Any]] = []
     if online:
         import requests
 
         from vllm_lint.scrape.sources import PYPI_JSON_URL
 
-        url = os.environ.get("VLLM_LINT_PYPI_URL") or PYPI_JSON_URL
+        url = index_url or PYPI_JSON_URL
         try:
             resp = requests.get(url, timeout=15, headers={"Accept": "application/json"})
             resp.raise_for_status()
@@ -320,13 +404,22 @@ def status_cmd(db_path: Optional[str], online: bool, output_format: str) -> None
         click.echo(_json.dumps(info, indent=2))
     else:
         up = f" (uploaded to PyPI {info['newest_uploaded']})" if info.get("newest_uploaded") else ""
-        click.echo(f"flag database: {info['path']}")
+        said = {"given": "given with --db", "VLLM_LINT_DB": "from VLLM_LINT_DB",
+                "user": "the user database, over the one shipped with vllm-lint",
+                "shipped": "shipped with vllm-lint"}[which]
+        click.echo(f"flag database: {info['path']} ({said})")
         click.echo(f"  {info['releases']} releases, vLLM {info['oldest']} to {info['newest']}{up}")
+        if info["adds"]:
+            click.echo(f"  adds {', '.join(info['adds'])} to the shipped database ({database.base})")
+        state = info["user_database_state"]
+        if which == "shipped" and state in ("stale", "broken"):
+            click.echo(f"  the user database at {user} is {'from an older vllm-lint' if state == 'stale' else 'unreadable'}"
+                       " and is not used; `vllm-lint db update` rebuilds it")
         if online:
             if newer:
                 click.echo(f"  {len(newer)} newer release(s) on PyPI: "
                            + ", ".join(r["version"] + (f" ({r['uploaded']})" if r["uploaded"] else "") for r in newer))
-                click.echo("  run `vllm-lint db update` in a checkout to add them (or upgrade vllm-lint)")
+                click.echo("  run `vllm-lint db update` to add them (from an install: into the user database)")
             else:
                 click.echo("  up to date with PyPI")
         else:

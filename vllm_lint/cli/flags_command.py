@@ -159,7 +159,7 @@ def flags_show(name, output_format, db_path) -> None:
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
 def flags_diff(old, new, output_format, db_path) -> None:
     """Options and environment variables added, removed, renamed, deprecated or changed between two releases."""
-    from ..surface.timeline import describe_change, diff
+    from ..surface.timeline import describe_change, describe_refusal, diff
 
     db = _load_db(db_path)
     d = diff(db, _resolve(db, old), _resolve(db, new))
@@ -181,10 +181,13 @@ def flags_diff(old, new, output_format, db_path) -> None:
     section("Renamed options", [f"{q(a)} -> {q(b)}" for a, b, _ in d.renamed])
     section("Added options", [q(s) for s in d.added])
     section("Newly deprecated options", [q(s) for s in d.deprecated])
+    section("Newly deprecated values", [f"{q(o)} {q(v)}" + (f" -> {q(su)}" if su else "")
+                                        for o, v, su in d.deprecated_values])
     section("Changed options", [f"{q(o)}: {describe_change(w, a, b)}" for o, w, a, b in d.changed])
     section("Removed environment variables", [q(s) for s in d.env_removed])
     section("Renamed environment variables", [f"{q(a)} -> {q(b)}" for a, b, _ in d.env_renamed])
     section("Added environment variables", [q(s) for s in d.env_added])
     section("Newly deprecated environment variables", [q(s) for s in d.env_deprecated])
     section("Changed environment variables", [f"{q(o)}: {describe_change(w, a, b)}" for o, w, a, b in d.env_changed])
+    section("Environment variables refused at start", [f"{q(n)}: {describe_refusal(e)}" for n, e in d.env_refused])
     click.echo("\n".join(out))

@@ -384,3 +384,25 @@ def _whole_line(data: bytes, e: Edit) -> Edit:
     if start < e.span.start and not data[start:e.span.start].strip(b" \t"):
         return Edit(Span(start, e.span.end), "")
     return e
+
+
+def value_edits(ctx: LintContext, arg: ParsedArg, old: str, new: str) -> Optional[list[Edit]]:
+    """Replace the value ``old`` of a single-valued argument by ``new``, only where the bytes that
+    spell it are ``old`` verbatim (an argv word or the ``=value`` part of one, a YAML / keyword
+    value, quotes kept); None where that cannot be done byte-exactly."""
+    raw = old.encode()
+    if arg.keyed is not None:
+        span = arg.keyed.value_text_span or arg.keyed.value_span
+        if span is not None and ctx.data[span.start:span.end] == raw:
+            return [Edit(span, new)]
+        return None
+    words = arg.value_tokens or (arg.tokens if arg.inline_value else [])
+    if len(words) != 1:
+        return None
+    tok = words[0]
+    if tok.text_span is None or not (tok.text == old or tok.text.endswith("=" + old)):
+        return None
+    span = Span(tok.text_span.end - len(raw), tok.text_span.end)
+    if ctx.data[span.start:span.end] != raw:
+        return None
+    return [Edit(span, new)]

@@ -27,7 +27,9 @@ vllm serve m --dtype fp16 --max-num-seqs 256.5
 `VL105 invalid value 'fp16' for --dtype at vLLM 0.27.1: expected one of auto, bfloat16, float, float16, float32, half`
 
 ## Fix safety
-No automatic fix.
+Safe, only for a choice the release refuses that an earlier release deprecated in favour of
+another value (`deprecated_values` in the release file): the value it names replaces it. No
+automatic fix otherwise.
 
 ## Evidence
 Choices, types and JSON config keys are scraped per release into `flag_db/releases/*.json`. The
@@ -51,10 +53,11 @@ import json
 from typing import Any, Optional
 
 from ..record import lazy_re
-from .base import LintContext, Rule
+from ._status import value_edits
+from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL105", name="invalid-value", summary="value the target release rejects",
-            severity="error")
+            severity="error", fix="safe")
 
 _SIZE = lazy_re(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 
@@ -433,6 +436,7 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
         if opt is None or arg.positional or arg.value_opaque:
             continue
         problem = None
+        fix = None
         severity = "error"
         value = arg.value
         if arg.json_path is not None:
@@ -477,6 +481,8 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         read = f" (read as `{typed}`)" if typed != v else ""
                         problem = (f"invalid value `{v}`{read} for `{arg.written}` at vLLM {ctx.target}: "
                                    f"expected one of {shown}")
+                        if len(values) == 1:
+                            problem, fix = _retired_value(ctx, arg, opt, v, typed, problem)
                         break
                     if typed in opt.choices_vary:
                         # the release picks this option's choices from one of two sets, in an
@@ -512,10 +518,27 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
             elif opt.choices and isinstance(value, (str, int, float)) and not _choice_ok(value, opt.choices, opt.optional):
                 shown = ", ".join(str(c) for c in opt.choices)
                 problem = f"invalid value `{value}` for `{arg.written}` at vLLM {ctx.target}: expected one of {shown}"
+                if isinstance(value, str):
+                    problem, fix = _retired_value(ctx, arg, opt, value, value, problem)
         if problem:
             span = arg.value_tokens[0].span if arg.value_tokens and arg.value_tokens[0].span else arg.report_span
             if arg.keyed is not None and arg.keyed.value_span is not None:
                 span = arg.keyed.value_span
             if severity == "error":
                 reported.add(opt.name)
-            yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity)
+            yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity, fix=fix)
+
+
+def _retired_value(ctx: LintContext, arg, opt, written: str, typed: str, problem: str) -> tuple[str, Optional[Fix]]:
+    """A refused choice that an earlier release deprecated in favour of another value: the
+    message names the successor, and the fix puts it in (byte-exact, where it is a choice here)."""
+    found = ctx.db.deprecated_value(opt.name, typed, ctx.target)
+    if found is None:
+        return problem, None
+    last, succ = found
+    problem += f" (`{typed}` was deprecated at vLLM {last}"
+    if not succ or succ not in opt.choices:
+        return problem + ")", None
+    problem += f" in favour of `{succ}`)"
+    edits = value_edits(ctx, arg, written, succ)
+    return problem, Fix(edits, "safe", f"Replace `{written}` with `{succ}`") if edits else None

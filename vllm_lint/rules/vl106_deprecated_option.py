@@ -1,28 +1,34 @@
 """## What it does
 Finds options that the target release still accepts but has deprecated, and names the
-replacement when vLLM names one.
+replacement when vLLM names one. Also finds a deprecated *value* of an option that is not
+deprecated itself (0.34.0's `--all2all-backend mori_high_throughput`, in favour of `mori`).
 
 ## Why is this bad?
-Deprecated options are removed a few releases later (often without further notice in the release
-notes); moving now keeps the next upgrade quiet.
+Deprecated options and values are removed a few releases later (often without further notice in
+the release notes); moving now keeps the next upgrade quiet.
 
 ## Example
 ```bash
 vllm serve m --guided-decoding-backend xgrammar     # at 0.11.0
+vllm serve m --all2all-backend mori_low_latency     # at 0.34.0
 ```
 `VL106 --guided-decoding-backend is deprecated at vLLM 0.11.0; use --structured-outputs-config.backend`
+`VL106 value mori_low_latency of --all2all-backend is deprecated at vLLM 0.34.0; use mori`
 
 ## Fix safety
 Safe rename where the successor takes the same value (vLLM's own deprecation names it, or the
-curated overlay marks it safe); unsafe otherwise.
+curated overlay marks it safe); unsafe otherwise. A deprecated value is replaced by the successor
+value vLLM names (safe), where the value is written verbatim.
 
 ## Evidence
 Deprecation is scraped per release: argparse `deprecated=True` (0.9-0.16), `[DEPRECATED]` help
-text, deprecation message constants and field docstrings (0.17+).
+text, deprecation message constants and field docstrings (0.17+). Deprecated values come from the
+list of values in the field's docstring (an item that says the value is deprecated, and the value
+it says to use): `deprecated_values` in the release file.
 """
 
 from ..argv import spell_like
-from ._status import rename_edits, target_accepts
+from ._status import rename_edits, target_accepts, value_edits
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL106", name="deprecated-option", summary="option deprecated at the target release",
@@ -33,22 +39,55 @@ RULE = Rule(code="VL106", name="deprecated-option", summary="option deprecated a
 def check(ctx: LintContext):
     for arg in ctx.args:
         opt = arg.option
-        if opt is None or arg.positional or not opt.deprecated:
+        if opt is None or arg.positional:
             continue
-        written_base = arg.resolved_string or opt.name
-        ov = ctx.db.option_overlay(written_base) or ctx.db.option_overlay(opt.name) or {}
-        # the curated overlay wins, also when it says there is no successor
-        succ = ov["successor"] if "successor" in ov else opt.deprecated.get("successor")
-        safe = bool(ov.get("safe")) if ov else True
-        msg = f"`{arg.written}` is deprecated at vLLM {ctx.target}"
-        fix = None
-        if succ and target_accepts(ctx, succ):
-            msg += f"; use `{spell_like(succ, arg) if arg.style == 'config' else succ}`"
-            if ov.get("note"):
-                msg += f" ({ov['note']})"
-            edits = rename_edits(arg, succ)
-            if edits:
-                fix = Fix(edits, "safe" if safe else "unsafe", f"Replace with `{succ}`")
-        elif ov.get("note"):
-            msg += f": {ov['note']}"
-        yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=opt.name)
+        if opt.deprecated:
+            yield _deprecated_option(ctx, arg, opt)
+        elif opt.deprecated_values:
+            found = _deprecated_value(ctx, arg, opt)
+            if found is not None:
+                yield found
+
+
+def _deprecated_option(ctx: LintContext, arg, opt):
+    written_base = arg.resolved_string or opt.name
+    ov = ctx.db.option_overlay(written_base) or ctx.db.option_overlay(opt.name) or {}
+    # the curated overlay wins, also when it says there is no successor
+    succ = ov["successor"] if "successor" in ov else opt.deprecated.get("successor")
+    safe = bool(ov.get("safe")) if ov else True
+    msg = f"`{arg.written}` is deprecated at vLLM {ctx.target}"
+    fix = None
+    if succ and target_accepts(ctx, succ):
+        msg += f"; use `{spell_like(succ, arg) if arg.style == 'config' else succ}`"
+        if ov.get("note"):
+            msg += f" ({ov['note']})"
+        edits = rename_edits(arg, succ)
+        if edits:
+            fix = Fix(edits, "safe" if safe else "unsafe", f"Replace with `{succ}`")
+    elif ov.get("note"):
+        msg += f": {ov['note']}"
+    return ctx.diag(RULE, msg, arg.report_span, fix=fix, option=opt.name)
+
+
+def _deprecated_value(ctx: LintContext, arg, opt):
+    """A value the target release lists among the option's choices and marks deprecated."""
+    if arg.value_opaque or arg.json_path is not None or not isinstance(arg.value, str):
+        return None
+    if arg.style == "argv" and not opt.takes_value(arg.resolved_string or arg.written):
+        return None
+    typed = opt.as_typed(arg.value)
+    entry = opt.deprecated_values.get(typed)
+    if entry is None:
+        return None
+    succ = entry.get("successor")
+    msg = f"value `{arg.value}` of `{arg.written}` is deprecated at vLLM {ctx.target}"
+    fix = None
+    if succ and opt.choices and succ in opt.choices:
+        msg += f"; use `{succ}`"
+        edits = value_edits(ctx, arg, arg.value, succ)
+        if edits:
+            fix = Fix(edits, "safe", f"Replace `{arg.value}` with `{succ}`")
+    span = arg.value_tokens[0].span if arg.value_tokens and arg.value_tokens[0].span else arg.report_span
+    if arg.keyed is not None and arg.keyed.value_span is not None:
+        span = arg.keyed.value_span
+    return ctx.diag(RULE, msg, span, fix=fix, option=opt.name)

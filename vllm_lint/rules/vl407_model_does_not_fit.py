@@ -36,9 +36,16 @@ the product's memory as its upper bound in GiB. vLLM 0.33.0 `vllm/v1/core/kv_cac
 `vllm/v1/worker/gpu_worker.py` (the KV budget is `gpu_memory_utilization x total` minus what
 profiling measured), `--cpu-offload-gb` (per GPU). Silent when anything is unknown: the model, its
 format (GGUF, GPTQ without bits), the product (an A100 without its size), or the layout.
+From 0.34.0 `--gpu-memory-utilization` has no constant default: vLLM decides it at start (1.0 with
+the extensible KV cache it enables on CUDA and ROCm, 0.92 without; `vllm/config/cache.py`
+`resolved_gpu_memory_utilization`). An unset utilization is that number for the launch's GPU
+(`knowledge/computed_defaults.py`, the larger where the driver decides); where it cannot be told
+(`--kv-cache-memory-bytes` set, an unknown platform), the rule says so with `--verbose` and stays
+silent.
 """
 
 from ..knowledge import hardware
+from ..knowledge.computed_defaults import effective_default
 from ..knowledge.layout import as_float, human_int, layout, model_facts
 from ..knowledge.params import BYTES_PER_PARAM
 from .base import LintContext, Rule
@@ -134,9 +141,18 @@ def check(ctx: LintContext):
     gmu = lay.gmu.value if lay.gmu.present else None
     if lay.gmu.present and not lay.gmu.known:
         return
+    gmu_from = ""
     if gmu is None:
-        opt = ctx.surface.lookup("--gpu-memory-utilization")
-        gmu = as_float(opt.default) if opt is not None else None
+        opt = ctx.surface.by_dest.get("gpu_memory_utilization")
+        if opt is not None and opt.default is not None and not opt.default_computed:
+            gmu = as_float(opt.default)
+        else:
+            # 0.34.0+: no constant default, decided at start from the device (knowledge/computed_defaults)
+            gmu, why = effective_default(ctx, lay, "gpu_memory_utilization", g.product)
+            if gmu is None:
+                ctx.skip(RULE, f"could not decide the GPU memory utilization: {why}")
+                return
+            gmu_from = f" (--gpu-memory-utilization {why})"
     if not gmu or gmu <= 0 or gmu > 1:
         return
     offload, known = _arg_value(lay, "cpu_offload_gb")
@@ -149,7 +165,7 @@ def check(ctx: LintContext):
     weights = facts.params_total * BYTES_PER_PARAM[fmt] / shards
     budget = mem * _GIB * gmu + offload_gib * _GIB
     gib = f"{weights / _GIB:.1f} GiB"
-    have = f"{mem} GiB x {gmu:g}" + (f" + {offload_gib:g} GiB offloaded" if offload_gib else "")
+    have = f"{mem} GiB x {gmu:g}" + (f" + {offload_gib:g} GiB offloaded" if offload_gib else "") + gmu_from
     layout_txt = f"tp={lay.tp.value}" + (f", pp={lay.pp.value}" if lay.pp.value > 1 else "")
     count = f"{facts.params_total / 1e9:.0f}B{'+' if facts.params_lower_bound else ''} parameters"
     span = lay.model.span or (lay.tp.span if lay.tp.present else None)

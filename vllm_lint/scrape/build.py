@@ -213,18 +213,17 @@ def build(
 
 
 def db_versions(db_dir: Union[str, Path]) -> list[str]:
-    """Versions that have a release file, oldest first."""
-    out = []
-    for p in (Path(db_dir) / "releases").glob("*.json"):
-        try:
-            out.append((Version(p.stem), p.stem))
-        except InvalidVersion:
-            continue
-    return [v for _, v in sorted(out)]
+    """Versions that have a release file, oldest first (a user database's include the shipped
+    database's under it)."""
+    from vllm_lint.surface.db import database_base, release_files
+
+    return [p.stem for _, p in release_files(Path(db_dir), database_base(Path(db_dir)))]
 
 
 def newer_versions(source: Any, db_dir: Union[str, Path]) -> list[str]:
-    have = db_versions(db_dir)
+    # a source tree added under a development name (`db add`: 0.35.0.dev0+g1a2b3c) is no release:
+    # the newest release decides what is new
+    have = [v for v in db_versions(db_dir) if not (Version(v).is_devrelease or Version(v).local)]
     if not have:
         return select_versions(source.versions(), None)
     newest = Version(have[-1])

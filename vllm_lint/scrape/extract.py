@@ -25,6 +25,7 @@ import libcst as cst
 
 from .argparse_calls import Interpreter, KwargsModel, ParserObj, RecordedAction
 from .env_reads import build_reads, config_env_deprecations, runtime_reads
+from .env_refusals import env_refusals
 from .envs import extract_env
 from .field_checks import pydantic_facts, validator_rewrites
 from .jsonify import to_json
@@ -177,6 +178,54 @@ def successor_in(text: str, accepted: set[str], own: set[str]) -> Optional[str]:
     return None
 
 
+#: one item of a help text's list of values: ``- "mori": ...`` / ``* `auto`: ...``
+_VALUE_ITEM_RE = re.compile(r"^(?P<indent>[ \t]*)[-*][ \t]+[\"'`]{1,2}(?P<value>[^\"'`\s]+)[\"'`]{1,2}[ \t]*:")
+_VALUE_SUCCESSOR_RE = re.compile(
+    r"\b(?:[Uu]se|in favou?r of|replaced by|superseded by)\s+(?:the\s+)?[\"'`]{1,2}([^\"'`\s]+)[\"'`]{1,2}")
+
+
+def value_deprecations(text: str, choices: Optional[list]) -> tuple[dict[str, dict], str]:
+    """The choices a help text's list of values marks deprecated, and the text without those items.
+
+    vLLM documents a ``Literal`` field's values as a bulleted list in the field's docstring (the
+    help); an item that says the value is deprecated (0.34's ``--all2all-backend``:
+    ``- "mori_high_throughput": ... (deprecated; use "mori")``) deprecates that value, not the
+    option. ``successor`` is the value the item names after "use" / "in favour of" where it is a
+    choice too, else None. The rest of the text decides whether the option itself is deprecated."""
+    if not text or not choices:
+        return {}, text
+    values = {c for c in choices if isinstance(c, str)}
+    lines = text.splitlines()
+    items: list[tuple[int, int, str]] = []  # (first line, end line, value)
+    i = 0
+    while i < len(lines):
+        m = _VALUE_ITEM_RE.match(lines[i])
+        if m is None or m.group("value") not in values:
+            i += 1
+            continue
+        indent = len(m.group("indent").expandtabs())
+        j = i + 1
+        # the item runs on over the lines indented deeper than its bullet
+        while j < len(lines) and lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) > indent \
+                and not _VALUE_ITEM_RE.match(lines[j]):
+            j += 1
+        items.append((i, j, m.group("value")))
+        i = j
+    found: dict[str, dict] = {}
+    drop: set[int] = set()
+    for start, end, value in items:
+        body = " ".join(line.strip() for line in lines[start:end])
+        if not is_deprecated_text(body):
+            continue
+        succ = next((m.group(1) for m in _VALUE_SUCCESSOR_RE.finditer(body)
+                     if m.group(1) in values and m.group(1) != value), None)
+        found[value] = {"successor": succ}
+        drop.update(range(start, end))
+    if not found:
+        return {}, text
+    return dict(sorted(found.items())), "\n".join(line for n, line in enumerate(lines) if n not in drop)
+
+
 # --------------------------------------------------------------------------- extractor
 
 
@@ -307,6 +356,9 @@ class _Extractor:
             "build_env": build_reads(self.p.tree),
             "serve_checks": serve_checks(self.p, options),
         }
+        refused = env_refusals(self.p.tree, accepted, env)
+        if refused:  # only where start-up refuses some variables (0.34+)
+            rec["env_refused"] = refused
         # round-trip through JSON so the record is plain data with sorted keys
         return json.loads(json.dumps(rec, sort_keys=True))
 
@@ -453,6 +505,7 @@ class _Extractor:
             hidden = sorted(set(hidden) | set(strings))
         # deprecation
         dep_how = None
+        value_deps: dict[str, dict] = {}
         dep_text = help_text if isinstance(help_text, str) else ""
         doc = kw.get("__doc__") if isinstance(kw.get("__doc__"), str) else ""
         if kw.get("deprecated") is True:
@@ -460,8 +513,12 @@ class _Extractor:
         elif isinstance(action, ClassInfo) and "deprecat" in action.name.lower():
             dep_how = "action"
             dep_text = dep_text + " " + _class_text(action)
-        elif is_deprecated_text(dep_text):
-            dep_how = "docstring" if doc and dep_text.startswith(doc) and is_deprecated_text(doc) else "help"
+        else:
+            # deprecated values of a listed set are the values' facts, not the option's
+            value_deps, dep_text = value_deprecations(dep_text, choices_json)
+            doc = value_deprecations(doc, choices_json)[1]
+            if is_deprecated_text(dep_text):
+                dep_how = "docstring" if doc and dep_text.startswith(doc) and is_deprecated_text(doc) else "help"
         group = a.group
         field = kw.get("__field__") if isinstance(kw.get("__field__"), str) else None
         rec = {
@@ -489,6 +546,8 @@ class _Extractor:
             rec["transform"] = transform  # only where the type rewrites the word: most have none
         if self.kvs_fallback and wraps_json_loads(kw.get("type")):
             rec["kvs_fallback"] = True
+        if value_deps:
+            rec["deprecated_values"] = value_deps  # only where the help marks values: most have none
         if kw.get("__choices_vary__") and choices_json:
             rec["choices_vary"] = [c for c in choices_json if c in kw["__choices_vary__"]]
         return rec

@@ -48,6 +48,9 @@ GITHUB_REPO = "vllm-project/vllm"
 MAX_MEMBER_BYTES = 8 * 1024 * 1024
 #: Largest total of member bytes read from one archive.
 MAX_TOTAL_BYTES = 160 * 1024 * 1024
+#: Largest download when the index declares no size (a vLLM sdist is ~50 MB, a wheel ~400 MB);
+#: where it declares one, the download stops past that size.
+MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024
 
 USER_AGENT = "vllm-lint (flag database builder; +https://github.com/vllm-project)"
 
@@ -224,80 +227,176 @@ def _read_members(
 
 
 def read_tar(
-    data_or_path: bytes | str | os.PathLike,
+    data_or_path: Any,
     archive: str = "archive",
     want: Callable[[str], bool] = wanted,
     max_member: int = MAX_MEMBER_BYTES,
     max_total: int = MAX_TOTAL_BYTES,
+    max_inflated: Optional[int] = None,
 ) -> DictTree:
-    """Read the wanted members of a (compressed) tar archive into a DictTree."""
+    """Read the wanted members of a (compressed) tar archive into a DictTree.
+
+    The archive is read as a stream, never inflated as a whole: a gzip archive through
+    :class:`_BoundedGunzip`, which stops at ``max_inflated`` bytes (default
+    :data:`MAX_INFLATED_BYTES`) however small the archive; every member's limit applies while
+    it is read. Memory stays at the wanted members plus one buffer."""
+    cap = MAX_INFLATED_BYTES if max_inflated is None else max_inflated
     try:
         if isinstance(data_or_path, (bytes, bytearray)):
-            raw = bytes(data_or_path)
+            fh: Any = io.BytesIO(bytes(data_or_path))
+        elif hasattr(data_or_path, "read"):
+            fh = _Unclosed(data_or_path)  # an open file of the caller's, at its start
         else:
-            with open(os.fspath(data_or_path), "rb") as fh:
-                raw = fh.read()
-        if raw[:2] == b"\x1f\x8b":
-            # Inflating in one go and parsing the tar from memory is ~3x faster than tarfile's
-            # gzip stream (whose header reads seek through GzipFile); bounded against bombs.
-            raw = _gunzip(raw, archive)
-        tf = tarfile.open(fileobj=io.BytesIO(raw), mode="r:*")
-    except (tarfile.TarError, OSError, EOFError, zlib_error()) as e:
+            fh = open(os.fspath(data_or_path), "rb")
+    except OSError as e:
         raise ArchiveError(f"{archive}: not a readable tar archive ({e})") from None
-
-    def entries() -> Iterator[tuple[str, str, int, Callable[[], Optional[bytes]]]]:
-        for m in tf:
-            if m.isreg():
-                kind = "file"
-            elif m.isdir():
-                kind = "dir"
-            elif m.issym() or m.islnk():
-                kind = "link"
+    with fh:
+        head = fh.read(2)
+        fh.seek(0)
+        try:
+            if head == b"\x1f\x8b":
+                tf = tarfile.open(fileobj=_BoundedGunzip(fh, cap, archive), mode="r|")
             else:
-                kind = "other"
+                tf = tarfile.open(fileobj=_BoundedRaw(fh, cap, archive), mode="r|*")
+        except (tarfile.TarError, OSError, EOFError, zlib_error()) as e:
+            raise ArchiveError(f"{archive}: not a readable tar archive ({e})") from None
 
-            def reader(m: tarfile.TarInfo = m) -> Optional[bytes]:
-                f = tf.extractfile(m)
-                if f is None:
-                    return None
-                return f.read(max_member + 1)
+        def entries() -> Iterator[tuple[str, str, int, Callable[[], Optional[bytes]]]]:
+            for m in tf:
+                if m.isreg():
+                    kind = "file"
+                elif m.isdir():
+                    kind = "dir"
+                elif m.issym() or m.islnk():
+                    kind = "link"
+                else:
+                    kind = "other"
 
-            yield m.name, kind, m.size, reader
+                def reader(m: tarfile.TarInfo = m) -> Optional[bytes]:
+                    f = tf.extractfile(m)  # in stream mode: only the current member, read once
+                    if f is None:
+                        return None
+                    return f.read(max_member + 1)
 
-    try:
-        with tf:
-            return _read_members(entries(), archive, want, max_member, max_total)
-    except (tarfile.TarError, EOFError, OSError, zlib_error()) as e:
-        raise ArchiveError(f"{archive}: corrupt tar archive ({e})") from None
+                yield m.name, kind, m.size, reader
+
+        try:
+            with tf:
+                return _read_members(entries(), archive, want, max_member, max_total)
+        except (tarfile.TarError, EOFError, OSError, zlib_error()) as e:
+            raise ArchiveError(f"{archive}: corrupt tar archive ({e})") from None
 
 
-#: Largest inflated size of a gzip-compressed tar (vLLM 0.33.0's sdist inflates to ~150 MB).
+class _Unclosed:
+    """A caller's open binary file, usable in ``with`` without closing it."""
+
+    def __init__(self, fh: Any) -> None:
+        self.fh = fh
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pass
+
+    def read(self, n: int = -1) -> bytes:
+        return self.fh.read(n)
+
+    def seek(self, pos: int, whence: int = 0) -> int:
+        return self.fh.seek(pos, whence)
+
+
+#: Largest inflated size of a tar archive (vLLM 0.34.0's sdist inflates to ~170 MB); reading
+#: stops there, so a small archive that inflates without end costs time up to it, never memory.
 MAX_INFLATED_BYTES = 1536 * 1024 * 1024
 
 
-def _gunzip(raw: bytes, archive: str) -> bytes:
-    import zlib
+class _BoundedGunzip(io.RawIOBase):
+    """A read-only stream of a gzip file's inflated bytes (concatenated members included) that
+    raises :class:`ArchiveError` once more than ``cap`` bytes came out."""
 
-    out = []
-    size = 0
-    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    data = raw
-    while True:
-        chunk = d.decompress(data, MAX_INFLATED_BYTES - size + 1)
-        size += len(chunk)
-        out.append(chunk)
-        if size > MAX_INFLATED_BYTES:
-            raise ArchiveError(f"{archive}: inflates to more than {MAX_INFLATED_BYTES} bytes")
-        if d.unconsumed_tail:
-            data = d.unconsumed_tail
-            continue
-        if not d.eof:
-            raise ArchiveError(f"{archive}: truncated gzip stream")
-        if d.unused_data[:2] == b"\x1f\x8b":  # concatenated gzip members
-            data = d.unused_data
-            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            continue
-        return b"".join(out)
+    CHUNK = 1 << 20
+
+    def __init__(self, raw: Any, cap: int, archive: str) -> None:
+        import zlib
+
+        self._zlib = zlib
+        self.raw = raw
+        self.cap = cap
+        self.archive = archive
+        self.out = 0
+        self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self._buf = bytearray()
+        self._pending = b""  # compressed input not yet given to the decompressor
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def _fill(self, want: int) -> None:
+        while len(self._buf) < want and not self._eof:
+            if self._d.eof:
+                rest = self._d.unused_data or self.raw.read(self.CHUNK)
+                if rest[:2] != b"\x1f\x8b":  # no further gzip member (or padding): the end
+                    self._eof = True
+                    break
+                self._d = self._zlib.decompressobj(16 + self._zlib.MAX_WBITS)  # concatenated members
+                self._pending = rest
+                continue
+            data = self._pending or self.raw.read(self.CHUNK)
+            if not data:
+                raise ArchiveError(f"{self.archive}: truncated gzip stream")
+            chunk = self._d.decompress(data, max(want - len(self._buf), self.CHUNK))
+            self._pending = self._d.unconsumed_tail
+            self.out += len(chunk)
+            if self.out > self.cap:
+                raise ArchiveError(f"{self.archive}: inflates to more than {self.cap} bytes")
+            self._buf += chunk
+
+    def read(self, n: int = -1) -> bytes:
+        if n is None or n < 0:
+            chunks = []
+            while True:
+                part = self.read(self.CHUNK)
+                if not part:
+                    return b"".join(chunks)
+                chunks.append(part)
+        self._fill(n)
+        data = bytes(self._buf[:n])
+        del self._buf[:n]
+        return data
+
+    def readinto(self, b: Any) -> int:
+        data = self.read(len(b))
+        b[:len(data)] = data
+        return len(data)
+
+
+class _BoundedRaw(io.RawIOBase):
+    """A read-only stream over ``raw`` that raises :class:`ArchiveError` past ``cap`` bytes (an
+    uncompressed tar, or one tarfile decompresses itself: the cap is then on compressed bytes
+    and the member limits bound what is kept)."""
+
+    def __init__(self, raw: Any, cap: int, archive: str) -> None:
+        self.raw = raw
+        self.cap = cap
+        self.archive = archive
+        self.out = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.raw.read(n)
+        self.out += len(data)
+        if self.out > self.cap:
+            raise ArchiveError(f"{self.archive}: larger than {self.cap} bytes")
+        return data
+
+    def readinto(self, b: Any) -> int:
+        data = self.read(len(b))
+        b[:len(data)] = data
+        return len(data)
 
 
 def zlib_error() -> type[BaseException]:
@@ -488,7 +587,10 @@ class PyPISource:
 
     # -- index ---------------------------------------------------------------------------
     def _index_cache(self) -> Path:
-        return self.cache_dir / "pypi-vllm.json"
+        if self.url == PYPI_JSON_URL:
+            return self.cache_dir / "pypi-vllm.json"
+        # another index (a mirror) has its own copy: one index's answer never stands in for another's
+        return self.cache_dir / f"pypi-vllm-{hashlib.sha256(self.url.encode()).hexdigest()[:12]}.json"
 
     def releases(self) -> dict[str, list[dict[str, Any]]]:
         if self._releases is None:
@@ -587,15 +689,28 @@ class PyPISource:
         resp = self.http.get(url, stream=True)
         fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=filename + ".", suffix=".part")
         h = hashlib.sha256()
+        declared = size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None
+        cap = MAX_DOWNLOAD_BYTES if declared is None else declared
+        received = 0
         try:
             with os.fdopen(fd, "wb") as fh:
                 try:
                     for chunk in resp.iter_content(chunk_size=1 << 20):
                         if chunk:
+                            received += len(chunk)
+                            if received > cap:
+                                raise IntegrityError(
+                                    f"{filename}: larger than the {cap} bytes "
+                                    + ("the index declares" if declared is not None else "a release archive may be")
+                                    + "; download stopped, file discarded")
                             h.update(chunk)
                             fh.write(chunk)
+                except IntegrityError:
+                    raise
                 except Exception as e:  # connection dropped mid-body
                     raise NetworkError(f"download of {filename} interrupted: {_short_exc(e)}") from None
+            if declared is not None and received != declared:
+                raise IntegrityError(f"{filename}: {received} bytes, the index declares {declared}; file discarded")
             got = h.hexdigest()
             if got != expected:
                 raise IntegrityError(f"{filename}: sha256 mismatch (expected {expected[:16]}..., got {got[:16]}...); file discarded")
@@ -695,15 +810,19 @@ class GitHubSource(_TagSource):
         tag = self._tag_for(version)
         url = f"{self.api}/repos/{self.repo}/tarball/{urllib.parse.quote(tag)}"
         resp = self.http.get(url, stream=True)
-        try:
-            buf = io.BytesIO()
-            for chunk in resp.iter_content(chunk_size=1 << 20):
-                buf.write(chunk)
-                if buf.tell() > 1024 * 1024 * 1024:
-                    raise ArchiveError(f"{url}: tarball larger than 1 GB")
-        finally:
-            resp.close()
-        tree = read_tar(buf.getvalue(), f"{self.repo}@{tag}")
+        # spooled to a temporary file, never held whole in memory, then read as a stream
+        with tempfile.TemporaryFile() as buf:
+            try:
+                size = 0
+                for chunk in resp.iter_content(chunk_size=1 << 20):
+                    size += len(chunk)
+                    if size > MAX_DOWNLOAD_BYTES:
+                        raise ArchiveError(f"{url}: tarball larger than {MAX_DOWNLOAD_BYTES} bytes")
+                    buf.write(chunk)
+            finally:
+                resp.close()
+            buf.seek(0)
+            tree = read_tar(buf, f"{self.repo}@{tag}")
         return tree, {"kind": "github", "repo": self.repo, "ref": tag}
 
 
@@ -787,6 +906,63 @@ class GitSource(_TagSource):
     def fetch(self, version: str) -> tuple[GitTree, dict[str, Any]]:
         tag = self._tag_for(version)
         return GitTree(self.repo, tag), {"kind": "git", "ref": tag}
+
+
+def read_directory(root: str | os.PathLike, want: Callable[[str], bool] = wanted,
+                   max_member: int = MAX_MEMBER_BYTES, max_total: int = MAX_TOTAL_BYTES) -> DictTree:
+    """The wanted files of an unpacked source tree (a vLLM checkout's working tree, an unpacked
+    sdist) into a DictTree, with the archive limits. Symlinks are never followed; ``vllm/`` must be
+    at the root."""
+    base = Path(root)
+    if not (base / "vllm").is_dir() or (base / "vllm").is_symlink():
+        raise ArchiveError(f"{base}: no vllm/ package at its root (a vLLM checkout or an unpacked sdist)")
+    files: dict[str, bytes] = {}
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(base).as_posix()
+        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "__pycache__", "node_modules")
+                             and not os.path.islink(os.path.join(dirpath, d)))
+        for name in sorted(filenames):
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            full = os.path.join(dirpath, name)
+            if os.path.islink(full) or not os.path.isfile(full) or not want(rel):
+                continue
+            size = os.path.getsize(full)
+            if size > max_member:
+                raise ArchiveError(f"{base}: {rel} is {size} bytes (limit {max_member})")
+            total += size
+            if total > max_total:
+                raise ArchiveError(f"{base}: files to read exceed {max_total} bytes")
+            with open(full, "rb") as fh:
+                files[rel] = fh.read(max_member + 1)
+    if not any(p.startswith("vllm/") for p in files):
+        raise ArchiveError(f"{base}: no vllm/*.py sources found")
+    return DictTree(files)
+
+
+class TreeSource:
+    """One source tree named by the user as a release (``db add``): a local vLLM checkout at a git
+    ref, or a directory (a working tree, an unpacked sdist) as it is on disk."""
+
+    kind = "tree"
+
+    def __init__(self, path: str | os.PathLike, name: str, ref: Optional[str] = None):
+        self.path = os.fspath(path)
+        self.name = name
+        self.ref = ref
+        if not os.path.isdir(self.path):
+            raise SourceError(f"{self.path}: not a directory")
+
+    def versions(self) -> list[str]:
+        return [self.name]
+
+    def fetch(self, version: str) -> tuple[Any, dict[str, Any]]:
+        if version != self.name:
+            raise NotFoundError(f"{self.path} is added as {self.name}, not {version}")
+        if self.ref is not None:
+            _run_git(self.path, "rev-parse", "--verify", f"{self.ref}^{{commit}}")  # a one-line error if unknown
+            return GitTree(self.path, self.ref), {"kind": "git", "ref": self.ref}
+        return read_directory(self.path), {"kind": "tree"}
 
 
 def make_source(kind: str, repo: Optional[str] = None, **kw: Any) -> Any:

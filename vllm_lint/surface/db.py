@@ -11,6 +11,7 @@ import bisect
 import gc
 import json
 import os
+import sys
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Optional
@@ -31,9 +32,22 @@ class UnknownVersion(DatabaseError):
 
 
 def default_db_path() -> Path:
+    """The database a command uses without ``--db``: ``VLLM_LINT_DB``; else the user's database
+    (``db update`` from an install writes it, :func:`user_db_path`) where it is current over the
+    shipped one; else the shipped one."""
     override = os.environ.get(DB_ENV_VAR)
     if override:
         return Path(override)
+    shipped = shipped_db_path()
+    user = user_db_path()
+    if user_db_state(user, shipped) == "current":
+        return user
+    return shipped
+
+
+def shipped_db_path() -> Path:
+    """The database that comes with vllm-lint (the package's ``vllm_lint.flag_db``, or ``flag_db/``
+    of a source checkout)."""
     # the package's directory from its import spec: importlib.resources costs ~4 ms of start-up
     import importlib.util
 
@@ -51,6 +65,54 @@ def default_db_path() -> Path:
     from importlib.resources import files
 
     return Path(str(files("vllm_lint.flag_db")))
+
+
+#: the user's database: releases ``db update`` added over the shipped one (``base.json`` names it)
+USER_DB_ENV_VAR = "VLLM_LINT_DATA_DIR"
+BASE_FILE = "base.json"
+
+
+def user_db_path() -> Path:
+    """``<user data dir>/flag_db``: ``$VLLM_LINT_DATA_DIR/flag_db``, else the platform's data
+    directory (``$XDG_DATA_HOME/vllm-lint/flag_db``, ``~/.local/share/vllm-lint/flag_db`` on Linux)."""
+    root = os.environ.get(USER_DB_ENV_VAR)
+    if root:
+        return Path(root) / "flag_db"
+    if os.name == "posix" and not sys.platform.startswith("darwin"):
+        # what platformdirs answers on Linux and the BSDs, without importing it on every start
+        xdg = os.environ.get("XDG_DATA_HOME", "").strip()
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
+        return base / "vllm-lint" / "flag_db"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("vllm-lint")) / "flag_db"
+
+
+def shipped_fingerprint(shipped: Path) -> Optional[str]:
+    """The sha256 of the shipped ``index.json``: a user database is current only over the exact
+    shipped database it was compiled against."""
+    import hashlib
+
+    try:
+        return hashlib.sha256((shipped / "index.json").read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def user_db_state(user: Path, shipped: Path) -> str:
+    """"absent" (no user database), "current" (compiled over this shipped database), "stale"
+    (over another one: vllm-lint was upgraded since; ``db update`` rebuilds it) or "broken"."""
+    base_file = user / BASE_FILE
+    if not base_file.is_file():
+        return "absent"
+    try:
+        with open(base_file, "rb") as f:
+            base = json.loads(f.read())
+    except (OSError, ValueError):
+        return "broken"
+    if not isinstance(base, dict) or not (user / "index.json").is_file():
+        return "broken"
+    return "current" if base.get("shipped_index_sha256") == shipped_fingerprint(shipped) else "stale"
 
 
 def _checkout_db() -> Path:
@@ -71,13 +133,14 @@ class Option(Record):
 
     __slots__ = ("name", "aliases", "negations", "hidden", "dest", "kind", "type", "optional", "nargs", "choices",
                  "default", "default_computed", "group", "config", "deprecated", "transform",
-                 "kvs_fallback", "class_at_start", "choices_vary")
+                 "kvs_fallback", "class_at_start", "choices_vary", "deprecated_values")
 
     def __init__(self, name: str, aliases: list[str], negations: list[str], hidden: list[str], dest: str, kind: str,
                  type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
                  default_computed: bool, group: Optional[str], config: Optional[str],
                  deprecated: Optional[dict[str, Any]], transform: Optional[list[list[str]]] = None,
-                 kvs_fallback: bool = False, class_at_start: bool = False) -> None:
+                 kvs_fallback: bool = False, class_at_start: bool = False,
+                 deprecated_values: Optional[dict[str, dict[str, Any]]] = None) -> None:
         self.name = name
         self.aliases = aliases
         self.negations = negations
@@ -97,6 +160,8 @@ class Option(Record):
         self.kvs_fallback = kvs_fallback
         self.class_at_start = class_at_start
         self.choices_vary: list[Any] = []
+        #: value -> {"successor": value or None}: choices the release deprecates (flag_db/README.md)
+        self.deprecated_values: dict[str, dict[str, Any]] = dict(deprecated_values or {})
 
     @property
     def strings(self) -> list[str]:
@@ -127,6 +192,7 @@ class Option(Record):
         o.kvs_fallback = bool(get("kvs_fallback"))
         o.class_at_start = bool(get("class_at_start"))
         o.choices_vary = list(get("choices_vary") or [])
+        o.deprecated_values = dict(get("deprecated_values") or {})
         return o
 
     def as_typed(self, word: str) -> str:
@@ -173,6 +239,8 @@ class Surface:
         for opt in self.options:
             self.by_dest.setdefault(opt.dest, opt)
         self.env: dict[str, dict[str, Any]] = record.get("env", {}) or {}
+        #: VLLM_* names whose presence makes start-up raise (``env_refused``, 0.34+; flag_db/README.md)
+        self.env_refused: dict[str, dict[str, Any]] = record.get("env_refused", {}) or {}
         self.build_env: frozenset[str] = frozenset(record.get("build_env", []) or [])
         self.engine_args: dict[str, dict[str, Any]] = record.get("engine_args", {}) or {}
         self.async_engine_args: list[str] = record.get("async_engine_args", []) or []
@@ -383,12 +451,14 @@ class Surface:
 def _check_release(rec: dict[str, Any]) -> None:
     """The container shapes a release record must have (flag_db/README.md)."""
     for key, typ in (("options", list), ("positionals", list), ("llm_params", list), ("async_engine_args", list),
-                     ("env", dict), ("engine_args", dict), ("json_configs", dict)):
+                     ("env", dict), ("engine_args", dict), ("json_configs", dict), ("env_refused", dict)):
         v = rec.get(key)
         if v is not None and not isinstance(v, typ):
             raise TypeError(f"'{key}' is a {type(v).__name__}, not a {typ.__name__}")
     if rec.get("build_env") is not None and not isinstance(rec["build_env"], (list, dict)):
         raise TypeError("'build_env' is neither a list of names nor a table")
+    if not all(isinstance(e, dict) for e in (rec.get("env_refused") or {}).values()):
+        raise TypeError("an 'env_refused' entry is not a table")
     sc = rec.get("serve_checks")  # absent in files built before it was scraped: no checks known
     if sc is not None:
         if not isinstance(sc, dict) or not isinstance(sc.get("entries"), list) \
@@ -405,6 +475,9 @@ def _check_release(rec: dict[str, Any]) -> None:
         for k in ("aliases", "negations", "hidden"):
             if o.get(k) is not None and not isinstance(o[k], list):
                 raise TypeError(f"option {o['name']}: '{k}' is not a list")
+        dv = o.get("deprecated_values")
+        if dv is not None and not (isinstance(dv, dict) and all(isinstance(e, dict) for e in dv.values())):
+            raise TypeError(f"option {o['name']}: 'deprecated_values' is not a table of value -> {{successor}}")
 
 
 # --------------------------------------------------------------------------- timeline index
@@ -488,23 +561,62 @@ def write_json(path: Path, data: Any) -> bool:
     return write_file_atomic(path, dump_json(data))
 
 
-def release_files(db_dir: Path) -> list[tuple[Version, Path]]:
-    rel = db_dir / "releases"
-    out = []
-    for p in rel.glob("*.json") if rel.is_dir() else []:
-        try:
-            out.append((Version(p.stem), p))
-        except InvalidVersion:
-            continue
-    return sorted(out)
+def prepare_user_db(user: Path, shipped: Path) -> list[str]:
+    """Make ``user`` a user database over ``shipped`` before ``db update`` writes to it: its
+    ``base.json`` names this shipped database, and releases the shipped one now has are removed
+    from it (the shipped files win; vllm-lint was upgraded). Returns the versions removed."""
+    state = user_db_state(user, shipped)
+    (user / "releases").mkdir(parents=True, exist_ok=True)
+    have = {p.stem for p in (shipped / "releases").glob("*.json")}
+    removed = []
+    for p in sorted((user / "releases").glob("*.json")):
+        if p.stem in have:
+            p.unlink()
+            removed.append(p.stem)
+    write_json(user / BASE_FILE, {"schema": 1, "shipped_index_sha256": shipped_fingerprint(shipped)})
+    if state != "current":
+        compile_index(user)  # over this shipped database, even when nothing new lands afterwards
+    return removed
+
+
+def user_additions(db: "Database") -> list[str]:
+    """The releases a user database adds to the shipped one, oldest first ([] for any other)."""
+    if db.base is None:
+        return []
+    return [p.stem for _, p in release_files(db.path)]
+
+
+def release_files(db_dir: Path, base: Optional[Path] = None) -> list[tuple[Version, Path]]:
+    """``(version, file)`` of every release of ``db_dir``, oldest first; with ``base`` (a user
+    database over the shipped one), the base's releases too, ``db_dir``'s file winning."""
+    found: dict[Version, Path] = {}
+    for folder in ([base] if base is not None else []) + [db_dir]:
+        rel = folder / "releases"
+        for p in rel.glob("*.json") if rel.is_dir() else []:
+            try:
+                found[Version(p.stem)] = p
+            except InvalidVersion:
+                continue
+    return sorted(found.items())
+
+
+def database_base(db_dir: Path) -> Optional[Path]:
+    """The shipped database a user database adds releases to (its ``base.json``), or None."""
+    return shipped_db_path() if (db_dir / BASE_FILE).is_file() else None
+
+
+def value_key(option: str, value: Any) -> str:
+    """The index's name for one choice of an option: ``--all2all-backend=mori_high_throughput``."""
+    return f"{option}={value}"
 
 
 def compile_index(db_dir: Path) -> dict[str, Any]:
     """Build ``index.json`` from ``releases/*.json``: every name ever seen and where."""
-    files = release_files(db_dir)
-    versions = [str(v) for v, _ in files]
+    files = release_files(db_dir, database_base(db_dir))
+    versions = [p.stem for _, p in files]
     options: dict[str, list[int]] = {}
     deprecated: dict[str, list[int]] = {}
+    deprecated_values: dict[str, list[int]] = {}
     kinds: dict[str, dict[str, Any]] = {}
     env: dict[str, list[int]] = {}
     build_env: dict[str, list[int]] = {}
@@ -523,6 +635,8 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
             if opt.deprecated:
                 for s in opt.strings:
                     deprecated.setdefault(s, []).append(i)
+            for value in opt.deprecated_values:
+                deprecated_values.setdefault(value_key(opt.name, value), []).append(i)
         for name in rec.get("env", {}) or {}:
             env.setdefault(name, []).append(i)
         for name in rec.get("build_env", []) or []:
@@ -539,6 +653,9 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         "options": {k: _runs(v, versions) for k, v in sorted(options.items())},
         "option_shapes": dict(sorted(kinds.items())),
         "deprecated": {k: _runs(v, versions) for k, v in sorted(deprecated.items())},
+        # "--option=value": where the release deprecates that choice (absent when none does)
+        **({"deprecated_values": {k: _runs(v, versions) for k, v in sorted(deprecated_values.items())}}
+           if deprecated_values else {}),
         "env": {k: _runs(v, versions) for k, v in sorted(env.items())},
         "build_env": {k: _runs(v, versions) for k, v in sorted(build_env.items())},
         "engine_args": {k: _runs(v, versions) for k, v in sorted(engine.items())},
@@ -572,6 +689,8 @@ class History(Record):
 class Database:
     def __init__(self, path: Optional[Path] = None):
         self.path = Path(path) if path else default_db_path()
+        #: a user database holds only the releases it adds; the rest are the shipped database's
+        self.base: Optional[Path] = database_base(self.path)
         index_path = self.path / "index.json"
         if not index_path.exists():
             raise DatabaseError(f"{index_path}: no flag database index (run `vllm-lint db build`)")
@@ -591,8 +710,13 @@ class Database:
         self._overlay: Optional[dict[str, Any]] = None
 
     # ---- versions
-    @property
+    @cached_property
     def newest(self) -> str:
+        """The newest release: a source tree added under a development or local name (``db add``:
+        ``0.35.0.dev0+g1a2b3c``) is used when named (``-t``), never as the default."""
+        for v, pv in zip(reversed(self.versions), reversed(self._parsed)):
+            if not (pv.is_devrelease or pv.local):
+                return v
         return self.versions[-1]
 
     def position(self, version: str) -> int:
@@ -663,6 +787,8 @@ class Database:
         s = self._surfaces.get(version)
         if s is None:
             file = self.path / "releases" / f"{version}.json"
+            if self.base is not None and not file.is_file():
+                file = self.base / "releases" / f"{version}.json"
             with _NoCollection():
                 rec = _read_json(file)
                 if not isinstance(rec, dict) or rec.get("version") != version:
@@ -716,6 +842,19 @@ class Database:
     def deprecated_history(self, string: str) -> Optional[History]:
         return self._history("deprecated", string)
 
+    def deprecated_value(self, option: str, value: Any, before: str) -> Optional[tuple[str, Optional[str]]]:
+        """The newest release older than ``before`` that deprecated ``value`` of ``option`` (its
+        canonical name), with the successor value that release names: ``("0.34.0", "mori")``."""
+        history = self._history("deprecated_values", value_key(option, value))
+        if history is None:
+            return None
+        last = self.last_accepting(history, before)
+        if last is None:
+            return None
+        opt = self.surface(last).lookup(option)
+        entry = (opt.deprecated_values.get(str(value)) if opt is not None else None) or {}
+        return last, entry.get("successor")
+
     def option_shape(self, string: str) -> Optional[dict[str, Any]]:
         return self.index.get("option_shapes", {}).get(string)
 
@@ -746,6 +885,8 @@ class Database:
     def overlay(self) -> dict[str, Any]:
         if self._overlay is None:
             p = self.path / "overlays" / "renames.json"
+            if self.base is not None and not p.exists():
+                p = self.base / "overlays" / "renames.json"
             self._overlay = _read_json(p) if p.exists() else {}
         return self._overlay
 

@@ -9,6 +9,21 @@ from typing import Any, Optional
 from .db import Database, Option, Surface
 
 
+def describe_refusal(entry: dict[str, Any]) -> str:
+    """``env_refused`` in words: when start-up refuses the variable, and vLLM's migration."""
+    values = ", ".join(str(v) for v in entry.get("values") or [])
+    how = entry.get("refused")
+    text = {"any": "refused at start, any value", "except": f"refused at start unless {values}",
+            "only": f"refused at start when {values}"}.get(how, "refused at start")
+    if entry.get("ignored"):
+        text += f" ({', '.join(entry['ignored'])} accepted and ignored)"
+    moved = entry.get("migration") or {}
+    named = [" ".join(w) for w in moved.get("options") or []] + list(moved.get("env") or [])
+    if named:
+        text += "; vLLM's migration: " + ", ".join(named)
+    return text
+
+
 def describe_change(what: str, old: Any, new: Any) -> str:
     """One line for a person: choices as additions and removals, anything else as old -> new."""
     import json
@@ -18,6 +33,8 @@ def describe_change(what: str, old: Any, new: Any) -> str:
         removed = [c for c in old if c not in new]
         parts = [f"+{c}" for c in added] + [f"-{c}" for c in removed]
         return "choices " + (", ".join(parts) if parts else "reordered")
+    if what == "choices" and isinstance(old, list) and new is None:
+        return f"choices no longer listed (any value; {len(old)} before)"
     return f"{what} {json.dumps(old)} -> {json.dumps(new)}"
 
 
@@ -164,6 +181,8 @@ class SurfaceDiff:
     env_renamed: list[tuple[str, str, Optional[str]]] = field(default_factory=list)
     env_deprecated: list[str] = field(default_factory=list)
     env_changed: list[tuple[str, str, Any, Any]] = field(default_factory=list)
+    deprecated_values: list[tuple[str, str, Optional[str]]] = field(default_factory=list)  # (option, value, successor)
+    env_refused: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # newly refused at start
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -172,11 +191,14 @@ class SurfaceDiff:
                 "added": self.added, "removed": self.removed, "deprecated": self.deprecated,
                 "renamed": [{"old": a, "new": b, "evidence": e} for a, b, e in self.renamed],
                 "changed": [{"option": o, "what": w, "old": a, "new": b} for o, w, a, b in self.changed],
+                "deprecated_values": [{"option": o, "value": v, "successor": su}
+                                      for o, v, su in self.deprecated_values],
             },
             "env": {
                 "added": self.env_added, "removed": self.env_removed, "deprecated": self.env_deprecated,
                 "renamed": [{"old": a, "new": b, "evidence": e} for a, b, e in self.env_renamed],
                 "changed": [{"variable": o, "what": w, "old": a, "new": b} for o, w, a, b in self.env_changed],
+                "refused_at_start": [{"variable": n, **e} for n, e in self.env_refused],
             },
         }
 
@@ -207,6 +229,9 @@ def diff(db: Database, old: str, new: str) -> SurfaceDiff:
             continue  # report each action once, under its canonical name in the new release
         if ob.deprecated and not oa.deprecated:
             d.deprecated.append(s)
+        for value, entry in sorted(ob.deprecated_values.items()):
+            if value not in oa.deprecated_values:
+                d.deprecated_values.append((s, value, (entry or {}).get("successor")))
         if (oa.default_computed, oa.default, oa.choices, oa.type, oa.kind) == (
                 ob.default_computed, ob.default, ob.choices, ob.type, ob.kind):
             continue  # the same field views (the common case): nothing to compare
@@ -219,6 +244,7 @@ def diff(db: Database, old: str, new: str) -> SurfaceDiff:
         else:
             d.env_removed.append(n)
     d.env_added = sorted(set(eb) - set(ea))
+    d.env_refused = [(n, e) for n, e in sorted(b.env_refused.items()) if a.env_refused.get(n) != e]
     for n in sorted(set(ea) & set(eb)):
         ra, rb = ea[n], eb[n]
         if rb.get("deprecated") and not ra.get("deprecated"):
