@@ -116,28 +116,25 @@ def test_release_0_27_0_lists_its_removals(browser, site_dir, shipped_db):
     browser.find_element(By.LINK_TEXT, "0.27.0").click()
     _wait(browser, "#removed")
     assert browser.find_element(By.TAG_NAME, "h1").text == "vLLM 0.27.0"
-    expected = diff(shipped_db, "0.26.0", "0.27.0").removed
-    assert expected and _texts(browser, "#removed li") == expected
+    removed = diff(shipped_db, "0.26.0", "0.27.0").removed
+    got = _texts(browser, "#removed li")
+    assert removed and got == _expected_lists(shipped_db, "0.26.0", "0.27.0")["removed"]
+    assert sorted(n for t in got for n in t.split(" \u2014 ")[0].split(" / ")) == sorted(removed)
 
 
-SECTIONS = {"removed": "removed", "renamed": "renamed", "added": "added", "deprecated": "deprecated",
-            "changed": "changed", "env-removed": "env_removed", "env-renamed": "env_renamed",
-            "env-added": "env_added", "env-deprecated": "env_deprecated", "env-changed": "env_changed"}
+SECTIONS = ("removed", "renamed", "changed", "deprecated", "env-removed", "env-renamed", "env-changed",
+            "env-deprecated", "added", "env-added")
 
 
-def _expected_lists(d) -> dict[str, list[str]]:
-    from vllm_lint.surface.timeline import describe_change
+def _expected_lists(db, old: str, new: str) -> dict[str, list[str]]:
+    """Each section's list items as the upgrade guide words them (``site.model.migration_guide``
+    over ``timeline.diff``, what ``flags diff`` reports)."""
+    from vllm_lint.site.model import migration_guide
+    from vllm_lint.surface.timeline import diff
 
-    out = {}
-    for section, attr in SECTIONS.items():
-        items = getattr(d, attr)
-        if attr in ("renamed", "env_renamed"):
-            out[section] = [f"{a} \u2192 {b}" for a, b, _ in items]
-        elif attr in ("changed", "env_changed"):
-            out[section] = [f"{o}: {describe_change(w, a, b)}" for o, w, a, b in items]
-        else:
-            out[section] = list(items)
-    return out
+    guide = migration_guide(db, diff(db, old, new))
+    assert tuple(sec.id for sec in guide) == SECTIONS
+    return {sec.id: [it.plain() for it in sec.items] for sec in guide}
 
 
 @pytest.mark.parametrize("old,new", [("0.8.5", "0.27.1"), ("0.26.0", "0.27.0")])
@@ -154,7 +151,7 @@ def test_compare_two_releases_in_the_browser_as_flags_diff_does(browser, site_di
     Select(browser.find_element(By.ID, "to")).select_by_value(new)
     browser.find_element(By.CSS_SELECTOR, "#compare button").click()
     _wait(browser, "#compare-result #env-changed")
-    expected = _expected_lists(diff(shipped_db, old, new))
+    expected = _expected_lists(shipped_db, old, new)
     got = {section: _texts(browser, f"#compare-result #{section} li") for section in SECTIONS}
     assert got == expected
     assert sum(map(len, got.values())) > 5
@@ -227,8 +224,88 @@ def test_a_comparison_permalink_of_any_pair_opens_on_a_pages_host(browser, pages
     browser.get(f"{pages_host}/compare/0.8.5...0.27.1/")
     _wait(browser, "#compare-result #env-changed")
     assert browser.current_url.endswith("/compare/index.html?from=0.8.5&to=0.27.1")
-    assert _texts(browser, "#compare-result #removed li") == _expected_lists(diff(shipped_db, "0.8.5", "0.27.1"))["removed"]
+    assert _texts(browser, "#compare-result #removed li") == _expected_lists(shipped_db, "0.8.5", "0.27.1")["removed"]
     browser.get(f"{pages_host}/options/no-such-option/index.html")
     _wait(browser, "h1")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Page not found"
     assert browser.find_element(By.ID, "home").get_attribute("href") == f"{pages_host}/index.html"
+
+
+def _search(browser, site_dir, query: str) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    browser.get((site_dir / "index.html").as_uri())
+    box = browser.find_element(By.ID, "q")
+    box.send_keys(query)
+    _wait(browser, "#results li")
+    return _texts(browser, "#results li a")
+
+
+@pytest.mark.parametrize("query,found", [
+    ("cuda graph", ["--cuda-graph-sizes", "--cudagraph-capture-sizes"]),  # words, separators ignored
+    ("graph cuda", ["--cuda-graph-sizes", "--cudagraph-capture-sizes"]),
+    ("swap", ["--swap-space"]),
+    ("swap-spcae", ["--swap-space"]),  # two letters swapped
+    ("cuda-grph-sizes", ["--cuda-graph-sizes"]),  # a letter missing
+    ("max-modell-len", ["--max-model-len"]),  # a letter too many
+    ("VLLM_USR_V1", ["VLLM_USE_V1"]),  # a wrong letter
+])
+def test_search_by_words_and_with_one_typo(browser, site_dir, query, found):
+    hits = _search(browser, site_dir, query)
+    assert hits[0] == found[0], hits[:5]
+    assert set(found) <= set(hits), hits[:10]
+
+
+def test_search_without_a_near_name_finds_nothing(browser, site_dir):
+    from selenium.webdriver.common.by import By
+
+    assert _search(browser, site_dir, "qqqzzz") == []
+    assert browser.find_element(By.CSS_SELECTOR, "#results li").text.startswith("No option")
+
+
+PHONE = 390
+
+
+@pytest.fixture(scope="module")
+def phone(browser):
+    """The same browser with a phone's screen: 390 CSS pixels wide, as a phone lays pages out."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": PHONE, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        yield browser
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+PHONE_PAGES = ["index.html", "options/index.html", "options/swap-space/index.html",
+               "options/speculative-config/index.html", "options/-O/index.html", "env/index.html",
+               "env/VLLM_USE_V1/index.html", "releases/index.html", "releases/0.27.0/index.html",
+               "releases/0.11.0/index.html", "compare/0.10.2...0.11.0/index.html", "rules/index.html",
+               "rules/VL101/index.html", "reference/configuration/index.html",
+               "reference/audit-schema/index.html", "404.html"]
+
+
+@pytest.mark.parametrize("page", PHONE_PAGES + ["compare/index.html?from=0.8.5&to=0.33.0"])
+def test_no_page_scrolls_sideways_on_a_phone(phone, site_dir, page):
+    path, _, query = page.partition("?")
+    phone.get((site_dir / path).as_uri() + (f"?{query}" if query else ""))
+    _wait(phone, "#compare-result #env-added" if query else "h1")
+    widths = phone.execute_script("return [document.documentElement.scrollWidth, document.body.scrollWidth,"
+                                  " window.innerWidth]")
+    assert widths[2] == PHONE and max(widths[:2]) <= PHONE, widths
+
+
+@pytest.mark.parametrize("page,label", [("options/swap-space/index.html", "removed in"),
+                                        ("options/guided-decoding-backend/index.html", "renamed to"),
+                                        ("env/VLLM_USE_V1/index.html", "removed in")])
+def test_the_timeline_shows_its_removal_mark_on_a_phone(phone, site_dir, page, label):
+    phone.get((site_dir / page).as_uri())
+    _wait(phone, "svg.timeline")
+    box = phone.execute_script("""
+        var marks = document.querySelectorAll('.tl-scroll .tl-removed, .tl-scroll .tl-renamed');
+        var m = marks[marks.length - 1], t = m.nextElementSibling;
+        var a = m.getBoundingClientRect(), b = t.getBoundingClientRect(), f = m.closest('.tl-scroll').getBoundingClientRect();
+        return [a.left, a.right, b.left, b.right, f.left, f.right, t.textContent];""")
+    mark_l, mark_r, text_l, text_r, frame_l, frame_r, text = box
+    assert label in text
+    assert frame_l <= min(mark_l, text_l) and max(mark_r, text_r) <= frame_r <= PHONE, box

@@ -332,3 +332,60 @@ def test_o_leads_to_the_option_it_meant_in_each_era(site_dir, shipped_db):
     page = text_of((site_dir / "options" / "-O" / "index.html").read_text())
     first_rewrite = next(v for v in shipped_db.versions if shipped_db.surface(v).o_flag == "optimization-level")
     assert "--compilation-config" in page and f"{first_rewrite} .. {shipped_db.newest} --optimization-level" in page
+
+
+# ---------------------------------------------------------------------- the upgrade guide
+def _guide(db, old, new):
+    from vllm_lint.site.model import migration_guide
+    from vllm_lint.surface.timeline import diff
+
+    return {sec.id: {it.names[0]: it for it in sec.items} for sec in migration_guide(db, diff(db, old, new))}
+
+
+def test_the_compare_guide_says_what_to_do_with_each_removed_option(shipped_db):
+    g = _guide(shipped_db, "0.8.5", "0.33.0")
+    removed = g["removed"]
+    assert removed["--swap-space"].text == "it had no effect by then: delete it"  # the overlay's noop_at_removal
+    assert "--async-scheduling" in removed["--num-scheduler-steps"].text  # the overlay's advice
+    assert removed["--device"].plain() == "--device \u2014 no replacement: delete it"
+    assert removed["-O"].text.startswith("still accepted")  # rewritten to --optimization-level, not gone
+    assert g["renamed"]["--guided-decoding-backend"].plain() == (
+        "--guided-decoding-backend \u2192 --structured-outputs-config.backend"
+        " \u2014 now the key backend of --structured-outputs-config's JSON")
+    assert g["renamed"]["--override-pooler-config"].plain() == "--override-pooler-config \u2192 --pooler-config"
+    assert g["env-removed"]["VLLM_ATTENTION_BACKEND"].text == "use `--attention-backend` instead"
+    assert g["env-removed"]["VLLM_USE_V1"].text.startswith("the V0 engine was removed")
+    assert g["changed"] and all(" -> " in it.text or it.text.startswith("choices ") for it in g["changed"].values())
+
+
+def test_a_negatable_pair_is_one_entry(shipped_db):
+    g = _guide(shipped_db, "0.26.0", "0.27.0")
+    assert g["added"]["--enable-fault-tolerance"].names == ("--enable-fault-tolerance", "--no-enable-fault-tolerance")
+    assert "--no-enable-fault-tolerance" not in g["added"]
+    assert g["added"]["--cohere-format"].names == ("--cohere-format",)
+    assert _guide(shipped_db, "0.8.5", "0.33.0")["removed"]["--enable-lora-bias"].plain() == (
+        "--enable-lora-bias / --no-enable-lora-bias \u2014 no replacement: delete it")
+
+
+def test_negatable_groups_pair_only_spellings_of_the_same_option():
+    from vllm_lint.site.model import negatable_groups
+
+    owner = {"--x": "--x", "--no-x": "--x", "--y": "--y", "--no-y": "--other", "--no-z": "--no-z"}
+    assert negatable_groups(["--no-x", "--no-y", "--no-z", "--x", "--y"], owner) == [
+        ("--no-y",), ("--no-z",), ("--x", "--no-x"), ("--y",)]
+
+
+def test_the_compare_page_is_a_guide_with_its_todo_in_the_page(site_dir, shipped_db):
+    page = text_of((site_dir / "compare" / "0.26.0...0.27.0" / "index.html").read_text(encoding="utf-8"))
+    assert "Removed options: what to do (2)" in page
+    assert "--max-num-partial-prefills \u2014 no replacement: delete it" in page
+    assert "--enable-fault-tolerance / --no-enable-fault-tolerance" in page
+    assert "vllm-lint upgrade --to 0.27.0 --dry-run DIR" in page
+
+
+def test_the_index_installs_vllm_lint_as_the_readme_does(site_dir):
+    page = (site_dir / "index.html").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "not on PyPI" in readme and "not on PyPI" in page
+    assert "pip install vllm-lint" not in page and ".venv/bin/pip install ." in readme
+    assert ".venv/bin/pip install ." in page

@@ -165,6 +165,7 @@ class Builder:
         self._links: dict[tuple[str, str, str], Any] = {}
         self._fragments: dict[str, str] = {}
         self._diffs: dict[tuple[str, str, str], Any] = {}
+        self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
         self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
 
     # ------------------------------------------------------------------ links
@@ -476,8 +477,11 @@ class Builder:
                       diff_html=self._diff_html(d, r.url) if d else None)
             self.files[f"data/releases/{r.version}.js"] = self._release_data(r.index).encode("utf-8")
         ov = self.db.overlay
-        renames = {"options": {k: (val or {}).get("successor") for k, val in sorted((ov.get("options") or {}).items())},
-                   "env": {k: (val or {}).get("successor") for k, val in sorted((ov.get("env") or {}).items())}}
+        # what the client-side guide says of a removal (model.removal_todo, model.env_removal_todo)
+        renames = {kind: {k: {"successor": (val or {}).get("successor"), "note": (val or {}).get("note"),
+                              "noop": bool((val or {}).get("noop_at_removal"))}
+                          for k, val in sorted((ov.get(kind) or {}).items())}
+                   for kind in ("options", "env")}
         self.files["data/renames.js"] = _json_script("VLLM_LINT_RENAMES", renames).encode("utf-8")
 
     def _diff_html(self, d: Any, path: str) -> Any:
@@ -487,7 +491,10 @@ class Builder:
         key = (d.old, d.new, root)
         html = self._diffs.get(key)
         if html is None:
-            html = self._diffs[key] = self._macros().diff_sections(d, root)
+            guide = self._guides.get((d.old, d.new))
+            if guide is None:
+                guide = self._guides[(d.old, d.new)] = m.migration_guide(self.db, d)
+            html = self._diffs[key] = self._macros().diff_sections(guide, root)
         return html
 
     def _macros(self) -> Any:
@@ -552,7 +559,8 @@ class Builder:
         index_of = {v: i for i, v in enumerate(mdl.versions)}
         self.files["data/compare.js"] = _json_script("VLLM_LINT_COMPARE", {
             "versions": mdl.versions, "index": index_of,
-            "prerendered": [f"{a}...{b}" for a, b in pairs]}).encode("utf-8")
+            "prerendered": [f"{a}...{b}" for a, b in pairs], "o_rewritten": m.O_REWRITTEN,
+            "o_rewriting": [v for v, s in zip(mdl.versions, mdl.surfaces) if m.rewrites_o(s)]}).encode("utf-8")
         self.page("compare/index.html", "compare.html", "Compare vLLM releases",
                   "What changed in vLLM's options and environment variables between any two releases.",
                   versions=mdl.versions, pairs=pairs)

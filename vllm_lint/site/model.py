@@ -323,7 +323,7 @@ class SiteModel:
         # parsing (Surface.o_flag), so the spelling still means that option there
         rewritten: set[int] = set()
         for i, s in enumerate(self.surfaces):
-            if "-O" not in s.by_string and s.o_flag == "optimization-level" and "--optimization-level" in s.by_string:
+            if rewrites_o(s):
                 owners.setdefault("-O", {})[i] = "--optimization-level"
                 rewritten.add(i)
         for string in sorted(owners):
@@ -451,3 +451,118 @@ class SiteModel:
             "env": sum(1 for p in self.env.values() if p.runtime),
             "build_env": sum(1 for p in self.env.values() if p.build),
         }
+
+
+# ---------------------------------------------------------------------- the upgrade guide
+class GuideItem:
+    """One entry of a comparison read as an upgrade guide: the option strings (one, or ``--x``
+    and ``--no-x`` of the same option), where it went (a rename), and what to do or what changed
+    (``sep`` before it; backquoted words are code). ``static/compare.js`` words its entries alike."""
+
+    __slots__ = ("names", "to", "sep", "text")
+
+    def __init__(self, names: tuple[str, ...], to: Optional[str] = None, text: Optional[str] = None,
+                 sep: str = " \u2014 ") -> None:
+        self.names, self.to, self.text, self.sep = names, to, text, sep
+
+    def plain(self) -> str:
+        """The entry as its list item reads (what a browser shows of it)."""
+        out = " / ".join(self.names) + (f" \u2192 {self.to}" if self.to else "")
+        return out + (self.sep + self.text.replace("`", "") if self.text else "")
+
+
+class GuideSection:
+    __slots__ = ("id", "title", "env", "items")
+
+    def __init__(self, id: str, title: str, env: bool, items: list[GuideItem]) -> None:
+        self.id, self.title, self.env, self.items = id, title, env, items
+
+
+def negatable_groups(names: list[str], owner: dict[str, Any]) -> list[tuple[str, ...]]:
+    """``names`` in order, ``--x`` and ``--no-x`` of the same option (``owner``: string -> its
+    option) as one group, under ``--x``."""
+    present = set(names)
+    out: list[tuple[str, ...]] = []
+    for s in names:
+        if s.startswith("--no-") and "--" + s[5:] in present and owner.get(s) == owner.get("--" + s[5:]):
+            continue
+        neg = "--no-" + s[2:]
+        out.append((s, neg) if s.startswith("--") and neg in present and owner.get(neg) == owner.get(s) else (s,))
+    return out
+
+
+def removal_todo(overlay: dict[str, Any], successor: Optional[str], new: str) -> str:
+    """What to do with a removed option: its successor (where it is gone as well), the overlay's
+    advice, or delete it."""
+    if successor:
+        return f"its successor `{successor}` is not in {new} either"
+    if overlay.get("note"):
+        return str(overlay["note"])
+    if overlay.get("noop_at_removal"):
+        return "it had no effect by then: delete it"
+    return "no replacement: delete it"
+
+
+def env_removal_todo(overlay: dict[str, Any], new: str) -> str:
+    succ = overlay.get("successor")
+    if succ and succ.startswith("-"):
+        return f"use `{succ}` instead"
+    if succ:
+        return f"its successor `{succ}` is not in {new} either"
+    if overlay.get("note"):
+        return str(overlay["note"])
+    return "no longer read: delete it"
+
+
+# -O from 0.12.0 is no parser string, yet still accepted (see ``SiteModel._gather_options``)
+O_REWRITTEN = ("still accepted: vLLM rewrites `-O3` into `--optimization-level 3` before parsing; "
+               "`-O.key` is no `--compilation-config` key any more")
+
+
+def rewrites_o(s: Surface) -> bool:
+    return "-O" not in s.by_string and s.o_flag == "optimization-level" and "--optimization-level" in s.by_string
+
+
+def migration_guide(db: Database, d: SurfaceDiff) -> list[GuideSection]:
+    """``d`` (``timeline.diff``) as an upgrade guide: what a launch written for ``d.old`` must
+    change for ``d.new`` first (removals with what to do, renames, changes with both values,
+    deprecations with their successor, the environment), then what is new."""
+    a, b = db.surface(d.old), db.surface(d.new)
+    owners_a = {s: o.name for s, o in a.by_string.items()}
+    owners_b = {s: o.name for s, o in b.by_string.items()}
+
+    def removed(group: tuple[str, ...]) -> GuideItem:
+        s = group[0]
+        if s == "-O" and rewrites_o(b):
+            return GuideItem(group, text=O_REWRITTEN)
+        ov = db.option_overlay(s) or {}
+        succ = ov.get("successor") or (a.by_string[s].deprecated or {}).get("successor")
+        return GuideItem(group, text=removal_todo(ov, succ, d.new))
+
+    def renamed(old: str, new: str) -> GuideItem:
+        head, dot, key = new.partition(".")
+        return GuideItem((old,), to=new, text=f"now the key `{key}` of `{head}`'s JSON" if dot else None)
+
+    def deprecated(s: str) -> GuideItem:
+        succ = (db.option_overlay(s) or {}).get("successor") or (b.by_string[s].deprecated or {}).get("successor")
+        return GuideItem((s,), text=f"use `{succ}` instead" if succ else None)
+
+    def changed(items: list[tuple[str, str, Any, Any]]) -> list[GuideItem]:
+        return [GuideItem((n,), text=describe_change(w, x, y), sep=": ") for n, w, x, y in items]
+
+    return [
+        GuideSection("removed", "Removed options: what to do", False,
+                     [removed(g) for g in negatable_groups(d.removed, owners_a)]),
+        GuideSection("renamed", "Renamed options", False, [renamed(o, n) for o, n, _ in d.renamed]),
+        GuideSection("changed", "Changed defaults, choices and types", False, changed(d.changed)),
+        GuideSection("deprecated", "Newly deprecated options", False, [deprecated(s) for s in d.deprecated]),
+        GuideSection("env-removed", "Removed environment variables: what to do", True,
+                     [GuideItem((n,), text=env_removal_todo(db.env_overlay(n) or {}, d.new)) for n in d.env_removed]),
+        GuideSection("env-renamed", "Renamed environment variables", True,
+                     [GuideItem((o,), to=n) for o, n, _ in d.env_renamed]),
+        GuideSection("env-changed", "Changed environment variables", True, changed(d.env_changed)),
+        GuideSection("env-deprecated", "Newly deprecated environment variables", True,
+                     [GuideItem((n,)) for n in d.env_deprecated]),
+        GuideSection("added", "Added options", False, [GuideItem(g) for g in negatable_groups(d.added, owners_b)]),
+        GuideSection("env-added", "Added environment variables", True, [GuideItem((n,)) for n in d.env_added]),
+    ]

@@ -44,7 +44,7 @@
     var sa = Object.keys(a.owners).sort(), sb = Object.keys(b.owners).sort();
     sa.forEach(function (s) {
       if (has(b.owners, s)) return;
-      var succ = (has(R.options, s) && R.options[s]) || a.actions[a.owners[s]][7] || null;
+      var succ = (has(R.options, s) && R.options[s].successor) || a.actions[a.owners[s]][7] || null;
       if (succ && has(b.owners, succ.split(".")[0])) d.renamed.push([s, succ]); else d.removed.push(s);
     });
     sb.forEach(function (s) { if (!has(a.owners, s)) d.added.push(s); });
@@ -60,7 +60,7 @@
     var ea = Object.keys(a.env).sort(), eb = Object.keys(b.env).sort();
     ea.forEach(function (n) {
       if (has(b.env, n)) return;
-      var succ = has(R.env, n) ? R.env[n] : null;
+      var succ = has(R.env, n) ? R.env[n].successor : null;
       if (succ && has(b.env, succ)) d.env_renamed.push([n, succ]); else d.env_removed.push(n);
     });
     eb.forEach(function (n) { if (!has(a.env, n)) d.env_added.push(n); });
@@ -74,6 +74,60 @@
       });
     });
     return d;
+  }
+
+  // The comparison as an upgrade guide, worded as site/model.py's migration_guide words it.
+  function groups(names, owners) {  // --x and --no-x of the same option as one entry
+    var present = {}, out = [];
+    names.forEach(function (s) { present[s] = true; });
+    names.forEach(function (s) {
+      if (s.indexOf("--no-") === 0 && present["--" + s.slice(5)] && owners[s] === owners["--" + s.slice(5)]) return;
+      var neg = "--no-" + s.slice(2);
+      out.push(s.indexOf("--") === 0 && present[neg] && owners[neg] === owners[s] ? [s, neg] : [s]);
+    });
+    return out;
+  }
+  function item(names, to, text, sep) { return {names: names, to: to || null, text: text || null, sep: sep || " \u2014 "}; }
+  function removalTodo(ov, succ, to) {
+    if (succ) return "its successor `" + succ + "` is not in " + to + " either";
+    if (ov.note) return ov.note;
+    if (ov.noop) return "it had no effect by then: delete it";
+    return "no replacement: delete it";
+  }
+  function envRemovalTodo(ov, to) {
+    var succ = ov.successor;
+    if (succ && succ.charAt(0) === "-") return "use `" + succ + "` instead";
+    if (succ) return "its successor `" + succ + "` is not in " + to + " either";
+    if (ov.note) return ov.note;
+    return "no longer read: delete it";
+  }
+  function guide(d, a, b, to) {
+    function removed(g) {
+      var s = g[0], ov = has(R.options, s) ? R.options[s] : {};
+      if (s === "-O" && C.o_rewriting.indexOf(to) >= 0) return item(g, null, C.o_rewritten);
+      return item(g, null, removalTodo(ov, ov.successor || a.actions[a.owners[s]][7] || null, to));
+    }
+    function renamed(r) {
+      var dot = r[1].indexOf(".");
+      return item([r[0]], r[1], dot < 0 ? null :
+        "now the key `" + r[1].slice(dot + 1) + "` of `" + r[1].slice(0, dot) + "`'s JSON");
+    }
+    function deprecated(s) {
+      var succ = (has(R.options, s) && R.options[s].successor) || b.actions[s][7]; return item([s], null, succ ? "use `" + succ + "` instead" : null); }
+    function changed(c) { return item([c[0]], null, c[1], ": "); }
+    function plain(n) { return item([n]); }
+    return [
+      ["removed", "Removed options: what to do", false, groups(d.removed, a.owners).map(removed)],
+      ["renamed", "Renamed options", false, d.renamed.map(renamed)],
+      ["changed", "Changed defaults, choices and types", false, d.changed.map(changed)],
+      ["deprecated", "Newly deprecated options", false, d.deprecated.map(deprecated)],
+      ["env-removed", "Removed environment variables: what to do", true, d.env_removed.map(function (n) {
+        return item([n], null, envRemovalTodo(has(R.env, n) ? R.env[n] : {}, to)); })],
+      ["env-renamed", "Renamed environment variables", true, d.env_renamed.map(function (r) { return item([r[0]], r[1]); })],
+      ["env-changed", "Changed environment variables", true, d.env_changed.map(changed)],
+      ["env-deprecated", "Newly deprecated environment variables", true, d.env_deprecated.map(plain)],
+      ["added", "Added options", false, groups(d.added, b.owners).map(function (g) { return item(g); })],
+      ["env-added", "Added environment variables", true, d.env_added.map(plain)]];
   }
 
   function el(tag, text, cls) {
@@ -93,41 +147,52 @@
     if (n.charAt(0) === "-") return optLink(n);
     var a = el("a"); a.href = "../env/" + n + "/index.html"; a.appendChild(el("code", n)); return a;
   }
-  var SECTIONS = [
-    ["Removed options", "removed", "opt"], ["Renamed options", "renamed", "rename"],
-    ["Added options", "added", "opt"], ["Newly deprecated options", "deprecated", "opt"],
-    ["Changed options", "changed", "change"], ["Removed environment variables", "env_removed", "env"],
-    ["Renamed environment variables", "env_renamed", "envrename"],
-    ["Added environment variables", "env_added", "env"],
-    ["Newly deprecated environment variables", "env_deprecated", "env"],
-    ["Changed environment variables", "env_changed", "envchange"]];
+  function prose(text) {  // backquoted words as code
+    var span = el("span", null, "todo");
+    text.split("`").forEach(function (part, i) {
+      if (i % 2) span.appendChild(el("code", part)); else if (part) span.appendChild(document.createTextNode(part));
+    });
+    return span;
+  }
 
   function render(from, to) {
-    var d = diff(window.VLLM_LINT_RELEASES[from], window.VLLM_LINT_RELEASES[to]);
+    var a = window.VLLM_LINT_RELEASES[from], b = window.VLLM_LINT_RELEASES[to];
+    var sections = guide(diff(a, b), a, b, to);
     out.textContent = "";
-    out.appendChild(el("h2", "vLLM " + from + " ... " + to, "compare-title"));
+    out.appendChild(el("h2", "vLLM " + from + " \u2192 " + to, "compare-title"));
+    out.appendChild(el("p", "What a launch written for " + from + " must change to start on " + to +
+      " comes first: removals with what to do, renames, changed defaults and choices, deprecations, the environment; then what is new."));
+    var cmd = el("p");
+    cmd.appendChild(document.createTextNode("In the terminal: "));
+    cmd.appendChild(el("code", "vllm-lint upgrade --to " + to + " --dry-run DIR", "cmd"));
+    cmd.appendChild(document.createTextNode(" shows the fixes it would make to the launches in DIR and what is left for you."));
+    out.appendChild(cmd);
     var ready = from + "..." + to;
     if (C.prerendered.indexOf(ready) >= 0) {
-      var p = el("p"), a = el("a", "ready-made page"); a.href = ready + "/index.html";
-      p.appendChild(document.createTextNode("Also as a ")); p.appendChild(a); out.appendChild(p);
+      var p = el("p"), link2 = el("a", "ready-made page"); link2.href = ready + "/index.html";
+      p.appendChild(document.createTextNode("Also as a ")); p.appendChild(link2); out.appendChild(p);
     }
-    SECTIONS.forEach(function (sec) {
-      var items = d[sec[1]], s = el("section", null, "diff-section");
-      s.id = sec[1].replace("_", "-");
-      s.appendChild(el("h2", sec[0] + " (" + items.length + ")"));
+    var counts = el("ul", null, "counts");
+    sections.forEach(function (sec) {
+      var li = el("li"), a2 = el("a", sec[1]); a2.href = "#" + sec[0];
+      li.appendChild(a2); li.appendChild(document.createTextNode(" ")); li.appendChild(el("b", String(sec[3].length)));
+      counts.appendChild(li);
+    });
+    out.appendChild(counts);
+    sections.forEach(function (sec) {
+      var items = sec[3], s = el("section", null, "diff-section"), link = sec[2] ? envLink : optLink;
+      s.id = sec[0];
+      s.appendChild(el("h2", sec[1] + " (" + items.length + ")"));
       if (!items.length) { s.appendChild(el("p", "None.", "none")); out.appendChild(s); return; }
-      var ul = el("ul", null, "diff-list");
+      var ul = el("ul", null, "diff-list" + (items[0].text ? " guide" : ""));
       items.forEach(function (it) {
         var li = el("li");
-        if (sec[2] === "opt") li.appendChild(optLink(it));
-        else if (sec[2] === "env") li.appendChild(envLink(it));
-        else if (sec[2] === "rename" || sec[2] === "envrename") {
-          var f = sec[2] === "rename" ? optLink : envLink;
-          li.appendChild(f(it[0])); li.appendChild(document.createTextNode(" \u2192 ")); li.appendChild(f(it[1]));
-        } else {
-          li.appendChild(sec[2] === "change" ? optLink(it[0]) : envLink(it[0]));
-          li.appendChild(document.createTextNode(": " + it[1]));
-        }
+        it.names.forEach(function (n, i) {
+          if (i) li.appendChild(document.createTextNode(" / "));
+          li.appendChild(link(n));
+        });
+        if (it.to) { li.appendChild(document.createTextNode(" \u2192 ")); li.appendChild(it.to.charAt(0) === "-" ? optLink(it.to) : envLink(it.to)); }
+        if (it.text) { li.appendChild(document.createTextNode(it.sep)); li.appendChild(prose(it.text)); }
         ul.appendChild(li);
       });
       s.appendChild(ul);
