@@ -72,18 +72,20 @@ class Platform(Record):
     hold, read in this order: "resources" (Kubernetes ``resources`` limits and requests,
     ``nodeSelector``, node affinity), "devices" (compose ``deploy.resources.reservations.devices``
     and ``gpus``); ``accelerator``: the key path of an accelerator string (``"H100:2"``).
-    ``image_vars``: the image may spell compose's ``${VAR:-default}`` (its default is the tag; no
+    ``string_command``: what runs a command written as one string: "words" (the platform splits it
+    into words itself, as compose does, no shell) or "shell" (a shell runs it: a ``\\``-newline
+    continues the line); only read when the string holds a continuation. ``image_vars``: the image may spell compose's ``${VAR:-default}`` (its default is the tag; no
     Helm expression is rendered); ``build``: the key of a local build whose Dockerfile's ``FROM``
     runs the command. ``kind``: the workload name the launches carry (default: the document's
     ``kind``). ``source``: where the keys are documented."""
 
     __slots__ = ("name", "found", "marker", "image", "command", "args", "env", "env_form", "gpus", "accelerator",
-                 "image_vars", "build", "kind", "source")
+                 "image_vars", "build", "kind", "string_command", "source")
 
     def __init__(self, name: str, found: str, *, image: Path, command: Path, args: Optional[Path], env: Path,
                  env_form: str, marker: Optional[str] = None, gpus: tuple[str, ...] = (),
                  accelerator: Optional[Path] = None, image_vars: bool = False, build: Optional[str] = None,
-                 kind: Optional[str] = None, source: str = "") -> None:
+                 kind: Optional[str] = None, string_command: str = "words", source: str = "") -> None:
         self.name = name
         self.found = found
         self.marker = marker
@@ -97,13 +99,16 @@ class Platform(Record):
         self.image_vars = image_vars
         self.build = build
         self.kind = kind
+        self.string_command = string_command
         self.source = source
 
 
 PLATFORMS: tuple[Platform, ...] = (
-    # also any mapping with `command`/`args`: Helm values, KubeAI's Model, KServe's predictor
+    # also any mapping with `command`/`args`: Helm values, KubeAI's Model, KServe's predictor, a
+    # launcher's own schema (a recipe runner's `command: |`). Kubernetes takes a list; a command
+    # written as one string is a launcher's, which hands it to a shell (`bash -c`, shell=True).
     Platform("kubernetes", "containers", image=("image",), command=("command",), args=("args",), env=("env",),
-             env_form="list", gpus=("resources",),
+             env_form="list", gpus=("resources",), string_command="shell",
              source="https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Container"),
     Platform("compose", "services", image=("image",), command=("entrypoint",), args=("command",),
              env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True,

@@ -20,7 +20,7 @@ import re
 from typing import Any, Optional
 
 from vllm_lint.frontends.embedding import Embedding
-from vllm_lint.frontends.yaml import kserve, kubeai, llm_d
+from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d
 from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
 from vllm_lint.container import Container, Platform
@@ -110,7 +110,7 @@ class _Container:
         self.built: list = []  # [words, Container], on first use
 
     def read(self) -> bool:
-        found = self._shell()
+        found = self._script() or self._shell()
         if not found:
             found = self._vllm_command() or self._args_entry()
         found = self._env_carriers() or found
@@ -190,32 +190,52 @@ class _Container:
             self.args_node, self.args_split, j - ncmd)
         if isinstance(node, SequenceNode):
             item = node.value[k]
-            if not isinstance(item, ScalarNode) or not may_be_command(item.value.encode("utf-8", "surrogatepass")):
-                return False  # (shell_launches would find nothing: no map needed)
-            m = t.smap(item)
-            script = m.text
-            emb = m
-            cut = t.cutter(item, m)
-            outer = item
+            return isinstance(item, ScalarNode) and self._scalar_script(item)
+        assert split is not None
+        word, rs, re_, verb, _op = split[k]
+        script = word.encode("utf-8", "surrogatepass")
+        if not may_be_command(script):
+            return False
+        m = t.smap(node)
+        cut = None
+        if verb is not None:
+            # a word spelled verbatim is that part of the scalar
+            base = verb[0]
+            emb = m.window(base, base + len(script))
+            whole = t.cutter(node, m)
+            if whole is not None:
+                cut = lambda s, e, whole=whole, base=base: whole(base + s, base + e)  # noqa: E731
         else:
-            assert split is not None
-            word, rs, re_, verb, _op = split[k]
-            script = word.encode("utf-8", "surrogatepass")
-            if not may_be_command(script):
-                return False
-            m = t.smap(node)
-            cut = None
-            if verb is not None:
-                # a word spelled verbatim is that part of the scalar
-                base = verb[0]
-                emb = m.window(base, base + len(script))
-                whole = t.cutter(node, m)
-                if whole is not None:
-                    cut = lambda s, e, whole=whole, base=base: whole(base + s, base + e)  # noqa: E731
-            else:
-                emb = Embedding.unmapped(script)  # (no bytes of its own)
-            outer = node
-        launches = t.shell_launches(script, emb, t.content_span(outer), cut)
+            emb = Embedding.unmapped(script)  # (no bytes of its own)
+        return self._adopt(t.shell_launches(script, emb, t.content_span(node), cut), node)
+
+    def _script(self) -> bool:
+        """A command written as one string that holds a shell line continuation, on a platform
+        whose string command a shell runs (``Platform.string_command``): the shell front-end
+        reads the whole string (a split into words would take each ``\\``-newline for a word)."""
+        node = self.cmd_node
+        if (self.platform.string_command != "shell" or not isinstance(node, ScalarNode)
+                or node.tag != "tag:yaml.org,2002:str" or self.arg_texts or "\\\n" not in node.value):
+            return False
+        return self._scalar_script(node)
+
+    def _scalar_script(self, item: Any) -> bool:
+        """A scalar that is a whole shell script (a ``sh -c`` item, a string command): its
+        launches, a launcher's ``str.format`` fields opaque (:mod:`.format_fields`)."""
+        t = self.t
+        if not may_be_command(item.value.encode("utf-8", "surrogatepass")):
+            return False  # (shell_launches would find nothing: no map needed)
+        m = t.smap(item)
+        template = format_fields.template_of(t, item, m, self.node)
+        script = m.text if template is None else template.text
+        launches = t.shell_launches(script, m, t.content_span(item), t.cutter(item, m))
+        if template is not None:
+            template.apply(launches, m)
+        return self._adopt(launches, item)
+
+    def _adopt(self, launches: list, outer: Any) -> bool:
+        """The container's facts on the launches of its script (``outer``: the scalar)."""
+        t = self.t
         if launches:
             _words, c = self.facts()
             for la in launches:
