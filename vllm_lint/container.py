@@ -72,7 +72,8 @@ class Platform(Record):
     hold, read in this order: "resources" (Kubernetes ``resources`` limits and requests,
     ``nodeSelector``, node affinity), "devices" (compose ``deploy.resources.reservations.devices``
     and ``gpus``); ``accelerator``: the key path of an accelerator string (``"H100:2"``).
-    ``string_command``: what runs a command written as one string: "words" (the platform splits it
+    ``interpolates``: the platform fills ``${VAR}`` / ``$VAR`` in the values before the launch (compose,
+    from the environment and ``.env``): a word with one is opaque. ``string_command``: what runs a command written as one string: "words" (the platform splits it
     into words itself, as compose does, no shell) or "shell" (a shell runs it: a ``\\``-newline
     continues the line); only read when the string holds a continuation. ``image_vars``: the image may spell compose's ``${VAR:-default}`` (its default is the tag; no
     Helm expression is rendered); ``build``: the key of a local build whose Dockerfile's ``FROM``
@@ -80,12 +81,13 @@ class Platform(Record):
     ``kind``). ``source``: where the keys are documented."""
 
     __slots__ = ("name", "found", "marker", "image", "command", "args", "env", "env_form", "gpus", "accelerator",
-                 "image_vars", "build", "kind", "string_command", "source")
+                 "image_vars", "build", "kind", "string_command", "interpolates", "source")
 
     def __init__(self, name: str, found: str, *, image: Path, command: Path, args: Optional[Path], env: Path,
                  env_form: str, marker: Optional[str] = None, gpus: tuple[str, ...] = (),
                  accelerator: Optional[Path] = None, image_vars: bool = False, build: Optional[str] = None,
-                 kind: Optional[str] = None, string_command: str = "words", source: str = "") -> None:
+                 kind: Optional[str] = None, string_command: str = "words", interpolates: bool = False,
+                 source: str = "") -> None:
         self.name = name
         self.found = found
         self.marker = marker
@@ -100,6 +102,7 @@ class Platform(Record):
         self.build = build
         self.kind = kind
         self.string_command = string_command
+        self.interpolates = interpolates
         self.source = source
 
 
@@ -111,7 +114,7 @@ PLATFORMS: tuple[Platform, ...] = (
              env_form="list", gpus=("resources",), string_command="shell",
              source="https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Container"),
     Platform("compose", "services", image=("image",), command=("entrypoint",), args=("command",),
-             env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True,
+             env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True, interpolates=True,
              build="build", kind="compose",
              source="https://docs.docker.com/reference/compose-file/services/"),
     Platform("truss", "root", marker="docker_server", image=("base_image", "image"),

@@ -34,6 +34,7 @@ from vllm_lint.launch import EnvAssign, Hardware, Span, VersionHint
 from vllm_lint.record import lazy_re
 
 _SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
+_INTERPOLATED = lazy_re(r"\$[{A-Za-z_]")
 _COMPOSE_VAR_DEFAULT = lazy_re(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
 # the wrappers that run vLLM with a container's `args` (no `command`), in the order they are tried
 _ARGS_ENTRIES = (llm_d.args_entry, kubeai.args_entry, kserve.args_entry)
@@ -130,6 +131,10 @@ class _Container:
             t, node, platform = self.t, self.node, self.platform
             cmd_words = t.words_from(self.cmd_node, self.cmd_split)
             words = cmd_words + t.words_from(self.args_node, self.args_split)
+            if platform.interpolates:  # compose fills ${VAR} in list items too ($$ is a literal $)
+                for tok, _h in words:
+                    if not tok.opaque and _INTERPOLATED.search(tok.text.replace("$$", "")):
+                        tok.opaque = True
             env_node = self.env_node
             # a map of NAME: value: compose, and wrappers' specs (KubeAI Model `spec.env`)
             env = (compose_env(t, env_node) if platform.env_form == "map" or isinstance(env_node, MappingNode)
