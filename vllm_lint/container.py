@@ -124,6 +124,37 @@ PLATFORMS: tuple[Platform, ...] = (
 )
 
 
+class ServerImage(Record):
+    """A vendor's image, not named like vLLM's own (``vllm/vllm-openai``: ``frontends.commands``),
+    whose entrypoint starts vLLM's OpenAI server, so that a container's ``args`` (or none) are
+    vLLM's arguments: ``repository`` (registry and path, no tag; any tag and digest match),
+    ``runs`` (what its entrypoint runs), ``source`` (where that is stated)."""
+
+    __slots__ = ("repository", "runs", "source")
+
+    def __init__(self, repository: str, runs: str, source: str) -> None:
+        self.repository = repository
+        self.runs = runs
+        self.source = source
+
+
+SERVER_IMAGES: tuple[ServerImage, ...] = (
+    # Red Hat OpenShift AI's vLLM ServingRuntime image (quay.io/modh/vllm:rhoai-2.20-cuda, ...)
+    ServerImage("quay.io/modh/vllm", "python3 -m vllm.entrypoints.openai.api_server (vllm_tgis_adapter in its "
+                "gRPC build, which takes the same arguments)",
+                source="https://github.com/opendatahub-io/vllm/blob/main/Dockerfile.ubi (ENTRYPOINT of the "
+                       "vllm-openai and vllm-grpc-adapter stages)"),
+)
+
+
+def server_image(image: str) -> Optional[ServerImage]:
+    """The :data:`SERVER_IMAGES` row of ``image`` (``repo[:tag][@digest]``), or None."""
+    repo = image.strip().lower().split("@", 1)[0]
+    if repo.rfind(":") > repo.rfind("/"):
+        repo = repo[:repo.rfind(":")]
+    return next((row for row in SERVER_IMAGES if row.repository == repo), None)
+
+
 def platform(name: str) -> Platform:
     """The :data:`PLATFORMS` row named ``name``."""
     return next(p for p in PLATFORMS if p.name == name)

@@ -23,7 +23,7 @@ from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d
 from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
-from vllm_lint.container import Container, Platform
+from vllm_lint.container import Container, Platform, server_image
 from vllm_lint.frontends.yaml.hardware import accelerator_hw, compose_hw, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import helm_default, image_from_values
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
@@ -254,15 +254,24 @@ class _Container:
                 la.script_span = t.content_span(outer)
         return bool(launches)
 
+    def _starts_server(self) -> bool:
+        """Whether the image that runs is known to start vLLM's server by its entrypoint: vLLM's
+        own (not ROCm's, which starts a shell), or a vendor's row of
+        :data:`vllm_lint.container.SERVER_IMAGES`."""
+        from vllm_lint.frontends.commands import image_starts_vllm
+
+        image = self.eff_image
+        return bool(image) and (image_starts_vllm(image) or server_image(image) is not None)
+
     def _vllm_command(self) -> bool:
         """The command + args name a vLLM entry point: its launch."""
-        from vllm_lint.frontends.commands import find_vllm_command, image_is_vllm
+        from vllm_lint.frontends.commands import find_vllm_command, image_starts_vllm
 
         texts = self.texts
         vc = find_vllm_command(texts) if texts else None
         if vc is None:
             return False
-        if not self.cmd_texts and self.eff_image and image_is_vllm(self.eff_image) and vc.args_start > 0:
+        if not self.cmd_texts and self.eff_image and image_starts_vllm(self.eff_image) and vc.args_start > 0:
             # compose `command:` / Kubernetes `args:` are appended to the image's entrypoint
             self.ctx["image_cmd"] = texts[:vc.args_start]
         words, c = self.facts()
@@ -271,15 +280,19 @@ class _Container:
         return True
 
     def _args_entry(self) -> bool:
-        """Only ``args``, run by a vLLM image's entrypoint or by a wrapper: their launch."""
-        from vllm_lint.frontends.commands import image_is_vllm
-
+        """Only ``args`` (or nothing), run by a vLLM image's entrypoint or by a wrapper: their
+        launch. An image known to start the server (:meth:`_starts_server`) with neither command
+        nor args runs its entrypoint with no arguments: a launch, whose environment and GPUs are
+        checked, unless a wrapper's variable carries its arguments."""
         if self.cmd_texts:
             return False
         entry = None
         if not self.arg_texts:
             entry = kubeai.args_entry(self.node, self.ctx)  # a KubeAI Model runs vLLM without args too
-        elif self.eff_image and image_is_vllm(self.eff_image):
+            if (not entry and self.cmd_node is None and self.args_node is None and self._starts_server()
+                    and not any(text(get(item, "name")) in kserve.ENV_ARG_CARRIERS for item in seq(self.env_node))):
+                entry = f"docker:{self.eff_image}"
+        elif self._starts_server():
             entry = f"docker:{self.eff_image}"
         else:
             for args_entry in _ARGS_ENTRIES:
