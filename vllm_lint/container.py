@@ -117,6 +117,12 @@ PLATFORMS: tuple[Platform, ...] = (
              env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True, interpolates=True,
              build="build", kind="compose",
              source="https://docs.docker.com/reference/compose-file/services/"),
+    # a chart's values that configure the vLLM container: `image: {repository, tag}` beside
+    # `extraArgs`, which the chart's template appends to the image's entrypoint
+    Platform("helm-values", "values", marker="extraArgs", image=("image",), command=("command",),
+             args=("extraArgs",), env=("env",), env_form="list", gpus=("resources",),
+             source="https://helm.sh/docs/chart_template_guide/values_files/ (the values a chart's "
+                    "template renders into the container; `extraArgs`: the common name of its extra arguments)"),
     Platform("truss", "root", marker="docker_server", image=("base_image", "image"),
              command=("docker_server", "start_command"), args=None, env=("environment_variables",),
              env_form="map", accelerator=("resources", "accelerator"),

@@ -23,6 +23,7 @@ from vllm_lint.launch import Hardware
 
 _CONTAINER_LISTS = ("containers", "initContainers")
 _KUBERNETES, _COMPOSE = platforms.platform("kubernetes"), platforms.platform("compose")
+_VALUES_ROWS = tuple(p for p in platforms.PLATFORMS if p.found == "values")
 
 
 def walk_document(t: YamlText, root: Any) -> None:
@@ -145,6 +146,10 @@ class _Walk:
             ray.serve_config(t, sc, hw2, walk_document)
         if pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km or kubeai.is_vllm_model(km)):
             container(t, node, hw2, _KUBERNETES, kind=self.kind)
+        elif pkey not in _CONTAINER_LISTS:
+            for row in _VALUES_ROWS:  # a chart's values: `image` beside `extraArgs`
+                if row.marker in km:
+                    container(t, node, hw2, row, kind=self.kind)
         img = km.get("image")
         if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
             tag = km.get("tag")
