@@ -160,8 +160,13 @@ class _Walk:
         elif isinstance(img, MappingNode) and pkey not in _CONTAINER_LISTS:
             idle_image(t, image_from_values(img), img, False)  # Helm values: image: {repository, tag}
         for k, v in node.value:
+            key = text(k)
+            if key is not None and key.endswith(".py") and isinstance(v, ScalarNode) and "vllm" in v.value:
+                for la in t.python_launches(v):  # a ConfigMap's Python file (a Ray Serve app)
+                    la.hardware = hw_merge(hw2, la.hardware)
+                continue
             self.stack.append((k, hw2, None, vers))
-            self.stack.append((v, hw2, text(k), vers))
+            self.stack.append((v, hw2, key, vers))
 
     def _compose_services(self, node: Any, hw: Hardware, vers: list) -> None:
         for _k, svc in node.value:
