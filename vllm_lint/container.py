@@ -72,18 +72,22 @@ class Platform(Record):
     hold, read in this order: "resources" (Kubernetes ``resources`` limits and requests,
     ``nodeSelector``, node affinity), "devices" (compose ``deploy.resources.reservations.devices``
     and ``gpus``); ``accelerator``: the key path of an accelerator string (``"H100:2"``).
-    ``image_vars``: the image may spell compose's ``${VAR:-default}`` (its default is the tag; no
+    ``interpolates``: the platform fills ``${VAR}`` / ``$VAR`` in the values before the launch (compose,
+    from the environment and ``.env``): a word with one is opaque. ``string_command``: what runs a command written as one string: "words" (the platform splits it
+    into words itself, as compose does, no shell) or "shell" (a shell runs it: a ``\\``-newline
+    continues the line); only read when the string holds a continuation. ``image_vars``: the image may spell compose's ``${VAR:-default}`` (its default is the tag; no
     Helm expression is rendered); ``build``: the key of a local build whose Dockerfile's ``FROM``
     runs the command. ``kind``: the workload name the launches carry (default: the document's
     ``kind``). ``source``: where the keys are documented."""
 
     __slots__ = ("name", "found", "marker", "image", "command", "args", "env", "env_form", "gpus", "accelerator",
-                 "image_vars", "build", "kind", "source")
+                 "image_vars", "build", "kind", "string_command", "interpolates", "source")
 
     def __init__(self, name: str, found: str, *, image: Path, command: Path, args: Optional[Path], env: Path,
                  env_form: str, marker: Optional[str] = None, gpus: tuple[str, ...] = (),
                  accelerator: Optional[Path] = None, image_vars: bool = False, build: Optional[str] = None,
-                 kind: Optional[str] = None, source: str = "") -> None:
+                 kind: Optional[str] = None, string_command: str = "words", interpolates: bool = False,
+                 source: str = "") -> None:
         self.name = name
         self.found = found
         self.marker = marker
@@ -97,23 +101,64 @@ class Platform(Record):
         self.image_vars = image_vars
         self.build = build
         self.kind = kind
+        self.string_command = string_command
+        self.interpolates = interpolates
         self.source = source
 
 
 PLATFORMS: tuple[Platform, ...] = (
-    # also any mapping with `command`/`args`: Helm values, KubeAI's Model, KServe's predictor
+    # also any mapping with `command`/`args`: Helm values, KubeAI's Model, KServe's predictor, a
+    # launcher's own schema (a recipe runner's `command: |`). Kubernetes takes a list; a command
+    # written as one string is a launcher's, which hands it to a shell (`bash -c`, shell=True).
     Platform("kubernetes", "containers", image=("image",), command=("command",), args=("args",), env=("env",),
-             env_form="list", gpus=("resources",),
+             env_form="list", gpus=("resources",), string_command="shell",
              source="https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Container"),
     Platform("compose", "services", image=("image",), command=("entrypoint",), args=("command",),
-             env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True,
+             env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True, interpolates=True,
              build="build", kind="compose",
              source="https://docs.docker.com/reference/compose-file/services/"),
+    # a chart's values that configure the vLLM container: `image: {repository, tag}` beside
+    # `extraArgs`, which the chart's template appends to the image's entrypoint
+    Platform("helm-values", "values", marker="extraArgs", image=("image",), command=("command",),
+             args=("extraArgs",), env=("env",), env_form="list", gpus=("resources",),
+             source="https://helm.sh/docs/chart_template_guide/values_files/ (the values a chart's "
+                    "template renders into the container; `extraArgs`: the common name of its extra arguments)"),
     Platform("truss", "root", marker="docker_server", image=("base_image", "image"),
              command=("docker_server", "start_command"), args=None, env=("environment_variables",),
              env_form="map", accelerator=("resources", "accelerator"),
              source="https://docs.baseten.co/development/model/custom-server (Baseten truss config.yaml)"),
 )
+
+
+class ServerImage(Record):
+    """A vendor's image, not named like vLLM's own (``vllm/vllm-openai``: ``frontends.commands``),
+    whose entrypoint starts vLLM's OpenAI server, so that a container's ``args`` (or none) are
+    vLLM's arguments: ``repository`` (registry and path, no tag; any tag and digest match),
+    ``runs`` (what its entrypoint runs), ``source`` (where that is stated)."""
+
+    __slots__ = ("repository", "runs", "source")
+
+    def __init__(self, repository: str, runs: str, source: str) -> None:
+        self.repository = repository
+        self.runs = runs
+        self.source = source
+
+
+SERVER_IMAGES: tuple[ServerImage, ...] = (
+    # Red Hat OpenShift AI's vLLM ServingRuntime image (quay.io/modh/vllm:rhoai-2.20-cuda, ...)
+    ServerImage("quay.io/modh/vllm", "python3 -m vllm.entrypoints.openai.api_server (vllm_tgis_adapter in its "
+                "gRPC build, which takes the same arguments)",
+                source="https://github.com/opendatahub-io/vllm/blob/main/Dockerfile.ubi (ENTRYPOINT of the "
+                       "vllm-openai and vllm-grpc-adapter stages)"),
+)
+
+
+def server_image(image: str) -> Optional[ServerImage]:
+    """The :data:`SERVER_IMAGES` row of ``image`` (``repo[:tag][@digest]``), or None."""
+    repo = image.strip().lower().split("@", 1)[0]
+    if repo.rfind(":") > repo.rfind("/"):
+        repo = repo[:repo.rfind(":")]
+    return next((row for row in SERVER_IMAGES if row.repository == repo), None)
 
 
 def platform(name: str) -> Platform:

@@ -12,6 +12,11 @@ vLLM server or engine process and how, so that rules only see what does:
   itself expands (``${VLLM_VERSION}`` in a URL, ``$VLLM_COMMIT`` in a ``pip install``, a heredoc's
   ``${VLLM_IMAGE}``) is a variable of the file, exported or not: dropped. Names some release
   reads stay, expanded or not: they do reach vLLM.
+* **Documentation's settings listings.** In documentation (Markdown, a notebook), a variable
+  assigned where no launch takes it (a block that lists a ``.env`` file's lines or the settings
+  of the repository's own launcher: ``VLLM_MODEL=...``, ``VLLM_STRATEGY=...``) reaches vLLM only
+  under a name some release reads: the others are the launcher's, dropped. (A misspelt vLLM
+  name in such a listing is dropped with them.)
 * **Help requests.** ``vllm serve --help[=keyword]`` prints and exits; it is no launch.
 * **Partial layouts.** :func:`layout_is_partial` says when one process does not own the whole
   parallel layout (external or hybrid data parallelism, multi-node launches), for VL402.
@@ -30,11 +35,16 @@ from .launch import EnvAssign, Extraction, Launch, Span
 _EXPANSION = re.compile(rb"\$\{?(VLLM_[A-Za-z0-9_]*)")
 
 
-def decide(extraction: Extraction, data: bytes, db: Any) -> Extraction:
-    """``extraction`` with what does not reach vLLM removed (in place; returned for chaining)."""
+def decide(extraction: Extraction, data: bytes, db: Any, documentation: bool = False) -> Extraction:
+    """``extraction`` with what does not reach vLLM removed (in place; returned for chaining);
+    ``documentation``: the file is documentation (its format's ``documentation``)."""
     expanded = _expansions(data, extraction)
     keep = _Keep(db, expanded)
     extraction.env = [e for e in extraction.env if keep(e)]
+    if documentation and extraction.env:
+        taken = {e.name_span for la in extraction.launches for e in la.env if e.name_span is not None}
+        extraction.env = [e for e in extraction.env
+                          if e.name_span is None or e.name_span in taken or keep.read_by_vllm(e.name)]
     launches = []
     for la in extraction.launches:
         if _is_help_request(la):
@@ -54,11 +64,11 @@ class _Keep:
     def __call__(self, e: EnvAssign) -> bool:
         if e.origin == "build":
             return False
-        if e.name in self.expanded and not self._read_by_vllm(e.name):
+        if e.name in self.expanded and not self.read_by_vllm(e.name):
             return False
         return True
 
-    def _read_by_vllm(self, name: str) -> bool:
+    def read_by_vllm(self, name: str) -> bool:
         if name not in self.known:
             self.known[name] = (self.db.env_history(name) is not None
                                 or _build_history(self.db, name) is not None)

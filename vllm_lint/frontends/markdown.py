@@ -425,7 +425,16 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
         # a line of only `...` elides part of a manifest in documentation (as YAML it would end
         # the document): blanked, offsets kept
         text = _ELISION.sub(lambda m: b" " * len(m.group(0)), text)
-        rebase(yaml_fe.extract(text, path), lines, out)
+        try:
+            rebase(yaml_fe.extract(text, path), lines, out)
+        except ParseError:
+            # manifests, then shell that applies more of them (`kubectl apply -f - <<EOF`): each
+            # part read as what it is, offsets kept
+            cut = _shell_tail(text)
+            if cut is None:
+                raise
+            rebase(yaml_fe.extract(_blanked(text, cut, len(text)), path), lines, out)
+            _shell(_blanked(text, 0, cut), lines, path, out)
     elif lang in _PYTHON:
         from vllm_lint.frontends import python as python_fe
 
@@ -438,6 +447,31 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
 
         rebase(docker_fe.extract(text, path), lines, out)
     doc_commands.mark_values(out.launches[n:])
+
+
+_HEREDOC_LINE = re.compile(rb"^[^\s#-][^\n#]*<<-?[ \t]*['\"]?[A-Za-z_]\w*['\"]?[ \t]*$", re.M)
+_YAML_LINE = re.compile(rb"^(?:[ \t]|-|#|---|[^\s:]+:(?:[ \t]|$))")
+
+
+def _shell_tail(text: bytes) -> Optional[int]:
+    """Where the shell part of a YAML block starts: the first line that opens a heredoc, with the
+    command lines just before it (no YAML key, item or comment); None without one."""
+    m = _HEREDOC_LINE.search(text)
+    if m is None:
+        return None
+    cut = m.start()
+    while cut > 0:
+        prev = text.rfind(b"\n", 0, cut - 1) + 1
+        line = text[prev:cut - 1]
+        if not line.strip() or _YAML_LINE.match(line):
+            break
+        cut = prev
+    return cut
+
+
+def _blanked(text: bytes, start: int, end: int) -> bytes:
+    """``text`` with ``[start, end)`` blanked (line breaks kept, so offsets and lines are too)."""
+    return text[:start] + re.sub(rb"[^\n]", b" ", text[start:end]) + text[end:]
 
 
 def _shell(script: bytes, emb: Embedding, path: str, out: Extraction) -> None:

@@ -290,7 +290,7 @@ class Linter:
         except RecursionError:
             analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
             return analysis
-        reach.decide(extraction, data, self.db)
+        reach.decide(extraction, data, self.db, documentation=unit.documentation)
         analysis.extraction = extraction
         diags: list[Diagnostic] = []
         seen_env: set[tuple[int, int]] = set()

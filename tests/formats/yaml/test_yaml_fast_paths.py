@@ -298,11 +298,18 @@ def test_launches_of_one_container_share_its_facts():
     "{image: redis, command: redis-server --port 1}",
     "{image: example/x, entrypoint: [sh, -c, echo vllm], command: [a]}",
     "{image: example/x, command: 'vllm'}",
-    "{image: vllm/vllm-openai:v0.8.5}",
+    "{image: rocm/vllm:latest}",
 ])
 def test_compose_services_without_a_launch(service):
     got, _ = _launches(f"services:\n  a: {service}\n  llm:\n    image: vllm/vllm-openai:v0.8.5\n    command: --model m\n")
     assert got == [("docker:vllm/vllm-openai:v0.8.5", ["--model", "m"])]
+
+
+def test_a_server_image_without_command_or_args_runs_its_entrypoint():
+    # vLLM's image, or a vendor's that starts the server (container.SERVER_IMAGES): a launch with
+    # no words; ROCm's starts a shell (above)
+    got, _ = _launches("services:\n  a: {image: vllm/vllm-openai:v0.8.5}\n  b: {image: 'quay.io/modh/vllm:rhoai-2.20-cuda'}\n")
+    assert got == [("docker:vllm/vllm-openai:v0.8.5", []), ("docker:quay.io/modh/vllm:rhoai-2.20-cuda", [])]
 
 
 def test_env_items_take_the_first_of_duplicate_keys():

@@ -108,14 +108,16 @@ gpus: "2"
 
 @pytest.mark.parametrize("row", platforms.PLATFORMS, ids=lambda r: r.name)
 def test_every_row_is_complete(row):
-    assert row.found in ("containers", "services", "root") and (row.found != "root") == (row.marker is None)
+    assert row.found in ("containers", "services", "root", "values")
+    assert (row.found in ("root", "values")) == (row.marker is not None)
+    assert row.string_command in ("words", "shell")
     assert row.image and row.command and row.env and row.env_form in ("list", "map") and row.source
     assert set(row.gpus) <= {"resources", "devices"}
 
 
 def test_the_walks_rows_are_one_each():
     """The YAML walk reads containers lists and compose services by one row each; other rows are
-    documents known by a root key."""
+    documents known by a root key, or mappings by a key of their own (a chart's values)."""
     found = [p.found for p in platforms.PLATFORMS]
     assert found.count("containers") == 1 and found.count("services") == 1
     assert len({p.name for p in platforms.PLATFORMS}) == len(platforms.PLATFORMS)

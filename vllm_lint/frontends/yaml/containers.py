@@ -20,10 +20,10 @@ import re
 from typing import Any, Optional
 
 from vllm_lint.frontends.embedding import Embedding
-from vllm_lint.frontends.yaml import kserve, kubeai, llm_d
+from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d
 from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
-from vllm_lint.container import Container, Platform
+from vllm_lint.container import Container, Platform, server_image
 from vllm_lint.frontends.yaml.hardware import accelerator_hw, compose_hw, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import helm_default, image_from_values
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
@@ -34,6 +34,7 @@ from vllm_lint.launch import EnvAssign, Hardware, Span, VersionHint
 from vllm_lint.record import lazy_re
 
 _SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
+_INTERPOLATED = lazy_re(r"\$[{A-Za-z_]")
 _COMPOSE_VAR_DEFAULT = lazy_re(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
 # the wrappers that run vLLM with a container's `args` (no `command`), in the order they are tried
 _ARGS_ENTRIES = (llm_d.args_entry, kubeai.args_entry, kserve.args_entry)
@@ -110,7 +111,7 @@ class _Container:
         self.built: list = []  # [words, Container], on first use
 
     def read(self) -> bool:
-        found = self._shell()
+        found = self._script() or self._shell()
         if not found:
             found = self._vllm_command() or self._args_entry()
         found = self._env_carriers() or found
@@ -130,6 +131,10 @@ class _Container:
             t, node, platform = self.t, self.node, self.platform
             cmd_words = t.words_from(self.cmd_node, self.cmd_split)
             words = cmd_words + t.words_from(self.args_node, self.args_split)
+            if platform.interpolates:  # compose fills ${VAR} in list items too ($$ is a literal $)
+                for tok, _h in words:
+                    if not tok.opaque and _INTERPOLATED.search(tok.text.replace("$$", "")):
+                        tok.opaque = True
             env_node = self.env_node
             # a map of NAME: value: compose, and wrappers' specs (KubeAI Model `spec.env`)
             env = (compose_env(t, env_node) if platform.env_form == "map" or isinstance(env_node, MappingNode)
@@ -190,32 +195,52 @@ class _Container:
             self.args_node, self.args_split, j - ncmd)
         if isinstance(node, SequenceNode):
             item = node.value[k]
-            if not isinstance(item, ScalarNode) or not may_be_command(item.value.encode("utf-8", "surrogatepass")):
-                return False  # (shell_launches would find nothing: no map needed)
-            m = t.smap(item)
-            script = m.text
-            emb = m
-            cut = t.cutter(item, m)
-            outer = item
+            return isinstance(item, ScalarNode) and self._scalar_script(item)
+        assert split is not None
+        word, rs, re_, verb, _op = split[k]
+        script = word.encode("utf-8", "surrogatepass")
+        if not may_be_command(script):
+            return False
+        m = t.smap(node)
+        cut = None
+        if verb is not None:
+            # a word spelled verbatim is that part of the scalar
+            base = verb[0]
+            emb = m.window(base, base + len(script))
+            whole = t.cutter(node, m)
+            if whole is not None:
+                cut = lambda s, e, whole=whole, base=base: whole(base + s, base + e)  # noqa: E731
         else:
-            assert split is not None
-            word, rs, re_, verb, _op = split[k]
-            script = word.encode("utf-8", "surrogatepass")
-            if not may_be_command(script):
-                return False
-            m = t.smap(node)
-            cut = None
-            if verb is not None:
-                # a word spelled verbatim is that part of the scalar
-                base = verb[0]
-                emb = m.window(base, base + len(script))
-                whole = t.cutter(node, m)
-                if whole is not None:
-                    cut = lambda s, e, whole=whole, base=base: whole(base + s, base + e)  # noqa: E731
-            else:
-                emb = Embedding.unmapped(script)  # (no bytes of its own)
-            outer = node
-        launches = t.shell_launches(script, emb, t.content_span(outer), cut)
+            emb = Embedding.unmapped(script)  # (no bytes of its own)
+        return self._adopt(t.shell_launches(script, emb, t.content_span(node), cut), node)
+
+    def _script(self) -> bool:
+        """A command written as one string that holds a shell line continuation, on a platform
+        whose string command a shell runs (``Platform.string_command``): the shell front-end
+        reads the whole string (a split into words would take each ``\\``-newline for a word)."""
+        node = self.cmd_node
+        if (self.platform.string_command != "shell" or not isinstance(node, ScalarNode)
+                or node.tag != "tag:yaml.org,2002:str" or self.arg_texts or "\\\n" not in node.value):
+            return False
+        return self._scalar_script(node)
+
+    def _scalar_script(self, item: Any) -> bool:
+        """A scalar that is a whole shell script (a ``sh -c`` item, a string command): its
+        launches, a launcher's ``str.format`` fields opaque (:mod:`.format_fields`)."""
+        t = self.t
+        if not may_be_command(item.value.encode("utf-8", "surrogatepass")):
+            return False  # (shell_launches would find nothing: no map needed)
+        m = t.smap(item)
+        template = format_fields.template_of(t, item, m, self.node)
+        script = m.text if template is None else template.text
+        launches = t.shell_launches(script, m, t.content_span(item), t.cutter(item, m))
+        if template is not None:
+            template.apply(launches, m)
+        return self._adopt(launches, item)
+
+    def _adopt(self, launches: list, outer: Any) -> bool:
+        """The container's facts on the launches of its script (``outer``: the scalar)."""
+        t = self.t
         if launches:
             _words, c = self.facts()
             for la in launches:
@@ -228,6 +253,17 @@ class _Container:
                 # the script's bytes in the file, where the image's other steps are
                 la.script_span = t.content_span(outer)
         return bool(launches)
+
+    def _starts_server(self) -> bool:
+        """Whether the image that runs is known to start vLLM's server by its entrypoint, so that
+        its ``args`` are vLLM's: vLLM's own (not ROCm's, which starts a shell, nor the vendors'
+        whose words after the image are a command: ``images.image_takes_vllm_args``), or a
+        vendor's row of :data:`vllm_lint.container.SERVER_IMAGES`."""
+        from vllm_lint.frontends.commands import image_starts_vllm, image_takes_vllm_args
+
+        image = self.eff_image
+        return bool(image) and ((image_starts_vllm(image) and image_takes_vllm_args(image))
+                                or server_image(image) is not None)
 
     def _vllm_command(self) -> bool:
         """The command + args name a vLLM entry point: its launch."""
@@ -246,15 +282,19 @@ class _Container:
         return True
 
     def _args_entry(self) -> bool:
-        """Only ``args``, run by a vLLM image's entrypoint or by a wrapper: their launch."""
-        from vllm_lint.frontends.commands import image_takes_vllm_args
-
+        """Only ``args`` (or nothing), run by a vLLM image's entrypoint or by a wrapper: their
+        launch. An image known to start the server (:meth:`_starts_server`) with neither command
+        nor args runs its entrypoint with no arguments: a launch, whose environment and GPUs are
+        checked, unless a wrapper's variable carries its arguments."""
         if self.cmd_texts:
             return False
         entry = None
         if not self.arg_texts:
             entry = kubeai.args_entry(self.node, self.ctx)  # a KubeAI Model runs vLLM without args too
-        elif self.eff_image and image_takes_vllm_args(self.eff_image):
+            if (not entry and self.cmd_node is None and self.args_node is None and self._starts_server()
+                    and not any(text(get(item, "name")) in kserve.ENV_ARG_CARRIERS for item in seq(self.env_node))):
+                entry = f"docker:{self.eff_image}"
+        elif self._starts_server():
             entry = f"docker:{self.eff_image}"
         else:
             for args_entry in _ARGS_ENTRIES:

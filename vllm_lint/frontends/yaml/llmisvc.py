@@ -84,3 +84,5 @@ def _part(t: YamlText, part: Any, model_uri: str) -> None:
         partial_layout=box.partial_layout, container=box,
     ))
     t.consumed.add(id(main))
+    # the worker pods' containers run the controller's command for the same launch, not their own
+    t.consumed.update(id(c) for c in seq(get(get(part, "worker"), "containers")) if get(c, "command") is None)

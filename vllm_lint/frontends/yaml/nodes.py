@@ -27,22 +27,48 @@ def descendants(root: Any) -> Iterator[Any]:
             stack.extend(n.value)
 
 
-def get(node: Any, key: str) -> Any:
-    """The value of ``key`` in a mapping node (the first of duplicate keys), or None."""
+_MERGE = "tag:yaml.org,2002:merge"  # a plain `<<` key
+_MERGE_DEPTH = 8  # merges of merges followed (an anchor may even merge itself: bounded)
+
+
+def get(node: Any, key: str, _depth: int = 0) -> Any:
+    """The value of ``key`` in a mapping node (the first of duplicate keys), or None. A key the
+    mapping lacks is looked up in what it merges (``<<: *common``, ``<<: [*a, *b]``: the first
+    merged mapping that has it wins), as YAML's merge key does (a compose service taking its
+    image from ``x-common: &common``)."""
     if not isinstance(node, MappingNode):
         return None
+    merged = None
     for k, v in node.value:
-        if isinstance(k, ScalarNode) and k.value == key:
-            return v
+        if isinstance(k, ScalarNode):
+            if k.value == key:
+                return v
+            if k.tag == _MERGE:
+                merged = v
+    if merged is not None and _depth < _MERGE_DEPTH:
+        for source in merged.value if isinstance(merged, SequenceNode) else (merged,):
+            found = get(source, key, _depth + 1)
+            if found is not None:
+                return found
     return None
 
 
 def keys(node: Any) -> dict[str, Any]:
-    """A mapping's values by key, as :func:`get` finds them (the first of duplicate keys)."""
+    """A mapping's values by key, as :func:`get` finds them (the first of duplicate keys; the keys
+    it merges after its own)."""
     out: dict[str, Any] = {}
+    merged = None
     for k, v in node.value:
         if isinstance(k, ScalarNode) and k.value not in out:
+            if k.tag == _MERGE:
+                merged = v
+                continue
             out[k.value] = v
+    for source in merged.value if isinstance(merged, SequenceNode) else (merged,) if merged is not None else ():
+        if isinstance(source, MappingNode):
+            for k2, v2 in source.value:
+                if isinstance(k2, ScalarNode) and k2.value != "<<" and k2.value not in out:
+                    out[k2.value] = v2
     return out
 
 

@@ -319,6 +319,23 @@ class YamlText:
             return self._markdown_launches(m)
         return self.shell_launches(m.text, m, self.content_span(node), self.cutter(node, m))
 
+    def python_launches(self, node: Any) -> list[Launch]:
+        """Launches of a string scalar that holds a Python file (a ConfigMap's ``app.py: |``: a
+        Ray Serve app's ``AsyncEngineArgs(...)``), read by the Python front-end through the
+        scalar's map."""
+        from vllm_lint.frontends.base import get
+
+        self.consumed.add(id(node))
+        m = self.smap(node)
+        python = get("python").module  # (through the registry, as Markdown is)
+        try:
+            ex = python.extract(m.text, self.path)
+        except (ParseError, RecursionError, ValueError):
+            return []
+        start = len(self.out.launches)
+        rebase(ex, m, self.out)
+        return self.out.launches[start:]
+
     def _markdown_launches(self, m: Embedding) -> list[Launch]:
         """A string holding Markdown with fenced blocks (vLLM recipes' ``guide: |``): its blocks
         are read by the Markdown front-end, through the scalar's map."""

@@ -23,6 +23,7 @@ from vllm_lint.launch import Hardware
 
 _CONTAINER_LISTS = ("containers", "initContainers")
 _KUBERNETES, _COMPOSE = platforms.platform("kubernetes"), platforms.platform("compose")
+_VALUES_ROWS = tuple(p for p in platforms.PLATFORMS if p.found == "values")
 
 
 def walk_document(t: YamlText, root: Any) -> None:
@@ -145,6 +146,10 @@ class _Walk:
             ray.serve_config(t, sc, hw2, walk_document)
         if pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km or kubeai.is_vllm_model(km)):
             container(t, node, hw2, _KUBERNETES, kind=self.kind)
+        elif pkey not in _CONTAINER_LISTS:
+            for row in _VALUES_ROWS:  # a chart's values: `image` beside `extraArgs`
+                if row.marker in km:
+                    container(t, node, hw2, row, kind=self.kind)
         img = km.get("image")
         if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
             tag = km.get("tag")
@@ -155,8 +160,13 @@ class _Walk:
         elif isinstance(img, MappingNode) and pkey not in _CONTAINER_LISTS:
             idle_image(t, image_from_values(img), img, False)  # Helm values: image: {repository, tag}
         for k, v in node.value:
+            key = text(k)
+            if key is not None and key.endswith(".py") and isinstance(v, ScalarNode) and "vllm" in v.value:
+                for la in t.python_launches(v):  # a ConfigMap's Python file (a Ray Serve app)
+                    la.hardware = hw_merge(hw2, la.hardware)
+                continue
             self.stack.append((k, hw2, None, vers))
-            self.stack.append((v, hw2, text(k), vers))
+            self.stack.append((v, hw2, key, vers))
 
     def _compose_services(self, node: Any, hw: Hardware, vers: list) -> None:
         for _k, svc in node.value:
