@@ -47,11 +47,13 @@ parse is skipped with an informational ``VL002`` note; it never fails the Markdo
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 from typing import Optional
 
 from vllm_lint.frontends import doc_commands
 from vllm_lint.frontends.embedding import Embedding, rebase
-from vllm_lint.launch import Extraction, Note, ParseError, Span, VersionHint
+from vllm_lint.launch import Extraction, LineIndex, Note, ParseError, Span, VersionHint
 
 FORMAT = "markdown"
 
@@ -63,7 +65,7 @@ _YAML = {"yaml", "yml"}
 _PYTHON = {"python", "py", "python3", "py3"}
 _DOCKER = {"dockerfile", "containerfile"}
 
-_FENCE = re.compile(rb"^([ \t]*)(`{3,}|~{3,})[ \t]*([^\r\n]*?)[ \t]*\r?$", re.M)
+_FENCE = re.compile(rb"^([ \t]*)(`{3,}|~{3,})[ \t]*([^\r\n]*)\r?$", re.M)  # (info: its end stripped after)
 _PROMPT = re.compile(
     rb"^[ \t]*(?:\([^)\r\n]{0,60}\)[ \t]*)?(?:[\w.-]+@[\w.-]+(?::[^$#\s]*)?[ \t]*)?\$[ \t]"
 )
@@ -90,16 +92,18 @@ def _language(info: bytes) -> str:
 
 
 def fenced_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
-    """``(language, content_start, content_end, fence_line)`` for each fenced block."""
+    """``(language, content_start, content_end, fence_line)`` for each fenced block (one pass: the
+    fence lines are counted from the previous fence, not from the start of the file)."""
     out = []
     pos = 0
     n = len(data)
+    line, counted_to = 1, 0  # the line number of offset counted_to
     while pos < n:
         m = _FENCE.search(data, pos)
         if not m:
             break
         fence = m.group(2)
-        info = m.group(3)
+        info = m.group(3).rstrip(b" \t")
         if fence[:1] == b"`" and b"`" in info:
             pos = m.end() + 1
             continue  # inline code, not a fence
@@ -108,10 +112,9 @@ def fenced_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
             start += 1
         elif data[start : start + 2] == b"\r\n":
             start += 2
-        line = data.count(b"\n", 0, m.start()) + 1
-        close = re.compile(rb"^[ \t]*" + re.escape(fence[:1]) + rb"{" + str(len(fence)).encode()
-                           + rb",}[ \t]*\r?$", re.M)
-        c = close.search(data, start)
+        line += data.count(b"\n", counted_to, m.start())
+        counted_to = m.start()
+        c = _closing_fence(fence).search(data, start)
         if c is None:
             end = n
             pos = n
@@ -120,6 +123,25 @@ def fenced_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
             pos = c.end() + 1
         out.append((_language(info), start, end, line))
     return out
+
+
+@lru_cache(maxsize=None)
+def _closing_fence(fence: bytes) -> re.Pattern:
+    """The line that closes a block opened by ``fence``: the same character, at least as many."""
+    return re.compile(rb"^[ \t]*" + re.escape(fence[:1]) + rb"{" + str(len(fence)).encode()
+                      + rb",}[ \t]*\r?$", re.M)
+
+
+@lru_cache(maxsize=1)
+def _layout(data: bytes) -> tuple[list[tuple[str, int, int, int]], list[int], list[int], list[int]]:
+    """``data``'s fenced blocks, each block's first and closing row (0-based), and the offsets where
+    its lines start: read once per file for the questions asked per finding (``embedded_at``,
+    ``is_comment``)."""
+    blocks = fenced_blocks(data)
+    starts = LineIndex(data).starts
+    firsts = [bisect_right(starts, start) - 1 for _lang, start, _end, _line in blocks]
+    lasts = [bisect_right(starts, end) - 1 for _lang, _start, end, _line in blocks]
+    return blocks, firsts, lasts, starts
 
 
 # ------------------------------------------------------------------------------------------
@@ -273,6 +295,14 @@ class _Prose:
             close_end = data.find(b"\n", end)
             pos = len(data) if close_end == -1 or end >= len(data) else close_end + 1
         self._text(pos, len(data))
+        # the heading at or before each element: past a block only headings count, and the walk
+        # jumps there (a file of many blocks and no heading stays linear)
+        self.heading_at_or_before: list[int] = []
+        last = -1
+        for j, el in enumerate(self.elems):
+            if el[0] == "heading":
+                last = j
+            self.heading_at_or_before.append(last)
 
     def _text(self, s: int, e: int) -> None:
         data = self.data
@@ -332,15 +362,12 @@ class _Prose:
 
     def hint_for(self, k: int) -> Optional[VersionHint]:
         i = self.block_at[k] - 1
-        past_block = False
         while i >= 0:
             el = self.elems[i]
+            if el[0] == "block":  # its paragraphs introduce it: only the section's heading is left
+                i = self.heading_at_or_before[i]
+                continue
             i -= 1
-            if el[0] == "block":
-                past_block = True
-                continue
-            if el[0] == "para" and past_block:
-                continue
             rel = self.releases(el[1], el[2])
             if rel is None:
                 return None
@@ -460,35 +487,33 @@ def _shell(script: bytes, emb: Embedding, path: str, out: Extraction) -> None:
 def embedded_at(data: bytes, row0: int) -> Optional[tuple[str, int, int]]:
     """(format, first row, end row exclusive) of the fenced block holding row ``row0``, when its
     language takes ``#`` comments; None outside a block or in another language's."""
-    for lang, start, end, _line in fenced_blocks(data):
-        first = data.count(b"\n", 0, start)
-        last = data.count(b"\n", 0, end)  # the closing fence's row
-        if first <= row0 < last:
-            if lang in _CONSOLE or lang in _SHELL or not lang:
-                return "shell", first, last
-            if lang in _YAML:
-                return "yaml", first, last
-            if lang in _PYTHON:
-                return "python", first, last
-            if lang in _DOCKER:
-                return "dockerfile", first, last
-            return None
+    blocks, firsts, lasts, _starts = _layout(data)
+    k = bisect_right(firsts, row0) - 1  # (blocks are disjoint and in order: the last to start at or before)
+    if k < 0 or not row0 < lasts[k]:
+        return None
+    lang, first, last = blocks[k][0], firsts[k], lasts[k]
+    if lang in _CONSOLE or lang in _SHELL or not lang:
+        return "shell", first, last
+    if lang in _YAML:
+        return "yaml", first, last
+    if lang in _PYTHON:
+        return "python", first, last
+    if lang in _DOCKER:
+        return "dockerfile", first, last
     return None
 
 
 def is_comment(data: bytes, offset: int) -> bool:
     """In a YAML block, YAML's answer read in the block's own text (a ``#`` inside a quoted
     string there is part of the string); elsewhere a ``#`` starts a comment."""
-    row0 = data.count(b"\n", 0, offset)
+    starts = _layout(data)[3]
+    row0 = bisect_right(starts, offset) - 1
     block = embedded_at(data, row0)
     if block is None or block[0] != "yaml":
         return True
-    from vllm_lint.launch import LineIndex
-
     from . import yaml
 
     _fmt, first, end = block
-    starts = LineIndex(data).starts
     stop = starts[end] if end < len(starts) else len(data)
     return yaml.is_comment(data[starts[first]:stop], offset - starts[first])
 

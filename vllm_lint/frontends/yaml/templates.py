@@ -9,41 +9,64 @@ when it carries a literal ``default`` is read in :mod:`.helm`.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
-from typing import Any, Optional
+from typing import Any, AnyStr, Iterator, Optional
 
+from vllm_lint.frontends.delimited import delimited
 from vllm_lint.frontends.yaml.chart_values import render
-from vllm_lint.launch import Extraction, Note, Span
-from vllm_lint.record import lazy_re
+from vllm_lint.launch import MAX_TEMPLATE_REGIONS, Extraction, Note, Span, TooLarge
 
-TEMPLATE = lazy_re(rb"\{\{.*?\}\}", re.S)
 # version hints read from what a templated image renders (:mod:`.helm`): kept, whatever they touch
 RENDERED_SOURCES = ("helm-default", "helm-values")
+MAX_REGION = 20000  # a longer "expression" is no template action (a stray `{{` far from a `}}`)
 
 _BLANK_FILL = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
 _INLINE_FILL = bytes(b if b in (0x0A, 0x0D) else 0x5F for b in range(256))
 
 
+def template_spans(text: AnyStr) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each ``{{ ... }}`` of ``text``: from a ``{{`` to the first ``}}`` after
+    it (line breaks included), as Go's template lexer reads actions; in one pass."""
+    return delimited(text, *(("{{", "}}") if isinstance(text, str) else (b"{{", b"}}")))
+
+
+def strip_templates(text: bytes) -> bytes:
+    """``text`` without its ``{{ ... }}`` expressions."""
+    out, pos = [], 0
+    for s, e in template_spans(text):
+        out.append(text[pos:s])
+        pos = e
+    out.append(text[pos:])
+    return b"".join(out)
+
+
 def fill_templates(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
-    """Replace each ``{{ ... }}`` with same-length filler; return the new bytes and regions."""
-    regions: list[tuple[int, int]] = []
-    out = bytearray(data)
-    for m in TEMPLATE.finditer(data):
-        s, e = m.span()
-        if e - s > 20000:
-            continue
-        regions.append((s, e))
+    """Replace each ``{{ ... }}`` with same-length filler; return the new bytes and regions.
+
+    Raises :class:`~vllm_lint.launch.TooLarge` past the file's budget of expressions."""
+    regions = [(s, e) for s, e in template_spans(data) if e - s <= MAX_REGION]
     if not regions:
         return data, regions
-    # lines that hold only template actions (and spaces) become blank
+    if len(regions) > MAX_TEMPLATE_REGIONS:
+        raise TooLarge(f"more than {MAX_TEMPLATE_REGIONS:,} template expressions (the per-file budget)")
+    out = bytearray(data)
+    # lines that hold only template actions (and spaces) become blank; each line (from the start
+    # of a region's first line to the end of its last) is judged once, however many regions it holds
+    # (the line's ends are found from the previous region's: many regions on one line stay linear)
+    blank_lines: dict[tuple[int, int], bool] = {}
+    ls, le, prev_end = 0, -1, 0
     for s, e in regions:
-        ls = data.rfind(b"\n", 0, s) + 1
-        le = data.find(b"\n", e)
-        if le < 0:
-            le = len(data)
-        line = data[ls:le]
-        blank_line = not TEMPLATE.sub(b"", line).strip()
+        nl = data.rfind(b"\n", prev_end, s)
+        if nl != -1:
+            ls = nl + 1
+        if le < e:  # else the line break after the previous region is the first after this one
+            le = data.find(b"\n", e)
+            if le < 0:
+                le = len(data)
+        prev_end = e
+        blank_line = blank_lines.get((ls, le))
+        if blank_line is None:
+            blank_line = blank_lines[(ls, le)] = not strip_templates(data[ls:le]).strip()
         # every byte but line breaks -> ' ' or '_'
         out[s:e] = data[s:e].translate(_BLANK_FILL if blank_line else _INLINE_FILL)
     # `${{` (GitHub Actions) leaves `$____`: a shell variable, which is opaque anyway
