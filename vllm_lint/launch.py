@@ -363,7 +363,8 @@ class TooLarge(Exception):
 # them than any deployment file holds: the largest real scripts hold tens of launches.
 MAX_LAUNCHES = 1_000  # launches in one file
 MAX_LAUNCH_WORDS = 20_000  # words of all launches of one file
-MAX_SCRIPT_WORDS = 250_000  # words of the shell text of one file (the shell parser's tree)
+MAX_SCRIPT_WORDS = 250_000  # words of the shell text of one file (counted before it is parsed)
+MAX_SCRIPT_NODES = 500_000  # nodes of the shell parser's tree of one file (a word may be many: `{{{{`)
 MAX_TEMPLATE_REGIONS = 20_000  # template expressions ({{ ... }}) in one file
 
 

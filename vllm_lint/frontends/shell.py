@@ -54,6 +54,7 @@ from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.launch import (
     MAX_LAUNCH_WORDS,
     MAX_LAUNCHES,
+    MAX_SCRIPT_NODES,
     MAX_SCRIPT_WORDS,
     Edit,
     EnvAssign,
@@ -440,6 +441,8 @@ def extract_script(
     _check_script_words(script)
     tree = parser().parse(script)
     ctx.root = tree.root_node
+    if ctx.root.descendant_count > MAX_SCRIPT_NODES:  # (kept in the tree: no walk to count them)
+        raise TooLarge(f"more than {MAX_SCRIPT_NODES:,} parts of shell syntax (the per-file budget)")
     _walk(ctx, ctx.root)
     ctx.root = None
     # the launches' delete_tokens keep the context (for its bytes and embedding): without its
