@@ -191,3 +191,11 @@ def test_the_cli_names_the_file_too_large_to_read(synth_db_path, tmp_path):
     found = _cli(synth_db_path, tmp_path, "serve.sh", b"vllm serve m --swap-space 4\n" * (MAX_LAUNCHES + 1))
     assert [(d["code"], Path(d["filename"]).name) for d in found] == [("VL001", "serve.sh")]
     assert "too large to read" in found[0]["message"]
+
+
+def test_vl001_documents_the_budgets():
+    from vllm_lint.rules import vl001_parse_error
+
+    doc = vl001_parse_error.__doc__
+    for budget in (MAX_LAUNCHES, MAX_LAUNCH_WORDS, MAX_SCRIPT_WORDS, MAX_SCRIPT_NODES, MAX_TEMPLATE_REGIONS):
+        assert f"{budget:,}" in doc, budget
