@@ -1,7 +1,9 @@
-"""Markdown front-end: vLLM launches in fenced code blocks of READMEs and docs.
+"""Markdown front-end: vLLM launches in code blocks of READMEs and docs.
 
 Fenced blocks (```` ``` ```` or ``~~~``, any indentation, an unclosed fence runs to the end of
-the file) are handed to the front-end for their language. A block indented inside a list item,
+the file) are handed to the front-end for their language. Indented code blocks (CommonMark: four
+columns past the margin or the open list item's content, after a blank line, a heading or a fence;
+see :func:`indented_blocks`) are read as blocks with no language. A block indented inside a list item,
 an admonition (``!!!``, ``???``) or an mkdocs tab (``=== "tab"``) is dedented first (the
 indentation its lines share is cut, and offsets map back line by line; a deletion of whole lines
 takes their indentation with them), so an indented YAML block with ``---`` parses:
@@ -57,7 +59,7 @@ from vllm_lint.launch import Extraction, LineIndex, Note, ParseError, Span, Vers
 
 FORMAT = "markdown"
 
-__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks"]
+__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks", "indented_blocks", "code_blocks"]
 
 _SHELL = {"bash", "sh", "shell", "zsh", "ksh", "shellscript", "bash-session"}
 _CONSOLE = {"console", "shell-session", "sh-session", "terminal", "shellsession", "bash-session"}
@@ -132,15 +134,106 @@ def _closing_fence(fence: bytes) -> re.Pattern:
                       + rb",}[ \t]*\r?$", re.M)
 
 
+_LIST_ITEM = re.compile(rb"([-+*]|\d{1,9}[.)])(?:([ \t]+)|$)")  # after the line's indentation
+_ATX_LINE = re.compile(rb"#{1,6}(?:[ \t]|$)")
+
+
+def _columns(line: bytes) -> tuple[int, int]:
+    """(width, bytes) of ``line``'s indentation: a tab reaches the next multiple of 4 columns."""
+    col = i = 0
+    while i < len(line) and line[i] in (0x20, 0x09):
+        col = col + 4 - col % 4 if line[i] == 0x09 else col + 1
+        i += 1
+    return col, i
+
+
+def indented_blocks(data: bytes, fenced: list[tuple[str, int, int, int]]) -> list[tuple[str, int, int, int]]:
+    """``("", content_start, content_end, first_line)`` for each indented code block (CommonMark):
+    lines indented 4 columns or more past the open list item's content (or the text's own margin,
+    a docstring's indentation), starting after a blank line, a heading or a fence (an indented line
+    continues a paragraph), with the blank lines between them; the end is the last line's break.
+    ``fenced``: the fenced blocks, whose lines are never indented code."""
+    lines = data.split(b"\n")
+    fence_rows = _fence_rows(data, fenced)
+    # the text's margin: 0 in a Markdown file; in a docstring's Markdown, the indentation its lines
+    # but the first share, when its fences are indented that far too (a file whose later lines are
+    # all indented code has its fences, if any, at the margin)
+    margin = min((_columns(ln)[0] for ln in lines[1:] if ln.strip()), default=0)
+    if margin and not all(_columns(lines[line - 1])[0] >= margin for _lang, _s, _e, line in fenced) or not fenced:
+        margin = 0
+    out = []
+    pos = 0
+    in_paragraph = False
+    item_content: Optional[int] = None  # content column of the open list item
+    block: Optional[list[int]] = None  # [start, end, first row] of the block being read
+    for row, line in enumerate(lines):
+        start, pos = pos, pos + len(line) + 1
+        body = line.rstrip(b"\r")
+        if fence_rows.get(row, False):
+            if block:
+                out.append(("", block[0], block[1], block[2]))
+            block, in_paragraph = None, False
+            continue
+        if not body.strip():
+            in_paragraph = False  # (a blank line inside a block joins it if an indented line follows)
+            continue
+        width, skip = _columns(body)
+        base = margin if item_content is None else item_content
+        if width >= base + 4 and (block is not None or not in_paragraph):
+            if block is None:
+                block = [start, start + len(body), row + 1]
+            block[1] = start + len(body)
+            continue
+        if block is not None:
+            out.append(("", block[0], block[1], block[2]))
+            block = None
+        text = body[skip:]
+        item = _LIST_ITEM.match(text) if width < base + 4 else None
+        if item is not None:
+            gap = _columns(body[:skip] + text[:item.end()])[0] - width - len(item.group(1))
+            # content column: after the marker and 1-4 spaces (5 or more: one, the rest is code)
+            item_content = width + len(item.group(1)) + (gap if 1 <= gap <= 4 else 1)
+            in_paragraph = bool(text[item.end():].strip())
+        elif item_content is not None and width < item_content and not in_paragraph:
+            item_content = None  # a line left of the item's content (not a lazy line) ends the list
+            in_paragraph = not _ATX_LINE.match(text)
+        else:
+            in_paragraph = not _ATX_LINE.match(text)
+    if block is not None:
+        out.append(("", block[0], block[1], block[2]))
+    return out
+
+
+def _fence_rows(data: bytes, fenced: list[tuple[str, int, int, int]]) -> dict[int, bool]:
+    """Rows (0-based) of the fenced blocks, their fence lines included."""
+    rows: dict[int, bool] = {}
+    for _lang, start, end, line in fenced:
+        first = line - 1  # the opening fence's row
+        last = first + 1 + data.count(b"\n", start, end)  # the closing fence's (or an unclosed one's last)
+        for r in range(first, last + 1):
+            rows[r] = True
+    return rows
+
+
+def code_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
+    """Fenced and indented code blocks, in order (see :func:`fenced_blocks`, :func:`indented_blocks`)."""
+    fenced = fenced_blocks(data)
+    if b"\n    " not in data and b"\n\t" not in data:
+        return fenced  # (no line is indented enough)
+    return sorted(fenced + indented_blocks(data, fenced), key=lambda b: b[1])
+
+
 @lru_cache(maxsize=1)
 def _layout(data: bytes) -> tuple[list[tuple[str, int, int, int]], list[int], list[int], list[int]]:
     """``data``'s fenced blocks, each block's first and closing row (0-based), and the offsets where
     its lines start: read once per file for the questions asked per finding (``embedded_at``,
     ``is_comment``)."""
-    blocks = fenced_blocks(data)
+    blocks = code_blocks(data)
     starts = LineIndex(data).starts
     firsts = [bisect_right(starts, start) - 1 for _lang, start, _end, _line in blocks]
-    lasts = [bisect_right(starts, end) - 1 for _lang, _start, end, _line in blocks]
+    # a fenced block ends where its closing fence's row starts; an indented one at its last row's end
+    lasts = [bisect_right(starts, end) - (1 if starts[bisect_right(starts, end) - 1] == end else 0)
+             for _lang, _start, end, _line in blocks]
     return blocks, firsts, lasts, starts
 
 
@@ -190,7 +283,7 @@ def _strip_prompts(block: bytes, base: int) -> Embedding:
 
 def extract(data: bytes, path: str) -> Extraction:
     out = Extraction()
-    blocks = fenced_blocks(data)
+    blocks = code_blocks(data)
     prose: Optional[_Prose] = None
     for k, (lang, start, end, _line) in enumerate(blocks):
         block = data[start:end]
