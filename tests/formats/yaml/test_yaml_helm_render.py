@@ -94,3 +94,9 @@ def test_a_blank_action_line_without_trimming_cuts_the_command_off():
 ])
 def test_conditions_a_static_reading_decides(cond, values, truth):
     assert _truth(cond, values) is truth
+
+
+def test_a_backslash_that_ends_a_yaml_value_is_no_continuation():
+    data = b"env:\n  - name: X\n    value: C:\\\n  {{- if .Values.y }}\n  - name: Z\n  {{- end }}\n"
+    filled, _ = fill_templates(data, {"y": False})
+    assert filled.count(b"\\") == 1 and filled.count(b"\n") == data.count(b"\n")

@@ -86,8 +86,9 @@ def fill_templates(data: bytes, values: Optional[dict] = None) -> tuple[bytes, l
     if removed:
         _continue_lines(data, out, _union(removed + list(control)))
     if unknown:
+        expressions = len(regions)
         regions = Regions(_union(regions + unknown))
-        regions.unknown = _union(unknown)
+        regions.unknown, regions.expressions = _union(unknown), expressions
     return bytes(out), regions
 
 
@@ -96,6 +97,7 @@ class Regions(list):
     is not decided (the words they hold may be others, or none: splats to the argv parser)."""
 
     unknown: list[tuple[int, int]] = []
+    expressions = 0  # how many ``{{ ... }}`` the regions hold
 
 
 def _continue_lines(data: bytes, out: bytearray, runs: list[tuple[int, int]]) -> None:
@@ -103,8 +105,9 @@ def _continue_lines(data: bytes, out: bytearray, runs: list[tuple[int, int]]) ->
     continues past it, as the rendered file's joined lines do: each blank line of the run ends with
     a ``\\`` too. (Line breaks stay where they are written, so that fixes find the lines.)"""
     for a, b in runs:
-        if a == 0 or out[a - 1] != 0x5C or out[a:b].strip() or data[b:b + 1] not in (b"\n", b"\r"):
-            continue
+        if a < 2 or out[a - 1] != 0x5C or out[a - 2] not in (0x20, 0x09) or out[a:b].strip() \
+                or data[b:b + 1] not in (b"\n", b"\r"):
+            continue  # (a shell continuation follows a word: ` \`; `C:\` ends a YAML value)
         i = data.find(b"\n", a + 1, b + 1)
         while i != -1:
             j = i - 2 if data[i - 1:i] == b"\r" else i - 1
@@ -143,6 +146,7 @@ def _rendering(data: bytes, regions: list[tuple[int, int]], values: Optional[dic
     rendered file moves it (a YAML indentation that rendering does not give)."""
     removed: list[tuple[int, int]] = []
     unknown: list[tuple[int, int]] = []
+    expressions = 0  # how many ``{{ ... }}`` the regions hold
     control: set[tuple[int, int]] = set()
     stack: list[tuple[bytes, int, list[list]]] = []  # (opener, its start, branches [cond, body start, body end])
     for s, e in regions:
@@ -272,18 +276,19 @@ def apply_templates(regions: list[tuple[int, int]], out: Extraction, original: b
     the file was skipped)."""
     if not regions:
         return
+    count = getattr(regions, "expressions", 0) or len(regions)
     counts = [_blank_launch(regions, la, original, values) for la in out.launches]
     touched = sum(c[0] for c in counts)
     rendered = sum(c[1] for c in counts)
     if failed:
         out.notes.append(Note(
-            f"{len(regions)} template expression(s) ({{{{ ... }}}}) make this file unparseable "
+            f"{count} template expression(s) ({{{{ ... }}}}) make this file unparseable "
             "as YAML even with them blanked out; the file was skipped",
             span=Span(regions[0][0], regions[0][1]),
         ))
     elif out.launches:
         out.notes.append(Note(
-            f"{len(regions)} template expression(s) ({{{{ ... }}}}) were read as unknown values"
+            f"{count} template expression(s) ({{{{ ... }}}}) were read as unknown values"
             + (f" where the chart's values.yaml does not give them ({rendered} launch value(s) rendered)"
                if rendered else "")
             + (f"; {touched} launch value(s) they touch are treated as opaque" if touched else ""),
