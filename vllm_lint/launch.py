@@ -353,6 +353,36 @@ class ParseError(Exception):
         self.line = line  # 1-based, when the parser reports a line rather than an offset
 
 
+class TooLarge(Exception):
+    """A file holds more than one of the per-file budgets below allows: it is reported as too large
+    to read (a VL001 finding naming the file and the budget) rather than read slowly. Not a
+    :class:`ParseError`: a front-end that skips an embedded block it cannot parse (a Markdown fence,
+    a heredoc) lets this through to the engine, as the budget is the file's."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message  # what is over which budget (the file's first line holds the finding)
+
+
+# Per-file budgets. Reading a file costs time and memory in proportion to these counts (a launch is
+# checked by every rule, a launch word is parsed and may carry a finding, a script's words are
+# nodes of the shell grammar's tree), and the 10 MiB input limit admits files with far more of
+# them than any deployment file holds: the largest real scripts hold tens of launches.
+MAX_LAUNCHES = 1_000  # launches in one file
+MAX_LAUNCH_WORDS = 20_000  # words of all launches of one file
+MAX_SCRIPT_WORDS = 250_000  # words of the shell text of one file (counted before it is parsed)
+MAX_SCRIPT_NODES = 500_000  # nodes of the shell parser's tree of one file (a word may be many: `{{{{`)
+MAX_TEMPLATE_REGIONS = 20_000  # template expressions ({{ ... }}) in one file
+
+
+def check_launch_budget(launches: int, words: int) -> None:
+    """Raise :class:`TooLarge` when ``launches`` or ``words`` (of launches) exceed the budget."""
+    if launches > MAX_LAUNCHES:
+        raise TooLarge(f"more than {MAX_LAUNCHES:,} launches (the per-file budget)")
+    if words > MAX_LAUNCH_WORDS:
+        raise TooLarge(f"more than {MAX_LAUNCH_WORDS:,} words in its launches (the per-file budget)")
+
+
 class LineIndex:
     """Rows and columns of byte offsets in ``data`` (rows split at ``\\n``)."""
 
@@ -360,6 +390,7 @@ class LineIndex:
         self.data = data
         self.starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
         self.mentions_tool = b"vllm-lint" in data  # else no suppression comment can be there
+        self._ascii_rows: dict[int, bool] = {}  # row -> its bytes are ASCII (a column is then a byte count)
 
     def position(self, offset: int) -> tuple[int, int]:
         offset = max(0, min(offset, len(self.data)))
@@ -367,6 +398,12 @@ class LineIndex:
         start = self.starts[row]
         if row == 0 and self.data.startswith(b"\xef\xbb\xbf"):
             start = min(3, offset)  # a UTF-8 byte order mark is no column of line 1
+        ascii_row = self._ascii_rows.get(row)
+        if ascii_row is None:  # once per row: many positions on one long line stay linear
+            end = self.starts[row + 1] if row + 1 < len(self.starts) else len(self.data)
+            ascii_row = self._ascii_rows[row] = self.data[self.starts[row]:end].isascii()  # (a BOM is not)
+        if ascii_row:
+            return row + 1, offset - start + 1
         col = len(self.data[start:offset].decode("utf-8", errors="replace")) + 1
         return row + 1, col
 

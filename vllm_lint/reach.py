@@ -28,6 +28,7 @@ when it is close to a real one, else information: VL202).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Optional
 
 from .launch import EnvAssign, Extraction, Launch, Span
@@ -133,7 +134,14 @@ def layout_is_partial(launch: Launch, by_dest: dict[str, Any], data: bytes, node
     for dest in _PARTIAL_DP:
         if dest in by_dest:
             return f"--{dest.replace('_', '-')} runs part of the data-parallel ranks in this process"
-    for marker in () if nodes_known else _MULTI_NODE_MARKERS:  # a known node count (LWS size) is checked as such
-        if marker in data:
-            return f"the file starts a multi-node instance ({marker.decode()})"
+    marker = None if nodes_known else _multi_node_marker(data)  # a known node count (LWS size) is checked as such
+    if marker is not None:
+        return f"the file starts a multi-node instance ({marker.decode()})"
     return None
+
+
+@lru_cache(maxsize=1)
+def _multi_node_marker(data: bytes) -> Optional[bytes]:
+    """The first of ``_MULTI_NODE_MARKERS`` that ``data`` holds: the file is searched once, not once
+    per launch (a file of many launches stays linear)."""
+    return next((marker for marker in _MULTI_NODE_MARKERS if marker in data), None)

@@ -1,7 +1,9 @@
-"""Markdown front-end: vLLM launches in fenced code blocks of READMEs and docs.
+"""Markdown front-end: vLLM launches in code blocks of READMEs and docs.
 
 Fenced blocks (```` ``` ```` or ``~~~``, any indentation, an unclosed fence runs to the end of
-the file) are handed to the front-end for their language. A block indented inside a list item,
+the file) are handed to the front-end for their language. Indented code blocks (CommonMark: four
+columns past the margin or the open list item's content, after a blank line, a heading or a fence;
+see :func:`indented_blocks`) are read as blocks with no language. A block indented inside a list item,
 an admonition (``!!!``, ``???``) or an mkdocs tab (``=== "tab"``) is dedented first (the
 indentation its lines share is cut, and offsets map back line by line; a deletion of whole lines
 takes their indentation with them), so an indented YAML block with ``---`` parses:
@@ -47,15 +49,17 @@ parse is skipped with an informational ``VL002`` note; it never fails the Markdo
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 from typing import Optional
 
 from vllm_lint.frontends import doc_commands
 from vllm_lint.frontends.embedding import Embedding, rebase
-from vllm_lint.launch import Extraction, Note, ParseError, Span, VersionHint
+from vllm_lint.launch import Extraction, LineIndex, Note, ParseError, Span, VersionHint
 
 FORMAT = "markdown"
 
-__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks"]
+__all__ = ["FORMAT", "might_contain_launch", "extract", "fenced_blocks", "indented_blocks", "code_blocks"]
 
 _SHELL = {"bash", "sh", "shell", "zsh", "ksh", "shellscript", "bash-session"}
 _CONSOLE = {"console", "shell-session", "sh-session", "terminal", "shellsession", "bash-session"}
@@ -63,7 +67,7 @@ _YAML = {"yaml", "yml"}
 _PYTHON = {"python", "py", "python3", "py3"}
 _DOCKER = {"dockerfile", "containerfile"}
 
-_FENCE = re.compile(rb"^([ \t]*)(`{3,}|~{3,})[ \t]*([^\r\n]*?)[ \t]*\r?$", re.M)
+_FENCE = re.compile(rb"^([ \t]*)(`{3,}|~{3,})[ \t]*([^\r\n]*)\r?$", re.M)  # (info: its end stripped after)
 _PROMPT = re.compile(
     rb"^[ \t]*(?:\([^)\r\n]{0,60}\)[ \t]*)?(?:[\w.-]+@[\w.-]+(?::[^$#\s]*)?[ \t]*)?\$[ \t]"
 )
@@ -90,16 +94,18 @@ def _language(info: bytes) -> str:
 
 
 def fenced_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
-    """``(language, content_start, content_end, fence_line)`` for each fenced block."""
+    """``(language, content_start, content_end, fence_line)`` for each fenced block (one pass: the
+    fence lines are counted from the previous fence, not from the start of the file)."""
     out = []
     pos = 0
     n = len(data)
+    line, counted_to = 1, 0  # the line number of offset counted_to
     while pos < n:
         m = _FENCE.search(data, pos)
         if not m:
             break
         fence = m.group(2)
-        info = m.group(3)
+        info = m.group(3).rstrip(b" \t")
         if fence[:1] == b"`" and b"`" in info:
             pos = m.end() + 1
             continue  # inline code, not a fence
@@ -108,10 +114,9 @@ def fenced_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
             start += 1
         elif data[start : start + 2] == b"\r\n":
             start += 2
-        line = data.count(b"\n", 0, m.start()) + 1
-        close = re.compile(rb"^[ \t]*" + re.escape(fence[:1]) + rb"{" + str(len(fence)).encode()
-                           + rb",}[ \t]*\r?$", re.M)
-        c = close.search(data, start)
+        line += data.count(b"\n", counted_to, m.start())
+        counted_to = m.start()
+        c = _closing_fence(fence).search(data, start)
         if c is None:
             end = n
             pos = n
@@ -120,6 +125,116 @@ def fenced_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
             pos = c.end() + 1
         out.append((_language(info), start, end, line))
     return out
+
+
+@lru_cache(maxsize=None)
+def _closing_fence(fence: bytes) -> re.Pattern:
+    """The line that closes a block opened by ``fence``: the same character, at least as many."""
+    return re.compile(rb"^[ \t]*" + re.escape(fence[:1]) + rb"{" + str(len(fence)).encode()
+                      + rb",}[ \t]*\r?$", re.M)
+
+
+_LIST_ITEM = re.compile(rb"([-+*]|\d{1,9}[.)])(?:([ \t]+)|$)")  # after the line's indentation
+_ATX_LINE = re.compile(rb"#{1,6}(?:[ \t]|$)")
+
+
+def _columns(line: bytes) -> tuple[int, int]:
+    """(width, bytes) of ``line``'s indentation: a tab reaches the next multiple of 4 columns."""
+    col = i = 0
+    while i < len(line) and line[i] in (0x20, 0x09):
+        col = col + 4 - col % 4 if line[i] == 0x09 else col + 1
+        i += 1
+    return col, i
+
+
+def indented_blocks(data: bytes, fenced: list[tuple[str, int, int, int]]) -> list[tuple[str, int, int, int]]:
+    """``("", content_start, content_end, first_line)`` for each indented code block (CommonMark):
+    lines indented 4 columns or more past the open list item's content (or the text's own margin,
+    a docstring's indentation), starting after a blank line, a heading or a fence (an indented line
+    continues a paragraph), with the blank lines between them; the end is the last line's break.
+    ``fenced``: the fenced blocks, whose lines are never indented code."""
+    lines = data.split(b"\n")
+    fence_rows = _fence_rows(data, fenced)
+    # the text's margin: 0 in a Markdown file; in a docstring's Markdown, the indentation its lines
+    # but the first share, when its fences are indented that far too (a file whose later lines are
+    # all indented code has its fences, if any, at the margin)
+    margin = min((_columns(ln)[0] for ln in lines[1:] if ln.strip()), default=0)
+    if margin and not all(_columns(lines[line - 1])[0] >= margin for _lang, _s, _e, line in fenced) or not fenced:
+        margin = 0
+    out = []
+    pos = 0
+    in_paragraph = False
+    item_content: Optional[int] = None  # content column of the open list item
+    block: Optional[list[int]] = None  # [start, end, first row] of the block being read
+    for row, line in enumerate(lines):
+        start, pos = pos, pos + len(line) + 1
+        body = line.rstrip(b"\r")
+        if fence_rows.get(row, False):
+            if block:
+                out.append(("", block[0], block[1], block[2]))
+            block, in_paragraph = None, False
+            continue
+        if not body.strip():
+            in_paragraph = False  # (a blank line inside a block joins it if an indented line follows)
+            continue
+        width, skip = _columns(body)
+        base = margin if item_content is None else item_content
+        if width >= base + 4 and (block is not None or not in_paragraph):
+            if block is None:
+                block = [start, start + len(body), row + 1]
+            block[1] = start + len(body)
+            continue
+        if block is not None:
+            out.append(("", block[0], block[1], block[2]))
+            block = None
+        text = body[skip:]
+        item = _LIST_ITEM.match(text) if width < base + 4 else None
+        if item is not None:
+            gap = _columns(body[:skip] + text[:item.end()])[0] - width - len(item.group(1))
+            # content column: after the marker and 1-4 spaces (5 or more: one, the rest is code)
+            item_content = width + len(item.group(1)) + (gap if 1 <= gap <= 4 else 1)
+            in_paragraph = bool(text[item.end():].strip())
+        elif item_content is not None and width < item_content and not in_paragraph:
+            item_content = None  # a line left of the item's content (not a lazy line) ends the list
+            in_paragraph = not _ATX_LINE.match(text)
+        else:
+            in_paragraph = not _ATX_LINE.match(text)
+    if block is not None:
+        out.append(("", block[0], block[1], block[2]))
+    return out
+
+
+def _fence_rows(data: bytes, fenced: list[tuple[str, int, int, int]]) -> dict[int, bool]:
+    """Rows (0-based) of the fenced blocks, their fence lines included."""
+    rows: dict[int, bool] = {}
+    for _lang, start, end, line in fenced:
+        first = line - 1  # the opening fence's row
+        last = first + 1 + data.count(b"\n", start, end)  # the closing fence's (or an unclosed one's last)
+        for r in range(first, last + 1):
+            rows[r] = True
+    return rows
+
+
+def code_blocks(data: bytes) -> list[tuple[str, int, int, int]]:
+    """Fenced and indented code blocks, in order (see :func:`fenced_blocks`, :func:`indented_blocks`)."""
+    fenced = fenced_blocks(data)
+    if b"\n    " not in data and b"\n\t" not in data:
+        return fenced  # (no line is indented enough)
+    return sorted(fenced + indented_blocks(data, fenced), key=lambda b: b[1])
+
+
+@lru_cache(maxsize=1)
+def _layout(data: bytes) -> tuple[list[tuple[str, int, int, int]], list[int], list[int], list[int]]:
+    """``data``'s fenced blocks, each block's first and closing row (0-based), and the offsets where
+    its lines start: read once per file for the questions asked per finding (``embedded_at``,
+    ``is_comment``)."""
+    blocks = code_blocks(data)
+    starts = LineIndex(data).starts
+    firsts = [bisect_right(starts, start) - 1 for _lang, start, _end, _line in blocks]
+    # a fenced block ends where its closing fence's row starts; an indented one at its last row's end
+    lasts = [bisect_right(starts, end) - (1 if starts[bisect_right(starts, end) - 1] == end else 0)
+             for _lang, _start, end, _line in blocks]
+    return blocks, firsts, lasts, starts
 
 
 # ------------------------------------------------------------------------------------------
@@ -168,7 +283,7 @@ def _strip_prompts(block: bytes, base: int) -> Embedding:
 
 def extract(data: bytes, path: str) -> Extraction:
     out = Extraction()
-    blocks = fenced_blocks(data)
+    blocks = code_blocks(data)
     prose: Optional[_Prose] = None
     for k, (lang, start, end, _line) in enumerate(blocks):
         block = data[start:end]
@@ -273,6 +388,14 @@ class _Prose:
             close_end = data.find(b"\n", end)
             pos = len(data) if close_end == -1 or end >= len(data) else close_end + 1
         self._text(pos, len(data))
+        # the heading at or before each element: past a block only headings count, and the walk
+        # jumps there (a file of many blocks and no heading stays linear)
+        self.heading_at_or_before: list[int] = []
+        last = -1
+        for j, el in enumerate(self.elems):
+            if el[0] == "heading":
+                last = j
+            self.heading_at_or_before.append(last)
 
     def _text(self, s: int, e: int) -> None:
         data = self.data
@@ -332,15 +455,12 @@ class _Prose:
 
     def hint_for(self, k: int) -> Optional[VersionHint]:
         i = self.block_at[k] - 1
-        past_block = False
         while i >= 0:
             el = self.elems[i]
+            if el[0] == "block":  # its paragraphs introduce it: only the section's heading is left
+                i = self.heading_at_or_before[i]
+                continue
             i -= 1
-            if el[0] == "block":
-                past_block = True
-                continue
-            if el[0] == "para" and past_block:
-                continue
             rel = self.releases(el[1], el[2])
             if rel is None:
                 return None
@@ -494,35 +614,33 @@ def _shell(script: bytes, emb: Embedding, path: str, out: Extraction) -> None:
 def embedded_at(data: bytes, row0: int) -> Optional[tuple[str, int, int]]:
     """(format, first row, end row exclusive) of the fenced block holding row ``row0``, when its
     language takes ``#`` comments; None outside a block or in another language's."""
-    for lang, start, end, _line in fenced_blocks(data):
-        first = data.count(b"\n", 0, start)
-        last = data.count(b"\n", 0, end)  # the closing fence's row
-        if first <= row0 < last:
-            if lang in _CONSOLE or lang in _SHELL or not lang:
-                return "shell", first, last
-            if lang in _YAML:
-                return "yaml", first, last
-            if lang in _PYTHON:
-                return "python", first, last
-            if lang in _DOCKER:
-                return "dockerfile", first, last
-            return None
+    blocks, firsts, lasts, _starts = _layout(data)
+    k = bisect_right(firsts, row0) - 1  # (blocks are disjoint and in order: the last to start at or before)
+    if k < 0 or not row0 < lasts[k]:
+        return None
+    lang, first, last = blocks[k][0], firsts[k], lasts[k]
+    if lang in _CONSOLE or lang in _SHELL or not lang:
+        return "shell", first, last
+    if lang in _YAML:
+        return "yaml", first, last
+    if lang in _PYTHON:
+        return "python", first, last
+    if lang in _DOCKER:
+        return "dockerfile", first, last
     return None
 
 
 def is_comment(data: bytes, offset: int) -> bool:
     """In a YAML block, YAML's answer read in the block's own text (a ``#`` inside a quoted
     string there is part of the string); elsewhere a ``#`` starts a comment."""
-    row0 = data.count(b"\n", 0, offset)
+    starts = _layout(data)[3]
+    row0 = bisect_right(starts, offset) - 1
     block = embedded_at(data, row0)
     if block is None or block[0] != "yaml":
         return True
-    from vllm_lint.launch import LineIndex
-
     from . import yaml
 
     _fmt, first, end = block
-    starts = LineIndex(data).starts
     stop = starts[end] if end < len(starts) else len(data)
     return yaml.is_comment(data[starts[first]:stop], offset - starts[first])
 

@@ -14,7 +14,7 @@ comments as in shell.
 
 from __future__ import annotations
 
-import re
+from vllm_lint.frontends.delimited import delimited
 
 from vllm_lint.launch import Extraction
 
@@ -23,7 +23,7 @@ SUFFIXES = (".ps1", ".psm1")
 
 __all__ = ["FORMAT", "SUFFIXES", "might_contain_launch", "extract", "as_shell"]
 
-_BLOCK_COMMENT = re.compile(rb"<#.*?#>", re.S)
+_BLANK = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))  # all but line breaks -> ' '
 
 
 def might_contain_launch(data: bytes) -> bool:
@@ -32,8 +32,10 @@ def might_contain_launch(data: bytes) -> bool:
 
 def as_shell(data: bytes) -> bytes:
     """``data`` translated to shell, byte for byte (see the module docstring)."""
-    out = _BLOCK_COMMENT.sub(lambda m: re.sub(rb"[^\r\n]", b" ", m.group(0)), data)
-    return out.replace(b"`", b"\\")
+    out = bytearray(data)
+    for s, e in delimited(data, b"<#", b"#>"):  # block comments, blanked
+        out[s:e] = data[s:e].translate(_BLANK)
+    return bytes(out).replace(b"`", b"\\")
 
 
 def extract(data: bytes, path: str) -> Extraction:

@@ -53,6 +53,10 @@ from vllm_lint.frontends.commands import (
 from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.frontends.scheduler import gpu_request
 from vllm_lint.launch import (
+    MAX_LAUNCH_WORDS,
+    MAX_LAUNCHES,
+    MAX_SCRIPT_NODES,
+    MAX_SCRIPT_WORDS,
     Edit,
     EnvAssign,
     Extraction,
@@ -61,7 +65,9 @@ from vllm_lint.launch import (
     ParseError,
     Span,
     Token,
+    TooLarge,
     VersionHint,
+    check_launch_budget,
 )
 from vllm_lint.record import Record, lazy_re
 
@@ -452,14 +458,37 @@ def extract_script(
     if not marks:
         return ctx.out
     marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
+    _check_script_words(script)
     tree = parser().parse(script)
     ctx.root = tree.root_node
+    if ctx.root.descendant_count > MAX_SCRIPT_NODES:  # (kept in the tree: no walk to count them)
+        raise TooLarge(f"more than {MAX_SCRIPT_NODES:,} parts of shell syntax (the per-file budget)")
     _walk(ctx, ctx.root)
     ctx.root = None
     # the launches' delete_tokens keep the context (for its bytes and embedding): without its
     # reference to the extraction, that is no reference cycle and is freed once dropped
     out, ctx.out = ctx.out, None
     return out
+
+
+def _check_script_words(script: bytes) -> None:
+    """Raise :class:`TooLarge` for a script of more words than the parser's tree may hold (its time
+    and memory grow with them: ~200 bytes a word). Counted a MiB at a time, so that the count's own
+    list of words stays small."""
+    words = 0
+    step = 1 << 20
+    for i in range(0, len(script), step):
+        words += len(script[i:i + step].split())  # (a word cut at a chunk's end counts twice: close enough)
+        if words > MAX_SCRIPT_WORDS:
+            raise TooLarge(f"more than {MAX_SCRIPT_WORDS:,} words of shell (the per-file budget)")
+
+
+def _add_launch(ctx: _Ctx, la: Launch) -> None:
+    """Add ``la`` to the extraction, within the file's budget of launches (stopping at once, not
+    after reading every launch of a file of tens of thousands)."""
+    ctx.out.launches.append(la)
+    if len(ctx.out.launches) > MAX_LAUNCHES:
+        check_launch_budget(len(ctx.out.launches), 0)
 
 
 def _relevant(ctx: _Ctx, node) -> bool:
@@ -608,6 +637,8 @@ def _assignment_word(dec: _Decoder, node) -> _Word:
 
 
 def _command(ctx: _Ctx, node) -> None:
+    if node.child_count > MAX_LAUNCH_WORDS:  # before a Python object is made for each of its words
+        raise TooLarge(f"a command of more than {MAX_LAUNCH_WORDS:,} words (the per-file budget of launch words)")
     words, assigns = _command_words(ctx, node)
     texts = [w.text for w in words]
     image_at = None
@@ -687,7 +718,7 @@ def _merge(ctx: _Ctx, sub: Extraction) -> None:
     for la in sub.launches:
         # file-level exports before this point apply to the nested launch too
         la.env = [e for _o, e in ctx.file_env] + la.env
-        ctx.out.launches.append(la)
+        _add_launch(ctx, la)
     ctx.out.env.extend(sub.env)
     ctx.out.version_hints.extend(sub.version_hints)
     ctx.out.notes.extend(sub.notes)
@@ -864,7 +895,7 @@ def _systemd_unit(ctx: _Ctx, s: int, e: int) -> None:
         for la in sub.launches:
             la.env = list(env) + la.env
             la.context["systemd"] = "ExecStart"
-            ctx.out.launches.append(la)
+            _add_launch(ctx, la)
         ctx.out.version_hints.extend(sub.version_hints)
         ctx.out.notes.extend(sub.notes)
 
@@ -1063,7 +1094,7 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         return [Edit(sp, "")]
 
     la.delete_tokens = delete_tokens
-    ctx.out.launches.append(la)
+    _add_launch(ctx, la)
 
 
 def _first(pair: tuple) -> int:

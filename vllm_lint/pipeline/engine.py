@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -25,7 +26,7 @@ from ..frontends.base import Mode, format_by_content
 from ..frontends.base import get as format_unit
 from ..fsutil import AnyPath
 from .. import reach
-from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span
+from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
 from ..rules.base import Diagnostic, LintContext, Rule, registry
 from ..settings import Settings
@@ -278,6 +279,10 @@ class Linter:
         unit = format_unit(fmt)
         try:
             extraction: Extraction = unit.extract(data, shown, mode)
+            check_launch_budget(len(extraction.launches), sum(len(la.tokens) for la in extraction.launches))
+        except TooLarge as e:  # a per-file budget (launch.py): said as such, not as a syntax error
+            analysis.diagnostics = [Diagnostic("VL001", f"file is too large to read: {e.message}", shown, None, line=1)]
+            return analysis
         except ParseError as e:
             why = e.message
             if why.lower().startswith(f"invalid {fmt}: "):  # "cannot parse yaml: invalid YAML: ..." said it twice
@@ -713,7 +718,9 @@ class Checked(Record):
         return self.outcome.count if self.outcome is not None else 0
 
 
-_TEMPLATE_LAUNCH = lazy_re(rb"\{\{[^}\n]*\}\}")
+# an expression on one line: `{{`, then no `}`, line break or second `{{` (so that a search from
+# each `{{` stops at the next one: linear on a line of many `{{`), then `}}`
+_TEMPLATE_LAUNCH = lazy_re(rb"\{\{(?:[^{}\n]|\{(?!\{))*\}\}")
 
 
 def _template_hid_launch(data: bytes, extraction: Extraction) -> bool:
@@ -743,7 +750,10 @@ def _binary_reason(data: bytes) -> str:
 
 
 def _line(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, max(0, offset)) + 1
+    return _line_index(data).position(offset)[0]
+
+
+_line_index = lru_cache(maxsize=1)(LineIndex)  # one index for a file's launches, not a count from 0 each
 
 
 def _place(d: Diagnostic, index: LineIndex) -> None:

@@ -1,6 +1,9 @@
 """## What it does
 Reports a file that could not be read or parsed (broken YAML, invalid UTF-8 in Python, a binary
-file passed explicitly, an unreadable path), with the line where parsing stopped.
+file passed explicitly, an unreadable path), with the line where parsing stopped. A file over 10 MiB,
+or beyond a per-file budget (more than 1,000 launches, 20,000 words in its launches, 250,000 words
+or 500,000 syntax nodes of shell, 20,000 template expressions), is reported as too large to read
+rather than read for minutes.
 
 ## Why is this bad?
 A file the linter cannot read is a file it cannot vouch for. Rather than skip it silently (the

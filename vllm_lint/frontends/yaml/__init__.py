@@ -83,11 +83,12 @@ def extract(data: bytes, path: str, *, explicit: bool = False) -> Extraction:
 
 def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
     out = Extraction()
-    filled, regions = prepare(data)
+    values = chart_values(path) if b"{{" in data else None
+    filled, regions = prepare(data, values)
     t = YamlText(filled, path, out, regions=regions)
     if regions:
         t.original = data
-        t.values = chart_values(path)
+        t.values = values
     try:
         docs = t.parse()
     except ParseError:

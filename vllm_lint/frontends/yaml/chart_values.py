@@ -14,13 +14,12 @@ it changes.
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Optional
 
+from vllm_lint.frontends.delimited import delimited
 from vllm_lint.record import lazy_re
 
 _MAX_BYTES = 4 * 1024 * 1024
-_EXPR = lazy_re(r"\{\{.*?\}\}", re.S)
 _VALUES_PATH = lazy_re(r"^\$?\.Values((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)$")
 _REQUIRED = lazy_re(r'^required\s+"(?:[^"\\]|\\.)*"\s+(\S+)$')
 _DEFAULT = lazy_re(r'^default\s+(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)$')
@@ -93,12 +92,12 @@ def render_expr(expr: str, values: dict) -> Optional[str]:
 def render(raw: str, values: dict) -> Optional[str]:
     """``raw`` with every expression rendered from ``values``, or None when one is not known."""
     out, pos = [], 0
-    for m in _EXPR.finditer(raw):
-        text = render_expr(m.group(0), values)
+    for start, end in delimited(raw, "{{", "}}"):
+        text = render_expr(raw[start:end], values)
         if text is None:
             return None
-        out.append(raw[pos:m.start()])
+        out.append(raw[pos:start])
         out.append(text)
-        pos = m.end()
+        pos = end
     out.append(raw[pos:])
     return "".join(out)

@@ -23,6 +23,7 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNod
 from vllm_lint.frontends.yaml.nodes import PairView, get, get_pair, seq, text, to_int
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import EnvAssign, Hardware, KeyedArg, Launch, Span, VersionHint
+from vllm_lint.frontends.delimited import delimited
 from vllm_lint.record import lazy_re
 
 # production-stack chart (helm/templates/deployment-vllm-multi.yaml): keys that become options
@@ -57,7 +58,6 @@ def image_from_values(node: Any) -> Optional[str]:
 
 # ---- expressions with a default ------------------------------------------------------------
 
-_TEMPLATE_STR = lazy_re(r"\{\{.*?\}\}", re.S)
 _GO_STRING = r'(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)'
 # {{ X | default "lit" }}  /  {{ default "lit" X }}  (trim markers allowed)
 _DEFAULT_PIPE = lazy_re(r"^\{\{-?\s*[.$][\w.$]*\s*\|\s*default\s+" + _GO_STRING + r"\s*-?\}\}$", re.S)
@@ -101,18 +101,19 @@ def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span], 
         return None  # keep character and byte offsets equal
     out, pos, exprs = [], 0, []
     source = "helm-default"
-    for m in _TEMPLATE_STR.finditer(raw):
-        lit = None if t.values is None else render_expr(m.group(0), t.values)
+    for start, end in delimited(raw, "{{", "}}"):
+        expr = raw[start:end]
+        lit = None if t.values is None else render_expr(expr, t.values)
         if lit is not None:
             source = "helm-values"
         else:
-            lit = template_default(m.group(0))
+            lit = template_default(expr)
         if lit is None:
             return None
-        out.append(raw[pos:m.start()])
+        out.append(raw[pos:start])
         out.append(lit)
-        exprs.append((m.start(), m.end()))
-        pos = m.end()
+        exprs.append((start, end))
+        pos = end
     out.append(raw[pos:])
     rendered = "".join(out)
     if "{{" in rendered or "}}" in rendered or not rendered or any(c.isspace() for c in rendered):

@@ -95,9 +95,10 @@ class CodePointOffsets:
 _CONFLICT = re.compile(rb"^(?:<{7}|>{7})(?: |\r?$)|^={7}\r?$", re.M)
 
 
-def prepare(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
-    """The bytes to compose (templates filled) and the template regions; ParseError for a file
-    too large or with merge-conflict markers."""
+def prepare(data: bytes, values: Optional[dict] = None) -> tuple[bytes, list[tuple[int, int]]]:
+    """The bytes to compose (templates filled, as rendered from a Helm chart's ``values`` where they
+    decide it) and the template regions; ParseError for a file too large or with merge-conflict
+    markers."""
     if len(data) > MAX_BYTES:
         raise ParseError(f"file too large for the YAML front-end ({len(data)} bytes)", offset=0)
     # (no run of seven '<', '>' or '=': no marker, and no scan of every line start)
@@ -106,7 +107,7 @@ def prepare(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
         raise ParseError("merge conflict marker", offset=m.start(),
                          line=data.count(b"\n", 0, m.start()) + 1)
     if b"{{" in data:
-        return fill_templates(data)
+        return fill_templates(data, values)
     return data, []
 
 

@@ -80,11 +80,20 @@ class YamlText:
         self.pos: Callable[[int], int] = lambda i: i
         self.written_low: Optional[bytes] = None  # see as_written
         self.values: Optional[dict] = None  # a Helm chart's values, for its templates (.chart_values)
+        self._holds: dict[bytes, bool] = {}  # see holds
 
     def parse(self) -> list:
         """The documents' root nodes (ParseError for bad input)."""
         docs, self.pos = compose(self.data)
         return docs
+
+    def holds(self, needle: bytes) -> bool:
+        """Whether the parsed bytes hold ``needle``: searched once per file, not once per document
+        (a file of many documents stays linear)."""
+        found = self._holds.get(needle)
+        if found is None:
+            found = self._holds[needle] = needle in self.data
+        return found
 
     def as_written(self) -> tuple[bytes, bytes]:
         """The bytes as written (template text included where templates were filled: a

@@ -57,7 +57,7 @@ def walk_document(t: YamlText, root: Any) -> None:
     if github:
         ci.github(t, root, top.get("jobs"))
     _Walk(t, kind, top.get("services")).run(root, Hardware())
-    if b"engine_kwargs" in t.data:
+    if t.holds(b"engine_kwargs"):
         ray.serve_llm(t, root, Hardware())
     if not github:
         ci.gitlab(t, root, start)
@@ -88,7 +88,7 @@ class _Walk:
         # (node, inherited hardware, parent key, inherited version hints)
         self.stack: list[tuple[Any, Hardware, Optional[str], list]] = []
         self.strings: list[tuple[Any, Hardware, list]] = []
-        self.prune = b"*" not in t.data
+        self.prune = not t.holds(b"*")
         self.raw, self.low = t.as_written()
 
     def holds_none(self, n: Any) -> bool:

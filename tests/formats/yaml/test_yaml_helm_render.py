@@ -1,0 +1,102 @@
+"""Helm templates read as Helm renders them (issue 27): `{{-` joins a line to the one before (a
+`\\` continuation survives it), `if`/`else if`/`else` keep the branch that renders when literals
+or the chart's values.yaml decide it, and an undecided `if` with an `else` is unknown (its words
+are splats, never judged). Offsets and line breaks are kept, so fixes land on the written bytes."""
+
+from __future__ import annotations
+
+import pytest
+
+from vllm_lint.frontends import yaml as Y
+from vllm_lint.frontends.yaml.templates import _truth, fill_templates
+
+TEMPLATE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: srv
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.8.5
+          command: ["/bin/sh", "-c"]
+          args:
+            - |
+              vllm serve org/m \\
+                {{- if .Values.lora.enabled }}
+                --enable-lora \\
+                {{- else if eq .Values.mode "eager" }}
+                --enforce-eager \\
+                {{- else }}
+                --max-num-seqs 8 \\
+                {{- end }}
+                --port 8000
+"""
+
+
+def _chart(tmp_path, values: str):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: srv\nversion: 0.1.0\n")
+    (tmp_path / "values.yaml").write_text(values)
+    t = tmp_path / "templates" / "deployment.yaml"
+    t.write_text(TEMPLATE)
+    return t
+
+
+def _words(path) -> list[tuple[str, bool]]:
+    (la,) = Y.extract(path.read_bytes(), str(path)).launches
+    assert not la.dropped  # the continuation survives every rendering: nothing cut off (VL109)
+    return [(t.text, t.splat) for t in la.tokens]
+
+
+@pytest.mark.parametrize("values, kept", [
+    ("lora: {enabled: true}\nmode: eager\n", "--enable-lora"),
+    ("lora: {enabled: false}\nmode: eager\n", "--enforce-eager"),
+    ("lora: {enabled: false}\nmode: graph\n", "--max-num-seqs"),
+])
+def test_the_branch_the_values_choose_is_read(tmp_path, values, kept):
+    words = _words(_chart(tmp_path, values))
+    assert [w for w, _splat in words if w.startswith("--")] == [kept, "--port"]
+
+
+def test_an_undecided_chain_is_unknown_and_its_words_are_splats(tmp_path):
+    words = _words(_chart(tmp_path, "mode: eager\n"))  # .Values.lora.enabled: a field of nil
+    assert ("--port", False) in words
+    assert {w for w, splat in words if splat} == {"--enable-lora", "--enforce-eager", "--max-num-seqs", "8"}
+
+
+def test_offsets_and_line_breaks_are_kept_and_the_fix_lands_on_the_written_line(tmp_path):
+    t = _chart(tmp_path, "lora: {enabled: false}\nmode: graph\n")
+    data = t.read_bytes()
+    filled, _regions = fill_templates(data, {"lora": {"enabled": False}, "mode": "graph"})
+    assert len(filled) == len(data) and filled.count(b"\n") == data.count(b"\n")
+    (la,) = Y.extract(data, str(t)).launches
+    i = [tok.text for tok in la.tokens].index("--max-num-seqs")
+    (edit,) = la.delete_tokens(la.tokens[i:i + 2])
+    assert data[edit.span.start:edit.span.end].strip() == b"--max-num-seqs 8 \\"
+
+
+def test_a_blank_action_line_without_trimming_cuts_the_command_off():
+    data = b"a: |\n  vllm serve m \\\n    {{ if .Values.x }}\n    --port 1\n    {{ end }}\n"
+    filled, _ = fill_templates(data, {"x": True})
+    assert b"vllm serve m \\\n                      \n    --port 1" in filled
+
+
+@pytest.mark.parametrize("cond, values, truth", [
+    (b"true", None, True), (b"false", None, False), (b"0", None, False), (b'""', None, False),
+    (b".Values.a", None, None), (b".Values.a", {"a": 1}, True), (b".Values.a", {}, False),
+    (b".Values.a.b", {}, None), (b"not .Values.a", {"a": []}, True),
+    (b"and .Values.a .Values.b", {"a": 1, "b": 0}, False), (b"or .Values.a .Values.b", {"a": 1}, True),
+    (b'eq .Values.m "x"', {"m": "x"}, True), (b'ne .Values.m "x"', {"m": "x"}, False),
+    (b"include \"t\" .", {}, None), (b"(.Values.a)", {"a": 1}, None), (b".Values.a | default 1", {}, None),
+])
+def test_conditions_a_static_reading_decides(cond, values, truth):
+    assert _truth(cond, values) is truth
+
+
+def test_a_backslash_that_ends_a_yaml_value_is_no_continuation():
+    data = b"env:\n  - name: X\n    value: C:\\\n  {{- if .Values.y }}\n  - name: Z\n  {{- end }}\n"
+    filled, _ = fill_templates(data, {"y": False})
+    assert filled.count(b"\\") == 1 and filled.count(b"\n") == data.count(b"\n")
