@@ -257,8 +257,8 @@ class Launch(Record):
     * ``context``: the front-end's own notes about the launch, which name where in the file it was
       found, for the front-ends' tests; nothing outside the front-ends reads them (a test checks).
       YAML: ``kind`` and ``container`` (the workload and container holding it), ``shell`` (read from
-      a container's ``sh -c`` script), ``args_only`` (from ``args:`` alone, the command being the
-      image's), ``step`` (the CI step's name), ``ignored_keys`` (production-stack ``vllmConfig``
+      a container's ``sh -c`` script), ``cloud_init`` (the cloud-init command list holding it),
+      ``args_only`` (from ``args:`` alone, the command being the image's), ``step`` (the CI step's name), ``ignored_keys`` (production-stack ``vllmConfig``
       keys the chart ignores); shell: ``heredoc_file`` (the format of the file a heredoc writes),
       ``systemd`` (``ExecStart`` of a unit a heredoc writes); Python: ``positional`` (the source
       text of positional arguments after the model).

@@ -199,7 +199,7 @@ FORMATS: tuple[Format, ...] = (
            content=rb"(?i)(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", embeds=("shell",),
            language_ids=("dockerfile",), shell_lines=True, builds_image=True),
     Format("yaml", "vllm_lint.frontends.yaml", suffixes=(".yaml", ".yml"),
-           content=rb"(?m)^(apiVersion|kind|services|version|steps|jobs|run|setup|resources):",
+           content=rb"(?m)^(?:(?:apiVersion|kind|services|version|steps|jobs|run|setup|resources):|#cloud-config\b)",
            content_anywhere=True, modes=(Mode.AUTO, Mode.EXPLICIT, Mode.CONFIG), embeds=("shell",),
            language_ids=("yaml", "dockercompose", "helm", "github-actions-workflow"), shell_lines=True),
     Format("markdown", "vllm_lint.frontends.markdown", suffixes=(".md", ".markdown"),
