@@ -39,6 +39,7 @@ are the launch's, at their offsets in the literal, so a fix edits the literal (`
 
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_left, bisect_right, insort
 from typing import Callable, Optional
@@ -381,7 +382,7 @@ class _Decoder:
 
 class _Ctx(Record):
     __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut",
-                 "command_vars")
+                 "command_vars", "config_names", "config_files")
 
     def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -400,6 +401,10 @@ class _Ctx(Record):
         # CMD="vllm serve ..." / CMD=(vllm serve ...): names of variables that hold a vLLM command
         # line, whose later `$CMD` / `"${CMD[@]}"` / `eval "$CMD"` / `sh -c "$CMD"` run it
         self.command_vars: set[str] = set()
+        # the files the script's launches name with --config (as written), and the config-file
+        # launches read from the heredocs that write them, by that name
+        self.config_names: set[str] = set()
+        self.config_files: list[tuple[str, Launch]] = []
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -435,11 +440,15 @@ def extract_script(
             i = script.find(needle, i + 1)
     if not marks:
         return ctx.out
+    if b"--config" in script and b"<<" in script:
+        _config_heredocs(ctx)
     marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
     tree = parser().parse(script)
     ctx.root = tree.root_node
     _walk(ctx, ctx.root)
     ctx.root = None
+    if ctx.config_files:
+        _config_releases(ctx)
     # the launches' delete_tokens keep the context (for its bytes and embedding): without its
     # reference to the extraction, that is no reference cycle and is freed once dropped
     out, ctx.out = ctx.out, None
@@ -867,6 +876,41 @@ def _heredocs(ctx: _Ctx, node) -> None:
                 _merge(ctx, sub)
 
 
+_CONFIG_NAMED = lazy_re(rb"--config(?:[ \t]+|=)[\"']?([^\s\"';|&<>]+)")
+_HEREDOC_LINE = lazy_re(rb"(?m)^[^\n]*<<-?[ \t]*[\"']?[A-Za-z_]\w*[^\n]*\n")
+
+
+def _config_heredocs(ctx: _Ctx) -> None:
+    """The heredocs that write a file a launch of the script names with ``--config``: relevant
+    (marks at their line and body), whatever they mention, to be read as vLLM config files."""
+    src = ctx.src
+    ctx.config_names = {_file_key(m.group(1)) for m in _CONFIG_NAMED.finditer(src)}
+    for m in _HEREDOC_LINE.finditer(src):
+        target = _HEREDOC_TARGET.search(m.group(0))
+        if target is not None and _file_key(target.group("name")) in ctx.config_names:
+            ctx.marks.extend((m.start(), m.end()))
+
+
+def _file_key(name: bytes) -> str:
+    """A file name as written, the way two spellings of one file compare (``./a.yaml``, ``a.yaml``)."""
+    return posixpath.normpath(name.decode("utf-8", "replace"))
+
+
+def _config_releases(ctx: _Ctx) -> None:
+    """A config file read from a heredoc is checked at the release of the launch naming it: that
+    launch's version hints (its image's tag) go to the config launch too."""
+    for name, cfg in ctx.config_files:
+        for la in ctx.out.launches:
+            if la is cfg or la.style != "argv":
+                continue
+            toks = [t.text for t in la.tokens]
+            named = [b for a, b in zip(toks, toks[1:]) if a == "--config"]
+            named += [t[len("--config="):] for t in toks if t.startswith("--config=")]
+            if any(_file_key(n.encode()) == name for n in named):
+                cfg.version_hints = list(la.version_hints) + cfg.version_hints
+                break
+
+
 _HEREDOC_TARGET = lazy_re(rb"(?:>>?|\btee(?:[ \t]+-a)?)[ \t]*(?P<q>[\"']?)(?P<name>[^\s\"'|;&<>]+)(?P=q)")
 _KUBECTL_STDIN = lazy_re(rb"\b(?:kubectl|oc)\b[^\n|;&]*\b(?:apply|create|replace)\b[^\n|;&]*-f[ \t]*-(?![\w-])")
 _SNIFF_MANIFEST = lazy_re(rb"^(?:apiVersion|kind|services):", re.M)
@@ -906,10 +950,18 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
             fmt = "dockerfile"
     if fmt is None:
         return False
+    config_name = _file_key(m.group("name")) if m is not None and fmt == "yaml" else None
+    if config_name not in ctx.config_names:
+        config_name = None
     try:
         sub_fe = get(fmt).module
-        # a YAML file a script writes that looks like a vLLM config file is one (--config)
-        sub = sub_fe.extract(body, ctx.path, explicit=True) if fmt == "yaml" else sub_fe.extract(body, ctx.path)
+        if config_name is not None:  # the file a launch of this script names with --config
+            sub = sub_fe.extract_in_mode(body, ctx.path, "config")
+        elif fmt == "yaml":
+            # a YAML file a script writes that looks like a vLLM config file is one (--config)
+            sub = sub_fe.extract(body, ctx.path, explicit=True)
+        else:
+            sub = sub_fe.extract(body, ctx.path)
     except ParseError:
         return True  # not a file of that format after all: nothing to read, no shell either
     delimiter = redirect.child_by_field_name("delimiter") if hasattr(redirect, "child_by_field_name") else None
@@ -929,6 +981,8 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
     rebase(sub, _within(ctx, Embedding.identity(body, s)), ctx.out)
     for la in ctx.out.launches[start:]:
         la.context["heredoc_file"] = fmt
+        if config_name is not None:
+            ctx.config_files.append((config_name, la))
     return True
 
 

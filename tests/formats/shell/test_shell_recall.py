@@ -121,3 +121,17 @@ def test_fixes_land_in_the_piece_that_wrote_the_option(run_cli, tmp_path):
     assert lint(run_cli, p) == [("VL101", 2, 7), ("VL101", 6, 3)]
     run_cli("-t", "0.27.1", "--fix", str(p))
     assert p.read_text() == 'C="vllm serve m"\nC="$C --port 1"\neval "$C"\nA=(\n  vllm serve m\n)\n"${A[@]}"\n'
+
+
+def test_a_config_written_by_a_heredoc_is_read_at_the_release_of_the_launch_naming_it():
+    script = (b"cat > /etc/vllm/c.yaml <<EOF\nswap-space: 4\nport: $PORT\nEOF\n"
+              b"cat > other.yaml <<EOF\nswap-space: 4\nEOF\n"
+              b"docker run vllm/vllm-openai:v0.8.5 --config=/etc/vllm/c.yaml\n")
+    ex = S.extract(script, "s.sh")
+    check_spans(script, ex)
+    config = [la for la in ex.launches if la.style == "config"]
+    assert len(config) == 1  # other.yaml is named by no --config (and mentions no vLLM)
+    keys = {k.key: k for k in config[0].keyed}
+    assert keys["swap-space"].value == 4 and keys["port"].value_opaque  # an unquoted EOF expands $PORT
+    assert [h.version for h in config[0].version_hints] == ["v0.8.5"]
+    assert script[keys["swap-space"].key_span.start:keys["swap-space"].key_span.end] == b"swap-space"
