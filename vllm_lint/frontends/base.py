@@ -220,7 +220,10 @@ FORMATS: tuple[Format, ...] = (
            content=rb"\bvllm[ \t]+serve\b|-m[ \t]+vllm\.entrypoints\b|\bvllm/vllm-openai\b",
            content_anywhere=True, last_resort=True, embeds=("shell",), types=(),
            refuses=(".csv", ".tsv", ".jsonl", ".ndjson", ".log", ".html", ".htm", ".xml", ".svg", ".lock",
-                    ".sum", ".patch", ".diff", ".map", ".min.js")),
+                    ".sum", ".patch", ".diff", ".map",
+                    # code of languages with no reader here: a command string there is data as often as not
+                    ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".go", ".java", ".kt", ".scala", ".rs", ".c",
+                    ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".lua", ".r", ".jl", ".dart")),
 )
 
 #: what makes a text file one that mentions a vLLM launch: a file with one that no format reads
@@ -288,9 +291,10 @@ HEAD_BYTES = 4096
 
 def format_by_content(data: bytes, name: str = "") -> Optional[str]:
     """The format the bytes of a file (``name``: its file name, when known) say, for a file whose
-    name says none: a ``#!`` line settles it alone; else the first entry whose content pattern
-    matches the head; else the last-resort entry whose pattern is anywhere in the file (unless
-    the name's suffix is one it refuses)."""
+    name says none: a ``#!`` line settles it alone; else, for a name without a suffix (``README``,
+    ``user-data``; a suffix no format claims says the file is something else: a template, a
+    note, code), the first entry whose content pattern matches the head; else the last-resort
+    entry whose pattern is anywhere in the file (unless the name's suffix is one it refuses)."""
     head = data[:HEAD_BYTES]
     first = head.split(b"\n", 1)[0].strip()
     if first.startswith(b"#!"):
@@ -298,6 +302,8 @@ def format_by_content(data: bytes, name: str = "") -> Optional[str]:
             shebang = _patterns(f)[0]
             if shebang is not None and shebang.search(first):
                 return f.name
+        return _last_resort(data, name)
+    if 0 < name.rfind(".") < len(name) - 1:
         return _last_resort(data, name)
     text = head.lstrip(b"\xef\xbb\xbf")
     for f in FORMATS:

@@ -473,19 +473,21 @@ _PROGRAM_WORD = lazy_re(r"^[\w./+-]+$")
 
 def _read_through_unknown(words: list[str], i: int) -> Optional[int]:
     """An unknown program at ``i`` in front of vLLM's command, when its arguments are clearly
-    options: each word up to ``vllm`` / ``python`` is an option, an option's value (the word
-    after an option) or an assignment, at most 16 of them. The index of vLLM's command word."""
+    options: at least one option, and each word up to ``vllm`` / ``python`` an option, an
+    option's value (the word after an option) or an assignment, at most 16 of them (``Dump vllm
+    serve flags``, prose, has none). The index of vLLM's command word."""
     w = words[i]
     if _base(w) in _NOT_LAUNCHERS or not _PROGRAM_WORD.match(w):
         return None
-    prev_option = False
+    prev_option = options = False
     for j in range(i + 1, min(len(words), i + 18)):
         x = words[j]
         b = _base(x)
         if b == "vllm" or _PYTHON_RE.match(b):
-            return j
+            return j if options else None
         if x.startswith("-") and len(x) > 1 and x != "--":
             prev_option = "=" not in x
+            options = True
             continue
         if is_assignment(x) or prev_option:
             prev_option = False

@@ -7,13 +7,16 @@ lines are one): the logical line that holds a marker (``vllm serve``, ``-m vllm.
 ``vllm/vllm-openai``), read from the first place on it where the shell reader finds a launch: the
 line's start (launchers such as ``srun`` or ``nohup`` in front), after a ``key:`` / ``key=`` lead
 (``web: vllm serve ...``, ``command=vllm serve ...``, optionally quoted), or the command word
-itself (an unknown program in front, ``env``-style assignments kept). A command opened by a
+itself when a quote, a backquote, ``=``, ``:`` or ``(`` opens it (``env``-style assignments
+kept). A command opened by a
 quote or a backquote ends at the matching one. ``pip install vllm==X`` lines are read too, for
 the release they name.
 
 Offsets are 1:1 into the file, so findings and fixes land on the file's bytes; a template's
-placeholders (``{{ model }}``, ``{% if %}...``, ``<model>``) are opaque words, never judged nor
-rewritten (``doc_commands.fill``), and ``${var}`` is a shell expansion (opaque as in shell).
+placeholders (``{{ model }}``, ``{% if %}...``, ``<model>``, a format string's ``{port}``) are
+opaque words, never judged nor rewritten (``doc_commands.fill``), and ``${var}`` is a shell
+expansion (opaque as in shell). A candidate that does not parse as shell without an error is no
+command line (prose, code of another language).
 The registry's ``last_resort`` entry: the ``--verbose`` account says the file was read as plain
 text.
 """
@@ -93,6 +96,21 @@ def _word_start(data: bytes, start: int, pos: int) -> int:
     return m.start() if m is not None and m.start() < i else i
 
 
+def _launchers_before(data: bytes, start: int, word: int) -> int:
+    """Back from the command word at ``word`` over the launchers right before it (``nohup``,
+    ``exec``, ``env`` ...: ``commands.LAUNCHERS``, without their options)."""
+    from vllm_lint.frontends.commands import LAUNCHERS
+
+    names = {n.encode() for row in LAUNCHERS for n in row.names}
+    while True:
+        head = data[start:word].rstrip(b" \t")
+        k = max(head.rfind(b" "), head.rfind(b"\t"), head.rfind(b'"'), head.rfind(b"'"), head.rfind(b"`"))
+        prev = head[k + 1:]
+        if not prev or prev.rsplit(b"/", 1)[-1] not in names:
+            return word
+        word = start + k + 1
+
+
 def _closing(data: bytes, open_at: int, after: int, end: int) -> int:
     """Where a command opened by the quote at ``open_at`` ends: before the first unescaped same
     quote at or after ``after`` on the line, else at the line's end."""
@@ -117,7 +135,10 @@ def command_lines(data: bytes) -> list[tuple[int, int, tuple[int, ...]]]:
         if lead is not None:
             at = lead.end()
             cands.append(at + 1 if data[at:at + 1] in (b'"', b"'") else at)
-        cands.append(_word_start(data, start, m.start()))
+        word = _launchers_before(data, start, _word_start(data, start, m.start()))
+        before = data[start:word].rstrip(b" \t")
+        if not before or before[-1:] in b"\"'`=:($\\":  # the command opens what is there
+            cands.append(word)
         out.append((start, end, tuple(dict.fromkeys(c for c in cands if c < end))))
     return out
 
@@ -135,6 +156,15 @@ def extract(data: bytes, path: str) -> Extraction:
                 e = _closing(data, s - 1, s, end)
             text, tags = _blank_template_tags(data[s:e])
             filled, regions = doc_commands.fill(text)
+            if regions:  # a placeholder's braces would open a shell group: one plain word
+                cleared = bytearray(filled)
+                for a, b, _splat in regions:
+                    cleared[a:b] = bytes(c if c not in b"{}" else 95 for c in cleared[a:b])
+                filled = bytes(cleared)
+            filled, fields = _fill_fields(filled)
+            regions += fields
+            if shell.parse_errors(filled):
+                continue  # prose, or code of another language: no command line from here
             emb = _embedding(filled, s, tags)
             try:
                 ex = shell.extract_script(filled, path, emb)
@@ -158,6 +188,28 @@ def extract(data: bytes, path: str) -> Extraction:
 # ``%{ if x }``): blanked, so the words around them are read as written, and unmapped, so no fix
 # edits across them
 _TEMPLATE_TAG = lazy_re(rb"\{%-?[^\n]*?-?%\}|\{#[^\n]*?#\}|%\{[^\n}]*\}")
+
+
+# a format string's field (``{port}``, ``{args.model}``, ``{0}``, ``{}``: Python's str.format, a
+# templating tool's): one opaque word; standing alone as a word, not after an option, any number
+# of words (a splat: ``{eager_flag}`` may be ``--enforce-eager`` or nothing)
+_FIELD = lazy_re(rb"(?<![$\w{])\{[A-Za-z_0-9]*(?:[.\[][\w\]\[.]*)?(?::[^{}\s]*)?\}(?!\})")
+
+
+def _fill_fields(text: bytes) -> tuple[bytes, list[tuple[int, int, bool]]]:
+    if b"{" not in text:
+        return text, []
+    out = bytearray(text)
+    regions = []
+    for m in _FIELD.finditer(text):
+        a, b = m.span()
+        if text[a - 1:a] == b"$":
+            continue  # ${VAR}: the shell's
+        out[a:b] = b"_" * (b - a)
+        alone = (a == 0 or text[a - 1:a] in b" \t\n") and (b == len(text) or text[b:b + 1] in b" \t\r\n\\")
+        prev = text[:a].rstrip(b" \t\\\r\n").rsplit(None, 1)[-1:] or [b""]
+        regions.append((a, b, alone and not prev[0].startswith(b"-")))  # (after an option: its value)
+    return bytes(out), regions
 
 
 def _blank_template_tags(text: bytes) -> tuple[bytes, list[tuple[int, int]]]:

@@ -1312,6 +1312,7 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
             return None
     dec = _Decoder(src)
     words: list[_Word] = []
+    branches: list[dict[int, int]] = []
     for start, _plus in assigns:
         node = root.descendant_for_byte_range(start, start + len(key))
         while node is not None and node.type != "variable_assignment":
@@ -1319,6 +1320,10 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
         value = node.child_by_field_name("value") if node is not None else None
         if value is None or value.start_byte < start or (value.type == "array") != array:
             return None  # in a comment or a string, not an assignment
+        here = _branches(node)
+        if any(here.get(k, v) != v for seen in branches for k, v in seen.items()):
+            return None  # appends in branches that exclude each other (if/else, case): not all run
+        branches.append(here)
         if array:
             for c in value.named_children:
                 if c.type != "comment":
@@ -1339,6 +1344,22 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
             w.text = raw[i:j].decode("utf-8", "replace")
             words.append(w)
     return words
+
+
+_BRANCHING = frozenset({"if_statement", "case_statement"})
+_BRANCH = frozenset({"elif_clause", "else_clause", "case_item"})
+
+
+def _branches(node) -> dict[int, int]:
+    """The branch ``node`` lies in, for each ``if`` / ``case`` around it: that statement's id ->
+    the id of its clause holding ``node`` (-1: an ``if``'s own ``then`` part)."""
+    out: dict[int, int] = {}
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type in _BRANCHING:
+            out[parent.id] = child.id if child.type in _BRANCH else -1
+        child, parent = parent, parent.parent
+    return out
 
 
 def _literal_deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:

@@ -128,6 +128,8 @@ def test_recognised(cmd, entry, args):
         "echo Starting vllm serve m",
         "pgrep -f vllm serve",
         "log_info starting vllm serve m",  # a bare word before vLLM: no clear argument structure
+        "Dump vllm serve flags from the image",  # no option before vLLM: prose, not a launcher
+        "my-wrapper vllm serve m",
         "ray job submit --address h vllm serve m",  # ray's entrypoint follows `--` only
         "ray start --head",
         "kubectl exec pod -- cat /etc/hosts",

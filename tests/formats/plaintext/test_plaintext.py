@@ -24,6 +24,9 @@ from vllm_lint.frontends.base import format_by_content
     ("rows.csv", b"id,cmd\n1,vllm serve m\n", None),  # data: refused, named as not read
     ("notes.txt", b"llm = LLM(model='m')\n", None),  # a marker no command line: not read
     ("notes.txt", b"hello\n", None),
+    ("app.ts", b"run('vllm serve m --port 1')\n", None),  # code of a language with no reader: named, not read
+    ("deploy.yaml.tftpl", b"kind: Pod\nimage: vllm/vllm-openai:v0.9.0\n", "plaintext"),  # no YAML claim by content
+    ("user-data", b"#cloud-config\nruncmd: [[vllm, serve, m]]\n", "yaml"),  # a name without a suffix: claims apply
 ])
 def test_claims_by_content(name, data, fmt):
     assert format_by_content(data, name) == fmt
@@ -43,7 +46,9 @@ def test_a_job_file_is_read_and_fixed(run_cli, tmp_path):
     (b"Run `vllm serve m --port 1` then wait.", ["m", "--port", "1"]),
     (b"exec = nohup /opt/bin/python3 -u -m vllm.entrypoints.openai.api_server --port 1", ["--port", "1"]),
     (b"my-launcher --slots 2 A=1 vllm serve m --port 1", ["m", "--port", "1"]),
-    (b"{{ bin }}/vllm serve {{ model }} --port {{ port }}", ["{{_model_}}", "--port", "{{_port_}}"]),
+    (b"{{ bin }}/vllm serve {{ model }} --port {{ port }}", ["___model___", "--port", "___port___"]),
+    (b"vllm serve {model} --port {port} {eager_flag} --tp {cfg.tp}", ["_______", "--port", "______",
+                                                                      "____________", "--tp", "________"]),
 ])
 def test_the_command_is_read_from_where_it_starts(line, words):
     data = b"# a file\n" + line + b"\n"
@@ -51,6 +56,21 @@ def test_the_command_is_read_from_where_it_starts(line, words):
     (la,) = ex.launches
     assert [t.text for t in la.tokens] == words
     check_spans(data, ex)
+
+
+def test_format_fields_are_opaque_and_a_lone_one_may_be_any_words():
+    (la,) = plaintext.extract(b"vllm serve {model} --port {port} {eager_flag}\n", "cmd.txt").launches
+    assert [(t.opaque, t.splat) for t in la.tokens] == [(True, True), (False, False), (True, False), (True, True)]
+    assert la.opaque
+
+
+@pytest.mark.parametrize("line", [
+    b"// (python3 -m vllm.entrypoints.openai.api_server), which the default image runs",
+    b"It's what vllm serve does when the model's config is missing",
+    b"Dump vllm serve flags from the pinned base image",
+])
+def test_prose_is_no_command_line(line):
+    assert plaintext.extract(line + b"\n", "notes.txt").launches == []
 
 
 def test_a_template_statement_is_no_word_and_no_fix_crosses_it():

@@ -135,3 +135,13 @@ def test_a_config_written_by_a_heredoc_is_read_at_the_release_of_the_launch_nami
     assert keys["swap-space"].value == 4 and keys["port"].value_opaque  # an unquoted EOF expands $PORT
     assert [h.version for h in config[0].version_hints] == ["v0.8.5"]
     assert script[keys["swap-space"].key_span.start:keys["swap-space"].key_span.end] == b"swap-space"
+
+
+def test_appends_in_branches_that_exclude_each_other_leave_the_array_opaque():
+    script = ("A=(--port 1)\nif x; then\n  A+=(--max-num-seqs 8)\nelif z; then\n  A+=(--max-num-seqs 16)\nfi\n"
+              "case $m in a) A+=(--dtype half);; b) A+=(--dtype float16);; esac\n"
+              'vllm serve m "${A[@]}"\n'
+              'B=(--port 1)\nif y; then B+=(--max-num-seqs 2); fi\nif w; then B+=(--dtype half); fi\nvllm serve m "${B[@]}"\n')
+    first, second = S.extract(script.encode(), "a.sh").launches
+    assert first.opaque and [t.text for t in first.tokens] == ["m", '${A[@]}']
+    assert [t.text for t in second.tokens] == ["m", "--port", "1", "--max-num-seqs", "2", "--dtype", "half"]

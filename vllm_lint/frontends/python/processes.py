@@ -278,6 +278,9 @@ def _element_token(fx: PyFile, e: ast.AST) -> tuple[Token, str]:
         info = decode_literal(src, sp, lambda k: "${PY%d}" % k)
         if info is not None:
             text = info.value
+            if text.startswith("-") and "${PY" in text.split("=", 1)[0]:
+                # f"--{name}": an option whose name is unknown, any option (and its value)
+                return Token(text=text, span=sp, opaque=True, splat=True), _OPAQUE_WORD
     return Token(text=text, span=sp, opaque=True), _OPAQUE_WORD
 
 
