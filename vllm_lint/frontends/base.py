@@ -315,6 +315,8 @@ def format_by_content(data: bytes, name: str = "") -> Optional[str]:
 
 
 def _last_resort(data: bytes, name: str) -> Optional[str]:
+    if b"vllm" not in data:  # (every last-resort claim names vLLM: a byte search first, no regex)
+        return None
     lower = name.lower()
     for f in FORMATS:
         if f.last_resort and not lower.endswith(f.refuses) and _patterns(f)[1].search(data):
@@ -328,6 +330,8 @@ _MARKERS: Any = None
 def mentions_launch(data: bytes) -> bool:
     """Whether ``data`` holds a vLLM launch marker (:data:`LAUNCH_MARKERS`)."""
     global _MARKERS
+    if b"vllm" not in data and b"LLM(" not in data and b"EngineArgs(" not in data:
+        return False  # (a byte search first: most files mention none of the markers' words)
     if _MARKERS is None:
         _MARKERS = re.compile(LAUNCH_MARKERS)
     return _MARKERS.search(data) is not None
