@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from ..frontends.base import format_by_filename
+from ..frontends.base import format_by_content, format_by_filename
 from ..fsutil import AnyPath, real_dir
 from ..record import Record
 from ..rules.base import Diagnostic
@@ -47,6 +47,20 @@ def _binary_by_name(name: str) -> bool:
 def format_by_name(path: AnyPath) -> Optional[str]:
     """The format a path's file name says."""
     return format_by_filename(os.path.basename(path))
+
+
+def claimed(path: str) -> bool:
+    """Whether a walked file is one a format reads: its name says so, or its content does (a
+    ``#!`` line, a content claim, a vLLM command line in a text file: ``format_by_content``).
+    ``--show-files`` lists these; the other walked files are only screened for a launch marker."""
+    if format_by_name(path) is not None:
+        return True
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(10 * 1024 * 1024)
+    except OSError:
+        return False
+    return data.find(b"\x00", 0, 8192) < 0 and format_by_content(data, os.path.basename(path)) is not None
 
 
 class Target(Record):

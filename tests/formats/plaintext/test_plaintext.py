@@ -114,3 +114,14 @@ def test_many_marker_lines_are_read_once_each():
     ex = plaintext.extract(line * 2000, "big.txt")
     assert len(ex.launches) == 2000
     assert len(plaintext.command_lines(line * 2000)) == 2000
+
+
+def test_show_files_lists_the_files_a_format_claims_by_name_or_content(run_cli, tmp_path, monkeypatch):
+    (tmp_path / "job.sbatch").write_text("srun vllm serve m\n")
+    (tmp_path / "run").write_text("#!/bin/sh\necho\n")
+    (tmp_path / "LICENSE").write_text("MIT\n")
+    (tmp_path / "notes.txt").write_text("nothing to launch\n")
+    (tmp_path / "a.sh").write_text("echo\n")
+    monkeypatch.chdir(tmp_path)
+    r = run_cli("--show-files", ".")
+    assert r.stdout.split() == ["a.sh", "job.sbatch", "run"]
