@@ -124,12 +124,12 @@ def _closing(data: bytes, open_at: int, after: int, end: int) -> int:
 def command_lines(data: bytes) -> list[tuple[int, int, tuple[int, ...]]]:
     """Each logical line that holds a marker: (start, end, candidate command starts in order)."""
     out = []
-    seen: set[int] = set()
+    last_end = -1
     for m in MARKER.finditer(data):
+        if m.start() <= last_end:
+            continue  # in the logical line read already (markers come in order)
         start, end = _logical_line(data, m.start())
-        if start in seen:
-            continue
-        seen.add(start)
+        last_end = end
         lead = _LEAD.match(data, start, end)
         cands = [start + len(data[start:end]) - len(data[start:end].lstrip(b" \t"))]
         if lead is not None:

@@ -125,3 +125,13 @@ def test_show_files_lists_the_files_a_format_claims_by_name_or_content(run_cli, 
     monkeypatch.chdir(tmp_path)
     r = run_cli("--show-files", ".")
     assert r.stdout.split() == ["a.sh", "job.sbatch", "run"]
+
+
+def test_a_long_continued_line_is_found_once(monkeypatch):
+    """Markers on every line of one ``\\``-continued command line: the line is looked up once,
+    not once per marker (which walks back over every line before it: quadratic)."""
+    calls = []
+    real = plaintext._logical_line
+    monkeypatch.setattr(plaintext, "_logical_line", lambda d, p: calls.append(p) or real(d, p))
+    data = b"srun vllm serve m \\\n" + b"  --x vllm serve \\\n" * 5000 + b"  --port 1\n"
+    assert len(plaintext.command_lines(data)) == 1 and len(calls) == 1
