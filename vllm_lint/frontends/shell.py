@@ -632,6 +632,24 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
     if words and words[0].text == "eval" and len(words) > 1:
         _eval(ctx, words[1:])
         return
+    if words and words[0].text.rsplit("/", 1)[-1] == "sbatch":
+        # sbatch --wrap "CMD": Slurm runs CMD with sh as the job's script
+        for k, w in enumerate(words):
+            if w.text == "--wrap" and k + 1 < len(words):
+                inner = words[k + 1]
+            elif w.text.startswith("--wrap="):
+                inner = _Word(w.node, w.start, w.end, w.raw[7:], list(w.pos)[7:], w.opaque)
+            else:
+                continue
+            body = bytes(inner.raw)
+            if b"vllm" in body and len(inner.pos) == len(body):
+                try:
+                    sub = extract_script(body, ctx.path, _within(ctx, Embedding.from_positions(body, list(inner.pos))),
+                                         _depth=ctx.depth + 1)
+                except ParseError:
+                    return
+                _merge(ctx, sub)
+            return
     seen_shell = False
     for k, w in enumerate(words):
         t = w.text

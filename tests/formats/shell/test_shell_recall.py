@@ -145,3 +145,13 @@ def test_appends_in_branches_that_exclude_each_other_leave_the_array_opaque():
     first, second = S.extract(script.encode(), "a.sh").launches
     assert first.opaque and [t.text for t in first.tokens] == ["m", '${A[@]}']
     assert [t.text for t in second.tokens] == ["m", "--port", "1", "--max-num-seqs", "2", "--dtype", "half"]
+
+
+def test_sbatch_wrap_runs_its_string_as_a_script():
+    data = (b'sbatch --gres=gpu:4 --wrap "vllm serve m --swap-space 4"\n'
+            b"sbatch -N 1 --wrap='srun vllm serve m --port 1'\n")
+    ex = S.extract(data, "submit.sh")
+    check_spans(data, ex)
+    assert [[t.text for t in la.tokens] for la in ex.launches] == [["m", "--swap-space", "4"], ["m", "--port", "1"]]
+    sw = ex.launches[0].tokens[1]
+    assert data[sw.span.start:sw.span.end] == b"--swap-space"
