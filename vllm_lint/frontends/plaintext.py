@@ -96,12 +96,18 @@ def _word_start(data: bytes, start: int, pos: int) -> int:
     return m.start() if m is not None and m.start() < i else i
 
 
+_LAUNCHER_NAMES: Optional[frozenset] = None
+
+
 def _launchers_before(data: bytes, start: int, word: int) -> int:
     """Back from the command word at ``word`` over the launchers right before it (``nohup``,
     ``exec``, ``env`` ...: ``commands.LAUNCHERS``, without their options)."""
-    from vllm_lint.frontends.commands import LAUNCHERS
+    global _LAUNCHER_NAMES
+    if _LAUNCHER_NAMES is None:
+        from vllm_lint.frontends.commands import LAUNCHERS
 
-    names = {n.encode() for row in LAUNCHERS for n in row.names}
+        _LAUNCHER_NAMES = frozenset(n.encode() for row in LAUNCHERS for n in row.names)
+    names = _LAUNCHER_NAMES
     while True:
         head = data[start:word].rstrip(b" \t")
         k = max(head.rfind(b" "), head.rfind(b"\t"), head.rfind(b'"'), head.rfind(b"'"), head.rfind(b"`"))
