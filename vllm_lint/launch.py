@@ -128,17 +128,21 @@ class Token(Record):
     ``None`` when the mapping is not 1:1, and such a token cannot be edited in place.
     ``opaque`` marks a word whose value is unknown statically (``$TP``, ``$(VAR)``, ``{{ .x }}``).
     ``splat`` marks a word that may expand to any number of words (``$EXTRA_ARGS``, ``"$@"``).
+    ``assumed``: why the word is taken to be ``text`` though the file leaves it to the run (the
+    default of an environment variable, ``os.environ.get("X", "4096")``), said in the findings
+    about it.
     """
 
-    __slots__ = ("text", "span", "text_span", "opaque", "splat")
+    __slots__ = ("text", "span", "text_span", "opaque", "splat", "assumed")
 
     def __init__(self, text: str, span: Optional[Span], text_span: Optional[Span] = None, opaque: bool = False,
-                 splat: bool = False) -> None:
+                 splat: bool = False, assumed: Optional[str] = None) -> None:
         self.text = text
         self.span = span
         self.text_span = text_span
         self.opaque = opaque
         self.splat = splat
+        self.assumed = assumed
 
 
 class KeyedArg(Record):
@@ -149,15 +153,17 @@ class KeyedArg(Record):
     ``"cli"`` (a full ``--option`` string, as in a Helm ``extraArgs`` map).
     ``value`` is the Python value (``None`` when ``value_opaque``). ``delete_span`` is what to cut to
     remove the whole key/argument cleanly (with its separator), or ``None`` if it cannot be cut.
+    ``assumed``: as :attr:`Token.assumed`, for the value; ``value_span`` is then the default as
+    written, before the ``int()``/``float()`` that makes it ``value``.
     """
 
     __slots__ = ("key", "key_span", "value", "value_span", "value_text_span", "value_opaque", "delete_span",
-                 "key_style")
+                 "key_style", "assumed")
 
     def __init__(self, key: str, key_span: Optional[Span], value: Any, value_span: Optional[Span] = None,
                  value_text_span: Optional[Span] = None, value_opaque: bool = False,
                  delete_span: Optional[Span] = None,
-                 key_style: Literal["snake", "dash", "camel", "cli"] = "snake") -> None:
+                 key_style: Literal["snake", "dash", "camel", "cli"] = "snake", assumed: Optional[str] = None) -> None:
         self.key = key
         self.key_span = key_span
         self.value = value
@@ -166,6 +172,7 @@ class KeyedArg(Record):
         self.value_opaque = value_opaque
         self.delete_span = delete_span
         self.key_style = key_style
+        self.assumed = assumed
 
 
 class EnvAssign(Record):
@@ -256,8 +263,8 @@ class Launch(Record):
     * ``context``: the front-end's own notes about the launch, which name where in the file it was
       found, for the front-ends' tests; nothing outside the front-ends reads them (a test checks).
       YAML: ``kind`` (the workload holding it), ``shell`` (read from
-      a container's ``sh -c`` script), ``args_only`` (from ``args:`` alone, the command being the
-      image's), ``step`` (the CI step's name), ``ignored_keys`` (production-stack ``vllmConfig``
+      a container's ``sh -c`` script), ``cloud_init`` (the cloud-init command list holding it),
+      ``args_only`` (from ``args:`` alone, the command being the image's), ``step`` (the CI step's name), ``ignored_keys`` (production-stack ``vllmConfig``
       keys the chart ignores); shell: ``heredoc_file`` (the format of the file a heredoc writes),
       ``systemd`` (``ExecStart`` of a unit a heredoc writes); Python: ``positional`` (the source
       text of positional arguments after the model).

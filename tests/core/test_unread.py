@@ -23,7 +23,8 @@ spec:
 def _tree(tmp_path):
     (tmp_path / "serve.sh").write_text(LAUNCH)
     (tmp_path / "other.sh").write_text("echo hello\n")
-    (tmp_path / "Jenkinsfile").write_text("sh 'vllm serve m'\n")
+    (tmp_path / "Jenkinsfile").write_text("sh 'vllm serve m'\n")  # no format claims it: read as plain text
+    (tmp_path / "runs.csv").write_text("1,vllm serve m\n")  # data: a launch no format reads
     (tmp_path / "LICENSE").write_text("MIT\n")  # of no format and no mention of vLLM: no candidate
     (tmp_path / "chart").mkdir()
     (tmp_path / "chart" / "deploy.yaml").write_text(TEMPLATED)
@@ -47,7 +48,7 @@ def test_verbose_names_each_unread_file_and_why(run_cli, tmp_path):
     unread = sorted(line for line in r.stderr.splitlines() if ": not read: " in line)
     assert unread == sorted([
         f"{tmp_path / 'other.sh'}: not read: no launch found",
-        f"{tmp_path / 'Jenkinsfile'}: not read: format not supported",
+        f"{tmp_path / 'runs.csv'}: not read: format not supported",
         f"{tmp_path / 'chart' / 'deploy.yaml'}: not read: template value unknown",
     ])
     assert r.stdout.splitlines()[-1] == "3 files held no vLLM launch."
@@ -98,8 +99,8 @@ def test_quiet_says_nothing_more(run_cli, tmp_path):
 
 
 def test_an_explicit_file_of_an_unsupported_kind_gets_a_warning(run_cli, tmp_path):
-    notes = tmp_path / "notes.txt"
-    notes.write_text("run vllm serve m\n")
+    notes = tmp_path / "notes.csv"
+    notes.write_text("run,vllm serve m\n")
     (tmp_path / "serve.sh").write_text(LAUNCH)
     r = run_cli("-t", "0.27.1", str(notes), str(tmp_path / "serve.sh"))
     assert r.exit_code == 0
@@ -135,5 +136,6 @@ def test_the_cache_keeps_what_was_read(run_cli, monkeypatch, tmp_path):
     assert second.stdout == first.stdout
     assert "3 files held no vLLM launch." in second.stdout
     (tree / "serve.sh").write_text("echo no launch now\n")
+    (tree / "Jenkinsfile").write_text("sh 'make'\n")  # no launch marker now: no candidate
     third = run_cli("-t", "0.27.1", str(tree))
     assert third.stdout.splitlines()[0] == "No vLLM launch found in 4 files. Run with --verbose to see which and why."

@@ -442,8 +442,11 @@ def run(o: LintOptions, job: Job):
         own = os.path.realpath(o.baseline_path)
         targets = [t for t in targets if os.path.realpath(t.path) != own]
     if o.show_files:
+        from ..pipeline.discovery import claimed
+
         for t in sorted(targets, key=lambda t: t.path):
-            echo(t.path)
+            if t.explicit or claimed(t.path):
+                echo(t.path)
         return None
     results = []
     if problems:

@@ -66,6 +66,10 @@ class Format:
     reads a file the same way however it was named; one with EXPLICIT skips the pre-filter for
     a file named on the command line; one with CONFIG reads vLLM ``--config`` files);
     ``embeds``: the formats its text can hold (loaded with it before workers fork);
+    ``last_resort``: the format of any text file no other format claims whose ``content`` pattern
+    is found anywhere in it (the whole file, not only its head), even after a ``#!`` line no
+    format claims, except a file whose suffix is one of ``refuses`` (data and markup, whose lines
+    are no command lines); the ``--verbose`` account says its files were ``read as plain text``;
     ``documentation``: its files are documentation, so their launches are examples
     (``LintContext.documentation``: VL501 leaves the secrets of examples alone); ``types``: the
     file types pre-commit's ``identify`` gives its files (``.pre-commit-hooks.yaml``'s
@@ -80,12 +84,13 @@ line of the file's text is run by a POSIX shell as written (a script, a ``RUN`` 
 instructions build a container image."""
 
     __slots__ = ("name", "module_name", "suffixes", "prefixes", "endings", "shebang", "content",
-                 "content_anywhere", "modes", "embeds", "documentation", "types", "language_ids", "keyword_options",
+                 "content_anywhere", "last_resort", "refuses", "modes", "embeds", "documentation", "types", "language_ids", "keyword_options",
                  "shell_lines", "builds_image", "_module")
 
     def __init__(self, name: str, module: str, *, suffixes: tuple[str, ...] = (), prefixes: tuple[str, ...] = (),
                  endings: tuple[str, ...] = (), shebang: Optional[bytes] = None, content: Optional[bytes] = None,
-                 content_anywhere: bool = False, modes: tuple[str, ...] = (Mode.AUTO,),
+                 content_anywhere: bool = False, last_resort: bool = False, refuses: tuple[str, ...] = (),
+                 modes: tuple[str, ...] = (Mode.AUTO,),
                  embeds: tuple[str, ...] = (), documentation: bool = False,
                  types: Optional[tuple[str, ...]] = None, language_ids: tuple[str, ...] = (),
                  keyword_options: bool = False, shell_lines: bool = False, builds_image: bool = False) -> None:
@@ -97,6 +102,8 @@ instructions build a container image."""
         self.shebang = shebang
         self.content = content
         self.content_anywhere = content_anywhere
+        self.last_resort = last_resort
+        self.refuses = refuses
         self.modes = modes
         self.embeds = embeds
         self.documentation = documentation
@@ -192,7 +199,7 @@ FORMATS: tuple[Format, ...] = (
            content=rb"(?i)(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", embeds=("shell",),
            language_ids=("dockerfile",), shell_lines=True, builds_image=True),
     Format("yaml", "vllm_lint.frontends.yaml", suffixes=(".yaml", ".yml"),
-           content=rb"(?m)^(apiVersion|kind|services|version|steps|jobs|run|setup|resources):",
+           content=rb"(?m)^(?:(?:apiVersion|kind|services|version|steps|jobs|run|setup|resources):|#cloud-config\b)",
            content_anywhere=True, modes=(Mode.AUTO, Mode.EXPLICIT, Mode.CONFIG), embeds=("shell",),
            language_ids=("yaml", "dockercompose", "helm", "github-actions-workflow"), shell_lines=True),
     Format("markdown", "vllm_lint.frontends.markdown", suffixes=(".md", ".markdown"),
@@ -207,7 +214,22 @@ FORMATS: tuple[Format, ...] = (
            language_ids=("powershell",)),
     Format("notebook", "vllm_lint.frontends.notebook", suffixes=(".ipynb",),
            embeds=("yaml", "shell", "python", "markdown"), documentation=True, types=("jupyter",)),
+    # issue 27: the command lines of any other text file (a Slurm job, a template, a Procfile);
+    # last, so that every other claim is tried first
+    Format("plaintext", "vllm_lint.frontends.plaintext",
+           content=rb"\bvllm[ \t]+serve\b|-m[ \t]+vllm\.entrypoints\b|\bvllm/vllm-openai\b",
+           content_anywhere=True, last_resort=True, embeds=("shell",), types=(),
+           refuses=(".csv", ".tsv", ".jsonl", ".ndjson", ".log", ".html", ".htm", ".xml", ".svg", ".lock",
+                    ".sum", ".patch", ".diff", ".map",
+                    # code of languages with no reader here: a command string there is data as often as not
+                    ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".go", ".java", ".kt", ".scala", ".rs", ".c",
+                    ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".lua", ".r", ".jl", ".dart")),
 )
+
+#: what makes a text file one that mentions a vLLM launch: a file with one that no format reads
+#: is named in the ``--verbose`` account and counted in the summary (``format not supported``)
+LAUNCH_MARKERS = (rb"\bvllm[ \t]+serve\b|vllm\.entrypoints|-m[ \t]+vllm\b|\bLLM\(|EngineArgs\("
+                  rb"|\bvllm/vllm-openai\b")
 
 _BY_NAME = {f.name: f for f in FORMATS}
 _BY_SUFFIX: dict[str, Format] = {}
@@ -263,22 +285,56 @@ def _patterns(f: Format) -> tuple[Any, Any]:
     return got
 
 
-def format_by_content(head: bytes) -> Optional[str]:
-    """The format the first bytes of a file say, for a file whose name says none: a ``#!`` line
-    settles it alone; else the first entry whose content pattern matches."""
+#: how much of a file its ``#!`` line and the content claims read (a last-resort claim reads it all)
+HEAD_BYTES = 4096
+
+
+def format_by_content(data: bytes, name: str = "") -> Optional[str]:
+    """The format the bytes of a file (``name``: its file name, when known) say, for a file whose
+    name says none: a ``#!`` line settles it alone; else, for a name without a suffix (``README``,
+    ``user-data``; a suffix no format claims says the file is something else: a template, a
+    note, code), the first entry whose content pattern matches the head; else the last-resort
+    entry whose pattern is anywhere in the file (unless the name's suffix is one it refuses)."""
+    head = data[:HEAD_BYTES]
     first = head.split(b"\n", 1)[0].strip()
     if first.startswith(b"#!"):
         for f in FORMATS:
             shebang = _patterns(f)[0]
             if shebang is not None and shebang.search(first):
                 return f.name
-        return None
+        return _last_resort(data, name)
+    if 0 < name.rfind(".") < len(name) - 1:
+        return _last_resort(data, name)
     text = head.lstrip(b"\xef\xbb\xbf")
     for f in FORMATS:
         content = _patterns(f)[1]
-        if content is not None and (content.search(text) if f.content_anywhere else content.match(text)):
+        if content is not None and not f.last_resort and (
+                content.search(text) if f.content_anywhere else content.match(text)):
+            return f.name
+    return _last_resort(data, name)
+
+
+def _last_resort(data: bytes, name: str) -> Optional[str]:
+    if b"vllm" not in data:  # (every last-resort claim names vLLM: a byte search first, no regex)
+        return None
+    lower = name.lower()
+    for f in FORMATS:
+        if f.last_resort and not lower.endswith(f.refuses) and _patterns(f)[1].search(data):
             return f.name
     return None
+
+
+_MARKERS: Any = None
+
+
+def mentions_launch(data: bytes) -> bool:
+    """Whether ``data`` holds a vLLM launch marker (:data:`LAUNCH_MARKERS`)."""
+    global _MARKERS
+    if b"vllm" not in data and b"LLM(" not in data and b"EngineArgs(" not in data:
+        return False  # (a byte search first: most files mention none of the markers' words)
+    if _MARKERS is None:
+        _MARKERS = re.compile(LAUNCH_MARKERS)
+    return _MARKERS.search(data) is not None
 
 
 def warm_up(format_names) -> None:

@@ -3,8 +3,12 @@
 Front-ends turn their format into a list of decoded words (a shell command, a Kubernetes
 ``command`` + ``args`` list, a Dockerfile exec form) and ask :func:`find_vllm_command` whether
 the words start vLLM's server, and where vLLM's own arguments begin. The recogniser knows the
-launchers people put in front of vLLM (``exec``, ``env``, ``timeout``, ``numactl``, ``srun``,
-``sudo``, ``uv run``, ``docker run`` ...) but nothing about vLLM's options.
+launchers people put in front of vLLM, from one table (:data:`LAUNCHERS`: ``exec``, ``env``,
+``timeout``, ``numactl``, ``srun``, ``mpirun``, ``systemd-run``, ``ray job submit --``,
+``apptainer exec IMAGE``, ``kubectl exec POD --``, ``uv run`` ...; each row says which of its
+options take a value, whether ``--`` ends them and how many words it eats before the program),
+``docker run`` (whose image decides what runs), and reads through an unknown program whose
+arguments are clearly options; it knows nothing about vLLM's options.
 
 Everything here is pure string work on already-decoded words: no spans, no format knowledge.
 """
@@ -12,7 +16,7 @@ Everything here is pure string work on already-decoded words: no spans, no forma
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, Union
 
 from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one import of image facts
     _split_image,
@@ -226,46 +230,122 @@ _OPENAI_MODULES = {
     "vllm.entrypoints.api_server": "api_server",
 }
 
-# wrapper program -> options that take a separate value (others are flags)
-_WRAPPER_VALUE_OPTS: dict[str, set[str]] = {
-    "exec": {"-a"},
-    "nohup": set(),
-    "time": {"-f", "--format", "-o", "--output"},
-    "nice": {"-n", "--adjustment"},
-    "ionice": {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
-    "stdbuf": {"-i", "-o", "-e", "--input", "--output", "--error"},
-    "sudo": {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user", "--group",
-             "--host", "--prompt", "--chdir", "--role", "--type", "--other-user",
-             "--command-timeout", "--close-from"},
-    "doas": {"-u", "-C"},
-    "timeout": {"-s", "-k", "--signal", "--kill-after"},
-    "numactl": {"-N", "-m", "-C", "-i", "-p", "--cpunodebind", "--membind", "--physcpubind",
-                "--interleave", "--preferred", "--preferred-many", "-P", "-w", "--weighted-interleave"},
-    "taskset": set(),
-    "srun": set(),  # srun has too many; handled by looking ahead for a program
-    "mpirun": set(),
-    "torchrun": set(),
-    "env": {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
-    "chrt": set(),
-    "setsid": set(),
-    "xargs": set(),
-    "caffeinate": set(),
-    "unbuffer": set(),
-    "ddtrace-run": set(),
-    "opentelemetry-instrument": set(),
-    "dumb-init": set(),
-    "tini": set(),
-    "gosu": set(),
-    "su-exec": set(),
-    "catchsegv": set(),
-    "strace": {"-o", "-e", "-p", "-s", "-u"},
-    "nsys": set(),
-    "command": set(),
-    "builtin": set(),
-}
-# wrappers whose first non-option word is an argument, not the program (timeout DURATION ...)
+# wrappers in front of vLLM: one table (``LAUNCHERS``), read by one function (``_through``)
+
+
+class Launcher(Record):
+    """A program that runs another program given on its command line (``srun ... vllm serve``).
+
+    ``names``: its program names (the base name of the first word); ``sub``: the words that must
+    follow for it to run a program (``uv run``, ``ray job submit``, ``kubectl exec``), after its
+    own options; ``values``: its options that take a separate value (``-n 2``), with the number
+    of words they take (``--mca KEY VALUE``: 2) when not one; ``positionals``: the words it eats
+    before the program (``timeout DURATION``, ``apptainer exec IMAGE``, ``kubectl exec POD``);
+    ``dashdash``: ``--`` ends its options (and, ``"required"``, only there does the program
+    start: ``ray job submit ... -- CMD``); ``env``: its options whose value is ``NAME=VALUE``
+    for the program's environment (``docker exec -e``, ``apptainer --env``); ``assignments``:
+    ``NAME=VALUE`` words before the program set its environment (``env``); ``splits``: its options
+    whose value is a whole command string (``env -S "..."``), not read here; ``lookahead``: its
+    options are too many to list, so a word that does not look like a program is taken for an
+    option's value (``srun -N 2 vllm serve``); ``source``: where its options were read."""
+
+    __slots__ = ("names", "sub", "values", "positionals", "dashdash", "env", "assignments", "splits",
+                 "lookahead", "source")
+
+    def __init__(self, names: tuple[str, ...], source: str, *, sub: tuple[str, ...] = (),
+                 values: Union[tuple[str, ...], dict[str, int]] = (), positionals: int = 0,
+                 dashdash: Union[bool, str] = True, env: tuple[str, ...] = (), assignments: bool = False,
+                 splits: tuple[str, ...] = (), lookahead: bool = False) -> None:
+        self.names = names
+        self.source = source
+        self.sub = sub
+        self.values = dict.fromkeys(values, 1) if isinstance(values, tuple) else values
+        self.positionals = positionals
+        self.dashdash = dashdash
+        self.env = env
+        self.assignments = assignments
+        self.splits = splits
+        self.lookahead = lookahead
+
+
+LAUNCHERS: tuple[Launcher, ...] = (
+    Launcher(("exec",), "bash(1) builtin exec", values=("-a",)),
+    Launcher(("command", "builtin"), "bash(1) builtins"),
+    Launcher(("nohup",), "coreutils nohup(1)"),
+    Launcher(("time",), "GNU time(1)", values=("-f", "--format", "-o", "--output")),
+    Launcher(("nice",), "coreutils nice(1)", values=("-n", "--adjustment")),
+    Launcher(("ionice",), "util-linux ionice(1)",
+             values=("-c", "-n", "-p", "-P", "-u", "--class", "--classdata")),
+    Launcher(("stdbuf",), "coreutils stdbuf(1)", values=("-i", "-o", "-e", "--input", "--output", "--error")),
+    Launcher(("sudo",), "sudo(8)", values=(
+        "-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user", "--group", "--host", "--prompt",
+        "--chdir", "--role", "--type", "--other-user", "--command-timeout", "--close-from")),
+    Launcher(("doas",), "doas(1)", values=("-u", "-C")),
+    Launcher(("timeout",), "coreutils timeout(1)", values=("-s", "-k", "--signal", "--kill-after"), positionals=1),
+    Launcher(("numactl",), "numactl(8)", values=(
+        "-N", "-m", "-C", "-i", "-p", "--cpunodebind", "--membind", "--physcpubind", "--interleave",
+        "--preferred", "--preferred-many", "-P", "-w", "--weighted-interleave")),
+    Launcher(("taskset",), "util-linux taskset(1)", positionals=1),
+    Launcher(("chrt",), "util-linux chrt(1)", positionals=1),
+    Launcher(("setsid",), "util-linux setsid(1)"),
+    Launcher(("env",), "coreutils env(1)", values=("-u", "--unset", "-C", "--chdir"), assignments=True,
+             splits=("-S", "--split-string")),
+    Launcher(("srun",), "Slurm srun(1)", lookahead=True, values=(
+        "-N", "--nodes", "-n", "--ntasks", "-c", "--cpus-per-task", "-p", "--partition", "-t", "--time", "-G",
+        "--gpus", "-w", "--nodelist", "-J", "--job-name", "-A", "--account", "-o", "--output", "-e", "--error",
+        "--gres", "--mem", "--ntasks-per-node", "--gpus-per-node", "--gpus-per-task", "-x", "--exclude",
+        "--container-image", "--container-mounts", "--container-workdir", "--mpi", "--export", "-D", "--chdir",
+        "-q", "--qos", "--jobid", "--het-group", "--overlap-nodes")),
+    Launcher(("mpirun", "mpiexec", "orterun", "prterun"), "Open MPI mpirun(1), MPICH mpiexec", lookahead=True,
+             values={"-np": 1, "-n": 1, "-c": 1, "-N": 1, "-H": 1, "--host": 1, "-host": 1, "--hostfile": 1,
+                     "-hostfile": 1, "--map-by": 1, "--bind-to": 1, "--rank-by": 1, "-x": 1, "--mca": 2, "-mca": 2,
+                     "-ppn": 1, "--npernode": 1, "-wdir": 1, "--wdir": 1, "-genv": 2, "-env": 2}),
+    Launcher(("torchrun",), "PyTorch torchrun", lookahead=True),
+    Launcher(("systemd-run",), "systemd-run(1)", env=("-E", "--setenv"), values=(
+        "-u", "--unit", "-p", "--property", "-E", "--setenv", "--description", "--slice", "-M", "--machine",
+        "--uid", "--gid", "--nice", "-H", "--host", "--working-directory", "--on-active", "--on-boot",
+        "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
+        "--path-property", "--socket-property", "--service-type", "--expand-environment")),
+    Launcher(("ray",), "Ray jobs CLI (ray job submit ... -- ENTRYPOINT)", sub=("job", "submit"), dashdash="required"),
+    Launcher(("apptainer", "singularity"), "Apptainer / SingularityCE exec", sub=("exec",), positionals=1,
+             env=("--env",), values=(
+                 "-B", "--bind", "--env", "--env-file", "-H", "--home", "--overlay", "-W", "--workdir", "--pwd",
+                 "--mount", "--network", "--network-args", "--security", "--app", "-S", "--scratch",
+                 "--apply-cgroups", "--hostname", "--dns", "--fusemount", "--drop-caps", "--add-caps")),
+    Launcher(("docker", "podman", "nvidia-docker"), "docker exec", sub=("exec",), positionals=1,
+             env=("-e", "--env"), values=("-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file",
+                                          "--detach-keys")),
+    Launcher(("kubectl", "oc"), "kubectl exec", sub=("exec",), positionals=1, values=(
+        "-c", "--container", "-n", "--namespace", "--context", "--kubeconfig", "-f", "--filename", "--cluster",
+        "--user", "-s", "--server", "--pod-running-timeout", "--as", "--token")),
+    Launcher(("uv",), "uv run", sub=("run",), values=(
+        "--with", "--with-requirements", "--with-editable", "--python", "-p", "--project", "--directory",
+        "--package", "--extra", "--group", "--env-file", "--index", "--index-url", "--extra-index-url",
+        "--from", "-w", "--only-group", "--no-group")),
+    Launcher(("uvx",), "uvx (uv tool run)", values=("--from", "--with", "--python", "-p", "--index-url")),
+    Launcher(("conda", "mamba", "micromamba"), "conda run", sub=("run",), values=(
+        "-n", "--name", "-p", "--prefix", "--cwd")),
+    Launcher(("pixi",), "pixi run", sub=("run",), values=("-e", "--environment", "--manifest-path")),
+    Launcher(("poetry", "pipenv", "pdm", "hatch", "rye"), "poetry/pipenv/pdm/hatch/rye run", sub=("run",),
+             values=("-C", "--directory", "-P", "--project")),
+    Launcher(("xargs", "caffeinate", "unbuffer", "ddtrace-run", "opentelemetry-instrument", "dumb-init", "tini",
+              "catchsegv", "nsys"), "wrappers whose options are flags or too many to list", lookahead=True),
+    Launcher(("gosu", "su-exec"), "gosu, su-exec: USER then the program", positionals=1),
+    Launcher(("strace",), "strace(1)", values=("-o", "-e", "-p", "-s", "-u")),
+)
+_LAUNCHER_BY_NAME = {name: row for row in LAUNCHERS for name in row.names}
+
+# programs that take words as data, never as a command to run (``echo vllm serve m``): no
+# launcher, known or unknown
+_NOT_LAUNCHERS = frozenset({
+    "echo", "printf", "grep", "egrep", "fgrep", "rg", "pgrep", "pkill", "killall", "ps", "which", "type",
+    "whereis", "man", "git", "cat", "tee", "logger", "read", "test", "[", "[[", "alias", "hash", "history",
+    "basename", "dirname", "curl", "wget", "sed", "awk", "cut", "head", "tail", "notify", "say", "log",
+    "info", "warn", "error", "debug", "print", "export", "local", "declare", "readonly", "unset", "set",
+    "source", ".", "return", "exit", "pip", "pip3", "help",
+})
+
 _EXPANDED_ASSIGNMENT = lazy_re(r"^\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*)=")
-_WRAPPER_POSITIONAL = {"timeout": 1, "taskset": 1, "chrt": 1, "gosu": 1, "su-exec": 1}
 
 
 def _looks_like_program(word: str) -> bool:
@@ -273,41 +353,90 @@ def _looks_like_program(word: str) -> bool:
     return (
         b == "vllm"
         or bool(_PYTHON_RE.match(b))
-        or b in ("uv", "uvx", "docker", "podman", "nvidia-docker", "conda", "micromamba", "mamba",
-                 "pixi", "poetry", "pipenv", "hatch", "pdm", "rye")
-        or b in _WRAPPER_VALUE_OPTS
+        or b in _LAUNCHER_BY_NAME
         or is_assignment(word)
     )
 
 
-def _skip_wrapper_options(words: list[str], i: int, prog: str) -> int:
-    """From just after wrapper ``prog`` at ``i``, return the index of the wrapped program."""
+def _through(words: list[str], i: int, row: Launcher, env: list) -> Optional[int]:
+    """The index of the program that launcher ``row`` runs, its name being ``words[i - 1]``; None
+    when it runs none that the words show. Environment it sets is appended to ``env``."""
     n = len(words)
-    value_opts = _WRAPPER_VALUE_OPTS.get(prog, set())
-    positional = _WRAPPER_POSITIONAL.get(prog, 0)
-    lookahead = not value_opts and positional == 0 and prog not in ("nohup", "command", "builtin")
-    while i < n:
-        w = words[i]
-        if w == "--":
-            return i + 1
-        if w.startswith("-") and len(w) > 1:
-            if w in value_opts:
-                i += 2
-            elif prog == "taskset" and w in ("-c", "--cpu-list"):
-                i += 1
-            else:
-                i += 1
+    j = i
+    if row.sub:
+        while j < n and words[j].startswith("-") and words[j] != "--":  # its options before the sub-command
+            j += 1 + (row.values.get(words[j], 0) if "=" not in words[j] else 0)
+        if words[j:j + len(row.sub)] != list(row.sub):
+            return None
+        j += len(row.sub)
+    positional = row.positionals
+    while j < n:
+        w = words[j]
+        if w == "--" and row.dashdash:
+            return j + 1 if j + 1 < n else None
+        if row.dashdash == "required":
+            j += 1
             continue
+        if w.startswith("-") and len(w) > 1:
+            if w in row.splits:
+                return None  # a command string of its own (env -S "..."), not split here
+            if w.startswith("--") and "=" in w:
+                if w.split("=", 1)[0] in row.env:
+                    env.append((j, *split_env_word(w)[1:]))
+                j += 1
+                continue
+            count = row.values.get(w, 0)
+            if count and w in row.env and j + 1 < n:
+                _p, name, val = split_env_word(words[j + 1])
+                env.append((j + 1, name, val))
+            j += 1 + count
+            continue
+        if row.assignments:
+            if is_assignment(w):
+                name, value = w.split("=", 1)
+                env.append((j, name, value))
+                j += 1
+                continue
+            if _EXPANDED_ASSIGNMENT.match(w):
+                j += 1  # env "$NAME=$VALUE": a variable whose name is unknown here
+                continue
         if positional > 0:
             positional -= 1
-            i += 1
+            j += 1
             continue
-        if lookahead and not _looks_like_program(w):
-            # an option value of a wrapper whose options we do not model (srun -N 2 vllm ...)
-            i += 1
+        if row.lookahead and not _looks_like_program(w):
+            j += 1  # an option value of a launcher whose options are not all listed (srun -N 2 vllm ...)
             continue
-        return i
-    return i
+        return j
+    return None
+
+
+_PROGRAM_WORD = lazy_re(r"^[\w./+-]+$")
+
+
+def _read_through_unknown(words: list[str], i: int) -> Optional[int]:
+    """An unknown program at ``i`` in front of vLLM's command, when its arguments are clearly
+    options: at least one option, and each word up to ``vllm`` / ``python`` an option, an
+    option's value (the word after an option) or an assignment, at most 16 of them (``Dump vllm
+    serve flags``, prose, has none). The index of vLLM's command word."""
+    w = words[i]
+    if _base(w) in _NOT_LAUNCHERS or not _PROGRAM_WORD.match(w):
+        return None
+    prev_option = options = False
+    for j in range(i + 1, min(len(words), i + 18)):
+        x = words[j]
+        b = _base(x)
+        if b == "vllm" or _PYTHON_RE.match(b):
+            return j if options else None
+        if x.startswith("-") and len(x) > 1 and x != "--":
+            prev_option = "=" not in x
+            options = True
+            continue
+        if is_assignment(x) or prev_option:
+            prev_option = False
+            continue
+        return None
+    return None
 
 
 _GPU_ID_RE = lazy_re(r"^(\d+|GPU-[0-9a-fA-F-]+|MIG-[\w/-]+)$")
@@ -536,76 +665,24 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
             if j < n and words[j] == "run":
                 return _parse_docker(words, j + 1, env, depth)
             if j < n and words[j] == "exec":
-                return _parse_docker_exec(words, j + 1, env, depth)
-            return None
-        if b in ("uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi"):
-            if i + 1 < n and words[i + 1] == "run":
-                i = _skip_wrapper_options(words, i + 2, "srun")
+                k = _through(words, j, _LAUNCHER_BY_NAME[b], env)
+                if k is None:
+                    return None
+                i = k
                 continue
             return None
-        if b in ("conda", "micromamba", "mamba"):
-            if i + 1 < n and words[i + 1] == "run":
-                j = i + 2
-                while j < n and words[j].startswith("-"):
-                    j += 2 if words[j] in ("-n", "--name", "-p", "--prefix", "--cwd") else 1
-                i = j
-                continue
-            return None
-        if b == "uvx":
-            j = i + 1
-            while j < n and words[j].startswith("-"):
-                j += 2 if words[j] in ("--from", "--with", "--python", "-p", "--index-url") else 1
+        row = _LAUNCHER_BY_NAME.get(b)
+        if row is not None:
+            j = _through(words, i + 1, row, env)
+            if j is None:
+                return None
             i = j
             continue
-        if b in _WRAPPER_VALUE_OPTS:
-            if b == "env":
-                # env [-i] [-u NAME] [NAME=VALUE]... program
-                j = i + 1
-                while j < n:
-                    x = words[j]
-                    if x in ("-u", "--unset", "-C", "--chdir"):
-                        j += 2
-                    elif x in ("-S", "--split-string"):
-                        return None  # env -S "string": a shell string we do not split here
-                    elif x.startswith("-") and len(x) > 1 or x == "-":
-                        j += 1
-                    elif is_assignment(x):
-                        name, value = x.split("=", 1)
-                        env.append((j, name, value))
-                        j += 1
-                    elif _EXPANDED_ASSIGNMENT.match(x):
-                        j += 1  # env "$NAME=$VALUE": a variable whose name is unknown here
-                    else:
-                        break
-                i = j
-                continue
-            i = _skip_wrapper_options(words, i + 1, b)
-            continue
-        return None
+        j = _read_through_unknown(words, i)
+        if j is None:
+            return None
+        i = j
     return None
-
-
-def _parse_docker_exec(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
-    n = len(words)
-    while i < n:
-        w = words[i]
-        if not w.startswith("-"):
-            break
-        if w in ("-e", "--env") and i + 1 < n:
-            _p, name, val = split_env_word(words[i + 1])
-            env.append((i + 1, name, val))
-            i += 2
-        elif w in ("-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"):
-            i += 2
-        else:
-            i += 1
-    # words[i] is the container; the command follows
-    if i + 1 >= n:
-        return None
-    sub = _find(words, i + 1, [], depth + 1)
-    if sub is not None:
-        sub.env = env + sub.env
-    return sub
 
 
 def find_vllm_command(words: list[str]) -> Optional[VllmCommand]:
@@ -613,10 +690,11 @@ def find_vllm_command(words: list[str]) -> Optional[VllmCommand]:
 
     ``vllm serve`` (any path to ``vllm``, ``uv run``/``conda run``/``uvx``), ``python -m
     vllm.entrypoints.openai.api_server`` / ``vllm.entrypoints.api_server`` (any ``python3.x``,
-    interpreter options before ``-m``), behind ``exec``, ``nohup``, ``env``, ``timeout``,
-    ``numactl``, ``taskset``, ``srun``, ``stdbuf``, ``nice``, ``sudo``, ``time`` and leading
-    ``NAME=value`` assignments; ``docker``/``podman run`` of a vLLM image (arguments after the image
-    are vLLM's) or of any image with a vLLM command after it. Not ``vllm bench|chat|complete``.
+    interpreter options before ``-m``), behind the launchers of :data:`LAUNCHERS` and leading
+    ``NAME=value`` assignments, or an unknown program whose arguments are options
+    (``_read_through_unknown``); ``docker``/``podman run`` of a vLLM image (arguments after the
+    image are vLLM's) or of any image with a vLLM command after it. Not ``vllm
+    bench|chat|complete``, nor a program that takes words as data (``echo vllm serve``).
     """
     if not words:
         return None

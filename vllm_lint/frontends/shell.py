@@ -39,6 +39,7 @@ are the launch's, at their offsets in the literal, so a fix edits the literal (`
 
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_left, bisect_right, insort
 from typing import Callable, Optional
@@ -406,7 +407,8 @@ class _Decoder:
 
 
 class _Ctx(Record):
-    __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut")
+    __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut",
+                 "command_vars", "config_names", "config_files")
 
     def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -422,6 +424,13 @@ class _Ctx(Record):
         self.image_vars = {} if image_vars is None else image_vars
         self.root = None  # the tree's root while the script is walked (for _splat_words), then None
         self.cut: Optional[CutMap] = None  # extract_script's cut_map
+        # CMD="vllm serve ..." / CMD=(vllm serve ...): names of variables that hold a vLLM command
+        # line, whose later `$CMD` / `"${CMD[@]}"` / `eval "$CMD"` / `sh -c "$CMD"` run it
+        self.command_vars: set[str] = set()
+        # the files the script's launches name with --config (as written), and the config-file
+        # launches read from the heredocs that write them, by that name
+        self.config_names: set[str] = set()
+        self.config_files: list[tuple[str, Launch]] = []
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -457,6 +466,8 @@ def extract_script(
             i = script.find(needle, i + 1)
     if not marks:
         return ctx.out
+    if b"--config" in script and b"<<" in script:
+        _config_heredocs(ctx)
     marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
     _check_script_words(script)
     tree = parser().parse(script)
@@ -465,6 +476,8 @@ def extract_script(
         raise TooLarge(f"more than {MAX_SCRIPT_NODES:,} parts of shell syntax (the per-file budget)")
     _walk(ctx, ctx.root)
     ctx.root = None
+    if ctx.config_files:
+        _config_releases(ctx)
     # the launches' delete_tokens keep the context (for its bytes and embedding): without its
     # reference to the extraction, that is no reference cycle and is freed once dropped
     out, ctx.out = ctx.out, None
@@ -651,6 +664,8 @@ def _command(ctx: _Ctx, node) -> None:
     found = find_vllm_command(texts)
     if found is not None:
         _launch(ctx, node, words, found, image_at)
+    elif ctx.command_vars and _run_command_var(ctx, node, words):
+        return
     else:
         v = version_from_pip_install(texts)
         if v is not None:
@@ -668,6 +683,24 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
     if words and words[0].text == "eval" and len(words) > 1:
         _eval(ctx, words[1:])
         return
+    if words and words[0].text.rsplit("/", 1)[-1] == "sbatch":
+        # sbatch --wrap "CMD": Slurm runs CMD with sh as the job's script
+        for k, w in enumerate(words):
+            if w.text == "--wrap" and k + 1 < len(words):
+                inner = words[k + 1]
+            elif w.text.startswith("--wrap="):
+                inner = _Word(w.node, w.start, w.end, w.raw[7:], list(w.pos)[7:], w.opaque)
+            else:
+                continue
+            body = bytes(inner.raw)
+            if b"vllm" in body and len(inner.pos) == len(body):
+                try:
+                    sub = extract_script(body, ctx.path, _within(ctx, Embedding.from_positions(body, list(inner.pos))),
+                                         _depth=ctx.depth + 1)
+                except ParseError:
+                    return
+                _merge(ctx, sub)
+            return
     seen_shell = False
     for k, w in enumerate(words):
         t = w.text
@@ -677,6 +710,8 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
             continue
         if seen_shell and _SHELL_C_RE.match(t) and k + 1 < len(words):
             inner = words[k + 1]
+            if ctx.command_vars and _run_command_var(ctx, None, [inner], whole=True):
+                return
             body = bytes(inner.raw)
             if b"vllm" not in body and b"VLLM_" not in body:
                 return
@@ -707,6 +742,160 @@ def _eval(ctx: _Ctx, words: list[_Word]) -> None:
     except ParseError:
         return
     _merge(ctx, sub)
+
+
+# ---- commands built in a variable
+
+
+def _command_var(ctx: _Ctx, node) -> None:
+    """``CMD="vllm serve $M"`` / ``CMD=(vllm serve "$M")``: a variable that holds a vLLM command
+    line. Its later uses become relevant (marks), to be read where they run it (``_run_command_var``)."""
+    name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+    if name is None or value is None or b"vllm" not in ctx.src[value.start_byte:value.end_byte]:
+        return
+    if value.type == "array":
+        first = next((c for c in value.named_children if c.type != "comment"), None)
+        text = _Decoder(ctx.src).word(first).text if first is not None else ""
+    else:
+        text = _Decoder(ctx.src).word(value).text
+    if not _COMMAND_START.match(text):
+        return
+    var = ctx.src[name.start_byte:name.end_byte].decode("utf-8", "replace")
+    if var in ctx.command_vars:
+        return
+    ctx.command_vars.add(var)
+    for needle in (b"$" + var.encode(), b"${" + var.encode()):
+        for i in _find_all(ctx.src, needle):
+            if i > node.end_byte:
+                insort(ctx.marks, i)
+
+
+# the start of a command line held in a variable: a program word (a path, launchers, the
+# interpreter, assignments may precede vLLM's own)
+_COMMAND_START = lazy_re(r"^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*[\w./{}$-]+")
+
+
+def _run_command_var(ctx: _Ctx, node, words: list[_Word], whole: bool = False) -> bool:
+    """A command that runs a variable holding a command line (``$CMD``, ``"${CMD[@]}"``, ``eval
+    "$CMD"``; ``whole``: ``words`` is the one word of ``sh -c "$CMD"``): the command line it runs,
+    the variable's value spliced in where it is written, read as shell. Whether it was one."""
+    if not whole and words and words[0].text == "eval":
+        if len(words) != 2:
+            return False
+        words, whole = words[1:], True  # eval parses the value as a command line
+    for k, w in enumerate(words):
+        if not w.opaque:
+            continue
+        m = _ARRAY_SPLAT.fullmatch(w.text)
+        array = m is not None
+        m = m or _VAR_REF.fullmatch(w.text)
+        name = m and (m.group(1) or m.group(2) if not array else m.group(1))
+        if not name or name not in ctx.command_vars:
+            continue
+        if array and not whole:  # its elements are words already: read in place, fixed in the literal
+            elements = _variable_words(ctx, name, w.start, array=True)
+            if not elements:
+                return False
+            spliced = words[:k] + elements + words[k + 1:]
+            found = find_vllm_command([x.text for x in spliced])
+            if found is None:
+                return False
+            _launch(ctx, node, spliced, found, literal={id(x) for x in elements})
+            return True
+        value = _command_value(ctx, name, w.start, array, parsed=whole or array)
+        if value is None:
+            return False
+        body, pos = bytearray(), []
+        for j, x in enumerate(words):
+            if j:
+                body += b" "
+                pos.append(None)
+            if j == k:
+                body += value[0]
+                pos.extend(value[1])
+            else:  # a word around it, as written (the shell reads it again)
+                body += ctx.src[x.start:x.end]
+                pos.extend(range(x.start, x.end))
+        text = bytes(body)
+        try:
+            sub = extract_script(text, ctx.path, _within(ctx, Embedding.from_positions(text, pos)),
+                                 _depth=ctx.depth + 1)
+        except ParseError:
+            return False
+        _merge(ctx, sub)
+        return bool(sub.launches)
+    return False
+
+
+_ASSIGNED = r"(?<![\w$-]){}(\[[^\]\n]*\])?(\+?)=(\(?)"
+
+
+def _command_value(ctx: _Ctx, name: str, before: int, array: bool,
+                   parsed: bool) -> Optional[tuple[bytes, list[Optional[int]]]]:
+    """The command line variable ``name`` holds where it runs at ``before``, as shell text with
+    the script offset of each byte (None: a joining blank). An array: its elements as written
+    (``_variable_words``'s rules). A string: assigned once, then only extended, before the
+    command (``CMD="$CMD --x 1"``, ``CMD+=" --x 1"``, conditional or not: an option added in a
+    branch fails when the branch runs), never read into or unset; its unknown parts (``$M``)
+    stay expansions, opaque. Unless the value is ``parsed`` again (``eval``, ``sh -c``), bash
+    splits it at blanks without reading quotes: a value with quotes or escapes is not read."""
+    src = ctx.src
+    if array:
+        ws = _variable_words(ctx, name, before, array=True)
+        if not ws:
+            return None
+        body, pos = bytearray(), []
+        for j, w in enumerate(ws):
+            if j:
+                body += b" "
+                pos.append(None)
+            body += src[w.start:w.end]
+            pos.extend(range(w.start, w.end))
+        return bytes(body), pos
+    root = ctx.root
+    if root is None:
+        return None
+    key = name.encode()
+    assigns = []
+    for m in re.finditer(_ASSIGNED.format(re.escape(name)).encode(), src):
+        if m.start() >= before:
+            break
+        if m.group(1) or m.group(3):
+            return None  # an element or an array
+        assigns.append((m.start(), m.group(2) == b"+"))
+    if not assigns or assigns[0][1]:
+        return None
+    for m in _READS_INTO.finditer(src, 0, before):
+        if re.search(rb"(?<![\w$-])" + re.escape(key) + rb"\b", m.group(0)):
+            return None
+    dec = _Decoder(src)
+    refs = (b"$" + key, b"${" + key + b"}")
+    body, pos = bytearray(), []
+    for n, (start, plus) in enumerate(assigns):
+        node = root.descendant_for_byte_range(start, start + len(key))
+        while node is not None and node.type != "variable_assignment":
+            node = node.parent
+        if node is None or node.start_byte != start:
+            return None  # in a comment or a string, not an assignment
+        value = node.child_by_field_name("value")
+        if value is None:
+            raw, at = b"", []
+        else:
+            w = dec.word(value)
+            raw, at = bytes(w.raw), list(w.pos)
+        if n and not plus:
+            ref = next((r for r in refs if raw.startswith(r) and not raw[len(r):len(r) + 1].isalnum()
+                        and raw[len(r):len(r) + 1] != b"_"), None)
+            if ref is None:
+                return None  # assigned anew: which value runs is not certain
+            raw, at = raw[len(ref):], at[len(ref):]
+        if any(r in raw for r in refs):
+            return None  # the variable inside its own value elsewhere than at its start
+        body += raw
+        pos.extend(at)
+    if not parsed and any(c in body for c in b"'\"\\"):
+        return None
+    return bytes(body), pos
 
 
 def _within(ctx: _Ctx, emb: Embedding) -> Embedding:
@@ -756,6 +945,41 @@ def _heredocs(ctx: _Ctx, node) -> None:
                 _merge(ctx, sub)
 
 
+_CONFIG_NAMED = lazy_re(rb"--config(?:[ \t]+|=)[\"']?([^\s\"';|&<>]+)")
+_HEREDOC_LINE = lazy_re(rb"(?m)^[^\n]*<<-?[ \t]*[\"']?[A-Za-z_]\w*[^\n]*\n")
+
+
+def _config_heredocs(ctx: _Ctx) -> None:
+    """The heredocs that write a file a launch of the script names with ``--config``: relevant
+    (marks at their line and body), whatever they mention, to be read as vLLM config files."""
+    src = ctx.src
+    ctx.config_names = {_file_key(m.group(1)) for m in _CONFIG_NAMED.finditer(src)}
+    for m in _HEREDOC_LINE.finditer(src):
+        target = _HEREDOC_TARGET.search(m.group(0))
+        if target is not None and _file_key(target.group("name")) in ctx.config_names:
+            ctx.marks.extend((m.start(), m.end()))
+
+
+def _file_key(name: bytes) -> str:
+    """A file name as written, the way two spellings of one file compare (``./a.yaml``, ``a.yaml``)."""
+    return posixpath.normpath(name.decode("utf-8", "replace"))
+
+
+def _config_releases(ctx: _Ctx) -> None:
+    """A config file read from a heredoc is checked at the release of the launch naming it: that
+    launch's version hints (its image's tag) go to the config launch too."""
+    for name, cfg in ctx.config_files:
+        for la in ctx.out.launches:
+            if la is cfg or la.style != "argv":
+                continue
+            toks = [t.text for t in la.tokens]
+            named = [b for a, b in zip(toks, toks[1:]) if a == "--config"]
+            named += [t[len("--config="):] for t in toks if t.startswith("--config=")]
+            if any(_file_key(n.encode()) == name for n in named):
+                cfg.version_hints = list(la.version_hints) + cfg.version_hints
+                break
+
+
 _HEREDOC_TARGET = lazy_re(rb"(?:>>?|\btee(?:[ \t]+-a)?)[ \t]*(?P<q>[\"']?)(?P<name>[^\s\"'|;&<>]+)(?P=q)")
 _KUBECTL_STDIN = lazy_re(rb"\b(?:kubectl|oc)\b[^\n|;&]*\b(?:apply|create|replace)\b[^\n|;&]*-f[ \t]*-(?![\w-])")
 _SNIFF_MANIFEST = lazy_re(rb"^(?:apiVersion|kind|services):", re.M)
@@ -795,10 +1019,18 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
             fmt = "dockerfile"
     if fmt is None:
         return False
+    config_name = _file_key(m.group("name")) if m is not None and fmt == "yaml" else None
+    if config_name not in ctx.config_names:
+        config_name = None
     try:
         sub_fe = get(fmt).module
-        # a YAML file a script writes that looks like a vLLM config file is one (--config)
-        sub = sub_fe.extract(body, ctx.path, explicit=True) if fmt == "yaml" else sub_fe.extract(body, ctx.path)
+        if config_name is not None:  # the file a launch of this script names with --config
+            sub = sub_fe.extract_in_mode(body, ctx.path, "config")
+        elif fmt == "yaml":
+            # a YAML file a script writes that looks like a vLLM config file is one (--config)
+            sub = sub_fe.extract(body, ctx.path, explicit=True)
+        else:
+            sub = sub_fe.extract(body, ctx.path)
     except ParseError:
         return True  # not a file of that format after all: nothing to read, no shell either
     delimiter = redirect.child_by_field_name("delimiter") if hasattr(redirect, "child_by_field_name") else None
@@ -818,6 +1050,8 @@ def _written_file(ctx: _Ctx, node, redirect, s: int, e: int) -> bool:
     rebase(sub, _within(ctx, Embedding.identity(body, s)), ctx.out)
     for la in ctx.out.launches[start:]:
         la.context["heredoc_file"] = fmt
+        if config_name is not None:
+            ctx.config_files.append((config_name, la))
     return True
 
 
@@ -955,6 +1189,7 @@ def _declaration(ctx: _Ctx, node) -> None:
     assigns = [c for c in node.named_children if c.type == "variable_assignment"]
     for c in assigns:
         _image_var(ctx, c)
+        _command_var(ctx, c)
         name = c.child_by_field_name("name")
         if name is None or not ctx.src[name.start_byte : name.end_byte].startswith(ENV_PREFIXES):
             continue
@@ -989,6 +1224,7 @@ def _image_var(ctx: _Ctx, node) -> None:
 
 def _bare_assignment(ctx: _Ctx, node) -> None:
     _image_var(ctx, node)
+    _command_var(ctx, node)
     name = node.child_by_field_name("name")
     if name is not None and ctx.src[name.start_byte : name.end_byte].startswith(ENV_PREFIXES):
         ea = _env_from_assign_node(ctx, _Decoder(ctx.src), node,
@@ -1004,7 +1240,7 @@ def _bare_assignment(ctx: _Ctx, node) -> None:
 # ---- launches
 
 
-def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
+def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: frozenset = frozenset()) -> None:
     src = ctx.src
     start = found.args_start
     arg_words = words[start:]
@@ -1017,14 +1253,15 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None) -> None:
         arg_words = kept
     # "${ARGS[@]}" of an array, $OPTS of a string, assigned before the command: their words,
     # where they are written (_splat_words); each word with its segment, 0 for the command, else
-    # the start of the literal holding it (a fix cuts within one segment)
+    # the start of the literal holding it (a fix cuts within one segment). ``literal``: the ids
+    # of words that are already such (the array a command runs, ``_run_command_var``)
     segments: list[int] = []
     expanded: list[_Word] = []
     for w in arg_words:
         got = _splat_words(ctx, w, node.start_byte) if w.splat else None
         if got is None:
             expanded.append(w)
-            segments.append(0)
+            segments.append(w.node.start_byte if id(w) in literal else 0)
         else:
             expanded.extend(got)
             segments.extend(x.node.start_byte for x in got)
@@ -1144,6 +1381,7 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
             return None
     dec = _Decoder(src)
     words: list[_Word] = []
+    branches: list[dict[int, int]] = []
     for start, _plus in assigns:
         node = root.descendant_for_byte_range(start, start + len(key))
         while node is not None and node.type != "variable_assignment":
@@ -1151,6 +1389,10 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
         value = node.child_by_field_name("value") if node is not None else None
         if value is None or value.start_byte < start or (value.type == "array") != array:
             return None  # in a comment or a string, not an assignment
+        here = _branches(node)
+        if any(here.get(k, v) != v for seen in branches for k, v in seen.items()):
+            return None  # appends in branches that exclude each other (if/else, case): not all run
+        branches.append(here)
         if array:
             for c in value.named_children:
                 if c.type != "comment":
@@ -1171,6 +1413,22 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
             w.text = raw[i:j].decode("utf-8", "replace")
             words.append(w)
     return words
+
+
+_BRANCHING = frozenset({"if_statement", "case_statement"})
+_BRANCH = frozenset({"elif_clause", "else_clause", "case_item"})
+
+
+def _branches(node) -> dict[int, int]:
+    """The branch ``node`` lies in, for each ``if`` / ``case`` around it: that statement's id ->
+    the id of its clause holding ``node`` (-1: an ``if``'s own ``then`` part)."""
+    out: dict[int, int] = {}
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type in _BRANCHING:
+            out[parent.id] = child.id if child.type in _BRANCH else -1
+        child, parent = parent, parent.parent
+    return out
 
 
 def _literal_deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:

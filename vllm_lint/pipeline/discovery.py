@@ -1,7 +1,8 @@
 """Discovery: the files a run lints, from the paths it was given (explicit files, directory walks
 honouring ``.gitignore``, ``exclude`` / ``extend-exclude`` and ``force-exclude``), and the format a
 file's name says. Only names are read here; what a file holds is the engine's business
-(``vllm_lint.pipeline.engine``)."""
+(``vllm_lint.pipeline.engine``): a walk yields every file but those whose name says they are
+binary, so that a launch in a file of any name is read or named (``frontends.base.format_by_content``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from ..frontends.base import format_by_filename
+from ..frontends.base import format_by_content, format_by_filename
 from ..fsutil import AnyPath, real_dir
 from ..record import Record
 from ..rules.base import Diagnostic
@@ -19,9 +20,47 @@ _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache
               ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
 
 
+# Files a walk never reads: what these suffixes name is binary (images, archives, compiled code,
+# model weights, media, fonts, office documents), so no launch can be read from it. Any other
+# file is read: its content may claim a format (``frontends.base.format_by_content``) or say
+# that it mentions a launch no format reads (the ``--verbose`` account names it).
+_BINARY_SUFFIXES = frozenset((
+    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tif", ".tiff", ".psd", ".heic",
+    ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".whl", ".egg", ".jar",
+    ".war", ".deb", ".rpm", ".apk", ".dmg", ".iso", ".img",
+    ".so", ".dylib", ".dll", ".exe", ".o", ".a", ".lib", ".obj", ".pyc", ".pyo", ".pyd", ".class",
+    ".wasm", ".bin", ".dat", ".db", ".sqlite", ".sqlite3", ".pkl", ".pickle", ".npy", ".npz",
+    ".pt", ".pth", ".ckpt", ".safetensors", ".onnx", ".gguf", ".h5", ".hdf5", ".pb", ".tflite",
+    ".parquet", ".arrow", ".feather", ".avro", ".orc",
+    ".mp3", ".mp4", ".wav", ".flac", ".ogg", ".avi", ".mov", ".mkv", ".webm", ".m4a",
+    ".ttf", ".otf", ".woff", ".woff2", ".eot",
+    ".pdf", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".key", ".pages",
+))
+
+
+def _binary_by_name(name: str) -> bool:
+    """Whether a file's suffix says its content is binary (``_BINARY_SUFFIXES``)."""
+    dot = name.rfind(".")
+    return 0 < dot and name[dot:].lower() in _BINARY_SUFFIXES
+
+
 def format_by_name(path: AnyPath) -> Optional[str]:
     """The format a path's file name says."""
     return format_by_filename(os.path.basename(path))
+
+
+def claimed(path: str) -> bool:
+    """Whether a walked file is one a format reads: its name says so, or its content does (a
+    ``#!`` line, a content claim, a vLLM command line in a text file: ``format_by_content``).
+    ``--show-files`` lists these; the other walked files are only screened for a launch marker."""
+    if format_by_name(path) is not None:
+        return True
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(10 * 1024 * 1024)
+    except OSError:
+        return False
+    return data.find(b"\x00", 0, 8192) < 0 and format_by_content(data, os.path.basename(path)) is not None
 
 
 class Target(Record):
@@ -169,7 +208,7 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
                     continue
                 if (specs and ignored(path, False)) or excluded(path):
                     continue
-                if format_by_filename(e.name) is not None or "." not in e.name:
+                if format_by_filename(e.name) is not None or not _binary_by_name(e.name):
                     try:
                         is_link = e.is_symlink()
                     except OSError:

@@ -21,8 +21,8 @@ from typing import Any, Optional, Union
 
 from . import suppress
 from .discovery import Target, format_by_name
-from .targeting import Choice, Targeting, accepted_range
-from ..frontends.base import Mode, format_by_content
+from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
+from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
 from ..fsutil import AnyPath
 from .. import reach
@@ -211,7 +211,7 @@ class Linter:
         or the content says), then the checks that need no parse (NUL bytes, the format's
         pre-filter, which a file named explicitly as YAML or matched by ``config-files`` skips, an
         ``ignore-file`` comment). ``FileAnalysis.skipped`` lists the reasons."""
-        fmt = fmt or format_by_name(path) or format_by_content(data[:4096])
+        fmt = fmt or format_by_name(path) or format_by_content(data, os.path.basename(path))
         if fmt is None:
             return None, "no-format"
         if data.find(b"\x00", 0, 8192) >= 0:
@@ -297,6 +297,8 @@ class Linter:
             return analysis
         reach.decide(extraction, data, self.db, documentation=unit.documentation)
         analysis.extraction = extraction
+        if unit.last_resort:
+            self.verbose.append("read as plain text (no format claims the file: its command lines only)")
         diags: list[Diagnostic] = []
         seen_env: set[tuple[int, int]] = set()
         words = None if unit.documentation else data  # (documentation: the front-end reads its prose)
@@ -523,8 +525,9 @@ class Linter:
     def _note_skipped(res: FileResult, target: Target, data: bytes, skipped: str) -> None:
         """``res`` for bytes that ``screen`` says are not linted (``FileAnalysis.skipped``)."""
         if skipped == "no-format":
-            # a walked file of no format is no candidate unless it mentions vLLM
-            state = "none-unsupported" if target.explicit or b"vllm" in data.lower() else "none-format"
+            # a walked file of no format is no candidate unless it mentions a launch
+            state = "none-unsupported" if target.explicit or (
+                data.find(b"\x00", 0, 8192) < 0 and mentions_launch(data)) else "none-format"
             res.verdict = state + _mode_tag(res.path, res.mode)
             res.unread = _NONE_UNREAD[state]
         elif skipped == "no-launch":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Optional
 
 from ..launch import Edit, EnvAssign, Launch, Span
@@ -155,9 +156,31 @@ class LintContext(Record):
              option: Optional[str] = None, severity: Optional[Severity] = None) -> Diagnostic:
         if span is None and self.launch is not None:
             span = self.launch.span  # words with no exact position (a folded YAML scalar): the launch
+        elif self.launch is not None:
+            message += _assumed(self.launch, span, message)
         return Diagnostic(code=rule.code, message=message, path=self.path, span=span,
                           severity=severity or rule.severity, fix=fix, option=option,
                           target_version=self.target)
+
+
+def _assumed(launch: Launch, span: Span, message: str) -> str:
+    """What a finding at ``span`` must add when it is about a value that is an assumption
+    (``Token.assumed``: the default of an environment variable): a finding on the value, or on
+    its option or key that quotes it. Else ""."""
+    def within(outer: Optional[Span]) -> bool:
+        return outer is not None and outer.start <= span.start and span.end <= outer.end
+
+    def quoted(text: str) -> bool:
+        return re.search(r"(?<![\w.])" + re.escape(text) + r"(?![\w.])", message) is not None
+
+    toks = launch.tokens
+    for i, t in enumerate(toks):
+        if t.assumed and (within(t.span) or i and toks[i - 1].span == span and quoted(t.text)):
+            return f" ({t.assumed})"
+    for k in launch.keyed:
+        if k.assumed and (within(k.value_span) or k.key_span == span and quoted(str(k.value))):
+            return f" ({k.assumed})"
+    return ""
 
 
 CheckFn = Callable[[LintContext], Iterable[Diagnostic]]

@@ -259,7 +259,7 @@ class Session:
 
             fmt = format_by_language_id(language_id)
         if fmt is None:
-            fmt = format_by_content(data[:4096])
+            fmt = format_by_content(data, os.path.basename(path) if path else "")
         if fmt is None:
             return Analysis(path, data, None, [], [])
         if len(data) > MAX_FILE_BYTES:  # as the command line: a finding instead of a parse

@@ -71,6 +71,30 @@ def rest(cmd: str) -> list[str] | None:
         ("docker run --entrypoint vllm vllm/vllm-openai:v0.9 serve m --tp 2", "vllm serve", ["m", "--tp", "2"]),
         ("docker run --entrypoint python3 vllm/vllm-openai -m vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"]),
         ("docker exec -it c vllm serve m", "vllm serve", ["m"]),
+        # issue 27: the launcher table (commands.LAUNCHERS)
+        ("systemd-run --user -p MemoryMax=64G -E VLLM_X=1 -- vllm serve m", "vllm serve", ["m"]),
+        ("systemd-run --unit vllm --setenv=A=1 vllm serve m", "vllm serve", ["m"]),
+        ("ray job submit --address http://h:8265 --working-dir . -- vllm serve m --tp 2", "vllm serve",
+         ["m", "--tp", "2"]),
+        ("ray job submit --runtime-env-json '{\"pip\": [\"vllm\"]}' -- python -m vllm.entrypoints.openai.api_server "
+         "--model m", "openai.api_server", ["--model", "m"]),
+        ("apptainer exec --nv -B /data:/data vllm.sif vllm serve m", "vllm serve", ["m"]),
+        ("singularity exec --nv --env HF_HOME=/h docker://vllm/vllm-openai:v0.9.0 python3 -m "
+         "vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"]),
+        ("kubectl exec -n ml -it pod-0 -c vllm -- vllm serve m", "vllm serve", ["m"]),
+        ("kubectl -n ml exec deploy/vllm -- python3 -m vllm.entrypoints.openai.api_server --x", "openai.api_server",
+         ["--x"]),
+        ("pixi run -e cuda vllm serve m", "vllm serve", ["m"]),
+        ("poetry run vllm serve m", "vllm serve", ["m"]),
+        ("uv run --project svc -- vllm serve m", "vllm serve", ["m"]),
+        ("setsid -f vllm serve m", "vllm serve", ["m"]),
+        ("mpirun -np 1 --mca btl ^openib -x VLLM_X=1 vllm serve m", "vllm serve", ["m"]),
+        ("srun -J vllm --gres=gpu:4 vllm serve m", "vllm serve", ["m"]),  # -J takes a value
+        ("nohup timeout 1h numactl -N 0 taskset -c 0-7 nice -n 5 stdbuf -oL vllm serve m", "vllm serve", ["m"]),
+        # an unknown launcher, its arguments clearly options and their values
+        ("gpu-pin --slots 0,1 -q vllm serve m", "vllm serve", ["m"]),
+        ("/opt/tools/with-proxy --host=h A=1 python3 -m vllm.entrypoints.openai.api_server --x",
+         "openai.api_server", ["--x"]),
     ],
 )
 def test_recognised(cmd, entry, args):
@@ -101,6 +125,16 @@ def test_recognised(cmd, entry, args):
         "timeout 10",
         "docker run",
         "docker run -e",
+        "echo Starting vllm serve m",
+        "pgrep -f vllm serve",
+        "log_info starting vllm serve m",  # a bare word before vLLM: no clear argument structure
+        "Dump vllm serve flags from the image",  # no option before vLLM: prose, not a launcher
+        "my-wrapper vllm serve m",
+        "ray job submit --address h vllm serve m",  # ray's entrypoint follows `--` only
+        "ray start --head",
+        "kubectl exec pod -- cat /etc/hosts",
+        "apptainer exec img.sif",
+        "env -S 'vllm serve m'",
     ],
 )
 def test_not_recognised(cmd):
@@ -229,3 +263,19 @@ def test_version_from_image(image, version):
 )
 def test_version_from_pip_install(cmd, version):
     assert version_from_pip_install(shlex.split(cmd)) == version
+
+
+def test_launchers_give_their_environment_to_the_program():
+    words = shlex.split("apptainer exec --env VLLM_A=1 --env=VLLM_B=2 img.sif env VLLM_C=3 vllm serve m")
+    found = find_vllm_command(words)
+    assert [(name, value) for _i, name, value in found.env] == [("VLLM_A", "1"), ("VLLM_B", "2"), ("VLLM_C", "3")]
+    for i, name, _v in found.env:
+        assert name in words[i]
+
+
+def test_the_launcher_table_is_one_row_per_program():
+    from vllm_lint.frontends.commands import LAUNCHERS
+
+    names = [n for row in LAUNCHERS for n in row.names]
+    assert len(names) == len(set(names))
+    assert all(row.source for row in LAUNCHERS)

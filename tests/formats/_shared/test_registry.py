@@ -53,6 +53,8 @@ def test_claims_by_name(name, fmt):
     (b"\xef\xbb\xbf# syntax=docker/dockerfile:1\nARG V=1\nfrom vllm/vllm-openai:v0.9.0\n", "dockerfile"),
     (b"FROM x\nrun: y\n", "dockerfile"),  # the entries' order: Dockerfile before YAML
     (b"# a comment\napiVersion: v1\n", "yaml"), (b"hello\n", None),
+    (b"#cloud-config\nruncmd:\n  - [vllm, serve, m]\n", "yaml"),  # cloud-init user data (issue 27)
+    (b"web: vllm serve m\n", "plaintext"),  # the last resort: a command line no other format claims
 ])
 def test_claims_by_content(head, fmt):
     assert format_by_content(head) == fmt

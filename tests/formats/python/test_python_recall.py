@@ -149,3 +149,43 @@ def test_markdown_fences_in_a_docstring_are_read():
     check_spans(data, ex)
     (la,) = ex.launches
     assert la.entry == "LLM" and data[la.keyed[1].key_span.start:la.keyed[1].key_span.end] == b"swap_space"
+
+
+# ---- issue 27: environment defaults, str.split(), the engine's parser
+
+def _keyed(code: str):
+    from vllm_lint.frontends import python as P
+
+    data = code.encode()
+    (la,) = P.extract(data, "e.py").launches
+    return data, la
+
+
+def test_an_engine_argument_with_an_environment_default_is_its_default_and_says_so():
+    data, la = _keyed('import os\nfrom vllm import LLM\n'
+                      'LLM(model="m", block_size=int(os.environ.get("BLOCK_SIZE", "4096")),\n'
+                      '    max_model_len=os.getenv("LEN", default="2048"), dtype=os.environ.get("D", 1),\n'
+                      '    max_num_seqs=int(os.environ.get("S", "many")), seed=int(os.environ["SEED"]))\n')
+    got = {k.key: (k.value, k.value_opaque, k.assumed) for k in la.keyed}
+    assert got["block_size"] == (4096, False, "`4096` is the default of `BLOCK_SIZE`, used unless the environment sets it")
+    assert got["max_model_len"][:2] == ("2048", False)
+    for opaque in ("dtype", "max_num_seqs", "seed"):  # a default of another type, one int() refuses, no default
+        assert got[opaque][1] and got[opaque][2] is None, opaque
+    bs = next(k for k in la.keyed if k.key == "block_size")
+    assert data[bs.value_span.start:bs.value_span.end] == b'"4096"'
+    assert data[bs.value_text_span.start:bs.value_text_span.end] == b"4096"
+
+
+def test_the_note_goes_to_findings_about_the_value_only():
+    from vllm_lint.launch import KeyedArg, Launch, Span, Token
+    from vllm_lint.rules.base import _assumed
+
+    la = Launch(path="a", entry="vllm serve", style="argv", span=Span(0, 40))
+    la.tokens = [Token("--dtype", Span(0, 7)), Token("fp16", Span(10, 14), assumed="(default)")]
+    la.keyed = [KeyedArg("max_model_len", Span(20, 33), 4096, value_span=Span(35, 39), assumed="note")]
+    assert _assumed(la, Span(10, 14), "invalid value `fp16`") == " ((default))"
+    assert _assumed(la, Span(0, 7), "invalid value `fp16` for `--dtype`") == " ((default))"  # quotes it
+    assert _assumed(la, Span(0, 7), "`--dtype` was removed") == ""
+    assert _assumed(la, Span(20, 33), "length 4096 is above 2048") == " (note)"
+    assert _assumed(la, Span(20, 33), "length 40960 is above 2048") == ""
+    assert _assumed(la, Span(20, 33), "`max_model_len` was renamed") == ""

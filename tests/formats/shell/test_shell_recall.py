@@ -72,3 +72,86 @@ def test_a_heredoc_writing_a_script_stays_shell():
     data = b"cat > run.sh <<'EOF'\nvllm serve m --port 1\nEOF\n"
     (la,) = S.extract(data, "a.sh").launches
     assert la.entry == "vllm serve" and "heredoc_file" not in la.context
+
+
+# ---- commands built in a variable, then run (issue 27)
+
+def _built(script: str):
+    data = script.encode()
+    ex = S.extract(data, "b.sh")
+    check_spans(data, ex)
+    return [(la.entry, [t.text for t in la.tokens]) for la in ex.launches]
+
+
+def test_a_string_extended_then_run_is_read_with_its_unknown_pieces_opaque():
+    data = b'CMD="vllm serve $M"\nCMD="$CMD --port 1"\nCMD+=" --tp $TP"\neval "$CMD"\n'
+    (la,) = S.extract(data, "b.sh").launches
+    assert [(t.text, t.opaque) for t in la.tokens] == [
+        ("$M", True), ("--port", False), ("1", False), ("--tp", False), ("$TP", True)]
+    port = la.tokens[1]
+    assert data[port.span.start:port.span.end] == b"--port" and data.index(b"--port") == port.span.start
+
+
+def test_every_way_of_running_the_variable():
+    runs = ['$C', '"$C"', '${C}', 'eval "$C"', "eval $C", 'bash -c "$C"', 'nohup $C &', 'srun -N 1 $C',
+            'exec $C']
+    for run in runs:
+        assert _built(f'C="vllm serve m --port 1"\n{run}\n') == [("vllm serve", ["m", "--port", "1"])], run
+    arrays = ['"${C[@]}"', 'nohup "${C[@]}" &', 'exec "${C[@]}" --x 2']
+    for run in arrays:
+        got = _built(f'C=(vllm serve "m" --port 1)\n{run}\n')
+        assert got and got[0][1][:3] == ["m", "--port", "1"], run
+
+
+def test_what_is_not_certain_is_not_read():
+    assert _built('C="vllm serve a"\nif x; then C="vllm serve b"; fi\n$C\n') == []  # assigned anew
+    assert _built('$C\nC="vllm serve m"\n') == []  # assigned after it runs
+    assert _built('C="vllm serve m"\nread -r C\n$C\n') == []  # read into
+    assert _built("C=\"vllm serve m --chat-template '{a b}'\"\n$C\n") == []  # quotes bash would not read
+    assert _built("C=\"vllm serve m --chat-template '{a b}'\"\neval \"$C\"\n") == [
+        ("vllm serve", ["m", "--chat-template", "{a b}"])]  # eval reads them
+    assert _built('C="vllm serve m"\necho $C\nprintf "%s" "$C"\n') == []
+    assert _built('C="vllm serve m"\nC="--x $C"\n$C\n') == []  # itself elsewhere than at its start
+
+
+def test_fixes_land_in_the_piece_that_wrote_the_option(run_cli, tmp_path):
+    p = tmp_path / "b.sh"
+    p.write_text('C="vllm serve m"\nC="$C --swap-space 4 --port 1"\neval "$C"\n'
+                 'A=(\n  vllm serve m\n  --swap-space 4\n)\n"${A[@]}"\n')
+    assert lint(run_cli, p) == [("VL101", 2, 7), ("VL101", 6, 3)]
+    run_cli("-t", "0.27.1", "--fix", str(p))
+    assert p.read_text() == 'C="vllm serve m"\nC="$C --port 1"\neval "$C"\nA=(\n  vllm serve m\n)\n"${A[@]}"\n'
+
+
+def test_a_config_written_by_a_heredoc_is_read_at_the_release_of_the_launch_naming_it():
+    script = (b"cat > /etc/vllm/c.yaml <<EOF\nswap-space: 4\nport: $PORT\nEOF\n"
+              b"cat > other.yaml <<EOF\nswap-space: 4\nEOF\n"
+              b"docker run vllm/vllm-openai:v0.8.5 --config=/etc/vllm/c.yaml\n")
+    ex = S.extract(script, "s.sh")
+    check_spans(script, ex)
+    config = [la for la in ex.launches if la.style == "config"]
+    assert len(config) == 1  # other.yaml is named by no --config (and mentions no vLLM)
+    keys = {k.key: k for k in config[0].keyed}
+    assert keys["swap-space"].value == 4 and keys["port"].value_opaque  # an unquoted EOF expands $PORT
+    assert [h.version for h in config[0].version_hints] == ["v0.8.5"]
+    assert script[keys["swap-space"].key_span.start:keys["swap-space"].key_span.end] == b"swap-space"
+
+
+def test_appends_in_branches_that_exclude_each_other_leave_the_array_opaque():
+    script = ("A=(--port 1)\nif x; then\n  A+=(--max-num-seqs 8)\nelif z; then\n  A+=(--max-num-seqs 16)\nfi\n"
+              "case $m in a) A+=(--dtype half);; b) A+=(--dtype float16);; esac\n"
+              'vllm serve m "${A[@]}"\n'
+              'B=(--port 1)\nif y; then B+=(--max-num-seqs 2); fi\nif w; then B+=(--dtype half); fi\nvllm serve m "${B[@]}"\n')
+    first, second = S.extract(script.encode(), "a.sh").launches
+    assert first.opaque and [t.text for t in first.tokens] == ["m", '${A[@]}']
+    assert [t.text for t in second.tokens] == ["m", "--port", "1", "--max-num-seqs", "2", "--dtype", "half"]
+
+
+def test_sbatch_wrap_runs_its_string_as_a_script():
+    data = (b'sbatch --gres=gpu:4 --wrap "vllm serve m --swap-space 4"\n'
+            b"sbatch -N 1 --wrap='srun vllm serve m --port 1'\n")
+    ex = S.extract(data, "submit.sh")
+    check_spans(data, ex)
+    assert [[t.text for t in la.tokens] for la in ex.launches] == [["m", "--swap-space", "4"], ["m", "--port", "1"]]
+    sw = ex.launches[0].tokens[1]
+    assert data[sw.span.start:sw.span.end] == b"--swap-space"

@@ -11,6 +11,7 @@ import ast
 from typing import Any, Optional
 
 from ...launch import KeyedArg, Launch, Span
+from .environ import env_default
 from .literals import NOT_LITERAL, decode_literal, literal, placeholder
 from .scope import Mutation, Scope, lookup, mutations_since, rebound
 from .source import WS
@@ -57,6 +58,14 @@ def keyed_value(fx: PyFile, key: str, key_span: Optional[Span], value: ast.AST,
     vspan = fx.src.span(value)
     lit = literal(value)
     ka = KeyedArg(key=key, key_span=key_span, value=None, value_span=vspan, delete_span=delete)
+    if lit is NOT_LITERAL and (found := env_default(fx, value)) is not None:
+        # int(os.environ.get("BLOCK_SIZE", "4096")): checked as its default, and the finding says so
+        lit, default, ka.assumed = found
+        ka.value_span = fx.src.span(default)
+        ka.value = lit
+        if str(lit) == str(default.value):
+            ka.value_text_span = _value_text_span(fx, default, ka.value_span, default.value)
+        return ka
     if lit is NOT_LITERAL:
         ka.value_opaque = True
         return ka

@@ -119,3 +119,37 @@ def env_kwarg(fx: PyFile, node: ast.AST, scope: Scope, pos: tuple[int, int]) -> 
         elif m.kind == "update" and m.node is not None:
             out.extend(env_from_mapping(fx, m.node, fx.stmt_delete(m.stmt)))
     return out
+
+
+_CONVERSIONS = {"int": int, "float": float, "str": str}
+
+
+def env_default(fx: PyFile, node: ast.AST) -> Optional[tuple[object, ast.Constant, str]]:
+    """An engine argument read from the environment with a literal default:
+    ``os.environ.get("X", "4096")``, ``os.getenv("X", "4096")``, optionally converted by
+    ``int``/``float``/``str``: (the value the default gives, the default's node, the note that
+    says so); None for anything else (a conversion the default fails is no value)."""
+    convert = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONVERSIONS \
+            and len(node.args) == 1 and not node.keywords:
+        convert = _CONVERSIONS[node.func.id]
+        node = node.args[0]
+    if not (isinstance(node, ast.Call) and fx.names.dotted(node.func) in ("os.environ.get", "os.getenv")):
+        return None
+    args = list(node.args) + [k.value for k in node.keywords if k.arg == "default"]
+    if len(args) != 2 or any(k.arg not in (None, "default") for k in node.keywords):
+        return None
+    name, default = args
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)
+            and isinstance(default, ast.Constant) and isinstance(default.value, (str, int, float))
+            and not isinstance(default.value, bool)):
+        return None
+    value = default.value
+    if convert is not None:
+        try:
+            value = convert(value)
+        except (TypeError, ValueError):
+            return None
+    elif not isinstance(value, str):
+        return None  # os.environ.get("X", 4096) gives a str when set, an int when not: no one value
+    return value, default, f"`{default.value}` is the default of `{name.value}`, used unless the environment sets it"

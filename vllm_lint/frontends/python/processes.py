@@ -15,7 +15,7 @@ from typing import Optional
 from ...record import lazy_re
 from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
 from .callees import ENV_KW_INDEX
-from .environ import env_kwarg
+from .environ import env_default, env_kwarg
 from .literals import decode_literal, embedding_of, is_str_node, placeholder
 from .scope import Scope, lookup, rebound, resolve_name
 from .source import Layout
@@ -69,6 +69,13 @@ def _command_launches(fx: PyFile, arg: ast.AST, shell: bool, call: ast.Call, sco
         inner, _m, _b = resolve_name(node.args[0], scope, pos)
         if is_str_node(inner):
             return _shell_launches(fx, inner, call)
+        return []
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split" \
+            and not node.args and not node.keywords:
+        # "vllm serve ... ".split() / cmd.split(): words at whitespace, no quotes read
+        inner, _m, _b = resolve_name(node.func.value, scope, pos)
+        if is_str_node(inner):
+            return _shell_launches(fx, inner, call, split_only=True)
         return []
     joined = _joined(fx, node)
     if joined is not None:
@@ -257,6 +264,13 @@ def _element_token(fx: PyFile, e: ast.AST) -> tuple[Token, str]:
         return Token(text=str(e.value), span=sp, text_span=sp), str(e.value)
     if fx.names.dotted(e) == "sys.executable":
         return Token(text="python", span=sp, opaque=True), "python"
+    found = env_default(fx, e)
+    if found is not None and isinstance(found[0], str):  # an argv word: the default as written
+        value, default, note = found
+        dsp = src.span(default)
+        info = decode_literal(src, dsp, placeholder)
+        ts = info.verbatim if info is not None and info.value == value else None
+        return Token(text=value, span=dsp, text_span=ts, assumed=note), value
     if isinstance(e, ast.Starred):
         return Token(text=src.text(sp), span=sp, opaque=True, splat=True), _OPAQUE_WORD
     text = src.text(sp)
@@ -264,10 +278,20 @@ def _element_token(fx: PyFile, e: ast.AST) -> tuple[Token, str]:
         info = decode_literal(src, sp, lambda k: "${PY%d}" % k)
         if info is not None:
             text = info.value
+            if text.startswith("-") and "${PY" in text.split("=", 1)[0]:
+                # f"--{name}": an option whose name is unknown, any option (and its value)
+                return Token(text=text, span=sp, opaque=True, splat=True), _OPAQUE_WORD
     return Token(text=text, span=sp, opaque=True), _OPAQUE_WORD
 
 
-def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call) -> list[Launch]:
+# what a shell reads otherwise than ``str.split()`` does (``split_only``): quotes, escapes,
+# expansions, operators, comments (a ``${PYTHON_EXPR_n}`` field is split as one word either way)
+_NOT_SPLIT = lazy_re(r"[\"'\\;&|<>()`#*?\[]|\$(?!\{PYTHON_EXPR_\d+\})")
+
+
+def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call, split_only: bool = False) -> list[Launch]:
+    """The launches of a string run by a shell; ``split_only``: a string split at whitespace
+    (``str.split()``), read only when a shell would split it the same way."""
     src = fx.src
     sp = src.span(node)
     info = decode_literal(src, sp, placeholder)
@@ -275,7 +299,7 @@ def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call) -> list[Launch]:
         return []
     if isinstance(node, ast.Constant) and info.value != node.value:
         return []
-    if "vllm" not in info.value:
+    if "vllm" not in info.value or split_only and _NOT_SPLIT.search(info.value):
         return []
     script = info.value.encode("utf-8")
     emb = embedding_of(info, script, src.utf8)

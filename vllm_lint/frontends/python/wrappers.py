@@ -11,7 +11,9 @@
 * BentoML: ``bentoml.images.Image(...).python_packages("vllm==X")`` names the release;
   ``bentoml.service(envs=[{"name": ..., "value": ...}])`` is the service's environment; vLLM's
   own server parser called on a list (``make_arg_parser(FlexibleArgumentParser()).parse_args([...])``,
-  as BentoML services do) is an ``openai.api_server`` launch of those words.
+  as BentoML services do) is an ``openai.api_server`` launch of those words, and the engine's
+  parser (``AsyncEngineArgs.add_cli_args(parser).parse_args([...])``, for ``from_cli_args``) one
+  of the engine's options.
 
 A range (``vllm>=0.9``) is recorded as written; the engine takes only a release as the target."""
 
@@ -25,7 +27,7 @@ from .callees import IMAGE_METHODS, PIN_METHODS
 from .engine_args import mapping
 from .environ import env_assign, env_from_mapping
 from .processes import argv_words
-from .scope import Scope, lookup
+from .scope import Scope, lookup, resolve_name
 from .state import PyFile
 
 ENV_METHOD = "env"
@@ -185,15 +187,31 @@ def _bento_envs(fx: PyFile, call: ast.Call) -> None:
 
 
 def _server_parse(fx: PyFile, call: ast.Call, scope: Scope) -> None:
-    """``make_arg_parser(FlexibleArgumentParser()).parse_args([...])``: vLLM's server parser."""
+    """``make_arg_parser(FlexibleArgumentParser()).parse_args([...])``: vLLM's server parser; and
+    ``EngineArgs.add_cli_args(parser).parse_args([...])`` (also ``AsyncEngineArgs``, the parser
+    bound to a name first), whose namespace ``from_cli_args`` turns into engine arguments."""
     parser = call.func.value if isinstance(call.func, ast.Attribute) else None
-    if not (isinstance(parser, ast.Call) and len(call.args) == 1 and not call.keywords):
+    if parser is None or len(call.args) != 1 or call.keywords:
+        return
+    pos = (call.lineno, call.col_offset)
+    if isinstance(parser, ast.Name):
+        parser = resolve_name(parser, scope, pos)[0]
+    if not isinstance(parser, ast.Call):
         return
     made = fx.names.dotted(parser.func) or ""
-    if not (made.startswith("vllm.") and made.endswith(".make_arg_parser")):
+    if made.startswith("vllm.") and made.endswith(".make_arg_parser"):
+        entry = "openai.api_server"
+    elif made.startswith("vllm") and made.rsplit(".", 2)[-2:] in (["EngineArgs", "add_cli_args"],
+                                                                   ["AsyncEngineArgs", "add_cli_args"]):
+        # the engine's options alone: read as the api_server module's, which takes them with no
+        # positional model (its few own options, --host, --port, are accepted here: under-read)
+        entry = "api_server"
+    else:
         return
-    words = argv_words(fx, call.args[0], scope, (call.lineno, call.col_offset))
-    launch = Launch(path=fx.path, entry="openai.api_server", style="argv", span=fx.src.span(call))
+    words = argv_words(fx, call.args[0], scope, pos)
+    if not words.entries:
+        return
+    launch = Launch(path=fx.path, entry=entry, style="argv", span=fx.src.span(call))
     launch.tokens = [t for t, _w, _l, _i in words.entries]
     launch.opaque = any(t.splat for t in launch.tokens) or bool(words.ambiguous)
     launch.delete_tokens = words.deleter()

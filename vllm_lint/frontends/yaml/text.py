@@ -150,7 +150,11 @@ class YamlText:
         return m.span(0, len(m.text)) if m.complete else None
 
     def line_block(self, start: int, end: int, allow_dash: bool = False) -> Optional[Span]:
-        """Local byte range [start, end) widened to whole lines, if nothing else is on them."""
+        """Local byte range [start, end) widened to whole lines, if nothing else is on them
+        (None for a range that runs backwards: a key whose value is an alias of an earlier
+        anchor, as a ``<<: *anchor`` merge brings)."""
+        if end < start:
+            return None
         d = self.data
         ls = d.rfind(b"\n", 0, start) + 1
         lead = d[ls:start]

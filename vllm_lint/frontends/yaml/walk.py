@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from vllm_lint import container as platforms
-from vllm_lint.frontends.yaml import ci, kubeai, llmisvc, lws, ray, recipes, tasks
+from vllm_lint.frontends.yaml import ci, cloud_init, kubeai, llmisvc, lws, ray, recipes, tasks
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_version
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -56,6 +56,8 @@ def walk_document(t: YamlText, root: Any) -> None:
     github = ci.is_github_workflow(top)
     if github:
         ci.github(t, root, top.get("jobs"))
+    if cloud_init.is_cloud_config(top):
+        cloud_init.read(t, top)
     _Walk(t, kind, top.get("services")).run(root, Hardware())
     if t.holds(b"engine_kwargs"):
         ray.serve_llm(t, root, Hardware())
