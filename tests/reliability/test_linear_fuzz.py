@@ -60,6 +60,9 @@ _UNITS = {
             {"cell_type": "markdown", "metadata": {}, "source": ["Start the server:"]},
             {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
              "source": ["!" + " ".join(words) + " &"]})]}, indent=1).encode(),
+    # a file no other format claims, read by the plain-text reader of last resort
+    "job.slurm.tftpl": lambda words, n: b"".join(
+        f"node {k}: srun {' '.join(words)} \\\n    --port 8000\n\n".encode() for k in range(n)),
 }
 
 
@@ -75,8 +78,9 @@ def test_other_formats_repeated_take_linear_work(synth_db_path, name):
 
 
 def test_every_registered_format_is_measured():
-    from vllm_lint.frontends.base import FORMATS, format_by_filename
+    from vllm_lint.frontends.base import FORMATS, format_by_content, format_by_filename
 
     written = {"shell", "python", "dockerfile", "markdown", "yaml"}  # k8s, compose, config are YAML
-    units = {format_by_filename(name) for name in _UNITS}
+    sample = ["vllm", "serve", "org/model"]
+    units = {format_by_filename(name) or format_by_content(_UNITS[name](sample, 1)[:4096], name) for name in _UNITS}
     assert {f.name for f in FORMATS} <= written | units, "a format without a linear-work test"

@@ -124,13 +124,16 @@ def upgrade_paths(paths, settings, db, rules, to: str, *, unsafe_fixes: bool = F
     files: list[UpgradeFile] = []
     seen: set[str] = set()
     for t in sorted(targets, key=lambda t: t.path):
-        seen.add(os.path.realpath(t.path))
+        if _PIN_FILES.match(os.path.basename(t.path)) or os.path.basename(t.path) in _LOCK_FILES:
+            continue  # (the walk reads any text file now: pins are the pin files' reader's)
         try:
             with open(t.path, "rb") as f:
                 data = f.read()
         except OSError:
             continue
         up = _upgrade_launch_file(t.path, data, at_to, as_is, to, "explicit" if t.explicit else "auto")
+        if up is not None:
+            seen.add(os.path.realpath(t.path))
         if up is not None and (up.changed or up.left):
             files.append(up)
     for path in _pin_files(paths, seen):
