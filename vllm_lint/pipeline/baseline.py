@@ -57,9 +57,11 @@ def lines_of(results, sources: Optional[dict] = None) -> Callable[[str], list[st
         if got is None:
             data: Optional[bytes] = known.get(path)
             if data is None:
-                try:
-                    with open(path, "rb") as f:
-                        data = f.read()
+                from ..fsutil import read_regular
+                from .engine import MAX_FILE_BYTES
+
+                try:  # (a regular file only, bounded: the path may have changed since it was linted)
+                    data = read_regular(path, MAX_FILE_BYTES)
                 except (OSError, ValueError):
                     data = b""
             if data.startswith(b"\xef\xbb\xbf"):
