@@ -342,7 +342,7 @@ def execute(paths=(), **values) -> int:
     if ran is None:
         return EXIT_CLEAN
     results, targets = ran
-    fixed_count = write(o, results)
+    fixed_count = write(o, results, job.linter)
     if o.add_noqa:
         return _add_noqa(job.linter, results)
     if not o.quiet:
@@ -395,7 +395,7 @@ def prepare(o: LintOptions) -> Job:
             or os.environ.get("VLLM_LINT_NO_CACHE")):
         from ..pipeline.cache import Cache, default_dir
 
-        cache = Cache(default_dir(), Cache.fingerprint_of(db.path, settings, [r.code for r in rules], o.unsafe_fixes))
+        cache = Cache.for_run(default_dir(), db.path, settings, [r.code for r in rules], o.unsafe_fixes)
     try:
         linter = Linter(db, settings, rules, unsafe_fixes=o.unsafe_fixes, cache=cache)
     except UnknownVersion as e:
@@ -442,26 +442,45 @@ def run(o: LintOptions, job: Job):
     return results, targets
 
 
-def write(o: LintOptions, results) -> int:
+def write(o: LintOptions, results, linter=None) -> int:
     """The fixed files, written atomically (or, with --diff, their unified diff on standard
-    output); the number of problems the fixes removed."""
+    output); the number of problems the fixes removed. A file the fixer refuses to write (a
+    symbolic link, read-only, changed since it was read: ``fix.WriteRefused``) gets one line on
+    standard error and is reported as it is now (linted again, without fixing)."""
     fixed_count = 0
     if not o.do_fix:
         return fixed_count
-    from ..pipeline.fix import write_atomic
+    from ..pipeline.fix import WriteRefused, write_atomic
 
-    for r in results:
+    for i, r in enumerate(results):
         if r.fixed is None:
             continue
         if o.show_diff:
             sys.stdout.write(_diff(r.path, r.original, r.fixed))
         else:
             try:
-                write_atomic(Path(r.path), r.fixed)
+                write_atomic(Path(r.path), r.fixed, expected=r.original)
+            except WriteRefused as e:
+                echo(f"warning: {_shown(r.path)}: {e}", err=True)
+                if linter is not None:
+                    from ..pipeline.discovery import Target
+
+                    results[i] = linter.lint_file(Target(r.path, r.mode != "auto"), fix=False, mode=r.mode,
+                                                  forced=r.forced)
+                else:
+                    r.fixed = None
+                continue
             except OSError as e:
-                raise fail(f"{r.path}: cannot write the fixed file: {e.strerror or e}")
+                raise fail(f"{_shown(r.path)}: cannot write the fixed file: {e.strerror or e}")
         fixed_count += r.fixed_count
     return fixed_count
+
+
+def _shown(path: str) -> str:
+    """A path as a message line shows it (control characters escaped: ``report.visible``)."""
+    from ..report import visible
+
+    return visible(path)
 
 
 def _diff(path: str, before: bytes, after: bytes) -> str:
@@ -601,8 +620,14 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     from ..pipeline.discovery import discover
     from ..pipeline.engine import FileResult
 
+    from ..fsutil import TooLarge, read_at_most
+    from ..pipeline.engine import MAX_FILE_BYTES
+
     name = o.stdin_filename or "-"
-    data = sys.stdin.buffer.read()
+    try:  # bounded: at most the limit and one byte is read (`vllm-lint - < /dev/zero` ends)
+        data = read_at_most(sys.stdin.buffer, MAX_FILE_BYTES)
+    except TooLarge:  # (nothing on standard output: an editor must not replace its buffer with it)
+        raise fail(f"standard input is larger than the {MAX_FILE_BYTES // 1048576} MiB input limit; not linted")
     if o.stdin_filename and settings.force_exclude:
         targets, _ = discover([name], settings)
         if os.path.lexists(name) and not targets:
@@ -667,16 +692,20 @@ def newest_note(results, linter) -> Optional[str]:
 
 def _add_noqa(linter, results) -> int:
     """--add-noqa: write the comments, say what was done; exit 0 when nothing is left to report."""
-    from ..pipeline.fix import write_atomic
+    from ..pipeline.fix import WriteRefused, write_atomic
     from ..pipeline.noqa import UNSUPPRESSIBLE, add_noqa
 
     added = files = left = 0
     for nr in add_noqa(linter, results):
         if nr.new != nr.data:
             try:
-                write_atomic(Path(nr.path), nr.new)
+                write_atomic(Path(nr.path), nr.new, expected=nr.data)
+            except WriteRefused as e:
+                echo(f"warning: {_shown(nr.path)}: {str(e).replace('not fixed', 'no comment added')}", err=True)
+                left += 1
+                continue
             except OSError as e:
-                raise fail(f"{nr.path}: cannot write: {e.strerror or e}")
+                raise fail(f"{_shown(nr.path)}: cannot write: {e.strerror or e}")
             added += nr.added
             files += 1
         for row, codes, reason in nr.failed:
