@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..record import Record
+from ..record import Record, lazy_re
 
 
 class ReportContext(Record):
@@ -31,6 +31,51 @@ class ReportContext(Record):
         self.reading_note = reading_note
         self.fail_on = fail_on  # the lowest severity that fails the run (the summary says what is below it)
         self.sources = sources  # path -> bytes for findings in no file on disk (standard input)
+
+
+_UNSAFE = lazy_re("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m) -> str:
+    c = m.group()
+    return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+def visible(s: str, keep: str = "") -> str:
+    """``s`` with its control characters escaped as Python writes them (``\\n``, ``\\x1b``,
+    ``\\u202e``): C0 and C1 controls, DEL, line and paragraph separators and the bidirectional
+    overrides. A file name or a message taken from a file then shows on one line, cannot move the
+    cursor or colour a terminal, and cannot start a CI workflow command (``\\n::warning ...``).
+    Printable text is returned as it is. Every format that prints names as text uses it; ``keep``:
+    characters left for the caller's own encoding (GitHub's ``%0A`` for a line break)."""
+    if s.isprintable():  # (the escaped ones are all unprintable)
+        return s
+    return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escape(m), s)
+
+
+def masked(lines: list[str], diags, rules: dict) -> list[str]:
+    """``lines`` (a file's, 1-based rows) with the span of each finding of a ``secret`` rule (VL501:
+    a token or API key written in plain text) replaced by ``*``, one for each character, so that
+    columns and carets stay where they were. The one place a report hides a secret: the text
+    format's source snippet is the only output that quotes a file's lines."""
+    hidden = [d for d in diags if d.span is not None and getattr(rules.get(d.code), "secret", False)]
+    if not hidden:
+        return lines
+    out = list(lines)
+    for d in hidden:
+        last = d.end_row if d.end_row and d.end_row >= d.row else d.row
+        for row in range(max(1, d.row), min(last, len(out)) + 1):
+            line = out[row - 1]
+            a = d.column - 1 if row == d.row else 0
+            if row == last and (last > d.row or d.end_column > d.column):
+                b = d.end_column - 1
+            else:  # a row the span runs past (or a span with no width: the rest of its line)
+                b = len(line)
+            a, b = max(0, a), min(len(line), b)
+            if b > a:
+                out[row - 1] = line[:a] + "*" * (b - a) + line[b:]
+    return out
 
 
 def render(fmt: str, results, ctx: ReportContext) -> str:
