@@ -331,9 +331,11 @@ def test_dev_zero_named_or_on_stdin_is_one_line_not_gigabytes(synth_db_path):
     assert piped.stdout == ""
 
 
-def test_stdin_at_the_limit_is_linted_and_one_byte_over_is_refused(run_cli):
-    from vllm_lint.pipeline.engine import MAX_FILE_BYTES
+def test_stdin_at_the_limit_is_linted_and_one_byte_over_is_refused(run_cli, monkeypatch):
+    from vllm_lint.pipeline import engine
 
+    monkeypatch.setattr(engine, "MAX_FILE_BYTES", 4096)  # the limit's logic, without 10 MiB to lint
+    MAX_FILE_BYTES = engine.MAX_FILE_BYTES
     line = b"vllm serve m --swap-space 4\n"
     at = line + b"#" * (MAX_FILE_BYTES - len(line) - 1) + b"\n"
     assert len(at) == MAX_FILE_BYTES
@@ -436,3 +438,159 @@ def test_site_build_escapes_or_skips_path_hostile_option_names(tmp_path, synth_d
     # names no query reads back have no history to tell: skipped, one line each
     assert len(warnings) == 2 and all("no page" in w and "\n" not in w for w in warnings)
     assert any("'/'" in w for w in warnings) and any("'plain'" in w for w in warnings)
+
+
+# ----------------------------------------------------------------------------- cache fuzzing
+# The property tests' fuzzing, extended to the result cache: an index file's bytes mutated (what a
+# repository can bring without the user's secret) must never crash a run nor hide a finding; a
+# record mutated inside a correctly signed index (what only the user's own vllm-lint makes) must
+# never crash a run, and a record that fails validation is a miss.
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+FUZZ_FILES = {
+    "serve.sh": BAD,
+    "k.yaml": b"services:\n  vllm:\n    image: vllm/vllm-openai:v0.27.1\n    command: [--swap-space, '4']\n",
+    "notes.md": b"# notes\n\nnothing to launch here\n",
+    "ok.sh": b"vllm serve m --port 8000\n",
+}
+
+
+class FuzzBed:
+    """A repository of FUZZ_FILES, a cache index made for it by a real run, and the findings a run
+    without a cache gives (the truth every cached run must equal, where the cache is not trusted)."""
+
+    def __init__(self, root: Path, db_path: Path) -> None:
+        from vllm_lint.pipeline.cache import Cache
+        from vllm_lint.pipeline.discovery import Target
+        from vllm_lint.rules.base import select_layered
+        from vllm_lint.settings import Settings, rule_layers
+        from vllm_lint.surface.db import Database
+
+        self.root = root
+        for name, data in FUZZ_FILES.items():
+            (root / name).write_bytes(data)
+        self.stats = {name: (root / name).stat() for name in FUZZ_FILES}
+        self.db = Database(db_path)
+        self.settings = Settings().merged(target_version="0.27.1")
+        self.rules = select_layered(rule_layers(self.settings), preview=False)
+        self.targets = [Target(str(root / name), True) for name in sorted(FUZZ_FILES)]
+        self.cache_dir = root / ".cache"
+        self.fingerprint = "ab" * 32
+        self.Cache = Cache
+        self.truth = self.run(None)
+        self.run(Cache(self.cache_dir, self.fingerprint), record=True)
+        (self.index,) = (self.cache_dir / "v3").glob("stat-*.json")
+        self.good = self.index.read_bytes()
+
+    def run(self, cache, record: bool = False, fix: bool = False) -> list:
+        from vllm_lint.pipeline.engine import Linter
+
+        linter = Linter(self.db, self.settings, self.rules, cache=cache)
+        out = []
+        for t in self.targets:
+            r = linter.lint_file(t, fix=fix)
+            if record and r.verdict and r.stat_key:
+                cache.note_result(r.path, r.stat_key, r.verdict, r.diagnostics, r.reads)
+            out.append((r.path, [(d.code, d.severity, d.row, d.column, d.message) for d in r.diagnostics],
+                        r.fixed))
+        if record:
+            cache.flush()
+        return out
+
+    def restore(self, touched: bool) -> None:
+        for name, st0 in self.stats.items():
+            shift = 10**9 if touched else 0  # touched: the stat lookup misses, the content lookup runs
+            os.utime(self.root / name, ns=(st0.st_atime_ns, st0.st_mtime_ns + shift))
+
+    def cached(self, touched: bool, fix: bool = False) -> list:
+        self.restore(touched)
+        try:
+            return self.run(self.Cache(self.cache_dir, self.fingerprint), fix=fix)
+        finally:
+            self.restore(False)
+
+
+@pytest.fixture(scope="module")
+def bed(tmp_path_factory, synth_db_path):
+    return FuzzBed(tmp_path_factory.mktemp("fuzz"), synth_db_path)
+
+
+def test_the_fuzz_bed_is_answered_by_its_cache(bed):
+    """The fuzzing below means something: unmutated, the index answers every file (nothing is
+    analysed again), with the truth's findings."""
+    from vllm_lint.pipeline.engine import Linter
+
+    analysed: list = []
+    real = Linter.analyse
+    Linter.analyse = lambda self, path, *a, **k: analysed.append(path) or real(self, path, *a, **k)
+    try:
+        assert bed.cached(touched=False) == bed.truth and bed.cached(touched=True) == bed.truth
+    finally:
+        Linter.analyse = real
+    assert analysed == []
+    assert any(findings for _, findings, _ in bed.truth)
+
+
+byte_edits = st.lists(st.tuples(st.integers(min_value=0), st.binary(min_size=0, max_size=8)), min_size=1, max_size=6)
+
+
+@given(edits=byte_edits, cut=st.none() | st.integers(min_value=0), touched=st.booleans())
+def test_a_mutated_index_file_never_crashes_a_run_nor_hides_a_finding(bed, edits, cut, touched):
+    data = bytearray(bed.good)
+    for pos, chunk in edits:
+        pos %= len(data) + 1
+        data[pos:pos + len(chunk)] = chunk
+    if cut is not None:
+        del data[cut % (len(data) + 1):]
+    if bytes(data) == bed.good:
+        return
+    bed.index.write_bytes(bytes(data))
+    try:
+        assert bed.cached(touched) == bed.truth
+        assert bed.cached(touched, fix=True) == bed.run(None, fix=True)
+    finally:
+        bed.index.write_bytes(bed.good)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-2**63, max_value=2**63) | st.floats(allow_nan=False)
+    | st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
+    | st.sampled_from(["VL101", "error", "safe", "\x1b[31m", "/dev/zero", "clean|None", "none"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+
+
+@given(data=st.data(), touched=st.booleans())
+def test_a_mutated_record_in_a_signed_index_never_crashes_and_is_a_miss_unless_valid(bed, data, touched):
+    from vllm_lint.pipeline.cache import _valid_record
+    from vllm_lint.rules.base import registry
+
+    cache = bed.Cache(bed.cache_dir, bed.fingerprint)
+    index = cache._decode(bed.good)
+    path = data.draw(st.sampled_from(sorted(index)))
+    rec = index[path]
+    # a field of the record, or of one of its findings, replaced (or a finding's key removed)
+    spots = [("rec", i) for i in range(len(rec))]
+    if len(rec) > 3:
+        spots += [("finding", (j, key)) for j, f in enumerate(rec[3]) for key in f]
+    where, at = data.draw(st.sampled_from(spots))
+    value = data.draw(json_values)
+    if where == "rec":
+        rec[at] = value
+    else:
+        j, key = at
+        if data.draw(st.booleans()):
+            rec[3][j][key] = value
+        else:
+            del rec[3][j][key]
+    bed.index.write_bytes(cache._encode(index))
+    try:
+        got = bed.cached(touched)
+        codes = set(registry())
+        if not _valid_record(rec, codes):
+            assert got == bed.truth
+        for _, found, _ in got:  # whatever was answered: printable, known codes
+            assert all(code in codes and message.isprintable() for code, _, _, _, message in found)
+    finally:
+        bed.index.write_bytes(bed.good)

@@ -42,8 +42,9 @@ shared checkout); nothing in it may make a file with findings report clean, or r
   anything but this user's vllm-lint (a committed copy, hand-edited) is a miss as a whole;
 * each record is validated before use (:func:`_valid_record`: known rule codes, severities,
   positions and spans that fit the file's size, printable text); one that does not is a miss;
-* the database enters the fingerprint by content (``index.json``'s and the overlay's bytes, the
-  release files' names, sizes and mtimes), not by the path and mtime of one file;
+* the database enters the fingerprint by content (``index.json``'s and the overlay's bytes; and
+  the mtime of the release files' folder, which a rebuilt release moves), not by the path, size
+  and mtime of one file;
 * every file is created through directory descriptors opened with ``O_NOFOLLOW``, with
   ``O_CREAT | O_EXCL`` and a random temporary name: a cache folder (or its ``v3/``) that is a
   symbolic link is not used at all (no read, no write), and a link planted where ``.gitignore``,
@@ -345,14 +346,13 @@ class Cache:
                     h.update(b"\0" + _hash(f.read()).digest())
             except OSError:
                 h.update(b"\0missing")
-        # release files are loaded only when a target needs them: their names, sizes and mtimes
-        # (a rebuilt release with an unchanged index still changes the fingerprint)
+        # release files are read only when a target needs them (hashing all of them would cost more
+        # than a cached run): their folder's mtime, which a rebuilt release (written by a rename)
+        # moves even when the index stays the same. An extra miss at worst, never a stale hit.
         try:
-            releases = sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns)
-                              for e in os.scandir(db_path / "releases") if e.name.endswith(".json"))
+            h.update(str(os.stat(db_path / "releases").st_mtime_ns).encode())
         except OSError:
-            releases = []
-        h.update(repr(releases).encode())
+            h.update(b"\0no-releases")
         fields = {k: v for k, v in vars(settings).items() if k != "source"}
         h.update(json.dumps(fields, sort_keys=True, default=str).encode())
         h.update(",".join(rule_codes).encode())
