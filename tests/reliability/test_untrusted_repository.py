@@ -254,6 +254,23 @@ def test_fix_of_a_tree_never_writes_through_a_link_out_of_it(run_cli, repo, tmp_
     assert (repo / "file-link.sh").is_symlink() and (repo / "dir-link").is_symlink()
 
 
+def test_fix_never_writes_a_config_file_a_launch_names_outside_the_tree(run_cli, repo, tmp_path):
+    """``vllm serve --config ../victim.yaml``: the config file is linted at the launch's release,
+    but --fix (and --add-noqa) write only inside the paths named on the command line."""
+    victim = tmp_path / "victim.yaml"
+    victim.write_bytes(b"swap-space: 4\nmodel: m\n")
+    (repo / "run.sh").write_bytes(b"vllm serve --config ../victim.yaml --port 1\n")
+    for args in (["--fix", "."], ["--add-noqa", "."]):
+        r = run_cli("-t", "0.27.1", *args)
+        assert "Traceback" not in r.output
+        assert victim.read_bytes() == b"swap-space: 4\nmodel: m\n", args
+    r = run_cli("-t", "0.27.1", "--fix", ".")
+    assert "victim.yaml: outside the paths named on the command line; not fixed" in r.stderr
+    assert "VL101" in r.stdout  # reported as it is
+    run_cli("-t", "0.27.1", "--fix", ".", str(victim))  # named: inside what the user chose
+    assert victim.read_bytes() == b"model: m\n"
+
+
 def test_fix_leaves_a_read_only_file_alone_and_says_so(run_cli, repo):
     p = repo / "serve.sh"
     p.chmod(0o444)

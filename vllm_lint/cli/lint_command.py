@@ -19,7 +19,7 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -344,12 +344,12 @@ def execute(paths=(), **values) -> int:
     results, targets = ran
     fixed_count = write(o, results, job.linter)
     if o.add_noqa:
-        return _add_noqa(job.linter, results)
+        return _add_noqa(job.linter, results, o.paths)
     if not o.quiet:
         explicit = {t.path for t in targets if t.explicit}
         for r in reading(results)[1]:
             if r.path in explicit and r.unread == "format not supported":
-                echo(f"warning: {r.path}: format not supported, file not read", err=True)
+                echo(f"warning: {_shown(r.path)}: format not supported, file not read", err=True)
     return report(o, results, job.settings, job.linter, fixed_count)
 
 
@@ -419,7 +419,7 @@ def run(o: LintOptions, job: Job):
         targets = [t for t in targets if os.path.realpath(t.path) != own]
     if o.show_files:
         for t in sorted(targets, key=lambda t: t.path):
-            echo(t.path)
+            echo(_shown(t.path))
         return None
     results = []
     if problems:
@@ -452,6 +452,7 @@ def write(o: LintOptions, results, linter=None) -> int:
         return fixed_count
     from ..pipeline.fix import WriteRefused, write_atomic
 
+    inside = _inside(o.paths)
     for i, r in enumerate(results):
         if r.fixed is None:
             continue
@@ -459,6 +460,8 @@ def write(o: LintOptions, results, linter=None) -> int:
             sys.stdout.write(_diff(r.path, r.original, r.fixed))
         else:
             try:
+                if not inside(r.path):  # (a --config file a launch names: ../../elsewhere.yaml)
+                    raise WriteRefused("outside the paths named on the command line; not fixed")
                 write_atomic(Path(r.path), r.fixed, expected=r.original)
             except WriteRefused as e:
                 echo(f"warning: {_shown(r.path)}: {e}", err=True)
@@ -476,8 +479,21 @@ def write(o: LintOptions, results, linter=None) -> int:
     return fixed_count
 
 
+def _inside(paths) -> Callable[[str], bool]:
+    """Whether a file lies in the trees the command line named (a named file itself, or under a
+    named folder; real paths): the only files --fix and --add-noqa write."""
+    roots = [os.path.realpath(p) for p in (paths or (".",))]
+
+    def inside(path: str) -> bool:
+        real = os.path.realpath(path)
+        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+    return inside
+
+
 def _shown(path: str) -> str:
-    """A path as a message line shows it (control characters escaped: ``report.visible``)."""
+    """A path (or a message) as a line of the command's own output shows it: control characters
+    escaped (``report.visible``), so a name cannot break the line or reach the terminal as codes."""
     from ..report import visible
 
     return visible(path)
@@ -488,6 +504,7 @@ def _diff(path: str, before: bytes, after: bytes) -> str:
 
     a = before.decode("utf-8", errors="replace").splitlines(keepends=True)
     b = after.decode("utf-8", errors="replace").splitlines(keepends=True)
+    path = _shown(path)  # (a line break in a name would end the header)
     old_name, new_name = (path, path) if os.path.isabs(path) else (f"a/{path}", f"b/{path}")
     return "".join(difflib.unified_diff(a, b, old_name, new_name))
 
@@ -534,9 +551,9 @@ def report(o: LintOptions, results, settings, linter, fixed_count: int, sources:
     if o.verbose:
         for r in results:
             for line in r.verbose:
-                echo(f"{r.path}: {line}", err=True)
+                echo(f"{_shown(r.path)}: {line}", err=True)
         for r in unread:
-            echo(f"{r.path}: not read: {r.unread}", err=True)
+            echo(f"{_shown(r.path)}: not read: {r.unread}", err=True)
     remaining = [d for r in results for d in r.diagnostics]
     failing = sum(1 for d in remaining if _RANK.get(d.severity, 2) >= _RANK[fail_on])
     if o.show_diff:
@@ -581,7 +598,7 @@ def _print_fixes(linter, results) -> None:
         before, _ = linter.lint_bytes(r.path, r.original, r.format)
         gone = Counter(d.code for d in linter.finish(r.original, before, r.path)) - Counter(d.code for d in r.diagnostics)
         if gone:
-            lines.append(f"  {r.path}:")
+            lines.append(f"  {_shown(r.path)}:")
             names = {rule.code: rule.name for rule in linter.rules}
             lines.extend(f"    {n} x {code} ({names.get(code, code)})" for code, n in sorted(gone.items()))
     if lines:
@@ -690,15 +707,18 @@ def newest_note(results, linter) -> Optional[str]:
             "(--target-version or target-version to choose).")
 
 
-def _add_noqa(linter, results) -> int:
+def _add_noqa(linter, results, paths=()) -> int:
     """--add-noqa: write the comments, say what was done; exit 0 when nothing is left to report."""
     from ..pipeline.fix import WriteRefused, write_atomic
     from ..pipeline.noqa import UNSUPPRESSIBLE, add_noqa
 
     added = files = left = 0
+    inside = _inside(paths)
     for nr in add_noqa(linter, results):
         if nr.new != nr.data:
             try:
+                if not inside(nr.path):
+                    raise WriteRefused("outside the paths named on the command line; not fixed")
                 write_atomic(Path(nr.path), nr.new, expected=nr.data)
             except WriteRefused as e:
                 echo(f"warning: {_shown(nr.path)}: {str(e).replace('not fixed', 'no comment added')}", err=True)
@@ -710,12 +730,12 @@ def _add_noqa(linter, results) -> int:
             files += 1
         for row, codes, reason in nr.failed:
             left += 1
-            echo(f"{nr.path}:{row}: no suppression comment added for {codes}: {reason}", err=True)
+            echo(f"{_shown(nr.path)}:{row}: no suppression comment added for {codes}: {reason}", err=True)
     for r in results:
         for d in r.diagnostics:
             if d.code in UNSUPPRESSIBLE:
                 left += 1
-                echo(f"{d.path}:{d.row}:{d.column}: {d.code} {d.message} (cannot be suppressed)", err=True)
+                echo(f"{_shown(d.path)}:{d.row}:{d.column}: {d.code} {_shown(d.message)} (cannot be suppressed)", err=True)
     echo(f"Added {added} suppression comment{'s' if added != 1 else ''} to {files} file{'s' if files != 1 else ''}.",
          err=True)
     return EXIT_FINDINGS if left else EXIT_CLEAN
