@@ -348,6 +348,37 @@ def test_dev_zero_named_or_on_stdin_is_one_line_not_gigabytes(synth_db_path):
     assert piped.stdout == ""
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+@pytest.mark.parametrize("link", ["requirements.txt", "pyproject.toml", "chart/values.yaml", "compose",
+                                  "model/config.json"])
+def test_a_file_the_analysis_reads_beside_the_linted_one_may_be_a_link_to_dev_zero(synth_db_path, tmp_path, link):
+    """Git stores links: a project pin file, a configuration, a chart's values, a compose build's
+    Dockerfile or a local model's config.json may lead to ``/dev/zero``. None is read (the run's
+    address space is capped at 1 GiB: an unbounded read fails the test); the rest is linted."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "serve.sh").write_bytes(BAD)
+    if link == "chart/values.yaml":
+        (root / "chart" / "templates").mkdir(parents=True)
+        (root / "chart" / "Chart.yaml").write_text("name: c\n")
+        (root / "chart" / "templates" / "d.yaml").write_text(
+            "image: vllm/vllm-openai:{{ .Values.tag }}\nargs: [--swap-space, '4']\n")
+    elif link == "compose":
+        (root / "compose.yaml").write_text("services:\n  vllm:\n    build: .\n    command: [--swap-space, '4']\n")
+        link = "Dockerfile"
+    elif link == "model/config.json":
+        (root / "model").mkdir()
+        (root / "run.sh").write_text("vllm serve ./model --tensor-parallel-size 3\n")
+    (root / link).symlink_to("/dev/zero")
+    cap = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); " \
+        if sys.platform.startswith("linux") else ""
+    code = cap + "import runpy, sys; sys.argv = ['vllm_lint'] + sys.argv[1:]; runpy.run_module('vllm_lint', run_name='__main__')"
+    out = subprocess.run([sys.executable, "-c", code, "--output-format", "concise", "."], cwd=root,
+                         env=cli_env(synth_db_path), capture_output=True, text=True, timeout=HANG)
+    assert "Traceback" not in out.stderr and "MemoryError" not in out.stderr, out.stderr
+    assert out.returncode == 1 and "serve.sh:1:14: VL101" in out.stdout
+
+
 def test_stdin_at_the_limit_is_linted_and_one_byte_over_is_refused(run_cli, monkeypatch):
     from vllm_lint.pipeline import engine
 

@@ -11,10 +11,12 @@ import os
 import re
 from typing import Optional
 
-from ..fsutil import AnyPath, real_dir
+from ..fsutil import AnyPath, read_regular, real_dir
 from ..launch import VersionHint
 from ..settings import Settings
 from ..surface.db import Database
+
+PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 
 #: ``Targeting.target_for``'s fallback when no release is named (no -t, hint or pin)
 NEWEST_SOURCE = "newest release in the database"
@@ -46,9 +48,8 @@ class Targeting:
         pin_re = re.compile(r"^\s*vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", re.M)
         for name in sorted(os.listdir(key)) if os.path.isdir(key) else []:
             if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) or name == "pyproject.toml":
-                try:
-                    with open(os.path.join(key, name), encoding="utf-8", errors="replace") as f:
-                        text = f.read()
+                try:  # (a regular file, bounded: requirements.txt may be a link to /dev/zero)
+                    text = read_regular(os.path.join(key, name), PIN_FILE_BYTES).decode("utf-8", errors="replace")
                 except OSError:
                     continue
                 m = pin_re.search(text) or re.search(r"[\"']vllm(?:\[[^\]]*\])?\s*(==|~=|>=)\s*v?([0-9][0-9a-zA-Z.+]*)", text)
