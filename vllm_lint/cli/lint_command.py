@@ -460,7 +460,7 @@ def write(o: LintOptions, results, linter=None) -> int:
             sys.stdout.write(_diff(r.path, r.original, r.fixed))
         else:
             try:
-                if not inside(r.path):  # (a --config file a launch names: ../../elsewhere.yaml)
+                if not inside(r.path):  # (a --config file a launch names, in a parent folder)
                     raise WriteRefused("outside the paths named on the command line; not fixed")
                 write_atomic(Path(r.path), r.fixed, expected=r.original)
             except WriteRefused as e:
