@@ -320,6 +320,16 @@ def test_a_fifo_named_on_the_command_line_does_not_hang(synth_db_path, tmp_path,
     assert stat_is_fifo(tmp_path / "pipe.sh")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"), reason="POSIX FIFOs, /dev/zero")
+def test_the_audit_reads_no_device_and_waits_for_no_fifo(synth_db_path, tmp_path):
+    os.mkfifo(tmp_path / "pipe.sh")
+    args = [sys.executable, "-m", "vllm_lint", "audit", "--from", "0.8.5", "--to", "0.27.1", "/dev/zero",
+            str(tmp_path / "pipe.sh")]
+    out = subprocess.run(args, env=cli_env(synth_db_path), capture_output=True, text=True, timeout=HANG)
+    assert "Traceback" not in out.stderr, out.stderr
+    assert "/dev/zero: error: cannot read file: not a regular file (character device)" in out.stdout
+
+
 def stat_is_fifo(p: Path) -> bool:
     import stat
 

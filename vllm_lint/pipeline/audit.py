@@ -970,6 +970,9 @@ def audit_paths(paths: Iterable[str], db: Database, to_version: Optional[str] = 
     ``default_from`` (--default-from) only for launches that name no release; a launch with
     neither is listed in the report (``no_origin``) and not audited. Raises ``UnknownVersion``
     for bad versions."""
+    from ..fsutil import open_regular, read_at_most
+    from .engine import MAX_FILE_BYTES
+
     settings = settings or Settings()
     auditor = Auditor(db, to_version or db.newest, from_version=from_version, settings=settings,
                       unsafe_fixes=unsafe_fixes, default_from=default_from)
@@ -982,7 +985,9 @@ def audit_paths(paths: Iterable[str], db: Database, to_version: Optional[str] = 
         try:
             if path.is_dir():
                 continue
-            data = path.read_bytes()
+            # a regular file or a pipe, bounded as a lint reads it (a device or a FIFO named: no hang)
+            with open_regular(path, pipes=True) as f:
+                data = read_at_most(f, MAX_FILE_BYTES)
         except OSError as e:
             report.files.append(FileAudit(str(path), None, error=f"cannot read file: {e.strerror or e}"))
             continue
