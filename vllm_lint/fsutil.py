@@ -1,9 +1,12 @@
-"""File-system helpers shared by the engine and the knowledge modules."""
+"""File-system helpers shared by the engine and the knowledge modules: real paths, reads of regular
+files with a bound (nothing a repository holds is read without one), and how a name is shown."""
 
 from __future__ import annotations
 
 import os
 from typing import Union
+
+from .record import lazy_re
 
 AnyPath = Union[str, "os.PathLike[str]"]  # a file's path: a string on the lint path, or a path object
 
@@ -109,3 +112,25 @@ def read_regular(path: AnyPath, limit: int) -> bytes:
         if size > limit:
             raise TooLarge(size, limit)
         return read_at_most(f, limit)
+
+
+_UNSAFE = lazy_re("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m) -> str:
+    c = m.group()
+    return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+def visible(s: str, keep: str = "") -> str:
+    """``s`` with its control characters escaped as Python writes them (``\\n``, ``\\x1b``,
+    ``\\u202e``): C0 and C1 controls, DEL, line and paragraph separators and the bidirectional
+    overrides. A file name or a message taken from a file then shows on one line, cannot move the
+    cursor or colour a terminal, and cannot start a CI workflow command (``\\n::warning ...``).
+    Printable text is returned as it is. The report formats that print names as text, the audit
+    and the command's own lines use it; ``keep``: characters left for the caller's own encoding
+    (GitHub's ``%0A`` for a line break)."""
+    if s.isprintable():  # (the escaped ones are all unprintable)
+        return s
+    return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escape(m), s)

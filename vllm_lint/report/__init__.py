@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..record import Record, lazy_re
+from ..fsutil import visible  # noqa: F401  (the reporters' escaping of names and messages)
+from ..record import Record
 
 
 class ReportContext(Record):
@@ -31,27 +32,6 @@ class ReportContext(Record):
         self.reading_note = reading_note
         self.fail_on = fail_on  # the lowest severity that fails the run (the summary says what is below it)
         self.sources = sources  # path -> bytes for findings in no file on disk (standard input)
-
-
-_UNSAFE = lazy_re("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape(m) -> str:
-    c = m.group()
-    return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-
-
-def visible(s: str, keep: str = "") -> str:
-    """``s`` with its control characters escaped as Python writes them (``\\n``, ``\\x1b``,
-    ``\\u202e``): C0 and C1 controls, DEL, line and paragraph separators and the bidirectional
-    overrides. A file name or a message taken from a file then shows on one line, cannot move the
-    cursor or colour a terminal, and cannot start a CI workflow command (``\\n::warning ...``).
-    Printable text is returned as it is. Every format that prints names as text uses it; ``keep``:
-    characters left for the caller's own encoding (GitHub's ``%0A`` for a line break)."""
-    if s.isprintable():  # (the escaped ones are all unprintable)
-        return s
-    return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escape(m), s)
 
 
 def masked(lines: list[str], diags, rules: dict) -> list[str]:
