@@ -114,6 +114,29 @@ def read_regular(path: AnyPath, limit: int) -> bytes:
         return read_at_most(f, limit)
 
 
+def replace_file(path: AnyPath, data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` as the file ``path``, created or replaced at once: a temporary file beside it
+    under a random name, created exclusively and never through a link (a link planted at a
+    guessable temporary name is never written through), then renamed over ``path`` (a link at
+    ``path`` is replaced, not followed). For vllm-lint's own files (a baseline); ``mode`` before
+    the umask."""
+    folder, name = os.path.split(os.fspath(path))
+    tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC | _BINARY, mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 _UNSAFE = lazy_re("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 

@@ -271,6 +271,17 @@ def test_fix_never_writes_a_config_file_a_launch_names_outside_the_tree(run_cli,
     assert victim.read_bytes() == b"model: m\n"
 
 
+def test_write_baseline_never_writes_through_a_link_at_its_temporary_name(run_cli, repo, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    (repo / "baseline.json.tmp").symlink_to(victim)  # the old writer's temporary name
+    r = run_cli("-t", "0.27.1", "--baseline", "baseline.json", "--write-baseline", ".")
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    assert victim.read_bytes() == b"precious\n"
+    assert json.loads((repo / "baseline.json").read_text())["findings"]
+    assert not [p.name for p in repo.iterdir() if p.name.startswith(".baseline.json.")]
+
+
 def test_fix_leaves_a_read_only_file_alone_and_says_so(run_cli, repo):
     p = repo / "serve.sh"
     p.chmod(0o444)

@@ -123,9 +123,11 @@ def write(path: Path, results) -> int:
     doc = {"tool": "vllm-lint", "version": BASELINE_VERSION,
            "note": "Findings recorded by `vllm-lint --write-baseline`; runs with --baseline report only others.",
            "findings": rows}
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    from ..fsutil import replace_file
+
+    # (a random temporary name, created exclusively: a link planted at ``<baseline>.tmp`` in the
+    # repository was written through)
+    replace_file(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return sum(e["count"] for e in rows)
 
 
