@@ -256,7 +256,8 @@ def test_fix_of_a_tree_never_writes_through_a_link_out_of_it(run_cli, repo, tmp_
 
 def test_fix_never_writes_a_config_file_a_launch_names_outside_the_tree(run_cli, repo, tmp_path):
     """``vllm serve --config ../victim.yaml``: the config file is linted at the launch's release,
-    but --fix (and --add-noqa) write only inside the paths named on the command line."""
+    but --fix (and --add-noqa) write only inside the tree being linted (the working directory, the
+    folders named, the folders of the files named)."""
     victim = tmp_path / "victim.yaml"
     victim.write_bytes(b"swap-space: 4\nmodel: m\n")
     (repo / "run.sh").write_bytes(b"vllm serve --config ../victim.yaml --port 1\n")
@@ -265,7 +266,7 @@ def test_fix_never_writes_a_config_file_a_launch_names_outside_the_tree(run_cli,
         assert "Traceback" not in r.output
         assert victim.read_bytes() == b"swap-space: 4\nmodel: m\n", args
     r = run_cli("-t", "0.27.1", "--fix", ".")
-    assert "victim.yaml: outside the paths named on the command line; not fixed" in r.stderr
+    assert "victim.yaml: outside the tree being linted; not fixed" in r.stderr
     assert "VL101" in r.stdout  # reported as it is
     run_cli("-t", "0.27.1", "--fix", ".", str(victim))  # named: inside what the user chose
     assert victim.read_bytes() == b"model: m\n"

@@ -461,7 +461,7 @@ def write(o: LintOptions, results, linter=None) -> int:
         else:
             try:
                 if not inside(r.path):  # (a --config file a launch names, in a parent folder)
-                    raise WriteRefused("outside the paths named on the command line; not fixed")
+                    raise WriteRefused("outside the tree being linted; not fixed")
                 write_atomic(Path(r.path), r.fixed, expected=r.original)
             except WriteRefused as e:
                 echo(f"warning: {_shown(r.path)}: {e}", err=True)
@@ -480,9 +480,11 @@ def write(o: LintOptions, results, linter=None) -> int:
 
 
 def _inside(paths) -> Callable[[str], bool]:
-    """Whether a file lies in the trees the command line named (a named file itself, or under a
-    named folder; real paths): the only files --fix and --add-noqa write."""
-    roots = [os.path.realpath(p) for p in (paths or (".",))]
+    """Whether a file lies in the trees being linted: under the working directory, a folder named on
+    the command line or the folder of a file named (real paths). The only files --fix and
+    --add-noqa write: a launch's ``--config`` may name a file anywhere (a parent of the repository)."""
+    roots = [os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
+    roots.append(os.path.realpath("."))
 
     def inside(path: str) -> bool:
         real = os.path.realpath(path)
@@ -718,7 +720,7 @@ def _add_noqa(linter, results, paths=()) -> int:
         if nr.new != nr.data:
             try:
                 if not inside(nr.path):
-                    raise WriteRefused("outside the paths named on the command line; not fixed")
+                    raise WriteRefused("outside the tree being linted; not fixed")
                 write_atomic(Path(nr.path), nr.new, expected=nr.data)
             except WriteRefused as e:
                 echo(f"warning: {_shown(nr.path)}: {str(e).replace('not fixed', 'no comment added')}", err=True)
