@@ -245,10 +245,6 @@ def _text(v: Any, empty: bool = True) -> bool:
     return isinstance(v, str) and (empty or bool(v)) and len(v) <= MAX_TEXT and v.isprintable()
 
 
-def _opt_text(v: Any) -> bool:
-    return v is None or _text(v)
-
-
 def _valid_span(v: Any, size: int) -> bool:
     return isinstance(v, list) and len(v) == 2 and _int(v[0], 0, size) and _int(v[1], v[0], size)
 
@@ -256,26 +252,37 @@ def _valid_span(v: Any, size: int) -> bool:
 def valid_finding(rec: Any, size: int, codes) -> bool:
     """Whether a cached finding (``dump_placed``'s shape) can stand for a real one of a file of
     ``size`` bytes: a known rule code, a valid severity, a span and positions inside the file,
-    printable text, a fix of known applicability whose edits lie inside the file."""
-    if not isinstance(rec, dict):
+    printable text, a fix of known applicability whose edits lie inside the file. (Written out
+    flat: a warm run checks every record it uses, hundreds per run.)"""
+    if type(rec) is not dict:
         return False
     g = rec.get
-    if not (isinstance(g("code"), str) and g("code") in codes and _text(g("message"), empty=False)
-            and g("severity") in _SEVERITIES and _opt_text(g("option")) and _opt_text(g("target_version"))
-            and (g("line") is None or _int(g("line"), 0, size + 1))
-            and (g("span") is None or _valid_span(g("span"), size))):
+    code, message, pos = g("code"), g("message"), g("pos")
+    if not (type(code) is str and code in codes and g("severity") in _SEVERITIES and type(message) is str
+            and message and len(message) <= MAX_TEXT and message.isprintable()
+            and type(pos) is list and len(pos) == 4):
         return False
-    pos = g("pos")
-    if not (isinstance(pos, list) and len(pos) == 4 and all(_int(x, 0, size + 1) for x in pos)):
+    last = size + 1
+    for x in pos:
+        if type(x) is not int or not 0 <= x <= last:
+            return False
+    for key in ("option", "target_version"):
+        v = g(key)
+        if v is not None and not (type(v) is str and len(v) <= MAX_TEXT and v.isprintable()):
+            return False
+    line, span = g("line"), g("span")
+    if line is not None and not (type(line) is int and 0 <= line <= last):
+        return False
+    if span is not None and not _valid_span(span, size):
         return False
     fix = g("fix")
     if fix is None:
         return True
-    if not (isinstance(fix, dict) and fix.get("applicability") in _APPLICABILITY and _text(fix.get("message"))
-            and isinstance(fix.get("edits"), list) and fix["edits"]):
+    if not (type(fix) is dict and fix.get("applicability") in _APPLICABILITY and _text(fix.get("message"))
+            and type(fix.get("edits")) is list and fix["edits"]):
         return False
-    return all(isinstance(e, list) and len(e) == 3 and _int(e[0], 0, size) and _int(e[1], e[0], size)
-               and isinstance(e[2], str) for e in fix["edits"])
+    return all(type(e) is list and len(e) == 3 and _int(e[0], 0, size) and _int(e[1], e[0], size)
+               and type(e[2]) is str for e in fix["edits"])
 
 
 def _valid_record(rec: Any, codes) -> bool:
