@@ -495,8 +495,8 @@ def _inside(paths) -> Callable[[str], bool]:
 
 def _shown(path: str) -> str:
     """A path (or a message) as a line of the command's own output shows it: control characters
-    escaped (``report.visible``), so a name cannot break the line or reach the terminal as codes."""
-    from ..report import visible
+    escaped (``fsutil.visible``), so a name cannot break the line or reach the terminal as codes."""
+    from ..fsutil import visible
 
     return visible(path)
 

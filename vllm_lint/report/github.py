@@ -4,7 +4,7 @@
 ``error`` / ``warning`` / ``notice`` by the finding's severity. Paths are relative to the working
 directory (the repository root in a workflow). Property values and messages are escaped as the
 runner requires (``%``, CR, LF; and ``:`` / ``,`` inside properties), after their control
-characters are escaped (``report.visible``).
+characters are escaped (``fsutil.visible``).
 """
 
 from __future__ import annotations
