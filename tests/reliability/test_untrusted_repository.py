@@ -664,3 +664,19 @@ def test_a_mutated_record_in_a_signed_index_never_crashes_and_is_a_miss_unless_v
             assert all(code in codes and message.isprintable() for code, _, _, _, message in found)
     finally:
         bed.index.write_bytes(bed.good)
+
+
+@pytest.mark.skipif(not __import__("shutil").which("node"), reason="no node to run compare.js's escaping")
+def test_compare_js_escapes_names_as_the_site_does():
+    """The compare page builds option links in the browser: its ``segment`` must name the folders
+    ``path_segment`` wrote."""
+    import re
+
+    from vllm_lint.site.model import path_segment
+
+    js = (Path(__file__).resolve().parents[2] / "vllm_lint" / "site" / "static" / "compare.js").read_text()
+    fn = re.search(r"^  function segment\(s\) \{.*?^  \}$", js, re.M | re.S).group()
+    names = ["swap-space", "a/b", "../x", "sp ace", "x?y#z", "é", "", "-tp", "\U0001F600", "~2F"]
+    out = subprocess.run(["node", "-e", fn + f"\nfor (const n of {json.dumps(names)}) console.log(segment(n));"],
+                         capture_output=True, text=True, timeout=HANG)
+    assert out.stdout.splitlines() == [path_segment(n) for n in names]
