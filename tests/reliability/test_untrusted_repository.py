@@ -10,6 +10,7 @@ thresholds; a subprocess's timeout only turns a hang into a failure.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -23,6 +24,49 @@ from reliability_support import cli_env
 BAD = b"vllm serve m --swap-space 4 --cuda-graph-sizes 8\n"  # two errors at 0.27.1, both fixable
 FIXED = b"vllm serve m --cudagraph-capture-sizes 8\n"
 HANG = 120  # seconds before a subprocess that should take one is called hung (never a threshold)
+
+
+@contextlib.contextmanager
+def memory_cap(extra: int = 1 << 30):
+    """At most ``extra`` more bytes of address space for this process inside the block (Linux): an
+    unbounded read fails with a MemoryError instead of filling the shared machine's memory."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as f:
+            used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = used + extra if hard == resource.RLIM_INFINITY else min(hard, used + extra)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+@contextlib.contextmanager
+def no_hang(seconds: int = HANG):
+    """A blocking call inside the block (opening a FIFO that has no writer) fails the test after
+    ``seconds`` instead of hanging the run (a hang detector, never a timing threshold)."""
+    import signal
+
+    if not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def hung(*_):
+        raise TimeoutError(f"blocked for {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def findings(r) -> list[tuple[str, int]]:
@@ -188,13 +232,14 @@ def test_a_records_reads_are_keyed_only_as_bounded_regular_files(run_cli, repo, 
         with open(big, "wb") as f:
             f.truncate(inputs.READ_LIMIT + 1)  # sparse
         target = str(big)
-    assert inputs.content_key(target) == inputs.MISSING
-    index = records(index_file(repo))
-    rec = index["serve.sh"]
-    rec[3] = []
-    rec.append([[target, inputs.key_of(b"")]])  # the key of the empty bytes a FIFO would give
-    write_signed(caches[-1], index)
-    assert lint_json(run_cli, "serve.sh").stdout == first
+    with memory_cap(), no_hang():
+        assert inputs.content_key(target) == inputs.MISSING
+        index = records(index_file(repo))
+        rec = index["serve.sh"]
+        rec[3] = []
+        rec.append([[target, inputs.key_of(b"")]])  # the key of the empty bytes a FIFO would give
+        write_signed(caches[-1], index)
+        assert lint_json(run_cli, "serve.sh").stdout == first
 
 
 def test_a_cache_folder_that_is_a_link_is_not_used(run_cli, repo, tmp_path):
