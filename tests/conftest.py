@@ -67,6 +67,16 @@ def fixture_databases(request):
     return {"deploy": request.getfixturevalue("deploy_db_path"), "synthetic": request.getfixturevalue("synth_db_path")}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _user_cache_of_the_session(tmp_path_factory):
+    """The user cache folder of the test session (the result cache's secret, model facts, the site's
+    compiled templates) is a temporary one, never the real one: tests write only under tmp."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def isolated_hf(tmp_path, monkeypatch):
     """No Hugging Face cache of the user, no vllm-lint cache, no hub: model facts come only from

@@ -1,9 +1,12 @@
-"""File-system helpers shared by the engine and the knowledge modules."""
+"""File-system helpers shared by the engine and the knowledge modules: real paths, reads of regular
+files with a bound (nothing a repository holds is read without one), and how a name is shown."""
 
 from __future__ import annotations
 
 import os
 from typing import Union
+
+from .record import lazy_re
 
 AnyPath = Union[str, "os.PathLike[str]"]  # a file's path: a string on the lint path, or a path object
 
@@ -23,3 +26,134 @@ def real_dir(d: str, memo: dict[str, str]) -> str:
                 got = os.path.realpath(got)
         memo[d] = got
     return got
+
+
+class NotRegularFile(OSError):
+    """A path that names something other than a regular file or a directory (a FIFO, a socket, a
+    device): reading it could block for ever (a FIFO) or never end (``/dev/zero``). ``kind`` names it."""
+
+    def __init__(self, path: AnyPath, kind: str) -> None:
+        super().__init__(f"not a regular file ({kind})")
+        self.path = path
+        self.kind = kind
+
+
+class TooLarge(OSError):
+    """A file or stream longer than the limit its reader allows (``size``: the bytes known, at
+    least ``limit + 1``)."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"larger than {limit // 1048576} MiB" if limit >= 1048576 else f"larger than {limit} bytes")
+        self.size = size
+        self.limit = limit
+
+
+def file_kind(mode: int) -> str:
+    """What ``mode`` (an ``st_mode``) names, in words."""
+    import stat
+
+    for test, kind in ((stat.S_ISREG, "regular file"), (stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "named pipe"),
+                       (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return kind
+    return "special file"
+
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def open_regular(path: AnyPath, known: "os.stat_result | None" = None, pipes: bool = False):
+    """``open(path, "rb")`` for a regular file only (with ``pipes``, a pipe too: ``vllm-lint
+    <(...)``): a directory raises ``IsADirectoryError`` (as ``open`` does), anything else
+    :class:`NotRegularFile`. It never blocks at the open: a FIFO is opened without waiting for a
+    writer (``O_NONBLOCK``; without a writer it then reads as empty, never hangs), and with
+    ``known`` (a stat of the path already made) a device or socket is refused before it is opened.
+    Returns the file, positioned at its start."""
+    import stat
+
+    def allowed(mode: int) -> bool:
+        return stat.S_ISREG(mode) or (pipes and stat.S_ISFIFO(mode))
+
+    if known is not None and not (allowed(known.st_mode) or stat.S_ISDIR(known.st_mode)):
+        raise NotRegularFile(path, file_kind(known.st_mode))
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            import errno
+
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        if not allowed(st.st_mode):
+            raise NotRegularFile(path, file_kind(st.st_mode))
+        if _NONBLOCK and stat.S_ISFIFO(st.st_mode):
+            os.set_blocking(fd, True)  # (a writer that is slower than this reader is waited for)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_at_most(f, limit: int) -> bytes:
+    """The rest of ``f``, at most ``limit`` bytes; :class:`TooLarge` when there is more (a file that
+    grew since it was measured, an endless stream): at most ``limit + 1`` bytes are ever read."""
+    data = f.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(len(data), limit)
+    return data
+
+
+def read_regular(path: AnyPath, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` (:func:`open_regular`,
+    :func:`read_at_most`); a larger file raises :class:`TooLarge` without being read."""
+    with open_regular(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > limit:
+            raise TooLarge(size, limit)
+        return read_at_most(f, limit)
+
+
+def replace_file(path: AnyPath, data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` as the file ``path``, created or replaced at once: a temporary file beside it
+    under a random name, created exclusively and never through a link (a link planted at a
+    guessable temporary name is never written through), then renamed over ``path`` (a link at
+    ``path`` is replaced, not followed). For vllm-lint's own files (a baseline); ``mode`` before
+    the umask."""
+    folder, name = os.path.split(os.fspath(path))
+    tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC | _BINARY, mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+_UNSAFE = lazy_re("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m) -> str:
+    c = m.group()
+    return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+def visible(s: str, keep: str = "") -> str:
+    """``s`` with its control characters escaped as Python writes them (``\\n``, ``\\x1b``,
+    ``\\u202e``): C0 and C1 controls, DEL, line and paragraph separators and the bidirectional
+    overrides. A file name or a message taken from a file then shows on one line, cannot move the
+    cursor or colour a terminal, and cannot start a CI workflow command (``\\n::warning ...``).
+    Printable text is returned as it is. The report formats that print names as text, the audit
+    and the command's own lines use it; ``keep``: characters left for the caller's own encoding
+    (GitHub's ``%0A`` for a line break)."""
+    if s.isprintable():  # (the escaped ones are all unprintable)
+        return s
+    return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escape(m), s)

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Iterable, Iterator, Optional
 
 MISSING = "-"
+READ_LIMIT = 10 * 1024 * 1024  # the most of another file whose content key is taken (the engine's file limit)
 _stack: list[dict[str, str]] = []
 
 
@@ -35,10 +36,13 @@ def _where(path: str) -> str:
 
 
 def content_key(path: str) -> str:
-    """The content key of the file at ``path`` now (``MISSING`` when it cannot be read)."""
+    """The content key of the file at ``path`` now: ``MISSING`` when it cannot be read, is no
+    regular file (a FIFO would block, ``/dev/zero`` never end: a path in a cache record is not
+    trusted) or is larger than :data:`READ_LIMIT`."""
+    from .fsutil import read_regular
+
     try:
-        with open(path, "rb") as f:
-            return key_of(f.read())
+        return key_of(read_regular(path, READ_LIMIT))
     except (OSError, ValueError):
         return MISSING
 

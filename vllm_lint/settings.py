@@ -259,11 +259,16 @@ def _may_configure(raw: bytes) -> bool:
                 or re.search(rb"(?m)^\s*tool\s*=", raw))
 
 
+CONFIG_FILE_BYTES = 10 * 1024 * 1024  # a larger configuration file is refused (one line)
+
+
 def load_file(path: Path, _chain: tuple = ()) -> Optional[Settings]:
     """The settings of one file (and the files it extends); None for a pyproject.toml without a
     ``[tool.vllm-lint]`` table."""
-    try:
-        raw = path.read_bytes()
+    from .fsutil import read_regular
+
+    try:  # (a regular file, bounded: a configuration may be a link to /dev/zero or a FIFO)
+        raw = read_regular(path, CONFIG_FILE_BYTES)
         if path.name == "pyproject.toml" and not _may_configure(raw):
             return None  # no [tool.vllm-lint] table: not worth parsing (benchmarks/README.md)
         data = _tomllib().loads(raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n"))

@@ -31,9 +31,14 @@ def _files(tmp_path):
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
 
 
+def _body(p):
+    """An index file's records (the JSON after its MAC line)."""
+    return json.loads(p.read_bytes().partition(b"\n")[2])
+
+
 def _index(tmp_path):
-    (p,) = (tmp_path / "cache").glob("v2/stat-*.json")
-    return json.loads(p.read_text())
+    (p,) = (tmp_path / "cache").glob("v3/stat-*.json")
+    return _body(p)
 
 
 def _touch(p, step=7):
@@ -69,7 +74,7 @@ def test_one_index_file_and_no_per_entry_files(run_cli, monkeypatch, tmp_path):
     first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(src))
     files = _files(tmp_path)
     assert files[:2] == [".gitignore", "CACHEDIR.TAG"] and len(files) == 3
-    assert files[2].startswith("v2/stat-") and files[2].endswith(".json")
+    assert files[2].startswith("v3/stat-") and files[2].endswith(".json")
     index = _index(tmp_path)
     assert len(index) == 6
     # files with launches carry their content key; the file without one does not
@@ -127,7 +132,7 @@ def test_settings_change_invalidates(run_cli, monkeypatch, tmp_path, linted):
     linted.clear()
     other = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.10.0", str(p))
     assert other != both and linted == [str(p)]
-    assert len(list((tmp_path / "cache").glob("v2/stat-*.json"))) == 3
+    assert len(list((tmp_path / "cache").glob("v3/stat-*.json"))) == 3
     # each index answers its own settings
     linted.clear()
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == both and linted == []
@@ -137,7 +142,7 @@ def test_corrupt_index_is_a_miss(run_cli, monkeypatch, tmp_path, linted):
     p = tmp_path / "a.sh"
     p.write_text("vllm serve m --swap-space 4\n")
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(p)) == [("VL101", 1)]
-    (index,) = (tmp_path / "cache").glob("v2/stat-*.json")
+    (index,) = (tmp_path / "cache").glob("v3/stat-*.json")
     for junk in ("{corrupt", "[1, 2]", "[" * 100000, '{"%s": "x"}' % p, '{"%s": [1, 2, 3, [{"a": 1}], 4, 5]}' % p):
         index.write_text(junk)
         linted.clear()
@@ -168,7 +173,7 @@ def test_unchanged_run_writes_nothing(run_cli, monkeypatch, tmp_path):
     p.write_text("vllm serve m --swap-space 4\n")
     (tmp_path / "b.sh").write_text("echo hi\n")
     first = _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(tmp_path))
-    (index,) = (tmp_path / "cache").glob("v2/stat-*.json")
+    (index,) = (tmp_path / "cache").glob("v3/stat-*.json")
     before = index.stat()
     assert _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(tmp_path)) == first
     after = index.stat()
@@ -237,7 +242,7 @@ from pathlib import Path
 from vllm_lint.pipeline.cache import Cache
 
 root, who, records = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-index = root / "v2" / ("stat-" + "f" * 24 + ".json")
+index = root / "v3" / ("stat-" + "f" * 24 + ".json")
 
 
 def check():
@@ -246,7 +251,7 @@ def check():
         text = index.read_bytes()
     except FileNotFoundError:
         return
-    if not isinstance(json.loads(text), dict):
+    if not isinstance(json.loads(text.partition(b"\n")[2]), dict):
         sys.exit(3)
 
 
@@ -288,9 +293,9 @@ def test_concurrent_flushes_leave_a_valid_index(tmp_path):
         for p in procs.values():
             p.kill()
             p.wait()
-    files = sorted(p.name for p in (tmp_path / "v2").iterdir())
+    files = sorted(p.name for p in (tmp_path / "v3").iterdir())
     assert files == ["stat-" + "f" * 24 + ".json"]  # no temporary file left behind
-    index = json.loads((tmp_path / "v2" / files[0]).read_text())
+    index = _body(tmp_path / "v3" / files[0])
     assert isinstance(index, dict)
     for path, rec in index.items():
         assert path[0] in "ab" and len(rec) == 6 and rec[2] == "clean|None" and rec[3] == []
@@ -368,7 +373,7 @@ def test_index_files_of_other_settings_unused_for_a_month_are_pruned(run_cli, mo
     f = tmp_path / "run.sh"
     f.write_text("vllm serve m --swap-space 4\n")
     _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", str(f))
-    (current,) = (tmp_path / "cache").glob("v2/stat-*.json")
+    (current,) = (tmp_path / "cache").glob("v3/stat-*.json")
     day = 86400
     old, recent = current.with_name("stat-old.json"), current.with_name("stat-recent.json")
     for p, age in ((old, PRUNE_DAYS + 1), (recent, PRUNE_DAYS - 1), (current, 2)):
@@ -381,4 +386,4 @@ def test_index_files_of_other_settings_unused_for_a_month_are_pruned(run_cli, mo
     assert old.exists()  # nothing new was created: nothing pruned
     _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", "--ignore", "VL3", str(f))  # new settings
     assert not old.exists() and recent.exists() and current.exists()
-    assert len(list((tmp_path / "cache").glob("v2/stat-*.json"))) == 3
+    assert len(list((tmp_path / "cache").glob("v3/stat-*.json"))) == 3

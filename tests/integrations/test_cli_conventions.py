@@ -345,17 +345,15 @@ def test_preview_rules_run_only_with_preview(run_cli, here, monkeypatch):
 
 
 def test_an_unreadable_file_named_on_the_command_line_is_one_vl001_line(run_cli, here, monkeypatch):
-    import builtins
-
     (here / "secret.sh").write_text(SCRIPT)
-    real_open, real_access = builtins.open, os.access
+    real_open, real_access = os.open, os.access
 
-    def guarded(file, mode="r", *a, **k):
+    def guarded(file, flags, *a, **k):  # (the engine opens a file with os.open: fsutil.open_regular)
         if str(file).endswith("secret.sh"):
             raise PermissionError(13, "Permission denied", str(file))
-        return real_open(file, mode, *a, **k)
+        return real_open(file, flags, *a, **k)
 
-    monkeypatch.setattr(builtins, "open", guarded)
+    monkeypatch.setattr(os, "open", guarded)
     monkeypatch.setattr(os, "access", lambda p, m, *a, **k: False if str(p).endswith("secret.sh") else real_access(p, m))
     r = run_cli("-t", "0.27.1", "--output-format", "concise", "secret.sh")
     assert r.exit_code == 1 and r.stderr == ""

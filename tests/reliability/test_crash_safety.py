@@ -30,7 +30,7 @@ import pytest
 
 from reliability_support import cli_env
 from vllm_lint.pipeline import fix as fixmod
-from vllm_lint.pipeline.fix import write_atomic
+from vllm_lint.pipeline.fix import WriteRefused, write_atomic
 
 OLD = b"vllm serve m --swap-space 4 --cuda-graph-sizes 8 --port 1\n"
 NEW = b"vllm serve m --cudagraph-capture-sizes 8 --port 1\n"
@@ -110,20 +110,43 @@ def test_cli_reports_a_failed_write_on_one_line(run_cli, tmp_path, monkeypatch):
     assert p.read_bytes() == OLD and leftovers(tmp_path) == []
 
 
-def test_symlink_is_followed_and_stays_a_link(tmp_path):
+def test_write_atomic_refuses_a_symlink_and_leaves_both_ends_alone(tmp_path):
+    """A link's target may be anywhere (outside the tree the user named): it is never written
+    through, and the link is not replaced either."""
     real_dir = tmp_path / "real"
     real_dir.mkdir()
     target = real_dir / "deploy.sh"
     target.write_bytes(OLD)
-    os.chmod(target, 0o640)
     link = tmp_path / "link.sh"
     os.symlink(os.path.relpath(target, tmp_path), link)
     chain = tmp_path / "chain.sh"
     os.symlink("link.sh", chain)
-    assert write_atomic(chain, NEW) == target
+    for p in (chain, link):
+        with pytest.raises(WriteRefused, match="symbolic link"):
+            write_atomic(p, NEW)
     assert chain.is_symlink() and link.is_symlink() and os.readlink(link) == os.path.relpath(target, tmp_path)
-    assert target.read_bytes() == NEW and stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert target.read_bytes() == OLD
     assert leftovers(real_dir) == [] and leftovers(tmp_path) == []
+
+
+def test_write_atomic_refuses_a_read_only_file(tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_bytes(OLD)
+    os.chmod(p, 0o444)
+    with pytest.raises(WriteRefused, match="read-only"):
+        write_atomic(p, NEW)
+    assert p.read_bytes() == OLD and stat.S_IMODE(p.stat().st_mode) == 0o444 and leftovers(tmp_path) == []
+
+
+def test_write_atomic_refuses_a_file_changed_since_it_was_read(tmp_path):
+    p = tmp_path / "a.sh"
+    p.write_bytes(OLD)
+    assert write_atomic(p, NEW, expected=OLD) == p and p.read_bytes() == NEW
+    edited = NEW + b"# the user's edit\n"
+    p.write_bytes(edited)
+    with pytest.raises(WriteRefused, match="changed during the run"):
+        write_atomic(p, NEW, expected=NEW)
+    assert p.read_bytes() == edited and leftovers(tmp_path) == []
 
 
 def test_hard_link_is_broken_like_an_editor_save(tmp_path):
@@ -135,15 +158,17 @@ def test_hard_link_is_broken_like_an_editor_save(tmp_path):
     assert p.read_bytes() == NEW and other.read_bytes() == OLD  # documented: a rename never tears
 
 
-def test_cli_fixes_symlinked_file_through_the_link(run_cli, tmp_path):
+def test_cli_does_not_fix_through_a_symlink_and_says_so(run_cli, tmp_path):
     target = tmp_path / "real.sh"
     target.write_bytes(OLD)
-    os.chmod(target, 0o700)
     link = tmp_path / "link.sh"
     os.symlink("real.sh", link)
     r = run_cli("-t", "0.27.1", "--fix", str(link))
-    assert r.exit_code == 0, r.output
-    assert link.is_symlink() and target.read_bytes() == NEW and stat.S_IMODE(target.stat().st_mode) == 0o700
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    (line,) = [ln for ln in r.stderr.splitlines() if "link.sh" in ln]
+    assert "symbolic link; not fixed" in line
+    assert link.is_symlink() and target.read_bytes() == OLD
+    assert "VL101" in r.stdout  # reported as it is: nothing was fixed
 
 
 def test_cli_walk_with_link_and_target_fixes_once(run_cli, tmp_path):
@@ -157,7 +182,7 @@ def test_cli_walk_with_link_and_target_fixes_once(run_cli, tmp_path):
 
 
 def test_cli_keeps_permissions_of_each_file(run_cli, tmp_path):
-    modes = {"a.sh": 0o755, "b.sh": 0o600, "c.sh": 0o444}
+    modes = {"a.sh": 0o755, "b.sh": 0o600, "c.sh": 0o640}
     for name, mode in modes.items():
         (tmp_path / name).write_bytes(OLD)
         os.chmod(tmp_path / name, mode)

@@ -19,7 +19,7 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -366,14 +366,14 @@ def execute(paths=(), **values) -> int:
     if ran is None:
         return EXIT_CLEAN
     results, targets = ran
-    fixed_count = write(o, results)
+    fixed_count = write(o, results, job.linter)
     if o.add_noqa:
-        return _add_noqa(job.linter, results)
+        return _add_noqa(job.linter, results, o.paths)
     if not o.quiet:
         explicit = {t.path for t in targets if t.explicit}
         for r in reading(results)[1]:
             if r.path in explicit and r.unread == "format not supported":
-                echo(f"warning: {r.path}: format not supported, file not read", err=True)
+                echo(f"warning: {_shown(r.path)}: format not supported, file not read", err=True)
     return report(o, results, job.settings, job.linter, fixed_count)
 
 
@@ -419,7 +419,7 @@ def prepare(o: LintOptions) -> Job:
             or os.environ.get("VLLM_LINT_NO_CACHE")):
         from ..pipeline.cache import Cache, default_dir
 
-        cache = Cache(default_dir(), Cache.fingerprint_of(db.path, settings, [r.code for r in rules], o.unsafe_fixes))
+        cache = Cache.for_run(default_dir(), db.path, settings, [r.code for r in rules], o.unsafe_fixes)
     try:
         linter = Linter(db, settings, rules, unsafe_fixes=o.unsafe_fixes, cache=cache)
     except UnknownVersion as e:
@@ -446,7 +446,7 @@ def run(o: LintOptions, job: Job):
 
         for t in sorted(targets, key=lambda t: t.path):
             if t.explicit or claimed(t.path):
-                echo(t.path)
+                echo(_shown(t.path))
         return None
     results = []
     if problems:
@@ -469,26 +469,63 @@ def run(o: LintOptions, job: Job):
     return results, targets
 
 
-def write(o: LintOptions, results) -> int:
+def write(o: LintOptions, results, linter=None) -> int:
     """The fixed files, written atomically (or, with --diff, their unified diff on standard
-    output); the number of problems the fixes removed."""
+    output); the number of problems the fixes removed. A file the fixer refuses to write (a
+    symbolic link, read-only, changed since it was read: ``fix.WriteRefused``) gets one line on
+    standard error and is reported as it is now (linted again, without fixing)."""
     fixed_count = 0
     if not o.do_fix:
         return fixed_count
-    from ..pipeline.fix import write_atomic
+    from ..pipeline.fix import WriteRefused, write_atomic
 
-    for r in results:
+    inside = _inside(o.paths)
+    for i, r in enumerate(results):
         if r.fixed is None:
             continue
         if o.show_diff:
             sys.stdout.write(_diff(r.path, r.original, r.fixed))
         else:
             try:
-                write_atomic(Path(r.path), r.fixed)
+                if not inside(r.path):  # (a --config file a launch names, in a parent folder)
+                    raise WriteRefused("outside the tree being linted; not fixed")
+                write_atomic(Path(r.path), r.fixed, expected=r.original)
+            except WriteRefused as e:
+                echo(f"warning: {_shown(r.path)}: {e}", err=True)
+                if linter is not None:
+                    from ..pipeline.discovery import Target
+
+                    results[i] = linter.lint_file(Target(r.path, r.mode != "auto"), fix=False, mode=r.mode,
+                                                  forced=r.forced)
+                else:
+                    r.fixed = None
+                continue
             except OSError as e:
-                raise fail(f"{r.path}: cannot write the fixed file: {e.strerror or e}")
+                raise fail(f"{_shown(r.path)}: cannot write the fixed file: {e.strerror or e}")
         fixed_count += r.fixed_count
     return fixed_count
+
+
+def _inside(paths) -> Callable[[str], bool]:
+    """Whether a file lies in the trees being linted: under the working directory, a folder named on
+    the command line or the folder of a file named (real paths). The only files --fix and
+    --add-noqa write: a launch's ``--config`` may name a file anywhere (a parent of the repository)."""
+    roots = [os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
+    roots.append(os.path.realpath("."))
+
+    def inside(path: str) -> bool:
+        real = os.path.realpath(path)
+        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+    return inside
+
+
+def _shown(path: str) -> str:
+    """A path (or a message) as a line of the command's own output shows it: control characters
+    escaped (``fsutil.visible``), so a name cannot break the line or reach the terminal as codes."""
+    from ..fsutil import visible
+
+    return visible(path)
 
 
 def _diff(path: str, before: bytes, after: bytes) -> str:
@@ -496,6 +533,7 @@ def _diff(path: str, before: bytes, after: bytes) -> str:
 
     a = before.decode("utf-8", errors="replace").splitlines(keepends=True)
     b = after.decode("utf-8", errors="replace").splitlines(keepends=True)
+    path = _shown(path)  # (a line break in a name would end the header)
     old_name, new_name = (path, path) if os.path.isabs(path) else (f"a/{path}", f"b/{path}")
     return "".join(difflib.unified_diff(a, b, old_name, new_name))
 
@@ -543,9 +581,9 @@ def report(o: LintOptions, results, settings, linter, fixed_count: int, sources:
     if o.verbose:
         for r in results:
             for line in r.verbose:
-                echo(f"{r.path}: {line}", err=True)
+                echo(f"{_shown(r.path)}: {line}", err=True)
         for r in unread:
-            echo(f"{r.path}: not read: {r.unread}", err=True)
+            echo(f"{_shown(r.path)}: not read: {r.unread}", err=True)
     remaining = [d for r in results for d in r.diagnostics]
     failing = sum(1 for d in remaining if _RANK.get(d.severity, 2) >= _RANK[fail_on])
     if o.show_diff:
@@ -590,7 +628,7 @@ def _print_fixes(linter, results) -> None:
         before = linter.check(r.path, r.original, r.mode or "auto", fmt=r.format, screened=True, forced=r.forced)
         gone = Counter(d.code for d in before.diagnostics) - Counter(d.code for d in r.diagnostics)
         if gone:
-            lines.append(f"  {r.path}:")
+            lines.append(f"  {_shown(r.path)}:")
             names = {rule.code: rule.name for rule in linter.rules}
             lines.extend(f"    {n} x {code} ({names.get(code, code)})" for code, n in sorted(gone.items()))
     if lines:
@@ -629,8 +667,14 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     from ..pipeline.discovery import discover
     from ..pipeline.engine import FileResult
 
+    from ..fsutil import TooLarge, read_at_most
+    from ..pipeline.engine import MAX_FILE_BYTES
+
     name = o.stdin_filename or "-"
-    data = sys.stdin.buffer.read()
+    try:  # bounded: at most the limit and one byte is read (`vllm-lint - < /dev/zero` ends)
+        data = read_at_most(sys.stdin.buffer, MAX_FILE_BYTES)
+    except TooLarge:  # (nothing on standard output: an editor must not replace its buffer with it)
+        raise fail(f"standard input is larger than the {MAX_FILE_BYTES // 1048576} MiB input limit; not linted")
     if o.stdin_filename and settings.force_exclude:
         targets, _ = discover([name], settings)
         if os.path.lexists(name) and not targets:
@@ -715,28 +759,35 @@ def newest_note(results, linter) -> Optional[str]:
     return " ".join(notes) or None
 
 
-def _add_noqa(linter, results) -> int:
+def _add_noqa(linter, results, paths=()) -> int:
     """--add-noqa: write the comments, say what was done; exit 0 when nothing is left to report."""
-    from ..pipeline.fix import write_atomic
+    from ..pipeline.fix import WriteRefused, write_atomic
     from ..pipeline.noqa import UNSUPPRESSIBLE, add_noqa
 
     added = files = left = 0
+    inside = _inside(paths)
     for nr in add_noqa(linter, results):
         if nr.new != nr.data:
             try:
-                write_atomic(Path(nr.path), nr.new)
+                if not inside(nr.path):
+                    raise WriteRefused("outside the tree being linted; not fixed")
+                write_atomic(Path(nr.path), nr.new, expected=nr.data)
+            except WriteRefused as e:
+                echo(f"warning: {_shown(nr.path)}: {str(e).replace('not fixed', 'no comment added')}", err=True)
+                left += 1
+                continue
             except OSError as e:
-                raise fail(f"{nr.path}: cannot write: {e.strerror or e}")
+                raise fail(f"{_shown(nr.path)}: cannot write: {e.strerror or e}")
             added += nr.added
             files += 1
         for row, codes, reason in nr.failed:
             left += 1
-            echo(f"{nr.path}:{row}: no suppression comment added for {codes}: {reason}", err=True)
+            echo(f"{_shown(nr.path)}:{row}: no suppression comment added for {codes}: {reason}", err=True)
     for r in results:
         for d in r.diagnostics:
             if d.code in UNSUPPRESSIBLE:
                 left += 1
-                echo(f"{d.path}:{d.row}:{d.column}: {d.code} {d.message} (cannot be suppressed)", err=True)
+                echo(f"{_shown(d.path)}:{d.row}:{d.column}: {d.code} {_shown(d.message)} (cannot be suppressed)", err=True)
     echo(f"Added {added} suppression comment{'s' if added != 1 else ''} to {files} file{'s' if files != 1 else ''}.",
          err=True)
     return EXIT_FINDINGS if left else EXIT_CLEAN

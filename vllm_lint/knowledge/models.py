@@ -268,9 +268,10 @@ def facts_from_config(cfg: dict[str, Any], name: str, source: str) -> Optional[M
 
 def _read_config(path: Path, name: str) -> Optional[ModelFacts]:
     from .. import inputs
+    from ..fsutil import open_regular
 
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:  # (a link to a FIFO or a device: not read)
             raw = f.read(4 * 1024 * 1024)
     except OSError:
         inputs.note(str(path), None)

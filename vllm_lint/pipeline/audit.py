@@ -31,7 +31,8 @@ from ..argv import ArgvParser, ParsedArg
 from .discovery import discover
 from ..frontends.base import get as format_unit
 from .engine import Linter
-from .targeting import accepted_range
+from .targeting import NEWEST_SOURCE, accepted_range
+from ..fsutil import visible
 from ..launch import EnvAssign, Extraction, Launch, LineIndex
 from ..rules.base import Diagnostic, LintContext, registry, select_rules
 from ..settings import Settings
@@ -976,6 +977,9 @@ def audit_paths(paths: Iterable[str], db: Database, to_version: Optional[str] = 
     ``default_from`` (--default-from) only for launches that name no release; a launch with
     neither is listed in the report (``no_origin``) and not audited. Raises ``UnknownVersion``
     for bad versions."""
+    from ..fsutil import open_regular, read_at_most
+    from .engine import MAX_FILE_BYTES
+
     settings = settings or Settings()
     auditor = Auditor(db, to_version or db.newest, from_version=from_version, settings=settings,
                       unsafe_fixes=unsafe_fixes, default_from=default_from)
@@ -988,7 +992,9 @@ def audit_paths(paths: Iterable[str], db: Database, to_version: Optional[str] = 
         try:
             if path.is_dir():
                 continue
-            data = path.read_bytes()
+            # a regular file or a pipe, bounded as a lint reads it (a device or a FIFO named: no hang)
+            with open_regular(path, pipes=True) as f:
+                data = read_at_most(f, MAX_FILE_BYTES)
         except OSError as e:
             report.files.append(FileAudit(str(path), None, error=f"cannot read file: {e.strerror or e}"))
             continue
@@ -1025,13 +1031,13 @@ def render_text(report: AuditReport) -> str:
     for fa in report.files:
         out.append("")
         if fa.error:
-            out.append(f"{fa.path}: error: {fa.error}")
+            out.append(f"{visible(fa.path)}: error: {fa.error}")
             continue
         for line in fa.no_origin:
-            out.append(f"{fa.path}:{line}: not audited: the launch names no vLLM release (no image tag, FROM or "
+            out.append(f"{visible(fa.path)}:{line}: not audited: the launch names no vLLM release (no image tag, FROM or "
                        f"pin); pass --default-from VERSION")
         for la in fa.launches:
-            out.append(f"{la.path}:{la.line}: {la.entry}, {la.from_version} -> {la.to_version} "
+            out.append(f"{visible(la.path)}:{la.line}: {la.entry}, {la.from_version} -> {la.to_version} "
                        f"(from: {la.from_source}){'  READY' if la.ready else ''}")
             for cat, title in _CATEGORY_TITLES:
                 items = getattr(la, cat)
@@ -1068,7 +1074,7 @@ def render_text(report: AuditReport) -> str:
         if fa.remaining:
             out.append(f"Left after the fixes ({len(fa.remaining)}):")
             for r in fa.remaining:
-                out.append(f"  {fa.path}:{r.original_line or r.line}: {r.code} {r.message}")
+                out.append(f"  {visible(fa.path)}:{r.original_line or r.line}: {r.code} {visible(r.message)}")
                 out.append(f"    why: {r.reason}")
     out.append("")
     out.append(f"Summary: {s['files']} file(s), {s['launches']} launch(es), {s['ready']} ready for "
@@ -1143,7 +1149,7 @@ def _md_summary(report: AuditReport, s: dict) -> list[str]:
 
 def _md_file(fa: FileAudit, to: str) -> list[str]:
     """One file's section of the Markdown report: its launches, its fixes as a diff, what is left."""
-    out = [f"### `{fa.path}`", ""]
+    out = [f"### `{visible(fa.path)}`", ""]
     if fa.error:
         return out + [f"Error: {fa.error}", ""]
     for la in fa.launches:

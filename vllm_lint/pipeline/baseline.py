@@ -57,9 +57,11 @@ def lines_of(results, sources: Optional[dict] = None) -> Callable[[str], list[st
         if got is None:
             data: Optional[bytes] = known.get(path)
             if data is None:
-                try:
-                    with open(path, "rb") as f:
-                        data = f.read()
+                from ..fsutil import read_regular
+                from .engine import MAX_FILE_BYTES
+
+                try:  # (a regular file only, bounded: the path may have changed since it was linted)
+                    data = read_regular(path, MAX_FILE_BYTES)
                 except (OSError, ValueError):
                     data = b""
             if data.startswith(b"\xef\xbb\xbf"):
@@ -121,9 +123,11 @@ def write(path: Path, results) -> int:
     doc = {"tool": "vllm-lint", "version": BASELINE_VERSION,
            "note": "Findings recorded by `vllm-lint --write-baseline`; runs with --baseline report only others.",
            "findings": rows}
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    from ..fsutil import replace_file
+
+    # (a random temporary name, created exclusively: a link planted at ``<baseline>.tmp`` in the
+    # repository was written through)
+    replace_file(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return sum(e["count"] for e in rows)
 
 

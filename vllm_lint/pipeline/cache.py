@@ -1,6 +1,6 @@
-"""A result cache, so a second run over unchanged files costs almost nothing: one JSON file per
-*fingerprint* (database identity, settings, selected rules, unsafe-fixes, tool version),
-``v2/stat-<fingerprint>.json``, mapping each path to one record::
+"""A result cache, so a second run over unchanged files costs almost nothing: one file per
+*fingerprint* (a secret of the user's, the database's content, settings, selected rules,
+unsafe-fixes, tool version), ``v3/stat-<fingerprint>.json``, mapping each path to one record::
 
     [size, mtime_ns, "none"]                                      no launch in the file
     [size, mtime_ns, "clean|<pin>", findings]                     (without a content key)
@@ -33,6 +33,30 @@ reused and the record takes the new size and mtime. A --fix run skips the stat l
 reuse a result with ``raw_fixable`` set: that fix is to be applied (even under a suppression
 comment, as a fresh --fix run does).
 
+**The cache is the tool's, not the repository's.** It lives in the repository's working
+directory, so a repository can bring one (committed, in an archive, planted by another user of a
+shared checkout); nothing in it may make a file with findings report clean, or reach outside:
+
+* the fingerprint hashes a secret of the user's (:func:`secret`: 32 random bytes in the user's
+  cache folder, readable by the user only), so an index made on another machine or by another
+  user has another name and never matches, and content keys cannot be computed elsewhere;
+* the index file starts with a MAC of its body, keyed by the fingerprint: an index edited by
+  anything but this user's vllm-lint (a committed copy, hand-edited) is a miss as a whole;
+* each record is validated before use (:func:`_valid_record`: known rule codes, severities,
+  positions and spans that fit the file's size, printable text); one that does not is a miss;
+* the database enters the fingerprint by content (``index.json``'s and the overlay's bytes; and
+  the mtime of the release files' folder, which a rebuilt release moves), not by the path, size
+  and mtime of one file;
+* every file is created through directory descriptors opened with ``O_NOFOLLOW``, with
+  ``O_CREAT | O_EXCL`` and a random temporary name: a cache folder (or its ``v3/``) that is a
+  symbolic link is not used at all (no read, no write), and a link planted where ``.gitignore``,
+  ``CACHEDIR.TAG`` or a temporary file would go is never written through;
+* the index is read only as a regular file of at most :data:`MAX_INDEX_BYTES`; a record's
+  ``reads`` are keyed only as regular files of bounded size (``inputs.content_key``).
+
+Where the secret cannot be read or created (a read-only home), or the platform has no
+``O_NOFOLLOW`` and directory descriptors, the run uses no cache.
+
 Written once per run: ``flush()`` merges this run's records into the index, re-reading the file
 first if another run replaced it since this one read it, and writes it atomically (temporary file,
 then rename), so concurrent runs (pre-commit runs hooks in parallel) never read a half-written
@@ -42,7 +66,7 @@ with a path's history (records of deleted paths stay). A run that changed nothin
 created (the settings or the tool version changed), the index files of other fingerprints unused
 for ``PRUNE_DAYS`` are deleted.
 Results linted in worker processes bring their content keys back in ``FileResult.content_key``.
-An unreadable or corrupt index, or record, is a miss, never an error.
+An unreadable, corrupt or forged index, or record, is a miss, never an error.
 
 Why one file: format v1 wrote one entry file per linted file with a launch (a ``mkdir``, an
 ``open`` and a ``replace`` each, ~0.2 ms per syscall here), so the run that fills the cache cost
@@ -50,7 +74,7 @@ Why one file: format v1 wrote one entry file per linted file with a launch (a ``
 launches; medians of paired runs, two busy cores); one write per run costs 20-40 ms more (~0.75 s
 CPU either way). For the same reason the content key of a file without a keyed record is computed
 only once it is linted (in the worker process that lints it, whose project-pin lookups it shares).
-``v1/`` caches are ignored.
+``v1/`` and ``v2/`` caches are ignored.
 
 The cache lives in ``.vllm-lint-cache/`` in the working directory (like ruff's ``.ruff_cache``),
 holding a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``; ``--no-cache`` bypasses it and
@@ -61,19 +85,35 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import sys
 import time
 from pathlib import Path
 from typing import Any, Optional
 
 from .. import __version__
 from ..launch import Edit, Span
-from ..rules.base import Diagnostic, Fix
+from ..rules.base import Diagnostic, Fix, registry
 
 CACHE_DIR_ENV = "VLLM_LINT_CACHE_DIR"
 PRUNE_DAYS = 30  # an index file of other settings, unused this long, is deleted
+MAX_INDEX_BYTES = 256 * 1024 * 1024  # a larger index file is a miss (never read whole)
+MAX_TEXT = 4096  # the longest message, option or verdict a record may hold
 _DAY = 86400
-_FORMAT = "v2"  # v1: one file per content entry (ignored now)
+_FORMAT = "v3"  # v1: one file per content entry; v2: no MAC, no user secret (both ignored now)
 _KEY_CHARS = 32
+_MAGIC = b"vllm-lint result cache v3 "
+_SECRET_FILE = "result-cache.key"
+_SECRET_BYTES = 32
+_SEVERITIES = ("error", "warning", "info")
+_APPLICABILITY = ("safe", "unsafe", "display-only")
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+# files are made and read only through directory descriptors opened without following links
+SAFE_PLATFORM = bool(_NOFOLLOW and _DIRECTORY) and {os.open, os.mkdir, os.rename, os.unlink, os.stat} <= os.supports_dir_fd
 
 try:
     # BLAKE2b straight from its C module: ``import hashlib`` loads OpenSSL's bindings first, 2.2 ms
@@ -85,6 +125,72 @@ except ImportError:  # an interpreter without CPython's module layout
 
 def default_dir() -> Path:
     return Path(os.environ.get(CACHE_DIR_ENV) or ".vllm-lint-cache")
+
+
+def user_cache_dir() -> Path:
+    """``platformdirs.user_cache_dir("vllm-lint")``, without importing platformdirs on Linux and
+    macOS (10 ms of start-up: it imports ``tempfile``)."""
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "vllm-lint"
+    if os.name == "posix":
+        xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+        return Path(xdg if xdg else os.path.expanduser("~/.cache")) / "vllm-lint"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("vllm-lint"))
+
+
+def secret() -> Optional[bytes]:
+    """The user's result-cache secret: 32 random bytes in the user's cache folder, made on first
+    use (mode 0600, created exclusively, never through a link). A file that is not the user's own
+    regular file of 32 bytes readable by the user only is replaced. None when it can be neither
+    read nor made (the run then uses no cache)."""
+    if not SAFE_PLATFORM:
+        return None
+    folder = user_cache_dir()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        dfd = os.open(folder, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    except OSError:
+        return None
+    try:
+        try:
+            fd = os.open(_SECRET_FILE, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC, dir_fd=dfd)
+            try:
+                st = os.fstat(fd)
+                data = os.read(fd, _SECRET_BYTES + 1)
+            finally:
+                os.close(fd)
+            if stat.S_ISREG(st.st_mode) and len(data) == _SECRET_BYTES and st.st_uid == os.geteuid() \
+                    and not st.st_mode & 0o077:
+                return data
+        except OSError:
+            pass
+        data = os.urandom(_SECRET_BYTES)
+        tmp = f".{_SECRET_FILE}.{os.urandom(6).hex()}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
+        try:
+            try:
+                os.write(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.rename(tmp, _SECRET_FILE, src_dir_fd=dfd, dst_dir_fd=dfd)
+        except OSError:
+            _unlink(tmp, dfd)
+            return None
+        return data
+    except OSError:
+        return None
+    finally:
+        os.close(dfd)
+
+
+def _unlink(name: str, dfd: int) -> None:
+    try:
+        os.unlink(name, dir_fd=dfd)
+    except OSError:
+        pass
 
 
 def _span(s: Optional[Span]) -> Optional[list[int]]:
@@ -128,33 +234,134 @@ def load_placed(rec: dict[str, Any], path: str) -> Diagnostic:
     return d
 
 
+# ---------------------------------------------------------------------------- validation
+
+
+def _int(v: Any, low: int, high: int) -> bool:
+    return type(v) is int and low <= v <= high
+
+
+def _text(v: Any, empty: bool = True) -> bool:
+    """A string a report may print: no control character (an escape sequence, a line break that
+    would start a CI workflow command), not too long."""
+    return isinstance(v, str) and (empty or bool(v)) and len(v) <= MAX_TEXT and v.isprintable()
+
+
+def _valid_span(v: Any, size: int) -> bool:
+    return isinstance(v, list) and len(v) == 2 and _int(v[0], 0, size) and _int(v[1], v[0], size)
+
+
+def valid_finding(rec: Any, size: int, codes) -> bool:
+    """Whether a cached finding (``dump_placed``'s shape) can stand for a real one of a file of
+    ``size`` bytes: a known rule code, a valid severity, a span and positions inside the file,
+    printable text, a fix of known applicability whose edits lie inside the file. (Written out
+    flat: a warm run checks every record it uses, hundreds per run.)"""
+    if type(rec) is not dict:
+        return False
+    g = rec.get
+    code, message, pos = g("code"), g("message"), g("pos")
+    if not (type(code) is str and code in codes and g("severity") in _SEVERITIES and type(message) is str
+            and message and len(message) <= MAX_TEXT and message.isprintable()
+            and type(pos) is list and len(pos) == 4):
+        return False
+    last = size + 1
+    for x in pos:
+        if type(x) is not int or not 0 <= x <= last:
+            return False
+    for key in ("option", "target_version"):
+        v = g(key)
+        if v is not None and not (type(v) is str and len(v) <= MAX_TEXT and v.isprintable()):
+            return False
+    line, span = g("line"), g("span")
+    if line is not None and not (type(line) is int and 0 <= line <= last):
+        return False
+    if span is not None and not _valid_span(span, size):
+        return False
+    fix = g("fix")
+    if fix is None:
+        return True
+    if not (type(fix) is dict and fix.get("applicability") in _APPLICABILITY and _text(fix.get("message"))
+            and type(fix.get("edits")) is list and fix["edits"]):
+        return False
+    return all(type(e) is list and len(e) == 3 and _int(e[0], 0, size) and _int(e[1], e[0], size)
+               and type(e[2]) is str for e in fix["edits"])
+
+
+def _valid_record(rec: Any, codes) -> bool:
+    """Whether an index record has one of the shapes in the module's docstring, with valid
+    findings and reads (else it is a miss)."""
+    if not (isinstance(rec, list) and len(rec) in (3, 4, 6, 7) and _int(rec[0], 0, 1 << 62)
+            and type(rec[1]) is int and _text(rec[2], empty=False)):
+        return False
+    if len(rec) > 3 and not (isinstance(rec[3], list) and all(valid_finding(d, rec[0], codes) for d in rec[3])):
+        return False
+    if len(rec) > 4 and not (isinstance(rec[4], str) and len(rec[4]) == _KEY_CHARS and rec[5] in (0, 1)
+                             and type(rec[5]) is int):
+        return False
+    if len(rec) > 6 and not (isinstance(rec[6], list) and all(
+            isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and r[0] and "\0" not in r[0]
+            and isinstance(r[1], str) for r in rec[6])):
+        return False
+    return True
+
+
+def _same(a: bytes, b: bytes) -> bool:
+    """Equal, in time independent of where they differ (``hmac.compare_digest`` without ``hmac``,
+    whose import loads OpenSSL's bindings)."""
+    if len(a) != len(b):
+        return False
+    acc = 0
+    for x, y in zip(a, b):
+        acc |= x ^ y
+    return acc == 0
+
+
 class Cache:
     def __init__(self, directory: Path, fingerprint: str):
-        self.dir = directory / _FORMAT
+        self.root = Path(directory)
+        self.dir = self.root / _FORMAT
         self.fingerprint = fingerprint
+        # the index's MAC key: derived from the fingerprint, of which the file name shows a part
+        self._mac_key = _hash(b"vllm-lint index mac\0" + fingerprint.encode()).digest()[:32]
         self._index: Optional[dict[str, list]] = None  # the index as read from disk
         self._seen: Optional[tuple[int, int, int]] = None  # (inode, size, mtime_ns) of the file read
         self._new: dict[str, list] = {}  # this run's records, written by flush()
         self._answered: dict[str, list] = {}  # records that answered a stat lookup unchanged
         self._keys: dict[str, tuple[str, int]] = {}  # path -> (content key, its raw findings had a fix)
         self._read_keys: dict[str, str] = {}  # content keys of the other files records name, once a run
+        self._valid: dict[str, bool] = {}  # path -> its record validated (once a run)
+        self._codes: Optional[set[str]] = None
+
+    @classmethod
+    def for_run(cls, directory: Path, db_path: Path, settings: Any, rule_codes: list[str],
+                unsafe: bool) -> Optional["Cache"]:
+        """The run's cache, or None when the user's secret is not at hand (:func:`secret`)."""
+        fp = cls.fingerprint_of(db_path, settings, rule_codes, unsafe)
+        return None if fp is None else cls(directory, fp)
 
     @staticmethod
-    def fingerprint_of(db_path: Path, settings: Any, rule_codes: list[str], unsafe: bool) -> str:
-        h = _hash()
+    def fingerprint_of(db_path: Path, settings: Any, rule_codes: list[str], unsafe: bool) -> Optional[str]:
+        """The hash of what a cached result depends on besides the file: the user's secret, the tool
+        version, the database's content, the settings, the rules and unsafe-fixes. None without a
+        secret."""
+        key = secret()
+        if key is None:
+            return None
+        h = _hash(key=key)
         h.update(__version__.encode())
-        index = db_path / "index.json"
+        for name in ("index.json", os.path.join("overlays", "renames.json")):
+            try:
+                with open(db_path / name, "rb") as f:
+                    h.update(b"\0" + _hash(f.read()).digest())
+            except OSError:
+                h.update(b"\0missing")
+        # release files are read only when a target needs them (hashing all of them would cost more
+        # than a cached run): their folder's mtime, which a rebuilt release (written by a rename)
+        # moves even when the index stays the same. An extra miss at worst, never a stale hit.
         try:
-            st = index.stat()
-            h.update(f"{index}:{st.st_size}:{st.st_mtime_ns}".encode())
+            h.update(str(os.stat(db_path / "releases").st_mtime_ns).encode())
         except OSError:
-            h.update(b"no-index")
-        overlay = db_path / "overlays" / "renames.json"
-        try:
-            st = overlay.stat()
-            h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
-        except OSError:
-            pass
+            h.update(b"\0no-releases")
         fields = {k: v for k, v in vars(settings).items() if k != "source"}
         h.update(json.dumps(fields, sort_keys=True, default=str).encode())
         h.update(",".join(rule_codes).encode())
@@ -174,27 +381,117 @@ class Cache:
         return h.hexdigest()[:_KEY_CHARS]
 
     @property
+    def _name(self) -> str:
+        return f"stat-{self.fingerprint[:24]}.json"
+
+    @property
     def _path(self) -> Path:
-        return self.dir / f"stat-{self.fingerprint[:24]}.json"
+        return self.dir / self._name
+
+    def _mac(self, body: bytes) -> bytes:
+        return _hash(body, key=self._mac_key, digest_size=32).hexdigest().encode()
+
+    def _encode(self, index: dict[str, list]) -> bytes:
+        # json.dumps, not json.dump: only the one-shot encoder is the C one
+        body = json.dumps(index, separators=(",", ":")).encode()
+        return _MAGIC + self._mac(body) + b"\n" + body
+
+    def _decode(self, data: bytes) -> Optional[dict[str, list]]:
+        """The index in ``data``, when its MAC holds (else None: made elsewhere, or edited)."""
+        head, nl, body = data.partition(b"\n")
+        if not nl or not head.startswith(_MAGIC) or not _same(head[len(_MAGIC):], self._mac(body)):
+            return None
+        loaded = json.loads(body)
+        return loaded if isinstance(loaded, dict) else None
+
+    # ------------------------------------------------------------------ the files
+    def _open_dirs(self, create: bool) -> Optional[int]:
+        """A descriptor of ``v3/``, reached without following a link at the cache folder or at
+        ``v3``; with ``create``, both are made (with the cache folder's ``.gitignore`` and
+        ``CACHEDIR.TAG``). None when the cache folder is missing (and not created) or unusable."""
+        if not SAFE_PLATFORM:
+            return None
+        flags = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
+        root = os.fspath(self.root)
+        try:
+            if create:
+                if self.root.parent != self.root:
+                    os.makedirs(self.root.parent, exist_ok=True)
+                try:
+                    os.mkdir(root, 0o755)
+                except FileExistsError:
+                    pass
+            rfd = os.open(root, flags)  # a symbolic link: ELOOP (or ENOTDIR): not used
+        except OSError:
+            return None
+        try:
+            if create:
+                _mark(rfd)
+                try:
+                    os.mkdir(_FORMAT, 0o755, dir_fd=rfd)
+                except FileExistsError:
+                    pass
+            return os.open(_FORMAT, flags, dir_fd=rfd)
+        except OSError:
+            return None
+        finally:
+            os.close(rfd)
+
+    def _read_index(self, dfd: int) -> tuple[Optional[dict[str, list]], Optional[os.stat_result]]:
+        """(the index, its stat) read from ``v3/`` (a regular file, bounded, not through a link);
+        (None, None) when it is missing, unreadable or fails its MAC."""
+        try:
+            fd = os.open(self._name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC, dir_fd=dfd)
+        except OSError:
+            return None, None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_INDEX_BYTES:
+                return None, None
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read(MAX_INDEX_BYTES + 1)
+            if len(data) > MAX_INDEX_BYTES:
+                return None, None
+            index = self._decode(data)
+            if index is not None and time.time() - st.st_mtime > _DAY:
+                # a run that changes nothing writes nothing: mark the index as in use, so that
+                # pruning (flush) keeps it
+                try:
+                    os.utime(fd)
+                    st = os.fstat(fd)
+                except OSError:
+                    pass
+            return index, st
+        except (OSError, ValueError, RecursionError):
+            return None, None
+        finally:
+            os.close(fd)
 
     def _load(self) -> dict[str, list]:
         if self._index is None:
             self._index = {}
-            try:
-                with open(self._path, "rb") as f:
-                    st = os.fstat(f.fileno())
-                    loaded = json.loads(f.read())
-                if isinstance(loaded, dict):
-                    self._index = loaded
+            dfd = self._open_dirs(create=False)
+            if dfd is not None:
+                try:
+                    index, st = self._read_index(dfd)
+                finally:
+                    os.close(dfd)
+                if index is not None and st is not None:
+                    self._index = index
                     self._seen = (st.st_ino, st.st_size, st.st_mtime_ns)
-                    if time.time() - st.st_mtime > _DAY:
-                        # a run that changes nothing writes nothing: mark the index as in use,
-                        # so that pruning (flush) keeps it
-                        os.utime(self._path)
-                        self._seen = None
-            except (OSError, ValueError, RecursionError):
-                pass  # no index yet, or an unreadable one: every file is a miss
         return self._index
+
+    def _record(self, path: str) -> Optional[list]:
+        """``path``'s record when it validates (``_valid_record``), else None (a miss)."""
+        rec = self._load().get(path)
+        if rec is None:
+            return None
+        ok = self._valid.get(path)
+        if ok is None:
+            if self._codes is None:
+                self._codes = set(registry())
+            ok = self._valid[path] = _valid_record(rec, self._codes)
+        return rec if ok else None
 
     # ------------------------------------------------------------------ lookups
 
@@ -203,8 +500,8 @@ class Cache:
         """(why the last result holds, its positioned findings, the other files it read) when
         ``path``'s size and mtime are unchanged since and so are the files it read, else None. The
         reason is "none" (no launch) or "clean|<pin>" (see above)."""
-        rec = self._load().get(path)
-        if not (isinstance(rec, list) and len(rec) in (3, 4, 6, 7) and rec[0] == stat_key[0] and rec[1] == stat_key[1]):
+        rec = self._record(path)
+        if rec is None or rec[0] != stat_key[0] or rec[1] != stat_key[1]:
             return None
         try:
             diags = [load_placed(d, path) for d in (rec[3] if len(rec) > 3 else [])]
@@ -222,8 +519,8 @@ class Cache:
 
     def has_content(self, path: str) -> bool:
         """Whether ``path``'s record carries a content key (else ``content_result`` cannot hit)."""
-        rec = self._load().get(path)
-        return isinstance(rec, list) and len(rec) in (6, 7)
+        rec = self._record(path)
+        return rec is not None and len(rec) in (6, 7)
 
     def content_result(self, path: str, key: str, fix: bool
                        ) -> Optional[tuple[str, list[Diagnostic], int, tuple[tuple[str, str], ...]]]:
@@ -231,9 +528,8 @@ class Cache:
         had a fix, the other files it read) when ``path``'s last record was made from content with
         this ``key`` and the files it read are unchanged, else None. In a --fix run a result whose
         findings had a fix is a miss: the fix is to be applied."""
-        rec = self._load().get(path)
-        if not (isinstance(rec, list) and len(rec) in (6, 7) and rec[4] == key and isinstance(rec[2], str)) \
-                or (fix and rec[5]):
+        rec = self._record(path)
+        if rec is None or len(rec) not in (6, 7) or rec[4] != key or (fix and rec[5]):
             return None
         try:
             diags = [load_placed(d, path) for d in rec[3]]
@@ -255,7 +551,7 @@ class Cache:
         for path, key in reads:
             now = self._read_keys.get(path)
             if now is None:
-                now = self._read_keys[path] = content_key(path)
+                now = self._read_keys[path] = content_key(path)  # (a regular file, bounded)
             if now != key:
                 return None
         return reads
@@ -286,29 +582,18 @@ class Cache:
                     rec.append([list(r) for r in reads])
         self._new[path] = rec
 
-    def _prune(self) -> None:
+    def _prune(self, dfd: int) -> None:
         """Delete the index files of other fingerprints (older settings or tool versions) unused for
         ``PRUNE_DAYS``; run when a new index file is created, so only when settings change."""
         now = time.time()
         try:
-            for p in self.dir.glob("stat-*.json"):
-                if p != self._path and now - p.stat().st_mtime > PRUNE_DAYS * _DAY:
-                    p.unlink()
+            with os.scandir(dfd) as entries:
+                old = [e.name for e in entries if e.name.startswith("stat-") and e.name.endswith(".json")
+                       and e.name != self._name and now - e.stat(follow_symlinks=False).st_mtime > PRUNE_DAYS * _DAY]
+            for name in old:
+                os.unlink(name, dir_fd=dfd)  # (a link is removed, never followed)
         except OSError:
             pass
-
-    def _prepare(self) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        root = self.dir.parent
-        for name, text in ((".gitignore", "# created by vllm-lint\n*\n"),
-                           ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
-                                            "# vllm-lint result cache; see https://bford.info/cachedir/\n")):
-            p = root / name
-            if not p.exists():
-                try:
-                    p.write_text(text)
-                except OSError:
-                    pass
 
     def flush(self) -> None:
         """Merge this run's records into the index file: the one write of the run, atomic
@@ -316,33 +601,56 @@ class Cache:
         merged in; a record lost to a race only costs a re-read."""
         if not self._new:
             return
-        tmp = self.dir / f".tmp-stat-{os.getpid()}-{self.fingerprint[:8]}"
+        dfd = self._open_dirs(create=True)
+        if dfd is None:
+            return
+        # a random name, created exclusively: a file or link planted at a guessable name is never
+        # written through (not tempfile: its import costs ~3 ms of start-up)
+        tmp = f".tmp-stat-{os.getpid()}-{os.urandom(8).hex()}"
         try:
-            self._prepare()
             merged = self._load()
             try:
-                st = os.stat(self._path)
+                st = os.stat(self._name, dir_fd=dfd, follow_symlinks=False)
                 if (st.st_ino, st.st_size, st.st_mtime_ns) != self._seen:
-                    with open(self._path, "rb") as f:
-                        on_disk = json.loads(f.read())
-                    if isinstance(on_disk, dict):
+                    on_disk, _ = self._read_index(dfd)
+                    if on_disk is not None:
                         merged.update(on_disk)
-            except (OSError, ValueError, RecursionError):
-                pass
-            merged.update(self._new)
-            # json.dumps, not json.dump: only the one-shot encoder is the C one
-            text = json.dumps(merged, separators=(",", ":"))
-            # a name no other process uses (not tempfile: its import costs ~3 ms of start-up)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            created = not self._path.exists()
-            os.replace(tmp, self._path)
-            self._new = {}
-            if created:
-                self._prune()
-        except OSError:
-            try:
-                os.unlink(tmp)
             except OSError:
                 pass
+            merged.update(self._new)
+            data = self._encode(merged)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644, dir_fd=dfd)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            try:
+                os.stat(self._name, dir_fd=dfd, follow_symlinks=False)
+                created = False
+            except FileNotFoundError:
+                created = True
+            # (a link at the index's name is replaced, not followed)
+            os.rename(tmp, self._name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            self._new = {}
+            self._valid = {}
+            if created:
+                self._prune(dfd)
+        except (OSError, ValueError, RecursionError):
+            _unlink(tmp, dfd)
+        finally:
+            os.close(dfd)
+
+
+def _mark(rfd: int) -> None:
+    """The cache folder's ``.gitignore`` (of everything) and ``CACHEDIR.TAG``, each created only
+    where nothing is (a link, dangling or not, is left as it is and never followed)."""
+    for name, text in ((".gitignore", "# created by vllm-lint\n*\n"),
+                       ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                        "# vllm-lint result cache; see https://bford.info/cachedir/\n")):
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644, dir_fd=rfd)
+        except OSError:
+            continue  # there already, or not writable
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+        except OSError:
+            pass

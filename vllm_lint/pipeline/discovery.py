@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from ..frontends.base import format_by_content, format_by_filename
-from ..fsutil import AnyPath, real_dir
+from ..fsutil import AnyPath, read_regular, real_dir
 from ..record import Record
 from ..rules.base import Diagnostic
 from ..settings import Settings
@@ -42,6 +42,9 @@ def _binary_by_name(name: str) -> bool:
     """Whether a file's suffix says its content is binary (``_BINARY_SUFFIXES``)."""
     dot = name.rfind(".")
     return 0 < dot and name[dot:].lower() in _BINARY_SUFFIXES
+
+
+_MAX_IGNORE_BYTES = 1024 * 1024  # a larger .gitignore is not read
 
 
 def format_by_name(path: AnyPath) -> Optional[str]:
@@ -79,8 +82,9 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
     """Files to lint. Explicit files are always linted, unless ``force-exclude`` is on and an
     ``exclude`` / ``extend-exclude`` pattern matches the file or a folder above it (pre-commit names
     every staged file); directories are walked honouring ``.gitignore``, ``exclude`` /
-    ``extend-exclude`` and skipping VCS, virtualenvs and node_modules. Missing paths become VL001
-    findings."""
+    ``extend-exclude`` and skipping VCS, virtualenvs and node_modules, without following symbolic
+    links (a path named on the command line is followed: the user chose it). Missing paths become
+    VL001 findings."""
 
     out: list[Target] = []
     problems: list[Diagnostic] = []
@@ -150,8 +154,8 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
     """Candidate files under ``root``: each path, with its real path (the key that makes a file
     linted once). Strings and directory entries throughout: a path object per walked file, and a
     system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
-    A directory is resolved once (``fsutil.real_dir``); a symbolic link (known from its entry) is
-    resolved itself."""
+    A directory is resolved once (``fsutil.real_dir``). Symbolic links below ``root`` are not
+    followed (``root`` itself is, the user named it)."""
     specs: list[tuple[str, Any]] = []  # (directory with a trailing separator, its .gitignore)
     visited: set[tuple[int, int]] = set()
     real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
@@ -180,9 +184,9 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
         for e in entries:
             if e.name == ".gitignore":
                 try:
-                    if e.is_file():
-                        with open(e.path, encoding="utf-8", errors="replace") as fh:
-                            specs.append((os.path.join(d, ""), _spec(fh.read().splitlines())))
+                    if e.is_file(follow_symlinks=False):
+                        text = read_regular(e.path, _MAX_IGNORE_BYTES).decode("utf-8", errors="replace")
+                        specs.append((os.path.join(d, ""), _spec(text.splitlines())))
                 except Exception:
                     pass
                 break
@@ -190,6 +194,10 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
         for e in entries:
             path = e.path
             try:
+                if e.is_symlink():
+                    # not followed, as git and ruff walk: its target may lie outside the tree the user
+                    # named (and --fix would write there); a link inside it leads to what the walk finds
+                    continue
                 is_dir = e.is_dir()
             except OSError:
                 continue
@@ -203,19 +211,12 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
             else:
                 try:
                     if not e.is_file():
-                        continue  # a FIFO, socket or device: reading it could block (named, it is read)
+                        continue  # a FIFO, socket or device: reading it could block (named: a VL001 finding)
                 except OSError:
                     continue
                 if (specs and ignored(path, False)) or excluded(path):
                     continue
                 if format_by_filename(e.name) is not None or not _binary_by_name(e.name):
-                    try:
-                        is_link = e.is_symlink()
-                    except OSError:
-                        is_link = True  # let realpath decide
-                    if is_link:
-                        yield path, os.path.realpath(path)
-                    else:
-                        yield path, os.path.join(real_dir(d, real_dirs), e.name)
+                    yield path, os.path.join(real_dir(d, real_dirs), e.name)
         stack.extend(reversed(subdirs))
 

@@ -24,7 +24,7 @@ from .discovery import Target, format_by_name
 from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
-from ..fsutil import AnyPath
+from ..fsutil import AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
 from .. import reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
@@ -420,7 +420,7 @@ class Linter:
     def _stat_answer(self, path: str, mode: str, st: os.stat_result) -> Optional[FileResult]:
         """The result the cache's stat index holds for ``path`` (stat ``st``) when the file is
         unchanged since its record and the record's verdict still holds, else None."""
-        if stat.S_ISDIR(st.st_mode):
+        if not stat.S_ISREG(st.st_mode):
             return None
         stat_key = (st.st_size, st.st_mtime_ns)
         known = self.cache.stat_result(path, stat_key)
@@ -496,17 +496,26 @@ class Linter:
                 known = self._stat_answer(shown, res.mode, st)
                 if known is not None:
                     return known
-            with open(path, "rb") as f:  # (a directory: IsADirectoryError)
+            # (a directory: IsADirectoryError; a device or a socket: NotRegularFile; a pipe is read,
+            # bounded, and a FIFO without a writer reads as empty: never a hang)
+            with open_regular(path, st, pipes=True) as f:
                 if st is None:
                     st = os.fstat(f.fileno())  # no second lookup of the path
                 size = st.st_size
                 res.stat_key = (size, st.st_mtime_ns)
-                if size > MAX_FILE_BYTES:
-                    if target.explicit or format_by_name(path):
-                        res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
-                                                          f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
-                    return res
-                return f.read()
+                if size <= MAX_FILE_BYTES:
+                    try:
+                        return read_at_most(f, MAX_FILE_BYTES)
+                    except TooLarge as e:  # it grew since its stat
+                        size = e.size
+                if target.explicit or format_by_name(path):
+                    res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
+                                                      f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
+                return res
+        except NotRegularFile as e:
+            res.stat_key = None
+            res.diagnostics.append(Diagnostic("VL001", f"{e.strerror or e}: not read", shown, None, line=1))
+            return res
         except IsADirectoryError:
             res.stat_key = None
             if target.explicit:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from bisect import bisect_left, bisect_right
 from pathlib import Path
+from typing import Optional
 
 from ..launch import Edit
 from ..rules.base import Diagnostic
@@ -75,28 +75,77 @@ def select_edits(diags: list[Diagnostic], unsafe: bool) -> tuple[list[Edit], int
     return chosen, count
 
 
-def write_atomic(path: Path, data: bytes) -> Path:
-    """Replace ``path``'s content atomically, keeping its mode. A symlink is followed and its
-    target is replaced (the link itself stays a link). Returns the path written."""
-    real = Path(os.path.realpath(path))
-    st = real.stat()
-    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".vllm-lint.tmp", dir=real.parent)
+class WriteRefused(Exception):
+    """A fixed file that is left as it is, and why (one line: ``str(e)``): a symbolic link, a
+    read-only file, a file changed since it was read."""
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def write_atomic(path: Path, data: bytes, expected: Optional[bytes] = None) -> Path:
+    """Replace the content of the file at ``path`` atomically (a temporary file beside it, fsynced,
+    renamed over it), keeping its mode and owner. Returns ``path``.
+
+    Never writes outside the folder ``path`` names: the folder is opened once and every step goes
+    through its descriptor (the temporary file is created exclusively, without following a link,
+    under a random name). Refused with :class:`WriteRefused`, the file left as it is: a symbolic
+    link (its target may be anywhere; fix the file it points to), no regular file, a read-only
+    file (no write permission bit, or not writable by this user), and, with ``expected`` (the
+    bytes the fix was made from), a file whose content is no longer those bytes, checked just
+    before the rename (someone edited it while the run was under way)."""
+    folder, name = os.path.split(os.fspath(path))
+    dfd = os.open(folder or ".", os.O_RDONLY | _DIRECTORY | _CLOEXEC)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+        if stat.S_ISLNK(st.st_mode):
+            raise WriteRefused("a symbolic link; not fixed (vllm-lint does not write through links: "
+                               "fix the file it points to)")
+        if not stat.S_ISREG(st.st_mode):
+            raise WriteRefused("not a regular file; not fixed")
+        if not st.st_mode & 0o222 or not os.access(name, os.W_OK, dir_fd=dfd, follow_symlinks=False):
+            raise WriteRefused("read-only; not fixed")
+        tmp = f".{name}.{os.urandom(6).hex()}.vllm-lint.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
         try:
-            os.chown(tmp, st.st_uid, st.st_gid)
-        except (PermissionError, AttributeError):
-            pass
-        os.replace(tmp, real)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return real
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+                os.chmod(f.fileno(), stat.S_IMODE(st.st_mode))
+                try:
+                    os.chown(f.fileno(), st.st_uid, st.st_gid)
+                except (PermissionError, AttributeError):
+                    pass
+            if expected is not None and not _unchanged(name, dfd, st, expected):
+                raise WriteRefused("changed during the run; not fixed")
+            os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=dfd)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(dfd)
+    return path
+
+
+def _unchanged(name: str, dfd: int, before: os.stat_result, expected: bytes) -> bool:
+    """Whether the file ``name`` (in the folder ``dfd``) is still the file ``before`` described,
+    holding ``expected``: the same file (device, inode), no link, and the same bytes (size first;
+    at most one byte more than expected is read)."""
+    try:
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC, dir_fd=dfd)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as f:
+        now = os.fstat(fd)
+        if (now.st_dev, now.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(now.st_mode) \
+                or now.st_size != len(expected):
+            return False
+        return f.read(len(expected) + 1) == expected
 

@@ -191,13 +191,16 @@ def _first_placement(candidates: list[tuple[Optional[list[bytes]], int]], state:
 def add_noqa(linter, results) -> list[NoqaResult]:
     """Suppress every suppressible finding in ``results`` by writing comments into the files.
     Returns one ``NoqaResult`` per file that had findings; the caller writes ``new``."""
+    from ..fsutil import read_regular
+    from .engine import MAX_FILE_BYTES
+
     out = []
     for r in results:
         if not any(d.code not in UNSUPPRESSIBLE for d in r.diagnostics):
             continue
         p = Path(r.path)
-        try:
-            data = p.read_bytes()
+        try:  # (a regular file, bounded: it was one when linted, but may have been replaced since)
+            data = read_regular(p, MAX_FILE_BYTES)
         except OSError as e:
             nr = NoqaResult(r.path, b"", b"")
             nr.failed.append((1, "", f"cannot read the file: {e.strerror or e}"))

@@ -32,6 +32,7 @@ import re
 from typing import Any, Optional
 
 from .. import inputs
+from ..fsutil import TooLarge, read_regular
 from ..images import image_is_vllm, version_from_image
 from ..record import Record
 
@@ -133,12 +134,9 @@ class Surroundings:
         return f.pin
 
     def _read(self, f: _Folder, path: str) -> Optional[str]:
-        try:
-            if os.path.getsize(path) > MAX_BYTES:
-                return None
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError:
+        try:  # a regular file, bounded (a Dockerfile may be a link to /dev/zero or a FIFO)
+            data = read_regular(path, MAX_BYTES)
+        except (OSError, TooLarge):
             return None
         self._last = (os.path.abspath(path), inputs.key_of(data))
         f.reads.append(self._last)

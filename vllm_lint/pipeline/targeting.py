@@ -33,6 +33,8 @@ from ..settings import Settings
 from ..surface.db import Database
 from .surroundings import Named, Surroundings
 
+PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
+
 #: ``Targeting.target_for``'s fallback when no release is named (no -t, hint or pin)
 NEWEST_SOURCE = "newest release in the database"
 

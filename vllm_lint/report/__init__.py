@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..fsutil import visible  # noqa: F401  (the reporters' escaping of names and messages)
 from ..record import Record
 
 
@@ -32,6 +33,30 @@ class ReportContext(Record):
         self.fail_on = fail_on  # the lowest severity that fails the run (the summary says what is below it)
         self.sources = sources  # path -> bytes for findings in no file on disk (standard input)
         self.docs_url = docs_url  # where the rule pages are published (--docs-url): rule links
+
+
+def masked(lines: list[str], diags, rules: dict) -> list[str]:
+    """``lines`` (a file's, 1-based rows) with the span of each finding of a ``secret`` rule (VL501:
+    a token or API key written in plain text) replaced by ``*``, one for each character, so that
+    columns and carets stay where they were. The one place a report hides a secret: the text
+    format's source snippet is the only output that quotes a file's lines."""
+    hidden = [d for d in diags if d.span is not None and getattr(rules.get(d.code), "secret", False)]
+    if not hidden:
+        return lines
+    out = list(lines)
+    for d in hidden:
+        last = d.end_row if d.end_row and d.end_row >= d.row else d.row
+        for row in range(max(1, d.row), min(last, len(out)) + 1):
+            line = out[row - 1]
+            a = d.column - 1 if row == d.row else 0
+            if row == last and (last > d.row or d.end_column > d.column):
+                b = d.end_column - 1
+            else:  # a row the span runs past (or a span with no width: the rest of its line)
+                b = len(line)
+            a, b = max(0, a), min(len(line), b)
+            if b > a:
+                out[row - 1] = line[:a] + "*" * (b - a) + line[b:]
+    return out
 
 
 def render(fmt: str, results, ctx: ReportContext) -> str:

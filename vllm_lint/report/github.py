@@ -3,18 +3,21 @@
 ``::error file=deploy/serve.sh,line=5,col=3,endLine=5,endColumn=16,title=VL101::message``;
 ``error`` / ``warning`` / ``notice`` by the finding's severity. Paths are relative to the working
 directory (the repository root in a workflow). Property values and messages are escaped as the
-runner requires (``%``, CR, LF; and ``:`` / ``,`` inside properties).
+runner requires (``%``, CR, LF; and ``:`` / ``,`` inside properties), after their control
+characters are escaped (``fsutil.visible``).
 """
 
 from __future__ import annotations
 
-from . import ReportContext
+from . import ReportContext, visible
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _data(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # the runner's encoding of line breaks (no line break can start a workflow command), and every
+    # other control character escaped as the text formats show it (no escape sequence reaches the log)
+    return visible(s, keep="\r\n").replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _prop(s: str) -> str:

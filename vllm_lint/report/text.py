@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from typing import Callable
 
-from . import ReportContext
+from . import ReportContext, masked, visible
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _BLUE, _RESET = "\033[1m", "\033[34m", "\033[0m"
@@ -25,17 +25,17 @@ def header(d, ctx: ReportContext, with_release: bool = True) -> str:
     """A finding's first line: ``path:row:col: CODE [*] severity: message``."""
     code, severity = d.code, d.severity
     mark = " [*]" if d.fix_applies(ctx.unsafe_fixes) else ""
-    loc = f"{d.path}:{d.row}:{d.column}:"
+    loc = f"{visible(d.path)}:{d.row}:{d.column}:"
     if ctx.color:
         loc = f"{_BOLD}{loc}{_RESET}"
         tint = _COLORS.get(d.severity, "")
         code = f"{tint}{_BOLD}{code}{_RESET}"
         severity = f"{tint}{severity}{_RESET}"
-    line = f"{loc} {code}{mark} {severity}: {d.message}"
+    line = f"{loc} {code}{mark} {severity}: {visible(d.message)}"
     if with_release and d.target_version and d.code != "VL001":
         line += f" [vllm {d.target_version}]"
     if d.fix_blocked:
-        line += f" (fix not applied: {d.fix_blocked})"
+        line += f" (fix not applied: {visible(d.fix_blocked)})"
     return line
 
 
@@ -50,16 +50,16 @@ def snippet(d, lines: list[str], ctx: ReportContext) -> list[str]:
     bar = f"{_BLUE}{_BOLD}|{_RESET}" if ctx.color else "|"
     out = [f"{pad} {bar}"]
     for row in range(first, last + 1):
-        text = lines[row - 1].expandtabs(TAB)
+        text = visible(lines[row - 1].expandtabs(TAB))
         num = f"{row:>{width}}"
         if ctx.color:
             num = f"{_BLUE}{_BOLD}{num}{_RESET}"
         out.append(f"{num} {bar} {text}".rstrip())
         if row == d.row:
             raw = lines[row - 1]
-            start = len(raw[:max(0, d.column - 1)].expandtabs(TAB))
+            start = len(visible(raw[:max(0, d.column - 1)].expandtabs(TAB)))
             if d.end_row == d.row and d.end_column > d.column:
-                end = len(raw[:d.end_column - 1].expandtabs(TAB))
+                end = len(visible(raw[:d.end_column - 1].expandtabs(TAB)))
             else:  # a span running on to later lines: up to the end of this one
                 end = max(len(text), start + 1)
             carets = "^" * max(1, end - start)
@@ -68,7 +68,7 @@ def snippet(d, lines: list[str], ctx: ReportContext) -> list[str]:
             out.append(f"{pad} {bar} {' ' * start}{carets}")
     out.append(f"{pad} {bar}")
     if d.fix is not None and d.fix.message:
-        out.append(f"help: {d.fix.message}")
+        out.append(f"help: {visible(d.fix.message)}")
     if _FOREIGN_NOQA.search(lines[d.row - 1]):
         out.append(f"note: vllm-lint does not read `# noqa`; suppress with `# vllm-lint: ignore[{d.code}]`")
     return out
@@ -77,6 +77,12 @@ def snippet(d, lines: list[str], ctx: ReportContext) -> list[str]:
 # flake8's and ruff's suppression comment, which users reach for out of habit; vllm-lint's is
 # ``# vllm-lint: ignore[...]`` (README "Suppressing findings")
 _FOREIGN_NOQA = re.compile(r"#\s*noqa\b", re.IGNORECASE)
+
+
+def _registry() -> dict:
+    from ..rules.base import registry
+
+    return registry()
 
 
 def source_lines(results, ctx: ReportContext) -> Callable[[str], list[str]]:
@@ -138,9 +144,18 @@ def render(results, ctx: ReportContext, concise: bool = False) -> str:
         lines = [header(d, ctx, with_release=False) for d in diags]
     else:
         source = source_lines(results, ctx)
+        rules = ctx.rules or _registry()
+        by_path: dict[str, list] = {}
+        for d in diags:
+            by_path.setdefault(d.path, []).append(d)
+        shown_lines: dict[str, list[str]] = {}  # path -> its lines, secrets masked (``report.masked``)
         for d in diags:
             lines.append(header(d, ctx))
-            shown = snippet(d, source(d.path), ctx)
+            if d.span is None:  # (a finding with no place, an unreadable file: its path is not read)
+                continue
+            if d.path not in shown_lines:
+                shown_lines[d.path] = masked(source(d.path), by_path[d.path], rules)
+            shown = snippet(d, shown_lines[d.path], ctx)
             if shown:
                 lines.extend(shown)
                 lines.append("")

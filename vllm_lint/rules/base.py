@@ -189,11 +189,12 @@ CheckFn = Callable[[LintContext], Iterable[Diagnostic]]
 class Rule(Record):
     """A rule's metadata and check. ``fix``: the applicability of the fix this rule offers, if any."""
 
-    __slots__ = ("code", "name", "summary", "severity", "fix", "default_enabled", "doc", "_check", "preview")
+    __slots__ = ("code", "name", "summary", "severity", "fix", "default_enabled", "doc", "_check", "preview",
+                 "secret")
 
     def __init__(self, code: str, name: str, summary: str, severity: Severity = "error",
                  fix: Optional[Applicability] = None, default_enabled: bool = True, doc: str = "",
-                 _check: Optional[CheckFn] = None, preview: bool = False) -> None:
+                 _check: Optional[CheckFn] = None, preview: bool = False, secret: bool = False) -> None:
         self.code = code
         self.name = name
         self.summary = summary
@@ -203,6 +204,7 @@ class Rule(Record):
         self.doc = doc
         self._check = _check
         self.preview = preview  # new in this vllm-lint release: runs only with --preview (CHANGELOG.md)
+        self.secret = secret  # its findings' spans are secret values: a report never prints them (report.masked)
 
     def check(self, fn: CheckFn) -> CheckFn:
         self._check = fn

@@ -40,7 +40,7 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL501", name="plaintext-secret",
             summary="API key or Hugging Face token written in plain text",
-            severity="warning")
+            severity="warning", secret=True)
 
 _ENV_SECRETS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY")
 # the options whose values are credentials: no rule's message quotes them (a message reaches CI

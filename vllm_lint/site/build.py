@@ -14,7 +14,7 @@ import shutil
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..surface.db import Database
 from . import model as m
@@ -595,14 +595,19 @@ class Builder:
             json.dumps(schema, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def build_site(out: Path, db: Optional[Database] = None) -> dict[str, int]:
-    """Build the whole site into ``out``; returns file and byte counts."""
+def build_site(out: Path, db: Optional[Database] = None, warn: Optional[Callable[[str], None]] = None
+               ) -> dict[str, int]:
+    """Build the whole site into ``out``; returns file and byte counts. ``warn`` is told, one line
+    each, what of the database was left out (``SiteModel.warnings``)."""
     # The build allocates ~1 M small objects and frees almost none until it ends: the cyclic
     # garbage collector would walk them all again and again for nothing.
     collecting = gc.isenabled()
     gc.disable()
     try:
         builder = Builder(db or Database(), out)
+        if warn is not None:
+            for line in builder.model.warnings:
+                warn(line)
         return builder.build()
     finally:
         if collecting:

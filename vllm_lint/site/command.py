@@ -32,7 +32,7 @@ def site_build(outdir, db_path) -> None:
 
     db = _load_db(db_path)
     try:
-        stats = build_site(Path(outdir), db)
+        stats = build_site(Path(outdir), db, warn=lambda line: click.echo(f"warning: {line}", err=True))
     except SiteError as e:
         raise _fail(str(e))
     except OSError as e:

@@ -68,9 +68,26 @@ def doc_url(version: str, which: int) -> Optional[str]:
     return None
 
 
+_SEGMENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def path_segment(name: str) -> str:
+    """``name`` as one folder name of the site, the same on every file system, from disk and from a
+    server: letters, digits, ``-`` and ``_`` stay; any other character (``/``, ``.``, ``%``, ``?``,
+    ``#``, ``\\``, a space, non-ASCII) becomes ``~`` and two hex digits per UTF-8 byte, so a
+    database's name can neither leave its folder (a parent's name, a slash) nor be read as a query or
+    a fragment; an empty name is ``~``. The names of the shipped database have no such character:
+    their addresses are unchanged. ``static/compare.js`` (``segment``) escapes the same way."""
+    if name and all(c in _SEGMENT_CHARS for c in name):
+        return name
+    return "".join(c if c in _SEGMENT_CHARS else "".join(f"~{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+                   for c in name) or "~"
+
+
 def option_slug(string: str) -> str:
-    """The folder of an option string's page: ``--swap-space`` -> ``swap-space``, ``-tp`` -> ``-tp``."""
-    return string[2:] if string.startswith("--") else string
+    """The folder of an option string's page: ``--swap-space`` -> ``swap-space``, ``-tp`` -> ``-tp``
+    (escaped: :func:`path_segment`)."""
+    return path_segment(string[2:] if string.startswith("--") else string)
 
 
 def option_url(string: str) -> str:
@@ -78,7 +95,7 @@ def option_url(string: str) -> str:
 
 
 def env_url(name: str) -> str:
-    return f"env/{name}/index.html"
+    return f"env/{path_segment(name)}/index.html"
 
 
 def release_url(version: str) -> str:
@@ -286,6 +303,7 @@ class SiteModel:
         self.env: dict[str, EnvPage] = {}
         self.releases: list[ReleasePage] = []
         self.compares: dict[tuple[str, str], SurfaceDiff] = {}
+        self.warnings: list[str] = []  # names of the database left out of the site, and why (one line each)
         self._gather_options()
         self._gather_env()
         self._gather_releases()
@@ -337,10 +355,17 @@ class SiteModel:
             self.options[string] = page
         for name, per_release in actions.items():
             self._fill_option(self.options[name], per_release)
-        for page in self.options.values():
+        for page in list(self.options.values()):
             if not page.is_canonical:
                 continue  # a spelling's page lists its eras; only options tell a story
             page.story = story(self.db, page.name)
+            if page.story is None:
+                # a name no query reads back (no option string: ``/``, ``plain``, ``--a_b``): its
+                # history cannot be told, so it gets no page (and no link) rather than a broken one
+                del self.options[page.name]
+                self.warnings.append(f"option {page.name!r} in the database is no option string its "
+                                     "history can be read for: no page")
+                continue
             succ = page.story.successor if page.story else None
             if succ:
                 page.successor_url = self.option_link(succ)

@@ -29,6 +29,7 @@ def chart_values(path: str) -> Optional[dict]:
     """The values of the chart whose template ``path`` is, or None (no chart, no values, or
     values that do not load as a mapping)."""
     from vllm_lint import inputs
+    from vllm_lint.fsutil import open_regular
 
     d = os.path.dirname(os.path.abspath(path))
     if f"{os.sep}templates" not in d:
@@ -43,7 +44,7 @@ def chart_values(path: str) -> Optional[dict]:
         return None
     values_path = os.path.join(chart, "values.yaml")
     try:
-        with open(values_path, "rb") as f:
+        with open_regular(values_path) as f:  # (a link to a FIFO or a device: not read)
             raw = f.read(_MAX_BYTES + 1)
     except OSError:
         inputs.note(values_path, None)  # (a values file made later changes the result)

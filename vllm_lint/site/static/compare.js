@@ -136,16 +136,26 @@
     if (cls) e.className = cls;
     return e;
   }
+  // a name as one folder name of the site, escaped as site/model.py's path_segment does
+  function segment(s) {
+    var out = "", chars = Array.from(s), i, j, bytes;
+    for (i = 0; i < chars.length; i++) {
+      if (/^[A-Za-z0-9_-]$/.test(chars[i])) { out += chars[i]; continue; }
+      bytes = new TextEncoder().encode(chars[i]);
+      for (j = 0; j < bytes.length; j++) out += "~" + (bytes[j] < 16 ? "0" : "") + bytes[j].toString(16).toUpperCase();
+    }
+    return out || "~";
+  }
   function optLink(s) {
     var head = s.split(".")[0], key = s.slice(head.length + 1).split(".")[0];
-    var slug = head.indexOf("--") === 0 ? head.slice(2) : head;
+    var slug = segment(head.indexOf("--") === 0 ? head.slice(2) : head);
     var a = el("a"); a.href = "../options/" + slug + "/index.html" + (key ? "#key-" + key : "");
     a.appendChild(el("code", s));
     return a;
   }
   function envLink(n) {
     if (n.charAt(0) === "-") return optLink(n);
-    var a = el("a"); a.href = "../env/" + n + "/index.html"; a.appendChild(el("code", n)); return a;
+    var a = el("a"); a.href = "../env/" + segment(n) + "/index.html"; a.appendChild(el("code", n)); return a;
   }
   function prose(text) {  // backquoted words as code
     var span = el("span", null, "todo");
