@@ -142,8 +142,8 @@ def test_pyyaml_imports_without_compiling_the_pure_readers_unicode_class():
 
 
 def test_release_clue_expressions_compile_only_when_used(tmp_path, synth_db_path):
-    """The release-finding modules (sibling files, comments naming a release) and the batch
-    scheduler's directives keep their expressions uncompiled until a file needs them: a shell file
+    """The release-finding modules (sibling files, comments naming a release), the batch
+    scheduler's directives and the ``$VLLM_*`` expansion finder (files with a ``$`` only) keep their expressions uncompiled until a file needs them: a shell file
     with no siblings and no release comment compiles only the one that matches folder entries."""
     f = tmp_path / "run.sh"
     f.write_text("vllm serve m --swap-space 4\n")
@@ -151,15 +151,16 @@ def test_release_clue_expressions_compile_only_when_used(tmp_path, synth_db_path
             "from vllm_lint.cli.app import main\n"
             "from vllm_lint.pipeline import surroundings, targeting\n"
             "from vllm_lint.frontends import scheduler\n"
+            "from vllm_lint import reach\n"
             "from vllm_lint.record import LazyPattern\n"
-            "lazy = {m.__name__ + '.' + k for m in (surroundings, targeting, scheduler)\n"
+            "lazy = {m.__name__ + '.' + k for m in (surroundings, targeting, scheduler, reach)\n"
             "        for k, v in vars(m).items() if isinstance(v, LazyPattern)}\n"
-            "assert len(lazy) >= 12, lazy\n"
+            "assert len(lazy) >= 13, lazy\n"
             "import re\n"
-            "assert not [k for m in (surroundings, targeting, scheduler) for k, v in vars(m).items()\n"
+            "assert not [k for m in (surroundings, targeting, scheduler, reach) for k, v in vars(m).items()\n"
             "            if isinstance(v, re.Pattern)]\n"
             f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n"
-            "used = {m.__name__ + '.' + k for m in (surroundings, targeting, scheduler)\n"
+            "used = {m.__name__ + '.' + k for m in (surroundings, targeting, scheduler, reach)\n"
             "        for k, v in vars(m).items() if isinstance(v, LazyPattern) and 'match' in vars(v)}\n"
             "assert used <= {'vllm_lint.pipeline.surroundings._DOCKERFILE'}, used  # names in the folder\n")
     subprocess.run([sys.executable, "-c", code], check=True)
