@@ -4,7 +4,10 @@ Per file: read the bytes, apply the front-end's own byte pre-filter, and parse w
 the parser that front-end uses: tree-sitter-bash (shell), PyYAML's C ``compose_all`` after the
 same template filling (YAML), ``ast.parse`` (Python), the Dockerfile instruction splitter plus
 tree-sitter-bash on RUN/CMD/ENTRYPOINT text that mentions vLLM, and the Markdown fence scanner
-plus the matching parser on fenced blocks that mention vLLM. No extraction, no database, no rules.
+plus the matching parser on fenced blocks that mention vLLM; JSON and notebooks through the same
+YAML parser (and their cells), and the command lines of systemd units, Makefile recipes and
+PowerShell scripts through tree-sitter-bash after the front-ends' own translations. No extraction,
+no database, no rules.
 
 Files are found with ``os.walk`` and discovery's ``format_by_name`` (no ``.gitignore``
 handling: a floor). With ``--jobs 2`` the files are spread over a process pool in small chunks,
@@ -86,8 +89,65 @@ def parse_markdown(data: bytes) -> None:
             parse_shell(block)
 
 
+def parse_json(data: bytes) -> None:
+    import json
+
+    try:
+        json.loads(data)  # the front-end refuses what is not JSON first
+    except ValueError:
+        return
+    parse_yaml(data)  # then reads it with the YAML front-end's parser (JSON is YAML's flow style)
+
+
+def parse_systemd(data: bytes) -> None:
+    """The ``Exec*=`` command lines (``\\``-continued lines joined), parsed as shell."""
+    lines = data.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ").splitlines()
+    commands = [ln.split(b"=", 1)[1] for ln in lines if ln.lstrip().startswith(b"Exec") and b"=" in ln]
+    if commands:
+        parse_shell(b"\n".join(commands))
+
+
+def parse_makefile(data: bytes) -> None:
+    from vllm_lint.frontends.makefile import recipe_script
+
+    parse_shell(recipe_script(data))
+
+
+def parse_powershell(data: bytes) -> None:
+    from vllm_lint.frontends.powershell import as_shell
+
+    parse_shell(as_shell(data))
+
+
+def parse_notebook(data: bytes) -> None:
+    """The JSON through the YAML parser (as the front-end reads it), then each cell that mentions
+    vLLM: code with ``!`` and ``%`` lines as shell and the rest as Python, Markdown as Markdown."""
+    import json
+
+    try:
+        nb = json.loads(data)
+    except ValueError:
+        return
+    parse_yaml(data)
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        src = cell.get("source", "") if isinstance(cell, dict) else ""
+        text = ("".join(src) if isinstance(src, list) else str(src)).encode("utf-8", "replace")
+        if b"vllm" not in text and b"VLLM" not in text:
+            continue
+        if cell.get("cell_type") == "markdown":
+            parse_markdown(text)
+            continue
+        lines = text.splitlines()
+        magic = [ln.lstrip()[1:] for ln in lines if ln.lstrip().startswith((b"!", b"%"))]
+        if magic:
+            parse_shell(b"\n".join(magic))
+        parse_python(b"\n".join(b"" if ln.lstrip().startswith((b"!", b"%")) else ln for ln in lines))
+
+
+#: every format the tool reads (``vllm_lint.frontends.base.FORMATS``; tests/tools/test_floor.py)
 PARSE = {"shell": parse_shell, "yaml": parse_yaml, "python": parse_python, "dockerfile": parse_dockerfile,
-         "markdown": parse_markdown}
+         "markdown": parse_markdown, "json": parse_json, "systemd": parse_systemd, "makefile": parse_makefile,
+         "powershell": parse_powershell, "notebook": parse_notebook}
 
 
 def files(root: str) -> list[str]:

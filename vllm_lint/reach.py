@@ -27,13 +27,13 @@ when it is close to a real one, else information: VL202).
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any, Optional
 
 from .launch import EnvAssign, Extraction, Launch, Span
+from .record import lazy_re
 
-_EXPANSION = re.compile(rb"\$\{?(VLLM_[A-Za-z0-9_]*)")
+_EXPANSION = lazy_re(rb"\$\{?(VLLM_[A-Za-z0-9_]*)")
 
 
 def decide(extraction: Extraction, data: bytes, db: Any, documentation: bool = False) -> Extraction:

@@ -69,3 +69,72 @@ def test_a_walk_skips_fifos_and_sockets(tree):
     assert "d/link.sh" not in shown and "d/b.yaml" in shown
     assert not shown & {"d/pipe.sh", "d/sock.yaml"}
     assert [t.path for t in discover(["d/pipe.sh"], Settings())[0]] == ["d/pipe.sh"]
+
+
+def _git_exclude_tree(root: Path) -> None:
+    """A repository whose ``.git/info/exclude`` hides a folder, a pattern and an anchored file."""
+    for rel in ("a.sh", "gen/x.sh", "sub/b.sh", "sub/gen/y.sh", "sub/tmp.yaml", "keep.yaml", "top.sh", "sub/top.sh"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("vllm serve m\n")
+    (root / ".git" / "info").mkdir(parents=True)
+    (root / ".git" / "info" / "exclude").write_text("# git ls-files --exclude-standard\ngen/\n*tmp.yaml\n/top.sh\n")
+
+
+def _walked(arg: str) -> list[str]:
+    from vllm_lint.pipeline.discovery import discover
+    from vllm_lint.settings import Settings
+
+    targets, problems = discover([arg], Settings())
+    assert problems == []
+    return sorted(Path(t.path).as_posix() for t in targets)
+
+
+@pytest.mark.parametrize("arg", [".", "sub"])
+def test_a_walk_honours_git_info_exclude(tmp_path, monkeypatch, arg):
+    """Patterns in ``.git/info/exclude`` hide files as git and ruff hide them, relative to the
+    repository even when the walk starts below it (``/top.sh`` is the repository's, not sub's)."""
+    _git_exclude_tree(tmp_path)
+    monkeypatch.chdir(tmp_path / arg)
+    expected = {".": ["a.sh", "keep.yaml", "sub/b.sh", "sub/top.sh"], "sub": ["b.sh", "top.sh"]}[arg]
+    assert _walked(".") == expected
+    monkeypatch.chdir(tmp_path)
+    assert _walked(arg) == sorted(os.path.normpath(os.path.join(arg, p)) for p in expected)
+
+
+def test_a_worktree_and_a_nested_repository_use_their_exclude_files(tmp_path, monkeypatch):
+    """A ``.git`` file (``gitdir: ...``) points to the repository; a worktree's exclude file is its
+    common directory's. A repository nested in the walked one brings its own."""
+    main = tmp_path / "main"
+    main.mkdir()
+    _git_exclude_tree(main)
+    wt_git = main / ".git" / "worktrees" / "wt"
+    wt_git.mkdir(parents=True)
+    (wt_git / "commondir").write_text("../..\n")
+    wt = tmp_path / "wt"
+    wt.mkdir()
+    (wt / ".git").write_text(f"gitdir: {wt_git}\n")
+    for rel in ("a.sh", "gen/x.sh", "nested/c.sh", "nested/skip.sh"):
+        (wt / rel).parent.mkdir(parents=True, exist_ok=True)
+        (wt / rel).write_text("vllm serve m\n")
+    (wt / "nested" / ".git" / "info").mkdir(parents=True)
+    (wt / "nested" / ".git" / "info" / "exclude").write_text("skip.sh\n")
+    monkeypatch.chdir(wt)
+    assert _walked(".") == ["a.sh", "nested/c.sh"]
+
+
+def test_git_agrees_on_the_exclude_file(tmp_path, monkeypatch):
+    """The same tree as git itself lists it (``git ls-files --others --exclude-standard``)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    _git_exclude_tree(tmp_path)
+    shutil.rmtree(tmp_path / ".git")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".git" / "info").mkdir(exist_ok=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("gen/\n*tmp.yaml\n/top.sh\n")
+    monkeypatch.chdir(tmp_path)
+    listed = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], capture_output=True,
+                            text=True, check=True).stdout.split()
+    assert _walked(".") == sorted(listed)

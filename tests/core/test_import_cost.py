@@ -123,3 +123,44 @@ def test_a_repository_run_forks_without_multiprocessing(tmp_path, synth_db_path)
     assert not {"multiprocessing", "concurrent.futures"} & mods
 
 
+
+
+def test_pyyaml_imports_without_compiling_the_pure_readers_unicode_class():
+    """The C loader never uses ``yaml.reader.Reader.NON_PRINTABLE`` (about a third of PyYAML's
+    import): the YAML front-end imports PyYAML with that one expression left to compile at first
+    use, and ``re.compile`` is itself again afterwards. The pure-Python loader still works with it."""
+    code = ("import re\nreal = re.compile\nimport vllm_lint.frontends.yaml\nimport yaml, yaml.reader\n"
+            "from vllm_lint.record import LazyPattern\n"
+            "assert re.compile is real\n"
+            "p = yaml.reader.Reader.NON_PRINTABLE\n"
+            "assert isinstance(p, LazyPattern), type(p)\n"
+            "try:\n    yaml.load('a: \\x01', Loader=yaml.SafeLoader)\n    raise SystemExit('accepted')\n"
+            "except yaml.reader.ReaderError as e:\n    assert '#x0001' in str(e)\n"
+            "assert yaml.safe_load('a: [1, b]') == {'a': [1, 'b']}\n"
+            "assert yaml.load('a: [1, b]', Loader=yaml.CSafeLoader) == {'a': [1, 'b']}\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_release_clue_expressions_compile_only_when_used(tmp_path, synth_db_path):
+    """The release-finding modules (sibling files, comments naming a release), the batch
+    scheduler's directives and the ``$VLLM_*`` expansion finder (files with a ``$`` only) keep their expressions uncompiled until a file needs them: a shell file
+    with no siblings and no release comment compiles only the one that matches folder entries."""
+    f = tmp_path / "run.sh"
+    f.write_text("vllm serve m --swap-space 4\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.app import main\n"
+            "from vllm_lint.pipeline import surroundings, targeting\n"
+            "from vllm_lint.frontends import scheduler\n"
+            "from vllm_lint import reach\n"
+            "from vllm_lint.record import LazyPattern\n"
+            "lazy = {m.__name__ + '.' + k for m in (surroundings, targeting, scheduler, reach)\n"
+            "        for k, v in vars(m).items() if isinstance(v, LazyPattern)}\n"
+            "assert len(lazy) >= 13, lazy\n"
+            "import re\n"
+            "assert not [k for m in (surroundings, targeting, scheduler, reach) for k, v in vars(m).items()\n"
+            "            if isinstance(v, re.Pattern)]\n"
+            f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+            "used = {m.__name__ + '.' + k for m in (surroundings, targeting, scheduler, reach)\n"
+            "        for k, v in vars(m).items() if isinstance(v, LazyPattern) and 'match' in vars(v)}\n"
+            "assert used <= {'vllm_lint.pipeline.surroundings._DOCKERFILE'}, used  # names in the folder\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

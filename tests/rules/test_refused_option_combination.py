@@ -159,3 +159,29 @@ def test_entries(linters, version, text, want):
 ])
 def test_python(linters, text, want):
     assert found(linters["1.0.0"], text, "app.py") == want
+
+
+def test_defaults_are_read_from_an_index_built_once_per_release():
+    """The settings a check reads come from the release's options by destination, built once: the
+    option list is walked once per release, not once per setting a check asks about (the list has
+    ~300-700 options and a launch-dense tree asks thousands of times)."""
+    from types import SimpleNamespace
+
+    from vllm_lint.rules import vl112_refused_option_combination as vl112
+    from vllm_lint.surface.db import Surface
+
+    class Counting(list):
+        walks = 0
+
+        def __iter__(self):
+            Counting.walks += 1
+            return super().__iter__()
+
+    surface = Surface(_record("0.7.0", R1, {}))
+    names = [o.dest for o in surface.options]
+    surface.options = Counting(surface.options)
+    ctx = SimpleNamespace(surface=surface)
+    truths = [vl112._default_truth(ctx, d) for d in names * 20]
+    assert Counting.walks == 1
+    assert truths[names.index("enable_tool")] is False
+    assert vl112._default_truth(ctx, "not_an_option") is vl112._UNKNOWN

@@ -18,11 +18,11 @@ from ..record import lazy_re
 
 _DIRECTIVE = lazy_re(rb"^[ \t]*#(SBATCH|PBS)[ \t]+(.*)$")
 # Slurm GRES and GPU counts: gpu:4, gpu:a100:4, a100:4 (--gpus takes [type:]count)
-_GRES_GPU = re.compile(r"(?:^|,)gpu(?::[\w.-]+)?:(\d+)(?:\(|,|$)")
-_TYPED_COUNT = re.compile(r"^(?:[\w.-]+:)?(\d+)$")
+_GRES_GPU = lazy_re(r"(?:^|,)gpu(?::[\w.-]+)?:(\d+)(?:\(|,|$)")
+_TYPED_COUNT = lazy_re(r"^(?:[\w.-]+:)?(\d+)$")
 # PBS resources: select=2:ngpus=4, nodes=1:ppn=8:gpus=4, ngpus=4
-_PBS_GPUS = re.compile(r"(?:^|[:,])n?gpus=(\d+)")
-_PBS_NODES = re.compile(r"(?:^|,)(?:select|nodes)=(\d+)")
+_PBS_GPUS = lazy_re(r"(?:^|[:,])n?gpus=(\d+)")
+_PBS_NODES = lazy_re(r"(?:^|,)(?:select|nodes)=(\d+)")
 
 
 class GpuRequest:

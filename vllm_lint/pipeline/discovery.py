@@ -1,8 +1,9 @@
 """Discovery: the files a run lints, from the paths it was given (explicit files, directory walks
-honouring ``.gitignore``, ``exclude`` / ``extend-exclude`` and ``force-exclude``), and the format a
-file's name says. Only names are read here; what a file holds is the engine's business
-(``vllm_lint.pipeline.engine``): a walk yields every file but those whose name says they are
-binary, so that a launch in a file of any name is read or named (``frontends.base.format_by_content``)."""
+honouring ``.gitignore``, ``.git/info/exclude``, ``exclude`` / ``extend-exclude`` and
+``force-exclude``), and the format a file's name says. Only names are read here; what a file holds
+is the engine's business (``vllm_lint.pipeline.engine``): a walk yields every file but those whose
+name says they are binary, so that a launch in a file of any name is read or named
+(``frontends.base.format_by_content``)."""
 
 from __future__ import annotations
 
@@ -81,10 +82,10 @@ class Target(Record):
 def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
     """Files to lint. Explicit files are always linted, unless ``force-exclude`` is on and an
     ``exclude`` / ``extend-exclude`` pattern matches the file or a folder above it (pre-commit names
-    every staged file); directories are walked honouring ``.gitignore``, ``exclude`` /
-    ``extend-exclude`` and skipping VCS, virtualenvs and node_modules, without following symbolic
-    links (a path named on the command line is followed: the user chose it). Missing paths become
-    VL001 findings."""
+    every staged file); directories are walked honouring ``.gitignore``, ``.git/info/exclude``,
+    ``exclude`` / ``extend-exclude`` and skipping VCS, virtualenvs and node_modules, without following
+    symbolic links (a path named on the command line is followed: the user chose it). Missing paths
+    become VL001 findings."""
 
     out: list[Target] = []
     problems: list[Diagnostic] = []
@@ -150,20 +151,63 @@ def _spec(lines: list[str]):
         return pathspec.PathSpec.from_lines("gitwildmatch", lines)
 
 
+def _git_exclude(repo_dir: str) -> Optional[Any]:
+    """The patterns of the repository's ``info/exclude`` (``repo_dir`` holds its ``.git``), as git
+    and ruff honour them; None when there are none. ``.git`` may be a file (a worktree or a
+    submodule: ``gitdir: PATH``); a worktree's exclude file is its common directory's."""
+    git = os.path.join(repo_dir, ".git")
+    try:
+        if os.path.isfile(git):
+            with open(git, encoding="utf-8", errors="replace") as fh:
+                line = fh.readline().strip()
+            if not line.startswith("gitdir:"):
+                return None
+            git = os.path.join(repo_dir, line[len("gitdir:"):].strip())
+            common = os.path.join(git, "commondir")
+            if os.path.isfile(common):
+                with open(common, encoding="utf-8", errors="replace") as fh:
+                    git = os.path.join(git, fh.readline().strip())
+        with open(os.path.join(git, "info", "exclude"), encoding="utf-8", errors="replace") as fh:
+            lines = [ln for ln in fh.read().splitlines() if ln.strip() and not ln.startswith("#")]
+        return _spec(lines) if lines else None
+    except (OSError, UnicodeError):
+        return None
+
+
+def _repository_of(root: str) -> Optional[str]:
+    """The nearest directory at or above ``root`` that holds a ``.git`` (directory or file)."""
+    d = os.path.abspath(root)
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
 def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
     """Candidate files under ``root``: each path, with its real path (the key that makes a file
     linted once). Strings and directory entries throughout: a path object per walked file, and a
     system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
     A directory is resolved once (``fsutil.real_dir``). Symbolic links below ``root`` are not
     followed (``root`` itself is, the user named it)."""
-    specs: list[tuple[str, Any]] = []  # (directory with a trailing separator, its .gitignore)
+    # (directory with a trailing separator, its .gitignore or info/exclude, the path from the
+    # patterns' base to that directory: "" but for an exclude file of a repository above the root)
+    specs: list[tuple[str, Any, str]] = []
     visited: set[tuple[int, int]] = set()
     real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
+    repo = _repository_of(root)
+    if repo is not None:
+        spec = _git_exclude(repo)
+        if spec is not None:
+            lead = os.path.relpath(os.path.abspath(root), repo)
+            specs.append((os.path.join(root, ""), spec, "" if lead == os.curdir else os.path.join(lead, "")))
 
     def ignored(path: str, is_dir: bool) -> bool:
-        for prefix, spec in specs:
+        for prefix, spec, lead in specs:
             if path.startswith(prefix):
-                rel = path[len(prefix):]
+                rel = lead + path[len(prefix):]
                 if os.sep != "/":
                     rel = rel.replace(os.sep, "/")
                 if spec.match_file(rel + "/" if is_dir else rel):
@@ -182,14 +226,19 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
             continue
         visited.add((st.st_dev, st.st_ino))
         for e in entries:
-            if e.name == ".gitignore":
+            if e.name == ".git" and d != root:  # a nested repository's own exclude file
+                spec = _git_exclude(d)
+                if spec is not None:
+                    specs.append((os.path.join(d, ""), spec, ""))
+            elif e.name == ".gitignore":
                 try:
                     if e.is_file(follow_symlinks=False):
                         text = read_regular(e.path, _MAX_IGNORE_BYTES).decode("utf-8", errors="replace")
-                        specs.append((os.path.join(d, ""), _spec(text.splitlines())))
+                        specs.append((os.path.join(d, ""), _spec(text.splitlines()), ""))
                 except Exception:
                     pass
-                break
+            elif e.name > ".gitignore":
+                break  # (sorted by name)
         subdirs = []
         for e in entries:
             path = e.path

@@ -34,20 +34,20 @@ from typing import Any, Optional
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
 from ..images import image_is_vllm, version_from_image
-from ..record import Record
+from ..record import Record, lazy_re
 
 MAX_BYTES = 1 << 20
-_DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
+_DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _YAML = (".yaml", ".yml")
-_FROM = re.compile(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
-_IMAGE = re.compile(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?([^\s"'#,}]+)""", re.M)
-_WORD = re.compile(r"[\w./-]+")  # (one pass: a long base64 line must not backtrack)
+_FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
+_IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?([^\s"'#,}]+)""", re.M)
+_WORD = lazy_re(r"[\w./-]+")  # (one pass: a long base64 line must not backtrack)
 _SCRIPT_SUFFIXES = (".sh", ".py", ".bash", ".yaml", ".yml", ".json")
-_PIP_PIN = re.compile(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*(===?|~=)\s*v?([0-9][0-9a-zA-Z.+]*)""")
-_SPEC = re.compile(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*((?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*"""
+_PIP_PIN = lazy_re(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*(===?|~=)\s*v?([0-9][0-9a-zA-Z.+]*)""")
+_SPEC = lazy_re(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*((?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*"""
                    r"""(?:\s*,\s*(?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*)*)""", re.M)
-_LOCK_PACKAGE = re.compile(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm"[ \t]*\r?\n[ \t]*version[ \t]*=[ \t]*"([^"]+)"')
-_CONDA_PIN = re.compile(r"""(?im)^[ \t]*-[ \t]*vllm[ \t]*={1,2}[ \t]*([0-9][0-9a-zA-Z.+]*)""")
+_LOCK_PACKAGE = lazy_re(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm"[ \t]*\r?\n[ \t]*version[ \t]*=[ \t]*"([^"]+)"')
+_CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*vllm[ \t]*={1,2}[ \t]*([0-9][0-9a-zA-Z.+]*)""")
 _LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
 _CONDA_FILES = ("environment.yml", "environment.yaml")
 

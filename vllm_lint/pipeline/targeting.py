@@ -28,7 +28,7 @@ from .. import inputs
 from ..fsutil import AnyPath, real_dir
 from ..knowledge.image_tags import HintReading, read_hint
 from ..launch import Span, VersionHint
-from ..record import Record
+from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
 from .surroundings import Named, Surroundings
@@ -40,14 +40,14 @@ NEWEST_SOURCE = "newest release in the database"
 
 #: how many lines before a launch a comment stating its release may be
 WORDS_LINES = 40
-_WORDS = re.compile(
+_WORDS = lazy_re(
     r"(?i)\bvllm(?:[-/]openai)?(?:\s+(?:version|release|v))?\s*(?:==|=|:|\bis\b)?\s*v?"
     r"(?P<v>\d+\.\d+\.\d+(?:\.post\d+|\.\d+)?)\b(?!\s*\+|\s*(?:or|and)\s+(?:later|newer|above|higher|up))")
-_COMMENT = re.compile(r"^\s*(?:#|//|<!--|--|;|rem\b)", re.I)
+_COMMENT = lazy_re(r"^\s*(?:#|//|<!--|--|;|rem\b)", re.I)
 # a comment that also speaks of another release, or of a bug of the one it names, does not state
 # the one the launch runs on ("written for vLLM 0.8.5, now deployed on a newer image", "setting
 # this is broken in vllm 0.6.2": both seen in real repositories)
-_ELSEWHEN = re.compile(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|formerly|used to|no longer|until|"
+_ELSEWHEN = lazy_re(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|formerly|used to|no longer|until|"
                        r"before|after|since|broken|bugs?|issues?|regression|workaround|fix(?:ed|es)?|fails?|"
                        r"not supported|unsupported|doesn't|does not)\b")
 

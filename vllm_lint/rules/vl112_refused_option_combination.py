@@ -143,7 +143,7 @@ def _truth(arg) -> Any:
 
 
 def _default_truth(ctx: LintContext, dest: str) -> Any:
-    opts = [o for o in ctx.surface.options if o.dest == dest]
+    opts = ctx.surface.options_by_dest.get(dest, ())
     if not opts or any(o.default_computed for o in opts):
         return _UNKNOWN
     defaults = {repr(o.default) for o in opts}

@@ -256,6 +256,15 @@ class Surface:
         return self.by_string.get(string)
 
     @cached_property
+    def options_by_dest(self) -> dict[str, tuple[Option, ...]]:
+        """Every option of each destination, in the release's order (``by_dest`` keeps the first):
+        built once, for rules that ask about many destinations of each launch."""
+        out: dict[str, list[Option]] = {}
+        for opt in self.options:
+            out.setdefault(opt.dest, []).append(opt)
+        return {d: tuple(opts) for d, opts in out.items()}
+
+    @cached_property
     def long_strings(self) -> list[str]:
         return sorted(s for s in self.by_string if s.startswith("--"))
 
