@@ -137,3 +137,51 @@ def test_build_writes_one_file_per_release_and_the_index(tmp_path):
 ])
 def test_plugins_of_launch(image, text, expected):
     assert plugins_of_launch(image, text) == expected
+
+
+class _Resp:
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def json(self):
+        return json.loads(self.data)
+
+    def iter_content(self, chunk_size=1):
+        yield self.data
+
+    def close(self):
+        pass
+
+
+class _Http:
+    """PyPI's JSON API for one plugin and its sdist, from memory: the requests asked are recorded."""
+
+    def __init__(self, files: dict):
+        self.files = files
+        self.asked: list[str] = []
+
+    def get(self, url, stream=False):
+        self.asked.append(url)
+        return _Resp(self.files[url])
+
+
+def test_pypi_source_downloads_checks_and_reads_the_plugin_sdist(tmp_path):
+    import hashlib
+
+    from vllm_lint.scrape.plugins import PluginPyPISource
+
+    sdist = open(_sdist(tmp_path / "s.tar.gz", "vllm_spyre-1.10.0",
+                        {"vllm_spyre/envs.py": SPYRE_ENVS, "pyproject.toml": PYPROJECT}), "rb").read()
+    doc = {"releases": {"1.10.0": [{"filename": "vllm_spyre-1.10.0.tar.gz", "packagetype": "sdist",
+                                    "url": "../../packages/vllm_spyre-1.10.0.tar.gz", "size": len(sdist),
+                                    "digests": {"sha256": hashlib.sha256(sdist).hexdigest()}}]}}
+    http = _Http({"https://pypi.org/pypi/vllm-spyre/json": json.dumps(doc).encode(),
+                  "https://pypi.org/packages/vllm_spyre-1.10.0.tar.gz": sdist})
+    src = PluginPyPISource(SPYRE, cache_dir=tmp_path / "cache", http=http)
+    results = build_plugin(src, SPYRE, tmp_path / "db")
+    assert [(r.version, r.ok) for r in results] == [("1.10.0", True)], results
+    rec = json.loads((tmp_path / "db" / "plugins" / "vllm-spyre" / "1.10.0.json").read_text())
+    assert rec["source"] == {"kind": "sdist", "archive": "vllm_spyre-1.10.0.tar.gz",
+                             "sha256": hashlib.sha256(sdist).hexdigest()}
+    assert rec["vllm"]["specifier"] == "<0.18.1,>=0.17.0"
+    assert http.asked[0] == "https://pypi.org/pypi/vllm-spyre/json"  # the plugin's index, not vllm's
