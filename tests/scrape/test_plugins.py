@@ -185,3 +185,20 @@ def test_pypi_source_downloads_checks_and_reads_the_plugin_sdist(tmp_path):
                              "sha256": hashlib.sha256(sdist).hexdigest()}
     assert rec["vllm"]["specifier"] == "<0.18.1,>=0.17.0"
     assert http.asked[0] == "https://pypi.org/pypi/vllm-spyre/json"  # the plugin's index, not vllm's
+
+
+def test_a_user_database_adds_plugins_to_the_shipped_ones(tmp_path):
+    from vllm_lint.scrape.plugins import write_plugin_index
+
+    for root, dist, version, name in [(tmp_path / "user", "vllm-spyre", "2.0.0", "VLLM_SPYRE_NEW"),
+                                      (tmp_path / "shipped", "vllm-spyre", "1.10.0", "VLLM_SPYRE_OLD"),
+                                      (tmp_path / "shipped", "vllm-ascend", "0.23.0", "VLLM_ASCEND_X")]:
+        folder = root / "plugins" / dist
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{version}.json").write_text(json.dumps({"version": version, "env": {name: {}}}))
+        write_plugin_index(root / "plugins")
+    index = PluginIndex.load(tmp_path / "user", tmp_path / "shipped")
+    assert index.readers("VLLM_SPYRE_NEW") == ["vllm-spyre"]   # the user database's release
+    assert index.readers("VLLM_SPYRE_OLD") == ["vllm-spyre"]   # and the shipped one's both count
+    assert index.readers("VLLM_ASCEND_X") == ["vllm-ascend"]
+    assert sorted(index.plugins["vllm-spyre"]["releases"]) == ["1.10.0", "2.0.0"]

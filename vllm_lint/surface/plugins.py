@@ -80,18 +80,31 @@ class PluginIndex:
 
     @classmethod
     def load(cls, *dirs: Optional[Path]) -> "PluginIndex":
+        """The plugins of the databases ``dirs`` (a user database, then the shipped one it adds
+        to), merged: a plugin's releases in any of them count."""
+        merged: dict[str, Any] = {}
         for d in dirs:
             if d is None:
                 continue
             path = d / "plugins" / "index.json"
-            if path.is_file():
-                try:
-                    doc = json.loads(path.read_bytes())
-                except (OSError, ValueError):
-                    continue
-                if isinstance(doc, dict) and doc.get("schema") == INDEX_SCHEMA and isinstance(doc.get("plugins"), dict):
-                    return cls(doc["plugins"])
-        return cls({})
+            if not path.is_file():
+                continue
+            try:
+                doc = json.loads(path.read_bytes())
+            except (OSError, ValueError):
+                continue
+            if isinstance(doc, dict) and doc.get("schema") == INDEX_SCHEMA and isinstance(doc.get("plugins"), dict):
+                for dist, entry in doc["plugins"].items():
+                    if not isinstance(entry, dict):
+                        continue
+                    into = merged.setdefault(dist, {"releases": [], "vllm": {}, "env": {}})
+                    into["releases"] += [v for v in entry.get("releases", []) if v not in into["releases"]]
+                    for v, req in entry.get("vllm", {}).items():
+                        into["vllm"].setdefault(v, req)
+                    for name, versions in entry.get("env", {}).items():
+                        have = into["env"].setdefault(name, [])
+                        have += [v for v in versions if v not in have]
+        return cls(merged)
 
     @cached_property
     def _readers(self) -> dict[str, list[str]]:
