@@ -129,7 +129,22 @@ def build(path: Path) -> Path:
     (path / "overlays").mkdir(exist_ok=True)
     write_json(path / "overlays" / "renames.json", OVERLAY)
     compile_index(path)
+    build_plugins(path)
     return path
+
+
+def build_plugins(path: Path) -> None:
+    """Two platform plugins' releases (``flag_db/plugins/``), with a few variables of each."""
+    from vllm_lint.scrape.plugins import write_plugin_index
+
+    releases = {("vllm-spyre", "1.10.0"): ("VLLM_SPYRE_USE_CB", "VLLM_SPYRE_WARMUP_BATCH_SIZES"),
+                ("vllm-ascend", "0.23.0"): ("VLLM_ASCEND_ENABLE_MLAPO", "MAX_JOBS")}
+    for (dist, version), names in releases.items():
+        folder = path / "plugins" / dist
+        folder.mkdir(parents=True, exist_ok=True)
+        write_json(folder / f"{version}.json", {"schema": 1, "plugin": dist, "version": version, "vllm": None,
+                                               "env": env(*names)})
+    write_plugin_index(path / "plugins")
 
 
 def build_releases(path: Path, releases: dict) -> Path:

@@ -186,3 +186,49 @@ def test_table_rows_named_by_their_ids():
     for r in _rows():
         for rid in r["hf_repo_ids"].split(";"):
             assert t[rid.lower()].model == r["model"]
+
+
+# ------------------------------------------------------------------------- a base carried in the name
+
+@pytest.mark.parametrize("written,base,row,sized", [
+    ("acme/DeepSeek-V3-sft-v2", "DeepSeek-V3", "deepseek-ai/deepseek-v3", False),
+    ("someone/Qwen3-235B-A22B-abliterated-GGUF", "Qwen3-235B-A22B", "qwen/qwen3-235b-a22b", True),
+    ("lab/my-Llama-3.1-70B-roleplay-AWQ", "Llama-3.1-70B", "meta-llama/llama-3.1-70b-instruct", True),
+    ("lab/Mixtral-8x7B-storyteller", "Mixtral-8x7B", "mistralai/mixtral-8x7b-instruct-v0.1", True),
+    ("lab/Qwen3-30B-A3B-Instruct-2507-abliterated", "Qwen3-30B-A3B", "qwen/qwen3-30b-a3b", True),
+])
+def test_name_carrying_a_base_gets_its_architecture(written, base, row, sized):
+    facts, _ = models.resolve(written)
+    ref = models.table()[row]
+    assert facts is not None, written
+    assert f"a {base}-architecture model, by its name" in facts.model
+    assert f"name carries {base}" in facts.matched_by
+    arch = ("heads", "kv_heads", "hidden_size", "layers", "routed_experts", "experts_per_token", "mla")
+    assert all(getattr(facts, k) == getattr(ref, k) for k in arch)
+    assert facts.max_positions is None  # fine-tunes change the context length
+    # the parameter count only where the base's name gives the size
+    assert (facts.params_total == ref.params_total) if sized else facts.params_total is None
+
+
+@pytest.mark.parametrize("written,why", [
+    ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "distilled"),     # the student's architecture, not R1's
+    ("lab/DeepSeek-V3-and-Qwen3-8B-merge", "different facts"),    # two bases that disagree
+    ("lab/DeepSeek-V3.9-preview", "no row"),                      # V3 is not inside a version number
+    ("lab/superdeepseek-v3", "no row"),                           # only on token boundaries
+])
+def test_carried_base_declines(written, why):
+    facts, reason = models.identify(written)
+    assert facts is None and why in reason
+
+
+def test_the_models_own_config_outranks_a_carried_base(tmp_path, monkeypatch):
+    import json
+
+    snap = tmp_path / "hub" / "models--acme--DeepSeek-V3-tiny" / "snapshots" / "abc"
+    snap.mkdir(parents=True)
+    (snap / "config.json").write_text(json.dumps({"architectures": ["LlamaForCausalLM"], "num_attention_heads": 8,
+                                                  "num_key_value_heads": 2, "hidden_size": 512, "num_hidden_layers": 4}))
+    monkeypatch.setattr(models, "hf_cache_dirs", lambda: [tmp_path / "hub"])
+    models.clear_cache()
+    facts, _ = models.resolve("acme/DeepSeek-V3-tiny")
+    assert facts is not None and facts.heads == 8 and "name carries" not in facts.matched_by

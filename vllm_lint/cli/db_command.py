@@ -13,6 +13,8 @@ from typing import Any, Optional
 
 import click
 
+from vllm_lint.surface.plugins import PLUGIN_BY_DIST
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -292,6 +294,34 @@ def add_cmd(path: Path, name: str, ref: Optional[str], db_dir: Optional[Path]) -
     if result.index and result.index != "compiled":
         _fail(result.index, EXIT_FAILED)
     click.echo(f"vLLM {name} written to {r.path} in {result.seconds:.1f}s; lint with -t {name}", err=True)
+
+
+@db.command("plugin")
+@click.argument("dist", type=click.Choice(sorted(PLUGIN_BY_DIST)))
+@click.option("--versions", default=None, metavar="SPEC",
+              help="Releases to scrape: a PEP 440 spec or a list [default: the newest final release].")
+@_dbdir_opt
+def plugin_cmd(dist: str, versions: Optional[str], db_dir: Optional[Path]) -> None:
+    """Scrape a platform plugin's releases from their PyPI sdists (its environment variables and
+    the vLLM it requires) into plugins/<dist>/ of the database, and recompile plugins/index.json."""
+    from vllm_lint.scrape import build as b
+    from vllm_lint.scrape.plugins import PluginPyPISource, build_plugin
+    from vllm_lint.scrape.sources import SourceError
+    db_dir = _resolve_db_dir(db_dir)
+    plugin = PLUGIN_BY_DIST[dist]
+    source = PluginPyPISource(plugin)
+    source.report = True
+    try:
+        results = build_plugin(source, plugin, db_dir, versions)
+    except b.VersionSpecError as e:
+        raise click.BadParameter(str(e), param_hint="--versions")
+    except SourceError as e:
+        _fail(str(e))
+    if not results:
+        click.echo("no release matches", err=True)
+    for r in results:
+        click.echo(f"{dist} {r.version} " + (f"written to {r.path}" if r.ok else f"failed: {r.reason}"), err=True)
+    sys.exit(EXIT_OK if all(r.ok for r in results) else EXIT_FAILED)
 
 
 @db.command("cache")

@@ -562,7 +562,10 @@ def identify(model: str) -> tuple[Optional[ModelFacts], str]:
     3. without its quantisation suffixes (``-FP8-dynamic``, ``-AWQ``, ``-GPTQ-Int4``, ``-W4A16``, ``-NVFP4``,
        ``-GGUF``, ...): the variant keeps the row's facts and records the weight format the suffix names;
     4. without its instruction / dated suffixes as well (``-Instruct``, ``-Chat``, ``-Thinking``, ``-2507``):
-       the architecture facts are inherited, the context length is not (such variants change it).
+       the architecture facts are inherited, the context length is not (such variants change it);
+    5. a name that carries a row's name on token boundaries (``acme/DeepSeek-V3-sft-v2``,
+       ``x/Qwen3-235B-A22B-abliterated-GGUF``): the base's architecture, its parameter counts only
+       where the base's name gives the size, never for a distilled model (its name names its teacher).
 
     Local paths and URLs are read by their last component (``/models/X``, ``s3://bucket/X``); two rows
     with different facts for one name give nothing. ``matched_by`` says which rule matched, on which
@@ -631,16 +634,95 @@ def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelF
                                      + (f"; weights {dtype}, as `{suffix}` says" if quant and dtype else "") + ")")), ""
     if found:
         return None, f"`{last}` could be a variant of {len(found)} rows with different facts"
-    return None, f"no row of the shipped table names `{last}`"
+    return _carried_base(last, stem, how, dtype if quant else None)
+
+
+# a derivative's name that carries a row's name (``acme/DeepSeek-V3-ft``): the base's architecture.
+# A distilled model is its student's architecture, not its teacher's (``DeepSeek-R1-Distill-Qwen-32B``).
+_DISTILL = lazy_re(r"(?:^|[-_.])distill(?:ed)?(?=$|[-_.])")
+_SIZE = lazy_re(r"(?<![\d.])(?:\d+x)?\d+(?:\.\d+)?[bm](?=$|[-_.])")  # on a _norm name: `mistral7b`
+_NAME_CARRIES = "name carries "
+# (the name index it was built from, the vocabulary): rebuilt when the index is
+_CARRIED: Optional[tuple[Any, list[tuple[Any, str, list[ModelFacts]]]]] = None
+
+
+_DOTTED_VERSION = lazy_re(r"(?i)[-_]v\d+\.\d+$")
+
+
+def _base_name(name: str) -> str:
+    """A table name without its quantisation, instruction and dotted version suffixes
+    (``Mixtral-8x7B-Instruct-v0.1`` -> ``Mixtral-8x7B``; ``-V3`` is a name, not a suffix)."""
+    name = _strip(name, _QUANT_SUFFIXES)[0]
+    while True:
+        shorter = _strip(_strip(name, _DOTTED_VERSION)[0], _INSTRUCT_SUFFIXES)[0]
+        if shorter == name:
+            return name
+        name = shorter
+
+
+def _carried_vocabulary() -> list[tuple[Any, str, list[ModelFacts]]]:
+    """(token-bounded pattern, the base as the table writes it, its rows) for every table name
+    without its quantisation and instruction suffixes, longest first. Names without a digit
+    (``phi``) are too generic to be carried."""
+    global _CARRIED
+    index = _name_index()
+    if _CARRIED is None or _CARRIED[0] is not index:
+        bases: dict[str, tuple[str, list[ModelFacts]]] = {}
+        for key, entries in index.items():
+            k = _norm(_base_name(key))
+            if len(k) < 5 or not re.search(r"\d", k) or not re.search(r"[a-z]", k):
+                continue
+            written = _WRITTEN.get(entries[0][0], entries[0][0]).rsplit("/", 1)[-1]
+            written = written[:len(_base_name(written))]
+            _, rows = bases.setdefault(k, (written, []))
+            rows.extend(r for _, r in entries if r not in rows)
+        # a base ends at a separator, never inside a version (``DeepSeek-V3`` is not in ``DeepSeek-V3.1``)
+        _CARRIED = (index, [(re.compile(r"(?:^|[-_.])" + re.escape(k) + r"(?=$|[-_]|\.(?!\d))"), w, rows)
+                            for k, (w, rows) in sorted(bases.items(), key=lambda kv: -len(kv[0]))])
+    return _CARRIED[1]
+
+
+def _carried_base(last: str, stem: str, how: str, dtype: Optional[str]) -> tuple[Optional[ModelFacts], str]:
+    """Step 5 of :func:`identify`: the row whose name ``last`` carries on token boundaries (the
+    longest such names; several with different facts give nothing). Only the architecture
+    carries over; the parameter counts only when the base's name gives the size."""
+    name = _norm(stem)
+    if _DISTILL.search(name):
+        return None, f"no row of the shipped table names `{last}` (a distilled model: its name names its teacher)"
+    spans: list[tuple[int, int, str, list[ModelFacts]]] = []
+    for pattern, written, rows in _carried_vocabulary():
+        for m in pattern.finditer(name):
+            a, b = m.start() + (1 if name[m.start()] in "-_." else 0), m.end()
+            if not any(a >= x and b <= y for x, y, _, _ in spans):
+                spans.append((a, b, written, rows))
+    if not spans:
+        return None, f"no row of the shipped table names `{last}`"
+    bases = sorted({w for _, _, w, _ in spans})
+    f = _one([r for _, _, _, rows in spans for r in rows])
+    if f is None:
+        return None, f"`{last}` carries {' and '.join(f'`{b}`' for b in bases)}, whose rows have different facts"
+    base = bases[0] if len(bases) == 1 else f.model
+    sized = any(_SIZE.search(name[a:b]) for a, b, _, _ in spans)
+    keep = {} if sized else {"params_total": None, "params_active": None, "params_lower_bound": False}
+    return f.replace(model=f"`{last}` (a {base}-architecture model, by its name)", max_positions=None,
+                     weight_dtype=dtype, block_fp8=None, **keep,
+                     matched_by=f"{how}: {_NAME_CARRIES}{base} (row {f.model}; architecture inherited"
+                                + ("" if sized else ", parameter count not: the name gives no size")
+                                + ", context length not)"), ""
 
 
 def _by_name(model: str, revision: Optional[str], online: bool) -> tuple[Optional[ModelFacts], str]:
-    """The facts of a model that is not a local directory with a config.json."""
+    """The facts of a model that is not a local directory with a config.json. A base carried in
+    the name (step 5 of :func:`identify`) is a guess: the model's own config.json (the local
+    Hugging Face cache, the hub with ``online``) outranks it."""
     is_repo = bool(_REPO_ID.match(model)) and not model.startswith(("./", "../", "~"))
     facts, why = identify(model)
-    if facts is not None:
+    carried = facts if facts is not None and _NAME_CARRIES in facts.matched_by else None
+    if facts is not None and carried is None:
         return facts, facts.source
     if not is_repo:
+        if carried is not None:
+            return carried, carried.source
         return None, f"the model `{model}` is a local path or URL without a readable config.json here, and {why}"
     facts = _from_hf_cache(model)
     if facts is not None:
@@ -649,6 +731,10 @@ def _by_name(model: str, revision: Optional[str], online: bool) -> tuple[Optiona
         facts, why = _from_hub(model, revision)
         if facts is not None:
             return facts, facts.source
+        if carried is not None:
+            return carried, carried.source
         return None, f"the model `{model}` is not in the shipped table or the local Hugging Face cache, and {why}"
+    if carried is not None:
+        return carried, carried.source
     return None, (f"the model `{model}` is not in the shipped table or the local Hugging Face cache "
                   "(use --online to read its config.json from the hub)")

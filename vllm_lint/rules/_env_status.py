@@ -10,18 +10,22 @@ from .base import LintContext
 
 
 class EnvStatus(Record):
-    __slots__ = ("state", "last", "removed_in", "first", "suggestion", "successor", "note")
+    __slots__ = ("state", "last", "removed_in", "first", "suggestion", "successor", "note", "plugins",
+                 "suggestion_plugin")
 
     def __init__(self, state: str, last: Optional[str] = None, removed_in: Optional[str] = None,
                  first: Optional[str] = None, suggestion: Optional[str] = None, successor: Optional[str] = None,
-                 note: Optional[str] = None) -> None:
-        self.state = state  # ok | removed | unknown | too-new | build
+                 note: Optional[str] = None, plugins: tuple[str, ...] = (),
+                 suggestion_plugin: Optional[str] = None) -> None:
+        self.state = state  # ok | removed | unknown | too-new | build | plugin
         self.last = last
         self.removed_in = removed_in
         self.first = first
         self.suggestion = suggestion
         self.successor = successor
         self.note = note
+        self.plugins = plugins  # unknown: the platform plugins that read the name (none the launch runs on)
+        self.suggestion_plugin = suggestion_plugin  # the plugin that reads ``suggestion``, if not vLLM
 
 
 def is_vllm_var(name: str) -> bool:
@@ -65,13 +69,45 @@ def _compute(ctx: LintContext, name: str) -> EnvStatus:
     if hist is None and ctx.db.build_env_history(name) is not None:
         return EnvStatus("build")  # a setting of vLLM's build, not of a server: no runtime finding
     if hist is None:
-        from ._status import closest
-
-        close = closest(ctx.surface, name, lambda: [n for n in ctx.surface.env if is_vllm_var(n)], 0.8, "env")
-        return EnvStatus("unknown", suggestion=close)
+        return _not_vllms(ctx, name)
     last = ctx.db.last_accepting(hist, ctx.target)
     if last is not None:
         pos = ctx.db.position(last)
         nxt = ctx.db.versions[pos + 1] if pos + 1 < len(ctx.db.versions) else None
         return EnvStatus("removed", last=last, removed_in=nxt, successor=ov.get("successor"), note=ov.get("note"))
     return EnvStatus("too-new", first=ctx.db.first_accepting_after(hist, ctx.target))
+
+
+def launch_plugins(ctx: LintContext) -> frozenset[str]:
+    """The platform plugins the launch runs on (its image, or the file installing or pinning the
+    plugin's package: ``surface/plugins.py``)."""
+    if ctx.memo.plugins is None:
+        from ..surface.plugins import plugins_of_launch
+
+        images = [getattr(ctx.launch, "image", None)]
+        if ctx.extraction is not None:
+            images += [h.image for h in ctx.extraction.version_hints if h.image]
+        text = ctx.data.decode("utf-8", "replace") if ctx.data else ""
+        found: set[str] = set()
+        for image in images:
+            found |= plugins_of_launch(image, text)
+        ctx.memo.plugins = frozenset(found)
+    return ctx.memo.plugins
+
+
+def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:
+    """A name no vLLM release reads: a platform plugin's (silent on a launch on that plugin), or
+    unknown, with the nearest name the target release or a plugin reads."""
+    from ._status import closest
+
+    index = ctx.db.plugins
+    readers = index.readers(name)
+    if readers:
+        if launch_plugins(ctx).intersection(readers):
+            return EnvStatus("plugin")
+        return EnvStatus("unknown", plugins=tuple(readers))
+    # every plugin's names: a typo of a plugin's variable is one wherever it is set
+    own = {n: dist for dist in sorted(index.plugins) for n in index.env_names(dist) if is_vllm_var(n)}
+    close = closest(ctx.surface, name, lambda: [n for n in ctx.surface.env if is_vllm_var(n)] + sorted(own), 0.8,
+                    "env+plugins")
+    return EnvStatus("unknown", suggestion=close, suggestion_plugin=own.get(close) if close else None)

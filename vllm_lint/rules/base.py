@@ -91,10 +91,11 @@ class Memo(Record):
     variables (``env_status`` by name, ``env_by_state``; ``rules/_env_status.py``), the last
     assignment of each variable in the launch's and in the file's environment (``env_last``), the
     parallel layout (``layout``) and the GPUs (``gpus``; ``knowledge/``), and whether the model's
-    match was noted for ``--verbose`` (``model_noted``)."""
+    match was noted for ``--verbose`` (``model_noted``), the platform plugins the launch runs on
+    (``plugins``; ``surface/plugins.py``)."""
 
     __slots__ = ("option_status", "options_by_state", "env_status", "env_by_state", "env_last", "layout", "gpus",
-                 "model_noted")
+                 "model_noted", "plugins")
 
     def __init__(self) -> None:
         self.option_status: dict[int, Any] = {}
@@ -105,6 +106,7 @@ class Memo(Record):
         self.layout: Any = None
         self.gpus: Any = None
         self.model_noted = False
+        self.plugins: Optional[frozenset[str]] = None  # the platform plugins the launch runs on
 
 
 class LintContext(Record):

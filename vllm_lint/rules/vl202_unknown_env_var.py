@@ -11,8 +11,14 @@ an `ENV` of a build stage, not a variable the file expands itself (`${VLLM_VERSI
 Names vLLM's build reads (`setup.py`, CMake `$ENV{...}`, the scripts its Dockerfiles call) and
 names it reads outside `envs.py` are known per release and never reported here.
 
+A platform plugin's variable (`VLLM_SPYRE_USE_CB`, `VLLM_ASCEND_ENABLE_MLAPO`: the plugin releases
+in `flag_db/plugins/`) is not unknown: on a launch that runs on that plugin (its image names the
+plugin, or the file installs or pins the plugin's package) it is silent; elsewhere it is a
+warning, "read only by vllm-spyre (platform plugin)". On a plugin's launch, a misspelt name is
+also matched against the plugin's own variables.
+
 ## Severity
-Warning when the name is close to one the target release reads (a likely typo); information
+Warning for a plugin's variable on a launch that does not run on the plugin. Warning when the name is close to one the target release reads (a likely typo); information
 otherwise (vLLM itself only logs unknown `VLLM_*` names).
 
 ## Example
@@ -25,8 +31,10 @@ export VLLM_WORKER_MULTIPROC_METHD=spawn
 No automatic fix.
 
 ## Evidence
-The union of `vllm/envs.py` keys over every release in `flag_db/`. Plugins and forks read
-variables of their own (`VLLM_ASCEND_*`); ignore the rule for them per file or by code.
+The union of `vllm/envs.py` keys over every release in `flag_db/`, and the environment modules of
+the platform plugins' releases in `flag_db/plugins/` (`vllm-lint db plugin`). Forks and plugins
+the database does not hold read variables of their own; ignore the rule for them per file or by
+code.
 """
 
 from ._env_status import env_in_state
@@ -39,9 +47,15 @@ RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no rel
 @RULE.check
 def check(ctx: LintContext):
     for env, st in env_in_state(ctx, "unknown"):
+        span = env.name_span or env.value_span
+        if st.plugins:
+            # a platform plugin's variable set where the launch shows no sign of that plugin
+            by = " and ".join(st.plugins)
+            yield ctx.diag(RULE, f"`{env.name}` is read only by {by} (platform plugin), not by vLLM; "
+                                 "this launch does not run on it", span, option=env.name, severity="warning")
+            continue
         msg = f"`{env.name}` is not read by any vLLM release"
         if st.suggestion:
-            msg += f"; did you mean `{st.suggestion}`?"
+            msg += f"; did you mean `{st.suggestion}`" + (f" (read by {st.suggestion_plugin})" if st.suggestion_plugin else "") + "?"
         # a likely typo is a likely mistake (warning); any other unknown name vLLM only logs (info)
-        yield ctx.diag(RULE, msg, env.name_span or env.value_span, option=env.name,
-                       severity="warning" if st.suggestion else "info")
+        yield ctx.diag(RULE, msg, span, option=env.name, severity="warning" if st.suggestion else "info")

@@ -58,11 +58,14 @@ def _lambda_body(expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
     return None
 
 
-def extract_env(project: Project) -> dict:
-    mod = project.module("vllm.envs")
+def extract_env(project: Project, module: str = "vllm.envs",
+                dict_names: tuple[str, ...] = ("environment_variables",)) -> dict:
+    """The entries of ``module``'s environment dict (the first of ``dict_names`` it binds): vLLM's
+    own, or a platform plugin's module of the same shape (``scrape/plugins.py``)."""
+    mod = project.module(module)
     if mod is None:
         return {}
-    b = mod.bindings.get("environment_variables")
+    b = next((mod.bindings[n] for n in dict_names if n in mod.bindings), None)
     if b is None or b[0] not in ("value", "ann"):
         return {}
     d = b[1] if b[0] == "value" else b[2]

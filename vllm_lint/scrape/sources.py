@@ -149,6 +149,7 @@ def _read_members(
     want: Callable[[str], bool],
     max_member: int,
     max_total: int,
+    package: str = "vllm",
 ) -> DictTree:
     """Common logic for tar and zip. ``entries`` yields (name, kind, declared_size, reader) with
     kind "file", "dir", "link" (symlink/hardlink) or "other"; only wanted regular files are read.
@@ -165,10 +166,10 @@ def _read_members(
     early: list[tuple[str, bytes]] = []
 
     def resolve_prefix(rel: str) -> Optional[str]:
-        if rel == "vllm" or rel.startswith("vllm/"):
+        if rel == package or rel.startswith(package + "/"):
             return ""
         head, _, rest = rel.partition("/")
-        if rest == "vllm" or rest.startswith("vllm/"):
+        if rest == package or rest.startswith(package + "/"):
             return head + "/"
         return None
 
@@ -216,13 +217,13 @@ def _read_members(
 
     if prefix is None:
         raise ArchiveError(
-            f"{archive}: unexpected layout (no vllm/ package at the root or under one top-level "
+            f"{archive}: unexpected layout (no {package}/ package at the root or under one top-level "
             f"directory; top level: {', '.join(sorted(tops)[:5]) or 'empty'})"
         )
     if prefix and len(tops) > 1:
         raise ArchiveError(f"{archive}: unexpected layout (several top-level entries: {', '.join(sorted(tops)[:5])})")
-    if not any(p.startswith("vllm/") for p in files):
-        raise ArchiveError(f"{archive}: no vllm/*.py sources found")
+    if not any(p.startswith(package + "/") for p in files):
+        raise ArchiveError(f"{archive}: no {package}/*.py sources found")
     return DictTree(files)
 
 
@@ -233,6 +234,7 @@ def read_tar(
     max_member: int = MAX_MEMBER_BYTES,
     max_total: int = MAX_TOTAL_BYTES,
     max_inflated: Optional[int] = None,
+    package: str = "vllm",
 ) -> DictTree:
     """Read the wanted members of a (compressed) tar archive into a DictTree.
 
@@ -282,7 +284,7 @@ def read_tar(
 
         try:
             with tf:
-                return _read_members(entries(), archive, want, max_member, max_total)
+                return _read_members(entries(), archive, want, max_member, max_total, package)
         except (tarfile.TarError, EOFError, OSError, zlib_error()) as e:
             raise ArchiveError(f"{archive}: corrupt tar archive ({e})") from None
 
@@ -411,6 +413,7 @@ def read_zip(
     want: Callable[[str], bool] = wanted,
     max_member: int = MAX_MEMBER_BYTES,
     max_total: int = MAX_TOTAL_BYTES,
+    package: str = "vllm",
 ) -> DictTree:
     """Read the wanted members of a zip (wheel) into a DictTree. Symlinks stored in zips (Unix
     mode S_IFLNK in external_attr) are skipped."""
@@ -440,7 +443,7 @@ def read_zip(
 
     try:
         with zf:
-            return _read_members(entries(), archive, want, max_member, max_total)
+            return _read_members(entries(), archive, want, max_member, max_total, package)
     except (zipfile.BadZipFile, OSError, EOFError, zlib_error()) as e:
         raise ArchiveError(f"{archive}: corrupt zip archive ({e})") from None
 

@@ -14,7 +14,10 @@ import os
 import sys
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+if TYPE_CHECKING:
+    from .plugins import PluginIndex
 
 from ..record import Record
 from ..wrapper_options import WRAPPERS
@@ -826,6 +829,14 @@ class Database:
         except (KeyError, IndexError, TypeError):
             raise DatabaseError(f"{self.path / 'index.json'}: corrupted database index ({table} {name}: {runs})") from None
         return History(name, ranges, idx)
+
+    @cached_property
+    def plugins(self) -> "PluginIndex":
+        """What the platform plugins' releases read (``plugins/index.json``; a user database's
+        own, else the shipped one's)."""
+        from .plugins import PluginIndex
+
+        return PluginIndex.load(self.path, self.base)
 
     def option_history(self, string: str) -> Optional[History]:
         return self._history("options", string)

@@ -1,0 +1,204 @@
+"""A platform plugin's release read from its sdist (``scrape/plugins.py``) and the plugin index
+(``surface/plugins.py``): synthetic archives written here, never a plugin's real files."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+
+import pytest
+
+from vllm_lint.scrape.plugins import build_plugin, extract_plugin_release, plugin_wanted, vllm_requirement
+from vllm_lint.scrape.sources import ArchiveError, read_archive
+from vllm_lint.scrape.tree import DictTree
+from vllm_lint.surface.plugins import PLUGIN_BY_DIST, PluginIndex, plugins_of_launch
+
+SPYRE = PLUGIN_BY_DIST["vllm-spyre"]
+ASCEND = PLUGIN_BY_DIST["vllm-ascend"]
+
+SPYRE_ENVS = b'''import os
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    VLLM_SPYRE_USE_CB: bool = False
+    VLLM_SPYRE_NUM_CPUS: int = 0
+
+environment_variables: dict[str, Callable[[], Any]] = {
+    "VLLM_SPYRE_USE_CB": lambda: bool(int(os.getenv("VLLM_SPYRE_USE_CB", "0"))),
+    "VLLM_SPYRE_NUM_CPUS": lambda: int(os.getenv("VLLM_SPYRE_NUM_CPUS", "0")),
+    "VLLM_SPYRE_BACKEND": lambda: os.getenv("VLLM_SPYRE_BACKEND", "sendnn"),
+}
+'''
+ASCEND_ENVS = b'''import os
+
+env_variables = {
+    "VLLM_ASCEND_ENABLE_X": lambda: bool(int(os.getenv("VLLM_ASCEND_ENABLE_X", "1"))),
+    "MAX_JOBS": lambda: os.getenv("MAX_JOBS", None),
+}
+'''
+PYPROJECT = b'''[project]
+name = "vllm-spyre"
+dependencies = ["torch", "vllm>=0.17.0,<0.18.1"]
+[project.optional-dependencies]
+dev = ["vllm ; platform_machine != 's390x'"]
+'''
+
+
+def _sdist(path, top: str, files: dict) -> str:
+    with tarfile.open(path, "w:gz") as tf:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"{top}/{name}")
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    return str(path)
+
+
+def test_spyre_release_env_types_defaults_and_vllm_pin(tmp_path):
+    arc = _sdist(tmp_path / "vllm_spyre-1.10.0.tar.gz", "vllm_spyre-1.10.0",
+                 {"vllm_spyre/__init__.py": b"", "vllm_spyre/envs.py": SPYRE_ENVS, "pyproject.toml": PYPROJECT,
+                  "tests/test_x.py": b"x = 1\n"})
+    tree = read_archive(arc, "vllm_spyre-1.10.0.tar.gz", want=plugin_wanted(SPYRE), package=SPYRE.package)
+    assert tree.read("tests/test_x.py") is None  # only the package and its metadata are read
+    rec = extract_plugin_release(tree, SPYRE, "1.10.0", {"kind": "sdist"})
+    assert rec["plugin"] == "vllm-spyre" and rec["envs_module"] == "vllm_spyre/envs.py"
+    env = rec["env"]
+    assert sorted(env) == ["VLLM_SPYRE_BACKEND", "VLLM_SPYRE_NUM_CPUS", "VLLM_SPYRE_USE_CB"]
+    assert (env["VLLM_SPYRE_USE_CB"]["type"], env["VLLM_SPYRE_USE_CB"]["default"]) == ("bool", False)
+    assert (env["VLLM_SPYRE_NUM_CPUS"]["type"], env["VLLM_SPYRE_NUM_CPUS"]["default"]) == ("int", 0)
+    assert env["VLLM_SPYRE_BACKEND"]["default"] == "sendnn"
+    # the unconditional dependency, not the optional one with a marker
+    assert rec["vllm"] == {"specifier": "<0.18.1,>=0.17.0", "from": "pyproject.toml"}
+
+
+def test_ascend_dict_name_and_no_vllm_pin(tmp_path):
+    arc = _sdist(tmp_path / "a.tar.gz", "vllm_ascend-0.23.0",
+                 {"vllm_ascend/envs.py": ASCEND_ENVS, "requirements.txt": b"torch\nnumpy<2\n"})
+    tree = read_archive(arc, "a.tar.gz", want=plugin_wanted(ASCEND), package=ASCEND.package)
+    rec = extract_plugin_release(tree, ASCEND, "0.23.0", {})
+    assert rec["env"]["VLLM_ASCEND_ENABLE_X"]["default"] is True
+    assert rec["vllm"] is None
+
+
+def test_requirements_txt_pin_and_missing_module():
+    assert vllm_requirement(DictTree({"requirements.txt": b"# pinned\nvllm==0.9.1  # the base\n"})) == \
+        {"specifier": "==0.9.1", "from": "requirements.txt"}
+    with pytest.raises(ValueError, match="no vllm_spyre.envs module"):
+        extract_plugin_release(DictTree({"vllm_spyre/__init__.py": b""}), SPYRE, "1.0.0", {})
+
+
+def test_archive_without_the_plugin_package_is_refused(tmp_path):
+    arc = _sdist(tmp_path / "x.tar.gz", "other-1.0", {"other/envs.py": b"x = 1\n"})
+    with pytest.raises(ArchiveError, match="no vllm_spyre/ package"):
+        read_archive(arc, "x.tar.gz", want=plugin_wanted(SPYRE), package=SPYRE.package)
+
+
+class _Source:
+    """A PyPI stand-in over local archives: the newest final release is the default."""
+
+    def __init__(self, archives: dict):
+        self.archives = archives
+
+    def versions(self):
+        return list(self.archives)
+
+    def fetch(self, version):
+        path = self.archives[version]
+        return read_archive(path, "s.tar.gz", want=plugin_wanted(SPYRE), package=SPYRE.package), {"kind": "sdist"}
+
+
+def test_build_writes_one_file_per_release_and_the_index(tmp_path):
+    good = _sdist(tmp_path / "g.tar.gz", "vllm_spyre-1.9.0", {"vllm_spyre/envs.py": SPYRE_ENVS})
+    bad = _sdist(tmp_path / "b.tar.gz", "vllm_spyre-1.10.0", {"vllm_spyre/__init__.py": b""})
+    src = _Source({"1.9.0": good, "1.10.0": bad, "2.0.0rc1": good})
+    db = tmp_path / "db"
+    results = build_plugin(src, SPYRE, db)  # default: the newest final release only
+    assert [(r.version, r.ok) for r in results] == [("1.10.0", False)]
+    results = build_plugin(src, SPYRE, db, "1.9.0,1.10.0")
+    assert [(r.version, r.ok) for r in results] == [("1.9.0", True), ("1.10.0", False)]
+    rec = json.loads((db / "plugins" / "vllm-spyre" / "1.9.0.json").read_text())
+    assert rec["version"] == "1.9.0" and "VLLM_SPYRE_USE_CB" in rec["env"]
+    index = PluginIndex.load(db)
+    assert index.readers("VLLM_SPYRE_USE_CB") == ["vllm-spyre"]
+    assert index.readers("VLLM_HOST_IP") == []
+    assert PluginIndex.load(tmp_path / "nowhere").plugins == {}
+
+
+@pytest.mark.parametrize("image,text,expected", [
+    ("quay.io/ascend/vllm-ascend:v0.23.0", "", {"vllm-ascend"}),
+    ("quay.io/ibm-aiu/vllm-spyre:1.10.0", "", {"vllm-spyre"}),
+    ("vllm/vllm-openai:v0.10.0", "", set()),
+    (None, "RUN pip install vllm==0.10.0 vllm_spyre==1.10.0\n", {"vllm-spyre"}),
+    (None, "uv pip install 'vllm-ascend'\n", {"vllm-ascend"}),
+    (None, "vllm-spyre>=1.9\nvllm==0.17.0\n", {"vllm-spyre"}),  # a requirements line
+    # mentions that install or pin nothing
+    (None, "# see https://github.com/vllm-project/vllm-spyre/ for details\n", set()),
+    (None, "pip install vllm-spyre-tools\n", set()),
+])
+def test_plugins_of_launch(image, text, expected):
+    assert plugins_of_launch(image, text) == expected
+
+
+class _Resp:
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def json(self):
+        return json.loads(self.data)
+
+    def iter_content(self, chunk_size=1):
+        yield self.data
+
+    def close(self):
+        pass
+
+
+class _Http:
+    """PyPI's JSON API for one plugin and its sdist, from memory: the requests asked are recorded."""
+
+    def __init__(self, files: dict):
+        self.files = files
+        self.asked: list[str] = []
+
+    def get(self, url, stream=False):
+        self.asked.append(url)
+        return _Resp(self.files[url])
+
+
+def test_pypi_source_downloads_checks_and_reads_the_plugin_sdist(tmp_path):
+    import hashlib
+
+    from vllm_lint.scrape.plugins import PluginPyPISource
+
+    sdist = open(_sdist(tmp_path / "s.tar.gz", "vllm_spyre-1.10.0",
+                        {"vllm_spyre/envs.py": SPYRE_ENVS, "pyproject.toml": PYPROJECT}), "rb").read()
+    doc = {"releases": {"1.10.0": [{"filename": "vllm_spyre-1.10.0.tar.gz", "packagetype": "sdist",
+                                    "url": "../../packages/vllm_spyre-1.10.0.tar.gz", "size": len(sdist),
+                                    "digests": {"sha256": hashlib.sha256(sdist).hexdigest()}}]}}
+    http = _Http({"https://pypi.org/pypi/vllm-spyre/json": json.dumps(doc).encode(),
+                  "https://pypi.org/packages/vllm_spyre-1.10.0.tar.gz": sdist})
+    src = PluginPyPISource(SPYRE, cache_dir=tmp_path / "cache", http=http)
+    results = build_plugin(src, SPYRE, tmp_path / "db")
+    assert [(r.version, r.ok) for r in results] == [("1.10.0", True)], results
+    rec = json.loads((tmp_path / "db" / "plugins" / "vllm-spyre" / "1.10.0.json").read_text())
+    assert rec["source"] == {"kind": "sdist", "archive": "vllm_spyre-1.10.0.tar.gz",
+                             "sha256": hashlib.sha256(sdist).hexdigest()}
+    assert rec["vllm"]["specifier"] == "<0.18.1,>=0.17.0"
+    assert http.asked[0] == "https://pypi.org/pypi/vllm-spyre/json"  # the plugin's index, not vllm's
+
+
+def test_a_user_database_adds_plugins_to_the_shipped_ones(tmp_path):
+    from vllm_lint.scrape.plugins import write_plugin_index
+
+    for root, dist, version, name in [(tmp_path / "user", "vllm-spyre", "2.0.0", "VLLM_SPYRE_NEW"),
+                                      (tmp_path / "shipped", "vllm-spyre", "1.10.0", "VLLM_SPYRE_OLD"),
+                                      (tmp_path / "shipped", "vllm-ascend", "0.23.0", "VLLM_ASCEND_X")]:
+        folder = root / "plugins" / dist
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{version}.json").write_text(json.dumps({"version": version, "env": {name: {}}}))
+        write_plugin_index(root / "plugins")
+    index = PluginIndex.load(tmp_path / "user", tmp_path / "shipped")
+    assert index.readers("VLLM_SPYRE_NEW") == ["vllm-spyre"]   # the user database's release
+    assert index.readers("VLLM_SPYRE_OLD") == ["vllm-spyre"]   # and the shipped one's both count
+    assert index.readers("VLLM_ASCEND_X") == ["vllm-ascend"]
+    assert sorted(index.plugins["vllm-spyre"]["releases"]) == ["1.10.0", "2.0.0"]

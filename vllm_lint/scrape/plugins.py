@@ -1,0 +1,147 @@
+"""A platform plugin's release, read statically from its sdist like vLLM's (never imported): the
+variables of its environment module (``scrape/envs.py``'s extractor on the plugin's module) and
+the vLLM requirement its ``pyproject.toml`` / ``requirements.txt`` declares.
+
+``build_plugin`` writes ``flag_db/plugins/<dist>/<version>.json`` atomically and recompiles
+``flag_db/plugins/index.json`` (``surface/plugins.py``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import sys
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, Union
+
+from vllm_lint.surface.plugins import Plugin, compile_plugin_index
+
+from .build import ReleaseResult, _one_line, select_versions
+from .envs import extract_env
+from .pyresolve import Project
+from .sources import PyPISource, read_archive
+
+SCHEMA = 1
+_METADATA = ("pyproject.toml", "requirements.txt", "setup.py")
+
+
+def plugin_wanted(plugin: Plugin) -> Callable[[str], bool]:
+    """The members read from a plugin's archive: its package's Python modules and the metadata
+    that pins vLLM."""
+    prefix = plugin.package + "/"
+
+    def want(path: str) -> bool:
+        return path in _METADATA or (path.startswith(prefix) and path.endswith(".py"))
+
+    return want
+
+
+def vllm_requirement(tree: Any) -> Optional[dict]:
+    """The ``vllm`` requirement of the plugin's own dependencies, where written statically:
+    ``[project].dependencies`` of ``pyproject.toml``, else ``requirements.txt``. None when neither
+    names vLLM (vllm-ascend pins it by its own version number and its documentation, not its
+    metadata)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    def pick(lines: Sequence[Any], where: str) -> Optional[dict]:
+        for line in lines:
+            if not isinstance(line, str):
+                continue
+            try:
+                req = Requirement(line.split("#", 1)[0].strip())
+            except InvalidRequirement:
+                continue
+            if req.name.lower() == "vllm" and req.marker is None:
+                return {"specifier": str(req.specifier), "from": where}
+        return None
+
+    data = tree.read("pyproject.toml")
+    if data is not None:
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
+        try:
+            doc = tomllib.loads(data.decode("utf-8", "replace"))
+        except tomllib.TOMLDecodeError:
+            doc = {}
+        deps = (doc.get("project") or {}).get("dependencies") or []
+        found = pick(deps if isinstance(deps, list) else [], "pyproject.toml")
+        if found:
+            return found
+    data = tree.read("requirements.txt")
+    if data is not None:
+        return pick(data.decode("utf-8", "replace").splitlines(), "requirements.txt")
+    return None
+
+
+def extract_plugin_release(tree: Any, plugin: Plugin, version: str, source: dict) -> dict:
+    project = Project(tree)
+    where = project.module_path(plugin.envs_module)
+    if where is None:
+        raise ValueError(f"{plugin.dist} {version}: no {plugin.envs_module} module in the archive")
+    env = extract_env(project, plugin.envs_module, plugin.dict_names)
+    if not env:
+        raise ValueError(f"{plugin.dist} {version}: {where[0]} binds none of {', '.join(plugin.dict_names)}")
+    return {"schema": SCHEMA, "plugin": plugin.dist, "version": version, "source": source,
+            "envs_module": where[0], "env": env, "vllm": vllm_requirement(tree)}
+
+
+class PluginPyPISource(PyPISource):
+    """A plugin's release archives on PyPI (the same download, digest and cache rules as vLLM's)."""
+
+    def __init__(self, plugin: Plugin, index_root: str = "https://pypi.org/pypi", **kw: Any) -> None:
+        super().__init__(url=f"{index_root.rstrip('/')}/{plugin.dist}/json", **kw)
+        self.plugin = plugin
+
+    def fetch(self, version: str) -> tuple[Any, dict[str, Any]]:
+        path, f = self.download(version)
+        tree = read_archive(path, f["filename"], want=plugin_wanted(self.plugin), package=self.plugin.package)
+        kind = "sdist" if f.get("packagetype") == "sdist" else "wheel"
+        return tree, {"kind": kind, "archive": posixpath.basename(f["filename"]), "sha256": f["digests"]["sha256"]}
+
+
+def newest_release(versions: Sequence[str]) -> list[str]:
+    """The newest final release of ``versions`` (a plugin's pre-releases are skipped)."""
+    finals = select_versions(versions, None, minimum=None)
+    from packaging.version import Version
+
+    finals = [v for v in finals if not Version(v).is_prerelease]
+    return finals[-1:]
+
+
+def build_plugin(source: Any, plugin: Plugin, db_dir: Union[str, Path],
+                 versions: Union[None, str, Sequence[str]] = None) -> list[ReleaseResult]:
+    """Scrape ``versions`` of ``plugin`` (default: its newest release) into
+    ``db_dir/plugins/<dist>/`` and recompile the plugin index. A release that fails is reported
+    with its reason; the others still land."""
+    import time
+
+    from vllm_lint.surface.db import dump_json, write_file_atomic
+
+    todo = newest_release(source.versions()) if versions is None else \
+        select_versions(source.versions(), versions, minimum=None)
+    folder = Path(db_dir) / "plugins" / plugin.dist
+    results = []
+    for v in todo:
+        t0 = time.perf_counter()
+        try:
+            tree, src = source.fetch(v)
+            data = dump_json(extract_plugin_release(tree, plugin, v, src))
+            dest = folder / f"{v}.json"
+            folder.mkdir(parents=True, exist_ok=True)
+            changed = write_file_atomic(dest, data)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # noqa: BLE001 - one bad release must not stop the others
+            results.append(ReleaseResult(v, False, _one_line(e), time.perf_counter() - t0))
+            continue
+        results.append(ReleaseResult(v, True, "", time.perf_counter() - t0, dest, changed))
+    if any(r.ok for r in results):
+        write_plugin_index(Path(db_dir) / "plugins")
+    return results
+
+
+def write_plugin_index(plugins_dir: Path) -> None:
+    from vllm_lint.surface.db import write_json
+
+    write_json(plugins_dir / "index.json", compile_plugin_index(plugins_dir))

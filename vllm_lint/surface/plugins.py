@@ -1,0 +1,144 @@
+"""vLLM's platform plugins: the table of the plugins the database knows, and what their releases
+read (``flag_db/plugins/<plugin>/<version>.json``, compiled into ``flag_db/plugins/index.json``).
+
+A platform plugin (Spyre, Ascend, ...) ships as its own package with an environment module shaped
+like vLLM's ``envs.py``. Its variables are no vLLM release's, yet a launch on that plugin reads
+them: the rules ask here which plugin reads a name and whether a launch runs on it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Optional
+
+INDEX_SCHEMA = 1
+
+
+class Plugin:
+    """One platform plugin. ``dist``: its PyPI name; ``package``: its import package;
+    ``envs_module`` / ``dict_names``: where its environment dict lives and what it is called;
+    ``image_words``: words of an image reference that name the plugin's images; ``source``: where
+    the module path was read."""
+
+    __slots__ = ("dist", "package", "envs_module", "dict_names", "image_words", "source")
+
+    def __init__(self, dist: str, package: str, envs_module: str, dict_names: tuple[str, ...],
+                 image_words: tuple[str, ...], source: str) -> None:
+        self.dist = dist
+        self.package = package
+        self.envs_module = envs_module
+        self.dict_names = dict_names
+        self.image_words = image_words
+        self.source = source
+
+
+PLUGINS: tuple[Plugin, ...] = (
+    Plugin("vllm-spyre", "vllm_spyre", "vllm_spyre.envs", ("environment_variables",),
+           ("vllm-spyre", "spyre"), "vllm_spyre/envs.py of the vllm-spyre 1.10.0 sdist (PyPI)"),
+    Plugin("vllm-ascend", "vllm_ascend", "vllm_ascend.envs", ("env_variables", "environment_variables"),
+           ("vllm-ascend",), "vllm_ascend/envs.py of the vllm-ascend 0.23.0.post1 sdist (PyPI)"),
+)
+PLUGIN_BY_DIST = {p.dist: p for p in PLUGINS}
+
+
+def compile_plugin_index(plugins_dir: Path) -> dict:
+    """The content of ``plugins/index.json`` from ``plugins/<dist>/<version>.json`` (written by
+    ``scrape/plugins.py``): per plugin its releases (oldest first), the vLLM requirement of each,
+    and every variable with the releases reading it."""
+    from packaging.version import InvalidVersion, Version
+
+    out: dict[str, Any] = {}
+    for folder in sorted(p for p in plugins_dir.iterdir() if p.is_dir()):
+        releases = []
+        for f in folder.glob("*.json"):
+            try:
+                releases.append((Version(f.stem), f))
+            except InvalidVersion:
+                continue
+        if not releases:
+            continue
+        releases.sort()
+        env: dict[str, list[str]] = {}
+        vllm: dict[str, Optional[str]] = {}
+        for _, f in releases:
+            rec = json.loads(f.read_bytes())
+            vllm[rec["version"]] = rec.get("vllm")
+            for name in rec.get("env", {}):
+                env.setdefault(name, []).append(rec["version"])
+        out[folder.name] = {"releases": [f.stem for _, f in releases], "vllm": vllm, "env": env}
+    return {"schema": INDEX_SCHEMA, "plugins": out}
+
+
+class PluginIndex:
+    """The compiled plugin index of a database (empty when the database has none)."""
+
+    def __init__(self, plugins: dict[str, Any]) -> None:
+        self.plugins = plugins
+
+    @classmethod
+    def load(cls, *dirs: Optional[Path]) -> "PluginIndex":
+        """The plugins of the databases ``dirs`` (a user database, then the shipped one it adds
+        to), merged: a plugin's releases in any of them count."""
+        merged: dict[str, Any] = {}
+        for d in dirs:
+            if d is None:
+                continue
+            path = d / "plugins" / "index.json"
+            if not path.is_file():
+                continue
+            try:
+                doc = json.loads(path.read_bytes())
+            except (OSError, ValueError):
+                continue
+            if isinstance(doc, dict) and doc.get("schema") == INDEX_SCHEMA and isinstance(doc.get("plugins"), dict):
+                for dist, entry in doc["plugins"].items():
+                    if not isinstance(entry, dict):
+                        continue
+                    into = merged.setdefault(dist, {"releases": [], "vllm": {}, "env": {}})
+                    into["releases"] += [v for v in entry.get("releases", []) if v not in into["releases"]]
+                    for v, req in entry.get("vllm", {}).items():
+                        into["vllm"].setdefault(v, req)
+                    for name, versions in entry.get("env", {}).items():
+                        have = into["env"].setdefault(name, [])
+                        have += [v for v in versions if v not in have]
+        return cls(merged)
+
+    @cached_property
+    def _readers(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for dist in sorted(self.plugins):
+            for name in self.plugins[dist].get("env", {}):
+                out.setdefault(name, []).append(dist)
+        return out
+
+    def readers(self, name: str) -> list[str]:
+        """The plugins (PyPI names) some release of which reads ``name``."""
+        return self._readers.get(name, [])
+
+    def env_names(self, dist: str) -> list[str]:
+        return sorted(self.plugins.get(dist, {}).get("env", {}))
+
+
+_INSTALL = re.compile(r"\b(?:pip3?|uv\s+pip|pipx)\s+install\b[^\n]*")
+
+
+def plugins_of_launch(image: Optional[str], text: str) -> set[str]:
+    """The plugins a launch runs on, by what its surroundings say: its image reference names the
+    plugin (``quay.io/ascend/vllm-ascend:v0.23.0``), or the file installs or pins the plugin's
+    package (``pip install vllm-spyre``, a ``vllm-spyre==1.10.0`` requirement line)."""
+    out = set()
+    low_image = (image or "").lower()
+    installs = " ".join(m.group(0).lower() for m in _INSTALL.finditer(text))
+    for p in PLUGINS:
+        if low_image and any(w in low_image for w in p.image_words):
+            out.add(p.dist)
+            continue
+        name = re.escape(p.dist).replace(r"\-", "[-_]")
+        in_install = re.compile(r"(?<![\w./-])" + name + r"(?![\w/-])", re.IGNORECASE)
+        requirement = re.compile(r"^\s*" + name + r"\s*(?:$|[=<>!~;\[])", re.IGNORECASE | re.MULTILINE)
+        if in_install.search(installs) or requirement.search(text):
+            out.add(p.dist)
+    return out
