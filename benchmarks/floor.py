@@ -144,10 +144,18 @@ def parse_notebook(data: bytes) -> None:
         parse_python(b"\n".join(b"" if ln.lstrip().startswith((b"!", b"%")) else ln for ln in lines))
 
 
+def parse_plaintext(data: bytes) -> None:
+    """The candidate command lines the plain-text reader finds, each parsed as shell."""
+    from vllm_lint.frontends.plaintext import command_lines
+
+    for start, end, _ in command_lines(data):
+        parse_shell(data[start:end])
+
+
 #: every format the tool reads (``vllm_lint.frontends.base.FORMATS``; tests/tools/test_floor.py)
 PARSE = {"shell": parse_shell, "yaml": parse_yaml, "python": parse_python, "dockerfile": parse_dockerfile,
          "markdown": parse_markdown, "json": parse_json, "systemd": parse_systemd, "makefile": parse_makefile,
-         "powershell": parse_powershell, "notebook": parse_notebook}
+         "powershell": parse_powershell, "notebook": parse_notebook, "plaintext": parse_plaintext}
 
 
 def files(root: str) -> list[str]:
@@ -158,21 +166,22 @@ def files(root: str) -> list[str]:
     out = []
     for d, dirs, names in os.walk(root):
         dirs[:] = sorted(x for x in dirs if not x.startswith("."))
-        for n in sorted(names):
-            if format_by_name(Path(n)) is not None:
-                out.append(os.path.join(d, n))
+        # (a walk reads every file: a name that says no format may still hold a launch)
+        out.extend(os.path.join(d, n) for n in sorted(names))
     return out
 
 
 def one(path: str) -> int:
     from pathlib import Path
 
+    from vllm_lint.frontends.base import format_by_content
     from vllm_lint.pipeline.discovery import format_by_name
     from vllm_lint.pipeline.engine import frontend
 
     with open(path, "rb") as f:
         data = f.read()
-    fmt = format_by_name(Path(path))
+    fmt = format_by_name(Path(path)) or format_by_content(data[:4096] if b"\0" in data[:8192] else data,
+                                                          os.path.basename(path))
     if fmt is None or not frontend(fmt).might_contain_launch(data):
         return 0
     PARSE[fmt](data)

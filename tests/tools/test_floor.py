@@ -24,6 +24,7 @@ SAMPLES = {
     "start.ps1": b"vllm serve m `\n  --port 8000\n",
     "demo.ipynb": b'{"cells": [{"cell_type": "code", "source": ["!vllm serve m\\n", "from vllm import LLM\\n"]},'
                   b' {"cell_type": "markdown", "source": ["```bash\\nvllm serve m\\n```\\n"]}]}\n',
+    "job.sbatch.tftpl": b"#SBATCH --gres=gpu:1\nsrun vllm serve m --port 8000\n",  # plain text: by content
 }
 
 
@@ -39,7 +40,9 @@ def test_the_floor_reads_a_tree_with_every_format(tmp_path):
 
     for name, data in SAMPLES.items():
         (tmp_path / name).write_bytes(data)
-    assert {format_by_name(Path(n)) for n in SAMPLES} == {f.name for f in FORMATS}
+    from vllm_lint.frontends.base import format_by_content
+
+    assert {format_by_name(Path(n)) or format_by_content(SAMPLES[n], n) for n in SAMPLES} == {f.name for f in FORMATS}
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "floor.py"), str(tmp_path)],
                          capture_output=True, text=True, check=True).stdout
     assert out.strip() == f"{len(SAMPLES)} files, {len(SAMPLES)} parsed"

@@ -263,8 +263,8 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
                         continue  # a FIFO, socket or device: reading it could block (named: a VL001 finding)
                 except OSError:
                     continue
-                if (specs and ignored(path, False)) or excluded(path):
-                    continue
+                if e.name in _SKIP_DIRS or (specs and ignored(path, False)) or excluded(path):
+                    continue  # (a worktree's or submodule's ``.git`` is a file: git's, not a launch's)
                 if format_by_filename(e.name) is not None or not _binary_by_name(e.name):
                     yield path, os.path.join(real_dir(d, real_dirs), e.name)
         stack.extend(reversed(subdirs))
