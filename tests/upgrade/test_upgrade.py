@@ -105,3 +105,19 @@ def test_minor_and_latest(tmp_path):
     shutil.copytree(CASES / "markdown" / "before", work)
     r = CliRunner().invoke(main, ["upgrade", "--to", "0.27", "--dry-run", str(work)], catch_exceptions=False)
     assert "vllm==0.27.1" in r.output  # 0.27 is the newest 0.27.x
+
+
+def test_the_release_named_elsewhere_in_the_file_moves_too(tmp_path):
+    """A later stage's ``ARG``, a ``git checkout`` of vLLM's source: the same release, on a line
+    naming vLLM, moves with the image; another package's equal version does not."""
+    work = tmp_path / "repo"
+    work.mkdir()
+    (work / "Dockerfile").write_text(
+        "ARG VLLM_VERSION=v0.10.2\nFROM vllm/vllm-openai:v0.10.2\nARG VLLM_VERSION=v0.10.2\n"
+        "RUN git clone https://github.com/vllm-project/vllm.git && cd vllm && git checkout v0.10.2\n"
+        "RUN pip install otherpkg==0.10.2\nCMD [\"--model\", \"m\"]\n")
+    upgrade(work)
+    assert (work / "Dockerfile").read_text() == (
+        "ARG VLLM_VERSION=v0.27.1\nFROM vllm/vllm-openai:v0.27.1\nARG VLLM_VERSION=v0.27.1\n"
+        "RUN git clone https://github.com/vllm-project/vllm.git && cd vllm && git checkout v0.27.1\n"
+        "RUN pip install otherpkg==0.10.2\nCMD [\"--model\", \"m\"]\n")

@@ -146,8 +146,11 @@ def upgrade_paths(paths, settings, db, rules, to: str, *, unsafe_fixes: bool = F
 def _upgrade_launch_file(path: str, data: bytes, at_to: Linter, as_is: Linter, to: str,
                          mode: str) -> Optional[UpgradeFile]:
     before = as_is.check(path, data, mode)  # the releases the launches run today
-    if before.skipped is not None or not before.analysis.launches:
+    if before.skipped is not None or before.analysis.extraction is None:
         return None
+    ext = before.analysis.extraction
+    if not before.analysis.launches and not ext.version_hints:
+        return None  # (a file that installs vLLM for launches elsewhere still has its pin bumped)
     fmt = before.format
     up = UpgradeFile(path, data)
     up.from_releases = sorted({la.target for la in before.analysis.launches}, key=at_to.db.position)
@@ -166,6 +169,7 @@ def _upgrade_launch_file(path: str, data: bytes, at_to: Linter, as_is: Linter, t
         up.note = out.note
     # the release the launches name, bumped in the fixed bytes (their hints re-read from them)
     edits, bumps, unmapped = _bump_edits(current, _hints(out.analysis), to, at_to.db)
+    edits, bumps = _same_release_elsewhere(current, edits, bumps, to, at_to.db)
     if edits:
         try:
             candidate = apply_edits(current, edits)
@@ -176,7 +180,7 @@ def _upgrade_launch_file(path: str, data: bytes, at_to: Linter, as_is: Linter, t
             up.note = f"the release was not bumped: {problem}"
         else:
             fixed_index = LineIndex(current)
-            for span, old, new in bumps:
+            for span, old, new in sorted(bumps, key=lambda b: b[0].start):
                 up.changes.append(Change("bump", fixed_index.position(span.start)[0], old, new))
             current = candidate
     for span, text in unmapped:
@@ -253,6 +257,45 @@ def _bump_edits(data: bytes, hints: list[VersionHint], to: str, db):
         edits.append(Edit(h.span, new))
         bumps.append((h.span, text, new))
     return edits, bumps, unmapped
+
+
+# other places a file names the release its launches run, beside the hints the front-ends read:
+# ``ARG VLLM_VERSION=v0.10.2`` repeated in a later stage, ``git checkout v0.9.1`` of vLLM's source,
+# ``vllm==0.8.2`` in a comment. Only on a line that names vLLM, only the exact release bumped.
+_RELEASE_PLACE = (r"(?:vllm[\w.-]*(?:==|~=|=|:|@|\s+)\s*[\"']?|vllm_version\s*[=:]\s*[\"']?|"
+                  r"checkout\s+|vllm[-_ ]v?)")
+
+
+def _same_release_elsewhere(data: bytes, edits, bumps, to: str, db):
+    """``edits`` and ``bumps`` with the other places of the file that name a release the hints
+    named (and that the upgrade moves), on lines naming vLLM."""
+    old = {re.sub(r"^v", "", b[1][m.start(2):m.end(2)] if (m := _VERSION_IN_TEXT.search(b[1])) else "")
+           for b in bumps}
+    old = {v for v in old if v and v != to}
+    if not old:
+        return edits, bumps
+    taken = [(e.span.start, e.span.end) for e in edits]
+    text = data.decode("utf-8", "replace")
+    if len(text.encode("utf-8")) != len(data):
+        return edits, bumps  # (offsets below are of the decoded text: only for clean UTF-8)
+    place = re.compile(_RELEASE_PLACE + r"(v?)(" + "|".join(re.escape(v) for v in sorted(old)) + r")(?![\w.])",
+                       re.I)
+    new_edits, new_bumps = list(edits), list(bumps)
+    line_start = 0
+    for line in text.splitlines(keepends=True):
+        if "vllm" in line.lower():
+            for m in place.finditer(line):
+                start = len(line[:m.start(2)].encode("utf-8")) + line_start
+                end = start + len(m.group(2).encode("utf-8"))
+                if any(a < end and start < b for a, b in taken):
+                    continue
+                written = m.group(2)
+                new = to if written.count(".") >= 2 else ".".join(to.split(".")[:2])
+                new_edits.append(Edit(Span(start, end), new))
+                new_bumps.append((Span(start, end), written, new))
+                taken.append((start, end))
+        line_start += len(line.encode("utf-8"))
+    return new_edits, new_bumps
 
 
 def _pin_files(paths, seen: set[str]):
