@@ -109,6 +109,18 @@ def _load_db(db_path: Optional[str]):
         raise click.exceptions.Exit(e.code)
 
 
+def settings_and_db(config_path: Optional[str], paths, db_path: Optional[str]):
+    """(settings, database) for a command over ``paths`` (``audit``, ``upgrade``): the
+    configuration file that applies, and the database; a bad one is one line, exit 2."""
+    from ..settings import ConfigError, for_run as settings_for_run
+
+    try:
+        settings = settings_for_run(config_path, paths)
+    except ConfigError as e:
+        raise _fail(str(e))
+    return settings, _load_db(db_path)
+
+
 def complete_releases(ctx, param, incomplete: str):
     """Shell completion of a vLLM release (``-t``, ``--version``, ``--from``): the database's."""
     try:

@@ -43,16 +43,11 @@ def _releases(ctx, param, incomplete: str):
               help="Flag database directory (default: the shipped one).")
 def audit(paths, to_version, from_version, default_from, output_format, unsafe_fixes, config_path, db_path) -> None:
     from ..pipeline.audit import AuditUsageError, audit_paths, render_markdown, render_text
-    from .app import _fail, _load_db
-    from ..settings import ConfigError, for_run as settings_for_run
+    from .app import _fail, settings_and_db
     from ..surface.db import DatabaseError, UnknownVersion
 
     paths = paths or (".",)
-    try:
-        settings = settings_for_run(config_path, paths)
-    except ConfigError as e:
-        raise _fail(str(e))
-    db = _load_db(db_path)
+    settings, db = settings_and_db(config_path, paths, db_path)
     try:
         to = db.resolve_version(to_version) if to_version else db.newest
         frm = db.resolve_version(from_version) if from_version else None

@@ -41,17 +41,13 @@ def upgrade(paths, to_version, dry_run, output_format, unsafe_fixes, config_path
     from ..pipeline.fix import write_atomic
     from ..pipeline.upgrade import render_markdown, render_text, upgrade_paths
     from ..rules.base import select_layered
-    from ..settings import ConfigError, for_run as settings_for_run, rule_layers
+    from ..settings import rule_layers
     from ..surface.db import DatabaseError, UnknownVersion
-    from .app import _fail, _load_db
+    from .app import _fail, settings_and_db
     from .lint_command import _diff
 
     paths = paths or (".",)
-    try:
-        settings = settings_for_run(config_path, paths)
-    except ConfigError as e:
-        raise _fail(str(e))
-    db = _load_db(db_path)
+    settings, db = settings_and_db(config_path, paths, db_path)
     try:
         to = db.resolve_version(to_version)
         rules = select_layered(rule_layers(settings), preview=bool(settings.preview))
