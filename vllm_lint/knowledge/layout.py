@@ -257,6 +257,9 @@ def layout(ctx) -> Layout:
         return cached
     lay = Layout()
     lay.hidden = bool(ctx.launch is not None and ctx.launch.opaque)
+    # options read from `--config FILE` are not among these words (the file is linted on its own):
+    # the launch may set what it does not show here
+    lay.hidden = lay.hidden or any(dest_of(a) == "config" and not a.positional for a in ctx.args)
     for arg in ctx.args:
         dest = dest_of(arg)
         if dest is None:
