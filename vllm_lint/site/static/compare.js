@@ -30,6 +30,9 @@
       oldRaw.forEach(function (c, i) { if (n.indexOf(o[i]) < 0) parts.push("-" + pyStr(c)); });
       return "choices " + (parts.length ? parts.join(", ") : "reordered");
     }
+    if (what === "choices" && Array.isArray(oldRaw) && newRaw === null) {  // (timeline.describe_change)
+      return "choices no longer listed (any value; " + oldRaw.length + " before)";
+    }
     return what + " " + oldJ + " -> " + newJ;
   }
   // a field is its text, or [text, equality key] where the text would tell apart equal values
