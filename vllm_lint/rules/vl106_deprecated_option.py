@@ -16,6 +16,8 @@ vllm serve m --all2all-backend mori_low_latency     # at 0.34.0
 `VL106 value mori_low_latency of --all2all-backend is deprecated at vLLM 0.34.0; use mori`
 
 ## Fix safety
+Safe removal of an option the curated overlay marks as having no effect from a release on
+(`noop_since`, with `noop_at_removal`: the same removal VL101 offers once the option is gone).
 Safe rename where the successor takes the same value (vLLM's own deprecation names it, or the
 curated overlay marks it safe); unsafe otherwise. A deprecated value is replaced by the successor
 value vLLM names (safe), where the value is written verbatim.
@@ -28,7 +30,7 @@ it says to use): `deprecated_values` in the release file.
 """
 
 from ..argv import spell_like
-from ._status import rename_edits, target_accepts, value_edits
+from ._status import delete_edits, rename_edits, target_accepts, value_edits
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL106", name="deprecated-option", summary="option deprecated at the target release",
@@ -64,9 +66,27 @@ def _deprecated_option(ctx: LintContext, arg, opt):
         edits = rename_edits(arg, succ)
         if edits:
             fix = Fix(edits, "safe" if safe else "unsafe", f"Replace with `{succ}`")
-    elif ov.get("note"):
-        msg += f": {ov['note']}"
+    else:
+        if _noop_at_target(ctx, ov):
+            msg += " and has no effect there"
+            edits = delete_edits(ctx, arg)
+            if edits:
+                fix = Fix(edits, "safe", f"Remove `{arg.written}` (it has no effect at {ctx.target})")
+        if ov.get("note"):
+            msg += f": {ov['note']}"
     return ctx.diag(RULE, msg, arg.report_span, fix=fix, option=opt.name)
+
+
+def _noop_at_target(ctx: LintContext, ov: dict) -> bool:
+    """The overlay says the deprecated option already does nothing at the target release: one
+    policy for removable no-ops, before their removal (here) and after it (VL101)."""
+    since = ov.get("noop_since")
+    if not ov.get("noop_at_removal") or not since:
+        return False
+    try:
+        return ctx.db.position(ctx.target) >= ctx.db.position(since)
+    except ValueError:  # a database without that release (a user's, or a test's)
+        return False
 
 
 def _deprecated_value(ctx: LintContext, arg, opt):
