@@ -90,7 +90,7 @@ spec:
   containers:
   - name: vllm
     image: vllm/vllm-openai:v0.13.0
-    args: ["--model", "m"]
+    args: ["m"]
     env:
     - {name: VLLM_PRECOMPILED_WHEEL_LOCATION, value: /wheels/x.whl}
     - {name: VLLM_CPU_AVX512BF16, value: "1"}
