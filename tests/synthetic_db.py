@@ -50,6 +50,8 @@ V0100 = BASE + [
     opt("--cudagraph-capture-sizes", type="int", nargs="+"),
     opt("--compilation-config", ["-O"], kind="json", type="json"),
     opt("--guided-decoding-backend", deprecated={"how": "help", "successor": None}),
+    # deprecated with no effect (the overlay's noop_since), removed after 0.10.0
+    opt("--tokenizer-pool-size", type="int", default=0, deprecated={"how": "docstring", "successor": None}),
     opt("--structured-outputs-config", kind="json", type="json"),
     opt("--async-scheduling", ["--no-async-scheduling"], kind="negatable", type=None, default=False,
         negations=["--no-async-scheduling"]),
@@ -103,6 +105,8 @@ OVERLAY = {
     "options": {
         "--cuda-graph-sizes": {"successor": "--cudagraph-capture-sizes", "safe": True, "evidence": "test"},
         "--swap-space": {"successor": None, "noop_at_removal": True, "evidence": "test"},
+        "--tokenizer-pool-size": {"successor": None, "noop_at_removal": True, "noop_since": "0.10.0",
+                                  "evidence": "test"},
         "--guided-decoding-backend": {"successor": "--structured-outputs-config.backend", "safe": True,
                                       "evidence": "test"},
     },

@@ -150,6 +150,7 @@ def linters(tmp_path_factory):
 
 
 E110, E105 = ("VL110", "error"), ("VL105", "error")
+W106 = ("VL106", "warning")  # `vllm serve --model`: moved with vLLM's warning that it will be removed
 
 CASES = [
     # argument structure: a value missing, a word after a switch, a stray positional
@@ -171,7 +172,7 @@ CASES = [
     ("0.10.2", "--model=m --dtype auto", set()),      # parse_args looks for the word `--model`
     ("0.10.2", "m --model m", {E110}),
     ("0.10.2", "--model=m serve", set()),             # `serve` is the positional model
-    ("0.13.0", "--model m", set()),
+    ("0.13.0", "--model m", {W106}),
     ("0.13.0", "m --model m", {E110}),
     # single-dash prefixes: argparse matches them like long ones
     ("0.13.0", "m -t 2", {("VL107", "warning")}),   # `-t` is `-tp`, reported like `--tensor-par`
@@ -227,15 +228,15 @@ CASES = [
     ("0.7.3", "m --enable-chunked-prefill maybe", {E105}),
     ("0.10.2", "", set()),
     # from 0.13 `--model=X` fills the positional slot as well
-    ("0.13.0", "--model=m extra", {E110}),
+    ("0.13.0", "--model=m extra", {E110, W106}),
     ("0.13.0", "x --model=m", {E110}),
-    ("0.13.0", "--model=m --dtype auto", set()),
+    ("0.13.0", "--model=m --dtype auto", {W106}),
     # from 0.17 parse_args refuses --served-model-name unless the first word is the model
     ("0.24.0", "--served-model-name x", {E110}),
     ("0.24.0", "--port 1 m --served-model-name x", {E110}),
     ("0.24.0", "--served_model_name=x --port 1", {E110}),
     ("0.24.0", "m --served-model-name x", set()),
-    ("0.24.0", "--model m --served-model-name x", set()),   # --model moves to the front first
+    ("0.24.0", "--model m --served-model-name x", {W106}),   # --model moves to the front first
     ("0.24.0", "--config c.yaml --served-model-name x", {("VL103", "error")}),   # (no --config in this db)
     ("0.24.0", "$M --served-model-name x", set()),
     ("0.13.0", "--served-model-name x", set()),

@@ -37,7 +37,6 @@ spec:
         - name: list-form
           image: vllm/vllm-openai:latest
           args:
-            - --model
             - m
             - --swap-space
             - "4"
@@ -48,7 +47,7 @@ spec:
 
 DOCKERFILE = """FROM vllm/vllm-openai:latest
 ENV VLLM_USE_V1=1
-CMD ["--model", "m", \\
+CMD ["m", \\
      "--swap-space", "4"]
 """
 

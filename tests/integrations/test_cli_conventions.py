@@ -414,12 +414,12 @@ def test_bad_input_messages_say_what_is_wrong(run_cli, here):
 def test_a_comment_after_an_exec_form_cmd_is_reported(run_cli, here):
     """Defect 20: Docker reads `CMD [...]  # x` in shell form; the linter said nothing."""
     (here / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.27.1\n'
-                                     'CMD ["--model", "m", "--swap-space", "4"]  # vllm-lint: ignore[VL101]\n')
+                                     'CMD ["m", "--swap-space", "4"]  # vllm-lint: ignore[VL101]\n')
     r = run_cli("--output-format", "concise", "Dockerfile")
     assert [line.split()[1:3] for line in concise(r)] == [["VL002", "warning:"]]
     assert "shell form" in r.stdout and r.exit_code == 1
     (here / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.27.1\n# vllm-lint: ignore[VL101]\n'
-                                     'CMD ["--model", "m", "--swap-space", "4"]\n')
+                                     'CMD ["m", "--swap-space", "4"]\n')
     assert concise(run_cli("--output-format", "concise", "Dockerfile")) == []
 
 

@@ -50,7 +50,7 @@ def test_add_noqa_then_nothing_is_reported(run_cli, project):
     # Dockerfile: comments only on their own lines; the JSON CMD is untouched
     df = after["Dockerfile"].splitlines()
     assert df == ["# vllm-lint: ignore[VL406]", "FROM vllm/vllm-openai:latest", "# vllm-lint: ignore[VL201]", "ENV VLLM_USE_V1=1",
-                  "# vllm-lint: ignore[VL101]", 'CMD ["--model", "m", \\', '     "--swap-space", "4"]']
+                  "# vllm-lint: ignore[VL101]", 'CMD ["m", \\', '     "--swap-space", "4"]']
 
     # Python: same AST
     assert ast.dump(ast.parse(after["offline.py"])) == ast.dump(ast.parse(before["offline.py"]))
@@ -81,10 +81,10 @@ def test_crlf_is_kept(run_cli, project):
                               b"vllm serve m --swap-space 4  # vllm-lint: ignore[VL101]\r\n")
     assert lint(run_cli, "w.sh").exit_code == 0
     d = project / "Dockerfile.crlf"
-    d.write_bytes(b"FROM vllm/vllm-openai:latest\r\nCMD [\"--model\", \"m\", \"--swap-space\", \"4\"]\r\n")
+    d.write_bytes(b"FROM vllm/vllm-openai:latest\r\nCMD [\"m\", \"--swap-space\", \"4\"]\r\n")
     assert lint(run_cli, "--add-noqa", "Dockerfile.crlf").exit_code == 0
     assert d.read_bytes() == (b"# vllm-lint: ignore[VL406]\r\nFROM vllm/vllm-openai:latest\r\n# vllm-lint: ignore[VL101]\r\n"
-                              b"CMD [\"--model\", \"m\", \"--swap-space\", \"4\"]\r\n")
+                              b"CMD [\"m\", \"--swap-space\", \"4\"]\r\n")
 
 
 def test_yaml_literal_block_takes_the_comment_on_its_header(run_cli, project):

@@ -225,6 +225,9 @@ def shell_quote(draw, text: str, split: bool = True) -> str:
     return text
 
 
+# `vllm serve --model` (the vLLM image from 0.12): deprecated from 0.11.1, VL106's fix drops the word
+_MODEL_OPTION = W("--model", True, "--model")
+
 HEADS = [
     ["vllm", "serve", "{model}"],
     ["exec", "vllm", "serve", "{model}"],
@@ -241,7 +244,9 @@ def shell_launch(draw, doc: Doc, quote: bool = True) -> None:
     model = draw(MODEL)
     # a command name split by quotes (vll'm') is not found: the pre-filters look for the bytes
     # "vllm", by design
-    head = [W(h.format(model=model), head=True) for h in draw(_HEADS)]
+    # `--model` to the vLLM image is `vllm serve --model` from 0.12, whose fix drops the word (VL106)
+    head = [W(h, True, h, head=True) if h == "--model" else W(h.format(model=model), head=True)
+            for h in draw(_HEADS)]
     items = draw(ITEMS)
     words = head + [w for it in items for w in it.words()]
     indent = draw(st.sampled_from(("  ", "    ", "\t")))
@@ -357,7 +362,7 @@ def compose_doc(draw) -> Doc:
     nl = doc.nl
     items = draw(ITEMS)
     doc.put(f"services:{nl}  vllm:{nl}    image: vllm/vllm-openai:latest  {draw(COMMENT)}{nl}")
-    words = [W("--model"), W(draw(MODEL))] + [w for it in items for w in it.words()]
+    words = [_MODEL_OPTION, W(draw(MODEL))] + [w for it in items for w in it.words()]
     shape = draw(st.sampled_from(("string", "block", "flow")))
     if shape == "string":
         emit(doc, words, lambda t: t, lambda: " ", lead="    command: ", tail=nl)
@@ -462,7 +467,7 @@ def dockerfile_doc(draw, doc: Optional[Doc] = None) -> Doc:
     base = "vllm/vllm-openai:latest" if shape == "cmd-exec" else "python:3.12-slim"
     doc.put(f"{draw(COMMENT)}{nl}FROM {base}{nl}ENV VLLM_HOST_IP=0.0.0.0{nl}")
     if shape == "cmd-exec":
-        words = [W("--model"), W(draw(MODEL))] + words
+        words = [_MODEL_OPTION, W(draw(MODEL))] + words
         seps = [", ", ",", ", \\" + nl + "    "]
         emit(doc, words, lambda t: json.dumps(t, ensure_ascii=draw(st.booleans())),
              lambda: draw(st.sampled_from(seps)), lead="CMD [", tail="]" + nl)

@@ -33,6 +33,8 @@ def test_table_rows_have_sources_and_no_unverified():
     for r in rows:
         assert r["source"].strip(), r["model"]
         assert "UNVERIFIED" not in r["source"], r["model"]
+        assert r["remote_code"] in ("yes", "no", ""), r["model"]
+        assert bool(r["remote_code"]) == bool(r["remote_code_source"].strip()), f"{r['model']}: remote_code unsourced"
         for rid in r["hf_repo_ids"].split(";"):
             assert rid.lower() not in seen, f"{rid} in two rows"
             seen.add(rid.lower())
@@ -63,6 +65,13 @@ def test_table_loaded_once(monkeypatch):
     models.table()
     monkeypatch.setattr(models, "_table_path", lambda: (_ for _ in ()).throw(AssertionError("reloaded")))
     assert models.table()
+
+
+def test_remote_code_is_known_only_for_the_repositories_a_row_lists():
+    assert models.remote_code("deepseek-ai/DeepSeek-V3")[0] is True
+    ships, source = models.remote_code("META-LLAMA/Llama-3.1-8B-Instruct")
+    assert ships is False and "auto_map" in source
+    assert models.remote_code("someone/Llama-3.1-8B-Instruct-abliterated") is None  # a re-upload: not read
 
 
 # ------------------------------------------------------------------------- config.json sources

@@ -1559,11 +1559,22 @@ def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
         while src[q : q + 1] in (b" ", b"\t"):
             q += 1
         cmd = root.descendant_for_byte_range(q, q + 1)
-        while cmd is not None and cmd.type != "command":
+        while cmd is not None and cmd.type not in ("command", "variable_assignment"):
             cmd = cmd.parent
+        if cmd is not None and cmd.type == "variable_assignment" and cmd.parent is not None:
+            if cmd.parent.type == "command":
+                cmd = cmd.parent  # `--a=1 vllm ...`: the assignment prefixes a command
+            elif cmd.parent.type == "variable_assignments":
+                cmd = cmd.parent  # `--a=1 --b=2`: a line of assignments only
         if cmd is None or cmd.start_byte != q:
             return out
-        words, _a = _command_words(ctx, cmd)
+        if cmd.type == "command":
+            words, _a = _command_words(ctx, cmd)
+        else:
+            # `--opt=value` alone on its line reads as an assignment (`NAME=value`) to the grammar
+            dec = _Decoder(ctx.src)
+            parts = cmd.named_children if cmd.type == "variable_assignments" else [cmd]
+            words = [_assignment_word(dec, a) for a in parts if a.type == "variable_assignment"]
         out.extend(words)
         end = cmd.end_byte
     return out

@@ -112,6 +112,7 @@ class ModelFacts:
 
 _TABLE: Optional[dict[str, ModelFacts]] = None
 _WRITTEN: dict[str, str] = {}  # a table id in lower case -> as the table writes it
+_REMOTE_CODE: dict[str, tuple[bool, str]] = {}  # a listed repo id in lower case -> (ships code, source)
 
 
 def _int(s: str) -> Optional[int]:
@@ -185,11 +186,15 @@ def table() -> dict[str, ModelFacts]:
                 params_total=_billions(row.get("params_total_b")), params_active=_billions(row.get("params_active_b")),
                 params_lower_bound="lower bound" in (row.get("params_basis") or ""),
                 weight_dtype=(row.get("native_dtype") or "").strip() or None)
+            ships_code = _yesno(row.get("remote_code") or "")
             for rid in (row.get("hf_repo_ids") or "").split(";"):
                 rid = rid.strip()
                 if rid:
                     out[rid.lower()] = facts
                     _WRITTEN[rid.lower()] = rid
+                    if ships_code is not None:
+                        _REMOTE_CODE[rid.lower()] = (ships_code, "vllm_lint/data/models.tsv row " + row["model"]
+                                                     + ": " + (row.get("remote_code_source") or ""))
         _TABLE = out
     return _TABLE
 
@@ -364,6 +369,14 @@ _MEMO: dict[tuple[str, Optional[str], bool, Optional[str]], Any] = {}  # key -> 
 # the part of a resolution that does not depend on the linted file's directory: a repository
 # asks for the same few models from many directories
 _BY_NAME: dict[tuple[str, Optional[str], bool], Any] = {}
+
+
+def remote_code(repo_id: str) -> Optional[tuple[bool, str]]:
+    """Whether the hub repository ``repo_id`` ships its own Python code (what ``--trust-remote-code``
+    lets run), with the source; None when the table does not say. Only the repo ids a row lists
+    count: a re-upload matched by name may add code of its own."""
+    table()
+    return _REMOTE_CODE.get(repo_id.strip().lower())
 
 
 def clear_cache() -> None:

@@ -9,7 +9,7 @@ from ..argv import ParsedArg, spell_like
 from ..launch import Edit, Span
 from ..record import Record
 from ..wrapper_options import WRAPPERS, Wrapper
-from .base import LintContext, Severity
+from .base import Fix, LintContext, Severity
 
 
 class Status(Record):
@@ -356,6 +356,24 @@ def rename_edits(arg: ParsedArg, new_option: str, dashes: bool = False) -> Optio
     else:
         text = spell_like(new_option, arg)
     return [Edit(arg.name_span, text)]
+
+
+def model_positional_fix(ctx: LintContext, arg: ParsedArg) -> Optional[Fix]:
+    """Drop the word ``--model`` (``--model=`` of an inline value) of ``vllm serve`` so that its
+    value is the positional model (VL110 where the release refuses `--model`, VL106 where it is
+    deprecated)."""
+    tok = arg.tokens[0] if arg.tokens else None
+    if tok is None or arg.name_span is None or tok.opaque:
+        return None
+    if arg.inline_value:
+        edits = [Edit(Span(arg.name_span.start, arg.name_span.end + 1), "")]
+    elif arg.value_tokens and ctx.launch is not None and ctx.launch.delete_tokens is not None and tok.span:
+        edits = ctx.launch.delete_tokens([tok])
+        if edits is None:
+            return None
+    else:
+        return None
+    return Fix(list(edits), "safe", "Give the model as the positional argument")
 
 
 def delete_edits(ctx: LintContext, arg: ParsedArg) -> Optional[list[Edit]]:

@@ -1,6 +1,7 @@
 """## What it does
 Finds options that the target release still accepts but has deprecated, and names the
-replacement when vLLM names one. Also finds a deprecated *value* of an option that is not
+replacement when vLLM names one. `--model` given to `vllm serve` is deprecated from 0.11.1 (vLLM
+moves it to the positional slot and warns that the option will be removed). Also finds a deprecated *value* of an option that is not
 deprecated itself (0.34.0's `--all2all-backend mori_high_throughput`, in favour of `mori`).
 
 ## Why is this bad?
@@ -16,19 +17,26 @@ vllm serve m --all2all-backend mori_low_latency     # at 0.34.0
 `VL106 value mori_low_latency of --all2all-backend is deprecated at vLLM 0.34.0; use mori`
 
 ## Fix safety
+Safe removal of an option the curated overlay marks as having no effect from a release on
+(`noop_since`, with `noop_at_removal`: the same removal VL101 offers once the option is gone).
 Safe rename where the successor takes the same value (vLLM's own deprecation names it, or the
 curated overlay marks it safe); unsafe otherwise. A deprecated value is replaced by the successor
-value vLLM names (safe), where the value is written verbatim.
+value vLLM names (safe), where the value is written verbatim. `vllm serve --model X`: the word
+`--model` is dropped so that `X` is the positional model (safe where the result reads the same:
+`--model` first, or no `--served-model-name` that 0.17+ refuses after a leading option).
 
 ## Evidence
 Deprecation is scraped per release: argparse `deprecated=True` (0.9-0.16), `[DEPRECATED]` help
-text, deprecation message constants and field docstrings (0.17+). Deprecated values come from the
+text, deprecation message constants and field docstrings (0.17+). `vllm serve --model`: the warning in
+`FlexibleArgumentParser.parse_args` (vllm/utils/argparse_utils.py, read in the sdists of 0.11.1,
+0.11.2, 0.12.0, 0.33.0 and 0.34.0; 0.11.0 still refuses the option). Deprecated values come from the
 list of values in the field's docstring (an item that says the value is deprecated, and the value
 it says to use): `deprecated_values` in the release file.
 """
 
 from ..argv import spell_like
-from ._status import rename_edits, target_accepts, value_edits
+from ..record import lazy_re
+from ._status import delete_edits, model_positional_fix, rename_edits, target_accepts, value_edits
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL106", name="deprecated-option", summary="option deprecated at the target release",
@@ -38,6 +46,11 @@ RULE = Rule(code="VL106", name="deprecated-option", summary="option deprecated a
 @RULE.check
 def check(ctx: LintContext):
     for arg in ctx.args:
+        if arg.structure == "model-option":
+            found = _serve_model_option(ctx, arg)
+            if found is not None:
+                yield found
+            continue
         opt = arg.option
         if opt is None or arg.positional:
             continue
@@ -64,9 +77,49 @@ def _deprecated_option(ctx: LintContext, arg, opt):
         edits = rename_edits(arg, succ)
         if edits:
             fix = Fix(edits, "safe" if safe else "unsafe", f"Replace with `{succ}`")
-    elif ov.get("note"):
-        msg += f": {ov['note']}"
+    else:
+        if _noop_at_target(ctx, ov):
+            msg += " and has no effect there"
+            edits = delete_edits(ctx, arg)
+            if edits:
+                fix = Fix(edits, "safe", f"Remove `{arg.written}` (it has no effect at {ctx.target})")
+        if ov.get("note"):
+            msg += f": {ov['note']}"
     return ctx.diag(RULE, msg, arg.report_span, fix=fix, option=opt.name)
+
+
+_SERVED_NAME = lazy_re(r"^--served[-_]model[-_]name(=.+|$)")
+
+
+def _serve_model_option(ctx: LintContext, arg):
+    """``vllm serve --model X`` where vLLM moves X to the positional slot and warns that the option
+    will be removed. With a positional model as well, VL110 reports the left-over word instead."""
+    s = ctx.surface
+    if ctx.launch is None or not s.serve_model_option_deprecated or not s.runs_serve(ctx.launch.entry):
+        return None
+    if any(a.positional and a.how == "positional" and a.structure != "model-option" for a in ctx.args):
+        return None
+    if sum(1 for a in ctx.args if a.structure == "model-option") != 1:
+        return None
+    toks = ctx.launch.tokens
+    first = bool(toks) and arg.tokens and toks[0] is arg.tokens[0]
+    refused_later = s.served_name_needs_leading_model and any(_SERVED_NAME.match(t.text) for t in toks)
+    fix = model_positional_fix(ctx, arg) if first or not refused_later else None
+    return ctx.diag(RULE, f"`--model` with `vllm serve` is deprecated at vLLM {ctx.target} (vLLM warns that it will "
+                          "be removed); give the model as the positional argument", arg.report_span, fix=fix,
+                    option="--model")
+
+
+def _noop_at_target(ctx: LintContext, ov: dict) -> bool:
+    """The overlay says the deprecated option already does nothing at the target release: one
+    policy for removable no-ops, before their removal (here) and after it (VL101)."""
+    since = ov.get("noop_since")
+    if not ov.get("noop_at_removal") or not since:
+        return False
+    try:
+        return ctx.db.position(ctx.target) >= ctx.db.position(since)
+    except ValueError:  # a database without that release (a user's, or a test's)
+        return False
 
 
 def _deprecated_value(ctx: LintContext, arg, opt):

@@ -42,7 +42,7 @@ def check(ctx: LintContext):
     spans = [t.span for t in launch.dropped if t.span]
     span = Span(min(s.start for s in spans), max(s.end for s in spans)) if spans else launch.span
     opts = [t.text for t in launch.dropped if t.text.startswith("-")]
-    shown = ", ".join(f"`{o}`" for o in opts[:4]) + (f" and {len(opts) - 4} more" if len(opts) > 4 else "")
+    shown = ", ".join(f"`{o}`" for o in opts)  # every one: each is a setting the launch silently lacks
     one = len(opts) == 1
     yield ctx.diag(RULE, f"{shown} {'is' if one else 'are'} cut off from the vLLM command by a broken "
                          f"line continuation and never {'reaches' if one else 'reach'} vLLM", span,

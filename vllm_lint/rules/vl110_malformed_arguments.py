@@ -8,8 +8,8 @@ model (refused from 0.17); words after `--` (positionals only: left over after t
 
 ## Why is this bad?
 argparse exits at startup: `expected one argument`, `unrecognized arguments: true`, `the
-following arguments are required: model_tag`; vLLM 0.8.5 to 0.12 raise "provide the model as a
-positional argument" for `vllm serve --model X`. Under a wrapper that reads its argv with
+following arguments are required: model_tag`; vLLM 0.8.5 to 0.11.0 raise "provide the model as a
+positional argument" for `vllm serve --model X` (0.11.1 moves it to the positional slot instead, VL106). Under a wrapper that reads its argv with
 `parse_known_args` (KServe's huggingfaceserver) a left-over word is dropped instead, a warning;
 a missing value still exits there.
 
@@ -31,29 +31,12 @@ are shell variables or templates are unknown and never reported.
 
 from __future__ import annotations
 
-from ..launch import Edit, Span
 from ..record import lazy_re
-from ._status import unaccepted
-from .base import Fix, LintContext, Rule
+from ._status import model_positional_fix, unaccepted
+from .base import LintContext, Rule
 
 RULE = Rule(code="VL110", name="malformed-arguments", summary="command line the parser cannot read",
             severity="error", fix="safe")
-
-
-def _model_fix(ctx: LintContext, arg) -> Fix | None:
-    """Drop the word ``--model`` (``--model=`` of an inline value) so its value is the positional."""
-    tok = arg.tokens[0] if arg.tokens else None
-    if tok is None or arg.name_span is None or tok.opaque:
-        return None
-    if arg.inline_value:
-        edits = [Edit(Span(arg.name_span.start, arg.name_span.end + 1), "")]
-    elif arg.value_tokens and ctx.launch is not None and ctx.launch.delete_tokens is not None and tok.span:
-        edits = ctx.launch.delete_tokens([tok])
-        if edits is None:
-            return None
-    else:
-        return None
-    return Fix(list(edits), "safe", "Give the model as the positional argument")
 
 
 _SERVED_NAME = lazy_re(r"^--served[-_]model[-_]name(=.+|$)")
@@ -125,11 +108,11 @@ def check(ctx: LintContext):
     if first.inline_value and mode == "refused":
         return  # `--model=X`: parse_args looks for the word `--model`; the option takes it as usual
     if mode == "refused":
-        fix = _model_fix(ctx, first) if not models and len(model_opts) == 1 else None
+        fix = model_positional_fix(ctx, first) if not models and len(model_opts) == 1 else None
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} refuses `--model`: give the model as the "
                              "positional argument", first.report_span, fix=fix, option="--model")
     elif mode == "option" and not models and s.positional_model_required:
-        fix = _model_fix(ctx, first) if len(model_opts) == 1 else None
+        fix = model_positional_fix(ctx, first) if len(model_opts) == 1 else None
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument; "
                              "`--model` alone leaves it missing", first.report_span, fix=fix, option="--model")
     elif mode == "moved" and models and not models[0].value_opaque and models[0].tokens and \

@@ -7,8 +7,13 @@ Finds server settings that widen what a client or a model repository can do:
 * `--allowed-local-media-path /` (warning): lets any API client make the server read any file the
   process can read (`file://` media URLs);
 * `--trust-remote-code` on a hub model without a pinned `--revision` / `--code-revision`
-  (informational): Python code the model repository ships (whether it ships any is not known
-  offline) runs in the server, and whatever its owner pushes next runs on the next start.
+  (informational): Python code the model repository ships runs in the server, and whatever its
+  owner pushes next runs on the next start. The model table (`vllm_lint/data/models.tsv`,
+  `remote_code`) says which official repositories ship code (their `config.json` names it in
+  `auto_map`) and which do not (a transformers-native `model_type` and no `auto_map`): for the
+  latter the option changes nothing and the rule stays silent (`--verbose` says why); for a model
+  the table does not know, the code "may" run. Documentation whose subject is the setting (a
+  file named after it, or a section whose heading names it) is not told about it.
 
 ## Why is this bad?
 Each turns a request or a repository push into code execution or file disclosure on the server.
@@ -29,7 +34,11 @@ in trusted environments."), vLLM's security documentation (`docs/usage/security.
 reported for remote code (their code does not change underneath you).
 """
 
+import os
+import re
+
 from ..knowledge.layout import as_bool, dest_of, env_lookup, layout
+from ..knowledge.models import remote_code
 from ..record import lazy_re
 from .base import LintContext, Rule
 
@@ -39,6 +48,23 @@ RULE = Rule(code="VL502", name="risky-server-setting",
 
 _REPO_ID = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 _PINNED = lazy_re(r"^[0-9a-f]{7,40}$|^v?\d+(\.\d+)*$")
+_SUBJECT = lazy_re(r"trust[-_ ]?remote[-_ ]?code|remote[-_ ]code", re.IGNORECASE)
+_HEADING = lazy_re(rb"^ {0,3}#{1,6}[ \t]+([^\r\n]*)", re.M)
+
+
+def _documents_the_setting(ctx: LintContext) -> bool:
+    """A documentation file named after remote code, or the launch sits in a section whose heading
+    names it: the example shows the setting on purpose."""
+    if not ctx.documentation:
+        return False
+    if _SUBJECT.search(os.path.basename(ctx.path)):
+        return True
+    if ctx.launch is None or not isinstance(ctx.data, bytes):
+        return False
+    heading = None
+    for m in _HEADING.finditer(ctx.data, 0, ctx.launch.span.start):
+        heading = m.group(1)
+    return heading is not None and _SUBJECT.search(heading.decode("utf-8", "replace")) is not None
 
 
 @RULE.check
@@ -80,7 +106,14 @@ def check(ctx: LintContext):
     if lay.hidden:
         ctx.skip(RULE, "the launch may pass a revision we cannot see")
         return
-    # whether the repository ships code is not known offline: it "may" run
-    yield ctx.diag(RULE, f"--trust-remote-code may run {model}'s repository code without a pinned revision: pin "
+    if _documents_the_setting(ctx):
+        ctx.skip(RULE, "the documentation's subject is remote code")
+        return
+    ships = remote_code(model)
+    if ships is not None and not ships[0]:
+        ctx.skip(RULE, f"--trust-remote-code changes nothing for {model}: its repository ships no code ({ships[1]})")
+        return
+    runs = "runs" if ships is not None else "may run"  # unknown to the table: whether it ships code is not known
+    yield ctx.diag(RULE, f"--trust-remote-code {runs} {model}'s repository code without a pinned revision: pin "
                          f"--revision (and --code-revision) to a commit", trust.report_span,
                    option="--trust-remote-code", severity="info")

@@ -325,12 +325,20 @@ class Surface:
         (tools/crosscheck/difftest.py): "option" (an ordinary option; the positional model is
         still required), "refused" (``parse_args`` raises: give the model as the positional),
         "moved" (``parse_args`` moves it to the positional slot; a positional model as well is
-        then left over)."""
+        then left over). The move, with its warning, begins at 0.11.1 (vllm/utils/argparse_utils.py;
+        0.11.0's vllm/utils/__init__.py still raises)."""
         if self.v < Version("0.8.5"):
             return "option"
-        if self.v < Version("0.13.0"):
+        if self.v < Version("0.11.1"):
             return "refused"
         return "moved"
+
+    @cached_property
+    def serve_model_option_deprecated(self) -> bool:
+        """From 0.11.1 ``vllm serve --model X`` logs that ``--model`` will be removed and the
+        model belongs in the positional slot (read in the sdists of 0.11.1, 0.11.2, 0.12.0,
+        0.33.0 and 0.34.0)."""
+        return self.serve_model_option == "moved"
 
     @cached_property
     def optimization_levels(self) -> Optional[list[int]]:

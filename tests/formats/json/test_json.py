@@ -13,7 +13,7 @@ POD_JSON = """{
       {
         "name": "vllm",
         "image": "vllm/vllm-openai:v0.27.1",
-        "args": ["--model", "m", "--swap-space", "4"]
+        "args": ["m", "--swap-space", "4"]
       }
     ]
   }
@@ -22,7 +22,7 @@ POD_JSON = """{
 
 
 def test_a_pod_manifest_is_read_and_fixed(run_cli, tmp_path):
-    check_read_and_fixed(run_cli, tmp_path, "pod.json", POD_JSON, [("VL101", 9, 34)], '        "args": ["--model", "m"]\n')
+    check_read_and_fixed(run_cli, tmp_path, "pod.json", POD_JSON, [("VL101", 9, 23)], '        "args": ["m"]\n')
 
 
 def test_a_json_file_that_is_not_json_is_one_parse_error(run_cli, tmp_path):
