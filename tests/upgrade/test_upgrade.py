@@ -115,9 +115,9 @@ def test_the_release_named_elsewhere_in_the_file_moves_too(tmp_path):
     (work / "Dockerfile").write_text(
         "ARG VLLM_VERSION=v0.10.2\nFROM vllm/vllm-openai:v0.10.2\nARG VLLM_VERSION=v0.10.2\n"
         "RUN git clone https://github.com/vllm-project/vllm.git && cd vllm && git checkout v0.10.2\n"
-        "RUN pip install otherpkg==0.10.2\nCMD [\"--model\", \"m\"]\n")
+        "RUN pip install otherpkg==0.10.2\nCMD [\"m\"]\n")
     upgrade(work)
     assert (work / "Dockerfile").read_text() == (
         "ARG VLLM_VERSION=v0.27.1\nFROM vllm/vllm-openai:v0.27.1\nARG VLLM_VERSION=v0.27.1\n"
         "RUN git clone https://github.com/vllm-project/vllm.git && cd vllm && git checkout v0.27.1\n"
-        "RUN pip install otherpkg==0.10.2\nCMD [\"--model\", \"m\"]\n")
+        "RUN pip install otherpkg==0.10.2\nCMD [\"m\"]\n")
