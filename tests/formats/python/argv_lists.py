@@ -16,7 +16,7 @@ upload_model(
     serving_container_args=serving_container_args,
 )
 
-# a pod spec in a test fixture: the image's release, the command and its arguments
+# a pod spec in a test fixture: the image's release, the command, its arguments and environment
 POD = {
     "containers": [
         {
@@ -24,6 +24,7 @@ POD = {
             "image": SERVER_IMAGE,
             "command": ["vllm", "serve", "/mnt/models"],
             "args": ["--port", "8000", "--swap-space", "4"],
+            "env": [{"name": "VLLM_ATENTION_BACKEND", "value": "FLASH_ATTN"}],
         }
     ]
 }

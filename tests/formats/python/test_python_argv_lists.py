@@ -31,11 +31,13 @@ def test_a_free_standing_list_is_a_launch_at_its_own_bytes():
 
 def test_a_command_and_args_pair_is_one_launch_with_the_container_image():
     src = ('import os\nIMG = os.environ.get("IMG", "vllm/vllm-openai:v0.10.0")\n'
-           'POD = {"image": IMG,\n       "command": ["vllm", "serve", "m"],\n       "args": ["--port", "1"]}\n')
+           'POD = {"image": IMG,\n       "command": ["vllm", "serve", "m"],\n       "args": ["--port", "1"],\n'
+           '       "env": [{"name": "VLLM_X", "value": "1"}]}\n')
     data, ex = _ex(src)
     (la,) = ex.launches
     assert [t.text for t in la.tokens] == ["m", "--port", "1"]
     assert _at(data, la.span) == b'["vllm", "serve", "m"],\n       "args": ["--port", "1"]'
+    assert [(e.name, _at(data, e.name_span), e.value) for e in la.env] == [("VLLM_X", b"VLLM_X", "1")]
     assert la.image == "vllm/vllm-openai:v0.10.0"
     (hint,) = la.version_hints
     assert _at(data, hint.span) == b"vllm/vllm-openai:v0.10.0"
@@ -103,3 +105,15 @@ def test_nested_lists_are_read_one_by_one():
 def test_a_list_inside_a_call_inside_a_list_is_read_and_a_process_calls_list_is_left_to_it():
     _d, ex = _ex('import subprocess\nJOBS = [make(["vllm", "serve", "a"]), subprocess.run(["vllm", "bench", "b"])]\n')
     assert [[t.text for t in la.tokens] for la in ex.launches] == [["a"]]
+
+
+def test_a_long_concatenation_is_read_a_bounded_number_of_times(monkeypatch):
+    from vllm_lint.frontends.python import argv_lists
+
+    reads = []
+    real = argv_lists.launches_of_words
+    monkeypatch.setattr(argv_lists, "launches_of_words", lambda *a, **k: reads.append(1) or real(*a, **k))
+    _d, ex = _ex("X = " + " + ".join('["vllm"]' for _ in range(600)) + "\n")
+    assert ex.launches == []
+    # per level down to the depth bound, the nested sum and its last list: not every level from every level
+    assert len(reads) <= 2 * (argv_lists._MAX_DEPTH + 2)

@@ -26,7 +26,7 @@ What it finds
   concatenation) whose words start vLLM, wherever it stands, is an ``argv`` launch at the list
   (also after an opaque word: ``[image, "vllm", "serve", m]`` handed to a launcher); a
   ``command``/``args`` pair (``X_command``/``X_args``) in a dict literal or a call's keywords is one
-  launch of both, with its ``image``'s release. Lists a process call was given are that call's.
+  launch of both, with its ``image``'s release and its ``env``. Lists a process call was given are that call's.
 * A string formatted with ``%`` or ``.format(...)`` and run by a shell: its fields are opaque words.
 * Command lines shown in docstrings and other string statements ("Start the server with:
   ``vllm serve m --runner pooling``"): lines that start with a vLLM command (after an optional

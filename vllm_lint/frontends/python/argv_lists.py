@@ -7,7 +7,9 @@ container dict in a test fixture, ``[image, "vllm", "serve", model] + args`` han
 launcher (the command may start after an opaque word there: the launcher's image or host). A pair
 of ``command`` / ``args`` (``serving_container_command`` / ``serving_container_args``, any
 ``X_command`` / ``X_args``, ``xCommand`` / ``xArgs``) in a dict literal or in one call's keywords is
-one launch of both lists' words, as a container runs them. A list a process call or vLLM's parser
+one launch of both lists' words, as a container runs them, in the container's ``image`` (its
+release) with its ``env`` (``[{"name": ..., "value": ...}]``, or a mapping such as Vertex's
+``serving_container_environment_variables``). A list a process call or vLLM's parser
 already read (``PyFile.consumed``), and a list compared with something, are not launches here.
 
 Only statements on lines saying ``vllm`` or ``command`` are entered (:func:`~.walk.hit_lines`)."""
@@ -17,8 +19,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ...launch import Span, VersionHint
-from .environ import env_default
+from ...launch import EnvAssign, Span, VersionHint
+from .environ import env_assign, env_default, env_from_mapping
 from .processes import ArgvWords, launches_of_words
 from .scope import Scope, resolve_name
 from .state import PyFile
@@ -26,6 +28,7 @@ from .walk import FUNC_DEFS, blocks, hit_lines, touching
 
 _SEQS = (ast.List, ast.Tuple)
 _MAX_DEPTH = 50  # nested expressions followed
+_ENV_KEYS = ("env", "environment_variables", "Env")  # a container's environment beside its command
 
 
 def standalone_argvs(fx: PyFile, tree: ast.Module, module_scope: Scope) -> None:
@@ -36,8 +39,8 @@ def standalone_argvs(fx: PyFile, tree: ast.Module, module_scope: Scope) -> None:
     roots: list[tuple[ast.AST, Scope]] = []
     pairs: list[tuple[ast.AST, ast.AST, Scope]] = []
     _statements(fx, tree, module_scope, lines, roots, pairs)
-    for command, args, image, scope in pairs:
-        _pair(fx, command, args, image, scope)
+    for command, args, image, env, scope in pairs:
+        _pair(fx, command, args, image, env, scope)
     for root, scope in roots:
         _root(fx, root, scope, 0)
 
@@ -59,12 +62,15 @@ def _statements(fx: PyFile, node: ast.AST, scope: Scope, lines: Optional[list[in
             _statements(fx, st, inner, lines, roots, pairs)
 
 
-def _expressions(node: ast.AST, scope: Scope, roots: list, pairs: list, depth: int) -> None:
-    """Collect the outermost argv-like expressions (roots) and every command/args pair."""
+def _expressions(node: ast.AST, scope: Scope, roots: list, pairs: list, depth: int,
+                 in_root: bool = False) -> None:
+    """Collect the outermost argv-like expressions (roots: :func:`_root` reads those inside
+    them) and every command/args pair."""
     if depth > _MAX_DEPTH or isinstance(node, (ast.Lambda, ast.Compare)):
         return
-    if _is_root(node):
+    if not in_root and _is_root(node):
         roots.append((node, scope))
+        in_root = True
     if isinstance(node, ast.Dict):
         keyed = {k.value: v for k, v in zip(node.keys, node.values)
                  if isinstance(k, ast.Constant) and isinstance(k.value, str)}
@@ -73,7 +79,7 @@ def _expressions(node: ast.AST, scope: Scope, roots: list, pairs: list, depth: i
         _collect_pairs({k.arg: k.value for k in node.keywords if k.arg}, scope, pairs)
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.expr):
-            _expressions(child, scope, roots, pairs, depth + 1)
+            _expressions(child, scope, roots, pairs, depth + 1, in_root)
 
 
 def _has_seq(node: ast.AST) -> bool:
@@ -91,7 +97,8 @@ def _collect_pairs(keyed: dict, scope: Scope, pairs: list) -> None:
             prefix = key[:-len(suffix)]
             if key.endswith(suffix) and prefix + partner in keyed:
                 image = next((keyed[prefix + i] for i in images if prefix + i in keyed), None)
-                pairs.append((value, keyed[prefix + partner], image, scope))
+                env = next((keyed[prefix + e] for e in _ENV_KEYS if prefix + e in keyed), None)
+                pairs.append((value, keyed[prefix + partner], image, env, scope))
 
 
 def _image(fx: PyFile, node: Optional[ast.AST], scope: Scope) -> Optional[tuple[str, Optional[Span]]]:
@@ -108,9 +115,10 @@ def _image(fx: PyFile, node: Optional[ast.AST], scope: Scope) -> Optional[tuple[
     return None
 
 
-def _pair(fx: PyFile, command: ast.AST, args: ast.AST, image: Optional[ast.AST], scope: Scope) -> None:
+def _pair(fx: PyFile, command: ast.AST, args: ast.AST, image: Optional[ast.AST], env: Optional[ast.AST],
+          scope: Scope) -> None:
     """``command`` and ``args`` (literals or names bound to them): one launch of both, in the
-    container's ``image`` when it is vLLM's."""
+    container's ``image`` when it is vLLM's, with the container's ``env``."""
     from ..commands import image_is_vllm, version_from_image  # noqa: PLC0415 - cheap, local
 
     cmd_node = resolve_name(command, scope, (command.lineno, command.col_offset))[0]
@@ -133,7 +141,28 @@ def _pair(fx: PyFile, command: ast.AST, args: ast.AST, image: Optional[ast.AST],
             tag = version_from_image(named[0])
             if tag:
                 la.version_hints.append(VersionHint(tag, "image-tag", named[1], named[0]))
+    if env is not None:
+        for la in found:
+            la.env = _container_env(fx, env, scope)
     fx.result.launches.extend(found)
+
+
+def _container_env(fx: PyFile, node: ast.AST, scope: Scope) -> list[EnvAssign]:
+    """A container's environment: ``[{"name": "X", "value": "1"}, ...]`` (a pod spec) or a mapping
+    (``serving_container_environment_variables={"X": "1"}``); a name bound to either."""
+    node = resolve_name(node, scope, (node.lineno, node.col_offset))[0]
+    if isinstance(node, ast.Dict):
+        return env_from_mapping(fx, node, None)
+    out: list[EnvAssign] = []
+    for e in node.elts if isinstance(node, _SEQS) else []:
+        if not isinstance(e, ast.Dict):
+            continue
+        entry = {k.value: v for k, v in zip(e.keys, e.values) if isinstance(k, ast.Constant)}
+        if "name" in entry:
+            ea = env_assign(fx, entry["name"], entry.get("value"), None)
+            if ea is not None:
+                out.append(ea)
+    return out
 
 
 def _read(fx: PyFile, node: ast.AST) -> bool:
@@ -157,12 +186,12 @@ def _root(fx: PyFile, node: ast.AST, scope: Scope, depth: int) -> None:
         if found:
             fx.result.launches.extend(found)
             return
-    stack = list(ast.iter_child_nodes(node))
+    stack = list(ast.iter_child_nodes(node))[::-1]  # in source order
     while stack:
-        child = stack.pop(0)
+        child = stack.pop()
         if isinstance(child, (ast.Lambda, ast.Compare)) or not isinstance(child, ast.expr):
             continue
         if _is_root(child):
             _root(fx, child, scope, depth + 1)
         else:
-            stack[:0] = list(ast.iter_child_nodes(child))
+            stack.extend(list(ast.iter_child_nodes(child))[::-1])
