@@ -831,13 +831,19 @@ def test_generated_layouts_delete_cleanly():
             assert b",," not in out and b"(," not in out, out
 
 
-def test_rebound_names_make_launch_opaque():
+def test_rebound_names_make_launch_opaque_and_branch_argvs_are_each_a_launch():
     src = ('import subprocess\nfrom vllm import LLM\n'
            'if big:\n    cmd = ["vllm", "serve", "m", "--tp", "8"]\n    kw = {"seed": 1}\n'
            'else:\n    cmd = ["vllm", "serve", "m"]\n    kw = {"seed": 2}\n'
            'subprocess.run(cmd)\nLLM("m", **kw)\n')
-    _, ex = ext(src)
-    assert [la.opaque for la in ex.launches] == [True, True]
+    data, ex = ext(src)
+    # an argv bound in each branch: one launch per branch, at its list, each read whole
+    argv = [la for la in ex.launches if la.style == "argv"]
+    assert [(text(data, la.span), [t.text for t in la.tokens], la.opaque) for la in argv] == [
+        (b'["vllm", "serve", "m", "--tp", "8"]', ["m", "--tp", "8"], False),
+        (b'["vllm", "serve", "m"]', ["m"], False),
+    ]
+    assert [la.opaque for la in ex.launches if la.style == "kwargs"] == [True]
 
 
 def test_subprocess_docker_run_gpus_sets_hardware():

@@ -22,6 +22,12 @@ What it finds
   with its embedding in the string literal (f-string fields become ``${...}`` placeholders,
   i.e. opaque shell words). ``env=`` dicts (``{**os.environ, "VLLM_X": "1"}``, ``dict(os.environ,
   ...)``, ``env = os.environ.copy(); env["VLLM_X"] = "1"``) become the launch's env.
+* Argv lists away from any process call (:mod:`.argv_lists`): a list or tuple literal (or a ``+``
+  concatenation) whose words start vLLM, wherever it stands, is an ``argv`` launch at the list
+  (also after an opaque word: ``[image, "vllm", "serve", m]`` handed to a launcher); a
+  ``command``/``args`` pair (``X_command``/``X_args``) in a dict literal or a call's keywords is one
+  launch of both, with its ``image``'s release and its ``env``. Lists a process call was given are that call's.
+* A string formatted with ``%`` or ``.format(...)`` and run by a shell: its fields are opaque words.
 * Command lines shown in docstrings and other string statements ("Start the server with:
   ``vllm serve m --runner pooling``"): lines that start with a vLLM command (after an optional
   ``$`` prompt) with their backslash continuations, and inline backquoted commands with an
@@ -49,9 +55,10 @@ What it finds
 ``Launch.context`` keys: ``positional`` (the source text of positionals after the model).
 
 Known limits: deletes of two adjacent arguments are computed independently and may overlap (the
-fixer's loop re-lints and applies the second); a list/dict bound more than once before the call
-(``if``/``else`` branches) or mutated inside a nested block makes the launch ``opaque`` (the last
-binding's contents are still reported); a single binding inside an ``if`` is taken as is; tuple argv has no ``delete_tokens``;
+fixer's loop re-lints and applies the second); an argv name bound in several branches before a
+process call gives one launch per branch (each at its list), a dict bound so, or a name
+mutated inside a nested block, makes the launch ``opaque`` (the last binding's contents are
+still reported); a single binding inside an ``if`` is taken as is; tuple argv has no ``delete_tokens``;
 a ``" ".join(cmd)`` string is read as the list's words only when every literal word is one the
 shell reads back as itself (``shlex.join`` always).
 
@@ -87,8 +94,8 @@ Modules
 with positions, literal values), ``callees`` (the calls read, imports and dotted names), ``walk``
 (which statements are entered), ``scope`` (bindings and changes of names), ``state`` (the file
 under extraction), ``engine_args`` (``LLM(...)`` and its kin), ``processes`` (subprocess and
-``os.exec*``), ``environ`` (``os.environ`` and ``env=``), ``wrappers`` (Ray Serve, Modal,
-BentoML), ``documented`` (commands in strings and
+``os.exec*``), ``argv_lists`` (argv lists away from a process call), ``environ`` (``os.environ``
+and ``env=``), ``wrappers`` (Ray Serve, Modal, BentoML), ``documented`` (commands in strings and
 comments), ``extractor`` (the driver).
 
 Errors: syntax errors, undeclared non-UTF-8 bytes and null bytes raise ``ParseError(line=...)``;

@@ -11,6 +11,7 @@ from typing import Optional
 
 from ...launch import Extraction, ParseError
 from . import wrappers
+from .argv_lists import standalone_argvs
 from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, WRAPPER_METHODS, entry_of
 from .documented import documented_commands, worth_reading
 from .engine_args import kwargs_launch
@@ -66,6 +67,7 @@ def _run(data: bytes, path: str) -> Extraction:
     calls.sort(key=lambda cs: (cs[0].lineno, cs[0].col_offset))
     for call, scope in calls:
         _call(fx, call, scope)
+    standalone_argvs(fx, tree, module_scope)
     env_stmts.sort(key=lambda ss: (ss[0].lineno, ss[0].col_offset))
     for st, scope in env_stmts:
         env_statement(fx, st, scope)

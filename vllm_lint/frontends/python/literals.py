@@ -236,6 +236,39 @@ class _Decoder:
         return k
 
 
+def with_fields(info: StrInfo, pattern) -> Optional[StrInfo]:
+    """``info`` with the formatting fields ``pattern`` matches (printf's ``%s``, ``str.format``'s
+    ``{}``) made placeholders, as an f-string's fields are, and their escapes (``%%``, ``{{``)
+    made the one char they stand for. None when a field has no bytes of its own in the file
+    (spelled with escapes) or ``info`` has fields already."""
+    if info.fields:
+        return None
+    value, spans = info.value, info.char_spans
+    out: list[str] = []
+    cspans: list[Optional[tuple[int, int]]] = []
+    fields: list[tuple[int, int, int, int]] = []
+    k = 0
+    for m in pattern.finditer(value):
+        out.extend(value[k:m.start()])
+        cspans.extend(spans[k:m.start()])
+        k = m.end()
+        text = m.group(0)
+        if text in ("%%", "{{", "}}"):
+            out.append(text[0])
+            cspans.append(None)
+            continue
+        first, last = spans[m.start()], spans[m.end() - 1]
+        if first is None or last is None:
+            return None
+        ph = placeholder(len(fields))
+        fields.append((len(out), len(ph), first[0], last[1]))
+        out.extend(ph)
+        cspans.extend([None] * len(ph))
+    out.extend(value[k:])
+    cspans.extend(spans[k:])
+    return StrInfo("".join(out), cspans, fields, None)
+
+
 def fstring_field_end(s: str, i: int, q: str) -> Optional[int]:
     """Index just after the ``}`` closing the replacement field opening at ``s[i] == '{'``."""
     depth = 0

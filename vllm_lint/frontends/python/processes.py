@@ -16,20 +16,24 @@ from ...record import lazy_re
 from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
 from .callees import ENV_KW_INDEX
 from .environ import env_default, env_kwarg
-from .literals import decode_literal, embedding_of, is_str_node, placeholder
-from .scope import Scope, lookup, rebound, resolve_name
+from .literals import decode_literal, embedding_of, is_str_node, placeholder, with_fields
+from .scope import Binding, Mutation, Scope, lookup, mutations_since, rebound, resolve_name
 from .source import Layout
 from .state import PyFile
 
 _OPAQUE_WORD = "${PYTHON_EXPR}"
 # a word the shell reads back as itself: no whitespace, quotes, expansions or operators
 _PLAIN_WORD = lazy_re(r"[\w@%+=:,./-]+")
+_FIELD_WORD = lazy_re(r"\$\{PYTHON_EXPR_\d+\}")  # a field's placeholder in a shell word
 _MAX_NESTING = 8  # names and ``*`` followed inside an argv
 _MAX_CONCAT = 50  # ``a + b + ...`` operands followed
 
 
 def proc_launch(fx: PyFile, call: ast.Call, dotted: str, spec: tuple[str, int], scope: Scope) -> None:
     kind, idx = spec
+    # the lists written in the call are its to read (or to decline): not launches of their own
+    fx.consumed.update(id(n) for a in (*call.args, *call.keywords) for n in ast.walk(a)
+                       if isinstance(n, (ast.List, ast.Tuple)))
     kw = {k.arg: k.value for k in call.keywords if k.arg is not None}
     pos = (call.lineno, call.col_offset)
     env_node = kw.get("env")
@@ -64,7 +68,14 @@ def proc_launch(fx: PyFile, call: ast.Call, dotted: str, spec: tuple[str, int], 
 
 def _command_launches(fx: PyFile, arg: ast.AST, shell: bool, call: ast.Call, scope: Scope,
                       pos: tuple[int, int]) -> list[Launch]:
+    if not shell and isinstance(arg, ast.Name):
+        branches = _branch_bindings(fx, arg.id, scope, pos)
+        if branches:
+            return [la for b in branches for la in _bound_argv_launches(fx, arg.id, b, scope, pos)]
     node, _mutations, _binding = resolve_name(arg, scope, pos)
+    formatted = _formatted_string(fx, node)
+    if formatted is not None:
+        return _shell_launches(fx, formatted[0], call, fields=formatted[1]) if shell else []
     if isinstance(node, ast.Call) and fx.names.dotted(node.func) == "shlex.split" and node.args:
         inner, _m, _b = resolve_name(node.args[0], scope, pos)
         if is_str_node(inner):
@@ -102,6 +113,7 @@ class ArgvWords:
         self.pos = pos
         self.entries: list[tuple[Token, str, Optional[Layout], int]] = []  # token, word, layout, index
         self.ambiguous: list[str] = []  # names bound more than once before the call
+        self.seqs: list[int] = []  # id() of the list and tuple literals read (``PyFile.consumed``)
 
     def deleter(self):
         """``Launch.delete_tokens`` for these words."""
@@ -120,6 +132,7 @@ class ArgvWords:
         """A list or tuple literal, ``a + b``, or a name bound to one of those."""
         src = self.fx.src
         if isinstance(seq, (ast.List, ast.Tuple)):
+            self.seqs.append(id(seq))
             layout = None
             if isinstance(seq, ast.List):
                 sp = src.span(seq)
@@ -147,6 +160,13 @@ class ArgvWords:
         _b, bscope = lookup(seq.id, scope, pos)
         if rebound(seq.id, bscope, pos, scope):
             self.ambiguous.append(seq.id)
+        self.add_bound(node, muts, binding, depth)
+        return True
+
+    def add_bound(self, node: ast.AST, muts: list[Mutation], binding: Optional[Binding], depth: int = 0) -> None:
+        """The words of a name's bound value ``node`` with its later changes ``muts``: an
+        ``append``/``extend``/``+=`` in the binding's block is read, any other change is opaque."""
+        fx = self.fx
         self.add_seq(node, depth + 1)
         for m in muts:
             same_block = binding is not None and fx.same_block(m.stmt, binding.stmt)
@@ -156,7 +176,46 @@ class ArgvWords:
                 self.element(m.node)
             else:
                 self.splat(m.stmt, None)
-        return True
+
+
+def _branch_bindings(fx: PyFile, name: str, scope: Scope, pos: tuple[int, int]) -> list[Binding]:
+    """The bindings of ``name`` in the call's own scope that may each reach ``pos`` (``if``/``else``
+    branches: no later binding before ``pos`` stands in the same block), when there are several."""
+    binds = [b for b in scope.bindings.get(name, []) if b.pos < pos]
+    if len(binds) < 2:
+        return []
+    live = [b for i, b in enumerate(binds)
+            if b.value is not b.stmt and not any(fx.same_block(b.stmt, later.stmt) for later in binds[i + 1:])]
+    return live if len(live) > 1 else []
+
+
+def _bound_argv_launches(fx: PyFile, name: str, binding: Binding, scope: Scope,
+                         pos: tuple[int, int]) -> list[Launch]:
+    """The launch of one branch's binding of an argv name, reported at the bound value."""
+    node = binding.value
+    if not isinstance(node, (ast.List, ast.Tuple, ast.BinOp)):
+        return []
+    words = ArgvWords(fx, scope, pos)
+    words.add_bound(node, mutations_since(name, scope, binding, pos, scope), binding)
+    return launches_of_words(fx, words, fx.src.span(node))
+
+
+# printf-style conversions (``%s``, ``%(name)d``, ``%-10.3f``) and ``%%``
+_PRINTF = lazy_re(r"%(?:%|(?:\([^)]*\))?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsa])")
+# str.format fields (``{}``, ``{0}``, ``{name!r:>10}``) and the escapes ``{{`` ``}}``
+_FORMAT_FIELD = lazy_re(r"\{\{|\}\}|\{[^{}]*\}")
+
+
+def _formatted_string(fx: PyFile, node: ast.AST) -> Optional[tuple[ast.AST, object]]:
+    """``"..." % (...)`` or ``"...".format(...)`` on a string literal: the literal and the pattern
+    of its fields (each an opaque word once filled in)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        return node.left, _PRINTF
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+        return node.func.value, _FORMAT_FIELD
+    return None
 
 
 def _joined(fx: PyFile, node: ast.AST) -> Optional[tuple[ast.AST, bool]]:
@@ -188,16 +247,35 @@ def _argv_launches(fx: PyFile, parts: list[ast.AST], call: ast.Call, scope: Scop
                 words.add_seq(p.value)
             else:
                 words.element(p)
+    if plain and not all(t.opaque or _PLAIN_WORD.fullmatch(w) for t, w, _l, _i in words.entries):
+        return []
+    return launches_of_words(fx, words, fx.src.span(call))
+
+
+def launches_of_words(fx: PyFile, words: ArgvWords, span: Span, inside: bool = False) -> list[Launch]:
+    """The launch the words start (``inside``: or that starts after an opaque word, as in
+    ``[image, "vllm", "serve", ...]`` handed to a launcher), reported at ``span``; the literal
+    sequences read are then ``consumed``."""
+    from ..commands import find_vllm_command  # noqa: PLC0415 - cheap, local
+
     texts = [w for _t, w, _l, _i in words.entries]
     if "vllm" not in " ".join(texts):
         return []
-    if plain and not all(t.opaque or _PLAIN_WORD.fullmatch(w) for t, w, _l, _i in words.entries):
+    entries = words.entries
+    launch = _argv_launch(fx, span, entries, texts, bool(words.ambiguous))
+    if launch is None and inside:
+        for k in range(1, len(texts) - 1):
+            if texts[k - 1] == _OPAQUE_WORD and "vllm" in " ".join(texts[k:k + 3]) \
+                    and find_vllm_command(texts[k:]) is not None:
+                launch = _argv_launch(fx, span, entries[k:], texts[k:], bool(words.ambiguous))
+                break
+    if launch is None:
         return []
-    launch = _argv_launch(fx, call, words.entries, texts, bool(words.ambiguous))
-    return [] if launch is None else [launch]
+    fx.consumed.update(words.seqs)
+    return [launch]
 
 
-def _argv_launch(fx: PyFile, call: ast.Call, entries: list[tuple[Token, str, Optional[Layout], int]],
+def _argv_launch(fx: PyFile, span: Span, entries: list[tuple[Token, str, Optional[Layout], int]],
                  texts: list[str], ambiguous: bool) -> Optional[Launch]:
     """The launch the words start, if they start vLLM."""
     from ..commands import find_vllm_command, version_from_image  # noqa: PLC0415 - cheap, local
@@ -205,7 +283,7 @@ def _argv_launch(fx: PyFile, call: ast.Call, entries: list[tuple[Token, str, Opt
     cmd = find_vllm_command(texts)
     if cmd is None:
         return None
-    launch = Launch(path=fx.path, entry=cmd.entry, style="argv", span=fx.src.span(call))
+    launch = Launch(path=fx.path, entry=cmd.entry, style="argv", span=span)
     launch.tokens = [t for t, _w, _l, _i in entries[cmd.args_start:]]
     launch.opaque = any(t.splat for t in launch.tokens) or ambiguous
     if cmd.image:
@@ -289,9 +367,11 @@ def _element_token(fx: PyFile, e: ast.AST) -> tuple[Token, str]:
 _NOT_SPLIT = lazy_re(r"[\"'\\;&|<>()`#*?\[]|\$(?!\{PYTHON_EXPR_\d+\})")
 
 
-def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call, split_only: bool = False) -> list[Launch]:
+def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call, split_only: bool = False,
+                    fields=None) -> list[Launch]:
     """The launches of a string run by a shell; ``split_only``: a string split at whitespace
-    (``str.split()``), read only when a shell would split it the same way."""
+    (``str.split()``), read only when a shell would split it the same way; ``fields``: the
+    pattern of the formatting fields in it (``%s``, ``{}``), read as opaque words."""
     src = fx.src
     sp = src.span(node)
     info = decode_literal(src, sp, placeholder)
@@ -299,6 +379,10 @@ def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call, split_only: bool 
         return []
     if isinstance(node, ast.Constant) and info.value != node.value:
         return []
+    if fields is not None:
+        info = with_fields(info, fields)
+        if info is None:
+            return []
     if "vllm" not in info.value or split_only and _NOT_SPLIT.search(info.value):
         return []
     script = info.value.encode("utf-8")
@@ -315,6 +399,10 @@ def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call, split_only: bool 
         return []
     for la in sub.launches:
         la.span = src.span(call)
+        for t in la.tokens:
+            # Python fills a field in before the shell reads the string, quoted or not
+            if not t.opaque and _FIELD_WORD.search(t.text):
+                t.opaque = True
     fx.result.env.extend(sub.env)
     fx.result.notes.extend(sub.notes)
     fx.result.version_hints.extend(sub.version_hints)

@@ -22,6 +22,7 @@ class PyFile:
         self.names = Names()
         self.parent_body: dict[int, list] = {}  # id(statement) -> the block holding it
         self.expr_stmts: dict[int, ast.stmt] = {}  # id(call) -> its expression statement
+        self.consumed: set[int] = set()  # id() of the list/tuple literals a launch was read from, or a process call was given
 
     def call_layout(self, call: ast.Call) -> Optional[Layout]:
         """The arguments of a call as a deletable list layout (None: no parentheses of its own)."""

@@ -215,4 +215,5 @@ def _server_parse(fx: PyFile, call: ast.Call, scope: Scope) -> None:
     launch.tokens = [t for t, _w, _l, _i in words.entries]
     launch.opaque = any(t.splat for t in launch.tokens) or bool(words.ambiguous)
     launch.delete_tokens = words.deleter()
+    fx.consumed.update(words.seqs)
     fx.result.launches.append(launch)
