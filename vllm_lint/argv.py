@@ -312,7 +312,10 @@ class ArgvParser:
             pa = ParsedArg(written=written, canonical=canonical, tokens=[tok], option=opt,
                            resolved_string=resolved, how=how, json_path=json_path, ambiguous=ambiguous)
             pa.name_span = _name_span(tok, len(written.encode("utf-8")))
-            if canonical == "--model" and self.positional_model and self.surface.has_serve:
+            if canonical == "--model" and self.positional_model and self.surface.has_serve and not (
+                    eq and opt is None):
+                # (0.9.0's `vllm serve` has no `--model`: parse_args passes `--model=X`, which
+                # argparse then refuses as an ambiguous abbreviation, VL107)
                 # `vllm serve --model X`: it names the model whatever the release then does with
                 # it (accepts it, refuses it, or moves it to the positional slot: see
                 # Surface.serve_model_option and VL110)

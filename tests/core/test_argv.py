@@ -116,8 +116,10 @@ def test_spell_like(written, new, style, key_style, expected):
 
 
 def test_model_option_missing_from_the_serve_parser_is_the_positional_model(tmp_path):
-    """vLLM 0.9.0's serve parser has no --model (only --model-impl, --model-loader-extra-config),
-    yet `--model X` works there: not an ambiguous abbreviation, and the model of the launch."""
+    """vLLM 0.9.0's serve parser has no --model (only --model-impl, --model-loader-extra-config):
+    `--model X` names the launch's model (parse_args refuses the word `--model` before argparse
+    sees it: VL110), while `--model=X` passes that check and argparse refuses it as an ambiguous
+    abbreviation (0.9.0 sdist, vllm/utils.py FlexibleArgumentParser.parse_args)."""
     import sys
     from pathlib import Path
 
@@ -132,10 +134,13 @@ def test_model_option_missing_from_the_serve_parser_is_the_positional_model(tmp_
     write_json(tmp_path / "releases" / "0.9.0.json", _record("0.9.0", options, {}))
     compile_index(tmp_path)
     db = Database(tmp_path)
-    for words in (("--model", "m", "-tp", "2"), ("--model=m", "-tp", "2")):
-        args = parse(db, "0.9.0", *words)
-        assert args[0].positional and args[0].value == "m" and not args[0].ambiguous, words
-        assert args[1].canonical == "-tp" and args[1].value == "2"
+    args = parse(db, "0.9.0", "--model", "m", "-tp", "2")
+    assert args[0].positional and args[0].value == "m" and not args[0].ambiguous
+    assert args[1].canonical == "-tp" and args[1].value == "2"
+    args = parse(db, "0.9.0", "--model=m", "-tp", "2")
+    assert not args[0].positional and args[0].option is None
+    assert args[0].ambiguous == ["--model-impl", "--model-loader-extra-config"]
+    assert args[1].canonical == "-tp" and args[1].value == "2"
 
 
 def test_kserve_server_options_are_consumed_not_judged(synth_db):

@@ -9,6 +9,7 @@ import pytest
 
 from vllm_lint.scrape.extract import ExtractionError, extract_release
 from vllm_lint.scrape.tree import DictTree
+from vllm_lint.surface.db import Surface
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SOURCE = {"kind": "git", "ref": "fixture"}
@@ -261,11 +262,37 @@ def test_era_0_10_types_choices_deprecations():
     assert rec["async_engine_args"] == ["enable_log_requests"]
 
 
-def test_era_0_9_0_serve_parser_has_no_model():
+def test_era_0_9_0_model_only_without_serve():
+    # 0.9.0 adds `--model` only when argv names neither `serve` nor `--help`: `vllm serve`'s parser
+    # lacks it, the api_server module's (`python -m vllm.entrypoints.openai.api_server --model M`,
+    # the 0.9.0 image) has it
     cond = "if not ('serve' in sys.argv[1:] and '--help' in sys.argv[1:]):"
     rec = extract("era_0_10", {"vllm/engine/arg_utils.py": (
         cond, "if not ('serve' in sys.argv[1:] or '--help' in sys.argv[1:]):")})
+    o = by_name(rec)
+    assert o["--model"]["absent_from_serve"] is True
+    assert pick(o["--model"], "dest", "kind", "type", "hidden") == {
+        "dest": "model", "kind": "valued", "type": "str", "hidden": []}
+    assert [n for n, opt in o.items() if "absent_from_serve" in opt] == ["--model"]
+    surface = Surface(rec)
+    assert surface.lookup("--model") is None and "--model" not in surface.long_strings
+    assert surface.read_by("vllm serve") is surface
+    api = surface.read_by("openai.api_server")
+    assert api.lookup("--model").dest == "model" and "--model" in api.long_strings
+    assert api.read_by("openai.api_server") is api and surface.read_by("api_server") is api
+    assert surface.lookup("--model") is None  # the view leaves the serve surface as it was
+
+
+def test_argv_conditional_false_for_both_programs_adds_nothing():
+    cond = "if not ('serve' in sys.argv[1:] and '--help' in sys.argv[1:]):"
+    rec = extract("era_0_10", {"vllm/engine/arg_utils.py": (cond, "if '--help' in sys.argv[1:]:")})
     assert "--model" not in accepted(rec)
+
+
+def test_argv_conditional_true_under_serve_is_an_ordinary_option():
+    o = by_name(extract("era_0_10"))
+    assert "absent_from_serve" not in o["--model"]
+    assert Surface(extract("era_0_10")).read_by("openai.api_server").lookup("--model").name == "--model"
 
 
 # --------------------------------------------------------------------------- 0.12: -cc, no -O
@@ -417,3 +444,52 @@ def test_value_deprecations_are_the_values_facts_not_the_options():
     o = by_name(extract("era_0_33", {"vllm/config/parallel.py": (old, odd)}))
     assert o["--all2all-backend"]["deprecated_values"] == {"deepep_low_latency": {"successor": None}}
     assert o["--all2all-backend"]["deprecated"] == {"how": "docstring", "successor": None}
+
+
+def test_0_9_0_model_option_linted_per_program(tmp_path):
+    # the scraped record, linted: the api_server module and the image take `--model`; `vllm serve`
+    # refuses it whichever way it is written (parse_args raises on the word, argparse on `--model=`)
+    from synthetic_db import build_releases
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    cond = "if not ('serve' in sys.argv[1:] and '--help' in sys.argv[1:]):"
+    rec = extract("era_0_10", {"vllm/engine/arg_utils.py": (
+        cond, "if not ('serve' in sys.argv[1:] or '--help' in sys.argv[1:]):")})
+    rec["version"] = "0.9.0"
+    db = Database(build_releases(tmp_path / "db", {"0.9.0": rec}))
+    linter = Linter(db, Settings(target_version="0.9.0"), select_rules([], []))
+
+    def errors(line: str) -> set:
+        diags = linter.analyse(Path("t.sh"), f"{line}\n".encode(), mode="auto", fmt="shell").diagnostics
+        return {d.code for d in diags if d.severity == "error"}
+
+    assert errors("python -m vllm.entrypoints.openai.api_server --model m --port 8000") == set()
+    assert errors("python -m vllm.entrypoints.api_server --model=m") == set()
+    assert errors("vllm serve m --port 8000") == set()
+    assert errors("vllm serve m --model m") == {"VL110"}
+    assert errors("vllm serve --model=m") == {"VL103"}  # this database has no other `--model` at all
+    assert errors("python -m vllm.entrypoints.openai.api_server --modle m") == {"VL103"}
+
+
+def test_flags_show_says_where_an_option_left_only_vllm_serve(tmp_path):
+    from click.testing import CliRunner
+
+    from synthetic_db import build_releases
+    from vllm_lint.cli.app import main
+
+    cond = "if not ('serve' in sys.argv[1:] and '--help' in sys.argv[1:]):"
+    before = extract("era_0_10")
+    before["version"] = "0.8.5"
+    rec = extract("era_0_10", {"vllm/engine/arg_utils.py": (
+        cond, "if not ('serve' in sys.argv[1:] or '--help' in sys.argv[1:]):")})
+    rec["version"] = "0.9.0"
+    db = build_releases(tmp_path / "db", {"0.8.5": before, "0.9.0": rec})
+    index = json.loads((db / "index.json").read_text())
+    assert index["options"]["--model"] == [["0.8.5", "0.9.0"]]  # the timeline is `vllm serve`'s
+    out = CliRunner().invoke(main, ["flags", "show", "--model", "--db", str(db)]).output
+    assert "removed in:  0.9.0" in out and "0.9.0: not in `vllm serve`'s parser" in out
+    out = CliRunner().invoke(main, ["flags", "show", "--dtype", "--db", str(db)]).output
+    assert "accepted by: 0.8.5 .. 0.9.0" in out and "vllm serve" not in out

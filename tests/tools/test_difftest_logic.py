@@ -255,3 +255,23 @@ def test_a_left_over_word_with_spaces_is_named_whole():
     assert not dt.names_culprit([_Finding(None, "`[1, 2, 3]` is left over")], blamed, None, error)
     assert not dt.names_culprit([_Finding(None, "`[1, 2]` is left over")], blamed, None,
                                 "unrecognized arguments: [1, 2]x")
+
+
+def test_crosscheck_leaves_api_server_only_options_out_of_the_serve_comparison():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("crosscheck_run", ROOT / "tools" / "crosscheck" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+
+    def option(name, **extra):
+        return {"name": name, "aliases": [], "dest": name[2:].replace("-", "_"), "default": None,
+                "default_computed": True, "choices": None, **extra}
+
+    real = {"actions": [{"option_strings": ["--model-impl"], "dest": "model_impl", "default": None,
+                         "choices": None}]}
+    db = {"options": [option("--model-impl"), option("--model", absent_from_serve=True)]}
+    strings = run.compare(db, real)["strings"]
+    assert strings["only_db"] == [] and strings["only_real"] == []
+    db["options"][1].pop("absent_from_serve")
+    assert run.compare(db, real)["strings"]["only_db"] == ["--model"]

@@ -277,10 +277,13 @@ def probe_diff(o: dict[str, Any], probe: dict[str, Any]) -> list[str]:
 
 
 def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
+    # the real parser is `vllm serve`'s: an option only the api_server module's parser has
+    # (0.9.0's `--model`, `absent_from_serve`) is not in it
+    serve_options = [o for o in db["options"] if not o.get("absent_from_serve")]
     actions = [a for a in real["actions"] if a["option_strings"]]
     real_strings: dict[str, dict] = {s: a for a in actions for s in a["option_strings"]}
     db_strings: dict[str, dict] = {}
-    for o in db["options"]:
+    for o in serve_options:
         for s in [o["name"], *o.get("aliases", [])]:
             db_strings[s] = o
     only_real = sorted(set(real_strings) - set(db_strings))
@@ -291,7 +294,7 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
     defaults = {"checked": 0, "agree": 0, "diffs": []}
     choices = {"checked": 0, "agree": 0, "diffs": []}
     seen: set[str] = set()
-    for o in db["options"]:
+    for o in serve_options:
         a = real_strings.get(o["name"]) or next((real_strings[s] for s in o.get("aliases", []) if s in real_strings), None)
         if a is None or o["name"] in seen:
             continue
@@ -322,12 +325,12 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
                 choices["diffs"].append({"name": o["name"], "db": dbc, "real": rc})
     # choices the real parser enforces but the DB does not record, with the real list
     missing_choices = {
-        o["name"]: real_strings[o["name"]]["choices"] for o in db["options"]
+        o["name"]: real_strings[o["name"]]["choices"] for o in serve_options
         if o.get("choices") is None and (real_strings.get(o["name"]) or {}).get("choices") is not None
     }
     probes = {"checked": 0, "agree": 0, "diffs": []}
     types = {"checked": 0, "agree": 0, "diffs": []}
-    for o in db["options"]:
+    for o in serve_options:
         a = real_strings.get(o["name"])
         if a is None:
             continue

@@ -149,6 +149,11 @@ def flags_show(name, output_format, db_path) -> None:
         click.echo(f"  {what + ':':<12} {text}" if what else f"  {text}")
     for c in st.changes:
         click.echo(f"  {c.version}: {describe_change(c.what, c.old, c.new)}")
+    if st.kind != "env":
+        for v in st.removed_in:  # the name gone from `vllm serve` only (0.9.0's `--model`)
+            if any(st.name in o.strings for o in db.surface(v).absent_from_serve):
+                click.echo(f"  {v}: not in `vllm serve`'s parser; the api_server module's "
+                           "(python -m vllm.entrypoints.openai.api_server) still takes it")
 
 
 @flags_group.command("diff")

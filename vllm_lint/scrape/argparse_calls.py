@@ -44,6 +44,10 @@ from .pyresolve import (
 
 RUN_ARGV = ["vllm", "serve", "MODEL", "--some-flag"]
 HELP_ARGV = ["vllm", "serve", "--help"]
+# the OpenAI api_server module's argv (`python -m vllm.entrypoints.openai.api_server --model M`,
+# the vllm/vllm-openai image before 0.10): 0.9.0 adds `--model` only when argv does not name
+# `serve`, so a conditional on argv is also read the way this program sees it
+API_SERVER_ARGV = ["vllm/entrypoints/openai/api_server.py", "--model", "MODEL"]
 
 
 # --------------------------------------------------------------------------- parser objects
@@ -55,6 +59,7 @@ class RecordedAction:
     kwargs: dict
     group: Optional[str]
     hidden: bool  # added only when --help is absent
+    absent_from_serve: bool = False  # added only when argv does not name `serve` (api_server)
 
 
 @dataclass(eq=False)
@@ -285,10 +290,12 @@ class Interpreter(Evaluator):
         super().__init__(project, context or {"argv": RUN_ARGV})
         self.kwargs_model = kwargs_model
         self.help_ev = Evaluator(project, {"argv": HELP_ARGV})
+        self.api_server_ev = Evaluator(project, {"argv": API_SERVER_ARGV})
         self.parsers: list[ParserObj] = []
         self.called: list[FuncRef] = []
         self.notes: list[str] = []
         self.hidden_depth = 0
+        self.absent_from_serve_depth = 0
         self.call_depth = 0
 
     # -- objects
@@ -360,7 +367,8 @@ class Interpreter(Evaluator):
                 if any(a is UNKNOWN for a in args):
                     self.notes.append(f"add_argument with unresolved option strings {args!r}")
                     return UNKNOWN
-                parser.actions.append(RecordedAction(list(args), dict(kwargs), group, self.hidden_depth > 0))
+                parser.actions.append(RecordedAction(list(args), dict(kwargs), group, self.hidden_depth > 0,
+                                                     self.absent_from_serve_depth > 0))
                 return UNKNOWN
             if name == "add_argument_group":
                 title = kwargs.get("title", args[0] if args else None)
@@ -520,6 +528,15 @@ class Interpreter(Evaluator):
             finally:
                 if hidden:
                     self.hidden_depth -= 1
+        elif stmt.orelse is None and _has_add_argument(stmt, module) and _truthy_known(
+                self.api_server_ev.eval(stmt.test, module, {k: v for k, v in env.items()})):
+            # skipped under `vllm serve`, run under the api_server module's argv: its options
+            # exist for that program only (0.9.0's `--model`)
+            self.absent_from_serve_depth += 1
+            try:
+                self.exec_block(stmt.body.body, module, env)
+            finally:
+                self.absent_from_serve_depth -= 1
         elif stmt.orelse is not None:
             if isinstance(stmt.orelse, cst.If):
                 self.exec_if(stmt.orelse, module, env)
@@ -613,6 +630,11 @@ class Interpreter(Evaluator):
             base = self.eval(target.value, module, env)
             if isinstance(base, Instance):
                 base.attrs[target.attr.value] = value
+
+
+def _truthy_known(v: Any) -> bool:
+    """True only for a value the evaluator resolved and Python finds true."""
+    return v is not UNKNOWN and _truthy(v)
 
 
 def _has_add_argument(node: cst.CSTNode, module: Module) -> bool:

@@ -546,6 +546,8 @@ class _Extractor:
             rec["transform"] = transform  # only where the type rewrites the word: most have none
         if self.kvs_fallback and wraps_json_loads(kw.get("type")):
             rec["kvs_fallback"] = True
+        if a.absent_from_serve:
+            rec["absent_from_serve"] = True  # only the api_server module's parser has it (0.9.0's --model)
         if value_deps:
             rec["deprecated_values"] = value_deps  # only where the help marks values: most have none
         if kw.get("__choices_vary__") and choices_json:

@@ -136,7 +136,7 @@ class Option(Record):
 
     __slots__ = ("name", "aliases", "negations", "hidden", "dest", "kind", "type", "optional", "nargs", "choices",
                  "default", "default_computed", "group", "config", "deprecated", "transform",
-                 "kvs_fallback", "class_at_start", "choices_vary", "deprecated_values")
+                 "kvs_fallback", "class_at_start", "choices_vary", "deprecated_values", "absent_from_serve")
 
     def __init__(self, name: str, aliases: list[str], negations: list[str], hidden: list[str], dest: str, kind: str,
                  type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
@@ -165,6 +165,8 @@ class Option(Record):
         self.choices_vary: list[Any] = []
         #: value -> {"successor": value or None}: choices the release deprecates (flag_db/README.md)
         self.deprecated_values: dict[str, dict[str, Any]] = dict(deprecated_values or {})
+        #: added only when argv does not name `serve`: the api_server module's, not `vllm serve`'s
+        self.absent_from_serve = False
 
     @property
     def strings(self) -> list[str]:
@@ -196,6 +198,7 @@ class Option(Record):
         o.class_at_start = bool(get("class_at_start"))
         o.choices_vary = list(get("choices_vary") or [])
         o.deprecated_values = dict(get("deprecated_values") or {})
+        o.absent_from_serve = bool(get("absent_from_serve"))
         return o
 
     def as_typed(self, word: str) -> str:
@@ -233,7 +236,11 @@ class Surface:
     def __init__(self, record: dict[str, Any]):
         self.record = record
         self.version: str = record["version"]
-        self.options: list[Option] = [Option.from_record(o) for o in record.get("options", [])]
+        every = [Option.from_record(o) for o in record.get("options", [])]
+        self.options: list[Option] = [o for o in every if not o.absent_from_serve]
+        #: options a program other than `vllm serve` gets (0.9.0's `--model`: added only when
+        #: argv does not name `serve`); in the view ``read_by`` gives such a program
+        self.absent_from_serve: list[Option] = [o for o in every if o.absent_from_serve]
         self.by_string: dict[str, Option] = {}
         for opt in self.options:
             for s in opt.strings:
@@ -383,24 +390,44 @@ class Surface:
 
     def read_by(self, entry: str) -> "Surface":
         """This release's surface as the program of a launch with this entry reads its argv: the
-        surface itself, or, for a wrapper that hands vLLM's parser its argv without vLLM's
-        rewriting (``Wrapper.vllm_preprocessing`` false), a view with none of it: ``--a_b`` is not
-        ``--a-b``, there are no dotted JSON keys and no ``-O`` rewrite (an ``-O`` alias of
-        ``--compilation-config`` stays: argparse itself reads it). One view per surface, with its
-        own memos."""
-        wrapper = WRAPPERS.get(entry)
-        if wrapper is None or wrapper.vllm_preprocessing:
+        surface itself, or a view of it, one per kind, with its own memos:
+
+        * for a wrapper that hands vLLM's parser its argv without vLLM's rewriting
+          (``Wrapper.vllm_preprocessing`` false), none of it: ``--a_b`` is not ``--a-b``, there
+          are no dotted JSON keys and no ``-O`` rewrite (an ``-O`` alias of
+          ``--compilation-config`` stays: argparse itself reads it);
+        * for a program other than ``vllm serve`` (the api_server modules, wrappers), the options
+          added only when argv does not name ``serve`` (``absent_from_serve``: 0.9.0's
+          ``--model``)."""
+        if self.__dict__.get("_is_view"):
             return self
-        view = self.__dict__.get("_unpreprocessed")
+        wrapper = WRAPPERS.get(entry)
+        unpreprocessed = wrapper is not None and not wrapper.vllm_preprocessing
+        without_serve = bool(self.absent_from_serve) and not self.runs_serve(entry)
+        if not unpreprocessed and not without_serve:
+            return self
+        key = f"_view_{int(unpreprocessed)}{int(without_serve)}"
+        view = self.__dict__.get(key)
         if view is None:
             view = object.__new__(Surface)
-            view.__dict__.update((k, v) for k, v in self.__dict__.items() if not k.startswith("_"))
-            view.o_flag = "alias" if self.o_flag == "alias" else "none"
-            view.underscores_normalised = False
-            view.dotted_json = False
-            view.o_level_key = None  # parse_args' `-O<x>` to `-O.level=<x>`
-            view.__dict__["_unpreprocessed"] = view
-            self.__dict__["_unpreprocessed"] = view
+            view.__dict__.update((k, v) for k, v in self.__dict__.items()
+                                 if not k.startswith("_") and not isinstance(getattr(Surface, k, None), cached_property))
+            if unpreprocessed:
+                view.o_flag = "alias" if self.o_flag == "alias" else "none"
+                view.underscores_normalised = False
+                view.dotted_json = False
+                view.o_level_key = None  # parse_args' `-O<x>` to `-O.level=<x>`
+            if without_serve:
+                view.options = self.options + self.absent_from_serve
+                view.by_string = dict(self.by_string)
+                view.by_dest = dict(self.by_dest)
+                for opt in self.absent_from_serve:
+                    for s in opt.strings:
+                        view.by_string.setdefault(s, opt)
+                    view.by_dest.setdefault(opt.dest, opt)
+                view.absent_from_serve = []
+            view.__dict__["_is_view"] = True
+            self.__dict__[key] = view
         return view
 
     def runs_serve(self, entry: str) -> bool:
@@ -647,6 +674,8 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         rec = _read_json(path)
         for o in rec.get("options", []):
             opt = Option.from_record(o)
+            if opt.absent_from_serve:
+                continue  # the timeline is `vllm serve`'s (0.9.0's api_server-only `--model`)
             for s in opt.strings:
                 options.setdefault(s, []).append(i)
                 # latest known shape of each string: whether it takes a value (used to parse
