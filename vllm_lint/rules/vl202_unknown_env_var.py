@@ -13,12 +13,13 @@ names it reads outside `envs.py` are known per release and never reported here.
 
 A platform plugin's variable (`VLLM_SPYRE_USE_CB`, `VLLM_ASCEND_ENABLE_MLAPO`: the plugin releases
 in `flag_db/plugins/`) is not unknown: on a launch that runs on that plugin (its image names the
-plugin, or the file installs or pins the plugin's package) it is silent; elsewhere it is a
-warning, "read only by vllm-spyre (platform plugin)". On a plugin's launch, a misspelt name is
-also matched against the plugin's own variables.
+plugin, or the file installs or pins the plugin's package) it is silent; on a launch known to run
+elsewhere (a vLLM image of its own, or another plugin) it is a warning, "read only by vllm-spyre
+(platform plugin)"; where nothing says which platform runs the launch it is silent, and `--verbose`
+says why. On a plugin's launch, a misspelt name is also matched against the plugin's own variables.
 
 ## Severity
-Warning for a plugin's variable on a launch that does not run on the plugin. Warning when the name is close to one the target release reads (a likely typo); information
+Warning for a plugin's variable on a launch known to run elsewhere. Warning when the name is close to one the target release reads (a likely typo); information
 otherwise (vLLM itself only logs unknown `VLLM_*` names).
 
 ## Example
@@ -37,11 +38,21 @@ the database does not hold read variables of their own; ignore the rule for them
 code.
 """
 
-from ._env_status import env_in_state
+from ._env_status import env_in_state, launch_plugins
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no release reads",
             severity="warning")
+
+
+def _known_image(ctx: LintContext):
+    """The vLLM image the launch (or its file) names, which then runs it, or None."""
+    from ..images import image_is_vllm
+
+    images = [getattr(ctx.launch, "image", None)]
+    if ctx.extraction is not None:
+        images += [h.image for h in ctx.extraction.version_hints if h.image]
+    return next((i for i in images if i and image_is_vllm(i)), None)
 
 
 @RULE.check
@@ -49,10 +60,18 @@ def check(ctx: LintContext):
     for env, st in env_in_state(ctx, "unknown"):
         span = env.name_span or env.value_span
         if st.plugins:
-            # a platform plugin's variable set where the launch shows no sign of that plugin
+            # a platform plugin's variable where the launch shows no sign of that plugin: a finding
+            # only where the launch is known to run elsewhere (an image of vLLM's own); with no
+            # image or pin at all the platform is not known, and the variable may well be read
             by = " and ".join(st.plugins)
+            elsewhere = _known_image(ctx) or ", ".join(sorted(launch_plugins(ctx))) or None
+            if elsewhere is None:
+                ctx.skip(RULE, f"`{env.name}` is read by {by} (platform plugin); the launch names no image or "
+                               "pin, so whether it runs on the plugin is not known")
+                continue
             yield ctx.diag(RULE, f"`{env.name}` is read only by {by} (platform plugin), not by vLLM; "
-                                 "this launch does not run on it", span, option=env.name, severity="warning")
+                                 f"this launch runs `{elsewhere}`, not the plugin", span, option=env.name,
+                           severity="warning")
             continue
         msg = f"`{env.name}` is not read by any vLLM release"
         if st.suggestion:
