@@ -43,3 +43,14 @@ def test_diff(run_cli):
     assert "VLLM_USE_V1" in d["env"]["removed"] and "VLLM_NEW_THING" in d["env"]["added"]
     md = run_cli("flags", "diff", "0.10.0", "0.27.1", "--format", "markdown").output
     assert "### Removed options" in md and "`--swap-space`" in md
+
+
+def test_show_a_platform_plugins_variable(run_cli):
+    """Issue 33: a variable only a platform plugin reads has a history too, marked as the plugin's."""
+    r = run_cli("flags", "show", "VLLM_SPYRE_USE_CB")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("VLLM_SPYRE_USE_CB (environment variable of a platform plugin; no vLLM release reads it)")
+    assert "vllm-spyre: read by" in r.output
+    data = json.loads(run_cli("flags", "show", "VLLM_SPYRE_USE_CB", "--format", "json").output)
+    assert data["kind"] == "plugin-env" and data["plugins"][0]["plugin"] == "vllm-spyre"
+    assert run_cli("flags", "show", "VLLM_SPYRE_NOT_A_VARIABLE").exit_code == 1

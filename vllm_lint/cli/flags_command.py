@@ -117,6 +117,35 @@ def flags_list(version, output_format, env, db_path) -> None:
         click.echo(f"  {', '.join(names)}: {option_words(o)}")
 
 
+def _show_plugin_variable(db, name: str, output_format: str) -> bool:
+    """``flags show`` of a variable no vLLM release reads but a platform plugin does
+    (``flag_db/plugins/``): the plugin releases reading it, marked as the plugin's. False when no
+    plugin reads ``name``."""
+    index = db.plugins
+    readers = index.readers(name)
+    if not readers:
+        return False
+    rows = []
+    for dist in readers:
+        info = index.plugins[dist]
+        read_by = info.get("env", {}).get(name, [])
+        rows.append({"plugin": dist, "releases": read_by, "all_releases": info.get("releases", []),
+                     "vllm": {v: info.get("vllm", {}).get(v) for v in read_by}})
+    if output_format == "json":
+        click.echo(json.dumps({"name": name, "kind": "plugin-env", "plugins": rows}, indent=2))
+        return True
+    click.echo(f"{name} (environment variable of a platform plugin; no vLLM release reads it)")
+    for row in rows:
+        releases, every = row["releases"], row["all_releases"]
+        span = releases[0] if len(releases) == 1 else f"{releases[0]} .. {releases[-1]}"
+        click.echo(f"  {row['plugin']}: read by {span} ({len(releases)} of the {len(every)} releases in the database)")
+        for release in releases:  # the vLLM releases each plugin release declares it works with
+            pin = row["vllm"].get(release)
+            if isinstance(pin, dict) and pin.get("specifier"):
+                click.echo(f"    {release}: vllm{pin['specifier']} ({pin.get('from', 'its metadata')})")
+    return True
+
+
 @flags_group.command("show", context_settings={"ignore_unknown_options": True})
 @click.argument("name", shell_complete=_complete_flag_name)
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]),
@@ -130,6 +159,8 @@ def flags_show(name, output_format, db_path) -> None:
 
     db = _load_db(db_path)
     st = story(db, name)
+    if st is None and _show_plugin_variable(db, name.strip(), output_format):
+        return
     if st is None:
         kind, canon = canonical_query(name)
         pool = db.all_env_names if kind == "env" else db.all_option_strings
