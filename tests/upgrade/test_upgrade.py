@@ -121,3 +121,27 @@ def test_the_release_named_elsewhere_in_the_file_moves_too(tmp_path):
         "ARG VLLM_VERSION=v0.27.1\nFROM vllm/vllm-openai:v0.27.1\nARG VLLM_VERSION=v0.27.1\n"
         "RUN git clone https://github.com/vllm-project/vllm.git && cd vllm && git checkout v0.27.1\n"
         "RUN pip install otherpkg==0.10.2\nCMD [\"m\"]\n")
+
+
+def test_a_file_over_the_input_limit_is_left_whole(tmp_path):
+    """A pin file larger than the input limit is not read in part and written back cut off."""
+    from vllm_lint.pipeline.engine import MAX_FILE_BYTES
+
+    work = tmp_path / "repo"
+    work.mkdir()
+    big = b"vllm==0.8.5\n" + b"# padding\n" * (MAX_FILE_BYTES // 10 + 1)
+    (work / "requirements.txt").write_bytes(big)
+    upgrade(work)
+    assert (work / "requirements.txt").read_bytes() == big
+
+
+def test_ignored_pin_files_are_left_alone(tmp_path):
+    """Pin files come from the same walk as the launches: .gitignore and excludes apply."""
+    work = tmp_path / "repo"
+    (work / "vendor").mkdir(parents=True)
+    (work / ".gitignore").write_text("vendor/\n")
+    (work / "vendor" / "requirements.txt").write_text("vllm==0.8.5\n")
+    (work / "requirements.txt").write_text("vllm==0.8.5\n")
+    upgrade(work)
+    assert (work / "requirements.txt").read_text() == "vllm==0.27.1\n"
+    assert (work / "vendor" / "requirements.txt").read_text() == "vllm==0.8.5\n"

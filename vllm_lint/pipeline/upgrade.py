@@ -28,10 +28,11 @@ import os
 import re
 from typing import Optional
 
+from ..fsutil import read_regular
 from ..launch import Edit, LineIndex, Span, VersionHint
 from ..frontends.base import get as format_unit
 from .discovery import discover
-from .engine import Linter
+from .engine import MAX_FILE_BYTES, Linter
 from .fix import FixConflict, apply_edits
 
 # a vLLM release inside a hint's text: ``v0.27.1``, ``0.8.5.post1``, ``0.10`` (not a date such
@@ -43,7 +44,6 @@ _LOCK_FILES = ("uv.lock", "poetry.lock", "Pipfile.lock", "pdm.lock", "pixi.lock"
 # read apart (``_RANGE``)
 _PIN = re.compile(r"(?<![\w.-])vllm(?:\[[^\]\n]*\])?\s*(?P<op>==|~=)\s*(?P<ver>v?[0-9][0-9A-Za-z.+]*)", re.I)
 _RANGE = re.compile(r"(?<![\w.-])vllm(?:\[[^\]\n]*\])?\s*(?P<spec>(?:[<>!]=?\s*[0-9][0-9A-Za-z.*+]*\s*,?\s*)+)", re.I)
-_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".vllm-lint-cache"}
 
 
 class Change:
@@ -108,11 +108,16 @@ def bump_version_text(text: str, to: str, db) -> Optional[str]:
         written = m.group(2)
         if db.floor_version(written) is None:
             continue
-        new = to if written.count(".") >= 2 else ".".join(to.split(".")[:2])
+        new = _respelled(written, to)
         if new == written:
             return None
         return text[:m.start(2)] + new + text[m.end(2):]
     return None
+
+
+def _respelled(written: str, to: str) -> str:
+    """``to`` written as precisely as ``written`` (``0.27`` -> the minor ``0.34``)."""
+    return to if written.count(".") >= 2 else ".".join(to.split(".")[:2])
 
 
 def upgrade_paths(paths, settings, db, rules, to: str, *, unsafe_fixes: bool = False) -> UpgradeReport:
@@ -122,22 +127,15 @@ def upgrade_paths(paths, settings, db, rules, to: str, *, unsafe_fixes: bool = F
     as_is = Linter(db, settings, rules)
     targets, _ = discover(list(paths), settings)
     files: list[UpgradeFile] = []
-    seen: set[str] = set()
     for t in sorted(targets, key=lambda t: t.path):
-        if _PIN_FILES.match(os.path.basename(t.path)) or os.path.basename(t.path) in _LOCK_FILES:
-            continue  # (the walk reads any text file now: pins are the pin files' reader's)
-        try:
-            with open(t.path, "rb") as f:
-                data = f.read()
-        except OSError:
+        data = _read(t.path)
+        if data is None:
             continue
-        up = _upgrade_launch_file(t.path, data, at_to, as_is, to, "explicit" if t.explicit else "auto")
-        if up is not None:
-            seen.add(os.path.realpath(t.path))
-        if up is not None and (up.changed or up.left):
-            files.append(up)
-    for path in _pin_files(paths, seen):
-        up = _upgrade_pin_file(path, to, db)
+        name = os.path.basename(t.path)
+        if _PIN_FILES.match(name) or name in _LOCK_FILES:
+            up = _upgrade_pin_file(t.path, data, to, db)
+        else:
+            up = _upgrade_launch_file(t.path, data, at_to, as_is, to, "explicit" if t.explicit else "auto")
         if up is not None and (up.changed or up.left):
             files.append(up)
     return UpgradeReport(to, files)
@@ -290,7 +288,7 @@ def _same_release_elsewhere(data: bytes, edits, bumps, to: str, db):
                 if any(a < end and start < b for a, b in taken):
                     continue
                 written = m.group(2)
-                new = to if written.count(".") >= 2 else ".".join(to.split(".")[:2])
+                new = _respelled(written, to)
                 new_edits.append(Edit(Span(start, end), new))
                 new_bumps.append((Span(start, end), written, new))
                 taken.append((start, end))
@@ -298,29 +296,16 @@ def _same_release_elsewhere(data: bytes, edits, bumps, to: str, db):
     return new_edits, new_bumps
 
 
-def _pin_files(paths, seen: set[str]):
-    """Requirement, constraint and pyproject files (and lock files, to name) under ``paths``."""
-    for root in paths:
-        if os.path.isfile(root):
-            name = os.path.basename(root)
-            if (_PIN_FILES.match(name) or name in _LOCK_FILES) and os.path.realpath(root) not in seen:
-                yield root
-            continue
-        for folder, dirs, names in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not os.path.islink(os.path.join(folder, d)))
-            for name in sorted(names):
-                if _PIN_FILES.match(name) or name in _LOCK_FILES:
-                    p = os.path.normpath(os.path.join(folder, name))
-                    if not os.path.islink(p) and os.path.realpath(p) not in seen:
-                        yield p
-
-
-def _upgrade_pin_file(path: str, to: str, db) -> Optional[UpgradeFile]:
+def _read(path: str) -> Optional[bytes]:
+    """The whole file, when it is a regular file within the engine's input limit (a larger one is
+    not upgraded: writing back part of it would lose the rest)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(4 * 1024 * 1024)
-    except OSError:
+        return read_regular(path, MAX_FILE_BYTES)
+    except OSError:  # (TooLarge is one)
         return None
+
+
+def _upgrade_pin_file(path: str, data: bytes, to: str, db) -> Optional[UpgradeFile]:
     if b"vllm" not in data.lower():
         return None
     up = UpgradeFile(path, data)
