@@ -46,7 +46,8 @@ _RANK = {"info": 0, "warning": 1, "error": 2}
 OTHER_COMMANDS = {"db": ("cli.db_command", "db"), "audit": ("cli.audit_command", "audit"), "flags": ("cli.flags_command", "flags_group"),
                   "rule": ("cli.flags_command", "rule_cmd"), "server": ("cli.server_command", "server_cmd"),
                   "site": ("site.command", "site_group"), "version": ("cli.app", "version_cmd"),
-                  "upgrade": ("cli.upgrade_command", "upgrade")}
+                  "upgrade": ("cli.upgrade_command", "upgrade"),
+                  "check-args": ("cli.check_args_command", "check_args_cmd")}
 # ``--output-format`` spellings that are another's name (ruff's ``full`` is the default text output)
 FORMAT_ALIASES = {"full": "text"}
 # ``--select ALL`` (as ruff): every rule, the ones off by default too; rules.base reads it as the empty prefix
