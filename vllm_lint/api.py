@@ -47,13 +47,21 @@ def analyse_bytes(linter, data: bytes, filename: str, fix: bool = False) -> tupl
     through the engine's one check (``Linter.check``): (the findings left, positioned and
     suppressed as in a file; the fixed bytes or None; fixes applied). The command line's standard
     input and this module's functions share it."""
+    checked = check_bytes(linter, data, filename, fix)
+    if checked.skipped is not None:
+        return [], None, 0
+    return checked.diagnostics, checked.fixed, checked.count
+
+
+def check_bytes(linter, data: bytes, filename: str, fix: bool = False):
+    """``Linter.check`` of ``data`` as the file ``filename`` named on the command line (its
+    ``Checked``: findings, fixed bytes, and the analysis with its launches); UnknownFormat when
+    neither the name nor the content gives a format."""
     checked = linter.check(filename, data, "explicit", fix=fix)
     if checked.format is None:
         raise UnknownFormat(f"cannot tell the format of {filename}: name it (serve.sh, deploy.yaml, Dockerfile, "
                             "launch.py, README.md)")
-    if checked.skipped is not None:
-        return [], None, 0
-    return checked.diagnostics, checked.fixed, checked.count
+    return checked
 
 
 _DBS: dict[Optional[str], Any] = {}
