@@ -160,22 +160,31 @@ def check_args(args, *, target: Optional[str] = None, env: Optional[dict] = None
     same launch written in a shell script."""
     import shlex
 
-    words, prefix = _argv_of(args)
+    words = _words_of(args)
     env = dict(env or {})
     for name, value in env.items():
         if not isinstance(name, str) or not name.isidentifier() or not isinstance(value, str):
             raise ArgsError(f"environment entries must be NAME: \"value\" strings (got {name!r})")
     env_words = [f"{k}={v}" for k, v in env.items()]
-    line = shlex.join([*env_words, *words]).encode("utf-8", "surrogateescape") + b"\n"
     linter = _linter(target, settings, db, unsafe)
-    diags, _, _ = analyse_bytes(linter, line, ARGS_FILENAME)
+    # as given (``serve ...`` with ``vllm`` put in front); words that start no vLLM command are
+    # the arguments of ``vllm serve``
+    prefix = 1 if words[0] == "serve" else 0
+    for put in ((["vllm"] if prefix else []), ["vllm", "serve"]):
+        line = _command_line([*env_words, *put, *words])
+        checked = check_bytes(linter, line, ARGS_FILENAME)
+        if checked.skipped is None and checked.analysis.launches:
+            break
+        prefix = 2
+    words = [*put, *words]
+    diags = [] if checked.skipped is not None else checked.diagnostics
     starts = _word_starts([*env_words, *words])
     findings = []
     for d in diags:
         k = _word_at(starts, d.span.start) if d.span is not None else None
         findings.append(ArgFinding(d, k - len(env_words) - prefix if k is not None and k >= len(env_words) + prefix
                                    else None, list(env)[k] if k is not None and k < len(env_words) else None))
-    _, fixed, count = analyse_bytes(linter, line, ARGS_FILENAME, fix=True)
+    _, fixed, count = analyse_bytes(linter, line, ARGS_FILENAME, fix=True) if diags else (None, None, 0)
     fixed_args, fixed_env = list(args), env
     if fixed is not None and count:
         out = shlex.split(fixed.decode("utf-8", "surrogateescape"))
@@ -184,8 +193,8 @@ def check_args(args, *, target: Optional[str] = None, env: Optional[dict] = None
             name, value = out.pop(0).split("=", 1)
             fixed_env[name] = value
         fixed_args = out[prefix:]
-    checked = next((d.target_version for d in diags if d.target_version), None) or linter_target(linter)
-    return ArgsResult(list(args), env, checked, findings, fixed_args, fixed_env)
+    release = next((d.target_version for d in diags if d.target_version), None) or linter_target(linter)
+    return ArgsResult(list(args), env, release, findings, fixed_args, fixed_env)
 
 
 def linter_target(linter) -> Optional[str]:
@@ -197,21 +206,19 @@ def linter_target(linter) -> Optional[str]:
         return t
 
 
-def _argv_of(args) -> tuple[list[str], int]:
-    """(the words to check, how many words were put in front: ``vllm serve`` before bare
-    arguments, ``vllm`` before ``serve``)."""
-    from .frontends.commands import find_vllm_command
-
+def _words_of(args) -> list[str]:
     if isinstance(args, (str, bytes)) or not all(isinstance(w, str) for w in args):
         raise ArgsError("the argument list must be a list of strings (one per word, as a process gets them)")
     words = list(args)
     if not words:
         raise ArgsError("the argument list is empty")
-    if words[0] == "serve":
-        return ["vllm", *words], 1
-    if find_vllm_command(words) is not None:
-        return words, 0
-    return ["vllm", "serve", *words], 2
+    return words
+
+
+def _command_line(words: list[str]) -> bytes:
+    import shlex
+
+    return shlex.join(words).encode("utf-8", "surrogateescape") + b"\n"
 
 
 def _word_starts(words: list[str]) -> list[int]:
