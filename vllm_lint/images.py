@@ -53,6 +53,10 @@ def image_is_vllm(image: str) -> bool:
 
 #: namespaces whose vLLM images hold vLLM but start a shell (``CMD ["/bin/bash"]``, no entrypoint)
 _SHELL_NAMESPACES = {"rocm", "nvidia", "deep-learning-containers"}
+#: repositories of vLLM's own that start a shell: ``vllm/vllm-tpu`` (vLLM's ``docker/Dockerfile.tpu``
+#: ends in ``CMD ["/bin/bash"]`` with no ``ENTRYPOINT``: read in the 0.10.2, 0.12.0, 0.20.0 and
+#: 0.29.0 sdists; its users run ``vllm serve`` as the container's command)
+_SHELL_REPOS = {"vllm-tpu"}
 
 
 #: vendor images that hold vLLM but whose command is the user's (NGC's documented use is
@@ -74,11 +78,12 @@ def image_takes_vllm_args(image: str) -> bool:
 def image_starts_vllm(image: str) -> bool:
     """True for the images of :func:`image_is_vllm` whose entrypoint is vLLM's server, so that
     a ``CMD`` given to them is vLLM's arguments: not ROCm's (``rocm/vllm``, ``rocm/vllm-dev``,
-    whose default command is a shell and whose ``:base`` holds no vLLM at all)."""
+    whose default command is a shell and whose ``:base`` holds no vLLM at all), nor
+    ``vllm/vllm-tpu`` (a shell too)."""
     if not image_is_vllm(image):
         return False
     parts = [p for p in _split_image(image.strip().lower())[0].split("/") if p]
-    return not (len(parts) >= 2 and parts[-2] in _SHELL_NAMESPACES)
+    return not (len(parts) >= 2 and parts[-2] in _SHELL_NAMESPACES) and parts[-1] not in _SHELL_REPOS
 
 
 def version_from_image(image: str) -> Optional[str]:

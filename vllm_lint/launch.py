@@ -257,6 +257,12 @@ class Launch(Record):
       launch in a container's ``sh -c`` script, the script's bytes in the file; ``partial_layout``,
       why the launch's words are not its process's whole parallel layout, when a wrapper starts
       pods the file does not show (a production-stack Ray cluster, KServe leader and worker pods).
+    * ``entry_words``: for a process started from a command line (shell, a container's command, a
+      Dockerfile instruction, a Python argv list), the words that name the program up to vLLM's own
+      options (``["python3", "-m", "vllm.entrypoints.openai.api_server"]``, ``["vllm", "serve"]``);
+      None where the launch is no process of its own (``LLM(...)``, a parser called in Python).
+      ``replace_entry``: writes other words in their place (the front-end knows its quoting and
+      list syntax), or None where they are not plain words of the file.
     * ``container``: the container the launch runs in, as its platform's configuration states it
       (``vllm_lint.container.Container``: image, command, args, environment, GPUs, each where it
       is written), when a front-end read one; the fields above are filled from it.
@@ -272,7 +278,7 @@ class Launch(Record):
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
                  "delete_tokens", "dropped", "opaque", "context", "image", "image_cmd", "image_cmd_delete", "model",
-                 "option_for_key", "chart", "script_span", "partial_layout", "container")
+                 "option_for_key", "chart", "script_span", "partial_layout", "container", "entry_words", "replace_entry")
 
     #: the keys of a front-end's context dictionary that are the typed fields above (``take_context``)
     TYPED_CONTEXT = ("image", "image_cmd", "image_cmd_delete", "model", "option_for_key", "chart",
@@ -287,7 +293,9 @@ class Launch(Record):
                  image_cmd: Optional[list[str]] = None, image_cmd_delete: Optional[Span] = None, model: Any = None,
                  option_for_key: Optional[dict[str, str]] = None,
                  chart: Optional[str] = None, script_span: Optional[Span] = None,
-                 partial_layout: Optional[str] = None, container: Any = None) -> None:
+                 partial_layout: Optional[str] = None, container: Any = None,
+                 entry_words: Optional[list[str]] = None,
+                 replace_entry: Optional[Callable[[list[str]], Optional[list[Edit]]]] = None) -> None:
         self.path = path
         self.entry = entry
         self.style = style
@@ -310,6 +318,8 @@ class Launch(Record):
         self.script_span = script_span
         self.partial_layout = partial_layout
         self.container = container  # (vllm_lint.container.Container, which imports this module)
+        self.entry_words = entry_words
+        self.replace_entry = replace_entry
         if context:  # a front-end's context dictionary: its typed keys become the fields
             self.take_context(context)
 
@@ -417,3 +427,25 @@ class LineIndex:
     def line_bytes(self, row0: int) -> bytes:
         end = self.starts[row0 + 1] if row0 + 1 < len(self.starts) else len(self.data)
         return self.data[self.starts[row0]:end]
+
+
+def word_replacer(tokens: list[Token], delete_tokens: Optional[DeleteTokens]) -> Optional[Callable[[list[str]], Optional[list[Edit]]]]:
+    """A launch's ``replace_entry`` over its entry ``tokens`` (words of a list or a split string):
+    the first words are rewritten in place (each where its text is spelled verbatim), the words
+    left over are cut with the front-end's ``delete_tokens``; None when a word is not plain."""
+    if not tokens or any(t.text_span is None or t.opaque or t.splat for t in tokens):
+        return None
+
+    def replace(new: list[str]) -> Optional[list[Edit]]:
+        if not new or len(new) > len(tokens):
+            return None
+        edits = [Edit(t.text_span, word) for t, word in zip(tokens, new)]
+        rest = tokens[len(new):]
+        if rest:
+            cut = delete_tokens(rest) if delete_tokens is not None else None
+            if cut is None:
+                return None
+            edits.extend(cut)
+        return edits
+
+    return replace

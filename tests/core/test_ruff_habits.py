@@ -80,7 +80,7 @@ def test_usage_error_names_the_command_typed():
 
 def test_help_lists_every_command():
     out = cli("--help")
-    for command in ("flags", "rule", "audit", "db", "server", "site", "version"):
+    for command in ("flags", "rule", "audit", "db", "server", "site", "version", "upgrade", "check-args"):
         assert f"vllm-lint {command}" in out.stdout, command
 
 
@@ -92,6 +92,15 @@ def test_unnamed_stdin_is_read_by_its_content():
             "    args: [\"--bogus-x\"]\n")
     out = cli("-", stdin=yaml)
     assert "-:6:" in out.stdout and "VL103" in out.stdout
+
+
+def test_stdin_without_a_launch_says_so_as_a_file_does():
+    out = cli("-", stdin="echo hello\n")
+    assert out.returncode == 0
+    assert "No vLLM launch found in 1 file." in out.stderr + out.stdout
+    assert "All checks passed!" not in out.stderr + out.stdout
+    clean = cli("-", stdin="vllm serve m --port 8000\n")
+    assert "All checks passed!" in clean.stderr + clean.stdout
 
 
 def test_noqa_hint(script):

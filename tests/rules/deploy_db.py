@@ -157,6 +157,8 @@ def build(path: Path) -> Path:
             })
             rec = _record(ver, opts, env_vars(ver))
             rec["serve_checks"] = serve_checks(ver)
+            if _v(ver) >= _v("0.29.0"):  # `python -m vllm.entrypoints.openai.api_server` warns from 0.29.0
+                rec["era"]["deprecated_entries"] = ["openai.api_server"]
         finally:
             synthetic_db.JSON_CONFIGS.clear()
             synthetic_db.JSON_CONFIGS.update(saved)

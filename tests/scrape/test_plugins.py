@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import tarfile
+from pathlib import Path
 
 import pytest
 
@@ -128,6 +129,9 @@ def test_build_writes_one_file_per_release_and_the_index(tmp_path):
     ("quay.io/ascend/vllm-ascend:v0.23.0", "", {"vllm-ascend"}),
     ("quay.io/ibm-aiu/vllm-spyre:1.10.0", "", {"vllm-spyre"}),
     ("vllm/vllm-openai:v0.10.0", "", set()),
+    ("vllm/vllm-tpu:v0.32.0", "", {"tpu-inference"}),  # vLLM's TPU image carries tpu-inference
+    (None, "pip install vllm-tpu==0.32.0\n", set()),  # the wheel, not the plugin's package: by image only
+    (None, "tpu-inference==0.32.0\n", {"tpu-inference"}),
     (None, "RUN pip install vllm==0.10.0 vllm_spyre==1.10.0\n", {"vllm-spyre"}),
     (None, "uv pip install 'vllm-ascend'\n", {"vllm-ascend"}),
     (None, "vllm-spyre>=1.9\nvllm==0.17.0\n", {"vllm-spyre"}),  # a requirements line
@@ -202,3 +206,17 @@ def test_a_user_database_adds_plugins_to_the_shipped_ones(tmp_path):
     assert index.readers("VLLM_SPYRE_OLD") == ["vllm-spyre"]   # and the shipped one's both count
     assert index.readers("VLLM_ASCEND_X") == ["vllm-ascend"]
     assert sorted(index.plugins["vllm-spyre"]["releases"]) == ["1.10.0", "2.0.0"]
+
+
+def test_the_shipped_plugins_are_rows_with_their_releases():
+    """Each row of PLUGINS has releases in the shipped database, and a variable of each plugin is
+    read by that plugin only (tpu-inference's releases follow vLLM's numbers)."""
+    import importlib.resources
+
+    from vllm_lint.surface.plugins import PLUGINS
+
+    index = PluginIndex.load(Path(str(importlib.resources.files("vllm_lint.flag_db"))))
+    assert {p.dist for p in PLUGINS} <= set(index.plugins)
+    assert index.readers("VLLM_TPU_PATCH_MM_EMBEDDINGS") == ["tpu-inference"]
+    assert index.readers("VLLM_KUNLUN_ENABLE_INT8_BMM") == ["vllm-kunlun"]
+    assert "0.32.0" in index.plugins["tpu-inference"]["releases"]

@@ -145,3 +145,19 @@ def test_ignored_pin_files_are_left_alone(tmp_path):
     upgrade(work)
     assert (work / "requirements.txt").read_text() == "vllm==0.27.1\n"
     assert (work / "vendor" / "requirements.txt").read_text() == "vllm==0.8.5\n"
+
+
+def test_the_deprecated_module_entrypoint_migrates_to_vllm_serve(tmp_path):
+    """Upgrading to a release that deprecates ``python -m vllm.entrypoints.openai.api_server``
+    (0.29.0 on) rewrites it to ``vllm serve`` with the model positional; below 0.29 it is kept."""
+    work = tmp_path / "repo"
+    work.mkdir()
+    before = "#!/bin/sh\nexec python3 -m vllm.entrypoints.openai.api_server --model org/m --port 8000\n"
+    (work / "serve.sh").write_text(before)
+    (work / "requirements.txt").write_text("vllm==0.10.2\n")
+    CliRunner().invoke(main, ["upgrade", "--to", "0.28.0", str(work)], catch_exceptions=False)
+    assert (work / "serve.sh").read_text() == before
+    assert (work / "requirements.txt").read_text() == "vllm==0.28.0\n"
+    r = CliRunner().invoke(main, ["upgrade", "--to", "0.34.0", str(work)], catch_exceptions=False)
+    assert (work / "serve.sh").read_text() == "#!/bin/sh\nexec vllm serve org/m --port 8000\n", r.output
+    assert (work / "requirements.txt").read_text() == "vllm==0.34.0\n"

@@ -32,8 +32,8 @@ Exit codes: 0 nothing to report, 1 findings at or above --fail-on remain, 2 usag
 configuration or internal error.
 \b
 Other commands: vllm-lint flags list|show|diff, vllm-lint rule CODE, vllm-lint audit,
-vllm-lint upgrade --to TO, vllm-lint db build|update|status|cache, vllm-lint server,
-vllm-lint site build, vllm-lint version.
+vllm-lint upgrade --to TO, vllm-lint check-args -- ARGS, vllm-lint db build|update|status|cache,
+vllm-lint server, vllm-lint site build, vllm-lint version.
 Run `vllm-lint COMMAND --help` for each."""
 
 OUTPUT_FORMATS = ("text", "full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson",
@@ -46,7 +46,8 @@ _RANK = {"info": 0, "warning": 1, "error": 2}
 OTHER_COMMANDS = {"db": ("cli.db_command", "db"), "audit": ("cli.audit_command", "audit"), "flags": ("cli.flags_command", "flags_group"),
                   "rule": ("cli.flags_command", "rule_cmd"), "server": ("cli.server_command", "server_cmd"),
                   "site": ("site.command", "site_group"), "version": ("cli.app", "version_cmd"),
-                  "upgrade": ("cli.upgrade_command", "upgrade")}
+                  "upgrade": ("cli.upgrade_command", "upgrade"),
+                  "check-args": ("cli.check_args_command", "check_args_cmd")}
 # ``--output-format`` spellings that are another's name (ruff's ``full`` is the default text output)
 FORMAT_ALIASES = {"full": "text"}
 # ``--select ALL`` (as ruff): every rule, the ones off by default too; rules.base reads it as the empty prefix
@@ -663,9 +664,9 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     """``vllm-lint -``: lint standard input as the file ``--stdin-filename`` names (its format,
     settings and excludes); with --fix the fixed text goes to standard output (always, changed or
     not, so an editor can replace the buffer with it) and the report to standard error."""
-    from ..api import UnknownFormat, analyse_bytes
+    from ..api import UnknownFormat, check_bytes
     from ..pipeline.discovery import discover
-    from ..pipeline.engine import FileResult
+    from ..pipeline.engine import NO_LAUNCH, FileResult
 
     from ..fsutil import TooLarge, read_at_most
     from ..pipeline.engine import MAX_FILE_BYTES
@@ -686,17 +687,22 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     # unnamed (as ruff's ``-``): the content decides the format, else a shell script (what is piped)
     as_name = name if o.stdin_filename else _unnamed_stdin_format(data)
     try:
-        diags, fixed, count = analyse_bytes(linter, data, as_name, fix=do_fix)
-        for d in diags:
-            d.path = name
+        checked = check_bytes(linter, data, as_name, fix=do_fix)
     except UnknownFormat as e:
         echo(f"vllm-lint: warning: {e}", err=True)
         if do_fix and not o.show_diff:
             sys.stdout.buffer.write(data)
         return EXIT_CLEAN
+    skipped = checked.skipped is not None
+    diags, fixed, count = ([], None, 0) if skipped else (checked.diagnostics, checked.fixed, checked.count)
+    for d in diags:
+        d.path = name
     res.diagnostics = diags
     res.format = "stdin"
-    res.read = True  # the one file the user handed over: its report stands on its own
+    # as for a file on disk: the summary says so when the text held no launch to check
+    res.read = bool(diags) or (not skipped and bool(checked.analysis.launches))
+    if not res.read:
+        res.unread = NO_LAUNCH
     if fixed is not None and fixed != data:
         res.original, res.fixed, res.fixed_count = data, fixed, count
     if o.show_diff:

@@ -59,9 +59,13 @@ class VllmCommand(Record):
     ``image_cmd_start``: for a vLLM image run without ``--entrypoint``, the index of the first word
     after the image: the words from there to ``args_start`` (``vllm serve``) are appended to the
     image's own entrypoint, not run instead of it.
+    ``entry_start``: for ``vllm serve`` or ``python -m MODULE`` run directly (not as an image's
+    arguments), the index of its first word: the words from there to ``args_start`` name the
+    program.
     """
 
-    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start")
+    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start",
+                 "entry_start")
 
     def __init__(self, entry: str, args_start: int, env: Optional[list[tuple[int, str, Optional[str]]]] = None,
                  image: Optional[str] = None, gpu_count: Optional[int] = None,
@@ -75,6 +79,7 @@ class VllmCommand(Record):
         self.gpu_count = gpu_count
         self.gpus_source = gpus_source
         self.image_cmd_start: Optional[int] = None
+        self.entry_start: Optional[int] = None
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -646,13 +651,17 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
         b = _base(w)
         if b == "vllm":
             if i + 1 < n and words[i + 1] == "serve":
-                return VllmCommand("vllm serve", i + 2, env)
+                cmd = VllmCommand("vllm serve", i + 2, env)
+                cmd.entry_start = i
+                return cmd
             return None
         if _PYTHON_RE.match(b):
             found = _parse_python(words, i + 1)
             if found is None:
                 return None
-            return VllmCommand(found[0], found[1], env)
+            cmd = VllmCommand(found[0], found[1], env)
+            cmd.entry_start = i
+            return cmd
         if b in ("docker", "podman", "nvidia-docker"):
             j = i + 1
             # global options: docker --context x run / podman --log-level debug run

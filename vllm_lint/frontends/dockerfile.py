@@ -42,6 +42,7 @@ from vllm_lint.launch import (
     Span,
     Token,
     VersionHint,
+    word_replacer,
 )
 from vllm_lint.record import Record, lazy_re
 
@@ -629,6 +630,7 @@ def _stage_launches(data: bytes, st: _Stage, escape: bytes, out: Extraction, pat
             # the image's inherited ENTRYPOINT takes CMD as its arguments: `CMD ["vllm", "serve",
             # "m"]` runs `vllm serve vllm serve m` (VL111); the fix cuts `"vllm", "serve", `
             la = out.launches[-1]
+            la.entry_words = la.replace_entry = None  # the image's ENTRYPOINT runs these words
             la.image_cmd = texts[:found.args_start]
             la.image_cmd_delete = Span(words[0].start, words[found.args_start].start) \
                 if found.args_start < len(words) and not found.env else None
@@ -687,8 +689,8 @@ def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_i
         idxs = []
         for t in toks:
             w = word_of.get(id(t))
-            if w is None:
-                w = next((x for x in arg_words if t.span is not None and Span(x.start, x.end) == t.span), None)
+            if w is None:  # a copy, or a word before vLLM's options (the entry): match by span
+                w = next((x for x in all_words if t.span is not None and Span(x.start, x.end) == t.span), None)
             if w is None:
                 return None
             idxs.append(next(i for i, x in enumerate(all_words) if x is w))
@@ -708,6 +710,10 @@ def _exec_launch(data, st, out, path, found, words: list[_JWord], ep_ins, span_i
         return [Edit(Span(s, e), "")]
 
     la.delete_tokens = delete_tokens
+    if found.entry_start is not None:
+        entry = words[found.entry_start:found.args_start]
+        la.entry_words = [w.text for w in entry]
+        la.replace_entry = word_replacer([_jtoken(w) for w in entry], delete_tokens)
     out.launches.append(la)
 
 

@@ -1240,6 +1240,15 @@ def _bare_assignment(ctx: _Ctx, node) -> None:
 # ---- launches
 
 
+def _plain_span(ctx: _Ctx, words: list[_Word]) -> Optional[Span]:
+    """The file bytes of consecutive words written as themselves (no quotes, escapes or
+    expansions), or None: what a fix may replace as a whole."""
+    for w in words:
+        if w.opaque or ctx.src[w.start:w.end] != bytes(w.raw) or bytes(w.raw).decode("utf-8", "replace") != w.text:
+            return None
+    return _map_span(ctx, words[0].start, words[-1].end)
+
+
 def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: frozenset = frozenset()) -> None:
     src = ctx.src
     start = found.args_start
@@ -1307,6 +1316,12 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
             _map_span(ctx, cmd_words[0].start, end)
     if found.gpu_count is not None:
         la.hardware = Hardware(gpu_count=found.gpu_count, source=found.gpus_source)
+    if found.entry_start is not None and found.entry_start < found.args_start:
+        entry_words = words[found.entry_start:found.args_start]
+        la.entry_words = [w.text for w in entry_words]
+        at = _plain_span(ctx, entry_words)
+        if at is not None:
+            la.replace_entry = lambda new, _at=at: [Edit(_at, " ".join(new))]
 
     def delete_tokens(toks: list[Token], _tokens=tokens, _word_of=word_of) -> Optional[list[Edit]]:
         ws = []

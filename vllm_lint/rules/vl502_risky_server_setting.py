@@ -11,9 +11,10 @@ Finds server settings that widen what a client or a model repository can do:
   owner pushes next runs on the next start. The model table (`vllm_lint/data/models.tsv`,
   `remote_code`) says which official repositories ship code (their `config.json` names it in
   `auto_map`) and which do not (a transformers-native `model_type` and no `auto_map`): for the
-  latter the option changes nothing and the rule stays silent (`--verbose` says why); for a model
-  the table does not know, the code "may" run. Documentation whose subject is the setting (a
-  file named after it, or a section whose heading names it) is not told about it.
+  latter the option changes nothing and the rule stays silent (`--verbose` says why). A model the
+  table does not know is not reported either (whether its repository ships code is not known, and
+  most do not): advice only where it changes something. Documentation whose subject is the
+  setting (a file named after it, or a section whose heading names it) is not told about it.
 
 ## Why is this bad?
 Each turns a request or a repository push into code execution or file disclosure on the server.
@@ -110,10 +111,14 @@ def check(ctx: LintContext):
         ctx.skip(RULE, "the documentation's subject is remote code")
         return
     ships = remote_code(model)
-    if ships is not None and not ships[0]:
+    if ships is None:
+        # advice only where it changes something for this model: the table does not say whether
+        # its repository ships code (most repositories do not), so nothing is claimed
+        ctx.skip(RULE, f"whether {model}'s repository ships code is not known (the model table does not say)")
+        return
+    if not ships[0]:
         ctx.skip(RULE, f"--trust-remote-code changes nothing for {model}: its repository ships no code ({ships[1]})")
         return
-    runs = "runs" if ships is not None else "may run"  # unknown to the table: whether it ships code is not known
-    yield ctx.diag(RULE, f"--trust-remote-code {runs} {model}'s repository code without a pinned revision: pin "
+    yield ctx.diag(RULE, f"--trust-remote-code runs {model}'s repository code without a pinned revision: pin "
                          f"--revision (and --code-revision) to a commit", trust.report_span,
                    option="--trust-remote-code", severity="info")

@@ -25,6 +25,7 @@ import libcst as cst
 
 from .argparse_calls import Interpreter, KwargsModel, ParserObj, RecordedAction
 from .env_reads import build_reads, config_env_deprecations, runtime_reads
+from .entry_deprecations import deprecated_entries
 from .env_refusals import env_refusals
 from .envs import extract_env
 from .field_checks import pydantic_facts, validator_rewrites
@@ -339,13 +340,17 @@ class _Extractor:
         for name, successor in config_env_deprecations(self.p.tree).items():
             if name in env and not env[name].get("deprecated"):  # copied into a config with a warning
                 env[name]["deprecated"] = {"how": "config", "successor": successor}
+        era = {"parser_module": parser_module, "entry": entry,
+               "image_entrypoint": image_entrypoint(self.p),
+               "optimization_levels": self._optimization_levels()}
+        deprecated = deprecated_entries(self.p.tree)
+        if deprecated:  # only where a release deprecates a module entrypoint (0.29+)
+            era["deprecated_entries"] = deprecated
         rec = {
             "schema": SCHEMA,
             "version": self.version,
             "source": source,
-            "era": {"parser_module": parser_module, "entry": entry,
-                    "image_entrypoint": image_entrypoint(self.p),
-                    "optimization_levels": self._optimization_levels()},
+            "era": era,
             "options": options,
             "positionals": [{"dest": p["dest"], "nargs": p["nargs"]} for p in positionals],
             "engine_args": engine_args,

@@ -363,6 +363,13 @@ class Surface:
         return self.v >= Version("0.17.0")
 
     @cached_property
+    def deprecated_entries(self) -> frozenset[str]:
+        """The ``python -m`` launch entries this release deprecates (``"openai.api_server"`` from
+        0.29.0: the module's ``__main__`` warns and points to ``vllm serve``), from
+        ``era.deprecated_entries`` (``scrape/entry_deprecations.py``)."""
+        return frozenset((self.record.get("era") or {}).get("deprecated_entries") or ())
+
+    @cached_property
     def image_runs(self) -> Optional[str]:
         """What the ``vllm/vllm-openai`` image of this release runs its arguments with, from the
         ``ENTRYPOINT`` of vLLM's own Dockerfile (``era.image_entrypoint``): "vllm serve",

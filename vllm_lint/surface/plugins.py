@@ -40,6 +40,13 @@ PLUGINS: tuple[Plugin, ...] = (
            ("vllm-spyre", "spyre"), "vllm_spyre/envs.py of the vllm-spyre 1.10.0 sdist (PyPI)"),
     Plugin("vllm-ascend", "vllm_ascend", "vllm_ascend.envs", ("env_variables", "environment_variables"),
            ("vllm-ascend",), "vllm_ascend/envs.py of the vllm-ascend 0.23.0.post1 sdist (PyPI)"),
+    # Google's TPU backend: the `vllm-tpu` package and the `vllm/vllm-tpu` image carry it; its
+    # release numbers follow vLLM's (tpu-inference 0.32.0 is built for vLLM 0.32.0)
+    Plugin("tpu-inference", "tpu_inference", "tpu_inference.envs", ("environment_variables",),
+           ("vllm-tpu", "tpu-inference", "tpu_inference"),
+           "tpu_inference/envs.py of the tpu-inference 0.32.0 sdist (PyPI)"),
+    Plugin("vllm-kunlun", "vllm_kunlun", "vllm_kunlun.platforms.envs", ("xvllm_environment_variables",),
+           ("vllm-kunlun", "kunlun"), "vllm_kunlun/platforms/envs.py of the vllm-kunlun 0.11.1 sdist (PyPI)"),
 )
 PLUGIN_BY_DIST = {p.dist: p for p in PLUGINS}
 

@@ -13,7 +13,7 @@ import ast
 from typing import Optional
 
 from ...record import lazy_re
-from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
+from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint, word_replacer
 from .callees import ENV_KW_INDEX
 from .environ import env_default, env_kwarg
 from .literals import decode_literal, embedding_of, is_str_node, placeholder, with_fields
@@ -299,6 +299,10 @@ def _argv_launch(fx: PyFile, span: Span, entries: list[tuple[Token, str, Optiona
         tok = entries[wi][0]
         launch.env.append(_env_from_token(tok, texts[wi], name, value))
     launch.delete_tokens = _token_deleter({id(t): (lay, i) for t, _w, lay, i in entries})
+    if cmd.entry_start is not None:
+        entry = entries[cmd.entry_start:cmd.args_start]
+        launch.entry_words = [w for _t, w, _l, _i in entry]
+        launch.replace_entry = word_replacer([t for t, _w, _l, _i in entry], launch.delete_tokens)
     return launch
 
 

@@ -22,6 +22,7 @@ from typing import Any, Optional
 from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d
 from vllm_lint.frontends.yaml.compose_build import build_base
+from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
 from vllm_lint.container import Container, Platform, server_image
 from vllm_lint.frontends.yaml.hardware import accelerator_hw, compose_hw, hardware_here, hw_merge
@@ -30,7 +31,7 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNod
 from vllm_lint.frontends.yaml.nodes import get, seq, text
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.words import may_be_command, split_value, word_texts
-from vllm_lint.launch import EnvAssign, Hardware, Span, VersionHint
+from vllm_lint.launch import EnvAssign, Hardware, Span, VersionHint, word_replacer
 from vllm_lint.record import lazy_re
 
 _SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
@@ -277,8 +278,14 @@ class _Container:
             # compose `command:` / Kubernetes `args:` are appended to the image's entrypoint
             self.ctx["image_cmd"] = texts[:vc.args_start]
         words, c = self.facts()
-        self.t.argv_launch(vc.entry, words[vc.args_start:], c.span, c.env, c.version_hints, c.hardware, self.ctx,
-                           wrapped_env=[(words[k], nm, v) for k, nm, v in vc.env]).container = c
+        launch = self.t.argv_launch(vc.entry, words[vc.args_start:], c.span, c.env, c.version_hints, c.hardware,
+                                    self.ctx, wrapped_env=[(words[k], nm, v) for k, nm, v in vc.env])
+        launch.container = c
+        if vc.entry_start is not None:
+            entry = words[vc.entry_start:vc.args_start]
+            launch.entry_words = [t.text for t, _h in entry]
+            launch.replace_entry = word_replacer([t for t, _h in entry],
+                                                 make_deleter(self.t, {id(t): h for t, h in entry}))
         return True
 
     def _args_entry(self) -> bool:
