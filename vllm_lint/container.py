@@ -134,20 +134,24 @@ class ServerImage(Record):
     """A vendor's image, not named like vLLM's own (``vllm/vllm-openai``: ``frontends.commands``),
     whose entrypoint starts vLLM's OpenAI server, so that a container's ``args`` (or none) are
     vLLM's arguments: ``repository`` (registry and path, no tag; any tag and digest match),
-    ``runs`` (what its entrypoint runs), ``source`` (where that is stated)."""
+    ``runs`` (what its entrypoint runs, in words), ``program`` (the vLLM program that reads the
+    arguments, as ``Surface.image_runs`` names it: "vllm serve" or "openai.api_server"; what
+    ``vllm serve`` alone does, such as warning about ``--model``, does not happen under the
+    api_server module), ``source`` (where that is stated)."""
 
-    __slots__ = ("repository", "runs", "source")
+    __slots__ = ("repository", "runs", "program", "source")
 
-    def __init__(self, repository: str, runs: str, source: str) -> None:
+    def __init__(self, repository: str, runs: str, program: str, source: str) -> None:
         self.repository = repository
         self.runs = runs
+        self.program = program
         self.source = source
 
 
 SERVER_IMAGES: tuple[ServerImage, ...] = (
     # Red Hat OpenShift AI's vLLM ServingRuntime image (quay.io/modh/vllm:rhoai-2.20-cuda, ...)
     ServerImage("quay.io/modh/vllm", "python3 -m vllm.entrypoints.openai.api_server (vllm_tgis_adapter in its "
-                "gRPC build, which takes the same arguments)",
+                "gRPC build, which takes the same arguments)", program="openai.api_server",
                 source="https://github.com/opendatahub-io/vllm/blob/main/Dockerfile.ubi (ENTRYPOINT of the "
                        "vllm-openai and vllm-grpc-adapter stages)"),
 )

@@ -79,13 +79,15 @@ def _share(n: int, d: int) -> str:
     return f"{100.0 * n / d:5.1f} %" if d else "    - "
 
 
-def report(found: list[dict], rows: list[dict]) -> dict:
+def report(found: list[dict], rows: list[dict], by_rule: bool = False) -> dict:
     judged = {key(r): r for r in rows}
     per: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    rules: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     unjudged = []
     for f in found:
         r = judged.get(key(f))
         v = r["verdict"] if r else "?"
+        rules[f["code"]][v] += 1
         if v == "?":
             unjudged.append(f)
         for g in (f["group"], "pooled"):
@@ -100,6 +102,12 @@ def report(found: list[dict], rows: list[dict]) -> dict:
         c = per[g]
         print(f"{g:28} {c['all']:5} {c['true']:5} {c['false']:5} {c['?']:4}  "
               f"{_share(c['opt_false'], c['opt_all']):>11}  {_share(c['false'], c['all']):>9}")
+    if by_rule:
+        print(f"\n{'rule':8} {'found':>5} {'true':>5} {'false':>5} {'?':>4}  {'right':>7}")
+        for code in sorted(rules):
+            c = rules[code]
+            n = sum(c.values())
+            print(f"{code:8} {n:5} {c['true']:5} {c['false']:5} {c['?']:4}  {_share(c['true'], n):>7}")
     here = {(f["group"], f["path"], f["line"], f["option"]) for f in found}
     groups = {f["group"] for f in found}  # a group not measured this time loses nothing
     gone = [r for r in rows if r["verdict"] == "true" and r["group"] in groups
@@ -129,12 +137,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scratch", default=os.environ.get("VLLM_LINT_SCRATCH", "/work/scratch/realworld"))
     ap.add_argument("--findings", help="findings file (default: <scratch>/findings-<set>.jsonl)")
     ap.add_argument("--add-unjudged", action="store_true", help="append unjudged findings with verdict '?'")
+    ap.add_argument("--by-rule", action="store_true", help="also print findings judged true per rule code")
     args = ap.parse_args(argv)
     table = HERE / ("bench-findings.tsv" if args.set.startswith("bench-") else f"judged-{args.set}.tsv")
     found = findings(Path(args.findings or Path(args.scratch) / f"findings-{args.set}.jsonl"),
                      "release" if args.set == "docs" else "repo")
     rows = read_rows(table)
-    res = report(found, rows)
+    res = report(found, rows, by_rule=args.by_rule)
     if args.add_unjudged and res["unjudged"]:
         have = {key(r) for r in rows}
         for f in res["unjudged"]:

@@ -75,3 +75,19 @@ def test_the_committed_data_holds_together():
     releases = bench._tsv("bench-release.tsv")
     assert Counter((r["repo"], r["path"]) for r in releases) == Counter(keys)
     assert all(r["expected"] and r["evidence"] for r in releases)
+
+
+def test_judge_counts_findings_judged_true_per_rule(capsys):
+    import judge
+
+    rows = [{"group": "o/r", "path": "o+r/a.sh", "line": 3, "code": "VL101", "option": "--x", "verdict": "true",
+             "reason": "r"},
+            {"group": "o/r", "path": "o+r/a.sh", "line": 4, "code": "VL101", "option": "--y", "verdict": "false",
+             "reason": "r"}]
+    found = [{**r, "message": "m"} for r in rows] + [
+        {"group": "o/r", "path": "o+r/a.sh", "line": 5, "code": "VL202", "option": "VLLM_Z", "message": "m"}]
+    res = judge.report(found, rows, by_rule=True)
+    lines = {ln.split()[0]: ln.split()[1:] for ln in capsys.readouterr().out.splitlines() if ln.startswith("VL")}
+    assert lines["VL101"] == ["2", "1", "1", "0", "50.0", "%"]
+    assert lines["VL202"] == ["1", "0", "0", "1", "0.0", "%"]
+    assert [f["option"] for f in res["unjudged"]] == ["VLLM_Z"]

@@ -11,12 +11,12 @@ from .base import LintContext
 
 class EnvStatus(Record):
     __slots__ = ("state", "last", "removed_in", "first", "suggestion", "successor", "note", "plugins",
-                 "suggestion_plugin")
+                 "suggestion_plugin", "forks")
 
     def __init__(self, state: str, last: Optional[str] = None, removed_in: Optional[str] = None,
                  first: Optional[str] = None, suggestion: Optional[str] = None, successor: Optional[str] = None,
                  note: Optional[str] = None, plugins: tuple[str, ...] = (),
-                 suggestion_plugin: Optional[str] = None) -> None:
+                 suggestion_plugin: Optional[str] = None, forks: tuple[str, ...] = ()) -> None:
         self.state = state  # ok | removed | unknown | too-new | build | plugin
         self.last = last
         self.removed_in = removed_in
@@ -26,6 +26,7 @@ class EnvStatus(Record):
         self.note = note
         self.plugins = plugins  # unknown: the platform plugins that read the name (none the launch runs on)
         self.suggestion_plugin = suggestion_plugin  # the plugin that reads ``suggestion``, if not vLLM
+        self.forks = forks  # unknown: the forks of vLLM that read the name (knowledge/forks.py)
 
 
 def is_vllm_var(name: str) -> bool:
@@ -96,16 +97,21 @@ def launch_plugins(ctx: LintContext) -> frozenset[str]:
 
 
 def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:
-    """A name no vLLM release reads: a platform plugin's (silent on a launch on that plugin), or
-    unknown, with the nearest name the target release or a plugin reads."""
+    """A name no vLLM release reads: a platform plugin's (silent on a launch on that plugin), a
+    fork's (``knowledge/forks.py``), or unknown, with the nearest name the target release or a
+    plugin reads."""
+    from ..knowledge.forks import fork_readers
     from ._status import closest
 
     index = ctx.db.plugins
     readers = index.readers(name)
+    forks = fork_readers(name)
     if readers:
         if launch_plugins(ctx).intersection(readers):
             return EnvStatus("plugin")
-        return EnvStatus("unknown", plugins=tuple(readers))
+        return EnvStatus("unknown", plugins=tuple(readers), forks=forks)
+    if forks:
+        return EnvStatus("unknown", forks=forks)
     # every plugin's names: a typo of a plugin's variable is one wherever it is set
     own = {n: dist for dist in sorted(index.plugins) for n in index.env_names(dist) if is_vllm_var(n)}
     close = closest(ctx.surface, name, lambda: [n for n in ctx.surface.env if is_vllm_var(n)] + sorted(own), 0.8,

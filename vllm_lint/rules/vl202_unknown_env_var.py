@@ -17,6 +17,9 @@ plugin, or the file installs or pins the plugin's package) it is silent; on a la
 elsewhere (a vLLM image of its own, or another plugin) it is a warning, "read only by vllm-spyre
 (platform plugin)"; where nothing says which platform runs the launch it is silent, and `--verbose`
 says why. On a plugin's launch, a misspelt name is also matched against the plugin's own variables.
+A public fork's variable (`VLLM_USE_B12X_MOE` of the B12X build `local-inference-lab/vllm`: the
+table `vllm_lint/data/forks.tsv`) gets the same treatment: silent where nothing says what runs the
+launch, a warning "read only by local-inference-lab/vllm (a fork of vLLM)" on a vLLM image of its own.
 
 ## Severity
 Warning for a plugin's variable on a launch known to run elsewhere. Warning when the name is close to one the target release reads (a likely typo); information
@@ -33,9 +36,10 @@ No automatic fix.
 
 ## Evidence
 The union of `vllm/envs.py` keys over every release in `flag_db/`, and the environment modules of
-the platform plugins' releases in `flag_db/plugins/` (`vllm-lint db plugin`). Forks and plugins
-the database does not hold read variables of their own; ignore the rule for them per file or by
-code.
+the platform plugins' releases in `flag_db/plugins/` (`vllm-lint db plugin`), and the forks'
+environment modules read at a commit (`vllm_lint/data/forks.tsv`, `tools/fork_env.py`). Forks and
+plugins the database does not hold read variables of their own; ignore the rule for them per file
+or by code.
 """
 
 from ._env_status import env_in_state, launch_plugins
@@ -59,18 +63,20 @@ def _known_image(ctx: LintContext):
 def check(ctx: LintContext):
     for env, st in env_in_state(ctx, "unknown"):
         span = env.name_span or env.value_span
-        if st.plugins:
-            # a platform plugin's variable where the launch shows no sign of that plugin: a finding
-            # only where the launch is known to run elsewhere (an image of vLLM's own); with no
-            # image or pin at all the platform is not known, and the variable may well be read
-            by = " and ".join(st.plugins)
+        if st.plugins or st.forks:
+            # a platform plugin's or a fork's variable where the launch shows no sign of it: a
+            # finding only where the launch is known to run elsewhere (an image of vLLM's own);
+            # with no image or pin at all what runs is not known, and the variable may well be read
+            by = " and ".join([f"{p} (platform plugin)" for p in st.plugins]
+                              + [f"{f} (a fork of vLLM)" for f in st.forks])
+            what = "the plugin" if not st.forks else "the fork" if not st.plugins else "the plugin or fork"
             elsewhere = _known_image(ctx) or ", ".join(sorted(launch_plugins(ctx))) or None
             if elsewhere is None:
-                ctx.skip(RULE, f"`{env.name}` is read by {by} (platform plugin); the launch names no image or "
-                               "pin, so whether it runs on the plugin is not known")
+                ctx.skip(RULE, f"`{env.name}` is read by {by}; the launch names no image or "
+                               f"pin, so whether it runs on {what} is not known")
                 continue
-            yield ctx.diag(RULE, f"`{env.name}` is read only by {by} (platform plugin), not by vLLM; "
-                                 f"this launch runs `{elsewhere}`, not the plugin", span, option=env.name,
+            yield ctx.diag(RULE, f"`{env.name}` is read only by {by}, not by vLLM; "
+                                 f"this launch runs `{elsewhere}`, not {what}", span, option=env.name,
                            severity="warning")
             continue
         msg = f"`{env.name}` is not read by any vLLM release"

@@ -381,6 +381,17 @@ class Surface:
             return "openai.api_server"
         return None
 
+    def image_program(self, entry: str) -> Optional[str]:
+        """The vLLM program the arguments of a ``docker:IMAGE`` launch go to: a vendor image's own
+        (``container.SERVER_IMAGES``: Red Hat's runs the api_server module at every release), else
+        vLLM's image at this release (:attr:`image_runs`). None for other entries."""
+        if not entry.startswith("docker:"):
+            return None
+        from ..container import server_image
+
+        vendor = server_image(entry[len("docker:"):])
+        return vendor.program if vendor is not None else self.image_runs
+
     def entry_has_positional_model(self, entry: str) -> bool:
         """Whether the words of a launch with this entry start with ``vllm serve``'s positional
         model: not for the api_server modules (``--model``), nor for a wrapper that says not
@@ -392,7 +403,7 @@ class Surface:
         if wrapper is not None:
             return wrapper.positional_model
         if entry.startswith("docker:"):
-            return self.image_runs != "openai.api_server"
+            return self.image_program(entry) != "openai.api_server"
         return True
 
     def read_by(self, entry: str) -> "Surface":
@@ -439,7 +450,7 @@ class Surface:
 
     def runs_serve(self, entry: str) -> bool:
         """Whether a launch with this entry is known to run ``vllm serve`` at this release."""
-        return entry == "vllm serve" or entry.startswith("docker:") and self.image_runs == "vllm serve"
+        return entry == "vllm serve" or self.image_program(entry) == "vllm serve"
 
     @cached_property
     def serve_checks(self) -> list[ServeCheck]:
@@ -457,7 +468,7 @@ class Surface:
         one of them. Wrappers, ``LLM(...)`` and ``EngineArgs`` never do."""
         entries = (self.record.get("serve_checks") or {}).get("entries") or []
         if entry.startswith("docker:"):
-            return self.image_runs in entries
+            return self.image_program(entry) in entries
         return entry in entries
 
     @cached_property
