@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 SCRIPT = "#!/bin/bash\nvllm serve m \\\n  --swap-space 4 \\\n  --cuda-graph-sizes 1 2 \\\n  --port 8000\n"
-INFO_ONLY = "vllm serve some-org/custom-model --trust-remote-code\n"  # VL502 info (unpinned remote code)
+INFO_ONLY = "vllm serve deepseek-ai/DeepSeek-V3 --trust-remote-code\n"  # VL502 info (its repository ships code, unpinned)
 
 
 def shipped_db() -> str:
