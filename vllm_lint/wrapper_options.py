@@ -133,7 +133,45 @@ _KSERVE_HUGGINGFACESERVER: dict[str, str] = {
     ), "flag"),
 }
 
+# vLLM's offline benchmarks: their own options, then EngineArgs.add_cli_args (AsyncEngineArgs for
+# throughput) on one FlexibleArgumentParser read with parse_args: vLLM's rewriting runs, an option
+# neither knows is refused; `--model` is EngineArgs' option there (no positional model). The union
+# over the `vllm bench` sub-commands and the `benchmarks/benchmark_*.py` scripts they replaced.
+_BENCH_LATENCY: dict[str, str] = {
+    **dict.fromkeys(("--input-len", "--output-len", "--batch-size", "--n", "--num-iters-warmup", "--num-iters",
+                     "--profile-result-dir", "--output-json"), "value"),
+    **dict.fromkeys(("--use-beam-search", "--profile", "--disable-detokenize"), "flag"),
+}
+_BENCH_THROUGHPUT: dict[str, str] = {
+    **dict.fromkeys((
+        "--backend", "--dataset", "--dataset-name", "--dataset-path", "--input-len", "--output-len", "--n",
+        "--num-prompts", "--hf-max-batch-size", "--output-json", "--lora-path", "--prefix-len", "--random-range-ratio",
+        "--hf-subset", "--hf-split", "--hf-name", "--num-warmups", "--lora-assignment", "--custom-output-len",
+        "--prefix-repetition-prefix-len", "--prefix-repetition-suffix-len", "--prefix-repetition-num-prefixes",
+        "--prefix-repetition-output-len", "--random-input-len", "--random-output-len", "--random-prefix-len",
+        "--random-batch-size", "--random-mm-base-items-per-request", "--random-mm-num-mm-items-range-ratio",
+        "--random-mm-limit-mm-per-prompt", "--random-mm-bucket-config", "--asr-max-audio-len-sec",
+        "--asr-min-audio-len-sec",
+    ), "value"),
+    **dict.fromkeys(("--async-engine", "--disable-frontend-multiprocessing", "--disable-detokenize",
+                     "--enable-multimodal-chat", "--hf-enable-torch-compile", "--no-oversample", "--no-reranker",
+                     "--prequeue-requests", "--profile"), "flag"),
+}
+_BENCH_READ = "the 0.9.0, 0.10.2, 0.20.0 and 0.34.0 sdists"
+
 WRAPPERS: dict[str, Wrapper] = {
+    "vllm bench latency": Wrapper(
+        "vLLM's latency benchmark (vllm bench latency, benchmarks/benchmark_latency.py)", "vllm-project/vllm", (
+            ("vllm/benchmarks/latency.py", "7142f6aec85470b9c74db675652897a14d4c644f (add_cli_args), and in "
+             f"{_BENCH_READ} with 0.9.0's benchmarks/benchmark_latency.py (0.10.2 on: a stub naming vllm bench)"),
+        ), _BENCH_LATENCY, short="vLLM's latency benchmark"),
+    "vllm bench throughput": Wrapper(
+        "vLLM's throughput benchmark (vllm bench throughput, benchmarks/benchmark_throughput.py)",
+        "vllm-project/vllm", (
+            ("vllm/benchmarks/throughput.py", "020283147c84ad8cc97eadffcdb033ea56322563 (add_cli_args), and in "
+             f"{_BENCH_READ} with the random-dataset helpers of vllm/benchmarks/datasets (0.20.0, 0.34.0) and "
+             "the parsers of benchmarks/benchmark_throughput.py (0.9.0, 0.10.2)"),
+        ), _BENCH_THROUGHPUT, short="vLLM's throughput benchmark"),
     "dynamo.vllm": Wrapper(
         "NVIDIA Dynamo's vLLM worker (python -m dynamo.vllm)", "ai-dynamo/dynamo", (
             ("components/src/dynamo/common/configuration/groups/runtime_args.py",
