@@ -142,9 +142,17 @@ def launchers_of_program(name: str) -> tuple[ForeignLauncher, ...]:
     return _BY_PROGRAM.get(name, ())
 
 
-def launchers_of_module(module: str) -> tuple[ForeignLauncher, ...]:
-    """The rows run as ``python -m module``."""
-    return tuple(r for r in FOREIGN_LAUNCHERS.values() if module in r.modules)
+def launchers_of_module(module: str) -> tuple[tuple[ForeignLauncher, bool], ...]:
+    """The rows run as ``python -m module``, each with whether its sub-command follows: the tool's
+    package (``python -m trl vllm-serve``), or a script of the row as a module
+    (``python -m trl.scripts.vllm_serve``)."""
+    out = []
+    for r in FOREIGN_LAUNCHERS.values():
+        if module in r.modules:
+            out.append((r, True))
+        elif any(s.endswith(".py") and s[:-3].replace("/", ".") == module for s in r.scripts):
+            out.append((r, False))
+    return tuple(out)
 
 
 def launcher_of_script(path: str) -> Optional[ForeignLauncher]:
@@ -153,3 +161,17 @@ def launcher_of_script(path: str) -> Optional[ForeignLauncher]:
         if any(path == s or path.endswith("/" + s) for s in row.scripts):
             return row
     return None
+
+
+def launch_markers() -> tuple[bytes, ...]:
+    """Byte strings that show a row's command line (``trl vllm-serve``, ``--model vllm``): where a
+    reader decides by content whether a text holds a launch (an untagged Markdown block)."""
+    out: list[bytes] = []
+    for row in FOREIGN_LAUNCHERS.values():
+        if row.select is not None:
+            names, values = row.select
+            out += [f"{n}{sep}{v}".encode() for n in names for v in sorted(values) for sep in (" ", "=")]
+        elif row.sub:
+            out += [" ".join((p, *row.sub)).encode() for p in row.programs]
+        out += [m.encode() for m in row.modules if row.select is None and not row.sub]
+    return tuple(out)

@@ -34,6 +34,7 @@ def test_every_row_says_where_it_was_read_and_keeps_its_keys_apart():
     ("accelerate launch --num_processes 1 trl vllm-serve --model m", "trl vllm-serve", 6),
     ("python -m trl vllm-serve --model m", "trl vllm-serve", 4),
     ("python3 trl/scripts/vllm_serve.py --model m", "trl vllm-serve", 2),
+    ("python -m trl.scripts.vllm_serve --model m", "trl vllm-serve", 3),
     ("CUDA_VISIBLE_DEVICES=0 lighteval vllm model_name=m tasks.txt", "lighteval vllm", 3),
     ("python -m lighteval vllm model_name=m t", "lighteval vllm", 4),
     ("lm_eval --model vllm --model_args pretrained=m --tasks gsm8k", "lm_eval vllm", 1),
@@ -55,6 +56,8 @@ def test_recognised(words, entry, start):
     "trl sft --model_name_or_path m",
     "vllm bench serve --model m",  # a client of a running server: no engine
     "echo trl vllm-serve --model m",
+    # another project's script of the same name, without the engine's --model
+    "python benchmark_throughput.py --port=8087 --warmup_num_iters 1 --tokenizer_path /m",
 ])
 def test_not_recognised(words):
     assert find_vllm_command(words.split()) is None

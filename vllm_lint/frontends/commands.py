@@ -628,7 +628,9 @@ def _parse_python(words: list[str], i: int) -> Optional[tuple[str, int]]:
         if w.endswith("vllm/entrypoints/api_server.py"):
             return "api_server", i + 1
         script = _BENCH_SCRIPTS.get(_base(w))
-        if script is not None:
+        if script is not None and any(x == "--model" or x.startswith("--model=") for x in words[i + 1:]):
+            # (other projects ship a benchmark_throughput.py of their own, with other options:
+            # vLLM's is run with the engine's --model)
             return script, i + 1
         row = launcher_of_script(w)
         if row is not None:
@@ -665,8 +667,8 @@ def _foreign_entry(words: list[str], i: int, row: ForeignLauncher, sub: bool = F
 def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str, int]]:
     if module in _OPENAI_MODULES:
         return _OPENAI_MODULES[module], nxt
-    for row in launchers_of_module(module):
-        found = _foreign_entry(words, nxt, row, sub=True)
+    for row, sub in launchers_of_module(module):
+        found = _foreign_entry(words, nxt, row, sub=sub)
         if found is not None:
             return found
     if module == "dynamo.vllm":
