@@ -219,7 +219,7 @@ class ArgvParser:
 
     def parse(self, launch: Launch) -> list[ParsedArg]:
         foreign = FOREIGN_LAUNCHERS.get(launch.entry)
-        if foreign is not None and launch.style == "argv":
+        if foreign is not None:
             return self._parse_foreign(launch, foreign)
         read_by = self.surface.read_by(launch.entry)
         if read_by is not self.surface:
@@ -478,7 +478,9 @@ class ArgvParser:
         keyword argument, every other key left to the tool. A key or string the file leaves to the
         run makes the launch opaque."""
         pairs: list[tuple[KeyedArg, bool]] = []
-        if row.form == "options":
+        if launch.style == "kwargs":  # a Python call: its keywords and a holder's mapping, as written
+            pairs = [(ka, ka.key_span is not None) for ka in launch.keyed]
+        elif row.form == "options":
             pairs = _option_pairs(launch)
         else:
             for tok in _holder_tokens(launch, row):
@@ -511,6 +513,11 @@ class ArgvParser:
             opt = self.surface.by_dest.get(field_name)
             if opt is None:
                 continue  # a field the target lacks: the tool's release passes it or not, not the user
+            if ka.key_style != "cli":  # a Python value, as a keyword argument of LLM(...) has it
+                out.append(ParsedArg(written=key, canonical=field_name, keyed=ka, option=opt,
+                                     resolved_string=opt.name, how="mapped", value=ka.value,
+                                     value_opaque=ka.value_opaque, style="kwargs", key_style="snake"))
+                continue
             value = ka.value if not isinstance(ka.value, bool) else str(ka.value).lower()
             out.append(ParsedArg(written=key, canonical=opt.name, keyed=ka, option=opt, resolved_string=opt.name,
                                  how="mapped", value=value, value_opaque=ka.value_opaque, style="kwargs",

@@ -39,17 +39,24 @@ class ForeignLauncher(Record):
     ``()`` for the first positional); ``keys`` (tool key -> vLLM field), ``model`` (keys that give
     the model), ``own`` (the tool's own keys, for the reader), ``passes_unknown`` (see the module),
     ``typed`` (the tool turns a ``key-values`` value into a Python literal before it reaches a
-    keyword argument: ``True``, ``4``, ``0.9``: lm-evaluation-harness's ``handle_arg_string``)."""
+    keyword argument: ``True``, ``4``, ``0.9``: lm-evaluation-harness's ``handle_arg_string``).
+    In Python: ``calls`` (the dotted callees that start it: ``lm_eval.simple_evaluate``),
+    ``call_select`` (the keyword argument and its values that select vLLM), ``call_holders`` (the
+    keyword arguments whose ``key=value`` string or mapping is handed on: ``model_args``,
+    ``extra_kwargs``); the call's other keywords are ``keys`` and ``model`` as above."""
 
     __slots__ = ("entry", "tool", "repository", "read", "programs", "sub", "modules", "scripts", "select", "form",
-                 "holders", "keys", "model", "own", "passes_unknown", "typed")
+                 "holders", "keys", "model", "own", "passes_unknown", "typed", "calls", "call_select",
+                 "call_holders")
 
     def __init__(self, entry: str, tool: str, repository: str, read: tuple[tuple[str, str], ...], *,
                  programs: tuple[str, ...] = (), sub: tuple[str, ...] = (), modules: tuple[str, ...] = (),
                  scripts: tuple[str, ...] = (), select: Optional[tuple[tuple[str, ...], frozenset[str]]] = None,
                  form: str = "options", holders: tuple[str, ...] = (), keys: Mapping[str, str],
                  model: tuple[str, ...] = ("model",), own: tuple[str, ...] = (), passes_unknown: bool = False,
-                 typed: bool = False) -> None:
+                 typed: bool = False, calls: tuple[str, ...] = (),
+                 call_select: Optional[tuple[str, frozenset[str]]] = None,
+                 call_holders: tuple[str, ...] = ()) -> None:
         self.entry = entry
         self.tool = tool
         self.repository = repository
@@ -66,6 +73,9 @@ class ForeignLauncher(Record):
         self.own = own
         self.passes_unknown = passes_unknown
         self.typed = typed
+        self.calls = calls
+        self.call_select = call_select
+        self.call_holders = call_holders
 
 
 def _same(*fields: str) -> dict[str, str]:
@@ -121,6 +131,8 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
         programs=("lm_eval", "lm-eval"), sub=(), modules=("lm_eval",),
         select=(("--model", "-M"), frozenset({"vllm", "vllm-vlm"})), form="key-values",
         holders=("--model_args", "-a"), typed=True, passes_unknown=True,
+        calls=("lm_eval.simple_evaluate", "lm_eval.evaluator.simple_evaluate"),
+        call_select=("model", frozenset({"vllm", "vllm-vlm"})), call_holders=("model_args",),
         keys={**_same("dtype", "revision", "trust_remote_code", "tokenizer", "tokenizer_mode", "tokenizer_revision",
                       "tensor_parallel_size", "quantization", "max_model_len", "seed", "max_lora_rank",
                       "max_num_seqs"),
@@ -129,6 +141,21 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
         own=("add_bos_token", "prefix_token_id", "max_gen_toks", "batch_size", "data_parallel_size",
              "lora_local_path", "enable_thinking", "chat_template_args", "think_end_token", "truncation_side",
              "device", "swap_space")),
+    # distilabel's vLLM model: its own fields handed to LLM(...) one by one, `extra_kwargs` (a
+    # mapping) handed on whole (**extra_kwargs); a Python class, no command line.
+    ForeignLauncher(
+        "distilabel vLLM", "distilabel", "argilla-io/distilabel", (
+            ("src/distilabel/models/llms/vllm.py", "02eb4583beea89607c7fa5bfcc9d5d314e7efc96 (the fields of vLLM, "
+             "and load(): _vLLM(self.model, dtype=..., ..., **self.extra_kwargs))"),
+        ),
+        form="key-values", passes_unknown=True,
+        calls=("distilabel.models.vLLM", "distilabel.models.llms.vLLM", "distilabel.llms.vLLM",
+               "distilabel.models.llms.vllm.vLLM"),
+        call_holders=("extra_kwargs",),
+        keys=_same("dtype", "trust_remote_code", "quantization", "revision", "tokenizer", "tokenizer_mode",
+                   "tokenizer_revision", "skip_tokenizer_init", "seed"),
+        own=("chat_template", "structured_output", "use_magpie_template", "magpie_pre_query_template",
+             "generation_kwargs", "cuda_devices", "disable_cuda_device_placement")),
 )}
 
 _BY_PROGRAM: dict[str, tuple[ForeignLauncher, ...]] = {}
@@ -175,3 +202,16 @@ def launch_markers() -> tuple[bytes, ...]:
             out += [" ".join((p, *row.sub)).encode() for p in row.programs]
         out += [m.encode() for m in row.modules if row.select is None and not row.sub]
     return tuple(out)
+
+
+def launcher_of_call(dotted: str) -> Optional[ForeignLauncher]:
+    """The row a dotted Python callee starts (``lm_eval.simple_evaluate``), if any."""
+    for row in FOREIGN_LAUNCHERS.values():
+        if dotted in row.calls:
+            return row
+    return None
+
+
+def call_names() -> frozenset[str]:
+    """The last names of the rows' Python callees (``simple_evaluate``, ``vLLM``)."""
+    return frozenset(c.rsplit(".", 1)[-1] for row in FOREIGN_LAUNCHERS.values() for c in row.calls)

@@ -21,7 +21,7 @@ def test_every_row_says_where_it_was_read_and_keeps_its_keys_apart():
         assert re.fullmatch(r"[\w.-]+/[\w.-]+", row.repository), entry
         assert row.read and all(re.search(r"\b[0-9a-f]{9,40}\b", commits) for _p, commits in row.read), entry
         assert row.form in ("options", "key-values"), entry
-        assert row.programs or row.modules or row.scripts, entry
+        assert row.programs or row.modules or row.scripts or row.calls, entry
         mapped, own, model = set(row.keys), set(row.own), set(row.model)
         assert not mapped & own and not mapped & model and not own & model, entry
         assert all(re.fullmatch(r"[a-z_]+", f) for f in row.keys.values()), entry
@@ -181,3 +181,36 @@ def test_verbose_names_the_tool(run_cli, tmp_path):
     f.write_text("echo start\ntrl vllm-serve --model m\n")
     r = run_cli("--verbose", "-t", "0.27.1", str(f))
     assert "read as TRL's launcher of vLLM (`trl vllm-serve`) at line 2" in r.output
+
+
+def test_benchmark_script_copied_and_run_by_name_in_a_loop(synth_db):
+    # no "vllm" in the file at all: the script's name is what shows the launch
+    data = (b"for tp in 1 2 4; do\n"
+            b"  python3 benchmark_latency.py --model=$model --tensor-parallel-size=$tp --dtype=float17 --num-iters=5\n"
+            b"done\n")
+    launch, args = parsed(synth_db, data)
+    assert launch.entry == "vllm bench latency"
+    assert [a.canonical for a in args] == ["--model", "--tensor-parallel-size", "--dtype"]  # --num-iters: its own
+    assert spelled(data, args[2]) == "--dtype=float17"
+
+
+def test_python_calls_of_the_tools(synth_db):
+    from vllm_lint.frontends.python import extract as py_extract
+
+    data = (b"import lm_eval\n"
+            b"from distilabel.models import vLLM\n"
+            b"lm_eval.simple_evaluate(model=\"vllm\", model_args=\"pretrained=m,tensor_parallel_size=2,foo_bar=1\")\n"
+            b"lm_eval.simple_evaluate(model=\"hf\", model_args=\"pretrained=m,foo_bar=1\")\n"
+            b"llm = vLLM(model=\"m\", dtype=\"half\", chat_template=\"t\",\n"
+            b"           extra_kwargs={\"tensor_parallel_size\": 2, \"swap_space\": 4})\n")
+    launches = py_extract(data, "x.py").launches
+    assert [la.entry for la in launches] == ["lm_eval vllm", "distilabel vLLM"]  # (model="hf": not vLLM)
+    surface = synth_db.surface("0.27.1")
+    lm, dl = (ArgvParser(surface, synth_db).parse(la) for la in launches)
+    by = {a.written: a for a in lm}
+    assert by["pretrained"].positional and by["tensor_parallel_size"].value == "2"
+    assert by["foo_bar"].how == "unknown" and spelled(data, by["foo_bar"]) == "foo_bar"
+    by = {a.written: a for a in dl}
+    assert by["model"].positional and by["dtype"].how == "mapped" and by["dtype"].value == "half"
+    assert "chat_template" not in by  # distilabel's own
+    assert by["tensor_parallel_size"].value == 2 and by["swap_space"].style == "kwargs"  # handed on whole

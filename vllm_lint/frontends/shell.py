@@ -130,12 +130,14 @@ def _bash_language():
 ENV_PREFIXES = (b"VLLM_", b"NCCL_", b"HF_TOKEN", b"HUGGING_FACE_HUB_TOKEN", b"CUDA_VISIBLE_DEVICES")
 
 
-# the words whose offsets make a node worth decoding (``_Ctx.marks``)
-_MARK_WORDS = (b"vllm", *ENV_PREFIXES)
+# the words whose offsets make a node worth decoding (``_Ctx.marks``): vLLM's, and the scripts of
+# vLLM's benchmarks, often copied and run by name alone (``python3 benchmark_latency.py --model ...``)
+_BENCH_SCRIPT_WORDS = (b"benchmark_latency", b"benchmark_throughput")
+_MARK_WORDS = (b"vllm", *ENV_PREFIXES, *_BENCH_SCRIPT_WORDS)
 
 
 def might_contain_launch(data: bytes) -> bool:
-    return b"vllm" in data or b"VLLM_" in data
+    return b"vllm" in data or b"VLLM_" in data or any(w in data for w in _BENCH_SCRIPT_WORDS)
 
 
 def extract(data: bytes, path: str) -> Extraction:
