@@ -32,15 +32,16 @@ class Wrapper(Record):
     ``FlexibleArgumentParser.parse_args`` rewrites the argv first: ``_`` to ``-``, dotted JSON keys,
     ``-O`` levels; ``parse_known_args`` called directly skips it) and ``vllm_spellings`` (options the
     wrapper defines under its own spelling with vLLM's field as their dest: the value reaches vLLM
-    as that option's)."""
+    as that option's) and ``open_options`` (its own options are not all known: a copy of a script
+    of unknown version, so an option no vLLM release knows may be its own and is not reported)."""
 
     __slots__ = ("name", "repository", "read", "options", "positional_model", "ignores_leftovers", "short",
-                 "vllm_preprocessing", "vllm_spellings")
+                 "vllm_preprocessing", "vllm_spellings", "open_options")
 
     def __init__(self, name: str, repository: str, read: tuple[tuple[str, str], ...],
                  options: Mapping[str, str], positional_model: bool = False,
                  ignores_leftovers: bool = False, short: str = "", vllm_preprocessing: bool = True,
-                 vllm_spellings: Optional[Mapping[str, str]] = None) -> None:
+                 vllm_spellings: Optional[Mapping[str, str]] = None, open_options: bool = False) -> None:
         self.name = name
         self.repository = repository
         self.read = read
@@ -50,6 +51,7 @@ class Wrapper(Record):
         self.short = short or name
         self.vllm_preprocessing = vllm_preprocessing
         self.vllm_spellings: Mapping[str, str] = vllm_spellings or {}
+        self.open_options = open_options
 
 
 def _negatable(*names: str) -> dict[str, str]:
@@ -172,6 +174,17 @@ WRAPPERS: dict[str, Wrapper] = {
              f"{_BENCH_READ} with the random-dataset helpers of vllm/benchmarks/datasets (0.20.0, 0.34.0) and "
              "the parsers of benchmarks/benchmark_throughput.py (0.9.0, 0.10.2)"),
         ), _BENCH_THROUGHPUT, short="vLLM's throughput benchmark"),
+    # the scripts, copied into other repositories from releases whose own options were not all read
+    # (before 0.9.0 they changed often): an option no vLLM release knows may be the copy's own
+    "vllm benchmark_latency.py": Wrapper(
+        "a copy of vLLM's benchmarks/benchmark_latency.py", "vllm-project/vllm", (
+            ("vllm/benchmarks/latency.py", "7142f6aec85470b9c74db675652897a14d4c644f, as for vllm bench latency"),
+        ), _BENCH_LATENCY, short="the copy of vLLM's latency benchmark", open_options=True),
+    "vllm benchmark_throughput.py": Wrapper(
+        "a copy of vLLM's benchmarks/benchmark_throughput.py", "vllm-project/vllm", (
+            ("vllm/benchmarks/throughput.py", "020283147c84ad8cc97eadffcdb033ea56322563, as for vllm bench "
+             "throughput"),
+        ), _BENCH_THROUGHPUT, short="the copy of vLLM's throughput benchmark", open_options=True),
     "dynamo.vllm": Wrapper(
         "NVIDIA Dynamo's vLLM worker (python -m dynamo.vllm)", "ai-dynamo/dynamo", (
             ("components/src/dynamo/common/configuration/groups/runtime_args.py",

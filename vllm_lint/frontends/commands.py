@@ -235,7 +235,8 @@ _OPENAI_MODULES = {
 # the `vllm bench` sub-commands, and the scripts of vLLM's `benchmarks/` folder that preceded them
 # (often copied into other repositories and run from there)
 _BENCH_COMMANDS = {"latency": "vllm bench latency", "throughput": "vllm bench throughput"}
-_BENCH_SCRIPTS = {"benchmark_latency.py": "vllm bench latency", "benchmark_throughput.py": "vllm bench throughput"}
+_BENCH_SCRIPTS = {"benchmark_latency.py": "vllm benchmark_latency.py",
+                  "benchmark_throughput.py": "vllm benchmark_throughput.py"}
 
 # wrappers in front of vLLM: one table (``LAUNCHERS``), read by one function (``_through``)
 

@@ -36,7 +36,7 @@ RULE = Rule(code="VL306", name="eager-mode-in-serving",
 @RULE.check
 def check(ctx: LintContext):
     if ctx.launch is None or ctx.launch.style == "kwargs" or ctx.launch.entry in FOREIGN_LAUNCHERS \
-            or ctx.launch.entry.startswith("vllm bench "):
+            or ctx.launch.entry.startswith("vllm bench"):
         return  # LLM(...) / EngineArgs(...), other tools' launchers and the benchmarks: offline or embedded uses
     for arg in ctx.args:
         if arg.positional or arg.option is None and not arg.o_shorthand:
