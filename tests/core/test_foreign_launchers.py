@@ -220,7 +220,7 @@ def test_a_copied_benchmark_script_may_have_options_of_its_own(run_cli, tmp_path
     # the copy's own options are not all known (scripts of older releases): an option no vLLM
     # release knows is left to it; vLLM's own `vllm bench` refuses it
     f = tmp_path / "bench.sh"
-    f.write_text("python benchmark_throughput.py --model m --batch-size 8 --swap-space 4\n"
-                 "vllm bench throughput --model m --batch-size 8\n")
-    got = {(c, r) for c, _s, r, _c in lint(run_cli, f, "--select", "VL101,VL103")}
-    assert got == {("VL101", 1), ("VL103", 2)}
+    f.write_text("python benchmark_throughput.py --model m --batch-size 8 --max-num 4 --swap-space 4\n"
+                 "vllm bench throughput --model m --batch-size 8 --max-num 4\n")
+    got = {(c, r) for c, _s, r, _c in lint(run_cli, f, "--select", "VL101,VL103,VL107")}
+    assert got == {("VL101", 1), ("VL103", 2), ("VL107", 2)}
