@@ -15,6 +15,10 @@ them for the reader) and is never vLLM's to judge, unless ``passes_unknown``: th
 key it does not know to ``LLM(**kwargs)`` as written, so such a key is checked as a keyword
 argument of ``LLM`` (an unknown one is refused by vLLM at that release).
 
+A tool's ``data_parallel_size`` starts that many engines of ``tensor_parallel_size`` GPUs each (TRL
+through vLLM's own data parallelism, ``VLLM_DP_SIZE``; lighteval and lm-evaluation-harness as Ray
+replicas): it maps to vLLM's field, so that the GPUs the launch takes are counted as vLLM counts them.
+
 The keys of every release of the tool are kept (the union): the linter does not know the tool's
 release. Each row records where it was read: the repository, and each file with the commit read.
 vLLM's own benchmark programs (``vllm bench latency``, ``benchmark_latency.py``) read vLLM's own
@@ -95,9 +99,9 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
         programs=("trl",), sub=("vllm-serve",), modules=("trl",), scripts=("trl/scripts/vllm_serve.py",),
         keys={**_same("revision", "tensor_parallel_size", "gpu_memory_utilization", "dtype", "max_model_len",
                       "enable_prefix_caching", "enforce_eager", "kv_cache_dtype", "trust_remote_code",
-                      "distributed_executor_backend", "speculative_config"),
+                      "distributed_executor_backend", "speculative_config", "data_parallel_size"),
               "vllm_model_impl": "model_impl"},
-        own=("data_parallel_size", "host", "port", "log_level")),
+        own=("host", "port", "log_level")),
     # lighteval's vLLM back-end: `lighteval vllm "model_name=M,dtype=bfloat16,..." TASKS`, the string
     # read by ModelConfig._parse_args into VLLMModelConfig (pydantic, extra="forbid": an unknown key
     # is lighteval's refusal), then LLM(**model_args) built field by field (swap_space and
@@ -111,10 +115,10 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
         programs=("lighteval",), sub=("vllm",), modules=("lighteval",), form="key-values",
         keys={**_same("gpu_memory_utilization", "enable_prefix_caching", "revision", "dtype", "trust_remote_code",
                       "tensor_parallel_size", "pipeline_parallel_size", "seed", "max_num_seqs",
-                      "max_num_batched_tokens", "quantization", "load_format"),
+                      "max_num_batched_tokens", "quantization", "load_format", "data_parallel_size"),
               "gpu_memory_utilisation": "gpu_memory_utilization", "max_model_length": "max_model_len"},
         model=("model_name", "pretrained"),
-        own=("data_parallel_size", "swap_space", "add_special_tokens", "multichoice_continuations_start_space",
+        own=("swap_space", "add_special_tokens", "multichoice_continuations_start_space",
              "pairwise_tokenization", "subfolder", "is_async", "override_chat_template", "generation_parameters",
              "use_chat_template", "temperature", "tokenizer", "system_prompt", "cache_dir")),
     # lm-evaluation-harness's vLLM back-end: `--model vllm --model_args pretrained=M,k=v,...`, the
@@ -135,11 +139,10 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
         call_select=("model", frozenset({"vllm", "vllm-vlm"})), call_holders=("model_args",),
         keys={**_same("dtype", "revision", "trust_remote_code", "tokenizer", "tokenizer_mode", "tokenizer_revision",
                       "tensor_parallel_size", "quantization", "max_model_len", "seed", "max_lora_rank",
-                      "max_num_seqs"),
+                      "max_num_seqs", "data_parallel_size"),
               "max_length": "max_model_len", "max_batch_size": "max_num_seqs"},
         model=("pretrained",),
-        own=("add_bos_token", "prefix_token_id", "max_gen_toks", "batch_size", "data_parallel_size",
-             "lora_local_path", "enable_thinking", "chat_template_args", "think_end_token", "truncation_side",
+        own=("add_bos_token", "prefix_token_id", "max_gen_toks", "batch_size", "lora_local_path", "enable_thinking", "chat_template_args", "think_end_token", "truncation_side",
              "device", "swap_space")),
     # distilabel's vLLM model: its own fields handed to LLM(...) one by one, `extra_kwargs` (a
     # mapping) handed on whole (**extra_kwargs); a Python class, no command line.

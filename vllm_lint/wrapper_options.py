@@ -165,14 +165,14 @@ WRAPPERS: dict[str, Wrapper] = {
     "vllm bench latency": Wrapper(
         "vLLM's latency benchmark (vllm bench latency, benchmarks/benchmark_latency.py)", "vllm-project/vllm", (
             ("vllm/benchmarks/latency.py", "7142f6aec85470b9c74db675652897a14d4c644f (add_cli_args), and in "
-             f"{_BENCH_READ} with 0.9.0's benchmarks/benchmark_latency.py (0.10.2 on: a stub naming vllm bench)"),
+             f"{_BENCH_READ} with vllm 0.9.0's benchmarks/benchmark_latency.py (0.10.2 on: a stub naming vllm bench)"),
         ), _BENCH_LATENCY, short="vLLM's latency benchmark"),
     "vllm bench throughput": Wrapper(
         "vLLM's throughput benchmark (vllm bench throughput, benchmarks/benchmark_throughput.py)",
         "vllm-project/vllm", (
             ("vllm/benchmarks/throughput.py", "020283147c84ad8cc97eadffcdb033ea56322563 (add_cli_args), and in "
              f"{_BENCH_READ} with the random-dataset helpers of vllm/benchmarks/datasets (0.20.0, 0.34.0) and "
-             "the parsers of benchmarks/benchmark_throughput.py (0.9.0, 0.10.2)"),
+             "the parsers of vllm 0.9.0's and 0.10.2's benchmarks/benchmark_throughput.py"),
         ), _BENCH_THROUGHPUT, short="vLLM's throughput benchmark"),
     # the scripts, copied into other repositories from releases whose own options were not all read
     # (before 0.9.0 they changed often): an option no vLLM release knows may be the copy's own

@@ -87,7 +87,11 @@ def test_trl_options_map_to_engine_options(synth_db):
     assert gmu.value == "0.8" and data[gmu.keyed.value_span.start:gmu.keyed.value_span.end] == b"0.8"
     assert by["enforce_eager"].value == "true" and by["enforce_eager"].how == "mapped"
     # TRL's own keys and keys it does not know are TRL's to judge
-    assert not {"port", "data_parallel_size", "unknown_key"} & set(by)
+    assert not {"port", "unknown_key"} & set(by)
+    # its data parallelism is vLLM's (VLLM_DP_SIZE): the GPUs are counted as vLLM counts them
+    # (the synthetic releases have no --data-parallel-size: a field the target lacks is left to TRL)
+    assert FOREIGN_LAUNCHERS["trl vllm-serve"].keys["data_parallel_size"] == "data_parallel_size"
+    assert "data_parallel_size" not in by
     # the names are TRL's: no fix renames or cuts them
     assert all(a.name_span is None for a in args)
 
