@@ -427,14 +427,20 @@ def _through(words: list[str], i: int, row: Launcher, env: list) -> Optional[int
 _PROGRAM_WORD = lazy_re(r"^[\w./+-]+$")
 
 
+_RUN_SUBCOMMANDS = frozenset({"exec", "run"})
+
+
 def _read_through_unknown(words: list[str], i: int) -> Optional[int]:
     """An unknown program at ``i`` in front of vLLM's command, when its arguments are clearly
     options: at least one option, and each word up to ``vllm`` / ``python`` an option, an
     option's value (the word after an option) or an assignment, at most 16 of them (``Dump vllm
-    serve flags``, prose, has none). The index of vLLM's command word."""
+    serve flags``, prose, has none); or a script of the repository's (``./launch-cluster.sh``,
+    ``scripts/run.sh``) whose sub-command says it runs the rest (``exec``, ``run``). The index of
+    vLLM's command word."""
     w = words[i]
     if _base(w) in _NOT_LAUNCHERS or not _PROGRAM_WORD.match(w):
         return None
+    script = "/" in w or w.endswith(".sh")
     prev_option = options = False
     for j in range(i + 1, min(len(words), i + 18)):
         x = words[j]
@@ -447,6 +453,9 @@ def _read_through_unknown(words: list[str], i: int) -> Optional[int]:
             continue
         if is_assignment(x) or prev_option:
             prev_option = False
+            continue
+        if script and x in _RUN_SUBCOMMANDS and j + 1 < len(words) and _base(words[j + 1]) == "vllm":
+            options = True  # `./launch-cluster.sh exec vllm serve ...`
             continue
         return None
     return None

@@ -718,7 +718,13 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
             seen_shell = True
             continue
         if seen_shell and _SHELL_C_RE.match(t) and k + 1 < len(words):
-            inner = words[k + 1]
+            # the command string is the first word that is no option (`bash -c -i "..."`: bash
+            # reads all its options first)
+            at = k + 1
+            while at + 1 < len(words) and words[at].text.startswith("-") and words[at].text != "-" \
+                    and not words[at].opaque:
+                at += 1
+            inner = words[at]
             if ctx.command_vars and _run_command_var(ctx, None, [inner], whole=True):
                 return
             body = bytes(inner.raw)
