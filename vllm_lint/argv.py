@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 from .launch import KeyedArg, Launch, Span, Token
 from .record import Record, lazy_re
+from .foreign_launchers import FOREIGN_LAUNCHERS, ForeignLauncher
 from .surface.db import Database, Option, Surface
 from .wrapper_options import WRAPPERS
 
@@ -217,6 +218,9 @@ class ArgvParser:
         return canonical, None, None, "unknown", json_path, []
 
     def parse(self, launch: Launch) -> list[ParsedArg]:
+        foreign = FOREIGN_LAUNCHERS.get(launch.entry)
+        if foreign is not None:
+            return self._parse_foreign(launch, foreign)
         read_by = self.surface.read_by(launch.entry)
         if read_by is not self.surface:
             # a wrapper that skips vLLM's argv rewriting reads the words without it
@@ -464,8 +468,240 @@ class ArgvParser:
         return out
 
 
+    # ---- other tools' launchers (foreign_launchers): their keys as vLLM's engine options
+
+    def _parse_foreign(self, launch: Launch, row: ForeignLauncher) -> list[ParsedArg]:
+        """The words of another tool's launcher, as the engine options they set: each key the tool
+        maps (``row.keys``) checked as the vLLM option of that field (its value as written on a
+        command line; its name the tool's, so never renamed nor called removed), the model as the
+        model, a key the tool hands to ``LLM(**kwargs)`` unchanged (``row.passes_unknown``) as a
+        keyword argument, every other key left to the tool. A key or string the file leaves to the
+        run makes the launch opaque."""
+        pairs: list[tuple[KeyedArg, bool]] = []
+        if launch.style == "kwargs":  # a Python call: its keywords and a holder's mapping, as written
+            pairs = [(ka, ka.key_span is not None) for ka in launch.keyed]
+        elif row.form == "options":
+            pairs = _option_pairs(launch)
+        else:
+            for tok in _holder_tokens(launch, row):
+                if tok.opaque and not tok.verbatim or tok.splat:
+                    launch.opaque = True  # the whole string is left to the run (`--model_args "$ARGS"`)
+                    continue
+                if tok.text.rstrip().endswith((".yaml", ".yml")):
+                    launch.opaque = True  # lighteval's configuration file: read on its own, if at all
+                    continue
+                pairs += _key_value_pairs(tok, launch)
+        out: list[ParsedArg] = []
+        for ka, exact in pairs:
+            key = ka.key
+            if "$" in key or "`" in key:
+                launch.opaque = True
+                continue
+            if key in row.model:
+                out.append(ParsedArg(written=key, canonical="<model>", keyed=ka, value=ka.value,
+                                     value_opaque=ka.value_opaque, positional=True, style="kwargs",
+                                     key_style="cli", how="positional"))
+                continue
+            field_name = row.keys.get(key)
+            if field_name is None:
+                if row.passes_unknown and key not in row.own:
+                    if row.typed and isinstance(ka.value, str):
+                        ka.value = literal_value(ka.value)
+                    ka.key_style = "snake"
+                    out.append(self._kwarg(ka, exact))
+                continue
+            opt = self.surface.by_dest.get(field_name)
+            if opt is None:
+                continue  # a field the target lacks: the tool's release passes it or not, not the user
+            if ka.key_style != "cli":  # a Python value, as a keyword argument of LLM(...) has it
+                out.append(ParsedArg(written=key, canonical=field_name, keyed=ka, option=opt,
+                                     resolved_string=opt.name, how="mapped", value=ka.value,
+                                     value_opaque=ka.value_opaque, style="kwargs", key_style="snake"))
+                continue
+            value = ka.value if not isinstance(ka.value, bool) else str(ka.value).lower()
+            out.append(ParsedArg(written=key, canonical=opt.name, keyed=ka, option=opt, resolved_string=opt.name,
+                                 how="mapped", value=value, value_opaque=ka.value_opaque, style="kwargs",
+                                 key_style="cli"))
+        return out
+
+    def _kwarg(self, ka: KeyedArg, exact: bool = True) -> ParsedArg:
+        """A keyword argument of ``LLM(...)`` / ``EngineArgs(...)`` (``exact``: its key's span spells
+        it, so a fix may rename it)."""
+        s = self.surface
+        field_name = _key_to_field(ka.key, ka.key_style)
+        opt = s.by_dest.get(field_name)
+        return ParsedArg(written=ka.key, canonical=field_name, keyed=ka, option=opt,
+                         resolved_string=opt.name if opt else None,
+                         how="kwarg" if field_name in s.engine_args or field_name in s.llm_params else "unknown",
+                         value=ka.value, value_opaque=ka.value_opaque, style="kwargs",
+                         key_style=ka.key_style, name_span=_keyed_name_span(ka) if exact else None)
+
+
 def _keyed_name_span(ka: KeyedArg) -> Optional[Span]:
     return ka.key_span
+
+
+def _sub_span(tok: Token, text: str, start: int, end: int) -> tuple[Optional[Span], bool]:
+    """The bytes of ``text[start:end]`` (``text`` being ``tok.text``) in the file, and whether they
+    are exact; the whole word where its text is not spelled verbatim."""
+    base = tok.text_span or tok.verbatim
+    if base is None:
+        return tok.span, False
+    a = len(text[:start].encode("utf-8"))
+    b = a + len(text[start:end].encode("utf-8"))
+    return Span(base.start + a, base.start + b), True
+
+
+def _option_pairs(launch: Launch) -> list[tuple[KeyedArg, bool]]:
+    """``--key value``, ``--key=value`` and a bare ``--flag`` (``HfArgumentParser``: ``_`` or ``-``,
+    a boolean's value optional) of a dataclass-reading launcher."""
+    toks = launch.tokens
+    out: list[tuple[KeyedArg, bool]] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        i += 1
+        if tok.splat:
+            launch.opaque = True
+            continue
+        text = tok.text
+        if not text.startswith("--") or len(text) < 3:
+            continue
+        name, eq, inline = text.partition("=")
+        key = name[2:].replace("-", "_")
+        key_span, key_exact = _sub_span(tok, text, 0, len(name))
+        if eq:
+            vspan, exact = _sub_span(tok, text, len(name) + 1, len(text))
+            opaque = tok.opaque and "$" in inline
+            out.append((KeyedArg(key, key_span, None if opaque else inline, vspan,
+                                 vspan if exact and not opaque else None, value_opaque=opaque, key_style="cli"),
+                        key_exact))
+            continue
+        nxt = toks[i] if i < len(toks) else None
+        if nxt is not None and not nxt.splat and not looks_like_option(nxt.text):
+            i += 1
+            out.append((KeyedArg(key, key_span, None if nxt.opaque else nxt.text, nxt.span,
+                                 None if nxt.opaque else nxt.text_span, value_opaque=nxt.opaque, key_style="cli"),
+                        key_exact))
+        else:
+            out.append((KeyedArg(key, key_span, True, None, key_style="cli"), key_exact))
+    return out
+
+
+def _holder_tokens(launch: Launch, row: ForeignLauncher) -> list[Token]:
+    """The words holding a ``key-values`` launcher's string: the values of its ``holders`` options
+    (each word up to the next option: ``nargs="+"``; ``--holder=value``), else its first
+    positional word."""
+    toks = launch.tokens
+    out: list[Token] = []
+    if not row.holders:
+        for tok in toks:
+            if tok.splat:
+                launch.opaque = True
+                return out
+            if not looks_like_option(tok.text):
+                return [tok]
+        return out
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        i += 1
+        name, eq, _value = tok.text.partition("=")
+        if name not in row.holders:
+            continue
+        if eq:
+            out.append(tok)  # (its pieces are placed after the `=`: _key_value_pairs skips the name)
+            continue
+        while i < len(toks) and (toks[i].splat or not looks_like_option(toks[i].text)):
+            out.append(toks[i])
+            i += 1
+    return out
+
+
+def _split_pieces(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of each ``,``-separated piece of ``text``, a ``{...}`` group kept whole
+    (lighteval's ``generation_parameters={temperature:0.6,top_p:0.95}``)."""
+    out: list[tuple[int, int]] = []
+    depth = 0
+    start = 0
+    for i, c in enumerate(text):
+        if c == "{":
+            depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append((start, i))
+            start = i + 1
+    out.append((start, len(text)))
+    return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def _key_value_pairs(tok: Token, launch: Launch) -> list[tuple[KeyedArg, bool]]:
+    """The ``key=value`` pieces of one word (after ``--holder=``, when the word is that), each key and
+    value placed in the file; a bare ``key`` is ``True`` (lighteval)."""
+    text = tok.text
+    offset = 0
+    if text.startswith("-") and "=" in text:
+        offset = text.index("=") + 1
+    out: list[tuple[KeyedArg, bool]] = []
+    body = text[offset:]
+    if body.lstrip().startswith("{"):
+        import json
+
+        try:
+            obj = json.loads(body)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict):  # lm-evaluation-harness also takes one JSON object
+            for key, value in obj.items():
+                at = text.find(f'"{key}"', offset)
+                kspan, exact = _sub_span(tok, text, at + 1, at + 1 + len(key)) if at >= 0 else (tok.span, False)
+                out.append((KeyedArg(str(key), kspan, value, kspan, None, key_style="snake"), exact))
+            return out
+    for a, b in _split_pieces(body):
+        a, b = a + offset, b + offset
+        piece = text[a:b]
+        lead = len(piece) - len(piece.lstrip())
+        a += lead
+        piece = text[a:b].rstrip()
+        b = a + len(piece)
+        key, eq, value = piece.partition("=")
+        key_span, key_exact = _sub_span(tok, text, a, a + len(key.rstrip()))
+        if not eq:
+            if "$" in key or "`" in key:
+                launch.opaque = True
+                continue
+            out.append((KeyedArg(key.strip(), key_span, True, None, key_style="cli"), key_exact))
+            continue
+        vstart = a + len(key) + 1
+        vspan, exact = _sub_span(tok, text, vstart, b)
+        opaque = tok.opaque and ("$" in value or "`" in value)
+        out.append((KeyedArg(key.strip(), key_span, None if opaque else value, vspan,
+                             vspan if exact and not opaque else None, value_opaque=opaque, key_style="cli"),
+                    key_exact))
+    return out
+
+
+def literal_value(text: str) -> Any:
+    """A ``key=value`` value as lm-evaluation-harness's ``handle_arg_string`` turns it into a
+    Python value: quoted text stays text, ``true`` / ``false`` / ``none`` (any case), an integer,
+    a float, else the text."""
+    v = text.strip()
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+        return v[1:-1]
+    low = v.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "none":
+        return None
+    try:
+        return int(v)
+    except ValueError:
+        pass
+    try:
+        return float(v)
+    except ValueError:
+        return v
 
 
 _CAMEL = lazy_re(r"(?<=[a-z0-9])([A-Z])")

@@ -131,18 +131,22 @@ class Token(Record):
     ``assumed``: why the word is taken to be ``text`` though the file leaves it to the run (the
     default of an environment variable, ``os.environ.get("X", "4096")``), said in the findings
     about it.
+    ``verbatim``: for an opaque word whose text is its bytes as written, expansions included
+    (``"pretrained=$MODEL,dtype=auto"``), those bytes: a reader may place the literal parts of
+    such a word (another tool's ``key=value`` string); nothing edits it.
     """
 
-    __slots__ = ("text", "span", "text_span", "opaque", "splat", "assumed")
+    __slots__ = ("text", "span", "text_span", "opaque", "splat", "assumed", "verbatim")
 
     def __init__(self, text: str, span: Optional[Span], text_span: Optional[Span] = None, opaque: bool = False,
-                 splat: bool = False, assumed: Optional[str] = None) -> None:
+                 splat: bool = False, assumed: Optional[str] = None, verbatim: Optional[Span] = None) -> None:
         self.text = text
         self.span = span
         self.text_span = text_span
         self.opaque = opaque
         self.splat = splat
         self.assumed = assumed
+        self.verbatim = verbatim
 
 
 class KeyedArg(Record):

@@ -32,15 +32,16 @@ class Wrapper(Record):
     ``FlexibleArgumentParser.parse_args`` rewrites the argv first: ``_`` to ``-``, dotted JSON keys,
     ``-O`` levels; ``parse_known_args`` called directly skips it) and ``vllm_spellings`` (options the
     wrapper defines under its own spelling with vLLM's field as their dest: the value reaches vLLM
-    as that option's)."""
+    as that option's) and ``open_options`` (its own options are not all known: a copy of a script
+    of unknown version, so an option no vLLM release knows may be its own and is not reported)."""
 
     __slots__ = ("name", "repository", "read", "options", "positional_model", "ignores_leftovers", "short",
-                 "vllm_preprocessing", "vllm_spellings")
+                 "vllm_preprocessing", "vllm_spellings", "open_options")
 
     def __init__(self, name: str, repository: str, read: tuple[tuple[str, str], ...],
                  options: Mapping[str, str], positional_model: bool = False,
                  ignores_leftovers: bool = False, short: str = "", vllm_preprocessing: bool = True,
-                 vllm_spellings: Optional[Mapping[str, str]] = None) -> None:
+                 vllm_spellings: Optional[Mapping[str, str]] = None, open_options: bool = False) -> None:
         self.name = name
         self.repository = repository
         self.read = read
@@ -50,6 +51,7 @@ class Wrapper(Record):
         self.short = short or name
         self.vllm_preprocessing = vllm_preprocessing
         self.vllm_spellings: Mapping[str, str] = vllm_spellings or {}
+        self.open_options = open_options
 
 
 def _negatable(*names: str) -> dict[str, str]:
@@ -133,7 +135,56 @@ _KSERVE_HUGGINGFACESERVER: dict[str, str] = {
     ), "flag"),
 }
 
+# vLLM's offline benchmarks: their own options, then EngineArgs.add_cli_args (AsyncEngineArgs for
+# throughput) on one FlexibleArgumentParser read with parse_args: vLLM's rewriting runs, an option
+# neither knows is refused; `--model` is EngineArgs' option there (no positional model). The union
+# over the `vllm bench` sub-commands and the `benchmarks/benchmark_*.py` scripts they replaced.
+_BENCH_LATENCY: dict[str, str] = {
+    **dict.fromkeys(("--input-len", "--output-len", "--batch-size", "--n", "--num-iters-warmup", "--num-iters",
+                     "--profile-result-dir", "--output-json"), "value"),
+    **dict.fromkeys(("--use-beam-search", "--profile", "--disable-detokenize"), "flag"),
+}
+_BENCH_THROUGHPUT: dict[str, str] = {
+    **dict.fromkeys((
+        "--backend", "--dataset", "--dataset-name", "--dataset-path", "--input-len", "--output-len", "--n",
+        "--num-prompts", "--hf-max-batch-size", "--output-json", "--lora-path", "--prefix-len", "--random-range-ratio",
+        "--hf-subset", "--hf-split", "--hf-name", "--num-warmups", "--lora-assignment", "--custom-output-len",
+        "--prefix-repetition-prefix-len", "--prefix-repetition-suffix-len", "--prefix-repetition-num-prefixes",
+        "--prefix-repetition-output-len", "--random-input-len", "--random-output-len", "--random-prefix-len",
+        "--random-batch-size", "--random-mm-base-items-per-request", "--random-mm-num-mm-items-range-ratio",
+        "--random-mm-limit-mm-per-prompt", "--random-mm-bucket-config", "--asr-max-audio-len-sec",
+        "--asr-min-audio-len-sec",
+    ), "value"),
+    **dict.fromkeys(("--async-engine", "--disable-frontend-multiprocessing", "--disable-detokenize",
+                     "--enable-multimodal-chat", "--hf-enable-torch-compile", "--no-oversample", "--no-reranker",
+                     "--prequeue-requests", "--profile"), "flag"),
+}
+_BENCH_READ = "the 0.9.0, 0.10.2, 0.20.0 and 0.34.0 sdists"
+
 WRAPPERS: dict[str, Wrapper] = {
+    "vllm bench latency": Wrapper(
+        "vLLM's latency benchmark (vllm bench latency, benchmarks/benchmark_latency.py)", "vllm-project/vllm", (
+            ("vllm/benchmarks/latency.py", "7142f6aec85470b9c74db675652897a14d4c644f (add_cli_args), and in "
+             f"{_BENCH_READ} with vllm 0.9.0's benchmarks/benchmark_latency.py (0.10.2 on: a stub naming vllm bench)"),
+        ), _BENCH_LATENCY, short="vLLM's latency benchmark"),
+    "vllm bench throughput": Wrapper(
+        "vLLM's throughput benchmark (vllm bench throughput, benchmarks/benchmark_throughput.py)",
+        "vllm-project/vllm", (
+            ("vllm/benchmarks/throughput.py", "020283147c84ad8cc97eadffcdb033ea56322563 (add_cli_args), and in "
+             f"{_BENCH_READ} with the random-dataset helpers of vllm/benchmarks/datasets (0.20.0, 0.34.0) and "
+             "the parsers of vllm 0.9.0's and 0.10.2's benchmarks/benchmark_throughput.py"),
+        ), _BENCH_THROUGHPUT, short="vLLM's throughput benchmark"),
+    # the scripts, copied into other repositories from releases whose own options were not all read
+    # (before 0.9.0 they changed often): an option no vLLM release knows may be the copy's own
+    "vllm benchmark_latency.py": Wrapper(
+        "a copy of vLLM's benchmarks/benchmark_latency.py", "vllm-project/vllm", (
+            ("vllm/benchmarks/latency.py", "7142f6aec85470b9c74db675652897a14d4c644f, as for vllm bench latency"),
+        ), _BENCH_LATENCY, short="the copy of vLLM's latency benchmark", open_options=True),
+    "vllm benchmark_throughput.py": Wrapper(
+        "a copy of vLLM's benchmarks/benchmark_throughput.py", "vllm-project/vllm", (
+            ("vllm/benchmarks/throughput.py", "020283147c84ad8cc97eadffcdb033ea56322563, as for vllm bench "
+             "throughput"),
+        ), _BENCH_THROUGHPUT, short="the copy of vLLM's throughput benchmark", open_options=True),
     "dynamo.vllm": Wrapper(
         "NVIDIA Dynamo's vLLM worker (python -m dynamo.vllm)", "ai-dynamo/dynamo", (
             ("components/src/dynamo/common/configuration/groups/runtime_args.py",

@@ -25,6 +25,7 @@ from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one 
     image_takes_vllm_args,
     version_from_image,
 )
+from vllm_lint.foreign_launchers import ForeignLauncher, launcher_of_script, launchers_of_module, launchers_of_program
 from vllm_lint.record import Record, lazy_re
 
 __all__ = [
@@ -235,6 +236,13 @@ _OPENAI_MODULES = {
     "vllm.entrypoints.api_server": "api_server",
 }
 
+# vLLM's offline benchmarks, which read vLLM's engine options beside their own (wrapper_options):
+# the `vllm bench` sub-commands, and the scripts of vLLM's `benchmarks/` folder that preceded them
+# (often copied into other repositories and run from there)
+_BENCH_COMMANDS = {"latency": "vllm bench latency", "throughput": "vllm bench throughput"}
+_BENCH_SCRIPTS = {"benchmark_latency.py": "vllm benchmark_latency.py",
+                  "benchmark_throughput.py": "vllm benchmark_throughput.py"}
+
 # wrappers in front of vLLM: one table (``LAUNCHERS``), read by one function (``_through``)
 
 
@@ -336,6 +344,10 @@ LAUNCHERS: tuple[Launcher, ...] = (
     Launcher(("xargs", "caffeinate", "unbuffer", "ddtrace-run", "opentelemetry-instrument", "dumb-init", "tini",
               "catchsegv", "nsys"), "wrappers whose options are flags or too many to list", lookahead=True),
     Launcher(("gosu", "su-exec"), "gosu, su-exec: USER then the program", positionals=1),
+    Launcher(("accelerate",), "Hugging Face accelerate launch (its options are too many to list)", sub=("launch",),
+             lookahead=True, values=("--config_file", "--num_processes", "--num_machines", "--machine_rank",
+                                     "--main_process_ip", "--main_process_port", "--mixed_precision",
+                                     "--gpu_ids", "--deepspeed_config_file", "--dynamo_backend")),
     Launcher(("strace",), "strace(1)", values=("-o", "-e", "-p", "-s", "-u")),
 )
 _LAUNCHER_BY_NAME = {name: row for row in LAUNCHERS for name in row.names}
@@ -359,6 +371,7 @@ def _looks_like_program(word: str) -> bool:
         b == "vllm"
         or bool(_PYTHON_RE.match(b))
         or b in _LAUNCHER_BY_NAME
+        or bool(launchers_of_program(b))
         or is_assignment(word)
     )
 
@@ -419,19 +432,25 @@ def _through(words: list[str], i: int, row: Launcher, env: list) -> Optional[int
 _PROGRAM_WORD = lazy_re(r"^[\w./+-]+$")
 
 
+_RUN_SUBCOMMANDS = frozenset({"exec", "run"})
+
+
 def _read_through_unknown(words: list[str], i: int) -> Optional[int]:
     """An unknown program at ``i`` in front of vLLM's command, when its arguments are clearly
     options: at least one option, and each word up to ``vllm`` / ``python`` an option, an
     option's value (the word after an option) or an assignment, at most 16 of them (``Dump vllm
-    serve flags``, prose, has none). The index of vLLM's command word."""
+    serve flags``, prose, has none); or a script of the repository's (``./launch-cluster.sh``,
+    ``scripts/run.sh``) whose sub-command says it runs the rest (``exec``, ``run``). The index of
+    vLLM's command word."""
     w = words[i]
     if _base(w) in _NOT_LAUNCHERS or not _PROGRAM_WORD.match(w):
         return None
+    script = "/" in w or w.endswith(".sh")
     prev_option = options = False
     for j in range(i + 1, min(len(words), i + 18)):
         x = words[j]
         b = _base(x)
-        if b == "vllm" or _PYTHON_RE.match(b):
+        if b == "vllm" or _PYTHON_RE.match(b) or launchers_of_program(b):
             return j if options else None
         if x.startswith("-") and len(x) > 1 and x != "--":
             prev_option = "=" not in x
@@ -439,6 +458,9 @@ def _read_through_unknown(words: list[str], i: int) -> Optional[int]:
             continue
         if is_assignment(x) or prev_option:
             prev_option = False
+            continue
+        if script and x in _RUN_SUBCOMMANDS and j + 1 < len(words) and _base(words[j + 1]) == "vllm":
+            options = True  # `./launch-cluster.sh exec vllm serve ...`
             continue
         return None
     return None
@@ -620,13 +642,50 @@ def _parse_python(words: list[str], i: int) -> Optional[tuple[str, int]]:
             return "openai.api_server", i + 1
         if w.endswith("vllm/entrypoints/api_server.py"):
             return "api_server", i + 1
+        script = _BENCH_SCRIPTS.get(_base(w))
+        if script is not None and any(x == "--model" or x.startswith("--model=") for x in words[i + 1:]):
+            # (other projects ship a benchmark_throughput.py of their own, with other options:
+            # vLLM's is run with the engine's --model)
+            return script, i + 1
+        row = launcher_of_script(w)
+        if row is not None:
+            return _foreign_entry(words, i + 1, row)
         return None
     return None
+
+
+def _foreign_entry(words: list[str], i: int, row: ForeignLauncher, sub: bool = False) -> Optional[tuple[str, int]]:
+    """``(entry, args_start)`` of another tool's launcher of vLLM (``foreign_launchers``) whose
+    program ends at ``i``: its sub-command words follow (when ``sub``), then its arguments, among
+    which the option that selects vLLM's back-end, for a tool that has several."""
+    if sub:
+        if words[i:i + len(row.sub)] != list(row.sub):
+            return None
+        i += len(row.sub)
+    if row.select is not None:
+        names, values = row.select
+        n = len(words)
+        chosen = None
+        for j in range(i, n):
+            w = words[j]
+            if w in ("&&", "||", ";", "|"):
+                break
+            if w in names and j + 1 < n:
+                chosen = words[j + 1]
+            elif "=" in w and w.split("=", 1)[0] in names:
+                chosen = w.split("=", 1)[1]
+        if chosen not in values:
+            return None
+    return row.entry, i
 
 
 def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str, int]]:
     if module in _OPENAI_MODULES:
         return _OPENAI_MODULES[module], nxt
+    for row, sub in launchers_of_module(module):
+        found = _foreign_entry(words, nxt, row, sub=sub)
+        if found is not None:
+            return found
     if module == "dynamo.vllm":
         # NVIDIA Dynamo's vLLM worker: vLLM's engine arguments beside Dynamo's own
         # (vllm_lint/wrapper_options.py)
@@ -634,6 +693,8 @@ def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str
     if module in ("vllm.entrypoints.cli.main", "vllm"):
         if nxt < len(words) and words[nxt] == "serve":
             return "vllm serve", nxt + 1
+        if nxt + 1 < len(words) and words[nxt] == "bench" and words[nxt + 1] in _BENCH_COMMANDS:
+            return _BENCH_COMMANDS[words[nxt + 1]], nxt + 2
     return None
 
 
@@ -654,6 +715,15 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
                 cmd = VllmCommand("vllm serve", i + 2, env)
                 cmd.entry_start = i
                 return cmd
+            if i + 2 < n and words[i + 1] == "bench" and words[i + 2] in _BENCH_COMMANDS:
+                return VllmCommand(_BENCH_COMMANDS[words[i + 2]], i + 3, env)
+            return None
+        rows = launchers_of_program(b)
+        if rows:
+            for row in rows:
+                found = _foreign_entry(words, i + 1, row, sub=True)
+                if found is not None:
+                    return VllmCommand(found[0], found[1], env)
             return None
         if _PYTHON_RE.match(b):
             found = _parse_python(words, i + 1)

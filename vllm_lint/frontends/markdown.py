@@ -53,6 +53,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Optional
 
+from vllm_lint.foreign_launchers import launch_markers
 from vllm_lint.frontends import doc_commands
 from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.launch import Extraction, LineIndex, Note, ParseError, Span, VersionHint
@@ -526,7 +527,8 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
     if lang in _UNTAGGED:
         lang = _sniff(text)
         if lang == "sh" and b"vllm serve" not in text and b"vllm.entrypoints" not in text \
-                and b"dynamo.vllm" not in text:
+                and b"dynamo.vllm" not in text and b"vllm bench" not in text \
+                and not any(m in text for m in launch_markers()):
             return
     first = next((ln for ln in text.splitlines() if ln.strip()), b"")
     if lang in _CONSOLE or (lang in _SHELL and _PROMPT.match(first)):

@@ -44,6 +44,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from typing import Callable, Optional
 
+from vllm_lint.foreign_launchers import FOREIGN_LAUNCHERS
 from vllm_lint.frontends.commands import (
     find_vllm_command,
     image_is_vllm,
@@ -129,12 +130,14 @@ def _bash_language():
 ENV_PREFIXES = (b"VLLM_", b"NCCL_", b"HF_TOKEN", b"HUGGING_FACE_HUB_TOKEN", b"CUDA_VISIBLE_DEVICES")
 
 
-# the words whose offsets make a node worth decoding (``_Ctx.marks``)
-_MARK_WORDS = (b"vllm", *ENV_PREFIXES)
+# the words whose offsets make a node worth decoding (``_Ctx.marks``): vLLM's, and the scripts of
+# vLLM's benchmarks, often copied and run by name alone (``python3 benchmark_latency.py --model ...``)
+_BENCH_SCRIPT_WORDS = (b"benchmark_latency", b"benchmark_throughput")
+_MARK_WORDS = (b"vllm", *ENV_PREFIXES, *_BENCH_SCRIPT_WORDS)
 
 
 def might_contain_launch(data: bytes) -> bool:
-    return b"vllm" in data or b"VLLM_" in data
+    return b"vllm" in data or b"VLLM_" in data or any(w in data for w in _BENCH_SCRIPT_WORDS)
 
 
 def extract(data: bytes, path: str) -> Extraction:
@@ -194,9 +197,10 @@ class _Word(Record):
         self.splat = splat
         self.text = text
 
-    def text_range(self) -> Optional[tuple[int, int]]:
-        """Script range spelling the decoded text verbatim, if any."""
-        if self.opaque or not self.pos:
+    def text_range(self, opaque_too: bool = False) -> Optional[tuple[int, int]]:
+        """Script range spelling the decoded text verbatim, if any (with ``opaque_too``, also for a
+        word whose expansions stand in its text as written: ``Token.verbatim``)."""
+        if self.opaque and not opaque_too or not self.pos:
             return None
         pos = self.pos
         if pos.__class__ is range:  # a verbatim run (_Decoder.word's fast path)
@@ -598,7 +602,12 @@ def _token(ctx: _Ctx, w: _Word) -> Token:
     else:
         text_span = _map_exact(ctx, *tr) if tr else None
         span = text_span if text_span is not None and tr[0] == start and tr[1] == end else _map_span(ctx, start, end)
-    return Token(w.text, span, text_span, w.opaque, w.splat)
+    tok = Token(w.text, span, text_span, w.opaque, w.splat)
+    if w.opaque and not w.splat:
+        vr = w.text_range(opaque_too=True)
+        if vr is not None:
+            tok.verbatim = Span(*vr) if ctx.emb is None else _map_exact(ctx, *vr)
+    return tok
 
 
 # ---- commands
@@ -709,7 +718,13 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
             seen_shell = True
             continue
         if seen_shell and _SHELL_C_RE.match(t) and k + 1 < len(words):
-            inner = words[k + 1]
+            # the command string is the first word that is no option (`bash -c -i "..."`: bash
+            # reads all its options first)
+            at = k + 1
+            while at + 1 < len(words) and words[at].text.startswith("-") and words[at].text != "-" \
+                    and not words[at].opaque:
+                at += 1
+            inner = words[at]
             if ctx.command_vars and _run_command_var(ctx, None, [inner], whole=True):
                 return
             body = bytes(inner.raw)
@@ -1266,8 +1281,15 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     # of words that are already such (the array a command runs, ``_run_command_var``)
     segments: list[int] = []
     expanded: list[_Word] = []
+    # another tool's launcher reads a `key=value` string: its literal pieces are read even where
+    # the string holds an expansion (`lighteval vllm $MODEL_ARGS`)
+    expansions = found.entry in FOREIGN_LAUNCHERS
     for w in arg_words:
-        got = _splat_words(ctx, w, node.start_byte) if w.splat else None
+        got = _splat_words(ctx, w, node.start_byte, expansions) if w.splat else None
+        if got is None and expansions and w.opaque and not w.splat and _VAR_REF.fullmatch(w.text):
+            # `"$MODEL_ARGS"`: one word, the string the script assigned (when it is one word)
+            got = _splat_words(ctx, w, node.start_byte, expansions)
+            got = got if got is not None and len(got) == 1 else None
         if got is None:
             expanded.append(w)
             segments.append(w.node.start_byte if id(w) in literal else 0)
@@ -1357,21 +1379,24 @@ _ARRAY_SPLAT = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}")  # (a splat; "${A
 _READS_INTO = lazy_re(rb"\b(?:read|mapfile|readarray|unset)\b[^\n;&|]*")
 
 
-def _splat_words(ctx: _Ctx, w: _Word, before: int) -> Optional[list[_Word]]:
+def _splat_words(ctx: _Ctx, w: _Word, before: int, expansions: bool = False) -> Optional[list[_Word]]:
     """The words a splat expands to when the script says them for certain (else None: it stays
     opaque): ``"${A[@]}"`` of an array, ``$OPTS`` of a string of plain words (split at blanks as
     bash does). Each word keeps its offsets where the script writes it, and as ``node`` the
-    literal holding it (its segment: a fix cuts within one literal)."""
+    literal holding it (its segment: a fix cuts within one literal). With ``expansions``, a
+    string's word may hold an expansion (``MODEL_ARGS="model_name=$MODEL,dtype=auto"``): that word
+    is opaque, its text as written (another tool's ``key=value`` string, whose literal pieces are
+    read)."""
     m = _ARRAY_SPLAT.fullmatch(w.text)
     if m is not None:
         return _variable_words(ctx, m.group(1), before, array=True)
     m = _VAR_REF.fullmatch(w.text)
     if m is not None:
-        return _variable_words(ctx, m.group(1) or m.group(2), before, array=False)
+        return _variable_words(ctx, m.group(1) or m.group(2), before, array=False, expansions=expansions)
     return None
 
 
-def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[list[_Word]]:
+def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: bool = False) -> Optional[list[_Word]]:
     """The words variable ``name`` holds for a command at ``before``: assigned once
     (``declare``/``local``/``export`` allowed), an array then only appended to with ``+=(...)``
     (the appended words count, conditional or not: a removed option in a branch fails when the
@@ -1417,14 +1442,15 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
             continue
         whole = dec.word(value)
         raw, pos = bytes(whole.raw), whole.pos
-        if whole.opaque or any(c in raw for c in b"*?[") or not raw.strip():
+        if whole.opaque and not expansions or any(c in raw for c in b"*?[") or not raw.strip():
             return None
         for m in re.finditer(rb"[^ \t\n]+", raw):
             i, j = m.span()
             at = pos[i:j]
             if None in at or list(at) != list(range(at[0], at[0] + j - i)):
                 return None  # spelled with escapes: no span to edit
-            w = _Word(value, at[0], at[0] + j - i, bytearray(raw[i:j]), range(at[0], at[0] + j - i))
+            w = _Word(value, at[0], at[0] + j - i, bytearray(raw[i:j]), range(at[0], at[0] + j - i),
+                      opaque=whole.opaque and (b"$" in raw[i:j] or b"`" in raw[i:j]))
             w.text = raw[i:j].decode("utf-8", "replace")
             words.append(w)
     return words

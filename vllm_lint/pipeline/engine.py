@@ -25,6 +25,7 @@ from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
 from ..fsutil import AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
+from ..foreign_launchers import FOREIGN_LAUNCHERS
 from .. import reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
@@ -311,6 +312,11 @@ class Linter:
             args = ArgvParser(surface, self.db,
                               positional_model=surface.entry_has_positional_model(launch.entry)).parse(launch)
             analysis.launches.append(LaunchAnalysis(launch, target, source, surface, args, choice))
+            foreign = FOREIGN_LAUNCHERS.get(launch.entry)
+            if foreign is not None:
+                self.verbose.append(f"read as {foreign.tool}'s launcher of vLLM (`{foreign.entry}`) at line "
+                                    f"{_line(data, launch.span.start)}: the keys it hands to vLLM are checked as "
+                                    f"vLLM's engine arguments, its own keys are left to it")
             self._note_config_reference(path, args, target, source)
             for e in launch.env:
                 if e.name_span:

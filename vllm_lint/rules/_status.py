@@ -8,6 +8,7 @@ from typing import Optional
 from ..argv import ParsedArg, spell_like
 from ..launch import Edit, Span
 from ..record import Record
+from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..wrapper_options import WRAPPERS, Wrapper
 from .base import Fix, LintContext, Severity
 
@@ -314,7 +315,9 @@ def _compute_kwarg(ctx: LintContext, arg: ParsedArg) -> Status:
     s = ctx.surface
     entry = ctx.launch.entry if ctx.launch is not None else ""
     is_async = entry == "AsyncEngineArgs"
-    is_llm = entry == "LLM"  # LLM(...) takes its own parameters besides EngineArgs' fields
+    # LLM(...) takes its own parameters besides EngineArgs' fields; other tools' launchers hand
+    # what they pass on to LLM(...)
+    is_llm = entry == "LLM" or entry in FOREIGN_LAUNCHERS
     if name in s.engine_args or is_llm and name in s.llm_params or is_async and name in s.async_engine_args:
         return Status(arg, "ok", name)
     hist = ctx.db.engine_arg_history(name)

@@ -22,6 +22,7 @@ wrapper that drops it gets an unsafe fix to the `-` spelling: the setting then t
 The union of every release's option strings in `flag_db/`.
 """
 
+from ..wrapper_options import WRAPPERS
 from ._status import args_in_state, dropping_wrapper, rename_edits, unaccepted
 from .base import Fix, LintContext, Rule
 
@@ -49,6 +50,10 @@ def check(ctx: LintContext):
             if w is not None:
                 msg += " and drops it: vLLM never sees it"
             yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name, severity="warning" if w else None)
+            continue
+        w = WRAPPERS.get(ctx.launch.entry) if ctx.launch is not None else None
+        if w is not None and w.open_options:
+            ctx.skip(RULE, f"`{arg.written}` may be an option of {w.short} (its own options are not all known)")
             continue
         what = "a keyword argument of any vLLM release's EngineArgs or LLM" if arg.style == "kwargs" \
             else "an option of any vLLM release"

@@ -24,6 +24,7 @@ disable CUDA graph and always execute the model in eager mode") and the `-O` lev
 is claimed: it depends on model, batch size and hardware.
 """
 
+from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.layout import as_bool, as_int, as_json
 from .base import LintContext, Rule
 
@@ -34,8 +35,9 @@ RULE = Rule(code="VL306", name="eager-mode-in-serving",
 
 @RULE.check
 def check(ctx: LintContext):
-    if ctx.launch is None or ctx.launch.style == "kwargs":
-        return  # LLM(...) / EngineArgs(...) are offline or embedded uses
+    if ctx.launch is None or ctx.launch.style == "kwargs" or ctx.launch.entry in FOREIGN_LAUNCHERS \
+            or ctx.launch.entry.startswith("vllm bench"):
+        return  # LLM(...) / EngineArgs(...), other tools' launchers and the benchmarks: offline or embedded uses
     for arg in ctx.args:
         if arg.positional or arg.option is None and not arg.o_shorthand:
             continue

@@ -95,6 +95,10 @@ def rest(cmd: str) -> list[str] | None:
         ("gpu-pin --slots 0,1 -q vllm serve m", "vllm serve", ["m"]),
         ("/opt/tools/with-proxy --host=h A=1 python3 -m vllm.entrypoints.openai.api_server --x",
          "openai.api_server", ["--x"]),
+        # a script of the repository whose sub-command says it runs the rest
+        ("./launch-cluster.sh exec vllm serve m", "vllm serve", ["m"]),
+        ("scripts/cluster.sh -n 2 run vllm serve m", "vllm serve", ["m"]),
+        ("accelerate launch --num_processes 2 vllm serve m", "vllm serve", ["m"]),
     ],
 )
 def test_recognised(cmd, entry, args):
@@ -130,6 +134,8 @@ def test_recognised(cmd, entry, args):
         "log_info starting vllm serve m",  # a bare word before vLLM: no clear argument structure
         "Dump vllm serve flags from the image",  # no option before vLLM: prose, not a launcher
         "my-wrapper vllm serve m",
+        "my-wrapper exec vllm serve m",  # not a script path: a bare word, no clear structure
+        "./x.sh start vllm serve m",  # a sub-command that does not say it runs the rest
         "ray job submit --address h vllm serve m",  # ray's entrypoint follows `--` only
         "ray start --head",
         "kubectl exec pod -- cat /etc/hosts",

@@ -156,3 +156,12 @@ def test_sbatch_wrap_runs_its_string_as_a_script():
     assert [[t.text for t in la.tokens] for la in ex.launches] == [["m", "--swap-space", "4"], ["m", "--port", "1"]]
     sw = ex.launches[0].tokens[1]
     assert data[sw.span.start:sw.span.end] == b"--swap-space"
+
+
+def test_shell_c_with_options_after_it():
+    # bash reads all its options before the command string: `bash -c -i "..."` runs the string
+    data = b'docker run --gpus all -it vllm-node bash -c -i "vllm serve m \\\n  --port 8000"\n'
+    ex = S.extract(data, "a.sh")
+    check_spans(data, ex)
+    (la,) = ex.launches
+    assert la.entry == "vllm serve" and [t.text for t in la.tokens] == ["m", "--port", "8000"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from ...foreign_launchers import call_names
+
 ENTRIES = {"LLM": "LLM", "EngineArgs": "EngineArgs", "AsyncEngineArgs": "AsyncEngineArgs"}
 
 # dotted callee -> (kind, index of the argv argument or -1 for "all positionals from index")
@@ -52,7 +54,7 @@ WRAPPER_METHODS = PIN_METHODS | IMAGE_METHODS | {"env", "parse_args"}
 WRAPPER_CALLS = ("LLMConfig", "service")
 INTERESTING_LAST = frozenset(
     list(ENTRIES) + [d.rsplit(".", 1)[-1] for d in list(PROC_CALLS) + list(ENV_CALLS)]
-    + list(WRAPPER_METHODS) + list(WRAPPER_CALLS))
+    + list(WRAPPER_METHODS) + list(WRAPPER_CALLS) + list(call_names()))
 ENV_KW_INDEX = {"os.execve": 2, "os.execvpe": 2, "os.spawnve": 3, "os.spawnvpe": 3,
                 "os.posix_spawn": 2, "os.posix_spawnp": 2}
 

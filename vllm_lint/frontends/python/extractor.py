@@ -9,6 +9,7 @@ import gc
 import warnings
 from typing import Optional
 
+from ...foreign_launchers import call_names, launcher_of_call
 from ...launch import Extraction, ParseError
 from . import wrappers
 from .argv_lists import standalone_argvs
@@ -16,6 +17,7 @@ from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, WRAPPER_METHODS, e
 from .documented import documented_commands, worth_reading
 from .engine_args import kwargs_launch
 from .environ import env_call, env_pos, env_statement
+from .foreign import foreign_launch
 from .processes import proc_launch
 from .scope import Scope
 from .source import Source, source_encoding
@@ -41,6 +43,10 @@ def extract(data: bytes, path: str) -> Extraction:
             gc.enable()
 
 
+# the names of other tools' calls that start vLLM (foreign_launchers): lines worth walking
+_FOREIGN_CALL_WORDS = tuple(sorted(n.encode() for n in call_names()))
+
+
 def _parse(src: Source, path: str) -> ast.Module:
     try:
         with warnings.catch_warnings():  # the user's invalid escapes are not our warnings
@@ -61,7 +67,7 @@ def _run(data: bytes, path: str) -> Extraction:
     fx = PyFile(data, path, src)
     _collect_imports(fx, tree, hit_lines(src, [b"import"]))
     # after the imports: a name imported as a callee we look at is one of the words
-    lines = hit_lines(src, fx.names.alias_words() + [b"LLM", b"EngineArgs"], attributes=True)
+    lines = hit_lines(src, fx.names.alias_words() + [b"LLM", b"EngineArgs", *_FOREIGN_CALL_WORDS], attributes=True)
     module_scope = fx.names.module_scope = Scope(tree, None, fx.parent_body)
     calls, env_stmts = _walk(fx, tree, module_scope, lines)
     calls.sort(key=lambda cs: (cs[0].lineno, cs[0].col_offset))
@@ -183,6 +189,10 @@ def _call(fx: PyFile, call: ast.Call, scope: Scope) -> None:
     entry = entry_of(dotted)
     if entry is not None:
         kwargs_launch(fx, call, entry, scope)
+        return
+    foreign = launcher_of_call(dotted)
+    if foreign is not None:
+        foreign_launch(fx, call, foreign, scope)
         return
     spec = PROC_CALLS.get(dotted)
     if spec is not None:

@@ -1,0 +1,220 @@
+"""Other tools' launchers that start vLLM with vLLM's engine settings under their own spelling: one
+table (:data:`FOREIGN_LAUNCHERS`), keyed by launch entry, consumed three ways (``frontends/commands``
+recognises a row's command line; ``argv.ArgvParser`` maps its arguments onto vLLM's engine options;
+the option rules ask which keys reach vLLM as written, ``rules/_status``).
+
+A row says how the launcher is recognised (its program names and sub-command, ``python -m``
+modules, scripts; for a tool with several back-ends the option that selects vLLM's), where the
+engine settings are written (``options``: ``--key value`` words of the tool's own parser, a
+dataclass read by ``HfArgumentParser``; ``key-values``: one ``key=value,...`` string, the value of
+an option or the first positional), and how its keys reach vLLM: ``keys`` maps a key of the tool to
+the ``EngineArgs`` / ``LLM`` field it sets (its value goes to vLLM as the tool converted it, so
+vLLM's checks of the value apply; the name is the tool's, so vLLM's history of the name does not);
+``model`` names the keys that give the model; every other key is the tool's own (``own`` lists
+them for the reader) and is never vLLM's to judge, unless ``passes_unknown``: the tool hands any
+key it does not know to ``LLM(**kwargs)`` as written, so such a key is checked as a keyword
+argument of ``LLM`` (an unknown one is refused by vLLM at that release).
+
+A tool's ``data_parallel_size`` starts that many engines of ``tensor_parallel_size`` GPUs each (TRL
+through vLLM's own data parallelism, ``VLLM_DP_SIZE``; lighteval and lm-evaluation-harness as Ray
+replicas): it maps to vLLM's field, so that the GPUs the launch takes are counted as vLLM counts them.
+
+The keys of every release of the tool are kept (the union): the linter does not know the tool's
+release. Each row records where it was read: the repository, and each file with the commit read.
+vLLM's own benchmark programs (``vllm bench latency``, ``benchmark_latency.py``) read vLLM's own
+engine options with vLLM's parser: they are wrappers (``wrapper_options.WRAPPERS``), not rows here.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Optional
+
+from .record import Record
+
+
+class ForeignLauncher(Record):
+    """One tool's launcher of vLLM. ``entry``: the ``Launch.entry`` of its launches; ``tool`` (how
+    messages name the tool); ``repository`` and ``read`` (``(path, commit)`` pairs); ``programs``
+    (base names of the program word), ``sub`` (the words after it that select the launcher, after
+    ``python -m MODULE`` for ``modules``), ``scripts`` (a script path's ending run by ``python``);
+    ``select`` (an option of the program and the values of it that select vLLM, when the program
+    has several back-ends; ``None`` when the sub-command alone selects it); ``form`` ("options" or
+    "key-values"); ``holders`` (for "key-values": the options whose value words hold the string,
+    ``()`` for the first positional); ``keys`` (tool key -> vLLM field), ``model`` (keys that give
+    the model), ``own`` (the tool's own keys, for the reader), ``passes_unknown`` (see the module),
+    ``typed`` (the tool turns a ``key-values`` value into a Python literal before it reaches a
+    keyword argument: ``True``, ``4``, ``0.9``: lm-evaluation-harness's ``handle_arg_string``).
+    In Python: ``calls`` (the dotted callees that start it: ``lm_eval.simple_evaluate``),
+    ``call_select`` (the keyword argument and its values that select vLLM), ``call_holders`` (the
+    keyword arguments whose ``key=value`` string or mapping is handed on: ``model_args``,
+    ``extra_kwargs``); the call's other keywords are ``keys`` and ``model`` as above."""
+
+    __slots__ = ("entry", "tool", "repository", "read", "programs", "sub", "modules", "scripts", "select", "form",
+                 "holders", "keys", "model", "own", "passes_unknown", "typed", "calls", "call_select",
+                 "call_holders")
+
+    def __init__(self, entry: str, tool: str, repository: str, read: tuple[tuple[str, str], ...], *,
+                 programs: tuple[str, ...] = (), sub: tuple[str, ...] = (), modules: tuple[str, ...] = (),
+                 scripts: tuple[str, ...] = (), select: Optional[tuple[tuple[str, ...], frozenset[str]]] = None,
+                 form: str = "options", holders: tuple[str, ...] = (), keys: Mapping[str, str],
+                 model: tuple[str, ...] = ("model",), own: tuple[str, ...] = (), passes_unknown: bool = False,
+                 typed: bool = False, calls: tuple[str, ...] = (),
+                 call_select: Optional[tuple[str, frozenset[str]]] = None,
+                 call_holders: tuple[str, ...] = ()) -> None:
+        self.entry = entry
+        self.tool = tool
+        self.repository = repository
+        self.read = read
+        self.programs = programs
+        self.sub = sub
+        self.modules = modules
+        self.scripts = scripts
+        self.select = select
+        self.form = form
+        self.holders = holders
+        self.keys = keys
+        self.model = model
+        self.own = own
+        self.passes_unknown = passes_unknown
+        self.typed = typed
+        self.calls = calls
+        self.call_select = call_select
+        self.call_holders = call_holders
+
+
+def _same(*fields: str) -> dict[str, str]:
+    return {f: f for f in fields}
+
+
+FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
+    # TRL's generation server for online training: ScriptArguments read by HfArgumentParser
+    # (`--tensor_parallel_size` and, with recent transformers, `--tensor-parallel-size`), handed to
+    # LLM(...) field by field; data_parallel_size starts that many LLM workers itself.
+    ForeignLauncher(
+        "trl vllm-serve", "TRL", "huggingface/trl", (
+            ("trl/scripts/vllm_serve.py", "every version from f713f614e (2025-03-22) to bb2e72412 (2026-06-30): "
+             "58 versions (ScriptArguments and the LLM(...) call of llm_worker)"),
+            ("trl/cli.py", "bb2e72412 (the `vllm-serve` command)"),
+        ),
+        programs=("trl",), sub=("vllm-serve",), modules=("trl",), scripts=("trl/scripts/vllm_serve.py",),
+        keys={**_same("revision", "tensor_parallel_size", "gpu_memory_utilization", "dtype", "max_model_len",
+                      "enable_prefix_caching", "enforce_eager", "kv_cache_dtype", "trust_remote_code",
+                      "distributed_executor_backend", "speculative_config", "data_parallel_size"),
+              "vllm_model_impl": "model_impl"},
+        own=("host", "port", "log_level")),
+    # lighteval's vLLM back-end: `lighteval vllm "model_name=M,dtype=bfloat16,..." TASKS`, the string
+    # read by ModelConfig._parse_args into VLLMModelConfig (pydantic, extra="forbid": an unknown key
+    # is lighteval's refusal), then LLM(**model_args) built field by field (swap_space and
+    # enforce_eager are lighteval's constants there, not the user's keys).
+    ForeignLauncher(
+        "lighteval vllm", "lighteval", "huggingface/lighteval", (
+            ("src/lighteval/models/vllm/vllm_model.py", "every version to 3fd15266b: 38 versions (VLLMModelConfig, "
+             "_create_auto_model; `pretrained` and `gpu_memory_utilisation` before the renames)"),
+            ("src/lighteval/models/abstract_model.py", "3fd15266b (ModelConfig._parse_args, extra=\"forbid\")"),
+        ),
+        programs=("lighteval",), sub=("vllm",), modules=("lighteval",), form="key-values",
+        keys={**_same("gpu_memory_utilization", "enable_prefix_caching", "revision", "dtype", "trust_remote_code",
+                      "tensor_parallel_size", "pipeline_parallel_size", "seed", "max_num_seqs",
+                      "max_num_batched_tokens", "quantization", "load_format", "data_parallel_size"),
+              "gpu_memory_utilisation": "gpu_memory_utilization", "max_model_length": "max_model_len"},
+        model=("model_name", "pretrained"),
+        own=("swap_space", "add_special_tokens", "multichoice_continuations_start_space",
+             "pairwise_tokenization", "subfolder", "is_async", "override_chat_template", "generation_parameters",
+             "use_chat_template", "temperature", "tokenizer", "system_prompt", "cache_dir")),
+    # lm-evaluation-harness's vLLM back-end: `--model vllm --model_args pretrained=M,k=v,...`, the
+    # string split at `,` and each value turned into a literal (handle_arg_string); VLLM.__init__
+    # takes its own parameters and hands the rest (**kwargs) to LLM(...) unchanged.
+    ForeignLauncher(
+        "lm_eval vllm", "lm-evaluation-harness", "EleutherAI/lm-evaluation-harness", (
+            ("lm_eval/models/vllm_causallms.py", "4e7e0d47f (VLLM.__init__: its parameters, model_args, "
+             "self.model_args.update(kwargs); swap_space and device popped)"),
+            ("lm_eval/_cli/utils.py", "4e7e0d47f (key_val_to_dict, MergeDictAction)"),
+            ("lm_eval/utils.py", "4e7e0d47f (simple_parse_args_string, handle_arg_string)"),
+            ("lm_eval/_cli/run.py", "4e7e0d47f (`--model`/`-M`, `--model_args`/`-a`)"),
+        ),
+        programs=("lm_eval", "lm-eval"), sub=(), modules=("lm_eval",),
+        select=(("--model", "-M"), frozenset({"vllm", "vllm-vlm"})), form="key-values",
+        holders=("--model_args", "-a"), typed=True, passes_unknown=True,
+        calls=("lm_eval.simple_evaluate", "lm_eval.evaluator.simple_evaluate"),
+        call_select=("model", frozenset({"vllm", "vllm-vlm"})), call_holders=("model_args",),
+        keys={**_same("dtype", "revision", "trust_remote_code", "tokenizer", "tokenizer_mode", "tokenizer_revision",
+                      "tensor_parallel_size", "quantization", "max_model_len", "seed", "max_lora_rank",
+                      "max_num_seqs", "data_parallel_size"),
+              "max_length": "max_model_len", "max_batch_size": "max_num_seqs"},
+        model=("pretrained",),
+        own=("add_bos_token", "prefix_token_id", "max_gen_toks", "batch_size", "lora_local_path", "enable_thinking", "chat_template_args", "think_end_token", "truncation_side",
+             "device", "swap_space")),
+    # distilabel's vLLM model: its own fields handed to LLM(...) one by one, `extra_kwargs` (a
+    # mapping) handed on whole (**extra_kwargs); a Python class, no command line.
+    ForeignLauncher(
+        "distilabel vLLM", "distilabel", "argilla-io/distilabel", (
+            ("src/distilabel/models/llms/vllm.py", "02eb4583beea89607c7fa5bfcc9d5d314e7efc96 (the fields of vLLM, "
+             "and load(): _vLLM(self.model, dtype=..., ..., **self.extra_kwargs))"),
+        ),
+        form="key-values", passes_unknown=True,
+        calls=("distilabel.models.vLLM", "distilabel.models.llms.vLLM", "distilabel.llms.vLLM",
+               "distilabel.models.llms.vllm.vLLM"),
+        call_holders=("extra_kwargs",),
+        keys=_same("dtype", "trust_remote_code", "quantization", "revision", "tokenizer", "tokenizer_mode",
+                   "tokenizer_revision", "skip_tokenizer_init", "seed"),
+        own=("chat_template", "structured_output", "use_magpie_template", "magpie_pre_query_template",
+             "generation_kwargs", "cuda_devices", "disable_cuda_device_placement")),
+)}
+
+_BY_PROGRAM: dict[str, tuple[ForeignLauncher, ...]] = {}
+for _row in FOREIGN_LAUNCHERS.values():
+    for _name in _row.programs:
+        _BY_PROGRAM[_name] = _BY_PROGRAM.get(_name, ()) + (_row,)
+
+
+def launchers_of_program(name: str) -> tuple[ForeignLauncher, ...]:
+    """The rows whose program is called ``name`` (a base name)."""
+    return _BY_PROGRAM.get(name, ())
+
+
+def launchers_of_module(module: str) -> tuple[tuple[ForeignLauncher, bool], ...]:
+    """The rows run as ``python -m module``, each with whether its sub-command follows: the tool's
+    package (``python -m trl vllm-serve``), or a script of the row as a module
+    (``python -m trl.scripts.vllm_serve``)."""
+    out = []
+    for r in FOREIGN_LAUNCHERS.values():
+        if module in r.modules:
+            out.append((r, True))
+        elif any(s.endswith(".py") and s[:-3].replace("/", ".") == module for s in r.scripts):
+            out.append((r, False))
+    return tuple(out)
+
+
+def launcher_of_script(path: str) -> Optional[ForeignLauncher]:
+    """The row whose script ``path`` runs (``python trl/scripts/vllm_serve.py``), if any."""
+    for row in FOREIGN_LAUNCHERS.values():
+        if any(path == s or path.endswith("/" + s) for s in row.scripts):
+            return row
+    return None
+
+
+def launch_markers() -> tuple[bytes, ...]:
+    """Byte strings that show a row's command line (``trl vllm-serve``, ``--model vllm``): where a
+    reader decides by content whether a text holds a launch (an untagged Markdown block)."""
+    out: list[bytes] = []
+    for row in FOREIGN_LAUNCHERS.values():
+        if row.select is not None:
+            names, values = row.select
+            out += [f"{n}{sep}{v}".encode() for n in names for v in sorted(values) for sep in (" ", "=")]
+        elif row.sub:
+            out += [" ".join((p, *row.sub)).encode() for p in row.programs]
+        out += [m.encode() for m in row.modules if row.select is None and not row.sub]
+    return tuple(out)
+
+
+def launcher_of_call(dotted: str) -> Optional[ForeignLauncher]:
+    """The row a dotted Python callee starts (``lm_eval.simple_evaluate``), if any."""
+    for row in FOREIGN_LAUNCHERS.values():
+        if dotted in row.calls:
+            return row
+    return None
+
+
+def call_names() -> frozenset[str]:
+    """The last names of the rows' Python callees (``simple_evaluate``, ``vLLM``)."""
+    return frozenset(c.rsplit(".", 1)[-1] for row in FOREIGN_LAUNCHERS.values() for c in row.calls)
