@@ -20,7 +20,7 @@ import re
 from typing import Any, Optional
 
 from vllm_lint.frontends.embedding import Embedding
-from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d
+from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d, values
 from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
 from vllm_lint.container import Container, Platform, server_image
@@ -30,7 +30,7 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNod
 from vllm_lint.frontends.yaml.nodes import get, seq, text
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.words import may_be_command, split_value, word_texts
-from vllm_lint.launch import EnvAssign, Hardware, Span, VersionHint
+from vllm_lint.launch import EnvAssign, Hardware, Launch, Span, VersionHint
 from vllm_lint.record import lazy_re
 
 _SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
@@ -47,10 +47,26 @@ def compose_default(image: str) -> str:
     return _COMPOSE_VAR_DEFAULT.sub(lambda m: m.group(1) or "", image)
 
 
-def container(t: YamlText, node: Any, hw: Hardware, platform: Platform, *, kind: Optional[str] = None) -> bool:
+def container(t: YamlText, node: Any, hw: Hardware, platform: Platform, *, kind: Optional[str] = None,
+              image_holder: Any = None) -> bool:
     """Launches of one container-like mapping, its parts at the keys ``platform`` names (a row of
-    :data:`vllm_lint.container.PLATFORMS`). True when it held a vLLM launch."""
-    return _Container(t, node, hw, platform, platform.kind or kind).read()
+    :data:`vllm_lint.container.PLATFORMS`). True when it held a vLLM launch. ``image_holder``: the
+    mapping whose image runs the container when ``node`` names none (a chart's values: the image
+    set once, above the component's arguments)."""
+    return _Container(t, node, hw, platform, platform.kind or kind, image_holder).read()
+
+
+def image_of(node: Any, platform: Platform) -> tuple[Optional[str], Any]:
+    """The image a container-like mapping names at its row's key (a string, or a chart's
+    ``{registry, repository, tag}``, also as keys of the mapping itself), and where it is written."""
+    image_node = at(node, platform.image)
+    image = text(image_node)
+    if image is None and isinstance(image_node, MappingNode):
+        image = image_from_values(image_node)
+    if image is None and get(node, "repository") is not None:
+        image = image_from_values(node)
+        image_node = node
+    return image, image_node
 
 
 def at(node: Any, path: Optional[tuple[str, ...]]) -> Any:
@@ -70,16 +86,13 @@ class _Container:
     is built only for a launch (most containers of a manifest or services of a compose file hold
     none)."""
 
-    def __init__(self, t: YamlText, node: Any, hw: Hardware, platform: Platform, kind: Optional[str]):
+    def __init__(self, t: YamlText, node: Any, hw: Hardware, platform: Platform, kind: Optional[str],
+                 image_holder: Any = None):
         self.t, self.node, self.hw, self.platform = t, node, hw, platform
         compose = self.compose = platform.image_vars
-        image_node = at(node, platform.image)
-        image = text(image_node)
-        if image is None and isinstance(image_node, MappingNode):
-            image = image_from_values(image_node)
-        if image is None and get(node, "repository") is not None:
-            image = image_from_values(node)
-            image_node = node
+        image, image_node = image_of(node, platform)
+        if image is None and image_holder is not None:
+            image, image_node = image_of(image_holder, platform)
         # a service built from a local Dockerfile runs what that Dockerfile starts FROM
         build = get(node, platform.build) if platform.build else None
         self.build = build_base(t, build) if build is not None else None
@@ -107,13 +120,20 @@ class _Container:
             ctx["kind"] = kind
         if eff_image:
             ctx["image"] = eff_image
+        for path in platform.model:  # the model a chart's template puts on the command line
+            model = text(at(node, path))
+            if model is None and image_holder is not None:
+                model = text(at(image_holder, path))
+            if model and not model.isspace():
+                ctx["model"] = model
+                break
         self.ctx = ctx
         self.built: list = []  # [words, Container], on first use
 
     def read(self) -> bool:
         found = self._script() or self._shell()
         if not found:
-            found = self._vllm_command() or self._args_entry()
+            found = self._vllm_command() or self._args_entry() or self._args_map()
         found = self._env_carriers() or found
         if not found and self.image:
             idle_image(self.t, self.image, self.image_node, self.compose)
@@ -306,6 +326,25 @@ class _Container:
         words, c = self.facts()
         self.t.argv_launch(entry, words, c.span, c.env, c.version_hints, c.hardware,
                            self.ctx).container = c  # no command words
+        return True
+
+    def _args_map(self) -> bool:
+        """A chart's arguments written as a mapping of option names (``max-model-len: 4096``) for
+        a vLLM image's entrypoint: a launch of keyed arguments, read as a ``--config`` file's keys
+        (:mod:`.values`)."""
+        node = self.args_node
+        if self.cmd_texts or not isinstance(node, MappingNode) or not self._starts_server():
+            return False
+        if not values.argument_like(node):
+            return False
+        t = self.t
+        _words, c = self.facts()
+        launch = Launch(path=t.path, entry=f"docker:{self.eff_image}", style="config", span=c.span,
+                        keyed=t.keyed_args(node, style_of=values.key_style), env=c.env,
+                        version_hints=list(c.version_hints), hardware=c.hardware, container=c)
+        launch.take_context(self.ctx)
+        t.out.launches.append(launch)
+        t.consumed.add(id(node))
         return True
 
     def _env_carriers(self) -> bool:
