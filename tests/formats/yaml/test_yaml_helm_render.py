@@ -100,3 +100,65 @@ def test_a_backslash_that_ends_a_yaml_value_is_no_continuation():
     data = b"env:\n  - name: X\n    value: C:\\\n  {{- if .Values.y }}\n  - name: Z\n  {{- end }}\n"
     filled, _ = fill_templates(data, {"y": False})
     assert filled.count(b"\\") == 1 and filled.count(b"\n") == data.count(b"\n")
+
+
+GATED = """\
+{{- if eq .Values.topology "multiNode" }}
+apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+spec:
+  containers:
+    - name: kserve-container
+      image: vllm/vllm-openai:v0.8.5
+      args:
+        - --port=8080
+        - --max-model-len=4096
+      command:
+        - bash
+        - -c
+        - |
+          CMD="python3 -m vllm.entrypoints.openai.api_server \\
+              --distributed-executor-backend ray $0 $@"
+          exec $CMD
+{{- end }}
+"""
+
+
+def test_a_resource_the_defaults_switch_off_is_read(tmp_path):
+    """A chart's `if` around a whole resource (no `else`) that its defaults leave off renders
+    once a user turns it on: read, where an `if` inside a command stays decided by the values."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: srv\nversion: 0.1.0\n")
+    (tmp_path / "values.yaml").write_text("topology: singleNode\n")
+    t = tmp_path / "templates" / "runtime.yaml"
+    t.write_text(GATED)
+    (la,) = Y.extract(t.read_bytes(), str(t)).launches
+    assert la.entry == "openai.api_server"
+    # `bash -c SCRIPT a b`: the script's `$0 $@` are the container's args, at their own bytes
+    data = t.read_bytes()
+    assert [t.text for t in la.tokens] == ["--distributed-executor-backend", "ray", "--port=8080",
+                                           "--max-model-len=4096"]
+    assert [data[t.span.start:t.span.end] for t in la.tokens[2:]] == [b"--port=8080", b"--max-model-len=4096"]
+    (edit,) = la.delete_tokens(la.tokens[3:])
+    assert data[edit.span.start:edit.span.end].strip() == b"- --max-model-len=4096"
+
+
+def test_positional_parameters_without_args_stay_opaque():
+    data = b"""containers:
+  - name: s
+    image: vllm/vllm-openai:v0.8.5
+    command: ["sh", "-c", "exec vllm serve m --dtype half $@"]
+"""
+    (la,) = Y.extract(data, "pod.yaml").launches
+    assert [(t.text, t.opaque) for t in la.tokens] == [("m", False), ("--dtype", False), ("half", False),
+                                                       ("$@", True)]
+
+
+def test_only_a_parameter_the_container_passes_is_replaced():
+    data = b"""containers:
+  - name: s
+    image: vllm/vllm-openai:v0.8.5
+    command: ["sh", "-c", "exec vllm serve m $1 $3", "name", "--enforce-eager"]
+"""
+    (la,) = Y.extract(data, "pod.yaml").launches
+    assert [(t.text, t.opaque) for t in la.tokens] == [("m", False), ("--enforce-eager", False), ("$3", True)]

@@ -22,6 +22,7 @@ from typing import Any, Optional
 from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d, values
 from vllm_lint.frontends.yaml.compose_build import build_base
+from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
 from vllm_lint.container import Container, Platform, server_image
 from vllm_lint.frontends.yaml.hardware import accelerator_hw, compose_hw, hardware_here, hw_merge
@@ -129,6 +130,7 @@ class _Container:
                 break
         self.ctx = ctx
         self.built: list = []  # [words, Container], on first use
+        self.params_from = 0  # the first word after a `sh -c` script (its $0), when there is one
 
     def read(self) -> bool:
         found = self._script() or self._shell()
@@ -203,6 +205,7 @@ class _Container:
                     j += 1
                 if j < len(texts) and re.match(r"^-[a-zA-Z]*c[a-zA-Z]*$", texts[j]):
                     if j + 1 < len(texts):
+                        self.params_from = j + 2  # `sh -c SCRIPT a b`: a is the script's $0, b its $1
                         return self._shell_word(j + 1)
                 break
         return False
@@ -262,7 +265,10 @@ class _Container:
         """The container's facts on the launches of its script (``outer``: the scalar)."""
         t = self.t
         if launches:
-            _words, c = self.facts()
+            words, c = self.facts()
+            if 0 < self.params_from < len(words):
+                for la in launches:
+                    _positional(t, la, words[self.params_from:])
             for la in launches:
                 la.container = c
                 la.env = list(c.env) + la.env
@@ -363,6 +369,43 @@ class _Container:
                 t.consumed.add(id(val))
                 found = True
         return found
+
+
+_PARAM = lazy_re(r"\$(?:([0-9])|\{([0-9]+)\}|([@*])|\{([@*])\})")
+
+
+def _positional(t: YamlText, la: Launch, params: list) -> None:
+    """``sh -c SCRIPT a b c``: the script's ``$0`` is a, ``$1`` b, ``"$@"`` and ``$*`` are b c.
+    A launch word that is only such a parameter is replaced by the container's words it stands
+    for, each with its own span and a deleter that cuts it from the container's list."""
+    out, handles, changed = [], {}, False
+    for tok in la.tokens:
+        m = _PARAM.fullmatch(tok.text) if tok.opaque else None
+        if m is None:
+            out.append(tok)
+            continue
+        number = m.group(1) or m.group(2)
+        chosen = params[int(number):int(number) + 1] if number is not None else params[1:]
+        if number is not None and not chosen:
+            out.append(tok)  # (a parameter the container does not pass: empty, left opaque)
+            continue
+        for word, handle in chosen:
+            out.append(word)
+            handles[id(word)] = handle
+        changed = True
+    if not changed:
+        return
+    la.tokens = out
+    script_delete, args_delete = la.delete_tokens, make_deleter(t, handles)
+
+    def delete_tokens(tokens: list) -> Optional[list]:
+        mine = [x for x in tokens if id(x) in handles]
+        rest = [x for x in tokens if id(x) not in handles]
+        first = args_delete(mine) if mine else []
+        second = (script_delete(rest) if script_delete is not None else None) if rest else []
+        return None if first is None or second is None else first + second
+
+    la.delete_tokens = delete_tokens
 
 
 def _span_of(t: YamlText, node: Any) -> Optional[Span]:

@@ -12,6 +12,8 @@ when it carries a literal ``default`` is read in :mod:`.helm`.
 
 from __future__ import annotations
 
+import re
+
 from bisect import bisect_right
 from typing import Any, AnyStr, Iterator, Optional
 
@@ -179,17 +181,33 @@ def _rendering(data: bytes, regions: list[tuple[int, int]], values: Optional[dic
             opener, start, branches = stack.pop()
             branches[-1].append(s)
             if opener == b"if":
-                _decide(branches, values, (start, e), removed, unknown)
+                _decide(branches, values, (start, e), removed, unknown, _gates_a_resource(data, start, branches))
     return removed, unknown, control
 
 
+_RESOURCE_KEY = re.compile(rb"^(?:kind|apiVersion):", re.M)
+
+
+def _gates_a_resource(data: bytes, start: int, branches: list[list]) -> bool:
+    """Whether an ``if`` with no ``else`` is a chart's switch around whole resources: it opens a
+    line at its first column, tests the values and holds a resource's ``kind:`` / ``apiVersion:``
+    at a line's start (``{{- if eq .Values.topology "multiNode" }}`` around a file)."""
+    if len(branches) != 1 or b".Values" not in branches[0][0]:
+        return False
+    line_start = data.rfind(b"\n", 0, start) + 1
+    _cond, bs, be = branches[0]
+    return not data[line_start:start].strip() and start == line_start and bool(_RESOURCE_KEY.search(data, bs, be))
+
+
 def _decide(branches: list[list], values: Optional[dict], span: tuple[int, int],
-            removed: list[tuple[int, int]], unknown: list[tuple[int, int]]) -> None:
+            removed: list[tuple[int, int]], unknown: list[tuple[int, int]], gate: bool = False) -> None:
     """Note the text of the ``if`` chain ``branches`` ([condition or None for ``else``, body start,
-    body end]) that does not render, or the chain's ``span`` as unknown."""
+    body end]) that does not render, or the chain's ``span`` as unknown. ``gate``: the chain is a
+    chart's switch around whole resources (:func:`_gates_a_resource`): their text is what the chart
+    renders once a user turns it on, so it is read even when the chart's defaults leave it off."""
     chosen = None
     for k, (cond, _bs, _be) in enumerate(branches):
-        truth = True if cond is None else _truth(cond, values)
+        truth = True if cond is None or gate else _truth(cond, values)
         if truth is None:
             if len(branches) > 1:
                 unknown.append(span)
