@@ -1,0 +1,72 @@
+"""Terraform front-end: heredoc manifests and scripts of a ``.tf`` file, ``templatefile``
+templates; Terraform's ``${...}`` / ``%{...}`` opaque, every other byte at its offset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from span_invariants import check_spans
+
+from vllm_lint.frontends import terraform as T
+
+HERE = Path(__file__).resolve().parent
+
+
+def _texts(la):
+    return [t.text for t in la.tokens]
+
+
+def test_heredoc_manifest_and_script():
+    data = (HERE / "main.tf").read_bytes()
+    ex = T.extract(data, "main.tf")
+    check_spans(data, ex)
+    deploy, script = ex.launches
+    assert deploy.entry == "vllm serve" and deploy.hardware.gpu_count == 2
+    assert _texts(deploy)[:3] == ["facebook/opt-125m", "--swap-space", "4"]
+    # `<<-`: the body's indentation is stripped, the words stay at their bytes in the file
+    k = _texts(deploy).index("--swap-space")
+    assert data[deploy.tokens[k].span.start:deploy.tokens[k].span.end] == b"--swap-space"
+    tp = deploy.tokens[_texts(deploy).index("--tensor-parallel-size") + 1]
+    assert tp.opaque  # "${var.gpus}": known only at apply
+    assert script.entry.startswith("docker:") and "--dtype" in _texts(script)
+
+
+def test_template_file_regions_are_opaque_and_not_edited():
+    data = (HERE / "deployment.tftpl").read_bytes()
+    (la,) = T.extract(data, "deployment.tftpl").launches
+    model = la.tokens[_texts(la).index("--model") + 1]
+    assert model.opaque and data[model.span.start:model.span.end] == b'"${model_id}"'
+    (edit,) = la.delete_tokens([model])  # a whole item goes, Terraform's bytes with it
+    assert data[edit.span.start:edit.span.end] == b'"${model_id}", ' and edit.content == ""
+    assert "VLLM_USE_V1" in [e.name for e in la.env]
+
+
+def test_an_unparseable_heredoc_is_a_note_and_the_rest_is_read():
+    data = b"""locals {
+  broken = <<EOT
+apiVersion: v1
+kind: Pod
+spec: [vllm
+EOT
+  ok = <<EOT
+apiVersion: v1
+kind: Pod
+spec:
+  containers:
+    - image: vllm/vllm-openai:v0.8.5
+      args: ["m"]
+EOT
+}
+"""
+    ex = T.extract(data, "main.tf")
+    assert len(ex.launches) == 1 and ex.launches[0].entry.startswith("docker:")
+    (note,) = ex.notes
+    assert "heredoc manifest could not be parsed" in note.message
+    assert data[note.span.start:note.span.end].startswith(b"apiVersion: v1\nkind: Pod\nspec: [vllm")
+
+
+def test_escapes_and_a_shell_template():
+    assert T._as_regions(b"a: $${x} %%{y} ${z}")[1] == [(15, 19)]
+    data = b"#!/bin/bash\nvllm serve ${model} --swap-space 4\n"
+    (la,) = T.extract(data, "user-data.tftpl").launches
+    assert _texts(la)[0] == "${model}" and la.tokens[0].opaque
