@@ -41,6 +41,10 @@ def extract(data: bytes, path: str) -> Extraction:
     if path.lower().endswith(".tftpl"):
         return _template_file(data, path)
     out = Extraction()
+    if b"container" in data:
+        from vllm_lint.frontends import hcl_containers
+
+        hcl_containers.read(data, path, out)
     for body, emb in _heredocs(data):
         if b"vllm" not in body and b"VLLM_" not in body:
             continue

@@ -70,3 +70,26 @@ def test_escapes_and_a_shell_template():
     data = b"#!/bin/bash\nvllm serve ${model} --swap-space 4\n"
     (la,) = T.extract(data, "user-data.tftpl").launches
     assert _texts(la)[0] == "${model}" and la.tokens[0].opaque
+
+
+def test_hcl_container_blocks():
+    data = (HERE / "kubernetes.tf").read_bytes()
+    ex = T.extract(data, "kubernetes.tf")
+    check_spans(data, ex)
+    deploy, run = ex.launches  # (the nginx container's args are its own)
+    assert deploy.entry == "docker:vllm/vllm-openai:v0.27.1" and deploy.hardware.gpu_count == 2
+    model = deploy.tokens[1]
+    assert model.text == "var.model" and model.opaque and not model.splat
+    assert deploy.tokens[4].opaque  # "--max-model-len=${var.max_len}"
+    assert [(e.name, e.value) for e in deploy.env] == [("VLLM_USE_V1", "1")]
+    assert deploy.version_hints[0].version == "v0.27.1"
+    assert run.entry == "vllm serve" and [t.text for t in run.tokens] == ["facebook/opt-125m", "--dtype", "bf16"]
+    (edit,) = run.delete_tokens(run.tokens[1:])  # the list's end: the comma before it goes
+    assert data[edit.span.start:edit.span.end] == b', "--dtype", "bf16"'
+    assert run.delete_tokens(run.tokens) is None  # never the whole list
+
+
+def test_hcl_args_from_an_expression_are_opaque():
+    data = b'container {\n  image = "vllm/vllm-openai:v0.8.5"\n  args = concat(["--model", "m"], var.extra)\n}\n'
+    (la,) = T.extract(data, "main.tf").launches
+    assert la.opaque and la.tokens[0].splat
