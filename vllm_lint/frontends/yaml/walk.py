@@ -92,7 +92,8 @@ class _Walk:
         # mapping that sets an image: a chart's values set it once for the component below)
         self.stack: list[tuple[Any, Hardware, Optional[str], list, Any]] = []
         self.strings: list[tuple[Any, Hardware, list]] = []
-        self.prune = not t.holds(b"*")
+        # (a chart template rendered from its values may name vLLM where its bytes do not)
+        self.prune = not t.holds(b"*") and not (t.regions and t.values)
         self.raw, self.low = t.as_written()
 
     def holds_none(self, n: Any) -> bool:
