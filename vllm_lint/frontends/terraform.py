@@ -2,8 +2,10 @@
 
 * A ``.tf`` file's heredocs (``yaml_body = <<EOT``, ``manifest = yamldecode(<<-EOT``, ``user_data =
   <<-EOF``): a body that is a Kubernetes manifest is read by the YAML front-end, a script (a
-  ``#!`` line) by the shell front-end; ``<<-`` bodies lose their common indentation first, as
-  Terraform strips it.
+  ``#!`` line) by the shell front-end, any other by the plain-text reader (its command lines);
+  ``<<-`` bodies lose their common indentation first, as Terraform strips it. Its HCL
+  ``container {}`` blocks: :mod:`.hcl_containers`. A file where none of these starts vLLM is read
+  as plain text (``inline = ["vllm serve ..."]`` of a provisioner).
 * A ``templatefile`` template (``.tftpl``): a manifest read as YAML; any other template as plain
   text (:mod:`.plaintext`), its ``${...}`` being shell-like expansions there.
 
@@ -58,6 +60,14 @@ def extract(data: bytes, path: str) -> Extraction:
             from vllm_lint.frontends import shell
 
             _merge(out, shell.extract_script(body, path, emb))
+        else:  # a script without a `#!` line, a file's text: its command lines
+            from vllm_lint.frontends import plaintext
+
+            rebase(plaintext.extract(body, path), emb, out)
+    if not out.launches and not out.notes:  # (strings of HCL: `inline = ["vllm serve ..."]`)
+        from vllm_lint.frontends import plaintext
+
+        return plaintext.extract(data, path)
     return out
 
 

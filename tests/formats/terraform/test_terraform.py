@@ -93,3 +93,18 @@ def test_hcl_args_from_an_expression_are_opaque():
     data = b'container {\n  image = "vllm/vllm-openai:v0.8.5"\n  args = concat(["--model", "m"], var.extra)\n}\n'
     (la,) = T.extract(data, "main.tf").launches
     assert la.opaque and la.tokens[0].splat
+
+
+def test_a_script_heredoc_without_shebang_and_hcl_strings_are_read_as_plain_text():
+    data = b"""resource "aws_instance" "gpu" {
+  user_data = <<-EOF
+    pip install vllm==0.8.5
+    vllm serve facebook/opt-125m --max-model-len 2048
+  EOF
+}
+"""
+    (la,) = T.extract(data, "main.tf").launches
+    assert la.entry == "vllm serve" and data[la.tokens[0].span.start:la.tokens[0].span.end] == b"facebook/opt-125m"
+    data = b'provisioner "remote-exec" {\n  inline = ["nohup vllm serve m --dtype half &"]\n}\n'
+    (la,) = T.extract(data, "main.tf").launches
+    assert [t.text for t in la.tokens] == ["m", "--dtype", "half"]
