@@ -762,14 +762,16 @@ class Piece(Record):
 
 
 class CloudContainer(Record):
-    """The container a :class:`CloudDeploy` command states: its ``row``, ``image`` (None when not
+    """The container a :class:`CloudDeploy` command states: its ``row`` and ``name`` (the program and
+    sub-command), ``image`` (None when not
     given) and where (a :class:`Piece`), the ``command`` and ``args`` items, the ``env`` items
     (``NAME=VALUE``), the GPU count and product as written."""
 
-    __slots__ = ("row", "image", "image_at", "command", "args", "env", "gpus", "gpu_type")
+    __slots__ = ("row", "name", "image", "image_at", "command", "args", "env", "gpus", "gpu_type")
 
-    def __init__(self, row: CloudDeploy) -> None:
+    def __init__(self, row: CloudDeploy, name: str) -> None:
         self.row = row
+        self.name = name  # the program and sub-command as written (``gcloud run deploy``)
         self.image: Optional[str] = None
         self.image_at: Optional[Piece] = None
         self.command: list[Piece] = []
@@ -809,9 +811,10 @@ def find_cloud_deploy(words: list[str]) -> Optional[CloudContainer]:
         j = 1
         while j < len(words) and words[j].startswith("-"):
             j += 1  # (the program's own flags before the sub-command: --project=P, --quiet)
-        if not any(words[j:j + len(sub)] == list(sub) for sub in row.subs):
+        sub = next((sub for sub in row.subs if words[j:j + len(sub)] == list(sub)), None)
+        if sub is None:
             continue
-        found = CloudContainer(row)
+        found = CloudContainer(row, " ".join((name,) + sub))
         for k, w in enumerate(words):
             if not w.startswith("--"):
                 continue

@@ -735,8 +735,7 @@ def _cloud_deploy(ctx: _Ctx, node, words: list[_Word], texts: list[str]) -> bool
     if dep.gpus and dep.gpus.isdigit():
         hw = Hardware(gpu_product=dep.gpu_type, gpu_count=int(dep.gpus), source=dep.row.gpus)
     la.hardware = hw
-    la.container = Container(" ".join(texts[:1] + [x for x in texts[1:4] if not x.startswith("-")]),
-                             la.span, image=image, image_span=_map_span(ctx, at.start, at.end) if at else None,
+    la.container = Container(dep.name, la.span, image=image, image_span=_map_span(ctx, at.start, at.end) if at else None,
                              run_image=image, command=[w.text for w in cmd], args=[w.text for w in args],
                              env=list(la.env), hardware=hw, version_hints=list(la.version_hints))
     return True

@@ -3,8 +3,8 @@ arguments under a key the ``values`` rows of :data:`vllm_lint.container.PLATFORM
 (``extraArgs``, ``vllmArgs``, ``serverArgs``, ``args``, ...), whose value reads as arguments, run
 by a vLLM image set there or in an enclosing mapping (a values file's ``image:`` above a
 component's ``vllm:`` block). The file's name and the chart's other key names do not matter: a
-chart's ``values.yaml``, an override file (``examples/x-values.yaml``, ``values-prod.yaml``) and a
-values block anywhere read alike.
+chart's values file, an override file given to ``helm install -f`` (named as its author likes) and
+a values block anywhere read alike.
 
 The arguments are a list or a string of words (``["--max-model-len", "4096"]``), appended to the
 image's entrypoint, or a mapping of option names (``max-model-len: 4096``, ``--enforce-eager:
