@@ -100,3 +100,10 @@ def test_a_kubernetes_container_is_still_its_own():
 """
     (la,) = _launches(data, "deploy.yaml")
     assert la.container.platform == "kubernetes"
+
+
+def test_an_image_named_by_name_and_tag():
+    data = b"image:\n  name: vllm/vllm-openai\n  tag: v0.10.0\nextraArgs: [--max-model-len, '4096']\n"
+    (la,) = _launches(data)
+    assert la.entry == "docker:vllm/vllm-openai:v0.10.0"
+    assert [(v.version, v.image) for v in la.version_hints] == [("v0.10.0", "vllm/vllm-openai")]

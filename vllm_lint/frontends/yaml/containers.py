@@ -447,7 +447,8 @@ def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: b
         if rendered is not None:
             return [VersionHint(rendered[0], rendered[2], rendered[1])] if rendered[0] else []
         if v:
-            return [VersionHint(v, "image-tag", t.node_span(tag_node), text(get(image_node, "repository")))]
+            return [VersionHint(v, "image-tag", t.node_span(tag_node),
+                                text(get(image_node, "repository")) or text(get(image_node, "name")))]
         return []
     v = version_from_image(eff)
     if not v:
