@@ -140,45 +140,54 @@ def _string(data: bytes, s: int, e: int) -> Token:
 
 
 def _attributes(data: bytes, s: int, e: int) -> dict[str, list[tuple[Token, tuple[int, int]]]]:
-    """The block's own attributes (not those of its nested blocks): their words, each with its
-    item's byte range (a string, a list's items; another expression is one opaque word that may
-    stand for any number)."""
+    """The block's own attributes (not those of its nested blocks: a probe's ``exec { command }``):
+    their words, each with its item's byte range (a string, a list's items; another expression is
+    one opaque word that may stand for any number)."""
     out: dict[str, list] = {}
     i = s
     depth = 0
+    line_start = True
     while i < e:
-        m = _ATTRIBUTE.match(data, i)
-        if m and depth == 0:
-            name = m.group(1).decode()
-            j = m.end()
-            if data[j:j + 1] == b'"':
-                end = _string_end(data, j)
-                if end is not None:
-                    out.setdefault(name, [(_string(data, j, end), (j, end))])
-                    i = end
+        if line_start and depth == 0:
+            m = _ATTRIBUTE.match(data, i)
+            if m:
+                got = _value(data, m.end(), e)
+                if got is not None:
+                    out.setdefault(m.group(1).decode(), got[0])
+                    i, line_start = got[1], False
                     continue
-            elif data[j:j + 1] == b"[":
-                items = _list(data, j + 1, e)
-                if items is not None:
-                    out.setdefault(name, items[0])
-                    i = items[1]
-                    continue
-            elif data[j:j + 1] not in (b"{", b"\n", b"\r", b""):  # an expression (var.args): any words
-                nl = data.find(b"\n", j, e)
-                k = e if nl < 0 else nl
-                text = data[j:k].decode("utf-8", "replace").strip()
-                out.setdefault(name, [(Token(text, Span(j, k), None, True, splat=True), (j, k))])
         c = data[i:i + 1]
+        line_start = c == b"\n"
         if c == b'"':
             i = _string_end(data, i) or i + 1
+            continue
+        if c == b"#" or data[i:i + 2] == b"//":
+            nl = data.find(b"\n", i, e)
+            i = e if nl < 0 else nl
             continue
         if c == b"{":
             depth += 1
         elif c == b"}":
             depth -= 1
-        nl = data.find(b"\n", i)
-        i = e if nl < 0 or nl >= e else (nl + 1 if c not in (b"{", b"}") else i + 1)
+        i += 1
     return out
+
+
+def _value(data: bytes, j: int, e: int) -> Optional[tuple[list, int]]:
+    """An attribute's value at ``j``: its words and the offset after it; None for a block-like
+    value (``{ ... }``) or nothing."""
+    c = data[j:j + 1]
+    if c == b'"':
+        end = _string_end(data, j)
+        return None if end is None else ([(_string(data, j, end), (j, end))], end)
+    if c == b"[":
+        return _list(data, j + 1, e)
+    if c in (b"{", b"\n", b"\r", b""):
+        return None
+    nl = data.find(b"\n", j, e)  # an expression (var.args, concat(...)): any words
+    k = e if nl < 0 else nl
+    text = data[j:k].decode("utf-8", "replace").strip()
+    return [(Token(text, Span(j, k), None, True, splat=True), (j, k))], k
 
 
 def _list(data: bytes, i: int, e: int) -> Optional[tuple[list, int]]:

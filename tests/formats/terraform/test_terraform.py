@@ -108,3 +108,21 @@ def test_a_script_heredoc_without_shebang_and_hcl_strings_are_read_as_plain_text
     data = b'provisioner "remote-exec" {\n  inline = ["nohup vllm serve m --dtype half &"]\n}\n'
     (la,) = T.extract(data, "main.tf").launches
     assert [t.text for t in la.tokens] == ["m", "--dtype", "half"]
+
+
+def test_hcl_nested_blocks_keep_their_own_attributes():
+    data = b"""container {
+  liveness_probe {
+    exec { command = ["cat", "/tmp/healthy"] }
+  }
+  image = "vllm/vllm-openai:v0.8.5"
+  args  = ["m", "--dtype", "half"] # comment { not a block
+  env {
+    name  = "VLLM_LOGGING_LEVEL"
+    value = "DEBUG"
+  }
+}
+"""
+    (la,) = T.extract(data, "main.tf").launches
+    assert la.entry == "docker:vllm/vllm-openai:v0.8.5" and [t.text for t in la.tokens] == ["m", "--dtype", "half"]
+    assert la.container.command == [] and [e.name for e in la.env] == ["VLLM_LOGGING_LEVEL"]
