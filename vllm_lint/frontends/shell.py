@@ -689,9 +689,14 @@ def _piece(w: _Word, start: int, end: int) -> _Word:
     pos = list(w.pos)[bs:be] if len(w.pos) == len(w.raw) else []
     known = [p for p in pos if p is not None]
     s, e = (known[0], known[-1] + 1) if known else (w.start, w.end)
-    piece = _Word(w.node, s, e, bytearray(raw), pos, w.opaque and (b"$" in raw or b"`" in raw))
+    opaque = w.opaque and (b"$" in raw or b"`" in raw)
+    # (a list item that is only a variable may be several items: `--args=$ARGS`)
+    piece = _Word(w.node, s, e, bytearray(raw), pos, opaque, opaque and bool(_VAR_ONLY.fullmatch(bytes(raw))))
     piece.text = w.text[start:end]
     return piece
+
+
+_VAR_ONLY = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 
 
 def _cloud_deploy(ctx: _Ctx, node, words: list[_Word], texts: list[str]) -> bool:

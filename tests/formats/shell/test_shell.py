@@ -782,3 +782,13 @@ def test_gcloud_deploy_of_another_image_is_no_launch():
 
     data = b"gcloud run deploy s --image=gcr.io/p/app:1 --args=--port,8080\n"
     assert S.extract(data, "deploy.sh").launches == []
+
+
+def test_gcloud_deploy_args_from_a_variable_are_a_splat():
+    from vllm_lint.frontends import shell as S
+
+    data = b'gcloud run deploy s --image=vllm/vllm-openai:v0.8.5 --args="--model,m,$EXTRA"\n'
+    (la,) = S.extract(data, "deploy.sh").launches
+    assert [(t.text, t.opaque, t.splat) for t in la.tokens] == [("--model", False, False), ("m", False, False),
+                                                               ("$EXTRA", True, True)]
+    assert la.opaque
