@@ -6,7 +6,8 @@ same template filling (YAML), ``ast.parse`` (Python), the Dockerfile instruction
 tree-sitter-bash on RUN/CMD/ENTRYPOINT text that mentions vLLM, and the Markdown fence scanner
 plus the matching parser on fenced blocks that mention vLLM; JSON and notebooks through the same
 YAML parser (and their cells), and the command lines of systemd units, Makefile recipes and
-PowerShell scripts through tree-sitter-bash after the front-ends' own translations. No extraction,
+PowerShell scripts through tree-sitter-bash after the front-ends' own translations; Terraform's
+manifests through the YAML parser. No extraction,
 no database, no rules.
 
 Files are found with ``os.walk`` and discovery's ``format_by_name`` (no ``.gitignore``
@@ -152,10 +153,24 @@ def parse_plaintext(data: bytes) -> None:
         parse_shell(data[start:end])
 
 
+def parse_terraform(data: bytes) -> None:
+    """A template's manifest or a ``.tf`` file's heredoc manifests through the YAML parser (after
+    the front-end's translation of ``${...}`` / ``%{...}``), the rest as plain text."""
+    from vllm_lint.frontends import terraform
+
+    manifests = [body for body, _emb in terraform._heredocs(data)] or [data]
+    for body in manifests:
+        if terraform._MANIFEST.search(body):
+            parse_yaml(terraform._as_regions(body)[0])
+        else:
+            parse_plaintext(body)
+
+
 #: every format the tool reads (``vllm_lint.frontends.base.FORMATS``; tests/tools/test_floor.py)
 PARSE = {"shell": parse_shell, "yaml": parse_yaml, "python": parse_python, "dockerfile": parse_dockerfile,
          "markdown": parse_markdown, "json": parse_json, "systemd": parse_systemd, "makefile": parse_makefile,
-         "powershell": parse_powershell, "notebook": parse_notebook, "plaintext": parse_plaintext}
+         "powershell": parse_powershell, "notebook": parse_notebook, "plaintext": parse_plaintext,
+         "terraform": parse_terraform}
 
 
 def files(root: str) -> list[str]:

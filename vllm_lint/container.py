@@ -65,7 +65,10 @@ class Platform(Record):
     ``found``: where a document holds its containers: "containers" (the items of a
     ``containers``/``initContainers`` list, and any mapping with a command or arguments key),
     "services" (the values of the root's ``services`` mapping), "root" (the document itself, when
-    its root has the key ``marker``). ``image``, ``command``, ``args``, ``env``: the key paths from
+    its root has the key ``marker``), "values" (any mapping, outside a containers list, with a key
+    that ``marker``, a regular expression, matches in full and whose value reads as arguments: a
+    list or string of words starting with an option, or a mapping of option names; the image may
+    be set in an enclosing mapping; ``args`` is then that key). ``image``, ``command``, ``args``, ``env``: the key paths from
     the container's mapping (``args`` None: the command is the whole command line). ``env_form``:
     "list" (``[{name, value}]``; a mapping is read as one too) or "map" (``NAME: value``, or a
     list of ``NAME=value``). ``gpus``: the structures stating GPUs the container's mapping may
@@ -78,16 +81,17 @@ class Platform(Record):
     continues the line); only read when the string holds a continuation. ``image_vars``: the image may spell compose's ``${VAR:-default}`` (its default is the tag; no
     Helm expression is rendered); ``build``: the key of a local build whose Dockerfile's ``FROM``
     runs the command. ``kind``: the workload name the launches carry (default: the document's
-    ``kind``). ``source``: where the keys are documented."""
+    ``kind``). ``model``: key paths of the model's name (a chart renders it into the command line
+    itself). ``source``: where the keys are documented."""
 
     __slots__ = ("name", "found", "marker", "image", "command", "args", "env", "env_form", "gpus", "accelerator",
-                 "image_vars", "build", "kind", "string_command", "interpolates", "source")
+                 "image_vars", "build", "kind", "string_command", "interpolates", "model", "source")
 
     def __init__(self, name: str, found: str, *, image: Path, command: Path, args: Optional[Path], env: Path,
                  env_form: str, marker: Optional[str] = None, gpus: tuple[str, ...] = (),
                  accelerator: Optional[Path] = None, image_vars: bool = False, build: Optional[str] = None,
                  kind: Optional[str] = None, string_command: str = "words", interpolates: bool = False,
-                 source: str = "") -> None:
+                 model: tuple[Path, ...] = (), source: str = "") -> None:
         self.name = name
         self.found = found
         self.marker = marker
@@ -103,6 +107,7 @@ class Platform(Record):
         self.kind = kind
         self.string_command = string_command
         self.interpolates = interpolates
+        self.model = model
         self.source = source
 
 
@@ -117,10 +122,13 @@ PLATFORMS: tuple[Platform, ...] = (
              env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True, interpolates=True,
              build="build", kind="compose",
              source="https://docs.docker.com/reference/compose-file/services/"),
-    # a chart's values that configure the vLLM container: `image: {repository, tag}` beside
-    # `extraArgs`, which the chart's template appends to the image's entrypoint
-    Platform("helm-values", "values", marker="extraArgs", image=("image",), command=("command",),
-             args=("extraArgs",), env=("env",), env_form="list", gpus=("resources",),
+    # a chart's values that configure the vLLM container: an image (here or in an enclosing
+    # mapping: `image: {repository, tag}`) beside arguments the chart's template appends to the
+    # image's entrypoint, under whatever name the chart gives them (extraArgs, vllmArgs, serverArgs,
+    # args, extra_args, ...), and the model the template puts on the command line
+    Platform("helm-values", "values", marker=r"(?i)[a-z0-9_-]*?arg(?:ument)?s", image=("image",),
+             command=("command",), args=None, env=("env",), env_form="list", gpus=("resources",),
+             model=(("model",), ("modelName",), ("modelId",), ("model_name",), ("model", "name"), ("model", "id")),
              source="https://helm.sh/docs/chart_template_guide/values_files/ (the values a chart's "
                     "template renders into the container; `extraArgs`: the common name of its extra arguments)"),
     Platform("truss", "root", marker="docker_server", image=("base_image", "image"),

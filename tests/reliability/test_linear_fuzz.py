@@ -61,8 +61,14 @@ _UNITS = {
             {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
              "source": ["!" + " ".join(words) + " &"]})]}, indent=1).encode(),
     # a file no other format claims, read by the plain-text reader of last resort
-    "job.slurm.tftpl": lambda words, n: b"".join(
+    "job.slurm.tpl": lambda words, n: b"".join(
         f"node {k}: srun {' '.join(words)} \\\n    --port 8000\n\n".encode() for k in range(n)),
+    # Terraform: heredoc manifests and HCL container blocks
+    "main.tf": lambda words, n: b"".join(
+        f'resource "kubectl_manifest" "m{k}" {{\n  yaml_body = <<-EOT\n    kind: Pod\n    spec:\n      containers:\n'
+        f'        - image: vllm/vllm-openai:v0.8.5\n          args: {json.dumps(words[2:])}\n  EOT\n}}\n'
+        f'resource "kubernetes_pod" "p{k}" {{\n  spec {{\n    container {{\n      image = "vllm/vllm-openai:v0.8.5"\n'
+        f'      args = {json.dumps(words[2:])}\n    }}\n  }}\n}}\n'.encode() for k in range(n)),
 }
 
 

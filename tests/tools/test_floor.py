@@ -24,7 +24,8 @@ SAMPLES = {
     "start.ps1": b"vllm serve m `\n  --port 8000\n",
     "demo.ipynb": b'{"cells": [{"cell_type": "code", "source": ["!vllm serve m\\n", "from vllm import LLM\\n"]},'
                   b' {"cell_type": "markdown", "source": ["```bash\\nvllm serve m\\n```\\n"]}]}\n',
-    "job.sbatch.tftpl": b"#SBATCH --gres=gpu:1\nsrun vllm serve m --port 8000\n",  # plain text: by content
+    "job.sbatch.tpl": b"#SBATCH --gres=gpu:1\nsrun vllm serve m --port 8000\n",  # plain text: by content
+    "main.tf": b'resource "x" "y" {\n  yaml_body = <<EOT\nkind: Pod\nspec:\n  containers:\n  - args: [vllm, serve, m]\nEOT\n}\n',
 }
 
 

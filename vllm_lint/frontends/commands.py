@@ -781,3 +781,140 @@ def find_vllm_command(words: list[str]) -> Optional[VllmCommand]:
         return _find(list(words), 0, [], 0)
     except (IndexError, ValueError):  # pragma: no cover - defensive
         return None
+
+
+# --------------------------------------------------------------------------------------------
+# cloud deploy commands: a container's image, command, arguments and environment given as options
+# of a deploy command, lists in one word each (``gcloud run deploy --image=IMG --args=a,b,c``)
+
+
+class CloudDeploy(Record):
+    """A deploy command (a row of :data:`CLOUD_DEPLOYS`) that states a container in its options.
+
+    ``names``: its program names; ``subs``: the sub-command words that make it a deploy (any one
+    of them, after the program's own options); ``image``, ``command``, ``args``, ``env``: the
+    options holding each part (``--opt=VALUE`` or ``--opt VALUE``); a list value is split at commas,
+    or at the delimiter a ``^D^`` prefix names (gcloud's escaping of list values holding commas);
+    ``env`` values are ``NAME=VALUE`` items; ``gpus``: the option giving the GPU count,
+    ``gpu_type`` the one giving their product; ``source``: where the options are documented."""
+
+    __slots__ = ("names", "subs", "image", "command", "args", "env", "gpus", "gpu_type", "source")
+
+    def __init__(self, names: tuple[str, ...], subs: tuple[tuple[str, ...], ...], *, image: tuple[str, ...],
+                 command: tuple[str, ...], args: tuple[str, ...], env: tuple[str, ...] = (),
+                 gpus: Optional[str] = None, gpu_type: Optional[str] = None, source: str = "") -> None:
+        self.names = names
+        self.subs = subs
+        self.image = image
+        self.command = command
+        self.args = args
+        self.env = env
+        self.gpus = gpus
+        self.gpu_type = gpu_type
+        self.source = source
+
+
+CLOUD_DEPLOYS: tuple[CloudDeploy, ...] = (
+    CloudDeploy(("gcloud",), (("run", "deploy"), ("beta", "run", "deploy"), ("alpha", "run", "deploy"),
+                              ("run", "jobs", "deploy"), ("run", "jobs", "create"), ("beta", "run", "jobs", "deploy"),
+                              ("run", "services", "update"), ("beta", "run", "services", "update")),
+                image=("--image",), command=("--command",), args=("--args",),
+                env=("--set-env-vars", "--update-env-vars"), gpus="--gpu", gpu_type="--gpu-type",
+                source="https://cloud.google.com/sdk/gcloud/reference/run/deploy (--args, --command: lists; "
+                       "https://cloud.google.com/sdk/gcloud/reference/topic/escaping for ^D^)"),
+    CloudDeploy(("gcloud",), (("ai", "models", "upload"), ("beta", "ai", "models", "upload")),
+                image=("--container-image-uri",), command=("--container-command",), args=("--container-args",),
+                env=("--container-env-vars",),
+                source="https://cloud.google.com/sdk/gcloud/reference/ai/models/upload"),
+)
+
+
+class Piece(Record):
+    """Part of a word: ``word`` (its index) and the characters ``[start, end)`` of its text."""
+
+    __slots__ = ("word", "start", "end")
+
+    def __init__(self, word: int, start: int, end: int) -> None:
+        self.word = word
+        self.start = start
+        self.end = end
+
+
+class CloudContainer(Record):
+    """The container a :class:`CloudDeploy` command states: its ``row`` and ``name`` (the program and
+    sub-command), ``image`` (None when not
+    given) and where (a :class:`Piece`), the ``command`` and ``args`` items, the ``env`` items
+    (``NAME=VALUE``), the GPU count and product as written."""
+
+    __slots__ = ("row", "name", "image", "image_at", "command", "args", "env", "gpus", "gpu_type")
+
+    def __init__(self, row: CloudDeploy, name: str) -> None:
+        self.row = row
+        self.name = name  # the program and sub-command as written (``gcloud run deploy``)
+        self.image: Optional[str] = None
+        self.image_at: Optional[Piece] = None
+        self.command: list[Piece] = []
+        self.args: list[Piece] = []
+        self.env: list[Piece] = []
+        self.gpus: Optional[str] = None
+        self.gpu_type: Optional[str] = None
+
+
+def _list_items(text: str, word: int, start: int) -> list[Piece]:
+    """The items of a list value at ``text[start:]`` (word ``word``): comma-separated, or split at
+    the delimiter of a ``^D^`` prefix."""
+    sep = ","
+    if text.startswith("^", start) and text.find("^", start + 1) > start + 1:
+        close = text.find("^", start + 1)
+        sep, start = text[start + 1:close], close + 1
+    out, pos = [], start
+    while pos <= len(text):
+        nxt = text.find(sep, pos)
+        end = len(text) if nxt < 0 else nxt
+        if end > pos:
+            out.append(Piece(word, pos, end))
+        if nxt < 0:
+            break
+        pos = nxt + len(sep)
+    return out
+
+
+def find_cloud_deploy(words: list[str]) -> Optional[CloudContainer]:
+    """The container a deploy command of :data:`CLOUD_DEPLOYS` states, or None."""
+    if not words:
+        return None
+    name = _base(words[0])
+    for row in CLOUD_DEPLOYS:
+        if name not in row.names:
+            continue
+        j = 1
+        while j < len(words) and words[j].startswith("-"):
+            j += 1  # (the program's own flags before the sub-command: --project=P, --quiet)
+        sub = next((sub for sub in row.subs if words[j:j + len(sub)] == list(sub)), None)
+        if sub is None:
+            continue
+        found = CloudContainer(row, " ".join((name,) + sub))
+        for k, w in enumerate(words):
+            if not w.startswith("--"):
+                continue
+            opt, eq, value = w.partition("=")
+            if eq:
+                at, start = k, len(opt) + 1
+            elif k + 1 < len(words):
+                at, start, value = k + 1, 0, words[k + 1]
+            else:
+                continue
+            if opt in row.image:
+                found.image, found.image_at = value, Piece(at, start, len(words[at]))
+            elif opt in row.command:
+                found.command = _list_items(words[at], at, start)
+            elif opt in row.args:
+                found.args = _list_items(words[at], at, start)
+            elif opt in row.env:
+                found.env.extend(_list_items(words[at], at, start))
+            elif opt == row.gpus:
+                found.gpus = value
+            elif opt == row.gpu_type:
+                found.gpu_type = value
+        return found if found.image is not None or found.command else None
+    return None

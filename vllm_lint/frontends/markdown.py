@@ -550,13 +550,8 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
         try:
             rebase(yaml_fe.extract(text, path), lines, out)
         except ParseError:
-            # manifests, then shell that applies more of them (`kubectl apply -f - <<EOF`): each
-            # part read as what it is, offsets kept
-            cut = _shell_tail(text)
-            if cut is None:
+            if not _yaml_and_shell(text, lines, path, out):
                 raise
-            rebase(yaml_fe.extract(_blanked(text, cut, len(text)), path), lines, out)
-            _shell(_blanked(text, 0, cut), lines, path, out)
     elif lang in _PYTHON:
         from vllm_lint.frontends import python as python_fe
 
@@ -575,6 +570,50 @@ _HEREDOC_LINE = re.compile(rb"^[^\s#-][^\n#]*<<-?[ \t]*['\"]?[A-Za-z_]\w*['\"]?[
 _YAML_LINE = re.compile(rb"^(?:[ \t]|-|#|---|[^\s:]+:(?:[ \t]|$))")
 
 
+def _yaml_and_shell(text: bytes, lines: Embedding, path: str, out: Extraction) -> bool:
+    """A ```yaml block that YAML does not read whole: manifests with shell around them (``kubectl
+    apply -f - <<EOF``, ``cat <<EOF | kubectl apply -f -``, ``EOF``, ``kubectl get pods``). Each
+    part read as what it is, offsets kept: first manifests then shell from the first heredoc on
+    (the shell front-end reads the heredoc's manifest); else every top-level line that is no YAML
+    (no key, item, comment or document marker) ends a document and is read as shell, the rest as
+    YAML documents. False when neither reads (the block's parse error stands)."""
+    from vllm_lint.frontends import yaml as yaml_fe
+
+    cut = _shell_tail(text)
+    if cut is not None:
+        try:
+            found = yaml_fe.extract(_blanked(text, cut, len(text)), path)
+        except ParseError:
+            pass
+        else:
+            rebase(found, lines, out)
+            _shell(_blanked(text, 0, cut), lines, path, out)
+            return True
+    shell_lines = [m for m in _TOP_LINE.finditer(text) if not _YAML_LINE.match(m.group(0))]
+    if not shell_lines:
+        return False
+    documents, script, pos = [], [], 0
+    for m in shell_lines:
+        documents.append(text[pos:m.start()])
+        script.append(_spaces(text[pos:m.start()]))
+        n = m.end() - m.start()
+        documents.append(b"---" + b" " * (n - 3) if n >= 3 else b" " * n)  # (ends the document before)
+        script.append(m.group(0))
+        pos = m.end()
+    documents.append(text[pos:])
+    script.append(_spaces(text[pos:]))
+    try:
+        found = yaml_fe.extract(b"".join(documents), path)
+    except ParseError:
+        return False
+    rebase(found, lines, out)
+    _shell(b"".join(script), lines, path, out)
+    return True
+
+
+_TOP_LINE = re.compile(rb"^[^\s\n].*$", re.M)
+
+
 def _shell_tail(text: bytes) -> Optional[int]:
     """Where the shell part of a YAML block starts: the first line that opens a heredoc, with the
     command lines just before it (no YAML key, item or comment); None without one."""
@@ -589,6 +628,11 @@ def _shell_tail(text: bytes) -> Optional[int]:
             break
         cut = prev
     return cut
+
+
+def _spaces(part: bytes) -> bytes:
+    """``part`` blanked, its line breaks kept."""
+    return re.sub(rb"[^\n]", b" ", part)
 
 
 def _blanked(text: bytes, start: int, end: int) -> bytes:

@@ -46,7 +46,11 @@ from typing import Callable, Optional
 
 from vllm_lint.foreign_launchers import FOREIGN_LAUNCHERS
 from vllm_lint.frontends.commands import (
+    VllmCommand,
+    find_cloud_deploy,
     find_vllm_command,
+    image_starts_vllm,
+    image_takes_vllm_args,
     image_is_vllm,
     split_env_word,
     version_from_image,
@@ -673,6 +677,8 @@ def _command(ctx: _Ctx, node) -> None:
     found = find_vllm_command(texts)
     if found is not None:
         _launch(ctx, node, words, found, image_at)
+    elif _cloud_deploy(ctx, node, words, texts):
+        return
     elif ctx.command_vars and _run_command_var(ctx, node, words):
         return
     else:
@@ -683,6 +689,108 @@ def _command(ctx: _Ctx, node) -> None:
                 ctx, node.start_byte, node.end_byte)
             ctx.out.version_hints.append(VersionHint(v, "pip-install", span))
     _nested_shell(ctx, words)
+
+
+def _piece(w: _Word, start: int, end: int) -> _Word:
+    """The word made of characters ``[start, end)`` of word ``w``'s text (a list item)."""
+    bs, be = len(w.text[:start].encode()), len(w.text[:end].encode())
+    raw = w.raw[bs:be]
+    pos = list(w.pos)[bs:be] if len(w.pos) == len(w.raw) else []
+    known = [p for p in pos if p is not None]
+    s, e = (known[0], known[-1] + 1) if known else (w.start, w.end)
+    opaque = w.opaque and (b"$" in raw or b"`" in raw)
+    # (a list item that is only a variable may be several items: `--args=$ARGS`)
+    piece = _Word(w.node, s, e, bytearray(raw), pos, opaque, opaque and bool(_VAR_ONLY.fullmatch(bytes(raw))))
+    piece.text = w.text[start:end]
+    return piece
+
+
+_VAR_ONLY = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+
+
+def _cloud_deploy(ctx: _Ctx, node, words: list[_Word], texts: list[str]) -> bool:
+    """A deploy command that states a container in its options (``gcloud run deploy
+    --image=vllm/vllm-openai:TAG --args=--model,M,...``, a row of
+    :data:`~vllm_lint.frontends.commands.CLOUD_DEPLOYS`): the launch of its command and
+    arguments, each list item a word at its own bytes, with the container's image, environment and
+    GPUs. True when it started vLLM."""
+    from vllm_lint.container import Container
+
+    if not texts or texts[0].rsplit("/", 1)[-1] != "gcloud":
+        return False  # (the table's one program: a cheap test before the table is read)
+    dep = find_cloud_deploy(texts)
+    if dep is None:
+        return False
+    def pieces(items):
+        return [_piece(words[p.word], p.start, p.end) for p in items]
+    cmd, args = pieces(dep.command), pieces(dep.args)
+    found = find_vllm_command([w.text for w in cmd + args]) if cmd else None
+    image = dep.image
+    if found is None and not cmd and image and image_starts_vllm(image) and image_takes_vllm_args(image):
+        found = VllmCommand(f"docker:{image}", 0, [], image)
+    if found is None:
+        return False
+    found.image = image
+    at = _piece(words[dep.image_at.word], dep.image_at.start, dep.image_at.end) if dep.image_at else None
+    n = len(ctx.out.launches)
+    _launch(ctx, node, cmd + args, found, (at.start, at.end) if at else None)
+    if len(ctx.out.launches) == n:
+        return False
+    la = ctx.out.launches[-1]
+    la.delete_tokens = _list_deleter(ctx, la.tokens, [cmd, args], found.args_start)
+    for w in pieces(dep.env):
+        name, _eq, value = w.text.partition("=")
+        k = len(name.encode()) + 1
+        name_span = _map_exact(ctx, w.start, w.start + len(name.encode())) if not w.opaque else None
+        la.env.append(EnvAssign(name, name_span, value, value_text_span=(
+            _map_exact(ctx, w.start + k, w.end) if not w.opaque and w.end > w.start + k else None),
+            value_opaque=w.opaque))
+    hw = Hardware()
+    if dep.gpus and dep.gpus.isdigit():
+        hw = Hardware(gpu_product=dep.gpu_type, gpu_count=int(dep.gpus), source=dep.row.gpus)
+    la.hardware = hw
+    la.container = Container(dep.name, la.span, image=image, image_span=_map_span(ctx, at.start, at.end) if at else None,
+                             run_image=image, command=[w.text for w in cmd], args=[w.text for w in args],
+                             env=list(la.env), hardware=hw, version_hints=list(la.version_hints))
+    return True
+
+
+def _list_deleter(ctx: _Ctx, tokens: list[Token], lists: list[list[_Word]],
+                  first: int) -> Callable[[list[Token]], Optional[list[Edit]]]:
+    """``delete_tokens`` for items of comma lists (``--args=a,b,c``), the launch's ``tokens`` being
+    the items from the ``first`` on: a run of items is cut with the separator after it, or before it
+    when it ends the list; never a whole list."""
+    placed = [(items, i) for items in lists for i in range(len(items))][first:]
+    where = {id(t): hit for t, hit in zip(tokens, placed)} if len(placed) == len(tokens) else {}
+
+    def delete_tokens(toks: list[Token]) -> Optional[list[Edit]]:
+        chosen: dict[int, tuple[list[_Word], set[int]]] = {}
+        for t in toks:
+            hit = where.get(id(t))
+            if hit is None:
+                return None
+            chosen.setdefault(id(hit[0]), (hit[0], set()))[1].add(hit[1])
+        edits = []
+        for items, idx in chosen.values():
+            if len(idx) == len(items):
+                return None  # (the option would be left with no value)
+            i = 0
+            while i < len(items):
+                if i not in idx:
+                    i += 1
+                    continue
+                j = i
+                while j + 1 < len(items) and j + 1 in idx:
+                    j += 1
+                s, e = (items[i].start, items[j + 1].start) if j + 1 < len(items) else (items[i - 1].end, items[j].end)
+                sp = _map_exact(ctx, s, e)
+                if sp is None or (items[i].start if j + 1 < len(items) else items[i - 1].end) is None:
+                    return None
+                edits.append(Edit(sp, ""))
+                i = j + 1
+        return edits
+
+    return delete_tokens
 
 
 def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:

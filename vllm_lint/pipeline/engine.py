@@ -380,6 +380,10 @@ class Linter:
         if ctx.launch is not None or ctx.env:  # (a file's launch-less context checks no launch)
             self.verbose.append(f"checked against vLLM {ctx.target} ({ctx.target_source})"
                                 + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
+            box = ctx.launch.container if ctx.launch is not None else None
+            if box is not None:  # (what the launch was read from: a platform's container)
+                self.verbose.append(f"line {_line(ctx.data, ctx.launch.span.start)}: the container of a {box.platform}"
+                                    + (f" configuration, image {box.image}" if box.image else " configuration"))
         for rule in self.rules:
             try:
                 out.extend(rule.run(ctx))

@@ -159,3 +159,22 @@ def test_prose_never_overrides_a_blocks_own_version():
         "```bash\npip install vllm==0.10.0\nvllm serve m\n```\n"
     )
     assert _prose_hints(md) == [[("v0.9.0", "image-tag")], []]
+
+
+def test_yaml_block_with_shell_lines_keeps_its_manifests():
+    """A ```yaml block with shell lines among its manifests (a heredoc opened in a pipe on the
+    first line, `kubectl` lines after the manifest): each manifest read once, at its own bytes."""
+    data = (Path(__file__).parent / "yaml_with_shell_lines.md").read_bytes()
+    ex = M.extract(data, "README.md")
+    check_spans(data, ex)
+    assert [texts(la)[-1] for la in ex.launches] == ["4", "bf16"]
+    for la in ex.launches:
+        assert data[la.tokens[-1].span.start:la.tokens[-1].span.end].strip(b'"') == texts(la)[-1].encode()
+
+
+def test_a_yaml_block_that_is_no_yaml_stays_an_error():
+    """Shell lines split off, the rest still no YAML: the block's own parse error is the note."""
+    ex = M.extract(b"```yaml\nkubectl get pods\nimage: [vllm/vllm-openai\n```\n", "README.md")
+    assert ex.launches == []
+    (note,) = ex.notes
+    assert "could not be parsed" in note.message and "invalid YAML" in note.message

@@ -737,3 +737,58 @@ def test_a_string_of_options_is_read_where_it_is_written(assign, after):
 def test_a_string_the_script_does_not_say_for_certain_stays_as_it_was(script):
     _, la = one(script)
     assert "--swap-space" not in texts(la)
+
+
+# ---- cloud deploy commands (commands.CLOUD_DEPLOYS)
+
+
+def test_gcloud_run_deploy_args_list_items_are_words():
+    from vllm_lint.frontends.commands import find_cloud_deploy
+
+    words = ["gcloud", "--project=p", "run", "deploy", "svc", "--image", "vllm/vllm-openai:v0.8.5",
+             "--args=--model,m,--enforce-eager", "--gpu", "2"]
+    dep = find_cloud_deploy(words)
+    assert dep.image == "vllm/vllm-openai:v0.8.5" and dep.gpus == "2"
+    assert [words[p.word][p.start:p.end] for p in dep.args] == ["--model", "m", "--enforce-eager"]
+    assert find_cloud_deploy(["gcloud", "run", "services", "list"]) is None
+    assert find_cloud_deploy(["gcloud", "compute", "instances", "create", "--image=vllm"]) is None
+
+
+def test_gcloud_deploy_launch_spans_and_list_deletions():
+    from vllm_lint.frontends import shell as S
+
+    data = b'gcloud run deploy s --image=vllm/vllm-openai:v0.8.5 --args=--model,m,--dtype,half --gpu=2\n'
+    (la,) = S.extract(data, "deploy.sh").launches
+    assert la.entry == "docker:vllm/vllm-openai:v0.8.5" and la.hardware.gpu_count == 2
+    assert [data[t.span.start:t.span.end] for t in la.tokens] == [b"--model", b"m", b"--dtype", b"half"]
+    assert la.version_hints[0].version == "v0.8.5" and la.container.image == "vllm/vllm-openai:v0.8.5"
+
+    def cut(toks):
+        edits = la.delete_tokens(toks)
+        if edits is None:
+            return None
+        out = bytearray(data)
+        for e in sorted(edits, key=lambda e: -e.span.start):
+            out[e.span.start:e.span.end] = e.content.encode()
+        return bytes(out)
+
+    assert b"--args=--model,m --gpu" in cut(la.tokens[2:4])  # the list's end: the comma before goes
+    assert b"--args=m,--dtype,half" in cut(la.tokens[:1])  # its start: the comma after goes
+    assert cut(la.tokens) is None  # never the whole list
+
+
+def test_gcloud_deploy_of_another_image_is_no_launch():
+    from vllm_lint.frontends import shell as S
+
+    data = b"gcloud run deploy s --image=gcr.io/p/app:1 --args=--port,8080\n"
+    assert S.extract(data, "deploy.sh").launches == []
+
+
+def test_gcloud_deploy_args_from_a_variable_are_a_splat():
+    from vllm_lint.frontends import shell as S
+
+    data = b'gcloud run deploy s --image=vllm/vllm-openai:v0.8.5 --args="--model,m,$EXTRA"\n'
+    (la,) = S.extract(data, "deploy.sh").launches
+    assert [(t.text, t.opaque, t.splat) for t in la.tokens] == [("--model", False, False), ("m", False, False),
+                                                               ("$EXTRA", True, True)]
+    assert la.opaque

@@ -100,3 +100,130 @@ def test_a_backslash_that_ends_a_yaml_value_is_no_continuation():
     data = b"env:\n  - name: X\n    value: C:\\\n  {{- if .Values.y }}\n  - name: Z\n  {{- end }}\n"
     filled, _ = fill_templates(data, {"y": False})
     assert filled.count(b"\\") == 1 and filled.count(b"\n") == data.count(b"\n")
+
+
+GATED = """\
+{{- if eq .Values.topology "multiNode" }}
+apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+spec:
+  containers:
+    - name: kserve-container
+      image: vllm/vllm-openai:v0.8.5
+      args:
+        - --port=8080
+        - --max-model-len=4096
+      command:
+        - bash
+        - -c
+        - |
+          CMD="python3 -m vllm.entrypoints.openai.api_server \\
+              --distributed-executor-backend ray $0 $@"
+          exec $CMD
+{{- end }}
+"""
+
+
+def test_a_resource_the_defaults_switch_off_is_read(tmp_path):
+    """A chart's `if` around a whole resource (no `else`) that its defaults leave off renders
+    once a user turns it on: read, where an `if` inside a command stays decided by the values."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: srv\nversion: 0.1.0\n")
+    (tmp_path / "values.yaml").write_text("topology: singleNode\n")
+    t = tmp_path / "templates" / "runtime.yaml"
+    t.write_text(GATED)
+    (la,) = Y.extract(t.read_bytes(), str(t)).launches
+    assert la.entry == "openai.api_server"
+    # `bash -c SCRIPT a b`: the script's `$0 $@` are the container's args, at their own bytes
+    data = t.read_bytes()
+    assert [t.text for t in la.tokens] == ["--distributed-executor-backend", "ray", "--port=8080",
+                                           "--max-model-len=4096"]
+    assert [data[t.span.start:t.span.end] for t in la.tokens[2:]] == [b"--port=8080", b"--max-model-len=4096"]
+    (edit,) = la.delete_tokens(la.tokens[3:])
+    assert data[edit.span.start:edit.span.end].strip() == b"- --max-model-len=4096"
+
+
+def test_positional_parameters_without_args_stay_opaque():
+    data = b"""containers:
+  - name: s
+    image: vllm/vllm-openai:v0.8.5
+    command: ["sh", "-c", "exec vllm serve m --dtype half $@"]
+"""
+    (la,) = Y.extract(data, "pod.yaml").launches
+    assert [(t.text, t.opaque) for t in la.tokens] == [("m", False), ("--dtype", False), ("half", False),
+                                                       ("$@", True)]
+
+
+def test_only_a_parameter_the_container_passes_is_replaced():
+    data = b"""containers:
+  - name: s
+    image: vllm/vllm-openai:v0.8.5
+    command: ["sh", "-c", "exec vllm serve m $1 $3", "name", "--enforce-eager"]
+"""
+    (la,) = Y.extract(data, "pod.yaml").launches
+    assert [(t.text, t.opaque) for t in la.tokens] == [("m", False), ("--enforce-eager", False), ("$3", True)]
+
+
+HELPERS = """\
+{{/* the chart's named templates */}}
+{{- define "srv.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag }}
+{{- end }}
+
+{{- define "srv.vllmArgs" -}}
+--max-model-len {{ .Values.maxLen }} {{ include "srv.more" . }}
+{{- end }}
+{{- define "srv.more" }}--enforce-eager{{ end }}
+{{- define "srv.gated" -}}
+{{- if .Values.eager }}--enforce-eager{{ end }}
+{{- end }}
+"""
+
+NAMED = """\
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: {{ include "srv.image" . }}
+          command: ["/bin/sh", "-c"]
+          args:
+            - |
+              exec vllm serve {{ .Values.model }} \\
+                {{ include "srv.vllmArgs" . }} {{ include "srv.gated" . }}
+        - name: args-only
+          image: "{{ include "srv.image" . }}"
+          args: ["--model", "{{ .Values.model }}", "--dtype", "half"]
+"""
+
+
+def test_named_templates_render_from_the_charts_defines(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: srv\nversion: 0.1.0\n")
+    (tmp_path / "values.yaml").write_text(
+        "image: {repository: vllm/vllm-openai, tag: v0.8.5}\nmodel: org/m\nmaxLen: 4096\neager: true\n")
+    (tmp_path / "templates" / "_helpers.tpl").write_text(HELPERS)
+    t = tmp_path / "templates" / "deployment.yaml"
+    t.write_text(NAMED)
+    data = t.read_bytes()
+    script, listed = Y.extract(data, str(t)).launches
+    words = [(w.text, w.opaque, w.splat) for w in script.tokens]
+    # the define's words, each a word of the shell line (at the include that renders them);
+    # a define with control structures stays unknown
+    assert words[:4] == [("org/m", False, False), ("--max-model-len", False, False), ("4096", False, False),
+                         ("--enforce-eager", False, False)]
+    assert words[4][1]  # {{ include "srv.gated" . }}: opaque
+    k = data.index(b'{{ include "srv.vllmArgs" . }}')
+    assert script.tokens[1].span.start == k and script.tokens[1].text_span is None
+    # an image from a named template: its args are vLLM's, its tag the release
+    assert listed.entry == "docker:vllm/vllm-openai:v0.8.5"
+    assert [(v.version, v.source) for v in listed.version_hints] == [("v0.8.5", "helm-values")]
+
+
+def test_named_templates_of_a_file():
+    from vllm_lint.frontends.yaml.chart_values import named_templates
+
+    assert named_templates(HELPERS)["srv.gated"] == '{{- if .Values.eager }}--enforce-eager{{ end }}'
+    assert named_templates('{{ define "a" }} x {{ if .b }}y{{ end }} {{ end }}') == {"a": " x {{ if .b }}y{{ end }} "}

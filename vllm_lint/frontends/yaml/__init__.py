@@ -16,7 +16,7 @@ package's modules, in the order a file meets them:
 * :mod:`.walk`: which reader takes which part of a document; :mod:`.containers`, :mod:`.env`,
   :mod:`.hardware`: Kubernetes containers and compose services, their environment and GPUs;
 * one module per ecosystem: :mod:`.helm` (image values, ``default`` expressions,
-  production-stack), :mod:`.kserve`, :mod:`.kubeai`, :mod:`.llm_d`, :mod:`.ray`, :mod:`.lws`,
+  production-stack), :mod:`.values` (a chart's values known by their content), :mod:`.kserve`, :mod:`.kubeai`, :mod:`.llm_d`, :mod:`.ray`, :mod:`.lws`,
   :mod:`.ci` (GitHub Actions, GitLab CI), :mod:`.tasks` (SkyPilot, dstack);
 * :mod:`.config_file`: vLLM ``--config`` files; :mod:`.suppression`: comments and block scalars.
 
@@ -28,7 +28,9 @@ noisy diff.
 
 Every word of a scalar has its own span, in folded (``>``) blocks and in plain and quoted
 scalars over several lines too (:mod:`.scalar`), so fixes apply there. Gaps: flow mappings (``{a: 1}``) give no ``delete_span``; deleting every item of a
-block list leaves ``key:`` (null); Helm ``if``/``else`` branches are both read.
+block list leaves ``key:`` (null); a Helm ``if``/``else`` whose branch the values do not decide is
+opaque; a named template whose body holds control structures, or that renders a YAML structure
+(``| nindent``), stays unknown.
 """
 
 from __future__ import annotations

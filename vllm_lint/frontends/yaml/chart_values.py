@@ -9,6 +9,13 @@ the values, as vLLM's example chart does, is read in its ``values.yaml`` instead
 expression leaves the value unknown, as in a file without values. The values file is a file this
 analysis read: it is recorded through :mod:`vllm_lint.inputs`, so a cached result is dropped when
 it changes.
+
+Named templates: ``{{ include "x.args" . }}`` and ``{{ template "x.args" . }}`` render the
+chart's ``{{ define "x.args" }}`` block (from the ``*.tpl`` files of its ``templates/`` folder, also
+recorded), when its body renders to a known text (its own expressions from the values, its
+``{{-`` / ``-}}`` trimming applied; a block with control structures, or piped to ``nindent``,
+stays unknown). A shell script's words rendered so are split into words
+(:func:`~.templates.apply_templates`).
 """
 
 from __future__ import annotations
@@ -20,6 +27,16 @@ from vllm_lint.frontends.delimited import delimited
 from vllm_lint.record import lazy_re
 
 _MAX_BYTES = 4 * 1024 * 1024
+_MAX_DEPTH = 8  # named templates that include others: how deep they are followed
+_NAMED = lazy_re(r'^(?:include|template)\s+"([^"\\]+)"\s+(?:\.|\$)$')
+_DEFINE = lazy_re(r'\{\{-?\s*define\s+"([^"\\]+)"\s*-?\}\}')
+_ACTION = lazy_re(r"\{\{-?\s*(if|with|range|define|block|end)\b[^}]*-?\}\}")
+
+
+class ChartValues(dict):
+    """A chart's values, and the bodies of its named templates (``defines``: name -> text)."""
+
+    defines: dict = {}
 _VALUES_PATH = lazy_re(r"^\$?\.Values((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)$")
 _REQUIRED = lazy_re(r'^required\s+"(?:[^"\\]|\\.)*"\s+(\S+)$')
 _DEFAULT = lazy_re(r'^default\s+(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)$')
@@ -58,15 +75,70 @@ def chart_values(path: str) -> Optional[dict]:
         values = yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except Exception:  # yaml.YAMLError, RecursionError: the template is read without values
         return None
-    return values if isinstance(values, dict) else None
+    if not isinstance(values, dict):
+        return None
+    out = ChartValues(values)
+    out.defines = _defines(d)
+    return out
 
 
-def render_expr(expr: str, values: dict) -> Optional[str]:
+def _defines(templates: str) -> dict:
+    """The named templates of the ``*.tpl`` files of a chart's ``templates`` folder."""
+    from vllm_lint import inputs
+    from vllm_lint.fsutil import open_regular
+
+    out: dict = {}
+    try:
+        names = sorted(n for n in os.listdir(templates) if n.endswith(".tpl"))
+    except OSError:
+        return out
+    for name in names[:32]:
+        where = os.path.join(templates, name)
+        try:
+            with open_regular(where) as f:
+                raw = f.read(_MAX_BYTES + 1)
+        except OSError:
+            inputs.note(where, None)
+            continue
+        inputs.note(where, raw)
+        if len(raw) <= _MAX_BYTES:
+            out.update(named_templates(raw.decode("utf-8", "replace")))
+    return out
+
+
+def named_templates(text: str) -> dict:
+    """``{{ define "name" }} body {{ end }}`` blocks of a template file: name -> body (nested
+    ``if``/``range``/``with`` blocks kept in the body)."""
+    out: dict = {}
+    for m in _DEFINE.finditer(text):
+        depth, pos = 0, m.end()
+        for a in _ACTION.finditer(text, m.end()):
+            if a.group(1) == "end":
+                if depth == 0:
+                    body = text[m.end():a.start()]
+                    if m.group(0).rstrip("}").endswith("-"):
+                        body = body.lstrip()
+                    if a.group(0).startswith("{{-"):
+                        body = body.rstrip()
+                    out.setdefault(m.group(1), body)
+                    break
+                depth -= 1
+            else:
+                depth += 1
+            pos = a.end()
+        del pos
+    return out
+
+
+def render_expr(expr: str, values: dict, depth: int = 0) -> Optional[str]:
     """The text one expression renders from ``values``, or None when it is not known."""
     body = expr[2:-2].strip()
     body = body[1:] if body.startswith("-") else body
     body = body[:-1] if body.endswith("-") else body
     head, *pipes = [p.strip() for p in body.split("|")]
+    named = _NAMED.match(head)
+    if named:
+        return _named(named.group(1), pipes, values, depth)
     req = _REQUIRED.match(head)  # `required "message" .Values.x`: the value, which must be set
     m = _VALUES_PATH.match(req.group(1) if req else head)
     if not m:
@@ -90,11 +162,44 @@ def render_expr(expr: str, values: dict) -> Optional[str]:
     return None
 
 
-def render(raw: str, values: dict) -> Optional[str]:
+def _named(name: str, pipes: list[str], values: dict, depth: int) -> Optional[str]:
+    """What ``include "name" .`` renders: the named template's body, rendered."""
+    body = getattr(values, "defines", {}).get(name)
+    if body is None or depth >= _MAX_DEPTH:
+        return None
+    text = render(_trimmed(body), values, depth + 1)
+    if text is None:
+        return None
+    for pipe in pipes:
+        if pipe == "trim":
+            text = text.strip()
+        elif pipe == "quote":
+            text = '"' + text + '"'  # (a quoted word decodes to the text in YAML)
+        elif pipe not in ("toString",):
+            return None  # nindent, indent, toYaml ...: a structure, not a text
+    return text
+
+
+def _trimmed(body: str) -> str:
+    """A template's text with ``{{-`` / ``-}}`` whitespace trimming applied."""
+    out, pos = [], 0
+    for start, end in delimited(body, "{{", "}}"):
+        before = body[pos:start]
+        out.append(before.rstrip() if body.startswith("{{-", start) else before)
+        out.append(body[start:end])
+        pos = end
+        if body[start:end].endswith("-}}"):
+            while pos < len(body) and body[pos] in " \t\r\n":
+                pos += 1
+    out.append(body[pos:])
+    return "".join(out)
+
+
+def render(raw: str, values: dict, depth: int = 0) -> Optional[str]:
     """``raw`` with every expression rendered from ``values``, or None when one is not known."""
     out, pos = [], 0
     for start, end in delimited(raw, "{{", "}}"):
-        text = render_expr(raw[start:end], values)
+        text = render_expr(raw[start:end], values, depth)
         if text is None:
             return None
         out.append(raw[pos:start])

@@ -20,7 +20,7 @@ import re
 from typing import Any, Optional
 
 from vllm_lint.frontends.embedding import Embedding
-from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d
+from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d, values
 from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
@@ -31,7 +31,7 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNod
 from vllm_lint.frontends.yaml.nodes import get, seq, text
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.words import may_be_command, split_value, word_texts
-from vllm_lint.launch import EnvAssign, Hardware, Span, VersionHint, word_replacer
+from vllm_lint.launch import EnvAssign, Hardware, Launch, Span, VersionHint, word_replacer
 from vllm_lint.record import lazy_re
 
 _SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
@@ -48,10 +48,26 @@ def compose_default(image: str) -> str:
     return _COMPOSE_VAR_DEFAULT.sub(lambda m: m.group(1) or "", image)
 
 
-def container(t: YamlText, node: Any, hw: Hardware, platform: Platform, *, kind: Optional[str] = None) -> bool:
+def container(t: YamlText, node: Any, hw: Hardware, platform: Platform, *, kind: Optional[str] = None,
+              image_holder: Any = None) -> bool:
     """Launches of one container-like mapping, its parts at the keys ``platform`` names (a row of
-    :data:`vllm_lint.container.PLATFORMS`). True when it held a vLLM launch."""
-    return _Container(t, node, hw, platform, platform.kind or kind).read()
+    :data:`vllm_lint.container.PLATFORMS`). True when it held a vLLM launch. ``image_holder``: the
+    mapping whose image runs the container when ``node`` names none (a chart's values: the image
+    set once, above the component's arguments)."""
+    return _Container(t, node, hw, platform, platform.kind or kind, image_holder).read()
+
+
+def image_of(node: Any, platform: Platform) -> tuple[Optional[str], Any]:
+    """The image a container-like mapping names at its row's key (a string, or a chart's
+    ``{registry, repository, tag}``, also as keys of the mapping itself), and where it is written."""
+    image_node = at(node, platform.image)
+    image = text(image_node)
+    if image is None and isinstance(image_node, MappingNode):
+        image = image_from_values(image_node)
+    if image is None and get(node, "repository") is not None:
+        image = image_from_values(node)
+        image_node = node
+    return image, image_node
 
 
 def at(node: Any, path: Optional[tuple[str, ...]]) -> Any:
@@ -71,16 +87,13 @@ class _Container:
     is built only for a launch (most containers of a manifest or services of a compose file hold
     none)."""
 
-    def __init__(self, t: YamlText, node: Any, hw: Hardware, platform: Platform, kind: Optional[str]):
+    def __init__(self, t: YamlText, node: Any, hw: Hardware, platform: Platform, kind: Optional[str],
+                 image_holder: Any = None):
         self.t, self.node, self.hw, self.platform = t, node, hw, platform
         compose = self.compose = platform.image_vars
-        image_node = at(node, platform.image)
-        image = text(image_node)
-        if image is None and isinstance(image_node, MappingNode):
-            image = image_from_values(image_node)
-        if image is None and get(node, "repository") is not None:
-            image = image_from_values(node)
-            image_node = node
+        image, image_node = image_of(node, platform)
+        if image is None and image_holder is not None:
+            image, image_node = image_of(image_holder, platform)
         # a service built from a local Dockerfile runs what that Dockerfile starts FROM
         build = get(node, platform.build) if platform.build else None
         self.build = build_base(t, build) if build is not None else None
@@ -108,13 +121,21 @@ class _Container:
             ctx["kind"] = kind
         if eff_image:
             ctx["image"] = eff_image
+        for path in platform.model:  # the model a chart's template puts on the command line
+            model = text(at(node, path))
+            if model is None and image_holder is not None:
+                model = text(at(image_holder, path))
+            if model and not model.isspace():
+                ctx["model"] = model
+                break
         self.ctx = ctx
         self.built: list = []  # [words, Container], on first use
+        self.params_from = 0  # the first word after a `sh -c` script (its $0), when there is one
 
     def read(self) -> bool:
         found = self._script() or self._shell()
         if not found:
-            found = self._vllm_command() or self._args_entry()
+            found = self._vllm_command() or self._args_entry() or self._args_map()
         found = self._env_carriers() or found
         if not found and self.image:
             idle_image(self.t, self.image, self.image_node, self.compose)
@@ -184,6 +205,7 @@ class _Container:
                     j += 1
                 if j < len(texts) and re.match(r"^-[a-zA-Z]*c[a-zA-Z]*$", texts[j]):
                     if j + 1 < len(texts):
+                        self.params_from = j + 2  # `sh -c SCRIPT a b`: a is the script's $0, b its $1
                         return self._shell_word(j + 1)
                 break
         return False
@@ -243,7 +265,10 @@ class _Container:
         """The container's facts on the launches of its script (``outer``: the scalar)."""
         t = self.t
         if launches:
-            _words, c = self.facts()
+            words, c = self.facts()
+            if 0 < self.params_from < len(words):
+                for la in launches:
+                    _positional(t, la, words[self.params_from:])
             for la in launches:
                 la.container = c
                 la.env = list(c.env) + la.env
@@ -315,6 +340,25 @@ class _Container:
                            self.ctx).container = c  # no command words
         return True
 
+    def _args_map(self) -> bool:
+        """A chart's arguments written as a mapping of option names (``max-model-len: 4096``) for
+        a vLLM image's entrypoint: a launch of keyed arguments, read as a ``--config`` file's keys
+        (:mod:`.values`)."""
+        node = self.args_node
+        if self.cmd_texts or not isinstance(node, MappingNode) or not self._starts_server():
+            return False
+        if not values.argument_like(node):
+            return False
+        t = self.t
+        _words, c = self.facts()
+        launch = Launch(path=t.path, entry=f"docker:{self.eff_image}", style="config", span=c.span,
+                        keyed=t.keyed_args(node, style_of=values.key_style), env=c.env,
+                        version_hints=list(c.version_hints), hardware=c.hardware, container=c)
+        launch.take_context(self.ctx)
+        t.out.launches.append(launch)
+        t.consumed.add(id(node))
+        return True
+
     def _env_carriers(self) -> bool:
         """Options carried in an environment variable by a known wrapper: their launches."""
         t = self.t
@@ -331,6 +375,43 @@ class _Container:
                 t.consumed.add(id(val))
                 found = True
         return found
+
+
+_PARAM = lazy_re(r"\$(?:([0-9])|\{([0-9]+)\}|([@*])|\{([@*])\})")
+
+
+def _positional(t: YamlText, la: Launch, params: list) -> None:
+    """``sh -c SCRIPT a b c``: the script's ``$0`` is a, ``$1`` b, ``"$@"`` and ``$*`` are b c.
+    A launch word that is only such a parameter is replaced by the container's words it stands
+    for, each with its own span and a deleter that cuts it from the container's list."""
+    out, handles, changed = [], {}, False
+    for tok in la.tokens:
+        m = _PARAM.fullmatch(tok.text) if tok.opaque else None
+        if m is None:
+            out.append(tok)
+            continue
+        number = m.group(1) or m.group(2)
+        chosen = params[int(number):int(number) + 1] if number is not None else params[1:]
+        if number is not None and not chosen:
+            out.append(tok)  # (a parameter the container does not pass: empty, left opaque)
+            continue
+        for word, handle in chosen:
+            out.append(word)
+            handles[id(word)] = handle
+        changed = True
+    if not changed:
+        return
+    la.tokens = out
+    script_delete, args_delete = la.delete_tokens, make_deleter(t, handles)
+
+    def delete_tokens(tokens: list) -> Optional[list]:
+        mine = [x for x in tokens if id(x) in handles]
+        rest = [x for x in tokens if id(x) not in handles]
+        first = args_delete(mine) if mine else []
+        second = (script_delete(rest) if script_delete is not None else None) if rest else []
+        return None if first is None or second is None else first + second
+
+    la.delete_tokens = delete_tokens
 
 
 def _span_of(t: YamlText, node: Any) -> Optional[Span]:
@@ -372,7 +453,8 @@ def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: b
         if rendered is not None:
             return [VersionHint(rendered[0], rendered[2], rendered[1])] if rendered[0] else []
         if v:
-            return [VersionHint(v, "image-tag", t.node_span(tag_node), text(get(image_node, "repository")))]
+            return [VersionHint(v, "image-tag", t.node_span(tag_node),
+                                text(get(image_node, "repository")) or text(get(image_node, "name")))]
         return []
     v = version_from_image(eff)
     if not v:

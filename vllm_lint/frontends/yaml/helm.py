@@ -46,8 +46,9 @@ PS_MODELSPEC_OPTIONS = {
 
 
 def image_from_values(node: Any) -> Optional[str]:
-    """``{registry, repository, tag}`` -> ``registry/repository:tag``."""
-    repo = text(get(node, "repository"))
+    """``{registry, repository, tag}`` -> ``registry/repository:tag`` (``name`` for ``repository``
+    in the charts that call it so)."""
+    repo = text(get(node, "repository")) or text(get(node, "name"))
     if not repo:
         return None
     reg = text(get(node, "registry"))

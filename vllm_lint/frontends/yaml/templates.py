@@ -12,12 +12,14 @@ when it carries a literal ``default`` is read in :mod:`.helm`.
 
 from __future__ import annotations
 
+import re
+
 from bisect import bisect_right
 from typing import Any, AnyStr, Iterator, Optional
 
 from vllm_lint.frontends.delimited import delimited
-from vllm_lint.frontends.yaml.chart_values import render
-from vllm_lint.launch import MAX_TEMPLATE_REGIONS, Extraction, Note, Span, TooLarge
+from vllm_lint.frontends.yaml.chart_values import render, render_expr
+from vllm_lint.launch import MAX_TEMPLATE_REGIONS, Extraction, Note, Span, Token, TooLarge
 
 # version hints read from what a templated image renders (:mod:`.helm`): kept, whatever they touch
 RENDERED_SOURCES = ("helm-default", "helm-values")
@@ -77,7 +79,8 @@ def fill_templates(data: bytes, values: Optional[dict] = None) -> tuple[bytes, l
         prev_end = e
         blank_line = blank_lines.get((ls, le))
         if blank_line is None:
-            blank_line = blank_lines[(ls, le)] = not strip_templates(data[ls:le]).strip()
+            blank_line = blank_lines[(ls, le)] = (not strip_templates(data[ls:le]).strip()
+                                                  and not _renders_words(data[ls:le], values))
         # every byte but line breaks -> ' ' or '_' (an action that renders no text: ' ')
         out[s:e] = data[s:e].translate(_BLANK_FILL if blank_line or (s, e) in control else _INLINE_FILL)
     # `${{` (GitHub Actions) leaves `$____`: a shell variable, which is opaque anyway
@@ -90,6 +93,23 @@ def fill_templates(data: bytes, values: Optional[dict] = None) -> tuple[bytes, l
         regions = Regions(_union(regions + unknown))
         regions.unknown, regions.expressions = _union(unknown), expressions
     return bytes(out), regions
+
+
+def _renders_words(line: bytes, values: Optional[dict]) -> bool:
+    """Whether a line of only template actions renders words from the chart (a named template's
+    arguments on a shell line of their own), not a YAML structure nor nothing: it keeps its
+    filler, as a line of text."""
+    if values is None:
+        return False
+    raw = line.decode("utf-8", "replace")
+    for start, end in template_spans(raw):
+        text = render_expr(raw[start:end], values)
+        if text is None or not text.strip() or "\n" in text.strip():
+            continue
+        text = text.strip()
+        if not (text.startswith(("- ", "#")) or ": " in text or text.endswith(":")):
+            return True
+    return False
 
 
 class Regions(list):
@@ -179,17 +199,33 @@ def _rendering(data: bytes, regions: list[tuple[int, int]], values: Optional[dic
             opener, start, branches = stack.pop()
             branches[-1].append(s)
             if opener == b"if":
-                _decide(branches, values, (start, e), removed, unknown)
+                _decide(branches, values, (start, e), removed, unknown, _gates_a_resource(data, start, branches))
     return removed, unknown, control
 
 
+_RESOURCE_KEY = re.compile(rb"^(?:kind|apiVersion):", re.M)
+
+
+def _gates_a_resource(data: bytes, start: int, branches: list[list]) -> bool:
+    """Whether an ``if`` with no ``else`` is a chart's switch around whole resources: it opens a
+    line at its first column, tests the values and holds a resource's ``kind:`` / ``apiVersion:``
+    at a line's start (``{{- if eq .Values.topology "multiNode" }}`` around a file)."""
+    if len(branches) != 1 or b".Values" not in branches[0][0]:
+        return False
+    line_start = data.rfind(b"\n", 0, start) + 1
+    _cond, bs, be = branches[0]
+    return not data[line_start:start].strip() and start == line_start and bool(_RESOURCE_KEY.search(data, bs, be))
+
+
 def _decide(branches: list[list], values: Optional[dict], span: tuple[int, int],
-            removed: list[tuple[int, int]], unknown: list[tuple[int, int]]) -> None:
+            removed: list[tuple[int, int]], unknown: list[tuple[int, int]], gate: bool = False) -> None:
     """Note the text of the ``if`` chain ``branches`` ([condition or None for ``else``, body start,
-    body end]) that does not render, or the chain's ``span`` as unknown."""
+    body end]) that does not render, or the chain's ``span`` as unknown. ``gate``: the chain is a
+    chart's switch around whole resources (:func:`_gates_a_resource`): their text is what the chart
+    renders once a user turns it on, so it is read even when the chart's defaults leave it off."""
     chosen = None
     for k, (cond, _bs, _be) in enumerate(branches):
-        truth = True if cond is None else _truth(cond, values)
+        truth = True if cond is None or gate else _truth(cond, values)
         if truth is None:
             if len(branches) > 1:
                 unknown.append(span)
@@ -302,6 +338,7 @@ def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
     ``values``: (how many were left opaque, how many were rendered)."""
     touched = rendered_n = 0
     unknown = getattr(regions, "unknown", [])
+    split: dict[int, list[str]] = {}  # a shell's word rendered as several (a named template's words)
     for t in la.tokens:
         if overlaps(regions, t.span):
             t.text_span = None
@@ -319,6 +356,10 @@ def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
                 touched += 1
             else:
                 rendered_n += 1
+                if la.context.get("shell") and len(rendered.split()) > 1 and not any(q in rendered for q in "'\"\\$`"):
+                    split[id(t)] = rendered.split()
+    if split:  # (each word at the expression that renders it: no fix edits them)
+        la.tokens = [w for t in la.tokens for w in ([Token(x, t.span) for x in split[id(t)]] if id(t) in split else [t])]
     for ka in la.keyed:
         if overlaps(regions, ka.value_span):
             ka.value_opaque = True

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from vllm_lint import container as platforms
-from vllm_lint.frontends.yaml import ci, cloud_init, kubeai, llmisvc, lws, ray, recipes, tasks
-from vllm_lint.frontends.yaml.containers import container, idle_image, image_version
+from vllm_lint.frontends.yaml import ci, cloud_init, kubeai, llmisvc, lws, ray, recipes, tasks, values
+from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
@@ -20,6 +20,7 @@ from vllm_lint.frontends.yaml.nodes import keys, text
 from vllm_lint.frontends.yaml.prefilter import mentions
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware
+from vllm_lint.record import replace
 
 _CONTAINER_LISTS = ("containers", "initContainers")
 _KUBERNETES, _COMPOSE = platforms.platform("kubernetes"), platforms.platform("compose")
@@ -87,10 +88,12 @@ class _Walk:
         self.kind = kind
         self.compose_root = compose_root
         self.seen: set[int] = set()
-        # (node, inherited hardware, parent key, inherited version hints)
-        self.stack: list[tuple[Any, Hardware, Optional[str], list]] = []
+        # (node, inherited hardware, parent key, inherited version hints, the nearest enclosing
+        # mapping that sets an image: a chart's values set it once for the component below)
+        self.stack: list[tuple[Any, Hardware, Optional[str], list, Any]] = []
         self.strings: list[tuple[Any, Hardware, list]] = []
-        self.prune = not t.holds(b"*")
+        # (a chart template rendered from its values may name vLLM where its bytes do not)
+        self.prune = not t.holds(b"*") and not (t.regions and t.values)
         self.raw, self.low = t.as_written()
 
     def holds_none(self, n: Any) -> bool:
@@ -102,10 +105,10 @@ class _Walk:
         return not mentions(self.low, s, e) and self.raw.find(b"\\", s, e) < 0
 
     def run(self, root: Any, hw0: Hardware) -> None:
-        self.stack.append((root, hw0, None, []))
+        self.stack.append((root, hw0, None, [], None))
         stack, seen = self.stack, self.seen
         while stack:
-            node, hw, pkey, vers = stack.pop()
+            node, hw, pkey, vers, holder = stack.pop()
             if id(node) in seen:
                 continue
             seen.add(id(node))
@@ -113,15 +116,15 @@ class _Walk:
                 if node.tag == "tag:yaml.org,2002:str" and "vllm" in node.value:
                     self.strings.append((node, hw, vers))
                 continue
-            if self.holds_none(node):
-                continue
+            if holder is None and self.holds_none(node):
+                continue  # (below a vLLM image, a chart's arguments need not mention vLLM)
             if isinstance(node, SequenceNode):
-                self._sequence(node, hw, pkey, vers)
+                self._sequence(node, hw, pkey, vers, holder)
             elif isinstance(node, MappingNode):
-                self._mapping(node, hw, pkey, vers)
+                self._mapping(node, hw, pkey, vers, holder)
         self._strings()
 
-    def _sequence(self, node: Any, hw: Hardware, pkey: Optional[str], vers: list) -> None:
+    def _sequence(self, node: Any, hw: Hardware, pkey: Optional[str], vers: list, holder: Any) -> None:
         if pkey in _CONTAINER_LISTS:
             for item in node.value:
                 if isinstance(item, MappingNode) and id(item) not in self.seen:
@@ -131,12 +134,12 @@ class _Walk:
                     if id(item) not in self.t.consumed:  # (read already: KServe's LLMInferenceService)
                         container(self.t, item, hw, _KUBERNETES, kind=self.kind)
                     for _k, v in item.value:
-                        self.stack.append((v, hw, None, vers))
+                        self.stack.append((v, hw, None, vers, None))
             return
         for item in node.value:
-            self.stack.append((item, hw, pkey, vers))
+            self.stack.append((item, hw, pkey, vers, holder))
 
-    def _mapping(self, node: Any, hw: Hardware, pkey: Optional[str], vers: list) -> None:
+    def _mapping(self, node: Any, hw: Hardware, pkey: Optional[str], vers: list, holder: Any) -> None:
         t = self.t
         km = {k.value: v for k, v in node.value if isinstance(k, ScalarNode)}
         hw2 = _hardware(node, km, hw) if HW_KEYS.intersection(km) else hw
@@ -146,12 +149,17 @@ class _Walk:
         sc = km.get(ray.SERVE_CONFIG_KEY)  # YAML inside a string
         if isinstance(sc, ScalarNode):
             ray.serve_config(t, sc, hw2, walk_document)
+        if "image" in km or "repository" in km:  # (an image of another program ends the inheritance)
+            holder = node if _VALUES_ROWS and values.runs_vllm(image_of(node, _VALUES_ROWS[0])[0]) else None
+        found = False
         if pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km or kubeai.is_vllm_model(km)):
-            container(t, node, hw2, _KUBERNETES, kind=self.kind)
-        elif pkey not in _CONTAINER_LISTS:
-            for row in _VALUES_ROWS:  # a chart's values: `image` beside `extraArgs`
-                if row.marker in km:
-                    container(t, node, hw2, row, kind=self.kind)
+            found = container(t, node, hw2, _KUBERNETES, kind=self.kind)
+        if not found and pkey not in _CONTAINER_LISTS and "command" not in km:
+            for row in _VALUES_ROWS:  # a chart's values: a vLLM image, and arguments for it
+                key = values.args_key(row, km)
+                if key is not None and not values.read_already(t, km[key]):
+                    container(t, node, hw2, replace(row, args=(key,)), kind=self.kind, image_holder=holder)
+                    break
         img = km.get("image")
         if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
             tag = km.get("tag")
@@ -167,8 +175,8 @@ class _Walk:
                 for la in t.python_launches(v):  # a ConfigMap's Python file (a Ray Serve app)
                     la.hardware = hw_merge(hw2, la.hardware)
                 continue
-            self.stack.append((k, hw2, None, vers))
-            self.stack.append((v, hw2, key, vers))
+            self.stack.append((k, hw2, None, vers, holder))
+            self.stack.append((v, hw2, key, vers, holder))
 
     def _compose_services(self, node: Any, hw: Hardware, vers: list) -> None:
         for _k, svc in node.value:
@@ -178,7 +186,7 @@ class _Walk:
                     continue
                 container(self.t, svc, hw, _COMPOSE)
                 for _k2, v in svc.value:
-                    self.stack.append((v, hw, None, vers))
+                    self.stack.append((v, hw, None, vers, None))
 
     def _strings(self) -> None:
         t = self.t

@@ -1,0 +1,266 @@
+"""Containers written as HCL blocks in a Terraform configuration: the Kubernetes provider's
+``container { ... }`` (``kubernetes_deployment``, ``kubernetes_pod``, ``kubernetes_job``, their
+``_v1`` forms) and Cloud Run's ``containers { ... }`` (``google_cloud_run_v2_service``). The
+block's attributes are the container's parts, as in YAML (:data:`vllm_lint.container.PLATFORMS`'
+Kubernetes row: ``image``, ``command``, ``args``; ``env { name value }`` blocks; a
+``"nvidia.com/gpu"`` limit), each string of a list a word at its own bytes.
+
+A string holding an interpolation (``"${var.model}"``) or an item that is no string
+(``var.args``, a function call) is an opaque word. Deleting words cuts list items with the comma
+after them (or before them, the last).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from vllm_lint.container import Container
+from vllm_lint.launch import EnvAssign, Extraction, Hardware, Launch, Span, Token, VersionHint
+from vllm_lint.record import lazy_re
+
+_BLOCK = lazy_re(rb"(?m)^[ \t]*(containers?)[ \t]*\{")
+_ATTRIBUTE = lazy_re(rb"(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*")
+_ENV_BLOCK = lazy_re(rb"(?m)^[ \t]*env[ \t]*\{")
+_GPU = lazy_re(rb'"nvidia\.com/gpu"[ \t]*=[ \t]*"?([0-9]+)"?')
+_ESCAPE = {b"n": "\n", b"t": "\t", b'"': '"', b"\\": "\\", b"r": "\r"}
+
+
+def read(data: bytes, path: str, out: Extraction) -> None:
+    """The launches of the container blocks of a ``.tf`` file's bytes."""
+    for m in _BLOCK.finditer(data):
+        end = _block_end(data, m.end())
+        if end is None:
+            continue
+        body_start, body_end = m.end(), end - 1
+        if b"vllm" not in data[body_start:body_end]:
+            continue
+        _container(data, path, body_start, body_end, Span(m.start(1), end), out)
+
+
+def _container(data: bytes, path: str, s: int, e: int, span: Span, out: Extraction) -> None:
+    from vllm_lint.frontends.commands import find_vllm_command, image_starts_vllm, image_takes_vllm_args
+    from vllm_lint.frontends.commands import image_is_vllm, version_from_image
+
+    attrs = _attributes(data, s, e)
+    image_word = attrs.get("image")
+    image = image_word[0][0].text if image_word and not image_word[0][0].opaque else None
+    command, args = attrs.get("command", []), attrs.get("args", [])
+    words = command + args
+    texts = [tok.text for tok, _item in words]
+    found = find_vllm_command(texts) if texts else None
+    entry, start = (found.entry, found.args_start) if found else (None, 0)
+    if entry is None and not command and image and image_starts_vllm(image) and image_takes_vllm_args(image):
+        entry = f"docker:{image}"
+    if entry is None:
+        return
+    hints = []
+    if image and image_is_vllm(image):
+        v = version_from_image(image)
+        tok = image_word[0][0]
+        if v:
+            k = data.rfind(v.encode(), tok.span.start, tok.span.end)
+            hints.append(VersionHint(v, "image-tag", Span(k, k + len(v.encode())) if k >= 0 else tok.span, image))
+    env = _env(data, s, e)
+    hw = Hardware()
+    gpu = _GPU.search(data, s, e)
+    if gpu:
+        hw = Hardware(gpu_count=int(gpu.group(1)), source="resources.limits.nvidia.com/gpu")
+    tokens = [tok for tok, _item in words[start:]]
+    box = Container("terraform", span, image=image, image_span=image_word[0][0].span if image_word else None,
+                    run_image=image, command=[t.text for t, _i in command], args=[t.text for t, _i in args],
+                    env=env, hardware=hw, version_hints=hints)
+    la = Launch(path=path, entry=entry, style="argv", span=span, tokens=tokens, env=list(env),
+                version_hints=list(hints), hardware=hw, delete_tokens=_deleter(words[start:]),
+                opaque=any(t.splat for t in tokens))
+    la.container = box
+    if image:
+        la.image = image
+    out.launches.append(la)
+
+
+def _block_end(data: bytes, i: int) -> Optional[int]:
+    """The offset after the ``}`` closing a block whose body starts at ``i`` (strings and comments
+    skipped), or None."""
+    depth = 0
+    n = len(data)
+    while i < n:
+        c = data[i:i + 1]
+        if c == b'"':
+            i = _string_end(data, i)
+            if i is None:
+                return None
+            continue
+        if c == b"#" or data[i:i + 2] == b"//":
+            nl = data.find(b"\n", i)
+            i = n if nl < 0 else nl
+            continue
+        if c == b"{":
+            depth += 1
+        elif c == b"}":
+            if depth == 0:
+                return i + 1
+            depth -= 1
+        i += 1
+    return None
+
+
+def _string_end(data: bytes, i: int) -> Optional[int]:
+    """The offset after the string literal opening at ``i`` (interpolations' braces included)."""
+    j = i + 1
+    depth = 0
+    while j < len(data):
+        c = data[j:j + 1]
+        if c == b"\\":
+            j += 2
+            continue
+        if c == b"\n" and depth == 0:
+            return None
+        if data[j:j + 2] == b"${":
+            depth += 1
+            j += 2
+            continue
+        if c == b"}" and depth:
+            depth -= 1
+        elif c == b'"' and depth == 0:
+            return j + 1
+        j += 1
+    return None
+
+
+def _string(data: bytes, s: int, e: int) -> Token:
+    """The word a string literal ``data[s:e]`` (quotes included) gives."""
+    raw = data[s + 1:e - 1]
+    opaque = b"${" in raw.replace(b"$${", b"") or b"%{" in raw.replace(b"%%{", b"")
+    if b"\\" not in raw and b"$${" not in raw and b"%%{" not in raw:
+        return Token(raw.decode("utf-8", "replace"), Span(s, e), Span(s + 1, e - 1), opaque)
+    text = re.sub(rb"\\(.)", lambda m: _ESCAPE.get(m.group(1), m.group(1).decode("latin-1")).encode(), raw)
+    text = text.replace(b"$${", b"${").replace(b"%%{", b"%{")
+    return Token(text.decode("utf-8", "replace"), Span(s, e), None, opaque)
+
+
+def _attributes(data: bytes, s: int, e: int) -> dict[str, list[tuple[Token, tuple[int, int]]]]:
+    """The block's own attributes (not those of its nested blocks: a probe's ``exec { command }``):
+    their words, each with its item's byte range (a string, a list's items; another expression is
+    one opaque word that may stand for any number)."""
+    out: dict[str, list] = {}
+    i = s
+    depth = 0
+    line_start = True
+    while i < e:
+        if line_start and depth == 0:
+            m = _ATTRIBUTE.match(data, i)
+            if m:
+                got = _value(data, m.end(), e)
+                if got is not None:
+                    out.setdefault(m.group(1).decode(), got[0])
+                    i, line_start = got[1], False
+                    continue
+        c = data[i:i + 1]
+        line_start = c == b"\n"
+        if c == b'"':
+            i = _string_end(data, i) or i + 1
+            continue
+        if c == b"#" or data[i:i + 2] == b"//":
+            nl = data.find(b"\n", i, e)
+            i = e if nl < 0 else nl
+            continue
+        if c == b"{":
+            depth += 1
+        elif c == b"}":
+            depth -= 1
+        i += 1
+    return out
+
+
+def _value(data: bytes, j: int, e: int) -> Optional[tuple[list, int]]:
+    """An attribute's value at ``j``: its words and the offset after it; None for a block-like
+    value (``{ ... }``) or nothing."""
+    c = data[j:j + 1]
+    if c == b'"':
+        end = _string_end(data, j)
+        return None if end is None else ([(_string(data, j, end), (j, end))], end)
+    if c == b"[":
+        return _list(data, j + 1, e)
+    if c in (b"{", b"\n", b"\r", b""):
+        return None
+    nl = data.find(b"\n", j, e)  # an expression (var.args, concat(...)): any words
+    k = e if nl < 0 else nl
+    text = data[j:k].decode("utf-8", "replace").strip()
+    return [(Token(text, Span(j, k), None, True, splat=True), (j, k))], k
+
+
+def _list(data: bytes, i: int, e: int) -> Optional[tuple[list, int]]:
+    """The items of a list whose ``[`` is just before ``i``: (words with their ranges, the offset
+    after ``]``)."""
+    items = []
+    while i < e:
+        c = data[i:i + 1]
+        if c in (b" ", b"\t", b"\r", b"\n", b","):
+            i += 1
+        elif c == b"#" or data[i:i + 2] == b"//":
+            nl = data.find(b"\n", i)
+            i = e if nl < 0 else nl
+        elif c == b"]":
+            return items, i + 1
+        elif c == b'"':
+            end = _string_end(data, i)
+            if end is None:
+                return None
+            items.append((_string(data, i, end), (i, end)))
+            i = end
+        else:  # an expression: var.args, a call; to the next comma or bracket at its depth
+            j, depth = i, 0
+            while j < e and not (depth == 0 and data[j:j + 1] in (b",", b"]", b"\n")):
+                depth += data[j:j + 1] in (b"(", b"[", b"{")
+                depth -= data[j:j + 1] in (b")", b"]", b"}")
+                j += 1
+            text = data[i:j].decode("utf-8", "replace").strip()
+            items.append((Token(text, Span(i, j), None, True), (i, j)))  # (one item: one word)
+            i = j
+    return None
+
+
+def _deleter(words: list[tuple[Token, tuple[int, int]]]):
+    """``delete_tokens`` for list items: a run of items is cut with what separates it from the
+    next item, or from the previous one when it ends its list; never a whole list."""
+    where = {id(tok): k for k, (tok, _r) in enumerate(words)}
+
+    def delete_tokens(toks: list[Token]) -> Optional[list]:
+        from vllm_lint.launch import Edit
+
+        idx = sorted({where[id(t)] for t in toks if id(t) in where})
+        if len(idx) != len(toks) or len(idx) == len(words):
+            return None
+        edits = []
+        k = 0
+        while k < len(idx):
+            a = b = idx[k]
+            while k + 1 < len(idx) and idx[k + 1] == b + 1:
+                k += 1
+                b = idx[k]
+            if b + 1 < len(words):
+                edits.append(Edit(Span(words[a][1][0], words[b + 1][1][0]), ""))
+            else:
+                edits.append(Edit(Span(words[a - 1][1][1], words[b][1][1]), ""))
+            k += 1
+        return edits
+
+    return delete_tokens
+
+
+def _env(data: bytes, s: int, e: int) -> list[EnvAssign]:
+    out = []
+    for m in _ENV_BLOCK.finditer(data, s, e):
+        end = _block_end(data, m.end())
+        if end is None or end > e:
+            continue
+        attrs = _attributes(data, m.end(), end - 1)
+        name, value = attrs.get("name"), attrs.get("value")
+        if not name or name[0][0].opaque:
+            continue
+        tok = value[0][0] if value else None
+        out.append(EnvAssign(name[0][0].text, name[0][0].text_span, None if tok is None else tok.text,
+                             value_text_span=tok.text_span if tok else None,
+                             value_opaque=bool(tok and tok.opaque)))
+    return out

@@ -1,0 +1,72 @@
+"""A chart's values that configure the vLLM container, known by their content: a mapping with
+arguments under a key the ``values`` rows of :data:`vllm_lint.container.PLATFORMS` match
+(``extraArgs``, ``vllmArgs``, ``serverArgs``, ``args``, ...), whose value reads as arguments, run
+by a vLLM image set there or in an enclosing mapping (a values file's ``image:`` above a
+component's ``vllm:`` block). The file's name and the chart's other key names do not matter: a
+chart's values file, an override file given to ``helm install -f`` (named as its author likes) and
+a values block anywhere read alike.
+
+The arguments are a list or a string of words (``["--max-model-len", "4096"]``), appended to the
+image's entrypoint, or a mapping of option names (``max-model-len: 4096``, ``--enforce-eager:
+true``), read as a ``--config`` file's keys are (a boolean sets a switch), since how a chart spells
+a mapping on the command line is its template's affair.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from vllm_lint.container import Platform
+from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
+from vllm_lint.frontends.yaml.nodes import NULL
+
+# an option name as a chart's mapping writes it: `max-model-len`, `max_model_len`, `--enforce-eager`
+_OPTION_KEY = re.compile(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
+_MAX_KEYS = 200  # (a mapping this large is no list of options)
+
+
+def args_key(row: Platform, km: dict[str, Any]) -> Optional[str]:
+    """The key of a mapping (its values by key, ``km``) that holds arguments for a ``values`` row
+    (``row.marker`` matches its name in full, its value reads as arguments), or None."""
+    for key, value in km.items():
+        if re.fullmatch(row.marker or "", key) and argument_like(value):
+            return key
+    return None
+
+
+def argument_like(node: Any) -> bool:
+    """Whether a value reads as a command line's arguments: words of which the first option-like
+    one starts with ``-`` (a list of strings, or one string), or a mapping whose keys are all
+    option names, one at least written ``--name`` or with a separator (``max-model-len``)."""
+    if isinstance(node, SequenceNode):
+        words = [item.value for item in node.value if isinstance(item, ScalarNode)]
+        return len(words) == len(node.value) and any(w.startswith("--") for w in words)
+    if isinstance(node, ScalarNode):
+        return node.tag != NULL and node.value.lstrip().startswith("--")
+    if isinstance(node, MappingNode) and 0 < len(node.value) <= _MAX_KEYS:
+        keys = [k.value for k, _v in node.value if isinstance(k, ScalarNode)]
+        return (len(keys) == len(node.value) and all(_OPTION_KEY.match(k) for k in keys)
+                and any(k.startswith("--") or "-" in k or "_" in k for k in keys))
+    return False
+
+
+def read_already(t: Any, node: Any) -> bool:
+    """Whether an ecosystem's own reader took these arguments (production-stack's ``extraArgs``)."""
+    return id(node) in t.consumed or (isinstance(node, SequenceNode)
+                                      and any(id(item) in t.consumed for item in node.value))
+
+
+def runs_vllm(image: Optional[str]) -> bool:
+    """Whether ``image`` is vLLM's, whose entrypoint takes the arguments (an enclosing mapping's
+    image that the values below it inherit)."""
+    from vllm_lint.frontends.commands import image_starts_vllm
+
+    return bool(image) and image_starts_vllm(image)  # type: ignore[arg-type]
+
+
+def key_style(key: str) -> str:
+    """How a mapping's option key is spelt (:class:`vllm_lint.launch.KeyedArg`)."""
+    if key.startswith("-"):
+        return "cli"
+    return "dash" if "-" in key else "snake"
