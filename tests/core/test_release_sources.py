@@ -279,3 +279,96 @@ def test_large_files_around_are_read_in_linear_time(synth_db, repo):
     put(repo, "k/environment.yml", "\n" * 200_000 + "dependencies:\n  - vllm=0.10.0\n")
     c = choose(synth_db, put(repo, "k/serve.sh", SCRIPT))
     assert c.release == "0.8.5" and "Dockerfile" in c.why
+
+
+# ----------------------------------------------------------------------------- pins: ranges, bounds, conda, poetry
+
+
+@pytest.mark.parametrize("name,text,release,why", [
+    # a conda environment's pip section, a post release, quoted, a variant file name
+    ("environment.yml", "name: x\ndependencies:\n  - pip\n  - pip:\n    - \"vllm==0.8.5.post1\"\n", "0.8.5",
+     "environment.yml pins vllm 0.8.5.post1"),
+    ("conda-gpu.yaml", "dependencies:\n  - pip:\n      - vllm>=0.8,<0.10\n", "0.8.5", "the newest release it allows"),
+    # upper bounds only: the newest release allowed runs
+    ("setup.py", 'setup(\n    extras_require={\n        # "vllm==0.8.5",\n        "serve": ["vllm<=0.10.0"],\n    },\n)\n',
+     "0.10.0", "setup.py allows vllm<=0.10.0: the newest release it allows, 0.10.0"),
+    ("requirements.txt", "vllm<0.27\n", "0.10.0", "the newest release it allows, 0.10.0"),
+    ("requirements.txt", "vllm~=0.8.0\n", "0.8.5", "allows vllm~=0.8.0"),
+    ("requirements.txt", "vllm==0.8.*\n", "0.8.5", "allows vllm==0.8.*"),
+    ("setup.cfg", "[options]\ninstall_requires =\n    vllm >= 0.8, < 0.9\n", "0.8.5", "setup.cfg allows"),
+    # Poetry's constraints
+    ("pyproject.toml", '[tool.poetry.dependencies]\npython = "^3.11"\nvllm = "^0.8.1"\n', "0.8.5",
+     'allows vllm = "^0.8.1" (>=0.8.1,<0.9)'),
+    ("pyproject.toml", '[tool.poetry.dependencies]\nvllm = { version = "0.10.0", extras = ["x"] }\n', "0.10.0",
+     'pins vllm = "0.10.0"'),
+])
+def test_ranges_bounds_and_environments(synth_db, repo, name, text, release, why):
+    put(repo, f"p/{name}", text)
+    c = choose(synth_db, put(repo, "p/serve.sh", SCRIPT))
+    assert (c.release, c.kind) == (release, "named") and why in c.why, c.why
+
+
+def test_the_main_requirements_file_before_its_variants(synth_db, repo):
+    put(repo, "a/requirements-cpu.txt", "vllm==0.8.5\n")
+    put(repo, "a/requirements.txt", "vllm==0.10.0\n")
+    assert choose(synth_db, put(repo, "a/entrypoint.sh", SCRIPT)).release == "0.10.0"
+
+
+def test_an_exact_pin_beats_a_range_of_the_same_project(synth_db, repo):
+    # the lock beside the pyproject: what `uv sync` installs
+    put(repo, "a/pyproject.toml", '[project]\ndependencies = ["vllm>=0.8"]\n')
+    put(repo, "a/uv.lock", '[[package]]\nname = "vllm"\nversion = "0.10.0"\n')
+    c = choose(synth_db, put(repo, "a/serve.sh", SCRIPT))
+    assert (c.release, c.why) == ("0.10.0", "uv.lock locks vllm 0.10.0")
+    # a workspace member's range, its lock at the root
+    put(repo, "uv.lock", '[[package]]\nname = "vllm"\nversion = "0.8.5"\n')
+    put(repo, "b/pyproject.toml", '[project]\ndependencies = ["vllm>=0.8,<0.9"]\n')
+    assert choose(synth_db, put(repo, "b/serve.sh", SCRIPT)).release == "0.8.5"
+    # an exact pin the range does not allow is another project's: the range
+    put(repo, "c/requirements.txt", "vllm>=0.10\n")
+    c = choose(synth_db, put(repo, "c/serve.sh", SCRIPT))
+    assert c.release == "0.27.1" and "the newest release it allows" in c.why
+
+
+# ----------------------------------------------------------------------------- env files, variables, keys
+
+
+def test_an_image_tag_from_an_env_file(synth_db, repo):
+    put(repo, "d/default.env", "# config\nVLLM_VERSION='0.8.5'   # the current one\nVLLM_PORT=8000\n")
+    put(repo, "d/docker-compose.yml", "services:\n  vllm:\n    image: vllm/vllm-openai:v${VLLM_VERSION}\n"
+                                      "    command: [\"--model\", \"m\"]\n")
+    c = choose(synth_db, repo / "d/docker-compose.yml")
+    assert c.release == "0.8.5" and "VLLM_VERSION=0.8.5 in default.env" in c.why, c.why
+    assert choose(synth_db, put(repo, "d/README.md", "x\n")).release == "0.8.5"  # (the folder's one release)
+    # two env files that disagree name nothing; a default in the reference is used when unset
+    put(repo, "e/.env", "TAG=v0.8.5\n")
+    put(repo, "e/.env.example", "TAG=v0.10.0\n")
+    put(repo, "e/compose.yaml", "services:\n  s:\n    image: vllm/vllm-openai:${TAG}\n")
+    assert choose(synth_db, repo / "e/compose.yaml").kind == "default"
+    put(repo, "e/compose.yaml", "services:\n  s:\n    image: vllm/vllm-openai:${OTHER:-v0.10.0}\n")
+    assert choose(synth_db, repo / "e/compose.yaml").release == "0.10.0"
+
+
+def test_an_env_file_that_names_a_vllm_image(synth_db, repo):
+    put(repo, "r/mi300.env", "VLLM_IMAGE=rocm/vllm:rocm6.4.1_vllm_0.10.0_20250909\nMODEL=m\n")
+    c = choose(synth_db, put(repo, "r/run.sh", SCRIPT))
+    assert c.release == "0.10.0" and "mi300.env (VLLM_IMAGE=rocm/vllm:" in c.why
+
+
+@pytest.mark.parametrize("assign", ['DEFAULT_IMAGE="vllm/vllm-openai:v0.8.5"',
+                                    'DEFAULT_IMAGE="${DEFAULT_IMAGE:-vllm/vllm-openai:v0.8.5}"'])
+def test_a_shell_image_variable_names_the_files_release(synth_db, repo, assign):
+    p = put(repo, "s/deploy.sh", f"#!/bin/bash\n{assign}\nvastai create instance --image \"$DEFAULT_IMAGE\"\n"
+                                 "cat <<EOF\nvllm serve m --max-model-len 4096\nEOF\n")
+    linter = Linter(synth_db, Settings(), [])
+    analysis = linter.analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.8.5"]
+    assert "image-variable v0.8.5" in analysis.launches[0].target_source
+
+
+def test_an_image_with_its_release_in_a_key_beside_it(synth_db, repo):
+    p = put(repo, "k/backend.yaml", "kind: BackendRuntime\nspec:\n  commands: [python3, -m, "
+                                    "vllm.entrypoints.openai.api_server]\n  image: vllm/vllm-openai\n"
+                                    "  version: v0.8.5\n  args: [--model, m]\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.8.5"]

@@ -1206,16 +1206,32 @@ def _declaration(ctx: _Ctx, node) -> None:
                 _walk(ctx, v)
 
 
+_DEFAULT_ONLY = re.compile(r"""["']?\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}"'\s]+)\}["']?""")
+
+
 def _image_var(ctx: _Ctx, node) -> None:
     """``IMAGE=vllm/vllm-openai:v0.27.1``: remember it, and make later ``$IMAGE`` words relevant."""
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
     if name is None or value is None or value.type not in ("word", "string", "raw_string"):
         return
     w = _Decoder(ctx.src).word(value)
-    if w.opaque or not image_is_vllm(w.text):
+    image = w.text
+    if w.opaque:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.9.2}": the default, unless the caller sets it
+        m = _DEFAULT_ONLY.fullmatch(ctx.src[value.start_byte : value.end_byte].decode("utf-8", "replace"))
+        if m is None:
+            return
+        image = m.group(1)
+    if not image_is_vllm(image):
         return
     var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
-    ctx.image_vars[var] = (w.text, (value.start_byte, value.end_byte))
+    ctx.image_vars[var] = (image, (value.start_byte, value.end_byte))
+    # the file's release, for launches that do not run in ``$IMAGE`` themselves (a `vllm serve` in a
+    # heredoc the instance created with that image runs): a file-level hint, after the launch's own
+    tag = version_from_image(image)
+    if tag and tag != "latest":
+        k = ctx.src.rfind(tag.encode(), value.start_byte, value.end_byte)
+        span = _map_span(ctx, k, k + len(tag.encode())) if k >= 0 else None
+        ctx.out.version_hints.append(VersionHint(tag, "image-variable", span, image))
     for needle in (b"$" + var.encode(), b"${" + var.encode()):
         for i in _find_all(ctx.src, needle):
             if i > node.end_byte:

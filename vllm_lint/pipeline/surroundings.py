@@ -40,16 +40,23 @@ MAX_BYTES = 1 << 20
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _YAML = (".yaml", ".yml")
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
-_IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?([^\s"'#,}]+)""", re.M)
+_IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?((?:\$\{[^}\s"']*\}|[^\s"'#,}$]|\$(?!\{))+)""", re.M)
 _WORD = lazy_re(r"[\w./-]+")  # (one pass: a long base64 line must not backtrack)
 _SCRIPT_SUFFIXES = (".sh", ".py", ".bash", ".yaml", ".yml", ".json")
 _PIP_PIN = lazy_re(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*(===?|~=)\s*v?([0-9][0-9a-zA-Z.+]*)""")
 _SPEC = lazy_re(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*((?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*"""
                    r"""(?:\s*,\s*(?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*)*)""", re.M)
 _LOCK_PACKAGE = lazy_re(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm"[ \t]*\r?\n[ \t]*version[ \t]*=[ \t]*"([^"]+)"')
-_CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*vllm[ \t]*={1,2}[ \t]*([0-9][0-9a-zA-Z.+]*)""")
+_CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*["']?vllm(?:\[[^\]]*\])?[ \t]*={1,2}[ \t]*v?([0-9][0-9a-zA-Z.+]*)(?![\w.*])""")
+_POETRY = lazy_re(r"""(?m)^[ \t]*["']?vllm["']?[ \t]*=[ \t]*(?:["']([^"'\n]+)["']|\{[^}\n]*\bversion[ \t]*=[ \t]*["']([^"'\n]+)["'])""")
 _LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
-_CONDA_FILES = ("environment.yml", "environment.yaml")
+# env files: .env, .env.example, default.env, vllm.env (docker compose reads .env; the others are
+# copied to it or passed with --env-file / env_file:)
+_ENV_FILE = lazy_re(r"^(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env)$")
+_ENV_LINE = lazy_re(r"""(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s#'"]*)""")
+_VAR_REF = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}$]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+# conda environment files: environment.yml, environment-gpu.yaml, conda.yml, conda-env.yaml
+_CONDA_FILE = lazy_re(r"^(?:environment|conda)(?:[-_.][\w.-]*)?\.ya?ml$")
 
 
 class Named(Record):
@@ -81,7 +88,7 @@ class _Folder(Record):
     asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin; ``reads``:
     the files read, with their keys."""
 
-    __slots__ = ("names", "root", "runners", "pin", "reads")
+    __slots__ = ("names", "root", "runners", "pin", "reads", "env")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -89,6 +96,7 @@ class _Folder(Record):
         self.runners: Optional[list[_Runner]] = None
         self.pin: Any = _UNREAD
         self.reads: list[tuple[str, str]] = []
+        self.env: dict[str, tuple[str, str]] = {}  # the env files' variables: NAME -> (value, file)
 
 
 _UNREAD = object()
@@ -144,16 +152,63 @@ class Surroundings:
 
     def _read_runners(self, f: _Folder, directory: str) -> None:
         names = f.names
+        self._env_files(f, directory)
         for name in names:
             path = os.path.join(directory, name)
             if _DOCKERFILE.match(name):
                 text = self._read(f, path)
                 if text is not None:
                     self._dockerfile(f, name, text)
-            elif name.endswith(_YAML) and name not in _CONDA_FILES and name != "Chart.yaml" and not name.startswith("."):
+            elif name.endswith(_YAML) and not _is_conda_file(name) and name != "Chart.yaml" and not name.startswith("."):
                 self._yaml(f, directory, name, path)
         if "Chart.yaml" in names:
             self._chart(f, directory)
+
+    def _env_files(self, f: _Folder, directory: str) -> None:
+        """The variables the folder's env files define (``.env``, ``.env.example``, ``default.env``,
+        ``vllm.env``): what compose interpolates into ``image: vllm/vllm-openai:v${VLLM_VERSION}``
+        (a variable two files define differently is left out). A variable whose value is a vLLM
+        image with a tag is a runner of the folder itself (``VLLM_IMAGE=rocm/vllm:..._vllm_0.19.1``)."""
+        seen: dict[str, set] = {}
+        for name in f.names:
+            if ".env" not in name or not _ENV_FILE.match(name):
+                continue
+            text = self._read(f, os.path.join(directory, name))
+            if text is None:
+                continue
+            read = self._last
+            for m in _ENV_LINE.finditer(text):
+                key, value = m.group(1), _env_value(m.group(2))
+                seen.setdefault(key, set()).add(value)
+                f.env.setdefault(key, (value, name))
+                if _is_vllm_image(value) and _tag(value):
+                    f.runners.append(_Runner(Named(_tag(value) or "", f"{name} ({key}={value})", value, read=read),
+                                             frozenset()))
+        for key, values in seen.items():
+            if len(values) > 1:
+                del f.env[key]
+
+    def _interpolated(self, f: _Folder, image: str) -> Optional[tuple[str, str]]:
+        """``image`` with its ``${VAR}`` / ``$VAR`` / ``${VAR:-default}`` filled from the folder's env
+        files (a default when the files do not define it), and the words saying from where; None when
+        a variable stays unknown."""
+        used: list[str] = []
+
+        def fill(m: "re.Match[str]") -> str:
+            key, default = m.group(1) or m.group(3), m.group(2)
+            if key in f.env:
+                value, where = f.env[key]
+                used.append(f"{key}={value} in {where}")
+                return value
+            if default is not None:
+                return default
+            raise KeyError(key)
+
+        try:
+            filled = _VAR_REF.sub(fill, image)
+        except KeyError:
+            return None
+        return filled, ", ".join(used) if used else "its default"
 
     def _dockerfile(self, f: _Folder, name: str, text: str) -> None:
         images = [m.group(1) for m in _FROM.finditer(text) if _is_vllm_image(m.group(1))]
@@ -182,12 +237,24 @@ class Surroundings:
                 named.read = self._last
                 f.runners.append(_Runner(named, frozenset()))
             return
-        images = [m.group(1) for m in _IMAGE.finditer(text) if _is_vllm_image(m.group(1))]
+        read = self._last
+        images, said = [], {}
+        for m in _IMAGE.finditer(text):
+            image = m.group(1)
+            if "$" in image:  # (compose interpolates it from the folder's .env)
+                got = self._interpolated(f, image)
+                if got is None:
+                    continue
+                said[got[0]] = f"{image}, {got[1]}"
+                image = got[0]
+            if _is_vllm_image(image):
+                images.append(image)
         tags = {t for t in (_tag(i) for i in images) if t}
         refs = _path_words(text)
         if len(tags) == 1:
             image = next(i for i in images if _tag(i) in tags)
-            f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {image})", image, read=self._last), refs))
+            f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {said.get(image, image)})", image,
+                                           read=read), refs))
         elif not tags and name in ("config.yaml", "config.yml") and "requirements" in text:
             m = _PIP_PIN.search(text)  # a Truss config's `requirements:` list
             if m:
@@ -219,19 +286,21 @@ class Surroundings:
                 return
 
     def _pin(self, f: _Folder, directory: str, names: list[str]) -> Optional[Named]:
-        for name in names:
-            if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) \
-                    or name == "pyproject.toml":
-                text = self._read(f, os.path.join(directory, name))
-                named = _requirement_pin(text or "", name)
-                if named is not None:
-                    named.read = self._last
-                    return named
+        """The folder's pin: an exact pin (a requirement file's ``==``, a lock file, a conda
+        environment) before a range (``pyproject.toml``, ``setup.py``, a requirement file's bounds)
+        that allows it; the main ``requirements.txt`` before its variants (``requirements-cpu.txt``)."""
+        exact: list[Named] = []
+        ranges: list[Named] = []
+        for name in sorted((n for n in names if _is_requirement_file(n)), key=_requirement_order):
+            named = _requirement_pin(self._read(f, os.path.join(directory, name)) or "", name)
+            if named is not None:
+                named.read = self._last
+                (ranges if named.spec else exact).append(named)
         for name in _LOCK_FILES:
             if name in names:
                 m = _LOCK_PACKAGE.search(self._read(f, os.path.join(directory, name)) or "")
                 if m:
-                    return Named(m.group(1), f"{name} locks vllm {m.group(1)}", read=self._last)
+                    exact.append(Named(m.group(1), f"{name} locks vllm {m.group(1)}", read=self._last))
         if "Pipfile.lock" in names:
             try:
                 lock = json.loads(self._read(f, os.path.join(directory, "Pipfile.lock")) or "{}")
@@ -240,13 +309,22 @@ class Surroundings:
             except (ValueError, KeyError, TypeError):
                 ver = None
             if isinstance(ver, str) and ver.startswith("=="):
-                return Named(ver[2:], f"Pipfile.lock locks vllm{ver}", read=self._last)
-        for name in _CONDA_FILES:
-            if name in names:
-                m = _CONDA_PIN.search(self._read(f, os.path.join(directory, name)) or "")
+                exact.append(Named(ver[2:], f"Pipfile.lock locks vllm{ver}", read=self._last))
+        for name in names:
+            if _is_conda_file(name):
+                text = self._read(f, os.path.join(directory, name)) or ""
+                m = _CONDA_PIN.search(text)
                 if m:
-                    return Named(m.group(1), f"{name} pins vllm {m.group(1)}", read=self._last)
-        return None
+                    exact.append(Named(m.group(1), f"{name} pins vllm {m.group(1)}", read=self._last))
+                elif "vllm" in text:
+                    named = _requirement_pin(text, name)
+                    if named is not None:
+                        named.read = self._last
+                        ranges.append(named)
+        if ranges:
+            allowed = [e for e in exact if _allows(ranges[0], e.text)]
+            return allowed[0] if allowed else ranges[0]
+        return exact[0] if exact else None
 
     # -- one file
     def root_of(self, directory: str) -> Optional[str]:
@@ -286,16 +364,32 @@ class Surroundings:
 
     def pin_for(self, directory: str) -> Optional[Named]:
         """The nearest pin in ``directory`` or above, up to the repository root (or, outside a
-        repository, to the file system's root, as before)."""
+        repository, to the file system's root, as before). A range (a ``pyproject.toml``'s
+        ``vllm>=0.10``) is resolved by an exact pin further up that it allows (a workspace's
+        ``uv.lock`` at the root), else gives the newest release it allows."""
         d = directory
+        found: Optional[Named] = None
         while True:
             pin = self.pin(d)
             if pin is not None:
-                return pin
+                if found is None and not pin.spec:
+                    return pin
+                if found is None:
+                    found = pin
+                elif not pin.spec and _allows(found, pin.text):
+                    return pin
             parent = os.path.dirname(d)
             if self.folder(d).root or parent == d:
-                return None
+                return found
             d = parent
+
+
+def _is_conda_file(name: str) -> bool:
+    return name.startswith(("environment", "conda")) and bool(_CONDA_FILE.match(name))
+
+
+def _env_value(raw: str) -> str:
+    return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"" else raw
 
 
 def _path_words(text: str) -> frozenset:
@@ -316,17 +410,72 @@ def _names(refs: frozenset, rel: str) -> bool:
 
 
 def _requirement_pin(text: str, name: str) -> Optional[Named]:
+    """The first uncommented ``vllm`` requirement of a requirement file, ``pyproject.toml`` (PEP 621
+    or Poetry's ``vllm = "^0.5.1"``), ``setup.py`` / ``setup.cfg`` (``install_requires``, extras)
+    or conda environment: an exact ``==`` pin, else the specifier as a range (``~=0.8.0`` and
+    ``==0.8.*`` are ranges: the newest release they allow runs)."""
     for m in _SPEC.finditer(text):
         line_start = text.rfind("\n", 0, m.start(1)) + 1
         if text[line_start:m.start(1)].lstrip().startswith("#"):
             continue
         spec = re.sub(r"\s+", "", m.group(1)).replace("v", "")
-        if spec.startswith(("==", "===")) and "," not in spec:
+        if spec.startswith(("==", "===")) and "," not in spec and "*" not in spec:
             return Named(spec.lstrip("="), f"{name} pins vllm{spec}")
-        if spec.startswith("~=") and "," not in spec:
-            return Named(spec[2:], f"{name} pins vllm{spec}")
         return Named(spec, f"{name} allows vllm{spec}", spec=True)
+    if name == "pyproject.toml":
+        m = _POETRY.search(text)
+        if m:
+            written = m.group(1) or m.group(2)
+            spec = _poetry_spec(written)
+            if spec is not None:
+                if spec.startswith("==") and "," not in spec:
+                    return Named(spec[2:], f"{name} pins vllm = \"{written}\"")
+                return Named(spec, f"{name} allows vllm = \"{written}\" ({spec})", spec=True)
     return None
+
+
+def _poetry_spec(written: str) -> Optional[str]:
+    """A Poetry version constraint as a PEP 440 specifier: ``^0.5.1`` is ``>=0.5.1,<0.6.0``,
+    ``~0.5.1`` is ``>=0.5.1,<0.6.0``, ``0.5.2`` is ``==0.5.2``; None for ``*`` or what it cannot read."""
+    w = written.strip()
+    m = re.fullmatch(r"([\^~])\s*v?(\d+(?:\.\d+)*)", w)
+    if m:
+        parts = [int(x) for x in m.group(2).split(".")]
+        if m.group(1) == "^":  # the first non-zero part is kept
+            i = next((k for k, x in enumerate(parts) if x != 0), len(parts) - 1)
+        else:  # ~X.Y(.Z): the minor is kept; ~X: the major
+            i = min(1, len(parts) - 1)
+        upper = parts[:i] + [parts[i] + 1]
+        return f">={m.group(2)},<{'.'.join(map(str, upper))}"
+    if re.fullmatch(r"v?\d+(?:\.\d+)+(?:\.post\d+)?", w):
+        return "==" + w.lstrip("v")
+    if re.fullmatch(r"(?:(?:===?|~=|!=|<=?|>=?)\s*v?[\d.*]+(?:\.post\d+)?\s*,?\s*)+", w):
+        return re.sub(r"\s+", "", w).rstrip(",")
+    return None
+
+
+def _is_requirement_file(name: str) -> bool:
+    return ((name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in", ".lock")))
+            or name in ("pyproject.toml", "setup.py", "setup.cfg"))
+
+
+def _requirement_order(name: str) -> tuple:
+    """The main requirement file first (``requirements.txt``, its lock), then its variants
+    (``requirements-cpu.txt``, ``requirements/dev.txt``), then the package's own metadata."""
+    main = name in ("requirements.txt", "requirements.lock", "requirements.in", "constraints.txt")
+    meta = name in ("pyproject.toml", "setup.py", "setup.cfg")
+    return (not main, meta, name)
+
+
+def _allows(range_: Named, version: str) -> bool:
+    """Whether the range ``range_`` (a ``Named`` specifier) allows ``version``."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return SpecifierSet(range_.text).contains(Version(version.lstrip("v").split("+")[0]), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return False
 
 
 def _kustomize(text: str, name: str) -> Optional[Named]:
