@@ -372,3 +372,65 @@ def test_an_image_with_its_release_in_a_key_beside_it(synth_db, repo):
                                     "  version: v0.8.5\n  args: [--model, m]\n")
     analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
     assert [la.target for la in analysis.launches] == ["0.8.5"]
+
+
+# ----------------------------------------------------------------------------- builds, workflows, Ray, README
+
+
+@pytest.mark.parametrize("install", [
+    "pip install -U vllm --pre --extra-index-url https://wheels.vllm.ai/nightly",
+    "uv pip install vllm --extra-index-url=https://wheels.vllm.ai/0123abcd0123abcd --system",
+])
+def test_a_nightly_wheel_index_is_a_build_even_beside_a_pin(synth_db, repo, install):
+    put(repo, "n/requirements.txt", "vllm==0.8.5\n")  # (another image's pin)
+    p = put(repo, "n/run.sh", f"#!/bin/sh\n{install}\nvllm serve m\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    la = analysis.launches[0]
+    assert la.target == "0.27.1" and la.choice.kind == "build" and "nightly build" in la.target_source
+
+
+def test_a_nightly_index_with_a_pinned_release_is_that_release():
+    from vllm_lint.frontends.commands import version_from_pip_install
+
+    assert version_from_pip_install("pip install vllm==0.10.1+gptoss --extra-index-url https://wheels.vllm.ai/gpt-oss/".split()) == "0.10.1+gptoss"
+    assert version_from_pip_install("pip install vllm --extra-index-url https://download.pytorch.org/whl/cu128".split()) is None
+
+
+def test_a_composite_actions_input_default(synth_db, repo):
+    put(repo, "action.yml", "name: x\ninputs:\n  vllm_version:\n    description: tag\n    default: \"v0.8.5\"\n"
+                            "runs:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n      with:\n"
+                            "        repository: vllm-project/vllm\n        ref: ${{ inputs.vllm_version }}\n"
+                            "    - shell: bash\n      run: vllm serve m &\n")
+    c = choose(synth_db, repo / "action.yml")
+    assert c.release == "0.8.5" and "source checked out at v0.8.5, the default of its input" in c.why
+    put(repo, "w/.keep", "")
+    put(repo, "w/ci.yml", "on:\n  workflow_dispatch:\n    inputs:\n      v:\n        default: '0.10.0'\njobs:\n  t:\n"
+                          "    steps:\n      - run: pip install vllm==${{ inputs.v }}\n")
+    assert choose(synth_db, put(repo, "w/serve.sh", SCRIPT)).release == "0.10.0"
+
+
+def test_a_ray_runtime_env_pin_for_the_module_it_imports(synth_db, repo):
+    put(repo, "r/ray-service.yaml", "kind: RayService\nspec:\n  serveConfigV2: |\n    applications:\n"
+                                    "    - import_path: samples.r.serve:app\n      runtime_env:\n"
+                                    "        pip: [\"vllm==0.8.5\"]\n")
+    put(repo, "r/ray-service.tpu.yaml", "kind: RayService\nspec:\n  serveConfigV2: |\n    applications:\n"
+                                        "    - import_path: samples.r.serve_tpu:app\n      runtime_env:\n"
+                                        "        pip: [\"vllm==0.10.0\"]\n")
+    assert choose(synth_db, put(repo, "r/serve.py", "from vllm import LLM\n")).release == "0.8.5"
+    assert choose(synth_db, put(repo, "r/serve_tpu.py", "from vllm import LLM\n")).release == "0.10.0"
+
+
+def test_the_readme_install_instruction_is_the_weakest_source(synth_db, repo):
+    put(repo, "README.md", "# tool\n\n```\nuv pip install \"vllm==0.8.5\"\n```\n")
+    c = choose(synth_db, put(repo, "a/b/serve.sh", SCRIPT))
+    assert c.release == "0.8.5" and "README.md:4, the repository's install instruction" in c.why
+    data = b"# tested with vLLM 0.10.0\nvllm serve m\n"
+    p = put(repo, "a/c/serve.sh", data.decode())
+    assert choose(synth_db, p, data=data, at=data.index(b"vllm serve")).release == "0.10.0"  # (its own words first)
+    put(repo, "a/b/requirements.txt", "vllm==0.10.0\n")
+    assert Targeting(synth_db, Settings()).choose(repo / "a/b/serve.sh", []).release == "0.10.0"
+
+
+def test_no_readme_outside_a_repository(synth_db, tmp_path):
+    put(tmp_path, "README.md", "pip install vllm==0.8.5\n")
+    assert choose(synth_db, put(tmp_path, "serve.sh", SCRIPT)).kind == "default"

@@ -50,6 +50,8 @@ _LOCK_PACKAGE = lazy_re(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm
 _CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*["']?vllm(?:\[[^\]]*\])?[ \t]*={1,2}[ \t]*v?([0-9][0-9a-zA-Z.+]*)(?![\w.*])""")
 _POETRY = lazy_re(r"""(?m)^[ \t]*["']?vllm["']?[ \t]*=[ \t]*(?:["']([^"'\n]+)["']|\{[^}\n]*\bversion[ \t]*=[ \t]*["']([^"'\n]+)["'])""")
 _LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
+# an install instruction: `pip install vllm==X`, `uv pip install "vllm==X"`, `pip3 install -U vllm==X`
+_INSTALL_PIN = lazy_re(r"""(?i)\b(?:pip3?|uv[ \t]+pip|uv)[ \t]+(?:install|add)\b[^\n`]{0,200}?(?<![\w-])["']?vllm(?:\[[^\]]*\])?[ \t]*(===?|~=)[ \t]*v?([0-9][0-9a-zA-Z.+]*)""")
 # env files: .env, .env.example, default.env, vllm.env (docker compose reads .env; the others are
 # copied to it or passed with --env-file / env_file:)
 _ENV_FILE = lazy_re(r"^(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env)$")
@@ -88,7 +90,7 @@ class _Folder(Record):
     asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin; ``reads``:
     the files read, with their keys."""
 
-    __slots__ = ("names", "root", "runners", "pin", "reads", "env")
+    __slots__ = ("names", "root", "runners", "pin", "reads", "env", "readme")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -97,6 +99,7 @@ class _Folder(Record):
         self.pin: Any = _UNREAD
         self.reads: list[tuple[str, str]] = []
         self.env: dict[str, tuple[str, str]] = {}  # the env files' variables: NAME -> (value, file)
+        self.readme: Any = _UNREAD
 
 
 _UNREAD = object()
@@ -255,10 +258,18 @@ class Surroundings:
             image = next(i for i in images if _tag(i) in tags)
             f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {said.get(image, image)})", image,
                                            read=read), refs))
-        elif not tags and name in ("config.yaml", "config.yml") and "requirements" in text:
-            m = _PIP_PIN.search(text)  # a Truss config's `requirements:` list
+        elif not tags and ("vllm-project/vllm" in text or "inputs" in text):
+            named = _workflow_release(text, name)
+            if named is not None:
+                named.read = read
+                f.runners.append(_Runner(named, refs))
+        elif not tags and ("requirements" in text or "pip" in text):
+            # a Truss config's `requirements:` list, a Ray `runtime_env: pip: ["vllm==0.4.3"]` (whose
+            # `import_path: pkg.serve:app` names the file it runs), a `pip install vllm==X` in a job
+            m = _PIP_PIN.search(text)
             if m:
-                f.runners.append(_Runner(Named(m.group(2), f"{name} (requirements: vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
+                refs = refs | _import_paths(text)
+                f.runners.append(_Runner(Named(m.group(2), f"{name} (vllm{m.group(1)}{m.group(2)})", read=read), refs))
 
     def _chart(self, f: _Folder, directory: str) -> None:
         """A chart's ``appVersion``, when one of its templates takes an image tag from it and the
@@ -362,6 +373,29 @@ class Surroundings:
                     return r.named
         return None
 
+    def readme_for(self, directory: str) -> Optional[Named]:
+        """The repository's own install instruction, in its root README (``pip install
+        vllm==0.8.5.post1``): the weakest source of the repository, read when nothing nearer names a
+        release; only inside a repository (the folder holding ``.git``), once per run."""
+        root = self.root_of(directory)
+        if root is None:
+            return None
+        f = self.folder(root)
+        if f.readme is _UNREAD:
+            f.readme = None
+            for name in f.names:
+                if name.lower() in ("readme.md", "readme.rst", "readme.txt", "readme"):
+                    text = self._read(f, os.path.join(root, name)) or ""
+                    for m in _INSTALL_PIN.finditer(text):
+                        if m.group(1) in ("==", "==="):
+                            row = text.count("\n", 0, m.start()) + 1
+                            f.readme = Named(m.group(2), f"{name}:{row}, the repository's install instruction (vllm=="
+                                                         f"{m.group(2)}; nothing nearer names a release)",
+                                             read=self._last)
+                            break
+                    break
+        return f.readme
+
     def pin_for(self, directory: str) -> Optional[Named]:
         """The nearest pin in ``directory`` or above, up to the repository root (or, outside a
         repository, to the file system's root, as before). A range (a ``pyproject.toml``'s
@@ -396,6 +430,20 @@ def _path_words(text: str) -> frozenset:
     """The words of ``text`` that look like a script's or config file's path (``scripts/serve.sh``,
     ``/app/serve.sh``), in one linear pass."""
     return frozenset(w for w in _WORD.findall(text) if w.endswith(_SCRIPT_SUFFIXES) and len(w) < 512)
+
+
+_IMPORT_PATH = lazy_re(r"import_path[\"']?[ \t]*[:=][ \t]*[\"']?([\w.-]+):")
+
+
+def _import_paths(text: str) -> frozenset:
+    """The Python files a Ray Serve ``import_path: pkg.module:app`` names (``module.py``, and its
+    path from the working directory)."""
+    out = set()
+    for m in _IMPORT_PATH.finditer(text):
+        parts = m.group(1).split(".")
+        out.add(parts[-1] + ".py")
+        out.add("/".join(parts) + ".py")
+    return frozenset(out)
 
 
 def _names(refs: frozenset, rel: str) -> bool:
@@ -476,6 +524,58 @@ def _allows(range_: Named, version: str) -> bool:
         return SpecifierSet(range_.text).contains(Version(version.lstrip("v").split("+")[0]), prereleases=True)
     except (InvalidSpecifier, InvalidVersion):
         return False
+
+
+_INPUT_REF = lazy_re(r"\$\{\{\s*(?:github\.event\.)?inputs\.([\w-]+)\s*\}\}")
+
+
+def _workflow_release(text: str, name: str) -> Optional[Named]:
+    """A GitHub action or workflow that builds vLLM from its source at a tag (``actions/checkout``
+    of ``repository: vllm-project/vllm`` with ``ref:``) or pins it (``pip install vllm==``), the
+    tag or pin given by an input: the input's ``default`` (a composite action's
+    ``vllm_version: default: v0.9.0.1``)."""
+    try:
+        import yaml
+
+        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except Exception:  # a malformed file names nothing here; its own lint reports it
+        return None
+    if not isinstance(doc, dict):
+        return None
+    defaults: dict[str, str] = {}
+    on = doc.get("on", doc.get(True)) if isinstance(doc.get("on", doc.get(True)), dict) else {}
+    for holder in (doc.get("inputs"), *(v.get("inputs") for v in on.values() if isinstance(v, dict))):
+        if isinstance(holder, dict):
+            for key, spec in holder.items():
+                if isinstance(spec, dict) and isinstance(spec.get("default"), (str, int, float)):
+                    defaults.setdefault(str(key), str(spec["default"]))
+
+    def fill(value: str) -> Optional[str]:
+        try:
+            return _INPUT_REF.sub(lambda m: defaults[m.group(1)], value)
+        except KeyError:
+            return None
+
+    stack, seen = [doc], 0
+    while stack and seen < 10_000:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            repo, ref = node.get("repository"), node.get("ref")
+            if isinstance(repo, str) and repo.strip().lower() == "vllm-project/vllm" and isinstance(ref, str):
+                tag = fill(ref)
+                if tag and re.fullmatch(r"v?\d+\.\d+\.\d+[\w.+-]*", tag.strip()):
+                    how = ", the default of its input" if tag != ref else ""
+                    return Named(tag.strip(), f"{name} (vLLM's source checked out at {tag.strip()}{how})")
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str) and "vllm" in node and "${{" in node:
+            filled = fill(node)
+            m = _PIP_PIN.search(filled) if filled else None
+            if m:
+                return Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)}, the default of its input)")
+    return None
 
 
 def _kustomize(text: str, name: str) -> Optional[Named]:

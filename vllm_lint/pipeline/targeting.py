@@ -10,7 +10,9 @@ everything the repository says, in order of how directly it applies:
    then requirement and lock files up to the repository root (:meth:`Targeting.pin_for`);
 4. a version the file states in words before the launch, in a comment (``# tested with vLLM
    0.11.0``; not for documentation formats, whose prose the Markdown reader reads itself);
-5. else the newest release in the database (:data:`NEWEST_SOURCE`).
+5. the repository's own install instruction in its root README (``pip install vllm==0.8.5``),
+   the weakest (``Surroundings.readme_for``);
+6. else the newest release in the database (:data:`NEWEST_SOURCE`).
 
 A source naming a release newer than the database is checked against the newest and says so
 (``Choice.kind`` "newer": VL004 and the summary); a release PyPI never had (``v0.8.6``) is the
@@ -59,7 +61,7 @@ class Choice(Record):
     nightly or floating tag: the newest), "default" (nothing names one: the newest); ``hint``:
     the version hint of this file that decided it (its span: where VL004 reports), if any."""
 
-    __slots__ = ("release", "why", "kind", "named", "hint")
+    __slots__ = ("release", "why", "kind", "named", "hint", "weak")
 
     def __init__(self, release: str, why: str, kind: str, named: Optional[str] = None,
                  hint: Optional[VersionHint] = None) -> None:
@@ -68,6 +70,7 @@ class Choice(Record):
         self.kind = kind
         self.named = named
         self.hint = hint
+        self.weak = False  # the repository's README: after a release the file's own comments state
 
 
 class Targeting:
@@ -103,6 +106,12 @@ class Targeting:
                 pin = self.surroundings.pin_for(directory)
                 if pin is not None:
                     c, read = self._from_named(pin), pin.read
+            if c is None:
+                readme = self.surroundings.readme_for(directory)
+                if readme is not None:
+                    c, read = self._from_named(readme), readme.read
+                    if c is not None:
+                        c.weak = True
             self._around[key] = (c, read if c is not None else None)
         c, read = self._around[key]
         if read is not None:  # the file that decided it, in this analysis's record (vllm_lint.inputs)
@@ -155,8 +164,8 @@ class Targeting:
             if r.status == "unmapped":
                 unmapped.append(r.note)
         c = self.around(path)
-        if c is None and data is not None and at is not None:
-            c = self._stated(data, at)
+        if (c is None or c.weak) and data is not None and at is not None:
+            c = self._stated(data, at) or c
         if c is None:
             return Choice(self.db.newest, NEWEST_SOURCE if not unmapped else f"{NEWEST_SOURCE}; {'; '.join(unmapped)}",
                           "default")
@@ -170,7 +179,7 @@ class Targeting:
         if r.status == "newer":
             return Choice(r.version, f"{why} ({r.note})", "newer", r.named, hint)
         if r.status == "build":
-            if text.lower() in ("latest", "nightly", "main"):
+            if text.lower() in ("latest", "main"):
                 return Choice(r.version, f"{why.rsplit(' ', 1)[0]} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
             return Choice(r.version, f"{why} ({r.note})", "build", None, hint)
         return None
