@@ -434,3 +434,28 @@ def test_the_readme_install_instruction_is_the_weakest_source(synth_db, repo):
 def test_no_readme_outside_a_repository(synth_db, tmp_path):
     put(tmp_path, "README.md", "pip install vllm==0.8.5\n")
     assert choose(synth_db, put(tmp_path, "serve.sh", SCRIPT)).kind == "default"
+
+
+def test_a_values_image_with_its_tag_beside_it(synth_db, repo):
+    put(repo, "c/Chart.yaml", "apiVersion: v2\nname: c\nappVersion: \"1.0\"\n")
+    p = put(repo, "c/values.yaml", "image:\n  # -- the image\n  image: 'vllm/vllm-openai'\n\n  # -- its tag\n"
+                                   "  tag: v0.8.5\n  pullPolicy: Always\nmodel:\n  args: []\n")
+    c = choose(synth_db, p)
+    assert c.release == "0.8.5" and "vllm/vllm-openai:v0.8.5" in c.why, c.why
+    # a tag key of another mapping (less indented, after the image's mapping ended) is not its tag
+    put(repo, "d/values.yaml", "image:\n  repository: vllm/vllm-openai\nother:\n  tag: v0.8.5\n")
+    assert choose(synth_db, put(repo, "d/run.sh", SCRIPT)).release == "0.27.1"
+
+
+def test_a_sibling_chart_configures_the_model_server_image(synth_db, repo):
+    put(repo, "charts/op/Chart.yaml", "apiVersion: v2\nname: op\n")
+    put(repo, "charts/op/values.yaml", "modelServers:\n  VLLM:\n    images:\n      default: \"vllm/vllm-openai:v0.8.5\"\n"
+                                       "      arm: \"vllm/vllm-openai:v0.10.0\"\n      cpu: other/vllm:v0.6.3-cpu\n")
+    put(repo, "charts/models/Chart.yaml", "apiVersion: v2\nname: models\n")
+    c = choose(synth_db, put(repo, "charts/models/values.yaml", "catalog:\n  m:\n    engine: VLLM\n"))
+    assert c.release == "0.8.5" and "a sibling chart configures, default: vllm/vllm-openai:v0.8.5" in c.why
+    # not for a file outside a chart, nor for two sibling charts that disagree
+    assert choose(synth_db, put(repo, "charts/run.sh", SCRIPT)).kind == "default"
+    put(repo, "charts/op2/Chart.yaml", "apiVersion: v2\nname: op2\n")
+    put(repo, "charts/op2/values.yaml", "image: vllm/vllm-openai:v0.10.0\n")
+    assert Targeting(synth_db, Settings()).choose(repo / "charts/models/values.yaml", []).kind == "default"

@@ -90,7 +90,7 @@ class _Folder(Record):
     asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin; ``reads``:
     the files read, with their keys."""
 
-    __slots__ = ("names", "root", "runners", "pin", "reads", "env", "readme")
+    __slots__ = ("names", "root", "runners", "pin", "reads", "env", "readme", "sibling_chart")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -100,6 +100,7 @@ class _Folder(Record):
         self.reads: list[tuple[str, str]] = []
         self.env: dict[str, tuple[str, str]] = {}  # the env files' variables: NAME -> (value, file)
         self.readme: Any = _UNREAD
+        self.sibling_chart: Any = _UNREAD  # (a folder of charts) chart folder -> the image its values set
 
 
 _UNREAD = object()
@@ -250,6 +251,10 @@ class Surroundings:
                     continue
                 said[got[0]] = f"{image}, {got[1]}"
                 image = got[0]
+            if _is_vllm_image(image) and ":" not in image.rsplit("/", 1)[-1] and "@" not in image:
+                tag = _tag_beside(text, m.start(1))  # (values: image: repo, tag: 3.3.0 beside it)
+                if tag is not None:
+                    image = f"{image}:{tag}"
             if _is_vllm_image(image):
                 images.append(image)
         tags = {t for t in (_tag(i) for i in images) if t}
@@ -373,6 +378,39 @@ class Surroundings:
                     return r.named
         return None
 
+    def sibling_chart_for(self, directory: str) -> Optional[Named]:
+        """For a file of a Helm chart (a ``Chart.yaml`` at or above it, inside a repository), the
+        vLLM image a sibling chart's ``values.yaml`` configures (an operator's chart setting the
+        model server image its model catalog chart runs: KubeAI's ``charts/kubeai`` beside
+        ``charts/models``): its one release, or the one under a ``default:`` key."""
+        root = self.root_of(directory)
+        d = directory
+        while root is not None and "Chart.yaml" not in self.folder(d).names:
+            if d == root or os.path.dirname(d) == d:
+                return None
+            d = os.path.dirname(d)
+        if root is None or d == root:
+            return None
+        parent = os.path.dirname(d)
+        pf = self.folder(parent)
+        if pf.sibling_chart is _UNREAD:
+            pf.sibling_chart = {}
+            for name in pf.names:
+                sub = os.path.join(parent, name)
+                if "Chart.yaml" in self.folder(sub).names and "values.yaml" in self.folder(sub).names:
+                    text = self._read(pf, os.path.join(sub, "values.yaml")) or ""
+                    read = self._last
+                    found = [(m.group(1), m.group(2)) for m in _KEYED_IMAGE.finditer(text) if _is_vllm_image(m.group(2))
+                             and _tag(m.group(2)) not in (None, "latest")]
+                    tags = {_tag(i) for _k, i in found}
+                    pick = found[0] if len(tags) == 1 else next(((k, i) for k, i in found if k == "default"), None)
+                    if pick is not None:
+                        pf.sibling_chart[sub] = Named(_tag(pick[1]) or "", f"{name}/values.yaml (the model server image "
+                                                      f"a sibling chart configures, {pick[0]}: {pick[1]})", pick[1],
+                                                      read=read)
+        named = {k: v for k, v in pf.sibling_chart.items() if k != d}
+        return next(iter(named.values())) if len({n.text for n in named.values()}) == 1 else None
+
     def readme_for(self, directory: str) -> Optional[Named]:
         """The repository's own install instruction, in its root README (``pip install
         vllm==0.8.5.post1``): the weakest source of the repository, read when nothing nearer names a
@@ -416,6 +454,54 @@ class Surroundings:
             if self.folder(d).root or parent == d:
                 return found
             d = parent
+
+
+_KEYED_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*([\w.-]+)[ \t]*:[ \t]*["']?([\w.-]+(?:/[\w.-]+)+:[\w.+-]+)["']?[ \t]*(?:#.*)?$""")
+_TAG_KEY = lazy_re(r"""[ \t]*-?[ \t]*(?:tag|version|imageTag|image_tag|imageVersion)[ \t]*:[ \t]*["']?(v?\d+\.\d+[\w.+-]*)""")
+
+
+def _tag_beside(text: str, at: int) -> Optional[str]:
+    """The tag a key beside an untagged ``image:`` at offset ``at`` gives (``tag: 3.3.0``, llmaz's
+    ``version: v0.6.0``): the mapping's other keys at the image key's indentation, up to 20 lines."""
+    line_start = text.rfind("\n", 0, at) + 1
+    head = text[line_start:at]
+    indent = len(head) - len(head.lstrip(" -"))
+    pos = line_start
+    for _ in range(40):  # the lines above, then below
+        pos = text.rfind("\n", 0, pos - 1) + 1 if pos > 0 else -1
+        if pos < 0:
+            break
+        found = _sibling_tag(text, pos, indent)
+        if found:
+            return found
+        if found == "" or pos == 0:
+            break
+    pos = text.find("\n", at)
+    for _ in range(20):
+        if pos < 0:
+            break
+        found = _sibling_tag(text, pos + 1, indent)
+        if found is not False:
+            return found or None
+        pos = text.find("\n", pos + 1)
+    return None
+
+
+def _sibling_tag(text: str, pos: int, indent: int) -> Any:
+    """The tag on the line at ``pos`` when it is a tag key at ``indent``; "" when the line leaves
+    the mapping (less indented); False to read on."""
+    end = text.find("\n", pos)
+    line = text[pos:end if end >= 0 else len(text)]
+    body = line.lstrip(" ")
+    if not body.strip() or body.lstrip().startswith("#"):
+        return False
+    here = len(line) - len(line.lstrip(" -"))
+    if here < indent:
+        return ""
+    if here > indent:
+        return False
+    m = _TAG_KEY.match(line)
+    return m.group(1) if m else False
 
 
 def _is_conda_file(name: str) -> bool:

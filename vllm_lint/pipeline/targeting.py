@@ -6,8 +6,9 @@ everything the repository says, in order of how directly it applies:
    vllm==``, a Helm tag's default, a Markdown block's prose), read by
    ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, ROCm, Red Hat, AWS; nightly builds);
 3. the files around it (``pipeline.surroundings``): a Dockerfile, compose file, Kubernetes
-   manifest, Truss config, chart ``appVersion`` or kustomization that runs it or holds its image,
-   then requirement and lock files up to the repository root (:meth:`Targeting.pin_for`);
+   manifest, Truss config, env file, GitHub action, chart ``appVersion`` or kustomization that runs
+   it or holds its image, a sibling chart's model server image, then requirement and lock files
+   up to the repository root (:meth:`Targeting.pin_for`);
 4. a version the file states in words before the launch, in a comment (``# tested with vLLM
    0.11.0``; not for documentation formats, whose prose the Markdown reader reads itself);
 5. the repository's own install instruction in its root README (``pip install vllm==0.8.5``),
@@ -102,6 +103,10 @@ class Targeting:
             named = self.surroundings.runner_for(directory, name)
             if named is not None:
                 c, read = self._from_named(named), named.read
+            if c is None:
+                sibling = self.surroundings.sibling_chart_for(directory)
+                if sibling is not None:
+                    c, read = self._from_named(sibling), sibling.read
             if c is None:
                 pin = self.surroundings.pin_for(directory)
                 if pin is not None:
