@@ -171,6 +171,13 @@ def test_a_release_newer_than_the_database_beside_the_script(synth_db, repo):
     ("# Setting this is broken in vllm 0.8.5", None),
     ("# vLLM 0.10.0+ only", None),
     ("echo 'vLLM 0.10.0'", None),  # not a comment
+    # a minimum, a feature's first release, a bug reference: not the release the launch runs
+    ("# requires vLLM 0.10.0", None),
+    ("# minimum vllm version: 0.8.5", None),
+    ("# --enable-prefix-caching was added in vLLM 0.8.5", None),
+    ("# vllm >= 0.8.5", None),
+    ("# see github.com/vllm-project/vllm/issues/1234 (vllm 0.8.5)", None),
+    ("# deployed with vllm 0.10.0 (image pinned below)", "0.10.0"),
 ])
 def test_a_version_a_comment_states(synth_db, repo, comment, release):
     data = f"#!/bin/sh\n{comment}\nexport X=1\nvllm serve m\n".encode()
@@ -459,3 +466,11 @@ def test_a_sibling_chart_configures_the_model_server_image(synth_db, repo):
     put(repo, "charts/op2/Chart.yaml", "apiVersion: v2\nname: op2\n")
     put(repo, "charts/op2/values.yaml", "image: vllm/vllm-openai:v0.10.0\n")
     assert Targeting(synth_db, Settings()).choose(repo / "charts/models/values.yaml", []).kind == "default"
+
+
+def test_a_guide_that_prints_the_provided_vllm_version(synth_db, repo):
+    p = put(repo, "docs/vllm.md", "# vLLM\n\nLoad the module, then:\n\n```python\n>>> import vllm\n"
+                                  ">>> print(vllm.__version__)\n'0.8.5'\n```\n\n## Serve\n\n```bash\n"
+                                  "vllm serve m --max-model-len 4096\n```\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [(la.target, la.target_source) for la in analysis.launches] == [("0.8.5", "printed vllm.__version__ 0.8.5")]

@@ -314,7 +314,23 @@ def extract(data: bytes, path: str) -> Extraction:
             ))
     if b"vllm serve" in data or b"-m vllm" in data:
         _inline(data, blocks, path, out)
+    if b"__version__" in data:
+        _printed_version(data, out)
     return out
+
+
+# `>>> print(vllm.__version__)` then its output, `'0.15.0'` (a guide showing the release its
+# environment provides: an HPC centre's module)
+_PRINTED = re.compile(rb"vllm\.__version__\)?[ \t]*\r?\n[ \t]*(?:Out\[\d+\]:[ \t]*)?['\"]?(v?\d+\.\d+\.\d+[\w.+]*?)['\"]?[ \t]*\r?\n")
+
+
+def _printed_version(data: bytes, out: Extraction) -> None:
+    """A printed ``vllm.__version__`` names the release of the file's launches (after their own
+    hints and their block's prose): a file-level hint."""
+    m = _PRINTED.search(data)
+    if m:
+        out.version_hints.append(VersionHint(m.group(1).decode(), "printed vllm.__version__",
+                                             Span(m.start(1), m.end(1))))
 
 
 def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out: Extraction) -> None:

@@ -52,7 +52,12 @@ _COMMENT = lazy_re(r"^\s*(?:#|//|<!--|--|;|rem\b)", re.I)
 # this is broken in vllm 0.6.2": both seen in real repositories)
 _ELSEWHEN = lazy_re(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|formerly|used to|no longer|until|"
                        r"before|after|since|broken|bugs?|issues?|regression|workaround|fix(?:ed|es)?|fails?|"
-                       r"not supported|unsupported|doesn't|does not)\b")
+                       r"not supported|unsupported|doesn't|does not|"
+                       # a version cited as a minimum, a feature's first release or a bug report: not
+                       # the release the launch runs ("requires vLLM 0.8.5", "added in vllm 0.9.0",
+                       # "see vllm-project/vllm/issues/123 (0.8.5)")
+                       r"min(?:imum)?|at least|requires?|required|needs?|added in|introduced|available (?:in|from)|"
+                       r"deprecated|removed|as of|compatib\w*|vllm-project/vllm/(?:issues|pull))\b|>=|=>|<=")
 
 
 class Choice(Record):
