@@ -474,3 +474,16 @@ def test_a_guide_that_prints_the_provided_vllm_version(synth_db, repo):
                                   "vllm serve m --max-model-len 4096\n```\n")
     analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
     assert [(la.target, la.target_source) for la in analysis.launches] == [("0.8.5", "printed vllm.__version__ 0.8.5")]
+
+
+@pytest.mark.parametrize("build", ["docker build -t $IMAGE_NAME -f docker/Dockerfile .",
+                                   "docker build --tag \"$IMAGE_NAME\" \\\n  ./docker",
+                                   "podman build --file=docker/Dockerfile -t x ."])
+def test_the_image_a_script_builds_itself(synth_db, repo, build):
+    put(repo, "docker/Dockerfile", "FROM vllm/vllm-openai:v0.8.5\nRUN pip install x\n")
+    put(repo, "scripts/Dockerfile", "FROM vllm/vllm-openai:v0.10.0\n")  # (not the one it builds)
+    p = put(repo, "scripts/run.sh", f"#!/bin/bash\nIMAGE_NAME=my-vllm\n{build}\n"
+                                    "docker run --gpus all $IMAGE_NAME vllm serve m\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    la = analysis.launches[0]
+    assert la.target == "0.8.5" and "the image this script builds: Dockerfile (FROM vllm/vllm-openai:v0.8.5)" in la.target_source

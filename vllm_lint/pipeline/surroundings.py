@@ -411,6 +411,42 @@ class Surroundings:
         named = {k: v for k, v in pf.sibling_chart.items() if k != d}
         return next(iter(named.values())) if len({n.text for n in named.values()}) == 1 else None
 
+    def built_for(self, directory: str, text: str) -> Optional[Named]:
+        """The release of the image a script builds itself (``docker build -t $IMAGE -f
+        docker/Dockerfile .`` then ``docker run $IMAGE ...``): the Dockerfile it names (``-f``, else
+        the build context's ``Dockerfile``), found from the script's folder or the repository
+        root, when it starts ``FROM`` a vLLM image or pins vllm."""
+        root = self.root_of(directory)
+        for m in _DOCKER_BUILD.finditer(text):
+            words = [w.strip("\"'") for w in re.sub(r"\\\r?\n", " ", m.group(1)).split()]
+            path = None
+            for k, w in enumerate(words):
+                if w in ("-f", "--file") and k + 1 < len(words):
+                    path = words[k + 1]
+                elif w.startswith(("--file=", "-f=")):
+                    path = w.split("=", 1)[1]
+            if path is None:
+                rest = [w for k, w in enumerate(words) if not w.startswith("-")
+                        and not (k > 0 and words[k - 1] in _BUILD_VALUE_OPTS)]
+                if not rest:
+                    continue
+                path = os.path.join(rest[-1], "Dockerfile")
+            if "$" in path or "{" in path or path == "-":
+                continue
+            for base in (directory, root):
+                if base is None:
+                    continue
+                full = os.path.normpath(os.path.join(base, path))
+                d, name = os.path.split(full)
+                if root is not None and not (d + os.sep).startswith(root + os.sep) and d != root:
+                    continue  # (not outside the repository)
+                if name in self.folder(d).names:
+                    named = next((r.named for r in self.runners(d) if r.named.why.startswith(name + " (")), None)
+                    if named is not None:
+                        return Named(named.text, f"the image this script builds: {named.why}", named.image,
+                                     read=named.read)
+        return None
+
     def readme_for(self, directory: str) -> Optional[Named]:
         """The repository's own install instruction, in its root README (``pip install
         vllm==0.8.5.post1``): the weakest source of the repository, read when nothing nearer names a
@@ -457,6 +493,9 @@ class Surroundings:
 
 
 _KEYED_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*([\w.-]+)[ \t]*:[ \t]*["']?([\w.-]+(?:/[\w.-]+)+:[\w.+-]+)["']?[ \t]*(?:#.*)?$""")
+_DOCKER_BUILD = lazy_re(r"""\b(?:docker|podman|buildah)[ \t]+(?:image[ \t]+|buildx[ \t]+)?(?:build|bud)\b((?:\\\r?\n|[^\n;&|])*)""")
+_BUILD_VALUE_OPTS = {"-t", "--tag", "--build-arg", "--target", "--platform", "--label", "--network", "--secret",
+                     "--cache-from", "--cache-to", "--progress", "--ssh", "-o", "--output", "--build-context"}
 _TAG_KEY = lazy_re(r"""[ \t]*-?[ \t]*(?:tag|version|imageTag|image_tag|imageVersion)[ \t]*:[ \t]*["']?(v?\d+\.\d+[\w.+-]*)""")
 
 

@@ -173,7 +173,15 @@ class Targeting:
                 return c
             if r.status == "unmapped":
                 unmapped.append(r.note)
-        c = self.around(path)
+        c = None
+        if data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
+            built = self.surroundings.built_for(self.real_parent(path), data.decode("utf-8", errors="replace"))
+            if built is not None:
+                c = self._from_named(built)
+                if c is not None and built.read is not None:
+                    inputs.replay([built.read])
+        if c is None:
+            c = self.around(path)
         if (c is None or c.weak) and data is not None and at is not None:
             c = self._stated(data, at) or c
         if c is None:
