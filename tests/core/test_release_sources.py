@@ -487,3 +487,24 @@ def test_the_image_a_script_builds_itself(synth_db, repo, build):
     analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
     la = analysis.launches[0]
     assert la.target == "0.8.5" and "the image this script builds: Dockerfile (FROM vllm/vllm-openai:v0.8.5)" in la.target_source
+
+
+@pytest.mark.parametrize("image,kind,release", [
+    ('bentoml.images.Image(python_version="3.11").run("uv pip install --system vllm '
+     '--extra-index-url https://wheels.vllm.ai/nightly")', "build", "0.27.1"),
+    ('modal.Image.debian_slim().pip_install("vllm", extra_index_url="https://wheels.vllm.ai/nightly")', "build", "0.27.1"),
+    ('modal.Image.debian_slim().run_commands("apt-get update && pip install vllm==0.8.5")', "named", "0.8.5"),
+])
+def test_a_python_images_build_commands(synth_db, repo, image, kind, release):
+    put(repo, "b/requirements.txt", "vllm==0.10.0\n")  # (another image's pin)
+    p = put(repo, "b/service.py", f"import bentoml, modal, subprocess\nimage = {image}\n\n"
+                                  "def serve():\n    subprocess.run([\"vllm\", \"serve\", \"m\"])\n")
+    la = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes()).launches[0]
+    assert (la.target, la.choice.kind) == (release, kind), la.target_source
+
+
+def test_subprocess_run_is_still_a_launch_with_run_read_for_pins(synth_db, repo):
+    p = put(repo, "c/job.py", "import subprocess\nsubprocess.run(\"pip install vllm==0.8.5\", shell=True)\n"
+                              "subprocess.run([\"vllm\", \"serve\", \"m\", \"--max-model-len\", \"4096\"])\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.8.5"]
