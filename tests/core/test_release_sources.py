@@ -363,7 +363,8 @@ def test_an_env_file_that_names_a_vllm_image(synth_db, repo):
 
 
 @pytest.mark.parametrize("assign", ['DEFAULT_IMAGE="vllm/vllm-openai:v0.8.5"',
-                                    'DEFAULT_IMAGE="${DEFAULT_IMAGE:-vllm/vllm-openai:v0.8.5}"'])
+                                    'DEFAULT_IMAGE="${DEFAULT_IMAGE:-vllm/vllm-openai:v0.8.5}"',
+                                    'VLLM_VERSION="0.8.5"\nDEFAULT_IMAGE="vllm/vllm-openai:v${VLLM_VERSION}"'])
 def test_a_shell_image_variable_names_the_files_release(synth_db, repo, assign):
     p = put(repo, "s/deploy.sh", f"#!/bin/bash\n{assign}\nvastai create instance --image \"$DEFAULT_IMAGE\"\n"
                                  "cat <<EOF\nvllm serve m --max-model-len 4096\nEOF\n")
@@ -508,3 +509,21 @@ def test_subprocess_run_is_still_a_launch_with_run_read_for_pins(synth_db, repo)
                               "subprocess.run([\"vllm\", \"serve\", \"m\", \"--max-model-len\", \"4096\"])\n")
     analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
     assert [la.target for la in analysis.launches] == ["0.8.5"]
+
+
+def test_a_guide_whose_env_block_sets_a_later_blocks_image_tag(synth_db, repo):
+    p = put(repo, "docs/guide.md", "1. Create `.env`:\n\n```bash\nVLLM_IMAGE_VERSION=v0.8.5 # stable\nMODEL=m\n```\n\n"
+                                   "2. Create `docker-compose.yml`:\n\n```yaml\nservices:\n  vllm:\n"
+                                   "    image: vllm/vllm-openai:${VLLM_IMAGE_VERSION}\n    command: --model ${MODEL}\n```\n")
+    la = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes()).launches[0]
+    assert (la.target, la.target_source) == ("0.8.5", "image-tag v0.8.5")
+    data = p.read_bytes()
+    span = la.choice.hint.span
+    assert data[span.start:span.end] == b"v0.8.5" and data.index(b"v0.8.5") == span.start  # (the .env block's value)
+
+
+def test_a_readme_mention_in_prose_is_no_install_instruction(synth_db, repo):
+    put(repo, "README.md", "# tool\n\nIt reads a `pip install vllm==0.8.5` in your script.\n")
+    assert choose(synth_db, put(repo, "s/serve.sh", SCRIPT)).kind == "default"
+    put(repo, "README.md", "# tool\n\n    $ pip install -U vllm==0.8.5\n")
+    assert Targeting(synth_db, Settings()).choose(repo / "s/serve.sh", []).release == "0.8.5"

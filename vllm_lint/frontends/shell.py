@@ -408,7 +408,7 @@ class _Decoder:
 
 class _Ctx(Record):
     __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut",
-                 "command_vars", "config_names", "config_files")
+                 "command_vars", "config_names", "config_files", "literals")
 
     def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -422,6 +422,9 @@ class _Ctx(Record):
         self.marks = [] if marks is None else marks  # sorted offsets of b"vllm" / b"VLLM_"
         # IMAGE=vllm/vllm-openai:vX: name -> (image, script offsets of the value), for `docker run $IMAGE`
         self.image_vars = {} if image_vars is None else image_vars
+        # NAME=literal assignments seen so far (VLLM_VERSION="0.27.1"), to fill a later
+        # IMAGE="vllm/vllm-openai:v${VLLM_VERSION}"
+        self.literals: dict[str, str] = {}
         self.root = None  # the tree's root while the script is walked (for _splat_words), then None
         self.cut: Optional[CutMap] = None  # extract_script's cut_map
         # CMD="vllm serve ..." / CMD=(vllm serve ...): names of variables that hold a vLLM command
@@ -1209,6 +1212,19 @@ def _declaration(ctx: _Ctx, node) -> None:
 _DEFAULT_ONLY = re.compile(r"""["']?\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}"'\s]+)\}["']?""")
 
 
+_SIMPLE_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _filled(text: str, literals: dict[str, str]) -> Optional[str]:
+    """``text`` with its ``$NAME`` / ``${NAME}`` filled from literal assignments; None when one is
+    unknown or the text holds any other expansion."""
+    try:
+        out = _SIMPLE_REF.sub(lambda m: literals[m.group(1) or m.group(2)], text)
+    except KeyError:
+        return None
+    return None if "$" in out or "`" in out else out
+
+
 def _image_var(ctx: _Ctx, node) -> None:
     """``IMAGE=vllm/vllm-openai:v0.27.1``: remember it, and make later ``$IMAGE`` words relevant."""
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
@@ -1216,14 +1232,20 @@ def _image_var(ctx: _Ctx, node) -> None:
         return
     w = _Decoder(ctx.src).word(value)
     image = w.text
-    if w.opaque:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.9.2}": the default, unless the caller sets it
-        m = _DEFAULT_ONLY.fullmatch(ctx.src[value.start_byte : value.end_byte].decode("utf-8", "replace"))
-        if m is None:
-            return
-        image = m.group(1)
+    var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
+    if not w.opaque:
+        ctx.literals[var] = image
+    else:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.9.2}": the default, unless the caller sets it
+        raw = ctx.src[value.start_byte : value.end_byte].decode("utf-8", "replace")
+        m = _DEFAULT_ONLY.fullmatch(raw)
+        if m is not None:
+            image = m.group(1)
+        else:  # IMAGE="vllm/vllm-openai:v${VLLM_VERSION}" after VLLM_VERSION="0.27.1"
+            image = _filled(raw.strip("\"'") if raw[:1] in "\"'" and raw[-1:] == raw[:1] else raw, ctx.literals)
+            if image is None:
+                return
     if not image_is_vllm(image):
         return
-    var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
     ctx.image_vars[var] = (image, (value.start_byte, value.end_byte))
     # the file's release, for launches that do not run in ``$IMAGE`` themselves (a `vllm serve` in a
     # heredoc the instance created with that image runs): a file-level hint, after the launch's own

@@ -50,8 +50,9 @@ _LOCK_PACKAGE = lazy_re(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm
 _CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*["']?vllm(?:\[[^\]]*\])?[ \t]*={1,2}[ \t]*v?([0-9][0-9a-zA-Z.+]*)(?![\w.*])""")
 _POETRY = lazy_re(r"""(?m)^[ \t]*["']?vllm["']?[ \t]*=[ \t]*(?:["']([^"'\n]+)["']|\{[^}\n]*\bversion[ \t]*=[ \t]*["']([^"'\n]+)["'])""")
 _LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
-# an install instruction: `pip install vllm==X`, `uv pip install "vllm==X"`, `pip3 install -U vllm==X`
-_INSTALL_PIN = lazy_re(r"""(?i)\b(?:pip3?|uv[ \t]+pip|uv)[ \t]+(?:install|add)\b[^\n`]{0,200}?(?<![\w-])["']?vllm(?:\[[^\]]*\])?[ \t]*(===?|~=)[ \t]*v?([0-9][0-9a-zA-Z.+]*)""")
+# an install instruction on a command line of its own (`pip install vllm==X`, `$ uv pip install
+# "vllm==X"`, `python -m pip install -U vllm==X`), not a mention in prose
+_INSTALL_PIN = lazy_re(r"""(?im)^[ \t]*(?:[$>][ \t]*)?(?:sudo[ \t]+)?(?:python3?[ \t]+-m[ \t]+)?(?:pip3?|uv[ \t]+pip|uv)[ \t]+(?:install|add)\b[^\n`]{0,200}?(?<![\w-])["']?vllm(?:\[[^\]]*\])?[ \t]*(===?|~=)[ \t]*v?([0-9][0-9a-zA-Z.+]*)""")
 # env files: .env, .env.example, default.env, vllm.env (docker compose reads .env; the others are
 # copied to it or passed with --env-file / env_file:)
 _ENV_FILE = lazy_re(r"^(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env)$")
