@@ -527,3 +527,18 @@ def test_a_readme_mention_in_prose_is_no_install_instruction(synth_db, repo):
     assert choose(synth_db, put(repo, "s/serve.sh", SCRIPT)).kind == "default"
     put(repo, "README.md", "# tool\n\n    $ pip install -U vllm==0.8.5\n")
     assert Targeting(synth_db, Settings()).choose(repo / "s/serve.sh", []).release == "0.8.5"
+
+
+def test_a_setup_script_that_installs_the_environment(synth_db, repo):
+    put(repo, "setup_vllm.sh", "#!/bin/bash\npython3 -m venv venv\nsource venv/bin/activate\npip3 install vllm==0.8.5\n")
+    c = choose(synth_db, put(repo, "scripts/serve.sh", SCRIPT))
+    assert c.release == "0.8.5" and c.why == "setup_vllm.sh installs vllm==0.8.5"
+    put(repo, "requirements.txt", "vllm==0.10.0\n")  # (the requirement file first)
+    assert Targeting(synth_db, Settings()).choose(repo / "scripts/serve.sh", []).release == "0.10.0"
+
+
+def test_a_wheel_url_built_from_a_variable_of_the_script(synth_db, repo):
+    p = put(repo, "w/setup.sh", "#!/bin/bash\nexport VLLM_VERSION=0.8.5\n"
+                                "pip3 install https://example.org/wheels/vllm-${VLLM_VERSION}-cp38-abi3-manylinux1_x86_64.whl\n"
+                                "vllm serve m\n")
+    assert [la.target for la in Linter(synth_db, Settings(), []).analyse(p, p.read_bytes()).launches] == ["0.8.5"]

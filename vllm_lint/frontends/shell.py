@@ -670,6 +670,8 @@ def _command(ctx: _Ctx, node) -> None:
     elif ctx.command_vars and _run_command_var(ctx, node, words):
         return
     else:
+        if ctx.literals and "install" in texts:  # pip install .../vllm-${VLLM_VERSION}-cp38-...whl after VLLM_VERSION=0.5.4
+            texts = [(_filled(t, ctx.literals) or t) if "$" in t else t for t in texts]
         v = version_from_pip_install(texts)
         if v is not None:
             wi = next((w for w in words if "vllm" in w.text.lower() and not w.text.startswith("-")), None)

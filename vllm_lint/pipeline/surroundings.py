@@ -50,6 +50,7 @@ _LOCK_PACKAGE = lazy_re(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm
 _CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*["']?vllm(?:\[[^\]]*\])?[ \t]*={1,2}[ \t]*v?([0-9][0-9a-zA-Z.+]*)(?![\w.*])""")
 _POETRY = lazy_re(r"""(?m)^[ \t]*["']?vllm["']?[ \t]*=[ \t]*(?:["']([^"'\n]+)["']|\{[^}\n]*\bversion[ \t]*=[ \t]*["']([^"'\n]+)["'])""")
 _LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
+_SETUP_SCRIPTS = ("setup", "install", "prepare", "prep", "bootstrap", "env_setup", "environment")
 # an install instruction on a command line of its own (`pip install vllm==X`, `$ uv pip install
 # "vllm==X"`, `python -m pip install -U vllm==X`), not a mention in prose
 _INSTALL_PIN = lazy_re(r"""(?im)^[ \t]*(?:[$>][ \t]*)?(?:sudo[ \t]+)?(?:python3?[ \t]+-m[ \t]+)?(?:pip3?|uv[ \t]+pip|uv)[ \t]+(?:install|add)\b[^\n`]{0,200}?(?<![\w-])["']?vllm(?:\[[^\]]*\])?[ \t]*(===?|~=)[ \t]*v?([0-9][0-9a-zA-Z.+]*)""")
@@ -338,6 +339,11 @@ class Surroundings:
                     if named is not None:
                         named.read = self._last
                         ranges.append(named)
+        for name in names:  # a setup script that installs the environment (setup_vllm.sh, install.sh)
+            if name.endswith(".sh") and name.startswith(_SETUP_SCRIPTS) and not exact:
+                m = _INSTALL_PIN.search(self._read(f, os.path.join(directory, name)) or "")
+                if m and m.group(1) in ("==", "==="):
+                    exact.append(Named(m.group(2), f"{name} installs vllm=={m.group(2)}", read=self._last))
         if ranges:
             allowed = [e for e in exact if _allows(ranges[0], e.text)]
             return allowed[0] if allowed else ranges[0]
