@@ -542,3 +542,20 @@ def test_a_wheel_url_built_from_a_variable_of_the_script(synth_db, repo):
                                 "pip3 install https://example.org/wheels/vllm-${VLLM_VERSION}-cp38-abi3-manylinux1_x86_64.whl\n"
                                 "vllm serve m\n")
     assert [la.target for la in Linter(synth_db, Settings(), []).analyse(p, p.read_bytes()).launches] == ["0.8.5"]
+
+
+def test_a_dockerfile_above_names_a_script_by_its_path_in_the_image(synth_db, repo):
+    put(repo, "Dockerfile", "FROM python:3.12\nRUN pip install vllm==0.8.5\nCOPY scripts/ /app/scripts/\n"
+                            "CMD [\"python\", \"/app/scripts/launcher.py\"]\n")
+    assert choose(synth_db, put(repo, "scripts/launcher.py", "import vllm\n")).release == "0.8.5"
+    assert choose(synth_db, put(repo, "other/launcher.py", "import vllm\n")).kind == "default"
+
+
+def test_a_dockerfile_that_also_installs_vllm_unpinned_names_no_release(synth_db, repo):
+    put(repo, "d/Dockerfile", "FROM python:3.12\nARG KIND=standard\nRUN if [ \"$KIND\" = \"special\" ]; then \\\n"
+                              "  pip install vllm==0.8.5+special; \\\nelse \\\n  pip install \\\n  vllm \"transformers>=4\"; \\\nfi\n"
+                              "USER vllm\n")
+    assert choose(synth_db, put(repo, "d/run.sh", SCRIPT)).kind == "default"
+    put(repo, "e/Dockerfile", "FROM python:3.12\nRUN pip install vllm==0.8.5\nUSER vllm\n"
+                              "RUN pip install -r r.txt && chown vllm /x\n")
+    assert choose(synth_db, put(repo, "e/run.sh", SCRIPT)).release == "0.8.5"

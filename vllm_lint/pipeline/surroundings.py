@@ -225,7 +225,7 @@ class Surroundings:
                 f.runners.append(_Runner(Named(tag, f"{name} (FROM {images[-1]})", images[-1], read=self._last), refs))
             return
         m = _PIP_PIN.search(text)
-        if m:
+        if m and not _unpinned_install(text):  # (a build branch installing vllm unpinned: no one release)
             f.runners.append(_Runner(Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
 
     def _yaml(self, f: _Folder, directory: str, name: str, path: str) -> None:
@@ -550,6 +550,26 @@ def _sibling_tag(text: str, pos: int, indent: int) -> Any:
     return m.group(1) if m else False
 
 
+_BARE_VLLM = lazy_re(r"""(?m)(?:^|[ \t"'])vllm(?:\[[\w,]*\])?(?=[ \t"']|\\?$)""")
+
+
+def _unpinned_install(text: str) -> bool:
+    """Whether a Dockerfile also installs vllm with no version (``pip install vllm transformers``,
+    in another build branch than its pinned install): its pin is then not the release that runs."""
+    for m in _BARE_VLLM.finditer(text):
+        start = m.start()
+        while True:  # back to the first line of the command (continuation lines end with "\")
+            prev_end = text.rfind("\n", 0, start)
+            if prev_end <= 0 or not text[:prev_end].rstrip(" \t").endswith("\\"):
+                break
+            start = text.rfind("\n", 0, prev_end) + 1
+        line_start = text.rfind("\n", 0, start) + 1
+        segment = re.split(r"&&|;|\|", text[line_start:m.start()])[-1]  # (the command the word belongs to)
+        if re.search(r"\b(?:pip3?|uv|pipx|conda|mamba)\b.*\b(?:install|add)\b", segment, re.S):
+            return True
+    return False
+
+
 def _is_conda_file(name: str) -> bool:
     return name.startswith(("environment", "conda")) and bool(_CONDA_FILE.match(name))
 
@@ -584,7 +604,7 @@ def _names(refs: frozenset, rel: str) -> bool:
     (``/app/serve.sh``) when ``rel`` is a bare name."""
     for ref in refs:
         r = ref[2:] if ref.startswith("./") else ref
-        if r == rel or (r.startswith("/") and r.rsplit("/", 1)[-1] == rel and "/" not in rel):
+        if r == rel or (r.startswith("/") and (r.rsplit("/", 1)[-1] == rel if "/" not in rel else r.endswith("/" + rel))):
             return True
     return False
 
