@@ -171,6 +171,13 @@ def test_a_release_newer_than_the_database_beside_the_script(synth_db, repo):
     ("# Setting this is broken in vllm 0.8.5", None),
     ("# vLLM 0.10.0+ only", None),
     ("echo 'vLLM 0.10.0'", None),  # not a comment
+    # a minimum, a feature's first release, a bug reference: not the release the launch runs
+    ("# requires vLLM 0.10.0", None),
+    ("# minimum vllm version: 0.8.5", None),
+    ("# --enable-prefix-caching was added in vLLM 0.8.5", None),
+    ("# vllm >= 0.8.5", None),
+    ("# see github.com/vllm-project/vllm/issues/1234 (vllm 0.8.5)", None),
+    ("# deployed with vllm 0.10.0 (image pinned below)", "0.10.0"),
 ])
 def test_a_version_a_comment_states(synth_db, repo, comment, release):
     data = f"#!/bin/sh\n{comment}\nexport X=1\nvllm serve m\n".encode()
@@ -279,3 +286,276 @@ def test_large_files_around_are_read_in_linear_time(synth_db, repo):
     put(repo, "k/environment.yml", "\n" * 200_000 + "dependencies:\n  - vllm=0.10.0\n")
     c = choose(synth_db, put(repo, "k/serve.sh", SCRIPT))
     assert c.release == "0.8.5" and "Dockerfile" in c.why
+
+
+# ----------------------------------------------------------------------------- pins: ranges, bounds, conda, poetry
+
+
+@pytest.mark.parametrize("name,text,release,why", [
+    # a conda environment's pip section, a post release, quoted, a variant file name
+    ("environment.yml", "name: x\ndependencies:\n  - pip\n  - pip:\n    - \"vllm==0.8.5.post1\"\n", "0.8.5",
+     "environment.yml pins vllm 0.8.5.post1"),
+    ("conda-gpu.yaml", "dependencies:\n  - pip:\n      - vllm>=0.8,<0.10\n", "0.8.5", "the newest release it allows"),
+    # upper bounds only: the newest release allowed runs
+    ("setup.py", 'setup(\n    extras_require={\n        # "vllm==0.8.5",\n        "serve": ["vllm<=0.10.0"],\n    },\n)\n',
+     "0.10.0", "setup.py allows vllm<=0.10.0: the newest release it allows, 0.10.0"),
+    ("requirements.txt", "vllm<0.27\n", "0.10.0", "the newest release it allows, 0.10.0"),
+    ("requirements.txt", "vllm~=0.8.0\n", "0.8.5", "allows vllm~=0.8.0"),
+    ("requirements.txt", "vllm==0.8.*\n", "0.8.5", "allows vllm==0.8.*"),
+    ("setup.cfg", "[options]\ninstall_requires =\n    vllm >= 0.8, < 0.9\n", "0.8.5", "setup.cfg allows"),
+    # Poetry's constraints
+    ("pyproject.toml", '[tool.poetry.dependencies]\npython = "^3.11"\nvllm = "^0.8.1"\n', "0.8.5",
+     'allows vllm = "^0.8.1" (>=0.8.1,<0.9)'),
+    ("pyproject.toml", '[tool.poetry.dependencies]\nvllm = { version = "0.10.0", extras = ["x"] }\n', "0.10.0",
+     'pins vllm = "0.10.0"'),
+])
+def test_ranges_bounds_and_environments(synth_db, repo, name, text, release, why):
+    put(repo, f"p/{name}", text)
+    c = choose(synth_db, put(repo, "p/serve.sh", SCRIPT))
+    assert (c.release, c.kind) == (release, "named") and why in c.why, c.why
+
+
+def test_the_main_requirements_file_before_its_variants(synth_db, repo):
+    put(repo, "a/requirements-cpu.txt", "vllm==0.8.5\n")
+    put(repo, "a/requirements.txt", "vllm==0.10.0\n")
+    assert choose(synth_db, put(repo, "a/entrypoint.sh", SCRIPT)).release == "0.10.0"
+
+
+def test_an_exact_pin_beats_a_range_of_the_same_project(synth_db, repo):
+    # the lock beside the pyproject: what `uv sync` installs
+    put(repo, "a/pyproject.toml", '[project]\ndependencies = ["vllm>=0.8"]\n')
+    put(repo, "a/uv.lock", '[[package]]\nname = "vllm"\nversion = "0.10.0"\n')
+    c = choose(synth_db, put(repo, "a/serve.sh", SCRIPT))
+    assert (c.release, c.why) == ("0.10.0", "uv.lock locks vllm 0.10.0")
+    # a workspace member's range, its lock at the root
+    put(repo, "uv.lock", '[[package]]\nname = "vllm"\nversion = "0.8.5"\n')
+    put(repo, "b/pyproject.toml", '[project]\ndependencies = ["vllm>=0.8,<0.9"]\n')
+    assert choose(synth_db, put(repo, "b/serve.sh", SCRIPT)).release == "0.8.5"
+    # an exact pin the range does not allow is another project's: the range
+    put(repo, "c/requirements.txt", "vllm>=0.10\n")
+    c = choose(synth_db, put(repo, "c/serve.sh", SCRIPT))
+    assert c.release == "0.27.1" and "the newest release it allows" in c.why
+
+
+# ----------------------------------------------------------------------------- env files, variables, keys
+
+
+def test_an_image_tag_from_an_env_file(synth_db, repo):
+    put(repo, "d/default.env", "# config\nVLLM_VERSION='0.8.5'   # the current one\nVLLM_PORT=8000\n")
+    put(repo, "d/docker-compose.yml", "services:\n  vllm:\n    image: vllm/vllm-openai:v${VLLM_VERSION}\n"
+                                      "    command: [\"--model\", \"m\"]\n")
+    c = choose(synth_db, repo / "d/docker-compose.yml")
+    assert c.release == "0.8.5" and "VLLM_VERSION=0.8.5 in default.env" in c.why, c.why
+    assert choose(synth_db, put(repo, "d/README.md", "x\n")).release == "0.8.5"  # (the folder's one release)
+    # two env files that disagree name nothing; a default in the reference is used when unset
+    put(repo, "e/.env", "TAG=v0.8.5\n")
+    put(repo, "e/.env.example", "TAG=v0.10.0\n")
+    put(repo, "e/compose.yaml", "services:\n  s:\n    image: vllm/vllm-openai:${TAG}\n")
+    assert choose(synth_db, repo / "e/compose.yaml").kind == "default"
+    put(repo, "e/compose.yaml", "services:\n  s:\n    image: vllm/vllm-openai:${OTHER:-v0.10.0}\n")
+    assert choose(synth_db, repo / "e/compose.yaml").release == "0.10.0"
+
+
+def test_an_env_file_that_names_a_vllm_image(synth_db, repo):
+    put(repo, "r/mi300.env", "VLLM_IMAGE=rocm/vllm:rocm6.4.1_vllm_0.10.0_20250909\nMODEL=m\n")
+    c = choose(synth_db, put(repo, "r/run.sh", SCRIPT))
+    assert c.release == "0.10.0" and "mi300.env (VLLM_IMAGE=rocm/vllm:" in c.why
+
+
+@pytest.mark.parametrize("assign", ['DEFAULT_IMAGE="vllm/vllm-openai:v0.8.5"',
+                                    'DEFAULT_IMAGE="${DEFAULT_IMAGE:-vllm/vllm-openai:v0.8.5}"',
+                                    'VLLM_VERSION="0.8.5"\nDEFAULT_IMAGE="vllm/vllm-openai:v${VLLM_VERSION}"'])
+def test_a_shell_image_variable_names_the_files_release(synth_db, repo, assign):
+    p = put(repo, "s/deploy.sh", f"#!/bin/bash\n{assign}\nvastai create instance --image \"$DEFAULT_IMAGE\"\n"
+                                 "cat <<EOF\nvllm serve m --max-model-len 4096\nEOF\n")
+    linter = Linter(synth_db, Settings(), [])
+    analysis = linter.analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.8.5"]
+    assert "image-variable v0.8.5" in analysis.launches[0].target_source
+
+
+def test_an_image_with_its_release_in_a_key_beside_it(synth_db, repo):
+    p = put(repo, "k/backend.yaml", "kind: BackendRuntime\nspec:\n  commands: [python3, -m, "
+                                    "vllm.entrypoints.openai.api_server]\n  image: vllm/vllm-openai\n"
+                                    "  version: v0.8.5\n  args: [--model, m]\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.8.5"]
+
+
+# ----------------------------------------------------------------------------- builds, workflows, Ray, README
+
+
+@pytest.mark.parametrize("install", [
+    "pip install -U vllm --pre --extra-index-url https://wheels.vllm.ai/nightly",
+    "uv pip install vllm --extra-index-url=https://wheels.vllm.ai/0123abcd0123abcd --system",
+])
+def test_a_nightly_wheel_index_is_a_build_even_beside_a_pin(synth_db, repo, install):
+    put(repo, "n/requirements.txt", "vllm==0.8.5\n")  # (another image's pin)
+    p = put(repo, "n/run.sh", f"#!/bin/sh\n{install}\nvllm serve m\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    la = analysis.launches[0]
+    assert la.target == "0.27.1" and la.choice.kind == "build" and "nightly build" in la.target_source
+
+
+def test_a_nightly_index_with_a_pinned_release_is_that_release():
+    from vllm_lint.frontends.commands import version_from_pip_install
+
+    assert version_from_pip_install("pip install vllm==0.10.1+gptoss --extra-index-url https://wheels.vllm.ai/gpt-oss/".split()) == "0.10.1+gptoss"
+    assert version_from_pip_install("pip install vllm --extra-index-url https://download.pytorch.org/whl/cu128".split()) is None
+
+
+def test_a_composite_actions_input_default(synth_db, repo):
+    put(repo, "action.yml", "name: x\ninputs:\n  vllm_version:\n    description: tag\n    default: \"v0.8.5\"\n"
+                            "runs:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n      with:\n"
+                            "        repository: vllm-project/vllm\n        ref: ${{ inputs.vllm_version }}\n"
+                            "    - shell: bash\n      run: vllm serve m &\n")
+    c = choose(synth_db, repo / "action.yml")
+    assert c.release == "0.8.5" and "source checked out at v0.8.5, the default of its input" in c.why
+    put(repo, "w/.keep", "")
+    put(repo, "w/ci.yml", "on:\n  workflow_dispatch:\n    inputs:\n      v:\n        default: '0.10.0'\njobs:\n  t:\n"
+                          "    steps:\n      - run: pip install vllm==${{ inputs.v }}\n")
+    assert choose(synth_db, put(repo, "w/serve.sh", SCRIPT)).release == "0.10.0"
+
+
+def test_a_ray_runtime_env_pin_for_the_module_it_imports(synth_db, repo):
+    put(repo, "r/ray-service.yaml", "kind: RayService\nspec:\n  serveConfigV2: |\n    applications:\n"
+                                    "    - import_path: samples.r.serve:app\n      runtime_env:\n"
+                                    "        pip: [\"vllm==0.8.5\"]\n")
+    put(repo, "r/ray-service.tpu.yaml", "kind: RayService\nspec:\n  serveConfigV2: |\n    applications:\n"
+                                        "    - import_path: samples.r.serve_tpu:app\n      runtime_env:\n"
+                                        "        pip: [\"vllm==0.10.0\"]\n")
+    assert choose(synth_db, put(repo, "r/serve.py", "from vllm import LLM\n")).release == "0.8.5"
+    assert choose(synth_db, put(repo, "r/serve_tpu.py", "from vllm import LLM\n")).release == "0.10.0"
+
+
+def test_the_readme_install_instruction_is_the_weakest_source(synth_db, repo):
+    put(repo, "README.md", "# tool\n\n```\nuv pip install \"vllm==0.8.5\"\n```\n")
+    c = choose(synth_db, put(repo, "a/b/serve.sh", SCRIPT))
+    assert c.release == "0.8.5" and "README.md:4, the repository's install instruction" in c.why
+    data = b"# tested with vLLM 0.10.0\nvllm serve m\n"
+    p = put(repo, "a/c/serve.sh", data.decode())
+    assert choose(synth_db, p, data=data, at=data.index(b"vllm serve")).release == "0.10.0"  # (its own words first)
+    put(repo, "a/b/requirements.txt", "vllm==0.10.0\n")
+    assert Targeting(synth_db, Settings()).choose(repo / "a/b/serve.sh", []).release == "0.10.0"
+
+
+def test_no_readme_outside_a_repository(synth_db, tmp_path):
+    put(tmp_path, "README.md", "pip install vllm==0.8.5\n")
+    assert choose(synth_db, put(tmp_path, "serve.sh", SCRIPT)).kind == "default"
+
+
+def test_a_values_image_with_its_tag_beside_it(synth_db, repo):
+    put(repo, "c/Chart.yaml", "apiVersion: v2\nname: c\nappVersion: \"1.0\"\n")
+    p = put(repo, "c/values.yaml", "image:\n  # -- the image\n  image: 'vllm/vllm-openai'\n\n  # -- its tag\n"
+                                   "  tag: v0.8.5\n  pullPolicy: Always\nmodel:\n  args: []\n")
+    c = choose(synth_db, p)
+    assert c.release == "0.8.5" and "vllm/vllm-openai:v0.8.5" in c.why, c.why
+    # a tag key of another mapping (less indented, after the image's mapping ended) is not its tag
+    put(repo, "d/values.yaml", "image:\n  repository: vllm/vllm-openai\nother:\n  tag: v0.8.5\n")
+    assert choose(synth_db, put(repo, "d/run.sh", SCRIPT)).release == "0.27.1"
+
+
+def test_a_sibling_chart_configures_the_model_server_image(synth_db, repo):
+    put(repo, "charts/op/Chart.yaml", "apiVersion: v2\nname: op\n")
+    put(repo, "charts/op/values.yaml", "modelServers:\n  VLLM:\n    images:\n      default: \"vllm/vllm-openai:v0.8.5\"\n"
+                                       "      arm: \"vllm/vllm-openai:v0.10.0\"\n      cpu: other/vllm:v0.6.3-cpu\n")
+    put(repo, "charts/models/Chart.yaml", "apiVersion: v2\nname: models\n")
+    c = choose(synth_db, put(repo, "charts/models/values.yaml", "catalog:\n  m:\n    engine: VLLM\n"))
+    assert c.release == "0.8.5" and "a sibling chart configures, default: vllm/vllm-openai:v0.8.5" in c.why
+    # not for a file outside a chart, nor for two sibling charts that disagree
+    assert choose(synth_db, put(repo, "charts/run.sh", SCRIPT)).kind == "default"
+    put(repo, "charts/op2/Chart.yaml", "apiVersion: v2\nname: op2\n")
+    put(repo, "charts/op2/values.yaml", "image: vllm/vllm-openai:v0.10.0\n")
+    assert Targeting(synth_db, Settings()).choose(repo / "charts/models/values.yaml", []).kind == "default"
+
+
+def test_a_guide_that_prints_the_provided_vllm_version(synth_db, repo):
+    p = put(repo, "docs/vllm.md", "# vLLM\n\nLoad the module, then:\n\n```python\n>>> import vllm\n"
+                                  ">>> print(vllm.__version__)\n'0.8.5'\n```\n\n## Serve\n\n```bash\n"
+                                  "vllm serve m --max-model-len 4096\n```\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [(la.target, la.target_source) for la in analysis.launches] == [("0.8.5", "printed vllm.__version__ 0.8.5")]
+
+
+@pytest.mark.parametrize("build", ["docker build -t $IMAGE_NAME -f docker/Dockerfile .",
+                                   "docker build --tag \"$IMAGE_NAME\" \\\n  ./docker",
+                                   "podman build --file=docker/Dockerfile -t x ."])
+def test_the_image_a_script_builds_itself(synth_db, repo, build):
+    put(repo, "docker/Dockerfile", "FROM vllm/vllm-openai:v0.8.5\nRUN pip install x\n")
+    put(repo, "scripts/Dockerfile", "FROM vllm/vllm-openai:v0.10.0\n")  # (not the one it builds)
+    p = put(repo, "scripts/run.sh", f"#!/bin/bash\nIMAGE_NAME=my-vllm\n{build}\n"
+                                    "docker run --gpus all $IMAGE_NAME vllm serve m\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    la = analysis.launches[0]
+    assert la.target == "0.8.5" and "the image this script builds: Dockerfile (FROM vllm/vllm-openai:v0.8.5)" in la.target_source
+
+
+@pytest.mark.parametrize("image,kind,release", [
+    ('bentoml.images.Image(python_version="3.11").run("uv pip install --system vllm '
+     '--extra-index-url https://wheels.vllm.ai/nightly")', "build", "0.27.1"),
+    ('modal.Image.debian_slim().pip_install("vllm", extra_index_url="https://wheels.vllm.ai/nightly")', "build", "0.27.1"),
+    ('modal.Image.debian_slim().run_commands("apt-get update && pip install vllm==0.8.5")', "named", "0.8.5"),
+])
+def test_a_python_images_build_commands(synth_db, repo, image, kind, release):
+    put(repo, "b/requirements.txt", "vllm==0.10.0\n")  # (another image's pin)
+    p = put(repo, "b/service.py", f"import bentoml, modal, subprocess\nimage = {image}\n\n"
+                                  "def serve():\n    subprocess.run([\"vllm\", \"serve\", \"m\"])\n")
+    la = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes()).launches[0]
+    assert (la.target, la.choice.kind) == (release, kind), la.target_source
+
+
+def test_subprocess_run_is_still_a_launch_with_run_read_for_pins(synth_db, repo):
+    p = put(repo, "c/job.py", "import subprocess\nsubprocess.run(\"pip install vllm==0.8.5\", shell=True)\n"
+                              "subprocess.run([\"vllm\", \"serve\", \"m\", \"--max-model-len\", \"4096\"])\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.8.5"]
+
+
+def test_a_guide_whose_env_block_sets_a_later_blocks_image_tag(synth_db, repo):
+    p = put(repo, "docs/guide.md", "1. Create `.env`:\n\n```bash\nVLLM_IMAGE_VERSION=v0.8.5 # stable\nMODEL=m\n```\n\n"
+                                   "2. Create `docker-compose.yml`:\n\n```yaml\nservices:\n  vllm:\n"
+                                   "    image: vllm/vllm-openai:${VLLM_IMAGE_VERSION}\n    command: --model ${MODEL}\n```\n")
+    la = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes()).launches[0]
+    assert (la.target, la.target_source) == ("0.8.5", "image-tag v0.8.5")
+    data = p.read_bytes()
+    span = la.choice.hint.span
+    assert data[span.start:span.end] == b"v0.8.5" and data.index(b"v0.8.5") == span.start  # (the .env block's value)
+
+
+def test_a_readme_mention_in_prose_is_no_install_instruction(synth_db, repo):
+    put(repo, "README.md", "# tool\n\nIt reads a `pip install vllm==0.8.5` in your script.\n")
+    assert choose(synth_db, put(repo, "s/serve.sh", SCRIPT)).kind == "default"
+    put(repo, "README.md", "# tool\n\n    $ pip install -U vllm==0.8.5\n")
+    assert Targeting(synth_db, Settings()).choose(repo / "s/serve.sh", []).release == "0.8.5"
+
+
+def test_a_setup_script_that_installs_the_environment(synth_db, repo):
+    put(repo, "setup_vllm.sh", "#!/bin/bash\npython3 -m venv venv\nsource venv/bin/activate\npip3 install vllm==0.8.5\n")
+    c = choose(synth_db, put(repo, "scripts/serve.sh", SCRIPT))
+    assert c.release == "0.8.5" and c.why == "setup_vllm.sh installs vllm==0.8.5"
+    put(repo, "requirements.txt", "vllm==0.10.0\n")  # (the requirement file first)
+    assert Targeting(synth_db, Settings()).choose(repo / "scripts/serve.sh", []).release == "0.10.0"
+
+
+def test_a_wheel_url_built_from_a_variable_of_the_script(synth_db, repo):
+    p = put(repo, "w/setup.sh", "#!/bin/bash\nexport VLLM_VERSION=0.8.5\n"
+                                "pip3 install https://example.org/wheels/vllm-${VLLM_VERSION}-cp38-abi3-manylinux1_x86_64.whl\n"
+                                "vllm serve m\n")
+    assert [la.target for la in Linter(synth_db, Settings(), []).analyse(p, p.read_bytes()).launches] == ["0.8.5"]
+
+
+def test_a_dockerfile_above_names_a_script_by_its_path_in_the_image(synth_db, repo):
+    put(repo, "Dockerfile", "FROM python:3.12\nRUN pip install vllm==0.8.5\nCOPY scripts/ /app/scripts/\n"
+                            "CMD [\"python\", \"/app/scripts/launcher.py\"]\n")
+    assert choose(synth_db, put(repo, "scripts/launcher.py", "import vllm\n")).release == "0.8.5"
+    assert choose(synth_db, put(repo, "other/launcher.py", "import vllm\n")).kind == "default"
+
+
+def test_a_dockerfile_that_also_installs_vllm_unpinned_names_no_release(synth_db, repo):
+    put(repo, "d/Dockerfile", "FROM python:3.12\nARG KIND=standard\nRUN if [ \"$KIND\" = \"special\" ]; then \\\n"
+                              "  pip install vllm==0.8.5+special; \\\nelse \\\n  pip install \\\n  vllm \"transformers>=4\"; \\\nfi\n"
+                              "USER vllm\n")
+    assert choose(synth_db, put(repo, "d/run.sh", SCRIPT)).kind == "default"
+    put(repo, "e/Dockerfile", "FROM python:3.12\nRUN pip install vllm==0.8.5\nUSER vllm\n"
+                              "RUN pip install -r r.txt && chown vllm /x\n")
+    assert choose(synth_db, put(repo, "e/run.sh", SCRIPT)).release == "0.8.5"

@@ -59,12 +59,21 @@ def test_embedded_schemes_read_their_recorded_examples(scheme):
     ("rocm/vllm:rocm6.4.1_vllm_0.9.1_20250715", "0.9.1"),
     ("rocm/vllm:rocm6.3.1_instinct_vllm0.8.3_20250415", "0.8.3"),
     ("registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.0.0", "0.8.4"),
+    ("registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.3.0-1771898916", "0.13.0"),
+    ("registry.redhat.io/rhaiis/vllm-rocm-rhel9:3.2.2", "0.10.1"),
+    ("registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.4", "0.13.0"),
     ("public.ecr.aws/deep-learning-containers/vllm:0.15-gpu-py312-ec2", "0.15.1"),
 ])
 def test_vendor_tags_name_the_release_in_the_database(db, image, release):
     tag = image.rsplit(":", 1)[1]
     r = read_hint(db, tag, image)
     assert (r.status, r.version) == ("release", release), r.note
+
+
+def test_a_red_hat_patch_row_before_its_minor(db):
+    assert read_hint(db, "3.2.2", "registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.2.2").version == "0.10.1"
+    # 3.2.5 has no row of its own, and no 3.2 row: no release (never 3.2.2's)
+    assert read_hint(db, "3.2.5", "registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.2.5").status == "unmapped"
 
 
 def test_a_vendor_tag_missing_from_its_table_names_no_release(db):
@@ -90,12 +99,16 @@ def test_nightly_builds(db, tag):
                          ids=lambda x: f"{x[0]} {x[1]['tag']}")
 def test_table_rows_against_their_sources(row):
     """Each row's source still names the vLLM release the row gives (NVIDIA: "vLLM: X"; Red Hat:
-    the compatibility table's "vLLM core" row)."""
+    the compatibility table's "vLLM core" row, or the llm-d components table's cells the row's
+    ``evidence`` names)."""
     import requests
 
     _name, r = row
-    text = requests.get(r["source"], timeout=30).text
-    assert re.search(rf"vLLM(?: core)?\W+{re.escape(r['vllm'])}\b", re.sub(r"<[^>]+>", " ", text)), r
+    text = re.sub(r"<[^>]+>", " ", requests.get(r["source"], timeout=30).text)
+    if r.get("evidence"):
+        assert all(re.search(e, text) for e in r["evidence"]), r
+    else:
+        assert re.search(rf"vLLM(?: core)?\W+{re.escape(r['vllm'])}\b", text), r
 
 
 @pytest.mark.network

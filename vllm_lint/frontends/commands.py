@@ -121,6 +121,7 @@ def _base(word: str) -> str:
 # (what an image reference names, and whether it holds vLLM: vllm_lint.images)
 
 
+_NIGHTLY_INDEX = re.compile(r"wheels\.vllm\.ai/(?:nightly\b|[0-9a-f]{7,40}\b)", re.I)
 _PIP_VALUE_OPTS = {
     "-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
     "-f", "--find-links", "-e", "--editable", "-t", "--target", "--prefix", "--root",
@@ -185,21 +186,29 @@ def version_from_pip_install(words: list[str]) -> Optional[str]:
     if start is None:
         return None
     i = start
+    nightly = unpinned = False
     while i < n:
         w = words[i]
         if w in ("&&", "||", ";", "|"):
             break
         if w.startswith("-"):
-            if w in _PIP_VALUE_OPTS:
-                i += 2
+            opt, _eq, inline = w.partition("=")
+            if opt in _PIP_VALUE_OPTS:
+                url = inline or (words[i + 1] if i + 1 < n else "")
+                nightly = nightly or ("-index-url" in opt or opt in ("-i", "-f", "--find-links")) and bool(
+                    _NIGHTLY_INDEX.search(url))
+                i += 1 if inline else 2
                 continue
             i += 1
             continue
         v = version_from_requirement(w)
         if v is not None:
             return v
+        unpinned = unpinned or w.lower().split("[", 1)[0] == "vllm"
         i += 1
-    return None
+    # an unpinned vllm from vLLM's nightly wheel index (wheels.vllm.ai/nightly, or a commit's
+    # wheels.vllm.ai/<sha>): a build of main, no release
+    return "nightly" if nightly and unpinned else None
 
 
 # --------------------------------------------------------------------------------------------

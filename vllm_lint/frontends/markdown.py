@@ -315,7 +315,72 @@ def extract(data: bytes, path: str) -> Extraction:
             ))
     if b"vllm serve" in data or b"-m vllm" in data:
         _inline(data, blocks, path, out)
+    if b"__version__" in data:
+        _printed_version(data, out)
+    if b"${" in data or b"$V" in data:
+        _images_from_env_blocks(data, blocks, out)
     return out
+
+
+_ENV_ASSIGN = re.compile(rb"""(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s#'"]+)""")
+_IMAGE_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}$]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _images_from_env_blocks(data: bytes, blocks: list[tuple[str, int, int, int]], out: Extraction) -> None:
+    """A guide that shows its ``.env`` in one block (``VLLM_IMAGE_VERSION=v0.11.2``) and uses it in
+    another's image (``image: vllm/vllm-openai:${VLLM_IMAGE_VERSION}``): the launch's release, at
+    the value (a variable the blocks set to two values names nothing)."""
+    from vllm_lint.images import image_is_vllm, version_from_image
+
+    values: dict[str, list[tuple[str, int, int]]] = {}
+    for _lang, start, end, _line in blocks:
+        for m in _ENV_ASSIGN.finditer(data, start, end):
+            raw = m.group(2)
+            quoted = raw[:1] in (b'"', b"'") and raw[-1:] == raw[:1] and len(raw) >= 2
+            value = (raw[1:-1] if quoted else raw).decode("utf-8", "replace")
+            at = m.start(2) + (1 if quoted else 0)
+            values.setdefault(m.group(1).decode(), []).append((value, at, at + len(value.encode())))
+    for la in out.launches:
+        container = getattr(la, "container", None)
+        image = (container.image if container is not None else None) or getattr(la, "image", None)
+        if la.version_hints or not image or "$" not in image:
+            continue
+        used: list[tuple[str, int, int]] = []
+
+        def fill(m: "re.Match[str]") -> str:
+            key, default = m.group(1) or m.group(3), m.group(2)
+            got = {v[0] for v in values.get(key, [])}
+            if len(got) == 1:
+                used.append(values[key][0])
+                return next(iter(got))
+            if default is not None and not got:
+                return default
+            raise KeyError(key)
+
+        try:
+            filled = _IMAGE_VAR.sub(fill, image)
+        except KeyError:
+            continue
+        tag = version_from_image(filled) if image_is_vllm(filled) else None
+        if tag and used:
+            value, a, b = next((u for u in used if tag in u[0]), used[0])
+            k = value.find(tag)
+            span = Span(a + k, a + k + len(tag.encode())) if k >= 0 else Span(a, b)
+            la.version_hints = [VersionHint(tag, "image-tag", span, filled)]
+
+
+# `>>> print(vllm.__version__)` then its output, `'0.15.0'` (a guide showing the release its
+# environment provides: an HPC centre's module)
+_PRINTED = re.compile(rb"vllm\.__version__\)?[ \t]*\r?\n[ \t]*(?:Out\[\d+\]:[ \t]*)?['\"]?(v?\d+\.\d+\.\d+[\w.+]*?)['\"]?[ \t]*\r?\n")
+
+
+def _printed_version(data: bytes, out: Extraction) -> None:
+    """A printed ``vllm.__version__`` names the release of the file's launches (after their own
+    hints and their block's prose): a file-level hint."""
+    m = _PRINTED.search(data)
+    if m:
+        out.version_hints.append(VersionHint(m.group(1).decode(), "printed vllm.__version__",
+                                             Span(m.start(1), m.end(1))))
 
 
 def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out: Extraction) -> None:

@@ -416,7 +416,7 @@ class _Decoder:
 
 class _Ctx(Record):
     __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut",
-                 "command_vars", "config_names", "config_files")
+                 "command_vars", "config_names", "config_files", "literals")
 
     def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -430,6 +430,9 @@ class _Ctx(Record):
         self.marks = [] if marks is None else marks  # sorted offsets of b"vllm" / b"VLLM_"
         # IMAGE=vllm/vllm-openai:vX: name -> (image, script offsets of the value), for `docker run $IMAGE`
         self.image_vars = {} if image_vars is None else image_vars
+        # NAME=literal assignments seen so far (VLLM_VERSION="0.27.1"), to fill a later
+        # IMAGE="vllm/vllm-openai:v${VLLM_VERSION}"
+        self.literals: dict[str, str] = {}
         self.root = None  # the tree's root while the script is walked (for _splat_words), then None
         self.cut: Optional[CutMap] = None  # extract_script's cut_map
         # CMD="vllm serve ..." / CMD=(vllm serve ...): names of variables that hold a vLLM command
@@ -682,6 +685,8 @@ def _command(ctx: _Ctx, node) -> None:
     elif ctx.command_vars and _run_command_var(ctx, node, words):
         return
     else:
+        if ctx.literals and "install" in texts:  # pip install .../vllm-${VLLM_VERSION}-cp38-...whl after VLLM_VERSION=0.5.4
+            texts = [(_filled(t, ctx.literals) or t) if "$" in t else t for t in texts]
         v = version_from_pip_install(texts)
         if v is not None:
             wi = next((w for w in words if "vllm" in w.text.lower() and not w.text.startswith("-")), None)
@@ -1329,16 +1334,51 @@ def _declaration(ctx: _Ctx, node) -> None:
                 _walk(ctx, v)
 
 
+_DEFAULT_ONLY = re.compile(r"""["']?\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}"'\s]+)\}["']?""")
+
+
+_SIMPLE_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _filled(text: str, literals: dict[str, str]) -> Optional[str]:
+    """``text`` with its ``$NAME`` / ``${NAME}`` filled from literal assignments; None when one is
+    unknown or the text holds any other expansion."""
+    try:
+        out = _SIMPLE_REF.sub(lambda m: literals[m.group(1) or m.group(2)], text)
+    except KeyError:
+        return None
+    return None if "$" in out or "`" in out else out
+
+
 def _image_var(ctx: _Ctx, node) -> None:
     """``IMAGE=vllm/vllm-openai:v0.27.1``: remember it, and make later ``$IMAGE`` words relevant."""
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
     if name is None or value is None or value.type not in ("word", "string", "raw_string"):
         return
     w = _Decoder(ctx.src).word(value)
-    if w.opaque or not image_is_vllm(w.text):
-        return
+    image = w.text
     var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
-    ctx.image_vars[var] = (w.text, (value.start_byte, value.end_byte))
+    if not w.opaque:
+        ctx.literals[var] = image
+    else:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.9.2}": the default, unless the caller sets it
+        raw = ctx.src[value.start_byte : value.end_byte].decode("utf-8", "replace")
+        m = _DEFAULT_ONLY.fullmatch(raw)
+        if m is not None:
+            image = m.group(1)
+        else:  # IMAGE="vllm/vllm-openai:v${VLLM_VERSION}" after VLLM_VERSION="0.27.1"
+            image = _filled(raw.strip("\"'") if raw[:1] in "\"'" and raw[-1:] == raw[:1] else raw, ctx.literals)
+            if image is None:
+                return
+    if not image_is_vllm(image):
+        return
+    ctx.image_vars[var] = (image, (value.start_byte, value.end_byte))
+    # the file's release, for launches that do not run in ``$IMAGE`` themselves (a `vllm serve` in a
+    # heredoc the instance created with that image runs): a file-level hint, after the launch's own
+    tag = version_from_image(image)
+    if tag and tag != "latest":
+        k = ctx.src.rfind(tag.encode(), value.start_byte, value.end_byte)
+        span = _map_span(ctx, k, k + len(tag.encode())) if k >= 0 else None
+        ctx.out.version_hints.append(VersionHint(tag, "image-variable", span, image))
     for needle in (b"$" + var.encode(), b"${" + var.encode()):
         for i in _find_all(ctx.src, needle):
             if i > node.end_byte:

@@ -34,6 +34,9 @@ _ROCM_HISTORY = ("https://rocm.docs.amd.com/en/docs-7.1.0/how-to/rocm-for-ai/inf
                  "previous-versions/vllm-history.html")
 _RHAIIS_30 = ("https://docs.redhat.com/zh-cn/documentation/red_hat_ai_inference_server/3.0/html/"
               "supported_product_and_hardware_configurations/rhaiis-product-and-version-compatibility_supported-configurations")
+# Red Hat's "Distributed Inference with llm-d: Release Components Version" table: its rows give the
+# vLLM release of each RHAIIS version (3.4 and 3.3: v0.13.0; 3.2.2: v0.10.1)
+_RHAIIS_LLMD = "https://access.redhat.com/articles/7136620"
 _AWS_DLC = "https://github.com/huggingface/deep-learning-containers (README: \"Released v0.15.1 vLLM DLCs\", vllm:0.15-gpu-py312-ec2)"
 _VLLM_HUB = "https://hub.docker.com/r/vllm/vllm-openai/tags (vLLM's own image; nightly tags are builds of main)"
 
@@ -84,10 +87,16 @@ SCHEMES: list[dict[str, Any]] = [
     {
         "name": "Red Hat AI Inference Server",
         "repository": r"(^|/)registry\.redhat\.io/rhaiis/vllm-[a-z0-9-]+$|(^|/)rhaiis/vllm-[a-z0-9-]+$",
-        "tag": r"^(?P<key>\d+\.\d+)(?:\.\d+)?$",
+        # 3.0, 3.3.0, 3.3.0-1771898916 (a build of 3.3.0); a row for X.Y.Z first, else X.Y
+        "tag": r"^(?P<key>\d+\.\d+)(?P<patch>\.\d+)?(?:-\d+)?$",
         "tag_alone": False,
         "read": "table",
-        "rows": [{"tag": "3.0", "vllm": "0.8.4", "source": _RHAIIS_30}],
+        "rows": [
+            {"tag": "3.0", "vllm": "0.8.4", "source": _RHAIIS_30},
+            {"tag": "3.2.2", "vllm": "0.10.1", "source": _RHAIIS_LLMD, "evidence": [r"RHAIIS 3\.2\.2", r"v0\.10\.1"]},
+            {"tag": "3.3", "vllm": "0.13.0", "source": _RHAIIS_LLMD, "evidence": [r"RHAIIS 3\.3\b", r"v0\.13\.0"]},
+            {"tag": "3.4", "vllm": "0.13.0", "source": _RHAIIS_LLMD, "evidence": [r"RHAIIS 3\.4\b", r"v0\.13\.0"]},
+        ],
         "source": "https://docs.redhat.com/en/documentation/red_hat_ai_inference_server/ (supported product and "
                   "hardware configurations, per version)",
     },
@@ -163,7 +172,9 @@ def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, A
             return scheme, m.group("version"), m
         if scheme["read"] == "table":
             key = m.group("key")
-            row = next((r for r in scheme["rows"] if r["tag"] == key), None)
+            patch = m.groupdict().get("patch") or ""
+            row = next((r for r in scheme["rows"] if r["tag"] == key + patch), None) if patch else None
+            row = row or next((r for r in scheme["rows"] if r["tag"] == key), None)
             return scheme, (row["vllm"] if row else None), m
         return scheme, None, m
     return None

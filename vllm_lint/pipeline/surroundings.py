@@ -40,16 +40,27 @@ MAX_BYTES = 1 << 20
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _YAML = (".yaml", ".yml")
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
-_IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?([^\s"'#,}]+)""", re.M)
+_IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?((?:\$\{[^}\s"']*\}|[^\s"'#,}$]|\$(?!\{))+)""", re.M)
 _WORD = lazy_re(r"[\w./-]+")  # (one pass: a long base64 line must not backtrack)
 _SCRIPT_SUFFIXES = (".sh", ".py", ".bash", ".yaml", ".yml", ".json")
 _PIP_PIN = lazy_re(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*(===?|~=)\s*v?([0-9][0-9a-zA-Z.+]*)""")
 _SPEC = lazy_re(r"""(?i)(?:^|[\s"'\[,])vllm(?:\[[^\]]*\])?\s*((?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*"""
                    r"""(?:\s*,\s*(?:===?|~=|!=|<=?|>=?)\s*v?[0-9][^;,\s"'\]]*)*)""", re.M)
 _LOCK_PACKAGE = lazy_re(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm"[ \t]*\r?\n[ \t]*version[ \t]*=[ \t]*"([^"]+)"')
-_CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*vllm[ \t]*={1,2}[ \t]*([0-9][0-9a-zA-Z.+]*)""")
+_CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*["']?vllm(?:\[[^\]]*\])?[ \t]*={1,2}[ \t]*v?([0-9][0-9a-zA-Z.+]*)(?![\w.*])""")
+_POETRY = lazy_re(r"""(?m)^[ \t]*["']?vllm["']?[ \t]*=[ \t]*(?:["']([^"'\n]+)["']|\{[^}\n]*\bversion[ \t]*=[ \t]*["']([^"'\n]+)["'])""")
 _LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
-_CONDA_FILES = ("environment.yml", "environment.yaml")
+_SETUP_SCRIPTS = ("setup", "install", "prepare", "prep", "bootstrap", "env_setup", "environment")
+# an install instruction on a command line of its own (`pip install vllm==X`, `$ uv pip install
+# "vllm==X"`, `python -m pip install -U vllm==X`), not a mention in prose
+_INSTALL_PIN = lazy_re(r"""(?im)^[ \t]*(?:[$>][ \t]*)?(?:sudo[ \t]+)?(?:python3?[ \t]+-m[ \t]+)?(?:pip3?|uv[ \t]+pip|uv)[ \t]+(?:install|add)\b[^\n`]{0,200}?(?<![\w-])["']?vllm(?:\[[^\]]*\])?[ \t]*(===?|~=)[ \t]*v?([0-9][0-9a-zA-Z.+]*)""")
+# env files: .env, .env.example, default.env, vllm.env (docker compose reads .env; the others are
+# copied to it or passed with --env-file / env_file:)
+_ENV_FILE = lazy_re(r"^(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env)$")
+_ENV_LINE = lazy_re(r"""(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s#'"]*)""")
+_VAR_REF = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}$]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+# conda environment files: environment.yml, environment-gpu.yaml, conda.yml, conda-env.yaml
+_CONDA_FILE = lazy_re(r"^(?:environment|conda)(?:[-_.][\w.-]*)?\.ya?ml$")
 
 
 class Named(Record):
@@ -81,7 +92,7 @@ class _Folder(Record):
     asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin; ``reads``:
     the files read, with their keys."""
 
-    __slots__ = ("names", "root", "runners", "pin", "reads")
+    __slots__ = ("names", "root", "runners", "pin", "reads", "env", "readme", "sibling_chart")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -89,6 +100,9 @@ class _Folder(Record):
         self.runners: Optional[list[_Runner]] = None
         self.pin: Any = _UNREAD
         self.reads: list[tuple[str, str]] = []
+        self.env: dict[str, tuple[str, str]] = {}  # the env files' variables: NAME -> (value, file)
+        self.readme: Any = _UNREAD
+        self.sibling_chart: Any = _UNREAD  # (a folder of charts) chart folder -> the image its values set
 
 
 _UNREAD = object()
@@ -144,16 +158,63 @@ class Surroundings:
 
     def _read_runners(self, f: _Folder, directory: str) -> None:
         names = f.names
+        self._env_files(f, directory)
         for name in names:
             path = os.path.join(directory, name)
             if _DOCKERFILE.match(name):
                 text = self._read(f, path)
                 if text is not None:
                     self._dockerfile(f, name, text)
-            elif name.endswith(_YAML) and name not in _CONDA_FILES and name != "Chart.yaml" and not name.startswith("."):
+            elif name.endswith(_YAML) and not _is_conda_file(name) and name != "Chart.yaml" and not name.startswith("."):
                 self._yaml(f, directory, name, path)
         if "Chart.yaml" in names:
             self._chart(f, directory)
+
+    def _env_files(self, f: _Folder, directory: str) -> None:
+        """The variables the folder's env files define (``.env``, ``.env.example``, ``default.env``,
+        ``vllm.env``): what compose interpolates into ``image: vllm/vllm-openai:v${VLLM_VERSION}``
+        (a variable two files define differently is left out). A variable whose value is a vLLM
+        image with a tag is a runner of the folder itself (``VLLM_IMAGE=rocm/vllm:..._vllm_0.19.1``)."""
+        seen: dict[str, set] = {}
+        for name in f.names:
+            if ".env" not in name or not _ENV_FILE.match(name):
+                continue
+            text = self._read(f, os.path.join(directory, name))
+            if text is None:
+                continue
+            read = self._last
+            for m in _ENV_LINE.finditer(text):
+                key, value = m.group(1), _env_value(m.group(2))
+                seen.setdefault(key, set()).add(value)
+                f.env.setdefault(key, (value, name))
+                if _is_vllm_image(value) and _tag(value):
+                    f.runners.append(_Runner(Named(_tag(value) or "", f"{name} ({key}={value})", value, read=read),
+                                             frozenset()))
+        for key, values in seen.items():
+            if len(values) > 1:
+                del f.env[key]
+
+    def _interpolated(self, f: _Folder, image: str) -> Optional[tuple[str, str]]:
+        """``image`` with its ``${VAR}`` / ``$VAR`` / ``${VAR:-default}`` filled from the folder's env
+        files (a default when the files do not define it), and the words saying from where; None when
+        a variable stays unknown."""
+        used: list[str] = []
+
+        def fill(m: "re.Match[str]") -> str:
+            key, default = m.group(1) or m.group(3), m.group(2)
+            if key in f.env:
+                value, where = f.env[key]
+                used.append(f"{key}={value} in {where}")
+                return value
+            if default is not None:
+                return default
+            raise KeyError(key)
+
+        try:
+            filled = _VAR_REF.sub(fill, image)
+        except KeyError:
+            return None
+        return filled, ", ".join(used) if used else "its default"
 
     def _dockerfile(self, f: _Folder, name: str, text: str) -> None:
         images = [m.group(1) for m in _FROM.finditer(text) if _is_vllm_image(m.group(1))]
@@ -164,7 +225,7 @@ class Surroundings:
                 f.runners.append(_Runner(Named(tag, f"{name} (FROM {images[-1]})", images[-1], read=self._last), refs))
             return
         m = _PIP_PIN.search(text)
-        if m:
+        if m and not _unpinned_install(text):  # (a build branch installing vllm unpinned: no one release)
             f.runners.append(_Runner(Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
 
     def _yaml(self, f: _Folder, directory: str, name: str, path: str) -> None:
@@ -182,16 +243,40 @@ class Surroundings:
                 named.read = self._last
                 f.runners.append(_Runner(named, frozenset()))
             return
-        images = [m.group(1) for m in _IMAGE.finditer(text) if _is_vllm_image(m.group(1))]
+        read = self._last
+        images, said = [], {}
+        for m in _IMAGE.finditer(text):
+            image = m.group(1)
+            if "$" in image:  # (compose interpolates it from the folder's .env)
+                got = self._interpolated(f, image)
+                if got is None:
+                    continue
+                said[got[0]] = f"{image}, {got[1]}"
+                image = got[0]
+            if _is_vllm_image(image) and ":" not in image.rsplit("/", 1)[-1] and "@" not in image:
+                tag = _tag_beside(text, m.start(1))  # (values: image: repo, tag: 3.3.0 beside it)
+                if tag is not None:
+                    image = f"{image}:{tag}"
+            if _is_vllm_image(image):
+                images.append(image)
         tags = {t for t in (_tag(i) for i in images) if t}
         refs = _path_words(text)
         if len(tags) == 1:
             image = next(i for i in images if _tag(i) in tags)
-            f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {image})", image, read=self._last), refs))
-        elif not tags and name in ("config.yaml", "config.yml") and "requirements" in text:
-            m = _PIP_PIN.search(text)  # a Truss config's `requirements:` list
+            f.runners.append(_Runner(Named(next(iter(tags)), f"{name} (image {said.get(image, image)})", image,
+                                           read=read), refs))
+        elif not tags and ("vllm-project/vllm" in text or "inputs" in text):
+            named = _workflow_release(text, name)
+            if named is not None:
+                named.read = read
+                f.runners.append(_Runner(named, refs))
+        elif not tags and ("requirements" in text or "pip" in text):
+            # a Truss config's `requirements:` list, a Ray `runtime_env: pip: ["vllm==0.4.3"]` (whose
+            # `import_path: pkg.serve:app` names the file it runs), a `pip install vllm==X` in a job
+            m = _PIP_PIN.search(text)
             if m:
-                f.runners.append(_Runner(Named(m.group(2), f"{name} (requirements: vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
+                refs = refs | _import_paths(text)
+                f.runners.append(_Runner(Named(m.group(2), f"{name} (vllm{m.group(1)}{m.group(2)})", read=read), refs))
 
     def _chart(self, f: _Folder, directory: str) -> None:
         """A chart's ``appVersion``, when one of its templates takes an image tag from it and the
@@ -219,19 +304,21 @@ class Surroundings:
                 return
 
     def _pin(self, f: _Folder, directory: str, names: list[str]) -> Optional[Named]:
-        for name in names:
-            if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) \
-                    or name == "pyproject.toml":
-                text = self._read(f, os.path.join(directory, name))
-                named = _requirement_pin(text or "", name)
-                if named is not None:
-                    named.read = self._last
-                    return named
+        """The folder's pin: an exact pin (a requirement file's ``==``, a lock file, a conda
+        environment) before a range (``pyproject.toml``, ``setup.py``, a requirement file's bounds)
+        that allows it; the main ``requirements.txt`` before its variants (``requirements-cpu.txt``)."""
+        exact: list[Named] = []
+        ranges: list[Named] = []
+        for name in sorted((n for n in names if _is_requirement_file(n)), key=_requirement_order):
+            named = _requirement_pin(self._read(f, os.path.join(directory, name)) or "", name)
+            if named is not None:
+                named.read = self._last
+                (ranges if named.spec else exact).append(named)
         for name in _LOCK_FILES:
             if name in names:
                 m = _LOCK_PACKAGE.search(self._read(f, os.path.join(directory, name)) or "")
                 if m:
-                    return Named(m.group(1), f"{name} locks vllm {m.group(1)}", read=self._last)
+                    exact.append(Named(m.group(1), f"{name} locks vllm {m.group(1)}", read=self._last))
         if "Pipfile.lock" in names:
             try:
                 lock = json.loads(self._read(f, os.path.join(directory, "Pipfile.lock")) or "{}")
@@ -240,13 +327,27 @@ class Surroundings:
             except (ValueError, KeyError, TypeError):
                 ver = None
             if isinstance(ver, str) and ver.startswith("=="):
-                return Named(ver[2:], f"Pipfile.lock locks vllm{ver}", read=self._last)
-        for name in _CONDA_FILES:
-            if name in names:
-                m = _CONDA_PIN.search(self._read(f, os.path.join(directory, name)) or "")
+                exact.append(Named(ver[2:], f"Pipfile.lock locks vllm{ver}", read=self._last))
+        for name in names:
+            if _is_conda_file(name):
+                text = self._read(f, os.path.join(directory, name)) or ""
+                m = _CONDA_PIN.search(text)
                 if m:
-                    return Named(m.group(1), f"{name} pins vllm {m.group(1)}", read=self._last)
-        return None
+                    exact.append(Named(m.group(1), f"{name} pins vllm {m.group(1)}", read=self._last))
+                elif "vllm" in text:
+                    named = _requirement_pin(text, name)
+                    if named is not None:
+                        named.read = self._last
+                        ranges.append(named)
+        for name in names:  # a setup script that installs the environment (setup_vllm.sh, install.sh)
+            if name.endswith(".sh") and name.startswith(_SETUP_SCRIPTS) and not exact:
+                m = _INSTALL_PIN.search(self._read(f, os.path.join(directory, name)) or "")
+                if m and m.group(1) in ("==", "==="):
+                    exact.append(Named(m.group(2), f"{name} installs vllm=={m.group(2)}", read=self._last))
+        if ranges:
+            allowed = [e for e in exact if _allows(ranges[0], e.text)]
+            return allowed[0] if allowed else ranges[0]
+        return exact[0] if exact else None
 
     # -- one file
     def root_of(self, directory: str) -> Optional[str]:
@@ -284,18 +385,197 @@ class Surroundings:
                     return r.named
         return None
 
+    def sibling_chart_for(self, directory: str) -> Optional[Named]:
+        """For a file of a Helm chart (a ``Chart.yaml`` at or above it, inside a repository), the
+        vLLM image a sibling chart's ``values.yaml`` configures (an operator's chart setting the
+        model server image its model catalog chart runs: KubeAI's ``charts/kubeai`` beside
+        ``charts/models``): its one release, or the one under a ``default:`` key."""
+        root = self.root_of(directory)
+        d = directory
+        while root is not None and "Chart.yaml" not in self.folder(d).names:
+            if d == root or os.path.dirname(d) == d:
+                return None
+            d = os.path.dirname(d)
+        if root is None or d == root:
+            return None
+        parent = os.path.dirname(d)
+        pf = self.folder(parent)
+        if pf.sibling_chart is _UNREAD:
+            pf.sibling_chart = {}
+            for name in pf.names:
+                sub = os.path.join(parent, name)
+                if "Chart.yaml" in self.folder(sub).names and "values.yaml" in self.folder(sub).names:
+                    text = self._read(pf, os.path.join(sub, "values.yaml")) or ""
+                    read = self._last
+                    found = [(m.group(1), m.group(2)) for m in _KEYED_IMAGE.finditer(text) if _is_vllm_image(m.group(2))
+                             and _tag(m.group(2)) not in (None, "latest")]
+                    tags = {_tag(i) for _k, i in found}
+                    pick = found[0] if len(tags) == 1 else next(((k, i) for k, i in found if k == "default"), None)
+                    if pick is not None:
+                        pf.sibling_chart[sub] = Named(_tag(pick[1]) or "", f"{name}/values.yaml (the model server image "
+                                                      f"a sibling chart configures, {pick[0]}: {pick[1]})", pick[1],
+                                                      read=read)
+        named = {k: v for k, v in pf.sibling_chart.items() if k != d}
+        return next(iter(named.values())) if len({n.text for n in named.values()}) == 1 else None
+
+    def built_for(self, directory: str, text: str) -> Optional[Named]:
+        """The release of the image a script builds itself (``docker build -t $IMAGE -f
+        docker/Dockerfile .`` then ``docker run $IMAGE ...``): the Dockerfile it names (``-f``, else
+        the build context's ``Dockerfile``), found from the script's folder or the repository
+        root, when it starts ``FROM`` a vLLM image or pins vllm."""
+        root = self.root_of(directory)
+        for m in _DOCKER_BUILD.finditer(text):
+            words = [w.strip("\"'") for w in re.sub(r"\\\r?\n", " ", m.group(1)).split()]
+            path = None
+            for k, w in enumerate(words):
+                if w in ("-f", "--file") and k + 1 < len(words):
+                    path = words[k + 1]
+                elif w.startswith(("--file=", "-f=")):
+                    path = w.split("=", 1)[1]
+            if path is None:
+                rest = [w for k, w in enumerate(words) if not w.startswith("-")
+                        and not (k > 0 and words[k - 1] in _BUILD_VALUE_OPTS)]
+                if not rest:
+                    continue
+                path = os.path.join(rest[-1], "Dockerfile")
+            if "$" in path or "{" in path or path == "-":
+                continue
+            for base in (directory, root):
+                if base is None:
+                    continue
+                full = os.path.normpath(os.path.join(base, path))
+                d, name = os.path.split(full)
+                if root is not None and not (d + os.sep).startswith(root + os.sep) and d != root:
+                    continue  # (not outside the repository)
+                if name in self.folder(d).names:
+                    named = next((r.named for r in self.runners(d) if r.named.why.startswith(name + " (")), None)
+                    if named is not None:
+                        return Named(named.text, f"the image this script builds: {named.why}", named.image,
+                                     read=named.read)
+        return None
+
+    def readme_for(self, directory: str) -> Optional[Named]:
+        """The repository's own install instruction, in its root README (``pip install
+        vllm==0.8.5.post1``): the weakest source of the repository, read when nothing nearer names a
+        release; only inside a repository (the folder holding ``.git``), once per run."""
+        root = self.root_of(directory)
+        if root is None:
+            return None
+        f = self.folder(root)
+        if f.readme is _UNREAD:
+            f.readme = None
+            for name in f.names:
+                if name.lower() in ("readme.md", "readme.rst", "readme.txt", "readme"):
+                    text = self._read(f, os.path.join(root, name)) or ""
+                    for m in _INSTALL_PIN.finditer(text):
+                        if m.group(1) in ("==", "==="):
+                            row = text.count("\n", 0, m.start()) + 1
+                            f.readme = Named(m.group(2), f"{name}:{row}, the repository's install instruction (vllm=="
+                                                         f"{m.group(2)}; nothing nearer names a release)",
+                                             read=self._last)
+                            break
+                    break
+        return f.readme
+
     def pin_for(self, directory: str) -> Optional[Named]:
         """The nearest pin in ``directory`` or above, up to the repository root (or, outside a
-        repository, to the file system's root, as before)."""
+        repository, to the file system's root, as before). A range (a ``pyproject.toml``'s
+        ``vllm>=0.10``) is resolved by an exact pin further up that it allows (a workspace's
+        ``uv.lock`` at the root), else gives the newest release it allows."""
         d = directory
+        found: Optional[Named] = None
         while True:
             pin = self.pin(d)
             if pin is not None:
-                return pin
+                if found is None and not pin.spec:
+                    return pin
+                if found is None:
+                    found = pin
+                elif not pin.spec and _allows(found, pin.text):
+                    return pin
             parent = os.path.dirname(d)
             if self.folder(d).root or parent == d:
-                return None
+                return found
             d = parent
+
+
+_KEYED_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*([\w.-]+)[ \t]*:[ \t]*["']?([\w.-]+(?:/[\w.-]+)+:[\w.+-]+)["']?[ \t]*(?:#.*)?$""")
+_DOCKER_BUILD = lazy_re(r"""\b(?:docker|podman|buildah)[ \t]+(?:image[ \t]+|buildx[ \t]+)?(?:build|bud)\b((?:\\\r?\n|[^\n;&|])*)""")
+_BUILD_VALUE_OPTS = {"-t", "--tag", "--build-arg", "--target", "--platform", "--label", "--network", "--secret",
+                     "--cache-from", "--cache-to", "--progress", "--ssh", "-o", "--output", "--build-context"}
+_TAG_KEY = lazy_re(r"""[ \t]*-?[ \t]*(?:tag|version|imageTag|image_tag|imageVersion)[ \t]*:[ \t]*["']?(v?\d+\.\d+[\w.+-]*)""")
+
+
+def _tag_beside(text: str, at: int) -> Optional[str]:
+    """The tag a key beside an untagged ``image:`` at offset ``at`` gives (``tag: 3.3.0``, llmaz's
+    ``version: v0.6.0``): the mapping's other keys at the image key's indentation, up to 20 lines."""
+    line_start = text.rfind("\n", 0, at) + 1
+    head = text[line_start:at]
+    indent = len(head) - len(head.lstrip(" -"))
+    pos = line_start
+    for _ in range(40):  # the lines above, then below
+        pos = text.rfind("\n", 0, pos - 1) + 1 if pos > 0 else -1
+        if pos < 0:
+            break
+        found = _sibling_tag(text, pos, indent)
+        if found:
+            return found
+        if found == "" or pos == 0:
+            break
+    pos = text.find("\n", at)
+    for _ in range(20):
+        if pos < 0:
+            break
+        found = _sibling_tag(text, pos + 1, indent)
+        if found is not False:
+            return found or None
+        pos = text.find("\n", pos + 1)
+    return None
+
+
+def _sibling_tag(text: str, pos: int, indent: int) -> Any:
+    """The tag on the line at ``pos`` when it is a tag key at ``indent``; "" when the line leaves
+    the mapping (less indented); False to read on."""
+    end = text.find("\n", pos)
+    line = text[pos:end if end >= 0 else len(text)]
+    body = line.lstrip(" ")
+    if not body.strip() or body.lstrip().startswith("#"):
+        return False
+    here = len(line) - len(line.lstrip(" -"))
+    if here < indent:
+        return ""
+    if here > indent:
+        return False
+    m = _TAG_KEY.match(line)
+    return m.group(1) if m else False
+
+
+_BARE_VLLM = lazy_re(r"""(?m)(?:^|[ \t"'])vllm(?:\[[\w,]*\])?(?=[ \t"']|\\?$)""")
+
+
+def _unpinned_install(text: str) -> bool:
+    """Whether a Dockerfile also installs vllm with no version (``pip install vllm transformers``,
+    in another build branch than its pinned install): its pin is then not the release that runs."""
+    for m in _BARE_VLLM.finditer(text):
+        start = m.start()
+        while True:  # back to the first line of the command (continuation lines end with "\")
+            prev_end = text.rfind("\n", 0, start)
+            if prev_end <= 0 or not text[:prev_end].rstrip(" \t").endswith("\\"):
+                break
+            start = text.rfind("\n", 0, prev_end) + 1
+        line_start = text.rfind("\n", 0, start) + 1
+        segment = re.split(r"&&|;|\|", text[line_start:m.start()])[-1]  # (the command the word belongs to)
+        if re.search(r"\b(?:pip3?|uv|pipx|conda|mamba)\b.*\b(?:install|add)\b", segment, re.S):
+            return True
+    return False
+
+
+def _is_conda_file(name: str) -> bool:
+    return name.startswith(("environment", "conda")) and bool(_CONDA_FILE.match(name))
+
+
+def _env_value(raw: str) -> str:
+    return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"" else raw
 
 
 def _path_words(text: str) -> frozenset:
@@ -304,28 +584,149 @@ def _path_words(text: str) -> frozenset:
     return frozenset(w for w in _WORD.findall(text) if w.endswith(_SCRIPT_SUFFIXES) and len(w) < 512)
 
 
+_IMPORT_PATH = lazy_re(r"import_path[\"']?[ \t]*[:=][ \t]*[\"']?([\w.-]+):")
+
+
+def _import_paths(text: str) -> frozenset:
+    """The Python files a Ray Serve ``import_path: pkg.module:app`` names (``module.py``, and its
+    path from the working directory)."""
+    out = set()
+    for m in _IMPORT_PATH.finditer(text):
+        parts = m.group(1).split(".")
+        out.add(parts[-1] + ".py")
+        out.add("/".join(parts) + ".py")
+    return frozenset(out)
+
+
 def _names(refs: frozenset, rel: str) -> bool:
     """Whether a runner's path-like words name the file at ``rel`` (relative to the runner's
     folder): the same relative path, or an absolute path inside the image ending in it
     (``/app/serve.sh``) when ``rel`` is a bare name."""
     for ref in refs:
         r = ref[2:] if ref.startswith("./") else ref
-        if r == rel or (r.startswith("/") and r.rsplit("/", 1)[-1] == rel and "/" not in rel):
+        if r == rel or (r.startswith("/") and (r.rsplit("/", 1)[-1] == rel if "/" not in rel else r.endswith("/" + rel))):
             return True
     return False
 
 
 def _requirement_pin(text: str, name: str) -> Optional[Named]:
+    """The first uncommented ``vllm`` requirement of a requirement file, ``pyproject.toml`` (PEP 621
+    or Poetry's ``vllm = "^0.5.1"``), ``setup.py`` / ``setup.cfg`` (``install_requires``, extras)
+    or conda environment: an exact ``==`` pin, else the specifier as a range (``~=0.8.0`` and
+    ``==0.8.*`` are ranges: the newest release they allow runs)."""
     for m in _SPEC.finditer(text):
         line_start = text.rfind("\n", 0, m.start(1)) + 1
         if text[line_start:m.start(1)].lstrip().startswith("#"):
             continue
         spec = re.sub(r"\s+", "", m.group(1)).replace("v", "")
-        if spec.startswith(("==", "===")) and "," not in spec:
+        if spec.startswith(("==", "===")) and "," not in spec and "*" not in spec:
             return Named(spec.lstrip("="), f"{name} pins vllm{spec}")
-        if spec.startswith("~=") and "," not in spec:
-            return Named(spec[2:], f"{name} pins vllm{spec}")
         return Named(spec, f"{name} allows vllm{spec}", spec=True)
+    if name == "pyproject.toml":
+        m = _POETRY.search(text)
+        if m:
+            written = m.group(1) or m.group(2)
+            spec = _poetry_spec(written)
+            if spec is not None:
+                if spec.startswith("==") and "," not in spec:
+                    return Named(spec[2:], f"{name} pins vllm = \"{written}\"")
+                return Named(spec, f"{name} allows vllm = \"{written}\" ({spec})", spec=True)
+    return None
+
+
+def _poetry_spec(written: str) -> Optional[str]:
+    """A Poetry version constraint as a PEP 440 specifier: ``^0.5.1`` is ``>=0.5.1,<0.6.0``,
+    ``~0.5.1`` is ``>=0.5.1,<0.6.0``, ``0.5.2`` is ``==0.5.2``; None for ``*`` or what it cannot read."""
+    w = written.strip()
+    m = re.fullmatch(r"([\^~])\s*v?(\d+(?:\.\d+)*)", w)
+    if m:
+        parts = [int(x) for x in m.group(2).split(".")]
+        if m.group(1) == "^":  # the first non-zero part is kept
+            i = next((k for k, x in enumerate(parts) if x != 0), len(parts) - 1)
+        else:  # ~X.Y(.Z): the minor is kept; ~X: the major
+            i = min(1, len(parts) - 1)
+        upper = parts[:i] + [parts[i] + 1]
+        return f">={m.group(2)},<{'.'.join(map(str, upper))}"
+    if re.fullmatch(r"v?\d+(?:\.\d+)+(?:\.post\d+)?", w):
+        return "==" + w.lstrip("v")
+    if re.fullmatch(r"(?:(?:===?|~=|!=|<=?|>=?)\s*v?[\d.*]+(?:\.post\d+)?\s*,?\s*)+", w):
+        return re.sub(r"\s+", "", w).rstrip(",")
+    return None
+
+
+def _is_requirement_file(name: str) -> bool:
+    return ((name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in", ".lock")))
+            or name in ("pyproject.toml", "setup.py", "setup.cfg"))
+
+
+def _requirement_order(name: str) -> tuple:
+    """The main requirement file first (``requirements.txt``, its lock), then its variants
+    (``requirements-cpu.txt``, ``requirements/dev.txt``), then the package's own metadata."""
+    main = name in ("requirements.txt", "requirements.lock", "requirements.in", "constraints.txt")
+    meta = name in ("pyproject.toml", "setup.py", "setup.cfg")
+    return (not main, meta, name)
+
+
+def _allows(range_: Named, version: str) -> bool:
+    """Whether the range ``range_`` (a ``Named`` specifier) allows ``version``."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return SpecifierSet(range_.text).contains(Version(version.lstrip("v").split("+")[0]), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+
+
+_INPUT_REF = lazy_re(r"\$\{\{\s*(?:github\.event\.)?inputs\.([\w-]+)\s*\}\}")
+
+
+def _workflow_release(text: str, name: str) -> Optional[Named]:
+    """A GitHub action or workflow that builds vLLM from its source at a tag (``actions/checkout``
+    of ``repository: vllm-project/vllm`` with ``ref:``) or pins it (``pip install vllm==``), the
+    tag or pin given by an input: the input's ``default`` (a composite action's
+    ``vllm_version: default: v0.9.0.1``)."""
+    try:
+        import yaml
+
+        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except Exception:  # a malformed file names nothing here; its own lint reports it
+        return None
+    if not isinstance(doc, dict):
+        return None
+    defaults: dict[str, str] = {}
+    on = doc.get("on", doc.get(True)) if isinstance(doc.get("on", doc.get(True)), dict) else {}
+    for holder in (doc.get("inputs"), *(v.get("inputs") for v in on.values() if isinstance(v, dict))):
+        if isinstance(holder, dict):
+            for key, spec in holder.items():
+                if isinstance(spec, dict) and isinstance(spec.get("default"), (str, int, float)):
+                    defaults.setdefault(str(key), str(spec["default"]))
+
+    def fill(value: str) -> Optional[str]:
+        try:
+            return _INPUT_REF.sub(lambda m: defaults[m.group(1)], value)
+        except KeyError:
+            return None
+
+    stack, seen = [doc], 0
+    while stack and seen < 10_000:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            repo, ref = node.get("repository"), node.get("ref")
+            if isinstance(repo, str) and repo.strip().lower() == "vllm-project/vllm" and isinstance(ref, str):
+                tag = fill(ref)
+                if tag and re.fullmatch(r"v?\d+\.\d+\.\d+[\w.+-]*", tag.strip()):
+                    how = ", the default of its input" if tag != ref else ""
+                    return Named(tag.strip(), f"{name} (vLLM's source checked out at {tag.strip()}{how})")
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str) and "vllm" in node and "${{" in node:
+            filled = fill(node)
+            m = _PIP_PIN.search(filled) if filled else None
+            if m:
+                return Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)}, the default of its input)")
     return None
 
 

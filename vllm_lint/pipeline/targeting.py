@@ -6,11 +6,14 @@ everything the repository says, in order of how directly it applies:
    vllm==``, a Helm tag's default, a Markdown block's prose), read by
    ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, ROCm, Red Hat, AWS; nightly builds);
 3. the files around it (``pipeline.surroundings``): a Dockerfile, compose file, Kubernetes
-   manifest, Truss config, chart ``appVersion`` or kustomization that runs it or holds its image,
-   then requirement and lock files up to the repository root (:meth:`Targeting.pin_for`);
+   manifest, Truss config, env file, GitHub action, chart ``appVersion`` or kustomization that runs
+   it or holds its image, a sibling chart's model server image, then requirement and lock files
+   up to the repository root (:meth:`Targeting.pin_for`);
 4. a version the file states in words before the launch, in a comment (``# tested with vLLM
    0.11.0``; not for documentation formats, whose prose the Markdown reader reads itself);
-5. else the newest release in the database (:data:`NEWEST_SOURCE`).
+5. the repository's own install instruction in its root README (``pip install vllm==0.8.5``),
+   the weakest (``Surroundings.readme_for``);
+6. else the newest release in the database (:data:`NEWEST_SOURCE`).
 
 A source naming a release newer than the database is checked against the newest and says so
 (``Choice.kind`` "newer": VL004 and the summary); a release PyPI never had (``v0.8.6``) is the
@@ -49,7 +52,12 @@ _COMMENT = lazy_re(r"^\s*(?:#|//|<!--|--|;|rem\b)", re.I)
 # this is broken in vllm 0.6.2": both seen in real repositories)
 _ELSEWHEN = lazy_re(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|formerly|used to|no longer|until|"
                        r"before|after|since|broken|bugs?|issues?|regression|workaround|fix(?:ed|es)?|fails?|"
-                       r"not supported|unsupported|doesn't|does not)\b")
+                       r"not supported|unsupported|doesn't|does not|"
+                       # a version cited as a minimum, a feature's first release or a bug report: not
+                       # the release the launch runs ("requires vLLM 0.8.5", "added in vllm 0.9.0",
+                       # "see vllm-project/vllm/issues/123 (0.8.5)")
+                       r"min(?:imum)?|at least|requires?|required|needs?|added in|introduced|available (?:in|from)|"
+                       r"deprecated|removed|as of|compatib\w*|vllm-project/vllm/(?:issues|pull))\b|>=|=>|<=")
 
 
 class Choice(Record):
@@ -59,7 +67,7 @@ class Choice(Record):
     nightly or floating tag: the newest), "default" (nothing names one: the newest); ``hint``:
     the version hint of this file that decided it (its span: where VL004 reports), if any."""
 
-    __slots__ = ("release", "why", "kind", "named", "hint")
+    __slots__ = ("release", "why", "kind", "named", "hint", "weak")
 
     def __init__(self, release: str, why: str, kind: str, named: Optional[str] = None,
                  hint: Optional[VersionHint] = None) -> None:
@@ -68,6 +76,7 @@ class Choice(Record):
         self.kind = kind
         self.named = named
         self.hint = hint
+        self.weak = False  # the repository's README: after a release the file's own comments state
 
 
 class Targeting:
@@ -100,9 +109,19 @@ class Targeting:
             if named is not None:
                 c, read = self._from_named(named), named.read
             if c is None:
+                sibling = self.surroundings.sibling_chart_for(directory)
+                if sibling is not None:
+                    c, read = self._from_named(sibling), sibling.read
+            if c is None:
                 pin = self.surroundings.pin_for(directory)
                 if pin is not None:
                     c, read = self._from_named(pin), pin.read
+            if c is None and os.path.isfile(str(path)):  # (not for stdin: a snippet is no file of the repository)
+                readme = self.surroundings.readme_for(directory)
+                if readme is not None:
+                    c, read = self._from_named(readme), readme.read
+                    if c is not None:
+                        c.weak = True
             self._around[key] = (c, read if c is not None else None)
         c, read = self._around[key]
         if read is not None:  # the file that decided it, in this analysis's record (vllm_lint.inputs)
@@ -154,9 +173,17 @@ class Targeting:
                 return c
             if r.status == "unmapped":
                 unmapped.append(r.note)
-        c = self.around(path)
-        if c is None and data is not None and at is not None:
-            c = self._stated(data, at)
+        c = None
+        if data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
+            built = self.surroundings.built_for(self.real_parent(path), data.decode("utf-8", errors="replace"))
+            if built is not None:
+                c = self._from_named(built)
+                if c is not None and built.read is not None:
+                    inputs.replay([built.read])
+        if c is None:
+            c = self.around(path)
+        if (c is None or c.weak) and data is not None and at is not None:
+            c = self._stated(data, at) or c
         if c is None:
             return Choice(self.db.newest, NEWEST_SOURCE if not unmapped else f"{NEWEST_SOURCE}; {'; '.join(unmapped)}",
                           "default")
@@ -170,7 +197,7 @@ class Targeting:
         if r.status == "newer":
             return Choice(r.version, f"{why} ({r.note})", "newer", r.named, hint)
         if r.status == "build":
-            if text.lower() in ("latest", "nightly", "main"):
+            if text.lower() in ("latest", "main"):
                 return Choice(r.version, f"{why.rsplit(' ', 1)[0]} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
             return Choice(r.version, f"{why} ({r.note})", "build", None, hint)
         return None

@@ -52,9 +52,12 @@ PIN_METHODS = frozenset({"pip_install", "uv_pip_install", "python_packages"})
 IMAGE_METHODS = frozenset({"from_registry"})
 WRAPPER_METHODS = PIN_METHODS | IMAGE_METHODS | {"env", "parse_args"}
 WRAPPER_CALLS = ("LLMConfig", "service")
+# an image's build commands (Modal ``run_commands("pip install ...")``, BentoML ``Image.run(...)``):
+# read for a vllm pin, and the call still goes to its other readers (``subprocess.run``)
+SHELL_METHODS = frozenset({"run_commands", "run"})
 INTERESTING_LAST = frozenset(
     list(ENTRIES) + [d.rsplit(".", 1)[-1] for d in list(PROC_CALLS) + list(ENV_CALLS)]
-    + list(WRAPPER_METHODS) + list(WRAPPER_CALLS) + list(call_names()))
+    + list(WRAPPER_METHODS) + list(WRAPPER_CALLS) + list(call_names()) + list(SHELL_METHODS))
 ENV_KW_INDEX = {"os.execve": 2, "os.execvpe": 2, "os.spawnve": 3, "os.spawnvpe": 3,
                 "os.posix_spawn": 2, "os.posix_spawnp": 2}
 

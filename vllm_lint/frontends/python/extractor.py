@@ -13,7 +13,7 @@ from ...foreign_launchers import call_names, launcher_of_call
 from ...launch import Extraction, ParseError
 from . import wrappers
 from .argv_lists import standalone_argvs
-from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, WRAPPER_METHODS, entry_of
+from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, SHELL_METHODS, WRAPPER_METHODS, entry_of
 from .documented import documented_commands, worth_reading
 from .engine_args import kwargs_launch
 from .environ import env_call, env_pos, env_statement
@@ -178,6 +178,8 @@ def _call(fx: PyFile, call: ast.Call, scope: Scope) -> None:
         if f.attr in WRAPPER_METHODS:
             wrappers.method_call(fx, call, f.attr, scope)
             return
+        if f.attr in SHELL_METHODS:
+            wrappers.build_commands(fx, call)
     elif f.__class__ is ast.Name:
         if f.id not in INTERESTING_LAST and f.id not in fx.names.aliases:
             return

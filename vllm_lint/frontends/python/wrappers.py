@@ -58,13 +58,41 @@ def _strings(node: ast.AST) -> list[ast.Constant]:
 
 
 def _pins(fx: PyFile, call: ast.Call) -> None:
-    from ..commands import version_from_requirement  # noqa: PLC0415 - cheap, local
+    from ..commands import version_from_pip_install, version_from_requirement  # noqa: PLC0415 - cheap, local
 
+    index = " ".join(k.value.value for k in call.keywords if k.arg in ("extra_index_url", "index_url", "find_links")
+                     and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str))
     for arg in call.args:
         for s in _strings(arg):
             v = version_from_requirement(s.value)
+            if v is None and index and s.value.strip().lower().split("[", 1)[0] == "vllm":
+                # an unpinned vllm from vLLM's nightly wheel index: a nightly build
+                v = version_from_pip_install(["pip", "install", "vllm", "--extra-index-url", index])
             if v is not None:
                 fx.result.version_hints.append(VersionHint(v, "pip-install", fx.str_inner(s) or fx.src.span(s)))
+
+
+def build_commands(fx: PyFile, call: ast.Call) -> None:
+    """Shell commands an image runs at build (Modal ``.run_commands("pip install vllm==X")``,
+    BentoML ``Image(...).run("uv pip install vllm --extra-index-url https://wheels.vllm.ai/nightly")``):
+    a ``pip install`` of vllm names the release (a nightly wheel index: a nightly build)."""
+    import shlex  # noqa: PLC0415 - cheap, local
+
+    from ..commands import version_from_pip_install  # noqa: PLC0415 - cheap, local
+
+    for arg in call.args:
+        for s in _strings(arg):
+            if "vllm" not in s.value or "install" not in s.value or len(s.value) > 10_000:
+                continue
+            for command in s.value.replace("&&", "\n").replace(";", "\n").splitlines():
+                try:
+                    words = shlex.split(command)
+                except ValueError:
+                    continue
+                v = version_from_pip_install(words)
+                if v is not None:
+                    fx.result.version_hints.append(VersionHint(v, "pip-install", fx.str_inner(s) or fx.src.span(s)))
+                    return
 
 
 def _image_pin(fx: PyFile, call: ast.Call) -> None:

@@ -41,6 +41,24 @@ _COMPOSE_VAR_DEFAULT = lazy_re(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
 _ARGS_ENTRIES = (llm_d.args_entry, kubeai.args_entry, kserve.args_entry)
 
 
+#: keys that hold an untagged image's tag beside it (KServe values' ``tag``; llmaz BackendRuntime's
+#: ``image: vllm/vllm-openai`` with ``version: v0.6.0``; ``imageTag``)
+TAG_KEYS = ("tag", "version", "imageTag", "image_tag", "imageVersion", "image_version")
+_TAG_LIKE = re.compile(r"^v?\d+\.\d+(?:\.\d+)*(?:[.+_-][\w.+-]*)?$|^(?:latest|nightly)$")
+
+
+def sibling_tag(node: Any, image: Optional[str]) -> Optional[ScalarNode]:
+    """The tag written beside an untagged image in the same mapping (:data:`TAG_KEYS`): a scalar
+    that reads as a release (``v0.6.0``, ``0.9.2``) or ``latest``; None otherwise."""
+    if not image or not isinstance(node, MappingNode) or ":" in image.rsplit("/", 1)[-1] or "@" in image:
+        return None
+    for key in TAG_KEYS:
+        v = get(node, key)
+        if isinstance(v, ScalarNode) and isinstance(v.value, str) and _TAG_LIKE.match(v.value.strip()):
+            return v
+    return None
+
+
 def compose_default(image: str) -> str:
     """``vllm/vllm-openai:${TAG:-v0.8.5}`` -> ``vllm/vllm-openai:v0.8.5``."""
     if "$" not in image:
@@ -100,6 +118,9 @@ class _Container:
         if self.build is not None:
             image, image_node = self.build.image, None
         self.image, self.image_node = image, image_node
+        # where the release is read: the mapping, for `image: vllm/vllm-openai` with `version: v0.6.0` beside it
+        self.version_node = node if (isinstance(image_node, ScalarNode) and image_node is get(node, "image")
+                                     and sibling_tag(node, image) is not None) else image_node
         eff_image = compose_default(image) if (compose and image) else image
         if self.build is not None and not self.build.entrypoint_kept:
             eff_image = None  # (its own ENTRYPOINT: what runs the command is not the image's)
@@ -138,7 +159,7 @@ class _Container:
             found = self._vllm_command() or self._args_entry() or self._args_map()
         found = self._env_carriers() or found
         if not found and self.image:
-            idle_image(self.t, self.image, self.image_node, self.compose)
+            idle_image(self.t, self.image, self.version_node, self.compose)
         if found:
             for n in (self.cmd_node, self.args_node):
                 if isinstance(n, SequenceNode):
@@ -169,7 +190,7 @@ class _Container:
             if platform.accelerator is not None:
                 hw2 = hw_merge(hw2, accelerator_hw(self._rendered(at(node, platform.accelerator)),
                                                    ".".join(platform.accelerator)))
-            versions = image_version(t, self.image, self.image_node, self.compose)
+            versions = image_version(t, self.image, self.version_node, self.compose)
             if self.build is not None:
                 versions = [VersionHint(v.version, "dockerfile-from", self.build.span) for v in versions]
             holder = (at(node, platform.command[:-1]) if len(platform.command) > 1 else None) or node
@@ -448,6 +469,8 @@ def image_version(t: YamlText, image: Optional[str], image_node: Any, compose: b
         return []
     if isinstance(image_node, MappingNode):
         tag_node = get(image_node, "tag")
+        if tag_node is None and text(get(image_node, "repository")) is None:  # (an image beside its tag)
+            tag_node = sibling_tag(image_node, image)
         v = text(tag_node)
         rendered = helm_default(t, tag_node)
         if rendered is not None:
