@@ -6,7 +6,9 @@ flag_db/README.md, with the drift cases the audit must handle:
 * ``--cuda-graph-sizes`` (default [512]) renamed ``--cudagraph-capture-sizes`` (default [1, 2, 4, 8]
   at 0.27.1): drift through a rename;
 * ``--max-model-len``: computed on both sides (never reported);
-* ``--reasoning-parser``: default None at 0.8.5, "" from 0.9.0 (drift between empty values).
+* ``--reasoning-parser``: default None at 0.8.5, "" from 0.9.0 (drift between empty values);
+* ``--model``: default facebook/opt-125m until 0.10.0, Qwen/Qwen3-0.6B at 0.27.1 (drift only for a
+  launch that names no model: a chart's ``modelURL`` names one).
 
 Breaks at 0.27.1 for a 0.8.5 launch: ``--swap-space`` (removed, no-op: fixable),
 ``--num-scheduler-steps`` (removed at 0.9.0, no successor), ``--cuda-graph-sizes`` (renamed, safe
@@ -30,9 +32,9 @@ from vllm_lint.surface.db import compile_index, write_json  # noqa: E402
 DTYPES = ["auto", "bfloat16", "float16", "half"]
 
 
-def common(gmu: float, max_num_seqs: dict, dtypes: list[str]) -> list[dict]:
+def common(gmu: float, max_num_seqs: dict, dtypes: list[str], model: str = "facebook/opt-125m") -> list[dict]:
     return [
-        opt("--model", default="facebook/opt-125m"),
+        opt("--model", default=model),
         opt("--tensor-parallel-size", ["-tp"], type="int", default=1),
         opt("--dtype", choices=dtypes, default="auto"),
         opt("--enforce-eager", kind="switch", type=None, default=False),
@@ -77,7 +79,7 @@ def releases() -> dict[str, dict]:
             deprecated={"how": "help", "successor": None}),
         opt("--enable-prefix-caching", kind="switch", type=None, default=False),
     ]
-    v0271 = common(0.92, {"default_computed": True}, ["auto", "bfloat16", "float16"]) + [
+    v0271 = common(0.92, {"default_computed": True}, ["auto", "bfloat16", "float16"], model="Qwen/Qwen3-0.6B") + [
         opt("--reasoning-parser", default=""),
         opt("--cudagraph-capture-sizes", type="int", nargs="+", default=[1, 2, 4, 8]),
         opt("--compilation-config", ["-cc"], kind="json", type="json"),
