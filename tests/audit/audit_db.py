@@ -14,7 +14,8 @@ Breaks at 0.27.1 for a 0.8.5 launch: ``--swap-space`` (removed, no-op: fixable),
 ``--num-scheduler-steps`` (removed at 0.9.0, no successor), ``--cuda-graph-sizes`` (renamed, safe
 fix), ``--guided-decoding-backend`` (moved into ``--structured-outputs-config.backend``),
 ``--dtype half`` (choice dropped at 0.27.1), ``--enable-prefix-caching`` (a switch at 0.8.5, takes
-a value at 0.27.1), ``VLLM_USE_V1`` (no longer read). Deprecated on the way:
+a value at 0.27.1), ``VLLM_LEGACY_MODE`` (no longer read, and 0.27.1 refuses to start with it). Ignored
+at 0.27.1: ``VLLM_USE_V1`` (no longer read). Deprecated on the way:
 ``--disable-log-requests`` (0.10.0, still accepted), ``VLLM_OLD_KNOB`` (0.27.1).
 """
 
@@ -90,11 +91,14 @@ def releases() -> dict[str, dict]:
         opt("--enable-prefix-caching", kind="bool_value", type="bool", default=None),
     ]
     base_env = ("VLLM_HOST_IP", "VLLM_OLD_KNOB")
+    old_env = ("VLLM_USE_V1", "VLLM_LEGACY_MODE")
+    v0271_record = _record("0.27.1", v0271, env(*base_env, deprecated=("VLLM_OLD_KNOB",)))
+    v0271_record["env_refused"] = {"VLLM_LEGACY_MODE": {"refused": "any"}}
     return {
-        "0.8.5": _record("0.8.5", v085, env("VLLM_USE_V1", *base_env)),
-        "0.9.0": _record("0.9.0", v090, env("VLLM_USE_V1", *base_env)),
-        "0.10.0": _record("0.10.0", v0100, env("VLLM_USE_V1", *base_env)),
-        "0.27.1": _record("0.27.1", v0271, env(*base_env, deprecated=("VLLM_OLD_KNOB",))),
+        "0.8.5": _record("0.8.5", v085, env(*old_env, *base_env)),
+        "0.9.0": _record("0.9.0", v090, env(*old_env, *base_env)),
+        "0.10.0": _record("0.10.0", v0100, env(*old_env, *base_env)),
+        "0.27.1": v0271_record,
     }
 
 

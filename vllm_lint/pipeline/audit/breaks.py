@@ -176,6 +176,18 @@ class BreakFinder:
                        already_at_from=self.db.position(since) <= self.db.position(ctx_a.target))
 
     # -- environment
+    def _env_refusal(self, ctx_b: LintContext, e: EnvAssign) -> Optional[str]:
+        """VL201's word when B refuses to start with this assignment (a removed variable it raises on,
+        a value its platform check rejects), else None: what the lint at B calls an error."""
+        from ...rules.vl201_removed_env_var import RULE as VL201
+
+        sub = LintContext(ctx_b.path, ctx_b.launch, [], [e], ctx_b.surface, ctx_b.db, ctx_b.target,
+                          ctx_b.target_source, ctx_b.settings, ctx_b.data)
+        for d in VL201.run(sub):
+            if d.severity == "error":
+                return d.message
+        return None
+
     def env_findings(self, la: LaunchAudit, ctx_a: LintContext, ctx_b: LintContext, e: EnvAssign,
                       index: LineIndex, by_span) -> None:
         from ...rules._env_status import env_status, is_vllm_var
@@ -187,14 +199,22 @@ class BreakFinder:
         line, col = index.position(e.name_span.start) if e.name_span else (None, None)
         common = dict(written=e.name, line=line, column=col, already_at_from=st_a.state != "ok")
         f = None
+        refusal = self._env_refusal(ctx_b, e)
         if st_b.state == "removed":
             msg = f"`{e.name}` is no longer read by vLLM {self.to} (last read by {st_b.last})"
             if st_b.successor:
                 msg += f"; use `{st_b.successor}`"
             if st_b.note:
                 msg += f": {st_b.note}"
-            f = Finding("break", "env", e.name, "env-removed", msg, changed_in=st_b.removed_in,
-                        last_accepted=st_b.last, successor=st_b.successor, **common)
+            if refusal:
+                msg = f"{refusal} (last read by {st_b.last})"
+            # a variable B no longer reads is ignored (the launch starts), unless B refuses it at start
+            f = Finding("break" if refusal else "ignored", "env", e.name, "env-removed", msg,
+                        changed_in=st_b.removed_in, last_accepted=st_b.last, successor=st_b.successor, **common)
+            (la.breaks if refusal else la.ignored).append(f)
+            return
+        if refusal:
+            f = Finding("break", "env", e.name, "env-value", refusal, old=e.value, **common)
         elif st_b.state == "ok" and st_a.state == "ok" and e.value is not None and not e.value_opaque:
             rb = ctx_b.surface.env.get(e.name) or {}
             ra = ctx_a.surface.env.get(e.name) or {}

@@ -25,7 +25,8 @@ class DriftFinder:
         if launch.style == "kwargs":
             return self._drift_engine_args(sa, sb, args_a, args_b)
         set_dests = {x.option.dest for x in [*args_a, *args_b] if x.option is not None}
-        if any(x.positional for x in args_a):
+        if any(x.positional for x in args_a) or launch.model is not None:
+            # the model named outside the options (a positional, a chart's modelURL) is set
             set_dests |= {"model", "model_tag"}
         out: list[Finding] = []
         seen: set[str] = set()

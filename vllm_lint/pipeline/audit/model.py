@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-SCHEMA = 1
+SCHEMA = 2
 
 
 class AuditUsageError(Exception):
@@ -25,10 +25,11 @@ class NoOrigin(Exception):
 
 @dataclass
 class Finding:
-    category: str  # break | deprecated | drift
+    category: str  # break | ignored | deprecated | drift
     kind: str  # option | env | kwarg
     name: str  # canonical name in the timeline (--swap-space, VLLM_USE_V1, swap_space)
     what: str  # break: removed | renamed | ambiguous | abbreviation | value | arity | env-removed | env-value
+    #            ignored: env-removed (B no longer reads it and starts)
     #            deprecated: deprecated;  drift: default | default-computed | moved
     message: str
     written: Optional[str] = None  # as written in the file (breaks, deprecations)
@@ -102,7 +103,8 @@ class LaunchAudit:
     from_version: str
     from_source: str
     to_version: str
-    breaks: list[Finding] = field(default_factory=list)
+    breaks: list[Finding] = field(default_factory=list)  # what B refuses: the launch does not start
+    ignored: list[Finding] = field(default_factory=list)  # what B accepts and no longer acts on
     deprecated: list[Finding] = field(default_factory=list)
     drift: list[Finding] = field(default_factory=list)
     opaque: bool = False  # may set more than we see ($EXTRA_ARGS): drift can over-report
@@ -122,6 +124,7 @@ class LaunchAudit:
             "line": self.line, "entry": self.entry, "from": self.from_version, "from_source": self.from_source,
             "to": self.to_version, "ready": self.ready, "opaque": self.opaque, "fixed": self.fixed,
             "breaks": [f.to_json() for f in self.breaks],
+            "ignored": [f.to_json() for f in self.ignored],
             "deprecated": [f.to_json() for f in self.deprecated],
             "drift": [f.to_json() for f in self.drift],
             "semantic_check": {"checked": self.semantic_checked,
@@ -146,12 +149,72 @@ class FileAudit:
     def count(self, category: str) -> int:
         return sum(len(getattr(la, category)) for la in self.launches)
 
+    def distinct_drift(self) -> int:
+        """The drift of the file's launches, each change once per (A, B)."""
+        return len({(la.from_version, la.to_version, drift_key(f)) for la in self.launches for f in la.drift})
+
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "format": self.format, "error": self.error, "no_origin": self.no_origin,
                 "diff": self.diff,
                 "fixes_applied": self.fixes_applied, "fix_note": self.fix_note,
                 "remaining": [r.to_json() for r in self.remaining],
                 "launches": [la.to_json() for la in self.launches]}
+
+
+def drift_key(f: Finding) -> tuple:
+    """What makes two launches' drift findings one: the same field, change and words."""
+    return (f.kind, f.name, f.what, f.message)
+
+
+@dataclass
+class DriftEntry:
+    """One default drift, for the launches it touches (those of the group that do not set it)."""
+
+    finding: Finding
+    launches: list[tuple[str, int]]  # (path, line)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.finding.to_json(), "launches": [{"path": p, "line": line} for p, line in self.launches]}
+
+
+@dataclass
+class DriftGroup:
+    """The default drift of every launch audited from ``from_version`` to ``to_version``, each
+    change once (a repository's launches mostly leave the same options unset)."""
+
+    from_version: str
+    to_version: str
+    launches: list[tuple[str, int]]  # every launch of the group, (path, line)
+    opaque: bool  # one of them may set more than shown
+    entries: list[DriftEntry]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.from_version, "to": self.to_version, "opaque": self.opaque,
+                "launches": [{"path": p, "line": line} for p, line in self.launches],
+                "drift": [e.to_json() for e in self.entries]}
+
+
+def drift_groups(launches: list[LaunchAudit]) -> list[DriftGroup]:
+    """The launches' drift, one group per (A, B) in order of first appearance, each change once;
+    entries by kind (options, then keyword arguments) and name."""
+    groups: dict[tuple[str, str], DriftGroup] = {}
+    found: dict[tuple[str, str], dict[tuple, DriftEntry]] = {}
+    for la in launches:
+        pair = (la.from_version, la.to_version)
+        group = groups.get(pair)
+        if group is None:
+            group = groups[pair] = DriftGroup(la.from_version, la.to_version, [], False, [])
+            found[pair] = {}
+        group.launches.append((la.path, la.line))
+        group.opaque = group.opaque or (la.opaque and bool(la.drift))
+        for f in la.drift:
+            entry = found[pair].get(drift_key(f))
+            if entry is None:
+                entry = found[pair][drift_key(f)] = DriftEntry(f, [])
+            entry.launches.append((la.path, la.line))
+    for pair, group in groups.items():
+        group.entries = sorted(found[pair].values(), key=lambda e: (e.finding.kind != "option", e.finding.name))
+    return [g for g in groups.values() if g.entries]
 
 
 @dataclass
@@ -176,6 +239,10 @@ class AuditReport:
     def exit_code(self) -> int:
         return 1 if self.breaks or self.no_origin else 0
 
+    @property
+    def drift(self) -> list[DriftGroup]:
+        return drift_groups(self.launches)
+
     def summary(self) -> dict[str, Any]:
         las = self.launches
         return {
@@ -184,14 +251,16 @@ class AuditReport:
             "ready": sum(1 for la in las if la.ready),
             "breaks": self.breaks,
             "new_breaks": sum(1 for la in las for f in la.breaks if not f.already_at_from),
+            "ignored": sum(len(la.ignored) for la in las),
             "deprecated": sum(len(la.deprecated) for la in las),
-            "drift": sum(len(la.drift) for la in las),
+            "drift": sum(len(g.entries) for g in self.drift),  # each change once per (A, B)
             "fixes_applied": sum(f.fixes_applied for f in self.files),
             "remaining": sum(len(f.remaining) for f in self.files),
             "semantic_differences": sum(len(la.semantic) for la in las),
             "no_origin": [{"path": p, "line": line} for p, line in self.no_origin],
             "per_file": [{"path": f.path, "launches": len(f.launches), "breaks": f.count("breaks"),
-                          "deprecated": f.count("deprecated"), "drift": f.count("drift"),
+                          "ignored": f.count("ignored"), "deprecated": f.count("deprecated"),
+                          "drift": f.distinct_drift(),
                           "fixes_applied": f.fixes_applied, "remaining": len(f.remaining),
                           "semantic_differences": f.count("semantic"), "error": f.error}
                          for f in self.files],
@@ -201,7 +270,8 @@ class AuditReport:
 
     def to_json(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "from": self.from_spec, "to": self.to_version, "exit_code": self.exit_code,
-                "summary": self.summary(), "files": [f.to_json() for f in self.files]}
+                "summary": self.summary(), "files": [f.to_json() for f in self.files],
+                "drift": [g.to_json() for g in self.drift]}
 
 
 EMPTY = (None, "", [], {})

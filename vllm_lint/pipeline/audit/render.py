@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...fsutil import visible
-from .model import AuditReport, FileAudit, Finding, LaunchAudit, fmt_value
+from .model import AuditReport, DriftGroup, FileAudit, Finding, LaunchAudit, fmt_value
 
-_CATEGORY_TITLES = (("breaks", "Breaks at {to}"), ("deprecated", "Deprecated on the way"),
-                    ("drift", "Default drift (options the launch does not set)"))
+_CATEGORY_TITLES = (("breaks", "Breaks at {to}"), ("ignored", "Ignored at {to}"),
+                    ("deprecated", "Deprecated on the way"))
 
 
 def _release_link(v: Optional[str]) -> str:
@@ -46,16 +46,10 @@ def render_text(report: AuditReport) -> str:
                 if not items:
                     continue
                 out.append(f"  {title.format(to=la.to_version)} ({len(items)}):")
-                shown = [f for f in items if not f.empty_to_empty]
-                for f in shown:
-                    loc = f"line {f.line}: " if f.line else ""
-                    extra = [x for x in (_fix_text(f), f"history: {f.history}") if x]
-                    out.append(f"    {loc}{f.message}{_already(f, la)}")
-                    out.append(f"      {'; '.join(extra)}")
-                empties = [f for f in items if f.empty_to_empty]
-                if empties:
-                    out.append("    between empty values (null, \"\", [], {}; likely cosmetic): "
-                               + ", ".join(f"{f.name} ({fmt_value(f.old)} -> {fmt_value(f.new)})" for f in empties))
+                out.extend(_text_findings(items, la))
+            if la.drift:
+                out.append(f"  Default drift: {len(la.drift)} option(s) the launch does not set, listed once "
+                           f"for {la.from_version} -> {la.to_version} below")
             if la.opaque and la.drift:
                 out.append("  (the launch may set more options than shown, e.g. $EXTRA_ARGS: drift may over-report)")
             if la.semantic_checked:
@@ -78,15 +72,19 @@ def render_text(report: AuditReport) -> str:
             for r in fa.remaining:
                 out.append(f"  {visible(fa.path)}:{r.original_line or r.line}: {r.code} {visible(r.message)}")
                 out.append(f"    why: {r.reason}")
+    for group in report.drift:
+        out.append("")
+        out += _text_drift(group)
     out.append("")
     out.append(f"Summary: {s['files']} file(s), {s['launches']} launch(es), {s['ready']} ready for "
                f"{report.to_version}; {s['breaks']} break(s) ({s['new_breaks']} new in this upgrade, the rest "
-               f"already refused today), {s['deprecated']} deprecated, {s['drift']} default "
+               f"already refused today), {s['ignored']} ignored, {s['deprecated']} deprecated, {s['drift']} default "
                f"drift(s), {s['fixes_applied']} fix(es), {s['remaining']} left after fixing, "
                f"{s['semantic_differences']} semantic difference(s).")
     for pf in s["per_file"]:
         out.append(f"  {pf['path']}: " + (f"error: {pf['error']}" if pf["error"] else
-                   f"{pf['launches']} launch(es), {pf['breaks']} break(s), {pf['deprecated']} deprecated, "
+                   f"{pf['launches']} launch(es), {pf['breaks']} break(s), {pf['ignored']} ignored, "
+                   f"{pf['deprecated']} deprecated, "
                    f"{pf['drift']} drift, {pf['fixes_applied']} fix(es), {pf['remaining']} left"))
     if s["no_origin"]:
         out.append(f"Not audited ({len(s['no_origin'])}: no release named; --default-from VERSION audits them): "
@@ -95,6 +93,38 @@ def render_text(report: AuditReport) -> str:
         out.append("Ready for " + report.to_version + ": "
                    + ", ".join(f"{r['path']}:{r['line']}" for r in s["ready_launches"]))
     return "\n".join(out) + "\n"
+
+
+def _text_findings(items: list[Finding], la: Optional[LaunchAudit], launches=None) -> list[str]:
+    """Findings as the text report lists them (two lines each; drift between empty values on one);
+    ``launches``: per finding, the launches it touches when not all of its group."""
+    out = []
+    for i, f in enumerate(items):
+        if f.empty_to_empty:
+            continue
+        loc = f"line {f.line}: " if f.line else ""
+        extra = [x for x in (_fix_text(f), f"history: {f.history}") if x]
+        if launches and launches[i]:
+            extra.append("in " + ", ".join(f"{visible(p)}:{line}" for p, line in launches[i]))
+        out.append(f"    {loc}{f.message}{_already(f, la) if la is not None else ''}")
+        out.append(f"      {'; '.join(extra)}")
+    empties = [f for f in items if f.empty_to_empty]
+    if empties:
+        out.append("    between empty values (null, \"\", [], {}; likely cosmetic): "
+                   + ", ".join(f"{f.name} ({fmt_value(f.old)} -> {fmt_value(f.new)})" for f in empties))
+    return out
+
+
+def _text_drift(group: DriftGroup) -> list[str]:
+    """One (A, B)'s default drift, each change once, with the launches it touches when not all."""
+    out = [f"Default drift {group.from_version} -> {group.to_version} (options the launches do not set; "
+           f"{len(group.launches)} launch(es)) ({len(group.entries)}):"]
+    findings = [e.finding for e in group.entries]
+    only = [e.launches if len(e.launches) < len(group.launches) else None for e in group.entries]
+    out += _text_findings(findings, None, only)
+    if group.opaque:
+        out.append("  (a launch may set more options than shown, e.g. $EXTRA_ARGS: drift may over-report)")
+    return out
 
 
 def _md_cell(text: Any) -> str:
@@ -107,6 +137,8 @@ def render_markdown(report: AuditReport) -> str:
     out = _md_summary(report, s)
     for fa in report.files:
         out += _md_file(fa, to)
+    for group in report.drift:
+        out += _md_drift(group)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -124,18 +156,21 @@ def _md_summary(report: AuditReport, s: dict) -> list[str]:
             f"| Ready for {to} | {s['ready']} |",
             f"| Breaks | {s['breaks']} |",
             f"| … of which new in this upgrade (the rest already fail at the release each launch runs today) | {s['new_breaks']} |",
+            f"| Ignored at {to} (accepted, no longer acting) | {s['ignored']} |",
             f"| Deprecated on the way | {s['deprecated']} |",
             f"| Default drift | {s['drift']} |",
             f"| Fixes `vllm-lint --fix --target-version {to}` makes | {s['fixes_applied']} |",
             f"| Left to do by hand | {s['remaining']} |",
             f"| Semantic differences after fixing | {s['semantic_differences']} |", ""]
     if s["per_file"]:
-        out += ["| File | Launches | Breaks | Deprecated | Drift | Fixes | Left |", "|---|---:|---:|---:|---:|---:|---:|"]
+        out += ["| File | Launches | Breaks | Ignored | Deprecated | Drift | Fixes | Left |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for pf in s["per_file"]:
             if pf["error"]:
-                out.append(f"| `{_md_cell(pf['path'])}` | error: {_md_cell(pf['error'])} | | | | | |")
+                out.append(f"| `{_md_cell(pf['path'])}` | error: {_md_cell(pf['error'])} | | | | | | |")
             else:
-                out.append(f"| `{_md_cell(pf['path'])}` | {pf['launches']} | {pf['breaks']} | {pf['deprecated']} | "
+                out.append(f"| `{_md_cell(pf['path'])}` | {pf['launches']} | {pf['breaks']} | {pf['ignored']} | "
+                           f"{pf['deprecated']} | "
                            f"{pf['drift']} | {pf['fixes_applied']} | {pf['remaining']} |")
         out.append("")
     if s["no_origin"]:
@@ -178,13 +213,20 @@ def _md_launch(la: LaunchAudit, to: str) -> list[str]:
         for f in la.breaks:
             out.append(_md_finding(f, la))
         out.append("")
+    if la.ignored:
+        out += [f"**Ignored at {to}** (accepted, no longer acting)", ""]
+        for f in la.ignored:
+            out.append(_md_finding(f, la))
+        out.append("")
     if la.deprecated:
         out += ["**Deprecated on the way**", ""]
         for f in la.deprecated:
             out.append(_md_finding(f, la))
         out.append("")
     if la.drift:
-        out += _md_drift(la, to)
+        out += [f"Default drift: {len(la.drift)} option(s) this launch does not set"
+                + (" (it may set more than shown)" if la.opaque else "")
+                + f"; the table for {la.from_version} → {la.to_version} is at the end.", ""]
     if la.semantic_checked:
         if la.semantic:
             out += ["**Semantic check: the fixed launch differs**", ""]
@@ -200,20 +242,28 @@ def _md_launch(la: LaunchAudit, to: str) -> list[str]:
     return out
 
 
-def _md_drift(la: LaunchAudit, to: str) -> list[str]:
-    """A launch's default drift as a folded table (the changes between empty values after it)."""
-    out = [f"<details><summary>Default drift: {len(la.drift)} option(s) this launch does not set"
-           + (" (it may set more than shown)" if la.opaque else "") + "</summary>", "",
-           f"| Option | {la.from_version} | {to} | Changed in |", "|---|---|---|---|"]
-    for f in [x for x in la.drift if not x.empty_to_empty]:
+def _md_drift(group: DriftGroup) -> list[str]:
+    """One (A, B)'s default drift as a folded table, each change once (the changes between empty
+    values after it); the launches a change touches when not all of the group's."""
+    frm, to = group.from_version, group.to_version
+    out = [f"### Default drift {frm} → {to}", "",
+           f"<details><summary>{len(group.entries)} option(s) that {len(group.launches)} launch(es) do not set"
+           + (" (a launch may set more than shown)" if group.opaque else "") + "</summary>", "",
+           f"| Option | {frm} | {to} | Changed in | Launches |", "|---|---|---|---|---|"]
+    for e in group.entries:
+        f = e.finding
+        if f.empty_to_empty:
+            continue
         a = "(computed)" if f.old_computed else fmt_value(f.old)
         b = "(computed)" if f.new_computed else fmt_value(f.new)
         name = f"`{f.name}`" + (f" → `{f.successor}`" if f.successor else "")
         when = ", ".join(_release_link(c["version"]) for c in f.changes) or _release_link(f.changed_in)
         if not f.statically_known:
             b += " — changed, not statically known"
-        out.append(f"| {name} | `{_md_cell(a)}` | `{_md_cell(b)}` | {when} |")
-    empties = [x for x in la.drift if x.empty_to_empty]
+        where = "all" if len(e.launches) == len(group.launches) else \
+            ", ".join(f"`{_md_cell(visible(p))}:{line}`" for p, line in e.launches)
+        out.append(f"| {name} | `{_md_cell(a)}` | `{_md_cell(b)}` | {when} | {where} |")
+    empties = [e.finding for e in group.entries if e.finding.empty_to_empty]
     if empties:
         out += ["", "Between empty values (likely cosmetic): "
                 + ", ".join(f"`{x.name}` (`{_md_cell(fmt_value(x.old))}` → `{_md_cell(fmt_value(x.new))}`)"
@@ -226,6 +276,8 @@ def _already(f: Finding, la: LaunchAudit) -> str:
         return ""
     if f.category == "deprecated":
         return f" (already deprecated at {la.from_version})"
+    if f.category == "ignored":
+        return f" (already not read by {la.from_version})"
     return f" (already rejected by {la.from_version})"
 
 

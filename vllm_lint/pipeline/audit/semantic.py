@@ -50,8 +50,8 @@ def _expected_fields(ctx_a: LintContext, ctx_b: LintContext, args_a: list[Parsed
         if key is None:
             continue
         kw = a.style == "kwargs" and a.key_style != "cli"
-        accepted_at_a = a.positional or (a.canonical in ctx_a.surface.engine_args
-                                         or a.canonical in ctx_a.surface.llm_params if kw else a.option is not None)
+        # as the lint reads it at A: the entry's own keywords (AsyncEngineArgs has fields EngineArgs lacks)
+        accepted_at_a = a.positional or option_status(ctx_a, a).state == "ok"
         b = b_by_key.get(arg_key(a))
         st = option_status(ctx_b, b) if b is not None and not a.positional else None
         # the field this occurrence maps to at B
