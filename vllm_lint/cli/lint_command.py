@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from ..report import base as reporters
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 LINT_HELP = """Lint (and with --fix, rewrite) vLLM launches in PATHS against the vLLM release they deploy.
@@ -36,8 +38,7 @@ vllm-lint upgrade --to TO, vllm-lint db build|update|status|cache, vllm-lint ser
 vllm-lint site build, vllm-lint version.
 Run `vllm-lint COMMAND --help` for each."""
 
-OUTPUT_FORMATS = ("text", "full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson",
-                  "checkstyle")
+OUTPUT_FORMATS = reporters.names()  # report.base.REPORTERS: each output format's name, then its aliases
 SEVERITIES = ("error", "warning", "info")
 _RANK = {"info": 0, "warning": 1, "error": 2}
 
@@ -48,7 +49,7 @@ OTHER_COMMANDS = {"db": ("cli.db_command", "db"), "audit": ("cli.audit_command",
                   "site": ("site.command", "site_group"), "version": ("cli.app", "version_cmd"),
                   "upgrade": ("cli.upgrade_command", "upgrade")}
 # ``--output-format`` spellings that are another's name (ruff's ``full`` is the default text output)
-FORMAT_ALIASES = {"full": "text"}
+FORMAT_ALIASES = {alias: r.name for r in reporters.REPORTERS for alias in r.aliases}
 # ``--select ALL`` (as ruff): every rule, the ones off by default too; rules.base reads it as the empty prefix
 ALL_RULES = "ALL"
 
@@ -322,9 +323,9 @@ def validate(o: LintOptions) -> None:
         raise fail("--add-noqa cannot be combined with --fix, --fix-only, --diff or --write-baseline")
     if o.target_version is not None and not o.target_version.strip():
         raise fail("--target-version needs a release (0.27 for the newest 0.27.x, or 0.27.1)")
-    if o.statistics and o.output_format not in ("text", "concise", "json", "json-lines"):
+    if o.statistics and not reporters.get(o.output_format).statistics:
         raise fail(f"--statistics prints text or JSON; it cannot be combined with --output-format {o.output_format}")
-    if o.show_diff and o.output_format not in ("text", "concise"):
+    if o.show_diff and not reporters.get(o.output_format).human:
         raise fail(f"--diff prints a unified diff; it cannot be combined with --output-format {o.output_format}")
     if o.isolated and o.config_path:
         raise fail("--isolated reads no configuration file; it cannot be combined with --config")
@@ -608,7 +609,7 @@ def report(o: LintOptions, results, settings, linter, fixed_count: int, sources:
             raise fail(f"{o.output_file}: cannot write the report: {e.strerror or e}")
     elif out:
         echo(out, nl=False, err=to_stderr)
-    if note and not o.quiet and o.output_format not in ("text", "concise"):
+    if note and not o.quiet and not reporters.get(o.output_format).human:
         echo(note, err=True)  # machine formats keep their shape
     if o.exit_zero:
         return EXIT_CLEAN
