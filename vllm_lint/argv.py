@@ -235,6 +235,8 @@ class ArgvParser:
         return out
 
     def _parse_words(self, launch: Launch, model_given: bool = False) -> list[ParsedArg]:
+        """The launch's words as argparse reads them, one ParsedArg per option occurrence, the
+        positional model and each stray word; the steps are the methods below, in word order."""
         out: list[ParsedArg] = []
         toks = launch.tokens
         is_opt = self._option_word
@@ -252,85 +254,24 @@ class ArgvParser:
                 continue
             text = tok.text
             if tok.opaque and not is_opt(text):
-                # an opaque word in option position: value of nothing we know; skip it
-                if not seen_positional and self.positional_model and self.surface.has_serve:
-                    seen_positional = True
-                    out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
-                                         value=None, value_opaque=True, positional=True))
+                seen_positional = self._opaque_word(tok, out, seen_positional)
                 i += 1
                 continue
             if text == "--":
                 out += self._after_end_of_options(toks, i, out, seen_positional)
                 break
             if not is_opt(text):
-                if self.positional_model and not seen_positional and self.surface.has_serve:
-                    seen_positional = True
-                    out.append(_positional_model(tok))
-                else:
-                    # no option or positional takes it: argparse's "unrecognized arguments" (a
-                    # wrapper that parses with parse_known_args drops the word instead: VL110 says so)
-                    stray = _stray(tok)
-                    prev = out[-1] if out else None
-                    if prev is not None and prev.tokens and prev.tokens[-1] is toks[i - 1] and \
-                            prev.option is not None and not prev.value_tokens and not prev.inline_value and \
-                            not prev.option.takes_value(prev.resolved_string or prev.written):
-                        stray.after_switch = prev.written
-                    out.append(stray)
+                seen_positional = self._non_option_word(toks, i, out, seen_positional)
                 i += 1
                 continue
             written, eq, inline = text.partition("=")
             shape = own.get(written)
             if shape is not None:
-                i += 1
-                if not eq and shape != "flag":
-                    while i < len(toks) and not toks[i].splat and not is_opt(toks[i].text):
-                        i += 1
-                        if shape == "value":
-                            break
+                i = self._skip_wrapper_option(toks, i + 1, bool(eq), shape)
                 continue
-            # argparse short option with attached value: -O3, -qawq
-            attached = None
-            if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json:
-                # before dotted keys, argparse gives `-O` the rest of the word (`.level=3`)
-                written, eq, inline, attached = "-O", "", "", text[2:]
-            if attached is None and not eq and not written.startswith("--") and len(written) > 2 \
-                    and "." not in written:
-                head = written[:2]
-                if head == "-O" and self.surface.o_flag != "none":
-                    attached = written[2:]
-                    written = head
-                elif self.surface.lookup(written) is None and self.surface.lookup(head) is not None:
-                    attached = written[2:]
-                    written = head
-            canonical, opt, resolved, how, json_path, ambiguous = self.resolve(vllm_spellings.get(written, written))
-            level_key = self.surface.o_level_key
-            if level_key and written == "-O" and opt is not None and (
-                    eq or attached is not None or i + 1 < len(toks) and toks[i + 1].text in ("0", "1", "2", "3")):
-                # 0.9.2-0.11: `-O<x>`, `-O=<x>` and `-O <0-3>` become the dotted key `-O.level`
-                canonical, how, json_path = f"-O.{level_key}", "dotted", level_key
-            if how == "o-rewrite" and written == "-O" and not eq and attached is None and not (
-                    i + 1 < len(toks) and (toks[i + 1].text in ("0", "1", "2", "3") or toks[i + 1].opaque)):
-                # a bare -O becomes --optimization-level only before a level 0-3; otherwise the
-                # parser keeps "-O", which it no longer knows (`-O '{"mode": 3}'` is rejected)
-                opt, resolved, how = None, None, "unknown"
-            pa = ParsedArg(written=written, canonical=canonical, tokens=[tok], option=opt,
-                           resolved_string=resolved, how=how, json_path=json_path, ambiguous=ambiguous)
-            pa.name_span = _name_span(tok, len(written.encode("utf-8")))
-            if canonical == "--model" and self.positional_model and self.surface.has_serve and not (
-                    eq and opt is None):
-                # (0.9.0's `vllm serve` has no `--model`: parse_args passes `--model=X`, which
-                # argparse then refuses as an ambiguous abbreviation, VL107)
-                # `vllm serve --model X`: it names the model whatever the release then does with
-                # it (accepts it, refuses it, or moves it to the positional slot: see
-                # Surface.serve_model_option and VL110)
-                pa.positional, pa.how, pa.ambiguous = True, "positional", []
-                pa.structure = "model-option"
-                # `--model X` is refused (0.8.5-0.11.0) or moved to the positional slot (0.11.1+);
-                # from 0.11.1 `--model=X` is split first and moved as well, while before it the
-                # option takes it as usual and a later word is still the positional model
-                mode = self.surface.serve_model_option
-                if mode == "moved" or not eq and mode == "refused":
-                    seen_positional = True
+            written, eq, inline, attached = self._attached_value(text, written, eq, inline)
+            pa, names_model = self._occurrence(toks, i, written, eq, attached, vllm_spellings)
+            seen_positional = seen_positional or names_model
             i += 1
             if written.startswith("-O.") and self.surface.o_flag == "optimization-level":
                 # 0.12+: the whole word is `--optimization-level <rest>`, so it takes no next word
@@ -342,54 +283,160 @@ class ArgvParser:
                 pa.value_opaque = tok.opaque
                 out.append(pa)
                 continue
-            takes: Optional[bool]
-            nargs: Any = None
-            if opt is not None:
-                takes = json_path is not None or opt.takes_value(resolved or written)
-                nargs = opt.nargs if json_path is None else None
-                if how == "o-rewrite" and resolved == "--optimization-level":
-                    takes = True
-            else:
-                takes = self._shape_takes_value(canonical.partition(".")[0])
-                if takes is None:
-                    # unknown to every release: a following non-option word is most likely its value
-                    takes = i < len(toks) and not is_opt(toks[i].text) and not toks[i].splat
-                if json_path is not None:
-                    takes = True
-                shape = self.db.option_shape(canonical) if self.db else None
-                nargs = shape.get("nargs") if shape else None
-            if takes:
-                if nargs in ("+", "*"):
-                    vals = []
-                    while i < len(toks) and not is_opt(toks[i].text) and not toks[i].splat:
-                        vals.append(toks[i])
-                        i += 1
-                elif nargs == "?":
-                    vals = []
-                    if i < len(toks) and not is_opt(toks[i].text) and not toks[i].splat:
-                        vals.append(toks[i])
-                        i += 1
-                elif isinstance(nargs, int) and nargs > 1:
-                    vals = toks[i:i + nargs]
-                    i += len(vals)
-                else:
-                    vals = []
-                    if i < len(toks) and not toks[i].splat and (
-                            not is_opt(toks[i].text) or _NEGATIVE_NUMBER.match(toks[i].text)):
-                        vals.append(toks[i])
-                        i += 1
-                pa.value_tokens = vals
-                pa.tokens = [tok, *vals]
-                if not vals and nargs not in ("?", "*") and (opt is not None or json_path is not None or (
-                        self._shape_takes_value(canonical.partition(".")[0]) is True)) and (
-                        i >= len(toks) or is_opt(toks[i].text) and not toks[i].splat
-                        and not toks[i].opaque):
-                    pa.structure = "missing-value"
-                if vals:
-                    pa.value = " ".join(v.text for v in vals) if len(vals) > 1 else vals[0].text
-                    pa.value_opaque = any(v.opaque for v in vals)
+            i = self._take_values(pa, toks, i)
             out.append(pa)
         return out
+
+    def _opaque_word(self, tok: Token, out: list[ParsedArg], seen_positional: bool) -> bool:
+        """An opaque word in option position: the value of nothing we know, skipped; the first one
+        may be the positional model (no claim about its value). Returns ``seen_positional``."""
+        if not seen_positional and self.positional_model and self.surface.has_serve:
+            out.append(ParsedArg(written="<model>", canonical="<model>", tokens=[tok],
+                                 value=None, value_opaque=True, positional=True))
+            return True
+        return seen_positional
+
+    def _non_option_word(self, toks: list, i: int, out: list[ParsedArg], seen_positional: bool) -> bool:
+        """A word no option takes: the positional model, else a stray word (argparse's
+        "unrecognized arguments"; a wrapper that parses with parse_known_args drops it instead:
+        VL110 says so), noted when it follows a switch. Returns ``seen_positional``."""
+        tok = toks[i]
+        if self.positional_model and not seen_positional and self.surface.has_serve:
+            out.append(_positional_model(tok))
+            return True
+        stray = _stray(tok)
+        prev = out[-1] if out else None
+        if prev is not None and prev.tokens and prev.tokens[-1] is toks[i - 1] and \
+                prev.option is not None and not prev.value_tokens and not prev.inline_value and \
+                not prev.option.takes_value(prev.resolved_string or prev.written):
+            stray.after_switch = prev.written
+        out.append(stray)
+        return seen_positional
+
+    def _skip_wrapper_option(self, toks: list, i: int, eq: bool, shape: str) -> int:
+        """The index after a wrapper's own option (at ``i - 1``) and the words it takes."""
+        if not eq and shape != "flag":
+            while i < len(toks) and not toks[i].splat and not self._option_word(toks[i].text):
+                i += 1
+                if shape == "value":
+                    break
+        return i
+
+    def _attached_value(self, text: str, written: str, eq: str, inline: str) -> tuple[str, str, str, Optional[str]]:
+        """(written, eq, inline, attached): an argparse short option with its value attached
+        (``-O3``, ``-qawq``) split into the option and the value."""
+        attached = None
+        if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json:
+            # before dotted keys, argparse gives `-O` the rest of the word (`.level=3`)
+            written, eq, inline, attached = "-O", "", "", text[2:]
+        if attached is None and not eq and not written.startswith("--") and len(written) > 2 \
+                and "." not in written:
+            head = written[:2]
+            if head == "-O" and self.surface.o_flag != "none":
+                attached = written[2:]
+                written = head
+            elif self.surface.lookup(written) is None and self.surface.lookup(head) is not None:
+                attached = written[2:]
+                written = head
+        return written, eq, inline, attached
+
+    def _occurrence(self, toks: list, i: int, written: str, eq: str, attached: Optional[str],
+                    vllm_spellings: dict) -> tuple[ParsedArg, bool]:
+        """The option occurrence the word at ``i`` starts, resolved at this release (``-O``'s
+        rewrites by era), and whether it names the positional model (``vllm serve --model X``)
+        so that no later word does."""
+        tok = toks[i]
+        canonical, opt, resolved, how, json_path, ambiguous = self.resolve(vllm_spellings.get(written, written))
+        level_key = self.surface.o_level_key
+        if level_key and written == "-O" and opt is not None and (
+                eq or attached is not None or i + 1 < len(toks) and toks[i + 1].text in ("0", "1", "2", "3")):
+            # 0.9.2-0.11: `-O<x>`, `-O=<x>` and `-O <0-3>` become the dotted key `-O.level`
+            canonical, how, json_path = f"-O.{level_key}", "dotted", level_key
+        if how == "o-rewrite" and written == "-O" and not eq and attached is None and not (
+                i + 1 < len(toks) and (toks[i + 1].text in ("0", "1", "2", "3") or toks[i + 1].opaque)):
+            # a bare -O becomes --optimization-level only before a level 0-3; otherwise the
+            # parser keeps "-O", which it no longer knows (`-O '{"mode": 3}'` is rejected)
+            opt, resolved, how = None, None, "unknown"
+        pa = ParsedArg(written=written, canonical=canonical, tokens=[tok], option=opt,
+                       resolved_string=resolved, how=how, json_path=json_path, ambiguous=ambiguous)
+        pa.name_span = _name_span(tok, len(written.encode("utf-8")))
+        names_model = False
+        if canonical == "--model" and self.positional_model and self.surface.has_serve and not (
+                eq and opt is None):
+            # (0.9.0's `vllm serve` has no `--model`: parse_args passes `--model=X`, which
+            # argparse then refuses as an ambiguous abbreviation, VL107)
+            # `vllm serve --model X`: it names the model whatever the release then does with
+            # it (accepts it, refuses it, or moves it to the positional slot: see
+            # Surface.serve_model_option and VL110)
+            pa.positional, pa.how, pa.ambiguous = True, "positional", []
+            pa.structure = "model-option"
+            # `--model X` is refused (0.8.5-0.11.0) or moved to the positional slot (0.11.1+);
+            # from 0.11.1 `--model=X` is split first and moved as well, while before it the
+            # option takes it as usual and a later word is still the positional model
+            mode = self.surface.serve_model_option
+            if mode == "moved" or not eq and mode == "refused":
+                names_model = True
+        return pa, names_model
+
+    def _value_shape(self, pa: ParsedArg, toks: list, i: int) -> tuple[bool, Any]:
+        """(whether the occurrence takes a value, its nargs): the option's at this release, else
+        its shape in any release, else a guess from the next word."""
+        opt, json_path = pa.option, pa.json_path
+        takes: Optional[bool]
+        nargs: Any = None
+        if opt is not None:
+            takes = json_path is not None or opt.takes_value(pa.resolved_string or pa.written)
+            nargs = opt.nargs if json_path is None else None
+            if pa.how == "o-rewrite" and pa.resolved_string == "--optimization-level":
+                takes = True
+        else:
+            takes = self._shape_takes_value(pa.canonical.partition(".")[0])
+            if takes is None:
+                # unknown to every release: a following non-option word is most likely its value
+                takes = i < len(toks) and not self._option_word(toks[i].text) and not toks[i].splat
+            if json_path is not None:
+                takes = True
+            shape = self.db.option_shape(pa.canonical) if self.db else None
+            nargs = shape.get("nargs") if shape else None
+        return takes, nargs
+
+    def _take_values(self, pa: ParsedArg, toks: list, i: int) -> int:
+        """The words from ``i`` that the occurrence takes as its value (by its nargs), a missing
+        value noted; returns the index after them."""
+        is_opt = self._option_word
+        takes, nargs = self._value_shape(pa, toks, i)
+        if not takes:
+            return i
+        if nargs in ("+", "*"):
+            vals = []
+            while i < len(toks) and not is_opt(toks[i].text) and not toks[i].splat:
+                vals.append(toks[i])
+                i += 1
+        elif nargs == "?":
+            vals = []
+            if i < len(toks) and not is_opt(toks[i].text) and not toks[i].splat:
+                vals.append(toks[i])
+                i += 1
+        elif isinstance(nargs, int) and nargs > 1:
+            vals = toks[i:i + nargs]
+            i += len(vals)
+        else:
+            vals = []
+            if i < len(toks) and not toks[i].splat and (
+                    not is_opt(toks[i].text) or _NEGATIVE_NUMBER.match(toks[i].text)):
+                vals.append(toks[i])
+                i += 1
+        pa.value_tokens = vals
+        pa.tokens = [pa.tokens[0], *vals]
+        if not vals and nargs not in ("?", "*") and (pa.option is not None or pa.json_path is not None or (
+                self._shape_takes_value(pa.canonical.partition(".")[0]) is True)) and (
+                i >= len(toks) or is_opt(toks[i].text) and not toks[i].splat
+                and not toks[i].opaque):
+            pa.structure = "missing-value"
+        if vals:
+            pa.value = " ".join(v.text for v in vals) if len(vals) > 1 else vals[0].text
+            pa.value_opaque = any(v.opaque for v in vals)
+        return i
 
     def _option_word(self, text: str) -> bool:
         """Whether argparse reads the word as an option. A word with a space before any `=` names

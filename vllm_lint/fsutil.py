@@ -95,6 +95,9 @@ def open_regular(path: AnyPath, known: "os.stat_result | None" = None, pipes: bo
         raise
 
 
+MAX_FILE_BYTES = 10 * 1024 * 1024  # the most of one file a run reads (larger: a VL001 finding, no parse)
+
+
 def read_at_most(f, limit: int) -> bytes:
     """The rest of ``f``, at most ``limit`` bytes; :class:`TooLarge` when there is more (a file that
     grew since it was measured, an endless stream): at most ``limit + 1`` bytes are ever read."""

@@ -33,7 +33,8 @@ class Settings:
     """Settings of one run. A plain class rather than a dataclass (start-up, vllm_lint/record.py);
     its instance ``__dict__`` holds exactly the fields (the cache fingerprints ``vars(settings)``).
     ``config_files``: globs of vLLM --config YAML files; ``gpu``: the GPU product when the launch's
-    context does not say; ``moe_*`` and ``ep_*``: anti-pattern thresholds (VL302/VL303);
+    context does not say; the keys rules declare (``Rule.settings``: VL302's and VL303's
+    thresholds), one field each, their defaults the rules';
     ``online``: model facts may be fetched from the Hugging Face hub (cached); ``fail_on``: the
     lowest severity that fails a run (None: warning); ``severity``: code prefix -> severity;
     ``source``: the file these settings came from (excludes are relative to its folder);
@@ -43,20 +44,18 @@ class Settings:
     ``ignore_noqa``; they are in ``__dict__`` too, so the cache sees them."""
 
     _FIELDS = ("target_version", "select", "extend_select", "ignore", "exclude", "extend_exclude",
-               "per_file_ignores", "config_files", "gpu", "gpus", "moe_gpu_memory_utilization_threshold",
-               "moe_gpu_memory_utilization_cap", "ep_min_activation_density", "online", "fail_on", "severity",
-               "force_exclude", "preview", "source", "target_origin")
+               "per_file_ignores", "config_files", "gpu", "gpus", "online", "fail_on", "severity",
+               "force_exclude", "preview", "source", "target_origin")  # and the rules' keys (below)
     _KEYS = None  # set below
 
     def __init__(self, target_version: Optional[str] = None, select: Optional[list[str]] = None,
                  extend_select: Optional[list[str]] = None, ignore: Optional[list[str]] = None,
                  exclude: Optional[list[str]] = None, extend_exclude: Optional[list[str]] = None,
                  per_file_ignores: Optional[dict[str, list[str]]] = None, config_files: Optional[list[str]] = None,
-                 gpu: Optional[str] = None, gpus: Optional[int] = None,
-                 moe_gpu_memory_utilization_threshold: float = 0.95, moe_gpu_memory_utilization_cap: float = 0.90,
-                 ep_min_activation_density: float = 0.02, online: bool = False, fail_on: Optional[str] = None,
-                 severity: Optional[dict[str, str]] = None, force_exclude: bool = False, preview: bool = False,
-                 source: Optional[Path] = None, target_origin: Optional[str] = None) -> None:
+                 gpu: Optional[str] = None, gpus: Optional[int] = None, online: bool = False,
+                 fail_on: Optional[str] = None, severity: Optional[dict[str, str]] = None, force_exclude: bool = False,
+                 preview: bool = False, source: Optional[Path] = None, target_origin: Optional[str] = None,
+                 **rule_values: Any) -> None:
         self.target_version = target_version
         self.select = [] if select is None else select
         self.extend_select = [] if extend_select is None else extend_select
@@ -67,9 +66,10 @@ class Settings:
         self.config_files = [] if config_files is None else config_files
         self.gpu = gpu
         self.gpus = gpus
-        self.moe_gpu_memory_utilization_threshold = moe_gpu_memory_utilization_threshold
-        self.moe_gpu_memory_utilization_cap = moe_gpu_memory_utilization_cap
-        self.ep_min_activation_density = ep_min_activation_density
+        for attribute, default in rule_defaults().items():  # the keys rules declare
+            setattr(self, attribute, rule_values.pop(attribute, default))
+        if rule_values:
+            raise TypeError(f"no setting named {', '.join(sorted(rule_values))}")
         self.online = online
         self.fail_on = fail_on
         self.severity = {} if severity is None else severity
@@ -126,15 +126,35 @@ SETTINGS: dict[str, Setting] = {
     "config-files": Setting("array", "Globs of vLLM --config YAML files to lint as such."),
     "gpu": Setting("string", "GPU product when a launch does not say (H100, H200, GB200...)."),
     "gpus": Setting("integer", "GPUs available to each launch when the launch does not say.", minimum=1),
-    "moe-gpu-memory-utilization-threshold": Setting("number", "VL302: lowest --gpu-memory-utilization reported on a MoE model.",
-                                                    minimum=0.0, maximum=1.0),
-    "moe-gpu-memory-utilization-cap": Setting("number", "VL302: the value its unsafe fix sets.", minimum=0.0, maximum=1.0),
-    "ep-min-activation-density": Setting("number", "VL303: lowest share of experts active per token.", minimum=0.0, maximum=1.0),
     "online": Setting("boolean", "Allow fetching model facts (config.json) from the Hugging Face hub; cached."),
     "fail-on": Setting("string", "Lowest severity that makes the run exit 1 (default warning).", choices=SEVERITIES),
     "severity": Setting("severity-table", "Rule code or prefix -> the severity to report it with (the longest prefix wins)."),
     "preview": Setting("boolean", "Enable rules in preview (new in this vllm-lint release)."),
 }
+
+
+def _rule_settings() -> list[tuple[str, Any]]:
+    """(code, RuleSetting) for each configuration key a rule declares, in rule order."""
+    from .rules.base import registry
+
+    return [(rule.code, spec) for rule in registry().values() for spec in rule.settings]
+
+
+_RULE_DEFAULTS: dict[str, Any] = {}
+
+
+def rule_defaults() -> dict[str, Any]:
+    """Settings field -> default, of the keys the rules declare."""
+    return _RULE_DEFAULTS
+
+
+# the general keys, then each rule's own (ruff's per-linter settings), composed once
+for _code, _spec in _rule_settings():
+    if _spec.key in SETTINGS:
+        raise ValueError(f"{_code} declares the setting {_spec.key!r}, which is already a setting")
+    SETTINGS[_spec.key] = Setting(_spec.type, f"{_code}: {_spec.help}", minimum=_spec.minimum, maximum=_spec.maximum)
+    _RULE_DEFAULTS[_spec.attribute] = _spec.default
+Settings._FIELDS = Settings._FIELDS + tuple(_RULE_DEFAULTS)
 
 # what each setting does, for the configuration reference (`vllm-lint site build`)
 DESCRIPTIONS: dict[str, str] = {key: spec.help for key, spec in SETTINGS.items()}

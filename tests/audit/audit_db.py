@@ -6,13 +6,16 @@ flag_db/README.md, with the drift cases the audit must handle:
 * ``--cuda-graph-sizes`` (default [512]) renamed ``--cudagraph-capture-sizes`` (default [1, 2, 4, 8]
   at 0.27.1): drift through a rename;
 * ``--max-model-len``: computed on both sides (never reported);
-* ``--reasoning-parser``: default None at 0.8.5, "" from 0.9.0 (drift between empty values).
+* ``--reasoning-parser``: default None at 0.8.5, "" from 0.9.0 (drift between empty values);
+* ``--model``: default facebook/opt-125m until 0.10.0, Qwen/Qwen3-0.6B at 0.27.1 (drift only for a
+  launch that names no model: a chart's ``modelURL`` names one).
 
 Breaks at 0.27.1 for a 0.8.5 launch: ``--swap-space`` (removed, no-op: fixable),
 ``--num-scheduler-steps`` (removed at 0.9.0, no successor), ``--cuda-graph-sizes`` (renamed, safe
 fix), ``--guided-decoding-backend`` (moved into ``--structured-outputs-config.backend``),
 ``--dtype half`` (choice dropped at 0.27.1), ``--enable-prefix-caching`` (a switch at 0.8.5, takes
-a value at 0.27.1), ``VLLM_USE_V1`` (no longer read). Deprecated on the way:
+a value at 0.27.1), ``VLLM_LEGACY_MODE`` (no longer read, and 0.27.1 refuses to start with it). Ignored
+at 0.27.1: ``VLLM_USE_V1`` (no longer read). Deprecated on the way:
 ``--disable-log-requests`` (0.10.0, still accepted), ``VLLM_OLD_KNOB`` (0.27.1).
 """
 
@@ -30,9 +33,9 @@ from vllm_lint.surface.db import compile_index, write_json  # noqa: E402
 DTYPES = ["auto", "bfloat16", "float16", "half"]
 
 
-def common(gmu: float, max_num_seqs: dict, dtypes: list[str]) -> list[dict]:
+def common(gmu: float, max_num_seqs: dict, dtypes: list[str], model: str = "facebook/opt-125m") -> list[dict]:
     return [
-        opt("--model", default="facebook/opt-125m"),
+        opt("--model", default=model),
         opt("--tensor-parallel-size", ["-tp"], type="int", default=1),
         opt("--dtype", choices=dtypes, default="auto"),
         opt("--enforce-eager", kind="switch", type=None, default=False),
@@ -77,7 +80,7 @@ def releases() -> dict[str, dict]:
             deprecated={"how": "help", "successor": None}),
         opt("--enable-prefix-caching", kind="switch", type=None, default=False),
     ]
-    v0271 = common(0.92, {"default_computed": True}, ["auto", "bfloat16", "float16"]) + [
+    v0271 = common(0.92, {"default_computed": True}, ["auto", "bfloat16", "float16"], model="Qwen/Qwen3-0.6B") + [
         opt("--reasoning-parser", default=""),
         opt("--cudagraph-capture-sizes", type="int", nargs="+", default=[1, 2, 4, 8]),
         opt("--compilation-config", ["-cc"], kind="json", type="json"),
@@ -88,11 +91,14 @@ def releases() -> dict[str, dict]:
         opt("--enable-prefix-caching", kind="bool_value", type="bool", default=None),
     ]
     base_env = ("VLLM_HOST_IP", "VLLM_OLD_KNOB")
+    old_env = ("VLLM_USE_V1", "VLLM_LEGACY_MODE")
+    v0271_record = _record("0.27.1", v0271, env(*base_env, deprecated=("VLLM_OLD_KNOB",)))
+    v0271_record["env_refused"] = {"VLLM_LEGACY_MODE": {"refused": "any"}}
     return {
-        "0.8.5": _record("0.8.5", v085, env("VLLM_USE_V1", *base_env)),
-        "0.9.0": _record("0.9.0", v090, env("VLLM_USE_V1", *base_env)),
-        "0.10.0": _record("0.10.0", v0100, env("VLLM_USE_V1", *base_env)),
-        "0.27.1": _record("0.27.1", v0271, env(*base_env, deprecated=("VLLM_OLD_KNOB",))),
+        "0.8.5": _record("0.8.5", v085, env(*old_env, *base_env)),
+        "0.9.0": _record("0.9.0", v090, env(*old_env, *base_env)),
+        "0.10.0": _record("0.10.0", v0100, env(*old_env, *base_env)),
+        "0.27.1": v0271_record,
     }
 
 

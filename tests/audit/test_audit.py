@@ -58,12 +58,15 @@ def test_breaks_from_pip_pin(run_audit, tmp_path):
     assert b["--guided-decoding-backend"]["successor"] == "--structured-outputs-config.backend"
     assert b["--dtype"]["what"] == "value" and b["--dtype"]["changed_in"] == "0.27.1"
     assert b["--dtype"]["old"] == "half" and b["--dtype"]["line"] == 8
-    assert b["VLLM_USE_V1"]["what"] == "env-removed" and b["VLLM_USE_V1"]["kind"] == "env"
-    assert "V0 engine" in b["VLLM_USE_V1"]["message"]
+    # a variable 0.27.1 no longer reads is ignored, not refused: the launch starts (issue 30)
+    assert "VLLM_USE_V1" not in b
+    (ignored,) = la["ignored"]
+    assert ignored["name"] == "VLLM_USE_V1" and ignored["what"] == "env-removed" and ignored["kind"] == "env"
+    assert ignored["category"] == "ignored" and "V0 engine" in ignored["message"]
     assert b["--swap-space"]["history"] == "vllm-lint flags show --swap-space"
     assert "--gpu-memory-utilization" not in b  # a valid value is no break
-    assert out["exit_code"] == 1 and out["summary"]["breaks"] == 6
-    assert out["summary"]["new_breaks"] == 6
+    assert out["exit_code"] == 1 and out["summary"]["breaks"] == 5
+    assert out["summary"]["new_breaks"] == 5 and out["summary"]["ignored"] == 1
 
 
 def test_value_invalid_at_both_ends_is_no_value_break(run_audit, tmp_path):
@@ -211,7 +214,8 @@ def test_dockerfile_from_tag(run_audit, tmp_path):
     f = out["files"][0]
     assert f["format"] == "dockerfile"
     names = {b["name"] for la in f["launches"] for b in la["breaks"]}
-    assert {"--swap-space", "VLLM_USE_V1"} <= names
+    assert "--swap-space" in names
+    assert {x["name"] for la in f["launches"] for x in la["ignored"]} == {"VLLM_USE_V1"}
     assert all(la["from"] == "0.8.5" for la in f["launches"])
     assert '"--swap-space", "4"' in f["diff"].split("\n-", 1)[1]
     assert r.exit_code == 1
@@ -339,22 +343,26 @@ def test_to_defaults_to_newest(run_audit, tmp_path):
 def test_json_schema_keys(run_audit, tmp_path):
     write(tmp_path, "serve.sh", SERVE)
     _, out = audit_json(run_audit, "--to", "0.27.1", str(tmp_path))
-    assert set(out) == {"schema", "from", "to", "exit_code", "summary", "files"}
-    assert out["schema"] == 1
-    assert set(out["summary"]) == {"files", "launches", "ready", "breaks", "new_breaks", "deprecated", "drift", "fixes_applied",
+    assert set(out) == {"schema", "from", "to", "exit_code", "summary", "files", "drift"}
+    assert out["schema"] == 2
+    assert set(out["summary"]) == {"files", "launches", "ready", "breaks", "new_breaks", "ignored", "deprecated", "drift",
+                                   "fixes_applied",
                                    "remaining", "semantic_differences", "no_origin", "per_file", "ready_launches"}
     f = out["files"][0]
     assert set(f) == {"path", "format", "error", "no_origin", "diff", "fixes_applied", "fix_note", "remaining",
                       "launches"}
     la = f["launches"][0]
     assert set(la) == {"line", "entry", "from", "from_source", "to", "ready", "opaque", "fixed", "breaks",
-                       "deprecated", "drift", "semantic_check", "remaining"}
+                       "ignored", "deprecated", "drift", "semantic_check", "remaining"}
     finding_keys = {"category", "kind", "name", "what", "message", "written", "line", "column", "changed_in",
                     "changes", "last_accepted", "successor", "old", "new", "statically_known", "old_computed",
                     "new_computed", "empty_to_empty", "already_at_from", "fix", "fix_message", "history"}
-    for cat in ("breaks", "deprecated", "drift"):
+    for cat in ("breaks", "ignored", "deprecated", "drift"):
         for x in la[cat]:
             assert set(x) == finding_keys and x["category"] == {"breaks": "break"}.get(cat, cat)
+    (group,) = out["drift"]
+    assert set(group) == {"from", "to", "opaque", "launches", "drift"}
+    assert all(set(x) == finding_keys | {"launches"} for x in group["drift"])
 
 
 def test_markdown_reads_as_a_pr_description(run_audit, tmp_path):
@@ -364,7 +372,8 @@ def test_markdown_reads_as_a_pr_description(run_audit, tmp_path):
     md = r.output
     assert r.exit_code == 1
     assert md.startswith("## vLLM upgrade audit: each launch's release → 0.27.1")
-    assert "| Breaks | 6 |" in md and "| File | Launches |" in md
+    assert "| Breaks | 5 |" in md and "| Ignored at 0.27.1 (accepted, no longer acting) | 1 |" in md
+    assert "| File | Launches |" in md
     assert "Already ready for 0.27.1:" in md and "ok.sh:2" in md
     assert "```diff" in md and "<details>" in md
     assert "`vllm-lint flags show --swap-space`" in md
@@ -376,7 +385,7 @@ def test_text_format(run_audit, tmp_path):
     p = write(tmp_path, "serve.sh", SERVE)
     r = run_audit("--to", "0.27.1", str(p))
     assert r.exit_code == 1
-    assert "Breaks at 0.27.1 (6):" in r.output
+    assert "Breaks at 0.27.1 (5):" in r.output and "Ignored at 0.27.1 (1):" in r.output
     assert "history: vllm-lint flags show --num-scheduler-steps" in r.output
     assert "Summary: 1 file(s), 1 launch(es), 0 ready" in r.output
 
@@ -429,3 +438,70 @@ def test_abbreviation_read_as_another_option_is_a_break(run_audit, tmp_path):
     assert b["what"] == "abbreviation" and b["name"] == "--cuda-graph-sizes"
     assert "--cudagraph-capture-sizes" in b["message"]
     assert r.exit_code == 1
+
+
+# ----------------------------------------------------------------------------- issue 30: the audit reads right
+
+
+def test_a_variable_no_longer_read_is_ignored_and_one_refused_at_start_is_a_break(run_audit, tmp_path):
+    """"Breaks at X" is what X refuses: VLLM_USE_V1 is no longer read at 0.27.1 (the launch starts),
+    VLLM_LEGACY_MODE makes 0.27.1 refuse to start (its env_refused table); "Ready" counts so."""
+    p = write(tmp_path, "a.sh", "VLLM_USE_V1=1 vllm serve m --port 1\n")
+    q = write(tmp_path, "b.sh", "VLLM_LEGACY_MODE=1 vllm serve m --port 1\n")
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(p))
+    la = out["files"][0]["launches"][0]
+    assert la["breaks"] == [] and la["ready"] and r.exit_code == 0
+    assert [(x["name"], x["category"], x["what"]) for x in la["ignored"]] == [("VLLM_USE_V1", "ignored", "env-removed")]
+    assert out["summary"]["ready"] == 1 and out["summary"]["ignored"] == 1 and out["summary"]["breaks"] == 0
+    text = run_audit("--from", "0.8.5", "--to", "0.27.1", str(p)).output
+    assert "Ignored at 0.27.1 (1):" in text and "Breaks at" not in text and "READY" in text
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(q))
+    (b,) = out["files"][0]["launches"][0]["breaks"]
+    assert (b["name"], b["what"]) == ("VLLM_LEGACY_MODE", "env-removed") and "refuse to start" in b["message"]
+    assert r.exit_code == 1
+
+
+def test_default_drift_is_listed_once_for_the_launches_it_touches(run_audit, tmp_path):
+    """Five launches from one release used to repeat the same drift five times (71 entries)."""
+    for i in range(5):
+        write(tmp_path, f"s{i}.sh", "vllm serve m --port 1\n" if i else "vllm serve m --gpu-memory-utilization 0.9\n")
+    r, out = audit_json(run_audit, "--from", "0.8.5", "--to", "0.27.1", str(tmp_path))
+    per_launch = sum(len(la["drift"]) for f in out["files"] for la in f["launches"])
+    (group,) = out["drift"]
+    names = [x["name"] for x in group["drift"]]
+    assert len(names) == len(set(names)) == out["summary"]["drift"] < per_launch
+    gmu = next(x for x in group["drift"] if x["name"] == "--gpu-memory-utilization")
+    assert [Path(x["path"]).name for x in gmu["launches"]] == ["s1.sh", "s2.sh", "s3.sh", "s4.sh"]
+    text = run_audit("--from", "0.8.5", "--to", "0.27.1", str(tmp_path)).output
+    assert text.count("default 0.9 at 0.8.5 -> 0.92 at 0.27.1") == 1
+    assert text.count("Default drift 0.8.5 -> 0.27.1") == 1
+    md = run_audit("--from", "0.8.5", "--to", "0.27.1", "--format", "markdown", str(tmp_path)).output
+    assert md.count("| `--gpu-memory-utilization` |") == 1 and md.count("### Default drift 0.8.5 → 0.27.1") == 1
+
+
+def test_a_charts_model_is_set_so_its_default_is_no_drift(run_audit, tmp_path):
+    """production-stack passes modelURL as the model: --model's default changing is no drift there."""
+    p = write(tmp_path, "values.yaml", 'servingEngineSpec:\n  modelSpec:\n  - name: "m"\n'
+                                       '    repository: "vllm/vllm-openai"\n    tag: "v0.8.5"\n'
+                                       '    modelURL: "org/model"\n    vllmConfig:\n      maxModelLen: 4096\n')
+    q = write(tmp_path, "a.sh", "pip install vllm==0.8.5\nVLLM_PORT=1 python -m vllm.entrypoints.openai.api_server --port 1\n")
+    _, out = audit_json(run_audit, "--to", "0.27.1", str(p), str(q))
+    drift = {Path(f["path"]).name: {x["name"] for la in f["launches"] for x in la["drift"]} for f in out["files"]}
+    assert "--model" not in drift["values.yaml"]
+    assert "--model" in drift["a.sh"]  # a launch that names no model runs the default one
+
+
+def test_the_semantic_check_reads_a_keyword_as_the_source_release_accepts_it(run_audit, tmp_path):
+    """AsyncEngineArgs takes disable_log_requests at 0.4.0.post1 (the lint there passes it): the
+    semantic check said 0.4.0.post1 itself rejected it. LLM(...) does refuse it (EngineArgs lacks it)."""
+    import importlib.resources
+
+    db = str(importlib.resources.files("vllm_lint.flag_db"))
+    p = write(tmp_path, "a.py", "from vllm import AsyncEngineArgs\n"
+                                "a = AsyncEngineArgs(model='m', disable_log_requests=True, swap_space=4)\n")
+    _, out = audit_json(run_audit, "--db", db, "--from", "0.4.0.post1", "--to", "0.33.0", str(p))
+    sem = out["files"][0]["launches"][0]["semantic_check"]
+    assert sem["checked"] and sem["not_accepted_at_from"] == []
+    q = write(tmp_path, "b.py", "from vllm import LLM\nllm = LLM(model='m', disable_log_requests=True, swap_space=4)\n")
+    _, out = audit_json(run_audit, "--db", db, "--from", "0.4.0.post1", "--to", "0.33.0", str(q))
+    assert out["files"][0]["launches"][0]["semantic_check"]["not_accepted_at_from"] == ["disable_log_requests"]

@@ -17,6 +17,19 @@ DOC = ROOT / "docs" / "architecture.md"
 NEVER = [("vllm_lint.frontends", "vllm_lint.rules"), ("vllm_lint.frontends", "vllm_lint.surface"),
          ("vllm_lint.frontends", "vllm_lint.argv"), ("vllm_lint.frontends", "vllm_lint.knowledge"),
          ("vllm_lint.pipeline.fix", "vllm_lint.frontends"), ("vllm_lint.pipeline.fix", "vllm_lint.pipeline.engine")]
+# the commands share cli.common, never the click application itself (cli.program falls back to it)
+NEVER += [(f"vllm_lint.cli.{m}", "vllm_lint.cli.app") for m in ("common", "lint_command", "audit_command", "db_command",
+                                                                "flags_command", "server_command", "site_command",
+                                                                "upgrade_command")]
+NEVER += [("vllm_lint.site", "vllm_lint.cli")]
+# the audit package's own order: model, comparers, conductor, rendering (docs/architecture.md)
+_AUDIT = "vllm_lint.pipeline.audit"
+NEVER += [(f"{_AUDIT}.model", "vllm_lint")]
+NEVER += [(f"{_AUDIT}.{comparer}", target) for comparer in ("releases", "breaks", "drift", "semantic")
+          for target in ("vllm_lint.pipeline.engine", f"{_AUDIT}.auditor", f"{_AUDIT}.render")]
+NEVER += [(f"{_AUDIT}.render", target) for target in ("vllm_lint.pipeline.engine", "vllm_lint.rules", "vllm_lint.surface",
+                                                      "vllm_lint.argv", f"{_AUDIT}.auditor", f"{_AUDIT}.breaks",
+                                                      f"{_AUDIT}.drift", f"{_AUDIT}.semantic", f"{_AUDIT}.releases")]
 
 # the package itself (layer 0) answers ``vllm_lint.lint``, ``.fix``, ``.FixResult`` and ``.Diagnostic``
 # by loading their modules by name at first use (docs/architecture.md, "Layers"): the one arrow up

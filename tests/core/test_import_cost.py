@@ -46,7 +46,7 @@ def test_lint_run_builds_no_other_command(tmp_path, synth_db_path):
             f"try:\n    main(['--no-cache', {str(f)!r}], standalone_mode=False)\nexcept SystemExit:\n    pass\n")
     mods = _imported_after(code)
     assert "vllm_lint.frontends.shell" in mods
-    assert not {"vllm_lint.cli.db_command", "vllm_lint.cli.audit_command", "vllm_lint.cli.flags_command", "vllm_lint.site.command",
+    assert not {"vllm_lint.cli.db_command", "vllm_lint.cli.audit_command", "vllm_lint.cli.flags_command", "vllm_lint.cli.site_command",
                 "jinja2", "markdown_it"} & mods
 
 

@@ -73,3 +73,26 @@ def test_configuration_errors_name_the_file(run_cli, tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nselect = ["VL9"]\n')
     r = run_cli("a.sh")
     assert r.exit_code == 2 and "pyproject.toml" in r.stderr and "VL9" in r.stderr
+
+
+def test_the_keys_a_rule_declares_are_configuration_keys_with_its_bounds_and_defaults():
+    """Issue 31 item 7: rules declare their own settings (``Rule.settings``); ``settings`` composes them."""
+    from pathlib import Path
+
+    import pytest
+
+    from vllm_lint.rules.base import registry
+    from vllm_lint.settings import Settings
+
+    declared = [(rule.code, spec) for rule in registry().values() for spec in rule.settings]
+    assert {spec.key for _, spec in declared} >= {"moe-gpu-memory-utilization-threshold",
+                                                  "moe-gpu-memory-utilization-cap", "ep-min-activation-density"}
+    for code, spec in declared:
+        assert SETTINGS[spec.key].help.startswith(f"{code}: ") and getattr(Settings(), spec.attribute) == spec.default
+        assert json_schema()["properties"][spec.key]["type"] == spec.type
+    with pytest.raises(ConfigError, match="between 0 and 1"):
+        _validate({"ep-min-activation-density": 2.0}, Path("x.toml"))
+    got = _validate({"ep-min-activation-density": 0.5}, Path("x.toml"))
+    assert got.ep_min_activation_density == 0.5 and got.merged(gpu="H100").ep_min_activation_density == 0.5
+    with pytest.raises(TypeError):
+        Settings(no_such_threshold=1)

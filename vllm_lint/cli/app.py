@@ -13,8 +13,9 @@ from typing import Optional
 import click
 
 from .. import __version__
+from .common import complete_codes, complete_releases
 from .lint_command import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, LINT_HELP, OPTIONS, OTHER_COMMANDS,
-                           Exit, command_suggestion, execute, fail)
+                           Exit, command_suggestion, execute)
 
 __all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "main", "run"]
 
@@ -70,12 +71,6 @@ class DefaultGroup(click.Group):
         return items
 
 
-
-def _fail(message: str, code: int = EXIT_ERROR) -> "click.exceptions.Exit":
-    """Write ``vllm-lint: error: message``; the exception that ends the command with ``code``."""
-    return click.exceptions.Exit(fail(message, code).code)
-
-
 def _db_range() -> str:
     try:
         from ..surface.db import Database
@@ -98,48 +93,6 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
               help="Show the version and the range of vLLM releases the database covers.")
 def main() -> None:
     pass
-
-
-def _load_db(db_path: Optional[str]):
-    from .lint_command import load_db
-
-    try:
-        return load_db(db_path)
-    except Exit as e:
-        raise click.exceptions.Exit(e.code)
-
-
-def settings_and_db(config_path: Optional[str], paths, db_path: Optional[str]):
-    """(settings, database) for a command over ``paths`` (``audit``, ``upgrade``): the
-    configuration file that applies, and the database; a bad one is one line, exit 2."""
-    from ..settings import ConfigError, for_run as settings_for_run
-
-    try:
-        settings = settings_for_run(config_path, paths)
-    except ConfigError as e:
-        raise _fail(str(e))
-    return settings, _load_db(db_path)
-
-
-def complete_releases(ctx, param, incomplete: str):
-    """Shell completion of a vLLM release (``-t``, ``--version``, ``--from``): the database's."""
-    try:
-        from ..surface.db import Database
-
-        versions = Database().versions
-    except Exception:  # noqa: BLE001 - completion never fails loudly
-        return []
-    minors = list(dict.fromkeys(".".join(v.split(".")[:2]) for v in versions))
-    return [v for v in [*minors, *versions] if v.startswith(incomplete)]
-
-
-def complete_codes(ctx, param, incomplete: str):
-    """Shell completion of rule codes, after the last comma of a code list (``--select VL1,VL2``)."""
-    from ..rules.base import registry
-
-    head, _, last = incomplete.rpartition(",")
-    prefix = head + "," if head else ""
-    return [prefix + code for code in registry() if code.startswith(last.upper())]
 
 
 _COMPLETIONS = {"target_version": complete_releases, "select": complete_codes, "extend_select": complete_codes,
@@ -222,7 +175,6 @@ def run() -> None:
     except KeyboardInterrupt:
         click.echo("vllm-lint: interrupted", err=True)
         sys.exit(EXIT_ERROR)
-
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,7 +22,7 @@ Exit codes: 0 nothing breaks at --to, 1 something breaks or a launch could not b
 
 
 def _releases(ctx, param, incomplete: str):
-    from .app import complete_releases
+    from .common import complete_releases
 
     return complete_releases(ctx, param, incomplete)
 
@@ -43,7 +43,7 @@ def _releases(ctx, param, incomplete: str):
               help="Flag database directory (default: the shipped one).")
 def audit(paths, to_version, from_version, default_from, output_format, unsafe_fixes, config_path, db_path) -> None:
     from ..pipeline.audit import AuditUsageError, audit_paths, render_markdown, render_text
-    from .app import _fail, settings_and_db
+    from .common import error_exit, settings_and_db
     from ..surface.db import DatabaseError, UnknownVersion
 
     paths = paths or (".",)
@@ -53,20 +53,20 @@ def audit(paths, to_version, from_version, default_from, output_format, unsafe_f
         frm = db.resolve_version(from_version) if from_version else None
         dfrm = db.resolve_version(default_from) if default_from else None
     except UnknownVersion as e:
-        raise _fail(str(e))
+        raise error_exit(str(e))
     if frm is not None and db.position(frm) > db.position(to):
-        raise _fail(f"--from {frm} is newer than --to {to}")
+        raise error_exit(f"--from {frm} is newer than --to {to}")
     if dfrm is not None and db.position(dfrm) > db.position(to):
-        raise _fail(f"--default-from {dfrm} is newer than --to {to}")
+        raise error_exit(f"--default-from {dfrm} is newer than --to {to}")
     if frm is not None and dfrm is not None:
-        raise _fail("--from sets every launch's release; --default-from only those that name none: pass one")
+        raise error_exit("--from sets every launch's release; --default-from only those that name none: pass one")
     try:
         report = audit_paths(paths, db, to, from_version=frm, settings=settings, unsafe_fixes=unsafe_fixes,
                              default_from=dfrm)
     except AuditUsageError as e:
-        raise _fail(str(e))
+        raise error_exit(str(e))
     except (DatabaseError, UnknownVersion) as e:
-        raise _fail(str(e))
+        raise error_exit(str(e))
     if output_format == "json":
         click.echo(json.dumps(report.to_json(), indent=2, sort_keys=False))
     elif output_format == "markdown":

@@ -28,7 +28,7 @@ Exit codes: 0 no findings, 1 findings, 2 usage, database error or a bad input li
 
 
 def _releases(ctx, param, incomplete: str):
-    from .app import complete_releases
+    from .common import complete_releases
 
     return complete_releases(ctx, param, incomplete)
 
@@ -48,7 +48,7 @@ def _releases(ctx, param, incomplete: str):
 def check_args_cmd(words, target, env_items, jsonl, output_format, unsafe_fixes, db_path) -> None:
     from ..api import ArgsError
     from ..surface.db import DatabaseError, UnknownVersion
-    from .app import _fail
+    from .common import error_exit as _fail
 
     env = {}
     for item in env_items:

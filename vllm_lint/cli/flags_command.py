@@ -7,17 +7,18 @@ import json
 
 import click
 
-from .app import EXIT_FINDINGS, _fail, _load_db
+from .common import error_exit, load_database
+from .lint_command import EXIT_FINDINGS
 
 
 def _complete_rule(ctx, param, incomplete: str):
-    from .app import complete_codes
+    from .common import complete_codes
 
     return complete_codes(ctx, param, incomplete)
 
 
 def _complete_release(ctx, param, incomplete: str):
-    from .app import complete_releases
+    from .common import complete_releases
 
     return complete_releases(ctx, param, incomplete)
 
@@ -53,11 +54,11 @@ def rule_cmd(code, show_all, output_format) -> None:
         if c not in reg:
             by_name = [r for r in reg.values() if r.name == code.lower()]
             if not by_name:
-                raise _fail(f"unknown rule '{code}' (known: {', '.join(reg)})")
+                raise error_exit(f"unknown rule '{code}' (known: {', '.join(reg)})")
             c = by_name[0].code
         chosen = [reg[c]]
     else:
-        raise _fail("name a rule code (vllm-lint rule VL102) or pass --all")
+        raise error_exit("name a rule code (vllm-lint rule VL102) or pass --all")
     click.echo(render_rules(chosen, output_format), nl=False)
 
 
@@ -75,7 +76,7 @@ def _resolve(db, version: str) -> str:
     try:
         return db.resolve_version(version)
     except UnknownVersion as e:
-        raise _fail(str(e))
+        raise error_exit(str(e))
 
 
 @flags_group.command("list")
@@ -87,7 +88,7 @@ def _resolve(db, version: str) -> str:
 @click.option("--db", "db_path", type=click.Path(file_okay=False), envvar="VLLM_LINT_DB", hidden=True)
 def flags_list(version, output_format, env, db_path) -> None:
     """Every option (or environment variable) one release accepts."""
-    db = _load_db(db_path)
+    db = load_database(db_path)
     s = db.surface(_resolve(db, version))
     if env:
         rows = [{"name": n, "default": r.get("default"), "deprecated": bool(r.get("deprecated")),
@@ -157,7 +158,7 @@ def flags_show(name, output_format, db_path) -> None:
 
     from ..surface.timeline import canonical_query, story
 
-    db = _load_db(db_path)
+    db = load_database(db_path)
     st = story(db, name)
     if st is None and _show_plugin_variable(db, name.strip(), output_format):
         return
@@ -166,7 +167,7 @@ def flags_show(name, output_format, db_path) -> None:
         pool = db.all_env_names if kind == "env" else db.all_option_strings
         close = difflib.get_close_matches(canon, pool, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise _fail(f"'{name}' is not an option or variable of any vLLM release in the database{hint}",
+        raise error_exit(f"'{name}' is not an option or variable of any vLLM release in the database{hint}",
                     EXIT_FINDINGS)
     if output_format == "json":
         click.echo(json.dumps(st.to_json(), indent=2))
@@ -197,7 +198,7 @@ def flags_diff(old, new, output_format, db_path) -> None:
     """Options and environment variables added, removed, renamed, deprecated or changed between two releases."""
     from ..surface.timeline import describe_change, describe_refusal, diff
 
-    db = _load_db(db_path)
+    db = load_database(db_path)
     d = diff(db, _resolve(db, old), _resolve(db, new))
     if output_format == "json":
         click.echo(json.dumps(d.to_json(), indent=2))

@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from ..report import base as reporters
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 LINT_HELP = """Lint (and with --fix, rewrite) vLLM launches in PATHS against the vLLM release they deploy.
@@ -36,8 +38,7 @@ vllm-lint upgrade --to TO, vllm-lint check-args -- ARGS, vllm-lint db build|upda
 vllm-lint server, vllm-lint site build, vllm-lint version.
 Run `vllm-lint COMMAND --help` for each."""
 
-OUTPUT_FORMATS = ("text", "full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit", "rdjson",
-                  "checkstyle")
+OUTPUT_FORMATS = reporters.names()  # report.base.REPORTERS: each output format's name, then its aliases
 SEVERITIES = ("error", "warning", "info")
 _RANK = {"info": 0, "warning": 1, "error": 2}
 
@@ -45,11 +46,11 @@ _RANK = {"info": 0, "warning": 1, "error": 2}
 # a first word among them is no path to lint
 OTHER_COMMANDS = {"db": ("cli.db_command", "db"), "audit": ("cli.audit_command", "audit"), "flags": ("cli.flags_command", "flags_group"),
                   "rule": ("cli.flags_command", "rule_cmd"), "server": ("cli.server_command", "server_cmd"),
-                  "site": ("site.command", "site_group"), "version": ("cli.app", "version_cmd"),
+                  "site": ("cli.site_command", "site_group"), "version": ("cli.app", "version_cmd"),
                   "upgrade": ("cli.upgrade_command", "upgrade"),
                   "check-args": ("cli.check_args_command", "check_args_cmd")}
 # ``--output-format`` spellings that are another's name (ruff's ``full`` is the default text output)
-FORMAT_ALIASES = {"full": "text"}
+FORMAT_ALIASES = {alias: r.name for r in reporters.REPORTERS for alias in r.aliases}
 # ``--select ALL`` (as ruff): every rule, the ones off by default too; rules.base reads it as the empty prefix
 ALL_RULES = "ALL"
 
@@ -280,12 +281,18 @@ def load_db(db_path: Optional[str]):
 
 
 class LintOptions:
-    """The lint command's values as attributes (the names of :data:`OPTIONS`, and ``paths``): the
-    one object the four steps of :func:`execute` read."""
+    """The lint command's values as attributes: one field per entry of :data:`OPTIONS` (its name,
+    its default) and ``paths``; the one object the four steps of :func:`execute` read. A value of
+    no declared field is a programming error (TypeError), not a silent extra attribute."""
 
-    def __init__(self, values: dict[str, Any]) -> None:
-        self.__dict__.update({opt.name: opt.default for opt in OPTIONS})
-        self.__dict__.update(values)
+    __slots__ = ("paths", *(opt.name for opt in OPTIONS))
+
+    def __init__(self, paths: tuple[str, ...] = (), **values: Any) -> None:
+        self.paths = tuple(paths)
+        for opt in OPTIONS:
+            setattr(self, opt.name, values.pop(opt.name, opt.default))
+        if values:
+            raise TypeError(f"no lint option named {', '.join(sorted(values))}")
 
     @property
     def from_stdin(self) -> bool:
@@ -323,9 +330,9 @@ def validate(o: LintOptions) -> None:
         raise fail("--add-noqa cannot be combined with --fix, --fix-only, --diff or --write-baseline")
     if o.target_version is not None and not o.target_version.strip():
         raise fail("--target-version needs a release (0.27 for the newest 0.27.x, or 0.27.1)")
-    if o.statistics and o.output_format not in ("text", "concise", "json", "json-lines"):
+    if o.statistics and not reporters.get(o.output_format).statistics:
         raise fail(f"--statistics prints text or JSON; it cannot be combined with --output-format {o.output_format}")
-    if o.show_diff and o.output_format not in ("text", "concise"):
+    if o.show_diff and not reporters.get(o.output_format).human:
         raise fail(f"--diff prints a unified diff; it cannot be combined with --output-format {o.output_format}")
     if o.isolated and o.config_path:
         raise fail("--isolated reads no configuration file; it cannot be combined with --config")
@@ -355,7 +362,7 @@ def execute(paths=(), **values) -> int:
     """Run the lint command; return its exit code (or raise :class:`Exit` after an error message).
     Four steps over one :class:`LintOptions`: validate, run (prepare the job, lint), write (the
     fixes, or the suppression comments of --add-noqa), report."""
-    o = LintOptions({**values, "paths": tuple(paths)})
+    o = LintOptions(paths, **values)
     o.output_format = FORMAT_ALIASES.get(o.output_format, o.output_format)
     validate(o)
     job = prepare(o)
@@ -542,26 +549,68 @@ def _diff(path: str, before: bytes, after: bytes) -> str:
 def report(o: LintOptions, results, settings, linter, fixed_count: int, sources: Optional[dict] = None,
            to_stderr: bool = False) -> int:
     """Baseline, severity, the report and the exit code, for files and standard input alike."""
-    from ..report import ReportContext, render
-    from ..rules.base import registry
+    from ..report import render
 
-    if o.breaking_only:  # what the target refuses (VL001: the file could not be checked at all)
+    _keep_and_rank(o, results, settings)
+    if o.baseline_path and _baseline(o, results):
+        return EXIT_CLEAN  # --write-baseline: recorded, nothing reported
+    fail_on = settings.fail_on or "warning"
+    read, unread = reading(results)
+    note = " ".join(n for n in (unread_note(read, unread, o.verbose), newest_note(results, linter)) if n) or None
+    ctx = _report_context(o, fixed_count, fail_on, sources, not read, note, to_stderr)
+    if o.verbose:
+        _explain(results, unread)
+    remaining = [d for r in results for d in r.diagnostics]
+    failing = sum(1 for d in remaining if _RANK.get(d.severity, 2) >= _RANK[fail_on])
+    if o.show_diff:
+        return _diff_account(o, results, fixed_count, len(remaining))
+    if o.show_fixes and (o.fix or o.fix_only):
+        _print_fixes(linter, results)
+    if o.fix_only:
+        return _fix_only_account(o, fixed_count, to_stderr)
+    _write_report(o, render(o.output_format, results, ctx), to_stderr)
+    if note and not o.quiet and not reporters.get(o.output_format).human:
+        echo(note, err=True)  # machine formats keep their shape
+    if o.exit_zero:
+        return EXIT_CLEAN
+    if failing or (o.exit_non_zero_on_fix and fixed_count):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _keep_and_rank(o: LintOptions, results, settings) -> None:
+    """--breaking-only keeps what the target refuses (VL001: the file could not be checked at all);
+    the configuration's ``severity`` table ranks the rest."""
+    if o.breaking_only:
         for r in results:
             r.diagnostics = [d for d in r.diagnostics if d.severity == "error"]
     if settings.severity:
         _severity_overrides(results, settings.severity)
-    if o.baseline_path:
-        from ..pipeline import baseline
 
-        try:
-            if o.write_baseline:
-                n = baseline.write(Path(o.baseline_path), results)
-                echo(f"Recorded {n} finding{'s' if n != 1 else ''} in {o.baseline_path}.", err=True)
-                return EXIT_CLEAN
-            baseline.apply(Path(o.baseline_path), results)
-        except (baseline.BaselineError, OSError) as e:
-            raise fail(str(e))
-    fail_on = settings.fail_on or "warning"
+
+def _baseline(o: LintOptions, results) -> bool:
+    """--write-baseline records the findings (True: the run ends there); --baseline hides the
+    recorded ones from ``results``. A bad baseline file is one line, exit 2."""
+    from ..pipeline import baseline
+
+    try:
+        if o.write_baseline:
+            n = baseline.write(Path(o.baseline_path), results)
+            echo(f"Recorded {n} finding{'s' if n != 1 else ''} in {o.baseline_path}.", err=True)
+            return True
+        baseline.apply(Path(o.baseline_path), results)
+    except (baseline.BaselineError, OSError) as e:
+        raise fail(str(e))
+    return False
+
+
+def _report_context(o: LintOptions, fixed_count: int, fail_on: str, sources: Optional[dict], no_launch: bool,
+                    note: Optional[str], to_stderr: bool):
+    """What the reporters are told besides the findings; colour as --color says, else as ruff
+    decides it (no colour into a file or with NO_COLOR, colour with FORCE_COLOR, else a terminal's)."""
+    from ..report import ReportContext
+    from ..rules.base import registry
+
     color = o.color
     if color is None:
         if o.output_file:
@@ -572,36 +621,41 @@ def report(o: LintOptions, results, settings, linter, fixed_count: int, sources:
             color = True
         else:
             color = (sys.stderr if to_stderr else sys.stdout).isatty()
-    do_fix = o.fix or o.fix_only
-    read, unread = reading(results)
-    note = " ".join(n for n in (unread_note(read, unread, o.verbose), newest_note(results, linter)) if n) or None
-    ctx = ReportContext(fix_mode=do_fix, unsafe_fixes=o.unsafe_fixes, fixed_count=fixed_count,
-                        statistics=o.statistics, quiet=o.quiet or o.show_diff, color=color, rules=registry(),
-                        fail_on=fail_on, sources=sources, no_launch=not read, reading_note=note,
-                        docs_url=o.docs_url or None)
-    if o.verbose:
-        for r in results:
-            for line in r.verbose:
-                echo(f"{_shown(r.path)}: {line}", err=True)
-        for r in unread:
-            echo(f"{_shown(r.path)}: not read: {r.unread}", err=True)
-    remaining = [d for r in results for d in r.diagnostics]
-    failing = sum(1 for d in remaining if _RANK.get(d.severity, 2) >= _RANK[fail_on])
-    if o.show_diff:
-        # as ruff: the diff on stdout, a one-line account on stderr; exit 1 when a fix is pending
-        sys.stdout.flush()
-        files = sum(1 for r in results if r.fixed is not None)
-        echo(f"Would fix {fixed_count} problem{'s' if fixed_count != 1 else ''} in {files} "
-             f"file{'s' if files != 1 else ''} ({len(remaining)} would remain).", err=True)
-        return EXIT_FINDINGS if fixed_count and not o.exit_zero else EXIT_CLEAN
-    if o.show_fixes and do_fix:
-        _print_fixes(linter, results)
-    if o.fix_only:
-        if not o.quiet:
-            echo(f"Fixed {fixed_count} problem{'s' if fixed_count != 1 else ''}." if fixed_count else
-                 "No problems fixed.", err=to_stderr)
-        return EXIT_FINDINGS if o.exit_non_zero_on_fix and fixed_count and not o.exit_zero else EXIT_CLEAN
-    out = render(o.output_format, results, ctx)
+    return ReportContext(fix_mode=o.fix or o.fix_only, unsafe_fixes=o.unsafe_fixes, fixed_count=fixed_count,
+                         statistics=o.statistics, quiet=o.quiet or o.show_diff, color=color, rules=registry(),
+                         fail_on=fail_on, sources=sources, no_launch=no_launch, reading_note=note,
+                         docs_url=o.docs_url or None)
+
+
+def _explain(results, unread) -> None:
+    """--verbose: why each file was read as it was, and what was not read."""
+    for r in results:
+        for line in r.verbose:
+            echo(f"{_shown(r.path)}: {line}", err=True)
+    for r in unread:
+        echo(f"{_shown(r.path)}: not read: {r.unread}", err=True)
+
+
+def _diff_account(o: LintOptions, results, fixed_count: int, remaining: int) -> int:
+    """--diff, as ruff: the diff on stdout (printed), a one-line account on stderr; exit 1 when a
+    fix is pending."""
+    sys.stdout.flush()
+    files = sum(1 for r in results if r.fixed is not None)
+    echo(f"Would fix {fixed_count} problem{'s' if fixed_count != 1 else ''} in {files} "
+         f"file{'s' if files != 1 else ''} ({remaining} would remain).", err=True)
+    return EXIT_FINDINGS if fixed_count and not o.exit_zero else EXIT_CLEAN
+
+
+def _fix_only_account(o: LintOptions, fixed_count: int, to_stderr: bool) -> int:
+    """--fix-only: how many were fixed, and no report (nor failure) for what is left."""
+    if not o.quiet:
+        echo(f"Fixed {fixed_count} problem{'s' if fixed_count != 1 else ''}." if fixed_count else
+             "No problems fixed.", err=to_stderr)
+    return EXIT_FINDINGS if o.exit_non_zero_on_fix and fixed_count and not o.exit_zero else EXIT_CLEAN
+
+
+def _write_report(o: LintOptions, out: str, to_stderr: bool) -> None:
+    """The report into --output-file, else on stdout (stderr when stdout carries fixed text)."""
     if o.output_file:
         try:
             Path(o.output_file).write_text(out, encoding="utf-8")
@@ -609,13 +663,6 @@ def report(o: LintOptions, results, settings, linter, fixed_count: int, sources:
             raise fail(f"{o.output_file}: cannot write the report: {e.strerror or e}")
     elif out:
         echo(out, nl=False, err=to_stderr)
-    if note and not o.quiet and o.output_format not in ("text", "concise"):
-        echo(note, err=True)  # machine formats keep their shape
-    if o.exit_zero:
-        return EXIT_CLEAN
-    if failing or (o.exit_non_zero_on_fix and fixed_count):
-        return EXIT_FINDINGS
-    return EXIT_CLEAN
 
 
 def _print_fixes(linter, results) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .app import _fail
+from .common import error_exit
 
 
 @click.command("server")
@@ -16,7 +16,7 @@ def server_cmd(debounce, db_path) -> None:
     from importlib.util import find_spec
 
     if find_spec("pygls") is None or find_spec("lsprotocol") is None:  # an odd install
-        raise _fail("the language server needs pygls; install vllm-lint with its dependencies")
+        raise error_exit("the language server needs pygls; install vllm-lint with its dependencies")
     from ..server.transport import serve
 
     serve(db_path, debounce)

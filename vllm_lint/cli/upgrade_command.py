@@ -18,7 +18,7 @@ Exit codes: 0 nothing left for a person, 1 something is, 2 usage or database err
 
 
 def _releases(ctx, param, incomplete: str):
-    from .app import complete_releases
+    from .common import complete_releases
 
     return complete_releases(ctx, param, incomplete)
 
@@ -43,7 +43,7 @@ def upgrade(paths, to_version, dry_run, output_format, unsafe_fixes, config_path
     from ..rules.base import select_layered
     from ..settings import rule_layers
     from ..surface.db import DatabaseError, UnknownVersion
-    from .app import _fail, settings_and_db
+    from .common import error_exit, settings_and_db
     from .lint_command import _diff
 
     paths = paths or (".",)
@@ -53,7 +53,7 @@ def upgrade(paths, to_version, dry_run, output_format, unsafe_fixes, config_path
         rules = select_layered(rule_layers(settings), preview=bool(settings.preview))
         report = upgrade_paths(paths, settings, db, rules, to, unsafe_fixes=unsafe_fixes)
     except (DatabaseError, UnknownVersion) as e:
-        raise _fail(str(e))
+        raise error_exit(str(e))
     for f in report.files:
         if not f.changed:
             continue
@@ -64,7 +64,7 @@ def upgrade(paths, to_version, dry_run, output_format, unsafe_fixes, config_path
             try:
                 write_atomic(Path(f.path), f.new)
             except OSError as e:
-                raise _fail(f"{f.path}: cannot write the upgraded file: {e.strerror or e}")
+                raise error_exit(f"{f.path}: cannot write the upgraded file: {e.strerror or e}")
     out = render_markdown(report) if output_format == "markdown" else render_text(report)
     click.echo(out, nl=False, err=dry_run and output_format == "text")
     raise click.exceptions.Exit(report.exit_code)

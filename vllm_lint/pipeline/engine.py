@@ -24,7 +24,7 @@ from .discovery import Target, format_by_name
 from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
-from ..fsutil import AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
+from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
 from ..foreign_launchers import FOREIGN_LAUNCHERS
 from .. import reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
@@ -34,7 +34,6 @@ from ..settings import Settings
 from ..surface.db import Database, DatabaseError, UnknownVersion
 
 MAX_FIX_PASSES = 10
-MAX_FILE_BYTES = 10 * 1024 * 1024  # larger files get a VL001 finding instead of being parsed
 
 
 # ----------------------------------------------------------------------------- file linting

@@ -1,4 +1,5 @@
-"""Reporters: they know diagnostics only. Each module exposes ``render(results, ctx) -> str``."""
+"""Reporters: they know diagnostics only. Each output format is a row of ``base.REPORTERS`` (its
+name, its module and the function there, ``function(results, ctx) -> str``)."""
 
 from __future__ import annotations
 
@@ -59,16 +60,13 @@ def masked(lines: list[str], diags, rules: dict) -> list[str]:
     return out
 
 
-def render(fmt: str, results, ctx: ReportContext) -> str:
+def render(output_format: str, results, ctx: ReportContext) -> str:
+    """The report in the output format named ``output_format`` (a name or alias of ``base.REPORTERS``)."""
     import importlib
 
-    if fmt in ("text", "concise"):
-        from .text import render as text
+    from .base import get
 
-        return text(results, ctx, concise=fmt == "concise")
-    module = {"json": "json_report"}.get(fmt, fmt)
-    if fmt == "json-lines":
-        from .json_report import render_lines
-
-        return render_lines(results, ctx)
-    return importlib.import_module(f"{__name__}.{module}").render(results, ctx)
+    reporter = get(output_format)
+    if reporter is None:
+        raise ValueError(f"no output format {output_format!r}")
+    return getattr(importlib.import_module(f"{__name__}.{reporter.module}"), reporter.function)(results, ctx)

@@ -12,7 +12,7 @@ from . import ReportContext
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..pipeline.baseline import display_path
+    from .fingerprints import display_path
 
     root = ET.Element("checkstyle", {"version": "4.3"})
     for r in results:

@@ -25,7 +25,7 @@ def _prop(s: str) -> str:
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..pipeline.baseline import display_path
+    from .fingerprints import display_path
 
     lines = []
     for r in results:

@@ -1,7 +1,7 @@
 """GitLab Code Quality report (the ``codequality`` artifact): a JSON list of issues.
 
 Each issue: ``description``, ``check_name`` (the rule code), ``fingerprint`` (stable across line
-shifts and release bumps: path, code, option and line content, see ``vllm_lint.pipeline.baseline``), ``severity`` (``major`` for
+shifts and release bumps: path, code, option and line content, see ``vllm_lint.report.fingerprints``), ``severity`` (``major`` for
 errors, ``minor`` for warnings, ``info``), ``location.path`` (relative to the working directory,
 the project root in a CI job) and ``location.lines.begin`` / ``end``.
 """
@@ -16,7 +16,7 @@ _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..pipeline.baseline import display_path, fingerprints, lines_of
+    from .fingerprints import display_path, fingerprints, lines_of
 
     lines = lines_of(results, ctx.sources)
     out = []

@@ -14,7 +14,7 @@ from . import ReportContext
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..pipeline.baseline import display_path
+    from .fingerprints import display_path
 
     suites = ET.Element("testsuites", {"name": "vllm-lint"})
     total = failures = 0

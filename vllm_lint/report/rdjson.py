@@ -17,7 +17,7 @@ _SEVERITY = {"error": "ERROR", "warning": "WARNING", "info": "INFO"}
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..pipeline.baseline import display_path
+    from .fingerprints import display_path
     from ..rules.base import registry
     from .json_report import make_positions
 

@@ -42,7 +42,7 @@ def _rule(r, docs_url) -> dict:
 
 
 def _artifact(path: str) -> dict:
-    from ..pipeline.baseline import display_path
+    from .fingerprints import display_path
 
     shown = display_path(path)
     if os.path.isabs(shown):
@@ -51,7 +51,7 @@ def _artifact(path: str) -> dict:
 
 
 def render(results, ctx: ReportContext) -> str:
-    from ..pipeline.baseline import fingerprints, lines_of
+    from .fingerprints import fingerprints, lines_of
     from ..rules.base import registry
     from .json_report import make_positions
 

@@ -86,8 +86,8 @@ def _registry() -> dict:
 
 
 def source_lines(results, ctx: ReportContext) -> Callable[[str], list[str]]:
-    """Path -> its lines as text (``baseline.lines_of``)."""
-    from ..pipeline.baseline import lines_of
+    """Path -> its lines as text (``fingerprints.lines_of``)."""
+    from .fingerprints import lines_of
 
     return lines_of(results, ctx.sources)
 
@@ -163,3 +163,8 @@ def render(results, ctx: ReportContext, concise: bool = False) -> str:
         return "\n".join(lines) + ("\n" if lines else "")
     body = "\n".join(lines) + ("\n" if lines else "")
     return body + "\n".join(summary_lines(diags, ctx)) + "\n"
+
+
+def render_concise(results, ctx: ReportContext) -> str:
+    """One line per finding (``--output-format concise``)."""
+    return render(results, ctx, concise=True)

@@ -188,15 +188,35 @@ def _assumed(launch: Launch, span: Span, message: str) -> str:
 CheckFn = Callable[[LintContext], Iterable[Diagnostic]]
 
 
+class RuleSetting(Record):
+    """A key of the configuration (``[tool.vllm-lint]``) that one rule reads, declared by the rule
+    (as ruff's per-linter settings): its TOML ``type`` (``number``, ``integer``, ``boolean``,
+    ``string``), its ``default``, what it means and its bounds. ``settings.SETTINGS`` composes the
+    rules' keys with the general ones; the rule reads ``ctx.settings.<key with _>``."""
+
+    __slots__ = ("key", "type", "default", "help", "minimum", "maximum")
+
+    def __init__(self, key: str, type: str, default: Any, help: str, minimum: Optional[float] = None,
+                 maximum: Optional[float] = None) -> None:
+        self.key, self.type, self.default, self.help = key, type, default, help
+        self.minimum, self.maximum = minimum, maximum
+
+    @property
+    def attribute(self) -> str:
+        return self.key.replace("-", "_")
+
+
 class Rule(Record):
-    """A rule's metadata and check. ``fix``: the applicability of the fix this rule offers, if any."""
+    """A rule's metadata and check. ``fix``: the applicability of the fix this rule offers, if any;
+    ``settings``: the configuration keys it reads (:class:`RuleSetting`)."""
 
     __slots__ = ("code", "name", "summary", "severity", "fix", "default_enabled", "doc", "_check", "preview",
-                 "secret")
+                 "secret", "settings")
 
     def __init__(self, code: str, name: str, summary: str, severity: Severity = "error",
                  fix: Optional[Applicability] = None, default_enabled: bool = True, doc: str = "",
-                 _check: Optional[CheckFn] = None, preview: bool = False, secret: bool = False) -> None:
+                 _check: Optional[CheckFn] = None, preview: bool = False, secret: bool = False,
+                 settings: tuple[RuleSetting, ...] = ()) -> None:
         self.code = code
         self.name = name
         self.summary = summary
@@ -207,6 +227,7 @@ class Rule(Record):
         self._check = _check
         self.preview = preview  # new in this vllm-lint release: runs only with --preview (CHANGELOG.md)
         self.secret = secret  # its findings' spans are secret values: a report never prints them (report.masked)
+        self.settings = settings
 
     def check(self, fn: CheckFn) -> CheckFn:
         self._check = fn

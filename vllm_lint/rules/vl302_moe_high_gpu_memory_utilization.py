@@ -42,11 +42,15 @@ mechanism plausible for EP all-to-all backends, thresholds unverified. Unknown m
 
 from ..knowledge import value_edit
 from ..knowledge.layout import layout, model_facts
-from .base import Fix, LintContext, Rule
+from .base import Fix, LintContext, Rule, RuleSetting
 
 RULE = Rule(code="VL302", name="moe-high-gpu-memory-utilization",
             summary="high --gpu-memory-utilization on a MoE model (all-to-all buffers are allocated after profiling)",
-            severity="warning", fix="unsafe")
+            severity="warning", fix="unsafe",
+            settings=(RuleSetting("moe-gpu-memory-utilization-threshold", "number", 0.95,
+                                  "lowest --gpu-memory-utilization reported on a MoE model.", 0.0, 1.0),
+                      RuleSetting("moe-gpu-memory-utilization-cap", "number", 0.90,
+                                  "the value its unsafe fix sets.", 0.0, 1.0)))
 
 _BUFFERED = ("deepep", "pplx", "mori", "nixl", "uccl")
 

@@ -34,11 +34,13 @@ models without an experts-per-token fact: silent.
 
 from ..knowledge.layout import fmt_ratio, layout, model_facts
 from ._status import delete_edits
-from .base import Fix, LintContext, Rule
+from .base import Fix, LintContext, Rule, RuleSetting
 
 RULE = Rule(code="VL303", name="ep-low-activation-density",
             summary="expert parallelism on a MoE model that activates very few of its experts per token",
-            severity="warning", fix="unsafe")
+            severity="warning", fix="unsafe",
+            settings=(RuleSetting("ep-min-activation-density", "number", 0.02,
+                                  "lowest share of experts active per token.", 0.0, 1.0),))
 
 
 @RULE.check

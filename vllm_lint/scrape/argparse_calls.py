@@ -101,6 +101,17 @@ class _Return(Exception):
 _PARSER_CLASSES = {"ArgumentParser", "FlexibleArgumentParser"}
 
 
+def _field_hints(t: TypeHint) -> list[TypeHint]:
+    """The members of a field's type, each once, a dict subclass read as ``dict``."""
+    hints = []
+    for m in type_members(t):
+        if m.kind == "class" and m.cls is not None and m.cls.is_dict_subclass:
+            m = TypeHint("builtin", "dict")
+        if m not in hints:
+            hints.append(m)
+    return hints
+
+
 # --------------------------------------------------------------------------- get_kwargs model
 
 
@@ -146,15 +157,13 @@ class KwargsModel:
         return self.types.resolve(f.annotation, f.module)
 
     def _compute(self, cls: ClassInfo) -> dict:
+        """Field name -> the argparse kwargs ``get_kwargs`` gives it: its default and help, its
+        ``type`` (and ``nargs``, ``choices``, ``action``) by its type hints, made optional where
+        the hints allow None."""
         out: dict = {}
         for f in cls.fields():
             t = self.field_type(f)
-            hints = []
-            for m in type_members(t):
-                if m.kind == "class" and m.cls is not None and m.cls.is_dict_subclass:
-                    m = TypeHint("builtin", "dict")
-                if m not in hints:
-                    hints.append(m)
+            hints = _field_hints(t)
             default = self.ev.field_default(f.value, f.module) if f.value is not None else UNKNOWN
             if f.value is None:
                 default = UNKNOWN  # a required field: MISSING
@@ -172,67 +181,87 @@ class KwargsModel:
                 kw["__json_class__"] = forward  # the class the dict builds later: its keys
             has_none = any(h.kind == "builtin" and h.name == "NoneType" for h in hints)
             is_bool = "bool" in names
-            if dc is not None and self.dataclass_json:
-                kw["type"] = Ref("parse_dataclass", (dc,))
-            elif self.bool_str_none and len(hints) == 3 and {"bool", "str", "NoneType"} <= names:
-                kw["type"] = Ref("str")
-                kw["nargs"] = "?"
-                kw["const"] = True
-            elif is_bool:
-                kw["action"] = Ref("argparse.BooleanOptionalAction")
-            elif "literal" in names:
-                lits = [h for h in hints if h.kind == "literal"]
-                kw.update(self._literal_kwargs(lits[0], "str" in names))
-                if len(lits) > 1 and "choices" in kw:
-                    # get_kwargs takes one Literal of the union, the first of a *set* of type
-                    # hints: which one changes from process to process (0.8.5's
-                    # --guided-decoding-backend); a value missing from one is refused at random
-                    every = set.intersection(*(set(h.args) for h in lits))
-                    union = list(dict.fromkeys(v for h in lits for v in h.args))
-                    kw["__choices_vary__"] = [v for v in union if v not in every]
-                    kw["choices"] = _sorted_if_possible(union)
-            elif "tuple" in names or "list" in names or (self.set_collection and "set" in names):
-                kind = "tuple" if "tuple" in names else ("list" if "list" in names else "set")
-                coll = next(h for h in hints if h.name == kind)
-                elems = [a for a in coll.args]
-                elem = elems[0] if elems else TypeHint("builtin", "str")
-                if elem.kind == "union":
-                    elem = TypeHint("builtin", "str")
-                if kind == "tuple" and elems and not any(a.kind == "builtin" and a.name == "Ellipsis" for a in elems):
-                    kw["nargs"] = len(elems)
-                else:
-                    kw["nargs"] = "+"
-                if elem.kind == "literal" and self.literal_in_collection:
-                    kw.update(self._literal_kwargs(elem, False))
-                else:
-                    kw["type"] = _hint_to_ref(elem)
-            elif "int" in names:
-                if f.name == "max_model_len" and self.human_int_or_auto:
-                    kw["type"] = Ref("human_readable_int_or_auto")
-                elif f.name in self.human_int_fields:
-                    kw["type"] = Ref("human_readable_int")
-                else:
-                    kw["type"] = Ref("int")
-            elif "float" in names:
-                kw["type"] = Ref("float")
-            elif "dict" in names and self.dict_or_str and ("str" in names or any(
-                    h.kind in ("class", "other") or h.kind == "builtin" and h.name == "Any" for h in hints)):
-                # vLLM's is_not_builtin: a class, or a name bound to ``Any`` at run time
-                # (``TensorizerConfig = Any`` outside TYPE_CHECKING, 0.10-0.33)
-                kw["type"] = Ref("union_dict_and_str")
-            elif "dict" in names:
-                kw["type"] = CallOf("optional_type", (Ref("json.loads"),)) if self.dict_optional_json \
-                    else CallOf("parse_type", (Ref("json.loads"),))
-            else:
-                kw["type"] = Ref("str")
+            self._type_kwargs(kw, f, hints, names, dc)
             if has_none and not is_bool and not (dc is not None and self.dataclass_json and False):
-                if not (self.dict_optional_json and "dict" in names and "type" in kw
-                        and isinstance(kw["type"], CallOf) and kw["type"].short == "optional_type"):
-                    kw["type"] = CallOf("optional_type", (kw.get("type", Ref("str")),))
-                if kw.get("choices"):
-                    kw["choices"].append(self.none_choice)
+                self._optional(kw, names)
             out[f.name] = kw
         return out
+
+    def _type_kwargs(self, kw: dict, f, hints: list, names: set, dc) -> None:
+        """``type`` (or ``action``; ``nargs``, ``const``, ``choices``) by the field's type hints, in
+        ``get_kwargs``' order: a dataclass, bool/str/None, bool, a Literal, a collection, int,
+        float, a dict, else str."""
+        is_bool = "bool" in names
+        if dc is not None and self.dataclass_json:
+            kw["type"] = Ref("parse_dataclass", (dc,))
+        elif self.bool_str_none and len(hints) == 3 and {"bool", "str", "NoneType"} <= names:
+            kw["type"] = Ref("str")
+            kw["nargs"] = "?"
+            kw["const"] = True
+        elif is_bool:
+            kw["action"] = Ref("argparse.BooleanOptionalAction")
+        elif "literal" in names:
+            self._literal_union_kwargs(kw, hints, names)
+        elif "tuple" in names or "list" in names or (self.set_collection and "set" in names):
+            self._collection_kwargs(kw, hints, names)
+        elif "int" in names:
+            if f.name == "max_model_len" and self.human_int_or_auto:
+                kw["type"] = Ref("human_readable_int_or_auto")
+            elif f.name in self.human_int_fields:
+                kw["type"] = Ref("human_readable_int")
+            else:
+                kw["type"] = Ref("int")
+        elif "float" in names:
+            kw["type"] = Ref("float")
+        elif "dict" in names and self.dict_or_str and ("str" in names or any(
+                h.kind in ("class", "other") or h.kind == "builtin" and h.name == "Any" for h in hints)):
+            # vLLM's is_not_builtin: a class, or a name bound to ``Any`` at run time
+            # (``TensorizerConfig = Any`` outside TYPE_CHECKING, 0.10-0.33)
+            kw["type"] = Ref("union_dict_and_str")
+        elif "dict" in names:
+            kw["type"] = CallOf("optional_type", (Ref("json.loads"),)) if self.dict_optional_json \
+                else CallOf("parse_type", (Ref("json.loads"),))
+        else:
+            kw["type"] = Ref("str")
+
+    def _literal_union_kwargs(self, kw: dict, hints: list, names: set) -> None:
+        """A Literal field's choices (a union of Literals: every value, those not in all marked)."""
+        lits = [h for h in hints if h.kind == "literal"]
+        kw.update(self._literal_kwargs(lits[0], "str" in names))
+        if len(lits) > 1 and "choices" in kw:
+            # get_kwargs takes one Literal of the union, the first of a *set* of type
+            # hints: which one changes from process to process (0.8.5's
+            # --guided-decoding-backend); a value missing from one is refused at random
+            every = set.intersection(*(set(h.args) for h in lits))
+            union = list(dict.fromkeys(v for h in lits for v in h.args))
+            kw["__choices_vary__"] = [v for v in union if v not in every]
+            kw["choices"] = _sorted_if_possible(union)
+
+    def _collection_kwargs(self, kw: dict, hints: list, names: set) -> None:
+        """A tuple, list (or set) field: ``nargs`` (the tuple's length, else "+") and its elements' type."""
+        kind = "tuple" if "tuple" in names else ("list" if "list" in names else "set")
+        coll = next(h for h in hints if h.name == kind)
+        elems = [a for a in coll.args]
+        elem = elems[0] if elems else TypeHint("builtin", "str")
+        if elem.kind == "union":
+            elem = TypeHint("builtin", "str")
+        if kind == "tuple" and elems and not any(a.kind == "builtin" and a.name == "Ellipsis" for a in elems):
+            kw["nargs"] = len(elems)
+        else:
+            kw["nargs"] = "+"
+        if elem.kind == "literal" and self.literal_in_collection:
+            kw.update(self._literal_kwargs(elem, False))
+        else:
+            kw["type"] = _hint_to_ref(elem)
+
+    def _optional(self, kw: dict, names: set) -> None:
+        """A field that may be None: its type wrapped in ``optional_type`` (a dict's already is
+        where get_kwargs builds it so), and None among its choices as the release spells it."""
+        if not (self.dict_optional_json and "dict" in names and "type" in kw
+                and isinstance(kw["type"], CallOf) and kw["type"].short == "optional_type"):
+            kw["type"] = CallOf("optional_type", (kw.get("type", Ref("str")),))
+        if kw.get("choices"):
+            kw["choices"].append(self.none_choice)
 
     @staticmethod
     def _literal_kwargs(lit: TypeHint, with_str: bool) -> dict:

@@ -230,6 +230,87 @@ def value_deprecations(text: str, choices: Optional[list]) -> tuple[dict[str, di
 # --------------------------------------------------------------------------- extractor
 
 
+def _action_name(action: Any) -> Optional[str]:
+    """The name of an ``add_argument``'s ``action=`` (a string, or the class or function it names)."""
+    if isinstance(action, str):
+        return action
+    if isinstance(action, (Ref, ClassInfo, FuncRef)):
+        return action.short if isinstance(action, Ref) else action.name
+    return None
+
+
+def _kind(kw: dict, strings: list[str], action_name: Optional[str], enable_disable: bool, typ: Optional[str],
+          json_cls, aliases: list[str], hidden: list[str]) -> tuple[str, Optional[str], list[str], list[str], list[str]]:
+    """(kind, type, negations, aliases, hidden) of an option by its action: a switch, a
+    ``--x/--no-x`` pair (with ``--enable-x/--disable-x`` where vLLM registers that action), a
+    boolean value, an optional value, a JSON config, else a valued option."""
+    kind = "valued"
+    negations: list[str] = []
+    if action_name in ("store_true", "store_false", "store_const", "count", "help", "version",
+                       "append_const"):
+        kind, typ = "switch", None
+    elif action_name == "BooleanOptionalAction":
+        kind, typ = "negatable", "bool"
+        negs = ["--no-" + s[2:] for s in strings if s.startswith("--")]
+        if enable_disable:
+            inverses = []
+            for s in strings:
+                for prefix, inv in (("--enable-", "--disable-"), ("--disable-", "--enable-")):
+                    if s.startswith(prefix):
+                        inverses.append(inv + s[len(prefix):])
+            if inverses:
+                hidden = sorted(set(hidden) | set(negs))
+            negs = negs + inverses
+        negations = negs
+        aliases = aliases + negs
+    elif action_name == "StoreBoolean":
+        kind, typ = "bool_value", "bool"
+    elif kw.get("nargs") == "?" and "const" in kw:
+        kind = "optional_value"
+    elif json_cls is not None:
+        kind = "json"
+    if kind in ("valued", "optional_value") and typ is None:
+        typ = "str"
+    return kind, typ, negations, aliases, hidden
+
+
+def _default(kw: dict, action_name: Optional[str]) -> tuple[Any, bool]:
+    """(default as JSON, computed at run time?) of an option."""
+    if action_name == "help":
+        return None, False
+    if "default" in kw:
+        default, computed = to_json(kw["default"])
+        if kw["default"] is UNKNOWN:
+            default, computed = None, True
+        return default, computed
+    if action_name == "store_true":
+        return False, False
+    if action_name == "store_false":
+        return True, False
+    return None, False
+
+
+def _deprecation(kw: dict, action: Any, help_text: Any, choices_json) -> tuple[Optional[str], str, dict]:
+    """(how the option is deprecated or None, the text that says so, its deprecated values):
+    argparse's ``deprecated=True``, a deprecating action class, else its help or docstring."""
+    dep_how = None
+    value_deps: dict[str, dict] = {}
+    dep_text = help_text if isinstance(help_text, str) else ""
+    doc = kw.get("__doc__") if isinstance(kw.get("__doc__"), str) else ""
+    if kw.get("deprecated") is True:
+        dep_how = "argparse"
+    elif isinstance(action, ClassInfo) and "deprecat" in action.name.lower():
+        dep_how = "action"
+        dep_text = dep_text + " " + _class_text(action)
+    else:
+        # deprecated values of a listed set are the values' facts, not the option's
+        value_deps, dep_text = value_deprecations(dep_text, choices_json)
+        doc = value_deprecations(doc, choices_json)[1]
+        if is_deprecated_text(dep_text):
+            dep_how = "docstring" if doc and dep_text.startswith(doc) and is_deprecated_text(doc) else "help"
+    return dep_how, dep_text, value_deps
+
+
 class _Extractor:
     def __init__(self, project: Project, version: str):
         self.p = project
@@ -401,6 +482,8 @@ class _Extractor:
         return False
 
     def _option(self, a: RecordedAction, enable_disable: bool) -> Optional[dict]:
+        """The record of one ``add_argument`` call (the positional's shape for a positional); the
+        steps are the methods below."""
         kw = a.kwargs
         strings = [s for s in a.strings if isinstance(s, str)]
         if not strings:
@@ -415,115 +498,32 @@ class _Extractor:
             d = longs[0] if longs else strings[0]
             dest = d.lstrip("-").replace("-", "_")
         action = kw.get("action")
-        action_name = None
-        if isinstance(action, str):
-            action_name = action
-        elif isinstance(action, (Ref, ClassInfo, FuncRef)):
-            action_name = action.short if isinstance(action, Ref) else action.name
-        negations: list[str] = []
-        hidden: list[str] = []
+        action_name = _action_name(action)
         aliases = [s for s in strings if s != name]
         help_text = kw.get("help")
+        hidden: list[str] = []
         if isinstance(help_text, Ref) and help_text.short == "SUPPRESS":
             hidden = list(strings)
         elif help_text == "==SUPPRESS==":
             hidden = list(strings)
-        kind = "valued"
         typ, optional, json_cls = norm_type(kw.get("type"))
         parses_class = json_cls is not None  # the type function itself builds the class
         if json_cls is None and isinstance(kw.get("__json_class__"), ClassInfo):
             json_cls = kw["__json_class__"]  # a dict (or string) value that builds this class later
-        if action_name in ("store_true", "store_false", "store_const", "count", "help", "version",
-                           "append_const"):
-            kind, typ = "switch", None
-        elif action_name == "BooleanOptionalAction":
-            kind, typ = "negatable", "bool"
-            negs = ["--no-" + s[2:] for s in strings if s.startswith("--")]
-            if enable_disable:
-                inverses = []
-                for s in strings:
-                    for prefix, inv in (("--enable-", "--disable-"), ("--disable-", "--enable-")):
-                        if s.startswith(prefix):
-                            inverses.append(inv + s[len(prefix):])
-                if inverses:
-                    hidden = sorted(set(hidden) | set(negs))
-                negs = negs + inverses
-            negations = negs
-            aliases = aliases + negs
-        elif action_name == "StoreBoolean":
-            kind, typ = "bool_value", "bool"
-        elif kw.get("nargs") == "?" and "const" in kw:
-            kind = "optional_value"
-        elif json_cls is not None:
-            kind = "json"
-        if kind in ("valued", "optional_value") and typ is None:
-            typ = "str"
+        kind, typ, negations, aliases, hidden = _kind(kw, strings, action_name, enable_disable, typ, json_cls,
+                                                      aliases, hidden)
         nargs = kw.get("nargs")
         if not isinstance(nargs, (str, int)) or isinstance(nargs, bool):
             nargs = None
         if kind in ("switch", "negatable"):
             nargs = None
         choices = kw.get("choices")
-        choices_json = None
-        if choices is not None and choices is not UNKNOWN:
-            items = list(choices) if isinstance(choices, (list, tuple, set, dict)) else None
-            if items is not None:
-                cj = []
-                for c in items:
-                    # "None" is listed only where the word None passes the choice check: Python
-                    # None with a type that turns the word into it (optional_type, nullable_str),
-                    # or the string "None" with a type that keeps it
-                    if c is None:
-                        if optional:
-                            cj.append("None")
-                        continue
-                    if c == "None" and optional:
-                        continue
-                    j, comp = to_json(c)
-                    if comp:
-                        cj = None
-                        break
-                    if j not in cj:
-                        cj.append(j)
-                choices_json = cj
-                if isinstance(choices, set) and cj is not None:
-                    choices_json = sorted(cj, key=repr)
-                if not items:
-                    # an empty container here is a registry that decorators fill at import time
-                    # (reasoning parsers, tool parsers): the real choices are unknown, not "none",
-                    # unless every registration is a decorator with literal names
-                    choices_json = self._registered(dest)
-        # default
-        if action_name == "help":
-            default, computed = None, False
-        elif "default" in kw:
-            default, computed = to_json(kw["default"])
-            if kw["default"] is UNKNOWN:
-                default, computed = None, True
-        elif action_name == "store_true":
-            default, computed = False, False
-        elif action_name == "store_false":
-            default, computed = True, False
-        else:
-            default, computed = None, False
+        choices_json = self._choices(choices, optional, dest) if choices is not None and choices is not UNKNOWN \
+            else None
+        default, computed = _default(kw, action_name)
         if a.hidden:
             hidden = sorted(set(hidden) | set(strings))
-        # deprecation
-        dep_how = None
-        value_deps: dict[str, dict] = {}
-        dep_text = help_text if isinstance(help_text, str) else ""
-        doc = kw.get("__doc__") if isinstance(kw.get("__doc__"), str) else ""
-        if kw.get("deprecated") is True:
-            dep_how = "argparse"
-        elif isinstance(action, ClassInfo) and "deprecat" in action.name.lower():
-            dep_how = "action"
-            dep_text = dep_text + " " + _class_text(action)
-        else:
-            # deprecated values of a listed set are the values' facts, not the option's
-            value_deps, dep_text = value_deprecations(dep_text, choices_json)
-            doc = value_deprecations(doc, choices_json)[1]
-            if is_deprecated_text(dep_text):
-                dep_how = "docstring" if doc and dep_text.startswith(doc) and is_deprecated_text(doc) else "help"
+        dep_how, dep_text, value_deps = _deprecation(kw, action, help_text, choices_json)
         group = a.group
         field = kw.get("__field__") if isinstance(kw.get("__field__"), str) else None
         rec = {
@@ -546,6 +546,45 @@ class _Extractor:
             "__json_class__": json_cls,
             "__parses_class__": parses_class,
         }
+        self._rare_keys(rec, a, kind, value_deps, choices_json)
+        return rec
+
+    def _choices(self, choices: Any, optional: bool, dest: str) -> Optional[list]:
+        """The choices as JSON values ("None" only where the word None passes the check), None when
+        one is not a JSON value or they are not a container; an empty container is a registry."""
+        items = list(choices) if isinstance(choices, (list, tuple, set, dict)) else None
+        if items is None:
+            return None
+        cj: Optional[list] = []
+        for c in items:
+            # "None" is listed only where the word None passes the choice check: Python
+            # None with a type that turns the word into it (optional_type, nullable_str),
+            # or the string "None" with a type that keeps it
+            if c is None:
+                if optional:
+                    cj.append("None")
+                continue
+            if c == "None" and optional:
+                continue
+            j, comp = to_json(c)
+            if comp:
+                cj = None
+                break
+            if j not in cj:
+                cj.append(j)
+        choices_json = cj
+        if isinstance(choices, set) and cj is not None:
+            choices_json = sorted(cj, key=repr)
+        if not items:
+            # an empty container here is a registry that decorators fill at import time
+            # (reasoning parsers, tool parsers): the real choices are unknown, not "none",
+            # unless every registration is a decorator with literal names
+            choices_json = self._registered(dest)
+        return choices_json
+
+    def _rare_keys(self, rec: dict, a: RecordedAction, kind: str, value_deps: dict, choices_json) -> None:
+        """The keys only some options' records carry (most have none of them)."""
+        kw = a.kwargs
         transform = value_transform(kw.get("type")) if kind in ("valued", "optional_value") else None
         if transform:
             rec["transform"] = transform  # only where the type rewrites the word: most have none
@@ -557,7 +596,6 @@ class _Extractor:
             rec["deprecated_values"] = value_deps  # only where the help marks values: most have none
         if kw.get("__choices_vary__") and choices_json:
             rec["choices_vary"] = [c for c in choices_json if c in kw["__choices_vary__"]]
-        return rec
 
     # -- JSON configs
     def _json_configs(self, options: list[dict]) -> dict:

@@ -1,4 +1,5 @@
-"""``vllm-lint site build OUTDIR``: the flag-history website (see ``vllm_lint/site``)."""
+"""``vllm-lint site build OUTDIR``: the flag-history website (built by ``vllm_lint.site``); loaded only
+when named (``cli.DefaultGroup``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..cli.app import _fail, _load_db
+from .common import error_exit, load_database
 
 
 @click.group("site")
@@ -27,15 +28,15 @@ def site_build(outdir, db_path) -> None:
     # only when the rule docs are not in the cache)
     for module, package in (("jinja2", "Jinja2"), ("markdown_it", "markdown-it-py")):
         if importlib.util.find_spec(module) is None:
-            raise _fail(f"site build needs the {package} package (a dependency of vllm-lint): pip install {package}")
-    from .build import SiteError, build_site
+            raise error_exit(f"site build needs the {package} package (a dependency of vllm-lint): pip install {package}")
+    from ..site.build import SiteError, build_site
 
-    db = _load_db(db_path)
+    db = load_database(db_path)
     try:
         stats = build_site(Path(outdir), db, warn=lambda line: click.echo(f"warning: {line}", err=True))
     except SiteError as e:
-        raise _fail(str(e))
+        raise error_exit(str(e))
     except OSError as e:
-        raise _fail(f"{e.filename or outdir}: cannot write the site: {e.strerror or e}")
+        raise error_exit(f"{e.filename or outdir}: cannot write the site: {e.strerror or e}")
     click.echo(f"Built {stats['files']} files ({stats['bytes'] / 1e6:.1f} MB) in {outdir}; "
                f"open {Path(outdir) / 'index.html'}")
