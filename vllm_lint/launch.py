@@ -272,7 +272,7 @@ class Launch(Record):
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
                  "delete_tokens", "dropped", "opaque", "context", "image", "image_cmd", "image_cmd_delete", "model",
-                 "option_for_key", "chart", "script_span", "partial_layout", "container")
+                 "option_for_key", "chart", "script_span", "partial_layout", "container", "read_as")
 
     #: the keys of a front-end's context dictionary that are the typed fields above (``take_context``)
     TYPED_CONTEXT = ("image", "image_cmd", "image_cmd_delete", "model", "option_for_key", "chart",
@@ -287,7 +287,8 @@ class Launch(Record):
                  image_cmd: Optional[list[str]] = None, image_cmd_delete: Optional[Span] = None, model: Any = None,
                  option_for_key: Optional[dict[str, str]] = None,
                  chart: Optional[str] = None, script_span: Optional[Span] = None,
-                 partial_layout: Optional[str] = None, container: Any = None) -> None:
+                 partial_layout: Optional[str] = None, container: Any = None,
+                 read_as: Optional[str] = None) -> None:
         self.path = path
         self.entry = entry
         self.style = style
@@ -310,6 +311,9 @@ class Launch(Record):
         self.script_span = script_span
         self.partial_layout = partial_layout
         self.container = container  # (vllm_lint.container.Container, which imports this module)
+        # how the front-end read a launch that is not written plainly (a wrapper read through, an
+        # image built from a vLLM image, a script a Dockerfile writes), for --verbose; None if plain
+        self.read_as = read_as
         if context:  # a front-end's context dictionary: its typed keys become the fields
             self.take_context(context)
 

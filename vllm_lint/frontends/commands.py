@@ -39,6 +39,7 @@ __all__ = [
     "split_env_word",
     "is_assignment",
     "docker_gpu_count",
+    "docker_image_index",
 ]
 
 
@@ -59,9 +60,11 @@ class VllmCommand(Record):
     ``image_cmd_start``: for a vLLM image run without ``--entrypoint``, the index of the first word
     after the image: the words from there to ``args_start`` (``vllm serve``) are appended to the
     image's own entrypoint, not run instead of it.
+    ``via``: how the words were read where that is not plain (an unknown wrapper read through, the
+    interpreter in a variable, ``docker create``), for ``--verbose``; None otherwise.
     """
 
-    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start")
+    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start", "via")
 
     def __init__(self, entry: str, args_start: int, env: Optional[list[tuple[int, str, Optional[str]]]] = None,
                  image: Optional[str] = None, gpu_count: Optional[int] = None,
@@ -75,6 +78,7 @@ class VllmCommand(Record):
         self.gpu_count = gpu_count
         self.gpus_source = gpus_source
         self.image_cmd_start: Optional[int] = None
+        self.via: Optional[str] = None
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -412,25 +416,38 @@ def _through(words: list[str], i: int, row: Launcher, env: list) -> Optional[int
 
 
 _PROGRAM_WORD = lazy_re(r"^[\w./+-]+$")
+# a program named by a path or a script's suffix (``./launch-cluster.sh``, ``bin/in-container``):
+# a file of the repository's own, run with the words after it
+_SCRIPT_WORD = lazy_re(r"^(?:[\w.+-]*/[\w./+-]*|[\w.+-]+\.(?:sh|bash|zsh))$")
+# the words by which a wrapper says "run this program" (``./launch-cluster.sh exec vllm serve``,
+# ``tool run -- vllm serve``), its sub-command before the program
+_RUN_VERBS = frozenset({"exec", "run", "--"})
 
 
 def _read_through_unknown(words: list[str], i: int) -> Optional[int]:
-    """An unknown program at ``i`` in front of vLLM's command, when its arguments are clearly
-    options: at least one option, and each word up to ``vllm`` / ``python`` an option, an
-    option's value (the word after an option) or an assignment, at most 16 of them (``Dump vllm
-    serve flags``, prose, has none). The index of vLLM's command word."""
+    """An unknown program at ``i`` in front of vLLM's command, when its argument structure is
+    clear: each word up to ``vllm`` / ``python`` an option, an option's value (the word after an
+    option), an assignment or a run verb (``exec``, ``run``, ``--``: at most two), at most 16 of
+    them, and at least one option or run verb, or a program named by its path (``./wrap.sh vllm
+    serve m``; ``Dump vllm serve flags``, prose, has none of these). The index of vLLM's command
+    word."""
     w = words[i]
     if _base(w) in _NOT_LAUNCHERS or not _PROGRAM_WORD.match(w):
         return None
-    prev_option = options = False
+    prev_option = clear = False
+    verbs = 0
     for j in range(i + 1, min(len(words), i + 18)):
         x = words[j]
         b = _base(x)
         if b == "vllm" or _PYTHON_RE.match(b):
-            return j if options else None
+            return j if clear or _SCRIPT_WORD.match(w) else None
+        if x in _RUN_VERBS and not prev_option and verbs < 2:
+            verbs += 1
+            clear = True
+            continue
         if x.startswith("-") and len(x) > 1 and x != "--":
             prev_option = "=" not in x
-            options = True
+            clear = True
             continue
         if is_assignment(x) or prev_option:
             prev_option = False
@@ -632,10 +649,17 @@ def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str
     return None
 
 
+# the program in a variable: ``$VENV_PYTHON -m vllm.entrypoints.openai.api_server`` (``-m`` and a
+# vLLM module, or the path of vLLM's server script, say it is an interpreter), ``"${VLLM_BIN}" serve`` (a name that says vllm)
+_PROGRAM_VAR = lazy_re(r"^\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})$")
+_VLLM_VAR = lazy_re(r"^\$\{?[A-Za-z_]*vllm\w*\}?$", re.IGNORECASE)
+
+
 def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
     n = len(words)
     if depth > 8:
         return None
+    via: list[str] = []
     while i < n:
         w = words[i]
         if is_assignment(w):
@@ -644,15 +668,16 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
             i += 1
             continue
         b = _base(w)
-        if b == "vllm":
+        if b == "vllm" or _VLLM_VAR.match(w):
             if i + 1 < n and words[i + 1] == "serve":
-                return VllmCommand("vllm serve", i + 2, env)
+                return _via(VllmCommand("vllm serve", i + 2, env), via, None if b == "vllm" else f"the program in `{w}`")
             return None
-        if _PYTHON_RE.match(b):
-            found = _parse_python(words, i + 1)
+        if _PYTHON_RE.match(b) or _PROGRAM_VAR.match(w):
+            found = _parse_python(words, i + 1)  # (a variable: only when its words are python's)
             if found is None:
                 return None
-            return VllmCommand(found[0], found[1], env)
+            return _via(VllmCommand(found[0], found[1], env), via,
+                        None if _PYTHON_RE.match(b) else f"the interpreter in `{w}`")
         if b in ("docker", "podman", "nvidia-docker"):
             j = i + 1
             # global options: docker --context x run / podman --log-level debug run
@@ -662,8 +687,9 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
                     "--root", "--runroot", "--url", "--connection", "--cgroup-manager") else 1
             if j < n and words[j] == "container" and j + 1 < n:
                 j += 1
-            if j < n and words[j] == "run":
-                return _parse_docker(words, j + 1, env, depth)
+            if j < n and words[j] in ("run", "create"):  # (create: run's arguments, started later)
+                return _via(_parse_docker(words, j + 1, env, depth), via,
+                            f"`{b} create` (started later with these arguments)" if words[j] == "create" else None)
             if j < n and words[j] == "exec":
                 k = _through(words, j, _LAUNCHER_BY_NAME[b], env)
                 if k is None:
@@ -679,6 +705,60 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
             i = j
             continue
         j = _read_through_unknown(words, i)
+        if j is None:
+            return None
+        via.append(f"read through the wrapper `{w}`")
+        i = j
+    return None
+
+
+def _via(found: Optional[VllmCommand], via: list[str], last: Optional[str]) -> Optional[VllmCommand]:
+    """``found`` with how its words were read (``via``, then ``last``) in ``found.via``."""
+    if found is not None:
+        said = [*via, *([last] if last else []), *([found.via] if found.via else [])]
+        found.via = "; ".join(dict.fromkeys(said)) or None
+    return found
+
+
+def docker_image_index(words: list[str]) -> Optional[int]:
+    """The index of the image in ``words`` when they are a ``docker``/``podman`` ``run`` or
+    ``create`` (behind the launchers and assignments :func:`find_vllm_command` reads through);
+    None otherwise. For a reader that knows more about an image than its name (one built from a
+    vLLM image in the same script)."""
+    n = len(words)
+    i = 0
+    while i < n:
+        w = words[i]
+        if is_assignment(w):
+            i += 1
+            continue
+        b = _base(w)
+        if b in ("docker", "podman", "nvidia-docker"):
+            j = i + 1
+            while j < n and words[j].startswith("-"):
+                j += 1
+            if j < n and words[j] == "container":
+                j += 1
+            if j >= n or words[j] not in ("run", "create"):
+                return None
+            j += 1
+            while j < n:
+                x = words[j]
+                if x == "--":
+                    return j + 1 if j + 1 < n else None
+                if not x.startswith("-") or x == "-":
+                    return j
+                if x.startswith("--"):
+                    j += 2 if "=" not in x and x in _DOCKER_VALUE_OPTS else 1
+                elif x[1] in _DOCKER_SHORT_VALUE:
+                    j += 1 if len(x) > 2 else 2
+                else:
+                    j += 2 if x[-1] in _DOCKER_SHORT_VALUE else 1
+            return None
+        row = _LAUNCHER_BY_NAME.get(b)
+        if row is None:
+            return None
+        j = _through(words, i + 1, row, [])
         if j is None:
             return None
         i = j

@@ -45,6 +45,7 @@ from bisect import bisect_left, bisect_right, insort
 from typing import Callable, Optional
 
 from vllm_lint.frontends.commands import (
+    docker_image_index,
     find_vllm_command,
     image_is_vllm,
     split_env_word,
@@ -408,7 +409,7 @@ class _Decoder:
 
 class _Ctx(Record):
     __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut",
-                 "command_vars", "config_names", "config_files")
+                 "command_vars", "config_names", "config_files", "local_images")
 
     def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -431,6 +432,9 @@ class _Ctx(Record):
         # launches read from the heredocs that write them, by that name
         self.config_names: set[str] = set()
         self.config_files: list[tuple[str, Launch]] = []
+        # images built from a vLLM image (_local_images): name -> (base image, how it was found);
+        # None until the script's `docker build` lines are read
+        self.local_images: Optional[dict[str, Optional[tuple[str, str]]]] = None
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -464,10 +468,12 @@ def extract_script(
         while i != -1:
             marks.append(i)
             i = script.find(needle, i + 1)
-    if not marks:
+    if not marks and not (b" build" in script and b"docker" in script):
         return ctx.out
     if b"--config" in script and b"<<" in script:
         _config_heredocs(ctx)
+    if b" build" in script and (b"docker" in script or b"podman" in script):
+        _built_images(ctx)
     marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
     _check_script_words(script)
     tree = parser().parse(script)
@@ -653,17 +659,12 @@ def _command(ctx: _Ctx, node) -> None:
     if node.child_count > MAX_LAUNCH_WORDS:  # before a Python object is made for each of its words
         raise TooLarge(f"a command of more than {MAX_LAUNCH_WORDS:,} words (the per-file budget of launch words)")
     words, assigns = _command_words(ctx, node)
-    texts = [w.text for w in words]
-    image_at = None
-    if ctx.image_vars:
-        for k, w in enumerate(words):
-            var = _VAR_REF.fullmatch(w.text) if w.opaque else None
-            if var and (var.group(1) or var.group(2)) in ctx.image_vars:
-                image, image_at = ctx.image_vars[var.group(1) or var.group(2)]
-                texts[k] = image
-    found = find_vllm_command(texts)
+    found, texts, image_at = _recognise(ctx, words)
+    literal: frozenset = frozenset()
+    if found is None and any(w.splat for w in words):
+        words, literal, found, texts, image_at = _with_option_arrays(ctx, node, words)
     if found is not None:
-        _launch(ctx, node, words, found, image_at)
+        _launch(ctx, node, words, found, image_at, literal)
     elif ctx.command_vars and _run_command_var(ctx, node, words):
         return
     else:
@@ -674,6 +675,73 @@ def _command(ctx: _Ctx, node) -> None:
                 ctx, node.start_byte, node.end_byte)
             ctx.out.version_hints.append(VersionHint(v, "pip-install", span))
     _nested_shell(ctx, words)
+
+
+def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
+    """``(find_vllm_command's answer, the texts it read, the image's script range)`` for a
+    command's words, the images the script names standing in for what the words leave unknown:
+    ``$IMAGE`` of ``IMAGE=vllm/...`` (``_image_var``), a default ``${IMAGE:-vllm/...}``, and an
+    image built from a vLLM image (``_local_image``). How an image was found goes to ``via``."""
+    texts = [w.text for w in words]
+    image_at = None
+    read_as = None
+    for k, w in enumerate(words):
+        if not w.opaque:
+            continue
+        var = _VAR_REF.fullmatch(w.text)
+        if var and (var.group(1) or var.group(2)) in ctx.image_vars:
+            texts[k], image_at, read_as = ctx.image_vars[var.group(1) or var.group(2)]
+            continue
+        d = _DEFAULTED.fullmatch(w.text)
+        if d is not None and d.group(1) in ctx.image_vars:
+            texts[k], image_at, read_as = ctx.image_vars[d.group(1)]
+        elif d is not None:  # ${IMAGE_TAG:-vllm/vllm-openai:latest}: the image unless the environment says otherwise
+            texts[k] = d.group(2)
+            at = ctx.src.find(d.group(2).encode(), w.start, w.end)
+            image_at = (at, at + len(d.group(2).encode())) if at != -1 else None
+    found = find_vllm_command(texts)
+    if found is None and ("docker" in texts or "podman" in texts):
+        k = docker_image_index(texts)
+        local = _local_image(ctx, texts[k]) if k is not None else None
+        if local is not None:
+            texts[k], read_as = local
+            image_at = None  # (the tag is in the Dockerfile)
+            found = find_vllm_command(texts)
+    if found is not None and read_as:
+        found.via = "; ".join(x for x in (read_as, found.via) if x)
+    return found, texts, image_at
+
+
+def _with_option_arrays(ctx: _Ctx, node, words: list[_Word]) -> tuple:
+    """A command whose program's own options come from arrays (``docker run "${flags[@]}" IMAGE
+    ...``): each ``"${A[@]}"`` read as the words A is assigned, those of every branch (an ``if``
+    / ``else`` that appends ``-d`` or ``--rm -it``: options of the wrapper either way), to find
+    where vLLM's words begin. An array that reaches vLLM's own words is read there only as
+    ``_splat_words`` reads it (the words every run has), else left opaque. ``(words, their
+    literal ids, found, texts, image range)``; ``found`` None when no launch is seen."""
+    spliced: list[_Word] = []
+    origin: list[tuple[int, int, int, bool]] = []  # per array: (its index in words, first spliced index, count, strict)
+    for k, w in enumerate(words):
+        m = _ARRAY_SPLAT.fullmatch(w.text) if w.splat else None
+        got = _variable_words(ctx, m.group(1), node.start_byte, array=True, every_branch=True) if m else None
+        if not got:
+            spliced.append(w)
+            continue
+        strict = _variable_words(ctx, m.group(1), node.start_byte, array=True) is not None
+        origin.append((k, len(spliced), len(got), strict))
+        spliced.extend(got)
+    if not origin:
+        return words, frozenset(), None, [], None
+    found, texts, image_at = _recognise(ctx, spliced)
+    if found is None:
+        return words, frozenset(), None, [], None
+    for k, first, count, strict in reversed(origin):
+        if first >= found.args_start:  # vLLM's words: back to the one word (_launch reads it as every run has it)
+            spliced[first:first + count] = [words[k]]
+        elif first + count > found.args_start and not strict:
+            return words, frozenset(), None, [], None  # an array of branches that reaches vLLM's words
+    literal = frozenset(id(x) for x in spliced if x not in words)
+    return spliced, literal, found, texts, image_at
 
 
 def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
@@ -709,7 +777,14 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
             seen_shell = True
             continue
         if seen_shell and _SHELL_C_RE.match(t) and k + 1 < len(words):
-            inner = words[k + 1]
+            # the command string is the first word that is no option (`bash -c -i "..."`)
+            at = next((j for j in range(k + 1, len(words)) if not words[j].text.startswith(("-", "+"))
+                       or words[j].text in ("-", "--")), None)
+            if at is not None and words[at].text == "--":
+                at += 1
+            if at is None or at >= len(words):
+                return
+            inner = words[at]
             if ctx.command_vars and _run_command_var(ctx, None, [inner], whole=True):
                 return
             body = bytes(inner.raw)
@@ -797,10 +872,10 @@ def _run_command_var(ctx: _Ctx, node, words: list[_Word], whole: bool = False) -
             if not elements:
                 return False
             spliced = words[:k] + elements + words[k + 1:]
-            found = find_vllm_command([x.text for x in spliced])
+            found, _texts, image_at = _recognise(ctx, spliced)
             if found is None:
                 return False
-            _launch(ctx, node, spliced, found, literal={id(x) for x in elements})
+            _launch(ctx, node, spliced, found, image_at, literal=frozenset(id(x) for x in elements))
             return True
         value = _command_value(ctx, name, w.start, array, parsed=whole or array)
         if value is None:
@@ -1212,14 +1287,137 @@ def _image_var(ctx: _Ctx, node) -> None:
     if name is None or value is None or value.type not in ("word", "string", "raw_string"):
         return
     w = _Decoder(ctx.src).word(value)
-    if w.opaque or not image_is_vllm(w.text):
-        return
+    text, at, read_as = w.text, (value.start_byte, value.end_byte), None
+    if w.opaque:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.10.0}": the default, unless the environment says otherwise
+        d = _DEFAULTED.fullmatch(text)
+        if d is None:
+            return
+        text = d.group(2)
+        i = ctx.src.find(text.encode(), value.start_byte, value.end_byte)
+        at = (i, i + len(text.encode())) if i != -1 else None
+    if not image_is_vllm(text):
+        local = _local_image(ctx, text)
+        if local is None:
+            return
+        text, read_as = local
+        at = None  # (the tag is in the Dockerfile)
     var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
-    ctx.image_vars[var] = (w.text, (value.start_byte, value.end_byte))
+    ctx.image_vars[var] = (text, at, read_as)
     for needle in (b"$" + var.encode(), b"${" + var.encode()):
         for i in _find_all(ctx.src, needle):
             if i > node.end_byte:
                 insort(ctx.marks, i)
+
+
+# ``${NAME:-default}`` / ``${NAME-default}`` / ``${NAME:=default}`` with a literal default
+_DEFAULTED = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^}\s$`'\"\\]+)\}")
+_BUILD_LINE = lazy_re(rb"(?m)\b(?:docker|podman)(?:[ \t]+buildx)?[ \t]+build\b(?:[^\n\\]|\\\r?\n|\\.)*")
+_BUILD_WORD = lazy_re(rb"\\\r?\n|[^\s]+")
+_DOCKERFILE_NAMES = ("Dockerfile", "Containerfile")
+
+
+def _built_images(ctx: _Ctx) -> None:
+    """``docker build -t NAME [-f FILE] CONTEXT`` in the script: NAME's image is built from
+    FILE (``CONTEXT/Dockerfile``; paths from the script's folder, where it is run from). Those
+    whose final stage starts from a vLLM image (and keeps its entrypoint) are vLLM images under
+    another name: later uses of NAME become relevant."""
+    ctx.local_images = {}
+    for m in _BUILD_LINE.finditer(ctx.src):
+        words = [x.decode("utf-8", "replace").strip("\"'") for x in _BUILD_WORD.findall(m.group(0))
+                 if not x.startswith(b"\\")]
+        tags, dockerfile, context, k = [], None, None, 2
+        while k < len(words):
+            x = words[k]
+            if x in ("-t", "--tag") and k + 1 < len(words):
+                tags.append(words[k + 1])
+                k += 2
+                continue
+            if x in ("-f", "--file") and k + 1 < len(words):
+                dockerfile = words[k + 1]
+                k += 2
+                continue
+            if x.startswith(("--tag=", "-t=")):
+                tags.append(x.split("=", 1)[1])
+            elif x.startswith(("--file=", "-f=")):
+                dockerfile = x.split("=", 1)[1]
+            elif x.startswith("-"):
+                if x in ("--build-arg", "--target", "--platform", "--secret", "--label", "--network", "--progress",
+                         "--cache-from", "--cache-to", "-o", "--output", "--ssh", "--build-context"):
+                    k += 1
+            elif x in ("build", "buildx"):
+                pass
+            elif x in ("&&", "||", ";", "|"):
+                break
+            else:
+                context = x
+            k += 1
+        if not tags or context is None or "$" in context or "://" in context:
+            continue
+        path = dockerfile if dockerfile is not None else posixpath.join(context, "Dockerfile")
+        base = _dockerfile_base(ctx, path)
+        if base is None:
+            continue
+        for tag in tags:
+            if "$" in tag:
+                continue
+            found = (base, f"the image `{tag}` is built by `docker build` from `{path}`, FROM `{base}`")
+            for name in {tag, tag[:-len(":latest")] if tag.endswith(":latest") else tag}:
+                ctx.local_images[name] = found
+                for i in _find_all(ctx.src, name.encode()):
+                    if i > m.end():
+                        ctx.marks.append(i)
+
+
+def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str]]:
+    """``(vLLM base image, how it was found)`` when ``image`` is built from a vLLM image: by a
+    ``docker build -t`` of the script (``_built_images``), or, for a name that says vllm
+    (``vllm-spark:latest``) and has no registry, by the ``Dockerfile`` / ``Containerfile`` in the
+    script's folder."""
+    if ctx.local_images is None:
+        ctx.local_images = {}
+    if image in ctx.local_images:
+        return ctx.local_images[image]
+    found = None
+    repo = image.split("@", 1)[0].rsplit(":", 1)[0] if image.rfind(":") > image.rfind("/") else image.split("@", 1)[0]
+    if "vllm" in repo.rsplit("/", 1)[-1].lower() and "." not in repo.split("/", 1)[0] and "$" not in image:
+        for name in _DOCKERFILE_NAMES:
+            base = _dockerfile_base(ctx, name)
+            if base is not None:
+                found = (base, f"the image `{image}` is taken for the one `{name}` beside the file builds, FROM `{base}`")
+                break
+    ctx.local_images[image] = found
+    return found
+
+
+def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[str]:
+    """The vLLM image the Dockerfile at ``rel`` (from the script's folder) builds on, when its final
+    stage starts from one and sets no ENTRYPOINT of its own; None otherwise. A file this analysis
+    read (``inputs``)."""
+    import os
+
+    from vllm_lint import inputs
+    from vllm_lint.fsutil import open_regular
+    from vllm_lint.frontends.yaml.compose_build import _final_base
+
+    if not ctx.path or ctx.path == "-" or rel.startswith("-"):
+        return None
+    where = os.path.join(os.path.dirname(os.path.abspath(ctx.path)), rel)
+    try:
+        with open_regular(where) as f:  # (a link to a FIFO or a device: not read)
+            raw = f.read(_MAX_DOCKERFILE + 1)
+    except OSError:
+        inputs.note(where, None)  # (a Dockerfile made later changes the result)
+        return None
+    inputs.note(where, raw)
+    if len(raw) > _MAX_DOCKERFILE:
+        return None
+    base = _final_base(raw.decode("utf-8", "replace"), {})
+    if base is None or not base[1] or not image_is_vllm(base[0]):
+        return None
+    return base[0]
+
+
+_MAX_DOCKERFILE = 1024 * 1024
 
 
 def _bare_assignment(ctx: _Ctx, node) -> None:
@@ -1298,6 +1496,7 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     )
     if found.image:
         la.image = found.image
+    la.read_as = found.via
     if getattr(found, "image_cmd_start", None) is not None:
         # `docker run IMAGE vllm serve ...`: these words go after the image's entrypoint
         cmd_words = words[found.image_cmd_start:found.args_start]
@@ -1356,13 +1555,15 @@ def _splat_words(ctx: _Ctx, w: _Word, before: int) -> Optional[list[_Word]]:
     return None
 
 
-def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[list[_Word]]:
+def _variable_words(ctx: _Ctx, name: str, before: int, array: bool,
+                    every_branch: bool = False) -> Optional[list[_Word]]:
     """The words variable ``name`` holds for a command at ``before``: assigned once
     (``declare``/``local``/``export`` allowed), an array then only appended to with ``+=(...)``
     (the appended words count, conditional or not: a removed option in a branch fails when the
     branch runs); all before the command; no element assignment, other assignment, or
     ``read``/``mapfile``/``unset`` of it. A string's value must be plain words (no expansion, no
-    glob character)."""
+    glob character). ``every_branch``: the words of appends in branches that exclude each other
+    too (all that any run may hold, for a wrapper's options)."""
     root = ctx.root
     src = ctx.src
     if root is None:
@@ -1390,7 +1591,7 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool) -> Optional[
         if value is None or value.start_byte < start or (value.type == "array") != array:
             return None  # in a comment or a string, not an assignment
         here = _branches(node)
-        if any(here.get(k, v) != v for seen in branches for k, v in seen.items()):
+        if not every_branch and any(here.get(k, v) != v for seen in branches for k, v in seen.items()):
             return None  # appends in branches that exclude each other (if/else, case): not all run
         branches.append(here)
         if array:

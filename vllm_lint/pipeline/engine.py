@@ -374,6 +374,8 @@ class Linter:
         if ctx.launch is not None or ctx.env:  # (a file's launch-less context checks no launch)
             self.verbose.append(f"checked against vLLM {ctx.target} ({ctx.target_source})"
                                 + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
+            if ctx.launch is not None and ctx.launch.read_as:
+                self.verbose.append(f"the launch at line {_line(ctx.data, ctx.launch.span.start)}: {ctx.launch.read_as}")
         for rule in self.rules:
             try:
                 out.extend(rule.run(ctx))

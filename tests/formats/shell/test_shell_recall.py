@@ -156,3 +156,61 @@ def test_sbatch_wrap_runs_its_string_as_a_script():
     assert [[t.text for t in la.tokens] for la in ex.launches] == [["m", "--swap-space", "4"], ["m", "--port", "1"]]
     sw = ex.launches[0].tokens[1]
     assert data[sw.span.start:sw.span.end] == b"--swap-space"
+
+
+# ---- issue 27: images that are vLLM's without saying so, wrappers read through
+
+
+DOCKERFILE = "ARG BASE=vllm/vllm-openai:v0.10.0\nFROM ${BASE}\nRUN pip install extra\n"
+
+
+def test_an_image_built_from_a_vllm_image_beside_the_script_is_vllm(tmp_path):
+    (tmp_path / "Dockerfile").write_text(DOCKERFILE)
+    data = (b'#!/bin/bash\nIMAGE="${IMAGE:-vllm-spark:latest}"\n'
+            b'exec docker run --gpus all \\\n  "$IMAGE" \\\n  "$MODEL" --max-num-seqs 8\n')
+    ex = S.extract(data, str(tmp_path / "run.sh"))
+    check_spans(data, ex)
+    (la,) = ex.launches
+    assert la.image == "vllm/vllm-openai:v0.10.0"
+    assert [t.text for t in la.tokens][1:] == ["--max-num-seqs", "8"] and la.tokens[0].opaque
+    assert [(v.version, v.span) for v in la.version_hints] == [("v0.10.0", None)]  # (its tag is in the Dockerfile)
+    assert "vllm-spark:latest" in la.read_as and "Dockerfile" in la.read_as
+
+
+def test_an_image_built_by_the_script_is_vllm_when_its_dockerfile_says_so(tmp_path):
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile.serve").write_text(DOCKERFILE)
+    (tmp_path / "Dockerfile").write_text("FROM python:3.12\nCMD [\"python\", \"app.py\"]\n")
+    data = (b"#!/bin/bash\n# vllm\ndocker build -t my-server:dev -f docker/Dockerfile.serve .\n"
+            b"docker run --rm my-server:dev --model m --max-num-seqs 8\n"
+            b"docker build -t other .\ndocker run --rm other --model m\n")
+    ex = S.extract(data, str(tmp_path / "build.sh"))
+    check_spans(data, ex)
+    (la,) = ex.launches  # `other` is built from python: its words are not vLLM's
+    assert la.image == "vllm/vllm-openai:v0.10.0"
+    assert [t.text for t in la.tokens] == ["--model", "m", "--max-num-seqs", "8"]
+    assert "docker build" in la.read_as
+
+
+def test_an_unknown_image_without_a_vllm_dockerfile_is_not_vllm(tmp_path):
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.10.0\nENTRYPOINT [\"/start.sh\"]\n")
+    data = b"docker run --rm vllm-proxy:latest --model m\ndocker run --rm myorg/vllm-x --model m\n"
+    assert S.extract(data, str(tmp_path / "run.sh")).launches == []  # its own ENTRYPOINT / a registry image
+    assert S.extract(data, str(tmp_path / "elsewhere" / "run.sh")).launches == []  # no Dockerfile beside
+
+
+def test_wrappers_and_variables_are_named_in_verbose(run_cli, tmp_path):
+    p = tmp_path / "go.sh"
+    p.write_text("./launch-cluster.sh exec vllm serve m --port 8000\n"
+                 "$VENV_PYTHON -m vllm.entrypoints.openai.api_server --model m\n")
+    r = run_cli("--verbose", "-t", "0.27.1", str(p))
+    assert "the launch at line 1: read through the wrapper `./launch-cluster.sh`" in r.output
+    assert "the launch at line 2: the interpreter in `$VENV_PYTHON`" in r.output
+
+
+def test_option_arrays_of_exclusive_branches_reaching_vllm_words_stay_unread():
+    data = (b'a=(--gpus all)\nif [ -n "$X" ]; then a+=(vllm/vllm-openai:v0.10.0); else a+=(--rm); fi\n'
+            b'docker run "${a[@]}" vllm/vllm-openai:v0.27.1 --model m\n')
+    ex = S.extract(data, "a.sh")
+    # the array may hold the image: where vLLM's words begin is not certain, and no word is taken for vLLM's
+    assert all(t.text != "--rm" for la in ex.launches for t in la.tokens)
