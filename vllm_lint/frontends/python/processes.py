@@ -16,7 +16,7 @@ from ...record import lazy_re
 from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
 from .callees import ENV_KW_INDEX
 from .environ import env_default, env_kwarg
-from .literals import decode_literal, embedding_of, is_str_node, placeholder, with_fields
+from .literals import StrInfo, decode_literal, embedding_of, is_str_node, placeholder, with_fields
 from .scope import Binding, Mutation, Scope, lookup, mutations_since, rebound, resolve_name
 from .source import Layout
 from .state import PyFile
@@ -73,9 +73,13 @@ def _command_launches(fx: PyFile, arg: ast.AST, shell: bool, call: ast.Call, sco
         if branches:
             return [la for b in branches for la in _bound_argv_launches(fx, arg.id, b, scope, pos)]
     node, _mutations, _binding = resolve_name(arg, scope, pos)
-    formatted = _formatted_string(fx, node)
+    formatted = _formatted_string(fx, node, scope, pos)
     if formatted is not None:
         return _shell_launches(fx, formatted[0], call, fields=formatted[1]) if shell else []
+    if shell and isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        info = _concatenated(fx, node)
+        if info is not None:
+            return _shell_launches(fx, node, call, info=info)
     if isinstance(node, ast.Call) and fx.names.dotted(node.func) == "shlex.split" and node.args:
         inner, _m, _b = resolve_name(node.args[0], scope, pos)
         if is_str_node(inner):
@@ -206,16 +210,63 @@ _PRINTF = lazy_re(r"%(?:%|(?:\([^)]*\))?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hl
 _FORMAT_FIELD = lazy_re(r"\{\{|\}\}|\{[^{}]*\}")
 
 
-def _formatted_string(fx: PyFile, node: ast.AST) -> Optional[tuple[ast.AST, object]]:
-    """``"..." % (...)`` or ``"...".format(...)`` on a string literal: the literal and the pattern
-    of its fields (each an opaque word once filled in)."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
-            and isinstance(node.left.value, str):
-        return node.left, _PRINTF
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
-            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
-        return node.func.value, _FORMAT_FIELD
+def _formatted_string(fx: PyFile, node: ast.AST, scope: Optional[Scope] = None,
+                      pos: tuple[int, int] = (0, 0)) -> Optional[tuple[ast.AST, object]]:
+    """``"..." % (...)`` or ``"...".format(...)`` on a string literal, or on a name bound once to
+    one (``tmpl = "vllm serve {model} --port {port}"``, then ``tmpl.format(...)``): the literal and
+    the pattern of its fields (each an opaque word once filled in)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        template, pattern = node.left, _PRINTF
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        template, pattern = node.func.value, _FORMAT_FIELD
+    else:
+        return None
+    if isinstance(template, ast.Name) and scope is not None:
+        bound, mutations, binding = resolve_name(template, scope, pos)
+        if binding is None or mutations:
+            return None  # changed after it was bound: which text is formatted is not certain
+        template = bound
+    if isinstance(template, ast.Constant) and isinstance(template.value, str):
+        return template, pattern
     return None
+
+
+def _concatenated(fx: PyFile, node: ast.BinOp) -> Optional[StrInfo]:
+    """``"vllm serve " + model + " --port 8000"``: the string the pieces make, each piece that is no
+    string literal an opaque field (its value is unknown here); None unless a literal piece is
+    there to read, or a piece is spelled in a way the decoder does not read."""
+    pieces: list[ast.AST] = []
+    stack: list[ast.AST] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and len(pieces) + len(stack) < _MAX_CONCAT:
+            stack.extend((n.right, n.left))
+        else:
+            pieces.append(n)
+    if not any(isinstance(p, ast.Constant) and isinstance(p.value, str) and "vllm" in p.value for p in pieces):
+        return None
+    src = fx.src
+    out: list[str] = []
+    cspans: list = []
+    fields: list[tuple[int, int, int, int]] = []
+    for p in pieces:
+        sp = src.span(p)
+        if is_str_node(p):
+            base = len(fields)
+            info = decode_literal(src, sp, lambda k, base=base: placeholder(base + k))
+            if info is None:
+                return None
+            fields.extend((len(out) + ci, ln, fs, fe) for ci, ln, fs, fe in info.fields)
+            out.extend(info.value)
+            cspans.extend(info.char_spans)
+            continue
+        if isinstance(p, (ast.List, ast.Tuple, ast.Dict, ast.Set)):
+            return None  # not a string concatenation
+        ph = placeholder(len(fields))
+        fields.append((len(out), len(ph), sp.start, sp.end))
+        out.extend(ph)
+        cspans.extend([None] * len(ph))
+    return StrInfo("".join(out), cspans, fields, None)
 
 
 def _joined(fx: PyFile, node: ast.AST) -> Optional[tuple[ast.AST, bool]]:
@@ -368,17 +419,19 @@ _NOT_SPLIT = lazy_re(r"[\"'\\;&|<>()`#*?\[]|\$(?!\{PYTHON_EXPR_\d+\})")
 
 
 def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call, split_only: bool = False,
-                    fields=None) -> list[Launch]:
+                    fields=None, info: Optional[StrInfo] = None) -> list[Launch]:
     """The launches of a string run by a shell; ``split_only``: a string split at whitespace
     (``str.split()``), read only when a shell would split it the same way; ``fields``: the
-    pattern of the formatting fields in it (``%s``, ``{}``), read as opaque words."""
+    pattern of the formatting fields in it (``%s``, ``{}``), read as opaque words; ``info``: the
+    string already decoded (a concatenation's pieces)."""
     src = fx.src
     sp = src.span(node)
-    info = decode_literal(src, sp, placeholder)
     if info is None:
-        return []
-    if isinstance(node, ast.Constant) and info.value != node.value:
-        return []
+        info = decode_literal(src, sp, placeholder)
+        if info is None:
+            return []
+        if isinstance(node, ast.Constant) and info.value != node.value:
+            return []
     if fields is not None:
         info = with_fields(info, fields)
         if info is None:
