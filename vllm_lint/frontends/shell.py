@@ -659,6 +659,8 @@ def _command(ctx: _Ctx, node) -> None:
     if node.child_count > MAX_LAUNCH_WORDS:  # before a Python object is made for each of its words
         raise TooLarge(f"a command of more than {MAX_LAUNCH_WORDS:,} words (the per-file budget of launch words)")
     words, assigns = _command_words(ctx, node)
+    if words and words[0].text in ("echo", "printf") and _echoed_script(ctx, node, words):
+        return
     found, texts, image_at = _recognise(ctx, words)
     literal: frozenset = frozenset()
     if found is None and any(w.splat for w in words):
@@ -675,6 +677,70 @@ def _command(ctx: _Ctx, node) -> None:
                 ctx, node.start_byte, node.end_byte)
             ctx.out.version_hints.append(VersionHint(v, "pip-install", span))
     _nested_shell(ctx, words)
+
+
+_ECHO_ESCAPES = {ord("n"): 10, ord("t"): 9, ord("\\"): 92}
+_PRINTF_SPEC = lazy_re(rb"%(?:%|[-#0 +]*\d*(?:\.\d+)?[sdiuoxXfFeEgGcbq])")
+
+
+def _echoed_script(ctx: _Ctx, node, words: list[_Word]) -> bool:
+    """``echo '#!/bin/bash\\n... vllm serve ...' > /app/start.sh`` (or ``printf``): a script
+    written by the command (a Dockerfile's ``RUN`` writes the image's start script so), read as
+    shell where it is written, its ``\\n`` the line breaks it stands for (``printf``, and ``echo``
+    of ``sh``, read them so). Whether it was one."""
+    parent = node.parent
+    if parent is None or parent.type != "redirected_statement" or ctx.depth >= 6:
+        return False
+    if not any(c.type == "file_redirect" and ctx.src[c.start_byte:c.end_byte].lstrip(b"0123456789")[:1] == b">"
+               for c in parent.children):
+        return False
+    parts = [w for w in words[1:] if not (w.text.startswith("-") and len(w.text) <= 3 and w is words[1])]
+    if words[0].text == "printf":
+        parts = parts[:1]  # the format; its arguments fill %s
+    body, pos = bytearray(), []
+    for k, w in enumerate(parts):
+        if k:
+            body += b" "
+            pos.append(None)
+        raw, at = bytes(w.raw), list(w.pos) if len(w.pos) == len(w.raw) else [None] * len(w.raw)
+        i = 0
+        while i < len(raw):
+            if raw[i] == 92 and raw[i + 1:i + 2] == b"\n":  # a line continuation (the inner shell's, or Docker's)
+                i += 2
+                continue
+            if raw[i] == 92 and i + 1 < len(raw) and raw[i + 1] in _ECHO_ESCAPES:
+                body.append(_ECHO_ESCAPES[raw[i + 1]])
+                pos.append(None)
+                i += 2
+                continue
+            body.append(raw[i])
+            pos.append(at[i])
+            i += 1
+    if words[0].text == "printf":  # its conversions are filled by its arguments: unknown words (%% is %)
+        filled, at = bytearray(), []
+        k = 0
+        for m in _PRINTF_SPEC.finditer(bytes(body)):
+            filled += body[k:m.start()]
+            at.extend(pos[k:m.start()])
+            if m.group(0) == b"%%":
+                filled += b"%"
+                at.append(None)
+            else:
+                filled += b"${PRINTF_ARG}"
+                at.extend([pos[m.start()]] + [None] * 11 + [pos[m.end() - 1]])
+            k = m.end()
+        body, pos = filled + body[k:], at + pos[k:]
+    text = bytes(body)
+    if b"vllm" not in text and b"VLLM_" not in text:
+        return False
+    try:
+        sub = extract_script(text, ctx.path, _within(ctx, Embedding.from_positions(text, pos)), _depth=ctx.depth + 1)
+    except ParseError:
+        return False
+    for la in sub.launches:
+        la.read_as = "; ".join(x for x in ("a script written by `" + words[0].text + " ... >`", la.read_as) if x)
+    _merge(ctx, sub)
+    return bool(sub.launches)
 
 
 def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:

@@ -214,3 +214,18 @@ def test_option_arrays_of_exclusive_branches_reaching_vllm_words_stay_unread():
     ex = S.extract(data, "a.sh")
     # the array may hold the image: where vLLM's words begin is not certain, and no word is taken for vLLM's
     assert all(t.text != "--rm" for la in ex.launches for t in la.tokens)
+
+
+def test_a_script_written_by_echo_or_printf_is_read_where_it_is_written():
+    data = (b"echo '#!/bin/bash\\nexec vllm serve m --port 8000\\n' > /app/start.sh\n"
+            b"printf 'vllm serve %s --x 1\\n' \"$M\" >> run.sh\n"
+            b"echo 'vllm serve m --port 1'\n"  # printed, not written
+            b"echo 'vllm serve m --port 1' | tee log\n")
+    ex = S.extract(data, "build.sh")
+    check_spans(data, ex)
+    assert [[t.text for t in la.tokens] for la in ex.launches] == [["m", "--port", "8000"],
+                                                                   ["${PRINTF_ARG}", "--x", "1"]]
+    assert ex.launches[1].tokens[0].opaque  # printf fills %s with its argument
+    assert all("a script written by" in la.read_as for la in ex.launches)
+    port = ex.launches[0].tokens[1]
+    assert data[port.span.start:port.span.end] == b"--port"
