@@ -312,14 +312,15 @@ def extract(data: bytes, path: str) -> Extraction:
                 f"```{lang} block was skipped: {type(e).__name__}",
                 span=Span(start, end),
             ))
-    if b"vllm serve" in data or b"-m vllm" in data:
+    if b"vllm serve" in data or b"-m vllm" in data or b" run " in data:
         _inline(data, blocks, path, out)
     return out
 
 
 def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out: Extraction) -> None:
-    """Commands shown inline in the prose (`` `vllm serve m --max-model-len 8192` ``), each read
-    as shell on its own bytes; a mention without an argument (`` `vllm serve` ``) is none."""
+    """Commands shown inline in the prose (`` `vllm serve m --max-model-len 8192` ``) or on a line
+    of their own outside any block (``_prose_commands``), each read as shell on its own bytes; a
+    mention without an argument (`` `vllm serve` ``) is none."""
     pos = 0
     prose = []
     for _lang, start, end, _line in blocks:
@@ -330,9 +331,53 @@ def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out
     for a, b in prose:
         if b <= a:
             continue
-        for s, e in doc_commands.inline_commands(data[a:b]):
-            code = data[a + s : a + e]
-            _shell(code, Embedding.identity(code, a + s), path, out)
+        found = [(a + s, a + e) for s, e in doc_commands.inline_commands(data[a:b])] + _prose_commands(data, a, b)
+        for s, e in sorted(found):  # (in document order)
+            code = data[s:e]
+            _shell(code, Embedding.identity(code, s), path, out)
+
+
+# a command line on its own line of prose, outside any code block (``docker run ... vllm/vllm-openai
+# --model m`` under "run with these commands"): at most three spaces in (four make a code block)
+_PROSE_COMMAND = re.compile(
+    rb"(?m)^ {0,3}(?:\$[ \t]+)?(?=(?:sudo[ \t]+)?(?:docker|podman)[ \t]+(?:container[ \t]+)?run\b|vllm[ \t]+serve\b"
+    rb"|python3?[ \t]+-m[ \t]+vllm\.entrypoints)")
+_SENTENCE_END = re.compile(rb"[.,;:!?)][ \t]*$")
+
+
+def _prose_commands(data: bytes, a: int, b: int) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each command line in prose ``data[a:b]`` (with its ``\\``
+    continuation lines) that reads as a command, not a sentence: an option among its words, no
+    backquote (an inline command is read as one), at most three words that are neither an option
+    nor an option's value, and no sentence punctuation at its end."""
+    found = []
+    for m in _PROSE_COMMAND.finditer(data, a, b):
+        s = m.end()
+        e = s
+        while True:
+            nl = data.find(b"\n", e, b)
+            line_end = b if nl < 0 else nl
+            e = line_end
+            if not data[:line_end].rstrip(b"\r").endswith(b"\\") or nl < 0:
+                break
+            e = nl + 1
+        code = data[s:e].rstrip(b"\r")
+        if b"`" in code or _SENTENCE_END.search(code):
+            continue
+        words = code.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ").split()
+        bare = option = 0
+        after_option = False
+        for w in words[2:]:
+            if w.startswith(b"-"):
+                option += 1
+                after_option = b"=" not in w
+            elif after_option:
+                after_option = False
+            else:
+                bare += 1
+        if option and bare <= 3:
+            found.append((s, s + len(code)))
+    return found
 
 
 # ------------------------------------------------------------------------------------------
@@ -597,6 +642,12 @@ def _blanked(text: bytes, start: int, end: int) -> bytes:
 def _shell(script: bytes, emb: Embedding, path: str, out: Extraction) -> None:
     from vllm_lint.frontends import shell
 
+    if b"\r\n" in script:
+        # a document's CRLF line ends are not the command's: what a reader copies ends its lines in
+        # LF (a shell script's `\` + CRLF would end the command, here it continues it)
+        keep = [i for i in range(len(script)) if not (script[i] == 13 and script[i + 1:i + 2] == b"\n")]
+        script = bytes(script[i] for i in keep)
+        emb = Embedding.from_positions(script, keep).compose(emb)
     filled, regions = doc_commands.fill(script)
     ex = shell.extract_script(filled, path, emb)
     if regions:

@@ -181,3 +181,25 @@ def test_an_elided_manifest_parses():
             b"      args: [--port, \"1\"]\n...\n```\n")
     ex = M.extract(data, "a.md")
     assert not ex.notes and [t.text for t in ex.launches[0].tokens] == ["--port", "1"]
+
+
+def test_a_prose_command_line_is_read_a_sentence_is_not():
+    data = (b"Run:\n\ndocker run --gpus all vllm/vllm-openai:v0.27.1 --model m --max-num-seqs 8\n\n"
+            b"vllm serve is the command; pass --port to move it.\n\n"
+            b"   $ vllm serve m --port 1\n\n"
+            b"docker run --rm alpine echo --x\n\n"  # no vLLM: nothing
+            b"Use `vllm serve m --port 2` inline.\n")
+    ex = M.extract(data, "README.md")
+    check_spans(data, ex)
+    assert sorted([t.text for t in la.tokens] for la in ex.launches) == [
+        ["--model", "m", "--max-num-seqs", "8"], ["m", "--port", "1"], ["m", "--port", "2"]]
+
+
+def test_crlf_line_ends_of_a_document_do_not_break_its_continuations(run_cli, tmp_path):
+    p = tmp_path / "guide.md"
+    p.write_bytes(b"# Guide\r\n\r\n```bash\r\ndocker run --gpus all \\\r\n  vllm/vllm-openai:v0.27.1 \\\r\n"
+                  b"  --model m --swap-space 4\r\n```\r\n")
+    ex = M.extract(p.read_bytes(), str(p))
+    (la,) = ex.launches
+    assert [t.text for t in la.tokens] == ["--model", "m", "--swap-space", "4"]
+    assert ("VL101", 6, 13) in lint(run_cli, p) and not any(c == "VL109" for c, _r, _c in lint(run_cli, p))
