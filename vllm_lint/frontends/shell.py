@@ -1628,8 +1628,8 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool,
     (the appended words count, conditional or not: a removed option in a branch fails when the
     branch runs); all before the command; no element assignment, other assignment, or
     ``read``/``mapfile``/``unset`` of it. A string's value must be plain words (no expansion, no
-    glob character). ``every_branch``: the words of appends in branches that exclude each other
-    too (all that any run may hold, for a wrapper's options)."""
+    glob character). ``every_branch``: the words of every assignment and append, in branches that
+    exclude each other too (all that any run may hold, for a wrapper's options)."""
     root = ctx.root
     src = ctx.src
     if root is None:
@@ -1640,7 +1640,7 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool,
         if m.group(1) or bool(m.group(3)) != array or m.start() >= before:
             return None  # an element assigned, the other kind, or an assignment after the command
         assigns.append((m.start(), m.group(2) == b"+"))
-    if not assigns or assigns[0][1] or sum(1 for _s, plus in assigns if not plus) != 1 \
+    if not assigns or assigns[0][1] or sum(1 for _s, plus in assigns if not plus) != 1 and not every_branch \
             or (not array and len(assigns) > 1):
         return None
     for m in _READS_INTO.finditer(src, 0, before):

@@ -147,3 +147,26 @@ def test_a_string_concatenation_reads_its_literal_pieces_and_leaves_the_rest_opa
     assert _at(data, la.tokens[1].span) == b"model"
     assert _at(data, la.tokens[2].span) == b"--x"
     assert la.delete_tokens(la.tokens[2:4]) is not None
+
+
+def test_a_file_python_3_does_not_parse_has_the_commands_of_its_strings_read():
+    src = ('import os\nprint "go"\nos.system("vllm serve %s --x 4" % m)\n'
+           'os.system("vllm serve " + m)\nx = "no launch here"\n')
+    data = src.encode()
+    ex = P.extract(data, "old.py")
+    check_spans(data, ex)
+    la, joined = ex.launches
+    assert joined.tokens == [] and joined.opaque  # "vllm serve " + m: the rest is unknown
+    assert [(t.text, t.opaque) for t in la.tokens][1:] == [("--x", False), ("4", False)] and la.tokens[0].opaque
+    assert _at(data, la.tokens[1].span) == b"--x"
+    assert "does not parse" in la.read_as
+    assert [n.message for n in ex.notes][0].startswith("Python syntax error")
+
+
+def test_a_file_that_does_not_parse_and_holds_no_command_is_still_an_error():
+    import pytest
+
+    from vllm_lint.launch import ParseError
+
+    with pytest.raises(ParseError):
+        P.extract(b'print "vllm is great"\n', "old.py")

@@ -13,7 +13,7 @@ import ast
 from typing import Optional
 
 from ...record import lazy_re
-from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
+from ...launch import EnvAssign, Edit, Extraction, Hardware, Launch, Note, ParseError, Span, Token, VersionHint
 from .callees import ENV_KW_INDEX
 from .environ import env_default, env_kwarg
 from .literals import StrInfo, decode_literal, embedding_of, is_str_node, placeholder, with_fields
@@ -474,3 +474,74 @@ def _env_from_token(tok: Token, word: str, name: str, value: Optional[str]) -> E
                 vs = ts.start + k + len(name) + 1
                 ea.value_span = ea.value_text_span = Span(vs, vs + len(value))
     return ea
+
+
+# ---- the strings of a file that does not parse
+
+
+def string_commands(src, path: str) -> Extraction:
+    """The launches of the shell commands in the string literals of Python source that does not
+    parse (Python 2): each run of adjacent literals (implicit concatenation) holding ``vllm``,
+    its ``%`` or ``.format`` fields opaque when the code formats it, read as a shell command
+    line at its own bytes (the call that runs it is not known without a tree)."""
+    import io
+    import tokenize
+
+    out = Extraction()
+    groups: list[list] = []
+    prev_string = False
+    try:
+        for tok in tokenize.tokenize(io.BytesIO(src.data).readline):
+            if tok.type == tokenize.STRING:
+                if prev_string:
+                    groups[-1][1] = tok.end
+                else:
+                    groups.append([tok.start, tok.end, None])
+                prev_string = True
+                continue
+            if tok.type in (tokenize.NL, tokenize.COMMENT) and prev_string:
+                continue
+            if prev_string and groups:
+                groups[-1][2] = tok.string  # what follows the literal: `%`, `.`
+            prev_string = False
+    except (tokenize.TokenError, SyntaxError, IndentationError, UnicodeError):
+        pass  # the groups read so far
+    lines = src.data.splitlines(keepends=True)
+
+    def off(pos: tuple[int, int]) -> int:
+        row, col = pos
+        if row - 1 >= len(lines):
+            return len(src.data)
+        before = sum(len(x) for x in lines[:row - 1])
+        return before + len(lines[row - 1].decode(src.encoding, "replace")[:col].encode(src.encoding))
+
+    try:
+        from ..shell import extract_script  # noqa: PLC0415
+    except ImportError:
+        return out
+    for start, end, after in groups:
+        sp = Span(off(start), off(end))
+        if b"vllm" not in src.data[sp.start:sp.end]:
+            continue
+        info = decode_literal(src, sp, placeholder)
+        if info is None:
+            continue
+        if after in ("%", "."):  # `"..." % args` / `"...".format(...)`: its fields are filled in
+            filled = with_fields(info, _PRINTF if after == "%" else _FORMAT_FIELD)
+            info = filled if filled is not None else info
+        script = info.value.encode("utf-8")
+        try:
+            sub = extract_script(script, path, embedding_of(info, script, src.utf8))
+        except ParseError:
+            continue
+        for la in sub.launches:
+            for t in la.tokens:
+                if not t.opaque and _FIELD_WORD.search(t.text):
+                    t.opaque = True
+            la.read_as = "a shell command in a string of a file Python 3 does not parse"
+            if after == "+":
+                la.opaque = True  # more of the command follows, unknown here
+            out.launches.append(la)
+        out.env.extend(sub.env)
+        out.version_hints.extend(sub.version_hints)
+    return out
