@@ -62,9 +62,12 @@ class VllmCommand(Record):
     image's own entrypoint, not run instead of it.
     ``via``: how the words were read where that is not plain (an unknown wrapper read through, the
     interpreter in a variable, ``docker create``), for ``--verbose``; None otherwise.
+    ``built_from``: ``image`` is the vLLM image a locally built image starts ``FROM`` (True), and
+    ``"untagged"`` when that image installs vLLM again (the tag names no release).
     """
 
-    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start", "via")
+    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start", "via",
+                 "built_from")
 
     def __init__(self, entry: str, args_start: int, env: Optional[list[tuple[int, str, Optional[str]]]] = None,
                  image: Optional[str] = None, gpu_count: Optional[int] = None,
@@ -79,6 +82,9 @@ class VllmCommand(Record):
         self.gpus_source = gpus_source
         self.image_cmd_start: Optional[int] = None
         self.via: Optional[str] = None
+        # set by a reader that knows ``image`` is the base of the image the words name (one built
+        # from it): its tag is the Dockerfile's ``FROM``, not written in these words
+        self.built_from = False
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")

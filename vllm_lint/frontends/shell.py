@@ -434,7 +434,7 @@ class _Ctx(Record):
         self.config_files: list[tuple[str, Launch]] = []
         # images built from a vLLM image (_local_images): name -> (base image, how it was found);
         # None until the script's `docker build` lines are read
-        self.local_images: Optional[dict[str, Optional[tuple[str, str]]]] = None
+        self.local_images: Optional[dict[str, Optional[tuple[str, str, bool]]]] = None
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -751,16 +751,18 @@ def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
     texts = [w.text for w in words]
     image_at = None
     read_as = None
+    tagged = True
+    built_at = None  # the word naming an image built from a vLLM image
     for k, w in enumerate(words):
         if not w.opaque:
             continue
         var = _VAR_REF.fullmatch(w.text)
-        if var and (var.group(1) or var.group(2)) in ctx.image_vars:
-            texts[k], image_at, read_as = ctx.image_vars[var.group(1) or var.group(2)]
-            continue
-        d = _DEFAULTED.fullmatch(w.text)
-        if d is not None and d.group(1) in ctx.image_vars:
-            texts[k], image_at, read_as = ctx.image_vars[d.group(1)]
+        d = _DEFAULTED.fullmatch(w.text) if var is None else None
+        name = (var.group(1) or var.group(2)) if var else d.group(1) if d else None
+        if name in ctx.image_vars:
+            texts[k], image_at, read_as, tagged = ctx.image_vars[name]
+            if read_as:
+                built_at = (w.start, w.end)
         elif d is not None:  # ${IMAGE_TAG:-vllm/vllm-openai:latest}: the image unless the environment says otherwise
             texts[k] = d.group(2)
             at = ctx.src.find(d.group(2).encode(), w.start, w.end)
@@ -770,11 +772,13 @@ def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
         k = docker_image_index(texts)
         local = _local_image(ctx, texts[k]) if k is not None else None
         if local is not None:
-            texts[k], read_as = local
-            image_at = None  # (the tag is in the Dockerfile)
+            texts[k], read_as, tagged = local
+            built_at = (words[k].start, words[k].end)
             found = find_vllm_command(texts)
     if found is not None and read_as:
         found.via = "; ".join(x for x in (read_as, found.via) if x)
+        if built_at is not None:
+            found.built_from, image_at = True if tagged else "untagged", built_at  # (its tag is in the Dockerfile)
     return found, texts, image_at
 
 
@@ -1361,14 +1365,15 @@ def _image_var(ctx: _Ctx, node) -> None:
         text = d.group(2)
         i = ctx.src.find(text.encode(), value.start_byte, value.end_byte)
         at = (i, i + len(text.encode())) if i != -1 else None
+    tagged = True
     if not image_is_vllm(text):
         local = _local_image(ctx, text)
         if local is None:
             return
-        text, read_as = local
+        text, read_as, tagged = local
         at = None  # (the tag is in the Dockerfile)
     var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
-    ctx.image_vars[var] = (text, at, read_as)
+    ctx.image_vars[var] = (text, at, read_as, tagged)
     for needle in (b"$" + var.encode(), b"${" + var.encode()):
         for i in _find_all(ctx.src, needle):
             if i > node.end_byte:
@@ -1420,13 +1425,15 @@ def _built_images(ctx: _Ctx) -> None:
         if not tags or context is None or "$" in context or "://" in context:
             continue
         path = dockerfile if dockerfile is not None else posixpath.join(context, "Dockerfile")
-        base = _dockerfile_base(ctx, path)
-        if base is None:
+        based = _dockerfile_base(ctx, path)
+        if based is None:
             continue
+        base, tagged = based
         for tag in tags:
             if "$" in tag:
                 continue
-            found = (base, f"the image `{tag}` is built by `docker build` from `{path}`, FROM `{base}`")
+            found = (base, f"the image `{tag}` is built by `docker build` from `{path}`, FROM `{base}`"
+                     + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
             for name in {tag, tag[:-len(":latest")] if tag.endswith(":latest") else tag}:
                 ctx.local_images[name] = found
                 for i in _find_all(ctx.src, name.encode()):
@@ -1434,8 +1441,9 @@ def _built_images(ctx: _Ctx) -> None:
                         ctx.marks.append(i)
 
 
-def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str]]:
-    """``(vLLM base image, how it was found)`` when ``image`` is built from a vLLM image: by a
+def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool]]:
+    """``(vLLM base image, how it was found, whether its tag names the vLLM that runs)`` when
+    ``image`` is built from a vLLM image: by a
     ``docker build -t`` of the script (``_built_images``), or, for a name that says vllm
     (``vllm-spark:latest``) and has no registry, by the ``Dockerfile`` / ``Containerfile`` in the
     script's folder."""
@@ -1447,18 +1455,22 @@ def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str]]:
     repo = image.split("@", 1)[0].rsplit(":", 1)[0] if image.rfind(":") > image.rfind("/") else image.split("@", 1)[0]
     if "vllm" in repo.rsplit("/", 1)[-1].lower() and "." not in repo.split("/", 1)[0] and "$" not in image:
         for name in _DOCKERFILE_NAMES:
-            base = _dockerfile_base(ctx, name)
-            if base is not None:
-                found = (base, f"the image `{image}` is taken for the one `{name}` beside the file builds, FROM `{base}`")
+            based = _dockerfile_base(ctx, name)
+            if based is not None:
+                base, tagged = based
+                found = (base, f"the image `{image}` is taken for the one `{name}` beside the file builds, FROM `{base}`"
+                         + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
                 break
     ctx.local_images[image] = found
     return found
 
 
-def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[str]:
-    """The vLLM image the Dockerfile at ``rel`` (from the script's folder) builds on, when its final
-    stage starts from one and sets no ENTRYPOINT of its own; None otherwise. A file this analysis
-    read (``inputs``)."""
+def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[tuple[str, bool]]:
+    """``(the vLLM image the Dockerfile at rel builds on, whether its tag names the vLLM that runs)``
+    (``rel`` from the script's folder), when its final stage starts from one and sets no ENTRYPOINT
+    of its own; None otherwise. A Dockerfile that installs or builds vLLM again over its base
+    (``pip install vllm==...``, a clone of vLLM's repository) runs that vLLM, not the tag's. A file
+    this analysis read (``inputs``)."""
     import os
 
     from vllm_lint import inputs
@@ -1480,10 +1492,13 @@ def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[str]:
     base = _final_base(raw.decode("utf-8", "replace"), {})
     if base is None or not base[1] or not image_is_vllm(base[0]):
         return None
-    return base[0]
+    if _REBUILDS_VLLM.search(raw):
+        return base[0], False
+    return base[0], True
 
 
 _MAX_DOCKERFILE = 1024 * 1024
+_REBUILDS_VLLM = lazy_re(rb"(?i)pip3?[ \t]+install[^\n]*[ \t'\"]vllm\b|vllm-project/vllm\b|/vllm\.git\b|VLLM_(?:REPO|COMMIT|REF)\b")
 
 
 def _bare_assignment(ctx: _Ctx, node) -> None:
@@ -1538,12 +1553,13 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
     hints: list[VersionHint] = []
-    if found.image and image_is_vllm(found.image):
+    if found.image and image_is_vllm(found.image) and found.built_from != "untagged":
         v = version_from_image(found.image)
         if v is not None:
-            iw = next((w for w in words if w.text == found.image), None)
+            iw = None if found.built_from else next((w for w in words if w.text == found.image), None)
             at = (iw.start, iw.end) if iw else image_at
-            hints.append(VersionHint(v, "image-tag", _map_span(ctx, *at) if at else None, found.image))
+            hints.append(VersionHint(v, "dockerfile-from" if found.built_from else "image-tag",
+                                     _map_span(ctx, *at) if at else None, found.image))
     if not dropped_words:
         dropped_words = _dropped_after(ctx, node)
     else:

@@ -173,7 +173,8 @@ def test_an_image_built_from_a_vllm_image_beside_the_script_is_vllm(tmp_path):
     (la,) = ex.launches
     assert la.image == "vllm/vllm-openai:v0.10.0"
     assert [t.text for t in la.tokens][1:] == ["--max-num-seqs", "8"] and la.tokens[0].opaque
-    assert [(v.version, v.span) for v in la.version_hints] == [("v0.10.0", None)]  # (its tag is in the Dockerfile)
+    (hint,) = la.version_hints  # the Dockerfile's FROM, reported at the name of the image built from it
+    assert (hint.version, hint.source, data[hint.span.start:hint.span.end]) == ("v0.10.0", "dockerfile-from", b'"$IMAGE"')
     assert "vllm-spark:latest" in la.read_as and "Dockerfile" in la.read_as
 
 
@@ -229,3 +230,12 @@ def test_a_script_written_by_echo_or_printf_is_read_where_it_is_written():
     assert all("a script written by" in la.read_as for la in ex.launches)
     port = ex.launches[0].tokens[1]
     assert data[port.span.start:port.span.end] == b"--port"
+
+
+def test_an_image_that_installs_vllm_again_over_its_base_names_no_release(tmp_path):
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:nightly\nARG VLLM_COMMIT=abc\n"
+                                         "RUN git clone https://github.com/vllm-project/vllm.git && pip install -e vllm\n")
+    data = b"docker run --gpus all vllm-src:latest --max-num-seqs 8\n"
+    (la,) = S.extract(data, str(tmp_path / "run.sh")).launches
+    assert [t.text for t in la.tokens] == ["--max-num-seqs", "8"]
+    assert la.version_hints == [] and "names no release" in la.read_as
