@@ -1475,7 +1475,7 @@ def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[tuple[str, bool]]:
 
     from vllm_lint import inputs
     from vllm_lint.fsutil import open_regular
-    from vllm_lint.frontends.yaml.compose_build import _final_base
+    from vllm_lint.frontends.dockerfile_base import final_base
 
     if not ctx.path or ctx.path == "-" or rel.startswith("-"):
         return None
@@ -1489,7 +1489,7 @@ def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[tuple[str, bool]]:
     inputs.note(where, raw)
     if len(raw) > _MAX_DOCKERFILE:
         return None
-    base = _final_base(raw.decode("utf-8", "replace"), {})
+    base = final_base(raw.decode("utf-8", "replace"), {})
     if base is None or not base[1] or not image_is_vllm(base[0]):
         return None
     if _REBUILDS_VLLM.search(raw):
