@@ -1422,7 +1422,12 @@ def _built_images(ctx: _Ctx) -> None:
             else:
                 context = x
             k += 1
-        if not tags or context is None or "$" in context or "://" in context:
+        named_file = dockerfile is not None
+        context = _script_value(ctx, context) if context is not None else None
+        dockerfile = _script_value(ctx, dockerfile) if named_file else None
+        tag_vars = [v.group(1) or v.group(3) for v in map(_WORD_VAR.fullmatch, tags) if v is not None]
+        tags = [t for t in (_script_value(ctx, t) for t in tags) if t is not None]
+        if not tags or context is None or named_file and dockerfile is None or "://" in context:
             continue
         path = dockerfile if dockerfile is not None else posixpath.join(context, "Dockerfile")
         based = _dockerfile_base(ctx, path)
@@ -1430,8 +1435,6 @@ def _built_images(ctx: _Ctx) -> None:
             continue
         base, tagged = based
         for tag in tags:
-            if "$" in tag:
-                continue
             found = (base, f"the image `{tag}` is built by `docker build` from `{path}`, FROM `{base}`"
                      + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
             for name in {tag, tag[:-len(":latest")] if tag.endswith(":latest") else tag}:
@@ -1439,6 +1442,44 @@ def _built_images(ctx: _Ctx) -> None:
                 for i in _find_all(ctx.src, name.encode()):
                     if i > m.end():
                         ctx.marks.append(i)
+        for var in tag_vars:  # docker build -t "$IMAGE": a later `docker run "$IMAGE"` runs it
+            ctx.image_vars[var] = (base, None, found[1], tagged)
+            for needle in (b"$" + var.encode(), b"${" + var.encode()):
+                ctx.marks.extend(i for i in _find_all(ctx.src, needle) if i > m.end())
+
+
+_SCRIPT_DIR_VALUE = lazy_re(r"dirname[^\n]*(?:BASH_SOURCE|\$0|\$\{0\})")
+_WORD_VAR = lazy_re(r"\$\{([A-Za-z_]\w*)(?::?[-=]([^}$]*))?\}|\$([A-Za-z_]\w*)")
+
+
+def _script_value(ctx: _Ctx, word: str) -> Optional[str]:
+    """``word`` of a ``docker build`` line with the variables the script sets once filled in: a
+    literal value, a ``${VAR:-default}`` default, the script's own folder (``SCRIPT_DIR="$(cd
+    "$(dirname "${BASH_SOURCE[0]}")" && pwd)"``: ``.``, as paths are taken from there). None when
+    a variable stays unknown."""
+    unknown = False
+
+    def fill(m: "re.Match[str]", depth: int = 0) -> str:
+        nonlocal unknown
+        name, default = m.group(1) or m.group(3), m.group(2)
+        values = re.findall(rb"(?m)^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+|declare[ \t]+)?"
+                            + re.escape(name.encode()) + rb"=([^\n]*)", ctx.src)
+        if len(values) == 1:
+            value = values[0].decode("utf-8", "replace").strip()
+            if _SCRIPT_DIR_VALUE.search(value):
+                return "."
+            value = value.strip("\"'")
+            d = _DEFAULTED.fullmatch(value)
+            value = d.group(2) if d is not None else value
+            if value and "$" not in value and " " not in value:
+                return value
+        if default:
+            return default
+        unknown = True
+        return ""
+
+    out = _WORD_VAR.sub(fill, word)
+    return None if unknown else out
 
 
 def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool]]:

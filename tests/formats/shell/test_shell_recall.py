@@ -239,3 +239,15 @@ def test_an_image_that_installs_vllm_again_over_its_base_names_no_release(tmp_pa
     (la,) = S.extract(data, str(tmp_path / "run.sh")).launches
     assert [t.text for t in la.tokens] == ["--max-num-seqs", "8"]
     assert la.version_hints == [] and "names no release" in la.read_as
+
+
+def test_a_build_named_through_the_scripts_variables_is_followed(tmp_path):
+    (tmp_path / "Dockerfile").write_text(DOCKERFILE)
+    data = (b'#!/bin/bash\nSCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n'
+            b'IMAGE="${SERVE_IMAGE:-my-server}"\n'
+            b'docker build -t "${IMAGE}" -f "${SCRIPT_DIR}/Dockerfile" "${SCRIPT_DIR}"\n'
+            b'docker run --rm --gpus all "${IMAGE}" --model m --max-num-seqs 8\n')
+    (la,) = S.extract(data, str(tmp_path / "serve.sh")).launches
+    assert la.image == "vllm/vllm-openai:v0.10.0"
+    assert [t.text for t in la.tokens] == ["--model", "m", "--max-num-seqs", "8"]
+    assert "`my-server` is built by `docker build` from `./Dockerfile`" in la.read_as
