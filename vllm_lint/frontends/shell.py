@@ -1431,12 +1431,20 @@ def _built_images(ctx: _Ctx) -> None:
             continue
         path = dockerfile if dockerfile is not None else posixpath.join(context, "Dockerfile")
         based = _dockerfile_base(ctx, path)
+        source = based is None
+        if source:
+            based = _vllm_source_build(ctx, m.start(), path)
         if based is None:
             continue
         base, tagged = based
         for tag in tags:
-            found = (base, f"the image `{tag}` is built by `docker build` from `{path}`, FROM `{base}`"
-                     + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
+            if source:
+                how = (f"the image `{tag}` is vLLM's, built by `docker build` from `{path}` of the vLLM checkout the "
+                       "script clones" + (f" ({base.rsplit(':', 1)[1]})" if tagged else " (a revision it does not name)"))
+            else:
+                how = (f"the image `{tag}` is built by `docker build` from `{path}`, FROM `{base}`"
+                       + ("" if tagged else " (vLLM installed again over it: the tag names no release)"))
+            found = (base, how, tagged)
             for name in {tag, tag[:-len(":latest")] if tag.endswith(":latest") else tag}:
                 ctx.local_images[name] = found
                 for i in _find_all(ctx.src, name.encode()):
@@ -1446,6 +1454,29 @@ def _built_images(ctx: _Ctx) -> None:
             ctx.image_vars[var] = (base, None, found[1], tagged)
             for needle in (b"$" + var.encode(), b"${" + var.encode()):
                 ctx.marks.extend(i for i in _find_all(ctx.src, needle) if i > m.end())
+
+
+_CLONE_VLLM = lazy_re(rb"\bgit[ \t]+clone\b[^\n]*\bvllm-project/vllm(?:\.git)?\b")
+_CHECKOUT = lazy_re(rb"\bgit[ \t]+checkout[ \t]+(?:tags/)?(\S+)")
+_RELEASE_TAG = lazy_re(r"^v?\d+\.\d+\.\d+(?:\.post\d+)?$")
+
+
+def _vllm_source_build(ctx: _Ctx, at: int, path: str) -> Optional[tuple[str, bool]]:
+    """A ``docker build`` at ``at`` in a script that clones vLLM's own repository first (``git
+    clone https://github.com/vllm-project/vllm.git``) and whose Dockerfile is not the script's
+    (``Dockerfile.cpu``, ``docker/Dockerfile``: the checkout's): vLLM's image, built from source,
+    whose final stage runs the OpenAI server. Its release is the tag checked out between the two
+    (``git checkout v0.9.0``, ``tags/$VLLM_VER`` with ``VLLM_VER=v0.9.0``), else unnamed."""
+    clone = _CLONE_VLLM.search(ctx.src, 0, at)
+    if clone is None or not posixpath.basename(path).lower().startswith(("dockerfile", "containerfile")):
+        return None
+    release = None
+    for m in _CHECKOUT.finditer(ctx.src, clone.end(), at):
+        ref = _script_value(ctx, m.group(1).decode("utf-8", "replace").strip("\"';&"))
+        release = ref if ref is not None and _RELEASE_TAG.match(ref) else None
+    if release is None:
+        return "vllm/vllm-openai", False
+    return "vllm/vllm-openai:" + (release if release.startswith("v") else "v" + release), True
 
 
 _SCRIPT_DIR_VALUE = lazy_re(r"dirname[^\n]*(?:BASH_SOURCE|\$0|\$\{0\})")

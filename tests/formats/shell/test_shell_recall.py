@@ -251,3 +251,16 @@ def test_a_build_named_through_the_scripts_variables_is_followed(tmp_path):
     assert la.image == "vllm/vllm-openai:v0.10.0"
     assert [t.text for t in la.tokens] == ["--model", "m", "--max-num-seqs", "8"]
     assert "`my-server` is built by `docker build` from `./Dockerfile`" in la.read_as
+
+
+def test_an_image_built_from_a_vllm_checkout_the_script_clones_is_vllm_at_the_tag_checked_out(tmp_path):
+    data = (b"git clone https://github.com/vllm-project/vllm.git\ncd vllm\nVLLM_VER=v0.10.0\n"
+            b"git checkout tags/${VLLM_VER}\n"
+            b"docker build -f Dockerfile.cpu -t vllm-cpu-env --shm-size=100g .\n"
+            b"docker run -d --rm -p 8084:80 vllm-cpu-env --model m --port 80\n")
+    (la,) = S.extract(data, str(tmp_path / "test_vllm.sh")).launches
+    assert [t.text for t in la.tokens] == ["--model", "m", "--port", "80"]
+    assert [(h.version, h.source) for h in la.version_hints] == [("v0.10.0", "dockerfile-from")]
+    assert "vLLM checkout the script clones (v0.10.0)" in la.read_as
+    # no clone of vLLM: an unreadable Dockerfile names no image
+    assert S.extract(data.split(b"\n", 1)[1], str(tmp_path / "t.sh")).launches == []
