@@ -1456,7 +1456,7 @@ def _built_images(ctx: _Ctx) -> None:
                 ctx.marks.extend(i for i in _find_all(ctx.src, needle) if i > m.end())
 
 
-_CLONE_VLLM = lazy_re(rb"\bgit[ \t]+clone\b[^\n]*\bvllm-project/vllm(?:\.git)?\b")
+_CLONE_VLLM = lazy_re(rb"\bgit[ \t]+clone\b[^\n]*\bvllm-project/vllm(?:\.git)?\b[^\n]*")
 _CHECKOUT = lazy_re(rb"\bgit[ \t]+checkout[ \t]+(?:tags/)?(\S+)")
 _RELEASE_TAG = lazy_re(r"^v?\d+\.\d+\.\d+(?:\.post\d+)?$")
 
@@ -1471,6 +1471,10 @@ def _vllm_source_build(ctx: _Ctx, at: int, path: str) -> Optional[tuple[str, boo
     if clone is None or not posixpath.basename(path).lower().startswith(("dockerfile", "containerfile")):
         return None
     release = None
+    branch = re.search(rb"(?:--branch|-b)[ \t=]+(\S+)", clone.group(0))  # git clone --branch v0.9.2 ...
+    if branch is not None:
+        ref = _script_value(ctx, branch.group(1).decode("utf-8", "replace").strip("\"'"))
+        release = ref if ref is not None and _RELEASE_TAG.match(ref) else None
     for m in _CHECKOUT.finditer(ctx.src, clone.end(), at):
         ref = _script_value(ctx, m.group(1).decode("utf-8", "replace").strip("\"';&"))
         release = ref if ref is not None and _RELEASE_TAG.match(ref) else None

@@ -264,3 +264,11 @@ def test_an_image_built_from_a_vllm_checkout_the_script_clones_is_vllm_at_the_ta
     assert "vLLM checkout the script clones (v0.10.0)" in la.read_as
     # no clone of vLLM: an unreadable Dockerfile names no image
     assert S.extract(data.split(b"\n", 1)[1], str(tmp_path / "t.sh")).launches == []
+
+
+def test_the_branch_a_vllm_clone_takes_is_its_release(tmp_path):
+    data = (b"git clone --branch v0.10.0 --depth 1 https://github.com/vllm-project/vllm.git vllm_source\n"
+            b"docker build -f vllm_source/docker/Dockerfile.cpu -t vllm-cpu-env .\n"
+            b"docker run vllm-cpu-env --model m\n")
+    (la,) = S.extract(data, str(tmp_path / "build.sh")).launches
+    assert [h.version for h in la.version_hints] == ["v0.10.0"]
