@@ -284,6 +284,7 @@ def _strip_prompts(block: bytes, base: int) -> Embedding:
 def extract(data: bytes, path: str) -> Extraction:
     out = Extraction()
     blocks = code_blocks(data)
+    images: dict = {}  # built by one block, run by a later one
     prose: Optional[_Prose] = None
     for k, (lang, start, end, _line) in enumerate(blocks):
         block = data[start:end]
@@ -292,7 +293,7 @@ def extract(data: bytes, path: str) -> Extraction:
             continue  # (a documentation snippet may call LLM(...) with its import left out)
         n_launches, n_hints = len(out.launches), len(out.version_hints)
         try:
-            _block(lang, block, start, path, out)
+            _block(lang, block, start, path, out, images)
             new = out.launches[n_launches:]
             if new and len(out.version_hints) == n_hints and not any(la.version_hints for la in new):
                 if prose is None:
@@ -313,11 +314,12 @@ def extract(data: bytes, path: str) -> Extraction:
                 span=Span(start, end),
             ))
     if b"vllm serve" in data or b"-m vllm" in data or b" run " in data:
-        _inline(data, blocks, path, out)
+        _inline(data, blocks, path, out, images)
     return out
 
 
-def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out: Extraction) -> None:
+def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out: Extraction,
+            images: Optional[dict] = None) -> None:
     """Commands shown inline in the prose (`` `vllm serve m --max-model-len 8192` ``) or on a line
     of their own outside any block (``_prose_commands``), each read as shell on its own bytes; a
     mention without an argument (`` `vllm serve` ``) is none."""
@@ -334,7 +336,7 @@ def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out
         found = [(a + s, a + e) for s, e in doc_commands.inline_commands(data[a:b])] + _prose_commands(data, a, b)
         for s, e in sorted(found):  # (in document order)
             code = data[s:e]
-            _shell(code, Embedding.identity(code, s), path, out)
+            _shell(code, Embedding.identity(code, s), path, out, images)
 
 
 # a command line on its own line of prose, outside any code block (``docker run ... vllm/vllm-openai
@@ -565,7 +567,7 @@ def _sniff(text: bytes) -> str:
     return "sh"
 
 
-def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> None:
+def _block(lang: str, block: bytes, start: int, path: str, out: Extraction, images: Optional[dict] = None) -> None:
     lines = _dedented(block, start)
     text = lines.text
     if lang in _UNTAGGED:
@@ -577,11 +579,11 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
     if lang in _CONSOLE or (lang in _SHELL and _PROMPT.match(first)):
         if any(_PROMPT.match(ln) for ln in text.splitlines()):
             prompts = _strip_prompts(block, start)
-            _shell(prompts.text, prompts, path, out)
+            _shell(prompts.text, prompts, path, out, images)
             return
         lang = "sh"  # a console block without prompts: the commands alone
     if lang in _SHELL or lang in _CONSOLE:
-        _shell(text, lines, path, out)
+        _shell(text, lines, path, out, images)
         return
     n = len(out.launches)
     if lang in _YAML:
@@ -599,7 +601,7 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
             if cut is None:
                 raise
             rebase(yaml_fe.extract(_blanked(text, cut, len(text)), path), lines, out)
-            _shell(_blanked(text, 0, cut), lines, path, out)
+            _shell(_blanked(text, 0, cut), lines, path, out, images)
     elif lang in _PYTHON:
         from vllm_lint.frontends import python as python_fe
 
@@ -639,7 +641,9 @@ def _blanked(text: bytes, start: int, end: int) -> bytes:
     return text[:start] + re.sub(rb"[^\n]", b" ", text[start:end]) + text[end:]
 
 
-def _shell(script: bytes, emb: Embedding, path: str, out: Extraction) -> None:
+def _shell(script: bytes, emb: Embedding, path: str, out: Extraction, images: Optional[dict] = None) -> None:
+    """Shell text of the document; ``images``: the images its earlier blocks built from vLLM's
+    (``docker build -t vllm ...`` in one block, ``docker run vllm ...`` in a later one)."""
     from vllm_lint.frontends import shell
 
     if b"\r\n" in script:
@@ -649,7 +653,7 @@ def _shell(script: bytes, emb: Embedding, path: str, out: Extraction) -> None:
         script = bytes(script[i] for i in keep)
         emb = Embedding.from_positions(script, keep).compose(emb)
     filled, regions = doc_commands.fill(script)
-    ex = shell.extract_script(filled, path, emb)
+    ex = shell.extract_script(filled, path, emb, images=images)
     if regions:
         doc_commands.mark(ex, regions, emb)
     out.launches.extend(ex.launches)

@@ -448,7 +448,7 @@ def _find_all(data: bytes, needle: bytes) -> list[int]:
 
 def extract_script(
     script: bytes, path: str, embedding: Optional[Embedding] = None, *, _depth: int = 0,
-    cut_map: Optional[CutMap] = None,
+    cut_map: Optional[CutMap] = None, images: Optional[dict] = None,
 ) -> Extraction:
     """Extract launches from shell text ``script`` (UTF-8 bytes).
 
@@ -457,11 +457,18 @@ def extract_script(
     script is the file when omitted. All spans in the result are in the containing file's
     coordinates. ``cut_map(s, e)``, where given, is the file span to delete for script bytes
     ``[s, e)`` that ``embedding`` does not map 1:1 (a YAML scalar's line folds), or None.
+    ``images``: the images built from vLLM's by the scripts read before this one in the same
+    file (a document's blocks), updated with this one's (``_built_images``).
     """
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
     ctx = _Ctx(script, path, embedding, _depth)
     ctx.cut = cut_map
+    if images:
+        ctx.local_images = images
+        for name in images:  # (their uses in this script)
+            if images[name] is not None:
+                ctx.marks.extend(_find_all(script, name.encode()))
     marks = ctx.marks
     for needle in _MARK_WORDS:
         i = script.find(needle)
@@ -474,6 +481,8 @@ def extract_script(
         _config_heredocs(ctx)
     if b" build" in script and (b"docker" in script or b"podman" in script):
         _built_images(ctx)
+    if images is not None and ctx.local_images is not None and ctx.local_images is not images:
+        images.update((k, v) for k, v in ctx.local_images.items() if v is not None)
     marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
     _check_script_words(script)
     tree = parser().parse(script)
@@ -768,7 +777,7 @@ def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
             at = ctx.src.find(d.group(2).encode(), w.start, w.end)
             image_at = (at, at + len(d.group(2).encode())) if at != -1 else None
     found = find_vllm_command(texts)
-    if found is None and ("docker" in texts or "podman" in texts):
+    if found is None and any(t.rsplit("/", 1)[-1] in ("docker", "podman", "nvidia-docker") for t in texts):
         k = docker_image_index(texts)
         local = _local_image(ctx, texts[k]) if k is not None else None
         if local is not None:
@@ -1392,11 +1401,12 @@ def _built_images(ctx: _Ctx) -> None:
     FILE (``CONTEXT/Dockerfile``; paths from the script's folder, where it is run from). Those
     whose final stage starts from a vLLM image (and keeps its entrypoint) are vLLM images under
     another name: later uses of NAME become relevant."""
-    ctx.local_images = {}
+    if ctx.local_images is None:
+        ctx.local_images = {}
     for m in _BUILD_LINE.finditer(ctx.src):
         words = [x.decode("utf-8", "replace").strip("\"'") for x in _BUILD_WORD.findall(m.group(0))
                  if not x.startswith(b"\\")]
-        tags, dockerfile, context, k = [], None, None, 2
+        tags, dockerfile, context, target, k = [], None, None, None, 2
         while k < len(words):
             x = words[k]
             if x in ("-t", "--tag") and k + 1 < len(words):
@@ -1412,6 +1422,10 @@ def _built_images(ctx: _Ctx) -> None:
             elif x.startswith(("--file=", "-f=")):
                 dockerfile = x.split("=", 1)[1]
             elif x.startswith("-"):
+                if x == "--target" and k + 1 < len(words):
+                    target = words[k + 1]
+                elif x.startswith("--target="):
+                    target = x.split("=", 1)[1]
                 if x in ("--build-arg", "--target", "--platform", "--secret", "--label", "--network", "--progress",
                          "--cache-from", "--cache-to", "-o", "--output", "--ssh", "--build-context"):
                     k += 1
@@ -1433,12 +1447,14 @@ def _built_images(ctx: _Ctx) -> None:
         based = _dockerfile_base(ctx, path)
         source = based is None
         if source:
-            based = _vllm_source_build(ctx, m.start(), path)
+            based = _vllm_source_build(ctx, m.start(), path, target)
         if based is None:
             continue
         base, tagged = based
         for tag in tags:
-            if source:
+            if source and _CLONE_VLLM.search(ctx.src, 0, m.start()) is None:
+                how = f"the image `{tag}` is vLLM's, built from the `{target}` stage of vLLM's own Dockerfile"
+            elif source:
                 how = (f"the image `{tag}` is vLLM's, built by `docker build` from `{path}` of the vLLM checkout the "
                        "script clones" + (f" ({base.rsplit(':', 1)[1]})" if tagged else " (a revision it does not name)"))
             else:
@@ -1461,14 +1477,23 @@ _CHECKOUT = lazy_re(rb"\bgit[ \t]+checkout[ \t]+(?:tags/)?(\S+)")
 _RELEASE_TAG = lazy_re(r"^v?\d+\.\d+\.\d+(?:\.post\d+)?$")
 
 
-def _vllm_source_build(ctx: _Ctx, at: int, path: str) -> Optional[tuple[str, bool]]:
+# the stage of vLLM's own Dockerfile that runs its OpenAI server
+_VLLM_TARGETS = frozenset({"vllm-openai"})
+
+
+def _vllm_source_build(ctx: _Ctx, at: int, path: str, target: Optional[str] = None) -> Optional[tuple[str, bool]]:
     """A ``docker build`` at ``at`` in a script that clones vLLM's own repository first (``git
     clone https://github.com/vllm-project/vllm.git``) and whose Dockerfile is not the script's
     (``Dockerfile.cpu``, ``docker/Dockerfile``: the checkout's): vLLM's image, built from source,
     whose final stage runs the OpenAI server. Its release is the tag checked out between the two
-    (``git checkout v0.9.0``, ``tags/$VLLM_VER`` with ``VLLM_VER=v0.9.0``), else unnamed."""
+    (``git checkout v0.9.0``, ``tags/$VLLM_VER`` with ``VLLM_VER=v0.9.0``), else unnamed. A build of
+    the ``vllm-openai`` target (vLLM's Dockerfile's server stage) is vLLM's image too, of an
+    unnamed release."""
     clone = _CLONE_VLLM.search(ctx.src, 0, at)
-    if clone is None or not posixpath.basename(path).lower().startswith(("dockerfile", "containerfile")):
+    if clone is None:
+        # `--target vllm-openai`: the stage of vLLM's Dockerfile (a checkout made elsewhere)
+        return ("vllm/vllm-openai", False) if target in _VLLM_TARGETS else None
+    if not posixpath.basename(path).lower().startswith(("dockerfile", "containerfile")):
         return None
     release = None
     branch = re.search(rb"(?:--branch|-b)[ \t=]+(\S+)", clone.group(0))  # git clone --branch v0.9.2 ...

@@ -203,3 +203,13 @@ def test_crlf_line_ends_of_a_document_do_not_break_its_continuations(run_cli, tm
     (la,) = ex.launches
     assert [t.text for t in la.tokens] == ["--model", "m", "--swap-space", "4"]
     assert ("VL101", 6, 13) in lint(run_cli, p) and not any(c == "VL109" for c, _r, _c in lint(run_cli, p))
+
+
+def test_an_image_one_block_builds_from_vllms_dockerfile_is_run_by_a_later_block():
+    data = (b"Build:\n\n```bash\nnvidia-docker build . -f Dockerfile --target vllm-openai --tag vllm\n```\n\n"
+            b"Run:\n\n```bash\nnvidia-docker run -d --gpus all --name vllm vllm \\\n    --model=m --max-model-len 2000\n```\n")
+    ex = M.extract(data, "README.md")
+    check_spans(data, ex)
+    (la,) = ex.launches
+    assert [t.text for t in la.tokens] == ["--model=m", "--max-model-len", "2000"]
+    assert la.version_hints == [] and "`vllm-openai` stage of vLLM's own Dockerfile" in la.read_as
