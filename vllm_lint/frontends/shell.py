@@ -42,7 +42,7 @@ from __future__ import annotations
 import posixpath
 import re
 from bisect import bisect_left, bisect_right, insort
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 from vllm_lint.frontends.commands import (
     docker_image_index,
@@ -948,6 +948,12 @@ def _run_command_var(ctx: _Ctx, node, words: list[_Word], whole: bool = False) -
             continue
         if array and not whole:  # its elements are words already: read in place, fixed in the literal
             elements = _variable_words(ctx, name, w.start, array=True)
+            partial = False
+            if not elements:
+                # appends in branches that exclude each other (if: --max-num-seqs 4, else: 8): the
+                # words every run has, the launch opaque (more words follow, which is not known)
+                elements = _variable_words(ctx, name, w.start, array=True, every_branch="unconditional")
+                partial = True
             if not elements:
                 return False
             spliced = words[:k] + elements + words[k + 1:]
@@ -955,6 +961,11 @@ def _run_command_var(ctx: _Ctx, node, words: list[_Word], whole: bool = False) -
             if found is None:
                 return False
             _launch(ctx, node, spliced, found, image_at, literal=frozenset(id(x) for x in elements))
+            if partial:
+                la = ctx.out.launches[-1]
+                la.opaque = True
+                la.read_as = "; ".join(x for x in (la.read_as, f"the words `{name}` holds in every run (its "
+                                                   "branches' appends unknown)") if x)
             return True
         value = _command_value(ctx, name, w.start, array, parsed=whole or array)
         if value is None:
@@ -1739,14 +1750,15 @@ def _splat_words(ctx: _Ctx, w: _Word, before: int) -> Optional[list[_Word]]:
 
 
 def _variable_words(ctx: _Ctx, name: str, before: int, array: bool,
-                    every_branch: bool = False) -> Optional[list[_Word]]:
+                    every_branch: Union[bool, str] = False) -> Optional[list[_Word]]:
     """The words variable ``name`` holds for a command at ``before``: assigned once
     (``declare``/``local``/``export`` allowed), an array then only appended to with ``+=(...)``
     (the appended words count, conditional or not: a removed option in a branch fails when the
     branch runs); all before the command; no element assignment, other assignment, or
     ``read``/``mapfile``/``unset`` of it. A string's value must be plain words (no expansion, no
     glob character). ``every_branch``: the words of every assignment and append, in branches that
-    exclude each other too (all that any run may hold, for a wrapper's options)."""
+    exclude each other too (all that any run may hold, for a wrapper's options); ``"unconditional"``:
+    only those outside any ``if`` / ``case`` (what every run holds)."""
     root = ctx.root
     src = ctx.src
     if root is None:
@@ -1774,6 +1786,8 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool,
         if value is None or value.start_byte < start or (value.type == "array") != array:
             return None  # in a comment or a string, not an assignment
         here = _branches(node)
+        if every_branch == "unconditional" and here:
+            continue  # an assignment some runs skip
         if not every_branch and any(here.get(k, v) != v for seen in branches for k, v in seen.items()):
             return None  # appends in branches that exclude each other (if/else, case): not all run
         branches.append(here)

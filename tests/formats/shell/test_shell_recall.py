@@ -272,3 +272,14 @@ def test_the_branch_a_vllm_clone_takes_is_its_release(tmp_path):
             b"docker run vllm-cpu-env --model m\n")
     (la,) = S.extract(data, str(tmp_path / "build.sh")).launches
     assert [h.version for h in la.version_hints] == ["v0.10.0"]
+
+
+def test_a_command_array_grown_differently_per_branch_reads_the_words_every_run_has():
+    data = (b'cmd=(docker run --rm --entrypoint vllm vllm/vllm-openai:v0.10.0 serve m --port 8000)\n'
+            b'if [ -n "$BIG" ]; then cmd+=(--max-num-seqs 256); else cmd+=(--max-num-seqs 8); fi\n'
+            b'"${cmd[@]}"\n')
+    ex = S.extract(data, "run.sh")
+    check_spans(data, ex)
+    (la,) = ex.launches
+    assert [t.text for t in la.tokens] == ["m", "--port", "8000"] and la.opaque
+    assert "every run" in la.read_as
