@@ -333,10 +333,14 @@ def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out
     for a, b in prose:
         if b <= a:
             continue
-        found = [(a + s, a + e) for s, e in doc_commands.inline_commands(data[a:b])] + _prose_commands(data, a, b)
-        for s, e in sorted(found):  # (in document order)
+        inline = [(a + s, a + e, False) for s, e in doc_commands.inline_commands(data[a:b])]
+        for s, e, prose_line in sorted(inline + [(s, e, True) for s, e in _prose_commands(data, a, b)]):
             code = data[s:e]
+            n = len(out.launches)
             _shell(code, Embedding.identity(code, s), path, out, images)
+            for la in out.launches[n:] if prose_line else ():
+                la.read_as = "; ".join(x for x in ("a command on its own line of prose, outside any code block",
+                                                   la.read_as) if x)
 
 
 # a command line on its own line of prose, outside any code block (``docker run ... vllm/vllm-openai
