@@ -660,10 +660,29 @@ def _shell(script: bytes, emb: Embedding, path: str, out: Extraction, images: Op
     ex = shell.extract_script(filled, path, emb, images=images)
     if regions:
         doc_commands.mark(ex, regions, emb)
+    _prose_tails(ex)
     out.launches.extend(ex.launches)
     out.env.extend(ex.env)
     out.version_hints.extend(ex.version_hints)
     out.notes.extend(ex.notes)
+
+
+_PROSE_WORD = re.compile(r"^[A-Za-z]+$")
+
+
+def _prose_tails(ex: Extraction) -> None:
+    """A documented command that ends in words of prose (``--dtype=bfloat16 other vLLM OpenAI
+    server arguments``): three or more plain words at its end stand for options the reader adds,
+    as ``[options]`` does; they become one unknown splat, not words vLLM would be given."""
+    for la in ex.launches:
+        toks = la.tokens
+        k = len(toks)
+        while k > 0 and not toks[k - 1].opaque and _PROSE_WORD.match(toks[k - 1].text):
+            k -= 1
+        if len(toks) - k >= 3:
+            for t in toks[k:]:
+                t.opaque, t.splat, t.text_span = True, True, None
+            la.opaque = True
 
 
 # ----------------------------------------------------------------------------- the format unit

@@ -213,3 +213,11 @@ def test_an_image_one_block_builds_from_vllms_dockerfile_is_run_by_a_later_block
     (la,) = ex.launches
     assert [t.text for t in la.tokens] == ["--model=m", "--max-model-len", "2000"]
     assert la.version_hints == [] and "`vllm-openai` stage of vLLM's own Dockerfile" in la.read_as
+
+
+def test_prose_at_the_end_of_a_documented_command_stands_for_more_options():
+    data = (b"```bash\ndocker run --rm vllm/vllm-openai:v0.27.1 \\\n    org/model \\\n    --dtype=bfloat16 \\\n"
+            b"    other vLLM OpenAI server arguments\n```\n")
+    (la,) = M.extract(data, "README.md").launches
+    assert la.opaque and [t.text for t in la.tokens][:2] == ["org/model", "--dtype=bfloat16"]
+    assert all(t.opaque and t.splat for t in la.tokens[2:])
