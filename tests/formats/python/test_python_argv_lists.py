@@ -130,6 +130,7 @@ def test_a_template_bound_to_a_name_then_formatted_is_read_with_its_fields_opaqu
     assert la.tokens[0].opaque and la.tokens[1].text == "--port" and la.tokens[2].opaque
     assert _at(data, la.tokens[3].span) == b"--x"  # in the template, where it is written
     assert _at(data, la.tokens[2].span) == b"{port}"
+    assert la.read_as == "the template `TMPL` formatted here, its fields unknown"
 
 
 def test_a_template_changed_after_it_was_bound_is_not_read():
@@ -147,6 +148,7 @@ def test_a_string_concatenation_reads_its_literal_pieces_and_leaves_the_rest_opa
     assert _at(data, la.tokens[1].span) == b"model"
     assert _at(data, la.tokens[2].span) == b"--x"
     assert la.delete_tokens(la.tokens[2:4]) is not None
+    assert "concatenation" in la.read_as
 
 
 def test_a_file_python_3_does_not_parse_has_the_commands_of_its_strings_read():

@@ -75,11 +75,21 @@ def _command_launches(fx: PyFile, arg: ast.AST, shell: bool, call: ast.Call, sco
     node, _mutations, _binding = resolve_name(arg, scope, pos)
     formatted = _formatted_string(fx, node, scope, pos)
     if formatted is not None:
-        return _shell_launches(fx, formatted[0], call, fields=formatted[1]) if shell else []
+        if not shell:
+            return []
+        launches = _shell_launches(fx, formatted[0], call, fields=formatted[1])
+        template = node.left if isinstance(node, ast.BinOp) else node.func.value  # type: ignore[attr-defined]
+        if isinstance(template, ast.Name):  # (a literal in place needs no word of how it was read)
+            for la in launches:
+                la.read_as = f"the template `{template.id}` formatted here, its fields unknown"
+        return launches
     if shell and isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         info = _concatenated(fx, node)
         if info is not None:
-            return _shell_launches(fx, node, call, info=info)
+            launches = _shell_launches(fx, node, call, info=info)
+            for la in launches:
+                la.read_as = "a string concatenation, its pieces that are no literal unknown"
+            return launches
     if isinstance(node, ast.Call) and fx.names.dotted(node.func) == "shlex.split" and node.args:
         inner, _m, _b = resolve_name(node.args[0], scope, pos)
         if is_str_node(inner):
