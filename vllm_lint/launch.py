@@ -282,7 +282,8 @@ class Launch(Record):
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
                  "delete_tokens", "dropped", "opaque", "context", "image", "image_cmd", "image_cmd_delete", "model",
-                 "option_for_key", "chart", "script_span", "partial_layout", "container", "entry_words", "replace_entry")
+                 "option_for_key", "chart", "script_span", "partial_layout", "container", "entry_words", "replace_entry",
+                 "read_as")
 
     #: the keys of a front-end's context dictionary that are the typed fields above (``take_context``)
     TYPED_CONTEXT = ("image", "image_cmd", "image_cmd_delete", "model", "option_for_key", "chart",
@@ -299,7 +300,8 @@ class Launch(Record):
                  chart: Optional[str] = None, script_span: Optional[Span] = None,
                  partial_layout: Optional[str] = None, container: Any = None,
                  entry_words: Optional[list[str]] = None,
-                 replace_entry: Optional[Callable[[list[str]], Optional[list[Edit]]]] = None) -> None:
+                 replace_entry: Optional[Callable[[list[str]], Optional[list[Edit]]]] = None,
+                 read_as: Optional[str] = None) -> None:
         self.path = path
         self.entry = entry
         self.style = style
@@ -324,6 +326,9 @@ class Launch(Record):
         self.container = container  # (vllm_lint.container.Container, which imports this module)
         self.entry_words = entry_words
         self.replace_entry = replace_entry
+        # how the front-end read a launch that is not written plainly (a wrapper read through, an
+        # image built from a vLLM image, a script a Dockerfile writes), for --verbose; None if plain
+        self.read_as = read_as
         if context:  # a front-end's context dictionary: its typed keys become the fields
             self.take_context(context)
 

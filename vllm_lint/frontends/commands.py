@@ -40,6 +40,7 @@ __all__ = [
     "split_env_word",
     "is_assignment",
     "docker_gpu_count",
+    "docker_image_index",
 ]
 
 
@@ -63,10 +64,14 @@ class VllmCommand(Record):
     ``entry_start``: for ``vllm serve`` or ``python -m MODULE`` run directly (not as an image's
     arguments), the index of its first word: the words from there to ``args_start`` name the
     program.
+    ``via``: how the words were read where that is not plain (an unknown wrapper read through, the
+    interpreter in a variable, ``docker create``), for ``--verbose``; None otherwise.
+    ``built_from``: ``image`` is the vLLM image a locally built image starts ``FROM`` (True), and
+    ``"untagged"`` when that image installs vLLM again (the tag names no release).
     """
 
-    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start",
-                 "entry_start")
+    __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start", "via",
+                 "built_from", "entry_start")
 
     def __init__(self, entry: str, args_start: int, env: Optional[list[tuple[int, str, Optional[str]]]] = None,
                  image: Optional[str] = None, gpu_count: Optional[int] = None,
@@ -81,6 +86,10 @@ class VllmCommand(Record):
         self.gpus_source = gpus_source
         self.image_cmd_start: Optional[int] = None
         self.entry_start: Optional[int] = None
+        self.via: Optional[str] = None
+        # set by a reader that knows ``image`` is the base of the image the words name (one built
+        # from it): its tag is the Dockerfile's ``FROM``, not written in these words
+        self.built_from = False
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -439,37 +448,41 @@ def _through(words: list[str], i: int, row: Launcher, env: list) -> Optional[int
 
 
 _PROGRAM_WORD = lazy_re(r"^[\w./+-]+$")
-
-
-_RUN_SUBCOMMANDS = frozenset({"exec", "run"})
+# a program named by a path or a script's suffix (``./launch-cluster.sh``, ``bin/in-container``):
+# a file of the repository's own, run with the words after it
+_SCRIPT_WORD = lazy_re(r"^(?:[\w.+-]*/[\w./+-]*|[\w.+-]+\.(?:sh|bash|zsh))$")
+# the words by which a wrapper says "run this program" (``./launch-cluster.sh exec vllm serve``,
+# ``tool run -- vllm serve``), its sub-command before the program
+_RUN_VERBS = frozenset({"exec", "run", "--"})
 
 
 def _read_through_unknown(words: list[str], i: int) -> Optional[int]:
-    """An unknown program at ``i`` in front of vLLM's command, when its arguments are clearly
-    options: at least one option, and each word up to ``vllm`` / ``python`` an option, an
-    option's value (the word after an option) or an assignment, at most 16 of them (``Dump vllm
-    serve flags``, prose, has none); or a script of the repository's (``./launch-cluster.sh``,
-    ``scripts/run.sh``) whose sub-command says it runs the rest (``exec``, ``run``). The index of
-    vLLM's command word."""
+    """An unknown program at ``i`` in front of vLLM's command, when its argument structure is
+    clear: each word up to ``vllm`` / ``python`` an option, an option's value (the word after an
+    option), an assignment or a run verb (``exec``, ``run``, ``--``: at most two), at most 16 of
+    them, and at least one option or run verb, or a program named by its path (``./wrap.sh vllm
+    serve m``; ``Dump vllm serve flags``, prose, has none of these). The index of vLLM's command
+    word."""
     w = words[i]
     if _base(w) in _NOT_LAUNCHERS or not _PROGRAM_WORD.match(w):
         return None
-    script = "/" in w or w.endswith(".sh")
-    prev_option = options = False
+    prev_option = clear = False
+    verbs = 0
     for j in range(i + 1, min(len(words), i + 18)):
         x = words[j]
         b = _base(x)
         if b == "vllm" or _PYTHON_RE.match(b) or launchers_of_program(b):
-            return j if options else None
+            return j if clear or _SCRIPT_WORD.match(w) else None
+        if x in _RUN_VERBS and not prev_option and verbs < 2:
+            verbs += 1
+            clear = True
+            continue
         if x.startswith("-") and len(x) > 1 and x != "--":
             prev_option = "=" not in x
-            options = True
+            clear = True
             continue
         if is_assignment(x) or prev_option:
             prev_option = False
-            continue
-        if script and x in _RUN_SUBCOMMANDS and j + 1 < len(words) and _base(words[j + 1]) == "vllm":
-            options = True  # `./launch-cluster.sh exec vllm serve ...`
             continue
         return None
     return None
@@ -707,10 +720,17 @@ def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str
     return None
 
 
+# the program in a variable: ``$VENV_PYTHON -m vllm.entrypoints.openai.api_server`` (``-m`` and a
+# vLLM module, or the path of vLLM's server script, say it is an interpreter), ``"${VLLM_BIN}" serve`` (a name that says vllm)
+_PROGRAM_VAR = lazy_re(r"^\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})$")
+_VLLM_VAR = lazy_re(r"^\$\{?[A-Za-z_]*vllm\w*\}?$", re.IGNORECASE)
+
+
 def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
     n = len(words)
     if depth > 8:
         return None
+    via: list[str] = []
     while i < n:
         w = words[i]
         if is_assignment(w):
@@ -719,26 +739,27 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
             i += 1
             continue
         b = _base(w)
-        if b == "vllm":
+        if b == "vllm" or _VLLM_VAR.match(w):
             if i + 1 < n and words[i + 1] == "serve":
-                cmd = VllmCommand("vllm serve", i + 2, env)
+                cmd = _via(VllmCommand("vllm serve", i + 2, env), via, None if b == "vllm" else f"the program in `{w}`")
                 cmd.entry_start = i
                 return cmd
             if i + 2 < n and words[i + 1] == "bench" and words[i + 2] in _BENCH_COMMANDS:
-                return VllmCommand(_BENCH_COMMANDS[words[i + 2]], i + 3, env)
+                return _via(VllmCommand(_BENCH_COMMANDS[words[i + 2]], i + 3, env), via, None)
             return None
         rows = launchers_of_program(b)
         if rows:
             for row in rows:
                 found = _foreign_entry(words, i + 1, row, sub=True)
                 if found is not None:
-                    return VllmCommand(found[0], found[1], env)
+                    return _via(VllmCommand(found[0], found[1], env), via, None)
             return None
-        if _PYTHON_RE.match(b):
-            found = _parse_python(words, i + 1)
+        if _PYTHON_RE.match(b) or _PROGRAM_VAR.match(w):
+            found = _parse_python(words, i + 1)  # (a variable: only when its words are python's)
             if found is None:
                 return None
-            cmd = VllmCommand(found[0], found[1], env)
+            cmd = _via(VllmCommand(found[0], found[1], env), via,
+                       None if _PYTHON_RE.match(b) else f"the interpreter in `{w}`")
             cmd.entry_start = i
             return cmd
         if b in ("docker", "podman", "nvidia-docker"):
@@ -750,8 +771,9 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
                     "--root", "--runroot", "--url", "--connection", "--cgroup-manager") else 1
             if j < n and words[j] == "container" and j + 1 < n:
                 j += 1
-            if j < n and words[j] == "run":
-                return _parse_docker(words, j + 1, env, depth)
+            if j < n and words[j] in ("run", "create"):  # (create: run's arguments, started later)
+                return _via(_parse_docker(words, j + 1, env, depth), via,
+                            f"`{b} create` (started later with these arguments)" if words[j] == "create" else None)
             if j < n and words[j] == "exec":
                 k = _through(words, j, _LAUNCHER_BY_NAME[b], env)
                 if k is None:
@@ -767,6 +789,60 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
             i = j
             continue
         j = _read_through_unknown(words, i)
+        if j is None:
+            return None
+        via.append(f"read through the wrapper `{w}`")
+        i = j
+    return None
+
+
+def _via(found: Optional[VllmCommand], via: list[str], last: Optional[str]) -> Optional[VllmCommand]:
+    """``found`` with how its words were read (``via``, then ``last``) in ``found.via``."""
+    if found is not None:
+        said = [*via, *([last] if last else []), *([found.via] if found.via else [])]
+        found.via = "; ".join(dict.fromkeys(said)) or None
+    return found
+
+
+def docker_image_index(words: list[str]) -> Optional[int]:
+    """The index of the image in ``words`` when they are a ``docker``/``podman`` ``run`` or
+    ``create`` (behind the launchers and assignments :func:`find_vllm_command` reads through);
+    None otherwise. For a reader that knows more about an image than its name (one built from a
+    vLLM image in the same script)."""
+    n = len(words)
+    i = 0
+    while i < n:
+        w = words[i]
+        if is_assignment(w):
+            i += 1
+            continue
+        b = _base(w)
+        if b in ("docker", "podman", "nvidia-docker"):
+            j = i + 1
+            while j < n and words[j].startswith("-"):
+                j += 1
+            if j < n and words[j] == "container":
+                j += 1
+            if j >= n or words[j] not in ("run", "create"):
+                return None
+            j += 1
+            while j < n:
+                x = words[j]
+                if x == "--":
+                    return j + 1 if j + 1 < n else None
+                if not x.startswith("-") or x == "-":
+                    return j
+                if x.startswith("--"):
+                    j += 2 if "=" not in x and x in _DOCKER_VALUE_OPTS else 1
+                elif x[1] in _DOCKER_SHORT_VALUE:
+                    j += 1 if len(x) > 2 else 2
+                else:
+                    j += 2 if x[-1] in _DOCKER_SHORT_VALUE else 1
+            return None
+        row = _LAUNCHER_BY_NAME.get(b)
+        if row is None:
+            return None
+        j = _through(words, i + 1, row, [])
         if j is None:
             return None
         i = j

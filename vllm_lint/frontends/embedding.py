@@ -269,6 +269,9 @@ def rebase(ex: Extraction, emb: Embedding, out: Extraction,
             env=[env(e) for e in la.env],
             version_hints=[vh(v) for v in la.version_hints],
             context=dict(la.context),
+            # (a fix deletes these bytes: unmapped, the embedded text's offsets would cut the host's)
+            image_cmd_delete=deletion(la.image_cmd_delete) if la.image_cmd_delete else None,
+            script_span=f(la.script_span),
         )
         if la.delete_tokens is not None:
             new.delete_tokens = _rebased_deleter(la.delete_tokens, tok_map, f, deletion)

@@ -285,6 +285,7 @@ def _strip_prompts(block: bytes, base: int) -> Embedding:
 def extract(data: bytes, path: str) -> Extraction:
     out = Extraction()
     blocks = code_blocks(data)
+    images: dict = {}  # built by one block, run by a later one
     prose: Optional[_Prose] = None
     for k, (lang, start, end, _line) in enumerate(blocks):
         block = data[start:end]
@@ -293,7 +294,7 @@ def extract(data: bytes, path: str) -> Extraction:
             continue  # (a documentation snippet may call LLM(...) with its import left out)
         n_launches, n_hints = len(out.launches), len(out.version_hints)
         try:
-            _block(lang, block, start, path, out)
+            _block(lang, block, start, path, out, images)
             new = out.launches[n_launches:]
             if new and len(out.version_hints) == n_hints and not any(la.version_hints for la in new):
                 if prose is None:
@@ -313,8 +314,8 @@ def extract(data: bytes, path: str) -> Extraction:
                 f"```{lang} block was skipped: {type(e).__name__}",
                 span=Span(start, end),
             ))
-    if b"vllm serve" in data or b"-m vllm" in data:
-        _inline(data, blocks, path, out)
+    if b"vllm serve" in data or b"-m vllm" in data or b" run " in data:
+        _inline(data, blocks, path, out, images)
     if b"__version__" in data:
         _printed_version(data, out)
     if b"${" in data or b"$V" in data:
@@ -383,9 +384,11 @@ def _printed_version(data: bytes, out: Extraction) -> None:
                                              Span(m.start(1), m.end(1))))
 
 
-def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out: Extraction) -> None:
-    """Commands shown inline in the prose (`` `vllm serve m --max-model-len 8192` ``), each read
-    as shell on its own bytes; a mention without an argument (`` `vllm serve` ``) is none."""
+def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out: Extraction,
+            images: Optional[dict] = None) -> None:
+    """Commands shown inline in the prose (`` `vllm serve m --max-model-len 8192` ``) or on a line
+    of their own outside any block (``_prose_commands``), each read as shell on its own bytes; a
+    mention without an argument (`` `vllm serve` ``) is none."""
     pos = 0
     prose = []
     for _lang, start, end, _line in blocks:
@@ -396,9 +399,57 @@ def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out
     for a, b in prose:
         if b <= a:
             continue
-        for s, e in doc_commands.inline_commands(data[a:b]):
-            code = data[a + s : a + e]
-            _shell(code, Embedding.identity(code, a + s), path, out)
+        inline = [(a + s, a + e, False) for s, e in doc_commands.inline_commands(data[a:b])]
+        for s, e, prose_line in sorted(inline + [(s, e, True) for s, e in _prose_commands(data, a, b)]):
+            code = data[s:e]
+            n = len(out.launches)
+            _shell(code, Embedding.identity(code, s), path, out, images)
+            for la in out.launches[n:] if prose_line else ():
+                la.read_as = "; ".join(x for x in ("a command on its own line of prose, outside any code block",
+                                                   la.read_as) if x)
+
+
+# a command line on its own line of prose, outside any code block (``docker run ... vllm/vllm-openai
+# --model m`` under "run with these commands"): at most three spaces in (four make a code block)
+_PROSE_COMMAND = re.compile(
+    rb"(?m)^ {0,3}(?:\$[ \t]+)?(?=(?:sudo[ \t]+)?(?:docker|podman)[ \t]+(?:container[ \t]+)?run\b|vllm[ \t]+serve\b"
+    rb"|python3?[ \t]+-m[ \t]+vllm\.entrypoints)")
+_SENTENCE_END = re.compile(rb"[.,;:!?)][ \t]*$")
+
+
+def _prose_commands(data: bytes, a: int, b: int) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each command line in prose ``data[a:b]`` (with its ``\\``
+    continuation lines) that reads as a command, not a sentence: an option among its words, no
+    backquote (an inline command is read as one), at most three words that are neither an option
+    nor an option's value, and no sentence punctuation at its end."""
+    found = []
+    for m in _PROSE_COMMAND.finditer(data, a, b):
+        s = m.end()
+        e = s
+        while True:
+            nl = data.find(b"\n", e, b)
+            line_end = b if nl < 0 else nl
+            e = line_end
+            if not data[:line_end].rstrip(b"\r").endswith(b"\\") or nl < 0:
+                break
+            e = nl + 1
+        code = data[s:e].rstrip(b"\r")
+        if b"`" in code or _SENTENCE_END.search(code):
+            continue
+        words = code.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ").split()
+        bare = option = 0
+        after_option = False
+        for w in words[2:]:
+            if w.startswith(b"-"):
+                option += 1
+                after_option = b"=" not in w
+            elif after_option:
+                after_option = False
+            else:
+                bare += 1
+        if option and bare <= 3:
+            found.append((s, s + len(code)))
+    return found
 
 
 # ------------------------------------------------------------------------------------------
@@ -586,7 +637,7 @@ def _sniff(text: bytes) -> str:
     return "sh"
 
 
-def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> None:
+def _block(lang: str, block: bytes, start: int, path: str, out: Extraction, images: Optional[dict] = None) -> None:
     lines = _dedented(block, start)
     text = lines.text
     if lang in _UNTAGGED:
@@ -599,11 +650,11 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction) -> N
     if lang in _CONSOLE or (lang in _SHELL and _PROMPT.match(first)):
         if any(_PROMPT.match(ln) for ln in text.splitlines()):
             prompts = _strip_prompts(block, start)
-            _shell(prompts.text, prompts, path, out)
+            _shell(prompts.text, prompts, path, out, images)
             return
         lang = "sh"  # a console block without prompts: the commands alone
     if lang in _SHELL or lang in _CONSOLE:
-        _shell(text, lines, path, out)
+        _shell(text, lines, path, out, images)
         return
     n = len(out.launches)
     if lang in _YAML:
@@ -705,17 +756,44 @@ def _blanked(text: bytes, start: int, end: int) -> bytes:
     return text[:start] + re.sub(rb"[^\n]", b" ", text[start:end]) + text[end:]
 
 
-def _shell(script: bytes, emb: Embedding, path: str, out: Extraction) -> None:
+def _shell(script: bytes, emb: Embedding, path: str, out: Extraction, images: Optional[dict] = None) -> None:
+    """Shell text of the document; ``images``: the images its earlier blocks built from vLLM's
+    (``docker build -t vllm ...`` in one block, ``docker run vllm ...`` in a later one)."""
     from vllm_lint.frontends import shell
 
+    if b"\r\n" in script:
+        # a document's CRLF line ends are not the command's: what a reader copies ends its lines in
+        # LF (a shell script's `\` + CRLF would end the command, here it continues it)
+        keep = [i for i in range(len(script)) if not (script[i] == 13 and script[i + 1:i + 2] == b"\n")]
+        script = bytes(script[i] for i in keep)
+        emb = Embedding.from_positions(script, keep).compose(emb)
     filled, regions = doc_commands.fill(script)
-    ex = shell.extract_script(filled, path, emb)
+    ex = shell.extract_script(filled, path, emb, images=images)
     if regions:
         doc_commands.mark(ex, regions, emb)
+    _prose_tails(ex)
     out.launches.extend(ex.launches)
     out.env.extend(ex.env)
     out.version_hints.extend(ex.version_hints)
     out.notes.extend(ex.notes)
+
+
+_PROSE_WORD = re.compile(r"^[A-Za-z]+$")
+
+
+def _prose_tails(ex: Extraction) -> None:
+    """A documented command that ends in words of prose (``--dtype=bfloat16 other vLLM OpenAI
+    server arguments``): three or more plain words at its end stand for options the reader adds,
+    as ``[options]`` does; they become one unknown splat, not words vLLM would be given."""
+    for la in ex.launches:
+        toks = la.tokens
+        k = len(toks)
+        while k > 0 and not toks[k - 1].opaque and _PROSE_WORD.match(toks[k - 1].text):
+            k -= 1
+        if len(toks) - k >= 3:
+            for t in toks[k:]:
+                t.opaque, t.splat, t.text_span = True, True, None
+            la.opaque = True
 
 
 # ----------------------------------------------------------------------------- the format unit

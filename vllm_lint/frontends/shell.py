@@ -42,12 +42,13 @@ from __future__ import annotations
 import posixpath
 import re
 from bisect import bisect_left, bisect_right, insort
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 from vllm_lint.foreign_launchers import FOREIGN_LAUNCHERS
 from vllm_lint.frontends.commands import (
     VllmCommand,
     find_cloud_deploy,
+    docker_image_index,
     find_vllm_command,
     image_starts_vllm,
     image_takes_vllm_args,
@@ -416,7 +417,7 @@ class _Decoder:
 
 class _Ctx(Record):
     __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut",
-                 "command_vars", "config_names", "config_files", "literals")
+                 "command_vars", "config_names", "config_files", "literals", "local_images")
 
     def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -442,6 +443,9 @@ class _Ctx(Record):
         # launches read from the heredocs that write them, by that name
         self.config_names: set[str] = set()
         self.config_files: list[tuple[str, Launch]] = []
+        # images built from a vLLM image (_local_images): name -> (base image, how it was found);
+        # None until the script's `docker build` lines are read
+        self.local_images: Optional[dict[str, Optional[tuple[str, str, bool]]]] = None
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -455,7 +459,7 @@ def _find_all(data: bytes, needle: bytes) -> list[int]:
 
 def extract_script(
     script: bytes, path: str, embedding: Optional[Embedding] = None, *, _depth: int = 0,
-    cut_map: Optional[CutMap] = None,
+    cut_map: Optional[CutMap] = None, images: Optional[dict] = None,
 ) -> Extraction:
     """Extract launches from shell text ``script`` (UTF-8 bytes).
 
@@ -464,21 +468,32 @@ def extract_script(
     script is the file when omitted. All spans in the result are in the containing file's
     coordinates. ``cut_map(s, e)``, where given, is the file span to delete for script bytes
     ``[s, e)`` that ``embedding`` does not map 1:1 (a YAML scalar's line folds), or None.
+    ``images``: the images built from vLLM's by the scripts read before this one in the same
+    file (a document's blocks), updated with this one's (``_built_images``).
     """
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
     ctx = _Ctx(script, path, embedding, _depth)
     ctx.cut = cut_map
+    if images:
+        ctx.local_images = images
+        for name in images:  # (their uses in this script)
+            if images[name] is not None:
+                ctx.marks.extend(_find_all(script, name.encode()))
     marks = ctx.marks
     for needle in _MARK_WORDS:
         i = script.find(needle)
         while i != -1:
             marks.append(i)
             i = script.find(needle, i + 1)
-    if not marks:
+    if not marks and not (b" build" in script and b"docker" in script):
         return ctx.out
     if b"--config" in script and b"<<" in script:
         _config_heredocs(ctx)
+    if b" build" in script and (b"docker" in script or b"podman" in script):
+        _built_images(ctx)
+    if images is not None and ctx.local_images is not None and ctx.local_images is not images:
+        images.update((k, v) for k, v in ctx.local_images.items() if v is not None)
     marks.sort()  # (an offset twice would do no harm: _relevant and insort take duplicates)
     _check_script_words(script)
     tree = parser().parse(script)
@@ -669,17 +684,14 @@ def _command(ctx: _Ctx, node) -> None:
     if node.child_count > MAX_LAUNCH_WORDS:  # before a Python object is made for each of its words
         raise TooLarge(f"a command of more than {MAX_LAUNCH_WORDS:,} words (the per-file budget of launch words)")
     words, assigns = _command_words(ctx, node)
-    texts = [w.text for w in words]
-    image_at = None
-    if ctx.image_vars:
-        for k, w in enumerate(words):
-            var = _VAR_REF.fullmatch(w.text) if w.opaque else None
-            if var and (var.group(1) or var.group(2)) in ctx.image_vars:
-                image, image_at = ctx.image_vars[var.group(1) or var.group(2)]
-                texts[k] = image
-    found = find_vllm_command(texts)
+    if words and words[0].text in ("echo", "printf") and _echoed_script(ctx, node, words):
+        return
+    found, texts, image_at = _recognise(ctx, words)
+    literal: frozenset = frozenset()
+    if found is None and any(w.splat for w in words):
+        words, literal, found, texts, image_at = _with_option_arrays(ctx, node, words)
     if found is not None:
-        _launch(ctx, node, words, found, image_at)
+        _launch(ctx, node, words, found, image_at, literal)
     elif _cloud_deploy(ctx, node, words, texts):
         return
     elif ctx.command_vars and _run_command_var(ctx, node, words):
@@ -796,6 +808,139 @@ def _list_deleter(ctx: _Ctx, tokens: list[Token], lists: list[list[_Word]],
         return edits
 
     return delete_tokens
+_ECHO_ESCAPES = {ord("n"): 10, ord("t"): 9, ord("\\"): 92}
+_PRINTF_SPEC = lazy_re(rb"%(?:%|[-#0 +]*\d*(?:\.\d+)?[sdiuoxXfFeEgGcbq])")
+
+
+def _echoed_script(ctx: _Ctx, node, words: list[_Word]) -> bool:
+    """``echo '#!/bin/bash\\n... vllm serve ...' > /app/start.sh`` (or ``printf``): a script
+    written by the command (a Dockerfile's ``RUN`` writes the image's start script so), read as
+    shell where it is written, its ``\\n`` the line breaks it stands for (``printf``, and ``echo``
+    of ``sh``, read them so). Whether it was one."""
+    parent = node.parent
+    if parent is None or parent.type != "redirected_statement" or ctx.depth >= 6:
+        return False
+    if not any(c.type == "file_redirect" and ctx.src[c.start_byte:c.end_byte].lstrip(b"0123456789")[:1] == b">"
+               for c in parent.children):
+        return False
+    parts = [w for w in words[1:] if not (w.text.startswith("-") and len(w.text) <= 3 and w is words[1])]
+    if words[0].text == "printf":
+        parts = parts[:1]  # the format; its arguments fill %s
+    body, pos = bytearray(), []
+    for k, w in enumerate(parts):
+        if k:
+            body += b" "
+            pos.append(None)
+        raw, at = bytes(w.raw), list(w.pos) if len(w.pos) == len(w.raw) else [None] * len(w.raw)
+        i = 0
+        while i < len(raw):
+            if raw[i] == 92 and raw[i + 1:i + 2] == b"\n":  # a line continuation (the inner shell's, or Docker's)
+                i += 2
+                continue
+            if raw[i] == 92 and i + 1 < len(raw) and raw[i + 1] in _ECHO_ESCAPES:
+                body.append(_ECHO_ESCAPES[raw[i + 1]])
+                pos.append(None)
+                i += 2
+                continue
+            body.append(raw[i])
+            pos.append(at[i])
+            i += 1
+    if words[0].text == "printf":  # its conversions are filled by its arguments: unknown words (%% is %)
+        filled, at = bytearray(), []
+        k = 0
+        for m in _PRINTF_SPEC.finditer(bytes(body)):
+            filled += body[k:m.start()]
+            at.extend(pos[k:m.start()])
+            if m.group(0) == b"%%":
+                filled += b"%"
+                at.append(None)
+            else:
+                filled += b"${PRINTF_ARG}"
+                at.extend([pos[m.start()]] + [None] * 11 + [pos[m.end() - 1]])
+            k = m.end()
+        body, pos = filled + body[k:], at + pos[k:]
+    text = bytes(body)
+    if b"vllm" not in text and b"VLLM_" not in text:
+        return False
+    try:
+        sub = extract_script(text, ctx.path, _within(ctx, Embedding.from_positions(text, pos)), _depth=ctx.depth + 1)
+    except ParseError:
+        return False
+    for la in sub.launches:
+        la.read_as = "; ".join(x for x in ("a script written by `" + words[0].text + " ... >`", la.read_as) if x)
+    _merge(ctx, sub)
+    return bool(sub.launches)
+
+
+def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
+    """``(find_vllm_command's answer, the texts it read, the image's script range)`` for a
+    command's words, the images the script names standing in for what the words leave unknown:
+    ``$IMAGE`` of ``IMAGE=vllm/...`` (``_image_var``), a default ``${IMAGE:-vllm/...}``, and an
+    image built from a vLLM image (``_local_image``). How an image was found goes to ``via``."""
+    texts = [w.text for w in words]
+    image_at = None
+    read_as = None
+    tagged = True
+    built_at = None  # the word naming an image built from a vLLM image
+    for k, w in enumerate(words):
+        if not w.opaque:
+            continue
+        var = _VAR_REF.fullmatch(w.text)
+        d = _DEFAULTED.fullmatch(w.text) if var is None else None
+        name = (var.group(1) or var.group(2)) if var else d.group(1) if d else None
+        if name in ctx.image_vars:
+            texts[k], image_at, read_as, tagged = ctx.image_vars[name]
+            if read_as:
+                built_at = (w.start, w.end)
+        elif d is not None:  # ${IMAGE_TAG:-vllm/vllm-openai:latest}: the image unless the environment says otherwise
+            texts[k] = d.group(2)
+            at = ctx.src.find(d.group(2).encode(), w.start, w.end)
+            image_at = (at, at + len(d.group(2).encode())) if at != -1 else None
+    found = find_vllm_command(texts)
+    if found is None and any(t.rsplit("/", 1)[-1] in ("docker", "podman", "nvidia-docker") for t in texts):
+        k = docker_image_index(texts)
+        local = _local_image(ctx, texts[k]) if k is not None else None
+        if local is not None:
+            texts[k], read_as, tagged = local
+            built_at = (words[k].start, words[k].end)
+            found = find_vllm_command(texts)
+    if found is not None and read_as:
+        found.via = "; ".join(x for x in (read_as, found.via) if x)
+        if built_at is not None:
+            found.built_from, image_at = True if tagged else "untagged", built_at  # (its tag is in the Dockerfile)
+    return found, texts, image_at
+
+
+def _with_option_arrays(ctx: _Ctx, node, words: list[_Word]) -> tuple:
+    """A command whose program's own options come from arrays (``docker run "${flags[@]}" IMAGE
+    ...``): each ``"${A[@]}"`` read as the words A is assigned, those of every branch (an ``if``
+    / ``else`` that appends ``-d`` or ``--rm -it``: options of the wrapper either way), to find
+    where vLLM's words begin. An array that reaches vLLM's own words is read there only as
+    ``_splat_words`` reads it (the words every run has), else left opaque. ``(words, their
+    literal ids, found, texts, image range)``; ``found`` None when no launch is seen."""
+    spliced: list[_Word] = []
+    origin: list[tuple[int, int, int, bool]] = []  # per array: (its index in words, first spliced index, count, strict)
+    for k, w in enumerate(words):
+        m = _ARRAY_SPLAT.fullmatch(w.text) if w.splat else None
+        got = _variable_words(ctx, m.group(1), node.start_byte, array=True, every_branch=True) if m else None
+        if not got:
+            spliced.append(w)
+            continue
+        strict = _variable_words(ctx, m.group(1), node.start_byte, array=True) is not None
+        origin.append((k, len(spliced), len(got), strict))
+        spliced.extend(got)
+    if not origin:
+        return words, frozenset(), None, [], None
+    found, texts, image_at = _recognise(ctx, spliced)
+    if found is None:
+        return words, frozenset(), None, [], None
+    for k, first, count, strict in reversed(origin):
+        if first >= found.args_start:  # vLLM's words: back to the one word (_launch reads it as every run has it)
+            spliced[first:first + count] = [words[k]]
+        elif first + count > found.args_start and not strict:
+            return words, frozenset(), None, [], None  # an array of branches that reaches vLLM's words
+    literal = frozenset(id(x) for x in spliced if x not in words)
+    return spliced, literal, found, texts, image_at
 
 
 def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
@@ -831,12 +976,13 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
             seen_shell = True
             continue
         if seen_shell and _SHELL_C_RE.match(t) and k + 1 < len(words):
-            # the command string is the first word that is no option (`bash -c -i "..."`: bash
-            # reads all its options first)
-            at = k + 1
-            while at + 1 < len(words) and words[at].text.startswith("-") and words[at].text != "-" \
-                    and not words[at].opaque:
+            # the command string is the first word that is no option (`bash -c -i "..."`)
+            at = next((j for j in range(k + 1, len(words)) if not words[j].text.startswith(("-", "+"))
+                       or words[j].text in ("-", "--")), None)
+            if at is not None and words[at].text == "--":
                 at += 1
+            if at is None or at >= len(words):
+                return
             inner = words[at]
             if ctx.command_vars and _run_command_var(ctx, None, [inner], whole=True):
                 return
@@ -922,13 +1068,24 @@ def _run_command_var(ctx: _Ctx, node, words: list[_Word], whole: bool = False) -
             continue
         if array and not whole:  # its elements are words already: read in place, fixed in the literal
             elements = _variable_words(ctx, name, w.start, array=True)
+            partial = False
+            if not elements:
+                # appends in branches that exclude each other (if: --max-num-seqs 4, else: 8): the
+                # words every run has, the launch opaque (more words follow, which is not known)
+                elements = _variable_words(ctx, name, w.start, array=True, every_branch="unconditional")
+                partial = True
             if not elements:
                 return False
             spliced = words[:k] + elements + words[k + 1:]
-            found = find_vllm_command([x.text for x in spliced])
+            found, _texts, image_at = _recognise(ctx, spliced)
             if found is None:
                 return False
-            _launch(ctx, node, spliced, found, literal={id(x) for x in elements})
+            _launch(ctx, node, spliced, found, image_at, literal=frozenset(id(x) for x in elements))
+            if partial:
+                la = ctx.out.launches[-1]
+                la.opaque = True
+                la.read_as = "; ".join(x for x in (la.read_as, f"the words `{name}` holds in every run (its "
+                                                   "branches' appends unknown)") if x)
             return True
         value = _command_value(ctx, name, w.start, array, parsed=whole or array)
         if value is None:
@@ -1356,33 +1513,261 @@ def _image_var(ctx: _Ctx, node) -> None:
     if name is None or value is None or value.type not in ("word", "string", "raw_string"):
         return
     w = _Decoder(ctx.src).word(value)
-    image = w.text
+    text, at, read_as = w.text, (value.start_byte, value.end_byte), None
     var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
     if not w.opaque:
-        ctx.literals[var] = image
-    else:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.9.2}": the default, unless the caller sets it
-        raw = ctx.src[value.start_byte : value.end_byte].decode("utf-8", "replace")
-        m = _DEFAULT_ONLY.fullmatch(raw)
-        if m is not None:
-            image = m.group(1)
+        ctx.literals[var] = text
+    else:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.10.0}": the default, unless the environment says otherwise
+        d = _DEFAULTED.fullmatch(text)
+        if d is not None:
+            text = d.group(2)
+            i = ctx.src.find(text.encode(), value.start_byte, value.end_byte)
+            at = (i, i + len(text.encode())) if i != -1 else None
         else:  # IMAGE="vllm/vllm-openai:v${VLLM_VERSION}" after VLLM_VERSION="0.27.1"
-            image = _filled(raw.strip("\"'") if raw[:1] in "\"'" and raw[-1:] == raw[:1] else raw, ctx.literals)
-            if image is None:
+            raw = ctx.src[value.start_byte : value.end_byte].decode("utf-8", "replace")
+            filled = _filled(raw.strip("\"'") if raw[:1] in "\"'" and raw[-1:] == raw[:1] else raw, ctx.literals)
+            if filled is None:
                 return
-    if not image_is_vllm(image):
-        return
-    ctx.image_vars[var] = (image, (value.start_byte, value.end_byte))
+            text = filled
+    tagged = True
+    if not image_is_vllm(text):
+        local = _local_image(ctx, text)
+        if local is None:
+            return
+        text, read_as, tagged = local
+        at = None  # (the tag is in the Dockerfile)
+    ctx.image_vars[var] = (text, at, read_as, tagged)
     # the file's release, for launches that do not run in ``$IMAGE`` themselves (a `vllm serve` in a
     # heredoc the instance created with that image runs): a file-level hint, after the launch's own
-    tag = version_from_image(image)
+    tag = version_from_image(text) if read_as is None else None
     if tag and tag != "latest":
         k = ctx.src.rfind(tag.encode(), value.start_byte, value.end_byte)
         span = _map_span(ctx, k, k + len(tag.encode())) if k >= 0 else None
-        ctx.out.version_hints.append(VersionHint(tag, "image-variable", span, image))
+        ctx.out.version_hints.append(VersionHint(tag, "image-variable", span, text))
     for needle in (b"$" + var.encode(), b"${" + var.encode()):
         for i in _find_all(ctx.src, needle):
             if i > node.end_byte:
                 insort(ctx.marks, i)
+
+
+# ``${NAME:-default}`` / ``${NAME-default}`` / ``${NAME:=default}`` with a literal default
+_DEFAULTED = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^}\s$`'\"\\]+)\}")
+_BUILD_LINE = lazy_re(rb"(?m)\b(?:docker|podman)(?:[ \t]+buildx)?[ \t]+build\b(?:[^\n\\]|\\\r?\n|\\.)*")
+_BUILD_WORD = lazy_re(rb"\\\r?\n|[^\s]+")
+_DOCKERFILE_NAMES = ("Dockerfile", "Containerfile")
+
+
+def _built_images(ctx: _Ctx) -> None:
+    """``docker build -t NAME [-f FILE] CONTEXT`` in the script: NAME's image is built from
+    FILE (``CONTEXT/Dockerfile``; paths from the script's folder, where it is run from). Those
+    whose final stage starts from a vLLM image (and keeps its entrypoint) are vLLM images under
+    another name: later uses of NAME become relevant."""
+    if ctx.local_images is None:
+        ctx.local_images = {}
+    for m in _BUILD_LINE.finditer(ctx.src):
+        words = [x.decode("utf-8", "replace").strip("\"'") for x in _BUILD_WORD.findall(m.group(0))
+                 if not x.startswith(b"\\")]
+        tags, dockerfile, context, target, k = [], None, None, None, 2
+        while k < len(words):
+            x = words[k]
+            if x in ("-t", "--tag") and k + 1 < len(words):
+                tags.append(words[k + 1])
+                k += 2
+                continue
+            if x in ("-f", "--file") and k + 1 < len(words):
+                dockerfile = words[k + 1]
+                k += 2
+                continue
+            if x.startswith(("--tag=", "-t=")):
+                tags.append(x.split("=", 1)[1])
+            elif x.startswith(("--file=", "-f=")):
+                dockerfile = x.split("=", 1)[1]
+            elif x.startswith("-"):
+                if x == "--target" and k + 1 < len(words):
+                    target = words[k + 1]
+                elif x.startswith("--target="):
+                    target = x.split("=", 1)[1]
+                if x in ("--build-arg", "--target", "--platform", "--secret", "--label", "--network", "--progress",
+                         "--cache-from", "--cache-to", "-o", "--output", "--ssh", "--build-context"):
+                    k += 1
+            elif x in ("build", "buildx"):
+                pass
+            elif x in ("&&", "||", ";", "|"):
+                break
+            else:
+                context = x
+            k += 1
+        named_file = dockerfile is not None
+        context = _script_value(ctx, context) if context is not None else None
+        dockerfile = _script_value(ctx, dockerfile) if named_file else None
+        tag_vars = [v.group(1) or v.group(3) for v in map(_WORD_VAR.fullmatch, tags) if v is not None]
+        tags = [t for t in (_script_value(ctx, t) for t in tags) if t is not None]
+        if not tags or context is None or named_file and dockerfile is None or "://" in context:
+            for tag in tags:  # built here from a Dockerfile not read: no guess from a name (_local_image)
+                ctx.local_images.setdefault(tag, None)
+            continue
+        path = dockerfile if dockerfile is not None else posixpath.join(context, "Dockerfile")
+        based = _dockerfile_base(ctx, path)
+        source = based is None
+        if source:
+            based = _vllm_source_build(ctx, m.start(), path, target)
+        if based is None:
+            for tag in tags:  # (the files around the script may still say: pipeline/surroundings.py)
+                ctx.local_images.setdefault(tag, None)
+            continue
+        base, tagged = based
+        for tag in tags:
+            if source and _CLONE_VLLM.search(ctx.src, 0, m.start()) is None:
+                how = f"the image `{tag}` is vLLM's, built from the `{target}` stage of vLLM's own Dockerfile"
+            elif source:
+                how = (f"the image `{tag}` is vLLM's, built by `docker build` from `{path}` of the vLLM checkout the "
+                       "script clones" + (f" ({base.rsplit(':', 1)[1]})" if tagged else " (a revision it does not name)"))
+            else:
+                how = (f"the image `{tag}` is built by `docker build` from `{path}`, FROM `{base}`"
+                       + ("" if tagged else " (vLLM installed again over it: the tag names no release)"))
+            found = (base, how, tagged)
+            for name in {tag, tag[:-len(":latest")] if tag.endswith(":latest") else tag}:
+                ctx.local_images[name] = found
+                for i in _find_all(ctx.src, name.encode()):
+                    if i > m.end():
+                        ctx.marks.append(i)
+        for var in tag_vars:  # docker build -t "$IMAGE": a later `docker run "$IMAGE"` runs it
+            ctx.image_vars[var] = (base, None, found[1], tagged)
+            for needle in (b"$" + var.encode(), b"${" + var.encode()):
+                ctx.marks.extend(i for i in _find_all(ctx.src, needle) if i > m.end())
+
+
+_CLONE_VLLM = lazy_re(rb"\bgit[ \t]+clone\b[^\n]*\bvllm-project/vllm(?:\.git)?\b[^\n]*")
+_CHECKOUT = lazy_re(rb"\bgit[ \t]+checkout[ \t]+(?:tags/)?(\S+)")
+_RELEASE_TAG = lazy_re(r"^v?\d+\.\d+\.\d+(?:\.post\d+)?$")
+
+
+# the stage of vLLM's own Dockerfile that runs its OpenAI server
+_VLLM_TARGETS = frozenset({"vllm-openai"})
+
+
+def _vllm_source_build(ctx: _Ctx, at: int, path: str, target: Optional[str] = None) -> Optional[tuple[str, bool]]:
+    """A ``docker build`` at ``at`` in a script that clones vLLM's own repository first (``git
+    clone https://github.com/vllm-project/vllm.git``) and whose Dockerfile is not the script's
+    (``Dockerfile.cpu``, ``docker/Dockerfile``: the checkout's): vLLM's image, built from source,
+    whose final stage runs the OpenAI server. Its release is the tag checked out between the two
+    (``git checkout v0.9.0``, ``tags/$VLLM_VER`` with ``VLLM_VER=v0.9.0``), else unnamed. A build of
+    the ``vllm-openai`` target (vLLM's Dockerfile's server stage) is vLLM's image too, of an
+    unnamed release."""
+    clone = _CLONE_VLLM.search(ctx.src, 0, at)
+    if clone is None:
+        # `--target vllm-openai`: the stage of vLLM's Dockerfile (a checkout made elsewhere)
+        return ("vllm/vllm-openai", False) if target in _VLLM_TARGETS else None
+    if not posixpath.basename(path).lower().startswith(("dockerfile", "containerfile")):
+        return None
+    release = None
+    branch = re.search(rb"(?:--branch|-b)[ \t=]+(\S+)", clone.group(0))  # git clone --branch v0.9.2 ...
+    if branch is not None:
+        ref = _script_value(ctx, branch.group(1).decode("utf-8", "replace").strip("\"'"))
+        release = ref if ref is not None and _RELEASE_TAG.match(ref) else None
+    for m in _CHECKOUT.finditer(ctx.src, clone.end(), at):
+        ref = _script_value(ctx, m.group(1).decode("utf-8", "replace").strip("\"';&"))
+        release = ref if ref is not None and _RELEASE_TAG.match(ref) else None
+    if release is None:
+        return "vllm/vllm-openai", False
+    return "vllm/vllm-openai:" + (release if release.startswith("v") else "v" + release), True
+
+
+_SCRIPT_DIR_VALUE = lazy_re(r"dirname[^\n]*(?:BASH_SOURCE|\$0|\$\{0\})")
+_WORD_VAR = lazy_re(r"\$\{([A-Za-z_]\w*)(?::?[-=]([^}$]*))?\}|\$([A-Za-z_]\w*)")
+
+
+def _script_value(ctx: _Ctx, word: str) -> Optional[str]:
+    """``word`` of a ``docker build`` line with the variables the script sets once filled in: a
+    literal value, a ``${VAR:-default}`` default, the script's own folder (``SCRIPT_DIR="$(cd
+    "$(dirname "${BASH_SOURCE[0]}")" && pwd)"``: ``.``, as paths are taken from there). None when
+    a variable stays unknown."""
+    unknown = False
+
+    def fill(m: "re.Match[str]", depth: int = 0) -> str:
+        nonlocal unknown
+        name, default = m.group(1) or m.group(3), m.group(2)
+        values = re.findall(rb"(?m)^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+|declare[ \t]+)?"
+                            + re.escape(name.encode()) + rb"=([^\n]*)", ctx.src)
+        if len(values) == 1:
+            value = values[0].decode("utf-8", "replace").strip()
+            if _SCRIPT_DIR_VALUE.search(value):
+                return "."
+            value = value.strip("\"'")
+            d = _DEFAULTED.fullmatch(value)
+            value = d.group(2) if d is not None else value
+            if value and "$" not in value and " " not in value:
+                return value
+        if default:
+            return default
+        unknown = True
+        return ""
+
+    out = _WORD_VAR.sub(fill, word)
+    return None if unknown else out
+
+
+def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool]]:
+    """``(vLLM base image, how it was found, whether its tag names the vLLM that runs)`` when
+    ``image`` is built from a vLLM image: by a
+    ``docker build -t`` of the script (``_built_images``), or, for a name that says vllm
+    (``vllm-spark:latest``) and has no registry, in a script that builds no image itself, by the
+    ``Dockerfile`` / ``Containerfile`` in the script's folder."""
+    if ctx.local_images is None:
+        ctx.local_images = {}
+    if image in ctx.local_images:
+        return ctx.local_images[image]
+    found = None
+    repo = image.split("@", 1)[0].rsplit(":", 1)[0] if image.rfind(":") > image.rfind("/") else image.split("@", 1)[0]
+    # (a script that builds images itself says which: no guess from a name; pipeline/surroundings.py
+    # reads the Dockerfile such a build names when this reader cannot)
+    if "vllm" in repo.rsplit("/", 1)[-1].lower() and "." not in repo.split("/", 1)[0] and "$" not in image \
+            and _BUILD_LINE.search(ctx.src) is None:
+        for name in _DOCKERFILE_NAMES:
+            based = _dockerfile_base(ctx, name)
+            if based is not None:
+                base, tagged = based
+                found = (base, f"the image `{image}` is taken for the one `{name}` beside the file builds, FROM `{base}`"
+                         + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
+                break
+    ctx.local_images[image] = found
+    return found
+
+
+def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[tuple[str, bool]]:
+    """``(the vLLM image the Dockerfile at rel builds on, whether its tag names the vLLM that runs)``
+    (``rel`` from the script's folder), when its final stage starts from one and sets no ENTRYPOINT
+    of its own; None otherwise. A Dockerfile that installs or builds vLLM again over its base
+    (``pip install vllm==...``, a clone of vLLM's repository) runs that vLLM, not the tag's. A file
+    this analysis read (``inputs``)."""
+    import os
+
+    from vllm_lint import inputs
+    from vllm_lint.fsutil import open_regular
+    from vllm_lint.frontends.dockerfile_base import final_base
+
+    if not ctx.path or ctx.path == "-" or rel.startswith("-"):
+        return None
+    where = os.path.join(os.path.dirname(os.path.abspath(ctx.path)), rel)
+    try:
+        with open_regular(where) as f:  # (a link to a FIFO or a device: not read)
+            raw = f.read(_MAX_DOCKERFILE + 1)
+    except OSError:
+        inputs.note(where, None)  # (a Dockerfile made later changes the result)
+        return None
+    inputs.note(where, raw)
+    if len(raw) > _MAX_DOCKERFILE:
+        return None
+    base = final_base(raw.decode("utf-8", "replace"), {})
+    if base is None or not base[1] or not image_is_vllm(base[0]):
+        return None
+    if _REBUILDS_VLLM.search(raw):
+        return base[0], False
+    return base[0], True
+
+
+_MAX_DOCKERFILE = 1024 * 1024
+_REBUILDS_VLLM = lazy_re(rb"(?i)pip3?[ \t]+install[^\n]*[ \t'\"]vllm\b|vllm-project/vllm\b|/vllm\.git\b|VLLM_(?:REPO|COMMIT|REF)\b")
 
 
 def _bare_assignment(ctx: _Ctx, node) -> None:
@@ -1453,12 +1838,13 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
     hints: list[VersionHint] = []
-    if found.image and image_is_vllm(found.image):
+    if found.image and image_is_vllm(found.image) and found.built_from != "untagged":
         v = version_from_image(found.image)
         if v is not None:
-            iw = next((w for w in words if w.text == found.image), None)
+            iw = None if found.built_from else next((w for w in words if w.text == found.image), None)
             at = (iw.start, iw.end) if iw else image_at
-            hints.append(VersionHint(v, "image-tag", _map_span(ctx, *at) if at else None, found.image))
+            hints.append(VersionHint(v, "dockerfile-from" if found.built_from else "image-tag",
+                                     _map_span(ctx, *at) if at else None, found.image))
     if not dropped_words:
         dropped_words = _dropped_after(ctx, node)
     else:
@@ -1477,6 +1863,7 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     )
     if found.image:
         la.image = found.image
+    la.read_as = found.via
     if getattr(found, "image_cmd_start", None) is not None:
         # `docker run IMAGE vllm serve ...`: these words go after the image's entrypoint
         cmd_words = words[found.image_cmd_start:found.args_start]
@@ -1544,13 +1931,16 @@ def _splat_words(ctx: _Ctx, w: _Word, before: int, expansions: bool = False) -> 
     return None
 
 
-def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: bool = False) -> Optional[list[_Word]]:
+def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: bool = False,
+                    every_branch: Union[bool, str] = False) -> Optional[list[_Word]]:
     """The words variable ``name`` holds for a command at ``before``: assigned once
     (``declare``/``local``/``export`` allowed), an array then only appended to with ``+=(...)``
     (the appended words count, conditional or not: a removed option in a branch fails when the
     branch runs); all before the command; no element assignment, other assignment, or
     ``read``/``mapfile``/``unset`` of it. A string's value must be plain words (no expansion, no
-    glob character)."""
+    glob character). ``every_branch``: the words of every assignment and append, in branches that
+    exclude each other too (all that any run may hold, for a wrapper's options); ``"unconditional"``:
+    only those outside any ``if`` / ``case`` (what every run holds)."""
     root = ctx.root
     src = ctx.src
     if root is None:
@@ -1561,7 +1951,7 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: 
         if m.group(1) or bool(m.group(3)) != array or m.start() >= before:
             return None  # an element assigned, the other kind, or an assignment after the command
         assigns.append((m.start(), m.group(2) == b"+"))
-    if not assigns or assigns[0][1] or sum(1 for _s, plus in assigns if not plus) != 1 \
+    if not assigns or assigns[0][1] or sum(1 for _s, plus in assigns if not plus) != 1 and not every_branch \
             or (not array and len(assigns) > 1):
         return None
     for m in _READS_INTO.finditer(src, 0, before):
@@ -1578,7 +1968,9 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: 
         if value is None or value.start_byte < start or (value.type == "array") != array:
             return None  # in a comment or a string, not an assignment
         here = _branches(node)
-        if any(here.get(k, v) != v for seen in branches for k, v in seen.items()):
+        if every_branch == "unconditional" and here:
+            continue  # an assignment some runs skip
+        if not every_branch and any(here.get(k, v) != v for seen in branches for k, v in seen.items()):
             return None  # appends in branches that exclude each other (if/else, case): not all run
         branches.append(here)
         if array:

@@ -383,6 +383,8 @@ class Linter:
             if box is not None:  # (what the launch was read from: a platform's container)
                 self.verbose.append(f"line {_line(ctx.data, ctx.launch.span.start)}: the container of a {box.platform}"
                                     + (f" configuration, image {box.image}" if box.image else " configuration"))
+            if ctx.launch is not None and ctx.launch.read_as:
+                self.verbose.append(f"the launch at line {_line(ctx.data, ctx.launch.span.start)}: {ctx.launch.read_as}")
         for rule in self.rules:
             try:
                 out.extend(rule.run(ctx))

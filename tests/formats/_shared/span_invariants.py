@@ -38,6 +38,8 @@ def check_spans(data: bytes, ex: Extraction) -> None:
                     assert "{{" in written and "default" in written, written
                 elif v.source == "helm-values":  # the tag as written: {{ .Values.x }}
                     assert "{{" in written and ".Values" in written, written
+                elif v.source == "dockerfile-from" and v.version not in written:
+                    assert v.image and written, written  # the image built FROM it, named here; its tag is the Dockerfile's
                 else:
                     assert v.version in written
 

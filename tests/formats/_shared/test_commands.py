@@ -134,7 +134,6 @@ def test_recognised(cmd, entry, args):
         "log_info starting vllm serve m",  # a bare word before vLLM: no clear argument structure
         "Dump vllm serve flags from the image",  # no option before vLLM: prose, not a launcher
         "my-wrapper vllm serve m",
-        "my-wrapper exec vllm serve m",  # not a script path: a bare word, no clear structure
         "./x.sh start vllm serve m",  # a sub-command that does not say it runs the rest
         "ray job submit --address h vllm serve m",  # ray's entrypoint follows `--` only
         "ray start --head",
@@ -285,3 +284,47 @@ def test_the_launcher_table_is_one_row_per_program():
     names = [n for row in LAUNCHERS for n in row.names]
     assert len(names) == len(set(names))
     assert all(row.source for row in LAUNCHERS)
+
+
+@pytest.mark.parametrize(
+    "cmd, entry, args, via",
+    [
+        # an unknown wrapper whose argument structure is clear: a run verb, options, or a script path
+        ("./launch-cluster.sh exec vllm serve m --port 8000", "vllm serve", ["m", "--port", "8000"],
+         "read through the wrapper `./launch-cluster.sh`"),
+        ("./launch-cluster.sh --apply-mod ./mods/fix exec vllm serve m", "vllm serve", ["m"],
+         "read through the wrapper `./launch-cluster.sh`"),
+        ("scripts/in-container.sh vllm serve m", "vllm serve", ["m"], "read through the wrapper `scripts/in-container.sh`"),
+        ("with-gpu run -- vllm serve m", "vllm serve", ["m"], "read through the wrapper `with-gpu`"),
+        # the program in a variable
+        ("$VENV_PYTHON -m vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"],
+         "the interpreter in `$VENV_PYTHON`"),
+        ("${PY} -u -m vllm.entrypoints.api_server --model m", "api_server", ["--model", "m"],
+         "the interpreter in `${PY}`"),
+        ("${VLLM_BIN} serve m --tp 2", "vllm serve", ["m", "--tp", "2"], "the program in `${VLLM_BIN}`"),
+        # docker create takes run's arguments
+        ("docker create --gpus all vllm/vllm-openai:v0.9.0 --model m", "docker:vllm/vllm-openai:v0.9.0",
+         ["--model", "m"], "`docker create` (started later with these arguments)"),
+        ("vllm serve m", "vllm serve", ["m"], None),
+    ],
+)
+def test_wrappers_read_through_say_how(cmd, entry, args, via):
+    found = find(cmd)
+    assert found is not None, cmd
+    assert (found.entry, rest(cmd), found.via) == (entry, args, via)
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "my-wrapper vllm serve m",  # a bare name, no option or run verb: not clear
+        "note: start vllm serve m",
+        "$RUNNER vllm serve m",  # a variable that is not shown to be vLLM or an interpreter
+        "$PY script.py -m vllm.entrypoints.openai.api_server",
+        "$PY -m mypkg.server --model m",
+        "./wrap.sh exec exec exec vllm serve m",  # more run verbs than a wrapper takes
+        "docker create --name x busybox",
+    ],
+)
+def test_wrappers_not_read_through(cmd):
+    assert find(cmd) is None

@@ -181,3 +181,43 @@ def test_an_elided_manifest_parses():
             b"      args: [--port, \"1\"]\n...\n```\n")
     ex = M.extract(data, "a.md")
     assert not ex.notes and [t.text for t in ex.launches[0].tokens] == ["--port", "1"]
+
+
+def test_a_prose_command_line_is_read_a_sentence_is_not():
+    data = (b"Run:\n\ndocker run --gpus all vllm/vllm-openai:v0.27.1 --model m --max-num-seqs 8\n\n"
+            b"vllm serve is the command; pass --port to move it.\n\n"
+            b"   $ vllm serve m --port 1\n\n"
+            b"docker run --rm alpine echo --x\n\n"  # no vLLM: nothing
+            b"Use `vllm serve m --port 2` inline.\n")
+    ex = M.extract(data, "README.md")
+    check_spans(data, ex)
+    assert sorted([t.text for t in la.tokens] for la in ex.launches) == [
+        ["--model", "m", "--max-num-seqs", "8"], ["m", "--port", "1"], ["m", "--port", "2"]]
+
+
+def test_crlf_line_ends_of_a_document_do_not_break_its_continuations(run_cli, tmp_path):
+    p = tmp_path / "guide.md"
+    p.write_bytes(b"# Guide\r\n\r\n```bash\r\ndocker run --gpus all \\\r\n  vllm/vllm-openai:v0.27.1 \\\r\n"
+                  b"  --model m --swap-space 4\r\n```\r\n")
+    ex = M.extract(p.read_bytes(), str(p))
+    (la,) = ex.launches
+    assert [t.text for t in la.tokens] == ["--model", "m", "--swap-space", "4"]
+    assert ("VL101", 6, 13) in lint(run_cli, p) and not any(c == "VL109" for c, _r, _c in lint(run_cli, p))
+
+
+def test_an_image_one_block_builds_from_vllms_dockerfile_is_run_by_a_later_block():
+    data = (b"Build:\n\n```bash\nnvidia-docker build . -f Dockerfile --target vllm-openai --tag vllm\n```\n\n"
+            b"Run:\n\n```bash\nnvidia-docker run -d --gpus all --name vllm vllm \\\n    --model=m --max-model-len 2000\n```\n")
+    ex = M.extract(data, "README.md")
+    check_spans(data, ex)
+    (la,) = ex.launches
+    assert [t.text for t in la.tokens] == ["--model=m", "--max-model-len", "2000"]
+    assert la.version_hints == [] and "`vllm-openai` stage of vLLM's own Dockerfile" in la.read_as
+
+
+def test_prose_at_the_end_of_a_documented_command_stands_for_more_options():
+    data = (b"```bash\ndocker run --rm vllm/vllm-openai:v0.27.1 \\\n    org/model \\\n    --dtype=bfloat16 \\\n"
+            b"    other vLLM OpenAI server arguments\n```\n")
+    (la,) = M.extract(data, "README.md").launches
+    assert la.opaque and [t.text for t in la.tokens][:2] == ["org/model", "--dtype=bfloat16"]
+    assert all(t.opaque and t.splat for t in la.tokens[2:])

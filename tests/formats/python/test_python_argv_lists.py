@@ -117,3 +117,58 @@ def test_a_long_concatenation_is_read_a_bounded_number_of_times(monkeypatch):
     assert ex.launches == []
     # per level down to the depth bound, the nested sum and its last list: not every level from every level
     assert len(reads) <= 2 * (argv_lists._MAX_DEPTH + 2)
+
+
+def test_a_template_bound_to_a_name_then_formatted_is_read_with_its_fields_opaque():
+    src = ('import subprocess\n'
+           'TMPL = "vllm serve {model} --port {port} --x 4 --y \'{{\\"a\\": 1}}\'"\n'
+           'subprocess.Popen(TMPL.format(model="m", port=8000), shell=True)\n')
+    data, ex = _ex(src)
+    (la,) = ex.launches
+    assert [(t.text, t.opaque) for t in la.tokens][3:] == [("--x", False), ("4", False), ("--y", False),
+                                                          ('{"a": 1}', False)]  # ({{ }}: str.format's escapes)
+    assert la.tokens[0].opaque and la.tokens[1].text == "--port" and la.tokens[2].opaque
+    assert _at(data, la.tokens[3].span) == b"--x"  # in the template, where it is written
+    assert _at(data, la.tokens[2].span) == b"{port}"
+    assert la.read_as == "the template `TMPL` formatted here, its fields unknown"
+
+
+def test_a_template_changed_after_it_was_bound_is_not_read():
+    src = ('import os\nT = "vllm serve {} --x 4"\nT += " --y 1"\nos.system(T.format("m"))\n')
+    _d, ex = _ex(src)
+    assert ex.launches == []
+
+
+def test_a_string_concatenation_reads_its_literal_pieces_and_leaves_the_rest_opaque():
+    src = ('import os\nmodel = input()\n'
+           'os.system("nohup python3 -m vllm.entrypoints.api_server --model " + model + " --x 4 " + f"--port {8000}" + " &")\n')
+    data, ex = _ex(src)
+    (la,) = ex.launches
+    assert [(t.text if not t.opaque else None) for t in la.tokens] == ["--model", None, "--x", "4", "--port", None]
+    assert _at(data, la.tokens[1].span) == b"model"
+    assert _at(data, la.tokens[2].span) == b"--x"
+    assert la.delete_tokens(la.tokens[2:4]) is not None
+    assert "concatenation" in la.read_as
+
+
+def test_a_file_python_3_does_not_parse_has_the_commands_of_its_strings_read():
+    src = ('import os\nprint "go"\nos.system("vllm serve %s --x 4" % m)\n'
+           'os.system("vllm serve " + m)\nx = "no launch here"\n')
+    data = src.encode()
+    ex = P.extract(data, "old.py")
+    check_spans(data, ex)
+    la, joined = ex.launches
+    assert joined.tokens == [] and joined.opaque  # "vllm serve " + m: the rest is unknown
+    assert [(t.text, t.opaque) for t in la.tokens][1:] == [("--x", False), ("4", False)] and la.tokens[0].opaque
+    assert _at(data, la.tokens[1].span) == b"--x"
+    assert "does not parse" in la.read_as
+    assert [n.message for n in ex.notes][0].startswith("Python syntax error")
+
+
+def test_a_file_that_does_not_parse_and_holds_no_command_is_still_an_error():
+    import pytest
+
+    from vllm_lint.launch import ParseError
+
+    with pytest.raises(ParseError):
+        P.extract(b'print "vllm is great"\n', "old.py")

@@ -165,3 +165,128 @@ def test_shell_c_with_options_after_it():
     check_spans(data, ex)
     (la,) = ex.launches
     assert la.entry == "vllm serve" and [t.text for t in la.tokens] == ["m", "--port", "8000"]
+# ---- issue 27: images that are vLLM's without saying so, wrappers read through
+
+
+DOCKERFILE = "ARG BASE=vllm/vllm-openai:v0.10.0\nFROM ${BASE}\nRUN pip install extra\n"
+
+
+def test_an_image_built_from_a_vllm_image_beside_the_script_is_vllm(tmp_path):
+    (tmp_path / "Dockerfile").write_text(DOCKERFILE)
+    data = (b'#!/bin/bash\nIMAGE="${IMAGE:-vllm-spark:latest}"\n'
+            b'exec docker run --gpus all \\\n  "$IMAGE" \\\n  "$MODEL" --max-num-seqs 8\n')
+    ex = S.extract(data, str(tmp_path / "run.sh"))
+    check_spans(data, ex)
+    (la,) = ex.launches
+    assert la.image == "vllm/vllm-openai:v0.10.0"
+    assert [t.text for t in la.tokens][1:] == ["--max-num-seqs", "8"] and la.tokens[0].opaque
+    (hint,) = la.version_hints  # the Dockerfile's FROM, reported at the name of the image built from it
+    assert (hint.version, hint.source, data[hint.span.start:hint.span.end]) == ("v0.10.0", "dockerfile-from", b'"$IMAGE"')
+    assert "vllm-spark:latest" in la.read_as and "Dockerfile" in la.read_as
+
+
+def test_an_image_built_by_the_script_is_vllm_when_its_dockerfile_says_so(tmp_path):
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile.serve").write_text(DOCKERFILE)
+    (tmp_path / "Dockerfile").write_text("FROM python:3.12\nCMD [\"python\", \"app.py\"]\n")
+    data = (b"#!/bin/bash\n# vllm\ndocker build -t my-server:dev -f docker/Dockerfile.serve .\n"
+            b"docker run --rm my-server:dev --model m --max-num-seqs 8\n"
+            b"docker build -t other .\ndocker run --rm other --model m\n")
+    ex = S.extract(data, str(tmp_path / "build.sh"))
+    check_spans(data, ex)
+    (la,) = ex.launches  # `other` is built from python: its words are not vLLM's
+    assert la.image == "vllm/vllm-openai:v0.10.0"
+    assert [t.text for t in la.tokens] == ["--model", "m", "--max-num-seqs", "8"]
+    assert "docker build" in la.read_as
+
+
+def test_an_unknown_image_without_a_vllm_dockerfile_is_not_vllm(tmp_path):
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.10.0\nENTRYPOINT [\"/start.sh\"]\n")
+    data = b"docker run --rm vllm-proxy:latest --model m\ndocker run --rm myorg/vllm-x --model m\n"
+    assert S.extract(data, str(tmp_path / "run.sh")).launches == []  # its own ENTRYPOINT / a registry image
+    assert S.extract(data, str(tmp_path / "elsewhere" / "run.sh")).launches == []  # no Dockerfile beside
+
+
+def test_wrappers_and_variables_are_named_in_verbose(run_cli, tmp_path):
+    p = tmp_path / "go.sh"
+    p.write_text("./launch-cluster.sh exec vllm serve m --port 8000\n"
+                 "$VENV_PYTHON -m vllm.entrypoints.openai.api_server --model m\n")
+    r = run_cli("--verbose", "-t", "0.27.1", str(p))
+    assert "the launch at line 1: read through the wrapper `./launch-cluster.sh`" in r.output
+    assert "the launch at line 2: the interpreter in `$VENV_PYTHON`" in r.output
+
+
+def test_option_arrays_of_exclusive_branches_reaching_vllm_words_stay_unread():
+    data = (b'a=(--gpus all)\nif [ -n "$X" ]; then a+=(vllm/vllm-openai:v0.10.0); else a+=(--rm); fi\n'
+            b'docker run "${a[@]}" vllm/vllm-openai:v0.27.1 --model m\n')
+    ex = S.extract(data, "a.sh")
+    # the array may hold the image: where vLLM's words begin is not certain, and no word is taken for vLLM's
+    assert all(t.text != "--rm" for la in ex.launches for t in la.tokens)
+
+
+def test_a_script_written_by_echo_or_printf_is_read_where_it_is_written():
+    data = (b"echo '#!/bin/bash\\nexec vllm serve m --port 8000\\n' > /app/start.sh\n"
+            b"printf 'vllm serve %s --x 1\\n' \"$M\" >> run.sh\n"
+            b"echo 'vllm serve m --port 1'\n"  # printed, not written
+            b"echo 'vllm serve m --port 1' | tee log\n")
+    ex = S.extract(data, "build.sh")
+    check_spans(data, ex)
+    assert [[t.text for t in la.tokens] for la in ex.launches] == [["m", "--port", "8000"],
+                                                                   ["${PRINTF_ARG}", "--x", "1"]]
+    assert ex.launches[1].tokens[0].opaque  # printf fills %s with its argument
+    assert all("a script written by" in la.read_as for la in ex.launches)
+    port = ex.launches[0].tokens[1]
+    assert data[port.span.start:port.span.end] == b"--port"
+
+
+def test_an_image_that_installs_vllm_again_over_its_base_names_no_release(tmp_path):
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:nightly\nARG VLLM_COMMIT=abc\n"
+                                         "RUN git clone https://github.com/vllm-project/vllm.git && pip install -e vllm\n")
+    data = b"docker run --gpus all vllm-src:latest --max-num-seqs 8\n"
+    (la,) = S.extract(data, str(tmp_path / "run.sh")).launches
+    assert [t.text for t in la.tokens] == ["--max-num-seqs", "8"]
+    assert la.version_hints == [] and "names no release" in la.read_as
+
+
+def test_a_build_named_through_the_scripts_variables_is_followed(tmp_path):
+    (tmp_path / "Dockerfile").write_text(DOCKERFILE)
+    data = (b'#!/bin/bash\nSCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n'
+            b'IMAGE="${SERVE_IMAGE:-my-server}"\n'
+            b'docker build -t "${IMAGE}" -f "${SCRIPT_DIR}/Dockerfile" "${SCRIPT_DIR}"\n'
+            b'docker run --rm --gpus all "${IMAGE}" --model m --max-num-seqs 8\n')
+    (la,) = S.extract(data, str(tmp_path / "serve.sh")).launches
+    assert la.image == "vllm/vllm-openai:v0.10.0"
+    assert [t.text for t in la.tokens] == ["--model", "m", "--max-num-seqs", "8"]
+    assert "`my-server` is built by `docker build` from `./Dockerfile`" in la.read_as
+
+
+def test_an_image_built_from_a_vllm_checkout_the_script_clones_is_vllm_at_the_tag_checked_out(tmp_path):
+    data = (b"git clone https://github.com/vllm-project/vllm.git\ncd vllm\nVLLM_VER=v0.10.0\n"
+            b"git checkout tags/${VLLM_VER}\n"
+            b"docker build -f Dockerfile.cpu -t vllm-cpu-env --shm-size=100g .\n"
+            b"docker run -d --rm -p 8084:80 vllm-cpu-env --model m --port 80\n")
+    (la,) = S.extract(data, str(tmp_path / "test_vllm.sh")).launches
+    assert [t.text for t in la.tokens] == ["--model", "m", "--port", "80"]
+    assert [(h.version, h.source) for h in la.version_hints] == [("v0.10.0", "dockerfile-from")]
+    assert "vLLM checkout the script clones (v0.10.0)" in la.read_as
+    # no clone of vLLM: an unreadable Dockerfile names no image
+    assert S.extract(data.split(b"\n", 1)[1], str(tmp_path / "t.sh")).launches == []
+
+
+def test_the_branch_a_vllm_clone_takes_is_its_release(tmp_path):
+    data = (b"git clone --branch v0.10.0 --depth 1 https://github.com/vllm-project/vllm.git vllm_source\n"
+            b"docker build -f vllm_source/docker/Dockerfile.cpu -t vllm-cpu-env .\n"
+            b"docker run vllm-cpu-env --model m\n")
+    (la,) = S.extract(data, str(tmp_path / "build.sh")).launches
+    assert [h.version for h in la.version_hints] == ["v0.10.0"]
+
+
+def test_a_command_array_grown_differently_per_branch_reads_the_words_every_run_has():
+    data = (b'cmd=(docker run --rm --entrypoint vllm vllm/vllm-openai:v0.10.0 serve m --port 8000)\n'
+            b'if [ -n "$BIG" ]; then cmd+=(--max-num-seqs 256); else cmd+=(--max-num-seqs 8); fi\n'
+            b'"${cmd[@]}"\n')
+    ex = S.extract(data, "run.sh")
+    check_spans(data, ex)
+    (la,) = ex.launches
+    assert [t.text for t in la.tokens] == ["m", "--port", "8000"] and la.opaque
+    assert "every run" in la.read_as

@@ -10,7 +10,7 @@ import warnings
 from typing import Optional
 
 from ...foreign_launchers import call_names, launcher_of_call
-from ...launch import Extraction, ParseError
+from ...launch import Extraction, Note, ParseError, Span
 from . import wrappers
 from .argv_lists import standalone_argvs
 from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, SHELL_METHODS, WRAPPER_METHODS, entry_of
@@ -18,7 +18,7 @@ from .documented import documented_commands, worth_reading
 from .engine_args import kwargs_launch
 from .environ import env_call, env_pos, env_statement
 from .foreign import foreign_launch
-from .processes import proc_launch
+from .processes import proc_launch, string_commands
 from .scope import Scope
 from .source import Source, source_encoding
 from .state import PyFile
@@ -63,7 +63,19 @@ def _parse(src: Source, path: str) -> ast.Module:
 
 def _run(data: bytes, path: str) -> Extraction:
     src = Source(data, source_encoding(data))
-    tree = _parse(src, path)
+    try:
+        tree = _parse(src, path)
+    except ParseError as exc:
+        # a file Python 3 does not parse (Python 2's `print x`): the shell commands its string
+        # literals hold are still read, and the note says what was not
+        if not exc.message.startswith("Python syntax error") or b"vllm" not in data:
+            raise
+        out = string_commands(src, path)
+        if not out.launches:
+            raise
+        out.notes.append(Note(f"{exc.message} (line {exc.line}): only the shell commands in its strings "
+                              "were read", Span(0, 0)))
+        return out
     fx = PyFile(data, path, src)
     _collect_imports(fx, tree, hit_lines(src, [b"import"]))
     # after the imports: a name imported as a callee we look at is one of the words

@@ -13,10 +13,10 @@ import ast
 from typing import Optional
 
 from ...record import lazy_re
-from ...launch import EnvAssign, Edit, Hardware, Launch, Note, ParseError, Span, Token, VersionHint, word_replacer
+from ...launch import EnvAssign, Edit, Extraction, Hardware, Launch, Note, ParseError, Span, Token, VersionHint, word_replacer
 from .callees import ENV_KW_INDEX
 from .environ import env_default, env_kwarg
-from .literals import decode_literal, embedding_of, is_str_node, placeholder, with_fields
+from .literals import StrInfo, decode_literal, embedding_of, is_str_node, placeholder, with_fields
 from .scope import Binding, Mutation, Scope, lookup, mutations_since, rebound, resolve_name
 from .source import Layout
 from .state import PyFile
@@ -73,9 +73,23 @@ def _command_launches(fx: PyFile, arg: ast.AST, shell: bool, call: ast.Call, sco
         if branches:
             return [la for b in branches for la in _bound_argv_launches(fx, arg.id, b, scope, pos)]
     node, _mutations, _binding = resolve_name(arg, scope, pos)
-    formatted = _formatted_string(fx, node)
+    formatted = _formatted_string(fx, node, scope, pos)
     if formatted is not None:
-        return _shell_launches(fx, formatted[0], call, fields=formatted[1]) if shell else []
+        if not shell:
+            return []
+        launches = _shell_launches(fx, formatted[0], call, fields=formatted[1])
+        template = node.left if isinstance(node, ast.BinOp) else node.func.value  # type: ignore[attr-defined]
+        if isinstance(template, ast.Name):  # (a literal in place needs no word of how it was read)
+            for la in launches:
+                la.read_as = f"the template `{template.id}` formatted here, its fields unknown"
+        return launches
+    if shell and isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        info = _concatenated(fx, node)
+        if info is not None:
+            launches = _shell_launches(fx, node, call, info=info)
+            for la in launches:
+                la.read_as = "a string concatenation, its pieces that are no literal unknown"
+            return launches
     if isinstance(node, ast.Call) and fx.names.dotted(node.func) == "shlex.split" and node.args:
         inner, _m, _b = resolve_name(node.args[0], scope, pos)
         if is_str_node(inner):
@@ -206,16 +220,63 @@ _PRINTF = lazy_re(r"%(?:%|(?:\([^)]*\))?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hl
 _FORMAT_FIELD = lazy_re(r"\{\{|\}\}|\{[^{}]*\}")
 
 
-def _formatted_string(fx: PyFile, node: ast.AST) -> Optional[tuple[ast.AST, object]]:
-    """``"..." % (...)`` or ``"...".format(...)`` on a string literal: the literal and the pattern
-    of its fields (each an opaque word once filled in)."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
-            and isinstance(node.left.value, str):
-        return node.left, _PRINTF
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
-            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
-        return node.func.value, _FORMAT_FIELD
+def _formatted_string(fx: PyFile, node: ast.AST, scope: Optional[Scope] = None,
+                      pos: tuple[int, int] = (0, 0)) -> Optional[tuple[ast.AST, object]]:
+    """``"..." % (...)`` or ``"...".format(...)`` on a string literal, or on a name bound once to
+    one (``tmpl = "vllm serve {model} --port {port}"``, then ``tmpl.format(...)``): the literal and
+    the pattern of its fields (each an opaque word once filled in)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        template, pattern = node.left, _PRINTF
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        template, pattern = node.func.value, _FORMAT_FIELD
+    else:
+        return None
+    if isinstance(template, ast.Name) and scope is not None:
+        bound, mutations, binding = resolve_name(template, scope, pos)
+        if binding is None or mutations:
+            return None  # changed after it was bound: which text is formatted is not certain
+        template = bound
+    if isinstance(template, ast.Constant) and isinstance(template.value, str):
+        return template, pattern
     return None
+
+
+def _concatenated(fx: PyFile, node: ast.BinOp) -> Optional[StrInfo]:
+    """``"vllm serve " + model + " --port 8000"``: the string the pieces make, each piece that is no
+    string literal an opaque field (its value is unknown here); None unless a literal piece is
+    there to read, or a piece is spelled in a way the decoder does not read."""
+    pieces: list[ast.AST] = []
+    stack: list[ast.AST] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and len(pieces) + len(stack) < _MAX_CONCAT:
+            stack.extend((n.right, n.left))
+        else:
+            pieces.append(n)
+    if not any(isinstance(p, ast.Constant) and isinstance(p.value, str) and "vllm" in p.value for p in pieces):
+        return None
+    src = fx.src
+    out: list[str] = []
+    cspans: list = []
+    fields: list[tuple[int, int, int, int]] = []
+    for p in pieces:
+        sp = src.span(p)
+        if is_str_node(p):
+            base = len(fields)
+            info = decode_literal(src, sp, lambda k, base=base: placeholder(base + k))
+            if info is None:
+                return None
+            fields.extend((len(out) + ci, ln, fs, fe) for ci, ln, fs, fe in info.fields)
+            out.extend(info.value)
+            cspans.extend(info.char_spans)
+            continue
+        if isinstance(p, (ast.List, ast.Tuple, ast.Dict, ast.Set)):
+            return None  # not a string concatenation
+        ph = placeholder(len(fields))
+        fields.append((len(out), len(ph), sp.start, sp.end))
+        out.extend(ph)
+        cspans.extend([None] * len(ph))
+    return StrInfo("".join(out), cspans, fields, None)
 
 
 def _joined(fx: PyFile, node: ast.AST) -> Optional[tuple[ast.AST, bool]]:
@@ -372,17 +433,19 @@ _NOT_SPLIT = lazy_re(r"[\"'\\;&|<>()`#*?\[]|\$(?!\{PYTHON_EXPR_\d+\})")
 
 
 def _shell_launches(fx: PyFile, node: ast.AST, call: ast.Call, split_only: bool = False,
-                    fields=None) -> list[Launch]:
+                    fields=None, info: Optional[StrInfo] = None) -> list[Launch]:
     """The launches of a string run by a shell; ``split_only``: a string split at whitespace
     (``str.split()``), read only when a shell would split it the same way; ``fields``: the
-    pattern of the formatting fields in it (``%s``, ``{}``), read as opaque words."""
+    pattern of the formatting fields in it (``%s``, ``{}``), read as opaque words; ``info``: the
+    string already decoded (a concatenation's pieces)."""
     src = fx.src
     sp = src.span(node)
-    info = decode_literal(src, sp, placeholder)
     if info is None:
-        return []
-    if isinstance(node, ast.Constant) and info.value != node.value:
-        return []
+        info = decode_literal(src, sp, placeholder)
+        if info is None:
+            return []
+        if isinstance(node, ast.Constant) and info.value != node.value:
+            return []
     if fields is not None:
         info = with_fields(info, fields)
         if info is None:
@@ -425,3 +488,74 @@ def _env_from_token(tok: Token, word: str, name: str, value: Optional[str]) -> E
                 vs = ts.start + k + len(name) + 1
                 ea.value_span = ea.value_text_span = Span(vs, vs + len(value))
     return ea
+
+
+# ---- the strings of a file that does not parse
+
+
+def string_commands(src, path: str) -> Extraction:
+    """The launches of the shell commands in the string literals of Python source that does not
+    parse (Python 2): each run of adjacent literals (implicit concatenation) holding ``vllm``,
+    its ``%`` or ``.format`` fields opaque when the code formats it, read as a shell command
+    line at its own bytes (the call that runs it is not known without a tree)."""
+    import io
+    import tokenize
+
+    out = Extraction()
+    groups: list[list] = []
+    prev_string = False
+    try:
+        for tok in tokenize.tokenize(io.BytesIO(src.data).readline):
+            if tok.type == tokenize.STRING:
+                if prev_string:
+                    groups[-1][1] = tok.end
+                else:
+                    groups.append([tok.start, tok.end, None])
+                prev_string = True
+                continue
+            if tok.type in (tokenize.NL, tokenize.COMMENT) and prev_string:
+                continue
+            if prev_string and groups:
+                groups[-1][2] = tok.string  # what follows the literal: `%`, `.`
+            prev_string = False
+    except (tokenize.TokenError, SyntaxError, IndentationError, UnicodeError):
+        pass  # the groups read so far
+    lines = src.data.splitlines(keepends=True)
+
+    def off(pos: tuple[int, int]) -> int:
+        row, col = pos
+        if row - 1 >= len(lines):
+            return len(src.data)
+        before = sum(len(x) for x in lines[:row - 1])
+        return before + len(lines[row - 1].decode(src.encoding, "replace")[:col].encode(src.encoding))
+
+    try:
+        from ..shell import extract_script  # noqa: PLC0415
+    except ImportError:
+        return out
+    for start, end, after in groups:
+        sp = Span(off(start), off(end))
+        if b"vllm" not in src.data[sp.start:sp.end]:
+            continue
+        info = decode_literal(src, sp, placeholder)
+        if info is None:
+            continue
+        if after in ("%", "."):  # `"..." % args` / `"...".format(...)`: its fields are filled in
+            filled = with_fields(info, _PRINTF if after == "%" else _FORMAT_FIELD)
+            info = filled if filled is not None else info
+        script = info.value.encode("utf-8")
+        try:
+            sub = extract_script(script, path, embedding_of(info, script, src.utf8))
+        except ParseError:
+            continue
+        for la in sub.launches:
+            for t in la.tokens:
+                if not t.opaque and _FIELD_WORD.search(t.text):
+                    t.opaque = True
+            la.read_as = "a shell command in a string of a file Python 3 does not parse"
+            if after == "+":
+                la.opaque = True  # more of the command follows, unknown here
+            out.launches.append(la)
+        out.env.extend(sub.env)
+        out.version_hints.extend(sub.version_hints)
+    return out
