@@ -1,15 +1,65 @@
-"""Forks of vLLM and the variables they read that no release does (``vllm_lint/data/forks.tsv``,
-one source per row: the fork's environment module at a commit, written by ``tools/fork_env.py``).
+"""Forks of vLLM and the variables they read that the newest release does not
+(``vllm_lint/data/forks.tsv``, one source per row: the fork's module at a commit, written by
+``tools/fork_env.py``), and :data:`FORKS`: how a launch shows it runs a fork (its image, or the
+file building the fork from its repository).
 
 A fork replaces vLLM in the image that runs it (a community build for one GPU family, a vendor's
-branch): its own ``VLLM_*`` switches are read there, so they are not "unknown" where the launch may
-run the fork. The table is read once, on the first name no release reads.
+branch): its own ``VLLM_*`` switches are read there, so they are not "unknown" (nor "no longer
+read") where the launch runs the fork, and not "unknown" where it may. The table is read once, on
+the first name the target release does not read.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Optional
+
+from ..record import Record
+
+
+class Fork(Record):
+    """A fork of vLLM that images run. ``repo``: ``owner/name`` on GitHub (the ``fork`` column of
+    the table); ``image``: a pattern matched against an image reference (lower case, registry
+    included) that names the fork's images; ``source``: where that is stated. A file that clones
+    or installs the repository (``git clone https://github.com/ROCm/vllm``,
+    ``git+https://github.com/HabanaAI/vllm-fork``) runs it too."""
+
+    __slots__ = ("repo", "image", "source")
+
+    def __init__(self, repo: str, image: str, source: str) -> None:
+        self.repo = repo
+        self.image = re.compile(image)
+        self.source = source
+
+
+FORKS: tuple[Fork, ...] = (
+    # AMD's images (rocm/vllm, rocm/vllm-dev) are built from ROCm's fork, not from vLLM's
+    # releases (vLLM's own ROCm image is vllm/vllm-openai-rocm)
+    Fork("ROCm/vllm", r"(?:^|/)rocm/vllm(?:-[\w.-]*)?(?:[:@]|$)",
+         "https://hub.docker.com/r/rocm/vllm (built from https://github.com/ROCm/vllm; "
+         "docker/Dockerfile.rocm of the fork)"),
+    # Intel Gaudi images up to Gaudi software 1.22 run HabanaAI's fork (OPEA's opea/vllm-gaudi,
+    # Intel's vault.habana.ai/gaudi-docker/<v>/.../vllm-installer-*, Red Hat's ...-gaudi runtimes);
+    # later ones the vllm-gaudi plugin, which reads the same switches (surface/plugins.py)
+    Fork("HabanaAI/vllm-fork", r"gaudi|habana|(?:^|[/:_-])hpu(?:$|[/:_.-])",
+         "https://github.com/HabanaAI/vllm-fork (README: the Gaudi images and the vllm-installer "
+         "images of vault.habana.ai); https://github.com/opea-project/GenAIComps (vllm-gaudi built "
+         "from the fork)"),
+)
+
+
+def forks_of_launch(image: Optional[str], text: str) -> set[str]:
+    """The forks a launch runs, by its image reference or by the file cloning or installing the
+    fork's repository."""
+    low = (image or "").lower()
+    out = {f.repo for f in FORKS if low and "vllm" in low and f.image.search(low)}
+    if "github.com" in text:
+        low_text = text.lower()
+        for f in FORKS:
+            if re.search(r"github\.com[/:]" + re.escape(f.repo.lower()) + r"(?:\.git)?(?![\w.-])", low_text):
+                out.add(f.repo)
+    return out
 
 _BY_NAME: Optional[dict[str, tuple[str, ...]]] = None
 

@@ -17,7 +17,7 @@ class EnvStatus(Record):
                  first: Optional[str] = None, suggestion: Optional[str] = None, successor: Optional[str] = None,
                  note: Optional[str] = None, plugins: tuple[str, ...] = (),
                  suggestion_plugin: Optional[str] = None, forks: tuple[str, ...] = ()) -> None:
-        self.state = state  # ok | removed | unknown | too-new | build | plugin
+        self.state = state  # ok | removed | unknown | too-new | build | plugin (read by what the launch runs)
         self.last = last
         self.removed_in = removed_in
         self.first = first
@@ -66,6 +66,10 @@ def _compute(ctx: LintContext, name: str) -> EnvStatus:
     ov = ctx.db.env_overlay(name) or {}
     if name in ctx.surface.env:
         return EnvStatus("ok", successor=ov.get("successor"), note=ov.get("note"))
+    if _read_by_what_runs(ctx, name):
+        # the plugin or fork the launch runs reads it, whatever vLLM's releases did with the name
+        # (HabanaAI's fork still reads VLLM_SKIP_WARMUP, which vLLM dropped after 0.9.2)
+        return EnvStatus("plugin")
     hist = ctx.db.env_history(name)
     if hist is None and ctx.db.build_env_history(name) is not None:
         return EnvStatus("build")  # a setting of vLLM's build, not of a server: no runtime finding
@@ -79,10 +83,19 @@ def _compute(ctx: LintContext, name: str) -> EnvStatus:
     return EnvStatus("too-new", first=ctx.db.first_accepting_after(hist, ctx.target))
 
 
-def launch_plugins(ctx: LintContext) -> frozenset[str]:
-    """The platform plugins the launch runs on (its image, or the file installing or pinning the
-    plugin's package: ``surface/plugins.py``)."""
+def _read_by_what_runs(ctx: LintContext, name: str) -> bool:
+    from ..knowledge.forks import fork_readers
+
+    readers = set(ctx.db.plugins.readers(name)) | set(fork_readers(name))
+    return bool(readers) and bool(launch_runs_on(ctx) & readers)
+
+
+def launch_runs_on(ctx: LintContext) -> frozenset[str]:
+    """The platform plugins (PyPI names) and forks of vLLM (``owner/name``) the launch runs on:
+    its image names them, or the file installs or pins the plugin's package
+    (``surface/plugins.py``) or builds the fork from its repository (``knowledge/forks.py``)."""
     if ctx.memo.plugins is None:
+        from ..knowledge.forks import forks_of_launch
         from ..surface.plugins import plugins_of_launch
 
         images = [getattr(ctx.launch, "image", None)]
@@ -91,15 +104,15 @@ def launch_plugins(ctx: LintContext) -> frozenset[str]:
         text = ctx.data.decode("utf-8", "replace") if ctx.data else ""
         found: set[str] = set()
         for image in images:
-            found |= plugins_of_launch(image, text)
+            found |= plugins_of_launch(image, text) | forks_of_launch(image, text)
         ctx.memo.plugins = frozenset(found)
     return ctx.memo.plugins
 
 
 def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:
-    """A name no vLLM release reads: a platform plugin's (silent on a launch on that plugin), a
-    fork's (``knowledge/forks.py``), or unknown, with the nearest name the target release or a
-    plugin reads."""
+    """A name no vLLM release reads and nothing the launch runs on reads (``_compute`` answered
+    that): a platform plugin's or a fork's (``knowledge/forks.py``) read elsewhere, or unknown, with
+    the nearest name the target release or a plugin reads."""
     from ..knowledge.forks import fork_readers
     from ._status import closest
 
@@ -107,8 +120,6 @@ def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:
     readers = index.readers(name)
     forks = fork_readers(name)
     if readers:
-        if launch_plugins(ctx).intersection(readers):
-            return EnvStatus("plugin")
         return EnvStatus("unknown", plugins=tuple(readers), forks=forks)
     if forks:
         return EnvStatus("unknown", forks=forks)

@@ -21,18 +21,27 @@ class Plugin:
     """One platform plugin. ``dist``: its PyPI name; ``package``: its import package;
     ``envs_module`` / ``dict_names``: where its environment dict lives and what it is called;
     ``image_words``: words of an image reference that name the plugin's images; ``source``: where
-    the module path was read."""
+    the module path was read. ``read_prefixes``: the plugin's other modules read variables
+    themselves (``os.environ.get``), and those starting with one of these are its too;
+    ``env_helpers``: ``(callable, spelling)`` of the plugin's own helpers that declare a variable
+    (``scrape/plugins.py``, ``package_reads``); ``git_repo``: ``owner/name`` on GitHub of a plugin
+    with no archive on PyPI, scraped from its release tags (``vllm-lint db plugin --git DIR``)."""
 
-    __slots__ = ("dist", "package", "envs_module", "dict_names", "image_words", "source")
+    __slots__ = ("dist", "package", "envs_module", "dict_names", "image_words", "source", "read_prefixes",
+                 "env_helpers", "git_repo")
 
     def __init__(self, dist: str, package: str, envs_module: str, dict_names: tuple[str, ...],
-                 image_words: tuple[str, ...], source: str) -> None:
+                 image_words: tuple[str, ...], source: str, read_prefixes: tuple[str, ...] = (),
+                 env_helpers: tuple[tuple[str, str], ...] = (), git_repo: Optional[str] = None) -> None:
         self.dist = dist
         self.package = package
         self.envs_module = envs_module
         self.dict_names = dict_names
         self.image_words = image_words
         self.source = source
+        self.read_prefixes = read_prefixes
+        self.env_helpers = env_helpers
+        self.git_repo = git_repo
 
 
 PLUGINS: tuple[Plugin, ...] = (
@@ -47,6 +56,19 @@ PLUGINS: tuple[Plugin, ...] = (
            "tpu_inference/envs.py of the tpu-inference 0.32.0 sdist (PyPI)"),
     Plugin("vllm-kunlun", "vllm_kunlun", "vllm_kunlun.platforms.envs", ("xvllm_environment_variables",),
            ("vllm-kunlun", "kunlun"), "vllm_kunlun/platforms/envs.py of the vllm-kunlun 0.11.1 sdist (PyPI)"),
+    # Intel Gaudi (HPU): not on PyPI, scraped from its release tags. Most of its switches are read
+    # outside envs.py: its extension's `Env("VLLM_PROMPT_BS_BUCKET_MIN", int)` and
+    # `Value("skip_warmup", ...)` (VLLM_ + the name upper-cased, or its `env_var=`; the classes of
+    # vllm_gaudi/extension/config.py), and `os.environ.get` in its modules (PT_HPU_* for
+    # Habana's PyTorch bridge). Images: OPEA's `opea/vllm-gaudi`, Intel's
+    # `vault.habana.ai/gaudi-docker/.../vllm-installer-*`, Red Hat's `...-gaudi` runtimes
+    Plugin("vllm-gaudi", "vllm_gaudi", "vllm_gaudi.envs", ("environment_variables",),
+           ("vllm-gaudi", "gaudi", "habana"),
+           "vllm_gaudi/envs.py and vllm_gaudi/extension/{config,features}.py at tag v0.26.0 of "
+           "https://github.com/vllm-project/vllm-gaudi",
+           read_prefixes=("VLLM_", "PT_HPU_"),
+           env_helpers=(("Env", "{}"), ("Value", "VLLM_{upper}"), ("ValueFromList", "VLLM_{upper}")),
+           git_repo="vllm-project/vllm-gaudi"),
 )
 PLUGIN_BY_DIST = {p.dist: p for p in PLUGINS}
 
