@@ -70,5 +70,9 @@ def test_the_forks_a_launch_runs_by_a_source_build():
     runs = forks.forks_of_launch
     assert runs(None, "RUN git clone https://github.com/ROCm/vllm.git && cd vllm") == {"ROCm/vllm"}
     assert runs(None, "pip install git+https://github.com/HabanaAI/vllm-fork.git@v0.9.0.1") == {"HabanaAI/vllm-fork"}
+    assert runs(None, "git clone -b v0.9.1+rocm --depth 1 git@github.com:ROCm/vllm.git") == {"ROCm/vllm"}
     assert runs(None, "git clone https://github.com/ROCm/vllm-other") == set()
+    # a link to the fork's issues or an unrelated clone on the line is no build of it
+    assert runs(None, "# See: https://github.com/ROCm/vllm/issues/375") == set()
+    assert runs(None, "git clone https://github.com/acme/tools && open https://github.com/ROCm/vllm/issues/1") == set()
     assert runs(None, "pip install vllm") == set()

@@ -57,7 +57,10 @@ def forks_of_launch(image: Optional[str], text: str) -> set[str]:
     if "github.com" in text:
         low_text = text.lower()
         for f in FORKS:
-            if re.search(r"github\.com[/:]" + re.escape(f.repo.lower()) + r"(?:\.git)?(?![\w.-])", low_text):
+            # a clone or a pip install of the repository; a link to one of its issues is not a build
+            repo = re.escape(f.repo.lower())
+            if re.search(r"(?:\bgit\s+clone\b[^\n]*?|git\+)(?:https?://|git@)github\.com[/:]" + repo
+                         + r"(?:\.git)?(?![\w.-]|/(?!tree/|archive/))", low_text):
                 out.add(f.repo)
     return out
 
