@@ -52,17 +52,27 @@ FORKS: tuple[Fork, ...] = (
 def forks_of_launch(image: Optional[str], text: str) -> set[str]:
     """The forks a launch runs, by its image reference or by the file cloning or installing the
     fork's repository."""
+    return forks_of_image(image) | forks_of_text(text)
+
+
+def forks_of_image(image: Optional[str]) -> set[str]:
     low = (image or "").lower()
-    out = {f.repo for f in FORKS if low and "vllm" in low and f.image.search(low)}
+    return {f.repo for f in FORKS if low and "vllm" in low and f.image.search(low)}
+
+
+def forks_of_text(text: str) -> set[str]:
+    """The forks a file builds: a clone or a pip install of the repository (a link to one of its
+    issues is not a build)."""
+    out = set()
     if "github.com" in text:
         low_text = text.lower()
         for f in FORKS:
-            # a clone or a pip install of the repository; a link to one of its issues is not a build
             repo = re.escape(f.repo.lower())
             if re.search(r"(?:\bgit\s+clone\b[^\n]*?|git\+)(?:https?://|git@)github\.com[/:]" + repo
                          + r"(?:\.git)?(?![\w.-]|/(?!tree/|archive/))", low_text):
                 out.add(f.repo)
     return out
+
 
 _BY_NAME: Optional[dict[str, tuple[str, ...]]] = None
 

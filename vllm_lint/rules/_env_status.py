@@ -95,18 +95,34 @@ def launch_runs_on(ctx: LintContext) -> frozenset[str]:
     its image names them, or the file installs or pins the plugin's package
     (``surface/plugins.py``) or builds the fork from its repository (``knowledge/forks.py``)."""
     if ctx.memo.plugins is None:
-        from ..knowledge.forks import forks_of_launch
-        from ..surface.plugins import plugins_of_launch
+        from ..knowledge.forks import forks_of_image
+        from ..surface.plugins import plugins_of_image
 
         images = [getattr(ctx.launch, "image", None)]
         if ctx.extraction is not None:
             images += [h.image for h in ctx.extraction.version_hints if h.image]
-        text = ctx.data.decode("utf-8", "replace") if ctx.data else ""
-        found: set[str] = set()
+        found = set(_file_runs_on(ctx.data))
         for image in images:
-            found |= plugins_of_launch(image, text) | forks_of_launch(image, text)
+            found |= plugins_of_image(image) | forks_of_image(image)
         ctx.memo.plugins = frozenset(found)
     return ctx.memo.plugins
+
+
+_FILE_RUNS_ON: list = [None, frozenset()]  # the last file's bytes and what its text installs or builds
+
+
+def _file_runs_on(data: Optional[bytes]) -> frozenset[str]:
+    """The plugins a file installs or pins and the forks it builds, read once per file (its
+    launches share the answer: a pass per launch would grow with launches times file size)."""
+    if not data:
+        return frozenset()
+    if _FILE_RUNS_ON[0] is not data:
+        from ..knowledge.forks import forks_of_text
+        from ..surface.plugins import plugins_of_text
+
+        text = data.decode("utf-8", "replace")
+        _FILE_RUNS_ON[:] = [data, frozenset(plugins_of_text(text) | forks_of_text(text))]
+    return _FILE_RUNS_ON[1]
 
 
 def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:

@@ -158,13 +158,19 @@ def plugins_of_launch(image: Optional[str], text: str) -> set[str]:
     """The plugins a launch runs on, by what its surroundings say: its image reference names the
     plugin (``quay.io/ascend/vllm-ascend:v0.23.0``), or the file installs or pins the plugin's
     package (``pip install vllm-spyre``, a ``vllm-spyre==1.10.0`` requirement line)."""
-    out = set()
+    return plugins_of_image(image) | plugins_of_text(text)
+
+
+def plugins_of_image(image: Optional[str]) -> set[str]:
     low_image = (image or "").lower()
+    return {p.dist for p in PLUGINS if low_image and any(w in low_image for w in p.image_words)}
+
+
+def plugins_of_text(text: str) -> set[str]:
+    """The plugins a file installs or pins (one pass over the file, whatever its launches)."""
+    out = set()
     installs = " ".join(m.group(0).lower() for m in _INSTALL.finditer(text))
     for p in PLUGINS:
-        if low_image and any(w in low_image for w in p.image_words):
-            out.add(p.dist)
-            continue
         name = re.escape(p.dist).replace(r"\-", "[-_]")
         in_install = re.compile(r"(?<![\w./-])" + name + r"(?![\w/-])", re.IGNORECASE)
         requirement = re.compile(r"^\s*" + name + r"\s*(?:$|[=<>!~;\[])", re.IGNORECASE | re.MULTILINE)
