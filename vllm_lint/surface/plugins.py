@@ -177,3 +177,16 @@ def plugins_of_text(text: str) -> set[str]:
         if in_install.search(installs) or requirement.search(text):
             out.add(p.dist)
     return out
+
+
+def plugin_pins(text: str) -> dict[str, str]:
+    """The plugin releases a file pins: ``vllm-spyre==1.9.0`` (a requirement or an install),
+    ``vllm-gaudi.git@v0.24.0`` / ``vllm-gaudi@v0.24.0`` (a git install at a release tag)."""
+    out: dict[str, str] = {}
+    for p in PLUGINS:
+        name = re.escape(p.dist).replace(r"\-", "[-_]")
+        m = re.search(r"(?<![\w.-])" + name + r"(?:\.git)?\s*(?:===?\s*|@\s*v?)([0-9]+(?:\.[0-9]+)+(?:\.post[0-9]+)?)(?![\w.])",
+                      text, re.IGNORECASE)
+        if m:
+            out[p.dist] = m.group(1)
+    return out
