@@ -305,3 +305,42 @@ def test_gaudi_images_run_the_gaudi_plugin():
     assert "vllm-gaudi" in plugins_of_launch("opea/vllm-gaudi:1.22.0", "")
     assert "vllm-gaudi" in plugins_of_launch("quay.io/modh/vllm:rhoai-2.20-gaudi", "")
     assert "vllm-gaudi" not in plugins_of_launch("vllm/vllm-openai:v0.26.0", "")
+
+
+RBLN = PLUGIN_BY_DIST["vllm-rbln"]
+RBLN_ENVS = b'''import os
+environment_variables = {
+    "VLLM_RBLN_SAMPLER": lambda: os.environ.get("VLLM_RBLN_SAMPLER", "True").lower() in ("true", "1"),
+}
+'''
+WHEEL_METADATA = (b"Metadata-Version: 2.4\nName: vllm-rbln\nVersion: 0.12.0\nRequires-Dist: torch\n"
+                  b"Requires-Dist: vllm==0.30.0+cpu\nRequires-Dist: vllm[audio]; extra == \"audio\"\n\n"
+                  b"Requires-Dist: vllm==9.9.9 (a line of the description, not a header)\n")
+
+
+def _wheel(path, files: dict) -> str:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return str(path)
+
+
+def test_a_wheel_only_plugin_is_read_as_an_sdist_is_with_its_metadata_pin(tmp_path):
+    whl = _wheel(tmp_path / "vllm_rbln-0.12.0-py3-none-any.whl",
+                 {"vllm_rbln/__init__.py": b"", "vllm_rbln/envs.py": RBLN_ENVS,
+                  "vllm_rbln-0.12.0.dist-info/METADATA": WHEEL_METADATA})
+    tree = read_archive(whl, "vllm_rbln-0.12.0-py3-none-any.whl", want=plugin_wanted(RBLN), package=RBLN.package)
+    rec = extract_plugin_release(tree, RBLN, "0.12.0", {"kind": "wheel"})
+    assert rec["env"]["VLLM_RBLN_SAMPLER"]["default"] is True
+    # the unconditional Requires-Dist header, not the extra's nor the description's
+    assert rec["vllm"] == {"specifier": "==0.30.0+cpu", "from": "METADATA"}
+
+
+def test_an_older_release_names_its_environment_module_as_it_did(tmp_path):
+    whl = _wheel(tmp_path / "vllm_rbln-0.11.0-py3-none-any.whl",
+                 {"vllm_rbln/__init__.py": b"", "vllm_rbln/rbln_envs.py": RBLN_ENVS})
+    tree = read_archive(whl, "vllm_rbln-0.11.0-py3-none-any.whl", want=plugin_wanted(RBLN), package=RBLN.package)
+    rec = extract_plugin_release(tree, RBLN, "0.11.0", {"kind": "wheel"})
+    assert rec["envs_module"] == "vllm_rbln/rbln_envs.py" and "VLLM_RBLN_SAMPLER" in rec["env"]

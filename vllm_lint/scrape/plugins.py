@@ -34,14 +34,19 @@ def plugin_wanted(plugin: Plugin) -> Callable[[str], bool]:
     prefix = plugin.package + "/"
 
     def want(path: str) -> bool:
-        return path in _METADATA or (path.startswith(prefix) and path.endswith(".py"))
+        return path in _METADATA or _is_wheel_metadata(path) or (path.startswith(prefix) and path.endswith(".py"))
 
     return want
 
 
+def _is_wheel_metadata(path: str) -> bool:
+    return path.count("/") == 1 and path.endswith(".dist-info/METADATA")
+
+
 def vllm_requirement(tree: Any) -> Optional[dict]:
     """The ``vllm`` requirement of the plugin's own dependencies, where written statically:
-    ``[project].dependencies`` of ``pyproject.toml``, else ``requirements.txt``. None when neither
+    ``[project].dependencies`` of ``pyproject.toml``, else ``requirements.txt``, else (a wheel,
+    which has neither) the ``Requires-Dist`` lines of its ``*.dist-info/METADATA``. None when none
     names vLLM (vllm-ascend pins it by its own version number and its documentation, not its
     metadata)."""
     from packaging.requirements import InvalidRequirement, Requirement
@@ -75,6 +80,12 @@ def vllm_requirement(tree: Any) -> Optional[dict]:
     data = tree.read("requirements.txt")
     if data is not None:
         return pick(data.decode("utf-8", "replace").splitlines(), "requirements.txt")
+    paths = getattr(tree, "paths", None)
+    for path in (paths() if callable(paths) else ()):
+        if _is_wheel_metadata(path):
+            text = (tree.read(path) or b"").decode("utf-8", "replace").split("\n\n", 1)[0]  # the headers
+            lines = [ln.split(":", 1)[1].strip() for ln in text.splitlines() if ln.startswith("Requires-Dist:")]
+            return pick(lines, "METADATA")
     return None
 
 
@@ -132,10 +143,12 @@ def package_reads(tree: Any, package: str, prefixes: Sequence[str], helpers: Seq
 
 def extract_plugin_release(tree: Any, plugin: Plugin, version: str, source: dict) -> dict:
     project = Project(tree)
-    where = project.module_path(plugin.envs_module)
-    if where is None:
+    # the module as the newest releases name it, else as older ones did (vllm-rbln's rbln_envs)
+    module = next((m for m in (plugin.envs_module,) + plugin.older_envs_modules if project.module_path(m)), None)
+    if module is None:
         raise ValueError(f"{plugin.dist} {version}: no {plugin.envs_module} module in the archive")
-    env = extract_env(project, plugin.envs_module, plugin.dict_names)
+    where = project.module_path(module)
+    env = extract_env(project, module, plugin.dict_names)
     if not env:
         raise ValueError(f"{plugin.dist} {version}: {where[0]} binds none of {', '.join(plugin.dict_names)}")
     if plugin.read_prefixes:

@@ -25,14 +25,16 @@ class Plugin:
     themselves (``os.environ.get``), and those starting with one of these are its too;
     ``env_helpers``: ``(callable, spelling)`` of the plugin's own helpers that declare a variable
     (``scrape/plugins.py``, ``package_reads``); ``git_repo``: ``owner/name`` on GitHub of a plugin
-    with no archive on PyPI, scraped from its release tags (``vllm-lint db plugin --git DIR``)."""
+    with no archive on PyPI, scraped from its release tags (``vllm-lint db plugin --git DIR``);
+    ``older_envs_modules``: the names older releases gave the environment module."""
 
     __slots__ = ("dist", "package", "envs_module", "dict_names", "image_words", "source", "read_prefixes",
-                 "env_helpers", "git_repo")
+                 "env_helpers", "git_repo", "older_envs_modules")
 
     def __init__(self, dist: str, package: str, envs_module: str, dict_names: tuple[str, ...],
                  image_words: tuple[str, ...], source: str, read_prefixes: tuple[str, ...] = (),
-                 env_helpers: tuple[tuple[str, str], ...] = (), git_repo: Optional[str] = None) -> None:
+                 env_helpers: tuple[tuple[str, str], ...] = (), git_repo: Optional[str] = None,
+                 older_envs_modules: tuple[str, ...] = ()) -> None:
         self.dist = dist
         self.package = package
         self.envs_module = envs_module
@@ -42,6 +44,7 @@ class Plugin:
         self.read_prefixes = read_prefixes
         self.env_helpers = env_helpers
         self.git_repo = git_repo
+        self.older_envs_modules = older_envs_modules
 
 
 PLUGINS: tuple[Plugin, ...] = (
@@ -56,6 +59,10 @@ PLUGINS: tuple[Plugin, ...] = (
            "tpu_inference/envs.py of the tpu-inference 0.32.0 sdist (PyPI)"),
     Plugin("vllm-kunlun", "vllm_kunlun", "vllm_kunlun.platforms.envs", ("xvllm_environment_variables",),
            ("vllm-kunlun", "kunlun"), "vllm_kunlun/platforms/envs.py of the vllm-kunlun 0.11.1 sdist (PyPI)"),
+    # Rebellions ATOM/REBEL NPUs: wheels only on PyPI (read as an sdist is: scrape/sources.py)
+    Plugin("vllm-rbln", "vllm_rbln", "vllm_rbln.envs", ("environment_variables",), ("vllm-rbln", "rbln"),
+           "vllm_rbln/envs.py of the vllm-rbln 0.12.0 wheel, vllm_rbln/rbln_envs.py of 0.8.2 to 0.11.0 (PyPI)",
+           older_envs_modules=("vllm_rbln.rbln_envs",)),
     # Intel Gaudi (HPU): not on PyPI, scraped from its release tags. Most of its switches are read
     # outside envs.py: its extension's `Env("VLLM_PROMPT_BS_BUCKET_MIN", int)` and
     # `Value("skip_warmup", ...)` (VLLM_ + the name upper-cased, or its `env_var=`; the classes of
