@@ -55,7 +55,7 @@ def test_rocm_and_gaudi_fork_variables():
 def test_the_forks_a_launch_runs_by_its_image():
     runs = forks.forks_of_launch
     assert runs("rocm/vllm:rocm6.3.1_vllm_0.8.5_20250521", "") == {"ROCm/vllm"}
-    assert runs("docker.io/rocm/vllm-dev:nightly", "") == {"ROCm/vllm"}
+    assert runs("docker.io/rocm/vllm-dev:rocm6.4.1_vllm_0.10.0_20250812", "") == {"ROCm/vllm"}
     assert runs("opea/vllm-gaudi:1.22.0", "") == {"HabanaAI/vllm-fork"}
     assert runs("quay.io/modh/vllm:rhoai-2.20-gaudi", "") == {"HabanaAI/vllm-fork"}
     assert runs("vault.habana.ai/gaudi-docker/1.22.0/ubuntu24.04/habanalabs/vllm-installer-2.7.1:latest", "") \
@@ -76,3 +76,11 @@ def test_the_forks_a_launch_runs_by_a_source_build():
     assert runs(None, "# See: https://github.com/ROCm/vllm/issues/375") == set()
     assert runs(None, "git clone https://github.com/acme/tools && open https://github.com/ROCm/vllm/issues/1") == set()
     assert runs(None, "pip install vllm") == set()
+
+
+def test_a_rocm_image_of_a_later_release_is_vllms_own_and_one_naming_none_may_be_either():
+    assert forks.forks_of_image("rocm/vllm:rocm7.0.0_vllm_0.11.1_20251103") == set()
+    assert forks.forks_maybe_of_image("rocm/vllm:rocm7.0.0_vllm_0.11.1_20251103") == set()
+    for image in ("rocm/vllm:latest", "rocm/vllm-dev:nightly", "rocm/vllm-dev:open-mi300-08052025"):
+        assert forks.forks_of_image(image) == set(), image
+        assert forks.forks_maybe_of_image(image) == {"ROCm/vllm"}, image

@@ -25,20 +25,23 @@ class Fork(Record):
     or installs the repository (``git clone https://github.com/ROCm/vllm``,
     ``git+https://github.com/HabanaAI/vllm-fork``) runs it too."""
 
-    __slots__ = ("repo", "image", "source")
+    __slots__ = ("repo", "image", "source", "until")
 
-    def __init__(self, repo: str, image: str, source: str) -> None:
+    def __init__(self, repo: str, image: str, source: str, until: Optional[str] = None) -> None:
         self.repo = repo
         self.image = re.compile(image)
         self.source = source
+        self.until = until  # images whose tag names this vLLM release or a later one are built from vLLM's own
 
 
 FORKS: tuple[Fork, ...] = (
-    # AMD's images (rocm/vllm, rocm/vllm-dev) are built from ROCm's fork, not from vLLM's
-    # releases (vLLM's own ROCm image is vllm/vllm-openai-rocm)
+    # AMD's images (rocm/vllm, rocm/vllm-dev) were built from ROCm's fork (vLLM's own ROCm image
+    # is vllm/vllm-openai-rocm); the fork's last branches are of September 2025, on vLLM 0.10
+    # (main: v0.9.2rc1 and 1516 commits), so a tag naming vLLM 0.11.0 or later is vLLM's own build,
+    # and a tag naming no release (latest, nightly) may be either
     Fork("ROCm/vllm", r"(?:^|/)rocm/vllm(?:-[\w.-]*)?(?:[:@]|$)",
          "https://hub.docker.com/r/rocm/vllm (built from https://github.com/ROCm/vllm; "
-         "docker/Dockerfile.rocm of the fork)"),
+         "docker/Dockerfile.rocm of the fork)", until="0.11.0"),
     # Intel Gaudi images up to Gaudi software 1.22 run HabanaAI's fork (OPEA's opea/vllm-gaudi,
     # Intel's vault.habana.ai/gaudi-docker/<v>/.../vllm-installer-*, Red Hat's ...-gaudi runtimes);
     # later ones the vllm-gaudi plugin, which reads the same switches (surface/plugins.py)
@@ -56,8 +59,32 @@ def forks_of_launch(image: Optional[str], text: str) -> set[str]:
 
 
 def forks_of_image(image: Optional[str]) -> set[str]:
+    """The forks an image runs for certain (a ROCm image whose tag names vLLM 0.8.5)."""
+    return {f.repo for f in FORKS if _runs(f, image) is True}
+
+
+def forks_maybe_of_image(image: Optional[str]) -> set[str]:
+    """The forks an image may run, its tag naming no release (``rocm/vllm:latest``)."""
+    return {f.repo for f in FORKS if _runs(f, image) is None}
+
+
+_TAG_VLLM = re.compile(r"vllm[_-]?v?(\d+\.\d+(?:\.\d+)?)|^v?(\d+\.\d+(?:\.\d+)?)(?![\d.])")
+
+
+def _runs(fork: Fork, image: Optional[str]) -> Optional[bool]:
+    """True: the image runs the fork; False: it does not; None: it may (no release in its tag)."""
     low = (image or "").lower()
-    return {f.repo for f in FORKS if low and "vllm" in low and f.image.search(low)}
+    if not low or "vllm" not in low or not fork.image.search(low):
+        return False
+    if fork.until is None:
+        return True
+    from packaging.version import Version
+
+    tag = low.split("@", 1)[0].rsplit("/", 1)[-1].partition(":")[2]
+    m = _TAG_VLLM.search(tag)
+    if not m:
+        return None
+    return Version(m.group(1) or m.group(2)) < Version(fork.until)
 
 
 def forks_of_text(text: str) -> set[str]:

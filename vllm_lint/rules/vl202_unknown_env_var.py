@@ -56,7 +56,10 @@ def _known_image(ctx: LintContext):
     images = [getattr(ctx.launch, "image", None)]
     if ctx.extraction is not None:
         images += [h.image for h in ctx.extraction.version_hints if h.image]
-    return next((i for i in images if i and image_is_vllm(i)), None)
+    # an image that may run a fork (rocm/vllm:latest) says nothing of where the launch runs
+    from ..knowledge.forks import forks_maybe_of_image
+
+    return next((i for i in images if i and image_is_vllm(i) and not forks_maybe_of_image(i)), None)
 
 
 @RULE.check
