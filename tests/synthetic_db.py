@@ -138,11 +138,14 @@ def build(path: Path) -> Path:
 
 
 def build_plugins(path: Path) -> None:
-    """Two platform plugins' releases (``flag_db/plugins/``), with a few variables of each."""
+    """Three platform plugins' releases (``flag_db/plugins/``), with a few variables of each."""
     from vllm_lint.scrape.plugins import write_plugin_index
 
     releases = {("vllm-spyre", "1.10.0"): ("VLLM_SPYRE_USE_CB", "VLLM_SPYRE_WARMUP_BATCH_SIZES"),
-                ("vllm-ascend", "0.23.0"): ("VLLM_ASCEND_ENABLE_MLAPO", "MAX_JOBS")}
+                ("vllm-ascend", "0.23.0"): ("VLLM_ASCEND_ENABLE_MLAPO", "MAX_JOBS"),
+                # a variable the later release dropped (the plugin's own timeline, VL201)
+                ("vllm-gaudi", "0.24.0"): ("VLLM_LINEAR_BUCKETING", "VLLM_PROMPT_BS_BUCKET_MIN"),
+                ("vllm-gaudi", "0.26.0"): ("VLLM_PROMPT_BS_BUCKET_MIN",)}
     for (dist, version), names in releases.items():
         folder = path / "plugins" / dist
         folder.mkdir(parents=True, exist_ok=True)

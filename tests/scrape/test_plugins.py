@@ -220,3 +220,127 @@ def test_the_shipped_plugins_are_rows_with_their_releases():
     assert index.readers("VLLM_TPU_PATCH_MM_EMBEDDINGS") == ["tpu-inference"]
     assert index.readers("VLLM_KUNLUN_ENABLE_INT8_BMM") == ["vllm-kunlun"]
     assert "0.32.0" in index.plugins["tpu-inference"]["releases"]
+
+
+GAUDI = PLUGIN_BY_DIST["vllm-gaudi"]
+GAUDI_ENVS = b'''import os
+environment_variables = {
+    "VLLM_HPU_FORCE_CHANNEL_FP8": lambda: os.environ.get("VLLM_HPU_FORCE_CHANNEL_FP8", "true").lower() in ("1", "true"),
+}
+'''
+GAUDI_FEATURES = b'''from vllm_gaudi.extension.config import Env, Value, ValueFromList
+
+def flags():
+    return [Env('VLLM_PROMPT_BS_BUCKET_MIN', int), Env('PT_HPU_SDPA_BC_FACTOR', int),
+            Value('skip_warmup', False),
+            Value('use_contiguous_pa', True, env_var='VLLM_CONTIGUOUS_PA'),
+            ValueFromList('prompt_attn_impl', ['a', 'b'])]
+'''
+GAUDI_RUNNER = b'''import os
+lazy = os.getenv("PT_HPU_LAZY_MODE", "1")
+token = os.environ.get("HF_TOKEN")
+if "VLLM_USE_FAKE_HPU" in os.environ:
+    pass
+name = f"VLLM_{phase}_BUCKET_MIN"  # built at run time: not read
+os.environ["VLLM_SET_HERE"] = "1"  # an assignment, not a read
+'''
+
+
+def test_gaudi_reads_outside_its_envs_module_and_through_its_helpers():
+    tree = DictTree({"vllm_gaudi/envs.py": GAUDI_ENVS, "vllm_gaudi/extension/features.py": GAUDI_FEATURES,
+                     "vllm_gaudi/v1/worker/runner.py": GAUDI_RUNNER,
+                     "tests/test_x.py": b'import os\nos.getenv("VLLM_IN_TESTS")\n'})
+    rec = extract_plugin_release(tree, GAUDI, "0.26.0", {"kind": "git"})
+    env = rec["env"]
+    assert env["VLLM_HPU_FORCE_CHANNEL_FP8"]["default"] is True  # the module's own entry, typed
+    assert env["VLLM_PROMPT_BS_BUCKET_MIN"] == {"read_in": "vllm_gaudi/extension/features.py"}
+    assert env["VLLM_PROMPT_ATTN_IMPL"] == {"read_in": "vllm_gaudi/extension/features.py"}
+    for name in ("VLLM_SKIP_WARMUP", "VLLM_CONTIGUOUS_PA", "PT_HPU_SDPA_BC_FACTOR", "PT_HPU_LAZY_MODE",
+                 "VLLM_USE_FAKE_HPU"):
+        assert name in env, name
+    # not the plugin's prefixes, not its package, a name built at run time, an assignment, a
+    # Value whose env_var replaces its derived name
+    for name in ("HF_TOKEN", "VLLM_IN_TESTS", "VLLM_SET_HERE", "VLLM_USE_CONTIGUOUS_PA"):
+        assert name not in env, name
+
+
+def test_a_plugin_without_helpers_reads_only_its_envs_module():
+    tree = DictTree({"vllm_spyre/envs.py": SPYRE_ENVS, "vllm_spyre/x.py": b'import os\nos.getenv("VLLM_SPYRE_OTHER")\n'})
+    assert "VLLM_SPYRE_OTHER" not in extract_plugin_release(tree, SPYRE, "1.10.0", {})["env"]
+
+
+def test_plugin_releases_from_the_tags_of_a_git_directory(tmp_path):
+    import subprocess
+
+    from vllm_lint.scrape.plugins import PluginGitSource
+
+    repo = tmp_path / "vllm-gaudi"
+    (repo / "vllm_gaudi" / "extension").mkdir(parents=True)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "vllm_gaudi" / "envs.py").write_bytes(GAUDI_ENVS)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "one"], check=True)
+    subprocess.run(git + ["tag", "v0.24.0"], check=True)
+    (repo / "vllm_gaudi" / "extension" / "features.py").write_bytes(GAUDI_FEATURES)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "two"], check=True)
+    subprocess.run(git + ["tag", "v0.26.0"], check=True)
+    subprocess.run(git + ["tag", "v0.27.0rc0"], check=True)
+    src = PluginGitSource(GAUDI, str(repo))
+    assert src.versions() == ["0.24.0", "0.26.0"]  # a pre-release tag is no release
+    db = tmp_path / "db"
+    assert [(r.version, r.ok) for r in build_plugin(src, GAUDI, db, ">=0.24.0")] == [("0.24.0", True), ("0.26.0", True)]
+    rec = json.loads((db / "plugins" / "vllm-gaudi" / "0.26.0.json").read_text())
+    head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    assert rec["source"] == {"kind": "git", "ref": "v0.26.0", "repo": "https://github.com/vllm-project/vllm-gaudi",
+                             "commit": head}
+    index = PluginIndex.load(db).plugins["vllm-gaudi"]
+    # the timeline: the switch appeared with the extension in 0.26.0
+    assert index["env"]["VLLM_SKIP_WARMUP"] == ["0.26.0"]
+    assert index["env"]["VLLM_HPU_FORCE_CHANNEL_FP8"] == ["0.24.0", "0.26.0"]
+
+
+def test_gaudi_images_run_the_gaudi_plugin():
+    assert "vllm-gaudi" in plugins_of_launch("opea/vllm-gaudi:1.22.0", "")
+    assert "vllm-gaudi" in plugins_of_launch("quay.io/modh/vllm:rhoai-2.20-gaudi", "")
+    assert "vllm-gaudi" not in plugins_of_launch("vllm/vllm-openai:v0.26.0", "")
+
+
+RBLN = PLUGIN_BY_DIST["vllm-rbln"]
+RBLN_ENVS = b'''import os
+environment_variables = {
+    "VLLM_RBLN_SAMPLER": lambda: os.environ.get("VLLM_RBLN_SAMPLER", "True").lower() in ("true", "1"),
+}
+'''
+WHEEL_METADATA = (b"Metadata-Version: 2.4\nName: vllm-rbln\nVersion: 0.12.0\nRequires-Dist: torch\n"
+                  b"Requires-Dist: vllm==0.30.0+cpu\nRequires-Dist: vllm[audio]; extra == \"audio\"\n\n"
+                  b"Requires-Dist: vllm==9.9.9 (a line of the description, not a header)\n")
+
+
+def _wheel(path, files: dict) -> str:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return str(path)
+
+
+def test_a_wheel_only_plugin_is_read_as_an_sdist_is_with_its_metadata_pin(tmp_path):
+    whl = _wheel(tmp_path / "vllm_rbln-0.12.0-py3-none-any.whl",
+                 {"vllm_rbln/__init__.py": b"", "vllm_rbln/envs.py": RBLN_ENVS,
+                  "vllm_rbln-0.12.0.dist-info/METADATA": WHEEL_METADATA})
+    tree = read_archive(whl, "vllm_rbln-0.12.0-py3-none-any.whl", want=plugin_wanted(RBLN), package=RBLN.package)
+    rec = extract_plugin_release(tree, RBLN, "0.12.0", {"kind": "wheel"})
+    assert rec["env"]["VLLM_RBLN_SAMPLER"]["default"] is True
+    # the unconditional Requires-Dist header, not the extra's nor the description's
+    assert rec["vllm"] == {"specifier": "==0.30.0+cpu", "from": "METADATA"}
+
+
+def test_an_older_release_names_its_environment_module_as_it_did(tmp_path):
+    whl = _wheel(tmp_path / "vllm_rbln-0.11.0-py3-none-any.whl",
+                 {"vllm_rbln/__init__.py": b"", "vllm_rbln/rbln_envs.py": RBLN_ENVS})
+    tree = read_archive(whl, "vllm_rbln-0.11.0-py3-none-any.whl", want=plugin_wanted(RBLN), package=RBLN.package)
+    rec = extract_plugin_release(tree, RBLN, "0.11.0", {"kind": "wheel"})
+    assert rec["envs_module"] == "vllm_rbln/rbln_envs.py" and "VLLM_RBLN_SAMPLER" in rec["env"]

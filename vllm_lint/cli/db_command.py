@@ -300,16 +300,23 @@ def add_cmd(path: Path, name: str, ref: Optional[str], db_dir: Optional[Path]) -
 @click.argument("dist", type=click.Choice(sorted(PLUGIN_BY_DIST)))
 @click.option("--versions", default=None, metavar="SPEC",
               help="Releases to scrape: a PEP 440 spec or a list [default: the newest final release].")
+@click.option("--git", "git_dir", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help="Read the releases from the release tags of this git directory of the plugin (a clone) "
+                   "instead of PyPI: for a plugin with no archive there (vllm-gaudi).")
 @_dbdir_opt
-def plugin_cmd(dist: str, versions: Optional[str], db_dir: Optional[Path]) -> None:
-    """Scrape a platform plugin's releases from their PyPI sdists (its environment variables and
-    the vLLM it requires) into plugins/<dist>/ of the database, and recompile plugins/index.json."""
+def plugin_cmd(dist: str, versions: Optional[str], git_dir: Optional[Path], db_dir: Optional[Path]) -> None:
+    """Scrape a platform plugin's releases from their PyPI sdists or wheels, or from the release
+    tags of a git directory (its environment variables and the vLLM it requires) into
+    plugins/<dist>/ of the database, and recompile plugins/index.json."""
     from vllm_lint.scrape import build as b
-    from vllm_lint.scrape.plugins import PluginPyPISource, build_plugin
+    from vllm_lint.scrape.plugins import PluginGitSource, PluginPyPISource, build_plugin
     from vllm_lint.scrape.sources import SourceError
     db_dir = _resolve_db_dir(db_dir)
     plugin = PLUGIN_BY_DIST[dist]
-    source = PluginPyPISource(plugin)
+    try:
+        source = PluginGitSource(plugin, str(git_dir)) if git_dir is not None else PluginPyPISource(plugin)
+    except SourceError as e:
+        _fail(str(e))
     source.report = True
     try:
         results = build_plugin(source, plugin, db_dir, versions)

@@ -1,15 +1,105 @@
-"""Forks of vLLM and the variables they read that no release does (``vllm_lint/data/forks.tsv``,
-one source per row: the fork's environment module at a commit, written by ``tools/fork_env.py``).
+"""Forks of vLLM and the variables they read that the newest release does not
+(``vllm_lint/data/forks.tsv``, one source per row: the fork's module at a commit, written by
+``tools/fork_env.py``), and :data:`FORKS`: how a launch shows it runs a fork (its image, or the
+file building the fork from its repository).
 
 A fork replaces vLLM in the image that runs it (a community build for one GPU family, a vendor's
-branch): its own ``VLLM_*`` switches are read there, so they are not "unknown" where the launch may
-run the fork. The table is read once, on the first name no release reads.
+branch): its own ``VLLM_*`` switches are read there, so they are not "unknown" (nor "no longer
+read") where the launch runs the fork, and not "unknown" where it may. The table is read once, on
+the first name the target release does not read.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Optional
+
+from ..record import Record
+
+
+class Fork(Record):
+    """A fork of vLLM that images run. ``repo``: ``owner/name`` on GitHub (the ``fork`` column of
+    the table); ``image``: a pattern matched against an image reference (lower case, registry
+    included) that names the fork's images; ``source``: where that is stated. A file that clones
+    or installs the repository (``git clone https://github.com/ROCm/vllm``,
+    ``git+https://github.com/HabanaAI/vllm-fork``) runs it too."""
+
+    __slots__ = ("repo", "image", "source", "until")
+
+    def __init__(self, repo: str, image: str, source: str, until: Optional[str] = None) -> None:
+        self.repo = repo
+        self.image = re.compile(image)
+        self.source = source
+        self.until = until  # images whose tag names this vLLM release or a later one are built from vLLM's own
+
+
+FORKS: tuple[Fork, ...] = (
+    # AMD's images (rocm/vllm, rocm/vllm-dev) were built from ROCm's fork (vLLM's own ROCm image
+    # is vllm/vllm-openai-rocm); the fork's last branches are of September 2025, on vLLM 0.10
+    # (main: v0.9.2rc1 and 1516 commits), so a tag naming vLLM 0.11.0 or later is vLLM's own build,
+    # and a tag naming no release (latest, nightly) may be either
+    Fork("ROCm/vllm", r"(?:^|/)rocm/vllm(?:-[\w.-]*)?(?:[:@]|$)",
+         "https://hub.docker.com/r/rocm/vllm (built from https://github.com/ROCm/vllm; "
+         "docker/Dockerfile.rocm of the fork)", until="0.11.0"),
+    # Intel Gaudi images up to Gaudi software 1.22 run HabanaAI's fork (OPEA's opea/vllm-gaudi,
+    # Intel's vault.habana.ai/gaudi-docker/<v>/.../vllm-installer-*, Red Hat's ...-gaudi runtimes);
+    # later ones the vllm-gaudi plugin, which reads the same switches (surface/plugins.py)
+    Fork("HabanaAI/vllm-fork", r"gaudi|habana|(?:^|[/:_-])hpu(?:$|[/:_.-])",
+         "https://github.com/HabanaAI/vllm-fork (README: the Gaudi images and the vllm-installer "
+         "images of vault.habana.ai); https://github.com/opea-project/GenAIComps (vllm-gaudi built "
+         "from the fork)"),
+)
+
+
+def forks_of_launch(image: Optional[str], text: str) -> set[str]:
+    """The forks a launch runs, by its image reference or by the file cloning or installing the
+    fork's repository."""
+    return forks_of_image(image) | forks_of_text(text)
+
+
+def forks_of_image(image: Optional[str]) -> set[str]:
+    """The forks an image runs for certain (a ROCm image whose tag names vLLM 0.8.5)."""
+    return {f.repo for f in FORKS if _runs(f, image) is True}
+
+
+def forks_maybe_of_image(image: Optional[str]) -> set[str]:
+    """The forks an image may run, its tag naming no release (``rocm/vllm:latest``)."""
+    return {f.repo for f in FORKS if _runs(f, image) is None}
+
+
+_TAG_VLLM = re.compile(r"vllm[_-]?v?(\d+\.\d+(?:\.\d+)?)|^v?(\d+\.\d+(?:\.\d+)?)(?![\d.])")
+
+
+def _runs(fork: Fork, image: Optional[str]) -> Optional[bool]:
+    """True: the image runs the fork; False: it does not; None: it may (no release in its tag)."""
+    low = (image or "").lower()
+    if not low or "vllm" not in low or not fork.image.search(low):
+        return False
+    if fork.until is None:
+        return True
+    from packaging.version import Version
+
+    tag = low.split("@", 1)[0].rsplit("/", 1)[-1].partition(":")[2]
+    m = _TAG_VLLM.search(tag)
+    if not m:
+        return None
+    return Version(m.group(1) or m.group(2)) < Version(fork.until)
+
+
+def forks_of_text(text: str) -> set[str]:
+    """The forks a file builds: a clone or a pip install of the repository (a link to one of its
+    issues is not a build)."""
+    out = set()
+    if "github.com" in text:
+        low_text = text.lower()
+        for f in FORKS:
+            repo = re.escape(f.repo.lower())
+            if re.search(r"(?:\bgit\s+clone\b[^\n]*?|git\+)(?:https?://|git@)github\.com[/:]" + repo
+                         + r"(?:\.git)?(?![\w.-]|/(?!tree/|archive/))", low_text):
+                out.add(f.repo)
+    return out
+
 
 _BY_NAME: Optional[dict[str, tuple[str, ...]]] = None
 

@@ -11,13 +11,16 @@ from .base import LintContext
 
 class EnvStatus(Record):
     __slots__ = ("state", "last", "removed_in", "first", "suggestion", "successor", "note", "plugins",
-                 "suggestion_plugin", "forks")
+                 "suggestion_plugin", "forks", "checked")
 
     def __init__(self, state: str, last: Optional[str] = None, removed_in: Optional[str] = None,
                  first: Optional[str] = None, suggestion: Optional[str] = None, successor: Optional[str] = None,
                  note: Optional[str] = None, plugins: tuple[str, ...] = (),
-                 suggestion_plugin: Optional[str] = None, forks: tuple[str, ...] = ()) -> None:
-        self.state = state  # ok | removed | unknown | too-new | build | plugin
+                 suggestion_plugin: Optional[str] = None, forks: tuple[str, ...] = (),
+                 checked: Optional[tuple[str, str]] = None) -> None:
+        # ok | removed | unknown | too-new | build | plugin (read by what the launch runs) |
+        # plugin-removed (read by earlier releases of the plugin the launch runs, not by its release)
+        self.state = state
         self.last = last
         self.removed_in = removed_in
         self.first = first
@@ -27,6 +30,9 @@ class EnvStatus(Record):
         self.plugins = plugins  # unknown: the platform plugins that read the name (none the launch runs on)
         self.suggestion_plugin = suggestion_plugin  # the plugin that reads ``suggestion``, if not vLLM
         self.forks = forks  # unknown: the forks of vLLM that read the name (knowledge/forks.py)
+        # plugin-removed: ``plugins`` holds the plugin, ``checked`` its release checked and how it
+        # was chosen, ``last`` / ``removed_in`` the plugin's releases
+        self.checked = checked
 
 
 def is_vllm_var(name: str) -> bool:
@@ -66,6 +72,12 @@ def _compute(ctx: LintContext, name: str) -> EnvStatus:
     ov = ctx.db.env_overlay(name) or {}
     if name in ctx.surface.env:
         return EnvStatus("ok", successor=ov.get("successor"), note=ov.get("note"))
+    on_plugin = _on_what_runs(ctx, name)
+    if on_plugin is not None:
+        # the plugin or fork the launch runs reads it (or its plugin's release no longer does),
+        # whatever vLLM's releases did with the name (HabanaAI's fork still reads
+        # VLLM_SKIP_WARMUP, which vLLM dropped after 0.9.2)
+        return on_plugin
     hist = ctx.db.env_history(name)
     if hist is None and ctx.db.build_env_history(name) is not None:
         return EnvStatus("build")  # a setting of vLLM's build, not of a server: no runtime finding
@@ -79,27 +91,89 @@ def _compute(ctx: LintContext, name: str) -> EnvStatus:
     return EnvStatus("too-new", first=ctx.db.first_accepting_after(hist, ctx.target))
 
 
-def launch_plugins(ctx: LintContext) -> frozenset[str]:
-    """The platform plugins the launch runs on (its image, or the file installing or pinning the
-    plugin's package: ``surface/plugins.py``)."""
+def _on_what_runs(ctx: LintContext, name: str) -> Optional[EnvStatus]:
+    """The status of a name that a plugin or fork the launch runs reads in some release: "plugin"
+    (read there: silent), "plugin-removed" (the launch runs only plugins, and the release of each
+    it runs no longer reads it), or None (nothing the launch runs ever read it)."""
+    from ..knowledge.forks import fork_readers
+
+    index = ctx.db.plugins
+    plugins = set(index.readers(name))
+    forks = set(fork_readers(name))
+    if not plugins and not forks:
+        return None
+    on = launch_runs_on(ctx)
+    if forks & on:
+        return EnvStatus("plugin")  # a fork has no release timeline here: read
+    dropped = []
+    for dist in sorted(plugins & on):
+        release, how = plugin_release(ctx, dist)
+        versions = index.plugins[dist]["env"][name]
+        if release is None or release in versions:
+            return EnvStatus("plugin")
+        from packaging.version import Version
+
+        older = [v for v in versions if Version(v) < Version(release)]
+        if not older:
+            return EnvStatus("plugin")  # read only by newer releases of the plugin: not this rule's
+        releases = index.plugins[dist]["releases"]
+        after = releases[releases.index(older[-1]) + 1] if older[-1] in releases else None
+        dropped.append(EnvStatus("plugin-removed", last=older[-1], removed_in=after, plugins=(dist,),
+                                 checked=(release, how)))
+    return dropped[0] if dropped else None
+
+
+def plugin_release(ctx: LintContext, dist: str) -> tuple[Optional[str], str]:
+    """The release of ``dist`` a launch on it runs: the one the file pins (``vllm-gaudi==0.24.0``,
+    ``vllm-gaudi.git@v0.24.0``), else the newest in the database (said so). None when the pin
+    names a release the database does not hold (not checked)."""
+    releases = ctx.db.plugins.plugins.get(dist, {}).get("releases", [])
+    pinned = _file_state(ctx.data)[1].get(dist)
+    if pinned is not None:
+        return (pinned, "pinned") if pinned in releases else (None, "")
+    return (releases[-1], "newest") if releases else (None, "")
+
+
+def launch_runs_on(ctx: LintContext) -> frozenset[str]:
+    """The platform plugins (PyPI names) and forks of vLLM (``owner/name``) the launch runs on:
+    its image names them, or the file installs or pins the plugin's package
+    (``surface/plugins.py``) or builds the fork from its repository (``knowledge/forks.py``)."""
     if ctx.memo.plugins is None:
-        from ..surface.plugins import plugins_of_launch
+        from ..knowledge.forks import forks_of_image
+        from ..surface.plugins import plugins_of_image
 
         images = [getattr(ctx.launch, "image", None)]
         if ctx.extraction is not None:
             images += [h.image for h in ctx.extraction.version_hints if h.image]
-        text = ctx.data.decode("utf-8", "replace") if ctx.data else ""
-        found: set[str] = set()
+        found = set(_file_state(ctx.data)[0])
         for image in images:
-            found |= plugins_of_launch(image, text)
+            found |= plugins_of_image(image) | forks_of_image(image)
         ctx.memo.plugins = frozenset(found)
     return ctx.memo.plugins
 
 
+_FILE_STATE: list = [None, frozenset(), {}]  # the last file's bytes, what it installs or builds, its plugin pins
+
+
+def _file_state(data: Optional[bytes]) -> tuple[frozenset[str], dict[str, str]]:
+    """The plugins a file installs or pins and the forks it builds, and the plugin releases it
+    pins, read once per file (its launches share the answer: a pass per launch would grow with
+    launches times file size)."""
+    if not data:
+        return frozenset(), {}
+    if _FILE_STATE[0] is not data:
+        from ..knowledge.forks import forks_of_text
+        from ..surface.plugins import plugin_pins, plugins_of_text
+
+        text = data.decode("utf-8", "replace")
+        _FILE_STATE[:] = [data, frozenset(plugins_of_text(text) | forks_of_text(text)), plugin_pins(text)]
+    return _FILE_STATE[1], _FILE_STATE[2]
+
+
 def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:
-    """A name no vLLM release reads: a platform plugin's (silent on a launch on that plugin), a
-    fork's (``knowledge/forks.py``), or unknown, with the nearest name the target release or a
-    plugin reads."""
+    """A name no vLLM release reads and nothing the launch runs on reads (``_compute`` answered
+    that): a platform plugin's or a fork's (``knowledge/forks.py``) read elsewhere, or unknown, with
+    the nearest name the target release or a plugin reads."""
     from ..knowledge.forks import fork_readers
     from ._status import closest
 
@@ -107,8 +181,6 @@ def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:
     readers = index.readers(name)
     forks = fork_readers(name)
     if readers:
-        if launch_plugins(ctx).intersection(readers):
-            return EnvStatus("plugin")
         return EnvStatus("unknown", plugins=tuple(readers), forks=forks)
     if forks:
         return EnvStatus("unknown", forks=forks)

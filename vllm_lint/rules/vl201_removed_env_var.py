@@ -15,6 +15,13 @@ values (`VLLM_USE_V2_MODEL_RUNNER` for anything but `1`, which is accepted and i
 removed variables are still ignored (a warning). With `--fail-on-environ-validation`, 0.34.0
 also refuses any `VLLM_*` name it does not know (VL202).
 
+A platform plugin's variable has the plugin's own timeline (`flag_db/plugins/`): on a launch that
+runs the plugin (its image, or the file installing it) and no fork that reads the name, a
+variable that earlier releases of the plugin read and the plugin's release does not is reported
+the same way (`VLLM_LINEAR_BUCKETING` after vllm-gaudi 0.24.0). The plugin's release is the one the
+file pins (`vllm-gaudi==0.24.0`, `vllm-gaudi.git@v0.24.0`), else its newest in the database (said
+so); a pin the database does not hold is not checked.
+
 ## Example
 ```yaml
 env:
@@ -63,6 +70,13 @@ def check(ctx: LintContext):
             msg += f"; use `{st.successor}`"
         if st.note:
             msg += f": {st.note}"
+        yield ctx.diag(RULE, msg, env.name_span or env.value_span, option=env.name)
+    for env, st in env_in_state(ctx, "plugin-removed"):
+        # a platform plugin's own timeline: the launch runs the plugin, whose release no longer reads it
+        dist, (release, how) = st.plugins[0], st.checked
+        msg = f"`{env.name}` is no longer read by {dist} {release} (last read by {st.last}), the platform plugin this launch runs"
+        if how == "newest":
+            msg += f" (no {dist} release named: checked at {release}, the newest)"
         yield ctx.diag(RULE, msg, env.name_span or env.value_span, option=env.name)
 
 

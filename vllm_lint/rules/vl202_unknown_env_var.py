@@ -42,7 +42,7 @@ plugins the database does not hold read variables of their own; ignore the rule 
 or by code.
 """
 
-from ._env_status import env_in_state, launch_plugins
+from ._env_status import env_in_state, launch_runs_on
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no release reads",
@@ -56,7 +56,10 @@ def _known_image(ctx: LintContext):
     images = [getattr(ctx.launch, "image", None)]
     if ctx.extraction is not None:
         images += [h.image for h in ctx.extraction.version_hints if h.image]
-    return next((i for i in images if i and image_is_vllm(i)), None)
+    # an image that may run a fork (rocm/vllm:latest) says nothing of where the launch runs
+    from ..knowledge.forks import forks_maybe_of_image
+
+    return next((i for i in images if i and image_is_vllm(i) and not forks_maybe_of_image(i)), None)
 
 
 @RULE.check
@@ -70,7 +73,7 @@ def check(ctx: LintContext):
             by = " and ".join([f"{p} (platform plugin)" for p in st.plugins]
                               + [f"{f} (a fork of vLLM)" for f in st.forks])
             what = "the plugin" if not st.forks else "the fork" if not st.plugins else "the plugin or fork"
-            elsewhere = _known_image(ctx) or ", ".join(sorted(launch_plugins(ctx))) or None
+            elsewhere = _known_image(ctx) or ", ".join(sorted(launch_runs_on(ctx))) or None
             if elsewhere is None:
                 ctx.skip(RULE, f"`{env.name}` is read by {by}; the launch names no image or "
                                f"pin, so whether it runs on {what} is not known")

@@ -1,6 +1,8 @@
-"""A platform plugin's release, read statically from its sdist like vLLM's (never imported): the
-variables of its environment module (``scrape/envs.py``'s extractor on the plugin's module) and
-the vLLM requirement its ``pyproject.toml`` / ``requirements.txt`` declares.
+"""A platform plugin's release, read statically from its sdist, wheel or tagged git snapshot like
+vLLM's (never imported): the variables of its environment module (``scrape/envs.py``'s extractor
+on the plugin's module), the variables its other modules read themselves (``os.environ.get("X")``
+and the plugin's own declaring helpers: :func:`package_reads`) and the vLLM requirement its
+``pyproject.toml`` / ``requirements.txt`` declares.
 
 ``build_plugin`` writes ``flag_db/plugins/<dist>/<version>.json`` atomically and recompiles
 ``flag_db/plugins/index.json`` (``surface/plugins.py``).
@@ -8,6 +10,7 @@ the vLLM requirement its ``pyproject.toml`` / ``requirements.txt`` declares.
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import sys
 from pathlib import Path
@@ -16,9 +19,10 @@ from typing import Any, Callable, Optional, Sequence, Union
 from vllm_lint.surface.plugins import Plugin, compile_plugin_index
 
 from .build import ReleaseResult, _one_line, select_versions
+from .env_reads import _py_names
 from .envs import extract_env
 from .pyresolve import Project
-from .sources import PyPISource, read_archive
+from .sources import GitSource, PyPISource, _run_git, read_archive
 
 SCHEMA = 1
 _METADATA = ("pyproject.toml", "requirements.txt", "setup.py")
@@ -30,14 +34,19 @@ def plugin_wanted(plugin: Plugin) -> Callable[[str], bool]:
     prefix = plugin.package + "/"
 
     def want(path: str) -> bool:
-        return path in _METADATA or (path.startswith(prefix) and path.endswith(".py"))
+        return path in _METADATA or _is_wheel_metadata(path) or (path.startswith(prefix) and path.endswith(".py"))
 
     return want
 
 
+def _is_wheel_metadata(path: str) -> bool:
+    return path.count("/") == 1 and path.endswith(".dist-info/METADATA")
+
+
 def vllm_requirement(tree: Any) -> Optional[dict]:
     """The ``vllm`` requirement of the plugin's own dependencies, where written statically:
-    ``[project].dependencies`` of ``pyproject.toml``, else ``requirements.txt``. None when neither
+    ``[project].dependencies`` of ``pyproject.toml``, else ``requirements.txt``, else (a wheel,
+    which has neither) the ``Requires-Dist`` lines of its ``*.dist-info/METADATA``. None when none
     names vLLM (vllm-ascend pins it by its own version number and its documentation, not its
     metadata)."""
     from packaging.requirements import InvalidRequirement, Requirement
@@ -71,17 +80,82 @@ def vllm_requirement(tree: Any) -> Optional[dict]:
     data = tree.read("requirements.txt")
     if data is not None:
         return pick(data.decode("utf-8", "replace").splitlines(), "requirements.txt")
+    paths = getattr(tree, "paths", None)
+    for path in (paths() if callable(paths) else ()):
+        if _is_wheel_metadata(path):
+            text = (tree.read(path) or b"").decode("utf-8", "replace").split("\n\n", 1)[0]  # the headers
+            lines = [ln.split(":", 1)[1].strip() for ln in text.splitlines() if ln.startswith("Requires-Dist:")]
+            return pick(lines, "METADATA")
     return None
+
+
+def _helper_names(text: str, helpers: Sequence[tuple[str, str]]) -> set[str]:
+    """Names declared through the helpers ``(callable, spelling)``: a call ``Env("X", int)`` with
+    spelling ``"{}"`` reads ``X``; ``Value("skip_warmup", False)`` with ``"VLLM_{upper}"`` reads
+    ``VLLM_SKIP_WARMUP``, and its ``env_var="X"`` keyword, where given, reads ``X`` instead."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    spelling = dict(helpers)
+    out = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if called not in spelling:
+            continue
+        given = next((k.value for k in node.keywords if k.arg == "env_var"), None)
+        if isinstance(given, ast.Constant) and isinstance(given.value, str):
+            out.add(given.value)
+        elif given is None and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            first = node.args[0].value
+            out.add(spelling[called].format(first, upper=first.upper()))
+    return out
+
+
+def package_reads(tree: Any, package: str, prefixes: Sequence[str], helpers: Sequence[tuple[str, str]] = (),
+                  skip: Sequence[str] = ()) -> dict[str, str]:
+    """``{name: first module reading it}``: the variables (starting with one of ``prefixes``) that
+    the modules of ``package`` read themselves, outside the paths ``skip`` (the environment module):
+    ``os.getenv("X")``, ``os.environ.get("X")``, ``os.environ["X"]``, ``"X" in os.environ``
+    (``scrape/env_reads.py``'s shapes), and the calls of ``helpers`` (:func:`_helper_names`).
+    Names built at run time (an f-string) are not read."""
+    out: dict[str, str] = {}
+    paths = getattr(tree, "paths", None)
+    for path in (paths() if callable(paths) else ()):
+        if not (path.startswith(package + "/") and path.endswith(".py")) or path in skip:
+            continue
+        data = tree.read(path)
+        if data is None:
+            continue
+        text = data.decode("utf-8", "replace")
+        found = _py_names(text) if ("environ" in text or "getenv" in text) else set()
+        if helpers and any(h + "(" in text for h, _ in helpers):
+            found |= _helper_names(text, helpers)
+        for name in sorted(found):
+            if name.startswith(tuple(prefixes)):
+                out.setdefault(name, path)
+    return out
 
 
 def extract_plugin_release(tree: Any, plugin: Plugin, version: str, source: dict) -> dict:
     project = Project(tree)
-    where = project.module_path(plugin.envs_module)
-    if where is None:
+    # the module as the newest releases name it, else as older ones did (vllm-rbln's rbln_envs)
+    module = next((m for m in (plugin.envs_module,) + plugin.older_envs_modules if project.module_path(m)), None)
+    if module is None:
         raise ValueError(f"{plugin.dist} {version}: no {plugin.envs_module} module in the archive")
-    env = extract_env(project, plugin.envs_module, plugin.dict_names)
+    where = project.module_path(module)
+    env = extract_env(project, module, plugin.dict_names)
     if not env:
         raise ValueError(f"{plugin.dist} {version}: {where[0]} binds none of {', '.join(plugin.dict_names)}")
+    if plugin.read_prefixes:
+        # read in its other modules: known by name only (no type or default is static there)
+        for name, path in package_reads(tree, plugin.package, plugin.read_prefixes, plugin.env_helpers,
+                                        skip=(where[0],)).items():
+            env.setdefault(name, {"read_in": path})
     return {"schema": SCHEMA, "plugin": plugin.dist, "version": version, "source": source,
             "envs_module": where[0], "env": env, "vllm": vllm_requirement(tree)}
 
@@ -98,6 +172,23 @@ class PluginPyPISource(PyPISource):
         tree = read_archive(path, f["filename"], want=plugin_wanted(self.plugin), package=self.plugin.package)
         kind = "sdist" if f.get("packagetype") == "sdist" else "wheel"
         return tree, {"kind": kind, "archive": posixpath.basename(f["filename"]), "sha256": f["digests"]["sha256"]}
+
+
+class PluginGitSource(GitSource):
+    """A plugin's release tags in a local git directory (a clone, or a ``fetch`` snapshot): for a
+    plugin that publishes no archive on PyPI (vllm-gaudi). The source record names the repository,
+    the tag and its commit."""
+
+    def __init__(self, plugin: Plugin, git_dir: str) -> None:
+        super().__init__(git_dir)
+        self.plugin = plugin
+
+    def fetch(self, version: str) -> tuple[Any, dict[str, Any]]:
+        tree, src = super().fetch(version)
+        commit = _run_git(self.repo, "rev-parse", f"{src['ref']}^{{commit}}").decode().strip()
+        src.update(repo=f"https://github.com/{self.plugin.git_repo}" if self.plugin.git_repo else None,
+                   commit=commit)
+        return tree, src
 
 
 def newest_release(versions: Sequence[str]) -> list[str]:

@@ -21,18 +21,30 @@ class Plugin:
     """One platform plugin. ``dist``: its PyPI name; ``package``: its import package;
     ``envs_module`` / ``dict_names``: where its environment dict lives and what it is called;
     ``image_words``: words of an image reference that name the plugin's images; ``source``: where
-    the module path was read."""
+    the module path was read. ``read_prefixes``: the plugin's other modules read variables
+    themselves (``os.environ.get``), and those starting with one of these are its too;
+    ``env_helpers``: ``(callable, spelling)`` of the plugin's own helpers that declare a variable
+    (``scrape/plugins.py``, ``package_reads``); ``git_repo``: ``owner/name`` on GitHub of a plugin
+    with no archive on PyPI, scraped from its release tags (``vllm-lint db plugin --git DIR``);
+    ``older_envs_modules``: the names older releases gave the environment module."""
 
-    __slots__ = ("dist", "package", "envs_module", "dict_names", "image_words", "source")
+    __slots__ = ("dist", "package", "envs_module", "dict_names", "image_words", "source", "read_prefixes",
+                 "env_helpers", "git_repo", "older_envs_modules")
 
     def __init__(self, dist: str, package: str, envs_module: str, dict_names: tuple[str, ...],
-                 image_words: tuple[str, ...], source: str) -> None:
+                 image_words: tuple[str, ...], source: str, read_prefixes: tuple[str, ...] = (),
+                 env_helpers: tuple[tuple[str, str], ...] = (), git_repo: Optional[str] = None,
+                 older_envs_modules: tuple[str, ...] = ()) -> None:
         self.dist = dist
         self.package = package
         self.envs_module = envs_module
         self.dict_names = dict_names
         self.image_words = image_words
         self.source = source
+        self.read_prefixes = read_prefixes
+        self.env_helpers = env_helpers
+        self.git_repo = git_repo
+        self.older_envs_modules = older_envs_modules
 
 
 PLUGINS: tuple[Plugin, ...] = (
@@ -47,6 +59,23 @@ PLUGINS: tuple[Plugin, ...] = (
            "tpu_inference/envs.py of the tpu-inference 0.32.0 sdist (PyPI)"),
     Plugin("vllm-kunlun", "vllm_kunlun", "vllm_kunlun.platforms.envs", ("xvllm_environment_variables",),
            ("vllm-kunlun", "kunlun"), "vllm_kunlun/platforms/envs.py of the vllm-kunlun 0.11.1 sdist (PyPI)"),
+    # Rebellions ATOM/REBEL NPUs: wheels only on PyPI (read as an sdist is: scrape/sources.py)
+    Plugin("vllm-rbln", "vllm_rbln", "vllm_rbln.envs", ("environment_variables",), ("vllm-rbln", "rbln"),
+           "vllm_rbln/envs.py of the vllm-rbln 0.12.0 wheel, vllm_rbln/rbln_envs.py of 0.8.2 to 0.11.0 (PyPI)",
+           older_envs_modules=("vllm_rbln.rbln_envs",)),
+    # Intel Gaudi (HPU): not on PyPI, scraped from its release tags. Most of its switches are read
+    # outside envs.py: its extension's `Env("VLLM_PROMPT_BS_BUCKET_MIN", int)` and
+    # `Value("skip_warmup", ...)` (VLLM_ + the name upper-cased, or its `env_var=`; the classes of
+    # vllm_gaudi/extension/config.py), and `os.environ.get` in its modules (PT_HPU_* for
+    # Habana's PyTorch bridge). Images: OPEA's `opea/vllm-gaudi`, Intel's
+    # `vault.habana.ai/gaudi-docker/.../vllm-installer-*`, Red Hat's `...-gaudi` runtimes
+    Plugin("vllm-gaudi", "vllm_gaudi", "vllm_gaudi.envs", ("environment_variables",),
+           ("vllm-gaudi", "gaudi", "habana"),
+           "vllm_gaudi/envs.py and vllm_gaudi/extension/{config,features}.py at tag v0.26.0 of "
+           "https://github.com/vllm-project/vllm-gaudi",
+           read_prefixes=("VLLM_", "PT_HPU_"),
+           env_helpers=(("Env", "{}"), ("Value", "VLLM_{upper}"), ("ValueFromList", "VLLM_{upper}")),
+           git_repo="vllm-project/vllm-gaudi"),
 )
 PLUGIN_BY_DIST = {p.dist: p for p in PLUGINS}
 
@@ -136,16 +165,35 @@ def plugins_of_launch(image: Optional[str], text: str) -> set[str]:
     """The plugins a launch runs on, by what its surroundings say: its image reference names the
     plugin (``quay.io/ascend/vllm-ascend:v0.23.0``), or the file installs or pins the plugin's
     package (``pip install vllm-spyre``, a ``vllm-spyre==1.10.0`` requirement line)."""
-    out = set()
+    return plugins_of_image(image) | plugins_of_text(text)
+
+
+def plugins_of_image(image: Optional[str]) -> set[str]:
     low_image = (image or "").lower()
+    return {p.dist for p in PLUGINS if low_image and any(w in low_image for w in p.image_words)}
+
+
+def plugins_of_text(text: str) -> set[str]:
+    """The plugins a file installs or pins (one pass over the file, whatever its launches)."""
+    out = set()
     installs = " ".join(m.group(0).lower() for m in _INSTALL.finditer(text))
     for p in PLUGINS:
-        if low_image and any(w in low_image for w in p.image_words):
-            out.add(p.dist)
-            continue
         name = re.escape(p.dist).replace(r"\-", "[-_]")
         in_install = re.compile(r"(?<![\w./-])" + name + r"(?![\w/-])", re.IGNORECASE)
         requirement = re.compile(r"^\s*" + name + r"\s*(?:$|[=<>!~;\[])", re.IGNORECASE | re.MULTILINE)
         if in_install.search(installs) or requirement.search(text):
             out.add(p.dist)
+    return out
+
+
+def plugin_pins(text: str) -> dict[str, str]:
+    """The plugin releases a file pins: ``vllm-spyre==1.9.0`` (a requirement or an install),
+    ``vllm-gaudi.git@v0.24.0`` / ``vllm-gaudi@v0.24.0`` (a git install at a release tag)."""
+    out: dict[str, str] = {}
+    for p in PLUGINS:
+        name = re.escape(p.dist).replace(r"\-", "[-_]")
+        m = re.search(r"(?<![\w.-])" + name + r"(?:\.git)?\s*(?:===?\s*|@\s*v?)([0-9]+(?:\.[0-9]+)+(?:\.post[0-9]+)?)(?![\w.])",
+                      text, re.IGNORECASE)
+        if m:
+            out[p.dist] = m.group(1)
     return out
