@@ -665,16 +665,16 @@ def _foreign_entry(words: list[str], i: int, row: ForeignLauncher, sub: bool = F
     if row.select is not None:
         names, values = row.select
         n = len(words)
-        chosen = None
+        chosen = row.select_default
         for j in range(i, n):
             w = words[j]
             if w in ("&&", "||", ";", "|"):
                 break
             if w in names and j + 1 < n:
                 chosen = words[j + 1]
-            elif "=" in w and w.split("=", 1)[0] in names:
+            elif "=" in w and w.split("=", 1)[0].lstrip("+") in names:  # (Hydra: +key=v, ++key=v)
                 chosen = w.split("=", 1)[1]
-        if chosen not in values:
+        if chosen is None or (chosen not in values if values else chosen.strip("'\"") in ("0", "")):
             return None
     return row.entry, i
 
