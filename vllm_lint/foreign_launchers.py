@@ -43,26 +43,29 @@ class ForeignLauncher(Record):
     ``select`` (an option of the program and the values of it that select vLLM, when the program
     has several back-ends; ``None`` when the sub-command alone selects it; an empty set of values:
     the option given with any count but 0, OpenRLHF's ``--vllm_num_engines 4``; ``select_default``:
-    the value when the option is not written, verl's ``rollout.name`` before it had none); ``form``
-    ("options", "key-values" or "overrides"); ``holders`` (for "key-values": the options whose value words hold the string,
-    ``()`` for the first positional); ``keys`` (tool key -> vLLM field), ``model`` (keys that give
-    the model), ``own`` (the tool's own keys, for the reader), ``passes_unknown`` and
-    ``passes_under`` (see the module), ``typed`` (the tool turns a ``key-values`` or ``overrides`` value into a Python literal before it reaches a
-    keyword argument: ``True``, ``4``, ``0.9``: lm-evaluation-harness's ``handle_arg_string``).
+    the value when the option is not written, verl's ``rollout.name`` before it had none;
+    ``select_shows``: the selecting key written with vLLM's value shows the launcher whatever Python
+    program takes it, the key being the tool's alone: a repository's own trainer built on verl's,
+    ``python -m sp3f.main_grpo actor_rollout_ref.rollout.name=vllm``); ``form`` ("options",
+    "key-values" or "overrides"); ``holders`` (for "key-values": the options whose value words hold
+    the string, ``()`` for the first positional); ``keys`` (tool key -> vLLM field), ``model`` (keys
+    that give the model), ``own`` (the tool's own keys, for the reader), ``passes_unknown`` and
+    ``passes_under`` (see the module), ``typed`` (the tool turns a ``key-values`` value into a
+    Python literal before it reaches a keyword argument: ``True``, ``4``, ``0.9``: lm-evaluation-harness's ``handle_arg_string``).
     In Python: ``calls`` (the dotted callees that start it: ``lm_eval.simple_evaluate``),
     ``call_select`` (the keyword argument and its values that select vLLM), ``call_holders`` (the
     keyword arguments whose ``key=value`` string or mapping is handed on: ``model_args``,
     ``extra_kwargs``); the call's other keywords are ``keys`` and ``model`` as above."""
 
     __slots__ = ("entry", "tool", "repository", "read", "programs", "sub", "modules", "scripts", "select",
-                 "select_default", "form", "holders", "keys", "model", "own", "passes_unknown", "passes_under",
-                 "typed", "calls", "call_select",
+                 "select_default", "select_shows", "form", "holders", "keys", "model", "own", "passes_unknown",
+                 "passes_under", "typed", "calls", "call_select",
                  "call_holders")
 
     def __init__(self, entry: str, tool: str, repository: str, read: tuple[tuple[str, str], ...], *,
                  programs: tuple[str, ...] = (), sub: tuple[str, ...] = (), modules: tuple[str, ...] = (),
                  scripts: tuple[str, ...] = (), select: Optional[tuple[tuple[str, ...], frozenset[str]]] = None,
-                 select_default: Optional[str] = None,
+                 select_default: Optional[str] = None, select_shows: bool = False,
                  form: str = "options", holders: tuple[str, ...] = (), keys: Mapping[str, str],
                  model: tuple[str, ...] = ("model",), own: tuple[str, ...] = (), passes_unknown: bool = False,
                  passes_under: tuple[str, ...] = (), typed: bool = False, calls: tuple[str, ...] = (),
@@ -78,6 +81,7 @@ class ForeignLauncher(Record):
         self.scripts = scripts
         self.select = select
         self.select_default = select_default
+        self.select_shows = select_shows
         self.form = form
         self.holders = holders
         self.keys = keys
@@ -184,7 +188,7 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
              "`name: vllm` in ppo_trainer.yaml before)"),
         ),
         modules=("verl.trainer.main_ppo", "recipe.dapo.main_dapo"), scripts=("verl/trainer/main_ppo.py",),
-        select=(("actor_rollout_ref.rollout.name",), frozenset({"vllm"})), select_default="vllm",
+        select=(("actor_rollout_ref.rollout.name",), frozenset({"vllm"})), select_default="vllm", select_shows=True,
         form="overrides", typed=True, passes_under=("actor_rollout_ref.rollout.engine_kwargs.vllm.",),
         keys={f"actor_rollout_ref.rollout.{k}": v for k, v in {
             **_same("gpu_memory_utilization", "dtype", "enforce_eager", "max_num_batched_tokens", "max_model_len",
@@ -218,6 +222,36 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
         model=("pretrain", "actor.model_name_or_path"),
         own=("vllm_num_engines", "vllm.num_engines", "vllm_sync_backend", "vllm.sync_backend", "vllm_sync_with_ray",
              "vllm.sync_with_ray", "colocate_all_models", "seed", "prompt_max_len", "generate_max_len")),
+    # SkyRL's trainer (skyrl-train): Hydra overrides of its generator's inference engines. Before
+    # 2026-04-22 under `generator.` (inference_engine_tensor_parallel_size, model_dtype, ...) handed
+    # to LLM(...) in ray_wrapped_inference_engine; since then under `generator.inference_engine.`,
+    # set on the namespace of vLLM's own parser (engine_init_kwargs likewise, without a check of
+    # the names: not read here). backend selects the engine, vllm by default.
+    ForeignLauncher(
+        "skyrl generator vllm", "SkyRL", "NovaSky-AI/SkyRL", (
+            ("skyrl-train/skyrl_train/entrypoints/main_base.py", "bafdbb5db6986e3ef844127c7b9608d3d4396779 "
+             "(yumc-afk/SkyRL's snapshot: create_ray_wrapped_inference_engines from cfg.generator)"),
+            ("skyrl-train/skyrl_train/inference_engines/ray_wrapped_inference_engine.py", "bafdbb5db (LLM(...))"),
+            ("skyrl/backends/skyrl_train/inference_servers/utils.py", "a9564572eb8e91076be43c1bd5e4615e3de17265 "
+             "(the overrides of vLLM's parsed args from generator.inference_engine)"),
+            ("skyrl/train/config/config.py", "a9564572e (InferenceEngineConfig: backend \"vllm\" by default)"),
+        ),
+        modules=("skyrl_train.entrypoints.main_base", "skyrl.train.entrypoints.main_base"),
+        select=(("generator.backend", "generator.inference_engine.backend"), frozenset({"vllm"})),
+        select_default="vllm", select_shows=True, form="overrides",
+        keys={**{f"generator.{k}": v for k, v in {
+                  **_same("gpu_memory_utilization", "enforce_eager", "enable_prefix_caching", "max_num_batched_tokens",
+                          "max_num_seqs"),
+                  "inference_engine_tensor_parallel_size": "tensor_parallel_size", "model_dtype": "dtype"}.items()},
+              **{f"generator.inference_engine.{k}": v for k, v in {
+                  **_same("gpu_memory_utilization", "enforce_eager", "enable_prefix_caching", "max_num_batched_tokens",
+                          "max_num_seqs", "tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"),
+                  "model_dtype": "dtype"}.items()}},
+        model=("trainer.policy.model.path",),
+        own=("generator.num_inference_engines", "generator.inference_engine.num_engines", "generator.backend",
+             "generator.inference_engine.backend", "generator.run_engines_locally",
+             "generator.inference_engine.run_engines_locally", "generator.weight_sync_backend",
+             "generator.inference_engine.weight_sync_backend", "generator.n_samples_per_prompt")),
 )}
 
 _BY_PROGRAM: dict[str, tuple[ForeignLauncher, ...]] = {}
@@ -244,6 +278,11 @@ def launchers_of_module(module: str) -> tuple[tuple[ForeignLauncher, bool], ...]
     return tuple(out)
 
 
+def launchers_shown_by_selection() -> tuple[ForeignLauncher, ...]:
+    """The rows whose selecting key, written with vLLM's value, shows them in any Python program."""
+    return tuple(r for r in FOREIGN_LAUNCHERS.values() if r.select_shows)
+
+
 def launcher_of_script(path: str) -> Optional[ForeignLauncher]:
     """The row whose script ``path`` runs (``python trl/scripts/vllm_serve.py``), if any."""
     for row in FOREIGN_LAUNCHERS.values():
@@ -262,8 +301,15 @@ def launch_markers() -> tuple[bytes, ...]:
             out += [f"{n}{sep}{v}".encode() for n in names for v in sorted(values) for sep in (" ", "=")]
         elif row.sub:
             out += [" ".join((p, *row.sub)).encode() for p in row.programs]
-        out += [m.encode() for m in row.modules if row.select is None and not row.sub]
+        out += [m.encode() for m in row.modules if (row.select is None or row.select_default) and not row.sub]
     return tuple(out)
+
+
+def launcher_module_words() -> tuple[bytes, ...]:
+    """The dotted ``python -m`` modules of the rows that select vLLM without the word vllm on their
+    command line (a default back-end: ``python3 -m verl.trainer.main_ppo ...``)."""
+    return tuple(m.encode() for r in FOREIGN_LAUNCHERS.values() if r.select_default == "vllm"
+                 for m in r.modules if "." in m)
 
 
 def launcher_of_call(dotted: str) -> Optional[ForeignLauncher]:

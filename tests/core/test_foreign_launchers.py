@@ -48,6 +48,12 @@ def test_every_row_says_where_it_was_read_and_keeps_its_keys_apart():
     ("python3 verl/trainer/main_ppo.py ++actor_rollout_ref.rollout.name=vllm", "verl rollout vllm", 2),
     ("python -m openrlhf.cli.train_ppo_ray --pretrain m --vllm_num_engines 2", "openrlhf train_ppo_ray", 3),
     ("ray job submit -- python3 -m openrlhf.cli.train_ppo_ray --vllm.num_engines=$N", "openrlhf train_ppo_ray", 7),
+    # a repository's own trainer over verl's (or SkyRL's) configuration: the key is the tool's alone
+    ("python -m sp3f.main_grpo +trainer.x=1 actor_rollout_ref.rollout.name=vllm", "verl rollout vllm", 3),
+    ("uv run --isolated --extra vllm -m skyrl_train.entrypoints.main_base generator.backend=vllm",
+     "skyrl generator vllm", 7),
+    ("uv run -m skyrl.train.entrypoints.main_base trainer.policy.model.path=m", "skyrl generator vllm", 4),
+    ("uv run -m examples.algorithms.dapo.main_dapo generator.inference_engine.backend=vllm", "skyrl generator vllm", 4),
 ])
 def test_recognised(words, entry, start):
     found = find_vllm_command(words.split())
@@ -66,6 +72,9 @@ def test_recognised(words, entry, start):
     "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=sglang",  # verl with SGLang rollouts
     "python3 -m openrlhf.cli.train_ppo_ray --pretrain m",  # no vLLM engines
     "python3 -m openrlhf.cli.train_ppo_ray --pretrain m --vllm_num_engines 0",
+    "python3 train.py data.path=x trainer.n_gpus=8",  # another Hydra program: no key of a row's
+    "uv run -m skyrl.train.entrypoints.main_base generator.inference_engine.backend=sglang",
+    "uv run -m skyrl.train.entrypoints.main_base generator.inference_engine.backend=$BACKEND",
 ])
 def test_not_recognised(words):
     assert find_vllm_command(words.split()) is None
@@ -289,3 +298,22 @@ def test_verbose_names_the_rl_trainers(run_cli, tmp_path):
     r = run_cli("--verbose", "-t", "0.27.1", str(f))
     assert "read as verl's launcher of vLLM (`verl rollout vllm`) at line 1" in r.output
     assert "read as OpenRLHF's launcher of vLLM (`openrlhf train_ppo_ray`) at line 2" in r.output
+
+
+def test_skyrl_generator_keys_both_layouts(synth_db):
+    data = (b"uv run --isolated --extra vllm -m skyrl_train.entrypoints.main_base trainer.policy.model.path=Qwen/Q \\\n"
+            b"  generator.inference_engine_tensor_parallel_size=2 generator.gpu_memory_utilization=0.8 \\\n"
+            b"  generator.num_inference_engines=4 generator.model_dtype=bfloat17\n"
+            b"uv run -m skyrl.train.entrypoints.main_base generator.inference_engine.tensor_parallel_size=4 \\\n"
+            b"  generator.inference_engine.num_engines=2 generator.inference_engine.enforce_eager=true\n")
+    old, new = S.extract(data, "x.sh").launches
+    surface = synth_db.surface("0.27.1")
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(old)}
+    assert by["trainer.policy.model.path"].positional and by["trainer.policy.model.path"].value == "Qwen/Q"
+    assert by["generator.inference_engine_tensor_parallel_size"].option.name == "--tensor-parallel-size"
+    assert by["generator.model_dtype"].option.name == "--dtype" and by["generator.model_dtype"].value == "bfloat17"
+    assert "generator.num_inference_engines" not in by  # SkyRL's own
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(new)}
+    assert by["generator.inference_engine.tensor_parallel_size"].value == "4"
+    assert by["generator.inference_engine.enforce_eager"].value == "true"
+    assert "generator.inference_engine.num_engines" not in by
