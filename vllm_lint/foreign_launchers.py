@@ -252,6 +252,37 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
              "generator.inference_engine.backend", "generator.run_engines_locally",
              "generator.inference_engine.run_engines_locally", "generator.weight_sync_backend",
              "generator.inference_engine.weight_sync_backend", "generator.n_samples_per_prompt")),
+    # ms-swift's inference, deployment and evaluation with `--infer_backend vllm`: VllmArguments
+    # (HfArgumentParser), get_vllm_engine_kwargs, then VllmEngine's EngineArgs(...) field by field.
+    ForeignLauncher(
+        "swift vllm", "ms-swift", "modelscope/ms-swift", (
+            ("swift/rlhf_trainers/args_mixin.py", "3602360a562313afbf2ef6065fdf61f271a2c5b9 (VllmArguments, "
+             "get_vllm_engine_kwargs)"),
+            ("swift/infer_engine/vllm_engine.py", "3602360a5 (engine_cls(model=..., gpu_memory_utilization=..., ...))"),
+            ("swift/arguments/infer_args.py", "3602360a5 (infer_backend)"),
+            ("swift/cli/main.py", "3602360a5 (the sub-commands: infer, deploy, eval, sample, ...)"),
+        ),
+        programs=("swift",), select=(("--infer_backend",), frozenset({"vllm"})),
+        keys={f"vllm_{k}": v for k, v in {
+            **_same("gpu_memory_utilization", "tensor_parallel_size", "pipeline_parallel_size", "max_num_seqs",
+                    "max_model_len", "disable_custom_all_reduce", "enforce_eager", "max_lora_rank",
+                    "enable_prefix_caching", "quantization", "enable_expert_parallel")}.items()},
+        own=("infer_backend", "vllm_use_async_engine", "vllm_engine_kwargs", "vllm_limit_mm_per_prompt",
+             "vllm_data_parallel_size", "vllm_reasoning_parser", "port", "host", "served_model_name")),
+    # LLaMA-Factory's chat, API and web UI with `--infer_backend vllm`: ModelArguments
+    # (HfArgumentParser) vllm_maxlen, vllm_gpu_util, ... handed to AsyncEngineArgs in VllmEngine
+    # (tensor_parallel_size is the device count, not the user's).
+    ForeignLauncher(
+        "llamafactory vllm", "LLaMA-Factory", "hiyouga/LLaMA-Factory", (
+            ("src/llamafactory/hparams/model_args.py", "ff6d4d12eeb035d6ce06805a5733dd7b29f2ac30 (infer_backend, "
+             "vllm_maxlen, vllm_gpu_util, vllm_enforce_eager, vllm_max_lora_rank, vllm_config)"),
+            ("src/llamafactory/chat/vllm_engine.py", "ff6d4d12e (engine_args = {...}, vllm_config on top)"),
+        ),
+        programs=("llamafactory-cli", "lmf"), select=(("--infer_backend",), frozenset({"vllm"})),
+        keys={"vllm_maxlen": "max_model_len", "vllm_gpu_util": "gpu_memory_utilization",
+              "vllm_enforce_eager": "enforce_eager", "vllm_max_lora_rank": "max_lora_rank"},
+        model=("model_name_or_path",),
+        own=("infer_backend", "template", "vllm_config", "infer_dtype", "adapter_name_or_path")),
 )}
 
 _BY_PROGRAM: dict[str, tuple[ForeignLauncher, ...]] = {}

@@ -54,6 +54,8 @@ def test_every_row_says_where_it_was_read_and_keeps_its_keys_apart():
      "skyrl generator vllm", 7),
     ("uv run -m skyrl.train.entrypoints.main_base trainer.policy.model.path=m", "skyrl generator vllm", 4),
     ("uv run -m examples.algorithms.dapo.main_dapo generator.inference_engine.backend=vllm", "skyrl generator vllm", 4),
+    ("CUDA_VISIBLE_DEVICES=0 swift deploy --model m --infer_backend vllm", "swift vllm", 2),
+    ("llamafactory-cli api --model_name_or_path m --infer_backend vllm", "llamafactory vllm", 1),
 ])
 def test_recognised(words, entry, start):
     found = find_vllm_command(words.split())
@@ -75,6 +77,8 @@ def test_recognised(words, entry, start):
     "python3 train.py data.path=x trainer.n_gpus=8",  # another Hydra program: no key of a row's
     "uv run -m skyrl.train.entrypoints.main_base generator.inference_engine.backend=sglang",
     "uv run -m skyrl.train.entrypoints.main_base generator.inference_engine.backend=$BACKEND",
+    "swift infer --model m --infer_backend pt",
+    "llamafactory-cli api --model_name_or_path m --infer_backend huggingface",
 ])
 def test_not_recognised(words):
     assert find_vllm_command(words.split()) is None
@@ -317,3 +321,21 @@ def test_skyrl_generator_keys_both_layouts(synth_db):
     assert by["generator.inference_engine.tensor_parallel_size"].value == "4"
     assert by["generator.inference_engine.enforce_eager"].value == "true"
     assert "generator.inference_engine.num_engines" not in by
+
+
+def test_swift_and_llamafactory_vllm_options(synth_db):
+    data = (b"swift deploy --model Qwen/Q --infer_backend vllm --vllm_tensor_parallel_size 2 \\\n"
+            b"  --vllm_max_model_len 8192 --vllm_enforce_eager true --vllm_use_async_engine true --port 8000\n"
+            b"llamafactory-cli api --model_name_or_path m --template llama3 --infer_backend vllm --vllm_maxlen 4096 \\\n"
+            b"  --vllm_gpu_util 0.8 --vllm_config '{\"swap_space\": 4}'\n")
+    swift, lmf = S.extract(data, "x.sh").launches
+    surface = synth_db.surface("0.27.1")
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(swift)}
+    assert by["model"].positional and by["model"].value == "Qwen/Q"
+    assert by["vllm_tensor_parallel_size"].option.name == "--tensor-parallel-size"
+    assert by["vllm_max_model_len"].value == "8192" and by["vllm_enforce_eager"].value == "true"
+    assert not {"infer_backend", "vllm_use_async_engine", "port"} & set(by)  # swift's own
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(lmf)}
+    assert by["model_name_or_path"].positional
+    assert by["vllm_maxlen"].option.name == "--max-model-len" and by["vllm_gpu_util"].value == "0.8"
+    assert not {"template", "vllm_config"} & set(by)  # (vllm_config: a mapping of its own, not read)
