@@ -339,3 +339,13 @@ def test_swift_and_llamafactory_vllm_options(synth_db):
     assert by["model_name_or_path"].positional
     assert by["vllm_maxlen"].option.name == "--max-model-len" and by["vllm_gpu_util"].value == "0.8"
     assert not {"template", "vllm_config"} & set(by)  # (vllm_config: a mapping of its own, not read)
+
+
+def test_a_broken_continuation_names_the_tool(run_cli, tmp_path):
+    f = tmp_path / "train.sh"
+    f.write_text("python3 -m openrlhf.cli.train_ppo_ray --pretrain m --vllm_num_engines 2 \\\n"
+                 "  --enforce_eager\n"
+                 "  --use_wandb token\n")
+    r = run_cli("--output-format", "json", "-t", "0.27.1", "--select", "VL109", str(f))
+    (d,) = json.loads(r.stdout)
+    assert d["message"].startswith("`--use_wandb` is cut off from the OpenRLHF command by a broken line continuation")
