@@ -529,6 +529,8 @@ class ArgvParser:
             pairs = [(ka, ka.key_span is not None) for ka in launch.keyed]
         elif row.form == "options":
             pairs = _option_pairs(launch)
+        elif row.form == "overrides":
+            pairs = _override_pairs(launch)
         else:
             for tok in _holder_tokens(launch, row):
                 if tok.opaque and not tok.verbatim or tok.splat:
@@ -548,6 +550,16 @@ class ArgvParser:
                 out.append(ParsedArg(written=key, canonical="<model>", keyed=ka, value=ka.value,
                                      value_opaque=ka.value_opaque, positional=True, style="kwargs",
                                      key_style="cli", how="positional"))
+                continue
+            under = next((p for p in row.passes_under if key.startswith(p) and len(key) > len(p)), None)
+            if under is not None:  # handed to vLLM under vLLM's own name (verl's engine_kwargs.vllm.*)
+                ka.key = key[len(under):]
+                if ka.key_span is not None and exact:
+                    ka.key_span = Span(ka.key_span.start + len(under.encode()), ka.key_span.end)
+                if row.typed and isinstance(ka.value, str):
+                    ka.value = literal_value(ka.value)
+                ka.key_style = "snake"
+                out.append(self._kwarg(ka, exact))
                 continue
             field_name = row.keys.get(key)
             if field_name is None:
@@ -632,6 +644,38 @@ def _option_pairs(launch: Launch) -> list[tuple[KeyedArg, bool]]:
                         key_exact))
         else:
             out.append((KeyedArg(key, key_span, True, None, key_style="cli"), key_exact))
+    return out
+
+
+def _override_pairs(launch: Launch) -> list[tuple[KeyedArg, bool]]:
+    """Hydra's ``dotted.key=value`` words (``+key=value`` adds a key, ``++key=value`` adds or sets
+    it); options (``--config-name x``) and deletions (``~key``) are the tool's. ``true`` is a
+    switch given; ``null`` and ``false`` unset the key: the tool then hands vLLM no word for it."""
+    out: list[tuple[KeyedArg, bool]] = []
+    for tok in launch.tokens:
+        if tok.splat:
+            launch.opaque = True
+            continue
+        text = tok.text
+        if text.startswith(("-", "~")) or "=" not in text:
+            continue
+        a = len(text) - len(text.lstrip("+"))
+        key, _eq, value = text[a:].partition("=")
+        if not key or not all(part.isidentifier() for part in key.split(".")):
+            if "$" in key or "`" in key:
+                launch.opaque = True  # a key the file leaves to the run
+            continue
+        low = value.strip().lower()
+        if low in ("null", "false"):
+            continue  # (verl hands vLLM no word for None or False)
+        key_span, key_exact = _sub_span(tok, text, a, a + len(key))
+        vstart = a + len(key) + 1
+        vspan, exact = _sub_span(tok, text, vstart, len(text))
+        opaque = tok.opaque and ("$" in value or "`" in value) or "${" in value  # (Hydra's ${...} too)
+        typed: Any = True if low == "true" else value
+        out.append((KeyedArg(key, key_span, None if opaque else typed, vspan,
+                             vspan if exact and not opaque else None, value_opaque=opaque, key_style="cli"),
+                    key_exact))
     return out
 
 

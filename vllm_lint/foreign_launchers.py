@@ -7,13 +7,16 @@ A row says how the launcher is recognised (its program names and sub-command, ``
 modules, scripts; for a tool with several back-ends the option that selects vLLM's), where the
 engine settings are written (``options``: ``--key value`` words of the tool's own parser, a
 dataclass read by ``HfArgumentParser``; ``key-values``: one ``key=value,...`` string, the value of
-an option or the first positional), and how its keys reach vLLM: ``keys`` maps a key of the tool to
+an option or the first positional; ``overrides``: Hydra's ``dotted.key=value`` words, ``+`` / ``++``
+before the key allowed), and how its keys reach vLLM: ``keys`` maps a key of the tool to
 the ``EngineArgs`` / ``LLM`` field it sets (its value goes to vLLM as the tool converted it, so
 vLLM's checks of the value apply; the name is the tool's, so vLLM's history of the name does not);
 ``model`` names the keys that give the model; every other key is the tool's own (``own`` lists
 them for the reader) and is never vLLM's to judge, unless ``passes_unknown``: the tool hands any
 key it does not know to ``LLM(**kwargs)`` as written, so such a key is checked as a keyword
-argument of ``LLM`` (an unknown one is refused by vLLM at that release).
+argument of ``LLM`` (an unknown one is refused by vLLM at that release); ``passes_under``: the
+same for the keys under a prefix of the tool's (verl's ``actor_rollout_ref.rollout.engine_kwargs.vllm.``),
+read without the prefix.
 
 A tool's ``data_parallel_size`` starts that many engines of ``tensor_parallel_size`` GPUs each (TRL
 through vLLM's own data parallelism, ``VLLM_DP_SIZE``; lighteval and lm-evaluation-harness as Ray
@@ -38,27 +41,34 @@ class ForeignLauncher(Record):
     (base names of the program word), ``sub`` (the words after it that select the launcher, after
     ``python -m MODULE`` for ``modules``), ``scripts`` (a script path's ending run by ``python``);
     ``select`` (an option of the program and the values of it that select vLLM, when the program
-    has several back-ends; ``None`` when the sub-command alone selects it); ``form`` ("options" or
-    "key-values"); ``holders`` (for "key-values": the options whose value words hold the string,
-    ``()`` for the first positional); ``keys`` (tool key -> vLLM field), ``model`` (keys that give
-    the model), ``own`` (the tool's own keys, for the reader), ``passes_unknown`` (see the module),
-    ``typed`` (the tool turns a ``key-values`` value into a Python literal before it reaches a
-    keyword argument: ``True``, ``4``, ``0.9``: lm-evaluation-harness's ``handle_arg_string``).
+    has several back-ends; ``None`` when the sub-command alone selects it; an empty set of values:
+    the option given with any count but 0, OpenRLHF's ``--vllm_num_engines 4``; ``select_default``:
+    the value when the option is not written, verl's ``rollout.name`` before it had none;
+    ``select_shows``: the selecting key written with vLLM's value shows the launcher whatever Python
+    program takes it, the key being the tool's alone: a repository's own trainer built on verl's,
+    ``python -m sp3f.main_grpo actor_rollout_ref.rollout.name=vllm``); ``form`` ("options",
+    "key-values" or "overrides"); ``holders`` (for "key-values": the options whose value words hold
+    the string, ``()`` for the first positional); ``keys`` (tool key -> vLLM field), ``model`` (keys
+    that give the model), ``own`` (the tool's own keys, for the reader), ``passes_unknown`` and
+    ``passes_under`` (see the module), ``typed`` (the tool turns a ``key-values`` value into a
+    Python literal before it reaches a keyword argument: ``True``, ``4``, ``0.9``: lm-evaluation-harness's ``handle_arg_string``).
     In Python: ``calls`` (the dotted callees that start it: ``lm_eval.simple_evaluate``),
     ``call_select`` (the keyword argument and its values that select vLLM), ``call_holders`` (the
     keyword arguments whose ``key=value`` string or mapping is handed on: ``model_args``,
     ``extra_kwargs``); the call's other keywords are ``keys`` and ``model`` as above."""
 
-    __slots__ = ("entry", "tool", "repository", "read", "programs", "sub", "modules", "scripts", "select", "form",
-                 "holders", "keys", "model", "own", "passes_unknown", "typed", "calls", "call_select",
+    __slots__ = ("entry", "tool", "repository", "read", "programs", "sub", "modules", "scripts", "select",
+                 "select_default", "select_shows", "form", "holders", "keys", "model", "own", "passes_unknown",
+                 "passes_under", "typed", "calls", "call_select",
                  "call_holders")
 
     def __init__(self, entry: str, tool: str, repository: str, read: tuple[tuple[str, str], ...], *,
                  programs: tuple[str, ...] = (), sub: tuple[str, ...] = (), modules: tuple[str, ...] = (),
                  scripts: tuple[str, ...] = (), select: Optional[tuple[tuple[str, ...], frozenset[str]]] = None,
+                 select_default: Optional[str] = None, select_shows: bool = False,
                  form: str = "options", holders: tuple[str, ...] = (), keys: Mapping[str, str],
                  model: tuple[str, ...] = ("model",), own: tuple[str, ...] = (), passes_unknown: bool = False,
-                 typed: bool = False, calls: tuple[str, ...] = (),
+                 passes_under: tuple[str, ...] = (), typed: bool = False, calls: tuple[str, ...] = (),
                  call_select: Optional[tuple[str, frozenset[str]]] = None,
                  call_holders: tuple[str, ...] = ()) -> None:
         self.entry = entry
@@ -70,12 +80,15 @@ class ForeignLauncher(Record):
         self.modules = modules
         self.scripts = scripts
         self.select = select
+        self.select_default = select_default
+        self.select_shows = select_shows
         self.form = form
         self.holders = holders
         self.keys = keys
         self.model = model
         self.own = own
         self.passes_unknown = passes_unknown
+        self.passes_under = passes_under
         self.typed = typed
         self.calls = calls
         self.call_select = call_select
@@ -159,6 +172,117 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
                    "tokenizer_revision", "skip_tokenizer_init", "seed"),
         own=("chat_template", "structured_output", "use_magpie_template", "magpie_pre_query_template",
              "generation_kwargs", "cuda_devices", "disable_cuda_device_placement")),
+    # verl's PPO/GRPO trainer with vLLM rollouts: Hydra overrides on its command line
+    # (`actor_rollout_ref.rollout.gpu_memory_utilization=0.6`). The rollout config's fields are
+    # handed to vLLM field by field (LLM(...) in vllm_rollout_spmd; a `vllm serve` argv parsed by
+    # vLLM's own parser in vllm_async_server, None and False left out), engine_kwargs.vllm.* on top
+    # as written. rollout.name selects the engine; it defaulted to vllm until 2025-07-26.
+    ForeignLauncher(
+        "verl rollout vllm", "verl", "volcengine/verl", (
+            ("verl/workers/rollout/vllm_rollout/vllm_async_server.py", "b178a3cd56f58b2d502255daba591e92833930a7 "
+             "(the `vllm serve` args from the rollout config, **engine_kwargs)"),
+            ("verl/workers/rollout/vllm_rollout/utils.py", "b178a3cd5 (build_cli_args_from_config)"),
+            ("verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py", "96903e0e97af6f645610bbe45f255a6c76f46a89 "
+             "(LLM(...) from the rollout config, **engine_kwargs)"),
+            ("verl/trainer/config/rollout/rollout.yaml", "b178a3cd5 (the fields; `name: ???` since 2e1a1a660, "
+             "`name: vllm` in ppo_trainer.yaml before)"),
+        ),
+        modules=("verl.trainer.main_ppo", "recipe.dapo.main_dapo"), scripts=("verl/trainer/main_ppo.py",),
+        select=(("actor_rollout_ref.rollout.name",), frozenset({"vllm"})), select_default="vllm", select_shows=True,
+        form="overrides", typed=True, passes_under=("actor_rollout_ref.rollout.engine_kwargs.vllm.",),
+        keys={f"actor_rollout_ref.rollout.{k}": v for k, v in {
+            **_same("gpu_memory_utilization", "dtype", "enforce_eager", "max_num_batched_tokens", "max_model_len",
+                    "max_num_seqs", "enable_chunked_prefill", "enable_prefix_caching", "load_format",
+                    "disable_log_stats", "logprobs_mode", "scheduling_policy"),
+            "tensor_model_parallel_size": "tensor_parallel_size"}.items()},
+        model=("actor_rollout_ref.model.path",),
+        own=tuple(f"actor_rollout_ref.rollout.{k}" for k in (
+            "name", "mode", "temperature", "top_k", "top_p", "n", "response_length", "prompt_length",
+            "free_cache_engine", "log_prob_micro_batch_size_per_gpu", "quantization", "data_parallel_size",
+            "expert_parallel_size", "pipeline_model_parallel_size", "cudagraph_capture_sizes", "seed"))),
+    # OpenRLHF's Ray PPO trainer: its vLLM engines are started when --vllm_num_engines (since
+    # ed62d0e2, --vllm.num_engines) is given and not 0; its argparse options handed to
+    # LLM(...) in create_vllm_engines (dtype, trust_remote_code and the seed are its own constants).
+    ForeignLauncher(
+        "openrlhf train_ppo_ray", "OpenRLHF", "OpenRLHF/OpenRLHF", (
+            ("openrlhf/cli/train_ppo_ray.py", "76351db1ffe8e12db632a5bf450bbafb3e2031ed (--vllm_* options, "
+             "--enable_prefix_caching, --enforce_eager, --max_len, --pretrain) and "
+             "3c3be6234e0cb353e76bb8019947db9dfe99fca7 (--vllm.*, --data.max_len, --actor.model_name_or_path)"),
+            ("openrlhf/trainer/ray/vllm_engine.py", "3c3be6234 (create_vllm_engines: actor_kwargs of LLM(...))"),
+        ),
+        modules=("openrlhf.cli.train_ppo_ray",), scripts=("openrlhf/cli/train_ppo_ray.py",),
+        select=(("--vllm_num_engines", "--vllm.num_engines"), frozenset()),
+        keys={"vllm_tensor_parallel_size": "tensor_parallel_size", "vllm.tensor_parallel_size": "tensor_parallel_size",
+              "vllm_gpu_memory_utilization": "gpu_memory_utilization",
+              "vllm.gpu_memory_utilization": "gpu_memory_utilization",
+              "vllm_enable_sleep": "enable_sleep_mode", "vllm.enable_sleep": "enable_sleep_mode",
+              "enable_prefix_caching": "enable_prefix_caching", "vllm.enable_prefix_caching": "enable_prefix_caching",
+              "enforce_eager": "enforce_eager", "vllm.enforce_eager": "enforce_eager",
+              "max_len": "max_model_len", "data.max_len": "max_model_len"},
+        model=("pretrain", "actor.model_name_or_path"),
+        own=("vllm_num_engines", "vllm.num_engines", "vllm_sync_backend", "vllm.sync_backend", "vllm_sync_with_ray",
+             "vllm.sync_with_ray", "colocate_all_models", "seed", "prompt_max_len", "generate_max_len")),
+    # SkyRL's trainer (skyrl-train): Hydra overrides of its generator's inference engines. Before
+    # 2026-04-22 under `generator.` (inference_engine_tensor_parallel_size, model_dtype, ...) handed
+    # to LLM(...) in ray_wrapped_inference_engine; since then under `generator.inference_engine.`,
+    # set on the namespace of vLLM's own parser (engine_init_kwargs likewise, without a check of
+    # the names: not read here). backend selects the engine, vllm by default.
+    ForeignLauncher(
+        "skyrl generator vllm", "SkyRL", "NovaSky-AI/SkyRL", (
+            ("skyrl-train/skyrl_train/entrypoints/main_base.py", "bafdbb5db6986e3ef844127c7b9608d3d4396779 "
+             "(yumc-afk/SkyRL's snapshot: create_ray_wrapped_inference_engines from cfg.generator)"),
+            ("skyrl-train/skyrl_train/inference_engines/ray_wrapped_inference_engine.py", "bafdbb5db (LLM(...))"),
+            ("skyrl/backends/skyrl_train/inference_servers/utils.py", "a9564572eb8e91076be43c1bd5e4615e3de17265 "
+             "(the overrides of vLLM's parsed args from generator.inference_engine)"),
+            ("skyrl/train/config/config.py", "a9564572e (InferenceEngineConfig: backend \"vllm\" by default)"),
+        ),
+        modules=("skyrl_train.entrypoints.main_base", "skyrl.train.entrypoints.main_base"),
+        select=(("generator.backend", "generator.inference_engine.backend"), frozenset({"vllm"})),
+        select_default="vllm", select_shows=True, form="overrides",
+        keys={**{f"generator.{k}": v for k, v in {
+                  **_same("gpu_memory_utilization", "enforce_eager", "enable_prefix_caching", "max_num_batched_tokens",
+                          "max_num_seqs"),
+                  "inference_engine_tensor_parallel_size": "tensor_parallel_size", "model_dtype": "dtype"}.items()},
+              **{f"generator.inference_engine.{k}": v for k, v in {
+                  **_same("gpu_memory_utilization", "enforce_eager", "enable_prefix_caching", "max_num_batched_tokens",
+                          "max_num_seqs", "tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size"),
+                  "model_dtype": "dtype"}.items()}},
+        model=("trainer.policy.model.path",),
+        own=("generator.num_inference_engines", "generator.inference_engine.num_engines", "generator.backend",
+             "generator.inference_engine.backend", "generator.run_engines_locally",
+             "generator.inference_engine.run_engines_locally", "generator.weight_sync_backend",
+             "generator.inference_engine.weight_sync_backend", "generator.n_samples_per_prompt")),
+    # ms-swift's inference, deployment and evaluation with `--infer_backend vllm`: VllmArguments
+    # (HfArgumentParser), get_vllm_engine_kwargs, then VllmEngine's EngineArgs(...) field by field.
+    ForeignLauncher(
+        "swift vllm", "ms-swift", "modelscope/ms-swift", (
+            ("swift/rlhf_trainers/args_mixin.py", "3602360a562313afbf2ef6065fdf61f271a2c5b9 (VllmArguments, "
+             "get_vllm_engine_kwargs)"),
+            ("swift/infer_engine/vllm_engine.py", "3602360a5 (engine_cls(model=..., gpu_memory_utilization=..., ...))"),
+            ("swift/arguments/infer_args.py", "3602360a5 (infer_backend)"),
+            ("swift/cli/main.py", "3602360a5 (the sub-commands: infer, deploy, eval, sample, ...)"),
+        ),
+        programs=("swift",), select=(("--infer_backend",), frozenset({"vllm"})),
+        keys={f"vllm_{k}": v for k, v in {
+            **_same("gpu_memory_utilization", "tensor_parallel_size", "pipeline_parallel_size", "max_num_seqs",
+                    "max_model_len", "disable_custom_all_reduce", "enforce_eager", "max_lora_rank",
+                    "enable_prefix_caching", "quantization", "enable_expert_parallel")}.items()},
+        own=("infer_backend", "vllm_use_async_engine", "vllm_engine_kwargs", "vllm_limit_mm_per_prompt",
+             "vllm_data_parallel_size", "vllm_reasoning_parser", "port", "host", "served_model_name")),
+    # LLaMA-Factory's chat, API and web UI with `--infer_backend vllm`: ModelArguments
+    # (HfArgumentParser) vllm_maxlen, vllm_gpu_util, ... handed to AsyncEngineArgs in VllmEngine
+    # (tensor_parallel_size is the device count, not the user's).
+    ForeignLauncher(
+        "llamafactory vllm", "LLaMA-Factory", "hiyouga/LLaMA-Factory", (
+            ("src/llamafactory/hparams/model_args.py", "ff6d4d12eeb035d6ce06805a5733dd7b29f2ac30 (infer_backend, "
+             "vllm_maxlen, vllm_gpu_util, vllm_enforce_eager, vllm_max_lora_rank, vllm_config)"),
+            ("src/llamafactory/chat/vllm_engine.py", "ff6d4d12e (engine_args = {...}, vllm_config on top)"),
+        ),
+        programs=("llamafactory-cli", "lmf"), select=(("--infer_backend",), frozenset({"vllm"})),
+        keys={"vllm_maxlen": "max_model_len", "vllm_gpu_util": "gpu_memory_utilization",
+              "vllm_enforce_eager": "enforce_eager", "vllm_max_lora_rank": "max_lora_rank"},
+        model=("model_name_or_path",),
+        own=("infer_backend", "template", "vllm_config", "infer_dtype", "adapter_name_or_path")),
 )}
 
 _BY_PROGRAM: dict[str, tuple[ForeignLauncher, ...]] = {}
@@ -185,6 +309,11 @@ def launchers_of_module(module: str) -> tuple[tuple[ForeignLauncher, bool], ...]
     return tuple(out)
 
 
+def launchers_shown_by_selection() -> tuple[ForeignLauncher, ...]:
+    """The rows whose selecting key, written with vLLM's value, shows them in any Python program."""
+    return tuple(r for r in FOREIGN_LAUNCHERS.values() if r.select_shows)
+
+
 def launcher_of_script(path: str) -> Optional[ForeignLauncher]:
     """The row whose script ``path`` runs (``python trl/scripts/vllm_serve.py``), if any."""
     for row in FOREIGN_LAUNCHERS.values():
@@ -203,8 +332,15 @@ def launch_markers() -> tuple[bytes, ...]:
             out += [f"{n}{sep}{v}".encode() for n in names for v in sorted(values) for sep in (" ", "=")]
         elif row.sub:
             out += [" ".join((p, *row.sub)).encode() for p in row.programs]
-        out += [m.encode() for m in row.modules if row.select is None and not row.sub]
+        out += [m.encode() for m in row.modules if (row.select is None or row.select_default) and not row.sub]
     return tuple(out)
+
+
+def launcher_module_words() -> tuple[bytes, ...]:
+    """The dotted ``python -m`` modules of the rows that select vLLM without the word vllm on their
+    command line (a default back-end: ``python3 -m verl.trainer.main_ppo ...``)."""
+    return tuple(m.encode() for r in FOREIGN_LAUNCHERS.values() if r.select_default == "vllm"
+                 for m in r.modules if "." in m)
 
 
 def launcher_of_call(dotted: str) -> Optional[ForeignLauncher]:

@@ -20,7 +20,7 @@ def test_every_row_says_where_it_was_read_and_keeps_its_keys_apart():
     for entry, row in FOREIGN_LAUNCHERS.items():
         assert re.fullmatch(r"[\w.-]+/[\w.-]+", row.repository), entry
         assert row.read and all(re.search(r"\b[0-9a-f]{9,40}\b", commits) for _p, commits in row.read), entry
-        assert row.form in ("options", "key-values"), entry
+        assert row.form in ("options", "key-values", "overrides"), entry
         assert row.programs or row.modules or row.scripts or row.calls, entry
         mapped, own, model = set(row.keys), set(row.own), set(row.model)
         assert not mapped & own and not mapped & model and not own & model, entry
@@ -43,6 +43,19 @@ def test_every_row_says_where_it_was_read_and_keeps_its_keys_apart():
     ("vllm bench latency --model m -tp 2", "vllm bench latency", 3),
     ("python -m vllm.entrypoints.cli.main bench throughput --model m", "vllm bench throughput", 5),
     ("python3 benchmarks/benchmark_latency.py --model m", "vllm benchmark_latency.py", 2),
+    ("python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm data.x=1", "verl rollout vllm", 3),
+    ("python3 -m verl.trainer.main_ppo data.x=1", "verl rollout vllm", 3),  # vllm: the default before 2025-07
+    ("python3 verl/trainer/main_ppo.py ++actor_rollout_ref.rollout.name=vllm", "verl rollout vllm", 2),
+    ("python -m openrlhf.cli.train_ppo_ray --pretrain m --vllm_num_engines 2", "openrlhf train_ppo_ray", 3),
+    ("ray job submit -- python3 -m openrlhf.cli.train_ppo_ray --vllm.num_engines=$N", "openrlhf train_ppo_ray", 7),
+    # a repository's own trainer over verl's (or SkyRL's) configuration: the key is the tool's alone
+    ("python -m sp3f.main_grpo +trainer.x=1 actor_rollout_ref.rollout.name=vllm", "verl rollout vllm", 3),
+    ("uv run --isolated --extra vllm -m skyrl_train.entrypoints.main_base generator.backend=vllm",
+     "skyrl generator vllm", 7),
+    ("uv run -m skyrl.train.entrypoints.main_base trainer.policy.model.path=m", "skyrl generator vllm", 4),
+    ("uv run -m examples.algorithms.dapo.main_dapo generator.inference_engine.backend=vllm", "skyrl generator vllm", 4),
+    ("CUDA_VISIBLE_DEVICES=0 swift deploy --model m --infer_backend vllm", "swift vllm", 2),
+    ("llamafactory-cli api --model_name_or_path m --infer_backend vllm", "llamafactory vllm", 1),
 ])
 def test_recognised(words, entry, start):
     found = find_vllm_command(words.split())
@@ -58,6 +71,14 @@ def test_recognised(words, entry, start):
     "echo trl vllm-serve --model m",
     # another project's script of the same name, without the engine's --model
     "python benchmark_throughput.py --port=8087 --warmup_num_iters 1 --tokenizer_path /m",
+    "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=sglang",  # verl with SGLang rollouts
+    "python3 -m openrlhf.cli.train_ppo_ray --pretrain m",  # no vLLM engines
+    "python3 -m openrlhf.cli.train_ppo_ray --pretrain m --vllm_num_engines 0",
+    "python3 train.py data.path=x trainer.n_gpus=8",  # another Hydra program: no key of a row's
+    "uv run -m skyrl.train.entrypoints.main_base generator.inference_engine.backend=sglang",
+    "uv run -m skyrl.train.entrypoints.main_base generator.inference_engine.backend=$BACKEND",
+    "swift infer --model m --infer_backend pt",
+    "llamafactory-cli api --model_name_or_path m --infer_backend huggingface",
 ])
 def test_not_recognised(words):
     assert find_vllm_command(words.split()) is None
@@ -228,3 +249,103 @@ def test_a_copied_benchmark_script_may_have_options_of_its_own(run_cli, tmp_path
                  "vllm bench throughput --model m --batch-size 8 --max-num 4\n")
     got = {(c, r) for c, _s, r, _c in lint(run_cli, f, "--select", "VL101,VL103,VL107")}
     assert got == {("VL101", 1), ("VL103", 2), ("VL107", 2)}
+
+
+def test_verl_hydra_overrides(synth_db):
+    data = (b"python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo actor_rollout_ref.model.path=Qwen/Q \\\n"
+            b"  actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.tensor_model_parallel_size=2 \\\n"
+            b"  actor_rollout_ref.rollout.gpu_memory_utilization=0.6 actor_rollout_ref.rollout.enforce_eager=True \\\n"
+            b"  actor_rollout_ref.rollout.enable_chunked_prefill=False actor_rollout_ref.rollout.max_model_len=null \\\n"
+            b"  actor_rollout_ref.rollout.n=5 actor_rollout_ref.rollout.max_num_seqs='${oc.env:SEQS}' \\\n"
+            b"  +actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space=4 --config-name ppo\n")
+    launch, args = parsed(synth_db, data)
+    assert launch.entry == "verl rollout vllm" and not launch.opaque
+    by = {a.written: a for a in args}
+    assert by["actor_rollout_ref.model.path"].positional and by["actor_rollout_ref.model.path"].value == "Qwen/Q"
+    tp = by["actor_rollout_ref.rollout.tensor_model_parallel_size"]
+    assert tp.option.name == "--tensor-parallel-size" and tp.value == "2"
+    assert spelled(data, tp) == "actor_rollout_ref.rollout.tensor_model_parallel_size"
+    assert by["actor_rollout_ref.rollout.gpu_memory_utilization"].value == "0.6"
+    assert by["actor_rollout_ref.rollout.enforce_eager"].value == "true"  # True: the switch given
+    # False and null: verl hands vLLM no word for them; ${...}: Hydra's interpolation, left to the run
+    assert not {"actor_rollout_ref.rollout.enable_chunked_prefill", "actor_rollout_ref.rollout.max_model_len"} & set(by)
+    assert by["actor_rollout_ref.rollout.max_num_seqs"].value_opaque
+    # verl's own keys and every other part of the configuration: never vLLM's
+    assert not {"algorithm.adv_estimator", "actor_rollout_ref.rollout.n", "actor_rollout_ref.rollout.name"} & set(by)
+    # engine_kwargs.vllm.*: handed to vLLM under vLLM's own name, as a keyword argument of the engine
+    sw = by["swap_space"]
+    assert sw.style == "kwargs" and sw.value == 4 and spelled(data, sw) == "swap_space"
+
+
+def test_openrlhf_options_both_spellings(synth_db):
+    data = (b"python3 -m openrlhf.cli.train_ppo_ray --pretrain meta-llama/Llama-3.1-8B --vllm_num_engines 4 \\\n"
+            b"  --vllm_tensor_parallel_size 2 --vllm_gpu_memory_utilization 0.5 --enforce_eager --vllm_sync_backend nccl\n"
+            b"python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path m --vllm.num_engines 2 \\\n"
+            b"  --vllm.tensor_parallel_size=4 --data.max_len 8192 --vllm.enable_sleep\n")
+    old, new = S.extract(data, "x.sh").launches
+    surface = synth_db.surface("0.27.1")
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(old)}
+    assert by["pretrain"].positional and by["pretrain"].value == "meta-llama/Llama-3.1-8B"
+    assert by["vllm_tensor_parallel_size"].option.name == "--tensor-parallel-size"
+    assert by["vllm_gpu_memory_utilization"].value == "0.5" and by["enforce_eager"].value == "true"
+    assert not {"vllm_num_engines", "vllm_sync_backend"} & set(by)  # OpenRLHF's own
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(new)}
+    assert by["actor.model_name_or_path"].positional
+    assert by["vllm.tensor_parallel_size"].value == "4" and by["data.max_len"].option.name == "--max-model-len"
+    assert "vllm.num_engines" not in by
+
+
+def test_verbose_names_the_rl_trainers(run_cli, tmp_path):
+    f = tmp_path / "train.sh"
+    f.write_text("python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm\n"
+                 "python3 -m openrlhf.cli.train_ppo_ray --pretrain m --vllm_num_engines 1\n")
+    r = run_cli("--verbose", "-t", "0.27.1", str(f))
+    assert "read as verl's launcher of vLLM (`verl rollout vllm`) at line 1" in r.output
+    assert "read as OpenRLHF's launcher of vLLM (`openrlhf train_ppo_ray`) at line 2" in r.output
+
+
+def test_skyrl_generator_keys_both_layouts(synth_db):
+    data = (b"uv run --isolated --extra vllm -m skyrl_train.entrypoints.main_base trainer.policy.model.path=Qwen/Q \\\n"
+            b"  generator.inference_engine_tensor_parallel_size=2 generator.gpu_memory_utilization=0.8 \\\n"
+            b"  generator.num_inference_engines=4 generator.model_dtype=bfloat17\n"
+            b"uv run -m skyrl.train.entrypoints.main_base generator.inference_engine.tensor_parallel_size=4 \\\n"
+            b"  generator.inference_engine.num_engines=2 generator.inference_engine.enforce_eager=true\n")
+    old, new = S.extract(data, "x.sh").launches
+    surface = synth_db.surface("0.27.1")
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(old)}
+    assert by["trainer.policy.model.path"].positional and by["trainer.policy.model.path"].value == "Qwen/Q"
+    assert by["generator.inference_engine_tensor_parallel_size"].option.name == "--tensor-parallel-size"
+    assert by["generator.model_dtype"].option.name == "--dtype" and by["generator.model_dtype"].value == "bfloat17"
+    assert "generator.num_inference_engines" not in by  # SkyRL's own
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(new)}
+    assert by["generator.inference_engine.tensor_parallel_size"].value == "4"
+    assert by["generator.inference_engine.enforce_eager"].value == "true"
+    assert "generator.inference_engine.num_engines" not in by
+
+
+def test_swift_and_llamafactory_vllm_options(synth_db):
+    data = (b"swift deploy --model Qwen/Q --infer_backend vllm --vllm_tensor_parallel_size 2 \\\n"
+            b"  --vllm_max_model_len 8192 --vllm_enforce_eager true --vllm_use_async_engine true --port 8000\n"
+            b"llamafactory-cli api --model_name_or_path m --template llama3 --infer_backend vllm --vllm_maxlen 4096 \\\n"
+            b"  --vllm_gpu_util 0.8 --vllm_config '{\"swap_space\": 4}'\n")
+    swift, lmf = S.extract(data, "x.sh").launches
+    surface = synth_db.surface("0.27.1")
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(swift)}
+    assert by["model"].positional and by["model"].value == "Qwen/Q"
+    assert by["vllm_tensor_parallel_size"].option.name == "--tensor-parallel-size"
+    assert by["vllm_max_model_len"].value == "8192" and by["vllm_enforce_eager"].value == "true"
+    assert not {"infer_backend", "vllm_use_async_engine", "port"} & set(by)  # swift's own
+    by = {a.written: a for a in ArgvParser(surface, synth_db).parse(lmf)}
+    assert by["model_name_or_path"].positional
+    assert by["vllm_maxlen"].option.name == "--max-model-len" and by["vllm_gpu_util"].value == "0.8"
+    assert not {"template", "vllm_config"} & set(by)  # (vllm_config: a mapping of its own, not read)
+
+
+def test_a_broken_continuation_names_the_tool(run_cli, tmp_path):
+    f = tmp_path / "train.sh"
+    f.write_text("python3 -m openrlhf.cli.train_ppo_ray --pretrain m --vllm_num_engines 2 \\\n"
+                 "  --enforce_eager\n"
+                 "  --use_wandb token\n")
+    r = run_cli("--output-format", "json", "-t", "0.27.1", "--select", "VL109", str(f))
+    (d,) = json.loads(r.stdout)
+    assert d["message"].startswith("`--use_wandb` is cut off from the OpenRLHF command by a broken line continuation")

@@ -25,7 +25,8 @@ from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one 
     image_takes_vllm_args,
     version_from_image,
 )
-from vllm_lint.foreign_launchers import ForeignLauncher, launcher_of_script, launchers_of_module, launchers_of_program
+from vllm_lint.foreign_launchers import (ForeignLauncher, launcher_of_script, launchers_of_module, launchers_of_program,
+                                         launchers_shown_by_selection)
 from vllm_lint.record import Record, lazy_re
 
 __all__ = [
@@ -278,15 +279,16 @@ class Launcher(Record):
     ``NAME=VALUE`` words before the program set its environment (``env``); ``splits``: its options
     whose value is a whole command string (``env -S "..."``), not read here; ``lookahead``: its
     options are too many to list, so a word that does not look like a program is taken for an
-    option's value (``srun -N 2 vllm serve``); ``source``: where its options were read."""
+    option's value (``srun -N 2 vllm serve``); ``modules``: its options whose value is a Python
+    module it runs (``uv run -m MODULE``); ``source``: where its options were read."""
 
     __slots__ = ("names", "sub", "values", "positionals", "dashdash", "env", "assignments", "splits",
-                 "lookahead", "source")
+                 "lookahead", "modules", "source")
 
     def __init__(self, names: tuple[str, ...], source: str, *, sub: tuple[str, ...] = (),
                  values: Union[tuple[str, ...], dict[str, int]] = (), positionals: int = 0,
                  dashdash: Union[bool, str] = True, env: tuple[str, ...] = (), assignments: bool = False,
-                 splits: tuple[str, ...] = (), lookahead: bool = False) -> None:
+                 splits: tuple[str, ...] = (), lookahead: bool = False, modules: tuple[str, ...] = ()) -> None:
         self.names = names
         self.source = source
         self.sub = sub
@@ -297,6 +299,7 @@ class Launcher(Record):
         self.assignments = assignments
         self.splits = splits
         self.lookahead = lookahead
+        self.modules = modules
 
 
 LAUNCHERS: tuple[Launcher, ...] = (
@@ -352,7 +355,7 @@ LAUNCHERS: tuple[Launcher, ...] = (
     Launcher(("uv",), "uv run", sub=("run",), values=(
         "--with", "--with-requirements", "--with-editable", "--python", "-p", "--project", "--directory",
         "--package", "--extra", "--group", "--env-file", "--index", "--index-url", "--extra-index-url",
-        "--from", "-w", "--only-group", "--no-group")),
+        "--from", "-w", "--only-group", "--no-group"), modules=("-m", "--module")),
     Launcher(("uvx",), "uvx (uv tool run)", values=("--from", "--with", "--python", "-p", "--index-url")),
     Launcher(("conda", "mamba", "micromamba"), "conda run", sub=("run",), values=(
         "-n", "--name", "-p", "--prefix", "--cwd")),
@@ -672,7 +675,22 @@ def _parse_python(words: list[str], i: int) -> Optional[tuple[str, int]]:
         row = launcher_of_script(w)
         if row is not None:
             return _foreign_entry(words, i + 1, row)
-        return None
+        return _selected_anywhere(words, i + 1)
+    return None
+
+
+def _selected_anywhere(words: list[str], i: int) -> Optional[tuple[str, int]]:
+    """A Python program of the repository's own whose arguments select a row's vLLM back-end by a
+    key only that tool has (``select_shows``: ``actor_rollout_ref.rollout.name=vllm``, verl's
+    configuration, run by a trainer built on verl's: ``python -m sp3f.main_grpo ...``)."""
+    for row in launchers_shown_by_selection():
+        names, values = row.select or ((), frozenset())
+        for w in words[i:]:
+            if w in ("&&", "||", ";", "|"):
+                break
+            key, eq, value = w.partition("=")
+            if eq and key.lstrip("+") in names and value in values:
+                return row.entry, i
     return None
 
 
@@ -687,16 +705,16 @@ def _foreign_entry(words: list[str], i: int, row: ForeignLauncher, sub: bool = F
     if row.select is not None:
         names, values = row.select
         n = len(words)
-        chosen = None
+        chosen = row.select_default
         for j in range(i, n):
             w = words[j]
             if w in ("&&", "||", ";", "|"):
                 break
             if w in names and j + 1 < n:
                 chosen = words[j + 1]
-            elif "=" in w and w.split("=", 1)[0] in names:
+            elif "=" in w and w.split("=", 1)[0].lstrip("+") in names:  # (Hydra: +key=v, ++key=v)
                 chosen = w.split("=", 1)[1]
-        if chosen not in values:
+        if chosen is None or (chosen not in values if values else chosen.strip("'\"") in ("0", "")):
             return None
     return row.entry, i
 
@@ -717,7 +735,7 @@ def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str
             return "vllm serve", nxt + 1
         if nxt + 1 < len(words) and words[nxt] == "bench" and words[nxt + 1] in _BENCH_COMMANDS:
             return _BENCH_COMMANDS[words[nxt + 1]], nxt + 2
-    return None
+    return _selected_anywhere(words, nxt)
 
 
 # the program in a variable: ``$VENV_PYTHON -m vllm.entrypoints.openai.api_server`` (``-m`` and a
@@ -786,6 +804,9 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
             j = _through(words, i + 1, row, env)
             if j is None:
                 return None
+            if row.modules and words[j - 1] in row.modules:  # uv run -m MODULE: Python runs the module
+                found = _module_entry(words, words[j], j + 1)
+                return VllmCommand(found[0], found[1], env) if found is not None else None
             i = j
             continue
         j = _read_through_unknown(words, i)

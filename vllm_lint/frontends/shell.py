@@ -44,7 +44,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from typing import Callable, Optional, Union
 
-from vllm_lint.foreign_launchers import FOREIGN_LAUNCHERS
+from vllm_lint.foreign_launchers import FOREIGN_LAUNCHERS, launcher_module_words
 from vllm_lint.frontends.commands import (
     VllmCommand,
     find_cloud_deploy,
@@ -138,11 +138,15 @@ ENV_PREFIXES = (b"VLLM_", b"NCCL_", b"HF_TOKEN", b"HUGGING_FACE_HUB_TOKEN", b"CU
 # the words whose offsets make a node worth decoding (``_Ctx.marks``): vLLM's, and the scripts of
 # vLLM's benchmarks, often copied and run by name alone (``python3 benchmark_latency.py --model ...``)
 _BENCH_SCRIPT_WORDS = (b"benchmark_latency", b"benchmark_throughput")
-_MARK_WORDS = (b"vllm", *ENV_PREFIXES, *_BENCH_SCRIPT_WORDS)
+# and the modules of other tools' launchers whose command line may not say vllm (verl's trainer with
+# its default rollout engine: foreign_launchers)
+_TOOL_MODULE_WORDS = launcher_module_words()
+_MARK_WORDS = (b"vllm", *ENV_PREFIXES, *_BENCH_SCRIPT_WORDS, *_TOOL_MODULE_WORDS)
 
 
 def might_contain_launch(data: bytes) -> bool:
-    return b"vllm" in data or b"VLLM_" in data or any(w in data for w in _BENCH_SCRIPT_WORDS)
+    return b"vllm" in data or b"VLLM_" in data or any(w in data for w in _BENCH_SCRIPT_WORDS) \
+        or any(w in data for w in _TOOL_MODULE_WORDS)
 
 
 def extract(data: bytes, path: str) -> Extraction:

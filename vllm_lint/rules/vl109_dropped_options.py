@@ -27,6 +27,7 @@ something else.
 POSIX shell grammar; a line continuation is a backslash immediately followed by a newline.
 """
 
+from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..launch import Span
 from .base import LintContext, Rule
 
@@ -44,6 +45,8 @@ def check(ctx: LintContext):
     opts = [t.text for t in launch.dropped if t.text.startswith("-")]
     shown = ", ".join(f"`{o}`" for o in opts)  # every one: each is a setting the launch silently lacks
     one = len(opts) == 1
-    yield ctx.diag(RULE, f"{shown} {'is' if one else 'are'} cut off from the vLLM command by a broken "
-                         f"line continuation and never {'reaches' if one else 'reach'} vLLM", span,
+    foreign = FOREIGN_LAUNCHERS.get(launch.entry)  # (another tool's launcher: the options are its)
+    tool = foreign.tool if foreign is not None else "vLLM"
+    yield ctx.diag(RULE, f"{shown} {'is' if one else 'are'} cut off from the {tool} command by a broken "
+                         f"line continuation and never {'reaches' if one else 'reach'} {tool}", span,
                    option=opts[0] if opts else None)
