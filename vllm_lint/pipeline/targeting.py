@@ -219,12 +219,15 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
     if not ok:
         return None
     # values: drop the ends whose parser refuses a value the launch gives (bounded: each step
-    # drops one release, and a surface is loaded once per run)
+    # drops one release; the index lists each option's choices per release)
     valued = [(_string(a), str(a.value)) for a in args
               if _string(a) and isinstance(a.value, (str, int, float)) and not a.value_opaque and not a.json_path]
     run = _newest_run(sorted(ok))
 
     def accepts(i: int) -> bool:
+        if db.indexes_choices:  # the index's choice lists: no release file loaded
+            return not any(i in indices and value not in choices
+                           for string, value in valued for choices, indices in db.option_choices(string))
         s = db.surface(db.versions[i])
         for string, value in valued:
             o = s.lookup(string) if string else None

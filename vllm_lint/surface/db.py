@@ -670,14 +670,21 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
     engine: dict[str, list[int]] = {}
     async_engine: dict[str, list[int]] = {}
     llm_params: dict[str, list[int]] = {}
+    # string -> its choices as the release's lookup gives them (the first option naming it) -> releases
+    choices: dict[str, dict[tuple[str, ...], list[int]]] = {}
     for i, (_, path) in enumerate(files):
         rec = _read_json(path)
+        named: set[str] = set()
         for o in rec.get("options", []):
             opt = Option.from_record(o)
             if opt.absent_from_serve:
                 continue  # the timeline is `vllm serve`'s (0.9.0's api_server-only `--model`)
             for s in opt.strings:
                 options.setdefault(s, []).append(i)
+                if s not in named:  # (``Surface.lookup`` keeps the first option of a string)
+                    named.add(s)
+                    if opt.choices:
+                        choices.setdefault(s, {}).setdefault(tuple(str(c) for c in opt.choices), []).append(i)
                 # latest known shape of each string: whether it takes a value (used to parse
                 # argv of options the target release no longer knows)
                 kinds[s] = {"takes_value": opt.takes_value(s), "nargs": opt.nargs, "dest": opt.dest}
@@ -701,6 +708,11 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         "versions": versions,
         "options": {k: _runs(v, versions) for k, v in sorted(options.items())},
         "option_shapes": dict(sorted(kinds.items())),
+        # each choice list an option string had, with its runs: what the releases' parsers accept
+        # as its value, without loading their files (``Database.option_choices``)
+        "option_choices": {k: [{"choices": list(c), "runs": _runs(v, versions)}
+                               for c, v in sorted(by.items(), key=lambda cv: cv[1][0])]
+                           for k, by in sorted(choices.items())},
         "deprecated": {k: _runs(v, versions) for k, v in sorted(deprecated.items())},
         # "--option=value": where the release deprecates that choice (absent when none does)
         **({"deprecated_values": {k: _runs(v, versions) for k, v in sorted(deprecated_values.items())}}
@@ -757,6 +769,7 @@ class Database:
         self._surfaces: dict[str, Surface] = {}
         self._resolved: dict[str, str] = {}
         self._overlay: Optional[dict[str, Any]] = None
+        self._choices: dict[str, list[tuple[frozenset[str], frozenset[int]]]] = {}
 
     # ---- versions
     @cached_property
@@ -877,6 +890,37 @@ class Database:
 
     def option_history(self, string: str) -> Optional[History]:
         return self._history("options", string)
+
+    @property
+    def indexes_choices(self) -> bool:
+        """Whether the index lists every option's choices per release (``option_choices``; an
+        index compiled before that table was added does not, and its users load the surfaces)."""
+        return "option_choices" in self.index
+
+    def option_choices(self, string: str) -> list[tuple[frozenset[str], frozenset[int]]]:
+        """Each choice list ``string`` had as ``Surface.lookup(string).choices`` gives it (as
+        strings), with the positions of the releases that had it; [] when no release gave it
+        choices. Memoised: asked for every valued option of every launch that names no release."""
+        memo = self._choices.get(string)
+        if memo is None:
+            memo = []
+            for entry in self.index.get("option_choices", {}).get(string, ()):
+                try:
+                    memo.append((frozenset(entry["choices"]), frozenset(self._indices(entry["runs"]))))
+                except (KeyError, IndexError, TypeError):
+                    raise DatabaseError(f"{self.path / 'index.json'}: corrupted database index "
+                                        f"(option_choices {string}: {entry})") from None
+            self._choices[string] = memo
+        return memo
+
+    def _indices(self, runs: Ranges) -> list[int]:
+        """The release positions of an index entry's runs (``[first]`` or ``[first, removed_in]``)."""
+        out: list[int] = []
+        for run in runs:
+            a = self._positions[run[0]]
+            b = self._positions[run[1]] - 1 if len(run) > 1 else len(self.versions) - 1
+            out.extend(range(a, b + 1))
+        return out
 
     def env_history(self, name: str) -> Optional[History]:
         return self._history("env", name)
