@@ -770,6 +770,7 @@ class Database:
         self._resolved: dict[str, str] = {}
         self._overlay: Optional[dict[str, Any]] = None
         self._choices: dict[str, list[tuple[frozenset[str], frozenset[int]]]] = {}
+        self._floors: dict[str, Optional[str]] = {}
 
     # ---- versions
     @cached_property
@@ -830,6 +831,11 @@ class Database:
         """The newest known release <= ``spec`` in the same minor series (for loose hints such as
         an image tag ``v0.8.6`` that PyPI never had), or None. A hint is read as pip reads a pin:
         ``==0.10`` is 0.10.0 when the database has it."""
+        if spec not in self._floors:  # asked for every image tag and pin read
+            self._floors[spec] = self._floor_version(spec)
+        return self._floors[spec]
+
+    def _floor_version(self, spec: str) -> Optional[str]:
         try:
             return self._resolve_version(spec, series_first=False)
         except UnknownVersion:
@@ -977,6 +983,18 @@ class Database:
                 break
             out.append(strings[i])
         return out
+
+    def newest_abbreviating(self, prefix: str, before: int) -> Optional[str]:
+        """The newest release before position ``before`` that accepts an option string starting
+        with ``prefix`` other than ``prefix`` itself (what ``Surface.prefix_matches`` lists), from
+        the index: the release files in between need not be loaded. None when none does."""
+        newest = -1
+        for string in self.option_strings_starting(prefix):
+            if string != prefix:
+                hist = self.option_history(string)
+                if hist is not None:
+                    newest = max([newest, *(i for i in hist.indices if i < before)])
+        return self.versions[newest] if newest >= 0 else None
 
     @property
     def all_env_names(self) -> list[str]:
