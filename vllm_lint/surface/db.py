@@ -771,6 +771,7 @@ class Database:
         self._overlay: Optional[dict[str, Any]] = None
         self._choices: dict[str, list[tuple[frozenset[str], frozenset[int]]]] = {}
         self._floors: dict[str, Optional[str]] = {}
+        self._histories: dict[tuple[str, str], Optional[History]] = {}
 
     # ---- versions
     @cached_property
@@ -871,6 +872,14 @@ class Database:
 
     # ---- timeline
     def _history(self, table: str, name: str) -> Optional[History]:
+        """``name``'s runs in the index table, memoised: asked for each option and variable of
+        every launch (a set of release positions built once per name, not once per launch)."""
+        key = (table, name)
+        if key not in self._histories:
+            self._histories[key] = self._read_history(table, name)
+        return self._histories[key]
+
+    def _read_history(self, table: str, name: str) -> Optional[History]:
         runs = self.index.get(table, {}).get(name)
         if not runs:
             return None
