@@ -184,7 +184,9 @@ class Targeting:
                 break
             start = data.rfind(b"\n", 0, pos - 1) + 1
             line = data[start:pos - 1].decode("utf-8", errors="replace")
-            if _COMMENT.match(line) and not _ELSEWHEN.search(line):
+            # (``_WORDS`` needs the word vllm: most comments are passed over before any expression
+            # is compiled)
+            if "vllm" in line.lower() and _COMMENT.match(line) and not _ELSEWHEN.search(line):
                 m = _WORDS.search(line)
                 if m:
                     row = data.count(b"\n", 0, start) + 1
