@@ -12,7 +12,8 @@ largest process (``run.py``'s measure and wrapper).
 ``BIN`` is a ``vllm-lint`` executable of a regular install (default: ``run.py``'s install in
 ``benchmarks/.venv``); the baselines run with the Python next to it. The trees are written by
 ``trees.py`` into ``DIR`` (never into the repository); ``--precommit-bin`` names a ``pre-commit``
-executable for the pre-commit share. Results: ``benchmarks/results/targets.json`` (gitignored).
+executable for the pre-commit share. Results: ``--out`` (default ``benchmarks/results/targets.json``,
+gitignored).
 """
 
 from __future__ import annotations
@@ -216,6 +217,7 @@ def main() -> None:
     ap.add_argument("--only", default="startup,dense,monorepo,precommit,site,db")
     ap.add_argument("--sizes", default="2000,10000,50000")
     ap.add_argument("--db-version", default="0.34.0")
+    ap.add_argument("--out", type=Path, default=HERE / "results" / "targets.json")
     ap.add_argument("--precommit-bin", default=shutil.which("pre-commit") or "pre-commit")
     a = ap.parse_args()
     lint = a.lint or run.regular_install(HERE / ".venv").parent / "vllm-lint"
@@ -238,8 +240,8 @@ def main() -> None:
         res.update(site(bins, py, n, env, a.scratch))
     if "db" in only:
         res.update(db_build(bins, py, max(3, n // 2), env, a.scratch, a.db_version))
-    out = HERE / "results" / "targets.json"
-    out.parent.mkdir(exist_ok=True)
+    out = a.out
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"machine": run.machine(), "load": os.getloadavg(), "results": res}, indent=1))
     for key, r in res.items():
         goal = next((g for k, g in GOALS.items() if key.startswith(k)), None)
