@@ -101,7 +101,19 @@ MAX_FILE_BYTES = 10 * 1024 * 1024  # the most of one file a run reads (larger: a
 def read_at_most(f, limit: int) -> bytes:
     """The rest of ``f``, at most ``limit`` bytes; :class:`TooLarge` when there is more (a file that
     grew since it was measured, an endless stream): at most ``limit + 1`` bytes are ever read."""
-    data = f.read(limit + 1)
+    try:
+        size = os.fstat(f.fileno()).st_size - f.tell()
+    except (OSError, AttributeError, ValueError):  # (a stream without a file, or one that cannot tell)
+        size = 0
+    if 0 < size < limit:
+        # a file's size as the first read: a read allocates its whole request first, and a
+        # 10 MiB buffer for each small file cost three times the rest of reading it
+        data = f.read(size + 1)
+        if len(data) <= size:
+            return data
+        data += f.read(limit - size)  # (it grew since: the rest, as one read of limit + 1 would)
+    else:
+        data = f.read(limit + 1)
     if len(data) > limit:
         raise TooLarge(len(data), limit)
     return data

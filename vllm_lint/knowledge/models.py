@@ -527,6 +527,20 @@ def _name_index() -> dict[str, list[tuple[str, ModelFacts]]]:
 
 
 _NORM_INDEX: Optional[dict[str, list[tuple[str, ModelFacts]]]] = None
+# (the name index it was built from, each name without its suffixes): rebuilt when the index is
+_STRIPPED: Optional[tuple[Any, list[tuple[str, set[str], list[tuple[str, ModelFacts]]]]]] = None
+
+
+def _stripped_names() -> list[tuple[str, set[str], list[tuple[str, ModelFacts]]]]:
+    """(``_norm`` of the name without its quantisation and instruction suffixes, its dates, the
+    index entries) for every name of the name index, in its order: computed once, not for every
+    unknown model name."""
+    global _STRIPPED
+    index = _name_index()
+    if _STRIPPED is None or _STRIPPED[0] is not index:
+        _STRIPPED = (index, [(_norm(_strip(_strip(key, _QUANT_SUFFIXES)[0], _INSTRUCT_SUFFIXES)[0]),
+                              set(_DATE.findall(key)), entries) for key, entries in index.items()])
+    return _STRIPPED[1]
 
 
 def _by_norm(name: str) -> list[tuple[str, ModelFacts]]:
@@ -632,10 +646,8 @@ def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelF
     # name never matches a row of another date (Mistral-Small-2409 and -2501 differ)
     dates = set(_DATE.findall(stem))
     found: list[ModelFacts] = []
-    for key, entries in _name_index().items():
-        k, _ = _strip(_strip(key, _QUANT_SUFFIXES)[0], _INSTRUCT_SUFFIXES)
-        key_dates = set(_DATE.findall(key))
-        if _norm(k) == want and not (dates and key_dates and dates != key_dates):
+    for k, key_dates, entries in _stripped_names():
+        if k == want and not (dates and key_dates and dates != key_dates):
             found.extend(r for _, r in entries if r not in found)
     f = _one(found)
     if f is not None:
@@ -656,7 +668,7 @@ _DISTILL = lazy_re(r"(?:^|[-_.])distill(?:ed)?(?=$|[-_.])")
 _SIZE = lazy_re(r"(?<![\d.])(?:\d+x)?\d+(?:\.\d+)?[bm](?=$|[-_.])")  # on a _norm name: `mistral7b`
 _NAME_CARRIES = "name carries "
 # (the name index it was built from, the vocabulary): rebuilt when the index is
-_CARRIED: Optional[tuple[Any, list[tuple[Any, str, list[ModelFacts]]]]] = None
+_CARRIED: Optional[tuple[Any, list[tuple[str, str, list[ModelFacts]]]]] = None
 
 
 _DOTTED_VERSION = lazy_re(r"(?i)[-_]v\d+\.\d+$")
@@ -673,8 +685,8 @@ def _base_name(name: str) -> str:
         name = shorter
 
 
-def _carried_vocabulary() -> list[tuple[Any, str, list[ModelFacts]]]:
-    """(token-bounded pattern, the base as the table writes it, its rows) for every table name
+def _carried_vocabulary() -> list[tuple[str, str, list[ModelFacts]]]:
+    """(the base as ``_norm`` writes it, the base as the table writes it, its rows) for every table name
     without its quantisation and instruction suffixes, longest first. Names without a digit
     (``phi``) are too generic to be carried."""
     global _CARRIED
@@ -690,9 +702,20 @@ def _carried_vocabulary() -> list[tuple[Any, str, list[ModelFacts]]]:
             _, rows = bases.setdefault(k, (written, []))
             rows.extend(r for _, r in entries if r not in rows)
         # a base ends at a separator, never inside a version (``DeepSeek-V3`` is not in ``DeepSeek-V3.1``)
-        _CARRIED = (index, [(re.compile(r"(?:^|[-_.])" + re.escape(k) + r"(?=$|[-_]|\.(?!\d))"), w, rows)
-                            for k, (w, rows) in sorted(bases.items(), key=lambda kv: -len(kv[0]))])
+        _CARRIED = (index, [(k, w, rows) for k, (w, rows) in sorted(bases.items(), key=lambda kv: -len(kv[0]))])
     return _CARRIED[1]
+
+
+_CARRIED_PATTERNS: dict[str, Any] = {}
+
+
+def _carried_pattern(base: str) -> Any:
+    """The token-bounded pattern of a base name, compiled when a name first holds it (the
+    vocabulary has ~150 names; compiling all was most of an unknown name's first lookup)."""
+    p = _CARRIED_PATTERNS.get(base)
+    if p is None:
+        p = _CARRIED_PATTERNS[base] = re.compile(r"(?:^|[-_.])" + re.escape(base) + r"(?=$|[-_]|\.(?!\d))")
+    return p
 
 
 def _carried_base(last: str, stem: str, how: str, dtype: Optional[str]) -> tuple[Optional[ModelFacts], str]:
@@ -703,8 +726,10 @@ def _carried_base(last: str, stem: str, how: str, dtype: Optional[str]) -> tuple
     if _DISTILL.search(name):
         return None, f"no row of the shipped table names `{last}` (a distilled model: its name names its teacher)"
     spans: list[tuple[int, int, str, list[ModelFacts]]] = []
-    for pattern, written, rows in _carried_vocabulary():
-        for m in pattern.finditer(name):
+    for base, written, rows in _carried_vocabulary():
+        if base not in name:  # (the pattern holds the base as written)
+            continue
+        for m in _carried_pattern(base).finditer(name):
             a, b = m.start() + (1 if name[m.start()] in "-_." else 0), m.end()
             if not any(a >= x and b <= y for x, y, _, _ in spans):
                 spans.append((a, b, written, rows))

@@ -148,13 +148,17 @@ class Surroundings:
         return f.pin
 
     def _read(self, f: _Folder, path: str) -> Optional[str]:
+        data = self._read_bytes(f, path)
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    def _read_bytes(self, f: _Folder, path: str) -> Optional[bytes]:
         try:  # a regular file, bounded (a Dockerfile may be a link to /dev/zero or a FIFO)
             data = read_regular(path, MAX_BYTES)
         except (OSError, TooLarge):
             return None
         self._last = (os.path.abspath(path), inputs.key_of(data))
         f.reads.append(self._last)
-        return data.decode("utf-8", errors="replace")
+        return data
 
     def _read_runners(self, f: _Folder, directory: str) -> None:
         names = f.names
@@ -234,9 +238,11 @@ class Surroundings:
                 return
         except OSError:
             return
-        text = self._read(f, path)
-        if text is None or "vllm" not in text.lower():
+        data = self._read_bytes(f, path)
+        # (bytes first: most sibling YAML files never name vLLM; no character lower-cases to v, l or m)
+        if data is None or b"vllm" not in data.lower():
             return
+        text = data.decode("utf-8", errors="replace")
         if name in ("kustomization.yaml", "kustomization.yml"):
             named = _kustomize(text, name)
             if named is not None:
@@ -614,6 +620,8 @@ def _requirement_pin(text: str, name: str) -> Optional[Named]:
     or Poetry's ``vllm = "^0.5.1"``), ``setup.py`` / ``setup.cfg`` (``install_requires``, extras)
     or conda environment: an exact ``==`` pin, else the specifier as a range (``~=0.8.0`` and
     ``==0.8.*`` are ranges: the newest release they allow runs)."""
+    if "vllm" not in text.lower():  # (every match names vllm: no expression compiled for the rest)
+        return None
     for m in _SPEC.finditer(text):
         line_start = text.rfind("\n", 0, m.start(1)) + 1
         if text[line_start:m.start(1)].lstrip().startswith("#"):

@@ -211,7 +211,9 @@ class Targeting:
                 break
             start = data.rfind(b"\n", 0, pos - 1) + 1
             line = data[start:pos - 1].decode("utf-8", errors="replace")
-            if _COMMENT.match(line) and not _ELSEWHEN.search(line):
+            # (``_WORDS`` needs the word vllm: most comments are passed over before any expression
+            # is compiled)
+            if "vllm" in line.lower() and _COMMENT.match(line) and not _ELSEWHEN.search(line):
                 m = _WORDS.search(line)
                 if m:
                     row = data.count(b"\n", 0, start) + 1
@@ -246,12 +248,15 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
     if not ok:
         return None
     # values: drop the ends whose parser refuses a value the launch gives (bounded: each step
-    # drops one release, and a surface is loaded once per run)
+    # drops one release; the index lists each option's choices per release)
     valued = [(_string(a), str(a.value)) for a in args
               if _string(a) and isinstance(a.value, (str, int, float)) and not a.value_opaque and not a.json_path]
     run = _newest_run(sorted(ok))
 
     def accepts(i: int) -> bool:
+        if db.indexes_choices:  # the index's choice lists: no release file loaded
+            return not any(i in indices and value not in choices
+                           for string, value in valued for choices, indices in db.option_choices(string))
         s = db.surface(db.versions[i])
         for string, value in valued:
             o = s.lookup(string) if string else None

@@ -284,15 +284,13 @@ def _historic_expansion(ctx: LintContext, prefix: str) -> Optional[str]:
         return None
     if not any(s != prefix for s in ctx.db.option_strings_starting(prefix)):
         return None
-    pos = ctx.db.position(ctx.target)
-    for v in reversed(ctx.db.versions[:pos]):
-        s = ctx.db.surface(v)
-        dests = {s.by_string[c].dest: s.by_string[c].name for c in s.prefix_matches(prefix)}
-        if len(dests) == 1:
-            return next(iter(dests.values()))
-        if len(dests) > 1:
-            return None
-    return None
+    # (the releases in between match nothing: the index finds the newest that does)
+    v = ctx.db.newest_abbreviating(prefix, ctx.db.position(ctx.target))
+    if v is None:
+        return None
+    s = ctx.db.surface(v)
+    dests = {s.by_string[c].dest: s.by_string[c].name for c in s.prefix_matches(prefix)}
+    return next(iter(dests.values())) if len(dests) == 1 else None
 
 
 def _timeline_status(ctx: LintContext, arg: ParsedArg, base: str, hist) -> Status:

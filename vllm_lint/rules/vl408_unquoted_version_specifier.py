@@ -56,6 +56,8 @@ def check(ctx: LintContext):
     if not is_first_context(ctx) or ctx.file_format is None or not ctx.file_format.shell_lines:
         return
     data = ctx.data
+    if b"install" not in data:  # (every match holds the word: a byte search before the expression)
+        return
     for m in _INSTALL.finditer(data):
         start = m.start("rest")
         for r in _REQ.finditer(data, start, m.end("rest")):

@@ -688,14 +688,21 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
     engine: dict[str, list[int]] = {}
     async_engine: dict[str, list[int]] = {}
     llm_params: dict[str, list[int]] = {}
+    # string -> its choices as the release's lookup gives them (the first option naming it) -> releases
+    choices: dict[str, dict[tuple[str, ...], list[int]]] = {}
     for i, (_, path) in enumerate(files):
         rec = _read_json(path)
+        named: set[str] = set()
         for o in rec.get("options", []):
             opt = Option.from_record(o)
             if opt.absent_from_serve:
                 continue  # the timeline is `vllm serve`'s (0.9.0's api_server-only `--model`)
             for s in opt.strings:
                 options.setdefault(s, []).append(i)
+                if s not in named:  # (``Surface.lookup`` keeps the first option of a string)
+                    named.add(s)
+                    if opt.choices:
+                        choices.setdefault(s, {}).setdefault(tuple(str(c) for c in opt.choices), []).append(i)
                 # latest known shape of each string: whether it takes a value (used to parse
                 # argv of options the target release no longer knows)
                 kinds[s] = {"takes_value": opt.takes_value(s), "nargs": opt.nargs, "dest": opt.dest}
@@ -719,6 +726,11 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         "versions": versions,
         "options": {k: _runs(v, versions) for k, v in sorted(options.items())},
         "option_shapes": dict(sorted(kinds.items())),
+        # each choice list an option string had, with its runs: what the releases' parsers accept
+        # as its value, without loading their files (``Database.option_choices``)
+        "option_choices": {k: [{"choices": list(c), "runs": _runs(v, versions)}
+                               for c, v in sorted(by.items(), key=lambda cv: cv[1][0])]
+                           for k, by in sorted(choices.items())},
         "deprecated": {k: _runs(v, versions) for k, v in sorted(deprecated.items())},
         # "--option=value": where the release deprecates that choice (absent when none does)
         **({"deprecated_values": {k: _runs(v, versions) for k, v in sorted(deprecated_values.items())}}
@@ -775,6 +787,9 @@ class Database:
         self._surfaces: dict[str, Surface] = {}
         self._resolved: dict[str, str] = {}
         self._overlay: Optional[dict[str, Any]] = None
+        self._choices: dict[str, list[tuple[frozenset[str], frozenset[int]]]] = {}
+        self._floors: dict[str, Optional[str]] = {}
+        self._histories: dict[tuple[str, str], Optional[History]] = {}
 
     # ---- versions
     @cached_property
@@ -835,6 +850,11 @@ class Database:
         """The newest known release <= ``spec`` in the same minor series (for loose hints such as
         an image tag ``v0.8.6`` that PyPI never had), or None. A hint is read as pip reads a pin:
         ``==0.10`` is 0.10.0 when the database has it."""
+        if spec not in self._floors:  # asked for every image tag and pin read
+            self._floors[spec] = self._floor_version(spec)
+        return self._floors[spec]
+
+    def _floor_version(self, spec: str) -> Optional[str]:
         try:
             return self._resolve_version(spec, series_first=False)
         except UnknownVersion:
@@ -870,6 +890,14 @@ class Database:
 
     # ---- timeline
     def _history(self, table: str, name: str) -> Optional[History]:
+        """``name``'s runs in the index table, memoised: asked for each option and variable of
+        every launch (a set of release positions built once per name, not once per launch)."""
+        key = (table, name)
+        if key not in self._histories:
+            self._histories[key] = self._read_history(table, name)
+        return self._histories[key]
+
+    def _read_history(self, table: str, name: str) -> Optional[History]:
         runs = self.index.get(table, {}).get(name)
         if not runs:
             return None
@@ -895,6 +923,37 @@ class Database:
 
     def option_history(self, string: str) -> Optional[History]:
         return self._history("options", string)
+
+    @property
+    def indexes_choices(self) -> bool:
+        """Whether the index lists every option's choices per release (``option_choices``; an
+        index compiled before that table was added does not, and its users load the surfaces)."""
+        return "option_choices" in self.index
+
+    def option_choices(self, string: str) -> list[tuple[frozenset[str], frozenset[int]]]:
+        """Each choice list ``string`` had as ``Surface.lookup(string).choices`` gives it (as
+        strings), with the positions of the releases that had it; [] when no release gave it
+        choices. Memoised: asked for every valued option of every launch that names no release."""
+        memo = self._choices.get(string)
+        if memo is None:
+            memo = []
+            for entry in self.index.get("option_choices", {}).get(string, ()):
+                try:
+                    memo.append((frozenset(entry["choices"]), frozenset(self._indices(entry["runs"]))))
+                except (KeyError, IndexError, TypeError):
+                    raise DatabaseError(f"{self.path / 'index.json'}: corrupted database index "
+                                        f"(option_choices {string}: {entry})") from None
+            self._choices[string] = memo
+        return memo
+
+    def _indices(self, runs: Ranges) -> list[int]:
+        """The release positions of an index entry's runs (``[first]`` or ``[first, removed_in]``)."""
+        out: list[int] = []
+        for run in runs:
+            a = self._positions[run[0]]
+            b = self._positions[run[1]] - 1 if len(run) > 1 else len(self.versions) - 1
+            out.extend(range(a, b + 1))
+        return out
 
     def env_history(self, name: str) -> Optional[History]:
         return self._history("env", name)
@@ -951,6 +1010,18 @@ class Database:
                 break
             out.append(strings[i])
         return out
+
+    def newest_abbreviating(self, prefix: str, before: int) -> Optional[str]:
+        """The newest release before position ``before`` that accepts an option string starting
+        with ``prefix`` other than ``prefix`` itself (what ``Surface.prefix_matches`` lists), from
+        the index: the release files in between need not be loaded. None when none does."""
+        newest = -1
+        for string in self.option_strings_starting(prefix):
+            if string != prefix:
+                hist = self.option_history(string)
+                if hist is not None:
+                    newest = max([newest, *(i for i in hist.indices if i < before)])
+        return self.versions[newest] if newest >= 0 else None
 
     @property
     def all_env_names(self) -> list[str]:

@@ -13,6 +13,7 @@ Python. Comments that show a command line (``# vllm serve m \\``) are read the s
 from __future__ import annotations
 
 import ast
+from collections import deque
 from typing import Callable, Optional
 
 from ...launch import Extraction, ParseError, Span
@@ -41,7 +42,7 @@ def documented_commands(fx: PyFile, tree: ast.Module, extract: Extract) -> None:
 
     src = fx.src
     strings: list[Span] = []
-    for node in ast.walk(tree):
+    for node in _statements(tree):
         if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
                 and isinstance(node.value.value, str)):
             continue
@@ -59,6 +60,20 @@ def documented_commands(fx: PyFile, tree: ast.Module, extract: Extract) -> None:
             script = shown.encode("utf-8")
             _read_shell(fx, shown, embedding_of(StrInfo(shown, info.char_spans, [], None), script, src.utf8))
     _commented_commands(fx, strings)
+
+
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _statements(tree: ast.Module):
+    """The statements of ``tree`` (and the handlers and match cases that hold some) in
+    ``ast.walk``'s order: a string statement is a statement, and no expression holds one, so the
+    walk does not descend into expressions (most of a module's nodes)."""
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _HOLDS_STATEMENTS))
+        yield node
 
 
 def _commented_commands(fx: PyFile, strings: list[Span]) -> None:
