@@ -359,9 +359,9 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
         owners["checked"] += 1
         db_group = {s for s in [o["name"], *o.get("aliases", [])] if s in real_strings}
         real_group = {s for s in a["option_strings"] if s in db_strings}
-        negation_real = a["action"] == "BooleanOptionalAction" and string.startswith("--no-")
+        negation_real = a.get("action") == "BooleanOptionalAction" and string.startswith("--no-")
         negation_db = string in (o.get("negations") or [])
-        if db_group == real_group and (negation_db == negation_real or a["action"] != "BooleanOptionalAction"):
+        if db_group == real_group and (negation_db == negation_real or a.get("action") != "BooleanOptionalAction"):
             owners["agree"] += 1
         else:
             owners["diffs"].append({"string": string, "db": sorted(db_group), "real": sorted(real_group),
