@@ -241,3 +241,10 @@ def test_the_vllm_config_call_is_read_with_its_parentheses():
     call = oracle._call_text(src, "VllmConfig")
     assert "a=self.a" in call and "b=g(self.b)" in call and "c=(1, 2)" in call and "self.d" not in call
     assert oracle._call_text("y = SubVllmConfig(a=1)", "VllmConfig") == ""
+
+
+def test_refusing_rules_are_the_argument_rules_and_the_config_ranges():
+    import verdict
+
+    assert verdict.refusal_code("VL105") and verdict.refusal_code("VL112") and verdict.refusal_code("VL410")
+    assert not verdict.refusal_code("VL407") and not verdict.refusal_code("VL201")

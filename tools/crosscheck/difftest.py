@@ -10,7 +10,7 @@ Maintainer tool; not part of the default tests (the pure parts are tested offlin
    real files, ``edge`` from the edge categories), parsed by the worker and linted in-process at
    the same release (``vllm serve <line>`` as a shell script);
 3. verdicts are compared (the real parser refuses / vllm-lint reports an error-level VL1xx
-   finding) and, where both refuse and argparse names a culprit, whether a finding names it; a
+   or VL410 finding) and, where both refuse and argparse names a culprit, whether a finding names it; a
    line the parser accepts and start-up refuses for certain (the worker's ``start_error``, see
    ``difftest_start.py``: ``validate_parsed_serve_args`` included) counts as refused like a
    parser refusal, and where lint refuses it too, whether a finding names the refused option is
@@ -115,7 +115,8 @@ class Lint:
             data = ("vllm serve " + shlex.join(argv) + "\n").encode()
             self.linter.verbose = []
             diags = self.linter.analyse(Path("difftest.sh"), data, mode="auto", fmt="shell").diagnostics
-            errors = [d for d in diags if d.severity == "error" and d.code.startswith("VL1")]
+            # VL1xx and VL410: the rules whose errors say the release refuses (indep/verdict.py)
+            errors = [d for d in diags if d.severity == "error" and (d.code.startswith("VL1") or d.code == "VL410")]
             self.memo[key] = (bool(errors), errors)
         return self.memo[key]
 
