@@ -61,7 +61,9 @@ C2 = [_check("requires", "enable_out", "enable_req"), _check("conflicts", "enabl
 R6 = COMMON + [_switch("--multi-lb", aliases=["-mlb"]), opt("--dp-size", ["-dp"], type="int", default=1),
                opt("--dp-local", ["-dpl"], type="int", default=None), opt("--servers", type="int", default=None),
                opt("--keep-alive", type="int", default=0), opt("--sock", optional=True, default=None),
-               opt("--grpc-port", type="int", optional=True, default=None)]
+               opt("--grpc-port", type="int", optional=True, default=None),
+               opt("--traces", choices=["all", "model", "worker"], nargs="+", default=None),
+               opt("--trace-endpoint", default=None)]
 
 
 def _t(dest, test, **kw):
@@ -82,6 +84,9 @@ C6 = [{"kind": "when", "when": [_t("grpc_port", "not_none"), _t("subparser", "!=
 @pytest.fixture(scope="module")
 def linters(tmp_path_factory):
     releases = {}
+    config_checks = [{"class": "TraceConfig", "kind": "when", "when": [
+        {"dest": "traces", "test": "set", "option": "--traces"},
+        {"dest": "trace_endpoint", "test": "unset", "option": "--trace-endpoint"}]}]
     for v, opts, checks, entries in (("1.0.0", R1, C1, BOTH), ("2.0.0", R2, C2, BOTH),
                                      ("3.0.0", R1, C1, ["vllm serve"]), ("4.0.0", R1, None, None),
                                      ("5.0.0", R1, "absent", None), ("6.0.0", R6, C6, BOTH)):
@@ -92,6 +97,8 @@ def linters(tmp_path_factory):
             rec["serve_checks"] = None
         else:
             rec["serve_checks"] = {"function": "x.py", "entries": entries, "checks": checks}
+        if v == "6.0.0":
+            rec["config_checks"] = config_checks
         releases[v] = rec
     db = Database(build_releases(tmp_path_factory.mktemp("vl112db"), releases))
     return {v: Linter(db, Settings(target_version=v), select_rules(["VL112"], [])) for v in releases}
@@ -172,6 +179,11 @@ THINK = [("--enable-think", "error")]
     ("6.0.0", "m --keep-alive -1", [("--keep-alive", "error")]),
     ("6.0.0", "m --keep-alive 0", []),
     ("6.0.0", "m --grpc-port 5", []),                           # vllm serve: the subcommand is serve
+    # a config class start-up builds from plain options (config_checks); a list option's truth
+    ("6.0.0", "m --traces worker model", [("--traces", "error")]),
+    ("6.0.0", "m --traces worker --trace-endpoint http://h:4317", []),
+    ("6.0.0", "m --traces \"$T\"", []),
+    ("6.0.0", "m --traces nope", []),                           # no choice: refused by the parser first
 ])
 def test_serve_lines(linters, version, line, want):
     assert found(linters[version], f"vllm serve {line}\n") == want
@@ -184,6 +196,7 @@ def test_serve_lines(linters, version, line, want):
     ("1.0.0", "python -m dynamo.vllm --model m --enable-tool\n", []),                 # a wrapper
     ("1.0.0", "docker run --gpus all vllm/vllm-openai:v1.0.0 --model m --enable-tool\n", TOOL),
     ("6.0.0", "python -m vllm.entrypoints.openai.api_server --model m --grpc-port 5\n", [("--grpc-port", "error")]),
+    ("6.0.0", "python -m dynamo.vllm --model m --traces all\n", []),             # a wrapper builds its own
 ])
 def test_entries(linters, version, text, want):
     assert found(linters[version], text) == want
@@ -230,3 +243,6 @@ def test_a_when_check_says_what_holds(linters):
                                      fmt="shell").diagnostics
     (d,) = [d for d in diags if d.code == "VL112"]
     assert "`-mlb`" in d.message and "`-dpl` 8 above `--dp-size` 4" in d.message and "vLLM 6.0.0" in d.message
+    diags = linters["6.0.0"].analyse(Path("t.sh"), b"vllm serve m --traces all\n", mode="auto", fmt="shell").diagnostics
+    (d,) = [d for d in diags if d.code == "VL112"]
+    assert "TraceConfig raises when start-up builds it" in d.message and "without `--trace-endpoint`" in d.message

@@ -187,3 +187,60 @@ def test_no_validator_is_none():
                           "vllm/entrypoints/openai/api_server.py": API_NO_CALL.encode()}))
     assert serve_checks(p, OPTIONS) is None
     assert serve_checks(Project(DictTree({})), OPTIONS) is None
+
+
+def test_config_classes_plain_options_feed():
+    """option_class_checks: a config class that a create_*_config helper of EngineArgs builds,
+    its checks over the options feeding its fields; a class built with the model, a field
+    EngineArgs rewrites, a computed default are left out."""
+    from vllm_lint.scrape.serve_checks import option_class_checks
+
+    files = {
+        "vllm/config/__init__.py": textwrap.dedent('''
+            from dataclasses import dataclass
+
+            @dataclass
+            class TraceConfig:
+                detail: bool = False
+                endpoint: str | None = None
+                rate: int = 0
+
+                def __post_init__(self):
+                    if self.detail and not self.endpoint:
+                        raise ValueError("x")
+                    if self.rate < 0:
+                        raise ValueError("y")
+
+            @dataclass
+            class ModelConfig:
+                trust: bool = False
+                revision: str | None = None
+
+                def __post_init__(self):
+                    if self.trust and not self.revision:
+                        raise ValueError("z")
+            '''),
+        "vllm/engine/arg_utils.py": textwrap.dedent('''
+            from vllm.config import ModelConfig, TraceConfig
+
+            class EngineArgs:
+                def create_trace_config(self):
+                    return TraceConfig(detail=self.detail, endpoint=self.endpoint, rate=self.rate)
+
+                def create_model_config(self):
+                    return ModelConfig(trust=self.trust, revision=self.revision)
+
+                def fix(self):
+                    self.rate = max(self.rate, 0)
+            '''),
+    }
+    p = Project(DictTree({k: v.encode() for k, v in files.items()}))
+    opts = [{"name": "--detail", "dest": "detail", "config": "TraceConfig.detail"},
+            {"name": "--endpoint", "dest": "endpoint", "config": "TraceConfig.endpoint"},
+            {"name": "--rate", "dest": "rate", "config": "TraceConfig.rate"},
+            {"name": "--trust", "dest": "trust", "config": "ModelConfig.trust"},
+            {"name": "--revision", "dest": "revision", "config": "ModelConfig.revision"}]
+    got = option_class_checks(p, opts, lambda name: p.find_class("vllm.config", name))
+    assert got == [{"class": "TraceConfig", "kind": "when", "when": [
+        {"dest": "detail", "test": "set", "option": "--detail"},
+        {"dest": "endpoint", "test": "unset", "option": "--endpoint"}]}]

@@ -15,6 +15,7 @@ the check refuses together:
 | 0.22.0 and later | `--data-parallel-multi-port-external-lb` (`-dpm`) with `--data-parallel-size` below 2, without `--data-parallel-size-local` or with it below 2 or above the size, with `--grpc`, `--uds`, `--data-parallel-rank`, `--data-parallel-external-lb`, `--data-parallel-hybrid-lb`, `--api-server-count` other than 1, or one of `--ssl-keyfile` / `--ssl-certfile` without the other |
 | 0.29.0 and later | `--sse-keep-alive-interval` below 0 |
 | 0.32.0 and later | `--grpc-port` with `--grpc`, `--headless`, `--api-server-count` 0 or less, `-dpm`, outside 0-65535, or equal to `--port`; any `--grpc-port` under the api_server module |
+| (config classes) | what a config class built from plain options before the model is read refuses: `--collect-detailed-traces` without `--otlp-traces-endpoint` (ObservabilityConfig) |
 
 (The table is what the flag database holds today; the rule reads each release's checks from it.
 vLLM raises at the first check that refuses, so one launch gets one finding.)
@@ -180,10 +181,21 @@ def _value(arg) -> Any:
     o = arg.option
     if o.kind in ("negatable", "switch"):
         return _truth(arg)
+    if o.nargs in ("+", "*") and o.kind == "valued" and not (arg.json_path or arg.structure is not None
+                                                             or arg.value_opaque or o.transform):
+        words = [t.text for t in arg.value_tokens]
+        if not words or any(t.opaque for t in arg.value_tokens) or o.choices is not None and any(
+                w not in [c if isinstance(c, str) else str(c) for c in o.choices] for w in words):
+            return _UNKNOWN
+        return words  # argparse's list: only its truth and None-ness are tested
     if arg.json_path or arg.structure is not None or arg.value_opaque or not isinstance(arg.value, str) \
-            or o.nargs is not None or o.transform or o.kind != "valued" or o.choices is not None:
+            or o.nargs is not None or o.transform or o.kind != "valued":
         return _UNKNOWN
     v = arg.value
+    if o.choices is not None:
+        word = "None" if o.optional and v in ("", "None") else v
+        if word not in [c if isinstance(c, str) else str(c) for c in o.choices]:
+            return _UNKNOWN  # the parser refuses the value first (VL105)
     if o.optional and v in ("", "None"):
         return None
     if o.type == "str":
@@ -276,9 +288,18 @@ def _when(ctx: LintContext, c, why: Optional[str]):
         ctx.skip(RULE, f"{given.written}: whether vLLM's start-up check refuses it depends on {unknown}, "
                        "which is not known statically")
         return None
-    return ctx.diag(RULE, f"vLLM {ctx.target} refuses to start with {', '.join(parts)}: its start-up check "
-                          "of the serve options raises right after parsing", given.report_span,
+    where = (f"{c.cls} raises when start-up builds it" if c.cls
+             else "its start-up check of the serve options raises right after parsing")
+    return ctx.diag(RULE, f"vLLM {ctx.target} refuses to start with {', '.join(parts)}: {where}", given.report_span,
                     option=given.option.name)
+
+
+def _builds_engine(ctx: LintContext) -> bool:
+    """The launch builds vLLM's engine configuration from its options: ``vllm serve``, the OpenAI
+    api_server module, or a vLLM image running either (not a wrapper that parses the line)."""
+    entry = ctx.launch.entry
+    runs = ctx.surface.image_runs if entry.startswith("docker:") else entry
+    return runs in ("vllm serve", "openai.api_server")
 
 
 def _how_to_give(ctx: LintContext, option: str) -> str:
@@ -295,10 +316,12 @@ def check(ctx: LintContext):
         return
     s = ctx.surface
     checks = s.serve_checks
-    if not checks:
-        return
-    if not s.validates_serve_args(la.entry):
+    if checks and not s.validates_serve_args(la.entry):
         ctx.skip(RULE, f"`{la.entry}` does not run vLLM's start-up check of the serve options")
+        checks = []
+    if s.config_checks and _builds_engine(ctx):
+        checks = checks + s.config_checks  # the config classes are built after the serve check
+    if not checks:
         return
     why = _incomplete(ctx)
     for c in checks:

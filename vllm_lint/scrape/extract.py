@@ -47,7 +47,7 @@ from .pyresolve import (
     type_str,
 )
 from ..surface.db import WORD_METHODS
-from .serve_checks import class_checks, serve_checks
+from .serve_checks import class_checks, option_class_checks, serve_checks
 from .tree import SourceTree
 
 SCHEMA = 1
@@ -356,6 +356,9 @@ class _Extractor:
             "build_env": build_reads(self.p.tree),
             "serve_checks": serve_checks(self.p, options),
         }
+        config_checks = option_class_checks(self.p, options, self._find_config_class)
+        if config_checks:
+            rec["config_checks"] = config_checks
         refused = env_refusals(self.p.tree, accepted, env)
         if refused:  # only where start-up refuses some variables (0.34+)
             rec["env_refused"] = refused

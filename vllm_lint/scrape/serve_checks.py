@@ -557,3 +557,50 @@ def _is_subcommand_guard(stmt: cst.CSTNode, param: str) -> bool:
         and isinstance(second.comparisons[0].operator, (cst.NotEqual, cst.NotIn)) \
         and any(isinstance(n, cst.SimpleString) and n.evaluated_value == "serve"
                 for n in _walk(second.comparisons[0].comparator))
+
+
+def option_class_checks(project: Project, options: list[dict], find_class: Any) -> list[dict]:
+    """The checks of the config classes that plain options feed (``"config": "Class.field"``),
+    over those options: what the class refuses when start-up builds it from their values
+    (``--collect-detailed-traces`` without ``--otlp-traces-endpoint``). Only classes that a
+    ``create_*_config`` helper of ``EngineArgs`` builds (not ``create_engine_config`` nor
+    ``create_model_config``: those read the model first), and a check only where every field
+    it tests is fed by an option of the same name whose default is a constant and that no
+    method of ``EngineArgs`` assigns (start-up hands the value over as given).
+    ``{"class", "kind": "when", "when": [tests]}``, each test's ``dest`` / ``option`` the
+    option's."""
+    ea = project.find_class("vllm.engine.arg_utils", "EngineArgs")
+    if ea is None:
+        return []
+    rewritten: set[str] = set()
+    built_early: set[str] = set()  # classes a create_*_config helper builds before the model is read
+    for c in ea.mro():
+        for stmt in c.node.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.params.params:
+                rewritten |= _assigned_dests(stmt, stmt.params.params[0].name.value)
+                name = stmt.name.value
+                if name.startswith("create_") and name.endswith("_config") \
+                        and name not in ("create_engine_config", "create_model_config"):
+                    built_early.update(_called_names(stmt))
+    fed: dict[str, dict[str, dict]] = {}
+    for o in options:
+        cls_name, _, fname = (o.get("config") or "").partition(".")
+        if fname and fname == o["dest"] and not o.get("default_computed") and o["dest"] not in rewritten \
+                and "*" not in rewritten:
+            fed.setdefault(cls_name, {}).setdefault(fname, o)
+    out: list[dict] = []
+    for cls_name in sorted(fed):
+        if cls_name not in built_early:
+            continue  # built with the model or the engine: what it refuses is not settled here
+        cls = find_class(cls_name)
+        if cls is None:
+            continue
+        for check in class_checks(project, cls, list(fed[cls_name])):
+            when = []
+            for t in check["when"]:
+                t = dict(t, option=fed[cls_name][t["dest"]]["name"])
+                if "dest2" in t:
+                    t["option2"] = fed[cls_name][t["dest2"]]["name"]
+                when.append(t)
+            out.append({"class": cls_name, "kind": "when", "when": when})
+    return out

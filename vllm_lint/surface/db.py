@@ -222,16 +222,17 @@ class ServeCheck(Record):
     where every test of ``when`` holds (``{"dest", "test", "option", "value" | "values" |
     "dest2" + "option2"}``, flag_db/README.md), ``a`` / ``option_a`` its first option's."""
 
-    __slots__ = ("kind", "a", "b", "option_a", "option_b", "when")
+    __slots__ = ("kind", "a", "b", "option_a", "option_b", "when", "cls")
 
     def __init__(self, kind: str, a: str, b: str, option_a: str, option_b: str,
-                 when: Optional[list[dict[str, Any]]] = None) -> None:
+                 when: Optional[list[dict[str, Any]]] = None, cls: Optional[str] = None) -> None:
         self.kind = kind
         self.a = a
         self.b = b
         self.option_a = option_a
         self.option_b = option_b
         self.when = when
+        self.cls = cls  # the config class that refuses, for config_checks
 
 
 class Surface:
@@ -460,6 +461,16 @@ class Surface:
                 out.append(ServeCheck(c["kind"], c["dests"][0], c["dests"][1], c["options"][0], c["options"][1]))
         return out
 
+    @cached_property
+    def config_checks(self) -> list[ServeCheck]:
+        """What the config classes plain options feed refuse when start-up builds them
+        (``config_checks`` of the release file, "when" checks over options)."""
+        out = []
+        for c in self.record.get("config_checks") or []:
+            first = next(t for t in c["when"] if t.get("option"))
+            out.append(ServeCheck("when", first["dest"], "", first["option"], "", c["when"], c.get("class")))
+        return out
+
     def validates_serve_args(self, entry: str) -> bool:
         """Whether a launch with this entry runs ``validate_parsed_serve_args`` right after parsing:
         ``vllm serve`` and the OpenAI api_server module where the release's entry calls it (the
@@ -544,6 +555,12 @@ def _check_release(rec: dict[str, Any]) -> None:
         raise TypeError("'build_env' is neither a list of names nor a table")
     if not all(isinstance(e, dict) for e in (rec.get("env_refused") or {}).values()):
         raise TypeError("an 'env_refused' entry is not a table")
+    cc = rec.get("config_checks")
+    if cc is not None:
+        if not isinstance(cc, list) or not all(isinstance(c, dict) and c.get("kind") == "when" for c in cc):
+            raise TypeError("'config_checks' is not a list of 'when' checks")
+        for c in cc:
+            _check_serve_tests(c.get("when"))
     sc = rec.get("serve_checks")  # absent in files built before it was scraped: no checks known
     if sc is not None:
         if not isinstance(sc, dict) or not isinstance(sc.get("entries"), list) \
