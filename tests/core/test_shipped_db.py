@@ -99,3 +99,22 @@ def test_a_source_checkout_finds_its_database_or_says_what_to_do(monkeypatch, tm
     monkeypatch.setattr(D, "_checkout_db", lambda: tmp_path / "flag_db")
     with pytest.raises(D.DatabaseError, match="VLLM_LINT_DB"):
         default_db_path()
+
+
+def test_histories_of_respelled_options_are_true():
+    """What `flags show` and the site say a spelling was, release by release, checked with the
+    real parsers (tools/crosscheck/run.py's owners column; 0.27.0 and 0.34.0 take `-O3` and
+    `--disable-log-requests`, refuse a bare `-O`; 0.27.0 refuses `--disable-log-requests`)."""
+    from vllm_lint.surface.timeline import story
+    from vllm_lint.surface.wording import history_lines
+
+    db = Database(SHIPPED)
+    o = story(db, "-O")
+    assert o.ranges == [("0.6.5", db.newest)] and o.removed_in == []
+    assert o.roles[0] == ("0.6.5", "0.11.2", "alias of --compilation-config")
+    assert o.roles[1] == ("0.12.0", db.newest, "rewritten to --optimization-level")
+    d = story(db, "--disable-log-requests")
+    assert d.removed_in == ["0.17.0"] and d.returned_in == ["0.33.0"]
+    assert d.roles[-1] == ("0.33.0", db.newest, "negation of --enable-log-requests")
+    text = dict(history_lines(d, db.newest))
+    assert "accepted again from 0.33.0" in text["removed in"] and "negation of" in text["what it is"]

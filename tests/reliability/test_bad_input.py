@@ -416,6 +416,11 @@ def test_missing_index(run_cli, db_copy, tmp_path):
     b'"checks": [{"kind": "requires", "dests": ["a"], "options": ["--a", "--b"]}]}}',
     b'{"version": "0.27.1", "options": [{"name": "--port"}], "serve_checks": {"entries": ["vllm serve"], '
     b'"checks": [{"kind": "excludes", "dests": ["a", "b"], "options": ["--a", "--b"]}]}}',
+    b'{"version": "0.27.1", "options": [{"name": "--port"}], "serve_checks": {"entries": ["vllm serve"], '
+    b'"checks": [{"kind": "when", "when": [{"dest": "port", "test": "<", "option": "--port"}]}]}}',
+    b'{"version": "0.27.1", "options": [{"name": "--port"}], "serve_checks": {"entries": ["vllm serve"], '
+    b'"checks": [{"kind": "when", "when": [{"dest": "port", "test": "about", "option": "--port"}]}]}}',
+    b'{"version": "0.27.1", "options": [{"name": "--port"}], "config_checks": [{"kind": "requires"}]}',
 ])
 def test_corrupted_release_file(run_cli, db_copy, tmp_path, content):
     (db_copy / "releases" / "0.27.1.json").write_bytes(content)

@@ -56,13 +56,40 @@ R2 = COMMON + [
 C2 = [_check("requires", "enable_out", "enable_req"), _check("conflicts", "enable_metrics", "disable_stats"),
       _check("requires", "enable_x", "x_source"), _check("requires", "enable_y", "y", ob="--y-one")]
 
+# 0.34-like: conditions beyond pairs (a validator called under an option, comparisons with
+# numbers and another option, None tests, membership, the subcommand)
+R6 = COMMON + [_switch("--multi-lb", aliases=["-mlb"]), opt("--dp-size", ["-dp"], type="int", default=1),
+               opt("--dp-local", ["-dpl"], type="int", default=None), opt("--servers", type="int", default=None),
+               opt("--keep-alive", type="int", default=0), opt("--sock", optional=True, default=None),
+               opt("--grpc-port", type="int", optional=True, default=None),
+               opt("--traces", choices=["all", "model", "worker"], nargs="+", default=None),
+               opt("--trace-endpoint", default=None)]
+
+
+def _t(dest, test, **kw):
+    return {"dest": dest, "test": test, **({"option": "--" + dest.replace("_", "-")} if dest != "subparser" else {}),
+            **kw}
+
+
+C6 = [{"kind": "when", "when": [_t("grpc_port", "not_none"), _t("subparser", "!=", value="serve")]},
+      {"kind": "when", "when": [_t("keep_alive", "<", value=0)]},
+      {"kind": "when", "when": [dict(_t("multi_lb", "set"), option="--multi-lb"), _t("sock", "not_none")]},
+      {"kind": "when", "when": [dict(_t("multi_lb", "set"), option="--multi-lb"), _t("servers", "not_in", values=[None, 1])]},
+      {"kind": "when", "when": [dict(_t("multi_lb", "set"), option="--multi-lb"), _t("dp_size", "<", value=2)]},
+      {"kind": "when", "when": [dict(_t("multi_lb", "set"), option="--multi-lb"), _t("dp_local", "none")]},
+      {"kind": "when", "when": [dict(_t("multi_lb", "set"), option="--multi-lb"),
+                                _t("dp_local", ">", dest2="dp_size", option2="--dp-size")]}]
+
 
 @pytest.fixture(scope="module")
 def linters(tmp_path_factory):
     releases = {}
+    config_checks = [{"class": "TraceConfig", "kind": "when", "when": [
+        {"dest": "traces", "test": "set", "option": "--traces"},
+        {"dest": "trace_endpoint", "test": "unset", "option": "--trace-endpoint"}]}]
     for v, opts, checks, entries in (("1.0.0", R1, C1, BOTH), ("2.0.0", R2, C2, BOTH),
                                      ("3.0.0", R1, C1, ["vllm serve"]), ("4.0.0", R1, None, None),
-                                     ("5.0.0", R1, "absent", None)):
+                                     ("5.0.0", R1, "absent", None), ("6.0.0", R6, C6, BOTH)):
         rec = _record(v, opts, {})
         if checks == "absent":
             pass  # a release file built before serve_checks was scraped
@@ -70,6 +97,8 @@ def linters(tmp_path_factory):
             rec["serve_checks"] = None
         else:
             rec["serve_checks"] = {"function": "x.py", "entries": entries, "checks": checks}
+        if v == "6.0.0":
+            rec["config_checks"] = config_checks
         releases[v] = rec
     db = Database(build_releases(tmp_path_factory.mktemp("vl112db"), releases))
     return {v: Linter(db, Settings(target_version=v), select_rules(["VL112"], [])) for v in releases}
@@ -106,7 +135,7 @@ THINK = [("--enable-think", "error")]
     ("1.0.0", "m --enable-think --think-parser gamma", []),     # an invalid choice is refused first (VL105)
     ("1.0.0", "m --enable-think --think-parser ''", []),        # '' is None, not a choice: refused first
     ("1.0.0", "m --enable-tool --tool-parser x --enable-think --think-parser beta", TOOL),   # the conflict
-    ("1.0.0", "m --enable-tool --enable-think --think-parser beta", sorted(TOOL + TOOL)),
+    ("1.0.0", "m --enable-tool --enable-think --think-parser beta", TOOL),  # vLLM raises at the first
     ("1.0.0", "m --level 2", [("--level", "error")]),
     ("1.0.0", "m --level 0", []),
     ("1.0.0", "m --level 2 --ratio 0.5", []),
@@ -135,6 +164,26 @@ THINK = [("--enable-think", "error")]
     ("3.0.0", "m --enable-tool", TOOL),                         # serve runs the check here
     ("4.0.0", "m --enable-tool", []),                           # no validator at this release
     ("5.0.0", "m --enable-tool", []),                           # a release file without the key
+    ("6.0.0", "m -mlb", [("--multi-lb", "error")]),             # --dp-size 1 by default: below 2
+    ("6.0.0", "m -mlb -dp 2", [("--multi-lb", "error")]),       # no --dp-local
+    ("6.0.0", "m -mlb -dp 2 -dpl 2", []),
+    ("6.0.0", "m -mlb -dp 2 -dpl 4", [("--multi-lb", "error")]),  # local above the whole
+    ("6.0.0", "m -mlb -dp 4 -dpl 2 --servers 1", []),
+    ("6.0.0", "m -mlb -dp 4 -dpl 2 --servers 2", [("--multi-lb", "error")]),
+    ("6.0.0", "m -mlb -dp 4 -dpl 2 --sock /s", [("--multi-lb", "error")]),
+    ("6.0.0", "m -mlb -dp 4 -dpl 2 --sock None", []),           # the optional word None is None
+    ("6.0.0", "m -mlb -dp x -dpl 2", []),                       # not a number: not known
+    ("6.0.0", "m -mlb -dp \"$N\" -dpl 2", []),
+    ("6.0.0", "m -mlb -dp 2 -dpl 2 $MORE", []),                 # words we cannot see
+    ("6.0.0", "m -dp 1", []),                                   # the guarded option is not set
+    ("6.0.0", "m --keep-alive -1", [("--keep-alive", "error")]),
+    ("6.0.0", "m --keep-alive 0", []),
+    ("6.0.0", "m --grpc-port 5", []),                           # vllm serve: the subcommand is serve
+    # a config class start-up builds from plain options (config_checks); a list option's truth
+    ("6.0.0", "m --traces worker model", [("--traces", "error")]),
+    ("6.0.0", "m --traces worker --trace-endpoint http://h:4317", []),
+    ("6.0.0", "m --traces \"$T\"", []),
+    ("6.0.0", "m --traces nope", []),                           # no choice: refused by the parser first
 ])
 def test_serve_lines(linters, version, line, want):
     assert found(linters[version], f"vllm serve {line}\n") == want
@@ -146,6 +195,8 @@ def test_serve_lines(linters, version, line, want):
     ("1.0.0", "python -m vllm.entrypoints.api_server --model m --enable-tool\n", []),  # the demo server
     ("1.0.0", "python -m dynamo.vllm --model m --enable-tool\n", []),                 # a wrapper
     ("1.0.0", "docker run --gpus all vllm/vllm-openai:v1.0.0 --model m --enable-tool\n", TOOL),
+    ("6.0.0", "python -m vllm.entrypoints.openai.api_server --model m --grpc-port 5\n", [("--grpc-port", "error")]),
+    ("6.0.0", "python -m dynamo.vllm --model m --traces all\n", []),             # a wrapper builds its own
 ])
 def test_entries(linters, version, text, want):
     assert found(linters[version], text) == want
@@ -185,3 +236,13 @@ def test_defaults_are_read_from_an_index_built_once_per_release():
     assert Counting.walks == 1
     assert truths[names.index("enable_tool")] is False
     assert vl112._default_truth(ctx, "not_an_option") is vl112._UNKNOWN
+
+
+def test_a_when_check_says_what_holds(linters):
+    diags = linters["6.0.0"].analyse(Path("t.sh"), b"vllm serve m -mlb -dp 4 -dpl 8\n", mode="auto",
+                                     fmt="shell").diagnostics
+    (d,) = [d for d in diags if d.code == "VL112"]
+    assert "`-mlb`" in d.message and "`-dpl` 8 above `--dp-size` 4" in d.message and "vLLM 6.0.0" in d.message
+    diags = linters["6.0.0"].analyse(Path("t.sh"), b"vllm serve m --traces all\n", mode="auto", fmt="shell").diagnostics
+    (d,) = [d for d in diags if d.code == "VL112"]
+    assert "TraceConfig raises when start-up builds it" in d.message and "without `--trace-endpoint`" in d.message

@@ -181,3 +181,78 @@ def test_validators_of_a_base_class_count():
     c = Project(DictTree({"vllm/c.py": src.encode()})).find_class("vllm.c", "C")
     got = validator_rewrites(c)
     assert field_rewrites(got, "x") == frozenset({"str"}) and field_rewrites(got, "y") == frozenset()
+
+
+ENUMS = """
+import enum
+
+class Mode(enum.Enum):
+    NONE = 0
+    FULL = 1
+
+class Grown(enum.Enum):
+    A = "a"
+
+    @classmethod
+    def register(cls, name):
+        cls._member_map_[name] = object()
+"""
+
+
+@pytest.mark.parametrize("body, want", [
+    ('if isinstance(v, str):\n    return Mode[v.upper()]\nreturn v\n', {"names": ["NONE", "FULL"], "case": "upper"}),
+    ('"""Parse a name."""\nif isinstance(v, str):\n    if v.lower() == "auto":\n        return None\n'
+     '    return Mode[v.upper()]\nreturn v\n', {"names": ["NONE", "FULL"], "case": "upper", "also": ["auto"]}),
+    ('if isinstance(v, str):\n    return Grown[v.upper()]\nreturn v\n',
+     {"names": ["A"], "case": "upper", "extensible": True}),
+    # not the shape: no case folding, another test, more statements, not an enum
+    ('if isinstance(v, str):\n    return Mode[v]\nreturn v\n', None),
+    ('if isinstance(v, int):\n    return Mode[v.upper()]\nreturn v\n', None),
+    ('if isinstance(v, str):\n    log(v)\n    return Mode[v.upper()]\nreturn v\n', None),
+    ('if isinstance(v, str):\n    return NOT_AN_ENUM[v.upper()]\nreturn v\n', None),
+])
+def test_enum_lookups(body, want):
+    from vllm_lint.scrape.field_checks import enum_lookups
+
+    src = _validator('@field_validator("x", mode="before")', body)
+    c = _cls(src, extra=ENUMS + "\nNOT_AN_ENUM = {}\n")
+    assert enum_lookups(c).get("x") == want
+
+
+def test_after_validators_of_a_class_are_read_as_checks():
+    from vllm_lint.scrape.serve_checks import class_checks
+
+    src = HEAD + textwrap.dedent('''
+        @dataclass
+        class C:
+            kind: str = "a"
+            path: str = ""
+            count: int = 0
+            filled: int | None = None
+
+            def __post_init__(self):
+                if self.count < 0:
+                    raise ValueError("x")
+                if self.filled is None:
+                    self.filled = 3
+
+            @model_validator(mode="after")
+            def _check(self):
+                where = self.path
+                if self.kind == "b" and not where:
+                    raise ValueError("y")
+                if self.filled > 9:
+                    raise ValueError("z")   # filled is set by __post_init__: not the launch's
+                self.path = "/" + where
+                if self.path == "/":
+                    raise ValueError("w")   # after the method set it: not the launch's
+                return self
+
+            def helper(self):
+                if self.kind == "c":
+                    raise ValueError("not run by validation")
+        ''')
+    p = Project(DictTree({"vllm/c.py": src.encode()}))
+    c = p.find_class("vllm.c", "C")
+    got = [[(t["dest"], t["test"], t.get("value")) for t in ch["when"]] for ch in class_checks(p, c, ["kind", "path", "count", "filled"])]
+    assert got == [[("count", "<", 0)], [("kind", "==", "b"), ("path", "unset", None)]]

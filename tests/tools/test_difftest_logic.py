@@ -83,7 +83,10 @@ def test_launch_units_as_vllm_lint_splits_them():
     assert units == [("--tensor-parallel-size", "2"), ("--enforce-eager",), ("--dtype", "auto")]
 
 
-def test_post_parse_refusals_are_their_own_column_only_where_lint_names_the_option():
+def test_start_up_refusals_count_as_refusals():
+    """Issue 29: what vLLM refuses right after parsing (validate_parsed_serve_args, the model-free
+    start-up) counts like a parser refusal; whether lint names the refused option is measured
+    with the culprits."""
     canonical = {"--speculative-config": "--speculative-config", "-sc": "--speculative-config",
                  "--optimization-level": "--optimization-level", "-O": "--optimization-level"}.get
     spec = {"option": "speculative_config", "key": "a", "step": "speculative_config", "error": "...",
@@ -92,24 +95,29 @@ def test_post_parse_refusals_are_their_own_column_only_where_lint_names_the_opti
     accepted_refused = {"ok": True, "start_error": spec}
     blames_sc = [_Finding("--speculative-config", "unknown key `a` in `--speculative-config`")]
     blames_dtype = [_Finding("--dtype", "invalid value `x` for `--dtype`")]
-    # start-up refuses the option lint blames: both refuse, outside the parser's measurement
-    assert dt.classify(accepted_refused, True, blames_sc, canonical) == "post-parse"
+    # start-up refuses and lint refuses: both refuse, an agreement, and lint names the option
+    assert dt.classify(accepted_refused, True, blames_sc, canonical) == "agree"
+    assert dt.start_culprit(accepted_refused, blames_sc, canonical) is True
+    # lint blames another option: the verdicts agree, the culprit does not
+    assert dt.classify(accepted_refused, True, blames_dtype, canonical) == "agree"
+    assert dt.start_culprit(accepted_refused, blames_dtype, canonical) is False
     # start-up accepts: a false alarm stays one
     assert dt.classify(accepted_started, True, blames_sc, canonical) == "false-alarm"
-    # start-up refuses another option than lint blames: still a false alarm
-    assert dt.classify(accepted_refused, True, blames_dtype, canonical) == "false-alarm"
-    # lint silent where start-up refuses: agreement about the parser, listed apart
-    assert dt.classify(accepted_refused, False, [], canonical) == "agree"
-    assert dt.start_missed(accepted_refused, False) and not dt.start_missed(accepted_refused, True)
-    # the parser refusing wins over any start-up verdict
+    assert dt.start_culprit(accepted_started, blames_sc, canonical) is None
+    # lint silent where start-up refuses: missed
+    assert dt.classify(accepted_refused, False, [], canonical) == "missed"
+    assert dt.start_refused(accepted_refused) and not dt.start_refused(accepted_started)
+    # the parser refusing: as before
     assert dt.classify({"ok": False, "error": "x", "start_error": spec}, True, blames_sc, canonical) == "agree"
     assert dt.classify({"ok": False, "error": "x", "start_error": spec}, False, [], canonical) == "missed"
+    assert not dt.start_refused({"ok": False, "error": "x", "start_error": spec})
     # -O.level=3 at 0.12+: optimization_level refused by VllmConfig; lint names `-O`
     olevel = {"ok": True, "start_error": {"option": "optimization_level", "key": None, "step": "VllmConfig.optimization_level",
                                            "error": "...", "options": ["--optimization-level", "-O"]}}
-    assert dt.classify(olevel, True, [_Finding("-O", "`-O.level` was removed in vLLM 0.12.0")], canonical) == "post-parse"
-    st = {"lines": 10, "agree": 7, "missed": 1, "false-alarm": 0, "post-parse": 2}
-    assert dt.agreement(st) == (7, 8)
+    finding = [_Finding("-O", "`-O.level` was removed in vLLM 0.12.0")]
+    assert dt.classify(olevel, True, finding, canonical) == "agree" and dt.start_culprit(olevel, finding, canonical)
+    st = {"lines": 10, "agree": 7, "missed": 1, "false-alarm": 2, "start-refused": 2}
+    assert dt.agreement(st) == (7, 10)
 
 
 def test_start_refusals_count_only_when_certain():
@@ -275,3 +283,24 @@ def test_crosscheck_leaves_api_server_only_options_out_of_the_serve_comparison()
     assert strings["only_db"] == [] and strings["only_real"] == []
     db["options"][1].pop("absent_from_serve")
     assert run.compare(db, real)["strings"]["only_db"] == ["--model"]
+
+
+def test_crosscheck_compares_which_action_owns_each_spelling():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("crosscheck_run", ROOT / "tools" / "crosscheck" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+
+    def option(name, aliases=(), negations=()):
+        return {"name": name, "aliases": list(aliases), "negations": list(negations), "dest": "x",
+                "default": None, "default_computed": True, "choices": None}
+
+    real = {"actions": [{"option_strings": ["--enable-x", "--no-enable-x", "--disable-x"], "dest": "x",
+                         "default": None, "choices": None, "action": "BooleanOptionalAction"}]}
+    right = {"options": [option("--enable-x", ["--no-enable-x", "--disable-x"], ["--no-enable-x"])]}
+    assert run.compare(right, real)["owners"] == {"checked": 3, "agree": 3, "diffs": []}
+    # a spelling the DB gives an option of its own, and a negation it does not mark
+    split = {"options": [option("--enable-x", ["--no-enable-x"]), option("--disable-x")]}
+    owners = run.compare(split, real)["owners"]
+    assert owners["agree"] == 0 and {d["string"] for d in owners["diffs"]} == {"--enable-x", "--no-enable-x", "--disable-x"}

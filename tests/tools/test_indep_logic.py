@@ -213,10 +213,12 @@ def _indep_run():
     return mod
 
 
-def test_post_parse_lines_leave_the_denominator():
+def test_post_parse_lines_count_as_agreeing():
+    """Issue 29: a line both refuse, vLLM after parsing, is an agreement within every line."""
     run = _indep_run()
-    assert run.measured({"lines": 300, "post-parse": 4}) == 296
+    assert run.measured({"lines": 300, "post-parse": 4}) == 300
     assert run.measured({"lines": 10}) == 10 and run.measured({}) == 0
+    assert run.agreed({"agree": 290, "post-parse": 4}) == 294
     counts = {"lines": 300, "agree": 290, "missed": 3, "false-alarm": 3, "post-parse": 4}
     gen = {"counts": counts, "by_tag": {"grammar": counts}, "problems": []}
     docs = {"counts": {"lines": 100, "agree": 100}, "by_tag": {"as-written": {"lines": 100, "agree": 100}},
@@ -226,7 +228,7 @@ def test_post_parse_lines_leave_the_denominator():
     assert head.count("post-parse: both refuse") == 2
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert len(cells) == len(head.strip("|").split("|"))
-    assert cells[5] == "98.0" and cells[6] == "3 / 3" and cells[7] == "4"  # 290 / 296
+    assert cells[5] == "98.0" and cells[6] == "3 / 3" and cells[7] == "4"  # 294 / 300
     assert cells[2].startswith("100.0") and cells[4] == "0"
 
 
@@ -239,3 +241,10 @@ def test_the_vllm_config_call_is_read_with_its_parentheses():
     call = oracle._call_text(src, "VllmConfig")
     assert "a=self.a" in call and "b=g(self.b)" in call and "c=(1, 2)" in call and "self.d" not in call
     assert oracle._call_text("y = SubVllmConfig(a=1)", "VllmConfig") == ""
+
+
+def test_refusing_rules_are_the_argument_rules_and_the_config_ranges():
+    import verdict
+
+    assert verdict.refusal_code("VL105") and verdict.refusal_code("VL112") and verdict.refusal_code("VL410")
+    assert not verdict.refusal_code("VL407") and not verdict.refusal_code("VL201")

@@ -10,10 +10,11 @@ Maintainer tool; not part of the default tests (the pure parts are tested offlin
    real files, ``edge`` from the edge categories), parsed by the worker and linted in-process at
    the same release (``vllm serve <line>`` as a shell script);
 3. verdicts are compared (the real parser refuses / vllm-lint reports an error-level VL1xx
-   finding) and, where both refuse and argparse names a culprit, whether a finding names it; a
+   or VL410 finding) and, where both refuse and argparse names a culprit, whether a finding names it; a
    line the parser accepts and start-up refuses for certain (the worker's ``start_error``, see
-   ``difftest_start.py``) while vllm-lint reports the same option is ``post-parse``, counted
-   apart and out of the agreement;
+   ``difftest_start.py``: ``validate_parsed_serve_args`` included) counts as refused like a
+   parser refusal, and where lint refuses it too, whether a finding names the refused option is
+   measured with the culprits;
 4. each disagreement is shrunk to a minimal line (whole units removed while the disagreement
    keeps its direction) and the distinct minimal examples are listed.
 
@@ -114,7 +115,8 @@ class Lint:
             data = ("vllm serve " + shlex.join(argv) + "\n").encode()
             self.linter.verbose = []
             diags = self.linter.analyse(Path("difftest.sh"), data, mode="auto", fmt="shell").diagnostics
-            errors = [d for d in diags if d.severity == "error" and d.code.startswith("VL1")]
+            # VL1xx and VL410: the rules whose errors say the release refuses (indep/verdict.py)
+            errors = [d for d in diags if d.severity == "error" and (d.code.startswith("VL1") or d.code == "VL410")]
             self.memo[key] = (bool(errors), errors)
         return self.memo[key]
 
@@ -203,23 +205,26 @@ def verdict_kind(real_rejects: bool, lint_rejects: bool) -> str:
 
 
 def classify(rec: dict[str, Any], lint_rejects: bool, findings: list[Any], canonical_of: Any) -> str:
-    """The verdict of one line: ``agree`` / ``missed`` / ``false-alarm`` against the parser, or
-    ``post-parse`` where the parser accepts, start-up refuses for certain (the worker's
-    ``start_error``) and vllm-lint reports an error naming the option start-up refuses; such
-    lines are outside the parser's measurement. A start refusal of an option lint does not blame
-    leaves a false alarm a false alarm."""
-    kind = verdict_kind(not rec["ok"], lint_rejects)
+    """The verdict of one line: ``agree`` / ``missed`` / ``false-alarm``, where vLLM refuses a
+    line when its parser does or, after the parser accepts it, start-up refuses it for certain
+    (the worker's ``start_error``: ``validate_parsed_serve_args`` and the model-free steps of
+    ``create_engine_config``); those count like any refusal (issue 29). Whether lint names the
+    option start-up refuses is the culprit measurement's business (``start_culprit``)."""
+    return verdict_kind(not rec["ok"] or bool(rec.get("start_error")), lint_rejects)
+
+
+def start_refused(rec: dict[str, Any]) -> bool:
+    """The parser accepts and start-up refuses for certain."""
+    return bool(rec.get("ok") and rec.get("start_error"))
+
+
+def start_culprit(rec: dict[str, Any], findings: list[Any], canonical_of: Any) -> Optional[bool]:
+    """Where the parser accepts, start-up refuses an option and lint refuses too: whether a
+    finding names that option (None where there is nothing to measure)."""
     start = rec.get("start_error") if rec.get("ok") else None
-    if kind == "false-alarm" and start and start.get("options"):
-        if names_culprit(findings, start["options"], canonical_of(start["options"][0])):
-            return "post-parse"
-    return kind
-
-
-def start_missed(rec: dict[str, Any], lint_rejects: bool) -> bool:
-    """The parser accepts, start-up refuses for certain, and vllm-lint is silent (counted as an
-    agreement about the parser, listed apart)."""
-    return bool(rec.get("ok") and rec.get("start_error") and not lint_rejects)
+    if not start or not start.get("options") or not findings:
+        return None
+    return names_culprit(findings, start["options"], canonical_of(start["options"][0]))
 
 
 def shrink(line: list[list[str]], still: Any) -> list[list[str]]:
@@ -249,9 +254,9 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
     t0 = time.time()
     try:
         for g in ("realistic", "edge"):
-            st = {"lines": 0, "agree": 0, "missed": 0, "false-alarm": 0, "post-parse": 0,
-                  "start-missed": 0, "culprit_checked": 0, "culprit_agree": 0, "examples": {},
-                  "culprit_misses": {}, "post_parse_examples": {}}
+            st = {"lines": 0, "agree": 0, "missed": 0, "false-alarm": 0, "start-refused": 0,
+                  "culprit_checked": 0, "culprit_agree": 0, "examples": {},
+                  "culprit_misses": {}}
             for i in range(ns.n):
                 s = seed_of(ns.seed, g, i)
                 line = gen.realistic(units, s) if g == "realistic" else gen.edge(voc, target, s)
@@ -261,12 +266,8 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
                 kind = classify(r, l_rej, findings, lint.canonical)
                 st["lines"] += 1
                 st[kind] += 1
-                if start_missed(r, l_rej):
-                    st["start-missed"] += 1
-                    _example(st["post_parse_examples"], argv, "start-missed", s, r, findings)
-                if kind == "post-parse":
-                    _example(st["post_parse_examples"], argv, kind, s, r, findings)
-                elif kind != "agree":
+                st["start-refused"] += start_refused(r)
+                if kind != "agree":
                     # the smaller line must disagree the same way about the same refusal
                     def still(a: list[str], _k=kind, _c=error_class(r)) -> bool:
                         ra = real.parse(a)
@@ -280,6 +281,14 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
                                                          "start": _start_text(rs),
                                                          "lint": [f"{d.code} {d.message}" for d in lint.lint(small)[1]]})
                     ex["count"] += 1
+                elif start_refused(r) and l_rej:
+                    named = start_culprit(r, findings, lint.canonical)
+                    if named is not None:
+                        st["culprit_checked"] += 1
+                        st["culprit_agree"] += named
+                        if not named:
+                            st["culprit_misses"][shlex.join(argv)] = {
+                                "real": _start_text(r), "lint": [f"{d.code} {d.message}" for d in findings]}
                 elif not r["ok"]:
                     blamed = culprit(r.get("error"))
                     if blamed:
@@ -293,8 +302,8 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
                                                          "lint": [f"{d.code} {d.message}" for d in findings]}
             res["generators"][g] = st
             print(f"[difftest] {version} {g}: {st['agree']}/{agreement(st)[1]} agree, {st['missed']} missed, "
-                  f"{st['false-alarm']} false alarms, {st['post-parse']} post-parse (both refuse), "
-                  f"{st['start-missed']} start refusals lint misses, culprit {st['culprit_agree']}/{st['culprit_checked']}, "
+                  f"{st['false-alarm']} false alarms, {st['start-refused']} refused by start-up (counted), "
+                  f"culprit {st['culprit_agree']}/{st['culprit_checked']}, "
                   f"{len(st['examples'])} minimal examples ({time.time() - t0:.0f}s)", file=sys.stderr)
     finally:
         real.close()
@@ -309,16 +318,9 @@ def _start_text(rec: dict[str, Any]) -> Optional[str]:
     return f"{st['option']}{key} ({st['step']}): {st['error']}"
 
 
-def _example(book: dict[str, Any], argv: list[str], kind: str, seed: int, rec: dict[str, Any],
-             findings: list[Any]) -> None:
-    ex = book.setdefault(shlex.join(argv), {"kind": kind, "count": 0, "seed": seed, "start": _start_text(rec),
-                                            "lint": [f"{d.code} {d.message}" for d in findings]})
-    ex["count"] += 1
-
-
 def agreement(st: dict[str, Any]) -> tuple[int, int]:
-    """(agreeing lines, lines measured): post-parse lines are outside the parser's measurement."""
-    return st["agree"], st["lines"] - st.get("post-parse", 0)
+    """(agreeing lines, lines measured): every line, start-up refusals included."""
+    return st["agree"], st["lines"]
 
 
 def run_sweep(version: str, ns: argparse.Namespace, voc: gen.Vocabulary) -> dict[str, Any]:
@@ -351,12 +353,12 @@ def pct(a: int, b: int) -> str:
 
 def markdown(results: dict[str, Any], n: int, seed: int) -> str:
     rows = [f"| release | realistic agree % ({n} lines) | edge agree % ({n} lines) | culprit agree % "
-            "(both refuse, argparse names one) | missed / false alarms (realistic + edge) | "
-            "post-parse: both refuse, not counted (realistic + edge) | start refusals lint misses |",
-            "|---|---|---|---|---|---|---|"]
+            "(both refuse, argparse or start-up names one) | missed / false alarms (realistic + edge) | "
+            "refused by start-up, counted (realistic + edge) |",
+            "|---|---|---|---|---|---|"]
     for v, r in results.items():
         if "error" in r:
-            rows.append(f"| {v} | error: {r['error'][:60]} | | | | | |")
+            rows.append(f"| {v} | error: {r['error'][:60]} | | | | |")
             continue
         re_, ed = r["generators"]["realistic"], r["generators"]["edge"]
         ca = re_["culprit_agree"] + ed["culprit_agree"]
@@ -364,8 +366,7 @@ def markdown(results: dict[str, Any], n: int, seed: int) -> str:
         rows.append(f"| {v} | {pct(*agreement(re_))} | {pct(*agreement(ed))} | "
                     f"{pct(ca, cc)} ({ca}/{cc}) | {re_['missed'] + ed['missed']} / "
                     f"{re_['false-alarm'] + ed['false-alarm']} | "
-                    f"{re_.get('post-parse', 0)} + {ed.get('post-parse', 0)} | "
-                    f"{re_.get('start-missed', 0) + ed.get('start-missed', 0)} |")
+                    f"{re_.get('start-refused', 0)} + {ed.get('start-refused', 0)} |")
     return "\n".join(rows) + f"\n\nseed {seed}\n"
 
 

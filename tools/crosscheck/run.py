@@ -349,8 +349,26 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
                 types["agree"] += 1
             else:
                 types["diffs"].append({"name": o["name"], "db": got, "real": a["type"]})
+    # owners: each string the DB and the parser share belongs to the same action in both (the
+    # spellings the DB groups as one option's name and aliases are one action's strings), and
+    # a `--no-` string of a BooleanOptionalAction is a negation in the DB: what `flags show`
+    # says a spelling is ("alias of", "negation of") at this release
+    owners = {"checked": 0, "agree": 0, "diffs": []}
+    for string in sorted(both):
+        a, o = real_strings[string], db_strings[string]
+        owners["checked"] += 1
+        db_group = {s for s in [o["name"], *o.get("aliases", [])] if s in real_strings}
+        real_group = {s for s in a["option_strings"] if s in db_strings}
+        negation_real = a.get("action") == "BooleanOptionalAction" and string.startswith("--no-")
+        negation_db = string in (o.get("negations") or [])
+        if db_group == real_group and (negation_db == negation_real or a.get("action") != "BooleanOptionalAction"):
+            owners["agree"] += 1
+        else:
+            owners["diffs"].append({"string": string, "db": sorted(db_group), "real": sorted(real_group),
+                                    "negation": {"db": negation_db, "real": negation_real}})
     positionals = [a["dest"] for a in real["actions"] if not a["option_strings"]]
     return {
+        "owners": owners,
         "strings": {"real": len(real_strings), "db": len(db_strings), "agree": len(both),
                     "only_real": only_real, "only_db": only_db},
         "dest_mismatch": dest_mismatch,
@@ -367,8 +385,8 @@ def compare(db: dict[str, Any], real: dict[str, Any]) -> dict[str, Any]:
 
 def markdown(results: dict[str, dict[str, Any]]) -> str:
     rows = ["| release | parser from | option strings agree | defaults agree | choices agree | choice probes agree "
-            "| types agree | choices only the parser has | positionals |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| types agree | choices only the parser has | positionals | spellings' owners agree |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for v, r in results.items():
         if "error" in r:
             rows.append(f"| {v} | - | error: {r['error'][:80]} | | | |")
@@ -380,7 +398,8 @@ def markdown(results: dict[str, dict[str, Any]]) -> str:
         missing = ", ".join(f"`{n}`" for n in r.get("choices_missing_in_db") or {}) or "none"
         rows.append(f"| {v} | `{r['entry']}` | {s['agree']}/{total} | {d['agree']}/{d['checked']} | "
                     f"{c['agree']}/{c['checked']} | {pr.get('agree', '-')}/{pr.get('checked', '-')} | "
-                    f"{ty.get('agree', '-')}/{ty.get('checked', '-')} | {missing} | {pos} |")
+                    f"{ty.get('agree', '-')}/{ty.get('checked', '-')} | {missing} | {pos} | "
+                    f"{(r.get('owners') or {}).get('agree', '-')}/{(r.get('owners') or {}).get('checked', '-')} |")
     return "\n".join(rows) + "\n"
 
 

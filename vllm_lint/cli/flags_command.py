@@ -176,7 +176,8 @@ def flags_show(name, output_format, db_path) -> None:
     from ..surface.wording import history_lines
 
     label = "environment variable" if st.kind == "env" else "option"
-    click.echo(f"{st.name} ({label}{', alias of ' + st.canonical if st.canonical else ''})")
+    now = st.roles[-1][2] if st.roles else (f"alias of {st.canonical}" if st.canonical else "")
+    click.echo(f"{st.name} ({label}{', ' + now if now else ''})")
     for what, text in history_lines(st, db.newest):
         click.echo(f"  {what + ':':<12} {text}" if what else f"  {text}")
     for c in st.changes:

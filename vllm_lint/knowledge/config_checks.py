@@ -127,3 +127,34 @@ def object_problem(dest: str, version: Version, obj: dict[str, Any]) -> Optional
             if isinstance(other, str) and other not in c.values:
                 return c
     return None
+
+
+# --------------------------------------------------------------------------- scraped tests
+
+_ORDER = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+          ">=": lambda x, y: x >= y, "==": lambda x, y: x == y, "!=": lambda x, y: x != y}
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def holds(test: dict, v: Any, other: Any, unknown: Any) -> Any:
+    """Whether one scraped test (``serve_checks`` / a config class's ``checks``, flag_db/README.md)
+    holds for value ``v`` (``other``: the second value's, for ``dest2``): True, False or
+    ``unknown`` (returned too when either value is ``unknown``)."""
+    t = test["test"]
+    if v is unknown or other is unknown:
+        return unknown
+    if t in ("set", "unset"):
+        return bool(v) == (t == "set")
+    if t in ("none", "not_none"):
+        return (v is None) == (t == "none")
+    if t in ("in", "not_in"):
+        return (v in test["values"]) == (t == "in")
+    w = other if "dest2" in test else test.get("value")
+    if t in ("==", "!=") and (v is None or w is None or type(v) is type(w) or _number(v) and _number(w)):
+        return _ORDER[t](v, w)
+    if _number(v) and _number(w) or isinstance(v, str) and isinstance(w, str):
+        return _ORDER[t](v, w)
+    return unknown  # Python would raise comparing them: a refusal of another kind, not this check's

@@ -9,7 +9,11 @@ field given `true`, a string `Literal` such as `ec_role` given another word, a b
 left to it), what the config
 classes' own validators refuse (`--kv-transfer-config.kv_connector NixlConnector` without a
 `kv_role`, `--structured-outputs-config.disable_any_whitespace true` without the `xgrammar` or
-`guidance` backend), the items of `--lora-modules` and `--prompt-adapters` (`name=path` or, for LoRA, a
+`guidance` backend; `--profiler-config.profiler torch` without `torch_profiler_dir`), strings a
+validator looks up as an enum member (`-cc.cudagraph_mode foo`, `--attention-config.backend foo`),
+`key+` on a field that takes no list (`-cc.mode+ 3`), dotted keys on an option that is no JSON
+config (`--max-model-len.mode=3`: vLLM hands it the keys as JSON text), the items of
+`--lora-modules` and `--prompt-adapters` (`name=path` or, for LoRA, a
 JSON object with the fields the release knows), and switches given a value they do not take
 (`--enforce-eager=true`).
 
@@ -33,7 +37,9 @@ automatic fix otherwise.
 
 ## Evidence
 Choices, types and JSON config keys are scraped per release into `flag_db/releases/*.json`. The
-checks that live in the config classes' `__post_init__` and in the adapter options' argparse
+`if ...: raise` checks of the config classes' after-validators and `__post_init__`, and the enum
+lookups of their before-validators, are scraped too (`json_configs.<dest>.checks`,
+`fields.<key>.enum_names`); a few older checks of `__post_init__` and the adapter options' argparse
 actions are kept per release range in `vllm_lint/knowledge/config_checks.py` and
 `vllm_lint/knowledge/adapters.py`, read from each release's source and checked against the real
 parsers (`tools/crosscheck/difftest.py`). vLLM merges an option's dotted keys into one object
@@ -263,8 +269,15 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
         # a refused value of a known key outranks the keys the class ignores
         for k, v in (values or {}).items():
             f = fields.get(k.rstrip("+"))
-            if f is None or k.endswith("+"):
+            if f is None:
                 continue
+            names = f.get("enum_names")
+            if names and isinstance(v, str) and not k.endswith("+") and v.upper() not in names["names"] \
+                    and v.lower() not in names.get("also", ()):
+                # the class's validator looks the string up as a member name (field_checks.enum_lookups)
+                words = [n.lower() for n in names["names"]] + list(names.get("also", ()))
+                return (f"key `{k}` of `{opt.name}` must name one of {', '.join(words)} (any case) at vLLM "
+                        f"{ctx.target} (got `{v}`)"), "error"
             seen_first = f.get("prevalidated")
             if seen_first is True or (seen_first and _json_kind(v) in seen_first):
                 continue  # a validator of the class sees (and may change) the value first
@@ -394,6 +407,15 @@ def _object_findings(ctx: LintContext, reported: set[str]):
             continue
         failed = object_problem(opt.dest, ctx.surface.v, obj)
         if failed is None:
+            found = _class_check_problem(ctx, opt, obj)
+            if found is not None:
+                key, message = found
+                arg = next((a for a in args if (a.json_path or "").split(".")[0].rstrip("+") == key), args[-1])
+                span = arg.value_tokens[0].span if arg.value_tokens and arg.value_tokens[0].span else arg.report_span
+                if arg.keyed is not None and arg.keyed.value_span is not None:
+                    span = arg.keyed.value_span
+                reported.add(opt.name)
+                yield ctx.diag(RULE, message, span, option=opt.name)
             continue
         arg = next((a for a in args if (a.json_path or "").split(".")[0].rstrip("+") == failed.key), args[-1])
         written = arg.written.split(".")[0] if arg.json_path is not None else arg.written
@@ -414,6 +436,76 @@ def _object_findings(ctx: LintContext, reported: set[str]):
         yield ctx.diag(RULE, message, span, option=opt.name)
 
 
+_UNKNOWN = object()
+
+
+def _class_check_problem(ctx: LintContext, opt, obj: dict) -> Optional[tuple[str, str]]:
+    """(the first key it names, message) for the first check of the option's config class (read
+    from its validators, ``json_configs.<dest>.checks``) that the object certainly fails: each key
+    the object gives, or the field's default where it does not. A value a validator of the class
+    may change first, or a default computed at start, is not known and the check is not judged."""
+    from ..knowledge.config_checks import holds
+
+    cfg = ctx.surface.json_config_for(opt) or {}
+    fields = cfg.get("fields") or {}
+    if not cfg.get("checks") or not ctx.surface.json_types_validated(cfg):
+        return None
+
+    def value(key: str) -> tuple[Any, bool]:
+        f = fields.get(key)
+        if f is None:
+            return _UNKNOWN, False
+        if key in obj:
+            v = obj[key]
+            seen_first = f.get("prevalidated")
+            if seen_first is True or (seen_first and _json_kind(v) in seen_first) or f.get("enum_names"):
+                return _UNKNOWN, True
+            if _field_value_error(f.get("type"), None, v):
+                return _UNKNOWN, True  # refused by its type first (reported as such where judged)
+            return v, True
+        if f.get("default_computed"):
+            return _UNKNOWN, False
+        return f.get("default"), False
+
+    for check in cfg["checks"]:
+        parts, given, certain = [], None, True
+        for test in check["when"]:
+            v, from_obj = value(test["dest"])
+            other = value(test["dest2"])[0] if "dest2" in test else None
+            held = holds(test, v, other, _UNKNOWN)
+            if held is False:
+                certain = False
+                break
+            if held is _UNKNOWN:
+                certain = None
+                continue
+            if from_obj and given is None:
+                given = test["dest"]
+            parts.append(_class_test_words(test, v, from_obj, other))
+        if certain and given is not None:
+            return given, (f"vLLM {ctx.target} refuses `{opt.name}` with {', '.join(parts)}: a check of "
+                           f"{cfg.get('class') or 'its class'} raises when the class is built")
+    return None
+
+
+def _class_test_words(test: dict, v: Any, given: bool, other: Any) -> str:
+    t, key = test["test"], f"`{test['dest']}`"
+    shown = json.dumps(v)
+    default = "" if given else " (the default)"
+    if t == "set":
+        return f"{key} {shown}{default}"
+    if t in ("unset", "none"):
+        return f"{key} {shown}{default}" if given else f"no {key}"
+    if t == "not_none" or t in ("in", "not_in"):
+        return f"{key} {shown}{default}"
+    words = {"<": "below", "<=": "not above", ">": "above", ">=": "not below", "==": "", "!=": "other than"}[t]
+    if "dest2" in test:
+        return f"{key} {shown}{default} {words or 'equal to'} `{test['dest2']}` {json.dumps(other)}"
+    if t == "==":
+        return f"{key} {shown}{default}"
+    return f"{key} {shown}{default}, {words} {json.dumps(test['value'])}"
+
+
 @RULE.check
 def check(ctx: LintContext):
     reported: set[str] = set()
@@ -431,6 +523,12 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
     last_level = next((a for a in reversed(ctx.args) if a.style == "argv" and (
         a.option is not None and a.option.dest == "optimization_level"
         or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level")), None)
+    # an option that takes no JSON given dotted keys: parse_args hands it their object as JSON text
+    dotted_plain: dict[str, list] = {}
+    for a in ctx.args:
+        if a.option is not None and a.json_path is not None and a.style == "argv" and ctx.surface.dotted_json \
+                and a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
+            dotted_plain.setdefault(a.option.dest, []).append(a)
     for arg in ctx.args:
         opt = arg.option
         if opt is None or arg.positional or arg.value_opaque:
@@ -439,11 +537,14 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
         fix = None
         severity = "error"
         value = arg.value
-        if arg.json_path is not None:
+        if arg.json_path is not None and opt.kind != "json" and opt.type not in ("json", "dict_or_str"):
+            problem = _dotted_plain_problem(ctx, opt, arg, dotted_plain, reported)
+        elif arg.json_path is not None:
             head = arg.json_path.split(".")[0]
             nested = "." in arg.json_path
             superseded = arg.style == "argv" and last_dotted.get((opt.dest, arg.json_path)) is not arg
-            got = None if value is None or nested or superseded else {head: _dotted_value(value)}
+            got = None if value is None or nested or superseded else {
+                head: value.split(",") if head.endswith("+") else _dotted_value(value)}
             found = _json_keys_error(ctx, opt, [head], got)
             if found:
                 problem, severity = found
@@ -527,6 +628,41 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
             if severity == "error":
                 reported.add(opt.name)
             yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity, fix=fix)
+
+
+def _dotted_plain_problem(ctx: LintContext, opt, arg, dotted_plain: dict[str, list], reported: set[str]) -> Optional[str]:
+    """An option that is no JSON config given dotted keys (``--max-model-len.x=3``): from the
+    release that reads dotted keys, ``parse_args`` merges them into one object and passes it as
+    JSON text to the option, whose type then judges that text. Reported once, on the option's
+    first dotted word, where the type refuses any object (a number, a choice, true or false)."""
+    group = dotted_plain.get(opt.dest) or []
+    if not group or group[0] is not arg or opt.name in reported or opt.kind not in ("valued", "bool_value") \
+            or opt.nargs is not None or any(a.value is None or a.value_opaque for a in group):
+        return None
+    obj: dict = {}
+    for a in group:
+        *parents, last = a.json_path.split(".")
+        node = obj
+        for p in parents:
+            child = node.get(p)
+            if not isinstance(child, dict):
+                child = node[p] = {}  # a later object replaces an earlier value, as vLLM merges
+            node = child
+        node[last.rstrip("+")] = a.value.split(",") if last.endswith("+") else _dotted_value(a.value)
+    text = json.dumps(obj)
+    if opt.choices:
+        err = "one of " + ", ".join(str(c) for c in opt.choices)
+    elif opt.kind == "bool_value":
+        err = "true or false"
+    elif opt.type == "kvs":
+        err = "KEY=VALUE pairs"
+    else:
+        err = _type_error(opt.type, text, opt.optional)
+    if not err:
+        return None  # a string option takes the text as it is
+    base = arg.written.split(".")[0]
+    return (f"`{arg.written}`: `{base}` is not a JSON config option, so vLLM {ctx.target} gives it the dotted "
+            f"keys as the JSON text `{text}`, which it refuses: expected {err}")
 
 
 def _retired_value(ctx: LintContext, arg, opt, written: str, typed: str, problem: str) -> tuple[str, Optional[Fix]]:

@@ -12,8 +12,13 @@ the check refuses together:
 | 0.9.0 - 0.9.2 | `--enable-prompt-embeds` with `--enable-prompt-adapter` |
 | 0.11.0 and later | `--enable-log-outputs` without `--enable-log-requests` |
 | 0.25.0 and later | `--enable-per-request-metrics` with `--disable-log-stats` |
+| 0.22.0 and later | `--data-parallel-multi-port-external-lb` (`-dpm`) with `--data-parallel-size` below 2, without `--data-parallel-size-local` or with it below 2 or above the size, with `--grpc`, `--uds`, `--data-parallel-rank`, `--data-parallel-external-lb`, `--data-parallel-hybrid-lb`, `--api-server-count` other than 1, or one of `--ssl-keyfile` / `--ssl-certfile` without the other |
+| 0.29.0 and later | `--sse-keep-alive-interval` below 0 |
+| 0.32.0 and later | `--grpc-port` with `--grpc`, `--headless`, `--api-server-count` 0 or less, `-dpm`, outside 0-65535, or equal to `--port`; any `--grpc-port` under the api_server module |
+| (config classes) | what a config class built from plain options before the model is read refuses: `--collect-detailed-traces` without `--otlp-traces-endpoint` (ObservabilityConfig) |
 
-(The table is what the flag database holds today; the rule reads each release's pairs from it.)
+(The table is what the flag database holds today; the rule reads each release's checks from it.
+vLLM raises at the first check that refuses, so one launch gets one finding.)
 
 ## Why is this bad?
 Right after parsing, both entry points call `validate_parsed_serve_args`, which raises for these
@@ -32,9 +37,13 @@ No fix: which parser to name, or which feature to drop, is the operator's choice
 says what would start.
 
 ## Evidence
-The pairs are read from each release's source (`serve_checks` in `flag_db/README.md`: the
-`if A and not B: raise` and `if A and B: raise` statements of `validate_parsed_serve_args`, and
-which entry points call it). An option counts as set when the command line gives a switch (not
+The checks are read from each release's source (`serve_checks` in `flag_db/README.md`: every
+`if <condition>: raise` of `validate_parsed_serve_args` and of the validators it calls with the
+namespace, the condition as tests of option values, and which entry points call it). A check
+fires only where every test is known to hold: the values the command line gives, else the
+option's default; a value that is a variable, a computed default or an environment variable
+(`--grpc-port` also needs `VLLM_USE_RUST_FRONTEND=1`, which is not read) keeps the rule silent,
+with a note in `--verbose`. An option counts as set when the command line gives a switch (not
 its `--no-` form) or a value that is not empty, `false` or `None`; an absent option has its
 default. The rule stays silent where it cannot be sure: a launch that may carry words it cannot
 see (`"$@"`, `$EXTRA_ARGS`, a quoted variable in option position), a `--config` file (it may
@@ -50,6 +59,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ..knowledge.config_checks import holds
 from ..knowledge.layout import as_bool, as_float, as_int
 from .base import LintContext, Rule
 
@@ -165,6 +175,133 @@ def _setting(ctx: LintContext, dest: str) -> tuple[Any, Any]:
     return _truth(arg), arg
 
 
+def _value(arg) -> Any:
+    """The value ``args.<dest>`` holds after the parser read ``arg`` (a number, a string, None or a
+    boolean), or _UNKNOWN."""
+    o = arg.option
+    if o.kind in ("negatable", "switch"):
+        return _truth(arg)
+    if o.nargs in ("+", "*") and o.kind == "valued" and not (arg.json_path or arg.structure is not None
+                                                             or arg.value_opaque or o.transform):
+        words = [t.text for t in arg.value_tokens]
+        if not words or any(t.opaque for t in arg.value_tokens) or o.choices is not None and any(
+                w not in [c if isinstance(c, str) else str(c) for c in o.choices] for w in words):
+            return _UNKNOWN
+        return words  # argparse's list: only its truth and None-ness are tested
+    if arg.json_path or arg.structure is not None or arg.value_opaque or not isinstance(arg.value, str) \
+            or o.nargs is not None or o.transform or o.kind != "valued":
+        return _UNKNOWN
+    v = arg.value
+    if o.choices is not None:
+        word = "None" if o.optional and v in ("", "None") else v
+        if word not in [c if isinstance(c, str) else str(c) for c in o.choices]:
+            return _UNKNOWN  # the parser refuses the value first (VL105)
+    if o.optional and v in ("", "None"):
+        return None
+    if o.type == "str":
+        return v
+    if o.type == "int":
+        i = as_int(v)
+        return _UNKNOWN if i is None else i
+    if o.type == "float":
+        f = as_float(v)
+        return _UNKNOWN if f is None else f
+    return _UNKNOWN
+
+
+def _default_value(ctx: LintContext, dest: str) -> Any:
+    opts = ctx.surface.options_by_dest.get(dest, ())
+    if not opts or any(o.default_computed for o in opts) or len({repr(o.default) for o in opts}) != 1:
+        return _UNKNOWN
+    d = opts[0].default
+    if isinstance(d, str) and opts[0].optional and d == "None":
+        return _UNKNOWN
+    return d if d is None or isinstance(d, (bool, int, float, str)) else _UNKNOWN
+
+
+def _dest_value(ctx: LintContext, dest: str) -> tuple[Any, Any]:
+    """(the value of ``args.<dest>``, the argument that gave it or None); the pseudo-dest
+    ``subparser`` is "serve" under ``vllm serve`` and absent (None) under the api_server module."""
+    if dest == "subparser":
+        runs = ctx.surface.image_runs if ctx.launch.entry.startswith("docker:") else ctx.launch.entry
+        return ("serve" if runs == "vllm serve" else None if runs == "openai.api_server" else _UNKNOWN), None
+    arg = _given(ctx, dest)
+    if arg is _UNKNOWN:
+        return _UNKNOWN, None
+    if arg is None:
+        return _default_value(ctx, dest), None
+    return _value(arg), arg
+
+
+_ORDER_WORDS = {"<": "below", "<=": "not above", ">": "above", ">=": "not below", "==": "equal to",
+                "!=": "other than"}
+
+
+def _shown(v: Any) -> str:
+    return "None" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _describe(test: dict, v: Any, arg: Any, other: Any) -> Optional[str]:
+    """One holding test in words, the command line's own spelling where it gives the option."""
+    t = test["test"]
+    if test["dest"] == "subparser":
+        return "under the api_server module" if v is None else None
+    name = f"`{arg.written}`" if arg is not None else f"`{test['option']}`"
+    default = "" if arg is not None else " (the default)"
+    if t == "set":
+        return name + default.replace("the default", "on by default")
+    if t in ("unset", "none"):
+        return f"without {name}" if arg is None else f"{name} off" if t == "unset" else f"{name} None"
+    if t == "not_none" or t in ("in", "not_in"):
+        return f"{name} {_shown(v)}{default}"
+    if "dest2" in test:
+        return f"{name} {_shown(v)}{default} {_ORDER_WORDS[t]} `{test['option2']}` {_shown(other)}"
+    return f"{name} {_shown(v)}{default}, {_ORDER_WORDS[t]} {_shown(test['value'])}"
+
+
+def _when(ctx: LintContext, c, why: Optional[str]):
+    """A "when" check: every test holds (an error on the first option the line gives), one fails
+    (silent) or one is not known statically (a note for --verbose)."""
+    given = None
+    parts: list[str] = []
+    unknown = None
+    for test in c.when:
+        v, arg = _dest_value(ctx, test["dest"])
+        other = _dest_value(ctx, test["dest2"])[0] if "dest2" in test else None
+        if given is None and arg is not None:
+            given = arg
+        held = holds(test, v, other, _UNKNOWN)
+        if held is False:
+            return None
+        if held is _UNKNOWN:
+            unknown = unknown or test.get("option") or test["dest"]
+            continue
+        part = _describe(test, v, arg, other)
+        if part:
+            parts.append(part)
+    if given is None:
+        return None  # only what the command line sets
+    if why is not None:
+        ctx.skip(RULE, f"{given.written} is set, but {why}")
+        return None
+    if unknown is not None:
+        ctx.skip(RULE, f"{given.written}: whether vLLM's start-up check refuses it depends on {unknown}, "
+                       "which is not known statically")
+        return None
+    where = (f"{c.cls} raises when start-up builds it" if c.cls
+             else "its start-up check of the serve options raises right after parsing")
+    return ctx.diag(RULE, f"vLLM {ctx.target} refuses to start with {', '.join(parts)}: {where}", given.report_span,
+                    option=given.option.name)
+
+
+def _builds_engine(ctx: LintContext) -> bool:
+    """The launch builds vLLM's engine configuration from its options: ``vllm serve``, the OpenAI
+    api_server module, or a vLLM image running either (not a wrapper that parses the line)."""
+    entry = ctx.launch.entry
+    runs = ctx.surface.image_runs if entry.startswith("docker:") else entry
+    return runs in ("vllm serve", "openai.api_server")
+
+
 def _how_to_give(ctx: LintContext, option: str) -> str:
     o = ctx.surface.lookup(option)
     if o is not None and o.kind in ("valued", "bool_value", "optional_value"):
@@ -179,13 +316,21 @@ def check(ctx: LintContext):
         return
     s = ctx.surface
     checks = s.serve_checks
-    if not checks:
-        return
-    if not s.validates_serve_args(la.entry):
+    if checks and not s.validates_serve_args(la.entry):
         ctx.skip(RULE, f"`{la.entry}` does not run vLLM's start-up check of the serve options")
+        checks = []
+    if s.config_checks and _builds_engine(ctx):
+        checks = checks + s.config_checks  # the config classes are built after the serve check
+    if not checks:
         return
     why = _incomplete(ctx)
     for c in checks:
+        if c.kind == "when":
+            d = _when(ctx, c, why)
+            if d is not None:
+                yield d
+                return  # vLLM raises at the first check that refuses
+            continue
         a, a_arg = _setting(ctx, c.a)
         if a is not True or a_arg is None:
             continue  # only an option the command line sets
@@ -206,7 +351,9 @@ def check(ctx: LintContext):
             yield ctx.diag(RULE, f"`{c.option_a}` requires `{c.option_b}`{off}: vLLM {ctx.target} refuses to start "
                                  f"without it; give {_how_to_give(ctx, c.option_b)} or drop `{c.option_a}`",
                            a_arg.report_span, option=c.option_a)
+            return
         elif c.kind == "conflicts" and b is True:
             yield ctx.diag(RULE, f"`{c.option_a}` and `{c.option_b}` cannot be used together: vLLM {ctx.target} "
                                  f"refuses to start with both; drop one of them", a_arg.report_span,
                            option=c.option_a)
+            return

@@ -28,7 +28,7 @@ from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .entry_deprecations import deprecated_entries
 from .env_refusals import env_refusals
 from .envs import extract_env
-from .field_checks import pydantic_facts, validator_rewrites
+from .field_checks import enum_lookups, pydantic_facts, validator_rewrites
 from .jsonify import to_json
 from .pyresolve import (
     UNKNOWN,
@@ -48,7 +48,7 @@ from .pyresolve import (
     type_str,
 )
 from ..surface.db import WORD_METHODS
-from .serve_checks import serve_checks
+from .serve_checks import class_checks, option_class_checks, serve_checks
 from .tree import SourceTree
 
 SCHEMA = 1
@@ -442,6 +442,9 @@ class _Extractor:
             "build_env": build_reads(self.p.tree),
             "serve_checks": serve_checks(self.p, options),
         }
+        config_checks = option_class_checks(self.p, options, self._find_config_class)
+        if config_checks:
+            rec["config_checks"] = config_checks
         refused = env_refusals(self.p.tree, accepted, env)
         if refused:  # only where start-up refuses some variables (0.34+)
             rec["env_refused"] = refused
@@ -618,6 +621,10 @@ class _Extractor:
                 o["class_at_start"] = True
             out[o["dest"]] = {"class": cls.name, "fields": self._class_fields(cls, init_only=True),
                               "extra": "forbid" if cls.forbids_extra() else "ignore"}
+            # what the class refuses once its fields are validated (scrape/serve_checks.py)
+            checks = class_checks(self.p, cls, out[o["dest"]]["fields"])
+            if checks:
+                out[o["dest"]]["checks"] = checks
             if any("BaseModel" in c.base_names() for c in cls.mro()):
                 # a pydantic model validates the JSON itself (``model_validate_json``) in every
                 # release; a dataclass was called with the keys before 0.9.2
@@ -647,6 +654,7 @@ class _Extractor:
         ev = Evaluator(self.p)
         out = {}
         rewrites = validator_rewrites(cls) if init_only else None
+        lookups = enum_lookups(cls) if init_only else {}
         for f in cls.fields():
             if init_only and (f.name.startswith("_") or _init_false(f.value)):
                 continue
@@ -668,6 +676,8 @@ class _Extractor:
                 # what pydantic checks beyond the type, and which values a validator of the class
                 # sees before the type does (and may turn `"a,b"` into a list): scrape/field_checks.py
                 out[f.name].update(pydantic_facts(f, t, rewrites))
+                if f.name in lookups:
+                    out[f.name]["enum_names"] = lookups[f.name]
             pv = out[f.name].get("prevalidated")
             if init_only and cj and (pv is None or pv is not True and "str" not in pv) \
                     and all(m.kind == "literal" or m.kind == "builtin" and m.name == "NoneType"

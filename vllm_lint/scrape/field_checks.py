@@ -438,3 +438,111 @@ def pydantic_facts(f: FieldInfo, t: TypeHint, rewrites: Optional[dict]) -> dict:
     if _config_class(t):
         out["object"] = True
     return out
+
+
+# --------------------------------------------------------------------------- enum lookups
+
+
+def enum_lookups(cls: ClassInfo) -> dict[str, dict]:
+    """Field -> ``{"names": [...], "case": "upper", "also": [...]}`` for the fields a before
+    validator reads as an enum member's name: ``if isinstance(value, str): return Enum[value.upper()]``
+    (optionally after ``if value.lower() == "auto": return None``), else ``return value``. A string
+    whose upper-case is no member name raises there (a ``KeyError``, or the enum's own error),
+    so the parser refuses the option (``-cc.cudagraph_mode foo``). ``also``: the lower-case words
+    passed before the lookup; ``extensible`` where the enum's source adds members at run time."""
+    out: dict[str, dict] = {}
+    for c in cls.mro():
+        for stmt in c.node.body.body:
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            found = _decorator_call(stmt)
+            if found is None or found[0] != "field_validator" or _mode(found[1]) != "before":
+                continue
+            params = _value_param(stmt)
+            if params is None:
+                continue
+            lookup = _lookup_shape(stmt, params[0])
+            if lookup is None:
+                continue
+            enum_name, also = lookup
+            r = c.project.lookup(c.module.name, enum_name)
+            if not (isinstance(r, tuple) and r[1][0] == "class"):
+                continue
+            enum = c.project.class_info(r[0], r[1][1])
+            if not enum.is_enum:
+                continue
+            names = [m.name for m in enum.enum_members()]
+            if not names:
+                continue
+            rec: dict = {"names": names, "case": "upper"}
+            if also:
+                rec["also"] = also
+            if "_member_map_" in enum.module.node.code_for_node(enum.node):
+                rec["extensible"] = True
+            for a in found[1].args:
+                if a.keyword is None and isinstance(a.value, cst.SimpleString):
+                    out.setdefault(str(a.value.evaluated_value), rec)
+    return out
+
+
+def _lookup_shape(fn: cst.FunctionDef, value: str) -> Optional[tuple[str, list[str]]]:
+    """(the enum's name, words passed first) when the body is the lookup shape, else None."""
+    body = [s for s in fn.body.body if not _is_docstring(s)]
+    if len(body) != 2 or not isinstance(body[0], cst.If) or body[0].orelse is not None \
+            or not _returns_name(body[1], value):
+        return None
+    test = body[0].test
+    if not (isinstance(test, cst.Call) and _short(test.func) == "isinstance" and len(test.args) == 2
+            and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == value
+            and _short(test.args[1].value) == "str"):
+        return None
+    inner = list(body[0].body.body)
+    also: list[str] = []
+    while len(inner) > 1:
+        s = inner.pop(0)
+        word = _passed_word(s, value)
+        if word is None:
+            return None
+        also.append(word)
+    if len(inner) != 1 or not isinstance(inner[0], cst.SimpleStatementLine) or len(inner[0].body) != 1:
+        return None
+    ret = inner[0].body[0]
+    if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Subscript):
+        return None
+    sub = ret.value
+    if not isinstance(sub.value, cst.Name) or len(sub.slice) != 1 \
+            or not isinstance(sub.slice[0].slice, cst.Index):
+        return None
+    key = sub.slice[0].slice.value
+    if not (isinstance(key, cst.Call) and not key.args and isinstance(key.func, cst.Attribute)
+            and key.func.attr.value == "upper" and isinstance(key.func.value, cst.Name)
+            and key.func.value.value == value):
+        return None
+    return sub.value.value, also
+
+
+def _is_docstring(s: cst.CSTNode) -> bool:
+    return isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr) \
+        and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+
+
+def _returns_name(s: cst.CSTNode, name: str) -> bool:
+    return isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Return) \
+        and isinstance(s.body[0].value, cst.Name) and s.body[0].value.value == name
+
+
+def _passed_word(s: cst.CSTNode, value: str) -> Optional[str]:
+    """``if value.lower() == "auto": return <anything>``: the word "auto"."""
+    if not isinstance(s, cst.If) or s.orelse is not None or not isinstance(s.test, cst.Comparison) \
+            or len(s.test.comparisons) != 1 or not isinstance(s.test.comparisons[0].operator, cst.Equal):
+        return None
+    left, right = s.test.left, s.test.comparisons[0].comparator
+    if not (isinstance(left, cst.Call) and not left.args and isinstance(left.func, cst.Attribute)
+            and left.func.attr.value == "lower" and isinstance(left.func.value, cst.Name)
+            and left.func.value.value == value and isinstance(right, cst.SimpleString)):
+        return None
+    body = s.body.body
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or not isinstance(body[0].body[0], cst.Return):
+        return None
+    word = right.evaluated_value
+    return word if isinstance(word, str) and word == word.lower() else None

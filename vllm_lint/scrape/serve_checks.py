@@ -60,7 +60,7 @@ def serve_checks(project: Project, options: list[dict]) -> Optional[dict]:
     if func is None:
         return None
     return {"function": func.module.path, "entries": sorted(entries),
-            "checks": _checks(func, options)}
+            "checks": _checks(project, func, options)}
 
 
 # --------------------------------------------------------------------------- finding the function
@@ -136,29 +136,293 @@ def _called_names(scope: cst.CSTNode) -> list[str]:
 
 # --------------------------------------------------------------------------- reading its checks
 
+#: the pseudo-dest ``getattr(args, "subparser", None)``: "serve" under ``vllm serve``, absent
+#: (None) under the api_server module
+SUBPARSER = "subparser"
+_NEGATED = {"set": "unset", "unset": "set", "none": "not_none", "not_none": "none", "<": ">=", ">=": "<",
+            ">": "<=", "<=": ">", "==": "!=", "!=": "==", "in": "not_in", "not_in": "in"}
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+_COMPARE = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+            cst.Equal: "==", cst.NotEqual: "!="}
+_UNKNOWN = "?"      # a condition the reader cannot state: a conjunction holding it is never recorded
+_MAX_TERMS = 16     # a condition whose disjunctive form grows past this is not read
+_MAX_DEPTH = 3      # validators called from validators, followed this deep
 
-def _checks(func: FuncRef, options: list[dict]) -> list[dict]:
+
+class _Reader:
+    """Reads one validator (and the validators it calls with the namespace) into checks.
+    ``names``: dest -> the names a check records for it (the release's option strings, or a
+    config class's field name)."""
+
+    def __init__(self, project: Project, by_dest: dict[str, list[str]], pseudo: frozenset = frozenset({SUBPARSER})):
+        self.project = project
+        self.by_dest = by_dest
+        self.pseudo = pseudo
+        self.out: list[dict] = []
+
+    def function(self, func: FuncRef, param: str, guard: list[dict], assigned: set[str], depth: int) -> None:
+        self._block(func, func.node.body.body, param, guard, {}, assigned, depth)
+
+    def _block(self, func: FuncRef, stmts, param: str, guard: list[dict], aliases: dict[str, str],
+               assigned: set[str], depth: int) -> bool:
+        """Reads statements in order; False once one may return (what follows runs only on some
+        paths), True at the end of the block."""
+        for stmt in stmts:
+            if depth == 0 and _is_subcommand_guard(stmt, param):
+                continue
+            if isinstance(stmt, cst.If) and stmt.orelse is None and self._if(func, stmt, param, guard, aliases,
+                                                                             assigned, depth):
+                continue
+            if isinstance(stmt, cst.If) and stmt.orelse is None and _sole(stmt, cst.Return):
+                negated = self._dnf(stmt.test, param, aliases, negate=True)
+                if negated is not None and len(negated) == 1 and _UNKNOWN not in negated[0]:
+                    guard = guard + negated[0]  # what follows runs only where the return did not
+                    continue
+                return False
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                        self._call(func.module, func.node, small.value, param, guard, assigned, depth)
+                    elif isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                            and isinstance(small.targets[0].target, cst.Name):
+                        dest = _value_read(small.value, param, aliases)
+                        if dest is not None:
+                            aliases[small.targets[0].target.value] = dest
+                        else:
+                            aliases.pop(small.targets[0].target.value, None)
+            assigned |= _assigned_dests(stmt, param)
+            if _may_return(stmt):
+                return False
+        return True
+
+    def _if(self, func: FuncRef, stmt: cst.If, param: str, guard: list[dict], aliases: dict[str, str],
+            assigned: set[str], depth: int) -> bool:
+        """``if T: raise`` (a check per way T can hold), ``if T: <imports> f(args)`` (f's checks
+        under T) and ``if T: <statements that never return>`` (their checks under T); False for
+        any other ``if``."""
+        body = stmt.body.body
+        if _sole(stmt, cst.Raise):
+            for conj in self._dnf(stmt.test, param, aliases) or []:
+                self._record(guard + conj, assigned)
+            return True
+        calls = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                 and isinstance(s.body[0], cst.Expr) and isinstance(s.body[0].value, cst.Call)]
+        imports = [s for s in body if isinstance(s, cst.SimpleStatementLine)
+                   and all(isinstance(x, (cst.Import, cst.ImportFrom)) for x in s.body)]
+        if len(calls) == 1 and len(calls) + len(imports) == len(body):
+            for conj in self._dnf(stmt.test, param, aliases) or []:
+                if _UNKNOWN not in conj:
+                    self._call(func.module, stmt, calls[0], param, guard + conj, assigned, depth)
+            return True
+        if _may_return(stmt):
+            return False
+        inner_assigned = set(assigned)
+        for conj in self._dnf(stmt.test, param, aliases) or []:
+            if _UNKNOWN not in conj:
+                inner_assigned = set(assigned)
+                self._block(func, body, param, guard + conj, dict(aliases), inner_assigned, depth)
+        assigned |= _assigned_dests(stmt, param)
+        for name in [n for n in aliases if any(isinstance(t, cst.AssignTarget) and isinstance(t.target, cst.Name)
+                                               and t.target.value == n for t in _walk(stmt))]:
+            aliases.pop(name)  # a name the branch may rebind is no longer known
+        return True
+
+    def _call(self, mod: Module, scope: cst.CSTNode, call: cst.Call, param: str, guard: list[dict],
+              assigned: set[str], depth: int) -> None:
+        """A validator called with the namespace (``f(args)``), read under ``guard``."""
+        if depth >= _MAX_DEPTH or not isinstance(call.func, cst.Name):
+            return
+        at = [i for i, a in enumerate(call.args) if a.keyword is None and not a.star
+              and isinstance(a.value, cst.Name) and a.value.value == param]
+        if len(at) != 1:
+            return
+        target = _function_named(self.project, mod, scope, call.func.value)
+        if target is None:
+            return
+        params = target.node.params.params
+        if at[0] >= len(params):
+            return
+        self.function(target, params[at[0]].name.value, guard, set(assigned), depth + 1)
+
+    def _record(self, conj: list, assigned: set[str]) -> None:
+        if _UNKNOWN in conj or not conj:
+            return
+        dests = {a["dest"] for a in conj} | {a["dest2"] for a in conj if "dest2" in a}
+        if dests & assigned or any(d not in self.by_dest and d not in self.pseudo for d in dests):
+            return
+        if all(a["dest"] in self.pseudo for a in conj):
+            return  # nothing the command line gives
+        tests = [(a["dest"], a["test"]) for a in conj]
+        if len(conj) == 2 and all("value" not in a and "dest2" not in a for a in conj) \
+                and tests[0][1] == "set" and tests[1][1] in ("set", "unset") and not dests & self.pseudo:
+            a, b = tests[0][0], tests[1][0]
+            rec = {"kind": "requires" if tests[1][1] == "unset" else "conflicts", "dests": [a, b],
+                   "options": [_option_name(a, self.by_dest[a]), _option_name(b, self.by_dest[b])]}
+        else:
+            when = []
+            for a in conj:
+                a = dict(a)
+                if a["dest"] not in self.pseudo:
+                    a["option"] = _option_name(a["dest"], self.by_dest[a["dest"]])
+                if "dest2" in a:
+                    a["option2"] = _option_name(a["dest2"], self.by_dest[a["dest2"]])
+                when.append(a)
+            rec = {"kind": "when", "when": when}
+        if rec not in self.out:
+            self.out.append(rec)
+
+    # ------------------------------------------------------------------- conditions
+
+    def _dnf(self, e: cst.BaseExpression, param: str, aliases: dict[str, str],
+             negate: bool = False) -> Optional[list[list]]:
+        """The ways ``e`` (negated) holds: a list of conjunctions of atoms (``_UNKNOWN`` standing
+        for a part the reader cannot state), or None when it grows too large."""
+        if isinstance(e, cst.BooleanOperation):
+            parts = [self._dnf(e.left, param, aliases, negate), self._dnf(e.right, param, aliases, negate)]
+            if any(p is None for p in parts):
+                return None
+            if isinstance(e.operator, cst.And) != negate:  # a conjunction: every way of each, combined
+                out = [c1 + c2 for c1 in parts[0] for c2 in parts[1]]
+            else:
+                out = parts[0] + parts[1]
+            return out if len(out) <= _MAX_TERMS else None
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+            return self._dnf(e.expression, param, aliases, not negate)
+        if isinstance(e, cst.Comparison):
+            return self._comparison(e, param, aliases, negate)
+        dest = _truth_read(e, param, aliases)
+        if dest is None:
+            return [[_UNKNOWN]]
+        return [[{"dest": dest, "test": "unset" if negate else "set"}]]
+
+    def _comparison(self, e: cst.Comparison, param: str, aliases: dict[str, str],
+                    negate: bool) -> Optional[list[list]]:
+        atoms: list = []
+        left = e.left
+        for target in e.comparisons:
+            atoms.append(_compare(left, target.operator, target.comparator, param, aliases))
+            left = target.comparator
+        if len(atoms) == 1 and isinstance(atoms[0], list):
+            pair = atoms[0]  # bool(a) != bool(b): one set and the other not
+            xor = [[_atom(pair[0], "set"), _atom(pair[1], "unset")], [_atom(pair[0], "unset"), _atom(pair[1], "set")]]
+            same = [[_atom(pair[0], "set"), _atom(pair[1], "set")], [_atom(pair[0], "unset"), _atom(pair[1], "unset")]]
+            differ = pair[2] == "!="
+            return xor if differ != negate else same
+        if any(isinstance(a, list) for a in atoms):
+            return [[_UNKNOWN]]
+        if not negate:
+            return [atoms]
+        return [[_UNKNOWN if a == _UNKNOWN else dict(a, test=_NEGATED[a["test"]])] for a in atoms]
+
+
+def _atom(dest: str, test: str) -> dict:
+    return {"dest": dest, "test": test}
+
+
+def _sole(stmt: cst.If, kind: type) -> bool:
+    body = stmt.body.body
+    return len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+        and isinstance(body[0].body[0], kind)
+
+
+def _literal(e: cst.BaseExpression) -> tuple[bool, Any]:
+    """(True, value) for a number, string, None, True or False written as such."""
+    if isinstance(e, cst.Integer):
+        return True, int(e.value.replace("_", ""), 0)
+    if isinstance(e, cst.Float):
+        return True, float(e.value.replace("_", ""))
+    if isinstance(e, cst.SimpleString):
+        return True, e.evaluated_value
+    if isinstance(e, cst.Name) and e.value in ("None", "True", "False"):
+        return True, {"None": None, "True": True, "False": False}[e.value]
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+        ok, v = _literal(e.expression)
+        return (True, -v) if ok and isinstance(v, (int, float)) and not isinstance(v, bool) else (False, None)
+    return False, None
+
+
+def _value_read(e: cst.BaseExpression, param: str, aliases: dict[str, str]) -> Optional[str]:
+    if isinstance(e, cst.Name) and e.value in aliases:
+        return aliases[e.value]
+    return _dest_read(e, param)
+
+
+def _truth_read(e: cst.BaseExpression, param: str, aliases: dict[str, str]) -> Optional[str]:
+    """The dest whose truth ``e`` is: a read of it, or ``bool(<read>)``."""
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value == "bool" and len(e.args) == 1:
+        e = e.args[0].value
+    return _value_read(e, param, aliases)
+
+
+def _compare(left: cst.BaseExpression, op: cst.BaseCompOp, right: cst.BaseExpression, param: str,
+             aliases: dict[str, str]) -> Any:
+    """One ``left <op> right`` as an atom, ``_UNKNOWN``, or ``[a, b, op]`` for ``bool(a) op bool(b)``."""
+    a = _value_read(left, param, aliases)
+    if isinstance(op, (cst.Is, cst.IsNot)):
+        if a is not None and isinstance(right, cst.Name) and right.value == "None":
+            return _atom(a, "none" if isinstance(op, cst.Is) else "not_none")
+        return _UNKNOWN
+    if isinstance(op, (cst.In, cst.NotIn)):
+        if a is None or not isinstance(right, (cst.Tuple, cst.List, cst.Set)):
+            return _UNKNOWN
+        values = [_literal(el.value) for el in right.elements]
+        if not values or not all(ok for ok, _ in values) or any(isinstance(el, cst.StarredElement)
+                                                                for el in right.elements):
+            return _UNKNOWN
+        return {"dest": a, "test": "in" if isinstance(op, cst.In) else "not_in", "values": [v for _, v in values]}
+    name = _COMPARE.get(type(op))
+    if name is None:
+        return _UNKNOWN
+    if name in ("==", "!=") and _is_bool_call(left) and _is_bool_call(right):
+        x, y = _truth_read(left, param, aliases), _truth_read(right, param, aliases)
+        return [x, y, name] if x is not None and y is not None else _UNKNOWN
+    b = _value_read(right, param, aliases)
+    ok_r, vr = _literal(right)
+    ok_l, vl = _literal(left)
+    if a is not None and ok_r:
+        return {"dest": a, "test": name, "value": vr}
+    if b is not None and ok_l:
+        return {"dest": b, "test": _FLIPPED[name], "value": vl}
+    if a is not None and b is not None:
+        return {"dest": a, "test": name, "dest2": b}
+    return _UNKNOWN
+
+
+def _is_bool_call(e: cst.BaseExpression) -> bool:
+    return isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value == "bool"
+
+
+def _function_named(project: Project, mod: Module, scope: cst.CSTNode, name: str) -> Optional[FuncRef]:
+    """The function ``name`` as ``scope`` sees it: imported by name inside it (vLLM imports
+    validators in the branch that calls them), or bound in the module (defined or imported)."""
+    for node in _walk(scope):
+        if isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                if isinstance(alias.name, cst.Name) and alias.name.value == name and alias.asname is None:
+                    src = project._abs_import(mod, len(node.relative),
+                                              _dotted(node.module) if node.module is not None else None)
+                    r = project.lookup(src, name)
+                    if isinstance(r, tuple) and r[1][0] == "func":
+                        return FuncRef(r[0], r[1][1])
+    r = project.lookup(mod.name, name)
+    if isinstance(r, tuple) and r[1][0] == "func":
+        return FuncRef(r[0], r[1][1])
+    return None
+
+
+def _checks(project: Project, func: FuncRef, options: list[dict]) -> list[dict]:
+    """The refusals of the validator's top-level statements (and of the validators it calls with
+    the namespace): each way an ``if ...: raise`` condition can hold, as a conjunction of tests
+    of option values, under the conditions that lead there."""
     params = func.node.params.params
     if not params:
         return []
-    param = params[0].name.value
     by_dest: dict[str, list[str]] = {}
     for o in options:
         by_dest.setdefault(o["dest"], []).append(o["name"])
-    assigned: set[str] = set()
-    out: list[dict] = []
-    for stmt in func.node.body.body:
-        shape = _shape(stmt, param)
-        if shape is not None:
-            kind, a, b = shape
-            if a not in assigned and b not in assigned and a in by_dest and b in by_dest:
-                out.append({"kind": kind, "dests": [a, b], "options": [_option_name(a, by_dest[a]),
-                                                                       _option_name(b, by_dest[b])]})
-            continue
-        assigned |= _assigned_dests(stmt, param)
-        if _may_return(stmt) and not _is_subcommand_guard(stmt, param):
-            break  # what follows runs only on some paths
-    return out
+    reader = _Reader(project, by_dest)
+    reader.function(func, params[0].name.value, [], set(), 0)
+    return reader.out
 
 
 def _option_name(dest: str, names: list[str]) -> str:
@@ -166,36 +430,66 @@ def _option_name(dest: str, names: list[str]) -> str:
     return spelled if spelled in names else sorted(names)[0]
 
 
+def class_checks(project: Project, cls: Any, fields: Iterable[str]) -> list[dict]:
+    """What a config class refuses after its fields are validated, read like the serve validator:
+    the ``if ...: raise`` statements of its ``model_validator(mode="after")`` methods and of
+    ``__post_init__`` (pydantic runs both when it builds the class), over ``self.<field>``.
+    Checks are ``{"kind": "when", "when": [tests]}`` whose ``dest`` and ``option`` are the keys."""
+    names = {f: [f] for f in fields}
+    reader = _Reader(project, names, frozenset())
+    methods = [(c, stmt) for c in cls.mro() for stmt in c.node.body.body
+               if isinstance(stmt, cst.FunctionDef) and stmt.params.params
+               and stmt.params.params[0].name.value == "self"]
+    # a field another method may set (``__post_init__`` may fill one from the model before a
+    # validator tests it) is not what the launch gave: no check on it; within the method read,
+    # an assignment drops only the checks after it
+    sets: dict[int, set[str]] = {}
+    for _, fn in methods:
+        names_set = _assigned_dests(fn, "self")
+        for n in _walk(fn):
+            if isinstance(n, cst.Call) and (_dotted(n.func) or "").endswith("__setattr__") and len(n.args) >= 2:
+                name = n.args[1].value
+                names_set.add(name.evaluated_value if isinstance(name, cst.SimpleString) else "*")
+        sets[id(fn)] = names_set
+    for c, fn in methods:
+        if fn.name.value != "__post_init__" and not _after_model_validator(fn):
+            continue
+        others = set().union(*(v for k, v in sets.items() if k != id(fn)))
+        if "*" not in others:
+            reader.function(FuncRef(c.module, fn), "self", [], others, 1)
+    out = []
+    for rec in reader.out:
+        if rec["kind"] != "when":  # a pair: the same tests spelled out
+            a, b = rec["dests"]
+            rec = {"kind": "when", "when": [{"dest": a, "test": "set", "option": a},
+                                            {"dest": b, "test": "unset" if rec["kind"] == "requires" else "set",
+                                             "option": b}]}
+        else:
+            for t in rec["when"]:
+                t["option"] = t["dest"]
+                if "dest2" in t:
+                    t["option2"] = t["dest2"]
+        out.append(rec)
+    return out
+
+
+def _after_model_validator(fn: cst.FunctionDef) -> bool:
+    for d in fn.decorators:
+        e = d.decorator
+        if isinstance(e, cst.Call) and (_dotted(e.func) or "").rsplit(".", 1)[-1] == "model_validator":
+            return any(a.keyword is not None and a.keyword.value == "mode" and isinstance(a.value, cst.SimpleString)
+                       and a.value.evaluated_value == "after" for a in e.args)
+    return False
+
+
 def _and_test_of(stmt: cst.CSTNode, sole: type) -> Optional[cst.BooleanOperation]:
     """The ``A and B`` test of ``if A and B: <sole statement>`` (no ``else``), or None."""
-    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
-        return None
-    body = stmt.body.body
-    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1 \
-            or not isinstance(body[0].body[0], sole):
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None or not _sole(stmt, sole):
         return None
     test = stmt.test
     if not isinstance(test, cst.BooleanOperation) or not isinstance(test.operator, cst.And):
         return None
     return test
-
-
-def _shape(stmt: cst.CSTNode, param: str) -> Optional[tuple[str, str, str]]:
-    """("requires" | "conflicts", A, B) for ``if A and not B: raise`` / ``if A and B: raise``."""
-    test = _and_test_of(stmt, cst.Raise)
-    if test is None:
-        return None
-    left, right = test.left, test.right
-    if isinstance(left, cst.BooleanOperation) or isinstance(right, cst.BooleanOperation):
-        return None  # three operands: not a pair
-    a = _dest_read(left, param)
-    if a is None:
-        return None
-    if isinstance(right, cst.UnaryOperation) and isinstance(right.operator, cst.Not):
-        b = _dest_read(right.expression, param)
-        return ("requires", a, b) if b is not None else None
-    b = _dest_read(right, param)
-    return ("conflicts", a, b) if b is not None else None
 
 
 def _dest_read(e: cst.BaseExpression, param: str) -> Optional[str]:
@@ -263,3 +557,50 @@ def _is_subcommand_guard(stmt: cst.CSTNode, param: str) -> bool:
         and isinstance(second.comparisons[0].operator, (cst.NotEqual, cst.NotIn)) \
         and any(isinstance(n, cst.SimpleString) and n.evaluated_value == "serve"
                 for n in _walk(second.comparisons[0].comparator))
+
+
+def option_class_checks(project: Project, options: list[dict], find_class: Any) -> list[dict]:
+    """The checks of the config classes that plain options feed (``"config": "Class.field"``),
+    over those options: what the class refuses when start-up builds it from their values
+    (``--collect-detailed-traces`` without ``--otlp-traces-endpoint``). Only classes that a
+    ``create_*_config`` helper of ``EngineArgs`` builds (not ``create_engine_config`` nor
+    ``create_model_config``: those read the model first), and a check only where every field
+    it tests is fed by an option of the same name whose default is a constant and that no
+    method of ``EngineArgs`` assigns (start-up hands the value over as given).
+    ``{"class", "kind": "when", "when": [tests]}``, each test's ``dest`` / ``option`` the
+    option's."""
+    ea = project.find_class("vllm.engine.arg_utils", "EngineArgs")
+    if ea is None:
+        return []
+    rewritten: set[str] = set()
+    built_early: set[str] = set()  # classes a create_*_config helper builds before the model is read
+    for c in ea.mro():
+        for stmt in c.node.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.params.params:
+                rewritten |= _assigned_dests(stmt, stmt.params.params[0].name.value)
+                name = stmt.name.value
+                if name.startswith("create_") and name.endswith("_config") \
+                        and name not in ("create_engine_config", "create_model_config"):
+                    built_early.update(_called_names(stmt))
+    fed: dict[str, dict[str, dict]] = {}
+    for o in options:
+        cls_name, _, fname = (o.get("config") or "").partition(".")
+        if fname and fname == o["dest"] and not o.get("default_computed") and o["dest"] not in rewritten \
+                and "*" not in rewritten:
+            fed.setdefault(cls_name, {}).setdefault(fname, o)
+    out: list[dict] = []
+    for cls_name in sorted(fed):
+        if cls_name not in built_early:
+            continue  # built with the model or the engine: what it refuses is not settled here
+        cls = find_class(cls_name)
+        if cls is None:
+            continue
+        for check in class_checks(project, cls, list(fed[cls_name])):
+            when = []
+            for t in check["when"]:
+                t = dict(t, option=fed[cls_name][t["dest"]]["name"])
+                if "dest2" in t:
+                    t["option2"] = fed[cls_name][t["dest2"]]["name"]
+                when.append(t)
+            out.append({"class": cls_name, "kind": "when", "when": when})
+    return out

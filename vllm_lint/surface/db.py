@@ -216,18 +216,23 @@ class Option(Record):
 
 
 class ServeCheck(Record):
-    """One start-up check of ``validate_parsed_serve_args`` over two options: ``kind`` "requires"
-    (``a`` set needs ``b`` set) or "conflicts" (``a`` and ``b`` both set are refused); ``a`` and
-    ``b`` are dests, ``option_a`` and ``option_b`` the release's option names for them."""
+    """One start-up check of ``validate_parsed_serve_args``: ``kind`` "requires" (``a`` set needs
+    ``b`` set) or "conflicts" (``a`` and ``b`` both set are refused), ``a`` and ``b`` being dests
+    and ``option_a`` and ``option_b`` the release's option names for them; or "when": refused
+    where every test of ``when`` holds (``{"dest", "test", "option", "value" | "values" |
+    "dest2" + "option2"}``, flag_db/README.md), ``a`` / ``option_a`` its first option's."""
 
-    __slots__ = ("kind", "a", "b", "option_a", "option_b")
+    __slots__ = ("kind", "a", "b", "option_a", "option_b", "when", "cls")
 
-    def __init__(self, kind: str, a: str, b: str, option_a: str, option_b: str) -> None:
+    def __init__(self, kind: str, a: str, b: str, option_a: str, option_b: str,
+                 when: Optional[list[dict[str, Any]]] = None, cls: Optional[str] = None) -> None:
         self.kind = kind
         self.a = a
         self.b = b
         self.option_a = option_a
         self.option_b = option_b
+        self.when = when
+        self.cls = cls  # the config class that refuses, for config_checks
 
 
 class Surface:
@@ -311,6 +316,13 @@ class Surface:
         if self.v >= Version("0.12.0"):
             return "optimization-level"
         return "none"
+
+    def rewrites(self, string: str) -> Optional[str]:
+        """The option ``parse_args`` turns ``string`` into before argparse sees it, where the
+        string is no action of the parser: ``-O`` is ``--optimization-level`` from 0.12 (``-O3``,
+        ``-O 3``, ``-O=3``; a bare ``-O`` is refused), checked with the real parsers of 0.27.0
+        and 0.34.0."""
+        return "--optimization-level" if string == "-O" and self.o_flag == "optimization-level" else None
 
     @cached_property
     def o_level_key(self) -> Optional[str]:
@@ -458,8 +470,24 @@ class Surface:
         (``serve_checks`` of the release file; none where the file predates it or the release
         has no such validator)."""
         sc = self.record.get("serve_checks") or {}
-        return [ServeCheck(c["kind"], c["dests"][0], c["dests"][1], c["options"][0], c["options"][1])
-                for c in sc.get("checks") or []]
+        out = []
+        for c in sc.get("checks") or []:
+            if c["kind"] == "when":
+                first = next(t for t in c["when"] if t.get("option"))
+                out.append(ServeCheck("when", first["dest"], "", first["option"], "", c["when"]))
+            else:
+                out.append(ServeCheck(c["kind"], c["dests"][0], c["dests"][1], c["options"][0], c["options"][1]))
+        return out
+
+    @cached_property
+    def config_checks(self) -> list[ServeCheck]:
+        """What the config classes plain options feed refuse when start-up builds them
+        (``config_checks`` of the release file, "when" checks over options)."""
+        out = []
+        for c in self.record.get("config_checks") or []:
+            first = next(t for t in c["when"] if t.get("option"))
+            out.append(ServeCheck("when", first["dest"], "", first["option"], "", c["when"], c.get("class")))
+        return out
 
     def validates_serve_args(self, entry: str) -> bool:
         """Whether a launch with this entry runs ``validate_parsed_serve_args`` right after parsing:
@@ -513,6 +541,27 @@ class Surface:
         return any(p.get("dest") == "model_tag" and p.get("nargs") is None for p in self.positionals)
 
 
+SERVE_TESTS = ("set", "unset", "none", "not_none", "<", "<=", ">", ">=", "==", "!=", "in", "not_in")
+
+
+def _check_serve_tests(when: Any) -> None:
+    """The shape of a "when" serve check's tests (flag_db/README.md)."""
+    if not isinstance(when, list) or not when:
+        raise TypeError("a 'serve_checks' check of kind 'when' has no list of tests")
+    for t in when:
+        if not isinstance(t, dict) or not isinstance(t.get("dest"), str) or t.get("test") not in SERVE_TESTS:
+            raise TypeError("a 'serve_checks' test is not {dest, test, ...}")
+        if t.get("option") is not None and not isinstance(t["option"], str):
+            raise TypeError("a 'serve_checks' test's option is not a string")
+        if t["test"] in ("in", "not_in") and not isinstance(t.get("values"), list):
+            raise TypeError("a 'serve_checks' membership test has no list of values")
+        if t["test"] in ("<", "<=", ">", ">=", "==", "!=") and "value" not in t and \
+                not (isinstance(t.get("dest2"), str) and isinstance(t.get("option2"), str)):
+            raise TypeError("a 'serve_checks' comparison has neither a value nor a second option")
+    if not any(isinstance(t.get("option"), str) for t in when):
+        raise TypeError("a 'serve_checks' check of kind 'when' tests no option")
+
+
 def _check_release(rec: dict[str, Any]) -> None:
     """The container shapes a release record must have (flag_db/README.md)."""
     for key, typ in (("options", list), ("positionals", list), ("llm_params", list), ("async_engine_args", list),
@@ -524,12 +573,21 @@ def _check_release(rec: dict[str, Any]) -> None:
         raise TypeError("'build_env' is neither a list of names nor a table")
     if not all(isinstance(e, dict) for e in (rec.get("env_refused") or {}).values()):
         raise TypeError("an 'env_refused' entry is not a table")
+    cc = rec.get("config_checks")
+    if cc is not None:
+        if not isinstance(cc, list) or not all(isinstance(c, dict) and c.get("kind") == "when" for c in cc):
+            raise TypeError("'config_checks' is not a list of 'when' checks")
+        for c in cc:
+            _check_serve_tests(c.get("when"))
     sc = rec.get("serve_checks")  # absent in files built before it was scraped: no checks known
     if sc is not None:
         if not isinstance(sc, dict) or not isinstance(sc.get("entries"), list) \
                 or not isinstance(sc.get("checks"), list):
             raise TypeError("'serve_checks' is not a table with 'entries' and 'checks' lists")
         for c in sc["checks"]:
+            if isinstance(c, dict) and c.get("kind") == "when":
+                _check_serve_tests(c.get("when"))
+                continue
             if not isinstance(c, dict) or c.get("kind") not in ("requires", "conflicts") or \
                     not all(isinstance(c.get(k), list) and len(c[k]) == 2 and all(isinstance(x, str) for x in c[k])
                             for k in ("dests", "options")):

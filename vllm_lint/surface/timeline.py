@@ -70,6 +70,10 @@ class OptionStory:
     deprecated_from: Optional[str] = None
     canonical: Optional[str] = None  # when the query was an alias
     noop_at_removal: bool = False  # the curated overlay: it did nothing any more when removed
+    # what the name was, per run of releases: (first, last, role), role "" for an option of its
+    # own, "alias of X", "negation of X" or "rewritten to X" (by parse_args, not an argparse action)
+    roles: list[tuple[str, str, str]] = field(default_factory=list)
+    returned_in: list[str] = field(default_factory=list)  # first release of each later run
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,6 +83,8 @@ class OptionStory:
             "successor_evidence": self.successor_evidence, "deprecated_from": self.deprecated_from,
             "aliases": self.aliases, "noop_at_removal": self.noop_at_removal,
             "changes": [{"version": c.version, "what": c.what, "old": c.old, "new": c.new} for c in self.changes],
+            "roles": [{"first": a, "last": b, "role": r} for a, b, r in self.roles],
+            "returned_in": self.returned_in,
         }
 
 
@@ -126,16 +132,27 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
             prev = cur
         return st
     hist = db.option_history(name)
-    if hist is None:
+    # a string parse_args rewrites into an option is accepted where the rewrite exists (-O from 0.12)
+    rewritten = {i: to for i, v in enumerate(db.versions) if name == "-O" and (to := db.surface(v).rewrites(name))}
+    if hist is None and not rewritten:
         return None
-    st = OptionStory(name, "option", hist.ranges, _removed(db, hist.ranges))
+    indices = (hist.indices if hist is not None else set()) | set(rewritten)
+    ranges = _runs(db, indices)
+    st = OptionStory(name, "option", ranges, _removed(db, ranges))
+    st.returned_in = [a for a, _ in ranges[1:]]
     ov = db.option_overlay(name) or {}
     st.successor, st.successor_evidence = ov.get("successor"), ov.get("evidence")
     st.noop_at_removal = bool(ov.get("noop_at_removal")) and bool(st.removed_in)
     prev: Optional[dict[str, Any]] = None
     aliases: set[str] = set()
+    roles: list[tuple[int, str]] = []
     for idx, v in enumerate(db.versions):
-        if idx not in hist.indices:
+        if idx not in indices:
+            prev = None
+            continue
+        if idx in rewritten and (hist is None or idx not in hist.indices):
+            roles.append((idx, f"rewritten to {rewritten[idx]}"))
+            st.canonical = rewritten[idx]
             prev = None
             continue
         opt = db.surface(v).lookup(name)
@@ -143,6 +160,10 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
             continue
         if opt.name != name:
             st.canonical = opt.name
+            roles.append((idx, f"{'negation' if name in opt.negations else 'alias'} of {opt.name}"))
+        else:
+            st.canonical = None
+            roles.append((idx, ""))
         aliases.update(s for s in opt.strings if s != name)
         if opt.deprecated:
             if st.deprecated_from is None:
@@ -155,7 +176,23 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
             st.changes.extend(_changes(v, prev, cur))
         prev = cur
     st.aliases = sorted(aliases)
+    for idx, role in roles:  # consecutive releases in one role make one run
+        v = db.versions[idx]
+        if st.roles and st.roles[-1][2] == role and db.position(st.roles[-1][1]) == idx - 1:
+            st.roles[-1] = (st.roles[-1][0], v, role)
+        else:
+            st.roles.append((v, v, role))
     return st
+
+
+def _runs(db: Database, indices: set[int]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for i in sorted(indices):
+        if out and db.position(out[-1][1]) == i - 1:
+            out[-1] = (out[-1][0], db.versions[i])
+        else:
+            out.append((db.versions[i], db.versions[i]))
+    return out
 
 
 def _removed(db: Database, ranges: list[tuple[str, str]]) -> list[str]:

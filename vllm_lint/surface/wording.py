@@ -18,10 +18,19 @@ def history_lines(st: "OptionStory", newest: str, code=str) -> list[tuple[str, s
     sentence: accepted ranges, removal (with the no-op note), still accepted, deprecation,
     successor, other spellings; ``code`` quotes a word of the command line."""
     out = [("accepted by", ", ".join(a if a == b else f"{a} .. {b}" for a, b in st.ranges))]
+    back = getattr(st, "returned_in", [])
     if st.removed_in:
-        out.append(("removed in", ", ".join(st.removed_in) + (f" ({NOOP_AT_REMOVAL})" if st.noop_at_removal else "")))
-    else:
+        gone = ", ".join(st.removed_in) + (f" ({NOOP_AT_REMOVAL})" if st.noop_at_removal else "")
+        if back:
+            gone += "; accepted again from " + ", ".join(back)
+        out.append(("removed in", gone))
+    if not st.removed_in or back and st.ranges[-1][1] == newest:
         out.append(("", f"still accepted by the newest release ({newest})"))
+    roles = getattr(st, "roles", [])
+    if len({r for _, _, r in roles}) > 1 or any(r.startswith("rewritten") for _, _, r in roles):
+        # what the name was changed over its life: say it per run of releases
+        words = [f"{a if a == b else f'{a} .. {b}'} {_role_words(r, code, st.name)}" for a, b, r in roles]
+        out.append(("what it is", "; ".join(words)))
     if st.deprecated_from:
         out.append(("deprecated from", st.deprecated_from))
     if st.successor:
@@ -29,6 +38,18 @@ def history_lines(st: "OptionStory", newest: str, code=str) -> list[tuple[str, s
     if st.aliases:
         out.append(("other spellings", ", ".join(map(code, st.aliases))))
     return out
+
+
+def _role_words(role: str, code=str, name: str = "") -> str:
+    """One run's role (``OptionStory.roles``) in words."""
+    if not role:
+        return "an option of its own"
+    if role.startswith("rewritten to "):
+        target = role[len("rewritten to "):]
+        return (f"no parser option: vLLM's argument preprocessing rewrites {code(name + '3')}, {code(name + ' 3')} "
+                f"and {code(name + '=3')} into {code(target + ' 3')} (a bare {code(name)} is refused)")
+    how, _, target = role.partition(" of ")
+    return f"the {how} of {code(target)}"
 
 
 _TYPE_WORDS = {  # the value argparse's type takes, in words: (one, several)

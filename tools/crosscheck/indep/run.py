@@ -188,13 +188,20 @@ def pct(a: int, b: int) -> str:
 
 
 def measured(counts: dict[str, int]) -> int:
-    """The agreement's denominator: the lines but those both refuse, vLLM after parsing."""
-    return counts.get("lines", 0) - counts.get("post-parse", 0)
+    """The agreement's denominator: every line (issue 29: what vLLM refuses after parsing counts
+    as a refusal, not set aside)."""
+    return counts.get("lines", 0)
+
+
+def agreed(counts: dict[str, int]) -> int:
+    """The agreement's numerator: lines judged alike, those both refuse after parsing included."""
+    return counts.get("agree", 0) + counts.get("post-parse", 0)
 
 
 def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
     out = [f"| release | docs lines | realistic-docs agree % (as written / mutated) | missed / false alarms | "
-           f"post-parse: both refuse | oracle-grammar agree % | missed / false alarms | post-parse: both refuse | "
+           f"post-parse: both refuse (counted as agreeing) | oracle-grammar agree % | missed / false alarms | "
+           f"post-parse: both refuse (counted) | "
            f"culprit named % (named / measured) |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
@@ -207,10 +214,10 @@ def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
                 mut.update(c)
         cm = d.get("culprit_measured", 0) + g.get("culprit_measured", 0)
         cn = d.get("culprit_named", 0) + g.get("culprit_named", 0)
-        out.append(f"| {r['release']} | {r['docs_lines']} | {pct(d.get('agree', 0), measured(d))} "
-                   f"({pct(aw.get('agree', 0), measured(aw))} / {pct(mut.get('agree', 0), measured(mut))}) | "
+        out.append(f"| {r['release']} | {r['docs_lines']} | {pct(agreed(d), measured(d))} "
+                   f"({pct(agreed(aw), measured(aw))} / {pct(agreed(mut), measured(mut))}) | "
                    f"{d.get('missed', 0)} / {d.get('false-alarm', 0)} | {d.get('post-parse', 0)} | "
-                   f"{pct(g.get('agree', 0), measured(g))} | "
+                   f"{pct(agreed(g), measured(g))} | "
                    f"{g.get('missed', 0)} / {g.get('false-alarm', 0)} | {g.get('post-parse', 0)} | "
                    f"{pct(cn, cm)} ({cn} / {cm}) |")
     out.append("")
@@ -305,7 +312,7 @@ def main() -> int:
         oracle.close()
         res["seconds"] = round(time.time() - t0, 1)
         d, g = res["docs"]["counts"], res["grammar"]["counts"]
-        log(f"{version}: docs {d.get('agree', 0)}/{measured(d)} grammar {g.get('agree', 0)}/{measured(g)} "
+        log(f"{version}: docs {agreed(d)}/{measured(d)} grammar {agreed(g)}/{measured(g)} "
             f"post-parse {d.get('post-parse', 0)}+{g.get('post-parse', 0)} "
             f"culprit {d.get('culprit_named', 0) + g.get('culprit_named', 0)}/"
             f"{d.get('culprit_measured', 0) + g.get('culprit_measured', 0)} in {res['seconds']}s")

@@ -8,7 +8,8 @@ without an option in it (``the following arguments are required``, a bare except
 culprit.
 
 Lint side: ``vllm_lint.lint`` on ``vllm serve <words>`` as a shell file at the release
-(``target=``). Refused = an error-severity finding of the argument rules (codes VL1xx); other
+(``target=``). Refused = an error-severity finding of the argument rules (codes VL1xx) or of
+VL410 (a value the release's config classes refuse when start-up builds them, issue 29); other
 error findings (model facts, hardware) are engine-time and kept aside as ``other_errors``. A
 finding names an option through its ``option`` attribute or a backticked word of its message.
 Names are compared as the user wrote them and as vLLM spells them: ``_`` and ``-`` are one, a
@@ -53,6 +54,13 @@ def shell_line(argv: list[str]) -> str:
     return "vllm serve " + " ".join(shlex.quote(w) for w in argv) + "\n"
 
 
+def refusal_code(code: str) -> bool:
+    """The rules whose errors say the release refuses the line: the argument rules (VL1xx) and
+    VL410 (a value a config class refuses when start-up builds it); the others' errors are facts
+    of the model or the hardware."""
+    return code.startswith("VL1") or code == "VL410"
+
+
 def lint(argv: list[str], release: str, db: Optional[str] = None) -> dict[str, Any]:
     import vllm_lint
 
@@ -62,7 +70,7 @@ def lint(argv: list[str], release: str, db: Optional[str] = None) -> dict[str, A
         if str(getattr(d.severity, "value", d.severity)).lower() != "error":
             continue
         rec = {"code": d.code, "option": d.option, "message": d.message}
-        (errors if d.code.startswith("VL1") else other).append(rec)
+        (errors if refusal_code(d.code) else other).append(rec)
     return {"refused": bool(errors), "errors": errors, "other_errors": other}
 
 
