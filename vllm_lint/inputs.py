@@ -73,3 +73,20 @@ def recording() -> Iterator[dict[str, str]]:
         if _stack:
             for path, key in reads.items():
                 _stack[-1].setdefault(path, key)
+
+
+def read_other(path: str, limit: int) -> Optional[bytes]:
+    """The bytes of another file an analysis reads (a Dockerfile beside a script, a chart's values,
+    a model's ``config.json``), noted as an input whether it exists or not (a file made later
+    changes the result); None when it is no regular file (a link to a FIFO or a device is not
+    read), cannot be read, or is larger than ``limit``."""
+    from .fsutil import open_regular
+
+    try:
+        with open_regular(path) as f:
+            raw = f.read(limit + 1)
+    except OSError:
+        note(path, None)
+        return None
+    note(path, raw)
+    return None if len(raw) > limit else raw

@@ -1747,20 +1747,12 @@ def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[tuple[str, bool]]:
     import os
 
     from vllm_lint import inputs
-    from vllm_lint.fsutil import open_regular
     from vllm_lint.frontends.dockerfile_base import final_base
 
     if not ctx.path or ctx.path == "-" or rel.startswith("-"):
         return None
-    where = os.path.join(os.path.dirname(os.path.abspath(ctx.path)), rel)
-    try:
-        with open_regular(where) as f:  # (a link to a FIFO or a device: not read)
-            raw = f.read(_MAX_DOCKERFILE + 1)
-    except OSError:
-        inputs.note(where, None)  # (a Dockerfile made later changes the result)
-        return None
-    inputs.note(where, raw)
-    if len(raw) > _MAX_DOCKERFILE:
+    raw = inputs.read_other(os.path.join(os.path.dirname(os.path.abspath(ctx.path)), rel), _MAX_DOCKERFILE)
+    if raw is None:
         return None
     base = final_base(raw.decode("utf-8", "replace"), {})
     if base is None or not base[1] or not image_is_vllm(base[0]):

@@ -273,15 +273,10 @@ def facts_from_config(cfg: dict[str, Any], name: str, source: str) -> Optional[M
 
 def _read_config(path: Path, name: str) -> Optional[ModelFacts]:
     from .. import inputs
-    from ..fsutil import open_regular
 
-    try:
-        with open_regular(path) as f:  # (a link to a FIFO or a device: not read)
-            raw = f.read(4 * 1024 * 1024)
-    except OSError:
-        inputs.note(str(path), None)
+    raw = inputs.read_other(str(path), 4 * 1024 * 1024)  # (the finding depends on it: the cache must know)
+    if raw is None:
         return None
-    inputs.note(str(path), raw)  # the finding depends on this file (the result cache must know)
     try:
         data = json.loads(raw)
     except ValueError:

@@ -46,7 +46,6 @@ def chart_values(path: str) -> Optional[dict]:
     """The values of the chart whose template ``path`` is, or None (no chart, no values, or
     values that do not load as a mapping)."""
     from vllm_lint import inputs
-    from vllm_lint.fsutil import open_regular
 
     d = os.path.dirname(os.path.abspath(path))
     if f"{os.sep}templates" not in d:
@@ -60,14 +59,8 @@ def chart_values(path: str) -> Optional[dict]:
     if not os.path.isfile(os.path.join(chart, "Chart.yaml")):
         return None
     values_path = os.path.join(chart, "values.yaml")
-    try:
-        with open_regular(values_path) as f:  # (a link to a FIFO or a device: not read)
-            raw = f.read(_MAX_BYTES + 1)
-    except OSError:
-        inputs.note(values_path, None)  # (a values file made later changes the result)
-        return None
-    inputs.note(values_path, raw)
-    if len(raw) > _MAX_BYTES:
+    raw = inputs.read_other(values_path, _MAX_BYTES)
+    if raw is None:
         return None
     import yaml
 
@@ -85,7 +78,6 @@ def chart_values(path: str) -> Optional[dict]:
 def _defines(templates: str) -> dict:
     """The named templates of the ``*.tpl`` files of a chart's ``templates`` folder."""
     from vllm_lint import inputs
-    from vllm_lint.fsutil import open_regular
 
     out: dict = {}
     try:
@@ -93,15 +85,8 @@ def _defines(templates: str) -> dict:
     except OSError:
         return out
     for name in names[:32]:
-        where = os.path.join(templates, name)
-        try:
-            with open_regular(where) as f:
-                raw = f.read(_MAX_BYTES + 1)
-        except OSError:
-            inputs.note(where, None)
-            continue
-        inputs.note(where, raw)
-        if len(raw) <= _MAX_BYTES:
+        raw = inputs.read_other(os.path.join(templates, name), _MAX_BYTES)
+        if raw is not None:
             out.update(named_templates(raw.decode("utf-8", "replace")))
     return out
 

@@ -50,14 +50,7 @@ def build_base(t: YamlText, build: Any) -> Optional[BuildBase]:
 
 def _read(compose_path: str, context: str, dockerfile: str) -> Optional[str]:
     from vllm_lint import inputs
-    from vllm_lint.fsutil import open_regular
 
-    where = os.path.join(os.path.dirname(os.path.abspath(compose_path)), context, dockerfile)
-    try:
-        with open_regular(where) as f:  # (a link to a FIFO or a device: not read)
-            raw = f.read(_MAX_BYTES + 1)
-    except OSError:
-        inputs.note(where, None)  # (a Dockerfile made later changes the result)
-        return None
-    inputs.note(where, raw)
-    return None if len(raw) > _MAX_BYTES else raw.decode("utf-8", "replace")
+    raw = inputs.read_other(os.path.join(os.path.dirname(os.path.abspath(compose_path)), context, dockerfile),
+                            _MAX_BYTES)
+    return None if raw is None else raw.decode("utf-8", "replace")
