@@ -275,6 +275,9 @@ def rebase(ex: Extraction, emb: Embedding, out: Extraction,
         )
         if la.delete_tokens is not None:
             new.delete_tokens = _rebased_deleter(la.delete_tokens, tok_map, f, deletion)
+        # (its edits are in the embedded text's offsets too: unmapped, they would rewrite the host's
+        # bytes at those offsets, prose of a Markdown file)
+        new.replace_entry = _rebased_replacer(la.replace_entry, f, deletion) if la.replace_entry else None
         out.launches.append(new)
     for e in ex.env:
         out.env.append(env(e))
@@ -282,6 +285,28 @@ def rebase(ex: Extraction, emb: Embedding, out: Extraction,
         out.version_hints.append(replace(v, span=f(v.span)))
     for n in ex.notes:
         out.notes.append(replace(n, span=f(n.span)))
+
+
+def _shifted(edits: Optional[list[Edit]], f, deletion) -> Optional[list[Edit]]:
+    """Edits of the embedded text, in the host's offsets; None when one does not map."""
+    if edits is None:
+        return None
+    shifted = []
+    for e in edits:
+        sp = deletion(e.span) if not e.content else f(e.span)
+        if sp is None:
+            return None
+        shifted.append(Edit(sp, e.content))
+    return shifted
+
+
+def _rebased_replacer(orig, f, deletion):
+    """The launch's ``replace_entry`` in the host's offsets: the original's edits, mapped."""
+
+    def replace_entry(words: list[str]) -> Optional[list[Edit]]:
+        return _shifted(orig(words), f, deletion)
+
+    return replace_entry
 
 
 def _rebased_deleter(orig, tok_map: dict[int, Token], f, deletion):
@@ -294,15 +319,6 @@ def _rebased_deleter(orig, tok_map: dict[int, Token], f, deletion):
             if o is None:
                 return None
             originals.append(o)
-        edits = orig(originals)
-        if edits is None:
-            return None
-        shifted = []
-        for e in edits:
-            sp = deletion(e.span) if not e.content else f(e.span)
-            if sp is None:
-                return None
-            shifted.append(Edit(sp, e.content))
-        return shifted
+        return _shifted(orig(originals), f, deletion)
 
     return delete_tokens
