@@ -58,6 +58,15 @@ def test_a_release_that_never_existed_is_the_newest_of_its_series_said_so(synth_
     assert "0.8.6 is not a release in the database: the newest of its series, 0.8.5" in c.why
 
 
+@pytest.mark.parametrize("tag", ["v0.2.2", "0.3.0", "v0.8.4"])
+def test_a_release_older_than_the_database_is_checked_at_its_oldest_said_so(synth_db, repo, tag):
+    """(the synthetic database starts at 0.8.5): the nearest release, never the newest in silence"""
+    c = choose(synth_db, put(repo, "serve.sh", SCRIPT), [VersionHint(tag, "image-tag")])
+    named = tag.lstrip("v")
+    assert (c.release, c.kind, c.named) == ("0.8.5", "named", named)
+    assert f"vLLM {named} is older than every release in the database: checked against its oldest, 0.8.5" in c.why
+
+
 @pytest.mark.parametrize("tag", ["v0.34.0", "0.30.0", "v0.27.5", "0.28"])
 def test_a_release_newer_than_the_database_is_named_not_replaced(synth_db, repo, tag):
     c = choose(synth_db, put(repo, "serve.sh", SCRIPT), [VersionHint(tag, "image-tag")])

@@ -16,6 +16,8 @@ A reading is one of (``HintReading.status``):
   PyPI never had): the newest of that series (today's behaviour), said in ``note``;
 * ``newer``: newer than the newest release in the database (``named``): checked against the
   newest, and VL004 says so with the command that brings it in;
+* ``older``: older than every release in the database (``v0.2.2``): checked against the oldest it
+  has, the nearest, said in ``note`` (never the newest in silence);
 * ``build``: a nightly or commit build of vLLM's main branch, no release: checked against the
   newest, said in ``note``;
 * ``unmapped``: a vendor tag whose vLLM release this table does not know; ``none``: no version.
@@ -233,8 +235,11 @@ def _read_version(db: Any, text: str) -> HintReading:
         return HintReading("newer", db.newest, named=named,
                            note=f"vLLM {named} is newer than the database, whose newest is {db.newest}: checked "
                                 f"against {db.newest}; `vllm-lint db update` adds it")
-    if v is None:
-        return HintReading("none", named=named, note=f"vLLM {named} is older than every release in the database")
+    if v is None:  # (older than the database: its oldest release is the nearest, and the note says so)
+        oldest = db.versions[0]
+        return HintReading("older", oldest, named=named,
+                           note=f"vLLM {named} is older than every release in the database: checked against its "
+                                f"oldest, {oldest}, the nearest")
     if Version(v) != want and len(want.release) > 2:
         return HintReading("series", v, named=named,
                            note=f"vLLM {named} is not a release in the database: the newest of its series, {v}")

@@ -196,6 +196,8 @@ class Targeting:
             return Choice(r.version, f"{why} ({r.note})", "named", r.named, hint)
         if r.status == "newer":
             return Choice(r.version, f"{why} ({r.note})", "newer", r.named, hint)
+        if r.status == "older":
+            return Choice(r.version, f"{why} ({r.note})", "named", r.named, hint)
         if r.status == "build":
             if text.lower() in ("latest", "main"):
                 return Choice(r.version, f"{why.rsplit(' ', 1)[0]} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
