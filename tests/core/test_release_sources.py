@@ -568,3 +568,23 @@ def test_a_dockerfile_that_also_installs_vllm_unpinned_names_no_release(synth_db
     put(repo, "e/Dockerfile", "FROM python:3.12\nRUN pip install vllm==0.8.5\nUSER vllm\n"
                               "RUN pip install -r r.txt && chown vllm /x\n")
     assert choose(synth_db, put(repo, "e/run.sh", SCRIPT)).release == "0.8.5"
+
+
+@pytest.mark.parametrize("values", ["image:\n  repository: vllm/vllm-openai\n  tag: v0.10.0\n",
+                                    "server:\n  image: vllm/vllm-openai:v0.10.0\n",
+                                    "image:\n  image: 'vllm/vllm-openai'\n  # the tag\n  tag: v0.10.0\n"])
+def test_a_chart_template_takes_the_release_of_its_own_values_image(synth_db, repo, values):
+    """A template whose image its own words do not name (``{{ include "c.image" . }}``) renders the
+    chart's values by default."""
+    put(repo, "charts/c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    put(repo, "charts/c/values.yaml", values)
+    p = put(repo, "charts/c/templates/deploy.yaml", "x: 1\n")
+    c = choose(synth_db, p)
+    assert c.release == "0.10.0" and "c/values.yaml (the image the chart's templates render by default" in c.why
+    # two releases in the values, or a file outside templates/: not decided here
+    put(repo, "two/e/Chart.yaml", "apiVersion: v2\nname: e\nversion: 0.1.0\n")
+    put(repo, "two/e/values.yaml", values + "other:\n  image: vllm/vllm-openai:v0.8.5\n")
+    assert choose(synth_db, put(repo, "two/e/templates/b.yaml", "x: 1\n")).kind == "default"
+    put(repo, "one/d/Chart.yaml", "apiVersion: v2\nname: d\nversion: 0.1.0\n")
+    put(repo, "one/d/values.yaml", values)
+    assert choose(synth_db, put(repo, "one/d/notes/x.yaml", "x: 1\n")).kind == "default"

@@ -391,6 +391,42 @@ class Surroundings:
                     return r.named
         return None
 
+    def own_chart_for(self, directory: str) -> Optional[Named]:
+        """For a template of a Helm chart (``templates/`` under a folder with ``Chart.yaml``), the
+        vLLM image the chart's own ``values.yaml`` configures when it names one release (``image:
+        repo:tag``, or ``image``/``repository`` with a ``tag:`` beside it): what the template renders
+        by default where its own words name none (an image written through ``{{ include }}``)."""
+        d = directory
+        for _ in range(3):  # templates/, templates/sub/
+            if os.path.basename(d) == "templates" and "Chart.yaml" in self.folder(os.path.dirname(d)).names:
+                break
+            d = os.path.dirname(d)
+        else:
+            return None
+        chart = os.path.dirname(d)
+        f = self.folder(chart)
+        if "values.yaml" not in f.names:
+            return None
+        text = self._read(f, os.path.join(chart, "values.yaml")) or ""
+        read = self._last
+        images = []
+        for m in _VALUES_IMAGE.finditer(text):
+            image = m.group(1)
+            if "$" in image or "{" in image or not _is_vllm_image(image):
+                continue
+            if ":" not in image.rsplit("/", 1)[-1] and "@" not in image:
+                tag = _tag_beside(text, m.start(1))
+                if tag is None:
+                    continue
+                image = f"{image}:{tag}"
+            images.append(image)
+        tags = {t for t in (_tag(i) for i in images) if t and t != "latest"}
+        if len(tags) != 1:
+            return None
+        image = next(i for i in images if _tag(i) in tags)
+        return Named(next(iter(tags)), f"{os.path.basename(chart)}/values.yaml (the image the chart's templates "
+                                       f"render by default, {image})", image, read=read)
+
     def sibling_chart_for(self, directory: str) -> Optional[Named]:
         """For a file of a Helm chart (a ``Chart.yaml`` at or above it, inside a repository), the
         vLLM image a sibling chart's ``values.yaml`` configures (an operator's chart setting the
@@ -505,6 +541,8 @@ class Surroundings:
             d = parent
 
 
+# a chart's values: `image: repo[:tag]` or `repository: repo` (its `tag:` beside it)
+_VALUES_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(?:image|repository)[ \t]*:[ \t]*["']?([^\s"'#]+)""")
 _KEYED_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*([\w.-]+)[ \t]*:[ \t]*["']?([\w.-]+(?:/[\w.-]+)+:[\w.+-]+)["']?[ \t]*(?:#.*)?$""")
 _DOCKER_BUILD = lazy_re(r"""\b(?:docker|podman|buildah)[ \t]+(?:image[ \t]+|buildx[ \t]+)?(?:build|bud)\b((?:\\\r?\n|[^\n;&|])*)""")
 _BUILD_VALUE_OPTS = {"-t", "--tag", "--build-arg", "--target", "--platform", "--label", "--network", "--secret",

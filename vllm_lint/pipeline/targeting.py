@@ -109,6 +109,10 @@ class Targeting:
             if named is not None:
                 c, read = self._from_named(named), named.read
             if c is None:
+                own = self.surroundings.own_chart_for(directory)
+                if own is not None:
+                    c, read = self._from_named(own), own.read
+            if c is None:
                 sibling = self.surroundings.sibling_chart_for(directory)
                 if sibling is not None:
                     c, read = self._from_named(sibling), sibling.read
