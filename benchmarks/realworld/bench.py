@@ -184,14 +184,26 @@ def chosen_release(reported: list[tuple]) -> str:
     return ",".join(rels) if rels else "-"
 
 
-def release_right(expected: str, reported: list[tuple], newest: str) -> bool | None:
+def release_right(expected: str, reported: list[tuple], newest: str, oldest: str = "") -> bool | None:
     """Whether the judged release is among those the tool chose for the file's launches (None: no
     launch read, or no release to judge). ``newest`` and ``nightly`` are right as the newest release
-    in the database (a nightly is newer than every release)."""
+    in the database (a nightly is newer than every release); a release outside the database is
+    right as the nearest it has (the newest for a newer one, the oldest for an older one: the
+    closest check there is, which the tool says it made)."""
     if not reported or expected in _UNJUDGED:
         return None
     rels = {r[1] for r in reported}
-    return (newest if expected in ("newest", "nightly") else expected) in rels
+    want = newest if expected in ("newest", "nightly") else expected
+    try:
+        from packaging.version import Version
+
+        if oldest and Version(want) < Version(oldest):
+            want = oldest
+        elif Version(want) > Version(newest):
+            want = newest
+    except ValueError:  # ("?"-like words, compared as written)
+        pass
+    return want in rels
 
 
 def measure(which: str, scratch: Path, show: bool) -> dict:
@@ -200,7 +212,7 @@ def measure(which: str, scratch: Path, show: bool) -> dict:
     for r in _tsv("bench-launches.tsv"):
         launches[(r["repo"], r["path"])].append(r)
     releases = {(r["repo"], r["path"]): r for r in _tsv("bench-release.tsv")}
-    newest = _newest()
+    newest, oldest = _newest(), _oldest()
     totals: dict[str, Counter] = {}
     listing: list[str] = []
     kinds: dict[str, Counter] = defaultdict(Counter)
@@ -257,7 +269,7 @@ def measure(which: str, scratch: Path, show: bool) -> dict:
             exp = _expected(releases.get(key))
             if judged and exp not in _UNJUDGED:
                 c["release judged"] += 1
-                ok = release_right(exp, rep, newest)
+                ok = release_right(exp, rep, newest, oldest)
                 c["release " + ("no launch read" if ok is None else "right" if ok else "wrong")] += 1
                 if ok is False:
                     listing.append(f"release [{s}] {p}: chose {chosen_release(rep)} "
@@ -290,9 +302,20 @@ def _pct(n: int, d: int) -> str:
 
 
 def _newest() -> str:
-    out = subprocess.run([sys.executable, "-m", "vllm_lint", "--version"], capture_output=True, text=True).stdout
-    vers = re.findall(r"\d+\.\d+\.\d+(?:\.post\d+)?", out)
+    vers = _db_range()
     return vers[-1] if vers else "?"
+
+
+def _oldest() -> str:
+    vers = _db_range()
+    return vers[0] if vers else ""
+
+
+def _db_range() -> list[str]:
+    """The database's oldest and newest release, from ``vllm-lint --version``."""
+    out = subprocess.run([sys.executable, "-m", "vllm_lint", "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"vLLM (\S+) to (\S+?),", out)
+    return [m.group(1), m.group(2)] if m else re.findall(r"\d+\.\d+\.\d+(?:\.post\d+)?", out)[-1:]
 
 
 def candidates(which: str, scratch: Path) -> None:

@@ -53,6 +53,10 @@ def test_a_release_is_right_when_the_tool_chose_it_for_a_launch_of_the_file():
     assert bench.release_right("0.8.5", rep, "0.33.0") is False
     assert bench.release_right("0.8.5", [], "0.33.0") is None  # no launch read
     assert bench.release_right("?", rep, "0.33.0") is None  # nothing to judge
+    # a release outside the database: right as the nearest it has
+    assert bench.release_right("0.2.2", [(1, "0.4.0", "")], "0.33.0", "0.4.0") is True
+    assert bench.release_right("0.35.0", [(1, "0.33.0", "")], "0.33.0", "0.4.0") is True
+    assert bench.release_right("0.2.2", [(1, "0.33.0", "")], "0.33.0", "0.4.0") is False
 
 
 def test_the_committed_data_holds_together():
