@@ -35,9 +35,11 @@ def image_is_vllm(image: str) -> bool:
     Hat's ``rhaiis/vllm-*``, AWS's ``deep-learning-containers/vllm``, vLLM's CI/release ECR
     repositories. Not arbitrary images that merely mention vllm (``myorg/vllm-proxy``).
     """
-    if not image or "$" in image or "{" in image:
+    if not image:
         return False
     repo, _tag, _digest = _split_image(image.strip().lower())
+    if "$" in repo or "{" in repo:  # (a variable tag, `vllm/vllm-openai:${TAG}`, names vLLM's image still)
+        return False
     parts = [p for p in repo.split("/") if p]
     if not parts:
         return False

@@ -24,6 +24,9 @@ from vllm_lint.record import replace
 
 _CONTAINER_LISTS = ("containers", "initContainers")
 _KUBERNETES, _COMPOSE = platforms.platform("kubernetes"), platforms.platform("compose")
+# keys only a compose service has (no Kubernetes container, chart value or platform config uses them)
+_COMPOSE_ONLY_KEYS = frozenset({"container_name", "restart", "ipc", "shm_size", "depends_on", "runtime",
+                                "healthcheck", "deploy", "ulimits", "network_mode"})
 _VALUES_ROWS = tuple(p for p in platforms.PLATFORMS if p.found == "values")
 
 
@@ -152,7 +155,13 @@ class _Walk:
         if "image" in km or "repository" in km:  # (an image of another program ends the inheritance)
             holder = node if _VALUES_ROWS and values.runs_vllm(image_of(node, _VALUES_ROWS[0])[0]) else None
         found = False
-        if pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km or kubeai.is_vllm_model(km)):
+        if pkey not in _CONTAINER_LISTS and "image" in km and ("command" in km or "entrypoint" in km) \
+                and _COMPOSE_ONLY_KEYS.intersection(km) and not (pkey or "").startswith("x-") \
+                and not self._in_services(node):
+            # a compose service shown without its file's `services:` (a guide's fragment): compose's
+            # keys say whose `command` it is (the image's arguments, not its program)
+            found = container(t, node, hw2, _COMPOSE)
+        if not found and pkey not in _CONTAINER_LISTS and ("command" in km or "args" in km or kubeai.is_vllm_model(km)):
             found = container(t, node, hw2, _KUBERNETES, kind=self.kind)
         if not found and pkey not in _CONTAINER_LISTS and "command" not in km:
             for row in _VALUES_ROWS:  # a chart's values: a vLLM image, and arguments for it
@@ -177,6 +186,11 @@ class _Walk:
                 continue
             self.stack.append((k, hw2, None, vers, holder))
             self.stack.append((v, hw2, key, vers, holder))
+
+    def _in_services(self, node: Any) -> bool:
+        """Whether ``node`` is one of the document's compose services (read there already)."""
+        services = self.compose_root
+        return isinstance(services, MappingNode) and any(v is node for _k, v in services.value)
 
     def _compose_services(self, node: Any, hw: Hardware, vers: list) -> None:
         for _k, svc in node.value:
