@@ -138,3 +138,20 @@ def test_git_agrees_on_the_exclude_file(tmp_path, monkeypatch):
     listed = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], capture_output=True,
                             text=True, check=True).stdout.split()
     assert _walked(".") == sorted(listed)
+
+
+def test_the_repositorys_own_hidden_folders_are_read_caches_and_tools_state_are_not(tmp_path, monkeypatch):
+    """A launch in `.agents/plans/` or `.devcontainer/` is never silent; version control, caches,
+    editors' and tools' state, and virtual environments of any name are not walked."""
+    from vllm_lint.pipeline.discovery import discover
+    from vllm_lint.settings import Settings
+
+    for rel in (".agents/plans/serve.md", ".devcontainer/start.sh", ".github/workflows/ci.yml",
+                ".cache/huggingface/x.sh", ".vscode/tasks.json", ".terraform/modules/m.tf", ".git/hooks/h.sh",
+                ".myenv/pyvenv.cfg", ".myenv/lib/serve.sh"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("vllm serve m\n")
+    monkeypatch.chdir(tmp_path)
+    targets, _ = discover(["."], Settings())
+    assert sorted(t.path for t in targets) == [".agents/plans/serve.md", ".devcontainer/start.sh",
+                                               ".github/workflows/ci.yml"]

@@ -19,6 +19,14 @@ from ..settings import Settings
 
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
               ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
+# Hidden folders a walk skips: version control, caches and tools' state (as ruff's default
+# excludes); other hidden folders are the repository's own (`.github`, `.devcontainer`,
+# `.agents/plans`, `.ci`) and are read, so that no file there is silent. A folder holding a
+# `pyvenv.cfg` (a virtual environment of any name) is skipped too.
+_SKIP_HIDDEN = {".bzr", ".direnv", ".eggs", ".git-rewrite", ".ipynb_checkpoints", ".pyenv", ".pytype",
+                ".hypothesis", ".pants.d", ".cache", ".idea", ".vscode", ".terraform", ".terragrunt-cache",
+                ".next", ".nuxt", ".npm", ".yarn", ".pnpm-store", ".gradle", ".m2", ".cargo", ".rustup",
+                ".conda", ".local", ".history", ".Trash"}
 
 
 # Files a walk never reads: what these suffixes name is binary (images, archives, compiled code,
@@ -252,7 +260,7 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
                 continue
             if is_dir:
                 name = e.name
-                if name in _SKIP_DIRS or (name.startswith(".") and name not in (".github", ".gitlab")) \
+                if name in _SKIP_DIRS or name in _SKIP_HIDDEN \
                         or (specs and ignored(path, True)) or excluded(path) \
                         or os.path.exists(os.path.join(path, "pyvenv.cfg")):
                     continue
