@@ -266,6 +266,9 @@ class ArgvParser:
                 continue
             written, eq, inline = text.partition("=")
             shape = own.get(written)
+            if shape is None and own and "_" in written and written.startswith("--") and wrapper.vllm_preprocessing:
+                # (vLLM's FlexibleArgumentParser rewrites `--dataset_path` to `--dataset-path` first)
+                shape = own.get("--" + written[2:].replace("_", "-"))
             if shape is not None:
                 i = self._skip_wrapper_option(toks, i + 1, bool(eq), shape)
                 continue

@@ -349,3 +349,13 @@ def test_a_broken_continuation_names_the_tool(run_cli, tmp_path):
     r = run_cli("--output-format", "json", "-t", "0.27.1", "--select", "VL109", str(f))
     (d,) = json.loads(r.stdout)
     assert d["message"].startswith("`--use_wandb` is cut off from the OpenRLHF command by a broken line continuation")
+
+
+def test_a_benchmarks_own_options_in_underscore_spelling_are_its_own(run_cli, tmp_path):
+    """`vllm bench throughput` parses with vLLM's FlexibleArgumentParser, which rewrites
+    `--dataset_path` to `--dataset-path` before the benchmark's own option takes it."""
+    f = tmp_path / "bench.sh"
+    f.write_text("vllm bench throughput --model m --dataset_path d.json --dataset_name sharegpt --num_prompts 10 "
+                 "--max_num_seqs 8 --not_an_option 1\n")
+    got = lint(run_cli, f, "--select", "VL103")
+    assert [c for c, *_ in got] == ["VL103"]  # only --not_an_option
