@@ -72,17 +72,7 @@ def _imported_validator(project: Project, mod: Module, scope: cst.CSTNode) -> Op
     b = mod.bindings.get(FUNCTION)
     if b is not None and b[0] == "func":
         return FuncRef(mod, b[1])
-    for node in _walk(scope):
-        if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar):
-            continue
-        for alias in node.names:
-            if isinstance(alias.name, cst.Name) and alias.name.value == FUNCTION and alias.asname is None:
-                src = project._abs_import(mod, len(node.relative),
-                                          _dotted(node.module) if node.module is not None else None)
-                r = project.lookup(src, FUNCTION)
-                if isinstance(r, tuple) and r[1][0] == "func":
-                    return FuncRef(r[0], r[1][1])
-    return None
+    return _imported_function(project, mod, scope, FUNCTION)
 
 
 def _api_server_validator(project: Project, api: Module) -> Optional[FuncRef]:
@@ -392,9 +382,8 @@ def _is_bool_call(e: cst.BaseExpression) -> bool:
     return isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value == "bool"
 
 
-def _function_named(project: Project, mod: Module, scope: cst.CSTNode, name: str) -> Optional[FuncRef]:
-    """The function ``name`` as ``scope`` sees it: imported by name inside it (vLLM imports
-    validators in the branch that calls them), or bound in the module (defined or imported)."""
+def _imported_function(project: Project, mod: Module, scope: cst.CSTNode, name: str) -> Optional[FuncRef]:
+    """The function ``name`` that ``scope`` imports by name (``from x import name``), anywhere in it."""
     for node in _walk(scope):
         if isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
             for alias in node.names:
@@ -404,6 +393,15 @@ def _function_named(project: Project, mod: Module, scope: cst.CSTNode, name: str
                     r = project.lookup(src, name)
                     if isinstance(r, tuple) and r[1][0] == "func":
                         return FuncRef(r[0], r[1][1])
+    return None
+
+
+def _function_named(project: Project, mod: Module, scope: cst.CSTNode, name: str) -> Optional[FuncRef]:
+    """The function ``name`` as ``scope`` sees it: imported by name inside it (vLLM imports
+    validators in the branch that calls them), or bound in the module (defined or imported)."""
+    found = _imported_function(project, mod, scope, name)
+    if found is not None:
+        return found
     r = project.lookup(mod.name, name)
     if isinstance(r, tuple) and r[1][0] == "func":
         return FuncRef(r[0], r[1][1])
