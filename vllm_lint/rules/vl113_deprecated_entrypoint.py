@@ -18,6 +18,11 @@ python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B --port 8000 
 After `--fix`: `vllm serve Qwen/Qwen3-8B --port 8000` (the fix writes `vllm serve`, and VL106's
 fix then moves `--model` to the positional slot, as `vllm serve --model` is deprecated too).
 
+A bare `python3 -m vllm.entrypoints.openai.api_server` with no argument after it is not reported
+in documentation, nor outside a container or a Dockerfile: there it names the command (a table of
+defaults, a description), and rewriting it would change prose. A container's `command` or a
+Dockerfile's `ENTRYPOINT` without arguments is reported.
+
 ## Fix safety
 Safe where the words of the entrypoint are written plainly (no variable, no quoting that a
 rewrite would have to reproduce), are just `python3 -m MODULE`, and the launch sets nothing about
@@ -52,6 +57,12 @@ _PROCESS_LAYOUT = ("api_server_count", "headless")
 def check(ctx: LintContext):
     launch = ctx.launch
     if launch is None or launch.entry_words is None or launch.entry not in ctx.surface.deprecated_entries:
+        return
+    if not launch.tokens and (ctx.documentation or (launch.container is None and launch.image is None)):
+        # the entrypoint's words alone, in documentation or in no container or image: a mention (a
+        # table cell or a description naming a default command) more often than a server started
+        # with every default; not rewritten. A container's or a Dockerfile's ENTRYPOINT is one.
+        ctx.skip(RULE, "the entrypoint is named without arguments (a mention, not a launch to migrate)")
         return
     shown = " ".join(launch.entry_words)
     fix = edits = None
