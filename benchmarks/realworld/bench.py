@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import os
 import re
 import subprocess
@@ -50,7 +49,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import write_findings  # noqa: E402
+from common import relative, run_cli, write_findings  # noqa: E402
 
 SLACK = 2
 MARKER = re.compile(
@@ -104,20 +103,15 @@ def layout(rows: list[dict], scratch: Path, mirrors: Path) -> None:
 
 def lint(folder: Path) -> tuple[list[dict], str]:
     """(findings, verbose account) of one ``vllm-lint --verbose`` run on the folder, as a user runs it."""
-    cmd = [sys.executable, "-m", "vllm_lint", "--no-cache", "--verbose", "--exit-zero", "--output-format", "json", "."]
-    env = dict(os.environ, VLLM_LINT_NO_CONFIG="1")
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=folder, env=env)
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"vllm-lint failed on {folder}: {proc.stderr.strip()[-500:]}")
-    found = []
-    for d in json.loads(proc.stdout or "[]"):
-        fn = Path(d["filename"])
-        rel = (fn if fn.is_absolute() else folder / fn).resolve().relative_to(folder.resolve()).as_posix()
-        found.append({"path": rel, "repo": rel.split("/", 1)[0].replace("+", "/"), "line": d["location"]["row"],
-                      "code": d["code"], "option": d.get("option") or "", "severity": d.get("severity", ""),
-                      "message": d["message"], "target_version": d.get("target_version") or ""})
-    found.sort(key=lambda f: (f["path"], f["line"], f["code"], f["option"]))
-    return found, proc.stderr
+    found, stderr = run_cli(folder, ["--verbose", "."])
+    out = []
+    for d in found:
+        rel = relative(folder, d["filename"])
+        out.append({"path": rel, "repo": rel.split("/", 1)[0].replace("+", "/"), "line": d["location"]["row"],
+                    "code": d["code"], "option": d.get("option") or "", "severity": d.get("severity", ""),
+                    "message": d["message"], "target_version": d.get("target_version") or ""})
+    out.sort(key=lambda f: (f["path"], f["line"], f["code"], f["option"]))
+    return out, stderr
 
 
 def account(stderr: str, folder: Path) -> tuple[dict, dict, set]:
