@@ -611,6 +611,9 @@ def _dedented(block: bytes, base: int) -> Embedding:
 
 
 # a block with no language (or ``text``): what its content is
+# an install command of vllm in an untagged block (`python3 -m pip install vllm==0.4.3 torch==2.3.0`)
+_INSTALLS_VLLM = re.compile(rb"(?m)^[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?(?<![\w/.-])vllm"
+                            rb"(?:\[[^\]\n]*\])?[ \t]*[=<>~]")
 _UNTAGGED = {"", "text", "txt", "plain", "plaintext", "none", "code", "cli", "command"}
 _ELISION = re.compile(rb"(?m)^[ \t]*(?:\.\.\.|\xe2\x80\xa6)[ \t]*$")
 _SNIFF_DOCKER = re.compile(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S")
@@ -644,8 +647,8 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction, imag
         lang = _sniff(text)
         if lang == "sh" and b"vllm serve" not in text and b"vllm.entrypoints" not in text \
                 and b"dynamo.vllm" not in text and b"vllm bench" not in text \
-                and not any(m in text for m in launch_markers()):
-            return
+                and not any(m in text for m in launch_markers()) and not _INSTALLS_VLLM.search(text):
+            return  # (an untagged block that installs vllm is read for its pin: the guide's release)
     first = next((ln for ln in text.splitlines() if ln.strip()), b"")
     if lang in _CONSOLE or (lang in _SHELL and _PROMPT.match(first)):
         if any(_PROMPT.match(ln) for ln in text.splitlines()):

@@ -1,0 +1,157 @@
+"""The scripts that run a script and install the release it runs on (``Targeting``'s source after
+the runners of the file's folder): an experiment runner that does ``pip install vllm==0.8.4``
+then ``bash model_scripts/pythia_1b.sh`` deploys 0.8.4 for the script it calls.
+
+A caller is a shell script (``.sh``, ``.bash``, ``.slurm``, ``.sbatch``) of the same repository
+(the folder holding ``.git``; outside a repository, the file's own folder only) that installs a
+release (an install command of its own line with ``vllm==X``, or vLLM's source built at a tag:
+``knowledge.source_builds``) before it names the script by path (``bash model_scripts/x.sh``,
+``./x.sh``, ``source x.sh``, ``sbatch ../jobs/x.slurm``; a leading ``$DIR/`` is passed over): a
+path with a folder is matched against the end of the script's path in the repository, a bare
+name only beside the caller. Several callers naming one release give it; callers naming
+different releases give their range, whose newest release runs (said so in --verbose).
+
+The repository is walked once per run (bounded: :data:`MAX_ENTRIES` entries, the scripts read
+bounded by :data:`MAX_BYTES` each, only those naming vllm); dot folders and ``node_modules`` are
+not walked."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional
+
+from .. import inputs
+from ..fsutil import TooLarge, read_regular
+from ..record import Record, lazy_re
+from .surroundings import _INSTALL_PIN, Named, Surroundings
+
+MAX_ENTRIES = 50_000
+MAX_BYTES = 1 << 20
+_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
+_PATH_WORD = lazy_re(r"(?<![\w./$}-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*[\w.-]+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
+
+
+class _Caller(Record):
+    __slots__ = ("folder", "release", "why", "refs", "read")
+
+    def __init__(self, folder: str, release: str, why: str, refs: list[tuple[str, int]]) -> None:
+        self.folder = folder  # the caller's folder, relative to the repository root ("" at the root)
+        self.release = release
+        self.why = why
+        self.refs = refs  # (path as written, normalised), offset
+        self.read: Optional[tuple[str, str]] = None  # (absolute path, content key): vllm_lint.inputs
+
+
+class Callers:
+    """The callers of a repository's scripts, indexed once per repository root per run."""
+
+    def __init__(self, surroundings: Surroundings) -> None:
+        self.surroundings = surroundings
+        self._index: dict[str, list[tuple[str, _Caller]]] = {}  # root -> [(caller's relative path, caller)]
+
+    def caller_for(self, directory: str, name: str) -> Optional[Named]:
+        """What the scripts calling the file ``name`` of the real folder ``directory`` install."""
+        root = self.surroundings.root_of(directory) or directory
+        rel = os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
+        if rel.startswith("../"):
+            return None
+        found: list[tuple[str, _Caller]] = []
+        for path, c in self._callers(root):
+            if path != rel and any(_names(ref, c.folder, rel) for ref, _at in c.refs):
+                found.append((path, c))
+        if not found:
+            return None
+        releases = sorted({c.release for _p, c in found}, key=_version_key)
+        said = "; ".join(f"{p} {c.why}" for p, c in found[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
+        if len(releases) == 1:
+            return Named(releases[0], f"run by {said}", read=found[0][1].read)
+        return Named(f">={releases[0]},<={releases[-1]}", f"run by scripts installing different releases ({said})",
+                     spec=True)
+
+    def _callers(self, root: str) -> list[tuple[str, _Caller]]:
+        if root not in self._index:
+            self._index[root] = list(self._scan(root))
+        return self._index[root]
+
+    def _scan(self, root: str):
+        seen = 0
+        in_repo = self.surroundings.root_of(root) is not None
+        for d, dirs, files in os.walk(root):
+            dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "node_modules") if in_repo else []
+            seen += len(dirs) + len(files)
+            if seen > MAX_ENTRIES:
+                return
+            for fname in sorted(files):
+                if not fname.endswith(_SUFFIXES):
+                    continue
+                try:
+                    data = read_regular(os.path.join(d, fname), MAX_BYTES)
+                except (OSError, TooLarge):
+                    continue
+                if b"vllm" not in data:
+                    continue
+                caller = _read_caller(data.decode("utf-8", errors="replace"), os.path.relpath(d, root))
+                if caller is not None:
+                    caller.read = (os.path.abspath(os.path.join(d, fname)), inputs.key_of(data))
+                    yield os.path.relpath(os.path.join(d, fname), root).replace(os.sep, "/"), caller
+
+
+def _read_caller(text: str, folder: str) -> Optional[_Caller]:
+    """A script's install (its first ``vllm==X`` install command, else vLLM's source built at a
+    tag) and the script paths it names after it; None without either."""
+    release, at, why = None, -1, ""
+    for m in _INSTALL_PIN.finditer(text):
+        if m.group(1) in ("==", "==="):
+            release, at = m.group(2), m.start()
+            why = f"(line {text.count(chr(10), 0, at) + 1}: installs vllm=={release})"
+            break
+    if release is None and "vllm-project/vllm" in text:
+        from ..knowledge.source_builds import source_builds
+
+        built = source_builds(text.encode())
+        if built:
+            release, at = built[0].ref, len(text.encode()[:built[0].start].decode("utf-8", errors="replace"))
+            why = f"(line {built[0].line}: vLLM built from its source, {built[0].how})"
+    if release is None:
+        return None
+    refs = []
+    for m in _PATH_WORD.finditer(text, at):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start:m.start()].lstrip().startswith("#"):
+            continue
+        refs.append((_normal(m.group(1)), m.start()))
+    if not refs:
+        return None
+    return _Caller("" if folder == "." else folder.replace(os.sep, "/"), release.lstrip("v"), why, refs)
+
+
+def _normal(ref: str) -> str:
+    """A script path as written, without a leading variable (``$DIR/``, ``${ROOT}/``) or ``./``."""
+    ref = re.sub(r"^(?:\$\{?\w+\}?/)+", "/", ref)
+    while ref.startswith("./"):
+        ref = ref[2:]
+    return ref
+
+
+def _names(ref: str, folder: str, rel: str) -> bool:
+    """Whether the path ``ref`` a caller in ``folder`` names is the script at ``rel`` (both
+    relative to the repository root)."""
+    if "/" not in ref:  # a bare name: beside the caller
+        return (f"{folder}/{ref}" if folder else ref) == rel
+    if ref.startswith("/"):  # after a variable or absolute (inside an image): the end of the path
+        return rel == ref[1:] or rel.endswith(ref)
+    joined = os.path.normpath(os.path.join(folder, ref)).replace(os.sep, "/")
+    if joined == rel:  # from the caller's folder
+        return True
+    tail = re.sub(r"^(?:\.\./)+", "", ref)
+    return rel == tail or rel.endswith("/" + tail)  # from the repository root, or a folder the caller enters
+
+
+def _version_key(v: str) -> tuple:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return (0, Version(v))
+    except InvalidVersion:
+        return (1, v)
