@@ -196,3 +196,52 @@ def test_the_repository_is_walked_once_per_run(synth_db, repo, monkeypatch):
     t = Targeting(synth_db, Settings())
     assert {t.choose(repo / f"jobs/j{i}.sh", []).release for i in range(40)} == {"0.8.5"}
     assert len(walks) == 1
+
+
+@pytest.mark.parametrize("call", [
+    'for s in model_scripts/*.sh; do bash "$s"; done',
+    'bash "$(dirname "$0")/../model_scripts/job.sh"',
+    'SCRIPT_DIR=$(cd "$(dirname "$0")" && pwd)\nbash "${SCRIPT_DIR}/../model_scripts/job.sh"',
+    "cd ../model_scripts\n./job.sh",
+    "cd model_scripts && bash job.sh",
+])
+def test_the_ways_a_runner_names_the_script(synth_db, repo, call):
+    put(repo, "runners/run.sh", f"#!/bin/bash\npip install -q vllm==0.8.5\n{call}\n")
+    assert Targeting(synth_db, Settings()).choose(put(repo, "model_scripts/job.sh", SCRIPT), []).release == "0.8.5"
+
+
+def test_a_glob_names_only_the_scripts_it_matches(synth_db, repo):
+    put(repo, "runners/run.sh", "#!/bin/bash\npip install vllm==0.8.5\nfor s in jobs/qwen_*.sh; do bash $s; done\n")
+    t = Targeting(synth_db, Settings())
+    assert t.choose(put(repo, "jobs/qwen_7b.sh", SCRIPT), []).release == "0.8.5"
+    assert t.choose(put(repo, "jobs/llama_8b.sh", SCRIPT), []).kind == "default"
+
+
+@pytest.mark.parametrize("runner", [
+    # the path in a variable set before the install, the call after it
+    'MODEL_SCRIPT="../model_scripts/job.sh"\npip install vllm==0.8.5\nbash "$MODEL_SCRIPT"',
+    'SCRIPTS=(model_scripts/job.sh model_scripts/other.sh)\npip install vllm==0.8.5\nfor s in "${SCRIPTS[@]}"; do bash "$s"; done',
+    # the install inside a condition, from a venv's pip
+    'if ! /opt/venv/bin/pip install -q "vllm==0.8.5"; then exit 1; fi\nbash model_scripts/job.sh',
+    'python3 -m venv v && v/bin/python -m pip install vllm==0.8.5 && bash model_scripts/job.sh',
+])
+def test_a_runners_install_and_call_in_the_forms_scripts_write(synth_db, repo, runner):
+    put(repo, "runners/run.sh", f"#!/bin/bash\n{runner}\n")
+    assert Targeting(synth_db, Settings()).choose(put(repo, "model_scripts/job.sh", SCRIPT), []).release == "0.8.5"
+
+
+def test_a_message_that_names_an_install_installs_nothing(synth_db, repo):
+    put(repo, "runners/run.sh", "#!/bin/bash\necho 'first: pip install vllm==0.8.5'\nbash model_scripts/job.sh\n")
+    assert Targeting(synth_db, Settings()).choose(put(repo, "model_scripts/job.sh", SCRIPT), []).kind == "default"
+
+
+@pytest.mark.parametrize("runner", [
+    'SCRIPTS_DIR="../model_scripts"\npip install vllm==0.8.5\nbash $SCRIPTS_DIR/job.sh',
+    'ROOT=..\nDIR=$ROOT/model_scripts\npip install vllm==0.8.5\nbash "${DIR}/job.sh"',
+    'DIR=../model_scripts\npip install vllm==0.8.5\ncd $DIR\nbash job.sh',
+])
+def test_a_runner_that_names_the_scripts_folder_in_a_variable(synth_db, repo, runner):
+    put(repo, "runners/run.sh", f"#!/bin/bash\n{runner}\n")
+    t = Targeting(synth_db, Settings())
+    assert t.choose(put(repo, "model_scripts/job.sh", SCRIPT), []).release == "0.8.5"
+    assert t.choose(put(repo, "elsewhere/job.sh", SCRIPT), []).kind == "default"

@@ -4,11 +4,13 @@ then ``bash model_scripts/pythia_1b.sh`` deploys 0.8.4 for the script it calls.
 
 A caller is a shell script (``.sh``, ``.bash``, ``.slurm``, ``.sbatch``) of the same repository
 (the folder holding ``.git``; outside a repository, the file's own folder only) that installs a
-release (an install command of its own line with ``vllm==X``, or vLLM's source built at a tag:
-``knowledge.source_builds``) before it names the script by path (``bash model_scripts/x.sh``,
-``./x.sh``, ``source x.sh``, ``sbatch ../jobs/x.slurm``; a leading ``$DIR/`` is passed over): a
-path with a folder is matched against the end of the script's path in the repository, a bare
-name only beside the caller. Several callers naming one release give it; callers naming
+release (an install command with ``vllm==X``, or vLLM's source built at a tag:
+``knowledge.source_builds``) before it names the script by path (``bash model_scripts/x.sh``, ``./x.sh``, ``source x.sh``, ``sbatch ../jobs/x.slurm``, ``for s in model_scripts/*.sh``; a
+leading ``$DIR/`` is the folder the script assigns to it (``DIR=../model_scripts``), else it and
+the ``..`` after it are passed over, as ``$(dirname "$0")/..`` is; a bare name after ``cd DIR``
+is in DIR): a path with a folder is matched against the end of the script's path in the repository, a
+bare name only beside the caller. A path named before the install counts when a variable holds
+it (``MODEL_SCRIPT=../model_scripts/x.sh``, called later). Several callers naming one release give it; callers naming
 different releases give their range, whose newest release runs (said so in --verbose).
 
 The repository is walked once per run (bounded: :data:`MAX_ENTRIES` entries, the scripts read
@@ -24,12 +26,20 @@ from typing import Optional
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
 from ..record import Record, lazy_re
-from .surroundings import _INSTALL_PIN, Named, Surroundings
+from .surroundings import Named, Surroundings
 
 MAX_ENTRIES = 50_000
 MAX_BYTES = 1 << 20
 _SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
-_PATH_WORD = lazy_re(r"(?<![\w./$}-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*[\w.-]+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
+_PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*[\w.*-]+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
+# an install of a release in a command of the script (`pip install vllm==0.8.4`, `if uv pip install
+# -q "vllm==0.8.4"; then`, `$VENV/bin/pip install`), not a comment nor a message
+_INSTALL = lazy_re(r"(?m)^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?"
+                   r"(?<![\w/.-])[\"']?vllm(?:\[[^\]\n]*\])?[ \t]*===?[ \t]*v?([0-9][0-9a-zA-Z.+]*)")
+# the start of an assignment whose value is the path (`MODEL_SCRIPT="../model_scripts/x.sh"`, an array)
+_ASSIGNED = lazy_re(r"(?:export[ \t]+|local[ \t]+|declare[ \t]+-\w+[ \t]+)?[A-Za-z_]\w*(?:\[\w*\])?\+?=\(?[^\n]*$")
+# `cd DIR` (DIR as written, a leading variable passed over): the folder later bare names are in
+_CD = lazy_re(r"(?:^|[;&|(]|\bthen|\bdo)[ \t]*(?:builtin[ \t]+)?(?:cd|pushd)[ \t]+[\"']?([^\s\"';&|)]+)", re.M)
 
 
 class _Caller(Record):
@@ -101,11 +111,10 @@ def _read_caller(text: str, folder: str) -> Optional[_Caller]:
     """A script's install (its first ``vllm==X`` install command, else vLLM's source built at a
     tag) and the script paths it names after it; None without either."""
     release, at, why = None, -1, ""
-    for m in _INSTALL_PIN.finditer(text):
-        if m.group(1) in ("==", "==="):
-            release, at = m.group(2), m.start()
-            why = f"(line {text.count(chr(10), 0, at) + 1}: installs vllm=={release})"
-            break
+    for m in _INSTALL.finditer(text):
+        release, at = m.group(1), m.start()
+        why = f"(line {text.count(chr(10), 0, at) + 1}: installs vllm=={release})"
+        break
     if release is None and "vllm-project/vllm" in text:
         from ..knowledge.source_builds import source_builds
 
@@ -116,19 +125,53 @@ def _read_caller(text: str, folder: str) -> Optional[_Caller]:
     if release is None:
         return None
     refs = []
-    for m in _PATH_WORD.finditer(text, at):
+    values = _folder_values(text)
+    cds = [(m.start(), _normal(_filled(m.group(1), values))) for m in _CD.finditer(text)]
+    for m in _PATH_WORD.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
-        if text[line_start:m.start()].lstrip().startswith("#"):
-            continue
-        refs.append((_normal(m.group(1)), m.start()))
+        head = text[line_start:m.start()].lstrip()
+        if head.startswith("#") or (m.start() < at and not _ASSIGNED.match(head)):
+            continue  # (before the install: only a path a variable holds, called later)
+        ref = _normal(_filled(m.group(1), values))
+        cwd = next((d for o, d in reversed(cds) if o < m.start()), None)
+        if cwd is not None and not ref.startswith("/") and cwd not in ("-", "~"):
+            ref = (cwd.rstrip("/") + "/" + ref) if cwd.startswith("/") else os.path.normpath(cwd + "/" + ref).replace(os.sep, "/")
+        refs.append((ref, m.start()))
     if not refs:
         return None
     return _Caller("" if folder == "." else folder.replace(os.sep, "/"), release.lstrip("v"), why, refs)
 
 
+_FOLDER_VALUE = lazy_re(r"""(?m)^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+)?([A-Za-z_]\w*)=["']?([\w./${}-]+?)/?["']?[ \t]*(?:#.*)?$""")
+_LEADING_VAR = lazy_re(r"^\$(?:\{(\w+)\}|(\w+))")
+
+
+def _folder_values(text: str) -> dict[str, Optional[str]]:
+    """NAME -> value of the script's assignments of a path (``MODEL_DIR=../model_scripts``); None
+    for a name given two values."""
+    out: dict[str, Optional[str]] = {}
+    for m in _FOLDER_VALUE.finditer(text):
+        name, value = m.group(1), m.group(2)
+        out[name] = value if out.get(name, value) == value else None
+    return out
+
+
+def _filled(ref: str, values: dict[str, Optional[str]]) -> str:
+    """``ref`` with its leading variable replaced by the script's value for it (three levels:
+    ``ROOT=..``, ``DIR=$ROOT/model_scripts``, ``$DIR/x.sh``)."""
+    for _ in range(3):
+        m = _LEADING_VAR.match(ref)
+        value = values.get(m.group(1) or m.group(2)) if m else None
+        if not value:
+            break
+        ref = value + ref[m.end():]
+    return ref
+
+
 def _normal(ref: str) -> str:
-    """A script path as written, without a leading variable (``$DIR/``, ``${ROOT}/``) or ``./``."""
-    ref = re.sub(r"^(?:\$\{?\w+\}?/)+", "/", ref)
+    """A script path as written, without ``./``; a leading variable (``$DIR/``, ``${ROOT}/``,
+    ``$(dirname "$0")/``) and the ``../`` after it become ``/``: the end of a path."""
+    ref = re.sub(r"^(?:\$\{?\w+\}?/|/)+(?:\.\.?/)*", "/", ref) if ref.startswith(("$", "/")) else ref
     while ref.startswith("./"):
         ref = ref[2:]
     return ref
@@ -136,7 +179,13 @@ def _normal(ref: str) -> str:
 
 def _names(ref: str, folder: str, rel: str) -> bool:
     """Whether the path ``ref`` a caller in ``folder`` names is the script at ``rel`` (both
-    relative to the repository root)."""
+    relative to the repository root); a ``*`` in its name matches as the shell's glob does."""
+    if "*" in ref:  # the glob's folder, and the script's name matching its pattern
+        from fnmatch import fnmatchcase
+
+        head, _, pattern = ref.rpartition("/")
+        name = rel.rsplit("/", 1)[-1]
+        return fnmatchcase(name, pattern) and "*" not in head and _names(f"{head}/{name}" if head else name, folder, rel)
     if "/" not in ref:  # a bare name: beside the caller
         return (f"{folder}/{ref}" if folder else ref) == rel
     if ref.startswith("/"):  # after a variable or absolute (inside an image): the end of the path
@@ -144,7 +193,7 @@ def _names(ref: str, folder: str, rel: str) -> bool:
     joined = os.path.normpath(os.path.join(folder, ref)).replace(os.sep, "/")
     if joined == rel:  # from the caller's folder
         return True
-    tail = re.sub(r"^(?:\.\./)+", "", ref)
+    tail = re.sub(r"^(?:\.\.?/)+", "", ref)
     return rel == tail or rel.endswith("/" + tail)  # from the repository root, or a folder the caller enters
 
 
