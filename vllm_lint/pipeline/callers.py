@@ -5,13 +5,15 @@ then ``bash model_scripts/pythia_1b.sh`` deploys 0.8.4 for the script it calls.
 A caller is a shell script (``.sh``, ``.bash``, ``.slurm``, ``.sbatch``) of the same repository
 (the folder holding ``.git``; outside a repository, the file's own folder only) that installs a
 release (an install command with ``vllm==X``, or vLLM's source built at a tag:
-``knowledge.source_builds``) before it names the script by path (``bash model_scripts/x.sh``, ``./x.sh``, ``source x.sh``, ``sbatch ../jobs/x.slurm``, ``for s in model_scripts/*.sh``; a
-leading ``$DIR/`` is the folder the script assigns to it (``DIR=../model_scripts``), else it and
-the ``..`` after it are passed over, as ``$(dirname "$0")/..`` is; a bare name after ``cd DIR``
-is in DIR): a path with a folder is matched against the end of the script's path in the repository, a
-bare name only beside the caller. A path named before the install counts when a variable holds
-it (``MODEL_SCRIPT=../model_scripts/x.sh``, called later). Several callers naming one release give it; callers naming
-different releases give their range, whose newest release runs (said so in --verbose).
+``knowledge.source_builds``), then names the script by path: ``bash model_scripts/x.sh``,
+``./x.sh``, ``source x.sh``, ``sbatch jobs/x.slurm`` (also up a folder, with ``..``), a glob
+``for s in model_scripts/*.sh``. A leading ``$DIR/`` is the folder the script assigns to it
+(``DIR=model_scripts``), else it (and the ``..`` after it) is passed over, as ``$(dirname
+"$0")/`` is; a bare name after ``cd DIR`` is in DIR. A path with a folder is matched against the
+end of the script's path in the repository, a bare name only beside the caller. A path named
+before the install counts when a variable holds it (``MODEL_SCRIPT=model_scripts/x.sh``, called
+later). Several callers naming one release give it; callers naming different releases give
+their range, whose newest release runs (said so in --verbose).
 
 The repository is walked once per run (bounded: :data:`MAX_ENTRIES` entries, the scripts read
 bounded by :data:`MAX_BYTES` each, only those naming vllm); dot folders and ``node_modules`` are
@@ -36,7 +38,7 @@ _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*[\w.*-]+\.(?:
 # -q "vllm==0.8.4"; then`, `$VENV/bin/pip install`), not a comment nor a message
 _INSTALL = lazy_re(r"(?m)^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?"
                    r"(?<![\w/.-])[\"']?vllm(?:\[[^\]\n]*\])?[ \t]*===?[ \t]*v?([0-9][0-9a-zA-Z.+]*)")
-# the start of an assignment whose value is the path (`MODEL_SCRIPT="../model_scripts/x.sh"`, an array)
+# the start of an assignment whose value is the path (`MODEL_SCRIPT="model_scripts/x.sh"`, an array)
 _ASSIGNED = lazy_re(r"(?:export[ \t]+|local[ \t]+|declare[ \t]+-\w+[ \t]+)?[A-Za-z_]\w*(?:\[\w*\])?\+?=\(?[^\n]*$")
 # `cd DIR` (DIR as written, a leading variable passed over): the folder later bare names are in
 _CD = lazy_re(r"(?:^|[;&|(]|\bthen|\bdo)[ \t]*(?:builtin[ \t]+)?(?:cd|pushd)[ \t]+[\"']?([^\s\"';&|)]+)", re.M)
@@ -147,7 +149,7 @@ _LEADING_VAR = lazy_re(r"^\$(?:\{(\w+)\}|(\w+))")
 
 
 def _folder_values(text: str) -> dict[str, Optional[str]]:
-    """NAME -> value of the script's assignments of a path (``MODEL_DIR=../model_scripts``); None
+    """NAME -> value of the script's assignments of a path (``MODEL_DIR=model_scripts``); None
     for a name given two values."""
     out: dict[str, Optional[str]] = {}
     for m in _FOLDER_VALUE.finditer(text):
@@ -170,7 +172,7 @@ def _filled(ref: str, values: dict[str, Optional[str]]) -> str:
 
 def _normal(ref: str) -> str:
     """A script path as written, without ``./``; a leading variable (``$DIR/``, ``${ROOT}/``,
-    ``$(dirname "$0")/``) and the ``../`` after it become ``/``: the end of a path."""
+    ``$(dirname "$0")/``) and the parent folders (``..``) after it become ``/``: the end of a path."""
     ref = re.sub(r"^(?:\$\{?\w+\}?/|/)+(?:\.\.?/)*", "/", ref) if ref.startswith(("$", "/")) else ref
     while ref.startswith("./"):
         ref = ref[2:]
