@@ -120,6 +120,27 @@ def test_an_untagged_block_that_mentions_vllm_without_installing_it_says_nothing
     assert [r for r, _ in targets(synth_db, p)] == ["0.27.1"]
 
 
+def test_an_install_shown_inline_in_the_prose_before_the_launch(synth_db, repo):
+    p = put(repo, "guide.md", "# Guide\n\n## Install\n\nRun `pip install vllm==0.8.5` in a fresh environment.\n\n"
+                              "## Configure\n\n```bash\nexport HF_TOKEN=x\n```\n\n## Serve\n\n```bash\n"
+                              "vllm serve m --max-model-len 4096\n```\n")
+    assert targets(synth_db, p) == [("0.8.5", "pip-install 0.8.5")]
+    data = p.read_bytes()
+    la = Linter(synth_db, Settings(), []).analyse(p, data).launches[0]
+    assert data[la.choice.hint.span.start:la.choice.hint.span.end] == b"0.8.5"
+
+
+@pytest.mark.parametrize("prose", [
+    "If it fails, downgrade with `pip install vllm==0.8.5`.",  # after the launch: advice, not what it runs
+    "A range says less: `pip install \"vllm>=0.8.5\"`.",
+    "Our client: `pip install vllm-client==0.8.5`.",
+])
+def test_what_an_inline_install_does_not_name(synth_db, repo, prose):
+    before, after = (prose, "") if "downgrade" not in prose else ("", prose)
+    p = put(repo, "guide.md", f"# Guide\n\n{before}\n\n```bash\nvllm serve m\n```\n\n{after}\n")
+    assert [r for r, _ in targets(synth_db, p)] == ["0.27.1"]
+
+
 def test_a_notebooks_install_cell_before_its_launch(synth_db, repo):
     cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": [src]}
              for src in ("!pip install -q vllm==0.8.5\n", "!vllm serve m --max-model-len 4096\n")]

@@ -27,6 +27,10 @@ from vllm_lint.knowledge.source_builds import source_build_hints, source_builds
     ("ENV VLLM_VERSION 0.8.5\nRUN git clone https://github.com/vllm-project/vllm && cd vllm && "
      "git checkout v$VLLM_VERSION\n", "v0.8.5", "0.8.5"),
     ("curl -L https://github.com/vllm-project/vllm/archive/refs/tags/v0.5.4.tar.gz | tar xz\n", "v0.5.4", "v0.5.4"),
+    # an argv list in Python, a Dockerfile's RUN with set -x first
+    ("subprocess.check_call([sys.executable, '-m', 'pip', 'install',\n"
+     "    'git+https://github.com/vllm-project/vllm.git@v0.7.3'])\n", "v0.7.3", "v0.7.3"),
+    ("RUN set -x \\\n&& pip install git+https://github.com/vllm-project/vllm.git@v0.5.4 --verbose\n", "v0.5.4", "v0.5.4"),
 ])
 def test_a_build_of_vllms_source_at_a_tag(text, ref, held):
     data = text.encode()
@@ -49,6 +53,9 @@ def test_a_build_of_vllms_source_at_a_tag(text, ref, held):
     # a variable the file sets to two values
     "V=v0.7.3\nV=v0.8.0\ngit clone -b $V https://github.com/vllm-project/vllm\n",
     "See https://github.com/vllm-project/vllm/issues/123 for the checkout v0.8.0 bug\n",
+    # a message telling the reader what to run by hand
+    'echo "or run: pip install git+https://github.com/vllm-project/vllm.git@v0.10.1"\n',
+    'Write-Host "pip install git+https://github.com/vllm-project/vllm.git@v0.10.1" -ForegroundColor Yellow\n',
 ])
 def test_what_is_no_build_of_a_vllm_release(text):
     assert source_builds(text.encode()) == []

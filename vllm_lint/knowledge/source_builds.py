@@ -3,7 +3,7 @@ when it builds vLLM from ``github.com/vllm-project/vllm`` rather than a wheel or
 (:func:`source_builds`).
 
 The constructions read, each in a command of its own (continuation lines joined; comment lines
-skipped):
+and messages, ``echo`` / ``printf`` / ``Write-Host`` / ``print(``, skipped):
 
 * ``git clone --branch v0.10.0 https://github.com/vllm-project/vllm`` (``-b``, ``--branch=``,
   the option before or after the address);
@@ -45,6 +45,7 @@ _ASSIGN = lazy_re(r"(?m)^[ \t]*(?:(?:ARG|ENV|export|declare(?:[ \t]+-\w+)*|local
                   r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s#;&|\"']+)")
 _DEFAULT_ASSIGN = lazy_re(r"\$\{(?P<name>[A-Za-z_]\w*):?=(?P<value>[^}\s]+)\}")
 _VAR = lazy_re(r"\$\{(?P<a>[A-Za-z_]\w*)(?::?-(?P<d>[^}$]*))?\}|\$(?P<b>[A-Za-z_]\w*)")
+_MESSAGE = lazy_re(r"[ \t]*(?:run[ \t]+)?(?:echo|printf|write-host|write-output|print\(|logger\.\w+\(|log\.\w+\()")
 _ENV_SPACE = lazy_re(r"(?m)^[ \t]*ENV[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]+(?P<value>[^\s=]+)[ \t]*$")
 
 
@@ -82,6 +83,8 @@ def source_builds(data: bytes) -> list[SourceBuild]:
             continue
         for seg_start, seg in _segments(line, start):
             low = seg.lower()
+            if _MESSAGE.match(low):
+                continue  # (a message naming the command: "run pip install git+...@v0.10.1 by hand")
             if "vllm-project/vllm" in low:
                 for rx, how in ((_GIT_URL, "pip install git+...vllm@{}"), (_ARCHIVE, "an archive of vLLM's tag {}")):
                     for m in rx.finditer(seg):
