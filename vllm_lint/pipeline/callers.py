@@ -15,9 +15,9 @@ before the install counts when a variable holds it (``MODEL_SCRIPT=model_scripts
 later). Several callers naming one release give it; callers naming different releases give
 their range, whose newest release runs (said so in --verbose).
 
-The repository is walked once per run (bounded: :data:`MAX_ENTRIES` entries, the scripts read
-bounded by :data:`MAX_BYTES` each, only those naming vllm); dot folders and ``node_modules`` are
-not walked."""
+The repository is walked once per run and its callers indexed by the name each path ends in
+(bounded: :data:`MAX_ENTRIES` entries, :data:`MAX_SCRIPTS` scripts read, :data:`MAX_BYTES`
+each; only those naming vllm are parsed); dot folders and ``node_modules`` are not walked."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from ..record import Record, lazy_re
 from .surroundings import Named, Surroundings
 
 MAX_ENTRIES = 50_000
+MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
 _SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
 _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*[\w.*-]+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
@@ -60,7 +61,7 @@ class Callers:
 
     def __init__(self, surroundings: Surroundings) -> None:
         self.surroundings = surroundings
-        self._index: dict[str, list[tuple[str, _Caller]]] = {}  # root -> [(caller's relative path, caller)]
+        self._index: dict[str, dict[str, list[tuple[str, _Caller, str]]]] = {}  # root -> name -> (caller, ref)
 
     def caller_for(self, directory: str, name: str) -> Optional[Named]:
         """What the scripts calling the file ``name`` of the real folder ``directory`` install."""
@@ -69,8 +70,10 @@ class Callers:
         if rel.startswith("../"):
             return None
         found: list[tuple[str, _Caller]] = []
-        for path, c in self._callers(root):
-            if path != rel and any(_names(ref, c.folder, rel) for ref, _at in c.refs):
+        index = self._callers(root)
+        base = rel.rsplit("/", 1)[-1]
+        for path, c, ref in index.get(base, []) + index.get("*", []):  # (the refs ending in its name, the globs)
+            if path != rel and _names(ref, c.folder, rel) and (path, c) not in found:
                 found.append((path, c))
         if not found:
             return None
@@ -81,13 +84,19 @@ class Callers:
         return Named(f">={releases[0]},<={releases[-1]}", f"run by scripts installing different releases ({said})",
                      spec=True)
 
-    def _callers(self, root: str) -> list[tuple[str, _Caller]]:
+    def _callers(self, root: str) -> dict[str, list[tuple[str, _Caller, str]]]:
+        """The repository's callers by the name their path ends in (``*``: a glob's), once."""
         if root not in self._index:
-            self._index[root] = list(self._scan(root))
+            index: dict[str, list[tuple[str, _Caller, str]]] = {}
+            for path, c in self._scan(root):
+                for ref, _at in c.refs:
+                    name = ref.rsplit("/", 1)[-1]
+                    index.setdefault("*" if "*" in name else name, []).append((path, c, ref))
+            self._index[root] = index
         return self._index[root]
 
     def _scan(self, root: str):
-        seen = 0
+        seen = read = 0
         in_repo = self.surroundings.root_of(root) is not None
         for d, dirs, files in os.walk(root):
             dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "node_modules") if in_repo else []
@@ -97,6 +106,9 @@ class Callers:
             for fname in sorted(files):
                 if not fname.endswith(_SUFFIXES):
                     continue
+                read += 1
+                if read > MAX_SCRIPTS:
+                    return
                 try:
                     data = read_regular(os.path.join(d, fname), MAX_BYTES)
                 except (OSError, TooLarge):
