@@ -6,7 +6,8 @@ measured; ``context``: a sibling Dockerfile, chart, requirements or lock file la
 so that release detection sees what the repository holds), with its format, the kind of user and
 its ``set`` (``dev`` or ``test``: the parity of sha256(repository), fixed before any tuning).
 Nothing of the files is committed: ``layout`` writes them to
-``<scratch>/bench/<set>/<owner>+<name>/<path>`` from the local snapshots (``--mirrors``, default
+``<scratch>/bench/<set>/<owner>+<name>/<path>`` (each ``<owner>+<name>`` folder marked as the
+checkout's root by an empty ``.git`` folder) from the local snapshots (``--mirrors``, default
 ``/work/.mirror``: ``<owner>+<name>/repo`` git directories) at the recorded commit, or from
 ``raw.githubusercontent.com`` when no snapshot is there.
 
@@ -79,6 +80,9 @@ def local(row: dict) -> str:
 
 def layout(rows: list[dict], scratch: Path, mirrors: Path) -> None:
     for row in rows:
+        # each repository's folder is marked as its checkout's root (an empty .git folder), as a
+        # user's checkout is: the tool reads the files of the repository up to its root
+        (scratch / "bench" / row["set"] / row["repo"].replace("/", "+") / ".git").mkdir(parents=True, exist_ok=True)
         dest = scratch / "bench" / row["set"] / local(row)
         if dest.exists():
             continue

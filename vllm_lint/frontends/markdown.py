@@ -318,6 +318,8 @@ def extract(data: bytes, path: str) -> Extraction:
         _inline(data, blocks, path, out, images)
     if b"__version__" in data:
         _printed_version(data, out)
+    if out.launches and not out.version_hints and b"install" in data:
+        _inline_installs(data, blocks, out)
     if b"${" in data or b"$V" in data:
         _images_from_env_blocks(data, blocks, out)
     return out
@@ -407,6 +409,35 @@ def _inline(data: bytes, blocks: list[tuple[str, int, int, int]], path: str, out
             for la in out.launches[n:] if prose_line else ():
                 la.read_as = "; ".join(x for x in ("a command on its own line of prose, outside any code block",
                                                    la.read_as) if x)
+
+
+_INLINE_CODE = re.compile(rb"(?<!`)`([^`\n]{1,300})`(?!`)")
+
+
+def _inline_installs(data: bytes, blocks: list[tuple[str, int, int, int]], out: Extraction) -> None:
+    """An install of a release shown inline in the prose (`` `pip install vllm==0.8.5` `` under
+    "Install"), the guide naming no release in its blocks: the release of the launches after it
+    that name none of their own (a downgrade advised after a launch is not what it runs)."""
+    from vllm_lint.frontends.commands import version_from_pip_install
+
+    ends = [end for _lang, _start, end, _line in blocks]
+    starts = [start for _lang, start, _end, _line in blocks]
+    for m in _INLINE_CODE.finditer(data):
+        k = bisect_right(starts, m.start()) - 1
+        if k >= 0 and m.start() < ends[k]:
+            continue  # (inside a code block: its front-end read it)
+        code = m.group(1)
+        if not _INSTALLS_VLLM.search(code):
+            continue
+        v = version_from_pip_install(code.decode("utf-8", "replace").replace('"', " ").replace("'", " ").split())
+        if v is None or not re.fullmatch(r"v?\d+\.\d+(?:\.\d+)?(?:\.post\d+)?", v):
+            continue  # (an exact release only: a range or a wheel URL says less)
+        at = code.find(v.encode())
+        hint = VersionHint(v, "pip-install", Span(m.start(1) + at, m.start(1) + at + len(v)) if at >= 0 else None)
+        for la in out.launches:
+            if not la.version_hints and la.span.start > m.end():
+                la.version_hints = [hint]
+        return
 
 
 # a command line on its own line of prose, outside any code block (``docker run ... vllm/vllm-openai
@@ -611,6 +642,9 @@ def _dedented(block: bytes, base: int) -> Embedding:
 
 
 # a block with no language (or ``text``): what its content is
+# an install command of vllm in an untagged block (`python3 -m pip install vllm==0.4.3 torch==2.3.0`)
+_INSTALLS_VLLM = re.compile(rb"(?m)^[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?(?<![\w/.-])vllm"
+                            rb"(?:\[[^\]\n]*\])?[ \t]*[=<>~]")
 _UNTAGGED = {"", "text", "txt", "plain", "plaintext", "none", "code", "cli", "command"}
 _ELISION = re.compile(rb"(?m)^[ \t]*(?:\.\.\.|\xe2\x80\xa6)[ \t]*$")
 _SNIFF_DOCKER = re.compile(rb"\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S")
@@ -644,8 +678,8 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction, imag
         lang = _sniff(text)
         if lang == "sh" and b"vllm serve" not in text and b"vllm.entrypoints" not in text \
                 and b"dynamo.vllm" not in text and b"vllm bench" not in text \
-                and not any(m in text for m in launch_markers()):
-            return
+                and not any(m in text for m in launch_markers()) and not _INSTALLS_VLLM.search(text):
+            return  # (an untagged block that installs vllm is read for its pin: the guide's release)
     first = next((ln for ln in text.splitlines() if ln.strip()), b"")
     if lang in _CONSOLE or (lang in _SHELL and _PROMPT.match(first)):
         if any(_PROMPT.match(ln) for ln in text.splitlines()):

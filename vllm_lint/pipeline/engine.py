@@ -26,6 +26,7 @@ from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
 from ..foreign_launchers import FOREIGN_LAUNCHERS
+from ..knowledge.source_builds import source_build_hints
 from .. import reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
@@ -302,8 +303,9 @@ class Linter:
         diags: list[Diagnostic] = []
         seen_env: set[tuple[int, int]] = set()
         words = None if unit.documentation else data  # (documentation: the front-end reads its prose)
+        built = source_build_hints(data)  # (vLLM built from its source at a tag: after the file's own pins)
         for launch in extraction.launches:
-            hints = list(launch.version_hints) + list(extraction.version_hints)
+            hints = list(launch.version_hints) + list(extraction.version_hints) + built
             choice = (Choice(forced[0], forced[1], "forced") if forced
                       else self.targeting.choose(path, hints, words, launch.span.start))
             target, source = choice.release, choice.why
@@ -333,7 +335,7 @@ class Linter:
         # tag, an install line) need no launch (rules/_file_scope.py)
         if loose or not extraction.launches:
             choice = (Choice(forced[0], forced[1], "forced") if forced
-                      else self.targeting.choose(path, list(extraction.version_hints)))
+                      else self.targeting.choose(path, list(extraction.version_hints) + built))
             target, source = choice.release, choice.why
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)

@@ -231,6 +231,10 @@ class Surroundings:
         m = _PIP_PIN.search(text)
         if m and not _unpinned_install(text):  # (a build branch installing vllm unpinned: no one release)
             f.runners.append(_Runner(Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
+        elif not m:
+            built = _built_from_source(text, name, self._last)
+            if built is not None:
+                f.runners.append(_Runner(built, refs))
 
     def _yaml(self, f: _Folder, directory: str, name: str, path: str) -> None:
         try:
@@ -316,7 +320,8 @@ class Surroundings:
         exact: list[Named] = []
         ranges: list[Named] = []
         for name in sorted((n for n in names if _is_requirement_file(n)), key=_requirement_order):
-            named = _requirement_pin(self._read(f, os.path.join(directory, name)) or "", name)
+            text = self._read(f, os.path.join(directory, name)) or ""
+            named = _requirement_pin(text, name) or _built_from_source(text, name, None)
             if named is not None:
                 named.read = self._last
                 (ranges if named.spec else exact).append(named)
@@ -612,6 +617,19 @@ def _unpinned_install(text: str) -> bool:
         if re.search(r"\b(?:pip3?|uv|pipx|conda|mamba)\b.*\b(?:install|add)\b", segment, re.S):
             return True
     return False
+
+
+def _built_from_source(text: str, name: str, read: Optional[tuple[str, str]]) -> Optional[Named]:
+    """The release a file builds vLLM's own source at (``knowledge.source_builds``: ``git clone
+    --branch v0.10.0``, ``git checkout v${VERSION}``, ``vllm @ git+...@v0.9.1``), or None."""
+    if "vllm-project/vllm" not in text:
+        return None
+    from ..knowledge.source_builds import source_builds
+
+    built = source_builds(text.encode())
+    if not built:
+        return None
+    return Named(built[0].ref, f"{name} (vLLM built from its source at line {built[0].line}: {built[0].how})", read=read)
 
 
 def _is_conda_file(name: str) -> bool:

@@ -7,8 +7,10 @@ everything the repository says, in order of how directly it applies:
    ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, ROCm, Red Hat, AWS; nightly builds);
 3. the files around it (``pipeline.surroundings``): a Dockerfile, compose file, Kubernetes
    manifest, Truss config, env file, GitHub action, chart ``appVersion`` or kustomization that runs
-   it or holds its image, a sibling chart's model server image, then requirement and lock files
-   up to the repository root (:meth:`Targeting.pin_for`);
+   it or holds its image, the scripts of the repository that run it after installing a release
+   (``pipeline.callers``: ``pip install vllm==0.8.4`` then ``bash model_scripts/x.sh``), a sibling
+   chart's model server image, then requirement and lock files up to the repository root
+   (:meth:`Targeting.pin_for`);
 4. a version the file states in words before the launch, in a comment (``# tested with vLLM
    0.11.0``; not for documentation formats, whose prose the Markdown reader reads itself);
 5. the repository's own install instruction in its root README (``pip install vllm==0.8.5``),
@@ -34,6 +36,7 @@ from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
+from .callers import Callers
 from .surroundings import Named, Surroundings
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
@@ -88,6 +91,7 @@ class Targeting:
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
         self.surroundings = Surroundings()
+        self.callers = Callers(self.surroundings)
         self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
 
@@ -108,6 +112,10 @@ class Targeting:
             named = self.surroundings.runner_for(directory, name)
             if named is not None:
                 c, read = self._from_named(named), named.read
+            if c is None:
+                caller = self.callers.caller_for(directory, name)
+                if caller is not None:
+                    c, read = self._from_named(caller), caller.read
             if c is None:
                 own = self.surroundings.own_chart_for(directory)
                 if own is not None:

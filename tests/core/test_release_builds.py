@@ -1,0 +1,268 @@
+"""Issue 28, three more sources of the release a launch runs on (README "Which release is
+checked"): vLLM built from its own source at a tag (knowledge/source_builds.py), the file's own
+install before the launch in every form a guide, notebook or script writes it, and the scripts
+of the repository that run a script after installing a release (pipeline/callers.py). The
+synthetic database has 0.8.5, 0.10.0 and 0.27.1 (the newest)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vllm_lint.pipeline.engine import Linter
+from vllm_lint.pipeline.targeting import Targeting
+from vllm_lint.settings import Settings
+
+
+@pytest.fixture
+def repo(tmp_path):
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def put(root: Path, rel: str, text: str) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+    return p
+
+
+def targets(db, p: Path) -> list[tuple[str, str]]:
+    return [(la.target, la.target_source) for la in Linter(db, Settings(), []).analyse(p, p.read_bytes()).launches]
+
+
+SCRIPT = "#!/bin/sh\nvllm serve m --max-model-len 4096\n"
+
+
+# ----------------------------------------------------------------------------- built from source
+
+
+def test_a_dockerfile_that_builds_vllm_at_a_tag_runs_that_release(synth_db, repo):
+    p = put(repo, "Dockerfile.cpu", "ARG VERSION=0.8.5\nFROM ubuntu:22.04\nARG VERSION\n"
+                                    "RUN git clone https://github.com/vllm-project/vllm.git && \\\n"
+                                    "    cd vllm && git checkout v${VERSION} && pip install -e .\n"
+                                    'ENTRYPOINT ["python3", "-m", "vllm.entrypoints.openai.api_server"]\n')
+    ((release, why),) = targets(synth_db, p)
+    assert release == "0.8.5"
+    assert why == ("vLLM built from its source (line 5: git checkout v${VERSION} with VERSION=0.8.5 (line 1) "
+                   "of vLLM's repository) at v0.8.5")
+
+
+@pytest.mark.parametrize("build", [
+    "git clone --branch v0.10.0 https://github.com/vllm-project/vllm && pip install -e vllm",
+    "pip install git+https://github.com/vllm-project/vllm@v0.10.0",
+    'uv pip install "vllm@git+https://github.com/vllm-project/vllm.git@v0.10.0"',
+])
+def test_a_script_that_builds_vllm_at_a_tag_before_its_launch(synth_db, repo, build):
+    p = put(repo, "run.sh", f"#!/bin/bash\n{build}\nvllm serve m --max-model-len 4096\n")
+    ((release, why),) = targets(synth_db, p)
+    assert release == "0.10.0" and why.startswith("vLLM built from its source (line 2: ")
+
+
+def test_a_fork_built_from_source_names_no_release_of_vllm(synth_db, repo):
+    p = put(repo, "run.sh", "#!/bin/bash\ngit clone --branch v0.8.5 https://github.com/ROCm/vllm\nvllm serve m\n")
+    assert [r for r, _ in targets(synth_db, p)] == ["0.27.1"]
+
+
+def test_the_files_own_pin_comes_before_its_source_build(synth_db, repo):
+    p = put(repo, "run.sh", "#!/bin/bash\npip install vllm==0.8.5\n"
+                            "git clone -b v0.10.0 https://github.com/vllm-project/vllm\nvllm serve m\n")
+    assert targets(synth_db, p) == [("0.8.5", "pip-install 0.8.5")]
+
+
+def test_a_sibling_dockerfile_or_requirement_that_builds_vllm_at_a_tag(synth_db, repo):
+    put(repo, "a/Dockerfile", "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nARG VLLM_REF=v0.8.5\n"
+                              "RUN git clone https://github.com/vllm-project/vllm /src && cd /src && git checkout ${VLLM_REF}\n")
+    c = Targeting(synth_db, Settings()).choose(put(repo, "a/serve.sh", SCRIPT), [])
+    assert c.release == "0.8.5" and c.why.startswith("Dockerfile (vLLM built from its source at line 3: git checkout")
+    put(repo, "b/requirements.txt", "torch\nvllm @ git+https://github.com/vllm-project/vllm.git@v0.10.0\n")
+    c = Targeting(synth_db, Settings()).choose(put(repo, "b/serve.sh", SCRIPT), [])
+    assert (c.release, c.why) == ("0.10.0", "requirements.txt (vLLM built from its source at line 2: "
+                                            "pip install git+...vllm@v0.10.0)")
+
+
+def test_a_tag_newer_than_the_database_is_said_and_reported_where_it_is_written(synth_db_path, repo, run_cli):
+    p = put(repo, "Dockerfile", "ARG VLLM_VERSION=0.34.0\nFROM ubuntu:22.04\nARG VLLM_VERSION\n"
+                                "RUN git clone -b v${VLLM_VERSION} https://github.com/vllm-project/vllm\n"
+                                'CMD ["vllm", "serve", "m"]\n')
+    r = run_cli("--output-format", "json", "--select", "VL004", str(p))
+    (d,) = json.loads(r.stdout)
+    assert (d["code"], d["location"]["row"], d["target_version"]) == ("VL004", 1, "0.27.1")
+    assert "0.34.0" in d["message"]
+
+
+# ----------------------------------------------------------------------------- the file's own install
+
+
+def test_a_guides_install_in_an_untagged_block_before_its_launch(synth_db, repo):
+    """An mkdocs tab's untagged block that installs vllm (no launch in it) names the guide's release."""
+    p = put(repo, "docs/guide.md", "1. Create an environment.\n\n    === \"8B\"\n\n         ```\n"
+                                   "         python3 -m venv env\n"
+                                   "         python3 -m pip install vllm==0.8.5 huggingface-hub==0.23.2\n"
+                                   "         ```\n\n1. Start the server.\n\n    ```\n"
+                                   "    python3 -m vllm.entrypoints.openai.api_server --model=m --port=8000\n    ```\n")
+    assert targets(synth_db, p) == [("0.8.5", "pip-install 0.8.5")]
+
+
+@pytest.mark.parametrize("install", [
+    "pip install vllm==0.8.5", "pip3 install -U vllm==0.8.5", "python -m pip install 'vllm==0.8.5'",
+    "uv pip install vllm==0.8.5", "/opt/venv/bin/pip install vllm[all]==0.8.5", "$ pip install vllm==0.8.5",
+])
+def test_an_untagged_install_block_in_every_spelling(synth_db, repo, install):
+    p = put(repo, "README.md", f"# Serve\n\n```\n{install}\n```\n\nThen:\n\n```bash\nvllm serve m\n```\n")
+    assert [r for r, _ in targets(synth_db, p)] == ["0.8.5"]
+
+
+def test_an_untagged_block_that_mentions_vllm_without_installing_it_says_nothing(synth_db, repo):
+    p = put(repo, "README.md", "# Serve\n\n```\npip install vllm-client==0.8.5\n```\n\n```bash\nvllm serve m\n```\n")
+    assert [r for r, _ in targets(synth_db, p)] == ["0.27.1"]
+
+
+def test_an_install_shown_inline_in_the_prose_before_the_launch(synth_db, repo):
+    p = put(repo, "guide.md", "# Guide\n\n## Install\n\nRun `pip install vllm==0.8.5` in a fresh environment.\n\n"
+                              "## Configure\n\n```bash\nexport HF_TOKEN=x\n```\n\n## Serve\n\n```bash\n"
+                              "vllm serve m --max-model-len 4096\n```\n")
+    assert targets(synth_db, p) == [("0.8.5", "pip-install 0.8.5")]
+    data = p.read_bytes()
+    la = Linter(synth_db, Settings(), []).analyse(p, data).launches[0]
+    assert data[la.choice.hint.span.start:la.choice.hint.span.end] == b"0.8.5"
+
+
+@pytest.mark.parametrize("prose", [
+    "If it fails, downgrade with `pip install vllm==0.8.5`.",  # after the launch: advice, not what it runs
+    "A range says less: `pip install \"vllm>=0.8.5\"`.",
+    "Our client: `pip install vllm-client==0.8.5`.",
+])
+def test_what_an_inline_install_does_not_name(synth_db, repo, prose):
+    before, after = (prose, "") if "downgrade" not in prose else ("", prose)
+    p = put(repo, "guide.md", f"# Guide\n\n{before}\n\n```bash\nvllm serve m\n```\n\n{after}\n")
+    assert [r for r, _ in targets(synth_db, p)] == ["0.27.1"]
+
+
+def test_a_notebooks_install_cell_before_its_launch(synth_db, repo):
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": [src]}
+             for src in ("!pip install -q vllm==0.8.5\n", "!vllm serve m --max-model-len 4096\n")]
+    p = put(repo, "serve.ipynb", json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    assert [r for r, _ in targets(synth_db, p)] == ["0.8.5"]
+
+
+def test_a_scripts_own_install_is_stronger_than_a_readme_elsewhere(synth_db, repo):
+    put(repo, "README.md", "# x\n\n    $ pip install vllm==0.10.0\n")
+    p = put(repo, "s/run.sh", "#!/bin/bash\nsudo /usr/bin/python3 -m pip install vllm==0.8.5\nvllm serve m\n")
+    assert targets(synth_db, p) == [("0.8.5", "pip-install 0.8.5")]
+
+
+# ----------------------------------------------------------------------------- the scripts that run it
+
+
+def test_the_runner_that_installs_a_release_then_runs_the_script(synth_db, repo):
+    put(repo, "experiment_runners/run_pythia.sh", "#!/bin/bash\npip install vllm==0.8.5\nbash model_scripts/pythia.sh\n")
+    put(repo, "experiment_runners/run_all.sh", "#!/bin/bash\npython -m pip install vllm==0.8.5\n"
+                                               "./model_scripts/qwen.sh\nsource ../model_scripts/pythia.sh\n")
+    t = Targeting(synth_db, Settings())
+    c = t.choose(put(repo, "model_scripts/pythia.sh", SCRIPT), [])
+    assert (c.release, c.why) == ("0.8.5", "run by experiment_runners/run_all.sh (line 2: installs vllm==0.8.5); "
+                                           "experiment_runners/run_pythia.sh (line 2: installs vllm==0.8.5)")
+    assert t.choose(put(repo, "model_scripts/qwen.sh", SCRIPT), []).release == "0.8.5"
+    assert t.choose(put(repo, "model_scripts/other.sh", SCRIPT), []).kind == "default"  # (no caller names it)
+
+
+def test_callers_installing_different_releases_give_a_range_said_so(synth_db, repo):
+    put(repo, "runners/a.sh", "#!/bin/bash\npip install vllm==0.8.5\nbash scripts/job.sh\n")
+    put(repo, "runners/b.sh", "#!/bin/bash\npip install vllm==0.10.0\nbash scripts/job.sh\n")
+    c = Targeting(synth_db, Settings()).choose(put(repo, "scripts/job.sh", SCRIPT), [])
+    assert c.release == "0.10.0"
+    assert c.why == ("run by scripts installing different releases (runners/a.sh (line 2: installs vllm==0.8.5); "
+                     "runners/b.sh (line 2: installs vllm==0.10.0)): the newest release it allows, 0.10.0")
+
+
+def test_what_is_not_a_caller(synth_db, repo):
+    # a bare name names the script beside the caller only
+    put(repo, "x/run.sh", "#!/bin/bash\npip install vllm==0.8.5\nbash job.sh\n")
+    # the install after the call is not what the script runs on; a comment runs nothing
+    put(repo, "y/run.sh", "#!/bin/bash\nbash ../jobs/job.sh\npip install vllm==0.8.5\n")
+    put(repo, "z/run.sh", "#!/bin/bash\npip install vllm==0.8.5\n# bash jobs/job.sh\n")
+    assert Targeting(synth_db, Settings()).choose(put(repo, "jobs/job.sh", SCRIPT), []).kind == "default"
+    assert Targeting(synth_db, Settings()).choose(put(repo, "x/job.sh", SCRIPT), []).release == "0.8.5"
+
+
+def test_a_caller_that_builds_vllm_from_source(synth_db, repo):
+    put(repo, "setup/run.sh", "#!/bin/bash\ngit clone -b v0.8.5 https://github.com/vllm-project/vllm\n"
+                              "pip install -e vllm\nsbatch ${ROOT}/jobs/serve.slurm\n")
+    c = Targeting(synth_db, Settings()).choose(put(repo, "jobs/serve.slurm", SCRIPT), [])
+    assert c.release == "0.8.5" and "vLLM built from its source" in c.why
+
+
+def test_outside_a_repository_only_callers_beside_the_script(synth_db, tmp_path):
+    put(tmp_path, "runners/a.sh", "#!/bin/bash\npip install vllm==0.8.5\nbash scripts/job.sh\n")
+    assert Targeting(synth_db, Settings()).choose(put(tmp_path, "scripts/job.sh", SCRIPT), []).kind == "default"
+    put(tmp_path, "scripts/go.sh", "#!/bin/bash\npip install vllm==0.8.5\nbash job.sh\n")
+    assert Targeting(synth_db, Settings()).choose(tmp_path / "scripts/job.sh", []).release == "0.8.5"
+
+
+def test_the_repository_is_walked_once_per_run(synth_db, repo, monkeypatch):
+    """(bounded work: 40 scripts asking for their callers walk the repository once)"""
+    import os
+
+    from vllm_lint.pipeline import callers
+
+    for i in range(40):
+        put(repo, f"jobs/j{i}.sh", SCRIPT)
+    put(repo, "run.sh", "#!/bin/bash\npip install vllm==0.8.5\n" + "".join(f"bash jobs/j{i}.sh\n" for i in range(40)))
+    walks = []
+    real_walk = os.walk
+    monkeypatch.setattr(callers.os, "walk", lambda top, *a, **k: walks.append(top) or real_walk(top, *a, **k))
+    t = Targeting(synth_db, Settings())
+    assert {t.choose(repo / f"jobs/j{i}.sh", []).release for i in range(40)} == {"0.8.5"}
+    assert len(walks) == 1
+
+
+@pytest.mark.parametrize("call", [
+    'for s in model_scripts/*.sh; do bash "$s"; done',
+    'bash "$(dirname "$0")/../model_scripts/job.sh"',
+    'SCRIPT_DIR=$(cd "$(dirname "$0")" && pwd)\nbash "${SCRIPT_DIR}/../model_scripts/job.sh"',
+    "cd ../model_scripts\n./job.sh",
+    "cd model_scripts && bash job.sh",
+])
+def test_the_ways_a_runner_names_the_script(synth_db, repo, call):
+    put(repo, "runners/run.sh", f"#!/bin/bash\npip install -q vllm==0.8.5\n{call}\n")
+    assert Targeting(synth_db, Settings()).choose(put(repo, "model_scripts/job.sh", SCRIPT), []).release == "0.8.5"
+
+
+def test_a_glob_names_only_the_scripts_it_matches(synth_db, repo):
+    put(repo, "runners/run.sh", "#!/bin/bash\npip install vllm==0.8.5\nfor s in jobs/qwen_*.sh; do bash $s; done\n")
+    t = Targeting(synth_db, Settings())
+    assert t.choose(put(repo, "jobs/qwen_7b.sh", SCRIPT), []).release == "0.8.5"
+    assert t.choose(put(repo, "jobs/llama_8b.sh", SCRIPT), []).kind == "default"
+
+
+@pytest.mark.parametrize("runner", [
+    # the path in a variable set before the install, the call after it
+    'MODEL_SCRIPT="../model_scripts/job.sh"\npip install vllm==0.8.5\nbash "$MODEL_SCRIPT"',
+    'SCRIPTS=(model_scripts/job.sh model_scripts/other.sh)\npip install vllm==0.8.5\nfor s in "${SCRIPTS[@]}"; do bash "$s"; done',
+    # the install inside a condition, from a venv's pip
+    'if ! /opt/venv/bin/pip install -q "vllm==0.8.5"; then exit 1; fi\nbash model_scripts/job.sh',
+    'python3 -m venv v && v/bin/python -m pip install vllm==0.8.5 && bash model_scripts/job.sh',
+])
+def test_a_runners_install_and_call_in_the_forms_scripts_write(synth_db, repo, runner):
+    put(repo, "runners/run.sh", f"#!/bin/bash\n{runner}\n")
+    assert Targeting(synth_db, Settings()).choose(put(repo, "model_scripts/job.sh", SCRIPT), []).release == "0.8.5"
+
+
+def test_a_message_that_names_an_install_installs_nothing(synth_db, repo):
+    put(repo, "runners/run.sh", "#!/bin/bash\necho 'first: pip install vllm==0.8.5'\nbash model_scripts/job.sh\n")
+    assert Targeting(synth_db, Settings()).choose(put(repo, "model_scripts/job.sh", SCRIPT), []).kind == "default"
+
+
+@pytest.mark.parametrize("runner", [
+    'SCRIPTS_DIR="../model_scripts"\npip install vllm==0.8.5\nbash $SCRIPTS_DIR/job.sh',
+    'ROOT=..\nDIR=$ROOT/model_scripts\npip install vllm==0.8.5\nbash "${DIR}/job.sh"',
+    'DIR=../model_scripts\npip install vllm==0.8.5\ncd $DIR\nbash job.sh',
+])
+def test_a_runner_that_names_the_scripts_folder_in_a_variable(synth_db, repo, runner):
+    put(repo, "runners/run.sh", f"#!/bin/bash\n{runner}\n")
+    t = Targeting(synth_db, Settings())
+    assert t.choose(put(repo, "model_scripts/job.sh", SCRIPT), []).release == "0.8.5"
+    assert t.choose(put(repo, "elsewhere/job.sh", SCRIPT), []).kind == "default"

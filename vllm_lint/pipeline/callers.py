@@ -1,0 +1,220 @@
+"""The scripts that run a script and install the release it runs on (``Targeting``'s source after
+the runners of the file's folder): an experiment runner that does ``pip install vllm==0.8.4``
+then ``bash model_scripts/pythia_1b.sh`` deploys 0.8.4 for the script it calls.
+
+A caller is a shell script (``.sh``, ``.bash``, ``.slurm``, ``.sbatch``) of the same repository
+(the folder holding ``.git``; outside a repository, the file's own folder only) that installs a
+release (an install command with ``vllm==X``, or vLLM's source built at a tag:
+``knowledge.source_builds``), then names the script by path: ``bash model_scripts/x.sh``,
+``./x.sh``, ``source x.sh``, ``sbatch jobs/x.slurm`` (also up a folder, with ``..``), a glob
+``for s in model_scripts/*.sh``. A leading ``$DIR/`` is the folder the script assigns to it
+(``DIR=model_scripts``), else it (and the ``..`` after it) is passed over, as ``$(dirname
+"$0")/`` is; a bare name after ``cd DIR`` is in DIR. A path with a folder is matched against the
+end of the script's path in the repository, a bare name only beside the caller. A path named
+before the install counts when a variable holds it (``MODEL_SCRIPT=model_scripts/x.sh``, called
+later). Several callers naming one release give it; callers naming different releases give
+their range, whose newest release runs (said so in --verbose).
+
+The repository is walked once per run and its callers indexed by the name each path ends in
+(bounded: :data:`MAX_ENTRIES` entries, :data:`MAX_SCRIPTS` scripts read, :data:`MAX_BYTES`
+each; only those naming vllm are parsed); dot folders and ``node_modules`` are not walked."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional
+
+from .. import inputs
+from ..fsutil import TooLarge, read_regular
+from ..record import Record, lazy_re
+from .surroundings import Named, Surroundings
+
+MAX_ENTRIES = 50_000
+MAX_SCRIPTS = 5_000
+MAX_BYTES = 1 << 20
+_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
+_PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*[\w.*-]+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
+# an install of a release in a command of the script (`pip install vllm==0.8.4`, `if uv pip install
+# -q "vllm==0.8.4"; then`, `$VENV/bin/pip install`), not a comment nor a message
+_INSTALL = lazy_re(r"(?m)^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?"
+                   r"(?<![\w/.-])[\"']?vllm(?:\[[^\]\n]*\])?[ \t]*===?[ \t]*v?([0-9][0-9a-zA-Z.+]*)")
+# the start of an assignment whose value is the path (`MODEL_SCRIPT="model_scripts/x.sh"`, an array)
+_ASSIGNED = lazy_re(r"(?:export[ \t]+|local[ \t]+|declare[ \t]+-\w+[ \t]+)?[A-Za-z_]\w*(?:\[\w*\])?\+?=\(?[^\n]*$")
+# `cd DIR` (DIR as written, a leading variable passed over): the folder later bare names are in
+_CD = lazy_re(r"(?:^|[;&|(]|\bthen|\bdo)[ \t]*(?:builtin[ \t]+)?(?:cd|pushd)[ \t]+[\"']?([^\s\"';&|)]+)", re.M)
+
+
+class _Caller(Record):
+    __slots__ = ("folder", "release", "why", "refs", "read")
+
+    def __init__(self, folder: str, release: str, why: str, refs: list[tuple[str, int]]) -> None:
+        self.folder = folder  # the caller's folder, relative to the repository root ("" at the root)
+        self.release = release
+        self.why = why
+        self.refs = refs  # (path as written, normalised), offset
+        self.read: Optional[tuple[str, str]] = None  # (absolute path, content key): vllm_lint.inputs
+
+
+class Callers:
+    """The callers of a repository's scripts, indexed once per repository root per run."""
+
+    def __init__(self, surroundings: Surroundings) -> None:
+        self.surroundings = surroundings
+        self._index: dict[str, dict[str, list[tuple[str, _Caller, str]]]] = {}  # root -> name -> (caller, ref)
+
+    def caller_for(self, directory: str, name: str) -> Optional[Named]:
+        """What the scripts calling the file ``name`` of the real folder ``directory`` install."""
+        root = self.surroundings.root_of(directory) or directory
+        rel = os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
+        if rel.startswith("../"):
+            return None
+        found: list[tuple[str, _Caller]] = []
+        index = self._callers(root)
+        base = rel.rsplit("/", 1)[-1]
+        for path, c, ref in index.get(base, []) + index.get("*", []):  # (the refs ending in its name, the globs)
+            if path != rel and _names(ref, c.folder, rel) and (path, c) not in found:
+                found.append((path, c))
+        if not found:
+            return None
+        releases = sorted({c.release for _p, c in found}, key=_version_key)
+        said = "; ".join(f"{p} {c.why}" for p, c in found[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
+        if len(releases) == 1:
+            return Named(releases[0], f"run by {said}", read=found[0][1].read)
+        return Named(f">={releases[0]},<={releases[-1]}", f"run by scripts installing different releases ({said})",
+                     spec=True)
+
+    def _callers(self, root: str) -> dict[str, list[tuple[str, _Caller, str]]]:
+        """The repository's callers by the name their path ends in (``*``: a glob's), once."""
+        if root not in self._index:
+            index: dict[str, list[tuple[str, _Caller, str]]] = {}
+            for path, c in self._scan(root):
+                for ref, _at in c.refs:
+                    name = ref.rsplit("/", 1)[-1]
+                    index.setdefault("*" if "*" in name else name, []).append((path, c, ref))
+            self._index[root] = index
+        return self._index[root]
+
+    def _scan(self, root: str):
+        seen = read = 0
+        in_repo = self.surroundings.root_of(root) is not None
+        for d, dirs, files in os.walk(root):
+            dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "node_modules") if in_repo else []
+            seen += len(dirs) + len(files)
+            if seen > MAX_ENTRIES:
+                return
+            for fname in sorted(files):
+                if not fname.endswith(_SUFFIXES):
+                    continue
+                read += 1
+                if read > MAX_SCRIPTS:
+                    return
+                try:
+                    data = read_regular(os.path.join(d, fname), MAX_BYTES)
+                except (OSError, TooLarge):
+                    continue
+                if b"vllm" not in data:
+                    continue
+                caller = _read_caller(data.decode("utf-8", errors="replace"), os.path.relpath(d, root))
+                if caller is not None:
+                    caller.read = (os.path.abspath(os.path.join(d, fname)), inputs.key_of(data))
+                    yield os.path.relpath(os.path.join(d, fname), root).replace(os.sep, "/"), caller
+
+
+def _read_caller(text: str, folder: str) -> Optional[_Caller]:
+    """A script's install (its first ``vllm==X`` install command, else vLLM's source built at a
+    tag) and the script paths it names after it; None without either."""
+    release, at, why = None, -1, ""
+    for m in _INSTALL.finditer(text):
+        release, at = m.group(1), m.start()
+        why = f"(line {text.count(chr(10), 0, at) + 1}: installs vllm=={release})"
+        break
+    if release is None and "vllm-project/vllm" in text:
+        from ..knowledge.source_builds import source_builds
+
+        built = source_builds(text.encode())
+        if built:
+            release, at = built[0].ref, len(text.encode()[:built[0].start].decode("utf-8", errors="replace"))
+            why = f"(line {built[0].line}: vLLM built from its source, {built[0].how})"
+    if release is None:
+        return None
+    refs = []
+    values = _folder_values(text)
+    cds = [(m.start(), _normal(_filled(m.group(1), values))) for m in _CD.finditer(text)]
+    for m in _PATH_WORD.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        head = text[line_start:m.start()].lstrip()
+        if head.startswith("#") or (m.start() < at and not _ASSIGNED.match(head)):
+            continue  # (before the install: only a path a variable holds, called later)
+        ref = _normal(_filled(m.group(1), values))
+        cwd = next((d for o, d in reversed(cds) if o < m.start()), None)
+        if cwd is not None and not ref.startswith("/") and cwd not in ("-", "~"):
+            ref = (cwd.rstrip("/") + "/" + ref) if cwd.startswith("/") else os.path.normpath(cwd + "/" + ref).replace(os.sep, "/")
+        refs.append((ref, m.start()))
+    if not refs:
+        return None
+    return _Caller("" if folder == "." else folder.replace(os.sep, "/"), release.lstrip("v"), why, refs)
+
+
+_FOLDER_VALUE = lazy_re(r"""(?m)^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+)?([A-Za-z_]\w*)=["']?([\w./${}-]+?)/?["']?[ \t]*(?:#.*)?$""")
+_LEADING_VAR = lazy_re(r"^\$(?:\{(\w+)\}|(\w+))")
+
+
+def _folder_values(text: str) -> dict[str, Optional[str]]:
+    """NAME -> value of the script's assignments of a path (``MODEL_DIR=model_scripts``); None
+    for a name given two values."""
+    out: dict[str, Optional[str]] = {}
+    for m in _FOLDER_VALUE.finditer(text):
+        name, value = m.group(1), m.group(2)
+        out[name] = value if out.get(name, value) == value else None
+    return out
+
+
+def _filled(ref: str, values: dict[str, Optional[str]]) -> str:
+    """``ref`` with its leading variable replaced by the script's value for it (three levels:
+    ``ROOT=..``, ``DIR=$ROOT/model_scripts``, ``$DIR/x.sh``)."""
+    for _ in range(3):
+        m = _LEADING_VAR.match(ref)
+        value = values.get(m.group(1) or m.group(2)) if m else None
+        if not value:
+            break
+        ref = value + ref[m.end():]
+    return ref
+
+
+def _normal(ref: str) -> str:
+    """A script path as written, without ``./``; a leading variable (``$DIR/``, ``${ROOT}/``,
+    ``$(dirname "$0")/``) and the parent folders (``..``) after it become ``/``: the end of a path."""
+    ref = re.sub(r"^(?:\$\{?\w+\}?/|/)+(?:\.\.?/)*", "/", ref) if ref.startswith(("$", "/")) else ref
+    while ref.startswith("./"):
+        ref = ref[2:]
+    return ref
+
+
+def _names(ref: str, folder: str, rel: str) -> bool:
+    """Whether the path ``ref`` a caller in ``folder`` names is the script at ``rel`` (both
+    relative to the repository root); a ``*`` in its name matches as the shell's glob does."""
+    if "*" in ref:  # the glob's folder, and the script's name matching its pattern
+        from fnmatch import fnmatchcase
+
+        head, _, pattern = ref.rpartition("/")
+        name = rel.rsplit("/", 1)[-1]
+        return fnmatchcase(name, pattern) and "*" not in head and _names(f"{head}/{name}" if head else name, folder, rel)
+    if "/" not in ref:  # a bare name: beside the caller
+        return (f"{folder}/{ref}" if folder else ref) == rel
+    if ref.startswith("/"):  # after a variable or absolute (inside an image): the end of the path
+        return rel == ref[1:] or rel.endswith(ref)
+    joined = os.path.normpath(os.path.join(folder, ref)).replace(os.sep, "/")
+    if joined == rel:  # from the caller's folder
+        return True
+    tail = re.sub(r"^(?:\.\.?/)+", "", ref)
+    return rel == tail or rel.endswith("/" + tail)  # from the repository root, or a folder the caller enters
+
+
+def _version_key(v: str) -> tuple:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return (0, Version(v))
+    except InvalidVersion:
+        return (1, v)
