@@ -20,6 +20,12 @@ A reading is one of (``HintReading.status``):
   has, the nearest, said in ``note`` (never the newest in silence);
 * ``build``: a nightly or commit build of vLLM's main branch, no release: checked against the
   newest, said in ``note``;
+* ``dated``: a build whose tag carries its date (``rocm/vllm-dev:open-mi300-08052025``,
+  ``nightly-20251024``): the release current that day (``knowledge/release_dates``), "about 0.10.x";
+* ``unknown``: a vendor's image or a fork whose vLLM release is not published (Red Hat OpenShift
+  AI's ``quay.io/modh/vllm:rhoai-2.20-cuda``, Intel Gaudi's images), or a tag outside an ordered
+  table (Triton ``24.02``: older than its first row): ``low`` / ``high`` bound it where the table
+  does; the engine then raises only the findings that hold at both ends (``pipeline.unknown_release``);
 * ``unmapped``: a vendor tag whose vLLM release this table does not know; ``none``: no version.
 """
 
@@ -30,6 +36,7 @@ from typing import Any, Optional
 
 from ..images import _split_image
 from ..record import Record
+from .release_dates import current_at, date_in
 
 _NGC_NOTES = "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/rel-{}.html"
 _ROCM_HISTORY = ("https://rocm.docs.amd.com/en/docs-7.1.0/how-to/rocm-for-ai/inference/benchmark-docker/"
@@ -41,10 +48,34 @@ _RHAIIS_30 = ("https://docs.redhat.com/zh-cn/documentation/red_hat_ai_inference_
 _RHAIIS_LLMD = "https://access.redhat.com/articles/7136620"
 _AWS_DLC = "https://github.com/huggingface/deep-learning-containers (README: \"Released v0.15.1 vLLM DLCs\", vllm:0.15-gpu-py312-ec2)"
 _VLLM_HUB = "https://hub.docker.com/r/vllm/vllm-openai/tags (vLLM's own image; nightly tags are builds of main)"
+# Triton's "Release Compatibility Matrix", table "Container Name: vllm-python-py3": the vLLM
+# version of each YY.MM-vllm-python-py3 container (24.04 to 26.07 at this commit)
+_TRITON_MATRIX = ("https://github.com/triton-inference-server/server/blob/4b54459107911180d3c3b24cea1c5bc832563c0a/"
+                  "docs/introduction/compatibility.md (Container Name: vllm-python-py3)")
+_NEURON_DLC = ("https://github.com/aws-neuron/deep-learning-containers (docker/vllm/inference/<vLLM version>/"
+               "Dockerfile.neuronx); https://awsdocs-neuron.readthedocs-hosted.com/en/latest/release-notes/"
+               "components/vllm-neuron.html (vLLM Neuron versions v<vLLM release>.<plugin version>)")
+_ROCM_DEV = ("https://hub.docker.com/r/rocm/vllm-dev/tags (AMD's development builds of ROCm's vLLM; a tag's "
+             "trailing MMDDYYYY or YYYYMMDD is its build date)")
+_RHOAI = ("https://github.com/opendatahub-io/odh-model-controller (config/runtimes/vllm: the ServingRuntime "
+          "templates take quay.io/modh/vllm images, built from Red Hat's vLLM branch of each OpenShift AI "
+          "release; its release notes do not name the upstream vLLM release)")
+_GAUDI = ("https://github.com/HabanaAI/vllm-fork (README: the Gaudi vllm-installer images of vault.habana.ai, "
+          "the fork's releases tagged v<vLLM release>+Gaudi-<software version>, several per Gaudi software "
+          "version: the image path names no one of them); https://github.com/opea-project/GenAIComps "
+          "(opea/vllm-gaudi, built from the fork)")
 
 
 def _ngc(tag: str, vllm: str) -> dict[str, str]:
     return {"tag": tag, "vllm": vllm, "source": _NGC_NOTES.format(tag.replace(".", "-"))}
+
+
+def _triton(tag: str, vllm: str, written: str = "") -> dict[str, Any]:
+    """A row of Triton's matrix: ``written``, the vLLM version as the matrix spells it when it is
+    not the release (``0.9.0rc1``, ``0.5.0 post1``), which the row's ``evidence`` looks for."""
+    cell = re.escape(written or vllm)
+    return {"tag": tag, "vllm": vllm, "source": _TRITON_MATRIX,
+            "evidence": [rf"{re.escape(tag)}-vllm-python-py3\W+Python [\d.]+\W+{cell}(?![\d.])"]}
 
 
 #: The image tag schemes. ``repository``: a regular expression on the image's repository path
@@ -71,6 +102,59 @@ SCHEMES: list[dict[str, Any]] = [
         "source": "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/ (one page per YY.MM)",
     },
     {
+        "name": "NVIDIA Triton Inference Server vLLM container",
+        "repository": r"(^|/)nvcr\.io/nvidia/tritonserver$|^nvidia/tritonserver$",
+        "tag": r"^(?P<key>\d{2}\.\d{2})-vllm-python-py3$",
+        "tag_alone": True,
+        "read": "table",
+        # NVIDIA's monthly containers never went back to an older vLLM: a month outside the rows
+        # lies between its neighbours' releases (before the first row: at most its release)
+        "ordered": True,
+        "rows": [
+            _triton("24.04", "0.4.0.post1", "0.4.0 post1"),
+            _triton("24.05", "0.4.0.post1", "0.4.0 post1"),
+            _triton("24.06", "0.4.3"),
+            _triton("24.07", "0.5.0.post1", "0.5.0 post1"),
+            _triton("24.08", "0.5.0.post1", "0.5.0 post1"),
+            _triton("24.09", "0.5.3.post1"),
+            _triton("24.10", "0.5.5"),
+            _triton("24.11", "0.5.5"),
+            _triton("24.12", "0.5.5"),
+            _triton("25.01", "0.6.3.post1"),
+            _triton("25.02", "0.7.0"),
+            _triton("25.03", "0.7.3"),
+            _triton("25.04", "0.8.1"),
+            _triton("25.05", "0.8.4"),
+            _triton("25.06", "0.9.0", "0.9.0rc1"),  # (a release candidate of 0.9.0)
+            _triton("25.07", "0.9.0", "0.9.0rc1"),  # (a release candidate of 0.9.0)
+            _triton("25.08", "0.9.2"),
+            _triton("25.09", "0.10.1.1"),
+            _triton("25.10", "0.10.2"),
+            _triton("25.11", "0.11.0"),
+            _triton("25.12", "0.11.1"),
+            _triton("26.01", "0.13.0"),
+            _triton("26.02", "0.15.1"),
+            _triton("26.03", "0.17.1"),
+            _triton("26.04", "0.19.0"),
+            _triton("26.05", "0.19.0"),
+            _triton("26.06", "0.22.1"),
+            _triton("26.07", "0.24.0"),
+        ],
+        "source": _TRITON_MATRIX,
+    },
+    {
+        "name": "AWS Neuron vLLM deep learning container",
+        "repository": r"(^|/)(?:neuron/)?pytorch-inference-vllm-neuronx$",
+        # 0.9.1-neuronx-py311-sdk2.26.1-ubuntu22.04; 0.24.0.1.1.0-neuronx-... (vLLM Neuron v0.24.0.1.1.0:
+        # vLLM 0.24.0 with the plugin's 1.1.0)
+        "tag": r"^(?P<version>\d+\.\d+\.\d+)(?:\.\d+\.\d+\.\d+)?-neuronx-",
+        "tag_alone": True,
+        "read": "embedded",
+        "examples": {"0.9.1-neuronx-py311-sdk2.26.1-ubuntu22.04": "0.9.1",
+                     "0.24.0.1.1.0-neuronx-py313-sdk2.32.0-ubuntu24.04": "0.24.0"},
+        "source": _NEURON_DLC,
+    },
+    {
         "name": "AMD ROCm vLLM image",
         "repository": r"(^|/)rocm/vllm(-dev)?$",
         # rocm6.4.1_vllm_0.9.1_20250715, rocm6.3.1_instinct_vllm0.8.3_20250415
@@ -85,6 +169,32 @@ SCHEMES: list[dict[str, Any]] = [
             "rocm6.3.1_instinct_vllm0.8.3_20250415": "0.8.3",
         },
         "source": _ROCM_HISTORY,
+    },
+    {
+        "name": "AMD ROCm vLLM development build",
+        "repository": r"(^|/)rocm/vllm(-dev)?$",
+        # open-mi300-08052025, nightly_main_20250805: the build's date, no release
+        "tag": r"^(?=.*\d{8}).+$",
+        "tag_alone": False,
+        "read": "dated",
+        "examples": {"open-mi300-08052025": "2025-08-05", "nightly_main_20250805": "2025-08-05"},
+        "source": _ROCM_DEV,
+    },
+    {
+        "name": "Red Hat OpenShift AI vLLM runtime",
+        "repository": r"(^|/)quay\.io/modh/vllm$|(^|/)quay\.io/opendatahub/vllm$|(^|/)registry\.redhat\.io/rhoai/odh-vllm-[a-z0-9-]+$",
+        "tag": r"^.+$",
+        "tag_alone": False,
+        "read": "unknown",
+        "source": _RHOAI,
+    },
+    {
+        "name": "Intel Gaudi vLLM image",
+        "repository": r"(^|/)vault\.habana\.ai/gaudi-docker/.*/vllm-installer-[\w.-]+$|(^|/)opea/vllm-gaudi$",
+        "tag": r"^.+$",
+        "tag_alone": False,
+        "read": "unknown",
+        "source": _GAUDI,
     },
     {
         "name": "Red Hat AI Inference Server",
@@ -142,19 +252,23 @@ def repository_of(image: str) -> str:
 class HintReading(Record):
     """What one version hint names (module docstring): ``status``, the database release to check
     against (``version``, None for "unmapped" / "none"), the release as the hint names it
-    (``named``), the tag scheme it was read by (``scheme``, with its ``source``), and ``note``: the
-    words --verbose shows for the choice."""
+    (``named``), the tag scheme it was read by (``scheme``, with its ``source``), ``note``: the
+    words --verbose shows for the choice; for "unknown", ``low`` / ``high``: the database releases
+    that bound it, where known (None: unbounded)."""
 
-    __slots__ = ("status", "version", "named", "scheme", "source", "note")
+    __slots__ = ("status", "version", "named", "scheme", "source", "note", "low", "high")
 
     def __init__(self, status: str, version: Optional[str] = None, named: Optional[str] = None,
-                 scheme: Optional[str] = None, source: Optional[str] = None, note: str = "") -> None:
+                 scheme: Optional[str] = None, source: Optional[str] = None, note: str = "",
+                 low: Optional[str] = None, high: Optional[str] = None) -> None:
         self.status = status
         self.version = version
         self.named = named
         self.scheme = scheme
         self.source = source
         self.note = note
+        self.low = low
+        self.high = high
 
 
 def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, Any], Optional[str], "re.Match[str]"]]:
@@ -170,16 +284,55 @@ def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, A
         m = tag_re.match(t if scheme["read"] != "nightly" else t.lower())
         if not m:
             continue
+        if scheme["read"] == "dated" and date_in(t) is None:
+            continue
         if scheme["read"] == "embedded":
             return scheme, m.group("version"), m
         if scheme["read"] == "table":
-            key = m.group("key")
-            patch = m.groupdict().get("patch") or ""
-            row = next((r for r in scheme["rows"] if r["tag"] == key + patch), None) if patch else None
-            row = row or next((r for r in scheme["rows"] if r["tag"] == key), None)
+            row = _row(scheme, m)
             return scheme, (row["vllm"] if row else None), m
         return scheme, None, m
     return None
+
+
+def _row(scheme: dict[str, Any], m: "re.Match[str]") -> Optional[dict[str, str]]:
+    key = m.group("key")
+    patch = m.groupdict().get("patch") or ""
+    row = next((r for r in scheme["rows"] if r["tag"] == key + patch), None) if patch else None
+    return row or next((r for r in scheme["rows"] if r["tag"] == key), None)
+
+
+def vendor_scheme(image: str) -> Optional[dict[str, Any]]:
+    """The scheme of a vendor's image named by its repository (not the catch-all nightly scheme),
+    for an image that is no vLLM image by its name (Triton's, Neuron's, Red Hat OpenShift AI's),
+    or None."""
+    repo = repository_of(image)
+    for scheme, repo_re, _tag_re in _schemes():
+        if scheme["repository"] != r".*" and repo_re.search(repo):
+            return scheme
+    return None
+
+
+def read_image(db: Any, image: str) -> Optional[HintReading]:
+    """What a launch's own image says of its vLLM release when the image is a vendor's of a known
+    scheme (:func:`vendor_scheme`): its tag read as a hint (an untagged one is "latest", a digest
+    alone names none: "unknown"); None for other images, and for a tag the scheme does not read
+    (Triton's ``24.02-py3`` holds no vLLM)."""
+    if not image or "$" in image or "{" in image:
+        return None
+    scheme = vendor_scheme(image)
+    if scheme is None:
+        return None
+    from ..images import version_from_image
+
+    tag = version_from_image(image)
+    if tag is None:
+        return HintReading("unknown", scheme=scheme["name"], source=scheme["source"],
+                           note=f"{scheme['name']} by digest: its vLLM release is unknown")
+    found = scheme_reading(tag, image)
+    if found is None or found[0]["repository"] == r".*":  # (Triton's image without vLLM, 24.02-py3: none of vLLM's)
+        return None
+    return read_hint(db, tag, image)
 
 
 def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
@@ -187,17 +340,29 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
     of, when known) names, read against the database ``db`` (``surface.db.Database``)."""
     t = text.strip()
     if t.lower() in ("latest", "main", "stable"):
+        scheme = vendor_scheme(image) if image else None
+        if scheme is not None and scheme["read"] in ("unknown", "table", "dated"):  # (a vendor's floating tag)
+            return HintReading("unknown", scheme=scheme["name"], source=scheme["source"],
+                               note=f"{scheme['name']} '{t}': a floating tag whose vLLM release is unknown")
         return HintReading("build", db.newest, note=f"'{t}' names no release ({db.newest}, the newest in the database)")
     found = scheme_reading(t, image)
     if found is not None:
         scheme, version, m = found
         if scheme["read"] == "nightly":
-            what = (f"commit {m.group('commit') or m.group('sha')}" if (m.group("commit") or m.group("sha"))
-                    else f"built {m.group('date')}" if m.group("date") else "")
+            if m.group("date"):
+                return dated(db, t, scheme)
+            what = f"commit {m.group('commit') or m.group('sha')}" if (m.group("commit") or m.group("sha")) else ""
             return HintReading("build", db.newest, scheme=scheme["name"], source=scheme["source"],
                                note=f"a nightly build of vLLM's main branch{' (' + what + ')' if what else ''}, no "
                                     f"release: checked against the newest in the database, {db.newest}")
+        if scheme["read"] == "dated":
+            return dated(db, t, scheme)
+        if scheme["read"] == "unknown":
+            return HintReading("unknown", scheme=scheme["name"], source=scheme["source"],
+                               note=f"{scheme['name']} '{t}': the vendor does not name the vLLM release its tags hold")
         if version is None:
+            if scheme.get("ordered"):
+                return _between(db, t, scheme, m)
             return HintReading("unmapped", scheme=scheme["name"], source=scheme["source"],
                                note=f"{scheme['name']} '{t}': the vLLM release it holds is not in vllm-lint's table "
                                     "of that scheme")
@@ -208,6 +373,59 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
         reading.note = f"{scheme['name']}: vLLM {version}" + (f"; {reading.note}" if reading.note else "")
         return reading
     return _read_version(db, t)
+
+
+def dated(db: Any, text: str, scheme: Optional[dict[str, Any]] = None) -> HintReading:
+    """A build whose tag or branch ``text`` carries its date: the release current that day (the
+    newest in the database at or before it), "about X.Y.x (dated tag)"; "none" without a date."""
+    day = date_in(text)
+    current = current_at(day) if day is not None else None
+    name, source = (scheme["name"], scheme["source"]) if scheme else (None, None)
+    if day is None:
+        return HintReading("none", note=f"'{text}' names no vLLM release")
+    if current is None:
+        oldest = db.versions[0]
+        return HintReading("older", oldest, scheme=name, source=source,
+                           note=f"a build of {day.isoformat()}, before every release dated here: checked against the "
+                                f"oldest in the database, {oldest}")
+    at = _at_or_before(db, current)
+    if at is None:
+        at = db.versions[0]
+    series = ".".join(current.split(".")[:2])
+    return HintReading("dated", at, named=current, scheme=name, source=source,
+                       note=f"about {series}.x (dated tag: built {day.isoformat()}, when the newest release was "
+                            f"{current}" + (f"; checked against {at}" if at != current else "") + ")")
+
+
+def _at_or_before(db: Any, version: str) -> Optional[str]:
+    """The newest release of the database at or before ``version``."""
+    from packaging.version import Version
+
+    want = Version(version)
+    found = None
+    for v in db.versions:
+        if Version(v) <= want:
+            found = v
+    return found
+
+
+def _between(db: Any, text: str, scheme: dict[str, Any], m: "re.Match[str]") -> HintReading:
+    """A key of an ordered table that has no row: between the releases of the rows around it."""
+    from packaging.version import Version
+
+    key = m.group("key")
+    rows = sorted(scheme["rows"], key=lambda r: r["tag"])
+    before = [r for r in rows if r["tag"] < key]
+    after = [r for r in rows if r["tag"] > key]
+    low = _at_or_before(db, before[-1]["vllm"]) if before else None
+    high = _at_or_before(db, after[0]["vllm"]) if after else None
+    if high is not None and Version(high) < Version(db.versions[0]):
+        high = None
+    said = (f"between vLLM {before[-1]['vllm']} ({before[-1]['tag']}) and {after[0]['vllm']} ({after[0]['tag']})"
+            if before and after else f"vLLM {after[0]['vllm']} ({after[0]['tag']}) or older" if after
+            else f"vLLM {before[-1]['vllm']} ({before[-1]['tag']}) or newer")
+    return HintReading("unknown", high, scheme=scheme["name"], source=scheme["source"], low=low, high=high,
+                       note=f"{scheme['name']} '{text}': not in the table; its neighbours say {said}")
 
 
 _LEADING = re.compile(r"v?(\d+\.\d+(?:\.\d+)?(?:\.\d+)?(?:\.?post\d+)?)(?=[.+_-]|$)")

@@ -4,7 +4,11 @@ everything the repository says, in order of how directly it applies:
 1. ``-t`` / ``target-version``;
 2. the launch's own version hints, then the file's (an image tag, a ``FROM``, a ``pip install
    vllm==``, a Helm tag's default, a Markdown block's prose), read by
-   ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, ROCm, Red Hat, AWS; nightly builds);
+   ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, Triton, Neuron, ROCm, Red Hat, AWS;
+   nightly and dated builds); then the launch's own image when it is a vendor's that holds vLLM
+   without being named as vLLM's (``read_image``: Triton, Neuron, Red Hat OpenShift AI, Gaudi), and
+   a fork of vLLM the file builds (``knowledge.forks.fork_builds``: the upstream release its tag
+   names, ``v0.6.6.post1+Gaudi-1.20.0``);
 3. the files around it (``pipeline.surroundings``): a Dockerfile, compose file, Kubernetes
    manifest, Truss config, env file, GitHub action, chart ``appVersion`` or kustomization that runs
    it or holds its image, a sibling chart's model server image, then requirement and lock files
@@ -15,6 +19,10 @@ everything the repository says, in order of how directly it applies:
    the weakest (``Surroundings.readme_for``);
 6. else the newest release in the database (:data:`NEWEST_SOURCE`).
 
+An image or fork whose vLLM release is not published (a vendor's tag missing from its table, a
+fork built at a branch or commit) is "unknown" (``Choice.kind``): checked at the newest release it
+may be (``release``) and at the oldest (``low``), and only the findings that hold at both are
+raised (``pipeline.unknown_release``), unless a comment before the launch states the release.
 A source naming a release newer than the database is checked against the newest and says so
 (``Choice.kind`` "newer": VL004 and the summary); a release PyPI never had (``v0.8.6``) is the
 newest of its series, said in the reason. A ``--config`` file is forced to the release of the
@@ -29,7 +37,8 @@ from typing import Any, Optional
 
 from .. import inputs
 from ..fsutil import AnyPath, real_dir
-from ..knowledge.image_tags import HintReading, read_hint
+from ..knowledge.forks import fork_builds
+from ..knowledge.image_tags import HintReading, read_hint, read_image
 from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
@@ -64,10 +73,12 @@ class Choice(Record):
     """How one launch's release was chosen: ``release`` (a release of the database), ``why``
     (--verbose's reason), ``kind``: "explicit" (-t), "named" (a source names it), "newer" (a
     source names ``named``, newer than the database: checked against the newest), "build" (a
-    nightly or floating tag: the newest), "default" (nothing names one: the newest); ``hint``:
-    the version hint of this file that decided it (its span: where VL004 reports), if any."""
+    nightly or floating tag: the newest), "unknown" (an image or fork whose release is not
+    published: ``release`` the newest it may be, ``low`` the oldest, None for the database's
+    oldest), "default" (nothing names one: the newest); ``hint``: the version hint of this file
+    that decided it (its span: where VL004 reports), if any."""
 
-    __slots__ = ("release", "why", "kind", "named", "hint", "weak")
+    __slots__ = ("release", "why", "kind", "named", "hint", "weak", "low")
 
     def __init__(self, release: str, why: str, kind: str, named: Optional[str] = None,
                  hint: Optional[VersionHint] = None) -> None:
@@ -77,6 +88,7 @@ class Choice(Record):
         self.named = named
         self.hint = hint
         self.weak = False  # the repository's README: after a release the file's own comments state
+        self.low: Optional[str] = None  # "unknown": the oldest release it may be (None: the database's oldest)
 
 
 class Targeting:
@@ -163,20 +175,41 @@ class Targeting:
         return c.release, c.why
 
     def choose(self, path: AnyPath, hints: list[VersionHint], data: Optional[bytes] = None,
-               at: Optional[int] = None) -> Choice:
+               at: Optional[int] = None, image: Optional[str] = None) -> Choice:
         """The release for a launch of the file at ``path`` (module docstring): ``hints`` the
         launch's own then the file's; ``data``, the file's bytes and ``at``, the launch's offset,
-        for a version stated in a comment before it (None: not read)."""
+        for a version stated in a comment before it and a fork the file builds (None: not read);
+        ``image``, the image the launch runs in, when known."""
         if self.explicit:
             return Choice(self.explicit, self.settings.target_origin or "--target-version", "explicit")
         unmapped: list[str] = []
+        unknown: Optional[Choice] = None
         for h in hints:
             r = read_hint(self.db, h.version, h.image)
             c = self._from_reading(r, f"{h.source} {h.version.strip()}", h.version.strip(), h)
             if c is not None:
-                return c
+                if c.kind != "unknown":
+                    return c
+                unknown = unknown or c
             if r.status == "unmapped":
                 unmapped.append(r.note)
+        if unknown is None and image:
+            r = read_image(self.db, image)
+            if r is not None:
+                c = self._from_reading(r, f"image {image}", image)
+                if c is not None and c.kind != "unknown":
+                    return c
+                unknown = c
+        if unknown is None and unmapped:
+            unknown = Choice(self.db.newest, f"{'; '.join(unmapped)}", "unknown")
+        if unknown is None and data is not None and at is not None:
+            built = self._fork_built(data, at)
+            if built is not None and built.kind != "unknown":
+                return built
+            unknown = built
+        if unknown is not None:  # (a comment stating the release still says which it is)
+            stated = self._stated(data, at) if data is not None and at is not None else None
+            return stated or unknown
         c = None
         if data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
             built = self.surroundings.built_for(self.real_parent(path), data.decode("utf-8", errors="replace"))
@@ -206,7 +239,39 @@ class Targeting:
             if text.lower() in ("latest", "main"):
                 return Choice(r.version, f"{why.rsplit(' ', 1)[0]} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
             return Choice(r.version, f"{why} ({r.note})", "build", None, hint)
+        if r.status == "dated":
+            return Choice(r.version, f"{why} ({r.note})", "named", r.named, hint)
+        if r.status == "unknown":
+            c = Choice(r.high or self.db.newest, f"{why} ({r.note})", "unknown", None, hint)
+            c.low = r.low
+            return c
         return None
+
+    def _fork_built(self, data: bytes, at: int) -> Optional[Choice]:
+        """The release of the fork of vLLM the file builds before the launch at offset ``at`` (the
+        nearest build before it, else the file's first): the upstream release its tag names, a
+        dated branch's, else "unknown"."""
+        if b"github.com" not in data:
+            return None
+        text = data.decode("utf-8", errors="replace")
+        builds = fork_builds(text)
+        if not builds:
+            return None
+        before = [b for b in builds if b.offset < len(data[:at].decode("utf-8", errors="replace"))]
+        b = before[-1] if before else builds[0]
+        what = f"a build of the fork {b.repo}" + (f" at {b.ref}" if b.ref else " (its default branch)")
+        if b.release is not None:
+            r = read_hint(self.db, b.release)
+            c = self._from_reading(r, f"{what}, which names vLLM {b.release}", b.release)
+            if c is not None:
+                return c
+        if b.ref is not None:
+            from ..knowledge.image_tags import dated
+
+            r = dated(self.db, b.ref)
+            if r.status == "dated":
+                return Choice(r.version, f"{what} ({r.note})", "named", r.named)
+        return Choice(self.db.newest, f"{what}: the vLLM release it is built from is unknown", "unknown")
 
     def _stated(self, data: bytes, at: int) -> Optional[Choice]:
         """A release a comment within :data:`WORDS_LINES` lines before offset ``at`` states, the
