@@ -21,7 +21,8 @@ A reading is one of (``HintReading.status``):
 * ``build``: a nightly or commit build of vLLM's main branch, no release: checked against the
   newest, said in ``note``;
 * ``dated``: a build whose tag carries its date (``rocm/vllm-dev:open-mi300-08052025``,
-  ``nightly-20251024``): the release current that day (``knowledge/release_dates``), "about 0.10.x";
+  ``nightly-20251024``): the release current that day (``knowledge/release_dates``), "about 0.10.x",
+  and the next (``high``): a build of main between them may hold changes of either;
 * ``unknown``: a vendor's image or a fork whose vLLM release is not published (Red Hat OpenShift
   AI's ``quay.io/modh/vllm:rhoai-2.20-cuda``, Intel Gaudi's images), or a tag outside an ordered
   table (Triton ``24.02``: older than its first row): ``low`` / ``high`` bound it where the table
@@ -225,8 +226,10 @@ SCHEMES: list[dict[str, Any]] = [
     {
         "name": "vLLM nightly build",
         "repository": r".*",
-        # nightly, nightly-<commit>, cu130-nightly, nightly-20251024, <commit>
-        "tag": r"^(?:(?:cu\d+|rocm|cpu|tpu|xpu)-)?nightly(?:-(?:(?P<date>\d{8})|(?P<commit>[0-9a-f]{7,40})))?$"
+        # nightly, nightly-<commit>, cu130-nightly, nightly-20251024, nightly-2025-10-24, <commit>;
+        # vllm/vllm-tpu's nightly-20260701-6af3d12-9969466 (date, commit, build)
+        "tag": r"^(?:(?:cu\d+|rocm|cpu|tpu|xpu)-)?nightly(?:-(?:(?P<date>\d{8}|\d{4}-\d\d-\d\d)(?:-[0-9a-f]{7,40})?(?:-\d+)?"
+               r"|(?P<commit>[0-9a-f]{7,40})))?$"
                r"|^(?P<sha>[0-9a-f]{40})$",
         "tag_alone": True,
         "read": "nightly",
@@ -391,10 +394,21 @@ def dated(db: Any, text: str, scheme: Optional[dict[str, Any]] = None) -> HintRe
     at = _at_or_before(db, current)
     if at is None:
         at = db.versions[0]
+    later = [v for v in db.versions if _newer(v, at)]
+    nxt = later[0] if later else None
     series = ".".join(current.split(".")[:2])
-    return HintReading("dated", at, named=current, scheme=name, source=source,
+    return HintReading("dated", at, named=current, scheme=name, source=source, low=at, high=nxt,
                        note=f"about {series}.x (dated tag: built {day.isoformat()}, when the newest release was "
-                            f"{current}" + (f"; checked against {at}" if at != current else "") + ")")
+                            f"{current}" + (f"; checked against {at}" if at != current else "")
+                            + (f", and against {nxt}, the next, whose changes a build of main may hold" if nxt else "")
+                            + ")")
+
+
+def _newer(a: str, b: str) -> bool:
+    from packaging.version import Version
+
+    pa = Version(a)
+    return pa > Version(b) and not (pa.is_devrelease or pa.local)
 
 
 def _at_or_before(db: Any, version: str) -> Optional[str]:

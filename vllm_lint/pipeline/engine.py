@@ -328,7 +328,7 @@ class Linter:
             found = self._run(ctx)
             if choice.kind == "default":
                 self._written_for(analysis.launches[-1], found, data)
-            elif choice.kind == "unknown":  # (findings true at both ends of what it may run: pipeline.unknown_release)
+            elif choice.kind == "between":  # (findings true at both ends of what it may run: pipeline.unknown_release)
                 found = hold_at_both_ends(ctx, choice, found, self._run, self.verbose, _line(data, launch.span.start))
             diags.extend(found)
         loose = analysis.loose_env = [e for e in extraction.env

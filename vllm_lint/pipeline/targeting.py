@@ -20,9 +20,10 @@ everything the repository says, in order of how directly it applies:
 6. else the newest release in the database (:data:`NEWEST_SOURCE`).
 
 An image or fork whose vLLM release is not published (a vendor's tag missing from its table, a
-fork built at a branch or commit) is "unknown" (``Choice.kind``): checked at the newest release it
-may be (``release``) and at the oldest (``low``), and only the findings that hold at both are
-raised (``pipeline.unknown_release``), unless a comment before the launch states the release.
+fork built at a branch or commit) and a build dated between two releases are "between"
+(``Choice.kind``): checked at both ends of the releases they may run (``low``, ``high``), and only
+the findings that hold at both are raised (``pipeline.unknown_release``); for an unknown release a
+comment before the launch stating it still decides.
 A source naming a release newer than the database is checked against the newest and says so
 (``Choice.kind`` "newer": VL004 and the summary); a release PyPI never had (``v0.8.6``) is the
 newest of its series, said in the reason. A ``--config`` file is forced to the release of the
@@ -73,12 +74,13 @@ class Choice(Record):
     """How one launch's release was chosen: ``release`` (a release of the database), ``why``
     (--verbose's reason), ``kind``: "explicit" (-t), "named" (a source names it), "newer" (a
     source names ``named``, newer than the database: checked against the newest), "build" (a
-    nightly or floating tag: the newest), "unknown" (an image or fork whose release is not
-    published: ``release`` the newest it may be, ``low`` the oldest, None for the database's
-    oldest), "default" (nothing names one: the newest); ``hint``: the version hint of this file
-    that decided it (its span: where VL004 reports), if any."""
+    nightly or floating tag: the newest), "between" (an image or fork whose release is not
+    published, or a build dated between two releases: ``low`` the oldest it may be, None for the
+    database's oldest, ``high`` the newest, None for ``release``), "default" (nothing names one:
+    the newest); ``hint``: the version hint of this file that decided it (its span: where VL004
+    reports), if any."""
 
-    __slots__ = ("release", "why", "kind", "named", "hint", "weak", "low")
+    __slots__ = ("release", "why", "kind", "named", "hint", "weak", "low", "high")
 
     def __init__(self, release: str, why: str, kind: str, named: Optional[str] = None,
                  hint: Optional[VersionHint] = None) -> None:
@@ -88,7 +90,8 @@ class Choice(Record):
         self.named = named
         self.hint = hint
         self.weak = False  # the repository's README: after a release the file's own comments state
-        self.low: Optional[str] = None  # "unknown": the oldest release it may be (None: the database's oldest)
+        self.low: Optional[str] = None  # "between": the oldest release it may be (None: the database's oldest)
+        self.high: Optional[str] = None  # "between": the newest (None: ``release``)
 
 
 class Targeting:
@@ -188,7 +191,7 @@ class Targeting:
             r = read_hint(self.db, h.version, h.image)
             c = self._from_reading(r, f"{h.source} {h.version.strip()}", h.version.strip(), h)
             if c is not None:
-                if c.kind != "unknown":
+                if not (c.kind == "between" and c.named is None):  # (an unknown release: a later source may name it)
                     return c
                 unknown = unknown or c
             if r.status == "unmapped":
@@ -197,14 +200,14 @@ class Targeting:
             r = read_image(self.db, image)
             if r is not None:
                 c = self._from_reading(r, f"image {image}", image)
-                if c is not None and c.kind != "unknown":
+                if c is not None and not (c.kind == "between" and c.named is None):
                     return c
                 unknown = c
         if unknown is None and unmapped:
-            unknown = Choice(self.db.newest, f"{'; '.join(unmapped)}", "unknown")
+            unknown = Choice(self.db.newest, f"{'; '.join(unmapped)}", "between")
         if unknown is None and data is not None and at is not None:
             built = self._fork_built(data, at)
-            if built is not None and built.kind != "unknown":
+            if built is not None and not (built.kind == "between" and built.named is None):
                 return built
             unknown = built
         if unknown is not None:  # (a comment stating the release still says which it is)
@@ -239,10 +242,12 @@ class Targeting:
             if text.lower() in ("latest", "main"):
                 return Choice(r.version, f"{why.rsplit(' ', 1)[0]} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
             return Choice(r.version, f"{why} ({r.note})", "build", None, hint)
-        if r.status == "dated":
-            return Choice(r.version, f"{why} ({r.note})", "named", r.named, hint)
+        if r.status == "dated":  # (between the release current that day and the next)
+            c = Choice(r.version, f"{why} ({r.note})", "between", r.named, hint)
+            c.low, c.high = r.version, r.high
+            return c
         if r.status == "unknown":
-            c = Choice(r.high or self.db.newest, f"{why} ({r.note})", "unknown", None, hint)
+            c = Choice(r.high or self.db.newest, f"{why} ({r.note})", "between", None, hint)
             c.low = r.low
             return c
         return None
@@ -270,8 +275,8 @@ class Targeting:
 
             r = dated(self.db, b.ref)
             if r.status == "dated":
-                return Choice(r.version, f"{what} ({r.note})", "named", r.named)
-        return Choice(self.db.newest, f"{what}: the vLLM release it is built from is unknown", "unknown")
+                return self._from_reading(r, what, b.ref)
+        return Choice(self.db.newest, f"{what}: the vLLM release it is built from is unknown", "between")
 
     def _stated(self, data: bytes, at: int) -> Optional[Choice]:
         """A release a comment within :data:`WORDS_LINES` lines before offset ``at`` states, the

@@ -1,15 +1,16 @@
-"""A launch whose vLLM release is unknown: it runs a vendor's image or a fork whose release is not
-published (``Choice.kind`` "unknown": Red Hat OpenShift AI's ``quay.io/modh/vllm:rhoai-2.20-cuda``,
-a Triton month outside NVIDIA's matrix, a fork built at a branch or commit).
+"""A launch whose vLLM release is one of several (``Choice.kind`` "between"): it runs a vendor's
+image or a fork whose release is not published (Red Hat OpenShift AI's
+``quay.io/modh/vllm:rhoai-2.20-cuda``, a Triton month outside NVIDIA's matrix, a fork built at a
+branch or commit), or a build dated between two releases (``rocm/vllm-dev:open-mi300-08052025``).
 
 Such a launch does not run the newest release the way an unpinned install does: a finding true
-only from some release on (a deprecation, a removal, a variable no longer read) would be true or
-false by chance. So the launch is checked at both ends of the releases it may run: the newest it
-may be (``Choice.release``) and the oldest (:func:`lower_end`: the table's bound, raised to the
-first release that accepts the launch as written, else the database's oldest). A finding is raised
-only when it holds at both ends (its message says so); the others are not raised, and --verbose
-names them. A finding that holds at every release (a misspelt option, a secret in plain text)
-holds at both ends and is raised as always.
+only from some release on (a deprecation, a removal, a variable no longer read) or only until one
+(a variable not read yet) would be true or false by chance. So the launch is checked at both ends
+of the releases it may run: the newest (``Choice.high``, else ``Choice.release``) and the oldest
+(:func:`lower_end`: ``Choice.low``, raised to the first release that accepts the launch as written,
+else the database's oldest). A finding is raised only when it holds at both ends (its message says
+so); the others are not raised, and --verbose names them. A finding that holds at every release (a
+misspelt option, a secret in plain text) holds at both ends and is raised as always.
 """
 
 from __future__ import annotations
@@ -44,12 +45,14 @@ def hold_at_both_ends(ctx: LintContext, choice: Choice, found: list[Diagnostic],
     db = ctx.db
     launch = ctx.launch
     low = lower_end(db, choice, ctx.args, [e.name for e in launch.env]) if launch is not None else (choice.low or db.versions[0])
-    if low == choice.release:
+    high = choice.high or choice.release
+    other = high if choice.release != high else low  # (the end the launch was not checked at yet)
+    if other == choice.release:
         return found
-    surface = db.surface(low)
+    surface = db.surface(other)
     args = (ArgvParser(surface, db, positional_model=surface.entry_has_positional_model(launch.entry)).parse(launch)
             if launch is not None else [])
-    at_low = LintContext(ctx.path, launch, args, ctx.env, surface, db, low, f"{ctx.target_source}; the oldest it may be",
+    at_low = LintContext(ctx.path, launch, args, ctx.env, surface, db, other, f"{ctx.target_source}; the other end",
                          ctx.settings, ctx.data, extraction=ctx.extraction, file_format=ctx.file_format)
     at_low.target_choice = choice
     mark = len(verbose)
@@ -60,8 +63,8 @@ def hold_at_both_ends(ctx: LintContext, choice: Choice, found: list[Diagnostic],
         (kept if _key(d) in low_keys else dropped).append(d)
     for d in kept:
         if d.code[:3] in ("VL1", "VL2"):
-            d.message += f" (the vLLM release it runs is unknown: this holds at {low} and at {choice.release})"
-    verbose.append(f"release unknown at line {line}: checked at {choice.release} and at {low}, the oldest it may be"
+            d.message += f" (the release it runs lies between {low} and {high}: this holds at both)"
+    verbose.append(f"release between {low} and {high} at line {line}: checked at {choice.release} and at {other}"
                    + (f"; not raised, as they hold at one of them only: "
                       + ", ".join(f"{d.code}" + (f" {d.option}" if d.option else "") for d in dropped) if dropped else ""))
     return kept
