@@ -47,7 +47,9 @@ def test_embedded_schemes_read_their_recorded_examples(scheme):
     s = _scheme(scheme)
     image = {"AMD ROCm vLLM image": "rocm/vllm", "AWS / Hugging Face vLLM deep learning container":
              "public.ecr.aws/deep-learning-containers/vllm", "AMD ROCm vLLM development build": "rocm/vllm-dev",
-             "AWS Neuron vLLM deep learning container": "public.ecr.aws/neuron/pytorch-inference-vllm-neuronx"}[scheme]
+             "AWS Neuron vLLM deep learning container": "public.ecr.aws/neuron/pytorch-inference-vllm-neuronx",
+             "Google Vertex AI Model Garden vLLM image":
+             "us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve"}[scheme]
     for tag, version in s["examples"].items():
         found = scheme_reading(tag, f"{image}:{tag}")
         assert found is not None and found[0] is s, tag
@@ -109,6 +111,8 @@ def test_nightly_builds(db, tag):
     ("rocm/vllm-dev:open-mi300-08052025", "0.10.0", "0.10"),           # MMDDYYYY: 0.10.0 2025-07-25, 0.10.1 08-19
     ("rocm/vllm-dev:nightly_main_20250819", "0.10.1", "0.10"),         # the day 0.10.1 reached PyPI
     ("rocm/vllm-dev:nightly_main_20250818", "0.10.0", "0.10"),         # the day before
+    ("us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20241030_0916_RC00",
+     "0.6.3.post1", "0.6"),                                            # 0.6.3.post1 2024-10-17, 0.6.4 11-15
 ])
 def test_a_dated_tag_is_the_release_current_that_day(db, image, release, series):
     tag = image.rsplit(":", 1)[1]
@@ -168,6 +172,7 @@ def test_a_triton_month_outside_the_matrix_is_bounded_by_its_neighbours(db):
 
 
 @pytest.mark.parametrize("image", [
+    "us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:gemma4",
     "quay.io/modh/vllm:rhoai-2.20-cuda", "quay.io/modh/vllm@sha256:" + "a" * 64, "quay.io/opendatahub/vllm:fast-gaudi",
     "opea/vllm-gaudi:1.2", "vault.habana.ai/gaudi-docker/1.22.0/ubuntu22.04/habanalabs/vllm-installer-2.7.1:latest",
 ])

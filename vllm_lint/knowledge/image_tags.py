@@ -58,6 +58,8 @@ _NEURON_DLC = ("https://github.com/aws-neuron/deep-learning-containers (docker/v
                "components/vllm-neuron.html (vLLM Neuron versions v<vLLM release>.<plugin version>)")
 _ROCM_DEV = ("https://hub.docker.com/r/rocm/vllm-dev/tags (AMD's development builds of ROCm's vLLM; a tag's "
              "trailing MMDDYYYY or YYYYMMDD is its build date)")
+_VERTEX = ("https://github.com/GoogleCloudPlatform/vertex-ai-samples (notebooks/community/model_garden: the "
+           "VLLM_DOCKER_URI of each notebook, tagged YYYYMMDD_HHMM_RCnn: the day Google built its vLLM image)")
 _RHOAI = ("https://github.com/opendatahub-io/odh-model-controller (config/runtimes/vllm: the ServingRuntime "
           "templates take quay.io/modh/vllm images, built from Red Hat's vLLM branch of each OpenShift AI "
           "release; its release notes do not name the upstream vLLM release)")
@@ -180,6 +182,24 @@ SCHEMES: list[dict[str, Any]] = [
         "read": "dated",
         "examples": {"open-mi300-08052025": "2025-08-05", "nightly_main_20250805": "2025-08-05"},
         "source": _ROCM_DEV,
+    },
+    {
+        "name": "Google Vertex AI Model Garden vLLM image",
+        "repository": r"(^|/)vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve$",
+        # 20241030_0916_RC00, 20241016_0916_RC00_maas: built that day; gemma4 (a model's own build): unknown
+        "tag": r"^(?=.*\d{8}).+$",
+        "tag_alone": False,
+        "read": "dated",
+        "examples": {"20241030_0916_RC00": "2024-10-30", "20241107_0917_tpu_experimental_RC01": "2024-11-07"},
+        "source": _VERTEX,
+    },
+    {
+        "name": "Google Vertex AI Model Garden vLLM image, undated",
+        "repository": r"(^|/)vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve$",
+        "tag": r"^.+$",
+        "tag_alone": False,
+        "read": "unknown",
+        "source": _VERTEX,
     },
     {
         "name": "Red Hat OpenShift AI vLLM runtime",
