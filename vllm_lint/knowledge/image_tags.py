@@ -186,27 +186,24 @@ SCHEMES: list[dict[str, Any]] = [
     {
         "name": "Google Vertex AI Model Garden vLLM image",
         "repository": r"(^|/)vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve$",
-        # 20241030_0916_RC00, 20241016_0916_RC00_maas: built that day; gemma4 (a model's own build): unknown
-        "tag": r"^(?=.*\d{8}).+$",
-        "tag_alone": False,
-        "read": "dated",
-        "examples": {"20241030_0916_RC00": "2024-10-30", "20241107_0917_tpu_experimental_RC01": "2024-11-07"},
-        "source": _VERTEX,
-    },
-    {
-        "name": "Google Vertex AI Model Garden vLLM image, undated",
-        "repository": r"(^|/)vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve$",
+        # 20241030_0916_RC00, 20241016_0916_RC00_maas: Google's build of that day, of a vLLM it does not
+        # name (no newer than the release after that day); gemma4 (a model's own build): unknown
         "tag": r"^.+$",
         "tag_alone": False,
         "read": "unknown",
+        "dated_bound": True,
+        "examples": {"20241030_0916_RC00": "2024-10-30", "20241107_0917_tpu_experimental_RC01": "2024-11-07"},
         "source": _VERTEX,
     },
     {
         "name": "Red Hat OpenShift AI vLLM runtime",
         "repository": r"(^|/)quay\.io/modh/vllm$|(^|/)quay\.io/opendatahub/vllm$|(^|/)registry\.redhat\.io/rhoai/odh-vllm-[a-z0-9-]+$",
+        # rhoai-2.20-cuda, fast-gaudi: unknown; rhoai-2.15-20241107: a build of that day, no newer than
+        # the release after it
         "tag": r"^.+$",
         "tag_alone": False,
         "read": "unknown",
+        "dated_bound": True,
         "source": _RHOAI,
     },
     {
@@ -381,6 +378,13 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
         if scheme["read"] == "dated":
             return dated(db, t, scheme)
         if scheme["read"] == "unknown":
+            day = date_in(t) if scheme.get("dated_bound") else None
+            if day is not None:  # (a vendor's build of that day: of some release up to the one after it)
+                d = dated(db, t, scheme)
+                high = d.high or d.version
+                return HintReading("unknown", high, scheme=scheme["name"], source=scheme["source"], high=high,
+                                   note=f"{scheme['name']} '{t}': a build of {day.isoformat()} of a vLLM release the "
+                                        f"vendor does not name, no newer than {high}")
             return HintReading("unknown", scheme=scheme["name"], source=scheme["source"],
                                note=f"{scheme['name']} '{t}': the vendor does not name the vLLM release its tags hold")
         if version is None:

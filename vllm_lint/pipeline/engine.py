@@ -307,7 +307,7 @@ class Linter:
             hints = list(launch.version_hints) + list(extraction.version_hints)
             image = launch.image or (launch.container.image if launch.container is not None else None)
             choice = (Choice(forced[0], forced[1], "forced") if forced
-                      else self.targeting.choose(path, hints, words, launch.span.start, image))
+                      else self.targeting.choose(path, hints, words, launch.span.start, image, data))
             target, source = choice.release, choice.why
             surface = self.db.surface(target)
             args = ArgvParser(surface, self.db,

@@ -178,11 +178,12 @@ class Targeting:
         return c.release, c.why
 
     def choose(self, path: AnyPath, hints: list[VersionHint], data: Optional[bytes] = None,
-               at: Optional[int] = None, image: Optional[str] = None) -> Choice:
+               at: Optional[int] = None, image: Optional[str] = None, source: Optional[bytes] = None) -> Choice:
         """The release for a launch of the file at ``path`` (module docstring): ``hints`` the
         launch's own then the file's; ``data``, the file's bytes and ``at``, the launch's offset,
-        for a version stated in a comment before it and a fork the file builds (None: not read);
-        ``image``, the image the launch runs in, when known."""
+        for a version stated in a comment before it (None: not read); ``image``, the image the
+        launch runs in, when known; ``source``, the file's bytes for a fork it builds (a guide's too,
+        whose words ``data`` leaves to its front-end), else ``data``."""
         if self.explicit:
             return Choice(self.explicit, self.settings.target_origin or "--target-version", "explicit")
         unmapped: list[str] = []
@@ -205,8 +206,9 @@ class Targeting:
                 unknown = c
         if unknown is None and unmapped:
             unknown = Choice(self.db.newest, f"{'; '.join(unmapped)}", "between")
-        if unknown is None and data is not None and at is not None:
-            built = self._fork_built(data, at)
+        source = source if source is not None else data
+        if unknown is None and source is not None and at is not None:
+            built = self._fork_built(source, at)
             if built is not None and not (built.kind == "between" and built.named is None):
                 return built
             unknown = built
