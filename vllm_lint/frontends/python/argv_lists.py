@@ -119,7 +119,6 @@ def _pair(fx: PyFile, command: ast.AST, args: ast.AST, image: Optional[ast.AST],
           scope: Scope) -> None:
     """``command`` and ``args`` (literals or names bound to them): one launch of both, in the
     container's ``image`` when it is vLLM's, with the container's ``env``."""
-    from ...knowledge.image_tags import vendor_scheme  # noqa: PLC0415 - cheap, local
     from ..commands import image_is_vllm, version_from_image  # noqa: PLC0415 - cheap, local
 
     cmd_node = resolve_name(command, scope, (command.lineno, command.col_offset))[0]
@@ -140,12 +139,6 @@ def _pair(fx: PyFile, command: ast.AST, args: ast.AST, image: Optional[ast.AST],
         for la in found:
             la.image = named[0]
             tag = version_from_image(named[0])
-            if tag:
-                la.version_hints.append(VersionHint(tag, "image-tag", named[1], named[0]))
-    elif named is not None and vendor_scheme(named[0]) is not None:
-        # (a vendor's image that holds vLLM, Vertex's pytorch-vllm-serve: its tag scheme says the release)
-        tag = version_from_image(named[0])
-        for la in found:
             if tag:
                 la.version_hints.append(VersionHint(tag, "image-tag", named[1], named[0]))
     if env is not None:
