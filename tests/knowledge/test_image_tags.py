@@ -160,6 +160,19 @@ def test_vendor_images_that_are_no_vllm_image_by_name(db, image, release):
     assert (r.status, r.version) == ("release", release), r.note
 
 
+@pytest.mark.parametrize("version,status,release,low,high", [
+    ("1.19.0", "series", "0.6.4.post1", None, None),   # "forked from v0.6.4.post2": not on PyPI, its series' newest
+    ("1.21.0", "release", "0.7.2", None, None),
+    ("1.20.0", "unknown", "0.7.2", "0.6.4.post1", "0.7.2"),  # between its neighbours
+    ("1.23.0", "unknown", None, "0.7.2", None),
+])
+def test_a_gaudi_installer_image_by_the_software_version_in_its_path(db, version, status, release, low, high):
+    r = read_image(db, f"vault.habana.ai/gaudi-docker/{version}/ubuntu22.04/habanalabs/vllm-installer-2.6.0:latest")
+    assert (r.status, r.version, r.low, r.high) == (status, release, low, high), r.note
+    # Intel's PyTorch images hold no vLLM
+    assert read_image(db, f"vault.habana.ai/gaudi-docker/{version}/ubuntu22.04/habanalabs/pytorch-installer-2.6.0:latest") is None
+
+
 def test_a_triton_month_outside_the_matrix_is_bounded_by_its_neighbours(db):
     before = read_image(db, "nvcr.io/nvidia/tritonserver:24.02-vllm-python-py3")
     assert (before.status, before.low, before.high) == ("unknown", None, "0.4.0.post1")
@@ -172,7 +185,7 @@ def test_a_triton_month_outside_the_matrix_is_bounded_by_its_neighbours(db):
 @pytest.mark.parametrize("image", [
     "us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:gemma4",
     "quay.io/modh/vllm:rhoai-2.20-cuda", "quay.io/modh/vllm@sha256:" + "a" * 64, "quay.io/opendatahub/vllm:fast-gaudi",
-    "opea/vllm-gaudi:1.2", "vault.habana.ai/gaudi-docker/1.22.0/ubuntu22.04/habanalabs/vllm-installer-2.7.1:latest",
+    "opea/vllm-gaudi:1.2", "opea/vllm-gaudi:latest",
 ])
 def test_vendor_images_whose_release_is_not_published_are_unknown(db, image):
     r = read_image(db, image)

@@ -63,10 +63,15 @@ _VERTEX = ("https://github.com/GoogleCloudPlatform/vertex-ai-samples (notebooks/
 _RHOAI = ("https://github.com/opendatahub-io/odh-model-controller (config/runtimes/vllm: the ServingRuntime "
           "templates take quay.io/modh/vllm images, built from Red Hat's vLLM branch of each OpenShift AI "
           "release; its release notes do not name the upstream vLLM release)")
-_GAUDI = ("https://github.com/HabanaAI/vllm-fork (README: the Gaudi vllm-installer images of vault.habana.ai, "
-          "the fork's releases tagged v<vLLM release>+Gaudi-<software version>, several per Gaudi software "
-          "version: the image path names no one of them); https://github.com/opea-project/GenAIComps "
-          "(opea/vllm-gaudi, built from the fork)")
+_GAUDI = ("https://github.com/opea-project/GenAIComps (opea/vllm-gaudi, built from HabanaAI's vLLM fork at a "
+          "ref its tags do not name)")
+# Intel's support matrix of each Gaudi software version names the official vLLM release its vLLM fork
+# is forked from ("vLLM: Forked from v0.7.2 of the official vLLM"); the vllm-installer images of
+# vault.habana.ai/gaudi-docker/<version>/ hold that version's vLLM
+_GAUDI_MATRIX = "https://docs.habana.ai/en/latest/Support_Matrix/Support_Matrix_v{}.html"
+_GAUDI_INSTALLER = ("https://docs.habana.ai/en/latest/Support_Matrix/ (one page per Gaudi software version: "
+                    "the vLLM fork's base); https://github.com/HabanaAI/vllm-fork (README: the vllm-installer "
+                    "images of vault.habana.ai)")
 
 
 def _ngc(tag: str, vllm: str) -> dict[str, str]:
@@ -207,8 +212,28 @@ SCHEMES: list[dict[str, Any]] = [
         "source": _RHOAI,
     },
     {
-        "name": "Intel Gaudi vLLM image",
-        "repository": r"(^|/)vault\.habana\.ai/gaudi-docker/.*/vllm-installer-[\w.-]+$|(^|/)opea/vllm-gaudi$",
+        "name": "Intel Gaudi vllm-installer image",
+        # vault.habana.ai/gaudi-docker/1.21.0/ubuntu22.04/habanalabs/vllm-installer-2.6.0:latest: the
+        # Gaudi software version is in the path (its key), any tag
+        "repository": r"(^|/)vault\.habana\.ai/gaudi-docker/(?P<key>\d+\.\d+\.\d+)/(?:[^/]+/)?habanalabs/vllm-installer-[\w.-]+$",
+        "tag": r"^.+$",
+        "tag_alone": False,
+        "read": "table",
+        "key_in": "repository",
+        # the Gaudi software versions go forward in vLLM: a version without a row lies between its
+        # neighbours' releases (1.20.0: the fork's own tag says v0.6.6.post1, between 0.6.4 and 0.7.2)
+        "ordered": True,
+        "rows": [
+            {"tag": "1.19.0", "vllm": "0.6.4.post2", "source": _GAUDI_MATRIX.format("1.19.0"),
+             "evidence": [r"vLLM\W+Forked from v0\.6\.4\.post2 of the official vLLM"]},
+            {"tag": "1.21.0", "vllm": "0.7.2", "source": _GAUDI_MATRIX.format("1.21.0"),
+             "evidence": [r"vLLM\W+Forked from v0\.7\.2 of the official vLLM"]},
+        ],
+        "source": _GAUDI_INSTALLER,
+    },
+    {
+        "name": "OPEA vLLM Gaudi image",
+        "repository": r"(^|/)opea/vllm-gaudi$",
         "tag": r"^.+$",
         "tag_alone": False,
         "read": "unknown",
@@ -299,7 +324,8 @@ def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, A
     for scheme, repo_re, tag_re in _schemes():
         if repo is None and not scheme["tag_alone"]:
             continue
-        if repo is not None and not repo_re.search(repo):
+        rm = repo_re.search(repo) if repo is not None else None
+        if repo is not None and not rm:
             continue
         m = tag_re.match(t if scheme["read"] != "nightly" else t.lower())
         if not m:
@@ -309,6 +335,10 @@ def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, A
         if scheme["read"] == "embedded":
             return scheme, m.group("version"), m
         if scheme["read"] == "table":
+            if scheme.get("key_in") == "repository":  # (the key is in the image's path: Gaudi's software version)
+                if rm is None:
+                    continue
+                m = rm
             row = _row(scheme, m)
             return scheme, (row["vllm"] if row else None), m
         return scheme, None, m
@@ -317,7 +347,7 @@ def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, A
 
 def _row(scheme: dict[str, Any], m: "re.Match[str]") -> Optional[dict[str, str]]:
     key = m.group("key")
-    patch = m.groupdict().get("patch") or ""
+    patch = (m.groupdict().get("patch") or "") if "patch" in m.re.groupindex else ""
     row = next((r for r in scheme["rows"] if r["tag"] == key + patch), None) if patch else None
     return row or next((r for r in scheme["rows"] if r["tag"] == key), None)
 
@@ -359,8 +389,9 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
     """What the hint ``text`` (a tag or a version as written; ``image``: the image it is the tag
     of, when known) names, read against the database ``db`` (``surface.db.Database``)."""
     t = text.strip()
-    if t.lower() in ("latest", "main", "stable"):
-        scheme = vendor_scheme(image) if image else None
+    scheme = vendor_scheme(image) if image else None
+    if t.lower() in ("latest", "main", "stable") and not (scheme and scheme.get("key_in") == "repository"):
+        # (a key in the image's path names the release whatever the tag: Gaudi's software version)
         if scheme is not None and scheme["read"] in ("unknown", "table", "dated"):  # (a vendor's floating tag)
             return HintReading("unknown", scheme=scheme["name"], source=scheme["source"],
                                note=f"{scheme['name']} '{t}': a floating tag whose vLLM release is unknown")
@@ -451,10 +482,18 @@ def _between(db: Any, text: str, scheme: dict[str, Any], m: "re.Match[str]") -> 
     """A key of an ordered table that has no row: between the releases of the rows around it."""
     from packaging.version import Version
 
+    from packaging.version import InvalidVersion
+
+    def order(tag: str) -> Any:
+        try:
+            return Version(tag)
+        except InvalidVersion:
+            return Version("0")
+
     key = m.group("key")
-    rows = sorted(scheme["rows"], key=lambda r: r["tag"])
-    before = [r for r in rows if r["tag"] < key]
-    after = [r for r in rows if r["tag"] > key]
+    rows = sorted(scheme["rows"], key=lambda r: order(r["tag"]))
+    before = [r for r in rows if order(r["tag"]) < order(key)]
+    after = [r for r in rows if order(r["tag"]) > order(key)]
     low = _at_or_before(db, before[-1]["vllm"]) if before else None
     high = _at_or_before(db, after[0]["vllm"]) if after else None
     if high is not None and Version(high) < Version(db.versions[0]):
@@ -462,8 +501,9 @@ def _between(db: Any, text: str, scheme: dict[str, Any], m: "re.Match[str]") -> 
     said = (f"between vLLM {before[-1]['vllm']} ({before[-1]['tag']}) and {after[0]['vllm']} ({after[0]['tag']})"
             if before and after else f"vLLM {after[0]['vllm']} ({after[0]['tag']}) or older" if after
             else f"vLLM {before[-1]['vllm']} ({before[-1]['tag']}) or newer")
+    label = key if scheme.get("key_in") == "repository" else text
     return HintReading("unknown", high, scheme=scheme["name"], source=scheme["source"], low=low, high=high,
-                       note=f"{scheme['name']} '{text}': not in the table; its neighbours say {said}")
+                       note=f"{scheme['name']} '{label}': not in the table; its neighbours say {said}")
 
 
 _LEADING = re.compile(r"v?(\d+\.\d+(?:\.\d+)?(?:\.\d+)?(?:\.?post\d+)?)(?=[.+_-]|$)")
