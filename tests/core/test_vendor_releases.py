@@ -154,3 +154,19 @@ def test_vllms_own_repository_is_no_fork(db, repo):
             "CMD [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\", \"--model\", \"m\"]\n")
     a, _codes, _ = lint(db, repo, "Dockerfile", text)
     assert a.launches[0].choice.kind != "between"
+
+
+def test_the_launchs_own_vendor_image_comes_before_the_files_around_it(db, repo):
+    (repo / "requirements.txt").write_text("vllm==0.8.5\n")  # (the client's pin, beside the manifest)
+    a, _codes, _ = lint(db, repo, "runtime.yaml", k8s("quay.io/modh/vllm:rhoai-2.20-cuda", API, ["--model=/mnt/models"]))
+    assert a.launches[0].choice.kind == "between"
+    a, _codes, _ = lint(db, repo, "serve.sh", f"{API} --model m\n")
+    assert a.launches[0].target == "0.8.5"  # (a launch on no image: the pin)
+
+
+def test_a_vendor_tag_missing_from_its_table_is_an_unknown_release(db, repo):
+    a, codes, _ = lint(db, repo, "ngc.yaml", k8s("nvcr.io/nvidia/vllm:24.01-py3", "vllm serve",
+                                                 ["m", "--swap-space", "4"]))
+    c = a.launches[0].choice
+    assert c.kind == "between" and "not in vllm-lint's table" in c.why
+    assert ("VL101", "--swap-space") not in codes  # (removed in 0.18.0: a 2024 container may take it)
