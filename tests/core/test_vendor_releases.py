@@ -170,3 +170,16 @@ def test_a_vendor_tag_missing_from_its_table_is_an_unknown_release(db, repo):
     c = a.launches[0].choice
     assert c.kind == "between" and "not in vllm-lint's table" in c.why
     assert ("VL101", "--swap-space") not in codes  # (removed in 0.18.0: a 2024 container may take it)
+
+
+def test_a_files_fork_builds_are_read_once_not_per_launch(db, repo, monkeypatch):
+    from vllm_lint.pipeline import targeting
+
+    calls = []
+    real = targeting.fork_builds
+    monkeypatch.setattr(targeting, "fork_builds", lambda text: calls.append(1) or real(text))
+    text = ("git clone https://github.com/HabanaAI/vllm-fork.git && cd vllm-fork && git checkout v0.7.2+Gaudi-1.21.0\n"
+            + "".join(f"vllm serve m{i} --port {8000 + i} &\n" for i in range(60)))
+    a, _codes, _ = lint(db, repo, "serve.sh", text)
+    assert len(a.launches) == 60 and {la.target for la in a.launches} == {"0.7.2"}
+    assert len(calls) == 1

@@ -187,8 +187,7 @@ def fork_builds(text: str) -> list[ForkBuild]:
             b = _BRANCH_FLAG.search(line)
             ref = b.group("ref") if b else None
             if ref is None:  # a checkout on the lines after the clone (`&& cd vllm-fork && git checkout v0.6.6.post1`)
-                after = text[m.end():]
-                window = "\n".join(after.split("\n")[:_CHECKOUT_LINES])
+                window = "\n".join(text[m.end():m.end() + 4096].split("\n")[:_CHECKOUT_LINES])
                 c = _CHECKOUT.search(window)
                 ref = c.group("ref") if c else None
         if ref is not None:

@@ -105,6 +105,7 @@ class Targeting:
         self.surroundings = Surroundings()
         self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
+        self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
 
     # -- the files around a launch
     def pin_for(self, path: AnyPath) -> Optional[tuple[str, str]]:
@@ -260,12 +261,14 @@ class Targeting:
         dated branch's, else "unknown"."""
         if b"github.com" not in data:
             return None
-        text = data.decode("utf-8", errors="replace")
-        builds = fork_builds(text)
+        if self._fork_memo is None or self._fork_memo[0] is not data:  # (once per file, not per launch)
+            text = data.decode("utf-8", errors="replace")
+            self._fork_memo = (data, [(len(text[:b.offset].encode("utf-8")), b) for b in fork_builds(text)])
+        builds = self._fork_memo[1]
         if not builds:
             return None
-        before = [b for b in builds if b.offset < len(data[:at].decode("utf-8", errors="replace"))]
-        b = before[-1] if before else builds[0]
+        before = [b for offset, b in builds if offset < at]
+        b = before[-1] if before else builds[0][1]
         what = f"a build of the fork {b.repo}" + (f" at {b.ref}" if b.ref else " (its default branch)")
         if b.release is not None:
             r = read_hint(self.db, b.release)
