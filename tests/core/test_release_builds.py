@@ -61,9 +61,11 @@ def test_a_script_that_builds_vllm_at_a_tag_before_its_launch(synth_db, repo, bu
     assert release == "0.10.0" and why.startswith("vLLM built from its source (line 2: ")
 
 
-def test_a_fork_built_from_source_names_no_release_of_vllm(synth_db, repo):
+def test_a_fork_built_from_source_is_not_read_as_vllms_own_build(synth_db, repo):
+    # (a fork's tag that names an upstream release is read by knowledge/forks.py, said as the fork's build)
     p = put(repo, "run.sh", "#!/bin/bash\ngit clone --branch v0.8.5 https://github.com/ROCm/vllm\nvllm serve m\n")
-    assert [r for r, _ in targets(synth_db, p)] == ["0.27.1"]
+    ((release, why),) = targets(synth_db, p)
+    assert release == "0.8.5" and "vLLM built from its source" not in why and "fork ROCm/vllm" in why
 
 
 def test_the_files_own_pin_comes_before_its_source_build(synth_db, repo):

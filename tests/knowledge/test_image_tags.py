@@ -9,7 +9,8 @@ import re
 import pytest
 
 from vllm_lint.argv import ArgvParser
-from vllm_lint.knowledge.image_tags import SCHEMES, read_hint, scheme_reading
+from vllm_lint.knowledge.image_tags import SCHEMES, read_hint, read_image, scheme_reading
+from vllm_lint.knowledge.release_dates import current_at, date_in, release_dates
 from vllm_lint.launch import EnvAssign, Launch, Span, Token
 from vllm_lint.pipeline.targeting import accepted_range
 from vllm_lint.surface.db import Database, default_db_path
@@ -30,9 +31,10 @@ def _scheme(name):
 def test_every_scheme_and_row_has_a_source():
     for s in SCHEMES:
         assert s["source"].startswith("https://"), s["name"]
-        assert s["read"] in ("embedded", "table", "nightly")
+        assert s["read"] in ("embedded", "table", "nightly", "dated", "unknown")
         for row in s.get("rows", []):
-            assert row["source"].startswith("https://") and re.fullmatch(r"\d+\.\d+\.\d+(\.\d+)?", row["vllm"]), row
+            assert row["source"].startswith("https://") and re.fullmatch(r"\d+\.\d+\.\d+(\.\d+)?(\.post\d+)?",
+                                                                          row["vllm"]), row
 
 
 def test_ngc_rows_name_the_release_notes_of_their_own_month():
@@ -44,10 +46,17 @@ def test_ngc_rows_name_the_release_notes_of_their_own_month():
 def test_embedded_schemes_read_their_recorded_examples(scheme):
     s = _scheme(scheme)
     image = {"AMD ROCm vLLM image": "rocm/vllm", "AWS / Hugging Face vLLM deep learning container":
-             "public.ecr.aws/deep-learning-containers/vllm"}[scheme]
+             "public.ecr.aws/deep-learning-containers/vllm", "AMD ROCm vLLM development build": "rocm/vllm-dev",
+             "AWS Neuron vLLM deep learning container": "public.ecr.aws/neuron/pytorch-inference-vllm-neuronx",
+             "Google Vertex AI Model Garden vLLM image":
+             "us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve"}[scheme]
     for tag, version in s["examples"].items():
         found = scheme_reading(tag, f"{image}:{tag}")
-        assert found is not None and found[0] is s and found[1] == version, tag
+        assert found is not None and found[0] is s, tag
+        if s["read"] in ("dated", "unknown"):  # (the example gives the date the tag carries)
+            assert date_in(tag).isoformat() == version, tag
+        else:
+            assert found[1] == version, tag
 
 
 @pytest.mark.parametrize("image,release", [
@@ -87,11 +96,115 @@ def test_a_red_hat_version_is_not_read_as_a_vllm_version_without_its_image(db):
     assert read_hint(db, "3.0.0", "registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.0.0").version == "0.8.4"
 
 
-@pytest.mark.parametrize("tag", ["nightly-0123abcd", "cu130-nightly", "nightly-20251024",
+@pytest.mark.parametrize("tag", ["nightly-0123abcd", "cu130-nightly",
                                  "0123456789abcdef0123456789abcdef01234567"])
 def test_nightly_builds(db, tag):
     r = read_hint(db, tag, f"vllm/vllm-openai:{tag}")
     assert (r.status, r.version) == ("build", db.newest) and "nightly build" in r.note
+
+
+# ----------------------------------------------------------------------------- dated tags
+
+
+@pytest.mark.parametrize("image,release,series", [
+    ("vllm/vllm-openai:nightly-20251024", "0.11.0", "0.11"),            # 0.11.0 2025-10-04, 0.11.1 2025-11-19
+    ("rocm/vllm-dev:open-mi300-08052025", "0.10.0", "0.10"),           # MMDDYYYY: 0.10.0 2025-07-25, 0.10.1 08-19
+    ("rocm/vllm-dev:nightly_main_20250819", "0.10.1", "0.10"),         # the day 0.10.1 reached PyPI
+    ("rocm/vllm-dev:nightly_main_20250818", "0.10.0", "0.10"),         # the day before
+])
+def test_a_dated_tag_is_the_release_current_that_day(db, image, release, series):
+    tag = image.rsplit(":", 1)[1]
+    r = read_hint(db, tag, image)
+    assert (r.status, r.version) == ("dated", release), r.note
+    assert r.note.startswith(f"about {series}.x (dated tag")
+
+
+def test_a_tag_with_a_vllm_version_and_a_date_is_read_by_its_version(db):
+    r = read_hint(db, "rocm6.4.1_vllm_0.9.1_20250715", "rocm/vllm-dev:rocm6.4.1_vllm_0.9.1_20250715")
+    assert (r.status, r.version) == ("release", "0.9.1")
+
+
+@pytest.mark.parametrize("text,day", [
+    ("nightly-2025-08-05", "2025-08-05"), ("2025.08.05", "2025-08-05"), ("open-mi300-08052025", "2025-08-05"),
+    ("nightly_main_20250805", "2025-08-05"), ("v0.9.1", None), ("build-12345678", None), ("sha-20251399", None),
+])
+def test_dates_in_names(text, day):
+    got = date_in(text)
+    assert (got.isoformat() if got else None) == day
+
+
+def test_release_dates_are_in_release_order_and_cover_the_database(db):
+    from packaging.version import Version
+
+    rows = release_dates()
+    assert [v for _d, v in rows] == sorted((v for _d, v in rows), key=Version)
+    dated = {v for _d, v in rows}
+    assert all(v in dated for v in db.versions if not Version(v).is_devrelease)
+    first_day, first = rows[0]
+    assert current_at(first_day) == first
+
+
+# ----------------------------------------------------------------------------- vendor images
+
+
+@pytest.mark.parametrize("image,release", [
+    ("nvcr.io/nvidia/tritonserver:24.04-vllm-python-py3", "0.4.0.post1"),
+    ("nvcr.io/nvidia/tritonserver:25.07-vllm-python-py3", "0.9.0"),    # 0.9.0rc1 in the matrix
+    ("nvcr.io/nvidia/tritonserver:25.09-vllm-python-py3", "0.10.1.1"),
+    ("nvcr.io/nvidia/tritonserver:26.07-vllm-python-py3", "0.24.0"),
+    ("public.ecr.aws/neuron/pytorch-inference-vllm-neuronx:0.9.1-neuronx-py311-sdk2.26.1-ubuntu22.04", "0.9.1"),
+    ("public.ecr.aws/neuron/pytorch-inference-vllm-neuronx:0.24.0.1.1.0-neuronx-py313-sdk2.32.0-ubuntu24.04", "0.24.0"),
+])
+def test_vendor_images_that_are_no_vllm_image_by_name(db, image, release):
+    r = read_image(db, image)
+    assert (r.status, r.version) == ("release", release), r.note
+
+
+@pytest.mark.parametrize("version,status,release,low,high", [
+    ("1.19.0", "series", "0.6.4.post1", None, None),   # "forked from v0.6.4.post2": not on PyPI, its series' newest
+    ("1.21.0", "release", "0.7.2", None, None),
+    ("1.20.0", "unknown", "0.7.2", "0.6.4.post1", "0.7.2"),  # between its neighbours
+    ("1.23.0", "unknown", None, "0.7.2", None),
+])
+def test_a_gaudi_installer_image_by_the_software_version_in_its_path(db, version, status, release, low, high):
+    r = read_image(db, f"vault.habana.ai/gaudi-docker/{version}/ubuntu22.04/habanalabs/vllm-installer-2.6.0:latest")
+    assert (r.status, r.version, r.low, r.high) == (status, release, low, high), r.note
+    # Intel's PyTorch images hold no vLLM
+    assert read_image(db, f"vault.habana.ai/gaudi-docker/{version}/ubuntu22.04/habanalabs/pytorch-installer-2.6.0:latest") is None
+
+
+def test_a_triton_month_outside_the_matrix_is_bounded_by_its_neighbours(db):
+    before = read_image(db, "nvcr.io/nvidia/tritonserver:24.02-vllm-python-py3")
+    assert (before.status, before.low, before.high) == ("unknown", None, "0.4.0.post1")
+    after = read_image(db, "nvcr.io/nvidia/tritonserver:26.09-vllm-python-py3")
+    assert (after.status, after.low, after.high) == ("unknown", "0.24.0", None)
+    # Triton's images without vLLM hold none of it
+    assert read_image(db, "nvcr.io/nvidia/tritonserver:24.02-py3") is None
+
+
+@pytest.mark.parametrize("image", [
+    "us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:gemma4",
+    "quay.io/modh/vllm:rhoai-2.20-cuda", "quay.io/modh/vllm@sha256:" + "a" * 64, "quay.io/opendatahub/vllm:fast-gaudi",
+    "opea/vllm-gaudi:1.2", "opea/vllm-gaudi:latest",
+])
+def test_vendor_images_whose_release_is_not_published_are_unknown(db, image):
+    r = read_image(db, image)
+    assert (r.status, r.version) == ("unknown", None) and "vLLM release" in r.note
+
+
+@pytest.mark.parametrize("image,high", [
+    ("us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20241030_0916_RC00", "0.6.4"),
+    ("quay.io/modh/vllm:rhoai-2.15-20241107", "0.6.4"),               # 0.6.3.post1 2024-10-17, 0.6.4 11-15
+])
+def test_a_vendor_build_of_a_day_is_no_newer_than_the_next_release(db, image, high):
+    """A vendor's own build (Google's, Red Hat's) may lag upstream: its date bounds it from above only."""
+    r = read_image(db, image)
+    assert (r.status, r.version, r.low, r.high) == ("unknown", high, None, high), r.note
+
+
+def test_other_images_are_not_read_as_a_vendor_s(db):
+    assert read_image(db, "myorg/inference:1.2") is None
+    assert read_image(db, "vllm/vllm-openai:v0.9.2") is None  # (vLLM's own image: a version hint already)
 
 
 @pytest.mark.network

@@ -130,3 +130,81 @@ def fork_readers(name: str) -> tuple[str, ...]:
     if _BY_NAME is None:
         _BY_NAME = _load()
     return _BY_NAME.get(name, ())
+
+
+# ----------------------------------------------------------------------------- the release a fork build runs
+
+
+class ForkBuild(Record):
+    """A file building vLLM from a fork's repository (a clone, a checkout, a ``git+`` install):
+    ``repo`` (``owner/name``), ``ref`` (the tag, branch or commit it builds, None when it names
+    none: the default branch), ``release`` (the upstream vLLM release the ref names, None when it
+    names none), ``offset`` (where the repository is named in the text)."""
+
+    __slots__ = ("repo", "ref", "release", "offset")
+
+    def __init__(self, repo: str, ref: Optional[str], release: Optional[str], offset: int) -> None:
+        self.repo = repo
+        self.ref = ref
+        self.release = release
+        self.offset = offset
+
+
+# github.com/<owner>/<name>: a fork of vLLM is a known one (FORKS) or a repository named vllm or
+# vllm-fork outside vllm-project (neuralmagic/vllm, a user's vllm); a clone or a git+ install of it
+_FORK_URL = re.compile(r"(?P<how>\bgit\s+clone\b[^\n]*?|git\+)(?:https?://|git@)github\.com[/:]"
+                       r"(?P<repo>[\w.-]+/[\w.-]+?)(?:\.git)?(?P<at>@[^\s\"'#;&|)\\]+)?(?=[\s\"'#;&|)\\]|$)", re.I)
+_BRANCH_FLAG = re.compile(r"(?:\s-b\s+|\s--branch[=\s]+)[\"']?(?P<ref>[^\s\"';&|)\\]+)")
+_CHECKOUT = re.compile(r"\bgit\s+(?:checkout|switch)(?:\s+-[-\w]+)*\s+[\"']?(?P<ref>[^\s\"';&|)\\-][^\s\"';&|)\\]*)")
+_UPSTREAM = re.compile(r"^v?(?P<v>\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:[+-]|$)")
+_VAR = re.compile(r"^\$\{?(?P<name>\w+)\}?$")
+_CHECKOUT_LINES = 6  # a checkout this many lines after the clone builds the clone's ref
+
+
+def _is_fork(repo: str) -> bool:
+    low = repo.lower()
+    if any(f.repo.lower() == low for f in FORKS):
+        return True
+    owner, _, name = low.partition("/")
+    return owner != "vllm-project" and name in ("vllm", "vllm-fork")
+
+
+def fork_builds(text: str) -> list[ForkBuild]:
+    """The fork builds of a file's text (:class:`ForkBuild`), in order. A ref spelled with a
+    variable is read from the file's ``ARG`` / ``ENV`` / shell assignment of it, when it has one."""
+    if "github.com" not in text:
+        return []
+    out = []
+    for m in _FORK_URL.finditer(text):
+        repo = m.group("repo")
+        if not _is_fork(repo):
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        line = text[line_start:line_end if line_end >= 0 else len(text)]
+        ref = m.group("at")[1:] if m.group("at") else None
+        if ref is None and m.group("how").lower() != "git+":
+            b = _BRANCH_FLAG.search(line)
+            ref = b.group("ref") if b else None
+            if ref is None:  # a checkout on the lines after the clone (`&& cd vllm-fork && git checkout v0.6.6.post1`)
+                window = "\n".join(text[m.end():m.end() + 4096].split("\n")[:_CHECKOUT_LINES])
+                c = _CHECKOUT.search(window)
+                ref = c.group("ref") if c else None
+        if ref is not None:
+            ref = _resolve(text, ref)
+        release = None
+        if ref is not None:
+            u = _UPSTREAM.match(ref)
+            release = u.group("v") if u else None
+        out.append(ForkBuild(repo, ref, release, m.start()))
+    return out
+
+
+def _resolve(text: str, ref: str) -> str:
+    """``${VLLM_FORK_REF}`` -> the value the file assigns it (``ARG VLLM_FORK_REF=v0.7.2+Gaudi-1.21.0``),
+    else the ref as written."""
+    v = _VAR.match(ref)
+    if v is None:
+        return ref
+    m = re.search(r"(?m)^\s*(?:ARG\s+|ENV\s+|export\s+)?" + re.escape(v.group("name")) + r"[=\s][\"']?([^\s\"']+)", text)
+    return m.group(1) if m else ref

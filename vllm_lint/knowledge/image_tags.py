@@ -20,6 +20,13 @@ A reading is one of (``HintReading.status``):
   has, the nearest, said in ``note`` (never the newest in silence);
 * ``build``: a nightly or commit build of vLLM's main branch, no release: checked against the
   newest, said in ``note``;
+* ``dated``: a build whose tag carries its date (``rocm/vllm-dev:open-mi300-08052025``,
+  ``nightly-20251024``): the release current that day (``knowledge/release_dates``), "about 0.10.x",
+  and the next (``high``): a build of main between them may hold changes of either;
+* ``unknown``: a vendor's image or a fork whose vLLM release is not published (Red Hat OpenShift
+  AI's ``quay.io/modh/vllm:rhoai-2.20-cuda``, Intel Gaudi's images), or a tag outside an ordered
+  table (Triton ``24.02``: older than its first row): ``low`` / ``high`` bound it where the table
+  does; the engine then raises only the findings that hold at both ends (``pipeline.unknown_release``);
 * ``unmapped``: a vendor tag whose vLLM release this table does not know; ``none``: no version.
 """
 
@@ -30,6 +37,7 @@ from typing import Any, Optional
 
 from ..images import _split_image
 from ..record import Record
+from .release_dates import current_at, date_in
 
 _NGC_NOTES = "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/rel-{}.html"
 _ROCM_HISTORY = ("https://rocm.docs.amd.com/en/docs-7.1.0/how-to/rocm-for-ai/inference/benchmark-docker/"
@@ -41,10 +49,41 @@ _RHAIIS_30 = ("https://docs.redhat.com/zh-cn/documentation/red_hat_ai_inference_
 _RHAIIS_LLMD = "https://access.redhat.com/articles/7136620"
 _AWS_DLC = "https://github.com/huggingface/deep-learning-containers (README: \"Released v0.15.1 vLLM DLCs\", vllm:0.15-gpu-py312-ec2)"
 _VLLM_HUB = "https://hub.docker.com/r/vllm/vllm-openai/tags (vLLM's own image; nightly tags are builds of main)"
+# Triton's "Release Compatibility Matrix", table "Container Name: vllm-python-py3": the vLLM
+# version of each YY.MM-vllm-python-py3 container (24.04 to 26.07 at this commit)
+_TRITON_MATRIX = ("https://github.com/triton-inference-server/server/blob/4b54459107911180d3c3b24cea1c5bc832563c0a/"
+                  "docs/introduction/compatibility.md (Container Name: vllm-python-py3)")
+_NEURON_DLC = ("https://github.com/aws-neuron/deep-learning-containers (docker/vllm/inference/<vLLM version>/"
+               "Dockerfile.neuronx); https://awsdocs-neuron.readthedocs-hosted.com/en/latest/release-notes/"
+               "components/vllm-neuron.html (vLLM Neuron versions v<vLLM release>.<plugin version>)")
+_ROCM_DEV = ("https://hub.docker.com/r/rocm/vllm-dev/tags (AMD's development builds of ROCm's vLLM; a tag's "
+             "trailing MMDDYYYY or YYYYMMDD is its build date)")
+_VERTEX = ("https://github.com/GoogleCloudPlatform/vertex-ai-samples (notebooks/community/model_garden: the "
+           "VLLM_DOCKER_URI of each notebook, tagged YYYYMMDD_HHMM_RCnn: the day Google built its vLLM image)")
+_RHOAI = ("https://github.com/opendatahub-io/odh-model-controller (config/runtimes/vllm: the ServingRuntime "
+          "templates take quay.io/modh/vllm images, built from Red Hat's vLLM branch of each OpenShift AI "
+          "release; its release notes do not name the upstream vLLM release)")
+_GAUDI = ("https://github.com/opea-project/GenAIComps (opea/vllm-gaudi, built from HabanaAI's vLLM fork at a "
+          "ref its tags do not name)")
+# Intel's support matrix of each Gaudi software version names the official vLLM release its vLLM fork
+# is forked from ("vLLM: Forked from v0.7.2 of the official vLLM"); the vllm-installer images of
+# vault.habana.ai/gaudi-docker/<version>/ hold that version's vLLM
+_GAUDI_MATRIX = "https://docs.habana.ai/en/latest/Support_Matrix/Support_Matrix_v{}.html"
+_GAUDI_INSTALLER = ("https://docs.habana.ai/en/latest/Support_Matrix/ (one page per Gaudi software version: "
+                    "the vLLM fork's base); https://github.com/HabanaAI/vllm-fork (README: the vllm-installer "
+                    "images of vault.habana.ai)")
 
 
 def _ngc(tag: str, vllm: str) -> dict[str, str]:
     return {"tag": tag, "vllm": vllm, "source": _NGC_NOTES.format(tag.replace(".", "-"))}
+
+
+def _triton(tag: str, vllm: str, written: str = "") -> dict[str, Any]:
+    """A row of Triton's matrix: ``written``, the vLLM version as the matrix spells it when it is
+    not the release (``0.9.0rc1``, ``0.5.0 post1``), which the row's ``evidence`` looks for."""
+    cell = re.escape(written or vllm)
+    return {"tag": tag, "vllm": vllm, "source": _TRITON_MATRIX,
+            "evidence": [rf"{re.escape(tag)}-vllm-python-py3\W+Python [\d.]+\W+{cell}(?![\d.])"]}
 
 
 #: The image tag schemes. ``repository``: a regular expression on the image's repository path
@@ -71,6 +110,59 @@ SCHEMES: list[dict[str, Any]] = [
         "source": "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/ (one page per YY.MM)",
     },
     {
+        "name": "NVIDIA Triton Inference Server vLLM container",
+        "repository": r"(^|/)nvcr\.io/nvidia/tritonserver$|^nvidia/tritonserver$",
+        "tag": r"^(?P<key>\d{2}\.\d{2})-vllm-python-py3$",
+        "tag_alone": True,
+        "read": "table",
+        # NVIDIA's monthly containers never went back to an older vLLM: a month outside the rows
+        # lies between its neighbours' releases (before the first row: at most its release)
+        "ordered": True,
+        "rows": [
+            _triton("24.04", "0.4.0.post1", "0.4.0 post1"),
+            _triton("24.05", "0.4.0.post1", "0.4.0 post1"),
+            _triton("24.06", "0.4.3"),
+            _triton("24.07", "0.5.0.post1", "0.5.0 post1"),
+            _triton("24.08", "0.5.0.post1", "0.5.0 post1"),
+            _triton("24.09", "0.5.3.post1"),
+            _triton("24.10", "0.5.5"),
+            _triton("24.11", "0.5.5"),
+            _triton("24.12", "0.5.5"),
+            _triton("25.01", "0.6.3.post1"),
+            _triton("25.02", "0.7.0"),
+            _triton("25.03", "0.7.3"),
+            _triton("25.04", "0.8.1"),
+            _triton("25.05", "0.8.4"),
+            _triton("25.06", "0.9.0", "0.9.0rc1"),  # (a release candidate of 0.9.0)
+            _triton("25.07", "0.9.0", "0.9.0rc1"),  # (a release candidate of 0.9.0)
+            _triton("25.08", "0.9.2"),
+            _triton("25.09", "0.10.1.1"),
+            _triton("25.10", "0.10.2"),
+            _triton("25.11", "0.11.0"),
+            _triton("25.12", "0.11.1"),
+            _triton("26.01", "0.13.0"),
+            _triton("26.02", "0.15.1"),
+            _triton("26.03", "0.17.1"),
+            _triton("26.04", "0.19.0"),
+            _triton("26.05", "0.19.0"),
+            _triton("26.06", "0.22.1"),
+            _triton("26.07", "0.24.0"),
+        ],
+        "source": _TRITON_MATRIX,
+    },
+    {
+        "name": "AWS Neuron vLLM deep learning container",
+        "repository": r"(^|/)(?:neuron/)?pytorch-inference-vllm-neuronx$",
+        # 0.9.1-neuronx-py311-sdk2.26.1-ubuntu22.04; 0.24.0.1.1.0-neuronx-... (vLLM Neuron v0.24.0.1.1.0:
+        # vLLM 0.24.0 with the plugin's 1.1.0)
+        "tag": r"^(?P<version>\d+\.\d+\.\d+)(?:\.\d+\.\d+\.\d+)?-neuronx-",
+        "tag_alone": True,
+        "read": "embedded",
+        "examples": {"0.9.1-neuronx-py311-sdk2.26.1-ubuntu22.04": "0.9.1",
+                     "0.24.0.1.1.0-neuronx-py313-sdk2.32.0-ubuntu24.04": "0.24.0"},
+        "source": _NEURON_DLC,
+    },
+    {
         "name": "AMD ROCm vLLM image",
         "repository": r"(^|/)rocm/vllm(-dev)?$",
         # rocm6.4.1_vllm_0.9.1_20250715, rocm6.3.1_instinct_vllm0.8.3_20250415
@@ -85,6 +177,67 @@ SCHEMES: list[dict[str, Any]] = [
             "rocm6.3.1_instinct_vllm0.8.3_20250415": "0.8.3",
         },
         "source": _ROCM_HISTORY,
+    },
+    {
+        "name": "AMD ROCm vLLM development build",
+        "repository": r"(^|/)rocm/vllm(-dev)?$",
+        # open-mi300-08052025, nightly_main_20250805: the build's date, no release
+        "tag": r"^(?=.*\d{8}).+$",
+        "tag_alone": False,
+        "read": "dated",
+        "examples": {"open-mi300-08052025": "2025-08-05", "nightly_main_20250805": "2025-08-05"},
+        "source": _ROCM_DEV,
+    },
+    {
+        "name": "Google Vertex AI Model Garden vLLM image",
+        "repository": r"(^|/)vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve$",
+        # 20241030_0916_RC00, 20241016_0916_RC00_maas: Google's build of that day, of a vLLM it does not
+        # name (no newer than the release after that day); gemma4 (a model's own build): unknown
+        "tag": r"^.+$",
+        "tag_alone": False,
+        "read": "unknown",
+        "dated_bound": True,
+        "examples": {"20241030_0916_RC00": "2024-10-30", "20241107_0917_tpu_experimental_RC01": "2024-11-07"},
+        "source": _VERTEX,
+    },
+    {
+        "name": "Red Hat OpenShift AI vLLM runtime",
+        "repository": r"(^|/)quay\.io/modh/vllm$|(^|/)quay\.io/opendatahub/vllm$|(^|/)registry\.redhat\.io/rhoai/odh-vllm-[a-z0-9-]+$",
+        # rhoai-2.20-cuda, fast-gaudi: unknown; rhoai-2.15-20241107: a build of that day, no newer than
+        # the release after it
+        "tag": r"^.+$",
+        "tag_alone": False,
+        "read": "unknown",
+        "dated_bound": True,
+        "source": _RHOAI,
+    },
+    {
+        "name": "Intel Gaudi vllm-installer image",
+        # vault.habana.ai/gaudi-docker/1.21.0/ubuntu22.04/habanalabs/vllm-installer-2.6.0:latest: the
+        # Gaudi software version is in the path (its key), any tag
+        "repository": r"(^|/)vault\.habana\.ai/gaudi-docker/(?P<key>\d+\.\d+\.\d+)/(?:[^/]+/)?habanalabs/vllm-installer-[\w.-]+$",
+        "tag": r"^.+$",
+        "tag_alone": False,
+        "read": "table",
+        "key_in": "repository",
+        # the Gaudi software versions go forward in vLLM: a version without a row lies between its
+        # neighbours' releases (1.20.0: the fork's own tag says v0.6.6.post1, between 0.6.4 and 0.7.2)
+        "ordered": True,
+        "rows": [
+            {"tag": "1.19.0", "vllm": "0.6.4.post2", "source": _GAUDI_MATRIX.format("1.19.0"),
+             "evidence": [r"vLLM\W+Forked from v0\.6\.4\.post2 of the official vLLM"]},
+            {"tag": "1.21.0", "vllm": "0.7.2", "source": _GAUDI_MATRIX.format("1.21.0"),
+             "evidence": [r"vLLM\W+Forked from v0\.7\.2 of the official vLLM"]},
+        ],
+        "source": _GAUDI_INSTALLER,
+    },
+    {
+        "name": "OPEA vLLM Gaudi image",
+        "repository": r"(^|/)opea/vllm-gaudi$",
+        "tag": r"^.+$",
+        "tag_alone": False,
+        "read": "unknown",
+        "source": _GAUDI,
     },
     {
         "name": "Red Hat AI Inference Server",
@@ -115,8 +268,10 @@ SCHEMES: list[dict[str, Any]] = [
     {
         "name": "vLLM nightly build",
         "repository": r".*",
-        # nightly, nightly-<commit>, cu130-nightly, nightly-20251024, <commit>
-        "tag": r"^(?:(?:cu\d+|rocm|cpu|tpu|xpu)-)?nightly(?:-(?:(?P<date>\d{8})|(?P<commit>[0-9a-f]{7,40})))?$"
+        # nightly, nightly-<commit>, cu130-nightly, nightly-20251024, nightly-2025-10-24, <commit>;
+        # vllm/vllm-tpu's nightly-20260701-6af3d12-9969466 (date, commit, build)
+        "tag": r"^(?:(?:cu\d+|rocm|cpu|tpu|xpu)-)?nightly(?:-(?:(?P<date>\d{8}|\d{4}-\d\d-\d\d)(?:-[0-9a-f]{7,40})?(?:-\d+)?"
+               r"|(?P<commit>[0-9a-f]{7,40})))?$"
                r"|^(?P<sha>[0-9a-f]{40})$",
         "tag_alone": True,
         "read": "nightly",
@@ -142,19 +297,23 @@ def repository_of(image: str) -> str:
 class HintReading(Record):
     """What one version hint names (module docstring): ``status``, the database release to check
     against (``version``, None for "unmapped" / "none"), the release as the hint names it
-    (``named``), the tag scheme it was read by (``scheme``, with its ``source``), and ``note``: the
-    words --verbose shows for the choice."""
+    (``named``), the tag scheme it was read by (``scheme``, with its ``source``), ``note``: the
+    words --verbose shows for the choice; for "unknown", ``low`` / ``high``: the database releases
+    that bound it, where known (None: unbounded)."""
 
-    __slots__ = ("status", "version", "named", "scheme", "source", "note")
+    __slots__ = ("status", "version", "named", "scheme", "source", "note", "low", "high")
 
     def __init__(self, status: str, version: Optional[str] = None, named: Optional[str] = None,
-                 scheme: Optional[str] = None, source: Optional[str] = None, note: str = "") -> None:
+                 scheme: Optional[str] = None, source: Optional[str] = None, note: str = "",
+                 low: Optional[str] = None, high: Optional[str] = None) -> None:
         self.status = status
         self.version = version
         self.named = named
         self.scheme = scheme
         self.source = source
         self.note = note
+        self.low = low
+        self.high = high
 
 
 def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, Any], Optional[str], "re.Match[str]"]]:
@@ -165,39 +324,103 @@ def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, A
     for scheme, repo_re, tag_re in _schemes():
         if repo is None and not scheme["tag_alone"]:
             continue
-        if repo is not None and not repo_re.search(repo):
+        rm = repo_re.search(repo) if repo is not None else None
+        if repo is not None and not rm:
             continue
         m = tag_re.match(t if scheme["read"] != "nightly" else t.lower())
         if not m:
             continue
+        if scheme["read"] == "dated" and date_in(t) is None:
+            continue
         if scheme["read"] == "embedded":
             return scheme, m.group("version"), m
         if scheme["read"] == "table":
-            key = m.group("key")
-            patch = m.groupdict().get("patch") or ""
-            row = next((r for r in scheme["rows"] if r["tag"] == key + patch), None) if patch else None
-            row = row or next((r for r in scheme["rows"] if r["tag"] == key), None)
+            if scheme.get("key_in") == "repository":  # (the key is in the image's path: Gaudi's software version)
+                if rm is None:
+                    continue
+                m = rm
+            row = _row(scheme, m)
             return scheme, (row["vllm"] if row else None), m
         return scheme, None, m
     return None
+
+
+def _row(scheme: dict[str, Any], m: "re.Match[str]") -> Optional[dict[str, str]]:
+    key = m.group("key")
+    patch = (m.groupdict().get("patch") or "") if "patch" in m.re.groupindex else ""
+    row = next((r for r in scheme["rows"] if r["tag"] == key + patch), None) if patch else None
+    return row or next((r for r in scheme["rows"] if r["tag"] == key), None)
+
+
+def vendor_scheme(image: str) -> Optional[dict[str, Any]]:
+    """The scheme of a vendor's image named by its repository (not the catch-all nightly scheme),
+    for an image that is no vLLM image by its name (Triton's, Neuron's, Red Hat OpenShift AI's),
+    or None."""
+    repo = repository_of(image)
+    for scheme, repo_re, _tag_re in _schemes():
+        if scheme["repository"] != r".*" and repo_re.search(repo):
+            return scheme
+    return None
+
+
+def read_image(db: Any, image: str) -> Optional[HintReading]:
+    """What a launch's own image says of its vLLM release when the image is a vendor's of a known
+    scheme (:func:`vendor_scheme`): its tag read as a hint (an untagged one is "latest", a digest
+    alone names none: "unknown"); None for other images, and for a tag the scheme does not read
+    (Triton's ``24.02-py3`` holds no vLLM)."""
+    if not image or "$" in image or "{" in image:
+        return None
+    scheme = vendor_scheme(image)
+    if scheme is None:
+        return None
+    from ..images import version_from_image
+
+    tag = version_from_image(image)
+    if tag is None:
+        return HintReading("unknown", scheme=scheme["name"], source=scheme["source"],
+                           note=f"{scheme['name']} by digest: its vLLM release is unknown")
+    found = scheme_reading(tag, image)
+    if found is None or found[0]["repository"] == r".*":  # (Triton's image without vLLM, 24.02-py3: none of vLLM's)
+        return None
+    return read_hint(db, tag, image)
 
 
 def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
     """What the hint ``text`` (a tag or a version as written; ``image``: the image it is the tag
     of, when known) names, read against the database ``db`` (``surface.db.Database``)."""
     t = text.strip()
-    if t.lower() in ("latest", "main", "stable"):
+    scheme = vendor_scheme(image) if image else None
+    if t.lower() in ("latest", "main", "stable") and not (scheme and scheme.get("key_in") == "repository"):
+        # (a key in the image's path names the release whatever the tag: Gaudi's software version)
+        if scheme is not None and scheme["read"] in ("unknown", "table", "dated"):  # (a vendor's floating tag)
+            return HintReading("unknown", scheme=scheme["name"], source=scheme["source"],
+                               note=f"{scheme['name']} '{t}': a floating tag whose vLLM release is unknown")
         return HintReading("build", db.newest, note=f"'{t}' names no release ({db.newest}, the newest in the database)")
     found = scheme_reading(t, image)
     if found is not None:
         scheme, version, m = found
         if scheme["read"] == "nightly":
-            what = (f"commit {m.group('commit') or m.group('sha')}" if (m.group("commit") or m.group("sha"))
-                    else f"built {m.group('date')}" if m.group("date") else "")
+            if m.group("date"):
+                return dated(db, t, scheme)
+            what = f"commit {m.group('commit') or m.group('sha')}" if (m.group("commit") or m.group("sha")) else ""
             return HintReading("build", db.newest, scheme=scheme["name"], source=scheme["source"],
                                note=f"a nightly build of vLLM's main branch{' (' + what + ')' if what else ''}, no "
                                     f"release: checked against the newest in the database, {db.newest}")
+        if scheme["read"] == "dated":
+            return dated(db, t, scheme)
+        if scheme["read"] == "unknown":
+            day = date_in(t) if scheme.get("dated_bound") else None
+            if day is not None:  # (a vendor's build of that day: of some release up to the one after it)
+                d = dated(db, t, scheme)
+                high = d.high or d.version
+                return HintReading("unknown", high, scheme=scheme["name"], source=scheme["source"], high=high,
+                                   note=f"{scheme['name']} '{t}': a build of {day.isoformat()} of a vLLM release the "
+                                        f"vendor does not name, no newer than {high}")
+            return HintReading("unknown", scheme=scheme["name"], source=scheme["source"],
+                               note=f"{scheme['name']} '{t}': the vendor does not name the vLLM release its tags hold")
         if version is None:
+            if scheme.get("ordered"):
+                return _between(db, t, scheme, m)
             return HintReading("unmapped", scheme=scheme["name"], source=scheme["source"],
                                note=f"{scheme['name']} '{t}': the vLLM release it holds is not in vllm-lint's table "
                                     "of that scheme")
@@ -208,6 +431,79 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
         reading.note = f"{scheme['name']}: vLLM {version}" + (f"; {reading.note}" if reading.note else "")
         return reading
     return _read_version(db, t)
+
+
+def dated(db: Any, text: str, scheme: Optional[dict[str, Any]] = None) -> HintReading:
+    """A build whose tag or branch ``text`` carries its date: the release current that day (the
+    newest in the database at or before it), "about X.Y.x (dated tag)"; "none" without a date."""
+    day = date_in(text)
+    current = current_at(day) if day is not None else None
+    name, source = (scheme["name"], scheme["source"]) if scheme else (None, None)
+    if day is None:
+        return HintReading("none", note=f"'{text}' names no vLLM release")
+    if current is None:
+        oldest = db.versions[0]
+        return HintReading("older", oldest, scheme=name, source=source,
+                           note=f"a build of {day.isoformat()}, before every release dated here: checked against the "
+                                f"oldest in the database, {oldest}")
+    at = _at_or_before(db, current)
+    if at is None:
+        at = db.versions[0]
+    later = [v for v in db.versions if _newer(v, at)]
+    nxt = later[0] if later else None
+    series = ".".join(current.split(".")[:2])
+    return HintReading("dated", at, named=current, scheme=name, source=source, low=at, high=nxt,
+                       note=f"about {series}.x (dated tag: built {day.isoformat()}, when the newest release was "
+                            f"{current}" + (f"; checked against {at}" if at != current else "")
+                            + (f", and against {nxt}, the next, whose changes a build of main may hold" if nxt else "")
+                            + ")")
+
+
+def _newer(a: str, b: str) -> bool:
+    from packaging.version import Version
+
+    pa = Version(a)
+    return pa > Version(b) and not (pa.is_devrelease or pa.local)
+
+
+def _at_or_before(db: Any, version: str) -> Optional[str]:
+    """The newest release of the database at or before ``version``."""
+    from packaging.version import Version
+
+    want = Version(version)
+    found = None
+    for v in db.versions:
+        if Version(v) <= want:
+            found = v
+    return found
+
+
+def _between(db: Any, text: str, scheme: dict[str, Any], m: "re.Match[str]") -> HintReading:
+    """A key of an ordered table that has no row: between the releases of the rows around it."""
+    from packaging.version import Version
+
+    from packaging.version import InvalidVersion
+
+    def order(tag: str) -> Any:
+        try:
+            return Version(tag)
+        except InvalidVersion:
+            return Version("0")
+
+    key = m.group("key")
+    rows = sorted(scheme["rows"], key=lambda r: order(r["tag"]))
+    before = [r for r in rows if order(r["tag"]) < order(key)]
+    after = [r for r in rows if order(r["tag"]) > order(key)]
+    low = _at_or_before(db, before[-1]["vllm"]) if before else None
+    high = _at_or_before(db, after[0]["vllm"]) if after else None
+    if high is not None and Version(high) < Version(db.versions[0]):
+        high = None
+    said = (f"between vLLM {before[-1]['vllm']} ({before[-1]['tag']}) and {after[0]['vllm']} ({after[0]['tag']})"
+            if before and after else f"vLLM {after[0]['vllm']} ({after[0]['tag']}) or older" if after
+            else f"vLLM {before[-1]['vllm']} ({before[-1]['tag']}) or newer")
+    label = key if scheme.get("key_in") == "repository" else text
+    return HintReading("unknown", high, scheme=scheme["name"], source=scheme["source"], low=low, high=high,
+                       note=f"{scheme['name']} '{label}': not in the table; its neighbours say {said}")
 
 
 _LEADING = re.compile(r"v?(\d+\.\d+(?:\.\d+)?(?:\.\d+)?(?:\.?post\d+)?)(?=[.+_-]|$)")

@@ -22,6 +22,7 @@ from typing import Any, Optional, Union
 from . import suppress
 from .discovery import Target, format_by_name
 from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
+from .unknown_release import hold_at_both_ends
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
@@ -306,8 +307,9 @@ class Linter:
         built = source_build_hints(data)  # (vLLM built from its source at a tag: after the file's own pins)
         for launch in extraction.launches:
             hints = list(launch.version_hints) + list(extraction.version_hints) + built
+            image = launch.image or (launch.container.image if launch.container is not None else None)
             choice = (Choice(forced[0], forced[1], "forced") if forced
-                      else self.targeting.choose(path, hints, words, launch.span.start))
+                      else self.targeting.choose(path, hints, words, launch.span.start, image, data))
             target, source = choice.release, choice.why
             surface = self.db.surface(target)
             args = ArgvParser(surface, self.db,
@@ -328,6 +330,8 @@ class Linter:
             found = self._run(ctx)
             if choice.kind == "default":
                 self._written_for(analysis.launches[-1], found, data)
+            elif choice.kind == "between":  # (findings true at both ends of what it may run: pipeline.unknown_release)
+                found = hold_at_both_ends(ctx, choice, found, self._run, self.verbose, _line(data, launch.span.start))
             diags.extend(found)
         loose = analysis.loose_env = [e for e in extraction.env
                                       if not e.name_span or (e.name_span.start, e.name_span.end) not in seen_env]

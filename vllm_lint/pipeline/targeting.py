@@ -4,7 +4,11 @@ everything the repository says, in order of how directly it applies:
 1. ``-t`` / ``target-version``;
 2. the launch's own version hints, then the file's (an image tag, a ``FROM``, a ``pip install
    vllm==``, a Helm tag's default, a Markdown block's prose), read by
-   ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, ROCm, Red Hat, AWS; nightly builds);
+   ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, Triton, Neuron, ROCm, Red Hat, AWS;
+   nightly and dated builds); then the launch's own image when it is a vendor's that holds vLLM
+   without being named as vLLM's (``read_image``: Triton, Neuron, Red Hat OpenShift AI, Gaudi), and
+   a fork of vLLM the file builds (``knowledge.forks.fork_builds``: the upstream release its tag
+   names, ``v0.6.6.post1+Gaudi-1.20.0``);
 3. the files around it (``pipeline.surroundings``): a Dockerfile, compose file, Kubernetes
    manifest, Truss config, env file, GitHub action, chart ``appVersion`` or kustomization that runs
    it or holds its image, the scripts of the repository that run it after installing a release
@@ -17,6 +21,11 @@ everything the repository says, in order of how directly it applies:
    the weakest (``Surroundings.readme_for``);
 6. else the newest release in the database (:data:`NEWEST_SOURCE`).
 
+An image or fork whose vLLM release is not published (a vendor's tag missing from its table, a
+fork built at a branch or commit) and a build dated between two releases are "between"
+(``Choice.kind``): checked at both ends of the releases they may run (``low``, ``high``), and only
+the findings that hold at both are raised (``pipeline.unknown_release``); for an unknown release a
+comment before the launch stating it still decides.
 A source naming a release newer than the database is checked against the newest and says so
 (``Choice.kind`` "newer": VL004 and the summary); a release PyPI never had (``v0.8.6``) is the
 newest of its series, said in the reason. A ``--config`` file is forced to the release of the
@@ -31,7 +40,8 @@ from typing import Any, Optional
 
 from .. import inputs
 from ..fsutil import AnyPath, real_dir
-from ..knowledge.image_tags import HintReading, read_hint
+from ..knowledge.forks import fork_builds
+from ..knowledge.image_tags import HintReading, read_hint, read_image
 from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
@@ -67,10 +77,13 @@ class Choice(Record):
     """How one launch's release was chosen: ``release`` (a release of the database), ``why``
     (--verbose's reason), ``kind``: "explicit" (-t), "named" (a source names it), "newer" (a
     source names ``named``, newer than the database: checked against the newest), "build" (a
-    nightly or floating tag: the newest), "default" (nothing names one: the newest); ``hint``:
-    the version hint of this file that decided it (its span: where VL004 reports), if any."""
+    nightly or floating tag: the newest), "between" (an image or fork whose release is not
+    published, or a build dated between two releases: ``low`` the oldest it may be, None for the
+    database's oldest, ``high`` the newest, None for ``release``), "default" (nothing names one:
+    the newest); ``hint``: the version hint of this file that decided it (its span: where VL004
+    reports), if any."""
 
-    __slots__ = ("release", "why", "kind", "named", "hint", "weak")
+    __slots__ = ("release", "why", "kind", "named", "hint", "weak", "low", "high")
 
     def __init__(self, release: str, why: str, kind: str, named: Optional[str] = None,
                  hint: Optional[VersionHint] = None) -> None:
@@ -80,6 +93,8 @@ class Choice(Record):
         self.named = named
         self.hint = hint
         self.weak = False  # the repository's README: after a release the file's own comments state
+        self.low: Optional[str] = None  # "between": the oldest release it may be (None: the database's oldest)
+        self.high: Optional[str] = None  # "between": the newest (None: ``release``)
 
 
 class Targeting:
@@ -94,6 +109,7 @@ class Targeting:
         self.callers = Callers(self.surroundings)
         self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
+        self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
 
     # -- the files around a launch
     def pin_for(self, path: AnyPath) -> Optional[tuple[str, str]]:
@@ -171,20 +187,43 @@ class Targeting:
         return c.release, c.why
 
     def choose(self, path: AnyPath, hints: list[VersionHint], data: Optional[bytes] = None,
-               at: Optional[int] = None) -> Choice:
+               at: Optional[int] = None, image: Optional[str] = None, source: Optional[bytes] = None) -> Choice:
         """The release for a launch of the file at ``path`` (module docstring): ``hints`` the
         launch's own then the file's; ``data``, the file's bytes and ``at``, the launch's offset,
-        for a version stated in a comment before it (None: not read)."""
+        for a version stated in a comment before it (None: not read); ``image``, the image the
+        launch runs in, when known; ``source``, the file's bytes for a fork it builds (a guide's too,
+        whose words ``data`` leaves to its front-end), else ``data``."""
         if self.explicit:
             return Choice(self.explicit, self.settings.target_origin or "--target-version", "explicit")
         unmapped: list[str] = []
+        unknown: Optional[Choice] = None
         for h in hints:
             r = read_hint(self.db, h.version, h.image)
             c = self._from_reading(r, f"{h.source} {h.version.strip()}", h.version.strip(), h)
             if c is not None:
-                return c
+                if not (c.kind == "between" and c.named is None):  # (an unknown release: a later source may name it)
+                    return c
+                unknown = unknown or c
             if r.status == "unmapped":
                 unmapped.append(r.note)
+        if unknown is None and image:
+            r = read_image(self.db, image)
+            if r is not None:
+                c = self._from_reading(r, f"image {image}", image)
+                if c is not None and not (c.kind == "between" and c.named is None):
+                    return c
+                unknown = c
+        if unknown is None and unmapped:
+            unknown = Choice(self.db.newest, f"{'; '.join(unmapped)}", "between")
+        source = source if source is not None else data
+        if unknown is None and source is not None and at is not None:
+            built = self._fork_built(source, at)
+            if built is not None and not (built.kind == "between" and built.named is None):
+                return built
+            unknown = built
+        if unknown is not None:  # (a comment stating the release still says which it is)
+            stated = self._stated(data, at) if data is not None and at is not None else None
+            return stated or unknown
         c = None
         if data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
             built = self.surroundings.built_for(self.real_parent(path), data.decode("utf-8", errors="replace"))
@@ -214,7 +253,43 @@ class Targeting:
             if text.lower() in ("latest", "main"):
                 return Choice(r.version, f"{why.rsplit(' ', 1)[0]} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
             return Choice(r.version, f"{why} ({r.note})", "build", None, hint)
+        if r.status == "dated":  # (between the release current that day and the next)
+            c = Choice(r.version, f"{why} ({r.note})", "between", r.named, hint)
+            c.low, c.high = r.version, r.high
+            return c
+        if r.status == "unknown":
+            c = Choice(r.high or self.db.newest, f"{why} ({r.note})", "between", None, hint)
+            c.low = r.low
+            return c
         return None
+
+    def _fork_built(self, data: bytes, at: int) -> Optional[Choice]:
+        """The release of the fork of vLLM the file builds before the launch at offset ``at`` (the
+        nearest build before it, else the file's first): the upstream release its tag names, a
+        dated branch's, else "unknown"."""
+        if b"github.com" not in data:
+            return None
+        if self._fork_memo is None or self._fork_memo[0] is not data:  # (once per file, not per launch)
+            text = data.decode("utf-8", errors="replace")
+            self._fork_memo = (data, [(len(text[:b.offset].encode("utf-8")), b) for b in fork_builds(text)])
+        builds = self._fork_memo[1]
+        if not builds:
+            return None
+        before = [b for offset, b in builds if offset < at]
+        b = before[-1] if before else builds[0][1]
+        what = f"a build of the fork {b.repo}" + (f" at {b.ref}" if b.ref else " (its default branch)")
+        if b.release is not None:
+            r = read_hint(self.db, b.release)
+            c = self._from_reading(r, f"{what}, which names vLLM {b.release}", b.release)
+            if c is not None:
+                return c
+        if b.ref is not None:
+            from ..knowledge.image_tags import dated
+
+            r = dated(self.db, b.ref)
+            if r.status == "dated":
+                return self._from_reading(r, what, b.ref)
+        return Choice(self.db.newest, f"{what}: the vLLM release it is built from is unknown", "between")
 
     def _stated(self, data: bytes, at: int) -> Optional[Choice]:
         """A release a comment within :data:`WORDS_LINES` lines before offset ``at`` states, the

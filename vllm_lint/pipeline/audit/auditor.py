@@ -69,7 +69,8 @@ class Auditor:
         if self.from_version:
             return self.from_version, "--from"
         choice = self.from_linter.targeting.choose(path, hints, data, at)
-        if choice.kind == "default":
+        # (an image or fork whose release is unknown names none either: pipeline.unknown_release)
+        if choice.kind == "default" or (choice.kind == "between" and choice.named is None):
             if self.default_from:
                 return self.default_from, "--default-from"
             written = accepted_range(self.db, args or [], env or [])
