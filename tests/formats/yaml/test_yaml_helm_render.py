@@ -227,3 +227,40 @@ def test_named_templates_of_a_file():
 
     assert named_templates(HELPERS)["srv.gated"] == '{{- if .Values.eager }}--enforce-eager{{ end }}'
     assert named_templates('{{ define "a" }} x {{ if .b }}y{{ end }} {{ end }}') == {"a": " x {{ if .b }}y{{ end }} "}
+
+
+JOINED = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: srv
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.8.5
+          command: ["/bin/sh", "-c"]
+          args:
+            - |
+              exec vllm serve {{ .Values.model }} {{ include "srv.args" . }} --port 8000
+"""
+
+
+def test_a_list_joined_in_a_named_template_renders_as_words_no_fix_cuts_one(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: srv\nversion: 0.1.0\n")
+    (tmp_path / "values.yaml").write_text("model: org/m\nextraArgs: [--max-num-seqs, '8', --swap-space, '4']\n")
+    (tmp_path / "templates" / "_helpers.tpl").write_text(
+        '{{- define "srv.args" -}}\n--dtype half {{ .Values.extraArgs | join " " }}\n{{- end }}\n')
+    t = tmp_path / "templates" / "deployment.yaml"
+    t.write_text(JOINED)
+    data = t.read_bytes()
+    (la,) = Y.extract(data, str(t)).launches
+    assert [w.text for w in la.tokens] == ["org/m", "--dtype", "half", "--max-num-seqs", "8", "--swap-space", "4",
+                                           "--port", "8000"]
+    k = data.index(b'{{ include "srv.args" . }}')
+    assert {w.span.start for w in la.tokens[1:7]} == {k}
+    # a cut of `--swap-space 4` would take the include, and the other words it renders with it
+    assert la.delete_tokens(la.tokens[5:7]) is None
+    assert la.delete_tokens(la.tokens[7:9]) is not None  # (the literal words stay editable)

@@ -40,6 +40,7 @@ class ChartValues(dict):
 _VALUES_PATH = lazy_re(r"^\$?\.Values((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)$")
 _REQUIRED = lazy_re(r'^required\s+"(?:[^"\\]|\\.)*"\s+(\S+)$')
 _DEFAULT = lazy_re(r'^default\s+(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)$')
+_JOIN = lazy_re(r'^join\s+"((?:[^"\\]|\\.)*)"$')
 
 
 def chart_values(path: str) -> Optional[dict]:
@@ -133,11 +134,17 @@ def render_expr(expr: str, values: dict, depth: int = 0) -> Optional[str]:
         value = value.get(key) if isinstance(value, dict) else None
     for pipe in pipes:
         d = _DEFAULT.match(pipe)
+        j = _JOIN.match(pipe)
         if d:
             if value is None or value == "":
                 if d.group(1) is not None and "\\" in d.group(1):
                     return None
                 value = d.group(1) if d.group(1) is not None else d.group(2)
+        elif j:  # `.Values.args | join " "`: a list of words written as one text
+            if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value) \
+                    or "\\" in j.group(1):
+                return None
+            value = j.group(1).join(_word(v) for v in value)
         elif pipe not in ("quote", "squote", "toString"):
             return None  # (a quoted word decodes to the value itself in YAML)
     if isinstance(value, bool):
@@ -145,6 +152,13 @@ def render_expr(expr: str, values: dict, depth: int = 0) -> Optional[str]:
     if isinstance(value, (int, float, str)):
         return str(value)
     return None
+
+
+def _word(v: Any) -> str:
+    """How Helm prints one item of a list it joins (a boolean in Go's spelling)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
 
 
 def _named(name: str, pipes: list[str], values: dict, depth: int) -> Optional[str]:

@@ -35,6 +35,33 @@ def args_key(row: Platform, km: dict[str, Any]) -> Optional[str]:
     return None
 
 
+def default_args_key(row: Platform, km: dict[str, Any], holder_km: dict[str, Any]) -> Optional[str]:
+    """A chart's own ``values.yaml`` keeps its arguments empty by default (``extraArgs: []``, set
+    by an override file) and the model beside the image: the key of those empty arguments when the
+    mapping (``km``) or the one that sets the vLLM image (``holder_km``) names a model at one of
+    the row's ``model`` paths, else None. The chart's template runs the image with the model."""
+    key = next((k for k, v in km.items() if re.fullmatch(row.marker or "", k) and empty(v)), None)
+    if key is None:
+        return None
+    for path in row.model:
+        for mapping in (km, holder_km):
+            node = mapping.get(path[0])
+            for part in path[1:]:
+                node = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == part), None) \
+                    if isinstance(node, MappingNode) else None
+            if isinstance(node, ScalarNode) and node.tag != NULL and node.value.strip() \
+                    and not node.value.lstrip().startswith("-"):
+                return key
+    return None
+
+
+def empty(node: Any) -> bool:
+    """Whether a value holds nothing: ``[]``, ``{}``, ``""`` or null."""
+    if isinstance(node, (SequenceNode, MappingNode)):
+        return not node.value
+    return isinstance(node, ScalarNode) and (node.tag == NULL or not node.value.strip())
+
+
 def argument_like(node: Any) -> bool:
     """Whether a value reads as a command line's arguments: words of which the first option-like
     one starts with ``-`` (a list of strings, or one string), or a mapping whose keys are all

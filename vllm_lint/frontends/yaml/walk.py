@@ -166,6 +166,8 @@ class _Walk:
         if not found and pkey not in _CONTAINER_LISTS and "command" not in km:
             for row in _VALUES_ROWS:  # a chart's values: a vLLM image, and arguments for it
                 key = values.args_key(row, km)
+                if key is None and holder is not None:
+                    key = values.default_args_key(row, km, _keys(holder))
                 if key is not None and not values.read_already(t, km[key]):
                     container(t, node, hw2, replace(row, args=(key,)), kind=self.kind, image_holder=holder)
                     break
@@ -211,6 +213,11 @@ class _Walk:
                 la.hardware = hw_merge(hw, la.hardware)
                 if vers:
                     la.version_hints = list(vers) + la.version_hints
+
+
+def _keys(node: Any) -> dict[str, Any]:
+    """A mapping's values by their (scalar) keys."""
+    return {k.value: v for k, v in node.value if isinstance(k, ScalarNode)}
 
 
 def _hardware(node: Any, km: dict[str, Any], hw: Hardware) -> Hardware:
