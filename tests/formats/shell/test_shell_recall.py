@@ -290,3 +290,40 @@ def test_a_command_array_grown_differently_per_branch_reads_the_words_every_run_
     (la,) = ex.launches
     assert [t.text for t in la.tokens] == ["m", "--port", "8000"] and la.opaque
     assert "every run" in la.read_as
+
+
+CASE_VARIABLES = """#!/bin/bash
+case "$1" in
+  --cpu)
+    IMAGE_NAME=vllm-cpu-env
+    GPUOPTION=""
+    ;;
+  *)
+    IMAGE_NAME=vllm/vllm-openai:v0.10.0
+    GPUOPTION="--gpus all"
+    ;;
+esac
+OPTIONS="--max-model-len 4096"
+docker run --rm ${GPUOPTION} -p 8000:8000 ${IMAGE_NAME} --model m ${OPTIONS} --swap-space 4
+"""
+
+
+def test_docker_run_with_its_options_and_image_in_variables_set_in_a_case():
+    # GPUOPTION holds docker's words in one branch and none in the other: docker's options
+    # either way; IMAGE_NAME is vLLM's image in one branch (the local image of the other is not)
+    data = CASE_VARIABLES.encode()
+    ex = S.extract(data, "run_vllm.sh")
+    check_spans(data, ex)
+    (la,) = ex.launches
+    words = [(t.text, t.opaque) for t in la.tokens]
+    assert words[:2] == [("--model", False), ("m", False)] and words[-2:] == [("--swap-space", False), ("4", False)]
+    assert [w for w, _o in words[2:4]] == ["--max-model-len", "4096"]  # ${OPTIONS}, set once: its words
+    assert la.image == "vllm/vllm-openai:v0.10.0"
+    k = data.index(b"--swap-space")
+    assert la.tokens[-2].span.start == k
+
+
+def test_a_string_variable_of_every_branch_that_reaches_vllms_words_stays_unread():
+    # the image itself in a variable set differently per branch, both unknown: no launch is seen
+    data = b'if [ -n "$A" ]; then RUN="--rm"; else RUN="-d"; fi\ndocker run $RUN $IMG --model m\n'
+    assert S.extract(data, "a.sh").launches == []
