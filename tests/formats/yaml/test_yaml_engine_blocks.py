@@ -112,3 +112,32 @@ def test_ray_serves_engine_kwargs_stay_its_own_launch():
 """
     (la,) = _launches(data, "serve.yaml")
     assert la.entry == "ray.serve.llm"
+
+
+DYNAMO_RECIPE = """\
+model:
+  path: org/m
+  container: vllm/vllm-openai:v0.27.1
+dynamo:
+  install: true
+backend:
+  type: vllm
+  vllm_config:
+    aggregated:
+      tensor-parallel-size: 4
+      max-model-len: 8192
+      gpu-memory-utilization: 0.9
+      dyn-tool-call-parser: kimi_k2
+      max-nmu-seqs: 8
+"""
+
+
+def test_a_recipe_run_by_dynamo_keeps_dynamos_own_options(run_cli, tmp_path):
+    (la,) = _launches(DYNAMO_RECIPE.encode())
+    assert la.entry == "dynamo.vllm"
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(DYNAMO_RECIPE)
+    r = run_cli("--output-format", "json", "-t", "0.27.1", str(recipe))
+    import json
+
+    assert [(d["code"], d.get("option")) for d in json.loads(r.stdout)] == [("VL103", "--max-nmu-seqs")]

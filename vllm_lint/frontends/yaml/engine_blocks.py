@@ -33,6 +33,10 @@ _OPTION_KEY = re.compile(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 # `model_name` is not one)
 _MODEL_KEYS = ("model", "model_id", "modelId", "repo_id", "model_path", "modelPath")
 _MAX_KEYS = 200
+# a root key that says which program runs a recipe's vLLM workers, and its wrapper's entry
+# (vllm_lint/wrapper_options.py): an srt-slurm recipe with `dynamo:` runs `python -m dynamo.vllm`,
+# whose own options (`dyn-tool-call-parser`) sit among vLLM's
+_RUNNERS = (("dynamo", "dynamo.vllm"),)
 # the keys beside a block where a launcher names the image that runs it
 _IMAGE_KEYS = ("image", "container", "container_image", "containerImage", "docker_image", "base_image")
 
@@ -46,8 +50,15 @@ def sibling_image(km: dict[str, Any]) -> Optional[ScalarNode]:
     return None
 
 
+def runner_entry(top: dict[str, Any]) -> str:
+    """The entry a document's blocks run under: a wrapper whose own options the blocks may hold
+    when the document says it runs the workers (a root key of :data:`_RUNNERS`), else vLLM's
+    ``--config`` file's."""
+    return next((entry for key, entry in _RUNNERS if key in top), "config-file")
+
+
 def block_launches(t: YamlText, key: Optional[str], node: Any, parent_km: dict[str, Any], beside_image: bool,
-                   versions: list) -> list[Launch]:
+                   versions: list, entry: str = "config-file") -> list[Launch]:
     """The launches of the mapping ``node`` under ``key`` (its parent's keys ``parent_km``;
     ``beside_image``: it or an enclosing mapping sets a vLLM image): one, or one per role of a
     block of roles under a key that names vLLM (``vllm_config: {prefill: {...}, decode: {...}}``),
@@ -57,16 +68,16 @@ def block_launches(t: YamlText, key: Optional[str], node: Any, parent_km: dict[s
             isinstance(k, ScalarNode) and isinstance(v, MappingNode) for k, v in node.value):
         out = []
         for _role, inner in node.value:
-            la = _block_launch(t, inner, True, parent_km, beside_image, versions)
+            la = _block_launch(t, inner, True, parent_km, beside_image, versions, entry)
             if la is not None:
                 out.append(la)
         return out
-    la = _block_launch(t, node, named, parent_km, beside_image, versions)
+    la = _block_launch(t, node, named, parent_km, beside_image, versions, entry)
     return [la] if la is not None else []
 
 
 def _block_launch(t: YamlText, node: Any, named: bool, parent_km: dict[str, Any], beside_image: bool,
-                  versions: list) -> Optional[Launch]:
+                  versions: list, entry: str) -> Optional[Launch]:
     if not isinstance(node, MappingNode) or not 0 < len(node.value) <= _MAX_KEYS or id(node) in t.consumed:
         return None
     keys = [k.value if isinstance(k, ScalarNode) else None for k, _v in node.value]
@@ -82,7 +93,7 @@ def _block_launch(t: YamlText, node: Any, named: bool, parent_km: dict[str, Any]
         chosen = set(known)
     else:
         return None
-    launch = Launch(path=t.path, entry="config-file", style="config", span=t.content_span(node) or Span(0, 0),
+    launch = Launch(path=t.path, entry=entry, style="config", span=t.content_span(node) or Span(0, 0),
                     keyed=t.keyed_args(node, style_of=key_style,
                                        keys=None if chosen is None else chosen.__contains__),
                     version_hints=list(versions))

@@ -40,7 +40,7 @@ def walk_document(t: YamlText, root: Any) -> None:
         if isinstance(root, SequenceNode):
             walk = _Walk(t, None, None)
             walk.run(root, Hardware())
-            _blocks(t, walk)
+            _blocks(t, walk, {})
         return
     top = keys(root)  # the root's keys as get finds them (the first of duplicates)
     kind = text(top.get("kind"))
@@ -68,7 +68,7 @@ def walk_document(t: YamlText, root: Any) -> None:
     walk.run(root, Hardware())
     if t.holds(b"engine_kwargs"):
         ray.serve_llm(t, root, Hardware())
-    _blocks(t, walk)
+    _blocks(t, walk, top)
     if not github:
         ci.gitlab(t, root, start)
     for la in t.out.launches[start:]:
@@ -78,13 +78,15 @@ def walk_document(t: YamlText, root: Any) -> None:
             la.env = list(doc_env) + la.env
 
 
-def _blocks(t: YamlText, walk: "_Walk") -> None:
-    """The launches of the blocks of vLLM options a walk met that no other reader took."""
+def _blocks(t: YamlText, walk: "_Walk", top: dict[str, Any]) -> None:
+    """The launches of the blocks of vLLM options a walk met that no other reader took (``top``:
+    the document root's keys)."""
+    entry = engine_blocks.runner_entry(top)
     # a launcher's recipe names its image once, elsewhere in the document (`model.container`)
     only = {n.value for n in walk.images}
     doc_versions = image_version(t, walk.images[0].value, walk.images[0], False) if len(only) == 1 else []
     for key, node, parent_km, beside, versions, hw in walk.blocks:
-        for la in engine_blocks.block_launches(t, key, node, parent_km, beside, versions or doc_versions):
+        for la in engine_blocks.block_launches(t, key, node, parent_km, beside, versions or doc_versions, entry):
             la.hardware = hw_merge(hw, la.hardware)
             t.out.launches.append(la)
 
