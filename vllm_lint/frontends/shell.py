@@ -39,6 +39,7 @@ are the launch's, at their offsets in the literal, so a fix edits the literal (`
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from bisect import bisect_left, bisect_right, insort
@@ -1738,6 +1739,18 @@ def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool]]:
                 found = (base, f"the image `{image}` is taken for the one `{name}` beside the file builds, FROM `{base}`"
                          + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
                 break
+    if found is None and "$" not in image and ctx.path and ctx.path != "-":
+        # built under this name by a Makefile, a script, a README or a workflow of the folders above
+        from vllm_lint.frontends.image_builds import built_in_repository
+
+        built = built_in_repository(ctx.path, image)
+        based = _dockerfile_base(ctx, built[0]) if built is not None else None
+        if based is not None:
+            base, tagged = based
+            here = os.path.dirname(os.path.abspath(ctx.path))
+            found = (base, f"the image `{image}` is built by `docker build` in `{os.path.relpath(built[1], here)}` "
+                           f"from `{os.path.relpath(built[0], here)}`, FROM `{base}`"
+                     + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
     ctx.local_images[image] = found
     return found
 
