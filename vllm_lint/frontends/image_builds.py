@@ -6,7 +6,7 @@ repository is known to run what that Dockerfile builds.
 A cheap index, whatever the repository's size: only the folders on the way up from the file (not
 the tree below them), in each only the files that build images (``Makefile``, ``*.mk``,
 ``justfile``, ``*.sh``, ``README*.md``; ``.github/workflows/*.yml`` at the root), each read once per
-process (bounded), and only when a file runs an image nobody else names. Every file read is an
+process while unchanged (bounded), and only when a file runs an image nobody else names. Every file read is an
 input of the analysis (:func:`vllm_lint.inputs.read_other`), so a cached result follows it.
 """
 
@@ -29,8 +29,9 @@ _BUILD_WORD = lazy_re(rb"\\\r?\n|[^\s]+")
 _VALUED = frozenset({"--build-arg", "--target", "--platform", "--secret", "--label", "--network", "--progress",
                      "--cache-from", "--cache-to", "-o", "--output", "--ssh", "--build-context"})
 
-# folder -> [(image name, the Dockerfile's absolute path, the file that builds it)]
-_FOLDERS: dict[str, list[tuple[str, str, str]]] = {}
+# folder -> (its files' stamps, [(image name, the Dockerfile's absolute path, the file that builds
+# it)]): read again when a stamp changed (a long-running language server sees edits)
+_FOLDERS: dict[str, tuple[tuple, list[tuple[str, str, str]]]] = {}
 
 
 def parse_build(words: list[str]) -> tuple[list[str], Optional[str], Optional[str], Optional[str]]:
@@ -110,12 +111,8 @@ def _folders_up(path: str) -> list[str]:
 
 def _builds_in(folder: str) -> list[tuple[str, str, str]]:
     """The images the build files directly in ``folder`` (and its ``.github/workflows``) build."""
-    got = _FOLDERS.get(folder)
-    if got is not None:
-        return got
     from vllm_lint import inputs
 
-    got = []
     try:
         names = sorted(n for n in os.listdir(folder) if _BUILD_FILES.match(n))[:_MAX_FILES]
     except OSError:
@@ -128,6 +125,13 @@ def _builds_in(folder: str) -> list[tuple[str, str, str]]:
                       if n.endswith((".yml", ".yaml"))][:_MAX_FILES]
         except OSError:
             pass
+    stamps = tuple(_stamp(f) for f in files)
+    cached = _FOLDERS.get(folder)
+    if cached is not None and cached[0] == stamps:
+        for source in {src for _n, _d, src in cached[1]}:
+            inputs.read_other(source, _MAX_BYTES)  # (still this analysis's inputs)
+        return cached[1]
+    got: list[tuple[str, str, str]] = []
     for source in files:
         raw = inputs.read_other(source, _MAX_BYTES)
         if raw is None or b"build" not in raw:
@@ -144,5 +148,13 @@ def _builds_in(folder: str) -> list[tuple[str, str, str]]:
             for tag in tags:
                 if "$" not in tag and "{" not in tag and re.fullmatch(r"[\w./:@-]+", tag):
                     got.append((tag, where, source))
-    _FOLDERS[folder] = got
+    _FOLDERS[folder] = (stamps, got)
     return got
+
+
+def _stamp(path: str) -> tuple:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path,)
+    return (path, st.st_mtime_ns, st.st_size)
