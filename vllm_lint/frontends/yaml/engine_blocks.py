@@ -20,7 +20,7 @@ from typing import Any, Optional
 from vllm_lint.frontends.yaml.config_file import COMMON_OPTIONS, norm_key
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.text import YamlText
-from vllm_lint.frontends.yaml.values import key_style
+from vllm_lint.frontends.yaml.values import OPTION_KEY, key_style
 from vllm_lint.launch import Launch, Span
 
 # a key that names vLLM's engine or server options: vllm_config, vllmConfig, engine_args,
@@ -28,7 +28,6 @@ from vllm_lint.launch import Launch, Span
 _NAMES_VLLM = re.compile(
     r"(?i)(?:vllm|engine|serve|server|serving|vllm[_-]?(?:engine|serve|server))"
     r"(?:[_-]?(?:config|configs|args|arguments|kwargs|options|params|parameters|settings|flags))?")
-_OPTION_KEY = re.compile(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 # where a block's neighbours name the model it serves (a display name such as truss's
 # `model_name` is not one)
 _MODEL_KEYS = ("model", "model_id", "modelId", "repo_id", "model_path", "modelPath")
@@ -86,7 +85,7 @@ def _block_launch(t: YamlText, node: Any, named: bool, parent_km: dict[str, Any]
     known = [k for k in keys if norm_key(k) in COMMON_OPTIONS]
     if named:
         # every key an option name, most of them vLLM's (one of two will do)
-        if not all(_OPTION_KEY.match(k) for k in keys) or not known or len(known) * 2 <= len(keys) - (len(keys) <= 2):
+        if not all(OPTION_KEY.match(k) for k in keys) or not known or len(known) * 2 <= len(keys) - (len(keys) <= 2):
             return None
         chosen = None
     elif beside_image and len(known) >= 2:

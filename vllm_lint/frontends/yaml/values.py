@@ -22,7 +22,7 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNod
 from vllm_lint.frontends.yaml.nodes import NULL
 
 # an option name as a chart's mapping writes it: `max-model-len`, `max_model_len`, `--enforce-eager`
-_OPTION_KEY = re.compile(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
+OPTION_KEY = re.compile(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 _MAX_KEYS = 200  # (a mapping this large is no list of options)
 
 
@@ -73,7 +73,7 @@ def argument_like(node: Any) -> bool:
         return node.tag != NULL and node.value.lstrip().startswith("--")
     if isinstance(node, MappingNode) and 0 < len(node.value) <= _MAX_KEYS:
         keys = [k.value for k, _v in node.value if isinstance(k, ScalarNode)]
-        return (len(keys) == len(node.value) and all(_OPTION_KEY.match(k) for k in keys)
+        return (len(keys) == len(node.value) and all(OPTION_KEY.match(k) for k in keys)
                 and any(k.startswith("--") or "-" in k or "_" in k for k in keys))
     return False
 
