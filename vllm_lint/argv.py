@@ -477,7 +477,12 @@ class ArgvParser:
     def parse_keyed(self, launch: Launch) -> list[ParsedArg]:
         s = self.surface
         out: list[ParsedArg] = []
+        # a wrapper's own options among the keys (a recipe's block run by Dynamo's worker): its own
+        wrapper = WRAPPERS.get(launch.entry)
+        own = wrapper.options if wrapper is not None else {}
         for ka in launch.keyed:
+            if own and ("--" + ka.key.lstrip("-").replace("_", "-")) in own:
+                continue
             if ka.key_style == "cli":
                 written = ka.key
                 canonical, opt, resolved, how, json_path, amb = self.resolve(written)

@@ -128,7 +128,8 @@ PLATFORMS: tuple[Platform, ...] = (
     # args, extra_args, ...), and the model the template puts on the command line
     Platform("helm-values", "values", marker=r"(?i)[a-z0-9_-]*?arg(?:ument)?s", image=("image",),
              command=("command",), args=None, env=("env",), env_form="list", gpus=("resources",),
-             model=(("model",), ("modelName",), ("modelId",), ("model_name",), ("model", "name"), ("model", "id")),
+             model=(("model",), ("modelName",), ("modelId",), ("model_name",), ("model_id",), ("modelReference",),
+                    ("modelRef",), ("modelPath",), ("model", "name"), ("model", "id")),
              source="https://helm.sh/docs/chart_template_guide/values_files/ (the values a chart's "
                     "template renders into the container; `extraArgs`: the common name of its extra arguments)"),
     Platform("truss", "root", marker="docker_server", image=("base_image", "image"),

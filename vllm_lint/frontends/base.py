@@ -231,7 +231,9 @@ FORMATS: tuple[Format, ...] = (
 #: what makes a text file one that mentions a vLLM launch: a file with one that no format reads
 #: is named in the ``--verbose`` account and counted in the summary (``format not supported``)
 LAUNCH_MARKERS = (rb"\bvllm[ \t]+serve\b|vllm\.entrypoints|-m[ \t]+vllm\b|\bLLM\(|EngineArgs\("
-                  rb"|\bvllm/vllm-openai\b")
+                  # vLLM's images and the vendors' (ROCm, NGC), an argv list (`["vllm", "serve"`), Dynamo's
+                  rb"|\bvllm/vllm-[a-z]|\brocm/vllm\b|\bnvcr\.io/nvidia/vllm\b|[\"']vllm[\"'][ \t]*,[ \t]*[\"']serve[\"']"
+                  rb"|\bdynamo\.vllm\b")
 
 _BY_NAME = {f.name: f for f in FORMATS}
 _BY_SUFFIX: dict[str, Format] = {}

@@ -39,6 +39,7 @@ are the launch's, at their offsets in the literal, so a fix edits the literal (`
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from bisect import bisect_left, bisect_right, insort
@@ -926,11 +927,15 @@ def _with_option_arrays(ctx: _Ctx, node, words: list[_Word]) -> tuple:
     origin: list[tuple[int, int, int, bool]] = []  # per array: (its index in words, first spliced index, count, strict)
     for k, w in enumerate(words):
         m = _ARRAY_SPLAT.fullmatch(w.text) if w.splat else None
-        got = _variable_words(ctx, m.group(1), node.start_byte, array=True, every_branch=True) if m else None
+        # (an unquoted string variable splits into its words too: GPUOPTION="--gpus all" in one
+        # branch of a case, "" in another)
+        v = _VAR_REF.fullmatch(w.text) if w.splat and m is None else None
+        name, array = (m.group(1), True) if m else ((v.group(1) or v.group(2)), False) if v else (None, True)
+        got = _variable_words(ctx, name, node.start_byte, array=array, every_branch=True) if name else None
         if not got:
             spliced.append(w)
             continue
-        strict = _variable_words(ctx, m.group(1), node.start_byte, array=True) is not None
+        strict = _variable_words(ctx, name, node.start_byte, array=array) is not None
         origin.append((k, len(spliced), len(got), strict))
         spliced.extend(got)
     if not origin:
@@ -1734,6 +1739,18 @@ def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool]]:
                 found = (base, f"the image `{image}` is taken for the one `{name}` beside the file builds, FROM `{base}`"
                          + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
                 break
+    if found is None and "$" not in image and ctx.path and ctx.path != "-":
+        # built under this name by a Makefile, a script, a README or a workflow of the folders above
+        from vllm_lint.frontends.image_builds import built_in_repository
+
+        built = built_in_repository(ctx.path, image)
+        based = _dockerfile_base(ctx, built[0]) if built is not None else None
+        if based is not None:
+            base, tagged = based
+            here = os.path.dirname(os.path.abspath(ctx.path))
+            found = (base, f"the image `{image}` is built by `docker build` in `{os.path.relpath(built[1], here)}` "
+                           f"from `{os.path.relpath(built[0], here)}`, FROM `{base}`"
+                     + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
     ctx.local_images[image] = found
     return found
 
@@ -1948,7 +1965,7 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: 
             return None  # an element assigned, the other kind, or an assignment after the command
         assigns.append((m.start(), m.group(2) == b"+"))
     if not assigns or assigns[0][1] or sum(1 for _s, plus in assigns if not plus) != 1 and not every_branch \
-            or (not array and len(assigns) > 1):
+            or (not array and len(assigns) > 1 and not every_branch):
         return None
     for m in _READS_INTO.finditer(src, 0, before):
         if re.search(rb"(?<![\w$-])" + re.escape(key) + rb"\b", m.group(0)):
@@ -1978,6 +1995,8 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: 
             continue
         whole = dec.word(value)
         raw, pos = bytes(whole.raw), whole.pos
+        if every_branch and not raw.strip() and not whole.opaque:
+            continue  # (a branch that leaves it empty: GPUOPTION="")
         if whole.opaque and not expansions or any(c in raw for c in b"*?[") or not raw.strip():
             return None
         for m in re.finditer(rb"[^ \t\n]+", raw):

@@ -172,3 +172,20 @@ def test_a_file_that_does_not_parse_and_holds_no_command_is_still_an_error():
 
     with pytest.raises(ParseError):
         P.extract(b'print "vllm is great"\n', "old.py")
+
+
+def test_a_python_2_file_with_tabs_and_spaces_mixed_has_its_strings_read_past_the_indentation():
+    # Python 2 sized a tab to the next multiple of 8 columns; Python 3's tokenizer stops at the
+    # first dedent it cannot match, so the strings after it were lost and the file "not parsed"
+    src = ('import os\ndef go(m, p, extra):\n    if extra:\n'
+           '\tos.system("python3 -m vllm.entrypoints.api_server --model=\'%s\' --port %s %s" % (m, p, extra))\n'
+           '      else:\n        os.system("vllm serve \'%s\' --x 4" % m)\n')
+    data = src.encode()
+    ex = P.extract(data, "old.py")
+    check_spans(data, ex)
+    first, second = ex.launches
+    assert first.tokens[0].opaque and _at(data, first.tokens[0].span) == b"--model='%s'"
+    assert _at(data, first.tokens[1].span) == b"--port"
+    assert [t.text for t in second.tokens][1:] == ["--x", "4"]
+    assert _at(data, second.tokens[1].span) == b"--x"
+    assert data[:second.tokens[1].span.start].count(b"\n") == 5

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from vllm_lint.frontends import shell as S
 from span_invariants import check_spans
 
@@ -290,3 +292,88 @@ def test_a_command_array_grown_differently_per_branch_reads_the_words_every_run_
     (la,) = ex.launches
     assert [t.text for t in la.tokens] == ["m", "--port", "8000"] and la.opaque
     assert "every run" in la.read_as
+
+
+CASE_VARIABLES = """#!/bin/bash
+case "$1" in
+  --cpu)
+    IMAGE_NAME=vllm-cpu-env
+    GPUOPTION=""
+    ;;
+  *)
+    IMAGE_NAME=vllm/vllm-openai:v0.10.0
+    GPUOPTION="--gpus all"
+    ;;
+esac
+OPTIONS="--max-model-len 4096"
+docker run --rm ${GPUOPTION} -p 8000:8000 ${IMAGE_NAME} --model m ${OPTIONS} --swap-space 4
+"""
+
+
+def test_docker_run_with_its_options_and_image_in_variables_set_in_a_case():
+    # GPUOPTION holds docker's words in one branch and none in the other: docker's options
+    # either way; IMAGE_NAME is vLLM's image in one branch (the local image of the other is not)
+    data = CASE_VARIABLES.encode()
+    ex = S.extract(data, "run_vllm.sh")
+    check_spans(data, ex)
+    (la,) = ex.launches
+    words = [(t.text, t.opaque) for t in la.tokens]
+    assert words[:2] == [("--model", False), ("m", False)] and words[-2:] == [("--swap-space", False), ("4", False)]
+    assert [w for w, _o in words[2:4]] == ["--max-model-len", "4096"]  # ${OPTIONS}, set once: its words
+    assert la.image == "vllm/vllm-openai:v0.10.0"
+    k = data.index(b"--swap-space")
+    assert la.tokens[-2].span.start == k
+
+
+def test_a_string_variable_of_every_branch_that_reaches_vllms_words_stays_unread():
+    # the image itself in a variable set differently per branch, both unknown: no launch is seen
+    data = b'if [ -n "$A" ]; then RUN="--rm"; else RUN="-d"; fi\ndocker run $RUN $IMG --model m\n'
+    assert S.extract(data, "a.sh").launches == []
+
+
+def _repository(tmp_path, build_file: str, build_line: str):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.10.0\nRUN pip install flash-attn\n")
+    where = tmp_path / build_file
+    where.parent.mkdir(parents=True, exist_ok=True)
+    where.write_text(build_line)
+    (tmp_path / "scripts").mkdir()
+    run = tmp_path / "scripts" / "run.sh"
+    run.write_text("#!/bin/bash\ndocker run --gpus all my-vllm:latest --model m --swap-space 4\n")
+    return run
+
+
+@pytest.mark.parametrize("build_file, build_line", [
+    ("Makefile", "build:\n\tdocker build -t my-vllm:latest -f docker/Dockerfile .\n"),
+    ("README.md", "Build it:\n\n```bash\ndocker build -t my-vllm -f docker/Dockerfile .\n```\n"),
+    (".github/workflows/image.yml", "jobs:\n  b:\n    steps:\n      - run: docker build --tag my-vllm docker\n"),
+])
+def test_an_image_the_repository_builds_elsewhere_runs_its_dockerfiles_vllm(tmp_path, build_file, build_line):
+    from vllm_lint.frontends import image_builds
+
+    image_builds._FOLDERS.clear()
+    run = _repository(tmp_path, build_file, build_line)
+    data = run.read_bytes()
+    (la,) = S.extract(data, str(run)).launches
+    assert [t.text for t in la.tokens] == ["--model", "m", "--swap-space", "4"]
+    assert [(v.version, v.source) for v in la.version_hints] == [("v0.10.0", "dockerfile-from")]
+    assert "built by `docker build`" in la.read_as
+
+
+def test_an_image_built_from_another_base_or_outside_the_repository_is_not_vllm(tmp_path):
+    from vllm_lint.frontends import image_builds
+
+    image_builds._FOLDERS.clear()
+    run = _repository(tmp_path, "Makefile", "build:\n\tdocker build -t my-vllm -f docker/Dockerfile .\n")
+    (tmp_path / "docker" / "Dockerfile").write_text("FROM python:3.12\n")
+    assert S.extract(run.read_bytes(), str(run)).launches == []
+    # a build line above the repository's root (its .git) is another repository's
+    image_builds._FOLDERS.clear()
+    inner = tmp_path / "sub"
+    (inner / "scripts").mkdir(parents=True)
+    (inner / ".git").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.10.0\n")
+    moved = inner / "scripts" / "run.sh"
+    moved.write_text(run.read_text())
+    assert S.extract(moved.read_bytes(), str(moved)).launches == []

@@ -86,6 +86,11 @@ def test_render_pipes():
     assert render("{{ .Values.a }}", values) is None  # a mapping
     assert render("{{ .Values.a.b | int }}", values) is None  # a function we do not evaluate
     assert render("{{ include \"x\" . }}", values) is None
+    listed = {"args": ["--max-model-len", 4096, True], "nested": [{"a": 1}]}
+    assert render('vllm serve m {{ .Values.args | join " " }}', listed) == "vllm serve m --max-model-len 4096 true"
+    assert render('{{ .Values.args | join "," | quote }}', listed) == "--max-model-len,4096,true"  # (YAML unquotes it)
+    assert render('{{ .Values.nested | join " " }}', listed) is None  # (Go prints a map its own way)
+    assert render('{{ .Values.missing | join " " }}', listed) is None
 
 
 def test_the_cache_follows_the_values_file(run_cli, tmp_path, monkeypatch):

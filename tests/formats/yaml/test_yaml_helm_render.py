@@ -177,6 +177,9 @@ HELPERS = """\
 {{- define "srv.gated" -}}
 {{- if .Values.eager }}--enforce-eager{{ end }}
 {{- end }}
+{{- define "srv.unknown" -}}
+{{- if eq .Values.mode "x" }}--enforce-eager{{ end }}
+{{- end }}
 """
 
 NAMED = """\
@@ -192,7 +195,7 @@ spec:
           args:
             - |
               exec vllm serve {{ .Values.model }} \\
-                {{ include "srv.vllmArgs" . }} {{ include "srv.gated" . }}
+                {{ include "srv.vllmArgs" . }} {{ include "srv.gated" . }} {{ include "srv.unknown" . }}
         - name: args-only
           image: "{{ include "srv.image" . }}"
           args: ["--model", "{{ .Values.model }}", "--dtype", "half"]
@@ -210,11 +213,11 @@ def test_named_templates_render_from_the_charts_defines(tmp_path):
     data = t.read_bytes()
     script, listed = Y.extract(data, str(t)).launches
     words = [(w.text, w.opaque, w.splat) for w in script.tokens]
-    # the define's words, each a word of the shell line (at the include that renders them);
-    # a define with control structures stays unknown
-    assert words[:4] == [("org/m", False, False), ("--max-model-len", False, False), ("4096", False, False),
-                         ("--enforce-eager", False, False)]
-    assert words[4][1]  # {{ include "srv.gated" . }}: opaque
+    # the define's words, each a word of the shell line (at the include that renders them); a
+    # define's `if` on a value renders (eager: true), one on a comparison stays unknown
+    assert words[:5] == [("org/m", False, False), ("--max-model-len", False, False), ("4096", False, False),
+                         ("--enforce-eager", False, False), ("--enforce-eager", False, False)]
+    assert words[5][1]  # {{ include "srv.unknown" . }}: opaque
     k = data.index(b'{{ include "srv.vllmArgs" . }}')
     assert script.tokens[1].span.start == k and script.tokens[1].text_span is None
     # an image from a named template: its args are vLLM's, its tag the release
@@ -222,8 +225,62 @@ def test_named_templates_render_from_the_charts_defines(tmp_path):
     assert [(v.version, v.source) for v in listed.version_hints] == [("v0.8.5", "helm-values")]
 
 
+def test_a_define_renders_its_ifs_and_ranges_over_the_values():
+    from vllm_lint.frontends.yaml.chart_values import ChartValues, _trimmed, render_control
+
+    values = ChartValues({"model": "org/m", "maxLen": 4096, "eager": True, "lora": False, "zero": 0,
+                          "extraArgs": ["--a", 1], "nested": {"k": 1}})
+    body = ('--model {{ .Values.model }}\n{{- if .Values.maxLen }} --max-model-len {{ .Values.maxLen }}{{- end }}\n'
+            '{{- if .Values.lora }} --enable-lora{{- else if .Values.eager }} --enforce-eager{{- else }} -x{{- end }}\n'
+            '{{- if not .Values.zero }} --zero-unset{{- end }}\n'
+            '{{- range .Values.extraArgs }} {{ . | quote }}{{- end }}')
+    assert render_control(_trimmed(body), values) == \
+        "--model org/m --max-model-len 4096 --enforce-eager --zero-unset --a 1"
+    for unknown in ('{{ if eq .Values.model "x" }}a{{ end }}', "{{ range .Values.nested }}a{{ end }}",
+                    "{{ with .Values.nested }}a{{ end }}", "{{ if .Values.eager }}a", "{{ range .Values.missing }}a{{ end }}"):
+        assert render_control(unknown, values) is None, unknown
+    assert render_control("{{ if .Values.lora }}a{{ end }}b", values) == "b"
+
+
 def test_named_templates_of_a_file():
     from vllm_lint.frontends.yaml.chart_values import named_templates
 
     assert named_templates(HELPERS)["srv.gated"] == '{{- if .Values.eager }}--enforce-eager{{ end }}'
     assert named_templates('{{ define "a" }} x {{ if .b }}y{{ end }} {{ end }}') == {"a": " x {{ if .b }}y{{ end }} "}
+
+
+JOINED = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: srv
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.8.5
+          command: ["/bin/sh", "-c"]
+          args:
+            - |
+              exec vllm serve {{ .Values.model }} {{ include "srv.args" . }} --port 8000
+"""
+
+
+def test_a_list_joined_in_a_named_template_renders_as_words_no_fix_cuts_one(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: srv\nversion: 0.1.0\n")
+    (tmp_path / "values.yaml").write_text("model: org/m\nextraArgs: [--max-num-seqs, '8', --swap-space, '4']\n")
+    (tmp_path / "templates" / "_helpers.tpl").write_text(
+        '{{- define "srv.args" -}}\n--dtype half {{ .Values.extraArgs | join " " }}\n{{- end }}\n')
+    t = tmp_path / "templates" / "deployment.yaml"
+    t.write_text(JOINED)
+    data = t.read_bytes()
+    (la,) = Y.extract(data, str(t)).launches
+    assert [w.text for w in la.tokens] == ["org/m", "--dtype", "half", "--max-num-seqs", "8", "--swap-space", "4",
+                                           "--port", "8000"]
+    k = data.index(b'{{ include "srv.args" . }}')
+    assert {w.span.start for w in la.tokens[1:7]} == {k}
+    # a cut of `--swap-space 4` would take the include, and the other words it renders with it
+    assert la.delete_tokens(la.tokens[5:7]) is None
+    assert la.delete_tokens(la.tokens[7:9]) is not None  # (the literal words stay editable)

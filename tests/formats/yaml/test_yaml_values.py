@@ -107,3 +107,66 @@ def test_an_image_named_by_name_and_tag():
     (la,) = _launches(data)
     assert la.entry == "docker:vllm/vllm-openai:v0.10.0"
     assert [(v.version, v.image) for v in la.version_hints] == [("v0.10.0", "vllm/vllm-openai")]
+
+
+def test_a_charts_own_values_with_empty_arguments_and_a_model_is_the_images_launch():
+    # a chart's values.yaml leaves its arguments empty (an override file sets them): the template
+    # runs the image with the model alone, a launch whose image, model and GPUs are checked
+    data = b"""replicaCount: 1
+image:
+  repository: vllm/vllm-openai
+  tag: v0.10.0
+model: Qwen/Qwen2.5-7B-Instruct
+extraArgs: []
+resources:
+  limits:
+    nvidia.com/gpu: 1
+"""
+    (la,) = _launches(data, "charts/vllm/values.yaml")
+    assert la.entry == "docker:vllm/vllm-openai:v0.10.0" and la.tokens == []
+    assert la.model == "Qwen/Qwen2.5-7B-Instruct" and la.hardware.gpu_count == 1
+    assert [(v.version, v.source) for v in la.version_hints] == [("v0.10.0", "image-tag")]
+
+
+@pytest.mark.parametrize("empty", ["[]", "{}", '""', ""])
+def test_empty_arguments_of_each_spelling_with_the_model_in_a_component(empty):
+    data = f"""image:
+  repository: vllm/vllm-openai
+  tag: v0.10.0
+server:
+  model:
+    name: Qwen/Qwen2.5-7B-Instruct
+  extraArgs: {empty}
+""".encode()
+    (la,) = _launches(data)
+    assert la.model == "Qwen/Qwen2.5-7B-Instruct" and la.tokens == []
+
+
+@pytest.mark.parametrize("values", [
+    # no model: a chart of images (an operator's), not a launch
+    "image:\n  repository: vllm/vllm-openai\n  tag: v0.10.0\nextraArgs: []\n",
+    # another program's image
+    "image:\n  repository: nginx\n  tag: '1.27'\nmodel: Qwen/Qwen2.5-7B-Instruct\nextraArgs: []\n",
+    # no arguments key at all: nothing says the chart runs the image's entrypoint with the model
+    "image:\n  repository: vllm/vllm-openai\n  tag: v0.10.0\nmodel: Qwen/Qwen2.5-7B-Instruct\n",
+])
+def test_empty_arguments_without_a_model_or_a_vllm_image_are_no_launch(values):
+    assert _launches(values.encode()) == []
+
+
+def test_a_model_reference_in_a_configuration_block_beside_empty_arguments():
+    data = b"""image:
+  registry: docker.io
+  repository: vllm/vllm-openai
+  tag: v0.10.0
+configuration:
+  modelReference: ibm-granite/granite-3.3-2b-instruct
+  extraArgs: []
+"""
+    (la,) = _launches(data)
+    assert la.model == "ibm-granite/granite-3.3-2b-instruct"
+
+
+def test_a_component_name_is_no_model():
+    data = b"image:\n  repository: vllm/vllm-openai\n  tag: v0.10.0\nserver:\n  name: vllm\n  extraArgs: []\n"
+    assert _launches(data) == []

@@ -61,6 +61,17 @@ def _parse(src: Source, path: str) -> ast.Module:
         raise ParseError("expression nested too deeply to parse", line=None) from None
 
 
+def _line_start(data: bytes, line: Optional[int]) -> int:
+    """The offset of 1-based ``line`` in ``data`` (0 when unknown or past the end)."""
+    at = 0
+    for _ in range((line or 1) - 1):
+        nl = data.find(b"\n", at)
+        if nl < 0:
+            return 0
+        at = nl + 1
+    return at
+
+
 def _run(data: bytes, path: str) -> Extraction:
     src = Source(data, source_encoding(data))
     try:
@@ -73,8 +84,9 @@ def _run(data: bytes, path: str) -> Extraction:
         out = string_commands(src, path)
         if not out.launches:
             raise
+        at = _line_start(src.data, exc.line)  # (the note stands where Python stops)
         out.notes.append(Note(f"{exc.message} (line {exc.line}): only the shell commands in its strings "
-                              "were read", Span(0, 0)))
+                              "were read", Span(at, at)))
         return out
     fx = PyFile(data, path, src)
     _collect_imports(fx, tree, hit_lines(src, [b"import"]))

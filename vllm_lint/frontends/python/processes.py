@@ -504,13 +504,24 @@ def string_commands(src, path: str) -> Extraction:
     out = Extraction()
     groups: list[list] = []
     prev_string = False
+    # Python 2 sized a tab to the next multiple of 8 columns and accepted indentation Python 3
+    # refuses (tokenize stops at "unindent does not match"): the strings are tokenized with each
+    # line's indentation taken off (no token boundary depends on it), their columns put back
+    lines = src.data.splitlines(keepends=True)
+    indents = [len(x) - len(x.lstrip(b" \t\f")) for x in lines]
+    flat = b"".join(x[k:] for x, k in zip(lines, indents))
+
+    def at(pos: tuple[int, int]) -> tuple[int, int]:
+        row, col = pos
+        return row, col + (indents[row - 1] if 0 < row <= len(indents) else 0)
+
     try:
-        for tok in tokenize.tokenize(io.BytesIO(src.data).readline):
+        for tok in tokenize.tokenize(io.BytesIO(flat).readline):
             if tok.type == tokenize.STRING:
                 if prev_string:
-                    groups[-1][1] = tok.end
+                    groups[-1][1] = at(tok.end)
                 else:
-                    groups.append([tok.start, tok.end, None])
+                    groups.append([at(tok.start), at(tok.end), None])
                 prev_string = True
                 continue
             if tok.type in (tokenize.NL, tokenize.COMMENT) and prev_string:
@@ -520,7 +531,6 @@ def string_commands(src, path: str) -> Extraction:
             prev_string = False
     except (tokenize.TokenError, SyntaxError, IndentationError, UnicodeError):
         pass  # the groups read so far
-    lines = src.data.splitlines(keepends=True)
 
     def off(pos: tuple[int, int]) -> int:
         row, col = pos

@@ -13,8 +13,9 @@ it changes.
 Named templates: ``{{ include "x.args" . }}`` and ``{{ template "x.args" . }}`` render the
 chart's ``{{ define "x.args" }}`` block (from the ``*.tpl`` files of its ``templates/`` folder, also
 recorded), when its body renders to a known text (its own expressions from the values, its
-``{{-`` / ``-}}`` trimming applied; a block with control structures, or piped to ``nindent``,
-stays unknown). A shell script's words rendered so are split into words
+``{{-`` / ``-}}`` trimming applied, an ``if`` / ``else`` on a value and a ``range`` over a list of
+words rendered as Helm does; another condition, a ``with``, or an include piped to ``nindent``,
+stays unknown). ``| join " "`` writes a list of words as one text. A shell script's words rendered so are split into words
 (:func:`~.templates.apply_templates`).
 """
 
@@ -40,6 +41,7 @@ class ChartValues(dict):
 _VALUES_PATH = lazy_re(r"^\$?\.Values((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)$")
 _REQUIRED = lazy_re(r'^required\s+"(?:[^"\\]|\\.)*"\s+(\S+)$')
 _DEFAULT = lazy_re(r'^default\s+(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)$')
+_JOIN = lazy_re(r'^join\s+"((?:[^"\\]|\\.)*)"$')
 
 
 def chart_values(path: str) -> Optional[dict]:
@@ -133,11 +135,17 @@ def render_expr(expr: str, values: dict, depth: int = 0) -> Optional[str]:
         value = value.get(key) if isinstance(value, dict) else None
     for pipe in pipes:
         d = _DEFAULT.match(pipe)
+        j = _JOIN.match(pipe)
         if d:
             if value is None or value == "":
                 if d.group(1) is not None and "\\" in d.group(1):
                     return None
                 value = d.group(1) if d.group(1) is not None else d.group(2)
+        elif j:  # `.Values.args | join " "`: a list of words written as one text
+            if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value) \
+                    or "\\" in j.group(1):
+                return None
+            value = j.group(1).join(_word(v) for v in value)
         elif pipe not in ("quote", "squote", "toString"):
             return None  # (a quoted word decodes to the value itself in YAML)
     if isinstance(value, bool):
@@ -147,12 +155,19 @@ def render_expr(expr: str, values: dict, depth: int = 0) -> Optional[str]:
     return None
 
 
+def _word(v: Any) -> str:
+    """How Helm prints one item of a list it joins (a boolean in Go's spelling)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
 def _named(name: str, pipes: list[str], values: dict, depth: int) -> Optional[str]:
     """What ``include "name" .`` renders: the named template's body, rendered."""
     body = getattr(values, "defines", {}).get(name)
     if body is None or depth >= _MAX_DEPTH:
         return None
-    text = render(_trimmed(body), values, depth + 1)
+    text = render_control(_trimmed(body), values, depth + 1)
     if text is None:
         return None
     for pipe in pipes:
@@ -163,6 +178,132 @@ def _named(name: str, pipes: list[str], values: dict, depth: int) -> Optional[st
         elif pipe not in ("toString",):
             return None  # nindent, indent, toYaml ...: a structure, not a text
     return text
+
+
+_CONTROL = lazy_re(r"^(if|else if|else|range|end|with)\b\s*(.*)$")
+_DOT = lazy_re(r"^\.(?:\s*\|\s*(?:quote|squote|toString))?$")
+
+
+def render_control(raw: str, values: dict, depth: int = 0) -> Optional[str]:
+    """``raw`` rendered with its control structures: ``if`` / ``else if`` / ``else`` on a value
+    of the chart (``.Values.x``, ``not .Values.x``, ``true`` / ``false``), ``range`` over a list of
+    the values' words (``{{ . }}`` the item); any other action, or a condition on something else,
+    leaves the text unknown (None)."""
+    parts: list = []  # text, or (action, argument) of a control action, or an expression
+    pos = 0
+    for start, end in delimited(raw, "{{", "}}"):
+        parts.append(raw[pos:start])
+        inner = raw[start + 2:end - 2].strip().lstrip("-").rstrip("-").strip()
+        c = _CONTROL.match(inner)
+        parts.append((c.group(1), c.group(2).strip()) if c else raw[start:end])
+        pos = end
+    parts.append(raw[pos:])
+    out, k = _block(parts, 0, values, depth, None)
+    return out if k == len(parts) else None
+
+
+def _block(parts: list, k: int, values: dict, depth: int, item: Any) -> tuple[Optional[str], int]:
+    """Render ``parts`` from ``k`` to the ``end`` / ``else`` that closes the block: (text or None,
+    the index of that closing action, or len(parts))."""
+    out: list[str] = []
+    unknown = False
+    while k < len(parts):
+        p = parts[k]
+        if isinstance(p, tuple):
+            kind, arg = p
+            if kind in ("end", "else", "else if"):
+                return (None if unknown else "".join(out)), k
+            if kind == "with":
+                return None, len(parts) + 1
+            if kind == "if":
+                text, k = _if(parts, k, values, depth, item)
+            else:  # range
+                text, k = _range(parts, k, arg, values, depth)
+            if text is None:
+                unknown = True
+            else:
+                out.append(text)
+            continue
+        if p.startswith("{{"):
+            inner = p[2:-2].strip().lstrip("-").rstrip("-").strip()
+            if item is not None and _DOT.match(inner):
+                out.append(_word(item))
+            else:
+                text = render_expr(p, values, depth)
+                if text is None:
+                    unknown = True
+                else:
+                    out.append(text)
+        else:
+            out.append(p)
+        k += 1
+    return (None if unknown else "".join(out)), k
+
+
+def _if(parts: list, k: int, values: dict, depth: int, item: Any) -> tuple[Optional[str], int]:
+    """An ``if`` chain at ``parts[k]``: the text of the branch that renders (None when a condition
+    is unknown), and the index after its ``end``."""
+    chosen: Optional[str] = ""
+    decided = False
+    cond = parts[k][1]
+    while True:
+        truth = True if cond is None else _condition(cond, values)
+        text, k = _block(parts, k + 1, values, depth, item)
+        if not decided:
+            if truth is None:
+                chosen, decided = None, True
+            elif truth:
+                chosen, decided = text, True
+        if k >= len(parts):
+            return None, len(parts) + 1
+        kind, arg = parts[k]
+        if kind == "end":
+            return (chosen if decided else ""), k + 1
+        cond = arg if kind == "else if" else None
+
+
+def _range(parts: list, k: int, arg: str, values: dict, depth: int) -> tuple[Optional[str], int]:
+    """A ``range`` over a list of the values' words at ``parts[k]``: each item's text (None when
+    the list is not known), and the index after its ``end``."""
+    items = _lookup(arg, values)
+    start = k + 1
+    _text, k = _block(parts, start, values, depth, "")
+    if k >= len(parts) or parts[k][0] != "end":
+        return None, len(parts) + 1
+    if not isinstance(items, list) or not all(isinstance(v, (str, int, float)) for v in items):
+        return None, k + 1
+    out = []
+    for v in items:
+        text, _k = _block(parts, start, values, depth, v)
+        if text is None:
+            return None, k + 1
+        out.append(text)
+    return "".join(out), k + 1
+
+
+def _lookup(expr: str, values: dict) -> Any:
+    """The value at ``.Values.a.b`` (``$.Values...``), or None."""
+    m = _VALUES_PATH.match(expr.strip())
+    if not m:
+        return None
+    value: Any = values
+    for key in m.group(1)[1:].split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def _condition(cond: str, values: dict) -> Optional[bool]:
+    """Go's truth of ``.Values.x`` / ``not .Values.x`` / a literal, or None for any other condition."""
+    negate = cond.startswith("not ")
+    body = cond[4:].strip() if negate else cond.strip()
+    if body in ("true", "false"):
+        truth = body == "true"
+    elif _VALUES_PATH.match(body):
+        v = _lookup(body, values)
+        truth = bool(v) if not isinstance(v, (int, float)) or isinstance(v, bool) else v != 0
+    else:
+        return None
+    return not truth if negate else truth
 
 
 def _trimmed(body: str) -> str:

@@ -12,7 +12,7 @@ from vllm_lint.frontends.yaml.templates import apply_templates
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Extraction, Launch, Span
 
-_COMMON_OPTIONS = {
+COMMON_OPTIONS = {
     "model", "tensor-parallel-size", "pipeline-parallel-size", "max-model-len",
     "gpu-memory-utilization", "dtype", "port", "host", "served-model-name", "max-num-seqs",
     "max-num-batched-tokens", "enable-prefix-caching", "enable-chunked-prefill", "quantization",
@@ -23,11 +23,17 @@ _COMMON_OPTIONS = {
     "reasoning-parser", "disable-log-requests", "disable-log-stats", "load-format",
     "num-scheduler-steps", "distributed-executor-backend", "limit-mm-per-prompt",
     "revision", "max-logprobs", "hf-overrides", "override-generation-config",
+    "tokenizer-mode", "max-cudagraph-capture-size", "attention-backend", "async-scheduling",
+    "max-seq-len-to-capture", "disable-custom-all-reduce", "enable-sleep-mode", "cpu-offload-gb",
+    "max-lora-rank", "kv-transfer-config", "enable-eplb", "mm-processor-kwargs", "generation-config",
+    "preemption-mode", "scheduling-policy", "guided-decoding-backend", "all2all-backend",
 }
 
 
-def _norm_key(k: str) -> str:
-    return k.strip().lower().replace("_", "-")
+def norm_key(k: str) -> str:
+    """An option key as COMMON_OPTIONS spells it (``--no-x`` and ``no_x`` name the switch ``x``)."""
+    key = k.strip().lower().replace("_", "-").lstrip("-")
+    return key[3:] if key.startswith("no-") and key[3:] in COMMON_OPTIONS else key
 
 
 def looks_like_config_file(root: Any) -> bool:
@@ -40,7 +46,7 @@ def looks_like_config_file(root: Any) -> bool:
     model = get(root, "model")
     if model is not None and not isinstance(model, ScalarNode):
         return False  # a vLLM config's model is a name; a mapping is another file's (vLLM recipes')
-    known = sum(1 for k in keys if _norm_key(k) in _COMMON_OPTIONS)  # type: ignore[arg-type]
+    known = sum(1 for k in keys if norm_key(k) in COMMON_OPTIONS)  # type: ignore[arg-type]
     shaped = sum(1 for k in keys if re.match(r"^[a-z][a-z0-9]*([-_][a-z0-9]+)*$", k or ""))
     return known >= 1 and shaped == len(keys) and known * 2 >= len(keys) - 1
 

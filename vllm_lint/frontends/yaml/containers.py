@@ -344,7 +344,9 @@ class _Container:
         entry = None
         if not self.arg_texts:
             entry = kubeai.args_entry(self.node, self.ctx)  # a KubeAI Model runs vLLM without args too
-            if (not entry and self.cmd_node is None and self.args_node is None and self._starts_server()
+            # (a chart's values with their arguments left empty run the image with the model alone)
+            no_args = self.args_node is None or (self.platform.found == "values" and values.empty(self.args_node))
+            if (not entry and self.cmd_node is None and no_args and self._starts_server()
                     and not any(text(get(item, "name")) in kserve.ENV_ARG_CARRIERS for item in seq(self.env_node))):
                 entry = f"docker:{self.eff_image}"
         elif self._starts_server():

@@ -50,3 +50,4 @@ def serve_llm(t: YamlText, root: Any, hw: Hardware) -> None:
                         span=t.content_span(ek) or Span(0, 0), keyed=keyed,
                         hardware=hw_merge(hw, hw2) if hw2.gpu_product else hw, model=mid or None)
         t.out.launches.append(launch)
+        t.consumed.add(id(ek))  # (not read again as another tool's block of options)

@@ -359,7 +359,9 @@ def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
                 if la.context.get("shell") and len(rendered.split()) > 1 and not any(q in rendered for q in "'\"\\$`"):
                     split[id(t)] = rendered.split()
     if split:  # (each word at the expression that renders it: no fix edits them)
+        kept = {id(t) for t in la.tokens if id(t) not in split}
         la.tokens = [w for t in la.tokens for w in ([Token(x, t.span) for x in split[id(t)]] if id(t) in split else [t])]
+        _no_edit_of_split_words(la, {t.span for t in la.tokens if id(t) not in kept and t.span is not None})
     for ka in la.keyed:
         if overlaps(regions, ka.value_span):
             ka.value_opaque = True
@@ -386,6 +388,21 @@ def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
     la.version_hints = [vh for vh in la.version_hints
                         if vh.source in RENDERED_SOURCES or not overlaps(regions, vh.span)]
     return touched, rendered_n
+
+
+def _no_edit_of_split_words(la: Any, shared: set) -> None:
+    """A fix may not cut one of the words an expression renders: the cut would take the
+    expression, and with it every other word it renders."""
+    delete = getattr(la, "delete_tokens", None)
+    if delete is None or not shared:
+        return
+
+    def delete_tokens(toks: list, _delete=delete, _shared=frozenset(shared)):
+        if any(t.span in _shared for t in toks):
+            return None
+        return _delete(toks)
+
+    la.delete_tokens = delete_tokens
 
 
 def _unquoted(raw: str) -> str:

@@ -22,7 +22,7 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNod
 from vllm_lint.frontends.yaml.nodes import NULL
 
 # an option name as a chart's mapping writes it: `max-model-len`, `max_model_len`, `--enforce-eager`
-_OPTION_KEY = re.compile(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
+OPTION_KEY = re.compile(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 _MAX_KEYS = 200  # (a mapping this large is no list of options)
 
 
@@ -33,6 +33,33 @@ def args_key(row: Platform, km: dict[str, Any]) -> Optional[str]:
         if re.fullmatch(row.marker or "", key) and argument_like(value):
             return key
     return None
+
+
+def default_args_key(row: Platform, km: dict[str, Any], holder_km: dict[str, Any]) -> Optional[str]:
+    """A chart's own ``values.yaml`` keeps its arguments empty by default (``extraArgs: []``, set
+    by an override file) and the model beside the image: the key of those empty arguments when the
+    mapping (``km``) or the one that sets the vLLM image (``holder_km``) names a model at one of
+    the row's ``model`` paths, else None. The chart's template runs the image with the model."""
+    key = next((k for k, v in km.items() if re.fullmatch(row.marker or "", k) and empty(v)), None)
+    if key is None:
+        return None
+    for path in row.model:
+        for mapping in (km, holder_km):
+            node = mapping.get(path[0])
+            for part in path[1:]:
+                node = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == part), None) \
+                    if isinstance(node, MappingNode) else None
+            if isinstance(node, ScalarNode) and node.tag != NULL and node.value.strip() \
+                    and not node.value.lstrip().startswith("-"):
+                return key
+    return None
+
+
+def empty(node: Any) -> bool:
+    """Whether a value holds nothing: ``[]``, ``{}``, ``""`` or null."""
+    if isinstance(node, (SequenceNode, MappingNode)):
+        return not node.value
+    return isinstance(node, ScalarNode) and (node.tag == NULL or not node.value.strip())
 
 
 def argument_like(node: Any) -> bool:
@@ -46,7 +73,7 @@ def argument_like(node: Any) -> bool:
         return node.tag != NULL and node.value.lstrip().startswith("--")
     if isinstance(node, MappingNode) and 0 < len(node.value) <= _MAX_KEYS:
         keys = [k.value for k, _v in node.value if isinstance(k, ScalarNode)]
-        return (len(keys) == len(node.value) and all(_OPTION_KEY.match(k) for k in keys)
+        return (len(keys) == len(node.value) and all(OPTION_KEY.match(k) for k in keys)
                 and any(k.startswith("--") or "-" in k or "_" in k for k in keys))
     return False
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from vllm_lint import container as platforms
-from vllm_lint.frontends.yaml import ci, cloud_init, kubeai, llmisvc, lws, ray, recipes, tasks, values
+from vllm_lint.frontends.yaml import ci, cloud_init, engine_blocks, kubeai, llmisvc, lws, ray, recipes, tasks, values
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, sibling_tag
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -38,7 +38,9 @@ def walk_document(t: YamlText, root: Any) -> None:
         return  # nothing in this document mentions vLLM
     if not isinstance(root, MappingNode):
         if isinstance(root, SequenceNode):
-            _Walk(t, None, None).run(root, Hardware())
+            walk = _Walk(t, None, None)
+            walk.run(root, Hardware())
+            _blocks(t, walk, {})
         return
     top = keys(root)  # the root's keys as get finds them (the first of duplicates)
     kind = text(top.get("kind"))
@@ -62,9 +64,11 @@ def walk_document(t: YamlText, root: Any) -> None:
         ci.github(t, root, top.get("jobs"))
     if cloud_init.is_cloud_config(top):
         cloud_init.read(t, top)
-    _Walk(t, kind, top.get("services")).run(root, Hardware())
+    walk = _Walk(t, kind, top.get("services"))
+    walk.run(root, Hardware())
     if t.holds(b"engine_kwargs"):
         ray.serve_llm(t, root, Hardware())
+    _blocks(t, walk, top)
     if not github:
         ci.gitlab(t, root, start)
     for la in t.out.launches[start:]:
@@ -72,6 +76,19 @@ def walk_document(t: YamlText, root: Any) -> None:
             la.hardware = hw_merge(doc_hw, la.hardware)
         if doc_env:
             la.env = list(doc_env) + la.env
+
+
+def _blocks(t: YamlText, walk: "_Walk", top: dict[str, Any]) -> None:
+    """The launches of the blocks of vLLM options a walk met that no other reader took (``top``:
+    the document root's keys)."""
+    entry = engine_blocks.runner_entry(top)
+    # a launcher's recipe names its image once, elsewhere in the document (`model.container`)
+    only = {n.value for n in walk.images}
+    doc_versions = image_version(t, walk.images[0].value, walk.images[0], False) if len(only) == 1 else []
+    for key, node, parent_km, beside, versions, hw in walk.blocks:
+        for la in engine_blocks.block_launches(t, key, node, parent_km, beside, versions or doc_versions, entry):
+            la.hardware = hw_merge(hw, la.hardware)
+            t.out.launches.append(la)
 
 
 class _Walk:
@@ -95,6 +112,9 @@ class _Walk:
         # mapping that sets an image: a chart's values set it once for the component below)
         self.stack: list[tuple[Any, Hardware, Optional[str], list, Any]] = []
         self.strings: list[tuple[Any, Hardware, list]] = []
+        # mappings that may be another tool's block of vLLM options (engine_blocks), read last
+        self.blocks: list[tuple[Optional[str], Any, dict, bool, list, Hardware]] = []
+        self.images: list[Any] = []  # the vLLM images the document names as strings at a launcher's image keys
         # (a chart template rendered from its values may name vLLM where its bytes do not)
         self.prune = not t.holds(b"*") and not (t.regions and t.values)
         self.raw, self.low = t.as_written()
@@ -166,6 +186,8 @@ class _Walk:
         if not found and pkey not in _CONTAINER_LISTS and "command" not in km:
             for row in _VALUES_ROWS:  # a chart's values: a vLLM image, and arguments for it
                 key = values.args_key(row, km)
+                if key is None and holder is not None:
+                    key = values.default_args_key(row, km, keys(holder))
                 if key is not None and not values.read_already(t, km[key]):
                     container(t, node, hw2, replace(row, args=(key,)), kind=self.kind, image_holder=holder)
                     break
@@ -178,8 +200,21 @@ class _Walk:
             idle_image(t, img.value, where, "${" in img.value)
         elif isinstance(img, MappingNode) and pkey not in _CONTAINER_LISTS:
             idle_image(t, image_from_values(img), img, False)  # Helm values: image: {repository, tag}
+        sibling_image = engine_blocks.sibling_image(km)  # (`container: vllm/vllm-openai:...` beside a block)
+        if sibling_image is not None and values.runs_vllm(sibling_image.value):
+            self.images.append(sibling_image)
         for k, v in node.value:
             key = text(k)
+            if isinstance(v, MappingNode) and pkey not in _CONTAINER_LISTS:
+                # another tool's block of vLLM options (a benchmark's `vllm_config:`, `engine_args:`)
+                own, own_node = image_of(v, _VALUES_ROWS[0]) if _VALUES_ROWS and "image" in keys(v) else (None, None)
+                own_vllm = values.runs_vllm(own)
+                if not own_vllm and sibling_image is not None:
+                    own, own_node = sibling_image.value, sibling_image
+                    own_vllm = values.runs_vllm(own)
+                block_vers = (image_version(t, own, own_node, False) if own_vllm else None) or vers
+                # (read after the document's own readers, which may know the block: Ray's engine_kwargs)
+                self.blocks.append((key, v, km, holder is not None or own_vllm, block_vers, hw2))
             if key is not None and key.endswith(".py") and isinstance(v, ScalarNode) and "vllm" in v.value:
                 for la in t.python_launches(v):  # a ConfigMap's Python file (a Ray Serve app)
                     la.hardware = hw_merge(hw2, la.hardware)

@@ -1,0 +1,160 @@
+"""The images a repository builds itself, by name: ``docker build -t NAME [-f FILE] CONTEXT`` in a
+Makefile, a script, a README or a CI workflow of the folders above a file (up to the repository's
+root, the nearest folder with a ``.git``), so that a ``docker run NAME`` elsewhere in the
+repository is known to run what that Dockerfile builds.
+
+A cheap index, whatever the repository's size: only the folders on the way up from the file (not
+the tree below them), in each only the files that build images (``Makefile``, ``*.mk``,
+``justfile``, ``*.sh``, ``README*.md``; ``.github/workflows/*.yml`` at the root), each read once per
+process while unchanged (bounded), and only when a file runs an image nobody else names. Every file read is an
+input of the analysis (:func:`vllm_lint.inputs.read_other`), so a cached result follows it.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from typing import Optional
+
+from vllm_lint.record import lazy_re
+
+_MAX_LEVELS = 6  # folders above a file that are searched when no `.git` says where the root is
+_MAX_FILES = 64  # build files read per folder
+_MAX_BYTES = 512 * 1024
+_BUILD_FILES = lazy_re(r"(?i)^(?:(?:gnu)?makefile|justfile|.+\.mk|.+\.sh|.+\.bash|readme[^/]*\.md)$")
+_BUILD_LINE = lazy_re(rb"(?m)\b(?:docker|podman)(?:[ \t]+buildx)?[ \t]+build\b(?:[^\n\\]|\\\r?\n|\\.)*")
+_BUILD_WORD = lazy_re(rb"\\\r?\n|[^\s]+")
+# options of `docker build` that take a value (the value is not the context)
+_VALUED = frozenset({"--build-arg", "--target", "--platform", "--secret", "--label", "--network", "--progress",
+                     "--cache-from", "--cache-to", "-o", "--output", "--ssh", "--build-context"})
+
+# folder -> (its files' stamps, [(image name, the Dockerfile's absolute path, the file that builds
+# it)]): read again when a stamp changed (a long-running language server sees edits)
+_FOLDERS: dict[str, tuple[tuple, list[tuple[str, str, str]]]] = {}
+
+
+def parse_build(words: list[str]) -> tuple[list[str], Optional[str], Optional[str], Optional[str]]:
+    """``(tags, Dockerfile, context, target)`` of the words of a ``docker build`` line (from the
+    word after ``build``; a shell operator ends it)."""
+    tags: list[str] = []
+    dockerfile = context = target = None
+    k = 0
+    while k < len(words):
+        x = words[k]
+        if x in ("-t", "--tag", "-f", "--file") and k + 1 < len(words):
+            if x in ("-t", "--tag"):
+                tags.append(words[k + 1])
+            else:
+                dockerfile = words[k + 1]
+            k += 2
+            continue
+        if x.startswith(("--tag=", "-t=")):
+            tags.append(x.split("=", 1)[1])
+        elif x.startswith(("--file=", "-f=")):
+            dockerfile = x.split("=", 1)[1]
+        elif x.startswith("-"):
+            if x == "--target" and k + 1 < len(words):
+                target = words[k + 1]
+            elif x.startswith("--target="):
+                target = x.split("=", 1)[1]
+            if x in _VALUED:
+                k += 1
+        elif x in ("build", "buildx"):
+            pass
+        elif x in ("&&", "||", ";", "|") or x.startswith("#"):
+            break
+        else:
+            context = x
+        k += 1
+    return tags, dockerfile, context, target
+
+
+def build_words(line: bytes) -> list[str]:
+    """The words of a ``docker build`` line matched by :data:`_BUILD_LINE`, unquoted, from ``build`` on."""
+    words = [x.decode("utf-8", "replace").strip("\"'`") for x in _BUILD_WORD.findall(line)
+             if not x.startswith(b"\\")]
+    k = next((i for i, w in enumerate(words) if w == "build"), len(words))
+    return words[k + 1:]
+
+
+def built_in_repository(path: str, image: str) -> Optional[tuple[str, str]]:
+    """``(the Dockerfile's absolute path, the file whose docker build names it)`` for an image
+    that a build file of the folders above ``path`` builds under the name ``image`` (``NAME`` and
+    ``NAME:latest`` are one), or None."""
+    from vllm_lint import inputs
+
+    names = {image, image[:-len(":latest")] if image.endswith(":latest") else image + ":latest"}
+    for folder in _folders_up(path):
+        for name, dockerfile, source in _builds_in(folder):
+            if name in names:
+                inputs.read_other(source, _MAX_BYTES)  # (an input of this analysis, read before)
+                return dockerfile, source
+    return None
+
+
+def _folders_up(path: str) -> list[str]:
+    """The folders from ``path``'s own up to the repository's root (the nearest with a ``.git``),
+    at most :data:`_MAX_LEVELS` above when none has one."""
+    d = os.path.dirname(os.path.abspath(path))
+    out = [d]
+    for _ in range(32):
+        if os.path.exists(os.path.join(d, ".git")):
+            return out
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+        out.append(d)
+    return out[:_MAX_LEVELS + 1]
+
+
+def _builds_in(folder: str) -> list[tuple[str, str, str]]:
+    """The images the build files directly in ``folder`` (and its ``.github/workflows``) build."""
+    from vllm_lint import inputs
+
+    try:
+        names = sorted(n for n in os.listdir(folder) if _BUILD_FILES.match(n))[:_MAX_FILES]
+    except OSError:
+        names = []
+    files = [os.path.join(folder, n) for n in names]
+    workflows = os.path.join(folder, ".github", "workflows")
+    if os.path.isdir(workflows):
+        try:
+            files += [os.path.join(workflows, n) for n in sorted(os.listdir(workflows))
+                      if n.endswith((".yml", ".yaml"))][:_MAX_FILES]
+        except OSError:
+            pass
+    stamps = tuple(_stamp(f) for f in files)
+    cached = _FOLDERS.get(folder)
+    if cached is not None and cached[0] == stamps:
+        for source in {src for _n, _d, src in cached[1]}:
+            inputs.read_other(source, _MAX_BYTES)  # (still this analysis's inputs)
+        return cached[1]
+    got: list[tuple[str, str, str]] = []
+    for source in files:
+        raw = inputs.read_other(source, _MAX_BYTES)
+        if raw is None or b"build" not in raw:
+            continue
+        # a Makefile's and a script's commands run from their folder, a README's and a workflow's
+        # from the repository's root: this folder either way
+        base = folder
+        for m in _BUILD_LINE.finditer(raw):
+            tags, dockerfile, context, _target = parse_build(build_words(m.group(0)))
+            if not tags or context is None or "$" in context or "://" in context or (dockerfile and "$" in dockerfile):
+                continue
+            rel = dockerfile if dockerfile is not None else posixpath.join(context, "Dockerfile")
+            where = os.path.normpath(os.path.join(base, rel))
+            for tag in tags:
+                if "$" not in tag and "{" not in tag and re.fullmatch(r"[\w./:@-]+", tag):
+                    got.append((tag, where, source))
+    _FOLDERS[folder] = (stamps, got)
+    return got
+
+
+def _stamp(path: str) -> tuple:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path,)
+    return (path, st.st_mtime_ns, st.st_size)
