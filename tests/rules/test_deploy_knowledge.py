@@ -57,7 +57,7 @@ def test_table_facts():
 
 def test_lookup_is_case_insensitive_and_unknown_names_stay_unknown():
     assert models.resolve("qwen/qwen2.5-7b-instruct")[0].heads == 28
-    facts, why = models.resolve("EleutherAI/pythia-1b")
+    facts, why = models.resolve("EleutherAI/gpt-neox-20b")
     assert facts is None and "--online" in why
 
 
