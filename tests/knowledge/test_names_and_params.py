@@ -219,7 +219,7 @@ def test_name_carrying_a_base_gets_its_architecture(written, base, row, sized):
 
 
 @pytest.mark.parametrize("written,why", [
-    ("deepseek-ai/DeepSeek-R1-Distill-Qwen-14B", "distilled"),     # the student's architecture, not R1's
+    ("lab/DeepSeek-R1-Distill-Qwen-3B-preview", "distilled"),      # the student's architecture, not R1's
     ("lab/DeepSeek-V3-and-Qwen3-8B-merge", "different facts"),    # two bases that disagree
     ("lab/DeepSeek-V3.9-preview", "no row"),                      # V3 is not inside a version number
     ("lab/superdeepseek-v3", "no row"),                           # only on token boundaries
