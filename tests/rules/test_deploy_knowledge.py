@@ -191,6 +191,21 @@ def test_verbose_says_which_rules_skipped(lint, tmp_path):
     assert "VL402 skipped: the GPUs available to the launch are unknown" in r.output
 
 
+@pytest.mark.parametrize("launch", [
+    "vllm serve acme/unknown-model\n",
+    "vllm serve acme/unknown-model -tp $TP\n",  # the ranks unknown: no rule sizes the model, it is named
+])
+def test_verbose_names_an_unknown_model_whatever_rules_ran(lint, tmp_path, monkeypatch, launch):
+    monkeypatch.setattr(models, "hf_cache_dirs", lambda: [])
+    models.clear_cache()
+    p = tmp_path / "run.sh"
+    p.write_text(launch)
+    r = lint("-t", "0.27.1", "-v", str(p))
+    assert "model `acme/unknown-model`: not identified (the model `acme/unknown-model` is not in the shipped " \
+           "table" in r.output, r.output
+    models.clear_cache()
+
+
 @pytest.mark.parametrize("written, says", [
     ("/models/Llama-4-Maverick-17B-128E-Instruct-FP8",
      "local path ending in the model's name: `Llama-4-Maverick-17B-128E-Instruct-FP8` is the name of "
