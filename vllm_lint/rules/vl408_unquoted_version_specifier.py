@@ -4,8 +4,9 @@ Finds a vLLM requirement with an unquoted `>`, `>=`, `<` or `<=` in a shell inst
 `uv pip install ...`, with the commands called by any path (`/opt/venv/bin/pip`,
 `/usr/bin/python3.11 -m pip`), wherever a POSIX shell runs the line: shell scripts, Dockerfile
 `RUN` lines, YAML (CI steps, container commands), Makefile recipes, the shell, console,
-Dockerfile and YAML blocks of Markdown, and a notebook's shell lines (`!pip ...`, `%pip ...`,
-`%%bash` cells; a line whose quotes a JSON escape spells is left alone). Quoted requirements (`'vllm>=0.10.0'`), exec-form
+Dockerfile and YAML blocks of Markdown, a notebook's shell lines (`!pip ...`, `%pip ...`,
+`%%bash` cells; a line whose quotes a JSON escape spells is left alone) and the double-quoted
+strings Python hands to a shell (`os.system("...")`, `subprocess.run("...", shell=True)`). Quoted requirements (`'vllm>=0.10.0'`), exec-form
 `RUN [...]`, systemd `ExecStart=` lines (no shell) and requirement files are not affected.
 
 ## Why is this bad?
