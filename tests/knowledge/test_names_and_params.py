@@ -54,6 +54,11 @@ def _no_hf_cache(tmp_path, monkeypatch):
     ("/models/Devstral-Small-2-24B-Instruct-2512", "Devstral-Small-2-24B-Instruct-2512", "fp8", "local path"),
     ("mistralai/Magistral-Small-2506", "Magistral-Small-2506", None, "listed"),
     ("RedHatAI/Magistral-Small-2509-FP8-dynamic", "Magistral-Small-2509", "fp8", "quantised variant"),
+    # a download laid out by revision: the folder before the branch or commit names the model
+    ("/models/microsoft/phi-2/main", "phi-2", "fp16", "local path"),
+    ("/srv/TinyLlama/TinyLlama-1.1B-Chat-v1.0/0123456789abcdef0123456789abcdef01234567/", "TinyLlama-1.1B-v1.0",
+     None, "local path"),
+    ("TheBloke/DeepSeek-OCR-GPTQ", "DeepSeek-OCR", None, "quantised variant"),
 ])
 def test_name_rules(written, row, dtype, rule):
     facts, _ = models.resolve(written)
@@ -71,7 +76,7 @@ def test_instruction_variant_inherits_architecture_not_context():
 
 @pytest.mark.parametrize("written", [
     "mistralai/Mistral-Small-Instruct-2507",  # another release date than the 2409 row: another model
-    "EleutherAI/pythia-1b", "/mnt/models", "/models", "s3://bucket/", "mistralai/Devstral-Medium-2507",
+    "EleutherAI/gpt-neox-20b", "/mnt/models", "/models", "/models/main", "s3://bucket/", "mistralai/Devstral-Medium-2507",
     "$MODEL", "my-finetune",
 ])
 def test_unknown_names_stay_unknown(written):
@@ -196,6 +201,9 @@ def test_table_rows_named_by_their_ids():
     ("lab/my-Llama-3.1-70B-roleplay-AWQ", "Llama-3.1-70B", "meta-llama/llama-3.1-70b-instruct", True),
     ("lab/Mixtral-8x7B-storyteller", "Mixtral-8x7B", "mistralai/mixtral-8x7b-instruct-v0.1", True),
     ("lab/Qwen3-30B-A3B-Instruct-2507-abliterated", "Qwen3-30B-A3B", "qwen/qwen3-30b-a3b", True),
+    # a date after the base's name is no part of it (``-Flash-0731`` is not ``-Flash0731``)
+    ("lab/DeepSeek-V4-Flash-0731-abliterated", "DeepSeek-V4-Flash", "deepseek-ai/deepseek-v4-flash", False),
+    ("someone/whisper-large-v3-pt-cv19-fleurs", "whisper-large-v3", "openai/whisper-large-v3", False),
 ])
 def test_name_carrying_a_base_gets_its_architecture(written, base, row, sized):
     facts, _ = models.resolve(written)
@@ -211,7 +219,7 @@ def test_name_carrying_a_base_gets_its_architecture(written, base, row, sized):
 
 
 @pytest.mark.parametrize("written,why", [
-    ("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "distilled"),     # the student's architecture, not R1's
+    ("lab/DeepSeek-R1-Distill-Qwen-3B-preview", "distilled"),      # the student's architecture, not R1's
     ("lab/DeepSeek-V3-and-Qwen3-8B-merge", "different facts"),    # two bases that disagree
     ("lab/DeepSeek-V3.9-preview", "no row"),                      # V3 is not inside a version number
     ("lab/superdeepseek-v3", "no row"),                           # only on token boundaries

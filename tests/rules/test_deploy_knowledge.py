@@ -57,7 +57,7 @@ def test_table_facts():
 
 def test_lookup_is_case_insensitive_and_unknown_names_stay_unknown():
     assert models.resolve("qwen/qwen2.5-7b-instruct")[0].heads == 28
-    facts, why = models.resolve("EleutherAI/pythia-1b")
+    facts, why = models.resolve("EleutherAI/gpt-neox-20b")
     assert facts is None and "--online" in why
 
 
@@ -189,6 +189,21 @@ def test_verbose_says_which_rules_skipped(lint, tmp_path):
     for code in ("VL401", "VL301", "VL302", "VL303"):
         assert f"{code} skipped: the model `acme/unknown-model` is not in the shipped table" in r.output
     assert "VL402 skipped: the GPUs available to the launch are unknown" in r.output
+
+
+@pytest.mark.parametrize("launch", [
+    "vllm serve acme/unknown-model\n",
+    "vllm serve acme/unknown-model -tp $TP\n",  # the ranks unknown: no rule sizes the model, it is named
+])
+def test_verbose_names_an_unknown_model_whatever_rules_ran(lint, tmp_path, monkeypatch, launch):
+    monkeypatch.setattr(models, "hf_cache_dirs", lambda: [])
+    models.clear_cache()
+    p = tmp_path / "run.sh"
+    p.write_text(launch)
+    r = lint("-t", "0.27.1", "-v", str(p))
+    assert "model `acme/unknown-model`: not identified (the model `acme/unknown-model` is not in the shipped " \
+           "table" in r.output, r.output
+    models.clear_cache()
 
 
 @pytest.mark.parametrize("written, says", [

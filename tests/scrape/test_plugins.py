@@ -135,6 +135,9 @@ def test_build_writes_one_file_per_release_and_the_index(tmp_path):
     (None, "RUN pip install vllm==0.10.0 vllm_spyre==1.10.0\n", {"vllm-spyre"}),
     (None, "uv pip install 'vllm-ascend'\n", {"vllm-ascend"}),
     (None, "vllm-spyre>=1.9\nvllm==0.17.0\n", {"vllm-spyre"}),  # a requirements line
+    (None, "RUN pip install 'optimum-neuron[vllm]==0.4.5'\n", {"optimum-neuron"}),
+    (None, "pip install vllm-musa\n", {"vllm-musa"}),
+    ("registry.example.com/maca/vllm-metax:0.22.0-maca.ai3.3.0", "", {"vllm-metax"}),
     # mentions that install or pin nothing
     (None, "# see https://github.com/vllm-project/vllm-spyre/ for details\n", set()),
     (None, "pip install vllm-spyre-tools\n", set()),
@@ -220,6 +223,10 @@ def test_the_shipped_plugins_are_rows_with_their_releases():
     assert index.readers("VLLM_TPU_PATCH_MM_EMBEDDINGS") == ["tpu-inference"]
     assert index.readers("VLLM_KUNLUN_ENABLE_INT8_BMM") == ["vllm-kunlun"]
     assert "0.32.0" in index.plugins["tpu-inference"]["releases"]
+    # issue 33: MetaX from its release tags, MUSA and optimum-neuron from PyPI
+    assert index.readers("MACA_VLLM_ENABLE_MCTLASS_FUSED_MOE") == ["vllm-metax"]
+    assert index.readers("MUSA_VISIBLE_DEVICES") == ["vllm-musa"]
+    assert index.plugins["optimum-neuron"]["vllm"]["0.4.5"]["specifier"] == "==0.11.0"
 
 
 GAUDI = PLUGIN_BY_DIST["vllm-gaudi"]
@@ -344,3 +351,80 @@ def test_an_older_release_names_its_environment_module_as_it_did(tmp_path):
     tree = read_archive(whl, "vllm_rbln-0.11.0-py3-none-any.whl", want=plugin_wanted(RBLN), package=RBLN.package)
     rec = extract_plugin_release(tree, RBLN, "0.11.0", {"kind": "wheel"})
     assert rec["envs_module"] == "vllm_rbln/rbln_envs.py" and "VLLM_RBLN_SAMPLER" in rec["env"]
+
+
+MUSA = PLUGIN_BY_DIST["vllm-musa"]
+NEURON = PLUGIN_BY_DIST["optimum-neuron"]
+MUSA_PLATFORM = b'''import os
+from vllm.platforms.interface import Platform
+
+class MusaPlatform(Platform):
+    device_name: str = "musa"
+    device_control_env_var: str = "MUSA_VISIBLE_DEVICES"
+
+    def order(self):
+        return os.environ.get("MUSA_DEVICE_ORDER") == "PCI_BUS_ID"
+'''
+NEURON_PLATFORM = b'''class NeuronPlatform:
+    device_control_env_var = "NEURON_RT_VISIBLE_CORES"
+'''
+NEURON_UTILS = b'''import os
+cores = os.environ.get("NEURON_RT_NUM_CORES")
+home = os.environ.get("HOME")
+'''
+NEURON_METADATA = (b"Metadata-Version: 2.4\nName: optimum-neuron\nVersion: 9.9.0\nRequires-Dist: transformers\n"
+                   b"Provides-Extra: vllm\nRequires-Dist: vllm==0.11.0; extra == \"vllm\"\n"
+                   b"Requires-Dist: vllm==9.9.9; extra == \"tests\"\n\n")
+
+
+def test_a_plugin_without_an_environment_module_is_known_by_its_reads_and_its_device_variable(tmp_path):
+    """vllm-musa has no envs.py: what its modules read and the variable its platform class names
+    for device control are its variables; an unbounded `Requires-Dist: vllm` is its (open) pin."""
+    whl = _wheel(tmp_path / "vllm_musa-9.9.0-py3-none-any.whl",
+                 {"vllm_musa_platform/__init__.py": b"", "vllm_musa_platform/musa.py": MUSA_PLATFORM,
+                  "vllm_musa-9.9.0.dist-info/METADATA": b"Metadata-Version: 2.4\nName: vllm-musa\n"
+                                                         b"Requires-Dist: vllm\n\n"})
+    tree = read_archive(whl, "vllm_musa-9.9.0-py3-none-any.whl", want=plugin_wanted(MUSA), package=MUSA.package_path)
+    rec = extract_plugin_release(tree, MUSA, "9.9.0", {"kind": "wheel"})
+    assert rec["envs_module"] is None
+    assert rec["env"] == {"MUSA_DEVICE_ORDER": {"read_in": "vllm_musa_platform/musa.py"},
+                          "MUSA_VISIBLE_DEVICES": {"device_control": "vllm_musa_platform/musa.py"}}
+    assert rec["vllm"] == {"specifier": "", "from": "METADATA"}
+
+
+def test_a_subpackage_plugin_pins_vllm_in_its_extra(tmp_path):
+    """optimum-neuron's vLLM platform lives in optimum/neuron/vllm/; the vLLM it targets is the pin
+    of its extra named vllm (no other extra's)."""
+    whl = _wheel(tmp_path / "optimum_neuron-9.9.0-py3-none-any.whl",
+                 {"optimum/__init__.py": b"", "optimum/commands/env.py": b"import os\nos.environ.get('NEURON_X')\n",
+                  "optimum/neuron/vllm/platform.py": NEURON_PLATFORM, "optimum/neuron/utils.py": NEURON_UTILS,
+                  "optimum_neuron-9.9.0.dist-info/METADATA": NEURON_METADATA})
+    tree = read_archive(whl, "optimum_neuron-9.9.0-py3-none-any.whl", want=plugin_wanted(NEURON),
+                        package=NEURON.package_path)
+    assert tree.read("optimum/commands/env.py") is None  # outside the plugin's subpackage
+    rec = extract_plugin_release(tree, NEURON, "9.9.0", {"kind": "wheel"})
+    assert sorted(rec["env"]) == ["NEURON_RT_NUM_CORES", "NEURON_RT_VISIBLE_CORES"]
+    assert rec["vllm"] == {"specifier": "==0.11.0", "from": "METADATA (extra vllm)"}
+
+
+def test_a_plugin_package_reading_nothing_is_refused():
+    with pytest.raises(ValueError, match="reads no variable"):
+        extract_plugin_release(DictTree({"vllm_musa_platform/__init__.py": b"x = 1\n"}), MUSA, "1.0", {})
+
+
+def test_a_pyproject_pins_vllm_in_its_extra_named_vllm():
+    tree = DictTree({"pyproject.toml": b'[project]\nname = "optimum-neuron"\ndependencies = ["transformers"]\n'
+                                       b'[project.optional-dependencies]\nvllm = ["vllm == 0.11.0"]\n'
+                                       b'tests = ["vllm == 9.9.9"]\n'})
+    assert vllm_requirement(tree) == {"specifier": "==0.11.0", "from": "pyproject.toml (extra vllm)"}
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("RUN pip install 'optimum-neuron[vllm]==0.4.5'\n", {"optimum-neuron": "0.4.5"}),
+    ("vllm-musa==0.1.1\n", {"vllm-musa": "0.1.1"}),
+    ("pip install git+https://github.com/MetaX-MACA/vLLM-metax.git@v0.22.0\n", {"vllm-metax": "0.22.0"}),
+])
+def test_plugin_pins_of_the_new_platforms(text, expected):
+    from vllm_lint.surface.plugins import plugin_pins
+
+    assert plugin_pins(text) == expected

@@ -35,6 +35,10 @@ The module of a format provides (the first two are required)::
                                                 for a format that holds others (Markdown fences):
                                                 the format and rows of the embedded text at ``row0``
     warm_up() -> None                           load what a forked worker would load again
+    shell_text(data) -> bytes | None            for a format whose text only partly runs in a POSIX shell
+                                                (Makefile recipes, Markdown shell blocks): that text,
+                                                same length, the rest blanked (the rules about shell
+                                                syntax, VL408); a ``shell_lines`` format's text is all of it
 """
 
 from __future__ import annotations
@@ -172,6 +176,15 @@ instructions build a container image."""
     def comment_line_row(self, lines: list[bytes], idx: int) -> Optional[int]:
         row = getattr(self.module, "comment_line_row", None)
         return idx if row is None else row(lines, idx)
+
+    # -- what a POSIX shell runs of it
+    def shell_text(self, data: bytes) -> Optional[bytes]:
+        """The text of ``data`` a POSIX shell runs as written, offsets kept (the rest blanked); None
+        when none does."""
+        if self.shell_lines:
+            return data
+        hook = getattr(self.module, "shell_text", None)
+        return None if hook is None else hook(data)
 
     def holds_others(self) -> bool:
         """Whether the format's text is mostly host to other formats' (Markdown fences), so that

@@ -121,7 +121,10 @@ def split_env_word(word: str) -> tuple[int, str, Optional[str]]:
 
 
 def _base(word: str) -> str:
-    return word.rsplit("/", 1)[-1]
+    """A program word's base name: ``/opt/venv/bin/vllm`` -> ``vllm``; a Windows program
+    (``vllm.exe``, ``python.exe``, PowerShell's paths read with ``/``) without its ``.exe``."""
+    base = word.rsplit("/", 1)[-1]
+    return base[:-4] if base[-4:].lower() == ".exe" else base
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ FORMAT = "makefile"
 NAMES = ("makefile", "gnumakefile")
 SUFFIXES = (".mk",)
 
-__all__ = ["FORMAT", "NAMES", "SUFFIXES", "might_contain_launch", "extract", "recipe_script"]
+__all__ = ["FORMAT", "NAMES", "SUFFIXES", "might_contain_launch", "extract", "recipe_script", "shell_text"]
 
 _RECIPE_PREFIX = re.compile(rb"\t[@+\- \t]*")
 
@@ -51,6 +51,11 @@ def recipe_script(data: bytes) -> bytes:
                 out[i] = data[i]
         pos += len(line)
     return bytes(out)
+
+
+def shell_text(data: bytes) -> bytes:
+    """The recipe lines: make hands each to ``/bin/sh`` (the ``shell_text`` hook)."""
+    return recipe_script(data)
 
 
 def extract(data: bytes, path: str) -> Extraction:

@@ -242,6 +242,27 @@ def _layout(data: bytes) -> tuple[list[tuple[str, int, int, int]], list[int], li
 # console blocks
 
 
+_BLANKED = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))  # all but line breaks -> ' '
+
+
+def shell_text(data: bytes) -> Optional[bytes]:
+    """The code blocks a reader pastes into a shell or a shell runs (shell and console blocks,
+    Dockerfile and YAML blocks, whose ``RUN`` lines and ``run:`` steps are shell; untagged blocks
+    by their look), the rest blanked, offsets kept (the ``shell_text`` hook)."""
+    keep = []
+    for lang, start, end, _line in code_blocks(data):
+        if lang in _UNTAGGED:
+            lang = _sniff(_dedented(data[start:end], start).text)
+        if lang in _SHELL or lang in _CONSOLE or lang in _DOCKER or lang in _YAML:
+            keep.append((start, end))
+    if not keep:
+        return None
+    out = bytearray(data.translate(_BLANKED))
+    for start, end in keep:
+        out[start:end] = data[start:end]
+    return bytes(out)
+
+
 def _strip_prompts(block: bytes, base: int) -> Embedding:
     """Commands of a console transcript (each line after its prompt), in the file."""
     script = bytearray()

@@ -23,7 +23,7 @@ FORMAT = "notebook"
 SUFFIXES = (".ipynb",)
 COMMENTS = False
 
-__all__ = ["FORMAT", "SUFFIXES", "COMMENTS", "might_contain_launch", "extract", "parse_check"]
+__all__ = ["FORMAT", "SUFFIXES", "COMMENTS", "might_contain_launch", "extract", "parse_check", "shell_text"]
 
 _MAGIC_SHELL = re.compile(rb"\A[ \t]*%%(?:bash|sh|script[ \t]+(?:ba)?sh)\b[^\n]*\n")
 
@@ -96,6 +96,61 @@ def extract(data: bytes, path: str) -> Extraction:
             out.notes.append(Note(f"{kind} cell at line {line} could not be parsed and was skipped: {e.message}",
                                   span=Span(f.pos(cell.start_mark.index), f.pos(cell.start_mark.index))))
     return out
+
+
+_PIP_MAGIC = re.compile(rb"(?m)^([ \t]*)%(?=pip3?[ \t])")  # IPython's %pip runs ``python -m pip ...`` in a shell
+
+
+def shell_text(data: bytes) -> Optional[bytes]:
+    """The shell lines of the code cells (``!`` lines, ``%pip`` lines, ``%%bash`` / ``%%sh``
+    cells) at their places in the JSON, the ``!`` and ``%`` blanked and everything else too (the
+    ``shell_text`` hook; bytes an escape spells, ``\\n``, stay blank). None for a notebook that is
+    not JSON."""
+    from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode
+    from vllm_lint.frontends.yaml.nodes import get, text as node_text
+    from vllm_lint.frontends.yaml.text import YamlText
+
+    if b"install" not in data:
+        return None
+    try:
+        f = YamlText(data, "", Extraction())
+        docs = f.parse()
+    except (ParseError, ValueError):
+        return None
+    out = bytearray(b" " * len(data))
+    for i, b in enumerate(data):
+        if b in (0x0A, 0x0D):
+            out[i] = b
+    cells = get(docs[0], "cells") if docs else None
+    found = False
+    for cell in (cells.value if isinstance(cells, SequenceNode) else []):
+        if node_text(get(cell, "cell_type")) != "code":
+            continue
+        src = get(cell, "source")
+        pieces = [src] if isinstance(src, ScalarNode) else list(src.value) if isinstance(src, SequenceNode) else []
+        t = _cell_text([f.smap(piece) for piece in pieces if isinstance(piece, ScalarNode)])
+        magic = _MAGIC_SHELL.match(t.text)
+        if magic:  # (the magic line blanked, its line break kept: lines are judged one by one below)
+            script = b" " * (magic.end() - 1) + t.text[magic.end() - 1:]
+        else:
+            script = _blank(t.text, lambda ln: ln.lstrip().startswith((b"!", b"%pip")))
+            script = re.sub(rb"(?m)^([ \t]*)!", lambda mm: mm.group(1) + b" ", script)
+            script = _PIP_MAGIC.sub(lambda mm: mm.group(1) + b" ", script)
+        verbatim = bytearray(len(script))
+        for v, _h, n in t.segments:
+            verbatim[v:v + n] = b"\x01" * n
+        # a line an escape spells part of (``\\"vllm>=0.10\\"``) is left out whole: its quotes are
+        # not bytes of the file, and without them the line would read as unquoted
+        lines, pos = bytearray(script), 0
+        for line in script.splitlines(keepends=True):
+            body = len(line.rstrip(b"\r\n"))
+            if b"\x00" in verbatim[pos:pos + body]:
+                lines[pos:pos + body] = b" " * body
+            pos += len(line)
+        for v, h, n in t.segments:  # the verbatim runs: the script's bytes at their places
+            out[h:h + n] = lines[v:v + n]
+            found = found or bool(lines[v:v + n].strip())
+    return bytes(out) if found else None
 
 
 def _add(out: Extraction, ex: Extraction) -> None:

@@ -1,6 +1,8 @@
 """PowerShell scripts (``*.ps1``, ``*.psm1``): vLLM launches on Windows hosts (``docker run ...
 vllm/vllm-openai``, ``vllm serve`` in a venv), read as shell after a same-length translation:
 
+* a backslash (PowerShell's path separator, never an escape) becomes ``/``, so that a program
+  called by path (``C:\\venv\\Scripts\\vllm.exe serve``) is known by its base name as in shell;
 * a backtick that ends a line (PowerShell's continuation) becomes ``\\``, so a command continued
   over lines is one command, and a backtick followed by spaces before the line end becomes ``\\``
   + spaces: the broken continuation that VL109 reports, as in shell;
@@ -35,7 +37,7 @@ def as_shell(data: bytes) -> bytes:
     out = bytearray(data)
     for s, e in delimited(data, b"<#", b"#>"):  # block comments, blanked
         out[s:e] = data[s:e].translate(_BLANK)
-    return bytes(out).replace(b"`", b"\\")
+    return bytes(out).replace(b"\\", b"/").replace(b"`", b"\\")
 
 
 def extract(data: bytes, path: str) -> Extraction:

@@ -381,10 +381,12 @@ def model_facts(ctx, rule=None):
                                     base_dir=base, real_base=real_base)
     if facts is None and rule is not None:
         ctx.skip(rule, why)
-    elif facts is not None and not ctx.memo.model_noted:
-        # which row and name rule, or which config.json (a local directory, the cache, the hub)
+    if name and not ctx.memo.model_noted:
+        # which row and name rule, or which config.json (a local directory, the cache, the hub); an
+        # unknown model is named too, once, whichever rules asked
         ctx.memo.model_noted = True
-        ctx.skipped.append(f"model `{name}`: {facts.matched_by or 'facts from the ' + facts.source}")
+        ctx.skipped.append(f"model `{name}`: {facts.matched_by or 'facts from the ' + facts.source}"
+                           if facts is not None else f"model `{name}`: not identified ({why})")
     return facts, why
 
 

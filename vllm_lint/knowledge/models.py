@@ -448,6 +448,8 @@ _QUANT_SUFFIXES = lazy_re(
     r"quantized[-_.]w\d+a\d+|qat)$")
 _INSTRUCT_SUFFIXES = lazy_re(r"(?i)[-_](instruct|chat|it|thinking|base|hf|sft|dpo|\d{4})$")
 _DATE = lazy_re(r"(?<=[-_])\d{4}(?=$|[-_])")
+# the last folder of a path laid out by revision (a branch name or a full commit id), not the model
+_REVISION_DIR = lazy_re(r"(?<=[^/])/(?:main|master|[0-9a-f]{40})$")
 _HF_CACHE_DIR = lazy_re(r"(?:^|/)models--([^/]+?)--([^/]+)(?:/snapshots/[^/]+)?/?$")
 
 
@@ -483,7 +485,10 @@ def model_name_parts(model: str) -> Optional[tuple[Optional[str], str, str]]:
     if c:
         return f"{c.group(1)}/{c.group(2)}", c.group(2), "Hugging Face cache directory"
     if "://" in m or m.startswith(("/", "./", "../", "~")) or m.count("/") > 1:
-        last = m.rstrip("/").rsplit("/", 1)[-1]
+        path = m.rstrip("/")
+        while _REVISION_DIR.search(path):  # ``/models/org/name/main``: a download laid out by revision
+            path = path[:path.rfind("/")]
+        last = path.rsplit("/", 1)[-1]
         if not last or last in (".", "..") or "://" in last:
             return None
         return None, last, ("URL" if "://" in m else "local path") + " ending in the model's name"
@@ -495,7 +500,8 @@ def model_name_parts(model: str) -> Optional[tuple[Optional[str], str, str]]:
 
 
 _NAME_INDEX: Optional[dict[str, list[tuple[str, ModelFacts]]]] = None
-_FAMILY_DASH = lazy_re(r"(?<=[a-z])-(?=\d)")
+# (not before a four-digit date: ``DeepSeek-V4-Flash-0731`` keeps ``-flash`` a token for step 5)
+_FAMILY_DASH = lazy_re(r"(?<=[a-z])-(?=\d)(?!\d{4}(?:$|[-_.]))")
 _META_PREFIX = lazy_re(r"^meta-(?=llama)")
 
 

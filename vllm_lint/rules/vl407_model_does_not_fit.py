@@ -121,10 +121,8 @@ def check(ctx: LintContext):
     if ctx.launch is None:
         return
     lay = layout(ctx)
-    if not (lay.tp.count and lay.pp.count and lay.dp.count):
-        return
-    facts, _ = model_facts(ctx, RULE)
-    if facts is None:
+    facts, _ = model_facts(ctx, RULE)  # (first: --verbose names the model even when the ranks are unknown)
+    if facts is None or not (lay.tp.count and lay.pp.count and lay.dp.count):
         return
     if not facts.params_total:
         ctx.skip(RULE, f"no parameter count for {facts.model}")

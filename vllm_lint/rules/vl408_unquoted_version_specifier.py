@@ -1,9 +1,13 @@
 """## What it does
 Finds a vLLM requirement with an unquoted `>`, `>=`, `<` or `<=` in a shell install:
 `pip install vllm>=0.10.0`, `pip3 install vllm[audio]<0.11`, `python -m pip install ...`,
-`uv pip install ...`, in shell scripts, Dockerfile `RUN` lines and YAML (CI steps, container
-commands). Quoted requirements (`'vllm>=0.10.0'`), exec-form `RUN [...]` and requirement files
-are not affected.
+`uv pip install ...`, with the commands called by any path (`/opt/venv/bin/pip`,
+`/usr/bin/python3.11 -m pip`), wherever a POSIX shell runs the line: shell scripts, Dockerfile
+`RUN` lines, YAML (CI steps, container commands), Makefile recipes, the shell, console,
+Dockerfile and YAML blocks of Markdown, a notebook's shell lines (`!pip ...`, `%pip ...`,
+`%%bash` cells; a line whose quotes a JSON escape spells is left alone) and the double-quoted
+strings Python hands to a shell (`os.system("...")`, `subprocess.run("...", shell=True)`). Quoted requirements (`'vllm>=0.10.0'`), exec-form
+`RUN [...]`, systemd `ExecStart=` lines (no shell) and requirement files are not affected.
 
 ## Why is this bad?
 The shell reads `>` and `<` as redirections before pip sees them: `pip install vllm>=0.10.0`
@@ -53,10 +57,10 @@ def _quoted_before(line_prefix: bytes) -> bool:
 
 @RULE.check
 def check(ctx: LintContext):
-    if not is_first_context(ctx) or ctx.file_format is None or not ctx.file_format.shell_lines:
-        return
-    data = ctx.data
-    if b"install" not in data:  # (every match holds the word: a byte search before the expression)
+    if not is_first_context(ctx) or ctx.file_format is None or b"install" not in ctx.data:
+        return  # (every match holds the word: a byte search before the format is asked)
+    data = ctx.file_format.shell_text(ctx.data)  # what a shell runs, offsets kept; the rest blanked
+    if data is None:
         return
     for m in _INSTALL.finditer(data):
         start = m.start("rest")

@@ -31,7 +31,7 @@ _METADATA = ("pyproject.toml", "requirements.txt", "setup.py")
 def plugin_wanted(plugin: Plugin) -> Callable[[str], bool]:
     """The members read from a plugin's archive: its package's Python modules and the metadata
     that pins vLLM."""
-    prefix = plugin.package + "/"
+    prefix = plugin.package_path + "/"
 
     def want(path: str) -> bool:
         return path in _METADATA or _is_wheel_metadata(path) or (path.startswith(prefix) and path.endswith(".py"))
@@ -48,10 +48,13 @@ def vllm_requirement(tree: Any) -> Optional[dict]:
     ``[project].dependencies`` of ``pyproject.toml``, else ``requirements.txt``, else (a wheel,
     which has neither) the ``Requires-Dist`` lines of its ``*.dist-info/METADATA``. None when none
     names vLLM (vllm-ascend pins it by its own version number and its documentation, not its
-    metadata)."""
+    metadata). A package whose vLLM integration is an optional part pins vLLM in its extra named
+    ``vllm`` (optimum-neuron: ``vllm==0.11.0; extra == "vllm"``): that pin, when no unconditional
+    one is written; other extras and markers are not the plugin's target."""
     from packaging.requirements import InvalidRequirement, Requirement
 
     def pick(lines: Sequence[Any], where: str) -> Optional[dict]:
+        in_extra = None
         for line in lines:
             if not isinstance(line, str):
                 continue
@@ -59,9 +62,13 @@ def vllm_requirement(tree: Any) -> Optional[dict]:
                 req = Requirement(line.split("#", 1)[0].strip())
             except InvalidRequirement:
                 continue
-            if req.name.lower() == "vllm" and req.marker is None:
+            if req.name.lower() != "vllm":
+                continue
+            if req.marker is None:
                 return {"specifier": str(req.specifier), "from": where}
-        return None
+            if in_extra is None and str(req.marker).replace("'", '"') == 'extra == "vllm"':
+                in_extra = {"specifier": str(req.specifier), "from": f"{where} (extra vllm)"}
+        return in_extra
 
     data = tree.read("pyproject.toml")
     if data is not None:
@@ -73,10 +80,15 @@ def vllm_requirement(tree: Any) -> Optional[dict]:
             doc = tomllib.loads(data.decode("utf-8", "replace"))
         except tomllib.TOMLDecodeError:
             doc = {}
-        deps = (doc.get("project") or {}).get("dependencies") or []
+        project = doc.get("project") or {}
+        deps = project.get("dependencies") or []
         found = pick(deps if isinstance(deps, list) else [], "pyproject.toml")
         if found:
             return found
+        extra = (project.get("optional-dependencies") or {}).get("vllm")
+        found = pick(extra if isinstance(extra, list) else [], "pyproject.toml")
+        if found:
+            return dict(found, **{"from": "pyproject.toml (extra vllm)"})
     data = tree.read("requirements.txt")
     if data is not None:
         return pick(data.decode("utf-8", "replace").splitlines(), "requirements.txt")
@@ -141,23 +153,57 @@ def package_reads(tree: Any, package: str, prefixes: Sequence[str], helpers: Seq
     return out
 
 
+def device_control_vars(tree: Any, package_path: str) -> dict[str, str]:
+    """``{name: module}``: the variable a platform class of the package names as its
+    ``device_control_env_var`` (a class attribute, ``device_control_env_var: str = "MUSA_VISIBLE_DEVICES"``):
+    vLLM reads it, on that platform, as it reads ``CUDA_VISIBLE_DEVICES`` on CUDA."""
+    out: dict[str, str] = {}
+    paths = getattr(tree, "paths", None)
+    for path in (paths() if callable(paths) else ()):
+        if not (path.startswith(package_path + "/") and path.endswith(".py")):
+            continue
+        data = tree.read(path)
+        if data is None or b"device_control_env_var" not in data:
+            continue
+        try:
+            module = ast.parse(data.decode("utf-8", "replace"))
+        except (SyntaxError, ValueError):
+            continue
+        for cls in (n for n in ast.walk(module) if isinstance(n, ast.ClassDef)):
+            for st in cls.body:
+                target = st.target if isinstance(st, ast.AnnAssign) else \
+                    st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else None
+                value = getattr(st, "value", None)
+                if isinstance(target, ast.Name) and target.id == "device_control_env_var" \
+                        and isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value:
+                    out.setdefault(value.value, path)
+    return out
+
+
 def extract_plugin_release(tree: Any, plugin: Plugin, version: str, source: dict) -> dict:
-    project = Project(tree)
-    # the module as the newest releases name it, else as older ones did (vllm-rbln's rbln_envs)
-    module = next((m for m in (plugin.envs_module,) + plugin.older_envs_modules if project.module_path(m)), None)
-    if module is None:
-        raise ValueError(f"{plugin.dist} {version}: no {plugin.envs_module} module in the archive")
-    where = project.module_path(module)
-    env = extract_env(project, module, plugin.dict_names)
-    if not env:
-        raise ValueError(f"{plugin.dist} {version}: {where[0]} binds none of {', '.join(plugin.dict_names)}")
+    env: dict[str, Any] = {}
+    where: Optional[tuple[str, bool]] = None
+    if plugin.envs_module is not None:
+        project = Project(tree)
+        # the module as the newest releases name it, else as older ones did (vllm-rbln's rbln_envs)
+        module = next((m for m in (plugin.envs_module,) + plugin.older_envs_modules if project.module_path(m)), None)
+        if module is None:
+            raise ValueError(f"{plugin.dist} {version}: no {plugin.envs_module} module in the archive")
+        where = project.module_path(module)
+        env = extract_env(project, module, plugin.dict_names)
+        if not env:
+            raise ValueError(f"{plugin.dist} {version}: {where[0]} binds none of {', '.join(plugin.dict_names)}")
     if plugin.read_prefixes:
         # read in its other modules: known by name only (no type or default is static there)
-        for name, path in package_reads(tree, plugin.package, plugin.read_prefixes, plugin.env_helpers,
-                                        skip=(where[0],)).items():
+        for name, path in package_reads(tree, plugin.package_path, plugin.read_prefixes, plugin.env_helpers,
+                                        skip=(where[0],) if where else ()).items():
             env.setdefault(name, {"read_in": path})
+    for name, path in device_control_vars(tree, plugin.package_path).items():
+        env.setdefault(name, {"device_control": path})
+    if not env:
+        raise ValueError(f"{plugin.dist} {version}: its package reads no variable statically")
     return {"schema": SCHEMA, "plugin": plugin.dist, "version": version, "source": source,
-            "envs_module": where[0], "env": env, "vllm": vllm_requirement(tree)}
+            "envs_module": where[0] if where else None, "env": env, "vllm": vllm_requirement(tree)}
 
 
 class PluginPyPISource(PyPISource):
@@ -169,7 +215,7 @@ class PluginPyPISource(PyPISource):
 
     def fetch(self, version: str) -> tuple[Any, dict[str, Any]]:
         path, f = self.download(version)
-        tree = read_archive(path, f["filename"], want=plugin_wanted(self.plugin), package=self.plugin.package)
+        tree = read_archive(path, f["filename"], want=plugin_wanted(self.plugin), package=self.plugin.package_path)
         kind = "sdist" if f.get("packagetype") == "sdist" else "wheel"
         return tree, {"kind": kind, "archive": posixpath.basename(f["filename"]), "sha256": f["digests"]["sha256"]}
 

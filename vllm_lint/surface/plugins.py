@@ -26,12 +26,15 @@ class Plugin:
     ``env_helpers``: ``(callable, spelling)`` of the plugin's own helpers that declare a variable
     (``scrape/plugins.py``, ``package_reads``); ``git_repo``: ``owner/name`` on GitHub of a plugin
     with no archive on PyPI, scraped from its release tags (``vllm-lint db plugin --git DIR``);
-    ``older_envs_modules``: the names older releases gave the environment module."""
+    ``older_envs_modules``: the names older releases gave the environment module. A plugin with no
+    environment module (``envs_module`` None) is known by the variables its modules read
+    (``read_prefixes``) and its platform's device-control variable; ``package`` may then be a
+    subpackage (``optimum.neuron``)."""
 
     __slots__ = ("dist", "package", "envs_module", "dict_names", "image_words", "source", "read_prefixes",
                  "env_helpers", "git_repo", "older_envs_modules")
 
-    def __init__(self, dist: str, package: str, envs_module: str, dict_names: tuple[str, ...],
+    def __init__(self, dist: str, package: str, envs_module: Optional[str], dict_names: tuple[str, ...],
                  image_words: tuple[str, ...], source: str, read_prefixes: tuple[str, ...] = (),
                  env_helpers: tuple[tuple[str, str], ...] = (), git_repo: Optional[str] = None,
                  older_envs_modules: tuple[str, ...] = ()) -> None:
@@ -45,6 +48,11 @@ class Plugin:
         self.env_helpers = env_helpers
         self.git_repo = git_repo
         self.older_envs_modules = older_envs_modules
+
+    @property
+    def package_path(self) -> str:
+        """The package as a folder of the archive (``optimum.neuron`` -> ``optimum/neuron``)."""
+        return self.package.replace(".", "/")
 
 
 PLUGINS: tuple[Plugin, ...] = (
@@ -76,6 +84,25 @@ PLUGINS: tuple[Plugin, ...] = (
            read_prefixes=("VLLM_", "PT_HPU_"),
            env_helpers=(("Env", "{}"), ("Value", "VLLM_{upper}"), ("ValueFromList", "VLLM_{upper}")),
            git_repo="vllm-project/vllm-gaudi"),
+    # MetaX C-series GPUs (MACA): not on PyPI, scraped from its release tags; each release is
+    # built for the vLLM release of the same number (its README: "vLLM (the same version as
+    # vllm-metax)", releases/vX.Y.Z "corresponds to vLLM release vX.Y.Z"); no pin is written in
+    # its metadata. Its platform's device-control variable is CUDA_VISIBLE_DEVICES
+    Plugin("vllm-metax", "vllm_metax", "vllm_metax.envs", ("environment_variables",), ("vllm-metax",),
+           "vllm_metax/envs.py at tag v0.22.0 of https://github.com/MetaX-MACA/vLLM-metax",
+           git_repo="MetaX-MACA/vLLM-metax"),
+    # Moore Threads MUSA GPUs: a wheel with no environment module; its platform reads
+    # MUSA_DEVICE_ORDER and names MUSA_VISIBLE_DEVICES its device-control variable; it requires
+    # vllm without a bound
+    Plugin("vllm-musa", "vllm_musa_platform", None, (), ("vllm-musa",),
+           "vllm_musa_platform/musa.py of the vllm-musa 0.1.1 wheel (PyPI)", read_prefixes=("MUSA_", "VLLM_MUSA_")),
+    # AWS Trainium / Inferentia through Hugging Face's optimum-neuron (its `vllm.platform_plugins`
+    # entry point optimum.neuron.vllm.plugin): the vLLM it targets is the pin of its extra `vllm`
+    # (vllm==0.11.0 for 0.4.5); the NEURON_* / OPTIMUM_NEURON_* variables its modules read.
+    # (PyPI's vllm-neuron is a placeholder that raises ImportError: no release to read)
+    Plugin("optimum-neuron", "optimum.neuron", None, (), ("optimum-neuron",),
+           "optimum/neuron/vllm/platform.py of the optimum-neuron 0.4.5 wheel (PyPI)",
+           read_prefixes=("NEURON_", "OPTIMUM_NEURON_")),
 )
 PLUGIN_BY_DIST = {p.dist: p for p in PLUGINS}
 
@@ -187,12 +214,13 @@ def plugins_of_text(text: str) -> set[str]:
 
 
 def plugin_pins(text: str) -> dict[str, str]:
-    """The plugin releases a file pins: ``vllm-spyre==1.9.0`` (a requirement or an install),
+    """The plugin releases a file pins: ``vllm-spyre==1.9.0`` (a requirement or an install, extras
+    allowed: ``optimum-neuron[vllm]==0.4.5``),
     ``vllm-gaudi.git@v0.24.0`` / ``vllm-gaudi@v0.24.0`` (a git install at a release tag)."""
     out: dict[str, str] = {}
     for p in PLUGINS:
         name = re.escape(p.dist).replace(r"\-", "[-_]")
-        m = re.search(r"(?<![\w.-])" + name + r"(?:\.git)?\s*(?:===?\s*|@\s*v?)([0-9]+(?:\.[0-9]+)+(?:\.post[0-9]+)?)(?![\w.])",
+        m = re.search(r"(?<![\w.-])" + name + r"(?:\[[\w,\s-]*\])?(?:\.git)?\s*(?:===?\s*|@\s*v?)([0-9]+(?:\.[0-9]+)+(?:\.post[0-9]+)?)(?![\w.])",
                       text, re.IGNORECASE)
         if m:
             out[p.dist] = m.group(1)

@@ -112,7 +112,7 @@ from .extractor import extract
 
 FORMAT = "python"
 
-__all__ = ["FORMAT", "might_contain_launch", "extract"]
+__all__ = ["FORMAT", "might_contain_launch", "extract", "shell_text"]
 
 
 def might_contain_launch(data: bytes) -> bool:
@@ -154,3 +154,58 @@ def same_meaning(before: bytes, after: bytes) -> Optional[str]:
     except (SyntaxError, ValueError):
         return "the Python would no longer parse"
     return None if old == new else "the Python code would change"
+
+
+def _dotted_name(node: ast.AST) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def shell_text(data: bytes) -> Optional[bytes]:
+    """The strings a shell runs (``os.system("...")``, ``subprocess.run("...", shell=True)``,
+    ``os.popen``, ``subprocess.getoutput``, ...) written as one plain double-quoted literal on one
+    line, at their places, the rest blanked (the ``shell_text`` hook). A single-quoted literal is
+    left out: quoting a word inside it with ``'`` would end the Python string."""
+    if b"install" not in data:
+        return None
+    from .callees import PROC_CALLS
+
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return None
+    starts = [0]
+    for i, b in enumerate(data):
+        if b == 0x0A:
+            starts.append(i + 1)
+    out: Optional[bytearray] = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        spec = PROC_CALLS.get(_dotted_name(node.func) or "")
+        if spec is None or spec[0] not in ("shell", "popen"):
+            continue
+        kind, idx = spec
+        kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+        if kind == "popen" and not (isinstance(kw.get("shell"), ast.Constant) and kw["shell"].value is True):
+            continue
+        arg = node.args[idx] if len(node.args) > idx else kw.get("args" if kind == "popen" else "cmd")
+        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)) or arg.lineno != arg.end_lineno:
+            continue
+        start = starts[arg.lineno - 1] + arg.col_offset
+        end = starts[arg.lineno - 1] + arg.end_col_offset
+        raw = data[start:end]
+        body = raw[1:-1]
+        if raw[:1] != b'"' or raw[-1:] != b'"' or len(raw) < 2 or raw[:3] == b'"""' \
+                or b'"' in body or b"\\" in body or not body.isascii():
+            continue  # (a prefix, an escape or a triple quote: its bytes do not spell the string 1:1)
+        if out is None:
+            out = bytearray(bytes(b if b in (0x0A, 0x0D) else 0x20 for b in data))
+        out[start + 1:end - 1] = body
+    return bytes(out) if out is not None else None
