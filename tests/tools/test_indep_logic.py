@@ -248,3 +248,18 @@ def test_refusing_rules_are_the_argument_rules_and_the_config_ranges():
 
     assert verdict.refusal_code("VL105") and verdict.refusal_code("VL112") and verdict.refusal_code("VL410")
     assert not verdict.refusal_code("VL407") and not verdict.refusal_code("VL201")
+
+
+def test_settle_a_message_quoting_a_value_the_line_gave():
+    given = {"device_ids": {"strings": ["--device-ids"], **settle.shape(["auto", 1])},
+             "served_model_name": {"strings": ["--served-model-name"], **settle.shape(["GPU-5d1c"])},
+             "load_format": {"strings": ["--load-format"], **settle.shape("dummy")}}
+    about = lambda f: [d for d, _ in settle.about(f, given)]  # noqa: E731
+    step = "_resolve_device_ids"
+    assert about(_f(step, None, "ValueError", "Non-integer device ID 'auto' is not supported by cpu.")) \
+        == ["device_ids"]
+    assert about(_f("from_cli_args", None, "ValueError", 'unknown format "dummy"')) == ["load_format"]
+    # unquoted, a GPU UUID (a GPU machine may resolve it), or a step with stand-ins: about nothing
+    assert about(_f(step, None, "ValueError", "Non-integer device ID auto")) == []
+    assert about(_f(step, None, "ValueError", "Non-integer device ID 'GPU-5d1c'")) == []
+    assert about(_f("create_speculative_config", None, "ValueError", "bad 'auto'", None, 2)) == []

@@ -37,6 +37,7 @@ import json
 import logging
 import os
 import sys
+import textwrap
 import typing
 import warnings
 from pathlib import Path
@@ -319,6 +320,29 @@ def _steps(ea_cls: Any) -> list[tuple[str, Optional[str], int]]:
                     and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         field = name[len("create_"):]
         out.append((name, field if field in fields else None, len(required)))
+    out += [(name, None, 0) for name in _private_steps(ea_cls)]
+    return out
+
+
+def _private_steps(ea_cls: Any) -> list[str]:
+    """The private methods of EngineArgs that ``create_engine_config`` calls as ``self._x()``
+    (no arguments, so they read only the EngineArgs: ``_resolve_device_ids`` at 0.24+,
+    ``_check_feature_supported``), in source order."""
+    import ast
+
+    try:
+        src = textwrap.dedent(inspect.getsource(ea_cls.create_engine_config))
+        tree = ast.parse(src)
+    except Exception:  # noqa: BLE001
+        return []
+    out: list[str] = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and not n.args and not n.keywords and isinstance(n.func, ast.Attribute) \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" \
+                and n.func.attr.startswith("_") and n.func.attr not in out:
+            fn = getattr(ea_cls, n.func.attr, None)
+            if inspect.isfunction(fn) and len(inspect.signature(fn).parameters) == 1:
+                out.append(n.func.attr)
     return out
 
 

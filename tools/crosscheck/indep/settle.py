@@ -15,7 +15,10 @@ A failure is *about* an option only for reasons that do not depend on a model or
   to a step that needs a mapping (``**`` of a non-mapping, ``.update`` / ``.items`` of one, a
   pydantic object-type error at the root); a JSON string that does not decode;
 * named (only steps run without stand-ins): the message holds one of the option's strings
-  (``--speculative-config``, ``-sc``) or its dest as a word, or quotes a key the line gave.
+  (``--speculative-config``, ``-sc``) or its dest as a word, quotes a key the line gave, or
+  quotes a string value the line gave the option (``Non-integer device ID 'auto'`` of
+  ``--device-ids auto``), unless that value is a GPU UUID (``GPU-...``, ``MIG-...``), which a
+  GPU machine may resolve.
 
 Failures of missing files, modules, devices or the network, and time-outs, are about nothing.
 The oracle then re-runs the step with the option reset to its default: only if that passes is the
@@ -38,6 +41,8 @@ NON_OBJECT_TEXT = ("argument after ** must be a mapping", "object has no attribu
                    "object has no attribute 'get'", "object is not a mapping")
 NON_OBJECT_PYDANTIC = ("dataclass_type", "dataclass_exact_type", "model_type", "model_attributes_type",
                        "dict_type", "mapping_type", "dataclass_args_type")
+#: a string value a GPU machine may resolve (an NVML UUID) is never "about" its option from here
+DEVICE_UUID = ("GPU-", "MIG-")
 UNEXPECTED = re.compile(r"unexpected keyword argument '([^']+)'")
 
 
@@ -106,6 +111,9 @@ def about(failure: dict[str, Any], given: dict[str, dict[str, Any]]) -> list[tup
         for d, g in given.items():
             if any(_word(msg, s) for s in g["strings"]) or ("_" in d and _word(msg, d)):
                 add(d, "message names the option")
+            elif any(q + w + q in msg for w in g.get("words") or () for q in ("'", '"')
+                     if not w.upper().startswith(DEVICE_UUID)):
+                add(d, "message quotes its value")
             elif g["shape"] == "mapping" and (own is None or d == field):
                 for k in g["keys"]:
                     if any(q + k + q in msg for q in ("'", '"', "`")):
@@ -119,7 +127,9 @@ def shape(value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
         return {"shape": "mapping", "keys": sorted(str(k) for k in value)}
     if isinstance(value, str):
-        return {"shape": "str", "keys": []}
+        return {"shape": "str", "keys": [], "words": [value] if value else []}
+    if isinstance(value, (list, tuple)) and value and all(isinstance(w, (str, int)) for w in value):
+        return {"shape": "other", "keys": [], "words": [w for w in value if isinstance(w, str) and w]}
     if hasattr(value, "__dataclass_fields__") or hasattr(value, "model_fields"):
         return {"shape": "object", "keys": []}
     return {"shape": "other", "keys": []}
