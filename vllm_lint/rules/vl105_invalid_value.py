@@ -602,7 +602,8 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         break
                     start = ctx.surface.start_fields.get(opt.dest) if not opt.choices and opt.nargs is None \
                         and opt.type in (None, "str") else None
-                    if start is not None and start.get("choices") and v not in start["choices"]:
+                    if start is not None and start.get("choices") and v not in start["choices"] \
+                            and not (opt.optional and v in ("", "None")):  # the parser makes those None
                         shown = ", ".join(str(c) for c in start["choices"])
                         problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
                                    f"builds its configuration ({start['class']} takes one of {shown})")
