@@ -263,3 +263,19 @@ def test_settle_a_message_quoting_a_value_the_line_gave():
     assert about(_f(step, None, "ValueError", "Non-integer device ID auto")) == []
     assert about(_f(step, None, "ValueError", "Non-integer device ID 'GPU-5d1c'")) == []
     assert about(_f("create_speculative_config", None, "ValueError", "bad 'auto'", None, 2)) == []
+
+
+def test_oracle_hand_overs_are_the_calls_every_start_makes():
+    import ast
+
+    import oracle
+
+    src = ("def create_engine_config(self):\n"
+           "    parallel = ParallelConfig(dcp=self.dcp, tp=max(1, self.tp))\n"
+           "    lora = LoRAConfig(max_loras=self.max_loras) if self.enable_lora else None\n"
+           "    if self.x:\n        Other(a=self.a)\n"
+           "    items = [Item(b=self.b) for _ in range(2)]\n"
+           "    return VllmConfig(parallel=parallel, level=self.level)\n"
+           "    After(c=self.c)\n")
+    names = [getattr(c.func, "id", None) for c in oracle._unconditional_calls(ast.parse(src).body[0])]
+    assert names == ["ParallelConfig", "max", "VllmConfig"]

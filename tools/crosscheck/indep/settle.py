@@ -9,7 +9,7 @@ option strings, and the value's shape: a mapping with its keys, a string, or ano
 A failure is *about* an option only for reasons that do not depend on a model or this machine:
 
 * structural (any step): a pydantic error of the one value a ``hand_over:<field>`` step
-  validates (VllmConfig's annotation of that field); a pydantic error located at a key of the option's own mapping (or, for
+  validates (the config class's annotation of that field, constraints included); a pydantic error located at a key of the option's own mapping (or, for
   a step building a class from several options, at the option's dest) whose type is not
   ``missing``; an unexpected keyword argument that is a key the line gave; a non-object handed
   to a step that needs a mapping (``**`` of a non-mapping, ``.update`` / ``.items`` of one, a
@@ -84,7 +84,7 @@ def about(failure: dict[str, Any], given: dict[str, dict[str, Any]]) -> list[tup
         if kind == "missing" or environmental("", err.get("msg") or ""):
             continue
         if whole:  # VllmConfig's validation of this one value
-            add(field, f"pydantic {kind} of the value VllmConfig is given")
+            add(field, f"pydantic {kind} of the value a config class is given")
             continue
         if not loc:
             if own is not None and own["shape"] != "mapping" and kind in NON_OBJECT_PYDANTIC:
