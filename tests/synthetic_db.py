@@ -70,6 +70,7 @@ V0271 = BASE + [
     opt("--all2all-backend", choices=["allgather_reducescatter", "mori"], default="allgather_reducescatter"),
     opt("--device-ids"),  # resolved through the platform at start (rec["device_id_checks"])
     opt("--data-parallel-backend", ["-dpb"], default="mp"),  # ParallelConfig's Literal (rec["start_fields"])
+    opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
 ]
 
 JSON_CONFIGS = {

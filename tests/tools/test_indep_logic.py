@@ -279,3 +279,12 @@ def test_oracle_hand_overs_are_the_calls_every_start_makes():
            "    After(c=self.c)\n")
     names = [getattr(c.func, "id", None) for c in oracle._unconditional_calls(ast.parse(src).body[0])]
     assert names == ["ParallelConfig", "max", "VllmConfig"]
+
+
+def test_settle_a_quoted_value_of_the_line_is_not_this_machine():
+    given = {"device_ids": {"strings": ["--device-ids"], **settle.shape(["cuda"])}}
+    failure = _f("_resolve_device_ids", None, "ValueError", "Non-integer device ID 'cuda' is not supported by cpu.")
+    assert [d for d, _ in settle.about(failure, given)] == ["device_ids"]
+    # the machine's own words still are
+    failure = _f("_resolve_device_ids", None, "RuntimeError", "no CUDA device for 'x'")
+    assert settle.about(failure, given) == []
