@@ -68,6 +68,9 @@ V0271 = BASE + [
         negations=["--no-async-scheduling"]),
     opt("--max-num-partial-prefills-x", type="int"),  # makes "--max-num" prefixes richer
     opt("--all2all-backend", choices=["allgather_reducescatter", "mori"], default="allgather_reducescatter"),
+    opt("--device-ids"),  # resolved through the platform at start (rec["device_id_checks"])
+    opt("--data-parallel-backend", ["-dpb"], default="mp"),  # ParallelConfig's Literal (rec["start_fields"])
+    opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
 ]
 
 JSON_CONFIGS = {
@@ -129,6 +132,10 @@ def build(path: Path) -> Path:
                                                                    "env": ["VLLM_HOST_IP"]}},
         "VLLM_USE_V2_MODEL_RUNNER": {"refused": "except", "values": ["1"], "ignored": ["1"]},
     }
+    rec["device_id_checks"] = [{"dest": "device_ids", "option": "--device-ids", "method": "_resolve_device_ids",
+                                "items": "comma_digits", "checks": ["not_mixed", "platform_ids", "unique"]}]
+    rec["start_fields"] = {"data_parallel_backend": {"class": "ParallelConfig", "option": "--data-parallel-backend",
+                                                     "choices": ["ray", "mp"]}}
     write_json(rel / "0.27.1.json", rec)
     (path / "overlays").mkdir(exist_ok=True)
     write_json(path / "overlays" / "renames.json", OVERLAY)

@@ -45,7 +45,7 @@ class ParsedArg(Record):
 
     __slots__ = ("written", "canonical", "tokens", "keyed", "name_span", "value", "value_tokens", "value_opaque",
                  "inline_value", "json_path", "option", "resolved_string", "how", "ambiguous", "positional", "style",
-                 "key_style", "structure", "after_switch")
+                 "key_style", "structure", "after_switch", "model_moved_away")
 
     def __init__(self, written: str, canonical: str, tokens: Optional[list[Token]] = None,
                  keyed: Optional[KeyedArg] = None, name_span: Optional[Span] = None, value: Any = None,
@@ -72,6 +72,9 @@ class ParsedArg(Record):
         self.key_style = key_style
         self.structure: Optional[str] = None
         self.after_switch: Optional[str] = None
+        # `vllm serve --model --port 1` (0.11.1+): parse_args drops the first `--model` and reads
+        # the option word after it as that option; this `--model` names no model
+        self.model_moved_away = False
 
     @property
     def span(self) -> Optional[Span]:
@@ -150,6 +153,7 @@ class ArgvParser:
         self.surface = surface
         self.db = db
         self.positional_model = positional_model
+        self._model_moved = False  # parse_args has moved the first `--model` (0.11.1+)
 
     def _shape_takes_value(self, string: str) -> Optional[bool]:
         if self.db is None:
@@ -237,6 +241,7 @@ class ArgvParser:
     def _parse_words(self, launch: Launch, model_given: bool = False) -> list[ParsedArg]:
         """The launch's words as argparse reads them, one ParsedArg per option occurrence, the
         positional model and each stray word; the steps are the methods below, in word order."""
+        self._model_moved = False
         out: list[ParsedArg] = []
         toks = launch.tokens
         is_opt = self._option_word
@@ -377,8 +382,16 @@ class ArgvParser:
             # from 0.11.1 `--model=X` is split first and moved as well, while before it the
             # option takes it as usual and a later word is still the positional model
             mode = self.surface.serve_model_option
-            if mode == "moved" or not eq and mode == "refused":
+            if mode == "moved" and not eq and not self._model_moved and i + 1 < len(toks) \
+                    and self._option_word(toks[i + 1].text) and not toks[i + 1].opaque:
+                # 0.11.1+: parse_args moves the word after the first `--model` to the front
+                # (`serve <word> ...`) and drops `--model`; an option word there is then read as
+                # that option, and the model slot stays open for a later positional
+                pa.model_moved_away = True
+            elif mode == "moved" or not eq and mode == "refused":
                 names_model = True
+            if mode == "moved":
+                self._model_moved = True
         return pa, names_model
 
     def _value_shape(self, pa: ParsedArg, toks: list, i: int) -> tuple[bool, Any]:
@@ -408,7 +421,7 @@ class ArgvParser:
         value noted; returns the index after them."""
         is_opt = self._option_word
         takes, nargs = self._value_shape(pa, toks, i)
-        if not takes:
+        if not takes or pa.model_moved_away:
             return i
         if nargs in ("+", "*"):
             vals = []

@@ -55,6 +55,8 @@ def options(version: str) -> list[dict]:
     if v >= _v("0.8.5"):
         o.append(opt("--enable-expert-parallel", ["--no-enable-expert-parallel"] + (["-ep"] if v >= _v("0.23.0") else []),
                      kind="negatable", type=None, default=False, negations=["--no-enable-expert-parallel"]))
+    if v >= _v("0.24.0"):
+        o.append(opt("--decode-context-parallel-size", ["-dcp"], type="int", default=1))
     if v >= _v("0.10.0"):
         o += [opt("--data-parallel-size-local", ["-dpl"], type="int", optional=True),
               opt("--enable-eplb", ["--no-enable-eplb"], kind="negatable", type=None, default=False,
@@ -157,6 +159,9 @@ def build(path: Path) -> Path:
             })
             rec = _record(ver, opts, env_vars(ver))
             rec["serve_checks"] = serve_checks(ver)
+            if _v(ver) >= _v("0.24.0"):  # ParallelConfig's Field(ge=1), handed over unchanged at start
+                rec["start_fields"] = {"decode_context_parallel_size": {
+                    "class": "ParallelConfig", "option": "--decode-context-parallel-size", "constraints": {"ge": 1}}}
             if _v(ver) >= _v("0.29.0"):  # `python -m vllm.entrypoints.openai.api_server` warns from 0.29.0
                 rec["era"]["deprecated_entries"] = ["openai.api_server"]
         finally:

@@ -248,3 +248,43 @@ def test_refusing_rules_are_the_argument_rules_and_the_config_ranges():
 
     assert verdict.refusal_code("VL105") and verdict.refusal_code("VL112") and verdict.refusal_code("VL410")
     assert not verdict.refusal_code("VL407") and not verdict.refusal_code("VL201")
+
+
+def test_settle_a_message_quoting_a_value_the_line_gave():
+    given = {"device_ids": {"strings": ["--device-ids"], **settle.shape(["auto", 1])},
+             "served_model_name": {"strings": ["--served-model-name"], **settle.shape(["GPU-5d1c"])},
+             "load_format": {"strings": ["--load-format"], **settle.shape("dummy")}}
+    about = lambda f: [d for d, _ in settle.about(f, given)]  # noqa: E731
+    step = "_resolve_device_ids"
+    assert about(_f(step, None, "ValueError", "Non-integer device ID 'auto' is not supported by cpu.")) \
+        == ["device_ids"]
+    assert about(_f("from_cli_args", None, "ValueError", 'unknown format "dummy"')) == ["load_format"]
+    # unquoted, a GPU UUID (a GPU machine may resolve it), or a step with stand-ins: about nothing
+    assert about(_f(step, None, "ValueError", "Non-integer device ID auto")) == []
+    assert about(_f(step, None, "ValueError", "Non-integer device ID 'GPU-5d1c'")) == []
+    assert about(_f("create_speculative_config", None, "ValueError", "bad 'auto'", None, 2)) == []
+
+
+def test_oracle_hand_overs_are_the_calls_every_start_makes():
+    import ast
+
+    import oracle
+
+    src = ("def create_engine_config(self):\n"
+           "    parallel = ParallelConfig(dcp=self.dcp, tp=max(1, self.tp))\n"
+           "    lora = LoRAConfig(max_loras=self.max_loras) if self.enable_lora else None\n"
+           "    if self.x:\n        Other(a=self.a)\n"
+           "    items = [Item(b=self.b) for _ in range(2)]\n"
+           "    return VllmConfig(parallel=parallel, level=self.level)\n"
+           "    After(c=self.c)\n")
+    names = [getattr(c.func, "id", None) for c in oracle._unconditional_calls(ast.parse(src).body[0])]
+    assert names == ["ParallelConfig", "max", "VllmConfig"]
+
+
+def test_settle_a_quoted_value_of_the_line_is_not_this_machine():
+    given = {"device_ids": {"strings": ["--device-ids"], **settle.shape(["cuda"])}}
+    failure = _f("_resolve_device_ids", None, "ValueError", "Non-integer device ID 'cuda' is not supported by cpu.")
+    assert [d for d, _ in settle.about(failure, given)] == ["device_ids"]
+    # the machine's own words still are
+    failure = _f("_resolve_device_ids", None, "RuntimeError", "no CUDA device for 'x'")
+    assert settle.about(failure, given) == []

@@ -11,11 +11,14 @@ classes' own validators refuse (`--kv-transfer-config.kv_connector NixlConnector
 `kv_role`, `--structured-outputs-config.disable_any_whitespace true` without the `xgrammar` or
 `guidance` backend; `--profiler-config.profiler torch` without `torch_profiler_dir`), strings a
 validator looks up as an enum member (`-cc.cudagraph_mode foo`, `--attention-config.backend foo`),
-`key+` on a field that takes no list (`-cc.mode+ 3`), dotted keys on an option that is no JSON
+`key+` on a field that takes no list (`-cc.mode+ 3`), device ids start-up cannot resolve
+(`--device-ids cuda`, a device named twice, numbers mixed with UUIDs: 0.24+), dotted keys on an option that is no JSON
 config (`--max-model-len.mode=3`: vLLM hands it the keys as JSON text), the items of
 `--lora-modules` and `--prompt-adapters` (`name=path` or, for LoRA, a
 JSON object with the fields the release knows), and switches given a value they do not take
-(`--enforce-eager=true`).
+(`--enforce-eager=true`), and words the parser takes but start-up refuses where it hands the value
+unchanged to a config class with string choices (`--data-parallel-backend foo`: `ParallelConfig`
+takes `ray` or `mp`).
 
 ## Why is this bad?
 argparse rejects the value at startup (`invalid choice`, `invalid int value`), or the config
@@ -39,7 +42,10 @@ automatic fix otherwise.
 Choices, types and JSON config keys are scraped per release into `flag_db/releases/*.json`. The
 `if ...: raise` checks of the config classes' after-validators and `__post_init__`, and the enum
 lookups of their before-validators, are scraped too (`json_configs.<dest>.checks`,
-`fields.<key>.enum_names`); a few older checks of `__post_init__` and the adapter options' argparse
+`fields.<key>.enum_names`), and so are the config-class fields start-up hands option values to unchanged (`start_fields`:
+their string `Literal` choices) and how start-up resolves `--device-ids` (`device_id_checks`:
+`EngineArgs._resolve_device_ids` hands each string id to the platform, which takes a number or, on
+CUDA, a GPU UUID); a few older checks of `__post_init__` and the adapter options' argparse
 actions are kept per release range in `vllm_lint/knowledge/config_checks.py` and
 `vllm_lint/knowledge/adapters.py`, read from each release's source and checked against the real
 parsers (`tools/crosscheck/difftest.py`). vLLM merges an option's dotted keys into one object
@@ -565,6 +571,15 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         if problem:
                             break
                         continue
+                    device = ctx.surface.device_id_checks.get(opt.dest)
+                    if device is not None:
+                        from ..knowledge.device_ids import device_ids_problem
+
+                        problem = device_ids_problem(arg.written, v, device)
+                        if problem:
+                            problem += f": vLLM {ctx.target} refuses it when it builds its configuration"
+                            break
+                        continue
                     if opt.type == "kvs":
                         problem = _kvs_error(arg.written, v, ctx.surface.kvs_empty_is_none)
                         if problem:
@@ -584,6 +599,14 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                                    f"expected one of {shown}")
                         if len(values) == 1:
                             problem, fix = _retired_value(ctx, arg, opt, v, typed, problem)
+                        break
+                    start = ctx.surface.start_fields.get(opt.dest) if not opt.choices and opt.nargs is None \
+                        and opt.type in (None, "str") else None
+                    if start is not None and start.get("choices") and v not in start["choices"] \
+                            and not (opt.optional and v in ("", "None")):  # the parser makes those None
+                        shown = ", ".join(str(c) for c in start["choices"])
+                        problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                                   f"builds its configuration ({start['class']} takes one of {shown})")
                         break
                     if typed in opt.choices_vary:
                         # the release picks this option's choices from one of two sets, in an

@@ -54,8 +54,8 @@ def check(ctx: LintContext):
             continue
         full = arg.resolved_string
         former = ctx.db.option_history(arg.canonical.partition(".")[0])
-        if former is not None:
-            last = ctx.db.last_accepting(former, ctx.target)
+        last = ctx.db.last_accepting(former, ctx.target) if former is not None else None
+        if last is not None:  # (an option only later releases have is no former option: `-dc` at 0.20)
             yield ctx.diag(RULE, f"`{arg.written}` was an option until vLLM {last}; {ctx.target} silently reads it "
                                  f"as an abbreviation of a different option, `{full}`", arg.report_span,
                            option=arg.canonical, severity="error")

@@ -116,6 +116,6 @@ def check(ctx: LintContext):
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument; "
                              "`--model` alone leaves it missing", first.report_span, fix=fix, option="--model")
     elif mode == "moved" and models and not models[0].value_opaque and models[0].tokens and \
-            not first.value_opaque:  # `--model=<path>`: a placeholder, the line is not meant as written
+            not first.value_opaque and not first.model_moved_away:  # `--model=<path>`: a placeholder, the line is not meant as written
         yield ctx.diag(RULE, f"`{models[0].value}` is left over: at vLLM {ctx.target} `--model` fills the "
                              "positional model slot", models[0].report_span, option="--model")

@@ -6,8 +6,12 @@ statically:
 | --- | --- | --- |
 | `--gpu-memory-utilization` | (0, 1] | 0.13.0 (above 1: every release) |
 | `--cpu-offload-gb`, `--swap-space` | >= 0 | 0.13.0 |
-| `--max-loras`, `--max-num-seqs`, `--max-num-batched-tokens` | >= 1 | 0.13.0 |
+| `--max-loras` (with `--enable-lora`: without it no `LoRAConfig` is built), `--max-num-seqs`, `--max-num-batched-tokens` | >= 1 | 0.13.0 |
 | `--tensor-parallel-size`, `--pipeline-parallel-size`, `--data-parallel-size` | >= 1 | 0.23.0 |
+
+Beyond these, any number start-up hands unchanged to a config class whose field declares literal
+bounds (`start_fields` of the release file, scraped from the sdist: `-dcp 0`, ParallelConfig's
+`Field(ge=1)`; `--dbo-prefill-token-threshold -1`) is an error at the releases that have the field.
 
 **error** on releases that refuse the value when they build their configuration (the pydantic
 field constraints of `CacheConfig`, `OffloadConfig`, `LoRAConfig`, `SchedulerConfig`,
@@ -34,6 +38,8 @@ The releases' sources, read from their PyPI sdists: `vllm/config.py` `CacheConfi
 sizes from 0.23.0 (absent in 0.22.1). Options a release does not have are VL1xx's concern.
 """
 
+from typing import Optional
+
 from ..knowledge import version_in
 from ..knowledge.layout import as_float, dest_of
 from .base import LintContext, Rule
@@ -55,6 +61,10 @@ _RANGES = {
     "data_parallel_size": (1.0, True, None, "0.23.0"),
 }
 
+# dest -> the switch without which start-up never builds the class that checks it
+# (`lora_config = LoRAConfig(max_loras=...) if self.enable_lora else None`, 0.13.0-0.34.0)
+_BUILT_ONLY_WITH = {"max_loras": "enable_lora"}
+
 
 def _describe(low, low_incl, high) -> str:
     if high is not None:
@@ -69,12 +79,21 @@ def check(ctx: LintContext):
     for arg in ctx.args:
         dest = dest_of(arg)
         rng = _RANGES.get(dest or "")
+        if rng is None and not (arg.value_opaque or arg.json_path or arg.value is None):
+            found = _scraped(ctx, arg, dest)
+            if found is not None:
+                yield found
+            continue
         if rng is None or arg.value_opaque or arg.json_path or arg.value is None:
             continue
         value = as_float(arg.value)
         if value is None:
             continue
         low, low_incl, high, since = rng
+        needs = _BUILT_ONLY_WITH.get(dest)
+        if needs is not None and not _switched_on(ctx, needs):
+            ctx.skip(RULE, f"{dest} {arg.value}: its config is built only with `{needs}`, which the launch does not set")
+            continue
         too_low = value < low or (value == low and not low_incl)
         too_high = high is not None and value > high
         if not (too_low or too_high):
@@ -93,3 +112,46 @@ def check(ctx: LintContext):
                    f"engine fails or runs without room later (releases from {since} refuse it){hint}")
             severity = "warning"
         yield ctx.diag(RULE, msg, arg.report_span, option=name, severity=severity)
+
+
+def _switched_on(ctx: LintContext, dest: str) -> bool:
+    """The launch turns the switch on (or it is not known: a value that is a variable)."""
+    on = False
+    for a in ctx.args:
+        if dest_of(a) != dest:
+            continue
+        if a.value_opaque:
+            return True
+        if a.option is not None and a.written in a.option.negations:
+            on = False
+        elif isinstance(a.value, bool):
+            on = a.value
+        elif isinstance(a.value, str) and a.value.strip().lower() in ("false", "0", "no", "off"):
+            on = False
+        else:
+            on = True
+    return on
+
+
+_BOUNDS = (("gt", "> {}", lambda a, b: a > b), ("ge", ">= {}", lambda a, b: a >= b),
+           ("lt", "< {}", lambda a, b: a < b), ("le", "<= {}", lambda a, b: a <= b))
+
+
+def _scraped(ctx: LintContext, arg, dest: Optional[str]):
+    """A number outside the bounds of the config-class field start-up hands it to unchanged
+    (``start_fields`` of the release file: ``-dcp 0``, ParallelConfig's ``ge=1``)."""
+    fact = ctx.surface.start_fields.get(dest or "")
+    if not fact or not fact.get("constraints"):
+        return None
+    value = as_float(arg.value)
+    if value is None:
+        return None
+    broken = [text.format(f"{bound:g}") for key, text, ok in _BOUNDS
+              for bound in [fact["constraints"].get(key)]
+              if isinstance(bound, (int, float)) and not isinstance(bound, bool) and not ok(value, bound)]
+    if not broken:
+        return None
+    name = arg.option.name if arg.option is not None else arg.canonical
+    written = arg.value if isinstance(arg.value, str) else f"{value:g}"
+    return ctx.diag(RULE, f"{name} {written} is outside {broken[0]}: vLLM {ctx.target} refuses it when it builds its "
+                          f"configuration ({fact['class']})", arg.report_span, option=name, severity="error")

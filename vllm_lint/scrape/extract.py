@@ -48,7 +48,8 @@ from .pyresolve import (
     type_str,
 )
 from ..surface.db import WORD_METHODS
-from .serve_checks import class_checks, option_class_checks, serve_checks
+from .serve_checks import (assigned_dests, class_checks, device_id_checks, option_class_checks, serve_checks,
+                           unconditional_calls, unconditional_self_calls)
 from .tree import SourceTree
 
 SCHEMA = 1
@@ -445,6 +446,12 @@ class _Extractor:
         config_checks = option_class_checks(self.p, options, self._find_config_class)
         if config_checks:
             rec["config_checks"] = config_checks
+        start_fields = self._start_fields(options)
+        if start_fields:  # only where start-up hands values to pydantic config classes
+            rec["start_fields"] = start_fields
+        device_ids = device_id_checks(self.p, options)
+        if device_ids:  # only where start-up resolves device ids through the platform (0.24+)
+            rec["device_id_checks"] = device_ids
         refused = env_refusals(self.p.tree, accepted, env)
         if refused:  # only where start-up refuses some variables (0.34+)
             rec["env_refused"] = refused
@@ -640,6 +647,70 @@ class _Extractor:
         values = [m.value for m in cls.enum_members()]
         return sorted(values) if values and all(type(v) is int for v in values) else None
 
+    def _start_fields(self, options: list[dict]) -> dict:
+        """dest -> what pydantic checks when start-up hands the option's value unchanged to a config
+        class (``Class(x=self.x)`` in ``create_engine_config`` or a ``create_*_config`` helper it
+        calls, on every start: not under an ``if``, a loop, a ``try``, a conditional expression or
+        a comprehension): ``{"class", "constraints"?, "choices"?}``, where the class forbids extra
+        keys (vLLM's pydantic configs), no validator of the class sees the field first, no method
+        of ``EngineArgs`` assigns ``self.x``, and the field has literal bounds or string
+        ``Literal`` choices pydantic enforces (``-dcp 0``: ``ParallelConfig``'s ``ge=1``;
+        ``-dpb foo``: ``Literal["ray", "mp"]``)."""
+        ea = self.p.find_class("vllm.engine.arg_utils", "EngineArgs")
+        if ea is None:
+            return {}
+        methods: dict[str, cst.FunctionDef] = {}
+        for c in ea.mro():
+            for stmt in c.node.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.params.params:
+                    methods.setdefault(stmt.name.value, stmt)
+        engine = methods.get("create_engine_config")
+        if engine is None:
+            return {}
+        assigned: set[str] = set()
+        for fn in methods.values():
+            assigned |= assigned_dests(fn, fn.params.params[0].name.value)
+        if "*" in assigned:
+            return {}
+        bodies = [engine] + [methods[m] for m in unconditional_self_calls(engine)
+                             if m in methods and m.startswith("create_") and m.endswith("_config")
+                             and m not in ("create_model_config", "create_engine_config")]
+        by_dest = {o["dest"]: o for o in options}
+        out: dict[str, dict] = {}
+        for fn in bodies:
+            self_name = fn.params.params[0].name.value
+            for call in unconditional_calls(fn):
+                if not isinstance(call.func, cst.Name):
+                    continue
+                cls = self._find_config_class(call.func.value)
+                if cls is None or not _pydantic_class(cls):
+                    continue
+                pre = cls.prevalidated_fields()
+                if pre is None:
+                    continue
+                fields = None
+                for a in call.args:
+                    dest = a.keyword.value if a.keyword is not None else None
+                    v = a.value
+                    if dest is None or dest in assigned or dest in pre or dest not in by_dest or dest in out \
+                            or by_dest[dest].get("default_computed") \
+                            or not (isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name)
+                                    and v.value.value == self_name and v.attr.value == dest):
+                        continue
+                    if fields is None:
+                        fields = self._class_fields(cls, init_only=True)
+                    f = fields.get(dest)
+                    if f is None or f.get("prevalidated"):
+                        continue
+                    fact: dict = {}
+                    if f.get("constraints"):
+                        fact["constraints"] = f["constraints"]
+                    if f.get("choices_enforced") and f.get("choices"):
+                        fact["choices"] = f["choices"]
+                    if fact:
+                        out[dest] = {"class": cls.name, "option": by_dest[dest]["name"], **fact}
+        return out
+
     def _find_config_class(self, name: str) -> Optional[ClassInfo]:
         for mod in ("vllm.config", "vllm.config.vllm"):
             ci = self.p.find_class(mod, name)
@@ -712,6 +783,21 @@ class _Extractor:
         ps = init.node.params
         names = [p.name.value for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]]
         return [n for n in names if n not in ("self",)]
+
+
+def _pydantic_class(ci: ClassInfo) -> bool:
+    """The class validates its fields with pydantic: a pydantic model, or a class (or a base)
+    decorated ``@dataclass`` in a module that takes ``dataclass`` from ``pydantic.dataclasses``
+    (or ``@pydantic_dataclass``, or a ``config`` decorator that makes one, 0.14+)."""
+    if "BaseModel" in ci.base_names() or ci.forbids_extra():
+        return True
+    for c in ci.mro():
+        names = c.decorator_names()
+        text = c.project.text(c.module.path) or ""
+        if "pydantic_dataclass" in names or "dataclass" in names and re.search(
+                r"^from pydantic\.dataclasses import (?:\(\s*)?(?:\w+,\s*)*dataclass\b", text, re.M):
+            return True
+    return False
 
 
 def _class_text(ci: ClassInfo) -> str:

@@ -180,7 +180,7 @@ class _Reader:
                             aliases[small.targets[0].target.value] = dest
                         else:
                             aliases.pop(small.targets[0].target.value, None)
-            assigned |= _assigned_dests(stmt, param)
+            assigned |= assigned_dests(stmt, param)
             if _may_return(stmt):
                 return False
         return True
@@ -211,7 +211,7 @@ class _Reader:
             if _UNKNOWN not in conj:
                 inner_assigned = set(assigned)
                 self._block(func, body, param, guard + conj, dict(aliases), inner_assigned, depth)
-        assigned |= _assigned_dests(stmt, param)
+        assigned |= assigned_dests(stmt, param)
         for name in [n for n in aliases if any(isinstance(t, cst.AssignTarget) and isinstance(t.target, cst.Name)
                                                and t.target.value == n for t in _walk(stmt))]:
             aliases.pop(name)  # a name the branch may rebind is no longer known
@@ -443,7 +443,7 @@ def class_checks(project: Project, cls: Any, fields: Iterable[str]) -> list[dict
     # an assignment drops only the checks after it
     sets: dict[int, set[str]] = {}
     for _, fn in methods:
-        names_set = _assigned_dests(fn, "self")
+        names_set = assigned_dests(fn, "self")
         for n in _walk(fn):
             if isinstance(n, cst.Call) and (_dotted(n.func) or "").endswith("__setattr__") and len(n.args) >= 2:
                 name = n.args[1].value
@@ -503,7 +503,7 @@ def _dest_read(e: cst.BaseExpression, param: str) -> Optional[str]:
     return None
 
 
-def _assigned_dests(stmt: cst.CSTNode, param: str) -> set[str]:
+def assigned_dests(stmt: cst.CSTNode, param: str) -> set[str]:
     """Dests the statement may set on the namespace: ``args.x = ...`` (also augmented, annotated,
     in a loop or a branch) and ``setattr(args, "x", ...)``; ``"*"`` for a setattr of an unknown name."""
     out: set[str] = set()
@@ -575,7 +575,7 @@ def option_class_checks(project: Project, options: list[dict], find_class: Any) 
     for c in ea.mro():
         for stmt in c.node.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.params.params:
-                rewritten |= _assigned_dests(stmt, stmt.params.params[0].name.value)
+                rewritten |= assigned_dests(stmt, stmt.params.params[0].name.value)
                 name = stmt.name.value
                 if name.startswith("create_") and name.endswith("_config") \
                         and name not in ("create_engine_config", "create_model_config"):
@@ -602,3 +602,131 @@ def option_class_checks(project: Project, options: list[dict], find_class: Any) 
                 when.append(t)
             out.append({"class": cls_name, "kind": "when", "when": when})
     return out
+
+
+# --------------------------------------------------------------------------- device ids at start
+
+#: the platform method every start-up hands a device id the option's type leaves a string to: the
+#: base platform takes ``int(id)`` or raises, CUDA looks a non-integer up as a GPU UUID with NVML
+_PLATFORM_ID = "device_control_id_to_physical_device_id"
+
+
+def device_id_checks(project: Project, options: list[dict]) -> list[dict]:
+    """What start-up refuses in an option of device ids (``--device-ids``, 0.24+), read from the
+    ``EngineArgs`` method that ``create_engine_config`` calls as ``self.<method>()`` outside any
+    condition and that resolves the option through the platform (``_resolve_device_ids``).
+
+    ``{"dest", "option", "method", "items", "checks"}``: ``items`` is ``"comma_digits"`` when the
+    option's argparse type splits its value at commas and turns the parts that are digits into
+    integers (the only item shape recorded); ``checks`` lists what the method refuses:
+    ``"unique"`` (``if len(set(ids)) != len(ids): raise``), ``"not_mixed"`` (``if any(isinstance(i,
+    str) ...): raise`` after the all-strings branch) and ``"platform_ids"`` (the strings go to
+    the platform's ``device_control_id_to_physical_device_id``). The method's subject is the dest
+    of its first statement, ``if not self.<dest>: return ...``."""
+    ea = project.find_class("vllm.engine.arg_utils", "EngineArgs")
+    if ea is None:
+        return []
+    methods: dict[str, cst.FunctionDef] = {}
+    for c in ea.mro():
+        for stmt in c.node.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.params.params:
+                methods.setdefault(stmt.name.value, stmt)
+    engine = methods.get("create_engine_config")
+    if engine is None:
+        return []
+    by_dest = {o["dest"]: o for o in options}
+    out = []
+    for name in unconditional_self_calls(engine):
+        fn = methods.get(name)
+        if fn is None or name.startswith("create_"):
+            continue
+        param = fn.params.params[0].name.value
+        dest = _guard_dest(fn, param)
+        if dest is None or dest not in by_dest:
+            continue
+        checks = set()
+        for n in _walk(fn.body):
+            if isinstance(n, cst.Attribute) and n.attr.value == _PLATFORM_ID:
+                checks.add("platform_ids")
+            if isinstance(n, cst.If) and _raises(n):
+                text = _code(n.test)
+                if text.replace(" ", "").startswith("len(set(") and "!=len(" in text.replace(" ", ""):
+                    checks.add("unique")
+                elif text.startswith("any(isinstance(") and ", str)" in text:
+                    checks.add("not_mixed")
+        if "platform_ids" not in checks:
+            continue
+        option = by_dest[dest]["name"]
+        out.append({"dest": dest, "option": option, "method": name,
+                    "items": _items_shape(project, option), "checks": sorted(checks)})
+    return out
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def _raises(stmt: cst.If) -> bool:
+    return any(isinstance(s, cst.SimpleStatementLine) and any(isinstance(x, cst.Raise) for x in s.body)
+               for s in getattr(stmt.body, "body", ()))
+
+
+#: what a call inside may not run on every run of the function
+_CONDITIONAL = (cst.If, cst.For, cst.While, cst.Try, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.IfExp,
+                cst.BooleanOperation, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def unconditional_calls(fn: cst.FunctionDef) -> list[cst.Call]:
+    """The calls in ``fn`` that every run of it makes: outside ``if`` / loops / ``try`` / nested
+    functions / conditional expressions / ``and`` / ``or`` / comprehensions, in source order
+    (a ``return`` at the top level ends the search: what follows may not run)."""
+    out: list[cst.Call] = []
+    for stmt in getattr(fn.body, "body", ()):
+        stack: list[cst.CSTNode] = [stmt]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, _CONDITIONAL):
+                continue
+            if isinstance(n, cst.Call):
+                out.append(n)
+            stack.extend(reversed(n.children))
+        if isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(x, cst.Return) for x in stmt.body):
+            break
+    return out
+
+
+def unconditional_self_calls(fn: cst.FunctionDef) -> list[str]:
+    """``self.<m>()`` calls without arguments that every run of ``fn`` makes, in source order."""
+    self_name = fn.params.params[0].name.value
+    return [n.func.attr.value for n in unconditional_calls(fn)
+            if not n.args and isinstance(n.func, cst.Attribute) and isinstance(n.func.value, cst.Name)
+            and n.func.value.value == self_name]
+
+
+def _guard_dest(fn: cst.FunctionDef, param: str) -> Optional[str]:
+    """``<dest>`` of a first statement ``if not <param>.<dest>: return ...``."""
+    body = getattr(fn.body, "body", ())
+    first = body[0] if body else None
+    if not isinstance(first, cst.If) or first.orelse is not None or not _sole(first, cst.Return):
+        return None
+    t = first.test
+    if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not):
+        return _dest_read(t.expression, param)
+    return None
+
+
+def _items_shape(project: Project, option: str) -> Optional[str]:
+    """``"comma_digits"`` when ``option``'s ``add_argument`` in ``EngineArgs`` has a ``type=``
+    lambda that splits at ``","`` and turns digit parts into ``int`` (``--device-ids``), else None."""
+    ea = project.find_class("vllm.engine.arg_utils", "EngineArgs")
+    for n in _walk(ea.node) if ea is not None else ():
+        if not (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "add_argument"
+                and n.args and isinstance(n.args[0].value, cst.SimpleString)
+                and n.args[0].value.evaluated_value == option):
+            continue
+        kind = next((a.value for a in n.args if a.keyword is not None and a.keyword.value == "type"), None)
+        if not isinstance(kind, cst.Lambda):
+            return None
+        text = _code(kind).replace(" ", "")
+        return "comma_digits" if '.split(",")' in text and ".isdigit()" in text and "int(" in text else None
+    return None

@@ -489,6 +489,18 @@ class Surface:
             out.append(ServeCheck("when", first["dest"], "", first["option"], "", c["when"], c.get("class")))
         return out
 
+    @cached_property
+    def start_fields(self) -> dict[str, dict]:
+        """dest -> what pydantic checks when start-up hands the option's value unchanged to a config
+        class (``start_fields`` of the release file: ``class``, ``constraints``, ``choices``)."""
+        return dict(self.record.get("start_fields") or {})
+
+    @cached_property
+    def device_id_checks(self) -> dict[str, dict]:
+        """dest -> what start-up refuses in that option's device ids (``device_id_checks`` of the
+        release file: ``items``, ``checks``); empty where the release has no such step."""
+        return {c["dest"]: c for c in self.record.get("device_id_checks") or []}
+
     def validates_serve_args(self, entry: str) -> bool:
         """Whether a launch with this entry runs ``validate_parsed_serve_args`` right after parsing:
         ``vllm serve`` and the OpenAI api_server module where the release's entry calls it (the
@@ -579,6 +591,17 @@ def _check_release(rec: dict[str, Any]) -> None:
             raise TypeError("'config_checks' is not a list of 'when' checks")
         for c in cc:
             _check_serve_tests(c.get("when"))
+    sf = rec.get("start_fields")
+    if sf is not None and not (isinstance(sf, dict) and all(
+            isinstance(v, dict) and isinstance(v.get("class"), str)
+            and isinstance(v.get("constraints", {}), dict) and isinstance(v.get("choices", []), list)
+            for v in sf.values())):
+        raise TypeError("'start_fields' is not a table of {class, constraints?, choices?}")
+    di = rec.get("device_id_checks")
+    if di is not None and not (isinstance(di, list) and all(
+            isinstance(c, dict) and isinstance(c.get("dest"), str) and isinstance(c.get("checks"), list)
+            for c in di)):
+        raise TypeError("'device_id_checks' is not a list of {dest, checks} tables")
     sc = rec.get("serve_checks")  # absent in files built before it was scraped: no checks known
     if sc is not None:
         if not isinstance(sc, dict) or not isinstance(sc.get("entries"), list) \

@@ -37,6 +37,7 @@ import json
 import logging
 import os
 import sys
+import textwrap
 import typing
 import warnings
 from pathlib import Path
@@ -272,19 +273,6 @@ def _engine_args_class() -> Any:
     return getattr(mod, "AsyncEngineArgs", None) or mod.EngineArgs
 
 
-def _vllm_config_class() -> Any:
-    import importlib
-
-    for name in ("vllm.config", "vllm.config.vllm"):
-        try:
-            cls = getattr(importlib.import_module(name), "VllmConfig", None)
-        except Exception:  # noqa: BLE001
-            cls = None
-        if cls is not None:
-            return cls
-    return None
-
-
 def _given(serve: argparse.ArgumentParser, ns: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """dest -> option strings and value shape, for the dests whose parsed value is not the default."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -319,6 +307,29 @@ def _steps(ea_cls: Any) -> list[tuple[str, Optional[str], int]]:
                     and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         field = name[len("create_"):]
         out.append((name, field if field in fields else None, len(required)))
+    out += [(name, None, 0) for name in _private_steps(ea_cls)]
+    return out
+
+
+def _private_steps(ea_cls: Any) -> list[str]:
+    """The private methods of EngineArgs that ``create_engine_config`` calls as ``self._x()``
+    (no arguments, so they read only the EngineArgs: ``_resolve_device_ids`` at 0.24+,
+    ``_check_feature_supported``), in source order."""
+    import ast
+
+    try:
+        src = textwrap.dedent(inspect.getsource(ea_cls.create_engine_config))
+        tree = ast.parse(src)
+    except Exception:  # noqa: BLE001
+        return []
+    out: list[str] = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and not n.args and not n.keywords and isinstance(n.func, ast.Attribute) \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" \
+                and n.func.attr.startswith("_") and n.func.attr not in out:
+            fn = getattr(ea_cls, n.func.attr, None)
+            if inspect.isfunction(fn) and len(inspect.signature(fn).parameters) == 1:
+                out.append(n.func.attr)
     return out
 
 
@@ -335,36 +346,75 @@ def _call_text(src: str, callee: str) -> str:
 
 
 def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str, Any]]:
-    """(field, VllmConfig's annotation of it): the given options ``create_engine_config`` passes
-    unchanged to a pydantic ``VllmConfig``, so that VllmConfig's validation of that field is the
-    release's own check of the value alone: the ``VllmConfig(...)`` call holds ``field=self.field``,
-    no method of EngineArgs assigns ``self.field``, EngineArgs has no ``create_<field>``, and
-    VllmConfig has no field validator for it and no before / wrap / plain model validator."""
-    vc = _vllm_config_class()
-    if vc is None or not hasattr(vc, "__pydantic_validator__"):
-        return []
-    deco = getattr(vc, "__pydantic_decorators__", None)
-    if deco is None or any(getattr(v.info, "mode", "after") != "after" for v in deco.model_validators.values()):
-        return []
-    checked = set()
-    for v in deco.field_validators.values():
-        checked |= set(getattr(v.info, "fields", ()) or ())
+    """(field, (its type, the class's pydantic config)): the given options ``create_engine_config``
+    passes unchanged to a pydantic config class on every start, so that the class's validation of
+    that field is the release's own check of the value alone: a call ``Class(..., field=self.field)``
+    that every run of ``create_engine_config`` makes (not under an ``if``, a loop, a ``try``, a
+    conditional expression, ``and`` / ``or`` or a comprehension: ``VllmConfig(...)``,
+    ``ParallelConfig(...)``; ``LoRAConfig(...) if self.enable_lora else None`` is not), no method of
+    EngineArgs assigns ``self.field``, EngineArgs has no ``create_<field>``, and the class has no
+    field validator for it and no before / wrap / plain model validator. The type is the field's
+    annotation with its ``Field(...)`` constraints (``ge=1``)."""
+    import ast
+    import importlib
+
     try:
-        call = _call_text(inspect.getsource(ea_cls.create_engine_config), "VllmConfig")
+        src = textwrap.dedent(inspect.getsource(ea_cls.create_engine_config))
         whole = "\n".join(inspect.getsource(c) for c in ea_cls.__mro__ if c.__module__.startswith("vllm."))
+        tree = ast.parse(src)
+        scope = vars(importlib.import_module(ea_cls.create_engine_config.__module__))
     except Exception:  # noqa: BLE001
         return []
-    hints = _hints(vc)
     own = {n for n, _ in inspect.getmembers(ea_cls, inspect.isfunction)}
+    out: list[tuple[str, Any]] = []
+    for call in _unconditional_calls(tree.body[0]):
+        cls = scope.get(call.func.id) if isinstance(call.func, ast.Name) else None
+        fields = getattr(cls, "__pydantic_fields__", None)
+        deco = getattr(cls, "__pydantic_decorators__", None)
+        if not fields or deco is None \
+                or any(getattr(v.info, "mode", "after") != "after" for v in deco.model_validators.values()):
+            continue
+        checked: set[str] = set()
+        for v in deco.field_validators.values():
+            checked |= set(getattr(v.info, "fields", ()) or ())
+        for kw in call.keywords:
+            field, v = kw.arg, kw.value
+            if field is None or field not in given or field not in fields or field in checked or "*" in checked \
+                    or f"create_{field}" in own or any(f == field for f, _ in out):
+                continue
+            if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == "self"
+                    and v.attr == field):
+                continue
+            if re.search(rf"self\.{field}\s*=(?!=)", whole):
+                continue
+            info = fields[field]
+            tp = typing.Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+            out.append((field, (tp, getattr(cls, "__pydantic_config__", None))))
+    return out
+
+
+#: what a call inside may not run on every run of the function
+_CONDITIONAL = ("If", "For", "AsyncFor", "While", "Try", "TryStar", "With", "FunctionDef", "AsyncFunctionDef",
+                "ClassDef", "Lambda", "IfExp", "BoolOp", "ListComp", "SetComp", "DictComp", "GeneratorExp", "Match")
+
+
+def _unconditional_calls(fn: Any) -> list[Any]:
+    """The calls every run of ``fn`` makes (its top-level statements up to a top-level ``return``,
+    outside conditions, loops, ``try``, nested functions and comprehensions)."""
+    import ast
+
     out = []
-    for field in sorted(given):
-        if f"create_{field}" in own or field not in hints or field in checked or "*" in checked:
-            continue
-        if not re.search(rf"(?<![\w.]){field}\s*=\s*self\.{field}\b(?!\s*[.\[(])", call):
-            continue
-        if re.search(rf"self\.{field}\s*=(?!=)", whole):
-            continue
-        out.append((field, hints[field]))
+    for stmt in fn.body:
+        stack = [stmt]
+        while stack:
+            n = stack.pop()
+            if type(n).__name__ in _CONDITIONAL:
+                continue
+            if isinstance(n, ast.Call):
+                out.append(n)
+            stack.extend(ast.iter_child_nodes(n))
+        if isinstance(stmt, ast.Return):
+            break
     return out
 
 
@@ -382,7 +432,7 @@ def _run(fn: Any) -> Optional[BaseException]:
     return None
 
 
-def _step_fn(step: str, ns: argparse.Namespace, stand_ins: int, tp: Any = None) -> Any:
+def _step_fn(step: str, ns: argparse.Namespace, stand_ins: int, tp_config: Any = None) -> Any:
     ea_cls = _engine_args_class()
 
     def go() -> None:
@@ -396,7 +446,7 @@ def _step_fn(step: str, ns: argparse.Namespace, stand_ins: int, tp: Any = None) 
             value = getattr(ea, field)
             if value is None:
                 return
-            config = getattr(_vllm_config_class(), "__pydantic_config__", None)
+            tp, config = tp_config
             try:
                 adapter = TypeAdapter(tp, config=config)
             except Exception:  # noqa: BLE001 - a type with a config of its own takes none

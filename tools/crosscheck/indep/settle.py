@@ -9,13 +9,16 @@ option strings, and the value's shape: a mapping with its keys, a string, or ano
 A failure is *about* an option only for reasons that do not depend on a model or this machine:
 
 * structural (any step): a pydantic error of the one value a ``hand_over:<field>`` step
-  validates (VllmConfig's annotation of that field); a pydantic error located at a key of the option's own mapping (or, for
+  validates (the config class's annotation of that field, constraints included); a pydantic error located at a key of the option's own mapping (or, for
   a step building a class from several options, at the option's dest) whose type is not
   ``missing``; an unexpected keyword argument that is a key the line gave; a non-object handed
   to a step that needs a mapping (``**`` of a non-mapping, ``.update`` / ``.items`` of one, a
   pydantic object-type error at the root); a JSON string that does not decode;
 * named (only steps run without stand-ins): the message holds one of the option's strings
-  (``--speculative-config``, ``-sc``) or its dest as a word, or quotes a key the line gave.
+  (``--speculative-config``, ``-sc``) or its dest as a word, quotes a key the line gave, or
+  quotes a string value the line gave the option (``Non-integer device ID 'auto'`` of
+  ``--device-ids auto``), unless that value is a GPU UUID (``GPU-...``, ``MIG-...``), which a
+  GPU machine may resolve.
 
 Failures of missing files, modules, devices or the network, and time-outs, are about nothing.
 The oracle then re-runs the step with the option reset to its default: only if that passes is the
@@ -38,6 +41,8 @@ NON_OBJECT_TEXT = ("argument after ** must be a mapping", "object has no attribu
                    "object has no attribute 'get'", "object is not a mapping")
 NON_OBJECT_PYDANTIC = ("dataclass_type", "dataclass_exact_type", "model_type", "model_attributes_type",
                        "dict_type", "mapping_type", "dataclass_args_type")
+#: a string value a GPU machine may resolve (an NVML UUID) is never "about" its option from here
+DEVICE_UUID = ("GPU-", "MIG-")
 UNEXPECTED = re.compile(r"unexpected keyword argument '([^']+)'")
 
 
@@ -58,7 +63,9 @@ def about(failure: dict[str, Any], given: dict[str, dict[str, Any]]) -> list[tup
     each ``{"type", "loc"}``, or ``None``). ``given[dest]``: ``{"strings", "shape": "mapping" |
     "str" | "other", "keys": [...]}``."""
     etype, msg = failure.get("type") or "", failure.get("message") or ""
-    if environmental(etype, msg):
+    # a value of the line quoted back is the line's, not this machine's (`--device-ids cuda`)
+    own_words = {w for g in given.values() for w in g.get("words") or ()}
+    if environmental(etype, re.sub(r"""(['"])(.*?)\1""", lambda m: "" if m.group(2) in own_words else m.group(0), msg)):
         return []
     field = failure.get("field")
     own = given.get(field) if field else None
@@ -79,7 +86,7 @@ def about(failure: dict[str, Any], given: dict[str, dict[str, Any]]) -> list[tup
         if kind == "missing" or environmental("", err.get("msg") or ""):
             continue
         if whole:  # VllmConfig's validation of this one value
-            add(field, f"pydantic {kind} of the value VllmConfig is given")
+            add(field, f"pydantic {kind} of the value a config class is given")
             continue
         if not loc:
             if own is not None and own["shape"] != "mapping" and kind in NON_OBJECT_PYDANTIC:
@@ -106,6 +113,9 @@ def about(failure: dict[str, Any], given: dict[str, dict[str, Any]]) -> list[tup
         for d, g in given.items():
             if any(_word(msg, s) for s in g["strings"]) or ("_" in d and _word(msg, d)):
                 add(d, "message names the option")
+            elif any(q + w + q in msg for w in g.get("words") or () for q in ("'", '"')
+                     if not w.upper().startswith(DEVICE_UUID)):
+                add(d, "message quotes its value")
             elif g["shape"] == "mapping" and (own is None or d == field):
                 for k in g["keys"]:
                     if any(q + k + q in msg for q in ("'", '"', "`")):
@@ -119,7 +129,9 @@ def shape(value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
         return {"shape": "mapping", "keys": sorted(str(k) for k in value)}
     if isinstance(value, str):
-        return {"shape": "str", "keys": []}
+        return {"shape": "str", "keys": [], "words": [value] if value else []}
+    if isinstance(value, (list, tuple)) and value and all(isinstance(w, (str, int)) for w in value):
+        return {"shape": "other", "keys": [], "words": [w for w in value if isinstance(w, str) and w]}
     if hasattr(value, "__dataclass_fields__") or hasattr(value, "model_fields"):
         return {"shape": "object", "keys": []}
     return {"shape": "other", "keys": []}

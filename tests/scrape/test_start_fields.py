@@ -1,0 +1,83 @@
+"""start_fields over synthetic sources: what pydantic checks where start-up hands an option's value
+unchanged to a config class (bounds, string Literal choices), and the cases it must leave out."""
+
+from __future__ import annotations
+
+import textwrap
+
+from vllm_lint.scrape.extract import _Extractor
+from vllm_lint.scrape.pyresolve import Project
+from vllm_lint.scrape.tree import DictTree
+
+CONFIG = """
+from typing import Literal
+from pydantic import Field, field_validator
+from pydantic.dataclasses import dataclass
+
+
+@dataclass
+class ParallelConfig:
+    dcp: int = Field(default=1, ge=1)
+    backend: Literal["ray", "mp"] = "mp"
+    checked: int = Field(default=1, ge=1)
+    free: int = 1
+
+    @field_validator("checked", mode="before")
+    @classmethod
+    def _fix(cls, value):
+        return value
+
+
+@dataclass
+class LoRAConfig:
+    max_loras: int = Field(default=1, ge=1)
+"""
+
+ENGINE = """
+from vllm.config import LoRAConfig, ParallelConfig
+
+
+class EngineArgs:
+    dcp: int = 1
+    backend: str = "mp"
+    checked: int = 1
+    free: int = 1
+    rewritten: int = 1
+    max_loras: int = 1
+    enable_lora: bool = False
+
+    def __post_init__(self):
+        self.backend = self.backend
+
+    def create_engine_config(self):
+        parallel = ParallelConfig(dcp=self.dcp, backend=self.backend, checked=self.checked, free=self.free)
+        lora = LoRAConfig(max_loras=self.max_loras) if self.enable_lora else None
+        return parallel, lora
+"""
+
+OPTIONS = [{"name": f"--{d.replace('_', '-')}", "dest": d, "default_computed": False}
+           for d in ("dcp", "backend", "checked", "free", "max_loras")]
+
+
+def start_fields(config: str = CONFIG, engine: str = ENGINE) -> dict:
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/engine/__init__.py": b"",
+                     "vllm/config/__init__.py": textwrap.dedent(config).encode(),
+                     "vllm/engine/arg_utils.py": textwrap.dedent(engine).encode()})
+    return _Extractor(Project(tree), "0.0.0")._start_fields(OPTIONS)
+
+
+def test_bounds_of_a_value_handed_over_unchanged_on_every_start():
+    got = start_fields()
+    # dcp: a bound; backend is reassigned by an EngineArgs method; checked is seen by a before
+    # validator first; free has nothing to check; LoRAConfig is built only with enable_lora
+    assert got == {"dcp": {"class": "ParallelConfig", "option": "--dcp", "constraints": {"ge": 1}}}
+
+
+def test_string_literal_choices_pydantic_enforces():
+    got = start_fields(engine=ENGINE.replace("        self.backend = self.backend\n", "        pass\n"))
+    assert got["backend"] == {"class": "ParallelConfig", "option": "--backend", "choices": ["ray", "mp"]}
+
+
+def test_a_class_pydantic_does_not_validate_has_no_facts():
+    stdlib = CONFIG.replace("from pydantic.dataclasses import dataclass", "from dataclasses import dataclass")
+    assert start_fields(config=stdlib) == {}
