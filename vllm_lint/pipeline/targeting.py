@@ -28,13 +28,15 @@ import re
 from typing import Any, Optional
 
 from .. import inputs
-from ..fsutil import AnyPath, real_dir
+from ..fsutil import AnyPath, TooLarge, read_regular, real_dir
 from ..knowledge.image_tags import HintReading, read_hint
 from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
+from .repository import MAX_FILES, MAX_FOLDERS, UNPINNED, RepositorySurvey
 from .surroundings import Named, Surroundings
+from .surroundings import _unpinned_install as unpinned_install
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 
@@ -88,6 +90,9 @@ class Targeting:
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
         self.surroundings = Surroundings()
+        self.repository = RepositorySurvey(self.surroundings)
+        self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
+        self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
 
@@ -112,6 +117,9 @@ class Targeting:
                 own = self.surroundings.own_chart_for(directory)
                 if own is not None:
                     c, read = self._from_named(own), own.read
+            reads: list[tuple[str, str]] = []
+            if c is None:
+                c, reads = self._linked(path, directory)
             if c is None:
                 sibling = self.surroundings.sibling_chart_for(directory)
                 if sibling is not None:
@@ -120,17 +128,100 @@ class Targeting:
                 pin = self.surroundings.pin_for(directory)
                 if pin is not None:
                     c, read = self._from_named(pin), pin.read
+            if c is None and os.path.isfile(str(path)) and not self._installs_unpinned(path):
+                c, reads = self._repository_release(directory)
             if c is None and os.path.isfile(str(path)):  # (not for stdin: a snippet is no file of the repository)
                 readme = self.surroundings.readme_for(directory)
                 if readme is not None:
                     c, read = self._from_named(readme), readme.read
                     if c is not None:
                         c.weak = True
-            self._around[key] = (c, read if c is not None else None)
-        c, read = self._around[key]
-        if read is not None:  # the file that decided it, in this analysis's record (vllm_lint.inputs)
-            inputs.replay([read])
+            self._around[key] = (c, ([read] if read is not None else []) + reads if c is not None else [])
+        c, reads = self._around[key]
+        if reads:  # the files that decided it, in this analysis's record (vllm_lint.inputs)
+            inputs.replay(reads)
         return c
+
+    # -- the whole repository (pipeline.repository)
+    def _linked(self, path: AnyPath, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
+        """The release of the model server the file names (``engine: VLLM``, ``runtime: name``,
+        ``backendName: name``) as the repository configures it elsewhere; a note when they disagree."""
+        if not str(path).endswith((".yaml", ".yml", ".tpl")):  # (catalogs and resources: YAML)
+            return None, []
+        root = self.surroundings.root_of(directory)
+        if root is None or not os.path.isfile(str(path)):
+            return None, []
+        try:
+            data = read_regular(str(path), PIN_FILE_BYTES)
+        except (OSError, TooLarge):
+            return None, []
+        named, note = self.repository.linked(root, data)
+        if note is not None:
+            self._notes[self._key(path)] = note
+        if named is None:
+            return None, []
+        c = self._from_named(named)
+        return c, ([named.read] if c is not None and named.read else [])
+
+    @staticmethod
+    def _installs_unpinned(path: AnyPath) -> bool:
+        """Whether the file installs vllm with no version itself (``pip install vllm``): the newest, by
+        its own words, not another release its repository names elsewhere."""
+        try:
+            data = read_regular(str(path), PIN_FILE_BYTES)
+        except (OSError, TooLarge):
+            return False
+        return b"vllm" in data and unpinned_install(data.decode("utf-8", errors="replace").replace("\r\n", "\n"))
+
+    def _repository_release(self, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
+        """The one release every vLLM image (or pin) of the repository names, as a weak source (a
+        comment of the file stating one comes first); a note when they name several, or when the
+        repository is too large to survey."""
+        root = self.surroundings.root_of(directory)
+        if root is None:
+            return None, []
+        if root in self._repository_choices:
+            c, note = self._repository_choices[root]
+        else:
+            c, note = self._one_release(root)
+            self._repository_choices[root] = (c, note)
+        if note is not None:
+            self._notes[directory] = note
+        if c is None:
+            return None, []
+        c = Choice(c.release, c.why, c.kind, c.named, c.hint)
+        c.weak = True
+        return c, self.repository.reads(root)
+
+    def _one_release(self, root: str) -> tuple[Optional[Choice], Optional[str]]:
+        mentions, truncated = self.repository.mentions(root)
+        if truncated:
+            return None, (f"the repository is larger than a survey reads ({MAX_FOLDERS} folders or {MAX_FILES} "
+                          "files): no release read from it")
+        releases: dict[Any, tuple[Any, Any]] = {}  # what it names -> (reading, first mention)
+        for m in mentions:
+            r = read_hint(self.db, m.text, m.image)
+            what = ("build" if r.status == "build" else r.named or r.version if r.status in ("release", "series", "newer", "older")
+                    else f"{m.image or m.text} ({r.status})")
+            releases.setdefault(what, (r, m))
+        if not releases:
+            return None, None
+        if len(releases) > 1:
+            shown = "; ".join(f"{m.where} {_shown(m)}" for _r, m in list(releases.values())[:4])
+            more = f" and {len(releases) - 4} more" if len(releases) > 4 else ""
+            return None, f"the repository names {len(releases)} vLLM releases ({shown}{more}): none chosen"
+        r, m = next(iter(releases.values()))
+        why = f"repository: {m.where} {_shown(m)} (the one release the repository names; nothing nearer names one)"
+        if r.status == "build":  # (a floating tag, a nightly or an unpinned install: the newest)
+            return Choice(r.version, f"{why}: {r.note or NEWEST_SOURCE}", "build"), None
+        return self._from_reading(r, why, m.text), None
+
+    def note_for(self, path: AnyPath) -> Optional[str]:
+        """Why the repository gave no release for the file at ``path`` (several named, too large), if it said."""
+        return self._notes.get(self._key(path)) or self._notes.get(self.real_parent(path))
+
+    def _key(self, path: AnyPath) -> str:
+        return self.real_parent(path) + "\0" + os.path.basename(str(path))
 
     def _from_named(self, named: Named) -> Optional[Choice]:
         if named.spec:
@@ -189,6 +280,9 @@ class Targeting:
         if (c is None or c.weak) and data is not None and at is not None:
             c = self._stated(data, at) or c
         if c is None:
+            note = self.note_for(path)
+            if note is not None:
+                unmapped.append(note)
             return Choice(self.db.newest, NEWEST_SOURCE if not unmapped else f"{NEWEST_SOURCE}; {'; '.join(unmapped)}",
                           "default")
         return c
@@ -229,6 +323,11 @@ class Targeting:
                     return self._from_reading(read_hint(self.db, v), f"a comment at line {row} states vLLM {v}", v, hint)
             pos = start
         return None
+
+
+def _shown(m: Any) -> str:
+    """A repository's mention (``pipeline.repository.Mention``) as --verbose names it."""
+    return m.image or ("vllm, unpinned" if m.text == UNPINNED else f"vllm=={m.text}")
 
 
 # ----------------------------------------------------------------------------- inferred range

@@ -1,0 +1,289 @@
+"""What a whole repository says about the vLLM release it serves (issue 28): ``Targeting``'s
+sources after the files around a launch (``pipeline.surroundings``), read once per repository
+per run (:class:`RepositorySurvey`).
+
+* **a server named by the launch**: a platform's catalog names its model server by name and the
+  platform's own configuration, elsewhere in the repository, sets that server's image: KubeAI's
+  ``engine: VLLM`` and a chart's ``modelServers: VLLM: images: default: <image>``, a KServe
+  InferenceService's ``runtime: <name>`` and the ``ServingRuntime`` (or ``ClusterServingRuntime``,
+  or one inside an OpenShift ``Template``) of that name, llmaz's ``backendName: <name>`` and the
+  ``BackendRuntime`` of that name (``image:`` with its ``version:``). The link is read where the
+  file's own bytes say it (:meth:`RepositorySurvey.linked`);
+* **the one release the repository names**: every vLLM image with a tag in the repository's
+  deployment files (YAML, Helm templates, Dockerfiles, env files such as ``params.env``, a
+  ``FROM`` or a ``pip install vllm==``), outside tests and vendored folders. When they all name
+  one release it is the release of a launch nothing nearer names (:meth:`RepositorySurvey.one_release`);
+  when they name several, none is chosen and the reason says which, where.
+
+The walk is bounded (:data:`MAX_FOLDERS`, :data:`MAX_FILES` files read): a repository larger than
+that is not surveyed, said so. Only the files that name a release are noted as inputs of the
+result (``vllm_lint.inputs``), as for the files around a launch.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Optional
+
+from ..fsutil import TooLarge, read_regular
+from ..images import image_is_vllm, version_from_image
+from ..record import Record, lazy_re
+from . import surroundings as _s
+from .surroundings import Named
+
+#: folders a survey walks at most; files it reads at most
+MAX_FOLDERS = 4000
+MAX_FILES = 8000
+
+# folders whose files are not what the repository deploys: tests and their fixtures, vendored or
+# installed code, build output
+_SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "vendor", "third_party",
+                        "third-party", "test", "tests", "testdata", "test-data", "e2e", "fixtures", "dist", "build"})
+_TEMPLATE_SUFFIXES = (".yaml", ".yml", ".tpl")
+_VLLM_BYTES = lazy_re(rb"(?i)vllm")
+# an image reference with a tag whose repository part names vllm (``vllm/vllm-openai:v0.8.3``,
+# ``"quay.io/x/vllm-openai:0.9"``, ``VLLM_IMAGE=rocm/vllm:..._vllm_0.19.1``)
+_TAGGED = lazy_re(r"""(?i)(?<![\w./:@$-])((?:[\w.-]+(?::\d+)?/)*[\w.-]*vllm[\w.-]*):([\w][\w.+-]*)""")
+# an untagged image key (its tag beside it: ``tag:`` / ``version:``)
+_UNTAGGED = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(?:image|repository)[ \t]*:[ \t]*["']?((?:[\w.-]+(?::\d+)?/)*[\w.-]*vllm[\w.-]*)["']?[ \t]*(?:#.*)?$""")
+# how a launch's file names its model server (KubeAI, KServe, llmaz)
+_REFERS = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(engine|runtime|backendName)[ \t]*:[ \t]*["']?([A-Za-z0-9][\w.-]*)["']?[ \t]*(?:#.*)?$""")
+_REF_KIND = {"engine": "engine", "runtime": "runtime", "backendName": "backend"}
+_SERVER_MARKERS = (b"modelServers", b"ServingRuntime", b"BackendRuntime")
+
+
+#: a Mention's text for an install of vllm with no version (what a fresh build installs: the newest)
+UNPINNED = "latest"
+
+
+class Mention(Record):
+    """One vLLM image (or pin) a file of the repository names: ``text`` as written (a tag or a
+    version), ``image``, ``where`` (``path:line``, relative to the root) and ``read``: (absolute
+    path, content key) of the file."""
+
+    __slots__ = ("text", "image", "where", "read")
+
+    def __init__(self, text: str, image: Optional[str], where: str, read: tuple[str, str]) -> None:
+        self.text = text
+        self.image = image
+        self.where = where
+        self.read = read
+
+    def named(self, why: str) -> Named:
+        return Named(self.text, why, self.image, read=self.read)
+
+
+class Survey(Record):
+    """A repository's ``mentions`` (every vLLM image with a tag, in walk order), its ``servers``
+    ((kind, name) -> the mentions of the images configured for that model server, the default
+    first) and ``truncated`` (the walk stopped at its bound: nothing repository-wide is chosen)."""
+
+    __slots__ = ("mentions", "servers", "truncated")
+
+    def __init__(self) -> None:
+        self.mentions: list[Mention] = []
+        self.servers: dict[tuple[str, str], list[Mention]] = {}
+        self.truncated = False
+
+
+class RepositorySurvey:
+    """One run's surveys of repositories (their roots from ``surroundings.root_of``)."""
+
+    def __init__(self, surroundings: _s.Surroundings) -> None:
+        self.surroundings = surroundings
+        self._surveys: dict[str, Survey] = {}
+
+    def survey(self, root: str) -> Survey:
+        """The repository at ``root``, walked once."""
+        s = self._surveys.get(root)
+        if s is None:
+            s = self._surveys[root] = self._walk(root)
+        return s
+
+    def reads(self, root: str) -> list[tuple[str, str]]:
+        """The files of the repository that name a vLLM release (the inputs of a choice made from it)."""
+        return list(dict.fromkeys(m.read for m in self.survey(root).mentions))
+
+    # -- the two sources
+    def linked(self, root: str, data: bytes) -> tuple[Optional[Named], Optional[str]]:
+        """(the image of the model server the file's bytes ``data`` name, a note) when every server
+        they name that the repository configures has one release; (None, why not) when they name
+        several releases, (None, None) when they name no server the repository configures."""
+        if not any(k.encode() in data for k in _REF_KIND):
+            return None, None
+        text = data.decode("utf-8", errors="replace")
+        servers = self.survey(root).servers
+        found: dict[str, Mention] = {}
+        how: dict[str, str] = {}
+        for m in _REFERS.finditer(text):
+            kind, name = _REF_KIND[m.group(1)], m.group(2)
+            images = servers.get((kind, name))
+            if images:
+                found.setdefault(images[0].text, images[0])
+                how.setdefault(images[0].text, f"{m.group(1)}: {name}")
+        if not found:
+            return None, None
+        if len(found) > 1:
+            return None, ("the model servers it names run several releases (" +
+                          ", ".join(f"{how[t]}: {found[t].where} {found[t].image}" for t in found) + "): none chosen")
+        text_, mention = next(iter(found.items()))
+        return mention.named(f"{mention.where} {mention.image} (the image of the model server it names, "
+                             f"{how[text_]})"), None
+
+    def mentions(self, root: str) -> tuple[list[Mention], bool]:
+        """The repository's mentions, and whether the walk was cut short."""
+        s = self.survey(root)
+        return s.mentions, s.truncated
+
+    # -- the walk
+    def _walk(self, root: str) -> Survey:
+        out = Survey()
+        stack = [root]
+        folders = files = 0
+        while stack:
+            d = stack.pop()
+            folders += 1
+            if folders > MAX_FOLDERS:
+                out.truncated = True
+                break
+            try:
+                entries = sorted(os.scandir(d), key=lambda e: e.name)
+            except OSError:
+                continue
+            subdirs = []
+            for e in entries:
+                name = e.name
+                if name.startswith("."):
+                    if _s._ENV_FILE.match(name) and e.is_file(follow_symlinks=False):
+                        files += 1
+                        self._file(out, root, e.path, name)
+                    continue
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        if name.lower() not in _SKIP_DIRS:
+                            subdirs.append(e.path)
+                        continue
+                    if not e.is_file(follow_symlinks=False):
+                        continue
+                except OSError:
+                    continue
+                if not (name.endswith(_TEMPLATE_SUFFIXES) or _s._DOCKERFILE.match(name) or _s._ENV_FILE.match(name)):
+                    continue
+                files += 1
+                if files > MAX_FILES:
+                    out.truncated = True
+                    return out
+                self._file(out, root, e.path, name)
+            stack.extend(reversed(subdirs))
+        return out
+
+    def _file(self, out: Survey, root: str, path: str, name: str) -> None:
+        try:
+            data = read_regular(path, _s.MAX_BYTES)
+        except (OSError, TooLarge):
+            return
+        if not _VLLM_BYTES.search(data):
+            return
+        from .. import inputs
+
+        read = (os.path.abspath(path), inputs.key_of(data))
+        text = data.decode("utf-8", errors="replace")
+        rel = os.path.relpath(path, root).replace(os.sep, "/")
+        found = _images(text)
+        if _s._DOCKERFILE.match(name) and not found:  # (no vLLM image: what it installs)
+            m = _s._PIP_PIN.search(text)
+            if m and not _commented(text, m.start(2)):
+                found = [(m.start(2), m.group(2), None)]
+            if _s._unpinned_install(text):  # (an unpinned install runs the newest release: another one)
+                bare = next((b for b in _s._BARE_VLLM.finditer(text) if not _commented(text, b.start())), None)
+                found.append((bare.start() if bare else 0, UNPINNED, None))
+        for at, tag, image in found:
+            out.mentions.append(Mention(tag, image, f"{rel}:{text.count(chr(10), 0, at) + 1}", read))
+        if name.endswith((".yaml", ".yml")) and any(k in data for k in _SERVER_MARKERS):
+            for key, images in _servers(text).items():
+                got = []
+                for image in images:
+                    at = text.find(image)
+                    line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+                    got.append(Mention(version_from_image(image) or "", image, f"{rel}:{line}", read))
+                out.servers.setdefault(key, got)
+
+
+def _commented(text: str, at: int) -> bool:
+    start = text.rfind("\n", 0, at) + 1
+    return text[start:at].lstrip().startswith(("#", "//", "{{/*", "<!--"))
+
+
+def _images(text: str) -> list[tuple[int, str, str]]:
+    """(offset, tag, image) of every vLLM image with a tag ``text`` names outside comments: written
+    whole, or untagged with its ``tag:`` / ``version:`` key beside it (chart values, llmaz)."""
+    out = []
+    for m in _TAGGED.finditer(text):
+        image = m.group(0)
+        if image_is_vllm(image) and not _commented(text, m.start()):
+            tag = version_from_image(image)
+            if tag:
+                out.append((m.start(2), tag, image))
+    for m in _UNTAGGED.finditer(text):
+        if image_is_vllm(m.group(1)) and not _commented(text, m.start(1)):
+            tag = _s._tag_beside(text, m.start(1))
+            if tag:
+                out.append((m.start(1), tag, f"{m.group(1)}:{tag}"))
+    out.sort()
+    return out
+
+
+def _servers(text: str) -> dict[tuple[str, str], list[str]]:
+    """The model servers a YAML file configures: (kind, name) -> their vLLM images, the default
+    first. ``modelServers: NAME: images: {default: ...}`` (KubeAI's chart values, anywhere in the
+    document), a ``ServingRuntime`` / ``ClusterServingRuntime`` (also inside a ``Template``'s
+    ``objects``), a ``BackendRuntime`` (``image`` and ``version``). A Helm template that is no
+    YAML before rendering names none here."""
+    try:
+        import yaml
+
+        docs = list(yaml.load_all(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    except Exception:  # (a template before rendering, or malformed: its own lint reports it)
+        return {}
+    out: dict[tuple[str, str], list[str]] = {}
+    stack: list[Any] = list(docs)
+    seen = 0
+    while stack and seen < 20_000:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        kind = node.get("kind")
+        meta = node.get("metadata") if isinstance(node.get("metadata"), dict) else {}
+        spec = node.get("spec") if isinstance(node.get("spec"), dict) else {}
+        name = meta.get("name")
+        if kind in ("ServingRuntime", "ClusterServingRuntime") and isinstance(name, str):
+            images = [str(c.get("image")) for c in spec.get("containers") or [] if isinstance(c, dict)]
+            images = [i for i in images if image_is_vllm(i) and version_from_image(i)]
+            if images:
+                out.setdefault(("runtime", name), images)
+        elif kind == "BackendRuntime" and isinstance(name, str):
+            image, version = spec.get("image"), spec.get("version")
+            if isinstance(image, str) and image_is_vllm(image):
+                if ":" not in image.rsplit("/", 1)[-1] and isinstance(version, (str, int, float)):
+                    image = f"{image}:{version}"
+                if version_from_image(image) not in (None, "latest"):
+                    out.setdefault(("backend", name), [image])
+        servers = node.get("modelServers")
+        if isinstance(servers, dict):
+            for server, conf in servers.items():
+                imgs = conf.get("images") if isinstance(conf, dict) else None
+                if isinstance(imgs, dict):
+                    images = [str(i) for i in imgs.values() if isinstance(i, str) and image_is_vllm(i)
+                              and version_from_image(i) not in (None, "latest")]
+                    default = imgs.get("default")
+                    if default in images:  # (the image a model without a profile's image runs)
+                        out.setdefault(("engine", str(server)), [default])
+                    elif "default" not in imgs and len({version_from_image(i) for i in images}) == 1:
+                        out.setdefault(("engine", str(server)), images[:1])
+        stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+    return out
