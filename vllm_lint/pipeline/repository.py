@@ -205,6 +205,8 @@ class RepositorySurvey:
                 got = []
                 for image in images:
                     at = text.find(image)
+                    if at < 0:  # (an image with its version beside it: the image key's line)
+                        at = text.find(image.rsplit(":", 1)[0])
                     line = text.count("\n", 0, at) + 1 if at >= 0 else 1
                     got.append(Mention(version_from_image(image) or "", image, f"{rel}:{line}", read))
                 out.servers.setdefault(key, got)
