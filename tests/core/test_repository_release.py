@@ -219,3 +219,16 @@ def test_a_backend_runtime_with_its_version_beside_the_image(synth_db, repo):
     c = choose(synth_db, put(repo, "examples/playground.yaml", "kind: Playground\nspec:\n  backendRuntimeConfig:\n"
                                                               "    backendName: vllm\n    args:\n      - --enforce-eager\n"))
     assert c.release == "0.10.0" and "config/backends/vllm.yaml:6 vllm/vllm-openai:v0.10.0" in c.why
+
+
+@pytest.mark.parametrize("install", [
+    "RUN git clone https://github.com/someone/vllm.git && cd vllm && git checkout 94ad145\n",
+    "RUN pip install -v git+https://github.com/HabanaAI/vllm-fork.git@v0.6.6 --extra-index-url x\n",
+    "RUN pip install vllm transformers\n",
+])
+def test_a_file_that_builds_its_own_vllm_takes_no_release_of_the_repository(synth_db, repo, install):
+    put(repo, "charts/platform/values.yaml", PLATFORM_VALUES)
+    p = put(repo, "servers/cpu/Containerfile", "FROM registry.example/ubi9/python-311\n" + install +
+            "ENTRYPOINT [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n")
+    c = choose(synth_db, p)
+    assert c.kind == "default" and "the file installs a vLLM of its own" in c.why

@@ -62,6 +62,12 @@ _ELSEWHEN = lazy_re(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|forme
                        r"deprecated|removed|as of|compatib\w*|vllm-project/vllm/(?:issues|pull))\b|>=|=>|<=")
 
 
+# a file that builds vLLM from a source tree of its own: a clone of a vLLM repository (vLLM's or a
+# fork's), a pip install from git
+_OWN_SOURCE = lazy_re(r"(?im)^[^#\n]*(?:\bgit[ \t]+clone\b[^\n]*?/[\w.-]*vllm[\w.-]*(?:\.git)?(?![\w-])|"
+                      r"\b(?:pip3?|uv)\b[^\n]*\binstall\b[^\n]*git\+\S*vllm)")
+
+
 class Choice(Record):
     """How one launch's release was chosen: ``release`` (a release of the database), ``why``
     (--verbose's reason), ``kind``: "explicit" (-t), "named" (a source names it), "newer" (a
@@ -128,8 +134,12 @@ class Targeting:
                 pin = self.surroundings.pin_for(directory)
                 if pin is not None:
                     c, read = self._from_named(pin), pin.read
-            if c is None and os.path.isfile(str(path)) and not self._installs_unpinned(path):
-                c, reads = self._repository_release(directory)
+            if c is None and os.path.isfile(str(path)):
+                if self._installs_its_own(path):
+                    self._notes[key] = ("the file installs a vLLM of its own (unpinned or from a source tree): "
+                                        "no release of its repository applies")
+                else:
+                    c, reads = self._repository_release(directory)
             if c is None and os.path.isfile(str(path)):  # (not for stdin: a snippet is no file of the repository)
                 readme = self.surroundings.readme_for(directory)
                 if readme is not None:
@@ -164,14 +174,18 @@ class Targeting:
         return c, ([named.read] if c is not None and named.read else [])
 
     @staticmethod
-    def _installs_unpinned(path: AnyPath) -> bool:
-        """Whether the file installs vllm with no version itself (``pip install vllm``): the newest, by
-        its own words, not another release its repository names elsewhere."""
+    def _installs_its_own(path: AnyPath) -> bool:
+        """Whether the file installs a vLLM of its own: with no version (``pip install vllm``: the
+        newest), or from a source tree (``git clone .../vllm``, ``pip install git+.../vllm-fork``): not
+        another release its repository names elsewhere."""
         try:
             data = read_regular(str(path), PIN_FILE_BYTES)
         except (OSError, TooLarge):
             return False
-        return b"vllm" in data and unpinned_install(data.decode("utf-8", errors="replace").replace("\r\n", "\n"))
+        if b"vllm" not in data and b"VLLM" not in data:
+            return False
+        text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+        return bool(_OWN_SOURCE.search(text)) or unpinned_install(text)
 
     def _repository_release(self, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
         """The one release every vLLM image (or pin) of the repository names, as a weak source (a
