@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..fsutil import TooLarge, read_regular
 from ..images import image_is_vllm, version_from_image
@@ -79,26 +79,30 @@ class Survey(Record):
     ((kind, name) -> the mentions of the images configured for that model server, the default
     first) and ``truncated`` (the walk stopped at its bound: nothing repository-wide is chosen)."""
 
-    __slots__ = ("mentions", "servers", "truncated")
+    __slots__ = ("mentions", "servers", "truncated", "stopped")
 
     def __init__(self) -> None:
         self.mentions: list[Mention] = []
         self.servers: dict[tuple[str, str], list[Mention]] = {}
         self.truncated = False
+        self.stopped = False  # (the walk stopped at a second release: enough to choose none)
 
 
 class RepositorySurvey:
-    """One run's surveys of repositories (their roots from ``surroundings.root_of``)."""
+    """One run's surveys of repositories (their roots from ``surroundings.root_of``); ``distinct``
+    tells the releases of two mentions apart (what a mention names, read against the database)."""
 
-    def __init__(self, surroundings: _s.Surroundings) -> None:
+    def __init__(self, surroundings: _s.Surroundings, distinct: Callable[[Mention], Any]) -> None:
         self.surroundings = surroundings
+        self.distinct = distinct
         self._surveys: dict[str, Survey] = {}
 
-    def survey(self, root: str) -> Survey:
-        """The repository at ``root``, walked once."""
+    def survey(self, root: str, whole: bool = False) -> Survey:
+        """The repository at ``root``, walked once: until a second release is named (enough to
+        choose none), or ``whole`` (the model servers it configures)."""
         s = self._surveys.get(root)
-        if s is None:
-            s = self._surveys[root] = self._walk(root)
+        if s is None or (whole and s.stopped):
+            s = self._surveys[root] = self._walk(root, stop=not whole)
         return s
 
     def reads(self, root: str) -> list[tuple[str, str]]:
@@ -113,7 +117,7 @@ class RepositorySurvey:
         if not any(k.encode() in data for k in _REF_KIND):
             return None, None
         text = data.decode("utf-8", errors="replace")
-        servers = self.survey(root).servers
+        servers = self.survey(root, whole=True).servers
         found: dict[str, Mention] = {}
         how: dict[str, str] = {}
         for m in _REFERS.finditer(text):
@@ -137,8 +141,9 @@ class RepositorySurvey:
         return s.mentions, s.truncated
 
     # -- the walk
-    def _walk(self, root: str) -> Survey:
+    def _walk(self, root: str, stop: bool) -> Survey:
         out = Survey()
+        seen: set = set()
         stack = [root]
         folders = files = 0
         while stack:
@@ -174,17 +179,27 @@ class RepositorySurvey:
                 if files > MAX_FILES:
                     out.truncated = True
                     return out
+                before = len(out.mentions)
                 self._file(out, root, e.path, name)
+                if stop and len(out.mentions) > before:
+                    seen.update(self.distinct(m) for m in out.mentions[before:])
+                    if len(seen) > 1:
+                        out.stopped = True
+                        return out
             stack.extend(reversed(subdirs))
         return out
 
     def _file(self, out: Survey, root: str, path: str, name: str) -> None:
-        try:
-            data = read_regular(path, _s.MAX_BYTES)
-        except (OSError, TooLarge):
+        data = self.surroundings.seen.get(path, b"")  # (the files around launches, read already)
+        if data is None:
             return
-        if not _VLLM_BYTES.search(data):
-            return
+        if not data:
+            try:
+                data = read_regular(path, _s.MAX_BYTES)
+            except (OSError, TooLarge):
+                return
+            if not _VLLM_BYTES.search(data):
+                return
         from .. import inputs
 
         read = (os.path.abspath(path), inputs.key_of(data))

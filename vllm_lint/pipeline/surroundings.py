@@ -37,6 +37,7 @@ from ..images import image_is_vllm, version_from_image
 from ..record import Record, lazy_re
 
 MAX_BYTES = 1 << 20
+_NAMES_VLLM = lazy_re(rb"(?i)vllm")
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _YAML = (".yaml", ".yml")
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
@@ -119,6 +120,9 @@ class Surroundings:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}
         self._last: Optional[tuple[str, str]] = None  # the file ``_read`` read last, with its key
+        # every file read: its bytes when they name vllm, else None (``pipeline.repository``'s survey
+        # reads the repository's files from here before the disk)
+        self.seen: dict[str, Optional[bytes]] = {}
 
     # -- one folder
     def folder(self, directory: str) -> _Folder:
@@ -158,6 +162,7 @@ class Surroundings:
             return None
         self._last = (os.path.abspath(path), inputs.key_of(data))
         f.reads.append(self._last)
+        self.seen[path] = data if _NAMES_VLLM.search(data) else None
         return data
 
     def _read_runners(self, f: _Folder, directory: str) -> None:

@@ -96,7 +96,7 @@ class Targeting:
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
         self.surroundings = Surroundings()
-        self.repository = RepositorySurvey(self.surroundings)
+        self.repository = RepositorySurvey(self.surroundings, self._names)
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
@@ -135,11 +135,11 @@ class Targeting:
                 if pin is not None:
                     c, read = self._from_named(pin), pin.read
             if c is None and os.path.isfile(str(path)):
-                if self._installs_its_own(path):
+                c, reads = self._repository_release(directory)
+                if c is not None and self._installs_its_own(path):  # (read only when it would matter)
+                    c, reads = None, []
                     self._notes[key] = ("the file installs a vLLM of its own (unpinned or from a source tree): "
                                         "no release of its repository applies")
-                else:
-                    c, reads = self._repository_release(directory)
             if c is None and os.path.isfile(str(path)):  # (not for stdin: a snippet is no file of the repository)
                 readme = self.surroundings.readme_for(directory)
                 if readme is not None:
@@ -212,23 +212,30 @@ class Targeting:
         if truncated:
             return None, (f"the repository is larger than a survey reads ({MAX_FOLDERS} folders or {MAX_FILES} "
                           "files): no release read from it")
-        releases: dict[Any, tuple[Any, Any]] = {}  # what it names -> (reading, first mention)
+        releases: dict[Any, Any] = {}  # what it names -> its first mention
         for m in mentions:
-            r = read_hint(self.db, m.text, m.image)
-            what = ("build" if r.status == "build" else r.named or r.version if r.status in ("release", "series", "newer", "older")
-                    else f"{m.image or m.text} ({r.status})")
-            releases.setdefault(what, (r, m))
+            releases.setdefault(self._names(m), m)
         if not releases:
             return None, None
         if len(releases) > 1:
-            shown = "; ".join(f"{m.where} {_shown(m)}" for _r, m in list(releases.values())[:4])
-            more = f" and {len(releases) - 4} more" if len(releases) > 4 else ""
-            return None, f"the repository names {len(releases)} vLLM releases ({shown}{more}): none chosen"
-        r, m = next(iter(releases.values()))
+            shown = "; ".join(f"{m.where} {_shown(m)}" for m in list(releases.values())[:3])
+            return None, f"the repository names several vLLM releases ({shown}): none chosen"
+        m = next(iter(releases.values()))
+        r = read_hint(self.db, m.text, m.image)
         why = f"repository: {m.where} {_shown(m)} (the one release the repository names; nothing nearer names one)"
         if r.status == "build":  # (a floating tag, a nightly or an unpinned install: the newest)
             return Choice(r.version, f"{why}: {r.note or NEWEST_SOURCE}", "build"), None
         return self._from_reading(r, why, m.text), None
+
+    def _names(self, m: Any) -> Any:
+        """What a repository's mention names, read against the database: a release, "build" (a floating
+        or nightly tag, an unpinned install), or the tag itself when no release is read from it."""
+        r = read_hint(self.db, m.text, m.image)
+        if r.status == "build":
+            return "build"
+        if r.status in ("release", "series", "newer", "older"):
+            return r.named or r.version
+        return f"{m.image or m.text} ({r.status})"
 
     def note_for(self, path: AnyPath) -> Optional[str]:
         """Why the repository gave no release for the file at ``path`` (several named, too large), if it said."""
