@@ -7,13 +7,17 @@ everything the repository says, in order of how directly it applies:
    ``knowledge.image_tags.read_hint`` (vendor tag schemes: NGC, ROCm, Red Hat, AWS; nightly builds);
 3. the files around it (``pipeline.surroundings``): a Dockerfile, compose file, Kubernetes
    manifest, Truss config, env file, GitHub action, chart ``appVersion`` or kustomization that runs
-   it or holds its image, a sibling chart's model server image, then requirement and lock files
-   up to the repository root (:meth:`Targeting.pin_for`);
+   it or holds its image, the model server the file names as its repository configures it
+   (``pipeline.repository``: ``engine:`` / ``runtime:`` / ``backendName:``), a sibling chart's
+   model server image, then requirement and lock files up to the repository root
+   (:meth:`Targeting.pin_for`), then the one release the whole repository names (weak; several
+   name none, said so; not for a file installing a vLLM of its own);
 4. a version the file states in words before the launch, in a comment (``# tested with vLLM
    0.11.0``; not for documentation formats, whose prose the Markdown reader reads itself);
 5. the repository's own install instruction in its root README (``pip install vllm==0.8.5``),
    the weakest (``Surroundings.readme_for``);
-6. else the newest release in the database (:data:`NEWEST_SOURCE`).
+6. else the newest release in the database (:data:`NEWEST_SOURCE`), with the reason the
+   repository gave none, if it gave one.
 
 A source naming a release newer than the database is checked against the newest and says so
 (``Choice.kind`` "newer": VL004 and the summary); a release PyPI never had (``v0.8.6``) is the
