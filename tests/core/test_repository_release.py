@@ -233,3 +233,29 @@ def test_a_file_that_builds_its_own_vllm_takes_no_release_of_the_repository(synt
             "ENTRYPOINT [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n")
     c = choose(synth_db, p)
     assert c.kind == "default" and note in c.why
+
+
+def test_images_spelled_with_variables_are_filled_as_compose_fills_them(synth_db, repo):
+    put(repo, "charts/platform/values.yaml", PLATFORM_VALUES)
+    put(repo, "deploy/compose.yaml", "services:\n  v:\n    image: vllm/vllm-openai:v${VLLM_VERSION:-0.8.5}\n")
+    assert choose(synth_db, put(repo, "catalog/run.sh", SCRIPT)).release == "0.8.5"  # (the default: the same)
+    put(repo, "deploy/.env", "VLLM_VERSION=0.10.0\n")  # (the folder's env file sets another)
+    c = Targeting(synth_db, Settings()).choose(repo / "catalog/run.sh", [])
+    assert c.kind == "default" and "deploy/compose.yaml:3 vllm/vllm-openai:v0.10.0" in c.why
+
+
+def test_a_tag_nothing_defines_is_a_release_nobody_names(synth_db, repo):
+    put(repo, "charts/platform/values.yaml", PLATFORM_VALUES)
+    put(repo, "deploy/compose.yaml", "services:\n  v:\n    image: vllm/vllm-openai:${TAG}\n")
+    assert choose(synth_db, put(repo, "catalog/run.sh", SCRIPT)).kind == "default"
+
+
+def test_a_dockerfile_from_a_vllm_image_of_its_own_build_takes_none(synth_db, repo):
+    put(repo, "Dockerfile", "FROM vllm/vllm-openai:v0.8.5\n")
+    p = put(repo, "images/pr-release.Dockerfile", "ARG BASE_IMAGE=vllm-gb10:pr41834-d64074e6f\nFROM ${BASE_IMAGE}\n"
+                                                   "LABEL x=y\n")
+    c = choose(synth_db, p)
+    assert c.kind == "default" and "the file installs a vLLM of its own" in c.why
+    # (a base that is vLLM's image with a release is no build of its own: the repository's applies)
+    p = put(repo, "images/ok.Dockerfile", "FROM python:3.12\nRUN echo\n")
+    assert choose(synth_db, p).why.startswith("repository: Dockerfile:1")

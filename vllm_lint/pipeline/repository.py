@@ -37,9 +37,9 @@ MAX_FOLDERS = 4000
 MAX_FILES = 8000
 
 # folders whose files are not what the repository deploys: tests and their fixtures, vendored or
-# installed code, build output
+# installed code, packaged output (a `build/` folder often holds the Dockerfiles: read)
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "vendor", "third_party",
-                        "third-party", "test", "tests", "testdata", "test-data", "e2e", "fixtures", "dist", "build"})
+                        "third-party", "test", "tests", "testdata", "test-data", "e2e", "fixtures", "dist"})
 _TEMPLATE_SUFFIXES = (".yaml", ".yml", ".tpl")
 _VLLM_BYTES = lazy_re(rb"(?i)vllm")
 # an image reference with a tag whose repository part names vllm (``vllm/vllm-openai:v0.8.3``,
@@ -206,6 +206,8 @@ class RepositorySurvey:
         text = data.decode("utf-8", errors="replace")
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         found = _images(text)
+        if "$" in text and name.endswith((".yaml", ".yml")):
+            found = sorted(found + self._variable_images(text, os.path.dirname(path)))
         if _s._DOCKERFILE.match(name) and not found:  # (no vLLM image: what it installs)
             m = _s._PIP_PIN.search(text)
             if m and not _commented(text, m.start(2)):
@@ -227,6 +229,27 @@ class RepositorySurvey:
                 out.servers.setdefault(key, got)
 
 
+    def _variable_images(self, text: str, directory: str) -> list[tuple[int, str, str]]:
+        """(offset, tag, image) of the vLLM images a compose-style file spells with variables, filled
+        as compose fills them (the folder's env files, else the defaults: ``${TAG:-v0.8.5}``); a tag
+        left to a variable nothing defines is a release nobody names here (``${...}``)."""
+        s = self.surroundings
+        f = s.folder(directory)
+        s.runners(directory)  # (the folder's env files)
+        out = []
+        for m in _VARIABLE_IMAGE.finditer(text):
+            if _commented(text, m.start(1)):
+                continue
+            got = s._interpolated(f, m.group(1))
+            if got is not None:
+                image = got[0]
+                if image_is_vllm(image) and version_from_image(image):
+                    out.append((m.start(1), version_from_image(image) or "", image))
+            elif "$" not in m.group(1).rsplit(":", 1)[0] and image_is_vllm(m.group(1).rsplit(":", 1)[0]):
+                out.append((m.start(1), "${...}", m.group(1)))
+        return out
+
+
 def _commented(text: str, at: int) -> bool:
     start = text.rfind("\n", 0, at) + 1
     return text[start:at].lstrip().startswith(("#", "//", "{{/*", "<!--"))
@@ -238,6 +261,8 @@ def _images(text: str) -> list[tuple[int, str, str]]:
     out = []
     for m in _TAGGED.finditer(text):
         image = m.group(0)
+        if text[m.end():m.end() + 1] in ("$", "{"):  # (`v${VERSION}`: read with its default below)
+            continue
         if image_is_vllm(image) and not _commented(text, m.start()):
             tag = version_from_image(image)
             if tag:
@@ -249,6 +274,9 @@ def _images(text: str) -> list[tuple[int, str, str]]:
                 out.append((m.start(1), tag, f"{m.group(1)}:{tag}"))
     out.sort()
     return out
+
+
+_VARIABLE_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*image[ \t]*:[ \t]*["']?([^\s"'#]*\$[^\s"'#]*)""")
 
 
 def _servers(text: str) -> dict[tuple[str, str], list[str]]:

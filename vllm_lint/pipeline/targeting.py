@@ -33,6 +33,7 @@ from typing import Any, Optional
 
 from .. import inputs
 from ..fsutil import AnyPath, TooLarge, read_regular, real_dir
+from ..images import image_is_vllm, version_from_image
 from ..knowledge.image_tags import HintReading, read_hint
 from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
@@ -70,6 +71,12 @@ _ELSEWHEN = lazy_re(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|forme
 # fork's), a pip install from git
 _OWN_SOURCE = lazy_re(r"(?im)^[^#\n]*(?:\bgit[ \t]+clone\b[^\n]*?/[\w.-]*vllm[\w.-]*(?:\.git)?(?![\w-])|"
                       r"\b(?:pip3?|uv)\b[^\n]*\binstall\b[^\n]*git\+\S*vllm)")
+
+
+# a Dockerfile's base, or an ARG default naming one, that names vllm (``FROM vllm-gb10:pr41834``,
+# ``ARG BASE_IMAGE=myorg/vllm-custom:dev``): read against the recognised vLLM images with a release
+_VLLMISH_BASE = lazy_re(r"(?im)^[ \t]*(?:FROM[ \t]+(?:--platform=\S+[ \t]+)?|ARG[ \t]+\w+[ \t]*=[ \t]*)(\S*vllm[^\s]*)")
+_DOCKERFILE_NAME = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 
 
 class Choice(Record):
@@ -142,7 +149,7 @@ class Targeting:
                 c, reads = self._repository_release(directory)
                 if c is not None and self._installs_its_own(path):  # (read only when it would matter)
                     c, reads = None, []
-                    self._notes[key] = ("the file installs a vLLM of its own (unpinned or from a source tree): "
+                    self._notes[key] = ("the file installs a vLLM of its own (unpinned, from a source tree or its own image): "
                                         "no release of its repository applies")
             if c is None and os.path.isfile(str(path)):  # (not for stdin: a snippet is no file of the repository)
                 readme = self.surroundings.readme_for(directory)
@@ -189,7 +196,14 @@ class Targeting:
         if b"vllm" not in data and b"VLLM" not in data:
             return False
         text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-        return bool(_OWN_SOURCE.search(text)) or unpinned_install(text)
+        if _OWN_SOURCE.search(text) or unpinned_install(text):
+            return True
+        if _DOCKERFILE_NAME.match(os.path.basename(str(path))):  # (FROM a vLLM image of its own build)
+            for m in _VLLMISH_BASE.finditer(text):
+                image = m.group(1).strip("\"'")
+                if not (image_is_vllm(image) and version_from_image(image) not in (None, "latest")):
+                    return True
+        return False
 
     def _repository_release(self, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
         """The one release every vLLM image (or pin) of the repository names, as a weak source (a
