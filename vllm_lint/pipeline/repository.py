@@ -41,7 +41,6 @@ MAX_FILES = 8000
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "vendor", "third_party",
                         "third-party", "test", "tests", "testdata", "test-data", "e2e", "fixtures", "dist"})
 _TEMPLATE_SUFFIXES = (".yaml", ".yml", ".tpl")
-_VLLM_BYTES = lazy_re(rb"(?i)vllm")
 # an image reference with a tag whose repository part names vllm (``vllm/vllm-openai:v0.8.3``,
 # ``"quay.io/x/vllm-openai:0.9"``, ``VLLM_IMAGE=rocm/vllm:..._vllm_0.19.1``)
 _TAGGED = lazy_re(r"""(?i)(?<![\w./:@$-])((?:[\w.-]+(?::\d+)?/)*[\w.-]*vllm[\w.-]*):([\w][\w.+-]*)""")
@@ -77,15 +76,19 @@ class Mention(Record):
 class Survey(Record):
     """A repository's ``mentions`` (every vLLM image with a tag, in walk order), its ``servers``
     ((kind, name) -> the mentions of the images configured for that model server, the default
-    first) and ``truncated`` (the walk stopped at its bound: nothing repository-wide is chosen)."""
+    first), ``truncated`` (the walk stopped at its bound: nothing repository-wide is chosen) and
+    what is left to walk (``pending``: a walk paused at a second release resumes from there)."""
 
-    __slots__ = ("mentions", "servers", "truncated", "stopped")
+    __slots__ = ("mentions", "servers", "truncated", "pending", "folders", "files", "distinct")
 
-    def __init__(self) -> None:
+    def __init__(self, root: str) -> None:
         self.mentions: list[Mention] = []
         self.servers: dict[tuple[str, str], list[Mention]] = {}
         self.truncated = False
-        self.stopped = False  # (the walk stopped at a second release: enough to choose none)
+        self.pending = [root]  # (the folders left to walk: a walk paused at a second release resumes)
+        self.folders = 0
+        self.files = 0
+        self.distinct: set = set()  # what the mentions name (``RepositorySurvey.distinct``)
 
 
 class RepositorySurvey:
@@ -101,8 +104,10 @@ class RepositorySurvey:
         """The repository at ``root``, walked once: until a second release is named (enough to
         choose none), or ``whole`` (the model servers it configures)."""
         s = self._surveys.get(root)
-        if s is None or (whole and s.stopped):
-            s = self._surveys[root] = self._walk(root, stop=not whole)
+        if s is None:
+            s = self._surveys[root] = Survey(root)
+        if s.pending and not s.truncated and (whole or len(s.distinct) < 2):
+            self._walk(s, root, stop=not whole)
         return s
 
     def reads(self, root: str) -> list[tuple[str, str]]:
@@ -117,15 +122,17 @@ class RepositorySurvey:
         if not any(k.encode() in data for k in _REF_KIND):
             return None, None
         text = data.decode("utf-8", errors="replace")
+        refs = [(m.group(1), m.group(2)) for m in _REFERS.finditer(text)]
+        if not refs:  # (no server named: the repository is not walked for its servers)
+            return None, None
         servers = self.survey(root, whole=True).servers
         found: dict[str, Mention] = {}
         how: dict[str, str] = {}
-        for m in _REFERS.finditer(text):
-            kind, name = _REF_KIND[m.group(1)], m.group(2)
-            images = servers.get((kind, name))
+        for key, name in refs:
+            images = servers.get((_REF_KIND[key], name))
             if images:
                 found.setdefault(images[0].text, images[0])
-                how.setdefault(images[0].text, f"{m.group(1)}: {name}")
+                how.setdefault(images[0].text, f"{key}: {name}")
         if not found:
             return None, None
         if len(found) > 1:
@@ -141,53 +148,46 @@ class RepositorySurvey:
         return s.mentions, s.truncated
 
     # -- the walk
-    def _walk(self, root: str, stop: bool) -> Survey:
-        out = Survey()
-        seen: set = set()
-        stack = [root]
-        folders = files = 0
+    def _walk(self, out: Survey, root: str, stop: bool) -> None:
+        """Walk on from ``out.pending``, folder by folder; with ``stop``, pause after the folder in
+        which a second release is named."""
+        stack = out.pending
         while stack:
             d = stack.pop()
-            folders += 1
-            if folders > MAX_FOLDERS:
+            out.folders += 1
+            if out.folders > MAX_FOLDERS:
                 out.truncated = True
-                break
+                return
             try:
                 entries = sorted(os.scandir(d), key=lambda e: e.name)
             except OSError:
                 continue
             subdirs = []
+            before = len(out.mentions)
             for e in entries:
                 name = e.name
-                if name.startswith("."):
-                    if _s._ENV_FILE.match(name) and e.is_file(follow_symlinks=False):
-                        files += 1
-                        self._file(out, root, e.path, name)
-                    continue
                 try:
-                    if e.is_dir(follow_symlinks=False):
+                    if name.startswith("."):
+                        if not (_s._ENV_FILE.match(name) and e.is_file(follow_symlinks=False)):
+                            continue
+                    elif e.is_dir(follow_symlinks=False):
                         if name.lower() not in _SKIP_DIRS:
                             subdirs.append(e.path)
                         continue
-                    if not e.is_file(follow_symlinks=False):
+                    elif not (e.is_file(follow_symlinks=False) and (name.endswith(_TEMPLATE_SUFFIXES)
+                              or _s._DOCKERFILE.match(name) or _s._ENV_FILE.match(name))):
                         continue
                 except OSError:
                     continue
-                if not (name.endswith(_TEMPLATE_SUFFIXES) or _s._DOCKERFILE.match(name) or _s._ENV_FILE.match(name)):
-                    continue
-                files += 1
-                if files > MAX_FILES:
+                out.files += 1
+                if out.files > MAX_FILES:
                     out.truncated = True
-                    return out
-                before = len(out.mentions)
+                    return
                 self._file(out, root, e.path, name)
-                if stop and len(out.mentions) > before:
-                    seen.update(self.distinct(m) for m in out.mentions[before:])
-                    if len(seen) > 1:
-                        out.stopped = True
-                        return out
             stack.extend(reversed(subdirs))
-        return out
+            out.distinct.update(self.distinct(m) for m in out.mentions[before:])
+            if stop and len(out.distinct) > 1:
+                return
 
     def _file(self, out: Survey, root: str, path: str, name: str) -> None:
         data = self.surroundings.seen.get(path, b"")  # (the files around launches, read already)
@@ -198,7 +198,9 @@ class RepositorySurvey:
                 data = read_regular(path, _s.MAX_BYTES)
             except (OSError, TooLarge):
                 return
-            if not _VLLM_BYTES.search(data):
+            names = b"vllm" in data.lower()
+            self.surroundings.seen[path] = data if names else None  # (a second, whole walk reads it from here)
+            if not names:
                 return
         from .. import inputs
 
@@ -259,14 +261,20 @@ def _images(text: str) -> list[tuple[int, str, str]]:
     """(offset, tag, image) of every vLLM image with a tag ``text`` names outside comments: written
     whole, or untagged with its ``tag:`` / ``version:`` key beside it (chart values, llmaz)."""
     out = []
-    for m in _TAGGED.finditer(text):
-        image = m.group(0)
-        if text[m.end():m.end() + 1] in ("$", "{"):  # (`v${VERSION}`: read with its default below)
-            continue
-        if image_is_vllm(image) and not _commented(text, m.start()):
-            tag = version_from_image(image)
-            if tag:
-                out.append((m.start(2), tag, image))
+    low = text.lower()
+    at = low.find("vllm")
+    while at >= 0:  # (only the lines naming vllm: most of a file is not read twice)
+        start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+        end = len(text) if end < 0 else end
+        at = low.find("vllm", end)
+        for m in _TAGGED.finditer(text, start, end):
+            image = m.group(0)
+            if text[m.end():m.end() + 1] in ("$", "{"):  # (`v${VERSION}`: read with its default below)
+                continue
+            if image_is_vllm(image) and not _commented(text, m.start()):
+                tag = version_from_image(image)
+                if tag:
+                    out.append((m.start(2), tag, image))
     for m in _UNTAGGED.finditer(text):
         if image_is_vllm(m.group(1)) and not _commented(text, m.start(1)):
             tag = _s._tag_beside(text, m.start(1))

@@ -37,7 +37,6 @@ from ..images import image_is_vllm, version_from_image
 from ..record import Record, lazy_re
 
 MAX_BYTES = 1 << 20
-_NAMES_VLLM = lazy_re(rb"(?i)vllm")
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _YAML = (".yaml", ".yml")
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
@@ -162,7 +161,7 @@ class Surroundings:
             return None
         self._last = (os.path.abspath(path), inputs.key_of(data))
         f.reads.append(self._last)
-        self.seen[path] = data if _NAMES_VLLM.search(data) else None
+        self.seen[path] = data if b"vllm" in data.lower() else None
         return data
 
     def _read_runners(self, f: _Folder, directory: str) -> None:
