@@ -12,8 +12,9 @@ per run (:class:`RepositorySurvey`).
 * **the one release the repository names**: every vLLM image with a tag in the repository's
   deployment files (YAML, Helm templates, Dockerfiles, env files such as ``params.env``, a
   ``FROM`` or a ``pip install vllm==``), outside tests and vendored folders. When they all name
-  one release it is the release of a launch nothing nearer names (:meth:`RepositorySurvey.one_release`);
-  when they name several, none is chosen and the reason says which, where.
+  one release it is the release of a launch nothing nearer names (:meth:`RepositorySurvey.mentions`,
+  read against the database by ``Targeting``); when they name several, none is chosen and the reason
+  says which, where.
 
 The walk is bounded (:data:`MAX_FOLDERS`, :data:`MAX_FILES` files read): a repository larger than
 that is not surveyed, said so. Only the files that name a release are noted as inputs of the
@@ -126,21 +127,18 @@ class RepositorySurvey:
         if not refs:  # (no server named: the repository is not walked for its servers)
             return None, None
         servers = self.survey(root, whole=True).servers
-        found: dict[str, Mention] = {}
-        how: dict[str, str] = {}
+        found: dict[Any, tuple[Mention, str]] = {}  # the release it names -> (image, how the file names it)
         for key, name in refs:
             images = servers.get((_REF_KIND[key], name))
             if images:
-                found.setdefault(images[0].text, images[0])
-                how.setdefault(images[0].text, f"{key}: {name}")
+                found.setdefault(self.distinct(images[0]), (images[0], f"{key}: {name}"))
         if not found:
             return None, None
         if len(found) > 1:
             return None, ("the model servers it names run several releases (" +
-                          ", ".join(f"{how[t]}: {found[t].where} {found[t].image}" for t in found) + "): none chosen")
-        text_, mention = next(iter(found.items()))
-        return mention.named(f"{mention.where} {mention.image} (the image of the model server it names, "
-                             f"{how[text_]})"), None
+                          ", ".join(f"{how}: {m.where} {m.image}" for m, how in found.values()) + "): none chosen")
+        mention, how = next(iter(found.values()))
+        return mention.named(f"{mention.where} {mention.image} (the image of the model server it names, {how})"), None
 
     def mentions(self, root: str) -> tuple[list[Mention], bool]:
         """The repository's mentions, and whether the walk was cut short."""

@@ -110,7 +110,7 @@ class Targeting:
         self.repository = RepositorySurvey(self.surroundings, self._names)
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
-        self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
+        self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
 
     # -- the files around a launch
@@ -187,13 +187,14 @@ class Targeting:
     @staticmethod
     def _installs_its_own(path: AnyPath) -> bool:
         """Whether the file installs a vLLM of its own: with no version (``pip install vllm``: the
-        newest), or from a source tree (``git clone .../vllm``, ``pip install git+.../vllm-fork``): not
-        another release its repository names elsewhere."""
+        newest), from a source tree (``git clone .../vllm``, ``pip install git+.../vllm-fork``), or, for
+        a Dockerfile, from a vLLM image of its own build (``FROM vllm-gb10:pr41834``): not another
+        release its repository names elsewhere."""
         try:
             data = read_regular(str(path), PIN_FILE_BYTES)
         except (OSError, TooLarge):
             return False
-        if b"vllm" not in data and b"VLLM" not in data:
+        if b"vllm" not in data.lower():
             return False
         text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
         if _OWN_SOURCE.search(text) or unpinned_install(text):
