@@ -103,6 +103,48 @@ def layout(rows: list[dict], scratch: Path, mirrors: Path) -> None:
             data = resp.content
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
+    for (repo, commit, which) in sorted({(r["repo"], r["commit"], r["set"]) for r in rows}):
+        _repository_context(repo, commit, scratch / "bench" / which / repo.replace("/", "+"), mirrors)
+
+
+# the files a repository-wide survey reads (vllm_lint/pipeline/repository.py): YAML, Helm templates,
+# Dockerfiles, env files
+_SURVEYED = re.compile(r"(?:\.(?:ya?ml|tpl)|(?:^|/)(?:Dockerfile[^/]*|[^/]*\.[Dd]ockerfile|Containerfile[^/]*|\.env[^/]*|[^/]*\.env))$")
+
+
+def _repository_context(repo: str, commit: str, folder: Path, mirrors: Path) -> None:
+    """Every file of the repository at ``commit`` that the tool's repository survey reads and that
+    names vllm, laid out beside the measured files (not measured themselves): the release a
+    repository names is read from the whole repository, so the measurement must hold all of it."""
+    git_dir = mirrors / repo.replace("/", "+") / "repo"
+    if not git_dir.exists():
+        return
+    listed = subprocess.run(["git", "-C", str(git_dir), "ls-tree", "-r", "-z", commit], capture_output=True)
+    if listed.returncode != 0:
+        return
+    wanted = []
+    for entry in listed.stdout.decode("utf-8", "replace").split("\0"):
+        meta, _, path = entry.partition("\t")
+        if path and meta.split()[1:2] == ["blob"] and _SURVEYED.search(path) and not (folder / path).exists():
+            wanted.append((meta.split()[2], path))
+    if not wanted:
+        return
+    proc = subprocess.run(["git", "-C", str(git_dir), "cat-file", "--batch"], input="".join(f"{o}\n" for o, _ in wanted).encode(),
+                          capture_output=True)
+    out, pos = proc.stdout, 0
+    for _oid, path in wanted:
+        header_end = out.index(b"\n", pos)
+        header = out[pos:header_end].split()
+        if len(header) < 3:  # (`<oid> missing`: a shallow snapshot)
+            pos = header_end + 1
+            continue
+        size = int(header[2])
+        data = out[header_end + 1:header_end + 1 + size]
+        pos = header_end + 1 + size + 1
+        if re.search(rb"(?i)vllm", data) and size <= (1 << 20):
+            dest = folder / path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
 
 
 def lint(folder: Path) -> tuple[list[dict], str]:

@@ -104,8 +104,10 @@ def test_two_releases_beside_a_script_name_none_unless_one_runs_it(synth_db, rep
 def test_a_dockerfile_above_names_the_script_it_copies(synth_db, repo):
     put(repo, "Dockerfile", "FROM vllm/vllm-openai:v0.8.5\nCOPY scripts/serve.sh /app/\n")
     assert choose(synth_db, put(repo, "scripts/serve.sh", SCRIPT)).release == "0.8.5"
-    # a script it does not name, in a folder below: nothing
-    assert choose(synth_db, put(repo, "scripts/other.sh", SCRIPT)).kind == "default"
+    # a script it does not name, in a folder below: not its runner; the one release the repository
+    # names, a weak source (pipeline/repository.py)
+    c = choose(synth_db, put(repo, "scripts/other.sh", SCRIPT))
+    assert c.why.startswith("repository: Dockerfile:1 vllm/vllm-openai:v0.8.5") and c.weak
 
 
 def test_compose_and_kubernetes_files_beside_the_script(synth_db, repo):
@@ -119,7 +121,8 @@ def test_compose_and_kubernetes_files_beside_the_script(synth_db, repo):
 
 def test_a_truss_config_beside_the_launch(synth_db, repo):
     put(repo, "truss/config.yaml", "base_image:\n  image: vllm/vllm-openai:v0.10.0\nmodel_name: m\n")
-    assert choose(synth_db, put(repo, "truss/model/model.py", "import vllm\n")).kind == "default"  # (below)
+    below = choose(synth_db, put(repo, "truss/model/model.py", "import vllm\n"))  # (below: the repository's)
+    assert below.why.startswith("repository: truss/config.yaml:2") and below.weak
     c = choose(synth_db, put(repo, "truss/start.sh", SCRIPT))
     assert c.release == "0.10.0" and "config.yaml (image vllm/vllm-openai:v0.10.0)" in c.why
     put(repo, "t2/config.yaml", "requirements:\n  - vllm==0.8.5\nmodel_name: m\n")
@@ -460,8 +463,8 @@ def test_a_values_image_with_its_tag_beside_it(synth_db, repo):
     c = choose(synth_db, p)
     assert c.release == "0.8.5" and "vllm/vllm-openai:v0.8.5" in c.why, c.why
     # a tag key of another mapping (less indented, after the image's mapping ended) is not its tag
-    put(repo, "d/values.yaml", "image:\n  repository: vllm/vllm-openai\nother:\n  tag: v0.8.5\n")
-    assert choose(synth_db, put(repo, "d/run.sh", SCRIPT)).release == "0.27.1"
+    put(repo, "d/values.yaml", "image:\n  repository: vllm/vllm-openai\nother:\n  tag: v0.10.0\n")
+    assert choose(synth_db, put(repo, "d/run.sh", SCRIPT)).why.startswith("repository: c/values.yaml")
 
 
 def test_a_sibling_chart_configures_the_model_server_image(synth_db, repo):
@@ -469,13 +472,18 @@ def test_a_sibling_chart_configures_the_model_server_image(synth_db, repo):
     put(repo, "charts/op/values.yaml", "modelServers:\n  VLLM:\n    images:\n      default: \"vllm/vllm-openai:v0.8.5\"\n"
                                        "      arm: \"vllm/vllm-openai:v0.10.0\"\n      cpu: other/vllm:v0.6.3-cpu\n")
     put(repo, "charts/models/Chart.yaml", "apiVersion: v2\nname: models\n")
-    c = choose(synth_db, put(repo, "charts/models/values.yaml", "catalog:\n  m:\n    engine: VLLM\n"))
+    c = choose(synth_db, put(repo, "charts/models/values.yaml", "catalog:\n  m:\n    args: []\n"))
     assert c.release == "0.8.5" and "a sibling chart configures, default: vllm/vllm-openai:v0.8.5" in c.why
-    # not for a file outside a chart, nor for two sibling charts that disagree
-    assert choose(synth_db, put(repo, "charts/run.sh", SCRIPT)).kind == "default"
+    # not for a file outside a chart (the repository names two releases), nor for two sibling charts that disagree
+    c = choose(synth_db, put(repo, "charts/run.sh", SCRIPT))
+    assert c.kind == "default" and "the repository names several vLLM releases" in c.why
     put(repo, "charts/op2/Chart.yaml", "apiVersion: v2\nname: op2\n")
     put(repo, "charts/op2/values.yaml", "image: vllm/vllm-openai:v0.10.0\n")
     assert Targeting(synth_db, Settings()).choose(repo / "charts/models/values.yaml", []).kind == "default"
+    # the catalog that names its server (engine: VLLM) is linked to it, whatever the other charts say
+    c = choose(synth_db, put(repo, "charts/models/values.yaml", "catalog:\n  m:\n    engine: VLLM\n"))
+    assert (c.release, c.why) == ("0.8.5", "charts/op/values.yaml:4 vllm/vllm-openai:v0.8.5 (the image of the model "
+                                           "server it names, engine: VLLM)")
 
 
 def test_a_guide_that_prints_the_provided_vllm_version(synth_db, repo):
@@ -557,7 +565,8 @@ def test_a_dockerfile_above_names_a_script_by_its_path_in_the_image(synth_db, re
     put(repo, "Dockerfile", "FROM python:3.12\nRUN pip install vllm==0.8.5\nCOPY scripts/ /app/scripts/\n"
                             "CMD [\"python\", \"/app/scripts/launcher.py\"]\n")
     assert choose(synth_db, put(repo, "scripts/launcher.py", "import vllm\n")).release == "0.8.5"
-    assert choose(synth_db, put(repo, "other/launcher.py", "import vllm\n")).kind == "default"
+    c = choose(synth_db, put(repo, "other/launcher.py", "import vllm\n"))  # (not its runner: the repository's)
+    assert c.why.startswith("repository: Dockerfile:2 vllm==0.8.5") and c.weak
 
 
 def test_a_dockerfile_that_also_installs_vllm_unpinned_names_no_release(synth_db, repo):

@@ -119,6 +119,9 @@ class Surroundings:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}
         self._last: Optional[tuple[str, str]] = None  # the file ``_read`` read last, with its key
+        # every file read: its bytes when they name vllm, else None (``pipeline.repository``'s survey
+        # reads the repository's files from here before the disk)
+        self.seen: dict[str, Optional[bytes]] = {}
 
     # -- one folder
     def folder(self, directory: str) -> _Folder:
@@ -158,6 +161,7 @@ class Surroundings:
             return None
         self._last = (os.path.abspath(path), inputs.key_of(data))
         f.reads.append(self._last)
+        self.seen[path] = data if b"vllm" in data.lower() else None
         return data
 
     def _read_runners(self, f: _Folder, directory: str) -> None:

@@ -12,14 +12,18 @@ everything the repository says, in order of how directly it applies:
 3. the files around it (``pipeline.surroundings``): a Dockerfile, compose file, Kubernetes
    manifest, Truss config, env file, GitHub action, chart ``appVersion`` or kustomization that runs
    it or holds its image, the scripts of the repository that run it after installing a release
-   (``pipeline.callers``: ``pip install vllm==0.8.4`` then ``bash model_scripts/x.sh``), a sibling
-   chart's model server image, then requirement and lock files up to the repository root
-   (:meth:`Targeting.pin_for`);
+   (``pipeline.callers``: ``pip install vllm==0.8.4`` then ``bash model_scripts/x.sh``), the model
+   server the file names as its repository configures it (``pipeline.repository``: ``engine:`` /
+   ``runtime:`` / ``backendName:``), a sibling chart's model server image, then requirement and
+   lock files up to the repository root (:meth:`Targeting.pin_for`), then the one release the
+   whole repository names (weak; several name none, said so; not for a file installing a vLLM of
+   its own);
 4. a version the file states in words before the launch, in a comment (``# tested with vLLM
    0.11.0``; not for documentation formats, whose prose the Markdown reader reads itself);
 5. the repository's own install instruction in its root README (``pip install vllm==0.8.5``),
    the weakest (``Surroundings.readme_for``);
-6. else the newest release in the database (:data:`NEWEST_SOURCE`).
+6. else the newest release in the database (:data:`NEWEST_SOURCE`), with the reason the
+   repository gave none, if it gave one.
 
 An image or fork whose vLLM release is not published (a vendor's tag missing from its table, a
 fork built at a branch or commit) and a build dated between two releases are "between"
@@ -39,7 +43,8 @@ import re
 from typing import Any, Optional
 
 from .. import inputs
-from ..fsutil import AnyPath, real_dir
+from ..fsutil import AnyPath, TooLarge, read_regular, real_dir
+from ..images import image_is_vllm, version_from_image
 from ..knowledge.forks import fork_builds
 from ..knowledge.image_tags import HintReading, read_hint, read_image
 from ..launch import Span, VersionHint
@@ -47,7 +52,9 @@ from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
 from .callers import Callers
+from .repository import MAX_FILES, MAX_FOLDERS, UNPINNED, RepositorySurvey
 from .surroundings import Named, Surroundings
+from .surroundings import _unpinned_install as unpinned_install
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 
@@ -71,6 +78,18 @@ _ELSEWHEN = lazy_re(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|forme
                        # "see vllm-project/vllm/issues/123 (0.8.5)")
                        r"min(?:imum)?|at least|requires?|required|needs?|added in|introduced|available (?:in|from)|"
                        r"deprecated|removed|as of|compatib\w*|vllm-project/vllm/(?:issues|pull))\b|>=|=>|<=")
+
+
+# a file that builds vLLM from a source tree of its own: a clone of a vLLM repository (vLLM's or a
+# fork's), a pip install from git
+_OWN_SOURCE = lazy_re(r"(?im)^[^#\n]*(?:\bgit[ \t]+clone\b[^\n]*?/[\w.-]*vllm[\w.-]*(?:\.git)?(?![\w-])|"
+                      r"\b(?:pip3?|uv)\b[^\n]*\binstall\b[^\n]*git\+\S*vllm)")
+
+
+# a Dockerfile's base, or an ARG default naming one, that names vllm (``FROM vllm-gb10:pr41834``,
+# ``ARG BASE_IMAGE=myorg/vllm-custom:dev``): read against the recognised vLLM images with a release
+_VLLMISH_BASE = lazy_re(r"(?im)^[ \t]*(?:FROM[ \t]+(?:--platform=\S+[ \t]+)?|ARG[ \t]+\w+[ \t]*=[ \t]*)(\S*vllm[^\s]*)")
+_DOCKERFILE_NAME = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 
 
 class Choice(Record):
@@ -107,7 +126,10 @@ class Targeting:
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
         self.surroundings = Surroundings()
         self.callers = Callers(self.surroundings)
-        self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
+        self.repository = RepositorySurvey(self.surroundings, self._names)
+        self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
+        self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
+        self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
 
@@ -136,6 +158,9 @@ class Targeting:
                 own = self.surroundings.own_chart_for(directory)
                 if own is not None:
                     c, read = self._from_named(own), own.read
+            reads: list[tuple[str, str]] = []
+            if c is None:
+                c, reads = self._linked(path, directory)
             if c is None:
                 sibling = self.surroundings.sibling_chart_for(directory)
                 if sibling is not None:
@@ -144,17 +169,123 @@ class Targeting:
                 pin = self.surroundings.pin_for(directory)
                 if pin is not None:
                     c, read = self._from_named(pin), pin.read
+            if c is None and os.path.isfile(str(path)):
+                c, reads = self._repository_release(directory)
+                if c is not None and self._installs_its_own(path):  # (read only when it would matter)
+                    c, reads = None, []
+                    self._notes[key] = ("the file installs a vLLM of its own (unpinned, from a source tree or its own image): "
+                                        "no release of its repository applies")
             if c is None and os.path.isfile(str(path)):  # (not for stdin: a snippet is no file of the repository)
                 readme = self.surroundings.readme_for(directory)
                 if readme is not None:
                     c, read = self._from_named(readme), readme.read
                     if c is not None:
                         c.weak = True
-            self._around[key] = (c, read if c is not None else None)
-        c, read = self._around[key]
-        if read is not None:  # the file that decided it, in this analysis's record (vllm_lint.inputs)
-            inputs.replay([read])
+            self._around[key] = (c, ([read] if read is not None else []) + reads if c is not None else [])
+        c, reads = self._around[key]
+        if reads:  # the files that decided it, in this analysis's record (vllm_lint.inputs)
+            inputs.replay(reads)
         return c
+
+    # -- the whole repository (pipeline.repository)
+    def _linked(self, path: AnyPath, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
+        """The release of the model server the file names (``engine: VLLM``, ``runtime: name``,
+        ``backendName: name``) as the repository configures it elsewhere; a note when they disagree."""
+        if not str(path).endswith((".yaml", ".yml", ".tpl")):  # (catalogs and resources: YAML)
+            return None, []
+        root = self.surroundings.root_of(directory)
+        if root is None or not os.path.isfile(str(path)):
+            return None, []
+        try:
+            data = read_regular(str(path), PIN_FILE_BYTES)
+        except (OSError, TooLarge):
+            return None, []
+        named, note = self.repository.linked(root, data)
+        if note is not None:
+            self._notes[self._key(path)] = note
+        if named is None:
+            return None, []
+        c = self._from_named(named)
+        return c, ([named.read] if c is not None and named.read else [])
+
+    @staticmethod
+    def _installs_its_own(path: AnyPath) -> bool:
+        """Whether the file installs a vLLM of its own: with no version (``pip install vllm``: the
+        newest), from a source tree (``git clone .../vllm``, ``pip install git+.../vllm-fork``), or, for
+        a Dockerfile, from a vLLM image of its own build (``FROM vllm-gb10:pr41834``): not another
+        release its repository names elsewhere."""
+        try:
+            data = read_regular(str(path), PIN_FILE_BYTES)
+        except (OSError, TooLarge):
+            return False
+        if b"vllm" not in data.lower():
+            return False
+        text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+        if _OWN_SOURCE.search(text) or unpinned_install(text):
+            return True
+        if _DOCKERFILE_NAME.match(os.path.basename(str(path))):  # (FROM a vLLM image of its own build)
+            for m in _VLLMISH_BASE.finditer(text):
+                image = m.group(1).strip("\"'")
+                if not (image_is_vllm(image) and version_from_image(image) not in (None, "latest")):
+                    return True
+        return False
+
+    def _repository_release(self, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
+        """The one release every vLLM image (or pin) of the repository names, as a weak source (a
+        comment of the file stating one comes first); a note when they name several, or when the
+        repository is too large to survey."""
+        root = self.surroundings.root_of(directory)
+        if root is None:
+            return None, []
+        if root in self._repository_choices:
+            c, note = self._repository_choices[root]
+        else:
+            c, note = self._one_release(root)
+            self._repository_choices[root] = (c, note)
+        if note is not None:
+            self._notes[directory] = note
+        if c is None:
+            return None, []
+        c = Choice(c.release, c.why, c.kind, c.named, c.hint)
+        c.weak = True
+        return c, self.repository.reads(root)
+
+    def _one_release(self, root: str) -> tuple[Optional[Choice], Optional[str]]:
+        mentions, truncated = self.repository.mentions(root)
+        if truncated:
+            return None, (f"the repository is larger than a survey reads ({MAX_FOLDERS} folders or {MAX_FILES} "
+                          "files): no release read from it")
+        releases: dict[Any, Any] = {}  # what it names -> its first mention
+        for m in mentions:
+            releases.setdefault(self._names(m), m)
+        if not releases:
+            return None, None
+        if len(releases) > 1:
+            shown = "; ".join(f"{m.where} {_shown(m)}" for m in list(releases.values())[:3])
+            return None, f"the repository names several vLLM releases ({shown}): none chosen"
+        m = next(iter(releases.values()))
+        r = read_hint(self.db, m.text, m.image)
+        why = f"repository: {m.where} {_shown(m)} (the one release the repository names; nothing nearer names one)"
+        if r.status == "build":  # (a floating tag, a nightly or an unpinned install: the newest)
+            return Choice(r.version, f"{why}: {r.note or NEWEST_SOURCE}", "build"), None
+        return self._from_reading(r, why, m.text), None
+
+    def _names(self, m: Any) -> Any:
+        """What a repository's mention names, read against the database: a release, "build" (a floating
+        or nightly tag, an unpinned install), or the tag itself when no release is read from it."""
+        r = read_hint(self.db, m.text, m.image)
+        if r.status == "build":
+            return "build"
+        if r.status in ("release", "series", "newer", "older"):
+            return r.named or r.version
+        return f"{m.image or m.text} ({r.status})"
+
+    def note_for(self, path: AnyPath) -> Optional[str]:
+        """Why the repository gave no release for the file at ``path`` (several named, too large), if it said."""
+        return self._notes.get(self._key(path)) or self._notes.get(self.real_parent(path))
+
+    def _key(self, path: AnyPath) -> str:
+        return self.real_parent(path) + "\0" + os.path.basename(str(path))
 
     def _from_named(self, named: Named) -> Optional[Choice]:
         if named.spec:
@@ -236,6 +367,9 @@ class Targeting:
         if (c is None or c.weak) and data is not None and at is not None:
             c = self._stated(data, at) or c
         if c is None:
+            note = self.note_for(path)
+            if note is not None:
+                unmapped.append(note)
             return Choice(self.db.newest, NEWEST_SOURCE if not unmapped else f"{NEWEST_SOURCE}; {'; '.join(unmapped)}",
                           "default")
         return c
@@ -312,6 +446,11 @@ class Targeting:
                     return self._from_reading(read_hint(self.db, v), f"a comment at line {row} states vLLM {v}", v, hint)
             pos = start
         return None
+
+
+def _shown(m: Any) -> str:
+    """A repository's mention (``pipeline.repository.Mention``) as --verbose names it."""
+    return m.image or ("vllm, unpinned" if m.text == UNPINNED else f"vllm=={m.text}")
 
 
 # ----------------------------------------------------------------------------- inferred range
