@@ -5,6 +5,7 @@ the one release every vLLM image or pin of the repository names. The synthetic d
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,7 +119,13 @@ def test_the_survey_walks_each_folder_once_per_run(synth_db, repo, monkeypatch):
     paths = [put(repo, f"catalog/m{i}/run.sh", SCRIPT) for i in range(30)]
     walked = []
     real = repository_module.os.scandir
-    monkeypatch.setattr(repository_module.os, "scandir", lambda d: walked.append(d) or real(d))
+
+    def scandir(d):  # (os is shared: count the survey's walks, not those of pipeline.callers)
+        if sys._getframe(1).f_globals.get("__name__") == repository_module.__name__:
+            walked.append(d)
+        return real(d)
+
+    monkeypatch.setattr(repository_module.os, "scandir", scandir)
     t = Targeting(synth_db, Settings())
     assert {t.choose(p, []).release for p in paths} == {"0.8.5"}
     assert len(walked) == len(set(walked)) == 34  # (root, charts, platform, catalog, its 30 folders)
