@@ -125,19 +125,41 @@ def test_a_repository_run_forks_without_multiprocessing(tmp_path, synth_db_path)
 
 
 
-def test_pyyaml_imports_without_compiling_the_pure_readers_unicode_class():
+def test_pyyaml_imports_without_compiling_its_expressions():
     """The C loader never uses ``yaml.reader.Reader.NON_PRINTABLE`` (about a third of PyYAML's
-    import): the YAML front-end imports PyYAML with that one expression left to compile at first
-    use, and ``re.compile`` is itself again afterwards. The pure-Python loader still works with it."""
+    import) nor the constructor's timestamp expression: PyYAML is imported (record.import_pyyaml)
+    with the expressions its modules compile left to compile at first use, and ``re.compile`` is
+    itself again afterwards. The pure-Python loader, the resolver's implicit tags and timestamps
+    still work."""
     code = ("import re\nreal = re.compile\nimport vllm_lint.frontends.yaml\nimport yaml, yaml.reader\n"
             "from vllm_lint.record import LazyPattern\n"
             "assert re.compile is real\n"
             "p = yaml.reader.Reader.NON_PRINTABLE\n"
             "assert isinstance(p, LazyPattern), type(p)\n"
+            "assert isinstance(yaml.constructor.SafeConstructor.timestamp_regexp, LazyPattern)\n"
+            "assert all(isinstance(r, LazyPattern) for rs in yaml.resolver.Resolver.yaml_implicit_resolvers.values()\n"
+            "           for _, r in rs)\n"
             "try:\n    yaml.load('a: \\x01', Loader=yaml.SafeLoader)\n    raise SystemExit('accepted')\n"
             "except yaml.reader.ReaderError as e:\n    assert '#x0001' in str(e)\n"
             "assert yaml.safe_load('a: [1, b]') == {'a': [1, 'b']}\n"
-            "assert yaml.load('a: [1, b]', Loader=yaml.CSafeLoader) == {'a': [1, 'b']}\n")
+            "assert yaml.load('a: [1, b]', Loader=yaml.CSafeLoader) == {'a': [1, 'b']}\n"
+            "got = yaml.load('a: [0x1f, 1.5e+3, yes, ~, 2001-12-14, x]', Loader=yaml.CSafeLoader)\n"
+            "assert got == {'a': [31, 1500.0, True, None, __import__('datetime').date(2001, 12, 14), 'x']}, got\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_release_finding_reads_sibling_yaml_with_the_same_pyyaml_import(tmp_path, synth_db_path):
+    """A shell launch beside a workflow that names vLLM's inputs: the release finding loads the
+    workflow with PyYAML, imported as the YAML front-end imports it (NON_PRINTABLE not compiled)."""
+    (tmp_path / "run.sh").write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "action.yml").write_text("inputs:\n  v:\n    default: v0.8.5\nruns:\n  steps:\n"
+                                         "    - run: pip install vllm==${{ inputs.v }}\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(tmp_path / 'run.sh')!r}])\nexcept SystemExit:\n    pass\n"
+            "import sys\nassert 'yaml' in sys.modules\n"
+            "from vllm_lint.record import LazyPattern\n"
+            "assert isinstance(sys.modules['yaml.reader'].Reader.NON_PRINTABLE, LazyPattern)\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

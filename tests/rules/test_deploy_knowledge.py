@@ -387,3 +387,17 @@ def test_rule_docs_have_sections():
             assert section in rule.doc, f"{code} lacks {section}"
         if rule.fix is not None:
             assert rule.fix == "unsafe", code
+
+
+def test_a_listed_id_is_answered_without_the_whole_table(monkeypatch):
+    """A hub id the table lists makes that row's facts only; the table made later holds the same
+    object, and the answers are the table's."""
+    monkeypatch.setattr(models, "_TABLE", None)
+    monkeypatch.setattr(models, "_ROW_FACTS", {})
+    monkeypatch.setattr(models, "_ID_ROWS", None)
+    facts = models.listed("QWEN/Qwen2.5-7B-Instruct")
+    assert facts is not None and facts.heads == 28
+    assert models._TABLE is None and len(models._ROW_FACTS) == 1
+    assert models.listed("someone/not-listed") is None
+    assert models.table()["qwen/qwen2.5-7b-instruct"] is facts
+    assert all(models.listed(rid) is f for rid, f in models.table().items())

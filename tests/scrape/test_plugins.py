@@ -428,3 +428,37 @@ def test_plugin_pins_of_the_new_platforms(text, expected):
     from vllm_lint.surface.plugins import plugin_pins
 
     assert plugin_pins(text) == expected
+
+
+def _expressions_only(text: str) -> tuple[set, dict]:
+    """``plugins_of_text`` and ``plugin_pins`` by their expressions alone, every plugin searched."""
+    import re
+
+    from vllm_lint.surface.plugins import _INSTALL, PLUGINS, _name_pattern
+
+    installs = " ".join(m.group(0).lower() for m in _INSTALL.finditer(text))
+    found, pins = set(), {}
+    for p in PLUGINS:
+        name = _name_pattern(p.dist)
+        if (re.search(r"(?<![\w./-])" + name + r"(?![\w/-])", installs, re.IGNORECASE)
+                or re.search(r"^\s*" + name + r"\s*(?:$|[=<>!~;\[])", text, re.IGNORECASE | re.MULTILINE)):
+            found.add(p.dist)
+        m = re.search(r"(?<![\w.-])" + name + r"(?:\[[\w,\s-]*\])?(?:\.git)?\s*(?:===?\s*|@\s*v?)([0-9]+(?:\.[0-9]+)+(?:\.post[0-9]+)?)(?![\w.])",
+                      text, re.IGNORECASE)
+        if m:
+            pins[p.dist] = m.group(1)
+    return found, pins
+
+
+@pytest.mark.parametrize("text", [
+    "", "vllm serve m\n", "RUN pip install VLLM_Spyre==1.2\n", "pip install vllm-ascend\nvllm serve m\n",
+    "git+https://github.com/x/vllm-gaudi.git@v0.24.0\n", "TPU-Inference>=0.1\n", "vllm-kunlun\n",
+    "pip install vllm-\u017fpyre\n",  # a long s: Unicode case folding matches it to s
+    "# caf\u00e9\npip install vllm-rbln==0.9.1\n", "pip install vllm\n" * 2000,
+])
+def test_plugin_text_screen_changes_no_answer(text):
+    """A text naming no plugin is answered before the per-plugin expressions run; the answers are
+    theirs on every text."""
+    from vllm_lint.surface.plugins import plugin_pins, plugins_of_text
+
+    assert (plugins_of_text(text), plugin_pins(text)) == _expressions_only(text)

@@ -364,21 +364,24 @@ def model_facts(ctx, rule=None):
     lay = layout(ctx)
     if ctx.launch is None:
         return None, "no launch"
-    name = lay.model.value
-    if not lay.model.known:
-        why = "the model is not known statically"
-    elif not name:
-        ctxm = ctx.launch.model if ctx.launch else None
-        name = ctxm if isinstance(ctxm, str) else None
-        why = "the launch names no model" if not name else ""
-    else:
-        why = ""
-    facts = None
-    if name:
-        base, real_base = _file_dir(ctx.path) if ctx.path else (None, None)
-        rev = lay.revision.value if lay.revision.known and isinstance(lay.revision.value, str) else None
-        facts, why = models.resolve(name, revision=rev, online=bool(getattr(ctx.settings, "online", False)),
-                                    base_dir=base, real_base=real_base)
+    if ctx.memo.model is None:  # (seven rules ask; the lookup and its inputs are the same for each)
+        name = lay.model.value
+        if not lay.model.known:
+            why = "the model is not known statically"
+        elif not name:
+            ctxm = ctx.launch.model if ctx.launch else None
+            name = ctxm if isinstance(ctxm, str) else None
+            why = "the launch names no model" if not name else ""
+        else:
+            why = ""
+        facts = None
+        if name:
+            base, real_base = _file_dir(ctx.path) if ctx.path else (None, None)
+            rev = lay.revision.value if lay.revision.known and isinstance(lay.revision.value, str) else None
+            facts, why = models.resolve(name, revision=rev, online=bool(getattr(ctx.settings, "online", False)),
+                                        base_dir=base, real_base=real_base)
+        ctx.memo.model = (facts, why, name)
+    facts, why, name = ctx.memo.model
     if facts is None and rule is not None:
         ctx.skip(rule, why)
     if name and not ctx.memo.model_noted:

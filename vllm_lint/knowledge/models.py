@@ -111,6 +111,9 @@ class ModelFacts:
 # ------------------------------------------------------------------------------ shipped table
 
 _TABLE: Optional[dict[str, ModelFacts]] = None
+_ROWS: Optional[list[dict[str, Optional[str]]]] = None  # the table's rows as read
+_ROW_FACTS: dict[int, ModelFacts] = {}  # row number -> its facts, made at first use
+_ID_ROWS: Optional[dict[str, int]] = None  # a listed repo id in lower case -> its row number
 _WRITTEN: dict[str, str] = {}  # a table id in lower case -> as the table writes it
 _REMOTE_CODE: dict[str, tuple[bool, str]] = {}  # a listed repo id in lower case -> (ships code, source)
 
@@ -164,39 +167,72 @@ def _tsv_rows(lines: list[str]) -> list[dict[str, Optional[str]]]:
     return rows
 
 
+def _rows() -> list[dict[str, Optional[str]]]:
+    """The table's rows as read (once per process), before any is made a :class:`ModelFacts`."""
+    global _ROWS
+    if _ROWS is None:
+        with open(_table_path(), encoding="utf-8", newline="") as f:
+            lines = [ln for ln in f if not ln.startswith("#")]
+        _ROWS = _tsv_rows(lines)
+    return _ROWS
+
+
+def _row_ids(row: dict[str, Optional[str]]) -> list[str]:
+    return [rid for rid in (r.strip() for r in (row.get("hf_repo_ids") or "").split(";")) if rid]
+
+
+def _facts_of(i: int) -> ModelFacts:
+    """Row ``i`` as facts, made once (and its ids noted as written, with what they ship)."""
+    facts = _ROW_FACTS.get(i)
+    if facts is None:
+        row = _rows()[i]
+        facts = _ROW_FACTS[i] = ModelFacts(
+            model=row["model"], architecture=row.get("architecture") or None,
+            heads=_int(row.get("num_attention_heads", "")),
+            kv_heads=_int(row.get("num_key_value_heads", "")),
+            hidden_size=_int(row.get("hidden_size", "")), layers=_int(row.get("num_hidden_layers", "")),
+            routed_experts=_int(row.get("moe_routed_experts", "")),
+            experts_per_token=_int(row.get("experts_per_token", "")),
+            mla=_yesno(row.get("uses_mla", "")), max_positions=_int(row.get("max_position_embeddings", "")),
+            block_fp8=_yesno(row.get("block_fp8", "")),
+            source="vllm_lint/data/models.tsv row " + row["model"] + ": " + (row.get("source") or ""),
+            notes=row.get("notes") or "", head_dim=_int(row.get("head_dim") or ""),
+            params_total=_billions(row.get("params_total_b")), params_active=_billions(row.get("params_active_b")),
+            params_lower_bound="lower bound" in (row.get("params_basis") or ""),
+            weight_dtype=(row.get("native_dtype") or "").strip() or None)
+        ships_code = _yesno(row.get("remote_code") or "")
+        for rid in _row_ids(row):
+            _WRITTEN[rid.lower()] = rid
+            if ships_code is not None:
+                _REMOTE_CODE[rid.lower()] = (ships_code, "vllm_lint/data/models.tsv row " + row["model"]
+                                             + ": " + (row.get("remote_code_source") or ""))
+    return facts
+
+
 def table() -> dict[str, ModelFacts]:
     """repo id (lower case) -> facts, loaded once per process."""
     global _TABLE
     if _TABLE is None:
         out: dict[str, ModelFacts] = {}
-        with open(_table_path(), encoding="utf-8", newline="") as f:
-            lines = [ln for ln in f if not ln.startswith("#")]
-        for row in _tsv_rows(lines):
-            facts = ModelFacts(
-                model=row["model"], architecture=row.get("architecture") or None,
-                heads=_int(row.get("num_attention_heads", "")),
-                kv_heads=_int(row.get("num_key_value_heads", "")),
-                hidden_size=_int(row.get("hidden_size", "")), layers=_int(row.get("num_hidden_layers", "")),
-                routed_experts=_int(row.get("moe_routed_experts", "")),
-                experts_per_token=_int(row.get("experts_per_token", "")),
-                mla=_yesno(row.get("uses_mla", "")), max_positions=_int(row.get("max_position_embeddings", "")),
-                block_fp8=_yesno(row.get("block_fp8", "")),
-                source="vllm_lint/data/models.tsv row " + row["model"] + ": " + (row.get("source") or ""),
-                notes=row.get("notes") or "", head_dim=_int(row.get("head_dim") or ""),
-                params_total=_billions(row.get("params_total_b")), params_active=_billions(row.get("params_active_b")),
-                params_lower_bound="lower bound" in (row.get("params_basis") or ""),
-                weight_dtype=(row.get("native_dtype") or "").strip() or None)
-            ships_code = _yesno(row.get("remote_code") or "")
-            for rid in (row.get("hf_repo_ids") or "").split(";"):
-                rid = rid.strip()
-                if rid:
-                    out[rid.lower()] = facts
-                    _WRITTEN[rid.lower()] = rid
-                    if ships_code is not None:
-                        _REMOTE_CODE[rid.lower()] = (ships_code, "vllm_lint/data/models.tsv row " + row["model"]
-                                                     + ": " + (row.get("remote_code_source") or ""))
+        for i, row in enumerate(_rows()):
+            facts = _facts_of(i)
+            for rid in _row_ids(row):
+                out[rid.lower()] = facts
         _TABLE = out
     return _TABLE
+
+
+def listed(repo_id: str) -> Optional[ModelFacts]:
+    """``table().get(repo_id.lower())`` without making every row's facts: a launch naming a listed
+    hub id (the common case) needs its row only (the whole table is ~2 ms of a one-file lint)."""
+    key = repo_id.lower()
+    if _TABLE is not None:
+        return _TABLE.get(key)
+    global _ID_ROWS
+    if _ID_ROWS is None:
+        _ID_ROWS = {rid.lower(): i for i, row in enumerate(_rows()) for rid in _row_ids(row)}  # (the last row wins, as in table())
+    i = _ID_ROWS.get(key)
+    return None if i is None else _facts_of(i)
 
 
 # ------------------------------------------------------------------------------ config.json
@@ -616,7 +652,7 @@ def identify(model: str) -> tuple[Optional[ModelFacts], str]:
 
 def _identify(repo: Optional[str], last: str, how: str) -> tuple[Optional[ModelFacts], str]:
     if repo is not None:
-        facts = table().get(repo.lower())
+        facts = listed(repo)
         if facts is not None:
             return facts.replace(matched_by=f"{how} `{repo}` is listed in row {facts.model}"), ""
     cands = _by_norm(last)

@@ -34,7 +34,7 @@ from typing import Any, Optional
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
 from ..images import image_is_vllm, version_from_image
-from ..record import Record, lazy_re
+from ..record import Record, import_pyyaml, lazy_re
 
 MAX_BYTES = 1 << 20
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
@@ -755,8 +755,7 @@ def _workflow_release(text: str, name: str) -> Optional[Named]:
     tag or pin given by an input: the input's ``default`` (a composite action's
     ``vllm_version: default: v0.9.0.1``)."""
     try:
-        import yaml
-
+        yaml = import_pyyaml()
         doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except Exception:  # a malformed file names nothing here; its own lint reports it
         return None
@@ -801,8 +800,7 @@ def _workflow_release(text: str, name: str) -> Optional[Named]:
 def _kustomize(text: str, name: str) -> Optional[Named]:
     """A kustomization's ``images:`` override of a vLLM image (``newTag``, or a tag in ``newName``)."""
     try:
-        import yaml
-
+        yaml = import_pyyaml()
         doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except Exception:  # a malformed kustomization names nothing here; its own lint reports it
         return None

@@ -90,12 +90,13 @@ class Memo(Record):
     has its status (``options_by_state``; ``rules/_status.py``), the same for the ``VLLM_``
     variables (``env_status`` by name, ``env_by_state``; ``rules/_env_status.py``), the last
     assignment of each variable in the launch's and in the file's environment (``env_last``), the
-    parallel layout (``layout``) and the GPUs (``gpus``; ``knowledge/``), and whether the model's
-    match was noted for ``--verbose`` (``model_noted``), the platform plugins the launch runs on
-    (``plugins``; ``surface/plugins.py``)."""
+    parallel layout (``layout``) and the GPUs (``gpus``; ``knowledge/``), the model's facts (``model``:
+    facts, why not, the name looked up; ``knowledge.layout.model_facts``) and whether their match was
+    noted for ``--verbose`` (``model_noted``), the platform plugins the launch runs on (``plugins``;
+    ``surface/plugins.py``)."""
 
     __slots__ = ("option_status", "options_by_state", "env_status", "env_by_state", "env_last", "layout", "gpus",
-                 "model_noted", "plugins")
+                 "model", "model_noted", "plugins")
 
     def __init__(self) -> None:
         self.option_status: dict[int, Any] = {}
@@ -105,6 +106,7 @@ class Memo(Record):
         self.env_last: Optional[tuple[dict[str, EnvAssign], dict[str, EnvAssign]]] = None
         self.layout: Any = None
         self.gpus: Any = None
+        self.model: Optional[tuple[Any, str, Optional[str]]] = None
         self.model_noted = False
         self.plugins: Optional[frozenset[str]] = None  # the platform plugins the launch runs on
 

@@ -200,12 +200,34 @@ def plugins_of_image(image: Optional[str]) -> set[str]:
     return {p.dist for p in PLUGINS if low_image and any(w in low_image for w in p.image_words)}
 
 
+def _name_pattern(dist: str) -> str:
+    """A plugin's PyPI name as the expressions below spell it (``-`` or ``_``)."""
+    return re.escape(dist).replace(r"\-", "[-_]")
+
+
+def _names_any(text: str) -> bool:
+    """Whether some plugin's name may occur in ``text`` as the expressions below match it
+    (case-insensitively, ``-`` or ``_``): False only when none does. A file that names none (nearly
+    every file) would otherwise take three searches per plugin, each with a look-behind tried at
+    every position (~50 ms for a 100 KB file). For ASCII text, case-insensitive matching of an
+    ASCII name is a search in the lower-cased text; other text is left to the expressions (Unicode
+    case folding matches a few non-ASCII letters too)."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return any(p.dist in low or p.dist.replace("-", "_") in low for p in PLUGINS)
+
+
 def plugins_of_text(text: str) -> set[str]:
     """The plugins a file installs or pins (one pass over the file, whatever its launches)."""
-    out = set()
+    out: set[str] = set()
+    if not _names_any(text):
+        # (each expression below needs a plugin's name in what it searches: the text, or its
+        # install lines lower-cased, whose names are the text's)
+        return out
     installs = " ".join(m.group(0).lower() for m in _INSTALL.finditer(text))
     for p in PLUGINS:
-        name = re.escape(p.dist).replace(r"\-", "[-_]")
+        name = _name_pattern(p.dist)
         in_install = re.compile(r"(?<![\w./-])" + name + r"(?![\w/-])", re.IGNORECASE)
         requirement = re.compile(r"^\s*" + name + r"\s*(?:$|[=<>!~;\[])", re.IGNORECASE | re.MULTILINE)
         if in_install.search(installs) or requirement.search(text):
@@ -218,8 +240,10 @@ def plugin_pins(text: str) -> dict[str, str]:
     allowed: ``optimum-neuron[vllm]==0.4.5``),
     ``vllm-gaudi.git@v0.24.0`` / ``vllm-gaudi@v0.24.0`` (a git install at a release tag)."""
     out: dict[str, str] = {}
+    if not _names_any(text):
+        return out  # (each expression below needs a plugin's name)
     for p in PLUGINS:
-        name = re.escape(p.dist).replace(r"\-", "[-_]")
+        name = _name_pattern(p.dist)
         m = re.search(r"(?<![\w.-])" + name + r"(?:\[[\w,\s-]*\])?(?:\.git)?\s*(?:===?\s*|@\s*v?)([0-9]+(?:\.[0-9]+)+(?:\.post[0-9]+)?)(?![\w.])",
                       text, re.IGNORECASE)
         if m:

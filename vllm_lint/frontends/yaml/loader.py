@@ -18,36 +18,10 @@ from typing import Any, Callable, Optional
 
 from vllm_lint.frontends.yaml.templates import fill_templates
 from vllm_lint.launch import ParseError
-from vllm_lint.record import lazy_re
+from vllm_lint.record import import_pyyaml
 
 
-def _import_pyyaml() -> Any:
-    """``import yaml``, without compiling the one expression of PyYAML's pure-Python reader that
-    the C loader never uses: ``Reader.NON_PRINTABLE``, a Unicode class whose compilation was about
-    a third of PyYAML's import and ~8 % of a one-file YAML lint (benchmarks/README.md). While
-    PyYAML's modules execute, ``re.compile`` hands that one pattern back as a ``lazy_re`` (compiled
-    if anything uses it: the pure-Python loader, when libyaml is missing, or ``check_printable``)
-    and compiles every other pattern as before; it is ``re.compile`` again when the import ends."""
-    import sys
-
-    if "yaml" in sys.modules:
-        return sys.modules["yaml"]
-    real = re.compile
-
-    def compile(pattern: Any, flags: int = 0) -> Any:
-        if isinstance(pattern, str) and pattern.startswith("[^\x09\x0A\x0D\x20-\x7E\x85"):
-            return lazy_re(pattern, flags)
-        return real(pattern, flags)
-
-    re.compile = compile
-    try:
-        import yaml
-    finally:
-        re.compile = real
-    return yaml
-
-
-_pyyaml = _import_pyyaml()
+_pyyaml = import_pyyaml()  # (the expressions it never uses stay uncompiled)
 
 MAX_BYTES = 32 * 1024 * 1024
 
