@@ -29,8 +29,11 @@ release environment of ``tools/crosscheck`` exists in ``--xc-work`` (``xc-venv-<
 ``tools/crosscheck/run.py AFTER --work DIR --dump-only``), with ``validate_parsed_serve_args``;
 otherwise the launch counts as "no parser for AFTER". The api_server module's words go to
 ``vllm serve`` with ``--model X`` as its positional model (the module builds the same parser,
-without ``serve``'s checks of ``--model``). Launches with words only the run knows (``$TP``, a
-splat) or with no words of their own are counted apart, not parsed.
+without ``serve``'s checks of ``--model``). The file of ``--config FILE`` is taken from the
+repository at the parent commit, beside the launch's file (a container mounts or copies it to
+FILE), so the parser reads its options too; a file it cannot find stops the parser, counted apart.
+Launches with words only the run knows (``$TP``, a splat) or with no words of their own are
+counted apart, not parsed.
 
 Nothing of the repositories is committed: the files go to a scratch folder.
 
@@ -237,7 +240,32 @@ def launches_for_parser(data: bytes, name: str, to: str) -> list[tuple[str, list
     return out
 
 
-def real_parser_check(results: list[dict], xc_work: Path) -> dict[str, dict]:
+def with_repository_config(argv: list[str], row: dict[str, str], mirrors: Path, scratch: Path) -> list[str]:
+    """``argv`` with the file of ``--config FILE`` taken from the repository at the parent commit
+    (beside the launch's file: a container mounts or copies it to FILE) into the scratch folder,
+    so that the parser reads the options it holds; as is when the repository has no such file."""
+    out = list(argv)
+    for i, w in enumerate(argv):
+        value, at = (argv[i + 1], i + 1) if w == "--config" and i + 1 < len(argv) else (
+            (w.split("=", 1)[1], i) if w.startswith("--config=") else (None, None))
+        if not value:
+            continue
+        folder = os.path.dirname(row["path"])
+        for candidate in dict.fromkeys([os.path.normpath(os.path.join(folder, value.lstrip("/"))),
+                                        os.path.join(folder, os.path.basename(value))]):
+            try:
+                data = blob(mirrors, row["repo"], row["parent"], candidate)
+            except Exception:  # noqa: BLE001 - not in the snapshot nor on GitHub: left as written
+                continue
+            local = scratch / row["repo"].replace("/", "+") / row["commit"][:10] / "config" / candidate.replace("/", "+")
+            local.parent.mkdir(parents=True, exist_ok=True)
+            local.write_bytes(data)
+            out[at] = str(local) if at == i + 1 else f"--config={local}"
+            break
+    return out
+
+
+def real_parser_check(results: list[dict], xc_work: Path, mirrors: Path, scratch: Path) -> dict[str, dict]:
     """Feed each checkable upgraded launch to the real parser of its release (``fixcheck``'s
     worker in ``xc-venv-<release>``); per release: launches, accepted, refusals."""
     sys.path.insert(0, str(REPO_ROOT / "tools" / "crosscheck"))
@@ -249,6 +277,7 @@ def real_parser_check(results: list[dict], xc_work: Path) -> dict[str, dict]:
         for key, into in (("parser_launches", by_release), ("parser_launches_before", before)):
             for kind, argv, line in r[key]:
                 if kind == "argv":
+                    argv = with_repository_config(argv, r["row"], mirrors, scratch)
                     into.setdefault(r["row"]["to"], []).append((r, argv, line))
     out: dict[str, dict] = {}
     for release, jobs in sorted(by_release.items()):
@@ -257,18 +286,33 @@ def real_parser_check(results: list[dict], xc_work: Path) -> dict[str, dict]:
             out[release] = {"launches": len(jobs), "parser": False}
             continue
         parents = before.get(release, [])
-        parsed = fixcheck.real_parse(release, [argv for _, argv, _ in jobs + parents], xc_work)
-        refused, parents_refused = [], 0
+        try:
+            parsed = fixcheck.real_parse(release, [argv for _, argv, _ in jobs + parents], xc_work)
+        except SystemExit as e:  # (a release environment that does not import: said, not counted)
+            out[release] = {"launches": len(jobs), "parser": False, "error": str(e).strip().splitlines()[-1][:300]}
+            continue
+        refused, needs_file, parents_refused = [], [], 0
         for i, ((r, argv, line), res) in enumerate(zip(jobs + parents, parsed)):
             error = res.get("error") if not res.get("ok") else res.get("validate_error")
-            if error and i >= len(jobs):
-                parents_refused += 1  # (the parent's launch, as the people left it, at the new release)
+            missing = _missing_file(error, argv)
+            if i >= len(jobs):
+                parents_refused += bool(error) and not missing  # (the parent's launch as the people left it)
             elif error:
-                refused.append({"repo": r["row"]["repo"], "commit": r["row"]["commit"][:10], "path": r["row"]["path"],
-                                "line": line, "argv": argv, "error": error})
-        out[release] = {"launches": len(jobs), "parser": True, "accepted": len(jobs) - len(refused),
-                        "refused": refused, "parent_launches": len(parents), "parent_refused": parents_refused}
+                x = {"repo": r["row"]["repo"], "commit": r["row"]["commit"][:10], "path": r["row"]["path"],
+                     "line": line, "argv": argv, "error": error}
+                (needs_file if missing else refused).append(x)
+        out[release] = {"launches": len(jobs), "parser": True, "accepted": len(jobs) - len(refused) - len(needs_file),
+                        "refused": refused, "needs_file": needs_file, "parent_launches": len(parents),
+                        "parent_refused": parents_refused}
     return out
+
+
+def _missing_file(error: str | None, argv: list[str]) -> bool:
+    """Whether the parser stopped at a file the launch names that only its deployment has (``--config
+    /app/config.yaml``: the parser reads it and takes its options): a fact of this machine, no verdict
+    on the words."""
+    m = re.search(r"No such file or directory: '([^']+)'", error or "")
+    return m is not None and any(w == m.group(1) or w.endswith("=" + m.group(1)) for w in argv)
 
 
 def main() -> int:
@@ -314,16 +358,23 @@ def main() -> int:
         for r in results:
             for kind, _, _ in r["parser_launches"]:
                 kinds[kind] = kinds.get(kind, 0) + 1
-        real = real_parser_check(results, args.xc_work)
+        real = real_parser_check(results, args.xc_work, args.mirrors, args.scratch)
         report["real_parser"] = real
         checked = sum(v["launches"] for v in real.values() if v["parser"])
         accepted = sum(v.get("accepted", 0) for v in real.values())
+        needs_file = [x for v in real.values() for x in v.get("needs_file", [])]
         no_parser = {k: v["launches"] for k, v in real.items() if not v["parser"]}
+        for k, v in real.items():
+            if v.get("error"):
+                print(f"  the parser of {k} did not start: {v['error']}")
         print(f"launches of the upgraded files: {sum(kinds.values())} ({kinds.get('argv', 0)} for vLLM's server "
               f"parser, {kinds.get('not-vllm', 0)} for another program, {kinds.get('run-time', 0)} with words only "
               f"the run knows, {kinds.get('no-words', 0)} with no words of their own)")
-        print(f"checked by the real parser of the new release: {checked}, accepted {accepted}; no parser for "
-              + (", ".join(f"{k} ({n})" for k, n in no_parser.items()) or "none"))
+        print(f"checked by the real parser of the new release: {checked}, accepted {accepted}, refused "
+              f"{checked - accepted - len(needs_file)}, stopped at a file only the deployment has {len(needs_file)}; "
+              "no parser for " + (", ".join(f"{k} ({n})" for k, n in no_parser.items()) or "none"))
+        for x in needs_file:
+            print(f"  needs a file at {x['repo']} {x['commit']} {x['path']}:{x['line']}: {x['error']}")
         print(f"the same launches before the upgrade, at the new release: "
               f"{sum(v.get('parent_refused', 0) for v in real.values())} of "
               f"{sum(v.get('parent_launches', 0) for v in real.values())} refused")

@@ -205,3 +205,19 @@ def test_a_pyproject_pin_is_kept_when_the_rewrite_would_not_parse(tmp_path, monk
     assert (work / "pyproject.toml").read_text() == before
     assert "`vllm==0.10.2` was not bumped to 0.27.1: the rewritten file would not parse" in r.output
     assert r.exit_code == 1
+
+
+def test_an_image_pinned_by_digest_is_named_not_half_rewritten(tmp_path):
+    """``vllm/vllm-openai:v0.9.1@sha256:...``: Docker pulls the digest whatever the tag says, so a
+    new tag beside the old digest would upgrade nothing; the reference is listed for a person,
+    with the command that gives the new digest, and no other place rewrites its tag either."""
+    work = tmp_path / "repo"
+    work.mkdir()
+    ref = "vllm/vllm-openai:v0.9.1@sha256:" + "0b51ec38" * 8
+    before = f"FROM {ref}\nCMD [\"m\"]\n"
+    (work / "Dockerfile").write_text(before)
+    r = upgrade(work)
+    assert (work / "Dockerfile").read_text() == before
+    assert r.exit_code == 1
+    assert f"left 1: digest warning: `{ref}` pins the image by its digest" in r.output
+    assert "docker buildx imagetools inspect vllm/vllm-openai:<tag>" in r.output

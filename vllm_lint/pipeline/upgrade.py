@@ -185,8 +185,16 @@ def _upgrade_launch_file(path: str, data: bytes, at_to: Linter, as_is: Linter, t
                 up.changes.append(Change("bump", fixed_index.position(span.start)[0], old, new))
             current = candidate
     for span, text in unmapped:
-        up.left.append(Left(LineIndex(current).position(span.start)[0] if span else 0, "tag", "warning",
-                            f"`{text}` names no vLLM release vllm-lint can rewrite: set it to {to} by hand"))
+        line = LineIndex(current).position(span.start)[0] if span else 0
+        if _DIGEST.search(text):
+            repo = text.split("@", 1)[0].rsplit(":", 1)[0]
+            up.left.append(Left(line, "digest", "warning",
+                                f"`{text}` pins the image by its digest, which Docker pulls whatever the tag says: "
+                                f"set the tag to {to} and the digest to that image's "
+                                f"(`docker buildx imagetools inspect {repo}:<tag>`) by hand"))
+        else:
+            up.left.append(Left(line, "tag", "warning",
+                                f"`{text}` names no vLLM release vllm-lint can rewrite: set it to {to} by hand"))
     if bumps and current != unbumped:
         up.left.extend(_other_images(current, _old_releases(bumps, to), to))
     if up.from_releases or bumps:
@@ -255,6 +263,9 @@ def _bump_edits(data: bytes, hints: list[VersionHint], to: str, db):
     edits, bumps, unmapped = [], [], []
     for h in hints:
         text = data[h.span.start:h.span.end].decode("utf-8", "replace")
+        if _DIGEST.search(text) and bump_version_text(text, to, db) is not None:
+            unmapped.append((h.span, text))  # (the digest, not the tag, decides what Docker pulls)
+            continue
         new = bump_version_text(text, to, db)
         if new is None:
             if not _VERSION_IN_TEXT.search(text) or not any(db.floor_version(m.group(2))
@@ -279,6 +290,10 @@ _RELEASE_PLACE = (r"(?:vllm" + _NOT_PLUGIN + r"[\w.-]*(?:==|~=|=|:|@|\s+)\s*[\"'
 # the end of a release named in text: not ``0.8.2.post1`` or ``0.8.2rc1`` when the release is
 # 0.8.2, but ``vLLM 0.8.2.`` at the end of a sentence
 _RELEASE_END = r"(?!\w|\.\w)"
+# an image reference pinned by digest (``...:v0.9.1@sha256:0b51...``): rewriting its tag alone
+# would change nothing Docker pulls and leave the reference contradicting itself
+_DIGEST = re.compile(r"@sha256:[0-9a-f]{8,}", re.I)
+_DIGEST_AFTER = re.compile(r"[\w.-]*@sha256:", re.I)
 # any release written in such a place (for the comments that describe a bumped line)
 _ANY_RELEASE = r"(v?)(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)" + _RELEASE_END
 
@@ -316,7 +331,7 @@ def _same_release_elsewhere(data: bytes, edits, bumps, to: str, db):
                 continue
             start = len(line[:m.start(2)].encode("utf-8")) + starts[row]
             end = start + len(written.encode("utf-8"))
-            if any(a < end and start < b for a, b in taken):
+            if any(a < end and start < b for a, b in taken) or _DIGEST_AFTER.match(line, m.end(2)):
                 continue
             new = _respelled(written, to)
             new_edits.append(Edit(Span(start, end), new))
