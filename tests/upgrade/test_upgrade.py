@@ -161,3 +161,63 @@ def test_the_deprecated_module_entrypoint_migrates_to_vllm_serve(tmp_path):
     r = CliRunner().invoke(main, ["upgrade", "--to", "0.34.0", str(work)], catch_exceptions=False)
     assert (work / "serve.sh").read_text() == "#!/bin/sh\nexec vllm serve org/m --port 8000\n", r.output
     assert (work / "requirements.txt").read_text() == "vllm==0.34.0\n"
+
+
+def test_releases_named_around_the_launches_are_bumped_or_named(tmp_path):
+    """The families the replay found (benchmarks/upgrades): a whole image reference in an ``ARG``
+    that ``FROM`` uses, a comment above the install naming a release gone stale, a release at the
+    end of a sentence are bumped; a platform plugin's pin and another publisher's image whose tag
+    names the release are listed for a person; an option B does not have yet is removed and listed."""
+    work = tmp_path / "repo"
+    shutil.copytree(CASES / "release_places" / "before", work)
+    r = upgrade(work)
+    assert r.exit_code == 1
+    out = r.output
+    assert "left 5: plugin warning: `vllm-ascend==0.10.2rc1` pins a platform plugin" in out
+    assert "left 7: tag warning: `example/agent-stack:cu128-vllm0.10.2` is another image built with vLLM 0.10.2" in out
+    assert "left 8: VL104 warning: removed: `--grpc-port`" in out
+    assert out.index("left 7:") < out.index("left 8:")  # by line
+
+
+def test_a_release_inside_a_longer_version_is_not_bumped(tmp_path):
+    """``vllm==0.10.2.post1`` or ``vllm-0.10.2rc1`` name another release than 0.10.2: not moved."""
+    work = tmp_path / "repo"
+    work.mkdir()
+    (work / "Dockerfile").write_text(
+        "FROM vllm/vllm-openai:v0.10.2\n# built like vllm-0.10.2rc1 and vllm==0.10.2.post1, see vLLM 0.10.2.\n"
+        "CMD [\"m\"]\n")
+    upgrade(work)
+    assert (work / "Dockerfile").read_text() == (
+        "FROM vllm/vllm-openai:v0.27.1\n# built like vllm-0.10.2rc1 and vllm==0.10.2.post1, see vLLM 0.27.1.\n"
+        "CMD [\"m\"]\n")
+
+
+def test_a_pyproject_pin_is_kept_when_the_rewrite_would_not_parse(tmp_path, monkeypatch):
+    """``--fix`` safety: a pin file whose rewritten bytes would not re-parse is not written."""
+    from vllm_lint.pipeline import upgrade as up
+
+    work = tmp_path / "repo"
+    work.mkdir()
+    before = '[project]\nname = "x"\ndependencies = ["vllm==0.10.2"]\n'
+    (work / "pyproject.toml").write_text(before)
+    monkeypatch.setattr(up, "bump_version_text", lambda text, to, db: '0.27.1"broken')
+    r = upgrade(work)
+    assert (work / "pyproject.toml").read_text() == before
+    assert "`vllm==0.10.2` was not bumped to 0.27.1: the rewritten file would not parse" in r.output
+    assert r.exit_code == 1
+
+
+def test_an_image_pinned_by_digest_is_named_not_half_rewritten(tmp_path):
+    """``vllm/vllm-openai:v0.9.1@sha256:...``: Docker pulls the digest whatever the tag says, so a
+    new tag beside the old digest would upgrade nothing; the reference is listed for a person,
+    with the command that gives the new digest, and no other place rewrites its tag either."""
+    work = tmp_path / "repo"
+    work.mkdir()
+    ref = "vllm/vllm-openai:v0.9.1@sha256:" + "0b51ec38" * 8
+    before = f"FROM {ref}\nCMD [\"m\"]\n"
+    (work / "Dockerfile").write_text(before)
+    r = upgrade(work)
+    assert (work / "Dockerfile").read_text() == before
+    assert r.exit_code == 1
+    assert f"left 1: digest warning: `{ref}` pins the image by its digest" in r.output
+    assert "docker buildx imagetools inspect vllm/vllm-openai:<tag>" in r.output

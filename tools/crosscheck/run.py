@@ -51,8 +51,8 @@ SKIP_REQS = {
 
 
 #: versions the newest releases of a requirement broke, installed after the release's own list:
-#: 0.9.2 registers an `aimv2` config that transformers 4.54+ has itself (ValueError at import)
-RELEASE_PINS = {"0.9.2": ["transformers==4.53.3"]}
+#: 0.9.0 and 0.9.2 register an `aimv2` config that transformers 4.54+ has itself (ValueError at import)
+RELEASE_PINS = {"0.9.0": ["transformers==4.53.3"], "0.9.2": ["transformers==4.53.3"]}
 
 
 def log(msg: str) -> None:

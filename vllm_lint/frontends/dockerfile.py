@@ -11,7 +11,7 @@
   exec form for ``pip install``).
 * ``ENV VLLM_X=1`` / ``ENV VLLM_X 1`` (``Extraction.env`` and the stage's launches).
 * Version hints: a vLLM image in ``FROM`` (``dockerfile-from``), an ``ARG`` default used in that
-  ``FROM`` or in ``pip install vllm==${ARG}`` (``dockerfile-arg``, span on the default value), and
+  ``FROM`` (the tag, or the whole image reference) or in ``pip install vllm==${ARG}`` (``dockerfile-arg``, span on the default value), and
   literal ``pip install vllm==X`` (``pip-install``).
 
 Line continuations (``\\`` or the ``# escape=`` character) and comment lines inside them follow
@@ -456,9 +456,12 @@ def _from(data: bytes, ins: _Instr, global_vars: dict, by_name: dict) -> _Stage:
     if st.vllm_image:
         v = version_from_image(image)
         if v is not None:
+            tag_arg = _arg_holding_tag(used, global_vars, v)
             if used and any(global_vars[u][0] and global_vars[u][0] in v for u in used):
                 u = next(u for u in used if global_vars[u][0] and global_vars[u][0] in v)
                 st.hints.append(VersionHint(v, "dockerfile-arg", global_vars[u][1], image))
+            elif tag_arg is not None:
+                st.hints.append(VersionHint(v, "dockerfile-arg", tag_arg, image))
             else:
                 span = None
                 if img_w.inner is not None and img_w.raw.rfind(b":") > img_w.raw.rfind(b"/") and b"@" not in img_w.raw:
@@ -467,6 +470,20 @@ def _from(data: bytes, ins: _Instr, global_vars: dict, by_name: dict) -> _Stage:
                     span = Span(*img_w.inner)
                 st.hints.append(VersionHint(v, "dockerfile-from", span, image))
     return st
+
+
+def _arg_holding_tag(used: list, global_vars: dict, tag: str) -> Optional[Span]:
+    """The span of ``tag`` inside the default of an ``ARG`` that holds the whole image reference
+    (``ARG BASE=vllm/vllm-openai:v0.23.0`` then ``FROM ${BASE}``), where the default is written
+    verbatim (its bytes are its text)."""
+    for u in used:
+        value, vspan = global_vars[u]
+        if not value or vspan is None or not value.endswith(":" + tag):
+            continue
+        if vspan.end - vspan.start != len(value.encode("utf-8")):
+            continue
+        return Span(vspan.end - len(tag.encode("utf-8")), vspan.end)
+    return None
 
 
 def _env(data: bytes, ins: _Instr, stage: _Stage, out: Extraction) -> None:

@@ -24,6 +24,7 @@ shows the diff with ``--dry-run``.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from typing import Optional
@@ -31,6 +32,7 @@ from typing import Optional
 from ..fsutil import read_regular
 from ..launch import Edit, LineIndex, Span, VersionHint
 from ..frontends.base import get as format_unit
+from ..surface.plugins import PLUGINS
 from .discovery import discover
 from .engine import MAX_FILE_BYTES, Linter
 from .fix import FixConflict, apply_edits
@@ -136,7 +138,7 @@ def upgrade_paths(paths, settings, db, rules, to: str, *, unsafe_fixes: bool = F
             up = _upgrade_pin_file(t.path, data, to, db)
         else:
             up = _upgrade_launch_file(t.path, data, at_to, as_is, to, "explicit" if t.explicit else "auto")
-        if up is not None and (up.changed or up.left):
+        if up is not None and (up.changed or up.left or up.note):
             files.append(up)
     return UpgradeReport(to, files)
 
@@ -168,6 +170,7 @@ def _upgrade_launch_file(path: str, data: bytes, at_to: Linter, as_is: Linter, t
     # the release the launches name, bumped in the fixed bytes (their hints re-read from them)
     edits, bumps, unmapped = _bump_edits(current, _hints(out.analysis), to, at_to.db)
     edits, bumps = _same_release_elsewhere(current, edits, bumps, to, at_to.db)
+    unbumped = current
     if edits:
         try:
             candidate = apply_edits(current, edits)
@@ -182,18 +185,32 @@ def _upgrade_launch_file(path: str, data: bytes, at_to: Linter, as_is: Linter, t
                 up.changes.append(Change("bump", fixed_index.position(span.start)[0], old, new))
             current = candidate
     for span, text in unmapped:
-        up.left.append(Left(LineIndex(current).position(span.start)[0] if span else 0, "tag", "warning",
-                            f"`{text}` names no vLLM release vllm-lint can rewrite: set it to {to} by hand"))
+        line = LineIndex(current).position(span.start)[0] if span else 0
+        if _DIGEST.search(text):
+            repo = text.split("@", 1)[0].rsplit(":", 1)[0]
+            up.left.append(Left(line, "digest", "warning",
+                                f"`{text}` pins the image by its digest, which Docker pulls whatever the tag says: "
+                                f"set the tag to {to} and the digest to that image's "
+                                f"(`docker buildx imagetools inspect {repo}:<tag>`) by hand"))
+        else:
+            up.left.append(Left(line, "tag", "warning",
+                                f"`{text}` names no vLLM release vllm-lint can rewrite: set it to {to} by hand"))
+    if bumps and current != unbumped:
+        up.left.extend(_other_images(current, _old_releases(bumps, to), to))
+    if up.from_releases or bumps:
+        up.left.extend(_plugin_pins(current, to))
     up.new = current
     for d in at_to.check(path, current, mode, fmt=fmt).diagnostics:
         if d.severity in ("error", "warning"):
             up.left.append(Left(d.row, d.code, d.severity, d.message))
+    up.left.sort(key=lambda x: x.line)
     return up
 
 
 # what B refuses with nothing to rename it to: the launch starts at B only without it, so the
-# upgrade deletes it (VL101's unsafe fix) and lists each deletion for a person to check
-FORCED_REMOVALS = ("VL101",)
+# upgrade deletes it (the unsafe fix of VL101, an option B no longer has, and of VL104, one B does
+# not have yet) and lists each deletion for a person to check
+FORCED_REMOVALS = ("VL101", "VL104")
 
 
 def _forced_removals(linter: Linter, path: str, out):
@@ -246,6 +263,9 @@ def _bump_edits(data: bytes, hints: list[VersionHint], to: str, db):
     edits, bumps, unmapped = [], [], []
     for h in hints:
         text = data[h.span.start:h.span.end].decode("utf-8", "replace")
+        if _DIGEST.search(text) and bump_version_text(text, to, db) is not None:
+            unmapped.append((h.span, text))  # (the digest, not the tag, decides what Docker pulls)
+            continue
         new = bump_version_text(text, to, db)
         if new is None:
             if not _VERSION_IN_TEXT.search(text) or not any(db.floor_version(m.group(2))
@@ -260,40 +280,146 @@ def _bump_edits(data: bytes, hints: list[VersionHint], to: str, db):
 # other places a file names the release its launches run, beside the hints the front-ends read:
 # ``ARG VLLM_VERSION=v0.10.2`` repeated in a later stage, ``git checkout v0.9.1`` of vLLM's source,
 # ``vllm==0.8.2`` in a comment. Only on a line that names vLLM, only the exact release bumped.
-_RELEASE_PLACE = (r"(?:vllm[\w.-]*(?:==|~=|=|:|@|\s+)\s*[\"']?|vllm_version\s*[=:]\s*[\"']?|"
-                  r"checkout\s+|vllm[-_ ]v?)")
+# A platform plugin's package or image (``vllm-ascend==0.11.0rc3``) has releases of its own, built
+# for one vLLM release each: never rewritten here, named for a person (``_plugin_pins``).
+_PLUGIN_WORDS = sorted({w[5:] for p in PLUGINS for w in (p.dist, *p.image_words)
+                        if w.lower().startswith(("vllm-", "vllm_"))}, key=len, reverse=True)
+_NOT_PLUGIN = r"(?![-_](?:" + "|".join(re.escape(w) for w in _PLUGIN_WORDS) + r")(?![\w]))"
+_RELEASE_PLACE = (r"(?:vllm" + _NOT_PLUGIN + r"[\w.-]*(?:==|~=|=|:|@|\s+)\s*[\"']?|vllm_version\s*[=:]\s*[\"']?|"
+                  r"checkout\s+|vllm" + _NOT_PLUGIN + r"[-_ ]v?)")
+# the end of a release named in text: not ``0.8.2.post1`` or ``0.8.2rc1`` when the release is
+# 0.8.2, but ``vLLM 0.8.2.`` at the end of a sentence
+_RELEASE_END = r"(?!\w|\.\w)"
+# an image reference pinned by digest (``...:v0.9.1@sha256:0b51...``): rewriting its tag alone
+# would change nothing Docker pulls and leave the reference contradicting itself
+_DIGEST = re.compile(r"@sha256:[0-9a-f]{8,}", re.I)
+_DIGEST_AFTER = re.compile(r"[\w.-]*@sha256:", re.I)
+# any release written in such a place (for the comments that describe a bumped line)
+_ANY_RELEASE = r"(v?)(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)" + _RELEASE_END
+
+
+def _old_releases(bumps, to: str) -> set[str]:
+    """The releases the bumps moved away from, as written (without a ``v``)."""
+    old = {re.sub(r"^v", "", b[1][m.start(2):m.end(2)] if (m := _VERSION_IN_TEXT.search(b[1])) else "")
+           for b in bumps}
+    return {v for v in old if v and v != to}
 
 
 def _same_release_elsewhere(data: bytes, edits, bumps, to: str, db):
     """``edits`` and ``bumps`` with the other places of the file that name a release the hints
     named (and that the upgrade moves), on lines naming vLLM."""
-    old = {re.sub(r"^v", "", b[1][m.start(2):m.end(2)] if (m := _VERSION_IN_TEXT.search(b[1])) else "")
-           for b in bumps}
-    old = {v for v in old if v and v != to}
+    old = _old_releases(bumps, to)
     if not old:
         return edits, bumps
     taken = [(e.span.start, e.span.end) for e in edits]
     text = data.decode("utf-8", "replace")
     if len(text.encode("utf-8")) != len(data):
         return edits, bumps  # (offsets below are of the decoded text: only for clean UTF-8)
-    place = re.compile(_RELEASE_PLACE + r"(v?)(" + "|".join(re.escape(v) for v in sorted(old)) + r")(?![\w.])",
+    place = re.compile(_RELEASE_PLACE + r"(v?)(" + "|".join(re.escape(v) for v in sorted(old)) + r")" + _RELEASE_END,
                        re.I)
     new_edits, new_bumps = list(edits), list(bumps)
-    line_start = 0
-    for line in text.splitlines(keepends=True):
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")))
+
+    def bump_matches(row: int, pattern, wanted) -> None:
+        line = lines[row]
+        for m in pattern.finditer(line):
+            written = m.group(2)
+            if not wanted(written):
+                continue
+            start = len(line[:m.start(2)].encode("utf-8")) + starts[row]
+            end = start + len(written.encode("utf-8"))
+            if any(a < end and start < b for a, b in taken) or _DIGEST_AFTER.match(line, m.end(2)):
+                continue
+            new = _respelled(written, to)
+            new_edits.append(Edit(Span(start, end), new))
+            new_bumps.append((Span(start, end), written, new))
+            taken.append((start, end))
+
+    for row, line in enumerate(lines):
         if "vllm" in line.lower():
-            for m in place.finditer(line):
-                start = len(line[:m.start(2)].encode("utf-8")) + line_start
-                end = start + len(m.group(2).encode("utf-8"))
-                if any(a < end and start < b for a, b in taken):
-                    continue
-                written = m.group(2)
-                new = _respelled(written, to)
-                new_edits.append(Edit(Span(start, end), new))
-                new_bumps.append((Span(start, end), written, new))
-                taken.append((start, end))
-        line_start += len(line.encode("utf-8"))
+            bump_matches(row, place, lambda written: True)
+    # a comment right above a bumped line describes it ("# Install torch-2.6.0 + vllm-0.8.3" over
+    # ``pip install vllm==0.8.4``): the release it names moves too, even when it was already stale
+    bumped_rows = {bisect.bisect_right(starts, span.start) - 1 for span, _, _ in new_bumps}
+    any_place = re.compile(_RELEASE_PLACE + _ANY_RELEASE, re.I)
+    to_pos = db.position(to)
+    for row in sorted(bumped_rows):
+        above = row - 1
+        while above >= 0 and lines[above].lstrip().startswith("#") and not lines[above].startswith("#!"):
+            if "vllm" in lines[above].lower():
+                bump_matches(above, any_place, lambda written: _older_release(written, to_pos, db))
+            above -= 1
     return new_edits, new_bumps
+
+
+def _older_release(written: str, to_pos: int, db) -> bool:
+    """Whether ``written`` is a release of the database older than the one at ``to_pos``."""
+    v = db.floor_version(written)
+    return v is not None and db.position(v) < to_pos
+
+
+# an image of someone else whose tag says which vLLM release it was built with
+# (``hiyouga/verl:ngc-th2.6.0-cu120-vllm0.8.2``): whether a build for the new release exists, and
+# under which tag, only its publisher knows
+_IMAGE_WORD = re.compile(r"(?<![\w./:@-])((?:[\w.-]+(?::\d+)?/)*[\w.-]+):([\w.-]+)")
+
+
+def _other_images(data: bytes, old: set[str], to: str) -> list[Left]:
+    """A person's items for the images of others whose tag names a release the upgrade moved."""
+    from ..images import image_is_vllm
+
+    if not old:
+        return []
+    names_old = re.compile(r"vllm[-_]?v?(" + "|".join(re.escape(v) for v in sorted(old)) + r")" + _RELEASE_END, re.I)
+    out = []
+    for row, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
+        if "vllm" not in line.lower():
+            continue
+        for m in _IMAGE_WORD.finditer(line):
+            tag = names_old.search(m.group(2))
+            if tag is None or image_is_vllm(m.group(0)):
+                continue
+            out.append(Left(row, "tag", "warning",
+                            f"`{m.group(0)}` is another image built with vLLM {tag.group(1)} (its tag says so): "
+                            f"use its publisher's build for {to} by hand"))
+    return out
+
+
+def _plugin_pin_pattern() -> re.Pattern:
+    names = sorted({w for p in PLUGINS for w in (p.dist, *p.image_words) if re.fullmatch(r"[\w-]+-[\w-]+", w)},
+                   key=len, reverse=True)
+    alt = "|".join(re.escape(n).replace(r"\-", "[-_]") for n in names)
+    return re.compile(r"(?<![\w./-])(" + alt + r")(?:\[[^\]\n]*\])?\s*(?:===?|~=|>=)\s*[\"']?"
+                      r"(v?\d+(?:\.\d+)+(?:(?:\.?post|rc|a|b)\d+)?)(?![\w.])", re.I)
+
+
+_PLUGIN_PIN = _plugin_pin_pattern()
+
+
+def _plugin_pins(data: bytes, to: str) -> list[Left]:
+    """A person's items for the platform plugins the file pins: each plugin release is built for
+    one vLLM release, and which plugin release goes with ``to`` is the plugin's to say."""
+    out = []
+    for row, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
+        for m in _PLUGIN_PIN.finditer(line):
+            if _same_release_number(m.group(2), to):
+                continue  # (``vllm-ascend==0.14.0rc1`` next to vLLM 0.14.0: numbered after it already)
+            out.append(Left(row, "plugin", "warning",
+                            f"`{m.group(0).strip()}` pins a platform plugin built for one vLLM release: set it to "
+                            f"the {m.group(1)} release for vLLM {to} by hand"))
+    return out
+
+
+def _same_release_number(written: str, to: str) -> bool:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(written.lstrip("vV")).release == Version(to).release
+    except InvalidVersion:
+        return False
 
 
 def _read(path: str) -> Optional[bytes]:
@@ -334,9 +460,34 @@ def _upgrade_pin_file(path: str, data: bytes, to: str, db) -> Optional[UpgradeFi
         start = len(text[:m.start()].encode("utf-8"))
         up.left.append(Left(index.position(start)[0], "range", "warning",
                             f"`{m.group(0).strip()}` excludes vllm {to}: widen the range by hand"))
+    up.left.extend(_plugin_pins(data, to))
     if edits:
-        up.new = apply_edits(data, edits)
+        candidate = apply_edits(data, edits)
+        problem = _toml_problem(data, candidate) if path.endswith(".toml") else None
+        if problem:
+            for c in [c for c in up.changes if c.kind == "pin"]:
+                up.left.append(Left(c.line, "pin", "warning", f"`{c.before}` was not bumped to {to}: the "
+                                                              f"rewritten file would not parse ({problem})"))
+            up.changes = [c for c in up.changes if c.kind != "pin"]
+        else:
+            up.new = candidate
     return up
+
+
+def _toml_problem(before: bytes, after: bytes) -> Optional[str]:
+    """Why ``after`` (a rewritten pyproject.toml) would not re-parse where ``before`` did, or None."""
+    from ..settings import _tomllib
+
+    toml = _tomllib()
+
+    def problem(data: bytes) -> Optional[str]:
+        try:
+            toml.loads(data.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:  # (TOMLDecodeError is a ValueError)
+            return str(e)
+        return None
+
+    return None if problem(before) is not None else problem(after)
 
 
 def _excludes(spec: str, to: str) -> bool:

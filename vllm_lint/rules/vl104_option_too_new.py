@@ -15,17 +15,19 @@ CMD ["--model", "m", "--async-scheduling"]
 `VL104 --async-scheduling is accepted from vLLM 0.10.0; the target 0.9.2 rejects it`
 
 ## Fix safety
-No fix: upgrade the image, or drop the option by hand.
+The better fix is a newer image. The deletion of the option is unsafe (`--unsafe-fixes`): the
+target refuses the launch with it, so the launch starts only without it, but what it set is lost
+(`vllm-lint upgrade` applies these deletions and lists each for a person to check).
 
 ## Evidence
 The first release of each option in `flag_db/index.json`.
 """
 
-from ._status import args_in_state, unaccepted
-from .base import LintContext, Rule
+from ._status import args_in_state, delete_edits, unaccepted
+from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL104", name="option-too-new", summary="option first accepted after the target release",
-            severity="error")
+            severity="error", fix="unsafe")
 
 
 @RULE.check
@@ -35,4 +37,8 @@ def check(ctx: LintContext):
         if severity:
             refused = f"at the target {ctx.target} {refused}"
         msg = f"{st.shown} is accepted from vLLM {st.first}; {refused}"
-        yield ctx.diag(RULE, msg, arg.report_span, option=st.name, severity=severity)
+        fix = None
+        edits = delete_edits(ctx, arg) if severity is None else None  # (refused: not a wrapper that drops it)
+        if edits:
+            fix = Fix(edits, "unsafe", f"Remove `{arg.written}` ({ctx.target} refuses it; what it set is lost)")
+        yield ctx.diag(RULE, msg, arg.report_span, fix=fix, option=st.name, severity=severity)

@@ -126,6 +126,19 @@ def test_arg_version_hints():
         assert data[h.span.start : h.span.end] == b"0.8.5"
 
 
+def test_arg_holding_the_whole_image_reference():
+    """``ARG BASE=vllm/vllm-openai:v0.23.0`` then ``FROM ${BASE}``: the hint is the tag inside the
+    default (what an upgrade rewrites); a quoted default is read, with no span in it (the words'
+    reader gives none inside quotes), so an upgrade names it instead of rewriting it."""
+    data, out = ex("ARG BASE=vllm/vllm-openai:v0.23.0\nARG OTHER=ghcr.io/x/y:v0.9.0\nFROM ${BASE}\n")
+    assert [(h.version, h.source) for h in out.version_hints] == [("v0.23.0", "dockerfile-arg")]
+    h = out.version_hints[0]
+    assert data[h.span.start : h.span.end] == b"v0.23.0"
+    data, out = ex("ARG BASE=\"vllm/vllm-openai:v0.9.2-cu128\"\nFROM $BASE AS serve\n")
+    h = out.version_hints[0]
+    assert (h.version, data[h.span.start : h.span.end]) == ("v0.9.2-cu128", b"$BASE")
+
+
 def test_env_forms():
     data, out = ex(
         "FROM vllm/vllm-openai:v0.9.0\n"
