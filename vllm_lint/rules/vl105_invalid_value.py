@@ -17,6 +17,10 @@ config (`--max-model-len.mode=3`: vLLM hands it the keys as JSON text), the item
 JSON object with the fields the release knows), and switches given a value they do not take
 (`--enforce-eager=true`).
 
+A value that is one template placeholder a runner fills before the launch (`--port {port}` in a
+recipe formatted with Python's `str.format`, `{tp:d}`, `{{ max_len }}`) is not a value as written
+and is not checked, like a shell variable; a JSON value (`{"a": 1}`) or an empty `{}` is.
+
 ## Why is this bad?
 argparse rejects the value at startup (`invalid choice`, `invalid int value`), or the config
 class rejects it while the command line is parsed or the engine configuration is built (vLLM's
