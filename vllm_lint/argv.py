@@ -112,10 +112,14 @@ _FORMAT_PLACEHOLDER = lazy_re(r"^(?:\{[A-Za-z_\d][\w.]*(?:\[[\w.-]+\])*(?:![rsa]
                               r"|\{\{-?\s*\.?[A-Za-z_][\w.]*(?:\s*\|\s*\w+)*\s*-?\}\})$")
 
 
-def is_placeholder(text: str) -> bool:
+def is_placeholder(text: str, option: Optional[Option] = None) -> bool:
     """Whether an option's whole value is one template placeholder filled before the launch
-    (``--port {port}`` in a recipe its runner formats), not a value as written."""
-    return "{" in text and bool(_FORMAT_PLACEHOLDER.match(text))
+    (``--port {port}`` in a recipe its runner formats), not a value as written. For an option that
+    takes JSON, only ``{{ name }}``: ``'{bad}'`` there is a JSON object the parser refuses."""
+    if "{" not in text or not _FORMAT_PLACEHOLDER.match(text):
+        return False
+    json_option = option is not None and (option.kind == "json" or option.type in ("json", "dict_or_str"))
+    return not json_option or text.startswith("{{")
 
 
 def looks_like_option(text: str) -> bool:
@@ -297,7 +301,7 @@ class ArgvParser:
             if eq or attached is not None:
                 pa.inline_value = True
                 pa.value = inline if eq else attached
-                pa.value_opaque = tok.opaque or is_placeholder(pa.value)
+                pa.value_opaque = tok.opaque or is_placeholder(pa.value, pa.option)
                 out.append(pa)
                 continue
             i = self._take_values(pa, toks, i)
@@ -452,7 +456,7 @@ class ArgvParser:
             pa.structure = "missing-value"
         if vals:
             pa.value = " ".join(v.text for v in vals) if len(vals) > 1 else vals[0].text
-            pa.value_opaque = any(v.opaque or is_placeholder(v.text) for v in vals)
+            pa.value_opaque = any(v.opaque or is_placeholder(v.text, pa.option) for v in vals)
         return i
 
     def _option_word(self, text: str) -> bool:

@@ -22,10 +22,10 @@ says why. On a plugin's launch, a misspelt name is also matched against the plug
 A public fork's variable (`VLLM_USE_B12X_MOE` of the B12X build `local-inference-lab/vllm`: the
 table `vllm_lint/data/forks.tsv`) gets the same treatment: silent where nothing says what runs the
 launch, a warning "read only by local-inference-lab/vllm (a fork of vLLM)" on a vLLM image of its own.
-A file that builds vLLM from a fork's repository (`git clone https://github.com/<owner>/vllm`, a
-`git+https://...` install of any `vllm` or `vllm-fork` repository outside vllm-project) runs that
-fork, whose own variables no table here holds: an unknown name there is silent, and `--verbose`
-says why.
+A file that builds vLLM from a fork's repository (a `git clone` or a `git+` install of any GitHub
+repository named `vllm` or `vllm-fork` outside vllm-project: `<owner>/vllm`) runs that fork,
+whose own variables no table here holds: an unknown name there is silent, and `--verbose` says
+why.
 
 ## Severity
 Warning for a plugin's variable on a launch known to run elsewhere. Warning when the name is close to one the target release reads (a likely typo); information
