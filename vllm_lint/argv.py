@@ -107,6 +107,24 @@ class ParsedArg(Record):
         return self.written in ("-O", "--compilation-config")
 
 
+# a value that is one template placeholder a runner fills before the launch: Python's
+# ``str.format`` field (``{port}``, ``{0}``, ``{cfg.port}``, ``{args[tp]}``, ``{port:d}``) or a
+# Jinja / Mustache variable (``{{ port }}``); never JSON (``{"a": 1}``) nor a brace expansion
+# (``{a,b}``), and not ``{}`` (an empty JSON object, a real value of a JSON option)
+_FORMAT_PLACEHOLDER = lazy_re(r"^(?:\{[A-Za-z_\d][\w.]*(?:\[[\w.-]+\])*(?:![rsa])?(?::[^{}\s\"',]*)?\}"
+                              r"|\{\{-?\s*\.?[A-Za-z_][\w.]*(?:\s*\|\s*\w+)*\s*-?\}\})$")
+
+
+def is_placeholder(text: str, option: Optional[Option] = None) -> bool:
+    """Whether an option's whole value is one template placeholder filled before the launch
+    (``--port {port}`` in a recipe its runner formats), not a value as written. For an option that
+    takes JSON, only ``{{ name }}``: ``'{bad}'`` there is a JSON object the parser refuses."""
+    if "{" not in text or not _FORMAT_PLACEHOLDER.match(text):
+        return False
+    json_option = option is not None and (option.kind == "json" or option.type in ("json", "dict_or_str"))
+    return not json_option or text.startswith("{{")
+
+
 def looks_like_option(text: str) -> bool:
     if text[:1] != "-" or len(text) < 2:
         return False
@@ -288,7 +306,7 @@ class ArgvParser:
             if eq or attached is not None:
                 pa.inline_value = True
                 pa.value = inline if eq else attached
-                pa.value_opaque = tok.opaque
+                pa.value_opaque = tok.opaque or is_placeholder(pa.value, pa.option)
                 out.append(pa)
                 continue
             i = self._take_values(pa, toks, i)
@@ -451,7 +469,7 @@ class ArgvParser:
             pa.structure = "missing-value"
         if vals:
             pa.value = " ".join(v.text for v in vals) if len(vals) > 1 else vals[0].text
-            pa.value_opaque = any(v.opaque for v in vals)
+            pa.value_opaque = any(v.opaque or is_placeholder(v.text, pa.option) for v in vals)
         return i
 
     def _option_word(self, text: str) -> bool:

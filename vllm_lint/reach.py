@@ -11,7 +11,11 @@ vLLM server or engine process and how, so that rules only see what does:
   nor a direct ``os.getenv`` under ``vllm/`` nor its build, per the database) and that the file
   itself expands (``${VLLM_VERSION}`` in a URL, ``$VLLM_COMMIT`` in a ``pip install``, a heredoc's
   ``${VLLM_IMAGE}``) is a variable of the file, exported or not: dropped. Names some release
-  reads stay, expanded or not: they do reach vLLM.
+  reads stay, expanded or not: they do reach vLLM. The file's own use also counts where it hands
+  the name on: ``docker build --build-arg VLLM_REF`` (the build takes it from the environment), a
+  script the file runs that expands it (``./build.sh``, ``bash scripts/build.sh``), or a
+  Dockerfile that declares ``ARG VLLM_REF`` (beside the file, in a folder above it up to the
+  repository root, or named by ``-f``): :class:`_Neighbours`, read only for such names.
 * **Documentation's settings listings.** In documentation (Markdown, a notebook), a variable
   assigned where no launch takes it (a block that lists a ``.env`` file's lines or the settings
   of the repository's own launcher: ``VLLM_MODEL=...``, ``VLLM_STRATEGY=...``) reaches vLLM only
@@ -27,6 +31,7 @@ when it is close to a real one, else information: VL202).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any, Optional
 
@@ -34,13 +39,17 @@ from .launch import EnvAssign, Extraction, Launch, Span
 from .record import lazy_re
 
 _EXPANSION = lazy_re(rb"\$\{?(VLLM_[A-Za-z0-9_]*)")
+# `--build-arg VLLM_REF` with no value: docker takes the value from the environment
+_BARE_BUILD_ARG = lazy_re(rb"--build-arg(?:[ \t]+|=)[\"']?(VLLM_[A-Za-z0-9_]*)(?![\w=])")
 
 
-def decide(extraction: Extraction, data: bytes, db: Any, documentation: bool = False) -> Extraction:
+def decide(extraction: Extraction, data: bytes, db: Any, documentation: bool = False,
+           path: Optional[str] = None) -> Extraction:
     """``extraction`` with what does not reach vLLM removed (in place; returned for chaining);
-    ``documentation``: the file is documentation (its format's ``documentation``)."""
+    ``documentation``: the file is documentation (its format's ``documentation``); ``path``: the
+    file on disk, whose neighbours (scripts it runs, Dockerfiles) may use its variables."""
     expanded = _expansions(data, extraction)
-    keep = _Keep(db, expanded)
+    keep = _Keep(db, expanded, _Neighbours(path, data) if path is not None and not documentation else None)
     extraction.env = [e for e in extraction.env if keep(e)]
     if documentation and extraction.env:
         taken = {e.name_span for la in extraction.launches for e in la.env if e.name_span is not None}
@@ -57,15 +66,19 @@ def decide(extraction: Extraction, data: bytes, db: Any, documentation: bool = F
 
 
 class _Keep:
-    def __init__(self, db: Any, expanded: set[str]) -> None:
+    def __init__(self, db: Any, expanded: set[str], neighbours: Optional["_Neighbours"] = None) -> None:
         self.db = db
         self.expanded = expanded
+        self.neighbours = neighbours
         self.known: dict[str, bool] = {}
 
     def __call__(self, e: EnvAssign) -> bool:
         if e.origin == "build":
             return False
         if e.name in self.expanded and not self.read_by_vllm(e.name):
+            return False
+        if (self.neighbours is not None and e.name.startswith("VLLM_") and not self.read_by_vllm(e.name)
+                and self.neighbours.uses(e.name)):
             return False
         return True
 
@@ -83,20 +96,106 @@ def _build_history(db: Any, name: str) -> Optional[Any]:
 
 def _expansions(data: bytes, extraction: Extraction) -> set[str]:
     """``VLLM_*`` names the file expands itself (``$NAME``, ``${NAME...}``), not counting an
-    assignment's own value (``ENV VLLM_X=$VLLM_X`` passes an ``ARG`` on; it consumes nothing)."""
+    assignment's own value (``ENV VLLM_X=$VLLM_X`` passes an ``ARG`` on; it consumes nothing), and
+    the names a bare ``--build-arg NAME`` hands to a build."""
+    out: set[str] = {m.group(1).decode() for m in _BARE_BUILD_ARG.finditer(data)} if b"--build-arg" in data else set()
     if b"$" not in data:
-        return set()
+        return out
     own: list[tuple[str, Span]] = []
     for e in _all_env(extraction):
         if e.value_span is not None:
             own.append((e.name, e.value_span))
-    out: set[str] = set()
     for m in _EXPANSION.finditer(data):
         name = m.group(1).decode()
         if any(n == name and s.start <= m.start() < s.end for n, s in own):
             continue
         out.add(name)
     return out
+
+
+# a script the file runs (`./build.sh`, `bash scripts/build.sh`, `source env.sh`), as written
+_RUN_SCRIPT = lazy_re(rb"(?m)(?:^|[\s;&|(`'\"])(?:(?:ba|z)?sh[ \t]+|source[ \t]+|\.[ \t]+)?"
+                      rb"((?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)*\.(?:sh|bash))(?=$|[\s;&|)`'\"])")
+# a Dockerfile named by `docker build -f FILE` / `--file FILE`
+_DOCKERFILE_FLAG = lazy_re(rb"(?:\s-f|--file)(?:[ \t]+|=)[\"']?([\w./-]+)")
+_NEIGHBOUR_LIMIT = 1 << 20  # the most of a neighbour read (a script, a Dockerfile)
+_MAX_NEIGHBOURS = 24  # scripts and Dockerfiles read per file, at most
+
+
+class _Neighbours:
+    """The files beside a linted file that may use its ``VLLM_*`` variables: the scripts it runs
+    (one level) and the Dockerfiles of its folder, of the folders above it up to the repository
+    root (the folder holding ``.git``; without one, its own folder only) and those it names with
+    ``-f``. Read once, on the first name asked about; each read is noted for the result cache
+    (``vllm_lint.inputs``)."""
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path = path
+        self.data = data
+        self.texts: Optional[list[tuple[bytes, bool]]] = None  # (text, is a Dockerfile)
+
+    def uses(self, name: str) -> bool:
+        if self.texts is None:
+            self.texts = self._read()
+        raw = name.encode()
+        arg = re.compile(rb"(?m)^[ \t]*ARG[ \t]+" + re.escape(raw) + rb"(?!\w)")
+        expand = re.compile(rb"\$\{?" + re.escape(raw) + rb"(?!\w)")
+        return any(raw in text and (arg if dockerfile else expand).search(text) is not None
+                   for text, dockerfile in self.texts)
+
+    def _read(self) -> list[tuple[bytes, bool]]:
+        import os
+
+        from .inputs import read_other
+
+        here = os.path.dirname(os.path.abspath(self.path))
+        wanted: list[tuple[str, bool]] = []
+        for m in _RUN_SCRIPT.finditer(self.data):
+            rel = m.group(1).decode("utf-8", "replace")
+            if not rel.startswith("/"):
+                wanted.append((os.path.normpath(os.path.join(here, rel)), False))
+        for m in _DOCKERFILE_FLAG.finditer(self.data):
+            rel = m.group(1).decode("utf-8", "replace")
+            if not rel.startswith("/") and _is_dockerfile_name(os.path.basename(rel)):
+                wanted.append((os.path.normpath(os.path.join(here, rel)), True))
+        for folder in _folders_up(here):
+            try:
+                names = sorted(os.listdir(folder))
+            except OSError:
+                continue
+            wanted += [(os.path.join(folder, n), True) for n in names if _is_dockerfile_name(n)]
+        out: list[tuple[bytes, bool]] = []
+        seen = {os.path.abspath(self.path)}
+        for where, dockerfile in wanted:
+            if where in seen or len(seen) > _MAX_NEIGHBOURS:
+                continue
+            seen.add(where)
+            text = read_other(where, _NEIGHBOUR_LIMIT)
+            if text is not None:
+                out.append((text, dockerfile))
+        return out
+
+
+def _is_dockerfile_name(name: str) -> bool:
+    low = name.lower()
+    return low in ("dockerfile", "containerfile") or low.startswith("dockerfile.") or low.endswith(".dockerfile")
+
+
+def _folders_up(here: str) -> list[str]:
+    """``here`` and the folders above it up to the repository root (the one holding ``.git``);
+    ``here`` alone outside a repository."""
+    import os
+
+    out, folder = [here], here
+    for _ in range(32):
+        if os.path.exists(os.path.join(folder, ".git")):
+            return out
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+        out.append(folder)
+    return [here]
 
 
 def _all_env(extraction: Extraction):

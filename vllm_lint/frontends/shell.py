@@ -1230,13 +1230,40 @@ def _heredocs(ctx: _Ctx, node) -> None:
                     continue
                 if _written_file(ctx, node, c, s, e):
                     continue
-                body = ctx.src[s:e]
+                body, emb = _heredoc_text(ctx.src, c, s, e)
                 try:
-                    sub = extract_script(body, ctx.path, _within(ctx, Embedding.identity(body, s)),
-                                         _depth=ctx.depth + 1)
+                    sub = extract_script(body, ctx.path, _within(ctx, emb), _depth=ctx.depth + 1)
                 except ParseError:
                     continue
                 _merge(ctx, sub)
+
+
+def _heredoc_text(src: bytes, redirect, s: int, e: int) -> tuple[bytes, Embedding]:
+    """The text a heredoc body stands for, and its embedding into the script: with an unquoted
+    delimiter (``<<EOF``) the writing shell removes the backslash of ``\\$``, ``\\` ``, ``\\\\``
+    and of a line break, so ``"\\$@"`` in the body is ``"$@"`` in the script it writes or runs;
+    a quoted delimiter (``<<'EOF'``, ``<<"EOF"``, ``<<\\EOF``) keeps the body verbatim."""
+    body = src[s:e]
+    start = next((x for x in redirect.children if x.type == "heredoc_start"), None)
+    quoted = start is not None and any(q in src[start.start_byte:start.end_byte] for q in (b"'", b'"', b"\\"))
+    if quoted or b"\\" not in body:
+        return body, Embedding.identity(body, s)
+    out = bytearray()
+    pos: list[Optional[int]] = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch == 0x5C and i + 1 < n and body[i + 1] in b"$`\\\n":
+            if body[i + 1] != 0x0A:  # a backslash-newline joins the lines: both go
+                out.append(body[i + 1])
+                pos.append(s + i + 1)
+            i += 2
+            continue
+        out.append(ch)
+        pos.append(s + i)
+        i += 1
+    text = bytes(out)
+    return text, Embedding.from_positions(text, pos)
 
 
 _CONFIG_NAMED = lazy_re(rb"--config(?:[ \t]+|=)[\"']?([^\s\"';|&<>]+)")

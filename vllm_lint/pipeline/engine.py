@@ -147,6 +147,15 @@ def frontend(fmt: str):
     return format_unit(fmt).module
 
 
+def _on_disk(path: AnyPath) -> Optional[str]:
+    """The path of a linted file that is a file on disk (not standard input), else None."""
+    try:
+        where = os.fspath(path)
+    except TypeError:
+        return None
+    return where if isinstance(where, str) and where != "-" and os.path.isfile(where) else None
+
+
 def _mode_tag(path: AnyPath, mode: str) -> str:
     """The part of a cached verdict that says how the file was named, for the files whose outcome
     depends on it: YAML (and files whose format is sniffed from content) skips the pre-filter when
@@ -297,7 +306,7 @@ class Linter:
         except RecursionError:
             analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
             return analysis
-        reach.decide(extraction, data, self.db, documentation=unit.documentation)
+        reach.decide(extraction, data, self.db, documentation=unit.documentation, path=_on_disk(path))
         analysis.extraction = extraction
         if unit.last_resort:
             self.verbose.append("read as plain text (no format claims the file: its command lines only)")

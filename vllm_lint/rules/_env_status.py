@@ -170,6 +170,24 @@ def _file_state(data: Optional[bytes]) -> tuple[frozenset[str], dict[str, str]]:
     return _FILE_STATE[1], _FILE_STATE[2]
 
 
+_FORK_BUILT: list = [None, ()]  # the last file's bytes, the forks of vLLM it builds
+
+
+def forks_built(ctx: LintContext) -> tuple[str, ...]:
+    """The forks of vLLM (``owner/name``) the launch's file builds from their repository
+    (``knowledge/forks.py`` ``fork_builds``: a clone or ``git+`` install of any ``<owner>/vllm``
+    or ``vllm-fork`` outside vllm-project), read once per file."""
+    data = ctx.data
+    if not data or b"github.com" not in data:
+        return ()
+    if _FORK_BUILT[0] is not data:
+        from ..knowledge.forks import fork_builds
+
+        repos = tuple(dict.fromkeys(b.repo for b in fork_builds(data.decode("utf-8", "replace"))))
+        _FORK_BUILT[:] = [data, repos]
+    return _FORK_BUILT[1]
+
+
 def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:
     """A name no vLLM release reads and nothing the launch runs on reads (``_compute`` answered
     that): a platform plugin's or a fork's (``knowledge/forks.py``) read elsewhere, or unknown, with

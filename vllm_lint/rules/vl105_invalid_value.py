@@ -20,6 +20,11 @@ JSON object with the fields the release knows), and switches given a value they 
 unchanged to a config class with string choices (`--data-parallel-backend foo`: `ParallelConfig`
 takes `ray` or `mp`).
 
+A value that is one template placeholder a runner fills before the launch (`--port {port}` in a
+recipe formatted with Python's `str.format`, `{tp:d}`, `{{ max_len }}`) is not a value as written
+and is not checked, like a shell variable; a JSON value (`{"a": 1}`) or an empty `{}` is, and so
+is `{name}` given to an option that takes JSON (there it is an object the parser refuses).
+
 ## Why is this bad?
 argparse rejects the value at startup (`invalid choice`, `invalid int value`), or the config
 class rejects it while the command line is parsed or the engine configuration is built (vLLM's

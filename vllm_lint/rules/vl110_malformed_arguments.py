@@ -26,7 +26,10 @@ findings have no automatic fix.
 
 ## Evidence
 Measured against the real parsers of each era with `tools/crosscheck/difftest.py`. Words that
-are shell variables or templates are unknown and never reported.
+are shell variables or templates are unknown and never reported. A script written by a heredoc
+is read as it is written: with an unquoted delimiter (`cat > /start.sh <<EOF`) the writing shell
+turns `"\\$@"` into `"$@"`, the forwarded arguments; a quoted delimiter (`<<'EOF'`) keeps the
+body as it is.
 """
 
 from __future__ import annotations

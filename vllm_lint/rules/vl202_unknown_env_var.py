@@ -7,7 +7,9 @@ A misspelt variable (`VLLM_ATTENTION_BACKEN`) is ignored without a word; the set
 applies.
 
 Only names that reach a vLLM process are checked (`vllm_lint/reach.py`): not a Dockerfile `ARG` or
-an `ENV` of a build stage, not a variable the file expands itself (`${VLLM_VERSION}` in a URL).
+an `ENV` of a build stage, not a variable the file expands itself (`${VLLM_VERSION}` in a URL) or
+hands on as its own: a bare `docker build --build-arg VLLM_REF`, a script the file runs that
+expands it, a Dockerfile beside it or above it in the repository that declares `ARG VLLM_REF`.
 Names vLLM's build reads (`setup.py`, CMake `$ENV{...}`, the scripts its Dockerfiles call) and
 names it reads outside `envs.py` are known per release and never reported here.
 
@@ -20,6 +22,10 @@ says why. On a plugin's launch, a misspelt name is also matched against the plug
 A public fork's variable (`VLLM_USE_B12X_MOE` of the B12X build `local-inference-lab/vllm`: the
 table `vllm_lint/data/forks.tsv`) gets the same treatment: silent where nothing says what runs the
 launch, a warning "read only by local-inference-lab/vllm (a fork of vLLM)" on a vLLM image of its own.
+A file that builds vLLM from a fork's repository (a `git clone` or a `git+` install of any GitHub
+repository named `vllm` or `vllm-fork` outside vllm-project: `<owner>/vllm`) runs that fork,
+whose own variables no table here holds: an unknown name there is silent, and `--verbose` says
+why.
 
 ## Severity
 Warning for a plugin's variable on a launch known to run elsewhere. Warning when the name is close to one the target release reads (a likely typo); information
@@ -42,7 +48,7 @@ plugins the database does not hold read variables of their own; ignore the rule 
 or by code.
 """
 
-from ._env_status import env_in_state, launch_runs_on
+from ._env_status import env_in_state, forks_built, launch_runs_on
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no release reads",
@@ -83,6 +89,13 @@ def check(ctx: LintContext):
                            severity="warning")
             continue
         msg = f"`{env.name}` is not read by any vLLM release"
+        built = forks_built(ctx)
+        if built:
+            # the file builds a fork of vLLM from its repository: the fork reads variables of its
+            # own, which the database does not hold
+            ctx.skip(RULE, msg + (f" (nearest: `{st.suggestion}`)" if st.suggestion else "")
+                     + f", but the file builds the fork {', '.join(built)}, which may read it")
+            continue
         if st.suggestion:
             msg += f"; did you mean `{st.suggestion}`" + (f" (read by {st.suggestion_plugin})" if st.suggestion_plugin else "") + "?"
         # a likely typo is a likely mistake (warning); any other unknown name vLLM only logs (info)
