@@ -47,6 +47,7 @@ from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
 from .callers import Callers
+from .plugin_evidence import Found, PluginSurroundings, own as own_plugin
 from .surroundings import Named, Surroundings
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
@@ -107,6 +108,7 @@ class Targeting:
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
         self.surroundings = Surroundings()
         self.callers = Callers(self.surroundings)
+        self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names)
         self._around: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
@@ -144,6 +146,10 @@ class Targeting:
                 pin = self.surroundings.pin_for(directory)
                 if pin is not None:
                     c, read = self._from_named(pin), pin.read
+            if c is None:  # a plugin release pinned or run around it (no vLLM release named there)
+                found = self.plugins.for_dir(directory)
+                if found is not None:
+                    c, read = self._from_plugin(found), found.read
             if c is None and os.path.isfile(str(path)):  # (not for stdin: a snippet is no file of the repository)
                 readme = self.surroundings.readme_for(directory)
                 if readme is not None:
@@ -160,7 +166,19 @@ class Targeting:
         if named.spec:
             return self._from_spec(named)
         r = read_hint(self.db, named.text, named.image)
+        if r.status == "unmapped":  # (a vendor's version without a row: its release is unknown, as for a hint)
+            return Choice(self.db.newest, f"{named.why} ({r.note})", "between")
         return self._from_reading(r, named.why, named.text)
+
+    def _from_plugin(self, found: Found) -> Optional[Choice]:
+        """The vLLM release a plugin release targets (``knowledge.plugin_targets``), or None."""
+        from ..knowledge.plugin_targets import target_of
+
+        t = target_of(self.db, found.dist, found.version)
+        if t is None:
+            return None
+        return self._from_reading(t.reading, f"{found.dist} {found.version} ({found.where}) {t.says}",
+                                  t.reading.named or "")
 
     def _from_spec(self, named: Named) -> Optional[Choice]:
         from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -225,7 +243,10 @@ class Targeting:
             stated = self._stated(data, at) if data is not None and at is not None else None
             return stated or unknown
         c = None
-        if data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
+        if at is not None:  # the plugin release the launch runs in or its file pins (vllm-ascend==0.9.1)
+            found = own_plugin(image, source, os.path.basename(str(path)))
+            c = self._from_plugin(found) if found is not None else None
+        if c is None and data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
             built = self.surroundings.built_for(self.real_parent(path), data.decode("utf-8", errors="replace"))
             if built is not None:
                 c = self._from_named(built)
