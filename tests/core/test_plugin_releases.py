@@ -78,6 +78,12 @@ def test_a_plugin_image_with_a_floating_tag_names_no_release(db, repo):
     assert choice(db, repo, "deploy.yaml").kind == "default"
 
 
+def test_a_forks_image_named_like_a_plugin_is_not_the_plugins_release(db, repo):
+    # (OPEA's opea/vllm-gaudi runs HabanaAI's fork; its tag is the Gaudi software version)
+    write(repo, {"compose.yaml": "services:\n  llm:\n    image: opea/vllm-gaudi:1.22.0\n", "serve.sh": SERVE})
+    assert choice(db, repo, "serve.sh").kind == "default"
+
+
 def test_a_plugin_whose_release_names_no_vllm_bound_chooses_nothing(db, repo):
     write(repo, {"run.sh": "#!/bin/bash\npip install vllm-musa==0.1.1\n" + SERVE.split("\n", 1)[1]})
     assert choice(db, repo, "run.sh").kind == "default"

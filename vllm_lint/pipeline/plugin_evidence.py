@@ -23,7 +23,9 @@ from typing import Optional
 
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
-from ..images import version_from_image
+from ..images import image_is_vllm, version_from_image
+from ..knowledge.forks import forks_of_image
+from ..knowledge.image_tags import vendor_scheme
 from ..knowledge.plugin_targets import plugin_version
 from ..record import Record, lazy_re
 from ..surface.plugins import plugin_pins, plugins_of_image
@@ -54,6 +56,10 @@ def of_image(image: Optional[str], where: str) -> Optional[Found]:
     if not image or "$" in image or "{" in image:
         return None
     dists = plugins_of_image(image)
+    if not dists or image_is_vllm(image) or vendor_scheme(image) is not None or forks_of_image(image):
+        # (vLLM's own image, vllm/vllm-tpu: its tag is vLLM's; a vendor's or a fork's, opea/vllm-gaudi:1.22.0:
+        # its tag is the vendor's version, read by knowledge.image_tags)
+        return None
     tag = version_from_image(image)
     version = plugin_version(tag) if tag else None
     if len(dists) != 1 or version is None:
