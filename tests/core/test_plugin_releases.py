@@ -66,6 +66,19 @@ def test_a_script_installing_a_plugin_release_runs_the_vllm_release_it_is_number
     assert c.why.startswith("vllm-ascend 0.9.1 (run.sh:2) targets vLLM 0.9.1 (its version scheme")
 
 
+def test_a_release_candidate_pin_of_the_plugin(db, repo):
+    write(repo, {"setup.sh": "#!/bin/bash\npip install torch==2.7.1\npip install vllm-ascend==0.11.0rc1\n"
+                             + SERVE.split("\n", 1)[1]})
+    c = choice(db, repo, "setup.sh")
+    assert c.release == "0.11.0" and c.why.startswith("vllm-ascend 0.11.0rc1 (setup.sh:3) targets vLLM 0.11.0")
+
+
+def test_a_file_pinning_two_releases_of_a_plugin_names_none(db, repo):
+    write(repo, {"run.sh": "#!/bin/bash\npip install vllm-ascend==0.9.1 || pip install vllm-ascend==0.10.2\n"
+                           + SERVE.split("\n", 1)[1]})
+    assert choice(db, repo, "run.sh").kind == "default"
+
+
 def test_a_plugin_image_tag_names_the_plugin_release_and_through_it_vllms(db, repo):
     write(repo, {"deploy.yaml": k8s("quay.io/ascend/vllm-ascend:v0.10.0rc1")})
     c = choice(db, repo, "deploy.yaml")

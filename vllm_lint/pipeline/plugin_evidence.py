@@ -28,7 +28,7 @@ from ..knowledge.forks import forks_of_image
 from ..knowledge.image_tags import vendor_scheme
 from ..knowledge.plugin_targets import plugin_version
 from ..record import Record, lazy_re
-from ..surface.plugins import plugin_pins, plugins_of_image
+from ..surface.plugins import PLUGINS, plugins_of_image
 
 MAX_BYTES = 1 << 20
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
@@ -68,16 +68,30 @@ def of_image(image: Optional[str], where: str) -> Optional[Found]:
 
 
 def of_text(text: str, name: str) -> Optional[Found]:
-    """The plugin release a file's text pins or installs (one plugin only), with its line."""
-    if not any(w in text.lower() for w in _PLUGIN_WORDS):
+    """The plugin release a file's text pins or installs (``vllm-ascend==0.11.0rc1``,
+    ``optimum-neuron[vllm]==0.4.5``, ``vllm-gaudi.git@v0.24.0``; one plugin, one release of it),
+    with the line of its first pin."""
+    low = text.lower()
+    if not any(w in low for w in _PLUGIN_WORDS):
         return None
-    pins = plugin_pins(text)
-    if len(pins) != 1:
+    pinned: dict[str, list[tuple[int, str]]] = {}
+    spelled_any = low.replace("-", "_")
+    for p in PLUGINS:
+        if p.dist.replace("-", "_") not in spelled_any:
+            continue
+        spelled = re.escape(p.dist).replace(r"\-", "[-_]")
+        found = [(m.start(1), m.group(1)) for m in re.finditer(
+            r"(?<![\w.-])" + spelled + r"(?:\[[\w,\s-]*\])?(?:\.git)?\s*(?:===?\s*|@\s*v?)"
+            r"([0-9]+(?:\.[0-9]+)+(?:rc[0-9]+)?(?:\.post[0-9]+)?)(?![\w.])", text, re.IGNORECASE)]
+        if found:
+            pinned[p.dist] = found
+    if len(pinned) != 1:
         return None
-    dist, version = next(iter(pins.items()))
-    m = re.search(re.escape(version), text)
-    row = text.count("\n", 0, m.start()) + 1 if m else None
-    return Found(dist, version, f"{name}:{row}" if row else name)
+    dist, found = next(iter(pinned.items()))
+    if len({v for _, v in found}) != 1:  # (two releases of the plugin: neither is the launch's)
+        return None
+    at, version = found[0]
+    return Found(dist, version, f"{name}:{text.count(chr(10), 0, at) + 1}")
 
 
 _OWN_MEMO: list = [None, None]  # the last file's bytes and its pin: its launches share one pass over it
