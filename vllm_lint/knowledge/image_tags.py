@@ -242,8 +242,9 @@ SCHEMES: list[dict[str, Any]] = [
     {
         "name": "Red Hat AI Inference Server",
         "repository": r"(^|/)registry\.redhat\.io/rhaiis/vllm-[a-z0-9-]+$|(^|/)rhaiis/vllm-[a-z0-9-]+$",
-        # 3.0, 3.3.0, 3.3.0-1771898916 (a build of 3.3.0); a row for X.Y.Z first, else X.Y
-        "tag": r"^(?P<key>\d+\.\d+)(?P<patch>\.\d+)?(?:-\d+)?$",
+        # 3.0, 3.3.0, 3.3.0-1771898916 (a build of 3.3.0), 3.2.0-1754088865-hotfix-1; a row for X.Y.Z
+        # first, else X.Y
+        "tag": r"^(?P<key>\d+\.\d+)(?P<patch>\.\d+)?(?:-\d+)?(?:-[a-z][\w.-]*)?$",
         "tag_alone": False,
         "read": "table",
         "rows": [
@@ -430,6 +431,12 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
         reading.scheme, reading.source = scheme["name"], scheme["source"]
         reading.note = f"{scheme['name']}: vLLM {version}" + (f"; {reading.note}" if reading.note else "")
         return reading
+    if scheme is not None and scheme["read"] == "table":
+        # a vendor's image whose tags are its own product's versions (Red Hat AI Inference Server's
+        # 3.2.0, NGC's 25.09): a tag outside its pattern is no vLLM version either
+        return HintReading("unmapped", scheme=scheme["name"], source=scheme["source"],
+                           note=f"{scheme['name']} '{t}': a tag of the vendor's own versions, whose vLLM release "
+                                "vllm-lint's table of that scheme does not know")
     return _read_version(db, t)
 
 

@@ -109,6 +109,12 @@ _UNREAD = object()
 
 
 _is_vllm_image = image_is_vllm
+
+
+def _vendor_scheme(image: str) -> bool:
+    from ..knowledge.image_tags import vendor_scheme
+
+    return vendor_scheme(image) is not None
 _tag = version_from_image
 
 
@@ -304,6 +310,9 @@ class Surroundings:
         repos = re.findall(r"""(?m)^[ \t]*(?:repository|image)[ \t]*:[ \t]*["']?([^\s"'#]+)""", values)
         if not any(_is_vllm_image(r) for r in repos):
             return
+        # a vendor's image (Red Hat AI Inference Server's rhaiis/vllm-*): the appVersion is the vendor's
+        # version, read through its tag scheme (knowledge.image_tags), never as vLLM's
+        image = next((f"{r}:{m.group(1)}" for r in repos if _is_vllm_image(r) and _vendor_scheme(r)), None)
         tdir = os.path.join(directory, "templates")
         try:
             templates = sorted(os.listdir(tdir))
@@ -313,7 +322,7 @@ class Surroundings:
             body = self._read(f, os.path.join(tdir, t)) if t.endswith((".yaml", ".yml", ".tpl")) else None
             if body and re.search(r"image[ \t]*:[^\n]*\.Chart\.AppVersion", body):
                 f.runners.append(_Runner(Named(m.group(1), f"Chart.yaml (appVersion {m.group(1)}, the image tag "
-                                                          f"templates/{t} renders)", read=chart_read),
+                                                          f"templates/{t} renders)", image, read=chart_read),
                                          frozenset({"*chart*"})))
                 return
 

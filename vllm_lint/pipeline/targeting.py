@@ -52,6 +52,7 @@ from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
 from .callers import Callers
+from .plugin_evidence import Found, PluginSurroundings, own as own_plugin
 from .repository import MAX_FILES, MAX_FOLDERS, UNPINNED, RepositorySurvey
 from .surroundings import Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
@@ -127,6 +128,7 @@ class Targeting:
         self.surroundings = Surroundings()
         self.callers = Callers(self.surroundings)
         self.repository = RepositorySurvey(self.surroundings, self._names)
+        self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names)
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
@@ -169,6 +171,10 @@ class Targeting:
                 pin = self.surroundings.pin_for(directory)
                 if pin is not None:
                     c, read = self._from_named(pin), pin.read
+            if c is None:  # a plugin release pinned or run around it (no vLLM release named there)
+                found = self.plugins.for_dir(directory)
+                if found is not None:
+                    c, read = self._from_plugin(found), found.read
             if c is None and os.path.isfile(str(path)):
                 c, reads = self._repository_release(directory)
                 if c is not None and self._installs_its_own(path):  # (read only when it would matter)
@@ -291,7 +297,19 @@ class Targeting:
         if named.spec:
             return self._from_spec(named)
         r = read_hint(self.db, named.text, named.image)
+        if r.status == "unmapped":  # (a vendor's version without a row: its release is unknown, as for a hint)
+            return Choice(self.db.newest, f"{named.why} ({r.note})", "between")
         return self._from_reading(r, named.why, named.text)
+
+    def _from_plugin(self, found: Found) -> Optional[Choice]:
+        """The vLLM release a plugin release targets (``knowledge.plugin_targets``), or None."""
+        from ..knowledge.plugin_targets import target_of
+
+        t = target_of(self.db, found.dist, found.version)
+        if t is None:
+            return None
+        return self._from_reading(t.reading, f"{found.dist} {found.version} ({found.where}) {t.says}",
+                                  t.reading.named or "")
 
     def _from_spec(self, named: Named) -> Optional[Choice]:
         from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -356,7 +374,10 @@ class Targeting:
             stated = self._stated(data, at) if data is not None and at is not None else None
             return stated or unknown
         c = None
-        if data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
+        if at is not None:  # the plugin release the launch runs in or its file pins (vllm-ascend==0.9.1)
+            found = own_plugin(image, source, os.path.basename(str(path)))
+            c = self._from_plugin(found) if found is not None else None
+        if c is None and data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
             built = self.surroundings.built_for(self.real_parent(path), data.decode("utf-8", errors="replace"))
             if built is not None:
                 c = self._from_named(built)
