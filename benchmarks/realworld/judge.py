@@ -12,6 +12,13 @@ findings after a change: judge them and add rows), and every finding judged true
 found at the same place (path, line and option, whatever its code: a lost true finding; a
 block once skipped as unparseable, VL002, that is no longer reported is listed apart).
 
+A row with verdict ``dropped`` was judged true and is no longer raised **on purpose**: a change
+decided that the tool should not say it there (a policy, or the same finding moved to another line
+with its own row). Its reason says since when and why, ``since <commit>: <why>``. Such rows are
+counted apart, one line per reason, and are not lost findings; a dropped row whose reason lacks
+that form, or whose finding is raised again, makes the run fail (judge it again). A drop that no
+commit can be shown to intend is a regression, not a ``dropped`` row.
+
 ``--add-unjudged`` appends the unjudged findings to the TSV with verdict ``?`` for a person to
 judge. Both halves of the real-world benchmark (``bench-dev``, ``bench-test``) share
 ``bench-findings.tsv``, grouped by repository; rows of the other half are kept as they are. Rows are matched on (group, path, line, code, option); the TSV format is in
@@ -24,12 +31,15 @@ import argparse
 import csv
 import json
 import os
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 COLUMNS = ["group", "path", "line", "code", "option", "verdict", "reason"]
+#: the reason of a ``dropped`` row: the commit that stopped raising the finding on purpose, and why
+DROPPED_REASON = re.compile(r"since [0-9a-f]{7,40}: \S")
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -84,12 +94,17 @@ def report(found: list[dict], rows: list[dict], by_rule: bool = False) -> dict:
     per: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     rules: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     unjudged = []
+    raised_again = []
     for f in found:
         r = judged.get(key(f))
         v = r["verdict"] if r else "?"
-        rules[f["code"]][v] += 1
-        if v == "?":
+        if v == "dropped":
+            # the row says the tool does not raise this on purpose: raised again, it needs a new verdict
+            raised_again.append(f)
+            v = "?"
+        elif v == "?":
             unjudged.append(f)
+        rules[f["code"]][v] += 1
         for g in (f["group"], "pooled"):
             c = per[g]
             c["all"] += 1
@@ -112,6 +127,8 @@ def report(found: list[dict], rows: list[dict], by_rule: bool = False) -> dict:
     groups = {f["group"] for f in found}  # a group not measured this time loses nothing
     gone = [r for r in rows if r["verdict"] == "true" and r["group"] in groups
             and (r["group"], r["path"], r["line"], r["option"]) not in here]
+    dropped = [r for r in rows if r["verdict"] == "dropped" and r["group"] in groups]
+    malformed = [r for r in dropped if not DROPPED_REASON.match(r["reason"])]
     # a block said to be skipped (VL002) that is no longer reported is read now: not a lost finding
     unskipped = [r for r in gone if r["code"] == "VL002"]
     lost = [r for r in gone if r["code"] != "VL002"]
@@ -128,7 +145,24 @@ def report(found: list[dict], rows: list[dict], by_rule: bool = False) -> dict:
         print(f"\n{len(lost)} finding(s) judged true no longer found:")
         for r in lost:
             print(f"  {r['group']}\t{r['path']}:{r['line']}\t{r['code']}\t{r['option']}\t{r['reason']}")
-    return {"unjudged": unjudged, "lost": lost, "unskipped": unskipped, "per": per}
+    if dropped:
+        classes: dict[tuple, int] = defaultdict(int)
+        for r in dropped:
+            classes[(r["code"], r["reason"])] += 1
+        print(f"\n{len(dropped)} finding(s) judged true once, not raised on purpose (verdict dropped), per reason:")
+        for (code, reason), n in sorted(classes.items()):
+            print(f"  {n:4}  {code}\t{reason}")
+    if raised_again:
+        print(f"\n{len(raised_again)} finding(s) raised again where a row says they are dropped on purpose "
+              "(judge them again: verdict true or false):")
+        for f in raised_again:
+            print(f"  {f['group']}\t{f['path']}:{f['line']}\t{f['code']}\t{f['option']}\t{f['message'][:140]}")
+    if malformed:
+        print(f"\n{len(malformed)} dropped row(s) without a reason of the form 'since <commit>: <why>':")
+        for r in malformed:
+            print(f"  {r['group']}\t{r['path']}:{r['line']}\t{r['code']}\t{r['option']}\t{r['reason']}")
+    return {"unjudged": unjudged, "lost": lost, "unskipped": unskipped, "per": per, "dropped": dropped,
+            "raised_again": raised_again, "malformed": malformed}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append({**f, "verdict": "?", "reason": " ".join(f["message"].split())[:120]})
         write_rows(table, rows)
         print(f"\n{table}: {len(res['unjudged'])} row(s) added with verdict '?'")
-    return 1 if res["unjudged"] or res["lost"] else 0
+    return 1 if res["unjudged"] or res["lost"] or res["raised_again"] or res["malformed"] else 0
 
 
 if __name__ == "__main__":

@@ -95,3 +95,29 @@ def test_judge_counts_findings_judged_true_per_rule(capsys):
     assert lines["VL101"] == ["2", "1", "1", "0", "50.0", "%"]
     assert lines["VL202"] == ["1", "0", "0", "1", "0.0", "%"]
     assert [f["option"] for f in res["unjudged"]] == ["VLLM_Z"]
+
+
+def test_judge_counts_findings_dropped_on_purpose_apart(capsys):
+    """A row judged true whose finding a change stopped raising on purpose (verdict ``dropped``, reason
+    ``since <commit>: <why>``) is not a lost finding; raised again, or without that reason, it fails."""
+    import judge
+
+    def row(line, verdict, reason, code="VL502"):
+        return {"group": "o/r", "path": "o+r/a.sh", "line": line, "code": code, "option": "--x",
+                "verdict": verdict, "reason": reason}
+
+    rows = [row(3, "true", "r"), row(4, "dropped", "since 3be762e: model table does not know the model"),
+            row(5, "dropped", "since 3be762e: model table does not know the model"),
+            row(6, "true", "r", code="VL101")]
+    found = [{**rows[0], "message": "m"}]
+    res = judge.report(found, rows)
+    out = capsys.readouterr().out
+    assert [r["line"] for r in res["lost"]] == [6]
+    assert [r["line"] for r in res["dropped"]] == [4, 5] and not res["raised_again"] and not res["malformed"]
+    assert "   2  VL502\tsince 3be762e: model table does not know the model" in out
+    # raised again: the row no longer describes the tool, the finding is to be judged again
+    res = judge.report(found + [{**rows[1], "message": "m"}], rows)
+    assert [f["line"] for f in res["raised_again"]] == [4] and not res["unjudged"]
+    # a drop must say since when and why
+    res = judge.report(found, rows[:1] + [row(4, "dropped", "not raised any more")])
+    assert [r["line"] for r in res["malformed"]] == [4]
