@@ -124,10 +124,12 @@ _MAX_NEIGHBOURS = 24  # scripts and Dockerfiles read per file, at most
 
 class _Neighbours:
     """The files beside a linted file that may use its ``VLLM_*`` variables: the scripts it runs
-    (one level) and the Dockerfiles of its folder, of the folders above it up to the repository
+    (one level), the Dockerfiles of its folder, of the folders above it up to the repository
     root (the folder holding ``.git``; without one, its own folder only) and those it names with
-    ``-f``. Read once, on the first name asked about; each read is noted for the result cache
-    (``vllm_lint.inputs``)."""
+    ``-f``, and the Compose files of those folders (``image: ${VLLM_IMAGE:-...}`` is Compose's own
+    substitution, fed by the ``.env`` beside it: a variable it passes on to vLLM is reported on the
+    Compose file's launch). Read once, on the first name asked about; each read is noted for the
+    result cache (``vllm_lint.inputs``)."""
 
     def __init__(self, path: str, data: bytes) -> None:
         self.path = path
@@ -164,6 +166,7 @@ class _Neighbours:
             except OSError:
                 continue
             wanted += [(os.path.join(folder, n), True) for n in names if _is_dockerfile_name(n)]
+            wanted += [(os.path.join(folder, n), False) for n in names if _is_compose_name(n)]
         out: list[tuple[bytes, bool]] = []
         seen = {os.path.abspath(self.path)}
         for where, dockerfile in wanted:
@@ -179,6 +182,11 @@ class _Neighbours:
 def _is_dockerfile_name(name: str) -> bool:
     low = name.lower()
     return low in ("dockerfile", "containerfile") or low.startswith("dockerfile.") or low.endswith(".dockerfile")
+
+
+def _is_compose_name(name: str) -> bool:
+    low = name.lower()
+    return (low.startswith(("docker-compose", "compose")) and low.endswith((".yml", ".yaml")))
 
 
 def _folders_up(here: str) -> list[str]:
