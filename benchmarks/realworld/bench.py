@@ -107,9 +107,14 @@ def layout(rows: list[dict], scratch: Path, mirrors: Path) -> None:
         _repository_context(repo, commit, scratch / "bench" / which / repo.replace("/", "+"), mirrors)
 
 
-# the files a repository-wide survey reads (vllm_lint/pipeline/repository.py): YAML, Helm templates,
-# Dockerfiles, env files
-_SURVEYED = re.compile(r"(?:\.(?:ya?ml|tpl)|(?:^|/)(?:Dockerfile[^/]*|[^/]*\.[Dd]ockerfile|Containerfile[^/]*|\.env[^/]*|[^/]*\.env))$")
+# the files the tool reads around a launch to find its release: the repository survey's
+# (vllm_lint/pipeline/repository.py: YAML, Helm templates, Dockerfiles, env files), the scripts
+# that may call it (pipeline/callers.py: .sh, .bash, .slurm, .sbatch), the pin and lock files and
+# READMEs of its folders (pipeline/surroundings.py)
+_SURVEYED = re.compile(r"(?:\.(?:ya?ml|tpl|sh|bash|slurm|sbatch)"
+                       r"|(?:^|/)(?:Dockerfile[^/]*|[^/]*\.[Dd]ockerfile|Containerfile[^/]*|\.env[^/]*|[^/]*\.env"
+                       r"|(?:requirements|constraints)[^/]*\.(?:txt|in)|pyproject\.toml|setup\.py"
+                       r"|(?:uv|poetry|pdm)\.lock|Pipfile\.lock|README(?:\.(?:md|rst|txt))?))$", re.I)
 
 
 def _repository_context(repo: str, commit: str, folder: Path, mirrors: Path) -> None:

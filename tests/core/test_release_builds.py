@@ -240,6 +240,16 @@ def test_a_glob_names_only_the_scripts_it_matches(synth_db, repo):
     assert t.choose(put(repo, "jobs/llama_8b.sh", SCRIPT), []).kind == "default"
 
 
+
+def test_a_variable_in_a_script_name_names_every_script_of_that_folder(synth_db, repo):
+    # a loop over model names: `../model_scripts/${model}.sh` may be any script of model_scripts/
+    put(repo, "runners/run.sh", "#!/bin/bash\npip install vllm==0.8.5\nmodels=(a b)\n"
+        "for model in \"${models[@]}\"; do ../model_scripts/$model.sh; bash \"../model_scripts/${model}_tp.sh\"; done\n")
+    t = Targeting(synth_db, Settings())
+    assert t.choose(put(repo, "model_scripts/pythia_1b.sh", SCRIPT), []).release == "0.8.5"
+    assert t.choose(put(repo, "model_scripts/qwen_tp.sh", SCRIPT), []).release == "0.8.5"
+    assert t.choose(put(repo, "jobs/pythia_1b.sh", SCRIPT), []).kind == "default"  # (another folder)
+
 @pytest.mark.parametrize("runner", [
     # the path in a variable set before the install, the call after it
     'MODEL_SCRIPT="../model_scripts/job.sh"\npip install vllm==0.8.5\nbash "$MODEL_SCRIPT"',

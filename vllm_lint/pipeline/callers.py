@@ -7,7 +7,8 @@ A caller is a shell script (``.sh``, ``.bash``, ``.slurm``, ``.sbatch``) of the 
 release (an install command with ``vllm==X``, or vLLM's source built at a tag:
 ``knowledge.source_builds``), then names the script by path: ``bash model_scripts/x.sh``,
 ``./x.sh``, ``source x.sh``, ``sbatch jobs/x.slurm`` (also up a folder, with ``..``), a glob
-``for s in model_scripts/*.sh``. A leading ``$DIR/`` is the folder the script assigns to it
+``for s in model_scripts/*.sh``, a variable in the file name (``../model_scripts/${model}.sh`` in a
+loop over names: any script there, as a glob). A leading ``$DIR/`` is the folder the script assigns to it
 (``DIR=model_scripts``), else it (and the ``..`` after it) is passed over, as ``$(dirname
 "$0")/`` is; a bare name after ``cd DIR`` is in DIR. A path with a folder is matched against the
 end of the script's path in the repository, a bare name only beside the caller. A path named
@@ -34,7 +35,9 @@ MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
 _SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
-_PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*[\w.*-]+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
+_PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
+# a variable in a script's file name (`model_scripts/${model}.sh` in a loop over names): any name there
+_NAME_VAR = lazy_re(r"\$\{?\w+\}?")
 # an install of a release in a command of the script (`pip install vllm==0.8.4`, `if uv pip install
 # -q "vllm==0.8.4"; then`, `$VENV/bin/pip install`), not a comment nor a message
 _INSTALL = lazy_re(r"(?m)^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?"
@@ -147,6 +150,9 @@ def _read_caller(text: str, folder: str) -> Optional[_Caller]:
         if head.startswith("#") or (m.start() < at and not _ASSIGNED.match(head)):
             continue  # (before the install: only a path a variable holds, called later)
         ref = _normal(_filled(m.group(1), values))
+        head_part, slash, name_part = ref.rpartition("/")
+        if "$" in name_part:
+            ref = head_part + slash + _NAME_VAR.sub("*", name_part)
         cwd = next((d for o, d in reversed(cds) if o < m.start()), None)
         if cwd is not None and not ref.startswith("/") and cwd not in ("-", "~"):
             ref = (cwd.rstrip("/") + "/" + ref) if cwd.startswith("/") else os.path.normpath(cwd + "/" + ref).replace(os.sep, "/")
