@@ -62,13 +62,19 @@ def _hints(ctx: LintContext):
     return out
 
 
+def _image_tag(h) -> bool:
+    """Whether the hint is an image's tag: a launch's image, a ``FROM``, or an ``ARG`` default that
+    ``FROM`` uses (``ARG BASE_IMAGE=vllm/vllm-openai:latest`` then ``FROM ${BASE_IMAGE}``)."""
+    return h.source in _SOURCES or (h.source == "dockerfile-arg" and bool(getattr(h, "image", None)))
+
+
 @RULE.check
 def check(ctx: LintContext):
     if ctx.documentation:
         return
     seen = set()
     for h in _hints(ctx):
-        if h.source not in _SOURCES or not isinstance(h.version, str) or not _floating(h.version):
+        if not _image_tag(h) or not isinstance(h.version, str) or not _floating(h.version):
             continue
         key = (h.span.start, h.span.end) if h.span is not None else None
         if key in seen:
