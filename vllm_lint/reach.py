@@ -38,7 +38,7 @@ from typing import Any, Optional
 from .launch import EnvAssign, Extraction, Launch, Span
 from .record import lazy_re
 
-_EXPANSION = lazy_re(rb"\$\{?(VLLM_[A-Za-z0-9_]*)")
+_EXPANSION = lazy_re(rb"\$[{(]?(VLLM_[A-Za-z0-9_]*)")  # (`$(VLLM_X)`: make's reference)
 # `--build-arg VLLM_REF` with no value: docker takes the value from the environment
 _BARE_BUILD_ARG = lazy_re(rb"--build-arg(?:[ \t]+|=)[\"']?(VLLM_[A-Za-z0-9_]*)(?![\w=])")
 

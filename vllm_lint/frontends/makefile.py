@@ -4,8 +4,12 @@ A recipe line is a line that starts with a tab after a rule (``serve:``); make h
 shell, without its ``@``/``-``/``+`` prefixes, and a recipe line ending in ``\\`` goes on on the
 next line. The recipe lines are read as one shell script of the file's own length: every other
 byte becomes a space (line breaks kept), so offsets are the file's and fixes edit the recipe.
-Make's ``$(VAR)`` / ``${VAR}`` read as the shell's expansions: opaque words. ``#`` comment lines
-hold suppression comments as in shell.
+Make's ``$(VAR)`` / ``${VAR}`` read as the shell's ``${VAR}``, and a variable the makefile assigns
+one word outside a recipe (``VLLM_IMAGE := vllm/vllm-openai:v0.8.5``, ``=``, ``?=``, ``::=``;
+``export`` kept) reads as the shell's assignment there, its value at its own bytes: so
+``docker run $(VLLM_IMAGE) ...`` is a launch of that image, and ``upgrade`` bumps the tag where it
+is written. Any other variable is an opaque word, as an unset shell variable is. ``#`` comment
+lines hold suppression comments as in shell.
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ SUFFIXES = (".mk",)
 __all__ = ["FORMAT", "NAMES", "SUFFIXES", "might_contain_launch", "extract", "recipe_script", "shell_text"]
 
 _RECIPE_PREFIX = re.compile(rb"\t[@+\- \t]*")
+# a one-word assignment outside a recipe: `[export ]NAME := value` (also `=`, `?=`, `::=`)
+_ASSIGNMENT = re.compile(rb"^[ \t]*(export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:::=|:=|\?=|=)[ \t]*([^\s#\\]+)[ \t]*$")
+# make's reference to a variable, `$(NAME)`: the shell's `${NAME}` (same length)
+_MAKE_REF = re.compile(rb"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
 def might_contain_launch(data: bytes) -> bool:
@@ -38,7 +46,7 @@ def recipe_script(data: bytes) -> bytes:
         if cont or (in_rule and line.startswith(b"\t")):
             m = _RECIPE_PREFIX.match(body) if not cont else None
             k = m.end() if m else 0
-            out[pos + k : pos + len(body)] = body[k:]
+            out[pos + k : pos + len(body)] = _MAKE_REF.sub(rb"${\1}", body[k:])
             cont = body.endswith(b"\\")
         else:
             cont = False
@@ -46,6 +54,13 @@ def recipe_script(data: bytes) -> bytes:
             if stripped and not stripped.startswith(b"#"):
                 # a rule line (`target: deps`) opens a recipe; an assignment or directive ends one
                 in_rule = b":" in body and not re.match(rb"\s*[\w.-]+\s*(?::?=|\+=|\?=)", body)
+                a = None if in_rule else _ASSIGNMENT.match(body)
+                if a is not None:
+                    # `NAME=` written right before the value, which keeps its offsets
+                    head = (b"export " if a.group(1) else b"") + a.group(2) + b"="
+                    at = a.start(3) - len(head)
+                    if at >= 0:
+                        out[pos + at : pos + a.end(3)] = head + _MAKE_REF.sub(rb"${\1}", a.group(3))
         for i in range(pos, pos + len(line)):
             if data[i : i + 1] in (b"\n", b"\r"):
                 out[i] = data[i]

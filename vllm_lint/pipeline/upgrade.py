@@ -169,7 +169,7 @@ def _upgrade_launch_file(path: str, data: bytes, at_to: Linter, as_is: Linter, t
         up.note = out.note
     # the release the launches name, bumped in the fixed bytes (their hints re-read from them)
     edits, bumps, unmapped = _bump_edits(current, _hints(out.analysis), to, at_to.db)
-    edits, bumps = _same_release_elsewhere(current, edits, bumps, to, at_to.db)
+    edits, bumps = _same_release_elsewhere(current, edits, bumps, to, at_to.db, up.from_releases)
     unbumped = current
     if edits:
         try:
@@ -243,7 +243,10 @@ def _fixed_codes(before, after) -> list[str]:
 
 
 def _hints(analysis) -> list[VersionHint]:
-    """Every version hint of an analysis' launches and of its file, once per span."""
+    """Every version hint of an analysis' launches and of its file, once per place: a hint whose
+    span holds another's is the same place read twice (``IMAGE=vllm/vllm-openai:v0.8.5`` as the
+    variable's image and, through ``docker run $IMAGE``, as the launch's tag): the narrower one is
+    kept, so the two edits do not overlap."""
     out, seen = [], set()
     ext = analysis.extraction
     if ext is None:
@@ -255,7 +258,8 @@ def _hints(analysis) -> list[VersionHint]:
         if key not in seen:
             seen.add(key)
             out.append(h)
-    return out
+    return [h for h in out if not any(o is not h and h.span.start <= o.span.start and o.span.end <= h.span.end
+                                      and (o.span.start, o.span.end) != (h.span.start, h.span.end) for o in out)]
 
 
 def _bump_edits(data: bytes, hints: list[VersionHint], to: str, db):
@@ -305,10 +309,11 @@ def _old_releases(bumps, to: str) -> set[str]:
     return {v for v in old if v and v != to}
 
 
-def _same_release_elsewhere(data: bytes, edits, bumps, to: str, db):
+def _same_release_elsewhere(data: bytes, edits, bumps, to: str, db, running: list = ()):
     """``edits`` and ``bumps`` with the other places of the file that name a release the hints
-    named (and that the upgrade moves), on lines naming vLLM."""
-    old = _old_releases(bumps, to)
+    named or the launches run today (``running``: read around the file, as a sibling's pin), and
+    that the upgrade moves, on lines naming vLLM."""
+    old = _old_releases(bumps, to) | {v for v in running if v and v != to}
     if not old:
         return edits, bumps
     taken = [(e.span.start, e.span.end) for e in edits]
