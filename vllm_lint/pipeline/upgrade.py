@@ -140,7 +140,113 @@ def upgrade_paths(paths, settings, db, rules, to: str, *, unsafe_fixes: bool = F
             up = _upgrade_launch_file(t.path, data, at_to, as_is, to, "explicit" if t.explicit else "auto")
         if up is not None and (up.changed or up.left or up.note):
             files.append(up)
+    files = _release_files(files, to, db)
     return UpgradeReport(to, files)
+
+
+# -- files that name the release for the files upgraded: a Compose env file's tag variable, a
+# chart's appVersion. They hold no launch (a walk may not even list them), so they are looked up
+# beside the upgraded files and bumped with them.
+_ENV_FILE = re.compile(r"^(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env)$")
+# a variable inside a vLLM image reference: `vllm/vllm-openai:${VLLM_TAG:-v0.8.5}`, `image: ${VLLM_IMAGE}`
+_IMAGE_VAR = re.compile(r"(?:vllm[\w./-]*:\$\{?|image:[ \t]*[\"']?\$\{?)([A-Za-z_]\w*)", re.I)
+_ENV_LINE = re.compile(r"(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)[ \t]*=[ \t]*[\"']?([^\s\"'#]+)")
+_APP_VERSION = re.compile(r"(?m)^appVersion:[ \t]*[\"']?([^\s\"'#]+)")
+
+
+def _release_files(files: list[UpgradeFile], to: str, db) -> list[UpgradeFile]:
+    """``files`` with the env files and chart ``Chart.yaml`` files that name the release of the
+    upgraded ones bumped too; a Helm reference (``{{ .Values.image.tag }}``) is no longer left for
+    a person once its chart names the release where the upgrade bumped it."""
+    by_path = {os.path.abspath(f.path): f for f in files}
+    extra: dict[str, UpgradeFile] = {}
+
+    def current(path: str) -> bytes:
+        key = os.path.abspath(path)
+        f = extra.get(key) or by_path.get(key)
+        return f.new if f is not None else (_read(path) or b"")
+
+    def bump_in(path: str, spans: list[tuple[int, int, str]]) -> bool:
+        key = os.path.abspath(path)
+        up = extra.get(key) or by_path.get(key)
+        if up is None:
+            data = _read(path)
+            if data is None:
+                return False
+            up = UpgradeFile(path, data)
+        edits, index = [], LineIndex(up.new)
+        for start, end, written in spans:
+            new = bump_version_text(written, to, db)
+            if new is None or new == written:
+                continue
+            edits.append(Edit(Span(start, end), new))
+            up.changes.append(Change("bump", index.position(start)[0], written, new))
+        if not edits:
+            return False
+        try:
+            up.new = apply_edits(up.new, edits)
+        except FixConflict:
+            return False
+        if key not in by_path:
+            extra[key] = up
+        return True
+
+    charts_bumped: set[str] = set()
+    for f in files:
+        if not (f.changed or f.from_releases):
+            continue
+        folder = os.path.dirname(f.path) or "."
+        text = f.original.decode("utf-8", "replace")
+        names = {m.group(1) for m in _IMAGE_VAR.finditer(text)}
+        if names:
+            for env in _env_files(folder):
+                etext = current(env).decode("utf-8", "replace")
+                spans = [(len(etext[:m.start(2)].encode()), len(etext[:m.end(2)].encode()), m.group(2))
+                         for m in _ENV_LINE.finditer(etext) if m.group(1) in names and _VERSION_IN_TEXT.search(m.group(2))]
+                bump_in(env, spans)
+        chart = _chart_root(folder)
+        if chart is not None and (f.changed or f.from_releases):
+            path = os.path.join(chart, "Chart.yaml")
+            if os.path.islink(path):
+                continue
+            ctext = current(path).decode("utf-8", "replace")
+            m = _APP_VERSION.search(ctext)
+            if m and db.floor_version(m.group(1).lstrip("v")) is not None and _mentions_vllm(chart):
+                start = len(ctext[:m.start(1)].encode())
+                bump_in(path, [(start, start + len(m.group(1).encode()), m.group(1))])
+            charts_bumped.add(os.path.abspath(chart))
+    for f in files:  # (a chart's template reference: its values or Chart.yaml carry the release)
+        chart = _chart_root(os.path.dirname(f.path) or ".")
+        chart = os.path.abspath(chart) if chart is not None else None
+        if chart is not None and chart in charts_bumped and (f.from_releases == [to] or any(
+                g.changed for g in [*files, *extra.values()] if os.path.abspath(g.path).startswith(chart + os.sep))):
+            f.left = [x for x in f.left if not (x.code == "tag" and "{{" in x.message)]
+    return sorted([f for f in [*files, *extra.values()] if f.changed or f.left or f.note], key=lambda f: f.path)
+
+
+def _env_files(folder: str) -> list[str]:
+    try:
+        return [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if _ENV_FILE.match(n)
+                and os.path.isfile(os.path.join(folder, n)) and not os.path.islink(os.path.join(folder, n))]
+    except OSError:
+        return []
+
+
+def _chart_root(folder: str) -> Optional[str]:
+    """The Helm chart a file belongs to (its folder or the one above ``templates/``), or None."""
+    for candidate in (folder, os.path.dirname(folder)):
+        if os.path.isfile(os.path.join(candidate, "Chart.yaml")):
+            return candidate
+    return None
+
+
+def _mentions_vllm(chart: str) -> bool:
+    """Whether the chart's values name a vLLM image (its appVersion is then vLLM's release)."""
+    for name in ("values.yaml", "values.yml"):
+        data = _read(os.path.join(chart, name))
+        if data is not None and re.search(rb"vllm/vllm-openai|vllm-project|vllm/vllm", data, re.I):
+            return True
+    return False
 
 
 def _upgrade_launch_file(path: str, data: bytes, at_to: Linter, as_is: Linter, to: str,
