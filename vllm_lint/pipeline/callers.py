@@ -7,7 +7,7 @@ A caller is a shell script (``.sh``, ``.bash``, ``.slurm``, ``.sbatch``) of the 
 release (an install command with ``vllm==X``, or vLLM's source built at a tag:
 ``knowledge.source_builds``), then names the script by path: ``bash model_scripts/x.sh``,
 ``./x.sh``, ``source x.sh``, ``sbatch jobs/x.slurm`` (also up a folder, with ``..``), a glob
-``for s in model_scripts/*.sh``, a variable in the file name (``../model_scripts/${model}.sh`` in a
+``for s in model_scripts/*.sh``, a variable in the file name (``model_scripts/${model}.sh`` in a
 loop over names: any script there, as a glob). A leading ``$DIR/`` is the folder the script assigns to it
 (``DIR=model_scripts``), else it (and the ``..`` after it) is passed over, as ``$(dirname
 "$0")/`` is; a bare name after ``cd DIR`` is in DIR. A path with a folder is matched against the
