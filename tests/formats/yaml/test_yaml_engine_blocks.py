@@ -141,3 +141,21 @@ def test_a_recipe_run_by_dynamo_keeps_dynamos_own_options(run_cli, tmp_path):
     import json
 
     assert [(d["code"], d.get("option")) for d in json.loads(r.stdout)] == [("VL103", "--max-nmu-seqs")]
+
+
+def test_a_runtime_block_holding_an_image_that_holds_vllm():
+    # NVIDIA's vLLM image does not start the server itself: the tool starts vLLM with the block's
+    # options, so the block is read (its own keys left out); the model is the id of `model:`
+    data = b"""model:
+  id: org/small-instruct
+  path: /models/small-instruct
+runtime:
+  image: nvcr.io/nvidia/vllm@sha256:1de8e6bfdb4c81c1f31a806cc9b13b5c6352714a7cec87f4d24964bcc91159b2
+  dtype: bfloat16
+  max_model_len: 8192
+  max_num_seqs: 128
+  container_memory_limit: 64g
+"""
+    (la,) = _launches(data)
+    assert [k for k, _v in _keys(data, la)] == ["dtype", "max_model_len", "max_num_seqs"]
+    assert la.model == "org/small-instruct"

@@ -31,6 +31,8 @@ _NAMES_VLLM = re.compile(
 # where a block's neighbours name the model it serves (a display name such as truss's
 # `model_name` is not one)
 _MODEL_KEYS = ("model", "model_id", "modelId", "repo_id", "model_path", "modelPath")
+# the hub id inside a `model:` mapping of its own
+_MODEL_ID_KEYS = ("id", "repo_id", "hf_id", "name")
 _MAX_KEYS = 200
 # a root key that says which program runs a recipe's vLLM workers, and its wrapper's entry
 # (vllm_lint/wrapper_options.py): an srt-slurm recipe with `dynamo:` runs `python -m dynamo.vllm`,
@@ -99,6 +101,8 @@ def _block_launch(t: YamlText, node: Any, named: bool, parent_km: dict[str, Any]
     if "model" not in keys:
         for mk in _MODEL_KEYS:
             v = parent_km.get(mk)
+            if isinstance(v, MappingNode):  # (`model: {id: Qwen/Qwen2.5-0.5B-Instruct, path: ...}`)
+                v = next((iv for ik, iv in v.value if isinstance(ik, ScalarNode) and ik.value in _MODEL_ID_KEYS), None)
             if isinstance(v, ScalarNode) and v.value.strip() and not v.value.startswith("-"):
                 launch.take_context({"model": v.value.strip()})
                 break
