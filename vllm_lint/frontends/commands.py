@@ -286,12 +286,13 @@ class Launcher(Record):
     module it runs (``uv run -m MODULE``); ``source``: where its options were read."""
 
     __slots__ = ("names", "sub", "values", "positionals", "dashdash", "env", "assignments", "splits",
-                 "lookahead", "modules", "source")
+                 "lookahead", "modules", "source", "image")
 
     def __init__(self, names: tuple[str, ...], source: str, *, sub: tuple[str, ...] = (),
                  values: Union[tuple[str, ...], dict[str, int]] = (), positionals: int = 0,
                  dashdash: Union[bool, str] = True, env: tuple[str, ...] = (), assignments: bool = False,
-                 splits: tuple[str, ...] = (), lookahead: bool = False, modules: tuple[str, ...] = ()) -> None:
+                 splits: tuple[str, ...] = (), lookahead: bool = False, modules: tuple[str, ...] = (),
+                 image: bool = False) -> None:
         self.names = names
         self.source = source
         self.sub = sub
@@ -303,6 +304,7 @@ class Launcher(Record):
         self.splits = splits
         self.lookahead = lookahead
         self.modules = modules
+        self.image = image  # its positional is the container image the program runs in
 
 
 LAUNCHERS: tuple[Launcher, ...] = (
@@ -344,7 +346,7 @@ LAUNCHERS: tuple[Launcher, ...] = (
         "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
         "--path-property", "--socket-property", "--service-type", "--expand-environment")),
     Launcher(("ray",), "Ray jobs CLI (ray job submit ... -- ENTRYPOINT)", sub=("job", "submit"), dashdash="required"),
-    Launcher(("apptainer", "singularity"), "Apptainer / SingularityCE exec", sub=("exec",), positionals=1,
+    Launcher(("apptainer", "singularity"), "Apptainer / SingularityCE exec", sub=("exec",), positionals=1, image=True,
              env=("--env",), values=(
                  "-B", "--bind", "--env", "--env-file", "-H", "--home", "--overlay", "-W", "--workdir", "--pwd",
                  "--mount", "--network", "--network-args", "--security", "--app", "-S", "--scratch",
@@ -400,9 +402,10 @@ def _looks_like_program(word: str) -> bool:
     )
 
 
-def _through(words: list[str], i: int, row: Launcher, env: list) -> Optional[int]:
+def _through(words: list[str], i: int, row: Launcher, env: list, images: Optional[list] = None) -> Optional[int]:
     """The index of the program that launcher ``row`` runs, its name being ``words[i - 1]``; None
-    when it runs none that the words show. Environment it sets is appended to ``env``."""
+    when it runs none that the words show. Environment it sets is appended to ``env``; the image
+    a container launcher runs the program in, to ``images``."""
     n = len(words)
     j = i
     if row.sub:
@@ -443,6 +446,8 @@ def _through(words: list[str], i: int, row: Launcher, env: list) -> Optional[int
                 j += 1  # env "$NAME=$VALUE": a variable whose name is unknown here
                 continue
         if positional > 0:
+            if row.image and images is not None:
+                images.append(w)
             positional -= 1
             j += 1
             continue
@@ -748,6 +753,32 @@ _VLLM_VAR = lazy_re(r"^\$\{?[A-Za-z_]*vllm\w*\}?$", re.IGNORECASE)
 
 
 def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
+    """The vLLM command of ``words`` from ``i`` (:func:`_find_command`), with the image a container
+    launcher in front of it runs it in (``apptainer exec docker://vllm/vllm-openai:v0.8.5 vllm
+    serve``) as its image."""
+    images: list[str] = []
+    found = _find_command(words, i, env, depth, images)
+    if found is not None and found.image is None and images:
+        found.image = container_image(images[-1])
+    return found
+
+
+# an image named by Apptainer's pull (`vllm-openai_v0.8.5.sif`: the repository's last part, `_`, the tag)
+_SIF_NAME = re.compile(r"^(?:.*/)?([\w.-]+?)_(v?\d[\w.+-]*)\.sif$")
+
+
+def container_image(word: str) -> str:
+    """The image reference a container launcher's image word names: ``docker://REF`` (also
+    ``docker-daemon://``) is REF; a SIF file that Apptainer's pull named ``NAME_TAG.sif`` is
+    ``NAME:TAG``; anything else as written."""
+    for scheme in ("docker://", "docker-daemon://"):
+        if word.startswith(scheme):
+            return word[len(scheme):]
+    m = _SIF_NAME.match(word)
+    return f"{m.group(1)}:{m.group(2)}" if m else word
+
+
+def _find_command(words: list[str], i: int, env: list, depth: int, images: list) -> Optional[VllmCommand]:
     n = len(words)
     if depth > 8:
         return None
@@ -804,7 +835,7 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
             return None
         row = _LAUNCHER_BY_NAME.get(b)
         if row is not None:
-            j = _through(words, i + 1, row, env)
+            j = _through(words, i + 1, row, env, images)
             if j is None:
                 return None
             if row.modules and words[j - 1] in row.modules:  # uv run -m MODULE: Python runs the module

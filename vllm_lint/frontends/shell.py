@@ -193,6 +193,18 @@ _ANSI_C = {
 }
 
 
+def _suffix_at(words: list, image: str) -> Optional[tuple[int, int]]:
+    """The script range of ``image`` at the end of a word that names it with a scheme
+    (``docker://vllm/vllm-openai:v0.8.5``), where the word spells it verbatim."""
+    raw = image.encode("utf-8")
+    for w in words:
+        if w.text != image and w.text.endswith(image) and bytes(w.raw).endswith(raw):
+            pos = w.pos[len(w.raw) - len(raw):]
+            if pos and None not in pos and pos[-1] - pos[0] == len(pos) - 1:
+                return pos[0], pos[-1] + 1
+    return None
+
+
 class _Word(Record):
     __slots__ = ("node", "start", "end", "raw", "pos", "opaque", "splat", "text")
 
@@ -1882,7 +1894,7 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
         v = version_from_image(found.image)
         if v is not None:
             iw = None if found.built_from else next((w for w in words if w.text == found.image), None)
-            at = (iw.start, iw.end) if iw else image_at
+            at = (iw.start, iw.end) if iw else (_suffix_at(words, found.image) if not found.built_from else None) or image_at
             hints.append(VersionHint(v, "dockerfile-from" if found.built_from else "image-tag",
                                      _map_span(ctx, *at) if at else None, found.image))
     if not dropped_words:
