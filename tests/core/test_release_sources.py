@@ -394,6 +394,26 @@ def test_an_image_with_its_release_in_a_key_beside_it(synth_db, repo):
     assert [la.target for la in analysis.launches] == ["0.8.5"]
 
 
+@pytest.mark.parametrize("key", ["version", "tag", "imageTag"])
+def test_argument_lists_below_an_image_with_its_release_beside_it_take_that_release(synth_db, repo, key):
+    """The argument lists a mapping holds below its untagged image (llmaz's `recommendedConfigs`)
+    run that image: the release in the key beside it, not `latest`."""
+    p = put(repo, "k/backend.yaml", "kind: BackendRuntime\nspec:\n  command: [python3, -m, "
+                                    "vllm.entrypoints.openai.api_server]\n  image: vllm/vllm-openai\n"
+                                    f"  {key}: v0.8.5\n  recommendedConfigs:\n    - name: default\n"
+                                    "      args: [--model, m]\n    - name: draft\n"
+                                    "      args: [--model, m, --speculative-model, d]\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.8.5"] * 3
+    assert {la.target_source for la in analysis.launches} == {"image-tag v0.8.5"}
+
+
+def test_an_untagged_image_without_a_release_beside_it_stays_latest(synth_db, repo):
+    p = put(repo, "k/values.yaml", "image: vllm/vllm-openai\nversion: 2\nengine:\n  extraArgs: [--enforce-eager]\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.27.1"]
+
+
 # ----------------------------------------------------------------------------- builds, workflows, Ray, README
 
 

@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
-from ..images import image_is_vllm, version_from_image
+from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, import_pyyaml, lazy_re
 
 MAX_BYTES = 1 << 20
@@ -565,7 +565,8 @@ _KEYED_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*([\w.-]+)[ \t]*:[ \t]*["']?([\w.-]
 _DOCKER_BUILD = lazy_re(r"""\b(?:docker|podman|buildah)[ \t]+(?:image[ \t]+|buildx[ \t]+)?(?:build|bud)\b((?:\\\r?\n|[^\n;&|])*)""")
 _BUILD_VALUE_OPTS = {"-t", "--tag", "--build-arg", "--target", "--platform", "--label", "--network", "--secret",
                      "--cache-from", "--cache-to", "--progress", "--ssh", "-o", "--output", "--build-context"}
-_TAG_KEY = lazy_re(r"""[ \t]*-?[ \t]*(?:tag|version|imageTag|image_tag|imageVersion)[ \t]*:[ \t]*["']?(v?\d+\.\d+[\w.+-]*)""")
+# (the keys the YAML front-end reads beside an untagged image: ``images.TAG_KEYS``)
+_TAG_KEY = lazy_re(r"""[ \t]*-?[ \t]*(?:""" + "|".join(TAG_KEYS) + r""")[ \t]*:[ \t]*["']?(v?\d+\.\d+[\w.+-]*)""")
 
 
 def _tag_beside(text: str, at: int) -> Optional[str]:
