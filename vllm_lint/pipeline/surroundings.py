@@ -242,7 +242,7 @@ class Surroundings:
         if m and not _unpinned_install(text):  # (a build branch installing vllm unpinned: no one release)
             f.runners.append(_Runner(Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
         elif not m:
-            built = _built_from_source(text, name, self._last)
+            built = _built_from_source(text, name, self._last) or _stated_base(text, name, self._last)
             if built is not None:
                 f.runners.append(_Runner(built, refs))
 
@@ -644,6 +644,44 @@ def _built_from_source(text: str, name: str, read: Optional[tuple[str, str]]) ->
     if not built:
         return None
     return Named(built[0].ref, f"{name} (vLLM built from its source at line {built[0].line}: {built[0].how})", read=read)
+
+
+_FROM_STAGE = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)(?:[ \t]+AS[ \t]+(\S+))?", re.M | re.I)
+
+
+def _stated_base(text: str, name: str, read: Optional[tuple[str, str]]) -> Optional[Named]:
+    """The release a Dockerfile states in words for the vendor's vLLM image it is built on: its last
+    stage starts ``FROM`` an image whose reference names vllm but no release vLLM-lint can read
+    (``.../pytorch-vllm-serve:gemma4``), it installs no vllm of its own, and its comments or its
+    ``ENV`` / ``LABEL`` / ``ARG`` keys state one vLLM release (``# Base image includes: vLLM
+    0.17.2rc1.dev133``; every statement of the same release, ``knowledge.stated``), or None."""
+    from ..knowledge.stated import dockerfile_statements
+
+    stages = {}
+    base = None
+    for m in _FROM_STAGE.finditer(text):
+        base = stages.get(m.group(1).lower(), m.group(1))
+        if m.group(2):
+            stages[m.group(2).lower()] = base
+    if base is None or "vllm" not in base.lower() or "$" in base or _unpinned_install(text) or _OWN_INSTALL.search(text):
+        return None
+    said = dockerfile_statements(text)
+    releases = {_release_part(v) for _row, v in said}
+    if len(releases) != 1 or None in releases:
+        return None
+    row, v = said[0]
+    return Named(v, f"{name} (FROM {base}, whose vLLM release line {row} states: {v})", read=read)
+
+
+# a pip install of vllm from a source tree or a wheel file of its own (no release: the Dockerfile's words
+# about its base say nothing then)
+_OWN_INSTALL = lazy_re(r"(?im)^[^#\n]*\b(?:pip3?|uv)\b[^\n]*\binstall\b[^\n]*(?:git\+\S*vllm|vllm[^\s]*\.whl)")
+
+
+def _release_part(v: str) -> Optional[str]:
+    """``0.17.2rc1.dev133`` -> ``0.17.2``: the release a pre-release or development build leads to."""
+    m = re.match(r"(\d+\.\d+\.\d+)", v)
+    return m.group(1) if m else None
 
 
 def _is_conda_file(name: str) -> bool:
