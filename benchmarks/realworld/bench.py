@@ -108,8 +108,8 @@ def layout(rows: list[dict], scratch: Path, mirrors: Path) -> None:
 
 
 # the files a repository-wide survey reads (vllm_lint/pipeline/repository.py): YAML, Helm templates,
-# Dockerfiles, env files
-_SURVEYED = re.compile(r"(?:\.(?:ya?ml|tpl)|(?:^|/)(?:Dockerfile[^/]*|[^/]*\.[Dd]ockerfile|Containerfile[^/]*|\.env[^/]*|[^/]*\.env))$")
+# Dockerfiles, env files, Terraform (for the Triton servers it configures)
+_SURVEYED = re.compile(r"(?:\.(?:ya?ml|tpl|tf)|(?:^|/)(?:Dockerfile[^/]*|[^/]*\.[Dd]ockerfile|Containerfile[^/]*|\.env[^/]*|[^/]*\.env))$")
 
 
 def _repository_context(repo: str, commit: str, folder: Path, mirrors: Path) -> None:

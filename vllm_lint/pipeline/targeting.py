@@ -53,7 +53,7 @@ from ..settings import Settings
 from ..surface.db import Database
 from .callers import Callers
 from .plugin_evidence import Found, PluginSurroundings, own as own_plugin
-from .repository import MAX_FILES, MAX_FOLDERS, UNPINNED, RepositorySurvey
+from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
 from .surroundings import Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
 
@@ -181,8 +181,10 @@ class Targeting:
     # -- the whole repository (pipeline.repository)
     def _linked(self, path: AnyPath, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
         """The release of the model server the file names (``engine: VLLM``, ``runtime: name``,
-        ``backendName: name``) as the repository configures it elsewhere; a note when they disagree."""
-        if not str(path).endswith((".yaml", ".yml", ".tpl")):  # (catalogs and resources: YAML)
+        ``backendName: name``; a Triton Python backend model: the Triton server of its model
+        repository) as the repository configures it elsewhere; a note when they disagree."""
+        triton = str(path).endswith(".py")
+        if not (triton or str(path).endswith((".yaml", ".yml", ".tpl"))):  # (catalogs and resources: YAML)
             return None, []
         root = self.surroundings.root_of(directory)
         if root is None or not os.path.isfile(str(path)):
@@ -191,7 +193,9 @@ class Targeting:
             data = read_regular(str(path), PIN_FILE_BYTES)
         except (OSError, TooLarge):
             return None, []
-        named, note = self.repository.linked(root, data)
+        if triton and TRITON_MODEL_MARK not in data:
+            return None, []
+        named, note = self.repository.triton(root, directory) if triton else self.repository.linked(root, data)
         if note is not None:
             self._notes[self._key(path)] = note
         if named is None:
