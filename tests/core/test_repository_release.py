@@ -77,6 +77,9 @@ def test_several_releases_name_none_and_say_which(synth_db, repo):
     "Dockerfile.dev:FROM python:3.12\nRUN pip install vllm torch\n",  # (an unpinned install: the newest)
     "deploy/compose.yaml:services:\n  v:\n    image: vllm/vllm-openai:latest\n",
     "deploy/Dockerfile:FROM vllm/vllm-openai:v0.10.0\n",
+    # (a device profile whose base floats beside another that pins one: the newest is a second
+    # release, not a spelling of the pinned one; the profiles run different releases)
+    "devices/w7900.env:VLLM_BASE=rocm/vllm:latest\n",
 ])
 def test_what_counts_as_another_release(synth_db, repo, other):
     put(repo, "charts/platform/values.yaml", PLATFORM_VALUES)
