@@ -663,3 +663,25 @@ def test_a_chart_template_takes_the_release_of_its_own_values_image(synth_db, re
     put(repo, "one/d/Chart.yaml", "apiVersion: v2\nname: d\nversion: 0.1.0\n")
     put(repo, "one/d/values.yaml", values)
     assert choose(synth_db, put(repo, "one/d/notes/x.yaml", "x: 1\n")).kind == "default"
+
+
+def test_a_chart_template_takes_the_release_of_a_values_file_beside_values_yaml(synth_db, repo):
+    """llmaz's chart keeps its images in values.global.yaml (merged into values.yaml when packaged,
+    passed with -f when installed): read when values.yaml names no vLLM image."""
+    put(repo, "chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    put(repo, "chart/values.yaml", "globalConfig:\n  x: 1\n")
+    put(repo, "chart/values.global.yaml", "backendRuntime:\n  vllm:\n    image:\n      repository: vllm/vllm-openai\n"
+                                          "      tag: v0.10.0\n")
+    p = put(repo, "chart/templates/backends/vllm.yaml", "spec:\n  image: {{ .Values.backendRuntime.vllm.image.repository }}\n")
+    c = choose(synth_db, p)
+    assert c.release == "0.10.0" and c.why.startswith("chart/values.global.yaml (the image the chart's templates")
+    # values.yaml naming its own image decides; variants naming several releases name none
+    put(repo, "two/Chart.yaml", "apiVersion: v2\nname: t\nversion: 0.1.0\n")
+    put(repo, "two/values.yaml", "x: 1\n")
+    put(repo, "two/values-a.yaml", "image: vllm/vllm-openai:v0.10.0\n")
+    put(repo, "two/values-b.yaml", "image: vllm/vllm-openai:v0.8.5\n")
+    assert choose(synth_db, put(repo, "two/templates/d.yaml", "x: 1\n")).kind == "default"
+    put(repo, "one/Chart.yaml", "apiVersion: v2\nname: o\nversion: 0.1.0\n")
+    put(repo, "one/values.yaml", "image: vllm/vllm-openai:v0.8.5\n")
+    put(repo, "one/values-a.yaml", "image: vllm/vllm-openai:v0.10.0\n")
+    assert choose(synth_db, put(repo, "one/templates/d.yaml", "x: 1\n")).release == "0.8.5"

@@ -423,27 +423,32 @@ class Surroundings:
             return None
         chart = os.path.dirname(d)
         f = self.folder(chart)
-        if "values.yaml" not in f.names:
-            return None
-        text = self._read(f, os.path.join(chart, "values.yaml")) or ""
-        read = self._last
-        images = []
-        for m in _VALUES_IMAGE.finditer(text):
-            image = m.group(1)
-            if "$" in image or "{" in image or not _is_vllm_image(image):
+        # its values.yaml; when that names no vLLM image, the values files beside it that a release
+        # merges into it or passes with -f (llmaz's values.global.yaml), together
+        variants = [n for n in f.names if _VALUES_VARIANT.match(n)]
+        for names in ([n for n in ("values.yaml",) if n in f.names], variants):
+            images, reads = [], []
+            for name in names:
+                text = self._read(f, os.path.join(chart, name)) or ""
+                for m in _VALUES_IMAGE.finditer(text):
+                    image = m.group(1)
+                    if "$" in image or "{" in image or not _is_vllm_image(image):
+                        continue
+                    if ":" not in image.rsplit("/", 1)[-1] and "@" not in image:
+                        tag = _tag_beside(text, m.start(1))
+                        if tag is None:
+                            continue
+                        image = f"{image}:{tag}"
+                    images.append((image, name, self._last))
+            if not images:
                 continue
-            if ":" not in image.rsplit("/", 1)[-1] and "@" not in image:
-                tag = _tag_beside(text, m.start(1))
-                if tag is None:
-                    continue
-                image = f"{image}:{tag}"
-            images.append(image)
-        tags = {t for t in (_tag(i) for i in images) if t and t != "latest"}
-        if len(tags) != 1:
-            return None
-        image = next(i for i in images if _tag(i) in tags)
-        return Named(next(iter(tags)), f"{os.path.basename(chart)}/values.yaml (the image the chart's templates "
-                                       f"render by default, {image})", image, read=read)
+            tags = {t for t in (_tag(i) for i, _n, _r in images) if t and t != "latest"}
+            if len(tags) != 1:
+                return None
+            image, name, read = next(x for x in images if _tag(x[0]) in tags)
+            return Named(next(iter(tags)), f"{os.path.basename(chart)}/{name} (the image the chart's templates "
+                                           f"render by default, {image})", image, read=read)
+        return None
 
     def sibling_chart_for(self, directory: str) -> Optional[Named]:
         """For a file of a Helm chart (a ``Chart.yaml`` at or above it, inside a repository), the
@@ -559,6 +564,8 @@ class Surroundings:
             d = parent
 
 
+# a chart's values files other than values.yaml: values.global.yaml, values-prod.yaml
+_VALUES_VARIANT = lazy_re(r"^values[-._][\w.-]+\.ya?ml$")
 # a chart's values: `image: repo[:tag]` or `repository: repo` (its `tag:` beside it)
 _VALUES_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(?:image|repository)[ \t]*:[ \t]*["']?([^\s"'#]+)""")
 _KEYED_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*([\w.-]+)[ \t]*:[ \t]*["']?([\w.-]+(?:/[\w.-]+)+:[\w.+-]+)["']?[ \t]*(?:#.*)?$""")
