@@ -11,8 +11,8 @@ per run (:class:`RepositorySurvey`).
   file's own bytes say it (:meth:`RepositorySurvey.linked`). A Triton Python backend model
   (``model_repository/<model>/<version>/model.py``, importing ``triton_python_backend_utils``) names
   the Triton server that serves its model repository: the ``tritonserver:YY.MM-vllm-python-py3``
-  image of the file that names the model repository's folder (``aws s3 sync
-  ../../blueprints/x/ s3://...`` in a Terraform file), else of the files in a folder above it, else
+  image of the file that names the model repository's folder by path (a Terraform file whose
+  ``aws s3 sync`` copies it to the server's bucket), else of the files in a folder above it, else
   of the repository (:meth:`RepositorySurvey.triton`);
 * **the one release the repository names**: every vLLM image with a tag in the repository's
   deployment files (YAML, Helm templates, Dockerfiles, env files such as ``params.env``, a
@@ -61,7 +61,7 @@ _SERVER_MARKERS = (b"modelServers", b"ServingRuntime", b"BackendRuntime")
 _TRITON = lazy_re(r"""(?i)(?<![\w./:@$-])((?:[\w.-]+(?::\d+)?/)*tritonserver):(\d{2}\.\d{2}-vllm-python-py3)(?![\w.-])""")
 _TRITON_UNTAGGED = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(?:image|repository)[ \t]*:[ \t]*["']?((?:[\w.-]+(?::\d+)?/)*tritonserver)["']?[ \t]*(?:#.*)?$""")
 _TRITON_TAG = lazy_re(r"^\d{2}\.\d{2}-vllm-python-py3$")
-# a path a file names (``../../blueprints/x/``, ``./model_repository``): words with a slash
+# a path a file names (the model repository's folder, relative to the file's folder or the root): words with a slash
 _PATH_WORD = lazy_re(r"""(?<![\w:/.-])(\.{0,2}/?[\w.-]+(?:/[\w.-]+)+/?)""")
 #: the module every Triton Python backend model imports
 TRITON_MODEL_MARK = b"triton_python_backend_utils"
