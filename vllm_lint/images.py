@@ -14,6 +14,14 @@ _VLLM_NAMESPACES = {"vllm", "rocm", "lmcache", "intel", "vllm-project", "nvidia"
 _VLLM_REPOS = {"vllm-ci-postmerge-repo", "vllm-ci-test-repo", "vllm-release-repo"}
 
 
+#: the keys of a mapping that hold the tag of an untagged image written beside it, read by the YAML
+#: front-end (``frontends.yaml.containers.release_node``) and the files around a launch
+#: (``pipeline.surroundings``) alike: Helm values' ``image: {repository, tag}`` and a mapping's own
+#: ``repository:`` + ``tag:``, llmaz's BackendRuntime ``image: vllm/vllm-openai`` + ``version: v0.6.0``,
+#: ``imageTag``
+TAG_KEYS = ("tag", "version", "imageTag", "image_tag", "imageVersion", "image_version")
+
+
 def _split_image(image: str) -> tuple[str, Optional[str], Optional[str]]:
     """``(repository path incl. registry, tag or None, digest or None)``."""
     digest = None

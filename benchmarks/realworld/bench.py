@@ -108,10 +108,10 @@ def layout(rows: list[dict], scratch: Path, mirrors: Path) -> None:
 
 
 # the files the tool reads around a launch to find its release: the repository survey's
-# (vllm_lint/pipeline/repository.py: YAML, Helm templates, Dockerfiles, env files), the scripts
-# that may call it (pipeline/callers.py: .sh, .bash, .slurm, .sbatch), the pin and lock files and
-# READMEs of its folders (pipeline/surroundings.py)
-_SURVEYED = re.compile(r"(?:\.(?:ya?ml|tpl|sh|bash|slurm|sbatch)"
+# (vllm_lint/pipeline/repository.py: YAML, Helm templates, Dockerfiles, env files, Terraform for the
+# Triton servers it configures), the scripts that may call it (pipeline/callers.py: .sh, .bash,
+# .slurm, .sbatch), the pin and lock files and READMEs of its folders (pipeline/surroundings.py)
+_SURVEYED = re.compile(r"(?:\.(?:ya?ml|tpl|tf|sh|bash|slurm|sbatch)"
                        r"|(?:^|/)(?:Dockerfile[^/]*|[^/]*\.[Dd]ockerfile|Containerfile[^/]*|\.env[^/]*|[^/]*\.env"
                        r"|(?:requirements|constraints)[^/]*\.(?:txt|in)|pyproject\.toml|setup\.py"
                        r"|(?:uv|poetry|pdm)\.lock|Pipfile\.lock|README(?:\.(?:md|rst|txt))?))$", re.I)

@@ -190,6 +190,7 @@ def test_a_release_newer_than_the_database_beside_the_script(synth_db, repo):
     ("# vllm >= 0.8.5", None),
     ("# see github.com/vllm-project/vllm/issues/1234 (vllm 0.8.5)", None),
     ("# deployed with vllm 0.10.0 (image pinned below)", "0.10.0"),
+    ("# tested with vLLM 0.10.1rc1", "0.10.0"),  # (a release candidate of 0.10.1: the newest of its series)
 ])
 def test_a_version_a_comment_states(synth_db, repo, comment, release):
     data = f"#!/bin/sh\n{comment}\nexport X=1\nvllm serve m\n".encode()
@@ -394,6 +395,26 @@ def test_an_image_with_its_release_in_a_key_beside_it(synth_db, repo):
     assert [la.target for la in analysis.launches] == ["0.8.5"]
 
 
+@pytest.mark.parametrize("key", ["version", "tag", "imageTag"])
+def test_argument_lists_below_an_image_with_its_release_beside_it_take_that_release(synth_db, repo, key):
+    """The argument lists a mapping holds below its untagged image (llmaz's `recommendedConfigs`)
+    run that image: the release in the key beside it, not `latest`."""
+    p = put(repo, "k/backend.yaml", "kind: BackendRuntime\nspec:\n  command: [python3, -m, "
+                                    "vllm.entrypoints.openai.api_server]\n  image: vllm/vllm-openai\n"
+                                    f"  {key}: v0.8.5\n  recommendedConfigs:\n    - name: default\n"
+                                    "      args: [--model, m]\n    - name: draft\n"
+                                    "      args: [--model, m, --speculative-model, d]\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.8.5"] * 3
+    assert {la.target_source for la in analysis.launches} == {"image-tag v0.8.5"}
+
+
+def test_an_untagged_image_without_a_release_beside_it_stays_latest(synth_db, repo):
+    p = put(repo, "k/values.yaml", "image: vllm/vllm-openai\nversion: 2\nengine:\n  extraArgs: [--enforce-eager]\n")
+    analysis = Linter(synth_db, Settings(), []).analyse(p, p.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.27.1"]
+
+
 # ----------------------------------------------------------------------------- builds, workflows, Ray, README
 
 
@@ -579,6 +600,51 @@ def test_a_dockerfile_that_also_installs_vllm_unpinned_names_no_release(synth_db
     assert choose(synth_db, put(repo, "e/run.sh", SCRIPT)).release == "0.8.5"
 
 
+VENDOR_BASE = "FROM registry.example/vertex/pytorch-vllm-serve:gemma\n"
+
+
+@pytest.mark.parametrize("statement, release", [
+    ("# Base image includes: vLLM 0.10.0 (the vendor's build)\n", "0.10.0"),
+    ("# The base image ships the vendor's vLLM 0.10.1rc1.dev133\n", "0.10.0"),  # (a build before 0.10.1: its series)
+    ("ENV VLLM_VERSION=0.8.5\n", "0.8.5"),
+    ('LABEL vllm.version="v0.8.5"\n', "0.8.5"),
+    # both stating the same release (a development build and its release candidate)
+    ("# vLLM 0.10.1rc1.dev133 inside\n# its chat template crashes in vLLM 0.10.1rc1's sandbox\n", "0.10.0"),
+    # nothing stated, or two releases, or a release the base does not run: none
+    ("# the vendor's vLLM image\n", None),
+    ("# vLLM 0.10.0 inside\n# vLLM 0.8.5 inside\n", None),
+    ("# needs vLLM 0.10.0 or later\n", None),
+    ("# incompatible with PyPI vLLM 0.10.0 (which requires transformers<5)\n", None),
+])
+def test_a_dockerfile_states_the_vllm_release_of_its_vendor_base(synth_db, repo, statement, release):
+    """A Dockerfile built on a vendor's vLLM image whose tag names no release (Vertex's
+    `pytorch-vllm-serve:gemma4`) says in words which vLLM that image holds: its runners take it."""
+    put(repo, "c/Dockerfile", "# serving image\n" + statement + VENDOR_BASE + "RUN pip install bitsandbytes\n"
+                              "COPY entrypoint.sh /entrypoint.sh\nENTRYPOINT [\"/entrypoint.sh\"]\n")
+    c = choose(synth_db, put(repo, "c/entrypoint.sh", "#!/bin/sh\nexec python -m vllm.entrypoints.openai.api_server --model m\n"))
+    assert (c.release if c.kind != "default" else None) == release, c.why
+    if release:
+        assert "Dockerfile (FROM registry.example/vertex/pytorch-vllm-serve:gemma, whose vLLM release line 2 states" in c.why
+
+
+@pytest.mark.parametrize("dockerfile", [
+    "# Base image includes: vLLM 0.10.0\nFROM python:3.12\n",  # (a base that names no vLLM: a mention only)
+    "# Base image includes: vLLM 0.10.0\n" + VENDOR_BASE + "RUN pip install -U vllm\n",  # (its own install)
+    "# Base image includes: vLLM 0.10.0\n" + VENDOR_BASE + "RUN pip install git+https://github.com/me/vllm.git\n",
+    "# Base image includes: vLLM 0.10.0\n" + VENDOR_BASE + "FROM python:3.12\n",  # (the last stage runs)
+])
+def test_words_about_a_base_that_does_not_run_name_no_release(synth_db, repo, dockerfile):
+    put(repo, "c/Dockerfile", dockerfile + "COPY entrypoint.sh /entrypoint.sh\n")
+    c = choose(synth_db, put(repo, "c/entrypoint.sh", SCRIPT))
+    assert c.release != "0.10.0" and "states" not in c.why, c.why  # (an unpinned install: the newest, a build)
+
+
+def test_the_last_stage_follows_its_alias_to_the_vendor_base(synth_db, repo):
+    put(repo, "c/Dockerfile", "# vLLM 0.8.5 inside the vendor image\n" + VENDOR_BASE.strip() + " AS base\n"
+                              "FROM base\nCOPY entrypoint.sh /entrypoint.sh\n")
+    assert choose(synth_db, put(repo, "c/entrypoint.sh", SCRIPT)).release == "0.8.5"
+
+
 @pytest.mark.parametrize("values", ["image:\n  repository: vllm/vllm-openai\n  tag: v0.10.0\n",
                                     "server:\n  image: vllm/vllm-openai:v0.10.0\n",
                                     "image:\n  image: 'vllm/vllm-openai'\n  # the tag\n  tag: v0.10.0\n"])
@@ -597,3 +663,25 @@ def test_a_chart_template_takes_the_release_of_its_own_values_image(synth_db, re
     put(repo, "one/d/Chart.yaml", "apiVersion: v2\nname: d\nversion: 0.1.0\n")
     put(repo, "one/d/values.yaml", values)
     assert choose(synth_db, put(repo, "one/d/notes/x.yaml", "x: 1\n")).kind == "default"
+
+
+def test_a_chart_template_takes_the_release_of_a_values_file_beside_values_yaml(synth_db, repo):
+    """llmaz's chart keeps its images in values.global.yaml (merged into values.yaml when packaged,
+    passed with -f when installed): read when values.yaml names no vLLM image."""
+    put(repo, "chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n")
+    put(repo, "chart/values.yaml", "globalConfig:\n  x: 1\n")
+    put(repo, "chart/values.global.yaml", "backendRuntime:\n  vllm:\n    image:\n      repository: vllm/vllm-openai\n"
+                                          "      tag: v0.10.0\n")
+    p = put(repo, "chart/templates/backends/vllm.yaml", "spec:\n  image: {{ .Values.backendRuntime.vllm.image.repository }}\n")
+    c = choose(synth_db, p)
+    assert c.release == "0.10.0" and c.why.startswith("chart/values.global.yaml (the image the chart's templates")
+    # values.yaml naming its own image decides; variants naming several releases name none
+    put(repo, "two/Chart.yaml", "apiVersion: v2\nname: t\nversion: 0.1.0\n")
+    put(repo, "two/values.yaml", "x: 1\n")
+    put(repo, "two/values-a.yaml", "image: vllm/vllm-openai:v0.10.0\n")
+    put(repo, "two/values-b.yaml", "image: vllm/vllm-openai:v0.8.5\n")
+    assert choose(synth_db, put(repo, "two/templates/d.yaml", "x: 1\n")).kind == "default"
+    put(repo, "one/Chart.yaml", "apiVersion: v2\nname: o\nversion: 0.1.0\n")
+    put(repo, "one/values.yaml", "image: vllm/vllm-openai:v0.8.5\n")
+    put(repo, "one/values-a.yaml", "image: vllm/vllm-openai:v0.10.0\n")
+    assert choose(synth_db, put(repo, "one/templates/d.yaml", "x: 1\n")).release == "0.8.5"

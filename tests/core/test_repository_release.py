@@ -77,6 +77,9 @@ def test_several_releases_name_none_and_say_which(synth_db, repo):
     "Dockerfile.dev:FROM python:3.12\nRUN pip install vllm torch\n",  # (an unpinned install: the newest)
     "deploy/compose.yaml:services:\n  v:\n    image: vllm/vllm-openai:latest\n",
     "deploy/Dockerfile:FROM vllm/vllm-openai:v0.10.0\n",
+    # (a device profile whose base floats beside another that pins one: the newest is a second
+    # release, not a spelling of the pinned one; the profiles run different releases)
+    "devices/w7900.env:VLLM_BASE=rocm/vllm:latest\n",
 ])
 def test_what_counts_as_another_release(synth_db, repo, other):
     put(repo, "charts/platform/values.yaml", PLATFORM_VALUES)
@@ -266,3 +269,63 @@ def test_a_dockerfile_from_a_vllm_image_of_its_own_build_takes_none(synth_db, re
     # (a base that is vLLM's image with a release is no build of its own: the repository's applies)
     p = put(repo, "images/ok.Dockerfile", "FROM python:3.12\nRUN echo\n")
     assert choose(synth_db, p).why.startswith("repository: Dockerfile:1")
+
+
+# ----------------------------------------------------------------------------- a Triton Python backend model
+
+
+TRITON_MODEL = ("import triton_python_backend_utils as pb_utils\nfrom vllm.engine.arg_utils import AsyncEngineArgs\n"
+                "class TritonPythonModel:\n    def initialize(self, args):\n"
+                "        self.e = AsyncEngineArgs(model='m', disable_log_requests=True)\n")
+TRITON_TF = ('module "triton" {\n  source = "x"\n  values = [\n    <<-EOT\n    image:\n      repository: '
+             'nvcr.io/nvidia/tritonserver\n      tag: "25.10-vllm-python-py3"\n    modelRepositoryPath: s3://b/model_repository\n'
+             '    EOT\n  ]\n}\nresource "null_resource" "sync" {\n  provisioner "local-exec" {\n'
+             '    command = "aws s3 sync ../../blueprints/triton/ s3://b"\n  }\n}\n')
+# (25.05 holds vLLM 0.8.4, which the synthetic database reads as its nearest, 0.8.5)
+OTHER_TRITON = "containers:\n  - name: t\n    image: nvcr.io/nvidia/tritonserver:25.05-vllm-python-py3\n"
+
+
+def test_a_triton_model_runs_in_the_server_that_syncs_its_model_repository(synth_db, repo):
+    """A Triton Python backend model is served by the Triton server whose configuration names its
+    model repository's folder (a Terraform file syncing it to the server's bucket), wherever it is."""
+    model = put(repo, "blueprints/triton/model_repository/m/1/model.py", TRITON_MODEL)
+    put(repo, "infra/triton/main.tf", TRITON_TF)
+    put(repo, "other/serve.yaml", OTHER_TRITON)  # (another Triton server, which names no such folder)
+    c = choose(synth_db, model)
+    assert c.release == "0.10.0" and c.why.startswith(
+        "infra/triton/main.tf:6 nvcr.io/nvidia/tritonserver:25.10-vllm-python-py3 (the Triton server that serves "
+        "this model; its image is set in the file that names its model repository's folder)"), c.why
+    analysis = Linter(synth_db, Settings(), []).analyse(model, model.read_bytes())
+    assert [la.target for la in analysis.launches] == ["0.10.0"]
+
+
+def test_a_triton_model_runs_in_the_server_configured_above_it_else_the_repositorys_one(synth_db, repo):
+    model = put(repo, "blueprints/triton/model_repository/m/1/model.py", TRITON_MODEL)
+    put(repo, "other/serve.yaml", OTHER_TRITON)
+    c = choose(synth_db, model)
+    assert c.release == "0.8.5" and "set in the repository" in c.why  # (the repository's one Triton server)
+    put(repo, "blueprints/triton/deploy.yaml", "image: nvcr.io/nvidia/tritonserver:25.10-vllm-python-py3\n")
+    c = Targeting(synth_db, Settings()).choose(model, [])
+    assert c.release == "0.10.0" and "a folder above its model repository" in c.why
+
+
+def test_triton_servers_of_several_releases_name_none(synth_db, repo):
+    model = put(repo, "blueprints/triton/model_repository/m/1/model.py", TRITON_MODEL)
+    put(repo, "other/serve.yaml", OTHER_TRITON)
+    put(repo, "else/serve.yaml", "image: nvcr.io/nvidia/tritonserver:25.10-vllm-python-py3\n")
+    c = choose(synth_db, model)
+    assert c.kind == "default" and "the Triton servers configured in the repository run several releases" in c.why
+
+
+def test_only_a_triton_model_takes_a_triton_servers_release(synth_db, repo):
+    put(repo, "blueprints/triton/deploy.yaml", "image: nvcr.io/nvidia/tritonserver:25.10-vllm-python-py3\n")
+    p = put(repo, "blueprints/triton/model_repository/m/1/serve.py", "from vllm import LLM\nLLM(model='m')\n")
+    assert choose(synth_db, p).kind == "default"
+
+
+def test_terraform_is_read_for_triton_servers_only(synth_db, repo):
+    """(A vLLM image in a Terraform file is the file's own launch; the repository's one release is
+    read from its YAML, Dockerfiles and env files as before.)"""
+    put(repo, "charts/platform/values.yaml", PLATFORM_VALUES)
+    put(repo, "infra/main.tf", 'resource "x" "y" {\n  image = "vllm/vllm-openai:v0.10.0"\n}\n')
+    assert choose(synth_db, put(repo, "catalog/run.sh", SCRIPT)).release == "0.8.5"

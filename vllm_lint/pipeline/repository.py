@@ -8,7 +8,12 @@ per run (:class:`RepositorySurvey`).
   InferenceService's ``runtime: <name>`` and the ``ServingRuntime`` (or ``ClusterServingRuntime``,
   or one inside an OpenShift ``Template``) of that name, llmaz's ``backendName: <name>`` and the
   ``BackendRuntime`` of that name (``image:`` with its ``version:``). The link is read where the
-  file's own bytes say it (:meth:`RepositorySurvey.linked`);
+  file's own bytes say it (:meth:`RepositorySurvey.linked`). A Triton Python backend model
+  (``model_repository/<model>/<version>/model.py``, importing ``triton_python_backend_utils``) names
+  the Triton server that serves its model repository: the ``tritonserver:YY.MM-vllm-python-py3``
+  image of the file that names the model repository's folder by path (a Terraform file whose
+  ``aws s3 sync`` copies it to the server's bucket), else of the files in a folder above it, else
+  of the repository (:meth:`RepositorySurvey.triton`);
 * **the one release the repository names**: every vLLM image with a tag in the repository's
   deployment files (YAML, Helm templates, Dockerfiles, env files such as ``params.env``, a
   ``FROM`` or a ``pip install vllm==``), outside tests and vendored folders. When they all name
@@ -51,6 +56,17 @@ _UNTAGGED = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(?:image|repository)[ \t]*:[ \t]*["']
 _REFERS = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(engine|runtime|backendName)[ \t]*:[ \t]*["']?([A-Za-z0-9][\w.-]*)["']?[ \t]*(?:#.*)?$""")
 _REF_KIND = {"engine": "engine", "runtime": "runtime", "backendName": "backend"}
 _SERVER_MARKERS = (b"modelServers", b"ServingRuntime", b"BackendRuntime")
+# a Triton Inference Server image with the vLLM backend (``knowledge.image_tags``' Triton scheme), written
+# whole or as a repository with its ``tag:`` beside it (chart values, also in a Terraform heredoc)
+_TRITON = lazy_re(r"""(?i)(?<![\w./:@$-])((?:[\w.-]+(?::\d+)?/)*tritonserver):(\d{2}\.\d{2}-vllm-python-py3)(?![\w.-])""")
+_TRITON_UNTAGGED = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(?:image|repository)[ \t]*:[ \t]*["']?((?:[\w.-]+(?::\d+)?/)*tritonserver)["']?[ \t]*(?:#.*)?$""")
+_TRITON_TAG = lazy_re(r"^\d{2}\.\d{2}-vllm-python-py3$")
+# a path a file names (the model repository's folder, relative to the file's folder or the root): words with a slash
+_PATH_WORD = lazy_re(r"""(?<![\w:/.-])(\.{0,2}/?[\w.-]+(?:/[\w.-]+)+/?)""")
+#: the module every Triton Python backend model imports
+TRITON_MODEL_MARK = b"triton_python_backend_utils"
+# Terraform: a deployment's Helm values in a heredoc (read for the Triton servers it configures)
+_TERRAFORM = (".tf",)
 
 
 #: a Mention's text for an install of vllm with no version (what a fresh build installs: the newest)
@@ -80,11 +96,14 @@ class Survey(Record):
     first), ``truncated`` (the walk stopped at its bound: nothing repository-wide is chosen) and
     what is left to walk (``pending``: a walk paused at a second release resumes from there)."""
 
-    __slots__ = ("mentions", "servers", "truncated", "pending", "folders", "files", "distinct")
+    __slots__ = ("mentions", "servers", "tritons", "truncated", "pending", "folders", "files", "distinct")
 
     def __init__(self, root: str) -> None:
         self.mentions: list[Mention] = []
         self.servers: dict[tuple[str, str], list[Mention]] = {}
+        # the Triton vLLM images the repository configures: (the mention, its file's folder, the folders
+        # the file names by path)
+        self.tritons: list[tuple[Mention, str, frozenset]] = []
         self.truncated = False
         self.pending = [root]  # (the folders left to walk: a walk paused at a second release resumes)
         self.folders = 0
@@ -140,6 +159,37 @@ class RepositorySurvey:
         mention, how = next(iter(found.values()))
         return mention.named(f"{mention.where} {mention.image} (the image of the model server it names, {how})"), None
 
+    def triton(self, root: str, directory: str) -> tuple[Optional[Named], Optional[str]]:
+        """The Triton server image that serves the Triton Python backend model in the folder
+        ``directory`` (``<model repository>/<model>/<version>/``): the Triton vLLM images of the files that name
+        its model repository's folder or one above it by path (a sync to the server's bucket, a
+        volume), else of the files in a folder above it, else of the whole repository; the first
+        of these naming one release gives it, (None, why) when one names several."""
+        tritons = self.survey(root, whole=True).tritons
+        if not tritons:
+            return None, None
+        d = directory
+        above = []  # the model's folder and those above it, below the repository root
+        while d != root and len(d) > len(root):
+            above.append(d)
+            d = os.path.dirname(d)
+        named_by = [t for t in tritons if t[2] & set(above)]
+        around = [t for t in tritons if t[1] == root or t[1] in above]
+        for group, how in ((named_by, "the file that names its model repository's folder"),
+                           (around, "a folder above its model repository"), (tritons, "the repository")):
+            if not group:
+                continue
+            found = {}
+            for m, _d, _n in group:
+                found.setdefault(self.distinct(m), m)
+            if len(found) > 1:
+                return None, ("the Triton servers configured in " + how + " run several releases (" +
+                              ", ".join(f"{m.where} {m.image}" for m in list(found.values())[:3]) + "): none chosen")
+            m = next(iter(found.values()))
+            return m.named(f"{m.where} {m.image} (the Triton server that serves this model; its image is set in "
+                           f"{how})"), None
+        return None, None
+
     def mentions(self, root: str) -> tuple[list[Mention], bool]:
         """The repository's mentions, and whether the walk was cut short."""
         s = self.survey(root)
@@ -173,7 +223,8 @@ class RepositorySurvey:
                             subdirs.append(e.path)
                         continue
                     elif not (e.is_file(follow_symlinks=False) and (name.endswith(_TEMPLATE_SUFFIXES)
-                              or _s._DOCKERFILE.match(name) or _s._ENV_FILE.match(name))):
+                              or _s._DOCKERFILE.match(name) or _s._ENV_FILE.match(name)
+                              or name.endswith(_TERRAFORM))):
                         continue
                 except OSError:
                     continue
@@ -205,6 +256,10 @@ class RepositorySurvey:
         read = (os.path.abspath(path), inputs.key_of(data))
         text = data.decode("utf-8", errors="replace")
         rel = os.path.relpath(path, root).replace(os.sep, "/")
+        if b"tritonserver" in data:
+            out.tritons.extend(_tritons(text, rel, read, os.path.dirname(os.path.abspath(path)), root))
+        if name.endswith(_TERRAFORM):  # (read for the Triton servers it configures only)
+            return
         found = _images(text)
         if "$" in text and name.endswith((".yaml", ".yml")):
             found = sorted(found + self._variable_images(text, os.path.dirname(path)))
@@ -248,6 +303,32 @@ class RepositorySurvey:
             elif "$" not in m.group(1).rsplit(":", 1)[0] and image_is_vllm(m.group(1).rsplit(":", 1)[0]):
                 out.append((m.start(1), "${...}", m.group(1)))
         return out
+
+
+def _tritons(text: str, rel: str, read: tuple[str, str], folder: str, root: str) -> list[tuple[Mention, str, frozenset]]:
+    """The Triton vLLM images a file configures (``tritonserver:24.06-vllm-python-py3``, or
+    ``repository: .../tritonserver`` with its ``tag:`` beside it), each with the file's folder and
+    the folders the file names by path (relative to its folder or to the repository root)."""
+    images = []
+    for m in _TRITON.finditer(text):
+        if not _commented(text, m.start()):
+            images.append((m.start(), m.group(0)))
+    for m in _TRITON_UNTAGGED.finditer(text):
+        tag = _s._tag_beside(text, m.start(1))
+        if tag and _TRITON_TAG.match(tag) and not _commented(text, m.start(1)):
+            images.append((m.start(1), f"{m.group(1)}:{tag}"))
+    if not images:
+        return []
+    named = set()
+    for w in _PATH_WORD.findall(text):
+        w = w.rstrip("/")
+        for base in (folder, root):
+            full = os.path.normpath(os.path.join(base, w.lstrip("/") if base == root else w))
+            if full.startswith(root + os.sep):
+                named.add(full)
+    refs = frozenset(named)
+    return [(Mention(version_from_image(image) or "", image, f"{rel}:{text.count(chr(10), 0, at) + 1}", read),
+             folder, refs) for at, image in sorted(images)]
 
 
 def _commented(text: str, at: int) -> bool:

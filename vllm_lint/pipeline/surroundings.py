@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
-from ..images import image_is_vllm, version_from_image
+from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, import_pyyaml, lazy_re
 
 MAX_BYTES = 1 << 20
@@ -242,7 +242,7 @@ class Surroundings:
         if m and not _unpinned_install(text):  # (a build branch installing vllm unpinned: no one release)
             f.runners.append(_Runner(Named(m.group(2), f"{name} (pip install vllm{m.group(1)}{m.group(2)})", read=self._last), refs))
         elif not m:
-            built = _built_from_source(text, name, self._last)
+            built = _built_from_source(text, name, self._last) or _stated_base(text, name, self._last)
             if built is not None:
                 f.runners.append(_Runner(built, refs))
 
@@ -423,27 +423,32 @@ class Surroundings:
             return None
         chart = os.path.dirname(d)
         f = self.folder(chart)
-        if "values.yaml" not in f.names:
-            return None
-        text = self._read(f, os.path.join(chart, "values.yaml")) or ""
-        read = self._last
-        images = []
-        for m in _VALUES_IMAGE.finditer(text):
-            image = m.group(1)
-            if "$" in image or "{" in image or not _is_vllm_image(image):
+        # its values.yaml; when that names no vLLM image, the values files beside it that a release
+        # merges into it or passes with -f (llmaz's values.global.yaml), together
+        variants = [n for n in f.names if _VALUES_VARIANT.match(n)]
+        for names in ([n for n in ("values.yaml",) if n in f.names], variants):
+            images, reads = [], []
+            for name in names:
+                text = self._read(f, os.path.join(chart, name)) or ""
+                for m in _VALUES_IMAGE.finditer(text):
+                    image = m.group(1)
+                    if "$" in image or "{" in image or not _is_vllm_image(image):
+                        continue
+                    if ":" not in image.rsplit("/", 1)[-1] and "@" not in image:
+                        tag = _tag_beside(text, m.start(1))
+                        if tag is None:
+                            continue
+                        image = f"{image}:{tag}"
+                    images.append((image, name, self._last))
+            if not images:
                 continue
-            if ":" not in image.rsplit("/", 1)[-1] and "@" not in image:
-                tag = _tag_beside(text, m.start(1))
-                if tag is None:
-                    continue
-                image = f"{image}:{tag}"
-            images.append(image)
-        tags = {t for t in (_tag(i) for i in images) if t and t != "latest"}
-        if len(tags) != 1:
-            return None
-        image = next(i for i in images if _tag(i) in tags)
-        return Named(next(iter(tags)), f"{os.path.basename(chart)}/values.yaml (the image the chart's templates "
-                                       f"render by default, {image})", image, read=read)
+            tags = {t for t in (_tag(i) for i, _n, _r in images) if t and t != "latest"}
+            if len(tags) != 1:
+                return None
+            image, name, read = next(x for x in images if _tag(x[0]) in tags)
+            return Named(next(iter(tags)), f"{os.path.basename(chart)}/{name} (the image the chart's templates "
+                                           f"render by default, {image})", image, read=read)
+        return None
 
     def sibling_chart_for(self, directory: str) -> Optional[Named]:
         """For a file of a Helm chart (a ``Chart.yaml`` at or above it, inside a repository), the
@@ -559,13 +564,16 @@ class Surroundings:
             d = parent
 
 
+# a chart's values files other than values.yaml: values.global.yaml, values-prod.yaml
+_VALUES_VARIANT = lazy_re(r"^values[-._][\w.-]+\.ya?ml$")
 # a chart's values: `image: repo[:tag]` or `repository: repo` (its `tag:` beside it)
 _VALUES_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(?:image|repository)[ \t]*:[ \t]*["']?([^\s"'#]+)""")
 _KEYED_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*([\w.-]+)[ \t]*:[ \t]*["']?([\w.-]+(?:/[\w.-]+)+:[\w.+-]+)["']?[ \t]*(?:#.*)?$""")
 _DOCKER_BUILD = lazy_re(r"""\b(?:docker|podman|buildah)[ \t]+(?:image[ \t]+|buildx[ \t]+)?(?:build|bud)\b((?:\\\r?\n|[^\n;&|])*)""")
 _BUILD_VALUE_OPTS = {"-t", "--tag", "--build-arg", "--target", "--platform", "--label", "--network", "--secret",
                      "--cache-from", "--cache-to", "--progress", "--ssh", "-o", "--output", "--build-context"}
-_TAG_KEY = lazy_re(r"""[ \t]*-?[ \t]*(?:tag|version|imageTag|image_tag|imageVersion)[ \t]*:[ \t]*["']?(v?\d+\.\d+[\w.+-]*)""")
+# (the keys the YAML front-end reads beside an untagged image: ``images.TAG_KEYS``)
+_TAG_KEY = lazy_re(r"""[ \t]*-?[ \t]*(?:""" + "|".join(TAG_KEYS) + r""")[ \t]*:[ \t]*["']?(v?\d+\.\d+[\w.+-]*)""")
 
 
 def _tag_beside(text: str, at: int) -> Optional[str]:
@@ -643,6 +651,44 @@ def _built_from_source(text: str, name: str, read: Optional[tuple[str, str]]) ->
     if not built:
         return None
     return Named(built[0].ref, f"{name} (vLLM built from its source at line {built[0].line}: {built[0].how})", read=read)
+
+
+_FROM_STAGE = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)(?:[ \t]+AS[ \t]+(\S+))?", re.M | re.I)
+
+
+def _stated_base(text: str, name: str, read: Optional[tuple[str, str]]) -> Optional[Named]:
+    """The release a Dockerfile states in words for the vendor's vLLM image it is built on: its last
+    stage starts ``FROM`` an image whose reference names vllm but no release vLLM-lint can read
+    (``.../pytorch-vllm-serve:gemma4``), it installs no vllm of its own, and its comments or its
+    ``ENV`` / ``LABEL`` / ``ARG`` keys state one vLLM release (``# Base image includes: vLLM
+    0.17.2rc1.dev133``; every statement of the same release, ``knowledge.stated``), or None."""
+    from ..knowledge.stated import dockerfile_statements
+
+    stages = {}
+    base = None
+    for m in _FROM_STAGE.finditer(text):
+        base = stages.get(m.group(1).lower(), m.group(1))
+        if m.group(2):
+            stages[m.group(2).lower()] = base
+    if base is None or "vllm" not in base.lower() or "$" in base or _unpinned_install(text) or _OWN_INSTALL.search(text):
+        return None
+    said = dockerfile_statements(text)
+    releases = {_release_part(v) for _row, v in said}
+    if len(releases) != 1 or None in releases:
+        return None
+    row, v = said[0]
+    return Named(v, f"{name} (FROM {base}, whose vLLM release line {row} states: {v})", read=read)
+
+
+# a pip install of vllm from a source tree or a wheel file of its own (no release: the Dockerfile's words
+# about its base say nothing then)
+_OWN_INSTALL = lazy_re(r"(?im)^[^#\n]*\b(?:pip3?|uv)\b[^\n]*\binstall\b[^\n]*(?:git\+\S*vllm|vllm[^\s]*\.whl)")
+
+
+def _release_part(v: str) -> Optional[str]:
+    """``0.17.2rc1.dev133`` -> ``0.17.2``: the release a pre-release or development build leads to."""
+    m = re.match(r"(\d+\.\d+\.\d+)", v)
+    return m.group(1) if m else None
 
 
 def _is_conda_file(name: str) -> bool:

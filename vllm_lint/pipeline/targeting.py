@@ -39,7 +39,6 @@ release, :func:`accepted_range` says which releases accept it as written."""
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Optional
 
 from .. import inputs
@@ -47,13 +46,14 @@ from ..fsutil import AnyPath, TooLarge, read_regular, real_dir
 from ..images import image_is_vllm, version_from_image
 from ..knowledge.forks import fork_builds
 from ..knowledge.image_tags import HintReading, read_hint, read_image
+from ..knowledge.stated import stated_in_comment
 from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
 from .callers import Callers
 from .plugin_evidence import Found, PluginSurroundings, own as own_plugin
-from .repository import MAX_FILES, MAX_FOLDERS, UNPINNED, RepositorySurvey
+from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
 from .surroundings import Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
 
@@ -64,21 +64,6 @@ NEWEST_SOURCE = "newest release in the database"
 
 #: how many lines before a launch a comment stating its release may be
 WORDS_LINES = 40
-_WORDS = lazy_re(
-    r"(?i)\bvllm(?:[-/]openai)?(?:\s+(?:version|release|v))?\s*(?:==|=|:|\bis\b)?\s*v?"
-    r"(?P<v>\d+\.\d+\.\d+(?:\.post\d+|\.\d+)?)\b(?!\s*\+|\s*(?:or|and)\s+(?:later|newer|above|higher|up))")
-_COMMENT = lazy_re(r"^\s*(?:#|//|<!--|--|;|rem\b)", re.I)
-# a comment that also speaks of another release, or of a bug of the one it names, does not state
-# the one the launch runs on ("written for vLLM 0.8.5, now deployed on a newer image", "setting
-# this is broken in vllm 0.6.2": both seen in real repositories)
-_ELSEWHEN = lazy_re(r"(?i)\b(?:newer|older|upgrad\w*|migrat\w*|previous\w*|formerly|used to|no longer|until|"
-                       r"before|after|since|broken|bugs?|issues?|regression|workaround|fix(?:ed|es)?|fails?|"
-                       r"not supported|unsupported|doesn't|does not|"
-                       # a version cited as a minimum, a feature's first release or a bug report: not
-                       # the release the launch runs ("requires vLLM 0.8.5", "added in vllm 0.9.0",
-                       # "see vllm-project/vllm/issues/123 (0.8.5)")
-                       r"min(?:imum)?|at least|requires?|required|needs?|added in|introduced|available (?:in|from)|"
-                       r"deprecated|removed|as of|compatib\w*|vllm-project/vllm/(?:issues|pull))\b|>=|=>|<=")
 
 
 # a file that builds vLLM from a source tree of its own: a clone of a vLLM repository (vLLM's or a
@@ -196,8 +181,10 @@ class Targeting:
     # -- the whole repository (pipeline.repository)
     def _linked(self, path: AnyPath, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
         """The release of the model server the file names (``engine: VLLM``, ``runtime: name``,
-        ``backendName: name``) as the repository configures it elsewhere; a note when they disagree."""
-        if not str(path).endswith((".yaml", ".yml", ".tpl")):  # (catalogs and resources: YAML)
+        ``backendName: name``; a Triton Python backend model: the Triton server of its model
+        repository) as the repository configures it elsewhere; a note when they disagree."""
+        triton = str(path).endswith(".py")
+        if not (triton or str(path).endswith((".yaml", ".yml", ".tpl"))):  # (catalogs and resources: YAML)
             return None, []
         root = self.surroundings.root_of(directory)
         if root is None or not os.path.isfile(str(path)):
@@ -206,7 +193,9 @@ class Targeting:
             data = read_regular(str(path), PIN_FILE_BYTES)
         except (OSError, TooLarge):
             return None, []
-        named, note = self.repository.linked(root, data)
+        if triton and TRITON_MODEL_MARK not in data:
+            return None, []
+        named, note = self.repository.triton(root, directory) if triton else self.repository.linked(root, data)
         if note is not None:
             self._notes[self._key(path)] = note
         if named is None:
@@ -455,10 +444,10 @@ class Targeting:
                 break
             start = data.rfind(b"\n", 0, pos - 1) + 1
             line = data[start:pos - 1].decode("utf-8", errors="replace")
-            # (``_WORDS`` needs the word vllm: most comments are passed over before any expression
+            # (the reading needs the word vllm: most comments are passed over before any expression
             # is compiled)
-            if "vllm" in line.lower() and _COMMENT.match(line) and not _ELSEWHEN.search(line):
-                m = _WORDS.search(line)
+            if "vllm" in line.lower():
+                m = stated_in_comment(line)
                 if m:
                     row = data.count(b"\n", 0, start) + 1
                     v = m.group("v")

@@ -31,6 +31,7 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNod
 from vllm_lint.frontends.yaml.nodes import get, seq, text
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.words import may_be_command, split_value, word_texts
+from vllm_lint.images import TAG_KEYS
 from vllm_lint.launch import EnvAssign, Hardware, Launch, Span, VersionHint, word_replacer
 from vllm_lint.record import lazy_re
 
@@ -41,9 +42,6 @@ _COMPOSE_VAR_DEFAULT = lazy_re(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
 _ARGS_ENTRIES = (llm_d.args_entry, kubeai.args_entry, kserve.args_entry)
 
 
-#: keys that hold an untagged image's tag beside it (KServe values' ``tag``; llmaz BackendRuntime's
-#: ``image: vllm/vllm-openai`` with ``version: v0.6.0``; ``imageTag``)
-TAG_KEYS = ("tag", "version", "imageTag", "image_tag", "imageVersion", "image_version")
 _TAG_LIKE = re.compile(r"^v?\d+\.\d+(?:\.\d+)*(?:[.+_-][\w.+-]*)?$|^(?:latest|nightly)$")
 
 
@@ -57,6 +55,18 @@ def sibling_tag(node: Any, image: Optional[str]) -> Optional[ScalarNode]:
         if isinstance(v, ScalarNode) and isinstance(v.value, str) and _TAG_LIKE.match(v.value.strip()):
             return v
     return None
+
+
+def release_node(holder: Any, image_node: Any, image: Optional[str]) -> Any:
+    """Where the release of the image ``holder`` names at ``image_node`` is read: ``holder`` itself
+    when the image is an untagged scalar of that mapping with its tag in a sibling key (llmaz's
+    ``image: vllm/vllm-openai`` + ``version: v0.6.0``: :func:`image_version` reads the mapping as it
+    reads Helm values' ``{repository, tag}``), else ``image_node``. The one place every reader of a
+    mapping's image (a container, the values' arguments below an image, an idle image) asks."""
+    if (isinstance(image_node, ScalarNode) and isinstance(holder, MappingNode)
+            and any(v is image_node for _k, v in holder.value) and sibling_tag(holder, image) is not None):
+        return holder
+    return image_node
 
 
 def compose_default(image: str) -> str:
@@ -110,17 +120,20 @@ class _Container:
         self.t, self.node, self.hw, self.platform = t, node, hw, platform
         compose = self.compose = platform.image_vars
         image, image_node = image_of(node, platform)
+        source = node
         if image is None and image_holder is not None:
             image, image_node = image_of(image_holder, platform)
+            source = image_holder
         # a service built from a local Dockerfile runs what that Dockerfile starts FROM
         build = get(node, platform.build) if platform.build else None
         self.build = build_base(t, build) if build is not None else None
         if self.build is not None:
             image, image_node = self.build.image, None
         self.image, self.image_node = image, image_node
-        # where the release is read: the mapping, for `image: vllm/vllm-openai` with `version: v0.6.0` beside it
-        self.version_node = node if (isinstance(image_node, ScalarNode) and image_node is get(node, "image")
-                                     and sibling_tag(node, image) is not None) else image_node
+        # where the release is read: the mapping that names the image (the container's own, or the one
+        # above the values' arguments), for `image: vllm/vllm-openai` with `version: v0.6.0` beside it
+        self.version_node = release_node(at(source, platform.image[:-1]) if platform.image and len(platform.image) > 1
+                                         else source, image_node, image)
         eff_image = compose_default(image) if (compose and image) else image
         if self.build is not None and not self.build.entrypoint_kept:
             eff_image = None  # (its own ENTRYPOINT: what runs the command is not the image's)

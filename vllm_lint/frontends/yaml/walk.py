@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from vllm_lint import container as platforms
 from vllm_lint.frontends.yaml import ci, cloud_init, engine_blocks, kubeai, llmisvc, lws, ray, recipes, tasks, values
-from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, sibling_tag
+from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, release_node
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
@@ -203,7 +203,7 @@ class _Walk:
         if isinstance(img, ScalarNode) and pkey not in _CONTAINER_LISTS:
             # an untagged image with its tag beside it (KServe's values: image: ..., tag: ...; llmaz's
             # BackendRuntime: image: ..., version: v0.6.0)
-            where = node if sibling_tag(node, img.value) is not None else img
+            where = release_node(node, img, img.value)
             vers = image_version(t, img.value, where, "${" in img.value) or vers
             idle_image(t, img.value, where, "${" in img.value)
         elif isinstance(img, MappingNode) and pkey not in _CONTAINER_LISTS:
