@@ -12,8 +12,9 @@ A new release that moves a file, registers its options another way or changes a 
 gets a row (or an edited row) here, with the fact in its comment; the scraper that reads the row
 changes only when the fact is a new kind of fact.
 
-Release ranges say where a fact was seen in the sdists inspected: ``"0.9.0+"`` (from 0.9.0 on),
-``"0.5.2-0.7.2"``, ``"-0.9.1"`` (up to 0.9.1). They are for the reader; no code compares them.
+Release ranges say where a fact was seen in the releases' own archives (all 80 of 0.4.0-0.34.0,
+read for this table): ``"0.9.0+"`` (from 0.9.0 on), ``"0.5.2-0.7.2"``, ``"-0.9.1"`` (up to 0.9.1).
+They are for the reader; no code compares them.
 
 The eras at a glance (each cell is a row below):
 
@@ -22,8 +23,8 @@ releases       ``vllm serve`` parser        options declared                    
 =============  ===========================  ================================================  ==========================
 0.4.0-0.5.1    api_server ``parse_args()``  explicit ``add_argument`` calls                   ``vllm/utils.py`` (0.5.1)
 0.5.2-0.7.2    ``vllm/scripts.py main()``   explicit calls                                    ``vllm/utils.py``
-0.7.3-0.8.4    ``cli/serve.py``             explicit calls                                    ``vllm/utils.py``
-0.8.5-0.9.1    ``cli/serve.py``             engine: ``get_kwargs(Config)`` per option         ``vllm/utils.py``
+0.7.3-0.8.3    ``cli/serve.py``             explicit calls                                    ``vllm/utils.py``
+0.8.4-0.9.1    ``cli/serve.py``             engine: ``get_kwargs(Config)`` per option         ``vllm/utils.py``
 0.9.2-0.9.x    ``cli/serve.py``             engine: ``get_kwargs``                            ``vllm/utils/__init__.py``
 0.10.0-0.11.0  ``cli/serve.py``             and frontend: a loop over ``FrontendArgs``        ``vllm/utils/__init__.py``
 0.11.1-0.32.x  ``cli/serve.py``             the same                                          ``argparse_utils.py``
@@ -51,7 +52,7 @@ def module_path(module: str) -> str:
 
 # --------------------------------------------------------------------------- where things live
 
-#: every release: ``EngineArgs`` / ``AsyncEngineArgs``, their ``add_cli_args``, and from 0.8.5
+#: every release: ``EngineArgs`` / ``AsyncEngineArgs``, their ``add_cli_args``, and from 0.8.4
 #: ``get_kwargs`` (a release without this module is not one the extractor knows)
 ARG_UTILS = "vllm.engine.arg_utils"
 #: every release: the ``environment_variables`` dict of the variables vLLM reads
@@ -81,7 +82,7 @@ PLATFORM_INTERFACE = "vllm/platforms/interface.py"
 #: became a package), ``vllm/utils.py`` (-0.9.1)
 ARGPARSE_UTILS = ("vllm/utils/argparse_utils.py", "vllm/utils/__init__.py", "vllm/utils.py")
 #: the Dockerfile whose ``vllm-openai`` stage is the image, newest first: ``docker/Dockerfile``
-#: (0.8.5+), ``Dockerfile`` at the root (-0.8.2; not in the 0.5.1 sdist)
+#: (0.8.3+; not in the 0.15.x sdists), ``Dockerfile`` at the root (0.6.2-0.8.2 in the sdists)
 DOCKERFILES = ("docker/Dockerfile", "Dockerfile")
 #: module file -> the launch entry that runs it (``frontends/commands.py`` names them so); from
 #: 0.29.0 the OpenAI server module's ``__main__`` block warns that it is deprecated
@@ -161,11 +162,11 @@ class Marker:
         return bool(re.search(self.text, source)) if self.regex else self.text in source
 
 
-#: the functions of :data:`ARG_UTILS` whose text is ``get_kwargs``' implementation (0.8.5+: the
+#: the functions of :data:`ARG_UTILS` whose text is ``get_kwargs``' implementation (0.8.4+: the
 #: dataclass era; later split into helpers): the ``KWARGS_*`` markers are looked for in it
 KWARGS_FUNCTIONS = ("get_kwargs", "_compute_kwargs", "literal_to_kwargs", "collection_to_kwargs")
 #: exactly ``bool | str | None`` (``hf_token``) is ``type=str, nargs="?", const=True``, not a switch
-KWARGS_BOOL_STR_NONE = Marker("0.24.0+", "{bool, str, type(None)}")
+KWARGS_BOOL_STR_NONE = Marker("0.21.0+", "{bool, str, type(None)}")
 #: a field typed with another config dataclass takes JSON (``parse_dataclass``)
 KWARGS_DATACLASS_JSON = Marker("0.9.0+", "is_dataclass")
 #: a dict field that may be None is ``optional_type(json.loads)`` (else ``parse_type(json.loads)``)
@@ -173,19 +174,21 @@ KWARGS_DICT_OPTIONAL_JSON = Marker("0.8.5+", "optional_type(json.loads)")
 #: a dict combined with ``str`` or a class is ``union_dict_and_str``
 KWARGS_DICT_OR_STR = Marker("0.9.0+", "union_dict_and_str")
 #: an optional field's choices get Python ``None`` (which the word None passes), not the string
-#: ``"None"`` (0.8.5-0.29: which no word passes once ``optional_type`` turned it into None)
-KWARGS_NONE_CHOICE = Marker("0.33.0+", r"\[\s*[\"']choices[\"']\s*\]\.append\(\s*None\s*\)", regex=True)
+#: ``"None"`` (0.8.5-0.30: which no word passes once ``optional_type`` turned it into None)
+KWARGS_NONE_CHOICE = Marker("0.31.0+", r"\[\s*[\"']choices[\"']\s*\]\.append\(\s*None\s*\)", regex=True)
 #: a list of a ``Literal`` keeps the Literal's choices
 KWARGS_LITERAL_IN_COLLECTION = Marker("0.9.0+", 'get_origin(kwargs[name].get("type")) is Literal')
 #: a ``set[T]`` field is a collection like ``list[T]`` (``nargs="+"``)
 KWARGS_SET_COLLECTION = Marker("0.11.1+", "contains_type(type_hints, set)")
 #: ``max_model_len`` takes ``human_readable_int_or_auto`` ("1k", "auto")
-KWARGS_HUMAN_INT_OR_AUTO = Marker("0.20.0+", "human_readable_int_or_auto")
+KWARGS_HUMAN_INT_OR_AUTO = Marker("0.14.0+", "human_readable_int_or_auto")
 HUMAN_INT_OR_AUTO_FIELD = "max_model_len"
 #: some int fields take ``human_readable_int`` ("1k", "2M"): the fields named in the literal
-#: collection that holds ``max_num_batched_tokens`` (later releases), else those compared by
-#: ``name == "x"`` (0.8.5-: one ``if`` per field)
-KWARGS_HUMAN_INT = Marker("0.8.5+", "human_readable_int")
+#: collection that holds ``max_num_batched_tokens`` (0.9.1+), else those compared by
+#: ``name == "x"`` (no release 0.4.0-0.34.0 has that form). 0.8.4-0.8.5 give the type in an
+#: explicit ``add_argument`` instead; 0.9.0's ``name in {"max_model_len"}`` is neither form, so
+#: 0.9.0's ``--max-model-len`` is recorded as ``int`` (a known miss, kept byte-identical here)
+KWARGS_HUMAN_INT = Marker("0.8.4+", "human_readable_int")
 _HUMAN_INT_ANCHOR = "max_num_batched_tokens"
 
 
@@ -202,7 +205,7 @@ def human_int_fields(kwargs_text: str) -> set[str]:
 
 #: in :data:`ARG_UTILS`: ``parse_type`` / ``optional_type`` around ``json.loads`` read a value
 #: that is not ``{...}`` as comma-separated ``KEY=VALUE`` integers (``nullable_kvs``)
-KVS_FALLBACK = Marker("0.8.5-0.9.x", "is json.loads and not re.match")
+KVS_FALLBACK = Marker("0.8.5-0.9.2", "is json.loads and not re.match")
 #: in :data:`ARGPARSE_UTILS`: ``FlexibleArgumentParser`` registers ``EnableDisableAction`` for
 #: ``BooleanOptionalAction``: ``--enable-x`` / ``--disable-x``, with ``--no-enable-x`` hidden
 ENABLE_DISABLE = Marker(
@@ -227,11 +230,11 @@ KWARGS_BUILDERS = ("get_kwargs", "_compute_kwargs")
 TYPE_NAMES = {
     "int": "int", "float": "float", "str": "str", "bool": "bool",
     "loads": "json", "json.loads": "json",
-    # "1k", "2M" (0.8.5+), and "auto" besides (``--max-model-len``, 0.20.0+)
+    # "1k", "2M" (0.8.4+), and "auto" besides (``--max-model-len``, 0.14.0+)
     "human_readable_int": "human_int", "human_readable_int_or_auto": "human_int_or_auto",
     # a JSON object or a plain string (0.9.0+)
     "union_dict_and_str": "dict_or_str",
-    # comma-separated KEY=VALUE integers (``--limit-mm-per-prompt``, -0.9.x)
+    # comma-separated KEY=VALUE integers (``--limit-mm-per-prompt``, -0.9.2)
     "nullable_kvs": "kvs",
 }
 
