@@ -124,3 +124,24 @@ def test_markers_and_human_int_fields():
                'elif name == "max_num_seqs": human_readable_int')
     assert eras.human_int_fields(earlier) == {"max_num_seqs"}
     assert eras.human_int_fields("type=int") == set()
+
+
+def test_a_moved_serve_module_is_one_row(monkeypatch):
+    """A release that moves the serve sub-command is read once SERVE_ENTRIES has a row for it."""
+    from test_extract_eras import SOURCE, load_tree
+
+    from vllm_lint.scrape.extract import ExtractionError, extract_release
+    from vllm_lint.scrape.tree import DictTree
+
+    tree = load_tree("era_0_12")
+    before = extract_release(tree, "0.0.0", SOURCE)
+    files = {p: tree.read(p) for p in tree.paths()}
+    files["vllm/cli/serve.py"] = files.pop("vllm/entrypoints/cli/serve.py")
+    moved = DictTree(files)
+    with pytest.raises(ExtractionError, match="no serve entry point"):
+        extract_release(moved, "0.0.0", SOURCE)
+    monkeypatch.setattr(eras, "SERVE_ENTRIES",
+                        (eras.ServeEntry("0.99.0+", "vllm.cli.serve", "subparser_init"), *eras.SERVE_ENTRIES))
+    after = extract_release(moved, "0.0.0", SOURCE)
+    assert after["era"]["entry"] == "vllm/cli/serve.py"
+    assert after["options"] == before["options"] and after["positionals"] == before["positionals"]
