@@ -13,12 +13,12 @@ hidden; arguments whose test cannot be evaluated are skipped and reported in ``n
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import libcst as cst
 
+from . import eras
 from .pyresolve import (
     UNKNOWN,
     BoundMethod,
@@ -42,12 +42,11 @@ from .pyresolve import (
     type_members,
 )
 
-RUN_ARGV = ["vllm", "serve", "MODEL", "--some-flag"]
-HELP_ARGV = ["vllm", "serve", "--help"]
-# the OpenAI api_server module's argv (`python -m vllm.entrypoints.openai.api_server --model M`,
-# the vllm/vllm-openai image before 0.10): 0.9.0 adds `--model` only when argv does not name
-# `serve`, so a conditional on argv is also read the way this program sees it
-API_SERVER_ARGV = ["vllm/entrypoints/openai/api_server.py", "--model", "MODEL"]
+# the argv the parser-building code is evaluated under (a launch, `vllm serve --help`, and the
+# OpenAI api_server module's launch, for options that exist for that program only): eras.py
+RUN_ARGV = list(eras.RUN_ARGV)
+HELP_ARGV = list(eras.HELP_ARGV)
+API_SERVER_ARGV = list(eras.API_SERVER_ARGV)
 
 
 # --------------------------------------------------------------------------- parser objects
@@ -98,7 +97,7 @@ class _Return(Exception):
         self.value = value
 
 
-_PARSER_CLASSES = {"ArgumentParser", "FlexibleArgumentParser"}
+_PARSER_CLASSES = eras.PARSER_CLASSES
 
 
 def _field_hints(t: TypeHint) -> list[TypeHint]:
@@ -124,28 +123,23 @@ class KwargsModel:
         self.ev = Evaluator(project)
         text = ""
         if arg_utils is not None:
-            for name in ("get_kwargs", "_compute_kwargs", "literal_to_kwargs", "collection_to_kwargs"):
+            for name in eras.KWARGS_FUNCTIONS:
                 b = arg_utils.bindings.get(name)
                 if b and b[0] == "func":
                     text += arg_utils.node.code_for_node(b[1])
         self.text = text
-        self.bool_str_none = "{bool, str, type(None)}" in text
-        self.dataclass_json = "is_dataclass" in text
-        self.dict_optional_json = "optional_type(json.loads)" in text
-        self.dict_or_str = "union_dict_and_str" in text
-        # get_kwargs appends the string "None" (0.8.5-0.27) or Python None (0.33) to the choices
-        # of an optional field: only the latter accepts the word None, which optional_type turns
-        # into Python None before the choice check
-        self.none_choice: Any = None if re.search(r"\[\s*[\"']choices[\"']\s*\]\.append\(\s*None\s*\)", text) \
-            else "None"
-        self.literal_in_collection = "get_origin(kwargs[name].get(\"type\")) is Literal" in text
-        self.set_collection = "contains_type(type_hints, set)" in text
-        self.human_int_or_auto = "human_readable_int_or_auto" in text
-        self.human_int_fields: set = set()
-        for m in re.finditer(r"[\{\[\(]([^\{\}\[\]\(\)]*?\"max_num_batched_tokens\"[^\{\}\[\]\(\)]*?)[\}\]\)]", text):
-            self.human_int_fields |= set(re.findall(r"\"([a-z_0-9]+)\"", m.group(1)))
-        if not self.human_int_fields and "human_readable_int" in text:
-            self.human_int_fields = set(re.findall(r"name == \"([a-z_0-9]+)\"", text)) - {"max_model_len"}
+        # what get_kwargs does differently between releases, told by markers in its text (eras.py)
+        self.bool_str_none = eras.KWARGS_BOOL_STR_NONE.found(text)
+        self.dataclass_json = eras.KWARGS_DATACLASS_JSON.found(text)
+        self.dict_optional_json = eras.KWARGS_DICT_OPTIONAL_JSON.found(text)
+        self.dict_or_str = eras.KWARGS_DICT_OR_STR.found(text)
+        # only Python None among the choices accepts the word None (optional_type turns the word
+        # into None before the choice check); the string "None" accepts nothing
+        self.none_choice: Any = None if eras.KWARGS_NONE_CHOICE.found(text) else "None"
+        self.literal_in_collection = eras.KWARGS_LITERAL_IN_COLLECTION.found(text)
+        self.set_collection = eras.KWARGS_SET_COLLECTION.found(text)
+        self.human_int_or_auto = eras.KWARGS_HUMAN_INT_OR_AUTO.found(text)
+        self.human_int_fields: set = eras.human_int_fields(text)
         self._cache: dict = {}
 
     def kwargs(self, cls: ClassInfo) -> dict:
@@ -193,7 +187,7 @@ class KwargsModel:
         float, a dict, else str."""
         is_bool = "bool" in names
         if dc is not None and self.dataclass_json:
-            kw["type"] = Ref("parse_dataclass", (dc,))
+            kw["type"] = Ref(eras.PARSE_DATACLASS, (dc,))
         elif self.bool_str_none and len(hints) == 3 and {"bool", "str", "NoneType"} <= names:
             kw["type"] = Ref("str")
             kw["nargs"] = "?"
@@ -205,7 +199,7 @@ class KwargsModel:
         elif "tuple" in names or "list" in names or (self.set_collection and "set" in names):
             self._collection_kwargs(kw, hints, names)
         elif "int" in names:
-            if f.name == "max_model_len" and self.human_int_or_auto:
+            if f.name == eras.HUMAN_INT_OR_AUTO_FIELD and self.human_int_or_auto:
                 kw["type"] = Ref("human_readable_int_or_auto")
             elif f.name in self.human_int_fields:
                 kw["type"] = Ref("human_readable_int")
@@ -219,8 +213,8 @@ class KwargsModel:
             # (``TensorizerConfig = Any`` outside TYPE_CHECKING, 0.10-0.33)
             kw["type"] = Ref("union_dict_and_str")
         elif "dict" in names:
-            kw["type"] = CallOf("optional_type", (Ref("json.loads"),)) if self.dict_optional_json \
-                else CallOf("parse_type", (Ref("json.loads"),))
+            kw["type"] = CallOf(eras.OPTIONAL_TYPE, (Ref("json.loads"),)) if self.dict_optional_json \
+                else CallOf(eras.PARSE_TYPE, (Ref("json.loads"),))
         else:
             kw["type"] = Ref("str")
 
@@ -258,8 +252,8 @@ class KwargsModel:
         """A field that may be None: its type wrapped in ``optional_type`` (a dict's already is
         where get_kwargs builds it so), and None among its choices as the release spells it."""
         if not (self.dict_optional_json and "dict" in names and "type" in kw
-                and isinstance(kw["type"], CallOf) and kw["type"].short == "optional_type"):
-            kw["type"] = CallOf("optional_type", (kw.get("type", Ref("str")),))
+                and isinstance(kw["type"], CallOf) and kw["type"].short == eras.OPTIONAL_TYPE):
+            kw["type"] = CallOf(eras.OPTIONAL_TYPE, (kw.get("type", Ref("str")),))
         if kw.get("choices"):
             kw["choices"].append(self.none_choice)
 
@@ -369,7 +363,7 @@ class Interpreter(Evaluator):
                 self.parsers.append(p)
                 return p
             return Instance(fn)
-        if isinstance(fn, FuncRef) and fn.name in ("get_kwargs", "_compute_kwargs") and args \
+        if isinstance(fn, FuncRef) and fn.name in eras.KWARGS_BUILDERS and args \
                 and isinstance(args[0], ClassInfo):
             return self.kwargs_model.kwargs(args[0])
         if isinstance(fn, (FuncRef, BoundMethod)) and self._should_interpret(fn, args, kwargs):
@@ -378,7 +372,7 @@ class Interpreter(Evaluator):
 
     def _should_interpret(self, fn: Any, args: list, kwargs: dict) -> bool:
         func = fn.func if isinstance(fn, BoundMethod) else fn
-        if func.name in ("add_cli_args", "make_arg_parser", "_customize_cli_kwargs", "subparser_init"):
+        if func.name in eras.PARSER_BUILDERS:
             return True
         interesting = (ParserObj, GroupObj, SubparsersObj)
         vals = list(args) + list(kwargs.values())

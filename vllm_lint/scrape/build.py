@@ -20,10 +20,11 @@ from typing import Any, Callable, Iterable, Optional, Sequence, Union
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from vllm_lint.scrape import eras
 from vllm_lint.surface.db import compile_index as compile_db_index, dump_json, write_file_atomic
 
-#: The database covers releases from here on (earlier ones predate the CLI this tool models).
-MIN_VERSION = "0.4.0"
+#: The database covers releases from here on (eras.py).
+MIN_VERSION = eras.MIN_VERSION
 SCHEMA = 1
 
 Extractor = Callable[[Any, str, dict], dict]

@@ -19,13 +19,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from .eras import MODULE_ENTRIES
 from .tree import SourceTree
-
-#: module file -> the launch entry that runs it (``frontends/commands.py`` names them so)
-MODULE_ENTRIES = {
-    "vllm/entrypoints/openai/api_server.py": "openai.api_server",
-    "vllm/entrypoints/api_server.py": "api_server",
-}
 
 
 def deprecated_entries(tree: SourceTree) -> list[str]:

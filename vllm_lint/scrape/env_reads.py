@@ -22,6 +22,7 @@ import posixpath
 import re
 from typing import Iterable
 
+from . import eras
 from .tree import SourceTree
 
 _NAME = r"([A-Z][A-Z0-9_]*)"
@@ -43,7 +44,7 @@ def runtime_reads(tree: SourceTree, known: Iterable[str] = ()) -> list[str]:
     skip = set(known)
     found: set[str] = set()
     for path in _paths(tree):
-        if not (path.startswith("vllm/") and path.endswith(".py")) or path == "vllm/envs.py":
+        if not (path.startswith("vllm/") and path.endswith(".py")) or path == eras.module_path(eras.ENVS):
             continue
         text = _text(tree, path)
         if text and ("environ" in text or "getenv" in text):
@@ -64,7 +65,7 @@ def build_reads(tree: SourceTree) -> list[str]:
     dockerfiles = [_text(tree, p) or "" for p in paths if posixpath.basename(p).startswith("Dockerfile")]
     called = "\n".join(dockerfiles)
     for path in paths:
-        if not path.startswith(("tools/", ".buildkite/")) or not path.endswith((".py", ".sh")):
+        if not path.startswith(eras.BUILD_SCRIPT_DIRS) or not path.endswith((".py", ".sh")):
             continue
         if posixpath.basename(path) not in called:
             continue
@@ -100,7 +101,7 @@ def config_env_deprecations(tree: SourceTree) -> dict[str, str]:
     ``AttentionConfig`` -> ``--attention-config``) and the field."""
     out: dict[str, str] = {}
     for path in _paths(tree):
-        if not (path.startswith("vllm/config/") and path.endswith(".py")):
+        if not (path.startswith(eras.CONFIG_PACKAGE) and path.endswith(".py")):
             continue
         text = _text(tree, path) or ""
         if "deprecated" not in text:

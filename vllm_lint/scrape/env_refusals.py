@@ -33,11 +33,12 @@ import ast
 import re
 from typing import Any, Iterable, Optional
 
+from . import eras
 from .tree import SourceTree
 
-_VALIDATOR = "validate_environ"
-_PLATFORM_INTERFACE = "vllm/platforms/interface.py"
-_REMOVED_TABLE = "removed_environment_variables"
+_VALIDATOR = eras.ENV_VALIDATOR
+_PLATFORM_INTERFACE = eras.PLATFORM_INTERFACE
+_REMOVED_TABLE = eras.REMOVED_ENV_TABLE
 
 
 def _parse(tree: SourceTree, path: str) -> Optional[ast.Module]:
@@ -173,7 +174,7 @@ def migration(hint: str, option_strings: Iterable[str], env_names: Iterable[str]
 
 def env_refusals(tree: SourceTree, option_strings: Iterable[str], env_names: Iterable[str]) -> dict[str, dict]:
     """The release's ``env_refused`` table (module docstring); {} where start-up checks none."""
-    engine = tree.read("vllm/engine/arg_utils.py") or b""
+    engine = tree.read(eras.module_path(eras.ARG_UTILS)) or b""
     if f"{_VALIDATOR}(".encode() not in engine:
         return {}
     interface = _parse(tree, _PLATFORM_INTERFACE)
@@ -184,7 +185,7 @@ def env_refusals(tree: SourceTree, option_strings: Iterable[str], env_names: Ite
     name_var, value_var, body = loop
     out = _named_blocks(body, name_var, value_var)
     if _checks_removed_table(body):
-        envs = _parse(tree, "vllm/envs.py")
+        envs = _parse(tree, eras.module_path(eras.ENVS))
         options = list(option_strings)
         names = list(env_names)
         for name, hint in (_removed_table(envs) if envs is not None else {}).items():

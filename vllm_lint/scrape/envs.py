@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from . import eras
 from .pyresolve import (
     UNKNOWN,
     CallOf,
@@ -58,7 +59,7 @@ def _lambda_body(expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
     return None
 
 
-def extract_env(project: Project, module: str = "vllm.envs",
+def extract_env(project: Project, module: str = eras.ENVS,
                 dict_names: tuple[str, ...] = ("environment_variables",)) -> dict:
     """The entries of ``module``'s environment dict (the first of ``dict_names`` it binds): vLLM's
     own, or a platform plugin's module of the same shape (``scrape/plugins.py``)."""

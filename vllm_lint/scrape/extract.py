@@ -3,13 +3,12 @@
 ``extract_release(tree, version, source)`` reads the release through ``tree`` only (libcst; vLLM
 is never imported or run) and returns the per-release record described in ``flag_db/README.md``.
 
-How the ``vllm serve`` parser is found, by era:
-
-* ``vllm/entrypoints/cli/serve.py`` (0.7.3+): ``<Serve>Subcommand.subparser_init`` is interpreted
-  with a sub-parsers object; the parser it creates is the serve parser.
-* ``vllm/scripts.py`` (0.5.2-0.7.2): ``main()`` is interpreted; the sub-parser named ``serve``.
-* otherwise (0.4.x-0.5.1): ``vllm/entrypoints/openai/api_server.py``'s ``parse_args()`` (or its
-  ``__main__`` block); the first parser it creates.
+The ``vllm serve`` parser is found by the first row of ``eras.SERVE_ENTRIES`` the release has
+(where each era builds it, and how): a ``*Subcommand.subparser_init`` is interpreted with a
+sub-parsers object (the parser it names ``serve``), a ``main()`` is interpreted (the sub-parser
+named ``serve``), or a module's ``parse_args()`` (or its ``__main__`` block; the first parser it
+creates). Every other fact that differs between releases (paths, markers, type helpers) is a row
+of ``eras`` too.
 
 The functions they call (``make_arg_parser``, ``add_cli_args``, ``_customize_cli_kwargs``...) are
 interpreted in turn by ``argparse_calls.Interpreter``; ``get_kwargs(Config)`` is modelled there.
@@ -23,6 +22,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from . import eras
 from .argparse_calls import Interpreter, KwargsModel, ParserObj, RecordedAction
 from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .entry_deprecations import deprecated_entries
@@ -38,6 +38,7 @@ from .pyresolve import (
     ExtractionError,
     FuncRef,
     Lambda,
+    Module,
     Project,
     Ref,
     TypeHint,
@@ -61,8 +62,9 @@ def extract_release(tree: SourceTree, version: str, source: dict) -> dict:
     """The schema-1 record of one release. Raises ``ExtractionError`` naming the reason when the
     release's source does not have the shape this extractor knows."""
     project = Project(tree)
-    if not project.exists("vllm/engine/arg_utils.py"):
-        raise ExtractionError("vllm/engine/arg_utils.py not found in the source tree")
+    arg_utils = eras.module_path(eras.ARG_UTILS)
+    if not project.exists(arg_utils):
+        raise ExtractionError(f"{arg_utils} not found in the source tree")
     ex = _Extractor(project, version)
     return ex.run(dict(source))
 
@@ -70,12 +72,7 @@ def extract_release(tree: SourceTree, version: str, source: dict) -> dict:
 # --------------------------------------------------------------------------- helpers
 
 
-_TYPE_NAMES = {
-    "int": "int", "float": "float", "str": "str", "bool": "bool",
-    "loads": "json", "json.loads": "json",
-    "human_readable_int": "human_int", "human_readable_int_or_auto": "human_int_or_auto",
-    "union_dict_and_str": "dict_or_str", "nullable_kvs": "kvs",
-}
+_TYPE_NAMES = eras.TYPE_NAMES
 
 
 def norm_type(t: Any) -> tuple[Optional[str], bool, Optional[ClassInfo]]:
@@ -83,24 +80,24 @@ def norm_type(t: Any) -> tuple[Optional[str], bool, Optional[ClassInfo]]:
     if t is None or t is UNKNOWN:
         return None, False, None
     if isinstance(t, Ref):
-        if t.short == "parse_dataclass":
+        if t.short == eras.PARSE_DATACLASS:
             return "json", False, t.args[0] if t.args else None
-        if t.short == "nullable_str":
+        if t.short == eras.NULLABLE_STR:
             return "str", True, None
         return _TYPE_NAMES.get(t.name, _TYPE_NAMES.get(t.short, "str")), False, None
     if isinstance(t, FuncRef):
-        if t.name == "nullable_str":
+        if t.name == eras.NULLABLE_STR:
             return "str", True, None
         return _TYPE_NAMES.get(t.name, "str"), False, None
     if isinstance(t, CallOf):
-        if t.short == "optional_type" and t.args:
+        if t.short == eras.OPTIONAL_TYPE and t.args:
             inner, _, cls = norm_type(t.args[0])
             return inner, True, cls
-        if t.short == "parse_type" and t.args:
+        if t.short == eras.PARSE_TYPE and t.args:
             return norm_type(t.args[0])
         return "str", False, None
     if isinstance(t, BoundMethod):
-        if t.func.name in ("from_cli", "from_json") and isinstance(t.self_value, ClassInfo):
+        if t.func.name in eras.JSON_CLASS_CONSTRUCTORS and isinstance(t.self_value, ClassInfo):
             return "json", False, t.self_value
         return "str", False, None
     if isinstance(t, ClassInfo):
@@ -114,7 +111,7 @@ def value_transform(t: Any) -> Optional[list]:
     """The string methods an argparse ``type=`` applies to the word before the choice check, as
     ``[[method, *literal args], ...]`` in order (``lambda s: s.lower().replace("-", "_")``: the
     0.20+ ``--moe-backend``), or None when the type is not such a chain."""
-    if isinstance(t, CallOf) and t.short == "optional_type" and t.args:
+    if isinstance(t, CallOf) and t.short == eras.OPTIONAL_TYPE and t.args:
         return value_transform(t.args[0])
     if isinstance(t, Ref) and t.name.startswith("str.") and WORD_METHODS.get(t.short) == 0:
         return [[t.short]]
@@ -143,7 +140,7 @@ def wraps_json_loads(t: Any) -> bool:
     """Whether an argparse ``type=`` is vLLM's ``parse_type`` / ``optional_type`` around
     ``json.loads`` (the wrappers that fell back to ``nullable_kvs`` in 0.8.5-0.9.x), not
     ``json.loads`` itself."""
-    if isinstance(t, CallOf) and t.short in ("parse_type", "optional_type") and t.args:
+    if isinstance(t, CallOf) and t.short in (eras.PARSE_TYPE, eras.OPTIONAL_TYPE) and t.args:
         inner = t.args[0]
         return isinstance(inner, Ref) and inner.name in ("json.loads", "loads") or wraps_json_loads(inner)
     return False
@@ -264,7 +261,7 @@ def _kind(kw: dict, strings: list[str], action_name: Optional[str], enable_disab
             negs = negs + inverses
         negations = negs
         aliases = aliases + negs
-    elif action_name == "StoreBoolean":
+    elif action_name == eras.BOOL_VALUE_ACTION:
         kind, typ = "bool_value", "bool"
     elif kw.get("nargs") == "?" and "const" in kw:
         kind = "optional_value"
@@ -316,66 +313,23 @@ class _Extractor:
     def __init__(self, project: Project, version: str):
         self.p = project
         self.version = version
-        self.arg_utils = project.module("vllm.engine.arg_utils")
+        self.arg_utils = project.module(eras.ARG_UTILS)
         self.kwmodel = KwargsModel(project, self.arg_utils)
         self.types = TypeResolver(project)
-        # 0.8.5-0.9.x: parse_type/optional_type read a json.loads value that is not `{...}` as
-        # comma-separated KEY=VALUE integers
-        self.kvs_fallback = "is json.loads and not re.match" in (project.text("vllm/engine/arg_utils.py") or "")
+        self.kvs_fallback = eras.KVS_FALLBACK.found(project.text(eras.module_path(eras.ARG_UTILS)))
 
     # -- the serve parser
     def build_parser(self) -> tuple[ParserObj, str, str, Interpreter]:
         interp = Interpreter(self.p, self.kwmodel)
-        entry = None
-        serve = self.p.module("vllm.entrypoints.cli.serve")
-        scripts = self.p.module("vllm.scripts") if serve is None else None
-        if serve is not None:
-            entry = serve.path
-            cls = None
-            for name, b in serve.bindings.items():
-                if b[0] == "class":
-                    ci = self.p.class_info(serve, b[1])
-                    if any(isinstance(s, cst.FunctionDef) and s.name.value == "subparser_init"
-                           for s in ci.node.body.body):
-                        cls = ci
-                        break
-            if cls is None:
-                raise ExtractionError(f"{serve.path}: no class with subparser_init")
-            from .argparse_calls import SubparsersObj
-            root = ParserObj(name=None, flexible=True)
-            interp.parsers.append(root)
-            meth = cls.method("subparser_init")
-            from .pyresolve import Instance
-            inst = Instance(cls)
-            if cls.class_attr("name") is None:
-                inst.attrs["name"] = "serve"
-            interp.invoke(BoundMethod(meth, inst), [SubparsersObj(root)], {})
-            parser = next((p for p in interp.parsers if p.name == "serve"), None)
-        elif scripts is not None and scripts.bindings.get("main", ("",))[0] == "func":
-            entry = scripts.path
-            interp.invoke(FuncRef(scripts, scripts.bindings["main"][1]), [], {})
+        row, mod = self._serve_entry()
+        entry = mod.path
+        if row.builds == "subparser_init":
+            parser = self._subparser_init(interp, mod)
+        elif row.builds == "main":
+            interp.invoke(FuncRef(mod, mod.bindings["main"][1]), [], {})
             parser = next((p for p in interp.parsers if p.name == "serve"), None)
         else:
-            api = self.p.module("vllm.entrypoints.openai.api_server")
-            if api is None:
-                raise ExtractionError("no serve entry point: none of vllm/entrypoints/cli/serve.py, "
-                                      "vllm/scripts.py, vllm/entrypoints/openai/api_server.py")
-            entry = api.path
-            b = api.bindings.get("parse_args")
-            if b and b[0] == "func":
-                interp.invoke(FuncRef(api, b[1]), [], {})
-            else:
-                main_block = None
-                for stmt in api.node.body:
-                    if isinstance(stmt, cst.If) and "__main__" in api.node.code_for_node(stmt.test):
-                        main_block = stmt
-                if main_block is None:
-                    raise ExtractionError(f"{api.path}: no parse_args() and no __main__ block")
-                try:
-                    interp.exec_block(main_block.body.body, api, {})
-                except Exception as exc:  # noqa: BLE001 - _Return etc.
-                    if type(exc).__name__ != "_Return":
-                        raise
+            self._parse_args(interp, mod)
             parser = interp.parsers[0] if interp.parsers else None
         if parser is None or not parser.actions:
             raise ExtractionError(f"{entry}: could not find the serve parser's arguments")
@@ -385,6 +339,59 @@ class _Extractor:
                 parser_module = f.module.path
                 break
         return parser, entry, parser_module or entry, interp
+
+    def _serve_entry(self) -> tuple[eras.ServeEntry, Module]:
+        """The row of ``eras.SERVE_ENTRIES`` that builds this release's serve parser, and its module."""
+        for row in eras.SERVE_ENTRIES:
+            mod = self.p.module(row.module)
+            if mod is None:
+                continue
+            if row.builds == "main" and mod.bindings.get("main", ("",))[0] != "func":
+                continue  # a shim without main(): an older layout's module
+            return row, mod
+        raise ExtractionError("no serve entry point: none of "
+                              + ", ".join(eras.module_path(row.module) for row in eras.SERVE_ENTRIES))
+
+    def _subparser_init(self, interp: Interpreter, serve: Module) -> Optional[ParserObj]:
+        """The ``serve`` parser a ``*Subcommand.subparser_init`` adds to a sub-parsers object."""
+        cls = None
+        for name, b in serve.bindings.items():
+            if b[0] == "class":
+                ci = self.p.class_info(serve, b[1])
+                if any(isinstance(s, cst.FunctionDef) and s.name.value == "subparser_init"
+                       for s in ci.node.body.body):
+                    cls = ci
+                    break
+        if cls is None:
+            raise ExtractionError(f"{serve.path}: no class with subparser_init")
+        from .argparse_calls import SubparsersObj
+        root = ParserObj(name=None, flexible=True)
+        interp.parsers.append(root)
+        meth = cls.method("subparser_init")
+        from .pyresolve import Instance
+        inst = Instance(cls)
+        if cls.class_attr("name") is None:
+            inst.attrs["name"] = "serve"
+        interp.invoke(BoundMethod(meth, inst), [SubparsersObj(root)], {})
+        return next((p for p in interp.parsers if p.name == "serve"), None)
+
+    def _parse_args(self, interp: Interpreter, api: Module) -> None:
+        """Runs the module's ``parse_args()``, else its ``__main__`` block (the parser it creates first)."""
+        b = api.bindings.get("parse_args")
+        if b and b[0] == "func":
+            interp.invoke(FuncRef(api, b[1]), [], {})
+            return
+        main_block = None
+        for stmt in api.node.body:
+            if isinstance(stmt, cst.If) and "__main__" in api.node.code_for_node(stmt.test):
+                main_block = stmt
+        if main_block is None:
+            raise ExtractionError(f"{api.path}: no parse_args() and no __main__ block")
+        try:
+            interp.exec_block(main_block.body.body, api, {})
+        except Exception as exc:  # noqa: BLE001 - _Return etc.
+            if type(exc).__name__ != "_Return":
+                raise
 
     # -- records
     def run(self, source: dict) -> dict:
@@ -458,8 +465,7 @@ class _Extractor:
         # round-trip through JSON so the record is plain data with sorted keys
         return json.loads(json.dumps(rec, sort_keys=True))
 
-    #: options whose choices are a registry filled by ``@Manager.register_module("name")``
-    _REGISTRIES = {"reasoning_parser": "ReasoningParserManager"}
+    _REGISTRIES = eras.REGISTRIES
 
     def _registered(self, dest: Any) -> Optional[list]:
         """The names registered with literal ``@Manager.register_module(...)`` decorators for the
@@ -483,11 +489,9 @@ class _Extractor:
         return sorted(set(names)) or None
 
     def _enable_disable(self) -> bool:
-        for path in ("vllm/utils/argparse_utils.py", "vllm/utils/__init__.py", "vllm/utils.py"):
+        for path in eras.ARGPARSE_UTILS:
             text = self.p.text(path)
-            if text and "EnableDisableAction" in text and re.search(
-                    r"register\(\s*[\"']action[\"']\s*,\s*(?:argparse\.)?BooleanOptionalAction\s*,\s*EnableDisableAction",
-                    text):
+            if text and eras.ENABLE_DISABLE_CLASS in text and eras.ENABLE_DISABLE.found(text):
                 return True
         return False
 
@@ -656,7 +660,7 @@ class _Extractor:
         of ``EngineArgs`` assigns ``self.x``, and the field has literal bounds or string
         ``Literal`` choices pydantic enforces (``-dcp 0``: ``ParallelConfig``'s ``ge=1``;
         ``-dpb foo``: ``Literal["ray", "mp"]``)."""
-        ea = self.p.find_class("vllm.engine.arg_utils", "EngineArgs")
+        ea = self.p.find_class(eras.ARG_UTILS, "EngineArgs")
         if ea is None:
             return {}
         methods: dict[str, cst.FunctionDef] = {}
@@ -712,7 +716,7 @@ class _Extractor:
         return out
 
     def _find_config_class(self, name: str) -> Optional[ClassInfo]:
-        for mod in ("vllm.config", "vllm.config.vllm"):
+        for mod in eras.CONFIG_MODULES:
             ci = self.p.find_class(mod, name)
             if ci is not None:
                 return ci
@@ -761,20 +765,20 @@ class _Extractor:
 
     # -- EngineArgs / LLM
     def _engine_args(self) -> tuple[dict, list]:
-        ea = self.p.find_class("vllm.engine.arg_utils", "EngineArgs")
+        ea = self.p.find_class(eras.ARG_UTILS, "EngineArgs")
         if ea is None:
-            raise ExtractionError("vllm/engine/arg_utils.py has no EngineArgs class")
+            raise ExtractionError(f"{eras.module_path(eras.ARG_UTILS)} has no EngineArgs class")
         fields = self._class_fields(ea)
         engine = {k: {"type": v["type"], "default": v["default"], "default_computed": v["default_computed"]}
                   for k, v in fields.items()}
-        aea = self.p.find_class("vllm.engine.arg_utils", "AsyncEngineArgs")
+        aea = self.p.find_class(eras.ARG_UTILS, "AsyncEngineArgs")
         async_only = []
         if aea is not None:
             async_only = sorted(f.name for f in aea.fields() if f.name not in engine)
         return engine, async_only
 
     def _llm_params(self) -> list:
-        llm = self.p.find_class("vllm.entrypoints.llm", "LLM")
+        llm = self.p.find_class(eras.LLM, "LLM")
         if llm is None:
             return []
         init = llm.method("__init__")
@@ -828,7 +832,7 @@ def image_entrypoint(p, stage: str = "vllm-openai") -> Optional[list[str]]:
     ``docker run vllm/vllm-openai:vX ARGS`` runs ARGS after), following the stage's ``FROM`` to
     an earlier stage when it sets none; None when there is no such Dockerfile or stage."""
     text = None
-    for path in ("docker/Dockerfile", "Dockerfile"):
+    for path in eras.DOCKERFILES:
         text = p.text(path)
         if text:
             break

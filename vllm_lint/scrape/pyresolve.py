@@ -15,6 +15,7 @@ from typing import Any, Iterator, Optional
 
 import libcst as cst
 
+from . import eras
 from .tree import SourceTree
 
 
@@ -418,9 +419,8 @@ class ClassInfo:
             if _EXTRA_FORBID.search(code):
                 return True
             if "config" in c.decorator_names():
-                text = c.project.text("vllm/config/utils.py") or ""
-                if any(_EXTRA_FORBID.search(m.group(0))
-                       for m in re.finditer(r"\ndef config\(.*?(?=\ndef |\Z)", text, re.S)):
+                text = c.project.text(eras.CONFIG_UTILS) or ""
+                if any(_EXTRA_FORBID.search(m.group(0)) for m in eras.CONFIG_DECORATOR.finditer(text)):
                     return True
         return False
 
@@ -619,7 +619,7 @@ class Evaluator:
             return UNKNOWN
         if isinstance(base, ModRef):
             if base.name == "sys" and attr == "argv":
-                return list(self.context.get("argv", ["vllm", "serve", "MODEL", "--some-flag"]))
+                return list(self.context.get("argv", eras.RUN_ARGV))
             if base.name == "sys" and attr == "modules":
                 return {}
             r = self.project.lookup(base.name, attr)

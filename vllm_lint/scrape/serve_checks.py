@@ -27,14 +27,15 @@ from typing import Any, Iterable, Optional
 
 import libcst as cst
 
+from . import eras
 from .pyresolve import FuncRef, Module, Project, _dotted
 
 FUNCTION = "validate_parsed_serve_args"
 
 #: entry -> the modules that run it, newest layout first: ``vllm serve``'s subcommand, the
-#: OpenAI api_server module's ``__main__`` block
-_SERVE_MODULES = ("vllm.entrypoints.cli.serve", "vllm.scripts")
-_API_SERVER = "vllm.entrypoints.openai.api_server"
+#: OpenAI api_server module's ``__main__`` block (eras.py)
+_SERVE_MODULES = eras.SERVE_SUBCOMMAND_MODULES
+_API_SERVER = eras.OPENAI_API_SERVER
 
 
 def serve_checks(project: Project, options: list[dict]) -> Optional[dict]:
@@ -567,7 +568,7 @@ def option_class_checks(project: Project, options: list[dict], find_class: Any) 
     method of ``EngineArgs`` assigns (start-up hands the value over as given).
     ``{"class", "kind": "when", "when": [tests]}``, each test's ``dest`` / ``option`` the
     option's."""
-    ea = project.find_class("vllm.engine.arg_utils", "EngineArgs")
+    ea = project.find_class(eras.ARG_UTILS, "EngineArgs")
     if ea is None:
         return []
     rewritten: set[str] = set()
@@ -623,7 +624,7 @@ def device_id_checks(project: Project, options: list[dict]) -> list[dict]:
     str) ...): raise`` after the all-strings branch) and ``"platform_ids"`` (the strings go to
     the platform's ``device_control_id_to_physical_device_id``). The method's subject is the dest
     of its first statement, ``if not self.<dest>: return ...``."""
-    ea = project.find_class("vllm.engine.arg_utils", "EngineArgs")
+    ea = project.find_class(eras.ARG_UTILS, "EngineArgs")
     if ea is None:
         return []
     methods: dict[str, cst.FunctionDef] = {}
@@ -718,7 +719,7 @@ def _guard_dest(fn: cst.FunctionDef, param: str) -> Optional[str]:
 def _items_shape(project: Project, option: str) -> Optional[str]:
     """``"comma_digits"`` when ``option``'s ``add_argument`` in ``EngineArgs`` has a ``type=``
     lambda that splits at ``","`` and turns digit parts into ``int`` (``--device-ids``), else None."""
-    ea = project.find_class("vllm.engine.arg_utils", "EngineArgs")
+    ea = project.find_class(eras.ARG_UTILS, "EngineArgs")
     for n in _walk(ea.node) if ea is not None else ():
         if not (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "add_argument"
                 and n.args and isinstance(n.args[0].value, cst.SimpleString)

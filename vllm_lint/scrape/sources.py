@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 
 from packaging.version import InvalidVersion, Version
 
+from vllm_lint.scrape import eras
 from vllm_lint.scrape.tree import DictTree
 
 PYPI_JSON_URL = "https://pypi.org/pypi/vllm/json"
@@ -79,22 +80,10 @@ class ArchiveError(SourceError):
 # Which members to read
 
 
-_WANTED_EXTRA = (
-    "pyproject.toml",
-    "setup.py",
-    "requirements.txt",
-    "vllm/version.py",
-    "Dockerfile",          # the vllm/vllm-openai image's ENTRYPOINT (before docker/ existed)
-    "docker/Dockerfile",
-)
-#: Subtrees that are large and never define CLI options, choices or config classes: model
-#: implementations and vendored third-party code.
-_SKIPPED_SUBTREES = (
-    "vllm/model_executor/models/",
-    "vllm/models/",
-    "vllm/third_party/",
-    "vllm/vllm_flash_attn/",
-)
+#: build metadata, the version module, the image's Dockerfiles (eras.py: where each era has them)
+_WANTED_EXTRA = eras.ARCHIVE_EXTRA
+#: Subtrees that are large and never define CLI options, choices or config classes (eras.py)
+_SKIPPED_SUBTREES = eras.ARCHIVE_SKIPPED
 
 
 def _build_member(path: str) -> bool:
@@ -105,7 +94,7 @@ def _build_member(path: str) -> bool:
         return True
     if base.startswith("Dockerfile") and (path.count("/") == 0 or path.startswith("docker/")):
         return True
-    return path.startswith(("tools/", ".buildkite/")) and path.endswith((".py", ".sh")) and path.count("/") <= 2
+    return path.startswith(eras.BUILD_SCRIPT_DIRS) and path.endswith((".py", ".sh")) and path.count("/") <= 2
 
 
 def wanted(path: str) -> bool:
