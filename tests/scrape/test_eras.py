@@ -124,6 +124,11 @@ def test_markers_and_human_int_fields():
                'elif name == "max_num_seqs": human_readable_int')
     assert eras.human_int_fields(earlier) == {"max_num_seqs"}
     assert eras.human_int_fields("type=int") == set()
+    # 0.9.0: a membership test whose next line sets the type (max_model_len alone)
+    ninety = 'if name in {"max_model_len"}:\n                kwargs[name]["type"] = human_readable_int\n'
+    assert eras.human_int_fields(ninety) == {"max_model_len"}
+    auto = 'if name in {"max_model_len"}:\n    kwargs[name]["type"] = human_readable_int_or_auto\n'
+    assert eras.human_int_fields(auto) == set()
 
 
 def test_a_moved_serve_module_is_one_row(monkeypatch):

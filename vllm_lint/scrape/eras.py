@@ -186,8 +186,8 @@ HUMAN_INT_OR_AUTO_FIELD = "max_model_len"
 #: some int fields take ``human_readable_int`` ("1k", "2M"): the fields named in the literal
 #: collection that holds ``max_num_batched_tokens`` (0.9.1+), else those compared by
 #: ``name == "x"`` (no release 0.4.0-0.34.0 has that form). 0.8.4-0.8.5 give the type in an
-#: explicit ``add_argument`` instead; 0.9.0's ``name in {"max_model_len"}`` is neither form, so
-#: 0.9.0's ``--max-model-len`` is recorded as ``int`` (a known miss, kept byte-identical here)
+#: explicit ``add_argument`` instead; 0.9.0's ``if name in {"max_model_len"}:`` is read as a third
+#: form (its next line gives the fields ``human_readable_int``)
 KWARGS_HUMAN_INT = Marker("0.8.4+", "human_readable_int")
 _HUMAN_INT_ANCHOR = "max_num_batched_tokens"
 
@@ -198,9 +198,15 @@ def human_int_fields(kwargs_text: str) -> set[str]:
     for m in re.finditer(r"[\{\[\(]([^\{\}\[\]\(\)]*?\"" + _HUMAN_INT_ANCHOR + r"\"[^\{\}\[\]\(\)]*?)[\}\]\)]",
                          kwargs_text):
         fields |= set(re.findall(r"\"([a-z_0-9]+)\"", m.group(1)))
+    for m in _HUMAN_INT_MEMBERSHIP.finditer(kwargs_text):  # (0.9.0: `if name in {"max_model_len"}:`)
+        fields |= set(re.findall(r"[\"']([a-z_0-9]+)[\"']", m.group(1)))
     if not fields and KWARGS_HUMAN_INT.found(kwargs_text):
         fields = set(re.findall(r"name == \"([a-z_0-9]+)\"", kwargs_text)) - {HUMAN_INT_OR_AUTO_FIELD}
     return fields
+
+
+# `if name in {...}:` whose next line gives those fields `human_readable_int` (not `..._or_auto`)
+_HUMAN_INT_MEMBERSHIP = re.compile(r"name\s+in\s+[\{\[\(]([^\{\}\[\]\(\)]*)[\}\]\)]\s*:\s*\n[^\n]*=\s*human_readable_int\b")
 
 
 #: in :data:`ARG_UTILS`: ``parse_type`` / ``optional_type`` around ``json.loads`` read a value
