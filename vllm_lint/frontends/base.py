@@ -223,7 +223,7 @@ FORMATS: tuple[Format, ...] = (
            language_ids=("systemd",)),
     Format("makefile", "vllm_lint.frontends.makefile", suffixes=(".mk",), prefixes=("makefile", "gnumakefile"),
            embeds=("shell",), language_ids=("makefile",)),
-    Format("terraform", "vllm_lint.frontends.terraform", suffixes=(".tf", ".tftpl"),
+    Format("terraform", "vllm_lint.frontends.terraform", suffixes=(".tf", ".tftpl", ".nomad", ".hcl"),
            embeds=("yaml", "shell", "plaintext"), language_ids=("terraform",)),
     Format("powershell", "vllm_lint.frontends.powershell", suffixes=(".ps1", ".psm1"), embeds=("shell",),
            language_ids=("powershell",)),

@@ -5,6 +5,11 @@ block's attributes are the container's parts, as in YAML (:data:`vllm_lint.conta
 Kubernetes row: ``image``, ``command``, ``args``; ``env { name value }`` blocks; a
 ``"nvidia.com/gpu"`` limit), each string of a list a word at its own bytes.
 
+Nomad's jobs (``.nomad``, ``.hcl``) are the same parts in other blocks: a ``task`` whose ``driver``
+is ``docker`` or ``podman`` holds its container in ``config { image command args }``, its
+environment in ``env { NAME = "value" }`` and its GPUs in ``resources { device "nvidia/gpu" {
+count } }``.
+
 A string holding an interpolation (``"${var.model}"``) or an item that is no string
 (``var.args``, a function call) is an opaque word. Deleting words cuts list items with the comma
 after them (or before them, the last).
@@ -23,11 +28,18 @@ _BLOCK = lazy_re(rb"(?m)^[ \t]*(containers?)[ \t]*\{")
 _ATTRIBUTE = lazy_re(rb"(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*")
 _ENV_BLOCK = lazy_re(rb"(?m)^[ \t]*env[ \t]*\{")
 _GPU = lazy_re(rb'"nvidia\.com/gpu"[ \t]*=[ \t]*"?([0-9]+)"?')
+_TASK = lazy_re(rb'(?m)^[ \t]*task[ \t]+"[^"\n]*"[ \t]*\{')
+_CONFIG = lazy_re(rb"(?m)^[ \t]*config[ \t]*\{")
+_NOMAD_GPU = lazy_re(rb'device[ \t]+"(?:nvidia/)?gpu(?:/[^"]*)?"[ \t]*\{[^}]*?count[ \t]*=[ \t]*([0-9]+)')
+_CONTAINER_DRIVERS = ("docker", "podman")
 _ESCAPE = {b"n": "\n", b"t": "\t", b'"': '"', b"\\": "\\", b"r": "\r"}
 
 
 def read(data: bytes, path: str, out: Extraction) -> None:
-    """The launches of the container blocks of a ``.tf`` file's bytes."""
+    """The launches of the container blocks of a ``.tf`` file's bytes, and of a Nomad job's
+    container tasks."""
+    if b"task" in data and b"driver" in data:
+        _nomad_tasks(data, path, out)
     for m in _BLOCK.finditer(data):
         end = _block_end(data, m.end())
         if end is None:
@@ -38,7 +50,47 @@ def read(data: bytes, path: str, out: Extraction) -> None:
         _container(data, path, body_start, body_end, Span(m.start(1), end), out)
 
 
-def _container(data: bytes, path: str, s: int, e: int, span: Span, out: Extraction) -> None:
+def _nomad_tasks(data: bytes, path: str, out: Extraction) -> None:
+    for m in _TASK.finditer(data):
+        end = _block_end(data, m.end())
+        if end is None:
+            continue
+        s, e = m.end(), end - 1
+        if b"vllm" not in data[s:e]:
+            continue
+        driver = _attributes(data, s, e).get("driver")
+        if not driver or driver[0][0].text not in _CONTAINER_DRIVERS:
+            continue
+        c = _CONFIG.search(data, s, e)
+        c_end = _block_end(data, c.end()) if c else None
+        if c is None or c_end is None or c_end > e:
+            continue
+        gpu = _NOMAD_GPU.search(data, s, e)
+        hw = Hardware(gpu_count=int(gpu.group(1)), source='resources.device "nvidia/gpu".count') if gpu else Hardware()
+        _container(data, path, c.end(), c_end - 1, Span(m.start(), end), out, env=_nomad_env(data, s, e), hw=hw,
+                   platform="Nomad task")
+
+
+def _nomad_env(data: bytes, s: int, e: int) -> list[EnvAssign]:
+    """A Nomad task's ``env { NAME = "value" }`` (its own, not a nested block's)."""
+    out = []
+    for m in _ENV_BLOCK.finditer(data, s, e):
+        end = _block_end(data, m.end())
+        if end is None or end > e:
+            continue
+        for a in _ATTRIBUTE.finditer(data, m.end(), end - 1):
+            name = a.group(1).decode()
+            words = _attributes(data, a.start(), end - 1).get(name)
+            tok = words[0][0] if words else None
+            out.append(EnvAssign(name, Span(a.start(1), a.end(1)), None if tok is None else tok.text,
+                                 value_text_span=tok.text_span if tok else None,
+                                 value_opaque=bool(tok and tok.opaque)))
+    return out
+
+
+def _container(data: bytes, path: str, s: int, e: int, span: Span, out: Extraction,
+               env: Optional[list[EnvAssign]] = None, hw: Optional[Hardware] = None,
+               platform: str = "terraform") -> None:
     from vllm_lint.frontends.commands import find_vllm_command, image_starts_vllm, image_takes_vllm_args
     from vllm_lint.frontends.commands import image_is_vllm, version_from_image
 
@@ -61,13 +113,14 @@ def _container(data: bytes, path: str, s: int, e: int, span: Span, out: Extracti
         if v:
             k = data.rfind(v.encode(), tok.span.start, tok.span.end)
             hints.append(VersionHint(v, "image-tag", Span(k, k + len(v.encode())) if k >= 0 else tok.span, image))
-    env = _env(data, s, e)
-    hw = Hardware()
-    gpu = _GPU.search(data, s, e)
-    if gpu:
-        hw = Hardware(gpu_count=int(gpu.group(1)), source="resources.limits.nvidia.com/gpu")
+    env = _env(data, s, e) if env is None else env
+    if hw is None:
+        hw = Hardware()
+        gpu = _GPU.search(data, s, e)
+        if gpu:
+            hw = Hardware(gpu_count=int(gpu.group(1)), source="resources.limits.nvidia.com/gpu")
     tokens = [tok for tok, _item in words[start:]]
-    box = Container("terraform", span, image=image, image_span=image_word[0][0].span if image_word else None,
+    box = Container(platform, span, image=image, image_span=image_word[0][0].span if image_word else None,
                     run_image=image, command=[t.text for t, _i in command], args=[t.text for t, _i in args],
                     env=env, hardware=hw, version_hints=hints)
     la = Launch(path=path, entry=entry, style="argv", span=span, tokens=tokens, env=list(env),

@@ -1,4 +1,5 @@
-"""Terraform: the Kubernetes manifests and scripts a configuration holds as text.
+"""Terraform (and Nomad's job files, the same HCL): the Kubernetes manifests and scripts a
+configuration holds as text.
 
 * A ``.tf`` file's heredocs (``yaml_body = <<EOT``, ``manifest = yamldecode(<<-EOT``, ``user_data =
   <<-EOF``): a body that is a Kubernetes manifest is read by the YAML front-end, a script (a
@@ -43,7 +44,7 @@ def extract(data: bytes, path: str) -> Extraction:
     if path.lower().endswith(".tftpl"):
         return _template_file(data, path)
     out = Extraction()
-    if b"container" in data:
+    if b"container" in data or b"driver" in data:  # (Terraform's container blocks, Nomad's tasks)
         from vllm_lint.frontends import hcl_containers
 
         hcl_containers.read(data, path, out)

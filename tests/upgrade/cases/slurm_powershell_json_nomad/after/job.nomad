@@ -1,0 +1,20 @@
+job "vllm" {
+  group "serve" {
+    task "vllm" {
+      driver = "docker"
+      config {
+        image = "vllm/vllm-openai:v0.27.1"
+        args  = ["Qwen/Qwen2.5-7B-Instruct", "--tensor-parallel-size", "2"]
+      }
+      env {
+        VLLM_ATTENTION_BACKEND = "FLASHINFER"
+        VLLM_LOGGING_LEVL      = "DEBUG"
+      }
+      resources {
+        device "nvidia/gpu" {
+          count = 2
+        }
+      }
+    }
+  }
+}
