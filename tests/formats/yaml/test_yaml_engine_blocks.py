@@ -159,3 +159,20 @@ runtime:
     (la,) = _launches(data)
     assert [k for k, _v in _keys(data, la)] == ["dtype", "max_model_len", "max_num_seqs"]
     assert la.model == "org/small-instruct"
+
+
+def test_a_block_per_inference_engine_reads_the_vllm_one_only():
+    # verl's rollout config: other engines' options beside vLLM's; an empty block launches nothing
+    data = b"""rollout:
+  name: vllm
+  engine_kwargs:
+    vllm:
+      swap_space: 4
+    sglang:
+      attention_backend: fa3
+    trtllm: {}
+"""
+    (la,) = _launches(data)
+    assert [k for k, _v in _keys(data, la)] == ["swap_space"]
+    empty = b"rollout:\n  engine_kwargs:\n    vllm: {}\n    sglang: {}\nref:\n  engine_kwargs: {}\n"
+    assert _launches(empty) == []

@@ -64,6 +64,8 @@ def block_launches(t: YamlText, key: Optional[str], node: Any, parent_km: dict[s
     ``beside_image``: it or an enclosing mapping sets a vLLM image): one, or one per role of a
     block of roles under a key that names vLLM (``vllm_config: {prefill: {...}, decode: {...}}``),
     or none when it is no block of vLLM options."""
+    if id(node) in t.consumed:  # (read by the document's own reader: Ray's engine_kwargs, its roles too)
+        return []
     named = key is not None and _NAMES_VLLM.fullmatch(key) is not None
     if named and isinstance(node, MappingNode) and node.value and all(
             isinstance(k, ScalarNode) and isinstance(v, MappingNode) for k, v in node.value):

@@ -36,12 +36,25 @@ def serve_config(t: YamlText, node: Any, hw: Hardware,
         la.hardware = hw_merge(hw, la.hardware)
 
 
+# the inference engines a per-engine block of options names (verl's rollout config)
+_ENGINE_NAMES = frozenset({"vllm", "sglang", "trtllm", "tensorrt_llm", "hf", "lmdeploy", "tgi", "llamacpp", "mlc"})
+
+
 def serve_llm(t: YamlText, root: Any, hw: Hardware) -> None:
     """ray.serve.llm configs: llm_configs[].engine_kwargs."""
     for n in descendants(root):
         ek = get(n, "engine_kwargs") if isinstance(n, MappingNode) else None
         if not isinstance(ek, MappingNode):
             continue
+        if ek.value and all(isinstance(v, MappingNode) and text(k) in _ENGINE_NAMES for k, v in ek.value):
+            # one block per inference engine (verl's rollout: `engine_kwargs: {vllm: {}, sglang: {}}`):
+            # vLLM's is the `vllm` one; the others are other engines' options
+            t.consumed.add(id(ek))
+            ek = get(ek, "vllm")
+            if not isinstance(ek, MappingNode) or not ek.value:
+                continue
+        elif not ek.value and get(n, "model_loading_config") is None:
+            continue  # (an empty placeholder outside a Ray LLM config launches nothing)
         hw2 = Hardware(gpu_product=text(get(n, "accelerator_type")))
         keyed = t.keyed_args(ek, style_of=lambda k: "snake")
         mlc = get(n, "model_loading_config")
