@@ -805,7 +805,7 @@ def _key_value_pairs(tok: Token, launch: Launch) -> list[tuple[KeyedArg, bool]]:
             continue
         vstart = a + len(key) + 1
         vspan, exact = _sub_span(tok, text, vstart, b)
-        opaque = tok.opaque and ("$" in value or "`" in value)
+        opaque = tok.opaque and ("$" in value or "`" in value) or is_placeholder(value.strip())
         out.append((KeyedArg(key.strip(), key_span, None if opaque else value, vspan,
                              vspan if exact and not opaque else None, value_opaque=opaque, key_style="cli"),
                     key_exact))
