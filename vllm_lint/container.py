@@ -129,7 +129,9 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("helm-values", "values", marker=r"(?i)[a-z0-9_-]*?arg(?:ument)?s", image=("image",),
              command=("command",), args=None, env=("env",), env_form="list", gpus=("resources",),
              model=(("model",), ("modelName",), ("modelId",), ("model_name",), ("model_id",), ("modelReference",),
-                    ("modelRef",), ("modelPath",), ("model", "name"), ("model", "id")),
+                    ("modelRef",), ("modelPath",), ("model", "name"), ("model", "id"),
+                    # (Hugging Face's name for a model's id: `model: {repoId: org/name, revision: ...}`)
+                    ("model", "repoId"), ("model", "repo_id")),
              source="https://helm.sh/docs/chart_template_guide/values_files/ (the values a chart's "
                     "template renders into the container; `extraArgs`: the common name of its extra arguments)"),
     Platform("truss", "root", marker="docker_server", image=("base_image", "image"),
