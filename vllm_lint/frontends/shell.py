@@ -1867,17 +1867,9 @@ def _own_entry(ctx: _Ctx, dockerfile: str, context: str) -> Optional[tuple[str, 
             if text is None and key in proc.copies:
                 body = inputs.read_other(os.path.join(context, proc.copies[key]), _MAX_DOCKERFILE)
                 text = body.decode("utf-8", "replace") if body is not None else None
-        if text is not None and ("vllm" in text or "VLLM" in text):
-            try:
-                sub = extract_script(text.encode(), ctx.path, Embedding.unmapped(text.encode()), _depth=ctx.depth + 1)
-            except ParseError:
-                sub = None
-            for la in sub.launches if sub is not None else ():
-                at = next((i for i, t in enumerate(la.tokens) if t.splat and t.text.strip('"') in ("$@", "${@}")), None)
-                if at is not None and la.style == "argv":
-                    got = (la.entry, [t.text for t in la.tokens[:at]],
-                           f"`{script}` runs vLLM with the run's words (`\"$@\"`)")
-                    break
+        passed = script_passes_args(text.encode(), ctx.path, ctx.depth + 1) if text is not None else None
+        if passed is not None:
+            got = (*passed, f"`{script}` runs vLLM with the run's words (`\"$@\"`)")
     if got is None:
         return None
     entry, fixed, how = got
@@ -1886,6 +1878,24 @@ def _own_entry(ctx: _Ctx, dockerfile: str, context: str) -> Optional[tuple[str, 
     on_vllm = image_is_vllm(base) and "$" not in base
     image, tagged = (base, raw is not None and not _REBUILDS_VLLM.search(raw)) if on_vllm else ("vllm/vllm-openai", False)
     return image, tagged, (entry, adds, on_vllm), how
+
+
+def script_passes_args(script: bytes, path: str, _depth: int = 1) -> Optional[tuple[str, list[str]]]:
+    """``(vLLM's entry, the words it gives vLLM before them)`` when the shell script ``script``
+    (an image's entrypoint script, a container's command script) starts vLLM with the arguments
+    it is given (``exec vllm serve --port 8000 "$@"``): the words its caller passes are vLLM's.
+    None otherwise (no vLLM, or vLLM started without ``"$@"``)."""
+    if b"vllm" not in script and b"VLLM" not in script or _depth >= 6:
+        return None
+    try:
+        sub = extract_script(script, path, Embedding.unmapped(script), _depth=_depth)
+    except ParseError:
+        return None
+    for la in sub.launches:
+        at = next((i for i, t in enumerate(la.tokens) if t.splat and t.text.strip('"') in ("$@", "${@}")), None)
+        if at is not None and la.style == "argv":
+            return la.entry, [t.text for t in la.tokens[:at]]
+    return None
 
 
 def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[tuple[str, bool]]:
