@@ -19,6 +19,7 @@ import re
 from typing import Optional, Union
 
 from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one import of image facts
+    UNNAMED_REVISION,
     _split_image,
     image_is_vllm,
     image_starts_vllm,

@@ -47,6 +47,7 @@ from typing import Callable, Optional, Union
 
 from vllm_lint.foreign_launchers import FOREIGN_LAUNCHERS, launcher_module_words
 from vllm_lint.frontends.commands import (
+    UNNAMED_REVISION,
     VllmCommand,
     find_cloud_deploy,
     docker_image_index,
@@ -914,7 +915,9 @@ def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
     if found is not None and read_as:
         found.via = "; ".join(x for x in (read_as, found.via) if x)
         if built_at is not None:
-            found.built_from, image_at = True if tagged else "untagged", built_at  # (its tag is in the Dockerfile)
+            # (its tag is in the Dockerfile; "source": vLLM's own source at a revision nobody names)
+            found.built_from = True if tagged is True else "source" if tagged == "source" else "untagged"
+            image_at = built_at
             k = docker_image_index(texts)
             if k is not None and found.image is not None:
                 _image_entry(found, own, k + 1, len(texts))
@@ -1570,6 +1573,8 @@ def _image_var(ctx: _Ctx, node) -> None:
     w = _Decoder(ctx.src).word(value)
     text, at, read_as = w.text, (value.start_byte, value.end_byte), None
     var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
+    if var in ctx.image_vars and _branches(node):
+        return  # (`--cpu) IMAGE=...;;` in a case: the image set before it is the run's default)
     if not w.opaque:
         ctx.literals[var] = text
     else:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.10.0}": the default, unless the environment says otherwise
@@ -1817,7 +1822,7 @@ def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool, Option
             found = ("vllm/vllm-openai", f"the image `{image}` is vLLM's, built by `docker build` in "
                      f"`{os.path.relpath(built.source, here)}` from the `{built.target}` stage of "
                      f"`{os.path.relpath(built.dockerfile, here)}` (vLLM's own Dockerfile, not in the repository; "
-                     "a revision it does not name)", False, None)
+                     "a revision it does not name)", "source", None)
         elif built is not None:
             own = _own_entry(ctx, built.dockerfile, built.context)
             if own is not None:
@@ -1994,7 +1999,9 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
     hints: list[VersionHint] = []
-    if found.image and image_is_vllm(found.image) and found.built_from != "untagged":
+    if found.built_from == "source":  # (a release between the database's oldest and newest)
+        hints.append(VersionHint(UNNAMED_REVISION, "vLLM's own source", None, None))
+    elif found.image and image_is_vllm(found.image) and found.built_from != "untagged":
         v = version_from_image(found.image)
         if v is not None:
             iw = None if found.built_from else next((w for w in words if w.text == found.image), None)

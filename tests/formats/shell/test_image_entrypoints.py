@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from vllm_lint.frontends import image_builds
+from vllm_lint.frontends.commands import UNNAMED_REVISION
 from vllm_lint.frontends import shell as S
 from span_invariants import check_spans
 
@@ -122,7 +123,12 @@ def test_the_server_stage_of_vllms_own_dockerfile_from_a_checkout_not_in_the_rep
     run.write_text(RUN.format(image="vllm-cpu-env", args="--model m --swap-space 4"))
     (la,) = _launches(run)
     assert la.entry == "docker:vllm/vllm-openai" and [t.text for t in la.tokens][-2:] == ["--swap-space", "4"]
-    assert la.version_hints == []  # (a revision the repository does not name)
+    # (a revision the repository does not name: any release, checked at both ends)
+    assert [(h.version, h.source) for h in la.version_hints] == [(UNNAMED_REVISION, "vLLM's own source")]
+    from vllm_lint.knowledge.image_tags import read_hint
+    from vllm_lint.surface.db import Database, default_db_path
+
+    assert read_hint(Database(default_db_path()), UNNAMED_REVISION).status == "unknown"
     assert "the `vllm-openai` stage of `../vllm/docker/Dockerfile.cpu`" in la.read_as
     # another stage of it is not vLLM's server
     image_builds._FOLDERS.clear()
@@ -150,3 +156,14 @@ def test_a_build_after_a_cd_takes_its_dockerfile_from_that_folder(tmp_path):
                       "docker run --gpus all serve-a --model m\n")
     (la,) = S.extract(script.read_bytes(), str(script)).launches
     assert [(h.version, h.source) for h in la.version_hints] == [("v0.10.0", "dockerfile-from")]
+
+
+def test_an_image_a_case_branch_picks_does_not_replace_the_runs_default(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "README.md").write_text("```\ncd vllm\ndocker build -f docker/Dockerfile.cpu --tag vllm-cpu-env "
+                                        "--target vllm-openai .\n```\n")
+    run = tmp_path / "run.sh"
+    run.write_text('#!/bin/bash\nIMAGE=vllm/vllm-openai:v0.10.0\ncase $1 in\n  --cpu) IMAGE="vllm-cpu-env";;\nesac\n'
+                   'docker run --gpus all ${IMAGE} --model m\n')
+    (la,) = _launches(run)
+    assert [(h.version, h.source) for h in la.version_hints] == [("v0.10.0", "image-tag")]
