@@ -35,18 +35,22 @@ def manifest_strings(fx: PyFile, tree: ast.Module) -> None:
     yaml = get("yaml").module
     src = fx.src
     seen = 0
+    done: set = set()  # (an f-string's literal parts carry its whole span before Python 3.12)
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             pass
         elif not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
             continue
         sp = src.span(node)
+        if (sp.start, sp.end) in done or any(a <= sp.start and sp.end <= b for a, b in done):
+            continue
         raw = src.data[sp.start:sp.end]
         if b"vllm" not in raw or b"apiVersion" not in raw:
             continue
         info = decode_literal(src, sp, _field)
         if info is None or "vllm" not in info.value or not _MANIFEST.search(info.value):
             continue
+        done.add((sp.start, sp.end))
         seen += 1
         if seen > _MAX_STRINGS:
             return
