@@ -129,7 +129,9 @@ PLATFORMS: tuple[Platform, ...] = (
     Platform("helm-values", "values", marker=r"(?i)[a-z0-9_-]*?arg(?:ument)?s", image=("image",),
              command=("command",), args=None, env=("env",), env_form="list", gpus=("resources",),
              model=(("model",), ("modelName",), ("modelId",), ("model_name",), ("model_id",), ("modelReference",),
-                    ("modelRef",), ("modelPath",), ("model", "name"), ("model", "id")),
+                    ("modelRef",), ("modelPath",), ("model", "name"), ("model", "id"),
+                    # (Hugging Face's name for a model's id: `model: {repoId: org/name, revision: ...}`)
+                    ("model", "repoId"), ("model", "repo_id")),
              source="https://helm.sh/docs/chart_template_guide/values_files/ (the values a chart's "
                     "template renders into the container; `extraArgs`: the common name of its extra arguments)"),
     Platform("truss", "root", marker="docker_server", image=("base_image", "image"),
@@ -163,6 +165,13 @@ SERVER_IMAGES: tuple[ServerImage, ...] = (
                 "gRPC build, which takes the same arguments)", program="openai.api_server",
                 source="https://github.com/opendatahub-io/vllm/blob/main/Dockerfile.ubi (ENTRYPOINT of the "
                        "vllm-openai and vllm-grpc-adapter stages)"),
+    # OPEA's Gaudi vLLM image (opea/vllm-gaudi:1.22.0, ...), which OPEA's GenAIComps builds from Intel
+    # Habana's fork of vLLM (`docker build -f Dockerfile.hpu -t opea/vllm-gaudi ...` in a clone of
+    # HabanaAI/vllm-fork; its GenAIExamples' compose files give it vLLM's arguments as `command:`)
+    ServerImage("opea/vllm-gaudi", "python3 -m vllm.entrypoints.openai.api_server", program="openai.api_server",
+                source="https://github.com/HabanaAI/vllm-fork/blob/habana_main/docker/Dockerfile.hpu (ENTRYPOINT "
+                       "[\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]); the image's `docker ps` "
+                       "command, \"python3 -m vllm.ent...\", in OPEA GenAIExamples' guides"),
 )
 
 

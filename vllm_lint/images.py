@@ -8,6 +8,11 @@ import re
 from typing import Optional
 
 
+#: the version a hint gives for vLLM built from its own source at a revision nobody names (the
+#: server stage of vLLM's Dockerfile from a checkout the repository does not hold): a release
+#: between the database's oldest and newest, which ``knowledge.image_tags.read_hint`` reads so
+UNNAMED_REVISION = "at a revision nobody names"
+
 # (``nvidia``: NGC's ``nvcr.io/nvidia/vllm``; ``rhaiis``: Red Hat AI Inference Server's
 # ``registry.redhat.io/rhaiis/vllm-cuda-rhel9``; ``deep-learning-containers``: AWS's public vLLM DLC)
 _VLLM_NAMESPACES = {"vllm", "rocm", "lmcache", "intel", "vllm-project", "nvidia", "rhaiis", "deep-learning-containers"}

@@ -19,6 +19,7 @@ import re
 from typing import Optional, Union
 
 from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one import of image facts
+    UNNAMED_REVISION,
     _split_image,
     image_is_vllm,
     image_starts_vllm,
@@ -69,10 +70,12 @@ class VllmCommand(Record):
     interpreter in a variable, ``docker create``), for ``--verbose``; None otherwise.
     ``built_from``: ``image`` is the vLLM image a locally built image starts ``FROM`` (True), and
     ``"untagged"`` when that image installs vLLM again (the tag names no release).
+    ``image_adds``: the image gives vLLM words these do not show (its Dockerfile's ``ENTRYPOINT``
+    arguments, or its ``CMD`` when the run gives none), said where; None otherwise.
     """
 
     __slots__ = ("entry", "args_start", "env", "image", "gpu_count", "gpus_source", "image_cmd_start", "via",
-                 "built_from", "entry_start")
+                 "built_from", "entry_start", "image_adds")
 
     def __init__(self, entry: str, args_start: int, env: Optional[list[tuple[int, str, Optional[str]]]] = None,
                  image: Optional[str] = None, gpu_count: Optional[int] = None,
@@ -91,6 +94,7 @@ class VllmCommand(Record):
         # set by a reader that knows ``image`` is the base of the image the words name (one built
         # from it): its tag is the Dockerfile's ``FROM``, not written in these words
         self.built_from = False
+        self.image_adds: Optional[str] = None
 
 
 _ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")

@@ -1,13 +1,17 @@
 """The image a Dockerfile's final stage starts ``FROM`` (stage names followed, ``${ARG}`` from
 the build's arguments or the Dockerfile's ``ARG`` defaults), and whether it keeps that image's
 entrypoint: what a compose service built from a local Dockerfile (``yaml/compose_build``) and a
-script's ``docker run`` of an image it builds (``shell``) run. Pure text work, no front-end
-imported (both of those import it)."""
+script's ``docker run`` of an image it builds (``shell``) run; and what a container of the image
+runs (:func:`final_process`: its own ``ENTRYPOINT`` and ``CMD``, and the scripts it writes or
+copies in), for a ``docker run`` of an image whose Dockerfile starts vLLM itself. Pure text work,
+no front-end imported (both of those import it)."""
 
 from __future__ import annotations
 
+import json
+import posixpath
 import re
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from vllm_lint.record import lazy_re
 
@@ -61,3 +65,119 @@ def substitute(word: str, values: dict[str, str]) -> Optional[str]:
 
     out = _VAR.sub(one, word)
     return None if unknown else out
+
+
+_PROCESS_LINE = lazy_re(r"(?im)^[ \t]*(FROM|ARG|ENTRYPOINT|CMD|RUN|COPY|ADD)[ \t]+([^\n]*)$")
+_HEREDOC_START = lazy_re(r"<<(-?)[ \t]*([\"']?)([A-Za-z_][A-Za-z0-9_]*)\2")
+_WRITES_TO = lazy_re(r"""(?:>>?|\btee(?:[ \t]+-a)?)[ \t]*["']?([^\s"'|;&<>]+)""")
+
+
+class ImageProcess(NamedTuple):
+    """What a container of the image a Dockerfile builds runs: its final stage's base image (stage
+    names followed, ``${ARG}`` filled), its own ``ENTRYPOINT`` and ``CMD`` (exec form: the words;
+    shell form: the command line as one string in ``entrypoint_shell``; None: the base image's,
+    inherited), and the scripts it puts in the image: those a ``RUN`` heredoc writes (path in
+    the image -> text, as the writing shell leaves it) and those ``COPY`` / ``ADD`` copy from the
+    build context (path in the image -> path in the context)."""
+
+    base: Optional[str]
+    entrypoint: Optional[list[str]]
+    entrypoint_shell: Optional[str]
+    cmd: Optional[list[str]]
+    scripts: dict[str, str]
+    copies: dict[str, str]
+
+
+def final_process(source: str, build_args: Optional[dict[str, str]] = None) -> Optional[ImageProcess]:
+    """:class:`ImageProcess` of the Dockerfile ``source``'s final stage, or None when it has no
+    ``FROM``. An earlier stage named in ``FROM`` passes on its entrypoint and command; ``ENTRYPOINT``
+    resets an inherited ``CMD`` (Docker's rule)."""
+    build_args = build_args or {}
+    lines = source.split("\n")
+    joined: list[str] = []  # logical lines (continuations joined), heredoc bodies kept as lines of their own
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        while line.rstrip().endswith("\\") and i + 1 < len(lines):
+            i += 1
+            line = line.rstrip()[:-1] + " " + lines[i]
+        joined.append(line)
+        i += 1
+    defaults: dict[str, str] = {}
+    stages: dict[str, tuple] = {}  # name -> (base, entrypoint, entrypoint_shell, cmd)
+    base = entrypoint = entrypoint_shell = cmd = None
+    started = False
+    stage: Optional[str] = None
+    scripts: dict[str, str] = {}
+    copies: dict[str, str] = {}
+    k = 0
+    while k < len(joined):
+        line = joined[k]
+        k += 1
+        m = _PROCESS_LINE.match(line)
+        if m is None:
+            continue
+        kind, rest = m.group(1).upper(), m.group(2).strip()
+        if kind == "ARG":
+            name, eq, value = rest.partition("=")
+            if eq and not started:
+                defaults[name.strip()] = value.strip().strip("'\"")
+            continue
+        if kind == "FROM":
+            if stage is not None:
+                stages[stage] = (base, entrypoint, entrypoint_shell, cmd)
+            words = [w for w in rest.split() if not w.startswith("--platform")]
+            if not words:
+                return None
+            ref = substitute(words[0], {**defaults, **build_args})
+            started = True
+            inherited = stages.get(ref.lower()) if ref is not None else None
+            if inherited is not None:
+                base, entrypoint, entrypoint_shell, cmd = inherited
+            else:
+                base, entrypoint, entrypoint_shell, cmd = ref, None, None, None
+            stage = words[2].lower() if len(words) >= 3 and words[1].lower() == "as" else None
+            scripts, copies = {}, {}
+            continue
+        if kind in ("ENTRYPOINT", "CMD"):
+            words = _exec_form(rest)
+            if kind == "ENTRYPOINT":
+                entrypoint, entrypoint_shell, cmd = (words, None, None) if words is not None else ([], rest, None)
+            else:
+                cmd = words if words is not None else ["/bin/sh", "-c", rest]
+            continue
+        if kind == "RUN":
+            h = _HEREDOC_START.search(rest)
+            if h is None:
+                continue
+            body: list[str] = []
+            while k < len(joined) and joined[k].strip() != h.group(3):
+                body.append(joined[k])
+                k += 1
+            k += 1
+            target = _WRITES_TO.search(rest)
+            if target is not None:
+                text = "\n".join(body) + "\n"
+                if not h.group(2):  # an unquoted delimiter: the writing shell removes `\` before `$`, `` ` ``, `\`
+                    text = re.sub(r"\\([$`\\])", r"\1", text)
+                scripts[posixpath.normpath(target.group(1))] = text
+            continue
+        words = [w for w in _exec_form(rest) or rest.split() if not w.startswith("--")]  # COPY / ADD
+        if len(words) == 2 and "--from" not in rest and "$" not in "".join(words) and "://" not in words[0]:
+            src, dest = words
+            if dest.endswith("/"):
+                dest += posixpath.basename(src)
+            copies[posixpath.normpath(dest)] = src
+    if not started:
+        return None
+    return ImageProcess(base, entrypoint, entrypoint_shell, cmd, scripts, copies)
+
+
+def _exec_form(rest: str) -> Optional[list[str]]:
+    if not rest.startswith("["):
+        return None
+    try:
+        words = json.loads(rest)
+    except ValueError:
+        return None
+    return words if isinstance(words, list) and all(isinstance(w, str) for w in words) else None

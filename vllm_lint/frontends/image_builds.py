@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from vllm_lint.record import lazy_re
 
@@ -29,9 +29,9 @@ _BUILD_WORD = lazy_re(rb"\\\r?\n|[^\s]+")
 _VALUED = frozenset({"--build-arg", "--target", "--platform", "--secret", "--label", "--network", "--progress",
                      "--cache-from", "--cache-to", "-o", "--output", "--ssh", "--build-context"})
 
-# folder -> (its files' stamps, [(image name, the Dockerfile's absolute path, the file that builds
-# it)]): read again when a stamp changed (a long-running language server sees edits)
-_FOLDERS: dict[str, tuple[tuple, list[tuple[str, str, str]]]] = {}
+# folder -> (its files' stamps, [(image name, how it is built)]): read again when a stamp changed
+# (a long-running language server sees edits)
+_FOLDERS: dict[str, tuple[tuple, list[tuple[str, "Built"]]]] = {}
 
 
 def parse_build(words: list[str]) -> tuple[list[str], Optional[str], Optional[str], Optional[str]]:
@@ -78,18 +78,28 @@ def build_words(line: bytes) -> list[str]:
     return words[k + 1:]
 
 
-def built_in_repository(path: str, image: str) -> Optional[tuple[str, str]]:
-    """``(the Dockerfile's absolute path, the file whose docker build names it)`` for an image
-    that a build file of the folders above ``path`` builds under the name ``image`` (``NAME`` and
-    ``NAME:latest`` are one), or None."""
+class Built(NamedTuple):
+    """An image a build file of the repository builds: its Dockerfile's and build context's
+    absolute paths, the file whose ``docker build`` names it, and the stage built (``--target``),
+    if one is named."""
+
+    dockerfile: str
+    context: str
+    source: str
+    target: Optional[str]
+
+
+def built_in_repository(path: str, image: str) -> Optional[Built]:
+    """How a build file of the folders above ``path`` builds the image named ``image`` (``NAME``
+    and ``NAME:latest`` are one), or None."""
     from vllm_lint import inputs
 
     names = {image, image[:-len(":latest")] if image.endswith(":latest") else image + ":latest"}
     for folder in _folders_up(path):
-        for name, dockerfile, source in _builds_in(folder):
+        for name, built in _builds_in(folder):
             if name in names:
-                inputs.read_other(source, _MAX_BYTES)  # (an input of this analysis, read before)
-                return dockerfile, source
+                inputs.read_other(built.source, _MAX_BYTES)  # (an input of this analysis, read before)
+                return built
     return None
 
 
@@ -109,7 +119,7 @@ def _folders_up(path: str) -> list[str]:
     return out[:_MAX_LEVELS + 1]
 
 
-def _builds_in(folder: str) -> list[tuple[str, str, str]]:
+def _builds_in(folder: str) -> list[tuple[str, "Built"]]:
     """The images the build files directly in ``folder`` (and its ``.github/workflows``) build."""
     from vllm_lint import inputs
 
@@ -128,28 +138,52 @@ def _builds_in(folder: str) -> list[tuple[str, str, str]]:
     stamps = tuple(_stamp(f) for f in files)
     cached = _FOLDERS.get(folder)
     if cached is not None and cached[0] == stamps:
-        for source in {src for _n, _d, src in cached[1]}:
+        for source in {b.source for _n, b in cached[1]}:
             inputs.read_other(source, _MAX_BYTES)  # (still this analysis's inputs)
         return cached[1]
-    got: list[tuple[str, str, str]] = []
+    got: list[tuple[str, Built]] = []
     for source in files:
         raw = inputs.read_other(source, _MAX_BYTES)
         if raw is None or b"build" not in raw:
             continue
-        # a Makefile's and a script's commands run from their folder, a README's and a workflow's
-        # from the repository's root: this folder either way
-        base = folder
         for m in _BUILD_LINE.finditer(raw):
-            tags, dockerfile, context, _target = parse_build(build_words(m.group(0)))
+            tags, dockerfile, context, target = parse_build(build_words(m.group(0)))
             if not tags or context is None or "$" in context or "://" in context or (dockerfile and "$" in dockerfile):
                 continue
+            # a Makefile's and a script's commands run from their folder, a README's and a workflow's
+            # from the repository's root: this folder either way, or the one a `cd` before the
+            # build moves to
+            base = moved_to(raw, m.start(), folder)
             rel = dockerfile if dockerfile is not None else posixpath.join(context, "Dockerfile")
-            where = os.path.normpath(os.path.join(base, rel))
+            built = Built(os.path.normpath(os.path.join(base, rel)), os.path.normpath(os.path.join(base, context)),
+                          source, target)
             for tag in tags:
                 if "$" not in tag and "{" not in tag and re.fullmatch(r"[\w./:@-]+", tag):
-                    got.append((tag, where, source))
+                    got.append((tag, built))
     _FOLDERS[folder] = (stamps, got)
     return got
+
+
+_CD_LINE = lazy_re(rb"(?m)^[ \t]*(?:[$>][ \t]*)?cd(?![\w.-])(?:[ \t]+([^\s;&|]*))?")
+_CD_DIR = lazy_re(r"[\w.@+-][\w./@+-]*")
+_FENCE = lazy_re(rb"(?m)^[ \t]*(?:```|~~~)")
+
+
+def moved_to(raw: bytes, at: int, folder: str) -> str:
+    """The folder a build at ``at`` of a build file in ``folder`` runs in: the one the nearest
+    ``cd DIR`` line before it moves to (in the same Markdown code block, for a README), taken
+    from ``folder`` (a README's steps each start from the repository's root: ``cd a; build; cd
+    b; build``), else ``folder``. ``cd ..``, ``cd -``, ``cd ~``, an absolute path or a folder in a
+    variable leave it at ``folder``."""
+    fences = [f.start() for f in _FENCE.finditer(raw, 0, at)]
+    lo = fences[-1] if fences else 0
+    cds = list(_CD_LINE.finditer(raw, lo, at))
+    if not cds:
+        return folder
+    rel = (cds[-1].group(1) or b"").decode("utf-8", "replace").strip("\"'")
+    if not _CD_DIR.fullmatch(rel) or posixpath.normpath(rel).startswith(".."):
+        return folder  # (`cd`, `cd ..`, `cd -`, `cd ~`, `cd /abs`, `cd "$DIR"`)
+    return os.path.normpath(os.path.join(folder, rel))
 
 
 def _stamp(path: str) -> tuple:

@@ -47,6 +47,7 @@ from typing import Callable, Optional, Union
 
 from vllm_lint.foreign_launchers import FOREIGN_LAUNCHERS, launcher_module_words
 from vllm_lint.frontends.commands import (
+    UNNAMED_REVISION,
     VllmCommand,
     find_cloud_deploy,
     docker_image_index,
@@ -460,9 +461,10 @@ class _Ctx(Record):
         # launches read from the heredocs that write them, by that name
         self.config_names: set[str] = set()
         self.config_files: list[tuple[str, Launch]] = []
-        # images built from a vLLM image (_local_images): name -> (base image, how it was found);
-        # None until the script's `docker build` lines are read
-        self.local_images: Optional[dict[str, Optional[tuple[str, str, bool]]]] = None
+        # images built from a vLLM image, or whose Dockerfile starts vLLM itself (_local_image):
+        # name -> (vLLM image, how it was found, whether its tag names the release, the Dockerfile's
+        # own entry or None); None until the script's `docker build` lines are read
+        self.local_images: Optional[dict[str, Optional[tuple]]] = None
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -899,6 +901,7 @@ def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
     read_as = None
     tagged = True
     built_at = None  # the word naming an image built from a vLLM image
+    own = None  # the entry of the Dockerfile that builds it, when it starts vLLM itself
     for k, w in enumerate(words):
         if not w.opaque:
             continue
@@ -906,7 +909,7 @@ def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
         d = _DEFAULTED.fullmatch(w.text) if var is None else None
         name = (var.group(1) or var.group(2)) if var else d.group(1) if d else None
         if name in ctx.image_vars:
-            texts[k], image_at, read_as, tagged = ctx.image_vars[name]
+            texts[k], image_at, read_as, tagged, own = ctx.image_vars[name]
             if read_as:
                 built_at = (w.start, w.end)
         elif d is not None:  # ${IMAGE_TAG:-vllm/vllm-openai:latest}: the image unless the environment says otherwise
@@ -918,14 +921,33 @@ def _recognise(ctx: _Ctx, words: list[_Word]) -> tuple:
         k = docker_image_index(texts)
         local = _local_image(ctx, texts[k]) if k is not None else None
         if local is not None:
-            texts[k], read_as, tagged = local
+            texts[k], read_as, tagged, own = local
             built_at = (words[k].start, words[k].end)
             found = find_vllm_command(texts)
     if found is not None and read_as:
         found.via = "; ".join(x for x in (read_as, found.via) if x)
         if built_at is not None:
-            found.built_from, image_at = True if tagged else "untagged", built_at  # (its tag is in the Dockerfile)
+            # (its tag is in the Dockerfile; "source": vLLM's own source at a revision nobody names)
+            found.built_from = True if tagged is True else "source" if tagged == "source" else "untagged"
+            image_at = built_at
+            k = docker_image_index(texts)
+            if k is not None and found.image is not None:
+                _image_entry(found, own, k + 1, len(texts))
     return found, texts, image_at
+
+
+def _image_entry(found, own: Optional[tuple], after: int, n: int) -> None:
+    """A run of an image the repository builds: with ``own`` (the Dockerfile's ENTRYPOINT starts
+    vLLM: ``(entry, what it adds of its own)``), the words after the image are appended to that
+    entrypoint, whatever they are; with no words after the image, the Dockerfile's ``CMD`` gives
+    vLLM its words (said in ``image_adds``: the launch shows part of its options)."""
+    if own is not None:
+        found.entry, found.args_start, found.image_cmd_start, found.entry_start = own[0], after, None, None
+        found.image_adds = own[1]
+        if not own[2]:
+            found.image = None  # (built on no vLLM image: `vllm/vllm-openai` stood in for it only to read the run)
+    if found.args_start >= n and found.image_adds is None:
+        found.image_adds = "the image's own command (its Dockerfile's `CMD`, when it has one)"
 
 
 def _with_option_arrays(ctx: _Ctx, node, words: list[_Word]) -> tuple:
@@ -1563,6 +1585,8 @@ def _image_var(ctx: _Ctx, node) -> None:
     w = _Decoder(ctx.src).word(value)
     text, at, read_as = w.text, (value.start_byte, value.end_byte), None
     var = ctx.src[name.start_byte : name.end_byte].decode("utf-8", "replace")
+    if var in ctx.image_vars and _branches(node):
+        return  # (`--cpu) IMAGE=...;;` in a case: the image set before it is the run's default)
     if not w.opaque:
         ctx.literals[var] = text
     else:  # IMAGE="${IMAGE:-vllm/vllm-openai:v0.10.0}": the default, unless the environment says otherwise
@@ -1577,14 +1601,14 @@ def _image_var(ctx: _Ctx, node) -> None:
             if filled is None:
                 return
             text = filled
-    tagged = True
+    tagged, own = True, None
     if not image_is_vllm(text):
         local = _local_image(ctx, text)
         if local is None:
             return
-        text, read_as, tagged = local
+        text, read_as, tagged, own = local
         at = None  # (the tag is in the Dockerfile)
-    ctx.image_vars[var] = (text, at, read_as, tagged)
+    ctx.image_vars[var] = (text, at, read_as, tagged, own)
     # the file's release, for launches that do not run in ``$IMAGE`` themselves (a `vllm serve` in a
     # heredoc the instance created with that image runs): a file-level hint, after the launch's own
     tag = version_from_image(text) if read_as is None else None
@@ -1654,11 +1678,21 @@ def _built_images(ctx: _Ctx) -> None:
             for tag in tags:  # built here from a Dockerfile not read: no guess from a name (_local_image)
                 ctx.local_images.setdefault(tag, None)
             continue
+        from vllm_lint.frontends.image_builds import moved_to
+
+        moved = moved_to(ctx.src, m.start(), "")  # (`cd models/x && docker build -t x .`)
+        context = posixpath.normpath(posixpath.join(moved, context)) if moved else context
         path = dockerfile if dockerfile is not None else posixpath.join(context, "Dockerfile")
+        path = posixpath.normpath(posixpath.join(moved, path)) if moved and dockerfile is not None else path
         based = _dockerfile_base(ctx, path)
         source = based is None
+        own = None
         if source:
             based = _vllm_source_build(ctx, m.start(), path, target)
+        if based is None:
+            own = _own_entry(ctx, _beside(ctx, path), _beside(ctx, context))
+            if own is not None:
+                based, source = own[:2], False
         if based is None:
             for tag in tags:  # (the files around the script may still say: pipeline/surroundings.py)
                 ctx.local_images.setdefault(tag, None)
@@ -1670,17 +1704,19 @@ def _built_images(ctx: _Ctx) -> None:
             elif source:
                 how = (f"the image `{tag}` is vLLM's, built by `docker build` from `{path}` of the vLLM checkout the "
                        "script clones" + (f" ({base.rsplit(':', 1)[1]})" if tagged else " (a revision it does not name)"))
+            elif own is not None:
+                how = f"the image `{tag}` is built by `docker build` from `{path}`, whose ENTRYPOINT {own[3]}"
             else:
                 how = (f"the image `{tag}` is built by `docker build` from `{path}`, FROM `{base}`"
                        + ("" if tagged else " (vLLM installed again over it: the tag names no release)"))
-            found = (base, how, tagged)
+            found = (base, how, tagged, own[2] if own is not None else None)
             for name in {tag, tag[:-len(":latest")] if tag.endswith(":latest") else tag}:
                 ctx.local_images[name] = found
                 for i in _find_all(ctx.src, name.encode()):
                     if i > m.end():
                         ctx.marks.append(i)
         for var in tag_vars:  # docker build -t "$IMAGE": a later `docker run "$IMAGE"` runs it
-            ctx.image_vars[var] = (base, None, found[1], tagged)
+            ctx.image_vars[var] = (base, None, found[1], tagged, found[3])
             for needle in (b"$" + var.encode(), b"${" + var.encode()):
                 ctx.marks.extend(i for i in _find_all(ctx.src, needle) if i > m.end())
 
@@ -1755,12 +1791,15 @@ def _script_value(ctx: _Ctx, word: str) -> Optional[str]:
     return None if unknown else out
 
 
-def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool]]:
-    """``(vLLM base image, how it was found, whether its tag names the vLLM that runs)`` when
-    ``image`` is built from a vLLM image: by a
-    ``docker build -t`` of the script (``_built_images``), or, for a name that says vllm
-    (``vllm-spark:latest``) and has no registry, in a script that builds no image itself, by the
-    ``Dockerfile`` / ``Containerfile`` in the script's folder."""
+def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool, Optional[tuple]]]:
+    """``(vLLM base image, how it was found, whether its tag names the vLLM that runs, the
+    Dockerfile's own entry)`` when ``image`` is built from a vLLM image, or by a Dockerfile whose
+    ``ENTRYPOINT`` starts vLLM (the entry: :func:`_own_entry`; else None): by a ``docker build -t``
+    of the script (``_built_images``), or, for a name that says vllm (``vllm-spark:latest``) and
+    has no registry, in a script that builds no image itself, by the ``Dockerfile`` /
+    ``Containerfile`` in the script's folder, or by a build file of the folders above
+    (``image_builds``): a Dockerfile of the repository, or the server stage of vLLM's own
+    (``--target vllm-openai``, its checkout not in the repository: a submodule)."""
     if ctx.local_images is None:
         ctx.local_images = {}
     if image in ctx.local_images:
@@ -1776,22 +1815,104 @@ def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool]]:
             if based is not None:
                 base, tagged = based
                 found = (base, f"the image `{image}` is taken for the one `{name}` beside the file builds, FROM `{base}`"
-                         + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
+                         + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged, None)
                 break
     if found is None and "$" not in image and ctx.path and ctx.path != "-":
         # built under this name by a Makefile, a script, a README or a workflow of the folders above
         from vllm_lint.frontends.image_builds import built_in_repository
 
         built = built_in_repository(ctx.path, image)
-        based = _dockerfile_base(ctx, built[0]) if built is not None else None
+        based = _dockerfile_base(ctx, built.dockerfile) if built is not None else None
+        here = os.path.dirname(os.path.abspath(ctx.path))
         if based is not None:
             base, tagged = based
-            here = os.path.dirname(os.path.abspath(ctx.path))
-            found = (base, f"the image `{image}` is built by `docker build` in `{os.path.relpath(built[1], here)}` "
-                           f"from `{os.path.relpath(built[0], here)}`, FROM `{base}`"
-                     + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged)
+            found = (base, f"the image `{image}` is built by `docker build` in `{os.path.relpath(built.source, here)}` "
+                           f"from `{os.path.relpath(built.dockerfile, here)}`, FROM `{base}`"
+                     + ("" if tagged else " (vLLM installed again over it: the tag names no release)"), tagged, None)
+        elif built is not None and built.target in _VLLM_TARGETS and not os.path.isfile(built.dockerfile):
+            # vLLM's own Dockerfile from a checkout the repository does not hold (a submodule)
+            found = ("vllm/vllm-openai", f"the image `{image}` is vLLM's, built by `docker build` in "
+                     f"`{os.path.relpath(built.source, here)}` from the `{built.target}` stage of "
+                     f"`{os.path.relpath(built.dockerfile, here)}` (vLLM's own Dockerfile, not in the repository; "
+                     "a revision it does not name)", "source", None)
+        elif built is not None:
+            own = _own_entry(ctx, built.dockerfile, built.context)
+            if own is not None:
+                found = (own[0], f"the image `{image}` is built by `docker build` in `{os.path.relpath(built.source, here)}` "
+                                 f"from `{os.path.relpath(built.dockerfile, here)}`, whose ENTRYPOINT {own[3]}",
+                         own[1], own[2])
     ctx.local_images[image] = found
     return found
+
+
+def _beside(ctx: _Ctx, rel: str) -> str:
+    """The absolute path of ``rel`` from the script's folder."""
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(ctx.path or ".")), rel))
+
+
+def _own_entry(ctx: _Ctx, dockerfile: str, context: str) -> Optional[tuple[str, bool, tuple, str]]:
+    """``(the vLLM image that stands for it, whether its tag names the vLLM that runs, (vLLM's
+    entry, what the image adds to the run's words or None, whether it is built on that vLLM
+    image), how)`` for the image the Dockerfile at ``dockerfile`` (absolute) builds when its own
+    ``ENTRYPOINT`` starts vLLM's server, the run's words appended: in exec form (``["vllm",
+    "serve"]``, ``["python3", "-m", "vllm.entrypoints.openai.api_server"]``), or a script it
+    runs (``["/start.sh"]``, ``["bash", "/entrypoint.sh"]``) that a ``RUN`` heredoc of the
+    Dockerfile writes or a ``COPY`` brings from the build context (``context``), whose vLLM
+    command takes the script's arguments (``exec vllm serve "$@"``). None otherwise (a
+    shell-form ENTRYPOINT ignores the run's words)."""
+    from vllm_lint import inputs
+    from vllm_lint.frontends.dockerfile_base import final_process
+
+    if not ctx.path or ctx.path == "-" or ctx.depth >= 4:
+        return None
+    raw = inputs.read_other(dockerfile, _MAX_DOCKERFILE)
+    proc = final_process(raw.decode("utf-8", "replace")) if raw is not None else None
+    if proc is None or not proc.entrypoint:
+        return None
+    words = proc.entrypoint
+    got = None
+    found = find_vllm_command(words)
+    if found is not None and not found.entry.startswith("docker:"):
+        own = [w for w in words[found.args_start:]]
+        got = (found.entry, own, f"`{' '.join(words)}` starts vLLM")
+    else:
+        script = words[-1] if len(words) == 1 or len(words) == 2 and words[0].rsplit("/", 1)[-1] in _SHELLS else None
+        text = None
+        if script is not None:
+            key = posixpath.normpath(script)
+            text = proc.scripts.get(key)
+            if text is None and key in proc.copies:
+                body = inputs.read_other(os.path.join(context, proc.copies[key]), _MAX_DOCKERFILE)
+                text = body.decode("utf-8", "replace") if body is not None else None
+        passed = script_passes_args(text.encode(), ctx.path, ctx.depth + 1) if text is not None else None
+        if passed is not None:
+            got = (*passed, f"`{script}` runs vLLM with the run's words (`\"$@\"`)")
+    if got is None:
+        return None
+    entry, fixed, how = got
+    adds = f"the arguments its ENTRYPOINT gives vLLM itself (`{' '.join(fixed)}`)" if fixed else None
+    base = proc.base or ""
+    on_vllm = image_is_vllm(base) and "$" not in base
+    image, tagged = (base, raw is not None and not _REBUILDS_VLLM.search(raw)) if on_vllm else ("vllm/vllm-openai", False)
+    return image, tagged, (entry, adds, on_vllm), how
+
+
+def script_passes_args(script: bytes, path: str, _depth: int = 1) -> Optional[tuple[str, list[str]]]:
+    """``(vLLM's entry, the words it gives vLLM before them)`` when the shell script ``script``
+    (an image's entrypoint script, a container's command script) starts vLLM with the arguments
+    it is given (``exec vllm serve --port 8000 "$@"``): the words its caller passes are vLLM's.
+    None otherwise (no vLLM, or vLLM started without ``"$@"``)."""
+    if b"vllm" not in script and b"VLLM" not in script or _depth >= 6:
+        return None
+    try:
+        sub = extract_script(script, path, Embedding.unmapped(script), _depth=_depth)
+    except ParseError:
+        return None
+    for la in sub.launches:
+        at = next((i for i, t in enumerate(la.tokens) if t.splat and t.text.strip('"') in ("$@", "${@}")), None)
+        if at is not None and la.style == "argv":
+            return la.entry, [t.text for t in la.tokens[:at]]
+    return None
 
 
 def _dockerfile_base(ctx: _Ctx, rel: str) -> Optional[tuple[str, bool]]:
@@ -1890,7 +2011,9 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
     hints: list[VersionHint] = []
-    if found.image and image_is_vllm(found.image) and found.built_from != "untagged":
+    if found.built_from == "source":  # (a release between the database's oldest and newest)
+        hints.append(VersionHint(UNNAMED_REVISION, "vLLM's own source", None, None))
+    elif found.image and image_is_vllm(found.image) and found.built_from != "untagged":
         v = version_from_image(found.image)
         if v is not None:
             iw = None if found.built_from else next((w for w in words if w.text == found.image), None)
@@ -1911,11 +2034,13 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
         env=env,
         version_hints=hints,
         dropped=[_token(ctx, w) for w in dropped_words],
-        opaque=any(t.splat for t in tokens),
+        # (the image adds words of its own: they are the Dockerfile's, read and reported there)
+        opaque=any(t.splat for t in tokens) or found.image_adds is not None,
     )
     if found.image:
         la.image = found.image
-    la.read_as = found.via
+    la.read_as = found.via if found.image_adds is None else \
+        "; ".join(x for x in (found.via, "with " + found.image_adds) if x)
     if getattr(found, "image_cmd_start", None) is not None:
         # `docker run IMAGE vllm serve ...`: these words go after the image's entrypoint
         cmd_words = words[found.image_cmd_start:found.args_start]
@@ -2036,7 +2161,8 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: 
         raw, pos = bytes(whole.raw), whole.pos
         if every_branch and not raw.strip() and not whole.opaque:
             continue  # (a branch that leaves it empty: GPUOPTION="")
-        if whole.opaque and not expansions or any(c in raw for c in b"*?[") or not raw.strip():
+        if whole.opaque and not expansions and not (every_branch is True and _options_around_expansions(raw)) \
+                or any(c in raw for c in b"*?[") or not raw.strip():
             return None
         for m in re.finditer(rb"[^ \t\n]+", raw):
             i, j = m.span()
@@ -2048,6 +2174,14 @@ def _variable_words(ctx: _Ctx, name: str, before: int, array: bool, expansions: 
             w.text = raw[i:j].decode("utf-8", "replace")
             words.append(w)
     return words
+
+
+def _options_around_expansions(raw: bytes) -> bool:
+    """A string of a wrapper's options whose expansions are inside its words, never one
+    (``GPUOPTION="--gpus device=$2"``): its words are options and their values whatever the
+    expansion holds, so where the wrapper's own words end is known."""
+    words = raw.split()
+    return bool(words) and words[0].startswith(b"-") and not any(w.startswith((b"$", b"`", b'"$')) for w in words)
 
 
 _BRANCHING = frozenset({"if_statement", "case_statement"})

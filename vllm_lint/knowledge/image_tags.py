@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ..images import _split_image
+from ..images import UNNAMED_REVISION, _split_image
 from ..record import Record
 from .release_dates import current_at, date_in
 
@@ -390,6 +390,8 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
     """What the hint ``text`` (a tag or a version as written; ``image``: the image it is the tag
     of, when known) names, read against the database ``db`` (``surface.db.Database``)."""
     t = text.strip()
+    if t == UNNAMED_REVISION:  # (vLLM built from its source at a revision nobody names: any release)
+        return HintReading("unknown", note="a release between the database's oldest and newest")
     scheme = vendor_scheme(image) if image else None
     if t.lower() in ("latest", "main", "stable") and not (scheme and scheme.get("key_in") == "repository"):
         # (a key in the image's path names the release whatever the tag: Gaudi's software version)

@@ -73,6 +73,17 @@ workload:
     assert [(v.version, v.source) for v in la.version_hints] == [("v0.10.0", "image-tag")]
 
 
+@pytest.mark.parametrize("image", [
+    # vendor images that hold vLLM though their entrypoint is a shell: the tool runs vLLM in them
+    b"nvcr.io/nvidia/vllm@sha256:1de8e6bfdb4c81c1f31a806cc9b13b5c6352714a7cec87f4d24964bcc91159b2",
+    b"rocm/vllm:rocm6.4.1_vllm_0.10.0_20250812",
+])
+def test_a_block_beside_a_vendor_image_that_holds_vllm_is_read(image):
+    data = b"runtime:\n  image: " + image + b"\n  dtype: bfloat16\n  max_model_len: 8192\n  max_num_seqs: 128\n"
+    (la,) = _launches(data)
+    assert [k.key for k in la.keyed] == ["dtype", "max_model_len", "max_num_seqs"]
+
+
 def test_a_container_key_beside_a_serve_args_block_names_its_image():
     data = b"""model: org/m
 container: vllm/vllm-openai:v0.10.0

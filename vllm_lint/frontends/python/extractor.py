@@ -14,6 +14,7 @@ from ...launch import Extraction, Note, ParseError, Span
 from . import wrappers
 from .argv_lists import standalone_argvs
 from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, SHELL_METHODS, WRAPPER_METHODS, entry_of
+from . import manifests
 from .documented import documented_commands, worth_reading
 from .engine_args import kwargs_launch
 from .environ import env_call, env_pos, env_statement
@@ -103,6 +104,8 @@ def _run(data: bytes, path: str) -> Extraction:
         env_statement(fx, st, scope)
     if worth_reading(data):
         documented_commands(fx, tree, extract)
+    if manifests.worth_reading(data):
+        manifests.manifest_strings(fx, tree)
     fx.result.env.sort(key=env_pos)
     return fx.result
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import gc
 
-from vllm_lint.frontends.yaml.chart_values import chart_values
+from vllm_lint.frontends.yaml.chart_values import chart_values, override_values
 from vllm_lint.frontends.yaml.config_file import config_launch, extract_config_file, looks_like_config_file
 from vllm_lint.frontends.yaml.loader import MAX_BYTES, parse_check, prepare, same_meaning
 from vllm_lint.frontends.yaml.prefilter import might_contain_launch
@@ -47,6 +47,10 @@ from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.walk import walk_document
 from vllm_lint.frontends.yaml.words import split_words
 from vllm_lint.launch import Extraction, ParseError
+from vllm_lint.record import lazy_re
+
+# a vLLM command line in a template's text (what a values-decided branch may hold)
+_VLLM_COMMAND = lazy_re(rb"\bvllm[ \t]+serve\b|\bvllm\.entrypoints\.openai\.api_server\b|[\"']vllm[\"'][ \t]*,[ \t]*[\"']serve[\"']")
 
 FORMAT = "yaml"
 
@@ -87,6 +91,15 @@ def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
     out = Extraction()
     values = chart_values(path) if b"{{" in data else None
     filled, regions = prepare(data, values)
+    rendered_by = None
+    if values is not None and _VLLM_COMMAND.search(data) and not _VLLM_COMMAND.search(filled):
+        # the chart's defaults render none of the template's vLLM commands (a back-end switch set
+        # to another server): read it as the chart's override values file that renders one does
+        for other in override_values(values):
+            alt, alt_regions = prepare(data, other)
+            if _VLLM_COMMAND.search(alt):
+                values, filled, regions, rendered_by = other, alt, alt_regions, other.name
+                break
     t = YamlText(filled, path, out, regions=regions)
     if regions:
         t.original = data
@@ -107,6 +120,10 @@ def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
     # the extraction, the extraction is no reference cycle and is freed as soon as it is dropped.
     t.out = None  # type: ignore[assignment]
     apply_templates(t.regions, out, data, values=t.values)
+    if rendered_by is not None:
+        for la in out.launches:
+            la.read_as = "; ".join(x for x in (f"the chart's `values.yaml` does not render this launch: read as "
+                                                f"`{rendered_by}` renders it", la.read_as) if x)
     if not out.launches:  # a file of images only (Helm values, a compose service without a command)
         for hints in t.idle_images.values():
             out.version_hints.extend(hints)

@@ -15,8 +15,14 @@ chart's ``{{ define "x.args" }}`` block (from the ``*.tpl`` files of its ``templ
 recorded), when its body renders to a known text (its own expressions from the values, its
 ``{{-`` / ``-}}`` trimming applied, an ``if`` / ``else`` on a value and a ``range`` over a list of
 words rendered as Helm does; another condition, a ``with``, or an include piped to ``nindent``,
-stays unknown). ``| join " "`` writes a list of words as one text. A shell script's words rendered so are split into words
-(:func:`~.templates.apply_templates`).
+stays unknown; ``| indent N | trim``, which continues a ``\\``-continued command line, renders).
+``| join " "`` writes a list of words as one text. A shell script's words rendered so are split
+into words (:func:`~.templates.apply_templates`).
+
+Override values files: a chart's other values files beside ``values.yaml`` (``values-prod.yaml``,
+``prod-values.yaml``; :func:`override_values`), each merged over it as Helm merges ``-f`` files.
+A template whose vLLM command the defaults do not render (a branch of a back-end switch) is read
+as the first of them that renders it (``yaml._extract``).
 """
 
 from __future__ import annotations
@@ -35,9 +41,12 @@ _ACTION = lazy_re(r"\{\{-?\s*(if|with|range|define|block|end)\b[^}]*-?\}\}")
 
 
 class ChartValues(dict):
-    """A chart's values, and the bodies of its named templates (``defines``: name -> text)."""
+    """A chart's values, and the bodies of its named templates (``defines``: name -> text);
+    ``chart``: the chart's folder, ``name``: the values file's name."""
 
     defines: dict = {}
+    chart: str = ""
+    name: str = "values.yaml"
 _VALUES_PATH = lazy_re(r"^\$?\.Values((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)$")
 _REQUIRED = lazy_re(r'^required\s+"(?:[^"\\]|\\.)*"\s+(\S+)$')
 _DEFAULT = lazy_re(r'^default\s+(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)$')
@@ -60,7 +69,18 @@ def chart_values(path: str) -> Optional[dict]:
     chart = os.path.dirname(d)
     if not os.path.isfile(os.path.join(chart, "Chart.yaml")):
         return None
-    values_path = os.path.join(chart, "values.yaml")
+    values = _load(os.path.join(chart, "values.yaml"))
+    if values is None:
+        return None
+    out = ChartValues(values)
+    out.defines = _defines(d)
+    out.chart = chart
+    return out
+
+
+def _load(values_path: str) -> Optional[dict]:
+    from vllm_lint import inputs
+
     raw = inputs.read_other(values_path, _MAX_BYTES)
     if raw is None:
         return None
@@ -70,10 +90,38 @@ def chart_values(path: str) -> Optional[dict]:
         values = yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except Exception:  # yaml.YAMLError, RecursionError: the template is read without values
         return None
-    if not isinstance(values, dict):
-        return None
-    out = ChartValues(values)
-    out.defines = _defines(d)
+    return values if isinstance(values, dict) else None
+
+
+# a chart's other values files, given to `helm install -f` for one environment (values-prod.yaml,
+# values.gpu.yaml, prod-values.yaml): Helm's convention names them after values.yaml
+_OVERRIDE_FILE = lazy_re(r"(?i)^(?:values[-_.][\w.-]+|[\w.-]+[-_.]values)\.ya?ml$")
+_MAX_OVERRIDES = 8
+
+
+def override_values(values: "ChartValues") -> list["ChartValues"]:
+    """The chart's values as each of its override values files (beside ``values.yaml``, in the
+    chart's folder; sorted by name, at most :data:`_MAX_OVERRIDES`) gives them: that file merged
+    over ``values.yaml`` as Helm merges them (mappings key by key, anything else replaced)."""
+    try:
+        names = sorted(n for n in os.listdir(values.chart) if _OVERRIDE_FILE.match(n) and n.lower() != "values.yaml")
+    except OSError:
+        return []
+    out = []
+    for name in names[:_MAX_OVERRIDES]:
+        over = _load(os.path.join(values.chart, name))
+        if over is None:
+            continue
+        merged = ChartValues(_merged(dict(values), over))
+        merged.defines, merged.chart, merged.name = values.defines, values.chart, name
+        out.append(merged)
+    return out
+
+
+def _merged(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
     return out
 
 
@@ -170,8 +218,13 @@ def _named(name: str, pipes: list[str], values: dict, depth: int) -> Optional[st
     text = render_control(_trimmed(body), values, depth + 1)
     if text is None:
         return None
-    for pipe in pipes:
-        if pipe == "trim":
+    for k, pipe in enumerate(pipes):
+        ind = _INDENT.match(pipe)
+        if ind is not None and pipes[k + 1:k + 2] == ["trim"]:
+            # `indent N | trim`: the text's lines continue the line the include is on (a
+            # command line in a block scalar), each indented as the block is
+            text = "\n".join(" " * int(ind.group(1)) + line if line else line for line in text.split("\n"))
+        elif pipe == "trim":
             text = text.strip()
         elif pipe == "quote":
             text = '"' + text + '"'  # (a quoted word decodes to the text in YAML)
@@ -180,6 +233,7 @@ def _named(name: str, pipes: list[str], values: dict, depth: int) -> Optional[st
     return text
 
 
+_INDENT = lazy_re(r"^indent\s+(\d{1,3})$")
 _CONTROL = lazy_re(r"^(if|else if|else|range|end|with)\b\s*(.*)$")
 _DOT = lazy_re(r"^\.(?:\s*\|\s*(?:quote|squote|toString))?$")
 
@@ -227,7 +281,8 @@ def _block(parts: list, k: int, values: dict, depth: int, item: Any) -> tuple[Op
         if p.startswith("{{"):
             inner = p[2:-2].strip().lstrip("-").rstrip("-").strip()
             if item is not None and _DOT.match(inner):
-                out.append(_word(item))
+                out.append(_quoted(_word(item)) if "quote" in inner and _NEEDS_QUOTES.search(_word(item))
+                           else _word(item))
             else:
                 text = render_expr(p, values, depth)
                 if text is None:
@@ -304,6 +359,16 @@ def _condition(cond: str, values: dict) -> Optional[bool]:
     else:
         return None
     return not truth if negate else truth
+
+
+_NEEDS_QUOTES = lazy_re(r"[\s\"'\\]")
+
+
+def _quoted(text: str) -> str:
+    """``text`` as ``quote`` writes it (Go's ``%q`` of a printable string): in double quotes, with
+    ``\\`` and ``\"`` escaped, one word to a shell and one scalar to YAML whatever it holds (a JSON
+    value with blanks); a plain word is written as itself (both read it so)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _trimmed(body: str) -> str:

@@ -169,7 +169,7 @@ class _Container:
     def read(self) -> bool:
         found = self._script() or self._shell()
         if not found:
-            found = self._vllm_command() or self._args_entry() or self._args_map()
+            found = self._vllm_command() or self._args_entry() or self._args_map() or self._command_script()
         found = self._env_carriers() or found
         if not found and self.image:
             idle_image(self.t, self.image, self.version_node, self.compose)
@@ -376,6 +376,31 @@ class _Container:
                            self.ctx).container = c  # no command words
         return True
 
+    def _command_script(self) -> bool:
+        """A command that runs a script a ConfigMap beside the file holds, which starts vLLM with
+        its arguments (:mod:`.command_scripts`): the container's ``args`` are vLLM's words."""
+        from vllm_lint.frontends.yaml.command_scripts import configmap_script_entry, script_of_command
+
+        t = self.t
+        script = script_of_command(self.cmd_texts) if self.cmd_texts else None
+        if script is None or not t.path or t.path == "-":
+            return False
+        found = configmap_script_entry(t.path, script, t.values)
+        if found is None:
+            return False
+        entry, own, where = found
+        words, c = self.facts()
+        launch = t.argv_launch(entry, words[len(self.cmd_texts):], c.span, c.env, c.version_hints, c.hardware,
+                               self.ctx)
+        launch.container = c
+        launch.read_as = (f"`{script}` is the script a ConfigMap of `{where}` holds, which runs vLLM with the "
+                          "container's arguments (`\"$@\"`)"
+                          + (f", after its own (`{_TEMPLATE_FILLER.sub('{{ ... }}', ' '.join(own))}`, read there)"
+                             if own else ""))
+        if own:
+            launch.opaque = True  # (its own words are the script's, read in its file)
+        return True
+
     def _args_map(self) -> bool:
         """A chart's arguments written as a mapping of option names (``max-model-len: 4096``) for
         a vLLM image's entrypoint: a launch of keyed arguments, read as a ``--config`` file's keys
@@ -413,6 +438,7 @@ class _Container:
         return found
 
 
+_TEMPLATE_FILLER = lazy_re(r"_{4,}")  # (a template expression's filler in a filled chart template)
 _PARAM = lazy_re(r"\$(?:([0-9])|\{([0-9]+)\}|([@*])|\{([@*])\})")
 
 

@@ -104,6 +104,9 @@ def _renders_words(line: bytes, values: Optional[dict]) -> bool:
     raw = line.decode("utf-8", "replace")
     for start, end in template_spans(raw):
         text = render_expr(raw[start:end], values)
+        if text is not None and "\n" in text.strip() and all(
+                x.rstrip().endswith("\\") for x in text.strip().split("\n")[:-1]):
+            return True  # (a command line's words over lines continued with `\`: `indent N | trim`)
         if text is None or not text.strip() or "\n" in text.strip():
             continue
         text = text.strip()
@@ -325,7 +328,8 @@ def apply_templates(regions: list[tuple[int, int]], out: Extraction, original: b
     elif out.launches:
         out.notes.append(Note(
             f"{count} template expression(s) ({{{{ ... }}}}) were read as unknown values"
-            + (f" where the chart's values.yaml does not give them ({rendered} launch value(s) rendered)"
+            + (f" where the chart's {getattr(values, 'name', 'values.yaml')} does not give them "
+               f"({rendered} launch value(s) rendered)"
                if rendered else "")
             + (f"; {touched} launch value(s) they touch are treated as opaque" if touched else ""),
             span=Span(regions[0][0], regions[0][1]),
@@ -356,8 +360,14 @@ def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
                 touched += 1
             else:
                 rendered_n += 1
-                if la.context.get("shell") and len(rendered.split()) > 1 and not any(q in rendered for q in "'\"\\$`"):
-                    split[id(t)] = rendered.split()
+                if la.context.get("shell") and len(rendered.split()) > 1:
+                    if not any(q in rendered for q in "'\"\\$`"):
+                        split[id(t)] = rendered.split()
+                    elif not any(q in rendered for q in "$`"):
+                        # quotes and `\`-continued lines: the words as the shell reads them
+                        words = _shell_split(rendered)
+                        if words is not None:
+                            split[id(t)] = words
     if split:  # (each word at the expression that renders it: no fix edits them)
         kept = {id(t) for t in la.tokens if id(t) not in split}
         la.tokens = [w for t in la.tokens for w in ([Token(x, t.span) for x in split[id(t)]] if id(t) in split else [t])]
@@ -403,6 +413,16 @@ def _no_edit_of_split_words(la: Any, shared: set) -> None:
         return _delete(toks)
 
     la.delete_tokens = delete_tokens
+
+
+def _shell_split(text: str) -> Optional[list[str]]:
+    """The words a POSIX shell reads in ``text`` (quotes, escapes, a backslash-newline), or None."""
+    import shlex
+
+    try:
+        return shlex.split(re.sub(r"\\\r?\n", "", text), comments=False, posix=True)  # (`\`-newline: joined)
+    except ValueError:
+        return None
 
 
 def _unquoted(raw: str) -> str:

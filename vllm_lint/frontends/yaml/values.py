@@ -92,6 +92,14 @@ def runs_vllm(image: Optional[str]) -> bool:
     return bool(image) and image_starts_vllm(image)  # type: ignore[arg-type]
 
 
+def holds_vllm(image: Optional[str]) -> bool:
+    """Whether ``image`` holds vLLM (:func:`~vllm_lint.images.image_is_vllm`), whatever its
+    entrypoint starts: the image another tool's block of vLLM settings runs vLLM in."""
+    from vllm_lint.frontends.commands import image_is_vllm
+
+    return bool(image) and image_is_vllm(image)  # type: ignore[arg-type]
+
+
 def key_style(key: str) -> str:
     """How a mapping's option key is spelt (:class:`vllm_lint.launch.KeyedArg`)."""
     if key.startswith("-"):

@@ -91,14 +91,6 @@ def _blocks(t: YamlText, walk: "_Walk", top: dict[str, Any]) -> None:
             t.out.launches.append(la)
 
 
-def _vllm_image(image: Optional[str]) -> bool:
-    """Whether a block's own image is a vLLM image: one that starts the server, or one that holds
-    vLLM for the tool to start with the block's options (NVIDIA's ``nvcr.io/nvidia/vllm``)."""
-    from vllm_lint.images import image_is_vllm
-
-    return bool(image) and (values.runs_vllm(image) or image_is_vllm(image))  # type: ignore[arg-type]
-
-
 class _Walk:
     """One walk of a node tree: containers, compose services, command mappings, hardware and
     image tags inherited downwards, strings that mention vllm.
@@ -209,17 +201,19 @@ class _Walk:
         elif isinstance(img, MappingNode) and pkey not in _CONTAINER_LISTS:
             idle_image(t, image_from_values(img), img, False)  # Helm values: image: {repository, tag}
         sibling_image = engine_blocks.sibling_image(km)  # (`container: vllm/vllm-openai:...` beside a block)
-        if sibling_image is not None and values.runs_vllm(sibling_image.value):
+        if sibling_image is not None and values.holds_vllm(sibling_image.value):
             self.images.append(sibling_image)
         for k, v in node.value:
             key = text(k)
             if isinstance(v, MappingNode) and pkey not in _CONTAINER_LISTS:
                 # another tool's block of vLLM options (a benchmark's `vllm_config:`, `engine_args:`)
                 own, own_node = image_of(v, _VALUES_ROWS[0]) if _VALUES_ROWS and "image" in keys(v) else (None, None)
-                own_vllm = _vllm_image(own)
+                # (the block's tool runs vLLM in the image by its own command: an image that holds
+                # vLLM, whatever its entrypoint starts, NGC's and ROCm's included)
+                own_vllm = values.holds_vllm(own)
                 if not own_vllm and sibling_image is not None:
                     own, own_node = sibling_image.value, sibling_image
-                    own_vllm = _vllm_image(own)
+                    own_vllm = values.holds_vllm(own)
                 block_vers = (image_version(t, own, own_node, False) if own_vllm else None) or vers
                 # (read after the document's own readers, which may know the block: Ray's engine_kwargs)
                 self.blocks.append((key, v, km, holder is not None or own_vllm, block_vers, hw2))
