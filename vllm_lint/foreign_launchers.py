@@ -55,12 +55,15 @@ class ForeignLauncher(Record):
     In Python: ``calls`` (the dotted callees that start it: ``lm_eval.simple_evaluate``),
     ``call_select`` (the keyword argument and its values that select vLLM), ``call_holders`` (the
     keyword arguments whose ``key=value`` string or mapping is handed on: ``model_args``,
-    ``extra_kwargs``); the call's other keywords are ``keys`` and ``model`` as above."""
+    ``extra_kwargs``); the call's other keywords are ``keys`` and ``model`` as above. ``shares_gpus``:
+    the tool's own work runs on the GPUs the job gets besides its vLLM engines (an RL trainer's actor
+    trains on every GPU while its rollout engines take tensor-parallel groups of them), so a layout
+    smaller than the request leaves none idle."""
 
     __slots__ = ("entry", "tool", "repository", "read", "programs", "sub", "modules", "scripts", "select",
                  "select_default", "select_shows", "form", "holders", "keys", "model", "own", "passes_unknown",
                  "passes_under", "typed", "calls", "call_select",
-                 "call_holders")
+                 "call_holders", "shares_gpus")
 
     def __init__(self, entry: str, tool: str, repository: str, read: tuple[tuple[str, str], ...], *,
                  programs: tuple[str, ...] = (), sub: tuple[str, ...] = (), modules: tuple[str, ...] = (),
@@ -70,7 +73,7 @@ class ForeignLauncher(Record):
                  model: tuple[str, ...] = ("model",), own: tuple[str, ...] = (), passes_unknown: bool = False,
                  passes_under: tuple[str, ...] = (), typed: bool = False, calls: tuple[str, ...] = (),
                  call_select: Optional[tuple[str, frozenset[str]]] = None,
-                 call_holders: tuple[str, ...] = ()) -> None:
+                 call_holders: tuple[str, ...] = (), shares_gpus: bool = False) -> None:
         self.entry = entry
         self.tool = tool
         self.repository = repository
@@ -93,6 +96,7 @@ class ForeignLauncher(Record):
         self.calls = calls
         self.call_select = call_select
         self.call_holders = call_holders
+        self.shares_gpus = shares_gpus
 
 
 def _same(*fields: str) -> dict[str, str]:
@@ -199,7 +203,8 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
         own=tuple(f"actor_rollout_ref.rollout.{k}" for k in (
             "name", "mode", "temperature", "top_k", "top_p", "n", "response_length", "prompt_length",
             "free_cache_engine", "log_prob_micro_batch_size_per_gpu", "quantization", "data_parallel_size",
-            "expert_parallel_size", "pipeline_model_parallel_size", "cudagraph_capture_sizes", "seed"))),
+            "expert_parallel_size", "pipeline_model_parallel_size", "cudagraph_capture_sizes", "seed")),
+        shares_gpus=True),
     # OpenRLHF's Ray PPO trainer: its vLLM engines are started when --vllm_num_engines (since
     # ed62d0e2, --vllm.num_engines) is given and not 0; its argparse options handed to
     # LLM(...) in create_vllm_engines (dtype, trust_remote_code and the seed are its own constants).
@@ -221,7 +226,8 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
               "max_len": "max_model_len", "data.max_len": "max_model_len"},
         model=("pretrain", "actor.model_name_or_path"),
         own=("vllm_num_engines", "vllm.num_engines", "vllm_sync_backend", "vllm.sync_backend", "vllm_sync_with_ray",
-             "vllm.sync_with_ray", "colocate_all_models", "seed", "prompt_max_len", "generate_max_len")),
+             "vllm.sync_with_ray", "colocate_all_models", "seed", "prompt_max_len", "generate_max_len"),
+        shares_gpus=True),
     # SkyRL's trainer (skyrl-train): Hydra overrides of its generator's inference engines. Before
     # 2026-04-22 under `generator.` (inference_engine_tensor_parallel_size, model_dtype, ...) handed
     # to LLM(...) in ray_wrapped_inference_engine; since then under `generator.inference_engine.`,
@@ -251,7 +257,8 @@ FOREIGN_LAUNCHERS: dict[str, ForeignLauncher] = {row.entry: row for row in (
         own=("generator.num_inference_engines", "generator.inference_engine.num_engines", "generator.backend",
              "generator.inference_engine.backend", "generator.run_engines_locally",
              "generator.inference_engine.run_engines_locally", "generator.weight_sync_backend",
-             "generator.inference_engine.weight_sync_backend", "generator.n_samples_per_prompt")),
+             "generator.inference_engine.weight_sync_backend", "generator.n_samples_per_prompt"),
+        shares_gpus=True),
     # ms-swift's inference, deployment and evaluation with `--infer_backend vllm`: VllmArguments
     # (HfArgumentParser), get_vllm_engine_kwargs, then VllmEngine's EngineArgs(...) field by field.
     ForeignLauncher(

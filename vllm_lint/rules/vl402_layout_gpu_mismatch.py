@@ -30,9 +30,12 @@ the check is arithmetic. It stays silent when one process does not own the whole
 nodes: `multi-node-serving.sh`, `ray start`, while the number of nodes is unknown), when the layout is multi-node (`--nnodes` > 1, Ray executor,
 `--headless`, `--data-parallel-size-local` smaller than `--data-parallel-size`, or more than one
 node declared by the context) unless the node count is known, when a factor is opaque (`-tp $TP`),
-and for the idle-GPU warning when the launch may carry options we cannot see (`$EXTRA_ARGS`).
+and for the idle-GPU warning when the launch may carry options we cannot see (`$EXTRA_ARGS`) or
+when its program trains on the same GPUs beside its vLLM engines (an RL trainer: verl, OpenRLHF,
+SkyRL; `foreign_launchers.py`, `shares_gpus`).
 """
 
+from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.hardware import gpus
 from ..knowledge.layout import layout
 from ..reach import layout_is_partial
@@ -100,6 +103,10 @@ def check(ctx: LintContext):
                              f"(from {src}): vLLM cannot start all its workers", span)
         return
     if multi or lay.hidden:
+        return
+    row = FOREIGN_LAUNCHERS.get(ctx.launch.entry)
+    if row is not None and row.shares_gpus:
+        ctx.skip(RULE, f"idle GPUs: {row.tool} runs its own work on the GPUs beside its vLLM engines")
         return
     if g.visible_opaque:
         ctx.skip(RULE, "idle GPUs: CUDA_VISIBLE_DEVICES is not known statically (each launch may pick its own)")
