@@ -78,7 +78,7 @@ def _runs(fork: Fork, image: Optional[str]) -> Optional[bool]:
         return False
     if fork.until is None:
         return True
-    from packaging.version import Version
+    from ..surface.version import Version
 
     tag = low.split("@", 1)[0].rsplit("/", 1)[-1].partition(":")[2]
     m = _TAG_VLLM.search(tag)

@@ -35,6 +35,8 @@ MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
 _SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
 _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*[\w.*-]+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
+# what every glob _PATH_WORD finds ends in (a screen: a script without one names no other by a glob)
+_GLOB_NAME = lazy_re(r"\*[\w.*-]*\.(?:sh|bash|slurm|sbatch)(?![\w.-])")
 # an install of a release in a command of the script (`pip install vllm==0.8.4`, `if uv pip install
 # -q "vllm==0.8.4"; then`, `$VENV/bin/pip install`), not a comment nor a message
 _INSTALL = lazy_re(r"(?m)^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?"
@@ -89,7 +91,7 @@ class Callers:
     def _refs(self, root: str, base: str) -> list[tuple[str, _Caller, str]]:
         """(caller's path, caller, ref) of the refs whose name is ``base``, then of every glob, in
         the order of the walk. The first script asked about in a repository (a one-file run) parses
-        only the scripts whose text holds its name or a ``*`` (a ref's name is written in the text:
+        only the scripts whose text holds its name or a glob's (a ref's name is written in the text:
         :data:`_PATH_WORD`); a second one indexes every caller by name, once (:meth:`_callers`)."""
         index = self._index.get(root)
         if index is not None:
@@ -100,7 +102,7 @@ class Callers:
         named: list[tuple[str, _Caller, str]] = []
         globs: list[tuple[str, _Caller, str]] = []
         for script in self._scan(root):
-            if base not in script[3] and "*" not in script[3]:
+            if base not in script[3] and ("*" not in script[3] or not _GLOB_NAME.search(script[3])):
                 continue
             c = _parsed(script)
             for ref, _at in c.refs if c is not None else ():
