@@ -36,7 +36,7 @@ import re
 from typing import Any, Optional
 
 from ..images import _split_image
-from ..record import Record
+from ..record import Record, lazy_re
 from ..surface.version import InvalidVersion, Version  # (PEP 440 without importing packaging for vLLM's numbers)
 from .release_dates import current_at, date_in
 
@@ -287,7 +287,8 @@ _compiled: Optional[list[tuple[dict[str, Any], "re.Pattern[str]", "re.Pattern[st
 def _schemes() -> list[tuple[dict[str, Any], "re.Pattern[str]", "re.Pattern[str]"]]:
     global _compiled
     if _compiled is None:
-        _compiled = [(s, re.compile(s["repository"]), re.compile(s["tag"])) for s in SCHEMES]
+        # (each tag's expression compiled when an image of its repository is read: one a run, mostly)
+        _compiled = [(s, re.compile(s["repository"]), lazy_re(s["tag"])) for s in SCHEMES]
     return _compiled
 
 
@@ -506,7 +507,7 @@ def _between(db: Any, text: str, scheme: dict[str, Any], m: "re.Match[str]") -> 
                        note=f"{scheme['name']} '{label}': not in the table; its neighbours say {said}")
 
 
-_LEADING = re.compile(r"v?(\d+\.\d+(?:\.\d+)?(?:\.\d+)?(?:\.?post\d+)?)(?=[.+_-]|$)")
+_LEADING = lazy_re(r"v?(\d+\.\d+(?:\.\d+)?(?:\.\d+)?(?:\.?post\d+)?)(?=[.+_-]|$)")
 
 
 def _read_version(db: Any, text: str) -> HintReading:

@@ -44,7 +44,7 @@ _ARGS_ENTRIES = (llm_d.args_entry, kubeai.args_entry, kserve.args_entry)
 #: keys that hold an untagged image's tag beside it (KServe values' ``tag``; llmaz BackendRuntime's
 #: ``image: vllm/vllm-openai`` with ``version: v0.6.0``; ``imageTag``)
 TAG_KEYS = ("tag", "version", "imageTag", "image_tag", "imageVersion", "image_version")
-_TAG_LIKE = re.compile(r"^v?\d+\.\d+(?:\.\d+)*(?:[.+_-][\w.+-]*)?$|^(?:latest|nightly)$")
+_TAG_LIKE = lazy_re(r"^v?\d+\.\d+(?:\.\d+)*(?:[.+_-][\w.+-]*)?$|^(?:latest|nightly)$")
 
 
 def sibling_tag(node: Any, image: Optional[str]) -> Optional[ScalarNode]:
