@@ -10,7 +10,6 @@ Helm values) are mapped onto the same ``ParsedArg`` shape so that rules see one 
 
 from __future__ import annotations
 
-import re
 from typing import Any, Optional
 
 from .launch import KeyedArg, Launch, Span, Token
@@ -19,7 +18,7 @@ from .foreign_launchers import FOREIGN_LAUNCHERS, ForeignLauncher
 from .surface.db import Database, Option, Surface
 from .wrapper_options import WRAPPERS
 
-_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+_NEGATIVE_NUMBER = lazy_re(r"^-\d+$|^-\d*\.\d+$")
 
 
 class ParsedArg(Record):

@@ -186,3 +186,53 @@ def test_release_clue_expressions_compile_only_when_used(tmp_path, synth_db_path
             "        for k, v in vars(m).items() if isinstance(v, LazyPattern) and 'match' in vars(v)}\n"
             "assert used <= {'vllm_lint.pipeline.surroundings._DOCKERFILE'}, used  # names in the folder\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_workflow_naming_no_vllm_source_is_not_loaded(tmp_path, synth_db_path):
+    """A shell launch beside a repository's own action (inputs, no vLLM checkout nor a pin filled
+    from an input): the release finding screens its text and imports no PyYAML (issue 31)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "run.sh").write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "action.yml").write_text("inputs:\n  python:\n    default: python3\nruns:\n  using: composite\n"
+                                         "  steps:\n    - run: ${{ inputs.python }} -m pip install vllm-lint\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(tmp_path / 'run.sh')!r}])\nexcept SystemExit:\n    pass\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.frontends.shell" in mods and "vllm_lint.pipeline.surroundings" in mods
+    assert not {"yaml", "packaging", "packaging.version"} & mods
+
+
+def test_a_dockerfile_with_a_vllm_image_imports_no_packaging(tmp_path, synth_db_path):
+    """An image tag is read with the lint's own PEP 440 versions (surface.version), not packaging's."""
+    f = tmp_path / "Dockerfile"
+    f.write_text('FROM vllm/vllm-openai:v0.8.5\nCMD ["--model", "m", "--swap-space", "4"]\n')
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(f)!r}])\nexcept SystemExit:\n    pass\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.knowledge.image_tags" in mods
+    assert not {"packaging", "packaging.version", "yaml"} & mods
+
+
+def test_one_file_lints_import_no_datetime_and_compile_no_unused_knowledge_patterns(tmp_path, synth_db_path):
+    """The release-date table's ``datetime`` is imported when a tag carries a date; the fork, tag
+    scheme, plugin and suppression expressions compile at first use (issue 31: ~6 % of a
+    one-file run together)."""
+    (tmp_path / "run.sh").write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.8.5\nCMD ["--model", "m", "--swap-space", "4"]\n')
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"for f in ({str(tmp_path / 'run.sh')!r}, {str(tmp_path / 'Dockerfile')!r}):\n"
+            "    try:\n        _run(['--no-cache', f])\n    except SystemExit:\n        pass\n"
+            "import re, sys\n"
+            "from vllm_lint.knowledge import forks, image_tags, plugin_targets, release_dates\n"
+            "from vllm_lint.pipeline import suppress\n"
+            "from vllm_lint.frontends import commands, dockerfile\n"
+            "mods = (forks, image_tags, plugin_targets, release_dates, suppress, commands, dockerfile)\n"
+            "compiled = [m.__name__ + '.' + k for m in mods for k, v in vars(m).items() if isinstance(v, re.Pattern)]\n"
+            "assert not compiled, compiled\n"
+            "assert not [f.repo for f in forks.FORKS if isinstance(f.image, re.Pattern)]\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.knowledge.release_dates" in mods and "vllm_lint.frontends.shell" in mods
+    assert "datetime" not in mods

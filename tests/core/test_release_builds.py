@@ -7,6 +7,7 @@ synthetic database has 0.8.5, 0.10.0 and 0.27.1 (the newest)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -214,11 +215,47 @@ def test_the_repository_is_walked_once_per_run(synth_db, repo, monkeypatch):
         put(repo, f"jobs/j{i}.sh", SCRIPT)
     put(repo, "run.sh", "#!/bin/bash\npip install vllm==0.8.5\n" + "".join(f"bash jobs/j{i}.sh\n" for i in range(40)))
     walks = []
-    real_walk = os.walk
-    monkeypatch.setattr(callers.os, "walk", lambda top, *a, **k: walks.append(top) or real_walk(top, *a, **k))
+    real_scandir = os.scandir
+
+    def scandir(d):  # (os is shared: count the callers' listings of the root, not the survey's)
+        if sys._getframe(1).f_globals.get("__name__") == callers.__name__ and os.fspath(d) == str(repo):
+            walks.append(d)
+        return real_scandir(d)
+
+    monkeypatch.setattr(callers.os, "scandir", scandir)
     t = Targeting(synth_db, Settings())
     assert {t.choose(repo / f"jobs/j{i}.sh", []).release for i in range(40)} == {"0.8.5"}
     assert len(walks) == 1
+
+
+def test_one_script_asked_parses_only_the_scripts_that_may_name_it(synth_db, repo, monkeypatch):
+    """A one-file run asks for one script's callers: only the scripts whose text holds its name
+    (or a glob) are read as callers; a second script asked indexes them all, with the same answers."""
+    from vllm_lint.pipeline import callers
+
+    put(repo, "run.sh", "#!/bin/bash\npip install vllm==0.8.5\nbash jobs/a.sh\n")
+    put(repo, "other.sh", "#!/bin/bash\npip install vllm==0.9.2\nbash jobs/b.sh\n")
+    put(repo, "globs.sh", "#!/bin/bash\npip install vllm==0.8.5\nfor s in jobs/a*.sh; do bash $s; done\n")
+    put(repo, "silent.sh", "#!/bin/bash\necho vllm is great\nbash jobs/a.sh\n")  # (no install: never parsed)
+    parsed = []
+    real = callers._read_caller
+    monkeypatch.setattr(callers, "_read_caller", lambda text, folder: parsed.append(text.split("\n")[2]) or real(text, folder))
+    t = Targeting(synth_db, Settings())
+    c = t.choose(put(repo, "jobs/a.sh", SCRIPT), [])
+    assert c.release == "0.8.5" and "run.sh" in c.why and "globs.sh" in c.why
+    assert sorted(parsed) == ["bash jobs/a.sh", "for s in jobs/a*.sh; do bash $s; done"]
+    assert t.choose(put(repo, "jobs/b.sh", SCRIPT), []).why.startswith("run by other.sh")
+    assert sorted(parsed) == ["bash jobs/a.sh", "bash jobs/b.sh", "for s in jobs/a*.sh; do bash $s; done"]
+
+
+def test_a_python_file_is_never_a_callers_walk(synth_db, repo, monkeypatch):
+    """Callers name scripts (.sh, .bash, .slurm, .sbatch): another file's release is not looked
+    for in the repository's scripts, which are not walked."""
+    from vllm_lint.pipeline import callers
+
+    put(repo, "run.sh", "#!/bin/bash\npip install vllm==0.8.5\npython serve.py\n")
+    monkeypatch.setattr(callers.Callers, "_walk", lambda *a: (_ for _ in ()).throw(AssertionError("walked")))
+    assert Targeting(synth_db, Settings()).choose(put(repo, "serve.py", "from vllm import LLM\nLLM('m')\n"), []) is not None
 
 
 @pytest.mark.parametrize("call", [

@@ -685,3 +685,27 @@ def test_a_chart_template_takes_the_release_of_a_values_file_beside_values_yaml(
     put(repo, "one/values.yaml", "image: vllm/vllm-openai:v0.8.5\n")
     put(repo, "one/values-a.yaml", "image: vllm/vllm-openai:v0.10.0\n")
     assert choose(synth_db, put(repo, "one/templates/d.yaml", "x: 1\n")).release == "0.8.5"
+
+
+@pytest.mark.parametrize("text", [
+    # found: a checkout of vLLM's source, a pin filled from an input, and both spelt with escapes
+    "inputs:\n  v:\n    default: v0.8.5\nruns:\n  steps:\n    - with:\n        repository: vllm-project/vllm\n        ref: ${{ inputs.v }}\n",
+    "inputs:\n  v:\n    default: v0.8.5\nruns:\n  steps:\n    - with:\n        repository: VLLM-Project/vLLM\n        ref: ${{ inputs.v }}\n",
+    "inputs:\n  v:\n    default: v0.8.5\nruns:\n  steps:\n    - with:\n        repository: \"vllm-\\\nproject/vllm\"\n        ref: ${{ inputs.v }}\n",
+    "inputs:\n  v:\n    default: '0.8.5'\nruns:\n  steps:\n    - run: pip install vllm==${{ inputs.v }}\n",
+    "inputs:\n  v:\n    default: '~=0.8.5'\nruns:\n  steps:\n    - run: pip install vllm${{ inputs.v }}\n",
+    "inputs:\n  v:\n    default: \"\\x3D=0.8.5\"\nruns:\n  steps:\n    - run: pip install vllm${{ inputs.v }}\n",
+    "inputs:\n  v:\n    default: '0.8.5'\nruns:\n  steps:\n    - run: \"pip install vllm=\\x3D\\x24{{ inputs.v }}\"\n",
+    # not found: inputs and vLLM named otherwise, a pin not filled from an input
+    "inputs:\n  python:\n    default: python3\nruns:\n  steps:\n    - run: $PY -m pip install vllm-lint ${{ inputs.python }}\n",
+    "inputs:\n  v:\n    default: 'x'\nruns:\n  steps:\n    - run: pip install vllm\n    - run: echo ${{ inputs.v }}\n",
+    "inputs: [\nruns: {\n",
+])
+def test_a_workflow_screened_before_pyyaml_agrees_with_the_loader(text):
+    """``_workflow_release`` returns None without loading a file that can name neither source (no
+    escapes, no vLLM repository, no ``${{`` beside a pin operator): what loading it says too."""
+    from vllm_lint.pipeline import surroundings as s
+
+    got, loaded = s._workflow_release(text, "action.yml"), s._workflow_loaded(text, "action.yml")
+    assert repr(got) == repr(loaded)
+    assert (got is not None) == ("v0.8.5" in text or "'0.8.5'" in text or "=0.8.5" in text)

@@ -97,8 +97,8 @@ class VllmCommand(Record):
         self.image_adds: Optional[str] = None
 
 
-_ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_PYTHON_RE = re.compile(r"^python(\d(\.\d+)?)?[mtw]?$")
+_ASSIGN_RE = lazy_re(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PYTHON_RE = lazy_re(r"^python(\d(\.\d+)?)?[mtw]?$")
 
 
 def is_assignment(word: str) -> bool:
@@ -138,7 +138,7 @@ def _base(word: str) -> str:
 # (what an image reference names, and whether it holds vLLM: vllm_lint.images)
 
 
-_NIGHTLY_INDEX = re.compile(r"wheels\.vllm\.ai/(?:nightly\b|[0-9a-f]{7,40}\b)", re.I)
+_NIGHTLY_INDEX = lazy_re(r"wheels\.vllm\.ai/(?:nightly\b|[0-9a-f]{7,40}\b)", re.I)
 _PIP_VALUE_OPTS = {
     "-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
     "-f", "--find-links", "-e", "--editable", "-t", "--target", "--prefix", "--root",
@@ -768,7 +768,7 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
 
 
 # an image named by Apptainer's pull (`vllm-openai_v0.8.5.sif`: the repository's last part, `_`, the tag)
-_SIF_NAME = re.compile(r"^(?:.*/)?([\w.-]+?)_(v?\d[\w.+-]*)\.sif$")
+_SIF_NAME = lazy_re(r"^(?:.*/)?([\w.-]+?)_(v?\d[\w.+-]*)\.sif$")
 
 
 def container_image(word: str) -> str:

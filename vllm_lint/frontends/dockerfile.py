@@ -269,7 +269,7 @@ def _json_array(data: bytes, ins: _Instr, escape: bytes) -> Optional[list[_JWord
         return None
 
 
-_WORD_RE = re.compile(rb"""(?:[^\s"'\\]|\\.|"(?:[^"\\]|\\.)*"|'[^']*')+""", re.S)
+_WORD_RE = lazy_re(rb"""(?:[^\s"'\\]|\\.|"(?:[^"\\]|\\.)*"|'[^']*')+""", re.S)
 
 
 class _SWord(Record):
@@ -326,7 +326,7 @@ def _shell_words(data: bytes, s: int, e: int) -> list[_SWord]:
     return out
 
 
-_VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_VAR_RE = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _substitute(text: str, vars_: dict) -> tuple[str, list]:

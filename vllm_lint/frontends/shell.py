@@ -741,7 +741,7 @@ def _piece(w: _Word, start: int, end: int) -> _Word:
     return piece
 
 
-_VAR_ONLY = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+_VAR_ONLY = lazy_re(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 
 
 def _cloud_deploy(ctx: _Ctx, node, words: list[_Word], texts: list[str]) -> bool:
@@ -1561,10 +1561,10 @@ def _declaration(ctx: _Ctx, node) -> None:
                 _walk(ctx, v)
 
 
-_DEFAULT_ONLY = re.compile(r"""["']?\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}"'\s]+)\}["']?""")
+_DEFAULT_ONLY = lazy_re(r"""["']?\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}"'\s]+)\}["']?""")
 
 
-_SIMPLE_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_SIMPLE_REF = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _filled(text: str, literals: dict[str, str]) -> Optional[str]:
@@ -2253,7 +2253,7 @@ def _env_from_word(ctx: _Ctx, words: list[_Word], idx: int, name: str, value: Op
     )
 
 
-_CONT_END = re.compile(rb"[ \t]*\\\r?\n")
+_CONT_END = lazy_re(rb"[ \t]*\\\r?\n")
 
 
 def _deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:
@@ -2294,12 +2294,12 @@ def _deletion_range(src: bytes, s: int, e: int) -> Optional[tuple[int, int]]:
     return s, j
 
 
-_DASH_LINE = re.compile(rb"[ \t]*-(-|[A-Za-z])")
-_COMMENT_LINE = re.compile(rb"[ \t]*#[^\n]*\n")
-_BLANK_LINE = re.compile(rb"[ \t]*\r?\n")
+_DASH_LINE = lazy_re(rb"[ \t]*-(-|[A-Za-z])")
+_COMMENT_LINE = lazy_re(rb"[ \t]*#[^\n]*\n")
+_BLANK_LINE = lazy_re(rb"[ \t]*\r?\n")
 _REST_NONE = re.compile(rb"[ \t]*\r?\n")
-_REST_BS = re.compile(rb"[ \t]*\\(\r?\n)")
-_REST_BS_SPACE = re.compile(rb"[ \t]*\\[ \t]+(#[^\n]*)?\r?\n")
+_REST_BS = lazy_re(rb"[ \t]*\\(\r?\n)")
+_REST_BS_SPACE = lazy_re(rb"[ \t]*\\[ \t]+(#[^\n]*)?\r?\n")
 
 
 def _dropped_after(ctx: _Ctx, node) -> list[_Word]:

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
-from ..record import Record
+from ..record import Record, lazy_re
 
 
 class Fork(Record):
@@ -29,7 +29,7 @@ class Fork(Record):
 
     def __init__(self, repo: str, image: str, source: str, until: Optional[str] = None) -> None:
         self.repo = repo
-        self.image = re.compile(image)
+        self.image = lazy_re(image)  # (compiled when an image naming vllm is read)
         self.source = source
         self.until = until  # images whose tag names this vLLM release or a later one are built from vLLM's own
 
@@ -68,7 +68,7 @@ def forks_maybe_of_image(image: Optional[str]) -> set[str]:
     return {f.repo for f in FORKS if _runs(f, image) is None}
 
 
-_TAG_VLLM = re.compile(r"vllm[_-]?v?(\d+\.\d+(?:\.\d+)?)|^v?(\d+\.\d+(?:\.\d+)?)(?![\d.])")
+_TAG_VLLM = lazy_re(r"vllm[_-]?v?(\d+\.\d+(?:\.\d+)?)|^v?(\d+\.\d+(?:\.\d+)?)(?![\d.])")
 
 
 def _runs(fork: Fork, image: Optional[str]) -> Optional[bool]:
@@ -78,7 +78,7 @@ def _runs(fork: Fork, image: Optional[str]) -> Optional[bool]:
         return False
     if fork.until is None:
         return True
-    from packaging.version import Version
+    from ..surface.version import Version
 
     tag = low.split("@", 1)[0].rsplit("/", 1)[-1].partition(":")[2]
     m = _TAG_VLLM.search(tag)
@@ -152,12 +152,12 @@ class ForkBuild(Record):
 
 # github.com/<owner>/<name>: a fork of vLLM is a known one (FORKS) or a repository named vllm or
 # vllm-fork outside vllm-project (neuralmagic/vllm, a user's vllm); a clone or a git+ install of it
-_FORK_URL = re.compile(r"(?P<how>\bgit\s+clone\b[^\n]*?|git\+)(?:https?://|git@)github\.com[/:]"
+_FORK_URL = lazy_re(r"(?P<how>\bgit\s+clone\b[^\n]*?|git\+)(?:https?://|git@)github\.com[/:]"
                        r"(?P<repo>[\w.-]+/[\w.-]+?)(?:\.git)?(?P<at>@[^\s\"'#;&|)\\]+)?(?=[\s\"'#;&|)\\]|$)", re.I)
-_BRANCH_FLAG = re.compile(r"(?:\s-b\s+|\s--branch[=\s]+)[\"']?(?P<ref>[^\s\"';&|)\\]+)")
-_CHECKOUT = re.compile(r"\bgit\s+(?:checkout|switch)(?:\s+-[-\w]+)*\s+[\"']?(?P<ref>[^\s\"';&|)\\-][^\s\"';&|)\\]*)")
-_UPSTREAM = re.compile(r"^v?(?P<v>\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:[+-]|$)")
-_VAR = re.compile(r"^\$\{?(?P<name>\w+)\}?$")
+_BRANCH_FLAG = lazy_re(r"(?:\s-b\s+|\s--branch[=\s]+)[\"']?(?P<ref>[^\s\"';&|)\\]+)")
+_CHECKOUT = lazy_re(r"\bgit\s+(?:checkout|switch)(?:\s+-[-\w]+)*\s+[\"']?(?P<ref>[^\s\"';&|)\\-][^\s\"';&|)\\]*)")
+_UPSTREAM = lazy_re(r"^v?(?P<v>\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:[+-]|$)")
+_VAR = lazy_re(r"^\$\{?(?P<name>\w+)\}?$")
 _CHECKOUT_LINES = 6  # a checkout this many lines after the clone builds the clone's ref
 
 

@@ -36,7 +36,8 @@ import re
 from typing import Any, Optional
 
 from ..images import UNNAMED_REVISION, _split_image
-from ..record import Record
+from ..record import Record, lazy_re
+from ..surface.version import InvalidVersion, Version  # (PEP 440 without importing packaging for vLLM's numbers)
 from .release_dates import current_at, date_in
 
 _NGC_NOTES = "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/rel-{}.html"
@@ -286,7 +287,8 @@ _compiled: Optional[list[tuple[dict[str, Any], "re.Pattern[str]", "re.Pattern[st
 def _schemes() -> list[tuple[dict[str, Any], "re.Pattern[str]", "re.Pattern[str]"]]:
     global _compiled
     if _compiled is None:
-        _compiled = [(s, re.compile(s["repository"]), re.compile(s["tag"])) for s in SCHEMES]
+        # (each tag's expression compiled when an image of its repository is read: one a run, mostly)
+        _compiled = [(s, re.compile(s["repository"]), lazy_re(s["tag"])) for s in SCHEMES]
     return _compiled
 
 
@@ -469,16 +471,12 @@ def dated(db: Any, text: str, scheme: Optional[dict[str, Any]] = None) -> HintRe
 
 
 def _newer(a: str, b: str) -> bool:
-    from packaging.version import Version
-
     pa = Version(a)
     return pa > Version(b) and not (pa.is_devrelease or pa.local)
 
 
 def _at_or_before(db: Any, version: str) -> Optional[str]:
     """The newest release of the database at or before ``version``."""
-    from packaging.version import Version
-
     want = Version(version)
     found = None
     for v in db.versions:
@@ -489,10 +487,6 @@ def _at_or_before(db: Any, version: str) -> Optional[str]:
 
 def _between(db: Any, text: str, scheme: dict[str, Any], m: "re.Match[str]") -> HintReading:
     """A key of an ordered table that has no row: between the releases of the rows around it."""
-    from packaging.version import Version
-
-    from packaging.version import InvalidVersion
-
     def order(tag: str) -> Any:
         try:
             return Version(tag)
@@ -515,13 +509,11 @@ def _between(db: Any, text: str, scheme: dict[str, Any], m: "re.Match[str]") -> 
                        note=f"{scheme['name']} '{label}': not in the table; its neighbours say {said}")
 
 
-_LEADING = re.compile(r"v?(\d+\.\d+(?:\.\d+)?(?:\.\d+)?(?:\.?post\d+)?)(?=[.+_-]|$)")
+_LEADING = lazy_re(r"v?(\d+\.\d+(?:\.\d+)?(?:\.\d+)?(?:\.?post\d+)?)(?=[.+_-]|$)")
 
 
 def _read_version(db: Any, text: str) -> HintReading:
     """A version as written (``v0.8.5``, ``0.9``, ``0.9.2-cu124``, ``v0.7.3.self.post1``)."""
-    from packaging.version import InvalidVersion, Version
-
     v = db.floor_version(text)
     if v is None:  # a local suffix on the release (v0.7.3.self.post1): the release it names
         m = _LEADING.match(text.strip())

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ..record import Record
+from ..record import Record, lazy_re
 from .image_tags import HintReading, read_hint
 
 #: plugins whose release X.Y.Z (with its rcN / .postN) is built for vLLM X.Y.Z, by their own words
@@ -30,7 +30,7 @@ SAME_NUMBER: dict[str, str] = {
 }
 
 # X.Y.Z, the release of vLLM, then the plugin's own pre- and post-release parts; then a build's label
-_RELEASE = re.compile(r"^v?(?P<version>(\d+\.\d+\.\d+)(?:\.\d+)?(?:\.?(?:rc|a|b)\d+)?(?:\.?post\d+)?)(?:[-+_.].*)?$", re.I)
+_RELEASE = lazy_re(r"^v?(?P<version>(\d+\.\d+\.\d+)(?:\.\d+)?(?:\.?(?:rc|a|b)\d+)?(?:\.?post\d+)?)(?:[-+_.].*)?$", re.I)
 
 
 class PluginTarget(Record):

@@ -5,10 +5,12 @@ release current then, or main a little after it (:func:`current_at`)."""
 
 from __future__ import annotations
 
-import datetime
-import re
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+from ..record import lazy_re
+
+if TYPE_CHECKING:  # (datetime is imported when a date is made: most tags carry none)
+    import datetime
 
 _DATES: Optional[list[tuple[datetime.date, str]]] = None
 
@@ -18,6 +20,8 @@ def _table_path() -> Path:
 
 
 def _load() -> list[tuple[datetime.date, str]]:
+    import datetime
+
     out = []
     header = True
     for line in _table_path().read_text(encoding="utf-8").splitlines():
@@ -52,8 +56,8 @@ def current_at(day: datetime.date) -> Optional[str]:
 
 # a date in a tag or branch name: 2025-08-05 / 2025.08.05 / 2025_08_05, 20250805, or 08052025
 # (rocm/vllm-dev's MMDDYYYY), each not part of a longer run of digits
-_SEPARATED = re.compile(r"(?<!\d)(20\d\d)[-._](\d\d)[-._](\d\d)(?!\d)")
-_PACKED = re.compile(r"(?<!\d)(\d{8})(?!\d)")
+_SEPARATED = lazy_re(r"(?<!\d)(20\d\d)[-._](\d\d)[-._](\d\d)(?!\d)")
+_PACKED = lazy_re(r"(?<!\d)(\d{8})(?!\d)")
 
 
 def date_in(text: str) -> Optional[datetime.date]:
@@ -75,6 +79,8 @@ def date_in(text: str) -> Optional[datetime.date]:
 def _day(year: int, month: int, day: int) -> Optional[datetime.date]:
     if not 2020 <= year <= 2099:
         return None
+    import datetime
+
     try:
         return datetime.date(year, month, day)
     except ValueError:

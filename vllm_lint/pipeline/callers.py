@@ -38,6 +38,9 @@ _SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
 _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
 # a variable in a script's file name (`model_scripts/${model}.sh` in a loop over names): any name there
 _NAME_VAR = lazy_re(r"\$\{?\w+\}?")
+# what every glob _PATH_WORD finds ends in, a `*` or a variable in its name (a screen: a script
+# without one names no other by a glob)
+_GLOB_NAME = lazy_re(r"(?:\*|\$\{?\w+\}?)(?:[\w.*-]|\$\{?\w+\}?)*\.(?:sh|bash|slurm|sbatch)(?![\w.-])")
 # an install of a release in a command of the script (`pip install vllm==0.8.4`, `if uv pip install
 # -q "vllm==0.8.4"; then`, `$VENV/bin/pip install`), not a comment nor a message
 _INSTALL = lazy_re(r"(?m)^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?"
@@ -65,17 +68,19 @@ class Callers:
     def __init__(self, surroundings: Surroundings) -> None:
         self.surroundings = surroundings
         self._index: dict[str, dict[str, list[tuple[str, _Caller, str]]]] = {}  # root -> name -> (caller, ref)
+        self._scripts: dict[str, list[list]] = {}  # root -> the scripts that may call (_scan)
 
     def caller_for(self, directory: str, name: str) -> Optional[Named]:
         """What the scripts calling the file ``name`` of the real folder ``directory`` install."""
+        if not name.endswith(_SUFFIXES):
+            return None  # (every path a caller names ends in a script's suffix, _PATH_WORD: nothing to walk for)
         root = self.surroundings.root_of(directory) or directory
         rel = os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
         if rel.startswith("../"):
             return None
         found: list[tuple[str, _Caller]] = []
-        index = self._callers(root)
         base = rel.rsplit("/", 1)[-1]
-        for path, c, ref in index.get(base, []) + index.get("*", []):  # (the refs ending in its name, the globs)
+        for path, c, ref in self._refs(root, base):  # (the refs ending in its name, then the globs)
             if path != rel and _names(ref, c.folder, rel) and (path, c) not in found:
                 found.append((path, c))
         if not found:
@@ -87,22 +92,80 @@ class Callers:
         return Named(f">={releases[0]},<={releases[-1]}", f"run by scripts installing different releases ({said})",
                      spec=True)
 
+    def _refs(self, root: str, base: str) -> list[tuple[str, _Caller, str]]:
+        """(caller's path, caller, ref) of the refs whose name is ``base``, then of every glob, in
+        the order of the walk. The first script asked about in a repository (a one-file run) parses
+        only the scripts whose text holds its name or a glob's (a ref's name is written in the text:
+        :data:`_PATH_WORD`); a second one indexes every caller by name, once (:meth:`_callers`)."""
+        index = self._index.get(root)
+        if index is not None:
+            return index.get(base, []) + index.get("*", [])
+        if root in self._scripts:  # (a second script of this repository: index them all)
+            index = self._callers(root)
+            return index.get(base, []) + index.get("*", [])
+        named: list[tuple[str, _Caller, str]] = []
+        globs: list[tuple[str, _Caller, str]] = []
+        for script in self._scan(root):
+            if base not in script[3] and (("*" not in script[3] and "$" not in script[3])
+                                          or not _GLOB_NAME.search(script[3])):
+                continue
+            c = _parsed(script)
+            for ref, _at in c.refs if c is not None else ():
+                name = ref.rsplit("/", 1)[-1]
+                if "*" in name:
+                    globs.append((script[0], c, ref))
+                elif name == base:
+                    named.append((script[0], c, ref))
+        return named + globs
+
     def _callers(self, root: str) -> dict[str, list[tuple[str, _Caller, str]]]:
         """The repository's callers by the name their path ends in (``*``: a glob's), once."""
         if root not in self._index:
             index: dict[str, list[tuple[str, _Caller, str]]] = {}
-            for path, c in self._scan(root):
-                for ref, _at in c.refs:
+            for script in self._scan(root):
+                c = _parsed(script)
+                for ref, _at in c.refs if c is not None else ():
                     name = ref.rsplit("/", 1)[-1]
-                    index.setdefault("*" if "*" in name else name, []).append((path, c, ref))
+                    index.setdefault("*" if "*" in name else name, []).append((script[0], c, ref))
             self._index[root] = index
+            self._scripts.pop(root, None)
         return self._index[root]
 
-    def _scan(self, root: str):
+    def _scan(self, root: str) -> list[list]:
+        """The scripts of the repository that may be callers (they name vllm and install a release:
+        ``==`` or vLLM's source), in walk order (each folder's files by name, then its folders by
+        name), once per root: [path relative to the root, folder, bytes, text, root, the caller
+        or None (parsed at first use, :func:`_parsed`)]."""
+        got = self._scripts.get(root)
+        if got is None:
+            got = self._scripts[root] = list(self._walk(root))
+        return got
+
+    def _walk(self, root: str):
         seen = read = 0
         in_repo = self.surroundings.root_of(root) is not None
-        for d, dirs, files in os.walk(root):
-            dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "node_modules") if in_repo else []
+        stack = [root]
+        while stack:  # (os.walk's order, without its per-folder lstat: links found on the entries)
+            d = stack.pop()
+            dirs: list[str] = []
+            files: list[str] = []
+            links: set[str] = set()
+            try:
+                it = os.scandir(d)
+            except OSError:
+                continue
+            with it:
+                for e in it:
+                    try:
+                        is_dir = e.is_dir()
+                    except OSError:
+                        is_dir = False
+                    if not is_dir:
+                        files.append(e.name)
+                    elif in_repo and not e.name.startswith(".") and e.name != "node_modules":
+                        dirs.append(e.name)
+                        if e.is_symlink():  # (listed, not walked: os.walk's followlinks=False)
+                            links.add(e.name)
             seen += len(dirs) + len(files)
             if seen > MAX_ENTRIES:
                 return
@@ -116,12 +179,23 @@ class Callers:
                     data = read_regular(os.path.join(d, fname), MAX_BYTES)
                 except (OSError, TooLarge):
                     continue
-                if b"vllm" not in data:
-                    continue
-                caller = _read_caller(data.decode("utf-8", errors="replace"), os.path.relpath(d, root))
-                if caller is not None:
-                    caller.read = (os.path.abspath(os.path.join(d, fname)), inputs.key_of(data))
-                    yield os.path.relpath(os.path.join(d, fname), root).replace(os.sep, "/"), caller
+                if b"vllm" not in data or (b"==" not in data and b"vllm-project/vllm" not in data):
+                    continue  # (no install of a release, _INSTALL's `==` nor a source build: no caller)
+                yield [os.path.relpath(os.path.join(d, fname), root).replace(os.sep, "/"), d, data,
+                       data.decode("utf-8", errors="replace"), root, False]
+            dirs.sort()
+            stack.extend(os.path.join(d, x) for x in reversed(dirs) if x not in links)
+
+
+def _parsed(script: list) -> Optional[_Caller]:
+    """The caller a scanned script is (None: it installs no release or names no script), read once."""
+    if script[5] is False:
+        path, d, data, text, root = script[:5]
+        caller = _read_caller(text, os.path.relpath(d, root))
+        if caller is not None:
+            caller.read = (os.path.abspath(os.path.join(d, path.rsplit("/", 1)[-1])), inputs.key_of(data))
+        script[5] = caller
+    return script[5]
 
 
 def _read_caller(text: str, folder: str) -> Optional[_Caller]:

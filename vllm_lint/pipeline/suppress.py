@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Optional
 from ..launch import LineIndex, Span
 from ..record import lazy_re
 
-SUPPRESS = re.compile(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
+SUPPRESS = lazy_re(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
 SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file(?:\[([A-Za-z0-9_,\s]+)\])?(?![\w-])")
 UNSUPPRESSIBLE = ("VL001", "VL003")
 

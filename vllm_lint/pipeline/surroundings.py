@@ -809,6 +809,15 @@ def _workflow_release(text: str, name: str) -> Optional[Named]:
     of ``repository: vllm-project/vllm`` with ``ref:``) or pins it (``pip install vllm==``), the
     tag or pin given by an input: the input's ``default`` (a composite action's
     ``vllm_version: default: v0.9.0.1``)."""
+    if "\\" not in text and "vllm-project/vllm" not in text.lower() and not ("${{" in text and ("==" in text or "~=" in text)):
+        # (without escapes, every string the loader makes is written in the text: no checkout of vLLM's
+        # repository and no pin filled from an input can be found; PyYAML is not imported for it)
+        return None
+    return _workflow_loaded(text, name)
+
+
+def _workflow_loaded(text: str, name: str) -> Optional[Named]:
+    """:func:`_workflow_release` on the loaded document."""
     try:
         yaml = import_pyyaml()
         doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

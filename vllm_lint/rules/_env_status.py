@@ -111,7 +111,7 @@ def _on_what_runs(ctx: LintContext, name: str) -> Optional[EnvStatus]:
         versions = index.plugins[dist]["env"][name]
         if release is None or release in versions:
             return EnvStatus("plugin")
-        from packaging.version import Version
+        from ..surface.version import Version
 
         older = [v for v in versions if Version(v) < Version(release)]
         if not older:

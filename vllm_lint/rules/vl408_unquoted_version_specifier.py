@@ -49,6 +49,9 @@ _INSTALL = lazy_re(
     rb"(?P<rest>[^\n;&|]*)", re.M)
 _REQ = lazy_re(rb"(?<=[\s])(?P<req>vllm(?:\[[A-Za-z0-9_,.-]*\])?(?P<op>[<>]=?)(?P<ver>[^\s;&|'\"`]*))(?=[\s;&|]|$)")
 
+# what every _REQ match starts with (the screen of the file's bytes)
+_BOUND = lazy_re(rb"vllm(?:\[[A-Za-z0-9_,.-]*\])?[<>]")
+
 
 def _quoted_before(line_prefix: bytes) -> bool:
     """Whether a position follows an unclosed quote on its line."""
@@ -57,8 +60,12 @@ def _quoted_before(line_prefix: bytes) -> bool:
 
 @RULE.check
 def check(ctx: LintContext):
-    if not is_first_context(ctx) or ctx.file_format is None or b"install" not in ctx.data:
-        return  # (every match holds the word: a byte search before the format is asked)
+    data = ctx.data
+    if not is_first_context(ctx) or ctx.file_format is None or b"install" not in data or b"vllm" not in data \
+            or not _BOUND.search(data):
+        # (every match holds these bytes, and every format's shell text is the file's own bytes at
+        # their places, the rest blanked: searched in the file before its shell text is made)
+        return
     data = ctx.file_format.shell_text(ctx.data)  # what a shell runs, offsets kept; the rest blanked
     if data is None:
         return

@@ -42,7 +42,7 @@ _COMPOSE_VAR_DEFAULT = lazy_re(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
 _ARGS_ENTRIES = (llm_d.args_entry, kubeai.args_entry, kserve.args_entry)
 
 
-_TAG_LIKE = re.compile(r"^v?\d+\.\d+(?:\.\d+)*(?:[.+_-][\w.+-]*)?$|^(?:latest|nightly)$")
+_TAG_LIKE = lazy_re(r"^v?\d+\.\d+(?:\.\d+)*(?:[.+_-][\w.+-]*)?$|^(?:latest|nightly)$")
 
 
 def sibling_tag(node: Any, image: Optional[str]) -> Optional[ScalarNode]:

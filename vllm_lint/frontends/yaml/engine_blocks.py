@@ -14,7 +14,6 @@ vLLM's are read.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Optional
 
 from vllm_lint.frontends.yaml.config_file import COMMON_OPTIONS, norm_key
@@ -22,10 +21,11 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.values import OPTION_KEY, key_style
 from vllm_lint.launch import Launch, Span
+from vllm_lint.record import lazy_re
 
 # a key that names vLLM's engine or server options: vllm_config, vllmConfig, engine_args,
 # engine-kwargs, serve_args, server_options, vllm_args, vllm (the block of a `vllm:` component)
-_NAMES_VLLM = re.compile(
+_NAMES_VLLM = lazy_re(
     r"(?i)(?:vllm|engine|serve|server|serving|vllm[_-]?(?:engine|serve|server))"
     r"(?:[_-]?(?:config|configs|args|arguments|kwargs|options|params|parameters|settings|flags))?")
 # where a block's neighbours name the model it serves (a display name such as truss's

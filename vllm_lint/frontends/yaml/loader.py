@@ -18,7 +18,7 @@ from typing import Any, Callable, Optional
 
 from vllm_lint.frontends.yaml.templates import fill_templates
 from vllm_lint.launch import ParseError
-from vllm_lint.record import import_pyyaml
+from vllm_lint.record import import_pyyaml, lazy_re
 
 
 _pyyaml = import_pyyaml()  # (the expressions it never uses stay uncompiled)
@@ -94,7 +94,7 @@ class CodePointOffsets:
         return self.base + i + (self.extra[k - 1] if k else 0)
 
 
-_CONFLICT = re.compile(rb"^(?:<{7}|>{7})(?: |\r?$)|^={7}\r?$", re.M)
+_CONFLICT = lazy_re(rb"^(?:<{7}|>{7})(?: |\r?$)|^={7}\r?$", re.M)
 
 
 def prepare(data: bytes, values: Optional[dict] = None) -> tuple[bytes, list[tuple[int, int]]]:

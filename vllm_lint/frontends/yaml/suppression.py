@@ -20,7 +20,9 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Callable, Optional
 
-_BLOCK_HEADER = re.compile(rb"(?:^|:|^\s*-|\s-)\s+[|>][1-9+-]{0,2}\s*(?:#.*)?$")
+from vllm_lint.record import lazy_re
+
+_BLOCK_HEADER = lazy_re(rb"(?:^|:|^\s*-|\s-)\s+[|>][1-9+-]{0,2}\s*(?:#.*)?$")
 
 
 def _indent(line: bytes) -> Optional[int]:

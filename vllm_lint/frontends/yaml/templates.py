@@ -20,6 +20,7 @@ from typing import Any, AnyStr, Iterator, Optional
 from vllm_lint.frontends.delimited import delimited
 from vllm_lint.frontends.yaml.chart_values import render, render_expr
 from vllm_lint.launch import MAX_TEMPLATE_REGIONS, Extraction, Note, Span, Token, TooLarge
+from vllm_lint.record import lazy_re
 
 # version hints read from what a templated image renders (:mod:`.helm`): kept, whatever they touch
 RENDERED_SOURCES = ("helm-default", "helm-values")
@@ -206,7 +207,7 @@ def _rendering(data: bytes, regions: list[tuple[int, int]], values: Optional[dic
     return removed, unknown, control
 
 
-_RESOURCE_KEY = re.compile(rb"^(?:kind|apiVersion):", re.M)
+_RESOURCE_KEY = lazy_re(rb"^(?:kind|apiVersion):", re.M)
 
 
 def _gates_a_resource(data: bytes, start: int, branches: list[list]) -> bool:

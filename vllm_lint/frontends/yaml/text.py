@@ -8,7 +8,6 @@ escapes gets its spans without a :class:`~vllm_lint.frontends.embedding.Embeddin
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Optional
 
 from vllm_lint.frontends.yaml.deleters import make_deleter
@@ -28,8 +27,9 @@ from vllm_lint.launch import (
     Token,
     VersionHint,
 )
+from vllm_lint.record import lazy_re
 
-K8S_VAR = re.compile(r"\$\([A-Za-z_][A-Za-z0-9_]*\)")
+K8S_VAR = lazy_re(r"\$\([A-Za-z_][A-Za-z0-9_]*\)")
 
 
 def verbatim(data: bytes, s: int, e: int, style: Optional[str], value: str) -> Any:

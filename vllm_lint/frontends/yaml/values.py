@@ -20,9 +20,10 @@ from typing import Any, Optional
 from vllm_lint.container import Platform
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import NULL
+from vllm_lint.record import lazy_re
 
 # an option name as a chart's mapping writes it: `max-model-len`, `max_model_len`, `--enforce-eager`
-OPTION_KEY = re.compile(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
+OPTION_KEY = lazy_re(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 _MAX_KEYS = 200  # (a mapping this large is no list of options)
 
 
