@@ -174,7 +174,8 @@ class Reader:
                 # a header in what has come of the body: this frame is cut short there
                 at = header_line_in(buf, max(start, self.scanned), len(buf), start)
                 if at is None:
-                    self.scanned = len(buf)
+                    # (a line cut by the read, `...143` then `\r\n`, is looked at again with its end)
+                    self.scanned = max(start, len(buf) - _LENGTH_LINE_MAX)
                     return None
                 text = bytes(buf[start:at]).decode("utf-8", "replace")
                 del buf[:at]
