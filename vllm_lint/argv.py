@@ -172,6 +172,7 @@ class ArgvParser:
         self.db = db
         self.positional_model = positional_model
         self._model_moved = False  # parse_args has moved the first `--model` (0.11.1+)
+        self._model_given = False  # a chart gave the model before the words
 
     def _shape_takes_value(self, string: str) -> Optional[bool]:
         if self.db is None:
@@ -260,6 +261,7 @@ class ArgvParser:
         """The launch's words as argparse reads them, one ParsedArg per option occurrence, the
         positional model and each stray word; the steps are the methods below, in word order."""
         self._model_moved = False
+        self._model_given = model_given
         out: list[ParsedArg] = []
         toks = launch.tokens
         is_opt = self._option_word
@@ -495,6 +497,13 @@ class ArgvParser:
         model_open = self.positional_model and not seen_positional and self.surface.has_serve
         follows_model = prev is not None and prev.how == "positional" and prev.canonical == "<model>" \
             and bool(prev.tokens) and prev.tokens[-1] is toks[i - 1]
+        if not follows_model and prev is not None and len(out) == 1 and not self._model_given \
+                and prev.structure == "model-option" and self.surface.serve_model_option == "moved" \
+                and not prev.model_moved_away and bool(prev.tokens) and prev.tokens[0] is toks[0] \
+                and prev.tokens[-1] is toks[i - 1]:
+            # 0.11.1+: `serve --model m -- ...` is read as `serve m -- ...` (the model moved to
+            # the front), so the `--` ends the positional model there too
+            follows_model = True
         words: list[ParsedArg] = []
         if not (model_open or follows_model):
             words.append(_stray(dash))

@@ -195,3 +195,31 @@ def test_words_after_end_of_options(synth_db, words, model, left):
     models = [a.value for a in args if a.canonical == "<model>"]
     assert models == ([model] if model else [])
     assert [a.value for a in args if a.how == "stray"] == left
+
+
+@pytest.mark.parametrize("words, left", [
+    # 0.11.1+ moves `--model m` to the front (`serve m ...`), so a `--` right after it ends the
+    # positional model (real parsers of 0.27.0 and 0.34.0: `--model /m --` and `--model=/m --`
+    # accepted, the others "unrecognized arguments: ...")
+    (["--model", "m", "--"], []),
+    (["--model=m", "--"], []),
+    (["--model", "m", "--", "x"], ["x"]),
+    (["--model", "m", "--", "--"], ["--"]),
+    (["--model", "m", "--enforce-eager", "--"], ["--"]),
+    (["--port", "1", "--model", "m", "--"], ["--"]),
+])
+def test_end_of_options_after_moved_model(synth_db, words, left):
+    args = parse(synth_db, "0.27.1", *words)
+    assert [a.value for a in args if a.how == "stray"] == left
+
+
+@pytest.mark.parametrize("line, target, left", [
+    ("vllm serve --model /m --", "0.27.0", False),
+    ("vllm serve --model=/m --", "0.34.0", False),
+    ("vllm serve --port 1 --model /m --", "0.27.0", True),
+])
+def test_end_of_options_after_moved_model_shipped_db(line, target, left):
+    import vllm_lint
+
+    vl110 = [d for d in vllm_lint.lint(line + "\n", "serve.sh", target=target) if d.code == "VL110"]
+    assert bool(vl110) == left
