@@ -398,7 +398,7 @@ class ArgvParser:
             # Surface.serve_model_option and VL110)
             pa.positional, pa.how, pa.ambiguous = True, "positional", []
             pa.structure = "model-option"
-            # `--model X` is refused (0.8.5-0.11.0) or moved to the positional slot (0.11.1+);
+            # `--model X` is refused (0.8.3-0.11.0) or moved to the positional slot (0.11.1+);
             # from 0.11.1 `--model=X` is split first and moved as well, while before it the
             # option takes it as usual and a later word is still the positional model
             mode = self.surface.serve_model_option

@@ -8,7 +8,7 @@ model (refused from 0.17); words after `--` (positionals only: left over after t
 
 ## Why is this bad?
 argparse exits at startup: `expected one argument`, `unrecognized arguments: true`, `the
-following arguments are required: model_tag`; vLLM 0.8.5 to 0.11.0 raise "provide the model as a
+following arguments are required: model_tag`; vLLM 0.8.3 to 0.11.0 raise "provide the model as a
 positional argument" for `vllm serve --model X` (0.11.1 moves it to the positional slot instead, VL106). Under a wrapper that reads its argv with
 `parse_known_args` (KServe's huggingfaceserver) a left-over word is dropped instead, a warning;
 a missing value still exits there.

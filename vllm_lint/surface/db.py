@@ -344,9 +344,11 @@ class Surface:
         (tools/crosscheck/difftest.py): "option" (an ordinary option; the positional model is
         still required), "refused" (``parse_args`` raises: give the model as the positional),
         "moved" (``parse_args`` moves it to the positional slot; a positional model as well is
-        then left over). The move, with its warning, begins at 0.11.1 (vllm/utils/argparse_utils.py;
-        0.11.0's vllm/utils/__init__.py still raises)."""
-        if self.v < Version("0.8.5"):
+        then left over). The refusal begins at 0.8.3 (``FlexibleArgumentParser.parse_args`` in
+        vllm/utils.py of 0.8.3 and 0.8.4, measured with 0.8.3's real parser; 0.8.2's serve command
+        raises only when it runs, after parsing). The move, with its warning, begins at 0.11.1
+        (vllm/utils/argparse_utils.py; 0.11.0's vllm/utils/__init__.py still raises)."""
+        if self.v < Version("0.8.3"):
             return "option"
         if self.v < Version("0.11.1"):
             return "refused"
