@@ -25,3 +25,11 @@ def test_0_8_2_needs_the_positional():
     msgs = _vl110("vllm serve --model m", "0.8.2")
     assert msgs and all("refuses" not in m for m in msgs)
     assert any("needs the model as its positional argument" in m for m in msgs)
+
+
+def test_a_later_model_word_is_refused_after_an_inline_one():
+    # 0.10.0's real parser: `--model=facebook/opt-125m --model /tmp/x` raises "provide the model as a
+    # positional argument" (parse_args looks for the word `--model` anywhere)
+    assert any("refuses `--model`" in m for m in _vl110("vllm serve --model=a --model b", "0.10.0"))
+    assert any("refuses `--model`" in m for m in _vl110("vllm serve --model=a --model b", "0.8.3"))
+    assert not any("refuses" in m for m in _vl110("vllm serve --model=a", "0.10.0"))

@@ -108,8 +108,13 @@ def check(ctx: LintContext):
         return  # `--model` is the normal spelling for the api_server module
     mode = s.serve_model_option
     first = model_opts[0]
-    if first.inline_value and mode == "refused":
-        return  # `--model=X`: parse_args looks for the word `--model`; the option takes it as usual
+    if mode == "refused":
+        # `--model=X`: parse_args looks for the word `--model`; the option takes it as usual, but
+        # a later `--model X` is refused all the same
+        words = [m for m in model_opts if not m.inline_value]
+        if not words:
+            return
+        first = words[0]
     if mode == "refused":
         fix = model_positional_fix(ctx, first) if not models and len(model_opts) == 1 else None
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} refuses `--model`: give the model as the "
