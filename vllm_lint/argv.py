@@ -358,7 +358,9 @@ class ArgvParser:
             # before dotted keys, argparse gives `-O` the rest of the word (`.level=3`)
             written, eq, inline, attached = "-O", "", "", text[2:]
         if attached is None and not eq and not written.startswith("--") and len(written) > 2 \
-                and "." not in written:
+                and ("." not in written or not self.surface.dotted_json):
+            # (a `.` makes the word a dotted key only where vLLM reads dotted keys, 0.9.0+:
+            # before, argparse gives `-O` the rest of `-O{"compilation_time": 1.0}`)
             head = written[:2]
             if head == "-O" and self.surface.o_flag != "none":
                 attached = written[2:]

@@ -223,3 +223,15 @@ def test_end_of_options_after_moved_model_shipped_db(line, target, left):
 
     vl110 = [d for d in vllm_lint.lint(line + "\n", "serve.sh", target=target) if d.code == "VL110"]
     assert bool(vl110) == left
+
+
+@pytest.mark.parametrize("target, codes", [("0.8.2", set()), ("0.8.5", set())])
+def test_glued_o_value_with_a_dot_before_dotted_keys(target, codes):
+    # before 0.9.0 a `.` does not make a dotted key: argparse gives `-O` the rest of the word, and
+    # the real parsers of 0.8.2 and 0.8.5 accept `-O{"compilation_time": 1.0}`
+    import vllm_lint
+
+    line = """vllm serve m '-O{"compilation_time": 1.0}'\n"""
+    assert {d.code for d in vllm_lint.lint(line, "serve.sh", target=target) if d.severity == "error"} == codes
+    bad = """vllm serve m '-O{"compilation_time": "x"}'\n"""
+    assert any(d.code == "VL105" for d in vllm_lint.lint(bad, "serve.sh", target=target))
