@@ -199,6 +199,8 @@ class ArgvParser:
         base = canonical
         if canonical.startswith("--") and "." in canonical and s.dotted_json:
             base, _, json_path = canonical.partition(".")
+            if s.dotted_keys_dashed:
+                json_path = json_path.replace("_", "-")  # 0.9.0: the keys are rewritten too
         elif canonical.startswith("-O") and not canonical.startswith("--"):
             # -O forms (handled before exact lookup for the 0.12+ rewrite)
             if s.o_flag == "optimization-level" and "--optimization-level" in s.by_string:
@@ -209,9 +211,9 @@ class ArgvParser:
                     # real parsers of 0.13.0, 0.27.1 and 0.33.0 by tools/crosscheck/fixcheck.py)
                     return canonical, None, None, "unknown", canonical[3:], []
                 return canonical, s.by_string["--optimization-level"], "--optimization-level", "o-rewrite", None, []
-            if s.o_flag == "alias" and canonical.startswith("-O."):
+            if s.o_flag == "alias" and canonical.startswith("-O.") and s.dotted_json_short:
                 base, json_path = "-O", canonical[3:]
-        elif canonical.startswith("-") and not canonical.startswith("--") and "." in canonical and s.dotted_json:
+        elif canonical.startswith("-") and not canonical.startswith("--") and "." in canonical and s.dotted_json_short:
             base, _, json_path = canonical.partition(".")
         opt = s.lookup(base)
         if opt is not None:
@@ -354,12 +356,12 @@ class ArgvParser:
         """(written, eq, inline, attached): an argparse short option with its value attached
         (``-O3``, ``-qawq``) split into the option and the value."""
         attached = None
-        if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json:
+        if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json_short:
             # before dotted keys, argparse gives `-O` the rest of the word (`.level=3`)
             written, eq, inline, attached = "-O", "", "", text[2:]
         if attached is None and not eq and not written.startswith("--") and len(written) > 2 \
-                and ("." not in written or not self.surface.dotted_json):
-            # (a `.` makes the word a dotted key only where vLLM reads dotted keys, 0.9.0+:
+                and ("." not in written or not self.surface.dotted_json_short):
+            # (a `.` makes the word a dotted key only where vLLM reads dotted short options, 0.9.2+:
             # before, argparse gives `-O` the rest of `-O{"compilation_time": 1.0}`)
             head = written[:2]
             if head == "-O" and self.surface.o_flag != "none":

@@ -235,3 +235,32 @@ def test_glued_o_value_with_a_dot_before_dotted_keys(target, codes):
     assert {d.code for d in vllm_lint.lint(line, "serve.sh", target=target) if d.severity == "error"} == codes
     bad = """vllm serve m '-O{"compilation_time": "x"}'\n"""
     assert any(d.code == "VL105" for d in vllm_lint.lint(bad, "serve.sh", target=target))
+
+
+@pytest.mark.parametrize("words, refused", [
+    # 0.9.0's real parser (tools/crosscheck, issue 29): dotted keys of `--` options only, their
+    # keys rewritten `_` -> `-` as well; CompilationConfig.from_cli reads JSON
+    (["-O.level=3"], True),
+    (["--compilation-config.debug_dump_path=null"], True),
+    (["--kv-transfer-config.kv_role", "kv_producer"], True),
+    (["--compilation-config.level", "3"], False),
+    (["--compilation-config", "{'level': 3}"], True),
+    (["--compilation-config", '{"level": 3}'], False),
+    (["-O3"], False),
+    (["--hf-overrides.some_key", "1"], False),
+])
+def test_dotted_keys_and_from_cli_at_0_9_0(words, refused):
+    import shlex
+
+    import vllm_lint
+
+    line = "vllm serve m " + " ".join(shlex.quote(w) for w in words) + "\n"
+    errors = [d for d in vllm_lint.lint(line, "serve.sh", target="0.9.0") if d.severity == "error"]
+    assert bool(errors) == refused, errors
+
+
+def test_dotted_keys_at_0_9_2_unchanged():
+    import vllm_lint
+
+    for line in ("vllm serve m -O.level=3\n", "vllm serve m --kv-transfer-config.kv_role kv_producer\n"):
+        assert not [d for d in vllm_lint.lint(line, "serve.sh", target="0.9.2") if d.severity == "error"], line
