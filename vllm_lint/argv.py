@@ -171,6 +171,7 @@ class ArgvParser:
         self.db = db
         self.positional_model = positional_model
         self._model_moved = False  # parse_args has moved the first `--model` (0.11.1+)
+        self._model_given = False  # a chart gave the model before the words
 
     def _shape_takes_value(self, string: str) -> Optional[bool]:
         if self.db is None:
@@ -197,6 +198,8 @@ class ArgvParser:
         base = canonical
         if canonical.startswith("--") and "." in canonical and s.dotted_json:
             base, _, json_path = canonical.partition(".")
+            if s.dotted_keys_dashed:
+                json_path = json_path.replace("_", "-")  # 0.9.0: the keys are rewritten too
         elif canonical.startswith("-O") and not canonical.startswith("--"):
             # -O forms (handled before exact lookup for the 0.12+ rewrite)
             if s.o_flag == "optimization-level" and "--optimization-level" in s.by_string:
@@ -207,9 +210,9 @@ class ArgvParser:
                     # real parsers of 0.13.0, 0.27.1 and 0.33.0 by tools/crosscheck/fixcheck.py)
                     return canonical, None, None, "unknown", canonical[3:], []
                 return canonical, s.by_string["--optimization-level"], "--optimization-level", "o-rewrite", None, []
-            if s.o_flag == "alias" and canonical.startswith("-O."):
+            if s.o_flag == "alias" and canonical.startswith("-O.") and s.dotted_json_short:
                 base, json_path = "-O", canonical[3:]
-        elif canonical.startswith("-") and not canonical.startswith("--") and "." in canonical and s.dotted_json:
+        elif canonical.startswith("-") and not canonical.startswith("--") and "." in canonical and s.dotted_json_short:
             base, _, json_path = canonical.partition(".")
         opt = s.lookup(base)
         if opt is not None:
@@ -259,6 +262,7 @@ class ArgvParser:
         """The launch's words as argparse reads them, one ParsedArg per option occurrence, the
         positional model and each stray word; the steps are the methods below, in word order."""
         self._model_moved = False
+        self._model_given = model_given
         out: list[ParsedArg] = []
         toks = launch.tokens
         is_opt = self._option_word
@@ -351,11 +355,13 @@ class ArgvParser:
         """(written, eq, inline, attached): an argparse short option with its value attached
         (``-O3``, ``-qawq``) split into the option and the value."""
         attached = None
-        if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json:
+        if text.startswith("-O.") and self.surface.o_flag == "alias" and not self.surface.dotted_json_short:
             # before dotted keys, argparse gives `-O` the rest of the word (`.level=3`)
             written, eq, inline, attached = "-O", "", "", text[2:]
         if attached is None and not eq and not written.startswith("--") and len(written) > 2 \
-                and "." not in written:
+                and ("." not in written or not self.surface.dotted_json_short):
+            # (a `.` makes the word a dotted key only where vLLM reads dotted short options, 0.9.2+:
+            # before, argparse gives `-O` the rest of `-O{"compilation_time": 1.0}`)
             head = written[:2]
             if head == "-O" and self.surface.o_flag != "none":
                 attached = written[2:]
@@ -395,7 +401,7 @@ class ArgvParser:
             # Surface.serve_model_option and VL110)
             pa.positional, pa.how, pa.ambiguous = True, "positional", []
             pa.structure = "model-option"
-            # `--model X` is refused (0.8.5-0.11.0) or moved to the positional slot (0.11.1+);
+            # `--model X` is refused (0.8.3-0.11.0) or moved to the positional slot (0.11.1+);
             # from 0.11.1 `--model=X` is split first and moved as well, while before it the
             # option takes it as usual and a later word is still the positional model
             mode = self.surface.serve_model_option
@@ -494,6 +500,13 @@ class ArgvParser:
         model_open = self.positional_model and not seen_positional and self.surface.has_serve
         follows_model = prev is not None and prev.how == "positional" and prev.canonical == "<model>" \
             and bool(prev.tokens) and prev.tokens[-1] is toks[i - 1]
+        if not follows_model and prev is not None and len(out) == 1 and not self._model_given \
+                and prev.structure == "model-option" and self.surface.serve_model_option == "moved" \
+                and not prev.model_moved_away and bool(prev.tokens) and prev.tokens[0] is toks[0] \
+                and prev.tokens[-1] is toks[i - 1]:
+            # 0.11.1+: `serve --model m -- ...` is read as `serve m -- ...` (the model moved to
+            # the front), so the `--` ends the positional model there too
+            follows_model = True
         words: list[ParsedArg] = []
         if not (model_open or follows_model):
             words.append(_stray(dash))

@@ -195,3 +195,72 @@ def test_words_after_end_of_options(synth_db, words, model, left):
     models = [a.value for a in args if a.canonical == "<model>"]
     assert models == ([model] if model else [])
     assert [a.value for a in args if a.how == "stray"] == left
+
+
+@pytest.mark.parametrize("words, left", [
+    # 0.11.1+ moves `--model m` to the front (`serve m ...`), so a `--` right after it ends the
+    # positional model (real parsers of 0.27.0 and 0.34.0: `--model /m --` and `--model=/m --`
+    # accepted, the others "unrecognized arguments: ...")
+    (["--model", "m", "--"], []),
+    (["--model=m", "--"], []),
+    (["--model", "m", "--", "x"], ["x"]),
+    (["--model", "m", "--", "--"], ["--"]),
+    (["--model", "m", "--enforce-eager", "--"], ["--"]),
+    (["--port", "1", "--model", "m", "--"], ["--"]),
+])
+def test_end_of_options_after_moved_model(synth_db, words, left):
+    args = parse(synth_db, "0.27.1", *words)
+    assert [a.value for a in args if a.how == "stray"] == left
+
+
+@pytest.mark.parametrize("line, target, left", [
+    ("vllm serve --model /m --", "0.27.0", False),
+    ("vllm serve --model=/m --", "0.34.0", False),
+    ("vllm serve --port 1 --model /m --", "0.27.0", True),
+])
+def test_end_of_options_after_moved_model_shipped_db(line, target, left):
+    import vllm_lint
+
+    vl110 = [d for d in vllm_lint.lint(line + "\n", "serve.sh", target=target) if d.code == "VL110"]
+    assert bool(vl110) == left
+
+
+@pytest.mark.parametrize("target, codes", [("0.8.2", set()), ("0.8.5", set())])
+def test_glued_o_value_with_a_dot_before_dotted_keys(target, codes):
+    # before 0.9.0 a `.` does not make a dotted key: argparse gives `-O` the rest of the word, and
+    # the real parsers of 0.8.2 and 0.8.5 accept `-O{"compilation_time": 1.0}`
+    import vllm_lint
+
+    line = """vllm serve m '-O{"compilation_time": 1.0}'\n"""
+    assert {d.code for d in vllm_lint.lint(line, "serve.sh", target=target) if d.severity == "error"} == codes
+    bad = """vllm serve m '-O{"compilation_time": "x"}'\n"""
+    assert any(d.code == "VL105" for d in vllm_lint.lint(bad, "serve.sh", target=target))
+
+
+@pytest.mark.parametrize("words, refused", [
+    # 0.9.0's real parser (tools/crosscheck, issue 29): dotted keys of `--` options only, their
+    # keys rewritten `_` -> `-` as well; CompilationConfig.from_cli reads JSON
+    (["-O.level=3"], True),
+    (["--compilation-config.debug_dump_path=null"], True),
+    (["--kv-transfer-config.kv_role", "kv_producer"], True),
+    (["--compilation-config.level", "3"], False),
+    (["--compilation-config", "{'level': 3}"], True),
+    (["--compilation-config", '{"level": 3}'], False),
+    (["-O3"], False),
+    (["--hf-overrides.some_key", "1"], False),
+])
+def test_dotted_keys_and_from_cli_at_0_9_0(words, refused):
+    import shlex
+
+    import vllm_lint
+
+    line = "vllm serve m " + " ".join(shlex.quote(w) for w in words) + "\n"
+    errors = [d for d in vllm_lint.lint(line, "serve.sh", target="0.9.0") if d.severity == "error"]
+    assert bool(errors) == refused, errors
+
+
+def test_dotted_keys_at_0_9_2_unchanged():
+    import vllm_lint
+
+    for line in ("vllm serve m -O.level=3\n", "vllm serve m --kv-transfer-config.kv_role kv_producer\n"):
+        assert not [d for d in vllm_lint.lint(line, "serve.sh", target="0.9.2") if d.severity == "error"], line

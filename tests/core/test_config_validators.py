@@ -133,7 +133,9 @@ CASES = [
     ("0.13.0", "m --kv-transfer-config.engine_id '\"123\"'", set()),
     ("0.13.0", "m --kv-transfer-config.kv_port '\"14579\"'", set()),         # lax mode: a numeric string
     # before 0.9.1 a dataclass config was called with the keys: no type is checked
-    ("0.9.0", "m --kv-transfer-config.engine_id 123", set()),
+    ("0.9.0", "m --kv-transfer-config '{\"engine_id\": 123}'", set()),
+    # ... but 0.9.0 rewrites `_` to `-` in a dotted key too: `engine-id` is refused (real parser)
+    ("0.9.0", "m --kv-transfer-config.engine_id 123", {E105}),
     # string Literals no validator rewrites are enforced; other choices are not judged
     ("0.13.0", "m --profiler-config '{\"profiler\": \"proton\"}'", {E105}),
     ("0.13.0", "m --profiler-config.profiler cuda", set()),

@@ -213,6 +213,49 @@ def test_start_refusals_count_only_when_certain():
     assert check.check(ns(enable_reasoning=True))["option"] == "enable_reasoning"
 
 
+def test_speculative_string_read_with_literal_eval():
+    """0.8.2 keeps `--speculative-config` a string and reads it with ast.literal_eval: an
+    object written in JSON is an object there (its keys are then checked), JSON's `true` is not a
+    Python literal; where the value must already be a dict a string is refused as before."""
+    import argparse
+    import ast
+
+    import difftest_start as ds
+
+    class Spec:
+        def __init__(self, model=None, method=None, num_speculative_tokens=None):
+            pass
+
+    class OldArgs:
+        def __init__(self, ns):
+            self.speculative_config = ns.speculative_config
+
+        @classmethod
+        def from_cli_args(cls, ns):
+            return cls(ns)
+
+        def create_speculative_config(self, target_model_config):
+            if isinstance(self.speculative_config, str):
+                self.speculative_config = ast.literal_eval(self.speculative_config)
+            return Spec(**self.speculative_config)
+
+    class NewArgs(OldArgs):
+        def create_speculative_config(self, target_model_config):
+            return Spec(**self.speculative_config)
+
+    check = object.__new__(ds.StartCheck)
+    check.cls, check.validate, check.steps, check.speculative, check.fields = OldArgs, None, [], True, {}
+    check.defaults = {"model": "m", "speculative_config": None}
+    check.dest_options = {"speculative_config": ["--speculative-config"]}
+    ns = lambda v: argparse.Namespace(model="org/m", speculative_config=v)  # noqa: E731
+    assert check._speculative(ns('{"method": "ngram", "num_speculative_tokens": 5}')) is None
+    got = check._speculative(ns('{"method": "ngram", "parallel_drafting": 1}'))
+    assert got["key"] == "parallel_drafting"
+    assert "not a Python literal" in check._speculative(ns('{"method": "ngram", "x": true}'))["error"]
+    check.cls = NewArgs
+    assert "not a JSON object" in check._speculative(ns('{"method": "ngram"}'))["error"]
+
+
 def test_sweep_gives_every_valued_option_its_choice_and_type_values():
     target = {"options": [
         {"name": "--moe-backend", "kind": "valued", "type": "str", "choices": ["auto", "flashinfer_cutlass"]},

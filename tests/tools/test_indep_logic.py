@@ -288,3 +288,21 @@ def test_settle_a_quoted_value_of_the_line_is_not_this_machine():
     # the machine's own words still are
     failure = _f("_resolve_device_ids", None, "RuntimeError", "no CUDA device for 'x'")
     assert settle.about(failure, given) == []
+
+
+def test_serve_model_filled_from_the_positional_where_serve_has_no_model_option():
+    """0.9.0's serve parser has no --model; its command sets args.model from the positional before
+    it builds the engine, so the start-up settle does the same (else EngineArgs cannot be made)."""
+    import argparse
+
+    import oracle
+
+    ns = argparse.Namespace(model_tag="org/m")
+    oracle._serve_model(ns)
+    assert ns.model == "org/m"
+    ns = argparse.Namespace(model_tag=None)
+    oracle._serve_model(ns)
+    assert ns.model == "facebook/opt-125m"
+    ns = argparse.Namespace(model_tag="a", model="b")
+    oracle._serve_model(ns)
+    assert ns.model == "b"

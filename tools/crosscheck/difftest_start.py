@@ -217,10 +217,19 @@ class StartCheck:
 
     def _speculative(self, ns: Any) -> Optional[dict[str, Any]]:
         value = ns.speculative_config
+        ea = self._fresh(ns)
+        if isinstance(value, str) and "literal_eval" in _source(ea.create_speculative_config):
+            # 0.8.2: the parser keeps the string (nullable_str) and create_speculative_config
+            # reads it with ast.literal_eval, so `{"method": "ngram", ...}` is an object there
+            # (and JSON's true / false / null are not Python literals)
+            try:
+                value = ast.literal_eval(value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as e:
+                return {"option": "speculative_config", "key": None, "step": "speculative_config",
+                        "error": f"not a Python literal: {type(e).__name__}: {_first_line(e)}"}
         if not isinstance(value, dict):
             return {"option": "speculative_config", "key": None, "step": "speculative_config",
                     "error": f"not a JSON object: {type(value).__name__}"}
-        ea = self._fresh(ns)
         params = [p for p in inspect.signature(ea.create_speculative_config).parameters.values()
                   if p.default is inspect.Parameter.empty]
         e = _quiet(lambda: ea.create_speculative_config(*[None] * len(params)))
@@ -344,6 +353,13 @@ def _unconditional_calls(fn: ast.FunctionDef) -> list[ast.Call]:
         if isinstance(stmt, _PLAIN):
             visit(stmt)
     return out
+
+
+def _source(fn: Any) -> str:
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        return ""
 
 
 def _key_of(e: BaseException, value: Any) -> Optional[str]:

@@ -84,6 +84,10 @@ def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str], engine:
         e = _raised_quietly(validate, ns)
         if e is not None:
             rec["validate_error"] = f"{type(e).__name__}: {e}"[:300]
+    if not hasattr(ns, "model") and hasattr(ns, "model_tag"):
+        # 0.9.0's serve parser has no --model: its command sets args.model = args.model_tag
+        # before it builds the engine (EngineArgs' own default without one)
+        ns.model = ns.model_tag if ns.model_tag is not None else "facebook/opt-125m"
     if start is not None:  # first: it works on copies, the engine step may change ns
         try:
             rec["start_error"] = start.check(ns)

@@ -54,6 +54,11 @@ SKIP_REQS = {
 #: 0.9.0 and 0.9.2 register an `aimv2` config that transformers 4.54+ has itself (ValueError at import)
 RELEASE_PINS = {"0.9.0": ["transformers==4.53.3"], "0.9.2": ["transformers==4.53.3"]}
 
+#: packages removed after the pins: the newest transformers pulls in `kernels`, whose newest
+#: release needs a huggingface_hub newer than the pinned transformers allows, and transformers
+#: 4.53 imports it whenever it is installed (ImportError: IncompleteSnapshotError)
+RELEASE_REMOVE = {"0.9.0": ["kernels"], "0.9.2": ["kernels"]}
+
 
 def log(msg: str) -> None:
     print(f"[xc {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
@@ -165,6 +170,8 @@ def release_venv(version: str, src: Path, work: Path, base: Path) -> tuple[Path,
     for pin in RELEASE_PINS.get(version, []):
         if sh(pip + [pin], timeout=900).returncode:
             failed.append(pin)
+    if RELEASE_REMOVE.get(version):
+        sh([str(py), "-m", "pip", "uninstall", "-y", "-q", *RELEASE_REMOVE[version]], timeout=900)
     failed_file.write_text(json.dumps(failed))
     marker.write_text("ok\n")
     return venv, failed

@@ -336,10 +336,16 @@ def _json_value_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[st
             return None
         import ast
 
-        try:
-            parsed = ast.literal_eval(v)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            return f"value of `{arg.written}` is neither a level 0-3 nor a Python literal", "error"
+        if s.compilation_from_cli_json:
+            try:
+                parsed = json.loads(v)  # 0.9.0-0.9.1: from_cli reads JSON
+            except ValueError:
+                return f"value of `{arg.written}` is neither a level 0-3 nor JSON", "error"
+        else:
+            try:
+                parsed = ast.literal_eval(v)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                return f"value of `{arg.written}` is neither a level 0-3 nor a Python literal", "error"
         if not isinstance(parsed, dict):
             return f"value of `{arg.written}` must be a level 0-3 or an object", "error"
         return _json_keys_error(ctx, opt, [str(k) for k in parsed], {str(k): x for k, x in parsed.items()})

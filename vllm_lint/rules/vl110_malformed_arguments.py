@@ -8,7 +8,7 @@ model (refused from 0.17); words after `--` (positionals only: left over after t
 
 ## Why is this bad?
 argparse exits at startup: `expected one argument`, `unrecognized arguments: true`, `the
-following arguments are required: model_tag`; vLLM 0.8.5 to 0.11.0 raise "provide the model as a
+following arguments are required: model_tag`; vLLM 0.8.3 to 0.11.0 raise "provide the model as a
 positional argument" for `vllm serve --model X` (0.11.1 moves it to the positional slot instead, VL106). Under a wrapper that reads its argv with
 `parse_known_args` (KServe's huggingfaceserver) a left-over word is dropped instead, a warning;
 a missing value still exits there.
@@ -108,8 +108,13 @@ def check(ctx: LintContext):
         return  # `--model` is the normal spelling for the api_server module
     mode = s.serve_model_option
     first = model_opts[0]
-    if first.inline_value and mode == "refused":
-        return  # `--model=X`: parse_args looks for the word `--model`; the option takes it as usual
+    if mode == "refused":
+        # `--model=X`: parse_args looks for the word `--model`; the option takes it as usual, but
+        # a later `--model X` is refused all the same
+        words = [m for m in model_opts if not m.inline_value]
+        if not words:
+            return
+        first = words[0]
     if mode == "refused":
         fix = model_positional_fix(ctx, first) if not models and len(model_opts) == 1 else None
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} refuses `--model`: give the model as the "

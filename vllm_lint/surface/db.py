@@ -309,6 +309,21 @@ class Surface:
         return self.v >= Version("0.9.0")
 
     @cached_property
+    def dotted_json_short(self) -> bool:
+        """Dotted keys of single-dash options (``-O.level=3``): ``parse_args`` reads
+        ``startswith("-") and "." in`` from 0.9.2; 0.9.0-0.9.1 read ``--`` words only, and argparse
+        gives ``-O`` the rest of the word (0.9.0's real parser: `invalid <lambda> value: '.level=3'`)."""
+        return self.v >= Version("0.9.2")
+
+    @cached_property
+    def dotted_keys_dashed(self) -> bool:
+        """0.9.0 and 0.9.0.1 rewrite ``_`` to ``-`` in the whole ``--opt.key_name`` word, keys
+        included, so a config class gets the key ``key-name`` and refuses it (0.9.0's real parser:
+        `--kv-transfer-config.kv_role x` is `invalid _optional_type value: '{"kv-role": "x"}'`);
+        0.9.1 rewrites only the part before the first ``.``."""
+        return Version("0.9.0") <= self.v < Version("0.9.1")
+
+    @cached_property
     def o_flag(self) -> str:
         """How ``-O`` is read: "none", "alias" (of --compilation-config) or "optimization-level"."""
         if "-O" in self.by_string:
@@ -344,9 +359,11 @@ class Surface:
         (tools/crosscheck/difftest.py): "option" (an ordinary option; the positional model is
         still required), "refused" (``parse_args`` raises: give the model as the positional),
         "moved" (``parse_args`` moves it to the positional slot; a positional model as well is
-        then left over). The move, with its warning, begins at 0.11.1 (vllm/utils/argparse_utils.py;
-        0.11.0's vllm/utils/__init__.py still raises)."""
-        if self.v < Version("0.8.5"):
+        then left over). The refusal begins at 0.8.3 (``FlexibleArgumentParser.parse_args`` in
+        vllm/utils.py of 0.8.3 and 0.8.4, measured with 0.8.3's real parser; 0.8.2's serve command
+        raises only when it runs, after parsing). The move, with its warning, begins at 0.11.1
+        (vllm/utils/argparse_utils.py; 0.11.0's vllm/utils/__init__.py still raises)."""
+        if self.v < Version("0.8.3"):
             return "option"
         if self.v < Version("0.11.1"):
             return "refused"
@@ -521,8 +538,16 @@ class Surface:
     @cached_property
     def compilation_from_cli(self) -> bool:
         """``--compilation-config`` / ``-O`` values go through ``CompilationConfig.from_cli`` (a
-        level 0-3 or ``ast.literal_eval``), not JSON validation."""
+        level 0-3 or ``ast.literal_eval``; JSON at 0.9.0-0.9.1, ``compilation_from_cli_json``), not
+        the option's JSON validation."""
         return Version("0.6.6") <= self.v < Version("0.9.2")
+
+    @cached_property
+    def compilation_from_cli_json(self) -> bool:
+        """0.9.0-0.9.1's ``CompilationConfig.from_cli`` reads JSON (``json.loads``,
+        ``validate_json``), not a Python literal: `{'level': 3}` is refused there (0.9.0's real
+        parser)."""
+        return Version("0.9.0") <= self.v < Version("0.9.2")
 
     def json_extra_keys_ignored(self, config: dict[str, Any]) -> bool:
         """Whether unknown keys in this JSON config option are dropped with no error: the value is

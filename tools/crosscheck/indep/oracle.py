@@ -263,7 +263,15 @@ def _parsed(live: Any, argv: list[str]) -> Any:
                 live.validate(ns)
     except BaseException:  # noqa: BLE001
         return None
+    _serve_model(ns)
     return ns
+
+
+def _serve_model(ns: Any) -> None:
+    """What ``vllm serve``'s command does before it builds the engine where the serve parser has
+    no ``--model`` (0.9.0): ``args.model = args.model_tag``; EngineArgs' own default without one."""
+    if not hasattr(ns, "model") and hasattr(ns, "model_tag"):
+        ns.model = ns.model_tag if ns.model_tag is not None else "facebook/opt-125m"
 
 
 def _engine_args_class() -> Any:
