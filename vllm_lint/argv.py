@@ -203,13 +203,16 @@ class ArgvParser:
         elif canonical.startswith("-O") and not canonical.startswith("--"):
             # -O forms (handled before exact lookup for the 0.12+ rewrite)
             if s.o_flag == "optimization-level" and "--optimization-level" in s.by_string:
-                if canonical.startswith("-O."):
-                    # 0.12+ rewrites every word starting with -O (but a bare -O) to
-                    # `--optimization-level <rest>`: `-O.mode=3` is the level ".mode=3", not a
-                    # --compilation-config key (the -O alias of it is gone; checked against the
-                    # real parsers of 0.13.0, 0.27.1 and 0.33.0 by tools/crosscheck/fixcheck.py)
-                    return canonical, None, None, "unknown", canonical[3:], []
-                return canonical, s.by_string["--optimization-level"], "--optimization-level", "o-rewrite", None, []
+                if canonical.startswith("-O.") and s.o_dotted_is_cc and s.lookup("-cc") is not None:
+                    base, json_path = "-cc", canonical[3:]  # 0.12.x: `-cc.<key>`, deprecated (VL106)
+                else:
+                    if canonical.startswith("-O."):
+                        # 0.13+ rewrites every word starting with -O (but a bare -O) to
+                        # `--optimization-level <rest>`: `-O.mode=3` is the level ".mode=3", not a
+                        # --compilation-config key (the -O alias of it is gone; checked against the
+                        # real parsers of 0.13.0, 0.27.1 and 0.33.0 by tools/crosscheck/fixcheck.py)
+                        return canonical, None, None, "unknown", canonical[3:], []
+                    return canonical, s.by_string["--optimization-level"], "--optimization-level", "o-rewrite", None, []
             if s.o_flag == "alias" and canonical.startswith("-O.") and s.dotted_json_short:
                 base, json_path = "-O", canonical[3:]
         elif canonical.startswith("-") and not canonical.startswith("--") and "." in canonical and s.dotted_json_short:
@@ -302,8 +305,8 @@ class ArgvParser:
             pa, names_model = self._occurrence(toks, i, written, eq, attached, vllm_spellings)
             seen_positional = seen_positional or names_model
             i += 1
-            if written.startswith("-O.") and self.surface.o_flag == "optimization-level":
-                # 0.12+: the whole word is `--optimization-level <rest>`, so it takes no next word
+            if written.startswith("-O.") and self.surface.o_flag == "optimization-level" and not self.surface.o_dotted_is_cc:
+                # 0.13+: the whole word is `--optimization-level <rest>`, so it takes no next word
                 # (`-O.mode 3`: the `3` is a positional, left over after the model)
                 attached = text[2:]
             if eq or attached is not None:

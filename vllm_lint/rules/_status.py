@@ -277,6 +277,16 @@ def _underscored_status(ctx: LintContext, arg: ParsedArg, dashed: str) -> Option
     return st
 
 
+def _last_reading_o_dotted(ctx: LintContext) -> Optional[str]:
+    """The newest release before the target that reads ``-O.<key>`` as a compilation-config key:
+    the ``-O`` alias with dotted keys (0.9.2-0.11.x), or 0.12.x's deprecated rewrite to ``-cc.<key>``."""
+    for v in reversed(ctx.db.versions[:ctx.db.position(ctx.target)]):
+        sv = ctx.db.surface(v)
+        if sv.o_dotted_is_cc or (sv.o_flag == "alias" and sv.dotted_json_short):
+            return v
+    return None
+
+
 def _historic_expansion(ctx: LintContext, prefix: str) -> Optional[str]:
     """The option an abbreviation meant in the newest release before the target that had a
     unique match for it (``--cuda-graph`` -> ``--cuda-graph-sizes``), or None."""
@@ -295,6 +305,8 @@ def _historic_expansion(ctx: LintContext, prefix: str) -> Optional[str]:
 
 def _timeline_status(ctx: LintContext, arg: ParsedArg, base: str, hist) -> Status:
     last = ctx.db.last_accepting(hist, ctx.target)
+    if base == "-O" and arg.written.startswith("-O.") and last is not None:
+        last = _last_reading_o_dotted(ctx) or last
     if last is not None:
         succ, safe, note, noop, evidence = _successor(ctx, base, last)
         st = Status(arg, "removed", base, last=last, removed_in=_next_version(ctx, last),

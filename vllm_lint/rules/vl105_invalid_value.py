@@ -536,10 +536,11 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
     last_dotted = {(a.option.dest, a.json_path): a for a in ctx.args
                    if a.option is not None and a.json_path is not None and a.style == "argv"}
     # the last optimization level given is the one start-up validates (`-O4 -O3` is level 3)
-    # (a `-O.key` word is one too from 0.12: `--optimization-level .key`, reported by VL101)
+    # (a `-O.key` word is one too from 0.13: `--optimization-level .key`, reported by VL101)
     last_level = next((a for a in reversed(ctx.args) if a.style == "argv" and (
         a.option is not None and a.option.dest == "optimization_level"
-        or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level")), None)
+        or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level"
+        and not ctx.surface.o_dotted_is_cc)), None)
     # an option that takes no JSON given dotted keys: parse_args hands it their object as JSON text
     dotted_plain: dict[str, list] = {}
     for a in ctx.args:

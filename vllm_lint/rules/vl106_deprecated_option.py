@@ -35,6 +35,7 @@ it says to use): `deprecated_values` in the release file.
 """
 
 from ..argv import spell_like
+from ..launch import Edit, Span
 from ..record import lazy_re
 from ._status import delete_edits, model_positional_fix, rename_edits, target_accepts, value_edits
 from .base import Fix, LintContext, Rule
@@ -53,6 +54,9 @@ def check(ctx: LintContext):
             continue
         opt = arg.option
         if opt is None or arg.positional:
+            continue
+        if arg.written.startswith("-O.") and ctx.surface.o_dotted_is_cc:
+            yield _o_dotted(ctx, arg, opt)
             continue
         if opt.deprecated:
             yield _deprecated_option(ctx, arg, opt)
@@ -86,6 +90,19 @@ def _deprecated_option(ctx: LintContext, arg, opt):
         if ov.get("note"):
             msg += f": {ov['note']}"
     return ctx.diag(RULE, msg, arg.report_span, fix=fix, option=opt.name)
+
+
+def _o_dotted(ctx: LintContext, arg, opt):
+    """0.12.x reads ``-O.<key>`` as ``-cc.<key>`` and warns that the spelling will be removed
+    (0.13.0 reads the word as an optimization level and refuses it)."""
+    key = arg.written[3:]
+    fix = None
+    ns = arg.name_span
+    if ns is not None and ctx.data[ns.start:ns.start + 3] == b"-O.":
+        fix = Fix([Edit(Span(ns.start, ns.start + 2), "-cc")], "safe", f"Replace with `-cc.{key}`")
+    return ctx.diag(RULE, f"`-O.{key}` is deprecated at vLLM {ctx.target} (vLLM reads it as `-cc.{key}` and warns that "
+                          f"the spelling will be removed; 0.13.0 refuses it); use `-cc.{key}`", arg.report_span,
+                    fix=fix, option=opt.name)
 
 
 _SERVED_NAME = lazy_re(r"^--served[-_]model[-_]name(=.+|$)")

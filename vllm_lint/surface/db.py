@@ -332,6 +332,12 @@ class Surface:
             return "optimization-level"
         return "none"
 
+    @cached_property
+    def o_dotted_is_cc(self) -> bool:
+        """0.12.x reads ``-O.<key>`` as ``-cc.<key>`` with a deprecation warning (its
+        ``parse_args``; 0.13.0 reads the word as ``--optimization-level .<key>``, refused)."""
+        return self.o_flag == "optimization-level" and Version("0.12.0") <= self.v < Version("0.13.0")
+
     def rewrites(self, string: str) -> Optional[str]:
         """The option ``parse_args`` turns ``string`` into before argparse sees it, where the
         string is no action of the parser: ``-O`` is ``--optimization-level`` from 0.12 (``-O3``,
