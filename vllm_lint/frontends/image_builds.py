@@ -23,7 +23,7 @@ _MAX_LEVELS = 6  # folders above a file that are searched when no `.git` says wh
 _MAX_FILES = 64  # build files read per folder
 _MAX_BYTES = 512 * 1024
 _BUILD_FILES = lazy_re(r"(?i)^(?:(?:gnu)?makefile|justfile|.+\.mk|.+\.sh|.+\.bash|readme[^/]*\.md)$")
-_BUILD_LINE = lazy_re(rb"(?m)\b(?:docker|podman)(?:[ \t]+buildx)?[ \t]+build\b(?:[^\n\\]|\\\r?\n|\\.)*")
+BUILD_LINE = lazy_re(rb"(?m)\b(?:docker|podman)(?:[ \t]+buildx)?[ \t]+build\b(?:[^\n\\]|\\\r?\n|\\.)*")
 _BUILD_WORD = lazy_re(rb"\\\r?\n|[^\s]+")
 # options of `docker build` that take a value (the value is not the context)
 _VALUED = frozenset({"--build-arg", "--target", "--platform", "--secret", "--label", "--network", "--progress",
@@ -71,7 +71,7 @@ def parse_build(words: list[str]) -> tuple[list[str], Optional[str], Optional[st
 
 
 def build_words(line: bytes) -> list[str]:
-    """The words of a ``docker build`` line matched by :data:`_BUILD_LINE`, unquoted, from ``build`` on."""
+    """The words of a ``docker build`` line matched by :data:`BUILD_LINE`, unquoted, from ``build`` on."""
     words = [x.decode("utf-8", "replace").strip("\"'`") for x in _BUILD_WORD.findall(line)
              if not x.startswith(b"\\")]
     k = next((i for i, w in enumerate(words) if w == "build"), len(words))
@@ -146,7 +146,7 @@ def _builds_in(folder: str) -> list[tuple[str, "Built"]]:
         raw = inputs.read_other(source, _MAX_BYTES)
         if raw is None or b"build" not in raw:
             continue
-        for m in _BUILD_LINE.finditer(raw):
+        for m in BUILD_LINE.finditer(raw):
             tags, dockerfile, context, target = parse_build(build_words(m.group(0)))
             if not tags or context is None or "$" in context or "://" in context or (dockerfile and "$" in dockerfile):
                 continue

@@ -60,6 +60,7 @@ from vllm_lint.frontends.commands import (
     version_from_pip_install,
 )
 from vllm_lint.frontends.embedding import Embedding, rebase
+from vllm_lint.frontends.image_builds import BUILD_LINE, build_words, parse_build  # (one reading of `docker build`)
 from vllm_lint.frontends.scheduler import gpu_request
 from vllm_lint.launch import (
     MAX_LAUNCH_WORDS,
@@ -1624,8 +1625,6 @@ def _image_var(ctx: _Ctx, node) -> None:
 
 # ``${NAME:-default}`` / ``${NAME-default}`` / ``${NAME:=default}`` with a literal default
 _DEFAULTED = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^}\s$`'\"\\]+)\}")
-_BUILD_LINE = lazy_re(rb"(?m)\b(?:docker|podman)(?:[ \t]+buildx)?[ \t]+build\b(?:[^\n\\]|\\\r?\n|\\.)*")
-_BUILD_WORD = lazy_re(rb"\\\r?\n|[^\s]+")
 _DOCKERFILE_NAMES = ("Dockerfile", "Containerfile")
 
 
@@ -1636,39 +1635,8 @@ def _built_images(ctx: _Ctx) -> None:
     another name: later uses of NAME become relevant."""
     if ctx.local_images is None:
         ctx.local_images = {}
-    for m in _BUILD_LINE.finditer(ctx.src):
-        words = [x.decode("utf-8", "replace").strip("\"'") for x in _BUILD_WORD.findall(m.group(0))
-                 if not x.startswith(b"\\")]
-        tags, dockerfile, context, target, k = [], None, None, None, 2
-        while k < len(words):
-            x = words[k]
-            if x in ("-t", "--tag") and k + 1 < len(words):
-                tags.append(words[k + 1])
-                k += 2
-                continue
-            if x in ("-f", "--file") and k + 1 < len(words):
-                dockerfile = words[k + 1]
-                k += 2
-                continue
-            if x.startswith(("--tag=", "-t=")):
-                tags.append(x.split("=", 1)[1])
-            elif x.startswith(("--file=", "-f=")):
-                dockerfile = x.split("=", 1)[1]
-            elif x.startswith("-"):
-                if x == "--target" and k + 1 < len(words):
-                    target = words[k + 1]
-                elif x.startswith("--target="):
-                    target = x.split("=", 1)[1]
-                if x in ("--build-arg", "--target", "--platform", "--secret", "--label", "--network", "--progress",
-                         "--cache-from", "--cache-to", "-o", "--output", "--ssh", "--build-context"):
-                    k += 1
-            elif x in ("build", "buildx"):
-                pass
-            elif x in ("&&", "||", ";", "|"):
-                break
-            else:
-                context = x
-            k += 1
+    for m in BUILD_LINE.finditer(ctx.src):
+        tags, dockerfile, context, target = parse_build(build_words(m.group(0)))
         named_file = dockerfile is not None
         context = _script_value(ctx, context) if context is not None else None
         dockerfile = _script_value(ctx, dockerfile) if named_file else None
@@ -1809,7 +1777,7 @@ def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool, Option
     # (a script that builds images itself says which: no guess from a name; pipeline/surroundings.py
     # reads the Dockerfile such a build names when this reader cannot)
     if "vllm" in repo.rsplit("/", 1)[-1].lower() and "." not in repo.split("/", 1)[0] and "$" not in image \
-            and _BUILD_LINE.search(ctx.src) is None:
+            and BUILD_LINE.search(ctx.src) is None:
         for name in _DOCKERFILE_NAMES:
             based = _dockerfile_base(ctx, name)
             if based is not None:
