@@ -17,17 +17,7 @@ from vllm_lint.pipeline.targeting import Targeting
 from vllm_lint.settings import Settings
 
 
-@pytest.fixture
-def repo(tmp_path):
-    (tmp_path / ".git").mkdir()
-    return tmp_path
-
-
-def put(root: Path, rel: str, text: str) -> Path:
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text)
-    return p
+from repo_tree import put, repo  # noqa: E402,F401  (the fixture and the helper)
 
 
 def targets(db, p: Path) -> list[tuple[str, str]]:

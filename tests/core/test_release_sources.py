@@ -6,7 +6,6 @@ database has 0.8.5, 0.10.0 and 0.27.1 (the newest)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,17 +17,7 @@ from vllm_lint.pipeline.targeting import NEWEST_SOURCE, Targeting
 from vllm_lint.settings import Settings
 
 
-@pytest.fixture
-def repo(tmp_path):
-    (tmp_path / ".git").mkdir()
-    return tmp_path
-
-
-def put(root: Path, rel: str, text: str) -> Path:
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text)
-    return p
+from repo_tree import put, repo  # noqa: E402,F401  (the fixture and the helper)
 
 
 def choose(db, path, hints=(), data=None, at=None, **settings):

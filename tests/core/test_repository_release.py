@@ -6,7 +6,6 @@ the one release every vLLM image or pin of the repository names. The synthetic d
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,17 +15,7 @@ from vllm_lint.pipeline.targeting import Targeting
 from vllm_lint.settings import Settings
 
 
-@pytest.fixture
-def repo(tmp_path):
-    (tmp_path / ".git").mkdir()
-    return tmp_path
-
-
-def put(root: Path, rel: str, text: str) -> Path:
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text)
-    return p
+from repo_tree import put, repo  # noqa: E402,F401  (the fixture and the helper)
 
 
 def choose(db, path, data=None, at=None, **settings):
