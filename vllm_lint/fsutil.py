@@ -212,3 +212,19 @@ def visible(s: str, keep: str = "") -> str:
     if s.isprintable():  # (the escaped ones are all unprintable)
         return s
     return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escape(m), s)
+
+
+def folders_to_root(folder: str) -> tuple[list[str], bool]:
+    """``folder`` and the folders above it up to the nearest one holding ``.git`` (the repository's
+    root, included), and whether there was one; without one, every folder up to the file system's
+    root (at most 33). Callers bound the walk outside a repository as their reading needs."""
+    out, d = [folder], folder
+    for _ in range(32):
+        if os.path.exists(os.path.join(d, ".git")):
+            return out, True
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+        out.append(d)
+    return out, False

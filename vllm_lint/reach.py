@@ -192,18 +192,10 @@ def _is_compose_name(name: str) -> bool:
 def _folders_up(here: str) -> list[str]:
     """``here`` and the folders above it up to the repository root (the one holding ``.git``);
     ``here`` alone outside a repository."""
-    import os
+    from .fsutil import folders_to_root
 
-    out, folder = [here], here
-    for _ in range(32):
-        if os.path.exists(os.path.join(folder, ".git")):
-            return out
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-        out.append(folder)
-    return [here]
+    out, in_repository = folders_to_root(here)
+    return out if in_repository else [here]
 
 
 def _all_env(extraction: Extraction):

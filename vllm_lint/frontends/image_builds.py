@@ -106,17 +106,10 @@ def built_in_repository(path: str, image: str) -> Optional[Built]:
 def _folders_up(path: str) -> list[str]:
     """The folders from ``path``'s own up to the repository's root (the nearest with a ``.git``),
     at most :data:`_MAX_LEVELS` above when none has one."""
-    d = os.path.dirname(os.path.abspath(path))
-    out = [d]
-    for _ in range(32):
-        if os.path.exists(os.path.join(d, ".git")):
-            return out
-        parent = os.path.dirname(d)
-        if parent == d:
-            break
-        d = parent
-        out.append(d)
-    return out[:_MAX_LEVELS + 1]
+    from vllm_lint.fsutil import folders_to_root
+
+    out, in_repository = folders_to_root(os.path.dirname(os.path.abspath(path)))
+    return out if in_repository else out[:_MAX_LEVELS + 1]
 
 
 def _builds_in(folder: str) -> list[tuple[str, "Built"]]:
