@@ -35,6 +35,7 @@ from typing import Any, Callable, Optional
 from ..fsutil import TooLarge, read_regular
 from ..images import image_is_vllm, version_from_image
 from ..record import Record, lazy_re
+from . import kustomize as _k
 from . import surroundings as _s
 from .surroundings import Named
 
@@ -96,7 +97,8 @@ class Survey(Record):
     first), ``truncated`` (the walk stopped at its bound: nothing repository-wide is chosen) and
     what is left to walk (``pending``: a walk paused at a second release resumes from there)."""
 
-    __slots__ = ("mentions", "servers", "tritons", "truncated", "pending", "folders", "files", "distinct")
+    __slots__ = ("mentions", "servers", "tritons", "kustomizations", "truncated", "pending", "folders", "files",
+                 "distinct")
 
     def __init__(self, root: str) -> None:
         self.mentions: list[Mention] = []
@@ -104,6 +106,8 @@ class Survey(Record):
         # the Triton vLLM images the repository configures: (the mention, its file's folder, the folders
         # the file names by path)
         self.tritons: list[tuple[Mention, str, frozenset]] = []
+        # the kustomizations that copy a ConfigMap's field into an image (``pipeline.kustomize``)
+        self.kustomizations: list[_k.Kustomization] = []
         self.truncated = False
         self.pending = [root]  # (the folders left to walk: a walk paused at a second release resumes)
         self.folders = 0
@@ -190,6 +194,30 @@ class RepositorySurvey:
                            f"{how})"), None
         return None, None
 
+    def kustomized(self, root: str, data: bytes, image: str) -> tuple[Optional[Named], Optional[str], list]:
+        """(the image the repository's kustomizations set for the manifest ``data`` whose container's
+        image is the placeholder ``image`` (``$(vllm-image)``), a note, the files read for it):
+        ``pipeline.kustomize``."""
+        s = self.survey(root, whole=True)
+        if not s.kustomizations:
+            return None, None, []
+        got, note = _k.replaced_image(s.kustomizations, data.decode("utf-8", errors="replace"), image, root,
+                                      self._text_of)
+        if got is None:
+            return None, note, []
+        return Named(version_from_image(got.image) or "", f"image {image}: {got.image} at {got.where}, set by {got.how}",
+                     got.image), None, got.reads
+
+    def _text_of(self, path: str) -> Optional[tuple[str, tuple[str, str]]]:
+        """A file's text and its read (absolute path, content key), bounded; None when unreadable."""
+        from .. import inputs
+
+        try:
+            data = read_regular(path, _s.MAX_BYTES)
+        except (OSError, TooLarge):
+            return None
+        return data.decode("utf-8", errors="replace"), (os.path.abspath(path), inputs.key_of(data))
+
     def mentions(self, root: str) -> tuple[list[Mention], bool]:
         """The repository's mentions, and whether the walk was cut short."""
         s = self.survey(root)
@@ -240,6 +268,14 @@ class RepositorySurvey:
 
     def _file(self, out: Survey, root: str, path: str, name: str) -> None:
         data = self.surroundings.seen.get(path, b"")  # (the files around launches, read already)
+        if name in _k.NAMES:  # (read whether or not it names vllm: its keys may not)
+            got = self._text_of(path)
+            if got is not None:
+                k = _k.read_kustomization(got[0], os.path.dirname(os.path.abspath(path)),
+                                          os.path.relpath(path, root).replace(os.sep, "/"))
+                if k is not None:
+                    k.read = got[1]
+                    out.kustomizations.append(k)
         if data is None:
             return
         if not data:

@@ -344,6 +344,12 @@ class Targeting:
                 unknown = unknown or c
             if r.status == "unmapped":
                 unmapped.append(r.note)
+        if unknown is None and image and "$(" in image and data is not None:
+            c = self._kustomized(path, data, image)  # (`image: $(vllm-image)`: a kustomization sets it)
+            if c is not None:
+                if not (c.kind == "between" and c.named is None):
+                    return c
+                unknown = c
         if unknown is None and image:
             r = read_image(self.db, image)
             if r is not None:
@@ -384,6 +390,23 @@ class Targeting:
                           "default")
         return c
 
+    def _kustomized(self, path: AnyPath, data: bytes, image: str) -> Optional[Choice]:
+        """The release of the image the repository's kustomizations put in place of the launch's
+        placeholder image (``pipeline.kustomize``), or None (a note when they set several)."""
+        directory = self.real_parent(path)
+        root = self.surroundings.root_of(directory)
+        if root is None or not str(path).endswith((".yaml", ".yml")):
+            return None
+        named, note, reads = self.repository.kustomized(root, data, image)
+        if note is not None:
+            self._notes[self._key(path)] = note
+        if named is None:
+            return None
+        c = self._from_named(named)
+        if c is not None and reads:  # (the files that decided it, in this analysis's record)
+            inputs.replay(reads)
+        return c
+
     def _from_reading(self, r: HintReading, why: str, text: str, hint: Optional[VersionHint] = None) -> Optional[Choice]:
         if r.status == "release":
             return Choice(r.version, why + (f" ({r.note})" if r.note else ""), "named", r.named, hint)
@@ -394,8 +417,9 @@ class Targeting:
         if r.status == "older":
             return Choice(r.version, f"{why} ({r.note})", "named", r.named, hint)
         if r.status == "build":
-            if text.lower() in ("latest", "main"):
-                return Choice(r.version, f"{why.rsplit(' ', 1)[0]} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
+            if text.lower() in ("latest", "main"):  # ("image tag latest" -> "image tag 'latest' (...)")
+                head = why[:-len(text) - 1] if why.endswith(" " + text) else why
+                return Choice(r.version, f"{head} '{text}' ({NEWEST_SOURCE})", "build", None, hint)
             return Choice(r.version, f"{why} ({r.note})", "build", None, hint)
         if r.status == "dated":  # (between the release current that day and the next)
             c = Choice(r.version, f"{why} ({r.note})", "between", r.named, hint)
