@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-T = TypeVar("T", bound="Record")
-
-
 class Record:
     """``__repr__`` and ``__eq__`` over ``__slots__``, as a dataclass would write them; unhashable
     (``__hash__ = None``) like a non-frozen dataclass with ``eq=True``."""
@@ -37,6 +34,11 @@ class Record:
     def __setstate__(self, state: tuple) -> None:
         for k, v in zip(self.__slots__, state):
             object.__setattr__(self, k, v)
+
+
+# bound to the class itself, not its name: a name is a forward reference, compiled with ``compile()``,
+# whose first call in a process builds the ast module's node classes (~10 M instructions)
+T = TypeVar("T", bound=Record)
 
 
 def fields(obj: Any) -> tuple[str, ...]:

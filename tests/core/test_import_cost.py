@@ -236,3 +236,31 @@ def test_one_file_lints_import_no_datetime_and_compile_no_unused_knowledge_patte
     mods = _imported_after(code)
     assert "vllm_lint.knowledge.release_dates" in mods and "vllm_lint.frontends.shell" in mods
     assert "datetime" not in mods
+
+
+def test_one_file_lints_call_no_compile(tmp_path, synth_db_path):
+    """No ``compile()`` on the lint path of a shell, Dockerfile or YAML file: its first call in a
+    process builds the ast module's ~120 node classes (~10 M instructions, ~4 % of a one-file
+    lint, issue 31). typing compiles every string it turns into a forward reference: a
+    ``TypeVar``'s bound given by name, a string in a ``Union``, the annotations of a
+    ``NamedTuple`` class under ``from __future__ import annotations``. (Imports from source compile
+    too; those come from importlib and are not counted.)"""
+    (tmp_path / "run.sh").write_text("docker build -t me/x .\nvllm serve m --swap-space 4\n")
+    (tmp_path / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.8.5\nCMD ["--model", "m", "--swap-space", "4"]\n')
+    (tmp_path / "compose.yaml").write_text("services:\n  vllm:\n    build: .\n    image: me/x\n"
+                                           "    command: [\"--model\", \"m\", \"--swap-space\", \"4\"]\n")
+    code = (f"import os, sys, builtins\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "calls = []\nreal = builtins.compile\n"
+            "def compile(*a, **k):\n"
+            "    if 'importlib' not in sys._getframe(1).f_code.co_filename:\n"
+            "        calls.append(repr(a[0])[:40])\n"
+            "    return real(*a, **k)\n"
+            "builtins.compile = compile\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"for f in ('run.sh', 'Dockerfile', 'compose.yaml'):\n"
+            f"    try:\n        _run(['--no-cache', os.path.join({str(tmp_path)!r}, f)])\n"
+            "    except SystemExit:\n        pass\n"
+            "assert not calls, calls\n"
+            "assert {'vllm_lint.frontends.image_builds', 'vllm_lint.frontends.dockerfile_base',\n"
+            "        'vllm_lint.frontends.yaml.compose_build'} <= set(sys.modules)\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
