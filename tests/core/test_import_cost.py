@@ -264,3 +264,19 @@ def test_one_file_lints_call_no_compile(tmp_path, synth_db_path):
             "assert {'vllm_lint.frontends.image_builds', 'vllm_lint.frontends.dockerfile_base',\n"
             "        'vllm_lint.frontends.yaml.compose_build'} <= set(sys.modules)\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_one_file_lints_leave_unused_knowledge_unimported(tmp_path, synth_db_path):
+    """Modules a launch needs only in some cases are imported then (issue 31, ~0.4 M instructions
+    each): the dates of dated tags, a comment naming a release, VL407's computed defaults and
+    parameter widths (a model and GPUs known), the findings of a release known only by its bounds."""
+    (tmp_path / "run.sh").write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.8.5\nCMD ["--model", "m", "--swap-space", "4"]\n')
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"for f in ({str(tmp_path / 'run.sh')!r}, {str(tmp_path / 'Dockerfile')!r}):\n"
+            "    try:\n        _run(['--no-cache', f])\n    except SystemExit:\n        pass\n")
+    mods = _imported_after(code)
+    assert {"vllm_lint.knowledge.image_tags", "vllm_lint.rules.vl407_model_does_not_fit"} <= mods
+    assert not {"vllm_lint.knowledge.release_dates", "vllm_lint.knowledge.stated", "vllm_lint.knowledge.params",
+                "vllm_lint.knowledge.computed_defaults", "vllm_lint.pipeline.unknown_release"} & mods
