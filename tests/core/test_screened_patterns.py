@@ -10,28 +10,33 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vllm_lint.frontends import commands
+from vllm_lint.frontends.yaml import engine_blocks
 from vllm_lint.knowledge import image_tags, models
 from vllm_lint.record import ScreenedPattern, required_text, screened_re
 
 # the expressions of the lint path that are screened, and constructs of every kind the reader meets
-PATTERNS = [s["repository"] for s in image_tags.SCHEMES] + [models._QUANT_SUFFIXES._source[0]] + [
+SCREENED = [models._QUANT_SUFFIXES, commands._PYTHON_RE, commands._PROGRAM_VAR, commands._VLLM_VAR, engine_blocks._NAMES_VLLM]
+PATTERNS = [s["repository"] for s in image_tags.SCHEMES] + [
     r"ab+c", r"a{2}bc", r"a{0,2}bc", r"a{,3}bc", r"a{}b", r"a{x}b", r"x(?:yz)?w", r"x(?:yz)+w", r"(?i)Hello",
     r"a\.b\d+cd", r"(foo|bar)baz", r"(?P<k>ab|cd)e?f", r"[abc]+de", r"[]x]y", r"(?=abc)d", r"(?<!q)ab",
     r"ab*?c", r"ab++c", r"(?>ab)c", r"^a|b$", r"\bword\b", r"a|", r"\$\{?\w+\}?/x\.sh", r"(?i)[-_.](fp8|awq)$",
-]
+] + [p._source for p in SCREENED]
 SAMPLES = ["", "vllm/vllm-openai", "nvcr.io/nvidia/vllm", "nvidia/vllm", "x/nvcr.io/nvidia/vllm", "rocm/vllm-dev",
            "quay.io/modh/vllm", "registry.redhat.io/rhoai/odh-vllm-cuda-rhel9", "rhaiis/vllm-cuda-rhel9",
            "vault.habana.ai/gaudi-docker/1.21.0/ubuntu22.04/habanalabs/vllm-installer-2.6.0", "opea/vllm-gaudi",
            "llama-3.1-8b-instruct-fp8", "qwen2.5-7b-instruct-awq", "model-gptq-int4", "x-bnb-4bit", "m-4bit",
            "x-w8a8-fp8", "abc", "abbbc", "aabc", "bc", "a{}b", "a{x}b", "xw", "xyzw", "xyzyzw", "hello", "HELLO",
            "a.b12cd", "foobaz", "barbaz", "cdf", "abef", "]y", "abcd", "ab", "word", "${X}/x.sh", "M-FP8", "hİ",
-           "ſtrange", "x\nab"]
+           "ſtrange", "x\nab", "python3", "python3.11m", "$PY", "${VLLM_BIN}", "$Vllm", "vllm_engine_args",
+           "serving-config", "Engine", "spec", "containers"]
 
 
-def _agrees(pattern: str, text: str) -> None:
-    compiled = re.compile(pattern)
+def _agrees(pattern, text: str) -> None:
+    pattern, flags = pattern if isinstance(pattern, tuple) else (pattern, 0)
+    compiled = re.compile(pattern, flags)
     for how in ("search", "match", "fullmatch"):
-        got = getattr(screened_re(pattern), how)(text)
+        got = getattr(screened_re(pattern, flags), how)(text)
         want = getattr(compiled, how)(text)
         assert (got is None) == (want is None), (pattern, how, text)
         if got is not None:
@@ -45,7 +50,7 @@ def test_the_screen_skips_only_strings_the_expression_does_not_match():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(PATTERNS), st.text(alphabet="abcdefxyzw.-_/4{}[]$\\İſKk8qinthvfp", max_size=24))
+@given(st.sampled_from(PATTERNS), st.text(alphabet="abcdefxyzw.-_/4{}[]$\\İſKk8qinthvfpolmVLgrs3", max_size=24))
 def test_the_screen_agrees_with_the_expression_on_any_text(pattern, text):
     _agrees(pattern, text)
 
