@@ -137,8 +137,12 @@ def required_text(pattern: Any, flags: int = 0) -> tuple[tuple[str, ...], bool]:
     counted; a group that must match counts by its own alternatives."""
     import re
 
-    if not isinstance(pattern, str) or flags & re.X:
+    if not isinstance(pattern, str):
         return (), False
+    if flags & re.X:
+        pattern = _unverbose(pattern)
+        if pattern is None:
+            return (), False
     state = {"fold": bool(flags & re.I)}
     try:
         need, end = _alternation(pattern, 0, state)
@@ -154,6 +158,36 @@ def required_text(pattern: Any, flags: int = 0) -> tuple[tuple[str, ...], bool]:
 
 
 _CLASS_ESCAPES = frozenset("dDwWsSbBAZ")
+
+
+def _unverbose(p: str) -> Optional[str]:
+    """A verbose (``re.X``) expression without its layout: whitespace and ``#`` comments outside
+    classes dropped, escapes kept (None for an escaped space or ``#``, which this reader does not
+    spell back)."""
+    out = []
+    i, in_class = 0, False
+    while i < len(p):
+        c = p[i]
+        if c == "\\":
+            if p[i + 1:i + 2] in (" ", "#", "\n", "\t") and not in_class:
+                return None
+            out.append(p[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]" or p[i - 1] == "[" or p[i - 2:i] == "[^"
+        elif c == "[":
+            in_class = True
+        elif c.isspace():
+            i += 1
+            continue
+        elif c == "#":
+            end = p.find("\n", i)
+            i = len(p) if end < 0 else end + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _alternation(p: str, i: int, state: dict) -> tuple[Optional[set], int]:
@@ -305,10 +339,12 @@ def _group(p: str, i: int, state: dict) -> tuple[Optional[set], int]:
 
 def import_pyyaml() -> Any:
     """``import yaml``, with every expression PyYAML's own modules compile while they execute handed
-    back as a :func:`lazy_re`, compiled at its first use. The C loader never uses the pure-Python
+    back as a :class:`ScreenedPattern`, compiled at its first use. The C loader never uses the pure-Python
     reader's ``Reader.NON_PRINTABLE`` (a Unicode class: a third of PyYAML's import) nor the
     constructor's timestamp expression (composing builds no values); the resolver's implicit-tag
-    expressions compile when a plain scalar first needs one. Expressions other modules compile
+    expressions compile when a plain scalar first needs one, and not for a scalar holding none of
+    their literals (``nvidia.com/gpu`` is tried as a bool, ``8192`` as a float and a timestamp:
+    ~3 M instructions of a YAML lint). Expressions other modules compile
     meanwhile (a standard module PyYAML imports) are compiled as always, and ``re.compile`` is
     itself again when the import ends. Every part of vllm-lint that reads YAML imports PyYAML here,
     so whichever comes first in a run leaves no compiled copy (benchmarks/README.md)."""
@@ -321,7 +357,7 @@ def import_pyyaml() -> Any:
 
     def compile(pattern: Any, flags: int = 0) -> Any:
         if sys._getframe(1).f_globals.get("__name__", "").startswith("yaml."):
-            return lazy_re(pattern, flags)
+            return ScreenedPattern(pattern, flags)  # (the resolver tries its on every new plain scalar)
         return real(pattern, flags)
 
     re.compile = compile

@@ -21,7 +21,23 @@ PATTERNS = [s["repository"] for s in image_tags.SCHEMES] + [
     r"ab+c", r"a{2}bc", r"a{0,2}bc", r"a{,3}bc", r"a{}b", r"a{x}b", r"x(?:yz)?w", r"x(?:yz)+w", r"(?i)Hello",
     r"a\.b\d+cd", r"(foo|bar)baz", r"(?P<k>ab|cd)e?f", r"[abc]+de", r"[]x]y", r"(?=abc)d", r"(?<!q)ab",
     r"ab*?c", r"ab++c", r"(?>ab)c", r"^a|b$", r"\bword\b", r"a|", r"\$\{?\w+\}?/x\.sh", r"(?i)[-_.](fp8|awq)$",
-] + [p._source for p in SCREENED]
+] + [p._source for p in SCREENED] + [(p, re.X) for p in (
+    # PyYAML's implicit resolvers (record.import_pyyaml screens them), verbose
+    r"""^(?:yes|Yes|YES|no|No|NO
+        |true|True|TRUE|false|False|FALSE
+        |on|On|ON|off|Off|OFF)$""",
+    r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+        |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+        |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+    r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+        |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+        (?:[Tt]|[ \t]+)[0-9][0-9]?
+        :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
+        (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
+    r"a b  # a comment\n c [ #]d",
+)]
 SAMPLES = ["", "vllm/vllm-openai", "nvcr.io/nvidia/vllm", "nvidia/vllm", "x/nvcr.io/nvidia/vllm", "rocm/vllm-dev",
            "quay.io/modh/vllm", "registry.redhat.io/rhoai/odh-vllm-cuda-rhel9", "rhaiis/vllm-cuda-rhel9",
            "vault.habana.ai/gaudi-docker/1.21.0/ubuntu22.04/habanalabs/vllm-installer-2.6.0", "opea/vllm-gaudi",
@@ -29,7 +45,8 @@ SAMPLES = ["", "vllm/vllm-openai", "nvcr.io/nvidia/vllm", "nvidia/vllm", "x/nvcr
            "x-w8a8-fp8", "abc", "abbbc", "aabc", "bc", "a{}b", "a{x}b", "xw", "xyzw", "xyzyzw", "hello", "HELLO",
            "a.b12cd", "foobaz", "barbaz", "cdf", "abef", "]y", "abcd", "ab", "word", "${X}/x.sh", "M-FP8", "hİ",
            "ſtrange", "x\nab", "python3", "python3.11m", "$PY", "${VLLM_BIN}", "$Vllm", "vllm_engine_args",
-           "serving-config", "Engine", "spec", "containers"]
+           "serving-config", "Engine", "spec", "containers",
+           "yes", "Off", "1.5", "1:30", ".inf", "8192", "2001-12-14", "2001-12-14 21:59:43.10 -5", "abc d", "ab c#d"]
 
 
 def _agrees(pattern, text: str) -> None:
@@ -50,7 +67,7 @@ def test_the_screen_skips_only_strings_the_expression_does_not_match():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(PATTERNS), st.text(alphabet="abcdefxyzw.-_/4{}[]$\\İſKk8qinthvfpolmVLgrs3", max_size=24))
+@given(st.sampled_from(PATTERNS), st.text(alphabet="abcdefxyzw.-_/4{}[]$\\İſKk8qinthvfpolmVLgrs3 0159:#TZNOY", max_size=24))
 def test_the_screen_agrees_with_the_expression_on_any_text(pattern, text):
     _agrees(pattern, text)
 
@@ -64,7 +81,9 @@ def test_required_text_reads_literals_and_gives_up_on_what_it_does_not_know():
     for unknown in (r".*", r"[abc]+", r"\x41bc", r"(?x) a b", r"a|", r"(?i:ab)c", r"(a)\1"):
         assert required_text(unknown) == ((), False), unknown
     assert required_text(b"bytes") == ((), False)
-    assert required_text("abc", re.X) == ((), False)
+    assert required_text("a b # c\n d", re.X) == (("abd",), False)  # (verbose: layout and comments dropped)
+    assert required_text("[ #]x", re.X) == (("x",), False)
+    assert required_text(r"a\ b", re.X) == ((), False)
 
 
 def test_a_screened_string_compiles_nothing():
