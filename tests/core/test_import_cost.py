@@ -213,6 +213,8 @@ def test_a_dockerfile_with_a_vllm_image_imports_no_packaging(tmp_path, synth_db_
     mods = _imported_after(code)
     assert "vllm_lint.knowledge.image_tags" in mods
     assert not {"packaging", "packaging.version", "yaml"} & mods
+    # no shell in it (no RUN naming vLLM, an exec-form CMD): the shell front-end is not imported (issue 31)
+    assert not {"vllm_lint.frontends.shell", "vllm_lint.frontends.image_builds", "vllm_lint.frontends.scheduler"} & mods
 
 
 def test_one_file_lints_import_no_datetime_and_compile_no_unused_knowledge_patterns(tmp_path, synth_db_path):
