@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from vllm_lint.frontends import commands
 from vllm_lint.frontends.yaml import engine_blocks
 from vllm_lint.knowledge import image_tags, models
+from vllm_lint.report import text as text_report
 from vllm_lint.record import ScreenedPattern, required_text, screened_re
 
 # the expressions of the lint path that are screened, and constructs of every kind the reader meets
-SCREENED = [models._QUANT_SUFFIXES, commands._PYTHON_RE, commands._PROGRAM_VAR, commands._VLLM_VAR, engine_blocks._NAMES_VLLM]
+SCREENED = [models._QUANT_SUFFIXES, models._HF_CACHE_DIR, text_report._FOREIGN_NOQA, commands._PYTHON_RE, commands._PROGRAM_VAR, commands._VLLM_VAR, engine_blocks._NAMES_VLLM]
 PATTERNS = [s["repository"] for s in image_tags.SCHEMES] + [
     r"ab+c", r"a{2}bc", r"a{0,2}bc", r"a{,3}bc", r"a{}b", r"a{x}b", r"x(?:yz)?w", r"x(?:yz)+w", r"(?i)Hello",
     r"a\.b\d+cd", r"(foo|bar)baz", r"(?P<k>ab|cd)e?f", r"[abc]+de", r"[]x]y", r"(?=abc)d", r"(?<!q)ab",
@@ -46,6 +47,7 @@ SAMPLES = ["", "vllm/vllm-openai", "nvcr.io/nvidia/vllm", "nvidia/vllm", "x/nvcr
            "a.b12cd", "foobaz", "barbaz", "cdf", "abef", "]y", "abcd", "ab", "word", "${X}/x.sh", "M-FP8", "hİ",
            "ſtrange", "x\nab", "python3", "python3.11m", "$PY", "${VLLM_BIN}", "$Vllm", "vllm_engine_args",
            "serving-config", "Engine", "spec", "containers",
+           "/models/models--org--name/snapshots/abc", "models--a--b", "x  # NOQA: E501", "#noqa", "# noqa",
            "yes", "Off", "1.5", "1:30", ".inf", "8192", "2001-12-14", "2001-12-14 21:59:43.10 -5", "abc d", "ab c#d"]
 
 

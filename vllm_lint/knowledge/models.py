@@ -488,7 +488,7 @@ _INSTRUCT_SUFFIXES = lazy_re(r"(?i)[-_](instruct|chat|it|thinking|base|hf|sft|dp
 _DATE = lazy_re(r"(?<=[-_])\d{4}(?=$|[-_])")
 # the last folder of a path laid out by revision (a branch name or a full commit id), not the model
 _REVISION_DIR = lazy_re(r"(?<=[^/])/(?:main|master|[0-9a-f]{40})$")
-_HF_CACHE_DIR = lazy_re(r"(?:^|/)models--([^/]+?)--([^/]+)(?:/snapshots/[^/]+)?/?$")
+_HF_CACHE_DIR = screened_re(r"(?:^|/)models--([^/]+?)--([^/]+)(?:/snapshots/[^/]+)?/?$")
 
 
 def _quant_dtype(suffix: str) -> Optional[str]:
