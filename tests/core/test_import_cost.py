@@ -89,6 +89,8 @@ def test_yaml_with_only_one_word_vllm_strings_loads_no_shell_grammar(tmp_path, s
     mods = _imported_after(code)
     assert "vllm_lint.frontends.yaml" in mods
     assert not {"vllm_lint.frontends.shell", "tree_sitter"} & mods
+    # no compose service built from a Dockerfile: neither reader is imported (issue 31)
+    assert not {"vllm_lint.frontends.yaml.compose_build", "vllm_lint.frontends.dockerfile_base"} & mods
 
 
 def test_cached_lint_loads_no_openssl(tmp_path, synth_db_path):
@@ -249,7 +251,7 @@ def test_one_file_lints_call_no_compile(tmp_path, synth_db_path):
     too; those come from importlib and are not counted.)"""
     (tmp_path / "run.sh").write_text("docker build -t me/x .\nvllm serve m --swap-space 4\n")
     (tmp_path / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.8.5\nCMD ["--model", "m", "--swap-space", "4"]\n')
-    (tmp_path / "compose.yaml").write_text("services:\n  vllm:\n    build: .\n    image: me/x\n"
+    (tmp_path / "compose.yaml").write_text("services:\n  vllm:\n    build: .\n    environment: [VLLM_LOGGING_LEVEL=DEBUG]\n"
                                            "    command: [\"--model\", \"m\", \"--swap-space\", \"4\"]\n")
     code = (f"import os, sys, builtins\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
             "calls = []\nreal = builtins.compile\n"
@@ -264,7 +266,7 @@ def test_one_file_lints_call_no_compile(tmp_path, synth_db_path):
             "    except SystemExit:\n        pass\n"
             "assert not calls, calls\n"
             "assert {'vllm_lint.frontends.image_builds', 'vllm_lint.frontends.dockerfile_base',\n"
-            "        'vllm_lint.frontends.yaml.compose_build'} <= set(sys.modules)\n")
+            "        'vllm_lint.frontends.yaml.compose_build'} <= set(sys.modules)  # (the service is built: read)\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
