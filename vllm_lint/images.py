@@ -57,7 +57,7 @@ def image_is_vllm(image: str) -> bool:
     if not parts:
         return False
     last = parts[-1]
-    if re.match(r"^vllm-openai([-_.].*)?$", last):
+    if last.startswith("vllm-openai") and re.match(r"^vllm-openai([-_.].*)?$", last):  # (compiled for such names only)
         return True
     if last in _VLLM_REPOS:
         return True

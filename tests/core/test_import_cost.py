@@ -89,6 +89,8 @@ def test_yaml_with_only_one_word_vllm_strings_loads_no_shell_grammar(tmp_path, s
     mods = _imported_after(code)
     assert "vllm_lint.frontends.yaml" in mods
     assert not {"vllm_lint.frontends.shell", "tree_sitter"} & mods
+    # no compose service built from a Dockerfile: neither reader is imported (issue 31)
+    assert not {"vllm_lint.frontends.yaml.compose_build", "vllm_lint.frontends.dockerfile_base"} & mods
 
 
 def test_cached_lint_loads_no_openssl(tmp_path, synth_db_path):
@@ -213,6 +215,8 @@ def test_a_dockerfile_with_a_vllm_image_imports_no_packaging(tmp_path, synth_db_
     mods = _imported_after(code)
     assert "vllm_lint.knowledge.image_tags" in mods
     assert not {"packaging", "packaging.version", "yaml"} & mods
+    # no shell in it (no RUN naming vLLM, an exec-form CMD): the shell front-end is not imported (issue 31)
+    assert not {"vllm_lint.frontends.shell", "vllm_lint.frontends.image_builds", "vllm_lint.frontends.scheduler"} & mods
 
 
 def test_one_file_lints_import_no_datetime_and_compile_no_unused_knowledge_patterns(tmp_path, synth_db_path):
@@ -236,3 +240,47 @@ def test_one_file_lints_import_no_datetime_and_compile_no_unused_knowledge_patte
     mods = _imported_after(code)
     assert "vllm_lint.knowledge.release_dates" in mods and "vllm_lint.frontends.shell" in mods
     assert "datetime" not in mods
+
+
+def test_one_file_lints_call_no_compile(tmp_path, synth_db_path):
+    """No ``compile()`` on the lint path of a shell, Dockerfile or YAML file: its first call in a
+    process builds the ast module's ~120 node classes (~10 M instructions, ~4 % of a one-file
+    lint, issue 31). typing compiles every string it turns into a forward reference: a
+    ``TypeVar``'s bound given by name, a string in a ``Union``, the annotations of a
+    ``NamedTuple`` class under ``from __future__ import annotations``. (Imports from source compile
+    too; those come from importlib and are not counted.)"""
+    (tmp_path / "run.sh").write_text("docker build -t me/x .\nvllm serve m --swap-space 4\n")
+    (tmp_path / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.8.5\nCMD ["--model", "m", "--swap-space", "4"]\n')
+    (tmp_path / "compose.yaml").write_text("services:\n  vllm:\n    build: .\n    environment: [VLLM_LOGGING_LEVEL=DEBUG]\n"
+                                           "    command: [\"--model\", \"m\", \"--swap-space\", \"4\"]\n")
+    code = (f"import os, sys, builtins\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "calls = []\nreal = builtins.compile\n"
+            "def compile(*a, **k):\n"
+            "    if 'importlib' not in sys._getframe(1).f_code.co_filename:\n"
+            "        calls.append(repr(a[0])[:40])\n"
+            "    return real(*a, **k)\n"
+            "builtins.compile = compile\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"for f in ('run.sh', 'Dockerfile', 'compose.yaml'):\n"
+            f"    try:\n        _run(['--no-cache', os.path.join({str(tmp_path)!r}, f)])\n"
+            "    except SystemExit:\n        pass\n"
+            "assert not calls, calls\n"
+            "assert {'vllm_lint.frontends.image_builds', 'vllm_lint.frontends.dockerfile_base',\n"
+            "        'vllm_lint.frontends.yaml.compose_build'} <= set(sys.modules)  # (the service is built: read)\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_one_file_lints_leave_unused_knowledge_unimported(tmp_path, synth_db_path):
+    """Modules a launch needs only in some cases are imported then (issue 31, ~0.4 M instructions
+    each): the dates of dated tags, a comment naming a release, VL407's computed defaults and
+    parameter widths (a model and GPUs known), the findings of a release known only by its bounds."""
+    (tmp_path / "run.sh").write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "Dockerfile").write_text('FROM vllm/vllm-openai:v0.8.5\nCMD ["--model", "m", "--swap-space", "4"]\n')
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"for f in ({str(tmp_path / 'run.sh')!r}, {str(tmp_path / 'Dockerfile')!r}):\n"
+            "    try:\n        _run(['--no-cache', f])\n    except SystemExit:\n        pass\n")
+    mods = _imported_after(code)
+    assert {"vllm_lint.knowledge.image_tags", "vllm_lint.rules.vl407_model_does_not_fit"} <= mods
+    assert not {"vllm_lint.knowledge.release_dates", "vllm_lint.knowledge.stated", "vllm_lint.knowledge.params",
+                "vllm_lint.knowledge.computed_defaults", "vllm_lint.pipeline.unknown_release"} & mods

@@ -28,7 +28,7 @@ from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one 
 )
 from vllm_lint.foreign_launchers import (ForeignLauncher, launcher_of_script, launchers_of_module, launchers_of_program,
                                          launchers_shown_by_selection)
-from vllm_lint.record import Record, lazy_re
+from vllm_lint.record import Record, lazy_re, screened_re
 
 __all__ = [
     "VllmCommand",
@@ -98,7 +98,7 @@ class VllmCommand(Record):
 
 
 _ASSIGN_RE = lazy_re(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_PYTHON_RE = lazy_re(r"^python(\d(\.\d+)?)?[mtw]?$")
+_PYTHON_RE = screened_re(r"^python(\d(\.\d+)?)?[mtw]?$")  # (screened: tried on every word)
 
 
 def is_assignment(word: str) -> bool:
@@ -752,8 +752,9 @@ def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str
 
 # the program in a variable: ``$VENV_PYTHON -m vllm.entrypoints.openai.api_server`` (``-m`` and a
 # vLLM module, or the path of vLLM's server script, say it is an interpreter), ``"${VLLM_BIN}" serve`` (a name that says vllm)
-_PROGRAM_VAR = lazy_re(r"^\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})$")
-_VLLM_VAR = lazy_re(r"^\$\{?[A-Za-z_]*vllm\w*\}?$", re.IGNORECASE)
+# (screened: tried on every program word; most hold no `$`, no `vllm`)
+_PROGRAM_VAR = screened_re(r"^\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})$")
+_VLLM_VAR = screened_re(r"^\$\{?[A-Za-z_]*vllm\w*\}?$", re.IGNORECASE)
 
 
 def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:

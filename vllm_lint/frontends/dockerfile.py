@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from vllm_lint.frontends import shell
 from vllm_lint.frontends.commands import (
     find_vllm_command,
     image_is_vllm,
@@ -738,6 +737,10 @@ def _add_shell_launches(out: Extraction, script: Embedding, path: str, stage) ->
     """Launches and exported variables of a shell script inside an instruction (RUN, shell-form
     CMD/ENTRYPOINT, exec-form ``sh -c``); the launches inherit the stage's ENV and version hints.
     Returns the script's extraction (None when it does not parse)."""
+    # (the shell front-end, with its readers of `docker build` and batch directives, is imported for
+    # a Dockerfile running vLLM through a shell only: one on a vLLM image with an exec-form CMD does not)
+    from vllm_lint.frontends import shell
+
     try:
         sub = shell.extract_script(script.text, path, script)  # (the script's text, in the file)
     except ParseError:

@@ -6,7 +6,9 @@ runs (:func:`final_process`: its own ``ENTRYPOINT`` and ``CMD``, and the scripts
 copies in), for a ``docker run`` of an image whose Dockerfile starts vLLM itself. Pure text work,
 no front-end imported (both of those import it)."""
 
-from __future__ import annotations
+# (no ``from __future__ import annotations``: typing.NamedTuple turns string annotations into
+# forward references, compiled with ``compile()``, whose first call in a process builds the
+# ast module's ~120 node classes: ~10 M instructions of a one-file lint; benchmarks/README.md)
 
 import json
 import posixpath

@@ -10,7 +10,9 @@ process while unchanged (bounded), and only when a file runs an image nobody els
 input of the analysis (:func:`vllm_lint.inputs.read_other`), so a cached result follows it.
 """
 
-from __future__ import annotations
+# (no ``from __future__ import annotations``: typing.NamedTuple turns string annotations into
+# forward references, compiled with ``compile()``, whose first call in a process builds the
+# ast module's ~120 node classes: ~10 M instructions of a one-file lint; benchmarks/README.md)
 
 import os
 import posixpath

@@ -36,9 +36,8 @@ import re
 from typing import Any, Optional
 
 from ..images import UNNAMED_REVISION, _split_image
-from ..record import Record, lazy_re
+from ..record import Record, lazy_re, screened_re
 from ..surface.version import InvalidVersion, Version  # (PEP 440 without importing packaging for vLLM's numbers)
-from .release_dates import current_at, date_in
 
 _NGC_NOTES = "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/rel-{}.html"
 _ROCM_HISTORY = ("https://rocm.docs.amd.com/en/docs-7.1.0/how-to/rocm-for-ai/inference/benchmark-docker/"
@@ -287,8 +286,10 @@ _compiled: Optional[list[tuple[dict[str, Any], "re.Pattern[str]", "re.Pattern[st
 def _schemes() -> list[tuple[dict[str, Any], "re.Pattern[str]", "re.Pattern[str]"]]:
     global _compiled
     if _compiled is None:
-        # (each tag's expression compiled when an image of its repository is read: one a run, mostly)
-        _compiled = [(s, re.compile(s["repository"]), lazy_re(s["tag"])) for s in SCHEMES]
+        # (each tag's expression compiled when an image of its repository is read: one a run, mostly;
+        # a repository's, when the image names its literal text: none for vllm/vllm-openai but the
+        # catch-all's, where compiling them all was ~7 M instructions)
+        _compiled = [(s, screened_re(s["repository"]), lazy_re(s["tag"])) for s in SCHEMES]
     return _compiled
 
 
@@ -333,7 +334,7 @@ def scheme_reading(tag: str, image: Optional[str]) -> Optional[tuple[dict[str, A
         m = tag_re.match(t if scheme["read"] != "nightly" else t.lower())
         if not m:
             continue
-        if scheme["read"] == "dated" and date_in(t) is None:
+        if scheme["read"] == "dated" and _date_in(t) is None:
             continue
         if scheme["read"] == "embedded":
             return scheme, m.group("version"), m
@@ -414,7 +415,7 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
         if scheme["read"] == "dated":
             return dated(db, t, scheme)
         if scheme["read"] == "unknown":
-            day = date_in(t) if scheme.get("dated_bound") else None
+            day = _date_in(t) if scheme.get("dated_bound") else None
             if day is not None:  # (a vendor's build of that day: of some release up to the one after it)
                 d = dated(db, t, scheme)
                 high = d.high or d.version
@@ -444,10 +445,20 @@ def read_hint(db: Any, text: str, image: Optional[str] = None) -> HintReading:
     return _read_version(db, t)
 
 
+def _date_in(text: str) -> Any:
+    """``release_dates.date_in``, its module imported when a tag may carry a date (most tags
+    read in a run are not of a dated scheme: ~0.4 M instructions a one-file run; benchmarks/README.md)."""
+    from .release_dates import date_in
+
+    return date_in(text)
+
+
 def dated(db: Any, text: str, scheme: Optional[dict[str, Any]] = None) -> HintReading:
     """A build whose tag or branch ``text`` carries its date: the release current that day (the
     newest in the database at or before it), "about X.Y.x (dated tag)"; "none" without a date."""
-    day = date_in(text)
+    from .release_dates import current_at
+
+    day = _date_in(text)
     current = current_at(day) if day is not None else None
     name, source = (scheme["name"], scheme["source"]) if scheme else (None, None)
     if day is None:

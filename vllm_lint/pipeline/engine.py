@@ -22,7 +22,6 @@ from typing import Any, Optional, Union
 from . import suppress
 from .discovery import Target, format_by_name
 from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
-from .unknown_release import hold_at_both_ends
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
@@ -340,6 +339,8 @@ class Linter:
             if choice.kind == "default":
                 self._written_for(analysis.launches[-1], found, data)
             elif choice.kind == "between":  # (findings true at both ends of what it may run: pipeline.unknown_release)
+                from .unknown_release import hold_at_both_ends
+
                 found = hold_at_both_ends(ctx, choice, found, self._run, self.verbose, _line(data, launch.span.start))
             diags.extend(found)
         loose = analysis.loose_env = [e for e in extraction.env

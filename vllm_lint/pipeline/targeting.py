@@ -46,7 +46,6 @@ from ..fsutil import AnyPath, TooLarge, read_regular, real_dir
 from ..images import image_is_vllm, version_from_image
 from ..knowledge.forks import fork_builds
 from ..knowledge.image_tags import HintReading, read_hint, read_image
-from ..knowledge.stated import stated_in_comment
 from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
@@ -471,6 +470,8 @@ class Targeting:
             # (the reading needs the word vllm: most comments are passed over before any expression
             # is compiled)
             if "vllm" in line.lower():
+                from ..knowledge.stated import stated_in_comment  # (a comment naming vllm only)
+
                 m = stated_in_comment(line)
                 if m:
                     row = data.count(b"\n", 0, start) + 1

@@ -45,9 +45,7 @@ silent.
 """
 
 from ..knowledge import hardware
-from ..knowledge.computed_defaults import effective_default
 from ..knowledge.layout import as_float, human_int, layout, model_facts
-from ..knowledge.params import BYTES_PER_PARAM
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL407", name="model-does-not-fit",
@@ -146,6 +144,8 @@ def check(ctx: LintContext):
             gmu = as_float(opt.default)
         else:
             # 0.34.0+: no constant default, decided at start from the device (knowledge/computed_defaults)
+            from ..knowledge.computed_defaults import effective_default
+
             gmu, why = effective_default(ctx, lay, "gpu_memory_utilization", g.product)
             if gmu is None:
                 ctx.skip(RULE, f"could not decide the GPU memory utilization: {why}")
@@ -160,6 +160,8 @@ def check(ctx: LintContext):
     shards = lay.tp.value * lay.pp.value
     if lay.ep.known and lay.ep.value is True and facts.is_moe:
         shards *= lay.dp.value  # experts spread over every rank: the smallest share a GPU can hold
+    from ..knowledge.params import BYTES_PER_PARAM  # (a launch whose model and GPUs are known only)
+
     weights = facts.params_total * BYTES_PER_PARAM[fmt] / shards
     budget = mem * _GIB * gmu + offload_gib * _GIB
     gib = f"{weights / _GIB:.1f} GiB"

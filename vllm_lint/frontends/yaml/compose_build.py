@@ -6,7 +6,9 @@ program the service's ``command`` is given to. The Dockerfile is a file this ana
 is recorded through :mod:`vllm_lint.inputs`.
 """
 
-from __future__ import annotations
+# (no ``from __future__ import annotations``: typing.NamedTuple turns string annotations into
+# forward references, compiled with ``compile()``, whose first call in a process builds the
+# ast module's ~120 node classes: ~10 M instructions of a one-file lint; benchmarks/README.md)
 
 import os
 from typing import Any, NamedTuple, Optional

@@ -21,7 +21,6 @@ from typing import Any, Optional
 
 from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d, values
-from vllm_lint.frontends.yaml.compose_build import build_base
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import compose_env, k8s_env
 from vllm_lint.container import Container, Platform, server_image
@@ -126,7 +125,11 @@ class _Container:
             source = image_holder
         # a service built from a local Dockerfile runs what that Dockerfile starts FROM
         build = get(node, platform.build) if platform.build else None
-        self.build = build_base(t, build) if build is not None else None
+        self.build = None
+        if build is not None:  # (its reader, and the Dockerfile reader's, imported for such a service only)
+            from vllm_lint.frontends.yaml.compose_build import build_base
+
+            self.build = build_base(t, build)
         if self.build is not None:
             image, image_node = self.build.image, None
         self.image, self.image_node = image, image_node

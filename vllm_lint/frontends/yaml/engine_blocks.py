@@ -21,11 +21,11 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.values import OPTION_KEY, key_style
 from vllm_lint.launch import Launch, Span
-from vllm_lint.record import lazy_re
+from vllm_lint.record import screened_re
 
 # a key that names vLLM's engine or server options: vllm_config, vllmConfig, engine_args,
 # engine-kwargs, serve_args, server_options, vllm_args, vllm (the block of a `vllm:` component)
-_NAMES_VLLM = lazy_re(
+_NAMES_VLLM = screened_re(  # (screened: tried on every mapping key of a document naming vLLM)
     r"(?i)(?:vllm|engine|serve|server|serving|vllm[_-]?(?:engine|serve|server))"
     r"(?:[_-]?(?:config|configs|args|arguments|kwargs|options|params|parameters|settings|flags))?")
 # where a block's neighbours name the model it serves (a display name such as truss's
