@@ -247,6 +247,9 @@ class Builder:
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
         self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
         self._rules: Optional[list[RuleFacts]] = None
+        # the timelines' legends (macros.html), the same on every option and variable page
+        mac = self._macros()
+        self.env.globals["legends"] = (mac.legend(), mac.legend(build=True))
         self._configuration: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ links
