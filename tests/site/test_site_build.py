@@ -120,32 +120,6 @@ def test_rule_docs_rendered_once_are_read_back_from_the_cache(tmp_path, monkeypa
         build.render_docs(docs + ["new"])
 
 
-def test_rule_facts_and_settings_are_kept_by_the_package_files(tmp_path, monkeypatch):
-    """The rules' metadata and the settings the pages show come from the cache while vllm_lint's
-    files are unchanged (no rule module imported), and are the registry's and the settings' own."""
-    import platformdirs
-
-    from vllm_lint.rules.base import registry
-    from vllm_lint.site import build
-    from vllm_lint.site.reference import configuration
-
-    monkeypatch.setattr(platformdirs, "user_cache_dir", lambda name: str(tmp_path / name))
-    rules, conf = build.code_facts()
-    assert [(r.code, r.name, r.summary, r.severity, r.fix, r.default_enabled, r.doc, r.page) for r in rules] == [
-        (r.code, r.name, r.summary, r.severity, r.fix, r.default_enabled, r.doc, r.page) for r in registry().values()]
-    assert json.dumps(conf) == json.dumps(configuration())
-
-    def computed():
-        raise AssertionError("computed again")
-
-    monkeypatch.setattr(build, "_compute_code_facts", computed)
-    again, conf_again = build.code_facts()
-    assert [r.code for r in again] == [r.code for r in rules] and conf_again == conf
-    monkeypatch.setattr(build, "_package_stamp", lambda: "another-checkout")
-    with pytest.raises(AssertionError, match="computed again"):
-        build.code_facts()
-
-
 def test_a_folder_that_is_not_a_site_is_refused(run_cli, tmp_path):
     (tmp_path / "mine.txt").write_text("keep me")
     r = run_cli("site", "build", str(tmp_path))

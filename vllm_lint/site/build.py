@@ -105,85 +105,6 @@ def render_docs(docs: list[str]) -> list[str]:
     return html
 
 
-class RuleFacts:
-    """What the site shows of a rule (``rules.base.Rule``'s metadata, without its check)."""
-
-    __slots__ = ("code", "name", "summary", "severity", "fix", "default_enabled", "doc")
-
-    def __init__(self, code: str, name: str, summary: str, severity: str, fix: Optional[str],
-                 default_enabled: bool, doc: str) -> None:
-        self.code, self.name, self.summary, self.severity = code, name, summary, severity
-        self.fix, self.default_enabled, self.doc = fix, default_enabled, doc
-
-    @property
-    def page(self) -> str:
-        return f"rules/{self.code}/index.html"
-
-
-CODE_FACTS_VERSION = 1  # what code_facts() keeps: part of its cache key
-
-
-def _package_stamp() -> Optional[str]:
-    """The path, size and modification time of every Python file of vllm_lint, hashed: what the
-    rules' metadata and the settings are computed from (as Python's ``.pyc`` files are keyed)."""
-    import hashlib
-    import sys
-
-    root = HERE.parent
-    h = hashlib.sha256(f"{CODE_FACTS_VERSION}|{sys.version}|{root}".encode())
-    try:
-        for folder, dirs, names in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(names):
-                if name.endswith(".py"):
-                    st = os.stat(os.path.join(folder, name))
-                    h.update(f"{folder}/{name}|{st.st_size}|{st.st_mtime_ns}\n".encode())
-    except OSError:
-        return None
-    return h.hexdigest()[:32]
-
-
-def _compute_code_facts() -> dict[str, Any]:
-    from ..rules.base import registry
-    from .reference import configuration
-
-    rules = [[r.code, r.name, r.summary, r.severity, r.fix, r.default_enabled, r.doc] for r in registry().values()]
-    return {"rules": rules, "configuration": configuration()}
-
-
-def code_facts() -> tuple[list[RuleFacts], list[dict[str, Any]]]:
-    """Every rule's metadata and docs, and the configuration's settings (``reference.configuration``).
-    Kept in the cache folder keyed by vllm_lint's Python files (``_package_stamp``), so a rebuild
-    with unchanged code does not import the 40 rule modules and all they import (~60 ms, about a
-    tenth of a build); what is kept is JSON, and every value the pages show of it is a JSON value."""
-    stamp = _package_stamp()
-    folder = _cache_folder("site-code") if stamp else None
-    file = folder / f"{stamp}.json" if folder else None
-    facts: Any = None
-    if file is not None:
-        try:
-            facts = json.loads(file.read_text(encoding="utf-8"))
-            if not (isinstance(facts, dict) and isinstance(facts.get("rules"), list)
-                    and isinstance(facts.get("configuration"), list)):
-                facts = None
-        except (OSError, ValueError):
-            facts = None
-    if facts is None:
-        facts = _compute_code_facts()
-        if file is not None:
-            try:
-                fd, tmp = tempfile.mkstemp(dir=file.parent, suffix=".tmp")
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(facts, f)
-                os.replace(tmp, file)
-                entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-                for old in entries[DOCS_CACHE_ENTRIES:]:
-                    old.unlink(missing_ok=True)
-            except OSError:
-                pass
-    return [RuleFacts(*row) for row in facts["rules"]], facts["configuration"]
-
-
 class SiteError(Exception):
     """The site cannot be built where asked (exit code 2)."""
 
@@ -246,11 +167,9 @@ class Builder:
         self._diffs: dict[tuple[str, str, str], Any] = {}
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
         self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
-        self._rules: Optional[list[RuleFacts]] = None
         # the timelines' legends (macros.html), the same on every option and variable page
         mac = self._macros()
         self.env.globals["legends"] = (mac.legend(), mac.legend(build=True))
-        self._configuration: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ links
     # Links are rendered once per (name, depth): release and compare pages hold thousands of them.
@@ -650,10 +569,10 @@ class Builder:
                   versions=mdl.versions, pairs=pairs)
 
     # ---- rules and reference
-    def rules(self) -> list[RuleFacts]:
-        if self._rules is None:
-            self._rules, self._configuration = code_facts()
-        return self._rules
+    def rules(self) -> list[Any]:
+        from ..rules.base import registry
+
+        return list(registry().values())
 
     def rule_pages(self) -> None:
         rules = self.rules()
@@ -667,11 +586,10 @@ class Builder:
                       f"vllm-lint {rule.code} {rule.name}: {rule.summary}.", rule=rule, doc_html=doc_html)
 
     def reference_pages(self) -> None:
-        from .reference import audit_schema, schema_rows
+        from .reference import audit_schema, configuration, schema_rows
 
-        self.rules()
         self.page("reference/configuration/index.html", "configuration.html", "vllm-lint configuration",
-                  "Every [tool.vllm-lint] setting: type, default and meaning.", settings=self._configuration)
+                  "Every [tool.vllm-lint] setting: type, default and meaning.", settings=configuration())
         schema = audit_schema()
         self.page("reference/audit-schema/index.html", "audit_schema.html", "vllm-lint audit JSON schema",
                   "The JSON schema of `vllm-lint audit --format json` output.", schema=schema, rows=schema_rows(schema),
