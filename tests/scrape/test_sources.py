@@ -170,6 +170,100 @@ def test_uncompressed_and_bz2_tar() -> None:
         assert tree.read("vllm/config.py") == b"# config\n"
 
 
+def _tar_read_both(data: bytes) -> tuple[Any, Any, bool]:
+    """The archive read by the fast reader (as ``read_tar`` does) and by ``tarfile`` alone; whether
+    the fast reader took it itself (it hands anything unusual to ``tarfile``)."""
+    taken = [True]
+    fast = S.read_tar(data, "x.tar.gz")
+    real = S._plain_tar_entries
+
+    def plain(gz, max_member):
+        try:
+            yield from real(gz, max_member)
+        except S._NotPlain:
+            taken[0] = False
+            raise
+
+    def never(*a: Any, **k: Any):
+        raise S._NotPlain("off")
+        yield
+
+    try:
+        S._plain_tar_entries = plain
+        S.read_tar(data, "x.tar.gz")
+        S._plain_tar_entries = never
+        slow = S.read_tar(data, "x.tar.gz")
+    finally:
+        S._plain_tar_entries = real
+    return fast, slow, taken[0]
+
+
+@pytest.mark.parametrize("fmt, taken", [(tarfile.PAX_FORMAT, True), (tarfile.USTAR_FORMAT, True),
+                                        (tarfile.GNU_FORMAT, False)])
+def test_fast_tar_reader_reads_what_tarfile_reads(fmt: int, taken: bool) -> None:
+    """Long names (pax ``path``, ustar ``prefix``, GNU long names), non-ASCII names, a pax
+    ``size``-sized member, directories, links and a git-archive style global header: the fast
+    reader's tree is tarfile's, member for member; GNU long names go to tarfile."""
+    deep = "vllm-0.9.0/vllm/" + "/".join(["sub"] * 30) + "/mod.py"
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", format=fmt,
+                      pax_headers={"comment": "1a2b3c"} if fmt == tarfile.PAX_FORMAT else None) as tf:
+        for name, data in SDIST + [(deep, b"# deep\n"), ("vllm-0.9.0/vllm/caf\u00e9.py", b"# cafe\n"),
+                                   ("vllm-0.9.0/vllm/big.py", b"x = 1\n" * 300)]:
+            info = tarfile.TarInfo(name)
+            if data is None:
+                info.type = tarfile.DIRTYPE
+                tf.addfile(info)
+                continue
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+        d = tarfile.TarInfo("vllm-0.9.0/vllm/pkg/")
+        d.type = tarfile.DIRTYPE
+        tf.addfile(d)
+        link = tarfile.TarInfo("vllm-0.9.0/vllm/link.py")
+        link.type, link.linkname = tarfile.SYMTYPE, "config.py"
+        tf.addfile(link)
+    fast, slow, took = _tar_read_both(buf.getvalue())
+    assert took is taken
+    assert fast._files == slow._files and list(fast._files) == list(slow._files)
+    assert fast.read("vllm/" + "/".join(["sub"] * 30) + "/mod.py") == b"# deep\n"
+    assert fast.read("vllm/caf\u00e9.py") == b"# cafe\n"
+
+
+def test_fast_tar_reader_hands_damage_to_tarfile() -> None:
+    """A bad checksum, or a member cut short: the fast reader gives up and tarfile's answer (here
+    an ArchiveError in its words) is the answer."""
+    good = gzip_decompress(make_tar(SDIST))
+    bad_sum = bytearray(good)
+    bad_sum[512 + 148:512 + 156] = b"0000000\0"  # the second member's checksum
+    cut = good[:512 * 3 + 100]
+    for raw in (bytes(bad_sum), cut):
+        import gzip
+
+        data = gzip.compress(raw)
+        with pytest.raises(S.ArchiveError) as fast_err:
+            S.read_tar(data, "x.tar.gz")
+        real = S._plain_tar_entries
+
+        def never(*a: Any, **k: Any):
+            raise S._NotPlain("off")
+            yield
+
+        S._plain_tar_entries = never
+        try:
+            with pytest.raises(S.ArchiveError) as slow_err:
+                S.read_tar(data, "x.tar.gz")
+        finally:
+            S._plain_tar_entries = real
+        assert str(fast_err.value) == str(slow_err.value)
+
+
+def gzip_decompress(data: bytes) -> bytes:
+    import gzip
+
+    return gzip.decompress(data)
+
+
 def test_wheel_layout_has_no_prefix(tmp_path: Path) -> None:
     data = make_zip([
         ("vllm-0.4.0.dist-info/METADATA", b"x"),

@@ -10,6 +10,7 @@ afterwards (``vllm_lint.surface.db.compile_index``).
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -132,6 +133,12 @@ def build_one(source: Any, version: str, db_dir: Union[str, Path],
     """Fetch, extract and write one release. Never raises: failures come back in the result."""
     t0 = time.perf_counter()
     dest = Path(db_dir) / "releases" / f"{version}.json"
+    # The extraction allocates ~500,000 objects (syntax trees of ~60 modules, resolved values) that
+    # live until it ends, nearly none of them in cycles: the cyclic collector's full passes over
+    # them were ~15 % of a release's CPU and freed almost nothing (trees are freed by reference
+    # counting when the release is done).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         extract = extractor or _default_extractor()
         tree, src = source.fetch(version)
@@ -142,6 +149,9 @@ def build_one(source: Any, version: str, db_dir: Union[str, Path],
         raise
     except BaseException as e:  # noqa: BLE001 - one bad release must not stop the others
         return ReleaseResult(version, False, _one_line(e), time.perf_counter() - t0)
+    finally:
+        if collecting:
+            gc.enable()
     try:
         changed = write_file_atomic(dest, data)
     except OSError as e:

@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from markupsafe import Markup, escape
+
 from ..surface.db import Database
 from . import model as m
 from .svg import Timeline
@@ -167,36 +169,37 @@ class Builder:
         self._diffs: dict[tuple[str, str, str], Any] = {}
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
         self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
+        # the timelines' legends (macros.html), the same on every option and variable page
+        mac = self._macros()
+        self.env.globals["legends"] = (mac.legend(), mac.legend(build=True))
 
     # ------------------------------------------------------------------ links
     # Links are rendered once per (name, depth): release and compare pages hold thousands of them.
+    # Each is one f-string of escaped parts (what ``Markup("...%s...") % part`` makes, without its
+    # per-argument helper objects).
     def opt_link(self, name: str, root: str) -> Any:
         key = ("o", name, root)
         html = self._links.get(key)
         if html is None:
-            from markupsafe import Markup
-
             url = self.model.option_link(name)
-            code = Markup("<code>%s</code>") % name
-            html = self._links[key] = Markup('<a href="%s">%s</a>') % (root + url, code) if url else code
+            code = f"<code>{escape(name)}</code>"
+            html = self._links[key] = Markup(f'<a href="{escape(root + url)}">{code}</a>' if url else code)
         return html
 
     def env_link(self, name: str, root: str) -> Any:
         key = ("e", name, root)
         html = self._links.get(key)
         if html is None:
-            from markupsafe import Markup
-
-            html = self._links[key] = Markup('<a href="%s"><code>%s</code></a>') % (root + m.env_url(name), name)
+            html = self._links[key] = Markup(
+                f'<a href="{escape(root + m.env_url(name))}"><code>{escape(name)}</code></a>')
         return html
 
     def release_link(self, version: str, root: str) -> Any:
         key = ("r", version, root)
         html = self._links.get(key)
         if html is None:
-            from markupsafe import Markup
-
-            html = self._links[key] = Markup('<a href="%s">%s</a>') % (root + m.release_url(version), version)
+            html = self._links[key] = Markup(
+                f'<a href="{escape(root + m.release_url(version))}">{escape(version)}</a>')
         return html
 
     def docs_links(self, docs: list[tuple[str, str]]) -> Any:
@@ -205,10 +208,8 @@ class Builder:
         key = tuple(docs)
         html = self._docs_html.get(key)
         if html is None:
-            from markupsafe import Markup
-
-            html = self._docs_html[key] = Markup(" · ").join(
-                Markup('<a href="%s" rel="external">%s</a>') % (url, ver) for ver, url in docs)
+            html = self._docs_html[key] = Markup(" · ".join(
+                f'<a href="{escape(url)}" rel="external">{escape(ver)}</a>' for ver, url in docs))
         return html
 
     # ------------------------------------------------------------------ output

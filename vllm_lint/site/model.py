@@ -312,9 +312,14 @@ class SiteModel:
     def _docs(self, indices: Iterable[int], which: int) -> tuple[list[tuple[str, str]], list[Era]]:
         """``(version, url)`` of each release's own docs page, and the runs of releases without
         one (each run's value says why)."""
+        # most options and variables were accepted by the same runs of releases: one answer per run
+        memo = (tuple(sorted(indices)), which)
+        hit = self._docs_memo.get(memo)
+        if hit is not None:
+            return list(hit[0]), list(hit[1])
         out: list[tuple[str, str]] = []
         missing: dict[int, str] = {}
-        for i in sorted(indices):
+        for i in memo[0]:
             key = (i, which)
             if key not in self._doc_cache:
                 self._doc_cache[key] = doc_url(self.versions[i], which)
@@ -323,13 +328,17 @@ class SiteModel:
                 out.append((self.versions[i], url))
             else:
                 missing[i] = doc_gap(self.versions[i], which)
-        return out, [Era(self.versions, a, b, why) for a, b, why in value_runs(missing)]
+        eras = [Era(self.versions, a, b, why) for a, b, why in value_runs(missing)]
+        self._docs_memo[memo] = (out, eras)
+        return list(out), list(eras)
 
     _doc_cache: dict[tuple[int, int], Optional[str]]
+    _docs_memo: dict[tuple[tuple[int, ...], int], tuple[list[tuple[str, str]], list[Era]]]
 
     # ------------------------------------------------------------------ options
     def _gather_options(self) -> None:
         self._doc_cache = {}
+        self._docs_memo = {}
         owners: dict[str, dict[int, str]] = {}  # string -> release -> canonical name owning it
         actions: dict[str, dict[int, Any]] = {}  # canonical name -> release -> Option
         for i, s in enumerate(self.surfaces):
