@@ -84,7 +84,12 @@ def shipped_db_path() -> "Path":
 
 
 def _shipped_db_dir() -> str:
-    # the package's directory from its import spec: importlib.resources costs ~4 ms of start-up
+    # an install keeps the package vllm_lint.flag_db beside this one (what its import spec names,
+    # without importing importlib.util); else the package's directory from its import spec
+    # (importlib.resources costs ~4 ms of start-up)
+    installed = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "flag_db")
+    if os.path.isfile(os.path.join(installed, "__init__.py")):
+        return _dir_name(installed)
     import importlib.util
 
     spec = importlib.util.find_spec("vllm_lint.flag_db")
@@ -739,7 +744,10 @@ class _ReleaseFile:
         return v
 
     def __contains__(self, key: object) -> bool:
-        return key in self.doc.spans
+        try:
+            return isinstance(key, str) and self.doc.span(key) is not None
+        except ValueError as e:
+            raise self.corrupted(e) from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.doc.spans)
@@ -778,7 +786,10 @@ class _ReleaseFile:
         if self._every is None:
             with _NoCollection():
                 records = self.get("options", []) or []
-                starts = self.doc.element_starts("options")
+                try:
+                    starts = self.doc.element_starts("options")
+                except ValueError as e:
+                    raise self.corrupted(e) from None
                 if len(starts) != len(records):
                     raise self.corrupted(ValueError(f"{len(starts)} option records, {len(records)} options"))
                 built = self._built
@@ -798,10 +809,13 @@ class _ReleaseFile:
         q = dbfile.quoted(key) if isinstance(key, str) else None
         if q is None:
             return None
-        for at in self.doc.elements_with("options", b'"dest": ' + q if by_dest else q):
-            opt = self.option_at(at)
-            if not opt.absent_from_serve and (opt.dest == key if by_dest else key in opt.strings):
-                return opt
+        try:
+            for at in self.doc.elements_with("options", b'"dest": ' + q if by_dest else q):
+                opt = self.option_at(at)
+                if not opt.absent_from_serve and (opt.dest == key if by_dest else key in opt.strings):
+                    return opt
+        except ValueError as e:
+            raise self.corrupted(e) from None
         return None
 
 
@@ -1348,7 +1362,12 @@ class _Index:
             raise self.corrupted(str(e)) from None
 
     def has(self, key: str) -> bool:
-        return key in (self.doc.spans if self.doc is not None else self.whole)
+        if self.doc is None:
+            return key in self.whole
+        try:
+            return self.doc.span(key) is not None
+        except ValueError as e:
+            raise self.corrupted(str(e)) from None
 
     def table(self, key: str) -> dict[str, Any]:
         """A whole top-level table ({} where the index has none)."""
@@ -1403,7 +1422,8 @@ class Database:
             if versions is dbfile.MISSING:
                 raise KeyError("versions")
             self.versions: list[str] = list(versions)
-            self._parsed = [Version(v) for v in self.versions]
+            if self._index.doc is None:  # a certified index's versions are parsed when first needed
+                self.__dict__["_parsed"] = [Version(v) for v in self.versions]
         except (KeyError, TypeError, InvalidVersion) as e:
             raise DatabaseError(f"{index_path}: corrupted database index ({e})") from None
         if not self.versions:
@@ -1425,6 +1445,10 @@ class Database:
     def base(self) -> Optional["Path"]:
         return _as_path(self.base_dir) if self.base_dir is not None else None
 
+    @cached_property
+    def _parsed(self) -> list[Version]:
+        return [Version(v) for v in self.versions]
+
     @property
     def index(self) -> dict[str, Any]:
         """``index.json``, decoded whole (tools and tests; the lint reads it in pieces)."""
@@ -1435,7 +1459,8 @@ class Database:
     def newest(self) -> str:
         """The newest release: a source tree added under a development or local name (``db add``:
         ``0.35.0.dev0+g1a2b3c``) is used when named (``-t``), never as the default."""
-        for v, pv in zip(reversed(self.versions), reversed(self._parsed)):
+        for v in reversed(self.versions):  # (the newest parsed only)
+            pv = Version(v)
             if not (pv.is_devrelease or pv.local):
                 return v
         return self.versions[-1]

@@ -77,48 +77,91 @@ def quoted(name: str) -> Optional[bytes]:
 
 
 class Doc:
-    """The top-level entries of one canonical database file, decoded on demand (memoised)."""
+    """The top-level entries of one canonical database file, each found and decoded when first
+    asked (memoised)."""
 
-    __slots__ = ("data", "spans", "_values")
+    __slots__ = ("data", "_found", "_all", "_values")
 
     def __init__(self, data: bytes) -> None:
         if not (data.startswith(b'{\n  "') and data.endswith(b"\n}\n")):
             raise ValueError("not a canonical database file")
         self.data = data
-        #: top-level key -> (start, end) of its value's bytes
-        self.spans: dict[str, tuple[int, int]] = {}
+        self._found: dict[str, Optional[tuple[int, int]]] = {}
+        self._all: Optional[dict[str, tuple[int, int]]] = None
         self._values: dict[str, Any] = {}
-        find = data.find
-        p = 1
-        while True:
-            k1 = find(b'": ', p + 4)
-            nxt = find(b'\n  "', k1)
-            key = data[p + 4:k1].decode()
-            if nxt < 0:
-                self.spans[key] = (k1 + 3, len(data) - 3)
-                break
-            self.spans[key] = (k1 + 3, nxt - 1)  # the comma before the next key left out
-            p = nxt
+
+    def _value_end(self, vs: int) -> int:
+        """Where the value starting at ``vs`` ends: a table or list at its closing line (two
+        spaces), anything else at the end of its line (the comma before the next key left out)."""
+        data = self.data
+        c = data[vs]
+        if c == 0x7B and data[vs + 1] != 0x7D:  # "{" of a table that is not "{}"
+            return data.index(b"\n  }", vs) + 4
+        if c == 0x5B and data[vs + 1] != 0x5D:  # "[" of a list that is not "[]"
+            return data.index(b"\n  ]", vs) + 4
+        end = data.index(b"\n", vs)
+        return end - 1 if data[end - 1] == 0x2C else end
+
+    def span(self, key: str) -> Optional[tuple[int, int]]:
+        """(start, end) of the value of a top-level key, or None. Its line (``\\n  "key": ``, the
+        only line at that depth naming it) is looked for between the keys found so far that sort
+        before and after it (the file sorts its keys); a long needle, so the search skips fast."""
+        found = self._found
+        if key in found:
+            return found[key]
+        if self._all is not None:
+            return self._all.get(key)
+        data = self.data
+        lo, hi = 0, len(data)
+        for k, sp in found.items():
+            if sp is not None:
+                if k < key:
+                    lo = max(lo, sp[1])
+                elif sp[0] < hi:
+                    hi = sp[0]
+        needle = b'\n  "' + key.encode() + b'": '
+        # the last keys (version, versions, serve_checks, ...) from the end: no scan of the rest
+        p = data.rfind(needle, lo, hi) if lo == 0 and hi == len(data) and key >= "r" else data.find(needle, lo, hi)
+        sp = found[key] = None if p < 0 else (p + len(needle), self._value_end(p + len(needle)))
+        return sp
+
+    @property
+    def spans(self) -> dict[str, tuple[int, int]]:
+        """Every top-level key with the (start, end) of its value, in the file's order."""
+        if self._all is None:
+            data = self.data
+            spans: dict[str, tuple[int, int]] = {}
+            p = 1  # at the line "\n  \"key\": "
+            while True:
+                k1 = data.index(b'": ', p + 4)
+                vs = k1 + 3
+                end = self._value_end(vs)
+                spans[data[p + 4:k1].decode()] = (vs, end)
+                if data[end] != 0x2C:  # no comma: the last key
+                    break
+                p = end + 1
+            self._all = spans
+        return self._all
 
     def value(self, key: str, default: Any = None) -> Any:
         """The decoded value of a top-level key (``default`` where the file has none)."""
         v = self._values.get(key, MISSING)
         if v is MISSING:
-            span = self.spans.get(key)
+            span = self.span(key)
             if span is None:
                 return default
             v = self._values[key] = json.loads(self.data[span[0]:span[1]])
         return v
 
     def raw(self, key: str) -> bytes:
-        span = self.spans.get(key)
+        span = self.span(key)
         return self.data[span[0]:span[1]] if span is not None else b""
 
     # ---- a top-level table: {"name": value, ...}, one entry per key at depth two
     def entry(self, key: str, name: bytes) -> Any:
         """The decoded value of entry ``name`` (as :func:`quoted` gives it) of the top-level table
         ``key``, or MISSING."""
-        span = self.spans.get(key)
+        span = self.span(key)
         if span is None:
             return MISSING
         start, end = span
@@ -142,7 +185,7 @@ class Doc:
     def elements_with(self, key: str, needle: bytes) -> Iterator[int]:
         """The start of each element of the top-level list ``key`` whose bytes hold ``needle``, in
         the file's order (each once)."""
-        span = self.spans.get(key)
+        span = self.span(key)
         if span is None:
             return
         start, end = span
@@ -158,7 +201,7 @@ class Doc:
 
     def element_starts(self, key: str) -> list[int]:
         """The start of every element of the top-level list ``key``, in order."""
-        span = self.spans.get(key)
+        span = self.span(key)
         if span is None:
             return []
         start, end = span
@@ -180,6 +223,11 @@ def reads_alike(data: bytes, whole: dict[str, Any], lists: tuple[str, ...] = (),
         doc = Doc(data)
         if list(doc.spans) != list(whole) or any(doc.value(k) != v for k, v in whole.items()):
             return False
+        if any(Doc(data).span(k) != sp for k, sp in doc.spans.items()):  # each found alone
+            return False
+        found = Doc(data)  # and found one after another
+        if any(found.span(k) != doc.spans[k] for k in sorted(whole, reverse=True)):
+            return False
         for key in tables:
             table = whole.get(key)
             if isinstance(table, dict):
@@ -193,6 +241,6 @@ def reads_alike(data: bytes, whole: dict[str, Any], lists: tuple[str, ...] = (),
                 starts = doc.element_starts(key)
                 if len(starts) != len(items) or any(doc.element_at(s) != v for s, v in zip(starts, items)):
                     return False
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, IndexError, UnicodeDecodeError):
         return False
     return True
