@@ -825,7 +825,7 @@ class _Options:
     ``SEARCHES`` searches (a tree of many launches), it builds the whole table as ``__init__``
     does and answers from it."""
 
-    SEARCHES = 48
+    SEARCHES = 16
     #: records whose bytes hold a prefix, above which ``strings_starting`` gives up
     PREFIX_RECORDS = 24
 
@@ -910,7 +910,7 @@ class _Table:
     ``start_fields``): a read-only mapping whose entries are decoded when first asked
     (memoised); iterated, or after ``ENTRIES`` lookups, the whole table is decoded."""
 
-    ENTRIES = 48
+    ENTRIES = 16
 
     __slots__ = ("release", "key", "memo", "whole")
 
@@ -1326,7 +1326,7 @@ class _Index:
     entries decoded as they are asked for (a table is decoded whole after ``ENTRIES`` of them);
     any other file decoded whole, as before."""
 
-    ENTRIES = 64
+    ENTRIES = 32
 
     __slots__ = ("path", "doc", "whole", "_tables", "_asked")
 
