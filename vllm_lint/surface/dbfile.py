@@ -3,8 +3,8 @@
 Every database file is canonical JSON (``db.dump_json``: an object, sorted keys, a two-space
 indent, one final newline), so a line's indentation gives its depth: a top-level key starts a
 line with exactly two spaces, an entry of a top-level table (``"env": {...}``) or an element of a
-top-level list (the ``options`` of a release) exactly four. :class:`Doc` finds the top-level keys
-in one pass over the bytes and decodes a key's value, one table entry or one list element (an
+top-level list (the ``options`` of a release) exactly four. :class:`Doc` finds a top-level key's line
+when it is first asked for, and decodes a key's value, one table entry or one list element (an
 option record) only when asked: a lint reads a handful of the thousands of entries of the index
 and of its release file.
 
