@@ -25,7 +25,7 @@ def installed(tmp_path, synth_db_path, monkeypatch):
     shipped = tmp_path / "site-packages" / "vllm_lint" / "flag_db"
     shutil.copytree(synth_db_path, shipped)
     monkeypatch.setattr(db_command, "_checkout_db_dir", lambda: None)
-    monkeypatch.setattr(dbmod, "shipped_db_path", lambda: shipped)
+    monkeypatch.setattr(dbmod, "_shipped_db_dir", lambda: str(shipped))  # what shipped_db_path() answers
     monkeypatch.delenv("VLLM_LINT_DB", raising=False)
     monkeypatch.delenv("VLLM_LINT_PYPI_URL", raising=False)
     monkeypatch.setenv("VLLM_LINT_DATA_DIR", str(tmp_path / "data"))

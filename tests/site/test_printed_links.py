@@ -30,7 +30,7 @@ def _database_values(db) -> set[str]:
     found: set[str] = set()
     for v in db.versions:
         s = db.surface(v)
-        text = json.dumps([s.env, [(o.default, o.choices) for o in s.options]], default=str)
+        text = json.dumps([dict(s.env.items()), [(o.default, o.choices) for o in s.options]], default=str)
         found.update(u.rstrip(".,;:") for u in URL.findall(text))
     return found
 

@@ -296,6 +296,20 @@ def add_cmd(path: Path, name: str, ref: Optional[str], db_dir: Optional[Path]) -
     click.echo(f"vLLM {name} written to {r.path} in {result.seconds:.1f}s; lint with -t {name}", err=True)
 
 
+@db.command("index")
+@_dbdir_opt
+def index_cmd(db_dir: Optional[Path]) -> None:
+    """Recompile index.json from the release files, with the checksums that let a lint read the
+    files in pieces (a pure function of releases/*.json; `db build` and `db update` run it)."""
+    from vllm_lint.scrape import build as b
+
+    where = _resolve_db_dir(db_dir)
+    outcome = b.compile_index(where)
+    if outcome != "compiled":
+        _fail(outcome, EXIT_FAILED)
+    click.echo(f"compiled {where / 'index.json'}", err=True)
+
+
 @db.command("plugin")
 @click.argument("dist", type=click.Choice(sorted(PLUGIN_BY_DIST)))
 @click.option("--versions", default=None, metavar="SPEC",

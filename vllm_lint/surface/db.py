@@ -3,6 +3,12 @@
 A lint run loads ``index.json`` (every name ever accepted, with version ranges) and the one
 release file it checks against; everything else (``flags show``, ``flags diff``, audits) loads
 more release files on demand. See ``flag_db/README.md`` for the file formats.
+
+Both files are read in pieces (``dbfile``) where their checksums say they are the bytes
+``compile_index`` certified: the index's tables one entry at a time, the release's sections and
+option records as a lint asks for them. Any other file is decoded whole and checked, as before.
+The load path names directories with strings (``os.path``): ``pathlib`` is imported only where
+a caller asks for a ``Path`` (``default_db_path``, ``Database.path``) or a database is written.
 """
 
 from __future__ import annotations
@@ -13,14 +19,16 @@ import json
 import os
 import sys
 from functools import cached_property
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .plugins import PluginIndex
 
 from ..record import Record
 from ..wrapper_options import WRAPPERS
+from . import dbfile
 from .version import InvalidVersion, Version  # not packaging.version: start-up cost (version.py)
 
 DB_ENV_VAR = "VLLM_LINT_DB"
@@ -34,40 +42,70 @@ class UnknownVersion(DatabaseError):
     """A version the database does not cover."""
 
 
-def default_db_path() -> Path:
+def _as_path(p: str) -> "Path":
+    from pathlib import Path
+
+    return Path(p)
+
+
+def _dir_name(p: Any) -> str:
+    """``p`` spelled as ``str(pathlib.Path(p))`` spells it (error messages name files the same way
+    as before), without importing pathlib on POSIX: repeated and trailing separators and ``.``
+    parts dropped."""
+    p = os.fspath(p)
+    if os.sep != "/" or os.altsep or not isinstance(p, str):
+        return str(_as_path(p))
+    lead = "//" if p.startswith("//") and not p.startswith("///") else "/" if p.startswith("/") else ""
+    return (lead + "/".join(x for x in p.split("/") if x and x != ".")) or "."
+
+
+def default_db_path() -> "Path":
     """The database a command uses without ``--db``: ``VLLM_LINT_DB``; else the user's database
     (``db update`` from an install writes it, :func:`user_db_path`) where it is current over the
     shipped one; else the shipped one."""
+    return _as_path(_default_db_dir())
+
+
+def _default_db_dir() -> str:
     override = os.environ.get(DB_ENV_VAR)
     if override:
-        return Path(override)
-    shipped = shipped_db_path()
-    user = user_db_path()
+        return _dir_name(override)
+    shipped = _shipped_db_dir()
+    user = _user_db_dir()
     if user_db_state(user, shipped) == "current":
         return user
     return shipped
 
 
-def shipped_db_path() -> Path:
+def shipped_db_path() -> "Path":
     """The database that comes with vllm-lint (the package's ``vllm_lint.flag_db``, or ``flag_db/``
     of a source checkout)."""
-    # the package's directory from its import spec: importlib.resources costs ~4 ms of start-up
+    return _as_path(_shipped_db_dir())
+
+
+def _shipped_db_dir() -> str:
+    # an install keeps the package vllm_lint.flag_db beside this one (what its import spec names,
+    # without importing importlib.util); else the package's directory from its import spec
+    # (importlib.resources costs ~4 ms of start-up)
+    installed = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "flag_db")
+    if os.path.isfile(os.path.join(installed, "__init__.py")):
+        return _dir_name(installed)
     import importlib.util
 
     spec = importlib.util.find_spec("vllm_lint.flag_db")
     if spec is None:
         # a source checkout on sys.path, not installed: the database at the repository's root
         here = _checkout_db()
-        if here.is_dir():
-            return here
+        if os.path.isdir(here):
+            return _dir_name(here)
         raise DatabaseError(f"no flag database: vllm_lint.flag_db is not installed and {here} does not "
                             f"exist; install vllm-lint or set {DB_ENV_VAR} to a database directory")
     for loc in spec.submodule_search_locations or []:
         if os.path.isdir(loc):
-            return Path(loc)
+            return _dir_name(loc)
     from importlib.resources import files
 
-    return Path(str(files("vllm_lint.flag_db")))
+    return _dir_name(str(files("vllm_lint.flag_db")))
 
 
 #: the user's database: releases ``db update`` added over the shipped one (``base.json`` names it)
@@ -75,52 +113,57 @@ USER_DB_ENV_VAR = "VLLM_LINT_DATA_DIR"
 BASE_FILE = "base.json"
 
 
-def user_db_path() -> Path:
+def user_db_path() -> "Path":
     """``<user data dir>/flag_db``: ``$VLLM_LINT_DATA_DIR/flag_db``, else the platform's data
     directory (``$XDG_DATA_HOME/vllm-lint/flag_db``, ``~/.local/share/vllm-lint/flag_db`` on Linux)."""
+    return _as_path(_user_db_dir())
+
+
+def _user_db_dir() -> str:
     root = os.environ.get(USER_DB_ENV_VAR)
     if root:
-        return Path(root) / "flag_db"
+        return _dir_name(os.path.join(root, "flag_db"))
     if os.name == "posix" and not sys.platform.startswith("darwin"):
         # what platformdirs answers on Linux and the BSDs, without importing it on every start
         xdg = os.environ.get("XDG_DATA_HOME", "").strip()
-        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
-        return base / "vllm-lint" / "flag_db"
+        base = xdg if xdg and os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".local", "share")
+        return _dir_name(os.path.join(base, "vllm-lint", "flag_db"))
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("vllm-lint")) / "flag_db"
+    return _dir_name(os.path.join(platformdirs.user_data_dir("vllm-lint"), "flag_db"))
 
 
-def shipped_fingerprint(shipped: Path) -> Optional[str]:
+def shipped_fingerprint(shipped: Any) -> Optional[str]:
     """The sha256 of the shipped ``index.json``: a user database is current only over the exact
     shipped database it was compiled against."""
     import hashlib
 
     try:
-        return hashlib.sha256((shipped / "index.json").read_bytes()).hexdigest()
+        with open(os.path.join(shipped, "index.json"), "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
     except OSError:
         return None
 
 
-def user_db_state(user: Path, shipped: Path) -> str:
+def user_db_state(user: Any, shipped: Any) -> str:
     """"absent" (no user database), "current" (compiled over this shipped database), "stale"
     (over another one: vllm-lint was upgraded since; ``db update`` rebuilds it) or "broken"."""
-    base_file = user / BASE_FILE
-    if not base_file.is_file():
+    base_file = os.path.join(user, BASE_FILE)
+    if not os.path.isfile(base_file):
         return "absent"
     try:
         with open(base_file, "rb") as f:
             base = json.loads(f.read())
     except (OSError, ValueError):
         return "broken"
-    if not isinstance(base, dict) or not (user / "index.json").is_file():
+    if not isinstance(base, dict) or not os.path.isfile(os.path.join(user, "index.json")):
         return "broken"
     return "current" if base.get("shipped_index_sha256") == shipped_fingerprint(shipped) else "stale"
 
 
-def _checkout_db() -> Path:
+def _checkout_db() -> str:
     """Where a source checkout keeps the database: ``flag_db/`` beside the ``vllm_lint`` package."""
-    return Path(__file__).resolve().parents[2] / "flag_db"
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "flag_db")
 
 
 # --------------------------------------------------------------------------- release surface
@@ -235,6 +278,24 @@ class ServeCheck(Record):
         self.cls = cls  # the config class that refuses, for config_checks
 
 
+class _deferred:
+    """An attribute that a surface read from its file in pieces computes when first asked, and
+    that a surface built from a whole record sets in ``__init__``. (Not a ``cached_property``:
+    ``Surface.read_by`` copies these into its views as it copies what ``__init__`` sets.)"""
+
+    __slots__ = ("fn", "name")
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
 class Surface:
     """What one vLLM release accepts."""
 
@@ -263,6 +324,68 @@ class Surface:
         self.json_configs: dict[str, dict[str, Any]] = record.get("json_configs", {}) or {}
         self.positionals: list[dict[str, Any]] = record.get("positionals", []) or []
 
+    @classmethod
+    def from_file(cls, release: "_ReleaseFile") -> "Surface":
+        """The surface of a certified release file, read in pieces: the attributes ``__init__``
+        sets are computed when first asked (``_deferred``), each from its part of the file;
+        ``by_string`` and ``by_dest`` find one option record at a time (``_Options``) and the
+        large tables one entry at a time (``_Table``)."""
+        s = object.__new__(cls)
+        s.record = release
+        s.version = release["version"]
+        return s
+
+    # the attributes of a surface read in pieces (``from_file``); each as ``__init__`` computes it
+    @_deferred
+    def options(self) -> list[Option]:
+        return [o for o in self.record.every_option() if not o.absent_from_serve]
+
+    @_deferred
+    def absent_from_serve(self) -> list[Option]:
+        if not any(True for _ in self.record.doc.elements_with("options", b'"absent_from_serve": true')):
+            return []
+        return [o for o in self.record.every_option() if o.absent_from_serve]
+
+    @_deferred
+    def by_string(self) -> "_Options":
+        return _Options(self.record, by_dest=False)
+
+    @_deferred
+    def by_dest(self) -> "_Options":
+        return _Options(self.record, by_dest=True)
+
+    @_deferred
+    def env(self) -> "_Table":
+        return _Table(self.record, "env")
+
+    @_deferred
+    def env_refused(self) -> dict[str, dict[str, Any]]:
+        return self.record.get("env_refused", {}) or {}
+
+    @_deferred
+    def build_env(self) -> frozenset[str]:
+        return frozenset(self.record.get("build_env", []) or [])
+
+    @_deferred
+    def engine_args(self) -> "_Table":
+        return _Table(self.record, "engine_args")
+
+    @_deferred
+    def async_engine_args(self) -> list[str]:
+        return self.record.get("async_engine_args", []) or []
+
+    @_deferred
+    def llm_params(self) -> list[str]:
+        return self.record.get("llm_params", []) or []
+
+    @_deferred
+    def json_configs(self) -> "_Table":
+        return _Table(self.record, "json_configs")
+
+    @_deferred
+    def positionals(self) -> list[dict[str, Any]]:
+        return self.record.get("positionals", []) or []
+
     @property
     def v(self) -> Version:
         return Version(self.version)
@@ -285,6 +408,11 @@ class Surface:
 
     def prefix_matches(self, prefix: str) -> list[str]:
         """Long option strings that argparse's abbreviation matching would accept for ``prefix``."""
+        if "long_strings" not in self.__dict__ and isinstance(self.by_string, _Options):
+            # a surface read in pieces: the few records whose bytes hold the prefix
+            found = self.by_string.strings_starting(prefix)
+            if found is not None:
+                return sorted(s for s in found if s != prefix and s.startswith("--"))
         strings = self.long_strings  # sorted: the matches are one run, found by bisection
         out = []
         for i in range(bisect.bisect_left(strings, prefix), len(strings)):
@@ -516,6 +644,8 @@ class Surface:
     def start_fields(self) -> dict[str, dict]:
         """dest -> what pydantic checks when start-up hands the option's value unchanged to a config
         class (``start_fields`` of the release file: ``class``, ``constraints``, ``choices``)."""
+        if isinstance(self.record, _ReleaseFile):
+            return _Table(self.record, "start_fields")  # type: ignore[return-value]
         return dict(self.record.get("start_fields") or {})
 
     @cached_property
@@ -582,6 +712,261 @@ class Surface:
     def positional_model_required(self) -> bool:
         """The serve parser's ``model_tag`` has no ``nargs="?"`` (before 0.8.5)."""
         return any(p.get("dest") == "model_tag" and p.get("nargs") is None for p in self.positionals)
+
+
+class _ReleaseFile:
+    """A certified release file (``Database.surface``) read in pieces: the read-only mapping of its
+    top-level keys that ``Surface.record`` is, each decoded when first asked, and its option
+    records decoded and built one at a time (one ``Option`` per record, whoever asks)."""
+
+    __slots__ = ("doc", "path", "_built", "_every")
+
+    def __init__(self, doc: dbfile.Doc, path: str) -> None:
+        self.doc = doc
+        self.path = path
+        self._built: dict[int, Option] = {}  # a record's offset in the file -> its option
+        self._every: Optional[list[Option]] = None
+
+    def corrupted(self, e: Exception) -> DatabaseError:
+        return DatabaseError(f"{self.path}: corrupted release file ({type(e).__name__}: {e})")
+
+    # ---- the mapping
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self.doc.value(key, default)
+        except ValueError as e:
+            raise self.corrupted(e) from None
+
+    def __getitem__(self, key: str) -> Any:
+        v = self.get(key, dbfile.MISSING)
+        if v is dbfile.MISSING:
+            raise KeyError(key)
+        return v
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            return isinstance(key, str) and self.doc.span(key) is not None
+        except ValueError as e:
+            raise self.corrupted(e) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.doc.spans)
+
+    def __len__(self) -> int:
+        return len(self.doc.spans)
+
+    def keys(self) -> Iterable[str]:
+        return self.doc.spans.keys()
+
+    def values(self) -> list[Any]:
+        return [self[k] for k in self.doc.spans]
+
+    def items(self) -> list[tuple[str, Any]]:
+        return [(k, self[k]) for k in self.doc.spans]
+
+    def entry(self, key: str, name: bytes) -> Any:
+        """One entry of a top-level table (``dbfile.Doc.entry``)."""
+        try:
+            return self.doc.entry(key, name)
+        except ValueError as e:
+            raise self.corrupted(e) from None
+
+    # ---- the option records
+    def option_at(self, start: int) -> Option:
+        opt = self._built.get(start)
+        if opt is None:
+            try:
+                opt = self._built[start] = Option.from_record(self.doc.element_at(start))
+            except (ValueError, KeyError, TypeError, AttributeError) as e:
+                raise self.corrupted(e) from None
+        return opt
+
+    def every_option(self) -> list[Option]:
+        """Every record's option, in the file's order (``Surface.__init__``'s ``every``)."""
+        if self._every is None:
+            with _NoCollection():
+                records = self.get("options", []) or []
+                try:
+                    starts = self.doc.element_starts("options")
+                except ValueError as e:
+                    raise self.corrupted(e) from None
+                if len(starts) != len(records):
+                    raise self.corrupted(ValueError(f"{len(starts)} option records, {len(records)} options"))
+                built = self._built
+                every = []
+                for at, r in zip(starts, records):
+                    opt = built.get(at)
+                    if opt is None:
+                        opt = built[at] = Option.from_record(r)
+                    every.append(opt)
+                self._every = every
+        return self._every
+
+    def find_option(self, key: str, by_dest: bool) -> Optional[Option]:
+        """The first option of ``vllm serve`` whose dest (``by_dest``) or one of whose strings is
+        ``key``: what ``Surface.__init__``'s ``by_dest`` / ``by_string`` hold for it. The records
+        whose bytes hold the key are decoded in order; certified files name every dest."""
+        q = dbfile.quoted(key) if isinstance(key, str) else None
+        if q is None:
+            return None
+        try:
+            for at in self.doc.elements_with("options", b'"dest": ' + q if by_dest else q):
+                opt = self.option_at(at)
+                if not opt.absent_from_serve and (opt.dest == key if by_dest else key in opt.strings):
+                    return opt
+        except ValueError as e:
+            raise self.corrupted(e) from None
+        return None
+
+
+class _Options:
+    """``by_string`` or ``by_dest`` of a surface read in pieces: a read-only mapping whose values
+    are found in the release file as they are asked for (memoised). Asked for every key, or after
+    ``SEARCHES`` searches (a tree of many launches), it builds the whole table as ``__init__``
+    does and answers from it."""
+
+    SEARCHES = 16
+    #: records whose bytes hold a prefix, above which ``strings_starting`` gives up
+    PREFIX_RECORDS = 24
+
+    __slots__ = ("release", "by_dest", "memo", "whole")
+
+    def __init__(self, release: _ReleaseFile, by_dest: bool) -> None:
+        self.release = release
+        self.by_dest = by_dest
+        self.memo: dict[Any, Optional[Option]] = {}
+        self.whole: Optional[dict[str, Option]] = None
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if self.whole is not None:
+            return self.whole.get(key, default)
+        memo = self.memo
+        if key in memo:
+            found = memo[key]
+        elif len(memo) >= self.SEARCHES:
+            return self._whole().get(key, default)
+        else:
+            found = memo[key] = self.release.find_option(key, self.by_dest)
+        return default if found is None else found
+
+    def __getitem__(self, key: Any) -> Option:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return self.get(key) is not None
+
+    def _whole(self) -> dict[str, Option]:
+        if self.whole is None:
+            out: dict[str, Option] = {}
+            for opt in self.release.every_option():
+                if opt.absent_from_serve:
+                    continue
+                if self.by_dest:
+                    out.setdefault(opt.dest, opt)
+                else:
+                    for s in opt.strings:
+                        out.setdefault(s, opt)
+            self.whole = out
+        return self.whole
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def keys(self) -> Iterable[str]:
+        return self._whole().keys()
+
+    def values(self) -> Iterable[Option]:
+        return self._whole().values()
+
+    def items(self) -> Iterable[tuple[str, Option]]:
+        return self._whole().items()
+
+    def strings_starting(self, prefix: str) -> Optional[set[str]]:
+        """The strings of ``vllm serve``'s options that start with ``prefix``, from the records whose
+        bytes hold it; None where more than ``PREFIX_RECORDS`` do (ask the whole table)."""
+        if self.whole is not None:
+            return None
+        q = dbfile.quoted(prefix)
+        if q is None:
+            return set()
+        found: set[str] = set()
+        for n, at in enumerate(self.release.doc.elements_with("options", q[:-1])):
+            if n == self.PREFIX_RECORDS:
+                return None
+            opt = self.release.option_at(at)
+            if not opt.absent_from_serve:
+                found.update(s for s in opt.strings if s.startswith(prefix))
+        return found
+
+
+class _Table:
+    """A large table of a release file read in pieces (``env``, ``engine_args``, ``json_configs``,
+    ``start_fields``): a read-only mapping whose entries are decoded when first asked
+    (memoised); iterated, or after ``ENTRIES`` lookups, the whole table is decoded."""
+
+    ENTRIES = 16
+
+    __slots__ = ("release", "key", "memo", "whole")
+
+    def __init__(self, release: _ReleaseFile, key: str) -> None:
+        self.release = release
+        self.key = key
+        self.memo: dict[Any, Any] = {}
+        self.whole: Optional[dict[str, Any]] = None
+
+    def get(self, name: Any, default: Any = None) -> Any:
+        if self.whole is not None:
+            return self.whole.get(name, default)
+        memo = self.memo
+        if name in memo:
+            v = memo[name]
+        elif len(memo) >= self.ENTRIES:
+            return self._whole().get(name, default)
+        else:
+            q = dbfile.quoted(name) if isinstance(name, str) else None
+            v = memo[name] = dbfile.MISSING if q is None else self.release.entry(self.key, q)
+        return default if v is dbfile.MISSING else v
+
+    def __getitem__(self, name: Any) -> Any:
+        v = self.get(name, dbfile.MISSING)
+        if v is dbfile.MISSING:
+            raise KeyError(name)
+        return v
+
+    def __contains__(self, name: object) -> bool:
+        return self.get(name, dbfile.MISSING) is not dbfile.MISSING
+
+    def __bool__(self) -> bool:
+        if self.whole is not None:
+            return bool(self.whole)
+        return not self.release.doc.table_is_empty(self.key)
+
+    def _whole(self) -> dict[str, Any]:
+        if self.whole is None:
+            self.whole = self.release.get(self.key, {}) or {}
+        return self.whole
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def keys(self) -> Iterable[str]:
+        return self._whole().keys()
+
+    def values(self) -> Iterable[Any]:
+        return self._whole().values()
+
+    def items(self) -> Iterable[tuple[str, Any]]:
+        return self._whole().items()
+
 
 
 SERVE_TESTS = ("set", "unset", "none", "not_none", "<", "<=", ">", ">=", "==", "!=", "in", "not_in")
@@ -691,14 +1076,26 @@ class _NoCollection:
             gc.enable()
 
 
-def _read_json(path: Path) -> Any:
+def _read_bytes(path: Any) -> bytes:
     try:
-        with open(path, "rb") as f, _NoCollection():
-            return json.loads(f.read())
+        with open(path, "rb") as f:
+            return f.read()
     except FileNotFoundError:
         raise DatabaseError(f"{path}: database file is missing") from None
-    except (OSError, ValueError) as e:
+    except OSError as e:
         raise DatabaseError(f"{path}: cannot read database file: {e}") from None
+
+
+def _decode(data: bytes, path: Any) -> Any:
+    try:
+        with _NoCollection():
+            return json.loads(data)
+    except ValueError as e:
+        raise DatabaseError(f"{path}: cannot read database file: {e}") from None
+
+
+def _read_json(path: Any) -> Any:
+    return _decode(_read_bytes(path), path)
 
 
 def dump_json(data: Any) -> bytes:
@@ -711,6 +1108,7 @@ def write_file_atomic(path: Path, data: bytes) -> bool:
     ``os.replace``, so a reader never sees half a file. An identical file is left untouched.
     Returns whether the content changed."""
     import tempfile
+    from pathlib import Path
 
     path = Path(path)
     try:
@@ -742,6 +1140,9 @@ def prepare_user_db(user: Path, shipped: Path) -> list[str]:
     """Make ``user`` a user database over ``shipped`` before ``db update`` writes to it: its
     ``base.json`` names this shipped database, and releases the shipped one now has are removed
     from it (the shipped files win; vllm-lint was upgraded). Returns the versions removed."""
+    from pathlib import Path
+
+    user, shipped = Path(user), Path(shipped)
     state = user_db_state(user, shipped)
     (user / "releases").mkdir(parents=True, exist_ok=True)
     have = {p.stem for p in (shipped / "releases").glob("*.json")}
@@ -758,16 +1159,18 @@ def prepare_user_db(user: Path, shipped: Path) -> list[str]:
 
 def user_additions(db: "Database") -> list[str]:
     """The releases a user database adds to the shipped one, oldest first ([] for any other)."""
-    if db.base is None:
+    if db.base_dir is None:
         return []
-    return [p.stem for _, p in release_files(db.path)]
+    return [p.stem for _, p in release_files(db.dir)]
 
 
 def release_files(db_dir: Path, base: Optional[Path] = None) -> list[tuple[Version, Path]]:
     """``(version, file)`` of every release of ``db_dir``, oldest first; with ``base`` (a user
     database over the shipped one), the base's releases too, ``db_dir``'s file winning."""
+    from pathlib import Path
+
     found: dict[Version, Path] = {}
-    for folder in ([base] if base is not None else []) + [db_dir]:
+    for folder in ([Path(base)] if base is not None else []) + [Path(db_dir)]:
         rel = folder / "releases"
         for p in rel.glob("*.json") if rel.is_dir() else []:
             try:
@@ -779,7 +1182,11 @@ def release_files(db_dir: Path, base: Optional[Path] = None) -> list[tuple[Versi
 
 def database_base(db_dir: Path) -> Optional[Path]:
     """The shipped database a user database adds releases to (its ``base.json``), or None."""
-    return shipped_db_path() if (db_dir / BASE_FILE).is_file() else None
+    return shipped_db_path() if os.path.isfile(os.path.join(db_dir, BASE_FILE)) else None
+
+
+def _database_base_dir(db_dir: str) -> Optional[str]:
+    return _shipped_db_dir() if os.path.isfile(os.path.join(db_dir, BASE_FILE)) else None
 
 
 def value_key(option: str, value: Any) -> str:
@@ -788,7 +1195,12 @@ def value_key(option: str, value: Any) -> str:
 
 
 def compile_index(db_dir: Path) -> dict[str, Any]:
-    """Build ``index.json`` from ``releases/*.json``: every name ever seen and where."""
+    """Build ``index.json`` from ``releases/*.json``: every name ever seen and where, with the
+    CRC-32 of each release file a lint may read in pieces (``release_crc32``: :func:`certified`)
+    and of the index itself (``crc32``, ``dbfile``)."""
+    from pathlib import Path
+
+    db_dir = Path(db_dir)
     files = release_files(db_dir, database_base(db_dir))
     versions = [p.stem for _, p in files]
     options: dict[str, list[int]] = {}
@@ -802,8 +1214,12 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
     llm_params: dict[str, list[int]] = {}
     # string -> its choices as the release's lookup gives them (the first option naming it) -> releases
     choices: dict[str, dict[tuple[str, ...], list[int]]] = {}
+    crcs: dict[str, str] = {}
     for i, (_, path) in enumerate(files):
-        rec = _read_json(path)
+        data = _read_bytes(path)
+        rec = _decode(data, path)
+        if certified(data, rec, path.stem):
+            crcs[path.stem] = f"{dbfile.crc32(data):08x}"
         named: set[str] = set()
         for o in rec.get("options", []):
             opt = Option.from_record(o)
@@ -852,9 +1268,37 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
         "engine_args": {k: _runs(v, versions) for k, v in sorted(engine.items())},
         "async_engine_args": {k: _runs(v, versions) for k, v in sorted(async_engine.items())},
         "llm_params": {k: _runs(v, versions) for k, v in sorted(llm_params.items())},
+        # the files a lint may read in pieces: the index itself (its crc32 digits left out of the
+        # sum) and each release file whose bytes are these
+        "crc32": dbfile.CRC_PLACEHOLDER,
+        "release_crc32": crcs,
     }
-    write_json(db_dir / "index.json", index)
+    data = dbfile.with_checksum(dump_json(index))
+    write_file_atomic(db_dir / "index.json", data)
+    at = dbfile.checksum_at(data)
+    index["crc32"] = data[at:at + 8].decode()
     return index
+
+
+#: the top-level tables of a release that a lint reads one entry at a time (``_Table``)
+RELEASE_TABLES = ("env", "engine_args", "json_configs", "start_fields")
+
+
+def certified(data: bytes, rec: Any, version: str) -> bool:
+    """Whether a lint may read this release file in pieces (``Surface.from_file``): its bytes are
+    the canonical dump of its record, the record has the shapes a lint checks and builds a
+    surface, every option names its dest (``by_dest`` finds a record by its bytes), and every
+    piece ``dbfile.Doc`` takes decodes to what the whole decode gives."""
+    if not isinstance(rec, dict) or rec.get("version") != version or dump_json(rec) != data:
+        return False
+    try:
+        _check_release(rec)
+        Surface(rec)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+    if not all(isinstance(o.get("dest"), str) for o in rec.get("options") or []):
+        return False
+    return dbfile.reads_alike(data, rec, lists=("options",), tables=RELEASE_TABLES)
 
 
 class History(Record):
@@ -877,20 +1321,109 @@ class History(Record):
         return self.ranges[-1][1] if self.ranges else None
 
 
+class _Index:
+    """``index.json``: read in pieces (``dbfile.Doc``) where its own checksum holds, a table's
+    entries decoded as they are asked for (a table is decoded whole after ``ENTRIES`` of them);
+    any other file decoded whole, as before."""
+
+    ENTRIES = 32
+
+    __slots__ = ("path", "doc", "whole", "_tables", "_asked")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        data = _read_bytes(path)
+        self.doc: Optional[dbfile.Doc] = None
+        self.whole: Any = None
+        if dbfile.own_checksum_holds(data):
+            try:
+                self.doc = dbfile.Doc(data)
+            except (ValueError, UnicodeDecodeError):
+                self.doc = None
+        if self.doc is None:
+            self.whole = _decode(data, path)
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._asked: dict[str, int] = {}
+
+    def corrupted(self, detail: str = "") -> DatabaseError:
+        return DatabaseError(f"{self.path}: corrupted database index{f' ({detail})' if detail else ''}")
+
+    @property
+    def is_table(self) -> bool:
+        """Whether the file holds an object (the tables); a lazily read one always does."""
+        return self.doc is not None or isinstance(self.whole, dict)
+
+    def value(self, key: str, default: Any = None) -> Any:
+        if self.doc is None:
+            return self.whole.get(key, default)
+        try:
+            return self.doc.value(key, default)
+        except ValueError as e:
+            raise self.corrupted(str(e)) from None
+
+    def has(self, key: str) -> bool:
+        if self.doc is None:
+            return key in self.whole
+        try:
+            return self.doc.span(key) is not None
+        except ValueError as e:
+            raise self.corrupted(str(e)) from None
+
+    def table(self, key: str) -> dict[str, Any]:
+        """A whole top-level table ({} where the index has none)."""
+        if self.doc is None:
+            return self.whole.get(key, {})
+        t = self._tables.get(key)
+        if t is None:
+            t = self._tables[key] = self.value(key, {})
+        return t
+
+    def entry(self, key: str, name: str) -> Any:
+        """One entry of a top-level table, or None."""
+        if self.doc is None:
+            return self.whole.get(key, {}).get(name)
+        t = self._tables.get(key)
+        if t is not None:
+            return t.get(name)
+        asked = self._asked[key] = self._asked.get(key, 0) + 1
+        if asked > self.ENTRIES:
+            return self.table(key).get(name)
+        q = dbfile.quoted(name) if isinstance(name, str) else None
+        if q is None:
+            return None
+        try:
+            v = self.doc.entry(key, q)
+        except ValueError as e:
+            raise self.corrupted(str(e)) from None
+        return None if v is dbfile.MISSING else v
+
+    def decoded(self) -> Any:
+        """The whole file, decoded."""
+        if self.whole is None:
+            self.whole = _decode(self.doc.data, self.path) if self.doc is not None else None
+        return self.whole
+
+
 class Database:
-    def __init__(self, path: Optional[Path] = None):
-        self.path = Path(path) if path else default_db_path()
+    def __init__(self, path: Optional[Any] = None):
+        #: the database's directory (a string: the load path does not import pathlib; ``path``
+        #: gives it as a ``Path``)
+        self.dir: str = _dir_name(path) if path else _default_db_dir()
         #: a user database holds only the releases it adds; the rest are the shipped database's
-        self.base: Optional[Path] = database_base(self.path)
-        index_path = self.path / "index.json"
-        if not index_path.exists():
+        self.base_dir: Optional[str] = _database_base_dir(self.dir)
+        index_path = os.path.join(self.dir, "index.json")
+        if not os.path.exists(index_path):
             raise DatabaseError(f"{index_path}: no flag database index (run `vllm-lint db build`)")
-        self.index = _read_json(index_path)
-        if not isinstance(self.index, dict) or self.index.get("schema") != INDEX_SCHEMA:
+        self._index = _Index(index_path)
+        if not self._index.is_table or self._index.value("schema") != INDEX_SCHEMA:
             raise DatabaseError(f"{index_path}: unsupported or corrupted database index")
         try:
-            self.versions: list[str] = list(self.index["versions"])
-            self._parsed = [Version(v) for v in self.versions]
+            versions = self._index.value("versions", dbfile.MISSING)
+            if versions is dbfile.MISSING:
+                raise KeyError("versions")
+            self.versions: list[str] = list(versions)
+            if self._index.doc is None:  # a certified index's versions are parsed when first needed
+                self.__dict__["_parsed"] = [Version(v) for v in self.versions]
         except (KeyError, TypeError, InvalidVersion) as e:
             raise DatabaseError(f"{index_path}: corrupted database index ({e})") from None
         if not self.versions:
@@ -903,12 +1436,31 @@ class Database:
         self._floors: dict[str, Optional[str]] = {}
         self._histories: dict[tuple[str, str], Optional[History]] = {}
 
+    @cached_property
+    def path(self) -> "Path":
+        """The database's directory as a ``Path`` (pathlib imported when asked)."""
+        return _as_path(self.dir)
+
+    @cached_property
+    def base(self) -> Optional["Path"]:
+        return _as_path(self.base_dir) if self.base_dir is not None else None
+
+    @cached_property
+    def _parsed(self) -> list[Version]:
+        return [Version(v) for v in self.versions]
+
+    @property
+    def index(self) -> dict[str, Any]:
+        """``index.json``, decoded whole (tools and tests; the lint reads it in pieces)."""
+        return self._index.decoded()
+
     # ---- versions
     @cached_property
     def newest(self) -> str:
         """The newest release: a source tree added under a development or local name (``db add``:
         ``0.35.0.dev0+g1a2b3c``) is used when named (``-t``), never as the default."""
-        for v, pv in zip(reversed(self.versions), reversed(self._parsed)):
+        for v in reversed(self.versions):  # (the newest parsed only)
+            pv = Version(v)
             if not (pv.is_devrelease or pv.local):
                 return v
         return self.versions[-1]
@@ -985,20 +1537,43 @@ class Database:
         version = self.resolve_version(version)
         s = self._surfaces.get(version)
         if s is None:
-            file = self.path / "releases" / f"{version}.json"
-            if self.base is not None and not file.is_file():
-                file = self.base / "releases" / f"{version}.json"
-            with _NoCollection():
-                rec = _read_json(file)
-                if not isinstance(rec, dict) or rec.get("version") != version:
-                    raise DatabaseError(f"{file}: corrupted release file")
-                try:  # a hand-edited file: wrong shapes must be an error message, not a traceback
-                    _check_release(rec)
-                    s = Surface(rec)
-                except (KeyError, TypeError, ValueError, AttributeError) as e:
-                    raise DatabaseError(f"{file}: corrupted release file ({type(e).__name__}: {e})") from None
+            file = os.path.join(self.dir, "releases", f"{version}.json")
+            if self.base_dir is not None and not os.path.isfile(file):
+                file = os.path.join(self.base_dir, "releases", f"{version}.json")
+            data = _read_bytes(file)
+            s = self._certified_surface(version, data, file)
+            if s is None:
+                s = self._whole_surface(version, data, file)
             self._surfaces[version] = s
         return s
+
+    def _certified_surface(self, version: str, data: bytes, file: str) -> Optional[Surface]:
+        """The surface of a release file whose CRC-32 is the one the index certified
+        (``compile_index``), read in pieces; None for any other file."""
+        crc = self._index.entry("release_crc32", version)
+        if not isinstance(crc, str) or len(crc) != 8:
+            return None
+        try:
+            if int(crc, 16) != dbfile.crc32(data):
+                return None
+            doc = dbfile.Doc(data)
+        except (ValueError, UnicodeDecodeError):
+            return None
+        release = _ReleaseFile(doc, file)
+        if release.get("version") != version:
+            raise DatabaseError(f"{file}: corrupted release file")
+        return Surface.from_file(release)
+
+    def _whole_surface(self, version: str, data: bytes, file: str) -> Surface:
+        with _NoCollection():
+            rec = _decode(data, file)
+            if not isinstance(rec, dict) or rec.get("version") != version:
+                raise DatabaseError(f"{file}: corrupted release file")
+            try:  # a hand-edited file: wrong shapes must be an error message, not a traceback
+                _check_release(rec)
+                return Surface(rec)
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                raise DatabaseError(f"{file}: corrupted release file ({type(e).__name__}: {e})") from None
 
     # ---- timeline
     def _history(self, table: str, name: str) -> Optional[History]:
@@ -1010,7 +1585,7 @@ class Database:
         return self._histories[key]
 
     def _read_history(self, table: str, name: str) -> Optional[History]:
-        runs = self.index.get(table, {}).get(name)
+        runs = self._index.entry(table, name)
         if not runs:
             return None
         idx: set[int] = set()
@@ -1022,7 +1597,7 @@ class Database:
                 idx.update(range(a, b + 1))
                 ranges.append((self.versions[a], self.versions[b]))
         except (KeyError, IndexError, TypeError):
-            raise DatabaseError(f"{self.path / 'index.json'}: corrupted database index ({table} {name}: {runs})") from None
+            raise self._index.corrupted(f"{table} {name}: {runs}") from None
         return History(name, ranges, idx)
 
     @cached_property
@@ -1031,7 +1606,7 @@ class Database:
         own, else the shipped one's)."""
         from .plugins import PluginIndex
 
-        return PluginIndex.load(self.path, self.base)
+        return PluginIndex.load(self.dir, self.base_dir)
 
     def option_history(self, string: str) -> Optional[History]:
         return self._history("options", string)
@@ -1040,7 +1615,7 @@ class Database:
     def indexes_choices(self) -> bool:
         """Whether the index lists every option's choices per release (``option_choices``; an
         index compiled before that table was added does not, and its users load the surfaces)."""
-        return "option_choices" in self.index
+        return self._index.has("option_choices")
 
     def option_choices(self, string: str) -> list[tuple[frozenset[str], frozenset[int]]]:
         """Each choice list ``string`` had as ``Surface.lookup(string).choices`` gives it (as
@@ -1049,12 +1624,11 @@ class Database:
         memo = self._choices.get(string)
         if memo is None:
             memo = []
-            for entry in self.index.get("option_choices", {}).get(string, ()):
+            for entry in self._index.entry("option_choices", string) or ():
                 try:
                     memo.append((frozenset(entry["choices"]), frozenset(self._indices(entry["runs"]))))
                 except (KeyError, IndexError, TypeError):
-                    raise DatabaseError(f"{self.path / 'index.json'}: corrupted database index "
-                                        f"(option_choices {string}: {entry})") from None
+                    raise self._index.corrupted(f"option_choices {string}: {entry}") from None
             self._choices[string] = memo
         return memo
 
@@ -1102,15 +1676,15 @@ class Database:
         return last, entry.get("successor")
 
     def option_shape(self, string: str) -> Optional[dict[str, Any]]:
-        return self.index.get("option_shapes", {}).get(string)
+        return self._index.entry("option_shapes", string)
 
     @property
     def all_option_strings(self) -> list[str]:
-        return list(self.index.get("options", {}))
+        return list(self._index.table("options"))
 
     @cached_property
     def _sorted_option_strings(self) -> list[str]:
-        return sorted(self.index.get("options", {}))
+        return sorted(self._index.table("options"))
 
     def option_strings_starting(self, prefix: str) -> list[str]:
         """The option strings any release accepted that start with ``prefix``, sorted (a run of
@@ -1137,15 +1711,15 @@ class Database:
 
     @property
     def all_env_names(self) -> list[str]:
-        return list(self.index.get("env", {}))
+        return list(self._index.table("env"))
 
     @property
     def overlay(self) -> dict[str, Any]:
         if self._overlay is None:
-            p = self.path / "overlays" / "renames.json"
-            if self.base is not None and not p.exists():
-                p = self.base / "overlays" / "renames.json"
-            self._overlay = _read_json(p) if p.exists() else {}
+            p = os.path.join(self.dir, "overlays", "renames.json")
+            if self.base_dir is not None and not os.path.exists(p):
+                p = os.path.join(self.base_dir, "overlays", "renames.json")
+            self._overlay = _read_json(p) if os.path.exists(p) else {}
         return self._overlay
 
     def option_overlay(self, string: str) -> Optional[dict[str, Any]]:

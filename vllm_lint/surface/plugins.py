@@ -9,10 +9,13 @@ them: the rules ask here which plugin reads a name and whether a launch runs on 
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import cached_property
-from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 INDEX_SCHEMA = 1
 
@@ -107,12 +110,15 @@ PLUGINS: tuple[Plugin, ...] = (
 PLUGIN_BY_DIST = {p.dist: p for p in PLUGINS}
 
 
-def compile_plugin_index(plugins_dir: Path) -> dict:
+def compile_plugin_index(plugins_dir: "Path") -> dict:
     """The content of ``plugins/index.json`` from ``plugins/<dist>/<version>.json`` (written by
     ``scrape/plugins.py``): per plugin its releases (oldest first), the vLLM requirement of each,
     and every variable with the releases reading it."""
+    from pathlib import Path
+
     from packaging.version import InvalidVersion, Version
 
+    plugins_dir = Path(plugins_dir)
     out: dict[str, Any] = {}
     for folder in sorted(p for p in plugins_dir.iterdir() if p.is_dir()):
         releases = []
@@ -142,18 +148,19 @@ class PluginIndex:
         self.plugins = plugins
 
     @classmethod
-    def load(cls, *dirs: Optional[Path]) -> "PluginIndex":
+    def load(cls, *dirs: Any) -> "PluginIndex":
         """The plugins of the databases ``dirs`` (a user database, then the shipped one it adds
         to), merged: a plugin's releases in any of them count."""
         merged: dict[str, Any] = {}
         for d in dirs:
             if d is None:
                 continue
-            path = d / "plugins" / "index.json"
-            if not path.is_file():
+            path = os.path.join(d, "plugins", "index.json")
+            if not os.path.isfile(path):
                 continue
             try:
-                doc = json.loads(path.read_bytes())
+                with open(path, "rb") as f:
+                    doc = json.loads(f.read())
             except (OSError, ValueError):
                 continue
             if isinstance(doc, dict) and doc.get("schema") == INDEX_SCHEMA and isinstance(doc.get("plugins"), dict):
