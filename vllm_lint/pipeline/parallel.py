@@ -145,10 +145,9 @@ def _warm_up(linter, targets, todo: list[int]) -> None:
     front-ends of the formats the file names show (PyYAML's ~14 ms among them), the shell grammar
     (every format can embed shell) and the newest release's option surface. Measured on the
     benchmark corpus: the same wall time as loading in every process, ~40 ms less CPU."""
-    from .discovery import format_by_name
     from ..frontends.base import warm_up
 
-    warm_up({format_by_name(targets[i].path) for i in todo} - {None})
+    warm_up({targets[i].named for i in todo} - {None})
     from ..surface.db import DatabaseError, UnknownVersion
 
     try:

@@ -1,0 +1,60 @@
+"""The work a lint of a tree does, counted (issue 31, the tree targets): each piece of per-file
+work runs once per file, and what belongs to a folder or the repository once per folder or
+repository, however many files ask. Counts, never wall-clock times."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+
+
+def _tree(root) -> list[str]:
+    """A small repository: scripts, manifests, Python, a Dockerfile, files of no format, a README."""
+    (root / ".git").mkdir()
+    names = []
+    for i in range(6):
+        d = root / f"svc{i % 3}"
+        d.mkdir(exist_ok=True)
+        (d / f"run{i}.sh").write_text(f"#!/bin/sh\nvllm serve facebook/opt-125m --max-model-len {1024 * (i + 1)}\n")
+        (d / f"k{i}.yaml").write_text(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n    - name: vllm\n"
+            f"      image: vllm/vllm-openai:latest\n      args: [\"--model\", \"m\", \"--swap-space\", \"{i}\"]\n")
+        (d / f"other{i}.yaml").write_text("kind: ConfigMap\ndata:\n  a: b\n")
+        (d / f"tool{i}.py").write_text("import os\nprint(os.getcwd())\n")
+        (d / f"notes{i}.txt").write_text("nothing here\n")
+        (d / f"plain{i}").write_text("#!/bin/sh\necho hi\n")
+        names += [f"svc{i % 3}/{n}" for n in (f"run{i}.sh", f"k{i}.yaml", f"other{i}.yaml", f"tool{i}.py",
+                                               f"notes{i}.txt", f"plain{i}")]
+    (root / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.6.0\nCMD [\"vllm\", \"serve\", \"m\"]\n")
+    (root / "README.md").write_text("# a repo\n")
+    return names + ["Dockerfile", "README.md"]
+
+
+def test_a_file_name_is_read_for_its_format_once(synth_db_path, tmp_path, monkeypatch):
+    """Discovery finds the format a file's name says; screening, the cache's verdicts and the
+    warm-up before forking read it from the target rather than from the name again (the second
+    pass measured two to three detections per file)."""
+    from vllm_lint.cli.lint_command import execute, parse_argv
+    from vllm_lint.frontends import base
+    from vllm_lint.pipeline import discovery
+
+    files = _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    calls: list[str] = []
+    real = base.format_by_filename
+
+    def counted(name):
+        calls.append(name)
+        return real(name)
+
+    monkeypatch.setattr(discovery, "format_by_filename", counted)
+    values = parse_argv(["--no-cache", "-j", "1", "--exit-zero", "--output-format", "json", "."])
+    assert values is not None
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            execute(**values)
+        except SystemExit:
+            pass
+    assert sorted(calls) == sorted(os.path.basename(f) for f in files)
