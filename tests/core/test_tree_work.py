@@ -58,3 +58,31 @@ def test_a_file_name_is_read_for_its_format_once(synth_db_path, tmp_path, monkey
         except SystemExit:
             pass
     assert sorted(calls) == sorted(os.path.basename(f) for f in files)
+
+
+def test_a_sibling_file_is_read_once_for_the_runners_and_the_plugin_evidence(synth_db_path, tmp_path, monkeypatch):
+    """The release finding reads a launch's folder for its runners (``surroundings``) and for a
+    platform plugin's release (``plugin_evidence``): a file whose bytes hold no plugin word is read
+    by the first only; a file that names a plugin is read by both."""
+    from vllm_lint.pipeline import plugin_evidence, surroundings
+    from vllm_lint.pipeline.discovery import Target
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "run.sh").write_text("#!/bin/sh\nvllm serve facebook/opt-125m --swap-space 4\n")
+    for i in range(5):
+        (tmp_path / f"cm{i}.yaml").write_text(f"kind: ConfigMap\ndata:\n  k: v{i}\n")
+    (tmp_path / "Dockerfile").write_text("FROM python:3.11\nRUN echo hi\n")
+    (tmp_path / "npu.yaml").write_text("kind: Pod\nspec:\n  containers:\n  - image: quay.io/ascend/vllm-ascend:v0.9.1\n")
+    reads: list[str] = []
+    for module in (surroundings, plugin_evidence):
+        real = module.read_regular
+        monkeypatch.setattr(module, "read_regular", lambda p, n, real=real: reads.append(os.path.basename(p)) or real(p, n))
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    res = linter.lint_file(Target(str(tmp_path / "run.sh"), True))
+    assert res.read
+    assert sorted(n for n in set(reads) if reads.count(n) > 1) == ["npu.yaml"]
+    assert {f"cm{i}.yaml" for i in range(5)} | {"Dockerfile"} <= set(reads)

@@ -52,7 +52,7 @@ from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
 from .callers import Callers
-from .plugin_evidence import Found, PluginSurroundings, own as own_plugin
+from .plugin_evidence import PLUGIN_WORDS, Found, PluginSurroundings, own as own_plugin
 from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
 from .surroundings import Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
@@ -110,10 +110,11 @@ class Targeting:
         self.db = db
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
-        self.surroundings = Surroundings()
+        self.surroundings = Surroundings(PLUGIN_WORDS)
         self.callers = Callers(self.surroundings)
         self.repository = RepositorySurvey(self.surroundings, self._names)
-        self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names)
+        self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names,
+                                          self.surroundings.wordless)
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
