@@ -25,7 +25,7 @@ from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
 from .unknown_release import hold_at_both_ends
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
-from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
+from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most, read_if_regular
 from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.source_builds import source_build_hints
 from .. import reach
@@ -519,6 +519,18 @@ class Linter:
                 known = self._stat_answer(shown, res.mode, st, target.named)
                 if known is not None:
                     return known
+            got = read_if_regular(path, MAX_FILE_BYTES, st)  # (a regular file: on its descriptor)
+            if got is not None:
+                data, size, opened = got
+                if st is None:
+                    st = opened  # no second lookup of the path
+                res.stat_key = (st.st_size, st.st_mtime_ns)
+                if data is not None:
+                    return data
+                if target.explicit or target.named:
+                    res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
+                                                      f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
+                return res
             # (a directory: IsADirectoryError; a device or a socket: NotRegularFile; a pipe is read,
             # bounded, and a FIFO without a writer reads as empty: never a hang)
             with open_regular(path, st, pipes=True) as f:
