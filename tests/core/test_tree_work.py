@@ -86,3 +86,26 @@ def test_a_sibling_file_is_read_once_for_the_runners_and_the_plugin_evidence(syn
     assert res.read
     assert sorted(n for n in set(reads) if reads.count(n) > 1) == ["npu.yaml"]
     assert {f"cm{i}.yaml" for i in range(5)} | {"Dockerfile"} <= set(reads)
+
+
+def test_a_tag_is_read_once_per_run(synth_db_path, tmp_path, monkeypatch):
+    """Many launches naming the same image tag (a tree of manifests) read it against the database
+    once: ``Targeting`` keeps each (tag, image) reading for the run."""
+    from vllm_lint.pipeline import targeting
+    from vllm_lint.pipeline.discovery import Target
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    for i in range(8):
+        (tmp_path / f"k{i}.yaml").write_text(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n    - name: vllm\n"
+            f"      image: vllm/vllm-openai:v0.6.0\n      args: [\"--model\", \"m\", \"--swap-space\", \"{i}\"]\n")
+    asked: list[tuple] = []
+    real = targeting.read_hint
+    monkeypatch.setattr(targeting, "read_hint", lambda db, text, image=None: asked.append((text, image)) or real(db, text, image))
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    results = [linter.lint_file(Target(str(tmp_path / f"k{i}.yaml"), True)) for i in range(8)]
+    assert all(r.read for r in results)
+    assert asked and len(asked) == len(set(asked))
