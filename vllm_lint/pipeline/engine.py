@@ -17,7 +17,7 @@ import os
 import stat
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from . import suppress
 from .discovery import NAME_UNREAD, Target, format_by_name
@@ -73,7 +73,7 @@ class FileResult(Record):
         self.fix_note = fix_note
         self.fixed_count = fixed_count
         self.verbose = [] if verbose is None else verbose
-        self.related = [] if related is None else related
+        self.related = () if related is None else related  # (a list once a --config file is linted)
         self.stat_key = stat_key
         self.verdict = verdict
         self.content_key: Optional[tuple[str, int]] = None
@@ -83,7 +83,7 @@ class FileResult(Record):
         self.read = False
         self.unread: Optional[str] = None
         self.defaulted = False
-        self.newer: list[str] = []
+        self.newer: Sequence[str] = ()  # (no list per file: a 50k-file run holds every result)
 
 
 class LaunchAnalysis(Record):
@@ -418,7 +418,7 @@ class Linter:
             if key in self._linted_refs:
                 continue
             self._linted_refs.add(key)
-            res.related.append(self._lint_one(Target(str(ref), True), fix, "config", ref_target))
+            res.related = [*res.related, self._lint_one(Target(str(ref), True), fix, "config", ref_target)]
         for r in [res, *res.related]:
             for d in r.diagnostics:  # file-level findings (unreadable, binary, too large) skip finish()
                 if d.row == 0:
