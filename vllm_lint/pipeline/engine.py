@@ -166,7 +166,14 @@ def _mode_tag(named: Optional[str], mode: str) -> str:
 
 def _no_launch(named: Optional[str], mode: str) -> str:
     """The verdict of a file found to hold no launch (``named``: the format its name says)."""
-    return "none" + _mode_tag(named, mode)
+    return _unread_verdict("none", named, mode)
+
+
+@lru_cache(maxsize=None)
+def _unread_verdict(state: str, named: Optional[str], mode: str) -> str:
+    """``state`` + ``_mode_tag``: one string for all the files of a run that share it (most of a
+    repository's files are held to the end with one of a few such verdicts)."""
+    return state + _mode_tag(named, mode)
 
 
 # Why a file yields no launch (``FileResult.unread``), and the verdict state that keeps it in the
@@ -572,7 +579,7 @@ class Linter:
             # a walked file of no format is no candidate unless it mentions a launch
             state = "none-unsupported" if target.explicit or (
                 data.find(b"\x00", 0, 8192) < 0 and mentions_launch(data)) else "none-format"
-            res.verdict = state + _mode_tag(target.named, res.mode)
+            res.verdict = _unread_verdict(state, target.named, res.mode)
             res.unread = _NONE_UNREAD[state]
         elif skipped == "no-launch":
             res.verdict = _no_launch(target.named, res.mode)
