@@ -532,9 +532,8 @@ def _string(a: Any) -> Optional[str]:
 
 
 def _newest_run(indices: list[int]) -> list[int]:
-    run: list[int] = []
-    for i in reversed(indices):
-        if run and run[0] != i + 1:
-            break
-        run.insert(0, i)
-    return run
+    """The longest run of consecutive numbers that ends ``indices`` (sorted, distinct)."""
+    start = len(indices) - 1
+    while start > 0 and indices[start - 1] == indices[start] - 1:
+        start -= 1
+    return indices[max(start, 0):]
