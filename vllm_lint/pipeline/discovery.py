@@ -202,10 +202,10 @@ def _repository_of(root: str) -> Optional[str]:
 
 def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
     """Candidate files under ``root``: each path, with its real path (the key that makes a file
-    linted once) and the format its name says. Strings and directory entries throughout: a path object per walked file, and a
-    system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
-    A directory is resolved once (``fsutil.real_dir``). Symbolic links below ``root`` are not
-    followed (``root`` itself is, the user named it)."""
+    linted once) and the format its name says. Strings and directory entries throughout: a path
+    object per walked file, and a system call per file to resolve it, were most of this
+    function's cost (benchmarks/README.md). A directory is resolved once (``fsutil.real_dir``).
+    Symbolic links below ``root`` are not followed (``root`` itself is, the user named it)."""
     # (directory with a trailing separator, its .gitignore or info/exclude, the path from the
     # patterns' base to that directory: "" but for an exclude file of a repository above the root)
     specs: list[tuple[str, Any, str]] = []
