@@ -147,6 +147,32 @@ def read_regular(path: AnyPath, limit: int) -> bytes:
     return _read_regular_file(path, limit)
 
 
+def read_if_regular(path: AnyPath, limit: int, known: "os.stat_result | None" = None):
+    """``(bytes, size, stat)`` of ``path`` when it is a regular file, read on its descriptor (one
+    open, one ``fstat``: :func:`read_regular`'s way), with ``bytes`` None when the file holds more
+    than ``limit`` (``size``: its size, or what was read when it grew); None for anything else
+    (not opened when ``known``, a stat of the path already made, says so), which the caller reads
+    with :func:`open_regular` to learn what it is. Errors of the open are raised as ``open``'s."""
+    if known is not None and known.st_mode & 0o170000 != 0o100000:
+        return None
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY)
+    try:
+        st = os.fstat(fd)
+        if st.st_mode & 0o170000 != 0o100000:  # stat.S_ISREG, without importing stat
+            return None
+        size = st.st_size
+        if size > limit:
+            return None, size, st
+        data = _read_fd(fd, size + 1 if 0 < size < limit else limit + 1)
+        if 0 < size < limit and len(data) > size:
+            data += _read_fd(fd, limit - size)  # (it grew since: on to the limit, as read_at_most)
+        if len(data) > limit:
+            return None, len(data), st
+        return data, size, st
+    finally:
+        os.close(fd)
+
+
 def _read_fd(fd: int, n: int) -> bytes:
     """Up to ``n`` bytes of ``fd``, fewer only at its end (as a buffered ``read(n)``)."""
     data = os.read(fd, n)

@@ -216,3 +216,26 @@ def test_no_fork_while_other_threads_run(corpus, monkeypatch):
     finally:
         release.set()
         t.join()
+
+
+@pytest.mark.parametrize("n_tasks", [1, 3, 7, 64])
+def test_tasks_are_runs_of_neighbouring_files_cut_where_a_folder_ends(n_tasks):
+    """A folder's files go to one task (unless it holds more than two tasks' share), so the release
+    finding reads a folder's surroundings in one process, not in every one."""
+    from vllm_lint.pipeline import parallel
+    from vllm_lint.pipeline.discovery import Target
+
+    sizes = [3, 1, 40, 2, 2, 9, 1, 1, 25, 5]
+    targets = [Target(f"d{k}/f{j}.sh", False) for k, n in enumerate(sizes) for j in range(n)]
+    todo = [i for i in range(len(targets)) if i % 11]  # (the cache answered some)
+    tasks = parallel._deal(targets, todo, n_tasks)
+    assert [i for t in tasks for i in t] == todo and all(tasks)
+    assert len(tasks) <= n_tasks
+    share = -(-len(todo) // n_tasks)
+    folder = [targets[i].path.split("/")[0] for i in todo]
+    for k, n in enumerate(sizes):
+        holding = [t for t in tasks if any(targets[i].path.startswith(f"d{k}/") for i in t)]
+        if 0 < folder.count(f"d{k}") <= share:
+            assert len(holding) == 1
+        else:  # (a larger folder: cut at twice the share)
+            assert len(holding) <= 1 + folder.count(f"d{k}") // (2 * share) + 1

@@ -141,19 +141,26 @@ def test_20mb_file_is_refused_without_reading_it(run_cli, tmp_path, monkeypatch)
             f.write(b"vllm serve m --swap-space 4\n")
             f.truncate(20 * 1024 * 1024)  # sparse: 20 MB on paper
 
+    from vllm_lint import fsutil
     from vllm_lint.pipeline import engine
 
     reads: list[int] = []
-    real_read = engine.read_at_most
+    real_read = engine.read_if_regular
 
-    def spy(f, limit):  # the engine's one read of a linted file's bytes (the good file's too)
-        reads.append(os.fstat(f.fileno()).st_size)
-        return real_read(f, limit)
+    def spy(path, limit, known=None):  # the engine's one read of a linted file's bytes (the good file's too)
+        got = real_read(path, limit, known)
+        if got is not None and got[0] is not None:
+            reads.append(len(got[0]))
+        return got
 
-    monkeypatch.setattr(engine, "read_at_most", spy)
+    chunks: list[int] = []
+    real_fd = fsutil._read_fd
+    monkeypatch.setattr(fsutil, "_read_fd", lambda fd, n: chunks.append(len(b := real_fd(fd, n))) or b)
+    monkeypatch.setattr(engine, "read_if_regular", spy)
     found, _ = lint(run_cli, tmp_path, "huge.sh", make)
     assert codes(found) == ["VL001"] and "too large" in found[0]["message"]
     assert reads == [len(GOOD)]
+    assert max(chunks) < 1024 * 1024  # (nothing read of the 20 MB)
 
 
 def test_yaml_alias_bomb_is_not_expanded(run_cli, tmp_path):

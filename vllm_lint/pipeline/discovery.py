@@ -75,16 +75,22 @@ def claimed(path: str) -> bool:
     return data.find(b"\x00", 0, 8192) < 0 and format_by_content(data, os.path.basename(path)) is not None
 
 
+NAME_UNREAD: Any = object()  # (a Target whose name was not looked at yet: its constructor looks)
+
+
 class Target(Record):
     """A file to lint. ``path``: as shown in findings, normalised as ``str(Path(...))`` would (a
     string: a path object per walked file cost more than the rest of screening it); ``explicit``:
-    named on the command line, not found by a directory walk."""
+    named on the command line, not found by a directory walk; ``named``: the format its file name
+    says (``format_by_name``), found once: the walk has it already, and screening, the cache's
+    verdicts and the warm-up before forking read it here."""
 
-    __slots__ = ("path", "explicit")
+    __slots__ = ("path", "explicit", "named")
 
-    def __init__(self, path: str, explicit: bool) -> None:
+    def __init__(self, path: str, explicit: bool, named: Optional[str] = NAME_UNREAD) -> None:
         self.path = path
         self.explicit = explicit
+        self.named = format_by_name(path) if named is NAME_UNREAD else named
 
 
 def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], list[Diagnostic]]:
@@ -124,10 +130,10 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
             # the walk's paths are ``root/name...``: normalised as ``root`` is, except that the
             # entries of "." read "./name" where ``str(Path("./name"))`` is "name"
             cut = 2 if root == "." else 0
-            for f, key in _walk(root, excluded):
+            for f, key, named in _walk(root, excluded):
                 if key not in seen:
                     seen.add(key)
-                    out.append(Target(f[cut:], False))
+                    out.append(Target(f[cut:], False, named))
         else:
             key = os.path.realpath(p)
             if key not in seen:
@@ -194,12 +200,12 @@ def _repository_of(root: str) -> Optional[str]:
         d = parent
 
 
-def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
+def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
     """Candidate files under ``root``: each path, with its real path (the key that makes a file
-    linted once). Strings and directory entries throughout: a path object per walked file, and a
-    system call per file to resolve it, were most of this function's cost (benchmarks/README.md).
-    A directory is resolved once (``fsutil.real_dir``). Symbolic links below ``root`` are not
-    followed (``root`` itself is, the user named it)."""
+    linted once) and the format its name says. Strings and directory entries throughout: a path
+    object per walked file, and a system call per file to resolve it, were most of this
+    function's cost (benchmarks/README.md). A directory is resolved once (``fsutil.real_dir``).
+    Symbolic links below ``root`` are not followed (``root`` itself is, the user named it)."""
     # (directory with a trailing separator, its .gitignore or info/exclude, the path from the
     # patterns' base to that directory: "" but for an exclude file of a repository above the root)
     specs: list[tuple[str, Any, str]] = []
@@ -273,7 +279,8 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str]]:
                     continue
                 if e.name in _SKIP_DIRS or (specs and ignored(path, False)) or excluded(path):
                     continue  # (a worktree's or submodule's ``.git`` is a file: git's, not a launch's)
-                if format_by_filename(e.name) is not None or not _binary_by_name(e.name):
-                    yield path, os.path.join(real_dir(d, real_dirs), e.name)
+                named = format_by_filename(e.name)
+                if named is not None or not _binary_by_name(e.name):
+                    yield path, os.path.join(real_dir(d, real_dirs), e.name), named
         stack.extend(reversed(subdirs))
 

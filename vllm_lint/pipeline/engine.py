@@ -17,14 +17,14 @@ import os
 import stat
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from . import suppress
-from .discovery import Target, format_by_name
+from .discovery import NAME_UNREAD, Target, format_by_name
 from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
-from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most
+from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most, read_if_regular
 from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.source_builds import source_build_hints
 from .. import reach
@@ -72,7 +72,7 @@ class FileResult(Record):
         self.fix_note = fix_note
         self.fixed_count = fixed_count
         self.verbose = [] if verbose is None else verbose
-        self.related = [] if related is None else related
+        self.related = () if related is None else related  # (a list once a --config file is linted)
         self.stat_key = stat_key
         self.verdict = verdict
         self.content_key: Optional[tuple[str, int]] = None
@@ -82,7 +82,7 @@ class FileResult(Record):
         self.read = False
         self.unread: Optional[str] = None
         self.defaulted = False
-        self.newer: list[str] = []
+        self.newer: Sequence[str] = ()  # (no list per file: a 50k-file run holds every result)
 
 
 class LaunchAnalysis(Record):
@@ -155,22 +155,24 @@ def _on_disk(path: AnyPath) -> Optional[str]:
     return where if isinstance(where, str) and where != "-" and os.path.isfile(where) else None
 
 
-def _mode_tag(path: AnyPath, mode: str) -> str:
+def _mode_tag(named: Optional[str], mode: str) -> str:
     """The part of a cached verdict that says how the file was named, for the files whose outcome
     depends on it: YAML (and files whose format is sniffed from content) skips the pre-filter when
     named explicitly or matched by ``config-files``, so a file without a launch in a directory
-    walk may hold one when named."""
-    return _mode_tag_of(format_by_name(path), mode)
+    walk may hold one when named. ``named``: the format the file's name says (``Target.named``)."""
+    return f"|{mode}" if named is None or format_unit(named).mode_matters() else ""
 
 
-def _mode_tag_of(named_format: Optional[str], mode: str) -> str:
-    """``_mode_tag`` of a file whose name says ``named_format``."""
-    return f"|{mode}" if named_format is None or format_unit(named_format).mode_matters() else ""
+def _no_launch(named: Optional[str], mode: str) -> str:
+    """The verdict of a file found to hold no launch (``named``: the format its name says)."""
+    return _unread_verdict("none", named, mode)
 
 
-def _no_launch(path: AnyPath, mode: str) -> str:
-    """The verdict of a file found to hold no launch."""
-    return "none" + _mode_tag(path, mode)
+@lru_cache(maxsize=None)
+def _unread_verdict(state: str, named: Optional[str], mode: str) -> str:
+    """``state`` + ``_mode_tag``: one string for all the files of a run that share it (most of a
+    repository's files are held to the end with one of a few such verdicts)."""
+    return state + _mode_tag(named, mode)
 
 
 # Why a file yields no launch (``FileResult.unread``), and the verdict state that keeps it in the
@@ -216,12 +218,14 @@ class Linter:
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
-               fmt: Optional[str] = None) -> tuple[Optional[str], Optional[str]]:
+               fmt: Optional[str] = None, named: Optional[str] = NAME_UNREAD) -> tuple[Optional[str], Optional[str]]:
         """(format, why the bytes are not linted or None): the format (``fmt``, else what the name
-        or the content says), then the checks that need no parse (NUL bytes, the format's
-        pre-filter, which a file named explicitly as YAML or matched by ``config-files`` skips, an
-        ``ignore-file`` comment). ``FileAnalysis.skipped`` lists the reasons."""
-        fmt = fmt or format_by_name(path) or format_by_content(data, os.path.basename(path))
+        says: ``named`` when the caller knows it, else the content), then the checks that need no
+        parse (NUL bytes, the format's pre-filter, which a file named explicitly as YAML or matched
+        by ``config-files`` skips, an ``ignore-file`` comment). ``FileAnalysis.skipped`` lists the
+        reasons."""
+        fmt = fmt or (format_by_name(path) if named is NAME_UNREAD else named) \
+            or format_by_content(data, os.path.basename(path))
         if fmt is None:
             return None, "no-format"
         if data.find(b"\x00", 0, 8192) >= 0:
@@ -422,7 +426,7 @@ class Linter:
             if key in self._linted_refs:
                 continue
             self._linted_refs.add(key)
-            res.related.append(self._lint_one(Target(str(ref), True), fix, "config", ref_target))
+            res.related = [*res.related, self._lint_one(Target(str(ref), True), fix, "config", ref_target)]
         for r in [res, *res.related]:
             for d in r.diagnostics:  # file-level findings (unreadable, binary, too large) skip finish()
                 if d.row == 0:
@@ -433,7 +437,7 @@ class Linter:
         """How the file was named: "explicit", "auto" (found by a directory walk) or "config" (matched
         by the ``config-files`` setting: read as a vLLM config file)."""
         mode = "explicit" if target.explicit else "auto"
-        named = format_by_name(target.path) if self.settings.config_files else None
+        named = target.named if self.settings.config_files else None
         if named is not None and Mode.CONFIG in format_unit(named).modes:
             import fnmatch
 
@@ -444,7 +448,7 @@ class Linter:
                 mode = "config"
         return mode
 
-    def _stat_answer(self, path: str, mode: str, st: os.stat_result) -> Optional[FileResult]:
+    def _stat_answer(self, path: str, mode: str, st: os.stat_result, named: Optional[str]) -> Optional[FileResult]:
         """The result the cache's stat index holds for ``path`` (stat ``st``) when the file is
         unchanged since its record and the record's verdict still holds, else None."""
         if not stat.S_ISREG(st.st_mode):
@@ -454,11 +458,11 @@ class Linter:
         if known is None:
             return None
         state = known[0].split("|", 1)[0]
-        tag = _mode_tag(path, mode)
+        tag = _mode_tag(named, mode)
         if state in _NONE_UNREAD:
             if known[0] != state + tag:
                 return None
-        elif state not in (*_STATE_READ, *_STATE_UNREAD) or known[0] != self._verdict(path, mode, state):
+        elif state not in (*_STATE_READ, *_STATE_UNREAD) or known[0] != self._verdict(path, mode, state, named):
             return None
         res = FileResult(path, stat_key=stat_key)
         res.verdict, res.diagnostics, res.reads = known
@@ -473,7 +477,7 @@ class Linter:
             st = os.stat(target.path)
         except OSError:
             return None
-        return self._stat_answer(os.fspath(target.path), self.mode_of(target), st)
+        return self._stat_answer(os.fspath(target.path), self.mode_of(target), st, target.named)
 
     def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:
         path = shown = os.fspath(target.path)
@@ -487,7 +491,7 @@ class Linter:
         if isinstance(got, FileResult):
             return got
         data = got
-        fmt, skipped = self.screen(path, data, mode)
+        fmt, skipped = self.screen(path, data, mode, named=target.named)
         res.format = fmt
         if skipped is not None:
             self._note_skipped(res, target, data, skipped)
@@ -505,7 +509,7 @@ class Linter:
             # (the verdict needs the project pin, which a launch with an image tag never looked up)
             state = (("newer" if res.newer else "newest" if res.defaulted else "clean") if res.read
                      else "template" if res.unread == TEMPLATE_UNKNOWN else "nolaunch")
-            res.verdict = self._verdict(path, mode, state)
+            res.verdict = self._verdict(path, mode, state, target.named)
             res.content_key = (key or self._content_key(path, data, fmt, mode, forced), 1 if fixable else 0)
             self.cache.note_key(shown, res.content_key)
         return res
@@ -520,9 +524,21 @@ class Linter:
             st = None
             if lookup:
                 st = os.stat(path)
-                known = self._stat_answer(shown, res.mode, st)
+                known = self._stat_answer(shown, res.mode, st, target.named)
                 if known is not None:
                     return known
+            got = read_if_regular(path, MAX_FILE_BYTES, st)  # (a regular file: on its descriptor)
+            if got is not None:
+                data, size, opened = got
+                if st is None:
+                    st = opened  # no second lookup of the path
+                res.stat_key = (st.st_size, st.st_mtime_ns)
+                if data is not None:
+                    return data
+                if target.explicit or target.named:
+                    res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
+                                                      f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
+                return res
             # (a directory: IsADirectoryError; a device or a socket: NotRegularFile; a pipe is read,
             # bounded, and a FIFO without a writer reads as empty: never a hang)
             with open_regular(path, st, pipes=True) as f:
@@ -535,7 +551,7 @@ class Linter:
                         return read_at_most(f, MAX_FILE_BYTES)
                     except TooLarge as e:  # it grew since its stat
                         size = e.size
-                if target.explicit or format_by_name(path):
+                if target.explicit or target.named:
                     res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
                                                       f"limit {MAX_FILE_BYTES // 1048576} MiB)", shown, None, line=1))
                 return res
@@ -564,10 +580,10 @@ class Linter:
             # a walked file of no format is no candidate unless it mentions a launch
             state = "none-unsupported" if target.explicit or (
                 data.find(b"\x00", 0, 8192) < 0 and mentions_launch(data)) else "none-format"
-            res.verdict = state + _mode_tag(res.path, res.mode)
+            res.verdict = _unread_verdict(state, target.named, res.mode)
             res.unread = _NONE_UNREAD[state]
         elif skipped == "no-launch":
-            res.verdict = _no_launch(res.path, res.mode)
+            res.verdict = _no_launch(target.named, res.mode)
             res.unread = NO_LAUNCH
         elif skipped == "ignore-file":
             res.unread = IGNORED
@@ -611,11 +627,11 @@ class Linter:
         res.diagnostics = checked.diagnostics
         return checked.fixable
 
-    def _verdict(self, path: AnyPath, mode: str, state: str = "clean") -> str:
+    def _verdict(self, path: AnyPath, mode: str, state: str, named: Optional[str]) -> str:
         """A file's findings hold while its bytes, the project pin near it and (where it matters)
         the way it was named stay the same. ``state``: "clean" when a launch was read, else
         "nolaunch" / "template" (``_STATE_UNREAD``)."""
-        return f"{state}|{self.targeting.pin_for(path)}{_mode_tag(path, mode)}"
+        return f"{state}|{self.targeting.pin_for(path)}{_mode_tag(named, mode)}"
 
     def _content_key(self, path: AnyPath, data: bytes, fmt: str, mode: str, forced: Optional[tuple[str, str]]) -> str:
         pin = self.targeting.pin_for(path)

@@ -2,11 +2,13 @@
 (start-up bound); for whole repositories, shared with forked worker processes so that every core
 works to the end.
 
-Sharing: the files still to lint are dealt into tasks, file ``k``, ``k + T``, ``k + 2T``... for
-task ``k`` of ``T``, so that the few expensive files (those that need a parse cluster by directory)
-spread evenly over the tasks. Task numbers wait in a pipe written before forking; this process and
-each worker read one number at a time (a pipe read of 4 bytes is atomic) until the pipe is empty,
-so a process that drew cheap tasks simply takes more. A worker sends its results back pickled
+Sharing: the files still to lint are dealt into tasks of neighbouring files, in the walk's order
+and cut where a folder ends (``_deal``): what the release finding reads once per folder (its
+runners, pins, plugin files) is then read by the one process that lints the folder, where tasks
+of every ``T``-th file made each process read every folder (benchmarks/README.md, fifth pass).
+Task numbers wait in a pipe written before forking; this process and each worker read one number
+at a time (a pipe read of 4 bytes is atomic) until the pipe is empty, so a process that drew
+expensive tasks (a folder of launches) simply takes fewer. A worker sends its results back pickled
 through a pipe of its own and ends with ``os._exit``. Whatever a worker did not bring back (it
 failed or was killed) is linted here, so an error in it is reported as in a sequential run.
 
@@ -32,7 +34,7 @@ def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
 
     processes = jobs or min(os.cpu_count() or 1, 4)
     results: list = [None] * len(targets)
-    todo = list(range(len(targets)))
+    todo: "list[int] | range" = range(len(targets))  # (not a list of every index: memory of a 50k-file run)
     # The objects loaded by now (modules, database, rules) live to the end, and the files' objects
     # are mostly acyclic and short-lived: the first are frozen out of the collector's passes, and
     # young collections run every 10,000 allocations instead of 700. Measured on the benchmark
@@ -71,15 +73,15 @@ def _can_fork() -> bool:
     return hasattr(os, "fork") and (threading is None or threading.active_count() == 1)
 
 
-def _share(linter, targets, todo: list[int], results: list, fix: bool, workers: int) -> None:
+def _share(linter, targets, todo: "list[int] | range", results: list, fix: bool, workers: int) -> None:
     """Lint ``todo`` in this process and ``workers`` forked ones; fill ``results``."""
     import gc
     import signal
     import sys
 
-    n_tasks = min(len(todo), TASKS_PER_PROCESS * (workers + 1), MAX_TASKS)
+    tasks = _deal(targets, todo, min(len(todo), TASKS_PER_PROCESS * (workers + 1), MAX_TASKS))
+    n_tasks = len(tasks)
     workers = min(workers, n_tasks - 1)  # (``-j 500``: no worker without a task)
-    tasks = [todo[k::n_tasks] for k in range(n_tasks)]
     try:
         queue_r, queue_w = os.pipe()
     except OSError:
@@ -140,15 +142,34 @@ def _share(linter, targets, todo: list[int], results: list, fix: bool, workers: 
                 pass
 
 
-def _warm_up(linter, targets, todo: list[int]) -> None:
+def _deal(targets, todo: "list[int] | range", n_tasks: int) -> list[list[int]]:
+    """``todo`` (in the walk's order) cut into about ``n_tasks`` runs of neighbouring files: a run
+    ends where a folder ends once it holds its share (``len(todo) / n_tasks`` files), and at twice
+    its share inside a larger folder, so that no task outweighs the others; at most ``n_tasks``."""
+    size = -(-len(todo) // max(1, n_tasks))
+    tasks: list[list[int]] = []
+    run: list[int] = []
+    folder = None
+    for i in todo:
+        d = os.path.dirname(targets[i].path)
+        if run and (len(run) >= 2 * size or (d != folder and len(run) >= size)):
+            tasks.append(run)
+            run = []
+        run.append(i)
+        folder = d
+    if run:
+        tasks.append(run)
+    return tasks
+
+
+def _warm_up(linter, targets, todo: "list[int] | range") -> None:
     """Load, before forking, what each worker would otherwise load again for itself: the
     front-ends of the formats the file names show (PyYAML's ~14 ms among them), the shell grammar
     (every format can embed shell) and the newest release's option surface. Measured on the
     benchmark corpus: the same wall time as loading in every process, ~40 ms less CPU."""
-    from .discovery import format_by_name
     from ..frontends.base import warm_up
 
-    warm_up({format_by_name(targets[i].path) for i in todo} - {None})
+    warm_up({targets[i].named for i in todo} - {None})
     from ..surface.db import DatabaseError, UnknownVersion
 
     try:

@@ -35,6 +35,7 @@ _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*image[ \t]*:[ \t]*["']?([^\s"'#]+)""")
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _PLUGIN_WORDS = ("ascend", "spyre", "gaudi", "metax", "musa", "rbln", "kunlun", "neuron", "tpu")
+PLUGIN_WORDS = tuple(w.encode() for w in _PLUGIN_WORDS)  # (for a screen of lower-cased ASCII bytes)
 
 
 class Found(Record):
@@ -110,9 +111,12 @@ def own(image: Optional[str], data: Optional[bytes], name: str) -> Optional[Foun
 class PluginSurroundings:
     """The plugin release the folders around a file name, each folder read once (one run's memo)."""
 
-    def __init__(self, root_of, listing) -> None:
+    def __init__(self, root_of, listing, wordless=frozenset()) -> None:
         self._root_of = root_of  # directory -> the repository root above it, or None
         self._listing = listing  # directory -> its sorted file names
+        # paths read already (by the runners' reading of the same folder) whose bytes hold none of
+        # the plugin words: not read again (``Surroundings.wordless``)
+        self._wordless = wordless
         self._folders: dict[str, Optional[Found]] = {}
 
     def for_dir(self, directory: str) -> Optional[Found]:
@@ -141,6 +145,8 @@ class PluginSurroundings:
             if not (requirement or dockerfile or manifest):
                 continue
             path = os.path.join(directory, name)
+            if path in self._wordless:
+                continue
             try:
                 data = read_regular(path, MAX_BYTES)
             except (OSError, TooLarge):

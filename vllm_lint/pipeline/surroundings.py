@@ -121,13 +121,17 @@ _tag = version_from_image
 class Surroundings:
     """The runners and pins of folders, read once per folder (one run's memo)."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: tuple[bytes, ...] = ()) -> None:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}
         self._last: Optional[tuple[str, str]] = None  # the file ``_read`` read last, with its key
         # every file read: its bytes when they name vllm, else None (``pipeline.repository``'s survey
         # reads the repository's files from here before the disk)
         self.seen: dict[str, Optional[bytes]] = {}
+        # the files read whose bytes are ASCII and hold none of ``words`` (lower-cased): the plugin
+        # evidence's folder reading passes them over rather than reading them again
+        self._words = words
+        self.wordless: set[str] = set()
 
     # -- one folder
     def folder(self, directory: str) -> _Folder:
@@ -167,7 +171,10 @@ class Surroundings:
             return None
         self._last = (os.path.abspath(path), inputs.key_of(data))
         f.reads.append(self._last)
-        self.seen[path] = data if b"vllm" in data.lower() else None
+        low = data.lower()
+        self.seen[path] = data if b"vllm" in low else None
+        if self._words and data.isascii() and not any(w in low for w in self._words):
+            self.wordless.add(path)  # (ASCII: its lower case is the decoded text's, letter for letter)
         return data
 
     def _read_runners(self, f: _Folder, directory: str) -> None:
@@ -247,14 +254,9 @@ class Surroundings:
                 f.runners.append(_Runner(built, refs))
 
     def _yaml(self, f: _Folder, directory: str, name: str, path: str) -> None:
-        try:
-            if os.path.getsize(path) > MAX_BYTES:
-                return
-        except OSError:
-            return
-        data = self._read_bytes(f, path)
+        data = self._read_bytes(f, path)  # (a file over MAX_BYTES: None, unread)
         # (bytes first: most sibling YAML files never name vLLM; no character lower-cases to v, l or m)
-        if data is None or b"vllm" not in data.lower():
+        if data is None or self.seen[path] is None:
             return
         text = data.decode("utf-8", errors="replace")
         if name in ("kustomization.yaml", "kustomization.yml"):

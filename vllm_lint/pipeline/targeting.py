@@ -51,7 +51,7 @@ from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
 from .callers import Callers
-from .plugin_evidence import Found, PluginSurroundings, own as own_plugin
+from .plugin_evidence import PLUGIN_WORDS, Found, PluginSurroundings, own as own_plugin
 from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
 from .surroundings import Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
@@ -109,13 +109,15 @@ class Targeting:
         self.db = db
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
-        self.surroundings = Surroundings()
+        self.surroundings = Surroundings(PLUGIN_WORDS)
         self.callers = Callers(self.surroundings)
         self.repository = RepositorySurvey(self.surroundings, self._names)
-        self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names)
+        self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names,
+                                          self.surroundings.wordless)
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
+        self._readings: dict[tuple[str, Optional[str]], HintReading] = {}  # _read_hint's memo
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
 
@@ -258,7 +260,7 @@ class Targeting:
             shown = "; ".join(f"{m.where} {_shown(m)}" for m in list(releases.values())[:3])
             return None, f"the repository names several vLLM releases ({shown}): none chosen"
         m = next(iter(releases.values()))
-        r = read_hint(self.db, m.text, m.image)
+        r = self._read_hint(m.text, m.image)
         why = f"repository: {m.where} {_shown(m)} (the one release the repository names; nothing nearer names one)"
         if r.status == "build":  # (a floating tag, a nightly or an unpinned install: the newest)
             return Choice(r.version, f"{why}: {r.note or NEWEST_SOURCE}", "build"), None
@@ -267,7 +269,7 @@ class Targeting:
     def _names(self, m: Any) -> Any:
         """What a repository's mention names, read against the database: a release, "build" (a floating
         or nightly tag, an unpinned install), or the tag itself when no release is read from it."""
-        r = read_hint(self.db, m.text, m.image)
+        r = self._read_hint(m.text, m.image)
         if r.status == "build":
             return "build"
         if r.status in ("release", "series", "newer", "older"):
@@ -281,10 +283,20 @@ class Targeting:
     def _key(self, path: AnyPath) -> str:
         return self.real_parent(path) + "\0" + os.path.basename(str(path))
 
+    def _read_hint(self, text: str, image: Optional[str] = None) -> HintReading:
+        """``image_tags.read_hint`` against this run's database, once per (text, image): a tree's
+        launches name the same few tags and pins again and again (the readings are not changed by
+        their readers)."""
+        key = (text, image)
+        got = self._readings.get(key)
+        if got is None:
+            got = self._readings[key] = read_hint(self.db, text, image)
+        return got
+
     def _from_named(self, named: Named) -> Optional[Choice]:
         if named.spec:
             return self._from_spec(named)
-        r = read_hint(self.db, named.text, named.image)
+        r = self._read_hint(named.text, named.image)
         if r.status == "unmapped":  # (a vendor's version without a row: its release is unknown, as for a hint)
             return Choice(self.db.newest, f"{named.why} ({r.note})", "between")
         return self._from_reading(r, named.why, named.text)
@@ -335,7 +347,7 @@ class Targeting:
         unmapped: list[str] = []
         unknown: Optional[Choice] = None
         for h in hints:
-            r = read_hint(self.db, h.version, h.image)
+            r = self._read_hint(h.version, h.image)
             c = self._from_reading(r, f"{h.source} {h.version.strip()}", h.version.strip(), h)
             if c is not None:
                 if not (c.kind == "between" and c.named is None):  # (an unknown release: a later source may name it)
@@ -446,7 +458,7 @@ class Targeting:
         b = before[-1] if before else builds[0][1]
         what = f"a build of the fork {b.repo}" + (f" at {b.ref}" if b.ref else " (its default branch)")
         if b.release is not None:
-            r = read_hint(self.db, b.release)
+            r = self._read_hint(b.release)
             c = self._from_reading(r, f"{what}, which names vLLM {b.release}", b.release)
             if c is not None:
                 return c
@@ -478,7 +490,7 @@ class Targeting:
                     v = m.group("v")
                     a = start + len(line[:m.start("v")].encode())
                     hint = VersionHint(v, "comment", Span(a, a + len(v.encode())))
-                    return self._from_reading(read_hint(self.db, v), f"a comment at line {row} states vLLM {v}", v, hint)
+                    return self._from_reading(self._read_hint(v), f"a comment at line {row} states vLLM {v}", v, hint)
             pos = start
         return None
 
@@ -545,9 +557,8 @@ def _string(a: Any) -> Optional[str]:
 
 
 def _newest_run(indices: list[int]) -> list[int]:
-    run: list[int] = []
-    for i in reversed(indices):
-        if run and run[0] != i + 1:
-            break
-        run.insert(0, i)
-    return run
+    """The longest run of consecutive numbers that ends ``indices`` (sorted, distinct)."""
+    start = len(indices) - 1
+    while start > 0 and indices[start - 1] == indices[start] - 1:
+        start -= 1
+    return indices[max(start, 0):]

@@ -309,25 +309,46 @@ def _how_to_give(ctx: LintContext, option: str) -> str:
     return f"`{option}`"
 
 
+_BY_DEST: dict[int, tuple[list, dict[str, list[int]]]] = {}  # id(a release's check list) -> (it, dest -> places)
+
+
+def _setting_any(checks: list, given: set) -> list:
+    """The checks of a release's list (in its order) that name an option of ``given``: a "when"
+    check by any of its tests' options, a pair by its first. The list is indexed by option once
+    per release (it was scanned whole, every test of every check, for each launch)."""
+    got = _BY_DEST.get(id(checks))
+    if got is None or got[0] is not checks:
+        index: dict[str, list[int]] = {}
+        for k, c in enumerate(checks):
+            for dest in dict.fromkeys(t["dest"] for t in c.when) if c.kind == "when" else (c.a,):
+                index.setdefault(dest, []).append(k)
+        got = _BY_DEST[id(checks)] = (checks, index)
+    index = got[1]
+    places = {k for dest in given for k in index.get(dest, ())}
+    return [checks[k] for k in sorted(places)]
+
+
 @RULE.check
 def check(ctx: LintContext):
     la = ctx.launch
     if la is None or la.style != "argv":
         return
     s = ctx.surface
-    checks = s.serve_checks
-    if checks and not s.validates_serve_args(la.entry):
-        ctx.skip(RULE, f"`{la.entry}` does not run vLLM's start-up check of the serve options")
-        checks = []
+    lists = []
+    if s.serve_checks:
+        if s.validates_serve_args(la.entry):
+            lists.append(s.serve_checks)
+        else:
+            ctx.skip(RULE, f"`{la.entry}` does not run vLLM's start-up check of the serve options")
     if s.config_checks and _builds_engine(ctx):
-        checks = checks + s.config_checks  # the config classes are built after the serve check
-    if not checks:
+        lists.append(s.config_checks)  # the config classes are built after the serve check
+    if not lists:
         return
     # A check fires (or notes why not) only for an option the command line sets: the "when" tests'
     # first options, a pair's first; a check naming none of the line's options is passed over
     # without evaluating its tests (most launches set none of the ~30 a release holds).
     given = {a.option.dest for a in ctx.args if a.option is not None and not a.positional}
-    checks = [c for c in checks if (any(t["dest"] in given for t in c.when) if c.kind == "when" else c.a in given)]
+    checks = [c for checks in lists for c in _setting_any(checks, given)]
     if not checks:
         return
     why = _incomplete(ctx)

@@ -1,0 +1,111 @@
+"""The work a lint of a tree does, counted (issue 31, the tree targets): each piece of per-file
+work runs once per file, and what belongs to a folder or the repository once per folder or
+repository, however many files ask. Counts, never wall-clock times."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+
+
+def _tree(root) -> list[str]:
+    """A small repository: scripts, manifests, Python, a Dockerfile, files of no format, a README."""
+    (root / ".git").mkdir()
+    names = []
+    for i in range(6):
+        d = root / f"svc{i % 3}"
+        d.mkdir(exist_ok=True)
+        (d / f"run{i}.sh").write_text(f"#!/bin/sh\nvllm serve facebook/opt-125m --max-model-len {1024 * (i + 1)}\n")
+        (d / f"k{i}.yaml").write_text(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n    - name: vllm\n"
+            f"      image: vllm/vllm-openai:latest\n      args: [\"--model\", \"m\", \"--swap-space\", \"{i}\"]\n")
+        (d / f"other{i}.yaml").write_text("kind: ConfigMap\ndata:\n  a: b\n")
+        (d / f"tool{i}.py").write_text("import os\nprint(os.getcwd())\n")
+        (d / f"notes{i}.txt").write_text("nothing here\n")
+        (d / f"plain{i}").write_text("#!/bin/sh\necho hi\n")
+        names += [f"svc{i % 3}/{n}" for n in (f"run{i}.sh", f"k{i}.yaml", f"other{i}.yaml", f"tool{i}.py",
+                                               f"notes{i}.txt", f"plain{i}")]
+    (root / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.6.0\nCMD [\"vllm\", \"serve\", \"m\"]\n")
+    (root / "README.md").write_text("# a repo\n")
+    return names + ["Dockerfile", "README.md"]
+
+
+def test_a_file_name_is_read_for_its_format_once(synth_db_path, tmp_path, monkeypatch):
+    """Discovery finds the format a file's name says; screening, the cache's verdicts and the
+    warm-up before forking read it from the target rather than from the name again (the second
+    pass measured two to three detections per file)."""
+    from vllm_lint.cli.lint_command import execute, parse_argv
+    from vllm_lint.frontends import base
+    from vllm_lint.pipeline import discovery
+
+    files = _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    calls: list[str] = []
+    real = base.format_by_filename
+
+    def counted(name):
+        calls.append(name)
+        return real(name)
+
+    monkeypatch.setattr(discovery, "format_by_filename", counted)
+    values = parse_argv(["--no-cache", "-j", "1", "--exit-zero", "--output-format", "json", "."])
+    assert values is not None
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            execute(**values)
+        except SystemExit:
+            pass
+    assert sorted(calls) == sorted(os.path.basename(f) for f in files)
+
+
+def test_a_sibling_file_is_read_once_for_the_runners_and_the_plugin_evidence(synth_db_path, tmp_path, monkeypatch):
+    """The release finding reads a launch's folder for its runners (``surroundings``) and for a
+    platform plugin's release (``plugin_evidence``): a file whose bytes hold no plugin word is read
+    by the first only; a file that names a plugin is read by both."""
+    from vllm_lint.pipeline import plugin_evidence, surroundings
+    from vllm_lint.pipeline.discovery import Target
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "run.sh").write_text("#!/bin/sh\nvllm serve facebook/opt-125m --swap-space 4\n")
+    for i in range(5):
+        (tmp_path / f"cm{i}.yaml").write_text(f"kind: ConfigMap\ndata:\n  k: v{i}\n")
+    (tmp_path / "Dockerfile").write_text("FROM python:3.11\nRUN echo hi\n")
+    (tmp_path / "npu.yaml").write_text("kind: Pod\nspec:\n  containers:\n  - image: quay.io/ascend/vllm-ascend:v0.9.1\n")
+    reads: list[str] = []
+    for module in (surroundings, plugin_evidence):
+        real = module.read_regular
+        monkeypatch.setattr(module, "read_regular", lambda p, n, real=real: reads.append(os.path.basename(p)) or real(p, n))
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    res = linter.lint_file(Target(str(tmp_path / "run.sh"), True))
+    assert res.read
+    assert sorted(n for n in set(reads) if reads.count(n) > 1) == ["npu.yaml"]
+    assert {f"cm{i}.yaml" for i in range(5)} | {"Dockerfile"} <= set(reads)
+
+
+def test_a_tag_is_read_once_per_run(synth_db_path, tmp_path, monkeypatch):
+    """Many launches naming the same image tag (a tree of manifests) read it against the database
+    once: ``Targeting`` keeps each (tag, image) reading for the run."""
+    from vllm_lint.pipeline import targeting
+    from vllm_lint.pipeline.discovery import Target
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    for i in range(8):
+        (tmp_path / f"k{i}.yaml").write_text(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n    - name: vllm\n"
+            f"      image: vllm/vllm-openai:v0.6.0\n      args: [\"--model\", \"m\", \"--swap-space\", \"{i}\"]\n")
+    asked: list[tuple] = []
+    real = targeting.read_hint
+    monkeypatch.setattr(targeting, "read_hint", lambda db, text, image=None: asked.append((text, image)) or real(db, text, image))
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    results = [linter.lint_file(Target(str(tmp_path / f"k{i}.yaml"), True)) for i in range(8)]
+    assert all(r.read for r in results)
+    assert asked and len(asked) == len(set(asked))
