@@ -144,9 +144,10 @@ class Callers:
     def _walk(self, root: str):
         seen = read = 0
         in_repo = self.surroundings.root_of(root) is not None
-        stack = [root]
+        ignores = self.surroundings.ignored_folders
+        stack: list[tuple[str, list]] = [(root, ignores.root_rules(root))]
         while stack:  # (os.walk's order, without its per-folder lstat: links found on the entries)
-            d = stack.pop()
+            d, above = stack.pop()
             dirs: list[str] = []
             files: list[str] = []
             links: set[str] = set()
@@ -184,7 +185,14 @@ class Callers:
                 yield [os.path.relpath(os.path.join(d, fname), root).replace(os.sep, "/"), d, data,
                        data.decode("utf-8", errors="replace"), root, False]
             dirs.sort()
-            stack.extend(os.path.join(d, x) for x in reversed(dirs) if x not in links)
+            if d != root and ".gitignore" in files:
+                rules = ignores.rules(d)
+                if rules is not None:
+                    above = above + [(d, rules)]
+            for x in reversed(dirs):  # (a folder the repository's .gitignore names is not walked)
+                path = os.path.join(d, x)
+                if x not in links and not (above and ignores.ignored(path, above)):
+                    stack.append((path, above))
 
 
 def _parsed(script: list) -> Optional[_Caller]:

@@ -98,7 +98,7 @@ class Survey(Record):
     what is left to walk (``pending``: a walk paused at a second release resumes from there)."""
 
     __slots__ = ("mentions", "servers", "tritons", "kustomizations", "truncated", "pending", "folders", "files",
-                 "distinct")
+                 "distinct", "ignores")
 
     def __init__(self, root: str) -> None:
         self.mentions: list[Mention] = []
@@ -113,6 +113,8 @@ class Survey(Record):
         self.folders = 0
         self.files = 0
         self.distinct: set = set()  # what the mentions name (``RepositorySurvey.distinct``)
+        # a folder left to walk -> the .gitignore rules above it (``pipeline.ignored_folders``)
+        self.ignores: dict[str, list] = {}
 
 
 class RepositorySurvey:
@@ -228,6 +230,7 @@ class RepositorySurvey:
         """Walk on from ``out.pending``, folder by folder; with ``stop``, pause after the folder in
         which a second release is named."""
         stack = out.pending
+        ignores = self.surroundings.ignored_folders
         while stack:
             d = stack.pop()
             out.folders += 1
@@ -240,6 +243,14 @@ class RepositorySurvey:
                 continue
             subdirs = []
             before = len(out.mentions)
+            names = [e.name for e in entries]
+            above = out.ignores.get(d)
+            if above is None:  # (the root: its info/exclude and .gitignore)
+                above = out.ignores[d] = ignores.root_rules(d, names)
+            elif ".gitignore" in names:
+                rules = ignores.rules(d, names)
+                if rules is not None:
+                    above = above + [(d, rules)]
             for e in entries:
                 name = e.name
                 try:
@@ -247,8 +258,9 @@ class RepositorySurvey:
                         if not (_s._ENV_FILE.match(name) and e.is_file(follow_symlinks=False)):
                             continue
                     elif e.is_dir(follow_symlinks=False):
-                        if name.lower() not in _SKIP_DIRS:
+                        if name.lower() not in _SKIP_DIRS and not (above and ignores.ignored(e.path, above)):
                             subdirs.append(e.path)
+                            out.ignores[e.path] = above
                         continue
                     elif not (e.is_file(follow_symlinks=False) and (name.endswith(_TEMPLATE_SUFFIXES)
                               or _s._DOCKERFILE.match(name) or _s._ENV_FILE.match(name)

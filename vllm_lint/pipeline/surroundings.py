@@ -35,6 +35,7 @@ from .. import inputs
 from ..fsutil import TooLarge, read_regular
 from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, import_pyyaml, lazy_re
+from .ignored_folders import IgnoredFolders
 
 MAX_BYTES = 1 << 20
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
@@ -128,6 +129,8 @@ class Surroundings:
         # every file read: its bytes when they name vllm, else None (``pipeline.repository``'s survey
         # reads the repository's files from here before the disk)
         self.seen: dict[str, Optional[bytes]] = {}
+        # the folders the repository's .gitignore files name, which its walks leave out
+        self.ignored_folders = IgnoredFolders()
         # the files read whose bytes are ASCII and hold none of ``words`` (lower-cased): the plugin
         # evidence's folder reading passes them over rather than reading them again
         self._words = words

@@ -1,0 +1,64 @@
+"""The folders a repository's .gitignore names are not read for its release (pipeline/ignored_folders.py):
+generated output, caches and downloads are not what a clone holds. The synthetic database has 0.8.5,
+0.10.0 and 0.27.1 (the newest)."""
+
+from __future__ import annotations
+
+from vllm_lint.pipeline.ignored_folders import plain_rules
+from vllm_lint.pipeline.targeting import Targeting
+from vllm_lint.settings import Settings
+
+from repo_tree import put, repo  # noqa: F401  (the fixture and the helper)
+
+SCRIPT = "#!/bin/sh\nvllm serve m --max-model-len 4096\n"
+VALUES = "image:\n  repository: vllm/vllm-openai\n  tag: v0.8.5\n"
+
+
+def choose(db, path):
+    return Targeting(db, Settings()).choose(path, [])
+
+
+def test_plain_rules():
+    assert plain_rules("# c\nbuild/\n/out\ndocs/_site\n*.log\nfoo[0-9]\n\n") == (
+        frozenset({"build"}), frozenset({"out", "docs/_site"}))
+    assert plain_rules("build/\n!build/keep\n") is None  # (a negation may bring back what a line leaves out)
+    assert plain_rules("*.pyc\n") is None
+    assert plain_rules("../up\n/\n") is None
+
+
+def test_an_ignored_folder_names_no_release_of_the_repository(synth_db, repo):
+    put(repo, "charts/values.yaml", VALUES)
+    put(repo, "generated/corpus/values.yaml", VALUES.replace("v0.8.5", "v0.10.0"))
+    run = put(repo, "scripts/run.sh", SCRIPT)
+    assert choose(synth_db, run).release == "0.27.1"  # (two releases named: none chosen)
+    for ignore in ("generated/\n", "/generated/corpus\n", "corpus\n"):
+        put(repo, ".gitignore", ignore)
+        c = choose(synth_db, run)
+        assert (c.release, c.weak) == ("0.8.5", True), ignore
+
+
+def test_a_nested_gitignore_and_info_exclude(synth_db, repo):
+    put(repo, "charts/values.yaml", VALUES)
+    put(repo, "tools/cache/values.yaml", VALUES.replace("v0.8.5", "v0.10.0"))
+    run = put(repo, "scripts/run.sh", SCRIPT)
+    put(repo, "tools/.gitignore", "cache/\n")
+    assert choose(synth_db, run).release == "0.8.5"
+    put(repo, "tools/.gitignore", "")
+    (repo / ".git" / "info").mkdir()
+    put(repo, ".git/info/exclude", "/tools/cache/\n")
+    assert choose(synth_db, run).release == "0.8.5"
+
+
+def test_a_negation_reads_every_folder(synth_db, repo):
+    put(repo, "charts/values.yaml", VALUES)
+    put(repo, "generated/values.yaml", VALUES.replace("v0.8.5", "v0.10.0"))
+    put(repo, ".gitignore", "generated/\n!generated/keep\n")
+    assert choose(synth_db, put(repo, "scripts/run.sh", SCRIPT)).release == "0.27.1"
+
+
+def test_a_caller_in_an_ignored_folder_is_not_read(synth_db, repo):
+    serve = put(repo, "model_scripts/serve.sh", SCRIPT)
+    put(repo, "out/runner.sh", "pip install vllm==0.10.0\nbash model_scripts/serve.sh\n")
+    assert choose(synth_db, serve).release == "0.10.0"
+    put(repo, ".gitignore", "out/\n")
+    assert choose(synth_db, serve).release == "0.27.1"
