@@ -347,3 +347,20 @@ def test_crosscheck_compares_which_action_owns_each_spelling():
     split = {"options": [option("--enable-x", ["--no-enable-x"]), option("--disable-x")]}
     owners = run.compare(split, real)["owners"]
     assert owners["agree"] == 0 and {d["string"] for d in owners["diffs"]} == {"--enable-x", "--no-enable-x", "--disable-x"}
+
+
+def test_a_verdict_that_depends_on_the_process_agrees_only_where_lint_says_so():
+    """0.8.5's --guided-decoding-backend takes one of two choice lists by process (issue 29)."""
+    from types import SimpleNamespace as NS
+
+    vary = {"--guided-decoding-backend": {"strings": ["--guided-decoding-backend"],
+                                          "choices": [["auto", "xgrammar"], ["auto", "outlines", "xgrammar"]]}}
+    ok, no = {"ok": True}, {"ok": False, "error": "argument --guided-decoding-backend: invalid choice: 'outlines'"}
+    warning = [NS(option="--guided-decoding-backend", message="`outlines` for `--guided-decoding-backend` ...")]
+    assert dt.varying(no, [no, ok], False, warning, vary) == "varies-said"
+    assert dt.varying(ok, [no, ok], False, warning, vary) == "varies-said"
+    assert dt.varying(no, [no, ok], False, [], vary) == "varies-unsaid"
+    assert dt.varying(no, [no, ok], True, warning, vary) == "varies-unsaid"
+    assert dt.varying(no, [no, no], False, [], vary) is None
+    assert dt.varying(ok, [ok, {"ok": True, "start_error": {"option": "x"}}], False, [], vary) == "varies-unsaid"
+    assert dt.agreement({"agree": 5, "varies-said": 2, "lines": 9}) == (7, 9)

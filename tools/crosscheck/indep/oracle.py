@@ -12,7 +12,9 @@ Protocol (JSON, one object per line): the first line written is ``{"ready": true
   choices, type callable and the callables it wraps, default, action class) and, for options that
   build a config class from JSON, that class's fields (name, kind, init, private);
 * ``{"op": "parse", "argv": [...]}`` (the words after ``vllm serve``): ``{"refused": bool,
-  "message": str | None, "stage": "argparse" | "exception" | "validate" | null}``;
+  "message": str | None, "stage": "argparse" | "exception" | "validate" | null}``; with
+  ``"choices": {option string: [...]}`` the parse runs with those actions' choices replaced for
+  this request only (the choices another process of the release drew, ``run.choices_vary_of``);
 * ``{"op": "start", "argv": [...]}``: after a parse the parser accepted, the model-free part of
   the release's own start-up (``start_settle``): ``{"parsed": bool, "failures": [...],
   "certain": [...]}``; each failure is ``{"step", "message", "about": [dest, ...]}`` and each
@@ -204,7 +206,28 @@ def _exception_text(e: BaseException) -> str:
     return " | ".join([f"{type(e).__name__}: {lines[0] if lines else ''}", *lines[1:3]])
 
 
-def parse(live: Any, argv: list[str]) -> dict[str, Any]:
+@contextlib.contextmanager
+def _choices_swapped(live: Any, choices: Optional[dict[str, list[Any]]]) -> Any:
+    """The serve parser's actions named by ``choices`` (an option string each) with those choices,
+    restored afterwards."""
+    saved = []
+    serve = serve_of(live)
+    for string, values in (choices or {}).items():
+        action = serve._option_string_actions.get(string)
+        if action is not None:
+            saved.append((action, action.choices))
+            action.choices = list(values)
+    try:
+        yield
+    finally:
+        for action, old in saved:
+            action.choices = old
+
+
+def parse(live: Any, argv: list[str], choices: Optional[dict[str, list[Any]]] = None) -> dict[str, Any]:
+    if choices:
+        with _choices_swapped(live, choices):
+            return parse(live, argv)
     full = ["serve", *argv] if live.via_serve else list(argv)
     sys.argv = ["vllm", *full]
     err = io.StringIO()
@@ -588,7 +611,7 @@ def main() -> int:
             elif req["op"] == "start":
                 rec = start_settle(live, serve_of(live), req["argv"])
             else:
-                rec = parse(live, req["argv"])
+                rec = parse(live, req["argv"], req.get("choices"))
         except BaseException as e:  # noqa: BLE001 - never lose the protocol
             rec = {"refused": True, "message": f"oracle: {type(e).__name__}: {e}"[:300], "stage": "oracle"}
         out.write(json.dumps(rec, default=str) + "\n")
