@@ -70,6 +70,7 @@ V0271 = BASE + [
     opt("--all2all-backend", choices=["allgather_reducescatter", "mori"], default="allgather_reducescatter"),
     opt("--device-ids"),  # resolved through the platform at start (rec["device_id_checks"])
     opt("--data-parallel-backend", ["-dpb"], default="mp"),  # ParallelConfig's Literal (rec["start_fields"])
+    opt("--additional-config", type="dict_or_str", default={}),  # VllmConfig takes a mapping (rec["start_fields"])
     opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
 ]
 
@@ -135,7 +136,9 @@ def build(path: Path) -> Path:
     rec["device_id_checks"] = [{"dest": "device_ids", "option": "--device-ids", "method": "_resolve_device_ids",
                                 "items": "comma_digits", "checks": ["not_mixed", "platform_ids", "unique"]}]
     rec["start_fields"] = {"data_parallel_backend": {"class": "ParallelConfig", "option": "--data-parallel-backend",
-                                                     "choices": ["ray", "mp"]}}
+                                                     "choices": ["ray", "mp"]},
+                           "additional_config": {"class": "VllmConfig", "option": "--additional-config",
+                                                 "mapping": True}}
     write_json(rel / "0.27.1.json", rec)
     (path / "overlays").mkdir(exist_ok=True)
     write_json(path / "overlays" / "renames.json", OVERLAY)

@@ -81,3 +81,72 @@ def test_string_literal_choices_pydantic_enforces():
 def test_a_class_pydantic_does_not_validate_has_no_facts():
     stdlib = CONFIG.replace("from pydantic.dataclasses import dataclass", "from dataclasses import dataclass")
     assert start_fields(config=stdlib) == {}
+
+
+MAPPING_CONFIG = """
+from typing import Any, Protocol, Union
+from pydantic import ConfigDict
+from pydantic.dataclasses import dataclass
+
+
+class SupportsHash(Protocol):
+    def compute_hash(self) -> str: ...
+
+
+class SupportsUpper(Protocol):
+    def upper(self) -> str: ...
+
+
+@dataclass(config=ConfigDict(arbitrary_types_allowed=True))
+class VllmConfig:
+    additional_config: Union[dict, SupportsHash] = None
+    plain: dict[str, Any] = None
+    stringy: Union[dict, SupportsUpper] = None
+    either: Union[dict, str] = None
+"""
+
+MAPPING_ENGINE = """
+from vllm.config import VllmConfig
+
+
+class EngineArgs:
+    additional_config: dict = None
+    plain: dict = None
+    stringy: dict = None
+    either: dict = None
+    backend: str = None
+
+    def create_engine_config(self):
+        if self.backend is not None:
+            self.additional_config["backend"] = self.backend
+        return VllmConfig(additional_config=self.additional_config, plain=self.plain, stringy=self.stringy,
+                          either=self.either)
+"""
+
+
+def test_a_mapping_field_given_the_parsers_string():
+    """`--additional-config foo`: union_dict_and_str keeps the word as a string, VllmConfig's
+    `dict | SupportsHash` refuses it (a string has no compute_hash); an item set on the value
+    first fails on a string too, so it does not hide the fact."""
+    opts = [{"name": f"--{d.replace('_', '-')}", "dest": d, "default_computed": False, "type": "dict_or_str"}
+            for d in ("additional_config", "plain", "stringy", "either")]
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/engine/__init__.py": b"",
+                     "vllm/config/__init__.py": textwrap.dedent(MAPPING_CONFIG).encode(),
+                     "vllm/engine/arg_utils.py": textwrap.dedent(MAPPING_ENGINE).encode()})
+    got = _Extractor(Project(tree), "0.0.0")._start_fields(opts)
+    mapping = {"class": "VllmConfig", "mapping": True}
+    assert got == {"additional_config": {**mapping, "option": "--additional-config"},
+                   "plain": {**mapping, "option": "--plain"}}
+    # a rebinding (not an item) of the value makes it another value: no fact
+    rebinding = MAPPING_ENGINE.replace('self.additional_config["backend"] = self.backend',
+                                       'self.additional_config = {"backend": self.backend}')
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/engine/__init__.py": b"",
+                     "vllm/config/__init__.py": textwrap.dedent(MAPPING_CONFIG).encode(),
+                     "vllm/engine/arg_utils.py": textwrap.dedent(rebinding).encode()})
+    assert "additional_config" not in _Extractor(Project(tree), "0.0.0")._start_fields(opts)
+    # an option whose parser gives JSON only (type json) never hands a string over
+    opts[1]["type"] = "json"
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/engine/__init__.py": b"",
+                     "vllm/config/__init__.py": textwrap.dedent(MAPPING_CONFIG).encode(),
+                     "vllm/engine/arg_utils.py": textwrap.dedent(MAPPING_ENGINE).encode()})
+    assert "plain" not in _Extractor(Project(tree), "0.0.0")._start_fields(opts)

@@ -18,7 +18,8 @@ config (`--max-model-len.mode=3`: vLLM hands it the keys as JSON text), the item
 JSON object with the fields the release knows), and switches given a value they do not take
 (`--enforce-eager=true`), and words the parser takes but start-up refuses where it hands the value
 unchanged to a config class with string choices (`--data-parallel-backend foo`: `ParallelConfig`
-takes `ray` or `mp`).
+takes `ray` or `mp`) or that takes only a mapping (`--additional-config foo`: the parser keeps a
+word that is not `{...}` as a string, which `VllmConfig` refuses: 0.9.2+).
 
 A value that is one template placeholder a runner fills before the launch (`--port {port}` in a
 recipe formatted with Python's `str.format`, `{tp:d}`, `{{ max_len }}`) is not a value as written
@@ -48,7 +49,8 @@ Choices, types and JSON config keys are scraped per release into `flag_db/releas
 `if ...: raise` checks of the config classes' after-validators and `__post_init__`, and the enum
 lookups of their before-validators, are scraped too (`json_configs.<dest>.checks`,
 `fields.<key>.enum_names`), and so are the config-class fields start-up hands option values to unchanged (`start_fields`:
-their string `Literal` choices) and how start-up resolves `--device-ids` (`device_id_checks`:
+their string `Literal` choices, or `mapping` where the field takes only a dict or a class a string
+is no instance of) and how start-up resolves `--device-ids` (`device_id_checks`:
 `EngineArgs._resolve_device_ids` hands each string id to the platform, which takes a number or, on
 CUDA, a GPU UUID); a few older checks of `__post_init__` and the adapter options' argparse
 actions are kept per release range in `vllm_lint/knowledge/config_checks.py` and
@@ -541,6 +543,11 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
         a.option is not None and a.option.dest == "optimization_level"
         or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level"
         and not ctx.surface.o_dotted_is_cc)), None)
+    # the whole value start-up gets: the last one given, unless dotted keys of the option follow
+    # it (vLLM appends their object after every other word: 0.9.0+)
+    last_whole = {a.option.dest: a for a in ctx.args
+                  if a.option is not None and a.json_path is None and a.style == "argv"}
+    dotted_dests = {dest for dest, _ in last_dotted}
     # an option that takes no JSON given dotted keys: parse_args hands it their object as JSON text
     dotted_plain: dict[str, list] = {}
     for a in ctx.args:
@@ -597,6 +604,17 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         if problem:
                             break
                         continue
+                    if opt.type == "dict_or_str" and len(values) == 1 and not _OBJECT_TEXT.match(v) \
+                            and not (opt.optional and v in ("", "None")) \
+                            and (ctx.surface.start_fields.get(opt.dest) or {}).get("mapping") \
+                            and last_whole.get(opt.dest) is arg and opt.dest not in dotted_dests:
+                        # union_dict_and_str keeps the word as a string; the config class start-up
+                        # hands it to takes only a mapping (start_fields: "mapping")
+                        start = ctx.surface.start_fields[opt.dest]
+                        problem = (f"value of `{arg.written}` must be a JSON object: the parser keeps `{v}` as a "
+                                   f"string, and vLLM {ctx.target} refuses it when it builds its configuration "
+                                   f"({start['class']}.{opt.dest} takes an object)")
+                        break
                     if opt.kind == "json" or opt.type in ("json", "dict_or_str"):
                         found = _json_value_problem(ctx, arg, opt, v)
                         if found:

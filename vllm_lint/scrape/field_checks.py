@@ -422,6 +422,29 @@ def _config_class(t: TypeHint) -> bool:
         and not c.is_typeddict and not c.is_dict_subclass
 
 
+def takes_no_string(t: TypeHint) -> bool:
+    """Pydantic refuses every string for the annotation: each member (None aside) is ``dict``
+    (bare or generic) or a class a string is no instance of (not an enum, not built on ``str``,
+    and, for a ``Protocol``, one with a method ``str`` lacks: ``SupportsHash``' ``compute_hash``).
+    ``VllmConfig.additional_config`` (``dict | SupportsHash``) is such a field."""
+    members = [m for m in type_members(t) if not (m.kind == "builtin" and m.name == "NoneType")]
+    if not members:
+        return False
+    for m in members:
+        if m.kind == "builtin" and m.name == "dict" or m.kind == "generic" and m.name == "dict":
+            continue
+        if m.kind != "class" or m.cls is None or m.cls.is_enum:
+            return False
+        bases = m.cls.base_names()
+        if "str" in bases:
+            return False
+        if "Protocol" in bases:
+            methods = {stmt.name.value for stmt in m.cls.node.body.body if isinstance(stmt, cst.FunctionDef)}
+            if not methods or methods <= set(dir(str)):
+                return False
+    return True
+
+
 def pydantic_facts(f: FieldInfo, t: TypeHint, rewrites: Optional[dict]) -> dict:
     """The keys a field's record gets beside its type: ``prevalidated`` (True, or the JSON kinds
     of value a validator may change first), ``constraints`` (literal bounds), ``object``

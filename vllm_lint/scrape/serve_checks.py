@@ -504,9 +504,11 @@ def _dest_read(e: cst.BaseExpression, param: str) -> Optional[str]:
     return None
 
 
-def assigned_dests(stmt: cst.CSTNode, param: str) -> set[str]:
+def assigned_dests(stmt: cst.CSTNode, param: str, whole: bool = False) -> set[str]:
     """Dests the statement may set on the namespace: ``args.x = ...`` (also augmented, annotated,
-    in a loop or a branch) and ``setattr(args, "x", ...)``; ``"*"`` for a setattr of an unknown name."""
+    in a loop or a branch) and ``setattr(args, "x", ...)``; ``"*"`` for a setattr of an unknown name.
+    ``whole``: only what rebinds the dest (``args.x = ...``, also unpacked), not an item or
+    attribute of its value (``args.x["k"] = v``)."""
     out: set[str] = set()
     for n in _walk(stmt):
         targets: list[cst.BaseExpression] = []
@@ -515,7 +517,7 @@ def assigned_dests(stmt: cst.CSTNode, param: str) -> set[str]:
         elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
             targets = [n.target]
         for t in targets:
-            for m in _walk(t):
+            for m in (_unpacked(t) if whole else _walk(t)):
                 if isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value == param:
                     out.add(m.attr.value)
         if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "setattr" and n.args \
@@ -523,6 +525,15 @@ def assigned_dests(stmt: cst.CSTNode, param: str) -> set[str]:
             name = n.args[1].value if len(n.args) > 1 else None
             out.add(name.evaluated_value if isinstance(name, cst.SimpleString) else "*")
     return out
+
+
+def _unpacked(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The names an assignment target rebinds: itself, or the elements of a tuple / list."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [x for e in target.elements for x in _unpacked(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _unpacked(target.value)
+    return [target]
 
 
 def _may_return(stmt: cst.CSTNode) -> bool:
