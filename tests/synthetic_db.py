@@ -71,6 +71,7 @@ V0271 = BASE + [
     opt("--device-ids"),  # resolved through the platform at start (rec["device_id_checks"])
     opt("--data-parallel-backend", ["-dpb"], default="mp"),  # ParallelConfig's Literal (rec["start_fields"])
     opt("--additional-config", type="dict_or_str", default={}),  # VllmConfig takes a mapping (rec["start_fields"])
+    opt("--show-hidden-metrics-for-version", optional=True),  # ObservabilityConfig parses a version (start_fields)
     opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
 ]
 
@@ -138,7 +139,9 @@ def build(path: Path) -> Path:
     rec["start_fields"] = {"data_parallel_backend": {"class": "ParallelConfig", "option": "--data-parallel-backend",
                                                      "choices": ["ray", "mp"]},
                            "additional_config": {"class": "VllmConfig", "option": "--additional-config",
-                                                 "mapping": True}}
+                                                 "mapping": True},
+                           "show_hidden_metrics_for_version": {"class": "ObservabilityConfig", "version": True,
+                                                               "option": "--show-hidden-metrics-for-version"}}
     write_json(rel / "0.27.1.json", rec)
     (path / "overlays").mkdir(exist_ok=True)
     write_json(path / "overlays" / "renames.json", OVERLAY)

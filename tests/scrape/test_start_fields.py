@@ -150,3 +150,63 @@ def test_a_mapping_field_given_the_parsers_string():
                      "vllm/config/__init__.py": textwrap.dedent(MAPPING_CONFIG).encode(),
                      "vllm/engine/arg_utils.py": textwrap.dedent(MAPPING_ENGINE).encode()})
     assert "plain" not in _Extractor(Project(tree), "0.0.0")._start_fields(opts)
+
+
+VERSION_CONFIG = """
+from packaging.version import parse
+from pydantic import field_validator
+from pydantic.dataclasses import dataclass
+
+
+@dataclass
+class ObservabilityConfig:
+    show_hidden_metrics_for_version: str | None = None
+    other: str | None = None
+
+    @field_validator("show_hidden_metrics_for_version")
+    @classmethod
+    def _validate(cls, value: str | None) -> str | None:
+        if value is not None:
+            # raises for a string that is no version
+            parse(value)
+        return value
+
+    @field_validator("other")
+    @classmethod
+    def _other(cls, value):
+        if value is not None:
+            len(value)
+        return value
+"""
+
+VERSION_ENGINE = """
+from vllm.config import ObservabilityConfig
+
+
+class EngineArgs:
+    show_hidden_metrics_for_version: str = None
+    other: str = None
+
+    def create_engine_config(self):
+        return ObservabilityConfig(show_hidden_metrics_for_version=self.show_hidden_metrics_for_version,
+                                   other=self.other)
+"""
+
+
+def test_a_field_an_after_validator_parses_as_a_version():
+    """0.12+: ObservabilityConfig's after validator calls packaging's parse on the value."""
+    opts = [{"name": f"--{d.replace('_', '-')}", "dest": d, "default_computed": False, "type": "str"}
+            for d in ("show_hidden_metrics_for_version", "other")]
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/engine/__init__.py": b"",
+                     "vllm/config/__init__.py": textwrap.dedent(VERSION_CONFIG).encode(),
+                     "vllm/engine/arg_utils.py": textwrap.dedent(VERSION_ENGINE).encode()})
+    got = _Extractor(Project(tree), "0.0.0")._start_fields(opts)
+    assert got == {"show_hidden_metrics_for_version": {
+        "class": "ObservabilityConfig", "option": "--show-hidden-metrics-for-version", "version": True}}
+    # a validator of another shape (mode="before": it may change the value first) is no fact
+    before = VERSION_CONFIG.replace('@field_validator("show_hidden_metrics_for_version")',
+                                    '@field_validator("show_hidden_metrics_for_version", mode="before")')
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/engine/__init__.py": b"",
+                     "vllm/config/__init__.py": textwrap.dedent(before).encode(),
+                     "vllm/engine/arg_utils.py": textwrap.dedent(VERSION_ENGINE).encode()})
+    assert _Extractor(Project(tree), "0.0.0")._start_fields(opts) == {}

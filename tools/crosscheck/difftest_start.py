@@ -303,12 +303,22 @@ class StartCheck:
             if any(d.info.mode != "after" for d in decorators.model_validators.values()):
                 continue
             validated = {f for d in decorators.field_validators.values() for f in d.info.fields}
+            before = {f for d in decorators.field_validators.values() if d.info.mode != "after"
+                      for f in d.info.fields}
             for kw in n.keywords:
                 v = kw.value
                 if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)
                         and v.value.id == "self" and v.attr == kw.arg):
                     continue
-                if kw.arg in assigned or kw.arg in validated or kw.arg not in fields:
+                if kw.arg in assigned or kw.arg not in fields:
+                    continue
+                if kw.arg in validated:
+                    # only after validators of its own (ObservabilityConfig's version check,
+                    # 0.12+): the class itself, built with that field alone, is the check, where
+                    # it builds with every field at its default
+                    if kw.arg in before or "*" in validated or _quiet(target) is not None:
+                        continue
+                    out[kw.arg] = (f"{n.func.id}.{kw.arg}", _Construct(target, kw.arg))
                     continue
                 info = fields[kw.arg]
                 try:
@@ -325,10 +335,23 @@ class StartCheck:
 
     def _field(self, dest: str, value: Any) -> Optional[dict[str, Any]]:
         name, adapter = self.fields[dest]
+        if value is None and isinstance(adapter, _Construct):
+            return None  # the field's default: the class builds
         e = _quiet(lambda: adapter.validate_python(value))
         if e is None or _machine_dependent(e):
             return None
         return {"option": dest, "key": None, "step": name, "error": _first_line(e)}
+
+
+class _Construct:
+    """A config class built with one field given and every other at its default: the check of a
+    field with after validators of its own (``validate_python`` like a ``TypeAdapter``)."""
+
+    def __init__(self, cls: Any, field: str) -> None:
+        self.cls, self.field = cls, field
+
+    def validate_python(self, value: Any) -> Any:
+        return self.cls(**{self.field: value})
 
 
 #: statements and expressions a call may sit in and still run on every start-up

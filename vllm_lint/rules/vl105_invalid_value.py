@@ -18,7 +18,8 @@ config (`--max-model-len.mode=3`: vLLM hands it the keys as JSON text), the item
 JSON object with the fields the release knows), and switches given a value they do not take
 (`--enforce-eager=true`), and words the parser takes but start-up refuses where it hands the value
 unchanged to a config class with string choices (`--data-parallel-backend foo`: `ParallelConfig`
-takes `ray` or `mp`) or that takes only a mapping (`--additional-config foo`: the parser keeps a
+takes `ray` or `mp`), a version (`--show-hidden-metrics-for-version foo`: `ObservabilityConfig`
+parses it as a PEP 440 version, 0.12+) or that takes only a mapping (`--additional-config foo`: the parser keeps a
 word that is not `{...}` as a string, which `VllmConfig` refuses: 0.9.2+).
 
 A value that is one template placeholder a runner fills before the launch (`--port {port}` in a
@@ -49,7 +50,8 @@ Choices, types and JSON config keys are scraped per release into `flag_db/releas
 `if ...: raise` checks of the config classes' after-validators and `__post_init__`, and the enum
 lookups of their before-validators, are scraped too (`json_configs.<dest>.checks`,
 `fields.<key>.enum_names`), and so are the config-class fields start-up hands option values to unchanged (`start_fields`:
-their string `Literal` choices, or `mapping` where the field takes only a dict or a class a string
+their string `Literal` choices, `version` where an after validator parses the value as a PEP 440
+version, or `mapping` where the field takes only a dict or a class a string
 is no instance of) and how start-up resolves `--device-ids` (`device_id_checks`:
 `EngineArgs._resolve_device_ids` hands each string id to the platform, which takes a number or, on
 CUDA, a GPU UUID); a few older checks of `__post_init__` and the adapter options' argparse
@@ -311,6 +313,17 @@ def _unknown_keys(ctx: LintContext, opt, unknown: list[str], fields: dict) -> st
         close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
         hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
     return f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
+
+
+def _pep440(text: str) -> bool:
+    """``packaging.version.parse`` takes the word (what vLLM's validator calls)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        Version(text)
+    except InvalidVersion:
+        return False
+    return True
 
 
 def _dotted_value(text: str) -> Any:
@@ -637,6 +650,11 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         shown = ", ".join(str(c) for c in start["choices"])
                         problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
                                    f"builds its configuration ({start['class']} takes one of {shown})")
+                        break
+                    if start is not None and start.get("version") and not (opt.optional and v in ("", "None")) \
+                            and not _pep440(v):
+                        problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                                   f"builds its configuration ({start['class']} takes a version, such as `0.7`)")
                         break
                     if typed in opt.choices_vary:
                         # the release picks this option's choices from one of two sets, in an

@@ -28,7 +28,7 @@ from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .entry_deprecations import deprecated_entries
 from .env_refusals import env_refusals
 from .envs import extract_env
-from .field_checks import enum_lookups, pydantic_facts, takes_no_string, validator_rewrites
+from .field_checks import enum_lookups, pydantic_facts, takes_no_string, validator_rewrites, version_fields
 from .jsonify import to_json
 from .pyresolve import (
     UNKNOWN,
@@ -714,6 +714,9 @@ class _Extractor:
                             fact["constraints"] = f["constraints"]
                         if f.get("choices_enforced") and f.get("choices"):
                             fact["choices"] = f["choices"]
+                        if by_dest[dest].get("type") in (None, "str") and dest in version_fields(cls):
+                            # an after validator parses it with packaging: a PEP 440 version or None
+                            fact["version"] = True
                     if by_dest[dest].get("type") == "dict_or_str" and self._field_takes_no_string(cls, dest):
                         # the parser keeps a word that is not `{...}` as a string, which the class
                         # refuses (`--additional-config foo`: VllmConfig's `dict | SupportsHash`);

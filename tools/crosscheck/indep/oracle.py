@@ -384,8 +384,10 @@ def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str
     conditional expression, ``and`` / ``or`` or a comprehension: ``VllmConfig(...)``,
     ``ParallelConfig(...)``; ``LoRAConfig(...) if self.enable_lora else None`` is not), no method of
     EngineArgs assigns ``self.field``, EngineArgs has no ``create_<field>``, and the class has no
-    field validator for it and no before / wrap / plain model validator. The type is the field's
-    annotation with its ``Field(...)`` constraints (``ge=1``)."""
+    before / wrap / plain validator for it and no before / wrap / plain model validator. The type is the field's
+    annotation with its ``Field(...)`` constraints (``ge=1``); a field with after validators of its
+    own is checked by building the class with that field alone (``("construct", cls)``), where the
+    class builds with every field at its default."""
     import ast
     import importlib
 
@@ -406,17 +408,30 @@ def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str
                 or any(getattr(v.info, "mode", "after") != "after" for v in deco.model_validators.values()):
             continue
         checked: set[str] = set()
+        before: set[str] = set()
         for v in deco.field_validators.values():
             checked |= set(getattr(v.info, "fields", ()) or ())
+            if getattr(v.info, "mode", "after") != "after":
+                before |= set(getattr(v.info, "fields", ()) or ())
         for kw in call.keywords:
             field, v = kw.arg, kw.value
-            if field is None or field not in given or field not in fields or field in checked or "*" in checked \
+            if field is None or field not in given or field not in fields or field in before or "*" in checked \
                     or f"create_{field}" in own or any(f == field for f, _ in out):
                 continue
             if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == "self"
                     and v.attr == field):
                 continue
             if re.search(rf"self\.{field}\s*=(?!=)", whole):
+                continue
+            if field in checked:
+                # after validators of its own (ObservabilityConfig's version check, 0.12+): the
+                # class built with that field alone is the check, where it builds with defaults
+                try:
+                    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+                        cls()
+                except BaseException:  # noqa: BLE001
+                    continue
+                out.append((field, ("construct", cls)))
                 continue
             info = fields[field]
             tp = typing.Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
@@ -478,6 +493,9 @@ def _step_fn(step: str, ns: argparse.Namespace, stand_ins: int, tp_config: Any =
             if value is None:
                 return
             tp, config = tp_config
+            if tp == "construct":
+                config(**{field: value})  # the class itself (its after validators)
+                return
             try:
                 adapter = TypeAdapter(tp, config=config)
             except Exception:  # noqa: BLE001 - a type with a config of its own takes none
