@@ -78,7 +78,13 @@ V0271 = BASE + [
 JSON_CONFIGS = {
     "compilation_config": {"class": "CompilationConfig", "fields": {
         "level": {"type": "int", "default": None}, "mode": {"type": "int", "default": None},
-        "cudagraph_capture_sizes": {"type": "list[int]", "default": None}}},
+        "cudagraph_capture_sizes": {"type": "list[int]", "default": None},
+        # a nested config class that forbids every other key (fields.<key>.keys)
+        "dynamic_shapes_config": {"type": "DynamicShapesConfig", "default": None, "object": True,
+                                  "keys": ["evaluate_guards", "type"]},
+        # one a validator of the class sees first: its keys are the validator's to judge
+        "pass_config": {"type": "PassConfig", "default": None, "object": True, "prevalidated": ["object"],
+                        "keys": ["fuse_norm_quant"]}}},
     "structured_outputs_config": {"class": "StructuredOutputsConfig", "fields": {
         "backend": {"type": "str", "default": "auto"}, "disable_fallback": {"type": "bool", "default": False}}},
 }

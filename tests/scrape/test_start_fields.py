@@ -210,3 +210,46 @@ def test_a_field_an_after_validator_parses_as_a_version():
                      "vllm/config/__init__.py": textwrap.dedent(before).encode(),
                      "vllm/engine/arg_utils.py": textwrap.dedent(VERSION_ENGINE).encode()})
     assert _Extractor(Project(tree), "0.0.0")._start_fields(opts) == {}
+
+
+NESTED_CONFIG = """
+from typing import Any
+from pydantic import ConfigDict, field_validator
+from pydantic.dataclasses import dataclass
+
+
+@dataclass(config=ConfigDict(extra="forbid"))
+class QuantSpec:
+    weight: str | None = None
+    activation: str | None = None
+
+
+@dataclass
+class Loose:
+    a: int = 0
+
+
+@dataclass(config=ConfigDict(extra="forbid"))
+class QuantizationConfigArgs:
+    linear: QuantSpec | None = None
+    loose: Loose | None = None
+
+    @field_validator("linear", mode="before")
+    @classmethod
+    def _coerce(cls, v: Any) -> Any:
+        if not isinstance(v, str):
+            return v
+        return QuantSpec(weight=v)
+"""
+
+
+def test_the_keys_a_nested_config_class_takes():
+    """`--quantization-config.moe.activaiton`: QuantSpec forbids every key but its fields; a
+    class that does not forbid extra keys gets no list."""
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/config/__init__.py": textwrap.dedent(NESTED_CONFIG).encode()})
+    ex = _Extractor(Project(tree), "0.0.0")
+    cls = ex._find_config_class("QuantizationConfigArgs")
+    fields = ex._class_fields(cls, init_only=True)
+    assert fields["linear"]["keys"] == ["activation", "weight"]
+    assert fields["linear"]["prevalidated"] == ["str"]  # a string is the validator's; an object is QuantSpec's
+    assert "keys" not in fields["loose"]

@@ -2,7 +2,8 @@
 Checks option values against the target release: choices (`--dtype`, `--kv-cache-dtype`, ...),
 types (integers, floats, human-readable sizes such as `32k`), JSON config options that must
 parse as JSON, keys inside JSON config options (`--compilation-config '{"level": 3}'` after the
-key was renamed `mode`), the values of those keys where the release validates them (a string
+key was renamed `mode`) and inside their nested config objects where the nested class forbids
+other keys (`--quantization-config.moe.activaiton mxfp8`), the values of those keys where the release validates them (a string
 field given `true`, a string `Literal` such as `ec_role` given another word, a bound such as
 `--eplb-config.window_size 0` where the field needs more than 0, a list of whole numbers given
 `["a"]`, a nested config given a non-object; a value a validator of the class may change first is
@@ -296,6 +297,10 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
             seen_first = f.get("prevalidated")
             if seen_first is True or (seen_first and _json_kind(v) in seen_first):
                 continue  # a validator of the class sees (and may change) the value first
+            if isinstance(v, dict) and f.get("keys") is not None:
+                found = _nested_keys_error(ctx, opt, k.rstrip("+"), f, list(v))
+                if found:
+                    return found
             err = _field_value_error(f.get("type"), f.get("choices") if f.get("choices_enforced") else None, v,
                                      f.get("constraints"), bool(f.get("object")))
             if err:
@@ -303,6 +308,15 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
     if unknown:
         return _unknown_keys(ctx, opt, unknown, fields) + ": ignored, it has no effect", "warning"
     return None
+
+
+def _nested_keys_error(ctx: LintContext, opt, key: str, f: dict, nested: list[str]) -> Optional[tuple[str, str]]:
+    """The keys of a nested config object (``fields.<key>.keys``: a class that forbids every other)
+    that it refuses: ``--quantization-config.moe.activaiton``."""
+    unknown = [f"{key}.{k}" for k in nested if k.rstrip("+") not in f["keys"]]
+    if not unknown:
+        return None
+    return _unknown_keys(ctx, opt, unknown, {f"{key}.{k}": None for k in f["keys"]}), "error"
 
 
 def _unknown_keys(ctx: LintContext, opt, unknown: list[str], fields: dict) -> str:
@@ -584,6 +598,14 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
             got = None if value is None or nested or superseded else {
                 head: value.split(",") if head.endswith("+") else _dotted_value(value)}
             found = _json_keys_error(ctx, opt, [head], got)
+            if found is None and nested:
+                # `--quantization-config.moe.activaiton x`: the nested class's keys
+                f = ((ctx.surface.json_config_for(opt) or {}).get("fields") or {}).get(head.rstrip("+"))
+                seen_first = (f or {}).get("prevalidated")
+                if f is not None and f.get("keys") is not None and ctx.surface.json_types_validated(
+                        ctx.surface.json_config_for(opt)) \
+                        and not (seen_first is True or (seen_first and "object" in seen_first)):
+                    found = _nested_keys_error(ctx, opt, head.rstrip("+"), f, [arg.json_path.split(".")[1]])
             if found:
                 problem, severity = found
         elif arg.style == "argv" or arg.key_style == "cli":

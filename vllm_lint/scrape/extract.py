@@ -726,6 +726,19 @@ class _Extractor:
                         out[dest] = {"class": cls.name, "option": by_dest[dest]["name"], **fact}
         return out
 
+    def _nested_keys(self, t: Any) -> Optional[list]:
+        """The keys a nested config class (a field's type, ``"object": true``) takes, where it
+        refuses every other (extra keys forbidden) and no model validator of it sees the input
+        first: ``QuantSpec``'s ``weight`` and ``activation`` under ``--quantization-config.moe``."""
+        members = [m for m in type_members(t) if m.kind == "class" and m.cls is not None]
+        if len(members) != 1:
+            return None
+        cls = members[0].cls
+        if not _pydantic_class(cls) or not cls.forbids_extra() or cls.prevalidated_fields() is None:
+            return None
+        names = [f.name for f in cls.fields() if not f.name.startswith("_") and not _init_false(f.value)]
+        return sorted(names) or None
+
     def _field_takes_no_string(self, cls: ClassInfo, name: str) -> bool:
         for f in cls.fields():
             if f.name == name:
@@ -768,6 +781,10 @@ class _Extractor:
                 # what pydantic checks beyond the type, and which values a validator of the class
                 # sees before the type does (and may turn `"a,b"` into a list): scrape/field_checks.py
                 out[f.name].update(pydantic_facts(f, t, rewrites))
+                if out[f.name].get("object"):
+                    keys = self._nested_keys(t)
+                    if keys is not None:
+                        out[f.name]["keys"] = keys
                 if f.name in lookups:
                     out[f.name]["enum_names"] = lookups[f.name]
             pv = out[f.name].get("prevalidated")
