@@ -312,14 +312,19 @@ class StartCheck:
                     continue
                 if kw.arg in assigned or kw.arg not in fields:
                     continue
+                after = []
                 if kw.arg in validated:
                     # only after validators of its own (ObservabilityConfig's version check,
-                    # 0.12+): the class itself, built with that field alone, is the check, where
-                    # it builds with every field at its default
-                    if kw.arg in before or "*" in validated or _quiet(target) is not None:
+                    # 0.12+), each taking the value alone (not the other fields): they run on
+                    # the validated value
+                    if kw.arg in before or "*" in validated:
                         continue
-                    out[kw.arg] = (f"{n.func.id}.{kw.arg}", _Construct(target, kw.arg))
-                    continue
+                    after = [d.func for d in decorators.field_validators.values() if kw.arg in d.info.fields]
+                    try:
+                        if not all(len(inspect.signature(f).parameters) == 1 for f in after):
+                            continue
+                    except (TypeError, ValueError):
+                        continue
                 info = fields[kw.arg]
                 try:
                     config = getattr(target, "__pydantic_config__", None) or {}
@@ -330,28 +335,29 @@ class StartCheck:
                                                      if k in ("arbitrary_types_allowed", "strict")}})
                 except Exception:  # noqa: BLE001 - a field we cannot validate alone is skipped
                     continue
-                out[kw.arg] = (f"{n.func.id}.{kw.arg}", adapter)
+                out[kw.arg] = (f"{n.func.id}.{kw.arg}", _AfterValidated(adapter, after) if after else adapter)
         return out
 
     def _field(self, dest: str, value: Any) -> Optional[dict[str, Any]]:
         name, adapter = self.fields[dest]
-        if value is None and isinstance(adapter, _Construct):
-            return None  # the field's default: the class builds
         e = _quiet(lambda: adapter.validate_python(value))
         if e is None or _machine_dependent(e):
             return None
         return {"option": dest, "key": None, "step": name, "error": _first_line(e)}
 
 
-class _Construct:
-    """A config class built with one field given and every other at its default: the check of a
-    field with after validators of its own (``validate_python`` like a ``TypeAdapter``)."""
+class _AfterValidated:
+    """A field's type, then its own ``after`` validators on the validated value (``validate_python``
+    like a ``TypeAdapter``)."""
 
-    def __init__(self, cls: Any, field: str) -> None:
-        self.cls, self.field = cls, field
+    def __init__(self, adapter: Any, after: list[Any]) -> None:
+        self.adapter, self.after = adapter, after
 
     def validate_python(self, value: Any) -> Any:
-        return self.cls(**{self.field: value})
+        value = self.adapter.validate_python(value)
+        for check in self.after:
+            value = check(value)
+        return value
 
 
 #: statements and expressions a call may sit in and still run on every start-up

@@ -385,9 +385,8 @@ def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str
     ``ParallelConfig(...)``; ``LoRAConfig(...) if self.enable_lora else None`` is not), no method of
     EngineArgs assigns ``self.field``, EngineArgs has no ``create_<field>``, and the class has no
     before / wrap / plain validator for it and no before / wrap / plain model validator. The type is the field's
-    annotation with its ``Field(...)`` constraints (``ge=1``); a field with after validators of its
-    own is checked by building the class with that field alone (``("construct", cls)``), where the
-    class builds with every field at its default."""
+    annotation with its ``Field(...)`` constraints (``ge=1``), then the field's own ``after``
+    validators where each takes the value alone (``(type, config, [validators])``)."""
     import ast
     import importlib
 
@@ -423,19 +422,20 @@ def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str
                 continue
             if re.search(rf"self\.{field}\s*=(?!=)", whole):
                 continue
+            after = []
             if field in checked:
-                # after validators of its own (ObservabilityConfig's version check, 0.12+): the
-                # class built with that field alone is the check, where it builds with defaults
+                # after validators of its own (ObservabilityConfig's version check, 0.12+): each
+                # runs on the validated value, where it takes the value alone (a validator that
+                # also reads the other fields, ``info``, is not the value's own check)
+                after = [d.func for d in deco.field_validators.values() if field in (d.info.fields or ())]
                 try:
-                    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-                        cls()
-                except BaseException:  # noqa: BLE001
+                    if not all(len(inspect.signature(f).parameters) == 1 for f in after):
+                        continue
+                except (TypeError, ValueError):
                     continue
-                out.append((field, ("construct", cls)))
-                continue
             info = fields[field]
             tp = typing.Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-            out.append((field, (tp, getattr(cls, "__pydantic_config__", None))))
+            out.append((field, (tp, getattr(cls, "__pydantic_config__", None), after)))
     return out
 
 
@@ -492,15 +492,17 @@ def _step_fn(step: str, ns: argparse.Namespace, stand_ins: int, tp_config: Any =
             value = getattr(ea, field)
             if value is None:
                 return
-            tp, config = tp_config
-            if tp == "construct":
-                config(**{field: value})  # the class itself (its after validators)
-                return
+            tp, config, after = tp_config
             try:
                 adapter = TypeAdapter(tp, config=config)
             except Exception:  # noqa: BLE001 - a type with a config of its own takes none
                 adapter = TypeAdapter(tp)
-            adapter.validate_python(value)
+            value = adapter.validate_python(value)
+            for check in after:
+                try:
+                    value = check(value)
+                except Exception as e:  # noqa: BLE001 - said about the field, as pydantic would
+                    raise ValueError(f"{field}: {type(e).__name__}: {e}") from e
             return
         getattr(ea, step)(*([None] * stand_ins))
     return go
