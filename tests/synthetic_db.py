@@ -72,6 +72,7 @@ V0271 = BASE + [
     opt("--data-parallel-backend", ["-dpb"], default="mp"),  # ParallelConfig's Literal (rec["start_fields"])
     opt("--additional-config", type="dict_or_str", default={}),  # VllmConfig takes a mapping (rec["start_fields"])
     opt("--show-hidden-metrics-for-version", optional=True),  # ObservabilityConfig parses a version (start_fields)
+    opt("--reasoning-effort-map", type="json", optional=True),  # validate_parsed_serve_args reads its value
     opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
 ]
 
@@ -148,6 +149,10 @@ def build(path: Path) -> Path:
                                                  "mapping": True},
                            "show_hidden_metrics_for_version": {"class": "ObservabilityConfig", "version": True,
                                                                "option": "--show-hidden-metrics-for-version"}}
+    # validate_parsed_serve_args checks one option's value by itself (0.33+: serve_checks.values)
+    rec["serve_checks"] = {"function": "x", "entries": ["openai.api_server", "vllm serve"], "checks": [],
+                           "values": {"reasoning_effort_map": {"option": "--reasoning-effort-map", "object": True,
+                                                               "values": "str", "keys": ["low", "medium", "high"]}}}
     write_json(rel / "0.27.1.json", rec)
     (path / "overlays").mkdir(exist_ok=True)
     write_json(path / "overlays" / "renames.json", OVERLAY)

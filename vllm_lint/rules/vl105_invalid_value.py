@@ -3,7 +3,9 @@ Checks option values against the target release: choices (`--dtype`, `--kv-cache
 types (integers, floats, human-readable sizes such as `32k`), JSON config options that must
 parse as JSON, keys inside JSON config options (`--compilation-config '{"level": 3}'` after the
 key was renamed `mode`) and inside their nested config objects where the nested class forbids
-other keys (`--quantization-config.moe.activaiton mxfp8`), the values of those keys where the release validates them (a string
+other keys (`--quantization-config.moe.activaiton mxfp8`), the value `vllm serve`'s check of its
+options reads by itself (`--reasoning-effort-map '{"extreme": "max"}'`: 0.33+ takes an object of
+strings keyed by its reasoning efforts), the values of those keys where the release validates them (a string
 field given `true`, a string `Literal` such as `ec_role` given another word, a bound such as
 `--eplb-config.window_size 0` where the field needs more than 0, a list of whole numbers given
 `["a"]`, a nested config given a non-object; a value a validator of the class may change first is
@@ -557,6 +559,54 @@ def check(ctx: LintContext):
     reported: set[str] = set()
     yield from _arg_findings(ctx, reported)
     yield from _object_findings(ctx, reported)
+    yield from _serve_value_findings(ctx)
+
+
+def _serve_value_findings(ctx: LintContext):
+    """What ``validate_parsed_serve_args`` refuses in one option's value by itself
+    (``serve_checks.values``: an object of strings with some keys, 0.33+'s
+    ``--reasoning-effort-map``): the last whole value, or the dotted keys appended after it."""
+    checks = ctx.surface.serve_value_checks
+    la = ctx.launch
+    if not checks or la is None or la.style != "argv" or not ctx.surface.validates_serve_args(la.entry):
+        return
+    for dest, c in checks.items():
+        args = [a for a in ctx.args if a.option is not None and a.option.dest == dest and a.style == "argv"
+                and not a.positional]
+        if not args or any(a.value_opaque for a in args):
+            continue
+        dotted = [a for a in args if a.json_path is not None]
+        if dotted:
+            pairs = [(a, a.json_path.split(".")[0], None if "." in a.json_path else _dotted_value(a.value or ""))
+                     for a in dotted if a.value is not None]
+            items = [(a, k, v, "." in a.json_path) for a, k, v in pairs]
+        else:
+            last = args[-1]
+            if last.value is None or (last.option.optional and last.value in ("", "None")):
+                continue
+            try:
+                parsed = json.loads(last.value)
+            except ValueError:
+                continue  # the parser refuses it (reported above)
+            if parsed is None:
+                continue
+            if not isinstance(parsed, dict):
+                yield ctx.diag(RULE, f"value of `{last.written}` must be a JSON object of strings: vLLM "
+                                     f"{ctx.target} refuses it right after parsing", last.report_span,
+                               option=c["option"])
+                continue
+            items = [(last, str(k), v, False) for k, v in parsed.items()]
+        for a, k, v, nested in items:
+            if k not in c["keys"]:
+                yield ctx.diag(RULE, f"key `{k}` of `{a.written.split('.')[0]}` is refused by vLLM {ctx.target} "
+                                     f"right after parsing: the keys are {', '.join(c['keys'])}", a.report_span,
+                               option=c["option"])
+                break
+            if nested or not isinstance(v, str):
+                yield ctx.diag(RULE, f"key `{k}` of `{a.written.split('.')[0]}` must be a string: vLLM "
+                                     f"{ctx.target} refuses it right after parsing", a.report_span,
+                               option=c["option"])
+                break
 
 
 def _arg_findings(ctx: LintContext, reported: set[str]):
