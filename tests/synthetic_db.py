@@ -70,13 +70,22 @@ V0271 = BASE + [
     opt("--all2all-backend", choices=["allgather_reducescatter", "mori"], default="allgather_reducescatter"),
     opt("--device-ids"),  # resolved through the platform at start (rec["device_id_checks"])
     opt("--data-parallel-backend", ["-dpb"], default="mp"),  # ParallelConfig's Literal (rec["start_fields"])
+    opt("--additional-config", type="dict_or_str", default={}),  # VllmConfig takes a mapping (rec["start_fields"])
+    opt("--show-hidden-metrics-for-version", optional=True),  # ObservabilityConfig parses a version (start_fields)
+    opt("--reasoning-effort-map", type="json", optional=True),  # validate_parsed_serve_args reads its value
     opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
 ]
 
 JSON_CONFIGS = {
     "compilation_config": {"class": "CompilationConfig", "fields": {
         "level": {"type": "int", "default": None}, "mode": {"type": "int", "default": None},
-        "cudagraph_capture_sizes": {"type": "list[int]", "default": None}}},
+        "cudagraph_capture_sizes": {"type": "list[int]", "default": None},
+        # a nested config class that forbids every other key (fields.<key>.keys)
+        "dynamic_shapes_config": {"type": "DynamicShapesConfig", "default": None, "object": True,
+                                  "keys": ["evaluate_guards", "type"]},
+        # one a validator of the class sees first: its keys are the validator's to judge
+        "pass_config": {"type": "PassConfig", "default": None, "object": True, "prevalidated": ["object"],
+                        "keys": ["fuse_norm_quant"]}}},
     "structured_outputs_config": {"class": "StructuredOutputsConfig", "fields": {
         "backend": {"type": "str", "default": "auto"}, "disable_fallback": {"type": "bool", "default": False}}},
 }
@@ -135,7 +144,15 @@ def build(path: Path) -> Path:
     rec["device_id_checks"] = [{"dest": "device_ids", "option": "--device-ids", "method": "_resolve_device_ids",
                                 "items": "comma_digits", "checks": ["not_mixed", "platform_ids", "unique"]}]
     rec["start_fields"] = {"data_parallel_backend": {"class": "ParallelConfig", "option": "--data-parallel-backend",
-                                                     "choices": ["ray", "mp"]}}
+                                                     "choices": ["ray", "mp"]},
+                           "additional_config": {"class": "VllmConfig", "option": "--additional-config",
+                                                 "mapping": True},
+                           "show_hidden_metrics_for_version": {"class": "ObservabilityConfig", "version": True,
+                                                               "option": "--show-hidden-metrics-for-version"}}
+    # validate_parsed_serve_args checks one option's value by itself (0.33+: serve_checks.values)
+    rec["serve_checks"] = {"function": "x", "entries": ["openai.api_server", "vllm serve"], "checks": [],
+                           "values": {"reasoning_effort_map": {"option": "--reasoning-effort-map", "object": True,
+                                                               "values": "str", "keys": ["low", "medium", "high"]}}}
     write_json(rel / "0.27.1.json", rec)
     (path / "overlays").mkdir(exist_ok=True)
     write_json(path / "overlays" / "renames.json", OVERLAY)

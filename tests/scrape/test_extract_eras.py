@@ -397,6 +397,53 @@ def test_choices_from_a_registry_filled_at_import_time_are_unknown():
     assert rp["choices"] is None
 
 
+def test_tool_call_parser_choices_are_the_registered_tool_parsers_where_the_kwargs_set_them():
+    # 0.10.0: FrontendArgs' kwargs get `choices=list(ToolParserManager.tool_parsers.keys())`, an empty
+    # class-level dict that the decorators fill at import time
+    patch = {"vllm/entrypoints/openai/cli_args.py": (
+        '    disable_fastapi_docs: bool = False\n',
+        '    disable_fastapi_docs: bool = False\n    tool_call_parser: Optional[str] = None\n    """Tool parser."""\n')}
+    choices_line = ('        frontend_group = parser.add_argument_group(',
+                    '        valid_tool_parsers = list(ToolParserManager.tool_parsers.keys())\n'
+                    '        frontend_kwargs["tool_call_parser"]["choices"] = valid_tool_parsers\n'
+                    '        frontend_group = parser.add_argument_group(')
+    registry = (b"class ToolParserManager:\n    tool_parsers: dict[str, type] = {}\n\n"
+                b"    @classmethod\n    def register_module(cls, name=None, force=True, module=None):\n"
+                b"        return lambda m: m\n")
+    parsers = (b"from .abstract_tool_parser import ToolParserManager\n\n\n"
+               b"@ToolParserManager.register_module(\"hermes\")\nclass A:\n    pass\n\n\n"
+               b"@ToolParserManager.register_module([\"internlm\"])\nclass B:\n    pass\n\n\n"
+               b"@ToolParserManager.register_module(\"llama3_json\")\n"
+               b"@ToolParserManager.register_module(\"llama4_json\")\nclass C:\n    pass\n")
+    extra = {"vllm/entrypoints/openai/tool_parsers/__init__.py":
+             b"from .abstract_tool_parser import ToolParserManager\n",
+             "vllm/entrypoints/openai/tool_parsers/abstract_tool_parser.py": registry,
+             "vllm/entrypoints/openai/tool_parsers/parsers.py": parsers}
+
+    def tcp(with_choices: bool) -> dict:
+        p = dict(patch)
+        if with_choices:
+            old, new = p["vllm/entrypoints/openai/cli_args.py"]
+            text = load_tree("era_0_10", {"vllm/entrypoints/openai/cli_args.py": (old, new)}).read(
+                "vllm/entrypoints/openai/cli_args.py").decode()
+            text = text.replace(*choices_line).replace(
+                "from vllm.utils import FlexibleArgumentParser",
+                "from vllm.entrypoints.openai.tool_parsers import ToolParserManager\n"
+                "from vllm.utils import FlexibleArgumentParser")
+            files = {q: load_tree("era_0_10").read(q) for q in load_tree("era_0_10").paths()}
+            files["vllm/entrypoints/openai/cli_args.py"] = text.encode()
+        else:
+            t = load_tree("era_0_10", p)
+            files = {q: t.read(q) for q in t.paths()}
+        files.update(extra)
+        rec = extract_release(DictTree(files), "0.0.0", SOURCE)
+        return by_name(rec)["--tool-call-parser"]
+
+    assert tcp(True)["choices"] == ["hermes", "internlm", "llama3_json", "llama4_json"]
+    # 0.9.2, 0.10.1+: the registry is named in the metavar only: any name passes the parser
+    assert tcp(False)["choices"] is None
+
+
 def test_image_entrypoint_of_the_vllm_openai_stage():
     from vllm_lint.scrape.extract import image_entrypoint
 

@@ -244,3 +244,37 @@ def test_config_classes_plain_options_feed():
     assert got == [{"class": "TraceConfig", "kind": "when", "when": [
         {"dest": "detail", "test": "set", "option": "--detail"},
         {"dest": "endpoint", "test": "unset", "option": "--endpoint"}]}]
+
+
+EFFORT = """
+from typing import Any, Literal, get_args
+
+Effort = Literal["low", "medium", "high"]
+
+
+def validate_effort_map(effort_map: Any) -> None:
+    if effort_map is None:
+        return
+
+    efforts = get_args(Effort)
+    if not isinstance(effort_map, dict) or not all(
+        isinstance(value, str) for value in effort_map.values()
+    ):
+        raise ValueError("must be a JSON object of strings")
+    if unknown := sorted(set(effort_map) - set(efforts)):
+        raise ValueError(f"unknown efforts {unknown}")
+"""
+
+
+def test_a_value_the_validator_checks_by_itself():
+    """0.33+: validate_parsed_serve_args calls validate_reasoning_effort_map on one option's value:
+    an object of strings whose keys are a Literal's values."""
+    extra = {"vllm/entrypoints/openai/efforts.py": EFFORT}
+    body = ("from vllm.entrypoints.openai.efforts import validate_effort_map\n"
+            "validate_effort_map(getattr(ns, 'alpha', None))\n")
+    got = serve_checks(tree(body, extra=extra), OPTIONS)
+    assert got["values"] == {"alpha": {"option": "--alpha", "object": True, "values": "str",
+                                       "keys": ["low", "medium", "high"]}}
+    # a body of another shape (no key check) is no fact
+    extra = {"vllm/entrypoints/openai/efforts.py": EFFORT.replace("set(effort_map) - set(efforts)", "[]")}
+    assert "values" not in serve_checks(tree(body, extra=extra), OPTIONS)

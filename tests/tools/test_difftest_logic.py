@@ -347,3 +347,41 @@ def test_crosscheck_compares_which_action_owns_each_spelling():
     split = {"options": [option("--enable-x", ["--no-enable-x"]), option("--disable-x")]}
     owners = run.compare(split, real)["owners"]
     assert owners["agree"] == 0 and {d["string"] for d in owners["diffs"]} == {"--enable-x", "--no-enable-x", "--disable-x"}
+
+
+def test_a_verdict_that_depends_on_the_process_agrees_only_where_lint_says_so():
+    """0.8.5's --guided-decoding-backend takes one of two choice lists by process (issue 29)."""
+    from types import SimpleNamespace as NS
+
+    vary = {"--guided-decoding-backend": {"strings": ["--guided-decoding-backend"],
+                                          "choices": [["auto", "xgrammar"], ["auto", "outlines", "xgrammar"]]}}
+    ok, no = {"ok": True}, {"ok": False, "error": "argument --guided-decoding-backend: invalid choice: 'outlines'"}
+    warning = [NS(option="--guided-decoding-backend", message="`outlines` for `--guided-decoding-backend` ...")]
+    assert dt.varying(no, [no, ok], False, warning, vary) == "varies-said"
+    assert dt.varying(ok, [no, ok], False, warning, vary) == "varies-said"
+    assert dt.varying(no, [no, ok], False, [], vary) == "varies-unsaid"
+    assert dt.varying(no, [no, ok], True, warning, vary) == "varies-unsaid"
+    assert dt.varying(no, [no, no], False, [], vary) is None
+    assert dt.varying(ok, [ok, {"ok": True, "start_error": {"option": "x"}}], False, [], vary) == "varies-unsaid"
+    assert dt.agreement({"agree": 5, "varies-said": 2, "lines": 9}) == (7, 9)
+
+
+def test_crosscheck_choices_of_a_list_drawn_by_process_agree_with_the_marked_union():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("crosscheck_run", ROOT / "tools" / "crosscheck" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    union = ["auto", "guidance", "lm-format-enforcer", "outlines", "xgrammar"]
+    opt = {"name": "--guided-decoding-backend", "aliases": [], "dest": "guided_decoding_backend",
+           "default": "auto", "default_computed": True, "choices": union,
+           "choices_vary": ["lm-format-enforcer", "outlines"]}
+
+    def agree(real_choices, o):
+        real = {"actions": [{"option_strings": ["--guided-decoding-backend"], "dest": "guided_decoding_backend",
+                             "default": "auto", "choices": real_choices}]}
+        return run.compare({"options": [o]}, real)["choices"]["agree"] == 1
+
+    assert agree(union, opt) and agree(["auto", "guidance", "xgrammar"], opt)
+    assert not agree(["auto", "xgrammar"], opt)  # guidance is in every list
+    assert not agree(["auto", "guidance", "xgrammar"], {**opt, "choices_vary": []})

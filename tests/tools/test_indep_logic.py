@@ -306,3 +306,24 @@ def test_serve_model_filled_from_the_positional_where_serve_has_no_model_option(
     ns = argparse.Namespace(model_tag="a", model="b")
     oracle._serve_model(ns)
     assert ns.model == "b"
+
+
+def test_a_verdict_that_depends_on_the_process_agrees_only_where_lint_says_so():
+    """0.8.5's --guided-decoding-backend takes one of two choice lists by process: `outlines` is
+    refused by some processes and accepted by others; only a warning about it is right for both."""
+    refused = {"refused": True, "message": "argument --guided-decoding-backend: invalid choice: 'outlines'"}
+    accepted = {"refused": False, "message": None}
+    strings = {"--guided-decoding-backend"}
+    warn = {"refused": False, "errors": [], "warnings": [
+        {"code": "VL105", "option": "--guided-decoding-backend", "message": "`outlines` for ..."}]}
+    silent = {"refused": False, "errors": [], "warnings": []}
+    error = {"refused": True, "errors": [{"code": "VL105", "option": "--guided-decoding-backend",
+                                          "message": "invalid"}], "warnings": warn["warnings"]}
+    assert verdict.compare_varying(refused, [refused, accepted], warn, strings)["kind"] == "varies-said"
+    assert verdict.compare_varying(accepted, [refused, accepted], warn, strings)["kind"] == "varies-said"
+    assert verdict.compare_varying(refused, [accepted], silent, strings)["kind"] == "varies-unsaid"
+    assert verdict.compare_varying(refused, [accepted], error, strings)["kind"] == "varies-unsaid"
+    # refused whatever the list (another word refused first): an ordinary verdict
+    assert verdict.compare_varying(refused, [refused, refused], silent, strings) is None
+    run = _indep_run()
+    assert run.agreed({"agree": 290, "post-parse": 4, "varies-said": 3, "varies-unsaid": 2}) == 297

@@ -75,10 +75,18 @@ class RealParser:
     def parse(self, argv: list[str]) -> dict[str, Any]:
         key = tuple(argv)
         if key not in self.memo:
-            self.proc.stdin.write(json.dumps(argv) + "\n")
-            self.proc.stdin.flush()
-            self.memo[key] = json.loads(self.proc.stdout.readline())
+            self.memo[key] = self.ask(argv)
         return self.memo[key]
+
+    def ask(self, req: Any) -> dict[str, Any]:
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def parse_drawn(self, argv: list[str], vary: dict[str, Any]) -> list[dict[str, Any]]:
+        """The line parsed with each choice list another process of the release may draw."""
+        return [self.ask({"argv": list(argv), "choices": {string: ch}})
+                for string, v in vary.items() for ch in v["choices"]]
 
     def close(self) -> None:
         try:
@@ -90,6 +98,35 @@ class RealParser:
 
 # ----------------------------------------------------------------------------------------------
 # vllm-lint, in-process
+
+
+def choices_vary_of(version: str, work: Path, processes: int) -> dict[str, Any]:
+    """The options whose choice list differs between worker processes of the release (0.8.5
+    draws a ``Literal`` from a set of type hints, in an order that changes by process):
+    ``{option string: {"strings": [...], "choices": [list, ...]}}``, from ``processes`` workers
+    (each with its own random hash seed), cached in ``<work>/difftest-choices-vary-<v>.json``."""
+    cache = work / f"difftest-choices-vary-{version}.json"
+    if cache.exists():
+        doc = json.loads(cache.read_text())
+        if doc.get("processes", 0) >= processes:
+            return doc["options"]
+    seen: dict[str, dict[str, Any]] = {}
+    for _ in range(processes):
+        worker = RealParser(version, work)
+        try:
+            lists = worker.ask({"op": "choices"})["choices"]
+        finally:
+            worker.close()
+        for key, v in lists.items():
+            entry = seen.setdefault(key, {"strings": v["strings"], "choices": []})
+            if v["choices"] not in entry["choices"]:
+                entry["choices"].append(v["choices"])
+    found = {k: v for k, v in sorted(seen.items()) if len(v["choices"]) > 1}
+    cache.write_text(json.dumps({"processes": processes, "options": found}, indent=1, sort_keys=True))
+    for k, v in found.items():
+        print(f"[difftest] {version}: {k} takes one of {len(v['choices'])} choice lists by process",
+              file=sys.stderr)
+    return found
 
 
 class Lint:
@@ -104,6 +141,7 @@ class Lint:
         self.linter = Linter(self.db, Settings(target_version=version), select_rules([], []))
         self.surface = self.db.surface(version)
         self.memo: dict[tuple[str, ...], tuple[bool, list[Any]]] = {}
+        self.warned: dict[tuple[str, ...], list[Any]] = {}
 
     def canonical(self, option_string: str) -> Optional[str]:
         opt = self.surface.lookup(option_string)
@@ -118,7 +156,12 @@ class Lint:
             # VL1xx and VL410: the rules whose errors say the release refuses (indep/verdict.py)
             errors = [d for d in diags if d.severity == "error" and (d.code.startswith("VL1") or d.code == "VL410")]
             self.memo[key] = (bool(errors), errors)
+            self.warned[key] = [d for d in diags if d.severity != "error"]
         return self.memo[key]
+
+    def warnings(self, argv: list[str]) -> list[Any]:
+        self.lint(argv)
+        return self.warned[tuple(argv)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -213,6 +256,24 @@ def classify(rec: dict[str, Any], lint_rejects: bool, findings: list[Any], canon
     return verdict_kind(not rec["ok"] or bool(rec.get("start_error")), lint_rejects)
 
 
+def refused(rec: dict[str, Any]) -> bool:
+    """vLLM refuses the line: its parser, or start-up for certain."""
+    return not rec["ok"] or bool(rec.get("start_error"))
+
+
+def varying(rec: dict[str, Any], drawn: list[dict[str, Any]], lint_rejects: bool, warnings: list[Any],
+            vary: dict[str, Any]) -> Optional[str]:
+    """A line whose verdict differs between the choice lists processes of the release draw
+    (``drawn``: the line parsed with each): no verdict is right for every process, so it agrees
+    only where vllm-lint says so, without refusing, in a warning that names the option whose
+    choices vary: ``"varies-said"`` / ``"varies-unsaid"``; None where every process agrees."""
+    if len({refused(r) for r in [rec, *drawn]}) < 2:
+        return None
+    strings = [s for v in vary.values() for s in v["strings"]]
+    said = not lint_rejects and names_culprit(warnings, strings, None)
+    return "varies-said" if said else "varies-unsaid"
+
+
 def start_refused(rec: dict[str, Any]) -> bool:
     """The parser accepts and start-up refuses for certain."""
     return bool(rec.get("ok") and rec.get("start_error"))
@@ -247,14 +308,16 @@ def shrink(line: list[list[str]], still: Any) -> list[list[str]]:
 
 
 def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units: dict[str, Any]) -> dict[str, Any]:
+    vary = choices_vary_of(version, ns.work, ns.vary_processes) if ns.vary_processes else {}
     real = RealParser(version, ns.work)
     lint = Lint(version, ns.db)
     target = voc.releases[version]
-    res: dict[str, Any] = {"entry": real.entry, "generators": {}}
+    res: dict[str, Any] = {"entry": real.entry, "generators": {}, "choices_vary": vary}
     t0 = time.time()
     try:
         for g in ("realistic", "edge"):
             st = {"lines": 0, "agree": 0, "missed": 0, "false-alarm": 0, "start-refused": 0,
+                  "varies-said": 0, "varies-unsaid": 0,
                   "culprit_checked": 0, "culprit_agree": 0, "examples": {},
                   "culprit_misses": {}}
             for i in range(ns.n):
@@ -263,8 +326,19 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
                 argv = gen.flatten(line)
                 r = real.parse(argv)
                 l_rej, findings = lint.lint(argv)
-                kind = classify(r, l_rej, findings, lint.canonical)
                 st["lines"] += 1
+                v_kind = varying(r, real.parse_drawn(argv, vary), l_rej, lint.warnings(argv), vary) \
+                    if vary else None
+                if v_kind is not None:
+                    st[v_kind] += 1
+                    if v_kind == "varies-unsaid":
+                        key = shlex.join(argv)
+                        ex = st["examples"].setdefault(key, {"kind": v_kind, "count": 0, "seed": s,
+                                                             "real": r.get("error"), "start": _start_text(r),
+                                                             "lint": [f"{d.code} {d.message}" for d in findings]})
+                        ex["count"] += 1
+                    continue
+                kind = classify(r, l_rej, findings, lint.canonical)
                 st[kind] += 1
                 st["start-refused"] += start_refused(r)
                 if kind != "agree":
@@ -301,8 +375,9 @@ def run_release(version: str, ns: argparse.Namespace, voc: gen.Vocabulary, units
                             st["culprit_misses"][key] = {"real": r.get("error"),
                                                          "lint": [f"{d.code} {d.message}" for d in findings]}
             res["generators"][g] = st
-            print(f"[difftest] {version} {g}: {st['agree']}/{agreement(st)[1]} agree, {st['missed']} missed, "
+            print(f"[difftest] {version} {g}: {agreement(st)[0]}/{agreement(st)[1]} agree, {st['missed']} missed, "
                   f"{st['false-alarm']} false alarms, {st['start-refused']} refused by start-up (counted), "
+                  f"verdict by process {st['varies-said']} said / {st['varies-unsaid']} not said, "
                   f"culprit {st['culprit_agree']}/{st['culprit_checked']}, "
                   f"{len(st['examples'])} minimal examples ({time.time() - t0:.0f}s)", file=sys.stderr)
     finally:
@@ -319,8 +394,9 @@ def _start_text(rec: dict[str, Any]) -> Optional[str]:
 
 
 def agreement(st: dict[str, Any]) -> tuple[int, int]:
-    """(agreeing lines, lines measured): every line, start-up refusals included."""
-    return st["agree"], st["lines"]
+    """(agreeing lines, lines measured): every line, start-up refusals included; a line whose
+    verdict depends on the process agrees where vllm-lint says so (:func:`varying`)."""
+    return st["agree"] + st.get("varies-said", 0), st["lines"]
 
 
 def run_sweep(version: str, ns: argparse.Namespace, voc: gen.Vocabulary) -> dict[str, Any]:
@@ -367,7 +443,13 @@ def markdown(results: dict[str, Any], n: int, seed: int) -> str:
                     f"{pct(ca, cc)} ({ca}/{cc}) | {re_['missed'] + ed['missed']} / "
                     f"{re_['false-alarm'] + ed['false-alarm']} | "
                     f"{re_.get('start-refused', 0)} + {ed.get('start-refused', 0)} |")
-    return "\n".join(rows) + f"\n\nseed {seed}\n"
+    varying = [f"{v} {g} {r['generators'][g].get('varies-said', 0)} said, "
+               f"{r['generators'][g].get('varies-unsaid', 0)} not said"
+               for v, r in results.items() if "error" not in r for g in ("realistic", "edge")
+               if r["generators"][g].get("varies-said") or r["generators"][g].get("varies-unsaid")]
+    note = ("\nLines whose real verdict depends on the process (an option's choices drawn by process; "
+            "agreeing only where vllm-lint says so): " + "; ".join(varying) + ".\n") if varying else ""
+    return "\n".join(rows) + f"\n{note}\nseed {seed}\n"
 
 
 def mine(dirs: list[Path], db_dir: Path, out: Path) -> None:
@@ -502,6 +584,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--units", type=Path, default=UNITS_FILE)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--markdown", type=Path, default=None)
+    ap.add_argument("--vary-processes", type=int, default=6,
+                    help="workers started once per release (cached in the work folder) to find choice "
+                         "lists that vary by process; 0: not looked for")
     ap.add_argument("--sweep", action="store_true",
                     help="instead of the generators: every option of the release with a fixed set of values")
     ns = ap.parse_args(argv)

@@ -303,13 +303,28 @@ class StartCheck:
             if any(d.info.mode != "after" for d in decorators.model_validators.values()):
                 continue
             validated = {f for d in decorators.field_validators.values() for f in d.info.fields}
+            before = {f for d in decorators.field_validators.values() if d.info.mode != "after"
+                      for f in d.info.fields}
             for kw in n.keywords:
                 v = kw.value
                 if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)
                         and v.value.id == "self" and v.attr == kw.arg):
                     continue
-                if kw.arg in assigned or kw.arg in validated or kw.arg not in fields:
+                if kw.arg in assigned or kw.arg not in fields:
                     continue
+                after = []
+                if kw.arg in validated:
+                    # only after validators of its own (ObservabilityConfig's version check,
+                    # 0.12+), each taking the value alone (not the other fields): they run on
+                    # the validated value
+                    if kw.arg in before or "*" in validated:
+                        continue
+                    after = [d.func for d in decorators.field_validators.values() if kw.arg in d.info.fields]
+                    try:
+                        if not all(len(inspect.signature(f).parameters) == 1 for f in after):
+                            continue
+                    except (TypeError, ValueError):
+                        continue
                 info = fields[kw.arg]
                 try:
                     config = getattr(target, "__pydantic_config__", None) or {}
@@ -320,7 +335,7 @@ class StartCheck:
                                                      if k in ("arbitrary_types_allowed", "strict")}})
                 except Exception:  # noqa: BLE001 - a field we cannot validate alone is skipped
                     continue
-                out[kw.arg] = (f"{n.func.id}.{kw.arg}", adapter)
+                out[kw.arg] = (f"{n.func.id}.{kw.arg}", _AfterValidated(adapter, after) if after else adapter)
         return out
 
     def _field(self, dest: str, value: Any) -> Optional[dict[str, Any]]:
@@ -329,6 +344,20 @@ class StartCheck:
         if e is None or _machine_dependent(e):
             return None
         return {"option": dest, "key": None, "step": name, "error": _first_line(e)}
+
+
+class _AfterValidated:
+    """A field's type, then its own ``after`` validators on the validated value (``validate_python``
+    like a ``TypeAdapter``)."""
+
+    def __init__(self, adapter: Any, after: list[Any]) -> None:
+        self.adapter, self.after = adapter, after
+
+    def validate_python(self, value: Any) -> Any:
+        value = self.adapter.validate_python(value)
+        for check in self.after:
+            value = check(value)
+        return value
 
 
 #: statements and expressions a call may sit in and still run on every start-up

@@ -11,7 +11,11 @@ line on stdout: ``{"ok": bool, "error": "<argparse error line or exception>", "k
 "argparse" | "exception", "validate_error": str | null, "engine_error": str | null,
 "start_error": {...} | null}`` (``engine_error``: what ``AsyncEngineArgs.from_cli_args`` raised
 on the parsed namespace; ``start_error``: a refusal of the start-up configuration that is certain
-without a model, see ``StartCheck``). The first line written is
+without a model, see ``StartCheck``). A JSON object ``{"argv": [...], "choices": {option string:
+[...]}}`` is parsed the same way with those actions' choices replaced for that line only (the
+lists another process of the release drew); ``{"op": "choices"}`` answers ``{"choices": {longest
+option string: {"strings": [...], "choices": [...]}}}`` for every action with a choice list.
+The first line written is
 ``{"ready": true, "entry": ...}`` (or ``{"error": ..., "missing_module": ...}`` when the parser
 cannot be built). No vllm_lint import here.
 
@@ -102,6 +106,43 @@ def parse_one(top: Any, via_serve: bool, validate: Any, argv: list[str], engine:
     return rec
 
 
+def serve_actions(top: Any, via_serve: bool) -> Any:
+    """The serve parser (the top-level one where the release has no ``serve`` sub-command)."""
+    if via_serve:
+        for action in top._actions:
+            if isinstance(action, argparse._SubParsersAction) and "serve" in action.choices:
+                return action.choices["serve"]
+    return top
+
+
+def choice_lists(top: Any, via_serve: bool) -> dict[str, Any]:
+    serve = serve_actions(top, via_serve)
+    out: dict[str, Any] = {}
+    for action in serve._actions:
+        if action.option_strings and isinstance(action.choices, (list, tuple)):
+            out[max(action.option_strings, key=len)] = {
+                "strings": sorted(action.option_strings),
+                "choices": [c if c is None or isinstance(c, (str, int, float, bool)) else repr(c)
+                            for c in action.choices]}
+    return out
+
+
+@contextlib.contextmanager
+def choices_swapped(top: Any, via_serve: bool, choices: "dict[str, list[Any]] | None") -> Any:
+    serve = serve_actions(top, via_serve)
+    saved = []
+    for string, values in (choices or {}).items():
+        action = serve._option_string_actions.get(string)
+        if action is not None:
+            saved.append((action, action.choices))
+            action.choices = list(values)
+    try:
+        yield
+    finally:
+        for action, old in saved:
+            action.choices = old
+
+
 def _raised_quietly(step, ns) -> "BaseException | None":
     """What ``step(ns)`` raises, with its output swallowed."""
     try:
@@ -153,7 +194,14 @@ def main() -> int:
         if not line:
             continue
         try:
-            rec = parse_one(top, via_serve, validate, json.loads(line), engine, start)
+            req = json.loads(line)
+            if isinstance(req, dict) and req.get("op") == "choices":
+                rec = {"choices": choice_lists(top, via_serve)}
+            elif isinstance(req, dict):
+                with choices_swapped(top, via_serve, req.get("choices")):
+                    rec = parse_one(top, via_serve, validate, req["argv"], engine, start)
+            else:
+                rec = parse_one(top, via_serve, validate, req, engine, start)
         except BaseException as e:  # noqa: BLE001 - never lose the protocol
             rec = {"ok": False, "error": f"worker: {type(e).__name__}: {e}"[:300], "kind": "exception"}
         out.write(json.dumps(rec) + "\n")

@@ -2,7 +2,10 @@
 Checks option values against the target release: choices (`--dtype`, `--kv-cache-dtype`, ...),
 types (integers, floats, human-readable sizes such as `32k`), JSON config options that must
 parse as JSON, keys inside JSON config options (`--compilation-config '{"level": 3}'` after the
-key was renamed `mode`), the values of those keys where the release validates them (a string
+key was renamed `mode`) and inside their nested config objects where the nested class forbids
+other keys (`--quantization-config.moe.activaiton mxfp8`), the value `vllm serve`'s check of its
+options reads by itself (`--reasoning-effort-map '{"extreme": "max"}'`: 0.33+ takes an object of
+strings keyed by its reasoning efforts), the values of those keys where the release validates them (a string
 field given `true`, a string `Literal` such as `ec_role` given another word, a bound such as
 `--eplb-config.window_size 0` where the field needs more than 0, a list of whole numbers given
 `["a"]`, a nested config given a non-object; a value a validator of the class may change first is
@@ -18,7 +21,9 @@ config (`--max-model-len.mode=3`: vLLM hands it the keys as JSON text), the item
 JSON object with the fields the release knows), and switches given a value they do not take
 (`--enforce-eager=true`), and words the parser takes but start-up refuses where it hands the value
 unchanged to a config class with string choices (`--data-parallel-backend foo`: `ParallelConfig`
-takes `ray` or `mp`).
+takes `ray` or `mp`), a version (`--show-hidden-metrics-for-version foo`: `ObservabilityConfig`
+parses it as a PEP 440 version, 0.12+) or that takes only a mapping (`--additional-config foo`: the parser keeps a
+word that is not `{...}` as a string, which `VllmConfig` refuses: 0.9.2+).
 
 A value that is one template placeholder a runner fills before the launch (`--port {port}` in a
 recipe formatted with Python's `str.format`, `{tp:d}`, `{{ max_len }}`) is not a value as written
@@ -48,7 +53,9 @@ Choices, types and JSON config keys are scraped per release into `flag_db/releas
 `if ...: raise` checks of the config classes' after-validators and `__post_init__`, and the enum
 lookups of their before-validators, are scraped too (`json_configs.<dest>.checks`,
 `fields.<key>.enum_names`), and so are the config-class fields start-up hands option values to unchanged (`start_fields`:
-their string `Literal` choices) and how start-up resolves `--device-ids` (`device_id_checks`:
+their string `Literal` choices, `version` where an after validator parses the value as a PEP 440
+version, or `mapping` where the field takes only a dict or a class a string
+is no instance of) and how start-up resolves `--device-ids` (`device_id_checks`:
 `EngineArgs._resolve_device_ids` hands each string id to the platform, which takes a number or, on
 CUDA, a GPU UUID); a few older checks of `__post_init__` and the adapter options' argparse
 actions are kept per release range in `vllm_lint/knowledge/config_checks.py` and
@@ -292,6 +299,10 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
             seen_first = f.get("prevalidated")
             if seen_first is True or (seen_first and _json_kind(v) in seen_first):
                 continue  # a validator of the class sees (and may change) the value first
+            if isinstance(v, dict) and f.get("keys") is not None:
+                found = _nested_keys_error(ctx, opt, k.rstrip("+"), f, list(v))
+                if found:
+                    return found
             err = _field_value_error(f.get("type"), f.get("choices") if f.get("choices_enforced") else None, v,
                                      f.get("constraints"), bool(f.get("object")))
             if err:
@@ -299,6 +310,15 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
     if unknown:
         return _unknown_keys(ctx, opt, unknown, fields) + ": ignored, it has no effect", "warning"
     return None
+
+
+def _nested_keys_error(ctx: LintContext, opt, key: str, f: dict, nested: list[str]) -> Optional[tuple[str, str]]:
+    """The keys of a nested config object (``fields.<key>.keys``: a class that forbids every other)
+    that it refuses: ``--quantization-config.moe.activaiton``."""
+    unknown = [f"{key}.{k}" for k in nested if k.rstrip("+") not in f["keys"]]
+    if not unknown:
+        return None
+    return _unknown_keys(ctx, opt, unknown, {f"{key}.{k}": None for k in f["keys"]}), "error"
 
 
 def _unknown_keys(ctx: LintContext, opt, unknown: list[str], fields: dict) -> str:
@@ -309,6 +329,17 @@ def _unknown_keys(ctx: LintContext, opt, unknown: list[str], fields: dict) -> st
         close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
         hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
     return f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
+
+
+def _pep440(text: str) -> bool:
+    """``packaging.version.parse`` takes the word (what vLLM's validator calls)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        Version(text)
+    except InvalidVersion:
+        return False
+    return True
 
 
 def _dotted_value(text: str) -> Any:
@@ -528,6 +559,54 @@ def check(ctx: LintContext):
     reported: set[str] = set()
     yield from _arg_findings(ctx, reported)
     yield from _object_findings(ctx, reported)
+    yield from _serve_value_findings(ctx)
+
+
+def _serve_value_findings(ctx: LintContext):
+    """What ``validate_parsed_serve_args`` refuses in one option's value by itself
+    (``serve_checks.values``: an object of strings with some keys, 0.33+'s
+    ``--reasoning-effort-map``): the last whole value, or the dotted keys appended after it."""
+    checks = ctx.surface.serve_value_checks
+    la = ctx.launch
+    if not checks or la is None or la.style != "argv" or not ctx.surface.validates_serve_args(la.entry):
+        return
+    for dest, c in checks.items():
+        args = [a for a in ctx.args if a.option is not None and a.option.dest == dest and a.style == "argv"
+                and not a.positional]
+        if not args or any(a.value_opaque for a in args):
+            continue
+        dotted = [a for a in args if a.json_path is not None]
+        if dotted:
+            pairs = [(a, a.json_path.split(".")[0], None if "." in a.json_path else _dotted_value(a.value or ""))
+                     for a in dotted if a.value is not None]
+            items = [(a, k, v, "." in a.json_path) for a, k, v in pairs]
+        else:
+            last = args[-1]
+            if last.value is None or (last.option.optional and last.value in ("", "None")):
+                continue
+            try:
+                parsed = json.loads(last.value)
+            except ValueError:
+                continue  # the parser refuses it (reported above)
+            if parsed is None:
+                continue
+            if not isinstance(parsed, dict):
+                yield ctx.diag(RULE, f"value of `{last.written}` must be a JSON object of strings: vLLM "
+                                     f"{ctx.target} refuses it right after parsing", last.report_span,
+                               option=c["option"])
+                continue
+            items = [(last, str(k), v, False) for k, v in parsed.items()]
+        for a, k, v, nested in items:
+            if k not in c["keys"]:
+                yield ctx.diag(RULE, f"key `{k}` of `{a.written.split('.')[0]}` is refused by vLLM {ctx.target} "
+                                     f"right after parsing: the keys are {', '.join(c['keys'])}", a.report_span,
+                               option=c["option"])
+                break
+            if nested or not isinstance(v, str):
+                yield ctx.diag(RULE, f"key `{k}` of `{a.written.split('.')[0]}` must be a string: vLLM "
+                                     f"{ctx.target} refuses it right after parsing", a.report_span,
+                               option=c["option"])
+                break
 
 
 def _arg_findings(ctx: LintContext, reported: set[str]):
@@ -541,6 +620,11 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
         a.option is not None and a.option.dest == "optimization_level"
         or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level"
         and not ctx.surface.o_dotted_is_cc)), None)
+    # the whole value start-up gets: the last one given, unless dotted keys of the option follow
+    # it (vLLM appends their object after every other word: 0.9.0+)
+    last_whole = {a.option.dest: a for a in ctx.args
+                  if a.option is not None and a.json_path is None and a.style == "argv"}
+    dotted_dests = {dest for dest, _ in last_dotted}
     # an option that takes no JSON given dotted keys: parse_args hands it their object as JSON text
     dotted_plain: dict[str, list] = {}
     for a in ctx.args:
@@ -564,6 +648,14 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
             got = None if value is None or nested or superseded else {
                 head: value.split(",") if head.endswith("+") else _dotted_value(value)}
             found = _json_keys_error(ctx, opt, [head], got)
+            if found is None and nested:
+                # `--quantization-config.moe.activaiton x`: the nested class's keys
+                f = ((ctx.surface.json_config_for(opt) or {}).get("fields") or {}).get(head.rstrip("+"))
+                seen_first = (f or {}).get("prevalidated")
+                if f is not None and f.get("keys") is not None and ctx.surface.json_types_validated(
+                        ctx.surface.json_config_for(opt)) \
+                        and not (seen_first is True or (seen_first and "object" in seen_first)):
+                    found = _nested_keys_error(ctx, opt, head.rstrip("+"), f, [arg.json_path.split(".")[1]])
             if found:
                 problem, severity = found
         elif arg.style == "argv" or arg.key_style == "cli":
@@ -597,6 +689,17 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         if problem:
                             break
                         continue
+                    if opt.type == "dict_or_str" and len(values) == 1 and not _OBJECT_TEXT.match(v) \
+                            and not (opt.optional and v in ("", "None")) \
+                            and (ctx.surface.start_fields.get(opt.dest) or {}).get("mapping") \
+                            and last_whole.get(opt.dest) is arg and opt.dest not in dotted_dests:
+                        # union_dict_and_str keeps the word as a string; the config class start-up
+                        # hands it to takes only a mapping (start_fields: "mapping")
+                        start = ctx.surface.start_fields[opt.dest]
+                        problem = (f"value of `{arg.written}` must be a JSON object: the parser keeps `{v}` as a "
+                                   f"string, and vLLM {ctx.target} refuses it when it builds its configuration "
+                                   f"({start['class']}.{opt.dest} takes an object)")
+                        break
                     if opt.kind == "json" or opt.type in ("json", "dict_or_str"):
                         found = _json_value_problem(ctx, arg, opt, v)
                         if found:
@@ -619,6 +722,11 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         shown = ", ".join(str(c) for c in start["choices"])
                         problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
                                    f"builds its configuration ({start['class']} takes one of {shown})")
+                        break
+                    if start is not None and start.get("version") and not (opt.optional and v in ("", "None")) \
+                            and not _pep440(v):
+                        problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                                   f"builds its configuration ({start['class']} takes a version, such as `0.7`)")
                         break
                     if typed in opt.choices_vary:
                         # the release picks this option's choices from one of two sets, in an

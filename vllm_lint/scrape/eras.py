@@ -260,8 +260,12 @@ JSON_CLASS_CONSTRUCTORS = ("from_cli", "from_json")
 BOOL_VALUE_ACTION = "StoreBoolean"
 
 #: options whose choices are a registry filled by ``@Manager.register_module("name")``
-#: decorators at import time (the argparse choices are an empty container in the source)
-REGISTRIES = {"reasoning_parser": "ReasoningParserManager"}
+#: decorators at import time (the argparse choices are an empty container in the source):
+#: ``--reasoning-parser`` (0.7.x-0.10.x, ``choices=list(ReasoningParserManager...)``) and
+#: ``--tool-call-parser`` (0.10.0 only: ``FrontendArgs``' kwargs get ``choices=`` the builtin tool
+#: parsers, so a plugin's or a later release's name is refused; 0.9.2 and 0.10.1+ name them in the
+#: metavar only, no choices). Read only where the option's kwargs set ``choices``
+REGISTRIES = {"reasoning_parser": "ReasoningParserManager", "tool_call_parser": "ToolParserManager"}
 
 #: 0.34.0+: ``create_engine_config`` calls this platform method, which walks ``os.environ``
 ENV_VALIDATOR = "validate_environ"

@@ -28,7 +28,7 @@ from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .entry_deprecations import deprecated_entries
 from .env_refusals import env_refusals
 from .envs import extract_env
-from .field_checks import enum_lookups, pydantic_facts, validator_rewrites
+from .field_checks import enum_lookups, pydantic_facts, takes_no_string, validator_rewrites, version_fields
 from .jsonify import to_json
 from .pyresolve import (
     UNKNOWN,
@@ -672,8 +672,10 @@ class _Extractor:
         if engine is None:
             return {}
         assigned: set[str] = set()
+        rebound: set[str] = set()  # what a method rebinds (not an item of the value: `self.x["k"] = v`)
         for fn in methods.values():
             assigned |= assigned_dests(fn, fn.params.params[0].name.value)
+            rebound |= assigned_dests(fn, fn.params.params[0].name.value, whole=True)
         if "*" in assigned:
             return {}
         bodies = [engine] + [methods[m] for m in unconditional_self_calls(engine)
@@ -696,7 +698,7 @@ class _Extractor:
                 for a in call.args:
                     dest = a.keyword.value if a.keyword is not None else None
                     v = a.value
-                    if dest is None or dest in assigned or dest in pre or dest not in by_dest or dest in out \
+                    if dest is None or dest in rebound or dest in pre or dest not in by_dest or dest in out \
                             or by_dest[dest].get("default_computed") \
                             or not (isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name)
                                     and v.value.value == self_name and v.attr.value == dest):
@@ -707,13 +709,41 @@ class _Extractor:
                     if f is None or f.get("prevalidated"):
                         continue
                     fact: dict = {}
-                    if f.get("constraints"):
-                        fact["constraints"] = f["constraints"]
-                    if f.get("choices_enforced") and f.get("choices"):
-                        fact["choices"] = f["choices"]
+                    if dest not in assigned:
+                        if f.get("constraints"):
+                            fact["constraints"] = f["constraints"]
+                        if f.get("choices_enforced") and f.get("choices"):
+                            fact["choices"] = f["choices"]
+                        if by_dest[dest].get("type") in (None, "str") and dest in version_fields(cls):
+                            # an after validator parses it with packaging: a PEP 440 version or None
+                            fact["version"] = True
+                    if by_dest[dest].get("type") == "dict_or_str" and self._field_takes_no_string(cls, dest):
+                        # the parser keeps a word that is not `{...}` as a string, which the class
+                        # refuses (`--additional-config foo`: VllmConfig's `dict | SupportsHash`);
+                        # an item set on the value first (`self.x["k"] = v`) fails on a string too
+                        fact["mapping"] = True
                     if fact:
                         out[dest] = {"class": cls.name, "option": by_dest[dest]["name"], **fact}
         return out
+
+    def _nested_keys(self, t: Any) -> Optional[list]:
+        """The keys a nested config class (a field's type, ``"object": true``) takes, where it
+        refuses every other (extra keys forbidden) and no model validator of it sees the input
+        first: ``QuantSpec``'s ``weight`` and ``activation`` under ``--quantization-config.moe``."""
+        members = [m for m in type_members(t) if m.kind == "class" and m.cls is not None]
+        if len(members) != 1:
+            return None
+        cls = members[0].cls
+        if not _pydantic_class(cls) or not cls.forbids_extra() or cls.prevalidated_fields() is None:
+            return None
+        names = [f.name for f in cls.fields() if not f.name.startswith("_") and not _init_false(f.value)]
+        return sorted(names) or None
+
+    def _field_takes_no_string(self, cls: ClassInfo, name: str) -> bool:
+        for f in cls.fields():
+            if f.name == name:
+                return takes_no_string(self.types.resolve(f.annotation, f.module))
+        return False
 
     def _find_config_class(self, name: str) -> Optional[ClassInfo]:
         for mod in eras.CONFIG_MODULES:
@@ -751,6 +781,10 @@ class _Extractor:
                 # what pydantic checks beyond the type, and which values a validator of the class
                 # sees before the type does (and may turn `"a,b"` into a list): scrape/field_checks.py
                 out[f.name].update(pydantic_facts(f, t, rewrites))
+                if out[f.name].get("object"):
+                    keys = self._nested_keys(t)
+                    if keys is not None:
+                        out[f.name]["keys"] = keys
                 if f.name in lookups:
                     out[f.name]["enum_names"] = lookups[f.name]
             pv = out[f.name].get("prevalidated")

@@ -422,6 +422,89 @@ def _config_class(t: TypeHint) -> bool:
         and not c.is_typeddict and not c.is_dict_subclass
 
 
+#: what a field validator may call on the value to refuse a string that is no PEP 440 version
+VERSION_PARSERS = ("packaging.version.parse", "packaging.version.Version")
+
+
+def version_fields(cls: ClassInfo) -> set[str]:
+    """The fields an ``after`` field validator of the class (or a base) refuses unless they are
+    None or a PEP 440 version: its body is ``if value is not None: parse(value)`` and ``return
+    value``, ``parse`` being ``packaging.version``'s (``ObservabilityConfig``'s
+    ``show_hidden_metrics_for_version``, 0.12.0+)."""
+    out: set[str] = set()
+    for c in cls.mro():
+        for stmt in c.node.body.body:
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            found = _decorator_call(stmt)
+            params = _value_param(stmt)
+            if found is None or found[0] != "field_validator" or _mode(found[1]) != "after" or params is None:
+                continue
+            if _parses_a_version(c, stmt, params[0]):
+                out |= {str(a.value.evaluated_value) for a in found[1].args
+                        if a.keyword is None and isinstance(a.value, cst.SimpleString)}
+    return out
+
+
+def _parses_a_version(c: ClassInfo, fn: cst.FunctionDef, value: str) -> bool:
+    body = [s for s in fn.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                                            and isinstance(s.body[0], cst.Expr)
+                                            and isinstance(s.body[0].value, cst.SimpleString))]
+    if len(body) != 2 or not isinstance(body[0], cst.If) or body[0].orelse is not None:
+        return False
+    test = body[0].test
+    if not (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == value
+            and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.IsNot)
+            and isinstance(test.comparisons[0].comparator, cst.Name)
+            and test.comparisons[0].comparator.value == "None"):
+        return False
+    inner = body[0].body.body
+    if len(inner) != 1 or not isinstance(inner[0], cst.SimpleStatementLine) or len(inner[0].body) != 1 \
+            or not isinstance(inner[0].body[0], cst.Expr) or not isinstance(inner[0].body[0].value, cst.Call):
+        return False
+    call = inner[0].body[0].value
+    if len(call.args) != 1 or not isinstance(call.args[0].value, cst.Name) or call.args[0].value.value != value:
+        return False
+    ret = body[1]
+    if not (isinstance(ret, cst.SimpleStatementLine) and len(ret.body) == 1 and isinstance(ret.body[0], cst.Return)
+            and isinstance(ret.body[0].value, cst.Name) and ret.body[0].value.value == value):
+        return False
+    func = call.func
+    if isinstance(func, cst.Name):
+        r = c.project.lookup(c.module.name, func.value)
+        target = getattr(r, "name", None)
+    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        r = c.project.lookup(c.module.name, func.value.value)
+        base = getattr(r, "name", None)
+        target = f"{base}.{func.attr.value}" if base else None
+    else:
+        return False
+    return target in VERSION_PARSERS
+
+
+def takes_no_string(t: TypeHint) -> bool:
+    """Pydantic refuses every string for the annotation: each member (None aside) is ``dict``
+    (bare or generic) or a class a string is no instance of (not an enum, not built on ``str``,
+    and, for a ``Protocol``, one with a method ``str`` lacks: ``SupportsHash``' ``compute_hash``).
+    ``VllmConfig.additional_config`` (``dict | SupportsHash``) is such a field."""
+    members = [m for m in type_members(t) if not (m.kind == "builtin" and m.name == "NoneType")]
+    if not members:
+        return False
+    for m in members:
+        if m.kind == "builtin" and m.name == "dict" or m.kind == "generic" and m.name == "dict":
+            continue
+        if m.kind != "class" or m.cls is None or m.cls.is_enum:
+            return False
+        bases = m.cls.base_names()
+        if "str" in bases:
+            return False
+        if "Protocol" in bases:
+            methods = {stmt.name.value for stmt in m.cls.node.body.body if isinstance(stmt, cst.FunctionDef)}
+            if not methods or methods <= set(dir(str)):
+                return False
+    return True
+
+
 def pydantic_facts(f: FieldInfo, t: TypeHint, rewrites: Optional[dict]) -> dict:
     """The keys a field's record gets beside its type: ``prevalidated`` (True, or the JSON kinds
     of value a validator may change first), ``constraints`` (literal bounds), ``object``

@@ -23,6 +23,7 @@ release's option names (the option spelled ``--<dest>`` when there is one).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Optional
 
 import libcst as cst
@@ -60,8 +61,94 @@ def serve_checks(project: Project, options: list[dict]) -> Optional[dict]:
             func = func or found
     if func is None:
         return None
-    return {"function": func.module.path, "entries": sorted(entries),
-            "checks": _checks(project, func, options)}
+    rec = {"function": func.module.path, "entries": sorted(entries),
+           "checks": _checks(project, func, options)}
+    values = _value_checks(project, func, options)
+    if values:  # only where the validator checks an option's value by itself (0.33+)
+        rec["values"] = values
+    return rec
+
+
+# --------------------------------------------------------------------------- one option's value
+
+
+def _value_checks(project: Project, func: FuncRef, options: list[dict]) -> dict:
+    """dest -> ``{"option", "object": true, "values": "str", "keys": [...]}`` for the validators
+    the serve validator calls on one option's value at its top level (``f(args.x)``,
+    ``f(getattr(args, "x", None))``) whose body refuses, past ``if v is None: return``, a value
+    that is not a dict of strings and keys outside ``get_args(<Literal>)``: 0.33's
+    ``validate_reasoning_effort_map`` (``--reasoning-effort-map``, keys ``ReasoningEffort``)."""
+    params = func.node.params.params
+    if not params:
+        return {}
+    ns = params[0].name.value
+    by_dest = {o["dest"]: o["name"] for o in options}
+    out: dict = {}
+    for stmt in func.node.body.body:
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+                and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.Call)):
+            continue
+        call = stmt.body[0].value
+        if not isinstance(call.func, cst.Name) or len(call.args) != 1:
+            continue
+        dest = _namespace_read(call.args[0].value, ns)
+        if dest not in by_dest:
+            continue
+        target = _function_named(project, func.module, func.node, call.func.value)
+        if target is None:
+            continue
+        keys = _mapping_of_strings(project, target)
+        if keys:
+            out[dest] = {"option": by_dest[dest], "object": True, "values": "str", "keys": keys}
+    return out
+
+
+def _namespace_read(e: cst.BaseExpression, ns: str) -> Optional[str]:
+    if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == ns:
+        return e.attr.value
+    if isinstance(e, cst.Call) and isinstance(e.func, cst.Name) and e.func.value == "getattr" \
+            and len(e.args) >= 2 and isinstance(e.args[0].value, cst.Name) and e.args[0].value.value == ns \
+            and isinstance(e.args[1].value, cst.SimpleString):
+        return str(e.args[1].value.evaluated_value)
+    return None
+
+
+def _mapping_of_strings(project: Project, fn: FuncRef) -> Optional[list]:
+    """The keys ``fn(v)`` allows where it refuses every value but ``None`` and a dict whose values
+    are strings and whose keys are ``get_args(L)`` of a ``Literal`` ``L``; None for any other body."""
+    from .pyresolve import TypeResolver, literal_choices
+
+    params = fn.node.params.params
+    if len(params) != 1:
+        return None
+    v = params[0].name.value
+    code = cst.Module([]).code_for_node(fn.node)
+    body = [s for s in fn.node.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                                                 and isinstance(s.body[0], cst.Expr)
+                                                 and isinstance(s.body[0].value, cst.SimpleString))]
+    if not body or not (isinstance(body[0], cst.If) and cst.Module([]).code_for_node(body[0].test).strip()
+                        == f"{v} is None" and "return" in cst.Module([]).code_for_node(body[0].body)):
+        return None
+    allowed: Optional[str] = None
+    literal = None
+    for s in body[1:]:
+        if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Assign) \
+                and isinstance(s.body[0].value, cst.Call) and _dotted(s.body[0].value.func) in ("get_args",
+                                                                                              "typing.get_args") \
+                and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0].target, cst.Name) \
+                and len(s.body[0].value.args) == 1:
+            allowed, literal = s.body[0].targets[0].target.value, s.body[0].value.args[0].value
+    if allowed is None or literal is None:
+        return None
+    flat = " ".join(code.split())
+    needs = (f"not isinstance({v}, dict)", f".values()", f"set({v}) - set({allowed})")
+    if not all(n in flat for n in needs) or not re.search(r"isinstance\(\w+, str\)", flat) or "raise" not in flat:
+        return None
+    t = TypeResolver(project).resolve(literal, fn.module)
+    choices = literal_choices(t)
+    if not choices or not all(isinstance(c, str) for c in choices):
+        return None
+    return list(choices)
 
 
 # --------------------------------------------------------------------------- finding the function
@@ -504,9 +591,11 @@ def _dest_read(e: cst.BaseExpression, param: str) -> Optional[str]:
     return None
 
 
-def assigned_dests(stmt: cst.CSTNode, param: str) -> set[str]:
+def assigned_dests(stmt: cst.CSTNode, param: str, whole: bool = False) -> set[str]:
     """Dests the statement may set on the namespace: ``args.x = ...`` (also augmented, annotated,
-    in a loop or a branch) and ``setattr(args, "x", ...)``; ``"*"`` for a setattr of an unknown name."""
+    in a loop or a branch) and ``setattr(args, "x", ...)``; ``"*"`` for a setattr of an unknown name.
+    ``whole``: only what rebinds the dest (``args.x = ...``, also unpacked), not an item or
+    attribute of its value (``args.x["k"] = v``)."""
     out: set[str] = set()
     for n in _walk(stmt):
         targets: list[cst.BaseExpression] = []
@@ -515,7 +604,7 @@ def assigned_dests(stmt: cst.CSTNode, param: str) -> set[str]:
         elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
             targets = [n.target]
         for t in targets:
-            for m in _walk(t):
+            for m in (_unpacked(t) if whole else _walk(t)):
                 if isinstance(m, cst.Attribute) and isinstance(m.value, cst.Name) and m.value.value == param:
                     out.add(m.attr.value)
         if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "setattr" and n.args \
@@ -523,6 +612,15 @@ def assigned_dests(stmt: cst.CSTNode, param: str) -> set[str]:
             name = n.args[1].value if len(n.args) > 1 else None
             out.add(name.evaluated_value if isinstance(name, cst.SimpleString) else "*")
     return out
+
+
+def _unpacked(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The names an assignment target rebinds: itself, or the elements of a tuple / list."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [x for e in target.elements for x in _unpacked(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _unpacked(target.value)
+    return [target]
 
 
 def _may_return(stmt: cst.CSTNode) -> bool:

@@ -631,6 +631,13 @@ class Surface:
         return out
 
     @cached_property
+    def serve_value_checks(self) -> dict[str, dict]:
+        """dest -> what ``validate_parsed_serve_args`` refuses in that option's value by itself
+        (``serve_checks.values``: ``{option, object, values, keys}``; 0.33+'s
+        ``--reasoning-effort-map``)."""
+        return dict((self.record.get("serve_checks") or {}).get("values") or {})
+
+    @cached_property
     def config_checks(self) -> list[ServeCheck]:
         """What the config classes plain options feed refuse when start-up builds them
         (``config_checks`` of the release file, "when" checks over options)."""

@@ -12,7 +12,9 @@ Protocol (JSON, one object per line): the first line written is ``{"ready": true
   choices, type callable and the callables it wraps, default, action class) and, for options that
   build a config class from JSON, that class's fields (name, kind, init, private);
 * ``{"op": "parse", "argv": [...]}`` (the words after ``vllm serve``): ``{"refused": bool,
-  "message": str | None, "stage": "argparse" | "exception" | "validate" | null}``;
+  "message": str | None, "stage": "argparse" | "exception" | "validate" | null}``; with
+  ``"choices": {option string: [...]}`` the parse runs with those actions' choices replaced for
+  this request only (the choices another process of the release drew, ``run.choices_vary_of``);
 * ``{"op": "start", "argv": [...]}``: after a parse the parser accepted, the model-free part of
   the release's own start-up (``start_settle``): ``{"parsed": bool, "failures": [...],
   "certain": [...]}``; each failure is ``{"step", "message", "about": [dest, ...]}`` and each
@@ -204,7 +206,28 @@ def _exception_text(e: BaseException) -> str:
     return " | ".join([f"{type(e).__name__}: {lines[0] if lines else ''}", *lines[1:3]])
 
 
-def parse(live: Any, argv: list[str]) -> dict[str, Any]:
+@contextlib.contextmanager
+def _choices_swapped(live: Any, choices: Optional[dict[str, list[Any]]]) -> Any:
+    """The serve parser's actions named by ``choices`` (an option string each) with those choices,
+    restored afterwards."""
+    saved = []
+    serve = serve_of(live)
+    for string, values in (choices or {}).items():
+        action = serve._option_string_actions.get(string)
+        if action is not None:
+            saved.append((action, action.choices))
+            action.choices = list(values)
+    try:
+        yield
+    finally:
+        for action, old in saved:
+            action.choices = old
+
+
+def parse(live: Any, argv: list[str], choices: Optional[dict[str, list[Any]]] = None) -> dict[str, Any]:
+    if choices:
+        with _choices_swapped(live, choices):
+            return parse(live, argv)
     full = ["serve", *argv] if live.via_serve else list(argv)
     sys.argv = ["vllm", *full]
     err = io.StringIO()
@@ -361,8 +384,9 @@ def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str
     conditional expression, ``and`` / ``or`` or a comprehension: ``VllmConfig(...)``,
     ``ParallelConfig(...)``; ``LoRAConfig(...) if self.enable_lora else None`` is not), no method of
     EngineArgs assigns ``self.field``, EngineArgs has no ``create_<field>``, and the class has no
-    field validator for it and no before / wrap / plain model validator. The type is the field's
-    annotation with its ``Field(...)`` constraints (``ge=1``)."""
+    before / wrap / plain validator for it and no before / wrap / plain model validator. The type is the field's
+    annotation with its ``Field(...)`` constraints (``ge=1``), then the field's own ``after``
+    validators where each takes the value alone (``(type, config, [validators])``)."""
     import ast
     import importlib
 
@@ -383,11 +407,14 @@ def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str
                 or any(getattr(v.info, "mode", "after") != "after" for v in deco.model_validators.values()):
             continue
         checked: set[str] = set()
+        before: set[str] = set()
         for v in deco.field_validators.values():
             checked |= set(getattr(v.info, "fields", ()) or ())
+            if getattr(v.info, "mode", "after") != "after":
+                before |= set(getattr(v.info, "fields", ()) or ())
         for kw in call.keywords:
             field, v = kw.arg, kw.value
-            if field is None or field not in given or field not in fields or field in checked or "*" in checked \
+            if field is None or field not in given or field not in fields or field in before or "*" in checked \
                     or f"create_{field}" in own or any(f == field for f, _ in out):
                 continue
             if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == "self"
@@ -395,9 +422,20 @@ def _hand_overs(ea_cls: Any, given: dict[str, dict[str, Any]]) -> list[tuple[str
                 continue
             if re.search(rf"self\.{field}\s*=(?!=)", whole):
                 continue
+            after = []
+            if field in checked:
+                # after validators of its own (ObservabilityConfig's version check, 0.12+): each
+                # runs on the validated value, where it takes the value alone (a validator that
+                # also reads the other fields, ``info``, is not the value's own check)
+                after = [d.func for d in deco.field_validators.values() if field in (d.info.fields or ())]
+                try:
+                    if not all(len(inspect.signature(f).parameters) == 1 for f in after):
+                        continue
+                except (TypeError, ValueError):
+                    continue
             info = fields[field]
             tp = typing.Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-            out.append((field, (tp, getattr(cls, "__pydantic_config__", None))))
+            out.append((field, (tp, getattr(cls, "__pydantic_config__", None), after)))
     return out
 
 
@@ -454,12 +492,17 @@ def _step_fn(step: str, ns: argparse.Namespace, stand_ins: int, tp_config: Any =
             value = getattr(ea, field)
             if value is None:
                 return
-            tp, config = tp_config
+            tp, config, after = tp_config
             try:
                 adapter = TypeAdapter(tp, config=config)
             except Exception:  # noqa: BLE001 - a type with a config of its own takes none
                 adapter = TypeAdapter(tp)
-            adapter.validate_python(value)
+            value = adapter.validate_python(value)
+            for check in after:
+                try:
+                    value = check(value)
+                except Exception as e:  # noqa: BLE001 - said about the field, as pydantic would
+                    raise ValueError(f"{field}: {type(e).__name__}: {e}") from e
             return
         getattr(ea, step)(*([None] * stand_ins))
     return go
@@ -588,7 +631,7 @@ def main() -> int:
             elif req["op"] == "start":
                 rec = start_settle(live, serve_of(live), req["argv"])
             else:
-                rec = parse(live, req["argv"])
+                rec = parse(live, req["argv"], req.get("choices"))
         except BaseException as e:  # noqa: BLE001 - never lose the protocol
             rec = {"refused": True, "message": f"oracle: {type(e).__name__}: {e}"[:300], "stage": "oracle"}
         out.write(json.dumps(rec, default=str) + "\n")

@@ -103,13 +103,49 @@ def grammar_of(version: str, work: Path, refresh: bool, oracle: Optional[Oracle]
     return g
 
 
+def choices_vary_of(version: str, work: Path, processes: int, grammar: dict[str, Any]) -> dict[str, Any]:
+    """The options whose choices differ between oracle processes of the release (vLLM 0.8.5 draws
+    a ``Literal`` from a set of type hints, so which of two lists an option gets changes from
+    process to process): ``{option string: {"strings": [...], "choices": [list, ...]}}``, read from
+    ``grammar`` (the cached one) and ``processes`` more oracles (hash seeds 1..N), cached in
+    ``<work>/indep-choices-vary-<v>.json`` with the number of processes it saw."""
+    cache = work / f"indep-choices-vary-{version}.json"
+    if cache.exists():
+        doc = json.loads(cache.read_text())
+        if doc.get("processes", 0) >= processes:
+            return doc["options"]
+    grammars = [grammar]
+    for k in range(1, processes + 1):
+        o = Oracle(version, work, hash_seed=str(k))
+        grammars.append(o.ask({"op": "grammar"}))
+        o.close()
+    lists: dict[str, list[Any]] = defaultdict(list)
+    strings: dict[str, list[str]] = {}
+    for g in grammars:
+        for a in g["actions"]:
+            if a["strings"] and a["choices"] is not None:
+                key = max(a["strings"], key=len)
+                strings[key] = a["strings"]
+                if a["choices"] not in lists[key]:
+                    lists[key].append(a["choices"])
+    found = {k: {"strings": strings[k], "choices": v} for k, v in sorted(lists.items()) if len(v) > 1}
+    cache.write_text(json.dumps({"processes": processes, "options": found}, indent=1, sort_keys=True))
+    for k, v in found.items():
+        log(f"{version}: {k} takes one of {len(v['choices'])} choice lists by process")
+    return found
+
+
 class Judge:
     """Both verdicts of one argv at one release, memoised. A false alarm whose every lint error
     names an option the release's start-up refuses for certain (``oracle.py`` ``start``) is
-    ``post-parse`` ("post-parse: both refuse"), left out of the agreement's denominator."""
+    ``post-parse`` ("post-parse: both refuse"), left out of the agreement's denominator. Where an
+    option's choices vary by process (``vary``, :func:`choices_vary_of`), the line is parsed with
+    each list too; a line whose verdict differs between them is ``varies-said`` /
+    ``varies-unsaid`` (``verdict.compare_varying``)."""
 
-    def __init__(self, oracle: Oracle, version: str, db: Optional[str]):
+    def __init__(self, oracle: Oracle, version: str, db: Optional[str], vary: Optional[dict[str, Any]] = None):
         self.oracle, self.version, self.db = oracle, version, db
+        self.vary = vary or {}
         self.memo: dict[tuple[str, ...], tuple[dict, dict, dict]] = {}
 
     def __call__(self, argv: list[str]) -> tuple[dict, dict, dict]:
@@ -117,6 +153,16 @@ class Judge:
         if key not in self.memo:
             real = self.oracle.ask({"op": "parse", "argv": list(argv)})
             mine = verdict.lint(list(argv), self.version, self.db)
+            c = None
+            for string, v in self.vary.items():
+                others = [self.oracle.ask({"op": "parse", "argv": list(argv), "choices": {string: ch}})
+                          for ch in v["choices"]]
+                c = verdict.compare_varying(real, others, mine, set(v["strings"]))
+                if c is not None:
+                    break
+            if c is not None:
+                self.memo[key] = (real, mine, c)
+                return self.memo[key]
             c = verdict.compare(real, mine)
             if c["kind"] == "false-alarm" and not real["refused"]:
                 start = self.oracle.ask({"op": "start", "argv": list(argv)})
@@ -156,6 +202,8 @@ def run_generator(name: str, lines: list[tuple[list[str], str]], judge: Judge, s
         if c["culprit"] is not None:
             counts["culprit_measured"] += 1
             counts["culprit_named"] += bool(c["culprit"])
+        if c["kind"] == "varies-said":
+            continue
         kind = c["kind"] if c["kind"] != "agree" else ("culprit" if c["culprit"] is False else None)
         if kind is None:
             continue
@@ -194,8 +242,9 @@ def measured(counts: dict[str, int]) -> int:
 
 
 def agreed(counts: dict[str, int]) -> int:
-    """The agreement's numerator: lines judged alike, those both refuse after parsing included."""
-    return counts.get("agree", 0) + counts.get("post-parse", 0)
+    """The agreement's numerator: lines judged alike, those both refuse after parsing included,
+    and lines whose real verdict depends on the process where vllm-lint says so."""
+    return counts.get("agree", 0) + counts.get("post-parse", 0) + counts.get("varies-said", 0)
 
 
 def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
@@ -220,6 +269,14 @@ def markdown(results: list[dict[str, Any]], n: int, seed: int) -> str:
                    f"{pct(agreed(g), measured(g))} | "
                    f"{g.get('missed', 0)} / {g.get('false-alarm', 0)} | {g.get('post-parse', 0)} | "
                    f"{pct(cn, cm)} ({cn} / {cm}) |")
+    varying = [(r["release"], gen, r[gen]["counts"]) for r in results for gen in ("docs", "grammar")
+               if r[gen]["counts"].get("varies-said") or r[gen]["counts"].get("varies-unsaid")]
+    if varying:
+        out.append("")
+        out.append("Lines whose real verdict depends on the process (an option's choices drawn by process; "
+                   "agreeing only where vllm-lint says so): "
+                   + "; ".join(f"{v} {gen} {c.get('varies-said', 0)} said, {c.get('varies-unsaid', 0)} not said"
+                               for v, gen, c in varying) + ".")
     out.append("")
     out.append(f"-n {n} per generator and release, seed {seed}.")
     out.append("")
@@ -269,6 +326,9 @@ def main() -> int:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     ap.add_argument("--from-json", type=Path, help="only render the markdown of an earlier --json")
+    ap.add_argument("--vary-processes", type=int, default=6,
+                    help="oracle processes started once per release (cached) to find choices that vary "
+                         "by process; 0: not looked for")
     ap.add_argument("--choice-stability", nargs="+", metavar="HASHSEED",
                     help="only list the options whose choices differ between these PYTHONHASHSEEDs")
     ns = ap.parse_args()
@@ -301,7 +361,8 @@ def main() -> int:
                 if not (set(o.strings) & strings) and o.name not in seen:
                     seen.add(o.name)
                     foreign.append(o)
-        judge = Judge(oracle, version, ns.db)
+        vary = choices_vary_of(version, work, ns.vary_processes, grammar) if ns.vary_processes else {}
+        judge = Judge(oracle, version, ns.db, vary)
         docs = gen_docs.docs_lines(work / f"xc-src-{version}")
         docs_in = [gen_docs.line(docs, version, ns.seed, i, opts, foreign, gen_grammar.value_words)
                    for i in range(ns.n)] if docs else []

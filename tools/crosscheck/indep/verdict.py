@@ -65,13 +65,14 @@ def lint(argv: list[str], release: str, db: Optional[str] = None) -> dict[str, A
     import vllm_lint
 
     diags = vllm_lint.lint(shell_line(argv), "serve.sh", target=release, db=db)
-    errors, other = [], []
+    errors, other, warnings = [], [], []
     for d in diags:
-        if str(getattr(d.severity, "value", d.severity)).lower() != "error":
-            continue
         rec = {"code": d.code, "option": d.option, "message": d.message}
+        if str(getattr(d.severity, "value", d.severity)).lower() != "error":
+            warnings.append(rec)
+            continue
         (errors if refusal_code(d.code) else other).append(rec)
-    return {"refused": bool(errors), "errors": errors, "other_errors": other}
+    return {"refused": bool(errors), "errors": errors, "other_errors": other, "warnings": warnings}
 
 
 def named(finding: dict[str, Any]) -> set[str]:
@@ -125,3 +126,17 @@ def compare(real: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
         if blamed:
             culprit = names_culprit(mine["errors"], blamed)
     return {"kind": kind, "culprit": culprit}
+
+
+def compare_varying(real: dict[str, Any], others: list[dict[str, Any]], mine: dict[str, Any],
+                    strings: set[str]) -> Optional[dict[str, Any]]:
+    """A line whose real verdict depends on the process: the parse with the choices another
+    process of the release drew (``others``) refuses where this one accepts, or the reverse.
+    No verdict is right for every process, so the line agrees only where vllm-lint says so: no
+    refusal, and a warning naming the option whose choices vary (``strings``). ``kind``:
+    ``varies-said`` (counted as agreeing) or ``varies-unsaid``; None when every process agrees."""
+    refused = {bool(r["refused"]) and not environmental(r) for r in [real, *others]}
+    if len(refused) < 2:
+        return None
+    said = not mine["refused"] and names_culprit(mine.get("warnings") or [], {norm(s) for s in strings})
+    return {"kind": "varies-said" if said else "varies-unsaid", "culprit": None}
