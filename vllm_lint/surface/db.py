@@ -826,7 +826,32 @@ class _ReleaseFile:
         return None
 
 
-class _Options:
+class _ReadOnlyTable:
+    """What a read-only mapping read in pieces answers from its whole table (``_whole``: built
+    when first asked for every key)."""
+
+    __slots__ = ()
+
+    def _whole(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def keys(self) -> Iterable[str]:
+        return self._whole().keys()
+
+    def values(self) -> Iterable[Any]:
+        return self._whole().values()
+
+    def items(self) -> Iterable[tuple[str, Any]]:
+        return self._whole().items()
+
+
+class _Options(_ReadOnlyTable):
     """``by_string`` or ``by_dest`` of a surface read in pieces: a read-only mapping whose values
     are found in the release file as they are asked for (memoised). Asked for every key, or after
     ``SEARCHES`` searches (a tree of many launches), it builds the whole table as ``__init__``
@@ -879,21 +904,6 @@ class _Options:
             self.whole = out
         return self.whole
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._whole())
-
-    def __len__(self) -> int:
-        return len(self._whole())
-
-    def keys(self) -> Iterable[str]:
-        return self._whole().keys()
-
-    def values(self) -> Iterable[Option]:
-        return self._whole().values()
-
-    def items(self) -> Iterable[tuple[str, Option]]:
-        return self._whole().items()
-
     def strings_starting(self, prefix: str) -> Optional[set[str]]:
         """The strings of ``vllm serve``'s options that start with ``prefix``, from the records whose
         bytes hold it; None where more than ``PREFIX_RECORDS`` do (ask the whole table)."""
@@ -912,7 +922,7 @@ class _Options:
         return found
 
 
-class _Table:
+class _Table(_ReadOnlyTable):
     """A large table of a release file read in pieces (``env``, ``engine_args``, ``json_configs``,
     ``start_fields``): a read-only mapping whose entries are decoded when first asked
     (memoised); iterated, or after ``ENTRIES`` lookups, the whole table is decoded."""
@@ -958,22 +968,6 @@ class _Table:
         if self.whole is None:
             self.whole = self.release.get(self.key, {}) or {}
         return self.whole
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._whole())
-
-    def __len__(self) -> int:
-        return len(self._whole())
-
-    def keys(self) -> Iterable[str]:
-        return self._whole().keys()
-
-    def values(self) -> Iterable[Any]:
-        return self._whole().values()
-
-    def items(self) -> Iterable[tuple[str, Any]]:
-        return self._whole().items()
-
 
 
 SERVE_TESTS = ("set", "unset", "none", "not_none", "<", "<=", ">", ">=", "==", "!=", "in", "not_in")
