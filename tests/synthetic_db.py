@@ -73,6 +73,7 @@ V0271 = BASE + [
     opt("--additional-config", type="dict_or_str", default={}),  # VllmConfig takes a mapping (rec["start_fields"])
     opt("--show-hidden-metrics-for-version", optional=True),  # ObservabilityConfig parses a version (start_fields)
     opt("--reasoning-effort-map", type="json", optional=True),  # validate_parsed_serve_args reads its value
+    opt("--quantization-config", kind="json", type="json"),  # names its nested fields look up (keys' names)
     opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
 ]
 
@@ -86,6 +87,14 @@ JSON_CONFIGS = {
         # one a validator of the class sees first: its keys are the validator's to judge
         "pass_config": {"type": "PassConfig", "default": None, "object": True, "prevalidated": ["object"],
                         "keys": ["fuse_norm_quant"]}}},
+    # a field that takes a name or an object of a nested class, and the names each takes
+    "quantization_config": {"class": "QuantizationConfigArgs", "fields": {
+        **{k: {"type": "QuantSpec | None", "default": None, "object": True, "prevalidated": ["str"],
+               "keys": ["activation", "weight"], "names": sorted(["fp8_per_tensor", "mxfp8", "fp8_per_token"]
+                                                                  + (["int8_weight_only"] if k == "moe" else [])),
+               "key_names": {"activation": ["fp8_per_token", "mxfp8"], "weight": ["fp8_per_token", "mxfp8"]}}
+           for k in ("linear", "moe")},
+        "ignore": {"type": "list[str]", "default": []}}},
     "structured_outputs_config": {"class": "StructuredOutputsConfig", "fields": {
         "backend": {"type": "str", "default": "auto"}, "disable_fallback": {"type": "bool", "default": False}}},
 }

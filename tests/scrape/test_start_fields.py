@@ -253,3 +253,39 @@ def test_the_keys_a_nested_config_class_takes():
     assert fields["linear"]["keys"] == ["activation", "weight"]
     assert fields["linear"]["prevalidated"] == ["str"]  # a string is the validator's; an object is QuantSpec's
     assert "keys" not in fields["loose"]
+
+
+NAMED_CONFIG = NESTED_CONFIG + """
+
+QUANT_KEY_NAMES: dict[str, object] = {"fp8_per_token": 1, "mxfp8": 2, "nvfp4": 3}
+_WEIGHT_QUANT_KEY_NAMES: dict[str, object] = {"mxfp4": 4}
+_ONLINE_SHORTHANDS: dict[str, QuantizationConfigArgs] = {
+    "fp8_per_tensor": QuantizationConfigArgs(linear=QuantSpec(weight=1)),
+    "nvfp4": QuantizationConfigArgs(loose=None),
+}
+"""
+
+
+def test_the_names_a_nested_config_field_looks_up():
+    """`--quantization-config.linear foo`: the field takes a shorthand that sets it or a name of the
+    names table (a shorthand that leaves it unset is refused, even where the table has the name);
+    the nested keys take their tables' names (eras.NAME_TABLES)."""
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/config/__init__.py": textwrap.dedent(NAMED_CONFIG).encode()})
+    ex = _Extractor(Project(tree), "0.0.0")
+    fields = ex._class_fields(ex._find_config_class("QuantizationConfigArgs"), init_only=True)
+    assert fields["linear"]["names"] == ["fp8_per_tensor", "fp8_per_token", "mxfp8"]
+    assert fields["linear"]["key_names"] == {"activation": ["fp8_per_token", "mxfp8", "nvfp4"],
+                                             "weight": ["fp8_per_token", "mxfp4", "mxfp8", "nvfp4"]}
+    assert "names" not in fields["loose"]
+
+
+def test_no_names_without_the_tables():
+    """A release without the names table (or with one it cannot read plainly) gets no names: silent."""
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/config/__init__.py": textwrap.dedent(NESTED_CONFIG).encode()})
+    ex = _Extractor(Project(tree), "0.0.0")
+    fields = ex._class_fields(ex._find_config_class("QuantizationConfigArgs"), init_only=True)
+    assert "names" not in fields["linear"] and "key_names" not in fields["linear"]
+    spread = NAMED_CONFIG.replace('{"fp8_per_token": 1,', '{**OTHER, "fp8_per_token": 1,')
+    tree = DictTree({"vllm/__init__.py": b"", "vllm/config/__init__.py": textwrap.dedent(spread).encode()})
+    ex = _Extractor(Project(tree), "0.0.0")
+    assert "names" not in ex._class_fields(ex._find_config_class("QuantizationConfigArgs"), init_only=True)["linear"]

@@ -3,7 +3,8 @@ Checks option values against the target release: choices (`--dtype`, `--kv-cache
 types (integers, floats, human-readable sizes such as `32k`), JSON config options that must
 parse as JSON, keys inside JSON config options (`--compilation-config '{"level": 3}'` after the
 key was renamed `mode`) and inside their nested config objects where the nested class forbids
-other keys (`--quantization-config.moe.activaiton mxfp8`), the value `vllm serve`'s check of its
+other keys (`--quantization-config.moe.activaiton mxfp8`) and the names their fields look up
+(`--quantization-config.moe foo`: the release's shorthand and quantization-name tables), the value `vllm serve`'s check of its
 options reads by itself (`--reasoning-effort-map '{"extreme": "max"}'`: 0.33+ takes an object of
 strings keyed by its reasoning efforts), the values of those keys where the release validates them (a string
 field given `true`, a string `Literal` such as `ec_role` given another word, a bound such as
@@ -296,6 +297,9 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
                 words = [n.lower() for n in names["names"]] + list(names.get("also", ()))
                 return (f"key `{k}` of `{opt.name}` must name one of {', '.join(words)} (any case) at vLLM "
                         f"{ctx.target} (got `{v}`)"), "error"
+            found = _names_error(ctx, opt, k, f, v)
+            if found:
+                return found
             seen_first = f.get("prevalidated")
             if seen_first is True or (seen_first and _json_kind(v) in seen_first):
                 continue  # a validator of the class sees (and may change) the value first
@@ -310,6 +314,32 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
     if unknown:
         return _unknown_keys(ctx, opt, unknown, fields) + ": ignored, it has no effect", "warning"
     return None
+
+
+def _names_error(ctx: LintContext, opt, key: str, f: dict, v: Any) -> Optional[tuple[str, str]]:
+    """A name the field's validator looks up and does not find (``fields.<key>.names`` for a string
+    of the field, ``key_names`` for a string of a nested key: ``--quantization-config.moe foo``,
+    ``--quantization-config.moe.weight foo``); other values are left to the other checks."""
+    if key.endswith("+"):
+        return None
+    if isinstance(v, str) and f.get("names") is not None:
+        if v not in f["names"]:
+            return _names_message(ctx, opt, key, f["names"], v), "error"
+    elif isinstance(v, dict) and f.get("key_names"):
+        for nk, nv in v.items():
+            names = f["key_names"].get(nk)
+            if names is not None and isinstance(nv, str) and nv not in names:
+                return _names_message(ctx, opt, f"{key}.{nk}", names, nv), "error"
+    return None
+
+
+def _names_message(ctx: LintContext, opt, key: str, names: list[str], v: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(v, names, n=1, cutoff=0.7)
+    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    return (f"key `{key}` of `{opt.name}` must name one of {', '.join(names)} at vLLM {ctx.target} "
+            f"(got `{v}`){hint}")
 
 
 def _nested_keys_error(ctx: LintContext, opt, key: str, f: dict, nested: list[str]) -> Optional[tuple[str, str]]:
@@ -656,6 +686,9 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         ctx.surface.json_config_for(opt)) \
                         and not (seen_first is True or (seen_first and "object" in seen_first)):
                     found = _nested_keys_error(ctx, opt, head.rstrip("+"), f, [arg.json_path.split(".")[1]])
+                    if found is None and arg.json_path.count(".") == 1 and value is not None and not superseded:
+                        # `--quantization-config.moe.weight foo`: a name the nested key's validator lacks
+                        found = _names_error(ctx, opt, head, f, {arg.json_path.split(".")[1]: _dotted_value(value)})
             if found:
                 problem, severity = found
         elif arg.style == "argv" or arg.key_style == "cli":

@@ -271,3 +271,36 @@ REGISTRIES = {"reasoning_parser": "ReasoningParserManager", "tool_call_parser": 
 ENV_VALIDATOR = "validate_environ"
 #: 0.34.0+: in :data:`ENVS`, the removed variables (name -> migration hint) the validator refuses
 REMOVED_ENV_TABLE = "removed_environment_variables"
+
+
+# --------------------------------------------------------------------------- names a nested config takes
+
+
+@dataclass(frozen=True)
+class NameTables:
+    """The string names a JSON config's nested fields take, kept in module-level dict literals of
+    the config class's module (their keys are the names; validators look a string up in them)."""
+
+    releases: str
+    #: the config class whose fields take a name or an object of the nested class
+    cls: str
+    #: its fields that take a name (a ``before`` validator turns it into the nested object)
+    fields: tuple[str, ...]
+    #: a dict of shorthand name -> ``cls(field=...)``: a field given a shorthand takes it only where
+    #: the shorthand sets that field (looked up before :attr:`names`)
+    shorthands: str
+    #: the dict whose keys every named field takes (a field's string outside the shorthands)
+    names: str
+    #: the nested class's keys -> the dicts whose keys it takes (the first one must be there)
+    nested: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+#: 0.23.0+: ``--quantization-config``'s ``linear`` / ``moe`` take a shorthand of
+#: ``_ONLINE_SHORTHANDS`` that sets that field or a name of ``QUANT_KEY_NAMES`` (the shorthand is
+#: looked up first: a shorthand that leaves the field unset is refused); ``QuantSpec``'s
+#: ``activation`` a name of ``QUANT_KEY_NAMES``, its ``weight`` one of that or (0.34+) of
+#: ``_WEIGHT_QUANT_KEY_NAMES``. Any other string is refused while the object is validated
+QUANT_NAME_TABLES = NameTables(
+    "0.23.0+", "QuantizationConfigArgs", ("linear", "moe"), "_ONLINE_SHORTHANDS", "QUANT_KEY_NAMES",
+    (("weight", ("QUANT_KEY_NAMES", "_WEIGHT_QUANT_KEY_NAMES")), ("activation", ("QUANT_KEY_NAMES",))))
+NAME_TABLES = (QUANT_NAME_TABLES,)

@@ -30,6 +30,7 @@ from .env_refusals import env_refusals
 from .envs import extract_env
 from .field_checks import enum_lookups, pydantic_facts, takes_no_string, validator_rewrites, version_fields
 from .jsonify import to_json
+from .name_tables import field_names
 from .pyresolve import (
     UNKNOWN,
     BoundMethod,
@@ -760,6 +761,8 @@ class _Extractor:
         out = {}
         rewrites = validator_rewrites(cls) if init_only else None
         lookups = enum_lookups(cls) if init_only else {}
+        # the names a nested config's fields take, from tables of the class's module (eras.NAME_TABLES)
+        named = field_names(self.p.text(cls.module.path), cls.name) if init_only else {}
         for f in cls.fields():
             if init_only and (f.name.startswith("_") or _init_false(f.value)):
                 continue
@@ -785,6 +788,11 @@ class _Extractor:
                     keys = self._nested_keys(t)
                     if keys is not None:
                         out[f.name]["keys"] = keys
+                        if f.name in named:
+                            # a string of the field, and one of a nested key, outside them is refused
+                            out[f.name]["names"] = named[f.name]["names"]
+                            out[f.name]["key_names"] = {k: v for k, v in named[f.name]["key_names"].items()
+                                                        if k in keys}
                 if f.name in lookups:
                     out[f.name]["enum_names"] = lookups[f.name]
             pv = out[f.name].get("prevalidated")
