@@ -34,6 +34,7 @@ import re
 from typing import Any, Iterable, Optional
 
 from . import eras
+from .name_tables import top_level_assignments
 from .tree import SourceTree
 
 _VALIDATOR = eras.ENV_VALIDATOR
@@ -133,12 +134,7 @@ def _checks_removed_table(body: list[ast.stmt]) -> bool:
 
 
 def _removed_table(envs: ast.Module) -> dict[str, str]:
-    for node in envs.body:
-        target = value = None
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            target, value = node.target.id, node.value
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            target, value = node.targets[0].id, node.value
+    for target, value in top_level_assignments(envs):
         if target == _REMOVED_TABLE and isinstance(value, ast.Dict):
             out = {}
             for k, v in zip(value.keys, value.values):

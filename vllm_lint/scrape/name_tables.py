@@ -10,9 +10,18 @@ names, and the lint stays silent.
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Iterator, Optional
 
 from . import eras
+
+
+def top_level_assignments(module: ast.Module) -> Iterator[tuple[str, Optional[ast.expr]]]:
+    """(name, value) of each module-level ``NAME = value`` / ``NAME: T = value`` of ``module``."""
+    for node in module.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            yield node.target.id, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            yield node.targets[0].id, node.value
 
 
 def _dict_literals(text: str) -> dict[str, ast.Dict]:
@@ -20,16 +29,7 @@ def _dict_literals(text: str) -> dict[str, ast.Dict]:
         tree = ast.parse(text)
     except SyntaxError:
         return {}
-    out = {}
-    for node in tree.body:
-        target = value = None
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            target, value = node.target.id, node.value
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            target, value = node.targets[0].id, node.value
-        if target is not None and isinstance(value, ast.Dict):
-            out[target] = value
-    return out
+    return {target: value for target, value in top_level_assignments(tree) if isinstance(value, ast.Dict)}
 
 
 def _keys(d: ast.Dict) -> Optional[list[str]]:
