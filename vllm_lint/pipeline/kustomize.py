@@ -136,8 +136,8 @@ def replaced_image(kustomizations: list[Kustomization], manifest: str, image: st
     found: dict[str, Replaced] = {}
     for k in kustomizations:
         for s in k.sources:
-            if s.targets is not None:
-                if not (s.targets & objects or any((kind, name) in s.targets for kind, name in _kind_any(objects))):
+            if s.targets is not None:  # (a `select` naming only the object's name has kind "")
+                if not any((kind, name) in s.targets or ("", name) in s.targets for kind, name in objects):
                     continue
                 how = f"a kustomize replacement in {s.where} (data.{s.key} of ConfigMap {s.config})"
             elif s.var in named:
@@ -183,11 +183,6 @@ def _value(k: Kustomization, s: Source, root: str, read_file: Any) -> Optional[t
                 rel = os.path.relpath(path, root).replace(os.sep, "/")
                 return value, f"{rel}:{text.count(chr(10), 0, m.start()) + 1}", read
     return None
-
-
-def _kind_any(objects: set) -> list:
-    """Each object also under an empty kind (a ``select`` naming only the object's name)."""
-    return [("", name) for _kind, name in objects]
 
 
 def _data_key(path: Any) -> Optional[str]:

@@ -125,6 +125,7 @@ class RepositorySurvey:
         self.surroundings = surroundings
         self.distinct = distinct
         self._surveys: dict[str, Survey] = {}
+        self._texts: dict[str, Optional[tuple[str, tuple[str, str]]]] = {}  # (``_text_of``'s memo)
 
     def survey(self, root: str, whole: bool = False) -> Survey:
         """The repository at ``root``, walked once: until a second release is named (enough to
@@ -210,15 +211,21 @@ class RepositorySurvey:
         return Named(version_from_image(got.image) or "", f"image {image}: {got.image} at {got.where}, set by {got.how}",
                      got.image), None, got.reads
 
-    def _text_of(self, path: str) -> Optional[tuple[str, tuple[str, str]]]:
-        """A file's text and its read (absolute path, content key), bounded; None when unreadable."""
+    def _text_of(self, path: str, data: Optional[bytes] = None) -> Optional[tuple[str, tuple[str, str]]]:
+        """A file's text and its read (absolute path, content key), bounded, once per run (``data``:
+        its bytes, read already); None when unreadable."""
+        if path in self._texts:
+            return self._texts[path]
         from .. import inputs
 
-        try:
-            data = read_regular(path, _s.MAX_BYTES)
-        except (OSError, TooLarge):
-            return None
-        return data.decode("utf-8", errors="replace"), (os.path.abspath(path), inputs.key_of(data))
+        if data is None:
+            try:
+                data = read_regular(path, _s.MAX_BYTES)
+            except (OSError, TooLarge):
+                data = None
+        got = None if data is None else (data.decode("utf-8", errors="replace"), (os.path.abspath(path), inputs.key_of(data)))
+        self._texts[path] = got
+        return got
 
     def mentions(self, root: str) -> tuple[list[Mention], bool]:
         """The repository's mentions, and whether the walk was cut short."""
@@ -244,9 +251,9 @@ class RepositorySurvey:
             subdirs = []
             before = len(out.mentions)
             names = [e.name for e in entries]
-            above = out.ignores.get(d)
+            above = out.ignores.pop(d, None)
             if above is None:  # (the root: its info/exclude and .gitignore)
-                above = out.ignores[d] = ignores.root_rules(d, names)
+                above = ignores.root_rules(d, names)
             elif ".gitignore" in names:
                 rules = ignores.rules(d, names)
                 if rules is not None:
@@ -281,7 +288,7 @@ class RepositorySurvey:
     def _file(self, out: Survey, root: str, path: str, name: str) -> None:
         data = self.surroundings.seen.get(path, b"")  # (the files around launches, read already)
         if name in _k.NAMES:  # (read whether or not it names vllm: its keys may not)
-            got = self._text_of(path)
+            got = self._text_of(path, data or None)
             if got is not None:
                 k = _k.read_kustomization(got[0], os.path.dirname(os.path.abspath(path)),
                                           os.path.relpath(path, root).replace(os.sep, "/"))
