@@ -135,10 +135,7 @@ def read_regular(path: AnyPath, limit: int) -> bytes:
             size = st.st_size
             if size > limit:
                 raise TooLarge(size, limit)
-            # read_at_most's reads: the size (+1) first, then on to the limit if it grew
-            data = _read_fd(fd, size + 1 if 0 < size < limit else limit + 1)
-            if 0 < size < limit and len(data) > size:
-                data += _read_fd(fd, limit - size)
+            data = _read_sized(fd, size, limit)
             if len(data) > limit:
                 raise TooLarge(len(data), limit)
             return data
@@ -163,14 +160,22 @@ def read_if_regular(path: AnyPath, limit: int, known: "os.stat_result | None" = 
         size = st.st_size
         if size > limit:
             return None, size, st
-        data = _read_fd(fd, size + 1 if 0 < size < limit else limit + 1)
-        if 0 < size < limit and len(data) > size:
-            data += _read_fd(fd, limit - size)  # (it grew since: on to the limit, as read_at_most)
+        data = _read_sized(fd, size, limit)
         if len(data) > limit:
             return None, len(data), st
         return data, size, st
     finally:
         os.close(fd)
+
+
+def _read_sized(fd: int, size: int, limit: int) -> bytes:
+    """The bytes of the regular file open as ``fd``, whose ``fstat`` size was ``size``, read as
+    :func:`read_at_most` reads: the size (+1) first, then on to the limit if it grew since (more
+    than ``limit`` bytes: the caller's "too large")."""
+    data = _read_fd(fd, size + 1 if 0 < size < limit else limit + 1)
+    if 0 < size < limit and len(data) > size:
+        data += _read_fd(fd, limit - size)
+    return data
 
 
 def _read_fd(fd: int, n: int) -> bytes:
