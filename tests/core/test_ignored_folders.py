@@ -62,3 +62,18 @@ def test_a_caller_in_an_ignored_folder_is_not_read(synth_db, repo):
     assert choose(synth_db, serve).release == "0.10.0"
     put(repo, ".gitignore", "out/\n")
     assert choose(synth_db, serve).release == "0.27.1"
+
+
+def test_a_worktrees_exclude_file_is_its_common_directorys(synth_db, tmp_path):
+    common = tmp_path / "main.git"
+    (common / "info").mkdir(parents=True)
+    (common / "info" / "exclude").write_text("/generated/\n")
+    gitdir = common / "worktrees" / "wt"
+    gitdir.mkdir(parents=True)
+    (gitdir / "commondir").write_text("../..\n")
+    wt = tmp_path / "wt"
+    wt.mkdir()
+    (wt / ".git").write_text(f"gitdir: {gitdir}\n")
+    put(wt, "charts/values.yaml", VALUES)
+    put(wt, "generated/values.yaml", VALUES.replace("v0.8.5", "v0.10.0"))
+    assert choose(synth_db, put(wt, "scripts/run.sh", SCRIPT)).release == "0.8.5"

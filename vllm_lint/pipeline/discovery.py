@@ -165,27 +165,33 @@ def _spec(lines: list[str]):
         return pathspec.PathSpec.from_lines("gitwildmatch", lines)
 
 
-def _git_exclude(repo_dir: str) -> Optional[Any]:
-    """The patterns of the repository's ``info/exclude`` (``repo_dir`` holds its ``.git``), as git
-    and ruff honour them; None when there are none. ``.git`` may be a file (a worktree or a
-    submodule: ``gitdir: PATH``); a worktree's exclude file is its common directory's."""
+def git_exclude_lines(repo_dir: str) -> list[str]:
+    """The pattern lines of the repository's ``info/exclude`` (``repo_dir`` holds its ``.git``);
+    none when it has none. ``.git`` may be a file (a worktree or a submodule: ``gitdir: PATH``);
+    a worktree's exclude file is its common directory's."""
     git = os.path.join(repo_dir, ".git")
     try:
         if os.path.isfile(git):
             with open(git, encoding="utf-8", errors="replace") as fh:
                 line = fh.readline().strip()
             if not line.startswith("gitdir:"):
-                return None
+                return []
             git = os.path.join(repo_dir, line[len("gitdir:"):].strip())
             common = os.path.join(git, "commondir")
             if os.path.isfile(common):
                 with open(common, encoding="utf-8", errors="replace") as fh:
                     git = os.path.join(git, fh.readline().strip())
         with open(os.path.join(git, "info", "exclude"), encoding="utf-8", errors="replace") as fh:
-            lines = [ln for ln in fh.read().splitlines() if ln.strip() and not ln.startswith("#")]
-        return _spec(lines) if lines else None
+            return [ln for ln in fh.read().splitlines() if ln.strip() and not ln.startswith("#")]
     except (OSError, UnicodeError):
-        return None
+        return []
+
+
+def _git_exclude(repo_dir: str) -> Optional[Any]:
+    """The patterns of the repository's ``info/exclude`` (:func:`git_exclude_lines`), as git and
+    ruff honour them; None when there are none."""
+    lines = git_exclude_lines(repo_dir)
+    return _spec(lines) if lines else None
 
 
 def _repository_of(root: str) -> Optional[str]:

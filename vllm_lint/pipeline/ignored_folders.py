@@ -44,13 +44,12 @@ class IgnoredFolders:
 
     def root_rules(self, root: str, names: Optional[list] = None) -> list:
         """The (folder, rules) a walk from the repository root ``root`` starts with: its
-        ``.git/info/exclude`` (as git reads it, anchored at the root) and its ``.gitignore``."""
+        ``info/exclude`` (as discovery reads it: a worktree's is its common directory's; anchored
+        at the root) and its ``.gitignore``."""
+        from .discovery import git_exclude_lines
+
         out = []
-        try:
-            text = read_regular(os.path.join(root, ".git", "info", "exclude"), _MAX_BYTES).decode("utf-8", errors="replace")
-        except (OSError, TooLarge):
-            text = ""
-        exclude = plain_rules(text)
+        exclude = plain_rules("\n".join(git_exclude_lines(root)))
         if exclude is not None:
             out.append((root, exclude))
         own = self.rules(root, names)
