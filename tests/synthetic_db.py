@@ -76,7 +76,7 @@ V0271 = BASE + [
     opt("--quantization-config", kind="json", type="json"),  # names its nested fields look up (keys' names)
     opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
     opt("--numa-bind-cpus", nargs="+", optional=True),  # ParallelConfig's after validator (start_fields items)
-    # the platform adds its device type to the choices (0.33+, choices_platform)
+    # the platform adds its device type to the choices (0.28+, choices_platform)
     dict(opt("--mm-processor-device", choices=["auto", "cpu"], default="auto"), choices_platform=True),
 ]
 

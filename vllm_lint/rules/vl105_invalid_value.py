@@ -56,7 +56,7 @@ lookups of their before-validators, are scraped too (`json_configs.<dest>.checks
 `fields.<key>.enum_names`), and so are the config-class fields start-up hands option values to unchanged (`start_fields`:
 their string `Literal` choices, `version` where an after validator parses the value as a PEP 440
 version, `mapping` where the field takes only a dict or a class a string
-is no instance of, or `items` where an after validator refuses an item of a list option: 0.21+
+is no instance of, or `items` where an after validator refuses an item of a list option: 0.20+
 `--numa-bind-cpus ''`, `0-3,a` or `7-4`, an empty word, no numactl CPU list, a descending range)
 and how start-up resolves `--device-ids` (`device_id_checks`:
 `EngineArgs._resolve_device_ids` hands each string id to the platform, which takes a number or, on
@@ -67,8 +67,8 @@ parsers (`tools/crosscheck/difftest.py`). vLLM merges an option's dotted keys in
 (the last value of a key wins), and at 0.9.2-0.11 rewrites `-O<x>` to the dotted key `-O.level`
 (`-O.mode` at 0.11.1-0.11.2).
 Values that are shell variables or templates are unknown and never reported, and so is a value
-outside choices the platform adds to (`choices_platform`: 0.33+ `--mm-processor-device` takes
-`auto`, `cpu` and the device type of the platform it runs on; `--verbose` says so). Keyword arguments of
+outside choices the platform adds to (`choices_platform`: 0.28+ `--mm-processor-device` takes
+`auto`, `cpu` and the device type of the platform it runs on, never empty; `--verbose` says so). Keyword arguments of
 `LLM(...)`/`EngineArgs(...)` skip argparse: their numeric choices are not checked, and strings
 are compared without case (vLLM lower-cases `quantization` and `dtype`).
 
@@ -646,7 +646,7 @@ def _serve_value_findings(ctx: LintContext):
 
 def _item_problem(items: dict, typed: Any) -> Optional[str]:
     """What a config class's ``after`` validator refuses in one item of a list option
-    (``start_fields.<dest>.items``: 0.21.0+ ``--numa-bind-cpus``), or None; a bound (``ge``) is
+    (``start_fields.<dest>.items``: 0.20.0+ ``--numa-bind-cpus``), or None; a bound (``ge``) is
     VL410's."""
     if typed is None:
         return "an item that is None"  # (the parser makes `''` / `None` None; the class takes none)
@@ -770,14 +770,17 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                             break
                         continue
                     typed = v if opt.optional and v in ("", "None") else opt.as_typed(v)
-                    if opt.choices and opt.choices_platform and not _choice_ok(typed, opt.choices, opt.optional):
-                        # the platform adds its own device type to the choices: not known here
+                    if opt.choices and opt.choices_platform and typed != "" \
+                            and not _choice_ok(typed, opt.choices, opt.optional):
+                        # the platform adds its own device type to the choices, never the empty word
                         fixed = ", ".join(map(str, opt.choices))
                         ctx.skip(RULE, f"`{arg.written} {v}`: vLLM {ctx.target} takes {fixed} and the device type "
                                        "of the platform it runs on, which is not known statically")
                         continue
                     if opt.choices and not _choice_ok(typed, opt.choices, opt.optional):
                         shown = ", ".join(str(c) for c in opt.choices)
+                        if opt.choices_platform:
+                            shown += " or the device type of the platform"
                         read = f" (read as `{typed}`)" if typed != v else ""
                         problem = (f"invalid value `{v}`{read} for `{arg.written}` at vLLM {ctx.target}: "
                                    f"expected one of {shown}")

@@ -13,7 +13,7 @@ Beyond these, any number start-up hands unchanged to a config class whose field 
 bounds (`start_fields` of the release file, scraped from the sdist: `-dcp 0`, ParallelConfig's
 `Field(ge=1)`; `--dbo-prefill-token-threshold -1`) is an error at the releases that have the field,
 and so is an item of a list option below the bound an after validator of the class checks
-(`start_fields.<dest>.items`: 0.21+ `--numa-bind-nodes 0 -1`, ParallelConfig refuses a negative
+(`start_fields.<dest>.items`: 0.20+ `--numa-bind-nodes 0 -1`, ParallelConfig refuses a negative
 node; only the last `--numa-bind-nodes` counts).
 
 **error** on releases that refuse the value when they build their configuration (the pydantic
@@ -167,7 +167,7 @@ def _scraped(ctx: LintContext, arg, dest: Optional[str]):
 
 def _scraped_items(ctx: LintContext, arg, dest: Optional[str]):
     """An item of a list option below the bound a config class's ``after`` validator checks
-    (``start_fields.<dest>.items.ge``: 0.21.0+ ``--numa-bind-nodes -1``); only the last occurrence
+    (``start_fields.<dest>.items.ge``: 0.20.0+ ``--numa-bind-nodes -1``); only the last occurrence
     of the option counts (argparse keeps the last list)."""
     fact = ctx.surface.start_fields.get(dest or "")
     bound = ((fact or {}).get("items") or {}).get("ge")

@@ -680,7 +680,7 @@ __all__ = [
 
 def _platform_choices(call: cst.Call) -> Optional[list]:
     """The literal strings of a ``choices=`` written as a list of strings plus values the platform
-    gives (an expression naming one of ``eras.PLATFORM_VALUES``: 0.33+ ``--mm-processor-device``'s
+    gives (an expression naming one of ``eras.PLATFORM_VALUES``: 0.28+ ``--mm-processor-device``'s
     ``["auto", "cpu"] + ([current_platform.device_type] if ... else [])``), or None."""
     arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "choices"), None)
     if not (isinstance(arg, cst.BinaryOperation) and isinstance(arg.operator, cst.Add)

@@ -296,14 +296,14 @@ class NameTables:
 
 
 #: expressions whose value is the platform's, not the release's: a ``choices=`` written as a list of
-#: strings plus one of these (0.33.0+: ``--mm-processor-device`` takes ``auto``, ``cpu`` and the
+#: strings plus one of these (0.28.0+: ``--mm-processor-device`` takes ``auto``, ``cpu`` and the
 #: platform's ``device_type``, ``cuda`` on a GPU) records the strings as ``choices`` and marks the
 #: option ``choices_platform`` (what else it takes depends on the machine)
 PLATFORM_VALUES = ("current_platform.device_type",)
 
 
 #: the bodies of ``after`` field validators of a list field that refuse an item, read by
-#: ``scrape/item_checks.py`` (0.21.0+: ``ParallelConfig``'s ``numa_bind_nodes`` and
+#: ``scrape/item_checks.py`` (0.20.0+: ``ParallelConfig``'s ``numa_bind_nodes`` and
 #: ``numa_bind_cpus``; ``start_fields.<dest>.items``): (fact, the code's shape). ``ge``: ``if
 #: any(n < 0 for n in value): raise``; ``nonempty``: ``for s in value: if not s: raise``;
 #: ``pattern``: ``if not PATTERN.fullmatch(s): raise`` with ``PATTERN = re.compile(r"...")`` at the

@@ -612,7 +612,7 @@ class _Extractor:
         if value_deps:
             rec["deprecated_values"] = value_deps  # only where the help marks values: most have none
         if kw.get("__choices_platform__") and choices_json:
-            rec["choices_platform"] = True  # the platform adds its device type (0.33+ --mm-processor-device)
+            rec["choices_platform"] = True  # the platform adds its device type (0.28+ --mm-processor-device)
         if kw.get("__choices_vary__") and choices_json:
             rec["choices_vary"] = [c for c in choices_json if c in kw["__choices_vary__"]]
 

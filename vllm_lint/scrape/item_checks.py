@@ -1,7 +1,7 @@
 """What an ``after`` field validator of a config class refuses in each item of a list option.
 
 Start-up hands some list options unchanged to a pydantic config class (``start_fields``); a few
-of those fields have an ``after`` validator that walks the items and raises (0.21.0+:
+of those fields have an ``after`` validator that walks the items and raises (0.20.0+:
 ``ParallelConfig``'s ``numa_bind_nodes``, non-negative nodes, and ``numa_bind_cpus``, numactl
 CPU lists with ascending ranges). The shapes of those bodies that are read are the rows of
 ``eras.ITEM_VALIDATOR_SHAPES``; ``item_checks(cls, field)`` gives the facts of the field's

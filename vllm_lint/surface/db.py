@@ -212,7 +212,7 @@ class Option(Record):
         self.deprecated_values: dict[str, dict[str, Any]] = dict(deprecated_values or {})
         #: added only when argv does not name `serve`: the api_server module's, not `vllm serve`'s
         self.absent_from_serve = False
-        #: the platform adds choices of its own to ``choices`` (0.33+ --mm-processor-device: its
+        #: the platform adds choices of its own to ``choices`` (0.28+ --mm-processor-device: its
         #: device type): a value outside them is not known to be refused
         self.choices_platform = choices_platform
 

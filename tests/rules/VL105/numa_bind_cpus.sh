@@ -1,4 +1,4 @@
-# 0.21+: ParallelConfig's after validator refuses an empty item, a word that is no numactl CPU list
+# 0.20+: ParallelConfig's after validator refuses an empty item, a word that is no numactl CPU list
 # and a descending range
 # test-expect: VL105 4 error
 vllm serve m --numa-bind --numa-bind-cpus 0-3 ''
