@@ -75,6 +75,9 @@ V0271 = BASE + [
     opt("--reasoning-effort-map", type="json", optional=True),  # validate_parsed_serve_args reads its value
     opt("--quantization-config", kind="json", type="json"),  # names its nested fields look up (keys' names)
     opt("--enforce", type="int"),  # only here: at 0.10.0 `--enforce` abbreviates --enforce-eager (VL107)
+    opt("--numa-bind-cpus", nargs="+", optional=True),  # ParallelConfig's after validator (start_fields items)
+    # the platform adds its device type to the choices (0.28+, choices_platform)
+    dict(opt("--mm-processor-device", choices=["auto", "cpu"], default="auto"), choices_platform=True),
 ]
 
 JSON_CONFIGS = {
@@ -157,7 +160,10 @@ def build(path: Path) -> Path:
                            "additional_config": {"class": "VllmConfig", "option": "--additional-config",
                                                  "mapping": True},
                            "show_hidden_metrics_for_version": {"class": "ObservabilityConfig", "version": True,
-                                                               "option": "--show-hidden-metrics-for-version"}}
+                                                               "option": "--show-hidden-metrics-for-version"},
+                           "numa_bind_cpus": {"class": "ParallelConfig", "option": "--numa-bind-cpus", "items": {
+                               "nonempty": True, "ascending": True,
+                               "pattern": "^\\d+(?:-\\d+)?(?:,\\d+(?:-\\d+)?)*$"}}}
     # validate_parsed_serve_args checks one option's value by itself (0.33+: serve_checks.values)
     rec["serve_checks"] = {"function": "x", "entries": ["openai.api_server", "vllm serve"], "checks": [],
                            "values": {"reasoning_effort_map": {"option": "--reasoning-effort-map", "object": True,

@@ -32,18 +32,23 @@ class Container(Record):
     spans (``Hardware.nodes``: a LeaderWorkerSet's group size); ``partial_layout``: why the
     platform starts more of the process than this container shows (KServe's worker pods, a
     production-stack Ray cluster), else None; ``version_hints``: the release its image (or its
-    build's ``FROM``) names. ``span``: the mapping that holds the command."""
+    build's ``FROM``) names. ``span``: the mapping that holds the command. ``env_complete``: the
+    file states the container's whole environment (a Kubernetes container or compose service
+    with no ``envFrom`` / ``env_file`` and no template), so a variable it does not set is absent
+    unless the image sets it (``knowledge.launch_env``)."""
 
     __slots__ = ("platform", "name", "image", "image_span", "run_image", "command", "command_span", "args",
-                 "args_span", "env", "hardware", "partial_layout", "version_hints", "span")
+                 "args_span", "env", "hardware", "partial_layout", "version_hints", "span", "env_complete")
 
     def __init__(self, platform: str, span: Span, *, name: Optional[str] = None, image: Optional[str] = None,
                  image_span: Optional[Span] = None, run_image: Optional[str] = None,
                  command: Optional[list[str]] = None, command_span: Optional[Span] = None,
                  args: Optional[list[str]] = None, args_span: Optional[Span] = None,
                  env: Optional[list[EnvAssign]] = None, hardware: Optional[Hardware] = None,
-                 partial_layout: Optional[str] = None, version_hints: Optional[list[VersionHint]] = None) -> None:
+                 partial_layout: Optional[str] = None, version_hints: Optional[list[VersionHint]] = None,
+                 env_complete: bool = False) -> None:
         self.platform = platform
+        self.env_complete = env_complete
         self.name = name
         self.image = image
         self.image_span = image_span
@@ -82,16 +87,23 @@ class Platform(Record):
     Helm expression is rendered); ``build``: the key of a local build whose Dockerfile's ``FROM``
     runs the command. ``kind``: the workload name the launches carry (default: the document's
     ``kind``). ``model``: key paths of the model's name (a chart renders it into the command line
-    itself). ``source``: where the keys are documented."""
+    itself). ``source``: where the keys are documented. ``env_sources``: the keys that add variables
+    the container's own list does not name (Kubernetes' ``envFrom``, compose's ``env_file``), and
+    ``env_kinds`` the workloads whose containers the platform starts with no other variable (None:
+    any); None where the platform never states a whole environment (``Container.env_complete``)."""
 
     __slots__ = ("name", "found", "marker", "image", "command", "args", "env", "env_form", "gpus", "accelerator",
-                 "image_vars", "build", "kind", "string_command", "interpolates", "model", "source")
+                 "image_vars", "build", "kind", "string_command", "interpolates", "model", "source", "env_sources",
+                 "env_kinds")
 
     def __init__(self, name: str, found: str, *, image: Path, command: Path, args: Optional[Path], env: Path,
                  env_form: str, marker: Optional[str] = None, gpus: tuple[str, ...] = (),
                  accelerator: Optional[Path] = None, image_vars: bool = False, build: Optional[str] = None,
                  kind: Optional[str] = None, string_command: str = "words", interpolates: bool = False,
-                 model: tuple[Path, ...] = (), source: str = "") -> None:
+                 model: tuple[Path, ...] = (), source: str = "", env_sources: Optional[tuple[str, ...]] = None,
+                 env_kinds: Optional[frozenset[str]] = None) -> None:
+        self.env_sources = env_sources
+        self.env_kinds = env_kinds
         self.name = name
         self.found = found
         self.marker = marker
@@ -117,10 +129,12 @@ PLATFORMS: tuple[Platform, ...] = (
     # written as one string is a launcher's, which hands it to a shell (`bash -c`, shell=True).
     Platform("kubernetes", "containers", image=("image",), command=("command",), args=("args",), env=("env",),
              env_form="list", gpus=("resources",), string_command="shell",
+             env_sources=("envFrom",),
+             env_kinds=frozenset({"Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob"}),
              source="https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/pod-v1/#Container"),
     Platform("compose", "services", image=("image",), command=("entrypoint",), args=("command",),
              env=("environment",), env_form="map", gpus=("resources", "devices"), image_vars=True, interpolates=True,
-             build="build", kind="compose",
+             build="build", kind="compose", env_sources=("env_file",),
              source="https://docs.docker.com/reference/compose-file/services/"),
     # a chart's values that configure the vLLM container: an image (here or in an enclosing
     # mapping: `image: {repository, tag}`) beside arguments the chart's template appends to the

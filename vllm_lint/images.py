@@ -66,6 +66,15 @@ def image_is_vllm(image: str) -> bool:
     return False
 
 
+def image_is_vllms_own(image: Optional[str]) -> bool:
+    """vLLM's own server image (``vllm/vllm-openai[-*]`` under any registry), built from the
+    release's ``docker/Dockerfile``: no environment of another's image added."""
+    if not image:
+        return False
+    parts = [p for p in _split_image(image.strip().lower())[0].split("/") if p]
+    return len(parts) >= 2 and parts[-2] == "vllm" and parts[-1].startswith("vllm-openai") and "$" not in parts[-1]
+
+
 #: namespaces whose vLLM images hold vLLM but start a shell (``CMD ["/bin/bash"]``, no entrypoint)
 _SHELL_NAMESPACES = {"rocm", "nvidia", "deep-learning-containers"}
 #: repositories of vLLM's own that start a shell: ``vllm/vllm-tpu`` (vLLM's ``docker/Dockerfile.tpu``

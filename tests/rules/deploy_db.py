@@ -93,6 +93,13 @@ def options(version: str) -> list[dict]:
     if v >= _v("0.25.0"):
         o.append(opt("--enable-per-request-metrics", ["--no-enable-per-request-metrics"], kind="negatable",
                      type=None, default=False, negations=["--no-enable-per-request-metrics"]))
+    if v >= _v("0.24.0"):  # ParallelConfig's after validator refuses a negative node (start_fields items)
+        o += [opt("--numa-bind", ["--no-numa-bind"], kind="negatable", type=None, default=False,
+                  negations=["--no-numa-bind"]), opt("--numa-bind-nodes", type="int", nargs="+", optional=True)]
+    if _v("0.24.0") <= v < _v("0.34.0"):  # EngineArgs.__post_init__'s resolver (config_checks, VL112)
+        o.append(opt("--quantization-config", kind="json", type="json"))
+    if v >= _v("0.34.0"):  # refused unless VLLM_USE_RUST_FRONTEND is on (serve_checks, VL112)
+        o += [opt("--grpc-port", type="int", optional=True), opt("--grpc", kind="switch", type=None, default=False)]
     if v >= _v("0.34.0"):
         o.append(opt("--enable-extensible-kv-cache", ["--disable-extensible-kv-cache", "--no-enable-extensible-kv-cache"],
                      kind="negatable", type="bool", default=None,
@@ -115,6 +122,12 @@ def serve_checks(version: str) -> dict:
         checks.append(_check("requires", "enable_log_outputs", "enable_log_requests"))
     if v >= _v("0.25.0"):
         checks.append(_check("conflicts", "enable_per_request_metrics", "disable_log_stats"))
+    if v >= _v("0.34.0"):  # validate_grpc_port_arg: a test of an environment variable's truth
+        grpc = {"dest": "grpc_port", "option": "--grpc-port", "test": "not_none"}
+        checks += [{"kind": "when", "when": [grpc, {"dest": "grpc", "option": "--grpc", "test": "set"}]},
+                   {"kind": "when", "when": [grpc, {"dest": "env:VLLM_USE_RUST_FRONTEND",
+                                                    "env": "VLLM_USE_RUST_FRONTEND", "test": "unset"}]},
+                   {"kind": "when", "when": [grpc, {"dest": "subparser", "test": "!=", "value": "serve"}]}]
     return {"function": "vllm/entrypoints/openai/cli_args.py", "entries": ["openai.api_server", "vllm serve"],
             "checks": checks}
 
@@ -127,7 +140,10 @@ def env_vars(version: str) -> dict:
         names.append("VLLM_ALL2ALL_BACKEND")
     if v >= _v("0.11.1"):
         names.append("VLLM_MOE_USE_DEEP_GEMM")
-    return env(*names)
+    out = env(*names)
+    if v >= _v("0.34.0"):
+        out["VLLM_USE_RUST_FRONTEND"] = dict(env("x")["x"], type="bool", default=False)
+    return out
 
 
 def _eplb_fields(version: str) -> dict:
@@ -161,7 +177,14 @@ def build(path: Path) -> Path:
             rec["serve_checks"] = serve_checks(ver)
             if _v(ver) >= _v("0.24.0"):  # ParallelConfig's Field(ge=1), handed over unchanged at start
                 rec["start_fields"] = {"decode_context_parallel_size": {
-                    "class": "ParallelConfig", "option": "--decode-context-parallel-size", "constraints": {"ge": 1}}}
+                    "class": "ParallelConfig", "option": "--decode-context-parallel-size", "constraints": {"ge": 1}},
+                    "numa_bind_nodes": {"class": "ParallelConfig", "option": "--numa-bind-nodes", "items": {"ge": 0}}}
+            if _v("0.24.0") <= _v(ver) < _v("0.34.0"):  # resolve_quantization_config (EngineArgs.__post_init__)
+                rec["config_checks"] = [{"kind": "when", "class": "EngineArgs", "when": [
+                    {"dest": "quantization", "option": "--quantization", "test": "not_none"},
+                    {"dest": "quantization", "option": "--quantization", "test": "not_in",
+                     "values": ["fp8_per_tensor", "fp8_per_block", "mxfp8", "online"]},
+                    {"dest": "quantization_config", "option": "--quantization-config", "test": "not_none"}]}]
             if _v(ver) >= _v("0.29.0"):  # `python -m vllm.entrypoints.openai.api_server` warns from 0.29.0
                 rec["era"]["deprecated_entries"] = ["openai.api_server"]
         finally:

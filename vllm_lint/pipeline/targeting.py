@@ -535,7 +535,7 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
         s = db.surface(db.versions[i])
         for string, value in valued:
             o = s.lookup(string) if string else None
-            if o is not None and o.choices and value not in [str(c) for c in o.choices]:
+            if o is not None and o.choices and not o.choices_platform and value not in [str(c) for c in o.choices]:
                 return False
         return True
 

@@ -55,8 +55,10 @@ Choices, types and JSON config keys are scraped per release into `flag_db/releas
 lookups of their before-validators, are scraped too (`json_configs.<dest>.checks`,
 `fields.<key>.enum_names`), and so are the config-class fields start-up hands option values to unchanged (`start_fields`:
 their string `Literal` choices, `version` where an after validator parses the value as a PEP 440
-version, or `mapping` where the field takes only a dict or a class a string
-is no instance of) and how start-up resolves `--device-ids` (`device_id_checks`:
+version, `mapping` where the field takes only a dict or a class a string
+is no instance of, or `items` where an after validator refuses an item of a list option: 0.20+
+`--numa-bind-cpus ''`, `0-3,a` or `7-4`, an empty word, no numactl CPU list, a descending range)
+and how start-up resolves `--device-ids` (`device_id_checks`:
 `EngineArgs._resolve_device_ids` hands each string id to the platform, which takes a number or, on
 CUDA, a GPU UUID); a few older checks of `__post_init__` and the adapter options' argparse
 actions are kept per release range in `vllm_lint/knowledge/config_checks.py` and
@@ -64,7 +66,9 @@ actions are kept per release range in `vllm_lint/knowledge/config_checks.py` and
 parsers (`tools/crosscheck/difftest.py`). vLLM merges an option's dotted keys into one object
 (the last value of a key wins), and at 0.9.2-0.11 rewrites `-O<x>` to the dotted key `-O.level`
 (`-O.mode` at 0.11.1-0.11.2).
-Values that are shell variables or templates are unknown and never reported. Keyword arguments of
+Values that are shell variables or templates are unknown and never reported, and so is a value
+outside choices the platform adds to (`choices_platform`: 0.28+ `--mm-processor-device` takes
+`auto`, `cpu` and the device type of the platform it runs on, never empty; `--verbose` says so). Keyword arguments of
 `LLM(...)`/`EngineArgs(...)` skip argparse: their numeric choices are not checked, and strings
 are compared without case (vLLM lower-cases `quantization` and `dtype`).
 
@@ -75,6 +79,7 @@ Error: the parser or the config the release builds at start refuses the value.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Optional
 
 from ..record import lazy_re
@@ -639,6 +644,31 @@ def _serve_value_findings(ctx: LintContext):
                 break
 
 
+def _item_problem(items: dict, typed: Any) -> Optional[str]:
+    """What a config class's ``after`` validator refuses in one item of a list option
+    (``start_fields.<dest>.items``: 0.20.0+ ``--numa-bind-cpus``), or None; a bound (``ge``) is
+    VL410's."""
+    if typed is None:
+        return "an item that is None"  # (the parser makes `''` / `None` None; the class takes none)
+    if not isinstance(typed, str):
+        return None
+    if items.get("nonempty") and not typed:
+        return "an empty item"
+    pattern = items.get("pattern")
+    if pattern:
+        try:
+            if re.fullmatch(pattern, typed) is None:
+                return f"an item must match `{pattern}`"
+        except re.error:
+            return None
+    if items.get("ascending"):
+        for part in typed.split(","):
+            low, dash, high = part.partition("-")
+            if dash and low.isdigit() and high.isdigit() and int(low) > int(high):
+                return f"the range `{part}` is not ascending"
+    return None
+
+
 def _arg_findings(ctx: LintContext, reported: set[str]):
     # vLLM merges the dotted keys of an option, a later value replacing an earlier one
     # (`-Ox -O4` is `{"level": 4}`): only the last value of a key is the class's to judge
@@ -740,8 +770,17 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                             break
                         continue
                     typed = v if opt.optional and v in ("", "None") else opt.as_typed(v)
+                    if opt.choices and opt.choices_platform and typed != "" \
+                            and not _choice_ok(typed, opt.choices, opt.optional):
+                        # the platform adds its own device type to the choices, never the empty word
+                        fixed = ", ".join(map(str, opt.choices))
+                        ctx.skip(RULE, f"`{arg.written} {v}`: vLLM {ctx.target} takes {fixed} and the device type "
+                                       "of the platform it runs on, which is not known statically")
+                        continue
                     if opt.choices and not _choice_ok(typed, opt.choices, opt.optional):
                         shown = ", ".join(str(c) for c in opt.choices)
+                        if opt.choices_platform:
+                            shown += " or the device type of the platform"
                         read = f" (read as `{typed}`)" if typed != v else ""
                         problem = (f"invalid value `{v}`{read} for `{arg.written}` at vLLM {ctx.target}: "
                                    f"expected one of {shown}")
@@ -775,6 +814,15 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                     if err:
                         problem = f"invalid value `{v}` for `{arg.written}`: expected {err}"
                         break
+                    items = (ctx.surface.start_fields.get(opt.dest) or {}).get("items") \
+                        if opt.nargs in ("+", "*") and last_whole.get(opt.dest) is arg else None
+                    if items:
+                        found = _item_problem(items, None if opt.optional and v in ("", "None") else typed)
+                        if found:
+                            start = ctx.surface.start_fields[opt.dest]
+                            problem = (f"invalid item `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                                       f"builds its configuration ({start['class']}.{opt.dest}: {found})")
+                            break
                     levels = ctx.surface.optimization_levels
                     if levels and opt.dest == "optimization_level" and arg is last_level \
                             and v not in {str(n) for n in levels}:

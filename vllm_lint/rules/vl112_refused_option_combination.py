@@ -14,8 +14,9 @@ the check refuses together:
 | 0.25.0 and later | `--enable-per-request-metrics` with `--disable-log-stats` |
 | 0.22.0 and later | `--data-parallel-multi-port-external-lb` (`-dpm`) with `--data-parallel-size` below 2, without `--data-parallel-size-local` or with it below 2 or above the size, with `--grpc`, `--uds`, `--data-parallel-rank`, `--data-parallel-external-lb`, `--data-parallel-hybrid-lb`, `--api-server-count` other than 1, or one of `--ssl-keyfile` / `--ssl-certfile` without the other |
 | 0.29.0 and later | `--sse-keep-alive-interval` below 0 |
-| 0.32.0 and later | `--grpc-port` with `--grpc`, `--headless`, `--api-server-count` 0 or less, `-dpm`, outside 0-65535, or equal to `--port`; any `--grpc-port` under the api_server module |
+| 0.32.0 and later | `--grpc-port` with `--grpc`, `--headless`, `--api-server-count` 0 or less, `-dpm`, outside 0-65535, or equal to `--port`; any `--grpc-port` under the api_server module; `--grpc-port` where `VLLM_USE_RUST_FRONTEND` is not on (decided only where the launch's environment is known, below) |
 | (config classes) | what a config class built from plain options before the model is read refuses: `--collect-detailed-traces` without `--otlp-traces-endpoint` (ObservabilityConfig) |
+| 0.22.0 - 0.29.0 | `--quantization-config` beside a `--quantization` that is not an online shorthand (`--quantization inc`; EngineArgs' `resolve_quantization_config`, every start; 0.30.0+ composes them) |
 
 (The table is what the flag database holds today; the rule reads each release's checks from it.
 vLLM raises at the first check that refuses, so one launch gets one finding.)
@@ -41,9 +42,15 @@ The checks are read from each release's source (`serve_checks` in `flag_db/READM
 `if <condition>: raise` of `validate_parsed_serve_args` and of the validators it calls with the
 namespace, the condition as tests of option values, and which entry points call it). A check
 fires only where every test is known to hold: the values the command line gives, else the
-option's default; a value that is a variable, a computed default or an environment variable
-(`--grpc-port` also needs `VLLM_USE_RUST_FRONTEND=1`, which is not read) keeps the rule silent,
-with a note in `--verbose`. An option counts as set when the command line gives a switch (not
+option's default; a value that is a variable or a computed default keeps the rule silent, with a
+note in `--verbose`. A check that tests an environment variable (`--grpc-port` needs
+`VLLM_USE_RUST_FRONTEND` on) reads the launch's known environment: the variables the file sets
+for it (`VAR=1 vllm serve`, `export`, a container's `env:`, `docker run -e`) decide (`1` on, `0`
+off, another word or a variable: not known); a variable it does not set counts as absent (the
+release's default) only in a Kubernetes container or compose service whose whole environment is
+in the file (no `envFrom` / `env_file`, no template) running vLLM's own image; anywhere else the
+caller's environment may set it, and the rule stays silent with a note in `--verbose`. An option
+counts as set when the command line gives a switch (not
 its `--no-` form) or a value that is not empty, `false` or `None`; an absent option has its
 default. The rule stays silent where it cannot be sure: a launch that may carry words it cannot
 see (`"$@"`, `$EXTRA_ARGS`, a quoted variable in option position), a `--config` file (it may
@@ -59,6 +66,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ..knowledge import launch_env
 from ..knowledge.config_checks import holds
 from ..knowledge.layout import as_bool, as_float, as_int
 from .base import LintContext, Rule
@@ -68,6 +76,7 @@ RULE = Rule(code="VL112", name="refused-option-combination",
             severity="error")
 
 _UNKNOWN = object()  # a setting whose truth is not known statically
+_GIVEN = object()  # a config object the line gives: not None, its value not compared
 
 
 def _prints_and_exits(word: str) -> bool:
@@ -252,6 +261,10 @@ def _describe(test: dict, v: Any, arg: Any, other: Any) -> Optional[str]:
         return name + default.replace("the default", "on by default")
     if t in ("unset", "none"):
         return f"without {name}" if arg is None else f"{name} off" if t == "unset" else f"{name} None"
+    if v is _GIVEN:
+        return f"{name} given"
+    if t == "not_in" and arg is not None and len(test["values"]) <= 12:
+        return f"{name} {_shown(v)} (not one of {', '.join(map(str, test['values']))})"
     if t == "not_none" or t in ("in", "not_in"):
         return f"{name} {_shown(v)}{default}"
     if "dest2" in test:
@@ -264,9 +277,24 @@ def _when(ctx: LintContext, c, why: Optional[str]):
     (silent) or one is not known statically (a note for --verbose)."""
     given = None
     parts: list[str] = []
+    said: dict[str, str] = {}
     unknown = None
     for test in c.when:
+        if "env" in test:  # the truth of an environment variable (0.32+: --grpc-port)
+            entry = ctx.surface.env.get(test["env"]) or {}
+            default = None if entry.get("default_computed") else entry.get("default")
+            v, words = launch_env.truth(ctx.launch, test["env"], default)
+            if v is None:
+                unknown = unknown or words
+                continue
+            if bool(v) != (test["test"] == "set"):
+                return None
+            parts.append(words)
+            continue
         v, arg = _dest_value(ctx, test["dest"])
+        if v is _UNKNOWN and arg is not None and arg.option.kind == "json" and test["test"] in ("none", "not_none") \
+                and not arg.value_opaque:
+            v = _GIVEN  # a config object: the parser builds it from the value or its dotted keys (never None)
         other = _dest_value(ctx, test["dest2"])[0] if "dest2" in test else None
         if given is None and arg is not None:
             given = arg
@@ -278,15 +306,16 @@ def _when(ctx: LintContext, c, why: Optional[str]):
             continue
         part = _describe(test, v, arg, other)
         if part:
-            parts.append(part)
+            said[test["dest"]] = part  # (one part per option: its last test says the most)
+    parts = list(said.values()) + parts
     if given is None:
         return None  # only what the command line sets
     if why is not None:
         ctx.skip(RULE, f"{given.written} is set, but {why}")
         return None
     if unknown is not None:
-        ctx.skip(RULE, f"{given.written}: whether vLLM's start-up check refuses it depends on {unknown}, "
-                       "which is not known statically")
+        known = "" if unknown.startswith("`") and " " in unknown else ", which is not known statically"
+        ctx.skip(RULE, f"{given.written}: whether vLLM's start-up check refuses it depends on {unknown}{known}")
         return None
     where = (f"{c.cls} raises when start-up builds it" if c.cls
              else "its start-up check of the serve options raises right after parsing")

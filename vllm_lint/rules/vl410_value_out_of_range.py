@@ -11,7 +11,10 @@ statically:
 
 Beyond these, any number start-up hands unchanged to a config class whose field declares literal
 bounds (`start_fields` of the release file, scraped from the sdist: `-dcp 0`, ParallelConfig's
-`Field(ge=1)`; `--dbo-prefill-token-threshold -1`) is an error at the releases that have the field.
+`Field(ge=1)`; `--dbo-prefill-token-threshold -1`) is an error at the releases that have the field,
+and so is an item of a list option below the bound an after validator of the class checks
+(`start_fields.<dest>.items`: 0.20+ `--numa-bind-nodes 0 -1`, ParallelConfig refuses a negative
+node; only the last `--numa-bind-nodes` counts).
 
 **error** on releases that refuse the value when they build their configuration (the pydantic
 field constraints of `CacheConfig`, `OffloadConfig`, `LoRAConfig`, `SchedulerConfig`,
@@ -79,6 +82,11 @@ def check(ctx: LintContext):
     for arg in ctx.args:
         dest = dest_of(arg)
         rng = _RANGES.get(dest or "")
+        if rng is None and arg.option is not None and arg.option.nargs in ("+", "*") and not arg.json_path:
+            found = _scraped_items(ctx, arg, dest)
+            if found is not None:
+                yield found
+            continue
         if rng is None and not (arg.value_opaque or arg.json_path or arg.value is None):
             found = _scraped(ctx, arg, dest)
             if found is not None:
@@ -155,3 +163,24 @@ def _scraped(ctx: LintContext, arg, dest: Optional[str]):
     written = arg.value if isinstance(arg.value, str) else f"{value:g}"
     return ctx.diag(RULE, f"{name} {written} is outside {broken[0]}: vLLM {ctx.target} refuses it when it builds its "
                           f"configuration ({fact['class']})", arg.report_span, option=name, severity="error")
+
+
+def _scraped_items(ctx: LintContext, arg, dest: Optional[str]):
+    """An item of a list option below the bound a config class's ``after`` validator checks
+    (``start_fields.<dest>.items.ge``: 0.20.0+ ``--numa-bind-nodes -1``); only the last occurrence
+    of the option counts (argparse keeps the last list)."""
+    fact = ctx.surface.start_fields.get(dest or "")
+    bound = ((fact or {}).get("items") or {}).get("ge")
+    if not isinstance(bound, int) or isinstance(bound, bool):
+        return None
+    if any(a is not arg and a.option is not None and a.option.dest == dest and not a.json_path
+           for a in ctx.args[ctx.args.index(arg) + 1:]):
+        return None
+    for t in arg.value_tokens:
+        value = None if t.opaque else as_float(t.text)
+        if value is not None and value < bound:
+            name = arg.option.name
+            return ctx.diag(RULE, f"{name} {t.text} is below {bound}: vLLM {ctx.target} refuses it when it builds its "
+                                  f"configuration ({fact['class']}.{dest}: every item >= {bound})",
+                            t.span or arg.report_span, option=name, severity="error")
+    return None

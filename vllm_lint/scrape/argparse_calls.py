@@ -343,6 +343,10 @@ class Interpreter(Evaluator):
 
     def apply(self, fn: Any, args: list, kwargs: dict, e: cst.Call, module: Module, env: dict) -> Any:
         if isinstance(fn, ObjMethod):
+            if fn.name == "add_argument" and kwargs.get("choices") is UNKNOWN:
+                fixed = _platform_choices(e)
+                if fixed is not None:  # `["auto", "cpu"] + [current_platform.device_type] ...`
+                    kwargs = dict(kwargs, choices=fixed, __choices_platform__=True)
             return self._obj_method(fn, args, kwargs)
         if isinstance(fn, Ref):
             if fn.short in _PARSER_CLASSES:
@@ -672,3 +676,21 @@ __all__ = [
     "ParserObj",
     "RecordedAction",
 ]
+
+
+def _platform_choices(call: cst.Call) -> Optional[list]:
+    """The literal strings of a ``choices=`` written as a list of strings plus values the platform
+    gives (an expression naming one of ``eras.PLATFORM_VALUES``: 0.28+ ``--mm-processor-device``'s
+    ``["auto", "cpu"] + ([current_platform.device_type] if ... else [])``), or None."""
+    arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "choices"), None)
+    if not (isinstance(arg, cst.BinaryOperation) and isinstance(arg.operator, cst.Add)
+            and isinstance(arg.left, cst.List)):
+        return None
+    items = [el.value.evaluated_value for el in arg.left.elements
+             if isinstance(el, cst.Element) and isinstance(el.value, cst.SimpleString)]
+    if not items or len(items) != len(arg.left.elements):
+        return None
+    right = cst.Module(body=[]).code_for_node(arg.right)
+    if not any(v in right for v in eras.PLATFORM_VALUES):
+        return None
+    return items

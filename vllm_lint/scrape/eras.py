@@ -295,6 +295,35 @@ class NameTables:
     nested: tuple[tuple[str, tuple[str, ...]], ...]
 
 
+#: expressions whose value is the platform's, not the release's: a ``choices=`` written as a list of
+#: strings plus one of these (0.28.0+: ``--mm-processor-device`` takes ``auto``, ``cpu`` and the
+#: platform's ``device_type``, ``cuda`` on a GPU) records the strings as ``choices`` and marks the
+#: option ``choices_platform`` (what else it takes depends on the machine)
+PLATFORM_VALUES = ("current_platform.device_type",)
+
+
+#: the bodies of ``after`` field validators of a list field that refuse an item, read by
+#: ``scrape/item_checks.py`` (0.20.0+: ``ParallelConfig``'s ``numa_bind_nodes`` and
+#: ``numa_bind_cpus``; ``start_fields.<dest>.items``): (fact, the code's shape). ``ge``: ``if
+#: any(n < 0 for n in value): raise``; ``nonempty``: ``for s in value: if not s: raise``;
+#: ``pattern``: ``if not PATTERN.fullmatch(s): raise`` with ``PATTERN = re.compile(r"...")`` at the
+#: module's top; ``ascending``: a range ``a-b`` of a comma list with ``int(a) > int(b)`` raises
+ITEM_VALIDATOR_SHAPES = (
+    ("ge", r"if any\((?P<item>\w+) < (?P<bound>-?\d+) for (?P=item) in \w+\):\s*raise "),
+    ("nonempty", r"for (?P<item>\w+) in \w+:\s*if not (?P=item):\s*raise "),
+    ("pattern", r"if not (?P<regex>\w+)\.fullmatch\(\w+\):\s*raise "),
+    ("ascending", r"\.split\(\"-\", 1\)\s*if int\(\w+\) > int\(\w+\):\s*raise "),
+)
+
+
+#: functions ``EngineArgs.__post_init__`` calls on its own fields on every start, whose refusals
+#: are read as checks over those options (``serve_checks.resolver_checks``, ``config_checks``
+#: with ``"class": "EngineArgs"``): ``resolve_quantization_config`` (0.22.0+; 0.22.0-0.29.0 raise
+#: for ``--quantization-config`` beside a ``--quantization`` outside ``ONLINE_QUANT_SHORTHAND_NAMES``,
+#: 0.30.0+ compose them and raise nothing). Selected by name: a release without it has no row.
+START_RESOLVERS = frozenset({"resolve_quantization_config"})
+
+
 #: 0.23.0+: ``--quantization-config``'s ``linear`` / ``moe`` take a shorthand of
 #: ``_ONLINE_SHORTHANDS`` that sets that field or a name of ``QUANT_KEY_NAMES`` (the shorthand is
 #: looked up first: a shorthand that leaves the field unset is refused); ``QuantSpec``'s

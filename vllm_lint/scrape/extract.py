@@ -50,8 +50,9 @@ from .pyresolve import (
     type_str,
 )
 from ..surface.db import WORD_METHODS
-from .serve_checks import (assigned_dests, class_checks, device_id_checks, option_class_checks, serve_checks,
-                           unconditional_calls, unconditional_self_calls)
+from .item_checks import item_checks
+from .serve_checks import (assigned_dests, class_checks, device_id_checks, option_class_checks, resolver_checks,
+                           serve_checks, unconditional_calls, unconditional_self_calls)
 from .tree import SourceTree
 
 SCHEMA = 1
@@ -452,6 +453,7 @@ class _Extractor:
             "serve_checks": serve_checks(self.p, options),
         }
         config_checks = option_class_checks(self.p, options, self._find_config_class)
+        config_checks += resolver_checks(self.p, options)
         if config_checks:
             rec["config_checks"] = config_checks
         start_fields = self._start_fields(options)
@@ -609,6 +611,8 @@ class _Extractor:
             rec["absent_from_serve"] = True  # only the api_server module's parser has it (0.9.0's --model)
         if value_deps:
             rec["deprecated_values"] = value_deps  # only where the help marks values: most have none
+        if kw.get("__choices_platform__") and choices_json:
+            rec["choices_platform"] = True  # the platform adds its device type (0.28+ --mm-processor-device)
         if kw.get("__choices_vary__") and choices_json:
             rec["choices_vary"] = [c for c in choices_json if c in kw["__choices_vary__"]]
 
@@ -718,6 +722,11 @@ class _Extractor:
                         if by_dest[dest].get("type") in (None, "str") and dest in version_fields(cls):
                             # an after validator parses it with packaging: a PEP 440 version or None
                             fact["version"] = True
+                        if by_dest[dest].get("nargs") in ("+", "*"):
+                            # an after validator refuses some items (`--numa-bind-nodes -1`)
+                            items = item_checks(cls, dest, self.p.text(cls.module.path))
+                            if items:
+                                fact["items"] = items
                     if by_dest[dest].get("type") == "dict_or_str" and self._field_takes_no_string(cls, dest):
                         # the parser keeps a word that is not `{...}` as a string, which the class
                         # refuses (`--additional-config foo`: VllmConfig's `dict | SupportsHash`);

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Optional
 import libcst as cst
 
 from . import eras
-from .pyresolve import FuncRef, Module, Project, _dotted
+from .pyresolve import FuncRef, ModRef, Module, Project, _dotted
 
 FUNCTION = "validate_parsed_serve_args"
 
@@ -217,6 +217,8 @@ def _called_names(scope: cst.CSTNode) -> list[str]:
 #: the pseudo-dest ``getattr(args, "subparser", None)``: "serve" under ``vllm serve``, absent
 #: (None) under the api_server module
 SUBPARSER = "subparser"
+#: the pseudo-dest of a test of an environment variable's truth: ``env:<NAME>`` (with ``"env"``)
+ENV_PREFIX = "env:"
 _NEGATED = {"set": "unset", "unset": "set", "none": "not_none", "not_none": "none", "<": ">=", ">=": "<",
             ">": "<=", "<=": ">", "==": "!=", "!=": "==", "in": "not_in", "not_in": "in"}
 _FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
@@ -237,9 +239,27 @@ class _Reader:
         self.by_dest = by_dest
         self.pseudo = pseudo
         self.out: list[dict] = []
+        self.module: Optional[Module] = None
+        #: module name -> its module-level tuples of strings a membership test may name (read
+        #: only for the resolvers of eras.START_RESOLVERS)
+        self.constants: dict[str, dict[str, list]] = {}
 
-    def function(self, func: FuncRef, param: str, guard: list[dict], assigned: set[str], depth: int) -> None:
-        self._block(func, func.node.body.body, param, guard, {}, assigned, depth)
+    def function(self, func: FuncRef, param: str, guard: list[dict], assigned: set[str], depth: int,
+                 aliases: Optional[dict[str, str]] = None) -> None:
+        outer, self.module = self.module, func.module
+        self._block(func, func.node.body.body, param, guard, dict(aliases or {}), assigned, depth)
+        self.module = outer
+
+    def _env_read(self, e: cst.BaseExpression) -> Optional[str]:
+        """The variable whose value ``e`` reads through vLLM's environment module
+        (``envs.VLLM_USE_RUST_FRONTEND``, ``import vllm.envs as envs``), or None."""
+        if not (isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name)) or self.module is None:
+            return None
+        name = e.attr.value
+        if not name.isupper():
+            return None
+        bound = self.project.lookup(self.module.name, e.value.value)
+        return name if isinstance(bound, ModRef) and bound.name == eras.ENVS else None
 
     def _block(self, func: FuncRef, stmts, param: str, guard: list[dict], aliases: dict[str, str],
                assigned: set[str], depth: int) -> bool:
@@ -293,6 +313,11 @@ class _Reader:
                     self._call(func.module, stmt, calls[0], param, guard + conj, assigned, depth)
             return True
         if _may_return(stmt):
+            # what the branch refuses before it may return still holds under T; nothing after the
+            # `if` is read (it runs only on some paths)
+            for conj in self._dnf(stmt.test, param, aliases) or []:
+                if _UNKNOWN not in conj:
+                    self._block(func, body, param, guard + conj, dict(aliases), set(assigned), depth)
             return False
         inner_assigned = set(assigned)
         for conj in self._dnf(stmt.test, param, aliases) or []:
@@ -326,13 +351,14 @@ class _Reader:
         if _UNKNOWN in conj or not conj:
             return
         dests = {a["dest"] for a in conj} | {a["dest2"] for a in conj if "dest2" in a}
-        if dests & assigned or any(d not in self.by_dest and d not in self.pseudo for d in dests):
+        pseudo = {d for d in dests if d in self.pseudo or d.startswith(ENV_PREFIX)}
+        if dests & assigned or any(d not in self.by_dest and d not in pseudo for d in dests):
             return
-        if all(a["dest"] in self.pseudo for a in conj):
+        if all(a["dest"] in pseudo for a in conj):
             return  # nothing the command line gives
         tests = [(a["dest"], a["test"]) for a in conj]
         if len(conj) == 2 and all("value" not in a and "dest2" not in a for a in conj) \
-                and tests[0][1] == "set" and tests[1][1] in ("set", "unset") and not dests & self.pseudo:
+                and tests[0][1] == "set" and tests[1][1] in ("set", "unset") and not pseudo:
             a, b = tests[0][0], tests[1][0]
             rec = {"kind": "requires" if tests[1][1] == "unset" else "conflicts", "dests": [a, b],
                    "options": [_option_name(a, self.by_dest[a]), _option_name(b, self.by_dest[b])]}
@@ -340,7 +366,7 @@ class _Reader:
             when = []
             for a in conj:
                 a = dict(a)
-                if a["dest"] not in self.pseudo:
+                if a["dest"] not in pseudo:
                     a["option"] = _option_name(a["dest"], self.by_dest[a["dest"]])
                 if "dest2" in a:
                     a["option2"] = _option_name(a["dest2"], self.by_dest[a["dest2"]])
@@ -370,6 +396,9 @@ class _Reader:
             return self._comparison(e, param, aliases, negate)
         dest = _truth_read(e, param, aliases)
         if dest is None:
+            env = self._env_read(e)
+            if env is not None:  # the truth of an environment variable vLLM reads (0.32+: --grpc-port)
+                return [[{"dest": ENV_PREFIX + env, "env": env, "test": "unset" if negate else "set"}]]
             return [[_UNKNOWN]]
         return [[{"dest": dest, "test": "unset" if negate else "set"}]]
 
@@ -378,7 +407,8 @@ class _Reader:
         atoms: list = []
         left = e.left
         for target in e.comparisons:
-            atoms.append(_compare(left, target.operator, target.comparator, param, aliases))
+            atoms.append(_compare(left, target.operator, target.comparator, param, aliases,
+                                  self.constants.get(self.module.name) if self.module is not None else None))
             left = target.comparator
         if len(atoms) == 1 and isinstance(atoms[0], list):
             pair = atoms[0]  # bool(a) != bool(b): one set and the other not
@@ -433,14 +463,17 @@ def _truth_read(e: cst.BaseExpression, param: str, aliases: dict[str, str]) -> O
 
 
 def _compare(left: cst.BaseExpression, op: cst.BaseCompOp, right: cst.BaseExpression, param: str,
-             aliases: dict[str, str]) -> Any:
+             aliases: dict[str, str], constants: Optional[dict[str, list]] = None) -> Any:
     """One ``left <op> right`` as an atom, ``_UNKNOWN``, or ``[a, b, op]`` for ``bool(a) op bool(b)``."""
     a = _value_read(left, param, aliases)
+    constants = constants or {}
     if isinstance(op, (cst.Is, cst.IsNot)):
         if a is not None and isinstance(right, cst.Name) and right.value == "None":
             return _atom(a, "none" if isinstance(op, cst.Is) else "not_none")
         return _UNKNOWN
     if isinstance(op, (cst.In, cst.NotIn)):
+        if a is not None and isinstance(right, cst.Name) and right.value in constants:
+            return {"dest": a, "test": "in" if isinstance(op, cst.In) else "not_in", "values": constants[right.value]}
         if a is None or not isinstance(right, (cst.Tuple, cst.List, cst.Set)):
             return _UNKNOWN
         values = [_literal(el.value) for el in right.elements]
@@ -829,3 +862,96 @@ def _items_shape(project: Project, option: str) -> Optional[str]:
         text = _code(kind).replace(" ", "")
         return "comma_digits" if '.split(",")' in text and ".isdigit()" in text and "int(" in text else None
     return None
+
+
+# --------------------------------------------------------------------------- start-up resolvers
+
+
+def resolver_checks(project: Project, options: list[dict]) -> list[dict]:
+    """What the functions of ``eras.START_RESOLVERS`` refuse when ``EngineArgs.__post_init__``
+    (every start, before the model is read) calls them on its own fields,
+    ``self.<x> = f(self.<a>, self.<b>)``, as "when" checks over those options with ``"class":
+    "EngineArgs"`` (0.22.0-0.29.0: ``resolve_quantization_config`` refuses
+    ``--quantization-config`` beside a ``--quantization`` that is no online shorthand). Only a call
+    that is a top-level statement of ``__post_init__`` and whose arguments are plain fields no
+    earlier statement assigns; membership tests may name a module-level tuple of strings (its
+    items, ``*dict.keys()`` of a module-level dict literal included)."""
+    ea = project.find_class(eras.ARG_UTILS, "EngineArgs")
+    if ea is None:
+        return []
+    post = next((st for c in ea.mro() for st in c.node.body.body
+                 if isinstance(st, cst.FunctionDef) and st.name.value == "__post_init__" and st.params.params), None)
+    if post is None:
+        return []
+    self_name = post.params.params[0].name.value
+    by_dest: dict[str, list[str]] = {}
+    for o in options:
+        by_dest.setdefault(o["dest"], []).append(o["name"])
+    reader = _Reader(project, by_dest)
+    assigned: set[str] = set()
+    for stmt in post.body.body:
+        call = _resolver_call(stmt)
+        if call is not None and isinstance(call.func, cst.Name) and call.func.value in eras.START_RESOLVERS:
+            fn = _function_named(project, ea.module, post, call.func.value)
+            dests = [_dest_read(a.value, self_name) if a.keyword is None and not a.star else None for a in call.args]
+            if fn is not None and dests and all(d is not None and d in by_dest and d not in assigned for d in dests):
+                params = fn.node.params.params
+                if len(params) >= len(dests):
+                    if fn.module.name not in reader.constants:
+                        reader.constants[fn.module.name] = _string_tuples(project.text(fn.module.path) or "")
+                    aliases = {params[i].name.value: d for i, d in enumerate(dests)}
+                    reader.function(fn, "\0", [], set(), 0, aliases)
+        assigned |= assigned_dests(stmt, self_name)
+        if _may_return(stmt):
+            break
+    out = []
+    for rec in reader.out:
+        if rec["kind"] != "when":  # (a pair's shape, recorded as the tests it is)
+            a, b = rec["dests"]
+            rec = {"kind": "when", "when": [
+                {"dest": a, "test": "set", "option": rec["options"][0]},
+                {"dest": b, "test": "unset" if rec["kind"] == "requires" else "set", "option": rec["options"][1]}]}
+        out.append(dict(rec, **{"class": "EngineArgs"}))
+    return out
+
+
+def _resolver_call(stmt: cst.CSTNode) -> Optional[cst.Call]:
+    """The call of ``self.x = f(...)`` / ``f(...)`` written as a statement of its own."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return None
+    small = stmt.body[0]
+    value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+    return value if isinstance(value, cst.Call) else None
+
+
+def _string_tuples(text: str) -> dict[str, list]:
+    """name -> the strings of each module-level tuple / list of string literals and of
+    ``*<dict>.keys()`` of a module-level dict literal with string keys, in order."""
+    import ast
+    from .name_tables import top_level_assignments
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {}
+    values = dict(top_level_assignments(tree))
+    out: dict[str, list] = {}
+    for name, v in values.items():
+        if not isinstance(v, (ast.Tuple, ast.List)):
+            continue
+        items: Optional[list] = []
+        for el in v.elts:
+            if isinstance(el, ast.Constant) and isinstance(el.value, str):
+                items.append(el.value)
+            elif isinstance(el, ast.Starred) and isinstance(el.value, ast.Call) and not el.value.args \
+                    and isinstance(el.value.func, ast.Attribute) and el.value.func.attr == "keys" \
+                    and isinstance(el.value.func.value, ast.Name) \
+                    and isinstance(values.get(el.value.func.value.id), ast.Dict) \
+                    and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                            for k in values[el.value.func.value.id].keys):
+                items.extend(k.value for k in values[el.value.func.value.id].keys)
+            else:
+                items = None
+                break
+        if items:
+            out[name] = items
+    return out

@@ -179,14 +179,16 @@ class Option(Record):
 
     __slots__ = ("name", "aliases", "negations", "hidden", "dest", "kind", "type", "optional", "nargs", "choices",
                  "default", "default_computed", "group", "config", "deprecated", "transform",
-                 "kvs_fallback", "class_at_start", "choices_vary", "deprecated_values", "absent_from_serve")
+                 "kvs_fallback", "class_at_start", "choices_vary", "deprecated_values", "absent_from_serve",
+                 "choices_platform")
 
     def __init__(self, name: str, aliases: list[str], negations: list[str], hidden: list[str], dest: str, kind: str,
                  type: Optional[str], optional: bool, nargs: Any, choices: Optional[list[Any]], default: Any,
                  default_computed: bool, group: Optional[str], config: Optional[str],
                  deprecated: Optional[dict[str, Any]], transform: Optional[list[list[str]]] = None,
                  kvs_fallback: bool = False, class_at_start: bool = False,
-                 deprecated_values: Optional[dict[str, dict[str, Any]]] = None) -> None:
+                 deprecated_values: Optional[dict[str, dict[str, Any]]] = None,
+                 choices_platform: bool = False) -> None:
         self.name = name
         self.aliases = aliases
         self.negations = negations
@@ -210,6 +212,9 @@ class Option(Record):
         self.deprecated_values: dict[str, dict[str, Any]] = dict(deprecated_values or {})
         #: added only when argv does not name `serve`: the api_server module's, not `vllm serve`'s
         self.absent_from_serve = False
+        #: the platform adds choices of its own to ``choices`` (0.28+ --mm-processor-device: its
+        #: device type): a value outside them is not known to be refused
+        self.choices_platform = choices_platform
 
     @property
     def strings(self) -> list[str]:
@@ -242,6 +247,7 @@ class Option(Record):
         o.choices_vary = list(get("choices_vary") or [])
         o.deprecated_values = dict(get("deprecated_values") or {})
         o.absent_from_serve = bool(get("absent_from_serve"))
+        o.choices_platform = bool(get("choices_platform"))
         return o
 
     def as_typed(self, word: str) -> str:
@@ -1230,7 +1236,7 @@ def compile_index(db_dir: Path) -> dict[str, Any]:
                 options.setdefault(s, []).append(i)
                 if s not in named:  # (``Surface.lookup`` keeps the first option of a string)
                     named.add(s)
-                    if opt.choices:
+                    if opt.choices and not opt.choices_platform:  # (the platform's values are not listed)
                         choices.setdefault(s, {}).setdefault(tuple(str(c) for c in opt.choices), []).append(i)
                 # latest known shape of each string: whether it takes a value (used to parse
                 # argv of options the target release no longer knows)

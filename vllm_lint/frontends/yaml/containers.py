@@ -216,9 +216,23 @@ class _Container:
                 image_span=t.node_span(self.image_node) if isinstance(self.image_node, ScalarNode) else None,
                 run_image=self.eff_image, command=self.cmd_texts, command_span=_span_of(t, self.cmd_node),
                 args=self.arg_texts, args_span=_span_of(t, self.args_node), env=env, hardware=hw2,
-                version_hints=versions)
+                version_hints=versions, env_complete=self._env_complete())
             self.built.extend((words, model))
         return self.built[0], self.built[1]
+
+    def _env_complete(self) -> bool:
+        """The container's whole environment is written here: a platform that can state one
+        (``Platform.env_sources``), a workload it starts with no other variable, no key that adds
+        variables from elsewhere, no template region in the file (a chart may render more), and
+        the variables a list or mapping of entries."""
+        p = self.platform
+        if p.env_sources is None or self.t.regions or not isinstance(self.node, MappingNode):
+            return False
+        if p.env_kinds is not None and self.ctx.get("kind") not in p.env_kinds:
+            return False
+        if any(get(self.node, k) is not None for k in p.env_sources):
+            return False
+        return self.env_node is None or isinstance(self.env_node, (SequenceNode, MappingNode))
 
     def _rendered(self, node: Any) -> Optional[str]:
         """A scalar's text as it renders: a template expression's known default, None for an
