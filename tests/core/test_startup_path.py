@@ -1,0 +1,85 @@
+"""The one-file start-up path (issue 31, sixth pass; benchmarks/README.md): the console loads
+vllm_lint's own modules through ``cli.program._OwnModules`` (the ``.pyc`` the install wrote, checked
+as the import system checks it), and a lint with no configuration file, no excludes and nothing to
+write imports no ``pathlib`` (whose ``urllib.parse`` and ``ipaddress`` are ~16 M instructions).
+Structure only: never how long it takes."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+_CONSOLE = ("import os, sys\n"
+            "sys.modules.setdefault('coverage', None)  # (a normal exit: the report below prints)\n"
+            "class Watch:  # (an editable install's finder imports pathlib at start-up: imported again if asked)\n"
+            "    seen = []\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name in ('pathlib', 'urllib.parse', 'ipaddress'):\n"
+            "            self.seen.append(name)\n"
+            "for n in ('pathlib', 'urllib.parse', 'ipaddress'):\n"
+            "    sys.modules.pop(n, None)\n"
+            "sys.meta_path.insert(0, Watch())\n"
+            "from vllm_lint.cli.program import console\n"
+            "sys.argv = ['vllm-lint', *{argv!r}]\n"
+            "try:\n    console()\nexcept SystemExit:\n    pass\n"
+            "from vllm_lint.cli.program import _Loader\n"
+            "own = sorted(k for k, m in list(sys.modules.items()) if k.startswith('vllm_lint.'))\n"
+            "fast = [k for k in own if isinstance(getattr(sys.modules[k], '__loader__', None), _Loader)]\n"
+            "print('MODULES', ' '.join(sorted(sys.modules)))\n"
+            "print('ASKED', *Watch.seen)\n"
+            "print('OWN', len(own), 'FAST', len(fast))\n")
+
+
+def _console(argv: list[str], cwd, env_db) -> tuple[set[str], set[str], int, int]:
+    env = {**os.environ, "VLLM_LINT_DB": str(env_db)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out = subprocess.run([sys.executable, "-c", _CONSOLE.format(argv=argv)], cwd=cwd, env=env,
+                         capture_output=True, text=True, check=True).stdout
+    mods = set(out.split("MODULES ", 1)[1].split("\n", 1)[0].split())
+    asked = set(out.split("ASKED", 1)[1].split("\n", 1)[0].split())
+    counts = out.rsplit("OWN ", 1)[1].split()
+    return mods, asked, int(counts[0]), int(counts[2])
+
+
+def test_a_stale_or_missing_pyc_is_compiled_as_the_import_system_does(tmp_path):
+    """``_Loader.get_code`` reads a ``.pyc`` only when its header says it was compiled from the
+    source as it is now; an edited source (or no ``.pyc``) is compiled, and its ``.pyc`` written."""
+    from vllm_lint.cli.program import _OwnModules
+
+    pkg = tmp_path / "vllm_lint_fixture_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    src = pkg / "mod.py"
+    src.write_text("VALUE = 1\n")
+    code = ("import sys, importlib\n"
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "import vllm_lint.cli.program as program\n"
+            "program._PACKAGE = 'vllm_lint_fixture_pkg'\n"
+            "sys.meta_path.insert(0, program._OwnModules())\n"
+            "import vllm_lint_fixture_pkg.mod as m\n"
+            "print(m.VALUE, type(m.__loader__).__name__, m.__cached__ is not None)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def value() -> str:
+        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    assert value() == "1 _Loader True"  # no .pyc: compiled, and written
+    pyc = pkg / "__pycache__" / f"mod.{sys.implementation.cache_tag}.pyc"
+    assert pyc.is_file()
+    assert value() == "1 _Loader True"  # read from the .pyc
+    st_before = os.stat(src)
+    src.write_text("VALUE = 22\n")  # a different size
+    os.utime(src, ns=(st_before.st_atime_ns, st_before.st_mtime_ns))  # the same mtime
+    assert value() == "22 _Loader True"
+    src.write_text("VALUE = 33\n")  # the same size, another mtime
+    os.utime(src, ns=(st_before.st_atime_ns, st_before.st_mtime_ns + 5 * 10**9))
+    assert value() == "33 _Loader True"
+    assert _OwnModules().find_spec("vllm_lint_other.x") is None
+
+
