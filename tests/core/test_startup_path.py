@@ -13,6 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vllm_lint.fsutil import path_is, path_str
 
 _CONSOLE = ("import os, sys\n"
             "sys.modules.setdefault('coverage', None)  # (a normal exit: the report below prints)\n"
@@ -44,6 +48,39 @@ def _console(argv: list[str], cwd, env_db) -> tuple[set[str], set[str], int, int
     asked = set(out.split("ASKED", 1)[1].split("\n", 1)[0].split())
     counts = out.rsplit("OWN ", 1)[1].split()
     return mods, asked, int(counts[0]), int(counts[2])
+
+
+@pytest.mark.parametrize("name, text", [
+    ("run.sh", "vllm serve m --swap-space 4\n"),
+    ("Dockerfile", 'FROM vllm/vllm-openai:v0.10.1\nCMD ["--model", "m", "--swap-space", "4"]\n'),
+    ("deploy.yaml", "containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n  args: [--model, m, --swap-space, '4']\n"),
+    ("serve.py", "from vllm import LLM\nLLM(model='m', swap_space=4)\n"),
+])
+def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_path, synth_db_path, name, text):
+    (tmp_path / name).write_text(text)
+    for argv in (["--no-cache", name], ["--no-cache", "--force-exclude", f"./{name}"]):
+        mods, asked, own, fast = _console(argv, tmp_path, synth_db_path)
+        assert "vllm_lint.pipeline.engine" in mods  # the lint did run
+        assert not asked and not {"pathlib", "urllib.parse", "ipaddress"} & mods, (argv, asked)
+        # every module after the console started, i.e. all but the package, cli and program
+        assert own >= 40 and fast >= own - 2, (own, fast)
+
+
+def test_a_configuration_file_is_still_a_path(tmp_path):
+    """A run that finds a configuration keeps its ``source`` a ``Path`` (excludes are relative to
+    its folder); a pyproject.toml without a ``[tool.vllm-lint]`` table is passed over as before."""
+    from vllm_lint import settings
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "run.sh").write_text("vllm serve m\n")
+    assert settings.discover(str(tmp_path / "sub" / "run.sh")).source is None
+    (tmp_path / ".vllm-lint.toml").write_text("ignore = ['VL4']\n")
+    s = settings.discover(str(tmp_path / "sub" / "run.sh"))
+    assert s.source == tmp_path.resolve() / ".vllm-lint.toml" and isinstance(s.source, Path)
+    assert settings.discover(Path(tmp_path / "sub")) == s  # a folder, a Path
+    assert settings.discover(str(tmp_path / "missing" / "x.sh")) == s  # not there: from its folder
+    assert isinstance(settings.SCHEMA_FILE, Path) and settings.SCHEMA_FILE.is_file()
 
 
 def test_a_stale_or_missing_pyc_is_compiled_as_the_import_system_does(tmp_path):
@@ -83,3 +120,21 @@ def test_a_stale_or_missing_pyc_is_compiled_as_the_import_system_does(tmp_path):
     assert _OwnModules().find_spec("vllm_lint_other.x") is None
 
 
+_PATHS = st.lists(st.sampled_from(["", ".", "..", "a", "b.sh", "/", "//", "x y", "é"]), max_size=6).map("/".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PATHS)
+def test_path_str_spells_a_path_as_pathlib_does(p):
+    assert path_str(p) == str(Path(p))
+
+
+def test_path_is_answers_as_pathlib(tmp_path):
+    (tmp_path / "f").write_text("x")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for name in ("f", "d", "loop", "missing", "f/under", "d/../f", "bad\x00name"):
+        p = str(tmp_path / name)
+        assert path_is(p) == Path(p).exists(), name
+        assert path_is(p, stat.S_ISREG) == Path(p).is_file(), name
+        assert path_is(p, stat.S_ISDIR) == Path(p).is_dir(), name

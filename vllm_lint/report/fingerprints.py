@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 
 def display_path(path: str, root: Optional[str] = None) -> str:
     """``path`` relative to ``root`` (default: the working directory) with ``/`` separators, or
     absolute when it lies outside ``root``."""
+    from pathlib import Path  # (not imported by the text report: benchmarks/README.md)
+
     base = os.path.abspath(root or os.getcwd())
     full = os.path.abspath(path)
     try:
