@@ -10,7 +10,10 @@ dataclass ``__repr__`` and ``__eq__``, and ``replace`` stands in for ``dataclass
 
 from __future__ import annotations
 
-from typing import Any, Optional, TypeVar
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional, TypeVar
+
 
 class Record:
     """``__repr__`` and ``__eq__`` over ``__slots__``, as a dataclass would write them; unhashable
@@ -36,9 +39,8 @@ class Record:
             object.__setattr__(self, k, v)
 
 
-# bound to the class itself, not its name: a name is a forward reference, compiled with ``compile()``,
-# whose first call in a process builds the ast module's node classes (~10 M instructions)
-T = TypeVar("T", bound=Record)
+if TYPE_CHECKING:  # (bound to the class itself, not its name: a name is a forward reference)
+    T = TypeVar("T", bound=Record)
 
 
 def fields(obj: Any) -> tuple[str, ...]:

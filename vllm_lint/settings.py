@@ -14,9 +14,10 @@ import errno
 import os
 import stat
 import sys
-from typing import TYPE_CHECKING, Any, Optional
 
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
+    from typing import Any, Optional
     from pathlib import Path
 
 

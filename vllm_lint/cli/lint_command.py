@@ -18,9 +18,12 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from typing import Any, Callable, Optional
 
 from ..report import base as reporters
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 

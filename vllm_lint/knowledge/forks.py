@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Optional
 
 from ..record import Record, lazy_re
 
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
+    from typing import Optional
     from pathlib import Path
 
 

@@ -21,11 +21,12 @@ import json
 import os
 import re
 import stat
-from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..record import lazy_re, screened_re
 
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
     from pathlib import Path
 
 HUB_URL = "https://huggingface.co/{repo}/resolve/{revision}/config.json"

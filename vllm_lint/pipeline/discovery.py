@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Any, Iterable, Optional
 
 from ..frontends.base import format_by_content, format_by_filename
 from ..fsutil import AnyPath, path_is, path_str, read_regular, real_dir
 from ..record import Record
 from ..rules.base import Diagnostic
 from ..settings import Settings
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Optional
 
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
               ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}

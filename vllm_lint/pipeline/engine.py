@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import stat
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from . import suppress
 from .discovery import NAME_UNREAD, Target, format_by_name
@@ -33,7 +32,9 @@ from ..rules.base import Diagnostic, LintContext, Rule, registry
 from ..settings import Settings
 from ..surface.db import Database, DatabaseError, UnknownVersion
 
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
+    from typing import Any, Optional, Sequence, Union
     from pathlib import Path
 
 MAX_FIX_PASSES = 10

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import Callable, Iterable, Optional
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Callable, Iterable, Optional
 
 
 def display_path(path: str, root: Optional[str] = None) -> str:
