@@ -368,3 +368,30 @@ def import_pyyaml() -> Any:
     finally:
         re.compile = real
     return yaml
+
+
+def import_json() -> Any:
+    """``import json``, with the expressions its modules compile while they execute handed back as
+    lazy patterns (:class:`LazyPattern`), compiled at first use. With the C accelerator (``_json``)
+    a decode uses ``decoder.WHITESPACE`` alone (bound as a default argument: compiled then); the number,
+    string-chunk and escape expressions serve the pure-Python scanner and encoders
+    (~0.5 ms of a one-file lint, which decodes the database's index and never encodes;
+    benchmarks/README.md, issue 31's sixth pass). The console imports it so first."""
+    import re
+    import sys
+
+    if "json" in sys.modules:
+        return sys.modules["json"]
+    real = re.compile
+
+    def compile(pattern: Any, flags: int = 0) -> Any:
+        if sys._getframe(1).f_globals.get("__name__", "").startswith("json."):
+            return LazyPattern(pattern, flags)
+        return real(pattern, flags)
+
+    re.compile = compile
+    try:
+        import json
+    finally:
+        re.compile = real
+    return json

@@ -14,6 +14,9 @@ import sys
 def console() -> None:
     _fewer_young_collections()
     _own_modules_first()
+    from ..record import import_json
+
+    import_json()  # (before any module imports it: its unused expressions stay uncompiled)
     try:
         _run(sys.argv[1:])
     except SystemExit as e:
@@ -114,6 +117,8 @@ import _imp  # noqa: E402
 import marshal  # noqa: E402
 
 _PACKAGE = __name__.split(".", 1)[0]  # "vllm_lint"
+# and the packages whose submodules a one-file lint imports after it starts (PyYAML's ~17, json's 3)
+_PACKAGES = frozenset((_PACKAGE, "yaml", "json"))
 
 
 class _Loader(_frozen_importlib_external.SourceFileLoader):
@@ -148,35 +153,44 @@ class _Loader(_frozen_importlib_external.SourceFileLoader):
 
 
 class _OwnModules:
-    """A ``sys.meta_path`` finder of vllm_lint's submodules: ``name.py``, or the package
-    ``name/__init__.py``, in the folder of the parent package (whose ``__path__`` says where it
-    is: a regular or an editable install, or a checkout), each folder listed once. A name it does not
-    find there (an extension module, a namespace package) is left to the import system's finders."""
+    """A ``sys.meta_path`` finder of the submodules of vllm_lint (and of the packages in
+    ``_PACKAGES``): ``name.py``, or the package ``name/__init__.py``, in the folder of the parent
+    package (whose ``__path__`` says where it is: a regular or an editable install, or a checkout),
+    each folder listed once. A name it does not find there, or that an extension module of the folder
+    also answers to (the import system would load that first), or a namespace package, is left to the
+    import system's finders."""
 
     def __init__(self) -> None:
         self._listings: dict[str, frozenset[str]] = {}
+        self._extensions: dict[str, frozenset[str]] = {}
 
     def _listing(self, folder: str) -> frozenset[str]:
+        """The folder's entries, and the names of its extension modules (``name.<tag>.so``)."""
         names = self._listings.get(folder)
         if names is None:
             try:
-                names = frozenset(os.listdir(folder))
+                entries = os.listdir(folder)
             except OSError:
-                names = frozenset()
+                entries = []
+            names = frozenset(entries)
+            extensions = frozenset(n.split(".", 1)[0] for n in entries if n.endswith((".so", ".pyd")))
             self._listings[folder] = names
+            self._extensions[folder] = extensions
         return names
 
     def find_spec(self, fullname: str, path=None, target=None):
         parent, _, name = fullname.rpartition(".")
-        if not parent.startswith(_PACKAGE) or (len(parent) > len(_PACKAGE) and parent[len(_PACKAGE)] != "."):
+        if parent.partition(".")[0] not in _PACKAGES:
             return None
         paths = getattr(sys.modules.get(parent), "__path__", None)
         if path is not None:
             paths = path
-        if not paths or len(paths) != 1:
+        if type(paths) is not list or len(paths) != 1:
             return None
         folder = paths[0]
         names = self._listing(folder)
+        if name in self._extensions[folder]:
+            return None
         here = folder + os.sep + name
         tag = sys.implementation.cache_tag
         if name in names and "__init__.py" in self._listing(here):
@@ -199,3 +213,4 @@ class _OwnModules:
 
     def invalidate_caches(self) -> None:
         self._listings.clear()
+        self._extensions.clear()
