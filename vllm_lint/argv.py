@@ -10,13 +10,15 @@ Helm values) are mapped onto the same ``ParsedArg`` shape so that rules see one 
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from .launch import KeyedArg, Launch, Span, Token
 from .record import Record, lazy_re
 from .foreign_launchers import FOREIGN_LAUNCHERS, ForeignLauncher
 from .surface.db import Database, Option, Surface
 from .wrapper_options import WRAPPERS
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 _NEGATIVE_NUMBER = lazy_re(r"^-\d+$|^-\d*\.\d+$")
 

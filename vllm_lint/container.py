@@ -11,10 +11,12 @@ part: a new platform of the same shape is one row (docs/architecture.md, "Adding
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .launch import EnvAssign, Hardware, Span, VersionHint
 from .record import Record
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 Path = tuple[str, ...]  # keys from the container's mapping down to a value
 

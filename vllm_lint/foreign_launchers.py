@@ -30,9 +30,11 @@ engine options with vLLM's parser: they are wrappers (``wrapper_options.WRAPPERS
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
-
 from .record import Record
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Mapping, Optional
 
 
 class ForeignLauncher(Record):

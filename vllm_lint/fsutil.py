@@ -3,14 +3,15 @@ files with a bound (nothing a repository holds is read without one), and how a n
 
 from __future__ import annotations
 
+import errno
 import os
-from typing import Union
 
 from .record import lazy_re
 
-AnyPath = Union[str, os.PathLike[str]]  # a file's path: a string on the lint path, or a path object
-# (no string in the Union: a forward reference is compiled, and the first compile() of a process
-# builds the ast module's node classes, ~10 M instructions)
+AnyPath = str | os.PathLike[str]  # a file's path: a string on the lint path, or a path object
+# (no string in the union: a forward reference is compiled, and the first compile() of a process
+# builds the ast module's node classes, ~10 M instructions; ``|``, not typing's Union: the lint
+# path imports no typing)
 
 
 def real_dir(d: str, memo: dict[str, str]) -> str:
@@ -28,6 +29,39 @@ def real_dir(d: str, memo: dict[str, str]) -> str:
                 got = os.path.realpath(got)
         memo[d] = got
     return got
+
+
+def path_str(p: AnyPath) -> str:
+    """``str(pathlib.Path(p))``: the path as pathlib spells it (repeated and trailing separators
+    and ``.`` parts dropped, ``//`` kept at the start, ``""`` read as ``.``), without importing
+    ``pathlib`` on POSIX (it imports ``urllib.parse`` and ``ipaddress``: ~16 M instructions of a
+    one-file lint; benchmarks/README.md, issue 31's sixth pass)."""
+    p = os.fspath(p)
+    if os.sep != "/" or os.altsep or not isinstance(p, str):
+        from pathlib import Path
+
+        return str(Path(p))
+    lead = "//" if p.startswith("//") and not p.startswith("///") else "/" if p.startswith("/") else ""
+    return (lead + "/".join(x for x in p.split("/") if x and x != ".")) or "."
+
+
+_PATHLIB_IGNORED = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # pathlib's "does not exist"
+
+
+def path_is(path: AnyPath, test=None) -> bool:
+    """``Path(path).exists()`` (``test`` None) or ``.is_file()`` / ``.is_dir()`` (``test``
+    ``stat.S_ISREG`` / ``stat.S_ISDIR``), with pathlib's errors: False for a missing path, a
+    non-folder on the way, a symbolic link loop or a name the system cannot encode; any other
+    error (a folder it may not read) raises as pathlib's does."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        if e.errno not in _PATHLIB_IGNORED:
+            raise
+        return False
+    except ValueError:
+        return False
+    return True if test is None else test(st.st_mode)
 
 
 class NotRegularFile(OSError):

@@ -5,7 +5,10 @@ the one place the front-ends (``frontends.commands`` re-exports these), the file
 from __future__ import annotations
 
 import re
-from typing import Optional
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 #: the version a hint gives for vLLM built from its own source at a revision nobody names (the

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import Iterable, Iterator, Optional
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Iterable, Iterator, Optional
 
 MISSING = "-"
 READ_LIMIT = 10 * 1024 * 1024  # the most of another file whose content key is taken (the engine's file limit)

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Callable, Literal, Optional
 
 from .record import Record
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Literal, Optional
 
 
 class Span:
@@ -235,7 +238,8 @@ class Hardware(Record):
         self.source = source
 
 
-DeleteTokens = Callable[[list[Token]], Optional[list[Edit]]]
+if TYPE_CHECKING:
+    DeleteTokens = Callable[[list[Token]], Optional[list[Edit]]]
 
 
 class Launch(Record):

@@ -33,10 +33,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Optional
 
 from .launch import EnvAssign, Extraction, Launch, Span
 from .record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 _EXPANSION = lazy_re(rb"\$[{(]?(VLLM_[A-Za-z0-9_]*)")  # (`$(VLLM_X)`: make's reference)
 # `--build-arg VLLM_REF` with no value: docker takes the value from the environment

@@ -10,7 +10,10 @@ dataclass ``__repr__`` and ``__eq__``, and ``replace`` stands in for ``dataclass
 
 from __future__ import annotations
 
-from typing import Any, Optional, TypeVar
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional, TypeVar
+
 
 class Record:
     """``__repr__`` and ``__eq__`` over ``__slots__``, as a dataclass would write them; unhashable
@@ -36,9 +39,8 @@ class Record:
             object.__setattr__(self, k, v)
 
 
-# bound to the class itself, not its name: a name is a forward reference, compiled with ``compile()``,
-# whose first call in a process builds the ast module's node classes (~10 M instructions)
-T = TypeVar("T", bound=Record)
+if TYPE_CHECKING:  # (bound to the class itself, not its name: a name is a forward reference)
+    T = TypeVar("T", bound=Record)
 
 
 def fields(obj: Any) -> tuple[str, ...]:
@@ -366,3 +368,30 @@ def import_pyyaml() -> Any:
     finally:
         re.compile = real
     return yaml
+
+
+def import_json() -> Any:
+    """``import json``, with the expressions its modules compile while they execute handed back as
+    lazy patterns (:class:`LazyPattern`), compiled at first use. With the C accelerator (``_json``)
+    a decode uses ``decoder.WHITESPACE`` alone (bound as a default argument: compiled then); the number,
+    string-chunk and escape expressions serve the pure-Python scanner and encoders
+    (~0.5 ms of a one-file lint, which decodes the database's index and never encodes;
+    benchmarks/README.md, issue 31's sixth pass). The console imports it so first."""
+    import re
+    import sys
+
+    if "json" in sys.modules:
+        return sys.modules["json"]
+    real = re.compile
+
+    def compile(pattern: Any, flags: int = 0) -> Any:
+        if sys._getframe(1).f_globals.get("__name__", "").startswith("json."):
+            return LazyPattern(pattern, flags)
+        return real(pattern, flags)
+
+    re.compile = compile
+    try:
+        import json
+    finally:
+        re.compile = real
+    return json

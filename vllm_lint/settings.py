@@ -10,10 +10,15 @@ one-file lint."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
-from pathlib import Path
-from typing import Any, Optional
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
+    from pathlib import Path
 
 
 def _tomllib():
@@ -282,15 +287,19 @@ def _may_configure(raw: bytes) -> bool:
 CONFIG_FILE_BYTES = 10 * 1024 * 1024  # a larger configuration file is refused (one line)
 
 
-def load_file(path: Path, _chain: tuple = ()) -> Optional[Settings]:
+def load_file(path: "Path | str", _chain: tuple = ()) -> Optional[Settings]:
     """The settings of one file (and the files it extends); None for a pyproject.toml without a
-    ``[tool.vllm-lint]`` table."""
+    ``[tool.vllm-lint]`` table. ``path`` may be a string: the settings' ``source`` is a ``Path``,
+    made (and ``pathlib`` imported) only for a file that configures vllm-lint."""
     from .fsutil import read_regular
 
     try:  # (a regular file, bounded: a configuration may be a link to /dev/zero or a FIFO)
         raw = read_regular(path, CONFIG_FILE_BYTES)
-        if path.name == "pyproject.toml" and not _may_configure(raw):
+        if os.path.basename(path) == "pyproject.toml" and not _may_configure(raw):
             return None  # no [tool.vllm-lint] table: not worth parsing (benchmarks/README.md)
+        from pathlib import Path
+
+        path = Path(path)
         data = _tomllib().loads(raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n"))
     except OSError as e:
         raise ConfigError(f"{path}: cannot read configuration: {e.strerror or e}") from None
@@ -326,22 +335,46 @@ def load_file(path: Path, _chain: tuple = ()) -> Optional[Settings]:
     return base
 
 
-def discover(start: Path) -> Settings:
-    """Settings of the nearest configuration file at or above ``start``."""
+def discover(start: "Path | str") -> Settings:
+    """Settings of the nearest configuration file at or above ``start``. The folders are strings
+    (``os.path``), walked as ``Path.resolve()`` and ``Path.parents`` walk them: ``pathlib`` (with
+    ``urllib.parse`` and ``ipaddress``, ~16 M instructions) is not imported for a run without a
+    configuration file (benchmarks/README.md, issue 31's sixth pass)."""
+    from .fsutil import path_is
+
+    start = os.fspath(start)
     try:
-        here = start.resolve()
+        here = _resolved(start)
     except (OSError, RuntimeError):  # a symlink loop: search from the directory holding it
-        here = Path(os.path.abspath(start)).parent
-    if here.is_file() or not here.exists():
-        here = here.parent
-    for d in [here, *here.parents]:
+        here = os.path.dirname(os.path.abspath(start))
+    if path_is(here, stat.S_ISREG) or not path_is(here):
+        here = os.path.dirname(here)
+    while True:
         for name in (".vllm-lint.toml", "pyproject.toml"):
-            p = d / name
-            if p.is_file():
+            p = os.path.join(here, name)
+            if path_is(p, stat.S_ISREG):
                 s = load_file(p)
                 if s is not None:
                     return s
-    return Settings()
+        up = os.path.dirname(here)
+        if up == here:
+            return Settings()
+        here = up
+
+
+def _resolved(path: str) -> str:
+    """``str(Path(path).resolve())``: the real path, a symlink loop raising RuntimeError."""
+    s = os.path.realpath(path)
+    try:
+        os.stat(s)
+    except OSError as e:
+        _loop(e)
+    return s
+
+
+def _loop(e: OSError) -> None:
+    if e.errno == errno.ELOOP:
+        raise RuntimeError(f"Symlink loop from {e.filename!r}")
 
 
 def for_run(config_path: Optional[str], paths, isolated: bool = False) -> Settings:
@@ -350,11 +383,18 @@ def for_run(config_path: Optional[str], paths, isolated: bool = False) -> Settin
     if isolated:
         return Settings()
     if config_path:
+        from pathlib import Path
+
         return load_file(Path(config_path)) or Settings(source=Path(config_path))
-    return discover(Path(paths[0]))
+    return discover(paths[0])
 
 
-SCHEMA_FILE = Path(__file__).resolve().parent / "data" / "vllm-lint.schema.json"
+def __getattr__(name: str) -> Any:
+    if name == "SCHEMA_FILE":  # (a Path: made when asked, so the lint path imports no pathlib)
+        from pathlib import Path
+
+        return Path(__file__).resolve().parent / "data" / "vllm-lint.schema.json"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 if __name__ == "__main__":  # python -m vllm_lint.settings > vllm_lint/data/vllm-lint.schema.json
     import json

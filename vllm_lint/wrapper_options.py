@@ -17,9 +17,11 @@ as they are (no options of their own), so they have no entry here.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
-
 from .record import Record
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Mapping, Optional
 
 
 class Wrapper(Record):

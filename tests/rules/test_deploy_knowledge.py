@@ -63,7 +63,7 @@ def test_lookup_is_case_insensitive_and_unknown_names_stay_unknown():
 
 def test_table_loaded_once(monkeypatch):
     models.table()
-    monkeypatch.setattr(models, "_table_path", lambda: (_ for _ in ()).throw(AssertionError("reloaded")))
+    monkeypatch.setattr(models, "_table_file", lambda: (_ for _ in ()).throw(AssertionError("reloaded")))
     assert models.table()
 
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from pathlib import Path
-from typing import Any, Callable, Optional
 
 from ..report import base as reporters
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -271,11 +273,19 @@ def fail(message: str, code: int = EXIT_ERROR) -> Exit:
     return Exit(code)
 
 
+def _path(p: str):
+    """``pathlib.Path(p)``, imported when a run writes or names a file (``pathlib`` imports
+    ``urllib.parse`` and ``ipaddress``: not on the path of a plain lint; benchmarks/README.md)."""
+    from pathlib import Path
+
+    return Path(p)
+
+
 def load_db(db_path: Optional[str]):
     from ..surface.db import Database, DatabaseError
 
     try:
-        return Database(Path(db_path) if db_path else None)
+        return Database(db_path or None)  # (a string: the database names its folder as Path would)
     except DatabaseError as e:
         raise fail(str(e))
 
@@ -497,7 +507,7 @@ def write(o: LintOptions, results, linter=None) -> int:
             try:
                 if not inside(r.path):  # (a --config file a launch names, in a parent folder)
                     raise WriteRefused("outside the tree being linted; not fixed")
-                write_atomic(Path(r.path), r.fixed, expected=r.original)
+                write_atomic(_path(r.path), r.fixed, expected=r.original)
             except WriteRefused as e:
                 echo(f"warning: {_shown(r.path)}: {e}", err=True)
                 if linter is not None:
@@ -595,10 +605,10 @@ def _baseline(o: LintOptions, results) -> bool:
 
     try:
         if o.write_baseline:
-            n = baseline.write(Path(o.baseline_path), results)
+            n = baseline.write(_path(o.baseline_path), results)
             echo(f"Recorded {n} finding{'s' if n != 1 else ''} in {o.baseline_path}.", err=True)
             return True
-        baseline.apply(Path(o.baseline_path), results)
+        baseline.apply(_path(o.baseline_path), results)
     except (baseline.BaselineError, OSError) as e:
         raise fail(str(e))
     return False
@@ -658,7 +668,7 @@ def _write_report(o: LintOptions, out: str, to_stderr: bool) -> None:
     """The report into --output-file, else on stdout (stderr when stdout carries fixed text)."""
     if o.output_file:
         try:
-            Path(o.output_file).write_text(out, encoding="utf-8")
+            _path(o.output_file).write_text(out, encoding="utf-8")
         except OSError as e:
             raise fail(f"{o.output_file}: cannot write the report: {e.strerror or e}")
     elif out:
@@ -824,7 +834,7 @@ def _add_noqa(linter, results, paths=()) -> int:
             try:
                 if not inside(nr.path):
                     raise WriteRefused("outside the tree being linted; not fixed")
-                write_atomic(Path(nr.path), nr.new, expected=nr.data)
+                write_atomic(_path(nr.path), nr.new, expected=nr.data)
             except WriteRefused as e:
                 echo(f"warning: {_shown(nr.path)}: {str(e).replace('not fixed', 'no comment added')}", err=True)
                 left += 1

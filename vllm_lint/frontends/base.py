@@ -45,7 +45,10 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Any, Optional
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 
 class Mode:

@@ -16,7 +16,6 @@ Everything here is pure string work on already-decoded words: no spans, no forma
 from __future__ import annotations
 
 import re
-from typing import Optional, Union
 
 from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one import of image facts
     UNNAMED_REVISION,
@@ -29,6 +28,10 @@ from vllm_lint.images import (  # noqa: F401 - re-exported: the front-ends' one 
 from vllm_lint.foreign_launchers import (ForeignLauncher, launcher_of_script, launchers_of_module, launchers_of_program,
                                          launchers_shown_by_selection)
 from vllm_lint.record import Record, lazy_re, screened_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional, Union
 
 __all__ = [
     "VllmCommand",

@@ -7,7 +7,10 @@ without a closer."""
 
 from __future__ import annotations
 
-from typing import AnyStr, Iterator
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import AnyStr, Iterator
 
 
 def delimited(text: AnyStr, opener: AnyStr, closer: AnyStr) -> Iterator[tuple[int, int]]:

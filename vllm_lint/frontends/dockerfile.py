@@ -21,7 +21,6 @@ Docker's rules (comment lines inside a continuation are removed, they do not end
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from vllm_lint.frontends.commands import (
     find_vllm_command,
@@ -44,6 +43,10 @@ from vllm_lint.launch import (
     word_replacer,
 )
 from vllm_lint.record import Record, lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 FORMAT = "dockerfile"
 

@@ -16,10 +16,13 @@ file with ``heredoc.compose(script)``. Offsets are bytes; lookups bisect the run
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable, Iterable, Optional, Sequence
 
 from vllm_lint.launch import Edit, EnvAssign, Extraction, KeyedArg, Span, Token, VersionHint
 from vllm_lint.record import replace
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Callable, Iterable, Optional, Sequence
 
 __all__ = ["Embedding", "rebase"]
 

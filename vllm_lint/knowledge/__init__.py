@@ -8,10 +8,13 @@ lazily, once per process.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
 
 from ..launch import Edit, Span
 from ..surface.version import Version
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 @lru_cache(maxsize=256)

@@ -13,10 +13,12 @@ A range's ``last`` of None means: still so in the newest release checked (0.33.0
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from ..record import Record
 from ..surface.version import Version
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 
 class Requires(Record):

@@ -11,11 +11,15 @@ the first name the target release does not read.
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
-from typing import Optional
 
 from ..record import Record, lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
+    from pathlib import Path
 
 
 class Fork(Record):
@@ -104,14 +108,23 @@ def forks_of_text(text: str) -> set[str]:
 _BY_NAME: Optional[dict[str, tuple[str, ...]]] = None
 
 
+def _table_file() -> str:
+    """The shipped table's path, a string (``os.path``: the lint path imports no ``pathlib``)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "forks.tsv")
+
+
 def _table_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "data" / "forks.tsv"
+    from pathlib import Path
+
+    return Path(_table_file())
 
 
 def _load() -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {}
     header = True
-    for line in _table_path().read_text(encoding="utf-8").splitlines():
+    with open(_table_file(), encoding="utf-8") as f:
+        text = f.read()
+    for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         cells = line.split("\t")

@@ -9,10 +9,13 @@ settings. Nothing is guessed: unknown stays ``None``.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from ..record import Record
 from .layout import env_lookup
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 class GPUs(Record):

@@ -33,11 +33,14 @@ A reading is one of (``HintReading.status``):
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
 
 from ..images import UNNAMED_REVISION, _split_image
 from ..record import Record, lazy_re, screened_re
 from ..surface.version import InvalidVersion, Version  # (PEP 440 without importing packaging for vLLM's numbers)
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 _NGC_NOTES = "https://docs.nvidia.com/deeplearning/frameworks/vllm-release-notes/rel-{}.html"
 _ROCM_HISTORY = ("https://rocm.docs.amd.com/en/docs-7.1.0/how-to/rocm-for-ai/inference/benchmark-docker/"

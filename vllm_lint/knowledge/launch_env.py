@@ -14,9 +14,11 @@ image of another's) the caller's environment may hold it: unknown, and the rule 
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from ..images import image_is_vllms_own
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 #: the states of a variable in a launch's environment
 SET, ABSENT, UNKNOWN = "set", "absent", "unknown"

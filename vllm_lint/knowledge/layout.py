@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Optional
 
 from ..fsutil import real_dir
 from ..launch import EnvAssign
 from ..record import Record, lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # option strings that older/other releases may not resolve, mapped to their EngineArgs field
 _ALIASES = {

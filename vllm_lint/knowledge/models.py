@@ -21,10 +21,13 @@ import json
 import os
 import re
 import stat
-from pathlib import Path
-from typing import Any, Callable, Optional
 
 from ..record import lazy_re, screened_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
+    from pathlib import Path
 
 HUB_URL = "https://huggingface.co/{repo}/resolve/{revision}/config.json"
 _REPO_ID = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -139,8 +142,15 @@ def _yesno(s: str) -> Optional[bool]:
     return True if s == "yes" else False if s == "no" else None
 
 
+def _table_file() -> str:
+    """The shipped table's path, a string (``os.path``: the lint path imports no ``pathlib``)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "models.tsv")
+
+
 def _table_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "data" / "models.tsv"
+    from pathlib import Path
+
+    return Path(_table_file())
 
 
 def _tsv_rows(lines: list[str]) -> list[dict[str, Optional[str]]]:
@@ -171,7 +181,7 @@ def _rows() -> list[dict[str, Optional[str]]]:
     """The table's rows as read (once per process), before any is made a :class:`ModelFacts`."""
     global _ROWS
     if _ROWS is None:
-        with open(_table_path(), encoding="utf-8", newline="") as f:
+        with open(_table_file(), encoding="utf-8", newline="") as f:
             lines = [ln for ln in f if not ln.startswith("#")]
         _ROWS = _tsv_rows(lines)
     return _ROWS
@@ -326,6 +336,8 @@ USE_USER_CACHES = True  # False under --isolated: the same answer on a laptop an
 def hf_cache_dirs() -> list[Path]:
     if not USE_USER_CACHES:
         return []
+    from pathlib import Path
+
     out = []
     if os.environ.get("HF_HUB_CACHE"):
         out.append(Path(os.environ["HF_HUB_CACHE"]))
@@ -353,6 +365,8 @@ def _from_hf_cache(repo: str) -> Optional[ModelFacts]:
 
 
 def _cache_dir() -> Path:
+    from pathlib import Path
+
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("vllm-lint")) / "hf-configs"
@@ -469,6 +483,8 @@ def _resolve(model: str, revision: Optional[str], online: bool, base_dir: Option
         if _is_file(cfg):
             if i == 1 and real_base is not None:
                 cfg = os.path.join(str(real_base()), model, "config.json")
+            from pathlib import Path
+
             facts = _read_config(Path(cfg), model)
             if facts is not None:
                 return facts, facts.source

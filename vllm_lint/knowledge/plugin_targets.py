@@ -13,10 +13,13 @@ its source). A plugin whose release names no bound (vllm-musa) or whose scheme i
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
 
 from ..record import Record, lazy_re
 from .image_tags import HintReading, read_hint
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 #: plugins whose release X.Y.Z (with its rcN / .postN) is built for vLLM X.Y.Z, by their own words
 SAME_NUMBER: dict[str, str] = {

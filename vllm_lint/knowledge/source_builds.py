@@ -25,9 +25,12 @@ vLLM's: not read here (``knowledge.forks``). Two builds naming different release
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from ..record import Record, lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 #: vLLM's own repository (a fork's address never matches: the owner is vllm-project)
 _REPO = r"(?:(?:https?|git|ssh)://(?:git@)?|git@)?github\.com[/:]vllm-project/vllm(?:\.git)?"

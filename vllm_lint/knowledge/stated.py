@@ -8,9 +8,12 @@ first release or a bug states nothing (:data:`ELSEWHEN`)."""
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from ..record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 #: ``vllm`` then a version (``vLLM 0.8.5``, ``vllm==0.8.5``, ``vllm/vllm-openai:v0.8.5``, ``vLLM version
 #: is 0.9.2``; a pre-release or development build such as ``0.17.2rc1.dev133`` too), never ``0.8.5+``

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional
 
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
 from ..record import Record, lazy_re
 from .surroundings import Named, Surroundings
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000

@@ -8,14 +8,17 @@ name says they are binary, so that a launch in a file of any name is read or nam
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Any, Iterable, Optional
+import stat
 
 from ..frontends.base import format_by_content, format_by_filename
-from ..fsutil import AnyPath, read_regular, real_dir
+from ..fsutil import AnyPath, path_is, path_str, read_regular, real_dir
 from ..record import Record
 from ..rules.base import Diagnostic
 from ..settings import Settings
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Optional
 
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
               ".mypy_cache", ".pytest_cache", ".ruff_cache", ".vllm-lint-cache", "site-packages"}
@@ -104,8 +107,11 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
     out: list[Target] = []
     problems: list[Diagnostic] = []
     excludes = list(settings.exclude) + list(settings.extend_exclude)
-    base = settings.source.parent if settings.source else Path.cwd()
     user_spec = _spec(excludes) if excludes else None
+    if user_spec is not None:  # (pathlib only where patterns are matched: benchmarks/README.md)
+        from pathlib import Path
+
+        base = settings.source.parent if settings.source else Path.cwd()
 
     def excluded(path: str) -> bool:
         if user_spec is None:
@@ -119,14 +125,14 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
 
     seen: set[str] = set()
     for raw in paths:
-        p = Path(raw)
+        p = path_str(raw)  # (``str(Path(raw))``)
         if not os.path.lexists(p):
             problems.append(Diagnostic("VL001", "no such file or directory", raw, None, line=1))
             continue
         if settings.force_exclude and _force_excluded(p, excluded):
             continue
-        if p.is_dir():
-            root = str(p)
+        if path_is(p, stat.S_ISDIR):
+            root = p
             # the walk's paths are ``root/name...``: normalised as ``root`` is, except that the
             # entries of "." read "./name" where ``str(Path("./name"))`` is "name"
             cut = 2 if root == "." else 0
@@ -138,21 +144,22 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
             key = os.path.realpath(p)
             if key not in seen:
                 seen.add(key)
-                out.append(Target(str(p), True))
+                out.append(Target(p, True))
     return out, problems
 
 
-def _force_excluded(p: Path, excluded) -> bool:
-    """Whether an explicitly named path, or a folder above it, is excluded (``--force-exclude``)."""
-    if excluded(str(p)):
+def _force_excluded(p: str, excluded) -> bool:
+    """Whether an explicitly named path (as ``str(Path(...))`` spells it), or a folder above it,
+    is excluded (``--force-exclude``)."""
+    if excluded(p):
         return True
-    if not p.is_absolute() and any(part in _SKIP_DIRS for part in p.parts[:-1]):
+    if not os.path.isabs(p) and any(part in _SKIP_DIRS for part in p.split(os.sep)[:-1]):
         return True
-    parent = p.parent
-    while str(parent) not in ("", ".", os.sep) and parent != parent.parent:
-        if excluded(str(parent)):
+    parent = os.path.dirname(p)  # (``Path.parent``, but "" for ".": neither is a folder to match)
+    while parent not in ("", ".", os.sep) and parent != os.path.dirname(parent):
+        if excluded(parent):
             return True
-        parent = parent.parent
+        parent = os.path.dirname(parent)
     return False
 
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 import os
 import stat
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, Optional, Sequence, Union
 
 from . import suppress
 from .discovery import NAME_UNREAD, Target, format_by_name
@@ -33,6 +31,11 @@ from ..record import Record, lazy_re
 from ..rules.base import Diagnostic, LintContext, Rule, registry
 from ..settings import Settings
 from ..surface.db import Database, DatabaseError, UnknownVersion
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional, Sequence, Union
+    from pathlib import Path
 
 MAX_FIX_PASSES = 10
 
@@ -387,6 +390,8 @@ class Linter:
         for a in args:
             if a.option is None or a.option.dest != "config" or not a.value or a.value_opaque:
                 continue
+            from pathlib import Path  # (a launch naming a config file: not on a plain lint's path)
+
             ref = Path(a.value)
             for cand in ([ref] if ref.is_absolute() else [Path(path).parent / ref, Path.cwd() / ref]):
                 named = format_by_name(cand)
@@ -440,6 +445,7 @@ class Linter:
         named = target.named if self.settings.config_files else None
         if named is not None and Mode.CONFIG in format_unit(named).modes:
             import fnmatch
+            from pathlib import Path
 
             path = Path(target.path)
             posix = path.resolve().as_posix()

@@ -13,9 +13,12 @@ may bring back what a plain line leaves out.
 from __future__ import annotations
 
 import os
-from typing import Optional
 
 from ..fsutil import TooLarge, read_regular
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 _MAX_BYTES = 256 * 1024  # a larger .gitignore is not read here
 _WILD = frozenset("*?[\\")

@@ -19,9 +19,12 @@ are followed (what a clone holds); a value two kustomizations set differently is
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
 
 from ..record import Record, lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 #: the file names kustomize reads as a kustomization
 NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")

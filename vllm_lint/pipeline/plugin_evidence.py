@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional
 
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
@@ -29,6 +28,10 @@ from ..knowledge.image_tags import vendor_scheme
 from ..knowledge.plugin_targets import plugin_version
 from ..record import Record, lazy_re
 from ..surface.plugins import PLUGINS, plugins_of_image
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 MAX_BYTES = 1 << 20
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)

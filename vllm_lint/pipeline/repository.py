@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Optional
 
 from ..fsutil import TooLarge, read_regular
 from ..images import image_is_vllm, version_from_image
@@ -38,6 +37,10 @@ from ..record import Record, lazy_re
 from . import kustomize as _k
 from . import surroundings as _s
 from .surroundings import Named
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 #: folders a survey walks at most; files it reads at most
 MAX_FOLDERS = 4000

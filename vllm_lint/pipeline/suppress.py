@@ -22,10 +22,13 @@ suppression comment that suppresses nothing) cannot be suppressed by a comment.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Optional
 
 from ..launch import LineIndex, Span
 from ..record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Optional
 
 SUPPRESS = lazy_re(rb"#\s*vllm-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?(?!-)")
 SUPPRESS_FILE = lazy_re(rb"#\s*vllm-lint:\s*ignore-file(?:\[([A-Za-z0-9_,\s]+)\])?(?![\w-])")

@@ -29,13 +29,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Optional
 
 from .. import inputs
 from ..fsutil import TooLarge, read_regular
 from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, import_pyyaml, lazy_re
 from .ignored_folders import IgnoredFolders
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 MAX_BYTES = 1 << 20
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")

@@ -39,7 +39,6 @@ release, :func:`accepted_range` says which releases accept it as written."""
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
 
 from .. import inputs
 from ..fsutil import AnyPath, TooLarge, read_regular, real_dir
@@ -55,6 +54,10 @@ from .plugin_evidence import PLUGIN_WORDS, Found, PluginSurroundings, own as own
 from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
 from .surroundings import Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 

@@ -3,10 +3,12 @@ name, its module and the function there, ``function(results, ctx) -> str``)."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..fsutil import visible  # noqa: F401  (the reporters' escaping of names and messages)
 from ..record import Record
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 class ReportContext(Record):

@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from pathlib import Path
-from typing import Callable, Iterable, Optional
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Callable, Iterable, Optional
 
 
 def display_path(path: str, root: Optional[str] = None) -> str:
     """``path`` relative to ``root`` (default: the working directory) with ``/`` separators, or
     absolute when it lies outside ``root``."""
+    from pathlib import Path  # (not imported by the text report: benchmarks/README.md)
+
     base = os.path.abspath(root or os.getcwd())
     full = os.path.abspath(path)
     try:

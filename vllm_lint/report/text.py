@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Callable
 
 from . import ReportContext, masked, visible
 from ..record import screened_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Callable
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _BLUE, _RESET = "\033[1m", "\033[34m", "\033[0m"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..launch import EnvAssign
 from ..record import Record
 from .base import LintContext
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 class EnvStatus(Record):

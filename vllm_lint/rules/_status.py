@@ -3,14 +3,18 @@ VL1xx rules (removed, renamed, unknown, too new, deprecated, abbreviated)."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..argv import ParsedArg, spell_like
 from ..launch import Edit, Span
 from ..record import Record
 from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..wrapper_options import WRAPPERS, Wrapper
-from .base import Fix, LintContext, Severity
+from .base import Fix, LintContext
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
+
+    from .base import Severity
 
 
 class Status(Record):

@@ -15,15 +15,18 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Optional
 
 from ..launch import Edit, EnvAssign, Launch, Span
 from ..record import Record
 
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Literal, Optional
+
     from ..frontends.base import Format
 
-Severity = Literal["error", "warning", "info"]
+    Severity = Literal["error", "warning", "info"]
+    Applicability = Literal["safe", "unsafe", "display-only"]
 
 #: The one severity contract every rule obeys (README "Severity", docs/rules.md, each rule's entry).
 SEVERITY_CONTRACT: dict[str, str] = {
@@ -32,7 +35,6 @@ SEVERITY_CONTRACT: dict[str, str] = {
     "warning": "accepted, but ignored, deprecated, changed in meaning, or a likely mistake",
     "info": "advice",
 }
-Applicability = Literal["safe", "unsafe", "display-only"]
 
 
 class Fix(Record):
@@ -187,7 +189,8 @@ def _assumed(launch: Launch, span: Span, message: str) -> str:
     return ""
 
 
-CheckFn = Callable[[LintContext], Iterable[Diagnostic]]
+if TYPE_CHECKING:
+    CheckFn = Callable[[LintContext], Iterable[Diagnostic]]
 
 
 class RuleSetting(Record):

@@ -80,11 +80,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Optional
 
 from ..record import lazy_re
 from ._status import value_edits
 from .base import Fix, LintContext, Rule
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 RULE = Rule(code="VL105", name="invalid-value", summary="value the target release rejects",
             severity="error", fix="safe")

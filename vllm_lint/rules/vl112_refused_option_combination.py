@@ -64,12 +64,14 @@ where the parser refuses the line first.
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from ..knowledge import launch_env
 from ..knowledge.config_checks import holds
 from ..knowledge.layout import as_bool, as_float, as_int
 from .base import LintContext, Rule
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 RULE = Rule(code="VL112", name="refused-option-combination",
             summary="options the release's start-up check refuses together (or one without the other it needs)",

@@ -41,11 +41,15 @@ The releases' sources, read from their PyPI sdists: `vllm/config.py` `CacheConfi
 sizes from 0.23.0 (absent in 0.22.1). Options a release does not have are VL1xx's concern.
 """
 
-from typing import Optional
+from __future__ import annotations
 
 from ..knowledge import version_in
 from ..knowledge.layout import as_float, dest_of
 from .base import LintContext, Rule
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 RULE = Rule(code="VL410", name="value-out-of-range",
             summary="a numeric option outside the range the release accepts (--gpu-memory-utilization 90)",

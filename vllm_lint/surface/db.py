@@ -19,9 +19,10 @@ import json
 import os
 import sys
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator, Optional
     from pathlib import Path
 
     from .plugins import PluginIndex

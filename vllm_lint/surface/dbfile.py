@@ -18,7 +18,10 @@ vllm-lint) is decoded whole and checked as before, and refused with the same one
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Optional
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Iterator, Optional
 
 #: the index's own checksum: ``"crc32": "<8 hex digits>"``, its digits left out of the sum
 CRC_LINE = b'\n  "crc32": "'

@@ -12,9 +12,10 @@ import json
 import os
 import re
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Optional
 
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
+    from typing import Any, Optional
     from pathlib import Path
 
 INDEX_SCHEMA = 1

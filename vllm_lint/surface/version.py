@@ -11,7 +11,10 @@ compare with ``packaging.version.Version`` objects.
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 _SIMPLE = re.compile(r"v?(\d+(?:\.\d+)*)(?:(a|b|rc)(\d+))?(?:\.post(\d+))?(?:\.dev(\d+))?")
 

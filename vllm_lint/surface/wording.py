@@ -4,9 +4,9 @@ says (its history; how it is written; its default). Light to import: the lint pa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
+    from typing import Any
     from .db import Option
     from .timeline import OptionStory
 

@@ -106,9 +106,12 @@ becomes a ``ParseError`` too, never a crash.
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 from .extractor import extract
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 FORMAT = "python"
 

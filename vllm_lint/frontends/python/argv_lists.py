@@ -17,7 +17,6 @@ Only statements on lines saying ``vllm`` or ``command`` are entered (:func:`~.wa
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 from ...launch import EnvAssign, Span, VersionHint
 from .environ import env_assign, env_default, env_from_mapping
@@ -25,6 +24,10 @@ from .processes import ArgvWords, launches_of_words
 from .scope import Scope, resolve_name
 from .state import PyFile
 from .walk import FUNC_DEFS, blocks, hit_lines, touching
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 _SEQS = (ast.List, ast.Tuple)
 _MAX_DEPTH = 50  # nested expressions followed

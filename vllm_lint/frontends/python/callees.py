@@ -4,9 +4,12 @@ those that set the environment; and the imports that bind a name to one of them.
 from __future__ import annotations
 
 import ast
-from typing import Any, Optional
 
 from ...foreign_launchers import call_names
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 ENTRIES = {"LLM": "LLM", "EngineArgs": "EngineArgs", "AsyncEngineArgs": "AsyncEngineArgs"}
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from typing import Callable, Optional
 
 from ...launch import Extraction, ParseError, Span
 from ...record import lazy_re
@@ -22,11 +21,16 @@ from ..embedding import Embedding, rebase
 from .literals import StrInfo, decode_literal, embedding_of, placeholder
 from .state import PyFile
 
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Callable, Optional
+
 NEEDLES = lazy_re(rb"vllm serve|vllm\.entrypoints|dynamo\.vllm")
 _DOC_CALL = lazy_re(r"(?m)^[ \t]*(?:\w+[ \t]*=[ \t]*)?(?:LLM|EngineArgs|AsyncEngineArgs)\(")
 _COMMENT_TEXT = lazy_re(rb"(?m)^[ \t]*#[ \t]?([^\r\n]*)")
 
-Extract = Callable[[bytes, str], Extraction]
+if TYPE_CHECKING:
+    Extract = Callable[[bytes, str], Extraction]
 
 
 def worth_reading(data: bytes) -> bool:

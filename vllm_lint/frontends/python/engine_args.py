@@ -8,7 +8,6 @@ makes the launch opaque."""
 from __future__ import annotations
 
 import ast
-from typing import Any, Optional
 
 from ...launch import KeyedArg, Launch, Span
 from .environ import env_default
@@ -16,6 +15,10 @@ from .literals import NOT_LITERAL, decode_literal, literal, placeholder
 from .scope import Mutation, Scope, lookup, mutations_since, rebound
 from .source import WS
 from .state import PyFile
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 MAPPING_NODES = (ast.Dict, ast.Call, ast.BinOp, ast.DictComp, ast.Name)
 _MAX_DEPTH = 8  # mappings followed through names and operators

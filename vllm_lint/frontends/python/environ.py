@@ -6,11 +6,14 @@ of a process call (``{**os.environ, "VLLM_X": "1"}``, ``dict(os.environ, ...)``)
 from __future__ import annotations
 
 import ast
-from typing import Optional, Union
 
 from ...launch import EnvAssign, Span
 from .scope import Scope, resolve_name
 from .state import PyFile
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional, Union
 
 
 def env_pos(ea: EnvAssign) -> int:

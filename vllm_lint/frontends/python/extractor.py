@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import gc
 import warnings
-from typing import Optional
 
 from ...foreign_launchers import call_names, launcher_of_call
 from ...launch import Extraction, Note, ParseError, Span
@@ -24,6 +23,10 @@ from .scope import Scope
 from .source import Source, source_encoding
 from .state import PyFile
 from .walk import CLASS_SPEC, FUNC_DEFS, IMPORTS, LEAF_TYPES, STMTS, blocks, class_spec, hit_lines, touching
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 def extract(data: bytes, path: str) -> Extraction:

@@ -11,12 +11,15 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from typing import Any, Callable, Optional
 
 from ...launch import Span
 from ..embedding import Embedding
 from ...record import Record
 from .source import Source
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 
 class StrInfo(Record):

@@ -10,7 +10,6 @@ launch's env."""
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 from ...record import lazy_re
 from ...launch import EnvAssign, Edit, Extraction, Hardware, Launch, Note, ParseError, Span, Token, VersionHint, word_replacer
@@ -20,6 +19,10 @@ from .literals import StrInfo, decode_literal, embedding_of, is_str_node, placeh
 from .scope import Binding, Mutation, Scope, lookup, mutations_since, rebound, resolve_name
 from .source import Layout
 from .state import PyFile
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 _OPAQUE_WORD = "${PYTHON_EXPR}"
 # a word the shell reads back as itself: no whitespace, quotes, expansions or operators

@@ -7,11 +7,14 @@ statements when a launch first looks a name up (issue 7's pruning: most files ne
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 from ...record import Record
 from .callees import ENTRIES
 from .walk import FUNC_DEFS, STMTS, blocks
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 class Binding(Record):

@@ -7,10 +7,13 @@ from __future__ import annotations
 import ast
 import bisect
 from itertools import accumulate
-from typing import Optional
 
 from ...launch import Edit, ParseError, Span
 from ...record import Record
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 WS = b" \t\x0c\r\n\\"
 # for Source.non_ascii: ASCII bytes stay, but \r becomes \n (both end a line), the others 0x80

@@ -5,12 +5,15 @@ byte spans of the syntax the readers cut out (an argument, a dict entry, a whole
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 from ...launch import Extraction, Span
 from .callees import Names
 from .literals import decode_literal, placeholder
 from .source import Layout, Source, scan_gap
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 
 class PyFile:

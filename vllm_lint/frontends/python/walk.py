@@ -18,11 +18,14 @@ import ast
 import bisect
 import functools
 import re
-from typing import Optional
 
 from ...record import lazy_re
 from .callees import INTERESTING_LAST
 from .source import Source
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 # traversal tables: node classes that never hold a call or statement, and per class its statement
 # blocks and the other fields worth descending into (ast.iter_child_nodes costs ~3x more, mostly on

@@ -20,7 +20,6 @@ A range (``vllm>=0.9``) is recorded as written; the engine takes only a release 
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 from ...launch import EnvAssign, Hardware, Launch, VersionHint
 from .callees import IMAGE_METHODS, PIN_METHODS
@@ -29,6 +28,10 @@ from .environ import env_assign, env_from_mapping
 from .processes import argv_words
 from .scope import Scope, lookup, resolve_name
 from .state import PyFile
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Optional
 
 ENV_METHOD = "env"
 PARSE_METHOD = "parse_args"

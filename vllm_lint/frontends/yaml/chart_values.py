@@ -28,10 +28,13 @@ as the first of them that renders it (``yaml._extract``).
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
 
 from vllm_lint.frontends.delimited import delimited
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 _MAX_BYTES = 4 * 1024 * 1024
 _MAX_DEPTH = 8  # named templates that include others: how deep they are followed

@@ -5,14 +5,16 @@ seen)."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from vllm_lint.frontends.yaml.containers import image_version
 from vllm_lint.frontends.yaml.env import compose_env
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.nodes import get, seq, text
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import EnvAssign
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # top-level GitLab CI keywords that are not jobs
 _GITLAB_GLOBAL = frozenset({"stages", "variables", "default", "include", "workflow", "image",

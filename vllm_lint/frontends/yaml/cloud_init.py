@@ -4,12 +4,14 @@ scripts ``write_files`` writes, are shell, read as every leftover string is (``w
 
 from __future__ import annotations
 
-from typing import Any
-
 from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import seq
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any
 
 COMMAND_KEYS = ("runcmd", "bootcmd")
 

@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, prepare
 from vllm_lint.frontends.yaml.nodes import get, text
 from vllm_lint.frontends.yaml.templates import apply_templates
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Extraction, Launch, Span
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any
 
 COMMON_OPTIONS = {
     "model", "tensor-parallel-size", "pipeline-parallel-size", "max-model-len",

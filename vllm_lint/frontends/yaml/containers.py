@@ -17,7 +17,6 @@ vLLM image that starts no launch is kept in ``YamlText.idle_images``. A ``sh -c`
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
 
 from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d, values
@@ -33,6 +32,10 @@ from vllm_lint.frontends.yaml.words import may_be_command, split_value, word_tex
 from vllm_lint.images import TAG_KEYS
 from vllm_lint.launch import EnvAssign, Hardware, Launch, Span, VersionHint, word_replacer
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 _SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
 _INTERPOLATED = lazy_re(r"\$[{A-Za-z_]")

@@ -7,10 +7,12 @@ the launch's ``delete_tokens``. An edit is made only where the bytes to cut are 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Optional
-
 from vllm_lint.frontends.yaml.nodes import content_end
 from vllm_lint.launch import Edit, Span, Token
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Optional
 
 
 def deletions(ranges: list[tuple[int, int]], to_span: Callable[[int, int], Optional[Span]]) -> Optional[list[Edit]]:

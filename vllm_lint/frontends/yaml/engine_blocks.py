@@ -14,14 +14,16 @@ vLLM's are read.
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from vllm_lint.frontends.yaml.config_file import COMMON_OPTIONS, norm_key
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.values import OPTION_KEY, key_style
 from vllm_lint.launch import Launch, Span
 from vllm_lint.record import screened_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # a key that names vLLM's engine or server options: vllm_config, vllmConfig, engine_args,
 # engine-kwargs, serve_args, server_options, vllm_args, vllm (the block of a `vllm:` component)

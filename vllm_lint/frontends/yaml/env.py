@@ -4,12 +4,14 @@ map), each with the spans a fix needs and the lines that delete it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import NULL, content_end, get, seq, text as node_text
 from vllm_lint.frontends.yaml.text import K8S_VAR, YamlText
 from vllm_lint.launch import EnvAssign, Span
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def k8s_env(t: YamlText, node: Any) -> list[EnvAssign]:

@@ -17,14 +17,16 @@ so they are not noted as template expressions (VL002).
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml.loader import MappingNode
 from vllm_lint.frontends.yaml.nodes import text as node_text
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Extraction, Launch
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 _FIELD_NAME = lazy_re(rb"[A-Za-z_][A-Za-z0-9_]*")
 

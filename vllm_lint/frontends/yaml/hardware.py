@@ -7,11 +7,14 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
 
 from vllm_lint.frontends.yaml.loader import MappingNode
 from vllm_lint.frontends.yaml.nodes import descendants, get, seq, text, to_int
 from vllm_lint.launch import Hardware
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 GPU_RESOURCE_KEYS = ("nvidia.com/gpu", "amd.com/gpu")
 # keys of a mapping that may state hardware (the walk reads it only where one is present)

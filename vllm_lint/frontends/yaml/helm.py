@@ -12,7 +12,6 @@ the chart renders after those keys on the same command line, are the launch's ``
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
 
 from vllm_lint.container import Container
 from vllm_lint.frontends.yaml.chart_values import render_expr
@@ -25,6 +24,10 @@ from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import EnvAssign, Hardware, KeyedArg, Launch, Span, VersionHint
 from vllm_lint.frontends.delimited import delimited
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # production-stack chart (helm/templates/deployment-vllm-multi.yaml): keys that become options
 PS_VLLMCONFIG_OPTIONS = {

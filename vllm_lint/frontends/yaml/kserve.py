@@ -7,9 +7,11 @@ variable is read as an argument list."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from vllm_lint.frontends.yaml.nodes import get, seq, text
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # variables whose value a known wrapper appends to the vLLM command line
 ENV_ARG_CARRIERS = ("VLLM_ADDITIONAL_ARGS",)

@@ -4,10 +4,12 @@ a model with no ``args`` is a launch too."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from vllm_lint.frontends.yaml.nodes import get, text, to_int
 from vllm_lint.launch import Hardware
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 
 def is_vllm_model(keys: dict[str, Any]) -> bool:

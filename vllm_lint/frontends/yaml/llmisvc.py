@@ -9,8 +9,6 @@ pods, data-parallel ranks split over them) leaves the layout to the pods.
 
 from __future__ import annotations
 
-from typing import Any
-
 from vllm_lint.frontends.yaml.containers import image_version
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import k8s_env
@@ -22,6 +20,10 @@ from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.words import split_value, word_texts
 from vllm_lint.container import Container
 from vllm_lint.launch import Launch, Span
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any
 
 KIND = "LLMInferenceService"
 # spec.parallelism keys the single-node template renders, and the option each becomes

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from typing import Any, Callable, Optional
 
 from vllm_lint.frontends.yaml.templates import fill_templates
 from vllm_lint.launch import ParseError
 from vllm_lint.record import import_pyyaml, lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 
 _pyyaml = import_pyyaml()  # (the expressions it never uses stay uncompiled)

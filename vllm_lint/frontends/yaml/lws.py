@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from vllm_lint.frontends.yaml.nodes import text, to_int
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 
 def group_size(keys: dict[str, Any]) -> Optional[int]:

@@ -3,9 +3,11 @@ value (bounded, so alias bombs stay small), where a node's content ends."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
-
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Iterator, Optional
 
 NULL = "tag:yaml.org,2002:null"
 

@@ -5,13 +5,15 @@ are a ``style="kwargs"`` launch (``accelerator_type`` -> GPU product,
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 from vllm_lint.frontends.yaml.hardware import hw_merge
 from vllm_lint.frontends.yaml.loader import MappingNode
 from vllm_lint.frontends.yaml.nodes import descendants, get, text
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware, Launch, ParseError, Span
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 SERVE_CONFIG_KEY = "serveConfigV2"
 

@@ -11,13 +11,15 @@ auto"``) is its words, with no deletion offered. A vLLM-Omni recipe (a top-level
 
 from __future__ import annotations
 
-from typing import Any
-
 from vllm_lint.frontends.yaml.env import compose_env
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.nodes import get, seq, text
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware, Span
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any
 
 # the parts that add words: (section, key of the words, key of the environment)
 _PARTS = (("variants", "extra_args", "extra_env"), ("features", "args", None),

@@ -27,10 +27,12 @@ file; the map is an :class:`~vllm_lint.frontends.embedding.Embedding` (the value
 
 from __future__ import annotations
 
-from typing import Callable, Optional
-
 from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.launch import Span
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Callable, Optional
 
 __all__ = ["fold_cutter", "map_scalar"]
 
@@ -124,7 +126,8 @@ def _double(src: bytes, fstart: int, value: bytes) -> list[tuple[int, int, int]]
     return segs
 
 
-_Items = list[tuple[bytes, Optional[int]]]  # (value bytes, file offset of their spelling or None)
+if TYPE_CHECKING:
+    _Items = list[tuple[bytes, Optional[int]]]  # (value bytes, file offset of their spelling or None)
 
 
 def _plain_line(line: bytes, off: int) -> tuple[_Items, bool]:

@@ -18,9 +18,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from typing import Callable, Optional
 
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Callable, Optional
 
 _BLOCK_HEADER = lazy_re(rb"(?:^|:|^\s*-|\s-)\s+[|>][1-9+-]{0,2}\s*(?:#.*)?$")
 

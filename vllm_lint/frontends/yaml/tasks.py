@@ -5,14 +5,16 @@ document."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from vllm_lint.frontends.yaml.env import compose_env
 from vllm_lint.frontends.yaml.hardware import parse_accel
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import get, seq, text, to_int
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import EnvAssign, Hardware
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def task_context(t: YamlText, top: dict[str, Any]) -> tuple[Hardware, list[EnvAssign]]:

@@ -15,12 +15,15 @@ from __future__ import annotations
 import re
 
 from bisect import bisect_right
-from typing import Any, AnyStr, Iterator, Optional
 
 from vllm_lint.frontends.delimited import delimited
 from vllm_lint.frontends.yaml.chart_values import render, render_expr
 from vllm_lint.launch import MAX_TEMPLATE_REGIONS, Extraction, Note, Span, Token, TooLarge
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, AnyStr, Iterator, Optional
 
 # version hints read from what a templated image renders (:mod:`.helm`): kept, whatever they touch
 RENDERED_SOURCES = ("helm-default", "helm-values")

@@ -8,8 +8,6 @@ escapes gets its spans without a :class:`~vllm_lint.frontends.embedding.Embeddin
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
-
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode, compose
 from vllm_lint.frontends.yaml.nodes import NULL, content_end, py, text as node_text
@@ -28,6 +26,10 @@ from vllm_lint.launch import (
     VersionHint,
 )
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 K8S_VAR = lazy_re(r"\$\([A-Za-z_][A-Za-z0-9_]*\)")
 

@@ -15,12 +15,15 @@ a mapping on the command line is its template's affair.
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
 
 from vllm_lint.container import Platform
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import NULL
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # an option name as a chart's mapping writes it: `max-model-len`, `max_model_len`, `--enforce-eager`
 OPTION_KEY = lazy_re(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")

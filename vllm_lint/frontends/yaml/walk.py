@@ -8,8 +8,6 @@ left over that mention vllm are read as shell command lines (or Markdown with fe
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from vllm_lint import container as platforms
 from vllm_lint.frontends.yaml import ci, cloud_init, engine_blocks, kubeai, llmisvc, lws, ray, recipes, tasks, values
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, release_node
@@ -21,6 +19,10 @@ from vllm_lint.frontends.yaml.prefilter import mentions
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware
 from vllm_lint.record import replace
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 _CONTAINER_LISTS = ("containers", "initContainers")
 _KUBERNETES, _COMPOSE = platforms.platform("kubernetes"), platforms.platform("compose")

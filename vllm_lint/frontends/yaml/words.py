@@ -4,13 +4,15 @@ opaque, ``$$`` (compose's escape) is a literal ``$``."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from vllm_lint.frontends.yaml.loader import ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import NULL
 from vllm_lint.record import lazy_re
 
-Word = tuple[str, int, int, Optional[tuple[int, int]], bool]
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Optional
+
+    Word = tuple[str, int, int, Optional[tuple[int, int]], bool]
 
 _BARE_WORD = lazy_re(rb"[^ \t\r\n]+")
 _BLANKS = b" \t\r\n"

@@ -1,0 +1,182 @@
+"""The one-file start-up path (issue 31, sixth pass; benchmarks/README.md): the console loads
+vllm_lint's own modules through ``cli.program._OwnModules`` (the ``.pyc`` the install wrote, checked
+as the import system checks it), and a lint with no configuration file, no excludes and nothing to
+write imports no ``pathlib`` (whose ``urllib.parse`` and ``ipaddress`` are ~16 M instructions) and,
+but for a shell file (tree_sitter imports it), no ``typing`` (~13 M: the lint path's modules import
+it under ``if TYPE_CHECKING:``, a module-level ``TYPE_CHECKING = False``). Structure only: never
+how long it takes."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vllm_lint.fsutil import path_is, path_str
+
+_CONSOLE = ("import os, sys\n"
+            "sys.modules.setdefault('coverage', None)  # (a normal exit: the report below prints)\n"
+            "class Watch:  # (an editable install's finder imports pathlib at start-up: imported again if asked)\n"
+            "    seen = []\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name in ('pathlib', 'urllib.parse', 'ipaddress', 'typing'):\n"
+            "            self.seen.append(name)\n"
+            "for n in ('pathlib', 'urllib.parse', 'ipaddress', 'typing'):\n"
+            "    sys.modules.pop(n, None)\n"
+            "sys.meta_path.insert(0, Watch())\n"
+            "from vllm_lint.cli.program import console\n"
+            "sys.argv = ['vllm-lint', *{argv!r}]\n"
+            "try:\n    console()\nexcept SystemExit:\n    pass\n"
+            "from vllm_lint.cli.program import _Loader\n"
+            "own = sorted(k for k, m in list(sys.modules.items()) if k.startswith('vllm_lint.'))\n"
+            "fast = [k for k in own if isinstance(getattr(sys.modules[k], '__loader__', None), _Loader)]\n"
+            "print('MODULES', ' '.join(sorted(sys.modules)))\n"
+            "print('ASKED', *Watch.seen)\n"
+            "print('NUMBER_RE', type(sys.modules['json.scanner'].NUMBER_RE).__name__)\n"
+            "print('OWN', len(own), 'FAST', len(fast))\n")
+
+
+def _console(argv: list[str], cwd, env_db) -> tuple[set[str], set[str], int, int]:
+    env = {**os.environ, "VLLM_LINT_DB": str(env_db)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out = subprocess.run([sys.executable, "-c", _CONSOLE.format(argv=argv)], cwd=cwd, env=env,
+                         capture_output=True, text=True, check=True).stdout
+    mods = set(out.split("MODULES ", 1)[1].split("\n", 1)[0].split())
+    asked = set(out.split("ASKED", 1)[1].split("\n", 1)[0].split())
+    assert "NUMBER_RE LazyPattern" in out  # (record.import_json: json's pure-Python scanner's, never used)
+    counts = out.rsplit("OWN ", 1)[1].split()
+    return mods, asked, int(counts[0]), int(counts[2])
+
+
+@pytest.mark.parametrize("name, text", [
+    ("run.sh", "vllm serve m --swap-space 4\n"),
+    ("Dockerfile", 'FROM vllm/vllm-openai:v0.10.1\nCMD ["--model", "m", "--swap-space", "4"]\n'),
+    ("deploy.yaml", "containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n  args: [--model, m, --swap-space, '4']\n"),
+    ("serve.py", "from vllm import LLM\nLLM(model='m', swap_space=4)\n"),
+])
+def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_path, synth_db_path, name, text):
+    (tmp_path / name).write_text(text)
+    for argv in (["--no-cache", name], ["--no-cache", "--force-exclude", f"./{name}"]):
+        mods, asked, own, fast = _console(argv, tmp_path, synth_db_path)
+        assert "vllm_lint.pipeline.engine" in mods  # the lint did run
+        if name == "run.sh":  # (tree_sitter imports typing)
+            asked.discard("typing")
+        assert not asked and not {"pathlib", "urllib.parse", "ipaddress"} & mods, (argv, asked)
+        # every module after the console started, i.e. all but the package, cli and program
+        assert own >= 40 and fast >= own - 2, (own, fast)
+
+
+def test_a_configuration_file_is_still_a_path(tmp_path):
+    """A run that finds a configuration keeps its ``source`` a ``Path`` (excludes are relative to
+    its folder); a pyproject.toml without a ``[tool.vllm-lint]`` table is passed over as before."""
+    from vllm_lint import settings
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "run.sh").write_text("vllm serve m\n")
+    assert settings.discover(str(tmp_path / "sub" / "run.sh")).source is None
+    (tmp_path / ".vllm-lint.toml").write_text("ignore = ['VL4']\n")
+    s = settings.discover(str(tmp_path / "sub" / "run.sh"))
+    assert s.source == tmp_path.resolve() / ".vllm-lint.toml" and isinstance(s.source, Path)
+    assert settings.discover(Path(tmp_path / "sub")) == s  # a folder, a Path
+    assert settings.discover(str(tmp_path / "missing" / "x.sh")) == s  # not there: from its folder
+    assert isinstance(settings.SCHEMA_FILE, Path) and settings.SCHEMA_FILE.is_file()
+
+
+def test_a_stale_or_missing_pyc_is_compiled_as_the_import_system_does(tmp_path):
+    """``_Loader.get_code`` reads a ``.pyc`` only when its header says it was compiled from the
+    source as it is now; an edited source (or no ``.pyc``) is compiled, and its ``.pyc`` written."""
+    from vllm_lint.cli.program import _OwnModules
+
+    pkg = tmp_path / "vllm_lint_fixture_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    src = pkg / "mod.py"
+    src.write_text("VALUE = 1\n")
+    code = ("import sys, importlib\n"
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "import vllm_lint.cli.program as program\n"
+            "program._PACKAGES = frozenset(['vllm_lint_fixture_pkg'])\n"
+            "sys.meta_path.insert(0, program._OwnModules())\n"
+            "import vllm_lint_fixture_pkg.mod as m\n"
+            "print(m.VALUE, type(m.__loader__).__name__, m.__cached__ is not None)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def value() -> str:
+        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    assert value() == "1 _Loader True"  # no .pyc: compiled, and written
+    pyc = pkg / "__pycache__" / f"mod.{sys.implementation.cache_tag}.pyc"
+    assert pyc.is_file()
+    assert value() == "1 _Loader True"  # read from the .pyc
+    st_before = os.stat(src)
+    src.write_text("VALUE = 22\n")  # a different size
+    os.utime(src, ns=(st_before.st_atime_ns, st_before.st_mtime_ns))  # the same mtime
+    assert value() == "22 _Loader True"
+    src.write_text("VALUE = 33\n")  # the same size, another mtime
+    os.utime(src, ns=(st_before.st_atime_ns, st_before.st_mtime_ns + 5 * 10**9))
+    assert value() == "33 _Loader True"
+    assert _OwnModules().find_spec("vllm_lint_other.x") is None
+
+
+_PATHS = st.lists(st.sampled_from(["", ".", "..", "a", "b.sh", "/", "//", "x y", "é"]), max_size=6).map("/".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PATHS)
+def test_path_str_spells_a_path_as_pathlib_does(p):
+    assert path_str(p) == str(Path(p))
+
+
+def test_path_is_answers_as_pathlib(tmp_path):
+    (tmp_path / "f").write_text("x")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for name in ("f", "d", "loop", "missing", "f/under", "d/../f", "bad\x00name"):
+        p = str(tmp_path / name)
+        assert path_is(p) == Path(p).exists(), name
+        assert path_is(p, stat.S_ISREG) == Path(p).is_file(), name
+        assert path_is(p, stat.S_ISDIR) == Path(p).is_dir(), name
+
+
+def test_an_extension_module_or_an_unknown_package_is_left_to_the_import_system(tmp_path, monkeypatch):
+    import types
+
+    from vllm_lint.cli import program
+
+    (tmp_path / "both.py").write_text("")
+    (tmp_path / f"both{'.cpython-311-x86_64-linux-gnu'}.so").write_bytes(b"")
+    (tmp_path / "plain.py").write_text("")
+    fake = types.ModuleType("fixture_parent")
+    fake.__path__ = [str(tmp_path)]
+    monkeypatch.setitem(sys.modules, "fixture_parent", fake)
+    monkeypatch.setattr(program, "_PACKAGES", frozenset(["fixture_parent"]))
+    finder = program._OwnModules()
+    assert finder.find_spec("fixture_parent.both") is None  # (the import system loads the .so first)
+    assert finder.find_spec("fixture_parent.missing") is None
+    spec = finder.find_spec("fixture_parent.plain")
+    assert spec is not None and spec.origin == str(tmp_path / "plain.py")
+    assert finder.find_spec("other_parent.plain") is None
+
+
+def test_json_imported_with_its_expressions_left_lazy_still_works():
+    code = ("from vllm_lint.record import import_json\n"
+            "json = import_json()\n"
+            "import json.decoder, json.encoder, json.scanner, re\n"
+            "assert type(json.scanner.NUMBER_RE).__name__ == 'LazyPattern'\n"
+            "assert json.loads('{\"a\": [1, 2.5e3, \"\\\\u00e9\", null]}') == {'a': [1, 2500.0, '\\u00e9', None]}\n"
+            "assert json.dumps({'b': '\\u00e9', 'a': 1}, sort_keys=True) == '{\"a\": 1, \"b\": \"\\\\u00e9\"}'\n"
+            "assert json.encoder.py_encode_basestring_ascii('\\u00e9') == '\"\\\\u00e9\"'\n"
+            "assert json.scanner.py_make_scanner(json.JSONDecoder())('12.5', 0) == (12.5, 4)\n"
+            "assert json.decoder.py_scanstring('ab\"', 0) == ('ab', 3)\n"
+            "assert re.compile('x').match('x')\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr
