@@ -359,8 +359,6 @@ def _file_dir(path: str):
 def model_facts(ctx, rule=None):
     """(facts, why) for the launch's model; records a --verbose skip reason for ``rule`` when the
     model is unknown."""
-    from . import models
-
     lay = layout(ctx)
     if ctx.launch is None:
         return None, "no launch"
@@ -376,6 +374,8 @@ def model_facts(ctx, rule=None):
             why = ""
         facts = None
         if name:
+            from . import models  # (once per launch: the other rules' asks are answered by the memo)
+
             base, real_base = _file_dir(ctx.path) if ctx.path else (None, None)
             rev = lay.revision.value if lay.revision.known and isinstance(lay.revision.value, str) else None
             facts, why = models.resolve(name, revision=rev, online=bool(getattr(ctx.settings, "online", False)),
