@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import accumulate
 
 from .record import Record
 
@@ -413,12 +414,17 @@ def check_launch_budget(launches: int, words: int) -> None:
         raise TooLarge(f"more than {MAX_LAUNCH_WORDS:,} words in its launches (the per-file budget)")
 
 
+_PLUS_ONE = (1).__add__
+
+
 class LineIndex:
     """Rows and columns of byte offsets in ``data`` (rows split at ``\\n``)."""
 
     def __init__(self, data: bytes):
         self.data = data
-        self.starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
+        # each row's first byte: the running sum of the lengths of the rows before it, each with
+        # its "\n" (a split and C-level sums: a match object per line cost ~3x as much)
+        self.starts = list(accumulate(map(_PLUS_ONE, map(len, data.split(b"\n")[:-1])), initial=0))
         self.mentions_tool = b"vllm-lint" in data  # else no suppression comment can be there
         self._ascii_rows: dict[int, bool] = {}  # row -> its bytes are ASCII (a column is then a byte count)
 

@@ -143,10 +143,12 @@ class _Neighbours:
         if self.texts is None:
             self.texts = self._read()
         raw = name.encode()
+        holding = [(text, dockerfile) for text, dockerfile in self.texts if raw in text]
+        if not holding:  # (most names: no neighbour spells them, no expression to compile)
+            return False
         arg = re.compile(rb"(?m)^[ \t]*ARG[ \t]+" + re.escape(raw) + rb"(?!\w)")
         expand = re.compile(rb"\$\{?" + re.escape(raw) + rb"(?!\w)")
-        return any(raw in text and (arg if dockerfile else expand).search(text) is not None
-                   for text, dockerfile in self.texts)
+        return any((arg if dockerfile else expand).search(text) is not None for text, dockerfile in holding)
 
     def _read(self) -> list[tuple[bytes, bool]]:
         import os

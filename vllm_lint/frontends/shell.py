@@ -1972,9 +1972,10 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
             segments.extend(x.node.start_byte for x in got)
     arg_words = expanded
     tokens = [_token(ctx, w) for w in arg_words]
-    # token -> its word's script range and segment. Ranges, not words: a word holds a
-    # tree-sitter node, and with it the whole tree, for as long as the launch lives.
-    word_of = {id(t): (w.start, w.end, seg) for t, w, seg in zip(tokens, arg_words, segments)}
+    # each token's word's script range and segment. Ranges, not words: a word holds a
+    # tree-sitter node, and with it the whole tree, for as long as the launch lives. By token
+    # (``id``) only when a fix first asks (``delete_tokens``): most launches are never fixed.
+    ranges = [(w.start, w.end, seg) for w, seg in zip(arg_words, segments)]
     env: list[EnvAssign] = [e for _o, e in ctx.file_env]
     for idx, name, value in found.env:
         env.append(_env_from_word(ctx, words, idx, name, value))
@@ -2025,7 +2026,11 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
         if at is not None:
             la.replace_entry = lambda new, _at=at: [Edit(_at, " ".join(new))]
 
+    word_of: dict[int, tuple] = {}
+
     def delete_tokens(toks: list[Token], _tokens=tokens, _word_of=word_of) -> Optional[list[Edit]]:
+        if not _word_of and _tokens:
+            _word_of.update(zip(map(id, _tokens), ranges))
         ws = []
         for t in toks:
             w = _word_of.get(id(t))

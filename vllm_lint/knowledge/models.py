@@ -22,6 +22,7 @@ import os
 import re
 import stat
 
+from .. import inputs  # (a base module of a few lines: asked on every resolution, ~4,500 in a launch-dense tree)
 from ..record import lazy_re, screened_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -318,8 +319,6 @@ def facts_from_config(cfg: dict[str, Any], name: str, source: str) -> Optional[M
 
 
 def _read_config(path: Path, name: str) -> Optional[ModelFacts]:
-    from .. import inputs
-
     raw = inputs.read_other(str(path), 4 * 1024 * 1024)  # (the finding depends on it: the cache must know)
     if raw is None:
         return None
@@ -448,8 +447,6 @@ def _memoised(memo: dict, key: Any, resolve_once: Callable[[], tuple[Optional[Mo
               ) -> tuple[Optional[ModelFacts], str]:
     """``memo[key]``, resolved once; the files the resolution read (``vllm_lint.inputs``) are
     noted again on every hit, so each file's analysis knows what its findings depend on."""
-    from .. import inputs
-
     hit = memo.get(key)
     if hit is None:
         with inputs.recording() as reads:

@@ -184,7 +184,10 @@ def source_build_hints(data: bytes) -> list:
     """The file's builds of vLLM's source as version hints (``launch.VersionHint``, source words
     for --verbose: ``vLLM built from its source (line 29: git checkout ...) at v0.6.4.post1``), the
     span on the text holding the version (where VL004 reports, what an upgrade rewrites)."""
+    builds = source_builds(data)[:1]
+    if not builds:  # (nearly every file: no import to make)
+        return []
     from ..launch import Span, VersionHint
 
     return [VersionHint(b.ref, f"vLLM built from its source (line {b.line}: {b.how}) at", Span(b.start, b.end))
-            for b in source_builds(data)[:1]]
+            for b in builds]

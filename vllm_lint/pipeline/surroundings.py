@@ -138,6 +138,10 @@ class Surroundings:
         # evidence's folder reading passes them over rather than reading them again
         self._words = words
         self.wordless: set[str] = set()
+        # per directory: what ``pin_for`` and ``own_chart_for`` found (the files of a folder ask
+        # the same; each answer walks folders up)
+        self._pins_for: dict[str, Optional[Named]] = {}
+        self._own_charts: dict[str, Optional[Named]] = {}
 
     # -- one folder
     def folder(self, directory: str) -> _Folder:
@@ -421,7 +425,14 @@ class Surroundings:
         """For a template of a Helm chart (``templates/`` under a folder with ``Chart.yaml``), the
         vLLM image the chart's own ``values.yaml`` configures when it names one release (``image:
         repo:tag``, or ``image``/``repository`` with a ``tag:`` beside it): what the template renders
-        by default where its own words name none (an image written through ``{{ include }}``)."""
+        by default where its own words name none (an image written through ``{{ include }}``).
+        Once per directory."""
+        if directory in self._own_charts:
+            return self._own_charts[directory]
+        found = self._own_charts[directory] = self._own_chart_for(directory)
+        return found
+
+    def _own_chart_for(self, directory: str) -> Optional[Named]:
         d = directory
         for _ in range(3):  # templates/, templates/sub/
             if os.path.basename(d) == "templates" and "Chart.yaml" in self.folder(os.path.dirname(d)).names:
@@ -554,7 +565,13 @@ class Surroundings:
         """The nearest pin in ``directory`` or above, up to the repository root (or, outside a
         repository, to the file system's root, as before). A range (a ``pyproject.toml``'s
         ``vllm>=0.10``) is resolved by an exact pin further up that it allows (a workspace's
-        ``uv.lock`` at the root), else gives the newest release it allows."""
+        ``uv.lock`` at the root), else gives the newest release it allows. Once per directory."""
+        if directory in self._pins_for:
+            return self._pins_for[directory]
+        found = self._pins_for[directory] = self._pin_for(directory)
+        return found
+
+    def _pin_for(self, directory: str) -> Optional[Named]:
         d = directory
         found: Optional[Named] = None
         while True:

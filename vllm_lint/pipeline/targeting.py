@@ -513,23 +513,23 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
     unbroken run of them, or None when no release accepts all, or nothing in the launch tells
     releases apart (only options every release has, or none any release had)."""
     n = len(db.versions)
-    ok = set(range(n))
+    ok = (1 << n) - 1  # the releases still accepting it, as bits (``History.mask``)
     for a in args:
         string = _string(a)
         h = db.option_history(string) if string else None
         if h is not None:  # (a word no release ever accepted says nothing about the era)
-            ok &= h.indices
+            ok &= h.mask
     for name in env_names:
         h = db.env_history(name)
         if h is not None:
-            ok &= h.indices
+            ok &= h.mask
     if not ok:
         return None
     # values: drop the ends whose parser refuses a value the launch gives (bounded: each step
     # drops one release; the index lists each option's choices per release)
     valued = [(_string(a), str(a.value)) for a in args
               if _string(a) and isinstance(a.value, (str, int, float)) and not a.value_opaque and not a.json_path]
-    run = _newest_run(sorted(ok))
+    lo, hi = _newest_run(ok)
 
     def accepts(i: int) -> bool:
         if db.indexes_choices:  # the index's choice lists: no release file loaded
@@ -543,13 +543,13 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
         return True
 
     if valued:
-        while run and not accepts(run[0]):
-            run = run[1:]
-        while run and not accepts(run[-1]):
-            run = run[:-1]
-    if not run or (run[0] == 0 and run[-1] == n - 1):
+        while lo <= hi and not accepts(lo):
+            lo += 1
+        while lo <= hi and not accepts(hi):
+            hi -= 1
+    if lo > hi or (lo == 0 and hi == n - 1):
         return None  # (every release accepts it: nothing tells releases apart)
-    return db.versions[run[0]], db.versions[run[-1]]
+    return db.versions[lo], db.versions[hi]
 
 
 def _string(a: Any) -> Optional[str]:
@@ -559,9 +559,9 @@ def _string(a: Any) -> Optional[str]:
     return a.canonical
 
 
-def _newest_run(indices: list[int]) -> list[int]:
-    """The longest run of consecutive numbers that ends ``indices`` (sorted, distinct)."""
-    start = len(indices) - 1
-    while start > 0 and indices[start - 1] == indices[start] - 1:
-        start -= 1
-    return indices[max(start, 0):]
+def _newest_run(mask: int) -> tuple[int, int]:
+    """(first, last) of the longest run of consecutive positions that ends the set bits of
+    ``mask`` (not 0): its highest bit and the bits set below it without a gap."""
+    hi = mask.bit_length() - 1
+    lo = (~mask & ((1 << hi) - 1)).bit_length()  # just above the highest clear bit below ``hi``
+    return lo, hi

@@ -204,8 +204,20 @@ def _not_vllms(ctx: LintContext, name: str) -> EnvStatus:
         return EnvStatus("unknown", plugins=tuple(readers), forks=forks)
     if forks:
         return EnvStatus("unknown", forks=forks)
-    # every plugin's names: a typo of a plugin's variable is one wherever it is set
-    own = {n: dist for dist in sorted(index.plugins) for n in index.env_names(dist) if is_vllm_var(n)}
+    own = _plugin_vars(index)
     close = closest(ctx.surface, name, lambda: [n for n in ctx.surface.env if is_vllm_var(n)] + sorted(own), 0.8,
                     "env+plugins")
     return EnvStatus("unknown", suggestion=close, suggestion_plugin=own.get(close) if close else None)
+
+
+_PLUGIN_VARS: list = [None, {}]  # the plugin index, its VLLM_ names -> the plugin that reads each
+
+
+def _plugin_vars(index) -> dict[str, str]:
+    """Every plugin's ``VLLM_`` names, each with the (last, by name) plugin that reads it: a typo
+    of a plugin's variable is one wherever it is set. Once per plugin index, not per unknown
+    name of each launch."""
+    if _PLUGIN_VARS[0] is not index:
+        _PLUGIN_VARS[:] = [index, {n: dist for dist in sorted(index.plugins) for n in index.env_names(dist)
+                                   if is_vllm_var(n)}]
+    return _PLUGIN_VARS[1]

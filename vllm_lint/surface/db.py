@@ -1311,14 +1311,19 @@ def certified(data: bytes, rec: Any, version: str) -> bool:
 
 class History(Record):
     """Where one name (option string, env var or EngineArgs field) was accepted: ``ranges`` of
-    (first version, last version) runs."""
+    (first version, last version) runs; ``indices`` the release positions, ``mask`` the same as
+    the bits of one integer (bit ``i``: release position ``i``)."""
 
-    __slots__ = ("name", "ranges", "indices")
+    __slots__ = ("name", "ranges", "indices", "mask")
 
     def __init__(self, name: str, ranges: list[tuple[str, str]], indices: Optional[set[int]] = None) -> None:
         self.name = name
         self.ranges = ranges
         self.indices = set() if indices is None else indices
+        mask = 0
+        for i in self.indices:
+            mask |= 1 << i
+        self.mask = mask
 
     @property
     def first(self) -> Optional[str]:
