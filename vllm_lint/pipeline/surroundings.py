@@ -90,17 +90,15 @@ class _Runner(Record):
 
 class _Folder(Record):
     """One folder: its file ``names``, whether it is a repository's ``root``, and, read when first
-    asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin; ``reads``:
-    the files read, with their keys."""
+    asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin."""
 
-    __slots__ = ("names", "root", "runners", "pin", "reads", "env", "readme", "sibling_chart")
+    __slots__ = ("names", "root", "runners", "pin", "env", "readme", "sibling_chart")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
         self.root = ".git" in names
         self.runners: Optional[list[_Runner]] = None
         self.pin: Any = _UNREAD
-        self.reads: list[tuple[str, str]] = []
         self.env: dict[str, tuple[str, str]] = {}  # the env files' variables: NAME -> (value, file)
         self.readme: Any = _UNREAD
         self.sibling_chart: Any = _UNREAD  # (a folder of charts) chart folder -> the image its values set
@@ -125,7 +123,9 @@ class Surroundings:
     def __init__(self, words: tuple[bytes, ...] = ()) -> None:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}
-        self._last: Optional[tuple[str, str]] = None  # the file ``_read`` read last, with its key
+        # the file ``_read`` read last (path, bytes), and its record (``_last``) once asked for
+        self._last_read: Optional[tuple[str, bytes]] = None
+        self._last_key: Optional[tuple[str, str]] = None
         # every file read: its bytes when they name vllm, else None (``pipeline.repository``'s survey
         # reads the repository's files from here before the disk)
         self.seen: dict[str, Optional[bytes]] = {}
@@ -135,6 +135,16 @@ class Surroundings:
         # evidence's folder reading passes them over rather than reading them again
         self._words = words
         self.wordless: set[str] = set()
+
+    @property
+    def _last(self) -> Optional[tuple[str, str]]:
+        """The file ``_read`` read last: (absolute path, content key), what a ``Named`` it gives
+        records (``vllm_lint.inputs``). Made when asked: most files a folder's reading reads name
+        nothing (a folder of a thousand manifests), and their key and absolute path were never used."""
+        if self._last_key is None and self._last_read is not None:
+            path, data = self._last_read
+            self._last_key = (os.path.abspath(path), inputs.key_of(data))
+        return self._last_key
 
     # -- one folder
     def folder(self, directory: str) -> _Folder:
@@ -172,8 +182,7 @@ class Surroundings:
             data = read_regular(path, MAX_BYTES)
         except (OSError, TooLarge):
             return None
-        self._last = (os.path.abspath(path), inputs.key_of(data))
-        f.reads.append(self._last)
+        self._last_read, self._last_key = (path, data), None
         low = data.lower()
         self.seen[path] = data if b"vllm" in low else None
         if self._words and data.isascii() and not any(w in low for w in self._words):
