@@ -182,3 +182,28 @@ def test_a_launch_below_a_folder_of_runners_does_not_test_each_runner(synth_db_p
     pinned = linter.targeting.pin_for(str(root / "deploy" / "scripts" / "s7.sh"))
     assert pinned is not None and "m0.yaml (image vllm/vllm-openai:v0.6.0)" in pinned[1]
     assert linter.targeting.pin_for(str(root / "deploy" / "scripts" / "s8.sh")) is None
+
+
+def test_the_image_a_script_builds_is_read_once_per_file_not_per_launch(synth_db_path, tmp_path, monkeypatch):
+    """A script that builds its image (``docker build -f Dockerfile``) and starts many launches:
+    the Dockerfile it builds is found from the script's text once, not once per launch (each
+    decoded and scanned the whole text again)."""
+    from vllm_lint.pipeline import surroundings
+    from vllm_lint.pipeline.discovery import Target
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.8.5\n")
+    lines = ["#!/bin/bash", "docker build -t img -f Dockerfile ."]
+    lines += [f"vllm serve facebook/opt-125m --port {8000 + i}" for i in range(12)]
+    (tmp_path / "many.sh").write_text("\n".join(lines) + "\n")
+    asked: list[str] = []
+    real = surroundings.Surroundings.built_for
+    monkeypatch.setattr(surroundings.Surroundings, "built_for",
+                        lambda self, d, text: asked.append(d) or real(self, d, text))
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    res = linter.lint_file(Target(str(tmp_path / "many.sh"), True))
+    assert res.read and len(asked) == 1
