@@ -275,3 +275,35 @@ def test_the_inbox_takes_whole_frames_and_drops_a_cut_or_broken_one():
     assert [x.path if x else None for x in results] == ["a", "b", None, "d", None, None]
     assert inbox.open == {}
     os.close(r)
+
+
+def test_a_worker_does_not_wait_for_a_full_pipe_until_its_last_task():
+    """A worker's frames go into its pipe as far as the pipe takes them: with the main process not
+    reading (kept off the processor), sending returns at once and the rest waits; ``flush`` at the
+    end writes it all, in order."""
+    import threading
+
+    from vllm_lint.pipeline import parallel
+
+    r, w = os.pipe()
+    out = parallel._Outbox(w)
+    big = b"x" * 300_000  # (over any pipe's default buffer)
+    out.send(big)  # returns with no reader
+    assert out.pending
+    out.send(b"y" * 10)
+    got = bytearray()
+
+    def drain():
+        while True:
+            b = os.read(r, 1 << 16)
+            if not b:
+                return
+            got.extend(b)
+
+    t = threading.Thread(target=drain)
+    t.start()
+    out.flush()
+    t.join()
+    os.close(r)
+    n = parallel._LENGTH
+    assert bytes(got) == len(big).to_bytes(n, "little") + big + (10).to_bytes(n, "little") + b"y" * 10

@@ -189,32 +189,63 @@ def _take(queue_r: int):
 
 def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
     """A forked worker's whole life: lint the tasks it draws, sending back each task's
-    ``[(index, result)]`` when it is done (after an error, what it linted of the task), end."""
+    ``[(index, result)]`` when it is done (after an error, what it linted of the task), end.
+
+    The pipe is written without blocking while there are tasks left (:class:`_Outbox`): a main
+    process kept off the processor by the machine's load must not stall the worker once the pipe's
+    buffer (64 KB, a few tasks' results) is full; what does not fit waits for the next task, and the
+    rest is written at the end."""
     code = 1
     try:
         import pickle
 
-        with open(out_w, "wb") as f:
-
-            def send(done: list) -> None:
-                frame = pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL)
-                f.write(len(frame).to_bytes(_LENGTH, "little") + frame)
-                f.flush()
-
-            done: list = []
-            try:
-                for k in _take(queue_r):
-                    for i in tasks[k]:
-                        done.append((i, linter.lint_file(targets[i], fix=fix)))
-                    send(done)
-                    done = []
-            except BaseException:
-                pass  # the main process lints what is not sent back, and reports any error itself
-            if done:
-                send(done)
+        out = _Outbox(out_w)
+        done: list = []
+        try:
+            for k in _take(queue_r):
+                for i in tasks[k]:
+                    done.append((i, linter.lint_file(targets[i], fix=fix)))
+                out.send(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+                done = []
+        except BaseException:
+            pass  # the main process lints what is not sent back, and reports any error itself
+        if done:
+            out.send(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+        out.flush()
         code = 0
     finally:
         os._exit(code)
+
+
+class _Outbox:
+    """A worker's end of its results pipe: frames (length, pickle) written as far as the pipe takes
+    them without blocking; ``flush`` writes the rest, blocking."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = bytearray()
+        try:
+            os.set_blocking(fd, False)
+        except OSError:  # (then every write blocks, as a plain pipe does)
+            pass
+
+    def send(self, frame: bytes) -> None:
+        self.pending += len(frame).to_bytes(_LENGTH, "little")
+        self.pending += frame
+        self._write()
+
+    def _write(self) -> None:
+        while self.pending:
+            try:
+                n = os.write(self.fd, self.pending)
+            except BlockingIOError:
+                return  # the pipe is full: the rest after the next task
+            del self.pending[:n]
+
+    def flush(self) -> None:
+        os.set_blocking(self.fd, True)
+        self._write()
+        os.close(self.fd)
 
 
 _LENGTH = 4  # bytes of a frame's length
