@@ -7,7 +7,12 @@ user + system of the finished process and its children, wall a monotonic clock, 
 largest process (``run.py``'s measure and wrapper).
 
     python benchmarks/targets.py --scratch DIR [--lint BIN] [--compare BIN] [--rounds 7]
-                                 [--only startup,dense,monorepo,precommit,site,db] [--sizes 2000,10000,50000]
+                                 [--only startup,dense,monorepo,copies,precommit,site,db] [--sizes 2000,10000,50000]
+                                 [--copies 1,5,25]
+
+``copies``: the monorepo's ratio to the floor on copies of one generated tree (``--sizes``' first,
+``--copies`` times, ``trees.py copies``): the same mix at every scale, so the ratio is flat unless
+some work grows with the tree (the generator's own trees change their mix with their size).
 
 ``BIN`` is a ``vllm-lint`` executable of a regular install (default: ``run.py``'s install in
 ``benchmarks/.venv``); the baselines run with the Python next to it. The trees are written by
@@ -35,7 +40,7 @@ import trees  # noqa: E402
 
 GOALS = {  # issue 31's goal of each figure (a ratio or MiB; lower is better)
     "startup one.yaml": 1.15, "startup one.sh": 1.0, "startup Dockerfile": 1.0, "startup one.py": 1.0,
-    "dense cpu / floor": 4.0, "monorepo cpu / floor": 1.5, "monorepo -j2 wall / -j1": 0.75,
+    "dense cpu / floor": 4.0, "monorepo cpu / floor": 1.5, "copies cpu / floor": 1.5, "monorepo -j2 wall / -j1": 0.75,
     "monorepo warm / cold cpu": 0.12, "monorepo peak MiB": 50.0, "precommit share": 0.20,
     "site cpu / data": 5.0, "db cpu / untar": 2.0, "db peak MiB": 250.0,
 }
@@ -123,6 +128,19 @@ def monorepo(bins, py, n, env, scratch: Path, sizes: list[int]) -> dict:
             out[f"monorepo peak MiB {size} {name}"] = {
                 name: {"-j 1": run.peak_rss_mb([str(b), "--no-cache", "-j", "1", *lint], tree, env),
                        "default -j": run.peak_rss_mb([str(b), "--no-cache", *lint], tree, env)}}
+    return out
+
+
+def copies(bins, py, n, env, scratch: Path, size: int, counts: list[int]) -> dict:
+    out = {}
+    for k in counts:
+        root = scratch / f"copies{size}x{k}"
+        files = trees.copies(root, size, k)
+        tree = root / "repo"
+        out[f"copies cpu / floor {size}x{k}"] = {
+            **rounds(_floor(py, tree, env), _subjects(bins, ["--no-cache", "-j", "1", "--exit-zero", "--output-format",
+                                                             "concise", "."], tree, env), max(3, n // 2) if k > 5 else n),
+            "files": files}
     return out
 
 
@@ -216,6 +234,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--only", default="startup,dense,monorepo,precommit,site,db")
     ap.add_argument("--sizes", default="2000,10000,50000")
+    ap.add_argument("--copies", default="1,5,25", help="copies: how many copies of the first size's tree")
     ap.add_argument("--db-version", default="0.34.0")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "targets.json")
     ap.add_argument("--precommit-bin", default=shutil.which("pre-commit") or "pre-commit")
@@ -234,6 +253,8 @@ def main() -> None:
         res.update(dense(bins, py, n, env, a.scratch))
     if "monorepo" in only:
         res.update(monorepo(bins, py, n, env, a.scratch, [int(s) for s in a.sizes.split(",")]))
+    if "copies" in only:
+        res.update(copies(bins, py, n, env, a.scratch, int(a.sizes.split(",")[0]), [int(c) for c in a.copies.split(",")]))
     if "precommit" in only:
         res.update(precommit(bins, py, n, env, a.scratch, a.precommit_bin))
     if "site" in only:

@@ -5,10 +5,17 @@
   launch).
 - ``monorepo``: ``corpus.py``'s generator at ``--files`` files (a mixed repository in which ~12 %
   mention vLLM), as a ``git init`` work tree so that ``.gitignore`` and ``.git/info/exclude`` are
-  honoured as in a real checkout.
+  honoured as in a real checkout. The generator's mix changes with its size (its Python files are
+  the standard library's, at most ~460; its 30 folders grow with it): a 10k tree is not five 2k
+  trees (benchmarks/README.md, sixth pass).
+- ``copies``: ``--copies`` copies of the generator's tree at ``--files`` files, in one repository
+  (``copy0/`` ...): the same mix and folder sizes at every scale, so that a ratio that grows with the
+  copies is work that grows with the tree. ``--ignore-files`` puts a ``.gitignore`` in every folder
+  (what discovery's ignore rules cost).
 
     python benchmarks/trees.py dense OUT [--copies 9]
     python benchmarks/trees.py monorepo OUT --files 10000
+    python benchmarks/trees.py copies OUT --files 2000 --copies 5 [--ignore-files]
 """
 
 from __future__ import annotations
@@ -53,14 +60,39 @@ def monorepo(out: Path, files: int) -> int:
     return info["files"]
 
 
+def copies(out: Path, files: int, copies: int, ignore_files: bool = False) -> int:
+    """``copies`` copies of the generated ``files``-file repository in one git work tree ``out/repo``."""
+    one = out / "one-copy"
+    monorepo(one, files)
+    repo = out / "repo"
+    if repo.exists():
+        shutil.rmtree(repo)
+    n = 0
+    for c in range(copies):
+        shutil.copytree(one / "repo", repo / f"copy{c}", ignore=shutil.ignore_patterns(".git"))
+    shutil.rmtree(one)
+    for d in [repo, *(p for p in repo.rglob("*") if p.is_dir())]:
+        if ignore_files:
+            (d / ".gitignore").write_text("*.tmp\nbuild/\n")
+        n += sum(1 for p in d.iterdir() if p.is_file())
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("kind", choices=("dense", "monorepo"))
+    ap.add_argument("kind", choices=("dense", "monorepo", "copies"))
     ap.add_argument("out", type=Path)
     ap.add_argument("--copies", type=int, default=9)
     ap.add_argument("--files", type=int, default=10000)
+    ap.add_argument("--ignore-files", action="store_true", help="copies: a .gitignore in every folder")
     a = ap.parse_args()
-    n = dense(a.out, a.copies) if a.kind == "dense" else monorepo(a.out, a.files)
+    if a.kind == "dense":
+        n = dense(a.out, a.copies)
+    elif a.kind == "monorepo":
+        n = monorepo(a.out, a.files)
+    else:
+        n = copies(a.out, a.files, a.copies, a.ignore_files)
     print(f"{n} files in {a.out}")
 
 

@@ -155,3 +155,57 @@ def test_the_repositorys_own_hidden_folders_are_read_caches_and_tools_state_are_
     targets, _ = discover(["."], Settings())
     assert sorted(t.path for t in targets) == [".agents/plans/serve.md", ".devcontainer/start.sh",
                                                ".github/workflows/ci.yml"]
+
+
+def test_a_path_is_matched_against_the_ignore_files_above_it_only(tmp_path, monkeypatch):
+    """Each ``.gitignore`` applies below its folder: a walked path is tested against its own
+    folder's and its ancestors' files, not against every ignore file found so far (with one per
+    folder, that was O(files x folders): every path's prefix compared with every file's folder);
+    what is left out is unchanged."""
+    import cProfile
+    import pstats
+
+    from vllm_lint.pipeline import discovery
+    from vllm_lint.settings import Settings
+
+    for i in range(30):
+        d = tmp_path / f"f{i}" / "inner"
+        d.mkdir(parents=True)
+        (tmp_path / f"f{i}" / ".gitignore").write_text(f"skip{i}.sh\n")
+        for name in ("a.sh", f"skip{i}.sh", "skip0.sh"):
+            (d / name).write_text("echo\n")
+    (tmp_path / ".gitignore").write_text("*.tmp\n")
+    (tmp_path / "top.tmp").write_text("x\n")
+    monkeypatch.chdir(tmp_path)
+    discovery._spec(["x"])  # (pathspec imported before counting)
+    prof = cProfile.Profile()
+    targets, _ = prof.runcall(discovery.discover, ["."], Settings())
+    shown = sorted(t.path for t in targets)
+    expected = {os.path.join(f"f{i}", "inner", n) for i in range(30) for n in ("a.sh", "skip0.sh")} - {
+        os.path.join("f0", "inner", "skip0.sh")}
+    assert {p for p in shown if p.endswith(".sh")} == expected and "top.tmp" not in shown
+    # a path below f<i> meets the root's file and f<i>'s: two prefix tests per walked entry; every
+    # ignore file found so far would be ~16 each
+    tests = sum(n[1] for k, v in pstats.Stats(prof).stats.items() if k[2] == "<method 'startswith' of 'str' objects>"
+                for caller, n in v[4].items() if caller[0].endswith("discovery.py"))
+    entries = sum(1 for _ in tmp_path.rglob("*"))
+    assert tests <= 2 * entries
+
+
+def test_excludes_match_the_real_path_from_the_configurations_folder(tmp_path, monkeypatch):
+    """``exclude`` patterns are matched against the path relative to the configuration's folder
+    (the walk builds it from its folder's real path), from any folder the run starts in."""
+    from vllm_lint import settings as S
+    from vllm_lint.pipeline.discovery import discover
+
+    for rel in ("a/b/keep.sh", "a/b/old.bak", "a/vendor/x.sh", "c/d.sh", "c/e/f.sh"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("echo\n")
+    (tmp_path / ".vllm-lint.toml").write_text('extend-exclude = ["*.bak", "vendor/", "/c/e", "a/b/keep.sh"]\n')
+    os.symlink(tmp_path / "a", tmp_path / "link")  # (a linked folder is not walked)
+    monkeypatch.chdir(tmp_path)
+    got = sorted(t.path for t in discover(["."], S.for_run(None, ["."]))[0])
+    assert got == [".vllm-lint.toml", os.path.join("c", "d.sh")]
+    monkeypatch.chdir(tmp_path / "c")
+    assert sorted(t.path for t in discover(["."], S.for_run(None, ["."]))[0]) == ["d.sh"]
+    assert sorted(t.path for t in discover([str(tmp_path / "a")], S.for_run(None, [str(tmp_path / "a")]))[0]) == []

@@ -108,8 +108,9 @@ def test_what_a_failed_worker_did_not_send_is_linted_here(corpus, workers_only, 
     monkeypatch.setattr(main, "lint_file", failing)
     shared = parallel.lint_all(main, targets, False, jobs=2)
     assert _findings(shared) == _findings(sequential)
-    # all of them here after a death; after an exception, all but the four the worker sent
-    assert len(calls) == (len(targets) if how == "dies" else len(targets) - 4)
+    # all but the four the worker linted: it sends each task's results when the task is done (one
+    # file a task here), so what it sent before it raised or died comes back
+    assert len(calls) == len(targets) - 4
 
 
 @needs_fork
@@ -239,3 +240,70 @@ def test_tasks_are_runs_of_neighbouring_files_cut_where_a_folder_ends(n_tasks):
             assert len(holding) == 1
         else:  # (a larger folder: cut at twice the share)
             assert len(holding) <= 1 + folder.count(f"d{k}") // (2 * share) + 1
+
+
+def test_the_inbox_takes_whole_frames_and_drops_a_cut_or_broken_one():
+    """A worker's pipe holds frames (length, pickle): each whole frame's results are taken in as it
+    arrives; a frame cut short (the worker died writing it) or that does not unpickle is dropped,
+    and its files stay to be linted here."""
+    import pickle
+
+    from vllm_lint.pipeline import parallel
+    from vllm_lint.pipeline.engine import FileResult
+
+    class NoCache:
+        cache = None
+
+    def frame(done) -> bytes:
+        data = pickle.dumps(done)
+        return len(data).to_bytes(parallel._LENGTH, "little") + data
+
+    results: list = [None] * 6
+    r, w = os.pipe()
+    inbox = parallel._Inbox(NoCache(), results, [r])
+    inbox.take_in()  # nothing sent yet: does not block
+    assert results == [None] * 6
+    os.write(w, frame([(0, FileResult("a")), (1, FileResult("b"))]))
+    inbox.take_in()
+    assert [x.path if x else None for x in results] == ["a", "b", None, None, None, None]
+    broken = frame([(2, FileResult("c"))])
+    os.write(w, broken[:parallel._LENGTH] + b"\x00" * (len(broken) - parallel._LENGTH))  # (not a pickle)
+    os.write(w, frame([(3, FileResult("d"))]))
+    os.write(w, frame([(4, FileResult("e"))])[:-3])  # cut short: the worker died
+    os.close(w)
+    inbox.take_in(to_the_end=True)
+    assert [x.path if x else None for x in results] == ["a", "b", None, "d", None, None]
+    assert inbox.open == {}
+    os.close(r)
+
+
+def test_a_worker_does_not_wait_for_a_full_pipe_until_its_last_task():
+    """A worker's frames go into its pipe as far as the pipe takes them: with the main process not
+    reading (kept off the processor), sending returns at once and the rest waits; ``flush`` at the
+    end writes it all, in order."""
+    import threading
+
+    from vllm_lint.pipeline import parallel
+
+    r, w = os.pipe()
+    out = parallel._Outbox(w)
+    big = b"x" * 300_000  # (over any pipe's default buffer)
+    out.send(big)  # returns with no reader
+    assert out.pending
+    out.send(b"y" * 10)
+    got = bytearray()
+
+    def drain():
+        while True:
+            b = os.read(r, 1 << 16)
+            if not b:
+                return
+            got.extend(b)
+
+    t = threading.Thread(target=drain)
+    t.start()
+    out.flush()
+    t.join()
+    os.close(r)
+    n = parallel._LENGTH
+    assert bytes(got) == len(big).to_bytes(n, "little") + big + (10).to_bytes(n, "little") + b"y" * 10

@@ -109,3 +109,101 @@ def test_a_tag_is_read_once_per_run(synth_db_path, tmp_path, monkeypatch):
     results = [linter.lint_file(Target(str(tmp_path / f"k{i}.yaml"), True)) for i in range(8)]
     assert all(r.read for r in results)
     assert asked and len(asked) == len(set(asked))
+
+
+def _names(refs, rel: str) -> bool:
+    """Whether a runner's words name the file at ``rel`` (the test each runner was put to)."""
+    for ref in refs:
+        r = ref[2:] if ref.startswith("./") else ref
+        if r == rel or (r.startswith("/") and (r.rsplit("/", 1)[-1] == rel if "/" not in rel else r.endswith("/" + rel))):
+            return True
+    return False
+
+
+def test_a_folders_runners_are_looked_up_by_the_paths_they_name_as_each_was_tested():
+    """The runner that names a file is found in the folder's index (built once), and it is the
+    runner a test of every runner in turn finds (first in the folder's order; a chart's for a
+    folder above)."""
+    import random
+
+    from vllm_lint.pipeline.surroundings import Named, _Runner, _RunnerIndex
+
+    rng = random.Random(7)
+    words = ["serve.sh", "./serve.sh", "/app/serve.sh", "scripts/serve.sh", "./scripts/serve.sh",
+             "/opt/x/scripts/serve.sh", "/serve.sh", "run.py", "/app/run.py", "sub/run.py", "/a/sub/run.py",
+             "other.yaml", "*chart*", ".//app/serve.sh"]
+    rels = ["serve.sh", "scripts/serve.sh", "run.py", "sub/run.py", "x/sub/run.py", "other.yaml", "none.sh"]
+    for _ in range(300):
+        runners = [_Runner(Named(rng.choice(["0.8.5", "0.9.2"]), "why"), frozenset(rng.sample(words, rng.randint(0, 4))))
+                   for _ in range(rng.randint(0, 8))]
+        index = _RunnerIndex(runners)
+        for rel in rels:
+            for chart in (False, True):
+                expected = next((k for k, r in enumerate(runners)
+                                 if (chart and "*chart*" in r.refs) or _names(r.refs, rel)), None)
+                assert index.first_naming(rel, chart=chart) == expected, (rel, chart, [sorted(r.refs) for r in runners])
+        texts = {r.named.text for r in runners}
+        assert index.only == (next(r.named for r in reversed(runners)) if len(texts) == 1 else None)
+
+
+def test_a_launch_below_a_folder_of_runners_does_not_test_each_runner(synth_db_path, tmp_path, monkeypatch):
+    """Scripts below a folder of manifests: each script's lookup in the folder above costs the
+    same whatever the number of manifests there (the folder's index, made once), where every
+    manifest's words were tested for every script."""
+    from vllm_lint.pipeline import surroundings
+    from vllm_lint.pipeline.discovery import Target
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    made: list[int] = []
+    real = surroundings._RunnerIndex.__init__
+
+    def counting(self, runners):
+        made.append(len(runners))
+        real(self, runners)
+
+    monkeypatch.setattr(surroundings._RunnerIndex, "__init__", counting)
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "deploy" / "scripts").mkdir(parents=True)
+    for i in range(40):
+        run = "scripts/s7.sh" if i == 0 else f"/app/run{i}.sh"
+        (root / "deploy" / f"m{i}.yaml").write_text(
+            f"kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - name: a\n"
+            f"          image: vllm/vllm-openai:v0.{6 + i % 4}.0\n          command: [\"{run}\"]\n")
+        (root / "deploy" / "scripts" / f"s{i}.sh").write_text("#!/bin/sh\nvllm serve facebook/opt-125m\n")
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    for i in range(40):
+        linter.lint_file(Target(str(root / "deploy" / "scripts" / f"s{i}.sh"), True))
+    # every folder indexed once (deploy/scripts, deploy and the root), however many scripts asked
+    assert sorted(made) == [0, 0, 40]
+    pinned = linter.targeting.pin_for(str(root / "deploy" / "scripts" / "s7.sh"))
+    assert pinned is not None and "m0.yaml (image vllm/vllm-openai:v0.6.0)" in pinned[1]
+    assert linter.targeting.pin_for(str(root / "deploy" / "scripts" / "s8.sh")) is None
+
+
+def test_the_image_a_script_builds_is_read_once_per_file_not_per_launch(synth_db_path, tmp_path, monkeypatch):
+    """A script that builds its image (``docker build -f Dockerfile``) and starts many launches:
+    the Dockerfile it builds is found from the script's text once, not once per launch (each
+    decoded and scanned the whole text again)."""
+    from vllm_lint.pipeline import surroundings
+    from vllm_lint.pipeline.discovery import Target
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.8.5\n")
+    lines = ["#!/bin/bash", "docker build -t img -f Dockerfile ."]
+    lines += [f"vllm serve facebook/opt-125m --port {8000 + i}" for i in range(12)]
+    (tmp_path / "many.sh").write_text("\n".join(lines) + "\n")
+    asked: list[str] = []
+    real = surroundings.Surroundings.built_for
+    monkeypatch.setattr(surroundings.Surroundings, "built_for",
+                        lambda self, d, text: asked.append(d) or real(self, d, text))
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    res = linter.lint_file(Target(str(tmp_path / "many.sh"), True))
+    assert res.read and len(asked) == 1

@@ -32,3 +32,15 @@ def test_ratios_are_taken_round_by_round(monkeypatch, tmp_path):
     assert res["after"]["cpu_ratio"] == [1.5, 1.5, 1.5]
     assert res["after"]["runs"] == 3 and res["baseline"]["cpu_ms"] == 4000.0
     assert prepared == ["baseline", "after"] * 4  # the warm-up round is prepared too
+
+
+def test_copies_of_a_generated_tree_hold_the_same_files_in_one_repository(tmp_path):
+    n = trees.copies(tmp_path / "c", 120, 3, ignore_files=True)
+    repo = tmp_path / "c" / "repo"
+    assert (repo / ".git").is_dir() and not (repo / "copy0" / ".git").exists()
+    per = [sorted(p.relative_to(repo / f"copy{c}") for p in (repo / f"copy{c}").rglob("*") if p.is_file())
+           for c in range(3)]
+    assert per[0] == per[1] == per[2] and per[0]
+    folders = [d for d in repo.rglob("*") if d.is_dir() and ".git" not in d.parts]
+    assert all((d / ".gitignore").is_file() for d in folders)
+    assert n == sum(1 for p in repo.rglob("*") if p.is_file() and ".git" not in p.relative_to(repo).parts[:1])

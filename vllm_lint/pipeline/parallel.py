@@ -8,9 +8,13 @@ runners, pins, plugin files) is then read by the one process that lints the fold
 of every ``T``-th file made each process read every folder (benchmarks/README.md, fifth pass).
 Task numbers wait in a pipe written before forking; this process and each worker read one number
 at a time (a pipe read of 4 bytes is atomic) until the pipe is empty, so a process that drew
-expensive tasks (a folder of launches) simply takes fewer. A worker sends its results back pickled
-through a pipe of its own and ends with ``os._exit``. Whatever a worker did not bring back (it
-failed or was killed) is linted here, so an error in it is reported as in a sequential run.
+expensive tasks (a folder of launches) simply takes fewer. A worker sends each task's results back
+as it finishes the task (a frame: its length, then the pickle) through a pipe of its own, and this
+process takes in what has arrived between its own tasks: pickling and unpickling are spread over
+the run, shared as the tasks are, where one pickle of every result at the end (~1.5 MB at 10k files:
+~40 ms to write and ~40 ms to read) was a serial tail after the last task. A worker ends with
+``os._exit``. Whatever a worker did not bring back (it failed or was killed) is linted here, so an
+error in it is reported as in a sequential run.
 
 Forking right after discovery (benchmarks/README.md): screening files (read, pre-filter) is most
 of a repository's files and is shared too; a fork costs ~1 ms, where a ``ProcessPoolExecutor``
@@ -118,16 +122,12 @@ def _share(linter, targets, todo: "list[int] | range", results: list, fix: bool,
                 _work(linter, targets, tasks, queue_r, out_w, fix)
             os.close(out_w)
             children.append((pid, out_r))
+        inbox = _Inbox(linter, results, [r for _pid, r in children])
         for k in _take(queue_r):
             for i in tasks[k]:
                 results[i] = linter.lint_file(targets[i], fix=fix)
-        for pid, out_r in children:
-            for i, res in _receive(out_r):
-                results[i] = res
-                if linter.cache is not None and res.content_key is not None:
-                    # the worker noted it in its own copy of the cache: note it here, where the
-                    # cache is written
-                    linter.cache.note_key(res.path, res.content_key)
+            inbox.take_in()  # (what the workers sent meanwhile: their pipes do not fill)
+        inbox.take_in(to_the_end=True)
     finally:
         os.close(queue_r)
         for pid, out_r in children:
@@ -188,40 +188,127 @@ def _take(queue_r: int):
 
 
 def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
-    """A forked worker's whole life: lint the tasks it draws, send back ``[(index, result)]``, end."""
+    """A forked worker's whole life: lint the tasks it draws, sending back each task's
+    ``[(index, result)]`` when it is done (after an error, what it linted of the task), end.
+
+    The pipe is written without blocking while there are tasks left (:class:`_Outbox`): a main
+    process kept off the processor by the machine's load must not stall the worker once the pipe's
+    buffer (64 KB, a few tasks' results) is full; what does not fit waits for the next task, and the
+    rest is written at the end."""
     code = 1
     try:
-        done = []
+        import pickle
+
+        out = _Outbox(out_w)
+        done: list = []
         try:
             for k in _take(queue_r):
                 for i in tasks[k]:
                     done.append((i, linter.lint_file(targets[i], fix=fix)))
+                out.send(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+                done = []
         except BaseException:
             pass  # the main process lints what is not sent back, and reports any error itself
-        import pickle
-
-        with open(out_w, "wb") as f:
-            f.write(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+        if done:
+            out.send(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+        out.flush()
         code = 0
     finally:
         os._exit(code)
 
 
-def _receive(out_r: int) -> list:
-    """A worker's results, or nothing when they did not arrive whole."""
-    import pickle
+class _Outbox:
+    """A worker's end of its results pipe: frames (length, pickle) written as far as the pipe takes
+    them without blocking; ``flush`` writes the rest, blocking."""
 
-    chunks = []
-    while True:
-        b = os.read(out_r, 1 << 20)
-        if not b:
-            break
-        chunks.append(b)
-    try:
-        got = pickle.loads(b"".join(chunks))
-    except Exception:
-        return []
-    return got if isinstance(got, list) else []
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = bytearray()
+        try:
+            os.set_blocking(fd, False)
+        except OSError:  # (then every write blocks, as a plain pipe does)
+            pass
+
+    def send(self, frame: bytes) -> None:
+        self.pending += len(frame).to_bytes(_LENGTH, "little")
+        self.pending += frame
+        self._write()
+
+    def _write(self) -> None:
+        while self.pending:
+            try:
+                n = os.write(self.fd, self.pending)
+            except BlockingIOError:
+                return  # the pipe is full: the rest after the next task
+            del self.pending[:n]
+
+    def flush(self) -> None:
+        os.set_blocking(self.fd, True)
+        self._write()
+        os.close(self.fd)
+
+
+_LENGTH = 4  # bytes of a frame's length
+
+
+class _Inbox:
+    """The results the workers send, taken in as they arrive: each worker's pipe is read without
+    blocking between this process's tasks (``take_in``), and to its end after the last one; a
+    frame that does not arrive whole or does not unpickle is dropped (its files are linted here)."""
+
+    def __init__(self, linter, results: list, pipes: list[int]) -> None:
+        self.linter = linter
+        self.results = results
+        self.open = {}
+        for r in pipes:
+            try:
+                os.set_blocking(r, False)
+            except OSError:  # (cannot happen for a pipe; then it is read at the end only)
+                pass
+            self.open[r] = bytearray()
+
+    def take_in(self, to_the_end: bool = False) -> None:
+        for r in list(self.open):
+            buf = self.open[r]
+            if to_the_end:
+                try:
+                    os.set_blocking(r, True)
+                except OSError:
+                    pass
+            while True:
+                try:
+                    b = os.read(r, 1 << 20)
+                except BlockingIOError:
+                    break  # nothing more for now
+                except OSError:
+                    b = b""
+                if not b:  # the worker ended (a frame cut short is dropped)
+                    del self.open[r]
+                    break
+                buf += b
+                self._frames(buf)
+                if not to_the_end:
+                    break  # (the rest at the next call: back to linting)
+
+    def _frames(self, buf: bytearray) -> None:
+        import pickle
+
+        while len(buf) >= _LENGTH:
+            n = int.from_bytes(buf[:_LENGTH], "little")
+            if len(buf) < _LENGTH + n:
+                return
+            frame = bytes(buf[_LENGTH:_LENGTH + n])
+            del buf[:_LENGTH + n]
+            try:
+                got = pickle.loads(frame)
+            except Exception:
+                continue
+            for i, res in got if isinstance(got, list) else ():
+                self.results[i] = res
+                if self.linter.cache is not None and res.content_key is not None:
+                    # the worker noted it in its own copy of the cache: note it here, where the
+                    # cache is written
+                    self.linter.cache.note_key(res.path, res.content_key)
 
 
 def _flatten(results: list) -> list:

@@ -93,23 +93,69 @@ class _Runner(Record):
 
 class _Folder(Record):
     """One folder: its file ``names``, whether it is a repository's ``root``, and, read when first
-    asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin; ``reads``:
-    the files read, with their keys."""
+    asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin."""
 
-    __slots__ = ("names", "root", "runners", "pin", "reads", "env", "readme", "sibling_chart")
+    __slots__ = ("names", "root", "runners", "pin", "env", "readme", "sibling_chart", "index")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
         self.root = ".git" in names
         self.runners: Optional[list[_Runner]] = None
         self.pin: Any = _UNREAD
-        self.reads: list[tuple[str, str]] = []
         self.env: dict[str, tuple[str, str]] = {}  # the env files' variables: NAME -> (value, file)
         self.readme: Any = _UNREAD
         self.sibling_chart: Any = _UNREAD  # (a folder of charts) chart folder -> the image its values set
+        self.index: Optional[_RunnerIndex] = None  # its runners by the paths they name, once read
 
 
 _UNREAD = object()
+
+
+class _RunnerIndex(Record):
+    """A folder's runners by the paths their words name, built once: the runner that
+    names a file is looked up, not searched for among every runner of the folder, for every launch
+    below it (a folder of a thousand manifests above a folder of a thousand scripts was a million
+    tests). ``exact``: a path as written (``./`` dropped) -> the first runner writing it;
+    ``absolute``: a path's last name -> (runner, path) of the absolute paths (``/app/serve.sh``) in
+    the runners' order; ``chart``: the first runner of a chart's templates (``*chart*``); ``only``:
+    the one release the folder's runners name (the last runner naming it), else None."""
+
+    __slots__ = ("exact", "absolute", "chart", "only")
+
+    def __init__(self, runners: list) -> None:
+        self.exact: dict[str, int] = {}
+        self.absolute: dict[str, list[tuple[int, str]]] = {}
+        self.chart: Optional[int] = None
+        for k, runner in enumerate(runners):
+            for ref in runner.refs:
+                r = ref[2:] if ref.startswith("./") else ref
+                self.exact.setdefault(r, k)
+                if r.startswith("/"):
+                    self.absolute.setdefault(r.rsplit("/", 1)[-1], []).append((k, r))
+            if self.chart is None and "*chart*" in runner.refs:
+                self.chart = k
+        for found in self.absolute.values():
+            found.sort(key=lambda x: x[0])  # (a runner's own paths come as its set gives them)
+        named = {r.named.text: r.named for r in runners}
+        self.only: Optional[Named] = next(iter(named.values())) if len(named) == 1 else None
+
+    def first_naming(self, rel: str, chart: bool = False) -> Optional[int]:
+        """The index of the first runner whose words name the file at ``rel`` (relative to the
+        folder; with ``chart``, or that is a chart's): a word that is the same relative path (``./``
+        dropped), or an absolute path inside the image ending in it (``/app/serve.sh``; for a bare
+        name, any absolute path whose last name it is)."""
+        best = self.exact.get(rel)
+        tail = "/" + rel
+        bare = "/" not in rel
+        for k, r in self.absolute.get(rel.rsplit("/", 1)[-1], ()):
+            if best is not None and k >= best:
+                break
+            if bare or r.endswith(tail):
+                best = k
+                break
+        if chart and self.chart is not None and (best is None or self.chart < best):
+            best = self.chart
+        return best
 
 
 _is_vllm_image = image_is_vllm
@@ -128,7 +174,9 @@ class Surroundings:
     def __init__(self, words: tuple[bytes, ...] = ()) -> None:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}
-        self._last: Optional[tuple[str, str]] = None  # the file ``_read`` read last, with its key
+        # the file ``_read`` read last (path, bytes), and its record (``_last``) once asked for
+        self._last_read: Optional[tuple[str, bytes]] = None
+        self._last_key: Optional[tuple[str, str]] = None
         # every file read: its bytes when they name vllm, else None (``pipeline.repository``'s survey
         # reads the repository's files from here before the disk)
         self.seen: dict[str, Optional[bytes]] = {}
@@ -142,6 +190,16 @@ class Surroundings:
         # the same; each answer walks folders up)
         self._pins_for: dict[str, Optional[Named]] = {}
         self._own_charts: dict[str, Optional[Named]] = {}
+
+    @property
+    def _last(self) -> Optional[tuple[str, str]]:
+        """The file ``_read`` read last: (absolute path, content key), what a ``Named`` it gives
+        records (``vllm_lint.inputs``). Made when asked: most files a folder's reading reads name
+        nothing (a folder of a thousand manifests), and their key and absolute path were never used."""
+        if self._last_key is None and self._last_read is not None:
+            path, data = self._last_read
+            self._last_key = (os.path.abspath(path), inputs.key_of(data))
+        return self._last_key
 
     # -- one folder
     def folder(self, directory: str) -> _Folder:
@@ -179,8 +237,7 @@ class Surroundings:
             data = read_regular(path, MAX_BYTES)
         except (OSError, TooLarge):
             return None
-        self._last = (os.path.abspath(path), inputs.key_of(data))
-        f.reads.append(self._last)
+        self._last_read, self._last_key = (path, data), None
         low = data.lower()
         self.seen[path] = data if b"vllm" in low else None
         if self._words and data.isascii() and not any(w in low for w in self._words):
@@ -401,13 +458,12 @@ class Surroundings:
 
     def runner_for(self, directory: str, name: str) -> Optional[Named]:
         """What runs (or holds the image of) the file ``name`` in the real folder ``directory``."""
-        here = self.runners(directory)
-        for r in here:
-            if _names(r.refs, name):
-                return r.named
-        named = {r.named.text: r.named for r in here}
-        if len(named) == 1:
-            return next(iter(named.values()))
+        here, index = self._indexed(directory)
+        k = index.first_naming(name)
+        if k is not None:
+            return here[k].named
+        if index.only is not None:
+            return index.only
         root = self.root_of(directory)
         d, rel = directory, name
         while root is not None and d != root:
@@ -416,10 +472,19 @@ class Surroundings:
                 break
             rel = os.path.basename(d) + "/" + rel
             d = parent
-            for r in self.runners(d):
-                if "*chart*" in r.refs or _names(r.refs, rel):
-                    return r.named
+            runners, index = self._indexed(d)
+            k = index.first_naming(rel, chart=True)
+            if k is not None:
+                return runners[k].named
         return None
+
+    def _indexed(self, directory: str) -> tuple[list[_Runner], _RunnerIndex]:
+        """The folder's runners and their index (``_RunnerIndex``), each made once."""
+        runners = self.runners(directory)
+        f = self._folders[directory]
+        if f.index is None:
+            f.index = _RunnerIndex(runners)
+        return runners, f.index
 
     def own_chart_for(self, directory: str) -> Optional[Named]:
         """For a template of a Helm chart (``templates/`` under a folder with ``Chart.yaml``), the
@@ -742,17 +807,6 @@ def _import_paths(text: str) -> frozenset:
         out.add(parts[-1] + ".py")
         out.add("/".join(parts) + ".py")
     return frozenset(out)
-
-
-def _names(refs: frozenset, rel: str) -> bool:
-    """Whether a runner's path-like words name the file at ``rel`` (relative to the runner's
-    folder): the same relative path, or an absolute path inside the image ending in it
-    (``/app/serve.sh``) when ``rel`` is a bare name."""
-    for ref in refs:
-        r = ref[2:] if ref.startswith("./") else ref
-        if r == rel or (r.startswith("/") and (r.rsplit("/", 1)[-1] == rel if "/" not in rel else r.endswith("/" + rel))):
-            return True
-    return False
 
 
 def _requirement_pin(text: str, name: str) -> Optional[Named]:

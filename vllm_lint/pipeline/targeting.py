@@ -123,6 +123,7 @@ class Targeting:
         self._readings: dict[tuple[str, Optional[str]], HintReading] = {}  # _read_hint's memo
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
+        self._built_memo: Optional[tuple[bytes, str, Optional[Named]]] = None  # (a file's bytes, its folder, the image it builds)
 
     # -- the files around a launch
     def pin_for(self, path: AnyPath) -> Optional[tuple[str, str]]:
@@ -387,7 +388,7 @@ class Targeting:
             found = own_plugin(image, source, os.path.basename(str(path)))
             c = self._from_plugin(found) if found is not None else None
         if c is None and data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
-            built = self.surroundings.built_for(self.real_parent(path), data.decode("utf-8", errors="replace"))
+            built = self._built(path, data)
             if built is not None:
                 c = self._from_named(built)
                 if c is not None and built.read is not None:
@@ -403,6 +404,16 @@ class Targeting:
             return Choice(self.db.newest, NEWEST_SOURCE if not unmapped else f"{NEWEST_SOURCE}; {'; '.join(unmapped)}",
                           "default")
         return c
+
+    def _built(self, path: AnyPath, data: bytes) -> Optional[Named]:
+        """``surroundings.built_for`` of the file's folder and text, once per file (not per launch:
+        the whole text was decoded and scanned again for each launch of a file)."""
+        directory = self.real_parent(path)
+        memo = self._built_memo
+        if memo is None or memo[0] is not data or memo[1] != directory:
+            memo = self._built_memo = (data, directory,
+                                       self.surroundings.built_for(directory, data.decode("utf-8", errors="replace")))
+        return memo[2]
 
     def _kustomized(self, path: AnyPath, data: bytes, image: str) -> Optional[Choice]:
         """The release of the image the repository's kustomizations put in place of the launch's
