@@ -215,6 +215,8 @@ class Linter:
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
         self._linted_refs: set[str] = set()
         self.targeting = Targeting(db, settings)  # the release each launch is checked against
+        if cache is not None:  # what the release choices read: the run's survey, for the cache
+            self.targeting.watched = cache.survey = {}
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -462,10 +464,20 @@ class Linter:
         if state in _NONE_UNREAD:
             if known[0] != state + tag:
                 return None
-        elif state not in (*_STATE_READ, *_STATE_UNREAD) or known[0] != self._verdict(path, mode, state, named):
+        elif state not in (*_STATE_READ, *_STATE_UNREAD):
             return None
+        elif self.cache.survey_holds(known[3]):
+            # nothing the release choices read when the record was made has changed (its survey):
+            # the pin in its verdict is what choosing it again would give; only the naming is checked
+            # (a pin is shown as its tuple or None, a naming tag after it)
+            if not (known[0].endswith(tag) if tag else known[0].endswith((")", "None"))):
+                return None
+        elif known[0] != self._verdict(path, mode, state, named):
+            return None
+        else:
+            self.cache.restamp(path)  # (its pin chosen again: written again under this run's survey)
         res = FileResult(path, stat_key=stat_key)
-        res.verdict, res.diagnostics, res.reads = known
+        res.verdict, res.diagnostics, res.reads = known[:3]
         res.mode = mode
         _apply_verdict(res)
         return res

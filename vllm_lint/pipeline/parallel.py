@@ -122,7 +122,11 @@ def _share(linter, targets, todo: "list[int] | range", results: list, fix: bool,
             for i in tasks[k]:
                 results[i] = linter.lint_file(targets[i], fix=fix)
         for pid, out_r in children:
-            for i, res in _receive(out_r):
+            done, watched = _receive(out_r)
+            if watched and linter.targeting.watched is not None:  # (what its release choices read)
+                for path, sig in watched.items():
+                    linter.targeting.watched.setdefault(path, sig)
+            for i, res in done:
                 results[i] = res
                 if linter.cache is not None and res.content_key is not None:
                     # the worker noted it in its own copy of the cache: note it here, where the
@@ -188,7 +192,8 @@ def _take(queue_r: int):
 
 
 def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
-    """A forked worker's whole life: lint the tasks it draws, send back ``[(index, result)]``, end."""
+    """A forked worker's whole life: lint the tasks it draws, send back ``([(index, result)], what its
+    release choices read)`` (``Targeting.watched``: the result cache's survey), end."""
     code = 1
     try:
         done = []
@@ -201,14 +206,15 @@ def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
         import pickle
 
         with open(out_w, "wb") as f:
-            f.write(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+            f.write(pickle.dumps((done, linter.targeting.watched), protocol=pickle.HIGHEST_PROTOCOL))
         code = 0
     finally:
         os._exit(code)
 
 
-def _receive(out_r: int) -> list:
-    """A worker's results, or nothing when they did not arrive whole."""
+def _receive(out_r: int) -> tuple:
+    """A worker's results and what its release choices read, or nothing when they did not arrive
+    whole."""
     import pickle
 
     chunks = []
@@ -220,8 +226,10 @@ def _receive(out_r: int) -> list:
     try:
         got = pickle.loads(b"".join(chunks))
     except Exception:
-        return []
-    return got if isinstance(got, list) else []
+        return [], None
+    if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], list)):
+        return [], None
+    return got[0], got[1] if isinstance(got[1], dict) else None
 
 
 def _flatten(results: list) -> list:
