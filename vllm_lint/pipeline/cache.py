@@ -320,11 +320,19 @@ def valid_finding(rec: Any, size: int, codes) -> bool:
                and type(e[2]) is str for e in fix["edits"])
 
 
+_VERDICTS: dict[str, bool] = {}  # verdict -> printable (a run's records share a few hundred)
+
+
 def _valid_record(rec: Any, codes) -> bool:
     """Whether an index record has one of the shapes in the module's docstring, with valid
     findings and reads (else it is a miss)."""
-    if not (isinstance(rec, list) and len(rec) in (3, 4, 6, 7, 8) and _int(rec[0], 0, 1 << 62)
-            and type(rec[1]) is int and _text(rec[2], empty=False)):
+    if not (type(rec) is list and len(rec) in (3, 4, 6, 7, 8) and _int(rec[0], 0, 1 << 62)
+            and type(rec[1]) is int and type(rec[2]) is str):
+        return False
+    ok = _VERDICTS.get(rec[2])
+    if ok is None:
+        ok = _VERDICTS[rec[2]] = _text(rec[2], empty=False)
+    if not ok:
         return False
     if len(rec) > 3 and not (isinstance(rec[3], list) and all(valid_finding(d, rec[0], codes) for d in rec[3])):
         return False

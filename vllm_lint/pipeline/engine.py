@@ -155,6 +155,7 @@ def _on_disk(path: AnyPath) -> Optional[str]:
     return where if isinstance(where, str) and where != "-" and os.path.isfile(where) else None
 
 
+@lru_cache(maxsize=None)  # (asked for every file of a warm run; a few names and modes)
 def _mode_tag(named: Optional[str], mode: str) -> str:
     """The part of a cached verdict that says how the file was named, for the files whose outcome
     depends on it: YAML (and files whose format is sniffed from content) skips the pre-filter when
