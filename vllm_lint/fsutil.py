@@ -13,6 +13,41 @@ AnyPath = str | os.PathLike[str]  # a file's path: a string on the lint path, or
 # builds the ast module's node classes, ~10 M instructions; ``|``, not typing's Union: the lint
 # path imports no typing)
 
+# What the release choice read while it is being recorded (``watching``; the result cache's survey
+# of a run, ``pipeline.cache``): path -> stat signature, the first one seen.
+_watch: "dict | None" = None
+
+
+def watching(into: "dict | None") -> "dict | None":
+    """Record the stat signature of every path read by :func:`read_regular` or named to
+    :func:`watch` (a folder before it is listed, a folder probed for a name) into ``into``, until
+    the next call; None stops. Returns what was recorded into before (to restore)."""
+    global _watch
+    before, _watch = _watch, into
+    return before
+
+
+def signature(path: str) -> "list[int] | None":
+    """``[size, mtime_ns, inode]`` of what ``path`` names now (links followed), None when nothing
+    does: a file's or folder's stat signature. A folder's changes when an entry is added, removed or
+    renamed, so a listing (and a name looked for and not found) is recorded as its folder's."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def watch(path: AnyPath, exists: bool = False) -> None:
+    """Record ``path``'s stat signature now, when recording (:func:`watching`); with ``exists``,
+    only whether something is there (True), or None (a ``.git`` looked for: what git writes in it
+    does not matter)."""
+    if _watch is not None:
+        where = os.path.abspath(path)
+        if where not in _watch:
+            sig = signature(where)
+            _watch[where] = True if exists and sig is not None else sig
+
 
 def real_dir(d: str, memo: dict[str, str]) -> str:
     """``os.path.realpath(d)`` for a directory, remembered in ``memo``. A realpath costs an lstat
@@ -26,6 +61,8 @@ def real_dir(d: str, memo: dict[str, str]) -> str:
         else:
             got = os.path.join(real_dir(head, memo), tail)
             if os.path.islink(got):
+                if _watch is not None:  # (a link is retargeted by replacing it: its folder's entries)
+                    watch(os.path.dirname(got))
                 got = os.path.realpath(got)
         memo[d] = got
     return got
@@ -162,9 +199,18 @@ def read_regular(path: AnyPath, limit: int) -> bytes:
     A regular file is read on its descriptor (no file object: a third of the cost of the many
     small files the release finding and the callers' walk read, benchmarks/README.md); anything
     else takes :func:`open_regular`'s way, which raises what it is."""
-    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY)
+    try:
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY)
+    except OSError:
+        if _watch is not None:
+            watch(path)  # (missing: None; made later, it counts)
+        raise
     try:
         st = os.fstat(fd)
+        if _watch is not None:  # (the signature of the bytes read)
+            where = os.path.abspath(path)
+            if where not in _watch:
+                _watch[where] = [st.st_size, st.st_mtime_ns, st.st_ino]
         if st.st_mode & 0o170000 == 0o100000:  # stat.S_ISREG, without importing stat
             size = st.st_size
             if size > limit:

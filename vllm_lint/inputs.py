@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from typing import Iterable, Iterator, Optional
 
 MISSING = "-"
+#: a read that stands for every file and folder the release choices of the run read (the result
+#: cache's survey): a choice that looked across the repository beyond the files around the file (a
+#: kustomization setting its image, the image a ``docker build`` makes) holds only while none changed
+WHOLE_SURVEY = ("*survey", "survey")
 READ_LIMIT = 10 * 1024 * 1024  # the most of another file whose content key is taken (the engine's file limit)
 _stack: list[dict[str, str]] = []
 

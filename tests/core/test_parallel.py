@@ -253,9 +253,10 @@ def test_the_inbox_takes_whole_frames_and_drops_a_cut_or_broken_one():
 
     class NoCache:
         cache = None
+        targeting = None
 
     def frame(done) -> bytes:
-        data = pickle.dumps(done)
+        data = pickle.dumps((done, None))  # (a task's results; the survey rides only the last frame)
         return len(data).to_bytes(parallel._LENGTH, "little") + data
 
     results: list = [None] * 6

@@ -7,6 +7,8 @@ unsafe-fixes, tool version), ``v3/stat-<fingerprint>.json``, mapping each path t
     [size, mtime_ns, "clean|<pin>", findings, key, raw_fixable]   a file that was linted
     [size, mtime_ns, "clean|<pin>", findings, key, raw_fixable, reads]   ... whose analysis read
                                                                   other files
+    [size, mtime_ns, "clean|<pin>", findings, key, raw_fixable, reads, survey]   ... and the
+                                                                  survey its pin was chosen under
 
 ``clean`` is ``newest`` when a launch of the file named no release and was checked against the
 database's newest (``FileResult.defaulted``: the run's summary says so), ``newer`` when one named a
@@ -14,6 +16,32 @@ release newer than the database (``FileResult.newer``; the summary counts those 
 what the files around the file name (``Targeting.pin_for``: runners, then requirement and lock files). ``reads`` lists the other files the analysis read, ``[path, content key]`` each (a local model
 directory's ``config.json``: ``vllm_lint.inputs``); a record holds only while each of them still
 has its content key, in both lookups.
+
+**Surveys: the pin without choosing it again.** Choosing a file's pin reads the files around it and
+the repository (runners, pins, the callers' and the repository's walks: ``pipeline.targeting``), the
+costliest part of a warm run when done again for every cached file (benchmarks/README.md, sixth
+pass). While a run's release choices (``Targeting.choose`` and ``pin_for``) run, every file they read
+(``fsutil.read_regular``) and every folder they list or look into for a name (``fsutil.watch``) is
+recorded with its stat signature, ``[size, mtime_ns, inode]`` (None: missing), the first one seen;
+worker processes send theirs back with their results. That record is the run's *survey*, stored
+once in the index under the key ``"\\0surveys"`` (no path holds a NUL) as ``{name: [[path, size,
+mtime_ns, inode] or [path], ...]}``, its name a hash of its entries; every record whose pin was chosen
+in the run names it. A folder's signature changes when an entry is added, removed or renamed, so a
+file made later where a choice looked for one, or a listing that gained a Dockerfile, does not
+match; a file's changes with its bytes. A ``.git`` looked for is recorded as there or missing (what
+git writes in it is no change), links on the way to a folder by their folder's signature, and
+nothing in the cache's own folder (each write changes it, and no choice reads its files). A warm run checks each survey its records name once (a
+``stat`` per entry): while every signature matches, the choices would read the same bytes and
+choose the same, so the record's pin stands without being chosen again; else the pin is chosen
+again as before (and the record written again under the run's survey). A survey that holds is
+added to the run's, so a record written in the run never names a survey that misses what it rests
+on. A choice that looked across the repository beyond the files around the file (a kustomization
+setting the image of a ``$(var)`` placeholder, the image a ``docker build`` makes) adds the read
+``inputs.WHOLE_SURVEY`` to the analysis's: such a record holds, in either lookup, only while its
+survey does (a kustomization made later anywhere is seen). Surveys no record names are dropped when
+the index is written. A missing cache folder is made before the first lookup, so that its creation
+does not change the listing of the folder holding it (usually the repository's root) after the
+survey recorded it.
 
 For YAML files (and files whose format is sniffed from their content) the reason also names how
 the file was named, ``none|auto`` or ``clean|<pin>|explicit``: named explicitly or matched by
@@ -41,7 +69,9 @@ shared checkout); nothing in it may make a file with findings report clean, or r
   cache folder, readable by the user only), so an index made on another machine or by another
   user has another name and never matches, and content keys cannot be computed elsewhere;
 * the index file starts with a MAC of its body, keyed by the fingerprint: an index edited by
-  anything but this user's vllm-lint (a committed copy, hand-edited) is a miss as a whole;
+  anything but this user's vllm-lint (a committed copy, hand-edited) is a miss as a whole; the
+  surveys are part of that body, so a survey whose signatures were made to match other files
+  cannot be planted either (and a survey only ever stands for a pin this user's run chose);
 * each record is validated before use (:func:`_valid_record`: known rule codes, severities,
   positions and spans that fit the file's size, printable text); one that does not is a miss;
 * the database enters the fingerprint by content (``index.json``'s and the overlay's bytes; and
@@ -107,6 +137,9 @@ _SECRET_FILE = "result-cache.key"
 _SECRET_BYTES = 32
 _SEVERITIES = ("error", "warning", "info")
 _APPLICABILITY = ("safe", "unsafe", "display-only")
+
+_SURVEYS = "\0surveys"  # the index's table of surveys (no path holds a NUL)
+_RUN = object()  # in a record of this run: the name of this run's survey, known at flush()
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -287,11 +320,19 @@ def valid_finding(rec: Any, size: int, codes) -> bool:
                and type(e[2]) is str for e in fix["edits"])
 
 
+_VERDICTS: dict[str, bool] = {}  # verdict -> printable (a run's records share a few hundred)
+
+
 def _valid_record(rec: Any, codes) -> bool:
     """Whether an index record has one of the shapes in the module's docstring, with valid
     findings and reads (else it is a miss)."""
-    if not (isinstance(rec, list) and len(rec) in (3, 4, 6, 7) and _int(rec[0], 0, 1 << 62)
-            and type(rec[1]) is int and _text(rec[2], empty=False)):
+    if not (type(rec) is list and len(rec) in (3, 4, 6, 7, 8) and _int(rec[0], 0, 1 << 62)
+            and type(rec[1]) is int and type(rec[2]) is str):
+        return False
+    ok = _VERDICTS.get(rec[2])
+    if ok is None:
+        ok = _VERDICTS[rec[2]] = _text(rec[2], empty=False)
+    if not ok:
         return False
     if len(rec) > 3 and not (isinstance(rec[3], list) and all(valid_finding(d, rec[0], codes) for d in rec[3])):
         return False
@@ -302,7 +343,27 @@ def _valid_record(rec: Any, codes) -> bool:
             isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and r[0] and "\0" not in r[0]
             and isinstance(r[1], str) for r in rec[6])):
         return False
+    if len(rec) > 7 and not (isinstance(rec[7], str) and len(rec[7]) == _KEY_CHARS):
+        return False
     return True
+
+
+def _survey_id(entries: list) -> str:
+    """The name of a survey: a hash of its entries (the same inputs, the same name)."""
+    return _hash(json.dumps(entries, separators=(",", ":")).encode(), digest_size=16).hexdigest()
+
+
+def _survey_entries(watched: dict) -> list:
+    """A run's survey as stored: ``[path, size, mtime_ns, inode]`` per input, ``[path]`` for one
+    that was missing, ``[path, true]`` for one that only had to be there, sorted."""
+    return sorted([p, *sig] if type(sig) is list else [p, True] if sig is True else [p]
+                  for p, sig in watched.items())
+
+
+def _wanted(entry: list) -> Any:
+    """What a survey's entry says its path was: a signature, True (there) or None (missing)."""
+    rest = entry[1:]
+    return True if rest == [True] and rest[0] is True else rest or None
 
 
 def _same(a: bytes, b: bytes) -> bool:
@@ -331,6 +392,12 @@ class Cache:
         self._read_keys: dict[str, str] = {}  # content keys of the other files records name, once a run
         self._valid: dict[str, bool] = {}  # path -> its record validated (once a run)
         self._codes: Optional[set[str]] = None
+        # the run's survey: what the release choices of this run read, path -> stat signature
+        # (``Targeting.watched``, set by the linter); the surveys of the index checked this run
+        self.survey: Optional[dict[str, Optional[list[int]]]] = None
+        self._holds: dict[str, bool] = {}
+        self._sigs: dict[str, Any] = {}  # stat signatures taken this run, for the surveys' checks
+        self._restamp: set[str] = set()  # records answered by computing their pin again
 
     @classmethod
     def for_run(cls, directory: Path, db_path: Path, settings: Any, rule_codes: list[str],
@@ -470,7 +537,10 @@ class Cache:
     def _load(self) -> dict[str, list]:
         if self._index is None:
             self._index = {}
-            dfd = self._open_dirs(create=False)
+            # (a missing cache folder is made now, before the release choices list the folders
+            # around: made by this run's flush, it would change the listing of the folder holding
+            # it, usually the repository's root, and the next run's survey would not hold)
+            dfd = self._open_dirs(create=False) or self._open_dirs(create=True)
             if dfd is not None:
                 try:
                     index, st = self._read_index(dfd)
@@ -496,10 +566,12 @@ class Cache:
     # ------------------------------------------------------------------ lookups
 
     def stat_result(self, path: str, stat_key: tuple[int, int]
-                    ) -> Optional[tuple[str, list[Diagnostic], tuple[tuple[str, str], ...]]]:
-        """(why the last result holds, its positioned findings, the other files it read) when
-        ``path``'s size and mtime are unchanged since and so are the files it read, else None. The
-        reason is "none" (no launch) or "clean|<pin>" (see above)."""
+                    ) -> Optional[tuple[str, list[Diagnostic], tuple[tuple[str, str], ...], Optional[str]]]:
+        """(why the last result holds, its positioned findings, the other files it read, the survey
+        its pin was chosen under or None) when ``path``'s size and mtime are unchanged since and so
+        are the files it read, else None. The reason is "none" (no launch) or "clean|<pin>" (see
+        above); whether the pin still holds is the caller's: :meth:`survey_holds`, else choose it
+        again and :meth:`restamp`."""
         rec = self._record(path)
         if rec is None or rec[0] != stat_key[0] or rec[1] != stat_key[1]:
             return None
@@ -511,7 +583,50 @@ class Cache:
         if reads is None:
             return None
         self._answered[path] = rec
-        return rec[2], diags, reads
+        return rec[2], diags, reads, (rec[7] if len(rec) > 7 else None)
+
+    def survey_holds(self, survey: Optional[str]) -> bool:
+        """Whether every file and folder the survey ``survey`` of the index recorded still has its
+        stat signature (a missing one is still missing): then the release choices made under it
+        would read the same and choose the same. Checked once a run; a survey that holds is added
+        to this run's (a record this run writes may rest on it)."""
+        if survey is None:
+            return False
+        got = self._holds.get(survey)
+        if got is None:
+            got = self._holds[survey] = self._check_survey(survey)
+        return got
+
+    def _check_survey(self, survey: str) -> bool:
+        from ..fsutil import signature
+
+        table = self._load().get(_SURVEYS)
+        entries = table.get(survey) if type(table) is dict else None
+        if type(entries) is not list:
+            return False
+        now = self._sigs
+        try:
+            for e in entries:
+                path = e[0]
+                if type(path) is not str or "\0" in path:
+                    return False
+                sig = now.get(path, False)
+                if sig is False:
+                    sig = now[path] = signature(path)
+                want = _wanted(e)
+                if (sig is None) if want is True else want != sig:
+                    return False
+        except (TypeError, IndexError, KeyError):
+            return False
+        if self.survey is not None:
+            for e in entries:
+                self.survey.setdefault(e[0], _wanted(e))
+        return True
+
+    def restamp(self, path: str) -> None:
+        """``path``'s record, answered by the stat lookup, had its pin chosen again this run (its
+        survey no longer holds): it is written again under this run's survey."""
+        self._restamp.add(path)
 
     def has_records(self) -> bool:
         """Whether the index holds any record (else no stat lookup can hit: a cold run)."""
@@ -520,7 +635,7 @@ class Cache:
     def has_content(self, path: str) -> bool:
         """Whether ``path``'s record carries a content key (else ``content_result`` cannot hit)."""
         rec = self._record(path)
-        return rec is not None and len(rec) in (6, 7)
+        return rec is not None and len(rec) in (6, 7, 8)
 
     def content_result(self, path: str, key: str, fix: bool
                        ) -> Optional[tuple[str, list[Diagnostic], int, tuple[tuple[str, str], ...]]]:
@@ -529,7 +644,7 @@ class Cache:
         this ``key`` and the files it read are unchanged, else None. In a --fix run a result whose
         findings had a fix is a miss: the fix is to be applied."""
         rec = self._record(path)
-        if rec is None or len(rec) not in (6, 7) or rec[4] != key or (fix and rec[5]):
+        if rec is None or len(rec) not in (6, 7, 8) or rec[4] != key or (fix and rec[5]):
             return None
         try:
             diags = [load_placed(d, path) for d in rec[3]]
@@ -545,10 +660,14 @@ class Cache:
         file's content key is computed once per run (many files read the same model's config)."""
         if len(rec) < 7:
             return ()
-        from ..inputs import content_key
+        from ..inputs import WHOLE_SURVEY, content_key
 
         reads = tuple((str(p), str(k)) for p, k in rec[6])
         for path, key in reads:
+            if path == WHOLE_SURVEY[0]:  # (its findings rest on the whole survey of its run)
+                if not self.survey_holds(rec[7] if len(rec) > 7 else None):
+                    return None
+                continue
             now = self._read_keys.get(path)
             if now is None:
                 now = self._read_keys[path] = content_key(path)  # (a regular file, bounded)
@@ -569,7 +688,11 @@ class Cache:
         read), for ``flush()`` to write."""
         old = self._answered.get(path)
         if old is not None and old[0] == stat_key[0] and old[1] == stat_key[1] and old[2] == verdict:
-            return  # answered by its record, which stays as it is
+            if path not in self._restamp or len(old) < 6:
+                return  # answered by its record, which stays as it is
+            # (its pin was chosen again this run: the same record, under this run's survey)
+            self._new[path] = [*old[:6], old[6] if len(old) > 6 else [], _RUN]
+            return
         rec: list = [stat_key[0], stat_key[1], verdict]
         launches = not verdict.startswith("none")
         if launches or diags:
@@ -578,9 +701,35 @@ class Cache:
             if key is not None and launches:
                 rec.append(key[0])
                 rec.append(1 if key[1] else 0)
-                if reads:
-                    rec.append([list(r) for r in reads])
+                # a verdict with a pin: chosen this run, under this run's survey
+                rec.append([list(r) for r in reads])
+                rec.append(_RUN)
         self._new[path] = rec
+
+    @staticmethod
+    def _surveys_of(index: Optional[dict]) -> dict:
+        table = index.get(_SURVEYS) if index else None
+        return dict(table) if type(table) is dict else {}
+
+    def _stamp(self, surveys: dict) -> None:
+        """This run's survey into ``surveys``, and its name into the records of this run that
+        rest on it (without a survey at hand: written without one, their pins chosen again)."""
+        name = None
+        if self.survey is not None:
+            # (not this cache's own folder, which each flush changes: a walk that lists it reads none
+            # of its files, so no release choice depends on them)
+            own = os.path.abspath(self.dir)
+            inside = own + os.sep
+            entries = _survey_entries({p: sig for p, sig in self.survey.items()
+                                       if p != own and not p.startswith(inside)})
+            name = _survey_id(entries)
+            surveys[name] = entries
+        for path, rec in self._new.items():
+            if len(rec) == 8 and rec[7] is _RUN:
+                if name is None:
+                    del rec[6 if not rec[6] else 7:]
+                else:
+                    rec[7] = name
 
     def _prune(self, dfd: int) -> None:
         """Delete the index files of other fingerprints (older settings or tool versions) unused for
@@ -609,15 +758,20 @@ class Cache:
         tmp = f".tmp-stat-{os.getpid()}-{os.urandom(8).hex()}"
         try:
             merged = self._load()
+            surveys = self._surveys_of(merged)
             try:
                 st = os.stat(self._name, dir_fd=dfd, follow_symlinks=False)
                 if (st.st_ino, st.st_size, st.st_mtime_ns) != self._seen:
                     on_disk, _ = self._read_index(dfd)
                     if on_disk is not None:
                         merged.update(on_disk)
+                        surveys.update(self._surveys_of(on_disk))
             except OSError:
                 pass
+            self._stamp(surveys)
             merged.update(self._new)
+            merged[_SURVEYS] = surveys
+            _prune_surveys(merged)
             data = self._encode(merged)
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644, dir_fd=dfd)
             with os.fdopen(fd, "wb") as f:
@@ -637,6 +791,17 @@ class Cache:
             _unlink(tmp, dfd)
         finally:
             os.close(dfd)
+
+
+def _prune_surveys(index: dict) -> None:
+    """Keep in ``index``'s table only the surveys a record rests on."""
+    used = {rec[7] for path, rec in index.items() if path != _SURVEYS and type(rec) is list and len(rec) == 8}
+    table = index.get(_SURVEYS)
+    if type(table) is dict:
+        for name in [n for n in table if n not in used]:
+            del table[name]
+        if not table:
+            del index[_SURVEYS]
 
 
 def _mark(rfd: int) -> None:

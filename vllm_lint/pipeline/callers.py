@@ -26,7 +26,7 @@ import os
 import re
 
 from .. import inputs
-from ..fsutil import TooLarge, read_regular
+from ..fsutil import TooLarge, read_regular, watch
 from ..record import Record, lazy_re
 from .surroundings import Named, Surroundings
 
@@ -154,6 +154,7 @@ class Callers:
             dirs: list[str] = []
             files: list[str] = []
             links: set[str] = set()
+            watch(d)  # (the result cache's survey: a listing is its folder's signature)
             try:
                 it = os.scandir(d)
             except OSError:

@@ -11,7 +11,7 @@ import os
 import stat
 
 from ..frontends.base import format_by_content, format_by_filename
-from ..fsutil import AnyPath, path_is, path_str, read_regular, real_dir
+from ..fsutil import AnyPath, path_is, path_str, read_regular, real_dir, watch
 from ..record import Record
 from ..rules.base import Diagnostic
 from ..settings import Settings
@@ -194,6 +194,9 @@ def git_exclude_lines(repo_dir: str) -> list[str]:
     a worktree's exclude file is its common directory's."""
     git = os.path.join(repo_dir, ".git")
     try:
+        # (read for the release choices' walks too: the result cache's survey; a .git folder only
+        # as there, a worktree's .git file as read)
+        watch(git, exists=not os.path.isfile(git))
         if os.path.isfile(git):
             with open(git, encoding="utf-8", errors="replace") as fh:
                 line = fh.readline().strip()
@@ -201,9 +204,11 @@ def git_exclude_lines(repo_dir: str) -> list[str]:
                 return []
             git = os.path.join(repo_dir, line[len("gitdir:"):].strip())
             common = os.path.join(git, "commondir")
+            watch(common)
             if os.path.isfile(common):
                 with open(common, encoding="utf-8", errors="replace") as fh:
                     git = os.path.join(git, fh.readline().strip())
+        watch(os.path.join(git, "info", "exclude"))
         with open(os.path.join(git, "info", "exclude"), encoding="utf-8", errors="replace") as fh:
             return [ln for ln in fh.read().splitlines() if ln.strip() and not ln.startswith("#")]
     except (OSError, UnicodeError):

@@ -158,6 +158,7 @@ def _on_disk(path: AnyPath) -> Optional[str]:
     return where if isinstance(where, str) and where != "-" and os.path.isfile(where) else None
 
 
+@lru_cache(maxsize=None)  # (asked for every file of a warm run; a few names and modes)
 def _mode_tag(named: Optional[str], mode: str) -> str:
     """The part of a cached verdict that says how the file was named, for the files whose outcome
     depends on it: YAML (and files whose format is sniffed from content) skips the pre-filter when
@@ -218,6 +219,8 @@ class Linter:
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
         self._linted_refs: set[str] = set()
         self.targeting = Targeting(db, settings)  # the release each launch is checked against
+        if cache is not None:  # what the release choices read: the run's survey, for the cache
+            self.targeting.watched = cache.survey = {}
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -471,10 +474,20 @@ class Linter:
         if state in _NONE_UNREAD:
             if known[0] != state + tag:
                 return None
-        elif state not in (*_STATE_READ, *_STATE_UNREAD) or known[0] != self._verdict(path, mode, state, named):
+        elif state not in (*_STATE_READ, *_STATE_UNREAD):
             return None
+        elif self.cache.survey_holds(known[3]):
+            # nothing the release choices read when the record was made has changed (its survey):
+            # the pin in its verdict is what choosing it again would give; only the naming is checked
+            # (a pin is shown as its tuple or None, a naming tag after it)
+            if not (known[0].endswith(tag) if tag else known[0].endswith((")", "None"))):
+                return None
+        elif known[0] != self._verdict(path, mode, state, named):
+            return None
+        else:
+            self.cache.restamp(path)  # (its pin chosen again: written again under this run's survey)
         res = FileResult(path, stat_key=stat_key)
-        res.verdict, res.diagnostics, res.reads = known
+        res.verdict, res.diagnostics, res.reads = known[:3]
         res.mode = mode
         _apply_verdict(res)
         return res

@@ -189,7 +189,9 @@ def _take(queue_r: int):
 
 def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
     """A forked worker's whole life: lint the tasks it draws, sending back each task's
-    ``[(index, result)]`` when it is done (after an error, what it linted of the task), end.
+    ``([(index, result)], None)`` when it is done (after an error, what it linted of the task),
+    and last ``([], what its release choices read)`` (``Targeting.watched``: the result cache's
+    survey), end.
 
     The pipe is written without blocking while there are tasks left (:class:`_Outbox`): a main
     process kept off the processor by the machine's load must not stall the worker once the pipe's
@@ -205,12 +207,14 @@ def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
             for k in _take(queue_r):
                 for i in tasks[k]:
                     done.append((i, linter.lint_file(targets[i], fix=fix)))
-                out.send(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+                out.send(pickle.dumps((done, None), protocol=pickle.HIGHEST_PROTOCOL))
                 done = []
         except BaseException:
             pass  # the main process lints what is not sent back, and reports any error itself
         if done:
-            out.send(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+            out.send(pickle.dumps((done, None), protocol=pickle.HIGHEST_PROTOCOL))
+        if linter.targeting.watched:
+            out.send(pickle.dumps(([], linter.targeting.watched), protocol=pickle.HIGHEST_PROTOCOL))
         out.flush()
         code = 0
     finally:
@@ -303,7 +307,13 @@ class _Inbox:
                 got = pickle.loads(frame)
             except Exception:
                 continue
-            for i, res in got if isinstance(got, list) else ():
+            if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], list)):
+                continue
+            done, watched = got
+            if isinstance(watched, dict) and self.linter.targeting.watched is not None:
+                for path, sig in watched.items():  # (what its release choices read)
+                    self.linter.targeting.watched.setdefault(path, sig)
+            for i, res in done:
                 self.results[i] = res
                 if self.linter.cache is not None and res.content_key is not None:
                     # the worker noted it in its own copy of the cache: note it here, where the

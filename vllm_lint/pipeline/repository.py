@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import re
 
-from ..fsutil import TooLarge, read_regular
+from ..fsutil import TooLarge, read_regular, watch
 from ..images import image_is_vllm, version_from_image
 from ..record import Record, lazy_re
 from . import kustomize as _k
@@ -247,6 +247,7 @@ class RepositorySurvey:
             if out.folders > MAX_FOLDERS:
                 out.truncated = True
                 return
+            watch(d)  # (the result cache's survey: a listing is its folder's signature)
             try:
                 entries = sorted(os.scandir(d), key=lambda e: e.name)
             except OSError:

@@ -31,7 +31,7 @@ import os
 import re
 
 from .. import inputs
-from ..fsutil import TooLarge, read_regular
+from ..fsutil import TooLarge, read_regular, watch
 from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, import_pyyaml, lazy_re
 from .ignored_folders import IgnoredFolders
@@ -206,6 +206,7 @@ class Surroundings:
         """The folder's listing, once."""
         f = self._folders.get(directory)
         if f is None:
+            watch(directory)  # (the result cache's survey: a listing is its folder's signature)
             try:
                 names = sorted(os.listdir(directory))
             except OSError:
@@ -383,6 +384,7 @@ class Surroundings:
         # version, read through its tag scheme (knowledge.image_tags), never as vLLM's
         image = next((f"{r}:{m.group(1)}" for r in repos if _is_vllm_image(r) and _vendor_scheme(r)), None)
         tdir = os.path.join(directory, "templates")
+        watch(tdir)
         try:
             templates = sorted(os.listdir(tdir))
         except OSError:
@@ -448,6 +450,7 @@ class Surroundings:
         if directory in self._roots:
             return self._roots[directory]
         found = None
+        watch(os.path.join(directory, ".git"), exists=True)  # (the result cache's survey)
         if os.path.isdir(os.path.join(directory, ".git")) or os.path.isfile(os.path.join(directory, ".git")):
             found = directory
         else:

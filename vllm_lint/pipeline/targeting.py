@@ -41,7 +41,7 @@ from __future__ import annotations
 import os
 
 from .. import inputs
-from ..fsutil import AnyPath, TooLarge, read_regular, real_dir
+from ..fsutil import AnyPath, TooLarge, read_regular, real_dir, watching
 from ..images import image_is_vllm, version_from_image
 from ..knowledge.forks import fork_builds
 from ..knowledge.image_tags import HintReading, read_hint, read_image
@@ -124,12 +124,22 @@ class Targeting:
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
         self._built_memo: Optional[tuple[bytes, str, Optional[Named]]] = None  # (a file's bytes, its folder, the image it builds)
+        # with a result cache: the stat signature of every file and folder the choices of this
+        # run read (``fsutil.watching``; path -> signature), the run's survey for the cache
+        self.watched: Optional[dict[str, Optional[list[int]]]] = None
 
     # -- the files around a launch
     def pin_for(self, path: AnyPath) -> Optional[tuple[str, str]]:
         """(release, why) the files around the file at ``path`` name (runners, then pins), or
         None: part of a cached result's verdict (``engine._verdict``)."""
-        c = self.around(path)
+        if self.watched is None:
+            c = self.around(path)
+        else:
+            before = watching(self.watched)
+            try:
+                c = self.around(path)
+            finally:
+                watching(before)
         return (c.release, c.why) if c is not None else None
 
     def around(self, path: AnyPath) -> Optional[Choice]:
@@ -345,7 +355,18 @@ class Targeting:
         launch's own then the file's; ``data``, the file's bytes and ``at``, the launch's offset,
         for a version stated in a comment before it (None: not read); ``image``, the image the
         launch runs in, when known; ``source``, the file's bytes for a fork it builds (a guide's too,
-        whose words ``data`` leaves to its front-end), else ``data``."""
+        whose words ``data`` leaves to its front-end), else ``data``. With ``watched``, what it
+        reads is recorded there."""
+        if self.watched is None:
+            return self._choose(path, hints, data, at, image, source)
+        before = watching(self.watched)
+        try:
+            return self._choose(path, hints, data, at, image, source)
+        finally:
+            watching(before)
+
+    def _choose(self, path: AnyPath, hints: list[VersionHint], data: Optional[bytes], at: Optional[int],
+                image: Optional[str], source: Optional[bytes]) -> Choice:
         if self.explicit:
             return Choice(self.explicit, self.settings.target_origin or "--target-version", "explicit")
         unmapped: list[str] = []
@@ -393,6 +414,8 @@ class Targeting:
                 c = self._from_named(built)
                 if c is not None and built.read is not None:
                     inputs.replay([built.read])
+            if self.watched is not None:  # (what the build reads: whichever it found)
+                inputs.replay([inputs.WHOLE_SURVEY])
         if c is None:
             c = self.around(path)
         if (c is None or c.weak) and data is not None and at is not None:
@@ -418,6 +441,8 @@ class Targeting:
     def _kustomized(self, path: AnyPath, data: bytes, image: str) -> Optional[Choice]:
         """The release of the image the repository's kustomizations put in place of the launch's
         placeholder image (``pipeline.kustomize``), or None (a note when they set several)."""
+        if self.watched is not None:  # (the repository's kustomizations, whichever set it or none)
+            inputs.replay([inputs.WHOLE_SURVEY])
         directory = self.real_parent(path)
         root = self.surroundings.root_of(directory)
         if root is None or not str(path).endswith((".yaml", ".yml")):
