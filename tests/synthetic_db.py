@@ -135,6 +135,9 @@ JSON_CONFIGS.update({
         "ir_op_priority": {"type": "IrOpPriorityConfig", "default": None, "default_computed": True, "object": True,
                            "keys": ["rms_norm", "silu_and_mul"]}}},
     "attention_config": {"class": "AttentionConfig", "extra": "forbid", "fields": {
+        "mla_prefill_backend": {"type": "MLAPrefillBackendEnum | None", "default": None, "prevalidated": ["str"],
+                                "choices": ["a.FlashAttn", "b.FlashInfer"],
+                                "enum_names": {"names": ["FLASH_ATTN", "FLASHINFER"], "case": "upper"}},
         "backend_per_kind": {"type": "dict[str, AttentionBackendEnum]", "default": {}, "prevalidated": True,
                              "key_values": ["full_attention", "mla_attention"],
                              "value_names": {"names": ["FLASH_ATTN", "TRITON_MLA"], "case": "upper"}}}},

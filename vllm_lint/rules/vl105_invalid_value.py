@@ -307,6 +307,13 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
                 words = [n.lower() for n in names["names"]] + list(names.get("also", ()))
                 return (f"key `{k}` of `{opt.name}` must name one of {', '.join(words)} (any case) at vLLM "
                         f"{ctx.target} (got `{v}`)"), "error"
+            choices = f.get("choices")
+            if names and v is not None and not isinstance(v, str) and not k.endswith("+") and choices \
+                    and all(isinstance(c, str) for c in choices if c is not None) and v not in choices:
+                # not a string: the validator hands it to the enum, whose values are all strings
+                words = [n.lower() for n in names["names"]]
+                return (f"key `{k}` of `{opt.name}` must be a string naming one of {', '.join(words)} at vLLM "
+                        f"{ctx.target} (got `{json.dumps(v)}`)"), "error"
             found = _names_error(ctx, opt, k, f, v)
             if found:
                 return found

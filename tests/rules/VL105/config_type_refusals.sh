@@ -30,3 +30,6 @@ vllm serve m --quantization-config '{"targets": {"a": {"wieght": "mxfp8"}}}'
 vllm serve m --quantization-config.targets '{"a": 1}'
 vllm serve m --quantization-config.targets '[1]'
 vllm serve m --quantization-config.targets '{"a": "mxfp4", "b": {"weight": "mxfp8"}}'
+# a number given to a field a validator looks up in an enum whose values are all strings
+vllm serve m --attention-config '{"mla_prefill_backend": -1}'
+vllm serve m --attention-config '{"mla_prefill_backend": null}'
