@@ -264,6 +264,11 @@ def _plain_value_error(t: str, choices: Any, value: Any) -> Optional[str]:
         item = t[len("dict[str,"):-1]
         if item in _PLAIN and any(_plain_value_error(item, None, x) for x in value.values()):
             return f"an object whose values are {_ITEM_TEXT[item]}"
+        inner = item[5:-1] if item.startswith("list[") and item.endswith("]") else None
+        if inner in _PLAIN and any(not isinstance(x, list) or any(_plain_value_error(inner, None, y) for y in x)
+                                   for x in value.values()):
+            # `{"ttft": 1}` for `dict[str, list[float]]`: each value is a list of them
+            return f"an object whose values are lists of {_ITEM_TEXT[inner]}"
     return None
 
 

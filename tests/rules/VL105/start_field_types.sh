@@ -7,3 +7,6 @@ vllm serve m --custom-histogram-buckets 2 --custom-histogram-buckets '{}'
 vllm serve m --collect-detailed-traces model,worker
 vllm serve m --collect-detailed-traces model worker
 vllm serve m --collect-detailed-traces all worker,model
+# each value of the object is a list of numbers
+vllm serve m --custom-histogram-buckets '{"ttft": 1}'
+vllm serve m --custom-histogram-buckets '{"ttft": ["a"]}'
