@@ -102,6 +102,62 @@ JSON_CONFIGS = {
         "backend": {"type": "str", "default": "auto"}, "disable_fallback": {"type": "bool", "default": False}}},
 }
 
+# what a config class's field types and simple validators refuse (issue 29, sixth pass): a string a
+# before validator rewrites before its Literal judges it, a key the class requires, an object keyed
+# by an enum's values, a check over each item of a list, a list of the fields set off their defaults
+V0271 += [opt("--kernel-config", kind="json", type="json"),
+          opt("--attention-config", ["-ac"], kind="json", type="json"),
+          dict(opt("--watermark-config", kind="json", type="json"), class_at_start=True),
+          opt("--profiler-config", kind="json", type="json"),
+          opt("--custom-histogram-buckets", type="json", optional=True),  # start_fields: json_type
+          opt("--collect-detailed-traces", nargs="+", optional=True,  # start_fields: item_choices
+              choices=["all", "model", "worker", "None", "model,worker", "worker,model"])]
+#: what start-up's config classes refuse in those options' values (rec["start_fields"], added in build)
+START_FIELDS_TYPES = {
+    "custom_histogram_buckets": {"class": "ObservabilityConfig", "option": "--custom-histogram-buckets",
+                                 "json_type": "dict[str, list[float]] | None"},
+    "collect_detailed_traces": {"class": "ObservabilityConfig", "option": "--collect-detailed-traces",
+                                "item_choices": ["model", "worker", "all"]}}
+JSON_CONFIGS["compilation_config"]["fields"]["custom_ops"] = {"type": "list[str]", "default": []}
+JSON_CONFIGS["compilation_config"]["checks"] = [
+    {"kind": "when", "each": "custom_ops", "when": [
+        {"dest": "custom_ops", "item": "value", "test": "not_in", "values": ["all", "none"], "option": "custom_ops"},
+        {"dest": "custom_ops", "item": "len", "test": "<", "value": 2, "option": "custom_ops"}]},
+    {"kind": "when", "each": "custom_ops", "when": [
+        {"dest": "custom_ops", "item": "value", "test": "not_in", "values": ["all", "none"], "option": "custom_ops"},
+        {"dest": "custom_ops", "item": "first", "test": "not_in", "values": ["+", "-"], "option": "custom_ops"}]}]
+JSON_CONFIGS["quantization_config"]["fields"]["targets"] = {
+    "type": "dict[str, str | QuantSpec] | None", "default": None, "prevalidated": True,
+    "item_names": ["fp8_per_tensor", "mxfp4"], "item_keys": ["activation", "weight"],
+    "item_key_names": {"activation": ["fp8_per_token", "mxfp8"], "weight": ["fp8_per_token", "mxfp8"]}}
+JSON_CONFIGS.update({
+    "kernel_config": {"class": "KernelConfig", "extra": "forbid", "fields": {
+        "moe_backend": {"type": "str", "default": "auto", "choices": ["auto", "triton", "deep_gemm"],
+                        "choices_enforced": True, "prevalidated": ["str"],
+                        "transform": [["lower"], ["replace", "-", "_"]]},
+        "ir_op_priority": {"type": "IrOpPriorityConfig", "default": None, "default_computed": True, "object": True,
+                           "keys": ["rms_norm", "silu_and_mul"]}}},
+    "attention_config": {"class": "AttentionConfig", "extra": "forbid", "fields": {
+        "mla_prefill_backend": {"type": "MLAPrefillBackendEnum | None", "default": None, "prevalidated": ["str"],
+                                "choices": ["a.FlashAttn", "b.FlashInfer"],
+                                "enum_names": {"names": ["FLASH_ATTN", "FLASHINFER"], "case": "upper"}},
+        "backend_per_kind": {"type": "dict[str, AttentionBackendEnum]", "default": {}, "prevalidated": True,
+                             "key_values": ["full_attention", "mla_attention"],
+                             "value_names": {"names": ["FLASH_ATTN", "TRITON_MLA"], "case": "upper"}}}},
+    "watermark_config": {"class": "WatermarkConfig", "extra": "forbid", "fields": {
+        "key": {"type": "int", "default": None, "default_computed": True, "required": True, "constraints": {"ge": 0}},
+        "enforce": {"type": "bool", "default": False}}},
+    "profiler_config": {"class": "ProfilerConfig", "extra": "forbid", "fields": {
+        "profiler": {"type": "str | None", "default": None, "choices": ["torch", "proton"], "choices_enforced": True},
+        "proton_data": {"type": "str", "default": "tree", "choices": ["tree", "trace"], "choices_enforced": True},
+        "proton_output_format": {"type": "str | None", "default": None, "choices": ["hatchet", "chrome_trace"],
+                                 "choices_enforced": True}},
+        "checks": [{"kind": "when", "when": [
+            {"dest": "profiler", "test": "!=", "value": "proton", "option": "profiler"},
+            {"dest": name, "test": "!=", "value": default, "option": name}]}
+            for name, default in (("proton_data", "tree"), ("proton_output_format", None))]},
+})
+
 
 def _record(version, options, env, engine_extra=(), drop_json=()):
     engine = {o["dest"]: {"type": o["type"], "default": o["default"], "default_computed": False}
@@ -164,6 +220,7 @@ def build(path: Path) -> Path:
                            "numa_bind_cpus": {"class": "ParallelConfig", "option": "--numa-bind-cpus", "items": {
                                "nonempty": True, "ascending": True,
                                "pattern": "^\\d+(?:-\\d+)?(?:,\\d+(?:-\\d+)?)*$"}}}
+    rec["start_fields"].update(START_FIELDS_TYPES)
     # validate_parsed_serve_args checks one option's value by itself (0.33+: serve_checks.values)
     rec["serve_checks"] = {"function": "x", "entries": ["openai.api_server", "vllm serve"], "checks": [],
                            "values": {"reasoning_effort_map": {"option": "--reasoning-effort-map", "object": True,

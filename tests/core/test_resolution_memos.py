@@ -136,7 +136,8 @@ def test_option_from_record_sets_every_field(synth_db):
                           nargs=r.get("nargs"), choices=r.get("choices"), default=r.get("default"),
                           default_computed=bool(r.get("default_computed")), group=r.get("group"), config=r.get("config"),
                           deprecated=r.get("deprecated"), deprecated_values=r.get("deprecated_values"),
-                          choices_platform=bool(r.get("choices_platform")))
+                          choices_platform=bool(r.get("choices_platform")),
+                          class_at_start=bool(r.get("class_at_start")))
             got = Option.from_record(r)
             assert got == want and repr(got) == repr(want)
             n += 1

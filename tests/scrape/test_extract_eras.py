@@ -192,9 +192,15 @@ def test_config_fields_a_validator_sees_first():
     got = fields('\n    @field_validator("method", mode="before")\n    @classmethod\n'
                  '    def _same(cls, v):\n        return v\n')
     assert got["method"].get("choices_enforced") is True and "prevalidated" not in got["method"]
-    # one that changes strings only: other kinds still meet the type, the choices are not enforced
+    # one that changes strings only: other kinds still meet the type; a chain of string methods
+    # (``transform``) is applied before the choices are enforced, any other rewrite leaves them open
     got = fields('\n    @field_validator("method", mode="before")\n    @classmethod\n'
                  '    def _lower(cls, v):\n        if isinstance(v, str):\n            return v.lower()\n'
+                 '        return v\n')
+    assert got["method"].get("prevalidated") == ["str"] and got["method"].get("transform") == [["lower"]]
+    assert got["method"].get("choices_enforced") is True
+    got = fields('\n    @field_validator("method", mode="before")\n    @classmethod\n'
+                 '    def _lower(cls, v):\n        if isinstance(v, str):\n            return v.lower() + "x"\n'
                  '        return v\n')
     assert got["method"].get("prevalidated") == ["str"] and "choices_enforced" not in got["method"]
     got = fields('\n    @model_validator(mode="before")\n    @classmethod\n    def _all(cls, d):\n'

@@ -144,12 +144,14 @@ def test_a_mapping_field_given_the_parsers_string():
                      "vllm/config/__init__.py": textwrap.dedent(MAPPING_CONFIG).encode(),
                      "vllm/engine/arg_utils.py": textwrap.dedent(rebinding).encode()})
     assert "additional_config" not in _Extractor(Project(tree), "0.0.0")._start_fields(opts)
-    # an option whose parser gives JSON only (type json) never hands a string over
+    # an option whose parser gives JSON only (type json) never hands a string over; the field's
+    # type still judges the JSON value it gets (json_type: a number is no object)
     opts[1]["type"] = "json"
     tree = DictTree({"vllm/__init__.py": b"", "vllm/engine/__init__.py": b"",
                      "vllm/config/__init__.py": textwrap.dedent(MAPPING_CONFIG).encode(),
                      "vllm/engine/arg_utils.py": textwrap.dedent(MAPPING_ENGINE).encode()})
-    assert "plain" not in _Extractor(Project(tree), "0.0.0")._start_fields(opts)
+    got = _Extractor(Project(tree), "0.0.0")._start_fields(opts)
+    assert "mapping" not in got["plain"] and got["plain"]["json_type"] == "dict[str, Any]"
 
 
 VERSION_CONFIG = """

@@ -15,6 +15,11 @@ classes' own validators refuse (`--kv-transfer-config.kv_connector NixlConnector
 `kv_role`, `--structured-outputs-config.disable_any_whitespace true` without the `xgrammar` or
 `guidance` backend; `--profiler-config.profiler torch` without `torch_profiler_dir`), strings a
 validator looks up as an enum member (`-cc.cudagraph_mode foo`, `--attention-config.backend foo`),
+a word whose rewrite by the field's validator (lower case, `-` to `_`) is none of its choices
+(`--kernel-config.moe_backend bogus`), an object without a key its class requires
+(`--watermark-config '{"enforce": true}'` at 0.34: `key` has no default), an object keyed by an
+enum's values (`-ac.backend_per_kind '{"foo": "FLASH_ATTN"}'`), an item of a list a check over
+each item refuses (`-cc.custom_ops '["a"]'`: not `all`, `none`, `+op` or `-op`),
 `key+` on a field that takes no list (`-cc.mode+ 3`), device ids start-up cannot resolve
 (`--device-ids cuda`, a device named twice, numbers mixed with UUIDs: 0.24+), dotted keys on an option that is no JSON
 config (`--max-model-len.mode=3`: vLLM hands it the keys as JSON text), the items of
@@ -23,7 +28,10 @@ JSON object with the fields the release knows), and switches given a value they 
 (`--enforce-eager=true`), and words the parser takes but start-up refuses where it hands the value
 unchanged to a config class with string choices (`--data-parallel-backend foo`: `ParallelConfig`
 takes `ray` or `mp`), a version (`--show-hidden-metrics-for-version foo`: `ObservabilityConfig`
-parses it as a PEP 440 version, 0.12+) or that takes only a mapping (`--additional-config foo`: the parser keeps a
+parses it as a PEP 440 version, 0.12+), a JSON value of another kind than the field's type
+(`--custom-histogram-buckets 2`), an item outside the field's list of `Literal`s
+(`--collect-detailed-traces model,all` at 0.9.1-0.30) or that takes only a mapping
+(`--additional-config foo`: the parser keeps a
 word that is not `{...}` as a string, which `VllmConfig` refuses: 0.9.2+).
 
 A value that is one template placeholder a runner fills before the launch (`--port {port}` in a
@@ -53,7 +61,9 @@ automatic fix otherwise.
 Choices, types and JSON config keys are scraped per release into `flag_db/releases/*.json`. The
 `if ...: raise` checks of the config classes' after-validators and `__post_init__`, and the enum
 lookups of their before-validators, are scraped too (`json_configs.<dest>.checks`,
-`fields.<key>.enum_names`), and so are the config-class fields start-up hands option values to unchanged (`start_fields`:
+`fields.<key>.enum_names`; the string rewrites, required keys, enum-keyed objects and checks over
+each item of a list: `transform`, `required`, `key_values`, `"each"` checks), and so are the
+config-class fields start-up hands option values to unchanged (`start_fields`:
 their string `Literal` choices, `version` where an after validator parses the value as a PEP 440
 version, `mapping` where the field takes only a dict or a class a string
 is no instance of, or `items` where an after validator refuses an item of a list option: 0.20+
@@ -262,6 +272,11 @@ def _plain_value_error(t: str, choices: Any, value: Any) -> Optional[str]:
         item = t[len("dict[str,"):-1]
         if item in _PLAIN and any(_plain_value_error(item, None, x) for x in value.values()):
             return f"an object whose values are {_ITEM_TEXT[item]}"
+        inner = item[5:-1] if item.startswith("list[") and item.endswith("]") else None
+        if inner in _PLAIN and any(not isinstance(x, list) or any(_plain_value_error(inner, None, y) for y in x)
+                                   for x in value.values()):
+            # `{"ttft": 1}` for `dict[str, list[float]]`: each value is a list of them
+            return f"an object whose values are lists of {_ITEM_TEXT[inner]}"
     return None
 
 
@@ -305,7 +320,18 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
                 words = [n.lower() for n in names["names"]] + list(names.get("also", ()))
                 return (f"key `{k}` of `{opt.name}` must name one of {', '.join(words)} (any case) at vLLM "
                         f"{ctx.target} (got `{v}`)"), "error"
+            choices = f.get("choices")
+            if names and v is not None and not isinstance(v, str) and not k.endswith("+") and choices \
+                    and all(isinstance(c, str) for c in choices if c is not None) and v not in choices:
+                # not a string: the validator hands it to the enum, whose values are all strings
+                words = [n.lower() for n in names["names"]]
+                return (f"key `{k}` of `{opt.name}` must be a string naming one of {', '.join(words)} at vLLM "
+                        f"{ctx.target} (got `{json.dumps(v)}`)"), "error"
             found = _names_error(ctx, opt, k, f, v)
+            if found:
+                return found
+            found = _rewritten_choice_error(ctx, opt, k, f, v) or _keyed_error(ctx, opt, k, f, v) \
+                or _item_names_error(ctx, opt, k, f, v)
             if found:
                 return found
             seen_first = f.get("prevalidated")
@@ -321,6 +347,81 @@ def _json_keys_error(ctx: LintContext, opt, keys: list[str], values: Optional[di
                 return f"key `{k}` of `{opt.name}` must be {err} (got `{json.dumps(v)}`)", "error"
     if unknown:
         return _unknown_keys(ctx, opt, unknown, fields) + ": ignored, it has no effect", "warning"
+    return None
+
+
+def _rewritten_choice_error(ctx: LintContext, opt, key: str, f: dict, v: Any) -> Optional[tuple[str, str]]:
+    """A string whose rewrite by the field's before validator (``fields.<key>.transform``: the
+    string methods it applies, ``--kernel-config.moe_backend``'s lower-case and ``-`` to ``_``) is
+    none of the field's string ``Literal`` choices: pydantic refuses it after the rewrite."""
+    steps = f.get("transform")
+    if not steps or not f.get("choices_enforced") or not isinstance(v, str) or key.endswith("+"):
+        return None
+    from ..surface.db import WORD_METHODS
+
+    word = v
+    for method, *args in steps:
+        if WORD_METHODS.get(method) != len(args):
+            return None
+        word = getattr(word, method)(*args)
+    if word in f["choices"]:
+        return None
+    return (f"key `{key}` of `{opt.name}` must be one of {', '.join(map(str, f['choices']))} at vLLM "
+            f"{ctx.target}, as its validator rewrites it (got `{v}`)"), "error"
+
+
+def _keyed_error(ctx: LintContext, opt, key: str, f: dict, v: Any) -> Optional[tuple[str, str]]:
+    """An object whose keys (``fields.<key>.key_values``: an enum's values) or string items
+    (``value_names``: looked up as an enum member's upper-case name) the field's before validator
+    refuses (``--attention-config.backend_per_kind``: KV-cache kinds to backend names, 0.33+);
+    a value that is no object goes on to the field's type, which takes only an object."""
+    kinds = f.get("key_values")
+    if kinds is None or key.endswith("+"):
+        return None
+    if not isinstance(v, dict):
+        err = _field_value_error(f.get("type"), None, v)
+        return (f"key `{key}` of `{opt.name}` must be {err} (got `{json.dumps(v)}`)", "error") if err else None
+    names = (f.get("value_names") or {}).get("names")
+    for k, item in v.items():
+        if k not in kinds:
+            return (f"key `{key}.{k}` of `{opt.name}` must be one of {', '.join(kinds)} at vLLM {ctx.target}"), "error"
+        if names and not isinstance(item, str):
+            return (f"key `{key}.{k}` of `{opt.name}` must be a string naming one of "
+                    f"{', '.join(n.lower() for n in names)} at vLLM {ctx.target} (got `{json.dumps(item)}`)"), "error"
+        if names and item.upper() not in names:
+            return (f"key `{key}.{k}` of `{opt.name}` must name one of {', '.join(n.lower() for n in names)} "
+                    f"(any case) at vLLM {ctx.target} (got `{item}`)"), "error"
+    return None
+
+
+def _item_names_error(ctx: LintContext, opt, key: str, f: dict, v: Any) -> Optional[tuple[str, str]]:
+    """An object field whose items are each a name of the release's table or, where the items' type
+    holds the nested class (``item_keys``), an object of it (``fields.<key>.item_names`` /
+    ``item_keys`` / ``item_key_names``: ``--quantization-config.targets``, names only at 0.33.0):
+    a value that is no object, an item that is neither, a name outside the table, a nested key or
+    name the nested class refuses."""
+    names = f.get("item_names")
+    if names is None or key.endswith("+") or v is None:
+        return None
+    if not isinstance(v, dict):
+        return f"key `{key}` of `{opt.name}` must be an object (got `{json.dumps(v)}`)", "error"
+    keys, key_names = f.get("item_keys"), f.get("item_key_names") or {}
+    for k, item in v.items():
+        if isinstance(item, str):
+            if item not in names:
+                return _names_message(ctx, opt, f"{key}.{k}", names, item), "error"
+        elif isinstance(item, dict) and keys is not None:
+            for nk, nv in item.items():
+                if keys is not None and nk not in keys:
+                    return _unknown_keys(ctx, opt, [f"{key}.{k}.{nk}"],
+                                         {f"{key}.{k}.{x}": None for x in keys}), "error"
+                if isinstance(nv, str) and nk in key_names and nv not in key_names[nk]:
+                    return _names_message(ctx, opt, f"{key}.{k}.{nk}", key_names[nk], nv), "error"
+        else:
+            # an object only where the items' type holds the nested class (``item_keys``)
+            what = "a name or an object" if keys is not None else "a name"
+            return (f"key `{key}.{k}` of `{opt.name}` must be {what} at vLLM {ctx.target} "
+                    f"(got `{json.dumps(item)}`)"), "error"
     return None
 
 
@@ -367,6 +468,25 @@ def _unknown_keys(ctx: LintContext, opt, unknown: list[str], fields: dict) -> st
         close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
         hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
     return f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
+
+
+def _start_json_problem(ctx: LintContext, arg, opt, v: str) -> Optional[tuple[str, str]]:
+    """The last value of an option the parser reads as any JSON (``json.loads``) whose config field
+    start-up hands it to refuses by its type (``start_fields.<dest>.json_type``:
+    ``--custom-histogram-buckets 2``, ``ObservabilityConfig``'s ``dict[str, list[float]] | None``)."""
+    start = ctx.surface.start_fields.get(opt.dest) or {}
+    ftype = start.get("json_type")
+    if not ftype or opt.kind == "json" or (opt.optional and v in ("", "None")):
+        return None
+    try:
+        parsed = json.loads(v)
+    except ValueError:
+        return None  # the parser refuses it (reported above)
+    err = _field_value_error(ftype, None, parsed)
+    if err is None:
+        return None
+    return (f"value of `{arg.written}` must be {err}: vLLM {ctx.target} refuses `{v}` when it builds its "
+            f"configuration ({start['class']}.{opt.dest} is `{ftype}`)"), "error"
 
 
 def _pep440(text: str) -> bool:
@@ -488,8 +608,15 @@ def _object_findings(ctx: LintContext, reported: set[str]):
         return
     from ..knowledge.config_checks import OnlyWith, Requires, object_problem
 
-    for opt, obj, args in objects:
+    # a class built at start-up gets the option's last object alone (the others are replaced)
+    last = {opt.dest: i for i, (opt, _, _) in enumerate(objects) if opt.class_at_start}
+    for i, (opt, obj, args) in enumerate(objects):
         if opt.name in reported:
+            continue
+        missing = _required_missing(ctx, opt, obj) if last.get(opt.dest, i) == i else None
+        if missing is not None:
+            reported.add(opt.name)
+            yield ctx.diag(RULE, missing, args[-1].report_span, option=opt.name)
             continue
         failed = object_problem(opt.dest, ctx.surface.v, obj)
         if failed is None:
@@ -520,6 +647,23 @@ def _object_findings(ctx: LintContext, reported: set[str]):
             span = arg.keyed.value_span
         reported.add(opt.name)
         yield ctx.diag(RULE, message, span, option=opt.name)
+
+
+def _required_missing(ctx: LintContext, opt, obj: dict) -> Optional[str]:
+    """The keys the option's config class requires (``fields.<key>.required``: no default) that the
+    object its class is built from lacks: pydantic refuses the object ("Field required"),
+    at parsing or where start-up builds the class (``--watermark-config '{"enforce": true}'``,
+    0.34's ``WatermarkConfig`` needs its ``key``)."""
+    cfg = ctx.surface.json_config_for(opt) or {}
+    if not ctx.surface.json_types_validated(cfg):
+        return None
+    missing = [k for k, f in (cfg.get("fields") or {}).items() if f.get("required") and k not in obj]
+    if not missing:
+        return None
+    keys = ", ".join(f"`{k}`" for k in missing)
+    return (f"`{opt.name}` lacks key{'s' if len(missing) > 1 else ''} {keys}, which "
+            f"{cfg.get('class') or 'its class'} requires at vLLM {ctx.target}: the class refuses the "
+            f"object when it is built")
 
 
 _UNKNOWN = object()
@@ -554,6 +698,11 @@ def _class_check_problem(ctx: LintContext, opt, obj: dict) -> Optional[tuple[str
         return f.get("default"), False
 
     for check in cfg["checks"]:
+        if "each" in check:
+            found = _each_check_problem(ctx, opt, cfg, check, value)
+            if found is not None:
+                return found
+            continue
         parts, given, certain = [], None, True
         for test in check["when"]:
             v, from_obj = value(test["dest"])
@@ -571,6 +720,42 @@ def _class_check_problem(ctx: LintContext, opt, obj: dict) -> Optional[tuple[str
         if certain and given is not None:
             return given, (f"vLLM {ctx.target} refuses `{opt.name}` with {', '.join(parts)}: a check of "
                            f"{cfg.get('class') or 'its class'} raises when the class is built")
+    return None
+
+
+def _each_check_problem(ctx: LintContext, opt, cfg: dict, check: dict, value) -> Optional[tuple[str, str]]:
+    """The first item of a list key that a check over each item (``"each"``: ``for op in
+    self.custom_ops: if ...: raise``) refuses, every other test of the check holding for certain:
+    ``-cc.custom_ops '["a"]'`` (an item neither ``all`` / ``none`` nor ``+op`` / ``-op``)."""
+    from ..knowledge.config_checks import holds
+
+    key = check["each"]
+    items, given = value(key)
+    if not given or not isinstance(items, list):
+        return None
+    for test in check["when"]:
+        if "item" not in test:
+            v = value(test["dest"])[0]
+            other = value(test["dest2"])[0] if "dest2" in test else None
+            if holds(test, v, other, _UNKNOWN) is not True:
+                return None
+    for item in items:
+        if not isinstance(item, str):
+            continue  # the list's type refuses it first
+        held = True
+        for test in check["when"]:
+            if "item" not in test:
+                continue
+            of = test["item"]
+            if of == "first" and not item:
+                break  # `item[0]` of an empty string raises: a refusal too
+            x = item if of == "value" else len(item) if of == "len" else item[0]
+            if holds(test, x, None, _UNKNOWN) is not True:
+                held = False
+                break
+        if held:
+            return key, (f"vLLM {ctx.target} refuses `{opt.name}` with `{key}` item {json.dumps(item)}: a check of "
+                         f"{cfg.get('class') or 'its class'} over each item raises when the class is built")
     return None
 
 
@@ -714,6 +899,16 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
             if found is None and nested:
                 # `--quantization-config.moe.activaiton x`: the nested class's keys
                 f = ((ctx.surface.json_config_for(opt) or {}).get("fields") or {}).get(head.rstrip("+"))
+                if f is not None and f.get("key_values") is not None and arg.json_path.count(".") == 1 \
+                        and value is not None and not superseded \
+                        and ctx.surface.json_types_validated(ctx.surface.json_config_for(opt)):
+                    # `-ac.backend_per_kind.foo X`: a kind the validator does not know
+                    found = _keyed_error(ctx, opt, head, f, {arg.json_path.split(".")[1]: _dotted_value(value)})
+                if f is not None and f.get("item_names") is not None and arg.json_path.count(".") == 1 \
+                        and value is not None and not superseded \
+                        and ctx.surface.json_types_validated(ctx.surface.json_config_for(opt)):
+                    # `--quantization-config.targets.<pattern> foo`: a name the table lacks
+                    found = _item_names_error(ctx, opt, head, f, {arg.json_path.split(".")[1]: _dotted_value(value)})
                 seen_first = (f or {}).get("prevalidated")
                 if f is not None and f.get("keys") is not None and ctx.surface.json_types_validated(
                         ctx.surface.json_config_for(opt)) \
@@ -768,6 +963,9 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         break
                     if opt.kind == "json" or opt.type in ("json", "dict_or_str"):
                         found = _json_value_problem(ctx, arg, opt, v)
+                        if found is None and len(values) == 1 and last_whole.get(opt.dest) is arg \
+                                and opt.dest not in dotted_dests:
+                            found = _start_json_problem(ctx, arg, opt, v)
                         if found:
                             problem, severity = found
                             break
@@ -789,6 +987,12 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                                    f"expected one of {shown}")
                         if len(values) == 1:
                             problem, fix = _retired_value(ctx, arg, opt, v, typed, problem)
+                        break
+                    items = (ctx.surface.start_fields.get(opt.dest) or {}).get("item_choices") \
+                        if opt.nargs in ("+", "*") and last_whole.get(opt.dest) is arg else None
+                    if items and v not in items and not (opt.optional and v in ("", "None")):
+                        problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                                   f"builds its configuration (each item is one of {', '.join(items)})")
                         break
                     start = ctx.surface.start_fields.get(opt.dest) if not opt.choices and opt.nargs is None \
                         and opt.type in (None, "str") else None

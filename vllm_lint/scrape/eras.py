@@ -333,3 +333,28 @@ QUANT_NAME_TABLES = NameTables(
     "0.23.0+", "QuantizationConfigArgs", ("linear", "moe"), "_ONLINE_SHORTHANDS", "QUANT_KEY_NAMES",
     (("weight", ("QUANT_KEY_NAMES", "_WEIGHT_QUANT_KEY_NAMES")), ("activation", ("QUANT_KEY_NAMES",))))
 NAME_TABLES = (QUANT_NAME_TABLES,)
+
+
+@dataclass(frozen=True)
+class ItemNameTables:
+    """The names each item of a JSON config's object field takes (``{pattern: name or object}``),
+    kept in module-level dict literals of the config class's module."""
+
+    releases: str
+    #: the config class whose object fields these are
+    cls: str
+    #: its fields whose items are a name or an object of the nested class
+    fields: tuple[str, ...]
+    #: the dict whose keys a string item takes
+    names: str
+    #: the nested class's keys -> the dicts whose keys it takes (as :attr:`NameTables.nested`)
+    nested: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+#: 0.33.0+: ``--quantization-config``'s ``targets`` maps a layer pattern to a shorthand of
+#: ``_ONLINE_SHORTHANDS`` (any one) or, 0.34.0+ (``dict[str, str | QuantSpec]``), an object of
+#: ``QuantSpec`` (its keys' names as :data:`QUANT_NAME_TABLES`); its before validator refuses any
+#: other item
+QUANT_TARGET_TABLES = ItemNameTables("0.33.0+", "QuantizationConfigArgs", ("targets",), "_ONLINE_SHORTHANDS",
+                                     QUANT_NAME_TABLES.nested)
+ITEM_NAME_TABLES = (QUANT_TARGET_TABLES,)

@@ -28,9 +28,10 @@ from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .entry_deprecations import deprecated_entries
 from .env_refusals import env_refusals
 from .envs import extract_env
-from .field_checks import enum_lookups, pydantic_facts, takes_no_string, validator_rewrites, version_fields
+from .field_checks import (dict_lookups, enum_lookups, model_sees_input, pydantic_facts, required_field,
+                           string_transforms, takes_no_string, validator_rewrites, version_fields)
 from .jsonify import to_json
-from .name_tables import field_names
+from .name_tables import field_names, item_names
 from .pyresolve import (
     UNKNOWN,
     BoundMethod,
@@ -703,7 +704,7 @@ class _Extractor:
                 for a in call.args:
                     dest = a.keyword.value if a.keyword is not None else None
                     v = a.value
-                    if dest is None or dest in rebound or dest in pre or dest not in by_dest or dest in out \
+                    if dest is None or dest in rebound or dest not in by_dest or dest in out \
                             or by_dest[dest].get("default_computed") \
                             or not (isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name)
                                     and v.value.value == self_name and v.attr.value == dest):
@@ -714,6 +715,22 @@ class _Extractor:
                     if f is None or f.get("prevalidated"):
                         continue
                     fact: dict = {}
+                    if dest not in assigned and by_dest[dest].get("type") == "json" \
+                            and by_dest[dest].get("kind", "valued") == "valued":
+                        # the parser takes any JSON (json.loads); the field's type judges it at start
+                        # (a before validator that only refuses, read above, changes nothing)
+                        fact["json_type"] = f["type"]
+                    items = _list_literal(self.types.resolve(cls.field(dest).annotation, cls.field(dest).module)) \
+                        if dest not in assigned and by_dest[dest].get("nargs") in ("+", "*") \
+                        and by_dest[dest].get("type") in (None, "str") else None
+                    if items and set(by_dest[dest].get("choices") or items) - {"None"} - set(items):
+                        # the parser takes words the field's list of Literals does not (0.11-0.24's
+                        # `--collect-detailed-traces model,all`): start-up refuses them
+                        fact["item_choices"] = items
+                    if dest in pre:
+                        if fact:
+                            out[dest] = {"class": cls.name, "option": by_dest[dest]["name"], **fact}
+                        continue
                     if dest not in assigned:
                         if f.get("constraints"):
                             fact["constraints"] = f["constraints"]
@@ -744,7 +761,7 @@ class _Extractor:
         if len(members) != 1:
             return None
         cls = members[0].cls
-        if not _pydantic_class(cls) or not cls.forbids_extra() or cls.prevalidated_fields() is None:
+        if not _pydantic_class(cls) or not cls.forbids_extra() or model_sees_input(cls):
             return None
         names = [f.name for f in cls.fields() if not f.name.startswith("_") and not _init_false(f.value)]
         return sorted(names) or None
@@ -770,8 +787,12 @@ class _Extractor:
         out = {}
         rewrites = validator_rewrites(cls) if init_only else None
         lookups = enum_lookups(cls) if init_only else {}
+        transforms = string_transforms(cls) if init_only else {}
+        keyed = dict_lookups(cls) if init_only else {}
         # the names a nested config's fields take, from tables of the class's module (eras.NAME_TABLES)
         named = field_names(self.p.text(cls.module.path), cls.name) if init_only else {}
+        # the names each item of an object field takes (eras.ITEM_NAME_TABLES)
+        itemized = item_names(self.p.text(cls.module.path), cls.name) if init_only else {}
         for f in cls.fields():
             if init_only and (f.name.startswith("_") or _init_false(f.value)):
                 continue
@@ -804,7 +825,28 @@ class _Extractor:
                                                         if k in keys}
                 if f.name in lookups:
                     out[f.name]["enum_names"] = lookups[f.name]
+                if f.name in itemized and t.kind in ("generic", "union"):
+                    # `{pattern: name or object}`: the names a string item takes, the keys an object does
+                    values = [m for m in type_members(t) if m.kind == "generic" and m.name == "dict"
+                              and len(m.args) == 2]
+                    if len(values) == 1:
+                        out[f.name].update(itemized[f.name])
+                        keys = self._nested_keys(values[0].args[1])
+                        if keys is not None:
+                            out[f.name]["item_keys"] = keys
+                if f.name in keyed:
+                    # an object whose keys (and string items) a before validator looks up in enums
+                    out[f.name].update(keyed[f.name])
+                if _pydantic_class(cls) and required_field(f):
+                    # no default: a value of the option without this key fails when the class is built
+                    out[f.name]["required"] = True
             pv = out[f.name].get("prevalidated")
+            rewrite = transforms.get(f.name) if init_only else None
+            if rewrite is not None and pv == ["str"]:
+                # the validator only rewrites a string (`value.lower().replace("-", "_")`) before
+                # the type checks it: the rewritten word must be a choice
+                out[f.name]["transform"] = rewrite
+                pv = None
             if init_only and cj and (pv is None or pv is not True and "str" not in pv) \
                     and all(m.kind == "literal" or m.kind == "builtin" and m.name == "NoneType"
                             for m in type_members(t)) \
@@ -838,6 +880,17 @@ class _Extractor:
         ps = init.node.params
         names = [p.name.value for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]]
         return [n for n in names if n not in ("self",)]
+
+
+def _list_literal(t: Any) -> Optional[list]:
+    """The strings of ``list[Literal[...]]`` (or it or None), else None."""
+    members = [m for m in type_members(t) if not (m.kind == "builtin" and m.name == "NoneType")]
+    if len(members) != 1 or members[0].kind != "generic" or members[0].name != "list" or len(members[0].args) != 1:
+        return None
+    item = members[0].args[0]
+    if item.kind != "literal" or not item.args or not all(isinstance(v, str) for v in item.args):
+        return None
+    return list(item.args)
 
 
 def _pydantic_class(ci: ClassInfo) -> bool:

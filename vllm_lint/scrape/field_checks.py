@@ -234,6 +234,7 @@ class _Walk:
         self.handler = handler
         self.aliases = {value}
         self.rewritten: set[str] = set()
+        self.loops = 0
 
     def run(self, fn: cst.FunctionDef) -> set[str]:
         live = self.block(fn.body.body, set(KINDS))
@@ -276,7 +277,9 @@ class _Walk:
                 self.aliases |= _names(s.target) if _names(s.iter) & self.aliases else set()
             else:
                 self.expr_ok(s.test)
+            self.loops += 1
             after = self.body(s.body, set(live))
+            self.loops -= 1
             if s.orelse is not None:
                 after |= self.body(s.orelse.body, set(live))
             return live | after
@@ -297,6 +300,8 @@ class _Walk:
             return set()
         if isinstance(s, cst.Raise):
             return set()
+        if isinstance(s, (cst.Continue, cst.Break)) and self.loops:
+            return set()  # this path goes back to the loop, whose end the loop's reader joins
         if isinstance(s, (cst.Pass, cst.Assert)):
             return live
         if isinstance(s, cst.Expr):
@@ -629,3 +634,221 @@ def _passed_word(s: cst.CSTNode, value: str) -> Optional[str]:
         return None
     word = right.evaluated_value
     return word if isinstance(word, str) and word == word.lower() else None
+
+
+# --------------------------------------------------------------------------- string rewrites
+
+
+#: the string methods a before validator's rewrite may chain, with their argument counts (the
+#: same vocabulary as an option's ``transform``: ``surface.db.WORD_METHODS``)
+_WORD_METHODS = {"lower": 0, "upper": 0, "casefold": 0, "strip": 0, "replace": 2}
+
+
+def string_transforms(cls: ClassInfo) -> dict[str, list]:
+    """Field -> the string methods a before validator of the class (or a base) applies to a string
+    before the field's type sees it, as ``[[method, *literal args], ...]`` in order: the body is
+    ``if isinstance(value, str): return value.lower().replace("-", "_")`` then ``return value``
+    (``KernelConfig.moe_backend``, 0.20+). Pydantic then checks the rewritten word, so a field
+    whose type is a string ``Literal`` refuses every word whose rewrite is not one of them."""
+    out: dict[str, list] = {}
+    for c in cls.mro():
+        for stmt in c.node.body.body:
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            found = _decorator_call(stmt)
+            if found is None or found[0] != "field_validator" or _mode(found[1]) != "before":
+                continue
+            params = _value_param(stmt)
+            if params is None:
+                continue
+            steps = _rewrite_shape(stmt, params[0])
+            if steps is None:
+                continue
+            for a in found[1].args:
+                if a.keyword is None and isinstance(a.value, cst.SimpleString):
+                    out.setdefault(str(a.value.evaluated_value), steps)
+    return out
+
+
+def _rewrite_shape(fn: cst.FunctionDef, value: str) -> Optional[list]:
+    body = [s for s in fn.body.body if not _is_docstring(s)]
+    if len(body) != 2 or not isinstance(body[0], cst.If) or body[0].orelse is not None \
+            or not _returns_name(body[1], value):
+        return None
+    test = body[0].test
+    if not (isinstance(test, cst.Call) and _short(test.func) == "isinstance" and len(test.args) == 2
+            and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == value
+            and _short(test.args[1].value) == "str"):
+        return None
+    inner = body[0].body.body
+    if len(inner) != 1 or not isinstance(inner[0], cst.SimpleStatementLine) or len(inner[0].body) != 1 \
+            or not isinstance(inner[0].body[0], cst.Return) or inner[0].body[0].value is None:
+        return None
+    e = inner[0].body[0].value
+    steps: list = []
+    while isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute):
+        meth = e.func.attr.value
+        args = [a.value.evaluated_value for a in e.args
+                if a.keyword is None and not a.star and isinstance(a.value, cst.SimpleString)]
+        if _WORD_METHODS.get(meth) != len(args) or len(args) != len(e.args):
+            return None
+        steps.append([meth, *args])
+        e = e.func.value
+    if not steps or not (isinstance(e, cst.Name) and e.value == value):
+        return None
+    return steps[::-1]
+
+
+# --------------------------------------------------------------------------- required fields
+
+
+def required_field(f: FieldInfo) -> bool:
+    """The field has no default (no value, or ``Field(...)`` / ``field(...)`` without ``default``
+    or a factory): building the class without the key fails (pydantic's "Field required", a
+    dataclass's missing argument)."""
+    v = f.value
+    if v is None:
+        return True
+    if isinstance(v, cst.Call) and _short(v.func) in ("Field", "field"):
+        kws = {a.keyword.value for a in v.args if a.keyword is not None}
+        positional = [a for a in v.args if a.keyword is None]
+        if _short(v.func) == "Field" and positional:
+            # Field(...) (Ellipsis) is required, Field(x) is a default
+            return isinstance(positional[0].value, cst.Ellipsis)
+        return not kws & {"default", "default_factory"}
+    return False
+
+
+def model_sees_input(cls: ClassInfo) -> bool:
+    """A ``model_validator(mode="before" | "wrap" | "plain")`` of the class (or a base) sees the
+    input before its fields are matched (and may drop or rename keys); a field validator, ``"*"``
+    included, only sees the values of the fields the class declares."""
+    for c in cls.mro():
+        for stmt in c.node.body.body:
+            if isinstance(stmt, cst.FunctionDef):
+                found = _decorator_call(stmt)
+                if found is not None and found[0] == "model_validator" and _mode(found[1]) != "after":
+                    return True
+    return False
+
+
+# --------------------------------------------------------------------------- objects keyed by an enum
+
+
+def dict_lookups(cls: ClassInfo) -> dict[str, dict]:
+    """Field -> ``{"key_values": [...], "value_names"?: {"names": [...], "case": "upper"}}`` for a
+    field whose before validator reads an object: ``if not isinstance(value, dict): return value``,
+    a set of an enum's values (``valid = {k.value for k in Kind}``, the enum imported at module or
+    function level), then ``for key, item in value.items():`` with ``if key not in valid: raise``
+    and, optionally, ``if isinstance(item, str): item = Enum[item.upper()]`` (0.33+'s
+    ``AttentionConfig.backend_per_kind``). A key outside the values, or a string item whose
+    upper-case is no member name, is refused while the class is built."""
+    out: dict[str, dict] = {}
+    for c in cls.mro():
+        for stmt in c.node.body.body:
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            found = _decorator_call(stmt)
+            if found is None or found[0] != "field_validator" or _mode(found[1]) != "before":
+                continue
+            params = _value_param(stmt)
+            if params is None:
+                continue
+            rec = _dict_lookup_shape(c, stmt, params[0])
+            if rec is None:
+                continue
+            for a in found[1].args:
+                if a.keyword is None and isinstance(a.value, cst.SimpleString):
+                    out.setdefault(str(a.value.evaluated_value), rec)
+    return out
+
+
+def _enum_class(c: ClassInfo, name: str, local: dict[str, str]) -> Optional[ClassInfo]:
+    r = c.project.lookup(local[name], name) if name in local else c.project.lookup(c.module.name, name)
+    if not (isinstance(r, tuple) and r[1][0] == "class"):
+        return None
+    enum = c.project.class_info(r[0], r[1][1])
+    return enum if enum.is_enum else None
+
+
+def _dict_lookup_shape(c: ClassInfo, fn: cst.FunctionDef, value: str) -> Optional[dict]:
+    body = [s for s in fn.body.body if not _is_docstring(s)]
+    local: dict[str, str] = {}
+    sets: dict[str, ClassInfo] = {}
+    guarded = False
+    loop: Optional[cst.For] = None
+    for s in body:
+        if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1:
+            small = s.body[0]
+            if isinstance(small, cst.ImportFrom) and small.relative == () and small.module is not None \
+                    and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    if alias.asname is None and isinstance(alias.name, cst.Name):
+                        local[alias.name.value] = _dotted(small.module) or ""
+                continue
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                    and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.SetComp):
+                comp = small.value
+                f = comp.for_in
+                if isinstance(comp.elt, cst.Attribute) and comp.elt.attr.value == "value" \
+                        and isinstance(comp.elt.value, cst.Name) and isinstance(f.target, cst.Name) \
+                        and comp.elt.value.value == f.target.value and isinstance(f.iter, cst.Name) \
+                        and f.inner_for_in is None and not f.ifs:
+                    enum = _enum_class(c, f.iter.value, local)
+                    if enum is None:
+                        return None
+                    sets[small.targets[0].target.value] = enum
+                continue
+        if isinstance(s, cst.If) and not guarded and s.orelse is None:
+            t = s.test
+            if isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not) \
+                    and isinstance(t.expression, cst.Call) and _short(t.expression.func) == "isinstance" \
+                    and len(t.expression.args) == 2 and isinstance(t.expression.args[0].value, cst.Name) \
+                    and t.expression.args[0].value.value == value \
+                    and _short(t.expression.args[1].value) == "dict" \
+                    and len(s.body.body) == 1 and _returns_name(s.body.body[0], value):
+                guarded = True
+                continue
+        if isinstance(s, cst.For) and guarded and loop is None:
+            loop = s
+    if loop is None:
+        return None
+    it = loop.iter
+    if not (isinstance(it, cst.Call) and not it.args and isinstance(it.func, cst.Attribute)
+            and it.func.attr.value == "items" and isinstance(it.func.value, cst.Name)
+            and it.func.value.value == value and isinstance(loop.target, cst.Tuple)
+            and len(loop.target.elements) == 2
+            and all(isinstance(e.value, cst.Name) for e in loop.target.elements)):
+        return None
+    key, item = (e.value.value for e in loop.target.elements)
+    rec: dict = {}
+    for s in loop.body.body:
+        if not isinstance(s, cst.If) or s.orelse is not None:
+            continue
+        t = s.test
+        if isinstance(t, cst.Comparison) and isinstance(t.left, cst.Name) and t.left.value == key \
+                and len(t.comparisons) == 1 and isinstance(t.comparisons[0].operator, cst.NotIn) \
+                and isinstance(t.comparisons[0].comparator, cst.Name) and t.comparisons[0].comparator.value in sets \
+                and any(isinstance(x, cst.SimpleStatementLine) and isinstance(x.body[0], cst.Raise)
+                        for x in s.body.body):
+            values = [m.value for m in sets[t.comparisons[0].comparator.value].enum_members()]
+            if values and all(isinstance(v, str) for v in values):
+                rec["key_values"] = sorted(values)
+        elif isinstance(t, cst.Call) and _short(t.func) == "isinstance" and len(t.args) == 2 \
+                and isinstance(t.args[0].value, cst.Name) and t.args[0].value.value == item \
+                and _short(t.args[1].value) == "str" and len(s.body.body) == 1 \
+                and isinstance(s.body.body[0], cst.SimpleStatementLine):
+            a = s.body.body[0].body[0]
+            if isinstance(a, cst.Assign) and len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name) \
+                    and a.targets[0].target.value == item and isinstance(a.value, cst.Subscript) \
+                    and isinstance(a.value.value, cst.Name) and len(a.value.slice) == 1 \
+                    and isinstance(a.value.slice[0].slice, cst.Index):
+                k = a.value.slice[0].slice.value
+                if isinstance(k, cst.Call) and not k.args and isinstance(k.func, cst.Attribute) \
+                        and k.func.attr.value == "upper" and isinstance(k.func.value, cst.Name) \
+                        and k.func.value.value == item:
+                    enum = _enum_class(c, a.value.value.value, local)
+                    names = [m.name for m in enum.enum_members()] if enum is not None else []
+                    if names:
+                        rec["value_names"] = {"names": names, "case": "upper"}
+    return rec if "key_values" in rec else None

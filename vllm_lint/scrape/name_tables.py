@@ -95,3 +95,40 @@ def field_names(text: Optional[str], cls: str) -> dict[str, dict]:
                 taken |= set(name_keys) - set(short_fields)
                 out[f] = {"names": sorted(taken), "key_names": nested}
     return out
+
+
+def _nested_names(literals: dict[str, ast.Dict], nested) -> Optional[dict[str, list[str]]]:
+    out: dict[str, list[str]] = {}
+    for key, tables in nested:
+        if tables[0] not in literals:
+            return None
+        got: set[str] = set()
+        for t in tables:
+            ks = _keys(literals[t]) if t in literals else []
+            if ks is None:
+                return None
+            got |= set(ks)
+        out[key] = sorted(got)
+    return out
+
+
+def item_names(text: Optional[str], cls: str) -> dict[str, dict]:
+    """field -> ``{"item_names": [...], "item_key_names": {nested key: [...]}}`` for the object
+    fields of ``cls`` that a row of :data:`eras.ITEM_NAME_TABLES` names: each item is a name of the
+    row's table, or an object whose keys take the nested tables' names."""
+    if not text:
+        return {}
+    out: dict[str, dict] = {}
+    literals = None
+    for row in eras.ITEM_NAME_TABLES:
+        if row.cls != cls:
+            continue
+        if literals is None:
+            literals = _dict_literals(text)
+        names = _keys(literals[row.names]) if row.names in literals else None
+        nested = _nested_names(literals, row.nested)
+        if names is None or nested is None:
+            continue
+        for f in row.fields:
+            out[f] = {"item_names": sorted(names), "item_key_names": nested}
+    return out

@@ -243,11 +243,15 @@ class _Reader:
         #: module name -> its module-level tuples of strings a membership test may name (read
         #: only for the resolvers of eras.START_RESOLVERS)
         self.constants: dict[str, dict[str, list]] = {}
+        self.items = False  # read checks over each item of a list (a config class's, class_checks)
+        self.rows: dict[str, list] = {}  # a list of the fields that differ from their defaults
 
     def function(self, func: FuncRef, param: str, guard: list[dict], assigned: set[str], depth: int,
                  aliases: Optional[dict[str, str]] = None) -> None:
         outer, self.module = self.module, func.module
+        rows, self.rows = self.rows, {}  # the names of one function
         self._block(func, func.node.body.body, param, guard, dict(aliases or {}), assigned, depth)
+        self.rows = rows
         self.module = outer
 
     def _env_read(self, e: cst.BaseExpression) -> Optional[str]:
@@ -277,6 +281,10 @@ class _Reader:
                     guard = guard + negated[0]  # what follows runs only where the return did not
                     continue
                 return False
+            if self.items and isinstance(stmt, cst.For) and stmt.orelse is None and isinstance(stmt.target, cst.Name):
+                dest = _value_read(stmt.iter, param, aliases)
+                if dest is not None:
+                    self._each(stmt, dest, guard, assigned)
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
@@ -288,6 +296,11 @@ class _Reader:
                             aliases[small.targets[0].target.value] = dest
                         else:
                             aliases.pop(small.targets[0].target.value, None)
+                        rows = _changed_rows(small.value, param, aliases) if self.items else None
+                        if rows is not None:
+                            self.rows[small.targets[0].target.value] = rows
+                        else:
+                            self.rows.pop(small.targets[0].target.value, None)
             assigned |= assigned_dests(stmt, param)
             if _may_return(stmt):
                 return False
@@ -299,7 +312,7 @@ class _Reader:
         under T) and ``if T: <statements that never return>`` (their checks under T); False for
         any other ``if``."""
         body = stmt.body.body
-        if _sole(stmt, cst.Raise):
+        if _sole(stmt, cst.Raise) or self.items and _raises_after_locals(stmt):
             for conj in self._dnf(stmt.test, param, aliases) or []:
                 self._record(guard + conj, assigned)
             return True
@@ -346,6 +359,24 @@ class _Reader:
         if at[0] >= len(params):
             return
         self.function(target, params[at[0]].name.value, guard, set(assigned), depth + 1)
+
+    def _each(self, loop: cst.For, dest: str, guard: list[dict], assigned: set[str]) -> None:
+        """``for item in <param>.<dest>: if T(item): raise``: a check of each item of a list field
+        (``CompilationConfig.custom_ops``), recorded with ``"each": dest`` and item atoms
+        (``"item"``: ``"value"``, ``"len"`` for ``len(item)``, ``"first"`` for ``item[0]``)."""
+        if dest in assigned or dest not in self.by_dest:
+            return
+        item = loop.target.value
+        for stmt in loop.body.body:
+            if not (isinstance(stmt, cst.If) and stmt.orelse is None and _sole(stmt, cst.Raise)):
+                continue
+            for conj in _item_dnf(stmt.test, item, dest) or []:
+                if _UNKNOWN in conj or any(a["dest"] in assigned for a in guard):
+                    continue
+                when = [dict(a, option=_option_name(a["dest"], self.by_dest[a["dest"]])) for a in guard + conj]
+                rec = {"kind": "when", "each": dest, "when": when}
+                if rec not in self.out:
+                    self.out.append(rec)
 
     def _record(self, conj: list, assigned: set[str]) -> None:
         if _UNKNOWN in conj or not conj:
@@ -394,6 +425,12 @@ class _Reader:
             return self._dnf(e.expression, param, aliases, not negate)
         if isinstance(e, cst.Comparison):
             return self._comparison(e, param, aliases, negate)
+        if isinstance(e, cst.Name) and e.value in self.rows:
+            # a list of the fields that differ from their defaults: true where any one does
+            rows = self.rows[e.value]
+            if not negate:
+                return [[a] for a in rows]
+            return [[_UNKNOWN if a == _UNKNOWN else dict(a, test=_NEGATED[a["test"]]) for a in rows]]
         dest = _truth_read(e, param, aliases)
         if dest is None:
             env = self._env_read(e)
@@ -421,6 +458,94 @@ class _Reader:
         if not negate:
             return [atoms]
         return [[_UNKNOWN if a == _UNKNOWN else dict(a, test=_NEGATED[a["test"]])] for a in atoms]
+
+
+def _changed_rows(e: cst.BaseExpression, param: str, aliases: dict[str, str]) -> Optional[list]:
+    """``[name for name, value, default in ((<str>, <param>.<dest>, <literal>), ...) if value !=
+    default]`` (0.34's ``ProfilerConfig``: the proton options set to other than their defaults):
+    one ``!=`` atom per row, the list being true where any holds."""
+    if not isinstance(e, cst.ListComp) or not isinstance(e.elt, cst.Name):
+        return None
+    f = e.for_in
+    if f.inner_for_in is not None or len(f.ifs) != 1 or not isinstance(f.target, cst.Tuple) \
+            or len(f.target.elements) != 3 or not all(isinstance(x.value, cst.Name) for x in f.target.elements) \
+            or not isinstance(f.iter, (cst.Tuple, cst.List)):
+        return None
+    name, value, default = (x.value.value for x in f.target.elements)
+    t = f.ifs[0].test
+    if e.elt.value != name or not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
+                                   and isinstance(t.comparisons[0].operator, cst.NotEqual)
+                                   and isinstance(t.left, cst.Name) and t.left.value == value
+                                   and isinstance(t.comparisons[0].comparator, cst.Name)
+                                   and t.comparisons[0].comparator.value == default):
+        return None
+    rows = []
+    for el in f.iter.elements:
+        row = el.value
+        if not isinstance(row, cst.Tuple) or len(row.elements) != 3:
+            return None
+        _, read, lit = (x.value for x in row.elements)
+        atom = _compare(read, cst.NotEqual(), lit, param, aliases) if _literal(lit)[0] else _UNKNOWN
+        rows.append(atom if isinstance(atom, dict) else _UNKNOWN)
+    return rows or None
+
+
+def _item_dnf(e: cst.BaseExpression, item: str, dest: str, negate: bool = False) -> Optional[list[list]]:
+    """The ways a test over one item of a list (``item``) holds, as conjunctions of item atoms
+    (``_UNKNOWN`` for a part not stated); None when it grows too large."""
+    if isinstance(e, cst.BooleanOperation):
+        parts = [_item_dnf(e.left, item, dest, negate), _item_dnf(e.right, item, dest, negate)]
+        if any(p is None for p in parts):
+            return None
+        if isinstance(e.operator, cst.And) != negate:
+            out = [c1 + c2 for c1 in parts[0] for c2 in parts[1]]
+        else:
+            out = parts[0] + parts[1]
+        return out if len(out) <= _MAX_TERMS else None
+    if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Not):
+        return _item_dnf(e.expression, item, dest, not negate)
+    if not isinstance(e, cst.Comparison) or len(e.comparisons) != 1:
+        return [[_UNKNOWN]]
+    left, op, right = e.left, e.comparisons[0].operator, e.comparisons[0].comparator
+    if isinstance(left, cst.Name) and left.value == item:
+        of = "value"
+    elif isinstance(left, cst.Call) and isinstance(left.func, cst.Name) and left.func.value == "len" \
+            and len(left.args) == 1 and isinstance(left.args[0].value, cst.Name) and left.args[0].value.value == item:
+        of = "len"
+    elif isinstance(left, cst.Subscript) and isinstance(left.value, cst.Name) and left.value.value == item \
+            and len(left.slice) == 1 and isinstance(left.slice[0].slice, cst.Index) \
+            and isinstance(left.slice[0].slice.value, cst.Integer) and left.slice[0].slice.value.value == "0":
+        of = "first"
+    else:
+        return [[_UNKNOWN]]
+    if isinstance(op, (cst.In, cst.NotIn)):
+        if not isinstance(right, (cst.Tuple, cst.List, cst.Set)) or any(isinstance(el, cst.StarredElement)
+                                                                          for el in right.elements):
+            return [[_UNKNOWN]]
+        values = [_literal(el.value) for el in right.elements]
+        if not values or not all(ok for ok, _ in values):
+            return [[_UNKNOWN]]
+        test = "in" if isinstance(op, cst.In) != negate else "not_in"
+        return [[{"dest": dest, "item": of, "test": test, "values": [v for _, v in values]}]]
+    name = _COMPARE.get(type(op))
+    ok, v = _literal(right)
+    if name is None or not ok:
+        return [[_UNKNOWN]]
+    return [[{"dest": dest, "item": of, "test": _NEGATED[name] if negate else name, "value": v}]]
+
+
+def _raises_after_locals(stmt: cst.If) -> bool:
+    """``if T:`` whose body binds local names only (the message's parts: ``options = ", ".join(...)``)
+    and then raises, with no ``else``."""
+    body = stmt.body.body
+    if stmt.orelse is not None or len(body) < 2:
+        return False
+    *first, last = body
+    if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Raise)):
+        return False
+    return all(isinstance(s, cst.SimpleStatementLine) and all(
+        isinstance(x, cst.Assign) and all(isinstance(t.target, cst.Name) for t in x.targets) for x in s.body)
+        for s in first)
 
 
 def _atom(dest: str, test: str) -> dict:
@@ -556,6 +681,7 @@ def class_checks(project: Project, cls: Any, fields: Iterable[str]) -> list[dict
     Checks are ``{"kind": "when", "when": [tests]}`` whose ``dest`` and ``option`` are the keys."""
     names = {f: [f] for f in fields}
     reader = _Reader(project, names, frozenset())
+    reader.items = True
     methods = [(c, stmt) for c in cls.mro() for stmt in c.node.body.body
                if isinstance(stmt, cst.FunctionDef) and stmt.params.params
                and stmt.params.params[0].name.value == "self"]
@@ -726,6 +852,8 @@ def option_class_checks(project: Project, options: list[dict], find_class: Any) 
         if cls is None:
             continue
         for check in class_checks(project, cls, list(fed[cls_name])):
+            if "each" in check:
+                continue  # a check over each item of a list: read for JSON config keys only
             when = []
             for t in check["when"]:
                 t = dict(t, option=fed[cls_name][t["dest"]]["name"])
