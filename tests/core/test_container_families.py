@@ -206,3 +206,11 @@ def test_sagemaker_variables_in_cloudformation_and_terraform(run_cli, repo, name
     assert "checked against vLLM 0.10.0 (image-tag 0.10.0)" in verbose
     assert [(d["code"], d["option"]) for d in found if d["code"].startswith("VL1")] == [
         ("VL101", "--num-scheduler-steps")]
+
+
+def test_a_docker_run_in_a_skypilot_script_runs_its_own_image(run_cli, repo):
+    p = put(repo, "sky/serve.yaml", SKY_TASK.replace(
+        "  vllm serve acme/chat-7b --tensor-parallel-size 2 --swap-space 8\n",
+        "  docker run --gpus all vllm/vllm-openai:v0.8.5 --model acme/chat-7b --swap-space 8\n"))
+    _found, verbose = lint(run_cli, p)
+    assert "checked against vLLM 0.8.5" in verbose and "0.10.0" not in verbose

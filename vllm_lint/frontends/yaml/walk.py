@@ -80,7 +80,8 @@ def walk_document(t: YamlText, root: Any) -> None:
             la.hardware = hw_merge(doc_hw, la.hardware)
         if doc_env:
             la.env = list(doc_env) + la.env
-        if task is not None and la.container is None and task.holds(la.span.start):
+        if task is not None and la.container is None and la.image is None and task.holds(la.span.start):
+            # (a `docker run` in the script runs its own image: only the task's own commands run in it)
             box = task.container
             la.container = box
             la.version_hints = list(box.version_hints) + la.version_hints
