@@ -214,3 +214,17 @@ def test_a_docker_run_in_a_skypilot_script_runs_its_own_image(run_cli, repo):
         "  docker run --gpus all vllm/vllm-openai:v0.8.5 --model acme/chat-7b --swap-space 8\n"))
     _found, verbose = lint(run_cli, p)
     assert "checked against vLLM 0.8.5" in verbose and "0.10.0" not in verbose
+
+
+def test_a_notebooks_image_bound_in_an_earlier_cell(run_cli, repo):
+    import json as _json
+
+    cells = [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": ["image = f'{account}.dkr.ecr.{region}.amazonaws.com/vllm:0.10.0-sagemaker-v1.0'\n"]},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": SM_CALL.replace(
+            'f"{account}.dkr.ecr.{region}.amazonaws.com/vllm:0.10.0-sagemaker-v1.0"', "image").splitlines(True)},
+    ]
+    p = put(repo, "deploy.ipynb", _json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    _found, verbose = lint(run_cli, p)
+    assert "checked against vLLM 0.10.0 (image-tag 0.10.0)" in verbose

@@ -95,8 +95,15 @@ def launch_of(fx: PyFile, node: ast.Dict, scope: Scope, image: Optional[tuple[as
     model = next((ka.value for ka in ours if ka.key == row.prefix + "MODEL" and isinstance(ka.value, str)), None)
     box = Container(row.platform, span, image=text, image_span=named[2] if named is not None else None,
                     run_image=text, env=env, version_hints=hints)
+    unbound = None  # (an image named by a variable this code does not bind: a notebook's earlier cell may)
+    if named is None and image is not None:
+        node = resolve_name(image[0], image[1], (image[0].lineno, image[0].col_offset))[0]
+        if isinstance(node, ast.Name):
+            unbound = node.id
     la = Launch(path=fx.path, entry=row.program, style="config", span=span, keyed=ours, env=env,
                 version_hints=list(hints), opaque=bool(opaque), container=box, model=model,
                 read_as=f"the {row.platform} container's `{row.prefix}*` variables, which its entrypoint turns "
                         f"into `{row.program}` options ({row.prefix}MAX_MODEL_LEN -> --max-model-len)")
+    if unbound is not None:
+        la.context["image_name"] = unbound
     return la
