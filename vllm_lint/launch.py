@@ -278,7 +278,8 @@ class Launch(Record):
       ``args_only`` (from ``args:`` alone, the command being the image's), ``step`` (the CI step's name), ``ignored_keys`` (production-stack ``vllmConfig``
       keys the chart ignores); shell: ``heredoc_file`` (the format of the file a heredoc writes),
       ``systemd`` (``ExecStart`` of a unit a heredoc writes); Python: ``positional`` (the source
-      text of positional arguments after the model).
+      text of positional arguments after the model), ``image_name`` (the variable naming a
+      container's image that the code does not bind: a notebook reads it in an earlier cell).
     """
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",
