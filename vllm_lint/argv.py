@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .launch import KeyedArg, Launch, Span, Token
 from .record import Record, lazy_re
+from .container import env_options
 from .foreign_launchers import FOREIGN_LAUNCHERS, ForeignLauncher
 from .surface.db import Database, Option, Surface
 from .wrapper_options import WRAPPERS
@@ -857,6 +858,9 @@ _CAMEL = lazy_re(r"(?<=[a-z0-9])([A-Z])")
 def _key_to_field(key: str, style: str) -> str:
     if style == "camel":
         return _CAMEL.sub(r"_\1", key).lower()
+    if style == "env":  # a container's variable its entrypoint turns into the option (SM_VLLM_MAX_MODEL_LEN)
+        row = env_options(key)
+        return (key[len(row.prefix):] if row is not None else key).lower()
     return key.lstrip("-").replace("-", "_")
 
 
@@ -869,6 +873,11 @@ def spell_like(new_option: str, arg: ParsedArg) -> str:
             return "--" + head[2:].replace("-", "_") + dot + tail
         return new_option
     bare = new_option.lstrip("-")
+    if arg.key_style == "env":
+        if "." in bare:  # (no variable spells a nested key: the option as the command line writes it)
+            return new_option
+        row = env_options(arg.written)
+        return (row.prefix if row is not None else "") + bare.replace("-", "_").replace(".", "_").upper()
     if arg.key_style == "camel":
         parts = bare.replace("_", "-").split("-")
         return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])

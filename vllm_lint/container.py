@@ -11,6 +11,8 @@ part: a new platform of the same shape is one row (docs/architecture.md, "Adding
 
 from __future__ import annotations
 
+import re
+
 from .launch import EnvAssign, Hardware, Span, VersionHint
 from .record import Record
 
@@ -72,7 +74,8 @@ class Platform(Record):
     ``found``: where a document holds its containers: "containers" (the items of a
     ``containers``/``initContainers`` list, and any mapping with a command or arguments key),
     "services" (the values of the root's ``services`` mapping), "root" (the document itself, when
-    its root has the key ``marker``), "values" (any mapping, outside a containers list, with a key
+    its root has the key ``marker``), "task" (a task runner's document whose ``marker`` key holds the
+    shell script the container runs: SkyPilot; read by ``frontends/yaml/tasks.py``), "values" (any mapping, outside a containers list, with a key
     that ``marker``, a regular expression, matches in full and whose value reads as arguments: a
     list or string of words starting with an option, or a mapping of option names; the image may
     be set in an enclosing mapping; ``args`` is then that key). ``image``, ``command``, ``args``, ``env``: the key paths from
@@ -150,6 +153,14 @@ PLATFORMS: tuple[Platform, ...] = (
                     ("model", "repoId"), ("model", "repo_id")),
              source="https://helm.sh/docs/chart_template_guide/values_files/ (the values a chart's "
                     "template renders into the container; `extraArgs`: the common name of its extra arguments)"),
+    # a SkyPilot task: `run:` (and `setup:`) are shell scripts run in the container `resources.image_id`
+    # names (`docker:<image>`; a value without the prefix is a VM image), per entry of
+    # `resources.any_of` / `ordered` too; `envs:` their environment; `accelerators: H100:8` their GPUs
+    # (read by frontends/yaml/tasks.py: the run script's launches get the container)
+    Platform("skypilot", "task", marker="run", image=("resources", "image_id"), command=("run",), args=None,
+             env=("envs",), env_form="map", accelerator=("resources", "accelerators"), string_command="shell",
+             source="https://docs.skypilot.co/en/latest/reference/yaml-spec.html (resources.image_id: "
+                    "docker:<image>, resources.any_of / ordered, envs, run, setup)"),
     Platform("truss", "root", marker="docker_server", image=("base_image", "image"),
              command=("docker_server", "start_command"), args=None, env=("environment_variables",),
              env_form="map", accelerator=("resources", "accelerator"),
@@ -189,6 +200,77 @@ SERVER_IMAGES: tuple[ServerImage, ...] = (
                        "[\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]); the image's `docker ps` "
                        "command, \"python3 -m vllm.ent...\", in OPEA GenAIExamples' guides"),
 )
+
+
+class EnvOptions(Record):
+    """A container whose entrypoint turns environment variables into vLLM's options, so that a
+    platform's environment block is the launch (a row of :data:`ENV_OPTIONS`): each variable named
+    ``prefix`` + ``NAME`` becomes the option ``--name`` (lower case, ``_`` to ``-``), ``true`` the bare
+    flag, ``false`` left out (``booleans``), the model's option among them; ``program``: the vLLM
+    program that reads them (as :class:`ServerImage`); ``release_tag``: how the container's image
+    tag starts with the vLLM release it holds (a regular expression whose first group is the
+    release), else None; ``image_keys``: the keys beside the environment block that name the
+    container's image (a SageMaker ``PrimaryContainer``'s ``Image``, the SDK's ``image_uri``);
+    ``env_keys``: the keys that hold the environment block; ``source``: where that is stated."""
+
+    __slots__ = ("prefix", "platform", "program", "release_tag", "image_keys", "env_keys", "source")
+
+    def __init__(self, prefix: str, platform: str, program: str, release_tag: Optional[str],
+                 image_keys: tuple[str, ...], env_keys: tuple[str, ...], source: str) -> None:
+        self.prefix = prefix
+        self.platform = platform
+        self.program = program
+        self.release_tag = release_tag
+        self.image_keys = image_keys
+        self.env_keys = env_keys
+        self.source = source
+
+    def option(self, name: str) -> Optional[str]:
+        """The option a variable named ``name`` becomes, or None (not this row's)."""
+        if not name.startswith(self.prefix) or len(name) == len(self.prefix):
+            return None
+        return "--" + name[len(self.prefix):].lower().replace("_", "-")
+
+    def release_of(self, image: str) -> Optional[str]:
+        """The vLLM release the container's image tag starts with (``release_tag``), or None (no
+        tag, a tag left to a template's field)."""
+        last = image.rsplit("/", 1)[-1]
+        tag = last.partition(":")[2].partition("@")[0]
+        if not tag or self.release_tag is None or "{" in tag or "$" in tag:
+            return None
+        m = re.match(self.release_tag, tag)
+        return m.group(1) if m else None
+
+    @staticmethod
+    def flag(value: object) -> object:
+        """A variable's value as the entrypoint passes it: ``"true"`` (or an empty value) is the bare
+        flag (True), ``"false"`` leaves the option out (False), else the value."""
+        if isinstance(value, str) and value.strip().lower() in ("true", "false", ""):
+            return value.strip().lower() != "false"
+        return value
+
+
+ENV_OPTIONS: tuple[EnvOptions, ...] = (
+    # AWS's vLLM deep learning container for SageMaker (and vLLM's own example entrypoint for it):
+    # `SM_VLLM_MAX_MODEL_LEN=4096` -> `--max-model-len 4096`, set in `create_model(PrimaryContainer=
+    # {'Image': ..., 'Environment': {...}})`, the SDK's `Model(image_uri=..., env={...})`, a
+    # CloudFormation `AWS::SageMaker::Model` or a Terraform `aws_sagemaker_model` `primary_container`
+    EnvOptions("SM_VLLM_", "sagemaker", program="openai.api_server",
+               release_tag=r"^v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?:-|$)",
+               image_keys=("Image", "image", "image_uri", "ImageUri"),
+               env_keys=("Environment", "environment", "env", "Env"),
+               source="https://github.com/aws/model-hosting-container-standards/blob/main/docs/sagemaker/"
+                      "01_quickstart.md (SM_VLLM_* variables converted to CLI arguments); "
+                      "https://github.com/aws/deep-learning-containers vllm/build_artifacts/sagemaker_entrypoint.sh "
+                      "(the prefix cut, lower case, `_` to `-`, then `python3 -m vllm.entrypoints.openai.api_server`); "
+                      "its configuration page: `true` is the bare flag, `false` leaves it out; "
+                      "vllm-project/vllm examples/online_serving/sagemaker-entrypoint.sh"),
+)
+
+
+def env_options(name: str) -> Optional[EnvOptions]:
+    """The :data:`ENV_OPTIONS` row whose prefix starts the variable ``name``, or None."""
+    return next((row for row in ENV_OPTIONS if row.option(name) is not None), None)
 
 
 def server_image(image: str) -> Optional[ServerImage]:

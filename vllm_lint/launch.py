@@ -157,8 +157,9 @@ class KeyedArg(Record):
     """A keyword argument or config key: ``LLM(swap_space=4)``, ``swap-space: 4``.
 
     ``key`` is written as in the file (``swap_space``, ``swap-space``, ``tensorParallelSize``);
-    ``key_style`` says how to spell a replacement: ``"snake"``, ``"dash"``, ``"camel"``, or
-    ``"cli"`` (a full ``--option`` string, as in a Helm ``extraArgs`` map).
+    ``key_style`` says how to spell a replacement: ``"snake"``, ``"dash"``, ``"camel"``,
+    ``"cli"`` (a full ``--option`` string, as in a Helm ``extraArgs`` map), or ``"env"`` (a
+    container's variable its entrypoint turns into the option: ``container.ENV_OPTIONS``).
     ``value`` is the Python value (``None`` when ``value_opaque``). ``delete_span`` is what to cut to
     remove the whole key/argument cleanly (with its separator), or ``None`` if it cannot be cut.
     ``assumed``: as :attr:`Token.assumed`, for the value; ``value_span`` is then the default as
@@ -171,7 +172,7 @@ class KeyedArg(Record):
     def __init__(self, key: str, key_span: Optional[Span], value: Any, value_span: Optional[Span] = None,
                  value_text_span: Optional[Span] = None, value_opaque: bool = False,
                  delete_span: Optional[Span] = None,
-                 key_style: Literal["snake", "dash", "camel", "cli"] = "snake", assumed: Optional[str] = None) -> None:
+                 key_style: Literal["snake", "dash", "camel", "cli", "env"] = "snake", assumed: Optional[str] = None) -> None:
         self.key = key
         self.key_span = key_span
         self.value = value
@@ -282,7 +283,8 @@ class Launch(Record):
       ``args_only`` (from ``args:`` alone, the command being the image's), ``step`` (the CI step's name), ``ignored_keys`` (production-stack ``vllmConfig``
       keys the chart ignores); shell: ``heredoc_file`` (the format of the file a heredoc writes),
       ``systemd`` (``ExecStart`` of a unit a heredoc writes); Python: ``positional`` (the source
-      text of positional arguments after the model).
+      text of positional arguments after the model), ``image_name`` (the variable naming a
+      container's image that the code does not bind: a notebook reads it in an earlier cell).
     """
 
     __slots__ = ("path", "entry", "style", "span", "tokens", "keyed", "env", "version_hints", "hardware",

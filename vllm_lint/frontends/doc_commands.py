@@ -1,5 +1,6 @@
 """Commands shown in documentation, and their placeholders (``<model>``, ``<embed|classify>``,
-``[options]``, ``...``, ``{{var}}``, ``{your model directory}``).
+``[options]``, ``...``, ``{{var}}``, ``{your model directory}``, one capital letter as an option's
+value: ``--tensor-parallel-size X``).
 
 Where documentation shows a command: :data:`COMMAND` finds one (a line that starts with a vLLM
 command, after an optional ``$`` prompt, ``VAR=value`` prefixes or a short ``run:`` lead-in, or
@@ -79,7 +80,12 @@ _PLACEHOLDER = lazy_re(
     rb"|(?P<dots>(?<![^\s\"'=])(?:\.\.\.|\xe2\x80\xa6)(?![^\s\"']))"
     rb"|(?P<braces>\{\{[^{}\n]{1,80}\}\})"
     rb"|(?P<brace>(?<![^\s\"'=])\{[A-Za-z_][\w.:/@=+-]*(?:[ ][\w.:/@=+-]+){1,4}\}(?![^\s\"']))"
+    # one capital letter as an option's value: `--tensor-parallel-size X`, `-tp N` (a word of its own
+    # after an option or `=`; a single letter is no value of any vLLM option but a name's)
+    rb"|(?P<letter>(?<=[ \t=])[A-Z](?![^\s\"';)]))"
 )
+# a capital letter after an option, for :func:`fill`'s cheap test
+_LETTER = lazy_re(rb"[ \t=][A-Z](?:[\s\"';)]|$)")
 _VALUE = lazy_re(r"<[A-Za-z_][^<>]*>|\[[A-Za-z_-][^\]]*\]|\.\.\.|\u2026|\{\{[^{}]*\}\}")
 
 Region = tuple[int, int, bool]  # (start, end, splat)
@@ -88,18 +94,32 @@ Region = tuple[int, int, bool]  # (start, end, splat)
 def fill(script: bytes) -> tuple[bytes, list[Region]]:
     """``script`` with each placeholder filled to one shell word of the same length, and the
     ``(start, end, splat)`` of each."""
-    if not (b"<" in script or b"[" in script or b"..." in script or b"{" in script or b"\xe2\x80\xa6" in script):
+    if not (b"<" in script or b"[" in script or b"..." in script or b"{" in script or b"\xe2\x80\xa6" in script
+            or _LETTER.search(script)):
         return script, []
     regions = []
     filled = bytearray(script)
     for m in _PLACEHOLDER.finditer(script):
         s, e = m.span()
+        if m.lastgroup == "letter" and not _after_option(script, s):
+            continue
         if m.lastgroup == "angle":
             filled[s:e] = b"_" + script[s + 1 : e - 1].replace(b" ", b"_") + b"_"
-        elif m.lastgroup in ("bracket", "braces", "brace"):
+        elif m.lastgroup in ("bracket", "braces", "brace", "letter"):
             filled[s:e] = script[s:e].replace(b" ", b"_").replace(b"\t", b"_")
         regions.append((s, e, m.lastgroup in ("bracket", "dots")))
     return bytes(filled), regions
+
+
+def _after_option(script: bytes, at: int) -> bool:
+    """Whether the word before offset ``at`` (``--name=`` or ``--name `` / ``-x ``) is an option."""
+    line = script[script.rfind(b"\n", 0, at) + 1:at]
+    if line.endswith(b"="):
+        word = line[:-1].rsplit(None, 1)[-1] if line[:-1].strip() else b""
+    else:
+        words = line.split()
+        word = words[-1] if words else b""
+    return len(word) > 1 and word.startswith(b"-") and word != b"--" and (word[1:2].isalnum() or word[:2] == b"--")
 
 
 def mark(ex: Extraction, regions: list[Region], emb: Optional[Embedding] = None) -> None:

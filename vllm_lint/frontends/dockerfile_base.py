@@ -52,6 +52,36 @@ def final_base(source: str, build_args: dict[str, str]) -> Optional[tuple[str, b
     return None if image is None else (image, entrypoint_kept)
 
 
+_RUN = lazy_re(r"(?im)^[ \t]*(ARG|RUN)[ \t]+([^\n]*)$")
+# `pip install vllm==0.11.2` (also uv's, `"vllm[audio]==0.9.1"`, `vllm===`), its version a word or an ${ARG}
+_PIN = lazy_re(r"""(?i)(?:^|[\s"'\[,=])vllm(?:\[[^\]]*\])?[ \t]*===?[ \t]*v?((?:[0-9][0-9a-zA-Z.+]*)|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)""")
+
+
+def pinned_vllm(source: str, build_args: dict[str, str]) -> Optional[str]:
+    """The vLLM release a Dockerfile's ``RUN`` lines pin (``pip install vllm==0.11.2``, the version
+    an ``${ARG}`` with its default or the build's argument), when they pin one; None for none, or
+    for two different ones (build branches: which runs is not said here)."""
+    if "vllm" not in source.lower():
+        return None
+    source = re.sub(r"\\\r?\n", " ", source)  # line continuations
+    defaults: dict[str, str] = {}
+    found: set[str] = set()
+    for m in _RUN.finditer(source):
+        kind, rest = m.group(1).upper(), m.group(2)
+        if kind == "ARG":
+            name, eq, value = rest.strip().partition("=")
+            if eq:
+                defaults.setdefault(name.strip(), value.strip().strip("'\""))
+            continue
+        for p in _PIN.finditer(rest):
+            v = p.group(1)
+            if v.startswith("$"):
+                v = substitute(v, {**defaults, **build_args}) or ""
+            if v and v[0].isdigit():
+                found.add(v)
+    return found.pop() if len(found) == 1 else None
+
+
 def substitute(word: str, values: dict[str, str]) -> Optional[str]:
     unknown = False
 

@@ -5,6 +5,11 @@ block's attributes are the container's parts, as in YAML (:data:`vllm_lint.conta
 Kubernetes row: ``image``, ``command``, ``args``; ``env { name value }`` blocks; a
 ``"nvidia.com/gpu"`` limit), each string of a list a word at its own bytes.
 
+A SageMaker model's ``primary_container`` / ``container`` (``aws_sagemaker_model``) whose
+``environment = { ... }`` map holds variables its entrypoint turns into vLLM's options
+(:data:`vllm_lint.container.ENV_OPTIONS`: ``SM_VLLM_*``) is a ``config`` launch of those variables
+in its ``image``'s release.
+
 Nomad's jobs (``.nomad``, ``.hcl``) are the same parts in other blocks: a ``task`` whose ``driver``
 is ``docker`` or ``podman`` holds its container in ``config { image command args }``, its
 environment in ``env { NAME = "value" }`` and its GPUs in ``resources { device "nvidia/gpu" {
@@ -24,7 +29,9 @@ from vllm_lint.container import Container
 from vllm_lint.launch import EnvAssign, Extraction, Hardware, Launch, Span, Token, VersionHint
 from vllm_lint.record import lazy_re
 
-_BLOCK = lazy_re(rb"(?m)^[ \t]*(containers?)[ \t]*\{")
+_BLOCK = lazy_re(rb"(?m)^[ \t]*(containers?|primary_container)[ \t]*\{")
+_ENV_MAP = lazy_re(rb"(?m)^[ \t]*environment[ \t]*=[ \t]*\{")
+_MAP_KEY = lazy_re(rb'(?m)^[ \t]*(?:"([A-Za-z_][A-Za-z0-9_]*)"|([A-Za-z_][A-Za-z0-9_]*))[ \t]*=[ \t]*')
 _ATTRIBUTE = lazy_re(rb"(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*")
 _ENV_BLOCK = lazy_re(rb"(?m)^[ \t]*env[ \t]*\{")
 _GPU = lazy_re(rb'"nvidia\.com/gpu"[ \t]*=[ \t]*"?([0-9]+)"?')
@@ -105,6 +112,8 @@ def _container(data: bytes, path: str, s: int, e: int, span: Span, out: Extracti
     if entry is None and not command and image and image_starts_vllm(image) and image_takes_vllm_args(image):
         entry = f"docker:{image}"
     if entry is None:
+        if not words and b"environment" in data[s:e]:
+            _env_options(data, path, s, e, span, image_word[0][0] if image_word else None, out)
         return
     hints = []
     if image and image_is_vllm(image):
@@ -130,6 +139,54 @@ def _container(data: bytes, path: str, s: int, e: int, span: Span, out: Extracti
     if image:
         la.image = image
     out.launches.append(la)
+
+
+def _env_options(data: bytes, path: str, s: int, e: int, span: Span, image: Optional[Token], out: Extraction) -> None:
+    """The launch of a container's ``environment = { ... }`` map holding a row's variables
+    (:data:`vllm_lint.container.ENV_OPTIONS`), if it holds one."""
+    from vllm_lint.container import env_options
+    from vllm_lint.launch import KeyedArg
+
+    m = _ENV_MAP.search(data, s, e)
+    end = _block_end(data, m.end()) if m else None
+    if m is None or end is None or end > e + 1:
+        return
+    keyed, env, row = [], [], None
+    for a in _MAP_KEY.finditer(data, m.end(), end - 1):
+        name = (a.group(1) or a.group(2)).decode()
+        got = _value(data, a.end(), end - 1)
+        tok = got[0][0][0] if got and got[0] else None
+        key_span = Span(a.start(1), a.end(1)) if a.group(1) else Span(a.start(2), a.end(2))
+        here = env_options(name)
+        if here is None or (row is not None and here is not row):
+            env.append(EnvAssign(name, key_span, None if tok is None else tok.text,
+                                 value_text_span=tok.text_span if tok else None, value_opaque=bool(tok and tok.opaque)))
+            continue
+        row = here
+        value = None if tok is None or tok.opaque else here.flag(tok.text)
+        if value is False:
+            continue  # (the entrypoint leaves the option out)
+        line_end = data.find(b"\n", a.end())
+        keyed.append(KeyedArg(name, key_span, value, value_span=tok.span if tok else None,
+                              value_text_span=tok.text_span if tok and value is not True else None,
+                              value_opaque=tok is None or tok.opaque,
+                              delete_span=Span(data.rfind(b"\n", 0, a.start()) + 1, line_end + 1) if line_end > 0 else None,
+                              key_style="env"))
+    if row is None or not keyed:
+        return
+    text = image.text if image is not None else None
+    hints = []
+    release = row.release_of(text) if text else None
+    if release is not None and image is not None:
+        k = data.rfind((":" + release).encode(), image.span.start, image.span.end)
+        hints.append(VersionHint(release, "image-tag", Span(k + 1, k + 1 + len(release)) if k >= 0 else image.span))
+    model = next((ka.value for ka in keyed if ka.key == row.prefix + "MODEL" and isinstance(ka.value, str)), None)
+    box = Container(row.platform, span, image=text, image_span=image.span if image is not None else None,
+                    run_image=text, env=env, version_hints=hints)
+    out.launches.append(Launch(path=path, entry=row.program, style="config", span=Span(m.start(), end), keyed=keyed,
+                               env=list(env), version_hints=list(hints), container=box, model=model,
+                               read_as=f"the {row.platform} container's `{row.prefix}*` variables, which its "
+                                       f"entrypoint turns into `{row.program}` options"))
 
 
 def _block_end(data: bytes, i: int) -> Optional[int]:

@@ -66,12 +66,15 @@ def extract(data: bytes, path: str) -> Extraction:
     f = YamlText(data, path, Extraction())
     docs = f.parse()
     cells = get(docs[0], "cells") if docs else None
+    earlier: list[Embedding] = []  # the code cells before this one (a name one of them binds)
     for cell in (cells.value if isinstance(cells, SequenceNode) else []):
         kind = node_text(get(cell, "cell_type"))
         src = get(cell, "source")
         pieces = [src] if isinstance(src, ScalarNode) else list(src.value) if isinstance(src, SequenceNode) else []
         t = _cell_text([f.smap(piece) for piece in pieces if isinstance(piece, ScalarNode)])
         text = t.text
+        if kind == "code":
+            earlier.append(t)
         if b"vllm" not in text and b"VLLM_" not in text and b"LLM(" not in text:
             continue
         try:
@@ -88,7 +91,11 @@ def extract(data: bytes, path: str) -> Extraction:
                 if b"!" in text:
                     _add(out, shell.extract_script(script, path, t))
                 code = _blank(text, lambda ln: not ln.lstrip().startswith((b"!", b"%")))
+                n = len(out.launches)
                 rebase(python.extract(code, path), t, out)
+                for la in out.launches[n:]:
+                    if "image_name" in la.context:
+                        _earlier_image(la, la.context.pop("image_name"), earlier[:-1])
         except ParseError as e:
             from vllm_lint.launch import Note, Span
 
@@ -96,6 +103,34 @@ def extract(data: bytes, path: str) -> Extraction:
             out.notes.append(Note(f"{kind} cell at line {line} could not be parsed and was skipped: {e.message}",
                                   span=Span(f.pos(cell.start_mark.index), f.pos(cell.start_mark.index))))
     return out
+
+
+def _earlier_image(la, name: str, cells: list[Embedding]) -> None:
+    """A container launch whose image is a variable its cell does not bind (an environment block's
+    ``'Image': container_image``): the string the nearest earlier code cell assigns to it, at the
+    top of a line (an f-string's fields unknown), names the image and its release."""
+    from vllm_lint.container import ENV_OPTIONS
+    from vllm_lint.launch import Span, VersionHint
+
+    assign = re.compile(rb"(?m)^" + re.escape(name.encode()) + rb"[ \t]*=[ \t]*[fF]?([\"'])([^\"'\n]+)\1[ \t]*(?:#.*)?$")
+    box = la.container
+    row = next((r for r in ENV_OPTIONS if box is not None and r.platform == box.platform), None)
+    for cell in reversed(cells):
+        found = list(assign.finditer(cell.text))
+        if not found:
+            continue
+        m = found[-1]
+        image = re.sub(r"\{[^{}]*\}", "{}", m.group(2).decode("utf-8", "replace"))
+        release = row.release_of(image) if row is not None else None
+        box.image = box.run_image = image
+        box.image_span = cell.cover(m.start(2), m.end(2))
+        if release is not None:
+            k = m.group(2).rfind((":" + release).encode())
+            at = cell.span(m.start(2) + k + 1, m.start(2) + k + 1 + len(release)) if k >= 0 else None
+            hint = VersionHint(release, "image-tag", at or box.image_span or Span(0, 0))
+            box.version_hints.insert(0, hint)
+            la.version_hints.insert(0, hint)
+        return
 
 
 _PIP_MAGIC = re.compile(rb"(?m)^([ \t]*)%(?=pip3?[ \t])")  # IPython's %pip runs ``python -m pip ...`` in a shell

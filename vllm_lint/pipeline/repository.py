@@ -322,6 +322,8 @@ class RepositorySurvey:
         found = _images(text)
         if "$" in text and name.endswith((".yaml", ".yml")):
             found = sorted(found + self._variable_images(text, os.path.dirname(path)))
+        if found and (b"build" in data or b"artifacts" in data):  # (the name a build gives its image: no release)
+            found = [f for f in found if not _s.build_result(text, f[0])]
         if _s._DOCKERFILE.match(name) and not found:  # (no vLLM image: what it installs)
             m = _s._PIP_PIN.search(text)
             if m and not _commented(text, m.start(2)):

@@ -335,8 +335,11 @@ class Surroundings:
             return
         read = self._last
         images, said = [], {}
+        builds = "build" in text or "artifacts" in text
         for m in _IMAGE.finditer(text):
             image = m.group(1)
+            if builds and build_result(text, m.start(1)):
+                continue  # (the name a build gives its image: what its Dockerfile installs is the release)
             if "$" in image:  # (compose interpolates it from the folder's .env)
                 got = self._interpolated(f, image)
                 if got is None:
@@ -660,6 +663,56 @@ class Surroundings:
 # a chart's values files other than values.yaml: values.global.yaml, values-prod.yaml
 _VALUES_VARIANT = lazy_re(r"^values[-._][\w.-]+\.ya?ml$")
 # a chart's values: `image: repo[:tag]` or `repository: repo` (its `tag:` beside it)
+_KEY_LINE = lazy_re(r"[ \t]*(?:-[ \t]+)?([\w.-]+)[ \t]*:")
+
+
+def build_result(text: str, at: int) -> bool:
+    """Whether the image at offset ``at`` is written at an ``image:`` key whose mapping builds it (a
+    compose service's ``build:`` beside it, an item of Skaffold's ``build.artifacts``): the name the
+    build tags its result with, not a release (what the build's Dockerfile installs is)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    m = _KEY_LINE.match(text, start, end)
+    if m is None or m.group(1) != "image":
+        return False
+    col = m.start(1) - start  # the column of the mapping's keys
+    lead = text[start:m.start(1)].strip()
+    for line in text[end + 1:].split("\n"):  # the keys after it, until the mapping ends
+        body = line.lstrip(" \t")
+        if not body or body.startswith("#"):
+            continue
+        indent = len(line) - len(body)
+        if indent < col:
+            break
+        k = _KEY_LINE.match(line)
+        if indent == col and k is not None and k.group(1) == "build" and not body.startswith("-"):
+            return True
+    pos = start - 1
+    dash = text[start:m.start(1)].find("-") if lead.startswith("-") else -1
+    while pos > 0:  # the keys before it, up to the line that starts the mapping, or its parent
+        ls = text.rfind("\n", 0, pos) + 1
+        line, pos = text[ls:pos], ls - 1
+        body = line.lstrip(" \t")
+        if not body or body.startswith("#"):
+            continue
+        indent = len(line) - len(body)
+        k = _KEY_LINE.match(line)
+        if dash >= 0:  # (a list item: its mapping starts on the image's line; the parent names the list)
+            if indent < dash or (indent == dash and not body.startswith("-")):
+                return k is not None and k.group(1) == "artifacts"
+            continue
+        key_col = k.start(1) if k is not None else indent
+        if key_col == col and k is not None and k.group(1) == "build":
+            return True
+        if body.startswith("-") and key_col == col:
+            dash = indent  # (the list item whose mapping holds the image: its parent names the list)
+            continue
+        if indent < col:
+            break
+    return False
+
+
 _VALUES_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*(?:image|repository)[ \t]*:[ \t]*["']?([^\s"'#]+)""")
 _KEYED_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*([\w.-]+)[ \t]*:[ \t]*["']?([\w.-]+(?:/[\w.-]+)+:[\w.+-]+)["']?[ \t]*(?:#.*)?$""")
 _DOCKER_BUILD = lazy_re(r"""\b(?:docker|podman|buildah)[ \t]+(?:image[ \t]+|buildx[ \t]+)?(?:build|bud)\b((?:\\\r?\n|[^\n;&|])*)""")

@@ -366,6 +366,8 @@ def rename_edits(arg: ParsedArg, new_option: str, dashes: bool = False) -> Optio
     spelling, unless ``dashes``: for a program that does not rewrite it)."""
     if arg.name_span is None:
         return None
+    if arg.key_style == "env" and "." in new_option:
+        return None  # (a container's variable names no nested key: `SM_VLLM_A_B` is `--a-b`)
     if arg.style == "kwargs" and arg.key_style != "cli":
         text = new_option.lstrip("-").replace("-", "_")
     elif dashes:

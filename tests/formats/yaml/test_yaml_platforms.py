@@ -108,8 +108,8 @@ gpus: "2"
 
 @pytest.mark.parametrize("row", platforms.PLATFORMS, ids=lambda r: r.name)
 def test_every_row_is_complete(row):
-    assert row.found in ("containers", "services", "root", "values")
-    assert (row.found in ("root", "values")) == (row.marker is not None)
+    assert row.found in ("containers", "services", "root", "values", "task")
+    assert (row.found in ("root", "values", "task")) == (row.marker is not None)
     assert row.string_command in ("words", "shell")
     assert row.image and row.command and row.env and row.env_form in ("list", "map") and row.source
     assert set(row.gpus) <= {"resources", "devices"}

@@ -11,6 +11,8 @@ one launch of both lists' words, as a container runs them, in the container's ``
 release) with its ``env`` (``[{"name": ..., "value": ...}]``, or a mapping such as Vertex's
 ``serving_container_environment_variables``). A list a process call or vLLM's parser
 already read (``PyFile.consumed``), and a list compared with something, are not launches here.
+The same walk finds the environment blocks of containers configured by variables
+(:mod:`.env_launches`: SageMaker's ``SM_VLLM_*``).
 
 Only statements on lines saying ``vllm`` or ``command`` are entered (:func:`~.walk.hit_lines`)."""
 
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 import ast
 
+from ...container import ENV_OPTIONS
 from ...launch import EnvAssign, Span, VersionHint
+from . import env_launches
 from .environ import env_assign, env_default, env_from_mapping
 from .processes import ArgvWords, launches_of_words
 from .scope import Scope, resolve_name
@@ -36,20 +40,39 @@ _ENV_KEYS = ("env", "environment_variables", "Env")  # a container's environment
 
 def standalone_argvs(fx: PyFile, tree: ast.Module, module_scope: Scope) -> None:
     """Add the launches of the argv lists and command/args pairs no recognised call read."""
-    lines = hit_lines(fx.src, [b"vllm", b"command", b"Command"])
+    prefixes = [row.prefix.encode() for row in ENV_OPTIONS if row.prefix.encode() in fx.src.data]
+    lines = hit_lines(fx.src, [b"vllm", b"command", b"Command"] + prefixes)
     if lines == []:
         return
     roots: list[tuple[ast.AST, Scope]] = []
     pairs: list[tuple[ast.AST, ast.AST, Scope]] = []
-    _statements(fx, tree, module_scope, lines, roots, pairs)
+    envs: Optional[_Envs] = _Envs() if prefixes else None
+    _statements(fx, tree, module_scope, lines, roots, pairs, envs)
     for command, args, image, env, scope in pairs:
         _pair(fx, command, args, image, env, scope)
     for root, scope in roots:
         _root(fx, root, scope, 0)
+    if envs is not None:
+        for node, scope in envs.blocks:
+            la = env_launches.launch_of(fx, node, scope, envs.images.get(id(node)))
+            if la is not None:
+                fx.result.launches.append(la)
+
+
+class _Envs:
+    """The environment blocks of containers configured by variables (:mod:`.env_launches`) a walk
+    met, and the images the mappings around them name."""
+
+    __slots__ = ("blocks", "images", "seen")
+
+    def __init__(self) -> None:
+        self.blocks: list[tuple[ast.Dict, Scope]] = []
+        self.images: dict[int, tuple[ast.AST, Scope]] = {}
+        self.seen: set[int] = set()
 
 
 def _statements(fx: PyFile, node: ast.AST, scope: Scope, lines: Optional[list[int]],
-                roots: list, pairs: list) -> None:
+                roots: list, pairs: list, envs: "Optional[_Envs]" = None) -> None:
     for name in blocks(node.__class__):
         for st in touching(lines, getattr(node, name)):
             inner = Scope(st, scope, fx.parent_body) if st.__class__ in FUNC_DEFS else scope
@@ -61,12 +84,12 @@ def _statements(fx: PyFile, node: ast.AST, scope: Scope, lines: Optional[list[in
                     if isinstance(v, ast.withitem):
                         v = v.context_expr
                     if isinstance(v, ast.expr):
-                        _expressions(v, scope, roots, pairs, 0)
-            _statements(fx, st, inner, lines, roots, pairs)
+                        _expressions(v, scope, roots, pairs, 0, envs=envs)
+            _statements(fx, st, inner, lines, roots, pairs, envs)
 
 
 def _expressions(node: ast.AST, scope: Scope, roots: list, pairs: list, depth: int,
-                 in_root: bool = False) -> None:
+                 in_root: bool = False, envs: "Optional[_Envs]" = None) -> None:
     """Collect the outermost argv-like expressions (roots: :func:`_root` reads those inside
     them) and every command/args pair."""
     if depth > _MAX_DEPTH or isinstance(node, (ast.Lambda, ast.Compare)):
@@ -78,11 +101,21 @@ def _expressions(node: ast.AST, scope: Scope, roots: list, pairs: list, depth: i
         keyed = {k.value: v for k, v in zip(node.keys, node.values)
                  if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         _collect_pairs(keyed, scope, pairs)
+        if envs is not None:
+            env_launches.note_image(keyed, scope, envs.images)
+            if id(node) not in envs.seen and env_launches.row_of(node) is not None:
+                envs.seen.add(id(node))
+                envs.blocks.append((node, scope))
     elif isinstance(node, ast.Call):
-        _collect_pairs({k.arg: k.value for k in node.keywords if k.arg}, scope, pairs)
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        _collect_pairs(keywords, scope, pairs)
+        if envs is not None:
+            env_launches.note_image(keywords, scope, envs.images)
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.expr):
-            _expressions(child, scope, roots, pairs, depth + 1, in_root)
+            _expressions(child, scope, roots, pairs, depth + 1, in_root, envs)
+        elif envs is not None and isinstance(child, ast.keyword):  # (a call's keyword: `PrimaryContainer={...}`)
+            _expressions(child.value, scope, roots, pairs, depth + 1, in_root, envs)
 
 
 def _has_seq(node: ast.AST) -> bool:

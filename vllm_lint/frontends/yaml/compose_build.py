@@ -1,7 +1,9 @@
 """A compose service built from a local Dockerfile (``build: ./dir`` or ``build: {context,
 dockerfile, dockerfile_inline, args}``): the image its final stage starts ``FROM`` (stage names
 followed, ``${ARG}`` from the service's ``build.args`` or the Dockerfile's ``ARG`` defaults) names
-the release when it is a vLLM image, and, unless the Dockerfile sets its own ``ENTRYPOINT``, the
+the release when it is a vLLM image, else the release its ``RUN`` lines pin (``pip install
+vllm==0.11.2``) does; the service's ``image:`` is then the name the build gives its result (a
+local name such as ``local/vllm-openai:dev`` names no release); and, unless the Dockerfile sets its own ``ENTRYPOINT``, the
 program the service's ``command`` is given to. The Dockerfile is a file this analysis read: it
 is recorded through :mod:`vllm_lint.inputs`.
 """
@@ -13,7 +15,7 @@ is recorded through :mod:`vllm_lint.inputs`.
 import os
 from typing import Any, NamedTuple, Optional
 
-from vllm_lint.frontends.dockerfile_base import final_base
+from vllm_lint.frontends.dockerfile_base import final_base, pinned_vllm
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.nodes import get, text
 from vllm_lint.frontends.yaml.text import YamlText
@@ -26,6 +28,7 @@ class BuildBase(NamedTuple):
     image: str  # the final stage's base image, ARGs substituted
     entrypoint_kept: bool  # the Dockerfile sets no ENTRYPOINT of its own
     span: Optional[Span]  # the service's `build` value
+    pin: Optional[str]  # the vLLM release its RUN lines pin (`pip install vllm==0.11.2`), if one
 
 
 def build_base(t: YamlText, build: Any) -> Optional[BuildBase]:
@@ -47,7 +50,7 @@ def build_base(t: YamlText, build: Any) -> Optional[BuildBase]:
     if source is None:
         return None
     base = final_base(source, args)
-    return None if base is None else BuildBase(base[0], base[1], t.content_span(build))
+    return None if base is None else BuildBase(base[0], base[1], t.content_span(build), pinned_vllm(source, args))
 
 
 def _read(compose_path: str, context: str, dockerfile: str) -> Optional[str]:

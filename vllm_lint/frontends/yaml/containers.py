@@ -129,6 +129,8 @@ class _Container:
         # a service built from a local Dockerfile runs what that Dockerfile starts FROM
         build = get(node, platform.build) if platform.build else None
         self.build = None
+        # (with a build, `image:` names the build's result: a local name, no release of its own)
+        self.builds = build is not None
         if build is not None:  # (its reader, and the Dockerfile reader's, imported for such a service only)
             from vllm_lint.frontends.yaml.compose_build import build_base
 
@@ -177,7 +179,7 @@ class _Container:
         if not found:
             found = self._vllm_command() or self._args_entry() or self._args_map() or self._command_script()
         found = self._env_carriers() or found
-        if not found and self.image:
+        if not found and self.image and not (self.builds and self.build is None):
             idle_image(self.t, self.image, self.version_node, self.compose)
         if found:
             for n in (self.cmd_node, self.args_node):
@@ -209,9 +211,12 @@ class _Container:
             if platform.accelerator is not None:
                 hw2 = hw_merge(hw2, accelerator_hw(self._rendered(at(node, platform.accelerator)),
                                                    ".".join(platform.accelerator)))
-            versions = image_version(t, self.image, self.version_node, self.compose)
+            versions = [] if self.builds and self.build is None else image_version(
+                t, self.image, self.version_node, self.compose)
             if self.build is not None:
                 versions = [VersionHint(v.version, "dockerfile-from", self.build.span) for v in versions]
+                if not versions and self.build.pin:  # (a base without vLLM: the release the build installs)
+                    versions = [VersionHint(self.build.pin, "pip-install", self.build.span)]
             holder = (at(node, platform.command[:-1]) if len(platform.command) > 1 else None) or node
             span = t.content_span(holder) or Span(0, 0)
             model = Container(

@@ -9,7 +9,8 @@ left over that mention vllm are read as shell command lines (or Markdown with fe
 from __future__ import annotations
 
 from vllm_lint import container as platforms
-from vllm_lint.frontends.yaml import ci, cloud_init, engine_blocks, kubeai, llmisvc, lws, ray, recipes, tasks, values
+from vllm_lint.frontends.yaml import (ci, cloud_init, engine_blocks, env_options, kubeai, llmisvc, lws, ray, recipes,
+                                      tasks, values)
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, release_node
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -73,11 +74,20 @@ def walk_document(t: YamlText, root: Any) -> None:
     _blocks(t, walk, top)
     if not github:
         ci.gitlab(t, root, start)
+    # a SkyPilot task's container: the image its run and setup scripts run in
+    task = tasks.task_container(t, top, doc_hw, doc_env) if doc_hw.source == "skypilot" or (
+        "run" in top and "resources" in top) else None
     for la in t.out.launches[start:]:
         if doc_hw.source:
             la.hardware = hw_merge(doc_hw, la.hardware)
         if doc_env:
             la.env = list(doc_env) + la.env
+        if task is not None and la.container is None and la.image is None and task.holds(la.span.start):
+            # (a `docker run` in the script runs its own image: only the task's own commands run in it)
+            box = task.container
+            la.container = box
+            la.version_hints = list(box.version_hints) + la.version_hints
+            la.take_context({"image": box.run_image, "script_span": box.span})
 
 
 def _blocks(t: YamlText, walk: "_Walk", top: dict[str, Any]) -> None:
@@ -171,6 +181,8 @@ class _Walk:
         if self.compose_root is not None and node is self.compose_root:
             self._compose_services(node, hw2, vers)
             return
+        if env_options.ENV_KEYS.intersection(km):  # (a container configured by variables: SM_VLLM_*)
+            env_options.read(t, km)
         sc = km.get(ray.SERVE_CONFIG_KEY)  # YAML inside a string
         if isinstance(sc, ScalarNode):
             ray.serve_config(t, sc, hw2, walk_document)
