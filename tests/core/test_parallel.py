@@ -101,10 +101,11 @@ def test_what_a_failed_worker_did_not_send_is_linted_here(corpus, workers_only, 
         calls.append(t)
         if os.getpid() != main_pid and len(calls) == 5:
             if how == "dies":
-                os._exit(3)  # killed: nothing comes back
+                os._exit(3)  # killed: the tasks it finished came back as each was done
             raise RuntimeError("worker bug")  # what it linted before comes back
         return real(t, **k)
 
+    monkeypatch.setattr(parallel, "TASKS_PER_PROCESS", 40)  # (a task per file: 80 files, two processes)
     monkeypatch.setattr(main, "lint_file", failing)
     shared = parallel.lint_all(main, targets, False, jobs=2)
     assert _findings(shared) == _findings(sequential)
@@ -242,39 +243,47 @@ def test_tasks_are_runs_of_neighbouring_files_cut_where_a_folder_ends(n_tasks):
             assert len(holding) <= 1 + folder.count(f"d{k}") // (2 * share) + 1
 
 
-def test_the_inbox_takes_whole_frames_and_drops_a_cut_or_broken_one():
+def test_the_workers_frames_are_taken_whole_and_a_cut_or_broken_one_ends_the_worker():
     """A worker's pipe holds frames (length, pickle): each whole frame's results are taken in as it
-    arrives; a frame cut short (the worker died writing it) or that does not unpickle is dropped,
-    and its files stay to be linted here."""
+    arrives (with what the worker's release choices read); a frame cut short (the worker died
+    writing it) is dropped, and one that does not unpickle ends what is taken from that worker:
+    its files stay to be linted here."""
     import pickle
 
     from vllm_lint.pipeline import parallel
     from vllm_lint.pipeline.engine import FileResult
 
-    class NoCache:
-        cache = None
-        targeting = None
+    class Order:
+        def __init__(self):
+            self.got = {}
 
-    def frame(done) -> bytes:
-        data = pickle.dumps((done, None))  # (a task's results; the survey rides only the last frame)
+        def put(self, i, res, slimmed=False):
+            self.got[i] = res.path
+
+    def frame(done, seen=None) -> bytes:
+        data = pickle.dumps((done, seen))
         return len(data).to_bytes(parallel._LENGTH, "little") + data
 
-    results: list = [None] * 6
+    order, watched = Order(), {}
     r, w = os.pipe()
-    inbox = parallel._Inbox(NoCache(), results, [r])
-    inbox.take_in()  # nothing sent yet: does not block
-    assert results == [None] * 6
+    os.set_blocking(r, False)
+    child = parallel._Child(0, r)
+    parallel._poll([child], order, None, watched)  # nothing sent yet: does not block
+    assert order.got == {} and not child.ended
     os.write(w, frame([(0, FileResult("a")), (1, FileResult("b"))]))
-    inbox.take_in()
-    assert [x.path if x else None for x in results] == ["a", "b", None, None, None, None]
-    broken = frame([(2, FileResult("c"))])
+    os.write(w, frame([(2, FileResult("c"))])[:-3])  # (the rest arrives later)
+    parallel._poll([child], order, None, watched)
+    assert order.got == {0: "a", 1: "b"}
+    os.write(w, frame([(2, FileResult("c"))])[-3:])
+    os.write(w, frame([], {"/x/Dockerfile": [1, 2, 3]}))
+    parallel._poll([child], order, None, watched)
+    assert order.got == {0: "a", 1: "b", 2: "c"} and watched == {"/x/Dockerfile": [1, 2, 3]}
+    broken = frame([(3, FileResult("d"))])
     os.write(w, broken[:parallel._LENGTH] + b"\x00" * (len(broken) - parallel._LENGTH))  # (not a pickle)
-    os.write(w, frame([(3, FileResult("d"))]))
-    os.write(w, frame([(4, FileResult("e"))])[:-3])  # cut short: the worker died
+    os.write(w, frame([(4, FileResult("e"))]))
     os.close(w)
-    inbox.take_in(to_the_end=True)
-    assert [x.path if x else None for x in results] == ["a", "b", None, "d", None, None]
-    assert inbox.open == {}
+    parallel._poll([child], order, None, watched)
+    assert order.got == {0: "a", 1: "b", 2: "c"} and child.ended
     os.close(r)
 
 
@@ -282,6 +291,7 @@ def test_a_worker_does_not_wait_for_a_full_pipe_until_its_last_task():
     """A worker's frames go into its pipe as far as the pipe takes them: with the main process not
     reading (kept off the processor), sending returns at once and the rest waits; ``flush`` at the
     end writes it all, in order."""
+    import pickle
     import threading
 
     from vllm_lint.pipeline import parallel
@@ -292,6 +302,7 @@ def test_a_worker_does_not_wait_for_a_full_pipe_until_its_last_task():
     out.send(big)  # returns with no reader
     assert out.pending
     out.send(b"y" * 10)
+    frames = [pickle.dumps(x, protocol=pickle.HIGHEST_PROTOCOL) for x in (big, b"y" * 10)]
     got = bytearray()
 
     def drain():
@@ -307,4 +318,4 @@ def test_a_worker_does_not_wait_for_a_full_pipe_until_its_last_task():
     t.join()
     os.close(r)
     n = parallel._LENGTH
-    assert bytes(got) == len(big).to_bytes(n, "little") + big + (10).to_bytes(n, "little") + b"y" * 10
+    assert bytes(got) == b"".join(len(f).to_bytes(n, "little") + f for f in frames)

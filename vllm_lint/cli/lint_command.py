@@ -383,16 +383,13 @@ def execute(paths=(), **values) -> int:
     ran = run(o, job)
     if ran is None:
         return EXIT_CLEAN
-    results, targets = ran
-    fixed_count = write(o, results, job.linter)
+    fixed_count = write(o, ran.results, job.linter)
     if o.add_noqa:
-        return _add_noqa(job.linter, results, o.paths)
+        return _add_noqa(job.linter, ran.results, o.paths)
     if not o.quiet:
-        explicit = {t.path for t in targets if t.explicit}
-        for r in reading(results)[1]:
-            if r.path in explicit and r.unread == "format not supported":
-                echo(f"warning: {_shown(r.path)}: format not supported, file not read", err=True)
-    return report(o, results, job.settings, job.linter, fixed_count)
+        for r in ran.unsupported_named():
+            echo(f"warning: {_shown(r.path)}: format not supported, file not read", err=True)
+    return report(o, ran, job.settings, job.linter, fixed_count)
 
 
 def prepare(o: LintOptions) -> Job:
@@ -449,10 +446,12 @@ def prepare(o: LintOptions) -> Job:
 
 def run(o: LintOptions, job: Job):
     """Discover the files and lint them (fixing in memory with --fix); record the verdicts in the
-    result cache. (results, targets); None when --show-files printed the files instead."""
+    result cache. The run's ``pipeline.results.RunResults``: the results the report needs, in the
+    walk's order, and the counts of the rest; None when --show-files printed the files instead."""
     from ..pipeline.discovery import discover
     from ..pipeline.engine import FileResult
-    from ..pipeline.parallel import lint_all
+    from ..pipeline.parallel import lint_each
+    from ..pipeline.results import RunResults
     from ..surface.db import DatabaseError, UnknownVersion
 
     targets, problems = discover(o.paths, job.settings)
@@ -466,25 +465,26 @@ def run(o: LintOptions, job: Job):
             if t.explicit or claimed(t.path):
                 echo(_shown(t.path))
         return None
-    results = []
+    do_fix = o.do_fix
+    cache = job.cache if not do_fix else None
+    ran = RunResults(targets, verbose=o.verbose, cache=cache, every_file=reporters.get(o.output_format).every_file)
     if problems:
         r = FileResult("<paths>")
         r.diagnostics = problems
         for d in problems:
             d.row, d.column = 1, 1
-        results.append(r)
-    do_fix = o.do_fix
-    cache = job.cache
+        ran.add_problems(r)
     try:
-        results.extend(lint_all(job.linter, targets, do_fix, jobs=o.jobs))
-        if cache is not None and not do_fix:
-            for r in results:
-                if r.verdict and r.stat_key and not r.related:
-                    cache.note_result(r.path, r.stat_key, r.verdict, r.diagnostics, r.reads)
+        # each file's result as it completes, in the walk's order: counted, noted in the cache,
+        # and kept only when the report needs it (pipeline/results.py)
+        for i, res in lint_each(job.linter, targets, do_fix, jobs=o.jobs, slim=ran.slim, release=True):
+            ran.add(i, res)
+        ran.done()
+        if cache is not None:
             cache.flush()
     except (DatabaseError, UnknownVersion) as e:
         raise fail(str(e))
-    return results, targets
+    return ran
 
 
 def write(o: LintOptions, results, linter=None) -> int:
@@ -556,20 +556,23 @@ def _diff(path: str, before: bytes, after: bytes) -> str:
     return "".join(difflib.unified_diff(a, b, old_name, new_name))
 
 
-def report(o: LintOptions, results, settings, linter, fixed_count: int, sources: Optional[dict] = None,
+def report(o: LintOptions, ran, settings, linter, fixed_count: int, sources: Optional[dict] = None,
            to_stderr: bool = False) -> int:
-    """Baseline, severity, the report and the exit code, for files and standard input alike."""
-    from ..report import render
+    """Baseline, severity, the report and the exit code, for files and standard input alike.
+    ``ran``: the run's ``pipeline.results.RunResults`` (the results to report, the counts of the rest)."""
+    from ..report import render_chunks
 
+    results = ran.results
     _keep_and_rank(o, results, settings)
     if o.baseline_path and _baseline(o, results):
         return EXIT_CLEAN  # --write-baseline: recorded, nothing reported
     fail_on = settings.fail_on or "warning"
-    read, unread = reading(results)
-    note = " ".join(n for n in (unread_note(read, unread, o.verbose), newest_note(results, linter)) if n) or None
+    read = ran.read_files()
+    note = " ".join(n for n in (unread_note(read, ran.unread_files(), o.verbose), newest_note(ran, linter))
+                    if n) or None
     ctx = _report_context(o, fixed_count, fail_on, sources, not read, note, to_stderr)
     if o.verbose:
-        _explain(results, unread)
+        _explain(results, ran.unread())
     remaining = [d for r in results for d in r.diagnostics]
     failing = sum(1 for d in remaining if _RANK.get(d.severity, 2) >= _RANK[fail_on])
     if o.show_diff:
@@ -578,7 +581,7 @@ def report(o: LintOptions, results, settings, linter, fixed_count: int, sources:
         _print_fixes(linter, results)
     if o.fix_only:
         return _fix_only_account(o, fixed_count, to_stderr)
-    _write_report(o, render(o.output_format, results, ctx), to_stderr)
+    _write_report(o, render_chunks(o.output_format, results, ctx), to_stderr)
     if note and not o.quiet and not reporters.get(o.output_format).human:
         echo(note, err=True)  # machine formats keep their shape
     if o.exit_zero:
@@ -664,15 +667,31 @@ def _fix_only_account(o: LintOptions, fixed_count: int, to_stderr: bool) -> int:
     return EXIT_FINDINGS if o.exit_non_zero_on_fix and fixed_count and not o.exit_zero else EXIT_CLEAN
 
 
-def _write_report(o: LintOptions, out: str, to_stderr: bool) -> None:
-    """The report into --output-file, else on stdout (stderr when stdout carries fixed text)."""
+def _write_report(o: LintOptions, chunks, to_stderr: bool) -> None:
+    """The report into --output-file, else on stdout (stderr when stdout carries fixed text), its
+    pieces written as they are made (``report.render_chunks``)."""
     if o.output_file:
         try:
-            _path(o.output_file).write_text(out, encoding="utf-8")
+            with open(o.output_file, "w", encoding="utf-8") as f:
+                for chunk in chunks:
+                    f.write(chunk)
         except OSError as e:
             raise fail(f"{o.output_file}: cannot write the report: {e.strerror or e}")
-    elif out:
-        echo(out, nl=False, err=to_stderr)
+        return
+    stream = sys.stderr if to_stderr else sys.stdout
+    for chunk in chunks:
+        if chunk:
+            _write(stream, chunk)
+    stream.flush()
+
+
+def _write(stream, text: str) -> None:
+    """``text`` on ``stream``, as ``echo`` writes it (an encoding the stream cannot take is replaced)."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        stream.flush()
+        stream.buffer.write(text.encode(stream.encoding or "utf-8", "replace"))
 
 
 def _print_fixes(linter, results) -> None:
@@ -724,6 +743,7 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     from ..api import UnknownFormat, check_bytes
     from ..pipeline.discovery import discover
     from ..pipeline.engine import NO_LAUNCH, FileResult
+    from ..pipeline.results import RunResults
 
     from ..fsutil import TooLarge, read_at_most
     from ..pipeline.engine import MAX_FILE_BYTES
@@ -765,12 +785,14 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     if o.show_diff:
         if res.fixed is not None:
             sys.stdout.write(_diff(name, data, res.fixed))
-        return report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
+        return report(o, RunResults.of([res]), settings, linter, count, sources={name: res.fixed or data},
+                      to_stderr=True)
     if do_fix:
         sys.stdout.buffer.write(res.fixed if res.fixed is not None else data)
         sys.stdout.flush()
-        return report(o, [res], settings, linter, count, sources={name: res.fixed or data}, to_stderr=True)
-    return report(o, [res], settings, linter, 0, sources={name: data})
+        return report(o, RunResults.of([res]), settings, linter, count, sources={name: res.fixed or data},
+                      to_stderr=True)
+    return report(o, RunResults.of([res]), settings, linter, 0, sources={name: data})
 
 
 def _unnamed_stdin_format(data: bytes) -> str:
@@ -781,16 +803,9 @@ def _unnamed_stdin_format(data: bytes) -> str:
     return "-" if format_by_content(data[:4096]) else "-.sh"
 
 
-def reading(results) -> tuple[int, list]:
-    """How many files had a vLLM launch read, and the results of the files that held none
-    (``FileResult.unread`` says why)."""
-    read = sum(1 for r in results if r.read)
-    return read, [r for r in results if not r.read and r.unread]
-
-
-def unread_note(read: int, unread: list, verbose: bool) -> Optional[str]:
-    """The summary's account of what was not read; None when every candidate file held a launch."""
-    n = len(unread)
+def unread_note(read: int, n: int, verbose: bool) -> Optional[str]:
+    """The summary's account of what was not read (``read``: the files a launch was read in, ``n``:
+    those that held none); None when every candidate file held a launch."""
     if not n:
         return None if read else "No vLLM launch found: no file to read."
     files = f"{n} file{'s' if n != 1 else ''}"
@@ -801,20 +816,20 @@ def unread_note(read: int, unread: list, verbose: bool) -> Optional[str]:
     return text if verbose else text + " Run with --verbose to see which and why."
 
 
-def newest_note(results, linter) -> Optional[str]:
+def newest_note(ran, linter) -> Optional[str]:
     """Once per run: launches that name no release, and apart from them launches that name a
     release newer than the database, were checked against the database's newest, so their
     findings change when the database grows. None when every launch named a known release."""
     if linter.targeting.explicit:
         return None
     notes = []
-    newer = [r for r in results if r.newer]
+    newer = ran.newer()
     if newer:
         named = sorted({v for r in newer for v in r.newer if v != "?"})
         files = f"{len(newer)} file{'s' if len(newer) != 1 else ''}"
         notes.append(f"{files} named a vLLM release newer than the database{' (' + ', '.join(named) + ')' if named else ''}: "
                      f"checked against its newest, {linter.db.newest} (`vllm-lint db update` adds newer releases).")
-    n = sum(1 for r in results if r.defaulted and not r.newer)
+    n = ran.defaulted_files()
     if n:
         files = f"{n} file{'s' if n != 1 else ''}"
         notes.append(f"{files} named no vLLM release: checked against the newest in the database, {linter.db.newest} "

@@ -85,7 +85,7 @@ class FileResult(Record):
         self.read = False
         self.unread: Optional[str] = None
         self.defaulted = False
-        self.newer: Sequence[str] = ()  # (no list per file: a 50k-file run holds every result)
+        self.newer: Sequence[str] = ()  # (no list per file: a worker sends many results back)
 
 
 class LaunchAnalysis(Record):
@@ -175,7 +175,7 @@ def _no_launch(named: Optional[str], mode: str) -> str:
 @lru_cache(maxsize=None)
 def _unread_verdict(state: str, named: Optional[str], mode: str) -> str:
     """``state`` + ``_mode_tag``: one string for all the files of a run that share it (most of a
-    repository's files are held to the end with one of a few such verdicts)."""
+    repository's files have one of a few such verdicts, noted in the result cache for each)."""
     return state + _mode_tag(named, mode)
 
 

@@ -9,12 +9,12 @@ of every ``T``-th file made each process read every folder (benchmarks/README.md
 Task numbers wait in a pipe written before forking; this process and each worker read one number
 at a time (a pipe read of 4 bytes is atomic) until the pipe is empty, so a process that drew
 expensive tasks (a folder of launches) simply takes fewer. A worker sends each task's results back
-as it finishes the task (a frame: its length, then the pickle) through a pipe of its own, and this
-process takes in what has arrived between its own tasks: pickling and unpickling are spread over
-the run, shared as the tasks are, where one pickle of every result at the end (~1.5 MB at 10k files:
-~40 ms to write and ~40 ms to read) was a serial tail after the last task. A worker ends with
-``os._exit``. Whatever a worker did not bring back (it failed or was killed) is linted here, so an
-error in it is reported as in a sequential run.
+as soon as the task is done, slimmed (``results.RunResults.slim``: a file with nothing to report is
+a few bytes of counts) and pickled through a pipe of its own, which this process reads between its
+own files; it ends with ``os._exit``. Whatever a worker did not bring back (it failed or was
+killed) is linted here, so an error in it is reported as in a sequential run. The results are given
+in the walk's order as soon as every earlier one is in (``lint_each``), so a run holds only those it
+reports, not one per file (benchmarks/README.md, sixth pass).
 
 Forking right after discovery (benchmarks/README.md): screening files (read, pre-filter) is most
 of a repository's files and is shared too; a fork costs ~1 ms, where a ``ProcessPoolExecutor``
@@ -34,10 +34,25 @@ MAX_TASKS = 1024  # 4 KB of task numbers: a pipe holds at least that much before
 def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
     """Each target's result (with the config files its launches named, after it). ``jobs``:
     processes to use, this one included (0: one per core, at most four; 1: this process only)."""
+    from .results import RunResults
+
+    run = RunResults(targets, every_file=True)
+    for i, res in lint_each(linter, targets, fix, jobs):
+        run.add(i, res)
+    return run.results
+
+
+def lint_each(linter, targets: list, fix: bool, jobs: int = 0, slim=None, release: bool = False):
+    """``(index, result)`` of every target, in the walk's order (the targets' order), each as soon
+    as it and every one before it are in hand, so that a run need not hold the results of files it
+    has done with (``results.RunResults``). ``slim``: what is kept of a result while it waits for
+    those before it, and what a worker sends back of it (default: the result itself); with
+    ``release``, ``targets[i]`` is set to None once its result is given (in a worker: once it is
+    linted), so that the run's files are not all held to its end either."""
     import gc
 
     processes = jobs or min(os.cpu_count() or 1, 4)
-    results: list = [None] * len(targets)
+    order = _Order(slim, targets if release else None)
     todo: "list[int] | range" = range(len(targets))  # (not a list of every index: memory of a 50k-file run)
     # The objects loaded by now (modules, database, rules) live to the end, and the files' objects
     # are mostly acyclic and short-lived: the first are frozen out of the collector's passes, and
@@ -53,18 +68,49 @@ def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
             # repository linted before, that is nearly all of them, and the rest seldom pay a fork
             todo = []
             for i, target in enumerate(targets):
-                results[i] = linter.cached_result(target)
-                if results[i] is None:
+                got = linter.cached_result(target)
+                if got is None:
                     todo.append(i)
+                else:
+                    order.put(i, got)
+                    yield from order.ready()
         if processes > 1 and len(todo) >= PARALLEL_MIN_FILES and _can_fork():
-            _share(linter, targets, todo, results, fix, processes - 1)
+            yield from _share(linter, targets, todo, order, fix, processes - 1)
         for i in todo:
-            if results[i] is None:  # sequential, or what a worker did not bring back
-                results[i] = linter.lint_file(targets[i], fix=fix)
+            if not order.done(i):  # sequential, or what a worker did not bring back
+                order.put(i, linter.lint_file(targets[i], fix=fix))
+                yield from order.ready()
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
-    return _flatten(results)
+
+
+class _Order:
+    """Results that came before those of earlier files (from a worker, or the cache), kept
+    (slimmed) until those are in; ``ready`` gives the run of results that can go in order (and
+    releases their targets, when ``targets`` is given)."""
+
+    __slots__ = ("slim", "pending", "next", "targets")
+
+    def __init__(self, slim, targets: "list | None" = None) -> None:
+        self.slim = slim
+        self.pending: dict = {}
+        self.next = 0  # the first index not given yet
+        self.targets = targets
+
+    def put(self, i: int, res, slimmed: bool = False) -> None:
+        self.pending[i] = res if slimmed or self.slim is None else self.slim(res)
+
+    def done(self, i: int) -> bool:
+        return i < self.next or i in self.pending
+
+    def ready(self):
+        pending, targets = self.pending, self.targets
+        while self.next in pending:
+            yield self.next, pending.pop(self.next)
+            if targets is not None:
+                targets[self.next] = None
+            self.next += 1
 
 
 def _can_fork() -> bool:
@@ -77,9 +123,11 @@ def _can_fork() -> bool:
     return hasattr(os, "fork") and (threading is None or threading.active_count() == 1)
 
 
-def _share(linter, targets, todo: "list[int] | range", results: list, fix: bool, workers: int) -> None:
-    """Lint ``todo`` in this process and ``workers`` forked ones; fill ``results``."""
+def _share(linter, targets, todo: "list[int] | range", order: "_Order", fix: bool, workers: int):
+    """Lint ``todo`` in this process and ``workers`` forked ones; give each result in order
+    (``order``) as soon as it can go."""
     import gc
+    import select
     import signal
     import sys
 
@@ -89,7 +137,7 @@ def _share(linter, targets, todo: "list[int] | range", results: list, fix: bool,
     try:
         queue_r, queue_w = os.pipe()
     except OSError:
-        return  # no file descriptor left: lint_all lints everything in this process
+        return  # no file descriptor left: lint_each lints everything in this process
     # at most MAX_TASKS numbers of 4 bytes: within any pipe's buffer, so this write cannot block
     os.write(queue_w, b"".join(k.to_bytes(4, "little") for k in range(n_tasks)))
     os.close(queue_w)  # with no writer left, an empty queue reads as end of file
@@ -99,10 +147,10 @@ def _share(linter, targets, todo: "list[int] | range", results: list, fix: bool,
         except (OSError, ValueError):
             pass
     _warm_up(linter, targets, todo)
-    # frozen (as lint_all froze what was loaded before), the objects the workers inherit are left
+    # frozen (as lint_each froze what was loaded before), the objects the workers inherit are left
     # out of garbage collection, whose passes would write to (and so copy) every page holding one
     gc.freeze()
-    children: list[tuple[int, int]] = []  # (pid, read end of its results pipe)
+    children: list[_Child] = []
     try:
         for _ in range(workers):
             try:
@@ -117,32 +165,116 @@ def _share(linter, targets, todo: "list[int] | range", results: list, fix: bool,
                 break
             if pid == 0:  # the worker: never returns
                 os.close(out_r)
-                for _pid, r in children:
-                    os.close(r)
-                _work(linter, targets, tasks, queue_r, out_w, fix)
+                for c in children:
+                    os.close(c.fd)
+                _work(linter, targets, tasks, queue_r, out_w, fix, order.slim, order.targets is not None)
             os.close(out_w)
-            children.append((pid, out_r))
-        inbox = _Inbox(linter, results, [r for _pid, r in children])
+            os.set_blocking(out_r, False)
+            children.append(_Child(pid, out_r))
+        cache = linter.cache
+        watched = linter.targeting.watched  # (the result cache's survey: what the release choices read)
+        linted = 0
         for k in _take(queue_r):
             for i in tasks[k]:
-                results[i] = linter.lint_file(targets[i], fix=fix)
-            inbox.take_in()  # (what the workers sent meanwhile: their pipes do not fill)
-        inbox.take_in(to_the_end=True)
+                order.put(i, linter.lint_file(targets[i], fix=fix))
+                linted += 1
+                if linted % POLL_EVERY == 0:
+                    _poll(children, order, cache, watched)
+                yield from order.ready()
+            _poll(children, order, cache, watched)
+            yield from order.ready()
+        while True:  # the workers' last results
+            open_fds = [c.fd for c in children if not c.ended]
+            if not open_fds:
+                break
+            try:
+                select.select(open_fds, [], [])
+            except InterruptedError:
+                pass
+            _poll(children, order, cache, watched)
+            yield from order.ready()
     finally:
         os.close(queue_r)
-        for pid, out_r in children:
+        for c in children:
             try:
-                os.close(out_r)
+                os.close(c.fd)
             except OSError:
                 pass
             try:
-                os.kill(pid, signal.SIGKILL)  # a no-op for a worker that has ended (a zombie until reaped)
-                os.waitpid(pid, 0)
+                os.kill(c.pid, signal.SIGKILL)  # a no-op for a worker that has ended (a zombie until reaped)
+                os.waitpid(c.pid, 0)
             except OSError:  # (ChildProcessError: reaped already, where SIGCHLD is ignored)
                 pass
 
 
-def _deal(targets, todo: "list[int] | range", n_tasks: int) -> list[list[int]]:
+_LENGTH = 4  # bytes of a frame's length
+POLL_EVERY = 16  # this process reads what the workers sent every this many of its own files
+
+
+class _Child:
+    """A worker: its process id, the read end of the pipe its results come through (not
+    blocking), the bytes read of a frame not yet whole, and whether it has ended (or sent what
+    cannot be read: the rest of its files are linted here)."""
+
+    __slots__ = ("pid", "fd", "buf", "ended")
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd = pid, fd
+        self.buf = bytearray()
+        self.ended = False
+
+
+def _poll(children: list, order: "_Order", cache, watched: "dict | None" = None) -> None:
+    """Take what the workers have sent so far, without waiting: frames of 4 bytes of length, then
+    a pickled ``([(index, slimmed result)], what the worker's release choices read or None)``."""
+    for c in children:
+        if c.ended:
+            continue
+        while True:
+            try:
+                b = os.read(c.fd, 1 << 16)
+            except BlockingIOError:
+                break
+            except OSError:
+                b = b""
+            if not b:
+                c.ended = True
+                break
+            c.buf += b
+        _frames(c, order, cache, watched)
+
+
+def _frames(c: _Child, order: "_Order", cache, watched: "dict | None" = None) -> None:
+    """The whole frames in ``c.buf``, into ``order`` (a frame cut short by the worker's end is dropped)."""
+    import pickle
+
+    buf = c.buf
+    while len(buf) >= _LENGTH:
+        n = int.from_bytes(buf[:_LENGTH], "little")
+        if len(buf) < _LENGTH + n:
+            return
+        try:
+            got = pickle.loads(buf[_LENGTH:_LENGTH + n])
+        except Exception:
+            got = None
+        del buf[:_LENGTH + n]
+        if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], list)):
+            c.ended = True  # (not what a worker writes: whatever it did not bring back is linted here)
+            c.buf = bytearray()
+            return
+        done, seen = got
+        if isinstance(seen, dict) and watched is not None:  # (what its release choices read)
+            for path, sig in seen.items():
+                watched.setdefault(path, sig)
+        for i, res in done:
+            content_key = getattr(res, "content_key", None)
+            if cache is not None and content_key is not None:
+                # the worker noted it in its own copy of the cache: note it here, where the cache is written
+                cache.note_key(res.path, content_key)
+            order.put(i, res, slimmed=True)
+
+
+def _deal(targets, todo: "list[int] | range", n_tasks: int) -> "list[list[int] | range]":
     """``todo`` (in the walk's order) cut into about ``n_tasks`` runs of neighbouring files: a run
     ends where a folder ends once it holds its share (``len(todo) / n_tasks`` files), and at twice
     its share inside a larger folder, so that no task outweighs the others; at most ``n_tasks``."""
@@ -153,13 +285,18 @@ def _deal(targets, todo: "list[int] | range", n_tasks: int) -> list[list[int]]:
     for i in todo:
         d = os.path.dirname(targets[i].path)
         if run and (len(run) >= 2 * size or (d != folder and len(run) >= size)):
-            tasks.append(run)
+            tasks.append(_compact(run))
             run = []
         run.append(i)
         folder = d
     if run:
-        tasks.append(run)
+        tasks.append(_compact(run))
     return tasks
+
+
+def _compact(run: list[int]) -> "list[int] | range":
+    """A run of consecutive indices as a range (an int object per file was ~1.5 MB at 50k files)."""
+    return range(run[0], run[-1] + 1) if run[-1] - run[0] + 1 == len(run) else run
 
 
 def _warm_up(linter, targets, todo: "list[int] | range") -> None:
@@ -187,11 +324,10 @@ def _take(queue_r: int):
         yield int.from_bytes(b, "little")
 
 
-def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
-    """A forked worker's whole life: lint the tasks it draws, sending back each task's
-    ``([(index, result)], None)`` when it is done (after an error, what it linted of the task),
-    and last ``([], what its release choices read)`` (``Targeting.watched``: the result cache's
-    survey), end.
+def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool, slim, release: bool) -> None:
+    """A forked worker's whole life: lint the tasks it draws, send each task's ``([(index, slimmed
+    result)], None)`` as it is done (``_poll`` reads them) and last ``([], what its release choices
+    read)`` (``Targeting.watched``: the result cache's survey), end.
 
     The pipe is written without blocking while there are tasks left (:class:`_Outbox`): a main
     process kept off the processor by the machine's load must not stall the worker once the pipe's
@@ -199,22 +335,23 @@ def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
     rest is written at the end."""
     code = 1
     try:
-        import pickle
-
         out = _Outbox(out_w)
         done: list = []
         try:
             for k in _take(queue_r):
                 for i in tasks[k]:
-                    done.append((i, linter.lint_file(targets[i], fix=fix)))
-                out.send(pickle.dumps((done, None), protocol=pickle.HIGHEST_PROTOCOL))
+                    res = linter.lint_file(targets[i], fix=fix)
+                    if release:
+                        targets[i] = None  # (its memory is this process's to reuse)
+                    done.append((i, res if slim is None else slim(res)))
+                out.send((done, None))
                 done = []
         except BaseException:
             pass  # the main process lints what is not sent back, and reports any error itself
         if done:
-            out.send(pickle.dumps((done, None), protocol=pickle.HIGHEST_PROTOCOL))
+            out.send((done, None))
         if linter.targeting.watched:
-            out.send(pickle.dumps(([], linter.targeting.watched), protocol=pickle.HIGHEST_PROTOCOL))
+            out.send(([], linter.targeting.watched))
         out.flush()
         code = 0
     finally:
@@ -222,8 +359,8 @@ def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool) -> None:
 
 
 class _Outbox:
-    """A worker's end of its results pipe: frames (length, pickle) written as far as the pipe takes
-    them without blocking; ``flush`` writes the rest, blocking."""
+    """A worker's end of its results pipe: frames (4 bytes of length, then the pickle) written as
+    far as the pipe takes them without blocking; ``flush`` writes the rest, blocking."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
@@ -233,9 +370,12 @@ class _Outbox:
         except OSError:  # (then every write blocks, as a plain pipe does)
             pass
 
-    def send(self, frame: bytes) -> None:
-        self.pending += len(frame).to_bytes(_LENGTH, "little")
-        self.pending += frame
+    def send(self, frame) -> None:
+        import pickle
+
+        body = pickle.dumps(frame, protocol=pickle.HIGHEST_PROTOCOL)
+        self.pending += len(body).to_bytes(_LENGTH, "little")
+        self.pending += body
         self._write()
 
     def _write(self) -> None:
@@ -250,91 +390,3 @@ class _Outbox:
         os.set_blocking(self.fd, True)
         self._write()
         os.close(self.fd)
-
-
-_LENGTH = 4  # bytes of a frame's length
-
-
-class _Inbox:
-    """The results the workers send, taken in as they arrive: each worker's pipe is read without
-    blocking between this process's tasks (``take_in``), and to its end after the last one; a
-    frame that does not arrive whole or does not unpickle is dropped (its files are linted here)."""
-
-    def __init__(self, linter, results: list, pipes: list[int]) -> None:
-        self.linter = linter
-        self.results = results
-        self.open = {}
-        for r in pipes:
-            try:
-                os.set_blocking(r, False)
-            except OSError:  # (cannot happen for a pipe; then it is read at the end only)
-                pass
-            self.open[r] = bytearray()
-
-    def take_in(self, to_the_end: bool = False) -> None:
-        for r in list(self.open):
-            buf = self.open[r]
-            if to_the_end:
-                try:
-                    os.set_blocking(r, True)
-                except OSError:
-                    pass
-            while True:
-                try:
-                    b = os.read(r, 1 << 20)
-                except BlockingIOError:
-                    break  # nothing more for now
-                except OSError:
-                    b = b""
-                if not b:  # the worker ended (a frame cut short is dropped)
-                    del self.open[r]
-                    break
-                buf += b
-                self._frames(buf)
-                if not to_the_end:
-                    break  # (the rest at the next call: back to linting)
-
-    def _frames(self, buf: bytearray) -> None:
-        import pickle
-
-        while len(buf) >= _LENGTH:
-            n = int.from_bytes(buf[:_LENGTH], "little")
-            if len(buf) < _LENGTH + n:
-                return
-            frame = bytes(buf[_LENGTH:_LENGTH + n])
-            del buf[:_LENGTH + n]
-            try:
-                got = pickle.loads(frame)
-            except Exception:
-                continue
-            if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], list)):
-                continue
-            done, watched = got
-            if isinstance(watched, dict) and self.linter.targeting.watched is not None:
-                for path, sig in watched.items():  # (what its release choices read)
-                    self.linter.targeting.watched.setdefault(path, sig)
-            for i, res in done:
-                self.results[i] = res
-                if self.linter.cache is not None and res.content_key is not None:
-                    # the worker noted it in its own copy of the cache: note it here, where the
-                    # cache is written
-                    self.linter.cache.note_key(res.path, res.content_key)
-
-
-def _flatten(results: list) -> list:
-    """Each file's result, then the config files its launches named (once each)."""
-    if not any(r.related for r in results):
-        return list(results)  # discover() already gave each file once
-    out, seen = [], set()
-    for r in results:
-        for x in [r, *r.related]:
-            key = os.path.realpath(x.path)
-            if key in seen:
-                # the same file linted directly and through --config: keep the --config reading,
-                # which knows the launch's release
-                if x is not r:
-                    out = [y for y in out if os.path.realpath(y.path) != key] + [x]
-                continue
-            seen.add(key)
-            out.append(x)
-    return out

@@ -8,7 +8,7 @@ from ..record import Record
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
-    from typing import Optional
+    from typing import Iterable, Optional
 
 
 class ReportContext(Record):
@@ -64,6 +64,19 @@ def masked(lines: list[str], diags, rules: dict) -> list[str]:
 
 def render(output_format: str, results, ctx: ReportContext) -> str:
     """The report in the output format named ``output_format`` (a name or alias of ``base.REPORTERS``)."""
+    return _function(output_format, False)(results, ctx)
+
+
+def render_chunks(output_format: str, results, ctx: ReportContext) -> Iterable[str]:
+    """The same report in pieces to write one after the other (``Reporter.chunks``; one piece for
+    a format that renders whole)."""
+    function = _function(output_format, True)
+    if function is not None:
+        return function(results, ctx)
+    return (_function(output_format, False)(results, ctx),)
+
+
+def _function(output_format: str, chunks: bool):
     import importlib
 
     from .base import get
@@ -71,4 +84,5 @@ def render(output_format: str, results, ctx: ReportContext) -> str:
     reporter = get(output_format)
     if reporter is None:
         raise ValueError(f"no output format {output_format!r}")
-    return getattr(importlib.import_module(f"{__name__}.{reporter.module}"), reporter.function)(results, ctx)
+    name = reporter.chunks if chunks else reporter.function
+    return None if name is None else getattr(importlib.import_module(f"{__name__}.{reporter.module}"), name)

@@ -17,29 +17,36 @@ class Reporter(Record):
     (``function(results, ctx) -> str``, in ``vllm_lint.report.<module>``); ``aliases``: other
     names for it (ruff's ``full`` is the text output); ``statistics``: ``--statistics`` prints in
     it; ``human``: text for a person, which carries its own summary (the note of what was not
-    read) and prints beside ``--diff``; the machine formats keep their shape."""
+    read) and prints beside ``--diff``; the machine formats keep their shape; ``every_file``: it
+    lists every linted file, clean ones too (a run keeps every file's result for it, where the
+    others are given the results of files with something to report: ``pipeline.results``);
+    ``chunks``: a function of the module that gives the same text in pieces, written as each is
+    made (a run's report is then never one string), or None."""
 
-    __slots__ = ("name", "module", "function", "aliases", "statistics", "human")
+    __slots__ = ("name", "module", "function", "aliases", "statistics", "human", "every_file", "chunks")
 
     def __init__(self, name: str, module: str, function: str = "render", aliases: tuple[str, ...] = (),
-                 statistics: bool = False, human: bool = False) -> None:
+                 statistics: bool = False, human: bool = False, every_file: bool = False,
+                 chunks: Optional[str] = None) -> None:
         self.name = name
         self.module = module
         self.function = function
         self.aliases = aliases
         self.statistics = statistics
         self.human = human
+        self.every_file = every_file
+        self.chunks = chunks
 
 
 REPORTERS = (
-    Reporter("text", "text", aliases=("full",), statistics=True, human=True),
-    Reporter("concise", "text", "render_concise", statistics=True, human=True),
+    Reporter("text", "text", aliases=("full",), statistics=True, human=True, chunks="render_chunks"),
+    Reporter("concise", "text", "render_concise", statistics=True, human=True, chunks="render_concise_chunks"),
     Reporter("json", "json_report", statistics=True),
     Reporter("json-lines", "json_report", "render_lines", statistics=True),
     Reporter("github", "github"),
     Reporter("gitlab", "gitlab"),
     Reporter("sarif", "sarif"),
-    Reporter("junit", "junit"),
+    Reporter("junit", "junit", every_file=True),
     Reporter("rdjson", "rdjson"),
     Reporter("checkstyle", "checkstyle"),
 )

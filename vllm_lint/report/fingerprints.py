@@ -29,9 +29,10 @@ def display_path(path: str, root: Optional[str] = None) -> str:
     return Path(rel).as_posix()
 
 
-def lines_of(results, sources: Optional[dict] = None) -> Callable[[str], list[str]]:
+def lines_of(results, sources: Optional[dict] = None, keep: bool = True) -> Callable[[str], list[str]]:
     """Path -> its lines as text: the bytes the findings were placed in (the fixed text after
-    --fix or --diff, standard input), else the file as it is now."""
+    --fix or --diff, standard input), else the file as it is now. ``keep``: each file's lines are
+    kept once read (False: a caller that asks for one file at a time keeps them itself)."""
     known = dict(sources or {})
     for r in results:
         if r.path not in known and (r.fixed is not None or r.original is not None):
@@ -51,7 +52,9 @@ def lines_of(results, sources: Optional[dict] = None) -> Callable[[str], list[st
                     data = b""
             if data.startswith(b"\xef\xbb\xbf"):
                 data = data[3:]
-            got = memo[path] = data.decode("utf-8", errors="replace").splitlines()
+            got = data.decode("utf-8", errors="replace").splitlines()
+            if keep:
+                memo[path] = got
         return got
 
     return get

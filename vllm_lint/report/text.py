@@ -17,7 +17,7 @@ from ..record import screened_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Callable, Iterator, Optional
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _BLUE, _RESET = "\033[1m", "\033[34m", "\033[0m"
@@ -89,11 +89,11 @@ def _registry() -> dict:
     return registry()
 
 
-def source_lines(results, ctx: ReportContext) -> Callable[[str], list[str]]:
-    """Path -> its lines as text (``fingerprints.lines_of``)."""
+def source_lines(results, ctx: ReportContext, keep: bool = True) -> Callable[[str], list[str]]:
+    """Path -> its lines as text (``fingerprints.lines_of``; ``keep``: each file's kept once read)."""
     from .fingerprints import lines_of
 
-    return lines_of(results, ctx.sources)
+    return lines_of(results, ctx.sources, keep)
 
 
 def statistics_rows(diags, ctx: ReportContext) -> list[tuple[str, int, bool, str]]:
@@ -139,36 +139,44 @@ _RANK_ORDER = ("error", "warning", "info")
 
 
 def render(results, ctx: ReportContext, concise: bool = False) -> str:
+    return "".join(render_chunks(results, ctx, concise))
+
+
+def render_chunks(results, ctx: ReportContext, concise: bool = False) -> Iterator[str]:
+    """The report in pieces, each finding's as it is made (``render`` joins them): a run's report
+    is written as it goes, and the full format holds one file's lines at a time, not every
+    file's with findings."""
     diags = [d for r in results for d in r.diagnostics]
-    lines: list[str] = []
     if ctx.statistics:
         for code, n, fixable, name in statistics_rows(diags, ctx):
-            lines.append(f"{n:>5}\t{code}\t{'[*]' if fixable else '   '} {name}")
+            yield f"{n:>5}\t{code}\t{'[*]' if fixable else '   '} {name}\n"
     elif concise:
-        lines = [header(d, ctx, with_release=False) for d in diags]
+        for d in diags:
+            yield header(d, ctx, with_release=False) + "\n"
     else:
-        source = source_lines(results, ctx)
+        source = source_lines(results, ctx, keep=False)
         rules = ctx.rules or _registry()
         by_path: dict[str, list] = {}
         for d in diags:
             by_path.setdefault(d.path, []).append(d)
-        shown_lines: dict[str, list[str]] = {}  # path -> its lines, secrets masked (``report.masked``)
+        current: Optional[str] = None
+        shown_lines: list[str] = []  # the current path's lines, secrets masked (``report.masked``)
         for d in diags:
-            lines.append(header(d, ctx))
             if d.span is None:  # (a finding with no place, an unreadable file: its path is not read)
+                yield header(d, ctx) + "\n"
                 continue
-            if d.path not in shown_lines:
-                shown_lines[d.path] = masked(source(d.path), by_path[d.path], rules)
-            shown = snippet(d, shown_lines[d.path], ctx)
-            if shown:
-                lines.extend(shown)
-                lines.append("")
-    if ctx.quiet:
-        return "\n".join(lines) + ("\n" if lines else "")
-    body = "\n".join(lines) + ("\n" if lines else "")
-    return body + "\n".join(summary_lines(diags, ctx)) + "\n"
+            if d.path != current:  # (a file's findings come together: its lines are read once)
+                current, shown_lines = d.path, masked(source(d.path), by_path[d.path], rules)
+            shown = snippet(d, shown_lines, ctx)
+            yield "\n".join([header(d, ctx), *shown, ""]) + "\n" if shown else header(d, ctx) + "\n"
+    if not ctx.quiet:
+        yield "\n".join(summary_lines(diags, ctx)) + "\n"
 
 
 def render_concise(results, ctx: ReportContext) -> str:
     """One line per finding (``--output-format concise``)."""
     return render(results, ctx, concise=True)
+
+
+def render_concise_chunks(results, ctx: ReportContext) -> Iterator[str]:
+    return render_chunks(results, ctx, concise=True)
