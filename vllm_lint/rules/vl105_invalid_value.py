@@ -587,7 +587,7 @@ def _option_objects(ctx: LintContext) -> list[tuple[Any, dict, list]]:
             args.append(arg)
         elif arg.value_opaque:
             continue
-        elif arg.style == "argv" or arg.key_style == "cli":
+        elif arg.style == "argv" or arg.key_style in ("cli", "env"):  # (an entrypoint makes `--name value` of an env variable)
             try:
                 parsed = json.loads(value) if isinstance(value, str) else None
             except ValueError:
@@ -919,7 +919,7 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         found = _names_error(ctx, opt, head, f, {arg.json_path.split(".")[1]: _dotted_value(value)})
             if found:
                 problem, severity = found
-        elif arg.style == "argv" or arg.key_style == "cli":
+        elif arg.style == "argv" or arg.key_style in ("cli", "env"):  # (an entrypoint makes `--name value` of an env variable)
             if value is None:
                 continue
             if not opt.takes_value(arg.resolved_string or arg.written) and arg.how != "o-rewrite":
