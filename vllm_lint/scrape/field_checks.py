@@ -539,37 +539,27 @@ def enum_lookups(cls: ClassInfo) -> dict[str, dict]:
     so the parser refuses the option (``-cc.cudagraph_mode foo``). ``also``: the lower-case words
     passed before the lookup; ``extensible`` where the enum's source adds members at run time."""
     out: dict[str, dict] = {}
-    for c in cls.mro():
-        for stmt in c.node.body.body:
-            if not isinstance(stmt, cst.FunctionDef):
-                continue
-            found = _decorator_call(stmt)
-            if found is None or found[0] != "field_validator" or _mode(found[1]) != "before":
-                continue
-            params = _value_param(stmt)
-            if params is None:
-                continue
-            lookup = _lookup_shape(stmt, params[0])
-            if lookup is None:
-                continue
-            enum_name, also = lookup
-            r = c.project.lookup(c.module.name, enum_name)
-            if not (isinstance(r, tuple) and r[1][0] == "class"):
-                continue
-            enum = c.project.class_info(r[0], r[1][1])
-            if not enum.is_enum:
-                continue
-            names = [m.name for m in enum.enum_members()]
-            if not names:
-                continue
-            rec: dict = {"names": names, "case": "upper"}
-            if also:
-                rec["also"] = also
-            if "_member_map_" in enum.module.node.code_for_node(enum.node):
-                rec["extensible"] = True
-            for a in found[1].args:
-                if a.keyword is None and isinstance(a.value, cst.SimpleString):
-                    out.setdefault(str(a.value.evaluated_value), rec)
+    for c, stmt, found, params in _before_validators(cls):
+        lookup = _lookup_shape(stmt, params[0])
+        if lookup is None:
+            continue
+        enum_name, also = lookup
+        r = c.project.lookup(c.module.name, enum_name)
+        if not (isinstance(r, tuple) and r[1][0] == "class"):
+            continue
+        enum = c.project.class_info(r[0], r[1][1])
+        if not enum.is_enum:
+            continue
+        names = [m.name for m in enum.enum_members()]
+        if not names:
+            continue
+        rec: dict = {"names": names, "case": "upper"}
+        if also:
+            rec["also"] = also
+        if "_member_map_" in enum.module.node.code_for_node(enum.node):
+            rec["extensible"] = True
+        for field in _validated_fields(found[1]):
+            out.setdefault(field, rec)
     return out
 
 
@@ -651,22 +641,12 @@ def string_transforms(cls: ClassInfo) -> dict[str, list]:
     (``KernelConfig.moe_backend``, 0.20+). Pydantic then checks the rewritten word, so a field
     whose type is a string ``Literal`` refuses every word whose rewrite is not one of them."""
     out: dict[str, list] = {}
-    for c in cls.mro():
-        for stmt in c.node.body.body:
-            if not isinstance(stmt, cst.FunctionDef):
-                continue
-            found = _decorator_call(stmt)
-            if found is None or found[0] != "field_validator" or _mode(found[1]) != "before":
-                continue
-            params = _value_param(stmt)
-            if params is None:
-                continue
-            steps = _rewrite_shape(stmt, params[0])
-            if steps is None:
-                continue
-            for a in found[1].args:
-                if a.keyword is None and isinstance(a.value, cst.SimpleString):
-                    out.setdefault(str(a.value.evaluated_value), steps)
+    for c, stmt, found, params in _before_validators(cls):
+        steps = _rewrite_shape(stmt, params[0])
+        if steps is None:
+            continue
+        for field in _validated_fields(found[1]):
+            out.setdefault(field, steps)
     return out
 
 
@@ -744,6 +724,18 @@ def dict_lookups(cls: ClassInfo) -> dict[str, dict]:
     ``AttentionConfig.backend_per_kind``). A key outside the values, or a string item whose
     upper-case is no member name, is refused while the class is built."""
     out: dict[str, dict] = {}
+    for c, stmt, found, params in _before_validators(cls):
+        rec = _dict_lookup_shape(c, stmt, params[0])
+        if rec is None:
+            continue
+        for field in _validated_fields(found[1]):
+            out.setdefault(field, rec)
+    return out
+
+
+def _before_validators(cls: ClassInfo):
+    """``(class, validator, its decorator call, its value parameters)`` of every before
+    ``field_validator`` of ``cls`` and its bases, in method resolution order."""
     for c in cls.mro():
         for stmt in c.node.body.body:
             if not isinstance(stmt, cst.FunctionDef):
@@ -752,15 +744,14 @@ def dict_lookups(cls: ClassInfo) -> dict[str, dict]:
             if found is None or found[0] != "field_validator" or _mode(found[1]) != "before":
                 continue
             params = _value_param(stmt)
-            if params is None:
-                continue
-            rec = _dict_lookup_shape(c, stmt, params[0])
-            if rec is None:
-                continue
-            for a in found[1].args:
-                if a.keyword is None and isinstance(a.value, cst.SimpleString):
-                    out.setdefault(str(a.value.evaluated_value), rec)
-    return out
+            if params is not None:
+                yield c, stmt, found, params
+
+
+def _validated_fields(call: cst.Call) -> list[str]:
+    """The field names a ``field_validator("a", "b", mode=...)`` call names."""
+    return [str(a.value.evaluated_value) for a in call.args
+            if a.keyword is None and isinstance(a.value, cst.SimpleString)]
 
 
 def _enum_class(c: ClassInfo, name: str, local: dict[str, str]) -> Optional[ClassInfo]:
