@@ -437,17 +437,9 @@ def version_fields(cls: ClassInfo) -> set[str]:
     value``, ``parse`` being ``packaging.version``'s (``ObservabilityConfig``'s
     ``show_hidden_metrics_for_version``, 0.12.0+)."""
     out: set[str] = set()
-    for c in cls.mro():
-        for stmt in c.node.body.body:
-            if not isinstance(stmt, cst.FunctionDef):
-                continue
-            found = _decorator_call(stmt)
-            params = _value_param(stmt)
-            if found is None or found[0] != "field_validator" or _mode(found[1]) != "after" or params is None:
-                continue
-            if _parses_a_version(c, stmt, params[0]):
-                out |= {str(a.value.evaluated_value) for a in found[1].args
-                        if a.keyword is None and isinstance(a.value, cst.SimpleString)}
+    for c, stmt, found, params in field_validators(cls, "after"):
+        if _parses_a_version(c, stmt, params[0]):
+            out.update(validated_fields(found[1]))
     return out
 
 
@@ -539,7 +531,7 @@ def enum_lookups(cls: ClassInfo) -> dict[str, dict]:
     so the parser refuses the option (``-cc.cudagraph_mode foo``). ``also``: the lower-case words
     passed before the lookup; ``extensible`` where the enum's source adds members at run time."""
     out: dict[str, dict] = {}
-    for c, stmt, found, params in _before_validators(cls):
+    for c, stmt, found, params in field_validators(cls, "before"):
         lookup = _lookup_shape(stmt, params[0])
         if lookup is None:
             continue
@@ -558,13 +550,14 @@ def enum_lookups(cls: ClassInfo) -> dict[str, dict]:
             rec["also"] = also
         if "_member_map_" in enum.module.node.code_for_node(enum.node):
             rec["extensible"] = True
-        for field in _validated_fields(found[1]):
+        for field in validated_fields(found[1]):
             out.setdefault(field, rec)
     return out
 
 
-def _lookup_shape(fn: cst.FunctionDef, value: str) -> Optional[tuple[str, list[str]]]:
-    """(the enum's name, words passed first) when the body is the lookup shape, else None."""
+def _string_branch(fn: cst.FunctionDef, value: str) -> Optional[list]:
+    """The statements of ``if isinstance(value, str): ...`` when ``fn``'s body is that branch then
+    ``return value``, else None."""
     body = [s for s in fn.body.body if not _is_docstring(s)]
     if len(body) != 2 or not isinstance(body[0], cst.If) or body[0].orelse is not None \
             or not _returns_name(body[1], value):
@@ -574,7 +567,14 @@ def _lookup_shape(fn: cst.FunctionDef, value: str) -> Optional[tuple[str, list[s
             and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == value
             and _short(test.args[1].value) == "str"):
         return None
-    inner = list(body[0].body.body)
+    return list(body[0].body.body)
+
+
+def _lookup_shape(fn: cst.FunctionDef, value: str) -> Optional[tuple[str, list[str]]]:
+    """(the enum's name, words passed first) when the body is the lookup shape, else None."""
+    inner = _string_branch(fn, value)
+    if inner is None:
+        return None
     also: list[str] = []
     while len(inner) > 1:
         s = inner.pop(0)
@@ -641,27 +641,18 @@ def string_transforms(cls: ClassInfo) -> dict[str, list]:
     (``KernelConfig.moe_backend``, 0.20+). Pydantic then checks the rewritten word, so a field
     whose type is a string ``Literal`` refuses every word whose rewrite is not one of them."""
     out: dict[str, list] = {}
-    for c, stmt, found, params in _before_validators(cls):
+    for c, stmt, found, params in field_validators(cls, "before"):
         steps = _rewrite_shape(stmt, params[0])
         if steps is None:
             continue
-        for field in _validated_fields(found[1]):
+        for field in validated_fields(found[1]):
             out.setdefault(field, steps)
     return out
 
 
 def _rewrite_shape(fn: cst.FunctionDef, value: str) -> Optional[list]:
-    body = [s for s in fn.body.body if not _is_docstring(s)]
-    if len(body) != 2 or not isinstance(body[0], cst.If) or body[0].orelse is not None \
-            or not _returns_name(body[1], value):
-        return None
-    test = body[0].test
-    if not (isinstance(test, cst.Call) and _short(test.func) == "isinstance" and len(test.args) == 2
-            and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == value
-            and _short(test.args[1].value) == "str"):
-        return None
-    inner = body[0].body.body
-    if len(inner) != 1 or not isinstance(inner[0], cst.SimpleStatementLine) or len(inner[0].body) != 1 \
+    inner = _string_branch(fn, value)
+    if inner is None or len(inner) != 1 or not isinstance(inner[0], cst.SimpleStatementLine) or len(inner[0].body) != 1 \
             or not isinstance(inner[0].body[0], cst.Return) or inner[0].body[0].value is None:
         return None
     e = inner[0].body[0].value
@@ -724,31 +715,31 @@ def dict_lookups(cls: ClassInfo) -> dict[str, dict]:
     ``AttentionConfig.backend_per_kind``). A key outside the values, or a string item whose
     upper-case is no member name, is refused while the class is built."""
     out: dict[str, dict] = {}
-    for c, stmt, found, params in _before_validators(cls):
+    for c, stmt, found, params in field_validators(cls, "before"):
         rec = _dict_lookup_shape(c, stmt, params[0])
         if rec is None:
             continue
-        for field in _validated_fields(found[1]):
+        for field in validated_fields(found[1]):
             out.setdefault(field, rec)
     return out
 
 
-def _before_validators(cls: ClassInfo):
-    """``(class, validator, its decorator call, its value parameters)`` of every before
-    ``field_validator`` of ``cls`` and its bases, in method resolution order."""
+def field_validators(cls: ClassInfo, mode: str):
+    """``(class, validator, its decorator call, its value parameters)`` of every ``field_validator``
+    of ``cls`` and its bases whose mode is ``mode`` ("before", "after"), in method resolution order."""
     for c in cls.mro():
         for stmt in c.node.body.body:
             if not isinstance(stmt, cst.FunctionDef):
                 continue
             found = _decorator_call(stmt)
-            if found is None or found[0] != "field_validator" or _mode(found[1]) != "before":
+            if found is None or found[0] != "field_validator" or _mode(found[1]) != mode:
                 continue
             params = _value_param(stmt)
             if params is not None:
                 yield c, stmt, found, params
 
 
-def _validated_fields(call: cst.Call) -> list[str]:
+def validated_fields(call: cst.Call) -> list[str]:
     """The field names a ``field_validator("a", "b", mode=...)`` call names."""
     return [str(a.value.evaluated_value) for a in call.args
             if a.keyword is None and isinstance(a.value, cst.SimpleString)]

@@ -19,7 +19,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from . import eras
-from .field_checks import _decorator_call, _mode, _value_param
+from .field_checks import field_validators, validated_fields
 from .name_tables import top_level_assignments
 from .pyresolve import ClassInfo
 
@@ -27,31 +27,22 @@ from .pyresolve import ClassInfo
 def item_checks(cls: ClassInfo, field: str, module_text: Optional[str]) -> Optional[dict]:
     """The item facts of ``field``'s ``after`` validators in ``cls`` (or a base), or None."""
     out: dict[str, Any] = {}
-    for c in cls.mro():
-        for stmt in c.node.body.body:
-            if not isinstance(stmt, cst.FunctionDef):
+    for _c, stmt, found, _params in field_validators(cls, "after"):
+        if field not in validated_fields(found[1]):
+            continue
+        code = cst.Module(body=[stmt]).code
+        for key, shape in eras.ITEM_VALIDATOR_SHAPES:
+            m = re.search(shape, code)
+            if m is None:
                 continue
-            found = _decorator_call(stmt)
-            params = _value_param(stmt)
-            if found is None or found[0] != "field_validator" or _mode(found[1]) != "after" or params is None:
-                continue
-            names = {str(a.value.evaluated_value) for a in found[1].args
-                     if a.keyword is None and isinstance(a.value, cst.SimpleString)}
-            if field not in names:
-                continue
-            code = cst.Module(body=[stmt]).code
-            for key, shape in eras.ITEM_VALIDATOR_SHAPES:
-                m = re.search(shape, code)
-                if m is None:
-                    continue
-                if key == "ge":
-                    out["ge"] = int(m.group("bound"))
-                elif key == "pattern":
-                    pattern = _compiled_pattern(module_text or "", m.group("regex"))
-                    if pattern is not None:
-                        out["pattern"] = pattern
-                else:
-                    out[key] = True
+            if key == "ge":
+                out["ge"] = int(m.group("bound"))
+            elif key == "pattern":
+                pattern = _compiled_pattern(module_text or "", m.group("regex"))
+                if pattern is not None:
+                    out["pattern"] = pattern
+            else:
+                out[key] = True
     return out or None
 
 
