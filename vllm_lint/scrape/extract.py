@@ -28,7 +28,7 @@ from .env_reads import build_reads, config_env_deprecations, runtime_reads
 from .entry_deprecations import deprecated_entries
 from .env_refusals import env_refusals
 from .envs import extract_env
-from .field_checks import (dict_lookups, enum_lookups, model_sees_input, pydantic_facts, required_field,
+from .field_checks import (dict_lookups, enum_lookups, method_chain, model_sees_input, pydantic_facts, required_field,
                            string_transforms, takes_no_string, validator_rewrites, version_fields)
 from .jsonify import to_json
 from .name_tables import field_names, item_names
@@ -124,19 +124,7 @@ def value_transform(t: Any) -> Optional[list]:
     if len(ps.params) != 1 or ps.posonly_params or ps.kwonly_params or isinstance(ps.star_arg, cst.Param) \
             or ps.star_kwarg is not None:
         return None
-    steps: list = []
-    e = t.node.body
-    while isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute):
-        meth = e.func.attr.value
-        args = [a.value.evaluated_value for a in e.args
-                if a.keyword is None and not a.star and isinstance(a.value, cst.SimpleString)]
-        if WORD_METHODS.get(meth) != len(args) or len(args) != len(e.args):
-            return None
-        steps.append([meth, *args])
-        e = e.func.value
-    if not steps or not (isinstance(e, cst.Name) and e.value == ps.params[0].name.value):
-        return None
-    return steps[::-1]
+    return method_chain(t.node.body, ps.params[0].name.value)
 
 
 def wraps_json_loads(t: Any) -> bool:

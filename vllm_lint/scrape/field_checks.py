@@ -20,6 +20,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from ..surface.db import WORD_METHODS
 from .pyresolve import ClassInfo, FieldInfo, TypeHint, _dotted, type_members
 
 KINDS = frozenset({"null", "bool", "int", "float", "str", "list", "object"})
@@ -629,9 +630,23 @@ def _passed_word(s: cst.CSTNode, value: str) -> Optional[str]:
 # --------------------------------------------------------------------------- string rewrites
 
 
-#: the string methods a before validator's rewrite may chain, with their argument counts (the
-#: same vocabulary as an option's ``transform``: ``surface.db.WORD_METHODS``)
-_WORD_METHODS = {"lower": 0, "upper": 0, "casefold": 0, "strip": 0, "replace": 2}
+def method_chain(e: cst.BaseExpression, name: str) -> Optional[list]:
+    """``[[method, *literal args], ...]`` in order when ``e`` is ``name`` followed by a chain of the
+    string methods an option's ``transform`` may hold (``surface.db.WORD_METHODS``, with their
+    argument counts: ``name.lower().replace("-", "_")``), else None. Shared by an argparse
+    ``type=`` lambda's body and a before validator's rewrite."""
+    steps: list = []
+    while isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute):
+        meth = e.func.attr.value
+        args = [a.value.evaluated_value for a in e.args
+                if a.keyword is None and not a.star and isinstance(a.value, cst.SimpleString)]
+        if WORD_METHODS.get(meth) != len(args) or len(args) != len(e.args):
+            return None
+        steps.append([meth, *args])
+        e = e.func.value
+    if not steps or not (isinstance(e, cst.Name) and e.value == name):
+        return None
+    return steps[::-1]
 
 
 def string_transforms(cls: ClassInfo) -> dict[str, list]:
@@ -655,19 +670,7 @@ def _rewrite_shape(fn: cst.FunctionDef, value: str) -> Optional[list]:
     if inner is None or len(inner) != 1 or not isinstance(inner[0], cst.SimpleStatementLine) or len(inner[0].body) != 1 \
             or not isinstance(inner[0].body[0], cst.Return) or inner[0].body[0].value is None:
         return None
-    e = inner[0].body[0].value
-    steps: list = []
-    while isinstance(e, cst.Call) and isinstance(e.func, cst.Attribute):
-        meth = e.func.attr.value
-        args = [a.value.evaluated_value for a in e.args
-                if a.keyword is None and not a.star and isinstance(a.value, cst.SimpleString)]
-        if _WORD_METHODS.get(meth) != len(args) or len(args) != len(e.args):
-            return None
-        steps.append([meth, *args])
-        e = e.func.value
-    if not steps or not (isinstance(e, cst.Name) and e.value == value):
-        return None
-    return steps[::-1]
+    return method_chain(inner[0].body[0].value, value)
 
 
 # --------------------------------------------------------------------------- required fields
