@@ -10,6 +10,18 @@ import pytest
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
 
 
+
+def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
+    """Every target's result as a run keeps it for a report that needs every file (JUnit's), in
+    the order of the output: ``parallel.lint_each`` through ``results.RunResults``."""
+    from vllm_lint.pipeline import parallel
+    from vllm_lint.pipeline.results import RunResults
+
+    run = RunResults(targets, every_file=True)
+    for i, res in parallel.lint_each(linter, targets, fix, jobs):
+        run.add(i, res)
+    return run.results
+
 def _tree(root) -> None:
     flags = ["--tensor-parallel-size 2", "--swap-space 4", "--max-model-len 8192", "--no-such-flag 1",
              "--use-v2-block-manager", "--gpu-memory-utilization 0.9"]
@@ -66,7 +78,7 @@ def test_workers_give_the_sequential_findings(corpus, workers_only, monkeypatch,
     linted_here = []
     real = main.lint_file
     monkeypatch.setattr(main, "lint_file", lambda t, **k: linted_here.append(t) or real(t, **k))
-    shared = parallel.lint_all(main, targets, False, jobs=jobs)
+    shared = lint_all(main, targets, False, jobs=jobs)
     assert len(workers_only) == jobs - 1
     assert linted_here == []  # every result came back from a worker
     assert _findings(shared) == _findings(sequential)
@@ -82,7 +94,7 @@ def test_both_processes_draw_tasks_and_agree(corpus, monkeypatch):
 
     targets, linter, sequential = corpus
     monkeypatch.setattr(parallel, "TASKS_PER_PROCESS", 5)
-    shared = parallel.lint_all(linter(), targets, False, jobs=2)
+    shared = lint_all(linter(), targets, False, jobs=2)
     assert _findings(shared) == _findings(sequential)
 
 
@@ -107,7 +119,7 @@ def test_what_a_failed_worker_did_not_send_is_linted_here(corpus, workers_only, 
 
     monkeypatch.setattr(parallel, "TASKS_PER_PROCESS", 40)  # (a task per file: 80 files, two processes)
     monkeypatch.setattr(main, "lint_file", failing)
-    shared = parallel.lint_all(main, targets, False, jobs=2)
+    shared = lint_all(main, targets, False, jobs=2)
     assert _findings(shared) == _findings(sequential)
     # all but the four the worker linted: it sends each task's results when the task is done (one
     # file a task here), so what it sent before it raised or died comes back
@@ -132,7 +144,7 @@ def test_an_error_in_a_worker_is_raised_here_as_in_a_sequential_run(corpus, work
 
     monkeypatch.setattr(main.db, "surface", broken)
     with pytest.raises(DatabaseError):
-        parallel.lint_all(main, targets, False, jobs=2)
+        lint_all(main, targets, False, jobs=2)
     assert len(calls) > 1  # raised in this process, linting what the worker could not
 
 
@@ -145,7 +157,7 @@ def test_jobs_one_lints_in_this_process_only(corpus, monkeypatch):
         raise AssertionError("a worker process was started")
 
     monkeypatch.setattr(os, "fork", no_fork)
-    assert _findings(parallel.lint_all(linter(), targets, False, jobs=1)) == _findings(sequential)
+    assert _findings(lint_all(linter(), targets, False, jobs=1)) == _findings(sequential)
 
 
 def test_negative_jobs_is_a_usage_error(run_cli, tmp_path):
@@ -178,7 +190,7 @@ def test_a_failed_fork_or_pipe_leaves_the_work_to_the_processes_there_are(corpus
         monkeypatch.setattr(os, "fork", fork)
     else:
         monkeypatch.setattr(os, "pipe", pipe)
-    shared = parallel.lint_all(linter(), targets, False, jobs=4)
+    shared = lint_all(linter(), targets, False, jobs=4)
     assert _findings(shared) == _findings(sequential)
 
 
@@ -214,7 +226,7 @@ def test_no_fork_while_other_threads_run(corpus, monkeypatch):
     t = threading.Thread(target=release.wait)
     t.start()
     try:
-        assert _findings(parallel.lint_all(linter(), targets, False, jobs=2)) == _findings(sequential)
+        assert _findings(lint_all(linter(), targets, False, jobs=2)) == _findings(sequential)
     finally:
         release.set()
         t.join()

@@ -31,24 +31,14 @@ TASKS_PER_PROCESS = 64  # more tasks: a shorter wait for the last one; each cost
 MAX_TASKS = 1024  # 4 KB of task numbers: a pipe holds at least that much before a write blocks
 
 
-def lint_all(linter, targets, fix: bool, jobs: int = 0) -> list:
-    """Each target's result (with the config files its launches named, after it). ``jobs``:
-    processes to use, this one included (0: one per core, at most four; 1: this process only)."""
-    from .results import RunResults
-
-    run = RunResults(targets, every_file=True)
-    for i, res in lint_each(linter, targets, fix, jobs):
-        run.add(i, res)
-    return run.results
-
-
 def lint_each(linter, targets: list, fix: bool, jobs: int = 0, slim=None, release: bool = False):
     """``(index, result)`` of every target, in the walk's order (the targets' order), each as soon
     as it and every one before it are in hand, so that a run need not hold the results of files it
     has done with (``results.RunResults``). ``slim``: what is kept of a result while it waits for
     those before it, and what a worker sends back of it (default: the result itself); with
     ``release``, ``targets[i]`` is set to None once its result is given (in a worker: once it is
-    linted), so that the run's files are not all held to its end either."""
+    linted), so that the run's files are not all held to its end either. ``jobs``: processes to
+    use, this one included (0: one per core, at most four; 1: this process only)."""
     import gc
 
     processes = jobs or min(os.cpu_count() or 1, 4)

@@ -11,7 +11,7 @@ result is only counted (a launch read, nothing read and why, checked against the
 noted in the result cache; :meth:`RunResults.slim` is what a worker process sends back of a result,
 a few bytes for a file with nothing to report.
 
-The order is the one ``lint_all`` gave before: each file's result, then the ``--config`` files its
+The order is the one a run gave before results were streamed: each file's result, then the ``--config`` files its
 launches named, a file reached both ways kept once, as the ``--config`` reading (which knows the
 launch's release), where that reading comes. A file counted and dropped before the first
 ``--config`` file is reached may so be taken back (``_withdraw``); its counts are kept per index
