@@ -141,6 +141,24 @@ def test_a_notebooks_install_cell_before_its_launch(synth_db, repo):
     assert [r for r, _ in targets(synth_db, p)] == ["0.8.5"]
 
 
+@pytest.mark.parametrize("line", [
+    "module load vllm/0.8.5",
+    "module purge && module load NRIS/GPU vLLM/0.8.5-foss-2024a-CUDA-12.6.0",
+    "ml vllm/v0.8.5",
+    "module switch vllm/0.10.0 vllm/0.8.5",
+])
+def test_an_hpc_module_the_script_loads(synth_db, repo, line):
+    p = put(repo, "jobs/serve.sbatch", f"#!/bin/bash\n#SBATCH --gpus=1\n{line}\nvllm serve m\n")
+    assert targets(synth_db, p) == [("0.8.5", "module-load 0.8.5")]
+
+
+@pytest.mark.parametrize("line", ["module load vllm", "module load vllm-tools/0.8.5", "# module load vllm/0.8.5",
+                                  "echo module load vllm/0.8.5", "module avail vllm/0.8.5"])
+def test_what_names_no_module_release(synth_db, repo, line):
+    p = put(repo, "jobs/serve.sbatch", f"#!/bin/bash\n{line}\nvllm serve m\n")
+    assert [r for r, _ in targets(synth_db, p)] == ["0.27.1"]
+
+
 def test_a_scripts_own_install_is_stronger_than_a_readme_elsewhere(synth_db, repo):
     put(repo, "README.md", "# x\n\n    $ pip install vllm==0.10.0\n")
     p = put(repo, "s/run.sh", "#!/bin/bash\nsudo /usr/bin/python3 -m pip install vllm==0.8.5\nvllm serve m\n")
@@ -238,14 +256,33 @@ def test_one_script_asked_parses_only_the_scripts_that_may_name_it(synth_db, rep
     assert sorted(parsed) == ["bash jobs/a.sh", "bash jobs/b.sh", "for s in jobs/a*.sh; do bash $s; done"]
 
 
-def test_a_python_file_is_never_a_callers_walk(synth_db, repo, monkeypatch):
-    """Callers name scripts (.sh, .bash, .slurm, .sbatch): another file's release is not looked
-    for in the repository's scripts, which are not walked."""
+def test_a_file_no_caller_runs_is_never_a_callers_walk(synth_db, repo, monkeypatch):
+    """Callers name scripts (.sh, .bash, .slurm, .sbatch) and the Python files they run: another
+    file's release (a YAML manifest's) is not looked for in the repository's scripts, which are not
+    walked."""
     from vllm_lint.pipeline import callers
 
-    put(repo, "run.sh", "#!/bin/bash\npip install vllm==0.8.5\npython serve.py\n")
+    put(repo, "run.sh", "#!/bin/bash\npip install vllm==0.8.5\nkubectl apply -f serve.yaml\n")
     monkeypatch.setattr(callers.Callers, "_walk", lambda *a: (_ for _ in ()).throw(AssertionError("walked")))
-    assert Targeting(synth_db, Settings()).choose(put(repo, "serve.py", "from vllm import LLM\nLLM('m')\n"), []) is not None
+    assert Targeting(synth_db, Settings()).choose(put(repo, "serve.yaml", "image: vllm/vllm-openai\n"), []) is not None
+
+
+def test_the_python_file_a_caller_runs(synth_db, repo):
+    put(repo, "run.sh", "#!/bin/bash\npip install vllm==0.8.5\npython serve.py\n")
+    c = Targeting(synth_db, Settings()).choose(put(repo, "serve.py", "from vllm import LLM\nLLM('m')\n"), [])
+    assert (c.release, c.why) == ("0.8.5", "run by run.sh (line 2: installs vllm==0.8.5)")
+
+
+def test_an_hpc_module_of_a_release_in_the_job_that_runs_the_recipe(synth_db, repo):
+    """Sigma2's and other sites' jobs load the site's build of a release (Lmod, EasyBuild names),
+    then run the repository's Python recipe, named by a path under the checkout on the cluster."""
+    put(repo, "jobs/serve.slurm", "#!/bin/bash\n#SBATCH --gpus=4\nmodule load NRIS/GPU CUDA/12.9.1 vLLM/0.8.5-foss-2024a-CUDA-12.6.0\n"
+                                  'WD="/cluster/work/$USER/checkout"\nPY="${WD}/recipes/infer.py"\nsrun python "$PY" --tp 4\n')
+    c = Targeting(synth_db, Settings()).choose(put(repo, "recipes/infer.py", "from vllm import LLM\nLLM('m')\n"), [])
+    assert (c.release, c.why) == ("0.8.5", "run by jobs/serve.slurm (line 3: loads the module vllm/0.8.5)")
+    # a module without a version is the site's default: no release named
+    put(repo, "jobs/serve.slurm", "#!/bin/bash\nmodule load vllm\nsrun python recipes/infer.py\n")
+    assert Targeting(synth_db, Settings()).choose(repo / "recipes/infer.py", []).kind == "default"
 
 
 @pytest.mark.parametrize("call", [

@@ -698,3 +698,13 @@ def test_a_workflow_screened_before_pyyaml_agrees_with_the_loader(text):
     got, loaded = s._workflow_release(text, "action.yml"), s._workflow_loaded(text, "action.yml")
     assert repr(got) == repr(loaded)
     assert (got is not None) == ("v0.8.5" in text or "'0.8.5'" in text or "=0.8.5" in text)
+
+
+@pytest.mark.parametrize("name", ["Dockerfile-Nvidia", "Dockerfile_gpu", "gpu.Dockerfile", "cuda-dockerfile"])
+def test_a_dockerfile_named_with_a_suffix_names_the_repositorys_release(synth_db, repo, name):
+    """A Dockerfile is known by the names the format registry claims (a name starting with
+    `Dockerfile`, `Dockerfile-Nvidia` as `Dockerfile.nvidia`): the release its RUN line pins, in a
+    `bash -c` string too, is the one the repository names."""
+    put(repo, name, 'FROM ubuntu:22.04\nRUN bash -c "source ~/conda/bin/activate infra && pip install vllm==0.8.5 -i https://mirror"\n')
+    c = choose(synth_db, put(repo, "scripts/run.sh", SCRIPT))
+    assert c.release == "0.8.5" and c.why.startswith(f"repository: {name}:2 vllm==0.8.5")

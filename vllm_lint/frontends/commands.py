@@ -231,6 +231,37 @@ def version_from_pip_install(words: list[str]) -> Optional[str]:
     return "nightly" if nightly and unpinned else None
 
 
+# an environment module of vLLM as HPC sites name it (Lmod / Environment Modules, EasyBuild's
+# `vLLM/0.11.0-foss-2024a-CUDA-12.6.0`, a site's `vllm/0.10.1`): the release is the version's head
+_MODULE_RE = lazy_re(r"^vllm/v?(\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?![\w.])", re.IGNORECASE)
+_MODULE_VERBS = ("load", "add", "switch", "swap")
+
+
+def version_from_module_load(words: list[str]) -> Optional[str]:
+    """The vLLM release an HPC environment module names: ``module load vLLM/0.11.0`` (also
+    ``module add``, ``switch``/``swap`` OLD NEW, ``ml vLLM/0.11.0``, several modules in one
+    command, EasyBuild's ``vLLM/0.11.0-foss-2024a-CUDA-12.6.0``). The site built that release: a
+    script that loads it runs it. None when no vLLM module with a version is loaded (``module
+    load vllm`` takes the site's default, which the file does not name)."""
+    if not words:
+        return None
+    b = _base(words[0])  # (the command's program: `echo module load ...` loads nothing)
+    if b == "module" and len(words) > 1 and words[1] in _MODULE_VERBS:
+        rest = words[2:]
+    elif b == "ml":
+        rest = words[1:]
+    else:
+        return None
+    found = None
+    for r in rest:  # (the last vLLM module: `switch OLD NEW` loads NEW, as does a later `load`)
+        if r in ("&&", "||", ";", "|"):
+            break
+        m = _MODULE_RE.match(r)
+        if m:
+            found = m.group(1)
+    return found
+
+
 # --------------------------------------------------------------------------------------------
 # the recogniser
 

@@ -23,7 +23,8 @@ Found:
   ``Launch.hardware.gpu_count`` (``--gpus all`` stays unknown);
 * ``export VLLM_X=...`` / bare ``VLLM_X=...`` (``Extraction.env``, also attached to later launches),
   ``VAR=value vllm serve`` prefixes, ``env A=B`` (``env "$NAME=$VALUE"`` is skipped: its name is unknown), ``docker run -e A=B`` (``Launch.env``);
-* ``pip install vllm==X`` (``Extraction.version_hints``, source ``pip-install``) and vLLM image
+* ``pip install vllm==X`` (``Extraction.version_hints``, source ``pip-install``), an HPC site's
+  ``module load vLLM/X`` (source ``module-load``) and vLLM image
   tags (``Launch.version_hints``, source ``image-tag``);
 * options cut off by a broken line continuation (``Launch.dropped``): a ``--`` line after a vLLM
   command whose last line lacks its ``\\``, ends in ``\\`` + spaces, ends in ``\\`` + CRLF, or is
@@ -57,6 +58,7 @@ from vllm_lint.frontends.commands import (
     image_is_vllm,
     split_env_word,
     version_from_image,
+    version_from_module_load,
     version_from_pip_install,
 )
 from vllm_lint.frontends.embedding import Embedding, rebase
@@ -144,7 +146,9 @@ _BENCH_SCRIPT_WORDS = (b"benchmark_latency", b"benchmark_throughput")
 # and the modules of other tools' launchers whose command line may not say vllm (verl's trainer with
 # its default rollout engine: foreign_launchers)
 _TOOL_MODULE_WORDS = launcher_module_words()
-_MARK_WORDS = (b"vllm", *ENV_PREFIXES, *_BENCH_SCRIPT_WORDS, *_TOOL_MODULE_WORDS)
+# and an HPC site's module of vLLM as EasyBuild spells it (`module load vLLM/0.11.0-foss-2024a`)
+_MODULE_WORDS = (b"vLLM/", b"VLLM/")
+_MARK_WORDS = (b"vllm", *ENV_PREFIXES, *_BENCH_SCRIPT_WORDS, *_TOOL_MODULE_WORDS, *_MODULE_WORDS)
 
 
 def might_contain_launch(data: bytes) -> bool:
@@ -719,12 +723,14 @@ def _command(ctx: _Ctx, node) -> None:
     else:
         if ctx.literals and "install" in texts:  # pip install .../vllm-${VLLM_VERSION}-cp38-...whl after VLLM_VERSION=0.5.4
             texts = [(_filled(t, ctx.literals) or t) if "$" in t else t for t in texts]
-        v = version_from_pip_install(texts)
+        v, source = version_from_pip_install(texts), "pip-install"
+        if v is None:  # an HPC site's module of a release (`module load vLLM/0.11.0`)
+            v, source = version_from_module_load(texts), "module-load"
         if v is not None:
             wi = next((w for w in words if "vllm" in w.text.lower() and not w.text.startswith("-")), None)
             span = _map_span(ctx, wi.start, wi.end) if wi is not None else _map_span(
                 ctx, node.start_byte, node.end_byte)
-            ctx.out.version_hints.append(VersionHint(v, "pip-install", span))
+            ctx.out.version_hints.append(VersionHint(v, source, span))
     _nested_shell(ctx, words)
 
 

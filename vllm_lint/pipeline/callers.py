@@ -4,8 +4,11 @@ then ``bash model_scripts/pythia_1b.sh`` deploys 0.8.4 for the script it calls.
 
 A caller is a shell script (``.sh``, ``.bash``, ``.slurm``, ``.sbatch``) of the same repository
 (the folder holding ``.git``; outside a repository, the file's own folder only) that installs a
-release (an install command with ``vllm==X``, or vLLM's source built at a tag:
-``knowledge.source_builds``), then names the script by path: ``bash model_scripts/x.sh``,
+release (an install command with ``vllm==X``, vLLM's source built at a tag:
+``knowledge.source_builds``, or an HPC site's module of a release: ``module load vLLM/0.11.0``,
+``ml vllm/0.10.1``), then names the script, or the Python file it runs, by path: ``bash
+model_scripts/x.sh``, ``python recipes/serve.py``, ``PY=${WD}/recipes/serve.py`` then ``srun python
+"$PY"``,
 ``./x.sh``, ``source x.sh``, ``sbatch jobs/x.slurm`` (also up a folder, with ``..``), a glob
 ``for s in model_scripts/*.sh``, a variable in the file name (``model_scripts/${model}.sh`` in a
 loop over names: any script there, as a glob). A leading ``$DIR/`` is the folder the script assigns to it
@@ -37,17 +40,24 @@ if TYPE_CHECKING:
 MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
-_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
-_PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
+_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")  # a caller's
+_CALLED = _SUFFIXES + (".py",)  # what a caller names: a script, or the Python file it runs
+_PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch|py))(?![\w.-])")
 # a variable in a script's file name (`model_scripts/${model}.sh` in a loop over names): any name there
 _NAME_VAR = lazy_re(r"\$\{?\w+\}?")
 # what every glob _PATH_WORD finds ends in, a `*` or a variable in its name (a screen: a script
 # without one names no other by a glob)
-_GLOB_NAME = lazy_re(r"(?:\*|\$\{?\w+\}?)(?:[\w.*-]|\$\{?\w+\}?)*\.(?:sh|bash|slurm|sbatch)(?![\w.-])")
+_GLOB_NAME = lazy_re(r"(?:\*|\$\{?\w+\}?)(?:[\w.*-]|\$\{?\w+\}?)*\.(?:sh|bash|slurm|sbatch|py)(?![\w.-])")
 # an install of a release in a command of the script (`pip install vllm==0.8.4`, `if uv pip install
 # -q "vllm==0.8.4"; then`, `$VENV/bin/pip install`), not a comment nor a message
 _INSTALL = lazy_re(r"(?m)^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*?\b(?:pip3?|uv)[ \t]+(?:install|add)[ \t][^\n]*?"
                    r"(?<![\w/.-])[\"']?vllm(?:\[[^\]\n]*\])?[ \t]*===?[ \t]*v?([0-9][0-9a-zA-Z.+]*)")
+# an HPC site's environment module of a release, loaded in a command of the script (`module load
+# NRIS/GPU vLLM/0.11.0`, `ml vllm/0.10.1`, EasyBuild's `vLLM/0.11.0-foss-2024a-CUDA-12.6.0`): the
+# site built that release (frontends.commands.version_from_module_load reads the same words)
+_MODULE = lazy_re(r"(?im)^(?:[^\n#]*?(?:&&|\|\||;|\bthen|\bdo)[ \t]*|[ \t]*)(?:module[ \t]+(?:load|add|switch|swap)|ml)[ \t][^\n;&|]*"
+                  r"(?<![\w/.-])vllm/v?(\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?![\w.])")
+_MODULE_SCREEN = lazy_re(rb"(?i)vllm/v?\d")
 # the start of an assignment whose value is the path (`MODEL_SCRIPT="model_scripts/x.sh"`, an array)
 _ASSIGNED = lazy_re(r"(?:export[ \t]+|local[ \t]+|declare[ \t]+-\w+[ \t]+)?[A-Za-z_]\w*(?:\[\w*\])?\+?=\(?[^\n]*$")
 # `cd DIR` (DIR as written, a leading variable passed over): the folder later bare names are in
@@ -75,8 +85,8 @@ class Callers:
 
     def caller_for(self, directory: str, name: str) -> Optional[Named]:
         """What the scripts calling the file ``name`` of the real folder ``directory`` install."""
-        if not name.endswith(_SUFFIXES):
-            return None  # (every path a caller names ends in a script's suffix, _PATH_WORD: nothing to walk for)
+        if not name.endswith(_CALLED):
+            return None  # (every path a caller names ends in a script's or Python's suffix, _PATH_WORD: nothing to walk for)
         root = self.surroundings.root_of(directory) or directory
         rel = os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
         if rel.startswith("../"):
@@ -184,8 +194,9 @@ class Callers:
                     data = read_regular(os.path.join(d, fname), MAX_BYTES)
                 except (OSError, TooLarge):
                     continue
-                if b"vllm" not in data or (b"==" not in data and b"vllm-project/vllm" not in data):
-                    continue  # (no install of a release, _INSTALL's `==` nor a source build: no caller)
+                if (b"vllm" not in data or (b"==" not in data and b"vllm-project/vllm" not in data)) and (
+                        _MODULE_SCREEN.search(data) is None):  # (`module load vLLM/0.11.0`: any case)
+                    continue  # (no install of a release, _INSTALL's `==`, a source build nor a module: no caller)
                 yield [os.path.relpath(os.path.join(d, fname), root).replace(os.sep, "/"), d, data,
                        data.decode("utf-8", errors="replace"), root, False]
             dirs.sort()
@@ -211,13 +222,19 @@ def _parsed(script: list) -> Optional[_Caller]:
 
 
 def _read_caller(text: str, folder: str) -> Optional[_Caller]:
-    """A script's install (its first ``vllm==X`` install command, else vLLM's source built at a
-    tag) and the script paths it names after it; None without either."""
+    """A script's install (its first ``vllm==X`` install command, else an HPC module of a
+    release, else vLLM's source built at a tag) and the script paths it names after it; None
+    without either."""
     release, at, why = None, -1, ""
     for m in _INSTALL.finditer(text):
         release, at = m.group(1), m.start()
         why = f"(line {text.count(chr(10), 0, at) + 1}: installs vllm=={release})"
         break
+    if release is None:
+        m = _MODULE.search(text)
+        if m is not None:
+            release, at = m.group(1), m.start()
+            why = f"(line {text.count(chr(10), 0, at) + 1}: loads the module vllm/{release})"
     if release is None and "vllm-project/vllm" in text:
         from ..knowledge.source_builds import source_builds
 
@@ -294,8 +311,8 @@ def _names(ref: str, folder: str, rel: str) -> bool:
         return fnmatchcase(name, pattern) and "*" not in head and _names(f"{head}/{name}" if head else name, folder, rel)
     if "/" not in ref:  # a bare name: beside the caller
         return (f"{folder}/{ref}" if folder else ref) == rel
-    if ref.startswith("/"):  # after a variable or absolute (inside an image): the end of the path
-        return rel == ref[1:] or rel.endswith(ref)
+    if ref.startswith("/"):  # after a variable or absolute (inside an image, the checkout on a cluster): the end
+        return rel == ref[1:] or rel.endswith(ref) or ref.endswith("/" + rel)  # of one path is the other
     joined = os.path.normpath(os.path.join(folder, ref)).replace(os.sep, "/")
     if joined == rel:  # from the caller's folder
         return True

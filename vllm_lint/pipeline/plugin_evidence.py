@@ -36,7 +36,10 @@ if TYPE_CHECKING:
 MAX_BYTES = 1 << 20
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*image[ \t]*:[ \t]*["']?([^\s"'#]+)""")
-_DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
+# a Dockerfile by its name, as the format registry claims one (frontends/base.py: a name that
+# starts with `Dockerfile` or `Containerfile`, `Dockerfile-gpu`, `Dockerfile_cpu`, or ends in
+# `.dockerfile`): the files a build names with `-f`
+_DOCKERFILE = lazy_re(r"^(?:(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[._-].+)?|.+[._-](?:[Dd]ockerfile|[Cc]ontainerfile))$")
 _PLUGIN_WORDS = ("ascend", "spyre", "gaudi", "metax", "musa", "rbln", "kunlun", "neuron", "tpu")
 PLUGIN_WORDS = tuple(w.encode() for w in _PLUGIN_WORDS)  # (for a screen of lower-cased ASCII bytes)
 

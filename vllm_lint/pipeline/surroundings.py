@@ -41,7 +41,10 @@ if TYPE_CHECKING:
     from typing import Any, Optional
 
 MAX_BYTES = 1 << 20
-_DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
+# a Dockerfile by its name, as the format registry claims one (frontends/base.py: a name that
+# starts with `Dockerfile` or `Containerfile`, `Dockerfile-gpu`, `Dockerfile_cpu`, or ends in
+# `.dockerfile`): the files a build names with `-f`
+_DOCKERFILE = lazy_re(r"^(?:(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[._-].+)?|.+[._-](?:[Dd]ockerfile|[Cc]ontainerfile))$")
 _YAML = (".yaml", ".yml")
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?((?:\$\{[^}\s"']*\}|[^\s"'#,}$]|\$(?!\{))+)""", re.M)

@@ -175,7 +175,7 @@ class _Container:
         self.params_from = 0  # the first word after a `sh -c` script (its $0), when there is one
 
     def read(self) -> bool:
-        found = self._script() or self._shell()
+        found = self._build_entry() or self._script() or self._shell()
         if not found:
             found = self._vllm_command() or self._args_entry() or self._args_map() or self._command_script()
         found = self._env_carriers() or found
@@ -399,6 +399,23 @@ class _Container:
         words, c = self.facts()
         self.t.argv_launch(entry, words, c.span, c.env, c.version_hints, c.hardware,
                            self.ctx).container = c  # no command words
+        return True
+
+    def _build_entry(self) -> bool:
+        """A compose service built from a Dockerfile whose own ``ENTRYPOINT`` starts vLLM's server
+        (:attr:`.compose_build.BuildBase.entry`), no ``entrypoint:`` of its own: its ``command``
+        words are vLLM's (Docker appends them to the ENTRYPOINT)."""
+        build = self.build
+        if build is None or build.entry is None or self.cmd_node is not None:
+            return False
+        entry, own, how = build.entry
+        words, c = self.facts()
+        launch = self.t.argv_launch(entry, words, c.span, c.env, c.version_hints, c.hardware, self.ctx)
+        launch.container = c
+        launch.read_as = f"the service's build runs vLLM: {how}" + (
+            f", with its own words (`{' '.join(own)}`, read there)" if own else "")
+        if own:
+            launch.opaque = True  # (its own words are the Dockerfile's, read in its file)
         return True
 
     def _command_script(self) -> bool:

@@ -9,7 +9,10 @@ inside (or beside) a mapping that sets a vLLM image. It is read as a ``--config`
 Under a key that names vLLM (``vllm_config``, ``engine_args``) every key of the block is taken as an
 option, so a misspelt one is found; in a block that only sits beside a vLLM image (``runtime:``),
 the block also holds the tool's own keys (``image``, ``replicas``), and only the keys known as
-vLLM's are read.
+vLLM's are read. So it is in a Kubernetes custom resource (an operator's ``VllmDeployment`` with
+a ``vLLMConfig:`` block): its keys are the operator's API, which its controller turns into vLLM's
+words as it chooses (``log-level`` passed as ``--uvicorn-log-level``), and only those known as
+vLLM's are read, by their values.
 """
 
 from __future__ import annotations
@@ -60,12 +63,23 @@ def runner_entry(top: dict[str, Any]) -> str:
     return next((entry for key, entry in _RUNNERS if key in top), "config-file")
 
 
+def custom_resource(top: dict[str, Any]) -> bool:
+    """Whether a document is a Kubernetes custom resource (``apiVersion`` of a group named by a
+    domain, not one of Kubernetes' own ``*.k8s.io``, and a ``kind``): an operator's API."""
+    api, kind = top.get("apiVersion"), top.get("kind")
+    if not isinstance(api, ScalarNode) or not isinstance(kind, ScalarNode):
+        return False
+    group, slash, _version = str(api.value).partition("/")
+    return bool(slash) and "." in group and not group.endswith(".k8s.io")
+
+
 def block_launches(t: YamlText, key: Optional[str], node: Any, parent_km: dict[str, Any], beside_image: bool,
-                   versions: list, entry: str = "config-file") -> list[Launch]:
+                   versions: list, entry: str = "config-file", operator: bool = False) -> list[Launch]:
     """The launches of the mapping ``node`` under ``key`` (its parent's keys ``parent_km``;
     ``beside_image``: it or an enclosing mapping sets a vLLM image): one, or one per role of a
     block of roles under a key that names vLLM (``vllm_config: {prefill: {...}, decode: {...}}``),
-    or none when it is no block of vLLM options."""
+    or none when it is no block of vLLM options. ``operator``: the document is a custom resource,
+    whose keys are its operator's (:func:`custom_resource`): only those known as vLLM's are read."""
     if id(node) in t.consumed:  # (read by the document's own reader: Ray's engine_kwargs, its roles too)
         return []
     named = key is not None and _NAMES_VLLM.fullmatch(key) is not None
@@ -73,16 +87,16 @@ def block_launches(t: YamlText, key: Optional[str], node: Any, parent_km: dict[s
             isinstance(k, ScalarNode) and isinstance(v, MappingNode) for k, v in node.value):
         out = []
         for _role, inner in node.value:
-            la = _block_launch(t, inner, True, parent_km, beside_image, versions, entry)
+            la = _block_launch(t, inner, True, parent_km, beside_image, versions, entry, operator)
             if la is not None:
                 out.append(la)
         return out
-    la = _block_launch(t, node, named, parent_km, beside_image, versions, entry)
+    la = _block_launch(t, node, named, parent_km, beside_image, versions, entry, operator)
     return [la] if la is not None else []
 
 
 def _block_launch(t: YamlText, node: Any, named: bool, parent_km: dict[str, Any], beside_image: bool,
-                  versions: list, entry: str) -> Optional[Launch]:
+                  versions: list, entry: str, operator: bool = False) -> Optional[Launch]:
     if not isinstance(node, MappingNode) or not 0 < len(node.value) <= _MAX_KEYS or id(node) in t.consumed:
         return None
     keys = [k.value if isinstance(k, ScalarNode) else None for k, _v in node.value]
@@ -93,7 +107,7 @@ def _block_launch(t: YamlText, node: Any, named: bool, parent_km: dict[str, Any]
         # every key an option name, most of them vLLM's (one of two will do)
         if not all(OPTION_KEY.match(k) for k in keys) or not known or len(known) * 2 <= len(keys) - (len(keys) <= 2):
             return None
-        chosen = None
+        chosen = set(known) if operator else None  # (an operator's keys: its controller maps them)
     elif beside_image and len(known) >= 2:
         chosen = set(known)
     else:

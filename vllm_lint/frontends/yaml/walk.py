@@ -15,7 +15,7 @@ from vllm_lint.frontends.yaml.containers import container, idle_image, image_of,
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
-from vllm_lint.frontends.yaml.nodes import keys, text
+from vllm_lint.frontends.yaml.nodes import get, keys, text
 from vllm_lint.frontends.yaml.prefilter import mentions
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import Hardware
@@ -94,11 +94,13 @@ def _blocks(t: YamlText, walk: "_Walk", top: dict[str, Any]) -> None:
     """The launches of the blocks of vLLM options a walk met that no other reader took (``top``:
     the document root's keys)."""
     entry = engine_blocks.runner_entry(top)
+    operator = engine_blocks.custom_resource(top)
     # a launcher's recipe names its image once, elsewhere in the document (`model.container`)
     only = {n.value for n in walk.images}
     doc_versions = image_version(t, walk.images[0].value, walk.images[0], False) if len(only) == 1 else []
     for key, node, parent_km, beside, versions, hw in walk.blocks:
-        for la in engine_blocks.block_launches(t, key, node, parent_km, beside, versions or doc_versions, entry):
+        for la in engine_blocks.block_launches(t, key, node, parent_km, beside, versions or doc_versions, entry,
+                                               operator):
             la.hardware = hw_merge(hw, la.hardware)
             t.out.launches.append(la)
 
@@ -168,6 +170,9 @@ class _Walk:
                         continue
                     if id(item) not in self.t.consumed:  # (read already: KServe's LLMInferenceService)
                         container(self.t, item, hw, _KUBERNETES, kind=self.kind)
+                    img = get(item, "image")
+                    if isinstance(img, ScalarNode) and values.holds_vllm(img.value):
+                        self.images.append(img)  # (what runs a block of options beside it: an operator's)
                     for _k, v in item.value:
                         self.stack.append((v, hw, None, vers, None))
             return
