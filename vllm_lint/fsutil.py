@@ -192,6 +192,19 @@ def read_at_most(f, limit: int) -> bytes:
     return data
 
 
+def read_head(path: AnyPath, limit: int) -> bytes:
+    """The first ``limit`` bytes of the regular file at ``path`` (its whole, when smaller): the
+    start of a log, whatever its length. Watched as :func:`read_regular`'s files are (its
+    signature, for the result cache's survey); anything but a regular file raises."""
+    with open_regular(path) as f:
+        if _watch is not None:
+            st = os.fstat(f.fileno())
+            where = os.path.abspath(path)
+            if where not in _watch:
+                _watch[where] = [st.st_size, st.st_mtime_ns, st.st_ino]
+        return f.read(limit)
+
+
 def read_regular(path: AnyPath, limit: int) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` (:func:`open_regular`,
     :func:`read_at_most`); a larger file raises :class:`TooLarge` without being read.

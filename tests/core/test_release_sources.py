@@ -708,3 +708,31 @@ def test_a_dockerfile_named_with_a_suffix_names_the_repositorys_release(synth_db
     put(repo, name, 'FROM ubuntu:22.04\nRUN bash -c "source ~/conda/bin/activate infra && pip install vllm==0.8.5 -i https://mirror"\n')
     c = choose(synth_db, put(repo, "scripts/run.sh", SCRIPT))
     assert c.release == "0.8.5" and c.why.startswith(f"repository: {name}:2 vllm==0.8.5")
+
+
+@pytest.mark.parametrize("line", [
+    "INFO 07-04 18:51:13 [api_server.py:1287] vLLM API server version 0.8.5",
+    "(APIServer pid=1) INFO 07-05 13:56:14 [api_utils.py:339]  \u2584\u2584 \u2584\u2588 \u2588     \u2588  version 0.8.5",
+    "INFO 07-04 18:51:30 [core.py:70] Initializing a V1 LLM engine (v0.8.5) with config: model='m'",
+])
+def test_a_server_log_beside_the_script_names_what_ran(synth_db, repo, line):
+    put(repo, "serve/nohup.out", f"nohup: ignoring input\n{line}\nINFO ... Started server process\n")
+    c = choose(synth_db, put(repo, "serve/serve.sh", SCRIPT))
+    assert c.release == "0.8.5" and c.why.startswith("nohup.out:2, the log of a server run beside it (vLLM 0.8.5")
+
+
+def test_what_a_log_does_not_name(synth_db, repo):
+    # a development build names no release; two logs naming two releases name none; a pin is nearer
+    put(repo, "a/server.log", "vLLM API server version 0.11.0rc2.dev147+g1a2b3c\n")
+    assert choose(synth_db, put(repo, "a/serve.sh", SCRIPT)).kind == "default"
+    put(repo, "b/old.log", "vLLM API server version 0.8.5\n")
+    put(repo, "b/new.log", "vLLM API server version 0.10.0\n")
+    assert choose(synth_db, put(repo, "b/serve.sh", SCRIPT)).kind == "default"
+    put(repo, "c/run.log", "vLLM API server version 0.8.5\n")
+    put(repo, "c/requirements.txt", "vllm==0.10.0\n")
+    assert choose(synth_db, put(repo, "c/serve.sh", SCRIPT)).release == "0.10.0"
+
+
+def test_a_long_log_is_read_from_its_start(synth_db, repo):
+    put(repo, "serve/vllm.log", "vLLM API server version 0.8.5\n" + "INFO request done\n" * 150_000)
+    assert choose(synth_db, put(repo, "serve/serve.sh", SCRIPT)).release == "0.8.5"

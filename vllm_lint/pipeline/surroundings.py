@@ -31,7 +31,7 @@ import os
 import re
 
 from .. import inputs
-from ..fsutil import TooLarge, read_regular, watch
+from ..fsutil import TooLarge, read_head, read_regular, watch
 from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, import_pyyaml, lazy_re
 from .ignored_folders import IgnoredFolders
@@ -98,7 +98,7 @@ class _Folder(Record):
     """One folder: its file ``names``, whether it is a repository's ``root``, and, read when first
     asked (``Surroundings.runners`` / ``Surroundings.pin``), its runners and its pin."""
 
-    __slots__ = ("names", "root", "runners", "pin", "env", "readme", "sibling_chart", "index")
+    __slots__ = ("names", "root", "runners", "pin", "env", "readme", "sibling_chart", "index", "log")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -109,6 +109,7 @@ class _Folder(Record):
         self.readme: Any = _UNREAD
         self.sibling_chart: Any = _UNREAD  # (a folder of charts) chart folder -> the image its values set
         self.index: Optional[_RunnerIndex] = None  # its runners by the paths they name, once read
+        self.log: Any = _UNREAD  # the release its server logs say ran (log_for)
 
 
 _UNREAD = object()
@@ -635,6 +636,37 @@ class Surroundings:
                     break
         return f.readme
 
+    def log_for(self, directory: str) -> Optional[Named]:
+        """The release a server's log kept in ``directory`` says ran (``nohup.out``, ``*.log``,
+        ``*.out``: vLLM's start-up line ``vLLM API server version 0.9.1``, its banner's ``version
+        0.24.0``, an engine's ``Initializing a V1 LLM engine (v0.9.1)``): what ran the launches
+        beside it, read when nothing nearer names a release; None when the logs name none, or
+        several (a development build names no release). Once per folder."""
+        f = self.folder(directory)
+        if f.log is _UNREAD:
+            f.log = None
+            found: dict[str, tuple[str, str, Any]] = {}  # release -> (file, line, read)
+            for name in f.names:
+                if not name.lower().endswith(_LOG_SUFFIXES) or name.startswith("."):
+                    continue
+                path = os.path.join(directory, name)
+                try:  # (its start: vLLM says its release as it starts, and a run's log grows long)
+                    data = read_head(path, _LOG_HEAD)
+                except (OSError, TooLarge):
+                    continue
+                self._last_read, self._last_key = (path, data), None
+                if b"version" not in data and b"engine (v" not in data:
+                    continue
+                text = data.decode("utf-8", errors="replace")
+                for m in _LOG_RELEASE.finditer(text):
+                    v = m.group(1) or m.group(2) or m.group(3)
+                    found.setdefault(v, (name, str(text.count("\n", 0, m.start()) + 1), self._last))
+            if len(found) == 1:
+                (v, (name, row, read)), = found.items()
+                f.log = Named(v, f"{name}:{row}, the log of a server run beside it (vLLM {v}; nothing nearer "
+                                 "names a release)", read=read)
+        return f.log
+
     def pin_for(self, directory: str) -> Optional[Named]:
         """The nearest pin in ``directory`` or above, up to the repository root (or, outside a
         repository, to the file system's root, as before). A range (a ``pyproject.toml``'s
@@ -662,6 +694,16 @@ class Surroundings:
                 return found
             d = parent
 
+
+# a server's log kept beside a launch (`nohup vllm serve ... &` writes nohup.out), and the release
+# vLLM prints of itself when it starts: the API server's line (0.4 to 0.10), the banner of 0.11+
+# (`▄▄ ▄█ █ ... version 0.24.0`), an engine's start (`Initializing a V1 LLM engine (v0.9.1)`); a
+# development build (`0.11.0rc2.dev147+g...`) names no release
+_LOG_SUFFIXES = (".log", ".out")  # (nohup.out among them; tested on the lower-cased name, no expression)
+_LOG_HEAD = 256 * 1024  # the start of a log read for it
+_REL = r"v?(\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)(?![\w.+-])"
+_LOG_RELEASE = lazy_re(r"vLLM API server version " + _REL + r"|[\u2580-\u259f][^\n]*?\bversion " + _REL
+                       + r"|Initializing an? (?:V1 )?LLM engine \(" + _REL + r"\)")
 
 # a chart's values files other than values.yaml: values.global.yaml, values-prod.yaml
 _VALUES_VARIANT = lazy_re(r"^values[-._][\w.-]+\.ya?ml$")

@@ -15,7 +15,8 @@ everything the repository says, in order of how directly it applies:
    (``pipeline.callers``: ``pip install vllm==0.8.4`` then ``bash model_scripts/x.sh``), the model
    server the file names as its repository configures it (``pipeline.repository``: ``engine:`` /
    ``runtime:`` / ``backendName:``), a sibling chart's model server image, then requirement and
-   lock files up to the repository root (:meth:`Targeting.pin_for`), then the one release the
+   lock files up to the repository root (:meth:`Targeting.pin_for`), then the release a server's
+   log kept beside it says ran (``nohup.out``: ``vLLM API server version 0.9.1``), then the one release the
    whole repository names (weak; several name none, said so; not for a file installing a vLLM of
    its own);
 4. a version the file states in words before the launch, in a comment (``# tested with vLLM
@@ -175,6 +176,10 @@ class Targeting:
                 found = self.plugins.for_dir(directory)
                 if found is not None:
                     c, read = self._from_plugin(found), found.read
+            if c is None:  # the release a server's log beside it says ran
+                log = self.surroundings.log_for(directory)
+                if log is not None:
+                    c, read = self._from_named(log), log.read
             if c is None and os.path.isfile(str(path)):
                 c, reads = self._repository_release(directory)
                 if c is not None and self._installs_its_own(path):  # (read only when it would matter)
