@@ -340,12 +340,14 @@ class SiteModel:
         self._doc_cache = {}
         self._docs_memo = {}
         owners: dict[str, dict[int, str]] = {}  # string -> release -> canonical name owning it
+        held: dict[str, dict[int, Any]] = {}  # string -> release -> the Option it is there (its story's)
         actions: dict[str, dict[int, Any]] = {}  # canonical name -> release -> Option
         for i, s in enumerate(self.surfaces):
             for opt in s.options:
                 actions.setdefault(opt.name, {})[i] = opt
             for string, opt in s.by_string.items():
                 owners.setdefault(string, {})[i] = opt.name
+                held.setdefault(string, {})[i] = opt
         # -O from 0.12.0 is no parser string: vLLM rewrites it into --optimization-level before
         # parsing (Surface.o_flag), so the spelling still means that option there
         rewritten: set[int] = set()
@@ -367,7 +369,7 @@ class SiteModel:
         for page in list(self.options.values()):
             if not page.is_canonical:
                 continue  # a spelling's page lists its eras; only options tell a story
-            page.story = story(self.db, page.name)
+            page.story = story(self.db, page.name, held)
             if page.story is None:
                 # a name no query reads back (no option string: ``/``, ``plain``, ``--a_b``): its
                 # history cannot be told, so it gets no page (and no link) rather than a broken one
