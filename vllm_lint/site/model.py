@@ -9,6 +9,7 @@ into ``Database.versions``.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, Iterable, Optional
 
 from ..surface.db import Database, Surface
@@ -38,13 +39,21 @@ NO_DOC_PAGE = ("no engine-arguments page is known in its documentation",
                "no environment-variables page is known in the documentation of releases before {first}")
 
 
+@lru_cache(maxsize=1)
+def _doc_eras() -> list[tuple[Any, Any, tuple[Optional[str], ...]]]:
+    """``DOC_ERAS`` with its bounds parsed: (first, last or None, pages)."""
+    from packaging.version import Version
+
+    return [(Version(first), Version(last) if last else None, tuple(pages)) for first, last, *pages in DOC_ERAS]
+
+
 def doc_gap(version: str, which: int) -> str:
     """Why ``doc_url(version, which)`` is None, in the words of the pages."""
     from packaging.version import InvalidVersion, Version
 
     first = DOC_ERAS[0][0]
     try:
-        if Version(version) < Version(first):
+        if Version(version) < _doc_eras()[0][0]:
             return NO_DOCS.format(first=first)
     except InvalidVersion:
         return NO_DOCS.format(first=first)
@@ -61,8 +70,8 @@ def doc_url(version: str, which: int) -> Optional[str]:
         v = Version(version)
     except InvalidVersion:
         return None
-    for first, last, *pages in DOC_ERAS:
-        if Version(first) <= v and (last is None or v <= Version(last)):
+    for first, last, pages in _doc_eras():
+        if first <= v and (last is None or v <= last):
             page = pages[which]
             return DOCS_URL.format(version=version, page=page) if page else None
     return None
@@ -78,7 +87,7 @@ def path_segment(name: str) -> str:
     database's name can neither leave its folder (a parent's name, a slash) nor be read as a query or
     a fragment; an empty name is ``~``. The names of the shipped database have no such character:
     their addresses are unchanged. ``static/compare.js`` (``segment``) escapes the same way."""
-    if name and all(c in _SEGMENT_CHARS for c in name):
+    if name and _SEGMENT_CHARS.issuperset(name):
         return name
     return "".join(c if c in _SEGMENT_CHARS else "".join(f"~{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
                    for c in name) or "~"
@@ -195,6 +204,11 @@ class FieldChange:
         self.text = describe_change(what, old, new)
 
 
+def _field_view(rec: dict[str, Any]) -> dict[str, Any]:
+    return {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
+            "choices": rec.get("choices"), "type": rec.get("type")}
+
+
 def field_changes(versions: list[str], records: dict[int, dict[str, Any]]) -> list[FieldChange]:
     """Changes of ``default``/``choices``/``type`` between consecutive releases that both hold the
     record (as ``flags show`` reports them: a computed default reads ``(computed)``)."""
@@ -203,11 +217,11 @@ def field_changes(versions: list[str], records: dict[int, dict[str, Any]]) -> li
     prev_i = -2
     for i in sorted(records):
         rec = records[i]
-        cur = {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
-               "choices": rec.get("choices"), "type": rec.get("type")}
-        if prev is not None and prev_i == i - 1 and cur != prev:
-            out.extend(FieldChange(versions[i], k, prev[k], cur[k]) for k in cur if cur[k] != prev[k])
-        prev, prev_i = cur, i
+        if prev is not None and prev_i == i - 1 and rec != prev:  # (most records stay the same)
+            old, cur = _field_view(prev), _field_view(rec)
+            if cur != old:
+                out.extend(FieldChange(versions[i], k, old[k], cur[k]) for k in cur if cur[k] != old[k])
+        prev, prev_i = rec, i
     return out
 
 
@@ -342,9 +356,14 @@ class SiteModel:
         owners: dict[str, dict[int, str]] = {}  # string -> release -> canonical name owning it
         held: dict[str, dict[int, Any]] = {}  # string -> release -> the Option it is there (its story's)
         actions: dict[str, dict[int, Any]] = {}  # canonical name -> release -> Option
+        # each release's JSON options' configs (``Surface.json_config_for``), decoded whole: the site
+        # asks for every entry
+        self._json_configs: dict[int, dict[str, Any]] = {}
         for i, s in enumerate(self.surfaces):
             for opt in s.options:
                 actions.setdefault(opt.name, {})[i] = opt
+                if opt.kind == "json" and i not in self._json_configs:
+                    self._json_configs[i] = dict(s.json_configs.items())
             for string, opt in s.by_string.items():
                 owners.setdefault(string, {})[i] = opt.name
                 held.setdefault(string, {})[i] = opt
@@ -411,7 +430,7 @@ class SiteModel:
         for i, opt in per_release.items():
             if opt.kind != "json":
                 continue
-            cfg = self.surfaces[i].json_config_for(opt)
+            cfg = self._json_configs[i].get(opt.dest)  # (json_config_for)
             if not isinstance(cfg, dict):
                 continue
             classes[i] = cfg.get("class")

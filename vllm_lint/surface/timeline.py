@@ -277,9 +277,10 @@ def diff(db: Database, old: str, new: str) -> SurfaceDiff:
             continue  # report each action once, under its canonical name in the new release
         if ob.deprecated and not oa.deprecated:
             d.deprecated.append(s)
-        for value, entry in sorted(ob.deprecated_values.items()):
-            if value not in oa.deprecated_values:
-                d.deprecated_values.append((s, value, (entry or {}).get("successor")))
+        if ob.deprecated_values:  # (few options deprecate values)
+            for value, entry in sorted(ob.deprecated_values.items()):
+                if value not in oa.deprecated_values:
+                    d.deprecated_values.append((s, value, (entry or {}).get("successor")))
         if (oa.default_computed, oa.default, oa.choices, oa.type, oa.kind) == (
                 ob.default_computed, ob.default, ob.choices, ob.type, ob.kind):
             continue  # the same field views (the common case): nothing to compare
