@@ -42,14 +42,14 @@ NO_DOC_PAGE = ("no engine-arguments page is known in its documentation",
 @lru_cache(maxsize=1)
 def _doc_eras() -> list[tuple[Any, Any, tuple[Optional[str], ...]]]:
     """``DOC_ERAS`` with its bounds parsed: (first, last or None, pages)."""
-    from packaging.version import Version
+    from ..surface.version import Version
 
     return [(Version(first), Version(last) if last else None, tuple(pages)) for first, last, *pages in DOC_ERAS]
 
 
 def doc_gap(version: str, which: int) -> str:
     """Why ``doc_url(version, which)`` is None, in the words of the pages."""
-    from packaging.version import InvalidVersion, Version
+    from ..surface.version import InvalidVersion, Version
 
     first = DOC_ERAS[0][0]
     try:
@@ -64,7 +64,7 @@ def doc_gap(version: str, which: int) -> str:
 def doc_url(version: str, which: int) -> Optional[str]:
     """The page of release ``version``'s own docs for engine arguments (``which`` 0) or
     environment variables (1), or None where it has none (see ``DOC_ERAS``)."""
-    from packaging.version import InvalidVersion, Version
+    from ..surface.version import InvalidVersion, Version
 
     try:
         v = Version(version)
