@@ -123,6 +123,9 @@ def _json_script(var: str, data: Any) -> str:
     return f"window.{var}={text};\n"
 
 
+_PLAIN = (str, type(None))  # values a fragment's key holds as they are (any other: its repr)
+
+
 def _equality_key(value: Any) -> Any:
     """``value`` with the Python equalities JSON text does not show (``True == 1``, ``1 == 1.0``)
     made explicit, so that the client-side compare sees a change exactly where ``timeline.diff`` does."""
@@ -165,7 +168,7 @@ class Builder:
                                 nversions=len(self.model.versions),
                                 rel=lambda version, root: Markup(self.release_link(version, root)))
         self._links: dict[tuple[str, str, str], str] = {}
-        self._fragments: dict[str, str] = {}
+        self._fragments: dict[tuple[Any, ...], str] = {}
         self._diffs: dict[tuple[str, str, str], Any] = {}
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
         self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
@@ -518,8 +521,8 @@ class Builder:
 
         The text is ``json.dumps(..., sort_keys=True)`` of that, assembled from one fragment per
         action and variable; consecutive releases share most of them, so each distinct fragment
-        is encoded once (keyed by the ``repr`` of what it is made of: ``repr`` tells ``True`` from
-        ``1`` and ``1.0``, as the JSON text does)."""
+        is encoded once, keyed by what it is made of: strings and None as they are, anything else by
+        its ``repr``, which tells ``True`` from ``1`` and ``1.0``, as the JSON text does."""
         s = self.model.surfaces[i]
         cache = self._fragments
 
@@ -527,27 +530,37 @@ class Builder:
             default = "(computed)" if computed else rec_default
             return [_compared(default), _compared(choices), _compared(typ), choices]
 
+        plain = _PLAIN
         actions: dict[str, str] = {}
         for o in s.options:
             if o.name in actions:
                 continue
             dep = o.deprecated or None
-            key = f"o\0{o.name}\0{o.kind}\0{o.type!r}\0{o.default_computed}\0{o.default!r}\0{o.choices!r}\0{dep!r}"
+            successor = (dep or {}).get("successor")
+            default, choices, typ = o.default, o.choices, o.type
+            key = ("o", o.name, o.kind, o.default_computed, bool(dep),
+                   default if default.__class__ in plain else repr(default),
+                   choices if choices.__class__ in plain else repr(choices),
+                   typ if typ.__class__ in plain else repr(typ),
+                   successor if successor.__class__ in plain else repr(successor))
             text = cache.get(key)
             if text is None:
-                row = fields(o.default, o.default_computed, o.choices, o.type) + [
-                    m.shown(o.kind), o.kind, 1 if dep else 0, (dep or {}).get("successor")]
+                row = fields(default, o.default_computed, choices, typ) + [
+                    m.shown(o.kind), o.kind, 1 if dep else 0, successor]
                 text = cache[key] = _DUMP(o.name) + ":" + _DUMP(row)
             actions[o.name] = text
         owners = {string: opt.name for string, opt in s.by_string.items()}
         env: dict[str, str] = {}
         for name, rec in self.model.env_by_release[i][0].items():
             get = rec.get
-            key = (f"e\0{name}\0{get('default')!r}\0{bool(get('default_computed'))}\0{get('choices')!r}"
-                   f"\0{get('type')!r}\0{bool(get('deprecated'))}")
+            default, choices, typ = get("default"), get("choices"), get("type")
+            key = ("e", name, bool(get("default_computed")), bool(get("deprecated")),
+                   default if default.__class__ in plain else repr(default),
+                   choices if choices.__class__ in plain else repr(choices),
+                   typ if typ.__class__ in plain else repr(typ))
             text = cache.get(key)
             if text is None:
-                row = fields(get("default"), bool(get("default_computed")), get("choices"), get("type")) + [
+                row = fields(default, bool(get("default_computed")), choices, typ) + [
                     1 if get("deprecated") else 0]
                 text = cache[key] = _DUMP(name) + ":" + _DUMP(row)
             env[name] = text
