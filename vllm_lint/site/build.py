@@ -370,12 +370,12 @@ class Builder:
                   counts=mdl.counts(), newest_release=newest, releases=list(reversed(mdl.releases[-8:])))
         canonical = [p for p in mdl.options.values() if p.is_canonical]
         spellings = [p for p in mdl.options.values() if not p.is_canonical]
-        self.page("options/index.html", "options.html", "vLLM options",
-                  f"All {len(canonical)} vLLM serve options from {mdl.versions[0]} to {mdl.newest}, "
-                  f"with {len(spellings)} other spellings.", options=canonical, spellings=spellings)
-        self.page("env/index.html", "env_index.html", "vLLM environment variables",
-                  f"All {len(mdl.env)} environment variables vLLM {mdl.versions[0]} to {mdl.newest} read.",
-                  variables=list(mdl.env.values()))
+        self.written_page("options/index.html", "vLLM options",
+                          f"All {len(canonical)} vLLM serve options from {mdl.versions[0]} to {mdl.newest}, "
+                          f"with {len(spellings)} other spellings.", pages.options_main(self, canonical, spellings, "../"))
+        self.written_page("env/index.html", "vLLM environment variables",
+                          f"All {len(mdl.env)} environment variables vLLM {mdl.versions[0]} to {mdl.newest} read.",
+                          pages.variables_main(self, list(mdl.env.values()), "../"))
         self.page("releases/index.html", "releases.html", "vLLM releases",
                   f"{len(mdl.releases)} vLLM releases and what each changed.", releases=list(reversed(mdl.releases)))
 

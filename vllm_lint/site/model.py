@@ -353,7 +353,6 @@ class SiteModel:
     def _gather_options(self) -> None:
         self._doc_cache = {}
         self._docs_memo = {}
-        owners: dict[str, dict[int, str]] = {}  # string -> release -> canonical name owning it
         held: dict[str, dict[int, Any]] = {}  # string -> release -> the Option it is there (its story's)
         actions: dict[str, dict[int, Any]] = {}  # canonical name -> release -> Option
         # each release's JSON options' configs (``Surface.json_config_for``), decoded whole: the site
@@ -365,8 +364,9 @@ class SiteModel:
                 if opt.kind == "json" and i not in self._json_configs:
                     self._json_configs[i] = dict(s.json_configs.items())
             for string, opt in s.by_string.items():
-                owners.setdefault(string, {})[i] = opt.name
                 held.setdefault(string, {})[i] = opt
+        # string -> release -> canonical name owning it
+        owners = {string: {i: opt.name for i, opt in per.items()} for string, per in held.items()}
         # -O from 0.12.0 is no parser string: vLLM rewrites it into --optimization-level before
         # parsing (Surface.o_flag), so the spelling still means that option there
         rewritten: set[int] = set()

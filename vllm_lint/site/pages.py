@@ -1,6 +1,7 @@
-"""The pages there are hundreds of, written in Python: an option's, a spelling's and an environment
-variable's page (the ``main`` block each shows inside ``base.html``: ``Frame``), and the sections of a
-comparison (a release's page and the compare page of a pair show them).
+"""The pages there are hundreds of, and those listing hundreds of rows, written in Python: an
+option's, a spelling's and an environment variable's page, the lists of options and of variables
+(the ``main`` block each shows inside ``base.html``: ``Frame``), and the sections of a comparison (a
+release's page and the compare page of a pair show them).
 
 Each is a tight loop over a page's facts. Jinja2 made an ``escape`` call and a ``Markup`` object
 for every ``{{ }}`` and a loop object for every ``{% for %}``, ~63,000 of them per build; here
@@ -265,4 +266,57 @@ def diff_sections(b: Any, guide: list[m.GuideSection], root: str) -> str:
                 out.append("</li>\n")
             out.append("</ul>\n")
         out.append("</section>\n")
+    return "".join(out)
+
+
+def _status(last: str, deprecated_eras: list[m.Era], newest: str, current: str) -> str:
+    if last != newest:
+        return "removed"
+    return "deprecated" if deprecated_eras and deprecated_eras[-1].last == newest else current
+
+
+def options_main(b: Any, options: list[m.OptionPage], spellings: list[m.OptionPage], root: str) -> str:
+    """The ``main`` block of the list of options, then of the other spellings."""
+    oldest, newest = b.model.versions[0], b.model.newest
+    out = ["<h1>vLLM options</h1>\n"
+           f"<p>{len(options)} options that <code>vllm serve</code> (or the OpenAI API server before it) accepted "
+           f"under their own name in at least one release from {h(oldest)} to {h(newest)}, then {len(spellings)} "
+           "other spellings (aliases, negations, short forms), each leading to the option it meant, release by "
+           "release.</p>\n"
+           '<table class="list">\n'
+           f"<thead><tr><th>option</th><th>accepted</th><th>status at {h(newest)}</th></tr></thead>\n"
+           "<tbody>\n"]
+    for p in options:
+        eras = p.spelling_eras
+        out.append(f'<tr><td><a href="{root}{h(p.url)}"><code>{h(p.name)}</code></a></td>'
+                   f"<td>{h(eras[0].first)} .. {h(eras[-1].last)}</td>"
+                   f"<td>{_status(eras[-1].last, p.deprecated_eras, newest, 'accepted')}</td></tr>\n")
+    out.append("</tbody>\n</table>\n"
+               '<h2 id="spellings">Other spellings</h2>\n'
+               '<table class="list">\n'
+               "<thead><tr><th>spelling</th><th>meant</th></tr></thead>\n"
+               "<tbody>\n")
+    for p in spellings:
+        out.append(f'<tr><td><a href="{root}{h(p.url)}"><code>{h(p.name)}</code></a></td><td>'
+                   + "; ".join(f"{h(e.label)}: <code>{h(e.value)}</code>" for e in p.spelling_eras)
+                   + "</td></tr>\n")
+    out.append("</tbody>\n</table>\n")
+    return "".join(out)
+
+
+def variables_main(b: Any, variables: list[m.EnvPage], root: str) -> str:
+    """The ``main`` block of the list of environment variables."""
+    oldest, newest = b.model.versions[0], b.model.newest
+    build = "; build-time variables are read by the release's build" if any(p.build for p in variables) else ""
+    out = ["<h1>vLLM environment variables</h1>\n"
+           f"<p>{len(variables)} variables read by at least one vLLM release from {h(oldest)} to {h(newest)}. "
+           f"Runtime variables are those of the release's <code>vllm/envs.py</code>{build}.</p>\n"
+           '<table class="list">\n'
+           f"<thead><tr><th>variable</th><th>kind</th><th>read by</th><th>status at {h(newest)}</th></tr></thead>\n"
+           "<tbody>\n"]
+    for p in variables:
+        out.append(f'<tr><td><a href="{root}{h(p.url)}"><code>{h(p.name)}</code></a></td>'
+                   f"<td>{h(', '.join(p.categories))}</td><td>{h(p.eras[0].first)} .. {h(p.eras[-1].last)}</td>"
+                   f"<td>{_status(p.eras[-1].last, p.deprecated_eras, newest, 'read')}</td></tr>\n")
+    out.append("</tbody>\n</table>\n")
     return "".join(out)
