@@ -129,11 +129,16 @@ def runs(indices: Iterable[int]) -> list[tuple[int, int]]:
 def value_runs(values: dict[int, Any]) -> list[tuple[int, int, Any]]:
     """Runs of consecutive positions holding the same value: ``[(first, last, value)]`` (a run's
     value is its first position's)."""
+    positions = sorted(values)
+    return value_runs_in(positions, [values[i] for i in positions])
+
+
+def value_runs_in(positions: list[int], values: list[Any]) -> list[tuple[int, int, Any]]:
+    """``value_runs`` of sorted ``positions`` and the value at each."""
     out: list[tuple[int, int, Any]] = []
     first = last = -2
     held: Any = None
-    for i in sorted(values):
-        v = values[i]
+    for i, v in zip(positions, values):
         if last == i - 1 and held == v:
             last = i
             continue
@@ -418,12 +423,13 @@ class SiteModel:
         dep = self.db.deprecated_history(page.name)
         dep_idx = (dep.indices if dep else set()) & set(page.canonical)
         page.deprecated_eras = [Era(v, a, b) for a, b in runs(dep_idx)]
+        opts = [per_release[i] for i in page.canonical]
         page.config_eras = [Era(v, a, b, val) for a, b, val in
-                            value_runs({i: o.config for i, o in per_release.items()})]
+                            value_runs_in(page.canonical, [o.config for o in opts])]
         page.kind_eras = [Era(v, a, b, val) for a, b, val in
-                          value_runs({i: (o.kind, o.type) for i, o in per_release.items()})]
+                          value_runs_in(page.canonical, [(o.kind, o.type) for o in opts])]
         page.alias_eras = [Era(v, a, b, val) for a, b, val in
-                           value_runs({i: tuple(o.aliases) for i, o in per_release.items()})]
+                           value_runs_in(page.canonical, [tuple(o.aliases) for o in opts])]
         page.docs, page.docs_missing = self._docs(page.canonical, 0)
         keys: dict[str, dict[int, dict[str, Any]]] = {}
         classes: dict[int, Any] = {}
