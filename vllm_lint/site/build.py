@@ -123,7 +123,7 @@ def _json_script(var: str, data: Any) -> str:
     return f"window.{var}={text};\n"
 
 
-_PLAIN = (str, type(None))  # values a fragment's key holds as they are (any other: its repr)
+_PLAIN = (str, type(None))  # values a fragment's key holds as they are (any other: (its repr,))
 
 
 def _equality_key(value: Any) -> Any:
@@ -522,7 +522,8 @@ class Builder:
         The text is ``json.dumps(..., sort_keys=True)`` of that, assembled from one fragment per
         action and variable; consecutive releases share most of them, so each distinct fragment
         is encoded once, keyed by what it is made of: strings and None as they are, anything else by
-        its ``repr``, which tells ``True`` from ``1`` and ``1.0``, as the JSON text does."""
+        its ``repr`` in a tuple (``repr`` tells ``True`` from ``1`` and ``1.0``, as the JSON text does;
+        the tuple tells the number ``1`` from the string ``"1"``)."""
         s = self.model.surfaces[i]
         cache = self._fragments
 
@@ -539,10 +540,10 @@ class Builder:
             successor = (dep or {}).get("successor")
             default, choices, typ = o.default, o.choices, o.type
             key = ("o", o.name, o.kind, o.default_computed, bool(dep),
-                   default if default.__class__ in plain else repr(default),
-                   choices if choices.__class__ in plain else repr(choices),
-                   typ if typ.__class__ in plain else repr(typ),
-                   successor if successor.__class__ in plain else repr(successor))
+                   default if default.__class__ in plain else (repr(default),),
+                   choices if choices.__class__ in plain else (repr(choices),),
+                   typ if typ.__class__ in plain else (repr(typ),),
+                   successor if successor.__class__ in plain else (repr(successor),))
             text = cache.get(key)
             if text is None:
                 row = fields(default, o.default_computed, choices, typ) + [
@@ -555,9 +556,9 @@ class Builder:
             get = rec.get
             default, choices, typ = get("default"), get("choices"), get("type")
             key = ("e", name, bool(get("default_computed")), bool(get("deprecated")),
-                   default if default.__class__ in plain else repr(default),
-                   choices if choices.__class__ in plain else repr(choices),
-                   typ if typ.__class__ in plain else repr(typ))
+                   default if default.__class__ in plain else (repr(default),),
+                   choices if choices.__class__ in plain else (repr(choices),),
+                   typ if typ.__class__ in plain else (repr(typ),))
             text = cache.get(key)
             if text is None:
                 row = fields(default, bool(get("default_computed")), choices, typ) + [
