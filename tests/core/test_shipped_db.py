@@ -118,3 +118,19 @@ def test_histories_of_respelled_options_are_true():
     assert d.roles[-1] == ("0.33.0", db.newest, "negation of --enable-log-requests")
     text = dict(history_lines(d, db.newest))
     assert "accepted again from 0.33.0" in text["removed in"] and "negation of" in text["what it is"]
+
+
+def test_a_story_told_from_tables_held_is_the_story_told_from_the_surfaces():
+    """``site`` reads every release's ``by_string`` once and hands the tables to ``story``
+    (``held``): every string of the shipped database (and ``-O``, which parse_args rewrites, and a
+    string with underscores, whose query names its dashed form) gets the same story both ways."""
+    from vllm_lint.surface.timeline import story
+
+    db = Database(SHIPPED)
+    held: dict = {}
+    for i, v in enumerate(db.versions):
+        for string, opt in db.surface(v).by_string.items():
+            held.setdefault(string, {})[i] = opt
+    for name in [*sorted(held), "-O", "--preemption_mode", "--no-such-option"]:
+        told, asked = story(db, name, held), story(db, name)
+        assert (told.to_json() if told else None) == (asked.to_json() if asked else None), name

@@ -389,3 +389,29 @@ def test_the_index_installs_vllm_lint_as_the_readme_does(site_dir):
     assert "not on PyPI" in readme and "not on PyPI" in page
     assert "pip install vllm-lint" not in page and ".venv/bin/pip install ." in readme
     assert ".venv/bin/pip install ." in page
+
+
+def test_the_compare_data_tells_values_apart_that_print_alike(tmp_path):
+    """Consecutive releases share most of the compare data's fragments, each encoded once: what
+    keys a fragment tells the number ``1`` from the string ``"1"``, and ``True`` from ``1``, as the
+    JSON text does (a shared fragment would show the first release's value for the second)."""
+    from synthetic_db import _record, build_releases, env, opt
+
+    from vllm_lint.site.build import build_site
+    from vllm_lint.surface.db import Database
+
+    def release(version, port, flag):
+        return _record(version, [opt("--model"), opt("--port", type="int", default=port),
+                                 opt("--flag", type=None, default=flag)], env("VLLM_HOST_IP"))
+
+    db_dir = build_releases(tmp_path / "db", {"0.8.5": release("0.8.5", "1", 1),
+                                              "0.10.0": release("0.10.0", 1, True)})
+    build_site(tmp_path / "out", Database(db_dir))
+
+    def actions(version):
+        text = (tmp_path / "out" / "data" / "releases" / f"{version}.js").read_text(encoding="utf-8")
+        return json.loads(text.partition("]=")[2].rstrip().rstrip(";"))["actions"]
+
+    old, new = actions("0.8.5"), actions("0.10.0")
+    assert old["--port"][0] == '"1"' and new["--port"][0] == "1"
+    assert old["--flag"][0] == "1" and new["--flag"][0] == ["true", "1"]

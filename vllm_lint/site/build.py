@@ -16,10 +16,12 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..surface.db import Database
 from . import model as m
+from . import pages
+from .pages import h
 from .svg import Timeline
 
 HERE = Path(__file__).parent
@@ -121,6 +123,9 @@ def _json_script(var: str, data: Any) -> str:
     return f"window.{var}={text};\n"
 
 
+_PLAIN = (str, type(None))  # values a fragment's key holds as they are (any other: (its repr,))
+
+
 def _equality_key(value: Any) -> Any:
     """``value`` with the Python equalities JSON text does not show (``True == 1``, ``1 == 1.0``)
     made explicit, so that the client-side compare sees a change exactly where ``timeline.diff`` does."""
@@ -159,68 +164,73 @@ class Builder:
                                       auto_reload=False, bytecode_cache=_template_cache())
         self._templates: dict[str, Any] = {}
         self.env.filters["shown"] = m.shown
-        self.env.globals.update(option_url=m.option_url, env_url=m.env_url, release_url=m.release_url,
-                                compare_url=m.compare_url, option_link=self.model.option_link,
-                                newest=self.model.newest, describe=m.describe_change, oldest=self.model.versions[0],
-                                nversions=len(self.model.versions), opt=self.opt_link, env=self.env_link,
-                                rel=self.release_link, docs_links=self.docs_links)
-        self._links: dict[tuple[str, str, str], Any] = {}
-        self._fragments: dict[str, str] = {}
+        self.env.globals.update(compare_url=m.compare_url, newest=self.model.newest, oldest=self.model.versions[0],
+                                nversions=len(self.model.versions),
+                                rel=lambda version, root: Markup(self.release_link(version, root)))
+        self._links: dict[tuple[str, str, str], str] = {}
+        self._fragments: dict[tuple[Any, ...], str] = {}
         self._diffs: dict[tuple[str, str, str], Any] = {}
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
         self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
+        self._frames: dict[str, pages.Frame] = {}
         # the timelines' legends (macros.html), the same on every option and variable page
-        mac = self._macros()
-        self.env.globals["legends"] = (mac.legend(), mac.legend(build=True))
+        mac = self._template("macros.html").module
+        self.legends = (mac.legend(), mac.legend(build=True))
 
     # ------------------------------------------------------------------ links
-    # Links are rendered once per (name, depth): release and compare pages hold thousands of them.
-    # Each is one f-string of escaped parts (what ``Markup("...%s...") % part`` makes, without its
-    # per-argument helper objects).
-    def opt_link(self, name: str, root: str) -> Any:
+    # Links are rendered once per (name, depth), as HTML text: pages hold thousands of them.
+    def opt_link(self, name: str, root: str) -> str:
         key = ("o", name, root)
         html = self._links.get(key)
         if html is None:
             url = self.model.option_link(name)
-            code = f"<code>{escape(name)}</code>"
-            html = self._links[key] = Markup(f'<a href="{escape(root + url)}">{code}</a>' if url else code)
+            code = f"<code>{h(name)}</code>"
+            html = self._links[key] = f'<a href="{h(root + url)}">{code}</a>' if url else code
         return html
 
-    def env_link(self, name: str, root: str) -> Any:
+    def env_link(self, name: str, root: str) -> str:
         key = ("e", name, root)
         html = self._links.get(key)
         if html is None:
-            html = self._links[key] = Markup(
-                f'<a href="{escape(root + m.env_url(name))}"><code>{escape(name)}</code></a>')
+            html = self._links[key] = f'<a href="{h(root + m.env_url(name))}"><code>{h(name)}</code></a>'
         return html
 
-    def release_link(self, version: str, root: str) -> Any:
+    def release_link(self, version: str, root: str) -> str:
         key = ("r", version, root)
         html = self._links.get(key)
         if html is None:
-            html = self._links[key] = Markup(
-                f'<a href="{escape(root + m.release_url(version))}">{escape(version)}</a>')
+            html = self._links[key] = f'<a href="{h(root + m.release_url(version))}">{h(version)}</a>'
         return html
 
-    def docs_links(self, docs: list[tuple[str, str]]) -> Any:
+    def docs_links(self, docs: list[tuple[str, str]]) -> str:
         """The links of a page to each release's docs, rendered once per list: most options and
         variables were accepted by the same runs of releases, and these lists are long."""
         key = tuple(docs)
         html = self._docs_html.get(key)
         if html is None:
-            html = self._docs_html[key] = Markup(" · ".join(
-                f'<a href="{escape(url)}" rel="external">{escape(ver)}</a>' for ver, url in docs))
+            html = self._docs_html[key] = " · ".join(
+                f'<a href="{h(url)}" rel="external">{h(ver)}</a>' for ver, url in docs)
         return html
 
     # ------------------------------------------------------------------ output
-    def page(self, path: str, template: str, title: str, description: str, **ctx: Any) -> None:
-        depth = path.count("/")
-        tpl = self._templates.get(template)
+    def _template(self, name: str) -> Any:
+        tpl = self._templates.get(name)
         if tpl is None:
-            tpl = self._templates[template] = self.env.get_template(template)
-        html = tpl.render(root="../" * depth, title=title, description=description,
-                                                      path=path, **ctx)
+            tpl = self._templates[name] = self.env.get_template(name)
+        return tpl
+
+    def page(self, path: str, template: str, title: str, description: str, **ctx: Any) -> None:
+        html = self._template(template).render(root="../" * path.count("/"), title=title, description=description,
+                                               path=path, **ctx)
         self.files[path] = html.encode("utf-8")
+
+    def written_page(self, path: str, title: str, description: str, main: str, scripts: str = "") -> None:
+        """A page whose ``main`` block is written in Python (``pages``), in ``base.html``'s frame."""
+        root = "../" * path.count("/")
+        frame = self._frames.get(root)
+        if frame is None:
+            frame = self._frames[root] = pages.Frame(self._template("frame.html").render, root)
+        self.files[path] = frame.fill(title, description, main, scripts).encode("utf-8")
 
     def write(self) -> None:
         """Write ``files`` into OUTDIR. A new folder, or a previous build, is replaced at once: the
@@ -360,12 +370,12 @@ class Builder:
                   counts=mdl.counts(), newest_release=newest, releases=list(reversed(mdl.releases[-8:])))
         canonical = [p for p in mdl.options.values() if p.is_canonical]
         spellings = [p for p in mdl.options.values() if not p.is_canonical]
-        self.page("options/index.html", "options.html", "vLLM options",
-                  f"All {len(canonical)} vLLM serve options from {mdl.versions[0]} to {mdl.newest}, "
-                  f"with {len(spellings)} other spellings.", options=canonical, spellings=spellings)
-        self.page("env/index.html", "env_index.html", "vLLM environment variables",
-                  f"All {len(mdl.env)} environment variables vLLM {mdl.versions[0]} to {mdl.newest} read.",
-                  variables=list(mdl.env.values()))
+        self.written_page("options/index.html", "vLLM options",
+                          f"All {len(canonical)} vLLM serve options from {mdl.versions[0]} to {mdl.newest}, "
+                          f"with {len(spellings)} other spellings.", pages.options_main(self, canonical, spellings, "../"))
+        self.written_page("env/index.html", "vLLM environment variables",
+                          f"All {len(mdl.env)} environment variables vLLM {mdl.versions[0]} to {mdl.newest} read.",
+                          pages.variables_main(self, list(mdl.env.values()), "../"))
         self.page("releases/index.html", "releases.html", "vLLM releases",
                   f"{len(mdl.releases)} vLLM releases and what each changed.", releases=list(reversed(mdl.releases)))
 
@@ -382,15 +392,19 @@ class Builder:
                         + (f"; last accepted by {last}, removed in {st.removed_in[-1]}" if gone and st else "")
                         + (f"; successor {st.successor}" if st and st.successor else "") + ".")
                 gaps = (st.removed_in[:-1] if gone else st.removed_in) if st else []
-                self.page(page.url, "option.html", f"{page.name} (vLLM option)", desc, page=page, st=st,
-                          timeline=tl.render(), gone=gone, last=last, gaps=gaps, command=self._command(page.name),
-                          canon_last=mdl.versions[page.canonical[-1]])
+                root = "../" * page.url.count("/")
+                main = pages.option_main(self, page, root, st=st, timeline=tl.render(), gone=gone, last=last,
+                                         gaps=gaps, command=self._command(page.name),
+                                         canon_last=mdl.versions[page.canonical[-1]])
+                self.written_page(page.url, f"{page.name} (vLLM option)", desc, main,
+                                  f'<script src="{root}static/timeline.js"></script>\n')
             else:
                 owners = sorted({e.value for e in page.spelling_eras})
                 desc = f"vLLM option spelling {page.name}: " + "; ".join(
                     f"{e.label} alias of {e.value}" for e in page.spelling_eras) + "."
-                self.page(page.url, "spelling.html", f"{page.name} (vLLM option spelling)", desc, page=page,
-                          owners=owners, command=self._command(page.name))
+                main = pages.spelling_main(self, page, "../" * page.url.count("/"), owners=owners,
+                                           command=self._command(page.name))
+                self.written_page(page.url, f"{page.name} (vLLM option spelling)", desc, main)
 
     @staticmethod
     def _command(name: str) -> str:
@@ -460,8 +474,11 @@ class Builder:
             desc = (f"vLLM {kinds} environment variable {page.name}: read by "
                     + ", ".join(e.label for e in page.eras)
                     + (f"; last read by {last}, removed in {page.removed_in[-1]}" if gone else "") + ".")
-            self.page(page.url, "env.html", f"{page.name} (vLLM environment variable)", desc, page=page,
-                      timeline=tl.render(), gone=gone, last=last, command=f"vllm-lint flags show {page.name}")
+            root = "../" * page.url.count("/")
+            main = pages.env_main(self, page, root, timeline=tl.render(), gone=gone, last=last,
+                                  command=f"vllm-lint flags show {page.name}")
+            self.written_page(page.url, f"{page.name} (vLLM environment variable)", desc, main,
+                              f'<script src="{root}static/timeline.js"></script>\n')
 
     # ---- releases and comparisons
     def release_pages(self) -> None:
@@ -495,14 +512,8 @@ class Builder:
             guide = self._guides.get((d.old, d.new))
             if guide is None:
                 guide = self._guides[(d.old, d.new)] = m.migration_guide(self.db, d)
-            html = self._diffs[key] = self._macros().diff_sections(guide, root)
+            html = self._diffs[key] = Markup(pages.diff_sections(self, guide, root))
         return html
-
-    def _macros(self) -> Any:
-        tpl = self._templates.get("macros.html")
-        if tpl is None:
-            tpl = self._templates["macros.html"] = self.env.get_template("macros.html")
-        return tpl.module
 
     def _release_data(self, i: int) -> str:
         """What the client-side compare needs of one release: each option string's owner, each
@@ -510,8 +521,9 @@ class Builder:
 
         The text is ``json.dumps(..., sort_keys=True)`` of that, assembled from one fragment per
         action and variable; consecutive releases share most of them, so each distinct fragment
-        is encoded once (keyed by the ``repr`` of what it is made of: ``repr`` tells ``True`` from
-        ``1`` and ``1.0``, as the JSON text does)."""
+        is encoded once, keyed by what it is made of: strings and None as they are, anything else by
+        its ``repr`` in a tuple (``repr`` tells ``True`` from ``1`` and ``1.0``, as the JSON text does;
+        the tuple tells the number ``1`` from the string ``"1"``)."""
         s = self.model.surfaces[i]
         cache = self._fragments
 
@@ -519,27 +531,37 @@ class Builder:
             default = "(computed)" if computed else rec_default
             return [_compared(default), _compared(choices), _compared(typ), choices]
 
+        plain = _PLAIN
         actions: dict[str, str] = {}
         for o in s.options:
             if o.name in actions:
                 continue
             dep = o.deprecated or None
-            key = f"o\0{o.name}\0{o.kind}\0{o.type!r}\0{o.default_computed}\0{o.default!r}\0{o.choices!r}\0{dep!r}"
+            successor = (dep or {}).get("successor")
+            default, choices, typ = o.default, o.choices, o.type
+            key = ("o", o.name, o.kind, o.default_computed, bool(dep),
+                   default if default.__class__ in plain else (repr(default),),
+                   choices if choices.__class__ in plain else (repr(choices),),
+                   typ if typ.__class__ in plain else (repr(typ),),
+                   successor if successor.__class__ in plain else (repr(successor),))
             text = cache.get(key)
             if text is None:
-                row = fields(o.default, o.default_computed, o.choices, o.type) + [
-                    m.shown(o.kind), o.kind, 1 if dep else 0, (dep or {}).get("successor")]
+                row = fields(default, o.default_computed, choices, typ) + [
+                    m.shown(o.kind), o.kind, 1 if dep else 0, successor]
                 text = cache[key] = _DUMP(o.name) + ":" + _DUMP(row)
             actions[o.name] = text
         owners = {string: opt.name for string, opt in s.by_string.items()}
         env: dict[str, str] = {}
         for name, rec in self.model.env_by_release[i][0].items():
             get = rec.get
-            key = (f"e\0{name}\0{get('default')!r}\0{bool(get('default_computed'))}\0{get('choices')!r}"
-                   f"\0{get('type')!r}\0{bool(get('deprecated'))}")
+            default, choices, typ = get("default"), get("choices"), get("type")
+            key = ("e", name, bool(get("default_computed")), bool(get("deprecated")),
+                   default if default.__class__ in plain else (repr(default),),
+                   choices if choices.__class__ in plain else (repr(choices),),
+                   typ if typ.__class__ in plain else (repr(typ),))
             text = cache.get(key)
             if text is None:
-                row = fields(get("default"), bool(get("default_computed")), get("choices"), get("type")) + [
+                row = fields(default, bool(get("default_computed")), choices, typ) + [
                     1 if get("deprecated") else 0]
                 text = cache[key] = _DUMP(name) + ":" + _DUMP(row)
             env[name] = text

@@ -9,6 +9,7 @@ into ``Database.versions``.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, Iterable, Optional
 
 from ..surface.db import Database, Surface
@@ -38,13 +39,21 @@ NO_DOC_PAGE = ("no engine-arguments page is known in its documentation",
                "no environment-variables page is known in the documentation of releases before {first}")
 
 
+@lru_cache(maxsize=1)
+def _doc_eras() -> list[tuple[Any, Any, tuple[Optional[str], ...]]]:
+    """``DOC_ERAS`` with its bounds parsed: (first, last or None, pages)."""
+    from ..surface.version import Version
+
+    return [(Version(first), Version(last) if last else None, tuple(pages)) for first, last, *pages in DOC_ERAS]
+
+
 def doc_gap(version: str, which: int) -> str:
     """Why ``doc_url(version, which)`` is None, in the words of the pages."""
-    from packaging.version import InvalidVersion, Version
+    from ..surface.version import InvalidVersion, Version
 
     first = DOC_ERAS[0][0]
     try:
-        if Version(version) < Version(first):
+        if Version(version) < _doc_eras()[0][0]:
             return NO_DOCS.format(first=first)
     except InvalidVersion:
         return NO_DOCS.format(first=first)
@@ -55,14 +64,14 @@ def doc_gap(version: str, which: int) -> str:
 def doc_url(version: str, which: int) -> Optional[str]:
     """The page of release ``version``'s own docs for engine arguments (``which`` 0) or
     environment variables (1), or None where it has none (see ``DOC_ERAS``)."""
-    from packaging.version import InvalidVersion, Version
+    from ..surface.version import InvalidVersion, Version
 
     try:
         v = Version(version)
     except InvalidVersion:
         return None
-    for first, last, *pages in DOC_ERAS:
-        if Version(first) <= v and (last is None or v <= Version(last)):
+    for first, last, pages in _doc_eras():
+        if first <= v and (last is None or v <= last):
             page = pages[which]
             return DOCS_URL.format(version=version, page=page) if page else None
     return None
@@ -78,7 +87,7 @@ def path_segment(name: str) -> str:
     database's name can neither leave its folder (a parent's name, a slash) nor be read as a query or
     a fragment; an empty name is ``~``. The names of the shipped database have no such character:
     their addresses are unchanged. ``static/compare.js`` (``segment``) escapes the same way."""
-    if name and all(c in _SEGMENT_CHARS for c in name):
+    if name and _SEGMENT_CHARS.issuperset(name):
         return name
     return "".join(c if c in _SEGMENT_CHARS else "".join(f"~{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
                    for c in name) or "~"
@@ -120,11 +129,16 @@ def runs(indices: Iterable[int]) -> list[tuple[int, int]]:
 def value_runs(values: dict[int, Any]) -> list[tuple[int, int, Any]]:
     """Runs of consecutive positions holding the same value: ``[(first, last, value)]`` (a run's
     value is its first position's)."""
+    positions = sorted(values)
+    return value_runs_in(positions, [values[i] for i in positions])
+
+
+def value_runs_in(positions: list[int], values: list[Any]) -> list[tuple[int, int, Any]]:
+    """``value_runs`` of sorted ``positions`` and the value at each."""
     out: list[tuple[int, int, Any]] = []
     first = last = -2
     held: Any = None
-    for i in sorted(values):
-        v = values[i]
+    for i, v in zip(positions, values):
         if last == i - 1 and held == v:
             last = i
             continue
@@ -195,6 +209,11 @@ class FieldChange:
         self.text = describe_change(what, old, new)
 
 
+def _field_view(rec: dict[str, Any]) -> dict[str, Any]:
+    return {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
+            "choices": rec.get("choices"), "type": rec.get("type")}
+
+
 def field_changes(versions: list[str], records: dict[int, dict[str, Any]]) -> list[FieldChange]:
     """Changes of ``default``/``choices``/``type`` between consecutive releases that both hold the
     record (as ``flags show`` reports them: a computed default reads ``(computed)``)."""
@@ -203,11 +222,11 @@ def field_changes(versions: list[str], records: dict[int, dict[str, Any]]) -> li
     prev_i = -2
     for i in sorted(records):
         rec = records[i]
-        cur = {"default": "(computed)" if rec.get("default_computed") else rec.get("default"),
-               "choices": rec.get("choices"), "type": rec.get("type")}
-        if prev is not None and prev_i == i - 1 and cur != prev:
-            out.extend(FieldChange(versions[i], k, prev[k], cur[k]) for k in cur if cur[k] != prev[k])
-        prev, prev_i = cur, i
+        if prev is not None and prev_i == i - 1 and rec != prev:  # (most records stay the same)
+            old, cur = _field_view(prev), _field_view(rec)
+            if cur != old:
+                out.extend(FieldChange(versions[i], k, old[k], cur[k]) for k in cur if cur[k] != old[k])
+        prev, prev_i = rec, i
     return out
 
 
@@ -339,13 +358,20 @@ class SiteModel:
     def _gather_options(self) -> None:
         self._doc_cache = {}
         self._docs_memo = {}
-        owners: dict[str, dict[int, str]] = {}  # string -> release -> canonical name owning it
+        held: dict[str, dict[int, Any]] = {}  # string -> release -> the Option it is there (its story's)
         actions: dict[str, dict[int, Any]] = {}  # canonical name -> release -> Option
+        # each release's JSON options' configs (``Surface.json_config_for``), decoded whole: the site
+        # asks for every entry
+        self._json_configs: dict[int, dict[str, Any]] = {}
         for i, s in enumerate(self.surfaces):
             for opt in s.options:
                 actions.setdefault(opt.name, {})[i] = opt
+                if opt.kind == "json" and i not in self._json_configs:
+                    self._json_configs[i] = dict(s.json_configs.items())
             for string, opt in s.by_string.items():
-                owners.setdefault(string, {})[i] = opt.name
+                held.setdefault(string, {})[i] = opt
+        # string -> release -> canonical name owning it
+        owners = {string: {i: opt.name for i, opt in per.items()} for string, per in held.items()}
         # -O from 0.12.0 is no parser string: vLLM rewrites it into --optimization-level before
         # parsing (Surface.o_flag), so the spelling still means that option there
         rewritten: set[int] = set()
@@ -367,7 +393,7 @@ class SiteModel:
         for page in list(self.options.values()):
             if not page.is_canonical:
                 continue  # a spelling's page lists its eras; only options tell a story
-            page.story = story(self.db, page.name)
+            page.story = story(self.db, page.name, held)
             if page.story is None:
                 # a name no query reads back (no option string: ``/``, ``plain``, ``--a_b``): its
                 # history cannot be told, so it gets no page (and no link) rather than a broken one
@@ -397,19 +423,20 @@ class SiteModel:
         dep = self.db.deprecated_history(page.name)
         dep_idx = (dep.indices if dep else set()) & set(page.canonical)
         page.deprecated_eras = [Era(v, a, b) for a, b in runs(dep_idx)]
+        opts = [per_release[i] for i in page.canonical]
         page.config_eras = [Era(v, a, b, val) for a, b, val in
-                            value_runs({i: o.config for i, o in per_release.items()})]
+                            value_runs_in(page.canonical, [o.config for o in opts])]
         page.kind_eras = [Era(v, a, b, val) for a, b, val in
-                          value_runs({i: (o.kind, o.type) for i, o in per_release.items()})]
+                          value_runs_in(page.canonical, [(o.kind, o.type) for o in opts])]
         page.alias_eras = [Era(v, a, b, val) for a, b, val in
-                           value_runs({i: tuple(o.aliases) for i, o in per_release.items()})]
+                           value_runs_in(page.canonical, [tuple(o.aliases) for o in opts])]
         page.docs, page.docs_missing = self._docs(page.canonical, 0)
         keys: dict[str, dict[int, dict[str, Any]]] = {}
         classes: dict[int, Any] = {}
         for i, opt in per_release.items():
             if opt.kind != "json":
                 continue
-            cfg = self.surfaces[i].json_config_for(opt)
+            cfg = self._json_configs[i].get(opt.dest)  # (json_config_for)
             if not isinstance(cfg, dict):
                 continue
             classes[i] = cfg.get("class")

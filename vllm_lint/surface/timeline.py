@@ -109,7 +109,10 @@ def _changes(version: str, old: dict[str, Any], new: dict[str, Any]) -> list[Cha
     return [Change(version, k, old[k], new[k]) for k in new if new[k] != old[k]]
 
 
-def story(db: Database, query: str) -> Optional[OptionStory]:
+def story(db: Database, query: str, held: Optional[dict[str, dict[int, Option]]] = None) -> Optional[OptionStory]:
+    """``query``'s life story. ``held``: every option string's option at each release position
+    that accepts it (``Surface.by_string``), from a caller that read every release's table already
+    (``site``: one pass over the releases for all options); by default each surface is asked."""
     kind, name = canonical_query(query)
     if kind == "env":
         hist = db.env_history(name)
@@ -133,7 +136,8 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
         return st
     hist = db.option_history(name)
     # a string parse_args rewrites into an option is accepted where the rewrite exists (-O from 0.12)
-    rewritten = {i: to for i, v in enumerate(db.versions) if name == "-O" and (to := db.surface(v).rewrites(name))}
+    rewritten = {i: to for i, v in enumerate(db.versions) if (to := db.surface(v).rewrites(name))} \
+        if name == "-O" else {}
     if hist is None and not rewritten:
         return None
     indices = (hist.indices if hist is not None else set()) | set(rewritten)
@@ -143,45 +147,52 @@ def story(db: Database, query: str) -> Optional[OptionStory]:
     ov = db.option_overlay(name) or {}
     st.successor, st.successor_evidence = ov.get("successor"), ov.get("evidence")
     st.noop_at_removal = bool(ov.get("noop_at_removal")) and bool(st.removed_in)
-    prev: Optional[dict[str, Any]] = None
-    aliases: set[str] = set()
-    roles: list[tuple[int, str]] = []
-    for idx, v in enumerate(db.versions):
-        if idx not in indices:
+    prev: Optional[Option] = None  # the option at the release before, in the same run of releases
+    strings: set[str] = set()
+    roles: list[list[Any]] = []  # [first position, last position, role]: consecutive releases in one role
+    found = held.get(name, {}) if held is not None else None
+    last = -2
+    for idx in sorted(indices):
+        if idx != last + 1:  # a gap: no change is told across it
             prev = None
-            continue
+        last = idx
+        v = db.versions[idx]
         if idx in rewritten and (hist is None or idx not in hist.indices):
-            roles.append((idx, f"rewritten to {rewritten[idx]}"))
+            role = f"rewritten to {rewritten[idx]}"
             st.canonical = rewritten[idx]
+            opt = None
+        else:
+            opt = found.get(idx) if found is not None else db.surface(v).lookup(name)
+            if opt is None:
+                continue
+            if opt.name != name:
+                st.canonical = opt.name
+                role = f"{'negation' if name in opt.negations else 'alias'} of {opt.name}"
+            else:
+                st.canonical = None
+                role = ""
+        if roles and roles[-1][2] == role and roles[-1][1] == idx - 1:
+            roles[-1][1] = idx
+        else:
+            roles.append([idx, idx, role])
+        if opt is None:
             prev = None
             continue
-        opt = db.surface(v).lookup(name)
-        if opt is None:
-            continue
-        if opt.name != name:
-            st.canonical = opt.name
-            roles.append((idx, f"{'negation' if name in opt.negations else 'alias'} of {opt.name}"))
-        else:
-            st.canonical = None
-            roles.append((idx, ""))
-        aliases.update(s for s in opt.strings if s != name)
+        strings.add(opt.name)
+        strings.update(opt.aliases)
         if opt.deprecated:
             if st.deprecated_from is None:
                 st.deprecated_from = v
             if not st.successor and opt.deprecated.get("successor"):
                 st.successor = opt.deprecated["successor"]
                 st.successor_evidence = f"named by vLLM {v}'s deprecation"
-        cur = _fields(opt)
-        if prev is not None:
-            st.changes.extend(_changes(v, prev, cur))
-        prev = cur
-    st.aliases = sorted(aliases)
-    for idx, role in roles:  # consecutive releases in one role make one run
-        v = db.versions[idx]
-        if st.roles and st.roles[-1][2] == role and db.position(st.roles[-1][1]) == idx - 1:
-            st.roles[-1] = (st.roles[-1][0], v, role)
-        else:
-            st.roles.append((v, v, role))
+        if prev is not None and (prev.default_computed, prev.default, prev.choices, prev.type, prev.kind) != (
+                opt.default_computed, opt.default, opt.choices, opt.type, opt.kind):
+            st.changes.extend(_changes(v, _fields(prev), _fields(opt)))
+        prev = opt
+    strings.discard(name)
+    st.aliases = sorted(strings)
+    st.roles = [(db.versions[a], db.versions[b], role) for a, b, role in roles]
     return st
 
 
@@ -241,7 +252,7 @@ class SurfaceDiff:
 
 
 def _strings(s: Surface) -> dict[str, Option]:
-    return dict(s.by_string)
+    return dict(s.by_string.items())  # (a surface read in pieces answers items() from its whole table)
 
 
 def diff(db: Database, old: str, new: str) -> SurfaceDiff:
@@ -266,14 +277,15 @@ def diff(db: Database, old: str, new: str) -> SurfaceDiff:
             continue  # report each action once, under its canonical name in the new release
         if ob.deprecated and not oa.deprecated:
             d.deprecated.append(s)
-        for value, entry in sorted(ob.deprecated_values.items()):
-            if value not in oa.deprecated_values:
-                d.deprecated_values.append((s, value, (entry or {}).get("successor")))
+        if ob.deprecated_values:  # (few options deprecate values)
+            for value, entry in sorted(ob.deprecated_values.items()):
+                if value not in oa.deprecated_values:
+                    d.deprecated_values.append((s, value, (entry or {}).get("successor")))
         if (oa.default_computed, oa.default, oa.choices, oa.type, oa.kind) == (
                 ob.default_computed, ob.default, ob.choices, ob.type, ob.kind):
             continue  # the same field views (the common case): nothing to compare
         d.changed.extend((s, c.what, c.old, c.new) for c in _changes(b.version, _fields(oa), _fields(ob)))
-    ea, eb = a.env, b.env
+    ea, eb = dict(a.env.items()), dict(b.env.items())
     for n in sorted(set(ea) - set(eb)):
         ov = db.env_overlay(n) or {}
         if ov.get("successor") and ov["successor"] in eb:
@@ -284,6 +296,8 @@ def diff(db: Database, old: str, new: str) -> SurfaceDiff:
     d.env_refused = [(n, e) for n, e in sorted(b.env_refused.items()) if a.env_refused.get(n) != e]
     for n in sorted(set(ea) & set(eb)):
         ra, rb = ea[n], eb[n]
+        if ra == rb:  # most variables' records stay the same from one release to the next
+            continue
         if rb.get("deprecated") and not ra.get("deprecated"):
             d.env_deprecated.append(n)
         d.env_changed.extend((n, c.what, c.old, c.new) for c in _changes(b.version, _env_fields(ra), _env_fields(rb)))
