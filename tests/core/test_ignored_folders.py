@@ -99,4 +99,4 @@ def test_the_relative_path_of_a_walked_folder_is_relpaths(absolute, head, tail, 
             want = os.path.relpath(p, f)
         except ValueError:  # (an empty path: relpath refuses it, and so does the slice's fallback)
             continue
-        assert _relative(p, f) == want, (p, f)
+        assert _relative(p, f, {}) == want, (p, f)

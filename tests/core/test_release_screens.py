@@ -4,6 +4,7 @@ would not find: checked here against it."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from hypothesis import given, settings, strategies as st
@@ -42,3 +43,109 @@ def test_the_screens_letters_are_the_expressions():
         assert got == {ch, ch.upper()} | extra.get(ch, set()), ch
         assert all(x.lower().translate(s._FOLD) == ch for x in got - {"\u0130"})
     assert len("\u0130".lower()) == 2
+
+
+# -- the callers' walk (pipeline/callers.py): the scripts it reads, as the walk before this pass read them
+
+
+def _reference_walk(surroundings, root):
+    """The callers' walk as it was written before the seventh pass (os.path.join, every file
+    sorted, relpath for .gitignore's anchored folders): the order and the scripts to keep."""
+    from vllm_lint.fsutil import TooLarge, read_regular
+    from vllm_lint.pipeline.callers import _SUFFIXES, MAX_BYTES
+
+    ignores = surroundings.ignored_folders
+    stack = [(root, ignores.root_rules(root))]
+    while stack:
+        d, above = stack.pop()
+        dirs, files, links = [], [], set()
+        try:
+            it = os.scandir(d)
+        except OSError:
+            continue
+        with it:
+            for e in it:
+                if not e.is_dir():
+                    files.append(e.name)
+                elif not e.name.startswith(".") and e.name != "node_modules":
+                    dirs.append(e.name)
+                    if e.is_symlink():
+                        links.add(e.name)
+        for fname in sorted(files):
+            if fname.endswith(_SUFFIXES):
+                try:
+                    data = read_regular(os.path.join(d, fname), MAX_BYTES)
+                except (OSError, TooLarge):
+                    continue
+                if b"vllm" in data and (b"==" in data or b"vllm-project/vllm" in data):
+                    yield os.path.relpath(os.path.join(d, fname), root), d
+        dirs.sort()
+        if d != root and ".gitignore" in files:
+            rules = ignores.rules(d)
+            if rules is not None:
+                above = above + [(d, rules)]
+        for x in reversed(dirs):
+            path = os.path.join(d, x)
+            if x not in links and not (above and _relpath_ignored(path, above)):
+                stack.append((path, above))
+
+
+def _relpath_ignored(path, above):
+    name = os.path.basename(path)
+    return any(rules is not None and (name in rules[0] or (rules[1] and os.path.relpath(path, folder) in rules[1]))
+               for folder, rules in above)
+
+
+_NAMES = st.sampled_from(["a", "b", "run.sh", "job.slurm", "x.bash", ".hidden", "node_modules", "build", "c.sh",
+                          ".gitignore", "README.md", "deep"])
+_CALLER = "pip install vllm==0.8.5\nbash run.sh\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.lists(_NAMES, min_size=1, max_size=4), st.sampled_from(["caller", "other", "dir", "ignore"])),
+                max_size=14), st.sampled_from(["", "build\n", "/a/b\n", "deep\nc.sh\n", "!x\n"]))
+def test_the_callers_walk_reads_what_the_walk_before_it_read(tmp_path_factory, entries, root_ignore):
+    from vllm_lint.pipeline.callers import Callers
+
+    root = tmp_path_factory.mktemp("repo")
+    (root / ".git").mkdir()
+    (root / ".gitignore").write_text(root_ignore)
+    for parts, kind in entries:
+        p = root.joinpath(*parts)
+        try:
+            if kind == "dir":
+                p.mkdir(parents=True, exist_ok=True)
+                continue
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text({"caller": _CALLER, "other": "echo hi\n", "ignore": "b\n/deep/a\n"}[kind])
+        except OSError:  # (a file where a folder is wanted, or the other way round)
+            continue
+    if (root / "a").is_dir() and not (root / "linked").exists():
+        (root / "linked").symlink_to(root / "a", target_is_directory=True)
+    real = os.path.realpath(root)
+    sur = s.Surroundings()
+    got = [(x[0], x[1]) for x in Callers(sur)._scan(real)]
+    want = [(rel.replace(os.sep, "/"), d) for rel, d in _reference_walk(s.Surroundings(), real)]
+    assert got == want
+
+
+def test_the_callers_walk_on_a_fixed_tree(tmp_path):
+    from vllm_lint.pipeline.callers import Callers
+
+    root = tmp_path / "repo"
+    files = {".gitignore": "build\n/gen/out\n", "z.sh": _CALLER, "a.sh": _CALLER, "m.bash": _CALLER,
+             "notes.txt": _CALLER, "x.sh/inner.sh": _CALLER, "build/b.sh": _CALLER, "gen/out/o.sh": _CALLER,
+             "gen/keep/k.sh": _CALLER, "gen/.gitignore": "skip\n", "gen/skip/s.sh": _CALLER,
+             ".hidden/h.sh": _CALLER, "node_modules/n.sh": _CALLER, "sub/dir/d2.slurm": _CALLER,
+             "sub/dir/d1.sbatch": _CALLER, "sub/other.sh": "echo\n", "sub/c.sh": _CALLER}
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    (root / ".git").mkdir()
+    (root / "link").symlink_to(root / "sub", target_is_directory=True)
+    real = os.path.realpath(root)
+    got = [x[0] for x in Callers(s.Surroundings())._scan(real)]
+    assert got == [rel.replace(os.sep, "/") for rel, _d in _reference_walk(s.Surroundings(), real)]
+    assert got == ["a.sh", "m.bash", "z.sh", "gen/keep/k.sh", "sub/c.sh", "sub/dir/d1.sbatch", "sub/dir/d2.slurm",
+                   "x.sh/inner.sh"]
