@@ -149,3 +149,33 @@ def test_the_callers_walk_on_a_fixed_tree(tmp_path):
     assert got == [rel.replace(os.sep, "/") for rel, _d in _reference_walk(s.Surroundings(), real)]
     assert got == ["a.sh", "m.bash", "z.sh", "gen/keep/k.sh", "sub/c.sh", "sub/dir/d1.sbatch", "sub/dir/d2.slurm",
                    "x.sh/inner.sh"]
+
+
+# -- requirement pins: _SPEC and _POETRY are compiled only for a text that may match
+
+_PIN_WORDS = ["vllm", "VLLM", "vllm-lint", "vllm_x", "[", "]", "[audio]", "==", "=", ">=", "<", "~=", "!=", "0.8.5",
+              " ", "\t", "\n", "\u00a0", "\u2003", "\"", "'", "#", ",", "x", "version", "{", "}", "\u0130"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_PIN_WORDS), max_size=30))
+def test_the_pin_screens_pass_every_text_the_expressions_match(words):
+    text = "".join(words)
+    if s._SPEC.search(text):
+        assert s._may_spec(text)
+    if s._POETRY.search(text):
+        assert s._may_poetry(text)
+
+
+def test_the_pin_screens_on_files():
+    assert not s._may_spec("[project]\nname = \"vllm-lint\"\n[tool.vllm-lint]\nx = 1\n")
+    assert not s._may_poetry("[project]\nname = \"vllm-lint\"\n")
+    assert s._may_spec("vllm[audio,\nvideo] \u00a0>= 0.8\n") and s._may_spec("VLLM==0.8.5")
+    assert s._may_poetry('  "vllm" = "^0.5.1"\n')
+    pyproject = "[project]\nname = \"vllm-lint\"\ndependencies = [\"vllm>=0.8\"]\n"
+    assert s._requirement_pin(pyproject, "pyproject.toml").text == ">=0.8"
+
+
+def test_whitespace_is_the_expressions():
+    """``\\s`` of a str expression is ``str.isspace``: the screen skips blanks as the expression does."""
+    assert all(bool(re.match(r"\s", chr(c))) == chr(c).isspace() for c in range(0x110000))

@@ -907,7 +907,7 @@ def _requirement_pin(text: str, name: str) -> Optional[Named]:
     ``==0.8.*`` are ranges: the newest release they allow runs)."""
     if "vllm" not in text.lower():  # (every match names vllm: no expression compiled for the rest)
         return None
-    for m in _SPEC.finditer(text):
+    for m in _SPEC.finditer(text) if _may_spec(text) else ():
         line_start = text.rfind("\n", 0, m.start(1)) + 1
         if text[line_start:m.start(1)].lstrip().startswith("#"):
             continue
@@ -916,7 +916,7 @@ def _requirement_pin(text: str, name: str) -> Optional[Named]:
             return Named(spec.lstrip("="), f"{name} pins vllm{spec}")
         return Named(spec, f"{name} allows vllm{spec}", spec=True)
     if name == "pyproject.toml":
-        m = _POETRY.search(text)
+        m = _POETRY.search(text) if _may_poetry(text) else None
         if m:
             written = m.group(1) or m.group(2)
             spec = _poetry_spec(written)
@@ -925,6 +925,47 @@ def _requirement_pin(text: str, name: str) -> Optional[Named]:
                     return Named(spec[2:], f"{name} pins vllm = \"{written}\"")
                 return Named(spec, f"{name} allows vllm = \"{written}\" ({spec})", spec=True)
     return None
+
+
+def _may_spec(text: str) -> bool:
+    """Whether :data:`_SPEC` may match ``text``: every match writes vllm (in any case), its extras
+    in brackets or none, blanks, then an operator (its first character one of ``=~!<>``). A
+    ``pyproject.toml`` or ``setup.py`` naming vllm otherwise (``vllm-lint``, ``vllm_plugin``) is
+    not searched, and the expression not compiled for it (~2 M instructions)."""
+    low = text.lower()
+    if len(low) != len(text):  # (a character lower-cases to two: offsets of the lower case differ)
+        return True
+    n = len(text)
+    at = low.find("vllm")
+    while at >= 0:
+        j = at + 4
+        if text[j:j + 1] == "[":  # (the extras: up to the first `]`, else the group does not match)
+            j = text.find("]", j) + 1 or j
+        while j < n and text[j].isspace():
+            j += 1
+        if text[j:j + 1] in _SPEC_OPERATOR_STARTS:
+            return True
+        at = low.find("vllm", at + 1)
+    return False
+
+
+_SPEC_OPERATOR_STARTS = ("=", "~", "!", "<", ">")
+
+
+def _may_poetry(text: str) -> bool:
+    """Whether :data:`_POETRY` may match ``text``: every match writes vllm, a quote or none,
+    blanks, then ``=``."""
+    at = text.find("vllm")
+    while at >= 0:
+        j = at + 4
+        if text[j:j + 1] in ("\"", "'"):
+            j += 1
+        while text[j:j + 1] in (" ", "\t"):
+            j += 1
+        if text[j:j + 1] == "=":
+            return True
+        at = text.find("vllm", at + 1)
+    return False
 
 
 def _poetry_spec(written: str) -> Optional[str]:
