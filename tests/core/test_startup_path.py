@@ -66,6 +66,8 @@ def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_pat
         mods, asked, own, fast = _console(argv, tmp_path, synth_db_path)
         assert "vllm_lint.pipeline.engine" in mods  # the lint did run
         assert not asked and not {"pathlib", "urllib.parse", "ipaddress"} & mods, (argv, asked)
+        # the scripts that run a script are walked for a script only (pipeline.callers, imported then)
+        assert ("vllm_lint.pipeline.callers" in mods) == name.endswith(".sh"), argv
         # every module after the console started, i.e. all but the package, cli and program
         assert own >= 40 and fast >= own - 2, (own, fast)
 

@@ -28,7 +28,7 @@ import re
 from .. import inputs
 from ..fsutil import TooLarge, read_regular, watch
 from ..record import Record, lazy_re
-from .surroundings import Named, Surroundings
+from .surroundings import CALLED_SUFFIXES, Named, Surroundings
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
-_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
+_SUFFIXES = CALLED_SUFFIXES
 _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
 # a variable in a script's file name (`model_scripts/${model}.sh` in a loop over names): any name there
 _NAME_VAR = lazy_re(r"\$\{?\w+\}?")

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from typing import Any, Optional
 
 MAX_BYTES = 1 << 20
+#: the suffixes of the scripts another script of the repository may run (``pipeline.callers``: the
+#: only files it is asked about, and the only ones its walk reads)
+CALLED_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
 _DOCKERFILE = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 _YAML = (".yaml", ".yml")
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
