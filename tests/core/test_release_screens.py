@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from vllm_lint.pipeline import surroundings as s
@@ -179,3 +180,53 @@ def test_the_pin_screens_on_files():
 def test_whitespace_is_the_expressions():
     """``\\s`` of a str expression is ``str.isspace``: the screen skips blanks as the expression does."""
     assert all(bool(re.match(r"\s", chr(c))) == chr(c).isspace() for c in range(0x110000))
+
+
+# -- fsutil.read_regular: a file read whole in one read when its first read gives the size fstat counted
+
+
+def test_a_regular_file_is_read_in_one_read(tmp_path, monkeypatch):
+    from vllm_lint import fsutil
+
+    reads = []
+    real_read = os.read
+    monkeypatch.setattr(fsutil.os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+    p = tmp_path / "run.sh"
+    p.write_bytes(b"vllm serve m\n" * 10)
+    assert fsutil.read_regular(str(p), 1 << 20) == b"vllm serve m\n" * 10
+    assert reads == [131]  # (its size + 1: nothing more to read)
+    reads.clear()
+    p.write_bytes(b"")
+    assert fsutil.read_regular(str(p), 100) == b"" and reads == [101]  # (an empty file: up to the limit)
+    (tmp_path / "big").write_bytes(b"x" * 10)
+    with pytest.raises(fsutil.TooLarge):
+        fsutil.read_regular(str(tmp_path / "big"), 3)
+
+
+def test_a_short_or_grown_first_read_reads_on(tmp_path, monkeypatch):
+    """A first read short of the size fstat counted reads on to the end, and one that gives more (the
+    file grew) reads on to the limit, as before."""
+    from vllm_lint import fsutil
+
+    p = tmp_path / "x"
+    p.write_bytes(b"abcdefgh")
+    real_read = os.read
+    calls = []
+
+    def short(fd, n):  # (the first read gives 3 bytes)
+        calls.append(n)
+        return real_read(fd, 3 if len(calls) == 1 else n)
+
+    monkeypatch.setattr(fsutil.os, "read", short)
+    assert fsutil.read_regular(str(p), 100) == b"abcdefgh" and calls[0] == 9
+    monkeypatch.setattr(fsutil.os, "read", real_read)
+    real_fstat = os.fstat
+
+    class Smaller:  # (fstat saw 4 bytes: the file grew since)
+        def __init__(self, st):
+            self.st_mode, self.st_size, self.st_mtime_ns, self.st_ino = st.st_mode, 4, st.st_mtime_ns, st.st_ino
+
+    monkeypatch.setattr(fsutil.os, "fstat", lambda fd: Smaller(real_fstat(fd)))
+    assert fsutil.read_regular(str(p), 100) == b"abcdefgh"
+    with pytest.raises(fsutil.TooLarge):
+        fsutil.read_regular(str(p), 6)
