@@ -4,7 +4,11 @@ generated output, caches and downloads are not what a clone holds. The synthetic
 
 from __future__ import annotations
 
-from vllm_lint.pipeline.ignored_folders import plain_rules
+import os
+
+from hypothesis import given, settings, strategies as st
+
+from vllm_lint.pipeline.ignored_folders import _relative, plain_rules
 from vllm_lint.pipeline.targeting import Targeting
 from vllm_lint.settings import Settings
 
@@ -77,3 +81,22 @@ def test_a_worktrees_exclude_file_is_its_common_directorys(synth_db, tmp_path):
     put(wt, "charts/values.yaml", VALUES)
     put(wt, "generated/values.yaml", VALUES.replace("v0.8.5", "v0.10.0"))
     assert choose(synth_db, put(wt, "scripts/run.sh", SCRIPT)).release == "0.8.5"
+
+
+_PART = st.sampled_from(["a", "b", ".", "..", "", "x.y", ".git"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.booleans(), st.lists(_PART, max_size=4), st.lists(_PART, max_size=4), st.booleans())
+def test_the_relative_path_of_a_walked_folder_is_relpaths(absolute, head, tail, slash):
+    """The walks' relative path (a slice of the string when both paths are normal and one is below
+    the other) is ``os.path.relpath``'s, for any spelling: relative, ``.`` and ``..`` parts, doubled
+    or trailing separators, one path not below the other."""
+    folder = ("/" if absolute else "") + "/".join(head)
+    path = folder + "/" + "/".join(tail) + ("/" if slash else "")
+    for p, f in ((path, folder), (folder, path), (path, "/"), ("/r/a", "/r"), ("/ra/b", "/r")):
+        try:
+            want = os.path.relpath(p, f)
+        except ValueError:  # (an empty path: relpath refuses it, and so does the slice's fallback)
+            continue
+        assert _relative(p, f, {}) == want, (p, f)

@@ -1,10 +1,10 @@
 """The one-file start-up path (issue 31, sixth pass; benchmarks/README.md): the console loads
 vllm_lint's own modules through ``cli.program._OwnModules`` (the ``.pyc`` the install wrote, checked
 as the import system checks it), and a lint with no configuration file, no excludes and nothing to
-write imports no ``pathlib`` (whose ``urllib.parse`` and ``ipaddress`` are ~16 M instructions) and,
-but for a shell file (tree_sitter imports it), no ``typing`` (~13 M: the lint path's modules import
-it under ``if TYPE_CHECKING:``, a module-level ``TYPE_CHECKING = False``). Structure only: never
-how long it takes."""
+write imports no ``pathlib`` (whose ``urllib.parse`` and ``ipaddress`` are ~16 M instructions) and
+no ``typing`` (~13 M: the lint path's modules import it under ``if TYPE_CHECKING:``, a module-level
+``TYPE_CHECKING = False``; a shell file's parser is tree_sitter's compiled binding, loaded without
+the package's ``__init__``, which imports it). Structure only: never how long it takes."""
 
 from __future__ import annotations
 
@@ -65,11 +65,31 @@ def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_pat
     for argv in (["--no-cache", name], ["--no-cache", "--force-exclude", f"./{name}"]):
         mods, asked, own, fast = _console(argv, tmp_path, synth_db_path)
         assert "vllm_lint.pipeline.engine" in mods  # the lint did run
-        if name == "run.sh":  # (tree_sitter imports typing)
-            asked.discard("typing")
         assert not asked and not {"pathlib", "urllib.parse", "ipaddress"} & mods, (argv, asked)
+        # the scripts that run a file are walked for a file a caller may name, a script or a Python
+        # file (pipeline.callers, imported then), never for a Dockerfile or YAML
+        assert ("vllm_lint.pipeline.callers" in mods) == name.endswith((".sh", ".py")), argv
         # every module after the console started, i.e. all but the package, cli and program
         assert own >= 40 and fast >= own - 2, (own, fast)
+
+
+def test_tree_sitter_imported_after_the_shell_parser_is_the_same():
+    """The shell front-end loads tree_sitter's binding without its package; a later ``import
+    tree_sitter`` (other code of the same process) gets the whole package, with the same classes,
+    and parses; imported first, the package is used as it is."""
+    code = ("import sys\n"
+            "from vllm_lint.frontends import shell\n"
+            "p = shell.parser()\n"
+            "print('PACKAGE', 'tree_sitter' in sys.modules, 'typing' in sys.modules)\n"
+            "import tree_sitter\n"
+            "t = tree_sitter.Parser(tree_sitter.Language(shell._bash_language())).parse(b'vllm serve m\\n')\n"
+            "print('SAME', type(p) is tree_sitter.Parser, t.root_node.type, hasattr(tree_sitter, 'QueryPredicate'))\n")
+    env = {**os.environ}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert "PACKAGE False" in out and "SAME True program True" in out, out
+    first = "import tree_sitter\n" + code
+    out = subprocess.run([sys.executable, "-c", first], env=env, capture_output=True, text=True, check=True).stdout
+    assert "PACKAGE True" in out and "SAME True program True" in out, out
 
 
 def test_a_configuration_file_is_still_a_path(tmp_path):

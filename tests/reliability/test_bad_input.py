@@ -154,8 +154,8 @@ def test_20mb_file_is_refused_without_reading_it(run_cli, tmp_path, monkeypatch)
         return got
 
     chunks: list[int] = []
-    real_fd = fsutil._read_fd
-    monkeypatch.setattr(fsutil, "_read_fd", lambda fd, n: chunks.append(len(b := real_fd(fd, n))) or b)
+    real_os_read = fsutil.os.read  # (every read of a file's descriptor: fsutil reads with os.read)
+    monkeypatch.setattr(fsutil.os, "read", lambda fd, n: chunks.append(len(b := real_os_read(fd, n))) or b)
     monkeypatch.setattr(engine, "read_if_regular", spy)
     found, _ = lint(run_cli, tmp_path, "huge.sh", make)
     assert codes(found) == ["VL001"] and "too large" in found[0]["message"]

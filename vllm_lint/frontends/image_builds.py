@@ -10,16 +10,18 @@ process while unchanged (bounded), and only when a file runs an image nobody els
 input of the analysis (:func:`vllm_lint.inputs.read_other`), so a cached result follows it.
 """
 
-# (no ``from __future__ import annotations``: typing.NamedTuple turns string annotations into
-# forward references, compiled with ``compile()``, whose first call in a process builds the
-# ast module's ~120 node classes: ~10 M instructions of a one-file lint; benchmarks/README.md)
+from __future__ import annotations
 
 import os
 import posixpath
 import re
-from typing import NamedTuple, Optional
+from collections import namedtuple
 
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's seventh pass)
+if TYPE_CHECKING:
+    from typing import NamedTuple, Optional
 
 _MAX_LEVELS = 6  # folders above a file that are searched when no `.git` says where the root is
 _MAX_FILES = 64  # build files read per folder
@@ -80,15 +82,17 @@ def build_words(line: bytes) -> list[str]:
     return words[k + 1:]
 
 
-class Built(NamedTuple):
-    """An image a build file of the repository builds: its Dockerfile's and build context's
-    absolute paths, the file whose ``docker build`` names it, and the stage built (``--target``),
-    if one is named."""
-
-    dockerfile: str
-    context: str
-    source: str
-    target: Optional[str]
+if TYPE_CHECKING:
+    class Built(NamedTuple):
+        dockerfile: str
+        context: str
+        source: str
+        target: Optional[str]
+else:  # (collections' namedtuple: typing.NamedTuple is the same class, with typing imported for it)
+    Built = namedtuple("Built", ("dockerfile", "context", "source", "target"))
+Built.__doc__ = """An image a build file of the repository builds: its Dockerfile's and build context's
+absolute paths, the file whose ``docker build`` names it, and the stage built (``--target``), if one
+is named."""
 
 
 def built_in_repository(path: str, image: str) -> Optional[Built]:

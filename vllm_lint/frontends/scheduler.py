@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Optional
 
 from ..record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth and seventh passes)
+if TYPE_CHECKING:
+    from typing import Optional
 
 _DIRECTIVE = lazy_re(rb"^[ \t]*#(SBATCH|PBS)[ \t]+(.*)$")
 # Slurm GRES and GPU counts: gpu:4, gpu:a100:4, a100:4 (--gpus takes [type:]count)

@@ -44,7 +44,6 @@ import os
 import posixpath
 import re
 from bisect import bisect_left, bisect_right, insort
-from typing import Callable, Optional, Union
 
 from vllm_lint.foreign_launchers import FOREIGN_LAUNCHERS, launcher_module_words
 from vllm_lint.frontends.commands import (
@@ -85,7 +84,11 @@ from vllm_lint.record import Record, lazy_re
 
 FORMAT = "shell"
 
-CutMap = Callable[[int, int], Optional[Span]]
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth and seventh passes)
+if TYPE_CHECKING:
+    from typing import Callable, Optional, Union
+
+    CutMap = Callable[[int, int], Optional[Span]]
 
 _PARSER = None
 
@@ -94,10 +97,53 @@ def parser():
     """The tree-sitter parser for bash, made at first use."""
     global _PARSER
     if _PARSER is None:
+        ts = _tree_sitter()
+        _PARSER = ts.Parser(ts.Language(_bash_language()))
+    return _PARSER
+
+
+def _tree_sitter():
+    """tree_sitter's compiled ``_binding`` (its ``Parser`` and ``Language``), loaded without running
+    the package's ``__init__``: that imports ``typing`` for one ``Protocol`` class, ~13 M
+    instructions of a shell file's lint (benchmarks/README.md, issue 31's seventh pass). It is
+    registered as ``tree_sitter._binding``, which a later ``import tree_sitter`` takes as its own:
+    the same classes. The package, when imported already, and any surprise: the ordinary import."""
+    import sys
+
+    mod = sys.modules.get("tree_sitter") or sys.modules.get("tree_sitter._binding")
+    if mod is None:
+        mod = _extension("tree_sitter")
+    if mod is None:
         import tree_sitter
 
-        _PARSER = tree_sitter.Parser(tree_sitter.Language(_bash_language()))
-    return _PARSER
+        mod = tree_sitter
+    return mod
+
+
+def _extension(package: str):
+    """The compiled module ``_binding`` of the installed package ``package``, loaded by its file and
+    registered as ``package._binding`` without importing the package; None when it is not where
+    it should be or does not load."""
+    import sys
+
+    try:
+        import importlib.machinery
+        import importlib.util
+        import os
+
+        name = package + "._binding"
+        spec = importlib.util.find_spec(package)
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(list(spec.submodule_search_locations)[0], "_binding" + suffix)
+            if os.path.isfile(path):
+                loader = importlib.machinery.ExtensionFileLoader(name, path)
+                mod = importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path, loader=loader))
+                loader.exec_module(mod)
+                sys.modules[name] = mod
+                return mod
+    except Exception:  # noqa: BLE001 - an unusual install: the ordinary import
+        pass
+    return None
 
 
 def _bash_language():
@@ -108,28 +154,12 @@ def _bash_language():
     import sys
 
     if "tree_sitter_bash" not in sys.modules:
-        try:
-            import importlib.machinery
-            import importlib.util
-            import os
-
-            name = "tree_sitter_bash._binding"
-            mod = sys.modules.get(name)
-            if mod is None:
-                spec = importlib.util.find_spec("tree_sitter_bash")
-                for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-                    path = os.path.join(list(spec.submodule_search_locations)[0], "_binding" + suffix)
-                    if os.path.isfile(path):
-                        loader = importlib.machinery.ExtensionFileLoader(name, path)
-                        mod = importlib.util.module_from_spec(
-                            importlib.util.spec_from_file_location(name, path, loader=loader))
-                        loader.exec_module(mod)
-                        sys.modules[name] = mod
-                        break
-            if mod is not None:
+        mod = sys.modules.get("tree_sitter_bash._binding") or _extension("tree_sitter_bash")
+        if mod is not None:
+            try:
                 return mod.language()
-        except Exception:  # noqa: BLE001 - an unusual install: the ordinary import below
-            pass
+            except Exception:  # noqa: BLE001 - an unusual install: the ordinary import below
+                pass
     import tree_sitter_bash
 
     return tree_sitter_bash.language()

@@ -31,7 +31,7 @@ import re
 from .. import inputs
 from ..fsutil import TooLarge, read_regular, watch
 from ..record import Record, lazy_re
-from .surroundings import Named, Surroundings
+from .surroundings import CALLED_SUFFIXES, CALLER_SUFFIXES, Named, Surroundings
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
-_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")  # a caller's
-_CALLED = _SUFFIXES + (".py",)  # what a caller names: a script, or the Python file it runs
+_SUFFIXES = CALLER_SUFFIXES  # a caller's
+_CALLED = CALLED_SUFFIXES  # what a caller names: a script, or the Python file it runs
 _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch|py))(?![\w.-])")
 # a variable in a script's file name (`model_scripts/${model}.sh` in a loop over names): any name there
 _NAME_VAR = lazy_re(r"\$\{?\w+\}?")
@@ -162,7 +162,9 @@ class Callers:
         while stack:  # (os.walk's order, without its per-folder lstat: links found on the entries)
             d, above = stack.pop()
             dirs: list[str] = []
-            files: list[str] = []
+            scripts: list[str] = []  # (the files with a script's suffix: the only ones read)
+            files = 0
+            gitignore = False
             links: set[str] = set()
             watch(d)  # (the result cache's survey: a listing is its folder's signature)
             try:
@@ -171,41 +173,46 @@ class Callers:
                 continue
             with it:
                 for e in it:
+                    name = e.name
                     try:
                         is_dir = e.is_dir()
                     except OSError:
                         is_dir = False
                     if not is_dir:
-                        files.append(e.name)
-                    elif in_repo and not e.name.startswith(".") and e.name != "node_modules":
-                        dirs.append(e.name)
+                        files += 1
+                        if name.endswith(_SUFFIXES):
+                            scripts.append(name)
+                        elif name == ".gitignore":
+                            gitignore = True
+                    elif in_repo and not name.startswith(".") and name != "node_modules":
+                        dirs.append(name)
                         if e.is_symlink():  # (listed, not walked: os.walk's followlinks=False)
-                            links.add(e.name)
-            seen += len(dirs) + len(files)
+                            links.add(name)
+            seen += len(dirs) + files
             if seen > MAX_ENTRIES:
                 return
-            for fname in sorted(files):
-                if not fname.endswith(_SUFFIXES):
-                    continue
+            prefix = d if d.endswith(os.sep) else d + os.sep  # (os.path.join(d, name) for a listed name)
+            scripts.sort()
+            for fname in scripts:
                 read += 1
                 if read > MAX_SCRIPTS:
                     return
                 try:
-                    data = read_regular(os.path.join(d, fname), MAX_BYTES)
+                    data = read_regular(prefix + fname, MAX_BYTES)
                 except (OSError, TooLarge):
                     continue
                 if (b"vllm" not in data or (b"==" not in data and b"vllm-project/vllm" not in data)) and (
                         _MODULE_SCREEN.search(data) is None):  # (`module load vLLM/0.11.0`: any case)
                     continue  # (no install of a release, _INSTALL's `==`, a source build nor a module: no caller)
-                yield [os.path.relpath(os.path.join(d, fname), root).replace(os.sep, "/"), d, data,
+                yield [os.path.relpath(prefix + fname, root).replace(os.sep, "/"), d, data,
                        data.decode("utf-8", errors="replace"), root, False]
             dirs.sort()
-            if d != root and ".gitignore" in files:
+            if d != root and gitignore:
                 rules = ignores.rules(d)
                 if rules is not None:
                     above = above + [(d, rules)]
             for x in reversed(dirs):  # (a folder the repository's .gitignore names is not walked)
-                path = os.path.join(d, x)
+                path = prefix + x
                 if x not in links and not (above and ignores.ignored(path, above)):
                     stack.append((path, above))
 

@@ -41,6 +41,12 @@ if TYPE_CHECKING:
     from typing import Any, Optional
 
 MAX_BYTES = 1 << 20
+#: the scripts of a repository that may run another file (``pipeline.callers`` walks and reads
+#: only these)
+CALLER_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
+#: what a caller may name: a script, or the Python file it runs (the only files ``pipeline.callers``
+#: is asked about)
+CALLED_SUFFIXES = CALLER_SUFFIXES + (".py",)
 # a Dockerfile by its name, as the format registry claims one (frontends/base.py: a name that
 # starts with `Dockerfile` or `Containerfile`, `Dockerfile-gpu`, `Dockerfile_cpu`, or ends in
 # `.dockerfile`): the files a build names with `-f`
@@ -61,6 +67,41 @@ _SETUP_SCRIPTS = ("setup", "install", "prepare", "prep", "bootstrap", "env_setup
 # an install instruction on a command line of its own (`pip install vllm==X`, `$ uv pip install
 # "vllm==X"`, `python -m pip install -U vllm==X`), not a mention in prose
 _INSTALL_PIN = lazy_re(r"""(?im)^[ \t]*(?:[$>][ \t]*)?(?:sudo[ \t]+)?(?:python3?[ \t]+-m[ \t]+)?(?:pip3?|uv[ \t]+pip|uv)[ \t]+(?:install|add)\b[^\n`]{0,200}?(?<![\w-])["']?vllm(?:\[[^\]]*\])?[ \t]*(===?|~=)[ \t]*v?([0-9][0-9a-zA-Z.+]*)""")
+# what a match of _INSTALL_PIN starts with after its blanks and prompt (`$`, `>`): sudo, python, pip or
+# uv, ignoring case (U+017F is an s, U+0131 an i: what the expression matches besides the upper case)
+_INSTALL_HEADS = ("su", "py", "pi", "uv")
+_FOLD = {0x17F: "s", 0x131: "i"}
+
+
+def _install_pins(text: str):
+    """``_INSTALL_PIN.finditer(text)``, trying only the lines a match may start on: every match
+    starts a line that holds ``vllm`` (in any case) and ``=`` (or the ``[`` of extras, which may
+    run onto the next line), and whose command starts with one of :data:`_INSTALL_HEADS`. A
+    README names vllm on many lines and installs it on few: the expression was run at every
+    position of the text (and compiled for a README holding no install line)."""
+    low = text.lower()
+    if len(low) != len(text):  # (a character lower-cases to two: offsets of the lower case differ)
+        yield from _INSTALL_PIN.finditer(text)
+        return
+    pos = 0  # (where finditer would search on from: the end of the last match)
+    at = low.find("vllm")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        if start >= pos:
+            line = text[start:end]
+            head = line.lstrip(" \t")
+            if head[:1] in ("$", ">"):
+                head = head[1:].lstrip(" \t")
+            if head[:2].lower().translate(_FOLD) in _INSTALL_HEADS and ("=" in line or "[" in line):
+                m = _INSTALL_PIN.match(text, start)
+                if m is not None:
+                    yield m
+                    pos = m.end()
+        at = low.find("vllm", max(end, pos))
+
+
 # env files: .env, .env.example, default.env, vllm.env (docker compose reads .env; the others are
 # copied to it or passed with --env-file / env_file:)
 _ENV_FILE = lazy_re(r"^(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env)$")
@@ -443,7 +484,7 @@ class Surroundings:
                         ranges.append(named)
         for name in names:  # a setup script that installs the environment (setup_vllm.sh, install.sh)
             if name.endswith(".sh") and name.startswith(_SETUP_SCRIPTS) and not exact:
-                m = _INSTALL_PIN.search(self._read(f, os.path.join(directory, name)) or "")
+                m = next(_install_pins(self._read(f, os.path.join(directory, name)) or ""), None)
                 if m and m.group(1) in ("==", "==="):
                     exact.append(Named(m.group(2), f"{name} installs vllm=={m.group(2)}", read=self._last))
         if ranges:
@@ -626,7 +667,7 @@ class Surroundings:
             for name in f.names:
                 if name.lower() in ("readme.md", "readme.rst", "readme.txt", "readme"):
                     text = self._read(f, os.path.join(root, name)) or ""
-                    for m in _INSTALL_PIN.finditer(text):
+                    for m in _install_pins(text):
                         if m.group(1) in ("==", "==="):
                             row = text.count("\n", 0, m.start()) + 1
                             f.readme = Named(m.group(2), f"{name}:{row}, the repository's install instruction (vllm=="
@@ -917,7 +958,7 @@ def _requirement_pin(text: str, name: str) -> Optional[Named]:
     ``==0.8.*`` are ranges: the newest release they allow runs)."""
     if "vllm" not in text.lower():  # (every match names vllm: no expression compiled for the rest)
         return None
-    for m in _SPEC.finditer(text):
+    for m in _SPEC.finditer(text) if _may_spec(text) else ():
         line_start = text.rfind("\n", 0, m.start(1)) + 1
         if text[line_start:m.start(1)].lstrip().startswith("#"):
             continue
@@ -926,7 +967,7 @@ def _requirement_pin(text: str, name: str) -> Optional[Named]:
             return Named(spec.lstrip("="), f"{name} pins vllm{spec}")
         return Named(spec, f"{name} allows vllm{spec}", spec=True)
     if name == "pyproject.toml":
-        m = _POETRY.search(text)
+        m = _POETRY.search(text) if _may_poetry(text) else None
         if m:
             written = m.group(1) or m.group(2)
             spec = _poetry_spec(written)
@@ -935,6 +976,47 @@ def _requirement_pin(text: str, name: str) -> Optional[Named]:
                     return Named(spec[2:], f"{name} pins vllm = \"{written}\"")
                 return Named(spec, f"{name} allows vllm = \"{written}\" ({spec})", spec=True)
     return None
+
+
+def _may_spec(text: str) -> bool:
+    """Whether :data:`_SPEC` may match ``text``: every match writes vllm (in any case), its extras
+    in brackets or none, blanks, then an operator (its first character one of ``=~!<>``). A
+    ``pyproject.toml`` or ``setup.py`` naming vllm otherwise (``vllm-lint``, ``vllm_plugin``) is
+    not searched, and the expression not compiled for it (~2 M instructions)."""
+    low = text.lower()
+    if len(low) != len(text):  # (a character lower-cases to two: offsets of the lower case differ)
+        return True
+    n = len(text)
+    at = low.find("vllm")
+    while at >= 0:
+        j = at + 4
+        if text[j:j + 1] == "[":  # (the extras: up to the first `]`, else the group does not match)
+            j = text.find("]", j) + 1 or j
+        while j < n and text[j].isspace():
+            j += 1
+        if text[j:j + 1] in _SPEC_OPERATOR_STARTS:
+            return True
+        at = low.find("vllm", at + 1)
+    return False
+
+
+_SPEC_OPERATOR_STARTS = ("=", "~", "!", "<", ">")
+
+
+def _may_poetry(text: str) -> bool:
+    """Whether :data:`_POETRY` may match ``text``: every match writes vllm, a quote or none,
+    blanks, then ``=``."""
+    at = text.find("vllm")
+    while at >= 0:
+        j = at + 4
+        if text[j:j + 1] in ("\"", "'"):
+            j += 1
+        while text[j:j + 1] in (" ", "\t"):
+            j += 1
+        if text[j:j + 1] == "=":
+            return True
+        at = text.find("vllm", at + 1)
+    return False
 
 
 def _poetry_spec(written: str) -> Optional[str]:

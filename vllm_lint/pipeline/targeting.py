@@ -50,15 +50,16 @@ from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
-from .callers import Callers
 from .plugin_evidence import PLUGIN_WORDS, Found, PluginSurroundings, own as own_plugin
 from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
-from .surroundings import Named, Surroundings
+from .surroundings import CALLED_SUFFIXES, Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Optional
+
+    from .callers import Callers
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 
@@ -114,7 +115,7 @@ class Targeting:
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
         self.surroundings = Surroundings(PLUGIN_WORDS)
-        self.callers = Callers(self.surroundings)
+        self._callers: Optional[Callers] = None  # (``callers``: made for the first script asked about)
         self.repository = RepositorySurvey(self.surroundings, self._names)
         self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names,
                                           self.surroundings.wordless)
@@ -128,6 +129,16 @@ class Targeting:
         # with a result cache: the stat signature of every file and folder the choices of this
         # run read (``fsutil.watching``; path -> signature), the run's survey for the cache
         self.watched: Optional[dict[str, Optional[list[int]]]] = None
+
+    @property
+    def callers(self) -> Callers:
+        """The scripts of the repositories that run a script (``pipeline.callers``), imported and
+        made when a script is first asked about."""
+        if self._callers is None:
+            from .callers import Callers
+
+            self._callers = Callers(self.surroundings)
+        return self._callers
 
     # -- the files around a launch
     def pin_for(self, path: AnyPath) -> Optional[tuple[str, str]]:
@@ -153,7 +164,7 @@ class Targeting:
             named = self.surroundings.runner_for(directory, name)
             if named is not None:
                 c, read = self._from_named(named), named.read
-            if c is None:
+            if c is None and name.endswith(CALLED_SUFFIXES):  # (no other file is called: callers not imported)
                 caller = self.callers.caller_for(directory, name)
                 if caller is not None:
                     c, read = self._from_named(caller), caller.read

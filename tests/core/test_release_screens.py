@@ -1,0 +1,232 @@
+"""The release finding's screens (issue 31, seventh pass): a line screen before an expression, a
+slice for a relative path. Each may only skip what the expression (or the function it stands for)
+would not find: checked here against it."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from vllm_lint.pipeline import surroundings as s
+
+_WORDS = ["vllm", "VLLM", "vLLM", "pip", "PIP", "p\u0131p", "P\u0130P", "uv", "uv pip", "install", "add", "sudo",
+          "\u017fudo", "python", "PYTHON", "pretrained=",
+          "python3 -m", "$", ">", "==", "===", "~=", "=", "0.8.5", "v0.9.1", "[", "]", "[audio]", "`", "-",
+          " ", "\t", "\n", "\n", "x", "\u0130", "#", "\""]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=40))
+def test_install_pins_are_finditers(words):
+    text = "".join(words)
+    want = [(m.span(), m.groups()) for m in s._INSTALL_PIN.finditer(text)]
+    assert [(m.span(), m.groups()) for m in s._install_pins(text)] == want
+
+
+def test_install_pins_on_lines():
+    text = ("# Install\nRun `pip install vllm==0.1.0` here.\n  $ pip install vllm[audio,\nvideo]==0.8.5\n"
+            "pip install -U vllm~=0.9.0 && pip install vllm==0.9.1\n\u017fudo pip install VLLM==0.10.0\n")
+    got = [m.group(0) for m in s._install_pins(text)]
+    assert got == [m.group(0) for m in s._INSTALL_PIN.finditer(text)]
+    assert len(got) == 3
+
+
+def test_the_screens_letters_are_the_expressions():
+    """Ignoring case, the letters of sudo, python, pip, uv and vllm match only themselves and their
+    upper case, but s (U+017F) and i (U+0131, U+0130: which lower-cases to two characters, read
+    without the screen)."""
+    extra = {"s": {"\u017f"}, "i": {"\u0131", "\u0130"}}
+    for ch in "sudopythnivlm":
+        got = {chr(c) for c in range(0x110000) if re.match("(?i)" + ch, chr(c))}
+        assert got == {ch, ch.upper()} | extra.get(ch, set()), ch
+        assert all(x.lower().translate(s._FOLD) == ch for x in got - {"\u0130"})
+    assert len("\u0130".lower()) == 2
+
+
+# -- the callers' walk (pipeline/callers.py): the scripts it reads, as the walk before this pass read them
+
+
+def _reference_walk(surroundings, root):
+    """The callers' walk as it was written before the seventh pass (os.path.join, every file
+    sorted, relpath for .gitignore's anchored folders): the order and the scripts to keep."""
+    from vllm_lint.fsutil import TooLarge, read_regular
+    from vllm_lint.pipeline.callers import _SUFFIXES, MAX_BYTES
+
+    ignores = surroundings.ignored_folders
+    stack = [(root, ignores.root_rules(root))]
+    while stack:
+        d, above = stack.pop()
+        dirs, files, links = [], [], set()
+        try:
+            it = os.scandir(d)
+        except OSError:
+            continue
+        with it:
+            for e in it:
+                if not e.is_dir():
+                    files.append(e.name)
+                elif not e.name.startswith(".") and e.name != "node_modules":
+                    dirs.append(e.name)
+                    if e.is_symlink():
+                        links.add(e.name)
+        for fname in sorted(files):
+            if fname.endswith(_SUFFIXES):
+                try:
+                    data = read_regular(os.path.join(d, fname), MAX_BYTES)
+                except (OSError, TooLarge):
+                    continue
+                if b"vllm" in data and (b"==" in data or b"vllm-project/vllm" in data):
+                    yield os.path.relpath(os.path.join(d, fname), root), d
+        dirs.sort()
+        if d != root and ".gitignore" in files:
+            rules = ignores.rules(d)
+            if rules is not None:
+                above = above + [(d, rules)]
+        for x in reversed(dirs):
+            path = os.path.join(d, x)
+            if x not in links and not (above and _relpath_ignored(path, above)):
+                stack.append((path, above))
+
+
+def _relpath_ignored(path, above):
+    name = os.path.basename(path)
+    return any(rules is not None and (name in rules[0] or (rules[1] and os.path.relpath(path, folder) in rules[1]))
+               for folder, rules in above)
+
+
+_NAMES = st.sampled_from(["a", "b", "run.sh", "job.slurm", "x.bash", ".hidden", "node_modules", "build", "c.sh",
+                          ".gitignore", "README.md", "deep"])
+_CALLER = "pip install vllm==0.8.5\nbash run.sh\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.lists(_NAMES, min_size=1, max_size=4), st.sampled_from(["caller", "other", "dir", "ignore"])),
+                max_size=14), st.sampled_from(["", "build\n", "/a/b\n", "deep\nc.sh\n", "!x\n"]))
+def test_the_callers_walk_reads_what_the_walk_before_it_read(tmp_path_factory, entries, root_ignore):
+    from vllm_lint.pipeline.callers import Callers
+
+    root = tmp_path_factory.mktemp("repo")
+    (root / ".git").mkdir()
+    (root / ".gitignore").write_text(root_ignore)
+    for parts, kind in entries:
+        p = root.joinpath(*parts)
+        try:
+            if kind == "dir":
+                p.mkdir(parents=True, exist_ok=True)
+                continue
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text({"caller": _CALLER, "other": "echo hi\n", "ignore": "b\n/deep/a\n"}[kind])
+        except OSError:  # (a file where a folder is wanted, or the other way round)
+            continue
+    if (root / "a").is_dir() and not (root / "linked").exists():
+        (root / "linked").symlink_to(root / "a", target_is_directory=True)
+    real = os.path.realpath(root)
+    sur = s.Surroundings()
+    got = [(x[0], x[1]) for x in Callers(sur)._scan(real)]
+    want = [(rel.replace(os.sep, "/"), d) for rel, d in _reference_walk(s.Surroundings(), real)]
+    assert got == want
+
+
+def test_the_callers_walk_on_a_fixed_tree(tmp_path):
+    from vllm_lint.pipeline.callers import Callers
+
+    root = tmp_path / "repo"
+    files = {".gitignore": "build\n/gen/out\n", "z.sh": _CALLER, "a.sh": _CALLER, "m.bash": _CALLER,
+             "notes.txt": _CALLER, "x.sh/inner.sh": _CALLER, "build/b.sh": _CALLER, "gen/out/o.sh": _CALLER,
+             "gen/keep/k.sh": _CALLER, "gen/.gitignore": "skip\n", "gen/skip/s.sh": _CALLER,
+             ".hidden/h.sh": _CALLER, "node_modules/n.sh": _CALLER, "sub/dir/d2.slurm": _CALLER,
+             "sub/dir/d1.sbatch": _CALLER, "sub/other.sh": "echo\n", "sub/c.sh": _CALLER}
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    (root / ".git").mkdir()
+    (root / "link").symlink_to(root / "sub", target_is_directory=True)
+    real = os.path.realpath(root)
+    got = [x[0] for x in Callers(s.Surroundings())._scan(real)]
+    assert got == [rel.replace(os.sep, "/") for rel, _d in _reference_walk(s.Surroundings(), real)]
+    assert got == ["a.sh", "m.bash", "z.sh", "gen/keep/k.sh", "sub/c.sh", "sub/dir/d1.sbatch", "sub/dir/d2.slurm",
+                   "x.sh/inner.sh"]
+
+
+# -- requirement pins: _SPEC and _POETRY are compiled only for a text that may match
+
+_PIN_WORDS = ["vllm", "VLLM", "vllm-lint", "vllm_x", "[", "]", "[audio]", "==", "=", ">=", "<", "~=", "!=", "0.8.5",
+              " ", "\t", "\n", "\u00a0", "\u2003", "\"", "'", "#", ",", "x", "version", "{", "}", "\u0130"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_PIN_WORDS), max_size=30))
+def test_the_pin_screens_pass_every_text_the_expressions_match(words):
+    text = "".join(words)
+    if s._SPEC.search(text):
+        assert s._may_spec(text)
+    if s._POETRY.search(text):
+        assert s._may_poetry(text)
+
+
+def test_the_pin_screens_on_files():
+    assert not s._may_spec("[project]\nname = \"vllm-lint\"\n[tool.vllm-lint]\nx = 1\n")
+    assert not s._may_poetry("[project]\nname = \"vllm-lint\"\n")
+    assert s._may_spec("vllm[audio,\nvideo] \u00a0>= 0.8\n") and s._may_spec("VLLM==0.8.5")
+    assert s._may_poetry('  "vllm" = "^0.5.1"\n')
+    pyproject = "[project]\nname = \"vllm-lint\"\ndependencies = [\"vllm>=0.8\"]\n"
+    assert s._requirement_pin(pyproject, "pyproject.toml").text == ">=0.8"
+
+
+def test_whitespace_is_the_expressions():
+    """``\\s`` of a str expression is ``str.isspace``: the screen skips blanks as the expression does."""
+    assert all(bool(re.match(r"\s", chr(c))) == chr(c).isspace() for c in range(0x110000))
+
+
+# -- fsutil.read_regular: a file read whole in one read when its first read gives the size fstat counted
+
+
+def test_a_regular_file_is_read_in_one_read(tmp_path, monkeypatch):
+    from vllm_lint import fsutil
+
+    reads = []
+    real_read = os.read
+    monkeypatch.setattr(fsutil.os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+    p = tmp_path / "run.sh"
+    p.write_bytes(b"vllm serve m\n" * 10)
+    assert fsutil.read_regular(str(p), 1 << 20) == b"vllm serve m\n" * 10
+    assert reads == [131]  # (its size + 1: nothing more to read)
+    reads.clear()
+    p.write_bytes(b"")
+    assert fsutil.read_regular(str(p), 100) == b"" and reads == [101]  # (an empty file: up to the limit)
+    (tmp_path / "big").write_bytes(b"x" * 10)
+    with pytest.raises(fsutil.TooLarge):
+        fsutil.read_regular(str(tmp_path / "big"), 3)
+
+
+def test_a_short_or_grown_first_read_reads_on(tmp_path, monkeypatch):
+    """A first read short of the size fstat counted reads on to the end, and one that gives more (the
+    file grew) reads on to the limit, as before."""
+    from vllm_lint import fsutil
+
+    p = tmp_path / "x"
+    p.write_bytes(b"abcdefgh")
+    real_read = os.read
+    calls = []
+
+    def short(fd, n):  # (the first read gives 3 bytes)
+        calls.append(n)
+        return real_read(fd, 3 if len(calls) == 1 else n)
+
+    monkeypatch.setattr(fsutil.os, "read", short)
+    assert fsutil.read_regular(str(p), 100) == b"abcdefgh" and calls[0] == 9
+    monkeypatch.setattr(fsutil.os, "read", real_read)
+    real_fstat = os.fstat
+
+    class Smaller:  # (fstat saw 4 bytes: the file grew since)
+        def __init__(self, st):
+            self.st_mode, self.st_size, self.st_mtime_ns, self.st_ino = st.st_mode, 4, st.st_mtime_ns, st.st_ino
+
+    monkeypatch.setattr(fsutil.os, "fstat", lambda fd: Smaller(real_fstat(fd)))
+    assert fsutil.read_regular(str(p), 100) == b"abcdefgh"
+    with pytest.raises(fsutil.TooLarge):
+        fsutil.read_regular(str(p), 6)
