@@ -169,3 +169,174 @@ def load_all(stream: Any) -> Iterator[Any]:
             yield parser.get_data()
     finally:
         parser.dispose()
+
+
+# ---- the implicit tags of plain scalars, without the resolver's regular expressions --------------
+
+_TAG = "tag:yaml.org,2002:"
+STR, NULL, BOOL, INT, FLOAT = _TAG + "str", _TAG + "null", _TAG + "bool", _TAG + "int", _TAG + "float"
+TIMESTAMP, MERGE, VALUE, YAML = _TAG + "timestamp", _TAG + "merge", _TAG + "value", _TAG + "yaml"
+_DIGITS = frozenset("0123456789")
+_DECIMAL_ = frozenset("0123456789_")
+_BOOLS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF".split())
+_NULLS = frozenset(("~", "null", "Null", "NULL", ""))
+
+
+def _all_in(s: str, chars: frozenset) -> bool:
+    for c in s:
+        if c not in chars:
+            return False
+    return True
+
+
+def _sexagesimal(parts: list[str]) -> bool:
+    """Whether each part is ``[0-5]?[0-9]``."""
+    for p in parts:
+        if not (len(p) == 1 and p in _DIGITS or len(p) == 2 and p[0] in "012345" and p[1] in _DIGITS):
+            return False
+    return True
+
+
+def _is_bool(s: str) -> bool:
+    return s in _BOOLS
+
+
+def _is_null(s: str) -> bool:
+    return s in _NULLS
+
+
+def _is_int(s: str) -> bool:
+    """``[-+]?`` and binary (``0b``), octal (``0``...), decimal, hexadecimal (``0x``) or
+    sexagesimal (``190:20:30``) digits, ``_`` allowed among them."""
+    b = s[1:] if s[:1] in ("-", "+") else s
+    if not b:
+        return False
+    if b[0] == "0":
+        if b[1:2] == "b":
+            return len(b) > 2 and _all_in(b[2:], frozenset("01_"))
+        if b[1:2] == "x":
+            return len(b) > 2 and _all_in(b[2:], frozenset("0123456789abcdefABCDEF_"))
+        return _all_in(b[1:], frozenset("01234567_"))  # (0 alone, or octal)
+    if b[0] not in _DIGITS:
+        return False
+    head, *parts = b.split(":")
+    return _all_in(head, _DECIMAL_) and _sexagesimal(parts)
+
+
+def _exponent_ok(tail: str) -> bool:
+    """Whether ``tail`` is ``[0-9_]*(?:[eE][-+][0-9]+)?``."""
+    for i, c in enumerate(tail):
+        if c in "eE":
+            exp = tail[i + 1:]
+            return len(exp) > 1 and exp[0] in "-+" and _all_in(exp[1:], _DIGITS)
+        if c not in _DECIMAL_:
+            return False
+    return True
+
+
+def _is_float(s: str) -> bool:
+    """``[-+]?`` digits, a ``.`` and digits with an exponent, or sexagesimal with a fraction;
+    ``.5``, ``[-+]?.inf``, ``.nan``."""
+    if s in (".nan", ".NaN", ".NAN"):
+        return True
+    signed = s[:1] in ("-", "+")
+    b = s[1:] if signed else s
+    if b in (".inf", ".Inf", ".INF"):
+        return True
+    if b[:1] == ".":  # (unsigned only)
+        return not signed and b[1:2] in _DIGITS and _exponent_ok(b[2:])
+    if b[:1] not in _DIGITS:  # (also the empty string)
+        return False
+    head, dot, tail = b.partition(".")
+    if not dot:
+        return False
+    if ":" not in head:
+        return _all_in(head, _DECIMAL_) and _exponent_ok(tail)
+    first, *parts = head.split(":")
+    return _all_in(first, _DECIMAL_) and _sexagesimal(parts) and _all_in(tail, _DECIMAL_)
+
+
+def _digits(s: str, i: int, least: int, most: int) -> int:
+    """The index after ``least`` to ``most`` digits at ``i`` (greedy), or -1."""
+    j = i
+    while j < len(s) and j - i < most and s[j] in _DIGITS:
+        j += 1
+    return j if j - i >= least else -1
+
+
+def _is_timestamp(s: str) -> bool:
+    """``2001-12-14``, or ``2001-12-14t21:59:43.10-05:00`` (``T``, ``t`` or blanks between date
+    and time; a fraction and a zone, ``Z`` or an offset after optional blanks, may follow)."""
+    i = _digits(s, 0, 4, 4)
+    if i < 0 or s[i:i + 1] != "-":
+        return False
+    if len(s) == 10 and s[7:8] == "-" and _all_in(s[5:7] + s[8:], _DIGITS):
+        return True  # (the date alone: two-digit month and day)
+    i = _digits(s, i + 1, 1, 2)
+    if i < 0 or s[i:i + 1] != "-":
+        return False
+    i = _digits(s, i + 1, 1, 2)
+    if i < 0 or i == len(s):
+        return False
+    if s[i] in "Tt":
+        i += 1
+    elif s[i] in " \t":
+        while i < len(s) and s[i] in " \t":
+            i += 1
+    else:
+        return False
+    i = _digits(s, i, 1, 2)
+    if i < 0 or s[i:i + 1] != ":":
+        return False
+    i = _digits(s, i + 1, 2, 2)
+    if i < 0 or s[i:i + 1] != ":":
+        return False
+    i = _digits(s, i + 1, 2, 2)
+    if i < 0:
+        return False
+    if s[i:i + 1] == ".":
+        i += 1
+        while i < len(s) and s[i] in _DIGITS:
+            i += 1
+    if i == len(s):
+        return True
+    while i < len(s) and s[i] in " \t":
+        i += 1
+    if s[i:] == "Z":
+        return True
+    if s[i:i + 1] not in ("-", "+"):
+        return False
+    i = _digits(s, i + 1, 1, 2)
+    if i < 0:
+        return False
+    if i < len(s) and s[i] == ":":
+        i = _digits(s, i + 1, 2, 2)
+    return i == len(s)
+
+
+# PyYAML's Resolver: the first character of a plain scalar -> its implicit types, tried in order
+# (``Resolver.yaml_implicit_resolvers``; tests/core/test_libyaml.py holds them to it)
+_IMPLICIT: dict[str, tuple[tuple[str, Any], ...]] = {}
+for _tag, _test, _firsts in (
+        (BOOL, _is_bool, "yYnNtTfFoO"), (FLOAT, _is_float, "-+0123456789."), (INT, _is_int, "-+0123456789"),
+        (MERGE, "<<".__eq__, "<"), (NULL, _is_null, ["~", "n", "N", ""]), (TIMESTAMP, _is_timestamp, "0123456789"),
+        (VALUE, "=".__eq__, "="), (YAML, ("!", "&", "*").__contains__, "!&*")):
+    for _first in _firsts:
+        _IMPLICIT[_first] = _IMPLICIT.get(_first, ()) + ((_tag, _test),)
+del _tag, _test, _firsts, _first
+
+
+def plain_tag(value: str) -> str:
+    """The tag PyYAML's ``Resolver`` gives a plain scalar (YAML 1.1's implicit types: null, bool,
+    int, float, timestamp, merge, value; else str), decided without its regular expressions:
+    compiling them cost 1-3 M instructions each, the first time a file holds a name, a number or
+    a boolean (benchmarks/README.md, issue 31's seventh pass). As the expressions' ``$`` does, a
+    final line break is not part of what is matched."""
+    tests = _IMPLICIT.get(value[:1])
+    if tests is None:
+        return STR
+    core = value[:-1] if value.endswith("\n") else value
+    for tag, test in tests:
+        if test(core):
+            return tag
+    return STR

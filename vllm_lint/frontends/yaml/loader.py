@@ -2,11 +2,11 @@
 
 The file's bytes are checked (size, merge-conflict markers, UTF-8), their template expressions
 filled (:mod:`.templates`), and composed with libyaml (:mod:`vllm_lint.libyaml`: PyYAML's C parser,
-without the rest of PyYAML's package run) through :class:`Loader`,
-whose resolver caches plain scalars' implicit tags. libyaml's ``Mark.index`` counts code points
-(and starts after a BOM): :class:`CodePointOffsets` turns it into a byte offset. Bad input raises
-:class:`~vllm_lint.launch.ParseError` in bounded time (libyaml refuses nesting deeper than 1000
-levels; files above :data:`MAX_BYTES` are refused).
+without the rest of PyYAML's package run) through :class:`Loader`, whose
+resolver decides plain scalars' implicit tags without regular expressions. libyaml's
+``Mark.index`` counts code points (and starts after a BOM): :class:`CodePointOffsets` turns it
+into a byte offset. Bad input raises :class:`~vllm_lint.launch.ParseError` in bounded time
+(libyaml refuses nesting deeper than 1000 levels; files above :data:`MAX_BYTES` are refused).
 
 The fixer's checks (:func:`parse_check`, :func:`same_meaning`) load with the plain safe loader
 (``yaml.CSafeLoader``'s classes).
@@ -34,35 +34,25 @@ _BaseLoader = libyaml.Composer  # (libyaml's parser and PyYAML's resolver)
 ScalarNode = libyaml.ScalarNode
 MappingNode = libyaml.MappingNode
 SequenceNode = libyaml.SequenceNode
-
-# plain scalar text -> its resolved tag (null, bool, int, float, str, ...); texts up to
-# TAG_TEXT_MAX characters, emptied when it reaches TAG_CACHE_MAX entries
-PLAIN_TAGS: dict[str, str] = {}
-TAG_TEXT_MAX = 64
-TAG_CACHE_MAX = 4096
+plain_tag = libyaml.plain_tag
 
 
 class Loader(_BaseLoader):  # type: ignore[misc,valid-type]
     """The composer with a cheaper resolver, for this front-end's ``compose_all`` only.
 
-    libyaml's composer calls three Python methods for every node: ``resolve``, which matches a
+    libyaml's composer calls three Python methods for every node: ``resolve``, which matched a
     plain scalar's text against the implicit-tag regular expressions (~1/6 of the compose time on
-    the benchmark corpus), and ``descend_resolver`` / ``ascend_resolver``, which do nothing
-    without path resolvers. Tags are the same: a plain scalar's tag depends on its text alone
-    (there are no path resolvers), so it is looked up in ``PLAIN_TAGS`` before the regular
-    expressions run; other nodes get the base class's answer.
+    the benchmark corpus, and 1-3 M instructions to compile each the first time a file needs it),
+    and ``descend_resolver`` / ``ascend_resolver``, which do nothing without path resolvers. A
+    plain scalar's tag depends on its text alone (there are no path resolvers): it is
+    :func:`vllm_lint.libyaml.plain_tag`'s, the same answers without the expressions (a resolver a
+    program adds to PyYAML's ``Resolver`` at run time is not asked); other nodes get the base
+    class's answer.
     """
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is ScalarNode and implicit[0]:
-            tag = PLAIN_TAGS.get(value)
-            if tag is None:
-                tag = _BaseLoader.resolve(self, kind, value, implicit)
-                if len(value) <= TAG_TEXT_MAX:
-                    if len(PLAIN_TAGS) >= TAG_CACHE_MAX:
-                        PLAIN_TAGS.clear()
-                    PLAIN_TAGS[value] = tag
-            return tag
+            return plain_tag(value)
         return _BaseLoader.resolve(self, kind, value, implicit)
 
     # No path resolvers are ever added to this class (add_path_resolver would add them to
