@@ -380,3 +380,21 @@ def test_split_words_without_quotes_escapes_or_expansions(s):
     assert [w[0] for w in words] == [w.decode() for w in b.replace(b"\t", b" ").replace(b"\r", b" ").replace(b"\n", b" ").split(b" ") if w]
     for text, start, end, verbatim, opaque in words:
         assert b[start:end].decode() == text and verbatim == (start, end) and opaque is False
+
+
+def test_a_deployment_compiles_no_chart_values_marker_nor_config_key_shape():
+    """A Deployment's mappings hold no key with ``arg`` outside its containers (the values rows'
+    marker is screened) and no vLLM option at its root (a config file's key shapes are not
+    checked): neither expression is compiled (issue 31's seventh pass)."""
+    import subprocess
+    import sys
+
+    deploy = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  template:\n    spec:\n"
+              "      containers:\n      - name: v\n        image: vllm/vllm-openai:v0.10.1\n"
+              "        args: [--model, m]\n")
+    code = ("import re\nfrom vllm_lint.frontends import yaml as Y\n"
+            "compiled = []\nreal = re._compile\n"
+            "re._compile = lambda p, f: compiled.append(str(p)) or real(p, f)\n"
+            f"assert Y.extract({deploy.encode()!r}, 'd.yaml').launches\n"
+            "assert not [p for p in compiled if 'arg' in p or '[a-z][a-z0-9]*([-_]' in p], compiled\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
