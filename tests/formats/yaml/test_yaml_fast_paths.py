@@ -398,3 +398,44 @@ def test_a_deployment_compiles_no_chart_values_marker_nor_config_key_shape():
             f"assert Y.extract({deploy.encode()!r}, 'd.yaml').launches\n"
             "assert not [p for p in compiled if 'arg' in p or '[a-z][a-z0-9]*([-_]' in p], compiled\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+_ON_DEMAND = ("llmisvc", "ray", "lws", "kserve", "llm_d", "format_fields", "chart_values", "suppression")
+
+
+def test_a_deployment_imports_no_other_platforms_reader():
+    """The readers of KServe, llm-d, LLMInferenceService, Ray and LeaderWorkerSet, a chart's values,
+    a launcher's format fields and the suppression hooks are imported when a document holds their
+    marker (issue 31's seventh pass): a Deployment, a compose file and a config file hold none."""
+    import subprocess
+    import sys
+
+    files = [b"apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
+             b"      - name: v\n        image: vllm/vllm-openai:v0.10.1\n        args: [--model, m]\n"
+             b"        resources: {limits: {nvidia.com/gpu: 2}}\n",
+             b"services:\n  v:\n    image: vllm/vllm-openai:v0.10.1\n    command: --model m --port 80\n",
+             b"model: m\ntensor-parallel-size: 2\n"]
+    code = ("import sys\nfrom vllm_lint.frontends import yaml as Y\n"
+            f"for data in {files!r}:\n    assert Y.extract(data, 'f.yaml', explicit=True).launches, data\n"
+            f"loaded = [m for m in {_ON_DEMAND!r} if 'vllm_lint.frontends.yaml.' + m in sys.modules]\n"
+            "assert not loaded and 'vllm_lint.frontends.delimited' not in sys.modules, loaded\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_on_demand_readers_are_found_by_their_markers():
+    """walk.py names the markers of the readers it imports on demand; they are the readers' own."""
+    from vllm_lint.frontends.yaml import llmisvc, suppression, walk
+
+    assert walk._LLMISVC_KIND == llmisvc.KIND
+    assert all(getattr(Y, name) is getattr(suppression, name) for name in Y._SUPPRESSION_HOOKS)
+    with pytest.raises(AttributeError):
+        Y.no_such_hook  # noqa: B018
+    ray = (b"kind: RayService\nspec:\n  serveConfigV2: |\n    applications:\n    - args:\n"
+           b"        llm_configs:\n        - model_loading_config: {model_id: m}\n"
+           b"          engine_kwargs: {tensor_parallel_size: 2}\n")
+    assert [la.entry for la in Y.extract(ray, "ray.yaml").launches]
+    lws = (b"kind: LeaderWorkerSet\nspec:\n  leaderWorkerTemplate:\n    size: 2\n    leaderTemplate:\n"
+           b"      spec:\n        containers:\n        - name: v\n          image: vllm/vllm-openai:v0.10.1\n"
+           b"          command: [vllm, serve, m]\n    workerTemplate: {}\n")
+    (la,) = Y.extract(lws, "lws.yaml").launches
+    assert la.hardware.nodes == 2

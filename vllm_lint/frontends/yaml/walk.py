@@ -9,8 +9,7 @@ left over that mention vllm are read as shell command lines (or Markdown with fe
 from __future__ import annotations
 
 from vllm_lint import container as platforms
-from vllm_lint.frontends.yaml import (ci, cloud_init, engine_blocks, env_options, kubeai, llmisvc, lws, ray, recipes,
-                                      tasks, values)
+from vllm_lint.frontends.yaml import ci, cloud_init, engine_blocks, env_options, kubeai, recipes, tasks, values
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, release_node
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -31,6 +30,12 @@ _KUBERNETES, _COMPOSE = platforms.platform("kubernetes"), platforms.platform("co
 _COMPOSE_ONLY_KEYS = frozenset({"container_name", "restart", "ipc", "shm_size", "depends_on", "runtime",
                                 "healthcheck", "deploy", "ulimits", "network_mode"})
 _VALUES_ROWS = tuple(p for p in platforms.PLATFORMS if p.found == "values")
+# the readers of one platform's parts, imported when a document holds their marker (a Deployment
+# or a compose file holds none): KServe's LLMInferenceService by its kind (:mod:`.llmisvc`), a
+# RayService's serveConfigV2 (YAML inside a string) by its key and ray.serve.llm's engine_kwargs
+# by its bytes (:mod:`.ray`), a LeaderWorkerSet's group size by its `size` key (:mod:`.lws`)
+_LLMISVC_KIND = "LLMInferenceService"
+_RAY_SERVE_CONFIG = "serveConfigV2"
 
 
 def walk_document(t: YamlText, root: Any) -> None:
@@ -53,7 +58,9 @@ def walk_document(t: YamlText, root: Any) -> None:
     pse = top.get("servingEngineSpec")
     if isinstance(pse, MappingNode):
         production_stack(t, pse)
-    if kind == llmisvc.KIND:
+    if kind == _LLMISVC_KIND:
+        from vllm_lint.frontends.yaml import llmisvc
+
         llmisvc.read(t, root)
     if recipes.is_recipe(top):
         recipes.read(t, top)
@@ -70,6 +77,8 @@ def walk_document(t: YamlText, root: Any) -> None:
     walk = _Walk(t, kind, top.get("services"))
     walk.run(root, Hardware())
     if t.holds(b"engine_kwargs"):
+        from vllm_lint.frontends.yaml import ray
+
         ray.serve_llm(t, root, Hardware())
     _blocks(t, walk, top)
     if not github:
@@ -183,8 +192,10 @@ class _Walk:
             return
         if env_options.ENV_KEYS.intersection(km):  # (a container configured by variables: SM_VLLM_*)
             env_options.read(t, km)
-        sc = km.get(ray.SERVE_CONFIG_KEY)  # YAML inside a string
+        sc = km.get(_RAY_SERVE_CONFIG)  # YAML inside a string
         if isinstance(sc, ScalarNode):
+            from vllm_lint.frontends.yaml import ray
+
             ray.serve_config(t, sc, hw2, walk_document)
         if "image" in km or "repository" in km:  # (an image of another program ends the inheritance)
             holder = node if _VALUES_ROWS and values.runs_vllm(image_of(node, _VALUES_ROWS[0])[0]) else None
@@ -267,8 +278,11 @@ class _Walk:
 def _hardware(node: Any, km: dict[str, Any], hw: Hardware) -> Hardware:
     """The hardware a mapping (its keys ``km``) states, over the inherited ``hw``."""
     here = hardware_here(node)
-    size = lws.group_size(km)
-    if size is not None:
-        here.nodes = size
+    if "size" in km:
+        from vllm_lint.frontends.yaml import lws
+
+        size = lws.group_size(km)
+        if size is not None:
+            here.nodes = size
     kubeai.resource_profile(here, text(km.get("resourceProfile")))
     return hw_merge(hw, here)
