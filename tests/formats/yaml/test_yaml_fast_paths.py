@@ -439,3 +439,10 @@ def test_the_on_demand_readers_are_found_by_their_markers():
            b"          command: [vllm, serve, m]\n    workerTemplate: {}\n")
     (la,) = Y.extract(lws, "lws.yaml").launches
     assert la.hardware.nodes == 2
+
+
+def test_template_fill_tables_keep_line_breaks_only():
+    from vllm_lint.frontends.yaml import templates as T
+
+    assert T._BLANK_FILL == bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
+    assert T._INLINE_FILL == bytes(b if b in (0x0A, 0x0D) else 0x5F for b in range(256))

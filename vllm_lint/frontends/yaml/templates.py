@@ -27,8 +27,15 @@ if TYPE_CHECKING:
 RENDERED_SOURCES = ("helm-default", "helm-values")
 MAX_REGION = 20000  # a longer "expression" is no template action (a stray `{{` far from a `}}`)
 
-_BLANK_FILL = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
-_INLINE_FILL = bytes(b if b in (0x0A, 0x0D) else 0x5F for b in range(256))
+
+def _fill_table(fill: bytes) -> bytes:
+    """A ``bytes.translate`` table: every byte to ``fill`` but the line breaks (LF, CR), kept (no
+    loop over the 256 bytes at import: issue 31's seventh pass)."""
+    return fill * 10 + b"\n" + fill * 2 + b"\r" + fill * 242
+
+
+_BLANK_FILL = _fill_table(b" ")
+_INLINE_FILL = _fill_table(b"_")
 
 
 def template_spans(text: AnyStr) -> Iterator[tuple[int, int]]:
