@@ -400,21 +400,22 @@ def test_a_deployment_compiles_no_chart_values_marker_nor_config_key_shape():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-_ON_DEMAND = ("llmisvc", "ray", "lws", "kserve", "llm_d", "format_fields", "chart_values", "suppression")
+_ON_DEMAND = ("llmisvc", "ray", "lws", "kserve", "llm_d", "format_fields", "chart_values", "suppression",
+              "tasks", "recipes", "cloud_init")
 
 
 def test_a_deployment_imports_no_other_platforms_reader():
     """The readers of KServe, llm-d, LLMInferenceService, Ray and LeaderWorkerSet, a chart's values,
-    a launcher's format fields and the suppression hooks are imported when a document holds their
-    marker (issue 31's seventh pass): a Deployment, a compose file and a config file hold none."""
+    a launcher's format fields, task runners, recipes and cloud-init, and the suppression hooks are
+    imported when a document holds their marker (issue 31's seventh pass): a Deployment and a
+    compose file hold none."""
     import subprocess
     import sys
 
     files = [b"apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
              b"      - name: v\n        image: vllm/vllm-openai:v0.10.1\n        args: [--model, m]\n"
              b"        resources: {limits: {nvidia.com/gpu: 2}}\n",
-             b"services:\n  v:\n    image: vllm/vllm-openai:v0.10.1\n    command: --model m --port 80\n",
-             b"model: m\ntensor-parallel-size: 2\n"]
+             b"services:\n  v:\n    image: vllm/vllm-openai:v0.10.1\n    command: --model m --port 80\n"]
     code = ("import sys\nfrom vllm_lint.frontends import yaml as Y\n"
             f"for data in {files!r}:\n    assert Y.extract(data, 'f.yaml', explicit=True).launches, data\n"
             f"loaded = [m for m in {_ON_DEMAND!r} if 'vllm_lint.frontends.yaml.' + m in sys.modules]\n"
@@ -426,7 +427,11 @@ def test_the_on_demand_readers_are_found_by_their_markers():
     """walk.py names the markers of the readers it imports on demand; they are the readers' own."""
     from vllm_lint.frontends.yaml import llmisvc, suppression, walk
 
+    from vllm_lint.frontends.yaml import cloud_init, tasks
+
     assert walk._LLMISVC_KIND == llmisvc.KIND
+    assert walk._CLOUD_INIT_KEYS == cloud_init.COMMAND_KEYS
+    assert {"run", "setup"} <= walk._TASK_KEYS and tasks._SCRIPTS == ("setup", "run")
     assert all(getattr(Y, name) is getattr(suppression, name) for name in Y._SUPPRESSION_HOOKS)
     with pytest.raises(AttributeError):
         Y.no_such_hook  # noqa: B018

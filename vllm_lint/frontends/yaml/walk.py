@@ -9,7 +9,7 @@ left over that mention vllm are read as shell command lines (or Markdown with fe
 from __future__ import annotations
 
 from vllm_lint import container as platforms
-from vllm_lint.frontends.yaml import ci, cloud_init, engine_blocks, env_options, kubeai, recipes, tasks, values
+from vllm_lint.frontends.yaml import ci, engine_blocks, env_options, kubeai, values
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, release_node
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -36,6 +36,11 @@ _VALUES_ROWS = tuple(p for p in platforms.PLATFORMS if p.found == "values")
 # by its bytes (:mod:`.ray`), a LeaderWorkerSet's group size by its `size` key (:mod:`.lws`)
 _LLMISVC_KIND = "LLMInferenceService"
 _RAY_SERVE_CONFIG = "serveConfigV2"
+# and the readers of a whole document known by its root's keys, imported for a document with one:
+# a task runner's (:mod:`.tasks`: SkyPilot's `run` / `setup`, dstack's `commands`), a recipe's
+# (:mod:`.recipes`: a `model` mapping), cloud-init's (:mod:`.cloud_init`: its command lists)
+_TASK_KEYS = frozenset(("run", "setup", "commands"))
+_CLOUD_INIT_KEYS = ("runcmd", "bootcmd")
 
 
 def walk_document(t: YamlText, root: Any) -> None:
@@ -53,7 +58,11 @@ def walk_document(t: YamlText, root: Any) -> None:
     top = keys(root)  # the root's keys as get finds them (the first of duplicates)
     kind = text(top.get("kind"))
     start = len(t.out.launches)
-    doc_hw, doc_env = tasks.task_context(t, top)
+    doc_hw, doc_env = Hardware(), []
+    if _TASK_KEYS.intersection(top):
+        from vllm_lint.frontends.yaml import tasks
+
+        doc_hw, doc_env = tasks.task_context(t, top)
     # production-stack values
     pse = top.get("servingEngineSpec")
     if isinstance(pse, MappingNode):
@@ -62,8 +71,11 @@ def walk_document(t: YamlText, root: Any) -> None:
         from vllm_lint.frontends.yaml import llmisvc
 
         llmisvc.read(t, root)
-    if recipes.is_recipe(top):
-        recipes.read(t, top)
+    if "model" in top:
+        from vllm_lint.frontends.yaml import recipes
+
+        if recipes.is_recipe(top):
+            recipes.read(t, top)
     # the platforms whose document is one container, known by a key of its root (a truss config.yaml)
     for row in platforms.PLATFORMS:
         if row.found == "root" and isinstance(top.get(row.marker), MappingNode):
@@ -72,8 +84,11 @@ def walk_document(t: YamlText, root: Any) -> None:
     github = ci.is_github_workflow(top)
     if github:
         ci.github(t, root, top.get("jobs"))
-    if cloud_init.is_cloud_config(top):
-        cloud_init.read(t, top)
+    if any(k in top for k in _CLOUD_INIT_KEYS):
+        from vllm_lint.frontends.yaml import cloud_init
+
+        if cloud_init.is_cloud_config(top):
+            cloud_init.read(t, top)
     walk = _Walk(t, kind, top.get("services"))
     walk.run(root, Hardware())
     if t.holds(b"engine_kwargs"):
@@ -84,8 +99,11 @@ def walk_document(t: YamlText, root: Any) -> None:
     if not github:
         ci.gitlab(t, root, start)
     # a SkyPilot task's container: the image its run and setup scripts run in
-    task = tasks.task_container(t, top, doc_hw, doc_env) if doc_hw.source == "skypilot" or (
-        "run" in top and "resources" in top) else None
+    task = None
+    if doc_hw.source == "skypilot" or ("run" in top and "resources" in top):
+        from vllm_lint.frontends.yaml import tasks
+
+        task = tasks.task_container(t, top, doc_hw, doc_env)
     for la in t.out.launches[start:]:
         if doc_hw.source:
             la.hardware = hw_merge(doc_hw, la.hardware)
