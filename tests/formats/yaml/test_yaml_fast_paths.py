@@ -401,12 +401,13 @@ def test_a_deployment_compiles_no_chart_values_marker_nor_config_key_shape():
 
 
 _ON_DEMAND = ("llmisvc", "ray", "lws", "kserve", "llm_d", "format_fields", "chart_values", "suppression",
-              "tasks", "recipes", "cloud_init")
+              "tasks", "recipes", "cloud_init", "env_options")
 
 
 def test_a_deployment_imports_no_other_platforms_reader():
     """The readers of KServe, llm-d, LLMInferenceService, Ray and LeaderWorkerSet, a chart's values,
-    a launcher's format fields, task runners, recipes and cloud-init, and the suppression hooks are
+    a launcher's format fields, task runners, recipes, cloud-init, CI files and environment-configured
+    containers, and the suppression hooks are
     imported when a document holds their marker (issue 31's seventh pass): a Deployment and a
     compose file hold none."""
     import subprocess
@@ -418,8 +419,10 @@ def test_a_deployment_imports_no_other_platforms_reader():
              b"services:\n  v:\n    image: vllm/vllm-openai:v0.10.1\n    command: --model m --port 80\n"]
     code = ("import sys\nfrom vllm_lint.frontends import yaml as Y\n"
             f"for data in {files!r}:\n    assert Y.extract(data, 'f.yaml', explicit=True).launches, data\n"
-            f"loaded = [m for m in {_ON_DEMAND!r} if 'vllm_lint.frontends.yaml.' + m in sys.modules]\n"
-            "assert not loaded and 'vllm_lint.frontends.delimited' not in sys.modules, loaded\n")
+            f"    loaded = [m for m in {_ON_DEMAND!r} if 'vllm_lint.frontends.yaml.' + m in sys.modules]\n"
+            "    assert not loaded and 'vllm_lint.frontends.delimited' not in sys.modules, loaded\n"
+            "    if b'kind:' in data:  # (a document without a kind may be a GitLab pipeline)\n"
+            "        assert 'vllm_lint.frontends.yaml.ci' not in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -431,6 +434,9 @@ def test_the_on_demand_readers_are_found_by_their_markers():
 
     assert walk._LLMISVC_KIND == llmisvc.KIND
     assert walk._CLOUD_INIT_KEYS == cloud_init.COMMAND_KEYS
+    from vllm_lint.frontends.yaml import env_options
+
+    assert walk._ENV_OPTION_KEYS == env_options.ENV_KEYS
     assert {"run", "setup"} <= walk._TASK_KEYS and tasks._SCRIPTS == ("setup", "run")
     assert all(getattr(Y, name) is getattr(suppression, name) for name in Y._SUPPRESSION_HOOKS)
     with pytest.raises(AttributeError):

@@ -9,7 +9,7 @@ left over that mention vllm are read as shell command lines (or Markdown with fe
 from __future__ import annotations
 
 from vllm_lint import container as platforms
-from vllm_lint.frontends.yaml import ci, engine_blocks, env_options, kubeai, values
+from vllm_lint.frontends.yaml import engine_blocks, kubeai, values
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, release_node
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -41,6 +41,10 @@ _RAY_SERVE_CONFIG = "serveConfigV2"
 # (:mod:`.recipes`: a `model` mapping), cloud-init's (:mod:`.cloud_init`: its command lists)
 _TASK_KEYS = frozenset(("run", "setup", "commands"))
 _CLOUD_INIT_KEYS = ("runcmd", "bootcmd")
+# CI files' readers (:mod:`.ci`): GitHub Actions' by a root's `jobs`, GitLab CI's by a root without
+# a `kind` (a Kubernetes object is no pipeline); a container configured by variables
+# (:mod:`.env_options`, SageMaker's SM_VLLM_*) by a key of its block (env_options.ENV_KEYS)
+_ENV_OPTION_KEYS = frozenset(k for row in platforms.ENV_OPTIONS for k in row.env_keys)
 
 
 def walk_document(t: YamlText, root: Any) -> None:
@@ -81,9 +85,13 @@ def walk_document(t: YamlText, root: Any) -> None:
         if row.found == "root" and isinstance(top.get(row.marker), MappingNode):
             container(t, root, Hardware(), row, kind=kind)
     # GitHub Actions: env of workflow/job/step for each run
-    github = ci.is_github_workflow(top)
-    if github:
-        ci.github(t, root, top.get("jobs"))
+    github = False
+    if "jobs" in top:
+        from vllm_lint.frontends.yaml import ci
+
+        github = ci.is_github_workflow(top)
+        if github:
+            ci.github(t, root, top.get("jobs"))
     if any(k in top for k in _CLOUD_INIT_KEYS):
         from vllm_lint.frontends.yaml import cloud_init
 
@@ -96,7 +104,9 @@ def walk_document(t: YamlText, root: Any) -> None:
 
         ray.serve_llm(t, root, Hardware())
     _blocks(t, walk, top)
-    if not github:
+    if not github and "kind" not in top and len(t.out.launches) > start:
+        from vllm_lint.frontends.yaml import ci
+
         ci.gitlab(t, root, start)
     # a SkyPilot task's container: the image its run and setup scripts run in
     task = None
@@ -208,7 +218,9 @@ class _Walk:
         if self.compose_root is not None and node is self.compose_root:
             self._compose_services(node, hw2, vers)
             return
-        if env_options.ENV_KEYS.intersection(km):  # (a container configured by variables: SM_VLLM_*)
+        if _ENV_OPTION_KEYS.intersection(km):  # (a container configured by variables: SM_VLLM_*)
+            from vllm_lint.frontends.yaml import env_options
+
             env_options.read(t, km)
         sc = km.get(_RAY_SERVE_CONFIG)  # YAML inside a string
         if isinstance(sc, ScalarNode):
