@@ -1,5 +1,6 @@
 """Start-up helpers (issue 7): plain record classes, regular expressions compiled at first use
-(:func:`lazy_re`), and PyYAML imported without compiling what a lint never uses (:func:`import_pyyaml`).
+(:func:`lazy_re`), and ``json`` imported without compiling what a lint never uses (:func:`import_json`;
+PyYAML is imported so by :mod:`vllm_lint.libyaml`).
 
 A ``@dataclass`` generates its ``__init__``/``__repr__``/``__eq__`` as source text and compiles it
 when the class is created: 0.3-1 ms per class on CPython 3.11, ~15 ms for the 30 records a
@@ -339,44 +340,14 @@ def _group(p: str, i: int, state: dict) -> tuple[Optional[set], int]:
     return (need if counts else None), j + 1
 
 
-def import_pyyaml() -> Any:
-    """``import yaml``, with every expression PyYAML's own modules compile while they execute handed
-    back as a :class:`ScreenedPattern`, compiled at its first use. The C loader never uses the pure-Python
-    reader's ``Reader.NON_PRINTABLE`` (a Unicode class: a third of PyYAML's import) nor the
-    constructor's timestamp expression (composing builds no values); the resolver's implicit-tag
-    expressions compile when a plain scalar first needs one, and not for a scalar holding none of
-    their literals (``nvidia.com/gpu`` is tried as a bool, ``8192`` as a float and a timestamp:
-    ~3 M instructions of a YAML lint). Expressions other modules compile
-    meanwhile (a standard module PyYAML imports) are compiled as always, and ``re.compile`` is
-    itself again when the import ends. Every part of vllm-lint that reads YAML imports PyYAML here,
-    so whichever comes first in a run leaves no compiled copy (benchmarks/README.md)."""
-    import re
-    import sys
-
-    if "yaml" in sys.modules:
-        return sys.modules["yaml"]
-    real = re.compile
-
-    def compile(pattern: Any, flags: int = 0) -> Any:
-        if sys._getframe(1).f_globals.get("__name__", "").startswith("yaml."):
-            return ScreenedPattern(pattern, flags)  # (the resolver tries its on every new plain scalar)
-        return real(pattern, flags)
-
-    re.compile = compile
-    try:
-        import yaml
-    finally:
-        re.compile = real
-    return yaml
-
-
 def import_json() -> Any:
     """``import json``, with the expressions its modules compile while they execute handed back as
     lazy patterns (:class:`LazyPattern`), compiled at first use. With the C accelerator (``_json``)
     a decode uses ``decoder.WHITESPACE`` alone (bound as a default argument: compiled then); the number,
     string-chunk and escape expressions serve the pure-Python scanner and encoders
     (~0.5 ms of a one-file lint, which decodes the database's index and never encodes;
-    benchmarks/README.md, issue 31's sixth pass). The console imports it so first."""
+    benchmarks/README.md, issue 31's sixth pass). The console imports it so first (as
+    :mod:`vllm_lint.libyaml` imports PyYAML's modules)."""
     import re
     import sys
 

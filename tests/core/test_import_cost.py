@@ -129,7 +129,7 @@ def test_a_repository_run_forks_without_multiprocessing(tmp_path, synth_db_path)
 
 def test_pyyaml_imports_without_compiling_its_expressions():
     """The C loader never uses ``yaml.reader.Reader.NON_PRINTABLE`` (about a third of PyYAML's
-    import) nor the constructor's timestamp expression: PyYAML is imported (record.import_pyyaml)
+    import) nor the constructor's timestamp expression: PyYAML is imported (vllm_lint.libyaml)
     with the expressions its modules compile left to compile at first use, and ``re.compile`` is
     itself again afterwards. The pure-Python loader, the resolver's implicit tags and timestamps
     still work."""
@@ -147,6 +147,75 @@ def test_pyyaml_imports_without_compiling_its_expressions():
             "assert yaml.load('a: [1, b]', Loader=yaml.CSafeLoader) == {'a': [1, 'b']}\n"
             "got = yaml.load('a: [0x1f, 1.5e+3, yes, ~, 2001-12-14, x]', Loader=yaml.CSafeLoader)\n"
             "assert got == {'a': [31, 1500.0, True, None, __import__('datetime').date(2001, 12, 14), 'x']}, got\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_yaml_lint_runs_only_the_pyyaml_modules_the_c_parser_needs(tmp_path, synth_db_path):
+    """A YAML lint composes with libyaml (vllm_lint.libyaml): PyYAML's loaders and dumpers
+    (``yaml.loader``, ``yaml.dumper``, ``yaml.cyaml``) are not imported and the package's
+    ``__init__`` has not run (benchmarks/README.md, issue 31's seventh pass)."""
+    f = tmp_path / "deploy.yaml"
+    f.write_text("containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n  args: [--model, m, --swap-space, '4']\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(f)!r}])\nexcept SystemExit:\n    pass\n"
+            "import sys\nyaml = sys.modules['yaml']\nassert 'safe_load' not in vars(yaml)\n"
+            "assert not {'yaml.loader', 'yaml.dumper', 'yaml.cyaml'} & set(sys.modules)\n"
+            "try:\n    yaml.no_such_name\n    raise SystemExit('found')\nexcept AttributeError:\n    pass\n"
+            "assert 'safe_load' in vars(yaml)\n")
+    mods = _imported_after(code)
+    assert {"vllm_lint.frontends.yaml.walk", "yaml._yaml"} <= mods  # the lint did run, with libyaml
+
+
+_WHOLE_PACKAGE = (
+    "import yaml\n"
+    "assert yaml.safe_load('a: [1, b]') == {'a': [1, 'b']}\n"
+    "assert yaml.load('a: 0x1f', Loader=yaml.CSafeLoader) == {'a': 31} and yaml.__with_libyaml__\n"
+    "assert yaml.dump({'a': [1]}, Dumper=yaml.CSafeDumper) == 'a:\\n- 1\\n'\n"
+    "assert 'safe_load' in dir(yaml) and yaml.__version__\n"
+    "ns = {}\nexec('from yaml import *', ns)\nassert 'YAMLObject' in ns and 'CSafeLoader' in ns\n"
+    "import yaml.cyaml, yaml.loader\n"
+    "assert yaml.CSafeLoader is yaml.cyaml.CSafeLoader and yaml.SafeLoader is yaml.loader.SafeLoader\n"
+    "from vllm_lint import libyaml\n"
+    "assert sys.modules['yaml'] is yaml\n"
+    "assert (libyaml.YAMLError, libyaml.ScalarNode, libyaml.Resolver) == (yaml.YAMLError, yaml.ScalarNode, yaml.resolver.Resolver)\n"
+    "for bad in ('a: [', 'a: b: c', '\\x01'):\n"
+    "    for load in (libyaml.load, yaml.safe_load, lambda s: yaml.load(s, Loader=yaml.CSafeLoader)):\n"
+    "        try:\n            load(bad)\n            raise SystemExit(bad)\n"
+    "        except yaml.YAMLError as e:\n            assert type(e).__module__.startswith('yaml.'), e\n"
+    "doc = 'a: [1, 1.5, yes, ~, 2001-12-14, x]\\n'\n"
+    "assert libyaml.load(doc) == yaml.load(doc, Loader=yaml.CSafeLoader)\n"
+    "assert list(libyaml.load_all(doc + '---\\nb\\n')) == list(yaml.safe_load_all(doc + '---\\nb\\n'))\n"
+    "assert [type(t) for t in libyaml.scan(doc)] == [type(t) for t in yaml.scan(doc, Loader=yaml.CSafeLoader)]\n"
+)
+
+
+def test_import_yaml_after_a_lint_gets_the_whole_package(tmp_path, synth_db_path):
+    """After a lint (PyYAML's ``__init__`` not run), ``import yaml`` anywhere in the process (the
+    language server, the API's caller, a plugin) gets the whole package, ``__init__`` run in the
+    module the lint used, whose classes are the ones libyaml's parser raises and builds."""
+    f = tmp_path / "deploy.yaml"
+    f.write_text("containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n  args: [--model, m]\n")
+    code = (f"import os, sys\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(f)!r}])\nexcept SystemExit:\n    pass\n"
+            "package = sys.modules['yaml']\n" + _WHOLE_PACKAGE + "assert yaml is package\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_libyaml_uses_a_pyyaml_imported_before(tmp_path, synth_db_path):
+    """A process that imported PyYAML first (whole): vllm_lint.libyaml uses that package, and a
+    lint reads YAML as ever."""
+    f = tmp_path / "deploy.yaml"
+    f.write_text("containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n  args: [--model, m, --swap-space, '4']\n")
+    code = (f"import os, sys\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "import yaml\nfirst = yaml\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(f)!r}])\nexcept SystemExit as e:\n    assert e.code in (0, 1), e.code\n"
+            "from vllm_lint.frontends import yaml as Y\n"
+            f"(la,) = Y.extract(open({str(f)!r}, 'rb').read(), 'deploy.yaml').launches\n"
+            "assert la.image == 'vllm/vllm-openai:v0.10.1', la.image\n"
+            + _WHOLE_PACKAGE + "assert yaml is first\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

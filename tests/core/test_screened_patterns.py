@@ -10,6 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vllm_lint.container import PLATFORMS
 from vllm_lint.frontends import commands
 from vllm_lint.frontends.yaml import engine_blocks
 from vllm_lint.knowledge import image_tags, models
@@ -22,8 +23,8 @@ PATTERNS = [s["repository"] for s in image_tags.SCHEMES] + [
     r"ab+c", r"a{2}bc", r"a{0,2}bc", r"a{,3}bc", r"a{}b", r"a{x}b", r"x(?:yz)?w", r"x(?:yz)+w", r"(?i)Hello",
     r"a\.b\d+cd", r"(foo|bar)baz", r"(?P<k>ab|cd)e?f", r"[abc]+de", r"[]x]y", r"(?=abc)d", r"(?<!q)ab",
     r"ab*?c", r"ab++c", r"(?>ab)c", r"^a|b$", r"\bword\b", r"a|", r"\$\{?\w+\}?/x\.sh", r"(?i)[-_.](fp8|awq)$",
-] + [p._source for p in SCREENED] + [(p, re.X) for p in (
-    # PyYAML's implicit resolvers (record.import_pyyaml screens them), verbose
+] + [p._source for p in SCREENED] + [row.marker for row in PLATFORMS if row.found == "values"] + [(p, re.X) for p in (
+    # PyYAML's implicit resolvers (vllm_lint.libyaml screens them), verbose
     r"""^(?:yes|Yes|YES|no|No|NO
         |true|True|TRUE|false|False|FALSE
         |on|On|ON|off|Off|OFF)$""",
@@ -46,7 +47,7 @@ SAMPLES = ["", "vllm/vllm-openai", "nvcr.io/nvidia/vllm", "nvidia/vllm", "x/nvcr
            "x-w8a8-fp8", "abc", "abbbc", "aabc", "bc", "a{}b", "a{x}b", "xw", "xyzw", "xyzyzw", "hello", "HELLO",
            "a.b12cd", "foobaz", "barbaz", "cdf", "abef", "]y", "abcd", "ab", "word", "${X}/x.sh", "M-FP8", "hİ",
            "ſtrange", "x\nab", "python3", "python3.11m", "$PY", "${VLLM_BIN}", "$Vllm", "vllm_engine_args",
-           "serving-config", "Engine", "spec", "containers",
+           "serving-config", "Engine", "spec", "containers", "args", "extraArgs", "vllm_arguments", "ARGS", "argv", "margs",
            "/models/models--org--name/snapshots/abc", "models--a--b", "x  # NOQA: E501", "#noqa", "# noqa",
            "yes", "Off", "1.5", "1:30", ".inf", "8192", "2001-12-14", "2001-12-14 21:59:43.10 -5", "abc d", "ab c#d"]
 

@@ -68,11 +68,10 @@ def read_kustomization(text: str, folder: str, where: str) -> Optional[Kustomiza
     an image (replacements) or a ``$(var)``, and its ConfigMap generators; None when it has none."""
     if "replacements" not in text and "vars" not in text:
         return None
-    from ..record import import_pyyaml
+    from .. import libyaml
 
-    yaml = import_pyyaml()
     try:
-        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        doc = libyaml.load(text)
     except Exception:  # a malformed kustomization sets nothing here; its own lint reports it
         return None
     if not isinstance(doc, dict):

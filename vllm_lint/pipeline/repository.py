@@ -434,9 +434,9 @@ def _servers(text: str) -> dict[tuple[str, str], list[str]]:
     ``objects``), a ``BackendRuntime`` (``image`` and ``version``). A Helm template that is no
     YAML before rendering names none here."""
     try:
-        import yaml
+        from .. import libyaml
 
-        docs = list(yaml.load_all(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+        docs = list(libyaml.load_all(text))
     except Exception:  # (a template before rendering, or malformed: its own lint reports it)
         return {}
     out: dict[tuple[str, str], list[str]] = {}

@@ -33,7 +33,7 @@ import re
 from .. import inputs
 from ..fsutil import TooLarge, read_head, read_regular, watch
 from ..images import TAG_KEYS, image_is_vllm, version_from_image
-from ..record import Record, import_pyyaml, lazy_re
+from ..record import Record, lazy_re
 from .ignored_folders import IgnoredFolders
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -1081,8 +1081,9 @@ def _workflow_release(text: str, name: str) -> Optional[Named]:
 def _workflow_loaded(text: str, name: str) -> Optional[Named]:
     """:func:`_workflow_release` on the loaded document."""
     try:
-        yaml = import_pyyaml()
-        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        from .. import libyaml
+
+        doc = libyaml.load(text)
     except Exception:  # a malformed file names nothing here; its own lint reports it
         return None
     if not isinstance(doc, dict):
@@ -1126,8 +1127,9 @@ def _workflow_loaded(text: str, name: str) -> Optional[Named]:
 def _kustomize(text: str, name: str) -> Optional[Named]:
     """A kustomization's ``images:`` override of a vLLM image (``newTag``, or a tag in ``newName``)."""
     try:
-        yaml = import_pyyaml()
-        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        from .. import libyaml
+
+        doc = libyaml.load(text)
     except Exception:  # a malformed kustomization names nothing here; its own lint reports it
         return None
     for item in (doc or {}).get("images") or [] if isinstance(doc, dict) else []:

@@ -45,18 +45,7 @@ def test_loader_tags_match_the_safe_loader(style):
     src += "\n---\n" + "\n".join(f"? {v}\n: x" for v in values if v)  # keys
     src += "\n"
     want = [_tags(d) for d in pyyaml.compose_all(src, Loader=pyyaml.CSafeLoader)]
-    for _ in range(2):  # the second pass answers from the cache
-        assert [_tags(d) for d in pyyaml.compose_all(src, Loader=L.Loader)] == want
-
-
-def test_loader_tags_after_the_cache_is_emptied(monkeypatch):
-    monkeypatch.setattr(L, "PLAIN_TAGS", {})
-    monkeypatch.setattr(L, "TAG_CACHE_MAX", 3)
-    src = "\n".join(f"k{i}: {s}" for i, s in enumerate(_SCALARS)) + "\n"
-    want = [_tags(d) for d in pyyaml.compose_all(src, Loader=pyyaml.CSafeLoader)]
     assert [_tags(d) for d in pyyaml.compose_all(src, Loader=L.Loader)] == want
-    assert len(L.PLAIN_TAGS) <= 3
-    assert all(len(k) <= L.TAG_TEXT_MAX for k in L.PLAIN_TAGS)
 
 
 def test_loader_leaves_pyyaml_alone():
@@ -391,3 +380,80 @@ def test_split_words_without_quotes_escapes_or_expansions(s):
     assert [w[0] for w in words] == [w.decode() for w in b.replace(b"\t", b" ").replace(b"\r", b" ").replace(b"\n", b" ").split(b" ") if w]
     for text, start, end, verbatim, opaque in words:
         assert b[start:end].decode() == text and verbatim == (start, end) and opaque is False
+
+
+def test_a_deployment_compiles_no_chart_values_marker_nor_config_key_shape():
+    """A Deployment's mappings hold no key with ``arg`` outside its containers (the values rows'
+    marker is screened) and no vLLM option at its root (a config file's key shapes are not
+    checked): neither expression is compiled (issue 31's seventh pass)."""
+    import subprocess
+    import sys
+
+    deploy = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  template:\n    spec:\n"
+              "      containers:\n      - name: v\n        image: vllm/vllm-openai:v0.10.1\n"
+              "        args: [--model, m]\n")
+    code = ("import re\nfrom vllm_lint.frontends import yaml as Y\n"
+            "compiled = []\nreal = re._compile\n"
+            "re._compile = lambda p, f: compiled.append(str(p)) or real(p, f)\n"
+            f"assert Y.extract({deploy.encode()!r}, 'd.yaml').launches\n"
+            "assert not [p for p in compiled if 'arg' in p or '[a-z][a-z0-9]*([-_]' in p], compiled\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+_ON_DEMAND = ("llmisvc", "ray", "lws", "kserve", "llm_d", "format_fields", "chart_values", "suppression",
+              "tasks", "recipes", "cloud_init", "env_options")
+
+
+def test_a_deployment_imports_no_other_platforms_reader():
+    """The readers of KServe, llm-d, LLMInferenceService, Ray and LeaderWorkerSet, a chart's values,
+    a launcher's format fields, task runners, recipes, cloud-init, CI files and environment-configured
+    containers, and the suppression hooks are
+    imported when a document holds their marker (issue 31's seventh pass): a Deployment and a
+    compose file hold none."""
+    import subprocess
+    import sys
+
+    files = [b"apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n"
+             b"      - name: v\n        image: vllm/vllm-openai:v0.10.1\n        args: [--model, m]\n"
+             b"        resources: {limits: {nvidia.com/gpu: 2}}\n",
+             b"services:\n  v:\n    image: vllm/vllm-openai:v0.10.1\n    command: --model m --port 80\n"]
+    code = ("import sys\nfrom vllm_lint.frontends import yaml as Y\n"
+            f"for data in {files!r}:\n    assert Y.extract(data, 'f.yaml', explicit=True).launches, data\n"
+            f"    loaded = [m for m in {_ON_DEMAND!r} if 'vllm_lint.frontends.yaml.' + m in sys.modules]\n"
+            "    assert not loaded and 'vllm_lint.frontends.delimited' not in sys.modules, loaded\n"
+            "    if b'kind:' in data:  # (a document without a kind may be a GitLab pipeline)\n"
+            "        assert 'vllm_lint.frontends.yaml.ci' not in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_on_demand_readers_are_found_by_their_markers():
+    """walk.py names the markers of the readers it imports on demand; they are the readers' own."""
+    from vllm_lint.frontends.yaml import llmisvc, suppression, walk
+
+    from vllm_lint.frontends.yaml import cloud_init, tasks
+
+    assert walk._LLMISVC_KIND == llmisvc.KIND
+    assert walk._CLOUD_INIT_KEYS == cloud_init.COMMAND_KEYS
+    from vllm_lint.frontends.yaml import env_options
+
+    assert walk._ENV_OPTION_KEYS == env_options.ENV_KEYS
+    assert {"run", "setup"} <= walk._TASK_KEYS and tasks._SCRIPTS == ("setup", "run")
+    assert all(getattr(Y, name) is getattr(suppression, name) for name in Y._SUPPRESSION_HOOKS)
+    with pytest.raises(AttributeError):
+        Y.no_such_hook  # noqa: B018
+    ray = (b"kind: RayService\nspec:\n  serveConfigV2: |\n    applications:\n    - args:\n"
+           b"        llm_configs:\n        - model_loading_config: {model_id: m}\n"
+           b"          engine_kwargs: {tensor_parallel_size: 2}\n")
+    assert [la.entry for la in Y.extract(ray, "ray.yaml").launches]
+    lws = (b"kind: LeaderWorkerSet\nspec:\n  leaderWorkerTemplate:\n    size: 2\n    leaderTemplate:\n"
+           b"      spec:\n        containers:\n        - name: v\n          image: vllm/vllm-openai:v0.10.1\n"
+           b"          command: [vllm, serve, m]\n    workerTemplate: {}\n")
+    (la,) = Y.extract(lws, "lws.yaml").launches
+    assert la.hardware.nodes == 2
+
+
+def test_template_fill_tables_keep_line_breaks_only():
+    from vllm_lint.frontends.yaml import templates as T
+
+    assert T._BLANK_FILL == bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
+    assert T._INLINE_FILL == bytes(b if b in (0x0A, 0x0D) else 0x5F for b in range(256))

@@ -17,8 +17,12 @@ package's modules, in the order a file meets them:
   :mod:`.hardware`: Kubernetes containers and compose services, their environment and GPUs;
 * one module per ecosystem: :mod:`.helm` (image values, ``default`` expressions,
   production-stack), :mod:`.values` (a chart's values known by their content), :mod:`.kserve`, :mod:`.kubeai`, :mod:`.llm_d`, :mod:`.ray`, :mod:`.lws`,
-  :mod:`.ci` (GitHub Actions, GitLab CI), :mod:`.tasks` (SkyPilot, dstack);
-* :mod:`.config_file`: vLLM ``--config`` files; :mod:`.suppression`: comments and block scalars.
+  :mod:`.ci` (GitHub Actions, GitLab CI), :mod:`.tasks` (SkyPilot, dstack); those of a platform a
+  Deployment never is (KServe, llm-d, LLMInferenceService, Ray, LeaderWorkerSet), a chart's values
+  (:mod:`.chart_values`) and a launcher's ``str.format`` fields are imported when a document holds
+  their marker (:mod:`.walk`, :mod:`.containers`);
+* :mod:`.config_file`: vLLM ``--config`` files; :mod:`.suppression`: comments and block scalars
+  (the format's suppression hooks, imported when first asked for).
 
 PyYAML's node tree (``start_mark``/``end_mark`` and each scalar's ``style``, at ~1.5 MB/s) is
 what makes byte-exact fixes possible. ruamel.yaml's round-trip mode is deliberately *not* used:
@@ -37,17 +41,19 @@ from __future__ import annotations
 
 import gc
 
-from vllm_lint.frontends.yaml.chart_values import chart_values, override_values
 from vllm_lint.frontends.yaml.config_file import config_launch, extract_config_file, looks_like_config_file
 from vllm_lint.frontends.yaml.loader import MAX_BYTES, parse_check, prepare, same_meaning
 from vllm_lint.frontends.yaml.prefilter import might_contain_launch
-from vllm_lint.frontends.yaml.suppression import comment_line_row, comment_placements, is_comment, suppression_rows
 from vllm_lint.frontends.yaml.templates import apply_templates
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.walk import walk_document
 from vllm_lint.frontends.yaml.words import split_words
 from vllm_lint.launch import Extraction, ParseError
 from vllm_lint.record import lazy_re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any
 
 # a vLLM command line in a template's text (what a values-decided branch may hold)
 _VLLM_COMMAND = lazy_re(rb"\bvllm[ \t]+serve\b|\bvllm\.entrypoints\.openai\.api_server\b|[\"']vllm[\"'][ \t]*,[ \t]*[\"']serve[\"']")
@@ -72,6 +78,19 @@ __all__ = [
 ]
 
 
+# the format's hooks for suppression comments (frontends/base.py), in .suppression, imported when
+# first asked for (a file with findings and no suppression comment asks for none)
+_SUPPRESSION_HOOKS = frozenset(("suppression_rows", "comment_placements", "comment_line_row", "is_comment"))
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUPPRESSION_HOOKS:
+        from vllm_lint.frontends.yaml import suppression
+
+        return getattr(suppression, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def extract(data: bytes, path: str, *, explicit: bool = False) -> Extraction:
     """Launches in a YAML file. ``explicit``: the file was named on the command line, so a
     document shaped like a vLLM ``--config`` file is read as one."""
@@ -89,7 +108,11 @@ def extract(data: bytes, path: str, *, explicit: bool = False) -> Extraction:
 
 def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
     out = Extraction()
-    values = chart_values(path) if b"{{" in data else None
+    values = None
+    if b"{{" in data:  # (a chart's template: its values render it)
+        from vllm_lint.frontends.yaml.chart_values import chart_values, override_values
+
+        values = chart_values(path)
     filled, regions = prepare(data, values)
     rendered_by = None
     if values is not None and _VLLM_COMMAND.search(data) and not _VLLM_COMMAND.search(filled):

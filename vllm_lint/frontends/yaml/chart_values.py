@@ -87,10 +87,10 @@ def _load(values_path: str) -> Optional[dict]:
     raw = inputs.read_other(values_path, _MAX_BYTES)
     if raw is None:
         return None
-    import yaml
+    from vllm_lint import libyaml
 
     try:
-        values = yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        values = libyaml.load(raw)
     except Exception:  # yaml.YAMLError, RecursionError: the template is read without values
         return None
     return values if isinstance(values, dict) else None

@@ -50,6 +50,8 @@ def looks_like_config_file(root: Any) -> bool:
     if model is not None and not isinstance(model, ScalarNode):
         return False  # a vLLM config's model is a name; a mapping is another file's (vLLM recipes')
     known = sum(1 for k in keys if norm_key(k) in COMMON_OPTIONS)  # type: ignore[arg-type]
+    if not known:
+        return False  # (a Deployment's keys: the shapes need not be checked)
     shaped = sum(1 for k in keys if re.match(r"^[a-z][a-z0-9]*([-_][a-z0-9]+)*$", k or ""))
     return known >= 1 and shaped == len(keys) and known * 2 >= len(keys) - 1
 

@@ -17,11 +17,12 @@ vLLM image that starts no launch is kept in ``YamlText.idle_images``. A ``sh -c`
 from __future__ import annotations
 
 import re
+from importlib import import_module
 
 from vllm_lint.frontends.embedding import Embedding
-from vllm_lint.frontends.yaml import format_fields, kserve, kubeai, llm_d, values
+from vllm_lint.frontends.yaml import kubeai, values
 from vllm_lint.frontends.yaml.deleters import make_deleter
-from vllm_lint.frontends.yaml.env import compose_env, k8s_env
+from vllm_lint.frontends.yaml.env import ENV_ARG_CARRIERS, compose_env, k8s_env
 from vllm_lint.container import Container, Platform, server_image
 from vllm_lint.frontends.yaml.hardware import accelerator_hw, compose_hw, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import helm_default, image_from_values
@@ -40,8 +41,10 @@ if TYPE_CHECKING:
 _SHELLS = {"sh", "bash", "zsh", "dash", "ash", "ksh"}
 _INTERPOLATED = lazy_re(r"\$[{A-Za-z_]")
 _COMPOSE_VAR_DEFAULT = lazy_re(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}")
-# the wrappers that run vLLM with a container's `args` (no `command`), in the order they are tried
-_ARGS_ENTRIES = (llm_d.args_entry, kubeai.args_entry, kserve.args_entry)
+# the wrappers that run vLLM with a container's `args` (no `command`), in the order they are tried:
+# their modules under frontends/yaml/, each with its `args_entry`, imported when a container is
+# tried (a vLLM image's container, the common case, is its entrypoint's: none is)
+_ARGS_ENTRIES = ("llm_d", "kubeai", "kserve")
 
 
 _TAG_LIKE = lazy_re(r"^v?\d+\.\d+(?:\.\d+)*(?:[.+_-][\w.+-]*)?$|^(?:latest|nightly)$")
@@ -204,7 +207,7 @@ class _Container:
             env = (compose_env(t, env_node) if platform.env_form == "map" or isinstance(env_node, MappingNode)
                    else k8s_env(t, env_node))
             # a variable that carries arguments is the wrapper's, read by its script, not by vLLM
-            env = [e for e in env if e.name not in kserve.ENV_ARG_CARRIERS]
+            env = [e for e in env if e.name not in ENV_ARG_CARRIERS]
             hw2 = self.hw
             for structure in platform.gpus:
                 hw2 = hw_merge(hw2, _GPU_READERS[structure](node))
@@ -309,6 +312,8 @@ class _Container:
     def _scalar_script(self, item: Any) -> bool:
         """A scalar that is a whole shell script (a ``sh -c`` item, a string command): its
         launches, a launcher's ``str.format`` fields opaque (:mod:`.format_fields`)."""
+        from vllm_lint.frontends.yaml import format_fields
+
         t = self.t
         if not may_be_command(item.value.encode("utf-8", "surrogatepass")):
             return False  # (shell_launches would find nothing: no map needed)
@@ -385,13 +390,13 @@ class _Container:
             # (a chart's values with their arguments left empty run the image with the model alone)
             no_args = self.args_node is None or (self.platform.found == "values" and values.empty(self.args_node))
             if (not entry and self.cmd_node is None and no_args and self._starts_server()
-                    and not any(text(get(item, "name")) in kserve.ENV_ARG_CARRIERS for item in seq(self.env_node))):
+                    and not any(text(get(item, "name")) in ENV_ARG_CARRIERS for item in seq(self.env_node))):
                 entry = f"docker:{self.eff_image}"
         elif self._starts_server():
             entry = f"docker:{self.eff_image}"
         else:
-            for args_entry in _ARGS_ENTRIES:
-                entry = args_entry(self.node, self.ctx)
+            for name in _ARGS_ENTRIES:
+                entry = import_module(f"{__package__}.{name}").args_entry(self.node, self.ctx)
                 if entry:
                     break
         if not entry:
@@ -469,7 +474,7 @@ class _Container:
         for item in seq(self.env_node):
             nm = text(get(item, "name"))
             val = get(item, "value")
-            if nm in kserve.ENV_ARG_CARRIERS and isinstance(val, ScalarNode) and id(val) not in t.consumed:
+            if nm in ENV_ARG_CARRIERS and isinstance(val, ScalarNode) and id(val) not in t.consumed:
                 _words, c = self.facts()
                 toks = t.string_words(val)
                 c2 = dict(self.ctx, args_only=True)

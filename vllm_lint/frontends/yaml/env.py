@@ -13,6 +13,10 @@ TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth p
 if TYPE_CHECKING:
     from typing import Any
 
+# variables whose value a known wrapper appends to the vLLM command line (KServe's
+# LLMInferenceService: :mod:`.kserve`, :mod:`.llmisvc`); a container's own environment leaves them out
+ENV_ARG_CARRIERS = ("VLLM_ADDITIONAL_ARGS",)
+
 
 def k8s_env(t: YamlText, node: Any) -> list[EnvAssign]:
     """A Kubernetes container's ``env`` list."""

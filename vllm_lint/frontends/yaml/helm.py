@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 
 from vllm_lint.container import Container
-from vllm_lint.frontends.yaml.chart_values import render_expr
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import k8s_env
 from vllm_lint.frontends.yaml.hardware import affinity_product, hardware_here
@@ -22,7 +21,6 @@ from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNod
 from vllm_lint.frontends.yaml.nodes import PairView, get, get_pair, seq, text, to_int
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.launch import EnvAssign, Hardware, KeyedArg, Launch, Span, VersionHint
-from vllm_lint.frontends.delimited import delimited
 from vllm_lint.record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -103,6 +101,9 @@ def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span], 
     raw = t.original[s:e].decode("utf-8", "replace")
     if not raw.isascii():
         return None  # keep character and byte offsets equal
+    from vllm_lint.frontends.delimited import delimited
+    from vllm_lint.frontends.yaml.chart_values import render_expr
+
     out, pos, exprs = [], 0, []
     source = "helm-default"
     for start, end in delimited(raw, "{{", "}}"):

@@ -3,7 +3,7 @@
 beside the server's own (listed in ``vllm_lint/wrapper_options.py`` under the launch's entry),
 unless ``--backend huggingface`` loads the model with transformers and vLLM never starts;
 ``LLMInferenceService`` appends ``VLLM_ADDITIONAL_ARGS`` to its ``vllm serve`` command, so that
-variable is read as an argument list."""
+variable is read as an argument list (``env.ENV_ARG_CARRIERS``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ from vllm_lint.frontends.yaml.nodes import get, seq, text
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Optional
-
-# variables whose value a known wrapper appends to the vLLM command line
-ENV_ARG_CARRIERS = ("VLLM_ADDITIONAL_ARGS",)
 
 
 def is_huggingface_server(node: Any) -> bool:

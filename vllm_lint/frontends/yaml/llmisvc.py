@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from vllm_lint.frontends.yaml.containers import image_version
 from vllm_lint.frontends.yaml.deleters import make_deleter
-from vllm_lint.frontends.yaml.env import k8s_env
+from vllm_lint.frontends.yaml.env import ENV_ARG_CARRIERS, k8s_env
 from vllm_lint.frontends.yaml.hardware import hardware_here
-from vllm_lint.frontends.yaml.kserve import ENV_ARG_CARRIERS
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.nodes import PairView, get, get_pair, seq, text
 from vllm_lint.frontends.yaml.text import YamlText

@@ -1,13 +1,15 @@
 """From bytes to PyYAML node trees, with byte positions.
 
 The file's bytes are checked (size, merge-conflict markers, UTF-8), their template expressions
-filled (:mod:`.templates`), and composed with libyaml (``CSafeLoader``) through :class:`Loader`,
-whose resolver caches plain scalars' implicit tags. libyaml's ``Mark.index`` counts code points
-(and starts after a BOM): :class:`CodePointOffsets` turns it into a byte offset. Bad input raises
-:class:`~vllm_lint.launch.ParseError` in bounded time (libyaml refuses nesting deeper than 1000
-levels; files above :data:`MAX_BYTES` are refused).
+filled (:mod:`.templates`), and composed with libyaml (:mod:`vllm_lint.libyaml`: PyYAML's C parser,
+without the rest of PyYAML's package run) through :class:`Loader`, whose
+resolver decides plain scalars' implicit tags without regular expressions. libyaml's
+``Mark.index`` counts code points (and starts after a BOM): :class:`CodePointOffsets` turns it
+into a byte offset. Bad input raises :class:`~vllm_lint.launch.ParseError` in bounded time
+(libyaml refuses nesting deeper than 1000 levels; files above :data:`MAX_BYTES` are refused).
 
-The fixer's checks (:func:`parse_check`, :func:`same_meaning`) load with the plain safe loader.
+The fixer's checks (:func:`parse_check`, :func:`same_meaning`) load with the plain safe loader
+(``yaml.CSafeLoader``'s classes).
 """
 
 from __future__ import annotations
@@ -15,56 +17,42 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from vllm_lint import libyaml
 from vllm_lint.frontends.yaml.templates import fill_templates
 from vllm_lint.launch import ParseError
-from vllm_lint.record import import_pyyaml, lazy_re
+from vllm_lint.record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional
 
 
-_pyyaml = import_pyyaml()  # (the expressions it never uses stay uncompiled)
-
 MAX_BYTES = 32 * 1024 * 1024
 
-try:  # pragma: no cover - libyaml is expected
-    _BaseLoader = _pyyaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _BaseLoader = _pyyaml.SafeLoader
+_BaseLoader = libyaml.Composer  # (libyaml's parser and PyYAML's resolver)
 
-ScalarNode = _pyyaml.ScalarNode
-MappingNode = _pyyaml.MappingNode
-SequenceNode = _pyyaml.SequenceNode
-
-# plain scalar text -> its resolved tag (null, bool, int, float, str, ...); texts up to
-# TAG_TEXT_MAX characters, emptied when it reaches TAG_CACHE_MAX entries
-PLAIN_TAGS: dict[str, str] = {}
-TAG_TEXT_MAX = 64
-TAG_CACHE_MAX = 4096
+ScalarNode = libyaml.ScalarNode
+MappingNode = libyaml.MappingNode
+SequenceNode = libyaml.SequenceNode
+plain_tag = libyaml.plain_tag
 
 
 class Loader(_BaseLoader):  # type: ignore[misc,valid-type]
-    """The safe loader with a cheaper resolver, for this front-end's ``compose_all`` only.
+    """The composer with a cheaper resolver, for this front-end's ``compose_all`` only.
 
-    libyaml's composer calls three Python methods for every node: ``resolve``, which matches a
+    libyaml's composer calls three Python methods for every node: ``resolve``, which matched a
     plain scalar's text against the implicit-tag regular expressions (~1/6 of the compose time on
-    the benchmark corpus), and ``descend_resolver`` / ``ascend_resolver``, which do nothing
-    without path resolvers. Tags are the same: a plain scalar's tag depends on its text alone
-    (there are no path resolvers), so it is looked up in ``PLAIN_TAGS`` before the regular
-    expressions run; other nodes get the base class's answer.
+    the benchmark corpus, and 1-3 M instructions to compile each the first time a file needs it),
+    and ``descend_resolver`` / ``ascend_resolver``, which do nothing without path resolvers. A
+    plain scalar's tag depends on its text alone (there are no path resolvers): it is
+    :func:`vllm_lint.libyaml.plain_tag`'s, the same answers without the expressions (a resolver a
+    program adds to PyYAML's ``Resolver`` at run time is not asked); other nodes get the base
+    class's answer.
     """
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is ScalarNode and implicit[0]:
-            tag = PLAIN_TAGS.get(value)
-            if tag is None:
-                tag = _BaseLoader.resolve(self, kind, value, implicit)
-                if len(value) <= TAG_TEXT_MAX:
-                    if len(PLAIN_TAGS) >= TAG_CACHE_MAX:
-                        PLAIN_TAGS.clear()
-                    PLAIN_TAGS[value] = tag
-            return tag
+            return plain_tag(value)
         return _BaseLoader.resolve(self, kind, value, implicit)
 
     # No path resolvers are ever added to this class (add_path_resolver would add them to
@@ -129,8 +117,8 @@ def compose(data: bytes) -> tuple[list, Callable[[int], int]]:
     # ASCII text (most files): a code-point index is a byte offset after the BOM
     pos: Callable[[int], int] = base.__add__ if text.isascii() else CodePointOffsets(text, base)
     try:
-        return list(_pyyaml.compose_all(text, Loader=Loader)), pos
-    except _pyyaml.YAMLError as e:
+        return list(libyaml.compose_all(text, Loader)), pos
+    except libyaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         line = mark.line + 1 if mark is not None else None
         off = pos(mark.index) if mark is not None else None
@@ -150,20 +138,15 @@ def _short(e: Exception) -> str:
 # ---- the fixer's checks ------------------------------------------------------------------
 
 
-def _plain_loader():
-    return _pyyaml, getattr(_pyyaml, "CSafeLoader", _pyyaml.SafeLoader)
-
-
 def parse_check(before: bytes, after: bytes) -> Optional[str]:
     """Why the fixed YAML ``after`` would not compose where ``before`` did (templated YAML, which
     does not compose as plain YAML, has had its spans checked instead)."""
     try:
-        pyyaml, loader = _plain_loader()
         try:
-            list(pyyaml.compose_all(before, Loader=loader))
-        except pyyaml.YAMLError:
+            list(libyaml.compose_all(before, libyaml.SafeLoader))
+        except libyaml.YAMLError:
             return None
-        list(pyyaml.compose_all(after, Loader=loader))
+        list(libyaml.compose_all(after, libyaml.SafeLoader))
     except Exception as e:  # yaml.YAMLError and friends
         return f"the fixed file would not parse ({type(e).__name__})"
     return None
@@ -171,13 +154,12 @@ def parse_check(before: bytes, after: bytes) -> Optional[str]:
 
 def same_meaning(before: bytes, after: bytes) -> Optional[str]:
     """None when ``after`` loads to the same YAML data as ``before``; else why not."""
-    pyyaml, loader = _plain_loader()
     try:
-        old = list(pyyaml.load_all(before, Loader=loader))
+        old = list(libyaml.load_all(before))
     except Exception:  # templated YAML: the launch comparison has to do
         return None
     try:
-        new = list(pyyaml.load_all(after, Loader=loader))
+        new = list(libyaml.load_all(after))
     except Exception:
         return "the YAML would no longer load"
     return None if old == new else "the YAML data would change"

@@ -15,9 +15,6 @@ TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth p
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-SERVE_CONFIG_KEY = "serveConfigV2"
-
-
 def serve_config(t: YamlText, node: Any, hw: Hardware,
                  walk_document: Callable[[YamlText, Any], None]) -> None:
     """The launches of a ``serveConfigV2`` string ``node``, each document read by

@@ -422,11 +422,10 @@ def _block_cutter(data: bytes, start: int, end: int, m: Embedding) -> Optional[C
     value = m.text
 
     def reads_as_cut(fs: int, fe: int, s: int, e: int) -> bool:
-        import yaml
+        from vllm_lint import libyaml
 
         try:
-            loaded = yaml.load(b"k: " + src[: fs - start] + src[fe - start :],
-                               Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            loaded = libyaml.load(b"k: " + src[: fs - start] + src[fe - start :])
         except Exception:  # yaml.YAMLError: the cut block does not load
             return False
         want = (value[:s] + value[e:]).decode("utf-8", "surrogatepass")

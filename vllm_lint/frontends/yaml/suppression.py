@@ -61,7 +61,8 @@ def flow_scalar_spans(data: bytes) -> tuple[tuple[int, int], ...]:
     """The byte ranges (start, end) of ``data``'s plain and quoted scalars, in order, as libyaml's
     scanner reads them (templates filled first); those before a scanner error when ``data`` is
     not valid YAML."""
-    from vllm_lint.frontends.yaml.loader import CodePointOffsets, _BaseLoader, _pyyaml, prepare
+    from vllm_lint import libyaml
+    from vllm_lint.frontends.yaml.loader import CodePointOffsets, prepare
     from vllm_lint.launch import ParseError
 
     try:
@@ -73,8 +74,8 @@ def flow_scalar_spans(data: bytes) -> tuple[tuple[int, int], ...]:
     pos = base.__add__ if text.isascii() else CodePointOffsets(text, base)
     out = []
     try:
-        for tok in _pyyaml.scan(text, Loader=_BaseLoader):
-            if type(tok) is _pyyaml.ScalarToken and tok.style not in ("|", ">"):
+        for tok in libyaml.scan(text):
+            if type(tok) is libyaml.ScalarToken and tok.style not in ("|", ">"):
                 out.append((pos(tok.start_mark.index), pos(tok.end_mark.index)))
     except Exception:  # yaml.YAMLError and friends: keep what was scanned
         pass

@@ -16,8 +16,6 @@ import re
 
 from bisect import bisect_right
 
-from vllm_lint.frontends.delimited import delimited
-from vllm_lint.frontends.yaml.chart_values import render, render_expr
 from vllm_lint.launch import MAX_TEMPLATE_REGIONS, Extraction, Note, Span, Token, TooLarge
 from vllm_lint.record import lazy_re
 
@@ -29,13 +27,22 @@ if TYPE_CHECKING:
 RENDERED_SOURCES = ("helm-default", "helm-values")
 MAX_REGION = 20000  # a longer "expression" is no template action (a stray `{{` far from a `}}`)
 
-_BLANK_FILL = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
-_INLINE_FILL = bytes(b if b in (0x0A, 0x0D) else 0x5F for b in range(256))
+
+def _fill_table(fill: bytes) -> bytes:
+    """A ``bytes.translate`` table: every byte to ``fill`` but the line breaks (LF, CR), kept (no
+    loop over the 256 bytes at import: issue 31's seventh pass)."""
+    return fill * 10 + b"\n" + fill * 2 + b"\r" + fill * 242
+
+
+_BLANK_FILL = _fill_table(b" ")
+_INLINE_FILL = _fill_table(b"_")
 
 
 def template_spans(text: AnyStr) -> Iterator[tuple[int, int]]:
     """``(start, end)`` of each ``{{ ... }}`` of ``text``: from a ``{{`` to the first ``}}`` after
     it (line breaks included), as Go's template lexer reads actions; in one pass."""
+    from vllm_lint.frontends.delimited import delimited
+
     return delimited(text, *(("{{", "}}") if isinstance(text, str) else (b"{{", b"}}")))
 
 
@@ -105,6 +112,8 @@ def _renders_words(line: bytes, values: Optional[dict]) -> bool:
     filler, as a line of text."""
     if values is None:
         return False
+    from vllm_lint.frontends.yaml.chart_values import render_expr
+
     raw = line.decode("utf-8", "replace")
     for start, end in template_spans(raw):
         text = render_expr(raw[start:end], values)
@@ -344,6 +353,8 @@ def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
                   values: Optional[dict]) -> tuple[int, int]:
     """Make the values of launch ``la`` that templates touch opaque, or rendered from the chart's
     ``values``: (how many were left opaque, how many were rendered)."""
+    from vllm_lint.frontends.yaml.chart_values import render
+
     touched = rendered_n = 0
     unknown = getattr(regions, "unknown", [])
     split: dict[int, list[str]] = {}  # a shell's word rendered as several (a named template's words)

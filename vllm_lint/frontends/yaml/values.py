@@ -14,12 +14,10 @@ a mapping on the command line is its template's affair.
 
 from __future__ import annotations
 
-import re
-
 from vllm_lint.container import Platform
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import NULL
-from vllm_lint.record import lazy_re
+from vllm_lint.record import lazy_re, screened_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -28,13 +26,23 @@ if TYPE_CHECKING:
 # an option name as a chart's mapping writes it: `max-model-len`, `max_model_len`, `--enforce-eager`
 OPTION_KEY = lazy_re(r"^(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 _MAX_KEYS = 200  # (a mapping this large is no list of options)
+# a values row's marker -> its expression, screened: a key without the text every match holds
+# (`arg`) is answered without compiling it
+_MARKERS: dict[str, Any] = {}
+
+
+def _marker(row: Platform) -> Any:
+    pattern = _MARKERS.get(row.marker or "")
+    if pattern is None:
+        pattern = _MARKERS[row.marker or ""] = screened_re(row.marker or "")
+    return pattern
 
 
 def args_key(row: Platform, km: dict[str, Any]) -> Optional[str]:
     """The key of a mapping (its values by key, ``km``) that holds arguments for a ``values`` row
     (``row.marker`` matches its name in full, its value reads as arguments), or None."""
     for key, value in km.items():
-        if re.fullmatch(row.marker or "", key) and argument_like(value):
+        if _marker(row).fullmatch(key) and argument_like(value):
             return key
     return None
 
@@ -44,7 +52,7 @@ def default_args_key(row: Platform, km: dict[str, Any], holder_km: dict[str, Any
     by an override file) and the model beside the image: the key of those empty arguments when the
     mapping (``km``) or the one that sets the vLLM image (``holder_km``) names a model at one of
     the row's ``model`` paths, else None. The chart's template runs the image with the model."""
-    key = next((k for k, v in km.items() if re.fullmatch(row.marker or "", k) and empty(v)), None)
+    key = next((k for k, v in km.items() if _marker(row).fullmatch(k) and empty(v)), None)
     if key is None:
         return None
     for path in row.model:

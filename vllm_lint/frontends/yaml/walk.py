@@ -9,8 +9,7 @@ left over that mention vllm are read as shell command lines (or Markdown with fe
 from __future__ import annotations
 
 from vllm_lint import container as platforms
-from vllm_lint.frontends.yaml import (ci, cloud_init, engine_blocks, env_options, kubeai, llmisvc, lws, ray, recipes,
-                                      tasks, values)
+from vllm_lint.frontends.yaml import engine_blocks, kubeai, values
 from vllm_lint.frontends.yaml.containers import container, idle_image, image_of, image_version, release_node
 from vllm_lint.frontends.yaml.hardware import HW_KEYS, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
@@ -31,6 +30,21 @@ _KUBERNETES, _COMPOSE = platforms.platform("kubernetes"), platforms.platform("co
 _COMPOSE_ONLY_KEYS = frozenset({"container_name", "restart", "ipc", "shm_size", "depends_on", "runtime",
                                 "healthcheck", "deploy", "ulimits", "network_mode"})
 _VALUES_ROWS = tuple(p for p in platforms.PLATFORMS if p.found == "values")
+# the readers of one platform's parts, imported when a document holds their marker (a Deployment
+# or a compose file holds none): KServe's LLMInferenceService by its kind (:mod:`.llmisvc`), a
+# RayService's serveConfigV2 (YAML inside a string) by its key and ray.serve.llm's engine_kwargs
+# by its bytes (:mod:`.ray`), a LeaderWorkerSet's group size by its `size` key (:mod:`.lws`)
+_LLMISVC_KIND = "LLMInferenceService"
+_RAY_SERVE_CONFIG = "serveConfigV2"
+# and the readers of a whole document known by its root's keys, imported for a document with one:
+# a task runner's (:mod:`.tasks`: SkyPilot's `run` / `setup`, dstack's `commands`), a recipe's
+# (:mod:`.recipes`: a `model` mapping), cloud-init's (:mod:`.cloud_init`: its command lists)
+_TASK_KEYS = frozenset(("run", "setup", "commands"))
+_CLOUD_INIT_KEYS = ("runcmd", "bootcmd")
+# CI files' readers (:mod:`.ci`): GitHub Actions' by a root's `jobs`, GitLab CI's by a root without
+# a `kind` (a Kubernetes object is no pipeline); a container configured by variables
+# (:mod:`.env_options`, SageMaker's SM_VLLM_*) by a key of its block (env_options.ENV_KEYS)
+_ENV_OPTION_KEYS = frozenset(k for row in platforms.ENV_OPTIONS for k in row.env_keys)
 
 
 def walk_document(t: YamlText, root: Any) -> None:
@@ -48,35 +62,58 @@ def walk_document(t: YamlText, root: Any) -> None:
     top = keys(root)  # the root's keys as get finds them (the first of duplicates)
     kind = text(top.get("kind"))
     start = len(t.out.launches)
-    doc_hw, doc_env = tasks.task_context(t, top)
+    doc_hw, doc_env = Hardware(), []
+    if _TASK_KEYS.intersection(top):
+        from vllm_lint.frontends.yaml import tasks
+
+        doc_hw, doc_env = tasks.task_context(t, top)
     # production-stack values
     pse = top.get("servingEngineSpec")
     if isinstance(pse, MappingNode):
         production_stack(t, pse)
-    if kind == llmisvc.KIND:
+    if kind == _LLMISVC_KIND:
+        from vllm_lint.frontends.yaml import llmisvc
+
         llmisvc.read(t, root)
-    if recipes.is_recipe(top):
-        recipes.read(t, top)
+    if "model" in top:
+        from vllm_lint.frontends.yaml import recipes
+
+        if recipes.is_recipe(top):
+            recipes.read(t, top)
     # the platforms whose document is one container, known by a key of its root (a truss config.yaml)
     for row in platforms.PLATFORMS:
         if row.found == "root" and isinstance(top.get(row.marker), MappingNode):
             container(t, root, Hardware(), row, kind=kind)
     # GitHub Actions: env of workflow/job/step for each run
-    github = ci.is_github_workflow(top)
-    if github:
-        ci.github(t, root, top.get("jobs"))
-    if cloud_init.is_cloud_config(top):
-        cloud_init.read(t, top)
+    github = False
+    if "jobs" in top:
+        from vllm_lint.frontends.yaml import ci
+
+        github = ci.is_github_workflow(top)
+        if github:
+            ci.github(t, root, top.get("jobs"))
+    if any(k in top for k in _CLOUD_INIT_KEYS):
+        from vllm_lint.frontends.yaml import cloud_init
+
+        if cloud_init.is_cloud_config(top):
+            cloud_init.read(t, top)
     walk = _Walk(t, kind, top.get("services"))
     walk.run(root, Hardware())
     if t.holds(b"engine_kwargs"):
+        from vllm_lint.frontends.yaml import ray
+
         ray.serve_llm(t, root, Hardware())
     _blocks(t, walk, top)
-    if not github:
+    if not github and "kind" not in top and len(t.out.launches) > start:
+        from vllm_lint.frontends.yaml import ci
+
         ci.gitlab(t, root, start)
     # a SkyPilot task's container: the image its run and setup scripts run in
-    task = tasks.task_container(t, top, doc_hw, doc_env) if doc_hw.source == "skypilot" or (
-        "run" in top and "resources" in top) else None
+    task = None
+    if doc_hw.source == "skypilot" or ("run" in top and "resources" in top):
+        from vllm_lint.frontends.yaml import tasks
+
+        task = tasks.task_container(t, top, doc_hw, doc_env)
     for la in t.out.launches[start:]:
         if doc_hw.source:
             la.hardware = hw_merge(doc_hw, la.hardware)
@@ -186,10 +223,14 @@ class _Walk:
         if self.compose_root is not None and node is self.compose_root:
             self._compose_services(node, hw2, vers)
             return
-        if env_options.ENV_KEYS.intersection(km):  # (a container configured by variables: SM_VLLM_*)
+        if _ENV_OPTION_KEYS.intersection(km):  # (a container configured by variables: SM_VLLM_*)
+            from vllm_lint.frontends.yaml import env_options
+
             env_options.read(t, km)
-        sc = km.get(ray.SERVE_CONFIG_KEY)  # YAML inside a string
+        sc = km.get(_RAY_SERVE_CONFIG)  # YAML inside a string
         if isinstance(sc, ScalarNode):
+            from vllm_lint.frontends.yaml import ray
+
             ray.serve_config(t, sc, hw2, walk_document)
         if "image" in km or "repository" in km:  # (an image of another program ends the inheritance)
             holder = node if _VALUES_ROWS and values.runs_vllm(image_of(node, _VALUES_ROWS[0])[0]) else None
@@ -272,8 +313,11 @@ class _Walk:
 def _hardware(node: Any, km: dict[str, Any], hw: Hardware) -> Hardware:
     """The hardware a mapping (its keys ``km``) states, over the inherited ``hw``."""
     here = hardware_here(node)
-    size = lws.group_size(km)
-    if size is not None:
-        here.nodes = size
+    if "size" in km:
+        from vllm_lint.frontends.yaml import lws
+
+        size = lws.group_size(km)
+        if size is not None:
+            here.nodes = size
     kubeai.resource_profile(here, text(km.get("resourceProfile")))
     return hw_merge(hw, here)
