@@ -45,8 +45,10 @@ def test_deployment_args_list():
     assert data[vh.span.start : vh.span.end] == b"v0.8.5"
     assert la.hardware.gpu_count == 1
     assert la.hardware.gpu_product == "NVIDIA-A100-SXM4-80GB"
-    alias = la.tokens[-1]
-    assert alias.text == "$(MODEL_ALIAS)" and alias.opaque
+    alias = la.tokens[-1]  # $(MODEL_ALIAS): the container's env says it (values through variables)
+    assert (alias.text, alias.opaque, alias.text_span) == ("llama-8b", False, None)
+    (name, where), = alias.origin
+    assert name == "MODEL_ALIAS" and data[where.start:where.end] == b'"llama-8b"'
     env = {e.name: e for e in la.env}
     assert env["HUGGING_FACE_HUB_TOKEN"].value_opaque
     assert env["VLLM_ATTENTION_BACKEND"].value == "FLASHINFER"
@@ -344,7 +346,8 @@ def test_dstack_multiline_plain_words_keep_their_lines():
     assert la.version_hints[0].version == "v0.8.5"
     assert "--tensor-parallel-size" in texts(la)
     # each word of the folded plain scalar is spelled where it is written, on its own line
-    assert all(data[t.text_span.start:t.text_span.end] == t.text.encode() for t in la.tokens if not t.opaque)
+    assert all(data[t.text_span.start:t.text_span.end] == t.text.encode() for t in la.tokens
+               if not t.opaque and not t.origin)  # (a value read through a variable is not spelled here)
     tp = next(t for t in la.tokens if t.text == "--tensor-parallel-size")
     assert data[:tp.text_span.start].count(b"\n") == 10
 

@@ -17,7 +17,7 @@ from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import keys, text
 from vllm_lint.frontends.yaml.prefilter import mentions
-from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.frontends.yaml.text import YamlText, stated_env
 from vllm_lint.launch import Hardware
 from vllm_lint.record import replace
 
@@ -49,6 +49,13 @@ def walk_document(t: YamlText, root: Any) -> None:
     kind = text(top.get("kind"))
     start = len(t.out.launches)
     doc_hw, doc_env = tasks.task_context(t, top)
+    scopes = len(t.env_scopes)
+    whole = t.node_span(root)
+    if doc_env and whole is not None:  # a task's `envs` / `env`: the environment of its scripts
+        t.env_scopes.append((whole.start, whole.end, stated_env(doc_env)))
+    github = ci.is_github_workflow(top)
+    if not github:
+        ci.gitlab_scopes(t, root)
     # production-stack values
     pse = top.get("servingEngineSpec")
     if isinstance(pse, MappingNode):
@@ -62,7 +69,6 @@ def walk_document(t: YamlText, root: Any) -> None:
         if row.found == "root" and isinstance(top.get(row.marker), MappingNode):
             container(t, root, Hardware(), row, kind=kind)
     # GitHub Actions: env of workflow/job/step for each run
-    github = ci.is_github_workflow(top)
     if github:
         ci.github(t, root, top.get("jobs"))
     if cloud_init.is_cloud_config(top):
@@ -74,6 +80,7 @@ def walk_document(t: YamlText, root: Any) -> None:
     _blocks(t, walk, top)
     if not github:
         ci.gitlab(t, root, start)
+    del t.env_scopes[scopes:]
     # a SkyPilot task's container: the image its run and setup scripts run in
     task = tasks.task_container(t, top, doc_hw, doc_env) if doc_hw.source == "skypilot" or (
         "run" in top and "resources" in top) else None
