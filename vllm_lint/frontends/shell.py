@@ -436,7 +436,8 @@ class _Decoder:
 
 class _Ctx(Record):
     __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut",
-                 "command_vars", "config_names", "config_files", "literals", "local_images", "stated", "resolver")
+                 "command_vars", "config_names", "config_files", "literals", "local_images", "stated", "resolver",
+                 "resolve")
 
     def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -470,6 +471,7 @@ class _Ctx(Record):
         # ``stated``), and the reader of variables' values at a launch (made at first use)
         self.stated: Optional[dict] = None
         self.resolver = None
+        self.resolve = True
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -484,6 +486,7 @@ def _find_all(data: bytes, needle: bytes) -> list[int]:
 def extract_script(
     script: bytes, path: str, embedding: Optional[Embedding] = None, *, _depth: int = 0,
     cut_map: Optional[CutMap] = None, images: Optional[dict] = None, stated: Optional[dict] = None,
+    resolve: bool = True,
 ) -> Extraction:
     """Extract launches from shell text ``script`` (UTF-8 bytes).
 
@@ -496,13 +499,18 @@ def extract_script(
     file (a document's blocks), updated with this one's (``_built_images``).
     ``stated``: the environment the configuration that runs the script gives it (name ->
     (literal value or None, its span in the file)): a launch's ``$VAR`` the script does not set
-    reads its value there (``shell_values``).
+    reads its value there (``shell_values``). ``resolve``: whether the script's own assignments
+    may give a launch's words their values: not where the text is no one shell's run (a
+    Makefile's recipe lines, a notebook's ``!`` lines: each line its own shell), nor in a script
+    read out of another's words (``sh -c "..."``, a heredoc, ``eval``: the outer shell may have
+    expanded them already).
     """
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
     ctx = _Ctx(script, path, embedding, _depth)
     ctx.cut = cut_map
     ctx.stated = stated
+    ctx.resolve = resolve and _depth == 0
     if images:
         ctx.local_images = images
         for name in images:  # (their uses in this script)
@@ -1981,7 +1989,8 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     arg_words = expanded
     tokens = [_token(ctx, w) for w in arg_words]
     for k, (w, seg) in enumerate(zip(arg_words, segments)):
-        if w.opaque and not w.splat and not seg and "$" in w.text and not (expansions and not _VAR_REF.fullmatch(w.text)):
+        if w.opaque and not w.splat and not seg and ctx.resolve and "$" in w.text \
+                and not (expansions and not _VAR_REF.fullmatch(w.text)):
             # (another tool's `key=$VAR,...` string keeps its words as written: its reader places
             # the literal keys by their bytes)
             tokens[k] = _resolved(ctx, w, node, tokens[k])

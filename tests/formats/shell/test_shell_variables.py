@@ -114,3 +114,20 @@ def test_the_stated_environment_gives_a_variable_the_script_leaves_to_it():
     assert b.tokens[0].text == "org/m"  # (a prefix is the command's environment, not its words')
     ex = S.extract_script(b"MODEL=y; vllm serve $MODEL\n", "a.sh", stated=stated)
     assert ex.launches[0].tokens[0].text == "y"  # (the script's own assignment wins)
+
+
+@pytest.mark.parametrize("script", [
+    'M=a; bash -c "M=b; vllm serve $M"',  # (the outer shell expands $M before bash runs)
+    "bash <<EOF\nM=b\nvllm serve $M\nEOF\n",
+    'eval "M=b; vllm serve \\$M"',
+])
+def test_a_script_read_out_of_another_reads_no_value(script):
+    assert _model(script).opaque
+
+
+def test_a_makefile_recipe_reads_no_value():
+    from vllm_lint.frontends import makefile
+
+    data = b"MODEL := org/m\nserve:\n\tTP=2\n\tvllm serve $(MODEL) -tp $$TP\n"
+    (la,) = makefile.extract(data, "Makefile").launches
+    assert la.tokens[0].opaque  # (`make MODEL=...` overrides it; each recipe line is its own shell)
