@@ -81,7 +81,7 @@ class Resolver:
         self.dec = decoder
         self.stated = stated or {}
         self._writes: dict[bytes, Optional[list]] = {}
-        self._runs: Optional[list[int]] = None
+        self._runs: Optional[list[tuple]] = None
         self._ifs: Optional[bool] = None
         self._nameref: Optional[bool] = None
 
@@ -283,10 +283,15 @@ class Resolver:
         return out
 
     def _ran_before(self, start: int, end: int) -> bool:
-        """A ``source`` / ``.`` / ``eval`` (which may set any variable) between script offsets."""
+        """A ``source`` / ``.`` / ``eval`` (which may set any variable) between script offsets, or
+        in a function defined before ``end`` (a call may run it anywhere after)."""
         if self._runs is None:
-            self._runs = [m.end() for m in _RUNS_TEXT.finditer(self.src)]
-        return any(start <= r < end for r in self._runs)
+            self._runs = []
+            for m in _RUNS_TEXT.finditer(self.src):
+                node = self.root.descendant_for_byte_range(m.end() - 1, m.end() - 1)
+                func = next((a for a in _ancestors(node) if a.type == "function_definition"), None)
+                self._runs.append((m.end(), func.start_byte if func is not None else None))
+        return any(start <= r < end if func is None else func < end for r, func in self._runs)
 
     def ifs(self) -> bool:
         if self._ifs is None:

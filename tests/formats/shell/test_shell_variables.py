@@ -48,6 +48,7 @@ OPAQUE = [
     "M=a; source env.sh; vllm serve $M",
     "M=a; . ./env.sh; vllm serve $M",
     'M=a; eval "$SETUP"; vllm serve $M',
+    "load() { source env.sh; }; M=a; load; vllm serve $M",
     "read M; vllm serve $M",
     "M=$(cat x); vllm serve $M",
     "M=`cat x`; vllm serve $M",

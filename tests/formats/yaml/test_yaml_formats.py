@@ -516,3 +516,15 @@ command: ["vllm", "serve", "m"]
     plain = data.replace(b'{{ .Values.global.vllmTag | default "0.8.5" }}', b"{{ .Values.global.vllmTag }}")
     (la,) = Y.extract(plain, "values.yaml").launches
     assert la.version_hints == []
+
+
+def test_a_value_read_through_a_variable_a_template_writes_stays_opaque():
+    data = (b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  template:\n    spec:\n"
+            b"      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.10.0\n"
+            b"          env:\n            - name: MODEL_ID\n              value: {{ .Values.model }}\n"
+            b"            - name: TP\n              value: \"3\"\n"
+            b"          args: [\"--model=$(MODEL_ID)\", \"--tensor-parallel-size\", \"$(TP)\"]\n")
+    (la,) = Y.extract(data, "deploy.yaml").launches
+    model, _tp, tp = la.tokens
+    assert (model.text, model.opaque, model.origin) == ("--model=$(MODEL_ID)", True, None)
+    assert (tp.text, tp.opaque) == ("3", False) and tp.origin
