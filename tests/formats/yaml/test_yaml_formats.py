@@ -528,3 +528,12 @@ def test_a_value_read_through_a_variable_a_template_writes_stays_opaque():
     model, _tp, tp = la.tokens
     assert (model.text, model.opaque, model.origin) == ("--model=$(MODEL_ID)", True, None)
     assert (tp.text, tp.opaque) == ("3", False) and tp.origin
+
+
+def test_a_ci_job_line_that_assigns_a_stated_variable_hides_its_stated_value():
+    # GitLab's script lines (and dstack's commands) run in one shell, each read on its own
+    data = (b'stages: [t]\nvariables:\n  TP: "4"\n  MODEL: Qwen/Qwen2.5-7B-Instruct\nserve:\n  stage: t\n'
+            b'  script:\n    - export TP=3\n    - vllm serve $MODEL -tp $TP\n')
+    (la,) = Y.extract(data, ".gitlab-ci.yml").launches
+    assert [(t.text, t.opaque) for t in la.tokens] == [
+        ("Qwen/Qwen2.5-7B-Instruct", False), ("-tp", False), ("$TP", True)]

@@ -74,13 +74,27 @@ def gitlab_scopes(t: YamlText, root: Any) -> None:
         return
     dotenv = t.holds(b"dotenv")
     glob_env = gitlab_env(t, get(root, "variables"))
+    # (a job's script lines run in one shell, each read on its own: a name one of them, or the
+    # file's default `before_script`, assigns is not the stated value in the lines after it)
+    shared = assigned_names(t, get(root, "before_script")) | assigned_names(t, get(root, "after_script")) \
+        | assigned_names(t, get(root, "default"))
     for job in jobs:
         sp = t.node_span(job)
         if sp is None:
             continue
         env = ([] if get(job, "extends") is not None else list(glob_env)) + gitlab_env(t, get(job, "variables"))
         if env:
-            t.env_scopes.append((sp.start, sp.end, stated_env(env, _ALL if dotenv else frozenset())))
+            drop = _ALL if dotenv else shared | assigned_names(t, job)
+            t.env_scopes.append((sp.start, sp.end, stated_env(env, drop)))
+
+
+def assigned_names(t: YamlText, node: Any) -> frozenset:
+    """The names written ``NAME=`` in a node's bytes (the lines of a command list, which one shell
+    runs one after the other)."""
+    if node is None:
+        return frozenset()
+    body = t.data[t.pos(node.start_mark.index):t.pos(node.end_mark.index)]
+    return frozenset(m.group(1).decode() for m in _NAME_SET.finditer(body))
 
 
 def gitlab(t: YamlText, root: Any, start: int) -> None:

@@ -52,7 +52,11 @@ def walk_document(t: YamlText, root: Any) -> None:
     scopes = len(t.env_scopes)
     whole = t.node_span(root)
     if doc_env and whole is not None:  # a task's `envs` / `env`: the environment of its scripts
-        t.env_scopes.append((whole.start, whole.end, stated_env(doc_env)))
+        # (dstack's `commands` run in one shell, each line read on its own: a name a line assigns
+        # is not the stated value in the lines after it)
+        commands = top.get("commands")
+        drop = ci.assigned_names(t, commands) if isinstance(commands, SequenceNode) else frozenset()
+        t.env_scopes.append((whole.start, whole.end, stated_env(doc_env, drop)))
     github = ci.is_github_workflow(top)
     if not github:
         ci.gitlab_scopes(t, root)
