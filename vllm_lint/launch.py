@@ -138,12 +138,19 @@ class Token(Record):
     ``verbatim``: for an opaque word whose text is its bytes as written, expansions included
     (``"pretrained=$MODEL,dtype=auto"``), those bytes: a reader may place the literal parts of
     such a word (another tool's ``key=value`` string); nothing edits it.
+    ``origin``: for a word written with variables whose values are known statically (``$MODEL``
+    after ``MODEL=org/m``, a variable the configuration's environment states: the front-end's
+    value resolution, ``frontends/shell_values.py``), ``text`` is its value and ``origin`` says
+    where each variable's value is set: ``(name, Span)`` pairs (the span None where the file does
+    not map it). Such a word has no ``text_span``: a fix never
+    writes a value in place of the variable.
     """
 
-    __slots__ = ("text", "span", "text_span", "opaque", "splat", "assumed", "verbatim")
+    __slots__ = ("text", "span", "text_span", "opaque", "splat", "assumed", "verbatim", "origin")
 
     def __init__(self, text: str, span: Optional[Span], text_span: Optional[Span] = None, opaque: bool = False,
-                 splat: bool = False, assumed: Optional[str] = None, verbatim: Optional[Span] = None) -> None:
+                 splat: bool = False, assumed: Optional[str] = None, verbatim: Optional[Span] = None,
+                 origin: Optional[tuple] = None) -> None:
         self.text = text
         self.span = span
         self.text_span = text_span
@@ -151,6 +158,7 @@ class Token(Record):
         self.splat = splat
         self.assumed = assumed
         self.verbatim = verbatim
+        self.origin = origin
 
 
 class KeyedArg(Record):

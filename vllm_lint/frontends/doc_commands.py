@@ -144,6 +144,10 @@ def mark(ex: Extraction, regions: list[Region], emb: Optional[Embedding] = None)
     for la in ex.launches:
         for t in la.tokens:
             h = hit(t.span)
+            if h is None and t.origin:  # a value read through a variable a placeholder sets
+                h = next((x for _n, sp in t.origin for x in (hit(sp),) if x is not None), None)
+                if h is not None:
+                    t.origin = None
             if h is not None:
                 t.opaque, t.text_span = True, None
                 if h:

@@ -250,6 +250,8 @@ def rebase(ex: Extraction, emb: Embedding, out: Extraction,
 
         def tok(t: Token) -> Token:
             c = replace(t, span=f(t.span), text_span=f(t.text_span))
+            if t.origin:
+                c.origin = tuple((name, f(sp)) for name, sp in t.origin)
             if c.text_span is not None and c.span is None:
                 c.text_span = None
             tok_map[id(c)] = t

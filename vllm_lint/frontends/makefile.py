@@ -76,4 +76,6 @@ def shell_text(data: bytes) -> bytes:
 def extract(data: bytes, path: str) -> Extraction:
     from vllm_lint.frontends import shell
 
-    return shell.extract_script(recipe_script(data), path)
+    # (no value of a variable is read: each recipe line runs in a shell of its own, and `make NAME=...`
+    # overrides the makefile's assignments)
+    return shell.extract_script(recipe_script(data), path, resolve=False)

@@ -88,8 +88,8 @@ def extract(data: bytes, path: str) -> Extraction:
                     continue
                 script = _blank(text, lambda ln: ln.lstrip().startswith(b"!"))
                 script = re.sub(rb"(?m)^([ \t]*)!", lambda mm: mm.group(1) + b" ", script)
-                if b"!" in text:
-                    _add(out, shell.extract_script(script, path, t))
+                if b"!" in text:  # (each `!` line its own shell, `$name` IPython's: no variable's value read)
+                    _add(out, shell.extract_script(script, path, t, resolve=False))
                 code = _blank(text, lambda ln: not ln.lstrip().startswith((b"!", b"%")))
                 n = len(out.launches)
                 rebase(python.extract(code, path), t, out)

@@ -470,7 +470,8 @@ class _Decoder:
 
 class _Ctx(Record):
     __slots__ = ("src", "path", "emb", "depth", "out", "file_env", "marks", "image_vars", "root", "cut",
-                 "command_vars", "config_names", "config_files", "literals", "local_images")
+                 "command_vars", "config_names", "config_files", "literals", "local_images", "stated", "resolver",
+                 "resolve")
 
     def __init__(self, src: bytes, path: str, emb: Optional[Embedding], depth: int, out: Optional[Extraction] = None,
                  file_env: Optional[list] = None, marks: Optional[list] = None,
@@ -500,6 +501,11 @@ class _Ctx(Record):
         # name -> (vLLM image, how it was found, whether its tag names the release, the Dockerfile's
         # own entry or None); None until the script's `docker build` lines are read
         self.local_images: Optional[dict[str, Optional[tuple]]] = None
+        # the environment the configuration that runs the script states (``extract_script``'s
+        # ``stated``), and the reader of variables' values at a launch (made at first use)
+        self.stated: Optional[dict] = None
+        self.resolver = None
+        self.resolve = True
 
 
 def _find_all(data: bytes, needle: bytes) -> list[int]:
@@ -513,7 +519,8 @@ def _find_all(data: bytes, needle: bytes) -> list[int]:
 
 def extract_script(
     script: bytes, path: str, embedding: Optional[Embedding] = None, *, _depth: int = 0,
-    cut_map: Optional[CutMap] = None, images: Optional[dict] = None,
+    cut_map: Optional[CutMap] = None, images: Optional[dict] = None, stated: Optional[dict] = None,
+    resolve: bool = True,
 ) -> Extraction:
     """Extract launches from shell text ``script`` (UTF-8 bytes).
 
@@ -524,11 +531,20 @@ def extract_script(
     ``[s, e)`` that ``embedding`` does not map 1:1 (a YAML scalar's line folds), or None.
     ``images``: the images built from vLLM's by the scripts read before this one in the same
     file (a document's blocks), updated with this one's (``_built_images``).
+    ``stated``: the environment the configuration that runs the script gives it (name ->
+    (literal value or None, its span in the file)): a launch's ``$VAR`` the script does not set
+    reads its value there (``shell_values``). ``resolve``: whether the script's own assignments
+    may give a launch's words their values: not where the text is no one shell's run (a
+    Makefile's recipe lines, a notebook's ``!`` lines: each line its own shell), nor in a script
+    read out of another's words (``sh -c "..."``, a heredoc, ``eval``: the outer shell may have
+    expanded them already).
     """
     if b"\x00" in script:
         raise ParseError("binary data (NUL byte) in shell script", offset=script.index(b"\x00"))
     ctx = _Ctx(script, path, embedding, _depth)
     ctx.cut = cut_map
+    ctx.stated = stated
+    ctx.resolve = resolve and _depth == 0
     if images:
         ctx.local_images = images
         for name in images:  # (their uses in this script)
@@ -2008,6 +2024,12 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
             segments.extend(x.node.start_byte for x in got)
     arg_words = expanded
     tokens = [_token(ctx, w) for w in arg_words]
+    for k, (w, seg) in enumerate(zip(arg_words, segments)):
+        if w.opaque and not w.splat and not seg and ctx.resolve and "$" in w.text \
+                and not (expansions and not _VAR_REF.fullmatch(w.text)):
+            # (another tool's `key=$VAR,...` string keeps its words as written: its reader places
+            # the literal keys by their bytes)
+            tokens[k] = _resolved(ctx, w, node, tokens[k])
     # each token's word's script range and segment. Ranges, not words: a word holds a
     # tree-sitter node, and with it the whole tree, for as long as the launch lives. By token
     # (``id``) only when a fix first asks (``delete_tokens``): most launches are never fixed.
@@ -2090,6 +2112,25 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
 
     la.delete_tokens = delete_tokens
     _add_launch(ctx, la)
+
+
+def _resolved(ctx: _Ctx, w: _Word, command, tok: Token) -> Token:
+    """``tok`` for a word with expansions whose values are known at the command (``$MODEL`` after
+    ``MODEL=org/m``; :mod:`.shell_values`): its value, where each comes from, no text span (a fix
+    never writes the value in the variable's place); else ``tok`` as it is."""
+    if ctx.resolver is None:
+        from vllm_lint.frontends.shell_values import Resolver
+
+        ctx.resolver = Resolver(ctx.src, ctx.root, _Decoder(ctx.src), ctx.stated)
+    known = ctx.resolver.word(w.node, command)
+    if known is None:
+        return tok
+    origin = []
+    for name, where in known.origins:
+        if where.__class__ is tuple:  # a range of the script
+            where = _map_span(ctx, *where)
+        origin.append((name, where))
+    return Token(known.text, tok.span, None, origin=tuple(origin))
 
 
 def _first(pair: tuple) -> int:

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from . import suppress
 from .discovery import NAME_UNREAD, Target, format_by_name
-from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range
+from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range, never_accepted
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most, read_if_regular
@@ -375,17 +375,24 @@ class Linter:
         """A launch that names no release, checked against the newest: the releases that accept it
         as written (``targeting.accepted_range``), in --verbose and in the findings of the launch's
         options and variables that the newest refuses or changed."""
-        la.written_for = accepted_range(self.db, la.args, [e.name for e in la.launch.env])
+        env_names = [e.name for e in la.launch.env]
+        la.written_for = accepted_range(self.db, la.args, env_names)
         if la.written_for is None:
             return
         first, last = la.written_for
-        self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: this launch is accepted as written by "
+        # (the range leaves out what no release has: then it is true of the launch's other words only)
+        unknown = never_accepted(self.db, la.args, env_names)
+        but = f", but for {', '.join(f'`{u}`' for u in unknown)}," if unknown else ""
+        what = "this launch is" if not unknown else \
+            f"this launch{but[:-1]} (no release has {'it' if len(unknown) == 1 else 'them'}), is"
+        self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: {what} accepted as written by "
                             f"{first} - {last}")
         if last == self.db.newest:
             return
+        reads = f"this launch{but} reads"
         for d in found:
-            if d.code[:3] in ("VL1", "VL2") and d.code not in ("VL108", "VL109"):
-                d.message += (f" (no release named: checked at {self.db.newest}, the newest; this launch reads as "
+            if d.code[:3] in ("VL1", "VL2") and d.code not in ("VL108", "VL109") and d.option not in unknown:
+                d.message += (f" (no release named: checked at {self.db.newest}, the newest; {reads} as "
                               f"written for {first} - {last})")
 
     def _note_config_reference(self, path: AnyPath, args, target: str, source: str) -> None:

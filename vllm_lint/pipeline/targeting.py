@@ -604,6 +604,21 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
     return db.versions[lo], db.versions[hi]
 
 
+def never_accepted(db: Database, args: list, env_names: list[str]) -> list[str]:
+    """The options of ``args`` and the ``VLLM_*`` variables of ``env_names`` that no release of
+    the database has, in order: :func:`accepted_range` leaves them out (a word no release accepted
+    says nothing about the era), so what it gives is true of the launch's other words only."""
+    out: list[str] = []
+    for a in args:
+        string = _string(a)
+        if string and string not in out and db.option_history(string) is None:
+            out.append(string)
+    for name in env_names:
+        if name.startswith("VLLM_") and name not in out and db.env_history(name) is None:
+            out.append(name)
+    return out
+
+
 def _string(a: Any) -> Optional[str]:
     """The option string a parsed argument names (its normalised spelling), or None."""
     if a.positional or not a.canonical or not a.canonical.startswith("-"):

@@ -163,16 +163,18 @@ class LintContext(Record):
         if span is None and self.launch is not None:
             span = self.launch.span  # words with no exact position (a folded YAML scalar): the launch
         elif self.launch is not None:
-            message += _assumed(self.launch, span, message)
+            message += _assumed(self.launch, span, message, self.data)
         return Diagnostic(code=rule.code, message=message, path=self.path, span=span,
                           severity=severity or rule.severity, fix=fix, option=option,
                           target_version=self.target)
 
 
-def _assumed(launch: Launch, span: Span, message: str) -> str:
+def _assumed(launch: Launch, span: Span, message: str, data: bytes = b"") -> str:
     """What a finding at ``span`` must add when it is about a value that is an assumption
     (``Token.assumed``: the default of an environment variable): a finding on the value, or on
-    its option or key that quotes it. Else ""."""
+    its option or key that quotes it; or about a value read through variables (``Token.origin``):
+    where each is set, ``(`MODEL`, line 3)``, for a finding on the word, on its option quoting
+    it, or quoting it in backticks anywhere. Else ""."""
     def within(outer: Optional[Span]) -> bool:
         return outer is not None and outer.start <= span.start and span.end <= outer.end
 
@@ -183,10 +185,38 @@ def _assumed(launch: Launch, span: Span, message: str) -> str:
     for i, t in enumerate(toks):
         if t.assumed and (within(t.span) or i and toks[i - 1].span == span and quoted(t.text)):
             return f" ({t.assumed})"
+    notes: list[str] = []
+    for i, t in enumerate(toks):
+        if t.origin and (within(t.span) or i and toks[i - 1].span == span and quoted(t.text)
+                         or f"`{t.text}`" in message or _names(t.text, quoted)):
+            note = _origin(t.origin, data)
+            if note not in notes:
+                notes.append(note)
+    if notes:
+        return f" ({'; '.join(notes)})"
     for k in launch.keyed:
         if k.assumed and (within(k.value_span) or k.key_span == span and quoted(str(k.value))):
             return f" ({k.assumed})"
     return ""
+
+
+def _names(text: str, quoted: Callable[[str], bool]) -> bool:
+    """Whether a message names the model (or path) ``text``: by its last component, when that is a
+    name rather than a number (``Llama-4-Maverick-17B-128E-Instruct`` for ``meta-llama/...``)."""
+    last = text.rstrip("/").rsplit("/", 1)[-1]
+    return len(last) >= 4 and any(c.isalpha() for c in last) and quoted(last)
+
+
+def _origin(origin: tuple, data: bytes) -> str:
+    """Where a value read through variables comes from: ```MODEL`, line 3`` per variable."""
+    out = []
+    for name, sp in origin:
+        if sp is None:
+            out.append(f"`{name}`")
+        else:
+            line = data.count(b"\n", 0, sp.start) + 1
+            out.append(f"`{name}`, line {line}")
+    return "; ".join(dict.fromkeys(out))
 
 
 if TYPE_CHECKING:

@@ -29,7 +29,8 @@ the check is arithmetic. It stays silent when one process does not own the whole
 `--data-parallel-start-rank`: external or hybrid data parallelism; a file that starts the other
 nodes: `multi-node-serving.sh`, `ray start`, while the number of nodes is unknown), when the layout is multi-node (`--nnodes` > 1, Ray executor,
 `--headless`, `--data-parallel-size-local` smaller than `--data-parallel-size`, or more than one
-node declared by the context) unless the node count is known, when a factor is opaque (`-tp $TP`),
+node declared by the context) unless the node count is known, when a factor is not known statically
+(`-tp $TP` where the file does not give `TP` for certain: `docs/antipatterns.md`, values through variables),
 and for the idle-GPU warning when the launch may carry options we cannot see (`$EXTRA_ARGS`) or
 when its program trains on the same GPUs beside its vLLM engines (an RL trainer: verl, OpenRLHF,
 SkyRL; `foreign_launchers.py`, `shares_gpus`).

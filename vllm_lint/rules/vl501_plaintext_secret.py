@@ -3,8 +3,11 @@ Finds secrets written in plain text into a manifest, script or Dockerfile: a lit
 `--api-key` value (or `api_key:` in a config file), and literal values of `HF_TOKEN`,
 `HUGGING_FACE_HUB_TOKEN` and `VLLM_API_KEY` in the launch's environment.
 
-A variable reference (`$HF_TOKEN`, `${API_KEY}`, `$(API_KEY)`), a Kubernetes `valueFrom`
-secret reference, a template expression, or any value we cannot read statically is fine, and so
+A variable reference whose value the file does not write (`$HF_TOKEN`, `${API_KEY}`, `$(API_KEY)`
+from the caller's environment or a secret), a Kubernetes `valueFrom` secret reference, a template
+expression, or any value we cannot read statically is fine (a variable the same file assigns a
+literal key is that key: `KEY=sk-...` then `--api-key "$KEY"` is reported, naming where it is
+written: `docs/antipatterns.md`, values through variables), and so
 are obvious placeholders (`<your-token>`, `hf_xxx`, `changeme`, `EMPTY`, `...`, the name of the
 secret in capitals such as `HUGGINGFACE_TOKEN`). Code blocks in
 Markdown documentation are not checked: examples there show literal example keys on purpose.

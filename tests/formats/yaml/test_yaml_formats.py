@@ -45,8 +45,10 @@ def test_deployment_args_list():
     assert data[vh.span.start : vh.span.end] == b"v0.8.5"
     assert la.hardware.gpu_count == 1
     assert la.hardware.gpu_product == "NVIDIA-A100-SXM4-80GB"
-    alias = la.tokens[-1]
-    assert alias.text == "$(MODEL_ALIAS)" and alias.opaque
+    alias = la.tokens[-1]  # $(MODEL_ALIAS): the container's env says it (values through variables)
+    assert (alias.text, alias.opaque, alias.text_span) == ("llama-8b", False, None)
+    (name, where), = alias.origin
+    assert name == "MODEL_ALIAS" and data[where.start:where.end] == b'"llama-8b"'
     env = {e.name: e for e in la.env}
     assert env["HUGGING_FACE_HUB_TOKEN"].value_opaque
     assert env["VLLM_ATTENTION_BACKEND"].value == "FLASHINFER"
@@ -344,7 +346,8 @@ def test_dstack_multiline_plain_words_keep_their_lines():
     assert la.version_hints[0].version == "v0.8.5"
     assert "--tensor-parallel-size" in texts(la)
     # each word of the folded plain scalar is spelled where it is written, on its own line
-    assert all(data[t.text_span.start:t.text_span.end] == t.text.encode() for t in la.tokens if not t.opaque)
+    assert all(data[t.text_span.start:t.text_span.end] == t.text.encode() for t in la.tokens
+               if not t.opaque and not t.origin)  # (a value read through a variable is not spelled here)
     tp = next(t for t in la.tokens if t.text == "--tensor-parallel-size")
     assert data[:tp.text_span.start].count(b"\n") == 10
 
@@ -513,3 +516,24 @@ command: ["vllm", "serve", "m"]
     plain = data.replace(b'{{ .Values.global.vllmTag | default "0.8.5" }}', b"{{ .Values.global.vllmTag }}")
     (la,) = Y.extract(plain, "values.yaml").launches
     assert la.version_hints == []
+
+
+def test_a_value_read_through_a_variable_a_template_writes_stays_opaque():
+    data = (b"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  template:\n    spec:\n"
+            b"      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.10.0\n"
+            b"          env:\n            - name: MODEL_ID\n              value: {{ .Values.model }}\n"
+            b"            - name: TP\n              value: \"3\"\n"
+            b"          args: [\"--model=$(MODEL_ID)\", \"--tensor-parallel-size\", \"$(TP)\"]\n")
+    (la,) = Y.extract(data, "deploy.yaml").launches
+    model, _tp, tp = la.tokens
+    assert (model.text, model.opaque, model.origin) == ("--model=$(MODEL_ID)", True, None)
+    assert (tp.text, tp.opaque) == ("3", False) and tp.origin
+
+
+def test_a_ci_job_line_that_assigns_a_stated_variable_hides_its_stated_value():
+    # GitLab's script lines (and dstack's commands) run in one shell, each read on its own
+    data = (b'stages: [t]\nvariables:\n  TP: "4"\n  MODEL: Qwen/Qwen2.5-7B-Instruct\nserve:\n  stage: t\n'
+            b'  script:\n    - export TP=3\n    - vllm serve $MODEL -tp $TP\n')
+    (la,) = Y.extract(data, ".gitlab-ci.yml").launches
+    assert [(t.text, t.opaque) for t in la.tokens] == [
+        ("Qwen/Qwen2.5-7B-Instruct", False), ("-tp", False), ("$TP", True)]

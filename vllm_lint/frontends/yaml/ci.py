@@ -9,8 +9,9 @@ from vllm_lint.frontends.yaml.containers import image_version
 from vllm_lint.frontends.yaml.env import compose_env
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.nodes import get, seq, text
-from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.frontends.yaml.text import YamlText, stated_env
 from vllm_lint.launch import EnvAssign
+from vllm_lint.record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -39,10 +40,61 @@ def github(t: YamlText, root: Any, jobs: Any) -> None:
             if not isinstance(run, ScalarNode) or id(run) in t.consumed:
                 continue
             env = wf_env + job_env + compose_env(t, get(step, "env"))
-            launches = t.string_launches(run)
+            launches = t.string_launches(run, stated_env(env, _set_at_run(t, job)))
             for la in launches:
                 la.env = env + la.env
                 la.context.setdefault("step", text(get(step, "name")) or "")
+
+
+def _set_at_run(t: YamlText, node: Any) -> frozenset:
+    """The names a job's steps may set for the steps after them (``echo "NAME=..." >>
+    "$GITHUB_ENV"``): written ``NAME=`` in a job that mentions that file. Their stated values are
+    not the values a later script sees."""
+    body = t.data[t.pos(node.start_mark.index):t.pos(node.end_mark.index)]
+    if b"GITHUB_ENV" not in body:
+        return frozenset()
+    return frozenset(m.group(1).decode() for m in _NAME_SET.finditer(body))
+
+
+class _Everything(frozenset):
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_ALL = _Everything()
+_NAME_SET = lazy_re(rb"([A-Za-z_][A-Za-z0-9_]*)=")
+
+
+def gitlab_scopes(t: YamlText, root: Any) -> None:
+    """A GitLab CI document's job scripts see the global ``variables`` and the job's own (a job
+    that ``extends`` another sees the other's over the global ones: its own only); a dotenv report
+    (``artifacts: reports: dotenv``) may set any of them for later jobs."""
+    jobs = _gitlab_jobs(root, t.path)
+    if jobs is None:
+        return
+    dotenv = t.holds(b"dotenv")
+    glob_env = gitlab_env(t, get(root, "variables"))
+    # (a job's script lines run in one shell, each read on its own: a name one of them, or the
+    # file's default `before_script`, assigns is not the stated value in the lines after it)
+    shared = assigned_names(t, get(root, "before_script")) | assigned_names(t, get(root, "after_script")) \
+        | assigned_names(t, get(root, "default"))
+    for job in jobs:
+        sp = t.node_span(job)
+        if sp is None:
+            continue
+        env = ([] if get(job, "extends") is not None else list(glob_env)) + gitlab_env(t, get(job, "variables"))
+        if env:
+            drop = _ALL if dotenv else shared | assigned_names(t, job)
+            t.env_scopes.append((sp.start, sp.end, stated_env(env, drop)))
+
+
+def assigned_names(t: YamlText, node: Any) -> frozenset:
+    """The names written ``NAME=`` in a node's bytes (the lines of a command list, which one shell
+    runs one after the other)."""
+    if node is None:
+        return frozenset()
+    body = t.data[t.pos(node.start_mark.index):t.pos(node.end_mark.index)]
+    return frozenset(m.group(1).decode() for m in _NAME_SET.finditer(body))
 
 
 def gitlab(t: YamlText, root: Any, start: int) -> None:

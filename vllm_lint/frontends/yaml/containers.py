@@ -28,10 +28,10 @@ from vllm_lint.frontends.yaml.hardware import accelerator_hw, compose_hw, hardwa
 from vllm_lint.frontends.yaml.helm import helm_default, image_from_values
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import get, seq, text
-from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.frontends.yaml.text import K8S_VAR, YamlText, stated_env
 from vllm_lint.frontends.yaml.words import may_be_command, split_value, word_texts
 from vllm_lint.images import TAG_KEYS
-from vllm_lint.launch import EnvAssign, Hardware, Launch, Span, VersionHint, word_replacer
+from vllm_lint.launch import EnvAssign, Hardware, Launch, Span, Token, VersionHint, word_replacer
 from vllm_lint.record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -176,6 +176,7 @@ class _Container:
         self.ctx = ctx
         self.built: list = []  # [words, Container], on first use
         self.params_from = 0  # the first word after a `sh -c` script (its $0), when there is one
+        self.env: Optional[list[EnvAssign]] = None  # (_env, on first use)
 
     def read(self) -> bool:
         found = self._build_entry() or self._script() or self._shell()
@@ -202,12 +203,9 @@ class _Container:
                 for tok, _h in words:
                     if not tok.opaque and _INTERPOLATED.search(tok.text.replace("$$", "")):
                         tok.opaque = True
-            env_node = self.env_node
-            # a map of NAME: value: compose, and wrappers' specs (KubeAI Model `spec.env`)
-            env = (compose_env(t, env_node) if platform.env_form == "map" or isinstance(env_node, MappingNode)
-                   else k8s_env(t, env_node))
-            # a variable that carries arguments is the wrapper's, read by its script, not by vLLM
-            env = [e for e in env if e.name not in ENV_ARG_CARRIERS]
+            env = self._env()
+            if platform.env_form == "list" and any(tok.opaque for tok, _h in words):
+                words = [(_k8s_filled(tok, self._stated()), h) for tok, h in words]
             hw2 = self.hw
             for structure in platform.gpus:
                 hw2 = hw_merge(hw2, _GPU_READERS[structure](node))
@@ -230,6 +228,23 @@ class _Container:
                 version_hints=versions, env_complete=self._env_complete())
             self.built.extend((words, model))
         return self.built[0], self.built[1]
+
+    def _env(self) -> list[EnvAssign]:
+        """The container's environment as its configuration states it."""
+        if self.env is None:
+            env_node = self.env_node
+            # a map of NAME: value: compose, and wrappers' specs (KubeAI Model `spec.env`)
+            env = (compose_env(self.t, env_node) if self.platform.env_form == "map"
+                   or isinstance(env_node, MappingNode) else k8s_env(self.t, env_node))
+            # a variable that carries arguments is the wrapper's, read by its script, not by vLLM
+            self.env = [e for e in env if e.name not in ENV_ARG_CARRIERS]
+        return self.env
+
+    def _stated(self) -> dict:
+        """The container's environment for the values of its words' variables
+        (:func:`~.text.stated_env`): what the file states overrides the image's and anything an
+        ``envFrom`` / ``env_file`` adds; a name it does not state stays unknown."""
+        return stated_env(self._env())
 
     def _env_complete(self) -> bool:
         """The container's whole environment is written here: a platform that can state one
@@ -297,7 +312,8 @@ class _Container:
                 cut = lambda s, e, whole=whole, base=base: whole(base + s, base + e)  # noqa: E731
         else:
             emb = Embedding.unmapped(script)  # (no bytes of its own)
-        return self._adopt(t.shell_launches(script, emb, t.content_span(node), cut), node)
+        return self._adopt(t.shell_launches(script, emb, t.content_span(node), cut,
+                                            {} if self.platform.interpolates else self._stated()), node)
 
     def _script(self) -> bool:
         """A command written as one string that holds a shell line continuation, on a platform
@@ -320,7 +336,14 @@ class _Container:
         m = t.smap(item)
         template = format_fields.template_of(t, item, m, self.node)
         script = m.text if template is None else template.text
-        launches = t.shell_launches(script, m, t.content_span(item), t.cutter(item, m))
+        emb, cut, stated = m, t.cutter(item, m), self._stated()
+        if self.platform.interpolates and b"$" in script and template is None:
+            if _INTERPOLATED.search(script.replace(b"$$", b"").decode("utf-8", "replace")):
+                stated = {}  # (compose fills `$VAR` from the host's environment: none of the container's)
+            elif b"$$" in script:  # `$$VAR`: compose writes `$VAR`, which the container's shell reads
+                script, emb = _unescaped(script, m)
+                cut = None
+        launches = t.shell_launches(script, emb, t.content_span(item), cut, stated)
         if template is not None:
             template.apply(launches, m)
         return self._adopt(launches, item)
@@ -483,6 +506,50 @@ class _Container:
                 t.consumed.add(id(val))
                 found = True
         return found
+
+
+def _unescaped(script: bytes, m: Embedding) -> tuple[bytes, Embedding]:
+    """A compose string's text as the container receives it (``$$`` is one ``$``), with its map
+    into the file."""
+    out = bytearray()
+    at: list = []
+    i = 0
+    while i < len(script):
+        if script[i:i + 2] == b"$$":
+            out += b"$"
+            at.append(m.host(i + 1))
+            i += 2
+            continue
+        out.append(script[i])
+        at.append(m.host(i))
+        i += 1
+    text = bytes(out)
+    return text, Embedding.from_positions(text, at)
+
+
+def _k8s_filled(tok: Token, stated: dict) -> Token:
+    """A Kubernetes word with ``$(VAR)`` references, each filled from the container's
+    environment where it states the variable literally (Kubernetes expands them before the
+    process starts; ``$$(VAR)`` is written as is); else the word as it was."""
+    if not tok.opaque or tok.splat or "$$(" in tok.text:
+        return tok
+    origin = []
+
+    def fill(m: "re.Match[str]") -> str:
+        name = m.group(0)[2:-1]
+        value, where = stated.get(name, (None, None))
+        if value is None:
+            raise KeyError(name)
+        origin.append((name, where))
+        return value
+
+    try:
+        text = K8S_VAR.sub(fill, tok.text)
+    except KeyError:
+        return tok
+    if "$(" in text or not origin:
+        return tok
+    return Token(text, tok.span, None, origin=tuple(origin))
 
 
 _TEMPLATE_FILLER = lazy_re(r"_{4,}")  # (a template expression's filler in a filled chart template)

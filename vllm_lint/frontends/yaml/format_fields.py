@@ -71,8 +71,8 @@ def template_of(t: YamlText, node: Any, m: Embedding, holder: Any) -> Optional[F
             restored[v:v + n] = t.original[h:h + n]
         value = bytes(restored)
     fields = _fields(value)
-    if not fields:
-        return None
+    if not fields or any(value[fs - 1:fs] == b"$" for fs, _fe in fields):
+        return None  # (a shell's `${NAME}`, however its name matches a key)
     keys = _keys(holder)
     if any(_FIELD_NAME.match(value, fs + 1).group().decode() not in keys for fs, _fe in fields):
         return None

@@ -359,6 +359,13 @@ def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
     unknown = getattr(regions, "unknown", [])
     split: dict[int, list[str]] = {}  # a shell's word rendered as several (a named template's words)
     for t in la.tokens:
+        if t.origin and any(overlaps(regions, sp) for _name, sp in t.origin) and not overlaps(regions, t.span):
+            # a value read through a variable whose value a template writes: the word as written, opaque
+            t.opaque, t.origin = True, None
+            if t.span is not None:
+                t.text = _unquoted(original[t.span.start:t.span.end].decode("utf-8", "replace"))
+            touched += 1
+            continue
         if overlaps(regions, t.span):
             t.text_span = None
             if overlaps(unknown, t.span):  # a branch that may not render: any number of words

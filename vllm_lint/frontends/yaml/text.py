@@ -56,6 +56,22 @@ def verbatim(data: bytes, s: int, e: int, style: Optional[str], value: str) -> A
     return False
 
 
+def stated_env(env: list[EnvAssign], drop: frozenset = frozenset()) -> dict:
+    """The environment a configuration states, for the values of its scripts' variables
+    (``shell.extract_script``'s ``stated``): name -> (its literal value, None where not known
+    statically; where it is written), the last entry of a name winning; ``drop``: names something
+    else may set at run time."""
+    out: dict = {}
+    for e in env:
+        if e.name in drop:
+            out[e.name] = (None, None)
+            continue
+        where = e.value_span or e.name_span
+        value = None if e.value_opaque or e.value is None or where is None else e.value
+        out[e.name] = (value, where)
+    return out
+
+
 class YamlText:
     """One parsed text (a file, or a YAML string inside a file) and what was found in it."""
 
@@ -83,6 +99,9 @@ class YamlText:
         self.written_low: Optional[bytes] = None  # see as_written
         self.values: Optional[dict] = None  # a Helm chart's values, for its templates (.chart_values)
         self._holds: dict[bytes, bool] = {}  # see holds
+        # the environments the file states for the shell scripts in a range of it (a SkyPilot task's
+        # `envs`, a CI job's variables): (start, end, name -> (literal or None, its span)), innermost last
+        self.env_scopes: list[tuple[int, int, dict]] = []
 
     def parse(self) -> list:
         """The documents' root nodes (ParseError for bad input)."""
@@ -298,10 +317,13 @@ class YamlText:
         return launch
 
     def shell_launches(self, script: bytes, emb: Embedding, outer: Optional[Span] = None,
-                       cut: Optional[Callable[[int, int], Optional[Span]]] = None) -> list[Launch]:
+                       cut: Optional[Callable[[int, int], Optional[Span]]] = None,
+                       stated: Optional[dict] = None) -> list[Launch]:
         """Launches of the shell ``script`` held in a scalar; ``outer`` is the scalar's span, the
         launch's span when no byte of the script maps back to the file, so findings there point
-        at the scalar; ``cut``: the scalar's :meth:`cutter` (deletions across its folds)."""
+        at the scalar; ``cut``: the scalar's :meth:`cutter` (deletions across its folds);
+        ``stated``: the environment the configuration gives the script (:func:`stated_env`), else
+        that of the innermost of :attr:`env_scopes` around ``outer``."""
         if not may_be_command(script):
             # one word (a container name, an image, a label) is no command line: the shell
             # front-end and its grammar are not even loaded (start-up, benchmarks/README.md)
@@ -310,8 +332,11 @@ class YamlText:
             from vllm_lint.frontends import shell
         except ImportError:  # pragma: no cover - the shell front-end lands separately
             return []
+        if stated is None and outer is not None:
+            stated = next((env for s, e, env in reversed(self.env_scopes) if s <= outer.start < e), None)
         try:
-            ex = shell.extract_script(script, self.path, emb, cut_map=cut)
+            ex = shell.extract_script(script, self.path, emb, cut_map=cut,
+                                      stated=stated or None)
         except ParseError:
             return []
         if outer is not None:
@@ -323,16 +348,16 @@ class YamlText:
         self.out.version_hints.extend(ex.version_hints)
         return ex.launches
 
-    def string_launches(self, node: Any) -> list[Launch]:
+    def string_launches(self, node: Any, stated: Optional[dict] = None) -> list[Launch]:
         """Launches of a string scalar that holds a command line (or Markdown with fenced
-        blocks)."""
+        blocks); ``stated``: as :meth:`shell_launches`."""
         self.consumed.add(id(node))
         if not may_be_command(node.value.encode("utf-8", "surrogatepass")):
             return []  # (shell_launches would find nothing: no map needed)
         m = self.smap(node)
         if "```" in node.value or "~~~" in node.value:
             return self._markdown_launches(m)
-        return self.shell_launches(m.text, m, self.content_span(node), self.cutter(node, m))
+        return self.shell_launches(m.text, m, self.content_span(node), self.cutter(node, m), stated)
 
     def python_launches(self, node: Any) -> list[Launch]:
         """Launches of a string scalar that holds a Python file (a ConfigMap's ``app.py: |``: a

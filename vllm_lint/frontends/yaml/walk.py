@@ -16,7 +16,7 @@ from vllm_lint.frontends.yaml.helm import image_from_values, production_stack
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
 from vllm_lint.frontends.yaml.nodes import get, keys, text
 from vllm_lint.frontends.yaml.prefilter import mentions
-from vllm_lint.frontends.yaml.text import YamlText
+from vllm_lint.frontends.yaml.text import YamlText, stated_env
 from vllm_lint.launch import Hardware
 from vllm_lint.record import replace
 
@@ -67,6 +67,27 @@ def walk_document(t: YamlText, root: Any) -> None:
         from vllm_lint.frontends.yaml import tasks
 
         doc_hw, doc_env = tasks.task_context(t, top)
+    scopes = len(t.env_scopes)
+    whole = t.node_span(root)
+    if doc_env and whole is not None:  # a task's `envs` / `env`: the environment of its scripts
+        # (dstack's `commands` run in one shell, each line read on its own: a name a line assigns
+        # is not the stated value in the lines after it)
+        commands = top.get("commands")
+        drop = frozenset()
+        if isinstance(commands, SequenceNode):
+            from vllm_lint.frontends.yaml import ci
+
+            drop = ci.assigned_names(t, commands)
+        t.env_scopes.append((whole.start, whole.end, stated_env(doc_env, drop)))
+    github = False
+    if "jobs" in top:
+        from vllm_lint.frontends.yaml import ci
+
+        github = ci.is_github_workflow(top)
+    if not github and t.holds(b"variables"):  # (GitLab's stated environment: its `variables`)
+        from vllm_lint.frontends.yaml import ci
+
+        ci.gitlab_scopes(t, root)
     # production-stack values
     pse = top.get("servingEngineSpec")
     if isinstance(pse, MappingNode):
@@ -85,13 +106,8 @@ def walk_document(t: YamlText, root: Any) -> None:
         if row.found == "root" and isinstance(top.get(row.marker), MappingNode):
             container(t, root, Hardware(), row, kind=kind)
     # GitHub Actions: env of workflow/job/step for each run
-    github = False
-    if "jobs" in top:
-        from vllm_lint.frontends.yaml import ci
-
-        github = ci.is_github_workflow(top)
-        if github:
-            ci.github(t, root, top.get("jobs"))
+    if github:
+        ci.github(t, root, top.get("jobs"))
     if any(k in top for k in _CLOUD_INIT_KEYS):
         from vllm_lint.frontends.yaml import cloud_init
 
@@ -108,6 +124,7 @@ def walk_document(t: YamlText, root: Any) -> None:
         from vllm_lint.frontends.yaml import ci
 
         ci.gitlab(t, root, start)
+    del t.env_scopes[scopes:]
     # a SkyPilot task's container: the image its run and setup scripts run in
     task = None
     if doc_hw.source == "skypilot" or ("run" in top and "resources" in top):

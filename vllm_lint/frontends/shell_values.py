@@ -1,0 +1,365 @@
+"""The value a shell word has at a launch, where the script (or the environment its configuration
+states) makes it certain: ``MODEL=org/m; vllm serve $MODEL``, ``export GPU_MEM=0.95`` then
+``--gpu-memory-utilization ${GPU_MEM}``, ``-tp "${TP:-2}"`` where ``TP`` is known.
+
+A variable's value at the launch is known when
+
+* the last assignment of it before the launch runs on every path to the launch: it is a plain
+  statement (``NAME=...``, ``export`` / ``readonly`` / ``local`` / ``declare -x`` ``NAME=...``) in
+  the same sequence of statements as the launch or one around it, not in a branch, a loop, a
+  function, a subshell or an ``&&`` / ``||`` list the launch is not in; its value is itself known
+  (literal text, or variables known at the assignment);
+* nothing else may change it: no ``read`` / ``mapfile`` / ``unset`` / ``for`` / ``getopts`` /
+  ``printf -v`` / ``let`` / ``((...))`` / ``${NAME:=...}`` / ``declare -n`` of it anywhere, no
+  ``source`` / ``.`` / ``eval`` between the assignment and the launch, no assignment of it in a
+  function, or in a loop around the launch after it; a launch in a function sees only a variable
+  assigned once in the whole script;
+* or the script never sets it before the launch (it is the environment's) and the configuration
+  that runs the script states it literally (``stated``: a SkyPilot task's ``envs``, a workflow's
+  ``env``, a container's environment).
+
+``${NAME:-default}`` is the variable's value where that is known (the default where that value is
+known to be empty, with ``:-``); the default alone is never taken, as no file proves a variable
+unset (the caller's environment, the image and the platform may set any name).
+
+Quoting and word splitting are as bash does them: a quoted expansion is its value, an unquoted one
+is resolved only where its value is one word (no blank, no glob character, not empty) and the
+script does not set ``IFS``. Anything else stays unknown (the word stays opaque, as before).
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
+
+_NAME = rb"[A-Za-z_][A-Za-z0-9_]*"
+_SIMPLE = re.compile(rb"\$(" + _NAME + rb")|\$\{(" + _NAME + rb")\}")
+_DEFAULT_OPS = {b":-", b"-", b":=", b"="}
+_LOOPS = frozenset({"while_statement", "for_statement", "c_style_for_statement"})
+# the nodes between an assignment and the statement list it is part of, which run it unconditionally
+_STATEMENT_WRAPPERS = frozenset({"variable_assignment", "declaration_command", "redirected_statement"})
+# statement lists whose children run in order, one after the other
+_SEQUENCES = frozenset({"program", "compound_statement", "do_group", "if_statement", "elif_clause",
+                        "else_clause", "case_item"})
+_CLAUSES = frozenset({"elif_clause", "else_clause", "case_item"})
+# POSIX special builtins: an assignment before one stays set in POSIX shells
+_SPECIAL = frozenset({":", ".", "eval", "exec", "export", "readonly", "set", "shift", "trap", "unset", "break",
+                      "continue", "return", "exit", "times", "source"})
+_DECLARE_OK_FLAGS = frozenset("xrg")
+_RUNS_TEXT = re.compile(rb"(?:^|[;&|({`]|\bthen\b|\bdo\b|\belse\b)[ \t]*(?:source|\.|eval)[ \t]", re.M)
+_NAMEREF = re.compile(rb"\b(?:declare|local|typeset)[ \t]+-[A-Za-z]*n")
+_BLANKS = frozenset(" \t\n")
+_GLOB = frozenset("*?[")
+_MAX_DEPTH = 8
+
+UNKNOWN = None
+
+
+class Known:
+    """A value known statically and where it came from: ``origins``, ``(name, where)`` per variable
+    read, ``where`` the script range of the assignment's value or the stated environment's entry
+    (a ``Span`` in the file)."""
+
+    __slots__ = ("text", "origins")
+
+    def __init__(self, text: str, origins: tuple = ()) -> None:
+        self.text = text
+        self.origins = origins
+
+
+class Resolver:
+    """Values of a script's variables at its launches (one per script; ``root`` its tree).
+    ``stated``: name -> (value or None where not known, its ``Span`` in the file) of the
+    environment the configuration gives the script."""
+
+    def __init__(self, src: bytes, root: Any, decoder: Any, stated: Optional[dict] = None) -> None:
+        self.src = src
+        self.root = root
+        self.dec = decoder
+        self.stated = stated or {}
+        self._writes: dict[bytes, Optional[list]] = {}
+        self._runs: Optional[list[tuple]] = None
+        self._ifs: Optional[bool] = None
+        self._nameref: Optional[bool] = None
+
+    # ---- a word ------------------------------------------------------------------------------
+
+    def word(self, node: Any, at: Any) -> Optional[Known]:
+        """The text of word ``node`` of the command ``at`` when every expansion in it is known
+        (its value, where it came from), else None."""
+        if self.nameref():
+            return None
+        parts: list[str] = []
+        origins: list = []
+        if not self._fill(node, at, False, parts, origins, 0):
+            return None
+        text = "".join(parts)
+        if not text:
+            return None  # (an empty unquoted expansion is no word at all; "" is rare on a launch)
+        return Known(text, tuple(origins))
+
+    def _fill(self, node: Any, at: Any, quoted: bool, parts: list, origins: list, depth: int) -> bool:
+        t = node.type
+        if t in ("simple_expansion", "expansion"):
+            got = self._ref(node, at, quoted, depth)
+            if got is None:
+                return False
+            parts.append(got.text)
+            origins.extend(got.origins)
+            return True
+        if t in ("command_substitution", "arithmetic_expansion", "process_substitution"):
+            return False
+        if t == "string":
+            s, e = node.start_byte + 1, node.end_byte - 1
+            if e < s or self.src[node.end_byte - 1:node.end_byte] != b'"':
+                return False
+            cur = s
+            for c in node.named_children:
+                if c.type == "string_content":
+                    continue
+                if c.type not in ("simple_expansion", "expansion"):
+                    return False
+                parts.append(self._literal(self.dec._dq_text, cur, c.start_byte))
+                if not self._fill(c, at, True, parts, origins, depth):
+                    return False
+                cur = c.end_byte
+            parts.append(self._literal(self.dec._dq_text, cur, e))
+            return True
+        if t == "concatenation":
+            cur = node.start_byte
+            for c in node.children:
+                if c.start_byte > cur:
+                    parts.append(self._literal(self.dec._unquoted, cur, c.start_byte))
+                if not self._fill(c, at, quoted, parts, origins, depth):
+                    return False
+                cur = max(cur, c.end_byte)
+            if cur < node.end_byte:
+                parts.append(self._literal(self.dec._unquoted, cur, node.end_byte))
+            return True
+        if t in ("translated_string", "array", "brace_expression"):
+            return False
+        w = self.dec.decode(node)
+        if w.opaque:
+            return False
+        if not quoted and t in ("word", "number") and (w.text.startswith("~") or "{" in w.text):
+            return False  # (tilde and brace expansion)
+        parts.append(w.text)
+        return True
+
+    def _literal(self, fn: Callable, s: int, e: int) -> str:
+        raw = bytearray()
+        fn(s, e, raw, [])
+        return bytes(raw).decode("utf-8", "replace")
+
+    def _ref(self, node: Any, at: Any, quoted: bool, depth: int) -> Optional[Known]:
+        """``$NAME``, ``${NAME}``, ``${NAME:-word}`` (``-``, ``:=``, ``=``) at ``at``."""
+        body = self.src[node.start_byte:node.end_byte]
+        m = _SIMPLE.fullmatch(body)
+        default_nodes = None
+        op = None
+        if m is not None:
+            name = m.group(1) or m.group(2)
+        else:
+            kids = node.children
+            if (len(kids) < 4 or kids[0].type != "${" or kids[1].type != "variable_name"
+                    or kids[-1].type != "}" or self.src[kids[2].start_byte:kids[2].end_byte] not in _DEFAULT_OPS):
+                return None
+            name = self.src[kids[1].start_byte:kids[1].end_byte]
+            op = self.src[kids[2].start_byte:kids[2].end_byte]
+            default_nodes = kids[3:-1]
+        value = self.value(name, at, depth)
+        if value is False:
+            return None
+        if value is None:
+            return None  # (the environment's, which may hold anything)
+        if op is not None and op.startswith(b":") and value.text == "":
+            parts: list[str] = []  # known to be empty: the default
+            origins: list = list(value.origins)
+            for c in default_nodes or ():
+                if not self._fill(c, at, quoted, parts, origins, depth):
+                    return None
+            value = Known("".join(parts), tuple(origins))
+        if not quoted and (any(ch in _BLANKS or ch in _GLOB for ch in value.text) or self.ifs()):
+            return None
+        return value
+
+    # ---- a variable --------------------------------------------------------------------------
+
+    def value(self, name: bytes, at: Any, depth: int = 0):
+        """What ``$name`` holds at the statement ``at``: a :class:`Known`, None where the script
+        does not set it before and the stated environment does not give it (the caller's), or
+        False where not known."""
+        if depth > _MAX_DEPTH:
+            return False
+        writes = self.writes(name)
+        if writes is None:
+            return False
+        funcs = [a for a in _ancestors(at) if a.type == "function_definition"]
+        loops = [a for a in _ancestors(at) if a.type in _LOOPS]
+        if funcs and any(prefix for _n, prefix in writes):
+            return False  # (`NAME=x f` sets it for a function's body)
+        assigns = [n for n, prefix in writes if not prefix]
+        for loop in loops:
+            if any(n.start_byte > at.start_byte and loop.start_byte <= n.start_byte < loop.end_byte for n in assigns):
+                return False  # set later in a loop around the launch: the next round sees it
+        before = [n for n in assigns if n.end_byte <= at.start_byte]
+        if funcs and (len(assigns) > 1 or len(before) != len(assigns)):
+            return False  # a function may run after any assignment
+        for n in before:
+            if any(f.type == "function_definition" and not _contains(f, at) for f in _ancestors(n)):
+                return False  # a function that sets it may have run before the launch
+        if not before:
+            if self._ran_before(0, at.start_byte):
+                return False
+            got = self.stated.get(name.decode())
+            if got is None:
+                return None
+            text, where = got
+            return False if text is None else Known(text, ((name.decode(), where),))
+        d = before[-1]
+        if not _dominates(d, at) or self._ran_before(d.end_byte, at.start_byte):
+            return False
+        val = d.child_by_field_name("value")
+        if val is None:
+            return Known("", ((name.decode(), (d.end_byte, d.end_byte)),))
+        if val.type == "array" or self.src[d.start_byte:val.start_byte].rstrip().endswith(b"+="):
+            return False
+        parts: list[str] = []
+        origins: list = []
+        if not self._fill(val, d, True, parts, origins, depth + 1):
+            return False
+        text = "".join(parts)
+        if val.type in ("word", "concatenation") and (text.startswith("~") or ":~" in text):
+            return False  # (tilde expansion in an assignment)
+        return Known(text, ((name.decode(), (val.start_byte, val.end_byte)),) + tuple(origins))
+
+    def writes(self, name: bytes) -> Optional[list]:
+        """The assignments of ``name`` in the script (node, whether a command's prefix), in order;
+        None when anything else may set it."""
+        if name in self._writes:
+            return self._writes[name]
+        out: Optional[list] = self._scan(name)
+        self._writes[name] = out
+        return out
+
+    def _scan(self, name: bytes) -> Optional[list]:
+        src = self.src
+        key = re.escape(name)
+        other = re.compile(
+            rb"\b(?:read|mapfile|readarray|unset|getopts|printf|let|select|for|local|declare|typeset)\b"
+            rb"[^\n;&|]*(?<![\w${])" + key + rb"(?![\w])(?!=)"
+            rb"|\(\([^)]*\b" + key + rb"\b|\$\{" + key + rb":?[=?]|\b" + key + rb"\[[^\]\n]*\]\+?=")
+        if other.search(src):
+            return None
+        out = []
+        for m in re.finditer(rb"(?<![\w$-])" + key + rb"\+?=", src):
+            node = self.root.descendant_for_byte_range(m.start(), m.start() + len(name))
+            while node is not None and node.type != "variable_assignment":
+                if node.type in ("string", "raw_string", "comment", "heredoc_body", "command_substitution"):
+                    node = None
+                    break
+                node = node.parent
+            if node is None:
+                if self.root.descendant_for_byte_range(m.start(), m.end()).type == "ERROR":
+                    return None
+                continue  # in a string, a comment, a heredoc: no assignment
+            nm = node.child_by_field_name("name")
+            if nm is None or nm.start_byte != m.start():
+                continue
+            parent = node.parent
+            if parent is not None and parent.type == "declaration_command":
+                flags = [c for c in parent.children if c.type == "word" and src[c.start_byte:c.start_byte + 1] == b"-"]
+                if any(ch not in _DECLARE_OK_FLAGS for f in flags for ch in src[f.start_byte + 1:f.end_byte].decode()):
+                    return None  # declare -i / -l / -u / -a ...: the value is not the text
+            prefix = parent is not None and parent.type == "command"
+            if prefix:
+                cmd = parent.child_by_field_name("name")
+                if cmd is None or src[cmd.start_byte:cmd.end_byte].decode("utf-8", "replace") in _SPECIAL:
+                    return None
+            out.append((node, prefix))
+        return out
+
+    def _ran_before(self, start: int, end: int) -> bool:
+        """A ``source`` / ``.`` / ``eval`` (which may set any variable) between script offsets, or
+        in a function defined before ``end`` (a call may run it anywhere after)."""
+        if self._runs is None:
+            self._runs = []
+            for m in _RUNS_TEXT.finditer(self.src):
+                node = self.root.descendant_for_byte_range(m.end() - 1, m.end() - 1)
+                func = next((a for a in _ancestors(node) if a.type == "function_definition"), None)
+                self._runs.append((m.end(), func.start_byte if func is not None else None))
+        return any(start <= r < end if func is None else func < end for r, func in self._runs)
+
+    def ifs(self) -> bool:
+        if self._ifs is None:
+            writes = self.writes(b"IFS")  # (`IFS= read -r line`, a command's own, changes nothing here)
+            self._ifs = writes is None or any(not prefix for _n, prefix in writes)
+        return self._ifs
+
+    def nameref(self) -> bool:
+        if self._nameref is None:
+            self._nameref = _NAMEREF.search(self.src) is not None
+        return self._nameref
+
+
+def _ancestors(node: Any):
+    p = node.parent
+    while p is not None:
+        yield p
+        p = p.parent
+
+
+def _contains(outer: Any, node: Any) -> bool:
+    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
+
+
+def _child_of(parent: Any, node: Any) -> Any:
+    """The child of ``parent`` that holds ``node`` (``node`` itself when a child)."""
+    child = node
+    while child.parent is not None and child.parent.id != parent.id:
+        child = child.parent
+    return child
+
+
+def _dominates(assign: Any, at: Any) -> bool:
+    """The assignment runs, before it, on every path to the statement ``at``: from the assignment
+    up to the first node that holds both, only statement wrappers; that node is a sequence of
+    statements in which the assignment's statement comes first, neither being a branch's clause or
+    a condition."""
+    node = assign
+    while True:
+        parent = node.parent
+        if parent is None:
+            return False
+        if _contains(parent, at):
+            break
+        if parent.type not in _STATEMENT_WRAPPERS and parent.type not in ("compound_statement",):
+            return False
+        if parent.type == "compound_statement" and parent.parent is not None \
+                and parent.parent.type == "function_definition":
+            return False
+        node = parent
+    if parent.type not in _SEQUENCES:
+        return False
+    mine, theirs = node, _child_of(parent, at)
+    if mine.id == theirs.id or mine.start_byte >= theirs.start_byte:
+        return False
+    if mine.type in _CLAUSES or theirs.type in _CLAUSES:
+        return False
+    for c in (mine, theirs):
+        k = list(parent.children).index(c) if c.parent is not None else -1
+        if k >= 0 and parent.field_name_for_child(k) in ("condition", "value"):
+            return False
+    if parent.type == "case_item" and mine.start_byte < _pattern_end(parent):
+        return False
+    return True
+
+
+def _pattern_end(item: Any) -> int:
+    for c in item.children:
+        if c.type == ")":
+            return c.end_byte
+    return item.start_byte
