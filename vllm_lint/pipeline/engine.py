@@ -206,11 +206,14 @@ class Linter:
     ``analyse`` is the one analysis of a file's bytes, ``fix_loop`` fixes them, ``finish`` places
     and suppresses findings; ``check`` runs them in that order (after ``screen``) for every
     consumer, and ``lint_file`` checks a file on disk (with the result cache and the ``--config``
-    files its launches name)."""
+    files its launches name). ``notes``: whether the analysis writes its per-launch notes for
+    ``--verbose`` (the release each launch is checked against, why a rule stayed silent, the releases
+    that accept a launch naming none); a plain lint, which shows none, leaves them unbuilt."""
 
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
-                 cache=None):
+                 cache=None, notes: bool = True):
         self.db = db
+        self.notes = notes
         self.cache = cache  # vllm_lint.pipeline.cache.Cache or None
         self.settings = settings
         self.rules = rules
@@ -333,7 +336,7 @@ class Linter:
             args = ArgvParser(surface, self.db,
                               positional_model=surface.entry_has_positional_model(launch.entry)).parse(launch)
             analysis.launches.append(LaunchAnalysis(launch, target, source, surface, args, choice))
-            foreign = FOREIGN_LAUNCHERS.get(launch.entry)
+            foreign = FOREIGN_LAUNCHERS.get(launch.entry) if self.notes else None
             if foreign is not None:
                 self.verbose.append(f"read as {foreign.tool}'s launcher of vLLM (`{foreign.entry}`) at line "
                                     f"{_line(data, launch.span.start)}: the keys it hands to vLLM are checked as "
@@ -345,6 +348,7 @@ class Linter:
             ctx = LintContext(shown, launch, args, list(launch.env), surface, self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)
             ctx.target_choice = choice
+            ctx.notes = self.notes
             found = self._run(ctx)
             if choice.kind == "default":
                 self._written_for(analysis.launches[-1], found, data)
@@ -364,6 +368,7 @@ class Linter:
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)
             ctx.target_choice = choice
+            ctx.notes = self.notes
             diags.extend(self._run(ctx))
         for note in extraction.notes:
             if any(r.code == note.code for r in self.rules):
@@ -374,13 +379,18 @@ class Linter:
     def _written_for(self, la: "LaunchAnalysis", found: list[Diagnostic], data: bytes) -> None:
         """A launch that names no release, checked against the newest: the releases that accept it
         as written (``targeting.accepted_range``), in --verbose and in the findings of the launch's
-        options and variables that the newest refuses or changed."""
+        options and variables that the newest refuses or changed: not computed when neither reads it
+        (no notes, no such finding)."""
+        if not self.notes and not any(d.code[:3] in ("VL1", "VL2") and d.code not in ("VL108", "VL109")
+                                      for d in found):
+            return
         la.written_for = accepted_range(self.db, la.args, [e.name for e in la.launch.env])
         if la.written_for is None:
             return
         first, last = la.written_for
-        self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: this launch is accepted as written by "
-                            f"{first} - {last}")
+        if self.notes:
+            self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: this launch is accepted "
+                                f"as written by {first} - {last}")
         if last == self.db.newest:
             return
         for d in found:
@@ -404,7 +414,7 @@ class Linter:
 
     def _run(self, ctx: LintContext) -> list[Diagnostic]:
         out: list[Diagnostic] = []
-        if ctx.launch is not None or ctx.env:  # (a file's launch-less context checks no launch)
+        if self.notes and (ctx.launch is not None or ctx.env):  # (a file's launch-less context checks no launch)
             self.verbose.append(f"checked against vLLM {ctx.target} ({ctx.target_source})"
                                 + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
             box = ctx.launch.container if ctx.launch is not None else None
@@ -424,7 +434,8 @@ class Linter:
             except Exception as e:  # a rule bug must not lose the other findings
                 out.append(Diagnostic("VL001", f"internal error in {rule.code}: {type(e).__name__}: {e}",
                                       ctx.path, ctx.launch.span if ctx.launch else None, line=1))
-        self.verbose.extend(ctx.skipped)
+        if self.notes:
+            self.verbose.extend(ctx.skipped)
         return out
 
     def lint_file(self, target: Target, fix: bool = False, mode: Optional[str] = None,
