@@ -73,3 +73,17 @@ def test_the_accepted_range_is_computed_only_where_it_is_read(linters, monkeypat
     assert len(calls) == 3
     assert _shown(a.diagnostics) == _shown(b.diagnostics)
     assert any("no release named" in d.message for d in b.diagnostics)
+
+
+def test_a_release_parses_its_version_once():
+    """``Surface.v`` is parsed once per release (the era checks ask it per launch), and the
+    checks built on it answer as the version compared each time did."""
+    from vllm_lint.surface.db import Database
+    from vllm_lint.surface.version import Version
+
+    db = Database()
+    for version in db.versions[::7] + [db.versions[-1]]:
+        s = db.surface(version)
+        assert s.v is s.v and s.v == Version(version)
+        assert s.json_types_validated({}) == (Version(version) >= Version("0.9.1"))
+        assert s.json_types_validated({"model": "pydantic"})
