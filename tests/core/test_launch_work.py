@@ -87,3 +87,18 @@ def test_a_release_parses_its_version_once():
         assert s.v is s.v and s.v == Version(version)
         assert s.json_types_validated({}) == (Version(version) >= Version("0.9.1"))
         assert s.json_types_validated({"model": "pydantic"})
+
+
+def test_the_rules_check_functions_follow_the_rules(linters):
+    """The engine lists the rules' check functions once (``Linter._checks``), again when its rules
+    are replaced."""
+    from vllm_lint.rules.base import select_rules
+
+    noted, _ = linters
+    assert [r for r, _ in noted._checks] == [r for r in noted.rules if r._check is not None]
+    before = noted.rules
+    try:
+        noted.rules = select_rules(["VL101"], [])
+        assert [r.code for r, _ in noted._checks] == ["VL101"]
+    finally:
+        noted.rules = before

@@ -216,7 +216,7 @@ class Linter:
         self.notes = notes
         self.cache = cache  # vllm_lint.pipeline.cache.Cache or None
         self.settings = settings
-        self.rules = rules
+        self.rules = rules  # (its setter lists their check functions once: ``_checks``)
         self.unsafe_fixes = unsafe_fixes
         self.verbose: list[str] = []  # per-file notes for --verbose, collected by lint_file
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
@@ -224,6 +224,16 @@ class Linter:
         self.targeting = Targeting(db, settings)  # the release each launch is checked against
         if cache is not None:  # what the release choices read: the run's survey, for the cache
             self.targeting.watched = cache.survey = {}
+
+    @property
+    def rules(self) -> list[Rule]:
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: list[Rule]) -> None:
+        self._rules = rules
+        # (rule, its check) for the rules that have one, looked up once, not per context and rule
+        self._checks = tuple((r, r._check) for r in rules if r._check is not None)
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -423,10 +433,7 @@ class Linter:
                                     + (f" configuration, image {box.image}" if box.image else " configuration"))
             if ctx.launch is not None and ctx.launch.read_as:
                 self.verbose.append(f"the launch at line {_line(ctx.data, ctx.launch.span.start)}: {ctx.launch.read_as}")
-        for rule in self.rules:
-            check = rule._check  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
-            if check is None:
-                continue
+        for rule, check in self._checks:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
             try:
                 out.extend(check(ctx))
             except (DatabaseError, UnknownVersion):
@@ -682,8 +689,8 @@ class Linter:
         index = _line_index(data)  # (the one the --verbose notes of the analysis built: no second count)
         used: set[tuple[int, Optional[str]]] = set()  # (row0 of the comment, code or None if blanket)
         out = self._placed_unsuppressed(diags, index, unit, used)
-        vl003 = next((r for r in self.rules if r.code == "VL003"), None)
-        if vl003 is not None and b"vllm-lint" in data:
+        vl003 = next((r for r in self.rules if r.code == "VL003"), None) if b"vllm-lint" in data else None
+        if vl003 is not None:
             for d in suppress.unused_suppressions(index, used, {r.code for r in self.rules}, registry(), shown,
                                                   vl003.code, vl003.severity, unit):
                 _place(d, index)
