@@ -436,7 +436,7 @@ def prepare(o: LintOptions) -> Job:
 
         cache = Cache.for_run(default_dir(), db.path, settings, [r.code for r in rules], o.unsafe_fixes)
     try:
-        linter = Linter(db, settings, rules, unsafe_fixes=o.unsafe_fixes, cache=cache)
+        linter = Linter(db, settings, rules, unsafe_fixes=o.unsafe_fixes, cache=cache, notes=bool(o.verbose))
     except UnknownVersion as e:
         origin = f"{settings.source}: setting 'target-version': " if config_target and not o.target_version \
             and settings.source else ""

@@ -122,18 +122,7 @@ def _builds_in(folder: str) -> list[tuple[str, "Built"]]:
     """The images the build files directly in ``folder`` (and its ``.github/workflows``) build."""
     from vllm_lint import inputs
 
-    try:
-        names = sorted(n for n in os.listdir(folder) if _BUILD_FILES.match(n))[:_MAX_FILES]
-    except OSError:
-        names = []
-    files = [os.path.join(folder, n) for n in names]
-    workflows = os.path.join(folder, ".github", "workflows")
-    if os.path.isdir(workflows):
-        try:
-            files += [os.path.join(workflows, n) for n in sorted(os.listdir(workflows))
-                      if n.endswith((".yml", ".yaml"))][:_MAX_FILES]
-        except OSError:
-            pass
+    files = _build_files(folder)
     stamps = tuple(_stamp(f) for f in files)
     cached = _FOLDERS.get(folder)
     if cached is not None and cached[0] == stamps:
@@ -183,6 +172,49 @@ def moved_to(raw: bytes, at: int, folder: str) -> str:
     if not _CD_DIR.fullmatch(rel) or posixpath.normpath(rel).startswith(".."):
         return folder  # (`cd`, `cd ..`, `cd -`, `cd ~`, `cd /abs`, `cd "$DIR"`)
     return os.path.normpath(os.path.join(folder, rel))
+
+
+# folder -> (its signature: what its stat says of its entries, the build files in it and in its
+# `.github/workflows`): listed again when an entry was added, removed or renamed (its mtime)
+_LISTED: dict[str, tuple[tuple, list[str]]] = {}
+
+
+def _build_files(folder: str) -> list[str]:
+    """The build files directly in ``folder`` (at most :data:`_MAX_FILES`, by name) and then those of
+    its ``.github/workflows``. The listing is kept while the folders' stats say their entries are
+    the same: the files above a linted file are asked for by each file below them that runs an
+    image of its own (a listing and a name match per entry each time, before)."""
+    workflows = os.path.join(folder, ".github", "workflows")
+    sig = (_signature(folder), _signature(workflows))
+    kept = _LISTED.get(folder)
+    if kept is not None and kept[0] == sig:
+        return kept[1]
+    try:
+        names = sorted(n for n in os.listdir(folder) if _BUILD_FILES.match(n))[:_MAX_FILES]
+    except OSError:
+        names = []
+    files = [os.path.join(folder, n) for n in names]
+    if os.path.isdir(workflows):
+        try:
+            files += [os.path.join(workflows, n) for n in sorted(os.listdir(workflows))
+                      if n.endswith((".yml", ".yaml"))][:_MAX_FILES]
+        except OSError:
+            pass
+    if sig[0] is not None:
+        _LISTED[folder] = (sig, files)
+    return files
+
+
+def _signature(folder: str) -> Optional[tuple]:
+    """What a folder's ``stat`` says of its entries (an entry added, removed or renamed changes its
+    mtime), or None when it is no folder."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    if st.st_mode & 0o170000 != 0o040000:
+        return None
+    return (st.st_ino, st.st_dev, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
 
 
 def _stamp(path: str) -> tuple:

@@ -394,7 +394,7 @@ def model_facts(ctx, rule=None):
     facts, why, name = ctx.memo.model
     if facts is None and rule is not None:
         ctx.skip(rule, why)
-    if name and not ctx.memo.model_noted:
+    if name and not ctx.memo.model_noted and ctx.notes:
         # which row and name rule, or which config.json (a local directory, the cache, the hub); an
         # unknown model is named too, once, whichever rules asked
         ctx.memo.model_noted = True

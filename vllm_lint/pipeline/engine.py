@@ -206,14 +206,17 @@ class Linter:
     ``analyse`` is the one analysis of a file's bytes, ``fix_loop`` fixes them, ``finish`` places
     and suppresses findings; ``check`` runs them in that order (after ``screen``) for every
     consumer, and ``lint_file`` checks a file on disk (with the result cache and the ``--config``
-    files its launches name)."""
+    files its launches name). ``notes``: whether the analysis writes its per-launch notes for
+    ``--verbose`` (the release each launch is checked against, why a rule stayed silent, the releases
+    that accept a launch naming none); a plain lint, which shows none, leaves them unbuilt."""
 
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
-                 cache=None):
+                 cache=None, notes: bool = True):
         self.db = db
+        self.notes = notes
         self.cache = cache  # vllm_lint.pipeline.cache.Cache or None
         self.settings = settings
-        self.rules = rules
+        self.rules = rules  # (its setter lists their check functions once: ``_checks``)
         self.unsafe_fixes = unsafe_fixes
         self.verbose: list[str] = []  # per-file notes for --verbose, collected by lint_file
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
@@ -221,6 +224,16 @@ class Linter:
         self.targeting = Targeting(db, settings)  # the release each launch is checked against
         if cache is not None:  # what the release choices read: the run's survey, for the cache
             self.targeting.watched = cache.survey = {}
+
+    @property
+    def rules(self) -> list[Rule]:
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: list[Rule]) -> None:
+        self._rules = rules
+        # (rule, its check) for the rules that have one, looked up once, not per context and rule
+        self._checks = tuple((r, r._check) for r in rules if r._check is not None)
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -333,7 +346,7 @@ class Linter:
             args = ArgvParser(surface, self.db,
                               positional_model=surface.entry_has_positional_model(launch.entry)).parse(launch)
             analysis.launches.append(LaunchAnalysis(launch, target, source, surface, args, choice))
-            foreign = FOREIGN_LAUNCHERS.get(launch.entry)
+            foreign = FOREIGN_LAUNCHERS.get(launch.entry) if self.notes else None
             if foreign is not None:
                 self.verbose.append(f"read as {foreign.tool}'s launcher of vLLM (`{foreign.entry}`) at line "
                                     f"{_line(data, launch.span.start)}: the keys it hands to vLLM are checked as "
@@ -345,6 +358,7 @@ class Linter:
             ctx = LintContext(shown, launch, args, list(launch.env), surface, self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)
             ctx.target_choice = choice
+            ctx.notes = self.notes
             found = self._run(ctx)
             if choice.kind == "default":
                 self._written_for(analysis.launches[-1], found, data)
@@ -364,6 +378,7 @@ class Linter:
             ctx = LintContext(shown, None, [], loose, self.db.surface(target), self.db, target, source,
                               self.settings, data, extraction=extraction, file_format=unit)
             ctx.target_choice = choice
+            ctx.notes = self.notes
             diags.extend(self._run(ctx))
         for note in extraction.notes:
             if any(r.code == note.code for r in self.rules):
@@ -374,19 +389,26 @@ class Linter:
     def _written_for(self, la: "LaunchAnalysis", found: list[Diagnostic], data: bytes) -> None:
         """A launch that names no release, checked against the newest: the releases that accept it
         as written (``targeting.accepted_range``), in --verbose and in the findings of the launch's
-        options and variables that the newest refuses or changed."""
+        options and variables that the newest refuses or changed: not computed when neither reads it
+        (no notes, no such finding)."""
+        if not self.notes and not any(d.code[:3] in ("VL1", "VL2") and d.code not in ("VL108", "VL109")
+                                      for d in found):
+            return
         env_names = [e.name for e in la.launch.env]
         la.written_for = accepted_range(self.db, la.args, env_names)
         if la.written_for is None:
             return
         first, last = la.written_for
+        if not self.notes and last == self.db.newest:
+            return
         # (the range leaves out what no release has: then it is true of the launch's other words only)
         unknown = never_accepted(self.db, la.args, env_names)
         but = f", but for {', '.join(f'`{u}`' for u in unknown)}," if unknown else ""
-        what = "this launch is" if not unknown else \
-            f"this launch{but[:-1]} (no release has {'it' if len(unknown) == 1 else 'them'}), is"
-        self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: {what} accepted as written by "
-                            f"{first} - {last}")
+        if self.notes:
+            what = "this launch is" if not unknown else \
+                f"this launch{but[:-1]} (no release has {'it' if len(unknown) == 1 else 'them'}), is"
+            self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: {what} accepted as written by "
+                                f"{first} - {last}")
         if last == self.db.newest:
             return
         reads = f"this launch{but} reads"
@@ -411,7 +433,7 @@ class Linter:
 
     def _run(self, ctx: LintContext) -> list[Diagnostic]:
         out: list[Diagnostic] = []
-        if ctx.launch is not None or ctx.env:  # (a file's launch-less context checks no launch)
+        if self.notes and (ctx.launch is not None or ctx.env):  # (a file's launch-less context checks no launch)
             self.verbose.append(f"checked against vLLM {ctx.target} ({ctx.target_source})"
                                 + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
             box = ctx.launch.container if ctx.launch is not None else None
@@ -420,10 +442,7 @@ class Linter:
                                     + (f" configuration, image {box.image}" if box.image else " configuration"))
             if ctx.launch is not None and ctx.launch.read_as:
                 self.verbose.append(f"the launch at line {_line(ctx.data, ctx.launch.span.start)}: {ctx.launch.read_as}")
-        for rule in self.rules:
-            check = rule._check  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
-            if check is None:
-                continue
+        for rule, check in self._checks:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
             try:
                 out.extend(check(ctx))
             except (DatabaseError, UnknownVersion):
@@ -431,7 +450,8 @@ class Linter:
             except Exception as e:  # a rule bug must not lose the other findings
                 out.append(Diagnostic("VL001", f"internal error in {rule.code}: {type(e).__name__}: {e}",
                                       ctx.path, ctx.launch.span if ctx.launch else None, line=1))
-        self.verbose.extend(ctx.skipped)
+        if self.notes:
+            self.verbose.extend(ctx.skipped)
         return out
 
     def lint_file(self, target: Target, fix: bool = False, mode: Optional[str] = None,
@@ -678,8 +698,8 @@ class Linter:
         index = _line_index(data)  # (the one the --verbose notes of the analysis built: no second count)
         used: set[tuple[int, Optional[str]]] = set()  # (row0 of the comment, code or None if blanket)
         out = self._placed_unsuppressed(diags, index, unit, used)
-        vl003 = next((r for r in self.rules if r.code == "VL003"), None)
-        if vl003 is not None and b"vllm-lint" in data:
+        vl003 = next((r for r in self.rules if r.code == "VL003"), None) if b"vllm-lint" in data else None
+        if vl003 is not None:
             for d in suppress.unused_suppressions(index, used, {r.code for r in self.rules}, registry(), shown,
                                                   vl003.code, vl003.severity, unit):
                 _place(d, index)

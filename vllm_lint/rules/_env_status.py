@@ -115,7 +115,8 @@ def _on_what_runs(ctx: LintContext, name: str) -> Optional[EnvStatus]:
             return EnvStatus("plugin")
         from ..surface.version import Version
 
-        older = [v for v in versions if Version(v) < Version(release)]
+        at = Version(release)
+        older = [v for v in versions if Version(v) < at]
         if not older:
             return EnvStatus("plugin")  # read only by newer releases of the plugin: not this rule's
         releases = index.plugins[dist]["releases"]

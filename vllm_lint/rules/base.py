@@ -122,12 +122,13 @@ class LintContext(Record):
     the file's whole ``launch.Extraction`` (its loose environment, other launches);
     ``file_format``: the file's registered format (``frontends.base.Format``: what its text is,
     asked by property, never by name), None for a context built outside a file's analysis;
-    ``skipped``: why rules stayed silent (``--verbose``); ``memo``: the shared helpers' results
+    ``skipped``: why rules stayed silent (``--verbose``; ``notes`` False: not kept, the engine shows
+    none); ``memo``: the shared helpers' results
     (:class:`Memo`); ``target_choice``: how the engine chose the release
     (``pipeline.targeting.Choice``: ``kind``, ``named``, the deciding ``hint``), None outside it."""
 
     __slots__ = ("path", "launch", "args", "env", "surface", "db", "target", "target_source", "settings", "data",
-                 "extraction", "file_format", "skipped", "memo", "target_choice")
+                 "extraction", "file_format", "skipped", "memo", "target_choice", "notes")
 
     def __init__(self, path: str, launch: Optional[Launch], args: list[Any], env: list[EnvAssign], surface: Any,
                  db: Any, target: str, target_source: str, settings: Any, data: bytes = b"",
@@ -147,6 +148,7 @@ class LintContext(Record):
         self.skipped: list[str] = []
         self.memo = Memo()
         self.target_choice: Any = None
+        self.notes = True
 
     @property
     def documentation(self) -> bool:
@@ -156,7 +158,8 @@ class LintContext(Record):
 
     def skip(self, rule: "Rule", reason: str) -> None:
         """Record why a rule stayed silent (shown with --verbose): an unknown model, no GPU count."""
-        self.skipped.append(f"{rule.code} skipped: {reason}")
+        if self.notes:
+            self.skipped.append(f"{rule.code} skipped: {reason}")
 
     def diag(self, rule: "Rule", message: str, span: Optional[Span], *, fix: Optional[Fix] = None,
              option: Optional[str] = None, severity: Optional[Severity] = None) -> Diagnostic:

@@ -393,8 +393,9 @@ class Surface:
     def positionals(self) -> list[dict[str, Any]]:
         return self.record.get("positionals", []) or []
 
-    @property
+    @cached_property
     def v(self) -> Version:
+        """The release's version, parsed once (the era checks below ask it per launch)."""
         return Version(self.version)
 
     def lookup(self, string: str) -> Optional[Option]:
@@ -711,7 +712,11 @@ class Surface:
         0.9.1 (``vllm/config.py`` makes its dataclasses pydantic's and ``arg_utils`` validates the
         JSON with ``TypeAdapter``); in 0.9.0 a plain dataclass was called with the keys and took
         any value."""
-        return self.v >= Version("0.9.1") or config.get("model") == "pydantic"
+        return self._dataclasses_validated or config.get("model") == "pydantic"
+
+    @cached_property
+    def _dataclasses_validated(self) -> bool:
+        return self.v >= Version("0.9.1")
 
     def json_kvs_fallback(self, option: Option) -> bool:
         """Whether a value of this JSON-typed option that does not look like an object

@@ -167,3 +167,46 @@ def test_an_image_a_case_branch_picks_does_not_replace_the_runs_default(tmp_path
                    'docker run --gpus all ${IMAGE} --model m\n')
     (la,) = _launches(run)
     assert [(h.version, h.source) for h in la.version_hints] == [("v0.10.0", "image-tag")]
+
+
+def test_a_build_file_added_later_is_listed(tmp_path):
+    """The build files of a folder are listed once while the folder's entries stay the same
+    (``image_builds._build_files``); a Makefile, a script or a workflow added (or a folder's file
+    removed) is seen at the next lookup, as before the listing was kept."""
+    import os
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text("FROM vllm/vllm-openai:v0.10.0\n")
+    (tmp_path / "scripts").mkdir()
+    run = tmp_path / "scripts" / "run.sh"
+    run.write_text(RUN.format(image="my-vllm-server", args="--model m"))
+    assert image_builds.built_in_repository(str(run), "my-vllm-server") is None
+    assert _launches(run) == []
+    (tmp_path / "Makefile").write_text("image:\n\tdocker build -t my-vllm-server docker\n")
+    os.utime(tmp_path, ns=(1, 1))  # (an mtime the listing was not made at, on any file system's clock)
+    built = image_builds.built_in_repository(str(run), "my-vllm-server")
+    assert built is not None and built.source == str(tmp_path / "Makefile")
+    assert [la.entry for la in _launches(run)] == ["docker:vllm/vllm-openai:v0.10.0"]
+    (tmp_path / "Makefile").unlink()
+    os.utime(tmp_path, ns=(2, 2))
+    assert image_builds.built_in_repository(str(run), "my-vllm-server") is None
+    workflows = tmp_path / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "image.yml").write_text("jobs:\n  b:\n    steps:\n      - run: docker build -t my-vllm-server docker\n")
+    os.utime(workflows, ns=(3, 3))
+    built = image_builds.built_in_repository(str(run), "my-vllm-server")
+    assert built is not None and built.source == str(workflows / "image.yml")
+
+
+def test_a_folder_is_listed_once_while_its_entries_stay(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Makefile").write_text("image:\n\tdocker build -t other docker\n")
+    run = tmp_path / "run.sh"
+    run.write_text(RUN.format(image="my-vllm-server", args="--model m"))
+    listed: list = []
+    real = image_builds.os.listdir
+    monkeypatch.setattr(image_builds.os, "listdir", lambda p: listed.append(p) or real(p))
+    for _ in range(3):
+        assert image_builds.built_in_repository(str(run), "my-vllm-server") is None
+    assert listed.count(str(tmp_path)) == 1
