@@ -392,3 +392,55 @@ def test_index_files_of_other_settings_unused_for_a_month_are_pruned(run_cli, mo
     _lint(run_cli, monkeypatch, tmp_path, "-t", "0.27.1", "--ignore", "VL3", str(f))  # new settings
     assert not old.exists() and recent.exists() and current.exists()
     assert len(list((tmp_path / "cache").glob("v3/stat-*.json"))) == 3
+
+
+def _package(root, checkout: bool):
+    pkg = root / "pkg"
+    (pkg / "rules").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "rules" / "vl1.py").write_text("A = 1\n")
+    if checkout:
+        (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    return pkg
+
+
+def test_code_signature_in_a_source_checkout_follows_every_file_of_the_package(tmp_path):
+    from vllm_lint.pipeline.cache import code_signature
+
+    pkg = _package(tmp_path, checkout=True)
+    before = code_signature(str(pkg))
+    assert code_signature(str(pkg)) == before  # (stable while nothing changes)
+    rule = pkg / "rules" / "vl1.py"
+    rule.write_text("A = 22\n")  # an edited rule of an editable install: another size
+    assert code_signature(str(pkg)) != before
+    edited = code_signature(str(pkg))
+    os.utime(rule, ns=(1, 1))  # the same size, another mtime
+    touched = code_signature(str(pkg))
+    assert touched != edited
+    (pkg / "__pycache__").mkdir()
+    (pkg / "__pycache__" / "x.pyc").write_bytes(b"x")  # compiled files are not the code's identity
+    assert code_signature(str(pkg)) == touched
+
+
+def test_code_signature_of_an_install_is_its_init_written_by_each_reinstall(tmp_path):
+    from vllm_lint.pipeline.cache import code_signature
+
+    pkg = _package(tmp_path, checkout=False)
+    os.utime(pkg / "__init__.py", ns=(10, 10))
+    before = code_signature(str(pkg))
+    (pkg / "rules" / "vl1.py").write_text("A = 22\n")  # (a one-stat signature: an install's files change together)
+    assert code_signature(str(pkg)) == before
+    os.utime(pkg / "__init__.py", ns=(20, 20))  # a reinstall writes the package anew
+    assert code_signature(str(pkg)) != before
+
+
+def test_a_cache_made_by_other_code_of_the_same_version_is_not_used(tmp_path, monkeypatch):
+    from vllm_lint.pipeline import cache as cache_mod
+
+    settings = type("S", (), {})()
+    monkeypatch.setattr(cache_mod, "code_signature", lambda: b"code-a")
+    db = tmp_path / "db"
+    db.mkdir()
+    first = cache_mod.Cache.fingerprint_of(db, settings, ["VL101"], False)
+    monkeypatch.setattr(cache_mod, "code_signature", lambda: b"code-b")
+    assert first is not None and cache_mod.Cache.fingerprint_of(db, settings, ["VL101"], False) != first

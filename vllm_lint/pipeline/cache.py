@@ -1,6 +1,6 @@
 """A result cache, so a second run over unchanged files costs almost nothing: one file per
 *fingerprint* (a secret of the user's, the database's content, settings, selected rules,
-unsafe-fixes, tool version), ``v3/stat-<fingerprint>.json``, mapping each path to one record::
+unsafe-fixes, tool version and its code), ``v3/stat-<fingerprint>.json``, mapping each path to one record::
 
     [size, mtime_ns, "none"]                                      no launch in the file
     [size, mtime_ns, "clean|<pin>", findings]                     (without a content key)
@@ -171,6 +171,44 @@ def user_cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("vllm-lint"))
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def code_signature(package_dir: str = _PACKAGE_DIR) -> bytes:
+    """What identifies the installed code a cached result came from, beside the tool version. A
+    version names a release's code, but an install from a source checkout (editable, or a git
+    install of an unreleased commit) keeps its version across changes. In a source checkout (the
+    package's folder beside a ``pyproject.toml``): the path, size and mtime of each of the
+    package's files, so an edited rule is never answered from the cache; in an install: the
+    mtime of the package's ``__init__.py``, which every reinstall writes anew."""
+    parent = os.path.dirname(package_dir)
+    if not os.path.isfile(os.path.join(parent, "pyproject.toml")):
+        try:
+            return str(os.stat(os.path.join(package_dir, "__init__.py")).st_mtime_ns).encode()
+        except OSError:
+            return b"no-init"
+    parts: list[str] = []
+    todo = [package_dir]
+    while todo:
+        d = todo.pop()
+        try:
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            if e.name == "__pycache__" or e.name.startswith("."):
+                continue
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    todo.append(e.path)
+                elif e.is_file(follow_symlinks=False):
+                    st = e.stat(follow_symlinks=False)
+                    parts.append(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}")
+            except OSError:
+                continue
+    return "\n".join(parts).encode()
 
 
 def secret() -> Optional[bytes]:
@@ -409,13 +447,14 @@ class Cache:
     @staticmethod
     def fingerprint_of(db_path: Path, settings: Any, rule_codes: list[str], unsafe: bool) -> Optional[str]:
         """The hash of what a cached result depends on besides the file: the user's secret, the tool
-        version, the database's content, the settings, the rules and unsafe-fixes. None without a
+        version and its code (:func:`code_signature`), the database's content, the settings, the rules and unsafe-fixes. None without a
         secret."""
         key = secret()
         if key is None:
             return None
         h = _hash(key=key)
         h.update(__version__.encode())
+        h.update(b"\0" + code_signature())
         for name in ("index.json", os.path.join("overlays", "renames.json")):
             try:
                 with open(db_path / name, "rb") as f:
