@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
-_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
+_SUFFIXES = SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")  # (a caller and what it names)
 _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch))(?![\w.-])")
 # a variable in a script's file name (`model_scripts/${model}.sh` in a loop over names): any name there
 _NAME_VAR = lazy_re(r"\$\{?\w+\}?")
@@ -94,6 +94,13 @@ class Callers:
             return Named(releases[0], f"run by {said}", read=found[0][1].read)
         return Named(f">={releases[0]},<={releases[-1]}", f"run by scripts installing different releases ({said})",
                      spec=True)
+
+    def index(self, directory: str) -> None:
+        """Index the callers of the repository holding the real folder ``directory`` now, as the
+        second script asked about would (a run that shares its files with worker processes does
+        this before forking, so that each does not walk and read the repository's scripts again:
+        ``pipeline.parallel``)."""
+        self._callers(self.surroundings.root_of(directory) or directory)
 
     def _refs(self, root: str, base: str) -> list[tuple[str, _Caller, str]]:
         """(caller's path, caller, ref) of the refs whose name is ``base``, then of every glob, in

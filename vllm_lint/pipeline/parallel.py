@@ -293,16 +293,33 @@ def _warm_up(linter, targets, todo: "list[int] | range") -> None:
     """Load, before forking, what each worker would otherwise load again for itself: the
     front-ends of the formats the file names show (PyYAML's ~14 ms among them), the shell grammar
     (every format can embed shell) and the newest release's option surface. Measured on the
-    benchmark corpus: the same wall time as loading in every process, ~40 ms less CPU."""
-    from ..frontends.base import warm_up
+    benchmark corpus: the same wall time as loading in every process, ~40 ms less CPU.
 
-    warm_up({targets[i].named for i in todo} - {None})
+    And, when at least two of the files are scripts (``callers.SUFFIXES``) and no ``-t`` decides
+    every release, the index of the repository's callers (``Callers.index``: a walk of the
+    repository reading every script): the release finding builds it at the second script it is
+    asked about, which every process of a run with scripts in most of its tasks reached, each
+    walking and reading the repository again (~0.13 s CPU per process in the 10k monorepo,
+    benchmarks/README.md, seventh pass)."""
+    from ..frontends.base import warm_up
+    from .callers import SUFFIXES
+
+    named: set = set()
+    scripts: list[int] = []
+    for i in todo:
+        t = targets[i]
+        named.add(t.named)
+        if len(scripts) < 2 and t.path.endswith(SUFFIXES):
+            scripts.append(i)
+    warm_up(named - {None})
     from ..surface.db import DatabaseError, UnknownVersion
 
     try:
         linter.db.surface(linter.targeting.explicit or linter.db.newest)
     except (DatabaseError, UnknownVersion):
         pass  # reported where a file needs it, as in a run in one process
+    if len(scripts) == 2 and not linter.targeting.explicit:
+        linter.targeting.index_callers(targets[scripts[0]].path)
 
 
 def _take(queue_r: int):
