@@ -207,3 +207,44 @@ def test_the_image_a_script_builds_is_read_once_per_file_not_per_launch(synth_db
     linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
     res = linter.lint_file(Target(str(tmp_path / "many.sh"), True))
     assert res.read and len(asked) == 1
+
+
+def test_a_walked_file_without_a_launch_makes_no_result(synth_db_path, tmp_path, monkeypatch, capsys):
+    """A walked file the pre-filter says holds no launch (most of a repository) is read, screened
+    and counted without a ``FileResult`` made for it when the run keeps only its counts; the output
+    is the one of a run that makes a result for every file. With ``--verbose`` (which names such
+    files) each file has its result."""
+    from vllm_lint.cli.lint_command import execute, parse_argv
+    from vllm_lint.pipeline import engine
+    from vllm_lint.pipeline.results import RunResults
+
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    made: list[str] = []
+    real = engine.FileResult.__init__
+
+    def counted(self, path, *a, **k):
+        made.append(path)
+        real(self, path, *a, **k)
+
+    def lint(*extra) -> str:
+        values = parse_argv(["--no-cache", "-j", "1", "--exit-zero", *extra, "."])
+        assert values is not None
+        try:
+            execute(**values)
+        except SystemExit:
+            pass
+        return capsys.readouterr().out
+
+    monkeypatch.setattr(engine.FileResult, "__init__", counted)
+    light = lint()
+    assert sorted(made) == sorted([f"svc{i % 3}/run{i}.sh" for i in range(6)] + [f"svc{i % 3}/k{i}.yaml" for i in range(6)]
+                                  + [f"svc{i % 3}/notes{i}.txt" for i in range(6)] + ["Dockerfile"])
+    made.clear()
+    lint("--verbose")
+    assert len(made) == 6 * 6 + 2
+    monkeypatch.setattr(RunResults, "unread_counts", lambda self: None)  # a result for every file
+    made.clear()
+    assert lint() == light
+    assert len(made) == 6 * 6 + 2
