@@ -248,3 +248,22 @@ def test_a_walked_file_without_a_launch_makes_no_result(synth_db_path, tmp_path,
     made.clear()
     assert lint() == light
     assert len(made) == 6 * 6 + 2
+
+
+def test_the_callers_expressions_run_on_the_lines_that_can_hold_a_match():
+    """The callers' index reads a script's paths and ``cd`` folders on the lines that hold a script
+    ending or ``cd`` / ``pushd`` only (``callers._on_lines``): the same matches, offsets and groups
+    as the expressions over the whole text, on random texts of the words they match."""
+    import random
+
+    from vllm_lint.pipeline import callers
+
+    rng = random.Random(31)
+    words = ["cd ", "pushd ", "\n", "\r\n", " ", "x.sh", ".sh", "./a/b.bash", "$D/", "${X}", "*", "/", "run.slurm",
+             "q.sbatch", "then", "do", ";", "&&", "(", "'", '"', "é", "\t", "..", "a", "-", "cd\n", "x.shy", "\u2028",
+             "builtin ", "#", "=", "DIR=jobs\n"]
+    for _ in range(5000):
+        text = "".join(rng.choice(words) for _ in range(rng.randint(0, 40)))
+        for pattern, held in ((callers._PATH_WORD, callers._SCRIPT_ENDINGS), (callers._CD, callers._CD_WORDS)):
+            whole = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+            assert [(m.span(), m.groups()) for m in callers._on_lines(pattern, text, held)] == whole, text
