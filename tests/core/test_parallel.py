@@ -331,3 +331,62 @@ def test_a_worker_does_not_wait_for_a_full_pipe_until_its_last_task():
     os.close(r)
     n = parallel._LENGTH
     assert bytes(got) == b"".join(len(f).to_bytes(n, "little") + f for f in frames)
+
+
+def _scripts_repo(root) -> None:
+    """A repository of scripts in several folders, one of them a caller that installs a release
+    and runs the scripts of ``jobs/`` (the release their launches are checked against)."""
+    (root / ".git").mkdir()
+    (root / "run_all.sh").write_text("#!/bin/sh\npip install vllm==0.10.0\nfor s in jobs/*.sh; do bash $s; done\n")
+    for i in range(40):
+        d = root / ("jobs" if i % 2 else f"other{i % 3}")
+        d.mkdir(exist_ok=True)
+        (d / f"s{i}.sh").write_text(f"#!/bin/sh\nvllm serve facebook/opt-125m --swap-space {i}\n")
+    for i in range(30):
+        (root / f"notes{i}.txt").write_text("nothing\n")
+
+
+@needs_fork
+@pytest.mark.parametrize("explicit", [False, True])
+def test_the_callers_index_is_built_once_before_forking(synth_db_path, tmp_path, monkeypatch, workers_only, explicit):
+    """A run with scripts among its files indexes the repository's callers (a walk reading every
+    script) once, before forking, where every process walked and read the repository again; the
+    worker's findings, the release a caller installs among them, are the sequential run's. With
+    ``-t`` no release is looked for: no walk."""
+    from vllm_lint.pipeline import callers, parallel
+    from vllm_lint.pipeline.discovery import discover
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _scripts_repo(repo)
+    monkeypatch.chdir(repo)
+    settings = Settings(target_version="0.10.0") if explicit else Settings()
+    targets, _ = discover(["."], settings)
+    walks = tmp_path / "walks"
+    real = callers.Callers._walk
+
+    def counted(self, root):
+        with open(walks, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return real(self, root)
+
+    def linter():
+        return Linter(Database(synth_db_path), settings, select_rules([], []))
+
+    sequential = [linter().lint_file(t) for t in targets]
+    monkeypatch.setattr(callers.Callers, "_walk", counted)
+    monkeypatch.setattr(parallel, "TASKS_PER_PROCESS", 3)
+    shared = lint_all(linter(), targets, False, jobs=2)
+    assert len(workers_only) == 1
+    assert _findings(shared) == _findings(sequential)
+    assert [r.verdict for r in shared] == [r.verdict for r in sequential]
+    if explicit:
+        assert not walks.exists()
+    else:
+        assert walks.read_text().split() == [str(os.getpid())]  # once, here, before the fork
+        pinned = linter().targeting.pin_for("jobs/s1.sh")
+        assert pinned is not None and pinned[0] == "0.10.0" and "run_all.sh" in pinned[1]

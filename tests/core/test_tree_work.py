@@ -207,3 +207,63 @@ def test_the_image_a_script_builds_is_read_once_per_file_not_per_launch(synth_db
     linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
     res = linter.lint_file(Target(str(tmp_path / "many.sh"), True))
     assert res.read and len(asked) == 1
+
+
+def test_a_walked_file_without_a_launch_makes_no_result(synth_db_path, tmp_path, monkeypatch, capsys):
+    """A walked file the pre-filter says holds no launch (most of a repository) is read, screened
+    and counted without a ``FileResult`` made for it when the run keeps only its counts; the output
+    is the one of a run that makes a result for every file. With ``--verbose`` (which names such
+    files) each file has its result."""
+    from vllm_lint.cli.lint_command import execute, parse_argv
+    from vllm_lint.pipeline import engine
+    from vllm_lint.pipeline.results import RunResults
+
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    made: list[str] = []
+    real = engine.FileResult.__init__
+
+    def counted(self, path, *a, **k):
+        made.append(path)
+        real(self, path, *a, **k)
+
+    def lint(*extra) -> str:
+        values = parse_argv(["--no-cache", "-j", "1", "--exit-zero", *extra, "."])
+        assert values is not None
+        try:
+            execute(**values)
+        except SystemExit:
+            pass
+        return capsys.readouterr().out
+
+    monkeypatch.setattr(engine.FileResult, "__init__", counted)
+    light = lint()
+    assert sorted(made) == sorted([f"svc{i % 3}/run{i}.sh" for i in range(6)] + [f"svc{i % 3}/k{i}.yaml" for i in range(6)]
+                                  + [f"svc{i % 3}/notes{i}.txt" for i in range(6)] + ["Dockerfile"])
+    made.clear()
+    lint("--verbose")
+    assert len(made) == 6 * 6 + 2
+    monkeypatch.setattr(RunResults, "unread_counts", lambda self: None)  # a result for every file
+    made.clear()
+    assert lint() == light
+    assert len(made) == 6 * 6 + 2
+
+
+def test_the_callers_expressions_run_on_the_lines_that_can_hold_a_match():
+    """The callers' index reads a script's paths and ``cd`` folders on the lines that hold a script
+    ending or ``cd`` / ``pushd`` only (``callers._on_lines``): the same matches, offsets and groups
+    as the expressions over the whole text, on random texts of the words they match."""
+    import random
+
+    from vllm_lint.pipeline import callers
+
+    rng = random.Random(31)
+    words = ["cd ", "pushd ", "\n", "\r\n", " ", "x.sh", ".sh", "./a/b.bash", "$D/", "${X}", "*", "/", "run.slurm",
+             "q.sbatch", "then", "do", ";", "&&", "(", "'", '"', "é", "\t", "..", "a", "-", "cd\n", "x.shy", "\u2028",
+             "builtin ", "#", "=", "DIR=jobs\n"]
+    for _ in range(5000):
+        text = "".join(rng.choice(words) for _ in range(rng.randint(0, 40)))
+        for pattern, held in ((callers._PATH_WORD, callers._SCRIPT_ENDINGS), (callers._CD, callers._CD_WORDS)):
+            whole = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+            assert [(m.span(), m.groups()) for m in callers._on_lines(pattern, text, held)] == whole, text

@@ -477,7 +477,8 @@ def run(o: LintOptions, job: Job):
     try:
         # each file's result as it completes, in the walk's order: counted, noted in the cache,
         # and kept only when the report needs it (pipeline/results.py)
-        for i, res in lint_each(job.linter, targets, do_fix, jobs=o.jobs, slim=ran.slim, release=True):
+        for i, res in lint_each(job.linter, targets, do_fix, jobs=o.jobs, slim=ran.slim, release=True,
+                                unread=ran.unread_counts()):
             ran.add(i, res)
         ran.done()
         if cache is not None:

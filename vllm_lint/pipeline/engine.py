@@ -455,8 +455,15 @@ class Linter:
         return out
 
     def lint_file(self, target: Target, fix: bool = False, mode: Optional[str] = None,
-                  forced: Optional[tuple[str, str]] = None) -> FileResult:
-        res = self._lint_one(target, fix, mode, forced)
+                  forced: Optional[tuple[str, str]] = None, unread: Any = None) -> FileResult:
+        """The result of the file ``target`` names (read here; the result cache answers an
+        unchanged one). ``unread``: what to give instead of a result for a file found by a walk
+        whose bytes the pre-filter says hold no launch, read and screened before any object is
+        made for it: what the run keeps of such a result (``results.RunResults.unread_counts``: its
+        counts), most of a repository's files; None: a result for every file."""
+        res = self._lint_one(target, fix, mode, forced, unread)
+        if res is unread:
+            return res
         # config files named by --config in this file's launches, at those launches' releases
         while self.references:
             ref, ref_target = self.references.pop(0)
@@ -528,19 +535,36 @@ class Linter:
             return None
         return self._stat_answer(os.fspath(target.path), self.mode_of(target), st, target.named)
 
-    def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]]) -> FileResult:
+    def _lint_one(self, target: Target, fix: bool, mode: Optional[str], forced: Optional[tuple[str, str]],
+                  unread: Any = None) -> FileResult:
         path = shown = os.fspath(target.path)
-        res = FileResult(shown)
         self.references = []
         if mode is None:
             mode = self.mode_of(target)
+        data = None
+        if unread is not None and mode == Mode.AUTO and forced is None and not target.explicit:
+            # (a walked file: its bytes screened first, no result made for one without a launch;
+            # what is not a readable regular file within the size limit takes the way below)
+            try:
+                got = read_if_regular(path, MAX_FILE_BYTES)
+            except OSError:
+                got = None
+            if got is not None and got[0] is not None:
+                data, _size, st = got
+                fmt, skipped = self.screen(path, data, mode, named=target.named)
+                if skipped == "no-launch":
+                    return unread
+        res = FileResult(shown)
         res.mode, res.forced = mode, forced
-        got = self._read(target, res, lookup=self.cache is not None and not fix and forced is None
-                         and self.cache.has_records())
-        if isinstance(got, FileResult):
-            return got
-        data = got
-        fmt, skipped = self.screen(path, data, mode, named=target.named)
+        if data is None:
+            got = self._read(target, res, lookup=self.cache is not None and not fix and forced is None
+                             and self.cache.has_records())
+            if isinstance(got, FileResult):
+                return got
+            data = got
+            fmt, skipped = self.screen(path, data, mode, named=target.named)
+        else:
+            res.stat_key = (st.st_size, st.st_mtime_ns)
         res.format = fmt
         if skipped is not None:
             self._note_skipped(res, target, data, skipped)

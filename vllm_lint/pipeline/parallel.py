@@ -31,18 +31,21 @@ TASKS_PER_PROCESS = 64  # more tasks: a shorter wait for the last one; each cost
 MAX_TASKS = 1024  # 4 KB of task numbers: a pipe holds at least that much before a write blocks
 
 
-def lint_each(linter, targets: list, fix: bool, jobs: int = 0, slim=None, release: bool = False):
+def lint_each(linter, targets: list, fix: bool, jobs: int = 0, slim=None, release: bool = False, unread=None):
     """``(index, result)`` of every target, in the walk's order (the targets' order), each as soon
     as it and every one before it are in hand, so that a run need not hold the results of files it
     has done with (``results.RunResults``). ``slim``: what is kept of a result while it waits for
     those before it, and what a worker sends back of it (default: the result itself); with
     ``release``, ``targets[i]`` is set to None once its result is given (in a worker: once it is
     linted), so that the run's files are not all held to its end either. ``jobs``: processes to
-    use, this one included (0: one per core, at most four; 1: this process only)."""
+    use, this one included (0: one per core, at most four; 1: this process only). ``unread``: what
+    is kept of a walked file without a launch (``results.RunResults.unread_counts``), given in place
+    of its result without one being made (``Linter.lint_file``); None: a result for every file."""
     import gc
 
     processes = jobs or min(os.cpu_count() or 1, 4)
     order = _Order(slim, targets if release else None)
+    order.unread = unread
     todo: "list[int] | range" = range(len(targets))  # (not a list of every index: memory of a 50k-file run)
     # The objects loaded by now (modules, database, rules) live to the end, and the files' objects
     # are mostly acyclic and short-lived: the first are frozen out of the collector's passes, and
@@ -68,7 +71,7 @@ def lint_each(linter, targets: list, fix: bool, jobs: int = 0, slim=None, releas
             yield from _share(linter, targets, todo, order, fix, processes - 1)
         for i in todo:
             if not order.done(i):  # sequential, or what a worker did not bring back
-                order.put(i, linter.lint_file(targets[i], fix=fix))
+                order.put(i, linter.lint_file(targets[i], fix=fix, unread=unread))
                 yield from order.ready()
     finally:
         gc.unfreeze()
@@ -80,16 +83,17 @@ class _Order:
     (slimmed) until those are in; ``ready`` gives the run of results that can go in order (and
     releases their targets, when ``targets`` is given)."""
 
-    __slots__ = ("slim", "pending", "next", "targets")
+    __slots__ = ("slim", "pending", "next", "targets", "unread")
 
     def __init__(self, slim, targets: "list | None" = None) -> None:
         self.slim = slim
         self.pending: dict = {}
         self.next = 0  # the first index not given yet
         self.targets = targets
+        self.unread = None  # (lint_each's: what the engine gives for a walked file without a launch)
 
     def put(self, i: int, res, slimmed: bool = False) -> None:
-        self.pending[i] = res if slimmed or self.slim is None else self.slim(res)
+        self.pending[i] = res if slimmed or self.slim is None or res is self.unread else self.slim(res)
 
     def done(self, i: int) -> bool:
         return i < self.next or i in self.pending
@@ -157,7 +161,7 @@ def _share(linter, targets, todo: "list[int] | range", order: "_Order", fix: boo
                 os.close(out_r)
                 for c in children:
                     os.close(c.fd)
-                _work(linter, targets, tasks, queue_r, out_w, fix, order.slim, order.targets is not None)
+                _work(linter, targets, tasks, queue_r, out_w, fix, order.slim, order.targets is not None, order.unread)
             os.close(out_w)
             os.set_blocking(out_r, False)
             children.append(_Child(pid, out_r))
@@ -166,7 +170,7 @@ def _share(linter, targets, todo: "list[int] | range", order: "_Order", fix: boo
         linted = 0
         for k in _take(queue_r):
             for i in tasks[k]:
-                order.put(i, linter.lint_file(targets[i], fix=fix))
+                order.put(i, linter.lint_file(targets[i], fix=fix, unread=order.unread))
                 linted += 1
                 if linted % POLL_EVERY == 0:
                     _poll(children, order, cache, watched)
@@ -293,16 +297,33 @@ def _warm_up(linter, targets, todo: "list[int] | range") -> None:
     """Load, before forking, what each worker would otherwise load again for itself: the
     front-ends of the formats the file names show (PyYAML's ~14 ms among them), the shell grammar
     (every format can embed shell) and the newest release's option surface. Measured on the
-    benchmark corpus: the same wall time as loading in every process, ~40 ms less CPU."""
-    from ..frontends.base import warm_up
+    benchmark corpus: the same wall time as loading in every process, ~40 ms less CPU.
 
-    warm_up({targets[i].named for i in todo} - {None})
+    And, when at least two of the files may be run by a script (``surroundings.CALLED_SUFFIXES``:
+    scripts and Python files) and no ``-t`` decides every release, the index of the repository's callers (``Callers.index``: a walk of the
+    repository reading every script): the release finding builds it at the second script it is
+    asked about, which every process of a run with scripts in most of its tasks reached, each
+    walking and reading the repository again (~0.13 s CPU per process in the 10k monorepo,
+    benchmarks/README.md, seventh pass)."""
+    from ..frontends.base import warm_up
+    from .surroundings import CALLED_SUFFIXES
+
+    named: set = set()
+    scripts: list[int] = []
+    for i in todo:
+        t = targets[i]
+        named.add(t.named)
+        if len(scripts) < 2 and t.path.endswith(CALLED_SUFFIXES):
+            scripts.append(i)
+    warm_up(named - {None})
     from ..surface.db import DatabaseError, UnknownVersion
 
     try:
         linter.db.surface(linter.targeting.explicit or linter.db.newest)
     except (DatabaseError, UnknownVersion):
         pass  # reported where a file needs it, as in a run in one process
+    if len(scripts) == 2 and not linter.targeting.explicit:
+        linter.targeting.index_callers(targets[scripts[0]].path)
 
 
 def _take(queue_r: int):
@@ -314,7 +335,7 @@ def _take(queue_r: int):
         yield int.from_bytes(b, "little")
 
 
-def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool, slim, release: bool) -> None:
+def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool, slim, release: bool, unread=None) -> None:
     """A forked worker's whole life: lint the tasks it draws, send each task's ``([(index, slimmed
     result)], None)`` as it is done (``_poll`` reads them) and last ``([], what its release choices
     read)`` (``Targeting.watched``: the result cache's survey), end.
@@ -330,10 +351,10 @@ def _work(linter, targets, tasks, queue_r: int, out_w: int, fix: bool, slim, rel
         try:
             for k in _take(queue_r):
                 for i in tasks[k]:
-                    res = linter.lint_file(targets[i], fix=fix)
+                    res = linter.lint_file(targets[i], fix=fix, unread=unread)
                     if release:
                         targets[i] = None  # (its memory is this process's to reuse)
-                    done.append((i, res if slim is None else slim(res)))
+                    done.append((i, res if slim is None or res is unread else slim(res)))
                 out.send((done, None))
                 done = []
         except BaseException:

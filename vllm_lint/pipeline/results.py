@@ -84,6 +84,13 @@ class RunResults:
                     or (self._verbose and (r.verbose or r.unread))
                     or (r.unread == NOT_SUPPORTED and r.path in self._explicit))
 
+    def unread_counts(self) -> Optional[int]:
+        """What ``slim`` keeps of the result of a walked file the pre-filter says holds no launch (no
+        finding, no fix, no note: ``flags_of`` it), when that is all the run keeps of it (no result
+        cache to note it in, no ``--verbose`` to name it, no report of every file), else None. The
+        engine gives it in place of such a result (``Linter.lint_file``'s ``unread``)."""
+        return UNREAD if self._cache is None and not self._verbose and not self._every else None
+
     def slim(self, r: FileResult) -> Union[FileResult, int]:
         """What is kept of ``r`` until it is taken in order (and what a worker sends back): its
         counts (``flags_of``) for a file with nothing to report nor to note in the cache, else the

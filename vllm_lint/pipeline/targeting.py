@@ -154,6 +154,16 @@ class Targeting:
                 watching(before)
         return (c.release, c.why) if c is not None else None
 
+    def index_callers(self, path: AnyPath) -> None:
+        """Index the callers of the repository holding the file at ``path`` (``Callers.index``),
+        what it reads recorded as the choices' reads are (``watched``)."""
+        before = watching(self.watched) if self.watched is not None else None
+        try:
+            self.callers.index(self.real_parent(path))
+        finally:
+            if self.watched is not None:
+                watching(before)
+
     def around(self, path: AnyPath) -> Optional[Choice]:
         """The choice the files around the file at ``path`` make (``surroundings``), once per file."""
         directory = self.real_parent(path)
