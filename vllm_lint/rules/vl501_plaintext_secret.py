@@ -7,7 +7,8 @@ A variable reference whose value the file does not write (`$HF_TOKEN`, `${API_KE
 from the caller's environment or a secret), a Kubernetes `valueFrom` secret reference, a template
 expression, or any value we cannot read statically is fine (a variable the same file assigns a
 literal key is that key: `KEY=sk-...` then `--api-key "$KEY"` is reported, naming where it is
-written: `docs/antipatterns.md`, values through variables), and so
+written: `docs/antipatterns.md`, values through variables; a variable reported where it is written,
+`export HF_TOKEN=hf_...` then `--api-key "$HF_TOKEN"`, is reported there only), and so
 are obvious placeholders (`<your-token>`, `hf_xxx`, `changeme`, `EMPTY`, `...`, the name of the
 secret in capitals such as `HUGGINGFACE_TOKEN`). Code blocks in
 Markdown documentation are not checked: examples there show literal example keys on purpose.
@@ -72,8 +73,10 @@ def is_literal_secret(value) -> bool:
 def check(ctx: LintContext):
     if ctx.documentation:  # examples in documentation are not deployments
         return
+    reported = set()  # the variables reported where their value is written
     for e in ctx.env:
         if e.name in _ENV_SECRETS and not e.value_opaque and is_literal_secret(e.value):
+            reported.add(e.name)
             yield ctx.diag(RULE, f"{e.name} is written in plain text: use a secret reference (Kubernetes valueFrom.secretKeyRef, "
                                  f"a compose/CI secret, or an environment variable set outside the file) and rotate it",
                            e.value_span or e.name_span, option=e.name)
@@ -83,6 +86,9 @@ def check(ctx: LintContext):
         if arg.positional or dest_of(arg) != "api_key" or arg.value_opaque:
             continue
         if is_literal_secret(arg.value):
+            origins = [name for t in arg.value_tokens if t.origin for name, _sp in t.origin]
+            if origins and all(name in reported for name in origins):
+                continue  # (`export HF_TOKEN=hf_...` then `--api-key "$HF_TOKEN"`: one secret, reported once)
             span = (arg.value_tokens[0].span if arg.value_tokens else None) or arg.report_span
             yield ctx.diag(RULE, "the API key is written in plain text: pass it through VLLM_API_KEY from a secret store "
                                  "and rotate it", span, option="--api-key")
