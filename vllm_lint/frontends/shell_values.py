@@ -45,12 +45,27 @@ _STATEMENT_WRAPPERS = frozenset({"variable_assignment", "declaration_command", "
 _SEQUENCES = frozenset({"program", "compound_statement", "do_group", "if_statement", "elif_clause",
                         "else_clause", "case_item"})
 _CLAUSES = frozenset({"elif_clause", "else_clause", "case_item"})
+# sequences whose grammar rule names no field (a script's top level, `{ }`, `do ... done`, `( )`):
+# no statement of theirs is a condition or a value, which the children's fields would say at a
+# cost linear in the children (a script of thousands of statements)
+_FIELDLESS = frozenset({"program", "compound_statement", "do_group", "subshell"})
 # POSIX special builtins: an assignment before one stays set in POSIX shells
 _SPECIAL = frozenset({":", ".", "eval", "exec", "export", "readonly", "set", "shift", "trap", "unset", "break",
                       "continue", "return", "exit", "times", "source"})
 _DECLARE_OK_FLAGS = frozenset("xrg")
 _RUNS_TEXT = re.compile(rb"(?:^|[;&|({`]|\bthen\b|\bdo\b|\belse\b)[ \t]*(?:source|\.|eval)[ \t]", re.M)
 _NAMEREF = re.compile(rb"\b(?:declare|local|typeset)[ \t]+-[A-Za-z]*n")
+# what may set a variable other than an assignment (one pass over the script, every name at once:
+# Resolver._index): a word after one of these commands on its line, not a `$NAME` / `${NAME`
+# nor `NAME=` there; a word inside `(( ))`; `${NAME=x}` / `${NAME:=x}` / `${NAME?}`; `NAME[i]=`
+_SETTERS = re.compile(rb"\b(?:read|mapfile|readarray|unset|getopts|printf|let|select|for|local|declare|typeset)\b")
+_SET_WORD = re.compile(rb"(?<![\w${])(\w+)(?!\w)(?!=)")
+_ARITH = re.compile(rb"\(\(")
+_ARITH_WORD = re.compile(rb"\b(\w+)\b")
+_DEFAULT_SET = re.compile(rb"\$\{(\w+):?[=?]")
+_ELEMENT_SET = re.compile(rb"\b(?=(\w+)\[[^\]\n]*\]\+?=)")
+# an assignment's start, `NAME=` / `NAME+=` (not `$NAME=`, `-NAME=`, `xNAME=`): the tree decides
+_ASSIGN_START = re.compile(rb"(?<![\w$-])(\w+)\+?=")
 _BLANKS = frozenset(" \t\n")
 _GLOB = frozenset("*?[")
 _MAX_DEPTH = 8
@@ -81,6 +96,7 @@ class Resolver:
         self.dec = decoder
         self.stated = stated or {}
         self._writes: dict[bytes, Optional[list]] = {}
+        self._index: Optional[tuple[set, dict]] = None
         self._runs: Optional[list[tuple]] = None
         self._ifs: Optional[bool] = None
         self._nameref: Optional[bool] = None
@@ -245,29 +261,50 @@ class Resolver:
         self._writes[name] = out
         return out
 
+    def _indexed(self) -> tuple[set, dict]:
+        """(the names something other than an assignment may set, name -> the (start, end) of each
+        ``NAME=`` / ``NAME+=`` in the script): one pass over the script for every name, so a
+        script of many variables stays linear."""
+        if self._index is None:
+            src = self.src
+            other: set = set()
+            for m in _SETTERS.finditer(src):
+                end = len(src)
+                for stop in (b"\n", b";", b"&", b"|"):
+                    i = src.find(stop, m.end(), end)
+                    if i >= 0:
+                        end = i
+                other.update(w.group(1) for w in _SET_WORD.finditer(src, m.end(), end))
+            for m in _ARITH.finditer(src):
+                end = src.find(b")", m.end())
+                other.update(w.group(1) for w in _ARITH_WORD.finditer(src, m.end(), len(src) if end < 0 else end))
+            other.update(m.group(1) for m in _DEFAULT_SET.finditer(src))
+            other.update(m.group(1) for m in _ELEMENT_SET.finditer(src))
+            starts: dict = {}
+            for m in _ASSIGN_START.finditer(src):
+                starts.setdefault(m.group(1), []).append((m.start(), m.end()))
+            self._index = (other, starts)
+        return self._index
+
     def _scan(self, name: bytes) -> Optional[list]:
         src = self.src
-        key = re.escape(name)
-        other = re.compile(
-            rb"\b(?:read|mapfile|readarray|unset|getopts|printf|let|select|for|local|declare|typeset)\b"
-            rb"[^\n;&|]*(?<![\w${])" + key + rb"(?![\w])(?!=)"
-            rb"|\(\([^)]*\b" + key + rb"\b|\$\{" + key + rb":?[=?]|\b" + key + rb"\[[^\]\n]*\]\+?=")
-        if other.search(src):
+        other, starts = self._indexed()
+        if name in other:
             return None
         out = []
-        for m in re.finditer(rb"(?<![\w$-])" + key + rb"\+?=", src):
-            node = self.root.descendant_for_byte_range(m.start(), m.start() + len(name))
+        for m_start, m_end in starts.get(name, ()):
+            node = self.root.descendant_for_byte_range(m_start, m_start + len(name))
             while node is not None and node.type != "variable_assignment":
                 if node.type in ("string", "raw_string", "comment", "heredoc_body", "command_substitution"):
                     node = None
                     break
                 node = node.parent
             if node is None:
-                if self.root.descendant_for_byte_range(m.start(), m.end()).type == "ERROR":
+                if self.root.descendant_for_byte_range(m_start, m_end).type == "ERROR":
                     return None
                 continue  # in a string, a comment, a heredoc: no assignment
             nm = node.child_by_field_name("name")
-            if nm is None or nm.start_byte != m.start():
+            if nm is None or nm.start_byte != m_start:
                 continue
             parent = node.parent
             if parent is not None and parent.type == "declaration_command":
@@ -349,9 +386,8 @@ def _dominates(assign: Any, at: Any) -> bool:
         return False
     if mine.type in _CLAUSES or theirs.type in _CLAUSES:
         return False
-    for c in (mine, theirs):
-        k = list(parent.children).index(c) if c.parent is not None else -1
-        if k >= 0 and parent.field_name_for_child(k) in ("condition", "value"):
+    for field in () if parent.type in _FIELDLESS else ("condition", "value"):
+        if any(f.id in (mine.id, theirs.id) for f in parent.children_by_field_name(field)):
             return False
     if parent.type == "case_item" and mine.start_byte < _pattern_end(parent):
         return False

@@ -132,3 +132,53 @@ def test_a_makefile_recipe_reads_no_value():
     data = b"MODEL := org/m\nserve:\n\tTP=2\n\tvllm serve $(MODEL) -tp $$TP\n"
     (la,) = makefile.extract(data, "Makefile").launches
     assert la.tokens[0].opaque  # (`make MODEL=...` overrides it; each recipe line is its own shell)
+
+
+def _per_name(src: bytes, name: bytes):
+    """The reading of one name the resolver had before its one-pass index: an expression per name,
+    over the whole script (kept here as the index's oracle)."""
+    import re
+
+    key = re.escape(name)
+    other = re.compile(
+        rb"\b(?:read|mapfile|readarray|unset|getopts|printf|let|select|for|local|declare|typeset)\b"
+        rb"[^\n;&|]*(?<![\w${])" + key + rb"(?![\w])(?!=)"
+        rb"|\(\([^)]*\b" + key + rb"\b|\$\{" + key + rb":?[=?]|\b" + key + rb"\[[^\]\n]*\]\+?=")
+    starts = [(m.start(), m.end()) for m in re.finditer(rb"(?<![\w$-])" + key + rb"\+?=", src)]
+    return other.search(src) is not None, starts
+
+
+def test_the_one_pass_index_reads_every_name_as_an_expression_per_name_does():
+    import random
+
+    from vllm_lint.frontends.shell_values import Resolver
+
+    rng = random.Random(31)
+    names = [b"M", b"TP", b"M2", b"_x", b"read"]
+    pieces = [b"M", b"TP", b"M2", b"_x", b"=", b"+=", b"$", b"{", b"}", b"(", b"((", b")", b"))", b"[", b"]", b" ", b"\n",
+              b";", b"&", b"|", b"-", b":", b"?", b"read ", b"for ", b"let ", b"unset ", b"declare -x ", b"local ",
+              b"printf -v ", b"echo ", b"a", b"1", b"'", b'"', b"${", b":=", b"[0]="]
+    for _ in range(3000):
+        src = b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
+        other, starts = Resolver(src, None, None)._indexed()
+        for name in names:
+            set_elsewhere, expected = _per_name(src, name)
+            assert (name in other) == set_elsewhere, (src, name)
+            assert starts.get(name, []) == expected, (src, name)
+
+
+def test_a_script_of_many_variables_compiles_no_expression_per_name(monkeypatch):
+    import re
+
+    lines = []
+    for i in range(200):
+        lines.append(f"V{i}=org/m{i}")
+        lines.append(f"vllm serve $V{i} --max-model-len ${{V{i}}}")
+    data = "\n".join(lines).encode() + b"\n"
+    S.extract(data, "warm.sh")  # (the front-end's own expressions compiled once)
+    compiled = []
+    real = re.compile
+    monkeypatch.setattr(re, "compile", lambda *a, **k: compiled.append(a[0]) or real(*a, **k))
+    ex = S.extract(data, "a.sh")
+    assert [la.tokens[0].text for la in ex.launches[:3]] == ["org/m0", "org/m1", "org/m2"]
+    assert len(compiled) < 20, compiled[:5]  # (not one per variable: the script is read once)
