@@ -15,7 +15,8 @@ from .layout import _value, as_float
 
 #: GPU families whose platform is CUDA or ROCm (every family ``hardware`` knows)
 _CUDA_OR_ROCM = {"gb300", "gb200", "b300", "b200", "h200", "h100", "h20", "h800", "a100", "a800", "l40s", "l40",
-                 "l4", "a10g", "a10", "mi355x", "mi325x", "mi300x", "t4", "v100"}
+                 "l4", "l20", "a10g", "a10", "a40", "a6000", "a5000", "a4000", "rtx5090", "rtx4090", "rtx3090",
+                 "mi355x", "mi325x", "mi300x", "t4", "v100"}
 
 #: ``--gpu-memory-utilization`` from 0.34.0: ``None`` in the parser, resolved at start by
 #: ``CacheConfig.resolved_gpu_memory_utilization`` (vllm/config/cache.py): 1.0 with the extensible

@@ -47,7 +47,13 @@ class GPUs(Record):
 
 
 _FAMILIES = ["gb300", "gb200", "b300", "b200", "h200", "h100", "h20", "h800", "a100", "a800", "l40s", "l40",
-             "l4", "a10g", "a10", "mi355x", "mi325x", "mi300x", "t4", "v100"]
+             "l4", "l20", "a10g", "a10", "a40", "a6000", "a5000", "a4000", "rtx5090", "rtx4090", "rtx3090",
+             "mi355x", "mi325x", "mi300x", "t4", "v100"]
+# the ways a workstation or consumer product is written: `RTX A6000` / `rtx-a6000` is the A6000,
+# `NVIDIA GeForce RTX 4090` / `NVIDIA-GeForce-RTX-4090` / `RTX4090` the rtx4090 (a bare `RTX 6000`
+# stays unknown: the Quadro RTX 6000, the RTX 6000 Ada and the RTX PRO 6000 have 24, 48 and 96 GB)
+_RTX_AMPERE = re.compile(r"(?<![a-z0-9])rtx[ _-]*(?=a\d{4}(?![0-9]))")
+_RTX_NUMBER = re.compile(r"(?<![a-z0-9])rtx[ _-]*(?=\d{4}(?![0-9]))")
 
 
 def gpu_family(product: Optional[str]) -> Optional[str]:
@@ -55,6 +61,8 @@ def gpu_family(product: Optional[str]) -> Optional[str]:
     if not product:
         return None
     p = product.lower()
+    if "rtx" in p:
+        p = _RTX_NUMBER.sub("rtx", _RTX_AMPERE.sub("", p))
     for fam in _FAMILIES:
         if re.search(rf"(?<![a-z0-9]){fam}(?![0-9])", p):
             return fam
@@ -64,7 +72,8 @@ def gpu_family(product: Optional[str]) -> Optional[str]:
 # memory per GPU in GiB, as the vendors' product pages give it; an upper bound of what torch reports
 # (an "80GB" H100 reports about 79.6 GiB), so a launch found short of it is short on the real device
 _MEMORY_GIB = {"a10g": 24, "a10": 24, "l4": 24, "l40s": 48, "l40": 48, "t4": 16, "h800": 80, "h200": 141, "h20": 96,
-               "b200": 180, "mi300x": 192, "mi325x": 256, "mi355x": 288}
+               "b200": 180, "mi300x": 192, "mi325x": 256, "mi355x": 288,
+               "l20": 48, "a40": 48, "a6000": 48, "a5000": 24, "a4000": 16, "rtx5090": 32, "rtx4090": 24, "rtx3090": 24}
 
 
 def gpu_memory_gib(product: Optional[str]) -> Optional[int]:

@@ -7,7 +7,9 @@ format, the GPU product and the parallel layout are all known:
   (`fp8`: 1), `--dtype`, the quantisation the model's name states (`-FP8`, `-AWQ`, `-NVFP4`, ...)
   or the checkpoint's published format (`models.tsv` `native_dtype`);
 * budget per GPU = the product's memory (a per-product table: A10G, L4, L40S, A100 40/80 GB, H100,
-  H200, B200, MI300X, MI325X, MI355X, ...) x `--gpu-memory-utilization` + `--cpu-offload-gb`;
+  H200, B200, MI300X, MI325X, MI355X, the workstation A40, L20, RTX A4000/A5000/A6000 and the
+  consumer RTX 3090/4090/5090, ...; a bare `RTX 6000` names three parts of 24, 48 and 96 GB and stays
+  unknown) x `--gpu-memory-utilization` + `--cpu-offload-gb`;
 * for models whose every layer caches full-length attention, the KV cache of one `--max-model-len`
   sequence (the model's context length when not given; nothing for `auto` / `-1`, which vLLM fits
   to the memory) at `--kv-cache-dtype`.
