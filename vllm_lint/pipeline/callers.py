@@ -31,7 +31,7 @@ import re
 from .. import inputs
 from ..fsutil import TooLarge, read_regular, watch
 from ..record import Record, lazy_re
-from .surroundings import CALLED_SUFFIXES, CALLER_SUFFIXES, Named, Surroundings
+from .surroundings import CALLED_SUFFIXES, CALLER_SUFFIXES, Named, Surroundings, lines_holding
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -286,22 +286,13 @@ _CD_WORDS = ("cd", "pushd")
 
 def _on_lines(pattern, text: str, words: tuple[str, ...]):
     """``pattern.finditer(text)`` for a pattern whose matches hold one of ``words`` and no line
-    break: run on the lines that hold one (``finditer``'s ``pos`` and ``endpos``: what lies before
-    and after a line is the line break either way), not on the whole text. Its index of a repository
-    (every script installing a release) ran the two expressions over every script's text: ~47 of
-    its 67 ms in the 10k monorepo (benchmarks/README.md, seventh pass)."""
-    starts: set[int] = set()
-    for w in words:
-        i = text.find(w)
-        while i >= 0:
-            starts.add(text.rfind("\n", 0, i) + 1)
-            end = text.find("\n", i)
-            if end < 0:
-                break
-            i = text.find(w, end)
-    for start in sorted(starts):
-        end = text.find("\n", start)
-        yield from pattern.finditer(text, start, len(text) if end < 0 else end)
+    break: run on the lines that hold one (``surroundings.lines_holding``; ``finditer``'s ``pos``
+    and ``endpos``: what lies before and after a line is the line break either way), not on the
+    whole text. Its index of a repository (every script installing a release) ran the two
+    expressions over every script's text: ~47 of its 67 ms in the 10k monorepo
+    (benchmarks/README.md, seventh pass)."""
+    for start, end in lines_holding(text, words):
+        yield from pattern.finditer(text, start, end)
 
 
 _FOLDER_VALUE = lazy_re(r"""(?m)^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+)?([A-Za-z_]\w*)=["']?([\w./${}-]+?)/?["']?[ \t]*(?:#.*)?$""")

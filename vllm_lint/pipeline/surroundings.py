@@ -73,6 +73,26 @@ _INSTALL_HEADS = ("su", "py", "pi", "uv")
 _FOLD = {0x17F: "s", 0x131: "i"}
 
 
+def lines_holding(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The (start, end) of each line of ``text`` that holds one of ``words``, in order, each once
+    (``end`` at its line break, or the text's end): where an expression whose matches start on, or
+    hold, such a word is worth trying (``_install_pins``, ``callers._on_lines``)."""
+    starts: set[int] = set()
+    for w in words:
+        i = text.find(w)
+        while i >= 0:
+            starts.add(text.rfind("\n", 0, i) + 1)
+            end = text.find("\n", i)
+            if end < 0:
+                break
+            i = text.find(w, end)
+    out = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        out.append((start, len(text) if end < 0 else end))
+    return out
+
+
 def _install_pins(text: str):
     """``_INSTALL_PIN.finditer(text)``, trying only the lines a match may start on: every match
     starts a line that holds ``vllm`` (in any case) and ``=`` (or the ``[`` of extras, which may
@@ -84,22 +104,18 @@ def _install_pins(text: str):
         yield from _INSTALL_PIN.finditer(text)
         return
     pos = 0  # (where finditer would search on from: the end of the last match)
-    at = low.find("vllm")
-    while at >= 0:
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        end = len(text) if end < 0 else end
-        if start >= pos:
-            line = text[start:end]
-            head = line.lstrip(" \t")
-            if head[:1] in ("$", ">"):
-                head = head[1:].lstrip(" \t")
-            if head[:2].lower().translate(_FOLD) in _INSTALL_HEADS and ("=" in line or "[" in line):
-                m = _INSTALL_PIN.match(text, start)
-                if m is not None:
-                    yield m
-                    pos = m.end()
-        at = low.find("vllm", max(end, pos))
+    for start, end in lines_holding(low, ("vllm",)):
+        if start < pos:
+            continue  # (inside the last match: extras run onto the next line)
+        line = text[start:end]
+        head = line.lstrip(" \t")
+        if head[:1] in ("$", ">"):
+            head = head[1:].lstrip(" \t")
+        if head[:2].lower().translate(_FOLD) in _INSTALL_HEADS and ("=" in line or "[" in line):
+            m = _INSTALL_PIN.match(text, start)
+            if m is not None:
+                yield m
+                pos = m.end()
 
 
 # env files: .env, .env.example, default.env, vllm.env (docker compose reads .env; the others are
