@@ -285,6 +285,17 @@ def test_without_from_a_launch_naming_no_release_starts_where_it_was_written_for
     assert out["files"][0]["launches"][0]["from"] == "0.8.5"
 
 
+def test_the_range_a_launch_was_written_for_says_which_words_no_release_has(run_audit, tmp_path):
+    """The range leaves out an option no release ever had (`--stop`): the start says so, so that
+    it does not read as the releases that accept `--stop`."""
+    p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4 --stop x\n")
+    _, out = audit_json(run_audit, "--to", "0.27.1", str(p))
+    la = out["files"][0]["launches"][0]
+    assert la["from"] == "0.10.0"
+    assert ("accepts this launch, but for `--stop` (no release has it), as written (0.8.5 - 0.10.0)"
+            in la["from_source"]), la["from_source"]
+
+
 def test_default_from_applies_only_where_a_launch_names_none(run_audit, tmp_path):
     p = write(tmp_path, "a.sh", "vllm serve m --swap-space 4\n")
     q = write(tmp_path, "b.sh", "docker run vllm/vllm-openai:v0.8.5 --model m --swap-space 4\n")

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from . import suppress
 from .discovery import NAME_UNREAD, Target, format_by_name
-from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range, never_accepted
+from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range, never_accepted, never_accepted_note
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most, read_if_regular
@@ -405,10 +405,8 @@ class Linter:
         unknown = never_accepted(self.db, la.args, env_names)
         but = f", but for {', '.join(f'`{u}`' for u in unknown)}," if unknown else ""
         if self.notes:
-            what = "this launch is" if not unknown else \
-                f"this launch{but[:-1]} (no release has {'it' if len(unknown) == 1 else 'them'}), is"
-            self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: {what} accepted as written by "
-                                f"{first} - {last}")
+            self.verbose.append(f"no release named at line {_line(data, la.launch.span.start)}: this launch"
+                                f"{never_accepted_note(unknown)} is accepted as written by {first} - {last}")
         if last == self.db.newest:
             return
         reads = f"this launch{but} reads"

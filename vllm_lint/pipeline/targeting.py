@@ -629,6 +629,16 @@ def never_accepted(db: Database, args: list, env_names: list[str]) -> list[str]:
     return out
 
 
+def never_accepted_note(unknown: list[str]) -> str:
+    """What a statement about the releases that accept a launch as written (:func:`accepted_range`)
+    must add beside the words no release has (:func:`never_accepted`): ``, but for `--stop` (no
+    release has it),``; "" when there are none."""
+    if not unknown:
+        return ""
+    names = ", ".join(f"`{u}`" for u in unknown)
+    return f", but for {names} (no release has {'it' if len(unknown) == 1 else 'them'}),"
+
+
 def _string(a: Any) -> Optional[str]:
     """The option string a parsed argument names (its normalised spelling), or None."""
     if a.positional or not a.canonical or not a.canonical.startswith("-"):

@@ -16,7 +16,7 @@ from ...settings import Settings
 from ...surface.db import Database
 from ..discovery import discover
 from ..engine import Linter
-from ..targeting import accepted_range
+from ..targeting import accepted_range, never_accepted, never_accepted_note
 from .breaks import BreakFinder
 from .drift import DriftFinder
 from .model import AuditReport, FileAudit, LaunchAudit, NoOrigin, Remaining
@@ -75,7 +75,9 @@ class Auditor:
                 return self.default_from, "--default-from"
             written = accepted_range(self.db, args or [], env or [])
             if written is not None:
-                return written[1], (f"no release named: the newest release that accepts this launch as written "
+                # (the range leaves out what no release has: then it is true of the launch's other words only)
+                but = never_accepted_note(never_accepted(self.db, args or [], env or []))
+                return written[1], (f"no release named: the newest release that accepts this launch{but} as written "
                                     f"({written[0]} - {written[1]})")
             raise NoOrigin(line)
         return choice.release, choice.why
