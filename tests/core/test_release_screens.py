@@ -152,6 +152,58 @@ def test_the_callers_walk_on_a_fixed_tree(tmp_path):
                    "x.sh/inner.sh"]
 
 
+# -- the callers' byte screen (callers._may_call): the module's expression on the scripts that may hold a match
+
+_SCREEN_WORDS = [b"vllm", b"VLLM", b"vLLM", b"vllm/", b"VLLM/", b"Vllm/", b"/", b"v", b"V", b"0", b"9", b".11",
+                 b"==", b"=", b"vllm-project/vllm", b"module load ", b"ml ", b"\n", b" ", b"\xc4\xb0", b"\xff",
+                 b"llm", b"x"]
+
+
+def _screen_before(data: bytes) -> bool:
+    """The callers' byte screen as it was before the eighth pass (the expression on every script)."""
+    from vllm_lint.pipeline.callers import _MODULE_SCREEN
+
+    return not ((b"vllm" not in data or (b"==" not in data and b"vllm-project/vllm" not in data))
+                and _MODULE_SCREEN.search(data) is None)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_SCREEN_WORDS), max_size=30))
+def test_the_callers_screen_keeps_what_it_kept(words):
+    from vllm_lint.pipeline.callers import _may_call
+
+    data = b"".join(words)
+    assert _may_call(data) == _screen_before(data), data
+
+
+def test_the_callers_screen_runs_the_module_expression_only_where_vllm_slash_is(tmp_path, monkeypatch):
+    """A repository of 40 scripts, of which 3 hold ``vllm/`` (two of them module loads of a
+    release): the expression searches those 3, not 40 (its work: the count of searches)."""
+    from vllm_lint.pipeline import callers
+
+    searched = []
+    real_screen = callers._MODULE_SCREEN
+
+    class Counting:
+        def search(self, data):
+            searched.append(data)
+            return real_screen.search(data)
+
+    monkeypatch.setattr(callers, "_MODULE_SCREEN", Counting())
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    for i in range(37):
+        (root / f"s{i:02}.sh").write_text(f"echo {i}\npython train.py --epochs {i}\n")
+    (root / "job1.slurm").write_text("module load NRIS/GPU vLLM/0.11.0\nsrun python serve.py\n")
+    (root / "job2.sbatch").write_text("ml vllm/0.10.1\nbash run.sh\n")
+    (root / "docs.sh").write_text("# see github.com/vllm-project/VLLM/issues\n")
+    c = callers.Callers(s.Surroundings())
+    got = [x[0] for x in c._scan(os.path.realpath(root))]
+    assert got == ["job1.slurm", "job2.sbatch"]
+    assert c.reads == 40 and c.screened == 2
+    assert len(searched) == 3
+
+
 # -- requirement pins: _SPEC and _POETRY are compiled only for a text that may match
 
 _PIN_WORDS = ["vllm", "VLLM", "vllm-lint", "vllm_x", "[", "]", "[audio]", "==", "=", ">=", "<", "~=", "!=", "0.8.5",
