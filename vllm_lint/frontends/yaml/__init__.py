@@ -43,7 +43,7 @@ import gc
 
 from vllm_lint.frontends.yaml.config_file import config_launch, extract_config_file, looks_like_config_file
 from vllm_lint.frontends.yaml.loader import MAX_BYTES, parse_check, prepare, same_meaning
-from vllm_lint.frontends.yaml.prefilter import might_contain_launch
+from vllm_lint.frontends.yaml.prefilter import depends_on_others, might_contain_launch, might_contain_launch_at
 from vllm_lint.frontends.yaml.templates import apply_templates
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.walk import walk_document
@@ -64,6 +64,8 @@ __all__ = [
     "FORMAT",
     "MAX_BYTES",
     "might_contain_launch",
+    "might_contain_launch_at",
+    "depends_on_others",
     "extract",
     "extract_in_mode",
     "extract_config_file",

@@ -18,6 +18,25 @@ def might_contain_launch(data: bytes) -> bool:
     return mentions(data.lower(), 0, len(data))
 
 
+def might_contain_launch_at(data: bytes, path: str) -> bool:
+    """The pre-filter's second chance for bytes that name none of its words: a Helm chart's
+    template (``.Values`` in it, under a chart's ``templates`` folder) whose chart's ``values.yaml``
+    names vLLM renders a launch from it (an image ``{{ .Values.image.repository }}:{{
+    .Values.image.tag }}``, arguments from the values). The values are read once per chart
+    (:func:`~.chart_values.values_name_vllm`); the analysis reads them as an input of the result."""
+    if data.find(b".Values") < 0:
+        return False
+    from vllm_lint.frontends.yaml.chart_values import values_name_vllm
+
+    return values_name_vllm(path)
+
+
+def depends_on_others(data: bytes) -> bool:
+    """Whether the pre-filter's verdict on ``data`` may change with another file (a chart's
+    values: :func:`might_contain_launch_at`), so that it is not kept as the file's own."""
+    return data.find(b".Values") >= 0
+
+
 def mentions(low: bytes, s: int, e: int) -> bool:
     """``PREFILTER.search(data, s, e) is not None``, given ``low = data.lower()``."""
     return low.find(b"vllm", s, e) >= 0 or low.find(b"modelformat", s, e) >= 0 or (
