@@ -461,6 +461,31 @@ def test_the_readme_install_instruction_is_the_weakest_source(synth_db, repo):
     assert Targeting(synth_db, Settings()).choose(repo / "a/b/serve.sh", []).release == "0.10.0"
 
 
+@pytest.mark.parametrize("prose, release", [
+    ("Production-grade, OpenAI-compatible server using **vLLM v0.8.5**. Deploy any model.\n", "0.8.5"),
+    ("Tested with vllm 0.10.0 on an A100.\n", "0.10.0"),
+    ("Serves `vllm/vllm-openai:v0.8.5` on GKE.\n", "0.8.5"),
+    ("Requires vLLM 0.8.5 or later.\n", None),  # a minimum
+    ("Works with vLLM 0.8.5; upgraded to vLLM 0.10.0 since.\n", None),  # an upgrade: that sentence states nothing
+    ("Tested with vLLM 0.8.5.\n\nAlso tested with vLLM 0.10.0.\n", None),  # two releases: none
+])
+def test_the_readme_prose_states_a_release_after_its_install_instruction(synth_db, repo, prose, release):
+    put(repo, "README.md", "# A server\n\n" + prose)
+    c = choose(synth_db, put(repo, "a/serve.sh", SCRIPT))
+    if release is None:
+        assert c.kind == "default", c.why
+    else:
+        assert c.release == release and "README.md:3, the release the repository's README states" in c.why, c.why
+
+
+def test_the_readme_prose_is_never_over_a_pin_nor_an_install_instruction(synth_db, repo):
+    put(repo, "README.md", "Using vLLM 0.10.0.\n\n```\npip install vllm==0.8.5\n```\n")
+    assert choose(synth_db, put(repo, "a/serve.sh", SCRIPT)).why.startswith("README.md:4, the repository's install")
+    put(repo, "b/requirements.txt", "vllm==0.27.1\n")
+    assert choose(synth_db, put(repo, "b/serve.sh", SCRIPT)).release == "0.27.1"
+    assert choose(synth_db, put(repo, "c/serve.sh", SCRIPT), [VersionHint("v0.8.5", "image-tag")]).release == "0.8.5"
+
+
 def test_no_readme_outside_a_repository(synth_db, tmp_path):
     put(tmp_path, "README.md", "pip install vllm==0.8.5\n")
     assert choose(synth_db, put(tmp_path, "serve.sh", SCRIPT)).kind == "default"

@@ -118,6 +118,39 @@ def _install_pins(text: str):
                 pos = m.end()
 
 
+_OPENAI_COMPATIBLE = lazy_re(r"(?i)openai[- ]compatib\w*")
+
+
+def _readme_statement(text: str) -> Optional[tuple[int, str]]:
+    """(line, release) of the one release a README states in words (``using **vLLM v0.17.0**``,
+    ``tested with vllm 0.9.2``, an image ``vllm/vllm-openai:v0.9.2``: :func:`~..knowledge.stated`'s
+    reading of a comment, without the comment); None when it states none, or several, or speaks of
+    a minimum, an upgrade or a bug on such a line (``stated.ELSEWHEN``)."""
+    from ..knowledge.stated import ELSEWHEN, WORDS
+
+    low = text.lower()
+    if len(low) != len(text):
+        return None  # (offsets of the lower case differ: no such README seen)
+    found: Optional[tuple[int, str]] = None
+    for start, end in lines_holding(low, ("vllm",)):
+        line = text[start:end]
+        for m in WORDS.finditer(line):
+            if "=" in m.group(0):
+                continue  # (`vllm==0.8.5` in prose: a specifier cited, not what the repository runs)
+            # (its sentence, "OpenAI-compatible" aside: a README's usual words for vLLM's server)
+            a = max(line.rfind(". ", 0, m.start()), line.rfind("! ", 0, m.start()), line.rfind("? ", 0, m.start()))
+            b = min((i for i in (line.find(". ", m.end()), line.find("! ", m.end()), line.find("? ", m.end())) if i >= 0),
+                    default=len(line))
+            if ELSEWHEN.search(_OPENAI_COMPATIBLE.sub("", line[a + 1:b])):
+                continue
+            v = m.group("v")
+            if found is None:
+                found = (text.count("\n", 0, start) + 1, v)
+            elif found[1] != v:
+                return None
+    return found
+
+
 # env files: .env, .env.example, default.env, vllm.env (docker compose reads .env; the others are
 # copied to it or passed with --env-file / env_file:)
 _ENV_FILE = lazy_re(r"^(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env)$")
@@ -690,6 +723,13 @@ class Surroundings:
                                                          f"{m.group(2)}; nothing nearer names a release)",
                                              read=self._last)
                             break
+                    if f.readme is None:
+                        stated = _readme_statement(text)
+                        if stated is not None:
+                            row, v = stated
+                            f.readme = Named(v, f"{name}:{row}, the release the repository's README states (vLLM {v}; "
+                                                f"no install instruction, nothing nearer names a release)",
+                                             read=self._last)
                     break
         return f.readme
 
