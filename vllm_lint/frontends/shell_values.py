@@ -18,6 +18,11 @@ A variable's value at the launch is known when
   that runs the script states it literally (``stated``: a SkyPilot task's ``envs``, a workflow's
   ``env``, a container's environment).
 
+A command substitution that reads a file, ``$(cat FILE)`` (`` `cat FILE` ``, ``$(< FILE)``), is the
+file's text where FILE is a relative path known at the word, the file a small one-line regular file
+beside the file holding the script (``IMAGE_REF="$(cat vllm_image.txt)"``); it is read as an input of
+the result (:mod:`vllm_lint.inputs`). Any other command substitution stays unknown.
+
 ``${NAME:-default}`` is the variable's value where that is known (the default where that value is
 known to be empty, with ``:-``); the default alone is never taken, as no file proves a variable
 unset (the caller's environment, the image and the platform may set any name).
@@ -69,6 +74,7 @@ _ASSIGN_START = re.compile(rb"(?<![\w$-])(\w+)\+?=")
 _BLANKS = frozenset(" \t\n")
 _GLOB = frozenset("*?[")
 _MAX_DEPTH = 8
+_MAX_FILE_VALUE = 4096  # the largest file whose text `$(cat FILE)` gives (an image reference, a model id)
 
 UNKNOWN = None
 
@@ -90,8 +96,10 @@ class Resolver:
     ``stated``: name -> (value or None where not known, its ``Span`` in the file) of the
     environment the configuration gives the script."""
 
-    def __init__(self, src: bytes, root: Any, decoder: Any, stated: Optional[dict] = None) -> None:
+    def __init__(self, src: bytes, root: Any, decoder: Any, stated: Optional[dict] = None,
+                 folder: Optional[str] = None) -> None:
         self.src = src
+        self.folder = folder  # where `$(cat FILE)` reads FILE: the folder of the file holding the script
         self.root = root
         self.dec = decoder
         self.stated = stated or {}
@@ -126,7 +134,14 @@ class Resolver:
             parts.append(got.text)
             origins.extend(got.origins)
             return True
-        if t in ("command_substitution", "arithmetic_expansion", "process_substitution"):
+        if t == "command_substitution":
+            got = self._file_text(node, at, depth)
+            if got is None or (not quoted and (any(ch in _BLANKS or ch in _GLOB for ch in got.text) or self.ifs())):
+                return False
+            parts.append(got.text)
+            origins.extend(got.origins)
+            return True
+        if t in ("arithmetic_expansion", "process_substitution"):
             return False
         if t == "string":
             s, e = node.start_byte + 1, node.end_byte - 1
@@ -136,7 +151,7 @@ class Resolver:
             for c in node.named_children:
                 if c.type == "string_content":
                     continue
-                if c.type not in ("simple_expansion", "expansion"):
+                if c.type not in ("simple_expansion", "expansion", "command_substitution"):
                     return False
                 parts.append(self._literal(self.dec._dq_text, cur, c.start_byte))
                 if not self._fill(c, at, True, parts, origins, depth):
@@ -164,6 +179,54 @@ class Resolver:
             return False  # (tilde and brace expansion)
         parts.append(w.text)
         return True
+
+    def _file_text(self, node: Any, at: Any, depth: int) -> Optional[Known]:
+        """``$(cat FILE)`` / `` `cat FILE` `` / ``$(< FILE)``: the text of FILE, a relative path (known
+        at ``at``) under the folder of the file holding the script (``folder``), a small regular
+        file of one line (the substitution drops its final line breaks); else None."""
+        if self.folder is None or depth > _MAX_DEPTH:
+            return None
+        kids = node.named_children
+        if len(kids) != 1:
+            return None
+        c = kids[0]
+        src = self.src
+        if c.type == "command":
+            name = c.child_by_field_name("name")
+            args = [x for x in c.named_children if x.type != "command_name"]
+            if name is None or src[name.start_byte:name.end_byte] != b"cat" or len(args) != 1 \
+                    or c.child_by_field_name("redirect") is not None:
+                return None
+            arg = args[0]
+        elif c.type == "file_redirect" and src[c.start_byte:c.start_byte + 1] == b"<" \
+                and src[c.start_byte:c.start_byte + 2] != b"<<":
+            words = c.named_children
+            if len(words) != 1:
+                return None
+            arg = words[0]
+        else:
+            return None
+        parts: list[str] = []
+        origins: list = []
+        if not self._fill(arg, at, False, parts, origins, depth + 1):
+            return None
+        rel = "".join(parts)
+        if not rel or rel.startswith(("/", "~", "-")) or "\\" in rel:
+            return None  # (the repository's files only: not an absolute path of the machine that runs it)
+        import os
+
+        from vllm_lint import inputs
+
+        raw = inputs.read_other(os.path.join(self.folder, rel), _MAX_FILE_VALUE)
+        if raw is None:
+            return None
+        try:
+            text = raw.decode("utf-8").rstrip("\n")
+        except UnicodeDecodeError:
+            return None
+        if not text or any(ch in text for ch in "\n\r\x00"):
+            return None
+        return Known(text, tuple(origins))
 
     def _literal(self, fn: Callable, s: int, e: int) -> str:
         raw = bytearray()
