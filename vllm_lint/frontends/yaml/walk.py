@@ -61,6 +61,11 @@ def walk_document(t: YamlText, root: Any) -> None:
         return
     top = keys(root)  # the root's keys as get finds them (the first of duplicates)
     kind = text(top.get("kind"))
+    if kind == "Application" and "spec" in top:  # (Argo CD's: the charts of its repository it renders)
+        from vllm_lint.frontends.yaml import argocd
+
+        if argocd.is_application(top) and argocd.read(t, root):
+            return
     start = len(t.out.launches)
     doc_hw, doc_env = Hardware(), []
     if _TASK_KEYS.intersection(top):
