@@ -2131,8 +2131,54 @@ def _resolver(ctx: _Ctx):
         folder = None
         if ctx.path and ctx.path != "-" and (b"cat" in ctx.src or b"$(<" in ctx.src):  # (`$(cat FILE)`'s folder)
             folder = os.path.dirname(os.path.abspath(ctx.path))
-        ctx.resolver = Resolver(ctx.src, ctx.root, _Decoder(ctx.src), ctx.stated, folder)
+        image_env = None
+        if ctx.path and ctx.path != "-" and ctx.depth == 0 and ctx.emb is None and ctx.stated is None:
+            path = ctx.path
+            image_env = lambda: _image_env(path)  # noqa: E731  (asked for at the first variable left to the environment)
+        ctx.resolver = Resolver(ctx.src, ctx.root, _Decoder(ctx.src), ctx.stated, folder, image_env)
     return ctx.resolver
+
+
+_DOCKERFILE_NAME = lazy_re(r"(?i)^(?:Dockerfile|Containerfile)(?:[._-][\w.-]*)?$|^[\w.-]+\.(?:dockerfile|containerfile)$")
+_IMAGE_ENV_UP = 3  # folders above the script's where a Dockerfile that runs it is looked for
+
+
+def _image_env(path: str) -> Optional[dict]:
+    """The ``ENV`` defaults of the image whose process the script at ``path`` is: a Dockerfile in
+    its folder or up to three above (not above the checkout's root) whose ``ENTRYPOINT`` (or
+    ``CMD``) runs the file a ``COPY`` puts in the image from the script (``dockerfile_base.runs_script``);
+    name -> (value, the note a finding on it adds). None when no Dockerfile runs it, or two do."""
+    from vllm_lint import inputs
+    from vllm_lint.frontends.dockerfile_base import final_env, runs_script
+
+    script = os.path.abspath(path)
+    d = os.path.dirname(script)
+    found = None
+    for _ in range(_IMAGE_ENV_UP + 1):
+        try:
+            names = sorted(n for n in os.listdir(d) if _DOCKERFILE_NAME.match(n))
+        except OSError:
+            names = []
+        for name in names:
+            where = os.path.join(d, name)
+            raw = inputs.read_other(where, _MAX_DOCKERFILE)
+            if raw is None:
+                continue
+            text = raw.decode("utf-8", "replace")
+            if runs_script(text, os.path.relpath(script, d).replace(os.sep, "/")):
+                if found is not None:
+                    return None  # (two images run it: whose ENV is not known)
+                rel = os.path.relpath(where, os.path.dirname(script)).replace(os.sep, "/")
+                found = {k: (v, f"`{v}` is the default `ENV {k}` of {rel} (line {row}), the image that runs this "
+                                f"script, used unless the container's environment sets it")
+                         for k, (v, row) in final_env(text).items()}
+        if found is not None or os.path.isdir(os.path.join(d, ".git")):
+            break
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return found
 
 
 def _resolved(ctx: _Ctx, w: _Word, command, tok: Token) -> Token:
@@ -2147,7 +2193,7 @@ def _resolved(ctx: _Ctx, w: _Word, command, tok: Token) -> Token:
         if where.__class__ is tuple:  # a range of the script
             where = _map_span(ctx, *where)
         origin.append((name, where))
-    return Token(known.text, tok.span, None, origin=tuple(origin))
+    return Token(known.text, tok.span, None, origin=tuple(origin), assumed=known.assumed)
 
 
 def _first(pair: tuple) -> int:

@@ -16,7 +16,11 @@ A variable's value at the launch is known when
   assigned once in the whole script;
 * or the script never sets it before the launch (it is the environment's) and the configuration
   that runs the script states it literally (``stated``: a SkyPilot task's ``envs``, a workflow's
-  ``env``, a container's environment).
+  ``env``, a container's environment);
+* or, neither, and the script is the process of an image a Dockerfile beside it builds (its
+  ``ENTRYPOINT``, or ``CMD``, runs the file a ``COPY`` puts in the image), whose ``ENV`` sets the
+  name literally (``ENV MAX_MODEL_LEN=4096``): that default, an assumption (``Known.assumed``, a
+  finding on it says so), since the container's environment may set another.
 
 A command substitution that reads a file, ``$(cat FILE)`` (`` `cat FILE` ``, ``$(< FILE)``), is the
 file's text where FILE is a relative path known at the word, the file a small one-line regular file
@@ -84,11 +88,12 @@ class Known:
     read, ``where`` the script range of the assignment's value or the stated environment's entry
     (a ``Span`` in the file)."""
 
-    __slots__ = ("text", "origins")
+    __slots__ = ("text", "origins", "assumed")
 
-    def __init__(self, text: str, origins: tuple = ()) -> None:
+    def __init__(self, text: str, origins: tuple = (), assumed: Optional[str] = None) -> None:
         self.text = text
         self.origins = origins
+        self.assumed = assumed  # (a value the image's ENV gives unless the environment sets another)
 
 
 class Resolver:
@@ -97,9 +102,13 @@ class Resolver:
     environment the configuration gives the script."""
 
     def __init__(self, src: bytes, root: Any, decoder: Any, stated: Optional[dict] = None,
-                 folder: Optional[str] = None) -> None:
+                 folder: Optional[str] = None, image_env: Optional[Callable[[], dict]] = None) -> None:
         self.src = src
         self.folder = folder  # where `$(cat FILE)` reads FILE: the folder of the file holding the script
+        # the ENV defaults of the image whose process the script is (name -> (value, note)), asked
+        # for the first variable the script leaves to its environment; None: no such image
+        self._image_env: Any = image_env
+        self._assumed: list[str] = []
         self.root = root
         self.dec = decoder
         self.stated = stated or {}
@@ -118,12 +127,13 @@ class Resolver:
             return None
         parts: list[str] = []
         origins: list = []
+        self._assumed = []
         if not self._fill(node, at, False, parts, origins, 0):
             return None
         text = "".join(parts)
         if not text:
             return None  # (an empty unquoted expansion is no word at all; "" is rare on a launch)
-        return Known(text, tuple(origins))
+        return Known(text, tuple(origins), "; ".join(dict.fromkeys(self._assumed)) or None)
 
     def _fill(self, node: Any, at: Any, quoted: bool, parts: list, origins: list, depth: int) -> bool:
         t = node.type
@@ -295,7 +305,7 @@ class Resolver:
                 return False
             got = self.stated.get(name.decode())
             if got is None:
-                return None
+                return self._image_default(name.decode())
             text, where = got
             return False if text is None else Known(text, ((name.decode(), where),))
         d = before[-1]
@@ -314,6 +324,22 @@ class Resolver:
         if val.type in ("word", "concatenation") and (text.startswith("~") or ":~" in text):
             return False  # (tilde expansion in an assignment)
         return Known(text, ((name.decode(), (val.start_byte, val.end_byte)),) + tuple(origins))
+
+    def _image_default(self, name: str) -> Optional[Known]:
+        """The value the ENV of the image that runs the script gives ``name`` (an assumption: the
+        container's environment may set another), or None (the environment's)."""
+        env = self._image_env
+        if env is None:
+            return None
+        if callable(env):
+            env = self._image_env = env() or None
+            if env is None:
+                return None
+        got = env.get(name)
+        if got is None:
+            return None
+        self._assumed.append(got[1])
+        return Known(got[0])
 
     def writes(self, name: bytes) -> Optional[list]:
         """The assignments of ``name`` in the script (node, whether a command's prefix), in order;
