@@ -161,3 +161,15 @@ def test_the_cli_reports_the_finding_in_the_application(run_cli, tmp_path):
     assert [(d["code"], d["filename"], d["location"]["row"]) for d in out] == [("VL101", str(app), 10)]
     assert "--swap-space" in out[0]["message"] and "0.27.1" in out[0]["message"]
     assert out[0].get("fix") is None  # (the words are the template's)
+
+
+def test_an_application_naming_no_vllm_is_read_in_a_walk(run_cli, tmp_path):
+    # (its own bytes name no vLLM: the pre-filter passes an Application with a helm block and a path)
+    app = _repo(tmp_path, PARAMS.replace("image.tag", "other.tag"))
+    app.write_text(app.read_text().replace("vllm-server", "chat-server"))
+    from vllm_lint.frontends.yaml import prefilter
+
+    data = app.read_bytes()
+    assert not prefilter.might_contain_launch(data) and prefilter.might_contain_launch_at(data, str(app))
+    out = json.loads(run_cli("--output-format", "json", "--select", "VL101", str(tmp_path / "argocd")).stdout)
+    assert [(d["code"], d["filename"]) for d in out] == [("VL101", str(app))]

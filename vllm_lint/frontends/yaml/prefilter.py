@@ -23,7 +23,11 @@ def might_contain_launch_at(data: bytes, path: str) -> bool:
     template (``.Values`` in it, under a chart's ``templates`` folder) whose chart's ``values.yaml``
     names vLLM renders a launch from it (an image ``{{ .Values.image.repository }}:{{
     .Values.image.tag }}``, arguments from the values). The values are read once per chart
-    (:func:`~.chart_values.values_name_vllm`); the analysis reads them as an input of the result."""
+    (:func:`~.chart_values.values_name_vllm`); the analysis reads them as an input of the result.
+    An Argo CD Application with a ``helm:`` block and a ``path:`` may render a chart of its checkout
+    that names vLLM: read (:mod:`.argocd`), its bytes parsed."""
+    if data.find(b"argoproj.io") >= 0 and data.find(b"helm:") >= 0 and data.find(b"path:") >= 0:
+        return True  # (an Argo CD Application rendering a chart of its checkout: .argocd reads the chart)
     if data.find(b".Values") < 0:
         return False
     from vllm_lint.frontends.yaml.chart_values import values_name_vllm
