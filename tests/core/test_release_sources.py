@@ -761,3 +761,24 @@ def test_what_a_log_does_not_name(synth_db, repo):
 def test_a_long_log_is_read_from_its_start(synth_db, repo):
     put(repo, "serve/vllm.log", "vLLM API server version 0.8.5\n" + "INFO request done\n" * 150_000)
     assert choose(synth_db, put(repo, "serve/serve.sh", SCRIPT)).release == "0.8.5"
+
+
+@pytest.mark.parametrize("prose, release", [
+    ("Using vLLM v0.17.0.", "0.17.0"),
+    ("Served by vllm/vllm-openai:v0.9.2 here", "0.9.2"),
+    ("vLLM version: 0.9.2", "0.9.2"),
+    ("vLLM release is 0.10.1.1, on GKE", "0.10.1.1"),
+    ("Built on vllm 0.17.2rc1.dev133", "0.17.2rc1.dev133"),
+    ("vllm==0.9.2", None),  # a specifier
+    ("myvllm 0.9.2", None),
+    ("vllm 0.9.2+", None),
+    ("vllm 0.9.2 or later", None),
+    ("vllm 0.9.2.x", None),
+    ("An OpenAI-compatible server on vLLM 0.9.2", "0.9.2"),
+    ("Fixes a bug in vLLM 0.9.2", None),
+])
+def test_how_a_readme_states_a_release(prose, release):
+    from vllm_lint.pipeline.surroundings import _readme_statement
+
+    got = _readme_statement(prose)
+    assert (got[1] if got else None) == release

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 
-from vllm_lint.frontends.yaml import chart_values as CV
 from vllm_lint.frontends.yaml import prefilter
 
 TEMPLATE = """\
@@ -74,7 +73,7 @@ def test_the_values_are_read_once_while_unchanged(tmp_path, monkeypatch):
         return original(path, limit)
 
     monkeypatch.setattr(fsutil, "read_regular", counting)
-    CV._NAMING.clear()
+    prefilter._NAMING.clear()
     assert prefilter.might_contain_launch_at(data, str(t))
     assert prefilter.might_contain_launch_at(data, str(t))
     assert len(reads) == 1

@@ -61,6 +61,8 @@ def chart_values(path: str) -> Optional[dict]:
     values that do not load as a mapping)."""
     from vllm_lint import inputs
 
+    from vllm_lint.frontends.yaml.prefilter import templates_folder
+
     d = templates_folder(path)
     if d is None:
         return None
@@ -72,54 +74,6 @@ def chart_values(path: str) -> Optional[dict]:
     out.defines = _defines(d)
     out.chart = chart
     return out
-
-
-def templates_folder(path: str) -> Optional[str]:
-    """The ``templates`` folder of the chart (a ``Chart.yaml`` beside it) that holds ``path``, or None."""
-    d = os.path.dirname(os.path.abspath(path))
-    if f"{os.sep}templates" not in d:
-        return None
-    while os.path.basename(d) != "templates":
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
-    return d if os.path.isfile(os.path.join(os.path.dirname(d), "Chart.yaml")) else None
-
-
-# values.yaml's path -> (its size and mtime, whether its bytes pass the pre-filter): read once while
-# unchanged, for every template of its chart the pre-filter asks about
-_NAMING: dict = {}
-
-
-def values_name_vllm(path: str) -> bool:
-    """Whether the ``values.yaml`` of the chart whose template ``path`` is mentions one of the
-    pre-filter's words (:func:`~.prefilter.mentions`): a template whose own bytes name no vLLM
-    (``image: {{ .Values.image.repository }}:{{ .Values.image.tag }}``) renders a launch from them.
-    Read once per chart while its size and mtime are unchanged."""
-    from vllm_lint.fsutil import read_regular
-    from vllm_lint.frontends.yaml.prefilter import mentions
-
-    d = templates_folder(path)
-    if d is None:
-        return False
-    where = os.path.join(os.path.dirname(d), "values.yaml")
-    try:
-        st = os.stat(where)
-    except OSError:
-        return False
-    sig = (st.st_size, st.st_mtime_ns, st.st_ino)
-    known = _NAMING.get(where)
-    if known is not None and known[0] == sig:
-        return known[1]
-    try:
-        raw = read_regular(where, _MAX_BYTES)
-    except (OSError, ValueError):
-        return False
-    low = raw.lower()
-    got = mentions(low, 0, len(low))
-    _NAMING[where] = (sig, got)
-    return got
 
 
 def _load(values_path: str) -> Optional[dict]:
