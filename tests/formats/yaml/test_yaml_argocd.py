@@ -173,3 +173,12 @@ def test_an_application_naming_no_vllm_is_read_in_a_walk(run_cli, tmp_path):
     assert not prefilter.might_contain_launch(data) and prefilter.might_contain_launch_at(data, str(app))
     out = json.loads(run_cli("--output-format", "json", "--select", "VL101", str(tmp_path / "argocd")).stdout)
     assert [(d["code"], d["filename"]) for d in out] == [("VL101", str(app))]
+
+
+def test_an_application_of_its_own_chart_is_rendered_once(tmp_path):
+    # (an app of apps whose template is an Application of the same chart: no endless rendering)
+    app = _repo(tmp_path)
+    own = tmp_path / "charts" / "server" / "templates" / "app.yaml"
+    own.write_text(APP.format(helm=PARAMS.rstrip("\n")).replace("vllm-server", "{{ .Values.name }}"))
+    launches, _ = _launches(app)
+    assert len(launches) == 1

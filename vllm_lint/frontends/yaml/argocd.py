@@ -31,6 +31,8 @@ _MAX_TEMPLATES = 32
 _MAX_BYTES = 1024 * 1024
 _VALUES_REF = lazy_re(r"\.Values((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)")
 _ARGO = "argoproj.io/"
+_MAX_NESTING = 3  # an app of apps: a chart whose templates are Applications of other charts
+_rendering: list = []  # the charts being rendered (an Application of its own chart renders none again)
 
 
 def is_application(top: dict) -> bool:
@@ -51,8 +53,13 @@ def read(t: Any, root: Any) -> bool:
         if not isinstance(helm, MappingNode) or not where or get(source, "chart") is not None:
             continue
         chart = _chart_folder(t.path, where)
-        if chart is not None:
+        if chart is None or chart in _rendering or len(_rendering) >= _MAX_NESTING:
+            continue
+        _rendering.append(chart)
+        try:
             found = _render(t, helm, chart) or found
+        finally:
+            _rendering.pop()
     return found
 
 
