@@ -221,8 +221,8 @@ class Resolver:
         if not self._fill(arg, at, False, parts, origins, depth + 1):
             return None
         rel = "".join(parts)
-        if not rel or rel.startswith(("/", "~", "-")) or "\\" in rel:
-            return None  # (the repository's files only: not an absolute path of the machine that runs it)
+        if not rel or rel.startswith(("/", "~", "-")) or "\\" in rel or ".." in rel.split("/"):
+            return None  # (the files under the script's folder only: not the machine's that runs it)
         import os
 
         from vllm_lint import inputs

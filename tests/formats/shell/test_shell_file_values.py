@@ -47,6 +47,7 @@ def test_a_model_read_from_a_file(tmp_path, assign):
     ("M=$(cat model.txt)", {"model.txt": "x" * 5000}),  # too large
     ("M=$(cat model.txt other.txt)", {"model.txt": "org/m\n", "other.txt": "x\n"}),  # two files
     ("M=$(cat /etc/model.txt)", {}),  # the machine's, not the repository's
+    ("M=$(cat ../model.txt)", {}),  # (outside the script's folder)
     ("M=$(cat $F)", {"model.txt": "org/m\n"}),  # a path the environment gives
     ("M=$(cat model.txt | head -1)", {"model.txt": "org/m\n"}),  # a pipeline
     ("M=$(cat model.txt 2>/dev/null || true)", {"model.txt": "org/m\n"}),  # may print nothing
