@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from vllm_lint.frontends.yaml.nodes import MappingNode, ScalarNode, SequenceNode, get, py, seq, text
+from vllm_lint.frontends.yaml.nodes import MappingNode, ScalarNode, get, py, seq, text
 from vllm_lint.launch import Span
 from vllm_lint.record import lazy_re
 
@@ -109,10 +109,9 @@ def _typed(value: str) -> Any:
 
 
 def _render(t: Any, helm: Any, chart: str) -> bool:
-    from vllm_lint import libyaml
+    from vllm_lint import inputs, libyaml
     from vllm_lint.frontends.yaml import _extract
     from vllm_lint.frontends.yaml.chart_values import ChartValues, _defines, _load, _merged
-    from vllm_lint import inputs
 
     base = _load(os.path.join(chart, "values.yaml")) or {}
     for f in seq(get(helm, "valueFiles")):
