@@ -461,6 +461,31 @@ def test_the_readme_install_instruction_is_the_weakest_source(synth_db, repo):
     assert Targeting(synth_db, Settings()).choose(repo / "a/b/serve.sh", []).release == "0.10.0"
 
 
+@pytest.mark.parametrize("prose, release", [
+    ("Production-grade, OpenAI-compatible server using **vLLM v0.8.5**. Deploy any model.\n", "0.8.5"),
+    ("Tested with vllm 0.10.0 on an A100.\n", "0.10.0"),
+    ("Serves `vllm/vllm-openai:v0.8.5` on GKE.\n", "0.8.5"),
+    ("Requires vLLM 0.8.5 or later.\n", None),  # a minimum
+    ("Works with vLLM 0.8.5; upgraded to vLLM 0.10.0 since.\n", None),  # an upgrade: that sentence states nothing
+    ("Tested with vLLM 0.8.5.\n\nAlso tested with vLLM 0.10.0.\n", None),  # two releases: none
+])
+def test_the_readme_prose_states_a_release_after_its_install_instruction(synth_db, repo, prose, release):
+    put(repo, "README.md", "# A server\n\n" + prose)
+    c = choose(synth_db, put(repo, "a/serve.sh", SCRIPT))
+    if release is None:
+        assert c.kind == "default", c.why
+    else:
+        assert c.release == release and "README.md:3, the release the repository's README states" in c.why, c.why
+
+
+def test_the_readme_prose_is_never_over_a_pin_nor_an_install_instruction(synth_db, repo):
+    put(repo, "README.md", "Using vLLM 0.10.0.\n\n```\npip install vllm==0.8.5\n```\n")
+    assert choose(synth_db, put(repo, "a/serve.sh", SCRIPT)).why.startswith("README.md:4, the repository's install")
+    put(repo, "b/requirements.txt", "vllm==0.27.1\n")
+    assert choose(synth_db, put(repo, "b/serve.sh", SCRIPT)).release == "0.27.1"
+    assert choose(synth_db, put(repo, "c/serve.sh", SCRIPT), [VersionHint("v0.8.5", "image-tag")]).release == "0.8.5"
+
+
 def test_no_readme_outside_a_repository(synth_db, tmp_path):
     put(tmp_path, "README.md", "pip install vllm==0.8.5\n")
     assert choose(synth_db, put(tmp_path, "serve.sh", SCRIPT)).kind == "default"
@@ -736,3 +761,24 @@ def test_what_a_log_does_not_name(synth_db, repo):
 def test_a_long_log_is_read_from_its_start(synth_db, repo):
     put(repo, "serve/vllm.log", "vLLM API server version 0.8.5\n" + "INFO request done\n" * 150_000)
     assert choose(synth_db, put(repo, "serve/serve.sh", SCRIPT)).release == "0.8.5"
+
+
+@pytest.mark.parametrize("prose, release", [
+    ("Using vLLM v0.17.0.", "0.17.0"),
+    ("Served by vllm/vllm-openai:v0.9.2 here", "0.9.2"),
+    ("vLLM version: 0.9.2", "0.9.2"),
+    ("vLLM release is 0.10.1.1, on GKE", "0.10.1.1"),
+    ("Built on vllm 0.17.2rc1.dev133", "0.17.2rc1.dev133"),
+    ("vllm==0.9.2", None),  # a specifier
+    ("myvllm 0.9.2", None),
+    ("vllm 0.9.2+", None),
+    ("vllm 0.9.2 or later", None),
+    ("vllm 0.9.2.x", None),
+    ("An OpenAI-compatible server on vLLM 0.9.2", "0.9.2"),
+    ("Fixes a bug in vLLM 0.9.2", None),
+])
+def test_how_a_readme_states_a_release(prose, release):
+    from vllm_lint.pipeline.surroundings import _readme_statement
+
+    got = _readme_statement(prose)
+    assert (got[1] if got else None) == release

@@ -44,6 +44,7 @@ The module of a format provides (the first two are required)::
 from __future__ import annotations
 
 import importlib
+import os
 import re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -134,6 +135,18 @@ instructions build a container image."""
     # -- what a file's bytes hold
     def might_contain_launch(self, data: bytes) -> bool:
         return self.module.might_contain_launch(data)
+
+    def might_contain_launch_at(self, data: bytes, path: Any) -> bool:
+        """The pre-filter's second chance for bytes that fail :meth:`might_contain_launch`: what
+        the files around ``path`` make of them (a chart's template rendered from its values)."""
+        hook = getattr(self.module, "might_contain_launch_at", None)
+        return hook is not None and hook(data, os.fspath(path))
+
+    def depends_on_others(self, data: bytes) -> bool:
+        """Whether the pre-filter's verdict on ``data`` rests on other files (not kept as the
+        file's own in the result cache)."""
+        hook = getattr(self.module, "depends_on_others", None)
+        return hook is not None and hook(data)
 
     def skips_prefilter(self, mode: str) -> bool:
         """Whether a file named this way is read even when the pre-filter says no launch: a

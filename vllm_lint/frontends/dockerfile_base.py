@@ -213,3 +213,78 @@ def _exec_form(rest: str) -> Optional[list[str]]:
     except ValueError:
         return None
     return words if isinstance(words, list) and all(isinstance(w, str) for w in words) else None
+
+
+_ENV_LINE = lazy_re(r"(?im)^[ \t]*(FROM|ENV)[ \t]+([^\n]*)$")
+_ENV_PAIR = lazy_re(r"""([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']*)""")
+
+
+def runs_script(source: str, script: str) -> bool:
+    """Whether a container of the image the Dockerfile ``source`` builds runs the build context's
+    file ``script`` (a path relative to the context, POSIX) as its process: its ``ENTRYPOINT`` (or,
+    without one, its ``CMD``) names the path in the image a ``COPY`` / ``ADD`` puts that file (or
+    the folder holding it) at."""
+    proc = final_process(source)
+    if proc is None:
+        return False
+    words = list(proc.entrypoint or []) + ([proc.entrypoint_shell] if proc.entrypoint_shell else [])
+    if not proc.entrypoint and not proc.entrypoint_shell:
+        words += proc.cmd or []
+    script = posixpath.normpath(script)
+    for dest, src in proc.copies.items():
+        src = posixpath.normpath(src)
+        if src == script:
+            inside = dest
+        elif src == "." or script.startswith(src + "/"):
+            inside = posixpath.join(dest, script if src == "." else script[len(src) + 1:])
+        else:
+            continue
+        base = posixpath.basename(inside)
+        for w in words:
+            for part in w.split():
+                part = part.strip("\"'")
+                if part == inside or (not part.startswith("/") and posixpath.basename(part) == base
+                                      and posixpath.normpath(part).endswith(base)):
+                    return True
+    return False
+
+
+def final_env(source: str) -> dict[str, tuple[str, int]]:
+    """The literal values the final stage's ``ENV`` instructions set (``ENV A=1 B="x"``, legacy
+    ``ENV A 1``): name -> (value, its line); a value that expands a variable is left out."""
+    out: dict[str, tuple[str, int]] = {}
+    lines = source.split("\n")
+    for m in _ENV_LINE.finditer(source):
+        if m.group(1).upper() == "FROM":
+            out = {}
+            continue
+        rest = m.group(2).strip()
+        row = source.count("\n", 0, m.start()) + 1
+        k = row
+        if rest.endswith("\\"):
+            # continuation lines: the instruction's words to its end
+            while rest.endswith("\\") and k < len(lines):
+                rest = rest[:-1] + " " + lines[k].strip()
+                k += 1
+        first = rest.split(None, 1)[0] if rest else ""
+        if "=" in first:
+            for p in _ENV_PAIR.finditer(rest):
+                value = p.group(2)
+                if value[:1] in "\"'" and len(value) >= 2:
+                    value = value[1:-1] if value[0] == "'" else re.sub(r"\\(.)", r"\1", value[1:-1])
+                # (its own line, of the instruction's continued ones)
+                at = next((r for r in range(row, k + 1) if p.group(1) + "=" in lines[r - 1]), row)
+                if "$" not in value:
+                    out[p.group(1)] = (value, at)
+                else:
+                    out.pop(p.group(1), None)
+        elif first:
+            parts = rest.split(None, 1)
+            value = parts[1].strip() if len(parts) > 1 else ""
+            if len(value) >= 2 and value[0] in "\"'" and value[-1] == value[0]:
+                value = value[1:-1]
+            if "$" not in value:
+                out[first] = (value, row)
+            else:
+                out.pop(first, None)
+    return out

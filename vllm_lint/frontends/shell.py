@@ -556,6 +556,9 @@ def extract_script(
         while i != -1:
             marks.append(i)
             i = script.find(needle, i + 1)
+    if (b"$(cat " in script or b"`cat " in script or b"$(<" in script) and (b"docker" in script or b"podman" in script):
+        for needle in (b"$(cat ", b"`cat ", b"$(<"):  # IMAGE="$(cat image.txt)": an image a file names (_image_var)
+            marks.extend(_find_all(script, needle))
     if not marks and not (b" build" in script and b"docker" in script):
         return ctx.out
     if b"--config" in script and b"<<" in script:
@@ -1633,7 +1636,7 @@ def _filled(text: str, literals: dict[str, str]) -> Optional[str]:
 def _image_var(ctx: _Ctx, node) -> None:
     """``IMAGE=vllm/vllm-openai:v0.27.1``: remember it, and make later ``$IMAGE`` words relevant."""
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-    if name is None or value is None or value.type not in ("word", "string", "raw_string"):
+    if name is None or value is None or value.type not in ("word", "string", "raw_string", "command_substitution"):
         return
     w = _Decoder(ctx.src).word(value)
     text, at, read_as = w.text, (value.start_byte, value.end_byte), None
@@ -1651,6 +1654,11 @@ def _image_var(ctx: _Ctx, node) -> None:
         else:  # IMAGE="vllm/vllm-openai:v${VLLM_VERSION}" after VLLM_VERSION="0.27.1"
             raw = ctx.src[value.start_byte : value.end_byte].decode("utf-8", "replace")
             filled = _filled(raw.strip("\"'") if raw[:1] in "\"'" and raw[-1:] == raw[:1] else raw, ctx.literals)
+            if filled is None and (b"cat" in ctx.src[value.start_byte:value.end_byte]
+                                   or b"$(<" in ctx.src[value.start_byte:value.end_byte]):
+                known = _resolver(ctx).word(value, node)  # IMAGE="$(cat vllm_image.txt)": the file's text
+                if known is not None:
+                    filled, at = known.text, (value.start_byte, value.end_byte)
             if filled is None:
                 return
             text = filled
@@ -1667,7 +1675,8 @@ def _image_var(ctx: _Ctx, node) -> None:
     tag = version_from_image(text) if read_as is None else None
     if tag and tag != "latest":
         k = ctx.src.rfind(tag.encode(), value.start_byte, value.end_byte)
-        span = _map_span(ctx, k, k + len(tag.encode())) if k >= 0 else None
+        span = _map_span(ctx, k, k + len(tag.encode())) if k >= 0 else (
+            _map_span(ctx, *at) if at is not None else None)  # (a file's text: at the command reading it)
         ctx.out.version_hints.append(VersionHint(tag, "image-variable", span, text))
     for needle in (b"$" + var.encode(), b"${" + var.encode()):
         for i in _find_all(ctx.src, needle):
@@ -2114,15 +2123,69 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
     _add_launch(ctx, la)
 
 
+def _resolver(ctx: _Ctx):
+    """The script's :class:`~.shell_values.Resolver`, made at first use."""
+    if ctx.resolver is None:
+        from vllm_lint.frontends.shell_values import Resolver
+
+        folder = None
+        if ctx.path and ctx.path != "-" and (b"cat" in ctx.src or b"$(<" in ctx.src):  # (`$(cat FILE)`'s folder)
+            folder = os.path.dirname(os.path.abspath(ctx.path))
+        image_env = None
+        if ctx.path and ctx.path != "-" and ctx.depth == 0 and ctx.emb is None and ctx.stated is None:
+            path = ctx.path
+            image_env = lambda: _image_env(path)  # noqa: E731  (asked for at the first variable left to the environment)
+        ctx.resolver = Resolver(ctx.src, ctx.root, _Decoder(ctx.src), ctx.stated, folder, image_env)
+    return ctx.resolver
+
+
+_DOCKERFILE_NAME = lazy_re(r"(?i)^(?:Dockerfile|Containerfile)(?:[._-][\w.-]*)?$|^[\w.-]+\.(?:dockerfile|containerfile)$")
+_IMAGE_ENV_UP = 3  # folders above the script's where a Dockerfile that runs it is looked for
+
+
+def _image_env(path: str) -> Optional[dict]:
+    """The ``ENV`` defaults of the image whose process the script at ``path`` is: a Dockerfile in
+    its folder or up to three above (not above the checkout's root) whose ``ENTRYPOINT`` (or
+    ``CMD``) runs the file a ``COPY`` puts in the image from the script (``dockerfile_base.runs_script``);
+    name -> (value, the note a finding on it adds). None when no Dockerfile runs it, or two do."""
+    from vllm_lint import inputs
+    from vllm_lint.frontends.dockerfile_base import final_env, runs_script
+
+    script = os.path.abspath(path)
+    d = os.path.dirname(script)
+    found = None
+    for _ in range(_IMAGE_ENV_UP + 1):
+        try:
+            names = sorted(n for n in os.listdir(d) if _DOCKERFILE_NAME.match(n))
+        except OSError:
+            names = []
+        for name in names:
+            where = os.path.join(d, name)
+            raw = inputs.read_other(where, _MAX_DOCKERFILE)
+            if raw is None:
+                continue
+            text = raw.decode("utf-8", "replace")
+            if runs_script(text, os.path.relpath(script, d).replace(os.sep, "/")):
+                if found is not None:
+                    return None  # (two images run it: whose ENV is not known)
+                rel = os.path.relpath(where, os.path.dirname(script)).replace(os.sep, "/")
+                found = {k: (v, f"`{v}` is the default `ENV {k}` of {rel} (line {row}), the image that runs this "
+                                f"script, used unless the container's environment sets it")
+                         for k, (v, row) in final_env(text).items()}
+        if found is not None or os.path.isdir(os.path.join(d, ".git")):
+            break
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return found
+
+
 def _resolved(ctx: _Ctx, w: _Word, command, tok: Token) -> Token:
     """``tok`` for a word with expansions whose values are known at the command (``$MODEL`` after
     ``MODEL=org/m``; :mod:`.shell_values`): its value, where each comes from, no text span (a fix
     never writes the value in the variable's place); else ``tok`` as it is."""
-    if ctx.resolver is None:
-        from vllm_lint.frontends.shell_values import Resolver
-
-        ctx.resolver = Resolver(ctx.src, ctx.root, _Decoder(ctx.src), ctx.stated)
-    known = ctx.resolver.word(w.node, command)
+    known = _resolver(ctx).word(w.node, command)
     if known is None:
         return tok
     origin = []
@@ -2130,7 +2193,7 @@ def _resolved(ctx: _Ctx, w: _Word, command, tok: Token) -> Token:
         if where.__class__ is tuple:  # a range of the script
             where = _map_span(ctx, *where)
         origin.append((name, where))
-    return Token(known.text, tok.span, None, origin=tuple(origin))
+    return Token(known.text, tok.span, None, origin=tuple(origin), assumed=known.assumed)
 
 
 def _first(pair: tuple) -> int:

@@ -16,7 +16,16 @@ A variable's value at the launch is known when
   assigned once in the whole script;
 * or the script never sets it before the launch (it is the environment's) and the configuration
   that runs the script states it literally (``stated``: a SkyPilot task's ``envs``, a workflow's
-  ``env``, a container's environment).
+  ``env``, a container's environment);
+* or, neither, and the script is the process of an image a Dockerfile beside it builds (its
+  ``ENTRYPOINT``, or ``CMD``, runs the file a ``COPY`` puts in the image), whose ``ENV`` sets the
+  name literally (``ENV MAX_MODEL_LEN=4096``): that default, an assumption (``Known.assumed``, a
+  finding on it says so), since the container's environment may set another.
+
+A command substitution that reads a file, ``$(cat FILE)`` (`` `cat FILE` ``, ``$(< FILE)``), is the
+file's text where FILE is a relative path known at the word, the file a small one-line regular file
+beside the file holding the script (``IMAGE_REF="$(cat vllm_image.txt)"``); it is read as an input of
+the result (:mod:`vllm_lint.inputs`). Any other command substitution stays unknown.
 
 ``${NAME:-default}`` is the variable's value where that is known (the default where that value is
 known to be empty, with ``:-``); the default alone is never taken, as no file proves a variable
@@ -69,6 +78,7 @@ _ASSIGN_START = re.compile(rb"(?<![\w$-])(\w+)\+?=")
 _BLANKS = frozenset(" \t\n")
 _GLOB = frozenset("*?[")
 _MAX_DEPTH = 8
+_MAX_FILE_VALUE = 4096  # the largest file whose text `$(cat FILE)` gives (an image reference, a model id)
 
 UNKNOWN = None
 
@@ -78,11 +88,12 @@ class Known:
     read, ``where`` the script range of the assignment's value or the stated environment's entry
     (a ``Span`` in the file)."""
 
-    __slots__ = ("text", "origins")
+    __slots__ = ("text", "origins", "assumed")
 
-    def __init__(self, text: str, origins: tuple = ()) -> None:
+    def __init__(self, text: str, origins: tuple = (), assumed: Optional[str] = None) -> None:
         self.text = text
         self.origins = origins
+        self.assumed = assumed  # (a value the image's ENV gives unless the environment sets another)
 
 
 class Resolver:
@@ -90,8 +101,14 @@ class Resolver:
     ``stated``: name -> (value or None where not known, its ``Span`` in the file) of the
     environment the configuration gives the script."""
 
-    def __init__(self, src: bytes, root: Any, decoder: Any, stated: Optional[dict] = None) -> None:
+    def __init__(self, src: bytes, root: Any, decoder: Any, stated: Optional[dict] = None,
+                 folder: Optional[str] = None, image_env: Optional[Callable[[], dict]] = None) -> None:
         self.src = src
+        self.folder = folder  # where `$(cat FILE)` reads FILE: the folder of the file holding the script
+        # the ENV defaults of the image whose process the script is (name -> (value, note)), asked
+        # for the first variable the script leaves to its environment; None: no such image
+        self._image_env: Any = image_env
+        self._assumed: list[str] = []
         self.root = root
         self.dec = decoder
         self.stated = stated or {}
@@ -110,12 +127,13 @@ class Resolver:
             return None
         parts: list[str] = []
         origins: list = []
+        self._assumed = []
         if not self._fill(node, at, False, parts, origins, 0):
             return None
         text = "".join(parts)
         if not text:
             return None  # (an empty unquoted expansion is no word at all; "" is rare on a launch)
-        return Known(text, tuple(origins))
+        return Known(text, tuple(origins), "; ".join(dict.fromkeys(self._assumed)) or None)
 
     def _fill(self, node: Any, at: Any, quoted: bool, parts: list, origins: list, depth: int) -> bool:
         t = node.type
@@ -126,7 +144,14 @@ class Resolver:
             parts.append(got.text)
             origins.extend(got.origins)
             return True
-        if t in ("command_substitution", "arithmetic_expansion", "process_substitution"):
+        if t == "command_substitution":
+            got = self._file_text(node, at, depth)
+            if got is None or (not quoted and (any(ch in _BLANKS or ch in _GLOB for ch in got.text) or self.ifs())):
+                return False
+            parts.append(got.text)
+            origins.extend(got.origins)
+            return True
+        if t in ("arithmetic_expansion", "process_substitution"):
             return False
         if t == "string":
             s, e = node.start_byte + 1, node.end_byte - 1
@@ -136,7 +161,7 @@ class Resolver:
             for c in node.named_children:
                 if c.type == "string_content":
                     continue
-                if c.type not in ("simple_expansion", "expansion"):
+                if c.type not in ("simple_expansion", "expansion", "command_substitution"):
                     return False
                 parts.append(self._literal(self.dec._dq_text, cur, c.start_byte))
                 if not self._fill(c, at, True, parts, origins, depth):
@@ -164,6 +189,54 @@ class Resolver:
             return False  # (tilde and brace expansion)
         parts.append(w.text)
         return True
+
+    def _file_text(self, node: Any, at: Any, depth: int) -> Optional[Known]:
+        """``$(cat FILE)`` / `` `cat FILE` `` / ``$(< FILE)``: the text of FILE, a relative path (known
+        at ``at``) under the folder of the file holding the script (``folder``), a small regular
+        file of one line (the substitution drops its final line breaks); else None."""
+        if self.folder is None or depth > _MAX_DEPTH:
+            return None
+        kids = node.named_children
+        if len(kids) != 1:
+            return None
+        c = kids[0]
+        src = self.src
+        if c.type == "command":
+            name = c.child_by_field_name("name")
+            args = [x for x in c.named_children if x.type != "command_name"]
+            if name is None or src[name.start_byte:name.end_byte] != b"cat" or len(args) != 1 \
+                    or c.child_by_field_name("redirect") is not None:
+                return None
+            arg = args[0]
+        elif c.type == "file_redirect" and src[c.start_byte:c.start_byte + 1] == b"<" \
+                and src[c.start_byte:c.start_byte + 2] != b"<<":
+            words = c.named_children
+            if len(words) != 1:
+                return None
+            arg = words[0]
+        else:
+            return None
+        parts: list[str] = []
+        origins: list = []
+        if not self._fill(arg, at, False, parts, origins, depth + 1):
+            return None
+        rel = "".join(parts)
+        if not rel or rel.startswith(("/", "~", "-")) or "\\" in rel or ".." in rel.split("/"):
+            return None  # (the files under the script's folder only: not the machine's that runs it)
+        import os
+
+        from vllm_lint import inputs
+
+        raw = inputs.read_other(os.path.join(self.folder, rel), _MAX_FILE_VALUE)
+        if raw is None:
+            return None
+        try:
+            text = raw.decode("utf-8").rstrip("\n")
+        except UnicodeDecodeError:
+            return None
+        if not text or any(ch in text for ch in "\n\r\x00"):
+            return None
+        return Known(text, tuple(origins))
 
     def _literal(self, fn: Callable, s: int, e: int) -> str:
         raw = bytearray()
@@ -232,7 +305,7 @@ class Resolver:
                 return False
             got = self.stated.get(name.decode())
             if got is None:
-                return None
+                return self._image_default(name.decode())
             text, where = got
             return False if text is None else Known(text, ((name.decode(), where),))
         d = before[-1]
@@ -251,6 +324,22 @@ class Resolver:
         if val.type in ("word", "concatenation") and (text.startswith("~") or ":~" in text):
             return False  # (tilde expansion in an assignment)
         return Known(text, ((name.decode(), (val.start_byte, val.end_byte)),) + tuple(origins))
+
+    def _image_default(self, name: str) -> Optional[Known]:
+        """The value the ENV of the image that runs the script gives ``name`` (an assumption: the
+        container's environment may set another), or None (the environment's)."""
+        env = self._image_env
+        if env is None:
+            return None
+        if callable(env):
+            env = self._image_env = env() or None
+            if env is None:
+                return None
+        got = env.get(name)
+        if got is None:
+            return None
+        self._assumed.append(got[1])
+        return Known(got[0])
 
     def writes(self, name: bytes) -> Optional[list]:
         """The assignments of ``name`` in the script (node, whether a command's prefix), in order;

@@ -250,7 +250,8 @@ class Linter:
         if data.find(b"\x00", 0, 8192) >= 0:
             return fmt, "binary"
         unit = format_unit(fmt)
-        if not (unit.skips_prefilter(mode) or unit.might_contain_launch(data)):
+        if not (unit.skips_prefilter(mode) or unit.might_contain_launch(data)
+                or unit.might_contain_launch_at(data, path)):
             return fmt, "no-launch"
         if suppress.skips_file(data, unit) and not getattr(self.settings, "ignore_noqa", False):
             return fmt, "ignore-file"
@@ -654,7 +655,8 @@ class Linter:
             res.verdict = _unread_verdict(state, target.named, res.mode)
             res.unread = _NONE_UNREAD[state]
         elif skipped == "no-launch":
-            res.verdict = _no_launch(target.named, res.mode)
+            if not format_unit(res.format).depends_on_others(data):  # (else no record: read again)
+                res.verdict = _no_launch(target.named, res.mode)
             res.unread = NO_LAUNCH
         elif skipped == "ignore-file":
             res.unread = IGNORED

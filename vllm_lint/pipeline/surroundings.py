@@ -118,6 +118,133 @@ def _install_pins(text: str):
                 pos = m.end()
 
 
+# a release stated in a README's words, in its lower case: `vllm`, at most 16 of these characters,
+# a version; what lies between and the version's form are checked by hand (:func:`_stated_gap`,
+# :func:`_release_form`), with no expression: ``knowledge.stated.WORDS`` and ``ELSEWHEN`` cost
+# ~0.7 ms to compile, ~7 M instructions of a one-file lint whose README names vLLM
+_GAP_CHARS = frozenset("-/:= \tvrsionelapw")
+# a version cited as a bound, not the release in use ("0.8.5 or later")
+_OR_LATER = ("or later", "and later", "or newer", "and newer", "or above", "and above", "or higher",
+             "and higher", "and up", "or up")
+# the words of ``knowledge.stated.ELSEWHEN`` (another release, a minimum, an upgrade, a bug), as the
+# starts of the sentence's words: a sentence holding one states nothing
+_ELSEWHEN_WORDS = ("newer", "older", "upgrad", "migrat", "previous", "formerly", "used to", "no longer", "until",
+                   "before", "after", "since", "broken", "bug", "issue", "regression", "workaround", "fix", "fail",
+                   "not supported", "unsupported", "doesn't", "does not", "min", "at least", "require", "need",
+                   "added in", "introduced", "available in", "available from", "deprecated", "removed", "as of",
+                   "compatib", "vllm-project/vllm/issues", "vllm-project/vllm/pull")
+
+
+def _stated_gap(gap: str) -> bool:
+    """Whether what lies between `vllm` and a version is how a statement writes it: ``vllm 0.9.2``,
+    ``vllm v0.9.2``, ``vllm version: 0.9.2``, ``vllm release is 0.9.2``, ``vllm-openai:v0.9.2``,
+    ``vllm/vllm-openai:v0.9.2`` (the second `vllm`); not a specifier (``vllm==0.9.2``)."""
+    if gap.startswith(("-openai", "/openai")):
+        gap = gap[7:]
+    gap = gap.lstrip(" \t")
+    for w in ("version", "release"):
+        if gap.startswith(w):
+            gap = gap[len(w):].lstrip(" \t")
+            break
+    if gap.startswith(":"):
+        gap = gap[1:].lstrip(" \t")
+    elif gap.startswith("is ") or gap.startswith("is\t"):
+        gap = gap[2:].lstrip(" \t")
+    return gap in ("", "v")
+
+
+def _release_form(word: str) -> Optional[str]:
+    """The release at the start of ``word`` (``0.9.2``, ``0.10.1.1``, ``0.9.0.post1``,
+    ``0.17.2rc1.dev133``), a final ``.`` of a sentence dropped; None for another form (``0.9.2.x``,
+    ``0.9.2-rc``)."""
+    word = word.rstrip(".")
+    parts = word.split(".")
+    if len(parts) < 3 or not all(p.isdigit() for p in parts[:2]):
+        return None
+    third = parts[2]
+    digits = len(third) - len(third.lstrip("0123456789"))
+    if not digits:
+        return None
+    rest = third[digits:]
+    tail = parts[3:]
+    if rest:  # `2rc1` then `dev133`
+        if not (rest.startswith("rc") and rest[2:].isdigit() and rest[2:]):
+            return None
+        return word if all(t.startswith("dev") and t[3:].isdigit() and t[3:] for t in tail) and len(tail) <= 1 else None
+    if not tail:
+        return word
+    if len(tail) == 1 and (tail[0].isdigit() or (tail[0].startswith("post") and tail[0][4:].isdigit() and tail[0][4:])
+                           or (tail[0].startswith("dev") and tail[0][3:].isdigit() and tail[0][3:])):
+        return word
+    return None
+
+
+def _speaks_elsewhen(sentence: str) -> bool:
+    """Whether a lower-case sentence speaks of another release, a minimum, an upgrade or a bug
+    (a word of :data:`_ELSEWHEN_WORDS` starting one of its words; ``>=``, ``<=``, ``=>``), the
+    README's "OpenAI-compatible" aside."""
+    sentence = sentence.replace("openai-compatible", "").replace("openai compatible", "")
+    if ">=" in sentence or "<=" in sentence or "=>" in sentence:
+        return True
+    for w in _ELSEWHEN_WORDS:
+        i = sentence.find(w)
+        while i >= 0:
+            if i == 0 or not (sentence[i - 1].isalnum() or sentence[i - 1] == "_"):
+                return True
+            i = sentence.find(w, i + 1)
+    return False
+
+
+def _readme_statement(text: str) -> Optional[tuple[int, str]]:
+    """(line, release) of the one release a README states in words (``using **vLLM v0.17.0**``,
+    ``tested with vllm 0.9.2``, an image ``vllm/vllm-openai:v0.9.2``: as ``knowledge.stated`` reads
+    a comment); None when it states none, or several, or speaks of a minimum, an upgrade or a bug
+    in that sentence (:func:`_speaks_elsewhen`), or cites a specifier (``vllm==0.8.5``: the
+    install instruction's, read before)."""
+    low = text.lower()
+    if len(low) != len(text):
+        return None  # (offsets of the lower case differ: no such README seen)
+    found: Optional[tuple[int, str]] = None
+    n = len(low)
+    s = low.find("vllm") - 4
+    while True:
+        s = low.find("vllm", s + 4)
+        if s < 0:
+            break
+        if s and (low[s - 1].isalnum() or low[s - 1] == "_"):
+            continue  # (not a word of its own: `myvllm 1.0.0`)
+        j = s + 4
+        lim = min(n, j + 16)
+        while j < lim and low[j] in _GAP_CHARS:
+            j += 1
+        if j == n or not low[j].isdigit():
+            continue
+        k = j
+        while k < n and (low[k].isalnum() or low[k] in "._"):
+            k += 1
+        v = _release_form(low[j:k])
+        if v is None or not _stated_gap(low[s + 4:j]):
+            continue
+        e = j + len(v)
+        after = low[e:e + 16].lstrip(" \t")
+        if after.startswith(("+", *_OR_LATER)):
+            continue
+        ls = low.rfind("\n", 0, s) + 1
+        le = low.find("\n", e)
+        le = len(low) if le < 0 else le
+        # (its sentence, within its line)
+        a = max(low.rfind(". ", ls, s), low.rfind("! ", ls, s), low.rfind("? ", ls, s), ls - 1)
+        b = min((i for i in (low.find(". ", e, le), low.find("! ", e, le), low.find("? ", e, le)) if i >= 0),
+                default=le)
+        if _speaks_elsewhen(low[a + 1:b]):
+            continue
+        if found is None:
+            found = (text.count("\n", 0, ls) + 1, v)
+        elif found[1] != v:
+            return None
+    return found
+
+
 # env files: .env, .env.example, default.env, vllm.env (docker compose reads .env; the others are
 # copied to it or passed with --env-file / env_file:)
 _ENV_FILE = lazy_re(r"^(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env)$")
@@ -690,6 +817,13 @@ class Surroundings:
                                                          f"{m.group(2)}; nothing nearer names a release)",
                                              read=self._last)
                             break
+                    if f.readme is None:
+                        stated = _readme_statement(text)
+                        if stated is not None:
+                            row, v = stated
+                            f.readme = Named(v, f"{name}:{row}, the release the repository's README states (vLLM {v}; "
+                                                f"no install instruction, nothing nearer names a release)",
+                                             read=self._last)
                     break
         return f.readme
 

@@ -22,7 +22,8 @@ everything the repository says, in order of how directly it applies:
 4. a version the file states in words before the launch, in a comment (``# tested with vLLM
    0.11.0``; not for documentation formats, whose prose the Markdown reader reads itself);
 5. the repository's own install instruction in its root README (``pip install vllm==0.8.5``),
-   the weakest (``Surroundings.readme_for``);
+   else the one release its prose states (``using vLLM v0.17.0``), the weakest
+   (``Surroundings.readme_for``);
 6. else the newest release in the database (:data:`NEWEST_SOURCE`), with the reason the
    repository gave none, if it gave one.
 

@@ -17,7 +17,8 @@ package's modules, in the order a file meets them:
   :mod:`.hardware`: Kubernetes containers and compose services, their environment and GPUs;
 * one module per ecosystem: :mod:`.helm` (image values, ``default`` expressions,
   production-stack), :mod:`.values` (a chart's values known by their content), :mod:`.kserve`, :mod:`.kubeai`, :mod:`.llm_d`, :mod:`.ray`, :mod:`.lws`,
-  :mod:`.ci` (GitHub Actions, GitLab CI), :mod:`.tasks` (SkyPilot, dstack); those of a platform a
+  :mod:`.ci` (GitHub Actions, GitLab CI), :mod:`.tasks` (SkyPilot, dstack), :mod:`.argocd` (an
+  Application's chart rendered with its helm overrides); those of a platform a
   Deployment never is (KServe, llm-d, LLMInferenceService, Ray, LeaderWorkerSet), a chart's values
   (:mod:`.chart_values`) and a launcher's ``str.format`` fields are imported when a document holds
   their marker (:mod:`.walk`, :mod:`.containers`);
@@ -43,7 +44,7 @@ import gc
 
 from vllm_lint.frontends.yaml.config_file import config_launch, extract_config_file, looks_like_config_file
 from vllm_lint.frontends.yaml.loader import MAX_BYTES, parse_check, prepare, same_meaning
-from vllm_lint.frontends.yaml.prefilter import might_contain_launch
+from vllm_lint.frontends.yaml.prefilter import depends_on_others, might_contain_launch, might_contain_launch_at
 from vllm_lint.frontends.yaml.templates import apply_templates
 from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.walk import walk_document
@@ -64,6 +65,8 @@ __all__ = [
     "FORMAT",
     "MAX_BYTES",
     "might_contain_launch",
+    "might_contain_launch_at",
+    "depends_on_others",
     "extract",
     "extract_in_mode",
     "extract_config_file",
@@ -106,16 +109,20 @@ def extract(data: bytes, path: str, *, explicit: bool = False) -> Extraction:
             gc.enable()
 
 
-def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
+def _extract(data: bytes, path: str, explicit: bool, given: Any = None) -> Extraction:
+    """``given``: the values to render a chart's template with (an Argo CD Application's: :mod:`.argocd`),
+    else its chart's own."""
     out = Extraction()
-    values = None
-    if b"{{" in data:  # (a chart's template: its values render it)
-        from vllm_lint.frontends.yaml.chart_values import chart_values, override_values
+    values = given
+    if b"{{" in data and given is None:  # (a chart's template: its values render it)
+        from vllm_lint.frontends.yaml.chart_values import chart_values
 
         values = chart_values(path)
     filled, regions = prepare(data, values)
     rendered_by = None
-    if values is not None and _VLLM_COMMAND.search(data) and not _VLLM_COMMAND.search(filled):
+    if given is None and values is not None and _VLLM_COMMAND.search(data) and not _VLLM_COMMAND.search(filled):
+        from vllm_lint.frontends.yaml.chart_values import override_values
+
         # the chart's defaults render none of the template's vLLM commands (a back-end switch set
         # to another server): read it as the chart's override values file that renders one does
         for other in override_values(values):

@@ -61,17 +61,12 @@ def chart_values(path: str) -> Optional[dict]:
     values that do not load as a mapping)."""
     from vllm_lint import inputs
 
-    d = os.path.dirname(os.path.abspath(path))
-    if f"{os.sep}templates" not in d:
+    from vllm_lint.frontends.yaml.prefilter import templates_folder
+
+    d = templates_folder(path)
+    if d is None:
         return None
-    while os.path.basename(d) != "templates":
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
     chart = os.path.dirname(d)
-    if not os.path.isfile(os.path.join(chart, "Chart.yaml")):
-        return None
     values = _load(os.path.join(chart, "values.yaml"))
     if values is None:
         return None

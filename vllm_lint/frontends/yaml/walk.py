@@ -51,8 +51,9 @@ def walk_document(t: YamlText, root: Any) -> None:
     """Record the launches of document ``root`` of ``t``."""
     s0 = t.pos(root.start_mark.index)
     e0 = t.pos(root.end_mark.index)
-    if not mentions(t.as_written()[1], s0, max(e0, s0 + 1)):
-        return  # nothing in this document mentions vLLM
+    if not mentions(t.as_written()[1], s0, max(e0, s0 + 1)) and not (t.regions and t.values) \
+            and not t.holds(b"argoproj.io"):
+        return  # nothing in this document mentions vLLM (a chart's template: its values may; an Argo CD Application: its chart)
     if not isinstance(root, MappingNode):
         if isinstance(root, SequenceNode):
             walk = _Walk(t, None, None)
@@ -61,6 +62,11 @@ def walk_document(t: YamlText, root: Any) -> None:
         return
     top = keys(root)  # the root's keys as get finds them (the first of duplicates)
     kind = text(top.get("kind"))
+    if kind == "Application" and "spec" in top:  # (Argo CD's: the charts of its repository it renders)
+        from vllm_lint.frontends.yaml import argocd
+
+        if argocd.is_application(top) and argocd.read(t, root):
+            return
     start = len(t.out.launches)
     doc_hw, doc_env = Hardware(), []
     if _TASK_KEYS.intersection(top):
