@@ -735,6 +735,18 @@ def test_a_dockerfile_named_with_a_suffix_names_the_repositorys_release(synth_db
     assert c.release == "0.8.5" and c.why.startswith(f"repository: {name}:2 vllm==0.8.5")
 
 
+def test_a_python_file_named_dockerfile_is_not_a_dockerfile(synth_db, repo):
+    """A file whose suffix another format claims is that format, as when linting: a generator
+    of Dockerfiles (`dockerfile.py`) pins nothing the repository deploys."""
+    from vllm_lint.frontends.base import builds_image_by_name
+
+    assert [n for n in ("dockerfile.py", "Dockerfile.md", "Dockerfile.yaml", "dockerfiles.sh", "Dockerfile",
+                        "Dockerfile.j2", "Containerfile", "x_containerfile") if builds_image_by_name(n)] \
+        == ["Dockerfile", "Dockerfile.j2", "Containerfile", "x_containerfile"]
+    put(repo, "tools/dockerfile.py", 'BODY = """FROM ubuntu:22.04\nRUN pip install vllm==0.8.5\n"""\n')
+    assert choose(synth_db, put(repo, "scripts/run.sh", SCRIPT)).kind == "default"
+
+
 @pytest.mark.parametrize("line", [
     "INFO 07-04 18:51:13 [api_server.py:1287] vLLM API server version 0.8.5",
     "(APIServer pid=1) INFO 07-05 13:56:14 [api_utils.py:339]  \u2584\u2584 \u2584\u2588 \u2588     \u2588  version 0.8.5",

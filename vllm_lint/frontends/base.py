@@ -224,7 +224,7 @@ FORMATS: tuple[Format, ...] = (
     Format("python", "vllm_lint.frontends.python", suffixes=(".py", ".pyw"), shebang=rb"python",
            embeds=("shell",), language_ids=("python",), keyword_options=True),
     Format("dockerfile", "vllm_lint.frontends.dockerfile", prefixes=("dockerfile", "containerfile"),
-           endings=(".dockerfile", ".containerfile"),
+           endings=(".dockerfile", ".containerfile", "-dockerfile", "_dockerfile", "-containerfile", "_containerfile"),
            content=rb"(?i)(?:\s*#[^\n]*\n)*\s*(?:ARG\s[^\n]*\n\s*)*FROM\s+\S", embeds=("shell",),
            language_ids=("dockerfile",), shell_lines=True, builds_image=True),
     Format("yaml", "vllm_lint.frontends.yaml", suffixes=(".yaml", ".yml"),
@@ -282,6 +282,18 @@ def names() -> tuple[str, ...]:
 def get(name: str) -> Format:
     """The registered format called ``name`` (KeyError if none is)."""
     return _BY_NAME[name]
+
+
+def builds_image_by_name(name: str) -> bool:
+    """Whether a file's name says it is an image's build file (a Dockerfile or Containerfile by any
+    name the registry claims: ``Dockerfile``, ``Dockerfile.gpu``, ``Dockerfile-Nvidia``,
+    ``gpu.Dockerfile``, ``cuda_dockerfile``), which the release finding reads for what an image
+    installs; a suffix of another format wins, as when linting (``dockerfile.py`` is Python)."""
+    lower = name.lower()
+    if "dockerfile" not in lower and "containerfile" not in lower:  # (most names: no call below)
+        return False
+    f = format_by_filename(name)
+    return f is not None and _BY_NAME[f].builds_image
 
 
 def format_by_language_id(language_id: Optional[str]) -> Optional[str]:

@@ -21,6 +21,7 @@ import os
 import re
 
 from .. import inputs
+from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_regular
 from ..images import image_is_vllm, version_from_image
 from ..knowledge.forks import forks_of_image
@@ -36,10 +37,6 @@ if TYPE_CHECKING:
 MAX_BYTES = 1 << 20
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*image[ \t]*:[ \t]*["']?([^\s"'#]+)""")
-# a Dockerfile by its name, as the format registry claims one (frontends/base.py: a name that
-# starts with `Dockerfile` or `Containerfile`, `Dockerfile-gpu`, `Dockerfile_cpu`, or ends in
-# `.dockerfile`): the files a build names with `-f`
-_DOCKERFILE = lazy_re(r"^(?:(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[._-].+)?|.+[._-](?:[Dd]ockerfile|[Cc]ontainerfile))$")
 _PLUGIN_WORDS = ("ascend", "spyre", "gaudi", "metax", "musa", "rbln", "kunlun", "neuron", "tpu")
 PLUGIN_WORDS = tuple(w.encode() for w in _PLUGIN_WORDS)  # (for a screen of lower-cased ASCII bytes)
 
@@ -146,7 +143,7 @@ class PluginSurroundings:
             low = name.lower()
             requirement = (low.startswith(("requirements", "constraints")) and low.endswith((".txt", ".in"))) \
                 or low == "pyproject.toml"
-            dockerfile = bool(_DOCKERFILE.match(name))
+            dockerfile = builds_image_by_name(name)
             manifest = low.endswith((".yaml", ".yml")) and not name.startswith(".")
             if not (requirement or dockerfile or manifest):
                 continue

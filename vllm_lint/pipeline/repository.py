@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_regular, watch
 from ..images import image_is_vllm, version_from_image
 from ..record import Record, lazy_re
@@ -274,7 +275,7 @@ class RepositorySurvey:
                             out.ignores[e.path] = above
                         continue
                     elif not (e.is_file(follow_symlinks=False) and (name.endswith(_TEMPLATE_SUFFIXES)
-                              or _s._DOCKERFILE.match(name) or _s._ENV_FILE.match(name)
+                              or builds_image_by_name(name) or _s._ENV_FILE.match(name)
                               or name.endswith(_TERRAFORM))):
                         continue
                 except OSError:
@@ -324,7 +325,7 @@ class RepositorySurvey:
             found = sorted(found + self._variable_images(text, os.path.dirname(path)))
         if found and (b"build" in data or b"artifacts" in data):  # (the name a build gives its image: no release)
             found = [f for f in found if not _s.build_result(text, f[0])]
-        if _s._DOCKERFILE.match(name) and not found:  # (no vLLM image: what it installs)
+        if builds_image_by_name(name) and not found:  # (no vLLM image: what it installs)
             m = _s._PIP_PIN.search(text)
             if m and not _commented(text, m.start(2)):
                 found = [(m.start(2), m.group(2), None)]

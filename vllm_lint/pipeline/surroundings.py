@@ -31,6 +31,7 @@ import os
 import re
 
 from .. import inputs
+from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_head, read_regular, watch
 from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, lazy_re
@@ -47,10 +48,6 @@ CALLER_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
 #: what a caller may name: a script, or the Python file it runs (the only files ``pipeline.callers``
 #: is asked about)
 CALLED_SUFFIXES = CALLER_SUFFIXES + (".py",)
-# a Dockerfile by its name, as the format registry claims one (frontends/base.py: a name that
-# starts with `Dockerfile` or `Containerfile`, `Dockerfile-gpu`, `Dockerfile_cpu`, or ends in
-# `.dockerfile`): the files a build names with `-f`
-_DOCKERFILE = lazy_re(r"^(?:(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[._-].+)?|.+[._-](?:[Dd]ockerfile|[Cc]ontainerfile))$")
 _YAML = (".yaml", ".yml")
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?((?:\$\{[^}\s"']*\}|[^\s"'#,}$]|\$(?!\{))+)""", re.M)
@@ -438,7 +435,7 @@ class Surroundings:
         self._env_files(f, directory)
         for name in names:
             path = os.path.join(directory, name)
-            if _DOCKERFILE.match(name):
+            if builds_image_by_name(name):
                 text = self._read(f, path)
                 if text is not None:
                     self._dockerfile(f, name, text)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import os
 
 from .. import inputs
+from ..frontends.base import builds_image_by_name
 from ..fsutil import AnyPath, TooLarge, read_regular, real_dir, watching
 from ..images import image_is_vllm, version_from_image
 from ..knowledge.forks import fork_builds
@@ -80,7 +81,6 @@ _OWN_SOURCE = lazy_re(r"(?im)^[^#\n]*(?:\bgit[ \t]+clone\b[^\n]*?/[\w.-]*vllm[\w
 # a Dockerfile's base, or an ARG default naming one, that names vllm (``FROM vllm-gb10:pr41834``,
 # ``ARG BASE_IMAGE=myorg/vllm-custom:dev``): read against the recognised vLLM images with a release
 _VLLMISH_BASE = lazy_re(r"(?im)^[ \t]*(?:FROM[ \t]+(?:--platform=\S+[ \t]+)?|ARG[ \t]+\w+[ \t]*=[ \t]*)(\S*vllm[^\s]*)")
-_DOCKERFILE_NAME = lazy_re(r"^(?:Dockerfile(?:\..+)?|.+\.[Dd]ockerfile|Containerfile(?:\..+)?)$")
 
 
 class Choice(Record):
@@ -260,7 +260,7 @@ class Targeting:
         text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
         if _OWN_SOURCE.search(text) or unpinned_install(text):
             return True
-        if _DOCKERFILE_NAME.match(os.path.basename(str(path))):  # (FROM a vLLM image of its own build)
+        if builds_image_by_name(os.path.basename(str(path))):  # (FROM a vLLM image of its own build)
             for m in _VLLMISH_BASE.finditer(text):
                 image = m.group(1).strip("\"'")
                 if not (image_is_vllm(image) and version_from_image(image) not in (None, "latest")):
