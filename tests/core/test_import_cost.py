@@ -353,3 +353,45 @@ def test_one_file_lints_leave_unused_knowledge_unimported(tmp_path, synth_db_pat
     assert {"vllm_lint.knowledge.image_tags", "vllm_lint.rules.vl407_model_does_not_fit"} <= mods
     assert not {"vllm_lint.knowledge.release_dates", "vllm_lint.knowledge.stated", "vllm_lint.knowledge.params",
                 "vllm_lint.knowledge.computed_defaults", "vllm_lint.pipeline.unknown_release"} & mods
+
+
+def _console_code(db, argv, tail: str = "", head: str = "") -> str:
+    """A console run (``cli.program.console``, as the installed script runs it) of ``argv``: ``head``
+    run just before it, ``tail`` at its fast exit (``_exit_now``), whose output it may print."""
+    return (f"import os, sys, gc\nos.environ['VLLM_LINT_DB'] = {str(db)!r}\n"
+            "sys.modules.setdefault('coverage', None)  # (a normal exit: the report below prints)\n"
+            "from vllm_lint.cli import program\n" + head +
+            "real_exit = program._exit_now\n"
+            "def at_exit(code):\n"
+            + "".join(f"    {line}\n" for line in (tail or "pass").splitlines()) +
+            "    sys.stdout.flush()\n"
+            "    real_exit(code)\n"
+            "program._exit_now = at_exit\n"
+            f"sys.argv = ['vllm-lint', *{list(argv)!r}]\n"
+            "program.console()\n")
+
+
+def test_a_one_file_lint_runs_no_garbage_collection(tmp_path, synth_db_path):
+    """Start-up runs no young collection (the console's threshold, ``program.START_YOUNG``, until
+    ``settle_collections``): what it allocates lives to the end (issue 31's eighth pass, 2 % of a
+    one-file lint); the lint of the file itself (frozen before it, as every lint) none either.
+    After start-up the young threshold is ``program.YOUNG`` again, what start-up made frozen."""
+    (tmp_path / "run.sh").write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "deploy.yaml").write_text("containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n"
+                                          "  args: [--model, m, --swap-space, '4']\n")
+    for name in ("run.sh", "deploy.yaml"):
+        code = _console_code(synth_db_path, ["--no-cache", name],
+                             "print('RUNS', len(runs), 'THRESHOLD', gc.get_threshold()[0], 'FROZEN', gc.get_freeze_count() > 0)",
+                             "runs = []\ngc.callbacks.append(lambda phase, info: runs.append(phase))\n")
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True).stdout
+        assert "RUNS 0 THRESHOLD 10000 FROZEN False" in out, (name, out)
+
+
+def test_settle_collections_undoes_only_the_console_threshold():
+    code = ("import gc\nfrom vllm_lint.cli import program\n"
+            "gc.set_threshold(700, 10, 10)\nprogram.settle_collections()\n"
+            "assert gc.get_threshold() == (700, 10, 10) and gc.get_freeze_count() == 0  # an API caller's\n"
+            "program._fewer_young_collections()\nassert gc.get_threshold()[0] == program.START_YOUNG\n"
+            "program.settle_collections()\n"
+            "assert gc.get_threshold() == (program.YOUNG, 10, 10) and gc.get_freeze_count() > 0\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -25,16 +25,39 @@ def console() -> None:
 
 
 def _fewer_young_collections() -> None:
-    """Young garbage collections every 10,000 allocations instead of 700, from the program's start.
+    """No young garbage collection during start-up: the threshold is :data:`START_YOUNG` allocations
+    (instead of 700) until :func:`settle_collections`, which the lint calls when start-up is over.
 
     Start-up allocates mostly what lives to the end (~200 modules, the rules, the database): a
-    one-file lint ran ~22 young collections that freed next to nothing, about 5 % of its CPU
-    (benchmarks/README.md). The lint of many files keeps the same threshold
-    (``vllm_lint.pipeline.parallel``), so only start-up changes."""
+    one-file lint ran ~22 young collections at 700 allocations that freed next to nothing, about
+    5 % of its CPU, and still one at 10,000 (~12,000 allocations before its file is read): 3.6 M
+    instructions, 2 % (benchmarks/README.md, issue 31's eighth pass)."""
     import gc
 
     threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], 10_000), *threshold[1:])
+    if threshold[0] < START_YOUNG:
+        gc.set_threshold(START_YOUNG, *threshold[1:])
+
+
+#: the young generation's threshold from the console's start to the end of start-up
+START_YOUNG = 100_000
+#: and after it: young collections every 10,000 allocations (the lint of many files keeps the same
+#: threshold, ``vllm_lint.pipeline.parallel``)
+YOUNG = 10_000
+
+
+def settle_collections() -> None:
+    """The end of start-up (a lint about to find its files, a click command about to run): what
+    start-up made is frozen out of the collector's passes (``gc.freeze``, which also starts the
+    young count again: no collection falls due at once) and young collections run every
+    :data:`YOUNG` allocations, as they did from the start before. Only undoes the console's own
+    threshold: a process that set another (an API caller) keeps it, and nothing is frozen."""
+    import gc
+
+    threshold = gc.get_threshold()
+    if threshold[0] == START_YOUNG:
+        gc.freeze()
+        gc.set_threshold(YOUNG, *threshold[1:])
 
 
 def _own_modules_first() -> None:
@@ -62,6 +85,7 @@ def _run(argv: list[str]) -> None:
     if values is None:
         from .app import run
 
+        settle_collections()
         run()
         return
     try:
