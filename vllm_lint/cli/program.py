@@ -12,52 +12,15 @@ import sys
 
 
 def console() -> None:
-    _fewer_young_collections()
     _own_modules_first()
-    from ..record import import_json
+    from ..record import fewer_young_collections
 
-    import_json()  # (before any module imports it: its unused expressions stay uncompiled)
+    fewer_young_collections()  # (until the end of start-up: record.settle_collections)
     try:
         _run(sys.argv[1:])
     except SystemExit as e:
         _exit_now(e.code)
         raise
-
-
-def _fewer_young_collections() -> None:
-    """No young garbage collection during start-up: the threshold is :data:`START_YOUNG` allocations
-    (instead of 700) until :func:`settle_collections`, which the lint calls when start-up is over.
-
-    Start-up allocates mostly what lives to the end (~200 modules, the rules, the database): a
-    one-file lint ran ~22 young collections at 700 allocations that freed next to nothing, about
-    5 % of its CPU, and still one at 10,000 (~12,000 allocations before its file is read): 3.6 M
-    instructions, 2 % (benchmarks/README.md, issue 31's eighth pass)."""
-    import gc
-
-    threshold = gc.get_threshold()
-    if threshold[0] < START_YOUNG:
-        gc.set_threshold(START_YOUNG, *threshold[1:])
-
-
-#: the young generation's threshold from the console's start to the end of start-up
-START_YOUNG = 100_000
-#: and after it: young collections every 10,000 allocations (the lint of many files keeps the same
-#: threshold, ``vllm_lint.pipeline.parallel``)
-YOUNG = 10_000
-
-
-def settle_collections() -> None:
-    """The end of start-up (a lint about to find its files, a click command about to run): what
-    start-up made is frozen out of the collector's passes (``gc.freeze``, which also starts the
-    young count again: no collection falls due at once) and young collections run every
-    :data:`YOUNG` allocations, as they did from the start before. Only undoes the console's own
-    threshold: a process that set another (an API caller) keeps it, and nothing is frozen."""
-    import gc
-
-    threshold = gc.get_threshold()
-    if threshold[0] == START_YOUNG:
-        gc.freeze()
-        gc.set_threshold(YOUNG, *threshold[1:])
 
 
 def _own_modules_first() -> None:
@@ -83,6 +46,7 @@ def _run(argv: list[str]) -> None:
     completing = any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ)
     values = None if completing else parse_argv(argv)
     if values is None:
+        from ..record import settle_collections
         from .app import run
 
         settle_collections()

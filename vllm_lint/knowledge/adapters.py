@@ -17,7 +17,7 @@ against the real parsers (``tools/crosscheck/difftest.py``):
 
 from __future__ import annotations
 
-import json
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from typing import Optional
 
 from ..surface.version import Version

@@ -10,7 +10,7 @@ options we cannot see (``$EXTRA_ARGS``), so rules must not rely on an option bei
 
 from __future__ import annotations
 
-import json
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 import os
 
 from ..fsutil import real_dir

@@ -17,7 +17,7 @@ so under ``--verbose``). ``--served-model-name`` is never the model: the model i
 
 from __future__ import annotations
 
-import json
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 import os
 import re
 import stat

@@ -26,7 +26,7 @@ monorepo's folder of a thousand manifests would put a thousand reads in every re
 
 from __future__ import annotations
 
-import json
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 import os
 import re
 

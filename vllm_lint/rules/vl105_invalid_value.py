@@ -88,7 +88,7 @@ Error: the parser or the config the release builds at start refuses the value.
 
 from __future__ import annotations
 
-import json
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 import re
 
 from ..record import lazy_re

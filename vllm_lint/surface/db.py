@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import gc
-import json
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 import os
 import sys
 from functools import cached_property

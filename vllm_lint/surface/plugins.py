@@ -8,7 +8,7 @@ them: the rules ask here which plugin reads a name and whether a launch runs on 
 
 from __future__ import annotations
 
-import json
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 import os
 import re
 from functools import cached_property
