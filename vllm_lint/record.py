@@ -475,3 +475,16 @@ def settle_collections() -> None:
     if threshold[0] == START_YOUNG:
         gc.freeze()
         gc.set_threshold(YOUNG, *threshold[1:])
+
+
+def import_module(name: str) -> Any:
+    """``importlib.import_module(name)`` of an absolute name, without importing ``importlib`` (and
+    the ``warnings`` it imports: ~1.6 M instructions of a one-file lint, issue 31's eighth pass):
+    the module ``__import__`` loads, as ``sys.modules`` holds it."""
+    import sys
+
+    mod = sys.modules.get(name)
+    if mod is None:
+        __import__(name)
+        mod = sys.modules[name]
+    return mod
