@@ -397,3 +397,39 @@ def test_settle_collections_undoes_only_the_console_threshold():
             "record.settle_collections()\n"
             "assert gc.get_threshold() == (record.YOUNG, 10, 10) and gc.get_freeze_count() > 0\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_one_file_lints_import_none_of_the_standard_modules_they_do_without(tmp_path, synth_db_path):
+    """A one-file lint imports no ``json`` package (the database is decoded by ``_json``'s scanner:
+    ``record.json_loads``), no ``contextlib``, ``importlib`` or ``warnings`` (``record.import_module``,
+    ``inputs.recording``, the shell grammar's bindings loaded by the import system's own functions),
+    no ``array`` (the run's results) and, for a shell file without batch directives, no ``shlex``:
+    ~10 M instructions together (issue 31's eighth pass). A Python file imports ``contextlib``
+    (through ``ast``) and ``warnings``. (An editable install's finder imports some at start-up: they are forgotten
+    first, and any import of them seen.)"""
+    watched = ("json", "json.decoder", "contextlib", "importlib", "importlib.util", "warnings", "array", "shlex")
+    head = ("class Watch:\n    seen = []\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            f"        if name in {watched!r}:\n            self.seen.append(name)\n"
+            f"for n in {watched!r}:\n    sys.modules.pop(n, None)\n"
+            "sys.meta_path.insert(0, Watch())\n")
+    tail = "print('MODULES', *sorted(sys.modules))\nprint('ASKED', *Watch.seen)"
+
+    def asked(name: str) -> set[str]:
+        code = _console_code(synth_db_path, ["--no-cache", name], tail, head)
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True).stdout
+        mods = set(out.split("MODULES ", 1)[1].split("\n", 1)[0].split())
+        assert "vllm_lint.pipeline.engine" in mods and "_json" in mods, name  # (the lint ran, read the database)
+        return set(out.split("ASKED", 1)[1].split("\n", 1)[0].split())
+
+    files = {"run.sh": "vllm serve m --swap-space 4\n",
+             "Dockerfile": 'FROM vllm/vllm-openai:v0.10.1\nCMD ["--model", "m", "--swap-space", "4"]\n',
+             "deploy.yaml": "containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n  args: [--model, m, --swap-space, '4']\n",
+             "serve.py": "from vllm import LLM\nLLM(model='m', swap_space=4)\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        got = asked(name)
+        # (a Python file's parse: ast imports contextlib, its SyntaxWarnings are silenced with warnings)
+        assert got <= ({"contextlib", "warnings"} if name == "serve.py" else set()), (name, got)
+    (tmp_path / "job.sh").write_text("#!/bin/bash\n#SBATCH --gres=gpu:4\nvllm serve m -tp 4\n")
+    assert "shlex" in asked("job.sh")  # (the directives are read)
