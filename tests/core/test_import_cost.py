@@ -433,3 +433,18 @@ def test_one_file_lints_import_none_of_the_standard_modules_they_do_without(tmp_
         assert got <= ({"contextlib", "warnings"} if name == "serve.py" else set()), (name, got)
     (tmp_path / "job.sh").write_text("#!/bin/bash\n#SBATCH --gres=gpu:4\nvllm serve m -tp 4\n")
     assert "shlex" in asked("job.sh")  # (the directives are read)
+
+
+def test_one_file_lints_leave_rare_words_and_expressions_alone(tmp_path, synth_db_path):
+    """VL112's environment-variable combinations (``knowledge.launch_env``) and VL101's fix wording (``surface.wording``) are imported when used; the GPU product and
+    plugin-install expressions compile at first use (issue 31's eighth pass)."""
+    (tmp_path / "run.sh").write_text("vllm serve m --max-model-len 4096\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(tmp_path / 'run.sh')!r}])\nexcept SystemExit:\n    pass\n"
+            "from vllm_lint.knowledge import hardware\nfrom vllm_lint.surface import plugins\n"
+            "lazy = [hardware._RTX_AMPERE, hardware._RTX_NUMBER, plugins._INSTALL]\n"
+            "assert not [p for p in lazy if 'search' in vars(p)], lazy\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.rules.vl112_refused_option_combination" in mods and "vllm_lint.frontends.shell" in mods
+    assert not {"vllm_lint.knowledge.launch_env", "vllm_lint.surface.wording"} & mods
