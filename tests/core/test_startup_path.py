@@ -246,3 +246,42 @@ def test_json_loads_agrees_on_any_document(value, around):
     _same_as_json(json.dumps(value) + around)
     _same_as_json(around + json.dumps(value, ensure_ascii=False, indent=2))
     _same_as_json((json.dumps(value, ensure_ascii=False) + around).encode("utf-8", "surrogatepass"))
+
+
+def _by_expression(s: str):
+    from vllm_lint.surface import version
+
+    m = version._SIMPLE.fullmatch(s)
+    if m is None:
+        return None
+    return tuple(int(x) for x in m.group(1).split(".")), (m.group(2), m.group(3), m.group(4), m.group(5))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="v0123456789.postrcabdev\u0661\uff11", max_size=14)
+       | st.from_regex(r"v?\d+(\.\d+)*(\.post\d+)?", fullmatch=True))
+def test_a_plain_release_number_is_read_as_the_expression_reads_it(s):
+    """``surface.version._plain`` (digits and dots, ``.postN``, without compiling ``_SIMPLE``: issue
+    31's eighth pass) answers only where the expression reads no pre- or dev-release, and then
+    with the expression's release and post."""
+    from vllm_lint.surface.version import _plain
+
+    got, want = _plain(s), _by_expression(s)
+    if got is not None:
+        release, post = got
+        assert want is not None and want[0] == release, (s, got, want)
+        pre, _pre_n, post_digits, dev = want[1]
+        assert pre is None and dev is None and (None if post_digits is None else int(post_digits)) == post, (s, got)
+    elif want is not None:  # left to the expression: a pre- or dev-release, or digits that are not ASCII
+        assert want[1][0] is not None or want[1][3] is not None or not s.isascii(), (s, want)
+
+
+def test_a_one_file_lint_compiles_no_version_expression(tmp_path, synth_db_path):
+    (tmp_path / "run.sh").write_text("vllm serve m --max-model-len 4096\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(tmp_path / 'run.sh')!r}])\nexcept SystemExit:\n    pass\n"
+            "from vllm_lint.surface import version\n"
+            "assert 'fullmatch' not in vars(version._SIMPLE)\n"
+            "assert version.Version('0.11.0rc1').pre == ('rc', 1) and 'fullmatch' in vars(version._SIMPLE)\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
