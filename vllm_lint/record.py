@@ -1,5 +1,6 @@
 """Start-up helpers (issue 7): plain record classes, regular expressions compiled at first use
-(:func:`lazy_re`), and ``json`` imported without compiling what a lint never uses (:func:`import_json`;
+(:func:`lazy_re`), JSON decoded without the ``json`` package (:func:`json_loads`, :data:`lazy_json`),
+and ``json`` imported without compiling what a lint never uses when it is needed (:func:`import_json`;
 PyYAML is imported so by :mod:`vllm_lint.libyaml`).
 
 A ``@dataclass`` generates its ``__init__``/``__repr__``/``__eq__`` as source text and compiles it
@@ -345,8 +346,9 @@ def import_json() -> Any:
     lazy patterns (:class:`LazyPattern`), compiled at first use. With the C accelerator (``_json``)
     a decode uses ``decoder.WHITESPACE`` alone (bound as a default argument: compiled then); the number,
     string-chunk and escape expressions serve the pure-Python scanner and encoders
-    (~0.5 ms of a one-file lint, which decodes the database's index and never encodes;
-    benchmarks/README.md, issue 31's sixth pass). The console imports it so first (as
+    (~0.5 ms; benchmarks/README.md, issue 31's sixth pass). A lint decodes with
+    :func:`json_loads` and needs the package only to encode (a message quoting a JSON value, the JSON
+    reports): :data:`lazy_json` imports it so then, unless other code of the process did first (as
     :mod:`vllm_lint.libyaml` imports PyYAML's modules)."""
     import re
     import sys
@@ -366,3 +368,123 @@ def import_json() -> Any:
     finally:
         re.compile = real
     return json
+
+
+class _Decoding:
+    """What ``json.loads`` gives its C scanner (``json.decoder.JSONDecoder()``'s attributes)."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}.__getitem__
+
+
+_SCAN: Any = None
+_JSON_SPACE = " \t\n\r"  # json.decoder.WHITESPACE's characters
+
+
+def json_loads(data: Any) -> Any:
+    """``json.loads(data)`` without importing the ``json`` package (four modules, ~5 M instructions,
+    3 % of a one-file lint: issue 31's eighth pass): a str, or bytes whose encoding
+    ``json.detect_encoding`` reads as UTF-8 (their first byte ASCII and neither of the first two
+    NUL), is decoded by the C scanner ``json.loads`` itself uses (``_json.make_scanner`` on the
+    default decoder's settings), the white space around the value skipped as
+    ``json.decoder.WHITESPACE`` does. Anything else, and every input it does not decode (an error,
+    extra data), is handed to ``json.loads``: the same value or the same exception."""
+    global _SCAN
+    scan = _SCAN
+    if scan is None:
+        try:
+            from _json import make_scanner
+        except ImportError:  # pragma: no cover (CPython builds it)
+            scan = False
+        else:
+            scan = make_scanner(_Decoding())
+        _SCAN = scan
+    s = data
+    if isinstance(s, (bytes, bytearray)):
+        if s[:1] >= b"\x80" or s[:1] == b"\x00" or s[1:2] == b"\x00":
+            s = None  # (a BOM, UTF-16 or UTF-32: json.loads's way)
+        else:
+            try:
+                s = s.decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                s = None
+    if scan and type(s) is str:
+        start = len(s) - len(s.lstrip(_JSON_SPACE))
+        try:
+            value, end = scan(s, start)
+        except Exception:  # StopIteration (no value), a JSONDecodeError, a RecursionError: as json says
+            pass
+        else:
+            if not s[end:].strip(_JSON_SPACE):
+                return value
+    return import_json().loads(data)
+
+
+class _LazyJson:
+    """The ``json`` module of a module that uses it in a few places a lint seldom reaches:
+    ``loads`` is :func:`json_loads`, any other name is the module's, imported (:func:`import_json`)
+    at its first use."""
+
+    loads = staticmethod(json_loads)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(import_json(), name)
+
+
+lazy_json: Any = _LazyJson()
+
+
+def fewer_young_collections() -> None:
+    """No young garbage collection during start-up: the threshold is :data:`START_YOUNG` allocations
+    (instead of 700) until :func:`settle_collections`, which the lint calls when start-up is over (the
+    console calls this first).
+
+    Start-up allocates mostly what lives to the end (~200 modules, the rules, the database): a
+    one-file lint ran ~22 young collections at 700 allocations that freed next to nothing, about
+    5 % of its CPU, and still one at 10,000 (~12,000 allocations before its file is read): 3.6 M
+    instructions, 2 % (benchmarks/README.md, issue 31's eighth pass)."""
+    import gc
+
+    threshold = gc.get_threshold()
+    if threshold[0] < START_YOUNG:
+        gc.set_threshold(START_YOUNG, *threshold[1:])
+
+
+#: the young generation's threshold from the console's start to the end of start-up
+START_YOUNG = 100_000
+#: and after it: young collections every 10,000 allocations (the lint of many files keeps the same
+#: threshold, ``vllm_lint.pipeline.parallel``)
+YOUNG = 10_000
+
+
+def settle_collections() -> None:
+    """The end of start-up (a lint about to find its files, a click command about to run): what
+    start-up made is frozen out of the collector's passes (``gc.freeze``, which also starts the
+    young count again: no collection falls due at once) and young collections run every
+    :data:`YOUNG` allocations, as they did from the start before. Only undoes the console's own
+    threshold: a process that set another (an API caller) keeps it, and nothing is frozen."""
+    import gc
+
+    threshold = gc.get_threshold()
+    if threshold[0] == START_YOUNG:
+        gc.freeze()
+        gc.set_threshold(YOUNG, *threshold[1:])
+
+
+def import_module(name: str) -> Any:
+    """``importlib.import_module(name)`` of an absolute name, without importing ``importlib`` (and
+    the ``warnings`` it imports: ~1.6 M instructions of a one-file lint, issue 31's eighth pass):
+    the module ``__import__`` loads, as ``sys.modules`` holds it."""
+    import sys
+
+    mod = sys.modules.get(name)
+    if mod is None:
+        __import__(name)
+        mod = sys.modules[name]
+    return mod

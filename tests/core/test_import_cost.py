@@ -353,3 +353,98 @@ def test_one_file_lints_leave_unused_knowledge_unimported(tmp_path, synth_db_pat
     assert {"vllm_lint.knowledge.image_tags", "vllm_lint.rules.vl407_model_does_not_fit"} <= mods
     assert not {"vllm_lint.knowledge.release_dates", "vllm_lint.knowledge.stated", "vllm_lint.knowledge.params",
                 "vllm_lint.knowledge.computed_defaults", "vllm_lint.pipeline.unknown_release"} & mods
+
+
+def _console_code(db, argv, tail: str = "", head: str = "") -> str:
+    """A console run (``cli.program.console``, as the installed script runs it) of ``argv``: ``head``
+    run just before it, ``tail`` at its fast exit (``_exit_now``), whose output it may print."""
+    return (f"import os, sys, gc\nos.environ['VLLM_LINT_DB'] = {str(db)!r}\n"
+            "sys.modules.setdefault('coverage', None)  # (a normal exit: the report below prints)\n"
+            "from vllm_lint.cli import program\n" + head +
+            "real_exit = program._exit_now\n"
+            "def at_exit(code):\n"
+            + "".join(f"    {line}\n" for line in (tail or "pass").splitlines()) +
+            "    sys.stdout.flush()\n"
+            "    real_exit(code)\n"
+            "program._exit_now = at_exit\n"
+            f"sys.argv = ['vllm-lint', *{list(argv)!r}]\n"
+            "program.console()\n")
+
+
+def test_a_one_file_lint_runs_no_garbage_collection(tmp_path, synth_db_path):
+    """Start-up runs no young collection (the console's threshold, ``record.START_YOUNG``, until
+    ``record.settle_collections``): what it allocates lives to the end (issue 31's eighth pass, 2 %
+    of a one-file lint); the lint of the file itself (frozen before it, as every lint) none either.
+    After start-up the young threshold is ``record.YOUNG`` again, what start-up made frozen."""
+    (tmp_path / "run.sh").write_text("vllm serve m --swap-space 4\n")
+    (tmp_path / "deploy.yaml").write_text("containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n"
+                                          "  args: [--model, m, --swap-space, '4']\n")
+    for name in ("run.sh", "deploy.yaml"):
+        code = _console_code(synth_db_path, ["--no-cache", name],
+                             "print('RUNS', len(runs), 'THRESHOLD', gc.get_threshold()[0], 'FROZEN', gc.get_freeze_count() > 0)",
+                             "from vllm_lint import record  # (imported, maybe compiled, before the console raises the threshold)\n"
+                             "runs = []\ngc.callbacks.append(lambda phase, info: runs.append(phase))\n")
+        for _ in range(2):  # (the first may compile a module edited since its .pyc, before the console starts)
+            out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True).stdout
+        assert "RUNS 0 THRESHOLD 10000 FROZEN False" in out, (name, out)
+
+
+def test_settle_collections_undoes_only_the_console_threshold():
+    code = ("import gc\nfrom vllm_lint import record\n"
+            "gc.set_threshold(700, 10, 10)\nrecord.settle_collections()\n"
+            "assert gc.get_threshold() == (700, 10, 10) and gc.get_freeze_count() == 0  # an API caller's\n"
+            "record.fewer_young_collections()\nassert gc.get_threshold()[0] == record.START_YOUNG\n"
+            "record.settle_collections()\n"
+            "assert gc.get_threshold() == (record.YOUNG, 10, 10) and gc.get_freeze_count() > 0\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_one_file_lints_import_none_of_the_standard_modules_they_do_without(tmp_path, synth_db_path):
+    """A one-file lint imports no ``json`` package (the database is decoded by ``_json``'s scanner:
+    ``record.json_loads``), no ``contextlib``, ``importlib`` or ``warnings`` (``record.import_module``,
+    ``inputs.recording``, the shell grammar's bindings loaded by the import system's own functions),
+    no ``array`` (the run's results) and, for a shell file without batch directives, no ``shlex``:
+    ~10 M instructions together (issue 31's eighth pass). A Python file imports ``contextlib``
+    (through ``ast``) and ``warnings``. (An editable install's finder imports some at start-up: they are forgotten
+    first, and any import of them seen.)"""
+    watched = ("json", "json.decoder", "contextlib", "importlib", "importlib.util", "warnings", "array", "shlex")
+    head = ("class Watch:\n    seen = []\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            f"        if name in {watched!r}:\n            self.seen.append(name)\n"
+            f"for n in {watched!r}:\n    sys.modules.pop(n, None)\n"
+            "sys.meta_path.insert(0, Watch())\n")
+    tail = "print('MODULES', *sorted(sys.modules))\nprint('ASKED', *Watch.seen)"
+
+    def asked(name: str) -> set[str]:
+        code = _console_code(synth_db_path, ["--no-cache", name], tail, head)
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True).stdout
+        mods = set(out.split("MODULES ", 1)[1].split("\n", 1)[0].split())
+        assert "vllm_lint.pipeline.engine" in mods and "_json" in mods, name  # (the lint ran, read the database)
+        return set(out.split("ASKED", 1)[1].split("\n", 1)[0].split())
+
+    files = {"run.sh": "vllm serve m --swap-space 4\n",
+             "Dockerfile": 'FROM vllm/vllm-openai:v0.10.1\nCMD ["--model", "m", "--swap-space", "4"]\n',
+             "deploy.yaml": "containers:\n- name: v\n  image: vllm/vllm-openai:v0.10.1\n  args: [--model, m, --swap-space, '4']\n",
+             "serve.py": "from vllm import LLM\nLLM(model='m', swap_space=4)\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        got = asked(name)
+        # (a Python file's parse: ast imports contextlib, its SyntaxWarnings are silenced with warnings)
+        assert got <= ({"contextlib", "warnings"} if name == "serve.py" else set()), (name, got)
+    (tmp_path / "job.sh").write_text("#!/bin/bash\n#SBATCH --gres=gpu:4\nvllm serve m -tp 4\n")
+    assert "shlex" in asked("job.sh")  # (the directives are read)
+
+
+def test_one_file_lints_leave_rare_words_and_expressions_alone(tmp_path, synth_db_path):
+    """VL112's environment-variable combinations (``knowledge.launch_env``) and VL101's fix wording (``surface.wording``) are imported when used; the GPU product and
+    plugin-install expressions compile at first use (issue 31's eighth pass)."""
+    (tmp_path / "run.sh").write_text("vllm serve m --max-model-len 4096\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(tmp_path / 'run.sh')!r}])\nexcept SystemExit:\n    pass\n"
+            "from vllm_lint.knowledge import hardware\nfrom vllm_lint.surface import plugins\n"
+            "lazy = [hardware._RTX_AMPERE, hardware._RTX_NUMBER, plugins._INSTALL]\n"
+            "assert not [p for p in lazy if 'search' in vars(p)], lazy\n")
+    mods = _imported_after(code)
+    assert "vllm_lint.rules.vl112_refused_option_combination" in mods and "vllm_lint.frontends.shell" in mods
+    assert not {"vllm_lint.knowledge.launch_env", "vllm_lint.surface.wording"} & mods

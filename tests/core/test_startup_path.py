@@ -38,7 +38,6 @@ _CONSOLE = ("import os, sys\n"
             "fast = [k for k in own if isinstance(getattr(sys.modules[k], '__loader__', None), _Loader)]\n"
             "print('MODULES', ' '.join(sorted(sys.modules)))\n"
             "print('ASKED', *Watch.seen)\n"
-            "print('NUMBER_RE', type(sys.modules['json.scanner'].NUMBER_RE).__name__)\n"
             "print('OWN', len(own), 'FAST', len(fast))\n")
 
 
@@ -49,7 +48,6 @@ def _console(argv: list[str], cwd, env_db) -> tuple[set[str], set[str], int, int
                          capture_output=True, text=True, check=True).stdout
     mods = set(out.split("MODULES ", 1)[1].split("\n", 1)[0].split())
     asked = set(out.split("ASKED", 1)[1].split("\n", 1)[0].split())
-    assert "NUMBER_RE LazyPattern" in out  # (record.import_json: json's pure-Python scanner's, never used)
     counts = out.rsplit("OWN ", 1)[1].split()
     return mods, asked, int(counts[0]), int(counts[2])
 
@@ -66,6 +64,8 @@ def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_pat
         mods, asked, own, fast = _console(argv, tmp_path, synth_db_path)
         assert "vllm_lint.pipeline.engine" in mods  # the lint did run
         assert not asked and not {"pathlib", "urllib.parse", "ipaddress"} & mods, (argv, asked)
+        # the database is decoded by json's C scanner without the json package (record.json_loads)
+        assert "_json" in mods and not {"json", "json.decoder", "json.scanner", "json.encoder"} & mods, argv
         # the scripts that run a file are walked for a file a caller may name, a script or a Python
         # file (pipeline.callers, imported then), never for a Dockerfile or YAML
         assert ("vllm_lint.pipeline.callers" in mods) == name.endswith((".sh", ".py")), argv
@@ -200,3 +200,88 @@ def test_json_imported_with_its_expressions_left_lazy_still_works():
             "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+_JSON_TEXTS = ['{"a": [1, 2.5e3, "\\u00e9", null, true, false]}', ' 1 ', '\n[1,2]\n\r\t', '', ' ', 'NaN', '-Infinity',
+               'Infinity', '[1] x', '{"a":1}{', '"\\ud800"', '\ufeff1', '1e400', '-0', '"\x01"', '[' * 50000, '  \t',
+               '{"a": 1,}', '"\\x"', '[1, 2', '{"b": {"c": [{}]}}', '\u00e9', '1 2', "'a'"]
+
+
+def _same_as_json(text) -> None:
+    import json
+
+    from vllm_lint.record import json_loads
+
+    def outcome(f):
+        try:
+            return "value", repr(f(text)), type(f(text))
+        except Exception as e:  # noqa: BLE001 (the exception itself is what must agree)
+            return "error", type(e), str(e)
+
+    assert outcome(json_loads) == outcome(json.loads), text
+
+
+@pytest.mark.parametrize("text", _JSON_TEXTS)
+def test_json_loads_gives_what_json_loads_gives(text):
+    """``record.json_loads`` (json's C scanner without the json package) agrees with ``json.loads``
+    on values and on errors, for str, UTF-8 bytes, a BOM, UTF-16 and UTF-32 bytes."""
+    _same_as_json(text)
+    for encoding in ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-32-be"):
+        try:
+            _same_as_json(text.encode(encoding))
+        except UnicodeEncodeError:  # (a lone surrogate)
+            pass
+    _same_as_json(bytearray(text.encode("utf-8", "surrogatepass")))
+    for other in (b"\xff\xfe", b"\x80", b"\x00", b"\xe9", None, 12):
+        _same_as_json(other)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.floats(allow_nan=False) | st.integers() | st.text(),
+                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=5), c, max_size=4),
+                    max_leaves=12), st.sampled_from(["", " ", "\n", "\t\r", " x", "]"]))
+def test_json_loads_agrees_on_any_document(value, around):
+    import json
+
+    _same_as_json(json.dumps(value) + around)
+    _same_as_json(around + json.dumps(value, ensure_ascii=False, indent=2))
+    _same_as_json((json.dumps(value, ensure_ascii=False) + around).encode("utf-8", "surrogatepass"))
+
+
+def _by_expression(s: str):
+    from vllm_lint.surface import version
+
+    m = version._SIMPLE.fullmatch(s)
+    if m is None:
+        return None
+    return tuple(int(x) for x in m.group(1).split(".")), (m.group(2), m.group(3), m.group(4), m.group(5))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="v0123456789.postrcabdev\u0661\uff11", max_size=14)
+       | st.from_regex(r"v?\d+(\.\d+)*(\.post\d+)?", fullmatch=True))
+def test_a_plain_release_number_is_read_as_the_expression_reads_it(s):
+    """``surface.version._plain`` (digits and dots, ``.postN``, without compiling ``_SIMPLE``: issue
+    31's eighth pass) answers only where the expression reads no pre- or dev-release, and then
+    with the expression's release and post."""
+    from vllm_lint.surface.version import _plain
+
+    got, want = _plain(s), _by_expression(s)
+    if got is not None:
+        release, post = got
+        assert want is not None and want[0] == release, (s, got, want)
+        pre, _pre_n, post_digits, dev = want[1]
+        assert pre is None and dev is None and (None if post_digits is None else int(post_digits)) == post, (s, got)
+    elif want is not None:  # left to the expression: a pre- or dev-release, or digits that are not ASCII
+        assert want[1][0] is not None or want[1][3] is not None or not s.isascii(), (s, want)
+
+
+def test_a_one_file_lint_compiles_no_version_expression(tmp_path, synth_db_path):
+    (tmp_path / "run.sh").write_text("vllm serve m --max-model-len 4096\n")
+    code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+            "from vllm_lint.cli.program import _run\n"
+            f"try:\n    _run(['--no-cache', {str(tmp_path / 'run.sh')!r}])\nexcept SystemExit:\n    pass\n"
+            "from vllm_lint.surface import version\n"
+            "assert 'fullmatch' not in vars(version._SIMPLE)\n"
+            "assert version.Version('0.11.0rc1').pre == ('rc', 1) and 'fullmatch' in vars(version._SIMPLE)\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

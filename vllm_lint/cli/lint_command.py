@@ -453,7 +453,9 @@ def run(o: LintOptions, job: Job):
     from ..pipeline.parallel import lint_each
     from ..pipeline.results import RunResults
     from ..surface.db import DatabaseError, UnknownVersion
+    from ..record import settle_collections
 
+    settle_collections()  # (start-up is over: record.py)
     targets, problems = discover(o.paths, job.settings)
     if o.baseline_path:  # the baseline quotes the lines it records: it is vllm-lint's file, not a launch
         own = os.path.realpath(o.baseline_path)
@@ -745,9 +747,11 @@ def _lint_stdin(o: LintOptions, linter, settings, do_fix: bool) -> int:
     from ..pipeline.discovery import discover
     from ..pipeline.engine import NO_LAUNCH, FileResult
     from ..pipeline.results import RunResults
-
+    from ..record import settle_collections
     from ..fsutil import TooLarge, read_at_most
     from ..pipeline.engine import MAX_FILE_BYTES
+
+    settle_collections()  # (start-up is over: record.py)
 
     name = o.stdin_filename or "-"
     try:  # bounded: at most the limit and one byte is read (`vllm-lint - < /dev/zero` ends)

@@ -12,29 +12,15 @@ import sys
 
 
 def console() -> None:
-    _fewer_young_collections()
     _own_modules_first()
-    from ..record import import_json
+    from ..record import fewer_young_collections
 
-    import_json()  # (before any module imports it: its unused expressions stay uncompiled)
+    fewer_young_collections()  # (until the end of start-up: record.settle_collections)
     try:
         _run(sys.argv[1:])
     except SystemExit as e:
         _exit_now(e.code)
         raise
-
-
-def _fewer_young_collections() -> None:
-    """Young garbage collections every 10,000 allocations instead of 700, from the program's start.
-
-    Start-up allocates mostly what lives to the end (~200 modules, the rules, the database): a
-    one-file lint ran ~22 young collections that freed next to nothing, about 5 % of its CPU
-    (benchmarks/README.md). The lint of many files keeps the same threshold
-    (``vllm_lint.pipeline.parallel``), so only start-up changes."""
-    import gc
-
-    threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], 10_000), *threshold[1:])
 
 
 def _own_modules_first() -> None:
@@ -60,8 +46,10 @@ def _run(argv: list[str]) -> None:
     completing = any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ)
     values = None if completing else parse_argv(argv)
     if values is None:
+        from ..record import settle_collections
         from .app import run
 
+        settle_collections()
         run()
         return
     try:

@@ -43,9 +43,10 @@ The module of a format provides (the first two are required)::
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
+
+from ..record import import_module
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ instructions build a container image."""
     def module(self) -> Any:
         """The format's module, imported at first use."""
         if self._module is None:
-            self._module = importlib.import_module(self.module_name)
+            self._module = import_module(self.module_name)
         return self._module
 
     # -- what a file's bytes hold

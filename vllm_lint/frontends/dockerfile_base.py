@@ -10,11 +10,11 @@ no front-end imported (both of those import it)."""
 # forward references, compiled with ``compile()``, whose first call in a process builds the
 # ast module's ~120 node classes: ~10 M instructions of a one-file lint; benchmarks/README.md)
 
-import json
 import posixpath
 import re
 from typing import NamedTuple, Optional
 
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from vllm_lint.record import lazy_re
 
 _INSTRUCTION = lazy_re(r"(?im)^[ \t]*(FROM|ARG|ENTRYPOINT)[ \t]+([^\n]*)$")

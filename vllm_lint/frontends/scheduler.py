@@ -11,7 +11,6 @@ needs the task count per node and is left unknown.
 from __future__ import annotations
 
 import re
-import shlex
 
 from ..record import lazy_re
 
@@ -44,6 +43,8 @@ def gpu_request(data: bytes) -> Optional[GpuRequest]:
     """The GPUs per node the job script ``data`` requests, or None when it states none."""
     if b"#SBATCH" not in data and b"#PBS" not in data:
         return None
+    import shlex  # (a job script's: ~1 M instructions a shell file without directives need not pay)
+
     per_node = total = nodes = None
     source = ""
     for raw in data.splitlines()[:2000]:  # directives head a script: a bound, not a scan of it all

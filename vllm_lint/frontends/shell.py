@@ -123,21 +123,25 @@ def _tree_sitter():
 def _extension(package: str):
     """The compiled module ``_binding`` of the installed package ``package``, loaded by its file and
     registered as ``package._binding`` without importing the package; None when it is not where
-    it should be or does not load."""
+    it should be or does not load. (The import system's own functions, which ``importlib.util`` and
+    ``importlib.machinery`` re-export: those import ``contextlib`` and ``warnings``, ~4 M
+    instructions; issue 31's eighth pass. The package is not imported here, so ``find_spec`` is the
+    finders' search ``importlib.util.find_spec`` makes.)"""
     import sys
 
     try:
-        import importlib.machinery
-        import importlib.util
+        import _frozen_importlib as bootstrap
+        import _frozen_importlib_external as external
+        import _imp
         import os
 
         name = package + "._binding"
-        spec = importlib.util.find_spec(package)
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        spec = bootstrap._find_spec(package, None)
+        for suffix in _imp.extension_suffixes():
             path = os.path.join(list(spec.submodule_search_locations)[0], "_binding" + suffix)
             if os.path.isfile(path):
-                loader = importlib.machinery.ExtensionFileLoader(name, path)
-                mod = importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path, loader=loader))
+                loader = external.ExtensionFileLoader(name, path)
+                mod = bootstrap.module_from_spec(external.spec_from_file_location(name, path, loader=loader))
                 loader.exec_module(mod)
                 sys.modules[name] = mod
                 return mod

@@ -17,9 +17,9 @@ against the real parsers (``tools/crosscheck/difftest.py``):
 
 from __future__ import annotations
 
-import json
 from typing import Optional
 
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from ..surface.version import Version
 
 _LORA_JSON = Version("0.6.2")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..record import Record
+from ..record import Record, lazy_re
 from .layout import env_lookup
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -52,8 +52,9 @@ _FAMILIES = ["gb300", "gb200", "b300", "b200", "h200", "h100", "h20", "h800", "a
 # the ways a workstation or consumer product is written: `RTX A6000` / `rtx-a6000` is the A6000,
 # `NVIDIA GeForce RTX 4090` / `NVIDIA-GeForce-RTX-4090` / `RTX4090` the rtx4090 (a bare `RTX 6000`
 # stays unknown: the Quadro RTX 6000, the RTX 6000 Ada and the RTX PRO 6000 have 24, 48 and 96 GB)
-_RTX_AMPERE = re.compile(r"(?<![a-z0-9])rtx[ _-]*(?=a\d{4}(?![0-9]))")
-_RTX_NUMBER = re.compile(r"(?<![a-z0-9])rtx[ _-]*(?=\d{4}(?![0-9]))")
+# (compiled at first use, by a product naming rtx: ~0.6 M instructions at every start-up otherwise)
+_RTX_AMPERE = lazy_re(r"(?<![a-z0-9])rtx[ _-]*(?=a\d{4}(?![0-9]))")
+_RTX_NUMBER = lazy_re(r"(?<![a-z0-9])rtx[ _-]*(?=\d{4}(?![0-9]))")
 
 
 def gpu_family(product: Optional[str]) -> Optional[str]:

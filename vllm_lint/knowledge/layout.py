@@ -10,9 +10,9 @@ options we cannot see (``$EXTRA_ARGS``), so rules must not rely on an option bei
 
 from __future__ import annotations
 
-import json
 import os
 
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from ..fsutil import real_dir
 from ..launch import EnvAssign
 from ..record import Record, lazy_re

@@ -17,11 +17,11 @@ so under ``--verbose``). ``--served-model-name`` is never the model: the model i
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
 
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from .. import inputs  # (a base module of a few lines: asked on every resolution, ~4,500 in a launch-dense tree)
 from ..record import lazy_re, screened_re
 

@@ -21,7 +21,6 @@ for that (one byte a file).
 from __future__ import annotations
 
 import os
-from array import array
 from .engine import NOT_SUPPORTED, FileResult
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -64,10 +63,12 @@ class RunResults:
         self._seen: Optional[dict[str, Union[int, FileResult]]] = None
         self._problems: Optional[FileResult] = None
         # until then, the paths of the files taken, one after the other (UTF-8, ``_ends``: where
-        # each ends): ~35 bytes a file, where the run's targets may be released as they are taken
-        # (``parallel.lint_each``: a Target and its path string are ~150)
+        # each ends, eight bytes little-endian each, as an ``array("L")`` holds them without the
+        # ``array`` module's import, ~1 M instructions of a one-file lint): ~35 bytes a file, where
+        # the run's targets may be released as they are taken (``parallel.lint_each``: a Target
+        # and its path string are ~150)
         self._log = bytearray()
-        self._ends = array("L")
+        self._ends = bytearray()
 
     @classmethod
     def of(cls, results: list[FileResult]) -> "RunResults":
@@ -113,7 +114,7 @@ class RunResults:
             seen = self._seen = self._seen_so_far(index)
         if seen is None:
             self._log += self._targets[index].path.encode("utf-8", "surrogateescape")
-            self._ends.append(len(self._log))
+            self._ends += len(self._log).to_bytes(8, "little")
         if counts:
             if seen is not None:
                 key = os.path.realpath(self._targets[index].path)
@@ -141,14 +142,15 @@ class RunResults:
         discovery)."""
         log, start = self._log, 0
         seen: dict[str, Union[int, FileResult]] = {}
+        ends = self._ends
         for j in range(index):
-            end = self._ends[j]
+            end = int.from_bytes(ends[8 * j:8 * j + 8], "little")
             seen[os.path.realpath(log[start:end].decode("utf-8", "surrogateescape"))] = j
             start = end
         for r in self.results:
             if r is not self._problems:
                 seen[os.path.realpath(r.path)] = r
-        self._log, self._ends = bytearray(), array("L")
+        self._log, self._ends = bytearray(), bytearray()
         return seen
 
     def add_problems(self, r: FileResult) -> None:

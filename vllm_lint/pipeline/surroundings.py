@@ -26,10 +26,10 @@ monorepo's folder of a thousand manifests would put a thousand reads in every re
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from .. import inputs
 from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_head, read_regular, watch

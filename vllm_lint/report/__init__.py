@@ -4,7 +4,7 @@ name, its module and the function there, ``function(results, ctx) -> str``)."""
 from __future__ import annotations
 
 from ..fsutil import visible  # noqa: F401  (the reporters' escaping of names and messages)
-from ..record import Record
+from ..record import Record, import_module
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -77,12 +77,10 @@ def render_chunks(output_format: str, results, ctx: ReportContext) -> Iterable[s
 
 
 def _function(output_format: str, chunks: bool):
-    import importlib
-
     from .base import get
 
     reporter = get(output_format)
     if reporter is None:
         raise ValueError(f"no output format {output_format!r}")
     name = reporter.chunks if chunks else reporter.function
-    return None if name is None else getattr(importlib.import_module(f"{__name__}.{reporter.module}"), name)
+    return None if name is None else getattr(import_module(f"{__name__}.{reporter.module}"), name)

@@ -12,12 +12,11 @@ one launch, its environment, the target release's surface and the timeline) and 
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 
 from ..launch import Edit, EnvAssign, Launch, Span
-from ..record import Record
+from ..record import Record, import_module
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -316,7 +315,7 @@ def registry() -> dict[str, Rule]:
 
         found: dict[str, Rule] = {}
         for name in _rule_modules(pkg.__path__):
-            mod = importlib.import_module(f"{pkg.__name__}.{name}")
+            mod = import_module(f"{pkg.__name__}.{name}")
             rule = getattr(mod, "RULE", None)
             if isinstance(rule, Rule):
                 if not rule.doc:

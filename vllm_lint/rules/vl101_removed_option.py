@@ -34,7 +34,6 @@ The per-release database in `flag_db/` (scraped from each release's source) and
 `flag_db/overlays/renames.json` (curated, each entry with its evidence).
 """
 
-from ..surface.wording import NOOP_AT_REMOVAL
 from ._status import args_in_state, delete_edits, dropping_wrapper, unaccepted
 from .base import Fix, LintContext, Rule
 
@@ -89,6 +88,8 @@ def check(ctx: LintContext):
         fix = None
         edits = delete_edits(ctx, arg)
         if edits and st.noop_at_removal:
+            from ..surface.wording import NOOP_AT_REMOVAL  # (a module of people's words: when said)
+
             fix = Fix(edits, "safe", f"Remove `{arg.written}` ({NOOP_AT_REMOVAL})")
         elif edits and severity is None:  # refused (a wrapper that drops it starts without it anyway)
             fix = Fix(edits, "unsafe", f"Remove `{arg.written}` ({ctx.target} refuses it; what it set is lost)")

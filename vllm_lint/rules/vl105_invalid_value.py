@@ -88,9 +88,9 @@ Error: the parser or the config the release builds at start refuses the value.
 
 from __future__ import annotations
 
-import json
 import re
 
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from ..record import lazy_re
 from ._status import value_edits
 from .base import Fix, LintContext, Rule

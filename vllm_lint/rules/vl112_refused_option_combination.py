@@ -64,7 +64,6 @@ where the parser refuses the line first.
 
 from __future__ import annotations
 
-from ..knowledge import launch_env
 from ..knowledge.config_checks import holds
 from ..knowledge.layout import as_bool, as_float, as_int
 from .base import LintContext, Rule
@@ -283,6 +282,8 @@ def _when(ctx: LintContext, c, why: Optional[str]):
     unknown = None
     for test in c.when:
         if "env" in test:  # the truth of an environment variable (0.32+: --grpc-port)
+            from ..knowledge import launch_env  # (for these combinations only)
+
             entry = ctx.surface.env.get(test["env"]) or {}
             default = None if entry.get("default_computed") else entry.get("default")
             v, words = launch_env.truth(ctx.launch, test["env"], default)

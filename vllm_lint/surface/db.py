@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import bisect
 import gc
-import json
 import os
 import sys
 from functools import cached_property
+
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:

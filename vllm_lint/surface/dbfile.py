@@ -17,7 +17,7 @@ vllm-lint) is decoded whole and checked as before, and refused with the same one
 
 from __future__ import annotations
 
-import json
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:

@@ -8,10 +8,12 @@ them: the rules ask here which plugin reads a name and whether a launch runs on 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from functools import cached_property
+
+from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
+from ..record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -193,7 +195,7 @@ class PluginIndex:
         return sorted(self.plugins.get(dist, {}).get("env", {}))
 
 
-_INSTALL = re.compile(r"\b(?:pip3?|uv\s+pip|pipx)\s+install\b[^\n]*")
+_INSTALL = lazy_re(r"\b(?:pip3?|uv\s+pip|pipx)\s+install\b[^\n]*")  # (a text naming a plugin's: at first use)
 
 
 def plugins_of_launch(image: Optional[str], text: str) -> set[str]:

@@ -10,13 +10,35 @@ compare with ``packaging.version.Version`` objects.
 
 from __future__ import annotations
 
-import re
+from ..record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Optional
 
-_SIMPLE = re.compile(r"v?(\d+(?:\.\d+)*)(?:(a|b|rc)(\d+))?(?:\.post(\d+))?(?:\.dev(\d+))?")
+# (compiled at first use: a release number of digits and dots, with a .postN or not, is read by
+# :func:`_plain` without it; compiling it was ~1.3 M instructions of every start-up)
+_SIMPLE = lazy_re(r"v?(\d+(?:\.\d+)*)(?:(a|b|rc)(\d+))?(?:\.post(\d+))?(?:\.dev(\d+))?")
+
+
+def _plain(s: str) -> Optional[tuple[tuple[int, ...], Optional[int]]]:
+    """(release, post) of ``s`` when it is ``v?`` ASCII digits and dots (no empty part) with an
+    optional ``.postN`` (N ASCII digits): what ``_SIMPLE.fullmatch`` reads from such a string;
+    None for anything else (read by the expression)."""
+    body = s[1:] if s[:1] == "v" else s
+    post = None
+    at = body.find(".post")
+    if at >= 0:
+        digits = body[at + 5:]
+        if not (digits.isascii() and digits.isdigit()):
+            return None
+        post, body = int(digits), body[:at]
+    if not (body.isascii() and body.replace(".", "").isdigit()):
+        return None
+    parts = body.split(".")
+    if "" in parts:
+        return None
+    return tuple(int(x) for x in parts), post
 
 
 class InvalidVersion(ValueError):
@@ -46,8 +68,12 @@ class Version:
 
     def __init__(self, text: str) -> None:
         s = text.strip().lower()
-        m = _SIMPLE.fullmatch(s)
-        if m:
+        plain = _plain(s)
+        if plain is not None:
+            self.epoch = 0
+            self.release, self.post = plain
+            self.pre = self.dev = self.local = self._text = None
+        elif m := _SIMPLE.fullmatch(s):
             self.epoch = 0
             self.release = tuple(int(x) for x in m.group(1).split("."))
             self.pre = (m.group(2), int(m.group(3))) if m.group(2) else None

@@ -17,13 +17,13 @@ vLLM image that starts no launch is kept in ``YamlText.idle_images``. A ``sh -c`
 from __future__ import annotations
 
 import re
-from importlib import import_module
 
 from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.frontends.yaml import kubeai, values
 from vllm_lint.frontends.yaml.deleters import make_deleter
 from vllm_lint.frontends.yaml.env import ENV_ARG_CARRIERS, compose_env, k8s_env
 from vllm_lint.container import Container, Platform, server_image
+from vllm_lint.record import import_module
 from vllm_lint.frontends.yaml.hardware import accelerator_hw, compose_hw, hardware_here, hw_merge
 from vllm_lint.frontends.yaml.helm import helm_default, image_from_values
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode, SequenceNode
