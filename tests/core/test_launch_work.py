@@ -102,3 +102,33 @@ def test_the_rules_check_functions_follow_the_rules(linters):
         assert [r.code for r, _ in noted._checks] == ["VL101"]
     finally:
         noted.rules = before
+
+
+def test_a_plain_lint_looks_up_no_model_for_vl407_on_a_gpu_of_unknown_memory(linters, monkeypatch, tmp_path):
+    """VL407 needs the GPU's memory before any finding: a plain lint passes over a launch whose GPU
+    is unknown before its model is looked up; a lint keeping notes still names the model (it says
+    which one it read for --verbose). VL407 alone: the other rules that read the model do so for a
+    tensor-parallel launch, a MoE model's settings or a context length, which these launches lack."""
+    from vllm_lint.knowledge import models
+    from vllm_lint.rules.base import select_rules
+
+    looked_up: list = []
+    real = models.resolve
+    monkeypatch.setattr(models, "resolve", lambda *a, **k: looked_up.append(a) or real(*a, **k))
+    noted, plain = linters
+    saved = noted.rules, plain.rules
+    try:
+        noted.rules = plain.rules = select_rules(["VL407"], [])
+        unknown = tmp_path / "unknown.sh"
+        unknown.write_bytes(b"vllm serve meta-llama/Llama-3.1-70B-Instruct\n")
+        plain.check(str(unknown), unknown.read_bytes(), "auto")
+        assert looked_up == []
+        noted.check(str(unknown), unknown.read_bytes(), "auto")
+        assert len(looked_up) == 1
+        known = tmp_path / "h100.yaml"  # (a GPU the table knows: the model is looked up, the finding made)
+        known.write_bytes(b"resources:\n  accelerators: H100:1\nrun: vllm serve meta-llama/Llama-3.1-405B-Instruct\n")
+        a = plain.check(str(known), known.read_bytes(), "auto")
+        assert len(looked_up) == 2
+        assert [d.code for d in a.diagnostics] == ["VL407"]
+    finally:
+        noted.rules, plain.rules = saved
