@@ -95,11 +95,11 @@ def test_the_rules_check_functions_follow_the_rules(linters):
     from vllm_lint.rules.base import select_rules
 
     noted, _ = linters
-    assert [r for r, _ in noted._checks] == [r for r in noted.rules if r._check is not None]
+    assert [r for r, *_ in noted._checks] == [r for r in noted.rules if r._check is not None]
     before = noted.rules
     try:
         noted.rules = select_rules(["VL101"], [])
-        assert [r.code for r, _ in noted._checks] == ["VL101"]
+        assert [r.code for r, *_ in noted._checks] == ["VL101"]
     finally:
         noted.rules = before
 

@@ -210,6 +210,9 @@ class Linter:
     ``--verbose`` (the release each launch is checked against, why a rule stayed silent, the releases
     that accept a launch naming none); a plain lint, which shows none, leaves them unbuilt."""
 
+    #: whether a rule that declares ``triggers`` is called only for a context naming one of them
+    index_rules = True
+
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
                  cache=None, notes: bool = True):
         self.db = db
@@ -232,8 +235,10 @@ class Linter:
     @rules.setter
     def rules(self, rules: list[Rule]) -> None:
         self._rules = rules
-        # (rule, its check) for the rules that have one, looked up once, not per context and rule
-        self._checks = tuple((r, r._check) for r in rules if r._check is not None)
+        # (rule, its check, its triggers or None) for the rules that have one, looked up once, not
+        # per context and rule; without ``index_rules`` every check is called (the triggers' test)
+        self._checks = tuple((r, r._check, r.triggers if self.index_rules else None)
+                             for r in rules if r._check is not None)
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -440,7 +445,13 @@ class Linter:
                                     + (f" configuration, image {box.image}" if box.image else " configuration"))
             if ctx.launch is not None and ctx.launch.read_as:
                 self.verbose.append(f"the launch at line {_line(ctx.data, ctx.launch.span.start)}: {ctx.launch.read_as}")
-        for rule, check in self._checks:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
+        named = None  # the options the launch sets and the variables around it, for the rules' triggers
+        for rule, check, triggers in self._checks:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
+            if triggers is not None:
+                if named is None:
+                    named = _named(ctx)
+                if triggers.isdisjoint(named):
+                    continue  # (the rule says nothing of a launch naming none of them: ``Rule.triggers``)
             try:
                 out.extend(check(ctx))
             except (DatabaseError, UnknownVersion):
@@ -902,3 +913,17 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
         seen.add(key)
         out.append(d)
     return out
+
+
+def _named(ctx: LintContext) -> set:
+    """What a rule's ``triggers`` are matched against: the ``dest`` of each option the launch sets
+    (``knowledge.layout.dest_of``: "model" for its positional model) and the names of the variables
+    in the launch's and the file's environment."""
+    from ..knowledge.layout import dest_of
+
+    named = {dest_of(a) for a in ctx.args}
+    named.update(e.name for e in ctx.env)
+    ex = ctx.extraction
+    if ex is not None:
+        named.update(e.name for e in ex.env)
+    return named
