@@ -28,7 +28,7 @@ from ..knowledge.source_builds import source_build_hints
 from .. import reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
-from ..rules.base import Diagnostic, LintContext, Rule, registry
+from ..rules.base import VLLM_VARIABLES, Diagnostic, LintContext, Rule, registry
 from ..settings import Settings
 from ..surface.db import Database, DatabaseError, UnknownVersion
 
@@ -918,7 +918,8 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 def _named(ctx: LintContext) -> set:
     """What a rule's ``triggers`` are matched against: the ``dest`` of each option the launch sets
     (``knowledge.layout.dest_of``: "model" for its positional model) and the names of the variables
-    in the launch's and the file's environment."""
+    in the launch's and the file's environment, with ``VLLM_VARIABLES`` when one is a ``VLLM_``
+    variable."""
     from ..knowledge.layout import dest_of
 
     named = {dest_of(a) for a in ctx.args}
@@ -926,4 +927,6 @@ def _named(ctx: LintContext) -> set:
     ex = ctx.extraction
     if ex is not None:
         named.update(e.name for e in ex.env)
+    if any(n.startswith("VLLM_") for n in named if n):
+        named.add(VLLM_VARIABLES)
     return named

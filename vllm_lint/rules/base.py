@@ -244,12 +244,17 @@ class RuleSetting(Record):
         return self.key.replace("-", "_")
 
 
+#: a rule's trigger (``Rule.triggers``) that any ``VLLM_`` variable in the context's environment sets
+VLLM_VARIABLES = "VLLM_*"
+
+
 class Rule(Record):
     """A rule's metadata and check. ``fix``: the applicability of the fix this rule offers, if any;
     ``settings``: the configuration keys it reads (:class:`RuleSetting`); ``triggers``: when the
     rule can say something only about a launch that sets one of a few options or variables, those
     names (options by their ``dest``, as ``knowledge.layout.dest_of`` gives it; variables by name,
-    in the launch's or the file's environment): the engine does not call its check for a context
+    in the launch's or the file's environment, or :data:`VLLM_VARIABLES` for any ``VLLM_``
+    variable there): the engine does not call its check for a context
     that names none of them (``pipeline.engine.Linter._run``). A rule that declares them must stay
     silent without them, no finding and no ``--verbose`` note: tests/core/test_rule_triggers.py
     runs every rule on every fixture and holds it to that."""
