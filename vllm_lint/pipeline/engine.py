@@ -922,11 +922,11 @@ def _named(ctx: LintContext) -> set:
     variable."""
     from ..knowledge.layout import dest_of
 
-    named = {dest_of(a) for a in ctx.args}
-    named.update(e.name for e in ctx.env)
+    named = {a.option.dest if a.option is not None and not a.positional else dest_of(a) for a in ctx.args}
     ex = ctx.extraction
-    if ex is not None:
-        named.update(e.name for e in ex.env)
-    if any(n.startswith("VLLM_") for n in named if n):
-        named.add(VLLM_VARIABLES)
+    for env in (ctx.env, ex.env) if ex is not None else (ctx.env,):
+        for e in env:
+            named.add(e.name)
+            if e.name.startswith("VLLM_"):
+                named.add(VLLM_VARIABLES)
     return named
