@@ -132,3 +132,36 @@ def test_a_plain_lint_looks_up_no_model_for_vl407_on_a_gpu_of_unknown_memory(lin
         assert [d.code for d in a.diagnostics] == ["VL407"]
     finally:
         noted.rules, plain.rules = saved
+
+
+def test_a_folder_is_listed_once_for_the_neighbours_of_its_files(linters, monkeypatch, tmp_path):
+    """The Dockerfiles and Compose files a file's own VLLM_ variables may go to (``reach``) are
+    listed once per folder for a linter's run, not once per file of the folder; what each file
+    finds there is the same."""
+    import os
+    import sys
+
+    from vllm_lint import reach
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Dockerfile").write_bytes(b"FROM vllm/vllm-openai:v0.8.5\nARG VLLM_MY_TAG\n")
+    listed: list = []  # the folders reach lists (the release choice lists them too, once a run)
+    real = os.listdir
+
+    def listdir(p="."):
+        if sys._getframe(1).f_code.co_filename == reach.__file__:
+            listed.append(str(p))
+        return real(p)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    noted, plain = linters
+    from vllm_lint.pipeline.engine import Linter
+
+    fresh = Linter(plain.db, plain.settings, plain.rules, notes=False)
+    found = []
+    for name in ("a.sh", "b.sh"):
+        f = tmp_path / name
+        f.write_bytes(b"export VLLM_MY_TAG=1\nVLLM_NOT_A_SETTING=1 vllm serve m\n")
+        found.append(_shown(fresh.check(str(f), f.read_bytes(), "auto").diagnostics))
+    assert listed.count(str(tmp_path)) == 1
+    assert found[0] and [d[:2] for d in found[0]] == [d[:2] for d in found[1]]

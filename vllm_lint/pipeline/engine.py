@@ -225,6 +225,7 @@ class Linter:
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
         self._linted_refs: set[str] = set()
         self.targeting = Targeting(db, settings)  # the release each launch is checked against
+        self._folders: dict = {}  # the folders reach's neighbours of a file list, for the run (reach.decide)
         if cache is not None:  # what the release choices read: the run's survey, for the cache
             self.targeting.watched = cache.survey = {}
 
@@ -333,7 +334,8 @@ class Linter:
         except RecursionError:
             analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
             return analysis
-        reach.decide(extraction, data, self.db, documentation=unit.documentation, path=_on_disk(path))
+        reach.decide(extraction, data, self.db, documentation=unit.documentation, path=_on_disk(path),
+                     folders=self._folders)
         analysis.extraction = extraction
         if unit.last_resort:
             self.verbose.append("read as plain text (no format claims the file: its command lines only)")

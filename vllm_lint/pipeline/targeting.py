@@ -127,6 +127,7 @@ class Targeting:
         # the last file asked about: (its path, real folder, name, key) (``_where``)
         self._where_memo: Optional[tuple[AnyPath, str, str, str]] = None
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
+        self._lower_memo: Optional[tuple[bytes, bytes]] = None  # (a file's bytes, lower-cased: ``_stated``)
         self._built_memo: Optional[tuple[bytes, str, Optional[Named]]] = None  # (a file's bytes, its folder, the image it builds)
         # with a result cache: the stat signature of every file and folder the choices of this
         # run read (``fsutil.watching``; path -> signature), the run's survey for the cache
@@ -551,6 +552,17 @@ class Targeting:
         """A release a comment within :data:`WORDS_LINES` lines before offset ``at`` states, the
         nearest first (``# tested with vLLM 0.11.0``)."""
         pos = data.rfind(b"\n", 0, at) + 1  # the start of the launch's line
+        if pos == 0:
+            return None
+        # (a line is read only when it names vLLM, in any case: where nothing before the launch's
+        # line does, as for a third of a tree's launches, no line is cut and decoded; the file's
+        # bytes are lower-cased once for all its launches. ASCII folding finds what the decoded
+        # line's ``lower()`` finds: no other character folds to `v`, `l` or `m`)
+        low = self._lower_memo
+        if low is None or low[0] is not data:
+            low = self._lower_memo = (data, data.lower())
+        if low[1].rfind(b"vllm", 0, pos - 1) == -1:
+            return None
         for _ in range(WORDS_LINES):
             if pos == 0:
                 break
