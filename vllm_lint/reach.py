@@ -47,12 +47,14 @@ _BARE_BUILD_ARG = lazy_re(rb"--build-arg(?:[ \t]+|=)[\"']?(VLLM_[A-Za-z0-9_]*)(?
 
 
 def decide(extraction: Extraction, data: bytes, db: Any, documentation: bool = False,
-           path: Optional[str] = None) -> Extraction:
+           path: Optional[str] = None, folders: Optional[dict] = None) -> Extraction:
     """``extraction`` with what does not reach vLLM removed (in place; returned for chaining);
     ``documentation``: the file is documentation (its format's ``documentation``); ``path``: the
-    file on disk, whose neighbours (scripts it runs, Dockerfiles) may use its variables."""
+    file on disk, whose neighbours (scripts it runs, Dockerfiles) may use its variables;
+    ``folders``: where the folders' listings are kept for the files after this one (one run's, or
+    one analysis's: ``_Neighbours``)."""
     expanded = _expansions(data, extraction)
-    keep = _Keep(db, expanded, _Neighbours(path, data) if path is not None and not documentation else None)
+    keep = _Keep(db, expanded, _Neighbours(path, data, folders) if path is not None and not documentation else None)
     extraction.env = [e for e in extraction.env if keep(e)]
     if documentation and extraction.env:
         taken = {e.name_span for la in extraction.launches for e in la.env if e.name_span is not None}
@@ -134,10 +136,14 @@ class _Neighbours:
     Compose file's launch). Read once, on the first name asked about; each read is noted for the
     result cache (``vllm_lint.inputs``)."""
 
-    def __init__(self, path: str, data: bytes) -> None:
+    def __init__(self, path: str, data: bytes, folders: Optional[dict] = None) -> None:
         self.path = path
         self.data = data
         self.texts: Optional[list[tuple[bytes, bool]]] = None  # (text, is a Dockerfile)
+        # what the files of one run (the linter's) share: the folders up to the repository root from
+        # a folder, and each folder's Dockerfiles and Compose files by name (listed once, not for
+        # each file of the folder); the files themselves are read for each file, noted as its inputs
+        self.folders = folders if folders is not None else {}
 
     def uses(self, name: str) -> bool:
         if self.texts is None:
@@ -165,13 +171,21 @@ class _Neighbours:
             rel = m.group(1).decode("utf-8", "replace")
             if not rel.startswith("/") and _is_dockerfile_name(os.path.basename(rel)):
                 wanted.append((os.path.normpath(os.path.join(here, rel)), True))
-        for folder in _folders_up(here):
-            try:
-                names = sorted(os.listdir(folder))
-            except OSError:
-                continue
-            wanted += [(os.path.join(folder, n), True) for n in names if _is_dockerfile_name(n)]
-            wanted += [(os.path.join(folder, n), False) for n in names if _is_compose_name(n)]
+        memo = self.folders
+        up = memo.get(here)
+        if up is None:
+            up = memo[here] = _folders_up(here)
+        for folder in up:
+            listed = memo.get(("listed", folder))
+            if listed is None:
+                try:
+                    names = sorted(os.listdir(folder))
+                except OSError:
+                    names = None
+                listed = memo[("listed", folder)] = (
+                    [] if names is None else [(os.path.join(folder, n), True) for n in names if _is_dockerfile_name(n)]
+                    + [(os.path.join(folder, n), False) for n in names if _is_compose_name(n)])
+            wanted += listed
         out: list[tuple[bytes, bool]] = []
         seen = {os.path.abspath(self.path)}
         for where, dockerfile in wanted:

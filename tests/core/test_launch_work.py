@@ -95,10 +95,73 @@ def test_the_rules_check_functions_follow_the_rules(linters):
     from vllm_lint.rules.base import select_rules
 
     noted, _ = linters
-    assert [r for r, _ in noted._checks] == [r for r in noted.rules if r._check is not None]
+    assert [r for r, *_ in noted._checks] == [r for r in noted.rules if r._check is not None]
     before = noted.rules
     try:
         noted.rules = select_rules(["VL101"], [])
-        assert [r.code for r, _ in noted._checks] == ["VL101"]
+        assert [r.code for r, *_ in noted._checks] == ["VL101"]
     finally:
         noted.rules = before
+
+
+def test_a_plain_lint_looks_up_no_model_for_vl407_on_a_gpu_of_unknown_memory(linters, monkeypatch, tmp_path):
+    """VL407 needs the GPU's memory before any finding: a plain lint passes over a launch whose GPU
+    is unknown before its model is looked up; a lint keeping notes still names the model (it says
+    which one it read for --verbose). VL407 alone: the other rules that read the model do so for a
+    tensor-parallel launch, a MoE model's settings or a context length, which these launches lack."""
+    from vllm_lint.knowledge import models
+    from vllm_lint.rules.base import select_rules
+
+    looked_up: list = []
+    real = models.resolve
+    monkeypatch.setattr(models, "resolve", lambda *a, **k: looked_up.append(a) or real(*a, **k))
+    noted, plain = linters
+    saved = noted.rules, plain.rules
+    try:
+        noted.rules = plain.rules = select_rules(["VL407"], [])
+        unknown = tmp_path / "unknown.sh"
+        unknown.write_bytes(b"vllm serve meta-llama/Llama-3.1-70B-Instruct\n")
+        plain.check(str(unknown), unknown.read_bytes(), "auto")
+        assert looked_up == []
+        noted.check(str(unknown), unknown.read_bytes(), "auto")
+        assert len(looked_up) == 1
+        known = tmp_path / "h100.yaml"  # (a GPU the table knows: the model is looked up, the finding made)
+        known.write_bytes(b"resources:\n  accelerators: H100:1\nrun: vllm serve meta-llama/Llama-3.1-405B-Instruct\n")
+        a = plain.check(str(known), known.read_bytes(), "auto")
+        assert len(looked_up) == 2
+        assert [d.code for d in a.diagnostics] == ["VL407"]
+    finally:
+        noted.rules, plain.rules = saved
+
+
+def test_a_folder_is_listed_once_for_the_neighbours_of_its_files(linters, monkeypatch, tmp_path):
+    """The Dockerfiles and Compose files a file's own VLLM_ variables may go to (``reach``) are
+    listed once per folder for a linter's run, not once per file of the folder; what each file
+    finds there is the same."""
+    import os
+    import sys
+
+    from vllm_lint import reach
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "Dockerfile").write_bytes(b"FROM vllm/vllm-openai:v0.8.5\nARG VLLM_MY_TAG\n")
+    listed: list = []  # the folders reach lists (the release choice lists them too, once a run)
+    real = os.listdir
+
+    def listdir(p="."):
+        if sys._getframe(1).f_code.co_filename == reach.__file__:
+            listed.append(str(p))
+        return real(p)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    noted, plain = linters
+    from vllm_lint.pipeline.engine import Linter
+
+    fresh = Linter(plain.db, plain.settings, plain.rules, notes=False)
+    found = []
+    for name in ("a.sh", "b.sh"):
+        f = tmp_path / name
+        f.write_bytes(b"export VLLM_MY_TAG=1\nVLLM_NOT_A_SETTING=1 vllm serve m\n")
+        found.append(_shown(fresh.check(str(f), f.read_bytes(), "auto").diagnostics))
+    assert listed.count(str(tmp_path)) == 1
+    assert found[0] and [d[:2] for d in found[0]] == [d[:2] for d in found[1]]

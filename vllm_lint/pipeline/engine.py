@@ -28,7 +28,7 @@ from ..knowledge.source_builds import source_build_hints
 from .. import reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
-from ..rules.base import Diagnostic, LintContext, Rule, registry
+from ..rules.base import VLLM_VARIABLES, Diagnostic, LintContext, Rule, registry
 from ..settings import Settings
 from ..surface.db import Database, DatabaseError, UnknownVersion
 
@@ -210,6 +210,9 @@ class Linter:
     ``--verbose`` (the release each launch is checked against, why a rule stayed silent, the releases
     that accept a launch naming none); a plain lint, which shows none, leaves them unbuilt."""
 
+    #: whether a rule that declares ``triggers`` is called only for a context naming one of them
+    index_rules = True
+
     def __init__(self, db: Database, settings: Settings, rules: list[Rule], *, unsafe_fixes: bool = False,
                  cache=None, notes: bool = True):
         self.db = db
@@ -222,6 +225,7 @@ class Linter:
         self.references: list[tuple[Path, tuple[str, str]]] = []  # --config files launches name
         self._linted_refs: set[str] = set()
         self.targeting = Targeting(db, settings)  # the release each launch is checked against
+        self._folders: dict = {}  # the folders reach's neighbours of a file list, for the run (reach.decide)
         if cache is not None:  # what the release choices read: the run's survey, for the cache
             self.targeting.watched = cache.survey = {}
 
@@ -232,8 +236,10 @@ class Linter:
     @rules.setter
     def rules(self, rules: list[Rule]) -> None:
         self._rules = rules
-        # (rule, its check) for the rules that have one, looked up once, not per context and rule
-        self._checks = tuple((r, r._check) for r in rules if r._check is not None)
+        # (rule, its check, its triggers or None) for the rules that have one, looked up once, not
+        # per context and rule; without ``index_rules`` every check is called (the triggers' test)
+        self._checks = tuple((r, r._check, r.triggers if self.index_rules else None)
+                             for r in rules if r._check is not None)
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -329,7 +335,8 @@ class Linter:
         except RecursionError:
             analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
             return analysis
-        reach.decide(extraction, data, self.db, documentation=unit.documentation, path=_on_disk(path))
+        reach.decide(extraction, data, self.db, documentation=unit.documentation, path=_on_disk(path),
+                     folders=self._folders)
         analysis.extraction = extraction
         if unit.last_resort:
             self.verbose.append("read as plain text (no format claims the file: its command lines only)")
@@ -441,7 +448,13 @@ class Linter:
                                     + (f" configuration, image {box.image}" if box.image else " configuration"))
             if ctx.launch is not None and ctx.launch.read_as:
                 self.verbose.append(f"the launch at line {_line(ctx.data, ctx.launch.span.start)}: {ctx.launch.read_as}")
-        for rule, check in self._checks:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
+        named = None  # the options the launch sets and the variables around it, for the rules' triggers
+        for rule, check, triggers in self._checks:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
+            if triggers is not None:
+                if named is None:
+                    named = _named(ctx)
+                if triggers.isdisjoint(named):
+                    continue  # (the rule says nothing of a launch naming none of them: ``Rule.triggers``)
             try:
                 out.extend(check(ctx))
             except (DatabaseError, UnknownVersion):
@@ -904,3 +917,20 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
         seen.add(key)
         out.append(d)
     return out
+
+
+def _named(ctx: LintContext) -> set:
+    """What a rule's ``triggers`` are matched against: the ``dest`` of each option the launch sets
+    (``knowledge.layout.dest_of``: "model" for its positional model) and the names of the variables
+    in the launch's and the file's environment, with ``VLLM_VARIABLES`` when one is a ``VLLM_``
+    variable."""
+    from ..knowledge.layout import dest_of
+
+    named = {a.option.dest if a.option is not None and not a.positional else dest_of(a) for a in ctx.args}
+    ex = ctx.extraction
+    for env in (ctx.env, ex.env) if ex is not None else (ctx.env,):
+        for e in env:
+            named.add(e.name)
+            if e.name.startswith("VLLM_"):
+                named.add(VLLM_VARIABLES)
+    return named

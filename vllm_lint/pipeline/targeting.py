@@ -125,7 +125,10 @@ class Targeting:
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
         self._readings: dict[tuple[str, Optional[str]], HintReading] = {}  # _read_hint's memo
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
+        # the last file asked about: (its path, real folder, name, key) (``_where``)
+        self._where_memo: Optional[tuple[AnyPath, str, str, str]] = None
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
+        self._lower_memo: Optional[tuple[bytes, bytes]] = None  # (a file's bytes, lower-cased: ``_stated``)
         self._built_memo: Optional[tuple[bytes, str, Optional[Named]]] = None  # (a file's bytes, its folder, the image it builds)
         # with a result cache: the stat signature of every file and folder the choices of this
         # run read (``fsutil.watching``; path -> signature), the run's survey for the cache
@@ -167,9 +170,7 @@ class Targeting:
 
     def around(self, path: AnyPath) -> Optional[Choice]:
         """The choice the files around the file at ``path`` make (``surroundings``), once per file."""
-        directory = self.real_parent(path)
-        name = os.path.basename(str(path))
-        key = directory + "\0" + name
+        _path, directory, name, key = self._where(path)
         if key not in self._around:
             c, read = None, None
             named = self.surroundings.runner_for(directory, name)
@@ -319,10 +320,22 @@ class Targeting:
 
     def note_for(self, path: AnyPath) -> Optional[str]:
         """Why the repository gave no release for the file at ``path`` (several named, too large), if it said."""
-        return self._notes.get(self._key(path)) or self._notes.get(self.real_parent(path))
+        _path, directory, _name, key = self._where(path)
+        return self._notes.get(key) or self._notes.get(directory)
 
     def _key(self, path: AnyPath) -> str:
-        return self.real_parent(path) + "\0" + os.path.basename(str(path))
+        return self._where(path)[3]
+
+    def _where(self, path: AnyPath) -> tuple[AnyPath, str, str, str]:
+        """``(path, real_parent(path), its name, _key(path))``, once per file: every launch of a
+        file asks for them (the release choice, its notes, its plugin pin), ~3 path operations
+        each time."""
+        w = self._where_memo
+        if w is None or w[0] is not path:
+            directory = self.real_parent(path)
+            name = os.path.basename(str(path))
+            w = self._where_memo = (path, directory, name, directory + "\0" + name)
+        return w
 
     def _read_hint(self, text: str, image: Optional[str] = None) -> HintReading:
         """``image_tags.read_hint`` against this run's database, once per (text, image): a tree's
@@ -433,7 +446,7 @@ class Targeting:
             return stated or unknown
         c = None
         if at is not None:  # the plugin release the launch runs in or its file pins (vllm-ascend==0.9.1)
-            found = own_plugin(image, source, os.path.basename(str(path)))
+            found = own_plugin(image, source, self._where(path)[2])
             c = self._from_plugin(found) if found is not None else None
         if c is None and data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
             built = self._built(path, data)
@@ -540,6 +553,17 @@ class Targeting:
         """A release a comment within :data:`WORDS_LINES` lines before offset ``at`` states, the
         nearest first (``# tested with vLLM 0.11.0``)."""
         pos = data.rfind(b"\n", 0, at) + 1  # the start of the launch's line
+        if pos == 0:
+            return None
+        # (a line is read only when it names vLLM, in any case: where nothing before the launch's
+        # line does, as for a third of a tree's launches, no line is cut and decoded; the file's
+        # bytes are lower-cased once for all its launches. ASCII folding finds what the decoded
+        # line's ``lower()`` finds: no other character folds to `v`, `l` or `m`)
+        low = self._lower_memo
+        if low is None or low[0] is not data:
+            low = self._lower_memo = (data, data.lower())
+        if low[1].rfind(b"vllm", 0, pos - 1) == -1:
+            return None
         for _ in range(WORDS_LINES):
             if pos == 0:
                 break

@@ -243,17 +243,28 @@ class RuleSetting(Record):
         return self.key.replace("-", "_")
 
 
+#: a rule's trigger (``Rule.triggers``) that any ``VLLM_`` variable in the context's environment sets
+VLLM_VARIABLES = "VLLM_*"
+
+
 class Rule(Record):
     """A rule's metadata and check. ``fix``: the applicability of the fix this rule offers, if any;
-    ``settings``: the configuration keys it reads (:class:`RuleSetting`)."""
+    ``settings``: the configuration keys it reads (:class:`RuleSetting`); ``triggers``: when the
+    rule can say something only about a launch that sets one of a few options or variables, those
+    names (options by their ``dest``, as ``knowledge.layout.dest_of`` gives it; variables by name,
+    in the launch's or the file's environment, or :data:`VLLM_VARIABLES` for any ``VLLM_``
+    variable there): the engine does not call its check for a context
+    that names none of them (``pipeline.engine.Linter._run``). A rule that declares them must stay
+    silent without them, no finding and no ``--verbose`` note: tests/core/test_rule_triggers.py
+    runs every rule on every fixture and holds it to that."""
 
     __slots__ = ("code", "name", "summary", "severity", "fix", "default_enabled", "doc", "_check", "preview",
-                 "secret", "settings")
+                 "secret", "settings", "triggers")
 
     def __init__(self, code: str, name: str, summary: str, severity: Severity = "error",
                  fix: Optional[Applicability] = None, default_enabled: bool = True, doc: str = "",
                  _check: Optional[CheckFn] = None, preview: bool = False, secret: bool = False,
-                 settings: tuple[RuleSetting, ...] = ()) -> None:
+                 settings: tuple[RuleSetting, ...] = (), triggers: Optional[frozenset[str]] = None) -> None:
         self.code = code
         self.name = name
         self.summary = summary
@@ -265,6 +276,7 @@ class Rule(Record):
         self.preview = preview  # new in this vllm-lint release: runs only with --preview (CHANGELOG.md)
         self.secret = secret  # its findings' spans are secret values: a report never prints them (report.masked)
         self.settings = settings
+        self.triggers = triggers
 
     def check(self, fn: CheckFn) -> CheckFn:
         self._check = fn

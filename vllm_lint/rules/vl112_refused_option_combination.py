@@ -348,6 +348,13 @@ def _setting_any(checks: list, given: set) -> list:
     """The checks of a release's list (in its order) that name an option of ``given``: a "when"
     check by any of its tests' options, a pair by its first. The list is indexed by option once
     per release (it was scanned whole, every test of every check, for each launch)."""
+    index = _index(checks)
+    places = {k for dest in given for k in index.get(dest, ())}
+    return [checks[k] for k in sorted(places)]
+
+
+def _index(checks: list) -> dict[str, list[int]]:
+    """dest -> the places in ``checks`` of the checks that name it (``_setting_any``), once per list."""
     got = _BY_DEST.get(id(checks))
     if got is None or got[0] is not checks:
         index: dict[str, list[int]] = {}
@@ -355,9 +362,7 @@ def _setting_any(checks: list, given: set) -> list:
             for dest in dict.fromkeys(t["dest"] for t in c.when) if c.kind == "when" else (c.a,):
                 index.setdefault(dest, []).append(k)
         got = _BY_DEST[id(checks)] = (checks, index)
-    index = got[1]
-    places = {k for dest in given for k in index.get(dest, ())}
-    return [checks[k] for k in sorted(places)]
+    return got[1]
 
 
 @RULE.check
@@ -366,6 +371,9 @@ def check(ctx: LintContext):
     if la is None or la.style != "argv":
         return
     s = ctx.surface
+    given = {a.option.dest for a in ctx.args if a.option is not None and not a.positional}
+    if not ctx.notes and all(given.isdisjoint(_index(checks)) for checks in (s.serve_checks, s.config_checks) if checks):
+        return  # (a plain lint: the line sets none of the options the release's checks name, as most do)
     lists = []
     if s.serve_checks:
         if s.validates_serve_args(la.entry):
@@ -379,7 +387,6 @@ def check(ctx: LintContext):
     # A check fires (or notes why not) only for an option the command line sets: the "when" tests'
     # first options, a pair's first; a check naming none of the line's options is passed over
     # without evaluating its tests (most launches set none of the ~30 a release holds).
-    given = {a.option.dest for a in ctx.args if a.option is not None and not a.positional}
     checks = [c for checks in lists for c in _setting_any(checks, given)]
     if not checks:
         return

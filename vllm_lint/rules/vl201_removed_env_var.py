@@ -50,11 +50,12 @@ where it ignores it, or where the value is not known statically and only some va
 """
 
 from ._env_status import env_in_state, is_vllm_var
-from .base import LintContext, Rule
+from .base import VLLM_VARIABLES, LintContext, Rule
 
 RULE = Rule(code="VL201", name="removed-env-var",
             summary="VLLM_ variable the target no longer reads, or refuses at start",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((VLLM_VARIABLES,)))
 
 
 @RULE.check

@@ -50,10 +50,11 @@ or by code.
 """
 
 from ._env_status import env_in_state, forks_built, launch_runs_on
-from .base import LintContext, Rule
+from .base import VLLM_VARIABLES, LintContext, Rule
 
 RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no release reads",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((VLLM_VARIABLES,)))
 
 
 def _known_image(ctx: LintContext):

@@ -15,10 +15,11 @@ First release of each variable in `flag_db/index.json`.
 """
 
 from ._env_status import env_in_state
-from .base import LintContext, Rule
+from .base import VLLM_VARIABLES, LintContext, Rule
 
 RULE = Rule(code="VL203", name="env-var-too-new", summary="VLLM_ variable read only after the target",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((VLLM_VARIABLES,)))
 
 
 @RULE.check

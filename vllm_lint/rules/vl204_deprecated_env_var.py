@@ -17,10 +17,11 @@ Deprecations scraped from `vllm/envs.py` where the source marks them, and the cu
 """
 
 from ._env_status import env_in_state
-from .base import LintContext, Rule
+from .base import VLLM_VARIABLES, LintContext, Rule
 
 RULE = Rule(code="VL204", name="deprecated-env-var", summary="VLLM_ variable deprecated at the target",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((VLLM_VARIABLES,)))
 
 
 @RULE.check

@@ -41,7 +41,8 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL301", name="kv-cache-replicated",
             summary="tensor parallelism replicates the KV cache (MLA model with TP > 1, or TP > KV heads)",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset(("tensor_parallel_size",)))
 
 
 def _mitigations(ctx: LintContext, facts, factor: int) -> str:

@@ -50,7 +50,8 @@ RULE = Rule(code="VL302", name="moe-high-gpu-memory-utilization",
             settings=(RuleSetting("moe-gpu-memory-utilization-threshold", "number", 0.95,
                                   "lowest --gpu-memory-utilization reported on a MoE model.", 0.0, 1.0),
                       RuleSetting("moe-gpu-memory-utilization-cap", "number", 0.90,
-                                  "the value its unsafe fix sets.", 0.0, 1.0)))
+                                  "the value its unsafe fix sets.", 0.0, 1.0)),
+            triggers=frozenset(("gpu_memory_utilization",)))
 
 _BUFFERED = ("deepep", "pplx", "mori", "nixl", "uccl")
 

@@ -40,7 +40,8 @@ RULE = Rule(code="VL303", name="ep-low-activation-density",
             summary="expert parallelism on a MoE model that activates very few of its experts per token",
             severity="warning", fix="unsafe",
             settings=(RuleSetting("ep-min-activation-density", "number", 0.02,
-                                  "lowest share of experts active per token.", 0.0, 1.0),))
+                                  "lowest share of experts active per token.", 0.0, 1.0),),
+            triggers=frozenset(("enable_expert_parallel",)))
 
 
 @RULE.check

@@ -55,22 +55,21 @@ def _multi_node(ctx: LintContext) -> bool:
 def check(ctx: LintContext):
     g = gpus(ctx)
     e = env_lookup(ctx, "NCCL_CUMEM_ENABLE", file_wide=ctx.launch is not None)
-    gb = g.grace_blackwell
-    multi = _multi_node(ctx)
+    gb = g.grace_blackwell  # (whether it is a multi-node launch: asked only where it decides)
     if e is not None and not e.value_opaque and (e.value or "").strip() == "0":
         span = e.name_span or e.value_span or (ctx.launch.span if ctx.launch else None)
         if gb:
             yield ctx.diag(RULE, f"NCCL_CUMEM_ENABLE=0 on {g.product} (from {g.product_source}): NCCL's multi-node "
                                  f"NVLink needs cuMem, so cross-node traffic falls back to TCP/InfiniBand", span,
                            option="NCCL_CUMEM_ENABLE")
-        elif multi and g.product is None:
+        elif g.product is None and _multi_node(ctx):
             yield ctx.diag(RULE, "NCCL_CUMEM_ENABLE=0 in a multi-node launch: on GB200/GB300 (NVL72) systems it "
                                  "disables multi-node NVLink (NCCL falls back to TCP/InfiniBand); elsewhere it is "
                                  "harmless", span, option="NCCL_CUMEM_ENABLE", severity="info")
         elif g.product is None:
             ctx.skip(RULE, "the GPU product is unknown (use --gpu)")
         return
-    if e is None and gb and multi and ctx.launch is not None and version_in(ctx.target, "0.4.3", "0.8.5"):
+    if e is None and gb and ctx.launch is not None and _multi_node(ctx) and version_in(ctx.target, "0.4.3", "0.8.5"):
         yield ctx.diag(RULE, f"vLLM {ctx.target} sets NCCL_CUMEM_ENABLE=0 itself, which disables multi-node NVLink "
                              f"on {g.product}: use vLLM 0.8.5 or later for multi-node Grace-Blackwell deployments",
                        ctx.launch.span, option="NCCL_CUMEM_ENABLE")

@@ -38,7 +38,8 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL305", name="release-bound-env-override",
             summary="environment override that only costs time or overrides a tuned default in the target release",
-            severity="info")
+            severity="info",
+            triggers=frozenset(("VLLM_MOE_USE_DEEP_GEMM", "VLLM_DISABLE_COMPILE_CACHE")))
 
 
 def _on(e) -> bool:

@@ -33,7 +33,8 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL401", name="tp-incompatible-with-model",
             summary="tensor parallel size does not divide the model's attention or KV heads",
-            severity="error")
+            severity="error",
+            triggers=frozenset(("tensor_parallel_size",)))
 
 
 @RULE.check

@@ -51,8 +51,10 @@ RULE = Rule(code="VL402", name="layout-gpu-mismatch",
 def check(ctx: LintContext):
     if ctx.launch is None:
         return
-    lay = layout(ctx)
     g = gpus(ctx)
+    if g.visible is None and g.requested is None and not ctx.notes:
+        return  # (the GPUs are unknown, as for most launches: below, a plain lint would only note why)
+    lay = layout(ctx)
     partial = layout_is_partial(ctx.launch, lay.by_dest, ctx.data, nodes_known=g.nodes is not None)
     if partial:
         ctx.skip(RULE, partial)

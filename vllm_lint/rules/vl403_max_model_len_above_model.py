@@ -33,7 +33,8 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL403", name="max-model-len-above-model",
             summary="--max-model-len above the model's maximum positions without VLLM_ALLOW_LONG_MAX_MODEL_LEN",
-            severity="error")
+            severity="error",
+            triggers=frozenset(("max_model_len",)))
 
 _OVERRIDES = ("rope_scaling", "hf_overrides", "rope_theta")
 

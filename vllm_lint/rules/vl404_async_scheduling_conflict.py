@@ -39,7 +39,8 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL404", name="async-scheduling-conflict",
             summary="--async-scheduling combined with a feature the target release rejects at startup",
-            severity="error")
+            severity="error",
+            triggers=frozenset(("async_scheduling",)))
 
 _EAGLE = {"eagle", "eagle3", "mtp"}
 

@@ -32,7 +32,8 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL405", name="eplb-nccl-async",
             summary="async EPLB with an NCCL-based communicator (rejected from 0.24.0, may hang before)",
-            severity="error")
+            severity="error",
+            triggers=frozenset(("enable_eplb",)))
 
 _NCCL = {"torch_nccl", "pynccl"}
 

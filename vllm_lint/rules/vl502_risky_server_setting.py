@@ -45,7 +45,8 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL502", name="risky-server-setting",
             summary="development mode, unrestricted local media path, or unpinned remote code",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset(("VLLM_SERVER_DEV_MODE", "allowed_local_media_path", "trust_remote_code")))
 
 _REPO_ID = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 _PINNED = lazy_re(r"^[0-9a-f]{7,40}$|^v?\d+(\.\d+)*$")

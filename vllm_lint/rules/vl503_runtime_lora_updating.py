@@ -30,7 +30,8 @@ from .base import LintContext, Rule
 
 RULE = Rule(code="VL503", name="runtime-lora-updating",
             summary="VLLM_ALLOW_RUNTIME_LORA_UPDATING lets any API client load LoRA adapters",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset(("VLLM_ALLOW_RUNTIME_LORA_UPDATING",)))
 
 _NAME = "VLLM_ALLOW_RUNTIME_LORA_UPDATING"
 
