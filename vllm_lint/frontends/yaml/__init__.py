@@ -179,9 +179,9 @@ def _placeholders_as_regions(data: bytes) -> bytes:
     """``data`` with a template's placeholders (``${NAME}``, ``{name}``) spelled as template
     expressions of the same length (``{{...}}``), which the YAML front-end reads as unknown values."""
     if b"${" in data:
-        from vllm_lint.frontends.terraform import _as_regions
+        from vllm_lint.frontends.yaml.templates import interpolations_as_regions
 
-        data = _as_regions(data)[0]
+        data = interpolations_as_regions(data)[0]
     return _FIELD.sub(lambda m: b"{{" + m.group(1)[1:-1] + b"}}", data)
 
 
