@@ -57,6 +57,7 @@ from vllm_lint.foreign_launchers import launch_markers
 from vllm_lint.frontends import doc_commands
 from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.launch import Extraction, LineIndex, Note, ParseError, Span, VersionHint
+from vllm_lint.record import lazy_re
 
 FORMAT = "markdown"
 
@@ -748,8 +749,8 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction, imag
     doc_commands.mark_values(out.launches[n:])
 
 
-_BASH_CONTINUED = re.compile(rb"[ \t]\\\r?\n[ \t]")  # ` \` ending a line, the next line indented
-_BACKTICK_CONTINUED = re.compile(rb"`[ \t]*\r?$", re.M)
+_BASH_CONTINUED = lazy_re(rb"[ \t]\\\r?\n[ \t]")  # ` \` ending a line, the next line indented
+_BACKTICK_CONTINUED = lazy_re(rb"`[ \t]*\r?$", re.M)
 
 _HEREDOC_LINE = re.compile(rb"^[^\s#-][^\n#]*<<-?[ \t]*['\"]?[A-Za-z_]\w*['\"]?[ \t]*$", re.M)
 _YAML_LINE = re.compile(rb"^(?:[ \t]|-|#|---|[^\s:]+:(?:[ \t]|$))")
