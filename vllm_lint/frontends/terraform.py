@@ -107,7 +107,7 @@ def _heredocs(data: bytes) -> list[tuple[bytes, Embedding]]:
 def _manifest(text: bytes, emb: Embedding, path: str, out: Extraction) -> None:
     """A manifest holding Terraform's template syntax, read by the YAML front-end."""
     from vllm_lint.frontends import yaml
-    from vllm_lint.frontends.yaml.templates import interpolations_as_regions
+    from vllm_lint.frontends.interpolations import interpolations_as_regions
 
     filled, changed = interpolations_as_regions(text)
     written = emb  # (where the regions themselves are written: for the notes that point at one)

@@ -66,7 +66,7 @@ EOT
 
 
 def test_escapes_and_a_shell_template():
-    from vllm_lint.frontends.yaml.templates import interpolations_as_regions
+    from vllm_lint.frontends.interpolations import interpolations_as_regions
 
     assert interpolations_as_regions(b"a: $${x} %%{y} ${z}")[1] == [(15, 19)]
     data = b"#!/bin/bash\nvllm serve ${model} --swap-space 4\n"

@@ -49,6 +49,7 @@ from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.walk import walk_document
 from vllm_lint.frontends.yaml.words import split_words
 from vllm_lint.launch import Extraction, ParseError
+from vllm_lint.frontends.base import TEMPLATE_SUFFIXES as _TEMPLATE_SUFFIXES
 from vllm_lint.record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -109,9 +110,11 @@ def extract(data: bytes, path: str, *, explicit: bool = False) -> Extraction:
 def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
     out = Extraction()
     original = data
-    placeholders = _is_template(path) and b"{" in data  # (the name first: most files are no template)
+    placeholders = path[-9:].lower().endswith(_TEMPLATE_SUFFIXES) and b"{" in data  # (the name first)
     if placeholders:  # (a manifest's template: its ``${NAME}`` / ``{name}`` are what the renderer fills)
-        data = _placeholders_as_regions(data)
+        from vllm_lint.frontends.yaml.file_templates import placeholders_as_regions
+
+        data = placeholders_as_regions(data)
         placeholders = data != original
     values = None
     if b"{{" in data:  # (a chart's template: its values render it)
@@ -138,8 +141,10 @@ def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
         if regions and not placeholders:
             apply_templates(regions, out, data, failed=True)
             return out
-        if placeholders or _is_template(path):
-            return _template_as_text(original, path, e)
+        if placeholders or path[-9:].lower().endswith(_TEMPLATE_SUFFIXES):
+            from vllm_lint.frontends.yaml.file_templates import template_as_text
+
+            return template_as_text(original, path, e)
         raise
     for root in docs:
         if explicit and looks_like_config_file(root):
@@ -158,51 +163,10 @@ def _extract(data: bytes, path: str, explicit: bool) -> Extraction:
         for hints in t.idle_images.values():
             out.version_hints.extend(hints)
     if placeholders:
-        _name_placeholders(out)
+        from vllm_lint.frontends.yaml.file_templates import name_placeholders
+
+        name_placeholders(out)
     return out
-
-
-def _is_template(path: str) -> bool:
-    """Whether ``path`` names a template of a YAML file (``deploy.yaml.tpl``: its ``${NAME}``
-    placeholders are filled by envsubst or a deploy script before the manifest is applied)."""
-    from vllm_lint.frontends.base import TEMPLATE_SUFFIXES
-
-    return path[-9:].lower().endswith(TEMPLATE_SUFFIXES)
-
-
-# a format string's field (Python's ``str.format``, a templating tool's ``{name}``): a word of its
-# own, two characters or more, never ``${...}`` nor a template expression's ``{{``
-_FIELD = lazy_re(rb"(?<![$\w{])\{([A-Za-z_][A-Za-z_0-9.]+)\}(?![}\w])")
-
-
-def _placeholders_as_regions(data: bytes) -> bytes:
-    """``data`` with a template's placeholders (``${NAME}``, ``{name}``) spelled as template
-    expressions of the same length (``{{...}}``), which the YAML front-end reads as unknown values."""
-    if b"${" in data:
-        from vllm_lint.frontends.yaml.templates import interpolations_as_regions
-
-        data = interpolations_as_regions(data)[0]
-    return _FIELD.sub(lambda m: b"{{" + m.group(1)[1:-1] + b"}}", data)
-
-
-def _template_as_text(data: bytes, path: str, error: ParseError) -> Extraction:
-    """A template of a YAML file that does not parse as written (a ``{port}`` format field where
-    YAML sees a mapping): its command lines, read by the reader of last resort, and a note."""
-    from vllm_lint.frontends import plaintext
-    from vllm_lint.launch import Note, Span
-
-    out = plaintext.extract(data, path)
-    at = error.offset if error.offset is not None else 0
-    out.notes.append(Note(f"the template does not parse as YAML as written ({error.message}): "
-                          "read as plain text, its command lines only", span=Span(at, min(len(data), at + 1))))
-    return out
-
-
-def _name_placeholders(out: Extraction) -> None:
-    """The notes of a template's placeholders name them as written (``${...}``)."""
-    for note in out.notes:
-        if "({{ ... }})" in note.message:
-            note.message = note.message.replace("({{ ... }})", "(the template's placeholders: ${...}, {...})")
 
 
 def extract_in_mode(data: bytes, path: str, mode: str) -> Extraction:
