@@ -42,8 +42,9 @@ TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth p
 if TYPE_CHECKING:
     from typing import Any, Optional
 
-# (`$(VLLM_X)`: make's reference; `${{ env.VLLM_X }}`: a GitHub Actions workflow's)
-_EXPANSION = lazy_re(rb"\$(?:[{(]|\{\{[ \t]*env\.)?(VLLM_[A-Za-z0-9_]*)")
+_EXPANSION = lazy_re(rb"\$[{(]?(VLLM_[A-Za-z0-9_]*)")  # (`$(VLLM_X)`: make's reference)
+# a GitHub Actions workflow's `${{ env.VLLM_X }}` (looked for only in a file that holds `${{`)
+_WORKFLOW_EXPANSION = lazy_re(rb"\$\{\{[ \t]*env\.(VLLM_[A-Za-z0-9_]*)")
 # `--build-arg VLLM_REF` with no value: docker takes the value from the environment
 _BARE_BUILD_ARG = lazy_re(rb"--build-arg(?:[ \t]+|=)[\"']?(VLLM_[A-Za-z0-9_]*)(?![\w=])")
 
@@ -110,11 +111,12 @@ def _expansions(data: bytes, extraction: Extraction) -> set[str]:
     for e in _all_env(extraction):
         if e.value_span is not None:
             own.append((e.name, e.value_span))
-    for m in _EXPANSION.finditer(data):
-        name = m.group(1).decode()
-        if any(n == name and s.start <= m.start() < s.end for n, s in own):
-            continue
-        out.add(name)
+    for pattern in (_EXPANSION, _WORKFLOW_EXPANSION) if b"${{" in data else (_EXPANSION,):
+        for m in pattern.finditer(data):
+            name = m.group(1).decode()
+            if any(n == name and s.start <= m.start() < s.end for n, s in own):
+                continue
+            out.add(name)
     return out
 
 
