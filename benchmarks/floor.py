@@ -157,11 +157,12 @@ def parse_terraform(data: bytes) -> None:
     """A template's manifest or a ``.tf`` file's heredoc manifests through the YAML parser (after
     the front-end's translation of ``${...}`` / ``%{...}``), the rest as plain text."""
     from vllm_lint.frontends import terraform
+    from vllm_lint.frontends.interpolations import interpolations_as_regions
 
     manifests = [body for body, _emb in terraform._heredocs(data)] or [data]
     for body in manifests:
         if terraform._MANIFEST.search(body):
-            parse_yaml(terraform._as_regions(body)[0])
+            parse_yaml(interpolations_as_regions(body)[0])
         else:
             parse_plaintext(body)
 

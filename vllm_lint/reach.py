@@ -10,7 +10,8 @@ vLLM server or engine process and how, so that rules only see what does:
 * **The file's own variables.** A ``VLLM_*`` name that no vLLM release reads (neither ``envs.py``
   nor a direct ``os.getenv`` under ``vllm/`` nor its build, per the database) and that the file
   itself expands (``${VLLM_VERSION}`` in a URL, ``$VLLM_COMMIT`` in a ``pip install``, a heredoc's
-  ``${VLLM_IMAGE}``) is a variable of the file, exported or not: dropped. Names some release
+  ``${VLLM_IMAGE}``, a workflow's ``${{ env.VLLM_MODEL }}``) is a variable of the file, exported
+  or not: dropped. Names some release
   reads stay, expanded or not: they do reach vLLM. The file's own use also counts where it hands
   the name on: ``docker build --build-arg VLLM_REF`` (the build takes it from the environment), a
   script the file runs that expands it (``./build.sh``, ``bash scripts/build.sh``), or a
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
     from typing import Any, Optional
 
 _EXPANSION = lazy_re(rb"\$[{(]?(VLLM_[A-Za-z0-9_]*)")  # (`$(VLLM_X)`: make's reference)
+# a GitHub Actions workflow's `${{ env.VLLM_X }}` (looked for only in a file that holds `${{`)
+_WORKFLOW_EXPANSION = lazy_re(rb"\$\{\{[ \t]*env\.(VLLM_[A-Za-z0-9_]*)")
 # `--build-arg VLLM_REF` with no value: docker takes the value from the environment
 _BARE_BUILD_ARG = lazy_re(rb"--build-arg(?:[ \t]+|=)[\"']?(VLLM_[A-Za-z0-9_]*)(?![\w=])")
 
@@ -110,11 +113,12 @@ def _expansions(data: bytes, extraction: Extraction) -> set[str]:
     for e in _all_env(extraction):
         if e.value_span is not None:
             own.append((e.name, e.value_span))
-    for m in _EXPANSION.finditer(data):
-        name = m.group(1).decode()
-        if any(n == name and s.start <= m.start() < s.end for n, s in own):
-            continue
-        out.add(name)
+    for pattern in (_EXPANSION, _WORKFLOW_EXPANSION) if b"${{" in data else (_EXPANSION,):
+        for m in pattern.finditer(data):
+            name = m.group(1).decode()
+            if any(n == name and s.start <= m.start() < s.end for n, s in own):
+                continue
+            out.add(name)
     return out
 
 

@@ -37,7 +37,7 @@ def test_case_matches_its_snapshots(case, fixture_databases, monkeypatch, tmp_pa
 
     with open(case, "rb") as f:
         head = f.read(4096)
-    assert (format_by_filename(case.name) or format_by_content(head)) == case.parent.name, \
+    assert (format_by_filename(case.name) or format_by_content(head, case.name)) == case.parent.name, \
         f"{case}: not a file of the format its folder is named after"
     check_case(case, fixture_databases, monkeypatch, tmp_path, snapshot, default_select=None)
 

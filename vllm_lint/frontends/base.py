@@ -305,8 +305,32 @@ def format_by_language_id(language_id: Optional[str]) -> Optional[str]:
     return None
 
 
+#: the suffixes of a template of another file (Helm's and Go's ``.tpl`` / ``.tmpl``, envsubst's
+#: ``.template``, Jinja's ``.j2`` / ``.jinja`` / ``.jinja2``): the name under them says what the
+#: rendered file is (``deploy.yaml.tpl``, ``start.sh.j2``)
+TEMPLATE_SUFFIXES = (".tpl", ".tmpl", ".template", ".j2", ".jinja", ".jinja2")
+#: the formats whose reader reads a template of its files as written, its ``{{ ... }}`` expressions
+#: unknown values (the YAML front-end's ``templates``): a template of such a file is that format;
+#: a template of another (a ``.sh.j2`` launcher, whose ``{{ }}`` and ``{% %}`` a shell reader
+#: would split into words) is read by the reader of last resort, which knows a template's syntax
+_TEMPLATE_READERS = ("yaml",)
+#: Jinja's statements, the template syntax a Go-template reader does not know
+_JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
+
+
+def template_suffix(name: str) -> str:
+    """The template suffix ``name`` ends with (lower case), else ``""``."""
+    lower = name.lower()
+    for suffix in TEMPLATE_SUFFIXES:
+        if lower.endswith(suffix) and len(lower) > len(suffix):
+            return suffix
+    return ""
+
+
 def format_by_filename(name: str) -> Optional[str]:
-    """The format a file name says: a suffix first, then a name prefix or ending."""
+    """The format a file name says: a suffix first, then a name prefix or ending; a template's
+    name (:data:`TEMPLATE_SUFFIXES`) says the format of the file it renders when that format's
+    reader reads templates (``deploy.yaml.tpl``: YAML)."""
     lower = name.lower()
     dot = lower.rfind(".")
     suffix = lower[dot:] if 0 < dot < len(lower) - 1 else ""  # as PurePath.suffix
@@ -314,6 +338,10 @@ def format_by_filename(name: str) -> Optional[str]:
         f = _BY_SUFFIX.get(suffix)
         if f is not None:
             return f.name
+        if suffix in TEMPLATE_SUFFIXES and suffix not in _JINJA_SUFFIXES:
+            inner = format_by_filename(name[:dot])
+            if inner in _TEMPLATE_READERS:
+                return inner
     for prefix, f in _PREFIXES:
         if lower.startswith(prefix):
             return f.name
@@ -337,13 +365,16 @@ HEAD_BYTES = 4096
 
 def format_by_content(data: bytes, name: str = "") -> Optional[str]:
     """The format the bytes of a file (``name``: its file name, when known) say, for a file whose
-    name says none: a ``#!`` line settles it alone; else, for a name without a suffix (``README``,
+    name says none: a ``#!`` line settles it alone (not a template's, :data:`TEMPLATE_SUFFIXES`:
+    its ``#!`` is the rendered file's); else, for a name without a suffix (``README``,
     ``user-data``; a suffix no format claims says the file is something else: a template, a
     note, code), the first entry whose content pattern matches the head; else the last-resort
     entry whose pattern is anywhere in the file (unless the name's suffix is one it refuses)."""
     head = data[:HEAD_BYTES]
     first = head.split(b"\n", 1)[0].strip()
-    if first.startswith(b"#!"):
+    if first.startswith(b"#!") and not template_suffix(name):
+        # (a template's ``#!`` line is the rendered file's: its ``{{ }}`` and ``{% %}`` are no
+        # words of that file's language, so the reader of last resort reads it)
         for f in FORMATS:
             shebang = _patterns(f)[0]
             if shebang is not None and shebang.search(first):

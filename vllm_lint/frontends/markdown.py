@@ -57,6 +57,7 @@ from vllm_lint.foreign_launchers import launch_markers
 from vllm_lint.frontends import doc_commands
 from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.launch import Extraction, LineIndex, Note, ParseError, Span, VersionHint
+from vllm_lint.record import lazy_re
 
 FORMAT = "markdown"
 
@@ -67,6 +68,7 @@ _CONSOLE = {"console", "shell-session", "sh-session", "terminal", "shellsession"
 _YAML = {"yaml", "yml"}
 _PYTHON = {"python", "py", "python3", "py3"}
 _DOCKER = {"dockerfile", "containerfile"}
+_POWERSHELL = {"powershell", "ps1", "pwsh", "posh"}
 
 _FENCE = re.compile(rb"^([ \t]*)(`{3,}|~{3,})[ \t]*([^\r\n]*)\r?$", re.M)  # (info: its end stripped after)
 _PROMPT = re.compile(
@@ -711,6 +713,16 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction, imag
     if lang in _SHELL or lang in _CONSOLE:
         _shell(text, lines, path, out, images)
         return
+    if lang in _POWERSHELL:
+        # PowerShell continues a line with a backtick; a block whose lines continue with a `\`
+        # (a bash command pasted under the label, a path's `\` never ends a line) is shell
+        if _BASH_CONTINUED.search(text) and not _BACKTICK_CONTINUED.search(text):
+            _shell(text, lines, path, out, images)
+        else:
+            from vllm_lint.frontends.powershell import as_shell
+
+            _shell(as_shell(text), lines, path, out, images)
+        return
     n = len(out.launches)
     if lang in _YAML:
         from vllm_lint.frontends import yaml as yaml_fe
@@ -736,6 +748,9 @@ def _block(lang: str, block: bytes, start: int, path: str, out: Extraction, imag
         rebase(docker_fe.extract(text, path), lines, out)
     doc_commands.mark_values(out.launches[n:])
 
+
+_BASH_CONTINUED = lazy_re(rb"[ \t]\\\r?\n[ \t]")  # ` \` ending a line, the next line indented
+_BACKTICK_CONTINUED = lazy_re(rb"`[ \t]*\r?$", re.M)
 
 _HEREDOC_LINE = re.compile(rb"^[^\s#-][^\n#]*<<-?[ \t]*['\"]?[A-Za-z_]\w*['\"]?[ \t]*$", re.M)
 _YAML_LINE = re.compile(rb"^(?:[ \t]|-|#|---|[^\s:]+:(?:[ \t]|$))")
@@ -863,7 +878,7 @@ def embedded_at(data: bytes, row0: int) -> Optional[tuple[str, int, int]]:
     if k < 0 or not row0 < lasts[k]:
         return None
     lang, first, last = blocks[k][0], firsts[k], lasts[k]
-    if lang in _CONSOLE or lang in _SHELL or not lang:
+    if lang in _CONSOLE or lang in _SHELL or lang in _POWERSHELL or not lang:
         return "shell", first, last
     if lang in _YAML:
         return "yaml", first, last

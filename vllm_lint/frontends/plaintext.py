@@ -15,8 +15,12 @@ the release they name.
 Offsets are 1:1 into the file, so findings and fixes land on the file's bytes; a template's
 placeholders (``{{ model }}``, ``{% if %}...``, ``<model>``, a format string's ``{port}``) are
 opaque words, never judged nor rewritten (``doc_commands.fill``), and ``${var}`` is a shell
-expansion (opaque as in shell). A candidate that does not parse as shell without an error is no
-command line (prose, code of another language).
+expansion (opaque as in shell). A line of only a template's statements inside a ``\\``-continued
+command is dropped as the template renders (the command goes on after it), and of an ``{% if %}``
+only the first branch is read (its ``{% else %}`` is an alternative). A Jinja template of a
+script (``start.sh.j2``) is read here even with a ``#!`` line (``frontends/base.py``). A
+candidate that does not parse as shell without an error is no command line (prose, code of
+another language).
 The registry's ``last_resort`` entry: the ``--verbose`` account says the file was read as plain
 text.
 """
@@ -51,13 +55,23 @@ def might_contain_launch(data: bytes) -> bool:
 
 
 def _logical_line(data: bytes, pos: int) -> tuple[int, int]:
-    """(start, end) of the ``\\``-continued line holding offset ``pos`` (end before its line break)."""
+    """(start, end) of the ``\\``-continued line holding offset ``pos`` (end before its line break).
+
+    A line of only a template's statements (Jinja's ``{% if x %}``, ``{% endif %}``) between
+    continued lines is part of the command: a template engine that renders a launcher script
+    (Ansible's ``template``, Salt's) drops such a line whole, so the ``\\`` before it continues to
+    the line after it."""
     start = data.rfind(b"\n", 0, pos) + 1
     while start > 0:
         prev_end = start - 1  # the \n ending the line before
         prev = data[:prev_end].rstrip(b"\r")
         if not prev.endswith(b"\\") or prev.endswith(b"\\\\"):
-            break
+            tag_start = data.rfind(b"\n", 0, prev_end) + 1
+            if tag_start == 0 or not _only_tags(data[tag_start:prev_end]):
+                break
+            before = data[:tag_start - 1].rstrip(b"\r")
+            if not before.endswith(b"\\") or before.endswith(b"\\\\"):
+                break  # (a statement line with no continued line before it: not in the command)
         start = data.rfind(b"\n", 0, prev_end) + 1
     end = pos
     while True:
@@ -68,8 +82,21 @@ def _logical_line(data: bytes, pos: int) -> tuple[int, int]:
         body = data[start:line_end] if line_end >= start else b""
         if body.endswith(b"\\") and not body.endswith(b"\\\\"):
             end = nl + 1
+            while True:  # statement lines after a continued line: the command goes on after them
+                nl2 = data.find(b"\n", end)
+                line = data[end:len(data) if nl2 < 0 else nl2]
+                if nl2 < 0 or not _only_tags(line):
+                    break
+                end = nl2 + 1
             continue
         return start, line_end
+
+
+def _only_tags(line: bytes) -> bool:
+    """Whether ``line`` holds only a template's statements and comments (``{% ... %}``, ``{# #}``)."""
+    if b"{%" not in line and b"{#" not in line:
+        return False
+    return not _TEMPLATE_TAG.sub(b"", line).strip()
 
 
 def _word_start(data: bytes, start: int, pos: int) -> int:
@@ -222,10 +249,58 @@ def _blank_template_tags(text: bytes) -> tuple[bytes, list[tuple[int, int]]]:
     if b"{%" not in text and b"{#" not in text and b"%{" not in text:
         return text, []
     tags = [m.span() for m in _TEMPLATE_TAG.finditer(text)]
+    holes = _merged(tags + _other_branches(text, tags))
     out = bytearray(text)
-    for a, b in tags:
-        out[a:b] = b" " * (b - a)
-    return bytes(out), tags
+    for a, b in holes:
+        out[a:b] = bytes(c if c in (10, 13) else 32 for c in text[a:b])
+    # a line of only statements inside the command (:func:`_logical_line`), or of a dropped
+    # branch, is no line of the rendered command: blanked, it ends with a `\` so the command goes
+    # on past it
+    for a, b in holes:
+        ls = text.rfind(b"\n", 0, a) + 1
+        while ls <= b:
+            le = text.find(b"\n", ls)
+            if le < 0:
+                break
+            last = le - 1 if text[le - 1:le] == b"\r" else le
+            if last > ls and text[ls:last].strip() and not bytes(out[ls:last]).strip():
+                out[last - 1] = 0x5C  # `\`
+            ls = le + 1
+    return bytes(out), holes
+
+
+_STATEMENT_WORD = lazy_re(rb"\{%-?\s*(\w+)")
+
+
+def _other_branches(text: bytes, tags: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of an ``{% if %}``'s ``{% elif %}`` / ``{% else %}`` branches (to its ``{% endif
+    %}``): alternatives of the first branch, which alone is read (two branches that set the same
+    option are no option given twice)."""
+    out: list[tuple[int, int]] = []
+    stack: list[Optional[int]] = []  # per open `if`: where its dropped branches start, if any
+    for a, _b in tags:
+        m = _STATEMENT_WORD.match(text, a)
+        word = m.group(1) if m else b""
+        if word == b"if":
+            stack.append(None)
+        elif word in (b"elif", b"else") and stack:
+            if stack[-1] is None:
+                stack[-1] = a
+        elif word == b"endif" and stack:
+            start = stack.pop()
+            if start is not None:
+                out.append((start, a))
+    return out
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def _embedding(text: bytes, base: int, holes: list[tuple[int, int]]) -> Embedding:

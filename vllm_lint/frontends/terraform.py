@@ -33,7 +33,6 @@ __all__ = ["FORMAT", "might_contain_launch", "extract"]
 
 _HEREDOC = re.compile(rb"<<(-?)([A-Za-z_][A-Za-z0-9_]*)[ \t]*\r?\n")
 _MANIFEST = re.compile(rb"(?m)^[ \t]*(?:apiVersion|kind)[ \t]*:")
-_MAX_BRACES = 64  # (an interpolation nested deeper than this is left as written)
 
 
 def might_contain_launch(data: bytes) -> bool:
@@ -108,8 +107,9 @@ def _heredocs(data: bytes) -> list[tuple[bytes, Embedding]]:
 def _manifest(text: bytes, emb: Embedding, path: str, out: Extraction) -> None:
     """A manifest holding Terraform's template syntax, read by the YAML front-end."""
     from vllm_lint.frontends import yaml
+    from vllm_lint.frontends.interpolations import interpolations_as_regions
 
-    filled, changed = _as_regions(text)
+    filled, changed = interpolations_as_regions(text)
     written = emb  # (where the regions themselves are written: for the notes that point at one)
     if changed:
         positions = [emb.host(i) for i in range(len(text))]
@@ -128,56 +128,6 @@ def _manifest(text: bytes, emb: Embedding, path: str, out: Extraction) -> None:
                               code=note.code, severity=note.severity))
     found.notes = []
     rebase(found, emb, out)
-
-
-def _as_regions(text: bytes) -> tuple[bytes, list[tuple[int, int]]]:
-    """``text`` with each ``${...}`` / ``%{...}`` spelled as a template region of the same length
-    (``{{...}}``), and the rewritten ranges."""
-    out = bytearray(text)
-    changed = []
-    i = 0
-    while True:
-        i = _next_opening(text, i)
-        if i < 0:
-            break
-        if i > 0 and text[i - 1:i] == text[i:i + 1]:  # $${ / %%{: a literal
-            i += 2
-            continue
-        end = _closing(text, i + 2)
-        if end is None or end - i < 4:
-            i += 2
-            continue
-        inner = text[i + 2:end - 1]
-        out[i:end] = b"{{" + inner[:len(inner) - 1] + b"}}"
-        changed.append((i, end))
-        i = end
-    return bytes(out), changed
-
-
-def _next_opening(text: bytes, i: int) -> int:
-    a, b = text.find(b"${", i), text.find(b"%{", i)
-    return min(x for x in (a, b) if x >= 0) if a >= 0 or b >= 0 else -1
-
-
-def _closing(text: bytes, i: int) -> Optional[int]:
-    """The offset just after the ``}`` that closes an interpolation whose body starts at ``i``."""
-    depth = 0
-    quote = False
-    for j in range(i, min(len(text), i + 4096)):
-        c = text[j:j + 1]
-        if c == b"\n" and not quote:
-            return None
-        if c == b'"' and text[j - 1:j] != b"\\":
-            quote = not quote
-        elif not quote and c == b"{":
-            depth += 1
-            if depth > _MAX_BRACES:
-                return None
-        elif not quote and c == b"}":
-            if depth == 0:
-                return j + 1
-            depth -= 1
-    return None
 
 
 def _merge(out: Extraction, ex: Extraction) -> None:

@@ -1,6 +1,8 @@
 """## What it does
 Says, once per file, that part of it could not be read as its format and was skipped: Helm
-template expressions (`{{ .Values.x }}`) in a values file or chart, for instance. A warning when
+template expressions (`{{ .Values.x }}`) in a values file or chart, or the `${NAME}` placeholders
+of a manifest's template (`deploy.yaml.tpl`), for instance; expressions in comments are read as
+nothing and not counted (a values file whose only expressions are commented out is silent). A warning when
 what was skipped changes how the file runs: a Dockerfile `CMD [...]` or `ENTRYPOINT [...]` with a
 comment after the `]` (`CMD ["vllm", "serve", "m"]  # vllm-lint: ignore[VL101]`) is not exec form
 to Docker, which runs the whole line through `/bin/sh -c`; the launch in it is not checked, and

@@ -7,7 +7,8 @@ A misspelt variable (`VLLM_ATTENTION_BACKEN`) is ignored without a word; the set
 applies.
 
 Only names that reach a vLLM process are checked (`vllm_lint/reach.py`): not a Dockerfile `ARG` or
-an `ENV` of a build stage, not a variable the file expands itself (`${VLLM_VERSION}` in a URL) or
+an `ENV` of a build stage, not a variable the file expands itself (`${VLLM_VERSION}` in a URL, a
+CI workflow's `${{ env.VLLM_MODEL }}` as the model argument) or
 hands on as its own: a bare `docker build --build-arg VLLM_REF`, a script the file runs that
 expands it, a Dockerfile beside it or above it in the repository that declares `ARG VLLM_REF`, a
 Compose file there that substitutes it (`image: ${VLLM_IMAGE:-...}` fed by the `.env` file).

@@ -60,6 +60,25 @@ def test_claims_by_content(head, fmt):
     assert format_by_content(head) == fmt
 
 
+@pytest.mark.parametrize("name, fmt", [
+    # a template of a manifest is the manifest (its reader fills template expressions)
+    ("deploy.yaml.tpl", "yaml"), ("Job.YML.tmpl", "yaml"), ("svc.yaml.template", "yaml"),
+    ("_helpers.tpl", None), ("start.sh.tpl", None),  # (no reader of a shell template's syntax but the last resort's)
+    ("values.yaml.j2", None),  # (Jinja's `{% %}` statements are no YAML: the last resort reads its command lines)
+])
+def test_claims_of_templates_by_name(name, fmt):
+    assert format_by_filename(name) == fmt
+
+
+@pytest.mark.parametrize("name, fmt", [
+    ("start.sh.j2", "plaintext"), ("start.sh.jinja2", "plaintext"),  # a template's #! is the rendered file's
+    ("start.sh", "shell"), ("start", "shell"),
+])
+def test_a_templates_shebang_does_not_settle_its_format(name, fmt):
+    data = b"#!/bin/bash\nvllm serve {{ model }} --port {{ port }}\n"
+    assert format_by_content(data, name) == fmt
+
+
 def test_pre_commit_hook_lists_the_registered_types():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     (hook,) = [h for h in hooks if h["id"] == "vllm-lint"]

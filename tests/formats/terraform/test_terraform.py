@@ -66,7 +66,9 @@ EOT
 
 
 def test_escapes_and_a_shell_template():
-    assert T._as_regions(b"a: $${x} %%{y} ${z}")[1] == [(15, 19)]
+    from vllm_lint.frontends.interpolations import interpolations_as_regions
+
+    assert interpolations_as_regions(b"a: $${x} %%{y} ${z}")[1] == [(15, 19)]
     data = b"#!/bin/bash\nvllm serve ${model} --swap-space 4\n"
     (la,) = T.extract(data, "user-data.tftpl").launches
     assert _texts(la)[0] == "${model}" and la.tokens[0].opaque

@@ -136,8 +136,15 @@ class ArgvWords:
         """``Launch.delete_tokens`` for these words."""
         return _token_deleter({id(t): (lay, i) for t, _w, lay, i in self.entries})
 
-    def element(self, e: ast.AST, layout: Optional[Layout] = None, index: int = -1) -> None:
+    def element(self, e: ast.AST, layout: Optional[Layout] = None, index: int = -1,
+                after: Optional[ast.AST] = None) -> None:
         tok, word = _element_token(self.fx, e)
+        if word == _OPAQUE_WORD and not self.entries and e.__class__ is ast.Name:
+            # (the argv's program given by name: `[vllm_bin, "serve", ...]`; ``after``: the next word)
+            program = _program_of(e.id, self.scope, self.pos, after)
+            if program is not None:
+                tok = Token(text=program[0], span=tok.span, assumed=program[1])
+                word = program[0]
         self.entries.append((tok, word, layout, index))
 
     def splat(self, node: ast.AST, span: Optional[Span]) -> None:
@@ -154,11 +161,12 @@ class ArgvWords:
             if isinstance(seq, ast.List):
                 sp = src.span(seq)
                 layout = Layout(src, sp.start, sp.end - 1, [src.span(e) for e in seq.elts])
-            for i, e in enumerate(seq.elts):
+            elts = seq.elts
+            for i, e in enumerate(elts):
                 if isinstance(e, ast.Starred) and depth < _MAX_NESTING:
                     self.add_seq(e.value, depth + 1)
                     continue
-                self.element(e, layout, i)
+                self.element(e, layout, i, elts[i + 1] if i + 1 < len(elts) else None)
             return
         if isinstance(seq, ast.BinOp) and isinstance(seq.op, ast.Add) and depth < _MAX_CONCAT:
             self.add_seq(seq.left, depth + 1)
@@ -396,6 +404,29 @@ def _token_deleter(table: dict[int, tuple[Optional[Layout], int]]):
         return sorted(edits, key=lambda e: e.span.start)
 
     return delete_tokens
+
+
+# a program's base name an argv may start with, given as a parameter's default
+_PROGRAMS = lazy_re(r"(?:.*/)?(?:vllm|python(?:3(?:\.\d+)?)?)")
+
+
+def _program_of(name: str, scope: Scope, pos: tuple[int, int], after: Optional[ast.AST]) -> Optional[tuple[str, str]]:
+    """``(program, note)`` for an argv that starts with the name ``name`` (unknown here): a
+    parameter of the function the argv is in, not bound again before it, whose default is a string
+    naming vLLM's program or a Python interpreter (``vllm_bin: str = "vllm"``); or, before a
+    ``"serve"``, a name that says vLLM (``vllm_bin``, ``VLLM_EXE``: a caller gives the path)."""
+    fn = scope.node
+    if fn.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef) and lookup(name, scope, pos)[0] is None:
+        a = fn.args
+        pairs = list(zip(a.args[len(a.args) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+        for arg, default in pairs:
+            if arg.arg == name and isinstance(default, ast.Constant) and isinstance(default.value, str) \
+                    and _PROGRAMS.fullmatch(default.value):
+                return (default.value.rsplit("/", 1)[-1],
+                        f"`{default.value}` is the default of the parameter `{name}`, used unless a caller gives another")
+    if "vllm" in name.lower() and isinstance(after, ast.Constant) and after.value == "serve":
+        return "vllm", f"`{name}` is taken for vLLM's program (its value is left to the run)"
+    return None
 
 
 def _element_token(fx: PyFile, e: ast.AST) -> tuple[Token, str]:

@@ -50,6 +50,7 @@ from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.walk import walk_document
 from vllm_lint.frontends.yaml.words import split_words
 from vllm_lint.launch import Extraction, ParseError
+from vllm_lint.frontends.base import TEMPLATE_SUFFIXES as _TEMPLATE_SUFFIXES
 from vllm_lint.record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -113,6 +114,13 @@ def _extract(data: bytes, path: str, explicit: bool, given: Any = None) -> Extra
     """``given``: the values to render a chart's template with (an Argo CD Application's: :mod:`.argocd`),
     else its chart's own."""
     out = Extraction()
+    original = data
+    placeholders = path[-9:].lower().endswith(_TEMPLATE_SUFFIXES) and b"{" in data  # (the name first)
+    if placeholders:  # (a manifest's template: its ``${NAME}`` / ``{name}`` are what the renderer fills)
+        from vllm_lint.frontends.yaml.file_templates import placeholders_as_regions
+
+        data = placeholders_as_regions(data)
+        placeholders = data != original
     values = given
     if b"{{" in data and given is None:  # (a chart's template: its values render it)
         from vllm_lint.frontends.yaml.chart_values import chart_values
@@ -136,10 +144,14 @@ def _extract(data: bytes, path: str, explicit: bool, given: Any = None) -> Extra
         t.values = values
     try:
         docs = t.parse()
-    except ParseError:
-        if regions:
+    except ParseError as e:
+        if regions and not placeholders:
             apply_templates(regions, out, data, failed=True)
             return out
+        if placeholders or path[-9:].lower().endswith(_TEMPLATE_SUFFIXES):
+            from vllm_lint.frontends.yaml.file_templates import template_as_text
+
+            return template_as_text(original, path, e)
         raise
     for root in docs:
         if explicit and looks_like_config_file(root):
@@ -157,6 +169,10 @@ def _extract(data: bytes, path: str, explicit: bool, given: Any = None) -> Extra
     if not out.launches:  # a file of images only (Helm values, a compose service without a command)
         for hints in t.idle_images.values():
             out.version_hints.extend(hints)
+    if placeholders:
+        from vllm_lint.frontends.yaml.file_templates import name_placeholders
+
+        name_placeholders(out)
     return out
 
 

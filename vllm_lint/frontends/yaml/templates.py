@@ -339,14 +339,27 @@ def apply_templates(regions: list[tuple[int, int]], out: Extraction, original: b
             span=Span(regions[0][0], regions[0][1]),
         ))
     elif out.launches:
+        # expressions in comments (a values file's commented-out `# key: "{{ .Values.x }}"`) are
+        # read as nothing at all
+        read = [(s, e) for s, e in regions if not _in_comment(original, s)]
+        if not read and not touched:
+            return
+        count -= sum(max(1, sum(1 for _ in template_spans(original[s:e])))
+                     for s, e in regions if _in_comment(original, s))
         out.notes.append(Note(
             f"{count} template expression(s) ({{{{ ... }}}}) were read as unknown values"
             + (f" where the chart's {getattr(values, 'name', 'values.yaml')} does not give them "
                f"({rendered} launch value(s) rendered)"
                if rendered else "")
             + (f"; {touched} launch value(s) they touch are treated as opaque" if touched else ""),
-            span=Span(regions[0][0], regions[0][1]),
+            span=Span(read[0][0], read[0][1]) if read else Span(regions[0][0], regions[0][1]),
         ))
+
+
+def _in_comment(data: bytes, at: int) -> bool:
+    """Whether offset ``at`` is on a comment line (``#`` first on it)."""
+    line = data[data.rfind(b"\n", 0, at) + 1:at].lstrip(b" \t")
+    return line[:1] == b"#"
 
 
 def _blank_launch(regions: list[tuple[int, int]], la: Any, original: bytes,
