@@ -159,9 +159,9 @@ class Builder:
         self.files: dict[str, bytes] = {}
         self._links: dict[tuple[str, str, str], str] = {}
         self._fragments: dict[tuple[Any, ...], str] = {}
-        self._diffs: dict[tuple[str, str, str], str] = {}
+        self._diffs: dict[tuple[str, str, str], bytes] = {}
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
-        self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
+        self._docs_html: dict[tuple[tuple[str, str], ...], bytes] = {}
         self._frames: dict[str, pages.Frame] = {}
 
     # ------------------------------------------------------------------ links
@@ -189,25 +189,25 @@ class Builder:
             html = self._links[key] = f'<a href="{h(root + m.release_url(version))}">{h(version)}</a>'
         return html
 
-    def docs_links(self, docs: list[tuple[str, str]]) -> str:
-        """The links of a page to each release's docs, rendered once per list: most options and
-        variables were accepted by the same runs of releases, and these lists are long."""
+    def docs_links(self, docs: list[tuple[str, str]]) -> bytes:
+        """The links of a page to each release's docs, rendered (and encoded) once per list: most
+        options and variables were accepted by the same runs of releases, and these lists are long."""
         key = tuple(docs)
         html = self._docs_html.get(key)
         if html is None:
-            html = self._docs_html[key] = " · ".join(
-                f'<a href="{h(url)}" rel="external">{h(ver)}</a>' for ver, url in docs)
+            html = self._docs_html[key] = " \u00b7 ".join(
+                f'<a href="{h(url)}" rel="external">{h(ver)}</a>' for ver, url in docs).encode("utf-8")
         return html
 
     # ------------------------------------------------------------------ output
-    def written_page(self, path: str, title: str, description: str, main: str, scripts: str = "") -> None:
+    def written_page(self, path: str, title: str, description: str, main: pages.Html, scripts: str = "") -> None:
         """A page: its ``main`` block (``pages``) inside the frame every page shares."""
         root = "../" * path.count("/")
         frame = self._frames.get(root)
         if frame is None:
             mdl = self.model
             frame = self._frames[root] = pages.Frame(root, mdl.versions[0], mdl.newest, len(mdl.versions))
-        self.files[path] = frame.fill(title, description, main, scripts).encode("utf-8")
+        self.files[path] = frame.fill(title, description, main, scripts)
 
     def write(self) -> None:
         """Write ``files`` into OUTDIR. A new folder, or a previous build, is replaced at once: the
@@ -471,7 +471,7 @@ class Builder:
                 desc = f"vLLM {r.version}, the oldest release in the database: {r.options} options, {r.env} variables."
             self.written_page(r.url, f"vLLM {r.version}: what changed", desc,
                               pages.release_main(self, r, "../" * r.url.count("/"),
-                                                 self._diff_html(d, r.url) if d else ""))
+                                                 self._diff_html(d, r.url) if d else b""))
             self.files[f"data/releases/{r.version}.js"] = self._release_data(r.index).encode("utf-8")
         ov = self.db.overlay
         # what the client-side guide says of a removal (model.removal_todo, model.env_removal_todo)
@@ -481,7 +481,7 @@ class Builder:
                    for kind in ("options", "env")}
         self.files["data/renames.js"] = _json_script("VLLM_LINT_RENAMES", renames).encode("utf-8")
 
-    def _diff_html(self, d: Any, path: str) -> str:
+    def _diff_html(self, d: Any, path: str) -> bytes:
         """The sections of a comparison, rendered once per (pair, depth): a release's page and
         the compare page of it and the release before show the same ones."""
         root = "../" * path.count("/")
@@ -491,7 +491,7 @@ class Builder:
             guide = self._guides.get((d.old, d.new))
             if guide is None:
                 guide = self._guides[(d.old, d.new)] = m.migration_guide(self.db, d)
-            html = self._diffs[key] = pages.diff_sections(self, guide, root)
+            html = self._diffs[key] = pages.diff_sections(self, guide, root).encode("utf-8")
         return html
 
     def _release_data(self, i: int) -> str:

@@ -13,7 +13,7 @@ rendered links (``Builder.opt_link``, ``release_link``, ``env_link``). ``b`` is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 from . import model as m
 
@@ -72,14 +72,49 @@ class Frame:
             "release's source. Facts only; vLLM's own documentation is linked, not copied.</footer>\n",
             "scripts", "</body>\n</html>\n"]
 
-    def fill(self, title: str, description: str, main: str, scripts: str) -> str:
-        values = {"title": h(title), "description": h(description), "main": main, "scripts": scripts}
-        parts = self.parts
-        return "".join(part if k % 2 == 0 else values[part] for k, part in enumerate(parts))
+        # the frame's text as UTF-8, between the slots (what every page of this depth repeats)
+        self.bytes = [part.encode("utf-8") for part in self.parts[0::2]]
+
+    def fill(self, title: str, description: str, main: Html, scripts: str) -> bytes:
+        """The page as UTF-8. Each part is encoded on its own: the frame's once per depth, a
+        page's ``main`` segment by segment (``Html``), so that the pages' own text, mostly ASCII,
+        is copied by ``str.encode``, not transcoded one character at a time, as a page holding the
+        frame's one ``·`` would be."""
+        p = self.bytes
+        t, d = h(title).encode("utf-8"), h(description).encode("utf-8")
+        out = [p[0], t, p[1], d, p[2], t, p[3], d, p[4]]
+        if main.__class__ is str:
+            out.append(main.encode("utf-8"))
+        else:
+            out.extend(x if x.__class__ is bytes else x.encode("utf-8") for x in main)
+        out += (p[5], scripts.encode("utf-8"), p[6])
+        return b"".join(out)
+
+
+#: a page's ``main`` block: its HTML, or its segments in order, HTML text or UTF-8 bytes (the parts
+#: many pages share, encoded once: a release's docs links, a comparison's sections)
+Html = Union[str, list[Union[str, bytes]]]
+
+
+def segments(out: list[Union[str, bytes]]) -> list[Union[str, bytes]]:
+    """``out`` with each run of text joined into one segment (``Html``)."""
+    segs: list[Union[str, bytes]] = []
+    run: list[str] = []
+    for x in out:
+        if x.__class__ is bytes:
+            if run:
+                segs.append("".join(run))
+                run = []
+            segs.append(x)
+        else:
+            run.append(x)  # type: ignore[arg-type]
+    if run:
+        segs.append("".join(run))
+    return segs
 
 
 def option_main(b: Any, page: m.OptionPage, root: str, *, st: Any, timeline: str, gone: bool, last: str,
-                gaps: list[str], command: str, canon_last: str) -> str:
+                gaps: list[str], command: str, canon_last: str) -> Html:
     """The ``main`` block of a canonical option's page."""
     rel, opt = b.release_link, b.opt_link
     newest = b.model.newest
@@ -168,10 +203,10 @@ def option_main(b: Any, page: m.OptionPage, root: str, *, st: Any, timeline: str
         out.append("</tbody>\n</table>\n")
     _docs(b, out, page, "The engine-arguments page of each release that accepted "
                         f"<code>{h(page.name)}</code>, on docs.vllm.ai")
-    return "".join(out)
+    return segments(out)
 
 
-def _docs(b: Any, out: list[str], page: Any, what: str) -> None:
+def _docs(b: Any, out: list[Any], page: Any, what: str) -> None:
     """The section linking a release's own docs, and the releases without a link, and why."""
     if not (page.docs or page.docs_missing):
         return
@@ -180,7 +215,9 @@ def _docs(b: Any, out: list[str], page: Any, what: str) -> None:
         version, url = page.docs[-1]
         out.append(f'<p>{what}: latest <a href="{h(url)}" rel="external">{h(version)}</a>.</p>\n'
                    f"<details><summary>Every release ({len(page.docs)})</summary>"
-                   f'<p class="inline-links">{b.docs_links(page.docs)}</p></details>\n')
+                   '<p class="inline-links">')
+        out.append(b.docs_links(page.docs))  # (bytes)
+        out.append("</p></details>\n")
     if page.docs_missing:
         out.append('<p class="none">No link for '
                    + "; ".join(f"{h(e.label)}: {h(e.value)}" for e in page.docs_missing) + ".</p>")
@@ -209,7 +246,7 @@ def spelling_main(b: Any, page: m.OptionPage, root: str, *, owners: list[str], c
     return "".join(out)
 
 
-def env_main(b: Any, page: m.EnvPage, root: str, *, timeline: str, gone: bool, last: str, command: str) -> str:
+def env_main(b: Any, page: m.EnvPage, root: str, *, timeline: str, gone: bool, last: str, command: str) -> Html:
     """The ``main`` block of an environment variable's page."""
     rel, opt, env = b.release_link, b.opt_link, b.env_link
     newest = b.model.newest
@@ -264,7 +301,7 @@ def env_main(b: Any, page: m.EnvPage, root: str, *, timeline: str, gone: bool, l
     else:
         out.append('<p class="none">No change of default, choices or type while it was read.</p>')
     _docs(b, out, page, "The environment-variables page of each release that read it, on docs.vllm.ai")
-    return "".join(out)
+    return segments(out)
 
 
 def _prose(text: str) -> str:
@@ -432,7 +469,7 @@ def releases_main(root: str, releases: list[m.ReleasePage]) -> str:
     return "".join(out)
 
 
-def release_main(b: Any, r: m.ReleasePage, root: str, diff_html: str) -> str:
+def release_main(b: Any, r: m.ReleasePage, root: str, diff_html: bytes) -> Html:
     """The ``main`` block of a release's page: its counts, then what changed against the release
     before (``diff_sections``)."""
     rel = b.release_link
@@ -457,12 +494,13 @@ def release_main(b: Any, r: m.ReleasePage, root: str, diff_html: str) -> str:
                       f"{h(newest)}</a>" if r.version != newest else "")
                    + f'; <a href="{hr}compare/index.html?from={h(r.prev)}&amp;to={h(r.version)}">compare other '
                    f"releases</a>). In the terminal: <code class=\"cmd\">vllm-lint flags diff {h(r.prev)} "
-                   f"{h(r.version)}</code></p>\n{diff_html}\n")
+                   f"{h(r.version)}</code></p>\n")
+        out += (diff_html, "\n")
     else:
         out.append(f"<p>The oldest release in the database: nothing to compare it with. "
                    f'<a href="{hr}compare/index.html?from={h(r.version)}&amp;to={h(newest)}">{h(r.version)} ... '
                    f"{h(newest)}</a>.</p>\n")
-    return "".join(out)
+    return segments(out)
 
 
 def compare_main(versions: list[str], pairs: list[tuple[str, str]]) -> str:
@@ -501,17 +539,17 @@ COMPARE_SCRIPTS = ('<script src="../data/compare.js"></script>\n<script src="../
                    '<script src="../static/compare.js"></script>\n')
 
 
-def compare_pair_main(b: Any, old: str, new: str, root: str, diff_html: str) -> str:
+def compare_pair_main(b: Any, old: str, new: str, root: str, diff_html: bytes) -> Html:
     """The ``main`` block of the page of two consecutive releases' comparison."""
     rel = b.release_link
-    return (f'<p class="crumbs"><a href="{h(root)}compare/index.html?from={h(old)}&amp;to={h(new)}">Compare</a></p>\n'
+    return [(f'<p class="crumbs"><a href="{h(root)}compare/index.html?from={h(old)}&amp;to={h(new)}">Compare</a></p>\n'
             f"<h1>vLLM {rel(old, root)} &rarr; {rel(new, root)}</h1>\n"
             f"<p>What a launch written for {h(old)} must change to start on {h(new)} comes first: removals with what "
             "to do, renames, changed defaults and choices, deprecations, the environment; then what is new.</p>\n"
             f'<p>In the terminal: <code class="cmd">vllm-lint flags diff {h(old)} {h(new)}</code> lists the same; '
             f'<code class="cmd">vllm-lint upgrade --to {h(new)} --dry-run DIR</code> shows the fixes it would make '
             "to the launches in DIR (renames, removals, the release named in image tags and pins) and what is left "
-            f"for you.</p>\n{diff_html}\n")
+            "for you.</p>\n"), diff_html, "\n"]
 
 
 def rules_main(rules: list[Any]) -> str:
