@@ -159,6 +159,7 @@ class Builder:
         self.files: dict[str, bytes] = {}
         self._links: dict[tuple[str, str, str], str] = {}
         self._fragments: dict[tuple[Any, ...], str] = {}
+        self._owners: tuple[dict[str, str], str] = ({}, "{}")  # the last release data's owners, and their JSON
         self._diffs: dict[tuple[str, str, str], bytes] = {}
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
         self._docs_html: dict[tuple[tuple[str, str], ...], bytes] = {}
@@ -544,8 +545,11 @@ class Builder:
                     1 if get("deprecated") else 0]
                 text = cache[key] = _DUMP(name) + ":" + _DUMP(row)
             env[name] = text
-        text = ('{"actions":{' + ",".join(actions[k] for k in sorted(actions)) + '},"env":{'
-                + ",".join(env[k] for k in sorted(env)) + '},"owners":' + _DUMP(owners)
+        # a quarter of the releases have the option strings of the release before, each of the same option
+        if self._owners[0] != owners:
+            self._owners = (owners, _DUMP(owners))
+        text = ('{"actions":{' + ",".join([actions[k] for k in sorted(actions)]) + '},"env":{'
+                + ",".join([env[k] for k in sorted(env)]) + '},"owners":' + self._owners[1]
                 + ',"version":' + _DUMP(s.version) + "}").replace("</", "<\\/")
         return f"(window.VLLM_LINT_RELEASES=window.VLLM_LINT_RELEASES||{{}})[{json.dumps(s.version)}]={text};\n"
 
