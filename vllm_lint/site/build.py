@@ -570,7 +570,7 @@ class Builder:
             "o_rewriting": [v for v, s in zip(mdl.versions, mdl.surfaces) if m.rewrites_o(s)]}).encode("utf-8")
         self.written_page("compare/index.html", "Compare vLLM releases",
                           "What changed in vLLM's options and environment variables between any two releases.",
-                          pages.compare_main(mdl.versions, pairs), pages.COMPARE_SCRIPTS)
+                          pages.compare_main(mdl.versions, pairs), pages.compare_scripts("../"))
 
     # ---- rules and reference
     def rules(self) -> list[Any]:

@@ -535,8 +535,10 @@ def compare_main(versions: list[str], pairs: list[tuple[str, str]]) -> str:
     return "".join(out)
 
 
-COMPARE_SCRIPTS = ('<script src="../data/compare.js"></script>\n<script src="../data/renames.js"></script>\n'
-                   '<script src="../static/compare.js"></script>\n')
+def compare_scripts(root: str) -> str:
+    """The compare page's scripts: the compare data, the renames, the client-side compare."""
+    return (f'<script src="{root}data/compare.js"></script>\n<script src="{root}data/renames.js"></script>\n'
+            f'<script src="{root}static/compare.js"></script>\n')
 
 
 def compare_pair_main(b: Any, old: str, new: str, root: str, diff_html: bytes) -> Html:
