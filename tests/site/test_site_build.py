@@ -415,3 +415,82 @@ def test_the_compare_data_tells_values_apart_that_print_alike(tmp_path):
     old, new = actions("0.8.5"), actions("0.10.0")
     assert old["--port"][0] == '"1"' and new["--port"][0] == "1"
     assert old["--flag"][0] == "1" and new["--flag"][0] == ["true", "1"]
+
+
+def _plain_runs(values):
+    """Runs of consecutive positions holding equal values, ``[(first, last, value)]``, the
+    straightforward way (the oracle of the model's one-pass loops)."""
+    out = []
+    for i in sorted(values):
+        if out and out[-1][1] == i - 1 and out[-1][2] == values[i]:
+            out[-1][1] = i
+        else:
+            out.append([i, i, values[i]])
+    return [tuple(r) for r in out]
+
+
+def _eras(eras, with_value=True):
+    return [(e.a, e.b, e.value) if with_value else (e.a, e.b) for e in eras]
+
+
+@pytest.mark.parametrize("which", ["shipped", "synthetic"])
+def test_the_model_runs_are_the_plain_runs_of_each_release(which, shipped_db, synth_db):
+    """The model reads each option's and variable's runs (who owned a spelling, config field,
+    kind, aliases, categories, deprecation, field changes) in one pass over its releases: the same
+    as each run computed on its own from the releases' tables."""
+    from vllm_lint.site.model import SiteModel, env_tables, rewrites_o
+    from vllm_lint.surface.timeline import describe_change
+
+    db = shipped_db if which == "shipped" else synth_db
+    mdl = SiteModel(db)
+    surfaces = [db.surface(v) for v in db.versions]
+    owners: dict = {}
+    actions: dict = {}
+    for i, s in enumerate(surfaces):
+        for string, o in s.by_string.items():
+            owners.setdefault(string, {})[i] = o.name
+        for o in s.options:
+            actions.setdefault(o.name, {})[i] = o
+        if rewrites_o(s):
+            owners.setdefault("-O", {})[i] = "--optimization-level"
+    assert set(mdl.options) <= set(owners)
+    for string, page in mdl.options.items():
+        assert page.accepted == sorted(owners[string]), string
+        assert _eras(page.spelling_eras) == _plain_runs(owners[string]), string
+        per = actions.get(string)
+        if not per:
+            assert not page.canonical
+            continue
+        assert page.canonical == sorted(per) and page.latest is per[max(per)]
+        assert _eras(page.config_eras) == _plain_runs({i: o.config for i, o in per.items()}), string
+        assert _eras(page.kind_eras) == _plain_runs({i: (o.kind, o.type) for i, o in per.items()}), string
+        assert _eras(page.alias_eras) == _plain_runs({i: tuple(o.aliases) for i, o in per.items()}), string
+        dep = db.deprecated_history(string)
+        assert _eras(page.deprecated_eras, False) == [
+            (a, b) for a, b, _ in _plain_runs({i: 1 for i in (dep.indices if dep else set()) & set(per)})], string
+    records: dict = {}
+    cats: dict = {}
+    for i, s in enumerate(surfaces):
+        rt, bd = env_tables(s)
+        for name, rec in rt.items():
+            records.setdefault(name, {})[i] = rec
+        for name, rec in bd.items():
+            records.setdefault(name, {}).setdefault(i, rec)
+        for name in rt.keys() | bd.keys():
+            cats.setdefault(name, {})[i] = ("runtime and build" if name in bd else "runtime") if name in rt else "build"
+    assert set(mdl.env) == set(records)
+    for name, page in mdl.env.items():
+        recs = records[name]
+        assert _eras(page.eras, False) == [(a, b) for a, b, _ in _plain_runs({i: 1 for i in recs})], name
+        assert _eras(page.category_eras) == _plain_runs(cats[name]), name
+        assert _eras(page.deprecated_eras, False) == [
+            (a, b) for a, b, _ in _plain_runs({i: 1 for i, r in recs.items() if r.get("deprecated")})], name
+        changes = []
+        for i in sorted(recs):
+            if i - 1 in recs:
+                old, new = recs[i - 1], recs[i]
+                view = [{"default": "(computed)" if r.get("default_computed") else r.get("default"),
+                         "choices": r.get("choices"), "type": r.get("type")} for r in (old, new)]
+                changes += [(db.versions[i], k, view[0][k], view[1][k], describe_change(k, view[0][k], view[1][k]))
+                            for k in view[1] if view[1][k] != view[0][k]]
+        assert [(c.version, c.what, c.old, c.new, c.text) for c in page.changes] == changes, name

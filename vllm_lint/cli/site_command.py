@@ -26,7 +26,7 @@ def site_build(outdir, db_path) -> None:
 
     # the dependencies this command alone needs (found, not imported: markdown-it is imported
     # only when the rule docs are not in the cache)
-    for module, package in (("jinja2", "Jinja2"), ("markdown_it", "markdown-it-py")):
+    for module, package in (("markdown_it", "markdown-it-py"),):
         if importlib.util.find_spec(module) is None:
             raise error_exit(f"site build needs the {package} package (a dependency of vllm-lint): pip install {package}")
     from ..site.build import SiteError, build_site

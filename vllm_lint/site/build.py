@@ -1,4 +1,4 @@
-"""Rendering the site: every page of ``SiteModel`` through the Jinja2 templates into OUTDIR.
+"""Rendering the site: every page of ``SiteModel`` (written by ``pages``) into OUTDIR.
 
 Links are relative and name ``index.html`` (the site works opened from disk); the search index
 and the compare data are scripts, not fetched JSON (``fetch`` of ``file://`` is blocked). Output is
@@ -15,8 +15,6 @@ import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Optional
-
-from markupsafe import Markup
 
 from ..surface.db import Database
 from . import model as m
@@ -48,15 +46,6 @@ def _cache_folder(name: str) -> Optional[Path]:
     return folder
 
 
-def _template_cache() -> Any:
-    """Compiled templates kept between builds, keyed by each template's source and Jinja2's and
-    Python's versions."""
-    import jinja2
-
-    folder = _cache_folder("site-templates")
-    return jinja2.FileSystemBytecodeCache(str(folder)) if folder else None
-
-
 MD_CONFIG = "commonmark, html off, tables"
 DOCS_CACHE_ENTRIES = 8  # what _md() builds: part of the rendered docs' cache key
 
@@ -67,11 +56,23 @@ def _md():
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
+def _sha256(data: bytes) -> Any:
+    """``hashlib.sha256(data)``, from CPython's own module where it has one (``hashlib`` loads
+    OpenSSL first: ~5 ms of a build)."""
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # Python 3.11
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data)
+
+
 def render_docs(docs: list[str]) -> list[str]:
     """Markdown texts as HTML. The result is kept in the cache folder, keyed by the texts, the
     renderer's configuration and markdown-it's installed files, so a rebuild with unchanged rule
     docs does not import markdown-it at all."""
-    import hashlib
     import importlib.util
 
     spec = importlib.util.find_spec("markdown_it")
@@ -84,7 +85,7 @@ def render_docs(docs: list[str]) -> list[str]:
     folder = _cache_folder("site-docs") if stamp else None
     file = None
     if folder:
-        h = hashlib.sha256("\0".join([MD_CONFIG, stamp or "", *docs]).encode("utf-8")).hexdigest()
+        h = _sha256("\0".join([MD_CONFIG, stamp or "", *docs]).encode("utf-8")).hexdigest()
         file = folder / f"{h[:32]}.json"
         try:
             cached = json.loads(file.read_text(encoding="utf-8"))
@@ -152,30 +153,17 @@ def _compared(value: Any) -> Any:
 
 class Builder:
     def __init__(self, db: Database, out: Path) -> None:
-        import jinja2
-
         self.db = db
         self.out = Path(out)
         self.model = m.SiteModel(db)
         self.files: dict[str, bytes] = {}
-        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")),
-                                      autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                                      auto_reload=False, bytecode_cache=_template_cache())
-        self._templates: dict[str, Any] = {}
-        self.env.filters["shown"] = m.shown
-        self.env.globals.update(compare_url=m.compare_url, newest=self.model.newest, oldest=self.model.versions[0],
-                                nversions=len(self.model.versions),
-                                rel=lambda version, root: Markup(self.release_link(version, root)))
         self._links: dict[tuple[str, str, str], str] = {}
         self._fragments: dict[tuple[Any, ...], str] = {}
-        self._diffs: dict[tuple[str, str, str], Any] = {}
+        self._owners: tuple[dict[str, str], str] = ({}, "{}")  # the last release data's owners, and their JSON
+        self._diffs: dict[tuple[str, str, str], bytes] = {}
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
-        self._docs_html: dict[tuple[tuple[str, str], ...], Any] = {}
+        self._docs_html: dict[tuple[tuple[str, str], ...], bytes] = {}
         self._frames: dict[str, pages.Frame] = {}
-        # the timelines' legends (macros.html), the same on every option and variable page
-        mac = self._template("macros.html").module
-        self.legends = (mac.legend(), mac.legend(build=True))
 
     # ------------------------------------------------------------------ links
     # Links are rendered once per (name, depth), as HTML text: pages hold thousands of them.
@@ -202,35 +190,25 @@ class Builder:
             html = self._links[key] = f'<a href="{h(root + m.release_url(version))}">{h(version)}</a>'
         return html
 
-    def docs_links(self, docs: list[tuple[str, str]]) -> str:
-        """The links of a page to each release's docs, rendered once per list: most options and
-        variables were accepted by the same runs of releases, and these lists are long."""
+    def docs_links(self, docs: list[tuple[str, str]]) -> bytes:
+        """The links of a page to each release's docs, rendered (and encoded) once per list: most
+        options and variables were accepted by the same runs of releases, and these lists are long."""
         key = tuple(docs)
         html = self._docs_html.get(key)
         if html is None:
-            html = self._docs_html[key] = " · ".join(
-                f'<a href="{h(url)}" rel="external">{h(ver)}</a>' for ver, url in docs)
+            html = self._docs_html[key] = " \u00b7 ".join(
+                f'<a href="{h(url)}" rel="external">{h(ver)}</a>' for ver, url in docs).encode("utf-8")
         return html
 
     # ------------------------------------------------------------------ output
-    def _template(self, name: str) -> Any:
-        tpl = self._templates.get(name)
-        if tpl is None:
-            tpl = self._templates[name] = self.env.get_template(name)
-        return tpl
-
-    def page(self, path: str, template: str, title: str, description: str, **ctx: Any) -> None:
-        html = self._template(template).render(root="../" * path.count("/"), title=title, description=description,
-                                               path=path, **ctx)
-        self.files[path] = html.encode("utf-8")
-
-    def written_page(self, path: str, title: str, description: str, main: str, scripts: str = "") -> None:
-        """A page whose ``main`` block is written in Python (``pages``), in ``base.html``'s frame."""
+    def written_page(self, path: str, title: str, description: str, main: pages.Html, scripts: str = "") -> None:
+        """A page: its ``main`` block (``pages``) inside the frame every page shares."""
         root = "../" * path.count("/")
         frame = self._frames.get(root)
         if frame is None:
-            frame = self._frames[root] = pages.Frame(self._template("frame.html").render, root)
-        self.files[path] = frame.fill(title, description, main, scripts).encode("utf-8")
+            mdl = self.model
+            frame = self._frames[root] = pages.Frame(root, mdl.versions[0], mdl.newest, len(mdl.versions))
+        self.files[path] = frame.fill(title, description, main, scripts)
 
     def write(self) -> None:
         """Write ``files`` into OUTDIR. A new folder, or a previous build, is replaced at once: the
@@ -332,10 +310,10 @@ class Builder:
             if p.is_file() and p.name != "not-found.js":
                 self.files[f"static/{p.name}"] = p.read_bytes()
         # the host's page for a missing address, served at any depth: its style and script inline
-        self.page("404.html", "not_found.html", "Page not found",
-                  "No page of the vLLM flag history has this address.",
-                  css=(HERE / "static" / "style.css").read_text(encoding="utf-8"),
-                  script=(HERE / "static" / "not-found.js").read_text(encoding="utf-8"))
+        self.files["404.html"] = pages.not_found(
+            "Page not found", "No page of the vLLM flag history has this address.",
+            (HERE / "static" / "style.css").read_text(encoding="utf-8"),
+            (HERE / "static" / "not-found.js").read_text(encoding="utf-8")).encode("utf-8")
 
     def search_index(self) -> None:
         """``[name, kind, url, note]`` rows for every option string, variable, release and rule."""
@@ -364,10 +342,11 @@ class Builder:
     def index_page(self) -> None:
         mdl = self.model
         newest = mdl.releases[-1]
-        self.page("index.html", "index.html", "vLLM flag history",
-                  f"Every option and environment variable of vLLM {mdl.versions[0]} to {mdl.newest}: "
-                  f"when each appeared, changed, was deprecated, renamed or removed.",
-                  counts=mdl.counts(), newest_release=newest, releases=list(reversed(mdl.releases[-8:])))
+        self.written_page("index.html", "vLLM flag history",
+                          f"Every option and environment variable of vLLM {mdl.versions[0]} to {mdl.newest}: "
+                          f"when each appeared, changed, was deprecated, renamed or removed.",
+                          pages.index_main(self, "", mdl.counts(), newest, list(reversed(mdl.releases[-8:]))),
+                          '<script src="search-index.js"></script>\n<script src="static/search.js"></script>\n')
         canonical = [p for p in mdl.options.values() if p.is_canonical]
         spellings = [p for p in mdl.options.values() if not p.is_canonical]
         self.written_page("options/index.html", "vLLM options",
@@ -376,8 +355,8 @@ class Builder:
         self.written_page("env/index.html", "vLLM environment variables",
                           f"All {len(mdl.env)} environment variables vLLM {mdl.versions[0]} to {mdl.newest} read.",
                           pages.variables_main(self, list(mdl.env.values()), "../"))
-        self.page("releases/index.html", "releases.html", "vLLM releases",
-                  f"{len(mdl.releases)} vLLM releases and what each changed.", releases=list(reversed(mdl.releases)))
+        self.written_page("releases/index.html", "vLLM releases", f"{len(mdl.releases)} vLLM releases and what each changed.",
+                          pages.releases_main("../", list(reversed(mdl.releases))))
 
     # ---- options
     def option_pages(self) -> None:
@@ -491,8 +470,9 @@ class Builder:
                         f"{len(d.env_added)} environment variables added, {len(d.env_removed)} removed.")
             else:
                 desc = f"vLLM {r.version}, the oldest release in the database: {r.options} options, {r.env} variables."
-            self.page(r.url, "release.html", f"vLLM {r.version}: what changed", desc, r=r, d=d,
-                      diff_html=self._diff_html(d, r.url) if d else None)
+            self.written_page(r.url, f"vLLM {r.version}: what changed", desc,
+                              pages.release_main(self, r, "../" * r.url.count("/"),
+                                                 self._diff_html(d, r.url) if d else b""))
             self.files[f"data/releases/{r.version}.js"] = self._release_data(r.index).encode("utf-8")
         ov = self.db.overlay
         # what the client-side guide says of a removal (model.removal_todo, model.env_removal_todo)
@@ -502,7 +482,7 @@ class Builder:
                    for kind in ("options", "env")}
         self.files["data/renames.js"] = _json_script("VLLM_LINT_RENAMES", renames).encode("utf-8")
 
-    def _diff_html(self, d: Any, path: str) -> Any:
+    def _diff_html(self, d: Any, path: str) -> bytes:
         """The sections of a comparison, rendered once per (pair, depth): a release's page and
         the compare page of it and the release before show the same ones."""
         root = "../" * path.count("/")
@@ -512,7 +492,7 @@ class Builder:
             guide = self._guides.get((d.old, d.new))
             if guide is None:
                 guide = self._guides[(d.old, d.new)] = m.migration_guide(self.db, d)
-            html = self._diffs[key] = Markup(pages.diff_sections(self, guide, root))
+            html = self._diffs[key] = pages.diff_sections(self, guide, root).encode("utf-8")
         return html
 
     def _release_data(self, i: int) -> str:
@@ -565,8 +545,11 @@ class Builder:
                     1 if get("deprecated") else 0]
                 text = cache[key] = _DUMP(name) + ":" + _DUMP(row)
             env[name] = text
-        text = ('{"actions":{' + ",".join(actions[k] for k in sorted(actions)) + '},"env":{'
-                + ",".join(env[k] for k in sorted(env)) + '},"owners":' + _DUMP(owners)
+        # a quarter of the releases have the option strings of the release before, each of the same option
+        if self._owners[0] != owners:
+            self._owners = (owners, _DUMP(owners))
+        text = ('{"actions":{' + ",".join([actions[k] for k in sorted(actions)]) + '},"env":{'
+                + ",".join([env[k] for k in sorted(env)]) + '},"owners":' + self._owners[1]
                 + ',"version":' + _DUMP(s.version) + "}").replace("</", "<\\/")
         return f"(window.VLLM_LINT_RELEASES=window.VLLM_LINT_RELEASES||{{}})[{json.dumps(s.version)}]={text};\n"
 
@@ -575,18 +558,19 @@ class Builder:
         pairs = sorted(mdl.compares, key=lambda p: (mdl.versions.index(p[0]), mdl.versions.index(p[1])))
         for old, new in pairs:
             d = mdl.compares[(old, new)]
-            self.page(m.compare_url(old, new), "compare_pair.html", f"vLLM {old} ... {new}",
-                      f"What changed in vLLM's options and environment variables from {old} to {new}: "
-                      f"{len(d.removed)} options removed, {len(d.renamed)} renamed, {len(d.added)} added.",
-                      d=d, old=old, new=new, diff_html=self._diff_html(d, m.compare_url(old, new)))
+            url = m.compare_url(old, new)
+            self.written_page(url, f"vLLM {old} ... {new}",
+                              f"What changed in vLLM's options and environment variables from {old} to {new}: "
+                              f"{len(d.removed)} options removed, {len(d.renamed)} renamed, {len(d.added)} added.",
+                              pages.compare_pair_main(self, old, new, "../" * url.count("/"), self._diff_html(d, url)))
         index_of = {v: i for i, v in enumerate(mdl.versions)}
         self.files["data/compare.js"] = _json_script("VLLM_LINT_COMPARE", {
             "versions": mdl.versions, "index": index_of,
             "prerendered": [f"{a}...{b}" for a, b in pairs], "o_rewritten": m.O_REWRITTEN,
             "o_rewriting": [v for v, s in zip(mdl.versions, mdl.surfaces) if m.rewrites_o(s)]}).encode("utf-8")
-        self.page("compare/index.html", "compare.html", "Compare vLLM releases",
-                  "What changed in vLLM's options and environment variables between any two releases.",
-                  versions=mdl.versions, pairs=pairs)
+        self.written_page("compare/index.html", "Compare vLLM releases",
+                          "What changed in vLLM's options and environment variables between any two releases.",
+                          pages.compare_main(mdl.versions, pairs), pages.compare_scripts("../"))
 
     # ---- rules and reference
     def rules(self) -> list[Any]:
@@ -596,24 +580,28 @@ class Builder:
 
     def rule_pages(self) -> None:
         rules = self.rules()
-        self.page("rules/index.html", "rules.html", "vllm-lint rules",
-                  f"The {len(rules)} rules of vllm-lint: what each finds, why, and whether it fixes it.", rules=rules)
+        self.written_page("rules/index.html", "vllm-lint rules",
+                          f"The {len(rules)} rules of vllm-lint: what each finds, why, and whether it fixes it.",
+                          pages.rules_main(rules))
         # a rule's doc headings sit one level below the page's own <h1>
         docs = ["\n".join("#" + line if line.startswith("#") else line for line in rule.doc.splitlines())
                 for rule in rules]
         for rule, doc_html in zip(rules, render_docs(docs)):
-            self.page(rule.page, "rule.html", f"{rule.code} {rule.name} (vllm-lint rule)",
-                      f"vllm-lint {rule.code} {rule.name}: {rule.summary}.", rule=rule, doc_html=doc_html)
+            self.written_page(rule.page, f"{rule.code} {rule.name} (vllm-lint rule)",
+                              f"vllm-lint {rule.code} {rule.name}: {rule.summary}.",
+                              pages.rule_main(rule, "../" * rule.page.count("/"), doc_html))
 
     def reference_pages(self) -> None:
         from .reference import audit_schema, configuration, schema_rows
 
-        self.page("reference/configuration/index.html", "configuration.html", "vllm-lint configuration",
-                  "Every [tool.vllm-lint] setting: type, default and meaning.", settings=configuration())
+        self.written_page("reference/configuration/index.html", "vllm-lint configuration",
+                          "Every [tool.vllm-lint] setting: type, default and meaning.",
+                          pages.configuration_main(configuration()))
         schema = audit_schema()
-        self.page("reference/audit-schema/index.html", "audit_schema.html", "vllm-lint audit JSON schema",
-                  "The JSON schema of `vllm-lint audit --format json` output.", schema=schema, rows=schema_rows(schema),
-                  schema_text=json.dumps(schema, indent=2, ensure_ascii=False))
+        self.written_page("reference/audit-schema/index.html", "vllm-lint audit JSON schema",
+                          "The JSON schema of `vllm-lint audit --format json` output.",
+                          pages.audit_schema_main(schema, schema_rows(schema),
+                                                  json.dumps(schema, indent=2, ensure_ascii=False)))
         self.files["reference/audit-schema/audit.schema.json"] = (
             json.dumps(schema, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 

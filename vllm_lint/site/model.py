@@ -133,6 +133,24 @@ def value_runs(values: dict[int, Any]) -> list[tuple[int, int, Any]]:
     return value_runs_in(positions, [values[i] for i in positions])
 
 
+def value_eras(versions: list[str], positions: list[int], values: list[Any]) -> list["Era"]:
+    """``value_runs_in`` as eras."""
+    out: list[Era] = []
+    first = last = -2
+    held: Any = None
+    for i, v in zip(positions, values):
+        if last == i - 1 and held == v:
+            last = i
+            continue
+        if last >= 0:
+            out.append(Era(versions, first, last, held))
+        first = last = i
+        held = v
+    if last >= 0:
+        out.append(Era(versions, first, last, held))
+    return out
+
+
 def value_runs_in(positions: list[int], values: list[Any]) -> list[tuple[int, int, Any]]:
     """``value_runs`` of sorted ``positions`` and the value at each."""
     out: list[tuple[int, int, Any]] = []
@@ -223,11 +241,17 @@ def field_changes(versions: list[str], records: dict[int, dict[str, Any]]) -> li
     for i in sorted(records):
         rec = records[i]
         if prev is not None and prev_i == i - 1 and rec != prev:  # (most records stay the same)
-            old, cur = _field_view(prev), _field_view(rec)
-            if cur != old:
-                out.extend(FieldChange(versions[i], k, old[k], cur[k]) for k in cur if cur[k] != old[k])
+            out.extend(_field_changes(versions[i], prev, rec))
         prev, prev_i = rec, i
     return out
+
+
+def _field_changes(version: str, prev: dict[str, Any], rec: dict[str, Any]) -> list[FieldChange]:
+    """``field_changes`` of two consecutive records."""
+    old, cur = _field_view(prev), _field_view(rec)
+    if cur == old:
+        return []
+    return [FieldChange(version, k, old[k], cur[k]) for k in cur if cur[k] != old[k]]
 
 
 class JsonKey:
@@ -363,30 +387,42 @@ class SiteModel:
         # each release's JSON options' configs (``Surface.json_config_for``), decoded whole: the site
         # asks for every entry
         self._json_configs: dict[int, dict[str, Any]] = {}
+        # (the releases are visited in order: each per-release dict below holds them ascending)
         for i, s in enumerate(self.surfaces):
             for opt in s.options:
-                actions.setdefault(opt.name, {})[i] = opt
+                per = actions.get(opt.name)
+                if per is None:
+                    per = actions[opt.name] = {}
+                per[i] = opt
                 if opt.kind == "json" and i not in self._json_configs:
                     self._json_configs[i] = dict(s.json_configs.items())
             for string, opt in s.by_string.items():
-                held.setdefault(string, {})[i] = opt
-        # string -> release -> canonical name owning it
-        owners = {string: {i: opt.name for i, opt in per.items()} for string, per in held.items()}
+                per = held.get(string)
+                if per is None:
+                    per = held[string] = {}
+                per[i] = opt
         # -O from 0.12.0 is no parser string: vLLM rewrites it into --optimization-level before
         # parsing (Surface.o_flag), so the spelling still means that option there
-        rewritten: set[int] = set()
-        for i, s in enumerate(self.surfaces):
-            if rewrites_o(s):
-                owners.setdefault("-O", {})[i] = "--optimization-level"
-                rewritten.add(i)
-        for string in sorted(owners):
+        rewritten = [i for i, s in enumerate(self.surfaces) if rewrites_o(s)]
+        strings = set(held)
+        if rewritten:
+            strings.add("-O")
+        v = self.versions
+        for string in sorted(strings):
             page = OptionPage(string)
-            page.accepted = sorted(owners[string])
-            page.spelling_eras = [Era(self.versions, a, b, v) for a, b, v in value_runs(owners[string])]
-            if string == "-O":
+            per = held.get(string) or {}
+            if string == "-O" and rewritten:
+                # string -> release -> the canonical name owning it
+                owner = {i: opt.name for i, opt in per.items()}
+                owner.update(dict.fromkeys(rewritten, "--optimization-level"))
+                page.accepted = sorted(owner)
+                page.spelling_eras = value_eras(v, page.accepted, [owner[i] for i in page.accepted])
                 page.era_notes = {e.a: "vLLM rewrites -O3 and -O 3 into --optimization-level 3 before parsing; "
                                        "-O.key is no --compilation-config key any more"
                                   for e in page.spelling_eras if e.a in rewritten}
+            else:
+                page.accepted = list(per)
+                page.spelling_eras = value_eras(v, page.accepted, [opt.name for opt in per.values()])
             self.options[string] = page
         for name, per_release in actions.items():
             self._fill_option(self.options[name], per_release)
@@ -418,18 +454,41 @@ class SiteModel:
 
     def _fill_option(self, page: OptionPage, per_release: dict[int, Any]) -> None:
         v = self.versions
-        page.canonical = sorted(per_release)
+        page.canonical = list(per_release)  # (ascending: _gather_options)
         page.latest = per_release[page.canonical[-1]]
         dep = self.db.deprecated_history(page.name)
-        dep_idx = (dep.indices if dep else set()) & set(page.canonical)
-        page.deprecated_eras = [Era(v, a, b) for a, b in runs(dep_idx)]
-        opts = [per_release[i] for i in page.canonical]
-        page.config_eras = [Era(v, a, b, val) for a, b, val in
-                            value_runs_in(page.canonical, [o.config for o in opts])]
-        page.kind_eras = [Era(v, a, b, val) for a, b, val in
-                          value_runs_in(page.canonical, [(o.kind, o.type) for o in opts])]
-        page.alias_eras = [Era(v, a, b, val) for a, b, val in
-                           value_runs_in(page.canonical, [tuple(o.aliases) for o in opts])]
+        page.deprecated_eras = [Era(v, a, b) for a, b in runs(dep.indices & per_release.keys())] if dep else []
+        # the runs of its config field, its (kind, type) and its aliases, in one pass: [first, last, value]
+        config: list[list[Any]] = []
+        kind: list[list[Any]] = []
+        alias: list[list[Any]] = []
+        last = -2
+        for i, o in per_release.items():
+            c, k, a = o.config, (o.kind, o.type), o.aliases
+            if last == i - 1:
+                r = config[-1]
+                if r[2] == c:
+                    r[1] = i
+                else:
+                    config.append([i, i, c])
+                r = kind[-1]
+                if r[2] == k:
+                    r[1] = i
+                else:
+                    kind.append([i, i, k])
+                r = alias[-1]
+                if r[2] == a:
+                    r[1] = i
+                else:
+                    alias.append([i, i, a])
+            else:
+                config.append([i, i, c])
+                kind.append([i, i, k])
+                alias.append([i, i, a])
+            last = i
+        page.config_eras = [Era(v, a, b, val) for a, b, val in config]
+        page.kind_eras = [Era(v, a, b, val) for a, b, val in kind]
+        page.alias_eras = [Era(v, a, b, tuple(val)) for a, b, val in alias]
         page.docs, page.docs_missing = self._docs(page.canonical, 0)
         keys: dict[str, dict[int, dict[str, Any]]] = {}
         classes: dict[int, Any] = {}
@@ -454,23 +513,66 @@ class SiteModel:
         records: dict[str, dict[int, dict[str, Any]]] = {}
         runtime: dict[str, list[int]] = {}
         build: dict[str, list[int]] = {}
+        # (the releases are visited in order: each name's positions and records ascending)
         for i, (rt, bd) in enumerate(self.env_by_release):
             for name, rec in rt.items():
-                runtime.setdefault(name, []).append(i)
-                records.setdefault(name, {})[i] = rec
+                at = runtime.get(name)
+                if at is None:
+                    runtime[name] = [i]
+                else:
+                    at.append(i)
+                per = records.get(name)
+                if per is None:
+                    records[name] = {i: rec}
+                else:
+                    per[i] = rec
             for name, rec in bd.items():
-                build.setdefault(name, []).append(i)
-                records.setdefault(name, {}).setdefault(i, rec)
+                at = build.get(name)
+                if at is None:
+                    build[name] = [i]
+                else:
+                    at.append(i)
+                per = records.get(name)
+                if per is None:
+                    records[name] = {i: rec}
+                elif i not in per:
+                    per[i] = rec
         for name in sorted(records):
             page = EnvPage(name)
             recs = records[name]
             page.runtime, page.build = runtime.get(name, []), build.get(name, [])
-            page.eras = [Era(v, a, b) for a, b in runs(recs)]
+            # in one pass: the runs read, of each category, deprecated; the field changes
             rt, bd = set(page.runtime), set(page.build)
-            page.category_eras = [Era(v, a, b, val) for a, b, val in value_runs(
-                {i: "runtime and build" if i in rt and i in bd else "runtime" if i in rt else "build" for i in recs})]
-            page.deprecated_eras = [Era(v, a, b) for a, b in runs(i for i, r in recs.items() if r.get("deprecated"))]
-            page.changes = field_changes(v, recs)
+            read: list[list[int]] = []
+            cats: list[list[Any]] = []
+            deps: list[list[int]] = []
+            changes: list[FieldChange] = []
+            last = -2
+            prev: Any = None
+            for i, rec in recs.items():
+                cat = ("runtime and build" if i in bd else "runtime") if i in rt else "build"
+                if last == i - 1:
+                    read[-1][1] = i
+                    r = cats[-1]
+                    if r[2] == cat:
+                        r[1] = i
+                    else:
+                        cats.append([i, i, cat])
+                    if rec != prev:  # (most records stay the same)
+                        changes.extend(_field_changes(v[i], prev, rec))
+                else:
+                    read.append([i, i])
+                    cats.append([i, i, cat])
+                if rec.get("deprecated"):
+                    if deps and deps[-1][1] == i - 1:
+                        deps[-1][1] = i
+                    else:
+                        deps.append([i, i])
+                last, prev = i, rec
+            page.eras = [Era(v, a, b) for a, b in read]
+            page.category_eras = [Era(v, a, b, val) for a, b, val in cats]
+            page.deprecated_eras = [Era(v, a, b) for a, b in deps]
+            page.changes = changes
             page.removed_in = [v[e.b + 1] for e in page.eras if e.b + 1 < len(v)]
             ov = self.db.env_overlay(name) or {}
             page.successor, page.evidence, page.note = ov.get("successor"), ov.get("evidence"), ov.get("note")

@@ -1,26 +1,26 @@
-"""The pages there are hundreds of, and those listing hundreds of rows, written in Python: an
-option's, a spelling's and an environment variable's page, the lists of options and of variables
-(the ``main`` block each shows inside ``base.html``: ``Frame``), and the sections of a comparison (a
-release's page and the compare page of a pair show them).
+"""Every page of the site, written in Python: the ``main`` block each shows inside the frame all
+pages share (``Frame``: the head, the navigation, the footer), and ``404.html`` whole. The pages
+there are hundreds of (an option's, a spelling's, an environment variable's, a release's, a
+comparison's) and the lists of hundreds of rows are tight loops over a page's facts; the sections
+of a comparison are rendered once per pair and depth (a release's page and the compare page of the
+pair show them).
 
-Each is a tight loop over a page's facts. Jinja2 made an ``escape`` call and a ``Markup`` object
-for every ``{{ }}`` and a loop object for every ``{% for %}``, ~63,000 of them per build; here
-each value is escaped once, as text (``h``: ``markupsafe.escape``'s entities), and the links come
-from the builder's memo of rendered links (``Builder.opt_link``, ``release_link``, ``env_link``).
-The other pages, one or a few each, stay templates under ``templates/``. ``b`` is the
+Each value is escaped once, as text (``h``: the entities Jinja2's autoescape wrote, the pages having
+been Jinja2 templates until issue 31's eighth pass), and the links come from the builder's memo of
+rendered links (``Builder.opt_link``, ``release_link``, ``env_link``). ``b`` is the
 ``build.Builder`` writing the site.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Union
 
 from . import model as m
 
 
 def h(value: Any) -> str:
-    """``value`` as text in HTML: what Jinja2's ``{{ value }}`` writes (``markupsafe.escape``:
-    ``&``, ``<``, ``>``, ``'`` and ``"`` as entities)."""
+    """``value`` as text in HTML (``markupsafe.escape``'s entities: ``&``, ``<``, ``>``, ``'`` and
+    ``"``)."""
     s = value if value.__class__ is str else str(value)
     if "&" in s:
         s = s.replace("&", "&amp;")
@@ -31,27 +31,90 @@ def h(value: Any) -> str:
     return s
 
 
+# the legends of the option and variable timelines (the same on every such page)
+LEGEND_OPTION = ('<p class="legend"><span class="sw tl-acc"></span> accepted<span class="sw tl-alias"></span> accepted '
+                 'as an alias of another option <span class="sw tl-dep"></span> deprecated\n'
+                 '<span class="mk">&#9679;</span> default changed <span class="mk">&#9650;</span> choices changed '
+                 '<span class="mk">&#9632;</span> type or kind changed\n'
+                 '<span class="mk tl-removed-txt">|</span> removed or renamed</p>')
+LEGEND_VARIABLE = ('<p class="legend"><span class="sw tl-acc"></span> accepted (runtime)<span class="sw tl-build"></span> '
+                   'build-time <span class="sw tl-both"></span> runtime and build <span class="sw tl-dep"></span> deprecated\n'
+                   '<span class="mk">&#9679;</span> default changed <span class="mk">&#9650;</span> choices changed '
+                   '<span class="mk">&#9632;</span> type or kind changed\n'
+                   '<span class="mk tl-removed-txt">|</span> removed or renamed</p>')
+
+
 class Frame:
-    """``base.html`` around a page written in Python, rendered once per depth: markers stand where
-    a page's title, description, ``main`` and ``scripts`` blocks go, and the text between them is
-    kept (``fill`` joins the parts with a page's own, escaped where the template escapes them)."""
+    """What every page but ``404.html`` shows around its ``main`` block (the head, the header
+    with the navigation, the footer), at one depth of the tree: the text between a page's title,
+    description, ``main`` and ``scripts`` is kept, and ``fill`` joins it with a page's own (the
+    title and description escaped, ``main`` and ``scripts`` as HTML)."""
 
-    SLOTS = ("title", "description", "main", "scripts")
+    def __init__(self, root: str, oldest: str, newest: str, nversions: int) -> None:
+        r = h(root)
+        self.parts = [
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>',
+            "title", ' \u00b7 vllm-lint</title>\n<meta name="description" content="',
+            "description", '">\n<meta property="og:type" content="website">\n'
+            '<meta property="og:site_name" content="vllm-lint flag history">\n<meta property="og:title" content="',
+            "title", '">\n<meta property="og:description" content="',
+            "description", '">\n<meta name="twitter:card" content="summary">\n'
+            '<meta name="color-scheme" content="light dark">\n'
+            f'<link rel="stylesheet" href="{r}static/style.css">\n</head>\n<body>\n<header class="top">\n'
+            f'<a class="brand" href="{r}index.html">vllm-lint <span>flag history</span></a>\n<nav>\n'
+            f'<a href="{r}options/index.html">Options</a>\n<a href="{r}env/index.html">Env vars</a>\n'
+            f'<a href="{r}releases/index.html">Releases</a>\n<a href="{r}compare/index.html">Compare</a>\n'
+            f'<a href="{r}rules/index.html">Rules</a>\n<a href="{r}reference/configuration/index.html">Config</a>\n'
+            "</nav>\n</header>\n<main>\n",
+            "main", "</main>\n<footer>Generated by <code>vllm-lint site build</code> from the vllm-lint flag "
+            f"database: vLLM {h(oldest)} to {h(newest)}, {nversions} releases, read statically from each "
+            "release's source. Facts only; vLLM's own documentation is linked, not copied.</footer>\n",
+            "scripts", "</body>\n</html>\n"]
 
-    def __init__(self, render: Callable[..., str], root: str) -> None:
-        from markupsafe import Markup
+        # the frame's text as UTF-8, between the slots (what every page of this depth repeats)
+        self.bytes = [part.encode("utf-8") for part in self.parts[0::2]]
 
-        html = render(root=root, **{k: Markup(f"\0{k}\0") for k in self.SLOTS})
-        self.parts = html.split("\0")  # literal, slot name, literal, ...
+    def fill(self, title: str, description: str, main: Html, scripts: str) -> bytes:
+        """The page as UTF-8. Each part is encoded on its own: the frame's once per depth, a
+        page's ``main`` segment by segment (``Html``), so that the pages' own text, mostly ASCII,
+        is copied by ``str.encode``, not transcoded one character at a time, as a page holding the
+        frame's one ``·`` would be."""
+        p = self.bytes
+        t, d = h(title).encode("utf-8"), h(description).encode("utf-8")
+        out = [p[0], t, p[1], d, p[2], t, p[3], d, p[4]]
+        if main.__class__ is str:
+            out.append(main.encode("utf-8"))
+        else:
+            out.extend(x if x.__class__ is bytes else x.encode("utf-8") for x in main)
+        out += (p[5], scripts.encode("utf-8"), p[6])
+        return b"".join(out)
 
-    def fill(self, title: str, description: str, main: str, scripts: str) -> str:
-        values = {"title": h(title), "description": h(description), "main": main, "scripts": scripts}
-        parts = self.parts
-        return "".join(part if k % 2 == 0 else values[part] for k, part in enumerate(parts))
+
+#: a page's ``main`` block: its HTML, or its segments in order, HTML text or UTF-8 bytes (the parts
+#: many pages share, encoded once: a release's docs links, a comparison's sections)
+Html = Union[str, list[Union[str, bytes]]]
+
+
+def segments(out: list[Union[str, bytes]]) -> list[Union[str, bytes]]:
+    """``out`` with each run of text joined into one segment (``Html``)."""
+    segs: list[Union[str, bytes]] = []
+    run: list[str] = []
+    for x in out:
+        if x.__class__ is bytes:
+            if run:
+                segs.append("".join(run))
+                run = []
+            segs.append(x)
+        else:
+            run.append(x)  # type: ignore[arg-type]
+    if run:
+        segs.append("".join(run))
+    return segs
 
 
 def option_main(b: Any, page: m.OptionPage, root: str, *, st: Any, timeline: str, gone: bool, last: str,
-                gaps: list[str], command: str, canon_last: str) -> str:
+                gaps: list[str], command: str, canon_last: str) -> Html:
     """The ``main`` block of a canonical option's page."""
     rel, opt = b.release_link, b.opt_link
     newest = b.model.newest
@@ -109,7 +172,7 @@ def option_main(b: Any, page: m.OptionPage, root: str, *, st: Any, timeline: str
                "</dl>\n"
                '<figure class="tl">\n'
                f'<div class="tl-scroll">{timeline}</div>\n'
-               f"<figcaption>{b.legends[0]}</figcaption>\n"
+               f"<figcaption>{LEGEND_OPTION}</figcaption>\n"
                "</figure>\n"
                "<h2>Changes</h2>\n")
     if st.changes:
@@ -140,10 +203,10 @@ def option_main(b: Any, page: m.OptionPage, root: str, *, st: Any, timeline: str
         out.append("</tbody>\n</table>\n")
     _docs(b, out, page, "The engine-arguments page of each release that accepted "
                         f"<code>{h(page.name)}</code>, on docs.vllm.ai")
-    return "".join(out)
+    return segments(out)
 
 
-def _docs(b: Any, out: list[str], page: Any, what: str) -> None:
+def _docs(b: Any, out: list[Any], page: Any, what: str) -> None:
     """The section linking a release's own docs, and the releases without a link, and why."""
     if not (page.docs or page.docs_missing):
         return
@@ -152,7 +215,9 @@ def _docs(b: Any, out: list[str], page: Any, what: str) -> None:
         version, url = page.docs[-1]
         out.append(f'<p>{what}: latest <a href="{h(url)}" rel="external">{h(version)}</a>.</p>\n'
                    f"<details><summary>Every release ({len(page.docs)})</summary>"
-                   f'<p class="inline-links">{b.docs_links(page.docs)}</p></details>\n')
+                   '<p class="inline-links">')
+        out.append(b.docs_links(page.docs))  # (bytes)
+        out.append("</p></details>\n")
     if page.docs_missing:
         out.append('<p class="none">No link for '
                    + "; ".join(f"{h(e.label)}: {h(e.value)}" for e in page.docs_missing) + ".</p>")
@@ -181,7 +246,7 @@ def spelling_main(b: Any, page: m.OptionPage, root: str, *, owners: list[str], c
     return "".join(out)
 
 
-def env_main(b: Any, page: m.EnvPage, root: str, *, timeline: str, gone: bool, last: str, command: str) -> str:
+def env_main(b: Any, page: m.EnvPage, root: str, *, timeline: str, gone: bool, last: str, command: str) -> Html:
     """The ``main`` block of an environment variable's page."""
     rel, opt, env = b.release_link, b.opt_link, b.env_link
     newest = b.model.newest
@@ -223,7 +288,7 @@ def env_main(b: Any, page: m.EnvPage, root: str, *, timeline: str, gone: bool, l
                "</dl>\n"
                '<figure class="tl">\n'
                f'<div class="tl-scroll">{timeline}</div>\n'
-               f"<figcaption>{b.legends[1]}</figcaption>\n"
+               f"<figcaption>{LEGEND_VARIABLE}</figcaption>\n"
                "</figure>\n"
                "<h2>Changes</h2>\n")
     if page.changes:
@@ -236,7 +301,7 @@ def env_main(b: Any, page: m.EnvPage, root: str, *, timeline: str, gone: bool, l
     else:
         out.append('<p class="none">No change of default, choices or type while it was read.</p>')
     _docs(b, out, page, "The environment-variables page of each release that read it, on docs.vllm.ai")
-    return "".join(out)
+    return segments(out)
 
 
 def _prose(text: str) -> str:
@@ -319,4 +384,251 @@ def variables_main(b: Any, variables: list[m.EnvPage], root: str) -> str:
                    f"<td>{h(', '.join(p.categories))}</td><td>{h(p.eras[0].first)} .. {h(p.eras[-1].last)}</td>"
                    f"<td>{_status(p.eras[-1].last, p.deprecated_eras, newest, 'read')}</td></tr>\n")
     out.append("</tbody>\n</table>\n")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------- the pages there are few of
+def not_found(title: str, description: str, css: str, script: str) -> str:
+    """``404.html``, whole: served by the host at any depth, so nothing in it is a relative link
+    but the one its script fixes; its style and script inline."""
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{h(title)} \u00b7 vllm-lint</title>\n<meta name=\"description\" content=\"{h(description)}\">\n"
+            '<meta name="color-scheme" content="light dark">\n'
+            f"<style>{css}</style>\n</head>\n<body>\n<main>\n<h1>Page not found</h1>\n"
+            '<p id="why">No page of the vLLM flag history has this address.</p>\n'
+            '<p><a id="home" href="index.html">The index</a> lists every option, environment variable, release '
+            "and rule, with a search box.</p>\n</main>\n"
+            f"<script>{script}</script>\n</body>\n</html>\n")
+
+
+def index_main(b: Any, root: str, counts: dict[str, int], newest_release: m.ReleasePage,
+               releases: list[m.ReleasePage]) -> str:
+    """The ``main`` block of the site's front page."""
+    rel = b.release_link
+    mdl = b.model
+    out = ["<h1>vLLM flag history</h1>\n"
+           "<p class=\"lead\">Every option of <code>vllm serve</code> and every environment variable of vLLM "
+           f"{h(mdl.versions[0])} to {h(mdl.newest)}: when each appeared, changed its default, choices or type, was "
+           "deprecated, renamed or removed, and what replaced it.</p>\n"
+           '<form class="search" role="search" action="options/index.html">\n'
+           '<label for="q">Search options, variables, releases and rules</label>\n'
+           '<input id="q" name="q" type="search" placeholder="swap-space, VLLM_USE_V1, 0.27.0, VL101" '
+           'autocomplete="off" spellcheck="false">\n'
+           "</form>\n"
+           '<ol id="results" class="results" aria-live="polite"></ol>\n'
+           "<noscript><p>Search needs JavaScript; every page is also reachable from the lists: "
+           '<a href="options/index.html">options</a>, <a href="env/index.html">environment variables</a>, '
+           '<a href="releases/index.html">releases</a>, <a href="rules/index.html">rules</a>.</p></noscript>\n'
+           '<section class="cards">\n'
+           f'<div class="card"><b>{counts["releases"]}</b> <a href="releases/index.html">releases</a></div>\n'
+           f'<div class="card"><b>{counts["options"]}</b> <a href="options/index.html">options</a> '
+           f'({counts["spellings"]} spellings)</div>\n'
+           f'<div class="card"><b>{counts["env"]}</b> <a href="env/index.html">environment variables</a>'
+           + (f' and {counts["build_env"]} build-time' if counts["build_env"] else "") + "</div>\n"
+           '<div class="card"><a href="rules/index.html">Rules</a> \u00b7 <a href="reference/configuration/index.html">'
+           'configuration</a> \u00b7 <a href="reference/audit-schema/index.html">audit JSON schema</a></div>\n'
+           "</section>\n"
+           f"<h2>Newest release: {rel(newest_release.version, root)}</h2>\n"]
+    d = newest_release.diff
+    if d:
+        out.append(f"<p>Against {rel(newest_release.prev, root)}: {len(d.added)} options added, {len(d.removed)} "
+                   f"removed, {len(d.renamed)} renamed, {len(d.deprecated)} newly deprecated, {len(d.changed)} "
+                   f"changed; {len(d.env_added)} environment variables added, {len(d.env_removed)} removed.</p>")
+    out.append('<h2>Recent releases</h2>\n<ul class="inline">\n')
+    out.extend(f"<li>{rel(r.version, root)}</li>\n" for r in releases)
+    out.append('<li><a href="releases/index.html">all releases</a></li>\n'
+               "</ul>\n"
+               "<h2>In the terminal</h2>\n"
+               "<p>vllm-lint is not on PyPI: install it from a clone of its repository (or from a wheel built from "
+               "one).</p>\n"
+               "<pre><code>python3 -m venv .venv &amp;&amp; .venv/bin/pip install .    # in the clone\n"
+               ".venv/bin/vllm-lint flags show swap-space\n"
+               ".venv/bin/vllm-lint flags diff 0.26.0 0.27.0\n"
+               ".venv/bin/vllm-lint deploy/    # lint launch files against the release they run</code></pre>\n")
+    return "".join(out)
+
+
+def releases_main(root: str, releases: list[m.ReleasePage]) -> str:
+    """The ``main`` block of the list of releases (newest first)."""
+    out = ["<h1>vLLM releases</h1>\n"
+           f"<p>Each release's page lists what changed against the previous one. <a href=\"{h(root)}compare/"
+           'index.html">Compare any two releases</a>.</p>\n'
+           '<table class="list">\n'
+           "<thead><tr><th>release</th><th>options</th><th>env vars</th><th>added</th><th>removed</th>"
+           "<th>renamed</th><th>deprecated</th><th>changed</th></tr></thead>\n"
+           "<tbody>\n"]
+    for r in releases:
+        d = r.diff
+        out.append(f'<tr><td><a href="{h(root)}{h(r.url)}">{h(r.version)}</a></td><td>{r.options}</td>'
+                   f"<td>{r.env}</td>\n"
+                   + (f"<td>{len(d.added)}</td><td>{len(d.removed)}</td><td>{len(d.renamed)}</td>"
+                      f"<td>{len(d.deprecated)}</td><td>{len(d.changed)}</td>" if d
+                      else '<td colspan="5">oldest in the database</td>') + "</tr>\n")
+    out.append("</tbody>\n</table>\n")
+    return "".join(out)
+
+
+def release_main(b: Any, r: m.ReleasePage, root: str, diff_html: bytes) -> Html:
+    """The ``main`` block of a release's page: its counts, then what changed against the release
+    before (``diff_sections``)."""
+    rel = b.release_link
+    newest = b.model.newest
+    hr = h(root)
+    out = [f'<p class="crumbs"><a href="{hr}releases/index.html">Releases</a>'
+           + (f" \u00b7 previous {rel(r.prev, root)}" if r.prev else "")
+           + (f" \u00b7 next {rel(r.next, root)}" if r.next else "") + "</p>\n"
+           f"<h1>vLLM {h(r.version)}</h1>\n"
+           f"<p>{r.options} options ({r.strings} option strings with aliases), {r.env} environment variables"
+           + (f", {r.build_env} build-time variables" if r.build_env else "") + ".\n"]
+    src = r.source
+    if src.get("archive"):
+        out.append(f"Read from <code>{h(src['archive'])}</code>.")
+    elif src.get("ref"):
+        out.append(f"Read from git <code>{h(src['ref'])}</code>.")
+    out.append("</p>\n")
+    if r.diff:
+        out.append(f"<p>What changed against {rel(r.prev, root)} "
+                   f'(<a href="{hr}{h(m.compare_url(r.prev, r.version))}">permalink</a>'
+                   + (f'; <a href="{hr}compare/index.html?from={h(r.version)}&amp;to={h(newest)}">{h(r.version)} ... '
+                      f"{h(newest)}</a>" if r.version != newest else "")
+                   + f'; <a href="{hr}compare/index.html?from={h(r.prev)}&amp;to={h(r.version)}">compare other '
+                   f"releases</a>). In the terminal: <code class=\"cmd\">vllm-lint flags diff {h(r.prev)} "
+                   f"{h(r.version)}</code></p>\n")
+        out += (diff_html, "\n")
+    else:
+        out.append(f"<p>The oldest release in the database: nothing to compare it with. "
+                   f'<a href="{hr}compare/index.html?from={h(r.version)}&amp;to={h(newest)}">{h(r.version)} ... '
+                   f"{h(newest)}</a>.</p>\n")
+    return segments(out)
+
+
+def compare_main(versions: list[str], pairs: list[tuple[str, str]]) -> str:
+    """The ``main`` block of the compare page (its script compares any two releases)."""
+    n = len(versions)
+    out = ["<h1>Compare releases</h1>\n"
+           '<form id="compare" class="compare" action="index.html" method="get">\n'
+           '<label>From <select name="from" id="from">'
+           + "".join(f'<option value="{h(v)}"' + (" selected" if k == n - 2 else "") + f">{h(v)}</option>"
+                     for k, v in enumerate(versions))
+           + "</select></label>\n"
+           '<label>to <select name="to" id="to">'
+           + "".join(f'<option value="{h(v)}"' + (" selected" if k == n - 1 else "") + f">{h(v)}</option>"
+                     for k, v in enumerate(versions))
+           + "</select></label>\n"
+           '<button type="submit">Compare</button>\n'
+           "</form>\n"
+           '<p id="permalink" class="permalink"></p>\n'
+           '<div id="compare-result" aria-live="polite"></div>\n'
+           "<noscript><p>Comparing any two releases needs JavaScript. Without it, each release's comparison with "
+           "the one before it is ready below, and each release's page lists what it changed.</p></noscript>\n"
+           "<p>A comparison's permalink is <code>compare/index.html?from=A&amp;to=B</code> (for example "
+           '<a href="index.html?from=0.8.5&amp;to=0.27.1">0.8.5 ... 0.27.1</a>); consecutive releases also have a '
+           "page of their own, <code>compare/A...B/index.html</code>, that needs no JavaScript. Where the site is "
+           "published on a host that serves its <code>404.html</code> for a missing address (GitHub Pages does), "
+           "<code>compare/A...B/</code> opens the comparison of any two releases.</p>\n"
+           "<h2>Ready-made comparisons</h2>\n"
+           f"<details><summary>Each release against the previous one ({len(pairs)})</summary>\n"
+           '<ul class="inline">\n']
+    out.extend(f'<li><a href="{h(a)}...{h(b)}/index.html">{h(a)} ... {h(b)}</a></li>\n' for a, b in pairs)
+    out.append("</ul>\n</details>\n")
+    return "".join(out)
+
+
+def compare_scripts(root: str) -> str:
+    """The compare page's scripts: the compare data, the renames, the client-side compare."""
+    return (f'<script src="{root}data/compare.js"></script>\n<script src="{root}data/renames.js"></script>\n'
+            f'<script src="{root}static/compare.js"></script>\n')
+
+
+def compare_pair_main(b: Any, old: str, new: str, root: str, diff_html: bytes) -> Html:
+    """The ``main`` block of the page of two consecutive releases' comparison."""
+    rel = b.release_link
+    return [(f'<p class="crumbs"><a href="{h(root)}compare/index.html?from={h(old)}&amp;to={h(new)}">Compare</a></p>\n'
+            f"<h1>vLLM {rel(old, root)} &rarr; {rel(new, root)}</h1>\n"
+            f"<p>What a launch written for {h(old)} must change to start on {h(new)} comes first: removals with what "
+            "to do, renames, changed defaults and choices, deprecations, the environment; then what is new.</p>\n"
+            f'<p>In the terminal: <code class="cmd">vllm-lint flags diff {h(old)} {h(new)}</code> lists the same; '
+            f'<code class="cmd">vllm-lint upgrade --to {h(new)} --dry-run DIR</code> shows the fixes it would make '
+            "to the launches in DIR (renames, removals, the release named in image tags and pins) and what is left "
+            "for you.</p>\n"), diff_html, "\n"]
+
+
+def rules_main(rules: list[Any]) -> str:
+    """The ``main`` block of the list of rules."""
+    out = ["<h1>vllm-lint rules</h1>\n"
+           "<p>Severity: <b>error</b> the release refuses the launch; <b>warning</b> accepted but ignored, "
+           "deprecated, changed in meaning or a likely mistake; <b>info</b> advice.</p>\n"
+           '<table class="list">\n'
+           "<thead><tr><th>code</th><th>name</th><th>severity</th><th>fix</th><th>what</th></tr></thead>\n"
+           "<tbody>\n"]
+    out.extend(f'<tr><td><a href="{h(r.code)}/index.html">{h(r.code)}</a></td><td>{h(r.name)}</td>'
+               f"<td>{h(r.severity)}</td><td>{h(r.fix or '-')}</td><td>{h(r.summary)}"
+               + ("" if r.default_enabled else " (opt-in)") + "</td></tr>\n" for r in rules)
+    out.append("</tbody>\n</table>\n")
+    return "".join(out)
+
+
+def rule_main(rule: Any, root: str, doc_html: str) -> str:
+    """The ``main`` block of a rule's page: its facts, then its documentation (``doc_html``)."""
+    if rule.fix == "safe":
+        fix = "safe (applied by <code>--fix</code>)"
+    elif rule.fix == "unsafe":
+        fix = "unsafe (applied with <code>--fix --unsafe-fixes</code>)"
+    else:
+        fix = h(rule.fix) if rule.fix else "none"
+    enabled = "by default" if rule.default_enabled else f"opt-in: <code>--select {h(rule.code)}</code>"
+    return (f'<p class="crumbs"><a href="{h(root)}rules/index.html">Rules</a></p>\n'
+            f"<h1>{h(rule.code)} <code>{h(rule.name)}</code></h1>\n"
+            f'<p class="lead">{h(rule.summary)}</p>\n'
+            '<dl class="facts">\n'
+            f"<dt>Severity</dt><dd>{h(rule.severity)}</dd>\n"
+            f"<dt>Fix</dt><dd>{fix}</dd>\n"
+            f"<dt>Enabled</dt><dd>{enabled}</dd>\n"
+            f'<dt>In the terminal</dt><dd><code class="cmd">vllm-lint rule {h(rule.code)}</code></dd>\n'
+            "</dl>\n"
+            '<article class="doc">\n'
+            f"{doc_html}\n"
+            "</article>\n")
+
+
+def configuration_main(settings: list[dict[str, Any]]) -> str:
+    """The ``main`` block of the configuration reference."""
+    out = ["<h1>Configuration</h1>\n"
+           "<p><code>[tool.vllm-lint]</code> in <code>pyproject.toml</code>, or a <code>.vllm-lint.toml</code> (the "
+           "same keys at its top level or under <code>[tool.vllm-lint]</code>), found by walking up from the linted "
+           "path; the nearest wins, and command-line options override it. Unknown keys and wrong types are errors "
+           "(exit code 2) that name the key.</p>\n"
+           '<table class="list">\n'
+           "<thead><tr><th>key</th><th>type</th><th>default</th><th>what</th></tr></thead>\n"
+           "<tbody>\n"]
+    out.extend(f'<tr id="{h(s["key"])}"><td><code>{h(s["key"])}</code></td><td>{h(s["type"])}</td>'
+               f'<td><code>{h(m.shown(s["default"]))}</code></td><td>{h(s["description"])}</td></tr>\n'
+               for s in settings)
+    out.append("</tbody>\n</table>\n"
+               "<h2>Example</h2>\n"
+               "<pre><code>[tool.vllm-lint]\n"
+               'target-version = "0.27"\n'
+               'select = ["VL1", "VL2", "VL4"]\n'
+               'ignore = ["VL107"]\n'
+               'extend-exclude = ["charts/vendor/"]\n'
+               'per-file-ignores = { "docs/*.md" = ["VL104"] }</code></pre>\n')
+    return "".join(out)
+
+
+def audit_schema_main(schema: dict[str, Any], rows: list[dict[str, str]], schema_text: str) -> str:
+    """The ``main`` block of the audit JSON schema's reference."""
+    out = ["<h1>Audit JSON schema</h1>\n"
+           "<p><code>vllm-lint audit --from A --to B --format json PATHS</code> prints one object: "
+           f"{h(schema['description'])} The schema as a file: <a href=\"audit.schema.json\">audit.schema.json</a> "
+           "(JSON Schema 2020-12).</p>\n"
+           '<table class="list">\n'
+           "<thead><tr><th>key</th><th>type</th><th>meaning</th></tr></thead>\n"
+           "<tbody>\n"]
+    out.extend(f"<tr><td><code>{h(r['path'])}</code></td><td>{h(r['type'])}</td><td>{h(r['description'])}</td>"
+               "</tr>\n" for r in rows)
+    out.append("</tbody>\n</table>\n"
+               "<details><summary>The schema</summary>\n"
+               f"<pre><code>{h(schema_text)}</code></pre>\n"
+               "</details>\n")
     return "".join(out)
