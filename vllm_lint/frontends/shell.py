@@ -61,6 +61,7 @@ from vllm_lint.frontends.commands import (
     version_from_module_load,
     version_from_pip_install,
 )
+from vllm_lint.frontends.base import ENV_RUN_BYTES
 from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.frontends.image_builds import BUILD_LINE, build_words, parse_build  # (one reading of `docker build`)
 from vllm_lint.frontends.scheduler import gpu_request
@@ -772,7 +773,8 @@ def _command(ctx: _Ctx, node) -> None:
         _launch(ctx, node, words, found, image_at, literal)
     elif _cloud_deploy(ctx, node, words, texts):
         return
-    elif b"SM_VLLM_" in ctx.src[node.start_byte:node.end_byte] and _env_options_run(ctx, node, words, texts):
+    elif any(ctx.src.find(b, node.start_byte, node.end_byte) >= 0 for b in ENV_RUN_BYTES) \
+            and _env_options_run(ctx, node, words, texts):
         return
     elif ctx.command_vars and _run_command_var(ctx, node, words):
         return

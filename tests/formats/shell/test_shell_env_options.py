@@ -63,3 +63,17 @@ def test_other_runs_are_no_such_launch():
     assert S.extract(b"docker run -e SM_VLLM_=1 -e VLLM_X=1 img\n", "a.sh").launches == []
     assert S.extract(b"docker run --entrypoint bash -e SM_VLLM_MODEL=m img\n", "a.sh").launches == []
     assert len(S.extract(b"podman container run -e SM_VLLM_MODEL=m img\n", "a.sh").launches) == 1
+
+
+def test_the_registrys_marker_names_every_prefix_of_the_table():
+    # (frontends/base.py imports no reader: its marker spells the prefixes of container.ENV_OPTIONS)
+    import re
+
+    from vllm_lint.container import ENV_OPTIONS
+    from vllm_lint.frontends.base import ENV_RUN_BYTES, ENV_RUN_MARKER
+
+    assert sorted(ENV_RUN_BYTES) == sorted(row.prefix.encode() for row in ENV_OPTIONS)
+    for row in ENV_OPTIONS:
+        assert re.search(ENV_RUN_MARKER, b"docker run -e " + row.prefix.encode() + b"MODEL=m img")
+        assert re.search(ENV_RUN_MARKER, b"docker run --env=" + row.prefix.encode() + b"MODEL=m img")
+        assert not re.search(ENV_RUN_MARKER, b"Set " + row.prefix.encode() + b"MODEL=m in the environment")
