@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .launch import EnvAssign, Hardware, Span, VersionHint
+from .launch import EnvAssign, Hardware, KeyedArg, Span, VersionHint
 from .record import Record
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -266,6 +266,53 @@ ENV_OPTIONS: tuple[EnvOptions, ...] = (
                       "its configuration page: `true` is the bare flag, `false` leaves it out; "
                       "vllm-project/vllm examples/online_serving/sagemaker-entrypoint.sh"),
 )
+
+
+def env_keyed(row: EnvOptions, keyed: list[KeyedArg]) -> list[KeyedArg]:
+    """The arguments of ``keyed`` (an environment block's variables as keyed arguments) that are
+    ``row``'s options as its entrypoint passes them: spelled as variables (``key_style`` "env"), the
+    value through :meth:`EnvOptions.flag`, ``false`` left out."""
+    ours = []
+    for ka in keyed:
+        if env_options(ka.key) is not row:
+            continue
+        ka.key_style = "env"
+        ka.value = row.flag(ka.value)
+        if ka.value is not False:  # (`false`: the entrypoint leaves the option out)
+            ours.append(ka)
+    return ours
+
+
+def env_launch(row: EnvOptions, path: str, span: Span, keyed: list[KeyedArg], env: list[EnvAssign], *,
+               image: Optional[str] = None, image_span: Optional[Span] = None, data: Optional[bytes] = None,
+               tag_in: Optional[Span] = None, hardware: Optional[Hardware] = None, opaque: bool = False,
+               container_span: Optional[Span] = None, tag_span: Optional[Span] = None) -> Launch:
+    """The launch of a container's environment block holding ``row``'s variables (``keyed``, from
+    :func:`env_keyed`), its other variables ``env``, run in ``image`` (written at ``image_span``;
+    None: not named), whatever front-end read it: the release its tag starts with
+    (:meth:`EnvOptions.release_of`) is an ``image-tag`` hint at the release's bytes where ``data``
+    holds ``:RELEASE`` within ``tag_in`` (the image written 1:1), or at ``tag_span`` (a front-end
+    that found them itself), else at ``image_span``; the
+    ``MODEL`` variable is the model; ``span``: the block (or command) stating them;
+    ``container_span``: the container's own, when it is larger (a Terraform ``primary_container``)."""
+    from .launch import Launch
+
+    hints = []
+    release = row.release_of(image) if image else None
+    if release is not None:
+        at = tag_span
+        if data is not None and tag_in is not None:
+            k = data.rfind((":" + release).encode(), tag_in.start, tag_in.end)
+            if k >= 0:
+                at = Span(k + 1, k + 1 + len(release))
+        hints.append(VersionHint(release, "image-tag", at or image_span))
+    model = next((ka.value for ka in keyed if ka.key == row.prefix + "MODEL" and isinstance(ka.value, str)), None)
+    box = Container(row.platform, container_span or span, image=image, image_span=image_span, run_image=image, env=env,
+                    hardware=hardware, version_hints=hints)
+    return Launch(path=path, entry=row.program, style="config", span=span, keyed=keyed, env=list(env),
+                  version_hints=list(hints), hardware=hardware, opaque=opaque, container=box, model=model,
+                  read_as=f"the {row.platform} container's `{row.prefix}*` variables, which its entrypoint turns "
+                          f"into `{row.program}` options")
 
 
 def env_options(name: str) -> Optional[EnvOptions]:

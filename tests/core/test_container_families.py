@@ -190,6 +190,11 @@ def test_what_a_build_tags_is_told_from_what_runs():
     assert not at("spec:\n  containers:\n    - name: x\n      image: local/vllm:1\n")
 
 
+DOCKER_RUN = ("docker run --gpus all -p 8080:8080 \\\n  -e HF_HOME=/data/hf \\\n  -e SM_VLLM_MODEL=acme/chat-7b \\\n"
+              "  -e SM_VLLM_NUM_SCHEDULER_STEPS=4 \\\n"
+              "  1.dkr.ecr.us-east-1.amazonaws.com/vllm:0.10.0-gpu-py312-sagemaker-v1.0\n")
+
+
 @pytest.mark.parametrize("name, text", [
     ("stack.yaml", "Resources:\n  M:\n    Type: AWS::SageMaker::Model\n    Properties:\n      PrimaryContainer:\n"
                    "        Image: 1.dkr.ecr.us-east-1.amazonaws.com/vllm:0.10.0-gpu-py312-sagemaker-v1.0\n"
@@ -199,8 +204,10 @@ def test_what_a_build_tags_is_told_from_what_runs():
                 '    image = "1.dkr.ecr.us-east-1.amazonaws.com/vllm:0.10.0-gpu-py312-sagemaker-v1.0"\n'
                 '    environment = {\n      SM_VLLM_MODEL = "acme/chat-7b"\n'
                 '      SM_VLLM_NUM_SCHEDULER_STEPS = "4"\n    }\n  }\n}\n'),
+    ("serve.sh", DOCKER_RUN),
+    ("guide_local_chat", "\n" + DOCKER_RUN + "\nThen ask it with curl.\n"),  # a note: no suffix, no #! line
 ])
-def test_sagemaker_variables_in_cloudformation_and_terraform(run_cli, repo, name, text):
+def test_sagemaker_variables_in_cloudformation_terraform_and_a_docker_run(run_cli, repo, name, text):
     p = put(repo, name, text)
     found, verbose = lint(run_cli, p)
     assert "checked against vLLM 0.10.0 (image-tag 0.10.0)" in verbose
@@ -228,3 +235,22 @@ def test_a_notebooks_image_bound_in_an_earlier_cell(run_cli, repo):
     p = put(repo, "deploy.ipynb", _json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
     _found, verbose = lint(run_cli, p)
     assert "checked against vLLM 0.10.0 (image-tag 0.10.0)" in verbose
+
+
+def test_a_docker_run_of_sagemaker_variables_takes_the_repositorys_release_when_its_image_names_none(run_cli, repo):
+    put(repo, "requirements.txt", "vllm==0.27.1\n")
+    p = put(repo, "run.sh", "docker run -e SM_VLLM_MODEL=acme/chat-7b -e SM_VLLM_SWAP_SPACE=8 my-sagemaker-image\n")
+    found, _ = lint(run_cli, p)
+    assert [(d["code"], d["target_version"], d["location"]["column"]) for d in found if d["code"] == "VL101"] == [
+        ("VL101", "0.27.1", 45)]
+
+
+def test_a_note_that_names_a_sagemaker_variable_in_prose_is_no_launch(run_cli, repo):
+    from vllm_lint.frontends.base import format_by_content
+
+    text = ("Qwen3 on SageMaker\n\nSet SM_VLLM_MAX_MODEL_LEN=32768 in the endpoint's environment; the entrypoint\n"
+            "turns each SM_VLLM_ variable into a vLLM option (see the notebook).\n")
+    p = put(repo, "guide_notes", text)
+    assert format_by_content(text.encode(), "guide_notes") is None
+    found, verbose = lint(run_cli, p)
+    assert found == [] and "launch at" not in verbose

@@ -219,6 +219,14 @@ instructions build a container image."""
 
 
 #: The registered formats (see the module docstring). A new format is one more entry here.
+#: a command's option setting a variable that a container's entrypoint turns into a vLLM option
+#: (``docker run -e SM_VLLM_MAX_MODEL_LEN=4096``, ``--env=SM_VLLM_...``: the prefixes of
+#: ``container.ENV_OPTIONS``, kept here so that this registry imports no reader); a run of such a
+#: container is a launch (``frontends/shell.py``), in a plain-text note too; prose that names a
+#: variable is none. Files holding none of :data:`ENV_RUN_BYTES` skip it.
+ENV_RUN_MARKER = rb"(?<![\w-])(?:-e|--env)(?:[ \t]+|=)[\"']?SM_VLLM_[A-Z0-9]"
+ENV_RUN_BYTES = (b"SM_VLLM_",)
+
 FORMATS: tuple[Format, ...] = (
     Format("shell", "vllm_lint.frontends.shell", suffixes=(".sh", ".bash", ".zsh", ".ksh"),
            shebang=rb"\b(ba|z|k|da)?sh\b", language_ids=("shellscript", "sh", "bash", "zsh"), shell_lines=True),
@@ -249,7 +257,7 @@ FORMATS: tuple[Format, ...] = (
     # issue 27: the command lines of any other text file (a Slurm job, a template, a Procfile);
     # last, so that every other claim is tried first
     Format("plaintext", "vllm_lint.frontends.plaintext",
-           content=rb"\bvllm[ \t]+serve\b|-m[ \t]+vllm\.entrypoints\b|\bvllm/vllm-openai\b",
+           content=rb"\bvllm[ \t]+serve\b|-m[ \t]+vllm\.entrypoints\b|\bvllm/vllm-openai\b|" + ENV_RUN_MARKER,
            content_anywhere=True, last_resort=True, embeds=("shell",), types=(),
            refuses=(".csv", ".tsv", ".jsonl", ".ndjson", ".log", ".html", ".htm", ".xml", ".svg", ".lock",
                     ".sum", ".patch", ".diff", ".map",
@@ -263,7 +271,7 @@ FORMATS: tuple[Format, ...] = (
 LAUNCH_MARKERS = (rb"\bvllm[ \t]+serve\b|vllm\.entrypoints|-m[ \t]+vllm\b|\bLLM\(|EngineArgs\("
                   # vLLM's images and the vendors' (ROCm, NGC), an argv list (`["vllm", "serve"`), Dynamo's
                   rb"|\bvllm/vllm-[a-z]|\brocm/vllm\b|\bnvcr\.io/nvidia/vllm\b|[\"']vllm[\"'][ \t]*,[ \t]*[\"']serve[\"']"
-                  rb"|\bdynamo\.vllm\b")
+                  rb"|\bdynamo\.vllm\b|" + ENV_RUN_MARKER)
 
 _BY_NAME = {f.name: f for f in FORMATS}
 _BY_SUFFIX: dict[str, Format] = {}
@@ -392,8 +400,8 @@ def format_by_content(data: bytes, name: str = "") -> Optional[str]:
 
 
 def _last_resort(data: bytes, name: str) -> Optional[str]:
-    if b"vllm" not in data:  # (every last-resort claim names vLLM: a byte search first, no regex)
-        return None
+    if b"vllm" not in data and not any(b in data for b in ENV_RUN_BYTES):
+        return None  # (every last-resort claim names vLLM or a variable of its: a byte search first, no regex)
     lower = name.lower()
     for f in FORMATS:
         if f.last_resort and not lower.endswith(f.refuses) and _patterns(f)[1].search(data):
@@ -407,7 +415,8 @@ _MARKERS: Any = None
 def mentions_launch(data: bytes) -> bool:
     """Whether ``data`` holds a vLLM launch marker (:data:`LAUNCH_MARKERS`)."""
     global _MARKERS
-    if b"vllm" not in data and b"LLM(" not in data and b"EngineArgs(" not in data:
+    if b"vllm" not in data and b"LLM(" not in data and b"EngineArgs(" not in data \
+            and not any(b in data for b in ENV_RUN_BYTES):
         return False  # (a byte search first: most files mention none of the markers' words)
     if _MARKERS is None:
         _MARKERS = re.compile(LAUNCH_MARKERS)

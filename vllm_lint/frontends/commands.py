@@ -584,6 +584,21 @@ def _gpu_facts(gpus: list[str], cdi: list[str]) -> tuple[Optional[int], Optional
 
 def _parse_docker(words: list[str], i: int, env: list, depth: int) -> Optional[VllmCommand]:
     """``i`` is the index just after ``run``."""
+    i, entrypoint, gpus, cdi = _docker_options(words, i, env)
+    if i >= len(words):
+        return None
+    found = _parse_docker_image(words, i, env, depth, entrypoint)
+    if found is not None:
+        count, source = _gpu_facts(gpus, cdi)
+        if count is not None:
+            found.gpu_count, found.gpus_source = count, source
+    return found
+
+
+def _docker_options(words: list[str], i: int, env: list) -> tuple[int, Optional[str], list[str], list[str]]:
+    """A ``docker run``'s options from ``i`` (just after ``run``): ``(the index of the image, the
+    ``--entrypoint``, the ``--gpus`` values, the CDI GPU devices)``; the environment they set is
+    appended to ``env`` (as :attr:`VllmCommand.env`)."""
     n = len(words)
     entrypoint: Optional[str] = None
     gpus: list[str] = []
@@ -641,14 +656,7 @@ def _parse_docker(words: list[str], i: int, env: list, depth: int) -> Optional[V
             i += 2
         else:
             i += 1
-    if i >= n:
-        return None
-    found = _parse_docker_image(words, i, env, depth, entrypoint)
-    if found is not None:
-        count, source = _gpu_facts(gpus, cdi)
-        if count is not None:
-            found.gpu_count, found.gpus_source = count, source
-    return found
+    return i, entrypoint, gpus, cdi
 
 
 def _parse_docker_image(words: list[str], i: int, env: list, depth: int,
@@ -904,6 +912,28 @@ def docker_image_index(words: list[str]) -> Optional[int]:
     None otherwise. For a reader that knows more about an image than its name (one built from a
     vLLM image in the same script)."""
     n = len(words)
+    j = _docker_run_at(words)
+    if j is None:
+        return None
+    while j < n:
+        x = words[j]
+        if x == "--":
+            return j + 1 if j + 1 < n else None
+        if not x.startswith("-") or x == "-":
+            return j
+        if x.startswith("--"):
+            j += 2 if "=" not in x and x in _DOCKER_VALUE_OPTS else 1
+        elif x[1] in _DOCKER_SHORT_VALUE:
+            j += 1 if len(x) > 2 else 2
+        else:
+            j += 2 if x[-1] in _DOCKER_SHORT_VALUE else 1
+    return None
+
+
+def _docker_run_at(words: list[str]) -> Optional[int]:
+    """The index after ``run`` / ``create`` when ``words`` are a ``docker``/``podman`` run (behind
+    the launchers and assignments :func:`find_vllm_command` reads through), else None."""
+    n = len(words)
     i = 0
     while i < n:
         w = words[i]
@@ -919,20 +949,7 @@ def docker_image_index(words: list[str]) -> Optional[int]:
                 j += 1
             if j >= n or words[j] not in ("run", "create"):
                 return None
-            j += 1
-            while j < n:
-                x = words[j]
-                if x == "--":
-                    return j + 1 if j + 1 < n else None
-                if not x.startswith("-") or x == "-":
-                    return j
-                if x.startswith("--"):
-                    j += 2 if "=" not in x and x in _DOCKER_VALUE_OPTS else 1
-                elif x[1] in _DOCKER_SHORT_VALUE:
-                    j += 1 if len(x) > 2 else 2
-                else:
-                    j += 2 if x[-1] in _DOCKER_SHORT_VALUE else 1
-            return None
+            return j + 1
         row = _LAUNCHER_BY_NAME.get(b)
         if row is None:
             return None
@@ -941,6 +958,22 @@ def docker_image_index(words: list[str]) -> Optional[int]:
             return None
         i = j
     return None
+
+
+def docker_run_env(words: list[str]) -> Optional[tuple[int, list[tuple[int, str, Optional[str]]], Optional[int],
+                                                            Optional[str]]]:
+    """A ``docker``/``podman`` run of an image with no command after it (whatever the image), as
+    ``(the image's index, the environment its options set (as :attr:`VllmCommand.env`), the GPUs
+    it gives the container, the option stating them)``; None for other words, an ``--entrypoint``,
+    or words after the image (the container runs those, not its entrypoint)."""
+    i = _docker_run_at(words)
+    if i is None:
+        return None
+    env: list = []
+    k, entrypoint, gpus, cdi = _docker_options(words, i, env)
+    if k != len(words) - 1 or entrypoint is not None:
+        return None
+    return (k, env, *_gpu_facts(gpus, cdi))
 
 
 def find_vllm_command(words: list[str]) -> Optional[VllmCommand]:

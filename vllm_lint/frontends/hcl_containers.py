@@ -144,7 +144,7 @@ def _container(data: bytes, path: str, s: int, e: int, span: Span, out: Extracti
 def _env_options(data: bytes, path: str, s: int, e: int, span: Span, image: Optional[Token], out: Extraction) -> None:
     """The launch of a container's ``environment = { ... }`` map holding a row's variables
     (:data:`vllm_lint.container.ENV_OPTIONS`), if it holds one."""
-    from vllm_lint.container import env_options
+    from vllm_lint.container import env_launch, env_options
     from vllm_lint.launch import KeyedArg
 
     m = _ENV_MAP.search(data, s, e)
@@ -174,19 +174,10 @@ def _env_options(data: bytes, path: str, s: int, e: int, span: Span, image: Opti
                               key_style="env"))
     if row is None or not keyed:
         return
-    text = image.text if image is not None else None
-    hints = []
-    release = row.release_of(text) if text else None
-    if release is not None and image is not None:
-        k = data.rfind((":" + release).encode(), image.span.start, image.span.end)
-        hints.append(VersionHint(release, "image-tag", Span(k + 1, k + 1 + len(release)) if k >= 0 else image.span))
-    model = next((ka.value for ka in keyed if ka.key == row.prefix + "MODEL" and isinstance(ka.value, str)), None)
-    box = Container(row.platform, span, image=text, image_span=image.span if image is not None else None,
-                    run_image=text, env=env, version_hints=hints)
-    out.launches.append(Launch(path=path, entry=row.program, style="config", span=Span(m.start(), end), keyed=keyed,
-                               env=list(env), version_hints=list(hints), container=box, model=model,
-                               read_as=f"the {row.platform} container's `{row.prefix}*` variables, which its "
-                                       f"entrypoint turns into `{row.program}` options"))
+    out.launches.append(env_launch(row, path, Span(m.start(), end), keyed, env,
+                                   image=image.text if image is not None else None,
+                                   image_span=image.span if image is not None else None, data=data,
+                                   tag_in=image.span if image is not None else None, container_span=span))
 
 
 def _block_end(data: bytes, i: int) -> Optional[int]:

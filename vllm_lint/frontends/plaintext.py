@@ -4,7 +4,8 @@ a Procfile, a supervisord ``.conf``, a cloud-init ``user-data``, a ``.txt`` of n
 
 Only the lines that show a launch are read, each as one shell command line (``\\``-continued
 lines are one): the logical line that holds a marker (``vllm serve``, ``-m vllm.entrypoints``,
-``vllm/vllm-openai``), read from the first place on it where the shell reader finds a launch: the
+``vllm/vllm-openai``, a ``docker run`` option ``-e SM_VLLM_...`` of a container whose entrypoint
+turns such variables into vLLM's options: ``container.ENV_OPTIONS``), read from the first place on it where the shell reader finds a launch: the
 line's start (launchers such as ``srun`` or ``nohup`` in front), after a ``key:`` / ``key=`` lead
 (``web: vllm serve ...``, ``command=vllm serve ...``, optionally quoted), or the command word
 itself when a quote, a backquote, ``=``, ``:`` or ``(`` opens it (``env``-style assignments
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from vllm_lint.frontends.base import ENV_RUN_BYTES, ENV_RUN_MARKER
 from vllm_lint.frontends.embedding import Embedding
 from vllm_lint.launch import Extraction, ParseError
 from vllm_lint.record import lazy_re
@@ -41,6 +43,10 @@ __all__ = ["FORMAT", "MARKER", "might_contain_launch", "extract", "command_lines
 #: the file with the same words)
 MARKER = lazy_re(rb"\bvllm[ \t]+serve\b|-m[ \t]+vllm\.entrypoints\b|\bvllm/vllm-openai\b"
                  rb"|\bpip3?[ \t]+install\b[^\n]*\bvllm\b")
+#: a ``docker run`` option setting a variable that the container's entrypoint turns into a vLLM
+#: option (``-e SM_VLLM_MAX_MODEL_LEN=4096``: ``frontends/base.py``'s ``ENV_RUN_MARKER``), looked
+#: for only in a file holding one of the variables' prefixes: its logical line is a candidate too
+ENV_MARKER = lazy_re(ENV_RUN_MARKER)
 # a lead before the command on the line: a list dash, a ``key:`` or ``key=`` (Procfile,
 # supervisord, systemd-like), a ``$`` prompt; then an optional opening quote
 _LEAD = lazy_re(rb"[ \t]*(?:-[ \t]+)?(?:[A-Za-z_][\w.@/-]*[ \t]*(?::|\+?=)[ \t]*)?(?:\$[ \t]+)?")
@@ -51,7 +57,17 @@ _QUOTES = b"\"'`"
 
 
 def might_contain_launch(data: bytes) -> bool:
-    return MARKER.search(data) is not None
+    return MARKER.search(data) is not None or (
+        any(b in data for b in ENV_RUN_BYTES) and ENV_MARKER.search(data) is not None)
+
+
+def _markers(data: bytes) -> list:
+    """The markers of :data:`MARKER` (and of :data:`ENV_MARKER`, in a file holding a variable's
+    prefix), in order."""
+    found = list(MARKER.finditer(data))
+    if any(b in data for b in ENV_RUN_BYTES):
+        found = sorted(found + list(ENV_MARKER.finditer(data)), key=lambda m: m.start())
+    return found
 
 
 def _logical_line(data: bytes, pos: int) -> tuple[int, int]:
@@ -158,7 +174,7 @@ def command_lines(data: bytes) -> list[tuple[int, int, tuple[int, ...]]]:
     """Each logical line that holds a marker: (start, end, candidate command starts in order)."""
     out = []
     last_end = -1
-    for m in MARKER.finditer(data):
+    for m in _markers(data):
         if m.start() <= last_end:
             continue  # in the logical line read already (markers come in order)
         start, end = _logical_line(data, m.start())

@@ -51,6 +51,7 @@ from vllm_lint.frontends.commands import (
     VllmCommand,
     find_cloud_deploy,
     docker_image_index,
+    docker_run_env,
     find_vllm_command,
     image_starts_vllm,
     image_takes_vllm_args,
@@ -60,6 +61,7 @@ from vllm_lint.frontends.commands import (
     version_from_module_load,
     version_from_pip_install,
 )
+from vllm_lint.frontends.base import ENV_RUN_BYTES
 from vllm_lint.frontends.embedding import Embedding, rebase
 from vllm_lint.frontends.image_builds import BUILD_LINE, build_words, parse_build  # (one reading of `docker build`)
 from vllm_lint.frontends.scheduler import gpu_request
@@ -771,6 +773,9 @@ def _command(ctx: _Ctx, node) -> None:
         _launch(ctx, node, words, found, image_at, literal)
     elif _cloud_deploy(ctx, node, words, texts):
         return
+    elif any(ctx.src.find(b, node.start_byte, node.end_byte) >= 0 for b in ENV_RUN_BYTES) \
+            and _env_options_run(ctx, node, words, texts):
+        return
     elif ctx.command_vars and _run_command_var(ctx, node, words):
         return
     else:
@@ -848,6 +853,47 @@ def _cloud_deploy(ctx: _Ctx, node, words: list[_Word], texts: list[str]) -> bool
     la.container = Container(dep.name, la.span, image=image, image_span=_map_span(ctx, at.start, at.end) if at else None,
                              run_image=image, command=[w.text for w in cmd], args=[w.text for w in args],
                              env=list(la.env), hardware=hw, version_hints=list(la.version_hints))
+    return True
+
+
+def _env_options_run(ctx: _Ctx, node, words: list[_Word], texts: list[str]) -> bool:
+    """A ``docker``/``podman run`` of an image whose entrypoint turns variables into vLLM's options
+    (``-e SM_VLLM_MAX_MODEL_LEN=4096 ... IMAGE``, a row of :data:`vllm_lint.container.ENV_OPTIONS`;
+    no command after the image): the launch of those variables, as an environment block of the same
+    container in YAML or Python is (``container.env_launch``), each at its ``-e`` word; ``-e NAME``
+    (the value from the caller's environment) an unknown value; the run's other variables its
+    environment. True when it held such a variable. (``texts``: the words as ``_recognise`` read
+    them, ``$IMAGE`` filled in.)"""
+    from vllm_lint.container import env_keyed, env_launch, env_options
+    from vllm_lint.launch import KeyedArg
+
+    run = docker_run_env(texts)
+    if run is None:
+        return False
+    k, stated, gpu_count, gpus_source = run
+    row = next((r for _i, name, _v in stated for r in (env_options(name),) if r is not None), None)
+    if row is None:
+        return False
+    keyed, env = [], [e for _o, e in ctx.file_env if env_options(e.name) is None]
+    for idx, name, value in stated:
+        ea = _env_from_word(ctx, words, idx, name, value)
+        if env_options(name) is not row:
+            env.append(ea)
+            continue
+        known = value is not None and not ea.value_opaque
+        keyed.append(KeyedArg(name, ea.name_span, ea.value if known else None, value_span=ea.value_span,
+                              value_text_span=ea.value_text_span if known else None, value_opaque=not known,
+                              delete_span=ea.delete_span))
+    keyed = env_keyed(row, keyed)
+    if not keyed:
+        return False
+    image, iw = texts[k], words[k]
+    release = row.release_of(image)
+    at = ctx.src.rfind((":" + release).encode(), iw.start, iw.end) if release is not None else -1
+    hw = Hardware(gpu_count=gpu_count, source=gpus_source) if gpu_count is not None else None
+    _add_launch(ctx, env_launch(row, ctx.path, _map_span(ctx, node.start_byte, node.end_byte) or Span(0, 0), keyed,
+                                env, image=image, image_span=_map_span(ctx, iw.start, iw.end), hardware=hw,
+                                tag_span=_map_exact(ctx, at + 1, at + 1 + len(release)) if at >= 0 else None))
     return True
 
 

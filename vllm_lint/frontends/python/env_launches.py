@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from ...container import Container, EnvOptions, env_options
-from ...launch import Launch, Span, VersionHint
+from ...container import EnvOptions, env_keyed, env_launch, env_options
+from ...launch import Launch, Span
 from .engine_args import mapping
 from .environ import env_from_mapping
 from .scope import Scope, resolve_name
@@ -68,45 +68,20 @@ def launch_of(fx: PyFile, node: ast.Dict, scope: Scope, image: Optional[tuple[as
     if row is None:
         return None
     keyed, opaque = mapping(fx, node, scope, (node.lineno, node.col_offset))
-    ours = []
-    for ka in keyed:
-        if env_options(ka.key) is not row:
-            continue
-        ka.key_style = "env"
-        ka.value = row.flag(ka.value)
-        if ka.value is False:
-            continue  # (the entrypoint leaves the option out)
-        ours.append(ka)
+    ours = env_keyed(row, keyed)
     if not ours:
         return None
     env = [e for e in env_from_mapping(fx, node, None) if env_options(e.name) is None]
-    span = fx.src.span(node)
     named = _image_text(fx, image[0], image[1]) if image is not None else None
-    hints = []
-    text = None
-    if named is not None:
-        text = named[0]
-        release = row.release_of(text)
-        if release is not None:
-            at = None
-            if named[1] is not None:
-                raw = fx.src.data[named[1].start:named[1].end]
-                k = raw.rfind((":" + release).encode())
-                if k >= 0:
-                    at = Span(named[1].start + k + 1, named[1].start + k + 1 + len(release))
-            hints.append(VersionHint(release, "image-tag", at or named[2]))
-    model = next((ka.value for ka in ours if ka.key == row.prefix + "MODEL" and isinstance(ka.value, str)), None)
-    box = Container(row.platform, span, image=text, image_span=named[2] if named is not None else None,
-                    run_image=text, env=env, version_hints=hints)
+    la = env_launch(row, fx.path, fx.src.span(node), ours, env, image=named[0] if named is not None else None,
+                    image_span=named[2] if named is not None else None, data=fx.src.data,
+                    tag_in=named[1] if named is not None else None, opaque=bool(opaque))
+    la.read_as += f" ({row.prefix}MAX_MODEL_LEN -> --max-model-len)"
     unbound = None  # (an image named by a variable this code does not bind: a notebook's earlier cell may)
     if named is None and image is not None:
         node = resolve_name(image[0], image[1], (image[0].lineno, image[0].col_offset))[0]
         if isinstance(node, ast.Name):
             unbound = node.id
-    la = Launch(path=fx.path, entry=row.program, style="config", span=span, keyed=ours, env=env,
-                version_hints=list(hints), opaque=bool(opaque), container=box, model=model,
-                read_as=f"the {row.platform} container's `{row.prefix}*` variables, which its entrypoint turns "
-                        f"into `{row.program}` options ({row.prefix}MAX_MODEL_LEN -> --max-model-len)")
     if unbound is not None:
         la.context["image_name"] = unbound
     return la

@@ -7,12 +7,12 @@ environment."""
 
 from __future__ import annotations
 
-from vllm_lint.container import ENV_OPTIONS, Container, env_options
+from vllm_lint.container import ENV_OPTIONS, env_keyed, env_launch, env_options
 from vllm_lint.frontends.yaml.env import compose_env
 from vllm_lint.frontends.yaml.loader import MappingNode, ScalarNode
 from vllm_lint.frontends.yaml.nodes import text
 from vllm_lint.frontends.yaml.text import YamlText
-from vllm_lint.launch import Launch, Span, VersionHint
+from vllm_lint.launch import Span
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -31,28 +31,13 @@ def read(t: YamlText, km: dict[str, Any]) -> None:
         row = next((r for k, _v in env.value for r in (env_options(text(k) or ""),) if r is not None), None)
         if row is None or key not in row.env_keys:
             continue
-        keyed = []
-        for ka in t.keyed_args(env, style_of=lambda _k: "env", keys=lambda k, row=row: env_options(k) is row):
-            ka.value = row.flag(ka.value)
-            if ka.value is not False:  # (`false`: the entrypoint leaves the option out)
-                keyed.append(ka)
+        keyed = env_keyed(row, t.keyed_args(env, style_of=lambda _k: "env",
+                                            keys=lambda k, row=row: env_options(k) is row))
         if not keyed:
             continue
         image_node = next((km[k] for k in row.image_keys if isinstance(km.get(k), ScalarNode)), None)
         image = text(image_node) if image_node is not None else None
-        hints = []
-        release = row.release_of(image) if image else None
-        if release is not None:
-            hints.append(VersionHint(release, "image-tag", t.node_span(image_node)))
-        span = t.content_span(env) or Span(0, 0)
         others = [e for e in compose_env(t, env) if env_options(e.name) is None]
-        box = Container(row.platform, span, image=image,
-                        image_span=t.node_span(image_node) if image_node is not None else None,
-                        run_image=image, env=others, version_hints=hints)
-        model = next((ka.value for ka in keyed if ka.key == row.prefix + "MODEL" and isinstance(ka.value, str)), None)
-        t.out.launches.append(Launch(
-            path=t.path, entry=row.program, style="config", span=span, keyed=keyed, env=others,
-            version_hints=list(hints), container=box, model=model,
-            read_as=f"the {row.platform} container's `{row.prefix}*` variables, which its entrypoint turns into "
-                    f"`{row.program}` options"))
+        t.out.launches.append(env_launch(row, t.path, t.content_span(env) or Span(0, 0), keyed, others, image=image,
+                                         image_span=t.node_span(image_node) if image_node is not None else None))
         t.consumed.add(id(env))
