@@ -53,8 +53,8 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path, synth_db_path)
     shipped = {f"vllm_lint/flag_db/releases/{p.name}" for p in (src / "flag_db" / "releases").glob("*.json")}
     assert shipped <= names, "the wheel must carry every release of the database"
     assert "vllm_lint/report/sarif.py" in names and "vllm_lint/py.typed" in names
-    assert {"vllm_lint/site/templates/base.html", "vllm_lint/site/static/search.js",
-            "vllm_lint/data/audit.schema.json"} <= names, "the site's templates and assets are package data"
+    assert {"vllm_lint/site/static/style.css", "vllm_lint/site/static/search.js",
+            "vllm_lint/data/audit.schema.json"} <= names, "the site's assets are package data"
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
