@@ -284,3 +284,18 @@ def test_a_list_joined_in_a_named_template_renders_as_words_no_fix_cuts_one(tmp_
     # a cut of `--swap-space 4` would take the include, and the other words it renders with it
     assert la.delete_tokens(la.tokens[5:7]) is None
     assert la.delete_tokens(la.tokens[7:9]) is not None  # (the literal words stay editable)
+
+
+def test_the_note_on_a_rendered_template_does_not_say_the_values_lack_what_they_give(tmp_path):
+    """VL002 on a template whose launch values the chart's values render: it counts what was
+    rendered, and never says the values do not give the expressions they do give."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: srv\nversion: 0.1.0\n")
+    (tmp_path / "values.yaml").write_text("name: srv\nmodel: org/m\nlen: 4096\n")
+    t = tmp_path / "templates" / "deployment.yaml"
+    t.write_text('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.name }}\nspec:\n'
+                 '  template:\n    spec:\n      containers:\n      - name: s\n        image: vllm/vllm-openai:v0.8.5\n'
+                 '        args: ["vllm", "serve", "{{ .Values.model }}", "--max-model-len", "{{ .Values.len }}"]\n')
+    (note,) = [n.message for n in Y.extract(t.read_bytes(), str(t)).notes if "template expression" in n.message]
+    assert note == ("3 template expression(s) ({{ ... }}): 2 launch value(s) rendered from the chart's "
+                    "values.yaml, the other expressions read as unknown values")

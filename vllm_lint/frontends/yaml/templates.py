@@ -346,11 +346,12 @@ def apply_templates(regions: list[tuple[int, int]], out: Extraction, original: b
             return
         count -= sum(max(1, sum(1 for _ in template_spans(original[s:e])))
                      for s, e in regions if _in_comment(original, s))
+        # (the values render launch values only: the rest of the expressions, an image's or a
+        # name's, are read as unknown even where the values give them)
         out.notes.append(Note(
-            f"{count} template expression(s) ({{{{ ... }}}}) were read as unknown values"
-            + (f" where the chart's {getattr(values, 'name', 'values.yaml')} does not give them "
-               f"({rendered} launch value(s) rendered)"
-               if rendered else "")
+            (f"{count} template expression(s) ({{{{ ... }}}}): {rendered} launch value(s) rendered from "
+             f"the chart's {getattr(values, 'name', 'values.yaml')}, the other expressions read as unknown values"
+             if rendered else f"{count} template expression(s) ({{{{ ... }}}}) were read as unknown values")
             + (f"; {touched} launch value(s) they touch are treated as opaque" if touched else ""),
             span=Span(read[0][0], read[0][1]) if read else Span(regions[0][0], regions[0][1]),
         ))
