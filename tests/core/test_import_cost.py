@@ -453,10 +453,12 @@ def test_one_file_lints_leave_rare_words_and_expressions_alone(tmp_path, synth_d
 def test_one_file_lints_leave_the_front_end_readers_they_do_not_need_unimported(tmp_path, synth_db_path):
     """The Python front-end's readers of process calls, wrappers, the environment, other tools'
     calls and containers configured by variables, and the shell's reader of ``docker build`` lines,
-    are imported by the first file that needs them (issue 31's ninth pass, ~2.6 M instructions)."""
+    are imported by the first file that needs them (issue 31's ninth pass, ~2.6 M instructions); so
+    are the environment rules' helpers (``rules._env_status``) by a launch that sets a variable."""
     readers = {"vllm_lint.frontends.python.processes", "vllm_lint.frontends.python.wrappers",
                "vllm_lint.frontends.python.environ", "vllm_lint.frontends.python.foreign",
-               "vllm_lint.frontends.python.env_launches", "vllm_lint.frontends.image_builds"}
+               "vllm_lint.frontends.python.env_launches", "vllm_lint.frontends.image_builds",
+               "vllm_lint.rules._env_status"}
     files = {"serve.py": "from vllm import LLM\nLLM(model='m', tensor_parallel_size=2, swap_space=4)\n",
              "run.sh": "vllm serve m --swap-space 4\n",
              "proc.py": "import os, subprocess\nos.environ['VLLM_USE_V1'] = '1'\n"
@@ -477,5 +479,6 @@ def test_one_file_lints_leave_the_front_end_readers_they_do_not_need_unimported(
     mods = imported("run.sh")
     assert "vllm_lint.frontends.shell" in mods and not readers & mods, readers & mods
     # (the files that need them import them)
-    assert {"vllm_lint.frontends.python.processes", "vllm_lint.frontends.python.environ"} <= imported("proc.py")
+    assert {"vllm_lint.frontends.python.processes", "vllm_lint.frontends.python.environ",
+            "vllm_lint.rules._env_status"} <= imported("proc.py")
     assert "vllm_lint.frontends.image_builds" in imported("build.sh")
