@@ -448,3 +448,37 @@ def test_one_file_lints_leave_rare_words_and_expressions_alone(tmp_path, synth_d
     mods = _imported_after(code)
     assert "vllm_lint.rules.vl112_refused_option_combination" in mods and "vllm_lint.frontends.shell" in mods
     assert not {"vllm_lint.knowledge.launch_env", "vllm_lint.surface.wording"} & mods
+
+
+def test_one_file_lints_leave_the_front_end_readers_they_do_not_need_unimported(tmp_path, synth_db_path):
+    """The Python front-end's readers of process calls, wrappers, the environment, other tools'
+    calls and containers configured by variables, and the shell's reader of ``docker build`` lines,
+    are imported by the first file that needs them (issue 31's ninth pass, ~2.6 M instructions); so
+    are the environment rules' helpers (``rules._env_status``) by a launch that sets a variable."""
+    readers = {"vllm_lint.frontends.python.processes", "vllm_lint.frontends.python.wrappers",
+               "vllm_lint.frontends.python.environ", "vllm_lint.frontends.python.foreign",
+               "vllm_lint.frontends.python.env_launches", "vllm_lint.frontends.image_builds",
+               "vllm_lint.rules._env_status"}
+    files = {"serve.py": "from vllm import LLM\nLLM(model='m', tensor_parallel_size=2, swap_space=4)\n",
+             "run.sh": "vllm serve m --swap-space 4\n",
+             "proc.py": "import os, subprocess\nos.environ['VLLM_USE_V1'] = '1'\n"
+                        "subprocess.run(['vllm', 'serve', 'm', '--swap-space', '4'])\n",
+             "build.sh": "docker build -t my/vllm .\ndocker run my/vllm --model m\n"}
+
+    def imported(name: str) -> set[str]:
+        code = (f"import os\nos.environ['VLLM_LINT_DB'] = {str(synth_db_path)!r}\n"
+                "from vllm_lint.cli.program import _run\n"
+                f"try:\n    _run(['--no-cache', {str(tmp_path / name)!r}])\nexcept SystemExit:\n    pass\n")
+        return _imported_after(code)
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    mods = imported("serve.py")
+    assert "vllm_lint.frontends.python.engine_args" in mods  # (the lint read the call)
+    assert not readers & mods, readers & mods
+    mods = imported("run.sh")
+    assert "vllm_lint.frontends.shell" in mods and not readers & mods, readers & mods
+    # (the files that need them import them)
+    assert {"vllm_lint.frontends.python.processes", "vllm_lint.frontends.python.environ",
+            "vllm_lint.rules._env_status"} <= imported("proc.py")
+    assert "vllm_lint.frontends.image_builds" in imported("build.sh")

@@ -63,7 +63,6 @@ from vllm_lint.frontends.commands import (
 )
 from vllm_lint.frontends.base import ENV_RUN_BYTES
 from vllm_lint.frontends.embedding import Embedding, rebase
-from vllm_lint.frontends.image_builds import BUILD_LINE, build_words, parse_build  # (one reading of `docker build`)
 from vllm_lint.frontends.scheduler import gpu_request
 from vllm_lint.launch import (
     MAX_LAUNCH_WORDS,
@@ -1739,6 +1738,13 @@ _DEFAULTED = lazy_re(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^}\s$`'\"\\]+)\}")
 _DOCKERFILE_NAMES = ("Dockerfile", "Containerfile")
 
 
+def _no_build_line(src: bytes) -> bool:
+    """No ``docker build`` line in the script (``image_builds``, imported only here and where the
+    builds are read: issue 31's ninth pass)."""
+    from vllm_lint.frontends.image_builds import BUILD_LINE
+    return BUILD_LINE.search(src) is None
+
+
 def _built_images(ctx: _Ctx) -> None:
     """``docker build -t NAME [-f FILE] CONTEXT`` in the script: NAME's image is built from
     FILE (``CONTEXT/Dockerfile``; paths from the script's folder, where it is run from). Those
@@ -1746,6 +1752,8 @@ def _built_images(ctx: _Ctx) -> None:
     another name: later uses of NAME become relevant."""
     if ctx.local_images is None:
         ctx.local_images = {}
+    # (one reading of `docker build`; imported when a script has one: issue 31's ninth pass)
+    from vllm_lint.frontends.image_builds import BUILD_LINE, build_words, parse_build
     for m in BUILD_LINE.finditer(ctx.src):
         tags, dockerfile, context, target = parse_build(build_words(m.group(0)))
         named_file = dockerfile is not None
@@ -1888,7 +1896,7 @@ def _local_image(ctx: _Ctx, image: str) -> Optional[tuple[str, str, bool, Option
     # (a script that builds images itself says which: no guess from a name; pipeline/surroundings.py
     # reads the Dockerfile such a build names when this reader cannot)
     if "vllm" in repo.rsplit("/", 1)[-1].lower() and "." not in repo.split("/", 1)[0] and "$" not in image \
-            and BUILD_LINE.search(ctx.src) is None:
+            and _no_build_line(ctx.src):
         for name in _DOCKERFILE_NAMES:
             based = _dockerfile_base(ctx, name)
             if based is not None:

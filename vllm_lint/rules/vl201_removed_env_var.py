@@ -49,7 +49,6 @@ Error where the target refuses to start with the variable's value (or with any v
 where it ignores it, or where the value is not known statically and only some values are refused.
 """
 
-from ._env_status import env_in_state, is_vllm_var
 from .base import VLLM_VARIABLES, LintContext, Rule
 
 RULE = Rule(code="VL201", name="removed-env-var",
@@ -60,6 +59,8 @@ RULE = Rule(code="VL201", name="removed-env-var",
 
 @RULE.check
 def check(ctx: LintContext):
+    from ._env_status import env_in_state  # (at the check: a launch setting no variable never imports it; issue 31)
+
     refused = ctx.surface.env_refused
     if refused:
         yield from _refusals(ctx, refused)
@@ -82,6 +83,8 @@ def check(ctx: LintContext):
 
 
 def _refusals(ctx: LintContext, refused: dict):
+    from ._env_status import is_vllm_var
+
     for env in ctx.env:
         entry = refused.get(env.name) if is_vllm_var(env.name) else None
         if not entry:

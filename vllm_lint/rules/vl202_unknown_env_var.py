@@ -50,7 +50,6 @@ plugins the database does not hold read variables of their own; ignore the rule 
 or by code.
 """
 
-from ._env_status import env_in_state, forks_built, launch_runs_on
 from .base import VLLM_VARIABLES, LintContext, Rule
 
 RULE = Rule(code="VL202", name="unknown-env-var", summary="VLLM_ variable no release reads",
@@ -73,6 +72,8 @@ def _known_image(ctx: LintContext):
 
 @RULE.check
 def check(ctx: LintContext):
+    from ._env_status import env_in_state, forks_built, launch_runs_on  # (at the check: a launch setting no variable never imports it; issue 31)
+
     for env, st in env_in_state(ctx, "unknown"):
         span = env.name_span or env.value_span
         if st.plugins or st.forks:

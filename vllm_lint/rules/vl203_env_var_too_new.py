@@ -14,7 +14,6 @@ No automatic fix.
 First release of each variable in `flag_db/index.json`.
 """
 
-from ._env_status import env_in_state
 from .base import VLLM_VARIABLES, LintContext, Rule
 
 RULE = Rule(code="VL203", name="env-var-too-new", summary="VLLM_ variable read only after the target",
@@ -24,6 +23,8 @@ RULE = Rule(code="VL203", name="env-var-too-new", summary="VLLM_ variable read o
 
 @RULE.check
 def check(ctx: LintContext):
+    from ._env_status import env_in_state  # (at the check: a launch setting no variable never imports it; issue 31)
+
     for env, st in env_in_state(ctx, "too-new"):
         yield ctx.diag(RULE, f"`{env.name}` is read from vLLM {st.first}; the target {ctx.target} ignores it",
                        env.name_span or env.value_span, option=env.name)

@@ -16,7 +16,6 @@ Deprecations scraped from `vllm/envs.py` where the source marks them, and the cu
 (`flag_db/overlays/renames.json`, section `env`) with evidence per entry.
 """
 
-from ._env_status import env_in_state
 from .base import VLLM_VARIABLES, LintContext, Rule
 
 RULE = Rule(code="VL204", name="deprecated-env-var", summary="VLLM_ variable deprecated at the target",
@@ -26,6 +25,8 @@ RULE = Rule(code="VL204", name="deprecated-env-var", summary="VLLM_ variable dep
 
 @RULE.check
 def check(ctx: LintContext):
+    from ._env_status import env_in_state  # (at the check: a launch setting no variable never imports it; issue 31)
+
     for env, st in env_in_state(ctx, "ok"):
         rec = ctx.surface.env.get(env.name) or {}
         dep = rec.get("deprecated")

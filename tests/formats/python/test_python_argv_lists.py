@@ -108,11 +108,11 @@ def test_a_list_inside_a_call_inside_a_list_is_read_and_a_process_calls_list_is_
 
 
 def test_a_long_concatenation_is_read_a_bounded_number_of_times(monkeypatch):
-    from vllm_lint.frontends.python import argv_lists
+    from vllm_lint.frontends.python import argv_lists, processes
 
     reads = []
-    real = argv_lists.launches_of_words
-    monkeypatch.setattr(argv_lists, "launches_of_words", lambda *a, **k: reads.append(1) or real(*a, **k))
+    real = processes.launches_of_words  # (argv_lists imports it where it reads a list)
+    monkeypatch.setattr(processes, "launches_of_words", lambda *a, **k: reads.append(1) or real(*a, **k))
     _d, ex = _ex("X = " + " + ".join('["vllm"]' for _ in range(600)) + "\n")
     assert ex.launches == []
     # per level down to the depth bound, the nested sum and its last list: not every level from every level

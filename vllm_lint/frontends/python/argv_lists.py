@@ -22,9 +22,8 @@ import ast
 
 from ...container import ENV_OPTIONS
 from ...launch import EnvAssign, Span, VersionHint
-from . import env_launches
-from .environ import env_assign, env_default, env_from_mapping
-from .processes import ArgvWords, launches_of_words
+# (``env_launches``, ``environ`` and ``processes`` are imported where used: a file whose argv
+# lists and container blocks are none of these imports none of them; issue 31's ninth pass)
 from .scope import Scope, resolve_name
 from .state import PyFile
 from .walk import FUNC_DEFS, blocks, hit_lines, touching
@@ -52,7 +51,8 @@ def standalone_argvs(fx: PyFile, tree: ast.Module, module_scope: Scope) -> None:
         _pair(fx, command, args, image, env, scope)
     for root, scope in roots:
         _root(fx, root, scope, 0)
-    if envs is not None:
+    if envs is not None and envs.blocks:
+        from . import env_launches
         for node, scope in envs.blocks:
             la = env_launches.launch_of(fx, node, scope, envs.images.get(id(node)))
             if la is not None:
@@ -102,6 +102,7 @@ def _expressions(node: ast.AST, scope: Scope, roots: list, pairs: list, depth: i
                  if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         _collect_pairs(keyed, scope, pairs)
         if envs is not None:
+            from . import env_launches
             env_launches.note_image(keyed, scope, envs.images)
             if id(node) not in envs.seen and env_launches.row_of(node) is not None:
                 envs.seen.add(id(node))
@@ -110,6 +111,7 @@ def _expressions(node: ast.AST, scope: Scope, roots: list, pairs: list, depth: i
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
         _collect_pairs(keywords, scope, pairs)
         if envs is not None:
+            from . import env_launches
             env_launches.note_image(keywords, scope, envs.images)
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.expr):
@@ -142,6 +144,7 @@ def _image(fx: PyFile, node: Optional[ast.AST], scope: Scope) -> Optional[tuple[
     ``os.environ.get("X", "default")`` (the default)."""
     if node is None:
         return None
+    from .environ import env_default
     node = resolve_name(node, scope, (node.lineno, node.col_offset))[0]
     found = env_default(fx, node)
     if found is not None:
@@ -156,6 +159,7 @@ def _pair(fx: PyFile, command: ast.AST, args: ast.AST, image: Optional[ast.AST],
     """``command`` and ``args`` (literals or names bound to them): one launch of both, in the
     container's ``image`` when it is vLLM's, with the container's ``env``."""
     from ..commands import image_is_vllm, version_from_image  # noqa: PLC0415 - cheap, local
+    from .processes import ArgvWords, launches_of_words
 
     cmd_node = resolve_name(command, scope, (command.lineno, command.col_offset))[0]
     args_node = resolve_name(args, scope, (args.lineno, args.col_offset))[0]
@@ -186,6 +190,7 @@ def _pair(fx: PyFile, command: ast.AST, args: ast.AST, image: Optional[ast.AST],
 def _container_env(fx: PyFile, node: ast.AST, scope: Scope) -> list[EnvAssign]:
     """A container's environment: ``[{"name": "X", "value": "1"}, ...]`` (a pod spec) or a mapping
     (``serving_container_environment_variables={"X": "1"}``); a name bound to either."""
+    from .environ import env_assign, env_from_mapping
     node = resolve_name(node, scope, (node.lineno, node.col_offset))[0]
     if isinstance(node, ast.Dict):
         return env_from_mapping(fx, node, None)
@@ -216,6 +221,7 @@ def _root(fx: PyFile, node: ast.AST, scope: Scope, depth: int) -> None:
     if depth > _MAX_DEPTH or id(node) in fx.consumed:
         return
     if not _read(fx, node):
+        from .processes import ArgvWords, launches_of_words
         words = ArgvWords(fx, scope, (node.lineno, node.col_offset))
         words.add_seq(node)
         found = launches_of_words(fx, words, fx.src.span(node), inside=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 
 from ...launch import KeyedArg, Launch, Span
-from .environ import env_default
 from .literals import NOT_LITERAL, decode_literal, literal, placeholder
 from .scope import Mutation, Scope, lookup, mutations_since, rebound
 from .source import WS
@@ -22,6 +21,13 @@ if TYPE_CHECKING:
 
 MAPPING_NODES = (ast.Dict, ast.Call, ast.BinOp, ast.DictComp, ast.Name)
 _MAX_DEPTH = 8  # mappings followed through names and operators
+
+
+def _env_default(fx: PyFile, node: ast.AST):
+    """:func:`.environ.env_default` (``environ`` imported when a value is no literal: issue 31's
+    ninth pass)."""
+    from .environ import env_default
+    return env_default(fx, node)
 
 
 def kwargs_launch(fx: PyFile, call: ast.Call, entry: str, scope: Scope) -> None:
@@ -61,7 +67,7 @@ def keyed_value(fx: PyFile, key: str, key_span: Optional[Span], value: ast.AST,
     vspan = fx.src.span(value)
     lit = literal(value)
     ka = KeyedArg(key=key, key_span=key_span, value=None, value_span=vspan, delete_span=delete)
-    if lit is NOT_LITERAL and (found := env_default(fx, value)) is not None:
+    if lit is NOT_LITERAL and (found := _env_default(fx, value)) is not None:
         # int(os.environ.get("BLOCK_SIZE", "4096")): checked as its default, and the finding says so
         lit, default, ka.assumed = found
         ka.value_span = fx.src.span(default)

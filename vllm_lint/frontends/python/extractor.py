@@ -10,15 +10,11 @@ import warnings
 
 from ...foreign_launchers import call_names, launcher_of_call
 from ...launch import Extraction, Note, ParseError, Span
-from . import wrappers
 from .argv_lists import standalone_argvs
 from .callees import ENV_CALLS, INTERESTING_LAST, PROC_CALLS, SHELL_METHODS, WRAPPER_METHODS, entry_of
 from . import manifests
 from .documented import documented_commands, worth_reading
 from .engine_args import kwargs_launch
-from .environ import env_call, env_pos, env_statement
-from .foreign import foreign_launch
-from .processes import proc_launch, string_commands
 from .scope import Scope
 from .source import Source, source_encoding
 from .state import PyFile
@@ -85,6 +81,7 @@ def _run(data: bytes, path: str) -> Extraction:
         # literals hold are still read, and the note says what was not
         if not exc.message.startswith("Python syntax error") or b"vllm" not in data:
             raise
+        from .processes import string_commands
         out = string_commands(src, path)
         if not out.launches:
             raise
@@ -103,13 +100,17 @@ def _run(data: bytes, path: str) -> Extraction:
         _call(fx, call, scope)
     standalone_argvs(fx, tree, module_scope)
     env_stmts.sort(key=lambda ss: (ss[0].lineno, ss[0].col_offset))
-    for st, scope in env_stmts:
-        env_statement(fx, st, scope)
+    if env_stmts:
+        from .environ import env_statement
+        for st, scope in env_stmts:
+            env_statement(fx, st, scope)
     if worth_reading(data):
         documented_commands(fx, tree, extract)
     if manifests.worth_reading(data):
         manifests.manifest_strings(fx, tree)
-    fx.result.env.sort(key=env_pos)
+    if fx.result.env:
+        from .environ import env_pos
+        fx.result.env.sort(key=env_pos)
     return fx.result
 
 
@@ -206,9 +207,11 @@ def _call(fx: PyFile, call: ast.Call, scope: Scope) -> None:
         if f.attr not in INTERESTING_LAST:
             return
         if f.attr in WRAPPER_METHODS:
+            from . import wrappers
             wrappers.method_call(fx, call, f.attr, scope)
             return
         if f.attr in SHELL_METHODS:
+            from . import wrappers
             wrappers.build_commands(fx, call)
     elif f.__class__ is ast.Name:
         if f.id not in INTERESTING_LAST and f.id not in fx.names.aliases:
@@ -224,13 +227,17 @@ def _call(fx: PyFile, call: ast.Call, scope: Scope) -> None:
         return
     foreign = launcher_of_call(dotted)
     if foreign is not None:
+        from .foreign import foreign_launch
         foreign_launch(fx, call, foreign, scope)
         return
     spec = PROC_CALLS.get(dotted)
     if spec is not None:
+        from .processes import proc_launch
         proc_launch(fx, call, dotted, spec, scope)
         return
     if dotted in ENV_CALLS:
+        from .environ import env_call
         env_call(fx, call, dotted)
         return
+    from . import wrappers
     wrappers.call(fx, call, dotted, scope)
