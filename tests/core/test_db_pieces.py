@@ -86,6 +86,18 @@ def test_one_option_object_per_record():
     assert any(o is tp for o in s.options)
 
 
+def test_a_record_shared_by_releases_is_one_option():
+    """Consecutive releases share most option records byte for byte: each distinct record is
+    decoded and built once per process (``_SHARED_OPTIONS``), and every release's options are still
+    its own records' (``test_pieces_answer_as_the_whole_file``)."""
+    db = Database(SHIPPED)
+    a, b = db.surface("0.27.0").options, db.surface("0.27.1").options
+    assert a == _whole(db, "0.27.0").options and b == _whole(db, "0.27.1").options
+    shared = [o for o in b if any(o is p for p in a)]
+    assert shared and all(o in a for o in shared)
+    assert all(any(o == p for p in a) for o in shared)
+
+
 def test_a_lint_decodes_only_what_it_asks(monkeypatch):
     calls = []
     real = json.loads

@@ -159,6 +159,7 @@ class Builder:
         self.files: dict[str, bytes] = {}
         self._links: dict[tuple[str, str, str], str] = {}
         self._fragments: dict[tuple[Any, ...], str] = {}
+        self._option_fragments: dict[int, tuple[Any, str]] = {}  # id(Option) -> (it, its fragment)
         self._owners: tuple[dict[str, str], str] = ({}, "{}")  # the last release data's owners, and their JSON
         self._diffs: dict[tuple[str, str, str], bytes] = {}
         self._guides: dict[tuple[str, str], list[m.GuideSection]] = {}
@@ -513,8 +514,15 @@ class Builder:
 
         plain = _PLAIN
         actions: dict[str, str] = {}
+        by_option = self._option_fragments
         for o in s.options:
             if o.name in actions:
+                continue
+            # an Option shared by releases (surface/db.py builds each distinct record once) is
+            # keyed once: its fields are the same object's
+            held = by_option.get(id(o))
+            if held is not None:
+                actions[o.name] = held[1]
                 continue
             dep = o.deprecated or None
             successor = (dep or {}).get("successor")
@@ -529,6 +537,7 @@ class Builder:
                 row = fields(default, o.default_computed, choices, typ) + [
                     m.shown(o.kind), o.kind, 1 if dep else 0, successor]
                 text = cache[key] = _DUMP(o.name) + ":" + _DUMP(row)
+            by_option[id(o)] = (o, text)  # (the Option held: its id is not reused while it is)
             actions[o.name] = text
         owners = {string: opt.name for string, opt in s.by_string.items()}
         env: dict[str, str] = {}

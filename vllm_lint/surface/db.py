@@ -734,6 +734,11 @@ class Surface:
         return any(p.get("dest") == "model_tag" and p.get("nargs") is None for p in self.positionals)
 
 
+#: a certified release file's option record (its bytes) -> its Option, for every release file
+#: this process reads (``_ReleaseFile.every_option``)
+_SHARED_OPTIONS: dict[bytes, Option] = {}
+
+
 class _ReleaseFile:
     """A certified release file (``Database.surface``) read in pieces: the read-only mapping of its
     top-level keys that ``Surface.record`` is, each decoded when first asked, and its option
@@ -804,20 +809,28 @@ class _ReleaseFile:
     def every_option(self) -> list[Option]:
         """Every record's option, in the file's order (``Surface.__init__``'s ``every``)."""
         if self._every is None:
+            # Each record's bytes are decoded, and its Option built, once per process: consecutive
+            # releases share most records byte for byte (a certified file's records are
+            # ``compile_index``'s layout, as ``element_at`` reads them), and an Option is not
+            # changed after it is built.
             with _NoCollection():
-                records = self.get("options", []) or []
                 try:
-                    starts = self.doc.element_starts("options")
+                    texts = self.doc.element_texts("options")
                 except ValueError as e:
                     raise self.corrupted(e) from None
-                if len(starts) != len(records):
-                    raise self.corrupted(ValueError(f"{len(starts)} option records, {len(records)} options"))
                 built = self._built
+                shared = _SHARED_OPTIONS
                 every = []
-                for at, r in zip(starts, records):
+                for at, raw in texts:
                     opt = built.get(at)
                     if opt is None:
-                        opt = built[at] = Option.from_record(r)
+                        opt = shared.get(raw)
+                        if opt is None:
+                            try:
+                                opt = shared[raw] = Option.from_record(json.loads(raw))
+                            except (ValueError, KeyError, TypeError, AttributeError) as e:
+                                raise self.corrupted(e) from None
+                        built[at] = opt
                     every.append(opt)
                 self._every = every
         return self._every

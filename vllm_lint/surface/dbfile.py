@@ -202,6 +202,23 @@ class Doc:
             yield at
             p = data.find(needle, after, end)
 
+    def element_texts(self, key: str) -> list[tuple[int, bytes]]:
+        """The start (as :meth:`element_starts`) and the JSON text (as :meth:`element_at` decodes
+        it) of every element of the top-level list ``key``, in order."""
+        span = self.span(key)
+        if span is None:
+            return []
+        start, end = span
+        data = self.data
+        find = data.find
+        out = []
+        p = find(b"\n    {", start, end)
+        while p >= 0:
+            q = find(b"\n    }", p, end)
+            out.append((p, data[p + 5:q + 6]))
+            p = find(b"\n    {", q, end)
+        return out
+
     def element_starts(self, key: str) -> list[int]:
         """The start of every element of the top-level list ``key``, in order."""
         span = self.span(key)
