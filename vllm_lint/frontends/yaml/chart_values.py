@@ -30,13 +30,13 @@ from __future__ import annotations
 import os
 
 from vllm_lint.frontends.delimited import delimited
+from vllm_lint.frontends.yaml.prefilter import MAX_VALUES_BYTES as _MAX_BYTES
 from vllm_lint.record import lazy_re
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Optional
 
-_MAX_BYTES = 4 * 1024 * 1024
 _MAX_DEPTH = 8  # named templates that include others: how deep they are followed
 _NAMED = lazy_re(r'^(?:include|template)\s+"([^"\\]+)"\s+(?:\.|\$)$')
 _DEFINE = lazy_re(r'\{\{-?\s*define\s+"([^"\\]+)"\s*-?\}\}')

@@ -51,7 +51,8 @@ def mentions(low: bytes, s: int, e: int) -> bool:
         low.find(b"engine_kwargs", s, e) >= 0)
 
 
-_MAX_VALUES = 4 * 1024 * 1024  # (chart_values' limit)
+#: the largest values file (or named-template file) of a chart that is read, here and by :mod:`.chart_values`
+MAX_VALUES_BYTES = 4 * 1024 * 1024
 
 
 def templates_folder(path: str) -> Optional[str]:
@@ -92,7 +93,7 @@ def values_name_vllm(path: str) -> bool:
     if known is not None and known[0] == sig:
         return known[1]
     try:
-        raw = read_regular(where, _MAX_VALUES)
+        raw = read_regular(where, MAX_VALUES_BYTES)
     except (OSError, ValueError):
         return False
     low = raw.lower()
