@@ -514,29 +514,20 @@ class SiteModel:
         runtime: dict[str, list[int]] = {}
         build: dict[str, list[int]] = {}
         # (the releases are visited in order: each name's positions and records ascending)
-        for i, (rt, bd) in enumerate(self.env_by_release):
-            for name, rec in rt.items():
-                at = runtime.get(name)
-                if at is None:
-                    runtime[name] = [i]
-                else:
-                    at.append(i)
-                per = records.get(name)
-                if per is None:
-                    records[name] = {i: rec}
-                else:
-                    per[i] = rec
-            for name, rec in bd.items():
-                at = build.get(name)
-                if at is None:
-                    build[name] = [i]
-                else:
-                    at.append(i)
-                per = records.get(name)
-                if per is None:
-                    records[name] = {i: rec}
-                elif i not in per:
-                    per[i] = rec
+        for i, tables in enumerate(self.env_by_release):
+            # (runtime first: a name in both tables of a release keeps its runtime record)
+            for table, positions in zip(tables, (runtime, build)):
+                for name, rec in table.items():
+                    at = positions.get(name)
+                    if at is None:
+                        positions[name] = [i]
+                    else:
+                        at.append(i)
+                    per = records.get(name)
+                    if per is None:
+                        records[name] = {i: rec}
+                    elif i not in per:
+                        per[i] = rec
         for name in sorted(records):
             page = EnvPage(name)
             recs = records[name]
