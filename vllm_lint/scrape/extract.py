@@ -657,11 +657,7 @@ class _Extractor:
         ea = self.p.find_class(eras.ARG_UTILS, "EngineArgs")
         if ea is None:
             return {}
-        methods: dict[str, cst.FunctionDef] = {}
-        for c in ea.mro():
-            for stmt in c.node.body.body:
-                if isinstance(stmt, cst.FunctionDef) and stmt.params.params:
-                    methods.setdefault(stmt.name.value, stmt)
+        methods = ea.methods()
         engine = methods.get("create_engine_config")
         if engine is None:
             return {}

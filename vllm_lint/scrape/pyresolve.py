@@ -389,6 +389,16 @@ class ClassInfo:
                         out.append(c)
         return out
 
+    def methods(self) -> dict[str, cst.FunctionDef]:
+        """Name -> the definition Python would call: the first in method resolution order
+        (methods that take parameters; a bare ``def f():`` in a class body is no method)."""
+        out: dict[str, cst.FunctionDef] = {}
+        for c in self.mro():
+            for stmt in c.node.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.params.params:
+                    out.setdefault(stmt.name.value, stmt)
+        return out
+
     def base_names(self) -> set[str]:
         names = set()
         for c in self.mro():

@@ -135,20 +135,7 @@ def value_runs(values: dict[int, Any]) -> list[tuple[int, int, Any]]:
 
 def value_eras(versions: list[str], positions: list[int], values: list[Any]) -> list["Era"]:
     """``value_runs_in`` as eras."""
-    out: list[Era] = []
-    first = last = -2
-    held: Any = None
-    for i, v in zip(positions, values):
-        if last == i - 1 and held == v:
-            last = i
-            continue
-        if last >= 0:
-            out.append(Era(versions, first, last, held))
-        first = last = i
-        held = v
-    if last >= 0:
-        out.append(Era(versions, first, last, held))
-    return out
+    return [Era(versions, a, b, v) for a, b, v in value_runs_in(positions, values)]
 
 
 def value_runs_in(positions: list[int], values: list[Any]) -> list[tuple[int, int, Any]]:
