@@ -54,6 +54,17 @@ def test_dry_run_writes_nothing_and_shows_the_diff(tmp_path):
     assert tree(work) == before
     assert "-docker run --gpus 2 -p 8000:8000 vllm/vllm-openai:v0.8.5 \\" in r.output
     assert "+docker run --gpus 2 -p 8000:8000 vllm/vllm-openai:v0.27.1 \\" in r.output
+    # the account says what would change: nothing was written
+    assert "Would upgrade 2 files to vLLM 0.27.1" in r.output and "Upgraded" not in r.output
+
+
+def test_diff_is_dry_run_as_in_the_lint_command(tmp_path):
+    work = tmp_path / "repo"
+    shutil.copytree(CASES / "shell_and_pin" / "before", work)
+    before = tree(work)
+    r = upgrade(work, "--diff")
+    assert tree(work) == before
+    assert "+docker run --gpus 2 -p 8000:8000 vllm/vllm-openai:v0.27.1 \\" in r.output
 
 
 def test_forced_removals_are_left_for_a_person(tmp_path):

@@ -27,7 +27,7 @@ def _releases(ctx, param, incomplete: str):
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--to", "to_version", metavar="TO", required=True, shell_complete=_releases,
               help="Release to upgrade to (0.34.0, 0.34, latest).")
-@click.option("--dry-run", is_flag=True, help="Print the diff of the changes; write nothing.")
+@click.option("--dry-run", "--diff", "dry_run", is_flag=True, help="Print the diff of the changes; write nothing.")
 @click.option("--format", "output_format", type=click.Choice(["text", "markdown"]), default="text",
               show_default=True, help="What to print: an account per file, or a pull request description.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes.")
@@ -65,6 +65,6 @@ def upgrade(paths, to_version, dry_run, output_format, unsafe_fixes, config_path
                 write_atomic(Path(f.path), f.new)
             except OSError as e:
                 raise error_exit(f"{f.path}: cannot write the upgraded file: {e.strerror or e}")
-    out = render_markdown(report) if output_format == "markdown" else render_text(report)
+    out = render_markdown(report) if output_format == "markdown" else render_text(report, dry_run)
     click.echo(out, nl=False, err=dry_run and output_format == "text")
     raise click.exceptions.Exit(report.exit_code)

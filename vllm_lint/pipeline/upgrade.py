@@ -614,7 +614,8 @@ def _excludes(spec: str, to: str) -> bool:
 # ----------------------------------------------------------------------------- rendering
 
 
-def render_text(report: UpgradeReport) -> str:
+def render_text(report: UpgradeReport, dry_run: bool = False) -> str:
+    """The account per file; ``dry_run`` says what would change, as nothing was written."""
     lines = []
     for f in report.files:
         lines.append(f"{f.path}" + (f" (from {', '.join(f.from_releases)})" if f.from_releases else ""))
@@ -629,7 +630,8 @@ def render_text(report: UpgradeReport) -> str:
             lines.append(f"  left {x.line}: {x.code} {x.severity}: {x.message}")
     changed = sum(1 for f in report.files if f.changed)
     left = sum(len(f.left) for f in report.files)
-    lines.append(f"Upgraded {changed} file{'s' if changed != 1 else ''} to vLLM {report.to}"
+    verb = "Would upgrade" if dry_run else "Upgraded"
+    lines.append(f"{verb} {changed} file{'s' if changed != 1 else ''} to vLLM {report.to}"
                  + (f"; {left} thing{'s' if left != 1 else ''} left for a person." if left else "."))
     return "\n".join(lines) + "\n"
 
