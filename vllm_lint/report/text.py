@@ -23,6 +23,9 @@ _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _BLUE, _RESET = "\033[1m", "\033[34m", "\033[0m"
 CONTEXT_LINES = 2  # source lines shown before and after a finding's line, as ruff shows
 TAB = 4
+MAX_WIDTH = 160  # columns of source a snippet shows; a longer line (a minified file) is cut around the span
+LEAD = 40  # columns kept before the span's start when a line is cut
+CUT = "…"
 
 
 def header(d, ctx: ReportContext, with_release: bool = True) -> str:
@@ -53,23 +56,31 @@ def snippet(d, lines: list[str], ctx: ReportContext) -> list[str]:
     pad = " " * width
     bar = f"{_BLUE}{_BOLD}|{_RESET}" if ctx.color else "|"
     out = [f"{pad} {bar}"]
+    texts = {row: visible(lines[row - 1].expandtabs(TAB)) for row in range(first, last + 1)}
+    raw = lines[d.row - 1]  # the span's columns on its own line, in displayed characters
+    start = len(visible(raw[:max(0, d.column - 1)].expandtabs(TAB)))
+    if d.end_row == d.row and d.end_column > d.column:
+        end = len(visible(raw[:d.end_column - 1].expandtabs(TAB)))
+    else:  # a span running on to later lines: up to the end of this one
+        end = max(len(texts[d.row]), start + 1)
+    # one horizontal window for every line shown, so that the columns stay aligned
+    lo = 0 if max(len(t) for t in texts.values()) <= MAX_WIDTH else max(0, start - LEAD)
+    hi = lo + MAX_WIDTH
     for row in range(first, last + 1):
-        text = visible(lines[row - 1].expandtabs(TAB))
+        text = texts[row]
+        if lo or len(text) > hi:
+            text = (CUT if lo else "") + text[lo:hi] + (CUT if len(text) > hi else "")
         num = f"{row:>{width}}"
         if ctx.color:
             num = f"{_BLUE}{_BOLD}{num}{_RESET}"
         out.append(f"{num} {bar} {text}".rstrip())
         if row == d.row:
-            raw = lines[row - 1]
-            start = len(visible(raw[:max(0, d.column - 1)].expandtabs(TAB)))
-            if d.end_row == d.row and d.end_column > d.column:
-                end = len(visible(raw[:d.end_column - 1].expandtabs(TAB)))
-            else:  # a span running on to later lines: up to the end of this one
-                end = max(len(text), start + 1)
-            carets = "^" * max(1, end - start)
+            shift = lo - (len(CUT) if lo else 0)  # (the cut mark takes the first shown column)
+            a, b = max(start, lo) - shift, min(max(end, start + 1), hi) - shift
+            carets = "^" * max(1, b - a)
             if ctx.color:
                 carets = f"{_COLORS.get(d.severity, '')}{_BOLD}{carets}{_RESET}"
-            out.append(f"{pad} {bar} {' ' * start}{carets}")
+            out.append(f"{pad} {bar} {' ' * a}{carets}")
     out.append(f"{pad} {bar}")
     if d.fix is not None and d.fix.message:
         out.append(f"help: {visible(d.fix.message)}")
