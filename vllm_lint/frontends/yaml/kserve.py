@@ -3,11 +3,15 @@
 beside the server's own (listed in ``vllm_lint/wrapper_options.py`` under the launch's entry),
 unless ``--backend huggingface`` loads the model with transformers and vLLM never starts;
 ``LLMInferenceService`` appends ``VLLM_ADDITIONAL_ARGS`` to its ``vllm serve`` command, so that
-variable is read as an argument list (``env.ENV_ARG_CARRIERS``)."""
+variable is read as an argument list (``env.ENV_ARG_CARRIERS``). A ``ServingRuntime``'s
+``opendatahub.io/runtime-version`` annotation (Open Data Hub's and OpenShift AI's runtimes: the
+vLLM release of the image, ``v0.18.0`` beside a Red Hat image pinned by digest) names the release of
+its containers after their image's tag (:func:`runtime_versions`)."""
 
 from __future__ import annotations
 
 from vllm_lint.frontends.yaml.nodes import get, seq, text
+from vllm_lint.launch import VersionHint
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -39,3 +43,27 @@ def args_entry(node: Any, ctx: dict[str, Any]) -> Optional[str]:
     if not is_huggingface_server(node) or _backend(node) == "huggingface":
         return None
     return "kserve:huggingfaceserver"
+
+
+RUNTIME_KINDS = ("ServingRuntime", "ClusterServingRuntime")
+RUNTIME_VERSION = "opendatahub.io/runtime-version"
+
+
+def runtime_versions(t: Any, root: Any, launches: list) -> None:
+    """Add the ``opendatahub.io/runtime-version`` of each serving runtime of document ``root`` (the
+    document itself, or the ``objects`` of an OpenShift ``Template``) to the version hints of the
+    launches read inside it, after their own (an image's tag names the release first)."""
+    kind = text(get(root, "kind"))
+    runtimes = [root] if kind in RUNTIME_KINDS else []
+    if kind == "Template":
+        runtimes = [o for o in seq(get(root, "objects")) if text(get(o, "kind")) in RUNTIME_KINDS]
+    for rt in runtimes:
+        node = get(get(get(rt, "metadata"), "annotations"), RUNTIME_VERSION)
+        version = text(node)
+        if not version or not version.strip():
+            continue
+        whole = t.node_span(rt)
+        hint = VersionHint(version.strip(), "runtime-version annotation", t.node_span(node))
+        for la in launches:
+            if whole is None or whole.start <= la.span.start < whole.end:
+                la.version_hints = list(la.version_hints) + [hint]

@@ -137,6 +137,10 @@ def walk_document(t: YamlText, root: Any) -> None:
         from vllm_lint.frontends.yaml import tasks
 
         task = tasks.task_container(t, top, doc_hw, doc_env)
+    if len(t.out.launches) > start and t.holds(b"runtime-version"):
+        from vllm_lint.frontends.yaml import kserve
+
+        kserve.runtime_versions(t, root, t.out.launches[start:])
     for la in t.out.launches[start:]:
         if doc_hw.source:
             la.hardware = hw_merge(doc_hw, la.hardware)
