@@ -39,10 +39,34 @@ def _backend(node: Any) -> Optional[str]:
 
 
 def args_entry(node: Any, ctx: dict[str, Any]) -> Optional[str]:
-    """The entry of a mapping with ``args`` and no ``command`` that KServe runs with vLLM, or None."""
+    """The entry of a mapping with ``args`` and no ``command`` that KServe runs with vLLM, or None:
+    the Hugging Face server's, or vLLM's server in a runtime that says it runs vLLM
+    (:func:`vllm_runtime_containers`: Open Data Hub's images start the api_server module)."""
+    if ctx.get("kserve_runtime") == "vllm":
+        return "openai.api_server"
     if not is_huggingface_server(node) or _backend(node) == "huggingface":
         return None
     return "kserve:huggingfaceserver"
+
+
+def vllm_runtime_containers(root: Any) -> set[int]:
+    """The ids of the container mappings of the serving runtimes of document ``root`` (itself, or
+    the ``objects`` of an OpenShift ``Template``) that say they run vLLM: Open Data Hub's
+    ``opendatahub.io/kserve-runtime: vllm`` annotation in the runtime's ``spec``, or a vLLM model
+    format as the only one it supports. Such a runtime's container with arguments only runs vLLM's
+    server, whatever its image is spelled with (a kustomize variable ``$(vllm-image)``)."""
+    kind = text(get(root, "kind"))
+    runtimes = [root] if kind in RUNTIME_KINDS else []
+    if kind == "Template":
+        runtimes = [o for o in seq(get(root, "objects")) if text(get(o, "kind")) in RUNTIME_KINDS]
+    out: set[int] = set()
+    for rt in runtimes:
+        spec = get(rt, "spec")
+        said = (text(get(get(spec, "annotations"), "opendatahub.io/kserve-runtime")) or "").strip().lower()
+        formats = [(text(get(f, "name")) or "").lower() for f in seq(get(spec, "supportedModelFormats"))]
+        if said == "vllm" or (formats and all(f == "vllm" for f in formats)):
+            out.update(id(c) for c in seq(get(spec, "containers")))
+    return out
 
 
 RUNTIME_KINDS = ("ServingRuntime", "ClusterServingRuntime")
