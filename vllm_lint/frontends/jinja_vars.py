@@ -5,7 +5,9 @@ A template under ``<role>/templates/`` (``start.sh.j2``, ``deploy.yaml.j2``) ren
 playbook or inventory may still override a default, which a static reading cannot see). Where those
 files give a condition's variables literal values, the branch of an ``{% if %}`` / ``{% elif %}`` /
 ``{% else %}`` that renders is the one read, and an ``{% if %}`` without ``{% else %}`` whose
-condition is false renders nothing; otherwise the first branch is read, as before. The conditions
+condition is false renders nothing; otherwise the first branch is read, as before. A launcher
+script's word written as one expression of a variable they set to a number or a text is read as that
+value, an assumption its findings name (:func:`render_words`). The conditions
 decided: a variable (Jinja's truth), ``x | bool`` (Ansible's: ``yes``/``true``/``1``/``on``),
 ``x is defined`` / ``is not defined``, ``not x``, ``x == / != / > / >= / < / <= literal``, and
 ``and`` / ``or`` of those. The files read are inputs of the result (:mod:`vllm_lint.inputs`)."""
@@ -249,3 +251,31 @@ def _not_rendered(branches: list[list], variables: Optional[dict]) -> list[tuple
             chosen = k
             break
     return [(bs, be) for k, (_c, bs, be) in enumerate(branches) if k != chosen]
+
+
+_EXPRESSION = re.compile(rb"""^(["']?)\{\{-?\s*([A-Za-z_][\w.]*)\s*((?:\|\s*(?:int|string|trim|quote)\s*)*)-?\}\}\1$""")
+
+
+def render_words(launches: list, data: bytes, variables: Optional[dict]) -> None:
+    """The words of ``launches`` written as one Jinja expression of a variable (``{{ MAX_LEN }}``,
+    ``"{{ PORT | int }}"``) that the role's files set to a number or a text (not one templated from
+    other variables): read as that value, an assumption a finding on it names (a playbook or the
+    inventory may set another). ``data``: the file's bytes, the words' spans in it."""
+    if not variables:
+        return
+    for la in launches:
+        for t in la.tokens:
+            if not t.opaque or t.splat or t.span is None:
+                continue
+            m = _EXPRESSION.match(data[t.span.start:t.span.end].strip())
+            if m is None:
+                continue
+            name = m.group(2).decode("ascii", "replace")
+            value = _lookup(name, variables)
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                continue
+            text = str(value)
+            if not text.strip() or any(c.isspace() for c in text.strip()):
+                continue  # (several words, or none: not one word the template renders)
+            t.text, t.opaque, t.text_span = text.strip(), False, None
+            t.assumed = f"`{{{{ {name} }}}}` rendered as the Ansible role's defaults or vars set it ({text.strip()}); a playbook or inventory may set another"

@@ -200,7 +200,7 @@ def extract(data: bytes, path: str) -> Extraction:
         raise ParseError("binary data (NUL byte)", offset=data.index(b"\x00"))
     out = Extraction()
     variables: Optional[dict] = None  # an Ansible role's variables, for its template's `{% if %}`s
-    if (b"{% if" in data or b"{%- if" in data) and "/templates/" in path.replace("\\", "/"):
+    if (b"{{" in data or b"{%" in data) and "/templates/" in path.replace("\\", "/"):
         from vllm_lint.frontends.jinja_vars import role_vars
 
         variables = role_vars(path)
@@ -227,6 +227,10 @@ def extract(data: bytes, path: str) -> Extraction:
                 continue
             if regions:
                 doc_commands.mark(ex, regions, emb)
+                if variables:  # (an Ansible role's template: `{{ VAR }}` as its defaults set it)
+                    from vllm_lint.frontends.jinja_vars import render_words
+
+                    render_words(ex.launches, data, variables)
             if tags:  # a conditional may add or drop words: no rule may claim an option is absent
                 for la in ex.launches:
                     la.opaque = True

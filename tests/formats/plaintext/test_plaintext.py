@@ -162,3 +162,22 @@ def test_a_jinja_launcher_reads_the_branches_its_roles_variables_decide(tmp_path
     (la,) = plaintext.extract(data, "start.sh.j2").launches  # no role: the first branch
     texts = [t.text for t in la.tokens]
     assert "--tensor-parallel-size" in texts and "127.0.0.1" in texts
+
+
+def test_a_jinja_launcher_reads_its_roles_values_as_assumptions(tmp_path):
+    role = tmp_path / "role"
+    (role / "templates").mkdir(parents=True)
+    (role / "defaults").mkdir()
+    (role / "defaults" / "main.yml").write_text(
+        "MAX_LEN: 8192\nPORT: '8000'\nHOST: \"{{ other }}\"\nFLAGS: --a --b\n")
+    data = (b"vllm serve {{ MODEL }} --max-model-len {{ MAX_LEN }} --port \"{{ PORT | int }}\" "
+            b"--host {{ HOST }} {{ FLAGS }}\n")
+    path = role / "templates" / "start.sh.j2"
+    path.write_bytes(data)
+    (la,) = plaintext.extract(data, str(path)).launches
+    got = {t.text: (t.opaque, t.assumed is not None) for t in la.tokens}
+    assert got["8192"] == (False, True) and got["8000"] == (False, True)
+    # (a variable the role does not set, one templated from others, several words: unknown as before)
+    assert sum(1 for t in la.tokens if t.opaque) == 3
+    (la,) = plaintext.extract(data, "start.sh.j2").launches  # no role: every expression unknown
+    assert sum(1 for t in la.tokens if t.opaque) == 5
