@@ -318,12 +318,13 @@ def format_by_language_id(language_id: Optional[str]) -> Optional[str]:
 #: rendered file is (``deploy.yaml.tpl``, ``start.sh.j2``)
 TEMPLATE_SUFFIXES = (".tpl", ".tmpl", ".template", ".j2", ".jinja", ".jinja2")
 #: the formats whose reader reads a template of its files as written, its ``{{ ... }}`` expressions
-#: unknown values (the YAML front-end's ``templates``): a template of such a file is that format;
-#: a template of another (a ``.sh.j2`` launcher, whose ``{{ }}`` and ``{% %}`` a shell reader
+#: unknown values (the YAML front-end's ``templates``; Jinja's ``{% %}`` statements blanked, the
+#: first branch of an ``{% if %}`` read: ``yaml/file_templates``): a template of such a file is that
+#: format; a template of another (a ``.sh.j2`` launcher, whose ``{{ }}`` and ``{% %}`` a shell reader
 #: would split into words) is read by the reader of last resort, which knows a template's syntax
 _TEMPLATE_READERS = ("yaml",)
-#: Jinja's statements, the template syntax a Go-template reader does not know
-_JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
+#: Jinja's suffixes (its ``{% %}`` statements: what the YAML front-end blanks before it reads)
+JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 
 
 def template_suffix(name: str) -> str:
@@ -346,7 +347,7 @@ def format_by_filename(name: str) -> Optional[str]:
         f = _BY_SUFFIX.get(suffix)
         if f is not None:
             return f.name
-        if suffix in TEMPLATE_SUFFIXES and suffix not in _JINJA_SUFFIXES:
+        if suffix in TEMPLATE_SUFFIXES:
             inner = format_by_filename(name[:dot])
             if inner in _TEMPLATE_READERS:
                 return inner

@@ -660,11 +660,11 @@ def _docker_options(words: list[str], i: int, env: list) -> tuple[int, Optional[
 
 
 def _parse_docker_image(words: list[str], i: int, env: list, depth: int,
-                        entrypoint: Optional[str]) -> Optional[VllmCommand]:
-    """``words[i]`` is the image of a ``docker run``; what follows is its command."""
+                        entrypoint: Optional[str], rest: Optional[int] = None) -> Optional[VllmCommand]:
+    """``words[i]`` is the image of a ``docker run``; what follows (from ``rest``) is its command."""
     n = len(words)
-    image = words[i]
-    rest = i + 1
+    image = container_image(words[i]) if rest is not None else words[i]
+    rest = i + 1 if rest is None else rest
     if entrypoint is not None:
         ep = entrypoint.split()
         if ep and _base(ep[0]) == "vllm":
@@ -810,6 +810,43 @@ def _find(words: list[str], i: int, env: list, depth: int) -> Optional[VllmComma
     return found
 
 
+def _runscript_image(words: list[str], i: int, env: list) -> Optional[tuple[int, int]]:
+    """The index of the image of ``apptainer run`` / ``singularity run`` (also ``instance run IMAGE
+    NAME``, whose arguments follow the instance's name) from ``i`` (after the program), its options
+    read as ``exec``'s (the environment they set appended to ``env``): (the image's index, where its
+    arguments start); None for another sub-command."""
+    row = _LAUNCHER_BY_NAME["apptainer"]
+    n = len(words)
+    j = i
+    while j < n and words[j].startswith("-") and words[j] != "--":
+        j += 1 + (row.values.get(words[j], 0) if "=" not in words[j] else 0)
+    instance = words[j:j + 2] == ["instance", "run"]
+    if instance:
+        j += 2
+    elif words[j:j + 1] == ["run"]:
+        j += 1
+    else:
+        return None
+    while j < n:
+        w = words[j]
+        if w.startswith("-") and len(w) > 1:
+            if w.startswith("--") and "=" in w:
+                if w.split("=", 1)[0] in row.env:
+                    env.append((j, *split_env_word(w)[1:]))
+                j += 1
+                continue
+            count = row.values.get(w, 0)
+            if count and w in row.env and j + 1 < n:
+                _p, name, val = split_env_word(words[j + 1])
+                env.append((j + 1, name, val))
+            j += 1 + count
+            continue
+        break
+    if j >= n or (instance and j + 1 >= n):
+        return None
+    return j, j + (2 if instance else 1)  # (an instance's name is between the image and its arguments)
+
+
 # an image named by Apptainer's pull (`vllm-openai_v0.8.5.sif`: the repository's last part, `_`, the tag)
 _SIF_NAME = lazy_re(r"^(?:.*/)?([\w.-]+?)_(v?\d[\w.+-]*)\.sif$")
 
@@ -880,6 +917,11 @@ def _find_command(words: list[str], i: int, env: list, depth: int, images: list)
                 i = k
                 continue
             return None
+        if b in ("apptainer", "singularity"):
+            at = _runscript_image(words, i + 1, env)
+            if at is not None:  # `apptainer run IMAGE ARGS`: the image's runscript, as `docker run IMAGE ARGS`
+                return _via(_parse_docker_image(words, at[0], env, depth, None, at[1]), via,
+                            f"`{b} run` of the image's runscript")
         row = _LAUNCHER_BY_NAME.get(b)
         if row is not None:
             j = _through(words, i + 1, row, env, images)

@@ -18,7 +18,8 @@ placeholders (``{{ model }}``, ``{% if %}...``, ``<model>``, a format string's `
 opaque words, never judged nor rewritten (``doc_commands.fill``), and ``${var}`` is a shell
 expansion (opaque as in shell). A line of only a template's statements inside a ``\\``-continued
 command is dropped as the template renders (the command goes on after it), and of an ``{% if %}``
-only the first branch is read (its ``{% else %}`` is an alternative). A Jinja template of a
+the branch its Ansible role's variables decide is read, else the first (its ``{% else %}`` is an
+alternative: ``frontends/jinja_vars``). A Jinja template of a
 script (``start.sh.j2``) is read here even with a ``#!`` line (``frontends/base.py``). A
 candidate that does not parse as shell without an error is no command line (prose, code of
 another language).
@@ -198,12 +199,17 @@ def extract(data: bytes, path: str) -> Extraction:
     if b"\x00" in data:
         raise ParseError("binary data (NUL byte)", offset=data.index(b"\x00"))
     out = Extraction()
+    variables: Optional[dict] = None  # an Ansible role's variables, for its template's `{% if %}`s
+    if (b"{{" in data or b"{%" in data) and "/templates/" in path.replace("\\", "/"):
+        from vllm_lint.frontends.jinja_vars import role_vars
+
+        variables = role_vars(path)
     for start, end, cands in command_lines(data):
         for s in cands:
             e = end
             if s > start and data[s - 1:s] in (b'"', b"'", b"`"):
                 e = _closing(data, s - 1, s, end)
-            text, tags = _blank_template_tags(data[s:e])
+            text, tags = _blank_template_tags(data[s:e], variables)
             filled, regions = doc_commands.fill(text)
             if regions:  # a placeholder's braces would open a shell group: one plain word
                 cleared = bytearray(filled)
@@ -221,6 +227,10 @@ def extract(data: bytes, path: str) -> Extraction:
                 continue
             if regions:
                 doc_commands.mark(ex, regions, emb)
+                if variables:  # (an Ansible role's template: `{{ VAR }}` as its defaults set it)
+                    from vllm_lint.frontends.jinja_vars import render_words
+
+                    render_words(ex.launches, data, variables)
             if tags:  # a conditional may add or drop words: no rule may claim an option is absent
                 for la in ex.launches:
                     la.opaque = True
@@ -261,11 +271,13 @@ def _fill_fields(text: bytes) -> tuple[bytes, list[tuple[int, int, bool]]]:
     return bytes(out), regions
 
 
-def _blank_template_tags(text: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+def _blank_template_tags(text: bytes, variables: Optional[dict] = None) -> tuple[bytes, list[tuple[int, int]]]:
     if b"{%" not in text and b"{#" not in text and b"%{" not in text:
         return text, []
+    from vllm_lint.frontends.jinja_vars import dropped_branches
+
     tags = [m.span() for m in _TEMPLATE_TAG.finditer(text)]
-    holes = _merged(tags + _other_branches(text, tags))
+    holes = _merged(tags + dropped_branches(text, tags, variables))
     out = bytearray(text)
     for a, b in holes:
         out[a:b] = bytes(c if c in (10, 13) else 32 for c in text[a:b])
@@ -283,30 +295,6 @@ def _blank_template_tags(text: bytes) -> tuple[bytes, list[tuple[int, int]]]:
                 out[last - 1] = 0x5C  # `\`
             ls = le + 1
     return bytes(out), holes
-
-
-_STATEMENT_WORD = lazy_re(rb"\{%-?\s*(\w+)")
-
-
-def _other_branches(text: bytes, tags: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The spans of an ``{% if %}``'s ``{% elif %}`` / ``{% else %}`` branches (to its ``{% endif
-    %}``): alternatives of the first branch, which alone is read (two branches that set the same
-    option are no option given twice)."""
-    out: list[tuple[int, int]] = []
-    stack: list[Optional[int]] = []  # per open `if`: where its dropped branches start, if any
-    for a, _b in tags:
-        m = _STATEMENT_WORD.match(text, a)
-        word = m.group(1) if m else b""
-        if word == b"if":
-            stack.append(None)
-        elif word in (b"elif", b"else") and stack:
-            if stack[-1] is None:
-                stack[-1] = a
-        elif word == b"endif" and stack:
-            start = stack.pop()
-            if start is not None:
-                out.append((start, a))
-    return out
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

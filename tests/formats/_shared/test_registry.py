@@ -64,7 +64,7 @@ def test_claims_by_content(head, fmt):
     # a template of a manifest is the manifest (its reader fills template expressions)
     ("deploy.yaml.tpl", "yaml"), ("Job.YML.tmpl", "yaml"), ("svc.yaml.template", "yaml"),
     ("_helpers.tpl", None), ("start.sh.tpl", None),  # (no reader of a shell template's syntax but the last resort's)
-    ("values.yaml.j2", None),  # (Jinja's `{% %}` statements are no YAML: the last resort reads its command lines)
+    ("values.yaml.j2", "yaml"), ("deploy.yml.jinja2", "yaml"),  # (Jinja statements blanked: yaml/file_templates)
 ])
 def test_claims_of_templates_by_name(name, fmt):
     assert format_by_filename(name) == fmt

@@ -135,3 +135,49 @@ def test_a_long_continued_line_is_found_once(monkeypatch):
     monkeypatch.setattr(plaintext, "_logical_line", lambda d, p: calls.append(p) or real(d, p))
     data = b"srun vllm serve m \\\n" + b"  --x vllm serve \\\n" * 5000 + b"  --port 1\n"
     assert len(plaintext.command_lines(data)) == 1 and len(calls) == 1
+
+
+def test_a_jinja_launcher_reads_the_branches_its_roles_variables_decide(tmp_path):
+    role = tmp_path / "role"
+    (role / "templates").mkdir(parents=True)
+    (role / "defaults").mkdir()
+    (role / "defaults" / "main.yml").write_text("TP: 1\nLOCAL_ONLY: false\nHOST: 0.0.0.0\n")
+    data = (b"#!/bin/bash\n"
+            b"vllm serve {{ MODEL }} \\\n"
+            b"{% if TP > 1 %}\n"
+            b"    --tensor-parallel-size {{ TP }} \\\n"
+            b"{% endif %}\n"
+            b"{% if LOCAL_ONLY|bool %}\n"
+            b"    --host 127.0.0.1 \\\n"
+            b"{% else %}\n"
+            b"    --host {{ HOST }} \\\n"
+            b"{% endif %}\n"
+            b"    --port 8000\n")
+    path = role / "templates" / "start.sh.j2"
+    path.write_bytes(data)
+    (la,) = plaintext.extract(data, str(path)).launches
+    texts = [t.text for t in la.tokens]
+    assert "--tensor-parallel-size" not in texts and "127.0.0.1" not in texts
+    assert "--host" in texts and "--port" in texts  # (the `else` branch, and the command goes on)
+    (la,) = plaintext.extract(data, "start.sh.j2").launches  # no role: the first branch
+    texts = [t.text for t in la.tokens]
+    assert "--tensor-parallel-size" in texts and "127.0.0.1" in texts
+
+
+def test_a_jinja_launcher_reads_its_roles_values_as_assumptions(tmp_path):
+    role = tmp_path / "role"
+    (role / "templates").mkdir(parents=True)
+    (role / "defaults").mkdir()
+    (role / "defaults" / "main.yml").write_text(
+        "MAX_LEN: 8192\nPORT: '8000'\nHOST: \"{{ other }}\"\nFLAGS: --a --b\n")
+    data = (b"vllm serve {{ MODEL }} --max-model-len {{ MAX_LEN }} --port \"{{ PORT | int }}\" "
+            b"--host {{ HOST }} {{ FLAGS }}\n")
+    path = role / "templates" / "start.sh.j2"
+    path.write_bytes(data)
+    (la,) = plaintext.extract(data, str(path)).launches
+    got = {t.text: (t.opaque, t.assumed is not None) for t in la.tokens}
+    assert got["8192"] == (False, True) and got["8000"] == (False, True)
+    # (a variable the role does not set, one templated from others, several words: unknown as before)
+    assert sum(1 for t in la.tokens if t.opaque) == 3
+    (la,) = plaintext.extract(data, "start.sh.j2").launches  # no role: every expression unknown
+    assert sum(1 for t in la.tokens if t.opaque) == 5

@@ -299,3 +299,55 @@ def test_the_note_on_a_rendered_template_does_not_say_the_values_lack_what_they_
     (note,) = [n.message for n in Y.extract(t.read_bytes(), str(t)).notes if "template expression" in n.message]
     assert note == ("3 template expression(s) ({{ ... }}): 2 launch value(s) rendered from the chart's "
                     "values.yaml, the other expressions read as unknown values")
+
+
+IMAGE_BRANCHES = """\
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+        - name: srv
+          image: >-
+            {{- if eq .Values.gpuProvider "amd" }}
+            {{ .Values.amdImage.repository }}:{{ .Values.amdImage.tag }}
+            {{- else if eq .Values.gpuProvider "nvidia" }}
+            {{ .Values.nvidiaImage.repository }}:{{ .Values.nvidiaImage.tag }}
+            {{- else }}
+            {{ .Values.image.repository }}:{{ .Values.image.tag }}
+            {{- end }}
+          args:
+            - --model=m
+"""
+
+
+def test_an_image_chosen_by_branches_in_a_block_scalar_renders_from_the_values(tmp_path):
+    # (the lines of only actions above the image, longer than its indentation, are no YAML error:
+    # templates.block_scalar_leads; the branch the values choose renders the image)
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "Chart.yaml").write_text("apiVersion: v2\nname: srv\nversion: 0.1.0\n")
+    (tmp_path / "values.yaml").write_text(
+        "gpuProvider: nvidia\namdImage: {repository: rocm/vllm, tag: latest}\n"
+        "nvidiaImage: {repository: vllm/vllm-openai, tag: v0.10.0}\n"
+        "image: {repository: vllm/vllm-openai, tag: v0.8.5}\n")
+    t = tmp_path / "templates" / "deployment.yaml"
+    t.write_text(IMAGE_BRANCHES)
+    (la,) = Y.extract(t.read_bytes(), str(t)).launches
+    assert la.container is not None and la.container.run_image == "vllm/vllm-openai:v0.10.0"
+    (hint,) = [h for h in la.version_hints if h.source == "helm-values"]
+    assert hint.version == "v0.10.0"
+    data = t.read_bytes()
+    assert data[hint.span.start:hint.span.end] == b"{{ .Values.nvidiaImage.tag }}"  # (the branch's tag)
+
+
+def test_a_parse_error_names_the_files_line_after_a_block_scalars_leads_are_blanked():
+    from vllm_lint.frontends.yaml.loader import compose, prepare
+    from vllm_lint.launch import ParseError
+
+    data = b"a: >-\n      {{- if true }}\n  x\n  {{- end }}\nb: [\n"
+    filled, _regions = prepare(data)
+    assert b"\r" in filled and filled.count(b"\n") == data.count(b"\n")  # (lone CRs: same length, same lines)
+    with pytest.raises(ParseError) as e:
+        compose(filled)
+    assert e.value.line == 6  # (the file's line, not YAML's count of the CRs)

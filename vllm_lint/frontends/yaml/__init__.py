@@ -50,6 +50,7 @@ from vllm_lint.frontends.yaml.text import YamlText
 from vllm_lint.frontends.yaml.walk import walk_document
 from vllm_lint.frontends.yaml.words import split_words
 from vllm_lint.launch import Extraction, ParseError
+from vllm_lint.frontends.base import JINJA_SUFFIXES as _JINJA_SUFFIXES
 from vllm_lint.frontends.base import TEMPLATE_SUFFIXES as _TEMPLATE_SUFFIXES
 from vllm_lint.record import lazy_re
 
@@ -116,11 +117,15 @@ def _extract(data: bytes, path: str, explicit: bool, given: Any = None) -> Extra
     out = Extraction()
     original = data
     placeholders = path[-9:].lower().endswith(_TEMPLATE_SUFFIXES) and b"{" in data  # (the name first)
+    jinja = placeholders and path[-7:].lower().endswith(_JINJA_SUFFIXES)
     if placeholders:  # (a manifest's template: its ``${NAME}`` / ``{name}`` are what the renderer fills)
-        from vllm_lint.frontends.yaml.file_templates import placeholders_as_regions
+        from vllm_lint.frontends.yaml.file_templates import jinja_statements_blanked, placeholders_as_regions
 
+        if jinja:  # (Jinja's statements: what rendering removes)
+            data = jinja_statements_blanked(data, path)
+        blanked = data
         data = placeholders_as_regions(data)
-        placeholders = data != original
+        placeholders = data != blanked
     values = given
     if b"{{" in data and given is None:  # (a chart's template: its values render it)
         from vllm_lint.frontends.yaml.chart_values import chart_values
@@ -145,9 +150,13 @@ def _extract(data: bytes, path: str, explicit: bool, given: Any = None) -> Extra
     try:
         docs = t.parse()
     except ParseError as e:
-        if regions and not placeholders:
+        if regions and not placeholders and not jinja:
             apply_templates(regions, out, data, failed=True)
             return out
+        if jinja:  # (as before Jinja's YAML was read: its command lines, as the reader of last resort reads them)
+            from vllm_lint.frontends import plaintext
+
+            return plaintext.extract(original, path)
         if placeholders or path[-9:].lower().endswith(_TEMPLATE_SUFFIXES):
             from vllm_lint.frontends.yaml.file_templates import template_as_text
 

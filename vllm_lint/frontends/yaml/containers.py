@@ -166,6 +166,8 @@ class _Container:
             ctx["kind"] = kind
         if eff_image:
             ctx["image"] = eff_image
+        if t.vllm_runtimes and id(node) in t.vllm_runtimes:  # (a container of a ServingRuntime that says vLLM)
+            ctx["kserve_runtime"] = "vllm"
         for path in platform.model:  # the model a chart's template puts on the command line
             model = text(at(node, path))
             if model is None and image_holder is not None:

@@ -94,6 +94,11 @@ def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span], 
     if not inside:
         return None
     rb = t.original[s:e]
+    if rb[:1] in (b"|", b">"):  # a block scalar: its text starts after the header's line
+        nl = rb.find(b"\n")
+        if nl < 0:
+            return None
+        s, rb = s + nl + 1, rb[nl + 1:]
     s += len(rb) - len(rb.lstrip())
     e -= len(rb) - len(rb.rstrip())
     if e - s >= 2 and rb.strip()[:1] in (b"'", b'"') and rb.strip()[-1:] == rb.strip()[:1]:
@@ -104,9 +109,16 @@ def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span], 
     from vllm_lint.frontends.delimited import delimited
     from vllm_lint.frontends.yaml.chart_values import render_expr
 
+    # the filled bytes say what renders: a value's expression is `_`, a control action or a branch
+    # the values drop is blank (`{{- if eq .Values.gpu "amd" }}`, the other branch's text)
+    filled = t.data[s:e] if len(t.data) == len(t.original) else None
     out, pos, exprs = [], 0, []
     source = "helm-default"
     for start, end in delimited(raw, "{{", "}}"):
+        out.append(_kept(raw, filled, pos, start))
+        pos = end
+        if filled is not None and not filled[start:end].strip(b" \t\r\n"):
+            continue
         expr = raw[start:end]
         lit = None if t.values is None else render_expr(expr, t.values)
         if lit is not None:
@@ -115,18 +127,28 @@ def helm_default(t: YamlText, node: Any) -> Optional[tuple[str, Optional[Span], 
             lit = template_default(expr)
         if lit is None:
             return None
-        out.append(raw[pos:start])
         out.append(lit)
         exprs.append((start, end))
-        pos = end
-    out.append(raw[pos:])
-    rendered = "".join(out)
+    out.append(_kept(raw, filled, pos, len(raw)))
+    rendered = "".join(out).strip()
+    if not exprs:
+        return None
     if "{{" in rendered or "}}" in rendered or not rendered or any(c.isspace() for c in rendered):
         return None
-    # the tag as written: after the last ':' outside the expressions
+    # the tag as written: after the last ':' outside the expressions (in the text that renders)
     tag_at = next((i + 1 for i in range(len(raw) - 1, -1, -1)
-                   if raw[i] == ":" and not any(a <= i < b for a, b in exprs)), 0)
-    return rendered, t.fspan(s + tag_at, e), source
+                   if raw[i] == ":" and not any(a <= i < b for a, b in exprs)
+                   and (filled is None or filled[i] == 0x3A)), 0)
+    tag_end = e if filled is None else s + max((b for a, b in exprs if b > tag_at), default=len(raw))
+    return rendered, t.fspan(s + tag_at, tag_end), source
+
+
+def _kept(raw: str, filled: Optional[bytes], a: int, b: int) -> str:
+    """The text of ``raw[a:b]`` that renders: all of it, or (``filled`` given) the characters a
+    dropped branch did not blank."""
+    if filled is None:
+        return raw[a:b]
+    return "".join(c for c, f in zip(raw[a:b], filled[a:b]) if ord(c) == f or c.isspace())
 
 
 # ---- production-stack ----------------------------------------------------------------------

@@ -120,8 +120,9 @@ def compose(data: bytes) -> tuple[list, Callable[[int], int]]:
         return list(libyaml.compose_all(text, Loader)), pos
     except libyaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-        line = mark.line + 1 if mark is not None else None
         off = pos(mark.index) if mark is not None else None
+        # (the file's lines: a filled template's lone `\r` (templates.block_scalar_leads) is no line)
+        line = None if mark is None else data.count(b"\n", 0, off) + 1 if b"\n" in data else mark.line + 1
         raise ParseError(f"invalid YAML: {_short(e)}", offset=off, line=line) from None
     except (RecursionError, MemoryError, ValueError) as e:
         raise ParseError(f"YAML too complex: {type(e).__name__}") from None

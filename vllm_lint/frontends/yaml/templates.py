@@ -99,11 +99,44 @@ def fill_templates(data: bytes, values: Optional[dict] = None) -> tuple[bytes, l
         out[a:b] = data[a:b].translate(_BLANK_FILL)
     if removed:
         _continue_lines(data, out, _union(removed + list(control)))
+    if b"|" in data or b">" in data:
+        block_scalar_leads(out)
     if unknown:
         expressions = len(regions)
         regions = Regions(_union(regions + unknown))
         regions.unknown, regions.expressions = _union(unknown), expressions
     return bytes(out), regions
+
+
+_BLOCK_HEADER = lazy_re(rb"(?:^|:|-)[ \t]+[|>][-+1-9]{0,2}[ \t]*(?:#[^\n]*)?\r?$|^[ \t]*[|>][-+1-9]{0,2}[ \t]*\r?$", re.M)
+
+
+def block_scalar_leads(out: bytearray) -> None:
+    """A block scalar (``image: >-``) whose first lines held only template actions (``{{- if ... }}``
+    above the text each branch renders) starts with lines of spaces longer than its text's
+    indentation: YAML takes the longest for the scalar's indentation and the text below it ends the
+    scalar (an error), where rendering removes those lines. The spaces past the text's column on
+    such lines become lone ``\\r`` (empty lines to YAML; same length, and the ``\\n`` that count a
+    file's lines are kept)."""
+    for m in _BLOCK_HEADER.finditer(out):
+        header_start = out.rfind(b"\n", 0, m.start()) + 1
+        header_indent = len(out[header_start:m.end()]) - len(out[header_start:m.end()].lstrip(b" "))
+        pos = m.end() + 1
+        blank: list[tuple[int, int]] = []  # (line start, line end) of the leading lines of spaces
+        while pos < len(out):
+            end = out.find(b"\n", pos)
+            if end < 0:
+                end = len(out)
+            line = out[pos:end].rstrip(b"\r")
+            if line.strip(b" "):
+                indent = len(line) - len(line.lstrip(b" "))
+                if indent > header_indent:
+                    for a, b in blank:
+                        if b - a > indent:
+                            out[a + indent:b] = b"\r" * (b - a - indent)
+                break
+            blank.append((pos, pos + len(line)))
+            pos = end + 1
 
 
 def _renders_words(line: bytes, values: Optional[dict]) -> bool:

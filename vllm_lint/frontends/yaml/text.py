@@ -102,6 +102,8 @@ class YamlText:
         # the environments the file states for the shell scripts in a range of it (a SkyPilot task's
         # `envs`, a CI job's variables): (start, end, name -> (literal or None, its span)), innermost last
         self.env_scopes: list[tuple[int, int, dict]] = []
+        # the containers of the serving runtimes that say they run vLLM (kserve.vllm_runtime_containers)
+        self.vllm_runtimes: set[int] = set()
 
     def parse(self) -> list:
         """The documents' root nodes (ParseError for bad input)."""

@@ -47,6 +47,9 @@ _CLOUD_INIT_KEYS = ("runcmd", "bootcmd")
 _ENV_OPTION_KEYS = frozenset(k for row in platforms.ENV_OPTIONS for k in row.env_keys)
 
 
+_RUNTIME_KINDS = ("ServingRuntime", "ClusterServingRuntime")
+
+
 def walk_document(t: YamlText, root: Any) -> None:
     """Record the launches of document ``root`` of ``t``."""
     s0 = t.pos(root.start_mark.index)
@@ -119,6 +122,10 @@ def walk_document(t: YamlText, root: Any) -> None:
 
         if cloud_init.is_cloud_config(top):
             cloud_init.read(t, top)
+    if (kind in _RUNTIME_KINDS or kind == "Template") and t.holds(b"ServingRuntime"):
+        from vllm_lint.frontends.yaml import kserve
+
+        t.vllm_runtimes.update(kserve.vllm_runtime_containers(root))
     walk = _Walk(t, kind, top.get("services"))
     walk.run(root, Hardware())
     if t.holds(b"engine_kwargs"):
@@ -137,6 +144,10 @@ def walk_document(t: YamlText, root: Any) -> None:
         from vllm_lint.frontends.yaml import tasks
 
         task = tasks.task_container(t, top, doc_hw, doc_env)
+    if len(t.out.launches) > start and t.holds(b"runtime-version"):
+        from vllm_lint.frontends.yaml import kserve
+
+        kserve.runtime_versions(t, root, t.out.launches[start:])
     for la in t.out.launches[start:]:
         if doc_hw.source:
             la.hardware = hw_merge(doc_hw, la.hardware)
