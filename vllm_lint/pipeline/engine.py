@@ -335,7 +335,8 @@ class Linter:
         except RecursionError:
             analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
             return analysis
-        reach.decide(extraction, data, self.db, documentation=unit.documentation, path=_on_disk(path),
+        reach.decide(extraction, data, self.db, documentation=unit.documentation,
+                     path=shown if shown == self.targeting.regular else _on_disk(path),
                      folders=self._folders)
         analysis.extraction = extraction
         if unit.last_resort:
@@ -473,7 +474,10 @@ class Linter:
         whose bytes the pre-filter says hold no launch, read and screened before any object is
         made for it: what the run keeps of such a result (``results.RunResults.unread_counts``: its
         counts), most of a repository's files; None: a result for every file."""
-        res = self._lint_one(target, fix, mode, forced, unread)
+        try:
+            res = self._lint_one(target, fix, mode, forced, unread)
+        finally:
+            self.targeting.regular = None  # (what it said of this file: not of a later analysis)
         if res is unread:
             return res
         # config files named by --config in this file's launches, at those launches' releases
@@ -551,6 +555,7 @@ class Linter:
                   unread: Any = None) -> FileResult:
         path = shown = os.fspath(target.path)
         self.references = []
+        self.targeting.regular = None
         if mode is None:
             mode = self.mode_of(target)
         data = None
@@ -563,6 +568,7 @@ class Linter:
                 got = None
             if got is not None and got[0] is not None:
                 data, _size, st = got
+                self.targeting.regular = path  # (read as a regular file: no other test of it, ``_on_disk``)
                 fmt, skipped = self.screen(path, data, mode, named=target.named)
                 if skipped == "no-launch":
                     return unread
@@ -619,6 +625,7 @@ class Linter:
                     st = opened  # no second lookup of the path
                 res.stat_key = (st.st_size, st.st_mtime_ns)
                 if data is not None:
+                    self.targeting.regular = path  # (read as a regular file: ``_on_disk``)
                     return data
                 if target.explicit or target.named:
                     res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "
