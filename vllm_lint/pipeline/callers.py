@@ -180,7 +180,8 @@ class Callers:
         seen = read = 0
         in_repo = self.surroundings.root_of(root) is not None
         ignores = self.surroundings.ignored_folders
-        stack: list[tuple[str, list]] = [(root, ignores.root_rules(root))]
+        # (outside a repository only the folder itself is walked: no rules of what to leave out read)
+        stack: list[tuple[str, list]] = [(root, ignores.root_rules(root) if in_repo else [])]
         while stack:  # (os.walk's order, without its per-folder lstat: links found on the entries)
             d, above = stack.pop()
             dirs: list[str] = []

@@ -25,7 +25,7 @@ from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most, read_if_regular
 from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.source_builds import source_build_hints
-from .. import reach
+from .. import inputs, reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
 from ..rules.base import VLLM_VARIABLES, Diagnostic, LintContext, Rule, registry
@@ -147,6 +147,18 @@ class FileAnalysis(Record):
 def frontend(fmt: str):
     """The front-end module of a format, imported at first use (``frontends.base``)."""
     return format_unit(fmt).module
+
+
+_ARGV_PARSER: list = []  # argv.ArgvParser, imported at the first analysis (``_argv_parser``)
+
+
+def _argv_parser():
+    """``argv.ArgvParser``, imported once (a relative import in a function costs ~1-2 us at each call:
+    once per analysed file, before)."""
+    from ..argv import ArgvParser
+
+    _ARGV_PARSER.append(ArgvParser)
+    return ArgvParser
 
 
 def _on_disk(path: AnyPath) -> Optional[str]:
@@ -304,8 +316,6 @@ class Linter:
             fmt, skipped = self.screen(path, data, mode)
             if skipped is not None:
                 return FileAnalysis(shown, fmt, mode, forced, skipped=skipped)
-        from .. import inputs
-
         with inputs.recording() as reads:
             analysis = self._analyse(path, shown, data, fmt, mode, forced)
         analysis.reads = tuple(sorted(reads.items()))
@@ -313,8 +323,7 @@ class Linter:
 
     def _analyse(self, path: AnyPath, shown: str, data: bytes, fmt: str, mode: str,
                  forced: Optional[tuple[str, str]]) -> FileAnalysis:
-        from ..argv import ArgvParser
-
+        ArgvParser = _ARGV_PARSER[0] if _ARGV_PARSER else _argv_parser()
         analysis = FileAnalysis(shown, fmt, mode, forced)
         unit = format_unit(fmt)
         try:
