@@ -132,7 +132,7 @@ class Targeting:
         # stat per file, twice); None: asked of the file system (``_is_file``)
         self.regular: Optional[str] = None
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
-        self._lines_memo: Optional[tuple[bytes, list[int]]] = None  # (a file's bytes, its lines naming vllm: ``_stated``)
+        self._lines_memo: Optional[tuple[bytes, list[int], dict]] = None  # (a file's bytes, its lines naming vllm: ``_stated``)
         self._built_memo: Optional[tuple[bytes, str, Optional[Named]]] = None  # (a file's bytes, its folder, the image it builds)
         # with a result cache: the stat signature of every file and folder the choices of this
         # run read (``fsutil.watching``; path -> signature), the run's survey for the cache
@@ -570,18 +570,19 @@ class Targeting:
         # on its bytes lower-cased, for all its launches, and a launch looks up those before its line
         # by bisection. ASCII folding finds what the decoded line's ``lower()`` finds: no other
         # character folds to `v`, `l` or `m`)
-        starts = self._vllm_lines(data)
+        _data, starts, read = self._vllm_lines(data)
         k = bisect_left(starts, pos) - 1
-        if k < 0:
-            return None
-        from ..knowledge.stated import stated_in_comment  # (a file with a line naming vllm only)
-
         while k >= 0:
             start = starts[k]
             if data.count(b"\n", start, pos) > WORDS_LINES:  # (the lines from there to the launch's)
                 break
-            line = data[start:data.find(b"\n", start)].decode("utf-8", errors="replace")
-            m = stated_in_comment(line)
+            got = read.get(start)
+            if got is None:  # (each line read once for the file's launches)
+                from ..knowledge.stated import stated_in_comment  # (a file with a line naming vllm only)
+
+                line = data[start:data.find(b"\n", start)].decode("utf-8", errors="replace")
+                got = read[start] = (line, stated_in_comment(line))
+            line, m = got
             if m:
                 row = data.count(b"\n", 0, start) + 1
                 v = m.group("v")
@@ -591,9 +592,10 @@ class Targeting:
             k -= 1
         return None
 
-    def _vllm_lines(self, data: bytes) -> list[int]:
-        """The offsets where the lines of ``data`` that name vllm (in any case) start, in order, once
-        per file (``_stated``)."""
+    def _vllm_lines(self, data: bytes) -> tuple[bytes, list[int], dict]:
+        """``(data, the offsets where the lines of data that name vllm (in any case) start, in order,
+        {such a line's start: (the line, what a comment there states)} as read)``, once per file
+        (``_stated``)."""
         memo = self._lines_memo
         if memo is None or memo[0] is not data:
             low = data.lower()
@@ -606,8 +608,8 @@ class Targeting:
                 if end == -1:
                     break
                 i = low.find(b"vllm", end)
-            memo = self._lines_memo = (data, starts)
-        return memo[1]
+            memo = self._lines_memo = (data, starts, {})
+        return memo
 
 
 def _shown(m: Any) -> str:
