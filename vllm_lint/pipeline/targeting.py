@@ -124,6 +124,7 @@ class Targeting:
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
+        self._folder_choices: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}  # (_folder_choice)
         self._readings: dict[tuple[str, Optional[str]], HintReading] = {}  # _read_hint's memo
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
         # the last file asked about: (its path, real folder, name, key) (``_where``)
@@ -191,22 +192,13 @@ class Targeting:
             reads: list[tuple[str, str]] = []
             if c is None:
                 c, reads = self._linked(path, directory)
-            if c is None:
-                sibling = self.surroundings.sibling_chart_for(directory)
-                if sibling is not None:
-                    c, read = self._from_named(sibling), sibling.read
-            if c is None:
-                pin = self.surroundings.pin_for(directory)
-                if pin is not None:
-                    c, read = self._from_named(pin), pin.read
-            if c is None:  # a plugin release pinned or run around it (no vLLM release named there)
-                found = self.plugins.for_dir(directory)
-                if found is not None:
-                    c, read = self._from_plugin(found), found.read
-            if c is None:  # the release a server's log beside it says ran
-                log = self.surroundings.log_for(directory)
-                if log is not None:
-                    c, read = self._from_named(log), log.read
+            if c is None:  # (what the folder says, the same for each of its files)
+                got = self._folder_choices.get(directory)
+                if got is None:
+                    got = self._folder_choices[directory] = self._folder_choice(directory)
+                c = got[0]
+                if got[1] is not None:
+                    read = got[1]
             on_disk = c is None and self._is_file(path)
             if on_disk:
                 c, reads = self._repository_release(directory)
@@ -225,6 +217,30 @@ class Targeting:
         if reads:  # the files that decided it, in this analysis's record (vllm_lint.inputs)
             inputs.replay(reads)
         return c
+
+    def _folder_choice(self, directory: str) -> tuple[Optional[Choice], Optional[tuple[str, str]]]:
+        """(choice, the file read that last named something) of what the real folder ``directory``
+        and those around it say of every file in it, in order: a sibling chart's model server
+        image, the pins up to the repository root, a plugin release pinned or run around it (no
+        vLLM release named there), the release a server's log beside it says ran. Once per folder
+        for the run (``around``: the files of a folder asked each of them in turn)."""
+        c, read = None, None
+        sibling = self.surroundings.sibling_chart_for(directory)
+        if sibling is not None:
+            c, read = self._from_named(sibling), sibling.read
+        if c is None:
+            pin = self.surroundings.pin_for(directory)
+            if pin is not None:
+                c, read = self._from_named(pin), pin.read
+        if c is None:
+            found = self.plugins.for_dir(directory)
+            if found is not None:
+                c, read = self._from_plugin(found), found.read
+        if c is None:
+            log = self.surroundings.log_for(directory)
+            if log is not None:
+                c, read = self._from_named(log), log.read
+        return c, read
 
     # -- the whole repository (pipeline.repository)
     def _linked(self, path: AnyPath, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
