@@ -592,6 +592,8 @@ def _check_script_words(script: bytes) -> None:
     """Raise :class:`TooLarge` for a script of more words than the parser's tree may hold (its time
     and memory grow with them: ~200 bytes a word). Counted a MiB at a time, so that the count's own
     list of words stays small."""
+    if len(script) <= 2 * MAX_SCRIPT_WORDS:
+        return  # (a word and the blank after it take two bytes at least: no list of its words made)
     words = 0
     step = 1 << 20
     for i in range(0, len(script), step):
