@@ -496,7 +496,10 @@ class Linter:
             if key in self._linted_refs:
                 continue
             self._linted_refs.add(key)
-            res.related = [*res.related, self._lint_one(Target(str(ref), True), fix, "config", ref_target)]
+            try:
+                res.related = [*res.related, self._lint_one(Target(str(ref), True), fix, "config", ref_target)]
+            finally:
+                self.targeting.regular = None
         for r in [res, *res.related]:
             for d in r.diagnostics:  # file-level findings (unreadable, binary, too large) skip finish()
                 if d.row == 0:
