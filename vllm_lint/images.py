@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from .record import lazy_re
+
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Optional
@@ -60,13 +62,17 @@ def image_is_vllm(image: str) -> bool:
     if not parts:
         return False
     last = parts[-1]
-    if last.startswith("vllm-openai") and re.match(r"^vllm-openai([-_.].*)?$", last):  # (compiled for such names only)
+    if last.startswith("vllm-openai") and _OPENAI_NAME.match(last):  # (compiled for such names only)
         return True
     if last in _VLLM_REPOS:
         return True
-    if len(parts) >= 2 and parts[-2] in _VLLM_NAMESPACES and re.match(r"^vllm([-_.].*)?$", last):
+    if len(parts) >= 2 and parts[-2] in _VLLM_NAMESPACES and _VLLM_NAME.match(last):
         return True
     return False
+
+
+_OPENAI_NAME = lazy_re(r"^vllm-openai([-_.].*)?$")  # (``image_is_vllm``: compiled at first use)
+_VLLM_NAME = lazy_re(r"^vllm([-_.].*)?$")
 
 
 def image_is_vllms_own(image: Optional[str]) -> bool:

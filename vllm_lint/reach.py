@@ -131,6 +131,9 @@ _NEIGHBOUR_LIMIT = 1 << 20  # the most of a neighbour read (a script, a Dockerfi
 _MAX_NEIGHBOURS = 24  # scripts and Dockerfiles read per file, at most
 
 
+_USES: dict = {}  # a variable's name -> (its ARG line, its expansion): ``_Neighbours.uses``
+
+
 class _Neighbours:
     """The files beside a linted file that may use its ``VLLM_*`` variables: the scripts it runs
     (one level), the Dockerfiles of its folder, of the folders above it up to the repository
@@ -156,8 +159,11 @@ class _Neighbours:
         holding = [(text, dockerfile) for text, dockerfile in self.texts if raw in text]
         if not holding:  # (most names: no neighbour spells them, no expression to compile)
             return False
-        arg = re.compile(rb"(?m)^[ \t]*ARG[ \t]+" + re.escape(raw) + rb"(?!\w)")
-        expand = re.compile(rb"\$\{?" + re.escape(raw) + rb"(?!\w)")
+        got = _USES.get(raw)
+        if got is None:  # (once per name and process, not per file)
+            got = _USES[raw] = (re.compile(rb"(?m)^[ \t]*ARG[ \t]+" + re.escape(raw) + rb"(?!\w)"),
+                                re.compile(rb"\$\{?" + re.escape(raw) + rb"(?!\w)"))
+        arg, expand = got
         return any((arg if dockerfile else expand).search(text) is not None for text, dockerfile in holding)
 
     def _read(self) -> list[tuple[bytes, bool]]:

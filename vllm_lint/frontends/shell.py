@@ -592,6 +592,8 @@ def _check_script_words(script: bytes) -> None:
     """Raise :class:`TooLarge` for a script of more words than the parser's tree may hold (its time
     and memory grow with them: ~200 bytes a word). Counted a MiB at a time, so that the count's own
     list of words stays small."""
+    if len(script) <= 2 * MAX_SCRIPT_WORDS:
+        return  # (a word and the blank after it take two bytes at least: no list of its words made)
     words = 0
     step = 1 << 20
     for i in range(0, len(script), step):
@@ -2471,6 +2473,8 @@ _BLANK_LINE = lazy_re(rb"[ \t]*\r?\n")
 _REST_NONE = re.compile(rb"[ \t]*\r?\n")
 _REST_BS = lazy_re(rb"[ \t]*\\(\r?\n)")
 _REST_BS_SPACE = lazy_re(rb"[ \t]*\\[ \t]+(#[^\n]*)?\r?\n")
+# the bytes any of the three patterns above may start with (an empty rest matches none of them)
+_REST_FIRST = (b" ", b"\t", b"\\", b"\r", b"\n")
 
 
 def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
@@ -2478,10 +2482,10 @@ def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
     src = ctx.src
     out: list[_Word] = []
     end = node.end_byte
-    root = node
-    while root.parent is not None:
-        root = root.parent
+    root = None  # (the tree's root: found when an option line follows, as for few launches)
     for _guard in range(10000):
+        if src[end:end + 1] not in _REST_FIRST:  # (no pattern below can match: most launches)
+            return out
         m = _REST_BS_SPACE.match(src, end) or _REST_BS.match(src, end) or _REST_NONE.match(src, end)
         if not m:
             return out
@@ -2498,6 +2502,10 @@ def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
         q = p
         while src[q : q + 1] in (b" ", b"\t"):
             q += 1
+        if root is None:
+            root = node
+            while root.parent is not None:
+                root = root.parent
         cmd = root.descendant_for_byte_range(q, q + 1)
         while cmd is not None and cmd.type not in ("command", "variable_assignment"):
             cmd = cmd.parent

@@ -65,9 +65,15 @@ def gpu_family(product: Optional[str]) -> Optional[str]:
     if "rtx" in p:
         p = _RTX_NUMBER.sub("rtx", _RTX_AMPERE.sub("", p))
     for fam in _FAMILIES:
-        if re.search(rf"(?<![a-z0-9]){fam}(?![0-9])", p):
+        pattern = _FAMILY_RES.get(fam)
+        if pattern is None:  # (once per family, not a lookup of re's cache by a new string per call)
+            pattern = _FAMILY_RES[fam] = re.compile(rf"(?<![a-z0-9]){fam}(?![0-9])")
+        if pattern.search(p):
             return fam
     return None
+
+
+_FAMILY_RES: dict = {}  # family -> its expression (``gpu_family``), compiled at first use
 
 
 # memory per GPU in GiB, as the vendors' product pages give it; an upper bound of what torch reports

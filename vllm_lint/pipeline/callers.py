@@ -75,6 +75,19 @@ class _Caller(Record):
         self.read: Optional[tuple[str, str]] = None  # (absolute path, content key): vllm_lint.inputs
 
 
+def _relative(directory: str, name: str, root: str) -> str:
+    """``os.path.relpath(os.path.join(directory, name), root)`` with ``/`` for the real folder
+    ``directory`` (absolute, normalised: ``Targeting.real_parent``) at or below its ``root``, a
+    file name ``name``: cut from the strings (a relpath makes both paths absolute and splits them,
+    for each file asked about)."""
+    if directory == root:
+        return name if os.sep == "/" else os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
+    head = root if root.endswith("/") else root + "/"
+    if os.sep == "/" and directory.startswith(head) and os.path.isabs(directory):
+        return directory[len(head):] + "/" + name
+    return os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
+
+
 class Callers:
     """The callers of a repository's scripts, indexed once per repository root per run."""
 
@@ -90,7 +103,7 @@ class Callers:
         if not name.endswith(_CALLED):
             return None  # (every path a caller names ends in a script's or Python's suffix, _PATH_WORD: nothing to walk for)
         root = self.surroundings.root_of(directory) or directory
-        rel = os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
+        rel = _relative(directory, name, root)
         if rel.startswith("../"):
             return None
         found: list[tuple[str, _Caller]] = []
@@ -167,7 +180,8 @@ class Callers:
         seen = read = 0
         in_repo = self.surroundings.root_of(root) is not None
         ignores = self.surroundings.ignored_folders
-        stack: list[tuple[str, list]] = [(root, ignores.root_rules(root))]
+        # (outside a repository only the folder itself is walked: no rules of what to leave out read)
+        stack: list[tuple[str, list]] = [(root, ignores.root_rules(root) if in_repo else [])]
         while stack:  # (os.walk's order, without its per-folder lstat: links found on the entries)
             d, above = stack.pop()
             dirs: list[str] = []

@@ -25,7 +25,7 @@ from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most, read_if_regular
 from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.source_builds import source_build_hints
-from .. import reach
+from .. import inputs, reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
 from ..rules.base import VLLM_VARIABLES, Diagnostic, LintContext, Rule, registry
@@ -147,6 +147,18 @@ class FileAnalysis(Record):
 def frontend(fmt: str):
     """The front-end module of a format, imported at first use (``frontends.base``)."""
     return format_unit(fmt).module
+
+
+_ARGV_PARSER: list = []  # argv.ArgvParser, imported at the first analysis (``_argv_parser``)
+
+
+def _argv_parser():
+    """``argv.ArgvParser``, imported once (a relative import in a function costs ~1-2 us at each call:
+    once per analysed file, before)."""
+    from ..argv import ArgvParser
+
+    _ARGV_PARSER.append(ArgvParser)
+    return ArgvParser
 
 
 def _on_disk(path: AnyPath) -> Optional[str]:
@@ -304,8 +316,6 @@ class Linter:
             fmt, skipped = self.screen(path, data, mode)
             if skipped is not None:
                 return FileAnalysis(shown, fmt, mode, forced, skipped=skipped)
-        from .. import inputs
-
         with inputs.recording() as reads:
             analysis = self._analyse(path, shown, data, fmt, mode, forced)
         analysis.reads = tuple(sorted(reads.items()))
@@ -313,8 +323,7 @@ class Linter:
 
     def _analyse(self, path: AnyPath, shown: str, data: bytes, fmt: str, mode: str,
                  forced: Optional[tuple[str, str]]) -> FileAnalysis:
-        from ..argv import ArgvParser
-
+        ArgvParser = _ARGV_PARSER[0] if _ARGV_PARSER else _argv_parser()
         analysis = FileAnalysis(shown, fmt, mode, forced)
         unit = format_unit(fmt)
         try:
@@ -335,7 +344,8 @@ class Linter:
         except RecursionError:
             analysis.diagnostics = [Diagnostic("VL001", f"cannot parse {fmt}: nesting too deep", shown, None, line=1)]
             return analysis
-        reach.decide(extraction, data, self.db, documentation=unit.documentation, path=_on_disk(path),
+        reach.decide(extraction, data, self.db, documentation=unit.documentation,
+                     path=shown if shown == self.targeting.regular else _on_disk(path),
                      folders=self._folders)
         analysis.extraction = extraction
         if unit.last_resort:
@@ -476,7 +486,10 @@ class Linter:
         whose bytes the pre-filter says hold no launch, read and screened before any object is
         made for it: what the run keeps of such a result (``results.RunResults.unread_counts``: its
         counts), most of a repository's files; None: a result for every file."""
-        res = self._lint_one(target, fix, mode, forced, unread)
+        try:
+            res = self._lint_one(target, fix, mode, forced, unread)
+        finally:
+            self.targeting.regular = None  # (what it said of this file: not of a later analysis)
         if res is unread:
             return res
         # config files named by --config in this file's launches, at those launches' releases
@@ -486,7 +499,10 @@ class Linter:
             if key in self._linted_refs:
                 continue
             self._linted_refs.add(key)
-            res.related = [*res.related, self._lint_one(Target(str(ref), True), fix, "config", ref_target)]
+            try:
+                res.related = [*res.related, self._lint_one(Target(str(ref), True), fix, "config", ref_target)]
+            finally:
+                self.targeting.regular = None
         for r in [res, *res.related]:
             for d in r.diagnostics:  # file-level findings (unreadable, binary, too large) skip finish()
                 if d.row == 0:
@@ -554,6 +570,7 @@ class Linter:
                   unread: Any = None) -> FileResult:
         path = shown = os.fspath(target.path)
         self.references = []
+        self.targeting.regular = None
         if mode is None:
             mode = self.mode_of(target)
         data = None
@@ -566,6 +583,7 @@ class Linter:
                 got = None
             if got is not None and got[0] is not None:
                 data, _size, st = got
+                self.targeting.regular = path  # (read as a regular file: no other test of it, ``_on_disk``)
                 fmt, skipped = self.screen(path, data, mode, named=target.named)
                 if skipped == "no-launch":
                     return unread
@@ -622,6 +640,7 @@ class Linter:
                     st = opened  # no second lookup of the path
                 res.stat_key = (st.st_size, st.st_mtime_ns)
                 if data is not None:
+                    self.targeting.regular = path  # (read as a regular file: ``_on_disk``)
                     return data
                 if target.explicit or target.named:
                     res.diagnostics.append(Diagnostic("VL001", f"file is too large to lint ({size // 1048576} MiB; "

@@ -426,21 +426,25 @@ class Surroundings:
         self._last_read, self._last_key = (path, data), None
         low = data.lower()
         self.seen[path] = data if b"vllm" in low else None
-        if self._words and data.isascii() and not any(w in low for w in self._words):
-            self.wordless.add(path)  # (ASCII: its lower case is the decoded text's, letter for letter)
+        if self._words and data.isascii():
+            for w in self._words:
+                if w in low:
+                    break
+            else:
+                self.wordless.add(path)  # (ASCII: its lower case is the decoded text's, letter for letter)
         return data
 
     def _read_runners(self, f: _Folder, directory: str) -> None:
         names = f.names
         self._env_files(f, directory)
+        prefix = directory if directory.endswith(os.sep) else directory + os.sep  # (os.path.join, for a name)
         for name in names:
-            path = os.path.join(directory, name)
             if builds_image_by_name(name):
-                text = self._read(f, path)
+                text = self._read(f, prefix + name)
                 if text is not None:
                     self._dockerfile(f, name, text)
             elif name.endswith(_YAML) and not _is_conda_file(name) and name != "Chart.yaml" and not name.startswith("."):
-                self._yaml(f, directory, name, path)
+                self._yaml(f, directory, name, prefix + name)
         if "Chart.yaml" in names:
             self._chart(f, directory)
 
@@ -1081,7 +1085,10 @@ def _env_value(raw: str) -> str:
 def _path_words(text: str) -> frozenset:
     """The words of ``text`` that look like a script's or config file's path (``scripts/serve.sh``,
     ``/app/serve.sh``), in one linear pass."""
-    return frozenset(w for w in _WORD.findall(text) if w.endswith(_SCRIPT_SUFFIXES) and len(w) < 512)
+    # (a word holds no line break: only the lines holding a suffix are searched, most of a
+    # manifest's lines name no file)
+    return frozenset(w for start, end in lines_holding(text, _SCRIPT_SUFFIXES) for w in _WORD.findall(text, start, end)
+                     if w.endswith(_SCRIPT_SUFFIXES) and len(w) < 512)
 
 
 _IMPORT_PATH = lazy_re(r"import_path[\"']?[ \t]*[:=][ \t]*[\"']?([\w.-]+):")

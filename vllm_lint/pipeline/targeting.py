@@ -41,6 +41,7 @@ release, :func:`accepted_range` says which releases accept it as written."""
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 
 from .. import inputs
 from ..frontends.base import builds_image_by_name
@@ -123,12 +124,16 @@ class Targeting:
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
+        self._folder_choices: dict[str, tuple[Optional[Choice], Optional[tuple[str, str]]]] = {}  # (_folder_choice)
         self._readings: dict[tuple[str, Optional[str]], HintReading] = {}  # _read_hint's memo
         self._real_dirs: dict[str, str] = {}  # fsutil.real_dir's memo
         # the last file asked about: (its path, real folder, name, key) (``_where``)
         self._where_memo: Optional[tuple[AnyPath, str, str, str]] = None
+        # the file being linted, when its linter read it as a regular file (no other test of it: a
+        # stat per file, twice); None: asked of the file system (``_is_file``)
+        self.regular: Optional[str] = None
         self._fork_memo: Optional[tuple[bytes, list]] = None  # (a file's bytes, its fork builds at byte offsets)
-        self._lower_memo: Optional[tuple[bytes, bytes]] = None  # (a file's bytes, lower-cased: ``_stated``)
+        self._lines_memo: Optional[tuple[bytes, list[int], dict]] = None  # (a file's bytes, its lines naming vllm: ``_stated``)
         self._built_memo: Optional[tuple[bytes, str, Optional[Named]]] = None  # (a file's bytes, its folder, the image it builds)
         # with a result cache: the stat signature of every file and folder the choices of this
         # run read (``fsutil.watching``; path -> signature), the run's survey for the cache
@@ -187,29 +192,21 @@ class Targeting:
             reads: list[tuple[str, str]] = []
             if c is None:
                 c, reads = self._linked(path, directory)
-            if c is None:
-                sibling = self.surroundings.sibling_chart_for(directory)
-                if sibling is not None:
-                    c, read = self._from_named(sibling), sibling.read
-            if c is None:
-                pin = self.surroundings.pin_for(directory)
-                if pin is not None:
-                    c, read = self._from_named(pin), pin.read
-            if c is None:  # a plugin release pinned or run around it (no vLLM release named there)
-                found = self.plugins.for_dir(directory)
-                if found is not None:
-                    c, read = self._from_plugin(found), found.read
-            if c is None:  # the release a server's log beside it says ran
-                log = self.surroundings.log_for(directory)
-                if log is not None:
-                    c, read = self._from_named(log), log.read
-            if c is None and os.path.isfile(str(path)):
+            if c is None:  # (what the folder says, the same for each of its files)
+                got = self._folder_choices.get(directory)
+                if got is None:
+                    got = self._folder_choices[directory] = self._folder_choice(directory)
+                c = got[0]
+                if got[1] is not None:
+                    read = got[1]
+            on_disk = c is None and self._is_file(path)
+            if on_disk:
                 c, reads = self._repository_release(directory)
                 if c is not None and self._installs_its_own(path):  # (read only when it would matter)
                     c, reads = None, []
                     self._notes[key] = ("the file installs a vLLM of its own (unpinned, from a source tree or its own image): "
                                         "no release of its repository applies")
-            if c is None and os.path.isfile(str(path)):  # (not for stdin: a snippet is no file of the repository)
+            if c is None and on_disk:  # (not for stdin: a snippet is no file of the repository)
                 readme = self.surroundings.readme_for(directory)
                 if readme is not None:
                     c, read = self._from_named(readme), readme.read
@@ -221,6 +218,30 @@ class Targeting:
             inputs.replay(reads)
         return c
 
+    def _folder_choice(self, directory: str) -> tuple[Optional[Choice], Optional[tuple[str, str]]]:
+        """(choice, the file read that last named something) of what the real folder ``directory``
+        and those around it say of every file in it, in order: a sibling chart's model server
+        image, the pins up to the repository root, a plugin release pinned or run around it (no
+        vLLM release named there), the release a server's log beside it says ran. Once per folder
+        for the run (``around``: the files of a folder asked each of them in turn)."""
+        c, read = None, None
+        sibling = self.surroundings.sibling_chart_for(directory)
+        if sibling is not None:
+            c, read = self._from_named(sibling), sibling.read
+        if c is None:
+            pin = self.surroundings.pin_for(directory)
+            if pin is not None:
+                c, read = self._from_named(pin), pin.read
+        if c is None:
+            found = self.plugins.for_dir(directory)
+            if found is not None:
+                c, read = self._from_plugin(found), found.read
+        if c is None:
+            log = self.surroundings.log_for(directory)
+            if log is not None:
+                c, read = self._from_named(log), log.read
+        return c, read
+
     # -- the whole repository (pipeline.repository)
     def _linked(self, path: AnyPath, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
         """The release of the model server the file names (``engine: VLLM``, ``runtime: name``,
@@ -230,7 +251,7 @@ class Targeting:
         if not (triton or str(path).endswith((".yaml", ".yml", ".tpl"))):  # (catalogs and resources: YAML)
             return None, []
         root = self.surroundings.root_of(directory)
-        if root is None or not os.path.isfile(str(path)):
+        if root is None or not self._is_file(path):
             return None, []
         try:
             data = read_regular(str(path), PIN_FILE_BYTES)
@@ -322,6 +343,12 @@ class Targeting:
         """Why the repository gave no release for the file at ``path`` (several named, too large), if it said."""
         _path, directory, _name, key = self._where(path)
         return self._notes.get(key) or self._notes.get(directory)
+
+    def _is_file(self, path: AnyPath) -> bool:
+        """``os.path.isfile(str(path))``, known without a stat for the file its linter read as a
+        regular file (``regular``)."""
+        where = str(path)
+        return where == self.regular or os.path.isfile(where)
 
     def _key(self, path: AnyPath) -> str:
         return self._where(path)[3]
@@ -555,34 +582,50 @@ class Targeting:
         pos = data.rfind(b"\n", 0, at) + 1  # the start of the launch's line
         if pos == 0:
             return None
-        # (a line is read only when it names vLLM, in any case: where nothing before the launch's
-        # line does, as for a third of a tree's launches, no line is cut and decoded; the file's
-        # bytes are lower-cased once for all its launches. ASCII folding finds what the decoded
-        # line's ``lower()`` finds: no other character folds to `v`, `l` or `m`)
-        low = self._lower_memo
-        if low is None or low[0] is not data:
-            low = self._lower_memo = (data, data.lower())
-        if low[1].rfind(b"vllm", 0, pos - 1) == -1:
-            return None
-        for _ in range(WORDS_LINES):
-            if pos == 0:
+        # (only the lines naming vLLM, in any case, are read: their starts are found once per file,
+        # on its bytes lower-cased, for all its launches, and a launch looks up those before its line
+        # by bisection. ASCII folding finds what the decoded line's ``lower()`` finds: no other
+        # character folds to `v`, `l` or `m`)
+        _data, starts, read = self._vllm_lines(data)
+        k = bisect_left(starts, pos) - 1
+        while k >= 0:
+            start = starts[k]
+            if data.count(b"\n", start, pos) > WORDS_LINES:  # (the lines from there to the launch's)
                 break
-            start = data.rfind(b"\n", 0, pos - 1) + 1
-            line = data[start:pos - 1].decode("utf-8", errors="replace")
-            # (the reading needs the word vllm: most comments are passed over before any expression
-            # is compiled)
-            if "vllm" in line.lower():
-                from ..knowledge.stated import stated_in_comment  # (a comment naming vllm only)
+            got = read.get(start)
+            if got is None:  # (each line read once for the file's launches)
+                from ..knowledge.stated import stated_in_comment  # (a file with a line naming vllm only)
 
-                m = stated_in_comment(line)
-                if m:
-                    row = data.count(b"\n", 0, start) + 1
-                    v = m.group("v")
-                    a = start + len(line[:m.start("v")].encode())
-                    hint = VersionHint(v, "comment", Span(a, a + len(v.encode())))
-                    return self._from_reading(self._read_hint(v), f"a comment at line {row} states vLLM {v}", v, hint)
-            pos = start
+                line = data[start:data.find(b"\n", start)].decode("utf-8", errors="replace")
+                got = read[start] = (line, stated_in_comment(line))
+            line, m = got
+            if m:
+                row = data.count(b"\n", 0, start) + 1
+                v = m.group("v")
+                a = start + len(line[:m.start("v")].encode())
+                hint = VersionHint(v, "comment", Span(a, a + len(v.encode())))
+                return self._from_reading(self._read_hint(v), f"a comment at line {row} states vLLM {v}", v, hint)
+            k -= 1
         return None
+
+    def _vllm_lines(self, data: bytes) -> tuple[bytes, list[int], dict]:
+        """``(data, the offsets where the lines of data that name vllm (in any case) start, in order,
+        {such a line's start: (the line, what a comment there states)} as read)``, once per file
+        (``_stated``)."""
+        memo = self._lines_memo
+        if memo is None or memo[0] is not data:
+            low = data.lower()
+            starts: list[int] = []
+            i = low.find(b"vllm")
+            while i != -1:
+                start = low.rfind(b"\n", 0, i) + 1
+                starts.append(start)
+                end = low.find(b"\n", i)
+                if end == -1:
+                    break
+                i = low.find(b"vllm", end)
+            memo = self._lines_memo = (data, starts, {})
+        return memo
 
 
 def _shown(m: Any) -> str:

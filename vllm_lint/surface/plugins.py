@@ -237,12 +237,28 @@ def plugins_of_text(text: str) -> set[str]:
         return out
     installs = " ".join(m.group(0).lower() for m in _INSTALL.finditer(text))
     for p in PLUGINS:
-        name = _name_pattern(p.dist)
-        in_install = re.compile(r"(?<![\w./-])" + name + r"(?![\w/-])", re.IGNORECASE)
-        requirement = re.compile(r"^\s*" + name + r"\s*(?:$|[=<>!~;\[])", re.IGNORECASE | re.MULTILINE)
+        in_install, requirement, _pin = _expressions(p.dist)
         if in_install.search(installs) or requirement.search(text):
             out.add(p.dist)
     return out
+
+
+_EXPRESSIONS: dict = {}  # a plugin's name -> its three expressions below (``_expressions``)
+
+
+def _expressions(dist: str) -> tuple:
+    """A plugin's expressions (in an install line, as a requirement, pinned: ``plugins_of_text``,
+    ``plugin_pins``), compiled once per process, not looked up in re's cache by a new string per
+    plugin and file."""
+    got = _EXPRESSIONS.get(dist)
+    if got is None:
+        name = _name_pattern(dist)
+        got = _EXPRESSIONS[dist] = (
+            re.compile(r"(?<![\w./-])" + name + r"(?![\w/-])", re.IGNORECASE),
+            re.compile(r"^\s*" + name + r"\s*(?:$|[=<>!~;\[])", re.IGNORECASE | re.MULTILINE),
+            re.compile(r"(?<![\w.-])" + name + r"(?:\[[\w,\s-]*\])?(?:\.git)?\s*(?:===?\s*|@\s*v?)([0-9]+(?:\.[0-9]+)+(?:\.post[0-9]+)?)(?![\w.])",
+                       re.IGNORECASE))
+    return got
 
 
 def plugin_pins(text: str) -> dict[str, str]:
@@ -253,9 +269,7 @@ def plugin_pins(text: str) -> dict[str, str]:
     if not _names_any(text):
         return out  # (each expression below needs a plugin's name)
     for p in PLUGINS:
-        name = _name_pattern(p.dist)
-        m = re.search(r"(?<![\w.-])" + name + r"(?:\[[\w,\s-]*\])?(?:\.git)?\s*(?:===?\s*|@\s*v?)([0-9]+(?:\.[0-9]+)+(?:\.post[0-9]+)?)(?![\w.])",
-                      text, re.IGNORECASE)
+        m = _expressions(p.dist)[2].search(text)
         if m:
             out[p.dist] = m.group(1)
     return out
