@@ -137,7 +137,7 @@ def closest(surface, word: str, pool, cutoff: float, kind: str = "") -> Optional
     memo = surface.__dict__.setdefault("_closest_memo", {})
     key = (kind, word, cutoff)
     if key not in memo:
-        memo[key] = _close_match(word, pool(), cutoff)
+        memo[key] = close_match(word, pool(), cutoff)
     return memo[key]
 
 
@@ -145,16 +145,18 @@ def closest(surface, word: str, pool, cutoff: float, kind: str = "") -> Optional
 _RATIOS: dict[tuple[str, float], dict[str, Optional[float]]] = {}
 
 
-def _close_match(word: str, names, cutoff: float) -> Optional[str]:
+def close_match(word: str, names, cutoff: float) -> Optional[str]:
     """``get_close_matches(word, names, n=1, cutoff)``: the best (ratio, name) at or above
     ``cutoff``, the same filters (real_quick_ratio, quick_ratio, ratio) with the same floats. The
     first two are computed here, without a matcher: most names pass the length filter and share
-    most letters with an option name, and the method calls cost more than the arithmetic."""
+    most letters with an option name, and the method calls cost more than the arithmetic. The
+    letters in common (quick_ratio's, with multiplicity) are counted per distinct letter of
+    ``word`` by ``str.count``, not per letter of each name."""
     scores = _RATIOS.setdefault((word, cutoff), {})
     best: Optional[tuple[float, str]] = None
     matcher = None
     lw = len(word)
-    counts: Optional[dict[str, int]] = None
+    counts: Optional[list[tuple[str, int]]] = None
     for x in names:
         if x in scores:
             r = scores[x]
@@ -164,16 +166,11 @@ def _close_match(word: str, names, cutoff: float) -> Optional[str]:
             n = lx + lw
             if (2.0 * min(lx, lw) / n if n else 1.0) >= cutoff:  # real_quick_ratio
                 if counts is None:
-                    counts = {}
-                    for c in word:
-                        counts[c] = counts.get(c, 0) + 1
-                avail = dict(counts)
+                    counts = [(c, word.count(c)) for c in dict.fromkeys(word)]
                 matches = 0
-                for c in x:  # quick_ratio: the characters in common, with multiplicity
-                    k = avail.get(c, 0)
-                    if k > 0:
-                        matches += 1
-                        avail[c] = k - 1
+                for c, k in counts:  # quick_ratio: the characters in common, with multiplicity
+                    m = x.count(c)
+                    matches += m if m < k else k
                 if (2.0 * matches / n if n else 1.0) >= cutoff:
                     if matcher is None:
                         import difflib  # only when a name is that close (~2 ms of start-up otherwise)

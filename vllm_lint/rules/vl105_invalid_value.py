@@ -92,7 +92,7 @@ import re
 
 from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from ..record import lazy_re
-from ._status import value_edits
+from ._status import close_match, value_edits
 from .base import Fix, LintContext, Rule
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -443,10 +443,8 @@ def _names_error(ctx: LintContext, opt, key: str, f: dict, v: Any) -> Optional[t
 
 
 def _names_message(ctx: LintContext, opt, key: str, names: list[str], v: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(v, names, n=1, cutoff=0.7)
-    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    close = close_match(v, names, 0.7)
+    hint = f" (did you mean `{close}`?)" if close else ""
     return (f"key `{key}` of `{opt.name}` must name one of {', '.join(names)} at vLLM {ctx.target} "
             f"(got `{v}`){hint}")
 
@@ -461,12 +459,10 @@ def _nested_keys_error(ctx: LintContext, opt, key: str, f: dict, nested: list[st
 
 
 def _unknown_keys(ctx: LintContext, opt, unknown: list[str], fields: dict) -> str:
-    import difflib
-
     hints = []
     for k in unknown:
-        close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
-        hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
+        close = close_match(k.rstrip("+"), fields, 0.7)
+        hints.append(f"`{k}`" + (f" (did you mean `{close}`?)" if close else ""))
     return f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
 
 
