@@ -91,7 +91,7 @@ from __future__ import annotations
 import re
 
 from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
-from ..record import lazy_re
+from ..record import Record, lazy_re
 from ._status import close_match, value_edits
 from .base import Fix, LintContext, Rule
 
@@ -853,28 +853,70 @@ def _item_problem(items: dict, typed: Any) -> Optional[str]:
     return None
 
 
+class _ValuePlan(Record):
+    """What VL105 checks in a word given to one option at one release, decided once per process
+    for the (release, option) pair (``_plan``) rather than for each word of each launch: the
+    adapter items (``adapter``: "lora_modules" / "prompt_adapters"), the device ids (``device``:
+    the release's ``device_id_checks`` entry), `KEY=VALUE` pairs (``kvs``), a string start-up
+    takes only as a mapping (``mapping``: its ``start_fields`` entry), JSON (``json``), the items
+    of a list option (``item_choices``, ``items``), the config field start-up hands a plain string
+    to (``start``: its ``start_fields`` entry, with choices or a version) and the release's
+    optimization levels (``levels``); ``checked`` False where no check applies to any word (a
+    string option without choices: ``--served-model-name``), which the launch's words then skip."""
+
+    __slots__ = ("adapter", "device", "kvs", "mapping", "json", "item_choices", "start", "items", "levels", "checked")
+
+    def __init__(self, surface, opt) -> None:
+        fields = surface.start_fields
+        field = fields.get(opt.dest) or {}
+        listed = opt.nargs in ("+", "*")
+        self.adapter = opt.dest if opt.dest in ("lora_modules", "prompt_adapters") else None
+        self.device = surface.device_id_checks.get(opt.dest)
+        self.kvs = opt.type == "kvs"
+        self.mapping = fields[opt.dest] if opt.type == "dict_or_str" and field.get("mapping") else None
+        self.json = opt.kind == "json" or opt.type in ("json", "dict_or_str")
+        self.item_choices = field.get("item_choices") if listed else None
+        start = fields.get(opt.dest) if not opt.choices and opt.nargs is None and opt.type in (None, "str") else None
+        self.start = start if start is not None and (start.get("choices") or start.get("version")) else None
+        self.items = field.get("items") if listed else None
+        self.levels = surface.optimization_levels if opt.dest == "optimization_level" else None
+        self.checked = bool(
+            self.adapter or self.device is not None or self.kvs or self.json or opt.choices or self.item_choices
+            or self.start is not None or opt.choices_vary or (opt.type or "").lower() in _TYPED
+            or opt.kind == "bool_value" or self.items or self.levels)
+
+
+_TYPED = ("int", "float", "human_int", "human_int_or_auto", "json")  # the types ``_type_error`` reads
+
+
+def _plan(surface, opt) -> _ValuePlan:
+    """The option's :class:`_ValuePlan` at the release of ``surface``: built at the first word given
+    to it, then read from the release's table (option records are shared between releases, so the
+    table is the release's, keyed by the option)."""
+    plans = surface.__dict__.get("_value_plans")
+    if plans is None:
+        plans = surface.__dict__["_value_plans"] = {}
+    plan = plans.get(id(opt))
+    if plan is None:
+        plan = plans[id(opt)] = (_ValuePlan(surface, opt), opt)  # (the option kept: its id stays its own)
+    return plan[0]
+
+
 def _arg_findings(ctx: LintContext, reported: set[str]):
+    surface = ctx.surface
     # vLLM merges the dotted keys of an option, a later value replacing an earlier one
     # (`-Ox -O4` is `{"level": 4}`): only the last value of a key is the class's to judge
-    last_dotted = {(a.option.dest, a.json_path): a for a in ctx.args
-                   if a.option is not None and a.json_path is not None and a.style == "argv"}
-    # the last optimization level given is the one start-up validates (`-O4 -O3` is level 3)
-    # (a `-O.key` word is one too from 0.13: `--optimization-level .key`, reported by VL101)
-    last_level = next((a for a in reversed(ctx.args) if a.style == "argv" and (
-        a.option is not None and a.option.dest == "optimization_level"
-        or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level"
-        and not ctx.surface.o_dotted_is_cc)), None)
-    # the whole value start-up gets: the last one given, unless dotted keys of the option follow
-    # it (vLLM appends their object after every other word: 0.9.0+)
-    last_whole = {a.option.dest: a for a in ctx.args
-                  if a.option is not None and a.json_path is None and a.style == "argv"}
-    dotted_dests = {dest for dest, _ in last_dotted}
+    dotted = [a for a in ctx.args if a.option is not None and a.json_path is not None and a.style == "argv"]
+    last_dotted = {(a.option.dest, a.json_path): a for a in dotted}
+    dotted_dests = {a.option.dest for a in dotted}
     # an option that takes no JSON given dotted keys: parse_args hands it their object as JSON text
     dotted_plain: dict[str, list] = {}
-    for a in ctx.args:
-        if a.option is not None and a.json_path is not None and a.style == "argv" and ctx.surface.dotted_json \
-                and a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
+    for a in dotted:
+        if surface.dotted_json and a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
             dotted_plain.setdefault(a.option.dest, []).append(a)
+    # the whole value start-up gets: the last one given, unless dotted keys of the option follow
+    # it (vLLM appends their object after every other word: 0.9.0+); read where a check needs it
+    last_whole: Optional[dict] = None
     for arg in ctx.args:
         opt = arg.option
         if opt is None or arg.positional or arg.value_opaque:
@@ -922,17 +964,24 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                 if arg.inline_value:
                     problem = f"`{arg.written}` takes no value (got `{value}`)"
             else:
+                plan = _plan(surface, opt)
+                if not plan.checked:
+                    continue
                 values = [t.text for t in arg.value_tokens] if len(arg.value_tokens) > 1 else [value]
+                if last_whole is None and (plan.mapping is not None or plan.json or plan.item_choices or plan.items):
+                    last_whole = {a.option.dest: a for a in ctx.args
+                                  if a.option is not None and a.json_path is None and a.style == "argv"}
+                is_whole = last_whole is not None and last_whole.get(opt.dest) is arg
                 for v in values:
-                    if opt.dest in ("lora_modules", "prompt_adapters"):
+                    if plan.adapter is not None:
                         from ..knowledge.adapters import lora_item_problem, prompt_adapter_item_problem
 
-                        judge = lora_item_problem if opt.dest == "lora_modules" else prompt_adapter_item_problem
+                        judge = lora_item_problem if plan.adapter == "lora_modules" else prompt_adapter_item_problem
                         problem = judge(ctx.surface.v, arg.written, v)
                         if problem:
                             break
                         continue
-                    device = ctx.surface.device_id_checks.get(opt.dest)
+                    device = plan.device
                     if device is not None:
                         from ..knowledge.device_ids import device_ids_problem
 
@@ -941,26 +990,24 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                             problem += f": vLLM {ctx.target} refuses it when it builds its configuration"
                             break
                         continue
-                    if opt.type == "kvs":
+                    if plan.kvs:
                         problem = _kvs_error(arg.written, v, ctx.surface.kvs_empty_is_none)
                         if problem:
                             break
                         continue
-                    if opt.type == "dict_or_str" and len(values) == 1 and not _OBJECT_TEXT.match(v) \
+                    if plan.mapping is not None and len(values) == 1 and not _OBJECT_TEXT.match(v) \
                             and not (opt.optional and v in ("", "None")) \
-                            and (ctx.surface.start_fields.get(opt.dest) or {}).get("mapping") \
-                            and last_whole.get(opt.dest) is arg and opt.dest not in dotted_dests:
+                            and is_whole and opt.dest not in dotted_dests:
                         # union_dict_and_str keeps the word as a string; the config class start-up
                         # hands it to takes only a mapping (start_fields: "mapping")
-                        start = ctx.surface.start_fields[opt.dest]
+                        start = plan.mapping
                         problem = (f"value of `{arg.written}` must be a JSON object: the parser keeps `{v}` as a "
                                    f"string, and vLLM {ctx.target} refuses it when it builds its configuration "
                                    f"({start['class']}.{opt.dest} takes an object)")
                         break
-                    if opt.kind == "json" or opt.type in ("json", "dict_or_str"):
+                    if plan.json:
                         found = _json_value_problem(ctx, arg, opt, v)
-                        if found is None and len(values) == 1 and last_whole.get(opt.dest) is arg \
-                                and opt.dest not in dotted_dests:
+                        if found is None and len(values) == 1 and is_whole and opt.dest not in dotted_dests:
                             found = _start_json_problem(ctx, arg, opt, v)
                         if found:
                             problem, severity = found
@@ -984,14 +1031,12 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         if len(values) == 1:
                             problem, fix = _retired_value(ctx, arg, opt, v, typed, problem)
                         break
-                    items = (ctx.surface.start_fields.get(opt.dest) or {}).get("item_choices") \
-                        if opt.nargs in ("+", "*") and last_whole.get(opt.dest) is arg else None
+                    items = plan.item_choices if is_whole else None
                     if items and v not in items and not (opt.optional and v in ("", "None")):
                         problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
                                    f"builds its configuration (each item is one of {', '.join(items)})")
                         break
-                    start = ctx.surface.start_fields.get(opt.dest) if not opt.choices and opt.nargs is None \
-                        and opt.type in (None, "str") else None
+                    start = plan.start
                     if start is not None and start.get("choices") and v not in start["choices"] \
                             and not (opt.optional and v in ("", "None")):  # the parser makes those None
                         shown = ", ".join(str(c) for c in start["choices"])
@@ -1017,8 +1062,7 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                     if err:
                         problem = f"invalid value `{v}` for `{arg.written}`: expected {err}"
                         break
-                    items = (ctx.surface.start_fields.get(opt.dest) or {}).get("items") \
-                        if opt.nargs in ("+", "*") and last_whole.get(opt.dest) is arg else None
+                    items = plan.items if is_whole else None
                     if items:
                         found = _item_problem(items, None if opt.optional and v in ("", "None") else typed)
                         if found:
@@ -1026,9 +1070,8 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                             problem = (f"invalid item `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
                                        f"builds its configuration ({start['class']}.{opt.dest}: {found})")
                             break
-                    levels = ctx.surface.optimization_levels
-                    if levels and opt.dest == "optimization_level" and arg is last_level \
-                            and v not in {str(n) for n in levels}:
+                    levels = plan.levels
+                    if levels and v not in {str(n) for n in levels} and arg is _last_level(ctx):
                         # the parser takes any word; VllmConfig refuses it when the engine starts
                         problem = (f"optimization level `{v}` is refused at start-up by vLLM {ctx.target}: "
                                    f"the levels are {', '.join(str(n) for n in levels)}")
@@ -1055,6 +1098,15 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
             if severity == "error":
                 reported.add(opt.name)
             yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity, fix=fix)
+
+
+def _last_level(ctx: LintContext):
+    """The last optimization level given, the one start-up validates (`-O4 -O3` is level 3; a
+    `-O.key` word is one too from 0.13: `--optimization-level .key`, reported by VL101)."""
+    return next((a for a in reversed(ctx.args) if a.style == "argv" and (
+        a.option is not None and a.option.dest == "optimization_level"
+        or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level"
+        and not ctx.surface.o_dotted_is_cc)), None)
 
 
 def _dotted_plain_problem(ctx: LintContext, opt, arg, dotted_plain: dict[str, list], reported: set[str]) -> Optional[str]:
