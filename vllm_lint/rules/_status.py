@@ -188,10 +188,12 @@ def close_match(word: str, names, cutoff: float) -> Optional[str]:
 
 
 def args_in_state(ctx: LintContext, state: str):
-    """(argument, status) for each option of the launch whose timeline state is ``state``.
+    """(argument, status) for each option of the launch whose timeline state is ``state``, one
+    that is not "ok" (the rules ask for what the target refuses or changed).
 
     Six rules ask per launch, and nearly every option is "ok": after the first full pass the
-    pairs are grouped by state, so the other rules get theirs without a pass over the arguments."""
+    pairs are grouped by state, so the other rules get theirs without a pass over the arguments.
+    An option the target's parser resolved is "ok" without a status made for it (``_compute``)."""
     by_state = ctx.memo.options_by_state
     if by_state is not None:
         return by_state.get(state, ())
@@ -202,8 +204,8 @@ def _first_pass(ctx: LintContext, state: str):
     cache = ctx.memo.option_status  # as option_status, without a call per argument
     by_state: dict[str, list] = {}
     for arg in ctx.args:
-        if arg.positional:
-            continue
+        if arg.positional or arg.option is not None and (arg.style != "kwargs" or arg.key_style == "cli"):
+            continue  # (resolved by the target's parser: "ok", as ``_compute`` says first)
         st = cache.get(id(arg))
         if st is None:
             st = cache[id(arg)] = _compute(ctx, arg)
