@@ -191,28 +191,35 @@ def args_in_state(ctx: LintContext, state: str):
     """(argument, status) for each option of the launch whose timeline state is ``state``, one
     that is not "ok" (the rules ask for what the target refuses or changed).
 
-    Six rules ask per launch, and nearly every option is "ok": after the first full pass the
-    pairs are grouped by state, so the other rules get theirs without a pass over the arguments.
-    An option the target's parser resolved is "ok" without a status made for it (``_compute``)."""
+    Six rules ask per launch, and nearly every option is "ok": the pairs are grouped by state in
+    one pass over the arguments (``_by_state``), so the rules get theirs without a pass of their
+    own. An option the target's parser resolved is "ok" without a status made for it
+    (``_compute``)."""
+    return _by_state(ctx).get(state, ())
+
+
+def states_named(ctx: LintContext) -> dict[str, list]:
+    """The timeline states (not "ok") that options of the launch have at the target, as keys: what
+    the engine matches the rules' :func:`~vllm_lint.rules.base.option_state` triggers against."""
+    return _by_state(ctx)
+
+
+def _by_state(ctx: LintContext) -> dict[str, list]:
     by_state = ctx.memo.options_by_state
     if by_state is not None:
-        return by_state.get(state, ())
-    return _first_pass(ctx, state)
-
-
-def _first_pass(ctx: LintContext, state: str):
+        return by_state
     cache = ctx.memo.option_status  # as option_status, without a call per argument
-    by_state: dict[str, list] = {}
+    by_state = {}
     for arg in ctx.args:
         if arg.positional or arg.option is not None and (arg.style != "kwargs" or arg.key_style == "cli"):
             continue  # (resolved by the target's parser: "ok", as ``_compute`` says first)
         st = cache.get(id(arg))
         if st is None:
             st = cache[id(arg)] = _compute(ctx, arg)
-        by_state.setdefault(st.state, []).append((arg, st))
-        if st.state == state:
-            yield arg, st
+        if st.state != "ok":
+            by_state.setdefault(st.state, []).append((arg, st))
     ctx.memo.options_by_state = by_state  # only when every argument has its status
+    return by_state
 
 
 def option_status(ctx: LintContext, arg: ParsedArg) -> Status:
