@@ -90,6 +90,7 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.config_checks import OnlyWith, Requires, holds, object_problem
 from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
 from ..record import Record, lazy_re
 from ._status import close_match, value_edits
@@ -602,8 +603,6 @@ def _object_findings(ctx: LintContext, reported: set[str]):
     objects = _option_objects(ctx)
     if not objects:
         return
-    from ..knowledge.config_checks import OnlyWith, Requires, object_problem
-
     # a class built at start-up gets the option's last object alone (the others are replaced)
     last = {opt.dest: i for i, (opt, _, _) in enumerate(objects) if opt.class_at_start}
     for i, (opt, obj, args) in enumerate(objects):
@@ -670,8 +669,6 @@ def _class_check_problem(ctx: LintContext, opt, obj: dict) -> Optional[tuple[str
     from its validators, ``json_configs.<dest>.checks``) that the object certainly fails: each key
     the object gives, or the field's default where it does not. A value a validator of the class
     may change first, or a default computed at start, is not known and the check is not judged."""
-    from ..knowledge.config_checks import holds
-
     cfg = ctx.surface.json_config_for(opt) or {}
     fields = cfg.get("fields") or {}
     if not cfg.get("checks") or not ctx.surface.json_types_validated(cfg):
@@ -723,8 +720,6 @@ def _each_check_problem(ctx: LintContext, opt, cfg: dict, check: dict, value) ->
     """The first item of a list key that a check over each item (``"each"``: ``for op in
     self.custom_ops: if ...: raise``) refuses, every other test of the check holding for certain:
     ``-cc.custom_ops '["a"]'`` (an item neither ``all`` / ``none`` nor ``+op`` / ``-op``)."""
-    from ..knowledge.config_checks import holds
-
     key = check["each"]
     items, given = value(key)
     if not given or not isinstance(items, list):
