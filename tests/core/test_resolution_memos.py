@@ -115,7 +115,7 @@ def test_close_match_is_difflibs(synth_db):
         for word in words:
             for pool in pools * 2:  # the second time from the per-process ratios
                 want = difflib.get_close_matches(word, pool, n=1, cutoff=cutoff)
-                assert _status._close_match(word, pool, cutoff) == (want[0] if want else None), (word, cutoff)
+                assert _status.close_match(word, pool, cutoff) == (want[0] if want else None), (word, cutoff)
 
 
 def test_option_strings_starting(synth_db):

@@ -18,17 +18,20 @@ import stat
 from functools import lru_cache
 
 from . import suppress
+from .. import inputs, reach
+from ..argv import ArgvParser
 from .discovery import NAME_UNREAD, Target, format_by_name
 from .targeting import NEWEST_SOURCE, Choice, Targeting, accepted_range, never_accepted, never_accepted_note
 from ..frontends.base import Mode, format_by_content, mentions_launch
 from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most, read_if_regular
 from ..foreign_launchers import FOREIGN_LAUNCHERS
+from ..knowledge.layout import dest_of
 from ..knowledge.source_builds import source_build_hints
-from .. import inputs, reach
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
-from ..rules.base import VLLM_VARIABLES, Diagnostic, LintContext, Rule, registry
+from ..rules._status import states_named
+from ..rules.base import OPTION_STATES, VLLM_VARIABLES, Diagnostic, LintContext, Rule, option_state, registry
 from ..settings import Settings
 from ..surface.db import Database, DatabaseError, UnknownVersion
 
@@ -149,18 +152,6 @@ def frontend(fmt: str):
     return format_unit(fmt).module
 
 
-_ARGV_PARSER: list = []  # argv.ArgvParser, imported at the first analysis (``_argv_parser``)
-
-
-def _argv_parser():
-    """``argv.ArgvParser``, imported once (a relative import in a function costs ~1-2 us at each call:
-    once per analysed file, before)."""
-    from ..argv import ArgvParser
-
-    _ARGV_PARSER.append(ArgvParser)
-    return ArgvParser
-
-
 def _on_disk(path: AnyPath) -> Optional[str]:
     """The path of a linted file that is a file on disk (not standard input), else None."""
     try:
@@ -252,6 +243,9 @@ class Linter:
         # per context and rule; without ``index_rules`` every check is called (the triggers' test)
         self._checks = tuple((r, r._check, r.triggers if self.index_rules else None)
                              for r in rules if r._check is not None)
+        # whether a rule's triggers name an option's timeline state: only then are the launch's
+        # options looked up in the release's tables before the rules (else the first rule asking does)
+        self._states = any(t is not None and not t.isdisjoint(_STATE_TRIGGERS) for _, _, t in self._checks)
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -323,7 +317,6 @@ class Linter:
 
     def _analyse(self, path: AnyPath, shown: str, data: bytes, fmt: str, mode: str,
                  forced: Optional[tuple[str, str]]) -> FileAnalysis:
-        ArgvParser = _ARGV_PARSER[0] if _ARGV_PARSER else _argv_parser()
         analysis = FileAnalysis(shown, fmt, mode, forced)
         unit = format_unit(fmt)
         try:
@@ -465,7 +458,7 @@ class Linter:
         for rule, check, triggers in self._checks:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
             if triggers is not None:
                 if named is None:
-                    named = _named(ctx)
+                    named = _named(ctx, self._states)
                 if triggers.isdisjoint(named):
                     continue  # (the rule says nothing of a launch naming none of them: ``Rule.triggers``)
             try:
@@ -941,13 +934,16 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
-def _named(ctx: LintContext) -> set:
-    """What a rule's ``triggers`` are matched against: the ``dest`` of each option the launch sets
-    (``knowledge.layout.dest_of``: "model" for its positional model) and the names of the variables
-    in the launch's and the file's environment, with ``VLLM_VARIABLES`` when one is a ``VLLM_``
-    variable."""
-    from ..knowledge.layout import dest_of
+_STATE_TRIGGERS = frozenset(option_state(s) for s in OPTION_STATES)
 
+
+def _named(ctx: LintContext, states: bool = True) -> set:
+    """What a rule's ``triggers`` are matched against: the ``dest`` of each option the launch sets
+    (``knowledge.layout.dest_of``: "model" for its positional model), the names of the variables
+    in the launch's and the file's environment, with ``VLLM_VARIABLES`` when one is a ``VLLM_``
+    variable, and with ``states`` the timeline states its options have at the target
+    (``rules.base.option_state``; ``rules._status.states_named``: each option looked up once, the
+    rules read the result)."""
     named = {a.option.dest if a.option is not None and not a.positional else dest_of(a) for a in ctx.args}
     ex = ctx.extraction
     for env in (ctx.env, ex.env) if ex is not None else (ctx.env,):
@@ -955,4 +951,13 @@ def _named(ctx: LintContext) -> set:
             named.add(e.name)
             if e.name.startswith("VLLM_"):
                 named.add(VLLM_VARIABLES)
+    if states and ctx.args:
+        try:
+            found = states_named(ctx)
+        except (DatabaseError, UnknownVersion):
+            raise
+        except Exception:  # (a bug of the status: the rules that read it are called, and say so)
+            found = OPTION_STATES
+        for s in found:  # (most launches: none)
+            named.add(option_state(s))
     return named

@@ -71,26 +71,51 @@ def env_status(ctx: LintContext, env: EnvAssign) -> EnvStatus:
 
 
 def _compute(ctx: LintContext, name: str) -> EnvStatus:
+    read_on_launch, status = _release_entry(ctx, name)
+    if read_on_launch:
+        on_plugin = _on_what_runs(ctx, name)
+        if on_plugin is not None:
+            # the plugin or fork the launch runs reads it (or its plugin's release no longer does),
+            # whatever vLLM's releases did with the name (HabanaAI's fork still reads
+            # VLLM_SKIP_WARMUP, which vLLM dropped after 0.9.2)
+            return on_plugin
+    return status
+
+
+def _release_entry(ctx: LintContext, name: str) -> tuple[bool, EnvStatus]:
+    """The variable's row in the table of the target release (built at the first launch setting
+    it, then shared by every launch checked against that release, as ``_status`` does for
+    options): whether a platform plugin or a fork reads the name (then what the launch runs may
+    decide its status: ``_on_what_runs``), and its status where nothing the launch runs reads it.
+    The statuses are shared between launches and never changed."""
+    table = ctx.surface.__dict__.get("_env_table")
+    if table is None:
+        table = ctx.surface.__dict__["_env_table"] = {}
+    entry = table.get(name)
+    if entry is None:
+        entry = table[name] = _release_row(ctx, name)
+    return entry
+
+
+def _release_row(ctx: LintContext, name: str) -> tuple[bool, EnvStatus]:
     ov = ctx.db.env_overlay(name) or {}
     if name in ctx.surface.env:
-        return EnvStatus("ok", successor=ov.get("successor"), note=ov.get("note"))
-    on_plugin = _on_what_runs(ctx, name)
-    if on_plugin is not None:
-        # the plugin or fork the launch runs reads it (or its plugin's release no longer does),
-        # whatever vLLM's releases did with the name (HabanaAI's fork still reads
-        # VLLM_SKIP_WARMUP, which vLLM dropped after 0.9.2)
-        return on_plugin
+        return False, EnvStatus("ok", successor=ov.get("successor"), note=ov.get("note"))
+    from ..knowledge.forks import fork_readers
+
+    read_on_launch = bool(ctx.db.plugins.readers(name)) or bool(fork_readers(name))
     hist = ctx.db.env_history(name)
     if hist is None and ctx.db.build_env_history(name) is not None:
-        return EnvStatus("build")  # a setting of vLLM's build, not of a server: no runtime finding
+        return read_on_launch, EnvStatus("build")  # a setting of vLLM's build, not of a server: no runtime finding
     if hist is None:
-        return _not_vllms(ctx, name)
+        return read_on_launch, _not_vllms(ctx, name)
     last = ctx.db.last_accepting(hist, ctx.target)
     if last is not None:
         pos = ctx.db.position(last)
         nxt = ctx.db.versions[pos + 1] if pos + 1 < len(ctx.db.versions) else None
-        return EnvStatus("removed", last=last, removed_in=nxt, successor=ov.get("successor"), note=ov.get("note"))
-    return EnvStatus("too-new", first=ctx.db.first_accepting_after(hist, ctx.target))
+        return read_on_launch, EnvStatus("removed", last=last, removed_in=nxt, successor=ov.get("successor"),
+                                         note=ov.get("note"))
+    return read_on_launch, EnvStatus("too-new", first=ctx.db.first_accepting_after(hist, ctx.target))
 
 
 def _on_what_runs(ctx: LintContext, name: str) -> Optional[EnvStatus]:

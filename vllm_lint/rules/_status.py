@@ -137,7 +137,7 @@ def closest(surface, word: str, pool, cutoff: float, kind: str = "") -> Optional
     memo = surface.__dict__.setdefault("_closest_memo", {})
     key = (kind, word, cutoff)
     if key not in memo:
-        memo[key] = _close_match(word, pool(), cutoff)
+        memo[key] = close_match(word, pool(), cutoff)
     return memo[key]
 
 
@@ -145,16 +145,18 @@ def closest(surface, word: str, pool, cutoff: float, kind: str = "") -> Optional
 _RATIOS: dict[tuple[str, float], dict[str, Optional[float]]] = {}
 
 
-def _close_match(word: str, names, cutoff: float) -> Optional[str]:
+def close_match(word: str, names, cutoff: float) -> Optional[str]:
     """``get_close_matches(word, names, n=1, cutoff)``: the best (ratio, name) at or above
     ``cutoff``, the same filters (real_quick_ratio, quick_ratio, ratio) with the same floats. The
     first two are computed here, without a matcher: most names pass the length filter and share
-    most letters with an option name, and the method calls cost more than the arithmetic."""
+    most letters with an option name, and the method calls cost more than the arithmetic. The
+    letters in common (quick_ratio's, with multiplicity) are counted per distinct letter of
+    ``word`` by ``str.count``, not per letter of each name."""
     scores = _RATIOS.setdefault((word, cutoff), {})
     best: Optional[tuple[float, str]] = None
     matcher = None
     lw = len(word)
-    counts: Optional[dict[str, int]] = None
+    counts: Optional[list[tuple[str, int]]] = None
     for x in names:
         if x in scores:
             r = scores[x]
@@ -164,16 +166,11 @@ def _close_match(word: str, names, cutoff: float) -> Optional[str]:
             n = lx + lw
             if (2.0 * min(lx, lw) / n if n else 1.0) >= cutoff:  # real_quick_ratio
                 if counts is None:
-                    counts = {}
-                    for c in word:
-                        counts[c] = counts.get(c, 0) + 1
-                avail = dict(counts)
+                    counts = [(c, word.count(c)) for c in dict.fromkeys(word)]
                 matches = 0
-                for c in x:  # quick_ratio: the characters in common, with multiplicity
-                    k = avail.get(c, 0)
-                    if k > 0:
-                        matches += 1
-                        avail[c] = k - 1
+                for c, k in counts:  # quick_ratio: the characters in common, with multiplicity
+                    m = x.count(c)
+                    matches += m if m < k else k
                 if (2.0 * matches / n if n else 1.0) >= cutoff:
                     if matcher is None:
                         import difflib  # only when a name is that close (~2 ms of start-up otherwise)
@@ -191,29 +188,38 @@ def _close_match(word: str, names, cutoff: float) -> Optional[str]:
 
 
 def args_in_state(ctx: LintContext, state: str):
-    """(argument, status) for each option of the launch whose timeline state is ``state``.
+    """(argument, status) for each option of the launch whose timeline state is ``state``, one
+    that is not "ok" (the rules ask for what the target refuses or changed).
 
-    Six rules ask per launch, and nearly every option is "ok": after the first full pass the
-    pairs are grouped by state, so the other rules get theirs without a pass over the arguments."""
+    Six rules ask per launch, and nearly every option is "ok": the pairs are grouped by state in
+    one pass over the arguments (``_by_state``), so the rules get theirs without a pass of their
+    own. An option the target's parser resolved is "ok" without a status made for it
+    (``_compute``)."""
+    return _by_state(ctx).get(state, ())
+
+
+def states_named(ctx: LintContext) -> dict[str, list]:
+    """The timeline states (not "ok") that options of the launch have at the target, as keys: what
+    the engine matches the rules' :func:`~vllm_lint.rules.base.option_state` triggers against."""
+    return _by_state(ctx)
+
+
+def _by_state(ctx: LintContext) -> dict[str, list]:
     by_state = ctx.memo.options_by_state
     if by_state is not None:
-        return by_state.get(state, ())
-    return _first_pass(ctx, state)
-
-
-def _first_pass(ctx: LintContext, state: str):
+        return by_state
     cache = ctx.memo.option_status  # as option_status, without a call per argument
-    by_state: dict[str, list] = {}
+    by_state = {}
     for arg in ctx.args:
-        if arg.positional:
-            continue
+        if arg.positional or arg.option is not None and (arg.style != "kwargs" or arg.key_style == "cli"):
+            continue  # (resolved by the target's parser: "ok", as ``_compute`` says first)
         st = cache.get(id(arg))
         if st is None:
             st = cache[id(arg)] = _compute(ctx, arg)
-        by_state.setdefault(st.state, []).append((arg, st))
-        if st.state == state:
-            yield arg, st
+        if st.state != "ok":
+            by_state.setdefault(st.state, []).append((arg, st))
     ctx.memo.options_by_state = by_state  # only when every argument has its status
+    return by_state
 
 
 def option_status(ctx: LintContext, arg: ParsedArg) -> Status:

@@ -246,6 +246,16 @@ class RuleSetting(Record):
 #: a rule's trigger (``Rule.triggers``) that any ``VLLM_`` variable in the context's environment sets
 VLLM_VARIABLES = "VLLM_*"
 
+#: the timeline states of an option that rules ask for (``rules/_status.py``): not "ok"
+OPTION_STATES = ("removed", "renamed", "unknown", "too-new", "ambiguous")
+
+
+def option_state(state: str) -> str:
+    """A rule's trigger (``Rule.triggers``) that a launch sets when one of its options has the
+    timeline state ``state`` (:data:`OPTION_STATES`) at the target (``rules/_status.py``
+    ``states_named``): no option string or variable name holds a space."""
+    return "option " + state
+
 
 class Rule(Record):
     """A rule's metadata and check. ``fix``: the applicability of the fix this rule offers, if any;
@@ -253,7 +263,8 @@ class Rule(Record):
     rule can say something only about a launch that sets one of a few options or variables, those
     names (options by their ``dest``, as ``knowledge.layout.dest_of`` gives it; variables by name,
     in the launch's or the file's environment, or :data:`VLLM_VARIABLES` for any ``VLLM_``
-    variable there): the engine does not call its check for a context
+    variable there, or :func:`option_state` for an option in a timeline state at the target,
+    looked up once per launch in the release's tables): the engine does not call its check for a context
     that names none of them (``pipeline.engine.Linter._run``). A rule that declares them must stay
     silent without them, no finding and no ``--verbose`` note: tests/core/test_rule_triggers.py
     runs every rule on every fixture and holds it to that."""

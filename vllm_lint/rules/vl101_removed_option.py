@@ -35,10 +35,11 @@ The per-release database in `flag_db/` (scraped from each release's source) and
 """
 
 from ._status import args_in_state, delete_edits, dropping_wrapper, unaccepted
-from .base import Fix, LintContext, Rule
+from .base import Fix, LintContext, Rule, option_state
 
 RULE = Rule(code="VL101", name="removed-option", summary="option removed before the target release",
-            severity="error", fix="safe")
+            severity="error", fix="safe",
+            triggers=frozenset((option_state("removed"),)))
 
 
 def _superseded_level(ctx: LintContext, arg) -> object:

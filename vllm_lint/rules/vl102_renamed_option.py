@@ -30,10 +30,11 @@ deprecation messages; the database records the first and last releases of each s
 
 from ..argv import spell_like
 from ._status import args_in_state, rename_edits, unaccepted
-from .base import Fix, LintContext, Rule
+from .base import Fix, LintContext, Rule, option_state
 
 RULE = Rule(code="VL102", name="renamed-option", summary="option renamed; the target accepts only the new name",
-            severity="error", fix="safe")
+            severity="error", fix="safe",
+            triggers=frozenset((option_state("renamed"),)))
 
 
 @RULE.check

@@ -24,10 +24,11 @@ The union of every release's option strings in `flag_db/`.
 
 from ..wrapper_options import WRAPPERS
 from ._status import args_in_state, dropping_wrapper, rename_edits, unaccepted
-from .base import Fix, LintContext, Rule
+from .base import Fix, LintContext, Rule, option_state
 
 RULE = Rule(code="VL103", name="unknown-option", summary="option no vLLM release accepts",
-            severity="error")
+            severity="error",
+            triggers=frozenset((option_state("unknown"),)))
 
 
 @RULE.check

@@ -24,10 +24,11 @@ The first release of each option in `flag_db/index.json`.
 """
 
 from ._status import args_in_state, delete_edits, unaccepted
-from .base import Fix, LintContext, Rule
+from .base import Fix, LintContext, Rule, option_state
 
 RULE = Rule(code="VL104", name="option-too-new", summary="option first accepted after the target release",
-            severity="error", fix="unsafe")
+            severity="error", fix="unsafe",
+            triggers=frozenset((option_state("too-new"),)))
 
 
 @RULE.check

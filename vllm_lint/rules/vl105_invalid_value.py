@@ -90,9 +90,10 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.config_checks import OnlyWith, Requires, holds, object_problem
 from ..record import lazy_json as json  # (json.loads without the json package: record.json_loads)
-from ..record import lazy_re
-from ._status import value_edits
+from ..record import Record, lazy_re
+from ._status import close_match, value_edits
 from .base import Fix, LintContext, Rule
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -443,10 +444,8 @@ def _names_error(ctx: LintContext, opt, key: str, f: dict, v: Any) -> Optional[t
 
 
 def _names_message(ctx: LintContext, opt, key: str, names: list[str], v: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(v, names, n=1, cutoff=0.7)
-    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    close = close_match(v, names, 0.7)
+    hint = f" (did you mean `{close}`?)" if close else ""
     return (f"key `{key}` of `{opt.name}` must name one of {', '.join(names)} at vLLM {ctx.target} "
             f"(got `{v}`){hint}")
 
@@ -461,12 +460,10 @@ def _nested_keys_error(ctx: LintContext, opt, key: str, f: dict, nested: list[st
 
 
 def _unknown_keys(ctx: LintContext, opt, unknown: list[str], fields: dict) -> str:
-    import difflib
-
     hints = []
     for k in unknown:
-        close = difflib.get_close_matches(k.rstrip("+"), list(fields), n=1, cutoff=0.7)
-        hints.append(f"`{k}`" + (f" (did you mean `{close[0]}`?)" if close else ""))
+        close = close_match(k.rstrip("+"), fields, 0.7)
+        hints.append(f"`{k}`" + (f" (did you mean `{close}`?)" if close else ""))
     return f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(hints)} in `{opt.name}` at vLLM {ctx.target}"
 
 
@@ -606,8 +603,6 @@ def _object_findings(ctx: LintContext, reported: set[str]):
     objects = _option_objects(ctx)
     if not objects:
         return
-    from ..knowledge.config_checks import OnlyWith, Requires, object_problem
-
     # a class built at start-up gets the option's last object alone (the others are replaced)
     last = {opt.dest: i for i, (opt, _, _) in enumerate(objects) if opt.class_at_start}
     for i, (opt, obj, args) in enumerate(objects):
@@ -674,8 +669,6 @@ def _class_check_problem(ctx: LintContext, opt, obj: dict) -> Optional[tuple[str
     from its validators, ``json_configs.<dest>.checks``) that the object certainly fails: each key
     the object gives, or the field's default where it does not. A value a validator of the class
     may change first, or a default computed at start, is not known and the check is not judged."""
-    from ..knowledge.config_checks import holds
-
     cfg = ctx.surface.json_config_for(opt) or {}
     fields = cfg.get("fields") or {}
     if not cfg.get("checks") or not ctx.surface.json_types_validated(cfg):
@@ -727,8 +720,6 @@ def _each_check_problem(ctx: LintContext, opt, cfg: dict, check: dict, value) ->
     """The first item of a list key that a check over each item (``"each"``: ``for op in
     self.custom_ops: if ...: raise``) refuses, every other test of the check holding for certain:
     ``-cc.custom_ops '["a"]'`` (an item neither ``all`` / ``none`` nor ``+op`` / ``-op``)."""
-    from ..knowledge.config_checks import holds
-
     key = check["each"]
     items, given = value(key)
     if not given or not isinstance(items, list):
@@ -857,28 +848,70 @@ def _item_problem(items: dict, typed: Any) -> Optional[str]:
     return None
 
 
+class _ValuePlan(Record):
+    """What VL105 checks in a word given to one option at one release, decided once per process
+    for the (release, option) pair (``_plan``) rather than for each word of each launch: the
+    adapter items (``adapter``: "lora_modules" / "prompt_adapters"), the device ids (``device``:
+    the release's ``device_id_checks`` entry), `KEY=VALUE` pairs (``kvs``), a string start-up
+    takes only as a mapping (``mapping``: its ``start_fields`` entry), JSON (``json``), the items
+    of a list option (``item_choices``, ``items``), the config field start-up hands a plain string
+    to (``start``: its ``start_fields`` entry, with choices or a version) and the release's
+    optimization levels (``levels``); ``checked`` False where no check applies to any word (a
+    string option without choices: ``--served-model-name``), which the launch's words then skip."""
+
+    __slots__ = ("adapter", "device", "kvs", "mapping", "json", "item_choices", "start", "items", "levels", "checked")
+
+    def __init__(self, surface, opt) -> None:
+        fields = surface.start_fields
+        field = fields.get(opt.dest) or {}
+        listed = opt.nargs in ("+", "*")
+        self.adapter = opt.dest if opt.dest in ("lora_modules", "prompt_adapters") else None
+        self.device = surface.device_id_checks.get(opt.dest)
+        self.kvs = opt.type == "kvs"
+        self.mapping = fields[opt.dest] if opt.type == "dict_or_str" and field.get("mapping") else None
+        self.json = opt.kind == "json" or opt.type in ("json", "dict_or_str")
+        self.item_choices = field.get("item_choices") if listed else None
+        start = fields.get(opt.dest) if not opt.choices and opt.nargs is None and opt.type in (None, "str") else None
+        self.start = start if start is not None and (start.get("choices") or start.get("version")) else None
+        self.items = field.get("items") if listed else None
+        self.levels = surface.optimization_levels if opt.dest == "optimization_level" else None
+        self.checked = bool(
+            self.adapter or self.device is not None or self.kvs or self.json or opt.choices or self.item_choices
+            or self.start is not None or opt.choices_vary or (opt.type or "").lower() in _TYPED
+            or opt.kind == "bool_value" or self.items or self.levels)
+
+
+_TYPED = ("int", "float", "human_int", "human_int_or_auto", "json")  # the types ``_type_error`` reads
+
+
+def _plan(surface, opt) -> _ValuePlan:
+    """The option's :class:`_ValuePlan` at the release of ``surface``: built at the first word given
+    to it, then read from the release's table (option records are shared between releases, so the
+    table is the release's, keyed by the option)."""
+    plans = surface.__dict__.get("_value_plans")
+    if plans is None:
+        plans = surface.__dict__["_value_plans"] = {}
+    plan = plans.get(id(opt))
+    if plan is None:
+        plan = plans[id(opt)] = (_ValuePlan(surface, opt), opt)  # (the option kept: its id stays its own)
+    return plan[0]
+
+
 def _arg_findings(ctx: LintContext, reported: set[str]):
+    surface = ctx.surface
     # vLLM merges the dotted keys of an option, a later value replacing an earlier one
     # (`-Ox -O4` is `{"level": 4}`): only the last value of a key is the class's to judge
-    last_dotted = {(a.option.dest, a.json_path): a for a in ctx.args
-                   if a.option is not None and a.json_path is not None and a.style == "argv"}
-    # the last optimization level given is the one start-up validates (`-O4 -O3` is level 3)
-    # (a `-O.key` word is one too from 0.13: `--optimization-level .key`, reported by VL101)
-    last_level = next((a for a in reversed(ctx.args) if a.style == "argv" and (
-        a.option is not None and a.option.dest == "optimization_level"
-        or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level"
-        and not ctx.surface.o_dotted_is_cc)), None)
-    # the whole value start-up gets: the last one given, unless dotted keys of the option follow
-    # it (vLLM appends their object after every other word: 0.9.0+)
-    last_whole = {a.option.dest: a for a in ctx.args
-                  if a.option is not None and a.json_path is None and a.style == "argv"}
-    dotted_dests = {dest for dest, _ in last_dotted}
+    dotted = [a for a in ctx.args if a.option is not None and a.json_path is not None and a.style == "argv"]
+    last_dotted = {(a.option.dest, a.json_path): a for a in dotted}
+    dotted_dests = {a.option.dest for a in dotted}
     # an option that takes no JSON given dotted keys: parse_args hands it their object as JSON text
     dotted_plain: dict[str, list] = {}
-    for a in ctx.args:
-        if a.option is not None and a.json_path is not None and a.style == "argv" and ctx.surface.dotted_json \
-                and a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
+    for a in dotted:
+        if surface.dotted_json and a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
             dotted_plain.setdefault(a.option.dest, []).append(a)
+    # the whole value start-up gets: the last one given, unless dotted keys of the option follow
+    # it (vLLM appends their object after every other word: 0.9.0+); read where a check needs it
+    last_whole: Optional[dict] = None
     for arg in ctx.args:
         opt = arg.option
         if opt is None or arg.positional or arg.value_opaque:
@@ -926,17 +959,24 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                 if arg.inline_value:
                     problem = f"`{arg.written}` takes no value (got `{value}`)"
             else:
+                plan = _plan(surface, opt)
+                if not plan.checked:
+                    continue
                 values = [t.text for t in arg.value_tokens] if len(arg.value_tokens) > 1 else [value]
+                if last_whole is None and (plan.mapping is not None or plan.json or plan.item_choices or plan.items):
+                    last_whole = {a.option.dest: a for a in ctx.args
+                                  if a.option is not None and a.json_path is None and a.style == "argv"}
+                is_whole = last_whole is not None and last_whole.get(opt.dest) is arg
                 for v in values:
-                    if opt.dest in ("lora_modules", "prompt_adapters"):
+                    if plan.adapter is not None:
                         from ..knowledge.adapters import lora_item_problem, prompt_adapter_item_problem
 
-                        judge = lora_item_problem if opt.dest == "lora_modules" else prompt_adapter_item_problem
+                        judge = lora_item_problem if plan.adapter == "lora_modules" else prompt_adapter_item_problem
                         problem = judge(ctx.surface.v, arg.written, v)
                         if problem:
                             break
                         continue
-                    device = ctx.surface.device_id_checks.get(opt.dest)
+                    device = plan.device
                     if device is not None:
                         from ..knowledge.device_ids import device_ids_problem
 
@@ -945,26 +985,24 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                             problem += f": vLLM {ctx.target} refuses it when it builds its configuration"
                             break
                         continue
-                    if opt.type == "kvs":
+                    if plan.kvs:
                         problem = _kvs_error(arg.written, v, ctx.surface.kvs_empty_is_none)
                         if problem:
                             break
                         continue
-                    if opt.type == "dict_or_str" and len(values) == 1 and not _OBJECT_TEXT.match(v) \
+                    if plan.mapping is not None and len(values) == 1 and not _OBJECT_TEXT.match(v) \
                             and not (opt.optional and v in ("", "None")) \
-                            and (ctx.surface.start_fields.get(opt.dest) or {}).get("mapping") \
-                            and last_whole.get(opt.dest) is arg and opt.dest not in dotted_dests:
+                            and is_whole and opt.dest not in dotted_dests:
                         # union_dict_and_str keeps the word as a string; the config class start-up
                         # hands it to takes only a mapping (start_fields: "mapping")
-                        start = ctx.surface.start_fields[opt.dest]
+                        start = plan.mapping
                         problem = (f"value of `{arg.written}` must be a JSON object: the parser keeps `{v}` as a "
                                    f"string, and vLLM {ctx.target} refuses it when it builds its configuration "
                                    f"({start['class']}.{opt.dest} takes an object)")
                         break
-                    if opt.kind == "json" or opt.type in ("json", "dict_or_str"):
+                    if plan.json:
                         found = _json_value_problem(ctx, arg, opt, v)
-                        if found is None and len(values) == 1 and last_whole.get(opt.dest) is arg \
-                                and opt.dest not in dotted_dests:
+                        if found is None and len(values) == 1 and is_whole and opt.dest not in dotted_dests:
                             found = _start_json_problem(ctx, arg, opt, v)
                         if found:
                             problem, severity = found
@@ -988,14 +1026,12 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                         if len(values) == 1:
                             problem, fix = _retired_value(ctx, arg, opt, v, typed, problem)
                         break
-                    items = (ctx.surface.start_fields.get(opt.dest) or {}).get("item_choices") \
-                        if opt.nargs in ("+", "*") and last_whole.get(opt.dest) is arg else None
+                    items = plan.item_choices if is_whole else None
                     if items and v not in items and not (opt.optional and v in ("", "None")):
                         problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
                                    f"builds its configuration (each item is one of {', '.join(items)})")
                         break
-                    start = ctx.surface.start_fields.get(opt.dest) if not opt.choices and opt.nargs is None \
-                        and opt.type in (None, "str") else None
+                    start = plan.start
                     if start is not None and start.get("choices") and v not in start["choices"] \
                             and not (opt.optional and v in ("", "None")):  # the parser makes those None
                         shown = ", ".join(str(c) for c in start["choices"])
@@ -1021,8 +1057,7 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                     if err:
                         problem = f"invalid value `{v}` for `{arg.written}`: expected {err}"
                         break
-                    items = (ctx.surface.start_fields.get(opt.dest) or {}).get("items") \
-                        if opt.nargs in ("+", "*") and last_whole.get(opt.dest) is arg else None
+                    items = plan.items if is_whole else None
                     if items:
                         found = _item_problem(items, None if opt.optional and v in ("", "None") else typed)
                         if found:
@@ -1030,9 +1065,8 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
                             problem = (f"invalid item `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
                                        f"builds its configuration ({start['class']}.{opt.dest}: {found})")
                             break
-                    levels = ctx.surface.optimization_levels
-                    if levels and opt.dest == "optimization_level" and arg is last_level \
-                            and v not in {str(n) for n in levels}:
+                    levels = plan.levels
+                    if levels and v not in {str(n) for n in levels} and arg is _last_level(ctx):
                         # the parser takes any word; VllmConfig refuses it when the engine starts
                         problem = (f"optimization level `{v}` is refused at start-up by vLLM {ctx.target}: "
                                    f"the levels are {', '.join(str(n) for n in levels)}")
@@ -1059,6 +1093,15 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
             if severity == "error":
                 reported.add(opt.name)
             yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity, fix=fix)
+
+
+def _last_level(ctx: LintContext):
+    """The last optimization level given, the one start-up validates (`-O4 -O3` is level 3; a
+    `-O.key` word is one too from 0.13: `--optimization-level .key`, reported by VL101)."""
+    return next((a for a in reversed(ctx.args) if a.style == "argv" and (
+        a.option is not None and a.option.dest == "optimization_level"
+        or a.written.startswith("-O.") and ctx.surface.o_flag == "optimization-level"
+        and not ctx.surface.o_dotted_is_cc)), None)
 
 
 def _dotted_plain_problem(ctx: LintContext, opt, arg, dotted_plain: dict[str, list], reported: set[str]) -> Optional[str]:
