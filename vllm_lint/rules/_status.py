@@ -259,6 +259,8 @@ def _compute(ctx: LintContext, arg: ParsedArg) -> Status:
         if full is None:
             s = ctx.surface
             close = closest(s, base, lambda: s.long_strings if base.startswith("--") else list(s.by_string), 0.75)
+            if close is None and base.startswith("--") and s.lookup(base[1:]) is not None:
+                close = base[1:]  # a short form written with two dashes (--tp for -tp)
             st = Status(arg, "unknown", base, suggestion=close)
             if base.startswith("--") and len(base) >= 4:
                 st.historic_matches = ctx.db.option_strings_starting(base)

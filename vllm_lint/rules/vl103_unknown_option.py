@@ -63,7 +63,9 @@ def check(ctx: LintContext):
             shown = ", ".join(f"`{m}`" for m in st.historic_matches[:4]) + (" ..." if len(st.historic_matches) > 4 else "")
             msg += f"; as an abbreviation it could have meant {shown}, none of which {ctx.target} accepts"
         elif st.suggestion:
-            msg += f"; did you mean `{st.suggestion}`?"
+            short = ctx.surface.lookup(st.suggestion) if not st.suggestion.startswith("--") else None
+            named = f" (`{short.name}`)" if short is not None and short.name != st.suggestion else ""
+            msg += f"; did you mean `{st.suggestion}`{named}?"
         dropped, severity = unaccepted(ctx, "")
         if severity:
             msg += (" " if msg.endswith("?") else "; ") + dropped
