@@ -283,6 +283,39 @@ def test_a_short_or_grown_first_read_reads_on(tmp_path, monkeypatch):
         fsutil.read_regular(str(p), 6)
 
 
+# -- the survey's image screen (repository._may_tag): the tagged-image expression on the lines that may hold a match
+
+_IMAGE_WORDS = ["vllm", "VLLM", "vLLM", "vllm-openai", "vllm/vllm-openai", "rocm/", "quay.io/x/", ":", ":v0.9.1",
+                "v0.8.5", "0.10", "-", ".", "_", "/", "$", "{", "#", " ", "\t", "\n", "image: ", "tag: ", "\u00e9",
+                "\u0130", "x", "lint", "@sha256", "latest", "\u212a"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_IMAGE_WORDS), max_size=30))
+def test_the_image_screen_skips_only_lines_without_a_tagged_vllm_image(words):
+    from vllm_lint.pipeline import repository
+
+    text = "".join(words)
+    got = repository._images(text)
+    real = repository._may_tag
+    try:
+        repository._may_tag = lambda *a: True
+        want = repository._images(text)
+    finally:
+        repository._may_tag = real
+    assert got == want, text
+
+
+def test_the_image_screen_passes_over_a_path_naming_vllm_lint():
+    from vllm_lint.pipeline import repository
+
+    text = 'run: "$RUNNER_TEMP/vllm-lint-venv/bin/python" -m pip install x\nimage: vllm/vllm-openai:v0.9.1\n'
+    low = text.lower()
+    assert not repository._may_tag(text, low, low.find("vllm"), text.find("\n"))
+    assert repository._may_tag(text, low, low.find("vllm/"), len(text) - 1)
+    assert [t for _a, t, _i in repository._images(text)] == ["v0.9.1"]
+
+
 # -- fsutil.read_listed: a file its listing says is regular, read without its fstat
 
 

@@ -403,11 +403,14 @@ def _images(text: str) -> list[tuple[int, str, str]]:
     whole, or untagged with its ``tag:`` / ``version:`` key beside it (chart values, llmaz)."""
     out = []
     low = text.lower()
+    aligned = len(low) == len(text)
     at = low.find("vllm")
     while at >= 0:  # (only the lines naming vllm: most of a file is not read twice)
         start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
         end = len(text) if end < 0 else end
-        at = low.find("vllm", end)
+        first, at = at, low.find("vllm", end)
+        if aligned and not _may_tag(text, low, first, end):
+            continue
         for m in _TAGGED.finditer(text, start, end):
             image = m.group(0)
             if text[m.end():m.end() + 1] in ("$", "{"):  # (`v${VERSION}`: read with its default below)
@@ -423,6 +426,31 @@ def _images(text: str) -> list[tuple[int, str, str]]:
                 out.append((m.start(1), tag, f"{m.group(1)}:{tag}"))
     out.sort()
     return out
+
+
+# the characters of an image's name that ``str.lstrip`` passes over for :func:`_may_tag` (ASCII's of
+# ``[\w.-]``; a character that is not ASCII stops it, and the line is searched)
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+
+
+def _may_tag(text: str, low: str, at: int, end: int) -> bool:
+    """Whether :data:`_TAGGED` may match on the line ending at ``end`` whose first ``vllm`` (in the
+    lower case ``low``, as long as ``text``) is at ``at``: a match's last name holds ``vllm``, then
+    name characters, ``:`` and a word character (``vllm[\\w.-]*:[\\w]``). The expression tries every
+    position of a line and backtracks over each word of a path (``$RUNNER_TEMP/vllm-lint-venv/bin``):
+    ~100k instructions a line of a GitHub action naming vllm-lint on 18 lines and no image (benchmarks/README.md,
+    issue 31's ninth pass)."""
+    while 0 <= at < end:
+        rest = text[at + 4:end].lstrip(_NAME_CHARS)
+        c = rest[:1]
+        if c == ":":
+            w = rest[1:2]
+            if w and (w.isalnum() or w == "_"):
+                return True
+        elif c and not c.isascii():
+            return True  # (a character a word may hold: searched)
+        at = low.find("vllm", at + 4, end)
+    return False
 
 
 _VARIABLE_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*image[ \t]*:[ \t]*["']?([^\s"'#]*\$[^\s"'#]*)""")
