@@ -292,3 +292,12 @@ def test_the_range_ends_are_exact_against_the_database(db, words, env):
 def test_a_launch_every_release_accepts_says_nothing(db):
     args = ArgvParser(db.surface(db.newest), db, positional_model=True).parse(_launch(["m", "--port", "8000"]))
     assert accepted_range(db, args, []) is None
+
+
+def test_each_scheme_keeps_the_texts_its_repository_expression_requires():
+    """``repository_text`` is the repository screen of :func:`image_tags._schemes`: it must be what
+    ``record.required_text`` reads from the expression (a new scheme's is what this says)."""
+    from vllm_lint.record import required_text
+
+    for s in SCHEMES:
+        assert (s["repository_text"], False) == required_text(s["repository"]), s["name"]
