@@ -368,3 +368,34 @@ def test_the_callers_walk_reads_a_linked_script_as_before(tmp_path):
     (root / "d.sh").symlink_to(root / "c.sh")
     got = [x[0] for x in Callers(s.Surroundings())._scan(os.path.realpath(root))]
     assert got == ["a.sh", "b.sh"]
+
+
+# -- settings._may_configure: the three expressions, read by hand around each vllm-lint and tool
+
+_PYPROJECT_WORDS = [b"tool", b"TOOL", b"vllm-lint", b".", b"[", b"]", b"=", b"\"", b"'", b" ", b"\t", b"\n", b"\r",
+                    b"\x0b", b"x", b"[tool]", b"tool.", b"mytool", b"{", b"#"]
+
+
+def _configures_before(raw: bytes) -> bool:
+    if b"vllm-lint" not in raw:
+        return False
+    return bool(re.search(rb"tool\s*\.\s*[\"']?vllm-lint", raw) or re.search(rb"(?m)^\s*\[\s*tool\s*\]", raw)
+                or re.search(rb"(?m)^\s*tool\s*=", raw))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_PYPROJECT_WORDS), max_size=25))
+def test_the_pyproject_screen_is_its_expressions(words):
+    from vllm_lint.settings import _may_configure
+
+    raw = b"".join(words)
+    assert _may_configure(raw) == _configures_before(raw), raw
+
+
+def test_the_pyproject_screen_on_fixed_texts():
+    from vllm_lint.settings import _may_configure
+
+    for raw, want in [(b"[tool.vllm-lint]\n", True), (b'[tool."vllm-lint"]\n', True), (b"[tool]\nvllm-lint = {}\n", True),
+                      (b"tool = {vllm-lint = {}}\n", True), (b"x[\ntool]\nvllm-lint\n", False),
+                      (b'[project]\ndependencies = ["vllm-lint"]\n', False), (b"  \n [ tool ] \nvllm-lint", True)]:
+        assert _may_configure(raw) == want == _configures_before(raw), raw
