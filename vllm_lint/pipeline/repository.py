@@ -354,6 +354,8 @@ class RepositorySurvey:
         f = s.folder(directory)
         s.runners(directory)  # (the folder's env files)
         out = []
+        if "image" not in text:  # (every match's key: its expression not compiled for a file naming none)
+            return out
         for m in _VARIABLE_IMAGE.finditer(text):
             if _commented(text, m.start(1)):
                 continue
@@ -419,7 +421,7 @@ def _images(text: str) -> list[tuple[int, str, str]]:
                 tag = version_from_image(image)
                 if tag:
                     out.append((m.start(2), tag, image))
-    for m in _UNTAGGED.finditer(text):
+    for m in _UNTAGGED.finditer(text) if "image" in text or "repository" in text else ():  # (a match's key)
         if image_is_vllm(m.group(1)) and not _commented(text, m.start(1)):
             tag = _s._tag_beside(text, m.start(1))
             if tag:
