@@ -237,6 +237,32 @@ def read_regular(path: AnyPath, limit: int) -> bytes:
     return _read_regular_file(path, limit)
 
 
+_LISTED_CHUNK = 1 << 16
+
+
+def read_listed(path: str, limit: int) -> bytes:
+    """:func:`read_regular` of a file its folder's listing says is regular (``DirEntry.is_file(
+    follow_symlinks=False)``: no link, no FIFO, no device), without its ``fstat``: the first read
+    asks for 64 KiB, and a read of a regular file stops short of its request only at the file's
+    end; a longer file is read on to ``limit`` (more raises :class:`TooLarge`). A file replaced since
+    its listing is still read with a bound and without blocking (``O_NONBLOCK``). The ``fstat`` was
+    ~40 % of the instructions of reading a small script (a stat result of ~20 fields): the callers'
+    walk reads every script of a repository (benchmarks/README.md, issue 31's ninth pass). While
+    signatures are recorded (:func:`watching`), :func:`read_regular`, which records them."""
+    if _watch is not None:
+        return read_regular(path, limit)
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY)
+    try:
+        data = os.read(fd, _LISTED_CHUNK)
+        if len(data) == _LISTED_CHUNK:
+            data += _read_fd(fd, limit + 1 - _LISTED_CHUNK) if limit >= _LISTED_CHUNK else b""
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise TooLarge(len(data), limit)
+    return data
+
+
 def read_if_regular(path: AnyPath, limit: int, known: "os.stat_result | None" = None):
     """``(bytes, size, stat)`` of ``path`` when it is a regular file, read on its descriptor (one
     open, one ``fstat``: :func:`read_regular`'s way), with ``bytes`` None when the file holds more

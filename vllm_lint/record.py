@@ -96,9 +96,9 @@ class ScreenedPattern(LazyPattern):
     compiling one costs 0.1-0.4 ms. A call with ``pos``/``endpos``, or with non-ASCII text for a
     case-insensitive expression (Unicode case folding), is not screened."""
 
-    def __init__(self, pattern: Any, flags: int = 0) -> None:
+    def __init__(self, pattern: Any, flags: int = 0, need: Optional[tuple[tuple[str, ...], bool]] = None) -> None:
         super().__init__(pattern, flags)
-        self._need: Optional[tuple[tuple[str, ...], bool]] = None  # (literals, case-folded), at first use
+        self._need = need  # (literals, case-folded): at first use, unless the caller knows them
 
     def _screened(self, name: str, string: Any, args: tuple) -> Any:
         need = self._need
@@ -123,9 +123,10 @@ class ScreenedPattern(LazyPattern):
         return self._screened("fullmatch", string, args)
 
 
-def screened_re(pattern: Any, flags: int = 0) -> Any:
-    """A :class:`ScreenedPattern` (typed ``Any``, as :func:`lazy_re`)."""
-    return ScreenedPattern(pattern, flags)
+def screened_re(pattern: Any, flags: int = 0, need: Optional[tuple[tuple[str, ...], bool]] = None) -> Any:
+    """A :class:`ScreenedPattern` (typed ``Any``, as :func:`lazy_re`); ``need``: what
+    :func:`required_text` says of the pattern, when the caller keeps it (checked by its tests)."""
+    return ScreenedPattern(pattern, flags, need)
 
 
 class _Unknown(Exception):

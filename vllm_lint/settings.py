@@ -271,17 +271,60 @@ def json_schema() -> dict:
 
 
 def _may_configure(raw: bytes) -> bool:
-    """Whether a pyproject.toml can hold a ``tool.vllm-lint`` table: ``[tool.vllm-lint]``,
+    r"""Whether a pyproject.toml can hold a ``tool.vllm-lint`` table: ``[tool.vllm-lint]``,
     ``[tool."vllm-lint"]``, ``tool.vllm-lint.x = ...``, a ``vllm-lint`` key under ``[tool]`` or
     an inline ``tool = {...}``. Never false when the table exists; a project that merely names
-    vllm-lint (a dependency, a script) is not parsed."""
+    vllm-lint (a dependency, a script) is not parsed. What the expressions ``tool\s*\.\s*["']?vllm-lint``,
+    ``(?m)^\s*\[\s*tool\s*\]`` and ``(?m)^\s*tool\s*=`` find, read around each ``vllm-lint`` and
+    ``tool`` by hand: compiling the three was ~1 M instructions of a one-file lint in a repository
+    whose pyproject.toml names vllm-lint (benchmarks/README.md, issue 31's ninth pass)."""
     if b"vllm-lint" not in raw:
         return False
-    import re
+    i = raw.find(b"vllm-lint")
+    while i >= 0:  # tool . "vllm-lint", read backwards from it
+        j = i - 1 if i and raw[i - 1] in b"\"'" else i
+        j = _blank_before(raw, j)
+        if j and raw[j - 1] == 0x2E:  # (".")
+            j = _blank_before(raw, j - 1)
+            if raw[max(j - 4, 0):j] == b"tool" and j >= 4:
+                return True
+        i = raw.find(b"vllm-lint", i + 1)
+    i = raw.find(b"tool")
+    while i >= 0:  # a line of "[tool]" or "tool =" (blank lines and blanks around it)
+        after = _blank_after(raw, i + 4)
+        start = _blank_before(raw, i)
+        nxt = raw[after:after + 1]
+        if nxt == b"]" and start and raw[start - 1] == 0x5B:  # ("[")
+            if _line_starts_in(raw, _blank_before(raw, start - 1), start - 1):
+                return True
+        elif nxt == b"=" and _line_starts_in(raw, start, i):
+            return True
+        i = raw.find(b"tool", i + 1)
+    return False
 
-    return bool(re.search(rb"tool\s*\.\s*[\"']?vllm-lint", raw)
-                or re.search(rb"(?m)^\s*\[\s*tool\s*\]", raw)
-                or re.search(rb"(?m)^\s*tool\s*=", raw))
+
+_BLANKS = b" \t\n\r\f\v"  # (``\s`` of a bytes expression)
+
+
+def _blank_before(raw: bytes, i: int) -> int:
+    """The start of the blanks that end at ``i``."""
+    while i and raw[i - 1] in _BLANKS:
+        i -= 1
+    return i
+
+
+def _blank_after(raw: bytes, i: int) -> int:
+    """The end of the blanks that start at ``i``."""
+    n = len(raw)
+    while i < n and raw[i] in _BLANKS:
+        i += 1
+    return i
+
+
+def _line_starts_in(raw: bytes, start: int, end: int) -> bool:
+    r"""Whether a line starts after one of the blanks ``raw[start:end]`` or at ``start`` (the start of
+    the text, or after a line break): what ``(?m)^\s*`` before ``end`` needs."""
+    return start == 0 or raw[start - 1] == 0x0A or b"\n" in raw[start:end]
 
 
 CONFIG_FILE_BYTES = 10 * 1024 * 1024  # a larger configuration file is refused (one line)

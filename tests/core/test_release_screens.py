@@ -160,11 +160,11 @@ _SCREEN_WORDS = [b"vllm", b"VLLM", b"vLLM", b"vllm/", b"VLLM/", b"Vllm/", b"/", 
 
 
 def _screen_before(data: bytes) -> bool:
-    """The callers' byte screen as it was before the eighth pass (the expression on every script)."""
-    from vllm_lint.pipeline.callers import _MODULE_SCREEN
+    """The callers' byte screen as it was before the eighth pass (the module's expression on every script)."""
+    import re
 
     return not ((b"vllm" not in data or (b"==" not in data and b"vllm-project/vllm" not in data))
-                and _MODULE_SCREEN.search(data) is None)
+                and re.search(rb"(?i)vllm/v?\d", data) is None)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -176,32 +176,31 @@ def test_the_callers_screen_keeps_what_it_kept(words):
     assert _may_call(data) == _screen_before(data), data
 
 
-def test_the_callers_screen_runs_the_module_expression_only_where_vllm_slash_is(tmp_path, monkeypatch):
+def test_the_callers_screen_compiles_no_expression(tmp_path, monkeypatch):
     """A repository of 40 scripts, of which 3 hold ``vllm/`` (two of them module loads of a
-    release): the expression searches those 3, not 40 (its work: the count of searches)."""
+    release): the two are kept and the module is found with no expression compiled (the
+    expression ignoring case stepped every byte of each script it searched)."""
+    import re
+
     from vllm_lint.pipeline import callers
 
-    searched = []
-    real_screen = callers._MODULE_SCREEN
-
-    class Counting:
-        def search(self, data):
-            searched.append(data)
-            return real_screen.search(data)
-
-    monkeypatch.setattr(callers, "_MODULE_SCREEN", Counting())
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
     for i in range(37):
         (root / f"s{i:02}.sh").write_text(f"echo {i}\npython train.py --epochs {i}\n")
     (root / "job1.slurm").write_text("module load NRIS/GPU vLLM/0.11.0\nsrun python serve.py\n")
-    (root / "job2.sbatch").write_text("ml vllm/0.10.1\nbash run.sh\n")
+    (root / "job2.sbatch").write_text("ml vllm/v0.10.1\nbash run.sh\n")
     (root / "docs.sh").write_text("# see github.com/vllm-project/VLLM/issues\n")
     c = callers.Callers(s.Surroundings())
-    got = [x[0] for x in c._scan(os.path.realpath(root))]
+    real = os.path.realpath(root)
+    c.surroundings.root_of(real)
+    compiled = []
+    real_compile = re._compile
+    monkeypatch.setattr(re, "_compile", lambda p, f: compiled.append(p) or real_compile(p, f))
+    got = [x[0] for x in c._scan(real)]
     assert got == ["job1.slurm", "job2.sbatch"]
     assert c.reads == 40 and c.screened == 2
-    assert len(searched) == 3
+    assert compiled == []
 
 
 # -- requirement pins: _SPEC and _POETRY are compiled only for a text that may match
@@ -282,3 +281,122 @@ def test_a_short_or_grown_first_read_reads_on(tmp_path, monkeypatch):
     assert fsutil.read_regular(str(p), 100) == b"abcdefgh"
     with pytest.raises(fsutil.TooLarge):
         fsutil.read_regular(str(p), 6)
+
+
+# -- the survey's image screen (repository._may_tag): the tagged-image expression on the lines that may hold a match
+
+_IMAGE_WORDS = ["vllm", "VLLM", "vLLM", "vllm-openai", "vllm/vllm-openai", "rocm/", "quay.io/x/", ":", ":v0.9.1",
+                "v0.8.5", "0.10", "-", ".", "_", "/", "$", "{", "#", " ", "\t", "\n", "image: ", "tag: ", "\u00e9",
+                "\u0130", "x", "lint", "@sha256", "latest", "\u212a"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_IMAGE_WORDS), max_size=12))
+def test_the_image_screen_skips_only_lines_without_a_tagged_vllm_image(words):
+    # (at most 12 words: the expression, unscreened, backtracks polynomially over a long run of name characters)
+    from vllm_lint.pipeline import repository
+
+    text = "".join(words)
+    got = repository._images(text)
+    real = repository._may_tag
+    try:
+        repository._may_tag = lambda *a: True
+        want = repository._images(text)
+    finally:
+        repository._may_tag = real
+    assert got == want, text
+
+
+def test_the_image_screen_passes_over_a_path_naming_vllm_lint():
+    from vllm_lint.pipeline import repository
+
+    text = 'run: "$RUNNER_TEMP/vllm-lint-venv/bin/python" -m pip install x\nimage: vllm/vllm-openai:v0.9.1\n'
+    low = text.lower()
+    assert not repository._may_tag(text, low, low.find("vllm"), text.find("\n"))
+    assert repository._may_tag(text, low, low.find("vllm/"), len(text) - 1)
+    assert [t for _a, t, _i in repository._images(text)] == ["v0.9.1"]
+
+
+# -- fsutil.read_listed: a file its listing says is regular, read without its fstat
+
+
+@pytest.mark.parametrize("size", [0, 1, 100, (1 << 16) - 1, 1 << 16, (1 << 16) + 1, 3 * (1 << 16) + 5])
+def test_a_listed_file_reads_as_read_regular(tmp_path, size):
+    from vllm_lint import fsutil
+
+    p = tmp_path / "run.sh"
+    p.write_bytes(bytes(i % 251 for i in range(size)))
+    for limit in (0, 5, (1 << 16) - 1, 1 << 16, 1 << 20):
+        try:
+            want = fsutil.read_regular(str(p), limit)
+        except fsutil.TooLarge:
+            want = fsutil.TooLarge
+        try:
+            got = fsutil.read_listed(str(p), limit)
+        except fsutil.TooLarge:
+            got = fsutil.TooLarge
+        assert got == want, (size, limit)
+
+
+def test_a_listed_file_is_read_without_fstat_unless_signatures_are_recorded(tmp_path, monkeypatch):
+    from vllm_lint import fsutil
+
+    p = tmp_path / "run.sh"
+    p.write_bytes(b"pip install vllm==0.8.5\n")
+    stats = []
+    real_fstat = os.fstat
+    monkeypatch.setattr(fsutil.os, "fstat", lambda fd: stats.append(fd) or real_fstat(fd))
+    assert fsutil.read_listed(str(p), 1 << 20) == b"pip install vllm==0.8.5\n" and stats == []
+    seen: dict = {}
+    before = fsutil.watching(seen)
+    try:
+        assert fsutil.read_listed(str(p), 1 << 20) == b"pip install vllm==0.8.5\n"
+    finally:
+        fsutil.watching(before)
+    assert len(stats) == 1 and os.path.abspath(str(p)) in seen  # (the signature of the bytes read)
+
+
+def test_the_callers_walk_reads_a_linked_script_as_before(tmp_path):
+    """A script that is a link (to a script, to a FIFO) is read as read_regular reads it: the link's
+    target when regular, nothing for a FIFO; a listed regular script without its fstat."""
+    from vllm_lint.pipeline.callers import Callers
+
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "a.sh").write_text(_CALLER)
+    (root / "b.sh").symlink_to(root / "a.sh")
+    os.mkfifo(root / "c.sh")
+    (root / "d.sh").symlink_to(root / "c.sh")
+    got = [x[0] for x in Callers(s.Surroundings())._scan(os.path.realpath(root))]
+    assert got == ["a.sh", "b.sh"]
+
+
+# -- settings._may_configure: the three expressions, read by hand around each vllm-lint and tool
+
+_PYPROJECT_WORDS = [b"tool", b"TOOL", b"vllm-lint", b".", b"[", b"]", b"=", b"\"", b"'", b" ", b"\t", b"\n", b"\r",
+                    b"\x0b", b"x", b"[tool]", b"tool.", b"mytool", b"{", b"#"]
+
+
+def _configures_before(raw: bytes) -> bool:
+    if b"vllm-lint" not in raw:
+        return False
+    return bool(re.search(rb"tool\s*\.\s*[\"']?vllm-lint", raw) or re.search(rb"(?m)^\s*\[\s*tool\s*\]", raw)
+                or re.search(rb"(?m)^\s*tool\s*=", raw))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_PYPROJECT_WORDS), max_size=25))
+def test_the_pyproject_screen_is_its_expressions(words):
+    from vllm_lint.settings import _may_configure
+
+    raw = b"".join(words)
+    assert _may_configure(raw) == _configures_before(raw), raw
+
+
+def test_the_pyproject_screen_on_fixed_texts():
+    from vllm_lint.settings import _may_configure
+
+    for raw, want in [(b"[tool.vllm-lint]\n", True), (b'[tool."vllm-lint"]\n', True), (b"[tool]\nvllm-lint = {}\n", True),
+                      (b"tool = {vllm-lint = {}}\n", True), (b"x[\ntool]\nvllm-lint\n", False),
+                      (b'[project]\ndependencies = ["vllm-lint"]\n', False), (b"  \n [ tool ] \nvllm-lint", True)]:
+        assert _may_configure(raw) == want == _configures_before(raw), raw

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from vllm_lint.argv import ArgvParser
 from vllm_lint.knowledge.image_tags import SCHEMES, read_hint, read_image, scheme_reading
@@ -292,3 +293,30 @@ def test_the_range_ends_are_exact_against_the_database(db, words, env):
 def test_a_launch_every_release_accepts_says_nothing(db):
     args = ArgvParser(db.surface(db.newest), db, positional_model=True).parse(_launch(["m", "--port", "8000"]))
     assert accepted_range(db, args, []) is None
+
+
+def test_each_scheme_keeps_the_texts_its_repository_expression_requires():
+    """``repository_text`` is the repository screen of :func:`image_tags._schemes`: it must be what
+    ``record.required_text`` reads from the expression (a new scheme's is what this says)."""
+    from vllm_lint.record import required_text
+
+    for s in SCHEMES:
+        assert (s["repository_text"], False) == required_text(s["repository"]), s["name"]
+
+
+_NIGHTLY_WORDS = ["nightly", "NIGHTLY", "cu130-", "rocm-", "-", "2025", "10", "-24", "20251024", "0", "a", "f", "g",
+                  "6af3d12", "0123456789abcdef0123456789abcdef01234567", "v0.10.1", "latest", "\n", " ", "\u0130"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_NIGHTLY_WORDS), max_size=8))
+def test_the_nightly_screen_passes_every_tag_its_expression_matches(words):
+    """scheme_reading tries the nightly expression only on a tag naming `nightly` or 40-41 characters
+    long: every tag it matches is one of them."""
+    import re
+
+    tag = "".join(words)
+    nightly = next(s for s in SCHEMES if s["read"] == "nightly")
+    low = tag.strip().lower()
+    if re.match(nightly["tag"], low):
+        assert "nightly" in low or len(low) in (40, 41), tag

@@ -29,8 +29,9 @@ import os
 import re
 
 from .. import inputs
-from ..fsutil import TooLarge, read_regular, watch
+from ..fsutil import TooLarge, read_listed, read_regular, watch
 from ..record import Record, lazy_re
+from .ignored_folders import _relative
 from .surroundings import CALLED_SUFFIXES, CALLER_SUFFIXES, Named, Surroundings, lines_holding
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -57,7 +58,6 @@ _INSTALL = lazy_re(r"(?m)^(?![ \t]*(?:#|echo\b|printf\b))[^\n]*?\b(?:pip3?|uv)[ 
 # site built that release (frontends.commands.version_from_module_load reads the same words)
 _MODULE = lazy_re(r"(?im)^(?:[^\n#]*?(?:&&|\|\||;|\bthen|\bdo)[ \t]*|[ \t]*)(?:module[ \t]+(?:load|add|switch|swap)|ml)[ \t][^\n;&|]*"
                   r"(?<![\w/.-])vllm/v?(\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?![\w.])")
-_MODULE_SCREEN = lazy_re(rb"(?i)vllm/v?\d")
 # the start of an assignment whose value is the path (`MODEL_SCRIPT="model_scripts/x.sh"`, an array)
 _ASSIGNED = lazy_re(r"(?:export[ \t]+|local[ \t]+|declare[ \t]+-\w+[ \t]+)?[A-Za-z_]\w*(?:\[\w*\])?\+?=\(?[^\n]*$")
 # `cd DIR` (DIR as written, a leading variable passed over): the folder later bare names are in
@@ -181,14 +181,15 @@ class Callers:
         in_repo = self.surroundings.root_of(root) is not None
         ignores = self.surroundings.ignored_folders
         # (outside a repository only the folder itself is walked: no rules of what to leave out read)
+        plain: dict[str, bool] = {}  # (``_relative``'s memo)
         stack: list[tuple[str, list]] = [(root, ignores.root_rules(root) if in_repo else [])]
         while stack:  # (os.walk's order, without its per-folder lstat: links found on the entries)
             d, above = stack.pop()
             dirs: list[str] = []
-            scripts: list[str] = []  # (the files with a script's suffix: the only ones read)
+            scripts: list[tuple[str, bool]] = []  # (the files with a script's suffix, listed as regular or not: the only ones read)
             files = 0
             gitignore = False
-            links: set[str] = set()
+            links: Optional[set[str]] = None
             watch(d)  # (the result cache's survey: a listing is its folder's signature)
             try:
                 it = os.scandir(d)
@@ -204,53 +205,74 @@ class Callers:
                     if not is_dir:
                         files += 1
                         if name.endswith(_SUFFIXES):
-                            scripts.append(name)
+                            try:
+                                regular = e.is_file(follow_symlinks=False)
+                            except OSError:
+                                regular = False
+                            scripts.append((name, regular))
                         elif name == ".gitignore":
                             gitignore = True
                     elif in_repo and not name.startswith(".") and name != "node_modules":
                         dirs.append(name)
                         if e.is_symlink():  # (listed, not walked: os.walk's followlinks=False)
+                            if links is None:
+                                links = set()
                             links.add(name)
             seen += len(dirs) + files
             if seen > MAX_ENTRIES:
                 return
             prefix = d if d.endswith(os.sep) else d + os.sep  # (os.path.join(d, name) for a listed name)
-            scripts.sort()
-            for fname in scripts:
-                read += 1
-                if read > MAX_SCRIPTS:
-                    return
-                self.reads += 1
-                try:
-                    data = read_regular(prefix + fname, MAX_BYTES)
-                except (OSError, TooLarge):
-                    continue
-                if not _may_call(data):
-                    continue  # (no install of a release, _INSTALL's `==`, a source build nor a module: no caller)
-                self.screened += 1
-                yield [os.path.relpath(prefix + fname, root).replace(os.sep, "/"), d, data,
-                       data.decode("utf-8", errors="replace"), root, False]
-            dirs.sort()
+            if scripts:
+                scripts.sort()
+                for fname, regular in scripts:
+                    read += 1
+                    if read > MAX_SCRIPTS:
+                        return
+                    self.reads += 1
+                    try:  # (a file listed as regular is read without its fstat: fsutil.read_listed)
+                        data = (read_listed if regular else read_regular)(prefix + fname, MAX_BYTES)
+                    except (OSError, TooLarge):
+                        continue
+                    if not _may_call(data):
+                        continue  # (no install of a release, _INSTALL's `==`, a source build nor a module: no caller)
+                    self.screened += 1
+                    yield [_relative(prefix + fname, root, plain).replace(os.sep, "/"), d, data,
+                           data.decode("utf-8", errors="replace"), root, False]
             if d != root and gitignore:
                 rules = ignores.rules(d)
                 if rules is not None:
                     above = above + [(d, rules)]
-            for x in reversed(dirs):  # (a folder the repository's .gitignore names is not walked)
-                path = prefix + x
-                if x not in links and not (above and ignores.ignored(path, above)):
-                    stack.append((path, above))
+            if dirs:
+                dirs.sort()
+                for x in reversed(dirs):  # (a folder the repository's .gitignore names is not walked)
+                    path = prefix + x
+                    if (links is None or x not in links) and not (above and ignores.ignored(path, above)):
+                        stack.append((path, above))
 
 
 def _may_call(data: bytes) -> bool:
     """Whether a script's bytes may make it a caller (``_read_caller``): vllm and ``==`` (an install
     of a release: ``_INSTALL``) or vLLM's source (a build at a tag), or an HPC module of a release
-    (``_MODULE``: ``vllm/`` and a digit, in any case). The module's expression runs only on a script
-    whose lower case holds ``vllm/`` (the lower case of bytes is ASCII's, as the expression's ``(?i)``
-    on bytes is), not over every script of the repository that installs nothing: 3.7 M of a
-    one-file lint in this repository, 65 KB of such scripts (benchmarks/README.md, eighth pass)."""
+    (``_MODULE``: ``vllm/``, a ``v`` or not, and a digit, in any case). The module is looked for in
+    the script's lower case (the lower case of bytes is ASCII's, as an expression's ``(?i)`` on
+    bytes is) by ``bytes.find``, a few of its bytes tried at each ``vllm/``: an expression ignoring
+    case steps every byte (~50 instructions a byte), and every script of a repository that installs
+    nothing is screened (benchmarks/README.md, eighth and ninth passes)."""
     if b"vllm" in data and (b"==" in data or b"vllm-project/vllm" in data):
         return True
-    return b"vllm/" in data.lower() and _MODULE_SCREEN.search(data) is not None
+    low = data.lower()
+    i = low.find(b"vllm/")
+    while i >= 0:
+        c = low[i + 5:i + 6]
+        if c == b"v":
+            c = low[i + 6:i + 7]
+        if c and c in _DIGITS:
+            return True
+        i = low.find(b"vllm/", i + 5)
+    return False
+
+
+_DIGITS = b"0123456789"
 
 
 def _parsed(script: list) -> Optional[_Caller]:

@@ -31,6 +31,7 @@ class IgnoredFolders:
         # folder -> (names ignored at any depth below it, paths relative to it ignored) or None
         self._rules: dict[str, Optional[tuple[frozenset, frozenset]]] = {}
         self._plain: dict[str, bool] = {}  # folder -> whether it is absolute and normal (``_relative``)
+        self._tails: dict[frozenset, frozenset] = {}  # anchored paths -> their last names (``ignored``)
 
     def rules(self, folder: str, names: Optional[list] = None) -> Optional[tuple[frozenset, frozenset]]:
         """The folder's own ``.gitignore`` rules (``names`` its listing, when known, saves a read)."""
@@ -71,8 +72,12 @@ class IgnoredFolders:
             anywhere, anchored = rules
             if name in anywhere:
                 return True
-            if anchored and _relative(path, folder, self._plain).replace(os.sep, "/") in anchored:
-                return True
+            if anchored:  # (a path ending in another name is none of them: no relative path made)
+                tails = self._tails.get(anchored)
+                if tails is None:
+                    tails = self._tails[anchored] = frozenset(a[a.rfind("/") + 1:] for a in anchored)
+                if name in tails and _relative(path, folder, self._plain).replace(os.sep, "/") in anchored:
+                    return True
         return False
 
 

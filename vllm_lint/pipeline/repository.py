@@ -354,6 +354,8 @@ class RepositorySurvey:
         f = s.folder(directory)
         s.runners(directory)  # (the folder's env files)
         out = []
+        if "image" not in text:  # (every match's key: its expression not compiled for a file naming none)
+            return out
         for m in _VARIABLE_IMAGE.finditer(text):
             if _commented(text, m.start(1)):
                 continue
@@ -403,11 +405,14 @@ def _images(text: str) -> list[tuple[int, str, str]]:
     whole, or untagged with its ``tag:`` / ``version:`` key beside it (chart values, llmaz)."""
     out = []
     low = text.lower()
+    aligned = len(low) == len(text)
     at = low.find("vllm")
     while at >= 0:  # (only the lines naming vllm: most of a file is not read twice)
         start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
         end = len(text) if end < 0 else end
-        at = low.find("vllm", end)
+        first, at = at, low.find("vllm", end)
+        if aligned and not _may_tag(text, low, first, end):
+            continue
         for m in _TAGGED.finditer(text, start, end):
             image = m.group(0)
             if text[m.end():m.end() + 1] in ("$", "{"):  # (`v${VERSION}`: read with its default below)
@@ -416,13 +421,38 @@ def _images(text: str) -> list[tuple[int, str, str]]:
                 tag = version_from_image(image)
                 if tag:
                     out.append((m.start(2), tag, image))
-    for m in _UNTAGGED.finditer(text):
+    for m in _UNTAGGED.finditer(text) if "image" in text or "repository" in text else ():  # (a match's key)
         if image_is_vllm(m.group(1)) and not _commented(text, m.start(1)):
             tag = _s._tag_beside(text, m.start(1))
             if tag:
                 out.append((m.start(1), tag, f"{m.group(1)}:{tag}"))
     out.sort()
     return out
+
+
+# the characters of an image's name that ``str.lstrip`` passes over for :func:`_may_tag` (ASCII's of
+# ``[\w.-]``; a character that is not ASCII stops it, and the line is searched)
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+
+
+def _may_tag(text: str, low: str, at: int, end: int) -> bool:
+    """Whether :data:`_TAGGED` may match on the line ending at ``end`` whose first ``vllm`` (in the
+    lower case ``low``, as long as ``text``) is at ``at``: a match's last name holds ``vllm``, then
+    name characters, ``:`` and a word character (``vllm[\\w.-]*:[\\w]``). The expression tries every
+    position of a line and backtracks over each word of a path (``$RUNNER_TEMP/vllm-lint-venv/bin``):
+    ~100k instructions a line of a GitHub action naming vllm-lint on 18 lines and no image (benchmarks/README.md,
+    issue 31's ninth pass)."""
+    while 0 <= at < end:
+        rest = text[at + 4:end].lstrip(_NAME_CHARS)
+        c = rest[:1]
+        if c == ":":
+            w = rest[1:2]
+            if w and (w.isalnum() or w == "_"):
+                return True
+        elif c and not c.isascii():
+            return True  # (a character a word may hold: searched)
+        at = low.find("vllm", at + 4, end)
+    return False
 
 
 _VARIABLE_IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*image[ \t]*:[ \t]*["']?([^\s"'#]*\$[^\s"'#]*)""")

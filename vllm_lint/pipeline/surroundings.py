@@ -67,6 +67,9 @@ _INSTALL_PIN = lazy_re(r"""(?im)^[ \t]*(?:[$>][ \t]*)?(?:sudo[ \t]+)?(?:python3?
 # what a match of _INSTALL_PIN starts with after its blanks and prompt (`$`, `>`): sudo, python, pip or
 # uv, ignoring case (U+017F is an s, U+0131 an i: what the expression matches besides the upper case)
 _INSTALL_HEADS = ("su", "py", "pi", "uv")
+# what a match's first line holds besides `vllm`, in its lower case: its installer (`pip`, `uv`; U+0131 is
+# an i to the expression); a README names vllm on ~10 times as many lines as it names one of these
+_INSTALL_WORDS = ("pip", "p\u0131p", "uv")
 _FOLD = {0x17F: "s", 0x131: "i"}
 
 
@@ -92,18 +95,23 @@ def lines_holding(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
 
 def _install_pins(text: str):
     """``_INSTALL_PIN.finditer(text)``, trying only the lines a match may start on: every match
-    starts a line that holds ``vllm`` (in any case) and ``=`` (or the ``[`` of extras, which may
-    run onto the next line), and whose command starts with one of :data:`_INSTALL_HEADS`. A
-    README names vllm on many lines and installs it on few: the expression was run at every
-    position of the text (and compiled for a README holding no install line)."""
+    starts a line that holds ``vllm`` and ``pip`` or ``uv`` (in any case: :data:`_INSTALL_WORDS`)
+    and ``=`` (or the ``[`` of extras, which may run onto the next line), and whose command starts
+    with one of :data:`_INSTALL_HEADS`. A README names vllm on many lines and installs it on few:
+    the expression was run at every position of the text (and compiled for a README holding no
+    install line); the lines holding ``vllm`` were each found and cut (~3 M instructions for this
+    repository's README, which names vllm on 223 lines and pip or uv on 26: benchmarks/README.md,
+    issue 31's ninth pass)."""
     low = text.lower()
     if len(low) != len(text):  # (a character lower-cases to two: offsets of the lower case differ)
         yield from _INSTALL_PIN.finditer(text)
         return
     pos = 0  # (where finditer would search on from: the end of the last match)
-    for start, end in lines_holding(low, ("vllm",)):
+    for start, end in lines_holding(low, _INSTALL_WORDS):
         if start < pos:
             continue  # (inside the last match: extras run onto the next line)
+        if low.find("vllm", start, end) < 0:
+            continue
         line = text[start:end]
         head = line.lstrip(" \t")
         if head[:1] in ("$", ">"):
