@@ -75,17 +75,13 @@ class _Caller(Record):
         self.read: Optional[tuple[str, str]] = None  # (absolute path, content key): vllm_lint.inputs
 
 
-def _relative(directory: str, name: str, root: str) -> str:
-    """``os.path.relpath(os.path.join(directory, name), root)`` with ``/`` for the real folder
-    ``directory`` (absolute, normalised: ``Targeting.real_parent``) at or below its ``root``, a
-    file name ``name``: cut from the strings (a relpath makes both paths absolute and splits them,
-    for each file asked about)."""
-    if directory == root:
-        return name if os.sep == "/" else os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
-    head = root if root.endswith("/") else root + "/"
-    if os.sep == "/" and directory.startswith(head) and os.path.isabs(directory):
-        return directory[len(head):] + "/" + name
-    return os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
+def _file_in_root(directory: str, name: str, root: str) -> str:
+    """The path of file ``name`` of the real folder ``directory`` relative to the repository
+    ``root``, with ``/``: ``ignored_folders._relative``'s cut of the strings (no relpath per file)."""
+    return _relative(os.path.join(directory, name), root, _PLAIN_ROOTS).replace(os.sep, "/")
+
+
+_PLAIN_ROOTS: dict[str, bool] = {}  # (``_relative``'s memo of the roots asked about)
 
 
 class Callers:
@@ -103,7 +99,7 @@ class Callers:
         if not name.endswith(_CALLED):
             return None  # (every path a caller names ends in a script's or Python's suffix, _PATH_WORD: nothing to walk for)
         root = self.surroundings.root_of(directory) or directory
-        rel = _relative(directory, name, root)
+        rel = _file_in_root(directory, name, root)
         if rel.startswith("../"):
             return None
         found: list[tuple[str, _Caller]] = []
