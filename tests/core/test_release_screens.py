@@ -400,3 +400,13 @@ def test_the_pyproject_screen_on_fixed_texts():
                       (b"tool = {vllm-lint = {}}\n", True), (b"x[\ntool]\nvllm-lint\n", False),
                       (b'[project]\ndependencies = ["vllm-lint"]\n', False), (b"  \n [ tool ] \nvllm-lint", True)]:
         assert _may_configure(raw) == want == _configures_before(raw), raw
+
+
+def test_the_images_of_a_text_whose_lower_case_is_longer():
+    # `İ` lower-cases to two characters: the search for vllm keeps the text's offsets (it looped forever)
+    from vllm_lint.pipeline import repository
+
+    assert repository._images("İ\tİ image: {vllm/vllm-openai\nİ-İvLLM") == []
+    text = "İ image: vllm/vllm-openai:v0.9.1\nİ-İvLLM\nimage: VLLM/vllm-openai:v0.8.5"
+    assert [(t, i) for _a, t, i in repository._images(text)] == [("v0.9.1", "vllm/vllm-openai:v0.9.1"),
+                                                                 ("v0.8.5", "VLLM/vllm-openai:v0.8.5")]

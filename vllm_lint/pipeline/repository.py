@@ -400,12 +400,17 @@ def _commented(text: str, at: int) -> bool:
     return text[start:at].lstrip().startswith(("#", "//", "{{/*", "<!--"))
 
 
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}  # (str.translate: the length kept)
+
+
 def _images(text: str) -> list[tuple[int, str, str]]:
     """(offset, tag, image) of every vLLM image with a tag ``text`` names outside comments: written
     whole, or untagged with its ``tag:`` / ``version:`` key beside it (chart values, llmaz)."""
     out = []
     low = text.lower()
     aligned = len(low) == len(text)
+    if not aligned:  # (a character lower-cases to two, `İ`: the offsets must stay the text's, or the loop
+        low = text.translate(_ASCII_LOWER)  # never ends; no other character lower-cases to v, l or m)
     at = low.find("vllm")
     while at >= 0:  # (only the lines naming vllm: most of a file is not read twice)
         start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
