@@ -440,6 +440,21 @@ def _looks_like_program(word: str) -> bool:
     )
 
 
+def _past_option(row, words: list[str], j: int, env: list) -> int:
+    """The index after option ``words[j]`` of a runner (``row``: its options that take values and
+    those that set a variable), and its variable appended to ``env`` (``--env=K=V``, ``-e K=V``)."""
+    w = words[j]
+    if w.startswith("--") and "=" in w:
+        if w.split("=", 1)[0] in row.env:
+            env.append((j, *split_env_word(w)[1:]))
+        return j + 1
+    count = row.values.get(w, 0)
+    if count and w in row.env and j + 1 < len(words):
+        _p, name, val = split_env_word(words[j + 1])
+        env.append((j + 1, name, val))
+    return j + 1 + count
+
+
 def _through(words: list[str], i: int, row: Launcher, env: list, images: Optional[list] = None) -> Optional[int]:
     """The index of the program that launcher ``row`` runs, its name being ``words[i - 1]``; None
     when it runs none that the words show. Environment it sets is appended to ``env``; the image
@@ -463,16 +478,7 @@ def _through(words: list[str], i: int, row: Launcher, env: list, images: Optiona
         if w.startswith("-") and len(w) > 1:
             if w in row.splits:
                 return None  # a command string of its own (env -S "..."), not split here
-            if w.startswith("--") and "=" in w:
-                if w.split("=", 1)[0] in row.env:
-                    env.append((j, *split_env_word(w)[1:]))
-                j += 1
-                continue
-            count = row.values.get(w, 0)
-            if count and w in row.env and j + 1 < n:
-                _p, name, val = split_env_word(words[j + 1])
-                env.append((j + 1, name, val))
-            j += 1 + count
+            j = _past_option(row, words, j, env)
             continue
         if row.assignments:
             if is_assignment(w):
@@ -830,16 +836,7 @@ def _runscript_image(words: list[str], i: int, env: list) -> Optional[tuple[int,
     while j < n:
         w = words[j]
         if w.startswith("-") and len(w) > 1:
-            if w.startswith("--") and "=" in w:
-                if w.split("=", 1)[0] in row.env:
-                    env.append((j, *split_env_word(w)[1:]))
-                j += 1
-                continue
-            count = row.values.get(w, 0)
-            if count and w in row.env and j + 1 < n:
-                _p, name, val = split_env_word(words[j + 1])
-                env.append((j + 1, name, val))
-            j += 1 + count
+            j = _past_option(row, words, j, env)
             continue
         break
     if j >= n or (instance and j + 1 >= n):
