@@ -55,12 +55,8 @@ def vllm_runtime_containers(root: Any) -> set[int]:
     ``opendatahub.io/kserve-runtime: vllm`` annotation in the runtime's ``spec``, or a vLLM model
     format as the only one it supports. Such a runtime's container with arguments only runs vLLM's
     server, whatever its image is spelled with (a kustomize variable ``$(vllm-image)``)."""
-    kind = text(get(root, "kind"))
-    runtimes = [root] if kind in RUNTIME_KINDS else []
-    if kind == "Template":
-        runtimes = [o for o in seq(get(root, "objects")) if text(get(o, "kind")) in RUNTIME_KINDS]
     out: set[int] = set()
-    for rt in runtimes:
+    for rt in _runtimes(root):
         spec = get(rt, "spec")
         said = (text(get(get(spec, "annotations"), "opendatahub.io/kserve-runtime")) or "").strip().lower()
         formats = [(text(get(f, "name")) or "").lower() for f in seq(get(spec, "supportedModelFormats"))]
@@ -73,15 +69,20 @@ RUNTIME_KINDS = ("ServingRuntime", "ClusterServingRuntime")
 RUNTIME_VERSION = "opendatahub.io/runtime-version"
 
 
+def _runtimes(root: Any) -> list:
+    """The serving runtimes of document ``root``: itself, or the ``objects`` of an OpenShift
+    ``Template``."""
+    kind = text(get(root, "kind"))
+    if kind == "Template":
+        return [o for o in seq(get(root, "objects")) if text(get(o, "kind")) in RUNTIME_KINDS]
+    return [root] if kind in RUNTIME_KINDS else []
+
+
 def runtime_versions(t: Any, root: Any, launches: list) -> None:
     """Add the ``opendatahub.io/runtime-version`` of each serving runtime of document ``root`` (the
     document itself, or the ``objects`` of an OpenShift ``Template``) to the version hints of the
     launches read inside it, after their own (an image's tag names the release first)."""
-    kind = text(get(root, "kind"))
-    runtimes = [root] if kind in RUNTIME_KINDS else []
-    if kind == "Template":
-        runtimes = [o for o in seq(get(root, "objects")) if text(get(o, "kind")) in RUNTIME_KINDS]
-    for rt in runtimes:
+    for rt in _runtimes(root):
         node = get(get(get(rt, "metadata"), "annotations"), RUNTIME_VERSION)
         version = text(node)
         if not version or not version.strip():

@@ -47,9 +47,6 @@ _CLOUD_INIT_KEYS = ("runcmd", "bootcmd")
 _ENV_OPTION_KEYS = frozenset(k for row in platforms.ENV_OPTIONS for k in row.env_keys)
 
 
-_RUNTIME_KINDS = ("ServingRuntime", "ClusterServingRuntime")
-
-
 def walk_document(t: YamlText, root: Any) -> None:
     """Record the launches of document ``root`` of ``t``."""
     s0 = t.pos(root.start_mark.index)
@@ -122,7 +119,7 @@ def walk_document(t: YamlText, root: Any) -> None:
 
         if cloud_init.is_cloud_config(top):
             cloud_init.read(t, top)
-    if (kind in _RUNTIME_KINDS or kind == "Template") and t.holds(b"ServingRuntime"):
+    if t.holds(b"ServingRuntime"):  # (a runtime, or a Template's: ``kserve`` reads the kinds)
         from vllm_lint.frontends.yaml import kserve
 
         t.vllm_runtimes.update(kserve.vllm_runtime_containers(root))
