@@ -408,15 +408,14 @@ def _images(text: str) -> list[tuple[int, str, str]]:
     whole, or untagged with its ``tag:`` / ``version:`` key beside it (chart values, llmaz)."""
     out = []
     low = text.lower()
-    aligned = len(low) == len(text)
-    if not aligned:  # (a character lower-cases to two, `İ`: the offsets must stay the text's, or the loop
+    if len(low) != len(text):  # (a character lower-cases to two, `İ`: the offsets must stay the text's, or the loop
         low = text.translate(_ASCII_LOWER)  # never ends; no other character lower-cases to v, l or m)
     at = low.find("vllm")
     while at >= 0:  # (only the lines naming vllm: most of a file is not read twice)
         start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
         end = len(text) if end < 0 else end
         first, at = at, low.find("vllm", end)
-        if aligned and not _may_tag(text, low, first, end):
+        if not _may_tag(text, low, first, end):
             continue
         for m in _TAGGED.finditer(text, start, end):
             image = m.group(0)
