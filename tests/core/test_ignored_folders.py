@@ -8,7 +8,8 @@ import os
 
 from hypothesis import given, settings, strategies as st
 
-from vllm_lint.pipeline.ignored_folders import _relative, plain_rules
+from vllm_lint.fsutil import relative_path
+from vllm_lint.pipeline.ignored_folders import plain_rules
 from vllm_lint.pipeline.targeting import Targeting
 from vllm_lint.settings import Settings
 
@@ -99,4 +100,4 @@ def test_the_relative_path_of_a_walked_folder_is_relpaths(absolute, head, tail, 
             want = os.path.relpath(p, f)
         except ValueError:  # (an empty path: relpath refuses it, and so does the slice's fallback)
             continue
-        assert _relative(p, f, {}) == want, (p, f)
+        assert relative_path(p, f) == want, (p, f)

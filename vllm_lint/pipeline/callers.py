@@ -29,9 +29,8 @@ import os
 import re
 
 from .. import inputs
-from ..fsutil import TooLarge, read_listed, read_regular, watch
+from ..fsutil import TooLarge, read_listed, read_regular, relative_path, watch
 from ..record import Record, lazy_re
-from .ignored_folders import _relative
 from .surroundings import CALLED_SUFFIXES, CALLER_SUFFIXES, Named, Surroundings, lines_holding
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -77,11 +76,8 @@ class _Caller(Record):
 
 def _file_in_root(directory: str, name: str, root: str) -> str:
     """The path of file ``name`` of the real folder ``directory`` relative to the repository
-    ``root``, with ``/``: ``ignored_folders._relative``'s cut of the strings (no relpath per file)."""
-    return _relative(os.path.join(directory, name), root, _PLAIN_ROOTS).replace(os.sep, "/")
-
-
-_PLAIN_ROOTS: dict[str, bool] = {}  # (``_relative``'s memo of the roots asked about)
+    ``root``, with ``/`` (``fsutil.relative_path``: no relpath per file)."""
+    return relative_path(os.path.join(directory, name), root).replace(os.sep, "/")
 
 
 class Callers:
@@ -177,7 +173,6 @@ class Callers:
         in_repo = self.surroundings.root_of(root) is not None
         ignores = self.surroundings.ignored_folders
         # (outside a repository only the folder itself is walked: no rules of what to leave out read)
-        plain: dict[str, bool] = {}  # (``_relative``'s memo)
         stack: list[tuple[str, list]] = [(root, ignores.root_rules(root) if in_repo else [])]
         while stack:  # (os.walk's order, without its per-folder lstat: links found on the entries)
             d, above = stack.pop()
@@ -232,7 +227,7 @@ class Callers:
                     if not _may_call(data):
                         continue  # (no install of a release, _INSTALL's `==`, a source build nor a module: no caller)
                     self.screened += 1
-                    yield [_relative(prefix + fname, root, plain).replace(os.sep, "/"), d, data,
+                    yield [relative_path(prefix + fname, root).replace(os.sep, "/"), d, data,
                            data.decode("utf-8", errors="replace"), root, False]
             if d != root and gitignore:
                 rules = ignores.rules(d)

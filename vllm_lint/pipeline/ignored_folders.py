@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from ..fsutil import TooLarge, read_regular
+from ..fsutil import TooLarge, read_regular, relative_path
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -30,7 +30,6 @@ class IgnoredFolders:
     def __init__(self) -> None:
         # folder -> (names ignored at any depth below it, paths relative to it ignored) or None
         self._rules: dict[str, Optional[tuple[frozenset, frozenset]]] = {}
-        self._plain: dict[str, bool] = {}  # folder -> whether it is absolute and normal (``_relative``)
         self._tails: dict[frozenset, frozenset] = {}  # anchored paths -> their last names (``ignored``)
 
     def rules(self, folder: str, names: Optional[list] = None) -> Optional[tuple[frozenset, frozenset]]:
@@ -65,7 +64,7 @@ class IgnoredFolders:
     def ignored(self, path: str, above: list) -> bool:
         """Whether the folder ``path`` is named by the rules of the folders ``above`` it (from the
         walk's root down to its parent), each (folder, rules)."""
-        name = path[path.rfind(_SEP) + 1:] if _ALTSEP is None else os.path.basename(path)
+        name = path[path.rfind(os.sep) + 1:] if os.altsep is None else os.path.basename(path)
         for folder, rules in above:
             if rules is None:
                 continue
@@ -76,37 +75,9 @@ class IgnoredFolders:
                 tails = self._tails.get(anchored)
                 if tails is None:
                     tails = self._tails[anchored] = frozenset(a[a.rfind("/") + 1:] for a in anchored)
-                if name in tails and _relative(path, folder, self._plain).replace(os.sep, "/") in anchored:
+                if name in tails and relative_path(path, folder).replace(os.sep, "/") in anchored:
                     return True
         return False
-
-
-_SEP = os.sep
-_ALTSEP = os.altsep
-
-
-def _relative(path: str, folder: str, plain: dict[str, bool]) -> str:
-    """``os.path.relpath(path, folder)``; for the walks' paths (an absolute, normal folder and the
-    names listed below it) the rest of the string after ``folder`` and its separator: a relpath
-    makes both paths absolute, normalises and splits them, ~40k instructions per folder walked.
-    ``plain``: whether a folder is absolute and normal, a memo."""
-    ok = plain.get(folder)
-    if ok is None:
-        ok = plain[folder] = len(folder) > 1 and os.path.isabs(folder) and _normal(folder)
-    n = len(folder)
-    if ok and path[n:n + 1] == _SEP and path.startswith(folder):
-        rest = path[n:]  # (normal: no empty part, no part starting with a dot, no trailing separator)
-        if _SEP + "." not in rest and _SEP + _SEP not in rest and not rest.endswith(_SEP):
-            return path[n + 1:]
-    return os.path.relpath(path, folder)
-
-
-def _normal(path: str) -> bool:
-    """Whether ``path`` is spelt as ``os.path.normpath`` spells it (no empty, ``.`` or ``..`` part, no
-    trailing separator), checked on the string (a cheap test: no part is rebuilt)."""
-    s = _SEP
-    return not (s + s in path or s + "." + s in path or s + ".." + s in path or path.endswith((s, s + ".", s + ".."))
-                or (_ALTSEP is not None and _ALTSEP in path))
 
 
 def plain_rules(text: str) -> Optional[tuple[frozenset, frozenset]]:
