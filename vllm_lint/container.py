@@ -67,6 +67,16 @@ class Container(Record):
         self.version_hints = [] if version_hints is None else version_hints
         self.span = span
 
+    @property
+    def shown_image(self) -> Optional[str]:
+        """The image as ``--verbose`` names it: as written, unless what is written is a template's
+        filler (a chart's ``{{ ... }}`` read as ``____``, or blanked), where the image its values
+        render (``run_image``) is shown instead."""
+        image = self.image
+        if image and self.run_image and ("__" in image or image.strip() != image):
+            return self.run_image
+        return image
+
 
 class Platform(Record):
     """Where one platform's configuration holds a container's parts (a row of :data:`PLATFORMS`).

@@ -447,9 +447,7 @@ class Linter:
                                 + (f" at line {_line(ctx.data, ctx.launch.span.start)}" if ctx.launch else ""))
             box = ctx.launch.container if ctx.launch is not None else None
             if box is not None:  # (what the launch was read from: a platform's container)
-                image = box.image
-                if image and box.run_image and ("__" in image or image.strip() != image):
-                    image = box.run_image  # (a template's filler: the image its values render)
+                image = box.shown_image
                 self.verbose.append(f"line {_line(ctx.data, ctx.launch.span.start)}: the container of a {box.platform}"
                                     + (f" configuration, image {image}" if image else " configuration"))
             if ctx.launch is not None and ctx.launch.read_as:
