@@ -224,23 +224,16 @@ class Targeting:
         image, the pins up to the repository root, a plugin release pinned or run around it (no
         vLLM release named there), the release a server's log beside it says ran. Once per folder
         for the run (``around``: the files of a folder asked each of them in turn)."""
-        c, read = None, None
-        sibling = self.surroundings.sibling_chart_for(directory)
-        if sibling is not None:
-            c, read = self._from_named(sibling), sibling.read
-        if c is None:
-            pin = self.surroundings.pin_for(directory)
-            if pin is not None:
-                c, read = self._from_named(pin), pin.read
-        if c is None:
-            found = self.plugins.for_dir(directory)
+        read = None
+        s = self.surroundings
+        for find, choose in ((s.sibling_chart_for, self._from_named), (s.pin_for, self._from_named),
+                             (self.plugins.for_dir, self._from_plugin), (s.log_for, self._from_named)):
+            found = find(directory)
             if found is not None:
-                c, read = self._from_plugin(found), found.read
-        if c is None:
-            log = self.surroundings.log_for(directory)
-            if log is not None:
-                c, read = self._from_named(log), log.read
-        return c, read
+                c, read = choose(found), found.read
+                if c is not None:
+                    return c, read
+        return None, read
 
     # -- the whole repository (pipeline.repository)
     def _linked(self, path: AnyPath, directory: str) -> tuple[Optional[Choice], list[tuple[str, str]]]:
