@@ -240,6 +240,18 @@ def dropped_branches(data: bytes, tags: list[tuple[int, int]], variables: Option
     return out
 
 
+def blank_statements(data: bytes, tags: list[tuple[int, int]],
+                     variables: Optional[dict]) -> tuple[bytearray, list[tuple[int, int]]]:
+    """``data`` with what rendering removes blanked (spaces; line breaks kept): the statements
+    ``tags`` and the branches :func:`dropped_branches` finds; and those spans (overlapping, in no
+    order)."""
+    holes = tags + dropped_branches(data, tags, variables)
+    out = bytearray(data)
+    for a, b in holes:
+        out[a:b] = bytes(c if c in (10, 13) else 32 for c in data[a:b])
+    return out, holes
+
+
 def _not_rendered(branches: list[list], variables: Optional[dict]) -> list[tuple[int, int]]:
     chosen: Optional[int] = None
     for k, (cond, _bs, _be) in enumerate(branches):

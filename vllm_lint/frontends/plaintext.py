@@ -274,13 +274,10 @@ def _fill_fields(text: bytes) -> tuple[bytes, list[tuple[int, int, bool]]]:
 def _blank_template_tags(text: bytes, variables: Optional[dict] = None) -> tuple[bytes, list[tuple[int, int]]]:
     if b"{%" not in text and b"{#" not in text and b"%{" not in text:
         return text, []
-    from vllm_lint.frontends.jinja_vars import dropped_branches
+    from vllm_lint.frontends.jinja_vars import blank_statements
 
-    tags = [m.span() for m in _TEMPLATE_TAG.finditer(text)]
-    holes = _merged(tags + dropped_branches(text, tags, variables))
-    out = bytearray(text)
-    for a, b in holes:
-        out[a:b] = bytes(c if c in (10, 13) else 32 for c in text[a:b])
+    out, holes = blank_statements(text, [m.span() for m in _TEMPLATE_TAG.finditer(text)], variables)
+    holes = _merged(holes)
     # a line of only statements inside the command (:func:`_logical_line`), or of a dropped
     # branch, is no line of the rendered command: blanked, it ends with a `\` so the command goes
     # on past it

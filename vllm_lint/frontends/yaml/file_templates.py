@@ -42,14 +42,11 @@ def jinja_statements_blanked(data: bytes, path: str = "") -> bytes:
     set one key are no key given twice). A loop's body is read once."""
     if b"{%" not in data and b"{#" not in data:
         return data
-    from vllm_lint.frontends.jinja_vars import dropped_branches, role_vars
+    from vllm_lint.frontends.jinja_vars import blank_statements, role_vars
 
     tags = [m.span() for m in _JINJA_TAG.finditer(data)]
     variables = role_vars(path) if b"{% if" in data or b"{%- if" in data else None
-    holes = tags + dropped_branches(data, tags, variables)
-    out = bytearray(data)
-    for a, b in holes:
-        out[a:b] = bytes(c if c in (10, 13) else 32 for c in data[a:b])
+    out, _holes = blank_statements(data, tags, variables)
     from vllm_lint.frontends.yaml.templates import block_scalar_leads
 
     block_scalar_leads(out)
