@@ -561,7 +561,6 @@ class Linter:
                   unread: Any = None) -> FileResult:
         path = shown = os.fspath(target.path)
         self.references = []
-        self.targeting.regular = None
         if mode is None:
             mode = self.mode_of(target)
         data = None
