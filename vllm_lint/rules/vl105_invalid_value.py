@@ -100,6 +100,8 @@ TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth p
 if TYPE_CHECKING:
     from typing import Any, Optional
 
+    _Found = tuple[str, str, Optional[Fix]]  # (problem, severity, fix): what one word is refused or warned for
+
 RULE = Rule(code="VL105", name="invalid-value", summary="value the target release rejects",
             severity="error", fix="safe")
 
@@ -897,202 +899,242 @@ def _plan(surface, opt) -> _ValuePlan:
     return plan[0]
 
 
+class _LaunchWords:
+    """What VL105 reads of a launch's words as a whole when it judges one of them: the last value
+    of each dotted key (vLLM merges an option's dotted keys, a later value replacing an earlier
+    one: `-Ox -O4` is `{"level": 4}`, so only the last is the class's to judge), the dotted keys
+    given to an option that takes no JSON (``parse_args`` hands it their object as JSON text), and
+    the whole value start-up gets for an option: the last one given, unless dotted keys of the
+    option follow it (vLLM appends their object after every other word: 0.9.0+), gathered at the
+    first word a check needs it for."""
+
+    __slots__ = ("args", "last_dotted", "dotted_dests", "dotted_plain", "_last_whole")
+
+    def __init__(self, ctx: LintContext) -> None:
+        self.args = ctx.args
+        dotted = [a for a in ctx.args if a.option is not None and a.json_path is not None and a.style == "argv"]
+        self.last_dotted = {(a.option.dest, a.json_path): a for a in dotted}
+        self.dotted_dests = {a.option.dest for a in dotted}
+        self.dotted_plain: dict[str, list] = {}
+        if ctx.surface.dotted_json:
+            for a in dotted:
+                if a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
+                    self.dotted_plain.setdefault(a.option.dest, []).append(a)
+        self._last_whole: Optional[dict] = None
+
+    def is_whole(self, arg) -> bool:
+        """Is ``arg`` the last whole value given to its option (dotted keys of it may follow)?"""
+        if self._last_whole is None:
+            self._last_whole = {a.option.dest: a for a in self.args
+                                if a.option is not None and a.json_path is None and a.style == "argv"}
+        return self._last_whole.get(arg.option.dest) is arg
+
+    def start_value(self, arg) -> bool:
+        """Is ``arg`` the whole value start-up gets for its option (the last given, no dotted keys of it)?"""
+        return self.is_whole(arg) and arg.option.dest not in self.dotted_dests
+
+
 def _arg_findings(ctx: LintContext, reported: set[str]):
-    surface = ctx.surface
-    # vLLM merges the dotted keys of an option, a later value replacing an earlier one
-    # (`-Ox -O4` is `{"level": 4}`): only the last value of a key is the class's to judge
-    dotted = [a for a in ctx.args if a.option is not None and a.json_path is not None and a.style == "argv"]
-    last_dotted = {(a.option.dest, a.json_path): a for a in dotted}
-    dotted_dests = {a.option.dest for a in dotted}
-    # an option that takes no JSON given dotted keys: parse_args hands it their object as JSON text
-    dotted_plain: dict[str, list] = {}
-    for a in dotted:
-        if surface.dotted_json and a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
-            dotted_plain.setdefault(a.option.dest, []).append(a)
-    # the whole value start-up gets: the last one given, unless dotted keys of the option follow
-    # it (vLLM appends their object after every other word: 0.9.0+); read where a check needs it
-    last_whole: Optional[dict] = None
+    words = _LaunchWords(ctx)
     for arg in ctx.args:
         opt = arg.option
         if opt is None or arg.positional or arg.value_opaque:
             continue
-        problem = None
-        fix = None
-        severity = "error"
-        value = arg.value
-        if arg.json_path is not None and opt.kind != "json" and opt.type not in ("json", "dict_or_str"):
-            problem = _dotted_plain_problem(ctx, opt, arg, dotted_plain, reported)
-        elif arg.json_path is not None:
-            head = arg.json_path.split(".")[0]
-            nested = "." in arg.json_path
-            superseded = arg.style == "argv" and last_dotted.get((opt.dest, arg.json_path)) is not arg
-            got = None if value is None or nested or superseded else {
-                head: value.split(",") if head.endswith("+") else _dotted_value(value)}
-            found = _json_keys_error(ctx, opt, [head], got)
-            if found is None and nested:
-                # `--quantization-config.moe.activaiton x`: the nested class's keys
-                f = ((ctx.surface.json_config_for(opt) or {}).get("fields") or {}).get(head.rstrip("+"))
-                if f is not None and f.get("key_values") is not None and arg.json_path.count(".") == 1 \
-                        and value is not None and not superseded \
-                        and ctx.surface.json_types_validated(ctx.surface.json_config_for(opt)):
-                    # `-ac.backend_per_kind.foo X`: a kind the validator does not know
-                    found = _keyed_error(ctx, opt, head, f, {arg.json_path.split(".")[1]: _dotted_value(value)})
-                if f is not None and f.get("item_names") is not None and arg.json_path.count(".") == 1 \
-                        and value is not None and not superseded \
-                        and ctx.surface.json_types_validated(ctx.surface.json_config_for(opt)):
-                    # `--quantization-config.targets.<pattern> foo`: a name the table lacks
-                    found = _item_names_error(ctx, opt, head, f, {arg.json_path.split(".")[1]: _dotted_value(value)})
-                seen_first = (f or {}).get("prevalidated")
-                if f is not None and f.get("keys") is not None and ctx.surface.json_types_validated(
-                        ctx.surface.json_config_for(opt)) \
-                        and not (seen_first is True or (seen_first and "object" in seen_first)):
-                    found = _nested_keys_error(ctx, opt, head.rstrip("+"), f, [arg.json_path.split(".")[1]])
-                    if found is None and arg.json_path.count(".") == 1 and value is not None and not superseded:
-                        # `--quantization-config.moe.weight foo`: a name the nested key's validator lacks
-                        found = _names_error(ctx, opt, head, f, {arg.json_path.split(".")[1]: _dotted_value(value)})
-            if found:
-                problem, severity = found
+        if arg.json_path is not None:
+            found = _dotted_problem(ctx, arg, opt, words, reported)
         elif arg.style == "argv" or arg.key_style in ("cli", "env"):  # (an entrypoint makes `--name value` of an env variable)
-            if value is None:
-                continue
-            if not opt.takes_value(arg.resolved_string or arg.written) and arg.how != "o-rewrite":
-                if arg.inline_value:
-                    problem = f"`{arg.written}` takes no value (got `{value}`)"
-            else:
-                plan = _plan(surface, opt)
-                if not plan.checked:
-                    continue
-                values = [t.text for t in arg.value_tokens] if len(arg.value_tokens) > 1 else [value]
-                if last_whole is None and (plan.mapping is not None or plan.json or plan.item_choices or plan.items):
-                    last_whole = {a.option.dest: a for a in ctx.args
-                                  if a.option is not None and a.json_path is None and a.style == "argv"}
-                is_whole = last_whole is not None and last_whole.get(opt.dest) is arg
-                for v in values:
-                    if plan.adapter is not None:
-                        from ..knowledge.adapters import lora_item_problem, prompt_adapter_item_problem
-
-                        judge = lora_item_problem if plan.adapter == "lora_modules" else prompt_adapter_item_problem
-                        problem = judge(ctx.surface.v, arg.written, v)
-                        if problem:
-                            break
-                        continue
-                    device = plan.device
-                    if device is not None:
-                        from ..knowledge.device_ids import device_ids_problem
-
-                        problem = device_ids_problem(arg.written, v, device)
-                        if problem:
-                            problem += f": vLLM {ctx.target} refuses it when it builds its configuration"
-                            break
-                        continue
-                    if plan.kvs:
-                        problem = _kvs_error(arg.written, v, ctx.surface.kvs_empty_is_none)
-                        if problem:
-                            break
-                        continue
-                    if plan.mapping is not None and len(values) == 1 and not _OBJECT_TEXT.match(v) \
-                            and not (opt.optional and v in ("", "None")) \
-                            and is_whole and opt.dest not in dotted_dests:
-                        # union_dict_and_str keeps the word as a string; the config class start-up
-                        # hands it to takes only a mapping (start_fields: "mapping")
-                        start = plan.mapping
-                        problem = (f"value of `{arg.written}` must be a JSON object: the parser keeps `{v}` as a "
-                                   f"string, and vLLM {ctx.target} refuses it when it builds its configuration "
-                                   f"({start['class']}.{opt.dest} takes an object)")
-                        break
-                    if plan.json:
-                        found = _json_value_problem(ctx, arg, opt, v)
-                        if found is None and len(values) == 1 and is_whole and opt.dest not in dotted_dests:
-                            found = _start_json_problem(ctx, arg, opt, v)
-                        if found:
-                            problem, severity = found
-                            break
-                        continue
-                    typed = v if opt.optional and v in ("", "None") else opt.as_typed(v)
-                    if opt.choices and opt.choices_platform and typed != "" \
-                            and not _choice_ok(typed, opt.choices, opt.optional):
-                        # the platform adds its own device type to the choices, never the empty word
-                        fixed = ", ".join(map(str, opt.choices))
-                        ctx.skip(RULE, f"`{arg.written} {v}`: vLLM {ctx.target} takes {fixed} and the device type "
-                                       "of the platform it runs on, which is not known statically")
-                        continue
-                    if opt.choices and not _choice_ok(typed, opt.choices, opt.optional):
-                        shown = ", ".join(str(c) for c in opt.choices)
-                        if opt.choices_platform:
-                            shown += " or the device type of the platform"
-                        read = f" (read as `{typed}`)" if typed != v else ""
-                        problem = (f"invalid value `{v}`{read} for `{arg.written}` at vLLM {ctx.target}: "
-                                   f"expected one of {shown}")
-                        if len(values) == 1:
-                            problem, fix = _retired_value(ctx, arg, opt, v, typed, problem)
-                        break
-                    items = plan.item_choices if is_whole else None
-                    if items and v not in items and not (opt.optional and v in ("", "None")):
-                        problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
-                                   f"builds its configuration (each item is one of {', '.join(items)})")
-                        break
-                    start = plan.start
-                    if start is not None and start.get("choices") and v not in start["choices"] \
-                            and not (opt.optional and v in ("", "None")):  # the parser makes those None
-                        shown = ", ".join(str(c) for c in start["choices"])
-                        problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
-                                   f"builds its configuration ({start['class']} takes one of {shown})")
-                        break
-                    if start is not None and start.get("version") and not (opt.optional and v in ("", "None")) \
-                            and not _pep440(v):
-                        problem = (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
-                                   f"builds its configuration ({start['class']} takes a version, such as `0.7`)")
-                        break
-                    if typed in opt.choices_vary:
-                        # the release picks this option's choices from one of two sets, in an
-                        # order that changes between processes (Option.choices_vary)
-                        problem = (f"`{v}` for `{arg.written}` is refused by some processes of vLLM "
-                                   f"{ctx.target} and accepted by others: the release takes the option's "
-                                   "choices from one of two sets, in an order that changes at every start")
-                        severity = "warning"
-                        break
-                    err = _type_error(opt.type, v, opt.optional)
-                    if opt.kind == "bool_value" and v.lower() not in ("true", "false"):
-                        err = "true or false"  # vLLM's StoreBoolean action (to 0.7): nothing else
-                    if err:
-                        problem = f"invalid value `{v}` for `{arg.written}`: expected {err}"
-                        break
-                    items = plan.items if is_whole else None
-                    if items:
-                        found = _item_problem(items, None if opt.optional and v in ("", "None") else typed)
-                        if found:
-                            start = ctx.surface.start_fields[opt.dest]
-                            problem = (f"invalid item `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
-                                       f"builds its configuration ({start['class']}.{opt.dest}: {found})")
-                            break
-                    levels = plan.levels
-                    if levels and v not in {str(n) for n in levels} and arg is _last_level(ctx):
-                        # the parser takes any word; VllmConfig refuses it when the engine starts
-                        problem = (f"optimization level `{v}` is refused at start-up by vLLM {ctx.target}: "
-                                   f"the levels are {', '.join(str(n) for n in levels)}")
-                        break
+            found = _word_problem(ctx, arg, opt, words)
         else:
-            # keyword arguments and config keys carry Python values
-            if value is None or isinstance(value, bool):
-                continue
-            if opt.kind == "json" and isinstance(value, dict):
-                found = _json_keys_error(ctx, opt, [str(k) for k in value])
-                if found:
-                    problem, severity = found
-            elif ctx.launch is not None and ctx.launch.style == "kwargs" and not _kwarg_checked(value, opt.choices):
-                continue
-            elif opt.choices and isinstance(value, (str, int, float)) and not _choice_ok(value, opt.choices, opt.optional):
-                shown = ", ".join(str(c) for c in opt.choices)
-                problem = f"invalid value `{value}` for `{arg.written}` at vLLM {ctx.target}: expected one of {shown}"
-                if isinstance(value, str):
-                    problem, fix = _retired_value(ctx, arg, opt, value, value, problem)
+            found = _python_value_problem(ctx, arg, opt)
+        if found is None:
+            continue
+        problem, severity, fix = found
+        span = arg.value_tokens[0].span if arg.value_tokens and arg.value_tokens[0].span else arg.report_span
+        if arg.keyed is not None and arg.keyed.value_span is not None:
+            span = arg.keyed.value_span
+        if severity == "error":
+            reported.add(opt.name)
+        yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity, fix=fix)
+
+
+def _dotted_problem(ctx: LintContext, arg, opt, words: _LaunchWords, reported: set[str]) -> Optional[_Found]:
+    """A dotted key (`--compilation-config.level 3`, `-O.mode x`): an option that takes no JSON
+    given keys (``_dotted_plain_problem``), or a key, nested key or value the config class refuses."""
+    if opt.kind != "json" and opt.type not in ("json", "dict_or_str"):
+        problem = _dotted_plain_problem(ctx, opt, arg, words.dotted_plain, reported)
+        return (problem, "error", None) if problem else None
+    value = arg.value
+    head = arg.json_path.split(".")[0]
+    nested = "." in arg.json_path
+    superseded = arg.style == "argv" and words.last_dotted.get((opt.dest, arg.json_path)) is not arg
+    got = None if value is None or nested or superseded else {
+        head: value.split(",") if head.endswith("+") else _dotted_value(value)}
+    found = _json_keys_error(ctx, opt, [head], got)
+    if found is None and nested:
+        found = _nested_key_problem(ctx, arg, opt, head, value, superseded)
+    return (*found, None) if found else None
+
+
+def _nested_key_problem(ctx: LintContext, arg, opt, head: str, value, superseded: bool) -> Optional[tuple[str, str]]:
+    """`--quantization-config.moe.activaiton x`: what the nested class of a dotted key refuses (a
+    kind, a name or a key it does not know)."""
+    config = ctx.surface.json_config_for(opt)
+    f = ((config or {}).get("fields") or {}).get(head.rstrip("+"))
+    if f is None:
+        return None
+    found = None
+    one_level = arg.json_path.count(".") == 1
+    key = arg.json_path.split(".")[1]
+    given = one_level and value is not None and not superseded
+    if f.get("key_values") is not None and given and ctx.surface.json_types_validated(config):
+        # `-ac.backend_per_kind.foo X`: a kind the validator does not know
+        found = _keyed_error(ctx, opt, head, f, {key: _dotted_value(value)})
+    if f.get("item_names") is not None and given and ctx.surface.json_types_validated(config):
+        # `--quantization-config.targets.<pattern> foo`: a name the table lacks
+        found = _item_names_error(ctx, opt, head, f, {key: _dotted_value(value)})
+    seen_first = f.get("prevalidated")
+    if f.get("keys") is not None and ctx.surface.json_types_validated(config) \
+            and not (seen_first is True or (seen_first and "object" in seen_first)):
+        found = _nested_keys_error(ctx, opt, head.rstrip("+"), f, [key])
+        if found is None and given:
+            # `--quantization-config.moe.weight foo`: a name the nested key's validator lacks
+            found = _names_error(ctx, opt, head, f, {key: _dotted_value(value)})
+    return found
+
+
+def _word_problem(ctx: LintContext, arg, opt, words: _LaunchWords) -> Optional[_Found]:
+    """A command-line word given to an option (`--dtype half`, each word of `--x a b`): the first
+    value refused, in the order of ``_value_problem``'s checks."""
+    value = arg.value
+    if value is None:
+        return None
+    if not opt.takes_value(arg.resolved_string or arg.written) and arg.how != "o-rewrite":
+        if arg.inline_value:
+            return f"`{arg.written}` takes no value (got `{value}`)", "error", None
+        return None
+    plan = _plan(ctx.surface, opt)
+    if not plan.checked:
+        return None
+    values = [t.text for t in arg.value_tokens] if len(arg.value_tokens) > 1 else [value]
+    for v in values:
+        found = _value_problem(ctx, arg, opt, plan, words, v, len(values) == 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _value_problem(ctx: LintContext, arg, opt, plan: _ValuePlan, words: _LaunchWords, v: str,
+                   alone: bool) -> Optional[_Found]:
+    """What the release refuses (or warns of) in the word ``v`` given to ``opt``; ``alone``: the
+    only word of its option."""
+    if plan.adapter is not None:
+        from ..knowledge.adapters import lora_item_problem, prompt_adapter_item_problem
+
+        judge = lora_item_problem if plan.adapter == "lora_modules" else prompt_adapter_item_problem
+        problem = judge(ctx.surface.v, arg.written, v)
+        return (problem, "error", None) if problem else None
+    if plan.device is not None:
+        from ..knowledge.device_ids import device_ids_problem
+
+        problem = device_ids_problem(arg.written, v, plan.device)
         if problem:
-            span = arg.value_tokens[0].span if arg.value_tokens and arg.value_tokens[0].span else arg.report_span
-            if arg.keyed is not None and arg.keyed.value_span is not None:
-                span = arg.keyed.value_span
-            if severity == "error":
-                reported.add(opt.name)
-            yield ctx.diag(RULE, problem, span, option=opt.name, severity=severity, fix=fix)
+            return problem + f": vLLM {ctx.target} refuses it when it builds its configuration", "error", None
+        return None
+    if plan.kvs:
+        problem = _kvs_error(arg.written, v, ctx.surface.kvs_empty_is_none)
+        return (problem, "error", None) if problem else None
+    unset = opt.optional and v in ("", "None")  # (the parser makes those None)
+    if plan.mapping is not None and alone and not _OBJECT_TEXT.match(v) and not unset and words.start_value(arg):
+        # union_dict_and_str keeps the word as a string; the config class start-up
+        # hands it to takes only a mapping (start_fields: "mapping")
+        return (f"value of `{arg.written}` must be a JSON object: the parser keeps `{v}` as a "
+                f"string, and vLLM {ctx.target} refuses it when it builds its configuration "
+                f"({plan.mapping['class']}.{opt.dest} takes an object)"), "error", None
+    if plan.json:
+        found = _json_value_problem(ctx, arg, opt, v)
+        if found is None and alone and words.start_value(arg):
+            found = _start_json_problem(ctx, arg, opt, v)
+        return (*found, None) if found else None
+    typed = v if unset else opt.as_typed(v)
+    if opt.choices and opt.choices_platform and typed != "" and not _choice_ok(typed, opt.choices, opt.optional):
+        # the platform adds its own device type to the choices, never the empty word
+        fixed = ", ".join(map(str, opt.choices))
+        ctx.skip(RULE, f"`{arg.written} {v}`: vLLM {ctx.target} takes {fixed} and the device type "
+                       "of the platform it runs on, which is not known statically")
+        return None
+    if opt.choices and not _choice_ok(typed, opt.choices, opt.optional):
+        shown = ", ".join(str(c) for c in opt.choices)
+        if opt.choices_platform:
+            shown += " or the device type of the platform"
+        read = f" (read as `{typed}`)" if typed != v else ""
+        problem = f"invalid value `{v}`{read} for `{arg.written}` at vLLM {ctx.target}: expected one of {shown}"
+        fix = None
+        if alone:
+            problem, fix = _retired_value(ctx, arg, opt, v, typed, problem)
+        return problem, "error", fix
+    return _config_value_problem(ctx, arg, opt, plan, words, v, typed, unset)
+
+
+def _config_value_problem(ctx: LintContext, arg, opt, plan: _ValuePlan, words: _LaunchWords, v: str, typed,
+                          unset: bool) -> Optional[_Found]:
+    """``_value_problem``'s checks past the parser's choices: the items, choices and versions the
+    config classes take at start-up, the choices that vary between processes, the parser's type,
+    and the optimization levels."""
+    items = plan.item_choices if plan.item_choices and words.is_whole(arg) else None
+    if items and v not in items and not unset:
+        return (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                f"builds its configuration (each item is one of {', '.join(items)})"), "error", None
+    start = plan.start
+    if start is not None and start.get("choices") and v not in start["choices"] and not unset:
+        shown = ", ".join(str(c) for c in start["choices"])
+        return (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                f"builds its configuration ({start['class']} takes one of {shown})"), "error", None
+    if start is not None and start.get("version") and not unset and not _pep440(v):
+        return (f"invalid value `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                f"builds its configuration ({start['class']} takes a version, such as `0.7`)"), "error", None
+    if typed in opt.choices_vary:
+        # the release picks this option's choices from one of two sets, in an
+        # order that changes between processes (Option.choices_vary)
+        return (f"`{v}` for `{arg.written}` is refused by some processes of vLLM "
+                f"{ctx.target} and accepted by others: the release takes the option's "
+                "choices from one of two sets, in an order that changes at every start"), "warning", None
+    err = _type_error(opt.type, v, opt.optional)
+    if opt.kind == "bool_value" and v.lower() not in ("true", "false"):
+        err = "true or false"  # vLLM's StoreBoolean action (to 0.7): nothing else
+    if err:
+        return f"invalid value `{v}` for `{arg.written}`: expected {err}", "error", None
+    if plan.items and words.is_whole(arg):
+        found = _item_problem(plan.items, None if unset else typed)
+        if found:
+            start = ctx.surface.start_fields[opt.dest]
+            return (f"invalid item `{v}` for `{arg.written}`: vLLM {ctx.target} refuses it when it "
+                    f"builds its configuration ({start['class']}.{opt.dest}: {found})"), "error", None
+    levels = plan.levels
+    if levels and v not in {str(n) for n in levels} and arg is _last_level(ctx):
+        # the parser takes any word; VllmConfig refuses it when the engine starts
+        return (f"optimization level `{v}` is refused at start-up by vLLM {ctx.target}: "
+                f"the levels are {', '.join(str(n) for n in levels)}"), "error", None
+    return None
+
+
+def _python_value_problem(ctx: LintContext, arg, opt) -> Optional[_Found]:
+    """A keyword argument or config key: a Python value (a JSON option's keys, a choice)."""
+    value = arg.value
+    if value is None or isinstance(value, bool):
+        return None
+    if opt.kind == "json" and isinstance(value, dict):
+        found = _json_keys_error(ctx, opt, [str(k) for k in value])
+        return (*found, None) if found else None
+    if ctx.launch is not None and ctx.launch.style == "kwargs" and not _kwarg_checked(value, opt.choices):
+        return None
+    if opt.choices and isinstance(value, (str, int, float)) and not _choice_ok(value, opt.choices, opt.optional):
+        shown = ", ".join(str(c) for c in opt.choices)
+        problem = f"invalid value `{value}` for `{arg.written}` at vLLM {ctx.target}: expected one of {shown}"
+        fix = None
+        if isinstance(value, str):
+            problem, fix = _retired_value(ctx, arg, opt, value, value, problem)
+        return problem, "error", fix
+    return None
 
 
 def _last_level(ctx: LintContext):
