@@ -250,6 +250,7 @@ FORMATS: tuple[Format, ...] = (
            embeds=("shell",), language_ids=("makefile",)),
     Format("terraform", "vllm_lint.frontends.terraform", suffixes=(".tf", ".tftpl", ".nomad", ".hcl"),
            embeds=("yaml", "shell", "plaintext"), language_ids=("terraform",)),
+    Format("nix", "vllm_lint.frontends.nix", suffixes=(".nix",), embeds=("plaintext",), language_ids=("nix",)),
     Format("powershell", "vllm_lint.frontends.powershell", suffixes=(".ps1", ".psm1"), embeds=("shell",),
            language_ids=("powershell",)),
     Format("notebook", "vllm_lint.frontends.notebook", suffixes=(".ipynb",),

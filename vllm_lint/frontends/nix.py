@@ -1,0 +1,206 @@
+"""Nix: a NixOS configuration's OCI containers (``virtualisation.oci-containers.containers.<name> =
+{ image = ...; cmd = [ ... ]; }``, run by the module as ``docker run`` / ``podman run`` of the
+image with ``cmd`` as its arguments; ``entrypoint`` a string, ``environment`` an attribute set).
+
+An attribute set is a container when it binds ``image`` and one of the container's other keys
+(``cmd``, ``entrypoint``, ``environment``, ``extraOptions``, ``ports``, ``volumes``, ``autoStart``)
+at its own level, so that a ``let`` binding of settings (``cfg = { image = ...; model = ...; }``)
+is none. A value written as a name (``cfg.model``, ``image = cfg.image;``) is the one string the
+file binds to its last component (``model = "...";``), read at that string's bytes; a name the
+file binds to no string, or to several, is an opaque word, as is any other expression
+(``toString cfg.port``, a function call). A file with no such container is read by the plain-text
+reader (its command lines: a unit's ``ExecStart``, a ``script``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from vllm_lint.launch import EnvAssign, Extraction, Span, Token
+
+FORMAT = "nix"
+
+__all__ = ["FORMAT", "might_contain_launch", "extract"]
+
+_SET = re.compile(rb"(?m)^[ \t]*([A-Za-z_][\w'.-]*|\"[^\"\n]*\")[ \t]*=[ \t]*\{")
+_ATTRIBUTE = re.compile(rb"[ \t]*([A-Za-z_][\w'.-]*)[ \t]*=[ \t]*")
+_NAME = re.compile(rb"[A-Za-z_][\w'-]*(?:\.[A-Za-z_][\w'-]*)*")
+_CONTAINER_KEYS = ("cmd", "entrypoint", "environment", "extraOptions", "ports", "volumes", "autoStart")
+
+Words = list[tuple[Token, tuple[int, int]]]
+
+
+def might_contain_launch(data: bytes) -> bool:
+    return b"vllm" in data or b"VLLM_" in data
+
+
+def extract(data: bytes, path: str) -> Extraction:
+    out = Extraction()
+    if b"image" in data:
+        for m in _SET.finditer(data):
+            from vllm_lint.frontends.hcl_containers import _block_end
+
+            end = _block_end(data, m.end())
+            if end is None:
+                continue
+            attrs = _attributes(data, m.end(), end - 1)
+            if "image" in attrs and any(k in attrs for k in _CONTAINER_KEYS):
+                _container(data, path, attrs, Span(m.start(1), end), out)
+    if not out.launches:
+        from vllm_lint.frontends import plaintext
+
+        return plaintext.extract(data, path)
+    return out
+
+
+def _container(data: bytes, path: str, attrs: dict[str, Words], span: Span, out: Extraction) -> None:
+    from vllm_lint.container import Container
+    from vllm_lint.frontends.commands import find_vllm_command, image_is_vllm, image_starts_vllm
+    from vllm_lint.frontends.commands import image_takes_vllm_args, version_from_image
+    from vllm_lint.frontends.hcl_containers import _deleter
+    from vllm_lint.launch import Hardware, Launch, VersionHint
+
+    image_word = attrs["image"][0][0] if attrs["image"] else None
+    image = image_word.text if image_word is not None and not image_word.opaque else None
+    command, args = attrs.get("entrypoint", []), attrs.get("cmd", [])
+    words = command + args
+    found = find_vllm_command([tok.text for tok, _r in words]) if words else None
+    entry, start = (found.entry, found.args_start) if found else (None, 0)
+    if entry is None and not command and image and image_starts_vllm(image) and image_takes_vllm_args(image):
+        entry = f"docker:{image}"
+    if entry is None:
+        return
+    hints = []
+    if image and image_is_vllm(image):
+        v = version_from_image(image)
+        if v:
+            k = data.rfind(v.encode(), image_word.span.start, image_word.span.end)
+            hints.append(VersionHint(v, "image-tag", Span(k, k + len(v.encode())) if k >= 0 else image_word.span,
+                                     image))
+    env = [EnvAssign(tok.text.split("=", 1)[0], Span(*r), tok.text.split("=", 1)[1], value_opaque=tok.opaque)
+           for tok, r in attrs.get("environment", []) if "=" in tok.text]
+    hw = Hardware()
+    tokens = [tok for tok, _r in words[start:]]
+    box = Container("NixOS oci-containers", span, image=image, image_span=image_word.span if image_word else None,
+                    run_image=image, command=[t.text for t, _r in command], args=[t.text for t, _r in args],
+                    env=env, hardware=hw, version_hints=hints)
+    la = Launch(path=path, entry=entry, style="argv", span=span, tokens=tokens, env=list(env),
+                version_hints=list(hints), hardware=hw, delete_tokens=_deleter(words[start:]),
+                opaque=any(t.splat for t in tokens))
+    la.container = box
+    if image:
+        la.image = image
+    out.launches.append(la)
+
+
+def _attributes(data: bytes, s: int, e: int) -> dict[str, Words]:
+    """The set's own bindings (not those of nested sets), each value's words with their byte
+    ranges; an attribute set value (``environment = { ... }``) gives ``NAME=value`` words."""
+    from vllm_lint.frontends.hcl_containers import _block_end, _string_end
+
+    out: dict[str, Words] = {}
+    i, depth, line_start = s, 0, True
+    while i < e:
+        if depth == 0 and (line_start or data[i - 1:i] in (b";", b"{")):
+            m = _ATTRIBUTE.match(data, i)
+            if m:
+                j = m.end()
+                name = m.group(1).decode()
+                if data[j:j + 1] == b"{":
+                    end = _block_end(data, j + 1)
+                    if end is not None and end <= e + 1:
+                        inner = _attributes(data, j + 1, end - 1)
+                        out.setdefault(name, [(Token(f"{k}={v[0][0].text}", v[0][0].span, None, v[0][0].opaque),
+                                               _key_range(data, k, j + 1, end - 1)) for k, v in inner.items() if v])
+                        i, line_start = end, False
+                        continue
+                got = _value(data, j, e)
+                if got is not None:
+                    out.setdefault(name, got[0])
+                    i, line_start = got[1], False
+                    continue
+        c = data[i:i + 1]
+        line_start = c == b"\n"
+        if c == b'"':
+            i = _string_end(data, i) or i + 1
+            continue
+        if c == b"#":
+            nl = data.find(b"\n", i, e)
+            i = e if nl < 0 else nl
+            continue
+        if c == b"{":
+            depth += 1
+        elif c == b"}":
+            depth -= 1
+        i += 1
+    return out
+
+
+def _key_range(data: bytes, key: str, s: int, e: int) -> tuple[int, int]:
+    """The bytes of a binding's name ``key`` in a set's body ``data[s:e]``."""
+    m = re.compile(rb"(?m)(?:^|[;{])[ \t]*(" + re.escape(key.encode()) + rb")[ \t]*=").search(data, s, e)
+    return (m.start(1), m.end(1)) if m else (s, s)
+
+
+def _value(data: bytes, j: int, e: int) -> Optional[tuple[Words, int]]:
+    """A binding's value at ``j`` (to its ``;``): its words and the offset after it."""
+    from vllm_lint.frontends.hcl_containers import _string, _string_end
+
+    c = data[j:j + 1]
+    if c == b'"':
+        end = _string_end(data, j)
+        return None if end is None else ([(_string(data, j, end), (j, end))], end)
+    if c == b"[":
+        return _list(data, j + 1, e)
+    semi = data.find(b";", j, e)
+    if semi < 0:
+        return None
+    return [_expression(data, j, semi)], semi
+
+
+def _list(data: bytes, i: int, e: int) -> Optional[tuple[Words, int]]:
+    """The items of a Nix list whose ``[`` is just before ``i``, separated by whitespace."""
+    from vllm_lint.frontends.hcl_containers import _string, _string_end
+
+    items: Words = []
+    while i < e:
+        c = data[i:i + 1]
+        if c in (b" ", b"\t", b"\r", b"\n"):
+            i += 1
+        elif c == b"#":
+            nl = data.find(b"\n", i)
+            i = e if nl < 0 else nl
+        elif c == b"]":
+            return items, i + 1
+        elif c == b'"':
+            end = _string_end(data, i)
+            if end is None:
+                return None
+            items.append((_string(data, i, end), (i, end)))
+            i = end
+        else:  # a name (cfg.model) or a parenthesised expression: one item
+            j, depth = i, 0
+            while j < e and not (depth == 0 and data[j:j + 1] in (b" ", b"\t", b"\r", b"\n", b"]")):
+                depth += data[j:j + 1] == b"("
+                depth -= data[j:j + 1] == b")"
+                j += 1
+            items.append(_expression(data, i, j))
+            i = j
+    return None
+
+
+def _expression(data: bytes, s: int, e: int) -> tuple[Token, tuple[int, int]]:
+    """A non-literal value: the one string the file binds to a name's last component, else an
+    opaque word."""
+    text = data[s:e].decode("utf-8", "replace").strip()
+    m = _NAME.fullmatch(data[s:e].strip())
+    if m:
+        last = m.group(0).rsplit(b".", 1)[-1]
+        binds = list(re.finditer(rb"(?m)(?:^|[;{])[ \t]*" + re.escape(last) + rb"[ \t]*=[ \t]*(\"[^\"\n$]*\")[ \t]*;",
+                                 data))
+        if len({b.group(1) for b in binds}) == 1:
+            from vllm_lint.frontends.hcl_containers import _string
+
+            b = binds[0]
+            return _string(data, b.start(1), b.end(1)), (s, e)
+    return Token(text, Span(s, e), None, True), (s, e)
