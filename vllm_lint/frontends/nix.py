@@ -54,43 +54,13 @@ def extract(data: bytes, path: str) -> Extraction:
 
 
 def _container(data: bytes, path: str, attrs: dict[str, Words], span: Span, out: Extraction) -> None:
-    from vllm_lint.container import Container
-    from vllm_lint.frontends.commands import find_vllm_command, image_is_vllm, image_starts_vllm
-    from vllm_lint.frontends.commands import image_takes_vllm_args, version_from_image
-    from vllm_lint.frontends.hcl_containers import _deleter
-    from vllm_lint.launch import Hardware, Launch, VersionHint
+    from vllm_lint.frontends.object_containers import container_launch
 
     image_word = attrs["image"][0][0] if attrs["image"] else None
-    image = image_word.text if image_word is not None and not image_word.opaque else None
-    command, args = attrs.get("entrypoint", []), attrs.get("cmd", [])
-    words = command + args
-    found = find_vllm_command([tok.text for tok, _r in words]) if words else None
-    entry, start = (found.entry, found.args_start) if found else (None, 0)
-    if entry is None and not command and image and image_starts_vllm(image) and image_takes_vllm_args(image):
-        entry = f"docker:{image}"
-    if entry is None:
-        return
-    hints = []
-    if image and image_is_vllm(image):
-        v = version_from_image(image)
-        if v:
-            k = data.rfind(v.encode(), image_word.span.start, image_word.span.end)
-            hints.append(VersionHint(v, "image-tag", Span(k, k + len(v.encode())) if k >= 0 else image_word.span,
-                                     image))
     env = [EnvAssign(tok.text.split("=", 1)[0], Span(*r), tok.text.split("=", 1)[1], value_opaque=tok.opaque)
            for tok, r in attrs.get("environment", []) if "=" in tok.text]
-    hw = Hardware()
-    tokens = [tok for tok, _r in words[start:]]
-    box = Container("NixOS oci-containers", span, image=image, image_span=image_word.span if image_word else None,
-                    run_image=image, command=[t.text for t, _r in command], args=[t.text for t, _r in args],
-                    env=env, hardware=hw, version_hints=hints)
-    la = Launch(path=path, entry=entry, style="argv", span=span, tokens=tokens, env=list(env),
-                version_hints=list(hints), hardware=hw, delete_tokens=_deleter(words[start:]),
-                opaque=any(t.splat for t in tokens))
-    la.container = box
-    if image:
-        la.image = image
-    out.launches.append(la)
+    container_launch(data, path, "NixOS oci-containers", span, image_word, attrs.get("entrypoint", []),
+                     attrs.get("cmd", []), env, out)
 
 
 def _attributes(data: bytes, s: int, e: int) -> dict[str, Words]:
