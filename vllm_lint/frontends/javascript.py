@@ -48,38 +48,38 @@ def extract(data: bytes, path: str) -> Extraction:
     if b"image" not in data:
         return out
     code = _code_map(data)
-    pairs = _braces(data, code)
-    seen = set()
-    for m in _IMAGE.finditer(data):
-        if not code(m.start()):
-            continue
-        obj = _innermost(pairs, m.start())
-        if obj is None or obj in seen:
-            continue
-        seen.add(obj)
+    keys = [m.start() for m in _IMAGE.finditer(data) if code(m.start())]
+    if not keys:
+        return out
+    binds: dict[bytes, Optional[Token]] = {}
+    for obj in _enclosing(data, code, keys):
         props = _properties(data, code, obj[0] + 1, obj[1])
         if "image" not in props or not any(k in props for k in _COMMAND_KEYS + _ARGS_KEYS):
             continue
-        _container(data, path, props, Span(obj[0], obj[1] + 1), out)
+        _container(data, code, binds, path, props, Span(obj[0], obj[1] + 1), out)
     return out
 
 
-def _container(data: bytes, path: str, props: dict[str, tuple[int, int]], span: Span, out: Extraction) -> None:
+def _container(data: bytes, code, binds: dict, path: str, props: dict[str, tuple[int, int]], span: Span,
+               out: Extraction) -> None:
     from vllm_lint.frontends.object_containers import container_launch
 
-    image = _image(data, *props["image"])
+    def _words(s: int, e: int) -> Words:
+        return _array(data, code, binds, s, e)
+
+    image = _image(data, binds, *props["image"])
     if "args" not in props and ("entryPoint" in props or any(k in props for k in _ECS_KEYS)
                                 or b"ContainerImage." in data[slice(*props["image"])]):
         # ECS' container (the CDK's addContainer, a task definition): Docker's entryPoint and command
-        command = _words(data, *props["entryPoint"]) if "entryPoint" in props else []
-        args = _words(data, *props["command"]) if "command" in props else []
+        command = _words(*props["entryPoint"]) if "entryPoint" in props else []
+        args = _words(*props["command"]) if "command" in props else []
     else:  # Kubernetes' container: command replaces the entrypoint, args follow it
-        command = _words(data, *props["command"]) if "command" in props else []
-        args = _words(data, *props["args"]) if "args" in props else []
+        command = _words(*props["command"]) if "command" in props else []
+        args = _words(*props["args"]) if "args" in props else []
     env = []
     for k in ("env", "environment"):
         if k in props:
-            env.extend(_env(data, *props[k]))
+            env.extend(_env(data, code, binds, *props[k]))
     container_launch(data, path, "TypeScript/JavaScript object", span, image, command, args, env, out)
 
 
@@ -136,12 +136,22 @@ def _string_end(data: bytes, i: int) -> int:
     return len(data)
 
 
-def _braces(data: bytes, code) -> list[tuple[int, int]]:
-    pairs, stack = [], []
+def _enclosing(data: bytes, code, keys: list[int]) -> list[tuple[int, int]]:
+    """The innermost object (its ``{`` and ``}`` offsets) around each offset of ``keys`` (sorted),
+    each once, in one pass over the braces of the code."""
+    found: dict[int, int] = {}
+    inside: dict[int, int] = {}  # (an open brace: the keys it is the innermost object of)
+    stack: list[int] = []
     skip = iter(code.spans)
     nxt = next(skip, None)
+    k = 0
     i = 0
-    while i < len(data):
+    n = len(data)
+    while i < n:
+        while k < len(keys) and keys[k] <= i:
+            if stack:
+                inside[stack[-1]] = 1
+            k += 1
         if nxt is not None and i >= nxt[0]:
             i = max(i, nxt[1])
             nxt = next(skip, None)
@@ -150,17 +160,11 @@ def _braces(data: bytes, code) -> list[tuple[int, int]]:
         if c == b"{":
             stack.append(i)
         elif c == b"}" and stack:
-            pairs.append((stack.pop(), i))
+            o = stack.pop()
+            if o in inside:
+                found[o] = i
         i += 1
-    return pairs
-
-
-def _innermost(pairs: list[tuple[int, int]], k: int) -> Optional[tuple[int, int]]:
-    best = None
-    for s, e in pairs:
-        if s < k < e and (best is None or s > best[0]):
-            best = (s, e)
-    return best
+    return sorted(found.items())
 
 
 def _properties(data: bytes, code, s: int, e: int) -> dict[str, tuple[int, int]]:
@@ -216,7 +220,7 @@ def _literal(data: bytes, s: int, e: int) -> Optional[Token]:
     return Token(text, Span(s, e), None)
 
 
-def _value_token(data: bytes, s: int, e: int) -> Token:
+def _value_token(data: bytes, binds: dict, s: int, e: int) -> Token:
     """One value: a string literal, the one string the file binds to a name, else an opaque word."""
     s, e = _strip(data, s, e)
     tok = _literal(data, s, e)
@@ -225,9 +229,12 @@ def _value_token(data: bytes, s: int, e: int) -> Token:
     text = data[s:e].decode("utf-8", "replace")
     m = _NAME.fullmatch(data[s:e])
     if m:
-        bound = _bound_string(data, m.group(0).rsplit(b".", 1)[-1])
-        if bound is not None:
-            return bound
+        name = m.group(0).rsplit(b".", 1)[-1]
+        if name not in binds:
+            binds[name] = _bound_string(data, name)
+        b = binds[name]
+        if b is not None:  # (a word of its own: one launch may name it twice)
+            return Token(b.text, b.span, b.text_span, b.opaque)
     return Token(text, Span(s, e), None, True, splat=text.startswith("..."))
 
 
@@ -240,21 +247,20 @@ def _bound_string(data: bytes, name: bytes) -> Optional[Token]:
     return _literal(data, b.start(1), b.end(1))
 
 
-def _image(data: bytes, s: int, e: int) -> Token:
+def _image(data: bytes, binds: dict, s: int, e: int) -> Token:
     s, e = _strip(data, s, e)
     if data[e - 1:e] == b")":  # a call holding one string: ContainerImage.fromRegistry('...')
         lits = list(re.finditer(rb"""'[^'\n]*'|"[^"\n]*\"""", data[s:e]))
         if len(lits) == 1:
             return _literal(data, s + lits[0].start(), s + lits[0].end())
-    return _value_token(data, s, e)
+    return _value_token(data, binds, s, e)
 
 
-def _words(data: bytes, s: int, e: int) -> Words:
+def _array(data: bytes, code, binds: dict, s: int, e: int) -> Words:
     """The items of an array value (each a word), or the value as one word."""
     s, e = _strip(data, s, e)
     if data[s:s + 1] != b"[":
-        return [(_value_token(data, s, e), (s, e))]
-    code = _code_map(data[:e])
+        return [(_value_token(data, binds, s, e), (s, e))]
     out: Words = []
     i, end = s + 1, e - 1
     while i < end:
@@ -267,7 +273,7 @@ def _words(data: bytes, s: int, e: int) -> Words:
             j += 1
         a, b = _strip(data, i, j)
         if a < b:
-            out.append((_value_token(data, a, b), (a, b)))
+            out.append((_value_token(data, binds, a, b), (a, b)))
         i = j + 1
     return out
 
@@ -290,26 +296,25 @@ def _strip(data: bytes, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-def _env(data: bytes, s: int, e: int) -> list[EnvAssign]:
+def _env(data: bytes, code, binds: dict, s: int, e: int) -> list[EnvAssign]:
     """``[{ name: 'X', value: 'v' }, ...]`` or ``{ X: 'v', ... }``."""
     s, e = _strip(data, s, e)
-    code = _code_map(data[:e])
     out = []
     if data[s:s + 1] == b"{":
         for key, (a, b) in _properties(data, code, s + 1, e - 1).items():
-            tok = _value_token(data, a, b)
+            tok = _value_token(data, binds, a, b)
             k = data.find(key.encode(), s, a)
             out.append(EnvAssign(key, Span(k, k + len(key.encode())) if k >= 0 else None, tok.text,
                                  value_text_span=tok.text_span, value_opaque=tok.opaque))
     elif data[s:s + 1] == b"[":
-        for tok, (a, b) in _words(data, s, e):
+        for tok, (a, b) in _array(data, code, binds, s, e):
             if not tok.opaque or data[a:a + 1] != b"{":
                 continue
             props = _properties(data, code, a + 1, b - 1)
             if "name" not in props:
                 continue
-            name = _value_token(data, *props["name"])
-            value = _value_token(data, *props["value"]) if "value" in props else None
+            name = _value_token(data, binds, *props["name"])
+            value = _value_token(data, binds, *props["value"]) if "value" in props else None
             if name.opaque:
                 continue
             out.append(EnvAssign(name.text, name.text_span, None if value is None else value.text,

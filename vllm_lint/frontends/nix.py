@@ -36,6 +36,7 @@ def might_contain_launch(data: bytes) -> bool:
 
 def extract(data: bytes, path: str) -> Extraction:
     out = Extraction()
+    binds: dict[bytes, Optional[Token]] = {}
     if b"image" in data:
         for m in _SET.finditer(data):
             from vllm_lint.frontends.hcl_containers import _block_end
@@ -43,7 +44,7 @@ def extract(data: bytes, path: str) -> Extraction:
             end = _block_end(data, m.end())
             if end is None:
                 continue
-            attrs = _attributes(data, m.end(), end - 1)
+            attrs = _attributes(data, m.end(), end - 1, binds)
             if "image" in attrs and any(k in attrs for k in _CONTAINER_KEYS):
                 _container(data, path, attrs, Span(m.start(1), end), out)
     if not out.launches:
@@ -63,7 +64,7 @@ def _container(data: bytes, path: str, attrs: dict[str, Words], span: Span, out:
                      attrs.get("cmd", []), env, out)
 
 
-def _attributes(data: bytes, s: int, e: int) -> dict[str, Words]:
+def _attributes(data: bytes, s: int, e: int, binds: dict) -> dict[str, Words]:
     """The set's own bindings (not those of nested sets), each value's words with their byte
     ranges; an attribute set value (``environment = { ... }``) gives ``NAME=value`` words."""
     from vllm_lint.frontends.hcl_containers import _block_end, _string_end
@@ -79,12 +80,12 @@ def _attributes(data: bytes, s: int, e: int) -> dict[str, Words]:
                 if data[j:j + 1] == b"{":
                     end = _block_end(data, j + 1)
                     if end is not None and end <= e + 1:
-                        inner = _attributes(data, j + 1, end - 1)
+                        inner = _attributes(data, j + 1, end - 1, binds)
                         out.setdefault(name, [(Token(f"{k}={v[0][0].text}", v[0][0].span, None, v[0][0].opaque),
                                                _key_range(data, k, j + 1, end - 1)) for k, v in inner.items() if v])
                         i, line_start = end, False
                         continue
-                got = _value(data, j, e)
+                got = _value(data, j, e, binds)
                 if got is not None:
                     out.setdefault(name, got[0])
                     i, line_start = got[1], False
@@ -112,7 +113,7 @@ def _key_range(data: bytes, key: str, s: int, e: int) -> tuple[int, int]:
     return (m.start(1), m.end(1)) if m else (s, s)
 
 
-def _value(data: bytes, j: int, e: int) -> Optional[tuple[Words, int]]:
+def _value(data: bytes, j: int, e: int, binds: dict) -> Optional[tuple[Words, int]]:
     """A binding's value at ``j`` (to its ``;``): its words and the offset after it."""
     from vllm_lint.frontends.hcl_containers import _string, _string_end
 
@@ -121,14 +122,14 @@ def _value(data: bytes, j: int, e: int) -> Optional[tuple[Words, int]]:
         end = _string_end(data, j)
         return None if end is None else ([(_string(data, j, end), (j, end))], end)
     if c == b"[":
-        return _list(data, j + 1, e)
+        return _list(data, j + 1, e, binds)
     semi = data.find(b";", j, e)
     if semi < 0:
         return None
-    return [_expression(data, j, semi)], semi
+    return [_expression(data, j, semi, binds)], semi
 
 
-def _list(data: bytes, i: int, e: int) -> Optional[tuple[Words, int]]:
+def _list(data: bytes, i: int, e: int, binds: dict) -> Optional[tuple[Words, int]]:
     """The items of a Nix list whose ``[`` is just before ``i``, separated by whitespace."""
     from vllm_lint.frontends.hcl_containers import _string, _string_end
 
@@ -154,23 +155,27 @@ def _list(data: bytes, i: int, e: int) -> Optional[tuple[Words, int]]:
                 depth += data[j:j + 1] == b"("
                 depth -= data[j:j + 1] == b")"
                 j += 1
-            items.append(_expression(data, i, j))
+            items.append(_expression(data, i, j, binds))
             i = j
     return None
 
 
-def _expression(data: bytes, s: int, e: int) -> tuple[Token, tuple[int, int]]:
+def _expression(data: bytes, s: int, e: int, binds: dict) -> tuple[Token, tuple[int, int]]:
     """A non-literal value: the one string the file binds to a name's last component, else an
-    opaque word."""
+    opaque word (``binds``: each name's, looked up once per file)."""
     text = data[s:e].decode("utf-8", "replace").strip()
     m = _NAME.fullmatch(data[s:e].strip())
     if m:
         last = m.group(0).rsplit(b".", 1)[-1]
-        binds = list(re.finditer(rb"(?m)(?:^|[;{])[ \t]*" + re.escape(last) + rb"[ \t]*=[ \t]*(\"[^\"\n$]*\")[ \t]*;",
-                                 data))
-        if len({b.group(1) for b in binds}) == 1:
-            from vllm_lint.frontends.hcl_containers import _string
+        if last not in binds:
+            binds[last] = None
+            found = list(re.finditer(rb"(?m)(?:^|[;{])[ \t]*" + re.escape(last) + rb"[ \t]*=[ \t]*(\"[^\"\n$]*\")[ \t]*;",
+                                     data))
+            if len({b.group(1) for b in found}) == 1:
+                from vllm_lint.frontends.hcl_containers import _string
 
-            b = binds[0]
-            return _string(data, b.start(1), b.end(1)), (s, e)
+                binds[last] = _string(data, found[0].start(1), found[0].end(1))
+        b = binds[last]
+        if b is not None:  # (a word of its own: one launch may name it twice)
+            return Token(b.text, b.span, b.text_span, b.opaque), (s, e)
     return Token(text, Span(s, e), None, True), (s, e)

@@ -39,5 +39,5 @@ def test_unknown_values_are_opaque_and_other_objects_are_no_container():
     ex = J.extract(data, "x.ts")
     (la,) = ex.launches  # a: no command or args; b: an image no string names
     assert la.image == "vllm/vllm-openai:latest" and [t.text for t in la.tokens] == ["--max-model-len", "4096"]
-    la_b = J._words(data, data.index(b"[`"), data.index(b")]") + 2)
+    la_b = J._array(data, J._code_map(data), {}, data.index(b"[`"), data.index(b")]") + 2)
     assert [(t.opaque, t.splat) for t, _r in la_b] == [(True, False), (True, True), (False, False), (True, False)]
