@@ -2,9 +2,10 @@
 ``new k8s.apps.v1.Deployment(...)``, cdk8s' ``KubeDeployment``, the AWS CDK's
 ``taskDefinition.addContainer(...)``). An object literal with an ``image`` property and a command
 or arguments is a container: its image, and each string of those arrays a word at its bytes, as in a
-Kubernetes manifest (``command`` its entrypoint, ``args`` its arguments) or an ECS container definition
-(one with ``entryPoint``, ECS' own keys or an image from ``ContainerImage``: ``entryPoint`` its entrypoint,
-``command`` its arguments); ``env: [{ name, value }]`` and
+Kubernetes manifest (``command`` its entrypoint, ``args`` its arguments) or a container run by Docker's rules
+(an ECS container definition: ``entryPoint``, ECS' own keys or an image from ``ContainerImage``; Pulumi's
+``docker.Container``: ``entrypoints``, ``envs``, ``gpus``, ``restart``; the entrypoint, then ``command`` its
+arguments); ``env: [{ name, value }]`` and
 ``environment: { NAME: 'value' }`` are its environment.
 
 An image written as a call holding one string (``ecs.ContainerImage.fromRegistry('vllm/...')``)
@@ -29,11 +30,13 @@ __all__ = ["FORMAT", "might_contain_launch", "extract"]
 _IMAGE = re.compile(rb"""(?<![\w$.])(?:image|["']image["'])[ \t]*:[ \t]*""")
 _KEY = re.compile(rb"""[ \t\r\n]*(?:([A-Za-z_$][\w$]*)|"([^"\n]*)"|'([^'\n]*)')[ \t\r\n]*:[ \t\r\n]*""")
 _NAME = re.compile(rb"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
-_COMMAND_KEYS = ("command", "entryPoint")
+_COMMAND_KEYS = ("command", "entryPoint", "entrypoints")
 _ARGS_KEYS = ("args",)
-#: keys only an ECS container definition has (the CDK's ContainerDefinitionOptions, a task definition's JSON)
-_ECS_KEYS = ("portMappings", "memoryLimitMiB", "memoryReservationMiB", "gpuCount", "essential", "logging",
-             "linuxParameters", "containerName")
+#: keys only a container run by Docker's rules has (``command`` its arguments): an ECS container
+#: definition (the CDK's ContainerDefinitionOptions, a task definition's JSON), Pulumi's docker.Container
+_DOCKER_KEYS = ("entryPoint", "portMappings", "memoryLimitMiB", "memoryReservationMiB", "gpuCount", "essential",
+                "logging", "linuxParameters", "containerName",
+                "entrypoints", "envs", "gpus", "restart", "networksAdvanced", "deviceRequests")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "`": "`", "0": "\0"}
 
 Words = list[tuple[Token, tuple[int, int]]]
@@ -68,10 +71,12 @@ def _container(data: bytes, code, binds: dict, path: str, props: dict[str, tuple
         return _array(data, code, binds, s, e)
 
     image = _image(data, binds, *props["image"])
-    if "args" not in props and ("entryPoint" in props or any(k in props for k in _ECS_KEYS)
+    if "args" not in props and (any(k in props for k in _DOCKER_KEYS)
                                 or b"ContainerImage." in data[slice(*props["image"])]):
-        # ECS' container (the CDK's addContainer, a task definition): Docker's entryPoint and command
-        command = _words(*props["entryPoint"]) if "entryPoint" in props else []
+        # Docker's command: ECS' container (the CDK's addContainer, a task definition), Pulumi's
+        # docker.Container (entrypoints): the entrypoint, then command its arguments
+        ep = next((k for k in ("entryPoint", "entrypoints") if k in props), None)
+        command = _words(*props[ep]) if ep else []
         args = _words(*props["command"]) if "command" in props else []
     else:  # Kubernetes' container: command replaces the entrypoint, args follow it
         command = _words(*props["command"]) if "command" in props else []
@@ -80,7 +85,11 @@ def _container(data: bytes, code, binds: dict, path: str, props: dict[str, tuple
     for k in ("env", "environment"):
         if k in props:
             env.extend(_env(data, code, binds, *props[k]))
-    container_launch(data, path, "TypeScript/JavaScript object", span, image, command, args, env, out)
+    for tok, (a, _b) in (_words(*props["envs"]) if "envs" in props else []):  # (Pulumi docker: ["K=V"])
+        if "=" in tok.text and not tok.opaque:
+            name, _eq, value = tok.text.partition("=")
+            env.append(EnvAssign(name, Span(a + 1, a + 1 + len(name.encode())) if tok.text_span else None, value))
+    container_launch(data, path, "TypeScript/JavaScript", span, image, command, args, env, out)
 
 
 # -- lexing: which bytes are code (not strings or comments), and the braces' pairs ------------------

@@ -41,3 +41,14 @@ def test_unknown_values_are_opaque_and_other_objects_are_no_container():
     assert la.image == "vllm/vllm-openai:latest" and [t.text for t in la.tokens] == ["--max-model-len", "4096"]
     la_b = J._array(data, J._code_map(data), {}, data.index(b"[`"), data.index(b")]") + 2)
     assert [(t.opaque, t.splat) for t, _r in la_b] == [(True, False), (True, True), (False, False), (True, False)]
+
+
+def test_a_pulumi_docker_container_runs_docker_s_command_as_arguments():
+    data = (b"import * as docker from '@pulumi/docker';\n"
+            b"new docker.Container('vllm', {\n  image: 'vllm/vllm-openai:v0.27.1',\n  gpus: 'all',\n"
+            b"  envs: ['VLLM_USE_V1=1'],\n  command: ['--model', 'org/m', '--swap-space', '4'],\n});\n")
+    (la,) = J.extract(data, "index.ts").launches
+    assert la.entry == "docker:vllm/vllm-openai:v0.27.1"
+    assert [t.text for t in la.tokens] == ["--model", "org/m", "--swap-space", "4"]
+    (env,) = la.env
+    assert (env.name, env.value, data[env.name_span.start:env.name_span.end]) == ("VLLM_USE_V1", "1", b"VLLM_USE_V1")
