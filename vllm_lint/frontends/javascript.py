@@ -30,6 +30,8 @@ __all__ = ["FORMAT", "might_contain_launch", "extract"]
 _IMAGE = re.compile(rb"""(?<![\w$.])(?:image|["']image["'])[ \t]*:[ \t]*""")
 _KEY = re.compile(rb"""[ \t\r\n]*(?:([A-Za-z_$][\w$]*)|"([^"\n]*)"|'([^'\n]*)')[ \t\r\n]*:[ \t\r\n]*""")
 _NAME = re.compile(rb"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+# after a name: an optional type, `=` or `:`, a string literal, the end of the statement or property
+_BINDING = rb"""[ \t]*(?::[ \t]*[\w<>\[\]| ]+)?[ \t]*[=:][ \t]*("[^"\n]*"|'[^'\n]*')[ \t]*[,;\n]"""
 _COMMAND_KEYS = ("command", "entryPoint", "entrypoints")
 _ARGS_KEYS = ("args",)
 #: keys only a container run by Docker's rules has (``command`` its arguments): an ECS container
@@ -248,8 +250,9 @@ def _value_token(data: bytes, binds: dict, s: int, e: int) -> Token:
 
 
 def _bound_string(data: bytes, name: bytes) -> Optional[Token]:
-    binds = list(re.finditer(rb"(?<![\w$.])" + re.escape(name) + rb"""[ \t]*(?::[ \t]*[\w<>\[\]| ]+)?[ \t]*[=:][ \t]*("[^"\n]*"|'[^'\n]*')[ \t]*[,;\n]""",
-                             data))
+    """The string literal the file binds ``name`` to (``const name = '...'``, ``name: string = "..."``,
+    a property ``name: '...'``), when it binds it to one."""
+    binds = list(re.finditer(rb"(?<![\w$.])" + re.escape(name) + _BINDING, data))
     if len({b.group(1) for b in binds}) != 1:
         return None
     b = binds[0]

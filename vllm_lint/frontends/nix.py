@@ -25,6 +25,8 @@ __all__ = ["FORMAT", "might_contain_launch", "extract"]
 _SET = re.compile(rb"(?m)^[ \t]*([A-Za-z_][\w'.-]*|\"[^\"\n]*\")[ \t]*=[ \t]*\{")
 _ATTRIBUTE = re.compile(rb"[ \t]*([A-Za-z_][\w'.-]*)[ \t]*=[ \t]*")
 _NAME = re.compile(rb"[A-Za-z_][\w'-]*(?:\.[A-Za-z_][\w'-]*)*")
+# after a name: `= "string";` (no interpolation)
+_BINDING = rb"[ \t]*=[ \t]*(\"[^\"\n$]*\")[ \t]*;"
 _CONTAINER_KEYS = ("cmd", "entrypoint", "environment", "extraOptions", "ports", "volumes", "autoStart")
 
 Words = list[tuple[Token, tuple[int, int]]]
@@ -169,8 +171,7 @@ def _expression(data: bytes, s: int, e: int, binds: dict) -> tuple[Token, tuple[
         last = m.group(0).rsplit(b".", 1)[-1]
         if last not in binds:
             binds[last] = None
-            found = list(re.finditer(rb"(?m)(?:^|[;{])[ \t]*" + re.escape(last) + rb"[ \t]*=[ \t]*(\"[^\"\n$]*\")[ \t]*;",
-                                     data))
+            found = list(re.finditer(rb"(?m)(?:^|[;{])[ \t]*" + re.escape(last) + _BINDING, data))
             if len({b.group(1) for b in found}) == 1:
                 from vllm_lint.frontends.hcl_containers import _string
 
