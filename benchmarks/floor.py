@@ -167,11 +167,25 @@ def parse_terraform(data: bytes) -> None:
             parse_plaintext(body)
 
 
+def parse_nix(data: bytes) -> None:
+    """A NixOS configuration's containers (its sets, their bindings)."""
+    from vllm_lint.frontends import nix
+
+    nix.extract(data, "floor.nix")
+
+
+def parse_javascript(data: bytes) -> None:
+    """The code map (strings, comments) and the objects around ``image`` keys of TypeScript / JavaScript."""
+    from vllm_lint.frontends import javascript
+
+    javascript.extract(data, "floor.ts")
+
+
 #: every format the tool reads (``vllm_lint.frontends.base.FORMATS``; tests/tools/test_floor.py)
 PARSE = {"shell": parse_shell, "yaml": parse_yaml, "python": parse_python, "dockerfile": parse_dockerfile,
          "markdown": parse_markdown, "json": parse_json, "systemd": parse_systemd, "makefile": parse_makefile,
          "powershell": parse_powershell, "notebook": parse_notebook, "plaintext": parse_plaintext,
-         "terraform": parse_terraform}
+         "terraform": parse_terraform, "nix": parse_nix, "javascript": parse_javascript}
 
 
 def files(root: str) -> list[str]:

@@ -141,6 +141,8 @@ def test_a_kustomization_images_override(synth_db, repo):
     ("poetry.lock", '[[package]]\nname = "vllm"\nversion = "0.8.5"\ndescription = ""\n', "0.8.5"),
     ("pdm.lock", '[[package]]\nname = "vllm"\nversion = "0.10.0"\n', "0.10.0"),
     ("Pipfile.lock", json.dumps({"default": {"vllm": {"version": "==0.8.5"}}}), "0.8.5"),
+    ("pixi.lock", "version: 6\npackages:\n- pypi: https://files.pythonhosted.org/x/vllm-0.10.0-cp38-abi3-any.whl\n"
+                  "  name: vllm\n  version: 0.10.0\n  sha256: 00\n", "0.10.0"),
     ("environment.yml", "dependencies:\n  - python=3.12\n  - pip:\n    - vllm==0.10.0\n", "0.10.0"),
     ("requirements-gpu.txt", "# vllm==0.8.5 (old)\nvllm>=0.8,<0.11\n", "0.10.0"),
     ("pyproject.toml", '[project]\ndependencies = ["vllm>=0.9"]\n', "0.27.1"),
@@ -337,6 +339,31 @@ def test_an_exact_pin_beats_a_range_of_the_same_project(synth_db, repo):
     put(repo, "c/requirements.txt", "vllm>=0.10\n")
     c = choose(synth_db, put(repo, "c/serve.sh", SCRIPT))
     assert c.release == "0.27.1" and "the newest release it allows" in c.why
+
+
+def test_a_pixi_lock_naming_two_releases_names_none(synth_db, repo):
+    entry = "- pypi: https://files.pythonhosted.org/x/vllm-{0}-cp38-abi3-any.whl\n  name: vllm\n  version: {0}\n"
+    put(repo, "p/pixi.lock", "packages:\n" + entry.format("0.8.5") + entry.format("0.10.0"))
+    assert choose(synth_db, put(repo, "p/serve.sh", SCRIPT)).kind == "default"
+
+
+SKY = ("resources:\n  accelerators: L4:1\nfile_mounts:\n  ~/work/pixi.lock: pod/pixi.lock\n"
+       "  /data:\n    source: s3://bucket\nsetup: pixi install\nrun: |\n  vllm serve m --port 8080\n")
+
+
+def test_a_lock_file_a_skypilot_task_uploads(synth_db, repo):
+    # the lock sits beside the task's folder, not above it: the task's file_mounts name it
+    put(repo, "pod/pixi.lock", "packages:\n- pypi: https://x/vllm-0.8.5-py3-none-any.whl\n  name: vllm\n"
+                               "  version: 0.8.5\n")
+    put(repo, "requirements.txt", "vllm==0.10.0\n")
+    task = put(repo, "sky/task.yaml", SKY)
+    c = choose(synth_db, task, data=task.read_bytes(), at=0)
+    assert c.release == "0.8.5" and "pod/pixi.lock, which the task uploads" in c.why, c.why
+    # relative to the task's own folder first; a source outside the repository, a bucket: not read
+    put(repo, "sky/pod/pixi.lock", "packages:\n- conda: https://x/vllm-0.10.0-h0.conda\n  name: vllm\n  version: 0.10.0\n")
+    assert choose(synth_db, task, data=task.read_bytes(), at=0).release == "0.10.0"
+    other = put(repo, "t/task.yaml", SKY.replace("pod/pixi.lock", "../../elsewhere/pixi.lock"))
+    assert choose(synth_db, other, data=other.read_bytes(), at=0).release == "0.10.0"  # (the root's pin)
 
 
 # ----------------------------------------------------------------------------- env files, variables, keys

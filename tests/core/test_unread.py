@@ -145,7 +145,7 @@ def test_a_file_no_format_reads_is_named_for_every_kind_of_launch_marker(run_cli
     # code of a language with no reader, a note: an argv list, a vendor's vLLM image, Dynamo's
     # worker were silent in a folder walk (not read, not named)
     (tmp_path / "launch.go").write_text('cmd := exec.Command("vllm", "serve", model)\n')
-    (tmp_path / "spawn.js").write_text("spawn('vllm' , 'serve')\n")
+    (tmp_path / "spawn.rb").write_text("spawn('vllm' , 'serve')\n")
     (tmp_path / "notes.txt").write_text("docker pull rocm/vllm:latest\n")
     (tmp_path / "ngc.toml").write_text('image = "nvcr.io/nvidia/vllm:25.09-py3"\n')
     (tmp_path / "tpu.cfg").write_text("image = vllm/vllm-tpu:nightly\n")
@@ -154,4 +154,4 @@ def test_a_file_no_format_reads_is_named_for_every_kind_of_launch_marker(run_cli
     r = run_cli("-t", "0.27.1", "--verbose", str(tmp_path))
     named = sorted(line.split(tmp_path.name + "/", 1)[1] for line in r.stderr.splitlines() if ": not read: " in line)
     assert named == [f"{n}: not read: format not supported" for n in
-                     ("launch.go", "ngc.toml", "notes.txt", "spawn.js", "tpu.cfg", "worker.conf")]
+                     ("launch.go", "ngc.toml", "notes.txt", "spawn.rb", "tpu.cfg", "worker.conf")]

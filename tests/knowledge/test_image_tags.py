@@ -82,8 +82,14 @@ def test_vendor_tags_name_the_release_in_the_database(db, image, release):
 
 def test_a_red_hat_patch_row_before_its_minor(db):
     assert read_hint(db, "3.2.2", "registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.2.2").version == "0.10.1"
-    # 3.2.5 has no row of its own, and no 3.2 row: no release (never 3.2.2's)
-    assert read_hint(db, "3.2.5", "registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.2.5").status == "unmapped"
+    # 3.2.5 has no row of its own, and no 3.2 row: never 3.2.2's release, but between its neighbours'
+    # (Red Hat's versions go forward in vLLM): after 3.2.2 (0.10.1), before 3.3 (0.13.0)
+    r = read_hint(db, "3.2.5", "registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.2.5")
+    assert (r.status, r.low, r.high) == ("unknown", db.floor_version("0.10.1"), db.floor_version("0.13.0")), r.note
+    # 3.2.1, 3.1: after 3.0 (0.8.4), before 3.2.2 (0.10.1)
+    for tag in ("3.2.1", "3.1", "3.2.0-1754088865-hotfix-1"):
+        r = read_hint(db, tag, f"registry.redhat.io/rhaiis/vllm-cuda-rhel9:{tag}")
+        assert (r.status, r.low, r.high) == ("unknown", db.floor_version("0.8.4"), db.floor_version("0.10.1")), r.note
 
 
 def test_a_vendor_tag_missing_from_its_table_names_no_release(db):

@@ -63,6 +63,16 @@ _UNITS = {
     # a file no other format claims, read by the plain-text reader of last resort
     "job.slurm.tpl": lambda words, n: b"".join(
         f"node {k}: srun {' '.join(words)} \\\n    --port 8000\n\n".encode() for k in range(n)),
+    # Nix: a NixOS configuration's oci-containers sets, a let-bound model
+    "vllm.nix": lambda words, n: (b'let model = "org/model"; in {\n  virtualisation.oci-containers.containers = {\n'
+                                  + b"".join(f'    vllm{k} = {{\n      image = "vllm/vllm-openai:v0.8.5";\n      cmd = [ "--model" model '
+                                             f'{" ".join(json.dumps(w) for w in words[3:])} ];\n    }};\n'.encode()
+                                             for k in range(n)) + b"  };\n}\n"),
+    # TypeScript: object literals of Pulumi's containers
+    "index.ts": lambda words, n: b"const model = 'org/model';\n" + b"".join(
+        f"new k8s.core.v1.Pod('p{k}', {{ spec: {{ containers: [{{ name: 'vllm', image: 'vllm/vllm-openai:v0.8.5',\n"
+        f"  args: ['--model', model, {', '.join(json.dumps(w) for w in words[3:])}] }}] }} }});\n".encode()
+        for k in range(n)),
     # Terraform: heredoc manifests and HCL container blocks
     "main.tf": lambda words, n: b"".join(
         f'resource "kubectl_manifest" "m{k}" {{\n  yaml_body = <<-EOT\n    kind: Pod\n    spec:\n      containers:\n'

@@ -25,6 +25,8 @@ SAMPLES = {
     "demo.ipynb": b'{"cells": [{"cell_type": "code", "source": ["!vllm serve m\\n", "from vllm import LLM\\n"]},'
                   b' {"cell_type": "markdown", "source": ["```bash\\nvllm serve m\\n```\\n"]}]}\n',
     "job.sbatch.tpl": b"#SBATCH --gres=gpu:1\nsrun vllm serve m --port 8000\n",  # plain text: by content
+    "vllm.nix": b'{ c = { image = "vllm/vllm-openai:v0.8.5"; cmd = [ "--port" "8000" ]; }; }\n',
+    "index.ts": b"const c = { image: 'vllm/vllm-openai:v0.8.5', args: ['--port', '8000'] };\n",
     "main.tf": b'resource "x" "y" {\n  yaml_body = <<EOT\nkind: Pod\nspec:\n  containers:\n  - args: [vllm, serve, m]\nEOT\n}\n',
 }
 

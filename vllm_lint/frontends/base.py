@@ -250,6 +250,9 @@ FORMATS: tuple[Format, ...] = (
            embeds=("shell",), language_ids=("makefile",)),
     Format("terraform", "vllm_lint.frontends.terraform", suffixes=(".tf", ".tftpl", ".nomad", ".hcl"),
            embeds=("yaml", "shell", "plaintext"), language_ids=("terraform",)),
+    Format("javascript", "vllm_lint.frontends.javascript", suffixes=(".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"),
+           types=("ts", "javascript"), language_ids=("typescript", "javascript")),
+    Format("nix", "vllm_lint.frontends.nix", suffixes=(".nix",), embeds=("plaintext",), language_ids=("nix",)),
     Format("powershell", "vllm_lint.frontends.powershell", suffixes=(".ps1", ".psm1"), embeds=("shell",),
            language_ids=("powershell",)),
     Format("notebook", "vllm_lint.frontends.notebook", suffixes=(".ipynb",),
@@ -262,7 +265,7 @@ FORMATS: tuple[Format, ...] = (
            refuses=(".csv", ".tsv", ".jsonl", ".ndjson", ".log", ".html", ".htm", ".xml", ".svg", ".lock",
                     ".sum", ".patch", ".diff", ".map",
                     # code of languages with no reader here: a command string there is data as often as not
-                    ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".go", ".java", ".kt", ".scala", ".rs", ".c",
+                    ".jsx", ".tsx", ".go", ".java", ".kt", ".scala", ".rs", ".c",
                     ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".lua", ".r", ".jl", ".dart")),
 )
 

@@ -262,6 +262,9 @@ SCHEMES: list[dict[str, Any]] = [
         "tag": r"^(?P<key>\d+\.\d+)(?P<patch>\.\d+)?(?:-\d+)?(?:-[a-z][\w.-]*)?$",
         "tag_alone": False,
         "read": "table",
+        # Red Hat's versions go forward in vLLM: a version without a row (3.1, 3.2.1) lies between its
+        # neighbours' releases (3.2.1: between 3.0's 0.8.4 and 3.2.2's 0.10.1)
+        "ordered": True,
         "rows": [
             {"tag": "3.0", "vllm": "0.8.4", "source": _RHAIIS_30},
             {"tag": "3.2.2", "vllm": "0.10.1", "source": _RHAIIS_LLMD, "evidence": [r"RHAIIS 3\.2\.2", r"v0\.10\.1"]},
@@ -531,7 +534,7 @@ def _between(db: Any, text: str, scheme: dict[str, Any], m: "re.Match[str]") -> 
         except InvalidVersion:
             return Version("0")
 
-    key = m.group("key")
+    key = m.group("key") + (m.groupdict().get("patch") or "")  # (3.2.5 after 3.2.2, not at 3.2)
     rows = sorted(scheme["rows"], key=lambda r: order(r["tag"]))
     before = [r for r in rows if order(r["tag"]) < order(key)]
     after = [r for r in rows if order(r["tag"]) > order(key)]

@@ -13,7 +13,7 @@ Two kinds, each read once per directory per run (:class:`Surroundings`):
   repository root (the folder holding ``.git``; without one, the file's own folder only);
 * **pins**: requirement and lock files in the file's folder or above (to the repository root, as
   before): ``requirements*.txt`` / ``constraints*.txt`` / ``.in``, ``pyproject.toml``,
-  ``uv.lock``, ``poetry.lock``, ``pdm.lock``, ``Pipfile.lock``, a conda ``environment.yml``. A
+  ``uv.lock``, ``poetry.lock``, ``pdm.lock``, ``Pipfile.lock``, ``pixi.lock``, a conda ``environment.yml``. A
   range (``vllm>=0.8,<0.10``) gives the newest release of the database it allows, said so.
 
 The file that names the release is noted in ``vllm_lint.inputs`` (``Named.read``: the result
@@ -60,6 +60,10 @@ _LOCK_PACKAGE = lazy_re(r'\[\[package\]\][ \t]*\r?\n[ \t]*name[ \t]*=[ \t]*"vllm
 _CONDA_PIN = lazy_re(r"""(?im)^[ \t]*-[ \t]*["']?vllm(?:\[[^\]]*\])?[ \t]*={1,2}[ \t]*v?([0-9][0-9a-zA-Z.+]*)(?![\w.*])""")
 _POETRY = lazy_re(r"""(?m)^[ \t]*["']?vllm["']?[ \t]*=[ \t]*(?:["']([^"'\n]+)["']|\{[^}\n]*\bversion[ \t]*=[ \t]*["']([^"'\n]+)["'])""")
 _LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock")
+# a pixi.lock's package entry (format 5 and 6): its source line (`- pypi: URL`, `- conda: URL`) then its name
+# and version
+_PIXI_PACKAGE = lazy_re(r"(?m)^[ \t]*- (?:pypi|conda):[ \t]*\S+[ \t]*\r?\n[ \t]+name:[ \t]*vllm[ \t]*\r?\n"
+                        r"[ \t]+version:[ \t]*['\"]?([0-9][0-9a-zA-Z.+]*)")
 _SETUP_SCRIPTS = ("setup", "install", "prepare", "prep", "bootstrap", "env_setup", "environment")
 # an install instruction on a command line of its own (`pip install vllm==X`, `$ uv pip install
 # "vllm==X"`, `python -m pip install -U vllm==X`), not a mention in prose
@@ -614,6 +618,11 @@ class Surroundings:
                 m = _LOCK_PACKAGE.search(self._read(f, os.path.join(directory, name)) or "")
                 if m:
                     exact.append(Named(m.group(1), f"{name} locks vllm {m.group(1)}", read=self._last))
+        if "pixi.lock" in names:  # (one vllm in every environment of the lock: several name none)
+            found = {m.group(1) for m in _PIXI_PACKAGE.finditer(self._read(f, os.path.join(directory, "pixi.lock")) or "")}
+            if len(found) == 1:
+                ver = found.pop()
+                exact.append(Named(ver, f"pixi.lock locks vllm {ver}", read=self._last))
         if "Pipfile.lock" in names:
             try:
                 lock = json.loads(self._read(f, os.path.join(directory, "Pipfile.lock")) or "{}")

@@ -45,7 +45,7 @@ from bisect import bisect_left
 
 from .. import inputs
 from ..frontends.base import builds_image_by_name
-from ..fsutil import AnyPath, TooLarge, read_regular, real_dir, watching
+from ..fsutil import AnyPath, TooLarge, read_regular, real_dir, watch, watching
 from ..images import image_is_vllm, version_from_image
 from ..knowledge.forks import fork_builds
 from ..knowledge.image_tags import HintReading, read_hint, read_image
@@ -82,6 +82,12 @@ _OWN_SOURCE = lazy_re(r"(?im)^[^#\n]*(?:\bgit[ \t]+clone\b[^\n]*?/[\w.-]*vllm[\w
 # a Dockerfile's base, or an ARG default naming one, that names vllm (``FROM vllm-gb10:pr41834``,
 # ``ARG BASE_IMAGE=myorg/vllm-custom:dev``): read against the recognised vLLM images with a release
 _VLLMISH_BASE = lazy_re(r"(?im)^[ \t]*(?:FROM[ \t]+(?:--platform=\S+[ \t]+)?|ARG[ \t]+\w+[ \t]*=[ \t]*)(\S*vllm[^\s]*)")
+
+
+# a SkyPilot task's uploads: the local sources of `file_mounts:` (a value, or a mapping's `source:`) and `workdir:`
+_FILE_MOUNTS = lazy_re(r"(?m)^file_mounts:[ \t]*\r?\n((?:(?:[ \t]+[^\n]*)?\r?\n)+)")
+_MOUNT_SOURCE = lazy_re(r"""(?m)^[ \t]+(?:["'][^"'\n]+["']|[^:#\s][^:\n]*)[ \t]*:[ \t]*["']?([^\s"'#]+)""")
+_WORKDIR = lazy_re(r"""(?m)^workdir:[ \t]*["']?([^\s"'#{]+)""")
 
 
 class Choice(Record):
@@ -476,6 +482,8 @@ class Targeting:
                     inputs.replay([built.read])
             if self.watched is not None:  # (what the build reads: whichever it found)
                 inputs.replay([inputs.WHOLE_SURVEY])
+        if c is None and data is not None and b"file_mounts:" in data:
+            c = self._mounted(path, data)
         if c is None:
             c = self.around(path)
         if (c is None or c.weak) and data is not None and at is not None:
@@ -487,6 +495,45 @@ class Targeting:
             return Choice(self.db.newest, NEWEST_SOURCE if not unmapped else f"{NEWEST_SOURCE}; {'; '.join(unmapped)}",
                           "default")
         return c
+
+    def _mounted(self, path: AnyPath, data: bytes) -> Optional[Choice]:
+        """The pin of a local folder a SkyPilot task uploads to its cluster (``file_mounts:``'s
+        local sources, ``workdir:``), found as for the files around a launch
+        (``Surroundings.pin_for``): a lock file the task mounts is the environment its ``setup``
+        installs, though it sits beside the task's folder, not above it. A relative source is
+        the task file's folder's, else the repository root's (where ``sky launch`` is run)."""
+        text = data.decode("utf-8", errors="replace")
+        block = _FILE_MOUNTS.search(text)
+        sources = [m.group(1) for m in _MOUNT_SOURCE.finditer(block.group(1))] if block else []
+        sources += [m.group(1) for m in _WORKDIR.finditer(text)]
+        directory = self.real_parent(path)
+        bases = [directory]
+        root = self.surroundings.root_of(directory)
+        if root is not None and root != directory:
+            bases.append(root)
+        for local in sources:
+            if "://" in local or local.startswith(("/", "~", "$", "{")):
+                continue  # (a bucket, a path of the user's machine, a value filled at launch)
+            for base in bases:
+                where = os.path.normpath(os.path.join(base, local))
+                if root is not None and not (where + os.sep).startswith(root + os.sep):
+                    continue
+                watch(where, exists=True)
+                if os.path.isfile(where):
+                    folder = os.path.dirname(where)
+                elif os.path.isdir(where):
+                    folder = where
+                else:
+                    continue
+                named = self.surroundings.pin_for(folder)
+                c = self._from_named(named) if named is not None else None
+                if c is not None:
+                    if named.read is not None:
+                        inputs.replay([named.read])
+                    c.why = f"{c.why} (in {local}, which the task uploads)"
+                    return c
+                break
+        return None
 
     def _built(self, path: AnyPath, data: bytes) -> Optional[Named]:
         """``surroundings.built_for`` of the file's folder and text, once per file (not per launch:

@@ -24,7 +24,7 @@ from vllm_lint.frontends.base import format_by_content
     ("rows.csv", b"id,cmd\n1,vllm serve m\n", None),  # data: refused, named as not read
     ("notes.txt", b"llm = LLM(model='m')\n", None),  # a marker no command line: not read
     ("notes.txt", b"hello\n", None),
-    ("app.ts", b"run('vllm serve m --port 1')\n", None),  # code of a language with no reader: named, not read
+    ("app.go", b"run(\"vllm serve m --port 1\")\n", None),  # code of a language with no reader: named, not read
     ("deploy.yaml.tftpl", b"kind: Pod\nimage: vllm/vllm-openai:v0.9.0\n", "plaintext"),  # no YAML claim by content
     ("user-data", b"#cloud-config\nruncmd: [[vllm, serve, m]]\n", "yaml"),  # a name without a suffix: claims apply
 ])

@@ -73,6 +73,23 @@ workload:
     assert [(v.version, v.source) for v in la.version_hints] == [("v0.10.0", "image-tag")]
 
 
+def test_a_charts_camel_case_settings_take_the_release_of_the_image_mapping_beside_them():
+    # a chart's values: the image as {repository, tag}, the engine settings camelCase in another block
+    data = b"""image:
+  repository: vllm/vllm-openai
+  tag: v0.10.0
+app:
+  port: 8000
+  model: org/m
+  tensorParallelSize: 2
+"""
+    (la,) = _launches(data, "chart/values.yaml")
+    # (only vLLM's own names: a camelCase one is the chart's, which its template maps)
+    assert [k.key for k in la.keyed] == ["port", "model"]
+    assert [(v.version, v.source, v.image) for v in la.version_hints] == [("v0.10.0", "image-tag", "vllm/vllm-openai")]
+    assert data[la.version_hints[0].span.start:la.version_hints[0].span.end] == b"v0.10.0"
+
+
 @pytest.mark.parametrize("image", [
     # vendor images that hold vLLM though their entrypoint is a shell: the tool runs vLLM in them
     b"nvcr.io/nvidia/vllm@sha256:1de8e6bfdb4c81c1f31a806cc9b13b5c6352714a7cec87f4d24964bcc91159b2",

@@ -291,6 +291,8 @@ class _Walk:
             idle_image(t, img.value, where, "${" in img.value)
         elif isinstance(img, MappingNode) and pkey not in _CONTAINER_LISTS:
             idle_image(t, image_from_values(img), img, False)  # Helm values: image: {repository, tag}
+            # (its release, for the blocks of settings beside it: a chart's camelCase engine values)
+            vers = image_version(t, image_from_values(img), img, False) or vers
         sibling_image = engine_blocks.sibling_image(km)  # (`container: vllm/vllm-openai:...` beside a block)
         if sibling_image is not None and values.holds_vllm(sibling_image.value):
             self.images.append(sibling_image)

@@ -1,0 +1,53 @@
+"""The launch of a container written as an object of a configuration language other than YAML (a
+NixOS ``oci-containers`` set, a TypeScript / JavaScript object literal of Pulumi, cdk8s or the AWS
+CDK): its image, command and arguments as words at their bytes, filled into the same
+:class:`vllm_lint.container.Container` as a Kubernetes container's. The readers find the object and
+its words; this module decides whether it starts vLLM (a command that does, or arguments only to an
+image whose entrypoint does) and builds the launch."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from vllm_lint.launch import EnvAssign, Extraction, Span, Token
+
+Words = list[tuple[Token, tuple[int, int]]]
+
+
+def container_launch(data: bytes, path: str, platform: str, span: Span, image_word: Optional[Token],
+                     command: Words, args: Words, env: list[EnvAssign], out: Extraction) -> bool:
+    """Append the launch of the container, if it starts vLLM; say whether it did."""
+    from vllm_lint.container import Container
+    from vllm_lint.frontends.commands import find_vllm_command, image_is_vllm, image_starts_vllm
+    from vllm_lint.frontends.commands import image_takes_vllm_args, version_from_image
+    from vllm_lint.frontends.hcl_containers import _deleter
+    from vllm_lint.launch import Hardware, Launch, VersionHint
+
+    image = image_word.text if image_word is not None and not image_word.opaque else None
+    words = command + args
+    found = find_vllm_command([tok.text for tok, _r in words]) if words else None
+    entry, start = (found.entry, found.args_start) if found else (None, 0)
+    if entry is None and not command and image and image_starts_vllm(image) and image_takes_vllm_args(image):
+        entry = f"docker:{image}"
+    if entry is None:
+        return False
+    hints = []
+    if image and image_is_vllm(image):
+        v = version_from_image(image)
+        if v:
+            k = data.rfind(v.encode(), image_word.span.start, image_word.span.end)
+            hints.append(VersionHint(v, "image-tag", Span(k, k + len(v.encode())) if k >= 0 else image_word.span,
+                                     image))
+    hw = Hardware()
+    tokens = [tok for tok, _r in words[start:]]
+    box = Container(platform, span, image=image, image_span=image_word.span if image_word else None,
+                    run_image=image, command=[t.text for t, _r in command], args=[t.text for t, _r in args],
+                    env=env, hardware=hw, version_hints=hints)
+    la = Launch(path=path, entry=entry, style="argv", span=span, tokens=tokens, env=list(env),
+                version_hints=list(hints), hardware=hw, delete_tokens=_deleter(words[start:]),
+                opaque=any(t.splat for t in tokens))
+    la.container = box
+    if image:
+        la.image = image
+    out.launches.append(la)
+    return True
