@@ -39,6 +39,7 @@ _ARGS_KEYS = ("args",)
 _DOCKER_KEYS = ("entryPoint", "portMappings", "memoryLimitMiB", "memoryReservationMiB", "gpuCount", "essential",
                 "logging", "linuxParameters", "containerName",
                 "entrypoints", "envs", "gpus", "restart", "networksAdvanced", "deviceRequests")
+_COUNT = re.compile(rb"""(["']?)([0-9]+)\1""")  # a count of GPUs: a number, or a string holding one
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "`": "`", "0": "\0"}
 
 Words = list[tuple[Token, tuple[int, int]]]
@@ -91,7 +92,32 @@ def _container(data: bytes, code, binds: dict, path: str, props: dict[str, tuple
         if "=" in tok.text and not tok.opaque:
             name, _eq, value = tok.text.partition("=")
             env.append(EnvAssign(name, Span(a + 1, a + 1 + len(name.encode())) if tok.text_span else None, value))
-    container_launch(data, path, "TypeScript/JavaScript", span, image, command, args, env, out)
+    container_launch(data, path, "TypeScript/JavaScript", span, image, command, args, env, out,
+                     _hardware(data, code, props))
+
+
+def _hardware(data: bytes, code, props: dict[str, tuple[int, int]]):
+    """The GPUs the container object requests: a Kubernetes ``resources`` limit or request
+    (``"nvidia.com/gpu": 2``: cdk8s, Pulumi) or an ECS ``gpuCount``; None when it states none."""
+    from vllm_lint.launch import Hardware
+
+    sections = _object_properties(data, code, props.get("resources"))
+    for part in ("limits", "requests"):
+        amounts = _object_properties(data, code, sections.get(part))
+        for key in ("nvidia.com/gpu", "amd.com/gpu"):
+            m = _COUNT.fullmatch(data, *_strip(data, *amounts[key])) if key in amounts else None
+            if m is not None:
+                return Hardware(gpu_count=int(m.group(2)), source=f"resources.{part}.{key}")
+    m = _COUNT.fullmatch(data, *_strip(data, *props["gpuCount"])) if "gpuCount" in props else None
+    return Hardware(gpu_count=int(m.group(2)), source="gpuCount") if m is not None else None
+
+
+def _object_properties(data: bytes, code, value: Optional[tuple[int, int]]) -> dict[str, tuple[int, int]]:
+    """The properties of the object literal a property's value is (none for any other value)."""
+    if value is None:
+        return {}
+    s, e = _strip(data, *value)
+    return _properties(data, code, s + 1, e - 1) if data[s:s + 1] == b"{" and data[e - 1:e] == b"}" else {}
 
 
 # -- lexing: which bytes are code (not strings or comments), and the braces' pairs ------------------

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 from typing import Optional
 
-from vllm_lint.launch import EnvAssign, Extraction, Span, Token
+from vllm_lint.launch import EnvAssign, Extraction, Hardware, Span, Token
 
 Words = list[tuple[Token, tuple[int, int]]]
 
 
 def container_launch(data: bytes, path: str, platform: str, span: Span, image_word: Optional[Token],
-                     command: Words, args: Words, env: list[EnvAssign], out: Extraction) -> bool:
-    """Append the launch of the container, if it starts vLLM; say whether it did."""
+                     command: Words, args: Words, env: list[EnvAssign], out: Extraction,
+                     hardware: Optional[Hardware] = None) -> bool:
+    """Append the launch of the container, if it starts vLLM; say whether it did. ``hardware``: the
+    GPUs the object requests, when the reader found a request."""
     from vllm_lint.container import Container
     from vllm_lint.frontends.commands import find_vllm_command, image_is_vllm, image_starts_vllm
     from vllm_lint.frontends.commands import image_takes_vllm_args, version_from_image
     from vllm_lint.frontends.hcl_containers import _deleter
-    from vllm_lint.launch import Hardware, Launch, VersionHint
+    from vllm_lint.launch import Launch, VersionHint
 
     image = image_word.text if image_word is not None and not image_word.opaque else None
     words = command + args
@@ -38,7 +40,7 @@ def container_launch(data: bytes, path: str, platform: str, span: Span, image_wo
             k = data.rfind(v.encode(), image_word.span.start, image_word.span.end)
             hints.append(VersionHint(v, "image-tag", Span(k, k + len(v.encode())) if k >= 0 else image_word.span,
                                      image))
-    hw = Hardware()
+    hw = hardware if hardware is not None else Hardware()
     tokens = [tok for tok, _r in words[start:]]
     box = Container(platform, span, image=image, image_span=image_word.span if image_word else None,
                     run_image=image, command=[t.text for t, _r in command], args=[t.text for t, _r in args],

@@ -52,3 +52,17 @@ def test_a_pulumi_docker_container_runs_docker_s_command_as_arguments():
     assert [t.text for t in la.tokens] == ["--model", "org/m", "--swap-space", "4"]
     (env,) = la.env
     assert (env.name, env.value, data[env.name_span.start:env.name_span.end]) == ("VLLM_USE_V1", "1", b"VLLM_USE_V1")
+
+
+def test_the_gpus_a_container_object_requests():
+    k8s = (b"const c = { name: 'vllm', image: 'vllm/vllm-openai:v0.8.5', args: ['--model', 'm'],\n"
+           b"  resources: { requests: { cpu: '4' }, limits: { \"nvidia.com/gpu\": '2', memory: '32Gi' } } };\n")
+    (la,) = J.extract(k8s, "k8s.ts").launches
+    assert (la.hardware.gpu_count, la.hardware.source) == (2, "resources.limits.nvidia.com/gpu")
+    assert la.container.hardware is la.hardware
+    ecs = b"t.addContainer('v', { image: 'vllm/vllm-openai:v0.8.5', command: ['--model', 'm'], gpuCount: 4 });\n"
+    (la,) = J.extract(ecs, "ecs.ts").launches
+    assert (la.hardware.gpu_count, la.hardware.source) == (4, "gpuCount")
+    none = b"const c = { image: 'vllm/vllm-openai:v0.8.5', args: ['--model', 'm'], resources: { limits: { cpu: 2 } } };\n"
+    (la,) = J.extract(none, "none.ts").launches
+    assert la.hardware.gpu_count is None
