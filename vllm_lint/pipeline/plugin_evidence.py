@@ -162,7 +162,8 @@ class PluginSurroundings:
             if requirement:
                 found = of_text(text, name)
             else:
-                images = [m.group(1) for m in (_FROM if dockerfile else _IMAGE).finditer(text)]
+                images = [m.group(1) for m in (_FROM if dockerfile else _IMAGE).finditer(text)] \
+                    if dockerfile or "image" in text else []  # (a manifest naming no image: no expression compiled)
                 hits = [f for f in (of_image(i, f"{name} ({'FROM' if dockerfile else 'image'}") for i in images) if f]
                 if hits:
                     found = hits[-1] if dockerfile else hits[0]

@@ -266,8 +266,8 @@ class RepositorySurvey:
             for e in entries:
                 name = e.name
                 try:
-                    if name.startswith("."):
-                        if not (_s._ENV_FILE.match(name) and e.is_file(follow_symlinks=False)):
+                    if name.startswith("."):  # (every env file's name holds `.env`: no expression for `.github`)
+                        if not (".env" in name and _s._ENV_FILE.match(name) and e.is_file(follow_symlinks=False)):
                             continue
                     elif e.is_dir(follow_symlinks=False):
                         if name.lower() not in _SKIP_DIRS and not (above and ignores.ignored(e.path, above)):
@@ -275,7 +275,7 @@ class RepositorySurvey:
                             out.ignores[e.path] = above
                         continue
                     elif not (e.is_file(follow_symlinks=False) and (name.endswith(_TEMPLATE_SUFFIXES)
-                              or builds_image_by_name(name) or _s._ENV_FILE.match(name)
+                              or builds_image_by_name(name) or (".env" in name and _s._ENV_FILE.match(name))
                               or name.endswith(_TERRAFORM))):
                         continue
                 except OSError:
@@ -425,7 +425,7 @@ def _images(text: str) -> list[tuple[int, str, str]]:
                 tag = version_from_image(image)
                 if tag:
                     out.append((m.start(2), tag, image))
-    for m in _UNTAGGED.finditer(text) if "image" in text or "repository" in text else ():  # (a match's key)
+    for m in _UNTAGGED.finditer(text) if _may_untagged(text) else ():
         if image_is_vllm(m.group(1)) and not _commented(text, m.start(1)):
             tag = _s._tag_beside(text, m.start(1))
             if tag:
@@ -456,6 +456,28 @@ def _may_tag(text: str, low: str, at: int, end: int) -> bool:
         elif c and not c.isascii():
             return True  # (a character a word may hold: searched)
         at = low.find("vllm", at + 4, end)
+    return False
+
+
+def _may_untagged(text: str) -> bool:
+    """Whether :data:`_UNTAGGED` may match in ``text``: a match is one line that starts with its key
+    (``image`` or ``repository``, a list's dash and blanks before it, a ``:`` after it), and its name's last part holds ``vllm`` followed by name
+    characters and then the line's end, a quote, a blank or a comment (``vllm/vllm-openai:v0.27.1``
+    is a tagged name: a ``:`` follows). Compiling the expression was ~1.4 M instructions of a one-file
+    run whose repository names only tagged images (benchmarks/README.md, issue 31's tenth pass)."""
+    for start, end in _s.lines_holding(text, ("image", "repository")):
+        head = text[start:end].lstrip(" \t")  # (the line starts with the key: `- image:`, `repository :`)
+        if head[:1] == "-":
+            head = head[1:].lstrip(" \t")
+        key = 5 if head.startswith("image") else 10 if head.startswith("repository") else 0
+        if not key or head[key:].lstrip(" \t")[:1] != ":":
+            continue
+        at = text.find("vllm", start, end)
+        while at >= 0:
+            c = text[at + 4:end].lstrip(_NAME_CHARS)[:1]
+            if c in ("", '"', "'", " ", "\t", "#") or not c.isascii():  # (a character a word may hold: tried)
+                return True
+            at = text.find("vllm", at + 4, end)
     return False
 
 
