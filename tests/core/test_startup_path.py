@@ -69,6 +69,12 @@ def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_pat
         # the scripts that run a file are walked for a file a caller may name, a script or a Python
         # file (pipeline.callers, imported then), never for a Dockerfile or YAML
         assert ("vllm_lint.pipeline.callers" in mods) == name.endswith((".sh", ".py")), argv
+        # the release finding's tables of plugins, forks, kustomizations and source builds are
+        # imported for a file or folder that names one only (issue 31, tenth pass), and the plugin
+        # evidence of the folders around a file only when nothing of the file names its release
+        assert not {"vllm_lint.surface.plugins", "vllm_lint.knowledge.plugin_targets", "vllm_lint.knowledge.forks",
+                    "vllm_lint.pipeline.kustomize", "vllm_lint.knowledge.source_builds"} & mods, argv
+        assert ("vllm_lint.pipeline.plugin_evidence" in mods) == name.endswith((".sh", ".py")), argv
         # every module after the console started, i.e. all but the package, cli and program
         assert own >= 40 and fast >= own - 2, (own, fast)
 

@@ -35,13 +35,17 @@ from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_regular, watch
 from ..images import image_is_vllm, version_from_image
 from ..record import Record, lazy_re
-from . import kustomize as _k
 from . import surroundings as _s
 from .surroundings import Named
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional
+
+    from . import kustomize as _k
+
+#: the names of a kustomization (``kustomize.NAMES``: that module imported for a file so named only)
+_KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
 #: folders a survey walks at most; files it reads at most
 MAX_FOLDERS = 4000
@@ -208,6 +212,8 @@ class RepositorySurvey:
         s = self.survey(root, whole=True)
         if not s.kustomizations:
             return None, None, []
+        from . import kustomize as _k
+
         got, note = _k.replaced_image(s.kustomizations, data.decode("utf-8", errors="replace"), image, root,
                                       self._text_of)
         if got is None:
@@ -292,9 +298,11 @@ class RepositorySurvey:
 
     def _file(self, out: Survey, root: str, path: str, name: str) -> None:
         data = self.surroundings.seen.get(path, b"")  # (the files around launches, read already)
-        if name in _k.NAMES:  # (read whether or not it names vllm: its keys may not)
+        if name in _KUSTOMIZATIONS:  # (read whether or not it names vllm: its keys may not)
             got = self._text_of(path, data or None)
             if got is not None:
+                from . import kustomize as _k
+
                 k = _k.read_kustomization(got[0], os.path.dirname(os.path.abspath(path)),
                                           os.path.relpath(path, root).replace(os.sep, "/"))
                 if k is not None:
@@ -311,13 +319,19 @@ class RepositorySurvey:
             self.surroundings.seen[path] = data if names else None  # (a second, whole walk reads it from here)
             if not names:
                 return
-        from .. import inputs
+        made: list = []
 
-        read = (os.path.abspath(path), inputs.key_of(data))
+        def read() -> tuple[str, str]:  # (the file's record, its content key made for a file that names something)
+            if not made:
+                from .. import inputs
+
+                made.append((os.path.abspath(path), inputs.key_of(data)))
+            return made[0]
+
         text = data.decode("utf-8", errors="replace")
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         if b"tritonserver" in data:
-            out.tritons.extend(_tritons(text, rel, read, os.path.dirname(os.path.abspath(path)), root))
+            out.tritons.extend(_tritons(text, rel, read(), os.path.dirname(os.path.abspath(path)), root))
         if name.endswith(_TERRAFORM):  # (read for the Triton servers it configures only)
             return
         found = _images(text)
@@ -333,7 +347,7 @@ class RepositorySurvey:
                 bare = next((b for b in _s._BARE_VLLM.finditer(text) if not _commented(text, b.start())), None)
                 found.append((bare.start() if bare else 0, UNPINNED, None))
         for at, tag, image in found:
-            out.mentions.append(Mention(tag, image, f"{rel}:{text.count(chr(10), 0, at) + 1}", read))
+            out.mentions.append(Mention(tag, image, f"{rel}:{text.count(chr(10), 0, at) + 1}", read()))
         if name.endswith((".yaml", ".yml")) and any(k in data for k in _SERVER_MARKERS):
             for key, images in _servers(text).items():
                 got = []
@@ -342,7 +356,7 @@ class RepositorySurvey:
                     if at < 0:  # (an image with its version beside it: the image key's line)
                         at = text.find(image.rsplit(":", 1)[0])
                     line = text.count("\n", 0, at) + 1 if at >= 0 else 1
-                    got.append(Mention(version_from_image(image) or "", image, f"{rel}:{line}", read))
+                    got.append(Mention(version_from_image(image) or "", image, f"{rel}:{line}", read()))
                 out.servers.setdefault(key, got)
 
 

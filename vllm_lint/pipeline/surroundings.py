@@ -49,6 +49,10 @@ CALLER_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
 #: is asked about)
 CALLED_SUFFIXES = CALLER_SUFFIXES + (".py",)
 _YAML = (".yaml", ".yml")
+#: the words a file naming a platform plugin's release holds (``pipeline.plugin_evidence``'s screen;
+#: here, so that a folder's reading notes the files holding none without importing it)
+_PLUGIN_WORDS = ("ascend", "spyre", "gaudi", "metax", "musa", "rbln", "kunlun", "neuron", "tpu")
+PLUGIN_WORDS = tuple(w.encode() for w in _PLUGIN_WORDS)  # (for a screen of lower-cased ASCII bytes)
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?((?:\$\{[^}\s"']*\}|[^\s"'#,}$]|\$(?!\{))+)""", re.M)
 _WORD = lazy_re(r"[\w./-]+")  # (one pass: a long base64 line must not backtrack)
@@ -422,21 +426,23 @@ class Surroundings:
             f.pin = self._pin(f, directory, f.names)
         return f.pin
 
-    def _read(self, f: _Folder, path: str) -> Optional[str]:
-        data = self._read_bytes(f, path)
+    def _read(self, f: _Folder, path: str, words: bool = True) -> Optional[str]:
+        data = self._read_bytes(f, path, words)
         return None if data is None else data.decode("utf-8", errors="replace")
 
-    def _read_bytes(self, f: _Folder, path: str) -> Optional[bytes]:
+    def _read_bytes(self, f: _Folder, path: str, words: bool = True) -> Optional[bytes]:
+        """The file's bytes, noted in ``seen``; with ``words``, an ASCII file holding none of the
+        plugin words noted in ``wordless`` (not for a file the plugin evidence never reads: a README)."""
         try:  # a regular file, bounded (a Dockerfile may be a link to /dev/zero or a FIFO)
             data = read_regular(path, MAX_BYTES)
         except (OSError, TooLarge):
             return None
         self._last_read, self._last_key = (path, data), None
         low = data.lower()
-        self.seen[path] = data if b"vllm" in low else None
-        if self._words and data.isascii():
+        self.seen[path] = data if low.find(b"vllm") >= 0 else None
+        if words and self._words and data.isascii():
             for w in self._words:
-                if w in low:
+                if low.find(w) >= 0:  # (bytes.find: `in` on bytes formats a TypeError first)
                     break
             else:
                 self.wordless.add(path)  # (ASCII: its lower case is the decoded text's, letter for letter)
@@ -818,7 +824,8 @@ class Surroundings:
             f.readme = None
             for name in f.names:
                 if name.lower() in ("readme.md", "readme.rst", "readme.txt", "readme"):
-                    text = self._read(f, os.path.join(root, name)) or ""
+                    # (a README is none of the files the plugin evidence reads: no plugin words looked for)
+                    text = self._read(f, os.path.join(root, name), words=False) or ""
                     for m in _install_pins(text):
                         if m.group(1) in ("==", "==="):
                             row = text.count("\n", 0, m.start()) + 1

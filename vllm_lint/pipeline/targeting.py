@@ -47,15 +47,13 @@ from .. import inputs
 from ..frontends.base import builds_image_by_name
 from ..fsutil import AnyPath, TooLarge, read_regular, real_dir, watching
 from ..images import image_is_vllm, version_from_image
-from ..knowledge.forks import fork_builds
 from ..knowledge.image_tags import HintReading, read_hint, read_image
 from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
-from .plugin_evidence import PLUGIN_WORDS, Found, PluginSurroundings, own as own_plugin
 from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
-from .surroundings import CALLED_SUFFIXES, Named, Surroundings
+from .surroundings import CALLED_SUFFIXES, PLUGIN_WORDS, Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
@@ -63,6 +61,7 @@ if TYPE_CHECKING:
     from typing import Any, Optional
 
     from .callers import Callers
+    from .plugin_evidence import Found, PluginSurroundings
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 
@@ -119,8 +118,7 @@ class Targeting:
         self.surroundings = Surroundings(PLUGIN_WORDS)
         self._callers: Optional[Callers] = None  # (``callers``: made for the first script asked about)
         self.repository = RepositorySurvey(self.surroundings, self._names)
-        self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names,
-                                          self.surroundings.wordless)
+        self._plugins: Optional[PluginSurroundings] = None  # (``plugins``: made when a folder is first asked)
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
@@ -148,6 +146,17 @@ class Targeting:
 
             self._callers = Callers(self.surroundings)
         return self._callers
+
+    @property
+    def plugins(self) -> PluginSurroundings:
+        """The plugin releases the folders around a file name (``pipeline.plugin_evidence``),
+        imported and made when a folder's are first asked for (a launch naming its release never does)."""
+        if self._plugins is None:
+            from .plugin_evidence import PluginSurroundings
+
+            self._plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names,
+                                               self.surroundings.wordless)
+        return self._plugins
 
     # -- the files around a launch
     def pin_for(self, path: AnyPath) -> Optional[tuple[str, str]]:
@@ -465,7 +474,9 @@ class Targeting:
             stated = self._stated(data, at) if data is not None and at is not None else None
             return stated or unknown
         c = None
-        if at is not None:  # the plugin release the launch runs in or its file pins (vllm-ascend==0.9.1)
+        if at is not None and _may_name_plugin(image, source):  # the plugin release the launch runs in or its
+            from .plugin_evidence import own as own_plugin  # file pins (vllm-ascend==0.9.1)
+
             found = own_plugin(image, source, self._where(path)[2])
             c = self._from_plugin(found) if found is not None else None
         if c is None and data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
@@ -548,6 +559,8 @@ class Targeting:
         if b"github.com" not in data:
             return None
         if self._fork_memo is None or self._fork_memo[0] is not data:  # (once per file, not per launch)
+            from ..knowledge.forks import fork_builds
+
             text = data.decode("utf-8", errors="replace")
             self._fork_memo = (data, [(len(text[:b.offset].encode("utf-8")), b) for b in fork_builds(text)])
         builds = self._fork_memo[1]
@@ -619,6 +632,21 @@ class Targeting:
                 i = low.find(b"vllm", end)
             memo = self._lines_memo = (data, starts, {})
         return memo
+
+
+def _may_name_plugin(image: Optional[str], source: Optional[bytes]) -> bool:
+    """Whether ``plugin_evidence.own`` may find a plugin release for a launch of ``image`` in a
+    file of bytes ``source``: an image it reads (no variable in it), or a text whose lower case
+    holds a plugin word (``of_text``'s screen, on the decoded text: a file holding a character that
+    is not ASCII is read, as ``K`` (the Kelvin sign) lower-cases to ``k``). Else it is not imported."""
+    if image and "$" not in image and "{" not in image:
+        return True
+    if not source:
+        return False
+    if not source.isascii():
+        return True
+    low = source.lower()
+    return any(low.find(w) >= 0 for w in PLUGIN_WORDS)
 
 
 def _shown(m: Any) -> str:
