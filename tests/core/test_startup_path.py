@@ -75,6 +75,9 @@ def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_pat
         assert not {"vllm_lint.surface.plugins", "vllm_lint.knowledge.plugin_targets", "vllm_lint.knowledge.forks",
                     "vllm_lint.pipeline.kustomize", "vllm_lint.knowledge.source_builds"} & mods, argv
         assert ("vllm_lint.pipeline.plugin_evidence" in mods) == name.endswith((".sh", ".py")), argv
+        # nor the repository's survey and the rules of what its walks leave out (a file outside a
+        # repository: no survey; a launch naming its release: no walk at all)
+        assert not {"vllm_lint.pipeline.repository", "vllm_lint.pipeline.ignored_folders"} & mods, argv
         # every module after the console started, i.e. all but the package, cli and program
         assert own >= 40 and fast >= own - 2, (own, fast)
 

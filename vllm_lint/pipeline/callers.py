@@ -35,7 +35,7 @@ from .surroundings import CALLED_SUFFIXES, CALLER_SUFFIXES, Named, Surroundings,
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
-    from typing import Optional
+    from typing import Any, Optional
 
 MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000
@@ -209,8 +209,8 @@ class Callers:
         read = 0
         seen = 0
         in_repo = self.surroundings.root_of(root) is not None
-        ignores = self.surroundings.ignored_folders
         # (outside a repository only the folder itself is walked: no rules of what to leave out read)
+        ignores: Any = self.surroundings.ignored_folders if in_repo else None
         stack: list[tuple[str, list]] = [(root, ignores.root_rules(root) if in_repo else [])]
         ruled: Optional[list] = None  # (the rules last asked about, and the names they may leave out)
         named: frozenset = frozenset()

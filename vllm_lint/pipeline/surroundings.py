@@ -35,11 +35,12 @@ from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_head, read_regular, watch
 from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, lazy_re
-from .ignored_folders import IgnoredFolders
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Optional
+
+    from .ignored_folders import IgnoredFolders
 
 MAX_BYTES = 1 << 20
 #: the scripts of a repository that may run another file (``pipeline.callers`` walks and reads
@@ -377,8 +378,7 @@ class Surroundings:
         # every file read: its bytes when they name vllm, else None (``pipeline.repository``'s survey
         # reads the repository's files from here before the disk)
         self.seen: dict[str, Optional[bytes]] = {}
-        # the folders the repository's .gitignore files name, which its walks leave out
-        self.ignored_folders = IgnoredFolders()
+        self._ignored: Optional[IgnoredFolders] = None  # (``ignored_folders``: made for the first walk)
         # the files read whose bytes are ASCII and hold none of ``words`` (lower-cased): the plugin
         # evidence's folder reading passes them over rather than reading them again
         self._words = words
@@ -387,6 +387,16 @@ class Surroundings:
         # the same; each answer walks folders up)
         self._pins_for: dict[str, Optional[Named]] = {}
         self._own_charts: dict[str, Optional[Named]] = {}
+
+    @property
+    def ignored_folders(self) -> IgnoredFolders:
+        """The folders the repository's .gitignore files name, which its walks (the callers', the
+        survey's) leave out; imported and made for the first walk (a launch naming its release walks none)."""
+        if self._ignored is None:
+            from .ignored_folders import IgnoredFolders
+
+            self._ignored = IgnoredFolders()
+        return self._ignored
 
     @property
     def _last(self) -> Optional[tuple[str, str]]:

@@ -52,7 +52,6 @@ from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
-from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
 from .surroundings import CALLED_SUFFIXES, PLUGIN_WORDS, Named, Surroundings
 from .surroundings import _unpinned_install as unpinned_install
 
@@ -62,6 +61,7 @@ if TYPE_CHECKING:
 
     from .callers import Callers
     from .plugin_evidence import Found, PluginSurroundings
+    from .repository import RepositorySurvey
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 
@@ -117,7 +117,7 @@ class Targeting:
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
         self.surroundings = Surroundings(PLUGIN_WORDS)
         self._callers: Optional[Callers] = None  # (``callers``: made for the first script asked about)
-        self.repository = RepositorySurvey(self.surroundings, self._names)
+        self._repository: Optional[RepositorySurvey] = None  # (``repository``: made for the first survey)
         self._plugins: Optional[PluginSurroundings] = None  # (``plugins``: made when a folder is first asked)
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
@@ -146,6 +146,16 @@ class Targeting:
 
             self._callers = Callers(self.surroundings)
         return self._callers
+
+    @property
+    def repository(self) -> RepositorySurvey:
+        """What the whole repository says (``pipeline.repository``), imported and made when a
+        launch's release is first looked for there (a launch naming its release never is)."""
+        if self._repository is None:
+            from .repository import RepositorySurvey
+
+            self._repository = RepositorySurvey(self.surroundings, self._names)
+        return self._repository
 
     @property
     def plugins(self) -> PluginSurroundings:
@@ -259,8 +269,11 @@ class Targeting:
             data = read_regular(str(path), PIN_FILE_BYTES)
         except (OSError, TooLarge):
             return None, []
-        if triton and TRITON_MODEL_MARK not in data:
-            return None, []
+        if triton:
+            from .repository import TRITON_MODEL_MARK
+
+            if TRITON_MODEL_MARK not in data:
+                return None, []
         named, note = self.repository.triton(root, directory) if triton else self.repository.linked(root, data)
         if note is not None:
             self._notes[self._key(path)] = note
@@ -314,6 +327,8 @@ class Targeting:
     def _one_release(self, root: str) -> tuple[Optional[Choice], Optional[str]]:
         mentions, truncated = self.repository.mentions(root)
         if truncated:
+            from .repository import MAX_FILES, MAX_FOLDERS
+
             return None, (f"the repository is larger than a survey reads ({MAX_FOLDERS} folders or {MAX_FILES} "
                           "files): no release read from it")
         releases: dict[Any, Any] = {}  # what it names -> its first mention
@@ -651,6 +666,8 @@ def _may_name_plugin(image: Optional[str], source: Optional[bytes]) -> bool:
 
 def _shown(m: Any) -> str:
     """A repository's mention (``pipeline.repository.Mention``) as --verbose names it."""
+    from .repository import UNPINNED
+
     return m.image or ("vllm, unpinned" if m.text == UNPINNED else f"vllm=={m.text}")
 
 
