@@ -479,3 +479,19 @@ def test_a_manifest_naming_no_image_is_read_for_plugins_without_an_expression(tm
     p = plugin_evidence.PluginSurroundings(lambda d: None, lambda d: ["action.yml", "deploy.yaml"])
     found = p.for_dir(str(tmp_path))
     assert found is not None and found.dist == "vllm-ascend" and fresh._source[0] in compiled
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(["vllm", "vllm-openai", "-", "_", ".", "x", "\n", "rocm", "é", "openai", "/"]),
+                max_size=6))
+def test_an_image_name_is_read_as_the_name_expressions_read_it(words):
+    """``images._named`` (vLLM's image names read without an expression) is ``re.match`` of the
+    two expressions it stands for."""
+    import re
+
+    from vllm_lint import images
+
+    last = "".join(words)
+    for name in ("vllm-openai", "vllm"):
+        if last.startswith(name):
+            assert images._named(last, len(name)) == bool(re.match("^" + re.escape(name) + r"([-_.].*)?$", last)), last

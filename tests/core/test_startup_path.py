@@ -155,6 +155,34 @@ def test_a_stale_or_missing_pyc_is_compiled_as_the_import_system_does(tmp_path):
     assert _OwnModules().find_spec("vllm_lint_other.x") is None
 
 
+def test_a_module_loaded_by_the_own_finder_has_the_import_systems_attributes(tmp_path):
+    """``_Loader.create_module`` makes the module with the ``__file__`` and ``__cached__`` the
+    import system gives it (so that it does not ask for them on a new module, a dropped
+    ``AttributeError`` each): a package and a module have the same attributes either way."""
+    pkg = tmp_path / "vllm_lint_fixture_attrs"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text("VALUE = 1\n")
+    (pkg / "sub").mkdir()
+    (pkg / "sub" / "__init__.py").write_text("")
+    code = ("import sys\n"
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "import vllm_lint.cli.program as program\n"
+            "if sys.argv[1] == 'own':\n"
+            "    program._PACKAGES = frozenset(['vllm_lint_fixture_attrs'])\n"
+            "    sys.meta_path.insert(0, program._OwnModules())\n"
+            "import vllm_lint_fixture_attrs.mod as m, vllm_lint_fixture_attrs.sub as sub\n"
+            "for x in (sys.modules['vllm_lint_fixture_attrs'], m, sub):\n"
+            "    print(sorted(k for k in vars(x) if k != '__builtins__'), x.__name__, x.__file__, x.__cached__,\n"
+            "          x.__package__, x.__spec__.name, x.__spec__.origin, getattr(x, '__path__', None),\n"
+            "          type(x.__loader__).__name__)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    got = {how: subprocess.run([sys.executable, "-c", code, how], env=env, capture_output=True, text=True,
+                               check=True).stdout for how in ("own", "import")}
+    assert got["own"].count("_Loader") == 2  # (a module and a package: a top-level package is the import system's)
+    assert got["own"].replace("_Loader", "SourceFileLoader") == got["import"]
+
+
 _PATHS = st.lists(st.sampled_from(["", ".", "..", "a", "b.sh", "/", "//", "x y", "é"]), max_size=6).map("/".join)
 
 
