@@ -408,6 +408,15 @@ def test_a_one_file_lookup_answers_as_the_index_does(synth_db, tmp_path, seed):
             alone = callers.Callers(surroundings.Surroundings())
             d = os.path.join(real, folder) if folder else real
             got, want = alone.caller_for(d, name), indexed.caller_for(d, name)
+            held = callers.Callers(surroundings.Surroundings())  # (past its bound: screened as read)
+            bound = callers.HELD_BYTES
+            callers.HELD_BYTES = 40
+            try:
+                dropped = held.caller_for(d, name)
+            finally:
+                callers.HELD_BYTES = bound
+            assert (dropped and (dropped.text, dropped.why, dropped.read)) == (want and (want.text, want.why, want.read))
+            assert held.screens > alone.screens or alone.screens == alone.reads
             assert (got and (got.text, got.why, got.spec, got.read)) == (want and (want.text, want.why, want.spec, want.read))
             assert alone.reads == indexed.reads
 

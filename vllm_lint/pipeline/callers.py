@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
+HELD_BYTES = 8 << 20  # (the scripts a one-file run holds before their screen: :meth:`Callers._all`)
 _SUFFIXES = CALLER_SUFFIXES  # a caller's
 _CALLED = CALLED_SUFFIXES  # what a caller names: a script, or the Python file it runs
 _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch|py))(?![\w.-])")
@@ -182,10 +183,19 @@ class Callers:
 
     def _all(self, root: str) -> list[list]:
         """Every script the repository's walk read, in walk order, once per root, screened at first
-        use (:meth:`_kept`): [None, folder, bytes, None, root, False, path, None] until then."""
+        use (:meth:`_kept`): [None, folder, bytes, None, root, False, path, None] until then. Past
+        :data:`HELD_BYTES` of scripts held unscreened, each is screened as it is read and the bytes
+        of one that cannot call dropped (a repository of large scripts is not held whole)."""
         got = self._read.get(root)
         if got is None:
-            got = self._read[root] = list(self._walk(root))
+            got = self._read[root] = []
+            held = 0
+            for script in self._walk(root):
+                if held <= HELD_BYTES:
+                    held += len(script[2])
+                elif not self._kept(script):
+                    script[2] = b""
+                got.append(script)
         return got
 
     def _kept(self, script: list) -> bool:
