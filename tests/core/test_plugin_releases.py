@@ -232,12 +232,12 @@ _PLUGIN_IMAGES = [None, "", "quay.io/ascend/vllm-ascend:v0.10.0rc1", "vllm/vllm-
 def test_the_plugin_screen_passes_every_launch_the_plugin_evidence_reads(image, words):
     """``targeting._may_name_plugin`` is False only where ``plugin_evidence.own`` finds nothing: the
     module (and its tables) is not imported for such a launch."""
-    from vllm_lint.pipeline import plugin_evidence, targeting
+    from vllm_lint.pipeline import plugin_evidence, surroundings, targeting
 
     source = "".join(words).encode()
     plugin_evidence._OWN_MEMO[:] = [None, None]
     if plugin_evidence.own(image, source, "f.sh") is not None:
-        assert targeting._may_name_plugin(image, source), (image, source)
+        assert targeting._may_name_plugin(image, source, surroundings.PLUGIN_WORDS), (image, source)
 
 
 def test_the_survey_names_kustomizations_as_the_kustomize_module_does():

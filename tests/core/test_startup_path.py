@@ -78,6 +78,8 @@ def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_pat
         # nor the repository's survey and the rules of what its walks leave out (a file outside a
         # repository: no survey; a launch naming its release: no walk at all)
         assert not {"vllm_lint.pipeline.repository", "vllm_lint.pipeline.ignored_folders"} & mods, argv
+        # and the files around a launch are read (their module imported) only for a launch that names no release
+        assert ("vllm_lint.pipeline.surroundings" in mods) == name.endswith((".sh", ".py")), argv
         # every module after the console started, i.e. all but the package, cli and program
         assert own >= 40 and fast >= own - 2, (own, fast)
 

@@ -369,6 +369,9 @@ _tag = version_from_image
 class Surroundings:
     """The runners and pins of folders, read once per folder (one run's memo)."""
 
+    #: what a caller may name (``Targeting`` asks for a file's callers by it without importing this module)
+    called_suffixes = CALLED_SUFFIXES
+
     def __init__(self, words: tuple[bytes, ...] = ()) -> None:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}
@@ -382,6 +385,7 @@ class Surroundings:
         # the files read whose bytes are ASCII and hold none of ``words`` (lower-cased): the plugin
         # evidence's folder reading passes them over rather than reading them again
         self._words = words
+        self.words = words
         self.wordless: set[str] = set()
         # per directory: what ``pin_for`` and ``own_chart_for`` found (the files of a folder ask
         # the same; each answer walks folders up)

@@ -52,8 +52,6 @@ from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
-from .surroundings import CALLED_SUFFIXES, PLUGIN_WORDS, Named, Surroundings
-from .surroundings import _unpinned_install as unpinned_install
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -62,6 +60,7 @@ if TYPE_CHECKING:
     from .callers import Callers
     from .plugin_evidence import Found, PluginSurroundings
     from .repository import RepositorySurvey
+    from .surroundings import Named, Surroundings
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 
@@ -115,7 +114,7 @@ class Targeting:
         self.db = db
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
-        self.surroundings = Surroundings(PLUGIN_WORDS)
+        self._surroundings: Optional[Surroundings] = None  # (``surroundings``: made when first asked)
         self._callers: Optional[Callers] = None  # (``callers``: made for the first script asked about)
         self._repository: Optional[RepositorySurvey] = None  # (``repository``: made for the first survey)
         self._plugins: Optional[PluginSurroundings] = None  # (``plugins``: made when a folder is first asked)
@@ -146,6 +145,17 @@ class Targeting:
 
             self._callers = Callers(self.surroundings)
         return self._callers
+
+    @property
+    def surroundings(self) -> Surroundings:
+        """The files around a launch (``pipeline.surroundings``), imported and made when a launch's
+        release is first looked for around it (a launch naming its release never is)."""
+        s = self._surroundings
+        if s is None:
+            from .surroundings import PLUGIN_WORDS, Surroundings
+
+            s = self._surroundings = Surroundings(PLUGIN_WORDS)
+        return s
 
     @property
     def repository(self) -> RepositorySurvey:
@@ -200,7 +210,7 @@ class Targeting:
             named = self.surroundings.runner_for(directory, name)
             if named is not None:
                 c, read = self._from_named(named), named.read
-            if c is None and name.endswith(CALLED_SUFFIXES):  # (no other file is called: callers not imported)
+            if c is None and name.endswith(self.surroundings.called_suffixes):  # (no other file is called: callers not imported)
                 caller = self.callers.caller_for(directory, name)
                 if caller is not None:
                     c, read = self._from_named(caller), caller.read
@@ -295,6 +305,8 @@ class Targeting:
         if b"vllm" not in data.lower():
             return False
         text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+        from .surroundings import _unpinned_install as unpinned_install
+
         if _OWN_SOURCE.search(text) or unpinned_install(text):
             return True
         if builds_image_by_name(os.path.basename(str(path))):  # (FROM a vLLM image of its own build)
@@ -489,7 +501,7 @@ class Targeting:
             stated = self._stated(data, at) if data is not None and at is not None else None
             return stated or unknown
         c = None
-        if at is not None and _may_name_plugin(image, source):  # the plugin release the launch runs in or its
+        if at is not None and _may_name_plugin(image, source, self.surroundings.words):  # the plugin release the launch runs in or its
             from .plugin_evidence import own as own_plugin  # file pins (vllm-ascend==0.9.1)
 
             found = own_plugin(image, source, self._where(path)[2])
@@ -649,7 +661,7 @@ class Targeting:
         return memo
 
 
-def _may_name_plugin(image: Optional[str], source: Optional[bytes]) -> bool:
+def _may_name_plugin(image: Optional[str], source: Optional[bytes], words: tuple[bytes, ...]) -> bool:
     """Whether ``plugin_evidence.own`` may find a plugin release for a launch of ``image`` in a
     file of bytes ``source``: an image it reads (no variable in it), or a text whose lower case
     holds a plugin word (``of_text``'s screen, on the decoded text: a file holding a character that
@@ -661,7 +673,7 @@ def _may_name_plugin(image: Optional[str], source: Optional[bytes]) -> bool:
     if not source.isascii():
         return True
     low = source.lower()
-    return any(low.find(w) >= 0 for w in PLUGIN_WORDS)
+    return any(low.find(w) >= 0 for w in words)
 
 
 def _shown(m: Any) -> str:
