@@ -324,3 +324,13 @@ def test_a_one_file_lint_compiles_no_version_expression(tmp_path, synth_db_path)
             "assert 'fullmatch' not in vars(version._SIMPLE)\n"
             "assert version.Version('0.11.0rc1').pre == ('rc', 1) and 'fullmatch' in vars(version._SIMPLE)\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_constants_targeting_keeps_are_their_modules():
+    """Targeting keeps its own copy of what the modules it imports lazily define, so that no import
+    statement runs per file (a ``from`` import of a module asks it for ``__path__`` each time)."""
+    from vllm_lint.pipeline import repository, surroundings, targeting
+
+    assert targeting._TRITON_MODEL_MARK == repository.TRITON_MODEL_MARK
+    assert surroundings.Surroundings.called_suffixes == surroundings.CALLED_SUFFIXES
+    assert surroundings.Surroundings.unpinned_install("pip install vllm\n") is surroundings._unpinned_install("pip install vllm\n")

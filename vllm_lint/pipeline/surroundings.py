@@ -372,6 +372,12 @@ class Surroundings:
     #: what a caller may name (``Targeting`` asks for a file's callers by it without importing this module)
     called_suffixes = CALLED_SUFFIXES
 
+    @staticmethod
+    def unpinned_install(text: str) -> bool:
+        """Whether ``text`` installs vllm without a version (:func:`_unpinned_install`; ``Targeting``
+        asks through its object: no import statement run per file)."""
+        return _unpinned_install(text)
+
     def __init__(self, words: tuple[bytes, ...] = ()) -> None:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}

@@ -71,6 +71,10 @@ NEWEST_SOURCE = "newest release in the database"
 WORDS_LINES = 40
 
 
+#: the module every Triton Python backend model imports (``repository.TRITON_MODEL_MARK``: that
+#: module imported for a survey only, and no import statement run per Python file)
+_TRITON_MODEL_MARK = b"triton_python_backend_utils"
+
 # a file that builds vLLM from a source tree of its own: a clone of a vLLM repository (vLLM's or a
 # fork's), a pip install from git
 _OWN_SOURCE = lazy_re(r"(?im)^[^#\n]*(?:\bgit[ \t]+clone\b[^\n]*?/[\w.-]*vllm[\w.-]*(?:\.git)?(?![\w-])|"
@@ -279,11 +283,8 @@ class Targeting:
             data = read_regular(str(path), PIN_FILE_BYTES)
         except (OSError, TooLarge):
             return None, []
-        if triton:
-            from .repository import TRITON_MODEL_MARK
-
-            if TRITON_MODEL_MARK not in data:
-                return None, []
+        if triton and _TRITON_MODEL_MARK not in data:
+            return None, []
         named, note = self.repository.triton(root, directory) if triton else self.repository.linked(root, data)
         if note is not None:
             self._notes[self._key(path)] = note
@@ -292,8 +293,7 @@ class Targeting:
         c = self._from_named(named)
         return c, ([named.read] if c is not None and named.read else [])
 
-    @staticmethod
-    def _installs_its_own(path: AnyPath) -> bool:
+    def _installs_its_own(self, path: AnyPath) -> bool:
         """Whether the file installs a vLLM of its own: with no version (``pip install vllm``: the
         newest), from a source tree (``git clone .../vllm``, ``pip install git+.../vllm-fork``), or, for
         a Dockerfile, from a vLLM image of its own build (``FROM vllm-gb10:pr41834``): not another
@@ -305,9 +305,7 @@ class Targeting:
         if b"vllm" not in data.lower():
             return False
         text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-        from .surroundings import _unpinned_install as unpinned_install
-
-        if _OWN_SOURCE.search(text) or unpinned_install(text):
+        if _OWN_SOURCE.search(text) or self.surroundings.unpinned_install(text):
             return True
         if builds_image_by_name(os.path.basename(str(path))):  # (FROM a vLLM image of its own build)
             for m in _VLLMISH_BASE.finditer(text):
