@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vllm_lint.knowledge.image_tags import read_hint
 from vllm_lint.knowledge.plugin_targets import plugin_version, target_of
@@ -215,3 +217,31 @@ def test_a_vendor_tag_outside_its_scheme_is_no_vllm_version(db):
     r = read_hint(db, "3.2.0-1754088865-hotfix-1", "registry.redhat.io/rhaiis/vllm-cuda-rhel9:3.2.0-1754088865-hotfix-1")
     # (a Red Hat version without a row: between its neighbours' releases, never a vLLM version of its own)
     assert r.status == "unknown" and r.scheme == "Red Hat AI Inference Server" and "newer" not in r.note
+
+
+# -- issue 31, tenth pass: the plugin evidence imported where a launch's image or file may name a plugin
+
+_PLUGIN_TEXT = ["vllm-ascend==0.9.1", "VLLM-ASCEND==0.9.1", "optimum-neuron[vllm]==0.4.5", "vllm-gaudi.git@v0.24.0",
+                "\u212aunlun", "vllm-kunlun==0.10.0", "vllm-tpu==0.11.0", " ", "\n", "pip install ", "x", "\u0130",
+                "GAUD\u0130", "vllm==0.10.0", "tpu", "output"]
+_PLUGIN_IMAGES = [None, "", "quay.io/ascend/vllm-ascend:v0.10.0rc1", "vllm/vllm-openai:v0.10.1", "x/${IMAGE}",
+                  "rocm/vllm:latest", "vllm/vllm-tpu:v0.11.0", "$IMAGE"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(_PLUGIN_IMAGES), st.lists(st.sampled_from(_PLUGIN_TEXT), max_size=8))
+def test_the_plugin_screen_passes_every_launch_the_plugin_evidence_reads(image, words):
+    """``targeting._may_name_plugin`` is False only where ``plugin_evidence.own`` finds nothing: the
+    module (and its tables) is not imported for such a launch."""
+    from vllm_lint.pipeline import plugin_evidence, surroundings, targeting
+
+    source = "".join(words).encode()
+    plugin_evidence._OWN_MEMO[:] = [None, None]
+    if plugin_evidence.own(image, source, "f.sh") is not None:
+        assert targeting._may_name_plugin(image, source, surroundings.PLUGIN_WORDS), (image, source)
+
+
+def test_the_survey_names_kustomizations_as_the_kustomize_module_does():
+    from vllm_lint.pipeline import kustomize, repository
+
+    assert repository._KUSTOMIZATIONS == kustomize.NAMES

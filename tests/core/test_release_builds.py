@@ -7,10 +7,13 @@ synthetic database has 0.8.5, 0.10.0 and 0.27.1 (the newest)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vllm_lint.pipeline.engine import Linter
 from vllm_lint.pipeline.targeting import Targeting
@@ -342,3 +345,108 @@ def test_a_runner_that_names_the_scripts_folder_in_a_variable(synth_db, repo, ru
     t = Targeting(synth_db, Settings())
     assert t.choose(put(repo, "model_scripts/job.sh", SCRIPT), []).release == "0.8.5"
     assert t.choose(put(repo, "elsewhere/job.sh", SCRIPT), []).kind == "default"
+
+
+# ----------------------------------------------------------------------------- a one-file run's lookup (issue 31, tenth pass)
+
+
+def test_a_one_file_lookup_screens_only_the_scripts_that_may_name_the_file(synth_db, repo, monkeypatch):
+    """The first script asked about in a repository gives the byte screen (``_may_call``) only to
+    the scripts whose bytes hold its name, a ``$`` or a ``*`` (a ref, a glob's ``*`` or a variable
+    in a name is written so), and compiles the glob expression only for a script with a line
+    holding a ``$`` or ``*`` and a script's ending; a second script asked screens the rest, with the
+    answers an index of every caller gives."""
+    import re
+
+    from vllm_lint.pipeline import callers
+
+    for i in range(30):  # (they install a release and name other scripts: callers, of other files)
+        put(repo, f"runners/r{i:02}.sh", f"#!/bin/bash\npip install vllm==0.8.5\nbash jobs/other{i}.sh\n")
+    put(repo, "runners/vars.sh", "#!/bin/bash\npip install vllm==0.10.0\nPORT=${PORT:-8000}\nbash jobs/b.sh\n")
+    put(repo, "runners/run.sh", "#!/bin/bash\npip install vllm==0.10.0\nbash jobs/a.sh\n")
+    compiled = []
+    real_compile = re._compile
+    monkeypatch.setattr(re, "_compile", lambda p, f: compiled.append(p) or real_compile(p, f))
+    t = Targeting(synth_db, Settings())
+    c = t.choose(put(repo, "jobs/a.sh", SCRIPT), [])
+    assert (c.release, c.why) == ("0.10.0", "run by runners/run.sh (line 2: installs vllm==0.10.0)")
+    walker = t.callers
+    assert walker.reads == 33 and walker.screens == 2 and walker.screened == 2  # (run.sh, and vars.sh's `$`)
+    assert callers._GLOB_NAME._source[0] not in compiled  # (vars.sh's `$` is on no line naming a script)
+    assert t.choose(put(repo, "jobs/other7.sh", SCRIPT), []).release == "0.8.5"  # (the second: the index)
+    assert walker.screens == 33 and walker.screened == 32  # (jobs/a.sh installs nothing)
+
+
+_WORDS = ["pip install vllm==0.8.5\n", "bash jobs/a.sh\n", "bash a.sh\n", "for s in jobs/*.sh; do bash $s; done\n",
+          "bash jobs/${m}.sh\n", "echo $HOME\n", "x=*.txt\n", "# a.sh\n", "vllm serve m\n", "cd jobs\n",
+          "module load vLLM/0.10.0\n", "bash jobs/ä.sh\n", "\udcff", "bash jobs/\ufffd.sh\n"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_one_file_lookup_answers_as_the_index_does(synth_db, tmp_path, seed):
+    """The one-file lookup (its screens) and the index of every caller (a second script's) give
+    each script the same callers, over trees of scripts written from the words callers hold."""
+    import random
+
+    from vllm_lint.pipeline import callers, surroundings
+
+    rnd = random.Random(seed)
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    names = ["a.sh", "b.sh", "ä.sh", "c.py"]
+    for i in range(25):
+        folder = rnd.choice(["", "jobs/", "runners/", "runners/deep/"])
+        text = "#!/bin/bash\n" + "".join(rnd.choice(_WORDS) for _ in range(rnd.randint(1, 5)))
+        p = root / f"{folder}s{i}.sh"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(text.encode("utf-8", "surrogateescape"))
+    real = os.path.realpath(root)
+    for folder in ("", "jobs"):
+        for name in names:
+            indexed = callers.Callers(surroundings.Surroundings())
+            indexed.index(real)
+            alone = callers.Callers(surroundings.Surroundings())
+            d = os.path.join(real, folder) if folder else real
+            got, want = alone.caller_for(d, name), indexed.caller_for(d, name)
+            held = callers.Callers(surroundings.Surroundings())  # (past its bound: screened as read)
+            bound = callers.HELD_BYTES
+            callers.HELD_BYTES = 40
+            try:
+                dropped = held.caller_for(d, name)
+            finally:
+                callers.HELD_BYTES = bound
+            assert (dropped and (dropped.text, dropped.why, dropped.read)) == (want and (want.text, want.why, want.read))
+            assert held.screens > alone.screens or alone.screens == alone.reads
+            assert (got and (got.text, got.why, got.spec, got.read)) == (want and (want.text, want.why, want.spec, want.read))
+            assert alone.reads == indexed.reads
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["$", "*", "${x}", "a", ".sh", ".py", ".bash", ".slurm", ".sbatch", "\n", " ", "/",
+                                 "-", ".", "é", "{", "}", "_", "x.s", "h"]), max_size=25))
+def test_the_glob_screen_passes_every_text_the_expression_matches(words):
+    from vllm_lint.pipeline import callers
+
+    text = "".join(words)
+    if callers._GLOB_NAME.search(text):
+        assert callers._may_glob(text), text
+
+
+def test_the_ignored_folders_are_asked_only_for_the_names_their_rules_hold(tmp_path, monkeypatch):
+    """The callers' walk asks ``IgnoredFolders.ignored`` only for a folder whose name a rule above
+    it holds (``names_ruled``), and leaves out the same folders."""
+    from vllm_lint.pipeline import callers, ignored_folders, surroundings
+
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / ".gitignore").write_text("build/\n/gen/out\n")
+    for rel in ("a/b/c/x.sh", "build/x.sh", "gen/out/x.sh", "gen/keep/x.sh", "a/out/x.sh", "d/build/x.sh", "e/x.sh"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("pip install vllm==0.8.5\nbash job.sh\n")
+    asked = []
+    real = ignored_folders.IgnoredFolders.ignored
+    monkeypatch.setattr(ignored_folders.IgnoredFolders, "ignored",
+                        lambda self, path, above: asked.append(os.path.basename(path)) or real(self, path, above))
+    got = [x[0] for x in callers.Callers(surroundings.Surroundings())._scan(os.path.realpath(root))]
+    assert got == ["a/b/c/x.sh", "a/out/x.sh", "e/x.sh", "gen/keep/x.sh"]
+    assert sorted(asked) == ["build", "build", "out", "out"]

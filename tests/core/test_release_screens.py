@@ -410,3 +410,88 @@ def test_the_images_of_a_text_whose_lower_case_is_longer():
     text = "İ image: vllm/vllm-openai:v0.9.1\nİ-İvLLM\nimage: VLLM/vllm-openai:v0.8.5"
     assert [(t, i) for _a, t, i in repository._images(text)] == [("v0.9.1", "vllm/vllm-openai:v0.9.1"),
                                                                  ("v0.8.5", "VLLM/vllm-openai:v0.8.5")]
+
+
+# -- issue 31, tenth pass: the survey's and the plugin evidence's expressions compiled only for a text that may match
+
+_UNTAGGED_WORDS = ["image", "repository", "images", "- ", "-", " ", "\t", ":", ": ", "\"", "'", "#", "vllm",
+                   "vllm/vllm-openai", "vllm-lint", "vllm-openai", "quay.io:5000/", "x/", "/", ".", "_", ":v0.9.1",
+                   "\n", "\r", "\u00e9", "\u0130", "tag: 0.9.1", "# a comment", "x", "image: ", "repository: "]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_UNTAGGED_WORDS), max_size=16))
+def test_the_untagged_image_screen_passes_every_text_the_expression_matches(words):
+    from vllm_lint.pipeline import repository
+
+    text = "".join(words)
+    if repository._UNTAGGED.search(text):
+        assert repository._may_untagged(text), text
+
+
+def test_the_untagged_image_screen_on_fixed_texts(monkeypatch):
+    import re
+
+    from vllm_lint.pipeline import repository
+
+    for text, want in [("image: vllm/vllm-openai\ntag: v0.9.1\n", True), ("  - repository: 'quay.io/x/vllm'  # x\n", True),
+                       ("image: vllm/vllm-openai:v0.9.1\n", False),
+                       ("# install vllm-lint from this repository: the action's ref\n", False),
+                       ("images: vllm/vllm-openai\n", False), ("run: image: vllm\n", False)]:
+        assert repository._may_untagged(text) == want == bool(repository._UNTAGGED.search(text)), text
+    # a repository naming only tagged images compiles neither expression it does not need
+    compiled = []
+    real_compile = re._compile
+    monkeypatch.setattr(re, "_compile", lambda p, f: compiled.append(p) or real_compile(p, f))
+    fresh = type(repository._UNTAGGED)(repository._UNTAGGED._source[0])
+    monkeypatch.setattr(repository, "_UNTAGGED", fresh)
+    got = repository._images("# vllm-lint, from this repository\nimage: vllm/vllm-openai:v0.9.1\n")
+    assert [t for _a, t, _i in got] == ["v0.9.1"] and fresh._source[0] not in compiled
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([".env", ".", "env", "x", "-", "_", "é", ".envrc", "a.env", ".github", "prod"]),
+                min_size=1, max_size=5))
+def test_an_env_file_name_holds_dot_env(words):
+    from vllm_lint.pipeline import surroundings
+
+    name = "".join(words)
+    if surroundings._ENV_FILE.match(name):
+        assert ".env" in name
+
+
+def test_a_manifest_naming_no_image_is_read_for_plugins_without_an_expression(tmp_path, monkeypatch):
+    """The plugin evidence of a folder reads a manifest's ``image:`` keys only when it names an
+    image (a GitHub action naming `output`, which holds a plugin word): no expression compiled."""
+    import re
+
+    from vllm_lint.pipeline import plugin_evidence
+
+    (tmp_path / "action.yml").write_text("outputs:\n  result:\n    value: x\n")
+    (tmp_path / "deploy.yaml").write_text("image: quay.io/ascend/vllm-ascend:v0.10.0rc1\n")
+    fresh = type(plugin_evidence._IMAGE)(plugin_evidence._IMAGE._source[0])
+    monkeypatch.setattr(plugin_evidence, "_IMAGE", fresh)
+    compiled = []
+    real_compile = re._compile
+    monkeypatch.setattr(re, "_compile", lambda p, f: compiled.append(p) or real_compile(p, f))
+    p = plugin_evidence.PluginSurroundings(lambda d: None, lambda d: ["action.yml"])
+    assert p.for_dir(str(tmp_path)) is None and fresh._source[0] not in compiled
+    p = plugin_evidence.PluginSurroundings(lambda d: None, lambda d: ["action.yml", "deploy.yaml"])
+    found = p.for_dir(str(tmp_path))
+    assert found is not None and found.dist == "vllm-ascend" and fresh._source[0] in compiled
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(["vllm", "vllm-openai", "-", "_", ".", "x", "\n", "rocm", "é", "openai", "/"]),
+                max_size=6))
+def test_an_image_name_is_read_as_the_name_expressions_read_it(words):
+    """``images._named`` (vLLM's image names read without an expression) is ``re.match`` of the
+    two expressions it stands for."""
+    import re
+
+    from vllm_lint import images
+
+    last = "".join(words)
+    for name in ("vllm-openai", "vllm"):
+        if last.startswith(name):
+            assert images._named(last, len(name)) == bool(re.match("^" + re.escape(name) + r"([-_.].*)?$", last)), last

@@ -180,3 +180,29 @@ def test_a_model_path_the_file_system_cannot_hold_is_an_unknown_model(run_cli, t
     r = run_cli("-t", "0.27.1", "--output-format", "json", str(f))
     assert "VL001" not in r.output and "internal error" not in r.output
     assert models.resolve("a" * 300, base_dir=tmp_path)[0] is None
+
+
+def test_a_release_as_written_is_resolved_without_parsing_every_release():
+    """The shipped (certified) database resolves a tag that is one of its releases as written
+    (``v0.10.2``, ``0.27.1``) without parsing its version list (issue 31, tenth pass): its versions
+    are ``compile_index``'s, one per version and in order, so the answer is the loop's over all."""
+    from vllm_lint.surface.db import Database, UnknownVersion
+    from vllm_lint.surface.version import Version
+
+    db = Database()
+    parsed = [Version(v) for v in db.versions]
+    assert all(a < b for a, b in zip(parsed, parsed[1:]))  # (what the shortcut rests on)
+    probe = Database()
+    for v in db.versions[::7] + [db.versions[-1]]:
+        for spec in (v, "v" + v, " " + v):
+            got = probe.floor_version(spec)
+            assert "_parsed" not in probe.__dict__, spec
+            want = next((w for w, pv in zip(db.versions, parsed) if pv == Version(spec.strip().lstrip("v"))), None)
+            assert got == want == v, spec
+    for spec in ("0.10", "0.8.6", "v0.10.2.0", "0.10.02", "99.0.0"):  # (series, missing, spelled otherwise: the loop)
+        try:
+            fresh, loaded = Database().floor_version(spec), probe.floor_version(spec)
+        except UnknownVersion:
+            continue
+        assert fresh == loaded
+    assert Database().floor_version("v0.10.2.0") == "0.10.2"

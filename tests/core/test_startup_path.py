@@ -69,6 +69,17 @@ def test_a_one_file_lint_imports_no_pathlib_and_loads_its_modules_itself(tmp_pat
         # the scripts that run a file are walked for a file a caller may name, a script or a Python
         # file (pipeline.callers, imported then), never for a Dockerfile or YAML
         assert ("vllm_lint.pipeline.callers" in mods) == name.endswith((".sh", ".py")), argv
+        # the release finding's tables of plugins, forks, kustomizations and source builds are
+        # imported for a file or folder that names one only (issue 31, tenth pass), and the plugin
+        # evidence of the folders around a file only when nothing of the file names its release
+        assert not {"vllm_lint.surface.plugins", "vllm_lint.knowledge.plugin_targets", "vllm_lint.knowledge.forks",
+                    "vllm_lint.pipeline.kustomize", "vllm_lint.knowledge.source_builds"} & mods, argv
+        assert ("vllm_lint.pipeline.plugin_evidence" in mods) == name.endswith((".sh", ".py")), argv
+        # nor the repository's survey and the rules of what its walks leave out (a file outside a
+        # repository: no survey; a launch naming its release: no walk at all)
+        assert not {"vllm_lint.pipeline.repository", "vllm_lint.pipeline.ignored_folders"} & mods, argv
+        # and the files around a launch are read (their module imported) only for a launch that names no release
+        assert ("vllm_lint.pipeline.surroundings" in mods) == name.endswith((".sh", ".py")), argv
         # every module after the console started, i.e. all but the package, cli and program
         assert own >= 40 and fast >= own - 2, (own, fast)
 
@@ -144,6 +155,34 @@ def test_a_stale_or_missing_pyc_is_compiled_as_the_import_system_does(tmp_path):
     os.utime(src, ns=(st_before.st_atime_ns, st_before.st_mtime_ns + 5 * 10**9))
     assert value() == "33 _Loader True"
     assert _OwnModules().find_spec("vllm_lint_other.x") is None
+
+
+def test_a_module_loaded_by_the_own_finder_has_the_import_systems_attributes(tmp_path):
+    """``_Loader.create_module`` makes the module with the ``__file__`` and ``__cached__`` the
+    import system gives it (so that it does not ask for them on a new module, a dropped
+    ``AttributeError`` each): a package and a module have the same attributes either way."""
+    pkg = tmp_path / "vllm_lint_fixture_attrs"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text("VALUE = 1\n")
+    (pkg / "sub").mkdir()
+    (pkg / "sub" / "__init__.py").write_text("")
+    code = ("import sys\n"
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "import vllm_lint.cli.program as program\n"
+            "if sys.argv[1] == 'own':\n"
+            "    program._PACKAGES = frozenset(['vllm_lint_fixture_attrs'])\n"
+            "    sys.meta_path.insert(0, program._OwnModules())\n"
+            "import vllm_lint_fixture_attrs.mod as m, vllm_lint_fixture_attrs.sub as sub\n"
+            "for x in (sys.modules['vllm_lint_fixture_attrs'], m, sub):\n"
+            "    print(sorted(k for k in vars(x) if k != '__builtins__'), x.__name__, x.__file__, x.__cached__,\n"
+            "          x.__package__, x.__spec__.name, x.__spec__.origin, getattr(x, '__path__', None),\n"
+            "          type(x.__loader__).__name__)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    got = {how: subprocess.run([sys.executable, "-c", code, how], env=env, capture_output=True, text=True,
+                               check=True).stdout for how in ("own", "import")}
+    assert got["own"].count("_Loader") == 2  # (a module and a package: a top-level package is the import system's)
+    assert got["own"].replace("_Loader", "SourceFileLoader") == got["import"]
 
 
 _PATHS = st.lists(st.sampled_from(["", ".", "..", "a", "b.sh", "/", "//", "x y", "é"]), max_size=6).map("/".join)
@@ -285,3 +324,13 @@ def test_a_one_file_lint_compiles_no_version_expression(tmp_path, synth_db_path)
             "assert 'fullmatch' not in vars(version._SIMPLE)\n"
             "assert version.Version('0.11.0rc1').pre == ('rc', 1) and 'fullmatch' in vars(version._SIMPLE)\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_constants_targeting_keeps_are_their_modules():
+    """Targeting keeps its own copy of what the modules it imports lazily define, so that no import
+    statement runs per file (a ``from`` import of a module asks it for ``__path__`` each time)."""
+    from vllm_lint.pipeline import repository, surroundings, targeting
+
+    assert targeting._TRITON_MODEL_MARK == repository.TRITON_MODEL_MARK
+    assert surroundings.Surroundings.called_suffixes == surroundings.CALLED_SUFFIXES
+    assert surroundings.Surroundings.unpinned_install("pip install vllm\n") is surroundings._unpinned_install("pip install vllm\n")

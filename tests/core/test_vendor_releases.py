@@ -173,11 +173,11 @@ def test_a_vendor_tag_missing_from_its_table_is_an_unknown_release(db, repo):
 
 
 def test_a_files_fork_builds_are_read_once_not_per_launch(db, repo, monkeypatch):
-    from vllm_lint.pipeline import targeting
+    from vllm_lint.knowledge import forks  # (targeting imports it where a file names github.com)
 
     calls = []
-    real = targeting.fork_builds
-    monkeypatch.setattr(targeting, "fork_builds", lambda text: calls.append(1) or real(text))
+    real = forks.fork_builds
+    monkeypatch.setattr(forks, "fork_builds", lambda text: calls.append(1) or real(text))
     text = ("git clone https://github.com/HabanaAI/vllm-fork.git && cd vllm-fork && git checkout v0.7.2+Gaudi-1.21.0\n"
             + "".join(f"vllm serve m{i} --port {8000 + i} &\n" for i in range(60)))
     a, _codes, _ = lint(db, repo, "serve.sh", text)

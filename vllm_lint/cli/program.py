@@ -120,6 +120,15 @@ class _Loader(_frozen_importlib_external.SourceFileLoader):
         super().__init__(fullname, path)
         self.cached = cached
 
+    def create_module(self, spec):
+        """The module the import system would make, with the ``__file__`` and ``__cached__`` it
+        sets next (``_init_module_attrs``: it asks for each first, and on a new module each miss
+        formats an ``AttributeError`` it drops, ~2k instructions, twice per module)."""
+        module = type(sys)(spec.name)
+        module.__file__ = spec.origin
+        module.__cached__ = spec.cached
+        return module
+
     def get_code(self, fullname: str):
         try:
             st = os.stat(self.path)

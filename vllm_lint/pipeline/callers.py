@@ -28,18 +28,19 @@ from __future__ import annotations
 import os
 import re
 
-from .. import inputs
+from .. import fsutil, inputs
 from ..fsutil import TooLarge, read_listed, read_regular, relative_path, watch
 from ..record import Record, lazy_re
 from .surroundings import CALLED_SUFFIXES, CALLER_SUFFIXES, Named, Surroundings, lines_holding
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
-    from typing import Optional
+    from typing import Any, Optional
 
 MAX_ENTRIES = 50_000
 MAX_SCRIPTS = 5_000
 MAX_BYTES = 1 << 20
+HELD_BYTES = 8 << 20  # (the scripts a one-file run holds before their screen: :meth:`Callers._all`)
 _SUFFIXES = CALLER_SUFFIXES  # a caller's
 _CALLED = CALLED_SUFFIXES  # what a caller names: a script, or the Python file it runs
 _PATH_WORD = lazy_re(r"(?<![\w./$}*-])((?:\$\{?\w+\}?/|[\w.-]+/|/)*(?:[\w.*-]|\$\{?\w+\}?)+\.(?:sh|bash|slurm|sbatch|py))(?![\w.-])")
@@ -86,9 +87,12 @@ class Callers:
     def __init__(self, surroundings: Surroundings) -> None:
         self.surroundings = surroundings
         self._index: dict[str, dict[str, list[tuple[str, _Caller, str]]]] = {}  # root -> name -> (caller, ref)
+        self._read: dict[str, list[list]] = {}  # root -> every script its walk read, screened or not (_all)
         self._scripts: dict[str, list[list]] = {}  # root -> the scripts that may call (_scan)
         self.reads = 0  # the scripts read (a count the tests read: the work of a walk)
-        self.screened = 0  # those that passed the byte screen (``_may_call``)
+        self.screens = 0  # those given the byte screen (``_may_call``): a one-file run screens only the
+        # scripts whose bytes may name the file (:meth:`_refs`)
+        self.screened = 0  # those that passed it
 
     def caller_for(self, directory: str, name: str) -> Optional[Named]:
         """What the scripts calling the file ``name`` of the real folder ``directory`` install."""
@@ -121,20 +125,28 @@ class Callers:
 
     def _refs(self, root: str, base: str) -> list[tuple[str, _Caller, str]]:
         """(caller's path, caller, ref) of the refs whose name is ``base``, then of every glob, in
-        the order of the walk. The first script asked about in a repository (a one-file run) parses
-        only the scripts whose text holds its name or a glob's (a ref's name is written in the text:
-        :data:`_PATH_WORD`); a second one indexes every caller by name, once (:meth:`_callers`)."""
+        the order of the walk. The first script asked about in a repository (a one-file run) screens
+        and parses only the scripts whose bytes hold its name, a ``$`` or a ``*`` (a ref's name, or
+        a glob's ``*`` or variable, is written in the text: :data:`_PATH_WORD`), and of those the
+        ones whose text holds its name or a glob's; a second one indexes every caller by name, once
+        (:meth:`_callers`)."""
         index = self._index.get(root)
         if index is not None:
             return index.get(base, []) + index.get("*", [])
-        if root in self._scripts:  # (a second script of this repository: index them all)
+        if root in self._read or root in self._scripts:  # (a second script of this repository: index them all)
             index = self._callers(root)
             return index.get(base, []) + index.get("*", [])
         named: list[tuple[str, _Caller, str]] = []
         globs: list[tuple[str, _Caller, str]] = []
-        for script in self._scan(root):
-            if base not in script[3] and (("*" not in script[3] and "$" not in script[3])
-                                          or not _GLOB_NAME.search(script[3])):
+        written = _bytes_of(base)
+        for script in self._all(root):
+            if written is not None:  # (bytes.find: `in` on bytes formats and drops a TypeError each time)
+                data = script[2]
+                if data.find(written) < 0 and data.find(b"$") < 0 and data.find(b"*") < 0:
+                    continue  # (its text holds neither the name nor a glob's `*` or variable)
+            if not self._kept(script):
+                continue
+            if base not in script[3] and not (_may_glob(script[3]) and _GLOB_NAME.search(script[3])):
                 continue
             c = _parsed(script)
             for ref, _at in c.refs if c is not None else ():
@@ -156,89 +168,134 @@ class Callers:
                     index.setdefault("*" if "*" in name else name, []).append((script[0], c, ref))
             self._index[root] = index
             self._scripts.pop(root, None)
+            self._read.pop(root, None)
         return self._index[root]
 
     def _scan(self, root: str) -> list[list]:
         """The scripts of the repository that may be callers (they name vllm and install a release:
         ``==`` or vLLM's source), in walk order (each folder's files by name, then its folders by
         name), once per root: [path relative to the root, folder, bytes, text, root, the caller
-        or None (parsed at first use, :func:`_parsed`)]."""
+        or None (parsed at first use, :func:`_parsed`), ...]."""
         got = self._scripts.get(root)
         if got is None:
-            got = self._scripts[root] = list(self._walk(root))
+            got = self._scripts[root] = [script for script in self._all(root) if self._kept(script)]
         return got
 
+    def _all(self, root: str) -> list[list]:
+        """Every script the repository's walk read, in walk order, once per root, screened at first
+        use (:meth:`_kept`): [None, folder, bytes, None, root, False, path, None] until then. Past
+        :data:`HELD_BYTES` of scripts held unscreened, each is screened as it is read and the bytes
+        of one that cannot call dropped (a repository of large scripts is not held whole)."""
+        got = self._read.get(root)
+        if got is None:
+            got = self._read[root] = []
+            held = 0
+            for script in self._walk(root):
+                if held <= HELD_BYTES:
+                    held += len(script[2])
+                elif not self._kept(script):
+                    script[2] = b""
+                got.append(script)
+        return got
+
+    def _kept(self, script: list) -> bool:
+        """Whether a read script passes the byte screen (:func:`_may_call`), decided once; a kept
+        one gets its path relative to the root and its text."""
+        kept = script[7]
+        if kept is None:
+            self.screens += 1
+            kept = script[7] = _may_call(script[2])
+            if kept:
+                self.screened += 1
+                script[0] = relative_path(script[6], script[4]).replace(os.sep, "/")
+                script[3] = script[2].decode("utf-8", errors="replace")
+        return kept
+
     def _walk(self, root: str):
-        seen = read = 0
+        """Every script (a caller's suffix) of the repository at ``root``, read, in walk order (each
+        folder's files by name, then its folders by name; os.walk's order without its per-folder
+        lstat: links found on the entries): [None, folder, bytes, None, root, False, path, None]
+        (:meth:`_all`; its screen, :meth:`_kept`, at first use)."""
+        read = 0
+        seen = 0
         in_repo = self.surroundings.root_of(root) is not None
-        ignores = self.surroundings.ignored_folders
         # (outside a repository only the folder itself is walked: no rules of what to leave out read)
+        ignores: Any = self.surroundings.ignored_folders if in_repo else None
         stack: list[tuple[str, list]] = [(root, ignores.root_rules(root) if in_repo else [])]
-        while stack:  # (os.walk's order, without its per-folder lstat: links found on the entries)
+        ruled: Optional[list] = None  # (the rules last asked about, and the names they may leave out)
+        named: frozenset = frozenset()
+        while stack:
             d, above = stack.pop()
             dirs: list[str] = []
-            scripts: list[tuple[str, bool]] = []  # (the files with a script's suffix, listed as regular or not: the only ones read)
+            scripts: Optional[list[tuple[str, bool]]] = None  # (the files with a script's suffix, listed as regular or not: the only ones read)
             files = 0
             gitignore = False
             links: Optional[set[str]] = None
-            watch(d)  # (the result cache's survey: a listing is its folder's signature)
+            if fsutil._watch is not None:
+                watch(d)  # (the result cache's survey: a listing is its folder's signature)
             try:
                 it = os.scandir(d)
             except OSError:
                 continue
             with it:
                 for e in it:
-                    name = e.name
                     try:
                         is_dir = e.is_dir()
                     except OSError:
                         is_dir = False
-                    if not is_dir:
-                        files += 1
+                    if is_dir:
+                        if in_repo:
+                            name = e.name
+                            if name[0] != "." and name != "node_modules":
+                                dirs.append(name)
+                                if e.is_symlink():  # (listed, not walked: os.walk's followlinks=False)
+                                    if links is None:
+                                        links = set()
+                                    links.add(name)
+                        continue
+                    files += 1
+                    name = e.name
+                    last = name[-1]  # (every suffix of a caller ends in `h` or `m`: no endswith for the rest)
+                    if last == "h" or last == "m":
                         if name.endswith(_SUFFIXES):
                             try:
                                 regular = e.is_file(follow_symlinks=False)
                             except OSError:
                                 regular = False
+                            if scripts is None:
+                                scripts = []
                             scripts.append((name, regular))
-                        elif name == ".gitignore":
-                            gitignore = True
-                    elif in_repo and not name.startswith(".") and name != "node_modules":
-                        dirs.append(name)
-                        if e.is_symlink():  # (listed, not walked: os.walk's followlinks=False)
-                            if links is None:
-                                links = set()
-                            links.add(name)
+                    elif last == "e" and name == ".gitignore":
+                        gitignore = True
             seen += len(dirs) + files
             if seen > MAX_ENTRIES:
                 return
             prefix = d if d.endswith(os.sep) else d + os.sep  # (os.path.join(d, name) for a listed name)
-            if scripts:
+            if scripts is not None:
                 scripts.sort()
                 for fname, regular in scripts:
                     read += 1
                     if read > MAX_SCRIPTS:
                         return
                     self.reads += 1
+                    path = prefix + fname
                     try:  # (a file listed as regular is read without its fstat: fsutil.read_listed)
-                        data = (read_listed if regular else read_regular)(prefix + fname, MAX_BYTES)
+                        data = (read_listed if regular else read_regular)(path, MAX_BYTES)
                     except (OSError, TooLarge):
                         continue
-                    if not _may_call(data):
-                        continue  # (no install of a release, _INSTALL's `==`, a source build nor a module: no caller)
-                    self.screened += 1
-                    yield [relative_path(prefix + fname, root).replace(os.sep, "/"), d, data,
-                           data.decode("utf-8", errors="replace"), root, False]
+                    yield [None, d, data, None, root, False, path, None]
             if d != root and gitignore:
                 rules = ignores.rules(d)
                 if rules is not None:
                     above = above + [(d, rules)]
             if dirs:
                 dirs.sort()
+                if above and above is not ruled:
+                    ruled, named = above, ignores.names_ruled(above)
                 for x in reversed(dirs):  # (a folder the repository's .gitignore names is not walked)
-                    path = prefix + x
-                    if (links is None or x not in links) and not (above and ignores.ignored(path, above)):
-                        stack.append((path, above))
+                    if (links is None or x not in links) and not (above and x in named
+                                                                  and ignores.ignored(prefix + x, above)):
+                        stack.append((prefix + x, above))
 
 
 def _may_call(data: bytes) -> bool:
@@ -249,21 +306,42 @@ def _may_call(data: bytes) -> bool:
     bytes is) by ``bytes.find``, a few of its bytes tried at each ``vllm/``: an expression ignoring
     case steps every byte (~50 instructions a byte), and every script of a repository that installs
     nothing is screened (benchmarks/README.md, eighth and ninth passes)."""
-    if b"vllm" in data and (b"==" in data or b"vllm-project/vllm" in data):
-        return True
+    if data.find(b"vllm") >= 0 and (data.find(b"==") >= 0 or data.find(b"vllm-project/vllm") >= 0):
+        return True  # (bytes.find, not `in`: `in` on bytes first tries the needle as an int, a TypeError each time)
     low = data.lower()
     i = low.find(b"vllm/")
     while i >= 0:
         c = low[i + 5:i + 6]
         if c == b"v":
             c = low[i + 6:i + 7]
-        if c and c in _DIGITS:
+        if c and c.isdigit():  # (an ASCII digit: bytes.isdigit is ASCII's)
             return True
         i = low.find(b"vllm/", i + 5)
     return False
 
 
-_DIGITS = b"0123456789"
+
+def _may_glob(text: str) -> bool:
+    """Whether :data:`_GLOB_NAME` may match in ``text``: a match lies on one line (none of its
+    characters is a line break) that holds a ``*`` or a ``$`` and a script's ending. A script whose
+    lines with a ``$`` name no script is not searched, nor the expression compiled (~1 M
+    instructions of a one-file run in this repository, whose test scripts use variables)."""
+    for start, end in lines_holding(text, _SCRIPT_ENDINGS):
+        if text.find("$", start, end) >= 0 or text.find("*", start, end) >= 0:
+            return True
+    return False
+
+
+def _bytes_of(name: str) -> Optional[bytes]:
+    """The bytes a script's text holds where its decoded text holds ``name`` (UTF-8), or None when
+    that is not so for every text: a name holding U+FFFD (which a byte that is no UTF-8 decodes to)
+    or a character no UTF-8 spells (a file name's undecodable byte)."""
+    if "\ufffd" in name:
+        return None
+    try:
+        return name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
 
 
 def _parsed(script: list) -> Optional[_Caller]:

@@ -27,7 +27,6 @@ from ..frontends.base import get as format_unit
 from ..fsutil import MAX_FILE_BYTES, AnyPath, NotRegularFile, TooLarge, open_regular, read_at_most, read_if_regular
 from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.layout import dest_of
-from ..knowledge.source_builds import source_build_hints
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
 from ..rules._status import states_named
@@ -150,6 +149,16 @@ class FileAnalysis(Record):
 def frontend(fmt: str):
     """The front-end module of a format, imported at first use (``frontends.base``)."""
     return format_unit(fmt).module
+
+
+def _source_build_hints(data: bytes) -> list:
+    """``knowledge.source_builds.source_build_hints``, its module imported for a file naming vLLM's
+    repository only (``vllm-project/vllm``: every build it reads names it; most files do not)."""
+    if data.find(b"vllm-project/vllm") < 0:
+        return []
+    from ..knowledge.source_builds import source_build_hints
+
+    return source_build_hints(data)
 
 
 def _on_disk(path: AnyPath) -> Optional[str]:
@@ -346,7 +355,7 @@ class Linter:
         diags: list[Diagnostic] = []
         seen_env: set[tuple[int, int]] = set()
         words = None if unit.documentation else data  # (documentation: the front-end reads its prose)
-        built = source_build_hints(data)  # (vLLM built from its source at a tag: after the file's own pins)
+        built = _source_build_hints(data)  # (vLLM built from its source at a tag: after the file's own pins)
         for launch in extraction.launches:
             hints = list(launch.version_hints) + list(extraction.version_hints) + built
             image = launch.image or (launch.container.image if launch.container is not None else None)

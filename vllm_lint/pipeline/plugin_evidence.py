@@ -24,11 +24,13 @@ from .. import inputs
 from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_regular
 from ..images import image_is_vllm, version_from_image
-from ..knowledge.forks import forks_of_image
 from ..knowledge.image_tags import vendor_scheme
-from ..knowledge.plugin_targets import plugin_version
 from ..record import Record, lazy_re
-from ..surface.plugins import PLUGINS, plugins_of_image
+from .surroundings import PLUGIN_WORDS, _PLUGIN_WORDS
+
+# (the plugin tables, ``surface.plugins`` and ``knowledge.plugin_targets``, and the forks' are
+# imported where a text holds a plugin word or an image is read: most launches' files name none,
+# and every one-file lint paid ~2 M instructions for them; benchmarks/README.md, issue 31's tenth pass)
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
@@ -37,8 +39,6 @@ if TYPE_CHECKING:
 MAX_BYTES = 1 << 20
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = lazy_re(r"""(?m)^[ \t]*-?[ \t]*image[ \t]*:[ \t]*["']?([^\s"'#]+)""")
-_PLUGIN_WORDS = ("ascend", "spyre", "gaudi", "metax", "musa", "rbln", "kunlun", "neuron", "tpu")
-PLUGIN_WORDS = tuple(w.encode() for w in _PLUGIN_WORDS)  # (for a screen of lower-cased ASCII bytes)
 
 
 class Found(Record):
@@ -59,6 +59,10 @@ def of_image(image: Optional[str], where: str) -> Optional[Found]:
     """The plugin release an image reference names by its repository and tag, or None."""
     if not image or "$" in image or "{" in image:
         return None
+    from ..knowledge.forks import forks_of_image
+    from ..knowledge.plugin_targets import plugin_version
+    from ..surface.plugins import plugins_of_image
+
     dists = plugins_of_image(image)
     if not dists or image_is_vllm(image) or vendor_scheme(image) is not None or forks_of_image(image):
         # (vLLM's own image, vllm/vllm-tpu: its tag is vLLM's; a vendor's or a fork's, opea/vllm-gaudi:1.22.0:
@@ -78,6 +82,8 @@ def of_text(text: str, name: str) -> Optional[Found]:
     low = text.lower()
     if not any(w in low for w in _PLUGIN_WORDS):
         return None
+    from ..surface.plugins import PLUGINS
+
     pinned: dict[str, list[tuple[int, str]]] = {}
     spelled_any = low.replace("-", "_")
     for p in PLUGINS:
@@ -162,7 +168,8 @@ class PluginSurroundings:
             if requirement:
                 found = of_text(text, name)
             else:
-                images = [m.group(1) for m in (_FROM if dockerfile else _IMAGE).finditer(text)]
+                images = [m.group(1) for m in (_FROM if dockerfile else _IMAGE).finditer(text)] \
+                    if dockerfile or "image" in text else []  # (a manifest naming no image: no expression compiled)
                 hits = [f for f in (of_image(i, f"{name} ({'FROM' if dockerfile else 'image'}") for i in images) if f]
                 if hits:
                     found = hits[-1] if dockerfile else hits[0]

@@ -35,13 +35,17 @@ from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_regular, watch
 from ..images import image_is_vllm, version_from_image
 from ..record import Record, lazy_re
-from . import kustomize as _k
 from . import surroundings as _s
 from .surroundings import Named
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional
+
+    from . import kustomize as _k
+
+#: the names of a kustomization (``kustomize.NAMES``: that module imported for a file so named only)
+_KUSTOMIZATIONS = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
 #: folders a survey walks at most; files it reads at most
 MAX_FOLDERS = 4000
@@ -208,6 +212,8 @@ class RepositorySurvey:
         s = self.survey(root, whole=True)
         if not s.kustomizations:
             return None, None, []
+        from . import kustomize as _k
+
         got, note = _k.replaced_image(s.kustomizations, data.decode("utf-8", errors="replace"), image, root,
                                       self._text_of)
         if got is None:
@@ -266,8 +272,8 @@ class RepositorySurvey:
             for e in entries:
                 name = e.name
                 try:
-                    if name.startswith("."):
-                        if not (_s._ENV_FILE.match(name) and e.is_file(follow_symlinks=False)):
+                    if name.startswith("."):  # (every env file's name holds `.env`: no expression for `.github`)
+                        if not (".env" in name and _s._ENV_FILE.match(name) and e.is_file(follow_symlinks=False)):
                             continue
                     elif e.is_dir(follow_symlinks=False):
                         if name.lower() not in _SKIP_DIRS and not (above and ignores.ignored(e.path, above)):
@@ -275,7 +281,7 @@ class RepositorySurvey:
                             out.ignores[e.path] = above
                         continue
                     elif not (e.is_file(follow_symlinks=False) and (name.endswith(_TEMPLATE_SUFFIXES)
-                              or builds_image_by_name(name) or _s._ENV_FILE.match(name)
+                              or builds_image_by_name(name) or (".env" in name and _s._ENV_FILE.match(name))
                               or name.endswith(_TERRAFORM))):
                         continue
                 except OSError:
@@ -292,9 +298,11 @@ class RepositorySurvey:
 
     def _file(self, out: Survey, root: str, path: str, name: str) -> None:
         data = self.surroundings.seen.get(path, b"")  # (the files around launches, read already)
-        if name in _k.NAMES:  # (read whether or not it names vllm: its keys may not)
+        if name in _KUSTOMIZATIONS:  # (read whether or not it names vllm: its keys may not)
             got = self._text_of(path, data or None)
             if got is not None:
+                from . import kustomize as _k
+
                 k = _k.read_kustomization(got[0], os.path.dirname(os.path.abspath(path)),
                                           os.path.relpath(path, root).replace(os.sep, "/"))
                 if k is not None:
@@ -311,13 +319,19 @@ class RepositorySurvey:
             self.surroundings.seen[path] = data if names else None  # (a second, whole walk reads it from here)
             if not names:
                 return
-        from .. import inputs
+        made: list = []
 
-        read = (os.path.abspath(path), inputs.key_of(data))
+        def read() -> tuple[str, str]:  # (the file's record, its content key made for a file that names something)
+            if not made:
+                from .. import inputs
+
+                made.append((os.path.abspath(path), inputs.key_of(data)))
+            return made[0]
+
         text = data.decode("utf-8", errors="replace")
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         if b"tritonserver" in data:
-            out.tritons.extend(_tritons(text, rel, read, os.path.dirname(os.path.abspath(path)), root))
+            out.tritons.extend(_tritons(text, rel, read(), os.path.dirname(os.path.abspath(path)), root))
         if name.endswith(_TERRAFORM):  # (read for the Triton servers it configures only)
             return
         found = _images(text)
@@ -333,7 +347,7 @@ class RepositorySurvey:
                 bare = next((b for b in _s._BARE_VLLM.finditer(text) if not _commented(text, b.start())), None)
                 found.append((bare.start() if bare else 0, UNPINNED, None))
         for at, tag, image in found:
-            out.mentions.append(Mention(tag, image, f"{rel}:{text.count(chr(10), 0, at) + 1}", read))
+            out.mentions.append(Mention(tag, image, f"{rel}:{text.count(chr(10), 0, at) + 1}", read()))
         if name.endswith((".yaml", ".yml")) and any(k in data for k in _SERVER_MARKERS):
             for key, images in _servers(text).items():
                 got = []
@@ -342,7 +356,7 @@ class RepositorySurvey:
                     if at < 0:  # (an image with its version beside it: the image key's line)
                         at = text.find(image.rsplit(":", 1)[0])
                     line = text.count("\n", 0, at) + 1 if at >= 0 else 1
-                    got.append(Mention(version_from_image(image) or "", image, f"{rel}:{line}", read))
+                    got.append(Mention(version_from_image(image) or "", image, f"{rel}:{line}", read()))
                 out.servers.setdefault(key, got)
 
 
@@ -425,7 +439,7 @@ def _images(text: str) -> list[tuple[int, str, str]]:
                 tag = version_from_image(image)
                 if tag:
                     out.append((m.start(2), tag, image))
-    for m in _UNTAGGED.finditer(text) if "image" in text or "repository" in text else ():  # (a match's key)
+    for m in _UNTAGGED.finditer(text) if _may_untagged(text) else ():
         if image_is_vllm(m.group(1)) and not _commented(text, m.start(1)):
             tag = _s._tag_beside(text, m.start(1))
             if tag:
@@ -456,6 +470,28 @@ def _may_tag(text: str, low: str, at: int, end: int) -> bool:
         elif c and not c.isascii():
             return True  # (a character a word may hold: searched)
         at = low.find("vllm", at + 4, end)
+    return False
+
+
+def _may_untagged(text: str) -> bool:
+    """Whether :data:`_UNTAGGED` may match in ``text``: a match is one line that starts with its key
+    (``image`` or ``repository``, a list's dash and blanks before it, a ``:`` after it), and its name's last part holds ``vllm`` followed by name
+    characters and then the line's end, a quote, a blank or a comment (``vllm/vllm-openai:v0.27.1``
+    is a tagged name: a ``:`` follows). Compiling the expression was ~1.4 M instructions of a one-file
+    run whose repository names only tagged images (benchmarks/README.md, issue 31's tenth pass)."""
+    for start, end in _s.lines_holding(text, ("image", "repository")):
+        head = text[start:end].lstrip(" \t")  # (the line starts with the key: `- image:`, `repository :`)
+        if head[:1] == "-":
+            head = head[1:].lstrip(" \t")
+        key = 5 if head.startswith("image") else 10 if head.startswith("repository") else 0
+        if not key or head[key:].lstrip(" \t")[:1] != ":":
+            continue
+        at = text.find("vllm", start, end)
+        while at >= 0:
+            c = text[at + 4:end].lstrip(_NAME_CHARS)[:1]
+            if c in ("", '"', "'", " ", "\t", "#") or not c.isascii():  # (a character a word may hold: tried)
+                return True
+            at = text.find("vllm", at + 4, end)
     return False
 
 

@@ -35,11 +35,12 @@ from ..frontends.base import builds_image_by_name
 from ..fsutil import TooLarge, read_head, read_regular, watch
 from ..images import TAG_KEYS, image_is_vllm, version_from_image
 from ..record import Record, lazy_re
-from .ignored_folders import IgnoredFolders
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Optional
+
+    from .ignored_folders import IgnoredFolders
 
 MAX_BYTES = 1 << 20
 #: the scripts of a repository that may run another file (``pipeline.callers`` walks and reads
@@ -49,6 +50,10 @@ CALLER_SUFFIXES = (".sh", ".bash", ".slurm", ".sbatch")
 #: is asked about)
 CALLED_SUFFIXES = CALLER_SUFFIXES + (".py",)
 _YAML = (".yaml", ".yml")
+#: the words a file naming a platform plugin's release holds (``pipeline.plugin_evidence``'s screen;
+#: here, so that a folder's reading notes the files holding none without importing it)
+_PLUGIN_WORDS = ("ascend", "spyre", "gaudi", "metax", "musa", "rbln", "kunlun", "neuron", "tpu")
+PLUGIN_WORDS = tuple(w.encode() for w in _PLUGIN_WORDS)  # (for a screen of lower-cased ASCII bytes)
 _FROM = lazy_re(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?(\S+)", re.M | re.I)
 _IMAGE = lazy_re(r"""(?:^|[\s{,])(?:image|newName)[ \t]*:[ \t]*["']?((?:\$\{[^}\s"']*\}|[^\s"'#,}$]|\$(?!\{))+)""", re.M)
 _WORD = lazy_re(r"[\w./-]+")  # (one pass: a long base64 line must not backtrack)
@@ -368,6 +373,15 @@ _tag = version_from_image
 class Surroundings:
     """The runners and pins of folders, read once per folder (one run's memo)."""
 
+    #: what a caller may name (``Targeting`` asks for a file's callers by it without importing this module)
+    called_suffixes = CALLED_SUFFIXES
+
+    @staticmethod
+    def unpinned_install(text: str) -> bool:
+        """Whether ``text`` installs vllm without a version (:func:`_unpinned_install`; ``Targeting``
+        asks through its object: no import statement run per file)."""
+        return _unpinned_install(text)
+
     def __init__(self, words: tuple[bytes, ...] = ()) -> None:
         self._folders: dict[str, _Folder] = {}
         self._roots: dict[str, Optional[str]] = {}
@@ -377,16 +391,26 @@ class Surroundings:
         # every file read: its bytes when they name vllm, else None (``pipeline.repository``'s survey
         # reads the repository's files from here before the disk)
         self.seen: dict[str, Optional[bytes]] = {}
-        # the folders the repository's .gitignore files name, which its walks leave out
-        self.ignored_folders = IgnoredFolders()
+        self._ignored: Optional[IgnoredFolders] = None  # (``ignored_folders``: made for the first walk)
         # the files read whose bytes are ASCII and hold none of ``words`` (lower-cased): the plugin
         # evidence's folder reading passes them over rather than reading them again
         self._words = words
+        self.words = words
         self.wordless: set[str] = set()
         # per directory: what ``pin_for`` and ``own_chart_for`` found (the files of a folder ask
         # the same; each answer walks folders up)
         self._pins_for: dict[str, Optional[Named]] = {}
         self._own_charts: dict[str, Optional[Named]] = {}
+
+    @property
+    def ignored_folders(self) -> IgnoredFolders:
+        """The folders the repository's .gitignore files name, which its walks (the callers', the
+        survey's) leave out; imported and made for the first walk (a launch naming its release walks none)."""
+        if self._ignored is None:
+            from .ignored_folders import IgnoredFolders
+
+            self._ignored = IgnoredFolders()
+        return self._ignored
 
     @property
     def _last(self) -> Optional[tuple[str, str]]:
@@ -426,21 +450,23 @@ class Surroundings:
             f.pin = self._pin(f, directory, f.names)
         return f.pin
 
-    def _read(self, f: _Folder, path: str) -> Optional[str]:
-        data = self._read_bytes(f, path)
+    def _read(self, f: _Folder, path: str, words: bool = True) -> Optional[str]:
+        data = self._read_bytes(f, path, words)
         return None if data is None else data.decode("utf-8", errors="replace")
 
-    def _read_bytes(self, f: _Folder, path: str) -> Optional[bytes]:
+    def _read_bytes(self, f: _Folder, path: str, words: bool = True) -> Optional[bytes]:
+        """The file's bytes, noted in ``seen``; with ``words``, an ASCII file holding none of the
+        plugin words noted in ``wordless`` (not for a file the plugin evidence never reads: a README)."""
         try:  # a regular file, bounded (a Dockerfile may be a link to /dev/zero or a FIFO)
             data = read_regular(path, MAX_BYTES)
         except (OSError, TooLarge):
             return None
         self._last_read, self._last_key = (path, data), None
         low = data.lower()
-        self.seen[path] = data if b"vllm" in low else None
-        if self._words and data.isascii():
+        self.seen[path] = data if low.find(b"vllm") >= 0 else None
+        if words and self._words and data.isascii():
             for w in self._words:
-                if w in low:
+                if low.find(w) >= 0:  # (bytes.find: `in` on bytes formats a TypeError first)
                     break
             else:
                 self.wordless.add(path)  # (ASCII: its lower case is the decoded text's, letter for letter)
@@ -827,7 +853,8 @@ class Surroundings:
             f.readme = None
             for name in f.names:
                 if name.lower() in ("readme.md", "readme.rst", "readme.txt", "readme"):
-                    text = self._read(f, os.path.join(root, name)) or ""
+                    # (a README is none of the files the plugin evidence reads: no plugin words looked for)
+                    text = self._read(f, os.path.join(root, name), words=False) or ""
                     for m in _install_pins(text):
                         if m.group(1) in ("==", "==="):
                             row = text.count("\n", 0, m.start()) + 1

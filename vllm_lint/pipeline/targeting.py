@@ -47,22 +47,20 @@ from .. import inputs
 from ..frontends.base import builds_image_by_name
 from ..fsutil import AnyPath, TooLarge, read_regular, real_dir, watch, watching
 from ..images import image_is_vllm, version_from_image
-from ..knowledge.forks import fork_builds
 from ..knowledge.image_tags import HintReading, read_hint, read_image
 from ..launch import Span, VersionHint
 from ..record import Record, lazy_re
 from ..settings import Settings
 from ..surface.db import Database
-from .plugin_evidence import PLUGIN_WORDS, Found, PluginSurroundings, own as own_plugin
-from .repository import MAX_FILES, MAX_FOLDERS, TRITON_MODEL_MARK, UNPINNED, RepositorySurvey
-from .surroundings import CALLED_SUFFIXES, Named, Surroundings
-from .surroundings import _unpinned_install as unpinned_install
 
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Any, Optional
 
     from .callers import Callers
+    from .plugin_evidence import Found, PluginSurroundings
+    from .repository import RepositorySurvey
+    from .surroundings import Named, Surroundings
 
 PIN_FILE_BYTES = 10 * 1024 * 1024  # a larger requirements file or pyproject.toml is not read for a pin
 
@@ -72,6 +70,10 @@ NEWEST_SOURCE = "newest release in the database"
 #: how many lines before a launch a comment stating its release may be
 WORDS_LINES = 40
 
+
+#: the module every Triton Python backend model imports (``repository.TRITON_MODEL_MARK``: that
+#: module imported for a survey only, and no import statement run per Python file)
+_TRITON_MODEL_MARK = b"triton_python_backend_utils"
 
 # a file that builds vLLM from a source tree of its own: a clone of a vLLM repository (vLLM's or a
 # fork's), a pip install from git
@@ -122,11 +124,10 @@ class Targeting:
         self.db = db
         self.settings = settings
         self.explicit: Optional[str] = db.resolve_version(settings.target_version) if settings.target_version else None
-        self.surroundings = Surroundings(PLUGIN_WORDS)
+        self._surroundings: Optional[Surroundings] = None  # (``surroundings``: made when first asked)
         self._callers: Optional[Callers] = None  # (``callers``: made for the first script asked about)
-        self.repository = RepositorySurvey(self.surroundings, self._names)
-        self.plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names,
-                                          self.surroundings.wordless)
+        self._repository: Optional[RepositorySurvey] = None  # (``repository``: made for the first survey)
+        self._plugins: Optional[PluginSurroundings] = None  # (``plugins``: made when a folder is first asked)
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
@@ -154,6 +155,38 @@ class Targeting:
 
             self._callers = Callers(self.surroundings)
         return self._callers
+
+    @property
+    def surroundings(self) -> Surroundings:
+        """The files around a launch (``pipeline.surroundings``), imported and made when a launch's
+        release is first looked for around it (a launch naming its release never is)."""
+        s = self._surroundings
+        if s is None:
+            from .surroundings import PLUGIN_WORDS, Surroundings
+
+            s = self._surroundings = Surroundings(PLUGIN_WORDS)
+        return s
+
+    @property
+    def repository(self) -> RepositorySurvey:
+        """What the whole repository says (``pipeline.repository``), imported and made when a
+        launch's release is first looked for there (a launch naming its release never is)."""
+        if self._repository is None:
+            from .repository import RepositorySurvey
+
+            self._repository = RepositorySurvey(self.surroundings, self._names)
+        return self._repository
+
+    @property
+    def plugins(self) -> PluginSurroundings:
+        """The plugin releases the folders around a file name (``pipeline.plugin_evidence``),
+        imported and made when a folder's are first asked for (a launch naming its release never does)."""
+        if self._plugins is None:
+            from .plugin_evidence import PluginSurroundings
+
+            self._plugins = PluginSurroundings(self.surroundings.root_of, lambda d: self.surroundings.folder(d).names,
+                                               self.surroundings.wordless)
+        return self._plugins
 
     # -- the files around a launch
     def pin_for(self, path: AnyPath) -> Optional[tuple[str, str]]:
@@ -187,7 +220,7 @@ class Targeting:
             named = self.surroundings.runner_for(directory, name)
             if named is not None:
                 c, read = self._from_named(named), named.read
-            if c is None and name.endswith(CALLED_SUFFIXES):  # (no other file is called: callers not imported)
+            if c is None and name.endswith(self.surroundings.called_suffixes):  # (no other file is called: callers not imported)
                 caller = self.callers.caller_for(directory, name)
                 if caller is not None:
                     c, read = self._from_named(caller), caller.read
@@ -256,7 +289,7 @@ class Targeting:
             data = read_regular(str(path), PIN_FILE_BYTES)
         except (OSError, TooLarge):
             return None, []
-        if triton and TRITON_MODEL_MARK not in data:
+        if triton and _TRITON_MODEL_MARK not in data:
             return None, []
         named, note = self.repository.triton(root, directory) if triton else self.repository.linked(root, data)
         if note is not None:
@@ -266,8 +299,7 @@ class Targeting:
         c = self._from_named(named)
         return c, ([named.read] if c is not None and named.read else [])
 
-    @staticmethod
-    def _installs_its_own(path: AnyPath) -> bool:
+    def _installs_its_own(self, path: AnyPath) -> bool:
         """Whether the file installs a vLLM of its own: with no version (``pip install vllm``: the
         newest), from a source tree (``git clone .../vllm``, ``pip install git+.../vllm-fork``), or, for
         a Dockerfile, from a vLLM image of its own build (``FROM vllm-gb10:pr41834``): not another
@@ -279,7 +311,7 @@ class Targeting:
         if b"vllm" not in data.lower():
             return False
         text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-        if _OWN_SOURCE.search(text) or unpinned_install(text):
+        if _OWN_SOURCE.search(text) or self.surroundings.unpinned_install(text):
             return True
         if builds_image_by_name(os.path.basename(str(path))):  # (FROM a vLLM image of its own build)
             for m in _VLLMISH_BASE.finditer(text):
@@ -311,6 +343,8 @@ class Targeting:
     def _one_release(self, root: str) -> tuple[Optional[Choice], Optional[str]]:
         mentions, truncated = self.repository.mentions(root)
         if truncated:
+            from .repository import MAX_FILES, MAX_FOLDERS
+
             return None, (f"the repository is larger than a survey reads ({MAX_FOLDERS} folders or {MAX_FILES} "
                           "files): no release read from it")
         releases: dict[Any, Any] = {}  # what it names -> its first mention
@@ -471,7 +505,9 @@ class Targeting:
             stated = self._stated(data, at) if data is not None and at is not None else None
             return stated or unknown
         c = None
-        if at is not None:  # the plugin release the launch runs in or its file pins (vllm-ascend==0.9.1)
+        if at is not None and _may_name_plugin(image, source, self.surroundings.words):  # the plugin release the launch runs in or its
+            from .plugin_evidence import own as own_plugin  # file pins (vllm-ascend==0.9.1)
+
             found = own_plugin(image, source, self._where(path)[2])
             c = self._from_plugin(found) if found is not None else None
         if c is None and data is not None and (b"docker" in data or b"podman" in data or b"buildah" in data) and b" build" in data:
@@ -595,6 +631,8 @@ class Targeting:
         if b"github.com" not in data:
             return None
         if self._fork_memo is None or self._fork_memo[0] is not data:  # (once per file, not per launch)
+            from ..knowledge.forks import fork_builds
+
             text = data.decode("utf-8", errors="replace")
             self._fork_memo = (data, [(len(text[:b.offset].encode("utf-8")), b) for b in fork_builds(text)])
         builds = self._fork_memo[1]
@@ -668,8 +706,25 @@ class Targeting:
         return memo
 
 
+def _may_name_plugin(image: Optional[str], source: Optional[bytes], words: tuple[bytes, ...]) -> bool:
+    """Whether ``plugin_evidence.own`` may find a plugin release for a launch of ``image`` in a
+    file of bytes ``source``: an image it reads (no variable in it), or a text whose lower case
+    holds a plugin word (``of_text``'s screen, on the decoded text: a file holding a character that
+    is not ASCII is read, as ``K`` (the Kelvin sign) lower-cases to ``k``). Else it is not imported."""
+    if image and "$" not in image and "{" not in image:
+        return True
+    if not source:
+        return False
+    if not source.isascii():
+        return True
+    low = source.lower()
+    return any(low.find(w) >= 0 for w in words)
+
+
 def _shown(m: Any) -> str:
     """A repository's mention (``pipeline.repository.Mention``) as --verbose names it."""
+    from .repository import UNPINNED
+
     return m.image or ("vllm, unpinned" if m.text == UNPINNED else f"vllm=={m.text}")
 
 
