@@ -234,6 +234,19 @@ def _repository_of(root: str) -> Optional[str]:
         d = parent
 
 
+def _holds_venv(entries: list) -> bool:
+    """Whether a folder's sorted listing holds a ``pyvenv.cfg`` (``os.path.exists``: a link to
+    nothing is none): the folder is a virtual environment, which a walk skips."""
+    lo, hi = 0, len(entries)
+    while lo < hi:  # (bisection by name: the listing is sorted)
+        mid = (lo + hi) // 2
+        if entries[mid].name < "pyvenv.cfg":
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < len(entries) and entries[lo].name == "pyvenv.cfg" and os.path.exists(entries[lo].path)
+
+
 def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
     """Candidate files under ``root``: each path, with its real path (the key that makes a file
     linted once) and the format its name says. Strings and directory entries throughout: a path
@@ -277,6 +290,8 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
             continue
         if (st.st_dev, st.st_ino) in visited:  # symlink loops
             continue
+        if d != root and _holds_venv(entries):
+            continue  # (a virtual environment: known from its own listing, not a stat before it is pushed)
         visited.add((st.st_dev, st.st_ino))
         own: list[tuple[str, Any, str]] = []
         for e in entries:
@@ -310,8 +325,7 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
             name = e.name
             if is_dir:
                 if name in _SKIP_DIRS or name in _SKIP_HIDDEN \
-                        or (specs and ignored(specs, path, True)) or excluded(path, os.path.join(real_d, name)) \
-                        or os.path.exists(os.path.join(path, "pyvenv.cfg")):
+                        or (specs and ignored(specs, path, True)) or excluded(path, os.path.join(real_d, name)):
                     continue
                 subdirs.append(path)
             else:
