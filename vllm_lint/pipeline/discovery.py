@@ -140,6 +140,11 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
         return user_spec.match_file(rel) or user_spec.match_file(p.name)
 
     seen: set[str] = set()
+    paths = list(paths)
+    # (one path named: its walk meets each real file once, as it follows no link below it; the
+    # real paths that tell files apart are made only where two paths may meet or an exclude
+    # pattern compares them: a string and a set entry per file, ~5 MB at 50k files)
+    keys = len(paths) > 1 or user_spec is not None
     for raw in paths:
         p = path_str(raw)  # (``str(Path(raw))``)
         if not os.path.lexists(p):
@@ -152,6 +157,9 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
             # the walk's paths are ``root/name...``: normalised as ``root`` is, except that the
             # entries of "." read "./name" where ``str(Path("./name"))`` is "name"
             cut = 2 if root == "." else 0
+            if not keys:
+                out.extend(Target(f[cut:], False, named) for f, _key, named in _walk(root, excluded, False))
+                continue
             for f, key, named in _walk(root, excluded):
                 if key not in seen:
                     seen.add(key)
@@ -247,9 +255,10 @@ def _holds_venv(entries: list) -> bool:
     return lo < len(entries) and entries[lo].name == "pyvenv.cfg" and os.path.exists(entries[lo].path)
 
 
-def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
+def _walk(root: str, excluded, keys: bool = True) -> Iterable[tuple[str, Optional[str], Optional[str]]]:
     """Candidate files under ``root``: each path, with its real path (the key that makes a file
-    linted once) and the format its name says. Strings and directory entries throughout: a path
+    linted once; None without ``keys``, when no exclude pattern compares real paths either) and
+    the format its name says. Strings and directory entries throughout: a path
     object per walked file, and a system call per file to resolve it, were most of this
     function's cost (benchmarks/README.md). A directory is resolved once (``fsutil.real_dir``).
     Symbolic links below ``root`` are not followed (``root`` itself is, the user named it).
@@ -310,7 +319,7 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
                 break  # (sorted by name)
         if own:
             specs = specs + own  # (a new list: the folders beside this one keep their own)
-        real_d = real_dir(d, real_dirs)
+        real_d = real_dir(d, real_dirs) if keys else None
         subdirs = []
         for e in entries:
             path = e.path
@@ -325,7 +334,8 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
             name = e.name
             if is_dir:
                 if name in _SKIP_DIRS or name in _SKIP_HIDDEN \
-                        or (specs and ignored(specs, path, True)) or excluded(path, os.path.join(real_d, name)):
+                        or (specs and ignored(specs, path, True)) \
+                        or (keys and excluded(path, os.path.join(real_d, name))):
                     continue
                 subdirs.append(path)
             else:
@@ -334,8 +344,8 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
                         continue  # a FIFO, socket or device: reading it could block (named: a VL001 finding)
                 except OSError:
                     continue
-                real = os.path.join(real_d, name)
-                if name in _SKIP_DIRS or (specs and ignored(specs, path, False)) or excluded(path, real):
+                real = os.path.join(real_d, name) if keys else None
+                if name in _SKIP_DIRS or (specs and ignored(specs, path, False)) or (keys and excluded(path, real)):
                     continue  # (a worktree's or submodule's ``.git`` is a file: git's, not a launch's)
                 named = format_by_filename(name)
                 if named is not None or not _binary_by_name(name):
