@@ -322,15 +322,21 @@ def _walk(root: str, excluded, keys: bool = True) -> Iterable[tuple[str, Optiona
         real_d = real_dir(d, real_dirs) if keys else None
         subdirs = []
         for e in entries:
-            path = e.path
             try:
-                if e.is_symlink():
-                    # not followed, as git and ruff walk: its target may lie outside the tree the user
-                    # named (and --fix would write there); a link inside it leads to what the walk finds
+                # a regular file or a folder, neither through a link (one test for a file: most
+                # entries). A link is not followed, as git and ruff walk: its target may lie outside
+                # the tree the user named (and --fix would write there); a link inside it leads to
+                # what the walk finds. A FIFO, socket or device is not read: it could block (named:
+                # a VL001 finding).
+                if e.is_file(follow_symlinks=False):
+                    is_dir = False
+                elif e.is_dir(follow_symlinks=False):
+                    is_dir = True
+                else:
                     continue
-                is_dir = e.is_dir()
             except OSError:
                 continue
+            path = e.path
             name = e.name
             if is_dir:
                 if name in _SKIP_DIRS or name in _SKIP_HIDDEN \
@@ -339,11 +345,6 @@ def _walk(root: str, excluded, keys: bool = True) -> Iterable[tuple[str, Optiona
                     continue
                 subdirs.append(path)
             else:
-                try:
-                    if not e.is_file():
-                        continue  # a FIFO, socket or device: reading it could block (named: a VL001 finding)
-                except OSError:
-                    continue
                 real = os.path.join(real_d, name) if keys else None
                 if name in _SKIP_DIRS or (specs and ignored(specs, path, False)) or (keys and excluded(path, real)):
                     continue  # (a worktree's or submodule's ``.git`` is a file: git's, not a launch's)
