@@ -146,6 +146,17 @@ def test_the_files_after_a_folders_first_launch_are_read_once(synth_db_path, tmp
     monkeypatch.setattr(surroundings, "AHEAD_BYTES", 0)  # nothing read ahead: every file read twice
     assert lint() == out
     assert [n for n in once if opened.count(n) != 2] == []
+    # a linter given the bytes it checks (the language server, the API) reads nothing ahead
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    monkeypatch.setattr(surroundings, "AHEAD_BYTES", 1 << 20)
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    run = tmp_path / "svc" / "a-run.sh"
+    assert linter.check(str(run), run.read_bytes(), "auto").analysis.launches
+    assert linter.targeting.surroundings.ahead == {}
 
 
 def test_a_tag_is_read_once_per_run(synth_db_path, tmp_path, monkeypatch):

@@ -485,6 +485,7 @@ class Linter:
         whose bytes the pre-filter says hold no launch, read and screened before any object is
         made for it: what the run keeps of such a result (``results.RunResults.unread_counts``: its
         counts), most of a repository's files; None: a result for every file."""
+        self.targeting.surroundings.reads_ahead = True  # (the files of its folders are read here: Surroundings.ahead)
         try:
             res = self._lint_one(target, fix, mode, forced, unread)
         finally:

@@ -384,6 +384,9 @@ class Surroundings:
         # rather than reading each file again (``take_ahead``), for the folder read last only and
         # up to AHEAD_BYTES (a folder of a hundred manifests read twice was a third of the reads
         # of a 10k-file tree: benchmarks/README.md, tenth pass).
+        # Only for a linter that reads the files of the folders it lints (``reads_ahead``, set by
+        # ``Linter.lint_file``), not for one that checks bytes it is given (the language server).
+        self.reads_ahead = False
         self.ahead: dict[str, bytes] = {}
         self._ahead_dir: Optional[str] = None
         self._ahead_after: Optional[str] = None  # (while that folder's runners are read: the launch's name)
@@ -689,7 +692,7 @@ class Surroundings:
     def runner_for(self, directory: str, name: str) -> Optional[Named]:
         """What runs (or holds the image of) the file ``name`` in the real folder ``directory``."""
         f = self._folders.get(directory)
-        if f is None or f.runners is None:  # (its first launch: the files after it are read ahead)
+        if self.reads_ahead and (f is None or f.runners is None):  # (its first launch: the files after it are read ahead)
             self.ahead.clear()
             self._ahead_dir, self._ahead_after, self._ahead_size = directory, name, 0
             try:
