@@ -157,6 +157,53 @@ def test_the_repositorys_own_hidden_folders_are_read_caches_and_tools_state_are_
                                                ".github/workflows/ci.yml"]
 
 
+def test_a_virtual_environment_is_known_from_its_own_listing(tmp_path, monkeypatch):
+    """A folder holding ``pyvenv.cfg`` is skipped, decided from the folder's own listing (no probe
+    of each folder for the name before it is walked: a system call per folder); a ``pyvenv.cfg``
+    that is a link to nothing makes no virtual environment, as ``os.path.exists`` says."""
+    from vllm_lint.pipeline import discovery
+    from vllm_lint.settings import Settings
+
+    for rel in ("env/pyvenv.cfg", "env/bin/serve.sh", "a/b/c/serve.sh", "a/serve.sh", "z/serve.sh"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("vllm serve m\n")
+    (tmp_path / "z" / "pyvenv.cfg").symlink_to(tmp_path / "missing")
+    monkeypatch.chdir(tmp_path)
+    probes: list[str] = []
+    real_exists = os.path.exists
+
+    def exists(p):
+        probes.append(os.fspath(p))
+        return real_exists(p)
+
+    monkeypatch.setattr(discovery.os.path, "exists", exists)
+    targets, _ = discovery.discover(["."], Settings())
+    monkeypatch.setattr(discovery.os.path, "exists", real_exists)
+    assert sorted(t.path for t in targets) == ["a/b/c/serve.sh", "a/serve.sh", "z/serve.sh"]  # (a link: not walked)
+    assert not [p for p in probes if p.endswith("pyvenv.cfg") and "/a" in p]  # (only where the listing holds one)
+
+
+def test_one_named_folder_makes_no_real_path_per_file_and_two_still_meet_once(tmp_path, monkeypatch):
+    """The real paths that make a file linted once are made only where two named paths may meet (or
+    an exclude pattern compares them): one folder's walk follows no link below it, so it meets each
+    file once without them. Two overlapping paths still give each file once, in the same order."""
+    from vllm_lint.pipeline import discovery
+    from vllm_lint.settings import Settings
+
+    for rel in ("a/x.sh", "a/b/y.yaml", "a/b/c/z.md", "top.sh"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("vllm serve m\n")
+    (tmp_path / "a" / "link").symlink_to(tmp_path / "a" / "b")  # (not followed: no second way to y.yaml)
+    monkeypatch.chdir(tmp_path)
+    made: list[str] = []
+    real = discovery.real_dir
+    monkeypatch.setattr(discovery, "real_dir", lambda d, memo: made.append(d) or real(d, memo))
+    one = [t.path for t in discovery.discover(["."], Settings())[0]]
+    assert one == ["top.sh", "a/x.sh", "a/b/y.yaml", "a/b/c/z.md"] and made == []
+    two = [t.path for t in discovery.discover([".", "a"], Settings())[0]]
+    assert two == one and made  # (a/... met again through "a": linted once)
+
+
 def test_a_path_is_matched_against_the_ignore_files_above_it_only(tmp_path, monkeypatch):
     """Each ``.gitignore`` applies below its folder: a walked path is tested against its own
     folder's and its ancestors' files, not against every ignore file found so far (with one per

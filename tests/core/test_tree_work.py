@@ -88,6 +88,77 @@ def test_a_sibling_file_is_read_once_for_the_runners_and_the_plugin_evidence(syn
     assert {f"cm{i}.yaml" for i in range(5)} | {"Dockerfile"} <= set(reads)
 
 
+def test_the_files_after_a_folders_first_launch_are_read_once(synth_db_path, tmp_path, monkeypatch, capsys):
+    """The runners' reading of a launch's folder reads its manifests when the folder's first launch
+    asks; the linter takes the bytes of those that come after that launch in the walk rather than
+    reading them again, and reads the others itself (its own, and those before the launch). What is read ahead is dropped when the walk leaves the folder, and the
+    output is the one of a run that reads every file itself."""
+    from vllm_lint.cli.lint_command import execute, parse_argv
+    from vllm_lint import fsutil
+    from vllm_lint.pipeline import surroundings
+
+    (tmp_path / ".git").mkdir()
+    for d in ("svc", "svc/sub", "zz"):
+        (tmp_path / d).mkdir(exist_ok=True)
+    (tmp_path / "svc" / "0-before.yaml").write_text("kind: ConfigMap\ndata:\n  k: v\n")
+    (tmp_path / "svc" / "a-run.sh").write_text("#!/bin/sh\nvllm serve facebook/opt-125m --swap-space 4\n")
+    for i in range(6):
+        (tmp_path / "svc" / f"cm{i}.yaml").write_text(f"kind: ConfigMap\ndata:\n  k: v{i}\n")
+    (tmp_path / "svc" / "pod.yaml").write_text(
+        "kind: Pod\nspec:\n  containers:\n    - name: vllm\n      image: vllm/vllm-openai:v0.6.0\n"
+        "      args: [\"--model\", \"m\", \"--swap-space\", \"2\"]\n")
+    (tmp_path / "svc" / "skipped.yaml").write_text("kind: ConfigMap\n")
+    (tmp_path / ".gitignore").write_text("skipped.yaml\n")  # (read ahead, never linted: dropped)
+    (tmp_path / "svc" / "sub" / "run.sh").write_text("#!/bin/sh\nvllm serve facebook/opt-125m --swap-space 8\n")
+    (tmp_path / "zz" / "other.yaml").write_text("kind: ConfigMap\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("VLLM_LINT_DB", str(synth_db_path))
+    opened: list[str] = []
+    real_open = os.open
+
+    def counted_open(path, *a, **k):
+        fd = real_open(path, *a, **k)
+        opened.append(os.path.relpath(path, tmp_path) if os.path.isabs(path) else os.path.normpath(path))
+        return fd
+
+    def lint() -> str:
+        values = parse_argv(["--no-cache", "-j", "1", "--exit-zero", "--output-format", "json", "."])
+        assert values is not None
+        opened.clear()
+        monkeypatch.setattr(fsutil.os, "open", counted_open)
+        try:
+            execute(**values)
+        except SystemExit:
+            pass
+        finally:
+            monkeypatch.setattr(fsutil.os, "open", real_open)
+        return capsys.readouterr().out
+
+    made: list = []
+    real_init = surroundings.Surroundings.__init__
+    monkeypatch.setattr(surroundings.Surroundings, "__init__",
+                        lambda self, *a, **k: made.append(self) or real_init(self, *a, **k))
+    out = lint()
+    once = [f"svc/cm{i}.yaml" for i in range(6)] + ["svc/pod.yaml"]
+    assert [n for n in once if opened.count(n) != 1] == []
+    assert opened.count("svc/0-before.yaml") == 2  # (linted before the folder's first launch asked)
+    assert made[-1].ahead == {}  # (svc/skipped.yaml, read ahead and never linted, went with its folder)
+    monkeypatch.setattr(surroundings, "AHEAD_BYTES", 0)  # nothing read ahead: every file read twice
+    assert lint() == out
+    assert [n for n in once if opened.count(n) != 2] == []
+    # a linter given the bytes it checks (the language server, the API) reads nothing ahead
+    from vllm_lint.pipeline.engine import Linter
+    from vllm_lint.rules.base import select_rules
+    from vllm_lint.settings import Settings
+    from vllm_lint.surface.db import Database
+
+    monkeypatch.setattr(surroundings, "AHEAD_BYTES", 1 << 20)
+    linter = Linter(Database(synth_db_path), Settings(), select_rules([], []))
+    run = tmp_path / "svc" / "a-run.sh"
+    assert linter.check(str(run), run.read_bytes(), "auto").analysis.launches
+    assert linter.targeting.surroundings.ahead == {}
+
+
 def test_a_tag_is_read_once_per_run(synth_db_path, tmp_path, monkeypatch):
     """Many launches naming the same image tag (a tree of manifests) read it against the database
     once: ``Targeting`` keeps each (tag, image) reading for the run."""

@@ -140,6 +140,11 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
         return user_spec.match_file(rel) or user_spec.match_file(p.name)
 
     seen: set[str] = set()
+    paths = list(paths)
+    # (one path named: its walk meets each real file once, as it follows no link below it; the
+    # real paths that tell files apart are made only where two paths may meet or an exclude
+    # pattern compares them: a string and a set entry per file, ~5 MB at 50k files)
+    keys = len(paths) > 1 or user_spec is not None
     for raw in paths:
         p = path_str(raw)  # (``str(Path(raw))``)
         if not os.path.lexists(p):
@@ -152,6 +157,9 @@ def discover(paths: Iterable[str], settings: Settings) -> tuple[list[Target], li
             # the walk's paths are ``root/name...``: normalised as ``root`` is, except that the
             # entries of "." read "./name" where ``str(Path("./name"))`` is "name"
             cut = 2 if root == "." else 0
+            if not keys:
+                out.extend(Target(f[cut:], False, named) for f, _key, named in _walk(root, excluded, False))
+                continue
             for f, key, named in _walk(root, excluded):
                 if key not in seen:
                     seen.add(key)
@@ -234,9 +242,23 @@ def _repository_of(root: str) -> Optional[str]:
         d = parent
 
 
-def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
+def _holds_venv(entries: list) -> bool:
+    """Whether a folder's sorted listing holds a ``pyvenv.cfg`` (``os.path.exists``: a link to
+    nothing is none): the folder is a virtual environment, which a walk skips."""
+    lo, hi = 0, len(entries)
+    while lo < hi:  # (bisection by name: the listing is sorted)
+        mid = (lo + hi) // 2
+        if entries[mid].name < "pyvenv.cfg":
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < len(entries) and entries[lo].name == "pyvenv.cfg" and os.path.exists(entries[lo].path)
+
+
+def _walk(root: str, excluded, keys: bool = True) -> Iterable[tuple[str, Optional[str], Optional[str]]]:
     """Candidate files under ``root``: each path, with its real path (the key that makes a file
-    linted once) and the format its name says. Strings and directory entries throughout: a path
+    linted once; None without ``keys``, when no exclude pattern compares real paths either) and
+    the format its name says. Strings and directory entries throughout: a path
     object per walked file, and a system call per file to resolve it, were most of this
     function's cost (benchmarks/README.md). A directory is resolved once (``fsutil.real_dir``).
     Symbolic links below ``root`` are not followed (``root`` itself is, the user named it).
@@ -277,6 +299,8 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
             continue
         if (st.st_dev, st.st_ino) in visited:  # symlink loops
             continue
+        if d != root and _holds_venv(entries):
+            continue  # (a virtual environment: known from its own listing, not a stat before it is pushed)
         visited.add((st.st_dev, st.st_ino))
         own: list[tuple[str, Any, str]] = []
         for e in entries:
@@ -295,33 +319,34 @@ def _walk(root: str, excluded) -> Iterable[tuple[str, str, Optional[str]]]:
                 break  # (sorted by name)
         if own:
             specs = specs + own  # (a new list: the folders beside this one keep their own)
-        real_d = real_dir(d, real_dirs)
+        real_d = real_dir(d, real_dirs) if keys else None
         subdirs = []
         for e in entries:
-            path = e.path
             try:
-                if e.is_symlink():
-                    # not followed, as git and ruff walk: its target may lie outside the tree the user
-                    # named (and --fix would write there); a link inside it leads to what the walk finds
+                # a regular file or a folder, neither through a link (one test for a file: most
+                # entries). A link is not followed, as git and ruff walk: its target may lie outside
+                # the tree the user named (and --fix would write there); a link inside it leads to
+                # what the walk finds. A FIFO, socket or device is not read: it could block (named:
+                # a VL001 finding).
+                if e.is_file(follow_symlinks=False):
+                    is_dir = False
+                elif e.is_dir(follow_symlinks=False):
+                    is_dir = True
+                else:
                     continue
-                is_dir = e.is_dir()
             except OSError:
                 continue
+            path = e.path
             name = e.name
             if is_dir:
                 if name in _SKIP_DIRS or name in _SKIP_HIDDEN \
-                        or (specs and ignored(specs, path, True)) or excluded(path, os.path.join(real_d, name)) \
-                        or os.path.exists(os.path.join(path, "pyvenv.cfg")):
+                        or (specs and ignored(specs, path, True)) \
+                        or (keys and excluded(path, os.path.join(real_d, name))):
                     continue
                 subdirs.append(path)
             else:
-                try:
-                    if not e.is_file():
-                        continue  # a FIFO, socket or device: reading it could block (named: a VL001 finding)
-                except OSError:
-                    continue
-                real = os.path.join(real_d, name)
-                if name in _SKIP_DIRS or (specs and ignored(specs, path, False)) or excluded(path, real):
+                real = os.path.join(real_d, name) if keys else None
+                if name in _SKIP_DIRS or (specs and ignored(specs, path, False)) or (keys and excluded(path, real)):
                     continue  # (a worktree's or submodule's ``.git`` is a file: git's, not a launch's)
                 named = format_by_filename(name)
                 if named is not None or not _binary_by_name(name):

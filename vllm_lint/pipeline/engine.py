@@ -212,6 +212,14 @@ def _apply_verdict(res: "FileResult") -> None:
     res.unread = _STATE_UNREAD.get(state) if state in _STATE_UNREAD else _NONE_UNREAD.get(state)
 
 
+def _stat_of(path: str) -> Optional[os.stat_result]:
+    """``os.stat(path)``, or None when it fails (the file went since its bytes were read)."""
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
 class Linter:
     """One run's lint of files: ``rules`` against ``db`` under ``settings``. ``targeting`` chooses
     the release each launch is checked against; ``cache`` (optional) answers unchanged files.
@@ -486,6 +494,7 @@ class Linter:
         whose bytes the pre-filter says hold no launch, read and screened before any object is
         made for it: what the run keeps of such a result (``results.RunResults.unread_counts``: its
         counts), most of a repository's files; None: a result for every file."""
+        self.targeting.surroundings.reads_ahead = True  # (the files of its folders are read here: Surroundings.ahead)
         try:
             res = self._lint_one(target, fix, mode, forced, unread)
         finally:
@@ -576,10 +585,14 @@ class Linter:
         if unread is not None and mode == Mode.AUTO and forced is None and not target.explicit:
             # (a walked file: its bytes screened first, no result made for one without a launch;
             # what is not a readable regular file within the size limit takes the way below)
-            try:
-                got = read_if_regular(path, MAX_FILE_BYTES)
-            except OSError:
-                got = None
+            ahead = self._read_ahead(path) if self.targeting.surroundings.ahead else None
+            if ahead is not None:
+                got = (ahead, len(ahead), None)
+            else:
+                try:
+                    got = read_if_regular(path, MAX_FILE_BYTES)
+                except OSError:
+                    got = None
             if got is not None and got[0] is not None:
                 data, _size, st = got
                 self.targeting.regular = path  # (read as a regular file: no other test of it, ``_on_disk``)
@@ -596,7 +609,9 @@ class Linter:
             data = got
             fmt, skipped = self.screen(path, data, mode, named=target.named)
         else:
-            res.stat_key = (st.st_size, st.st_mtime_ns)
+            if st is None:  # (bytes read ahead: no stat made with them)
+                st = _stat_of(path)
+            res.stat_key = (st.st_size, st.st_mtime_ns) if st is not None else None
         res.format = fmt
         if skipped is not None:
             self._note_skipped(res, target, data, skipped)
@@ -632,6 +647,13 @@ class Linter:
                 known = self._stat_answer(shown, res.mode, st, target.named)
                 if known is not None:
                     return known
+            ahead = self._read_ahead(path) if self.targeting.surroundings.ahead else None
+            if ahead is not None and (st is None or stat.S_ISREG(st.st_mode)):
+                if st is None:
+                    st = os.stat(path)
+                res.stat_key = (st.st_size, st.st_mtime_ns)
+                self.targeting.regular = path
+                return ahead
             got = read_if_regular(path, MAX_FILE_BYTES, st)  # (a regular file: on its descriptor)
             if got is not None:
                 data, size, opened = got
@@ -678,6 +700,12 @@ class Linter:
         except OSError as e:
             res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
             return res
+
+    def _read_ahead(self, path: str) -> Optional[bytes]:
+        """The bytes of the walked file at ``path`` when the release finding read them ahead, for
+        its folder's runners (``Surroundings.take_ahead``: once, and only the folder read last);
+        else None."""
+        return self.targeting.surroundings.take_ahead(self.targeting.real_parent(path), os.path.basename(path))
 
     @staticmethod
     def _note_skipped(res: FileResult, target: Target, data: bytes, skipped: str) -> None:

@@ -311,6 +311,7 @@ class _Folder(Record):
 
 
 _UNREAD = object()
+AHEAD_BYTES = 1 << 20  # the most of a folder's bytes kept for the linter (``Surroundings.ahead``)
 
 
 class _RunnerIndex(Record):
@@ -396,6 +397,18 @@ class Surroundings:
         # evidence's folder reading passes them over rather than reading them again
         self._words = words
         self.words = words
+        # The files of a launch's own folder that come after it (by name: the walk's order), read
+        # for the folder's runners when its first launch asked: their bytes, which the linter takes
+        # rather than reading each file again (``take_ahead``), for the folder read last only and
+        # up to AHEAD_BYTES (a folder of a hundred manifests read twice was a third of the reads
+        # of a 10k-file tree: benchmarks/README.md, tenth pass).
+        # Only for a linter that reads the files of the folders it lints (``reads_ahead``, set by
+        # ``Linter.lint_file``), not for one that checks bytes it is given (the language server).
+        self.reads_ahead = False
+        self.ahead: dict[str, bytes] = {}
+        self._ahead_dir: Optional[str] = None
+        self._ahead_after: Optional[str] = None  # (while that folder's runners are read: the launch's name)
+        self._ahead_size = 0
         self.wordless: set[str] = set()
         # per directory: what ``pin_for`` and ``own_chart_for`` found (the files of a folder ask
         # the same; each answer walks folders up)
@@ -435,6 +448,16 @@ class Surroundings:
             f = self._folders[directory] = _Folder(names)
         return f
 
+    def take_ahead(self, directory: str, name: str) -> Optional[bytes]:
+        """The bytes of the file ``name`` of the real folder ``directory`` when the runners'
+        reading read them ahead of the linter (``ahead``), once; None otherwise (read it). A file
+        of another folder ends what was read ahead: the linter has left the folder."""
+        if directory != self._ahead_dir:
+            self.ahead.clear()
+            self._ahead_dir = None
+            return None
+        return self.ahead.pop(name, None)
+
     def runners(self, directory: str) -> list[_Runner]:
         """The folder's runners, read once."""
         f = self.folder(directory)
@@ -454,13 +477,19 @@ class Surroundings:
         data = self._read_bytes(f, path, words)
         return None if data is None else data.decode("utf-8", errors="replace")
 
-    def _read_bytes(self, f: _Folder, path: str, words: bool = True) -> Optional[bytes]:
-        """The file's bytes, noted in ``seen``; with ``words``, an ASCII file holding none of the
-        plugin words noted in ``wordless`` (not for a file the plugin evidence never reads: a README)."""
+    def _read_bytes(self, f: _Folder, path: str, words: bool = True, name: Optional[str] = None) -> Optional[bytes]:
+        """The bytes of the file at ``path``, bounded (None when it is no regular file or too large),
+        noted in ``seen``; with ``words``, an ASCII file holding none of the plugin words noted in
+        ``wordless`` (not for a file the plugin evidence never reads: a README); ``name``: its name,
+        when it is an entry of ``f``'s listing (kept for the linter while ``runner_for`` reads ahead)."""
         try:  # a regular file, bounded (a Dockerfile may be a link to /dev/zero or a FIFO)
             data = read_regular(path, MAX_BYTES)
         except (OSError, TooLarge):
             return None
+        if name is not None and self._ahead_after is not None and name > self._ahead_after \
+                and self._ahead_size + len(data) <= AHEAD_BYTES:
+            self.ahead[name] = data
+            self._ahead_size += len(data)
         self._last_read, self._last_key = (path, data), None
         low = data.lower()
         self.seen[path] = data if low.find(b"vllm") >= 0 else None
@@ -478,9 +507,9 @@ class Surroundings:
         prefix = directory if directory.endswith(os.sep) else directory + os.sep  # (os.path.join, for a name)
         for name in names:
             if builds_image_by_name(name):
-                text = self._read(f, prefix + name)
-                if text is not None:
-                    self._dockerfile(f, name, text)
+                data = self._read_bytes(f, prefix + name, name=name)
+                if data is not None:
+                    self._dockerfile(f, name, data.decode("utf-8", errors="replace"))
             elif name.endswith(_YAML) and not _is_conda_file(name) and name != "Chart.yaml" and not name.startswith("."):
                 self._yaml(f, directory, name, prefix + name)
         if "Chart.yaml" in names:
@@ -549,7 +578,7 @@ class Surroundings:
                 f.runners.append(_Runner(built, refs))
 
     def _yaml(self, f: _Folder, directory: str, name: str, path: str) -> None:
-        data = self._read_bytes(f, path)  # (a file over MAX_BYTES: None, unread)
+        data = self._read_bytes(f, path, name=name)  # (a file over MAX_BYTES: None, unread)
         # (bytes first: most sibling YAML files never name vLLM; no character lower-cases to v, l or m)
         if data is None or self.seen[path] is None:
             return
@@ -696,7 +725,16 @@ class Surroundings:
 
     def runner_for(self, directory: str, name: str) -> Optional[Named]:
         """What runs (or holds the image of) the file ``name`` in the real folder ``directory``."""
-        here, index = self._indexed(directory)
+        f = self._folders.get(directory)
+        if self.reads_ahead and (f is None or f.runners is None):  # (its first launch: the files after it are read ahead)
+            self.ahead.clear()
+            self._ahead_dir, self._ahead_after, self._ahead_size = directory, name, 0
+            try:
+                here, index = self._indexed(directory)
+            finally:
+                self._ahead_after = None
+        else:
+            here, index = self._indexed(directory)
         k = index.first_naming(name)
         if k is not None:
             return here[k].named
