@@ -494,7 +494,7 @@ class Linter:
         whose bytes the pre-filter says hold no launch, read and screened before any object is
         made for it: what the run keeps of such a result (``results.RunResults.unread_counts``: its
         counts), most of a repository's files; None: a result for every file."""
-        self.targeting.surroundings.reads_ahead = True  # (the files of its folders are read here: Surroundings.ahead)
+        self.targeting.read_ahead()  # (the files of its folders are read here: Surroundings.ahead)
         try:
             res = self._lint_one(target, fix, mode, forced, unread)
         finally:
@@ -585,7 +585,7 @@ class Linter:
         if unread is not None and mode == Mode.AUTO and forced is None and not target.explicit:
             # (a walked file: its bytes screened first, no result made for one without a launch;
             # what is not a readable regular file within the size limit takes the way below)
-            ahead = self._read_ahead(path) if self.targeting.surroundings.ahead else None
+            ahead = self.targeting.take_ahead(path)
             if ahead is not None:
                 got = (ahead, len(ahead), None)
             else:
@@ -647,7 +647,7 @@ class Linter:
                 known = self._stat_answer(shown, res.mode, st, target.named)
                 if known is not None:
                     return known
-            ahead = self._read_ahead(path) if self.targeting.surroundings.ahead else None
+            ahead = self.targeting.take_ahead(path)
             if ahead is not None and (st is None or stat.S_ISREG(st.st_mode)):
                 if st is None:
                     st = os.stat(path)
@@ -700,12 +700,6 @@ class Linter:
         except OSError as e:
             res.diagnostics.append(Diagnostic("VL001", f"cannot read file: {e.strerror or e}", shown, None, line=1))
             return res
-
-    def _read_ahead(self, path: str) -> Optional[bytes]:
-        """The bytes of the walked file at ``path`` when the release finding read them ahead, for
-        its folder's runners (``Surroundings.take_ahead``: once, and only the folder read last);
-        else None."""
-        return self.targeting.surroundings.take_ahead(self.targeting.real_parent(path), os.path.basename(path))
 
     @staticmethod
     def _note_skipped(res: FileResult, target: Target, data: bytes, skipped: str) -> None:

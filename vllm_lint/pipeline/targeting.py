@@ -128,6 +128,9 @@ class Targeting:
         self._callers: Optional[Callers] = None  # (``callers``: made for the first script asked about)
         self._repository: Optional[RepositorySurvey] = None  # (``repository``: made for the first survey)
         self._plugins: Optional[PluginSurroundings] = None  # (``plugins``: made when a folder is first asked)
+        # the linter reads the files of the folders it lints: the surroundings read ahead for it
+        # (``Surroundings.reads_ahead``; ``read_ahead``, called by ``Linter.lint_file``)
+        self.reads_ahead = False
         self._repository_choices: dict[str, tuple[Optional[Choice], Optional[str]]] = {}
         self._notes: dict[str, str] = {}  # why the repository chose nothing, per file or folder
         self._around: dict[str, tuple[Optional[Choice], list[tuple[str, str]]]] = {}  # (the files that decided it)
@@ -165,7 +168,24 @@ class Targeting:
             from .surroundings import PLUGIN_WORDS, Surroundings
 
             s = self._surroundings = Surroundings(PLUGIN_WORDS)
+            s.reads_ahead = self.reads_ahead
         return s
+
+    def read_ahead(self) -> None:
+        """From now on the surroundings read ahead for the linter (``Surroundings.reads_ahead``)."""
+        if not self.reads_ahead:
+            self.reads_ahead = True
+            if self._surroundings is not None:
+                self._surroundings.reads_ahead = True
+
+    def take_ahead(self, path: str) -> Optional[bytes]:
+        """The bytes of the walked file at ``path`` when the release finding read them ahead for its
+        folder's runners (``Surroundings.take_ahead``: once, the folder read last only), else None;
+        the surroundings are not made for it."""
+        s = self._surroundings
+        if s is None or not s.ahead:
+            return None
+        return s.take_ahead(self.real_parent(path), os.path.basename(path))
 
     @property
     def repository(self) -> RepositorySurvey:
