@@ -224,6 +224,7 @@ _EXPANSIONS = frozenset(
 # node types _Decoder.word decodes otherwise than as unquoted text
 _NOT_PLAIN = _EXPANSIONS | {"raw_string", "string", "translated_string", "ansi_c_string", "concatenation"}
 _SPLAT_NAME_RE = lazy_re(r"ARG|OPT|FLAG|PARAM|EXTRA|CMD|CLI|ADDITIONAL", re.IGNORECASE)
+# (each name holds "sh" or is "busybox": _nested_shell screens a command's words for those first)
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"})
 _SHELL_C_RE = lazy_re(r"^-[a-zA-Z]*c[a-zA-Z]*$")
 _PY_RE = lazy_re(r"^python[\d.]*$")
@@ -1118,6 +1119,9 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
                     return
                 _merge(ctx, sub)
             return
+    joined = " ".join([w.text for w in words])
+    if "sh" not in joined and "busybox" not in joined:
+        return  # (no word names a shell of _SHELLS: most commands, a launch among them)
     seen_shell = False
     for k, w in enumerate(words):
         t = w.text

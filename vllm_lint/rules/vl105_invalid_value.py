@@ -782,7 +782,11 @@ def _serve_value_findings(ctx: LintContext):
     ``--reasoning-effort-map``): the last whole value, or the dotted keys appended after it."""
     checks = ctx.surface.serve_value_checks
     la = ctx.launch
-    if not checks or la is None or la.style != "argv" or not ctx.surface.validates_serve_args(la.entry):
+    if not checks or la is None or la.style != "argv":
+        return
+    if not any(a.option is not None and a.option.dest in checks for a in ctx.args):
+        return  # (the launch gives none of these options, as most do)
+    if not ctx.surface.validates_serve_args(la.entry):
         return
     for dest, c in checks.items():
         args = [a for a in ctx.args if a.option is not None and a.option.dest == dest and a.style == "argv"
@@ -902,13 +906,16 @@ def _arg_findings(ctx: LintContext, reported: set[str]):
     # vLLM merges the dotted keys of an option, a later value replacing an earlier one
     # (`-Ox -O4` is `{"level": 4}`): only the last value of a key is the class's to judge
     dotted = [a for a in ctx.args if a.option is not None and a.json_path is not None and a.style == "argv"]
-    last_dotted = {(a.option.dest, a.json_path): a for a in dotted}
-    dotted_dests = {a.option.dest for a in dotted}
+    last_dotted: dict = {}
+    dotted_dests: set = set()
     # an option that takes no JSON given dotted keys: parse_args hands it their object as JSON text
     dotted_plain: dict[str, list] = {}
-    for a in dotted:
-        if surface.dotted_json and a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
-            dotted_plain.setdefault(a.option.dest, []).append(a)
+    if dotted:  # (most launches: none)
+        last_dotted = {(a.option.dest, a.json_path): a for a in dotted}
+        dotted_dests = {a.option.dest for a in dotted}
+        for a in dotted:
+            if surface.dotted_json and a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
+                dotted_plain.setdefault(a.option.dest, []).append(a)
     # the whole value start-up gets: the last one given, unless dotted keys of the option follow
     # it (vLLM appends their object after every other word: 0.9.0+); read where a check needs it
     last_whole: Optional[dict] = None

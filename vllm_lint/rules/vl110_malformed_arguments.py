@@ -79,9 +79,13 @@ def check(ctx: LintContext):
                            ctx.launch.span)
         return
     s = ctx.surface
-    models = [a for a in ctx.args if a.positional and a.how == "positional" and a.structure != "model-option"]
-    model_opts = [a for a in ctx.args if a.structure == "model-option"]
+    models: list = []  # (the positional models, and the `--model` words: found in the one pass)
+    model_opts: list = []
     for arg in ctx.args:
+        if arg.structure == "model-option":
+            model_opts.append(arg)
+        elif arg.positional and arg.how == "positional":
+            models.append(arg)
         if arg.structure == "missing-value":
             yield ctx.diag(RULE, f"`{arg.written}` expects a value, but "
                                  + ("the line ends" if arg.tokens[-1] is ctx.launch.tokens[-1] else "an option follows"),
