@@ -2057,8 +2057,14 @@ def _bare_assignment(ctx: _Ctx, node) -> None:
 def _plain_span(ctx: _Ctx, words: list[_Word]) -> Optional[Span]:
     """The file bytes of consecutive words written as themselves (no quotes, escapes or
     expansions), or None: what a fix may replace as a whole."""
+    src = ctx.src
     for w in words:
-        if w.opaque or ctx.src[w.start:w.end] != bytes(w.raw) or bytes(w.raw).decode("utf-8", "replace") != w.text:
+        if w.opaque:
+            return None
+        if w.pos.__class__ is range:  # (_Decoder.word's fast path: its text is its bytes decoded)
+            if src[w.start:w.end] != w.raw:
+                return None
+        elif src[w.start:w.end] != bytes(w.raw) or bytes(w.raw).decode("utf-8", "replace") != w.text:
             return None
     return _map_span(ctx, words[0].start, words[-1].end)
 
