@@ -2485,6 +2485,8 @@ _REST_BS = lazy_re(rb"[ \t]*\\(\r?\n)")
 _REST_BS_SPACE = lazy_re(rb"[ \t]*\\[ \t]+(#[^\n]*)?\r?\n")
 # the bytes any of the three patterns above may start with (an empty rest matches none of them)
 _REST_FIRST = (b" ", b"\t", b"\\", b"\r", b"\n")
+# the bytes a line _DASH_LINE matches may start with
+_DASH_FIRST = (b" ", b"\t", b"-")
 
 
 def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
@@ -2496,6 +2498,8 @@ def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
     for _guard in range(10000):
         if src[end:end + 1] not in _REST_FIRST:  # (no pattern below can match: most launches)
             return out
+        if src[end:end + 1] == b"\n" and src[end + 1:end + 2] not in _DASH_FIRST:
+            return out  # (the line ends the command and the next starts no option: most others)
         m = _REST_BS_SPACE.match(src, end) or _REST_BS.match(src, end) or _REST_NONE.match(src, end)
         if not m:
             return out
