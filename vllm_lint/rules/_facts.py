@@ -44,39 +44,39 @@ _GPU_FACTS = (GPU_COUNT, GPU_MEMORY, GRACE_BLACKWELL)
 
 
 def facts_of(ctx, wanted: frozenset) -> list[str]:
-    """The facts of ``wanted`` (names of :data:`FACTS`) true of the context ``ctx``."""
+    """The facts true of the context ``ctx``: those of ``wanted`` (names of :data:`FACTS`) at least.
+    The GPUs are looked up only when ``wanted`` names a GPU fact; the others cost an attribute or
+    two and are found whatever is wanted (a fact no selected rule names triggers nothing)."""
     out = []
     la = ctx.launch
     ex = ctx.extraction
-    if NOTES in wanted and ctx.notes:
+    if ctx.notes:
         out.append(NOTES)
-    if FIRST_CONTEXT in wanted or HINTS in wanted:
-        first = ex is None or la is (ex.launches[0] if ex.launches else None)  # (rules/_file_scope.py)
-        if first and FIRST_CONTEXT in wanted:
-            out.append(FIRST_CONTEXT)
-        if HINTS in wanted and (la is not None and la.version_hints or first and ex is not None and ex.version_hints):
-            out.append(HINTS)
-    if NEWER in wanted:
-        c = ctx.target_choice
-        if c is not None and c.kind == "newer":
-            out.append(NEWER)
+    first = ex is None or la is (ex.launches[0] if ex.launches else None)  # (rules/_file_scope.py)
+    if first:
+        out.append(FIRST_CONTEXT)
+    if la is not None and la.version_hints or first and ex is not None and ex.version_hints:
+        out.append(HINTS)
+    c = ctx.target_choice
+    if c is not None and c.kind == "newer":
+        out.append(NEWER)
     if la is None:
         return out
-    if IMAGE in wanted and la.image:
+    if la.image:
         out.append(IMAGE)
-    if IMAGE_SCRIPT in wanted and la.image and la.script_span is not None:
-        out.append(IMAGE_SCRIPT)
-    if DROPPED in wanted and la.dropped:
+        if la.script_span is not None:
+            out.append(IMAGE_SCRIPT)
+    if la.dropped:
         out.append(DROPPED)
-    if DEPRECATED_ENTRY in wanted and la.entry_words is not None and la.entry in ctx.surface.deprecated_entries:
+    if la.entry_words is not None and la.entry in ctx.surface.deprecated_entries:
         out.append(DEPRECATED_ENTRY)
     if not wanted.isdisjoint(_GPU_FACTS):
         g = gpus(ctx)
-        if GPU_COUNT in wanted and (g.visible is not None or g.requested is not None):
+        if g.visible is not None or g.requested is not None:
             out.append(GPU_COUNT)
         if g.product:
-            if GPU_MEMORY in wanted and gpu_memory_gib(g.product) is not None:
+            if gpu_memory_gib(g.product) is not None:
                 out.append(GPU_MEMORY)
-            if GRACE_BLACKWELL in wanted and g.grace_blackwell:
+            if g.grace_blackwell:
                 out.append(GRACE_BLACKWELL)
     return out
