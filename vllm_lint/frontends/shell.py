@@ -281,11 +281,13 @@ class _Decoder:
     def __init__(self, src: bytes):
         self.src = src
 
-    def word(self, node) -> _Word:
+    def word(self, node, t: Optional[str] = None) -> _Word:
         # Fast path: a word that is one leaf spelled verbatim (``--tp``, ``2``, ``'a b'``, a command
         # name), most words of a launch. Its decoded bytes are a slice of the script and its
         # ``pos`` a range; otherwise the same as ``decode`` (tests/formats/shell/test_shell.py).
-        t = node.type
+        # ``t``: the node's type, when the caller has it (each ``node.type`` makes a string)
+        if t is None:
+            t = node.type
         if t not in _NOT_PLAIN:
             leaf = node
             if node.child_count:
@@ -696,7 +698,9 @@ def _map_exact(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
 
 
 def _token(ctx: _Ctx, w: _Word) -> Token:
-    tr = w.text_range()
+    pos = w.pos
+    # (``w.text_range()``, its verbatim run read here: most words of a launch)
+    tr = (pos.start, pos.stop) if pos.__class__ is range and not w.opaque and pos else w.text_range()
     start, end = w.start, w.end
     if ctx.emb is None:
         span = Span(start, end)
@@ -737,7 +741,7 @@ def _command_words(ctx: _Ctx, node) -> tuple[list[_Word], list]:
             continue
         if t == "subscript":
             continue
-        words.append(dec.word(c))
+        words.append(dec.word(c, t))
     return words, assigns
 
 
