@@ -5,6 +5,7 @@ the one place the front-ends (``frontends.commands`` re-exports these), the file
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .record import lazy_re
 
@@ -45,6 +46,7 @@ def _split_image(image: str) -> tuple[str, Optional[str], Optional[str]]:
     return image, tag, digest
 
 
+@lru_cache(maxsize=1024)  # (asked of the same images by the front-ends, the release choice and the rules)
 def image_is_vllm(image: str) -> bool:
     """True for images whose entrypoint is vLLM's OpenAI server.
 
