@@ -289,19 +289,22 @@ class _Decoder:
         if t is None:
             t = node.type
         if t not in _NOT_PLAIN:
-            leaf = node
-            if node.child_count:
-                if t != "command_name" or node.child_count != 1:
+            n = node.child_count
+            if n:
+                if t != "command_name" or n != 1:
                     return self.decode(node)
-                leaf = node.children[0]
+                leaf = node.child(0)
                 if leaf.child_count or leaf.type in _NOT_PLAIN:
                     return self.decode(node)
-            s, e = leaf.start_byte, leaf.end_byte
+                s, e = leaf.start_byte, leaf.end_byte
+                ws, we = node.start_byte, node.end_byte
+            else:  # (the node is its own leaf)
+                s = ws = node.start_byte
+                e = we = node.end_byte
             src = self.src
             if src.find(b"\\", s, e) == -1:
                 raw = src[s:e]
-                return _Word(node, node.start_byte, node.end_byte, raw, range(s, e), False, False,
-                             raw.decode("utf-8", "replace"))
+                return _Word(node, ws, we, raw, range(s, e), False, False, raw.decode("utf-8", "replace"))
         elif t == "raw_string" and not node.child_count:
             s, e = node.start_byte, node.end_byte
             if e - s >= 2:

@@ -772,8 +772,21 @@ def _class_test_words(test: dict, v: Any, given: bool, other: Any) -> str:
 def check(ctx: LintContext):
     reported: set[str] = set()
     yield from _arg_findings(ctx, reported)
-    yield from _object_findings(ctx, reported)
-    yield from _serve_value_findings(ctx)
+    # (the objects and the serve check's values only where the launch gives such an option: the
+    # arguments looked at once here, not by each of their generators)
+    objects = given = False
+    checks = ctx.surface.serve_value_checks
+    for a in ctx.args:
+        opt = a.option
+        if opt is not None:
+            if opt.kind == "json":
+                objects = True
+            if checks and opt.dest in checks:
+                given = True
+    if objects:
+        yield from _object_findings(ctx, reported)
+    if given:
+        yield from _serve_value_findings(ctx)
 
 
 def _serve_value_findings(ctx: LintContext):
@@ -782,11 +795,7 @@ def _serve_value_findings(ctx: LintContext):
     ``--reasoning-effort-map``): the last whole value, or the dotted keys appended after it."""
     checks = ctx.surface.serve_value_checks
     la = ctx.launch
-    if not checks or la is None or la.style != "argv":
-        return
-    if not any(a.option is not None and a.option.dest in checks for a in ctx.args):
-        return  # (the launch gives none of these options, as most do)
-    if not ctx.surface.validates_serve_args(la.entry):
+    if not checks or la is None or la.style != "argv" or not ctx.surface.validates_serve_args(la.entry):
         return
     for dest, c in checks.items():
         args = [a for a in ctx.args if a.option is not None and a.option.dest == dest and a.style == "argv"
