@@ -106,7 +106,8 @@ def check(ctx: LintContext):
             and not any(t.splat or t.opaque or _prints_and_exits(t.text) for t in toks):
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument",
                        toks[0].span if toks else ctx.launch.span)
-    if s.served_name_needs_leading_model and s.runs_serve(ctx.launch.entry) and not model_opts:
+    if toks and toks[0].text[:1] == "-" and s.served_name_needs_leading_model and not model_opts \
+            and s.runs_serve(ctx.launch.entry):  # (an option first: else nothing to look at, as for most)
         yield from _served_name_first(ctx, toks)
     if not model_opts or not s.runs_serve(ctx.launch.entry):
         return  # `--model` is the normal spelling for the api_server module
