@@ -247,7 +247,8 @@ class Linter:
         # whether a rule's triggers name an option's timeline state: only then are the launch's
         # options looked up in the release's tables before the rules (else the first rule asking does)
         self._states = any(t is not None and not t.isdisjoint(_STATE_TRIGGERS) for _, _, t in self._checks)
-        # the facts of a context (``rules._facts``) that the rules' triggers name: only those are found
+        # the facts of a context (``rules._facts``) that the rules' triggers name: none, no fact is
+        # looked for; no GPU fact, the GPUs are not looked up for them
         self._facts = FACTS.intersection(x for _, _, t in self._checks if t is not None for x in t)
         # the places in ``_checks`` of the rules called for every context, and of those a trigger
         # calls (by trigger): a context visits only the rules it may call, in their order

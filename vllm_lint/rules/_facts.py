@@ -1,9 +1,10 @@
 """The facts of a context that a rule's ``triggers`` may name besides options, variables and
 option states (``Rule.triggers``): what a rule would otherwise test first, on every launch, to
-learn that it has nothing to say. The engine asks for the facts the selected rules name, once per
+learn that it has nothing to say. When the selected rules name any, the engine finds them once per
 context and in one pass (:func:`facts_of`, from ``pipeline.engine._named``), and calls a rule
 only for a context holding one of its triggers; the GPUs a fact reads are the context's own
-(``knowledge.hardware.gpus``, kept in ``ctx.memo`` for the rules that then run).
+(``knowledge.hardware.gpus``, kept in ``ctx.memo`` for the rules that then run), looked up only
+when a rule names a GPU fact.
 
 Each name holds a space, as ``option_state``'s do, so that no option's ``dest`` or variable's name
 is one. A fact is true wherever the rule that names it might say something (a superset is only
