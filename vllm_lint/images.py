@@ -4,6 +4,8 @@ the one place the front-ends (``frontends.commands`` re-exports these), the file
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 TYPE_CHECKING = False  # (typing is not imported at run time: issue 31's sixth pass)
 if TYPE_CHECKING:
     from typing import Optional
@@ -41,6 +43,7 @@ def _split_image(image: str) -> tuple[str, Optional[str], Optional[str]]:
     return image, tag, digest
 
 
+@lru_cache(maxsize=1024)  # (asked of the same images by the front-ends, the release choice and the rules)
 def image_is_vllm(image: str) -> bool:
     """True for images whose entrypoint is vLLM's OpenAI server.
 

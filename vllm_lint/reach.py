@@ -238,10 +238,11 @@ def _is_help_request(la: Launch) -> bool:
     if la.style != "argv":
         return False
     for t in la.tokens:
-        if t.opaque:
+        text = t.text
+        if text[:1] != "-" or t.opaque:  # (most words: a value, the model)
             continue
-        if t.text == "--" or t.text == "-h" or t.text == "--help" or t.text.startswith("--help="):
-            return t.text != "--"
+        if text == "--" or text == "-h" or text == "--help" or text.startswith("--help="):
+            return text != "--"
     return False
 
 

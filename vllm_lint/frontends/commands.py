@@ -106,7 +106,7 @@ _PYTHON_RE = screened_re(r"^python(\d(\.\d+)?)?[mtw]?$")  # (screened: tried on 
 
 def is_assignment(word: str) -> bool:
     """``NAME=value`` (a shell assignment word / an env entry)."""
-    return bool(_ASSIGN_RE.match(word))
+    return "=" in word and _ASSIGN_RE.match(word) is not None  # (most words hold no `=`: no match tried)
 
 
 def split_env_word(word: str) -> tuple[int, str, Optional[str]]:
@@ -939,7 +939,7 @@ def _find_command(words: list[str], i: int, env: list, depth: int, images: list)
 
 def _via(found: Optional[VllmCommand], via: list[str], last: Optional[str]) -> Optional[VllmCommand]:
     """``found`` with how its words were read (``via``, then ``last``) in ``found.via``."""
-    if found is not None:
+    if found is not None and (via or last or found.via is not None):  # (else nothing to say: most launches)
         said = [*via, *([last] if last else []), *([found.via] if found.via else [])]
         found.via = "; ".join(dict.fromkeys(said)) or None
     return found

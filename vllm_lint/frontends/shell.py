@@ -224,6 +224,7 @@ _EXPANSIONS = frozenset(
 # node types _Decoder.word decodes otherwise than as unquoted text
 _NOT_PLAIN = _EXPANSIONS | {"raw_string", "string", "translated_string", "ansi_c_string", "concatenation"}
 _SPLAT_NAME_RE = lazy_re(r"ARG|OPT|FLAG|PARAM|EXTRA|CMD|CLI|ADDITIONAL", re.IGNORECASE)
+# (each name holds "sh" or is "busybox": _nested_shell screens a command's words for those first)
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"})
 _SHELL_C_RE = lazy_re(r"^-[a-zA-Z]*c[a-zA-Z]*$")
 _PY_RE = lazy_re(r"^python[\d.]*$")
@@ -280,25 +281,30 @@ class _Decoder:
     def __init__(self, src: bytes):
         self.src = src
 
-    def word(self, node) -> _Word:
+    def word(self, node, t: Optional[str] = None) -> _Word:
         # Fast path: a word that is one leaf spelled verbatim (``--tp``, ``2``, ``'a b'``, a command
         # name), most words of a launch. Its decoded bytes are a slice of the script and its
         # ``pos`` a range; otherwise the same as ``decode`` (tests/formats/shell/test_shell.py).
-        t = node.type
+        # ``t``: the node's type, when the caller has it (each ``node.type`` makes a string)
+        if t is None:
+            t = node.type
         if t not in _NOT_PLAIN:
-            leaf = node
-            if node.child_count:
-                if t != "command_name" or node.child_count != 1:
+            n = node.child_count
+            if n:
+                if t != "command_name" or n != 1:
                     return self.decode(node)
-                leaf = node.children[0]
+                leaf = node.child(0)
                 if leaf.child_count or leaf.type in _NOT_PLAIN:
                     return self.decode(node)
-            s, e = leaf.start_byte, leaf.end_byte
+                s, e = leaf.start_byte, leaf.end_byte
+                ws, we = node.start_byte, node.end_byte
+            else:  # (the node is its own leaf)
+                s = ws = node.start_byte
+                e = we = node.end_byte
             src = self.src
             if src.find(b"\\", s, e) == -1:
                 raw = src[s:e]
-                return _Word(node, node.start_byte, node.end_byte, raw, range(s, e), False, False,
-                             raw.decode("utf-8", "replace"))
+                return _Word(node, ws, we, raw, range(s, e), False, False, raw.decode("utf-8", "replace"))
         elif t == "raw_string" and not node.child_count:
             s, e = node.start_byte, node.end_byte
             if e - s >= 2:
@@ -695,7 +701,9 @@ def _map_exact(ctx: _Ctx, s: int, e: int) -> Optional[Span]:
 
 
 def _token(ctx: _Ctx, w: _Word) -> Token:
-    tr = w.text_range()
+    pos = w.pos
+    # (``w.text_range()``, its verbatim run read here: most words of a launch)
+    tr = (pos.start, pos.stop) if pos.__class__ is range and not w.opaque and pos else w.text_range()
     start, end = w.start, w.end
     if ctx.emb is None:
         span = Span(start, end)
@@ -736,7 +744,7 @@ def _command_words(ctx: _Ctx, node) -> tuple[list[_Word], list]:
             continue
         if t == "subscript":
             continue
-        words.append(dec.word(c))
+        words.append(dec.word(c, t))
     return words, assigns
 
 
@@ -1118,6 +1126,9 @@ def _nested_shell(ctx: _Ctx, words: list[_Word]) -> None:
                     return
                 _merge(ctx, sub)
             return
+    joined = " ".join([w.text for w in words])
+    if "sh" not in joined and "busybox" not in joined:
+        return  # (no word names a shell of _SHELLS: most commands, a launch among them)
     seen_shell = False
     for k, w in enumerate(words):
         t = w.text
@@ -2053,8 +2064,14 @@ def _bare_assignment(ctx: _Ctx, node) -> None:
 def _plain_span(ctx: _Ctx, words: list[_Word]) -> Optional[Span]:
     """The file bytes of consecutive words written as themselves (no quotes, escapes or
     expansions), or None: what a fix may replace as a whole."""
+    src = ctx.src
     for w in words:
-        if w.opaque or ctx.src[w.start:w.end] != bytes(w.raw) or bytes(w.raw).decode("utf-8", "replace") != w.text:
+        if w.opaque:
+            return None
+        if w.pos.__class__ is range:  # (_Decoder.word's fast path: its text is its bytes decoded)
+            if src[w.start:w.end] != w.raw:
+                return None
+        elif src[w.start:w.end] != bytes(w.raw) or bytes(w.raw).decode("utf-8", "replace") != w.text:
             return None
     return _map_span(ctx, words[0].start, words[-1].end)
 
@@ -2475,6 +2492,8 @@ _REST_BS = lazy_re(rb"[ \t]*\\(\r?\n)")
 _REST_BS_SPACE = lazy_re(rb"[ \t]*\\[ \t]+(#[^\n]*)?\r?\n")
 # the bytes any of the three patterns above may start with (an empty rest matches none of them)
 _REST_FIRST = (b" ", b"\t", b"\\", b"\r", b"\n")
+# the bytes a line _DASH_LINE matches may start with
+_DASH_FIRST = (b" ", b"\t", b"-")
 
 
 def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
@@ -2486,6 +2505,8 @@ def _dropped_after(ctx: _Ctx, node) -> list[_Word]:
     for _guard in range(10000):
         if src[end:end + 1] not in _REST_FIRST:  # (no pattern below can match: most launches)
             return out
+        if src[end:end + 1] == b"\n" and src[end + 1:end + 2] not in _DASH_FIRST:
+            return out  # (the line ends the command and the next starts no option: most others)
         m = _REST_BS_SPACE.match(src, end) or _REST_BS.match(src, end) or _REST_NONE.match(src, end)
         if not m:
             return out

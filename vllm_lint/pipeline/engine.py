@@ -29,6 +29,7 @@ from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.layout import dest_of
 from ..launch import Edit, Extraction, Launch, LineIndex, ParseError, Span, TooLarge, check_launch_budget
 from ..record import Record, lazy_re
+from ..rules._facts import FACTS, facts_of
 from ..rules._status import states_named
 from ..rules.base import OPTION_STATES, VLLM_VARIABLES, Diagnostic, LintContext, Rule, option_state, registry
 from ..settings import Settings
@@ -263,6 +264,17 @@ class Linter:
         # whether a rule's triggers name an option's timeline state: only then are the launch's
         # options looked up in the release's tables before the rules (else the first rule asking does)
         self._states = any(t is not None and not t.isdisjoint(_STATE_TRIGGERS) for _, _, t in self._checks)
+        # the facts of a context (``rules._facts``) that the rules' triggers name: none, no fact is
+        # looked for; no GPU fact, the GPUs are not looked up for them
+        self._facts = FACTS.intersection(x for _, _, t in self._checks if t is not None for x in t)
+        # the places in ``_checks`` of the rules called for every context, and of those a trigger
+        # calls (by trigger): a context visits only the rules it may call, in their order
+        self._always = tuple(k for k, (_, _, t) in enumerate(self._checks) if t is None)
+        by_trigger: dict[str, list[int]] = {}
+        for k, (_, _, t) in enumerate(self._checks):
+            for name in t or ():
+                by_trigger.setdefault(name, []).append(k)
+        self._by_trigger = by_trigger
 
     # -- one file
     def screen(self, path: AnyPath, data: bytes, mode: str,
@@ -469,13 +481,21 @@ class Linter:
                                     + (f" configuration, image {image}" if image else " configuration"))
             if ctx.launch is not None and ctx.launch.read_as:
                 self.verbose.append(f"the launch at line {_line(ctx.data, ctx.launch.span.start)}: {ctx.launch.read_as}")
-        named = None  # the options the launch sets and the variables around it, for the rules' triggers
-        for rule, check, triggers in self._checks:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
-            if triggers is not None:
-                if named is None:
-                    named = _named(ctx, self._states)
-                if triggers.isdisjoint(named):
-                    continue  # (the rule says nothing of a launch naming none of them: ``Rule.triggers``)
+        checks = self._checks
+        order: Any = self._always
+        by_trigger = self._by_trigger
+        if by_trigger:  # the rules a name of the context triggers (``Rule.triggers``), with the others
+            picked = None
+            for name in _named(ctx, self._states, self._facts):  # (options, variables, states, facts)
+                ks = by_trigger.get(name)
+                if ks is not None:
+                    if picked is None:
+                        picked = set(order)
+                    picked.update(ks)
+            if picked is not None:
+                order = sorted(picked)
+        for k in order:  # (``Rule.run`` without its call: ~150,000 calls in a launch-dense tree)
+            rule, check, _triggers = checks[k]
             try:
                 out.extend(check(ctx))
             except (DatabaseError, UnknownVersion):
@@ -965,13 +985,14 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 _STATE_TRIGGERS = frozenset(option_state(s) for s in OPTION_STATES)
 
 
-def _named(ctx: LintContext, states: bool = True) -> set:
+def _named(ctx: LintContext, states: bool = True, facts: frozenset = FACTS) -> set:
     """What a rule's ``triggers`` are matched against: the ``dest`` of each option the launch sets
     (``knowledge.layout.dest_of``: "model" for its positional model), the names of the variables
     in the launch's and the file's environment, with ``VLLM_VARIABLES`` when one is a ``VLLM_``
     variable, and with ``states`` the timeline states its options have at the target
     (``rules.base.option_state``; ``rules._status.states_named``: each option looked up once, the
-    rules read the result)."""
+    rules read the result), and the ``facts`` of the context that hold (``rules._facts``: its GPUs, its
+    image, whether it is the file's first, ...; each found once, before the rules)."""
     named = {a.option.dest if a.option is not None and not a.positional else dest_of(a) for a in ctx.args}
     ex = ctx.extraction
     for env in (ctx.env, ex.env) if ex is not None else (ctx.env,):
@@ -988,4 +1009,11 @@ def _named(ctx: LintContext, states: bool = True) -> set:
             found = OPTION_STATES
         for s in found:  # (most launches: none)
             named.add(option_state(s))
+    if facts:
+        try:
+            named.update(facts_of(ctx, facts))
+        except (DatabaseError, UnknownVersion):
+            raise
+        except Exception:  # (as for the states: the rules that read them are called, and say so)
+            named.update(facts)
     return named

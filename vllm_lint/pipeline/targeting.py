@@ -777,9 +777,6 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
     lo, hi = _newest_run(ok)
 
     def accepts(i: int) -> bool:
-        if db.indexes_choices:  # the index's choice lists: no release file loaded
-            return not any(i in indices and value not in choices
-                           for string, value in valued for choices, indices in db.option_choices(string))
         s = db.surface(db.versions[i])
         for string, value in valued:
             o = s.lookup(string) if string else None
@@ -787,7 +784,19 @@ def accepted_range(db: Database, args: list, env_names: list[str]) -> Optional[t
                 return False
         return True
 
-    if valued:
+    if valued and db.indexes_choices:  # the index's choice lists: no release file loaded
+        # the releases whose parser refuses a value given, found once (not per release stepped over)
+        refused: set[int] = set()
+        for string, value in valued:
+            for choices, indices in db.option_choices(string):
+                if value not in choices:
+                    refused.update(indices)
+        if refused:
+            while lo <= hi and lo in refused:
+                lo += 1
+            while lo <= hi and hi in refused:
+                hi -= 1
+    elif valued:
         while lo <= hi and not accepts(lo):
             lo += 1
         while lo <= hi and not accepts(hi):

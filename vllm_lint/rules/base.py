@@ -264,7 +264,8 @@ class Rule(Record):
     names (options by their ``dest``, as ``knowledge.layout.dest_of`` gives it; variables by name,
     in the launch's or the file's environment, or :data:`VLLM_VARIABLES` for any ``VLLM_``
     variable there, or :func:`option_state` for an option in a timeline state at the target,
-    looked up once per launch in the release's tables): the engine does not call its check for a context
+    looked up once per launch in the release's tables, or a fact of the context, ``rules._facts``:
+    its GPUs, its image, whether it is the file's first): the engine does not call its check for a context
     that names none of them (``pipeline.engine.Linter._run``). A rule that declares them must stay
     silent without them, no finding and no ``--verbose`` note: tests/core/test_rule_triggers.py
     runs every rule on every fixture and holds it to that."""

@@ -34,11 +34,13 @@ the release a file names is read as `README.md` "Which release is checked" descr
 
 from __future__ import annotations
 
+from . import _facts
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL004", name="release-newer-than-database",
             summary="the file names a vLLM release newer than the flag database: checked against its newest",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((_facts.NEWER,)))
 
 
 @RULE.check

@@ -774,8 +774,21 @@ def _class_test_words(test: dict, v: Any, given: bool, other: Any) -> str:
 def check(ctx: LintContext):
     reported: set[str] = set()
     yield from _arg_findings(ctx, reported)
-    yield from _object_findings(ctx, reported)
-    yield from _serve_value_findings(ctx)
+    # (the objects and the serve check's values only where the launch gives such an option: the
+    # arguments looked at once here, not by each of their generators)
+    objects = given = False
+    checks = ctx.surface.serve_value_checks
+    for a in ctx.args:
+        opt = a.option
+        if opt is not None:
+            if opt.kind == "json":
+                objects = True
+            if checks and opt.dest in checks:
+                given = True
+    if objects:
+        yield from _object_findings(ctx, reported)
+    if given:
+        yield from _serve_value_findings(ctx)
 
 
 def _serve_value_findings(ctx: LintContext):
@@ -913,14 +926,18 @@ class _LaunchWords:
     def __init__(self, ctx: LintContext) -> None:
         self.args = ctx.args
         dotted = [a for a in ctx.args if a.option is not None and a.json_path is not None and a.style == "argv"]
+        self.last_dotted: dict = {}
+        self.dotted_dests: set = set()
+        self.dotted_plain: dict[str, list] = {}
+        self._last_whole: Optional[dict] = None
+        if not dotted:  # (most launches: none)
+            return
         self.last_dotted = {(a.option.dest, a.json_path): a for a in dotted}
         self.dotted_dests = {a.option.dest for a in dotted}
-        self.dotted_plain: dict[str, list] = {}
         if ctx.surface.dotted_json:
             for a in dotted:
                 if a.option.kind != "json" and a.option.type not in ("json", "dict_or_str"):
                     self.dotted_plain.setdefault(a.option.dest, []).append(a)
-        self._last_whole: Optional[dict] = None
 
     def is_whole(self, arg) -> bool:
         """Is ``arg`` the last whole value given to its option (dotted keys of it may follow)?"""

@@ -29,10 +29,12 @@ POSIX shell grammar; a line continuation is a backslash immediately followed by 
 
 from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..launch import Span
+from . import _facts
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL109", name="dropped-options", summary="options cut off by a broken line continuation",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((_facts.DROPPED,)))
 
 
 @RULE.check

@@ -79,9 +79,13 @@ def check(ctx: LintContext):
                            ctx.launch.span)
         return
     s = ctx.surface
-    models = [a for a in ctx.args if a.positional and a.how == "positional" and a.structure != "model-option"]
-    model_opts = [a for a in ctx.args if a.structure == "model-option"]
+    models: list = []  # (the positional models, and the `--model` words: found in the one pass)
+    model_opts: list = []
     for arg in ctx.args:
+        if arg.structure == "model-option":
+            model_opts.append(arg)
+        elif arg.positional and arg.how == "positional":
+            models.append(arg)
         if arg.structure == "missing-value":
             yield ctx.diag(RULE, f"`{arg.written}` expects a value, but "
                                  + ("the line ends" if arg.tokens[-1] is ctx.launch.tokens[-1] else "an option follows"),
@@ -102,7 +106,8 @@ def check(ctx: LintContext):
             and not any(t.splat or t.opaque or _prints_and_exits(t.text) for t in toks):
         yield ctx.diag(RULE, f"`vllm serve` at vLLM {ctx.target} needs the model as its positional argument",
                        toks[0].span if toks else ctx.launch.span)
-    if s.served_name_needs_leading_model and s.runs_serve(ctx.launch.entry) and not model_opts:
+    if toks and toks[0].text[:1] == "-" and s.served_name_needs_leading_model and not model_opts \
+            and s.runs_serve(ctx.launch.entry):  # (an option first: else nothing to look at, as for most)
         yield from _served_name_first(ctx, toks)
     if not model_opts or not s.runs_serve(ctx.launch.entry):
         return  # `--model` is the normal spelling for the api_server module

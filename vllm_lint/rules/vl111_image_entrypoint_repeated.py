@@ -30,10 +30,12 @@ record it.
 
 from __future__ import annotations
 
+from . import _facts
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL111", name="image-entrypoint-repeated", summary="command repeats the image's entrypoint",
-            severity="error", fix="safe")
+            severity="error", fix="safe",
+            triggers=frozenset((_facts.IMAGE,)))
 
 _SHOWN = {"vllm serve": "vllm serve", "openai.api_server": "python3 -m vllm.entrypoints.openai.api_server"}
 

@@ -353,6 +353,16 @@ def _setting_any(checks: list, given: set) -> list:
     return [checks[k] for k in sorted(places)]
 
 
+def _checked_dests(s) -> frozenset:
+    """The options any check of the release of surface ``s`` names (``_index``'s keys of both its
+    lists), once per release."""
+    got = s.__dict__.get("_vl112_dests")
+    if got is None:
+        got = s.__dict__["_vl112_dests"] = frozenset(
+            dest for checks in (s.serve_checks, s.config_checks) if checks for dest in _index(checks))
+    return got
+
+
 def _index(checks: list) -> dict[str, list[int]]:
     """dest -> the places in ``checks`` of the checks that name it (``_setting_any``), once per list."""
     got = _BY_DEST.get(id(checks))
@@ -372,7 +382,7 @@ def check(ctx: LintContext):
         return
     s = ctx.surface
     given = {a.option.dest for a in ctx.args if a.option is not None and not a.positional}
-    if not ctx.notes and all(given.isdisjoint(_index(checks)) for checks in (s.serve_checks, s.config_checks) if checks):
+    if not ctx.notes and given.isdisjoint(_checked_dests(s)):
         return  # (a plain lint: the line sets none of the options the release's checks name, as most do)
     lists = []
     if s.serve_checks:

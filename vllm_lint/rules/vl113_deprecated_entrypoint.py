@@ -42,10 +42,12 @@ Scraped per release (`era.deprecated_entries`, `vllm_lint/scrape/entry_deprecati
 `validate_parsed_serve_args` as `vllm serve` does (0.29.0 and 0.34.0 sdists).
 """
 
+from . import _facts
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL113", name="deprecated-entrypoint", summary="`python -m` entrypoint deprecated at the target release",
-            severity="warning", fix="safe")
+            severity="warning", fix="safe",
+            triggers=frozenset((_facts.DEPRECATED_ENTRY,)))
 
 #: what the migration writes in place of the entrypoint's words
 SERVE = ["vllm", "serve"]

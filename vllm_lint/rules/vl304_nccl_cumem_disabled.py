@@ -30,11 +30,13 @@ from 0.10.2 vLLM no longer sets it. Single-node launches on other GPUs are not r
 from ..knowledge import version_in
 from ..knowledge.hardware import gpus
 from ..knowledge.layout import env_lookup, layout
+from . import _facts
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL304", name="nccl-cumem-disabled",
             summary="NCCL_CUMEM_ENABLE=0 disables multi-node NVLink on GB200/GB300",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset(("NCCL_CUMEM_ENABLE", _facts.GRACE_BLACKWELL)))
 
 
 def _multi_node(ctx: LintContext) -> bool:

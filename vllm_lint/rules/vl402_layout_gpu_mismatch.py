@@ -40,11 +40,13 @@ from ..foreign_launchers import FOREIGN_LAUNCHERS
 from ..knowledge.hardware import gpus
 from ..knowledge.layout import layout
 from ..reach import layout_is_partial
+from . import _facts
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL402", name="layout-gpu-mismatch",
             summary="parallel layout needs more GPUs than requested, or leaves requested GPUs idle",
-            severity="error")
+            severity="error",
+            triggers=frozenset((_facts.GPU_COUNT, _facts.NOTES)))
 
 
 @RULE.check

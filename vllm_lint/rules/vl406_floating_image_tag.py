@@ -32,11 +32,13 @@ not); vLLM publishes a release tag per version on Docker Hub next to the moving 
 (`vllm_lint/frontends/commands.py::version_from_image`, the YAML and Dockerfile front-ends).
 """
 
+from . import _facts
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL406", name="floating-image-tag",
             summary="vLLM image with a floating tag (latest, nightly or none): the release changes under the file",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((_facts.HINTS,)))
 
 _SOURCES = ("image-tag", "dockerfile-from")
 

@@ -48,11 +48,13 @@ silent.
 
 from ..knowledge import hardware
 from ..knowledge.layout import as_float, human_int, layout, model_facts
+from . import _facts
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL407", name="model-does-not-fit",
             summary="the weights (and one max-length sequence's KV cache) exceed the GPU memory the launch gets",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((_facts.GPU_MEMORY, _facts.NOTES)))
 
 _GIB = 1024 ** 3
 # architectures whose every layer caches the whole context (no sliding window, chunked or linear

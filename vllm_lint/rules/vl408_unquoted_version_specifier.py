@@ -36,11 +36,13 @@ import re
 from ..record import lazy_re
 from ..launch import Edit, Span
 from ._file_scope import is_first_context
+from . import _facts
 from .base import Fix, LintContext, Rule
 
 RULE = Rule(code="VL408", name="unquoted-version-specifier",
             summary="an unquoted > or < in `pip install vllm>=...` is a shell redirection: the pin is lost",
-            severity="warning", fix="unsafe")
+            severity="warning", fix="unsafe",
+            triggers=frozenset((_facts.FIRST_CONTEXT,)))
 
 _INSTALL = lazy_re(
     # commands by their base name: ``/opt/venv/bin/pip``, ``~/.local/bin/uv``, ``python3.11 -m pip``

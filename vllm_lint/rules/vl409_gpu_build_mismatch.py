@@ -40,11 +40,13 @@ import re
 from ..record import lazy_re
 from ..launch import Span
 from ._file_scope import is_first_context
+from . import _facts
 from .base import LintContext, Rule
 
 RULE = Rule(code="VL409", name="gpu-build-mismatch",
             summary="a CUDA build of vLLM installed over a ROCm base image, or a ROCm build over a CUDA one",
-            severity="warning")
+            severity="warning",
+            triggers=frozenset((_facts.FIRST_CONTEXT, _facts.IMAGE_SCRIPT)))
 
 _INSTR = lazy_re(rb"^[ \t]*(FROM|RUN)[ \t]+((?:[^\n\\]|\\.|\\\n)*)", re.M | re.I)
 # an install command up to the end of its shell command (a line continuation does not end it)

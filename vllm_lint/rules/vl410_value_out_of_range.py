@@ -83,6 +83,7 @@ def _describe(low, low_incl, high) -> str:
 def check(ctx: LintContext):
     if ctx.launch is None:
         return
+    fields = None
     for arg in ctx.args:
         dest = dest_of(arg)
         rng = _RANGES.get(dest or "")
@@ -92,9 +93,13 @@ def check(ctx: LintContext):
                 yield found
             continue
         if rng is None and not (arg.value_opaque or arg.json_path or arg.value is None):
-            found = _scraped(ctx, arg, dest)
-            if found is not None:
-                yield found
+            if fields is None:
+                fields = ctx.surface.start_fields
+            fact = fields.get(dest or "")  # (most options: no config-class field constraints)
+            if fact and fact.get("constraints"):
+                found = _scraped(ctx, arg, dest)
+                if found is not None:
+                    yield found
             continue
         if rng is None or arg.value_opaque or arg.json_path or arg.value is None:
             continue

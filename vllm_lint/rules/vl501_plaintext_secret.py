@@ -42,11 +42,13 @@ from ..knowledge.layout import dest_of
 from ..record import lazy_re
 from .base import LintContext, Rule
 
+_ENV_SECRETS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY")
+
 RULE = Rule(code="VL501", name="plaintext-secret",
             summary="API key or Hugging Face token written in plain text",
-            severity="warning", secret=True)
+            severity="warning", secret=True,
+            triggers=frozenset((*_ENV_SECRETS, "api_key")))
 
-_ENV_SECRETS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "VLLM_API_KEY")
 # the options whose values are credentials: no rule's message quotes them (a message reaches CI
 # logs, SARIF uploads and the editor's problem list)
 SECRET_DESTS = frozenset({"api_key", "hf_token"})
