@@ -25,8 +25,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from vllm_lint.container import Container
-from vllm_lint.launch import EnvAssign, Extraction, Hardware, Launch, Span, Token, VersionHint
+from vllm_lint.launch import EnvAssign, Extraction, Hardware, Span, Token
 from vllm_lint.record import lazy_re
 
 _BLOCK = lazy_re(rb"(?m)^[ \t]*(containers?|primary_container)[ \t]*\{")
@@ -98,47 +97,21 @@ def _nomad_env(data: bytes, s: int, e: int) -> list[EnvAssign]:
 def _container(data: bytes, path: str, s: int, e: int, span: Span, out: Extraction,
                env: Optional[list[EnvAssign]] = None, hw: Optional[Hardware] = None,
                platform: str = "terraform") -> None:
-    from vllm_lint.frontends.commands import find_vllm_command, image_starts_vllm, image_takes_vllm_args
-    from vllm_lint.frontends.commands import image_is_vllm, version_from_image
+    from vllm_lint.frontends.object_containers import container_launch
 
     attrs = _attributes(data, s, e)
     image_word = attrs.get("image")
-    image = image_word[0][0].text if image_word and not image_word[0][0].opaque else None
+    image = image_word[0][0] if image_word else None
     command, args = attrs.get("command", []), attrs.get("args", [])
-    words = command + args
-    texts = [tok.text for tok, _item in words]
-    found = find_vllm_command(texts) if texts else None
-    entry, start = (found.entry, found.args_start) if found else (None, 0)
-    if entry is None and not command and image and image_starts_vllm(image) and image_takes_vllm_args(image):
-        entry = f"docker:{image}"
-    if entry is None:
-        if not words and b"environment" in data[s:e]:
-            _env_options(data, path, s, e, span, image_word[0][0] if image_word else None, out)
-        return
-    hints = []
-    if image and image_is_vllm(image):
-        v = version_from_image(image)
-        tok = image_word[0][0]
-        if v:
-            k = data.rfind(v.encode(), tok.span.start, tok.span.end)
-            hints.append(VersionHint(v, "image-tag", Span(k, k + len(v.encode())) if k >= 0 else tok.span, image))
-    env = _env(data, s, e) if env is None else env
     if hw is None:
-        hw = Hardware()
         gpu = _GPU.search(data, s, e)
         if gpu:
             hw = Hardware(gpu_count=int(gpu.group(1)), source="resources.limits.nvidia.com/gpu")
-    tokens = [tok for tok, _item in words[start:]]
-    box = Container(platform, span, image=image, image_span=image_word[0][0].span if image_word else None,
-                    run_image=image, command=[t.text for t, _i in command], args=[t.text for t, _i in args],
-                    env=env, hardware=hw, version_hints=hints)
-    la = Launch(path=path, entry=entry, style="argv", span=span, tokens=tokens, env=list(env),
-                version_hints=list(hints), hardware=hw, delete_tokens=_deleter(words[start:]),
-                opaque=any(t.splat for t in tokens))
-    la.container = box
-    if image:
-        la.image = image
-    out.launches.append(la)
+    if container_launch(data, path, platform, span, image, command, args, _env(data, s, e) if env is None else env,
+                        out, hw):
+        return
+    if not command and not args and b"environment" in data[s:e]:
+        _env_options(data, path, s, e, span, image, out)
 
 
 def _env_options(data: bytes, path: str, s: int, e: int, span: Span, image: Optional[Token], out: Extraction) -> None:
@@ -320,34 +293,6 @@ def _list(data: bytes, i: int, e: int) -> Optional[tuple[list, int]]:
             items.append((Token(text, Span(i, j), None, True), (i, j)))  # (one item: one word)
             i = j
     return None
-
-
-def _deleter(words: list[tuple[Token, tuple[int, int]]]):
-    """``delete_tokens`` for list items: a run of items is cut with what separates it from the
-    next item, or from the previous one when it ends its list; never a whole list."""
-    where = {id(tok): k for k, (tok, _r) in enumerate(words)}
-
-    def delete_tokens(toks: list[Token]) -> Optional[list]:
-        from vllm_lint.launch import Edit
-
-        idx = sorted({where[id(t)] for t in toks if id(t) in where})
-        if len(idx) != len(toks) or len(idx) == len(words):
-            return None
-        edits = []
-        k = 0
-        while k < len(idx):
-            a = b = idx[k]
-            while k + 1 < len(idx) and idx[k + 1] == b + 1:
-                k += 1
-                b = idx[k]
-            if b + 1 < len(words):
-                edits.append(Edit(Span(words[a][1][0], words[b + 1][1][0]), ""))
-            else:
-                edits.append(Edit(Span(words[a - 1][1][1], words[b][1][1]), ""))
-            k += 1
-        return edits
-
-    return delete_tokens
 
 
 def _env(data: bytes, s: int, e: int) -> list[EnvAssign]:

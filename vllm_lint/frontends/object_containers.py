@@ -1,6 +1,6 @@
 """The launch of a container written as an object of a configuration language other than YAML (a
-NixOS ``oci-containers`` set, a TypeScript / JavaScript object literal of Pulumi, cdk8s or the AWS
-CDK): its image, command and arguments as words at their bytes, filled into the same
+Terraform or Nomad HCL block, a NixOS ``oci-containers`` set, a TypeScript / JavaScript object
+literal of Pulumi, cdk8s or the AWS CDK): its image, command and arguments as words at their bytes, filled into the same
 :class:`vllm_lint.container.Container` as a Kubernetes container's. The readers find the object and
 its words; this module decides whether it starts vLLM (a command that does, or arguments only to an
 image whose entrypoint does) and builds the launch."""
@@ -22,7 +22,6 @@ def container_launch(data: bytes, path: str, platform: str, span: Span, image_wo
     from vllm_lint.container import Container
     from vllm_lint.frontends.commands import find_vllm_command, image_is_vllm, image_starts_vllm
     from vllm_lint.frontends.commands import image_takes_vllm_args, version_from_image
-    from vllm_lint.frontends.hcl_containers import _deleter
     from vllm_lint.launch import Launch, VersionHint
 
     image = image_word.text if image_word is not None and not image_word.opaque else None
@@ -46,10 +45,38 @@ def container_launch(data: bytes, path: str, platform: str, span: Span, image_wo
                     run_image=image, command=[t.text for t, _r in command], args=[t.text for t, _r in args],
                     env=env, hardware=hw, version_hints=hints)
     la = Launch(path=path, entry=entry, style="argv", span=span, tokens=tokens, env=list(env),
-                version_hints=list(hints), hardware=hw, delete_tokens=_deleter(words[start:]),
+                version_hints=list(hints), hardware=hw, delete_tokens=list_deleter(words[start:]),
                 opaque=any(t.splat for t in tokens))
     la.container = box
     if image:
         la.image = image
     out.launches.append(la)
     return True
+
+
+def list_deleter(words: Words):
+    """``delete_tokens`` for list items: a run of items is cut with what separates it from the
+    next item, or from the previous one when it ends its list; never a whole list."""
+    where = {id(tok): k for k, (tok, _r) in enumerate(words)}
+
+    def delete_tokens(toks: list[Token]) -> Optional[list]:
+        from vllm_lint.launch import Edit
+
+        idx = sorted({where[id(t)] for t in toks if id(t) in where})
+        if len(idx) != len(toks) or len(idx) == len(words):
+            return None
+        edits = []
+        k = 0
+        while k < len(idx):
+            a = b = idx[k]
+            while k + 1 < len(idx) and idx[k + 1] == b + 1:
+                k += 1
+                b = idx[k]
+            if b + 1 < len(words):
+                edits.append(Edit(Span(words[a][1][0], words[b + 1][1][0]), ""))
+            else:
+                edits.append(Edit(Span(words[a - 1][1][1], words[b][1][1]), ""))
+            k += 1
+        return edits
+
+    return delete_tokens
