@@ -41,6 +41,7 @@ __all__ = [
     "image_takes_vllm_args",
     "version_from_image",
     "version_from_pip_install",
+    "version_from_tool_run",
     "version_from_requirement",
     "split_env_word",
     "is_assignment",
@@ -305,6 +306,11 @@ _BENCH_SCRIPTS = {"benchmark_latency.py": "vllm benchmark_latency.py",
 
 # wrappers in front of vLLM: one table (``LAUNCHERS``), read by one function (``_through``)
 
+# the options of ``uvx`` / ``uv tool run`` that take a value (``--from vllm==0.9.1``: the package
+# the tool comes from, ``version_from_tool_run``)
+_TOOL_RUN_VALUES = ("--from", "--with", "--with-requirements", "--python", "-p", "--index-url", "--index",
+                    "--extra-index-url")
+
 
 class Launcher(Record):
     """A program that runs another program given on its command line (``srun ... vllm serve``).
@@ -321,17 +327,20 @@ class Launcher(Record):
     whose value is a whole command string (``env -S "..."``), not read here; ``lookahead``: its
     options are too many to list, so a word that does not look like a program is taken for an
     option's value (``srun -N 2 vllm serve``); ``modules``: its options whose value is a Python
-    module it runs (``uv run -m MODULE``); ``source``: where its options were read."""
+    module it runs (``uv run -m MODULE``); ``package``: its program word may name the package
+    the program comes from, at a release (``uvx vllm@0.9.1``, ``pipx run vllm==0.8.5``:
+    ``version_from_tool_run``); ``source``: where its options were read."""
 
     __slots__ = ("names", "sub", "values", "positionals", "dashdash", "env", "assignments", "splits",
-                 "lookahead", "modules", "source", "image")
+                 "lookahead", "modules", "source", "image", "package")
 
     def __init__(self, names: tuple[str, ...], source: str, *, sub: tuple[str, ...] = (),
                  values: Union[tuple[str, ...], dict[str, int]] = (), positionals: int = 0,
                  dashdash: Union[bool, str] = True, env: tuple[str, ...] = (), assignments: bool = False,
                  splits: tuple[str, ...] = (), lookahead: bool = False, modules: tuple[str, ...] = (),
-                 image: bool = False) -> None:
+                 image: bool = False, package: bool = False) -> None:
         self.names = names
+        self.package = package
         self.source = source
         self.sub = sub
         self.values = dict.fromkeys(values, 1) if isinstance(values, tuple) else values
@@ -399,7 +408,10 @@ LAUNCHERS: tuple[Launcher, ...] = (
         "--with", "--with-requirements", "--with-editable", "--python", "-p", "--project", "--directory",
         "--package", "--extra", "--group", "--env-file", "--index", "--index-url", "--extra-index-url",
         "--from", "-w", "--only-group", "--no-group"), modules=("-m", "--module")),
-    Launcher(("uvx",), "uvx (uv tool run)", values=("--from", "--with", "--python", "-p", "--index-url")),
+    Launcher(("uvx",), "uvx (uv tool run)", values=_TOOL_RUN_VALUES, package=True),
+    Launcher(("uv",), "uv tool run (uvx)", sub=("tool", "run"), values=_TOOL_RUN_VALUES, package=True),
+    Launcher(("pipx",), "pipx run", sub=("run",), values=("--spec", "--python", "--index-url", "--pip-args"),
+             package=True),
     Launcher(("conda", "mamba", "micromamba"), "conda run", sub=("run",), values=(
         "-n", "--name", "-p", "--prefix", "--cwd")),
     Launcher(("pixi",), "pixi run", sub=("run",), values=("-e", "--environment", "--manifest-path")),
@@ -414,7 +426,13 @@ LAUNCHERS: tuple[Launcher, ...] = (
                                      "--gpu_ids", "--deepspeed_config_file", "--dynamo_backend")),
     Launcher(("strace",), "strace(1)", values=("-o", "-e", "-p", "-s", "-u")),
 )
-_LAUNCHER_BY_NAME = {name: row for row in LAUNCHERS for name in row.names}
+_LAUNCHER_BY_NAME = {name: row for row in reversed(LAUNCHERS) for name in row.names}  # (a name's first row)
+# every row of a program name, in the table's order (``uv run``, ``uv tool run``): the first whose
+# sub-command the words hold runs the program
+_LAUNCHER_ROWS: dict[str, tuple[Launcher, ...]] = {}
+for _row in LAUNCHERS:
+    for _name in _row.names:
+        _LAUNCHER_ROWS[_name] = (*_LAUNCHER_ROWS.get(_name, ()), _row)
 
 # programs that take words as data, never as a command to run (``echo vllm serve m``): no
 # launcher, known or unknown
@@ -802,6 +820,35 @@ def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str
 # vLLM module, or the path of vLLM's server script, say it is an interpreter), ``"${VLLM_BIN}" serve`` (a name that says vllm)
 # (screened: tried on every program word; most hold no `$`, no `vllm`)
 _PROGRAM_VAR = screened_re(r"^\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})$")
+# the program word of a tool runner naming vLLM at a release (``vllm@0.9.1``, ``vllm@v0.9.1``,
+# ``vllm==0.8.5``, ``vllm[audio]==0.9.1``): the release in group 1
+_TOOL_PROGRAM = lazy_re(r"^vllm(?:\[[\w,.-]*\])?(?:@v?|==)(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)$")
+
+
+def version_from_tool_run(words: list[str], program: int) -> Optional[tuple[str, int]]:
+    """The vLLM release a tool runner in front of the program ``words[program]`` installs for it:
+    the program word itself (``uvx vllm@0.9.1 serve``, ``pipx run vllm==0.8.5 serve``) or the
+    package an option names (``uvx --from vllm==0.10.0 vllm``, ``uv run --with vllm==0.11.0 vllm``,
+    ``pipx run --spec vllm==0.9.0 vllm``); (the release, the index of the word naming it), or None."""
+    m = _TOOL_PROGRAM.match(words[program]) if program < len(words) else None
+    if m:
+        return m.group(1), program
+    for k in range(min(program, len(words)) - 1, -1, -1):  # (the last option naming vllm wins)
+        w = words[k]
+        opt, eq, inline = w.partition("=")
+        if opt not in ("--from", "--with", "--spec"):
+            continue
+        value, at = (inline, k) if eq else ((words[k + 1], k + 1) if k + 1 < program else ("", k))
+        if value.lower().split("[", 1)[0].split("=", 1)[0].split("<", 1)[0].split(">", 1)[0].strip() != "vllm":
+            continue
+        v = version_from_requirement(value)
+        if v is not None and _PLAIN_RELEASE.match(v):
+            return v, at
+    return None
+
+
+_PLAIN_RELEASE = lazy_re(r"^\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?$")
+
 _VLLM_VAR = screened_re(r"^\$\{?[A-Za-z_]*vllm\w*\}?$", re.IGNORECASE)
 
 
@@ -864,14 +911,16 @@ def _find_command(words: list[str], i: int, env: list, depth: int, images: list)
     if depth > 8:
         return None
     via: list[str] = []
+    package = False  # (the word at ``i`` follows a runner that installs it: ``Launcher.package``)
     while i < n:
         w = words[i]
-        if is_assignment(w):
+        tool = package and _TOOL_PROGRAM.match(w) is not None  # (`uvx vllm@0.9.1 serve`: the tool at a release)
+        if is_assignment(w) and not tool:
             name, value = w.split("=", 1)
             env.append((i, name, value))
             i += 1
             continue
-        b = _base(w)
+        b = "vllm" if tool else _base(w)
         if b == "vllm" or _VLLM_VAR.match(w):
             if i + 1 < n and words[i + 1] == "serve":
                 cmd = _via(VllmCommand("vllm serve", i + 2, env), via, None if b == "vllm" else f"the program in `{w}`")
@@ -919,14 +968,18 @@ def _find_command(words: list[str], i: int, env: list, depth: int, images: list)
             if at is not None:  # `apptainer run IMAGE ARGS`: the image's runscript, as `docker run IMAGE ARGS`
                 return _via(_parse_docker_image(words, at[0], env, depth, None, at[1]), via,
                             f"`{b} run` of the image's runscript")
-        row = _LAUNCHER_BY_NAME.get(b)
-        if row is not None:
+        row = j = None
+        for row in _LAUNCHER_ROWS.get(b, ()):
             j = _through(words, i + 1, row, env, images)
+            if j is not None:
+                break
+        if row is not None:
             if j is None:
                 return None
             if row.modules and words[j - 1] in row.modules:  # uv run -m MODULE: Python runs the module
                 found = _module_entry(words, words[j], j + 1)
                 return VllmCommand(found[0], found[1], env) if found is not None else None
+            package = row.package
             i = j
             continue
         j = _read_through_unknown(words, i)

@@ -60,6 +60,7 @@ from vllm_lint.frontends.commands import (
     version_from_image,
     version_from_module_load,
     version_from_pip_install,
+    version_from_tool_run,
 )
 from vllm_lint.frontends.base import ENV_RUN_BYTES
 from vllm_lint.frontends.embedding import Embedding, rebase
@@ -2133,6 +2134,11 @@ def _launch(ctx: _Ctx, node, words: list[_Word], found, image_at=None, literal: 
             at = (iw.start, iw.end) if iw else (_suffix_at(words, found.image) if not found.built_from else None) or image_at
             hints.append(VersionHint(v, "dockerfile-from" if found.built_from else "image-tag",
                                      _map_span(ctx, *at) if at else None, found.image))
+    if not hints and found.entry_start is not None:  # (`uvx vllm@0.9.1 serve`, `uv run --with vllm==X vllm`)
+        pinned = version_from_tool_run([w.text for w in words], found.entry_start)
+        if pinned is not None:
+            w = words[pinned[1]]
+            hints.append(VersionHint(pinned[0], "tool-run", _map_span(ctx, w.start, w.end), None))
     if not dropped_words:
         dropped_words = _dropped_after(ctx, node)
     else:

@@ -13,6 +13,7 @@ from vllm_lint.frontends.commands import (
     split_env_word,
     version_from_image,
     version_from_pip_install,
+    version_from_tool_run,
 )
 
 
@@ -35,6 +36,11 @@ def rest(cmd: str) -> list[str] | None:
         ("uv run vllm serve m", "vllm serve", ["m"]),
         ("uv run --with vllm==0.9 vllm serve m", "vllm serve", ["m"]),
         ("uvx --from vllm vllm serve m", "vllm serve", ["m"]),
+        ("uvx vllm@0.9.1 serve m", "vllm serve", ["m"]),
+        ("uvx --python 3.12 vllm@v0.9.1 serve m", "vllm serve", ["m"]),
+        ("uv tool run vllm==0.8.5 serve m", "vllm serve", ["m"]),
+        ("pipx run vllm==0.9.0 serve m", "vllm serve", ["m"]),
+        ("pipx run --spec vllm==0.9.0 vllm serve m", "vllm serve", ["m"]),
         ("python -m vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"]),
         ("python3 -m vllm.entrypoints.openai.api_server --model m", "openai.api_server", ["--model", "m"]),
         ("python3.11 -u -m vllm.entrypoints.openai.api_server --x", "openai.api_server", ["--x"]),
@@ -278,11 +284,13 @@ def test_launchers_give_their_environment_to_the_program():
         assert name in words[i]
 
 
-def test_the_launcher_table_is_one_row_per_program():
+def test_the_launcher_table_is_one_row_per_program_and_sub_command():
     from vllm_lint.frontends.commands import LAUNCHERS
 
-    names = [n for row in LAUNCHERS for n in row.names]
+    names = [(n, row.sub) for row in LAUNCHERS for n in row.names]
     assert len(names) == len(set(names))
+    # a program with several rows is told apart by its sub-command (`uv run`, `uv tool run`)
+    assert all(sub for n, sub in names if sum(m == n for m, _s in names) > 1)
     assert all(row.source for row in LAUNCHERS)
 
 
@@ -327,4 +335,32 @@ def test_wrappers_read_through_say_how(cmd, entry, args, via):
     ],
 )
 def test_wrappers_not_read_through(cmd):
+    assert find(cmd) is None
+
+
+@pytest.mark.parametrize("cmd, pinned", [
+    ("uvx vllm@0.9.1 serve m", ("0.9.1", 1)),
+    ("uvx vllm@v0.9.1 serve m", ("0.9.1", 1)),
+    ("uv tool run vllm[audio]==0.8.5 serve m", ("0.8.5", 3)),
+    ("uvx --from vllm==0.10.0 vllm serve m", ("0.10.0", 2)),
+    ("uvx --from=vllm==0.10.0 vllm serve m", ("0.10.0", 1)),
+    ("uv run --with vllm==0.11.0 vllm serve m", ("0.11.0", 3)),
+    ("pipx run --spec vllm==0.9.0 vllm serve m", ("0.9.0", 3)),
+    ("uv run --with vllm>=0.9 vllm serve m", None),  # (a range: no one release)
+    ("uv run --with torch==2.5 vllm serve m", None),  # (another package)
+    ("uvx vllm@latest serve m", None),
+    ("uvx vllm serve m", None),
+    ("vllm serve m", None),
+])
+def test_the_release_a_tool_runner_installs(cmd, pinned):
+    words = shlex.split(cmd)
+    found = find_vllm_command(words)
+    if found is None:
+        assert pinned is None
+        return
+    assert version_from_tool_run(words, found.entry_start) == pinned
+
+
+@pytest.mark.parametrize("cmd", ["vllm==0.9.1 serve m", "srun vllm==0.9.1 serve m", "uv run vllm==0.9.1 serve m"])
+def test_a_pinned_program_word_is_a_program_only_after_a_runner_that_installs_it(cmd):
     assert find(cmd) is None
