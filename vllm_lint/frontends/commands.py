@@ -426,13 +426,13 @@ LAUNCHERS: tuple[Launcher, ...] = (
                                      "--gpu_ids", "--deepspeed_config_file", "--dynamo_backend")),
     Launcher(("strace",), "strace(1)", values=("-o", "-e", "-p", "-s", "-u")),
 )
-_LAUNCHER_BY_NAME = {name: row for row in reversed(LAUNCHERS) for name in row.names}  # (a name's first row)
 # every row of a program name, in the table's order (``uv run``, ``uv tool run``): the first whose
 # sub-command the words hold runs the program
 _LAUNCHER_ROWS: dict[str, tuple[Launcher, ...]] = {}
 for _row in LAUNCHERS:
     for _name in _row.names:
         _LAUNCHER_ROWS[_name] = (*_LAUNCHER_ROWS.get(_name, ()), _row)
+_LAUNCHER_BY_NAME = {name: rows[0] for name, rows in _LAUNCHER_ROWS.items()}  # (a name's first row)
 
 # programs that take words as data, never as a command to run (``echo vllm serve m``): no
 # launcher, known or unknown
@@ -820,9 +820,11 @@ def _module_entry(words: list[str], module: str, nxt: int) -> Optional[tuple[str
 # vLLM module, or the path of vLLM's server script, say it is an interpreter), ``"${VLLM_BIN}" serve`` (a name that says vllm)
 # (screened: tried on every program word; most hold no `$`, no `vllm`)
 _PROGRAM_VAR = screened_re(r"^\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})$")
+# a release as a tool runner's package spec names it (``0.9.1``, ``0.10.1.post1``, ``0.11.0rc2``)
+_TOOL_RELEASE = r"\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?"
 # the program word of a tool runner naming vLLM at a release (``vllm@0.9.1``, ``vllm@v0.9.1``,
 # ``vllm==0.8.5``, ``vllm[audio]==0.9.1``): the release in group 1
-_TOOL_PROGRAM = lazy_re(r"^vllm(?:\[[\w,.-]*\])?(?:@v?|==)(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)$")
+_TOOL_PROGRAM = lazy_re(rf"^vllm(?:\[[\w,.-]*\])?(?:@v?|==)({_TOOL_RELEASE})$")
 
 
 def version_from_tool_run(words: list[str], program: int) -> Optional[tuple[str, int]]:
@@ -839,15 +841,15 @@ def version_from_tool_run(words: list[str], program: int) -> Optional[tuple[str,
         if opt not in ("--from", "--with", "--spec"):
             continue
         value, at = (inline, k) if eq else ((words[k + 1], k + 1) if k + 1 < program else ("", k))
-        if value.lower().split("[", 1)[0].split("=", 1)[0].split("<", 1)[0].split(">", 1)[0].strip() != "vllm":
+        if _REQ_RE.match(value) is None:  # (another package, a URL: not the vllm requirement read here)
             continue
         v = version_from_requirement(value)
-        if v is not None and _PLAIN_RELEASE.match(v):
+        if v is not None and _PLAIN_RELEASE.fullmatch(v):
             return v, at
     return None
 
 
-_PLAIN_RELEASE = lazy_re(r"^\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?$")
+_PLAIN_RELEASE = lazy_re(_TOOL_RELEASE)  # (a range names no one release)
 
 _VLLM_VAR = screened_re(r"^\$\{?[A-Za-z_]*vllm\w*\}?$", re.IGNORECASE)
 
